@@ -1,0 +1,99 @@
+# minitorch-kernel — thin front door over tools/setup.sh, CMake, ctest and the Python suites.
+# `make lab` to try the kernel in JupyterLab, `make test` to run every test suite.
+# GNU make. Extra CMake options: make build CMAKE_ARGS="-DMT_CUDA=OFF".
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
+CMAKE_ARGS ?=
+CTEST_ARGS ?=
+LAB_ARGS   ?=
+# JupyterLab refuses to start as root (containers, CI) unless told so.
+LAB_ROOT   := $(if $(filter 0,$(shell id -u)),--allow-root)
+VENV       := $(CURDIR)/.venv
+PY         := $(VENV)/bin/python
+KERNEL     := build/minitorch-kernel
+KERNEL_ASAN := build-asan/minitorch-kernel
+C_SOURCES   = $(shell find engine kernel tests bench -type f \
+                \( -name '*.c' -o -name '*.h' -o -name '*.cu' -o -name '*.cuh' \) 2>/dev/null | sort)
+
+ASAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+            UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+.PHONY: help setup build build-asan install-kernelspec lab test bench bench-kernel \
+        format format-check lock clean distclean
+
+help: ## list the targets
+	@echo "minitorch-kernel — a Jupyter kernel in C"
+	@echo
+	@echo "  make lab      set up, build, install the kernelspec into .venv, start JupyterLab"
+	@echo "  make test     build (release + ASan/UBSan) and run every test suite"
+	@echo
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
+	    awk -F':.*## ' '{ printf "  %-20s %s\n", $$1, $$2 }'
+
+setup: ## install Debian packages and the Python venv (.venv) if missing
+	tools/setup.sh
+
+build: setup ## release build in build/
+	cmake -S . -B build -DCMAKE_BUILD_TYPE=Release $(CMAKE_ARGS)
+	cmake --build build -j$(JOBS)
+
+build-asan: setup ## debug build with AddressSanitizer + UBSan in build-asan/
+	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DMT_SANITIZE=ON $(CMAKE_ARGS)
+	cmake --build build-asan -j$(JOBS)
+
+install-kernelspec: build ## install the "minitorch" kernelspec into .venv
+	$(KERNEL) install --prefix $(VENV)
+
+lab: install-kernelspec ## start JupyterLab on 127.0.0.1 with notebooks/
+	@echo
+	@echo "Starting JupyterLab; open the http://127.0.0.1:... URL with the token printed below."
+	@echo "Pick the MiniTorch kernel (notebooks/hello.ipynb is a first example). Ctrl-C to stop."
+	@echo
+	$(VENV)/bin/jupyter lab --ip=127.0.0.1 --no-browser --notebook-dir=notebooks $(LAB_ROOT) $(LAB_ARGS)
+
+# Every suite runs even when an earlier one fails; the table at the end says which failed.
+test: build build-asan ## run all suites: ctest (release, sanitized) and protocol tests (both)
+	@results=(); status=0; \
+	suite() { \
+	    local name=$$1; shift; \
+	    echo; echo "==== $$name"; \
+	    if "$$@"; then results+=("$$name|PASS"); \
+	    else results+=("$$name|FAIL"); status=1; fi; \
+	}; \
+	suite "ctest build" ctest --test-dir build --output-on-failure --no-tests=error $(CTEST_ARGS); \
+	suite "ctest build-asan" env $(ASAN_ENV) \
+	    ctest --test-dir build-asan --output-on-failure --no-tests=error $(CTEST_ARGS); \
+	suite "protocol build" tools/run-protocol-tests.sh $(KERNEL); \
+	suite "protocol build-asan" tools/run-protocol-tests.sh $(KERNEL_ASAN) --sanitized; \
+	echo; echo "==== summary"; \
+	for r in "$${results[@]}"; do printf '  %-22s %s\n' "$${r%|*}" "$${r#*|}"; done; \
+	exit $$status
+
+bench-kernel: build ## kernel start-up / round-trip benchmark vs. peer kernels
+	$(PY) bench/kernel_bench.py --kernel $(KERNEL)
+
+bench: bench-kernel ## all benchmarks
+
+format: ## clang-format the C sources in place
+	@command -v clang-format >/dev/null || { echo "clang-format not found (apt-get install clang-format)"; exit 1; }
+	clang-format -i $(C_SOURCES)
+
+format-check: ## fail if any C source is not clang-formatted
+	@command -v clang-format >/dev/null || { echo "clang-format not found (apt-get install clang-format)"; exit 1; }
+	clang-format --dry-run -Werror $(C_SOURCES)
+
+lock: ## regenerate tools/requirements.txt from tools/requirements.in
+	$(PY) -m pip install -q -r tools/requirements.in
+	{ sed -n '1,2p' tools/requirements.txt; $(PY) -m pip freeze --exclude-editable; } > tools/requirements.txt.new
+	mv tools/requirements.txt.new tools/requirements.txt
+	@echo "tools/requirements.txt updated; the next tools/setup.sh run installs it"
+
+clean: ## remove build directories
+	rm -rf build build-asan
+
+distclean: clean ## also remove the Python venv
+	rm -rf .venv

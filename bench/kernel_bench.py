@@ -1,0 +1,373 @@
+#!/usr/bin/env python3
+"""kernel_bench.py — minitorch-kernel against ipykernel, measured in one run on one machine.
+
+    .venv/bin/python bench/kernel_bench.py --kernel build/minitorch-kernel [--n 200]
+        [--executes 1000] [--starts 10] [--json OUT] [--no-ipykernel]
+
+For each kernel, through jupyter_client (what every frontend uses):
+  start   KernelManager.start_kernel() -> first kernel_info_reply on shell, median of --starts
+          fresh kernels (the client's ZeroMQ reconnect interval is set to 1 ms for both kernels,
+          so the time is not rounded up to libzmq's default 100 ms retry)
+  rtt     execute_request of a trivial cell ("1") -> execute_reply and status idle with that
+          parent on iopub; median and p99 over --n, after 20 warm-up executes
+  rss     VmRSS of the kernel process itself (psutil, km.provisioner.process.pid) after start,
+          and after --executes more executes; growth = the difference
+Prints a Markdown table (metric | minitorch | ipykernel | ratio | target | met?) and machine
+information. The peer is ipykernel from this Python (installed with `python -m ipykernel
+install --prefix TMP --name bench-ipykernel` into a temp JUPYTER_PATH entry). This is a
+benchmark, not a test: it exits 0 whatever it measures (2 only on bad arguments).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from queue import Empty
+
+import psutil
+import zmq
+from jupyter_client.manager import KernelManager
+
+MT_NAME = "bench-minitorch"
+IPK_NAME = "bench-ipykernel"
+
+TARGETS = {  # metric -> (limit, unit) for minitorch; "met" means value <= limit
+    "start_ms": 50.0,
+    "rtt_median_ms": 1.0,
+    "rss_start_mb": 10.0,
+    "rss_after_mb": 10.0,
+    "rss_growth_mb": 1.0,
+}
+
+
+def log(*a):
+    print(*a, file=sys.stderr, flush=True)
+
+
+def percentile(xs: list[float], q: float) -> float:
+    """Nearest-rank percentile (q in 0..100)."""
+    s = sorted(xs)
+    if not s:
+        return float("nan")
+    k = max(0, min(len(s) - 1, int(round(q / 100 * len(s) + 0.5)) - 1))
+    return s[k]
+
+
+def machine_info() -> dict:
+    cpu = platform.processor() or "unknown"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    try:
+        usable = len(os.sched_getaffinity(0))
+    except AttributeError:
+        usable = os.cpu_count()
+    return {
+        "cpu": cpu,
+        "nproc": usable,
+        "cpu_count": os.cpu_count(),
+        "memory_gb": round(psutil.virtual_memory().total / 2**30, 1),
+        "os": platform.platform(),
+        "python": platform.python_version(),
+        "pyzmq": zmq.__version__,
+        "libzmq": zmq.zmq_version(),
+        "date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+    }
+
+
+def install_specs(prefix: Path, kernel: Path | None, with_ipykernel: bool) -> dict[str, str]:
+    """Installs the kernelspecs into prefix; returns {label: spec name}."""
+    specs = {}
+    if kernel is not None:
+        p = subprocess.run([str(kernel), "install", "--prefix", str(prefix), "--name", MT_NAME],
+                           capture_output=True, text=True, timeout=60)
+        if p.returncode != 0:
+            log(f"minitorch install failed ({p.returncode}): {p.stderr.strip()}")
+        else:
+            specs["minitorch"] = MT_NAME
+    if with_ipykernel:
+        p = subprocess.run([sys.executable, "-m", "ipykernel", "install", "--prefix", str(prefix),
+                            "--name", IPK_NAME], capture_output=True, text=True, timeout=120)
+        if p.returncode != 0:
+            log(f"ipykernel install failed ({p.returncode}): {p.stderr.strip()}")
+        else:
+            specs["ipykernel"] = IPK_NAME
+    return specs
+
+
+class Kernel:
+    """One running kernel with a client on a context whose sockets reconnect every 1 ms."""
+
+    def __init__(self, spec: str, ctx: zmq.Context):
+        self.km = KernelManager(kernel_name=spec)
+        self.t_start = time.perf_counter()
+        # stderr of the kernels would clutter the table; keep it for failures
+        self.err = tempfile.TemporaryFile()
+        self.km.start_kernel(stderr=self.err)
+        self.kc = self.km.client(context=ctx)
+        self.kc.start_channels(hb=False)
+
+    @property
+    def pid(self) -> int:
+        return self.km.provisioner.process.pid
+
+    def first_kernel_info(self, timeout: float = 60.0) -> float:
+        """Seconds from start_kernel() to the first kernel_info_reply."""
+        msg_id = self.kc.kernel_info()
+        deadline = time.perf_counter() + timeout
+        while True:
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                raise RuntimeError(f"no kernel_info_reply within {timeout} s")
+            try:
+                m = self.kc.get_shell_msg(timeout=min(left, 1.0))
+            except Empty:
+                if not self.km.is_alive():
+                    raise RuntimeError("kernel died during start: " + self.stderr()) from None
+                continue
+            if m["parent_header"].get("msg_id") == msg_id:
+                return time.perf_counter() - self.t_start
+
+    def settle(self) -> None:
+        """Waits for idle of a kernel_info, so iopub is connected, then drains it."""
+        msg_id = self.kc.kernel_info()
+        deadline = time.perf_counter() + 30
+        got_reply = got_idle = False
+        while not (got_reply and got_idle):
+            if time.perf_counter() > deadline:
+                raise RuntimeError("kernel did not settle (no idle on iopub for kernel_info)")
+            try:
+                m = self.kc.get_shell_msg(timeout=0.05)
+                got_reply |= m["parent_header"].get("msg_id") == msg_id
+            except Empty:
+                pass
+            try:
+                while True:
+                    m = self.kc.get_iopub_msg(timeout=0.01)
+                    if (m["parent_header"].get("msg_id") == msg_id and m["msg_type"] == "status"
+                            and m["content"]["execution_state"] == "idle"):
+                        got_idle = True
+            except Empty:
+                pass
+
+    def execute(self, code: str, timeout: float = 30.0) -> float:
+        """Seconds from sending execute_request to having both its reply and its idle."""
+        t0 = time.perf_counter()
+        msg_id = self.kc.execute(code)
+        got_reply = got_idle = False
+        deadline = t0 + timeout
+        while not got_reply:
+            m = self.kc.get_shell_msg(timeout=max(0.0, deadline - time.perf_counter()))
+            if m["parent_header"].get("msg_id") == msg_id:
+                got_reply = True
+                if m["content"]["status"] != "ok":
+                    raise RuntimeError(f"execute of {code!r} failed: {m['content']}")
+        while not got_idle:
+            m = self.kc.get_iopub_msg(timeout=max(0.0, deadline - time.perf_counter()))
+            if (m["parent_header"].get("msg_id") == msg_id and m["msg_type"] == "status"
+                    and m["content"]["execution_state"] == "idle"):
+                got_idle = True
+        return time.perf_counter() - t0
+
+    def rss_mb(self) -> float:
+        return psutil.Process(self.pid).memory_info().rss / 2**20
+
+    def stderr(self) -> str:
+        self.err.seek(0)
+        return self.err.read().decode(errors="replace")[-2000:]
+
+    def stop(self) -> int | None:
+        proc = self.km.provisioner.process if self.km.provisioner else None
+        try:
+            self.kc.stop_channels()
+            self.km.shutdown_kernel(now=False)
+        except Exception as e:  # noqa: BLE001 - a benchmark reports, it does not fail
+            log(f"shutdown failed: {e}")
+            try:
+                self.km.shutdown_kernel(now=True)
+            except Exception:
+                pass
+        self.err.close()
+        return proc.returncode if proc else None
+
+
+def measure(label: str, spec: str, args, ctx: zmq.Context) -> dict:
+    r: dict = {"spec": spec}
+    starts = []
+    for i in range(args.starts):
+        k = Kernel(spec, ctx)
+        try:
+            starts.append(k.first_kernel_info())
+        finally:
+            code = k.stop()
+            if code not in (0, None):
+                r.setdefault("exit_codes", []).append(code)
+        log(f"  {label} start {i + 1}/{args.starts}: {starts[-1] * 1000:.1f} ms")
+    r["start_ms"] = statistics.median(starts) * 1000
+    r["start_ms_min"] = min(starts) * 1000
+    r["start_ms_max"] = max(starts) * 1000
+    r["start_ms_all"] = [round(s * 1000, 2) for s in starts]
+
+    k = Kernel(spec, ctx)
+    try:
+        k.first_kernel_info()
+        k.settle()
+        time.sleep(0.5)  # let lazy start-up work (imports, threads) finish before the RSS
+        r["rss_start_mb"] = k.rss_mb()
+        for _ in range(20):
+            k.execute(args.code)
+        rtts = [k.execute(args.code) for _ in range(args.n)]
+        r["rtt_median_ms"] = statistics.median(rtts) * 1000
+        r["rtt_p99_ms"] = percentile(rtts, 99) * 1000
+        r["rtt_min_ms"] = min(rtts) * 1000
+        r["rtt_p90_ms"] = percentile(rtts, 90) * 1000
+        log(f"  {label} rtt median {r['rtt_median_ms']:.3f} ms, p99 {r['rtt_p99_ms']:.3f} ms")
+        t0 = time.perf_counter()
+        for _ in range(args.executes):
+            k.execute(args.code)
+        r["executes_s"] = time.perf_counter() - t0
+        time.sleep(0.2)
+        r["rss_after_mb"] = k.rss_mb()
+        r["rss_growth_mb"] = r["rss_after_mb"] - r["rss_start_mb"]
+        r["threads"] = psutil.Process(k.pid).num_threads()
+        log(f"  {label} rss {r['rss_start_mb']:.1f} -> {r['rss_after_mb']:.1f} MB")
+    finally:
+        code = k.stop()
+        if code not in (0, None):
+            r.setdefault("exit_codes", []).append(code)
+    return r
+
+
+def fmt(v, digits=2) -> str:
+    if v is None:
+        return "—"
+    if isinstance(v, float):
+        return f"{v:.{digits}f}"
+    return str(v)
+
+
+def table(results: dict, args) -> str:
+    mt = results.get("minitorch", {})
+    ip = results.get("ipykernel", {})
+    rows = [
+        ("start → kernel_info_reply, median of %d (ms)" % args.starts, "start_ms", 1,
+         "≤ 50 ms"),
+        ("  start min–max (ms)", None, 1, ""),
+        ("exec round trip `%s`, median of %d (ms)" % (args.code, args.n), "rtt_median_ms", 3,
+         "≤ 1 ms"),
+        ("exec round trip p99 (ms)", "rtt_p99_ms", 3, ""),
+        ("RSS after start (MB)", "rss_start_mb", 1, "≤ 10 MB"),
+        ("RSS after %d executes (MB)" % args.executes, "rss_after_mb", 1, "≤ 10 MB"),
+        ("RSS growth (MB)", "rss_growth_mb", 2, "≤ 1 MB"),
+    ]
+    out = ["| metric | minitorch | ipykernel | ipykernel / minitorch | target | met? |",
+           "|---|---|---|---|---|---|"]
+    for name, key, digits, target in rows:
+        if key is None:
+            a = (f"{fmt(mt.get('start_ms_min'), 1)}–{fmt(mt.get('start_ms_max'), 1)}"
+                 if "start_ms_min" in mt else "—")
+            b = (f"{fmt(ip.get('start_ms_min'), 1)}–{fmt(ip.get('start_ms_max'), 1)}"
+                 if "start_ms_min" in ip else "—")
+            out.append(f"| {name} | {a} | {b} | | | |")
+            continue
+        a, b = mt.get(key), ip.get(key)
+        ratio = (f"{b / a:.1f}×" if isinstance(a, float) and isinstance(b, float) and a > 0
+                 and key != "rss_growth_mb" else "")
+        met = ""
+        if key in TARGETS:
+            met = "—" if a is None else ("yes" if a <= TARGETS[key] else "**no**")
+        out.append(f"| {name} | {fmt(a, digits)} | {fmt(b, digits)} | {ratio} | {target} | {met} |")
+    return "\n".join(out)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--kernel", type=Path,
+                    default=os.environ.get("MT_KERNEL_BIN",
+                                           Path(__file__).resolve().parents[1] / "build"
+                                           / "minitorch-kernel"),
+                    help="path of the minitorch-kernel binary (default $MT_KERNEL_BIN or "
+                         "build/minitorch-kernel)")
+    ap.add_argument("--n", type=int, default=200, help="timed round trips (default 200)")
+    ap.add_argument("--executes", type=int, default=1000,
+                    help="executes between the two RSS readings (default 1000)")
+    ap.add_argument("--starts", type=int, default=10, help="kernel starts timed (default 10)")
+    ap.add_argument("--code", default="1", help="the trivial cell (default: 1)")
+    ap.add_argument("--json", type=Path, help="also write the results as JSON here")
+    ap.add_argument("--no-ipykernel", action="store_true", help="skip the ipykernel peer")
+    args = ap.parse_args(argv)
+    if args.n < 1 or args.starts < 1 or args.executes < 0:
+        ap.error("--n and --starts must be >= 1, --executes >= 0")
+
+    kernel = args.kernel.resolve() if args.kernel else None
+    if kernel is not None and not (kernel.is_file() and os.access(kernel, os.X_OK)):
+        log(f"kernel binary not found: {kernel}; measuring the peer only")
+        kernel = None
+
+    prefix = Path(tempfile.mkdtemp(prefix="mt-bench-"))
+    ctx = zmq.Context()
+    ctx.setsockopt(zmq.RECONNECT_IVL, 1)
+    ctx.setsockopt(zmq.LINGER, 0)
+    results: dict = {}
+    errors: dict = {}
+    try:
+        specs = install_specs(prefix, kernel, not args.no_ipykernel)
+        jdir = str(prefix / "share" / "jupyter")
+        os.environ["JUPYTER_PATH"] = jdir + (os.pathsep + os.environ["JUPYTER_PATH"]
+                                             if os.environ.get("JUPYTER_PATH") else "")
+        for label, spec in specs.items():
+            log(f"measuring {label} ({spec})")
+            try:
+                results[label] = measure(label, spec, args, ctx)
+            except Exception as e:  # noqa: BLE001 - report and go on with the peer
+                errors[label] = f"{type(e).__name__}: {e}"
+                log(f"  {label} failed: {errors[label]}")
+    finally:
+        ctx.destroy(linger=0)
+        shutil.rmtree(prefix, ignore_errors=True)
+
+    info = machine_info()
+    print("## minitorch-kernel vs ipykernel\n")
+    print(table(results, args))
+    print()
+    print(f"Machine: {info['cpu']}, {info['nproc']} usable CPUs ({info['cpu_count']} online), "
+          f"{info['memory_gb']} GB RAM; {info['os']}; Python {info['python']}, pyzmq "
+          f"{info['pyzmq']}, libzmq {info['libzmq']}; {info['date']}.")
+    print(f"minitorch binary: {kernel if kernel else '(none)'}. ipykernel: {sys.executable} "
+          f"-m ipykernel_launcher. RSS = VmRSS of the kernel process; the shared machine is "
+          "noisy, compare the two columns of one run.")
+    for label, r in results.items():
+        if r.get("exit_codes"):
+            print(f"\nwarning: {label} exited with status {r['exit_codes']} on shutdown")
+        if "threads" in r:
+            print(f"{label}: {r['threads']} threads; {args.executes} executes took "
+                  f"{r['executes_s']:.2f} s")
+    for label, e in errors.items():
+        print(f"\n**{label} failed**: {e}")
+
+    if args.json:
+        doc = {"machine": info, "params": {"n": args.n, "executes": args.executes,
+                                           "starts": args.starts, "code": args.code,
+                                           "kernel": str(kernel) if kernel else None},
+               "targets": TARGETS, "results": results, "errors": errors}
+        args.json.write_text(json.dumps(doc, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,857 @@
+/* builtins.c — the builtin functions and the table that describes them (see builtins.h).
+ *
+ * Output builtins (print, warn, display, update_display, clear_output, help, input) talk to
+ * the frontend only through the `struct dsl_output` callbacks of the running cell; a NULL
+ * callback drops that output. Waiting builtins (sleep, input) poll the cancel flag at least
+ * every 10 ms so an interrupt ends them promptly. The conversions (int, float, str, ...)
+ * follow Python, with the language's spellings true/false/none. */
+#include "dsl/builtins.h"
+
+#include "dsl/interp.h"
+#include "dsl/lexer.h"
+
+#include "minitorch/minitorch.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+/* ---- helpers ---------------------------------------------------------------------------- */
+
+static int make_str(struct dsl_interp *in, const char *s, size_t n, struct dsl_value *ret)
+{
+    int st = dsl_str_value(s, n, ret);
+    return st ? dsl_raise_status(in, st) : 0;
+}
+
+/* Takes a filled buffer into a string value, raising MemoryError when it failed. */
+static int buf_to_str(struct dsl_interp *in, struct render_buf *b, struct dsl_value *ret)
+{
+    if (b->nomem || b->over) {
+        int st = b->over ? DSL_V_TOOBIG : DSL_V_NOMEM;
+        render_buf_free(b);
+        return dsl_raise_status(in, st);
+    }
+    int r = make_str(in, render_buf_str(b), b->len, ret);
+    render_buf_free(b);
+    return r;
+}
+
+/* Sends text to a stream callback, if any. */
+static void emit_stream(struct dsl_interp *in, const char *name, const char *text)
+{
+    if (in->out->stream && text[0])
+        in->out->stream(in->out->ctx, name, text);
+}
+
+/* Joins str() of args with sep into b. */
+static int join_args(struct dsl_interp *in, struct render_buf *b, const struct dsl_value *args,
+                     size_t n, const char *sep, size_t seplen)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            render_buf_append(b, sep, seplen);
+        if (dsl_str_of(in, b, args[i]) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int want_int(struct dsl_interp *in, struct dsl_value v, const char *fn, int64_t *out)
+{
+    if (!dsl_is_intlike(v))
+        return dsl_raise(in, "TypeError", "%s(): '%s' object cannot be interpreted as an integer",
+                         fn, dsl_type_name(v));
+    *out = dsl_as_int(v);
+    return 0;
+}
+
+/* ---- output ----------------------------------------------------------------------------- */
+
+static int text_param(struct dsl_interp *in, const struct dsl_args *a, int slot, const char *fn,
+                      const char *name, const char *dflt, const char **text, size_t *len)
+{
+    *text = dflt;
+    *len = strlen(dflt);
+    if (!a->has[slot] || a->slot[slot].kind == DSL_NONE)
+        return 0;
+    if (a->slot[slot].kind != DSL_STR)
+        return dsl_raise(in, "TypeError", "%s(): %s must be none or a string, not %s", fn, name,
+                         dsl_type_name(a->slot[slot]));
+    *text = a->slot[slot].as.s->data;
+    *len = a->slot[slot].as.s->len;
+    return 0;
+}
+
+static int bi_print(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    const char *sep, *end;
+    size_t seplen, endlen;
+    if (text_param(in, a, 0, "print", "sep", " ", &sep, &seplen) != 0 ||
+        text_param(in, a, 1, "print", "end", "\n", &end, &endlen) != 0)
+        return -1;
+    struct render_buf b;
+    render_buf_init(&b, DSL_MAX_STR_BYTES);
+    if (join_args(in, &b, a->rest, a->nrest, sep, seplen) != 0) {
+        render_buf_free(&b);
+        return -1;
+    }
+    render_buf_append(&b, end, endlen);
+    if (b.nomem || b.over) {
+        int st = b.over ? DSL_V_TOOBIG : DSL_V_NOMEM;
+        render_buf_free(&b);
+        return dsl_raise_status(in, st);
+    }
+    emit_stream(in, "stdout", render_buf_str(&b));
+    render_buf_free(&b);
+    *ret = dsl_none();
+    return 0;
+}
+
+static int bi_warn(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct render_buf b;
+    render_buf_init(&b, DSL_MAX_STR_BYTES);
+    if (join_args(in, &b, a->rest, a->nrest, " ", 1) != 0) {
+        render_buf_free(&b);
+        return -1;
+    }
+    render_buf_putc(&b, '\n');
+    if (b.nomem || b.over) {
+        int st = b.over ? DSL_V_TOOBIG : DSL_V_NOMEM;
+        render_buf_free(&b);
+        return dsl_raise_status(in, st);
+    }
+    emit_stream(in, "stderr", render_buf_str(&b));
+    render_buf_free(&b);
+    *ret = dsl_none();
+    return 0;
+}
+
+static int publish(struct dsl_interp *in, struct dsl_value v, const char *display_id, bool update)
+{
+    enum dsl_vstatus st = DSL_V_OK;
+    json_t *bundle = dsl_value_bundle(v, &st);
+    if (!bundle)
+        return dsl_raise_status(in, st);
+    if (in->out->display)
+        in->out->display(in->out->ctx, bundle, display_id, update);
+    json_decref(bundle);
+    return 0;
+}
+
+static int bi_display(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    const char *id = NULL;
+    if (a->has[1] && a->slot[1].kind != DSL_NONE) {
+        if (a->slot[1].kind != DSL_STR)
+            return dsl_raise(in, "TypeError",
+                             "display(): display_id must be a string or none, "
+                             "not %s",
+                             dsl_type_name(a->slot[1]));
+        id = a->slot[1].as.s->data;
+    }
+    *ret = dsl_none();
+    return publish(in, a->slot[0], id, false);
+}
+
+static int bi_update_display(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    if (!a->has[1] || a->slot[1].kind != DSL_STR)
+        return dsl_raise(in, "TypeError",
+                         "update_display() needs display_id=\"...\", the id "
+                         "given to display()");
+    *ret = dsl_none();
+    return publish(in, a->slot[0], a->slot[1].as.s->data, true);
+}
+
+static int bi_clear_output(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    bool wait = a->has[0] && dsl_value_truthy(a->slot[0]);
+    if (in->out->clear_output)
+        in->out->clear_output(in->out->ctx, wait);
+    *ret = dsl_none();
+    return 0;
+}
+
+static int bi_sleep(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct dsl_value v = a->slot[0];
+    if (!dsl_is_number(v))
+        return dsl_raise(in, "TypeError", "sleep(): seconds must be a number, not %s",
+                         dsl_type_name(v));
+    double secs = dsl_as_double(v);
+    if (isnan(secs))
+        return dsl_raise(in, "ValueError", "sleep(): seconds is nan");
+    if (secs < 0)
+        return dsl_raise(in, "ValueError", "sleep length must be non-negative");
+    struct timespec now, until;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (secs > 1e9)
+        secs = 1e9;
+    double whole = floor(secs);
+    until.tv_sec = now.tv_sec + (time_t)whole;
+    until.tv_nsec = now.tv_nsec + (long)((secs - whole) * 1e9);
+    if (until.tv_nsec >= 1000000000L) {
+        until.tv_sec++;
+        until.tv_nsec -= 1000000000L;
+    }
+    for (;;) {
+        if (mt_cancel_requested())
+            return dsl_raise(in, "KeyboardInterrupt", "interrupted");
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        double left = (double)(until.tv_sec - now.tv_sec) + (until.tv_nsec - now.tv_nsec) / 1e9;
+        if (left <= 0)
+            break;
+        double step = left < 0.005 ? left : 0.005; /* poll the flag every 5 ms */
+        struct timespec ts = {0, (long)(step * 1e9)};
+        nanosleep(&ts, NULL);
+    }
+    *ret = dsl_none();
+    return 0;
+}
+
+static int bi_input(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    static const char *const unavailable =
+        "input() is not available: the frontend does not support input requests";
+    struct render_buf prompt;
+    render_buf_init(&prompt, DSL_MAX_STR_BYTES);
+    if (a->has[0] && dsl_str_of(in, &prompt, a->slot[0]) != 0) {
+        render_buf_free(&prompt);
+        return -1;
+    }
+    bool password = a->has[1] && dsl_value_truthy(a->slot[1]);
+    char *line = NULL;
+    const char *why = NULL;
+    int r = -1;
+    if (in->out->input)
+        r = in->out->input(in->out->ctx, render_buf_str(&prompt), password, &line, &why);
+    render_buf_free(&prompt);
+    if (mt_cancel_requested()) {
+        free(line);
+        return dsl_raise(in, "KeyboardInterrupt", "interrupted");
+    }
+    if (r != 0 || !line) {
+        free(line);
+        return dsl_raise(in, "StdinNotImplementedError", "%s",
+                         in->out->input && why ? why : unavailable);
+    }
+    size_t n = strlen(line);
+    if (n && line[n - 1] == '\n')
+        n--;
+    if (n && line[n - 1] == '\r')
+        n--;
+    int st;
+    if (render_utf8_valid(line, n)) {
+        st = dsl_str_value(line, n, ret);
+    } else {
+        json_t *fixed = render_json_string(line, n);
+        st = fixed ? dsl_str_value(json_string_value(fixed), json_string_length(fixed), ret)
+                   : DSL_V_NOMEM;
+        json_decref(fixed);
+    }
+    free(line);
+    return st ? dsl_raise_status(in, st) : 0;
+}
+
+static int bi_help(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct render_buf b;
+    render_buf_init(&b, DSL_MAX_STR_BYTES);
+    if (!a->has[0]) {
+        render_buf_puts(&b, "MiniTorch builtins (help(name) tells more):\n\n");
+        for (size_t i = 0; i < dsl_builtin_count; i++)
+            render_buf_printf(&b, "  %s\n", dsl_builtins[i].signature);
+        render_buf_puts(&b, "\nKeywords:");
+        for (size_t i = 0; dsl_keywords[i]; i++)
+            render_buf_printf(&b, " %s", dsl_keywords[i]);
+        render_buf_putc(&b, '\n');
+    } else {
+        struct dsl_value v = a->slot[0];
+        const struct dsl_builtin *fn = NULL;
+        if (v.kind == DSL_BUILTIN)
+            fn = v.as.fn;
+        else if (v.kind == DSL_STR)
+            fn = dsl_builtin_find(v.as.s->data);
+        if (fn)
+            dsl_builtin_help(&b, fn);
+        else
+            render_buf_puts(&b, dsl_kind_doc(v.kind));
+    }
+    if (b.nomem || b.over) {
+        render_buf_free(&b);
+        return dsl_raise_status(in, DSL_V_NOMEM);
+    }
+    if (in->out->page) {
+        json_t *bundle = render_text_bundle(render_buf_str(&b));
+        if (!bundle) {
+            render_buf_free(&b);
+            return dsl_raise_status(in, DSL_V_NOMEM);
+        }
+        in->out->page(in->out->ctx, bundle);
+        json_decref(bundle);
+    } else {
+        render_buf_putc(&b, '\n');
+        emit_stream(in, "stdout", render_buf_str(&b));
+    }
+    render_buf_free(&b);
+    *ret = dsl_none();
+    return 0;
+}
+
+/* ---- conversions and sequences ---------------------------------------------------------- */
+
+static int bi_len(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct dsl_value v = a->slot[0];
+    switch (v.kind) {
+    case DSL_STR: *ret = dsl_int((int64_t)render_utf8_count(v.as.s->data, v.as.s->len)); return 0;
+    case DSL_LIST: *ret = dsl_int((int64_t)v.as.l->len); return 0;
+    case DSL_RANGE: *ret = dsl_int(dsl_range_len(v.as.r)); return 0;
+    default:
+        return dsl_raise(in, "TypeError", "object of type '%s' has no len()", dsl_type_name(v));
+    }
+}
+
+static int bi_str(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    if (!a->has[0])
+        return make_str(in, "", 0, ret);
+    if (a->slot[0].kind == DSL_STR) {
+        *ret = dsl_value_retain(a->slot[0]);
+        return 0;
+    }
+    struct render_buf b;
+    render_buf_init(&b, DSL_MAX_STR_BYTES);
+    dsl_value_str(&b, a->slot[0]);
+    return buf_to_str(in, &b, ret);
+}
+
+static int bi_repr(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct render_buf b;
+    render_buf_init(&b, DSL_MAX_STR_BYTES);
+    dsl_value_repr(&b, a->slot[0]);
+    return buf_to_str(in, &b, ret);
+}
+
+/* Trimmed copy of a string argument for number parsing; NULL (and MemoryError) on failure. */
+static char *trimmed(struct dsl_interp *in, const struct dsl_str *s)
+{
+    const char *p = s->data, *e = s->data + s->len;
+    while (p < e && isspace((unsigned char)*p))
+        p++;
+    while (e > p && isspace((unsigned char)e[-1]))
+        e--;
+    char *t = strndup(p, (size_t)(e - p));
+    if (!t)
+        dsl_raise_status(in, DSL_V_NOMEM);
+    return t;
+}
+
+static int float_to_int(struct dsl_interp *in, double f, int64_t *out)
+{
+    if (isnan(f))
+        return dsl_raise(in, "ValueError", "cannot convert float nan to integer");
+    if (isinf(f))
+        return dsl_raise(in, "OverflowError", "cannot convert float infinity to integer");
+    f = trunc(f);
+    if (!(f >= -9223372036854775808.0 && f < 9223372036854775808.0))
+        return dsl_raise(in, "OverflowError", "float too large to convert to int64");
+    *out = (int64_t)f;
+    return 0;
+}
+
+static int bi_int(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    if (!a->has[0]) {
+        *ret = dsl_int(0);
+        return 0;
+    }
+    struct dsl_value v = a->slot[0];
+    if (dsl_is_intlike(v)) {
+        *ret = dsl_int(dsl_as_int(v));
+        return 0;
+    }
+    if (v.kind == DSL_FLOAT) {
+        int64_t i = 0;
+        if (float_to_int(in, v.as.f, &i) != 0)
+            return -1;
+        *ret = dsl_int(i);
+        return 0;
+    }
+    if (v.kind != DSL_STR)
+        return dsl_raise(in, "TypeError", "int() argument must be a string or a number, not '%s'",
+                         dsl_type_name(v));
+    char *t = trimmed(in, v.as.s);
+    if (!t)
+        return -1;
+    /* digits with single underscores between them, after an optional sign */
+    char digits[32];
+    size_t nd = 0;
+    const char *p = t;
+    bool ok = true, too_long = false;
+    if (*p == '+' || *p == '-')
+        digits[nd++] = *p++;
+    if (!isdigit((unsigned char)*p))
+        ok = false;
+    for (; *p && ok; p++) {
+        if (*p == '_' && isdigit((unsigned char)p[1]) && p > t && isdigit((unsigned char)p[-1]))
+            continue;
+        if (!isdigit((unsigned char)*p))
+            ok = false;
+        else if (nd < sizeof digits - 1)
+            digits[nd++] = *p;
+        else
+            too_long = true;
+    }
+    digits[nd] = '\0';
+    int r = 0;
+    if (!ok) {
+        struct render_buf b;
+        render_buf_init(&b, 200);
+        render_str_repr(&b, v.as.s->data, v.as.s->len < 80 ? v.as.s->len : 80);
+        r = dsl_raise(in, "ValueError", "invalid literal for int(): %s", render_buf_str(&b));
+        render_buf_free(&b);
+    } else {
+        errno = 0;
+        long long x = strtoll(digits, NULL, 10);
+        if (errno == ERANGE || too_long)
+            r = dsl_raise(in, "OverflowError", "int() result does not fit in 64 bits");
+        else
+            *ret = dsl_int((int64_t)x);
+    }
+    free(t);
+    return r;
+}
+
+static int bi_float(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    if (!a->has[0]) {
+        *ret = dsl_float(0.0);
+        return 0;
+    }
+    struct dsl_value v = a->slot[0];
+    if (dsl_is_number(v)) {
+        *ret = dsl_float(dsl_as_double(v));
+        return 0;
+    }
+    if (v.kind != DSL_STR)
+        return dsl_raise(in, "TypeError",
+                         "float() argument must be a string or a number, not "
+                         "'%s'",
+                         dsl_type_name(v));
+    char *t = trimmed(in, v.as.s);
+    if (!t)
+        return -1;
+    /* Python's spellings only: no hex floats, underscores between digits allowed */
+    char *clean = malloc(strlen(t) + 1);
+    int r = 0;
+    if (!clean) {
+        free(t);
+        return dsl_raise_status(in, DSL_V_NOMEM);
+    }
+    size_t k = 0;
+    bool ok = t[0] != '\0' && !strpbrk(t, "xXpP");
+    for (const char *p = t; *p; p++) {
+        if (*p == '_') {
+            if (p == t || !isdigit((unsigned char)p[-1]) || !isdigit((unsigned char)p[1]))
+                ok = false;
+            continue;
+        }
+        clean[k++] = *p;
+    }
+    clean[k] = '\0';
+    char *end = NULL;
+    double f = ok ? strtod(clean, &end) : 0.0;
+    if (!ok || !end || *end != '\0') {
+        struct render_buf b;
+        render_buf_init(&b, 200);
+        render_str_repr(&b, v.as.s->data, v.as.s->len < 80 ? v.as.s->len : 80);
+        r = dsl_raise(in, "ValueError", "could not convert string to float: %s",
+                      render_buf_str(&b));
+        render_buf_free(&b);
+    } else {
+        *ret = dsl_float(f);
+    }
+    free(clean);
+    free(t);
+    return r;
+}
+
+static int bi_bool(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    (void)in;
+    *ret = dsl_bool(a->has[0] && dsl_value_truthy(a->slot[0]));
+    return 0;
+}
+
+static int bi_list(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    if (a->has[0] && a->slot[0].kind == DSL_LIST) {
+        *ret = dsl_value_retain(a->slot[0]);
+        return 0;
+    }
+    struct dsl_iter it;
+    if (a->has[0] && dsl_iter_init(in, a->slot[0], &it) != 0)
+        return -1;
+    if (a->has[0] && a->slot[0].kind == DSL_RANGE &&
+        dsl_range_len(a->slot[0].as.r) > (int64_t)DSL_MAX_LIST_LEN)
+        return dsl_raise_status(in, DSL_V_TOOBIG);
+    struct dsl_list *l = dsl_list_new(0);
+    if (!l)
+        return dsl_raise_status(in, DSL_V_NOMEM);
+    struct dsl_value lv = {.kind = DSL_LIST, .as.l = l};
+    if (a->has[0]) {
+        struct dsl_value item;
+        int got;
+        while ((got = dsl_iter_next(in, &it, &item)) > 0) {
+            int st = dsl_list_push(l, item);
+            if (st != 0) {
+                dsl_value_release(lv);
+                return dsl_raise_status(in, st);
+            }
+        }
+        if (got < 0) {
+            dsl_value_release(lv);
+            return -1;
+        }
+    }
+    *ret = lv;
+    return 0;
+}
+
+static int bi_abs(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct dsl_value v = a->slot[0];
+    if (dsl_is_intlike(v)) {
+        int64_t i = dsl_as_int(v);
+        if (i == INT64_MIN)
+            return dsl_raise(in, "OverflowError", "abs() result does not fit in 64 bits");
+        *ret = dsl_int(i < 0 ? -i : i);
+        return 0;
+    }
+    if (v.kind == DSL_FLOAT) {
+        *ret = dsl_float(fabs(v.as.f));
+        return 0;
+    }
+    return dsl_raise(in, "TypeError", "bad operand type for abs(): '%s'", dsl_type_name(v));
+}
+
+static int min_max(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret,
+                   bool want_max)
+{
+    const char *name = want_max ? "max" : "min";
+    struct dsl_iter it;
+    struct dsl_list tmp = {0};
+    if (a->nrest == 1) {
+        if (dsl_iter_init(in, a->rest[0], &it) != 0)
+            return -1;
+    } else {
+        tmp.refs = 1;
+        tmp.len = a->nrest;
+        tmp.items = (struct dsl_value *)a->rest;
+        memset(&it, 0, sizeof it);
+        it.src = (struct dsl_value){.kind = DSL_LIST, .as.l = &tmp};
+    }
+    struct dsl_value best = dsl_none(), item;
+    bool have = false;
+    int got;
+    while ((got = dsl_iter_next(in, &it, &item)) > 0) {
+        if (!have) {
+            best = item;
+            have = true;
+            continue;
+        }
+        bool better;
+        if (dsl_compare(in, want_max ? DSL_T_GT : DSL_T_LT, item, best, &better) != 0) {
+            dsl_value_release(item);
+            dsl_value_release(best);
+            return -1;
+        }
+        if (better) {
+            dsl_value_release(best);
+            best = item;
+        } else {
+            dsl_value_release(item);
+        }
+    }
+    if (got < 0) {
+        dsl_value_release(best);
+        return -1;
+    }
+    if (!have)
+        return dsl_raise(in, "ValueError", "%s() arg is an empty sequence", name);
+    *ret = best;
+    return 0;
+}
+
+static int bi_min(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    return min_max(in, a, ret, false);
+}
+
+static int bi_max(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    return min_max(in, a, ret, true);
+}
+
+static int bi_sum(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct dsl_iter it;
+    if (dsl_iter_init(in, a->slot[0], &it) != 0)
+        return -1;
+    struct dsl_value acc = a->has[1] ? dsl_value_retain(a->slot[1]) : dsl_int(0), item, next;
+    int got;
+    while ((got = dsl_iter_next(in, &it, &item)) > 0) {
+        int r = dsl_binary(in, DSL_T_PLUS, acc, item, &next);
+        dsl_value_release(item);
+        dsl_value_release(acc);
+        if (r != 0)
+            return -1;
+        acc = next;
+        if (mt_cancel_requested()) {
+            dsl_value_release(acc);
+            return dsl_raise(in, "KeyboardInterrupt", "interrupted");
+        }
+    }
+    if (got < 0) {
+        dsl_value_release(acc);
+        return -1;
+    }
+    *ret = acc;
+    return 0;
+}
+
+static int bi_round(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct dsl_value v = a->slot[0];
+    bool has_nd = a->has[1] && a->slot[1].kind != DSL_NONE;
+    int64_t nd = 0;
+    if (has_nd && want_int(in, a->slot[1], "round", &nd) != 0)
+        return -1;
+    if (dsl_is_intlike(v)) {
+        int64_t i = dsl_as_int(v);
+        if (has_nd && nd < 0) {
+            if (nd < -18) {
+                *ret = dsl_int(0);
+                return 0;
+            }
+            int64_t p = 1;
+            for (int64_t k = 0; k < -nd; k++)
+                p *= 10;
+            /* round half to even on the integer */
+            int64_t q = i / p, r = i % p;
+            if (r < 0) {
+                q--;
+                r += p;
+            }
+            if (2 * (r % p) > p || (2 * r == p && (q & 1)))
+                q++;
+            if (__builtin_mul_overflow(q, p, &i))
+                return dsl_raise(in, "OverflowError", "round() result does not fit in 64 bits");
+        }
+        *ret = dsl_int(i);
+        return 0;
+    }
+    if (v.kind != DSL_FLOAT)
+        return dsl_raise(in, "TypeError", "type %s doesn't define round()", dsl_type_name(v));
+    double f = v.as.f;
+    if (!has_nd) {
+        int64_t i = 0;
+        if (float_to_int(in, nearbyint(f), &i) != 0)
+            return -1;
+        *ret = dsl_int(i);
+        return 0;
+    }
+    if (!isfinite(f) || nd > 320) {
+        *ret = dsl_float(f);
+        return 0;
+    }
+    if (nd >= 0) {
+        /* printf rounds the exact binary value correctly, as CPython's round does */
+        char buf[512];
+        snprintf(buf, sizeof buf, "%.*f", (int)nd, f);
+        *ret = dsl_float(strtod(buf, NULL));
+        return 0;
+    }
+    double p = pow(10.0, (double)-nd);
+    *ret = dsl_float(isinf(p) ? copysign(0.0, f) : nearbyint(f / p) * p);
+    return 0;
+}
+
+static int bi_type(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    const char *name = dsl_type_name(a->slot[0]);
+    return make_str(in, name, strlen(name), ret);
+}
+
+static int bi_range(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    int64_t x[3] = {0, 0, 1};
+    int n = a->has[2] ? 3 : a->has[1] ? 2 : 1;
+    for (int i = 0; i < n; i++)
+        if (want_int(in, a->slot[i], "range", &x[i]) != 0)
+            return -1;
+    struct dsl_range r = {0, x[0], 1};
+    if (n >= 2) {
+        r.start = x[0];
+        r.stop = x[1];
+    }
+    if (n == 3) {
+        if (x[2] == 0)
+            return dsl_raise(in, "ValueError", "range() arg 3 must not be zero");
+        r.step = x[2];
+    }
+    ret->kind = DSL_RANGE;
+    ret->as.r = r;
+    return 0;
+}
+
+/* ---- the table -------------------------------------------------------------------------- */
+
+static const char *const print_params[] = {"sep", "end", NULL};
+static const char *const display_params[] = {"value", "display_id", NULL};
+static const char *const clear_params[] = {"wait", NULL};
+static const char *const sleep_params[] = {"seconds", NULL};
+static const char *const input_params[] = {"prompt", "password", NULL};
+static const char *const sum_params[] = {"iterable", "start", NULL};
+static const char *const round_params[] = {"number", "ndigits", NULL};
+
+const struct dsl_builtin dsl_builtins[] = {
+    {"abs", "abs(x)", 1, 1, NULL, bi_abs, "The absolute value of a number."},
+    {"bool", "bool(x=false)", 0, 1, NULL, bi_bool,
+     "true when x is truthy: non-zero numbers, non-empty strings, lists and ranges."},
+    {"clear_output", "clear_output(wait=false)", 0, 1, clear_params, bi_clear_output,
+     "Clears the output of the running cell. With wait=true the old output stays until new "
+     "output arrives, which avoids flicker in animations."},
+    {"display", "display(value, display_id=none)", 1, 2, display_params, bi_display,
+     "Shows value in the cell's output now, as a rich output. Give display_id=\"name\" to "
+     "replace it later with update_display(new_value, display_id=\"name\")."},
+    {"float", "float(x=0)", 0, 1, NULL, bi_float,
+     "Converts a number or a string (\"1.5\", \"inf\", \"nan\") to a float."},
+    {"help", "help(x)", 0, 1, NULL, bi_help,
+     "Shows the documentation of a builtin (help(print)) or of a value's type; without an "
+     "argument lists every builtin."},
+    {"input", "input(prompt=\"\", password=false)", 0, 2, input_params, bi_input,
+     "Asks the user to type one line in the frontend and returns it as a string (without the "
+     "newline). password=true hides what is typed. Raises StdinNotImplementedError when the "
+     "frontend cannot answer input requests."},
+    {"int", "int(x=0)", 0, 1, NULL, bi_int,
+     "Converts a number (truncating toward zero) or a decimal string to a 64-bit integer."},
+    {"len", "len(x)", 1, 1, NULL, bi_len,
+     "The number of items of a list or range, or of characters of a string."},
+    {"list", "list(iterable=[])", 0, 1, NULL, bi_list,
+     "A list of the items of a list, range or string: list(range(3)) is [0, 1, 2]."},
+    {"max", "max(*values)", 1, -1, NULL, bi_max,
+     "The largest of several values, or of the items of one list, range or string."},
+    {"min", "min(*values)", 1, -1, NULL, bi_min,
+     "The smallest of several values, or of the items of one list, range or string."},
+    {"print", "print(*args, sep=\" \", end=\"\\n\")", 0, -1, print_params, bi_print,
+     "Writes the values to the cell's standard output, separated by sep and followed by end. "
+     "Strings appear without quotes."},
+    {"range", "range(stop) or range(start, stop, step=1)", 1, 3, NULL, bi_range,
+     "The integers from start (default 0) up to, not including, stop, counting by step; used "
+     "in `for i in range(n):` loops and convertible with list()."},
+    {"repr", "repr(x)", 1, 1, NULL, bi_repr,
+     "The text a cell shows for x, as a string: strings quoted, floats with round-trip "
+     "digits."},
+    {"round", "round(number, ndigits=none)", 1, 2, round_params, bi_round,
+     "Rounds half to even: to an int without ndigits, else to ndigits decimals."},
+    {"sleep", "sleep(seconds)", 1, 1, sleep_params, bi_sleep,
+     "Waits for the given number of seconds (a float is fine). An interrupt stops the wait "
+     "with KeyboardInterrupt."},
+    {"str", "str(x=\"\")", 0, 1, NULL, bi_str, "The text print shows for x, as a string."},
+    {"sum", "sum(iterable, start=0)", 1, 2, sum_params, bi_sum,
+     "The sum of start and the items of a list or range."},
+    {"type", "type(x)", 1, 1, NULL, bi_type,
+     "The name of x's type as a string: \"int\", \"float\", \"str\", \"bool\", \"none\", "
+     "\"list\", \"range\" or \"builtin_function\"."},
+    {"update_display", "update_display(value, display_id)", 1, 2, display_params, bi_update_display,
+     "Replaces the output shown earlier by display(..., display_id=ID) with value; "
+     "display_id is required."},
+    {"warn", "warn(*args)", 0, -1, NULL, bi_warn,
+     "Writes the values, separated by spaces, to the cell's standard error (shown highlighted "
+     "in most frontends)."},
+};
+const size_t dsl_builtin_count = sizeof dsl_builtins / sizeof dsl_builtins[0];
+
+const struct dsl_builtin *dsl_builtin_find(const char *name)
+{
+    for (size_t i = 0; i < dsl_builtin_count; i++)
+        if (strcmp(dsl_builtins[i].name, name) == 0)
+            return &dsl_builtins[i];
+    return NULL;
+}
+
+int dsl_builtin_help(struct render_buf *b, const struct dsl_builtin *fn)
+{
+    render_buf_puts(b, fn->signature);
+    render_buf_puts(b, "\n\n");
+    return render_buf_puts(b, fn->doc);
+}
+
+static int param_index(const struct dsl_builtin *fn, const char *name)
+{
+    for (int i = 0; fn->params && fn->params[i]; i++)
+        if (strcmp(fn->params[i], name) == 0)
+            return i;
+    return -1;
+}
+
+int dsl_bind_args(struct dsl_interp *in, const struct dsl_builtin *fn, const struct dsl_value *pos,
+                  size_t npos, char *const *kwnames, const struct dsl_value *kwvals, size_t nkw,
+                  struct dsl_args *args)
+{
+    memset(args, 0, sizeof *args);
+    bool varargs = fn->max_args < 0;
+    if (varargs) {
+        args->rest = pos;
+        args->nrest = npos;
+        if (npos < (size_t)fn->min_args)
+            return dsl_raise(in, "TypeError", "%s() expected at least %d argument%s, got %zu",
+                             fn->name, fn->min_args, fn->min_args == 1 ? "" : "s", npos);
+    } else {
+        if (npos > (size_t)fn->max_args) {
+            if (fn->min_args == fn->max_args)
+                return dsl_raise(in, "TypeError", "%s() takes %d argument%s (%zu given)", fn->name,
+                                 fn->max_args, fn->max_args == 1 ? "" : "s", npos);
+            return dsl_raise(in, "TypeError", "%s() takes at most %d arguments (%zu given)",
+                             fn->name, fn->max_args, npos);
+        }
+        for (size_t i = 0; i < npos; i++) {
+            args->slot[i] = pos[i];
+            args->has[i] = true;
+        }
+    }
+    if (nkw && !fn->params)
+        return dsl_raise(in, "TypeError", "%s() takes no keyword arguments", fn->name);
+    for (size_t k = 0; k < nkw; k++) {
+        int i = param_index(fn, kwnames[k]);
+        if (i < 0 || i >= DSL_MAX_PARAMS)
+            return dsl_raise(in, "TypeError", "%s() got an unexpected keyword argument '%s'",
+                             fn->name, kwnames[k]);
+        if (args->has[i])
+            return dsl_raise(in, "TypeError", "%s() got multiple values for argument '%s'",
+                             fn->name, kwnames[k]);
+        args->slot[i] = kwvals[k];
+        args->has[i] = true;
+    }
+    if (!varargs)
+        for (int i = 0; i < fn->min_args; i++)
+            if (!args->has[i]) {
+                if (fn->params)
+                    return dsl_raise(in, "TypeError", "%s() missing required argument '%s'",
+                                     fn->name, fn->params[i]);
+                return dsl_raise(in, "TypeError", "%s() takes %s%d argument%s (%zu given)",
+                                 fn->name, fn->min_args == fn->max_args ? "" : "at least ",
+                                 fn->min_args, fn->min_args == 1 ? "" : "s", npos);
+            }
+    return 0;
+}

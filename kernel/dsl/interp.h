@@ -1,0 +1,94 @@
+/* interp.h — the evaluator's state and error raising (internal to kernel/dsl).
+ *
+ * A `struct dsl_interp` lives for one dsl_execute/dsl_evaluate call: the session whose
+ * variables it reads and writes, the output sink, the cell source (for error locations) and
+ * the pending error. Errors are Python-style exceptions carried as (ename, evalue, position):
+ * a function that fails raises on the interp and returns -1, and callers pass -1 up. A raise
+ * without a position gets the position of the innermost enclosing call or statement that
+ * notices it, so builtins need not know where they were called from. */
+#ifndef KERNEL_DSL_INTERP_H
+#define KERNEL_DSL_INTERP_H
+
+#include "dsl/ast.h"
+#include "dsl/dsl.h"
+#include "dsl/values.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct dsl_var {
+    char *name;             /* owned; NULL marks an empty slot */
+    struct dsl_value value; /* owned reference */
+};
+
+/* The variables of a session: an open-addressing hash table (power-of-two capacity). */
+struct dsl_session {
+    struct dsl_var *vars;
+    size_t cap, count;
+};
+
+struct dsl_interp {
+    struct dsl_session *session;
+    const struct dsl_output *out; /* never NULL; its callbacks may be */
+    const char *src;              /* the cell being run (error positions index it) */
+    size_t src_len;
+    const char *ename; /* the pending error's name (static), NULL when none */
+    char *evalue;      /* its message, malloc'd (NULL: out of memory) */
+    bool has_pos;      /* the error has a position */
+    size_t pos;        /* byte offset into src */
+};
+
+/* Raises ename (a static string) with a printf-style message; returns -1. The _at form also
+ * records the position. A second raise while one is pending is ignored. */
+int dsl_raise(struct dsl_interp *in, const char *ename, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+int dsl_raise_at(struct dsl_interp *in, size_t pos, const char *ename, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* Raises the error a dsl_vstatus stands for (MemoryError, RecursionError); returns -1. */
+int dsl_raise_status(struct dsl_interp *in, int status);
+/* Gives a pending error without a position the position `pos`. */
+void dsl_error_locate(struct dsl_interp *in, size_t pos);
+/* Raises KeyboardInterrupt at pos and returns -1 when the cancel flag is up, else 0. */
+int dsl_check_cancel(struct dsl_interp *in, size_t pos);
+
+/* Variables: the value bound to name (borrowed), or NULL. */
+struct dsl_value *dsl_session_lookup(struct dsl_session *s, const char *name);
+/* Binds name to value, taking ownership of value (released on failure). 0 or DSL_V_NOMEM. */
+int dsl_session_assign(struct dsl_session *s, const char *name, struct dsl_value value);
+
+/* Runs a parsed cell. When `result` is non-NULL and the last statement is an expression not
+ * followed by ';', its value lands there (owned by the caller); otherwise *result is none.
+ * Returns 0 or -1 (error pending on `in`). */
+int dsl_run_block(struct dsl_interp *in, const struct dsl_node *block, struct dsl_value *result);
+/* Evaluates an expression: 0 with a new value in *out, or -1. */
+int dsl_eval(struct dsl_interp *in, const struct dsl_node *expr, struct dsl_value *out);
+
+/* Appends the str() of v, raising MemoryError on failure. */
+int dsl_str_of(struct dsl_interp *in, struct render_buf *b, struct dsl_value v);
+
+/* Python comparison a < b etc. for numbers, strings and lists (op: DSL_T_LT, LE, GT, GE).
+ * 0 with *res set, or -1 after raising TypeError. */
+int dsl_compare(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a, struct dsl_value b,
+                bool *res);
+
+/* Python's binary operator `op` (DSL_T_PLUS ... DSL_T_DSTAR, DSL_T_AT) on a and b (borrowed):
+ * 0 with a new value in *out, or -1 after raising. */
+int dsl_binary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a, struct dsl_value b,
+               struct dsl_value *out);
+
+/* Iteration over a list, string (by character) or range. The iterator borrows `src`. */
+struct dsl_iter {
+    struct dsl_value src;
+    size_t i;  /* next list index or string byte offset */
+    int64_t k; /* next range index */
+};
+/* 0, or -1 after raising TypeError when v is not iterable. */
+int dsl_iter_init(struct dsl_interp *in, struct dsl_value v, struct dsl_iter *it);
+/* 1 with a new value in *out, 0 at the end, -1 after raising. */
+int dsl_iter_next(struct dsl_interp *in, struct dsl_iter *it, struct dsl_value *out);
+
+/* The closest known name to `name` (variables, builtins, constants) within edit distance 2,
+ * or NULL. Borrowed from the session/builtin table. */
+const char *dsl_suggest_name(struct dsl_session *s, const char *name);
+
+#endif

@@ -1,0 +1,285 @@
+/* session.c — sessions, their variables, and the public run entry points of dsl.h.
+ *
+ * A session is the state that outlives a cell: for now the user's variables, kept in an
+ * open-addressing hash table (names are few, lookups are many). dsl_execute parses a whole
+ * cell first (a syntax error runs nothing), then runs it statement by statement; whatever a
+ * statement assigned stays assigned when a later one fails, as in Python. Errors become
+ * Jupyter-style tracebacks that point at the line and column of the offending token:
+ *
+ *       Cell line 2, column 5:
+ *         y = x + "a"
+ *               ^
+ *     TypeError: unsupported operand type(s) for +: 'int' and 'str' */
+#include "dsl/dsl.h"
+
+#include "dsl/ast.h"
+#include "dsl/interp.h"
+#include "render/render.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- variables -------------------------------------------------------------------------- */
+
+static uint64_t hash_name(const char *s)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (; *s; s++) {
+        h ^= (unsigned char)*s;
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+static struct dsl_var *find_slot(struct dsl_var *vars, size_t cap, const char *name)
+{
+    size_t i = (size_t)hash_name(name) & (cap - 1);
+    while (vars[i].name && strcmp(vars[i].name, name) != 0)
+        i = (i + 1) & (cap - 1);
+    return &vars[i];
+}
+
+struct dsl_value *dsl_session_lookup(struct dsl_session *s, const char *name)
+{
+    if (!s->cap)
+        return NULL;
+    struct dsl_var *v = find_slot(s->vars, s->cap, name);
+    return v->name ? &v->value : NULL;
+}
+
+static int grow(struct dsl_session *s)
+{
+    size_t cap = s->cap ? s->cap * 2 : 32;
+    struct dsl_var *vars = calloc(cap, sizeof *vars);
+    if (!vars)
+        return DSL_V_NOMEM;
+    for (size_t i = 0; i < s->cap; i++)
+        if (s->vars[i].name)
+            *find_slot(vars, cap, s->vars[i].name) = s->vars[i];
+    free(s->vars);
+    s->vars = vars;
+    s->cap = cap;
+    return DSL_V_OK;
+}
+
+int dsl_session_assign(struct dsl_session *s, const char *name, struct dsl_value value)
+{
+    if ((s->count + 1) * 4 > s->cap * 3 && grow(s) != 0) {
+        dsl_value_release(value);
+        return DSL_V_NOMEM;
+    }
+    struct dsl_var *v = find_slot(s->vars, s->cap, name);
+    if (v->name) {
+        dsl_value_release(v->value);
+        v->value = value;
+        return DSL_V_OK;
+    }
+    char *copy = strdup(name);
+    if (!copy) {
+        dsl_value_release(value);
+        return DSL_V_NOMEM;
+    }
+    v->name = copy;
+    v->value = value;
+    s->count++;
+    return DSL_V_OK;
+}
+
+struct dsl_session *dsl_session_new(void) { return calloc(1, sizeof(struct dsl_session)); }
+
+void dsl_session_reset(struct dsl_session *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->cap; i++)
+        if (s->vars[i].name) {
+            free(s->vars[i].name);
+            dsl_value_release(s->vars[i].value);
+        }
+    free(s->vars);
+    s->vars = NULL;
+    s->cap = s->count = 0;
+}
+
+void dsl_session_free(struct dsl_session *s)
+{
+    dsl_session_reset(s);
+    free(s);
+}
+
+/* ---- errors ----------------------------------------------------------------------------- */
+
+void dsl_error_clear(struct dsl_error *err)
+{
+    if (!err)
+        return;
+    free(err->ename);
+    free(err->evalue);
+    json_decref(err->traceback);
+    memset(err, 0, sizeof *err);
+}
+
+static void tb_line(json_t *tb, const char *text, size_t n)
+{
+    json_t *s = render_json_string(text, n);
+    if (s)
+        json_array_append_new(tb, s);
+}
+
+/* Fills *err; positions index src. Strings are copied. On exhaustion the fields that could
+ * not be built stay NULL except ename/evalue, which fall back to static-free duplicates. */
+static void make_error(struct dsl_error *err, const char *src, size_t len, const char *ename,
+                       const char *evalue, bool has_pos, size_t pos)
+{
+    if (!evalue)
+        evalue = "out of memory";
+    json_t *fixed = render_json_string(evalue, strlen(evalue)); /* repairs bad UTF-8 */
+    err->ename = strdup(ename);
+    err->evalue = strdup(fixed ? json_string_value(fixed) : "out of memory");
+    json_decref(fixed);
+    err->traceback = json_array();
+    if (!err->traceback)
+        return;
+    struct render_buf b;
+    render_buf_init(&b, 0);
+    if (has_pos && src) {
+        if (pos > len)
+            pos = len;
+        size_t ls = pos;
+        while (ls > 0 && src[ls - 1] != '\n')
+            ls--;
+        size_t le = pos;
+        while (le < len && src[le] != '\n')
+            le++;
+        size_t line = 1;
+        for (size_t i = 0; i < ls; i++)
+            line += src[i] == '\n';
+        size_t col = render_utf8_count(src + ls, pos - ls) + 1;
+        size_t shown = le - ls;
+        if (shown && src[ls + shown - 1] == '\r')
+            shown--;
+        render_buf_printf(&b, "  Cell line %zu, column %zu:", line, col);
+        tb_line(err->traceback, render_buf_str(&b), b.len);
+        render_buf_free(&b);
+        render_buf_puts(&b, "    ");
+        render_buf_append(&b, src + ls, shown);
+        tb_line(err->traceback, render_buf_str(&b), b.len);
+        render_buf_free(&b);
+        render_buf_puts(&b, "    ");
+        /* the caret under the character: tabs copied so the columns line up */
+        for (size_t i = ls; i < pos;) {
+            if (src[i] == '\t') {
+                render_buf_putc(&b, '\t');
+                i++;
+                continue;
+            }
+            size_t k = render_utf8_seq(src + i, pos - i);
+            i += k ? k : 1;
+            render_buf_putc(&b, ' ');
+        }
+        render_buf_putc(&b, '^');
+        tb_line(err->traceback, render_buf_str(&b), b.len);
+        render_buf_free(&b);
+    }
+    render_buf_printf(&b, "%s: %s", ename, err->evalue ? err->evalue : "");
+    tb_line(err->traceback, render_buf_str(&b), b.len);
+    render_buf_free(&b);
+}
+
+static void syntax_error(struct dsl_error *err, const char *src, size_t len,
+                         const struct dsl_syntax_error *se)
+{
+    make_error(err, src, len, se->ename ? se->ename : "SyntaxError",
+               se->msg[0] ? se->msg : "invalid syntax", true, se->pos);
+}
+
+static void interp_init(struct dsl_interp *in, struct dsl_session *s, const struct dsl_output *out,
+                        const char *src, size_t len)
+{
+    memset(in, 0, sizeof *in);
+    in->session = s;
+    in->out = out;
+    in->src = src;
+    in->src_len = len;
+}
+
+static void interp_error(struct dsl_interp *in, struct dsl_error *err)
+{
+    make_error(err, in->src, in->src_len, in->ename, in->evalue, in->has_pos, in->pos);
+    free(in->evalue);
+    in->evalue = NULL;
+}
+
+/* ---- running ---------------------------------------------------------------------------- */
+
+static int result_bundle(struct dsl_interp *in, struct dsl_value v, json_t **result)
+{
+    enum dsl_vstatus st = DSL_V_OK;
+    *result = dsl_value_bundle(v, &st);
+    if (!*result)
+        return dsl_raise_status(in, st);
+    return 0;
+}
+
+int dsl_execute(struct dsl_session *s, const char *code, const struct dsl_output *out,
+                json_t **result, struct dsl_error *err)
+{
+    static const struct dsl_output no_output = {0};
+    if (result)
+        *result = NULL;
+    if (!code)
+        code = "";
+    size_t len = strlen(code);
+    struct dsl_syntax_error se;
+    struct dsl_node *block = dsl_parse_cell(code, len, &se);
+    if (!block) {
+        syntax_error(err, code, len, &se);
+        return -1;
+    }
+    struct dsl_interp in;
+    interp_init(&in, s, out ? out : &no_output, code, len);
+    struct dsl_value value = dsl_none();
+    int r = dsl_run_block(&in, block, result ? &value : NULL);
+    if (r == 0 && value.kind != DSL_NONE) {
+        r = result_bundle(&in, value, result);
+        if (r != 0 && block->nkids)
+            dsl_error_locate(&in, block->kids[block->nkids - 1]->pos);
+    }
+    dsl_value_release(value);
+    dsl_node_free(block);
+    if (r != 0) {
+        interp_error(&in, err);
+        return -1;
+    }
+    return 0;
+}
+
+int dsl_evaluate(struct dsl_session *s, const char *expr, json_t **result, struct dsl_error *err)
+{
+    static const struct dsl_output no_output = {0};
+    *result = NULL;
+    if (!expr)
+        expr = "";
+    size_t len = strlen(expr);
+    struct dsl_syntax_error se;
+    struct dsl_node *e = dsl_parse_expression(expr, len, &se);
+    if (!e) {
+        syntax_error(err, expr, len, &se);
+        return -1;
+    }
+    struct dsl_interp in;
+    interp_init(&in, s, &no_output, expr, len);
+    struct dsl_value v;
+    int r = dsl_eval(&in, e, &v);
+    if (r == 0) {
+        r = result_bundle(&in, v, result);
+        dsl_value_release(v);
+    }
+    dsl_node_free(e);
+    if (r != 0) {
+        interp_error(&in, err);
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,266 @@
+/* values.c — constructors, reference counting, truth, equality and text of values.
+ *
+ * Text follows Python: repr quotes strings and shows floats with the shortest round-trip
+ * digits, str (print) shows strings bare. The language spells its constants true, false and
+ * none, so that is what bools and none show. All recursion over lists is bounded by the list
+ * depth limit enforced in dsl_list_push. */
+#include "dsl/values.h"
+
+#include "dsl/builtins.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct {
+    const char *name;
+    const char *doc;
+} kinds[DSL_KIND_COUNT] = {
+    [DSL_NONE] = {"none", "none: the absence of a value (also spelled None). A cell whose last "
+                          "expression is none shows no result."},
+    [DSL_BOOL] = {"bool", "bool: true or false (also True/False). In arithmetic true is 1 and "
+                          "false is 0."},
+    [DSL_INT] = {"int", "int: a 64-bit signed integer. Results that do not fit raise "
+                        "OverflowError; / gives a float, // and % round toward minus infinity."},
+    [DSL_FLOAT] = {"float", "float: a double-precision floating point number, shown with the "
+                            "shortest digits that read back to the same value."},
+    [DSL_STR] = {"str", "str: immutable UTF-8 text, written \"...\" or '...'. + joins, * "
+                        "repeats, s[i] picks the i-th character, len(s) counts characters."},
+    [DSL_LIST] = {"list", "list: an immutable sequence [a, b, ...]. + joins, * repeats, xs[i] "
+                          "picks an item (negative i counts from the end)."},
+    [DSL_RANGE] = {"range", "range: the integers range(start, stop, step) yields, used by for "
+                            "loops; list(range(...)) makes a list."},
+    [DSL_BUILTIN] = {"builtin_function", "builtin_function: a function of the language; "
+                                         "help(name) describes it."},
+};
+static_assert(sizeof kinds / sizeof kinds[0] == DSL_KIND_COUNT, "one row per value kind");
+
+const char *dsl_kind_name(enum dsl_kind k)
+{
+    return (unsigned)k < DSL_KIND_COUNT ? kinds[k].name : "?";
+}
+
+const char *dsl_kind_doc(enum dsl_kind k)
+{
+    return (unsigned)k < DSL_KIND_COUNT ? kinds[k].doc : "";
+}
+
+struct dsl_value dsl_value_retain(struct dsl_value v)
+{
+    if (v.kind == DSL_STR)
+        v.as.s->refs++;
+    else if (v.kind == DSL_LIST)
+        v.as.l->refs++;
+    return v;
+}
+
+void dsl_value_release(struct dsl_value v)
+{
+    if (v.kind == DSL_STR) {
+        if (--v.as.s->refs == 0)
+            free(v.as.s);
+    } else if (v.kind == DSL_LIST) {
+        struct dsl_list *l = v.as.l;
+        if (--l->refs == 0) {
+            for (size_t i = 0; i < l->len; i++)
+                dsl_value_release(l->items[i]);
+            free(l->items);
+            free(l);
+        }
+    }
+}
+
+struct dsl_str *dsl_str_alloc(size_t n)
+{
+    if (n > DSL_MAX_STR_BYTES)
+        return NULL;
+    struct dsl_str *s = malloc(sizeof *s + n + 1);
+    if (!s)
+        return NULL;
+    s->refs = 1;
+    s->len = n;
+    s->data[n] = '\0';
+    return s;
+}
+
+int dsl_str_value(const char *s, size_t n, struct dsl_value *out)
+{
+    if (n > DSL_MAX_STR_BYTES)
+        return DSL_V_TOOBIG;
+    struct dsl_str *str = dsl_str_alloc(n);
+    if (!str)
+        return DSL_V_NOMEM;
+    if (n)
+        memcpy(str->data, s, n);
+    out->kind = DSL_STR;
+    out->as.s = str;
+    return DSL_V_OK;
+}
+
+struct dsl_list *dsl_list_new(size_t cap)
+{
+    struct dsl_list *l = calloc(1, sizeof *l);
+    if (!l)
+        return NULL;
+    l->refs = 1;
+    l->depth = 1;
+    if (cap) {
+        l->items = malloc(cap * sizeof *l->items);
+        if (!l->items) {
+            free(l);
+            return NULL;
+        }
+        l->cap = cap;
+    }
+    return l;
+}
+
+int dsl_list_push(struct dsl_list *l, struct dsl_value v)
+{
+    if (v.kind == DSL_LIST && v.as.l->depth + 1 > l->depth) {
+        if (v.as.l->depth + 1 > DSL_MAX_LIST_DEPTH) {
+            dsl_value_release(v);
+            return DSL_V_DEPTH;
+        }
+        l->depth = v.as.l->depth + 1;
+    }
+    if (l->len >= DSL_MAX_LIST_LEN) {
+        dsl_value_release(v);
+        return DSL_V_TOOBIG;
+    }
+    if (l->len == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 4;
+        struct dsl_value *p = realloc(l->items, cap * sizeof *p);
+        if (!p) {
+            dsl_value_release(v);
+            return DSL_V_NOMEM;
+        }
+        l->items = p;
+        l->cap = cap;
+    }
+    l->items[l->len++] = v;
+    return DSL_V_OK;
+}
+
+int64_t dsl_range_len(struct dsl_range r)
+{
+    /* computed in unsigned arithmetic: stop - start may overflow int64 */
+    uint64_t n = 0;
+    if (r.step > 0 && r.start < r.stop) {
+        uint64_t span = (uint64_t)r.stop - (uint64_t)r.start - 1;
+        n = span / (uint64_t)r.step + 1;
+    } else if (r.step < 0 && r.start > r.stop) {
+        uint64_t span = (uint64_t)r.start - (uint64_t)r.stop - 1;
+        uint64_t step = r.step == INT64_MIN ? (uint64_t)1 << 63 : (uint64_t)-r.step;
+        n = span / step + 1;
+    }
+    return n > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)n; /* only the full int64 span */
+}
+
+bool dsl_value_truthy(struct dsl_value v)
+{
+    switch (v.kind) {
+    case DSL_NONE: return false;
+    case DSL_BOOL: return v.as.b;
+    case DSL_INT: return v.as.i != 0;
+    case DSL_FLOAT: return v.as.f != 0.0;
+    case DSL_STR: return v.as.s->len != 0;
+    case DSL_LIST: return v.as.l->len != 0;
+    case DSL_RANGE: return dsl_range_len(v.as.r) != 0;
+    case DSL_BUILTIN: return true;
+    case DSL_KIND_COUNT: break;
+    }
+    return false;
+}
+
+bool dsl_value_equal(struct dsl_value a, struct dsl_value b)
+{
+    if (dsl_is_number(a) && dsl_is_number(b)) {
+        if (a.kind == DSL_FLOAT || b.kind == DSL_FLOAT)
+            return dsl_as_double(a) == dsl_as_double(b);
+        return dsl_as_int(a) == dsl_as_int(b);
+    }
+    if (a.kind != b.kind)
+        return false;
+    switch (a.kind) {
+    case DSL_NONE: return true;
+    case DSL_STR:
+        return a.as.s->len == b.as.s->len && memcmp(a.as.s->data, b.as.s->data, a.as.s->len) == 0;
+    case DSL_LIST:
+        if (a.as.l->len != b.as.l->len)
+            return false;
+        for (size_t i = 0; i < a.as.l->len; i++)
+            if (!dsl_value_equal(a.as.l->items[i], b.as.l->items[i]))
+                return false;
+        return true;
+    case DSL_RANGE: {
+        int64_t n = dsl_range_len(a.as.r);
+        if (n != dsl_range_len(b.as.r))
+            return false;
+        if (n == 0)
+            return true;
+        if (a.as.r.start != b.as.r.start)
+            return false;
+        return n == 1 || a.as.r.step == b.as.r.step;
+    }
+    case DSL_BUILTIN: return a.as.fn == b.as.fn;
+    default: return false;
+    }
+}
+
+static int value_text(struct render_buf *b, struct dsl_value v, bool repr)
+{
+    switch (v.kind) {
+    case DSL_NONE: return render_buf_puts(b, "none");
+    case DSL_BOOL: return render_buf_puts(b, v.as.b ? "true" : "false");
+    case DSL_INT: return render_buf_printf(b, "%lld", (long long)v.as.i);
+    case DSL_FLOAT: {
+        char f[40];
+        size_t n = render_float_repr(v.as.f, f, sizeof f);
+        return render_buf_append(b, f, n);
+    }
+    case DSL_STR:
+        if (repr)
+            return render_str_repr(b, v.as.s->data, v.as.s->len);
+        return render_buf_append(b, v.as.s->data, v.as.s->len);
+    case DSL_LIST:
+        render_buf_putc(b, '[');
+        for (size_t i = 0; i < v.as.l->len; i++) {
+            if (i)
+                render_buf_puts(b, ", ");
+            if (value_text(b, v.as.l->items[i], true) != 0)
+                return -1;
+        }
+        return render_buf_putc(b, ']');
+    case DSL_RANGE:
+        if (v.as.r.step == 1)
+            return render_buf_printf(b, "range(%lld, %lld)", (long long)v.as.r.start,
+                                     (long long)v.as.r.stop);
+        return render_buf_printf(b, "range(%lld, %lld, %lld)", (long long)v.as.r.start,
+                                 (long long)v.as.r.stop, (long long)v.as.r.step);
+    case DSL_BUILTIN: return render_buf_printf(b, "<built-in function %s>", v.as.fn->name);
+    case DSL_KIND_COUNT: break;
+    }
+    return render_buf_puts(b, "?");
+}
+
+int dsl_value_repr(struct render_buf *b, struct dsl_value v) { return value_text(b, v, true); }
+
+int dsl_value_str(struct render_buf *b, struct dsl_value v) { return value_text(b, v, false); }
+
+json_t *dsl_value_bundle(struct dsl_value v, enum dsl_vstatus *status)
+{
+    struct render_buf b;
+    render_buf_init(&b, DSL_MAX_STR_BYTES);
+    dsl_value_repr(&b, v);
+    if (b.nomem || b.over) {
+        *status = b.over ? DSL_V_TOOBIG : DSL_V_NOMEM;
+        render_buf_free(&b);
+        return NULL;
+    }
+    json_t *bundle = render_text_bundle(render_buf_str(&b));
+    render_buf_free(&b);
+    if (!bundle)
+        *status = DSL_V_NOMEM;
+    return bundle;
+}

@@ -1,0 +1,149 @@
+/* values.h — runtime values of the MiniTorch language (internal to kernel/dsl).
+ *
+ * A `struct dsl_value` is a small tagged union passed by value. Scalars (none, bool, int,
+ * float, range, builtin function) live inside it; strings and lists live on the heap with a
+ * reference count. Lists are immutable once built (no item assignment, no append): without
+ * mutation there are no reference cycles, so counting is enough, and a list's nesting depth is
+ * fixed at construction, which lets the repr, comparison and free recursions stay bounded
+ * (DSL_MAX_LIST_DEPTH). Tensors will join as another heap kind.
+ *
+ * Ownership: a dsl_value holding a heap object owns one reference. Copying the struct does
+ * not add one: call dsl_value_retain for a second owner and dsl_value_release when done. */
+#ifndef KERNEL_DSL_VALUES_H
+#define KERNEL_DSL_VALUES_H
+
+#include "render/render.h"
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define DSL_MAX_STR_BYTES  ((size_t)64 << 20) /* longest string a cell may build */
+#define DSL_MAX_LIST_LEN   ((size_t)1 << 24)  /* most items in one list */
+#define DSL_MAX_LIST_DEPTH 100                /* lists nested in lists */
+
+enum dsl_kind {
+    DSL_NONE,
+    DSL_BOOL,
+    DSL_INT,
+    DSL_FLOAT,
+    DSL_STR,
+    DSL_LIST,
+    DSL_RANGE,
+    DSL_BUILTIN,
+    DSL_KIND_COUNT
+};
+
+/* Status codes of value operations; eval maps them to Python exceptions. */
+enum dsl_vstatus {
+    DSL_V_OK = 0,
+    DSL_V_NOMEM = -1,  /* MemoryError: out of memory */
+    DSL_V_TOOBIG = -2, /* MemoryError: over DSL_MAX_STR_BYTES or DSL_MAX_LIST_LEN */
+    DSL_V_DEPTH = -3,  /* RecursionError: lists nested deeper than DSL_MAX_LIST_DEPTH */
+};
+
+struct dsl_str {
+    size_t refs;
+    size_t len;  /* bytes, excluding the NUL */
+    char data[]; /* UTF-8, NUL-terminated */
+};
+
+struct dsl_list {
+    size_t refs;
+    size_t len, cap;
+    int depth;               /* 1 + the deepest list inside */
+    struct dsl_value *items; /* owned references */
+};
+
+struct dsl_range {
+    int64_t start, stop, step; /* step != 0 */
+};
+
+struct dsl_builtin; /* builtins.h */
+
+struct dsl_value {
+    enum dsl_kind kind;
+    union {
+        bool b;
+        int64_t i;
+        double f;
+        struct dsl_str *s;
+        struct dsl_list *l;
+        struct dsl_range r;
+        const struct dsl_builtin *fn;
+    } as;
+};
+
+static inline struct dsl_value dsl_none(void) { return (struct dsl_value){.kind = DSL_NONE}; }
+static inline struct dsl_value dsl_bool(bool b)
+{
+    return (struct dsl_value){.kind = DSL_BOOL, .as.b = b};
+}
+static inline struct dsl_value dsl_int(int64_t i)
+{
+    return (struct dsl_value){.kind = DSL_INT, .as.i = i};
+}
+static inline struct dsl_value dsl_float(double f)
+{
+    return (struct dsl_value){.kind = DSL_FLOAT, .as.f = f};
+}
+
+/* Adds one reference (heap kinds) and returns v. */
+struct dsl_value dsl_value_retain(struct dsl_value v);
+/* Drops one reference; frees the object at zero. Scalars: no-op. */
+void dsl_value_release(struct dsl_value v);
+
+/* A new string value copying s[0..n) (must be valid UTF-8) into *out. */
+int dsl_str_value(const char *s, size_t n, struct dsl_value *out);
+/* A new string object with room for n bytes, len = n, data uninitialised but NUL-terminated.
+ * NULL when out of memory or n > DSL_MAX_STR_BYTES (check n first to tell them apart). */
+struct dsl_str *dsl_str_alloc(size_t n);
+
+/* A new empty list (one reference) with room for cap items; NULL when out of memory. */
+struct dsl_list *dsl_list_new(size_t cap);
+/* Appends v to l, taking ownership of v (released on failure). Updates l->depth. */
+int dsl_list_push(struct dsl_list *l, struct dsl_value v);
+
+/* Number of ints a range yields (0 when empty). */
+int64_t dsl_range_len(struct dsl_range r);
+
+/* "int", "float", "str", "bool", "none", "list", "range", "builtin_function". Static. */
+const char *dsl_kind_name(enum dsl_kind k);
+/* A paragraph describing the type, for help(value). Static. */
+const char *dsl_kind_doc(enum dsl_kind k);
+static inline const char *dsl_type_name(struct dsl_value v) { return dsl_kind_name(v.kind); }
+
+bool dsl_value_truthy(struct dsl_value v);
+/* True for int and bool (bools take part in arithmetic as 0 and 1, as in Python). */
+static inline bool dsl_is_intlike(struct dsl_value v)
+{
+    return v.kind == DSL_INT || v.kind == DSL_BOOL;
+}
+static inline bool dsl_is_number(struct dsl_value v)
+{
+    return dsl_is_intlike(v) || v.kind == DSL_FLOAT;
+}
+static inline int64_t dsl_as_int(struct dsl_value v)
+{
+    return v.kind == DSL_BOOL ? (int64_t)v.as.b : v.as.i;
+}
+static inline double dsl_as_double(struct dsl_value v)
+{
+    return v.kind == DSL_FLOAT ? v.as.f : (double)dsl_as_int(v);
+}
+
+/* Python ==: numbers by value (1 == 1.0 == true), strings by bytes, lists item by item,
+ * other kinds of different type are unequal. */
+bool dsl_value_equal(struct dsl_value a, struct dsl_value b);
+
+/* Appends the repr (what a result shows: strings quoted) or the str (what print shows) of v.
+ * Return 0, or -1 when the buffer failed (see its flags). */
+int dsl_value_repr(struct render_buf *b, struct dsl_value v);
+int dsl_value_str(struct render_buf *b, struct dsl_value v);
+
+/* The mime bundle showing v (text/plain: its repr) as a new reference, or NULL with *status
+ * set to DSL_V_NOMEM or DSL_V_TOOBIG. */
+json_t *dsl_value_bundle(struct dsl_value v, enum dsl_vstatus *status);
+
+#endif

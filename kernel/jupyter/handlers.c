@@ -1,0 +1,443 @@
+/* handlers.c — what the kernel does with each request, independent of sockets.
+ *
+ * A table maps msg_type to a handler and the channels it is accepted on (xeus's handler map).
+ * jp_kernel_dispatch() wraps every request in busy/idle on IOPub, kernel_info included, as nbval
+ * and jupyter_client's wait_for_ready expect. Handlers send their replies and outputs through
+ * k->outbox, so tests can run them against a mock outbox and check the exact message order:
+ * busy, execute_input, outputs, execute_reply, idle.
+ *
+ * Threads: shell requests run on the shell (main) thread and are the only ones that touch the
+ * DSL session; control requests (kernel_info, shutdown, interrupt) run on the control thread and
+ * touch only immutable fields and atomics. */
+#include "jupyter/jupyter.h"
+
+#include <minitorch/minitorch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HISTORY_MAX_ENTRIES 10000
+
+enum { ON_SHELL = 1 << JP_SHELL, ON_CONTROL = 1 << JP_CONTROL };
+
+typedef void (*handler_fn)(struct jp_kernel *k, enum jp_channel ch, const struct jp_message *req);
+
+/* ---------------------------------------------------------------------------------------- */
+
+int jp_kernel_publish(struct jp_kernel *k, const struct jp_message *parent, const char *msg_type,
+                      json_t *content)
+{
+    struct jp_message msg;
+    if (jp_message_init(&msg, msg_type, parent, content, k->session, false) != 0) return -1;
+    int rc = k->outbox.send(k->outbox.ctx, JP_IOPUB, &msg);
+    jp_message_clear(&msg);
+    return rc;
+}
+
+/* Sends a reply of msg_type with content (stolen) to req on channel ch. */
+static int send_reply(struct jp_kernel *k, enum jp_channel ch, const struct jp_message *req,
+                      const char *msg_type, json_t *content)
+{
+    struct jp_message msg;
+    if (jp_message_init(&msg, msg_type, req, content, k->session, true) != 0) return -1;
+    int rc = k->outbox.send(k->outbox.ctx, ch, &msg);
+    jp_message_clear(&msg);
+    return rc;
+}
+
+/* "execute_request" -> "execute_reply" into buf. */
+static void reply_type(const struct jp_message *req, char *buf, size_t n)
+{
+    const char *t = jp_message_type(req);
+    size_t len = strlen(t);
+    if (len > 8 && strcmp(t + len - 8, "_request") == 0)
+        snprintf(buf, n, "%.*s_reply", (int)(len - 8), t);
+    else
+        snprintf(buf, n, "%s_reply", t);
+}
+
+static json_t *status_content(const char *state)
+{
+    return json_pack("{s:s}", "execution_state", state);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* kernel_info                                                                                */
+
+json_t *jp_kernel_info_content(void)
+{
+    return json_pack(
+        "{s:s, s:s, s:s, s:s, s:{s:s, s:s, s:s, s:s, s:s, s:s, s:s}, s:s, s:[{s:s, s:s}, {s:s, "
+        "s:s}], s:b}",
+        "status", "ok", "protocol_version", JP_PROTOCOL_VERSION, "implementation",
+        "minitorch-kernel", "implementation_version", MT_KERNEL_VERSION, "language_info", "name",
+        "minitorch", "version", mt_version(), "mimetype", "text/x-minitorch", "file_extension",
+        ".mt", "pygments_lexer", "python", "codemirror_mode", "python", "nbconvert_exporter",
+        "script", "banner",
+        "MiniTorch " MT_KERNEL_VERSION " — a Jupyter kernel in C for the MiniTorch tensor "
+        "language.\nType help(print) for help on a builtin.",
+        "help_links", "text", "MiniTorch", "url", "https://minitorch.github.io/", "text",
+        "Jupyter messaging", "url", "https://jupyter-client.readthedocs.io/en/latest/messaging.html",
+        "debugger", 0);
+}
+
+static void handle_kernel_info(struct jp_kernel *k, enum jp_channel ch,
+                               const struct jp_message *req)
+{
+    send_reply(k, ch, req, "kernel_info_reply", jp_kernel_info_content());
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* execute                                                                                    */
+
+struct exec_ctx {
+    struct jp_kernel *k;
+    const struct jp_message *req;
+    bool allow_stdin;
+};
+
+static void out_stream(void *ctx, const char *name, const char *text)
+{
+    struct exec_ctx *e = ctx;
+    jp_kernel_publish(e->k, e->req, "stream", json_pack("{s:s, s:s}", "name", name, "text", text));
+}
+
+static void out_display(void *ctx, json_t *data, const char *display_id, bool update)
+{
+    struct exec_ctx *e = ctx;
+    json_t *content = json_pack("{s:O, s:{}, s:{}}", "data", data, "metadata", "transient");
+    if (content && display_id)
+        json_object_set_new(json_object_get(content, "transient"), "display_id",
+                            json_string(display_id));
+    jp_kernel_publish(e->k, e->req, update ? "update_display_data" : "display_data", content);
+}
+
+static void out_clear(void *ctx, bool wait)
+{
+    struct exec_ctx *e = ctx;
+    jp_kernel_publish(e->k, e->req, "clear_output", json_pack("{s:b}", "wait", wait));
+}
+
+static void out_page(void *ctx, json_t *data)
+{
+    struct exec_ctx *e = ctx;
+    json_array_append_new(e->k->payloads,
+                          json_pack("{s:s, s:O, s:i}", "source", "page", "data", data, "start", 0));
+}
+
+static int out_input(void *ctx, const char *prompt, bool password, char **line, const char **why)
+{
+    struct exec_ctx *e = ctx;
+    *line = NULL;
+    if (!e->allow_stdin || !e->k->outbox.recv_stdin) {
+        *why = "input() is not available: the frontend does not support input requests";
+        return -1;
+    }
+    if (send_reply(e->k, JP_STDIN, e->req, "input_request",
+                   json_pack("{s:s, s:b}", "prompt", prompt, "password", password)) != 0) {
+        *why = "the input request could not be sent";
+        return -1;
+    }
+    struct jp_message reply;
+    if (e->k->outbox.recv_stdin(e->k->outbox.ctx, &reply) != 0) {
+        *why = "interrupted while waiting for input";
+        return -1;
+    }
+    const char *value = json_string_value(json_object_get(reply.content, "value"));
+    *line = strdup(value ? value : "");
+    jp_message_clear(&reply);
+    if (!*line) {
+        *why = "out of memory";
+        return -1;
+    }
+    return 0;
+}
+
+/* {"name": {"status": "ok", "data": ..., "metadata": {}}, ...} for user_expressions. */
+static json_t *eval_user_expressions(struct jp_kernel *k, json_t *exprs)
+{
+    json_t *out = json_object();
+    const char *name;
+    json_t *v;
+    json_object_foreach(exprs, name, v)
+    {
+        json_t *item;
+        json_t *data = NULL;
+        struct dsl_error err = {0};
+        if (!json_is_string(v)) {
+            item = json_pack("{s:s, s:s, s:s, s:[]}", "status", "error", "ename", "TypeError",
+                             "evalue", "user expression must be a string", "traceback");
+        } else if (dsl_evaluate(k->dsl, json_string_value(v), &data, &err) == 0) {
+            item = json_pack("{s:s, s:o, s:{}}", "status", "ok", "data",
+                             data ? data : json_object(), "metadata");
+        } else {
+            item = json_pack("{s:s, s:s, s:s, s:O}", "status", "error", "ename", err.ename,
+                             "evalue", err.evalue, "traceback", err.traceback);
+            dsl_error_clear(&err);
+        }
+        json_object_set_new(out, name, item);
+    }
+    return out;
+}
+
+static bool get_bool(const json_t *obj, const char *key, bool dflt)
+{
+    json_t *v = json_object_get(obj, key);
+    return json_is_boolean(v) ? json_is_true(v) : dflt;
+}
+
+static void handle_execute(struct jp_kernel *k, enum jp_channel ch, const struct jp_message *req)
+{
+    const json_t *c = req->content;
+    const char *code = json_string_value(json_object_get(c, "code"));
+    if (!code) {
+        /* a malformed request: answer it with an error rather than guess what was meant */
+        send_reply(k, ch, req, "execute_reply",
+                   json_pack("{s:s, s:I, s:s, s:s, s:[s]}", "status", "error", "execution_count",
+                             (json_int_t)k->execution_count, "ename", "TypeError", "evalue",
+                             "execute_request: content.code must be a string", "traceback",
+                             "TypeError: execute_request: content.code must be a string"));
+        return;
+    }
+    bool silent = get_bool(c, "silent", false);
+    bool store_history = !silent && get_bool(c, "store_history", true);
+    bool stop_on_error = get_bool(c, "stop_on_error", true);
+    struct exec_ctx e = {k, req, get_bool(c, "allow_stdin", true)};
+
+    if (store_history) {
+        k->execution_count++;
+        jp_history_append(k->history, k->execution_count, code);
+    }
+    json_int_t count = k->execution_count;
+    if (!silent)
+        jp_kernel_publish(k, req, "execute_input",
+                          json_pack("{s:s, s:I}", "code", code, "execution_count", count));
+
+    struct dsl_output out = {
+        .ctx = &e,
+        .stream = out_stream,
+        .display = out_display,
+        .clear_output = out_clear,
+        .page = out_page,
+        .input = out_input,
+    };
+    json_t *result = NULL;
+    struct dsl_error err = {0};
+    json_decref(k->payloads);
+    k->payloads = json_array();
+    char started[32];
+    jp_iso8601_now(started);
+    mt_cancel_clear();
+    int rc = dsl_execute(k->dsl, code, &out, &result, &err);
+
+    json_t *reply;
+    if (rc == 0) {
+        if (result && !silent)
+            jp_kernel_publish(k, req, "execute_result",
+                              json_pack("{s:I, s:O, s:{}}", "execution_count", count, "data",
+                                        result, "metadata"));
+        json_t *exprs = json_object_get(c, "user_expressions");
+        reply = json_pack("{s:s, s:I, s:o, s:O}", "status", "ok", "execution_count", count,
+                          "user_expressions",
+                          json_is_object(exprs) ? eval_user_expressions(k, exprs) : json_object(),
+                          "payload", k->payloads);
+    } else {
+        jp_kernel_publish(k, req, "error",
+                          json_pack("{s:s, s:s, s:O}", "ename", err.ename, "evalue", err.evalue,
+                                    "traceback", err.traceback));
+        reply = json_pack("{s:s, s:I, s:s, s:s, s:O, s:{}, s:[]}", "status", "error",
+                          "execution_count", count, "ename", err.ename, "evalue", err.evalue,
+                          "traceback", err.traceback, "user_expressions", "payload");
+        if (stop_on_error && !silent) k->aborting = true;
+    }
+    json_decref(result);
+    dsl_error_clear(&err);
+    json_decref(k->payloads);
+    k->payloads = NULL;
+
+    struct jp_message msg;
+    if (jp_message_init(&msg, "execute_reply", req, reply, k->session, true) == 0) {
+        json_object_set_new(msg.metadata, "started", json_string(started));
+        json_object_set_new(msg.metadata, "dependencies_met", json_true());
+        json_object_set_new(msg.metadata, "engine", json_string(k->session));
+        json_object_set_new(msg.metadata, "status", json_string(rc == 0 ? "ok" : "error"));
+        k->outbox.send(k->outbox.ctx, ch, &msg);
+        jp_message_clear(&msg);
+    }
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* complete, inspect, is_complete, history, comms                                             */
+
+/* The request's code and its cursor as a byte offset (cursor_pos counts code points). */
+static const char *code_and_cursor(const struct jp_message *req, size_t *cursor)
+{
+    const char *code = json_string_value(json_object_get(req->content, "code"));
+    if (!code) code = "";
+    json_t *pos = json_object_get(req->content, "cursor_pos");
+    size_t cp = json_is_integer(pos) && json_integer_value(pos) >= 0
+                    ? (size_t)json_integer_value(pos)
+                    : jp_utf8_codepoints(code, strlen(code));
+    *cursor = jp_utf8_byte_offset(code, cp);
+    return code;
+}
+
+static void handle_complete(struct jp_kernel *k, enum jp_channel ch, const struct jp_message *req)
+{
+    size_t cursor, start = 0, end = 0;
+    const char *code = code_and_cursor(req, &cursor);
+    json_t *matches = dsl_complete(k->dsl, code, cursor, &start, &end);
+    if (!matches) {
+        matches = json_array();
+        start = end = cursor;
+    }
+    send_reply(k, ch, req, "complete_reply",
+               json_pack("{s:s, s:o, s:I, s:I, s:{}}", "status", "ok", "matches", matches,
+                         "cursor_start", (json_int_t)jp_utf8_codepoints(code, start),
+                         "cursor_end", (json_int_t)jp_utf8_codepoints(code, end), "metadata"));
+}
+
+static void handle_inspect(struct jp_kernel *k, enum jp_channel ch, const struct jp_message *req)
+{
+    size_t cursor;
+    const char *code = code_and_cursor(req, &cursor);
+    json_t *level = json_object_get(req->content, "detail_level");
+    json_t *data = dsl_inspect(k->dsl, code, cursor,
+                               json_is_integer(level) ? (int)json_integer_value(level) : 0);
+    send_reply(k, ch, req, "inspect_reply",
+               json_pack("{s:s, s:b, s:o, s:{}}", "status", "ok", "found", data != NULL, "data",
+                         data ? data : json_object(), "metadata"));
+}
+
+static void handle_is_complete(struct jp_kernel *k, enum jp_channel ch,
+                               const struct jp_message *req)
+{
+    const char *code = json_string_value(json_object_get(req->content, "code"));
+    const char *indent = "";
+    const char *status = dsl_is_complete(code ? code : "", &indent);
+    json_t *content = json_pack("{s:s}", "status", status);
+    if (strcmp(status, "incomplete") == 0)
+        json_object_set_new(content, "indent", json_string(indent ? indent : ""));
+    send_reply(k, ch, req, "is_complete_reply", content);
+}
+
+static void handle_history(struct jp_kernel *k, enum jp_channel ch, const struct jp_message *req)
+{
+    json_t *history = jp_history_query(k->history, req->content);
+    send_reply(k, ch, req, "history_reply",
+               json_pack("{s:s, s:o}", "status", "ok", "history", history ? history : json_array()));
+}
+
+static void handle_comm_info(struct jp_kernel *k, enum jp_channel ch, const struct jp_message *req)
+{
+    send_reply(k, ch, req, "comm_info_reply", json_pack("{s:s, s:{}}", "status", "ok", "comms"));
+}
+
+/* No comm targets exist yet: like ipykernel for an unknown target, close the comm at once so
+ * the frontend does not wait on it. */
+static void handle_comm_open(struct jp_kernel *k, enum jp_channel ch, const struct jp_message *req)
+{
+    (void)ch;
+    const char *id = json_string_value(json_object_get(req->content, "comm_id"));
+    if (!id) return;
+    jp_kernel_publish(k, req, "comm_close", json_pack("{s:s, s:{}}", "comm_id", id, "data"));
+}
+
+static void handle_ignore(struct jp_kernel *k, enum jp_channel ch, const struct jp_message *req)
+{
+    (void)k, (void)ch, (void)req;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* shutdown and interrupt (control; shutdown on shell too, deprecated but still sent)          */
+
+static void handle_shutdown(struct jp_kernel *k, enum jp_channel ch, const struct jp_message *req)
+{
+    bool restart = get_bool(req->content, "restart", false);
+    json_t *content = json_pack("{s:s, s:b}", "status", "ok", "restart", restart);
+    /* ipykernel also publishes the reply on IOPub so every client learns of the shutdown. */
+    jp_kernel_publish(k, req, "shutdown_reply", json_deep_copy(content));
+    send_reply(k, ch, req, "shutdown_reply", content);
+    atomic_store(&k->shutdown_requested, true);
+    mt_cancel_request(); /* a cell still running on the shell stops at its next poll */
+}
+
+static void handle_interrupt(struct jp_kernel *k, enum jp_channel ch, const struct jp_message *req)
+{
+    mt_cancel_request();
+    send_reply(k, ch, req, "interrupt_reply", json_pack("{s:s}", "status", "ok"));
+}
+
+/* ---------------------------------------------------------------------------------------- */
+
+static const struct {
+    const char *msg_type;
+    handler_fn fn;
+    unsigned channels; /* bit set of the channels the request is accepted on */
+} handlers[] = {
+    {"kernel_info_request", handle_kernel_info, ON_SHELL | ON_CONTROL},
+    {"execute_request", handle_execute, ON_SHELL},
+    {"complete_request", handle_complete, ON_SHELL},
+    {"inspect_request", handle_inspect, ON_SHELL},
+    {"is_complete_request", handle_is_complete, ON_SHELL},
+    {"history_request", handle_history, ON_SHELL},
+    {"comm_info_request", handle_comm_info, ON_SHELL},
+    {"comm_open", handle_comm_open, ON_SHELL},
+    {"comm_msg", handle_ignore, ON_SHELL},
+    {"comm_close", handle_ignore, ON_SHELL},
+    {"shutdown_request", handle_shutdown, ON_SHELL | ON_CONTROL},
+    {"interrupt_request", handle_interrupt, ON_CONTROL},
+};
+
+void jp_kernel_dispatch(struct jp_kernel *k, enum jp_channel ch, const struct jp_message *req)
+{
+    const char *type = jp_message_type(req);
+    handler_fn fn = NULL;
+    for (size_t i = 0; i < sizeof handlers / sizeof handlers[0]; i++)
+        if (strcmp(handlers[i].msg_type, type) == 0 && (handlers[i].channels & (1u << ch)))
+            fn = handlers[i].fn;
+    jp_kernel_publish(k, req, "status", status_content("busy"));
+    if (fn) {
+        fn(k, ch, req);
+        if (k->aborting && k->outbox.abort_queued) {
+            k->outbox.abort_queued(k->outbox.ctx);
+            k->aborting = false;
+        }
+    } else {
+        fprintf(stderr, "minitorch-kernel: ignoring unknown message type \"%s\" on %s\n", type,
+                ch == JP_CONTROL ? "control" : "shell");
+    }
+    jp_kernel_publish(k, req, "status", status_content("idle"));
+}
+
+void jp_kernel_abort_request(struct jp_kernel *k, enum jp_channel ch, const struct jp_message *req)
+{
+    char type[128];
+    reply_type(req, type, sizeof type);
+    jp_kernel_publish(k, req, "status", status_content("busy"));
+    send_reply(k, ch, req, type, json_pack("{s:s}", "status", "aborted"));
+    jp_kernel_publish(k, req, "status", status_content("idle"));
+}
+
+int jp_kernel_init(struct jp_kernel *k, struct jp_outbox outbox)
+{
+    memset(k, 0, sizeof *k);
+    k->outbox = outbox;
+    jp_uuid4(k->session);
+    atomic_init(&k->shutdown_requested, false);
+    k->dsl = dsl_session_new();
+    k->history = jp_history_new(HISTORY_MAX_ENTRIES);
+    if (!k->dsl || !k->history) {
+        jp_kernel_destroy(k);
+        return -1;
+    }
+    return 0;
+}
+
+void jp_kernel_destroy(struct jp_kernel *k)
+{
+    dsl_session_free(k->dsl);
+    jp_history_free(k->history);
+    json_decref(k->payloads);
+    memset(k, 0, sizeof *k);
+}

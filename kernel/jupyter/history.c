@@ -1,0 +1,124 @@
+/* history.c — the in-memory input history behind history_request.
+ *
+ * Entries are (session, line, input[, output]) for cells run with store_history. The kernel
+ * has one session, numbered 1; a request's session 0 or a negative one means "the current
+ * session" as in IPython. Like xeus we keep history in memory only: a kernel restart starts a
+ * new, empty history. The oldest entries are dropped past max_entries so memory stays bounded
+ * in a kernel that runs for days. */
+#include "jupyter/jupyter.h"
+
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HISTORY_SESSION 1
+
+struct entry {
+    long line;
+    char *input;
+};
+
+struct jp_history {
+    struct entry *v; /* oldest first */
+    size_t n, cap, max;
+};
+
+struct jp_history *jp_history_new(size_t max_entries)
+{
+    struct jp_history *h = calloc(1, sizeof *h);
+    if (h) h->max = max_entries ? max_entries : 1;
+    return h;
+}
+
+void jp_history_free(struct jp_history *h)
+{
+    if (!h) return;
+    for (size_t i = 0; i < h->n; i++) free(h->v[i].input);
+    free(h->v);
+    free(h);
+}
+
+int jp_history_append(struct jp_history *h, long line, const char *input)
+{
+    char *copy = strdup(input);
+    if (!copy) return -1;
+    if (h->n == h->max) {
+        free(h->v[0].input);
+        memmove(h->v, h->v + 1, (h->n - 1) * sizeof *h->v);
+        h->n--;
+    }
+    if (h->n == h->cap) {
+        size_t cap = h->cap ? h->cap * 2 : 64;
+        if (cap > h->max) cap = h->max;
+        struct entry *v = realloc(h->v, cap * sizeof *v);
+        if (!v) {
+            free(copy);
+            return -1;
+        }
+        h->v = v;
+        h->cap = cap;
+    }
+    h->v[h->n++] = (struct entry){line, copy};
+    return 0;
+}
+
+static long get_int(const json_t *req, const char *key, long dflt)
+{
+    json_t *v = json_object_get(req, key);
+    return json_is_integer(v) ? (long)json_integer_value(v) : dflt;
+}
+
+/* Appends entry e to out in the shape the request asked for. */
+static int add_entry(json_t *out, const struct entry *e, bool output)
+{
+    json_t *input = json_string(e->input);
+    json_t *item = output ? json_pack("[i, i, [o, n]]", HISTORY_SESSION, (json_int_t)e->line, input)
+                          : json_pack("[i, i, o]", HISTORY_SESSION, (json_int_t)e->line, input);
+    return item ? json_array_append_new(out, item) : -1;
+}
+
+json_t *jp_history_query(const struct jp_history *h, const json_t *request)
+{
+    json_t *out = json_array();
+    if (!out) return NULL;
+    const char *type = json_string_value(json_object_get(request, "hist_access_type"));
+    bool output = json_is_true(json_object_get(request, "output"));
+    if (!type) return out;
+
+    if (strcmp(type, "tail") == 0) {
+        long n = get_int(request, "n", 10);
+        size_t first = n <= 0 ? h->n : ((size_t)n >= h->n ? 0 : h->n - (size_t)n);
+        for (size_t i = first; i < h->n; i++) add_entry(out, &h->v[i], output);
+    } else if (strcmp(type, "range") == 0) {
+        long session = get_int(request, "session", 0);
+        if (session <= 0 || session == HISTORY_SESSION) {
+            long start = get_int(request, "start", 0);
+            long stop = get_int(request, "stop", -1);
+            for (size_t i = 0; i < h->n; i++) {
+                long line = h->v[i].line;
+                if (line >= start && (stop < 0 || line < stop)) add_entry(out, &h->v[i], output);
+            }
+        }
+    } else if (strcmp(type, "search") == 0) {
+        const char *pattern = json_string_value(json_object_get(request, "pattern"));
+        if (!pattern) pattern = "*";
+        long n = get_int(request, "n", 0);
+        bool unique = json_is_true(json_object_get(request, "unique"));
+        /* Walk newest first so `n` keeps the latest matches and `unique` keeps the latest copy
+         * of each input; then reverse into chronological order. */
+        json_t *rev = json_array();
+        for (size_t i = h->n; rev && i-- > 0;) {
+            if (n > 0 && (long)json_array_size(rev) >= n) break;
+            if (fnmatch(pattern, h->v[i].input, 0) != 0) continue;
+            bool seen = false;
+            for (size_t j = i + 1; unique && !seen && j < h->n; j++)
+                seen = strcmp(h->v[j].input, h->v[i].input) == 0 &&
+                       fnmatch(pattern, h->v[j].input, 0) == 0;
+            if (!seen) add_entry(rev, &h->v[i], output);
+        }
+        for (size_t i = json_array_size(rev); rev && i-- > 0;)
+            json_array_append(out, json_array_get(rev, i));
+        json_decref(rev);
+    }
+    return out;
+}

@@ -1,0 +1,88 @@
+/* message.c — building messages: headers, ids, dates, replies to a parent.
+ *
+ * A header is {msg_id, session, username, date, msg_type, version}. msg_id is a random UUID4
+ * (from getrandom(2), so two kernels never collide), date is UTC with microseconds as
+ * jupyter_client writes it, and every reply or output names its request as parent_header. */
+#include "jupyter/jupyter.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+
+void jp_uuid4(char buf[37])
+{
+    unsigned char b[16];
+    size_t got = 0;
+    while (got < sizeof b) {
+        ssize_t r = getrandom(b + got, sizeof b - got, 0);
+        if (r > 0) {
+            got += (size_t)r;
+        } else {
+            /* getrandom only fails before the entropy pool is ready or on EINTR; fall back to
+             * time-seeded bytes so a message id is still unique within this process. */
+            struct timespec ts;
+            clock_gettime(CLOCK_REALTIME, &ts);
+            unsigned long long x = (unsigned long long)ts.tv_nsec ^ ((unsigned long long)ts.tv_sec << 20);
+            for (; got < sizeof b; got++, x = x * 6364136223846793005ULL + 1442695040888963407ULL)
+                b[got] = (unsigned char)(x >> 56);
+        }
+    }
+    b[6] = (unsigned char)((b[6] & 0x0f) | 0x40); /* version 4 */
+    b[8] = (unsigned char)((b[8] & 0x3f) | 0x80); /* RFC 4122 variant */
+    snprintf(buf, 37, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0],
+             b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13],
+             b[14], b[15]);
+}
+
+void jp_iso8601_now(char buf[32])
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    struct tm tm;
+    gmtime_r(&ts.tv_sec, &tm);
+    size_t n = strftime(buf, 32, "%Y-%m-%dT%H:%M:%S", &tm);
+    unsigned us = (unsigned)(ts.tv_nsec / 1000) % 1000000u;
+    snprintf(buf + n, 32 - n, ".%06uZ", us);
+}
+
+const char *jp_message_type(const struct jp_message *msg)
+{
+    const char *t = json_string_value(json_object_get(msg->header, "msg_type"));
+    return t ? t : "";
+}
+
+int jp_message_init(struct jp_message *msg, const char *msg_type, const struct jp_message *parent,
+                    json_t *content, const char *session, bool with_ids)
+{
+    memset(msg, 0, sizeof *msg);
+    char id[37], date[32];
+    jp_uuid4(id);
+    jp_iso8601_now(date);
+    msg->header = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "msg_id", id, "session", session,
+                            "username", "kernel", "date", date, "msg_type", msg_type, "version",
+                            JP_PROTOCOL_VERSION);
+    msg->parent_header = parent && parent->header ? json_deep_copy(parent->header) : json_object();
+    msg->metadata = json_object();
+    msg->content = content ? content : json_object();
+    if (!msg->header || !msg->parent_header || !msg->metadata || !msg->content) goto fail;
+    if (with_ids && parent && parent->nids) {
+        msg->ids = calloc(parent->nids, sizeof *msg->ids);
+        if (!msg->ids) goto fail;
+        for (size_t i = 0; i < parent->nids; i++) {
+            msg->ids[i].data = malloc(parent->ids[i].len ? parent->ids[i].len : 1);
+            if (!msg->ids[i].data) {
+                msg->nids = i;
+                goto fail;
+            }
+            memcpy(msg->ids[i].data, parent->ids[i].data, parent->ids[i].len);
+            msg->ids[i].len = parent->ids[i].len;
+        }
+        msg->nids = parent->nids;
+    }
+    return 0;
+fail:
+    jp_message_clear(msg);
+    return -1;
+}

@@ -1,0 +1,160 @@
+/* wire.c — the Jupyter wire format: a ZeroMQ multipart message <-> struct jp_message.
+ *
+ *   [identities...] "<IDS|MSG>" signature header parent_header metadata content [buffers...]
+ *
+ * Decoding never trusts its input: the frames come from the network. The signature is checked
+ * over the four JSON frames before any of them is parsed, so a forged message costs one HMAC
+ * and nothing else; every malformed message maps to a status the server logs and drops. */
+#include "jupyter/jupyter.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const wire_status_names[] = {
+    [JP_WIRE_OK] = "ok",
+    [JP_WIRE_NO_DELIMITER] = "no <IDS|MSG> delimiter",
+    [JP_WIRE_TOO_FEW_FRAMES] = "too few frames after the delimiter",
+    [JP_WIRE_BAD_SIGNATURE] = "bad signature",
+    [JP_WIRE_BAD_JSON] = "a frame is not a JSON object",
+    [JP_WIRE_BAD_HEADER] = "header without msg_id or msg_type",
+};
+_Static_assert(sizeof wire_status_names / sizeof wire_status_names[0] == JP_WIRE_STATUS_COUNT,
+               "one name per jp_wire_status");
+
+const char *jp_wire_status_str(enum jp_wire_status st)
+{
+    return (unsigned)st < JP_WIRE_STATUS_COUNT ? wire_status_names[st] : "unknown";
+}
+
+void jp_frames_free(struct jp_frame *frames, size_t n)
+{
+    if (!frames) return;
+    for (size_t i = 0; i < n; i++) free(frames[i].data);
+    free(frames);
+}
+
+/* Copies n views into a new array of owned frames; 0 or -1. */
+static int copy_frames(const struct jp_bytes *src, size_t n, struct jp_frame **dst)
+{
+    *dst = NULL;
+    if (n == 0) return 0;
+    struct jp_frame *f = calloc(n, sizeof *f);
+    if (!f) return -1;
+    for (size_t i = 0; i < n; i++) {
+        f[i].data = malloc(src[i].len ? src[i].len : 1);
+        if (!f[i].data) {
+            jp_frames_free(f, i);
+            return -1;
+        }
+        memcpy(f[i].data, src[i].data, src[i].len);
+        f[i].len = src[i].len;
+    }
+    *dst = f;
+    return 0;
+}
+
+void jp_message_clear(struct jp_message *msg)
+{
+    jp_frames_free(msg->ids, msg->nids);
+    jp_frames_free(msg->buffers, msg->nbuffers);
+    json_decref(msg->header);
+    json_decref(msg->parent_header);
+    json_decref(msg->metadata);
+    json_decref(msg->content);
+    memset(msg, 0, sizeof *msg);
+}
+
+static json_t *load_object(const struct jp_bytes *b)
+{
+    json_t *v = json_loadb(b->data, b->len, 0, NULL);
+    if (v && !json_is_object(v)) {
+        json_decref(v);
+        return NULL;
+    }
+    return v;
+}
+
+enum jp_wire_status jp_wire_decode(const struct jp_bytes *frames, size_t nframes,
+                                   struct jp_signer *signer, struct jp_message *out)
+{
+    memset(out, 0, sizeof *out);
+    size_t d = 0;
+    const size_t delim_len = sizeof JP_DELIMITER - 1;
+    while (d < nframes &&
+           !(frames[d].len == delim_len && memcmp(frames[d].data, JP_DELIMITER, delim_len) == 0))
+        d++;
+    if (d == nframes) return JP_WIRE_NO_DELIMITER;
+    if (nframes - d - 1 < 5) return JP_WIRE_TOO_FEW_FRAMES;
+    const struct jp_bytes *sig = &frames[d + 1];
+    const struct jp_bytes *json = &frames[d + 2];
+    if (!jp_signer_verify(signer, json, sig->data, sig->len)) return JP_WIRE_BAD_SIGNATURE;
+
+    json_t **dst[4] = {&out->header, &out->parent_header, &out->metadata, &out->content};
+    for (int i = 0; i < 4; i++) {
+        *dst[i] = load_object(&json[i]);
+        if (!*dst[i]) {
+            jp_message_clear(out);
+            return JP_WIRE_BAD_JSON;
+        }
+    }
+    if (!json_is_string(json_object_get(out->header, "msg_id")) ||
+        !json_is_string(json_object_get(out->header, "msg_type"))) {
+        jp_message_clear(out);
+        return JP_WIRE_BAD_HEADER;
+    }
+    size_t nbuf = nframes - d - 6;
+    if (copy_frames(frames, d, &out->ids) != 0 ||
+        copy_frames(frames + d + 6, nbuf, &out->buffers) != 0) {
+        jp_message_clear(out);
+        return JP_WIRE_BAD_JSON; /* out of memory: dropped like a bad message, and logged */
+    }
+    out->nids = d;
+    out->nbuffers = nbuf;
+    return JP_WIRE_OK;
+}
+
+long jp_wire_encode(const struct jp_message *msg, struct jp_signer *signer,
+                    struct jp_frame **frames)
+{
+    *frames = NULL;
+    size_t n = msg->nids + 6 + msg->nbuffers;
+    struct jp_frame *f = calloc(n, sizeof *f);
+    if (!f) return -1;
+    size_t k = 0;
+    for (size_t i = 0; i < msg->nids; i++, k++) {
+        f[k].data = malloc(msg->ids[i].len ? msg->ids[i].len : 1);
+        if (!f[k].data) goto fail;
+        memcpy(f[k].data, msg->ids[i].data, msg->ids[i].len);
+        f[k].len = msg->ids[i].len;
+    }
+    f[k].data = (unsigned char *)strdup(JP_DELIMITER);
+    if (!f[k].data) goto fail;
+    f[k++].len = sizeof JP_DELIMITER - 1;
+    size_t sig_at = k++;
+    const json_t *parts[4] = {msg->header, msg->parent_header, msg->metadata, msg->content};
+    struct jp_bytes views[4];
+    for (int i = 0; i < 4; i++, k++) {
+        const json_t *v = parts[i];
+        char *s = v ? json_dumps(v, JSON_COMPACT) : strdup("{}");
+        if (!s) goto fail;
+        f[k].data = (unsigned char *)s;
+        f[k].len = strlen(s);
+        views[i] = (struct jp_bytes){f[k].data, f[k].len};
+    }
+    char hex[65];
+    if (jp_signer_sign(signer, views, hex) != 0) goto fail;
+    f[sig_at].data = (unsigned char *)strdup(hex);
+    if (!f[sig_at].data) goto fail;
+    f[sig_at].len = strlen(hex);
+    for (size_t i = 0; i < msg->nbuffers; i++, k++) {
+        f[k].data = malloc(msg->buffers[i].len ? msg->buffers[i].len : 1);
+        if (!f[k].data) goto fail;
+        memcpy(f[k].data, msg->buffers[i].data, msg->buffers[i].len);
+        f[k].len = msg->buffers[i].len;
+    }
+    *frames = f;
+    return (long)n;
+fail:
+    jp_frames_free(f, n); /* frames not yet filled are NULL, and free(NULL) is fine */
+    return -1;
+}

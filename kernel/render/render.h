@@ -1,0 +1,73 @@
+/* render.h — text helpers shared by the language and the protocol side (kernel/render).
+ *
+ * Everything a frontend shows travels as a mime bundle, `{"text/plain": "...", ...}`. This header
+ * gives the pieces that build those bundles from C text: a growable byte buffer with a size
+ * limit (so a huge repr ends in a MemoryError, not in an exhausted machine), Python's repr of
+ * floats and strings, UTF-8 validation and repair (Jansson refuses invalid UTF-8), HTML
+ * escaping, and the text/plain bundle constructor. The renderers for charts (Vega-Lite, SVG)
+ * arrive later and use the same buffer.
+ *
+ * Memory: a `struct render_buf` owns its bytes; render_buf_free releases them and
+ * render_buf_take hands them over. Functions returning json_t * return a new reference or NULL
+ * when memory is exhausted. */
+#ifndef KERNEL_RENDER_RENDER_H
+#define KERNEL_RENDER_RENDER_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* A NUL-terminated growable byte string with a size cap. Once an append fails (out of memory
+ * or over the limit) the buffer keeps failing, so a long chain of appends needs one check. */
+struct render_buf {
+    char *data;   /* NUL-terminated when non-NULL; owned */
+    size_t len;   /* bytes in use, excluding the NUL */
+    size_t cap;   /* bytes allocated */
+    size_t limit; /* the most bytes the buffer may hold (0: no limit) */
+    bool nomem;   /* an allocation failed */
+    bool over;    /* an append would have passed the limit */
+};
+
+/* An empty buffer holding at most `limit` bytes (0: unlimited). Allocates nothing yet. */
+void render_buf_init(struct render_buf *b, size_t limit);
+/* Frees the bytes and resets the buffer to empty (limit kept). */
+void render_buf_free(struct render_buf *b);
+/* Appends; each returns 0, or -1 when out of memory or over the limit (see the flags). */
+int render_buf_append(struct render_buf *b, const char *s, size_t n);
+int render_buf_puts(struct render_buf *b, const char *s);
+int render_buf_putc(struct render_buf *b, char c);
+int render_buf_printf(struct render_buf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* The contents as a malloc'd NUL-terminated string (caller frees), leaving the buffer empty.
+ * Returns NULL when the buffer failed or memory is exhausted. */
+char *render_buf_take(struct render_buf *b);
+/* The contents as a C string, "" when empty; borrowed, valid until the next append. */
+const char *render_buf_str(const struct render_buf *b);
+
+/* Python's repr of a double (shortest round-trip digits): "0.5", "2.0", "1e+20", "-0.0",
+ * "inf", "nan". Writes at most `cap` bytes (32 is always enough) and returns the length. */
+size_t render_float_repr(double v, char *out, size_t cap);
+
+/* Appends Python's repr of a UTF-8 string: single quotes unless the text holds ' and no ",
+ * backslash escapes for \\, the quote, \n \r \t and other control bytes (\xNN). */
+int render_str_repr(struct render_buf *b, const char *s, size_t n);
+
+/* Appends `s` with & < > " ' escaped for HTML text and attributes. */
+int render_html_escape(struct render_buf *b, const char *s, size_t n);
+
+/* True when s[0..n) is well-formed UTF-8 (no overlongs, surrogates or values > U+10FFFF). */
+bool render_utf8_valid(const char *s, size_t n);
+/* Length in bytes of the valid UTF-8 sequence starting at s (1..4), or 0 when s[0..n) does
+ * not start with one. */
+size_t render_utf8_seq(const char *s, size_t n);
+/* Number of code points in valid UTF-8 text (invalid bytes count one each). */
+size_t render_utf8_count(const char *s, size_t n);
+
+/* A new JSON string from s[0..n); invalid UTF-8 is replaced by U+FFFD. NULL when out of
+ * memory. */
+json_t *render_json_string(const char *s, size_t n);
+
+/* A new bundle {"text/plain": text}; invalid UTF-8 repaired. NULL when out of memory. */
+json_t *render_text_bundle(const char *text);
+
+#endif

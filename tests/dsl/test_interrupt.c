@@ -1,0 +1,153 @@
+/* test_interrupt.c — the cancel flag stops loops, sleep and input within a few milliseconds.
+ *
+ * A second thread raises mt_cancel_request() ~50 ms after the cell starts; the cell must end
+ * with KeyboardInterrupt no later than 100 ms after the flag went up. */
+#include "dsl_helpers.h"
+#include "test.h"
+
+#include "minitorch/minitorch.h"
+
+#include <pthread.h>
+#include <time.h>
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static double raised_at;
+
+static void *raise_later(void *arg)
+{
+    (void)arg;
+    struct timespec ts = {0, 50 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    raised_at = now_s();
+    mt_cancel_request();
+    return NULL;
+}
+
+/* Runs code while a thread raises the flag; returns seconds from the raise to the end. */
+static double interrupted_run(struct dsl_session *s, const char *code, struct sink *k,
+                              struct outcome *o)
+{
+    mt_cancel_clear();
+    raised_at = 0;
+    pthread_t t;
+    CHECK_INT(pthread_create(&t, NULL, raise_later, NULL), 0);
+    *o = run_cell_with(s, code, k);
+    double end = now_s();
+    pthread_join(t, NULL);
+    mt_cancel_clear();
+    return end - raised_at;
+}
+
+static void check_interrupt(const char *code)
+{
+    struct dsl_session *s = dsl_session_new();
+    struct sink k = {0};
+    struct outcome o;
+    double lag = interrupted_run(s, code, &k, &o);
+    CHECK_INT(o.rc, -1);
+    CHECK_STR(o.ename, "KeyboardInterrupt");
+    CHECK_STR(o.evalue, "interrupted");
+    CHECK(raised_at > 0);
+    CHECK(lag >= 0 && lag < 0.100);
+    if (!(lag < 0.100))
+        fprintf(stderr, "  %s: ended %.1f ms after the flag\n", code, lag * 1000);
+    /* the session still works afterwards */
+    CHECK_STR(run_cell(s, "1 + 1").result, "2");
+    dsl_session_free(s);
+}
+
+static void test_while_true(void) { check_interrupt("while true: pass"); }
+
+static void test_while_block(void) { check_interrupt("i = 0\nwhile true:\n    i += 1"); }
+
+static void test_sleep(void) { check_interrupt("sleep(100)"); }
+
+static void test_long_for(void)
+{
+    check_interrupt("for i in range(9223372036854775807):\n    pass");
+}
+
+static void test_nested_loops(void)
+{
+    check_interrupt("for i in range(1000000):\n    for j in range(1000000):\n        pass");
+}
+
+static void test_state_after_interrupt(void)
+{
+    struct dsl_session *s = dsl_session_new();
+    struct sink k = {0};
+    struct outcome o;
+    interrupted_run(s, "print('start')\nn = 0\nwhile true:\n    n += 1", &k, &o);
+    CHECK_STR(o.ename, "KeyboardInterrupt");
+    CHECK_STR(k.log, "stdout:start\n");
+    CHECK(strstr(o.tb, "Cell line 3, column 1:") != NULL);
+    struct outcome after = run_cell(s, "n > 0");
+    CHECK_STR(after.result, "true");
+    dsl_session_free(s);
+}
+
+/* An input callback that blocks until the flag rises, like the kernel's stdin channel. */
+static int blocking_input(void *ctx, const char *prompt, bool password, char **line,
+                          const char **why)
+{
+    (void)ctx;
+    (void)prompt;
+    (void)password;
+    while (!mt_cancel_requested()) {
+        struct timespec ts = {0, 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    *line = NULL;
+    *why = "interrupted while waiting for input";
+    return -1;
+}
+
+static void test_input_interrupted(void)
+{
+    struct dsl_session *s = dsl_session_new();
+    struct sink k = {0};
+    struct dsl_output out = sink_output(&k);
+    out.input = blocking_input;
+    mt_cancel_clear();
+    pthread_t t;
+    CHECK_INT(pthread_create(&t, NULL, raise_later, NULL), 0);
+    json_t *result = NULL;
+    struct dsl_error err = {0};
+    CHECK_INT(dsl_execute(s, "x = input('?')", &out, &result, &err), -1);
+    pthread_join(t, NULL);
+    mt_cancel_clear();
+    CHECK_STR(err.ename, "KeyboardInterrupt");
+    dsl_error_clear(&err);
+    dsl_session_free(s);
+}
+
+/* The flag raised before a cell starts is seen by the first loop iteration. */
+static void test_flag_already_raised(void)
+{
+    struct dsl_session *s = dsl_session_new();
+    mt_cancel_request();
+    struct outcome o = run_cell(s, "x = 1\nfor i in range(3):\n    x = 2");
+    mt_cancel_clear();
+    CHECK_STR(o.ename, "KeyboardInterrupt");
+    CHECK_STR(run_cell(s, "x").result, "1");
+    dsl_session_free(s);
+}
+
+int main(void)
+{
+    RUN_TEST(test_while_true);
+    RUN_TEST(test_while_block);
+    RUN_TEST(test_sleep);
+    RUN_TEST(test_long_for);
+    RUN_TEST(test_nested_loops);
+    RUN_TEST(test_state_after_interrupt);
+    RUN_TEST(test_input_interrupted);
+    RUN_TEST(test_flag_already_raised);
+    return TEST_SUMMARY();
+}

@@ -1,0 +1,183 @@
+/* test_wire.c — the wire format: encode/decode round trips (identities, buffers, UTF-8), the
+ * signature over the four JSON frames, and every way a message can be malformed. */
+#include "jupyter/jupyter.h"
+#include "test.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char key[] = "5c0c2d8e-test-key";
+
+static struct jp_bytes view(const char *s) { return (struct jp_bytes){s, strlen(s)}; }
+
+/* Signs the four JSON texts with key and returns the hex signature (static buffer). */
+static const char *sign4(const char *h, const char *p, const char *m, const char *c)
+{
+    static char hexsig[65];
+    struct jp_bytes parts[4] = {view(h), view(p), view(m), view(c)};
+    unsigned char mac[32];
+    jp_hmac_sha256(key, strlen(key), parts, 4, mac);
+    for (int i = 0; i < 32; i++) sprintf(hexsig + 2 * i, "%02x", mac[i]);
+    return hexsig;
+}
+
+static void test_round_trip(void)
+{
+    struct jp_signer *signer = jp_signer_new(key, strlen(key));
+    struct jp_message parent = {0};
+    parent.header = json_pack("{s:s, s:s}", "msg_id", "p-1", "msg_type", "execute_request");
+    parent.nids = 2;
+    parent.ids = calloc(2, sizeof *parent.ids);
+    parent.ids[0].data = (unsigned char *)strdup("client-identity");
+    parent.ids[0].len = 15;
+    parent.ids[1].data = malloc(3);
+    memcpy(parent.ids[1].data, "\0\1\2", 3); /* identities are binary */
+    parent.ids[1].len = 3;
+
+    struct jp_message msg;
+    CHECK_INT(jp_message_init(&msg, "execute_reply", &parent,
+                              json_pack("{s:s, s:s}", "status", "ok", "text", "Grüße, 世界"),
+                              "session-1", true),
+              0);
+    msg.nbuffers = 1;
+    msg.buffers = calloc(1, sizeof *msg.buffers);
+    msg.buffers[0].data = malloc(4);
+    memcpy(msg.buffers[0].data, "\xff\0\xfe\1", 4);
+    msg.buffers[0].len = 4;
+
+    struct jp_frame *frames;
+    long n = jp_wire_encode(&msg, signer, &frames);
+    CHECK_INT(n, 2 + 6 + 1);
+    CHECK(frames[2].len == 9 && memcmp(frames[2].data, "<IDS|MSG>", 9) == 0);
+    /* the signature is HMAC-SHA256 of the four JSON frames exactly as sent */
+    char json[4][512];
+    for (int i = 0; i < 4; i++) snprintf(json[i], sizeof json[i], "%.*s", (int)frames[4 + i].len, frames[4 + i].data);
+    CHECK(frames[3].len == 64 &&
+          memcmp(frames[3].data, sign4(json[0], json[1], json[2], json[3]), 64) == 0);
+
+    struct jp_bytes views[16];
+    for (long i = 0; i < n; i++) views[i] = (struct jp_bytes){frames[i].data, frames[i].len};
+    struct jp_message back;
+    CHECK_INT(jp_wire_decode(views, (size_t)n, signer, &back), JP_WIRE_OK);
+    CHECK_STR(jp_message_type(&back), "execute_reply");
+    CHECK_INT(back.nids, 2);
+    CHECK(back.nids == 2 && back.ids[1].len == 3 && memcmp(back.ids[1].data, "\0\1\2", 3) == 0);
+    CHECK_STR(json_string_value(json_object_get(back.parent_header, "msg_id")), "p-1");
+    CHECK_STR(json_string_value(json_object_get(back.content, "text")), "Grüße, 世界");
+    CHECK_STR(json_string_value(json_object_get(back.header, "version")), JP_PROTOCOL_VERSION);
+    CHECK_STR(json_string_value(json_object_get(back.header, "session")), "session-1");
+    CHECK(back.nbuffers == 1 && back.buffers[0].len == 4 &&
+          memcmp(back.buffers[0].data, "\xff\0\xfe\1", 4) == 0);
+
+    /* flipping one byte of content or signature makes it a forgery */
+    frames[7].data[frames[7].len - 2] ^= 1;
+    views[7] = (struct jp_bytes){frames[7].data, frames[7].len};
+    struct jp_message bad;
+    CHECK_INT(jp_wire_decode(views, (size_t)n, signer, &bad), JP_WIRE_BAD_SIGNATURE);
+    CHECK(bad.header == NULL);
+
+    jp_message_clear(&back);
+    jp_frames_free(frames, (size_t)n);
+    jp_message_clear(&msg);
+    jp_message_clear(&parent);
+    jp_signer_free(signer);
+}
+
+/* Decodes the given frames (NULL-terminated list of strings) with the test key. */
+static enum jp_wire_status decode_strings(const char **s, struct jp_message *out)
+{
+    struct jp_bytes v[16];
+    size_t n = 0;
+    while (s[n]) {
+        v[n] = view(s[n]);
+        n++;
+    }
+    struct jp_signer *signer = jp_signer_new(key, strlen(key));
+    enum jp_wire_status st = jp_wire_decode(v, n, signer, out);
+    jp_signer_free(signer);
+    return st;
+}
+
+static void test_malformed(void)
+{
+    const char *h = "{\"msg_id\": \"1\", \"msg_type\": \"kernel_info_request\"}";
+    struct jp_message m;
+    char sig[65];
+
+    const char *no_delim[] = {"id", sign4(h, "{}", "{}", "{}"), h, "{}", "{}", "{}", NULL};
+    CHECK_INT(decode_strings(no_delim, &m), JP_WIRE_NO_DELIMITER);
+
+    const char *few[] = {"<IDS|MSG>", "sig", h, "{}", "{}", NULL};
+    CHECK_INT(decode_strings(few, &m), JP_WIRE_TOO_FEW_FRAMES);
+    const char *only[] = {"<IDS|MSG>", NULL};
+    CHECK_INT(decode_strings(only, &m), JP_WIRE_TOO_FEW_FRAMES);
+    const char *none[] = {NULL};
+    CHECK_INT(decode_strings(none, &m), JP_WIRE_NO_DELIMITER);
+
+    const char *unsigned_msg[] = {"<IDS|MSG>", "", h, "{}", "{}", "{}", NULL};
+    CHECK_INT(decode_strings(unsigned_msg, &m), JP_WIRE_BAD_SIGNATURE);
+
+    /* correctly signed but not JSON objects: rejected after the signature check */
+    snprintf(sig, sizeof sig, "%s", sign4(h, "{}", "{}", "{not json"));
+    const char *bad_json[] = {"<IDS|MSG>", sig, h, "{}", "{}", "{not json", NULL};
+    CHECK_INT(decode_strings(bad_json, &m), JP_WIRE_BAD_JSON);
+    snprintf(sig, sizeof sig, "%s", sign4(h, "[]", "{}", "{}"));
+    const char *array[] = {"<IDS|MSG>", sig, h, "[]", "{}", "{}", NULL};
+    CHECK_INT(decode_strings(array, &m), JP_WIRE_BAD_JSON);
+    const char *no_type = "{\"msg_id\": \"1\"}";
+    snprintf(sig, sizeof sig, "%s", sign4(no_type, "{}", "{}", "{}"));
+    const char *bad_header[] = {"<IDS|MSG>", sig, no_type, "{}", "{}", "{}", NULL};
+    CHECK_INT(decode_strings(bad_header, &m), JP_WIRE_BAD_HEADER);
+    const char *bad_utf8 = "{\"msg_id\": \"1\", \"msg_type\": \"x\xff\"}";
+    snprintf(sig, sizeof sig, "%s", sign4(bad_utf8, "{}", "{}", "{}"));
+    const char *utf8[] = {"<IDS|MSG>", sig, bad_utf8, "{}", "{}", "{}", NULL};
+    CHECK_INT(decode_strings(utf8, &m), JP_WIRE_BAD_JSON);
+
+    /* and the good one decodes, with the delimiter found after identities */
+    snprintf(sig, sizeof sig, "%s", sign4(h, "{}", "{}", "{}"));
+    const char *good[] = {"a", "b", "<IDS|MSG>", sig, h, "{}", "{}", "{}", NULL};
+    CHECK_INT(decode_strings(good, &m), JP_WIRE_OK);
+    CHECK_INT(m.nids, 2);
+    CHECK_STR(jp_message_type(&m), "kernel_info_request");
+    jp_message_clear(&m);
+    CHECK_STR(jp_wire_status_str(JP_WIRE_BAD_SIGNATURE), "bad signature");
+}
+
+static void test_message_init(void)
+{
+    struct jp_message m;
+    CHECK_INT(jp_message_init(&m, "status", NULL, NULL, "s", false), 0);
+    const char *id = json_string_value(json_object_get(m.header, "msg_id"));
+    CHECK(id && strlen(id) == 36 && id[14] == '4'); /* UUID version 4 */
+    const char *date = json_string_value(json_object_get(m.header, "date"));
+    CHECK(date && strlen(date) == 27 && date[10] == 'T' && date[26] == 'Z');
+    CHECK(json_object_size(m.parent_header) == 0);
+    CHECK(json_object_size(m.content) == 0);
+    CHECK_INT(m.nids, 0);
+    jp_message_clear(&m);
+    char a[37], b[37];
+    jp_uuid4(a);
+    jp_uuid4(b);
+    CHECK(strcmp(a, b) != 0);
+}
+
+static void test_utf8_offsets(void)
+{
+    const char *s = "é=1 # 世界x";
+    CHECK_INT(jp_utf8_byte_offset(s, 0), 0);
+    CHECK_INT(jp_utf8_byte_offset(s, 1), 2);  /* after é (2 bytes) */
+    CHECK_INT(jp_utf8_byte_offset(s, 7), 10); /* after 世 (3 bytes at 7) */
+    CHECK_INT(jp_utf8_byte_offset(s, 99), strlen(s));
+    CHECK_INT(jp_utf8_codepoints(s, strlen(s)), 9);
+    CHECK_INT(jp_utf8_codepoints(s, 2), 1);
+}
+
+int main(void)
+{
+    RUN_TEST(test_round_trip);
+    RUN_TEST(test_malformed);
+    RUN_TEST(test_message_init);
+    RUN_TEST(test_utf8_offsets);
+    return TEST_SUMMARY();
+}
