@@ -9,8 +9,7 @@
 struct dsl_node *dsl_node_new(enum dsl_node_kind kind, size_t pos)
 {
     struct dsl_node *n = calloc(1, sizeof *n);
-    if (!n)
-        return NULL;
+    if (!n) return NULL;
     n->kind = kind;
     n->pos = pos;
     n->height = 1;
@@ -31,8 +30,7 @@ int dsl_node_push(struct dsl_node *n, struct dsl_node *kid)
         n->capkids = cap;
     }
     n->kids[n->nkids++] = kid;
-    if (kid && kid->height + 1 > n->height)
-        n->height = kid->height + 1;
+    if (kid && kid->height + 1 > n->height) n->height = kid->height + 1;
     return 0;
 }
 
@@ -41,29 +39,23 @@ static int height_of(const struct dsl_node *n) { return n ? n->height : 0; }
 void dsl_node_update_height(struct dsl_node *n)
 {
     int h = 0;
-    if (height_of(n->a) > h)
-        h = height_of(n->a);
-    if (height_of(n->b) > h)
-        h = height_of(n->b);
+    if (height_of(n->a) > h) h = height_of(n->a);
+    if (height_of(n->b) > h) h = height_of(n->b);
     for (size_t i = 0; i < n->nkids; i++)
-        if (height_of(n->kids[i]) > h)
-            h = height_of(n->kids[i]);
+        if (height_of(n->kids[i]) > h) h = height_of(n->kids[i]);
     for (size_t i = 0; i < n->nkw; i++)
-        if (height_of(n->kwvals[i]) > h)
-            h = height_of(n->kwvals[i]);
+        if (height_of(n->kwvals[i]) > h) h = height_of(n->kwvals[i]);
     n->height = h + 1;
 }
 
 void dsl_node_free(struct dsl_node *n)
 {
-    if (!n)
-        return;
+    if (!n) return;
     dsl_value_release(n->value);
     free(n->name);
     dsl_node_free(n->a);
     dsl_node_free(n->b);
-    for (size_t i = 0; i < n->nkids; i++)
-        dsl_node_free(n->kids[i]);
+    for (size_t i = 0; i < n->nkids; i++) dsl_node_free(n->kids[i]);
     free(n->kids);
     free(n->ops);
     for (size_t i = 0; i < n->nkw; i++) {

@@ -45,8 +45,7 @@ static int buf_to_str(struct dsl_interp *in, struct render_buf *b, struct dsl_va
 /* Sends text to a stream callback, if any. */
 static void emit_stream(struct dsl_interp *in, const char *name, const char *text)
 {
-    if (in->out->stream && text[0])
-        in->out->stream(in->out->ctx, name, text);
+    if (in->out->stream && text[0]) in->out->stream(in->out->ctx, name, text);
 }
 
 /* Joins str() of args with sep into b. */
@@ -54,10 +53,8 @@ static int join_args(struct dsl_interp *in, struct render_buf *b, const struct d
                      size_t n, const char *sep, size_t seplen)
 {
     for (size_t i = 0; i < n; i++) {
-        if (i)
-            render_buf_append(b, sep, seplen);
-        if (dsl_str_of(in, b, args[i]) != 0)
-            return -1;
+        if (i) render_buf_append(b, sep, seplen);
+        if (dsl_str_of(in, b, args[i]) != 0) return -1;
     }
     return 0;
 }
@@ -78,8 +75,7 @@ static int text_param(struct dsl_interp *in, const struct dsl_args *a, int slot,
 {
     *text = dflt;
     *len = strlen(dflt);
-    if (!a->has[slot] || a->slot[slot].kind == DSL_NONE)
-        return 0;
+    if (!a->has[slot] || a->slot[slot].kind == DSL_NONE) return 0;
     if (a->slot[slot].kind != DSL_STR)
         return dsl_raise(in, "TypeError", "%s(): %s must be none or a string, not %s", fn, name,
                          dsl_type_name(a->slot[slot]));
@@ -137,10 +133,8 @@ static int publish(struct dsl_interp *in, struct dsl_value v, const char *displa
 {
     enum dsl_vstatus st = DSL_V_OK;
     json_t *bundle = dsl_value_bundle(v, &st);
-    if (!bundle)
-        return dsl_raise_status(in, st);
-    if (in->out->display)
-        in->out->display(in->out->ctx, bundle, display_id, update);
+    if (!bundle) return dsl_raise_status(in, st);
+    if (in->out->display) in->out->display(in->out->ctx, bundle, display_id, update);
     json_decref(bundle);
     return 0;
 }
@@ -173,8 +167,7 @@ static int bi_update_display(struct dsl_interp *in, const struct dsl_args *a, st
 static int bi_clear_output(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
     bool wait = a->has[0] && dsl_value_truthy(a->slot[0]);
-    if (in->out->clear_output)
-        in->out->clear_output(in->out->ctx, wait);
+    if (in->out->clear_output) in->out->clear_output(in->out->ctx, wait);
     *ret = dsl_none();
     return 0;
 }
@@ -186,14 +179,12 @@ static int bi_sleep(struct dsl_interp *in, const struct dsl_args *a, struct dsl_
         return dsl_raise(in, "TypeError", "sleep(): seconds must be a number, not %s",
                          dsl_type_name(v));
     double secs = dsl_as_double(v);
-    if (isnan(secs))
-        return dsl_raise(in, "ValueError", "sleep(): seconds is nan");
-    if (secs < 0)
-        return dsl_raise(in, "ValueError", "sleep length must be non-negative");
+    if (isnan(secs)) return dsl_raise(in, "ValueError", "sleep(): seconds is nan");
+    if (secs < 0) return dsl_raise(in, "ValueError", "sleep length must be non-negative");
+    if (in->out->flush) in->out->flush(in->out->ctx);
     struct timespec now, until;
     clock_gettime(CLOCK_MONOTONIC, &now);
-    if (secs > 1e9)
-        secs = 1e9;
+    if (secs > 1e9) secs = 1e9;
     double whole = floor(secs);
     until.tv_sec = now.tv_sec + (time_t)whole;
     until.tv_nsec = now.tv_nsec + (long)((secs - whole) * 1e9);
@@ -202,12 +193,10 @@ static int bi_sleep(struct dsl_interp *in, const struct dsl_args *a, struct dsl_
         until.tv_nsec -= 1000000000L;
     }
     for (;;) {
-        if (mt_cancel_requested())
-            return dsl_raise(in, "KeyboardInterrupt", "interrupted");
+        if (mt_cancel_requested()) return dsl_raise(in, "KeyboardInterrupt", "interrupted");
         clock_gettime(CLOCK_MONOTONIC, &now);
         double left = (double)(until.tv_sec - now.tv_sec) + (until.tv_nsec - now.tv_nsec) / 1e9;
-        if (left <= 0)
-            break;
+        if (left <= 0) break;
         double step = left < 0.005 ? left : 0.005; /* poll the flag every 5 ms */
         struct timespec ts = {0, (long)(step * 1e9)};
         nanosleep(&ts, NULL);
@@ -227,6 +216,8 @@ static int bi_input(struct dsl_interp *in, const struct dsl_args *a, struct dsl_
         return -1;
     }
     bool password = a->has[1] && dsl_value_truthy(a->slot[1]);
+    if (in->out->flush) /* what the cell printed belongs above the prompt */
+        in->out->flush(in->out->ctx);
     char *line = NULL;
     const char *why = NULL;
     int r = -1;
@@ -243,10 +234,8 @@ static int bi_input(struct dsl_interp *in, const struct dsl_args *a, struct dsl_
                          in->out->input && why ? why : unavailable);
     }
     size_t n = strlen(line);
-    if (n && line[n - 1] == '\n')
-        n--;
-    if (n && line[n - 1] == '\r')
-        n--;
+    if (n && line[n - 1] == '\n') n--;
+    if (n && line[n - 1] == '\r') n--;
     int st;
     if (render_utf8_valid(line, n)) {
         st = dsl_str_value(line, n, ret);
@@ -269,8 +258,7 @@ static int bi_help(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
         for (size_t i = 0; i < dsl_builtin_count; i++)
             render_buf_printf(&b, "  %s\n", dsl_builtins[i].signature);
         render_buf_puts(&b, "\nKeywords:");
-        for (size_t i = 0; dsl_keywords[i]; i++)
-            render_buf_printf(&b, " %s", dsl_keywords[i]);
+        for (size_t i = 0; dsl_keywords[i]; i++) render_buf_printf(&b, " %s", dsl_keywords[i]);
         render_buf_putc(&b, '\n');
     } else {
         struct dsl_value v = a->slot[0];
@@ -321,8 +309,7 @@ static int bi_len(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
 
 static int bi_str(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
-    if (!a->has[0])
-        return make_str(in, "", 0, ret);
+    if (!a->has[0]) return make_str(in, "", 0, ret);
     if (a->slot[0].kind == DSL_STR) {
         *ret = dsl_value_retain(a->slot[0]);
         return 0;
@@ -345,22 +332,17 @@ static int bi_repr(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
 static char *trimmed(struct dsl_interp *in, const struct dsl_str *s)
 {
     const char *p = s->data, *e = s->data + s->len;
-    while (p < e && isspace((unsigned char)*p))
-        p++;
-    while (e > p && isspace((unsigned char)e[-1]))
-        e--;
+    while (p < e && isspace((unsigned char)*p)) p++;
+    while (e > p && isspace((unsigned char)e[-1])) e--;
     char *t = strndup(p, (size_t)(e - p));
-    if (!t)
-        dsl_raise_status(in, DSL_V_NOMEM);
+    if (!t) dsl_raise_status(in, DSL_V_NOMEM);
     return t;
 }
 
 static int float_to_int(struct dsl_interp *in, double f, int64_t *out)
 {
-    if (isnan(f))
-        return dsl_raise(in, "ValueError", "cannot convert float nan to integer");
-    if (isinf(f))
-        return dsl_raise(in, "OverflowError", "cannot convert float infinity to integer");
+    if (isnan(f)) return dsl_raise(in, "ValueError", "cannot convert float nan to integer");
+    if (isinf(f)) return dsl_raise(in, "OverflowError", "cannot convert float infinity to integer");
     f = trunc(f);
     if (!(f >= -9223372036854775808.0 && f < 9223372036854775808.0))
         return dsl_raise(in, "OverflowError", "float too large to convert to int64");
@@ -381,8 +363,7 @@ static int bi_int(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
     }
     if (v.kind == DSL_FLOAT) {
         int64_t i = 0;
-        if (float_to_int(in, v.as.f, &i) != 0)
-            return -1;
+        if (float_to_int(in, v.as.f, &i) != 0) return -1;
         *ret = dsl_int(i);
         return 0;
     }
@@ -390,17 +371,14 @@ static int bi_int(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
         return dsl_raise(in, "TypeError", "int() argument must be a string or a number, not '%s'",
                          dsl_type_name(v));
     char *t = trimmed(in, v.as.s);
-    if (!t)
-        return -1;
+    if (!t) return -1;
     /* digits with single underscores between them, after an optional sign */
     char digits[32];
     size_t nd = 0;
     const char *p = t;
     bool ok = true, too_long = false;
-    if (*p == '+' || *p == '-')
-        digits[nd++] = *p++;
-    if (!isdigit((unsigned char)*p))
-        ok = false;
+    if (*p == '+' || *p == '-') digits[nd++] = *p++;
+    if (!isdigit((unsigned char)*p)) ok = false;
     for (; *p && ok; p++) {
         if (*p == '_' && isdigit((unsigned char)p[1]) && p > t && isdigit((unsigned char)p[-1]))
             continue;
@@ -448,8 +426,7 @@ static int bi_float(struct dsl_interp *in, const struct dsl_args *a, struct dsl_
                          "'%s'",
                          dsl_type_name(v));
     char *t = trimmed(in, v.as.s);
-    if (!t)
-        return -1;
+    if (!t) return -1;
     /* Python's spellings only: no hex floats, underscores between digits allowed */
     char *clean = malloc(strlen(t) + 1);
     int r = 0;
@@ -499,14 +476,12 @@ static int bi_list(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
         return 0;
     }
     struct dsl_iter it;
-    if (a->has[0] && dsl_iter_init(in, a->slot[0], &it) != 0)
-        return -1;
+    if (a->has[0] && dsl_iter_init(in, a->slot[0], &it) != 0) return -1;
     if (a->has[0] && a->slot[0].kind == DSL_RANGE &&
         dsl_range_len(a->slot[0].as.r) > (int64_t)DSL_MAX_LIST_LEN)
         return dsl_raise_status(in, DSL_V_TOOBIG);
     struct dsl_list *l = dsl_list_new(0);
-    if (!l)
-        return dsl_raise_status(in, DSL_V_NOMEM);
+    if (!l) return dsl_raise_status(in, DSL_V_NOMEM);
     struct dsl_value lv = {.kind = DSL_LIST, .as.l = l};
     if (a->has[0]) {
         struct dsl_value item;
@@ -551,8 +526,7 @@ static int min_max(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
     struct dsl_iter it;
     struct dsl_list tmp = {0};
     if (a->nrest == 1) {
-        if (dsl_iter_init(in, a->rest[0], &it) != 0)
-            return -1;
+        if (dsl_iter_init(in, a->rest[0], &it) != 0) return -1;
     } else {
         tmp.refs = 1;
         tmp.len = a->nrest;
@@ -586,8 +560,7 @@ static int min_max(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
         dsl_value_release(best);
         return -1;
     }
-    if (!have)
-        return dsl_raise(in, "ValueError", "%s() arg is an empty sequence", name);
+    if (!have) return dsl_raise(in, "ValueError", "%s() arg is an empty sequence", name);
     *ret = best;
     return 0;
 }
@@ -605,16 +578,14 @@ static int bi_max(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
 static int bi_sum(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
     struct dsl_iter it;
-    if (dsl_iter_init(in, a->slot[0], &it) != 0)
-        return -1;
+    if (dsl_iter_init(in, a->slot[0], &it) != 0) return -1;
     struct dsl_value acc = a->has[1] ? dsl_value_retain(a->slot[1]) : dsl_int(0), item, next;
     int got;
     while ((got = dsl_iter_next(in, &it, &item)) > 0) {
         int r = dsl_binary(in, DSL_T_PLUS, acc, item, &next);
         dsl_value_release(item);
         dsl_value_release(acc);
-        if (r != 0)
-            return -1;
+        if (r != 0) return -1;
         acc = next;
         if (mt_cancel_requested()) {
             dsl_value_release(acc);
@@ -634,8 +605,7 @@ static int bi_round(struct dsl_interp *in, const struct dsl_args *a, struct dsl_
     struct dsl_value v = a->slot[0];
     bool has_nd = a->has[1] && a->slot[1].kind != DSL_NONE;
     int64_t nd = 0;
-    if (has_nd && want_int(in, a->slot[1], "round", &nd) != 0)
-        return -1;
+    if (has_nd && want_int(in, a->slot[1], "round", &nd) != 0) return -1;
     if (dsl_is_intlike(v)) {
         int64_t i = dsl_as_int(v);
         if (has_nd && nd < 0) {
@@ -644,16 +614,14 @@ static int bi_round(struct dsl_interp *in, const struct dsl_args *a, struct dsl_
                 return 0;
             }
             int64_t p = 1;
-            for (int64_t k = 0; k < -nd; k++)
-                p *= 10;
+            for (int64_t k = 0; k < -nd; k++) p *= 10;
             /* round half to even on the integer */
             int64_t q = i / p, r = i % p;
             if (r < 0) {
                 q--;
                 r += p;
             }
-            if (2 * (r % p) > p || (2 * r == p && (q & 1)))
-                q++;
+            if (2 * (r % p) > p || (2 * r == p && (q & 1))) q++;
             if (__builtin_mul_overflow(q, p, &i))
                 return dsl_raise(in, "OverflowError", "round() result does not fit in 64 bits");
         }
@@ -665,8 +633,7 @@ static int bi_round(struct dsl_interp *in, const struct dsl_args *a, struct dsl_
     double f = v.as.f;
     if (!has_nd) {
         int64_t i = 0;
-        if (float_to_int(in, nearbyint(f), &i) != 0)
-            return -1;
+        if (float_to_int(in, nearbyint(f), &i) != 0) return -1;
         *ret = dsl_int(i);
         return 0;
     }
@@ -697,16 +664,14 @@ static int bi_range(struct dsl_interp *in, const struct dsl_args *a, struct dsl_
     int64_t x[3] = {0, 0, 1};
     int n = a->has[2] ? 3 : a->has[1] ? 2 : 1;
     for (int i = 0; i < n; i++)
-        if (want_int(in, a->slot[i], "range", &x[i]) != 0)
-            return -1;
+        if (want_int(in, a->slot[i], "range", &x[i]) != 0) return -1;
     struct dsl_range r = {0, x[0], 1};
     if (n >= 2) {
         r.start = x[0];
         r.stop = x[1];
     }
     if (n == 3) {
-        if (x[2] == 0)
-            return dsl_raise(in, "ValueError", "range() arg 3 must not be zero");
+        if (x[2] == 0) return dsl_raise(in, "ValueError", "range() arg 3 must not be zero");
         r.step = x[2];
     }
     ret->kind = DSL_RANGE;
@@ -785,8 +750,7 @@ const size_t dsl_builtin_count = sizeof dsl_builtins / sizeof dsl_builtins[0];
 const struct dsl_builtin *dsl_builtin_find(const char *name)
 {
     for (size_t i = 0; i < dsl_builtin_count; i++)
-        if (strcmp(dsl_builtins[i].name, name) == 0)
-            return &dsl_builtins[i];
+        if (strcmp(dsl_builtins[i].name, name) == 0) return &dsl_builtins[i];
     return NULL;
 }
 
@@ -800,8 +764,7 @@ int dsl_builtin_help(struct render_buf *b, const struct dsl_builtin *fn)
 static int param_index(const struct dsl_builtin *fn, const char *name)
 {
     for (int i = 0; fn->params && fn->params[i]; i++)
-        if (strcmp(fn->params[i], name) == 0)
-            return i;
+        if (strcmp(fn->params[i], name) == 0) return i;
     return -1;
 }
 

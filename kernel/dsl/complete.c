@@ -24,10 +24,8 @@ _Static_assert(sizeof spaces == MAX_INDENT + 1, "64 spaces");
 
 static const char *indent_of(int width)
 {
-    if (width < 0)
-        width = 0;
-    if (width > MAX_INDENT)
-        width = MAX_INDENT;
+    if (width < 0) width = 0;
+    if (width > MAX_INDENT) width = MAX_INDENT;
     return spaces + (MAX_INDENT - width);
 }
 
@@ -35,8 +33,7 @@ static const char *indent_of(int width)
 static int line_indent(const char *code, size_t pos)
 {
     size_t ls = pos;
-    while (ls > 0 && code[ls - 1] != '\n')
-        ls--;
+    while (ls > 0 && code[ls - 1] != '\n') ls--;
     int w = 0;
     for (size_t i = ls; code[i] == ' ' || code[i] == '\t'; i++)
         w = code[i] == '\t' ? (w / 8 + 1) * 8 : w + 1;
@@ -46,25 +43,21 @@ static int line_indent(const char *code, size_t pos)
 static bool blank(const char *s, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\f')
-            return false;
+        if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\f') return false;
     return true;
 }
 
 const char *dsl_is_complete(const char *code, const char **indent)
 {
     static const char *const none = "";
-    if (indent)
-        *indent = none;
-    if (!code)
-        return "complete";
+    if (indent) *indent = none;
+    if (!code) return "complete";
     size_t len = strlen(code);
     struct dsl_tokens toks;
     struct dsl_syntax_error se;
     if (dsl_lex(code, len, &toks, &se) != 0) {
         if (se.incomplete) {
-            if (indent)
-                *indent = indent_of(line_indent(code, len));
+            if (indent) *indent = indent_of(line_indent(code, len));
             return "incomplete";
         }
         return "invalid";
@@ -79,25 +72,20 @@ const char *dsl_is_complete(const char *code, const char **indent)
         }
     }
     size_t ll = len; /* start of the last physical line */
-    while (ll > 0 && code[ll - 1] != '\n')
-        ll--;
+    while (ll > 0 && code[ll - 1] != '\n') ll--;
     bool last_line_blank = blank(code + ll, len - ll);
     const char *status = NULL;
     if (last && last->type == DSL_T_COLON) {
         status = "incomplete";
-        if (indent)
-            *indent = indent_of(last->indent + 4);
+        if (indent) *indent = indent_of(last->indent + 4);
     } else if (last && !last_line_blank && last->indent > toks.base_indent) {
         status = "incomplete";
-        if (indent)
-            *indent = indent_of(last->indent);
+        if (indent) *indent = indent_of(last->indent);
     }
     dsl_tokens_free(&toks);
-    if (status)
-        return status;
+    if (status) return status;
     struct dsl_node *block = dsl_parse_cell(code, len, &se);
-    if (!block)
-        return "invalid";
+    if (!block) return "invalid";
     dsl_node_free(block);
     return "complete";
 }
@@ -120,50 +108,37 @@ json_t *dsl_complete(struct dsl_session *s, const char *code, size_t cursor, siz
                      size_t *end)
 {
     size_t len = code ? strlen(code) : 0;
-    if (cursor > len)
-        cursor = len;
+    if (cursor > len) cursor = len;
     size_t b = cursor;
-    while (b > 0 && ident_char(code[b - 1]))
-        b--;
+    while (b > 0 && ident_char(code[b - 1])) b--;
     *start = b;
     *end = cursor;
     json_t *matches = json_array();
-    if (!matches)
-        return NULL;
+    if (!matches) return NULL;
     const char *prefix = code ? code + b : "";
     size_t plen = cursor - b;
-    if (plen && prefix[0] >= '0' && prefix[0] <= '9')
-        return matches; /* a number */
-    if (b > 0 && code[b - 1] == '.')
-        return matches; /* attributes: none yet */
+    if (plen && prefix[0] >= '0' && prefix[0] <= '9') return matches; /* a number */
+    if (b > 0 && code[b - 1] == '.') return matches;                  /* attributes: none yet */
     size_t cap = dsl_builtin_count + 32 + (s ? s->count : 0);
     const char **names = malloc(cap * sizeof *names);
-    if (!names)
-        return matches;
+    if (!names) return matches;
     size_t n = 0;
 #define CONSIDER(name)                                                                             \
     do {                                                                                           \
         const char *nm_ = (name);                                                                  \
-        if (n < cap && strncmp(nm_, prefix, plen) == 0)                                            \
-            names[n++] = nm_;                                                                      \
+        if (n < cap && strncmp(nm_, prefix, plen) == 0) names[n++] = nm_;                          \
     } while (0)
-    for (size_t i = 0; i < dsl_builtin_count; i++)
-        CONSIDER(dsl_builtins[i].name);
-    for (size_t i = 0; dsl_keywords[i]; i++)
-        CONSIDER(dsl_keywords[i]);
-    for (size_t i = 0; extra_keywords[i]; i++)
-        CONSIDER(extra_keywords[i]);
+    for (size_t i = 0; i < dsl_builtin_count; i++) CONSIDER(dsl_builtins[i].name);
+    for (size_t i = 0; dsl_keywords[i]; i++) CONSIDER(dsl_keywords[i]);
+    for (size_t i = 0; extra_keywords[i]; i++) CONSIDER(extra_keywords[i]);
     for (size_t i = 0; s && i < s->cap; i++)
-        if (s->vars[i].name)
-            CONSIDER(s->vars[i].name);
+        if (s->vars[i].name) CONSIDER(s->vars[i].name);
 #undef CONSIDER
     qsort(names, n, sizeof *names, cmp_str);
     for (size_t i = 0; i < n; i++) {
-        if (i > 0 && strcmp(names[i], names[i - 1]) == 0)
-            continue;
+        if (i > 0 && strcmp(names[i], names[i - 1]) == 0) continue;
         json_t *str = json_string(names[i]);
-        if (str)
-            json_array_append_new(matches, str);
+        if (str) json_array_append_new(matches, str);
     }
     free(names);
     return matches;
@@ -176,31 +151,24 @@ json_t *dsl_complete(struct dsl_session *s, const char *code, size_t cursor, siz
 static char *name_at(const char *code, size_t cursor)
 {
     size_t len = strlen(code);
-    if (cursor > len)
-        cursor = len;
+    if (cursor > len) cursor = len;
     size_t b = cursor, e = cursor;
-    while (b > 0 && ident_char(code[b - 1]))
-        b--;
-    while (e < len && ident_char(code[e]))
-        e++;
-    if (e > b && !(code[b] >= '0' && code[b] <= '9'))
-        return strndup(code + b, e - b);
+    while (b > 0 && ident_char(code[b - 1])) b--;
+    while (e < len && ident_char(code[e])) e++;
+    if (e > b && !(code[b] >= '0' && code[b] <= '9')) return strndup(code + b, e - b);
     int depth = 0;
     for (size_t i = cursor; i-- > 0;) {
         char c = code[i];
-        if (c == '\n' && depth == 0)
-            break;
+        if (c == '\n' && depth == 0) break;
         if (c == ')' || c == ']')
             depth++;
         else if ((c == '(' || c == '[') && depth > 0)
             depth--;
         else if (c == '(') {
             size_t ne = i;
-            while (ne > 0 && (code[ne - 1] == ' ' || code[ne - 1] == '\t'))
-                ne--;
+            while (ne > 0 && (code[ne - 1] == ' ' || code[ne - 1] == '\t')) ne--;
             size_t nb = ne;
-            while (nb > 0 && ident_char(code[nb - 1]))
-                nb--;
+            while (nb > 0 && ident_char(code[nb - 1])) nb--;
             if (ne > nb && !(code[nb] >= '0' && code[nb] <= '9'))
                 return strndup(code + nb, ne - nb);
             return NULL;
@@ -212,11 +180,9 @@ static char *name_at(const char *code, size_t cursor)
 json_t *dsl_inspect(struct dsl_session *s, const char *code, size_t cursor, int detail_level)
 {
     (void)detail_level;
-    if (!code)
-        return NULL;
+    if (!code) return NULL;
     char *name = name_at(code, cursor);
-    if (!name)
-        return NULL;
+    if (!name) return NULL;
     struct render_buf b;
     render_buf_init(&b, DSL_MAX_STR_BYTES);
     struct dsl_value *v = s ? dsl_session_lookup(s, name) : NULL;

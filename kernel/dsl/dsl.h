@@ -44,6 +44,9 @@ struct dsl_output {
      * when no input can be had, with *why set to a static message (stdin not allowed, or the
      * request was interrupted: then mt_cancel_requested() is true). */
     int (*input)(void *ctx, const char *prompt, bool password, char **line, const char **why);
+    /* Sends any output the sink buffered; called before the cell blocks (sleep) so that what
+     * it printed reaches the user before the wait rather than after. */
+    void (*flush)(void *ctx);
 };
 
 /* A user-level error: what Jupyter's `error` message carries. All fields owned by the struct. */

@@ -27,14 +27,12 @@ enum { X_ERR = -1, X_OK = 0, X_BREAK = 1, X_CONTINUE = 2 };
 static int raise_v(struct dsl_interp *in, bool has_pos, size_t pos, const char *ename,
                    const char *fmt, va_list ap)
 {
-    if (in->ename)
-        return -1;
+    if (in->ename) return -1;
     in->ename = ename;
     in->has_pos = has_pos;
     in->pos = pos;
     char *msg = NULL;
-    if (vasprintf(&msg, fmt, ap) < 0)
-        msg = NULL;
+    if (vasprintf(&msg, fmt, ap) < 0) msg = NULL;
     in->evalue = msg;
     return -1;
 }
@@ -81,15 +79,13 @@ void dsl_error_locate(struct dsl_interp *in, size_t pos)
 
 int dsl_check_cancel(struct dsl_interp *in, size_t pos)
 {
-    if (!mt_cancel_requested())
-        return 0;
+    if (!mt_cancel_requested()) return 0;
     return dsl_raise_at(in, pos, "KeyboardInterrupt", "interrupted");
 }
 
 int dsl_str_of(struct dsl_interp *in, struct render_buf *b, struct dsl_value v)
 {
-    if (dsl_value_str(b, v) != 0)
-        return dsl_raise_status(in, b->over ? DSL_V_TOOBIG : DSL_V_NOMEM);
+    if (dsl_value_str(b, v) != 0) return dsl_raise_status(in, b->over ? DSL_V_TOOBIG : DSL_V_NOMEM);
     return 0;
 }
 
@@ -98,21 +94,17 @@ int dsl_str_of(struct dsl_interp *in, struct render_buf *b, struct dsl_value v)
 static size_t edit_distance(const char *a, const char *b)
 {
     size_t la = strlen(a), lb = strlen(b);
-    if (la > 64 || lb > 64)
-        return 99;
+    if (la > 64 || lb > 64) return 99;
     size_t row[65];
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = j;
+    for (size_t j = 0; j <= lb; j++) row[j] = j;
     for (size_t i = 1; i <= la; i++) {
         size_t diag = row[0];
         row[0] = i;
         for (size_t j = 1; j <= lb; j++) {
             size_t up = row[j];
             size_t best = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < best)
-                best = up + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
+            if (up + 1 < best) best = up + 1;
+            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
             row[j] = best;
             diag = up;
         }
@@ -124,8 +116,7 @@ static void consider(const char *name, const char *cand, const char **best, size
 {
     size_t d = edit_distance(name, cand);
     size_t ln = strlen(name), lc = strlen(cand);
-    if (d == 0 || d > 2 || d >= (ln > lc ? ln : lc))
-        return;
+    if (d == 0 || d > 2 || d >= (ln > lc ? ln : lc)) return;
     if (d < *best_d || (d == *best_d && strcmp(cand, *best) < 0)) {
         *best = cand;
         *best_d = d;
@@ -137,13 +128,11 @@ const char *dsl_suggest_name(struct dsl_session *s, const char *name)
     const char *best = NULL;
     size_t best_d = 99;
     for (size_t i = 0; s && i < s->cap; i++)
-        if (s->vars[i].name)
-            consider(name, s->vars[i].name, &best, &best_d);
+        if (s->vars[i].name) consider(name, s->vars[i].name, &best, &best_d);
     for (size_t i = 0; i < dsl_builtin_count; i++)
         consider(name, dsl_builtins[i].name, &best, &best_d);
     static const char *const constants[] = {"true", "false", "none"};
-    for (size_t i = 0; i < 3; i++)
-        consider(name, constants[i], &best, &best_d);
+    for (size_t i = 0; i < 3; i++) consider(name, constants[i], &best, &best_d);
     return best;
 }
 
@@ -187,12 +176,10 @@ static int int_pow(struct dsl_interp *in, int64_t base, int64_t exp, struct dsl_
     int64_t result = 1;
     while (exp > 0) {
         if (exp & 1) {
-            if (__builtin_mul_overflow(result, base, &result))
-                return overflow(in, DSL_T_DSTAR);
+            if (__builtin_mul_overflow(result, base, &result)) return overflow(in, DSL_T_DSTAR);
         }
         exp >>= 1;
-        if (exp > 0 && __builtin_mul_overflow(base, base, &base))
-            return overflow(in, DSL_T_DSTAR);
+        if (exp > 0 && __builtin_mul_overflow(base, base, &base)) return overflow(in, DSL_T_DSTAR);
     }
     *out = dsl_int(result);
     return 0;
@@ -204,41 +191,34 @@ static int int_arith(struct dsl_interp *in, enum dsl_tok op, int64_t a, int64_t 
     int64_t r;
     switch (op) {
     case DSL_T_PLUS:
-        if (__builtin_add_overflow(a, b, &r))
-            return overflow(in, op);
+        if (__builtin_add_overflow(a, b, &r)) return overflow(in, op);
         break;
     case DSL_T_MINUS:
-        if (__builtin_sub_overflow(a, b, &r))
-            return overflow(in, op);
+        if (__builtin_sub_overflow(a, b, &r)) return overflow(in, op);
         break;
     case DSL_T_STAR:
-        if (__builtin_mul_overflow(a, b, &r))
-            return overflow(in, op);
+        if (__builtin_mul_overflow(a, b, &r)) return overflow(in, op);
         break;
     case DSL_T_SLASH:
-        if (b == 0)
-            return dsl_raise(in, "ZeroDivisionError", "division by zero");
-        *out = dsl_float((double)a / (double)b);
+        if (b == 0) return dsl_raise(in, "ZeroDivisionError", "division by zero");
+        /* ints beyond 2**53 would round twice through double; long double holds every
+         * int64 exactly, so the quotient is rounded (nearly always) once, like Python's */
+        *out = dsl_float((double)((long double)a / (long double)b));
         return 0;
     case DSL_T_DSLASH:
-        if (b == 0)
-            return dsl_raise(in, "ZeroDivisionError", "integer division or modulo by zero");
-        if (a == INT64_MIN && b == -1)
-            return overflow(in, op);
+        if (b == 0) return dsl_raise(in, "ZeroDivisionError", "integer division or modulo by zero");
+        if (a == INT64_MIN && b == -1) return overflow(in, op);
         r = a / b;
-        if (a % b != 0 && ((a < 0) != (b < 0)))
-            r--;
+        if (a % b != 0 && ((a < 0) != (b < 0))) r--;
         break;
     case DSL_T_PERCENT:
-        if (b == 0)
-            return dsl_raise(in, "ZeroDivisionError", "integer modulo by zero");
+        if (b == 0) return dsl_raise(in, "ZeroDivisionError", "integer modulo by zero");
         if (b == -1) {
             r = 0;
             break;
         }
         r = a % b;
-        if (r != 0 && ((r < 0) != (b < 0)))
-            r += b;
+        if (r != 0 && ((r < 0) != (b < 0))) r += b;
         break;
     case DSL_T_DSTAR: return int_pow(in, a, b, out);
     default: return -1;
@@ -256,8 +236,7 @@ static int float_arith(struct dsl_interp *in, enum dsl_tok op, double a, double 
     case DSL_T_MINUS: r = a - b; break;
     case DSL_T_STAR: r = a * b; break;
     case DSL_T_SLASH:
-        if (b == 0.0)
-            return dsl_raise(in, "ZeroDivisionError", "float division by zero");
+        if (b == 0.0) return dsl_raise(in, "ZeroDivisionError", "float division by zero");
         r = a / b;
         break;
     case DSL_T_DSLASH:
@@ -279,8 +258,7 @@ static int float_arith(struct dsl_interp *in, enum dsl_tok op, double a, double 
         double floordiv;
         if (div != 0.0) {
             floordiv = floor(div);
-            if (div - floordiv > 0.5)
-                floordiv += 1.0;
+            if (div - floordiv > 0.5) floordiv += 1.0;
         } else {
             floordiv = copysign(0.0, a / b);
         }
@@ -308,11 +286,9 @@ static int concat(struct dsl_interp *in, struct dsl_value a, struct dsl_value b,
 {
     if (a.kind == DSL_STR) {
         size_t n = a.as.s->len + b.as.s->len;
-        if (n > DSL_MAX_STR_BYTES)
-            return dsl_raise_status(in, DSL_V_TOOBIG);
+        if (n > DSL_MAX_STR_BYTES) return dsl_raise_status(in, DSL_V_TOOBIG);
         struct dsl_str *s = dsl_str_alloc(n);
-        if (!s)
-            return dsl_raise_status(in, DSL_V_NOMEM);
+        if (!s) return dsl_raise_status(in, DSL_V_NOMEM);
         memcpy(s->data, a.as.s->data, a.as.s->len);
         memcpy(s->data + a.as.s->len, b.as.s->data, b.as.s->len);
         out->kind = DSL_STR;
@@ -320,15 +296,11 @@ static int concat(struct dsl_interp *in, struct dsl_value a, struct dsl_value b,
         return 0;
     }
     size_t n = a.as.l->len + b.as.l->len;
-    if (n > DSL_MAX_LIST_LEN)
-        return dsl_raise_status(in, DSL_V_TOOBIG);
+    if (n > DSL_MAX_LIST_LEN) return dsl_raise_status(in, DSL_V_TOOBIG);
     struct dsl_list *l = dsl_list_new(n);
-    if (!l)
-        return dsl_raise_status(in, DSL_V_NOMEM);
-    for (size_t i = 0; i < a.as.l->len; i++)
-        dsl_list_push(l, dsl_value_retain(a.as.l->items[i]));
-    for (size_t i = 0; i < b.as.l->len; i++)
-        dsl_list_push(l, dsl_value_retain(b.as.l->items[i]));
+    if (!l) return dsl_raise_status(in, DSL_V_NOMEM);
+    for (size_t i = 0; i < a.as.l->len; i++) dsl_list_push(l, dsl_value_retain(a.as.l->items[i]));
+    for (size_t i = 0; i < b.as.l->len; i++) dsl_list_push(l, dsl_value_retain(b.as.l->items[i]));
     out->kind = DSL_LIST;
     out->as.l = l;
     return 0;
@@ -336,31 +308,24 @@ static int concat(struct dsl_interp *in, struct dsl_value a, struct dsl_value b,
 
 static int repeat(struct dsl_interp *in, struct dsl_value seq, int64_t n, struct dsl_value *out)
 {
-    if (n < 0)
-        n = 0;
+    if (n < 0) n = 0;
     if (seq.kind == DSL_STR) {
         size_t len = seq.as.s->len;
-        if (len && (uint64_t)n > DSL_MAX_STR_BYTES / len)
-            return dsl_raise_status(in, DSL_V_TOOBIG);
+        if (len && (uint64_t)n > DSL_MAX_STR_BYTES / len) return dsl_raise_status(in, DSL_V_TOOBIG);
         struct dsl_str *s = dsl_str_alloc(len * (size_t)n);
-        if (!s)
-            return dsl_raise_status(in, DSL_V_NOMEM);
-        for (int64_t i = 0; i < n; i++)
-            memcpy(s->data + (size_t)i * len, seq.as.s->data, len);
+        if (!s) return dsl_raise_status(in, DSL_V_NOMEM);
+        for (int64_t i = 0; i < n; i++) memcpy(s->data + (size_t)i * len, seq.as.s->data, len);
         out->kind = DSL_STR;
         out->as.s = s;
         return 0;
     }
     size_t len = seq.as.l->len;
-    if (len && (uint64_t)n > DSL_MAX_LIST_LEN / len)
-        return dsl_raise_status(in, DSL_V_TOOBIG);
+    if (len && (uint64_t)n > DSL_MAX_LIST_LEN / len) return dsl_raise_status(in, DSL_V_TOOBIG);
     struct dsl_list *l = dsl_list_new(len * (size_t)n);
-    if (!l)
-        return dsl_raise_status(in, DSL_V_NOMEM);
+    if (!l) return dsl_raise_status(in, DSL_V_NOMEM);
     l->depth = seq.as.l->depth;
     for (int64_t i = 0; i < n; i++)
-        for (size_t j = 0; j < len; j++)
-            dsl_list_push(l, dsl_value_retain(seq.as.l->items[j]));
+        for (size_t j = 0; j < len; j++) dsl_list_push(l, dsl_value_retain(seq.as.l->items[j]));
     out->kind = DSL_LIST;
     out->as.l = l;
     return 0;
@@ -376,13 +341,10 @@ int dsl_binary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a, struc
             return float_arith(in, op, dsl_as_double(a), dsl_as_double(b), out);
         return int_arith(in, op, dsl_as_int(a), dsl_as_int(b), out);
     }
-    if (op == DSL_T_PLUS && is_seq(a) && a.kind == b.kind)
-        return concat(in, a, b, out);
+    if (op == DSL_T_PLUS && is_seq(a) && a.kind == b.kind) return concat(in, a, b, out);
     if (op == DSL_T_STAR) {
-        if (is_seq(a) && dsl_is_intlike(b))
-            return repeat(in, a, dsl_as_int(b), out);
-        if (dsl_is_intlike(a) && is_seq(b))
-            return repeat(in, b, dsl_as_int(a), out);
+        if (is_seq(a) && dsl_is_intlike(b)) return repeat(in, a, dsl_as_int(b), out);
+        if (dsl_is_intlike(a) && is_seq(b)) return repeat(in, b, dsl_as_int(a), out);
         if (is_seq(a) || is_seq(b))
             return dsl_raise(in, "TypeError", "can't multiply sequence by non-int of type '%s'",
                              dsl_type_name(is_seq(a) ? b : a));
@@ -425,8 +387,7 @@ int dsl_compare(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a, stru
     if (a.kind == DSL_STR && b.kind == DSL_STR) {
         size_t n = a.as.s->len < b.as.s->len ? a.as.s->len : b.as.s->len;
         int c = memcmp(a.as.s->data, b.as.s->data, n);
-        if (c == 0)
-            c = (a.as.s->len > b.as.s->len) - (a.as.s->len < b.as.s->len);
+        if (c == 0) c = (a.as.s->len > b.as.s->len) - (a.as.s->len < b.as.s->len);
         *res = cmp_result(op, c);
         return 0;
     }
@@ -460,20 +421,17 @@ static int contains(struct dsl_interp *in, struct dsl_value item, struct dsl_val
         return 0;
     case DSL_RANGE: {
         *res = false;
-        if (!dsl_is_number(item))
-            return 0;
+        if (!dsl_is_number(item)) return 0;
         int64_t v;
         if (item.kind == DSL_FLOAT) {
             double f = item.as.f;
-            if (f != floor(f) || !(f >= -9.2e18 && f <= 9.2e18))
-                return 0;
+            if (f != floor(f) || !(f >= -9.2e18 && f <= 9.2e18)) return 0;
             v = (int64_t)f;
         } else {
             v = dsl_as_int(item);
         }
         struct dsl_range r = seq.as.r;
-        if (r.step > 0 ? (v < r.start || v >= r.stop) : (v > r.start || v <= r.stop))
-            return 0;
+        if (r.step > 0 ? (v < r.start || v >= r.stop) : (v > r.start || v <= r.stop)) return 0;
         uint64_t off =
             r.step > 0 ? (uint64_t)v - (uint64_t)r.start : (uint64_t)r.start - (uint64_t)v;
         uint64_t step = r.step > 0            ? (uint64_t)r.step
@@ -494,8 +452,7 @@ int dsl_iter_init(struct dsl_interp *in, struct dsl_value v, struct dsl_iter *it
 {
     memset(it, 0, sizeof *it);
     it->src = v;
-    if (v.kind == DSL_LIST || v.kind == DSL_STR || v.kind == DSL_RANGE)
-        return 0;
+    if (v.kind == DSL_LIST || v.kind == DSL_STR || v.kind == DSL_RANGE) return 0;
     return dsl_raise(in, "TypeError", "'%s' object is not iterable", dsl_type_name(v));
 }
 
@@ -503,25 +460,20 @@ int dsl_iter_next(struct dsl_interp *in, struct dsl_iter *it, struct dsl_value *
 {
     struct dsl_value v = it->src;
     if (v.kind == DSL_LIST) {
-        if (it->i >= v.as.l->len)
-            return 0;
+        if (it->i >= v.as.l->len) return 0;
         *out = dsl_value_retain(v.as.l->items[it->i++]);
         return 1;
     }
     if (v.kind == DSL_STR) {
-        if (it->i >= v.as.s->len)
-            return 0;
+        if (it->i >= v.as.s->len) return 0;
         size_t k = render_utf8_seq(v.as.s->data + it->i, v.as.s->len - it->i);
-        if (!k)
-            k = 1;
+        if (!k) k = 1;
         int st = dsl_str_value(v.as.s->data + it->i, k, out);
-        if (st != 0)
-            return dsl_raise_status(in, st);
+        if (st != 0) return dsl_raise_status(in, st);
         it->i += k;
         return 1;
     }
-    if (it->k >= dsl_range_len(v.as.r))
-        return 0;
+    if (it->k >= dsl_range_len(v.as.r)) return 0;
     *out = dsl_int((int64_t)((uint64_t)v.as.r.start + (uint64_t)it->k * (uint64_t)v.as.r.step));
     it->k++;
     return 1;
@@ -561,12 +513,10 @@ static int eval_name(struct dsl_interp *in, const struct dsl_node *n, struct dsl
 static int eval_list(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
 {
     struct dsl_list *l = dsl_list_new(n->nkids);
-    if (!l)
-        return dsl_raise_status(in, DSL_V_NOMEM);
+    if (!l) return dsl_raise_status(in, DSL_V_NOMEM);
     for (size_t i = 0; i < n->nkids; i++) {
         struct dsl_value item;
-        if (dsl_eval(in, n->kids[i], &item) != 0)
-            goto error;
+        if (dsl_eval(in, n->kids[i], &item) != 0) goto error;
         int st = dsl_list_push(l, item);
         if (st != 0) {
             dsl_raise_status(in, st);
@@ -585,8 +535,7 @@ error:
 static int eval_unary(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
 {
     struct dsl_value v;
-    if (dsl_eval(in, n->a, &v) != 0)
-        return -1;
+    if (dsl_eval(in, n->a, &v) != 0) return -1;
     if (dsl_is_intlike(v)) {
         int64_t i = dsl_as_int(v);
         if (n->op == DSL_T_MINUS && i == INT64_MIN)
@@ -609,8 +558,7 @@ static int eval_unary(struct dsl_interp *in, const struct dsl_node *n, struct ds
 static int eval_not(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
 {
     struct dsl_value v;
-    if (dsl_eval(in, n->a, &v) != 0)
-        return -1;
+    if (dsl_eval(in, n->a, &v) != 0) return -1;
     *out = dsl_bool(!dsl_value_truthy(v));
     dsl_value_release(v);
     return 0;
@@ -619,15 +567,13 @@ static int eval_not(struct dsl_interp *in, const struct dsl_node *n, struct dsl_
 static int eval_binary(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
 {
     struct dsl_value a, b;
-    if (dsl_eval(in, n->a, &a) != 0)
-        return -1;
+    if (dsl_eval(in, n->a, &a) != 0) return -1;
     if (dsl_eval(in, n->b, &b) != 0) {
         dsl_value_release(a);
         return -1;
     }
     int r = dsl_binary(in, n->op, a, b, out);
-    if (r != 0)
-        dsl_error_locate(in, n->pos);
+    if (r != 0) dsl_error_locate(in, n->pos);
     dsl_value_release(a);
     dsl_value_release(b);
     return r;
@@ -636,8 +582,7 @@ static int eval_binary(struct dsl_interp *in, const struct dsl_node *n, struct d
 static int eval_logic(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
 {
     struct dsl_value a;
-    if (dsl_eval(in, n->a, &a) != 0)
-        return -1;
+    if (dsl_eval(in, n->a, &a) != 0) return -1;
     bool t = dsl_value_truthy(a);
     if ((n->kind == DSL_N_AND) != t) {
         *out = a; /* and: a falsy; or: a truthy */
@@ -650,8 +595,7 @@ static int eval_logic(struct dsl_interp *in, const struct dsl_node *n, struct ds
 static int eval_compare(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
 {
     struct dsl_value left;
-    if (dsl_eval(in, n->kids[0], &left) != 0)
-        return -1;
+    if (dsl_eval(in, n->kids[0], &left) != 0) return -1;
     bool result = true;
     for (size_t i = 1; i < n->nkids && result; i++) {
         struct dsl_value right;
@@ -689,8 +633,7 @@ static int eval_compare(struct dsl_interp *in, const struct dsl_node *n, struct 
 static int eval_call(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
 {
     struct dsl_value callee;
-    if (dsl_eval(in, n->a, &callee) != 0)
-        return -1;
+    if (dsl_eval(in, n->a, &callee) != 0) return -1;
     if (callee.kind != DSL_BUILTIN) {
         int r = dsl_raise_at(in, n->pos, "TypeError", "'%s' object is not callable",
                              dsl_type_name(callee));
@@ -702,29 +645,23 @@ static int eval_call(struct dsl_interp *in, const struct dsl_node *n, struct dsl
     struct dsl_value *vals = small;
     if (total > SMALL_ARGS) {
         vals = malloc(total * sizeof *vals);
-        if (!vals)
-            return dsl_raise_status(in, DSL_V_NOMEM), dsl_error_locate(in, n->pos), -1;
+        if (!vals) return dsl_raise_status(in, DSL_V_NOMEM), dsl_error_locate(in, n->pos), -1;
     }
     size_t done = 0;
     int r = -1;
     for (; done < n->nkids; done++)
-        if (dsl_eval(in, n->kids[done], &vals[done]) != 0)
-            goto cleanup;
+        if (dsl_eval(in, n->kids[done], &vals[done]) != 0) goto cleanup;
     for (; done < total; done++)
-        if (dsl_eval(in, n->kwvals[done - n->nkids], &vals[done]) != 0)
-            goto cleanup;
+        if (dsl_eval(in, n->kwvals[done - n->nkids], &vals[done]) != 0) goto cleanup;
     struct dsl_args args;
     if (dsl_bind_args(in, callee.as.fn, vals, n->nkids, n->kwnames, vals + n->nkids, n->nkw,
                       &args) != 0)
         goto cleanup;
     r = callee.as.fn->fn(in, &args, out);
 cleanup:
-    if (r != 0)
-        dsl_error_locate(in, n->pos);
-    for (size_t i = 0; i < done; i++)
-        dsl_value_release(vals[i]);
-    if (vals != small)
-        free(vals);
+    if (r != 0) dsl_error_locate(in, n->pos);
+    for (size_t i = 0; i < done; i++) dsl_value_release(vals[i]);
+    if (vals != small) free(vals);
     return r;
 }
 
@@ -735,10 +672,8 @@ static int index_of(struct dsl_interp *in, struct dsl_value ix, int64_t len, con
         return dsl_raise(in, "TypeError", "%s indices must be integers, not %s", what,
                          dsl_type_name(ix));
     int64_t i = dsl_as_int(ix);
-    if (i < 0)
-        i += len;
-    if (i < 0 || i >= len)
-        return dsl_raise(in, "IndexError", "%s index out of range", what);
+    if (i < 0) i += len;
+    if (i < 0 || i >= len) return dsl_raise(in, "IndexError", "%s index out of range", what);
     *out = i;
     return 0;
 }
@@ -746,8 +681,7 @@ static int index_of(struct dsl_interp *in, struct dsl_value ix, int64_t len, con
 static int eval_index(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
 {
     struct dsl_value v, ix = dsl_none();
-    if (dsl_eval(in, n->a, &v) != 0)
-        return -1;
+    if (dsl_eval(in, n->a, &v) != 0) return -1;
     int r = -1;
     const char *what = v.kind == DSL_LIST    ? "list"
                        : v.kind == DSL_STR   ? "string"
@@ -761,25 +695,20 @@ static int eval_index(struct dsl_interp *in, const struct dsl_node *n, struct ds
         dsl_raise(in, "TypeError", "%s indices must be integers, not tuple", what);
         goto done;
     }
-    if (dsl_eval(in, n->kids[0], &ix) != 0)
-        goto done;
+    if (dsl_eval(in, n->kids[0], &ix) != 0) goto done;
     int64_t i = 0;
     if (v.kind == DSL_LIST) {
-        if (index_of(in, ix, (int64_t)v.as.l->len, what, &i) != 0)
-            goto done;
+        if (index_of(in, ix, (int64_t)v.as.l->len, what, &i) != 0) goto done;
         *out = dsl_value_retain(v.as.l->items[i]);
     } else if (v.kind == DSL_STR) {
         const char *s = v.as.s->data;
         size_t len = v.as.s->len;
-        if (index_of(in, ix, (int64_t)render_utf8_count(s, len), what, &i) != 0)
-            goto done;
+        if (index_of(in, ix, (int64_t)render_utf8_count(s, len), what, &i) != 0) goto done;
         size_t off = 0, k = 1;
         for (int64_t c = 0;; c++) {
             k = render_utf8_seq(s + off, len - off);
-            if (!k)
-                k = 1;
-            if (c == i)
-                break;
+            if (!k) k = 1;
+            if (c == i) break;
             off += k;
         }
         int st = dsl_str_value(s + off, k, out);
@@ -788,14 +717,12 @@ static int eval_index(struct dsl_interp *in, const struct dsl_node *n, struct ds
             goto done;
         }
     } else {
-        if (index_of(in, ix, dsl_range_len(v.as.r), what, &i) != 0)
-            goto done;
+        if (index_of(in, ix, dsl_range_len(v.as.r), what, &i) != 0) goto done;
         *out = dsl_int((int64_t)((uint64_t)v.as.r.start + (uint64_t)i * (uint64_t)v.as.r.step));
     }
     r = 0;
 done:
-    if (r != 0)
-        dsl_error_locate(in, n->pos);
+    if (r != 0) dsl_error_locate(in, n->pos);
     dsl_value_release(v);
     dsl_value_release(ix);
     return r;
@@ -805,8 +732,7 @@ static int eval_attr(struct dsl_interp *in, const struct dsl_node *n, struct dsl
 {
     (void)out;
     struct dsl_value v;
-    if (dsl_eval(in, n->a, &v) != 0)
-        return -1;
+    if (dsl_eval(in, n->a, &v) != 0) return -1;
     int r = dsl_raise_at(in, n->pos, "AttributeError", "'%s' object has no attribute '%s'",
                          dsl_type_name(v), n->name);
     dsl_value_release(v);
@@ -825,11 +751,9 @@ int dsl_eval(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *
     *out = dsl_none();
     eval_fn fn = (unsigned)n->kind < DSL_N_COUNT ? eval_table[n->kind] : NULL;
     assert(fn && "not an expression node");
-    if (!fn)
-        return dsl_raise_at(in, n->pos, "SystemError", "internal error: not an expression");
+    if (!fn) return dsl_raise_at(in, n->pos, "SystemError", "internal error: not an expression");
     int r = fn(in, n, out);
-    if (r != 0)
-        *out = dsl_none();
+    if (r != 0) *out = dsl_none();
     return r;
 }
 
@@ -843,8 +767,7 @@ static int exec_block(struct dsl_interp *in, const struct dsl_node *n)
 {
     for (size_t i = 0; i < n->nkids; i++) {
         int r = exec_stmt(in, n->kids[i]);
-        if (r != X_OK)
-            return r;
+        if (r != X_OK) return r;
     }
     return X_OK;
 }
@@ -852,8 +775,7 @@ static int exec_block(struct dsl_interp *in, const struct dsl_node *n)
 static int exec_expr(struct dsl_interp *in, const struct dsl_node *n)
 {
     struct dsl_value v;
-    if (dsl_eval(in, n->a, &v) != 0)
-        return X_ERR;
+    if (dsl_eval(in, n->a, &v) != 0) return X_ERR;
     dsl_value_release(v);
     return X_OK;
 }
@@ -868,8 +790,7 @@ static int assign_to(struct dsl_interp *in, const struct dsl_node *target, struc
     }
     dsl_value_release(v);
     struct dsl_value obj;
-    if (dsl_eval(in, target->a, &obj) != 0)
-        return X_ERR;
+    if (dsl_eval(in, target->a, &obj) != 0) return X_ERR;
     if (target->kind == DSL_N_INDEX)
         dsl_raise_at(in, target->pos, "TypeError", "'%s' object does not support item assignment%s",
                      dsl_type_name(obj),
@@ -884,8 +805,7 @@ static int assign_to(struct dsl_interp *in, const struct dsl_node *target, struc
 static int exec_assign(struct dsl_interp *in, const struct dsl_node *n)
 {
     struct dsl_value v;
-    if (dsl_eval(in, n->a, &v) != 0)
-        return X_ERR;
+    if (dsl_eval(in, n->a, &v) != 0) return X_ERR;
     for (size_t i = 0; i < n->nkids; i++)
         if (assign_to(in, n->kids[i], dsl_value_retain(v)) != X_OK) {
             dsl_value_release(v);
@@ -901,31 +821,25 @@ static bool extend_in_place(struct dsl_value *slot, struct dsl_value rhs)
 {
     if (slot->kind == DSL_LIST && rhs.kind == DSL_LIST && slot->as.l->refs == 1) {
         struct dsl_list *l = slot->as.l, *r = rhs.as.l;
-        if (l->len + r->len > DSL_MAX_LIST_LEN || r->depth + 1 > DSL_MAX_LIST_DEPTH)
-            return false;
+        if (l->len + r->len > DSL_MAX_LIST_LEN || r->depth + 1 > DSL_MAX_LIST_DEPTH) return false;
         if (l->len + r->len > l->cap) {
             size_t cap = l->cap ? l->cap : 4;
-            while (cap < l->len + r->len)
-                cap *= 2;
+            while (cap < l->len + r->len) cap *= 2;
             struct dsl_value *p = realloc(l->items, cap * sizeof *p);
-            if (!p)
-                return false;
+            if (!p) return false;
             l->items = p;
             l->cap = cap;
         }
         size_t n = r->len; /* r may not alias l: it holds a reference of its own */
-        for (size_t i = 0; i < n; i++)
-            dsl_list_push(l, dsl_value_retain(r->items[i]));
+        for (size_t i = 0; i < n; i++) dsl_list_push(l, dsl_value_retain(r->items[i]));
         return true;
     }
     if (slot->kind == DSL_STR && rhs.kind == DSL_STR && slot->as.s->refs == 1) {
         struct dsl_str *s = slot->as.s;
         size_t n = s->len + rhs.as.s->len;
-        if (n > DSL_MAX_STR_BYTES)
-            return false;
+        if (n > DSL_MAX_STR_BYTES) return false;
         struct dsl_str *p = realloc(s, sizeof *s + n + 1);
-        if (!p)
-            return false;
+        if (!p) return false;
         memcpy(p->data + p->len, rhs.as.s->data, rhs.as.s->len);
         p->len = n;
         p->data[n] = '\0';
@@ -940,16 +854,13 @@ static int exec_aug(struct dsl_interp *in, const struct dsl_node *n)
     const struct dsl_node *target = n->a;
     if (target->kind != DSL_N_NAME) {
         struct dsl_value cur, rhs;
-        if (dsl_eval(in, target, &cur) != 0)
-            return X_ERR;
+        if (dsl_eval(in, target, &cur) != 0) return X_ERR;
         dsl_value_release(cur);
-        if (dsl_eval(in, n->b, &rhs) != 0)
-            return X_ERR;
+        if (dsl_eval(in, n->b, &rhs) != 0) return X_ERR;
         return assign_to(in, target, rhs);
     }
     struct dsl_value rhs, res;
-    if (dsl_eval(in, n->b, &rhs) != 0)
-        return X_ERR;
+    if (dsl_eval(in, n->b, &rhs) != 0) return X_ERR;
     struct dsl_value *slot = dsl_session_lookup(in->session, target->name);
     if (!slot) {
         /* not a variable: a builtin's name (TypeError below) or a NameError */
@@ -984,12 +895,10 @@ static int exec_if(struct dsl_interp *in, const struct dsl_node *n)
 {
     for (size_t i = 0; i + 1 < n->nkids; i += 2) {
         struct dsl_value c;
-        if (dsl_eval(in, n->kids[i], &c) != 0)
-            return X_ERR;
+        if (dsl_eval(in, n->kids[i], &c) != 0) return X_ERR;
         bool t = dsl_value_truthy(c);
         dsl_value_release(c);
-        if (t)
-            return exec_block(in, n->kids[i + 1]);
+        if (t) return exec_block(in, n->kids[i + 1]);
     }
     return n->b ? exec_block(in, n->b) : X_OK;
 }
@@ -997,28 +906,22 @@ static int exec_if(struct dsl_interp *in, const struct dsl_node *n)
 static int exec_while(struct dsl_interp *in, const struct dsl_node *n)
 {
     for (;;) {
-        if (dsl_check_cancel(in, n->pos) != 0)
-            return X_ERR;
+        if (dsl_check_cancel(in, n->pos) != 0) return X_ERR;
         struct dsl_value c;
-        if (dsl_eval(in, n->a, &c) != 0)
-            return X_ERR;
+        if (dsl_eval(in, n->a, &c) != 0) return X_ERR;
         bool t = dsl_value_truthy(c);
         dsl_value_release(c);
-        if (!t)
-            return X_OK;
+        if (!t) return X_OK;
         int r = exec_block(in, n->b);
-        if (r == X_ERR)
-            return X_ERR;
-        if (r == X_BREAK)
-            return X_OK;
+        if (r == X_ERR) return X_ERR;
+        if (r == X_BREAK) return X_OK;
     }
 }
 
 static int exec_for(struct dsl_interp *in, const struct dsl_node *n)
 {
     struct dsl_value seq;
-    if (dsl_eval(in, n->a, &seq) != 0)
-        return X_ERR;
+    if (dsl_eval(in, n->a, &seq) != 0) return X_ERR;
     struct dsl_iter it;
     int r = X_OK;
     if (dsl_iter_init(in, seq, &it) != 0) {
@@ -1047,8 +950,7 @@ static int exec_for(struct dsl_interp *in, const struct dsl_node *n)
             break;
         }
         r = exec_block(in, n->b);
-        if (r == X_ERR)
-            break;
+        if (r == X_ERR) break;
         if (r == X_BREAK) {
             r = X_OK;
             break;
@@ -1092,18 +994,15 @@ static int exec_stmt(struct dsl_interp *in, const struct dsl_node *n)
 {
     exec_fn fn = (unsigned)n->kind < DSL_N_COUNT ? exec_table[n->kind] : NULL;
     assert(fn && "not a statement node");
-    if (!fn)
-        return dsl_raise_at(in, n->pos, "SystemError", "internal error: not a statement");
+    if (!fn) return dsl_raise_at(in, n->pos, "SystemError", "internal error: not a statement");
     int r = fn(in, n);
-    if (r == X_ERR)
-        dsl_error_locate(in, n->pos);
+    if (r == X_ERR) dsl_error_locate(in, n->pos);
     return r;
 }
 
 int dsl_run_block(struct dsl_interp *in, const struct dsl_node *block, struct dsl_value *result)
 {
-    if (result)
-        *result = dsl_none();
+    if (result) *result = dsl_none();
     for (size_t i = 0; i < block->nkids; i++) {
         const struct dsl_node *s = block->kids[i];
         bool last = i + 1 == block->nkids;
@@ -1114,8 +1013,7 @@ int dsl_run_block(struct dsl_interp *in, const struct dsl_node *block, struct ds
             }
             return 0;
         }
-        if (exec_stmt(in, s) == X_ERR)
-            return -1;
+        if (exec_stmt(in, s) == X_ERR) return -1;
     }
     return 0;
 }

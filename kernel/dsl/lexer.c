@@ -141,8 +141,7 @@ int dsl_syntax_error_set(struct dsl_syntax_error *err, const char *ename, size_t
 void dsl_tokens_free(struct dsl_tokens *toks)
 {
     for (size_t i = 0; i < toks->n; i++)
-        if (toks->t[i].type == DSL_T_STRING)
-            free(toks->t[i].v.str.s);
+        if (toks->t[i].type == DSL_T_STRING) free(toks->t[i].v.str.s);
     free(toks->t);
     memset(toks, 0, sizeof *toks);
 }
@@ -196,12 +195,9 @@ static bool is_ident_char(char c) { return is_ident_start(c) || is_digit(c); }
 
 static int hex_value(char c)
 {
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
     return -1;
 }
 
@@ -376,8 +372,7 @@ static int lex_number(struct lexer *lx)
                 continue;
             }
             int h = hex_value(s[i]);
-            if (h < 0 || h >= base)
-                break;
+            if (h < 0 || h >= base) break;
             if (value > (INT64_MAX - h) / base)
                 overflow = true;
             else
@@ -401,8 +396,7 @@ static int lex_number(struct lexer *lx)
         }
         if (i < n && s[i] == '.') {
             is_float = true;
-            if (nd < sizeof digits - 1)
-                digits[nd++] = '.';
+            if (nd < sizeof digits - 1) digits[nd++] = '.';
             i++;
             while (i < n && (is_digit(s[i]) || (s[i] == '_' && i + 1 < n && is_digit(s[i + 1])))) {
                 if (s[i] != '_') {
@@ -416,15 +410,12 @@ static int lex_number(struct lexer *lx)
         }
         if (i < n && (s[i] == 'e' || s[i] == 'E')) {
             size_t j = i + 1;
-            if (j < n && (s[j] == '+' || s[j] == '-'))
-                j++;
+            if (j < n && (s[j] == '+' || s[j] == '-')) j++;
             if (j < n && is_digit(s[j])) {
                 is_float = true;
-                if (nd < sizeof digits - 1)
-                    digits[nd++] = 'e';
+                if (nd < sizeof digits - 1) digits[nd++] = 'e';
                 for (size_t k = i + 1; k < j; k++)
-                    if (nd < sizeof digits - 1)
-                        digits[nd++] = s[k];
+                    if (nd < sizeof digits - 1) digits[nd++] = s[k];
                 i = j;
                 while (i < n && is_digit(s[i])) {
                     if (nd < sizeof digits - 1)
@@ -443,8 +434,7 @@ static int lex_number(struct lexer *lx)
                 return dsl_syntax_error_set(
                     lx->err, "SyntaxError", start,
                     "leading zeros in decimal integer literals are not permitted");
-            if (too_long)
-                overflow = true;
+            if (too_long) overflow = true;
             for (size_t k = 0; k < nd && !overflow; k++) {
                 int d = digits[k] - '0';
                 if (value > (INT64_MAX - d) / 10)
@@ -458,8 +448,7 @@ static int lex_number(struct lexer *lx)
         return dsl_syntax_error_set(lx->err, "SyntaxError", i, "invalid %s literal",
                                     base == 10 ? "decimal" : "number");
     struct dsl_token *tok = emit(lx, is_float ? DSL_T_FLOAT : DSL_T_INT, start, i - start);
-    if (!tok)
-        return -1;
+    if (!tok) return -1;
     if (is_float)
         tok->v.f = strtod(digits, NULL);
     else
@@ -472,8 +461,7 @@ static int lex_number(struct lexer *lx)
 static int lex_name(struct lexer *lx)
 {
     size_t start = lx->i, i = lx->i;
-    while (i < lx->len && is_ident_char(lx->src[i]))
-        i++;
+    while (i < lx->len && is_ident_char(lx->src[i])) i++;
     size_t len = i - start;
     enum dsl_tok type = DSL_T_NAME;
     const char *w = lx->src + start;
@@ -486,8 +474,7 @@ static int lex_name(struct lexer *lx)
         type = DSL_T_FALSE;
     else if (len == 4 && memcmp(w, "None", 4) == 0)
         type = DSL_T_NONE;
-    if (!emit(lx, type, start, len))
-        return -1;
+    if (!emit(lx, type, start, len)) return -1;
     lx->i = i;
     return 0;
 }
@@ -498,8 +485,7 @@ static int lex_operator(struct lexer *lx)
     size_t rest = lx->len - lx->i;
     for (size_t k = 0; k < sizeof operators / sizeof operators[0]; k++) {
         size_t ol = strlen(operators[k].text);
-        if (ol > rest || memcmp(s, operators[k].text, ol) != 0)
-            continue;
+        if (ol > rest || memcmp(s, operators[k].text, ol) != 0) continue;
         enum dsl_tok type = operators[k].type;
         char c = s[0];
         if (type == DSL_T_LPAREN || type == DSL_T_LBRACKET || type == DSL_T_LBRACE) {
@@ -520,8 +506,7 @@ static int lex_operator(struct lexer *lx)
                     lx->brackets[lx->depth - 1]);
             lx->depth--;
         }
-        if (!emit(lx, type, lx->i, ol))
-            return -1;
+        if (!emit(lx, type, lx->i, ol)) return -1;
         lx->i += ol;
         return 0;
     }
@@ -551,8 +536,7 @@ static int measure_indent(const char *s, size_t n, size_t *j)
             w = (w / 8 + 1) * 8;
         else
             w = 0;
-        if (w > 100000)
-            w = 100000;
+        if (w > 100000) w = 100000;
         (*j)++;
     }
     return w;
@@ -560,8 +544,7 @@ static int measure_indent(const char *s, size_t n, size_t *j)
 
 static bool last_is_statement_token(const struct lexer *lx)
 {
-    if (lx->out->n == 0)
-        return false;
+    if (lx->out->n == 0) return false;
     enum dsl_tok t = lx->out->t[lx->out->n - 1].type;
     return t != DSL_T_NEWLINE && t != DSL_T_INDENT && t != DSL_T_DEDENT;
 }
@@ -579,8 +562,7 @@ static int line_start(struct lexer *lx)
     }
     char c = lx->src[j];
     if (c == '\n' || c == '\r' || c == '#') {
-        while (j < lx->len && lx->src[j] != '\n')
-            j++;
+        while (j < lx->len && lx->src[j] != '\n') j++;
         lx->i = j < lx->len ? j + 1 : j;
         return 1;
     }
@@ -592,14 +574,12 @@ static int line_start(struct lexer *lx)
                                         DSL_MAX_INDENTS);
         lx->indents[lx->nindents++] = w;
         lx->cur_indent = w;
-        if (!emit(lx, DSL_T_INDENT, j, 0))
-            return -1;
+        if (!emit(lx, DSL_T_INDENT, j, 0)) return -1;
     } else {
         lx->cur_indent = w;
         while (lx->nindents > 1 && w < lx->indents[lx->nindents - 1]) {
             lx->nindents--;
-            if (!emit(lx, DSL_T_DEDENT, j, 0))
-                return -1;
+            if (!emit(lx, DSL_T_DEDENT, j, 0)) return -1;
         }
         if (w != lx->indents[lx->nindents - 1])
             return dsl_syntax_error_set(lx->err, "IndentationError", j,
@@ -614,10 +594,8 @@ static int base_indent(const char *s, size_t n)
     while (i < n) {
         size_t j = i;
         int w = measure_indent(s, n, &j);
-        if (j < n && s[j] != '\n' && s[j] != '\r' && s[j] != '#')
-            return w;
-        while (j < n && s[j] != '\n')
-            j++;
+        if (j < n && s[j] != '\n' && s[j] != '\r' && s[j] != '#') return w;
+        while (j < n && s[j] != '\n') j++;
         i = j + 1;
     }
     return 0;
@@ -629,25 +607,20 @@ static int lex_all(struct lexer *lx)
     while (1) {
         if (at_line_start && lx->depth == 0) {
             int r = line_start(lx);
-            if (r < 0)
-                return -1;
-            if (r > 0)
-                continue;
+            if (r < 0) return -1;
+            if (r > 0) continue;
             at_line_start = false;
         }
-        if (lx->i >= lx->len)
-            break;
+        if (lx->i >= lx->len) break;
         const char *s = lx->src;
         char c = s[lx->i];
         if (c == ' ' || c == '\t' || c == '\f' || c == '\r') {
             lx->i++;
         } else if (c == '#') {
-            while (lx->i < lx->len && s[lx->i] != '\n')
-                lx->i++;
+            while (lx->i < lx->len && s[lx->i] != '\n') lx->i++;
         } else if (c == '\\') {
             size_t j = lx->i + 1;
-            if (j < lx->len && s[j] == '\r')
-                j++;
+            if (j < lx->len && s[j] == '\r') j++;
             if (j >= lx->len) {
                 dsl_syntax_error_set(lx->err, "SyntaxError", lx->i,
                                      "unexpected end of input after line continuation");
@@ -661,20 +634,16 @@ static int lex_all(struct lexer *lx)
             lx->i = j + 1;
         } else if (c == '\n') {
             if (lx->depth == 0) {
-                if (last_is_statement_token(lx) && !emit(lx, DSL_T_NEWLINE, lx->i, 1))
-                    return -1;
+                if (last_is_statement_token(lx) && !emit(lx, DSL_T_NEWLINE, lx->i, 1)) return -1;
                 at_line_start = true;
             }
             lx->i++;
         } else if (is_digit(c) || (c == '.' && lx->i + 1 < lx->len && is_digit(s[lx->i + 1]))) {
-            if (lex_number(lx) != 0)
-                return -1;
+            if (lex_number(lx) != 0) return -1;
         } else if (is_ident_start(c)) {
-            if (lex_name(lx) != 0)
-                return -1;
+            if (lex_name(lx) != 0) return -1;
         } else if (c == '"' || c == '\'') {
-            if (lex_string(lx) != 0)
-                return -1;
+            if (lex_string(lx) != 0) return -1;
         } else if (lex_operator(lx) != 0) {
             return -1;
         }
@@ -686,16 +655,13 @@ static int lex_all(struct lexer *lx)
         lx->err->incomplete = true;
         return -1;
     }
-    if (last_is_statement_token(lx) && !emit(lx, DSL_T_NEWLINE, lx->len, 0))
-        return -1;
+    if (last_is_statement_token(lx) && !emit(lx, DSL_T_NEWLINE, lx->len, 0)) return -1;
     lx->cur_indent = lx->indents[0];
     while (lx->nindents > 1) {
         lx->nindents--;
-        if (!emit(lx, DSL_T_DEDENT, lx->len, 0))
-            return -1;
+        if (!emit(lx, DSL_T_DEDENT, lx->len, 0)) return -1;
     }
-    if (!emit(lx, DSL_T_EOF, lx->len, 0))
-        return -1;
+    if (!emit(lx, DSL_T_EOF, lx->len, 0)) return -1;
     return 0;
 }
 

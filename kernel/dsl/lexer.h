@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #define DSL_MAX_BRACKETS 100 /* nesting of (), [] and {} */
-#define DSL_MAX_INDENTS  100 /* levels of indentation */
+#define DSL_MAX_INDENTS 100  /* levels of indentation */
 
 enum dsl_tok {
     DSL_T_EOF,

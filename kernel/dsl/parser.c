@@ -69,8 +69,7 @@ static const struct dsl_token *peek2(const struct parser *p)
 static const struct dsl_token *advance(struct parser *p)
 {
     const struct dsl_token *t = &p->toks.t[p->i];
-    if (t->type != DSL_T_EOF)
-        p->i++;
+    if (t->type != DSL_T_EOF) p->i++;
     return t;
 }
 
@@ -78,8 +77,7 @@ static bool check(const struct parser *p, enum dsl_tok t) { return peek(p)->type
 
 static bool match(struct parser *p, enum dsl_tok t)
 {
-    if (!check(p, t))
-        return false;
+    if (!check(p, t)) return false;
     advance(p);
     return true;
 }
@@ -88,8 +86,7 @@ static bool match(struct parser *p, enum dsl_tok t)
 __attribute__((format(printf, 4, 5))) static void *fail(struct parser *p, const char *ename,
                                                         size_t pos, const char *fmt, ...)
 {
-    if (p->failed)
-        return NULL;
+    if (p->failed) return NULL;
     p->failed = true;
     p->err->ename = ename;
     p->err->pos = pos;
@@ -108,8 +105,7 @@ static void *fail_nomem(struct parser *p)
 
 static void *fail_unexpected(struct parser *p, const struct dsl_token *t)
 {
-    if (t->type == DSL_T_INDENT)
-        return fail(p, "IndentationError", t->pos, "unexpected indent");
+    if (t->type == DSL_T_INDENT) return fail(p, "IndentationError", t->pos, "unexpected indent");
     if (t->type == DSL_T_EOF || t->type == DSL_T_NEWLINE || t->type == DSL_T_DEDENT)
         return fail(p, "SyntaxError", t->pos, "invalid syntax: unexpected %s",
                     dsl_tok_name(t->type));
@@ -118,8 +114,7 @@ static void *fail_unexpected(struct parser *p, const struct dsl_token *t)
 
 static bool expect(struct parser *p, enum dsl_tok t, const char *what)
 {
-    if (match(p, t))
-        return true;
+    if (match(p, t)) return true;
     const struct dsl_token *got = peek(p);
     if (got->type == DSL_T_INDENT) {
         fail_unexpected(p, got);
@@ -132,16 +127,14 @@ static bool expect(struct parser *p, enum dsl_tok t, const char *what)
 static struct dsl_node *node(struct parser *p, enum dsl_node_kind kind, size_t pos)
 {
     struct dsl_node *n = dsl_node_new(kind, pos);
-    if (!n)
-        fail_nomem(p);
+    if (!n) fail_nomem(p);
     return n;
 }
 
 /* Checks the height bound after a node got its children; frees n on failure. */
 static struct dsl_node *finish(struct parser *p, struct dsl_node *n)
 {
-    if (!n)
-        return NULL;
+    if (!n) return NULL;
     dsl_node_update_height(n);
     if (n->height > DSL_MAX_AST_HEIGHT) {
         fail(p, "SyntaxError", n->pos, "expression too complex (more than %d levels)",
@@ -164,8 +157,7 @@ static bool push(struct parser *p, struct dsl_node *n, struct dsl_node *kid)
 static char *copy_text(struct parser *p, const struct dsl_token *t)
 {
     char *s = strndup(p->src + t->pos, t->len);
-    if (!s)
-        fail_nomem(p);
+    if (!s) fail_nomem(p);
     return s;
 }
 
@@ -186,16 +178,14 @@ static struct dsl_node *prefix_int(struct parser *p, const struct dsl_token *tok
     if (tok->overflow)
         return fail(p, "OverflowError", tok->pos, "integer literal too large for int64");
     struct dsl_node *n = node(p, DSL_N_CONST, tok->pos);
-    if (n)
-        n->value = dsl_int(tok->v.i);
+    if (n) n->value = dsl_int(tok->v.i);
     return n;
 }
 
 static struct dsl_node *prefix_float(struct parser *p, const struct dsl_token *tok)
 {
     struct dsl_node *n = node(p, DSL_N_CONST, tok->pos);
-    if (n)
-        n->value = dsl_float(tok->v.f);
+    if (n) n->value = dsl_float(tok->v.f);
     return n;
 }
 
@@ -208,8 +198,7 @@ static struct dsl_node *prefix_string(struct parser *p, const struct dsl_token *
         j++;
     }
     struct dsl_node *n = node(p, DSL_N_CONST, tok->pos);
-    if (!n)
-        return NULL;
+    if (!n) return NULL;
     if (total > DSL_MAX_STR_BYTES) {
         dsl_node_free(n);
         return fail(p, "MemoryError", tok->pos, "string literal too long");
@@ -234,8 +223,7 @@ static struct dsl_node *prefix_string(struct parser *p, const struct dsl_token *
 static struct dsl_node *prefix_const(struct parser *p, const struct dsl_token *tok)
 {
     struct dsl_node *n = node(p, DSL_N_CONST, tok->pos);
-    if (!n)
-        return NULL;
+    if (!n) return NULL;
     if (tok->type == DSL_T_TRUE)
         n->value = dsl_bool(true);
     else if (tok->type == DSL_T_FALSE)
@@ -260,8 +248,7 @@ static struct dsl_node *prefix_group(struct parser *p, const struct dsl_token *t
     if (check(p, DSL_T_RPAREN))
         return fail(p, "SyntaxError", tok->pos, "empty parentheses: tuples are not supported");
     struct dsl_node *e = parse_expr(p);
-    if (!e)
-        return NULL;
+    if (!e) return NULL;
     if (check(p, DSL_T_COMMA)) {
         dsl_node_free(e);
         return fail(p, "SyntaxError", peek(p)->pos, "tuples are not supported; use a list [a, b]");
@@ -276,17 +263,13 @@ static struct dsl_node *prefix_group(struct parser *p, const struct dsl_token *t
 static struct dsl_node *prefix_list(struct parser *p, const struct dsl_token *tok)
 {
     struct dsl_node *n = node(p, DSL_N_LIST, tok->pos);
-    if (!n)
-        return NULL;
+    if (!n) return NULL;
     while (!check(p, DSL_T_RBRACKET)) {
         struct dsl_node *item = parse_expr(p);
-        if (!item || !push(p, n, item))
-            goto error;
-        if (!match(p, DSL_T_COMMA))
-            break;
+        if (!item || !push(p, n, item)) goto error;
+        if (!match(p, DSL_T_COMMA)) break;
     }
-    if (!expect(p, DSL_T_RBRACKET, "']' or ','"))
-        goto error;
+    if (!expect(p, DSL_T_RBRACKET, "']' or ','")) goto error;
     return finish(p, n);
 error:
     dsl_node_free(n);
@@ -297,8 +280,7 @@ static struct dsl_node *prefix_unary(struct parser *p, const struct dsl_token *t
 {
     bool is_not = tok->type == DSL_T_NOT;
     struct dsl_node *n = node(p, is_not ? DSL_N_NOT : DSL_N_UNARY, tok->pos);
-    if (!n)
-        return NULL;
+    if (!n) return NULL;
     n->op = tok->type;
     n->a = parse_prec(p, is_not ? P_NOT : P_UNARY);
     if (!n->a) {
@@ -353,15 +335,13 @@ static struct dsl_node *infix_compare(struct parser *p, struct dsl_node *left,
 {
     struct dsl_node *n = node(p, DSL_N_COMPARE, tok->pos);
     if (!n || !push(p, n, left)) {
-        if (!n)
-            dsl_node_free(left);
+        if (!n) dsl_node_free(left);
         dsl_node_free(n);
         return NULL;
     }
     enum dsl_tok op = tok->type;
     for (;;) {
-        if (op == DSL_T_NOT && !expect(p, DSL_T_IN, "'in' after 'not'"))
-            goto error;
+        if (op == DSL_T_NOT && !expect(p, DSL_T_IN, "'in' after 'not'")) goto error;
         enum dsl_tok *ops = realloc(n->ops, n->nkids * sizeof *ops);
         if (!ops) {
             fail_nomem(p);
@@ -370,10 +350,8 @@ static struct dsl_node *infix_compare(struct parser *p, struct dsl_node *left,
         n->ops = ops;
         ops[n->nkids - 1] = op;
         struct dsl_node *right = parse_prec(p, P_TERM);
-        if (!right || !push(p, n, right))
-            goto error;
-        if (!is_compare_op(p))
-            break;
+        if (!right || !push(p, n, right)) goto error;
+        if (!is_compare_op(p)) break;
         op = advance(p)->type;
     }
     return finish(p, n);
@@ -415,8 +393,7 @@ static struct dsl_node *infix_call(struct parser *p, struct dsl_node *left,
             }
             n->kwvals = vals;
             char *kw = copy_text(p, name);
-            if (!kw)
-                goto error;
+            if (!kw) goto error;
             struct dsl_node *val = parse_expr(p);
             if (!val) {
                 free(kw);
@@ -431,14 +408,11 @@ static struct dsl_node *infix_call(struct parser *p, struct dsl_node *left,
                 goto error;
             }
             struct dsl_node *arg = parse_expr(p);
-            if (!arg || !push(p, n, arg))
-                goto error;
+            if (!arg || !push(p, n, arg)) goto error;
         }
-        if (!match(p, DSL_T_COMMA))
-            break;
+        if (!match(p, DSL_T_COMMA)) break;
     }
-    if (!expect(p, DSL_T_RPAREN, "')' or ','"))
-        goto error;
+    if (!expect(p, DSL_T_RPAREN, "')' or ','")) goto error;
     return finish(p, n);
 error:
     dsl_node_free(n);
@@ -455,14 +429,11 @@ static struct dsl_node *infix_index(struct parser *p, struct dsl_node *left,
     }
     n->a = left;
     do {
-        if (check(p, DSL_T_RBRACKET) && n->nkids > 0)
-            break;
+        if (check(p, DSL_T_RBRACKET) && n->nkids > 0) break;
         struct dsl_node *ix = parse_expr(p);
-        if (!ix || !push(p, n, ix))
-            goto error;
+        if (!ix || !push(p, n, ix)) goto error;
     } while (match(p, DSL_T_COMMA));
-    if (!expect(p, DSL_T_RBRACKET, "']'"))
-        goto error;
+    if (!expect(p, DSL_T_RBRACKET, "']'")) goto error;
     return finish(p, n);
 error:
     dsl_node_free(n);
@@ -528,16 +499,14 @@ static const struct rule *rule_of(enum dsl_tok t) { return &rules[t]; }
 static enum prec next_prec(const struct parser *p)
 {
     const struct dsl_token *t = peek(p);
-    if (t->type == DSL_T_NOT && peek2(p)->type != DSL_T_IN)
-        return P_NONE;
+    if (t->type == DSL_T_NOT && peek2(p)->type != DSL_T_IN) return P_NONE;
     return rules[t->type].infix ? rules[t->type].prec : P_NONE;
 }
 
 static struct dsl_node *parse_prec(struct parser *p, enum prec prec)
 {
     const struct dsl_token *tok = peek(p);
-    if (!enter(p, tok->pos))
-        return NULL;
+    if (!enter(p, tok->pos)) return NULL;
     struct dsl_node *left = NULL;
     const struct rule *r = rule_of(tok->type);
     if (!r->prefix || (tok->type == DSL_T_NOT && prec > P_NOT)) {
@@ -591,8 +560,7 @@ static enum dsl_tok aug_binary_op(enum dsl_tok t)
 
 static bool check_target(struct parser *p, const struct dsl_node *t)
 {
-    if (t->kind == DSL_N_NAME || t->kind == DSL_N_INDEX || t->kind == DSL_N_ATTR)
-        return true;
+    if (t->kind == DSL_N_NAME || t->kind == DSL_N_INDEX || t->kind == DSL_N_ATTR) return true;
     const char *what = t->kind == DSL_N_CALL      ? "function call"
                        : t->kind == DSL_N_CONST   ? "literal"
                        : t->kind == DSL_N_COMPARE ? "comparison"
@@ -623,8 +591,7 @@ static struct dsl_node *parse_simple(struct parser *p)
     default: break;
     }
     struct dsl_node *e = parse_expr(p);
-    if (!e)
-        return NULL;
+    if (!e) return NULL;
     if (check(p, DSL_T_ASSIGN)) {
         struct dsl_node *n = node(p, DSL_N_ASSIGN, peek(p)->pos);
         if (!n) {
@@ -639,8 +606,7 @@ static struct dsl_node *parse_simple(struct parser *p)
             if (!push(p, n, e)) /* frees e */
                 goto assign_error;
             e = parse_expr(p);
-            if (!e)
-                goto assign_error;
+            if (!e) goto assign_error;
         }
         n->a = e;
         return finish(p, n);
@@ -683,12 +649,10 @@ static bool parse_simple_line(struct parser *p, struct dsl_node *block)
 {
     for (;;) {
         struct dsl_node *s = parse_simple(p);
-        if (!s || !push(p, block, s))
-            return false;
+        if (!s || !push(p, block, s)) return false;
         if (match(p, DSL_T_SEMI)) {
             s->flag = true;
-            if (check(p, DSL_T_NEWLINE) || check(p, DSL_T_EOF))
-                break;
+            if (check(p, DSL_T_NEWLINE) || check(p, DSL_T_EOF)) break;
             continue;
         }
         break;
@@ -709,15 +673,12 @@ static struct dsl_node *parse_if(struct parser *p)
 {
     const struct dsl_token *kw = advance(p);
     struct dsl_node *n = node(p, DSL_N_IF, kw->pos);
-    if (!n)
-        return NULL;
+    if (!n) return NULL;
     for (;;) {
         struct dsl_node *cond = parse_expr(p);
-        if (!cond || !push(p, n, cond))
-            goto error;
+        if (!cond || !push(p, n, cond)) goto error;
         struct dsl_node *body = parse_block(p, kw);
-        if (!body || !push(p, n, body))
-            goto error;
+        if (!body || !push(p, n, body)) goto error;
         if (check(p, DSL_T_ELIF)) {
             kw = advance(p);
             continue;
@@ -725,8 +686,7 @@ static struct dsl_node *parse_if(struct parser *p)
         if (check(p, DSL_T_ELSE)) {
             kw = advance(p);
             n->b = parse_block(p, kw);
-            if (!n->b)
-                goto error;
+            if (!n->b) goto error;
         }
         break;
     }
@@ -740,16 +700,13 @@ static struct dsl_node *parse_while(struct parser *p)
 {
     const struct dsl_token *kw = advance(p);
     struct dsl_node *n = node(p, DSL_N_WHILE, kw->pos);
-    if (!n)
-        return NULL;
+    if (!n) return NULL;
     n->a = parse_expr(p);
-    if (!n->a)
-        goto error;
+    if (!n->a) goto error;
     p->loops++;
     n->b = parse_block(p, kw);
     p->loops--;
-    if (!n->b)
-        goto error;
+    if (!n->b) goto error;
     return finish(p, n);
 error:
     dsl_node_free(n);
@@ -760,24 +717,19 @@ static struct dsl_node *parse_for(struct parser *p)
 {
     const struct dsl_token *kw = advance(p);
     struct dsl_node *n = node(p, DSL_N_FOR, kw->pos);
-    if (!n)
-        return NULL;
+    if (!n) return NULL;
     if (!check(p, DSL_T_NAME)) {
         fail(p, "SyntaxError", peek(p)->pos, "expected a variable name after 'for'");
         goto error;
     }
-    if (!(n->name = copy_text(p, advance(p))))
-        goto error;
-    if (!expect(p, DSL_T_IN, "'in'"))
-        goto error;
+    if (!(n->name = copy_text(p, advance(p)))) goto error;
+    if (!expect(p, DSL_T_IN, "'in'")) goto error;
     n->a = parse_expr(p);
-    if (!n->a)
-        goto error;
+    if (!n->a) goto error;
     p->loops++;
     n->b = parse_block(p, kw);
     p->loops--;
-    if (!n->b)
-        goto error;
+    if (!n->b) goto error;
     return finish(p, n);
 error:
     dsl_node_free(n);
@@ -787,30 +739,24 @@ error:
 /* ':' then the rest of the line, or NEWLINE INDENT statements DEDENT. */
 static struct dsl_node *parse_block(struct parser *p, const struct dsl_token *header)
 {
-    if (!expect(p, DSL_T_COLON, "':'"))
-        return NULL;
-    if (!enter(p, header->pos))
-        return NULL;
+    if (!expect(p, DSL_T_COLON, "':'")) return NULL;
+    if (!enter(p, header->pos)) return NULL;
     struct dsl_node *block = node(p, DSL_N_BLOCK, header->pos);
-    if (!block)
-        goto done;
+    if (!block) goto done;
     if (!match(p, DSL_T_NEWLINE)) {
-        if (!parse_simple_line(p, block))
-            goto error;
+        if (!parse_simple_line(p, block)) goto error;
         goto done;
     }
     if (!match(p, DSL_T_INDENT)) {
         int line = 1;
-        for (size_t k = 0; k < header->pos; k++)
-            line += p->src[k] == '\n';
+        for (size_t k = 0; k < header->pos; k++) line += p->src[k] == '\n';
         fail(p, "IndentationError", peek(p)->pos,
              "expected an indented block after %s statement on line %d", dsl_tok_name(header->type),
              line);
         goto error;
     }
     while (!check(p, DSL_T_DEDENT) && !check(p, DSL_T_EOF))
-        if (!parse_line(p, block))
-            goto error;
+        if (!parse_line(p, block)) goto error;
     match(p, DSL_T_DEDENT);
     block = finish(p, block);
     goto done;
@@ -853,8 +799,7 @@ static bool parser_init(struct parser *p, const char *src, size_t len, struct ds
 struct dsl_node *dsl_parse_cell(const char *src, size_t len, struct dsl_syntax_error *err)
 {
     struct parser p;
-    if (!parser_init(&p, src, len, err))
-        return NULL;
+    if (!parser_init(&p, src, len, err)) return NULL;
     struct dsl_node *block = node(&p, DSL_N_BLOCK, 0);
     while (block && !check(&p, DSL_T_EOF)) {
         if (!parse_line(&p, block)) {
@@ -866,8 +811,7 @@ struct dsl_node *dsl_parse_cell(const char *src, size_t len, struct dsl_syntax_e
             block = NULL;
         }
     }
-    if (block)
-        block = finish(&p, block);
+    if (block) block = finish(&p, block);
     dsl_tokens_free(&p.toks);
     return block;
 }
@@ -875,8 +819,7 @@ struct dsl_node *dsl_parse_cell(const char *src, size_t len, struct dsl_syntax_e
 struct dsl_node *dsl_parse_expression(const char *src, size_t len, struct dsl_syntax_error *err)
 {
     struct parser p;
-    if (!parser_init(&p, src, len, err))
-        return NULL;
+    if (!parser_init(&p, src, len, err)) return NULL;
     struct dsl_node *e = NULL;
     if (check(&p, DSL_T_EOF)) {
         fail(&p, "SyntaxError", peek(&p)->pos, "invalid syntax: expected an expression");

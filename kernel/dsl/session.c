@@ -35,15 +35,13 @@ static uint64_t hash_name(const char *s)
 static struct dsl_var *find_slot(struct dsl_var *vars, size_t cap, const char *name)
 {
     size_t i = (size_t)hash_name(name) & (cap - 1);
-    while (vars[i].name && strcmp(vars[i].name, name) != 0)
-        i = (i + 1) & (cap - 1);
+    while (vars[i].name && strcmp(vars[i].name, name) != 0) i = (i + 1) & (cap - 1);
     return &vars[i];
 }
 
 struct dsl_value *dsl_session_lookup(struct dsl_session *s, const char *name)
 {
-    if (!s->cap)
-        return NULL;
+    if (!s->cap) return NULL;
     struct dsl_var *v = find_slot(s->vars, s->cap, name);
     return v->name ? &v->value : NULL;
 }
@@ -52,11 +50,9 @@ static int grow(struct dsl_session *s)
 {
     size_t cap = s->cap ? s->cap * 2 : 32;
     struct dsl_var *vars = calloc(cap, sizeof *vars);
-    if (!vars)
-        return DSL_V_NOMEM;
+    if (!vars) return DSL_V_NOMEM;
     for (size_t i = 0; i < s->cap; i++)
-        if (s->vars[i].name)
-            *find_slot(vars, cap, s->vars[i].name) = s->vars[i];
+        if (s->vars[i].name) *find_slot(vars, cap, s->vars[i].name) = s->vars[i];
     free(s->vars);
     s->vars = vars;
     s->cap = cap;
@@ -90,8 +86,7 @@ struct dsl_session *dsl_session_new(void) { return calloc(1, sizeof(struct dsl_s
 
 void dsl_session_reset(struct dsl_session *s)
 {
-    if (!s)
-        return;
+    if (!s) return;
     for (size_t i = 0; i < s->cap; i++)
         if (s->vars[i].name) {
             free(s->vars[i].name);
@@ -112,8 +107,7 @@ void dsl_session_free(struct dsl_session *s)
 
 void dsl_error_clear(struct dsl_error *err)
 {
-    if (!err)
-        return;
+    if (!err) return;
     free(err->ename);
     free(err->evalue);
     json_decref(err->traceback);
@@ -123,8 +117,7 @@ void dsl_error_clear(struct dsl_error *err)
 static void tb_line(json_t *tb, const char *text, size_t n)
 {
     json_t *s = render_json_string(text, n);
-    if (s)
-        json_array_append_new(tb, s);
+    if (s) json_array_append_new(tb, s);
 }
 
 /* Fills *err; positions index src. Strings are copied. On exhaustion the fields that could
@@ -132,33 +125,28 @@ static void tb_line(json_t *tb, const char *text, size_t n)
 static void make_error(struct dsl_error *err, const char *src, size_t len, const char *ename,
                        const char *evalue, bool has_pos, size_t pos)
 {
-    if (!evalue)
-        evalue = "out of memory";
+    if (!err) return;
+    memset(err, 0, sizeof *err);
+    if (!evalue) evalue = "out of memory";
     json_t *fixed = render_json_string(evalue, strlen(evalue)); /* repairs bad UTF-8 */
     err->ename = strdup(ename);
     err->evalue = strdup(fixed ? json_string_value(fixed) : "out of memory");
     json_decref(fixed);
     err->traceback = json_array();
-    if (!err->traceback)
-        return;
+    if (!err->traceback) return;
     struct render_buf b;
     render_buf_init(&b, 0);
     if (has_pos && src) {
-        if (pos > len)
-            pos = len;
+        if (pos > len) pos = len;
         size_t ls = pos;
-        while (ls > 0 && src[ls - 1] != '\n')
-            ls--;
+        while (ls > 0 && src[ls - 1] != '\n') ls--;
         size_t le = pos;
-        while (le < len && src[le] != '\n')
-            le++;
+        while (le < len && src[le] != '\n') le++;
         size_t line = 1;
-        for (size_t i = 0; i < ls; i++)
-            line += src[i] == '\n';
+        for (size_t i = 0; i < ls; i++) line += src[i] == '\n';
         size_t col = render_utf8_count(src + ls, pos - ls) + 1;
         size_t shown = le - ls;
-        if (shown && src[ls + shown - 1] == '\r')
-            shown--;
+        if (shown && src[ls + shown - 1] == '\r') shown--;
         render_buf_printf(&b, "  Cell line %zu, column %zu:", line, col);
         tb_line(err->traceback, render_buf_str(&b), b.len);
         render_buf_free(&b);
@@ -217,8 +205,7 @@ static int result_bundle(struct dsl_interp *in, struct dsl_value v, json_t **res
 {
     enum dsl_vstatus st = DSL_V_OK;
     *result = dsl_value_bundle(v, &st);
-    if (!*result)
-        return dsl_raise_status(in, st);
+    if (!*result) return dsl_raise_status(in, st);
     return 0;
 }
 
@@ -226,10 +213,8 @@ int dsl_execute(struct dsl_session *s, const char *code, const struct dsl_output
                 json_t **result, struct dsl_error *err)
 {
     static const struct dsl_output no_output = {0};
-    if (result)
-        *result = NULL;
-    if (!code)
-        code = "";
+    if (result) *result = NULL;
+    if (!code) code = "";
     size_t len = strlen(code);
     struct dsl_syntax_error se;
     struct dsl_node *block = dsl_parse_cell(code, len, &se);
@@ -243,8 +228,7 @@ int dsl_execute(struct dsl_session *s, const char *code, const struct dsl_output
     int r = dsl_run_block(&in, block, result ? &value : NULL);
     if (r == 0 && value.kind != DSL_NONE) {
         r = result_bundle(&in, value, result);
-        if (r != 0 && block->nkids)
-            dsl_error_locate(&in, block->kids[block->nkids - 1]->pos);
+        if (r != 0 && block->nkids) dsl_error_locate(&in, block->kids[block->nkids - 1]->pos);
     }
     dsl_value_release(value);
     dsl_node_free(block);
@@ -259,8 +243,7 @@ int dsl_evaluate(struct dsl_session *s, const char *expr, json_t **result, struc
 {
     static const struct dsl_output no_output = {0};
     *result = NULL;
-    if (!expr)
-        expr = "";
+    if (!expr) expr = "";
     size_t len = strlen(expr);
     struct dsl_syntax_error se;
     struct dsl_node *e = dsl_parse_expression(expr, len, &se);

@@ -57,13 +57,11 @@ struct dsl_value dsl_value_retain(struct dsl_value v)
 void dsl_value_release(struct dsl_value v)
 {
     if (v.kind == DSL_STR) {
-        if (--v.as.s->refs == 0)
-            free(v.as.s);
+        if (--v.as.s->refs == 0) free(v.as.s);
     } else if (v.kind == DSL_LIST) {
         struct dsl_list *l = v.as.l;
         if (--l->refs == 0) {
-            for (size_t i = 0; i < l->len; i++)
-                dsl_value_release(l->items[i]);
+            for (size_t i = 0; i < l->len; i++) dsl_value_release(l->items[i]);
             free(l->items);
             free(l);
         }
@@ -72,11 +70,9 @@ void dsl_value_release(struct dsl_value v)
 
 struct dsl_str *dsl_str_alloc(size_t n)
 {
-    if (n > DSL_MAX_STR_BYTES)
-        return NULL;
+    if (n > DSL_MAX_STR_BYTES) return NULL;
     struct dsl_str *s = malloc(sizeof *s + n + 1);
-    if (!s)
-        return NULL;
+    if (!s) return NULL;
     s->refs = 1;
     s->len = n;
     s->data[n] = '\0';
@@ -85,13 +81,10 @@ struct dsl_str *dsl_str_alloc(size_t n)
 
 int dsl_str_value(const char *s, size_t n, struct dsl_value *out)
 {
-    if (n > DSL_MAX_STR_BYTES)
-        return DSL_V_TOOBIG;
+    if (n > DSL_MAX_STR_BYTES) return DSL_V_TOOBIG;
     struct dsl_str *str = dsl_str_alloc(n);
-    if (!str)
-        return DSL_V_NOMEM;
-    if (n)
-        memcpy(str->data, s, n);
+    if (!str) return DSL_V_NOMEM;
+    if (n) memcpy(str->data, s, n);
     out->kind = DSL_STR;
     out->as.s = str;
     return DSL_V_OK;
@@ -100,8 +93,7 @@ int dsl_str_value(const char *s, size_t n, struct dsl_value *out)
 struct dsl_list *dsl_list_new(size_t cap)
 {
     struct dsl_list *l = calloc(1, sizeof *l);
-    if (!l)
-        return NULL;
+    if (!l) return NULL;
     l->refs = 1;
     l->depth = 1;
     if (cap) {
@@ -176,31 +168,24 @@ bool dsl_value_truthy(struct dsl_value v)
 bool dsl_value_equal(struct dsl_value a, struct dsl_value b)
 {
     if (dsl_is_number(a) && dsl_is_number(b)) {
-        if (a.kind == DSL_FLOAT || b.kind == DSL_FLOAT)
-            return dsl_as_double(a) == dsl_as_double(b);
+        if (a.kind == DSL_FLOAT || b.kind == DSL_FLOAT) return dsl_as_double(a) == dsl_as_double(b);
         return dsl_as_int(a) == dsl_as_int(b);
     }
-    if (a.kind != b.kind)
-        return false;
+    if (a.kind != b.kind) return false;
     switch (a.kind) {
     case DSL_NONE: return true;
     case DSL_STR:
         return a.as.s->len == b.as.s->len && memcmp(a.as.s->data, b.as.s->data, a.as.s->len) == 0;
     case DSL_LIST:
-        if (a.as.l->len != b.as.l->len)
-            return false;
+        if (a.as.l->len != b.as.l->len) return false;
         for (size_t i = 0; i < a.as.l->len; i++)
-            if (!dsl_value_equal(a.as.l->items[i], b.as.l->items[i]))
-                return false;
+            if (!dsl_value_equal(a.as.l->items[i], b.as.l->items[i])) return false;
         return true;
     case DSL_RANGE: {
         int64_t n = dsl_range_len(a.as.r);
-        if (n != dsl_range_len(b.as.r))
-            return false;
-        if (n == 0)
-            return true;
-        if (a.as.r.start != b.as.r.start)
-            return false;
+        if (n != dsl_range_len(b.as.r)) return false;
+        if (n == 0) return true;
+        if (a.as.r.start != b.as.r.start) return false;
         return n == 1 || a.as.r.step == b.as.r.step;
     }
     case DSL_BUILTIN: return a.as.fn == b.as.fn;
@@ -220,16 +205,13 @@ static int value_text(struct render_buf *b, struct dsl_value v, bool repr)
         return render_buf_append(b, f, n);
     }
     case DSL_STR:
-        if (repr)
-            return render_str_repr(b, v.as.s->data, v.as.s->len);
+        if (repr) return render_str_repr(b, v.as.s->data, v.as.s->len);
         return render_buf_append(b, v.as.s->data, v.as.s->len);
     case DSL_LIST:
         render_buf_putc(b, '[');
         for (size_t i = 0; i < v.as.l->len; i++) {
-            if (i)
-                render_buf_puts(b, ", ");
-            if (value_text(b, v.as.l->items[i], true) != 0)
-                return -1;
+            if (i) render_buf_puts(b, ", ");
+            if (value_text(b, v.as.l->items[i], true) != 0) return -1;
         }
         return render_buf_putc(b, ']');
     case DSL_RANGE:
@@ -260,7 +242,6 @@ json_t *dsl_value_bundle(struct dsl_value v, enum dsl_vstatus *status)
     }
     json_t *bundle = render_text_bundle(render_buf_str(&b));
     render_buf_free(&b);
-    if (!bundle)
-        *status = DSL_V_NOMEM;
+    if (!bundle) *status = DSL_V_NOMEM;
     return bundle;
 }

@@ -19,9 +19,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define DSL_MAX_STR_BYTES  ((size_t)64 << 20) /* longest string a cell may build */
-#define DSL_MAX_LIST_LEN   ((size_t)1 << 24)  /* most items in one list */
-#define DSL_MAX_LIST_DEPTH 100                /* lists nested in lists */
+#define DSL_MAX_STR_BYTES ((size_t)64 << 20) /* longest string a cell may build */
+#define DSL_MAX_LIST_LEN ((size_t)1 << 22)   /* most items in one list (128 MiB of values) */
+#define DSL_MAX_LIST_DEPTH 100               /* lists nested in lists */
 
 enum dsl_kind {
     DSL_NONE,

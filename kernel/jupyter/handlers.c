@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define HISTORY_MAX_ENTRIES 10000
 
@@ -90,21 +91,70 @@ static void handle_kernel_info(struct jp_kernel *k, enum jp_channel ch,
 /* ---------------------------------------------------------------------------------------- */
 /* execute                                                                                    */
 
+/* Stream output is coalesced, as ipykernel's OutStream does: a loop that prints 20,000 lines
+ * must not send 20,000 messages, which would overrun the IOPub high-water mark (ZeroMQ then
+ * drops messages, idle included, and the frontend waits forever). Text is held until the stream
+ * changes, 64 KiB accumulate, STREAM_FLUSH_NS pass, or any other message is about to go out. */
+#define STREAM_FLUSH_NS 50000000LL /* 50 ms: soon enough for a person to see it live */
+#define STREAM_FLUSH_BYTES 65536
+
 struct exec_ctx {
     struct jp_kernel *k;
     const struct jp_message *req;
     bool allow_stdin;
+    const char *stream;     /* "stdout" or "stderr": the stream of the held text */
+    char *held;             /* text not yet published (malloc'd) */
+    size_t held_len, held_cap;
+    long long last_flush;   /* CLOCK_MONOTONIC ns of the last flush */
 };
+
+static long long now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static void out_flush(void *ctx)
+{
+    struct exec_ctx *e = ctx;
+    if (e->held_len > 0)
+        jp_kernel_publish(e->k, e->req, "stream",
+                          json_pack("{s:s, s:s%}", "name", e->stream, "text", e->held,
+                                    e->held_len));
+    e->held_len = 0;
+    e->last_flush = now_ns();
+}
 
 static void out_stream(void *ctx, const char *name, const char *text)
 {
     struct exec_ctx *e = ctx;
-    jp_kernel_publish(e->k, e->req, "stream", json_pack("{s:s, s:s}", "name", name, "text", text));
+    if (e->held_len > 0 && strcmp(name, e->stream) != 0) out_flush(e);
+    size_t len = strlen(text);
+    if (e->held_len + len + 1 > e->held_cap) {
+        size_t cap = e->held_cap ? e->held_cap : 4096;
+        while (cap < e->held_len + len + 1) cap *= 2;
+        char *bigger = realloc(e->held, cap);
+        if (!bigger) { /* out of memory: send what we have and this piece on its own */
+            out_flush(e);
+            jp_kernel_publish(e->k, e->req, "stream",
+                              json_pack("{s:s, s:s}", "name", name, "text", text));
+            return;
+        }
+        e->held = bigger;
+        e->held_cap = cap;
+    }
+    memcpy(e->held + e->held_len, text, len);
+    e->held_len += len;
+    e->stream = strcmp(name, "stderr") == 0 ? "stderr" : "stdout";
+    if (e->held_len >= STREAM_FLUSH_BYTES || now_ns() - e->last_flush >= STREAM_FLUSH_NS)
+        out_flush(e);
 }
 
 static void out_display(void *ctx, json_t *data, const char *display_id, bool update)
 {
     struct exec_ctx *e = ctx;
+    out_flush(e);
     json_t *content = json_pack("{s:O, s:{}, s:{}}", "data", data, "metadata", "transient");
     if (content && display_id)
         json_object_set_new(json_object_get(content, "transient"), "display_id",
@@ -115,6 +165,7 @@ static void out_display(void *ctx, json_t *data, const char *display_id, bool up
 static void out_clear(void *ctx, bool wait)
 {
     struct exec_ctx *e = ctx;
+    out_flush(e);
     jp_kernel_publish(e->k, e->req, "clear_output", json_pack("{s:b}", "wait", wait));
 }
 
@@ -133,6 +184,7 @@ static int out_input(void *ctx, const char *prompt, bool password, char **line, 
         *why = "input() is not available: the frontend does not support input requests";
         return -1;
     }
+    out_flush(e); /* the prompt's context must be on screen before we wait for an answer */
     if (send_reply(e->k, JP_STDIN, e->req, "input_request",
                    json_pack("{s:s, s:b}", "prompt", prompt, "password", password)) != 0) {
         *why = "the input request could not be sent";
@@ -202,7 +254,8 @@ static void handle_execute(struct jp_kernel *k, enum jp_channel ch, const struct
     bool silent = get_bool(c, "silent", false);
     bool store_history = !silent && get_bool(c, "store_history", true);
     bool stop_on_error = get_bool(c, "stop_on_error", true);
-    struct exec_ctx e = {k, req, get_bool(c, "allow_stdin", true)};
+    struct exec_ctx e = {.k = k, .req = req, .allow_stdin = get_bool(c, "allow_stdin", true),
+                         .stream = "stdout", .last_flush = now_ns()};
 
     if (store_history) {
         k->execution_count++;
@@ -220,6 +273,7 @@ static void handle_execute(struct jp_kernel *k, enum jp_channel ch, const struct
         .clear_output = out_clear,
         .page = out_page,
         .input = out_input,
+        .flush = out_flush,
     };
     json_t *result = NULL;
     struct dsl_error err = {0};
@@ -229,6 +283,8 @@ static void handle_execute(struct jp_kernel *k, enum jp_channel ch, const struct
     jp_iso8601_now(started);
     mt_cancel_clear();
     int rc = dsl_execute(k->dsl, code, &out, &result, &err);
+    out_flush(&e);
+    free(e.held);
 
     json_t *reply;
     if (rc == 0) {
@@ -248,7 +304,10 @@ static void handle_execute(struct jp_kernel *k, enum jp_channel ch, const struct
         reply = json_pack("{s:s, s:I, s:s, s:s, s:O, s:{}, s:[]}", "status", "error",
                           "execution_count", count, "ename", err.ename, "evalue", err.evalue,
                           "traceback", err.traceback, "user_expressions", "payload");
-        if (stop_on_error && !silent) k->aborting = true;
+        /* Requests queued by now are aborted; the snapshot is taken before the reply goes out,
+         * so a client that sends its next request on seeing the reply never has it aborted. */
+        if (stop_on_error && !silent && k->outbox.abort_queued)
+            k->outbox.abort_queued(k->outbox.ctx);
     }
     json_decref(result);
     dsl_error_clear(&err);
@@ -399,10 +458,6 @@ void jp_kernel_dispatch(struct jp_kernel *k, enum jp_channel ch, const struct jp
     jp_kernel_publish(k, req, "status", status_content("busy"));
     if (fn) {
         fn(k, ch, req);
-        if (k->aborting && k->outbox.abort_queued) {
-            k->outbox.abort_queued(k->outbox.ctx);
-            k->aborting = false;
-        }
     } else {
         fprintf(stderr, "minitorch-kernel: ignoring unknown message type \"%s\" on %s\n", type,
                 ch == JP_CONTROL ? "control" : "shell");

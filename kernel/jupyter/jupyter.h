@@ -186,9 +186,9 @@ struct jp_outbox {
     /* Waits for the input_reply to an input_request just sent on stdin. Returns 0 and fills
      * *reply (caller clears), or -1 when interrupted (cancel flag) or the kernel is stopping. */
     int (*recv_stdin)(void *ctx, struct jp_message *reply);
-    /* After an execute failed with stop_on_error, and before its idle: the execute requests
-     * queued on shell by now are to be answered with status "aborted" without running (after
-     * this request's idle). May be NULL. */
+    /* Called when an execute failed with stop_on_error, before its reply: the execute
+     * requests queued on shell by now are to be answered with status "aborted" without
+     * running, after this request's idle. May be NULL. */
     void (*abort_queued)(void *ctx);
 };
 
@@ -199,7 +199,6 @@ struct jp_kernel {
     char session[37];           /* this kernel's session id (header.session) */
     long execution_count;       /* the count of the last stored execution */
     atomic_bool shutdown_requested; /* set by shutdown_request (any thread); the server stops */
-    bool aborting;              /* an execute failed with stop_on_error: abort queued executes */
     json_t *payloads;           /* execute_reply payloads collected while a cell runs */
 };
 

@@ -413,12 +413,11 @@ static void stop_threads(struct server *s)
     }
 }
 
-/* Called when an execute failed with stop_on_error, before that request's idle: takes every
- * request already queued on shell into s->held, so that the shell loop answers the execute
- * requests among them with status "aborted" (and handles the others) after the idle. Messages
- * that arrive later run normally. Like ipykernel 7, this keeps busy/idle of different requests
- * from nesting, and a client that waits for idle before sending never sees its request
- * aborted. */
+/* Called when an execute failed with stop_on_error, before its reply: takes every request
+ * already queued on shell into s->held, so that the shell loop answers the execute requests
+ * among them with status "aborted" (and handles the others) after the failed request's idle.
+ * Messages that arrive later run normally. As in ipykernel 7, busy/idle of different requests
+ * never nest. */
 static void outbox_abort_queued(void *ctx)
 {
     struct server *s = ctx;

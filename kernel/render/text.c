@@ -29,18 +29,15 @@ void render_buf_free(struct render_buf *b)
 
 static int buf_reserve(struct render_buf *b, size_t extra)
 {
-    if (b->nomem || b->over)
-        return -1;
+    if (b->nomem || b->over) return -1;
     if (extra > SIZE_MAX / 2 - b->len || (b->limit && b->len + extra > b->limit)) {
         b->over = true;
         return -1;
     }
     size_t need = b->len + extra + 1;
-    if (need <= b->cap)
-        return 0;
+    if (need <= b->cap) return 0;
     size_t cap = b->cap ? b->cap : 64;
-    while (cap < need)
-        cap *= 2;
+    while (cap < need) cap *= 2;
     char *p = realloc(b->data, cap);
     if (!p) {
         b->nomem = true;
@@ -53,10 +50,8 @@ static int buf_reserve(struct render_buf *b, size_t extra)
 
 int render_buf_append(struct render_buf *b, const char *s, size_t n)
 {
-    if (buf_reserve(b, n) != 0)
-        return -1;
-    if (n)
-        memcpy(b->data + b->len, s, n);
+    if (buf_reserve(b, n) != 0) return -1;
+    if (n) memcpy(b->data + b->len, s, n);
     b->len += n;
     b->data[b->len] = '\0';
     return 0;
@@ -80,10 +75,8 @@ int render_buf_printf(struct render_buf *b, const char *fmt, ...)
         b->nomem = true;
         return -1;
     }
-    if ((size_t)n < sizeof small)
-        return render_buf_append(b, small, (size_t)n);
-    if (buf_reserve(b, (size_t)n) != 0)
-        return -1;
+    if ((size_t)n < sizeof small) return render_buf_append(b, small, (size_t)n);
+    if (buf_reserve(b, (size_t)n) != 0) return -1;
     va_start(ap, fmt);
     vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
     va_end(ap);
@@ -98,8 +91,7 @@ char *render_buf_take(struct render_buf *b)
         return NULL;
     }
     char *s = b->data;
-    if (!s)
-        s = strdup("");
+    if (!s) s = strdup("");
     size_t limit = b->limit;
     render_buf_init(b, limit);
     return s;
@@ -121,66 +113,55 @@ size_t render_float_repr(double v, char *out, size_t cap)
         char e[40];
         for (int prec = 0; prec < 17; prec++) {
             snprintf(e, sizeof e, "%.*e", prec, v);
-            if (strtod(e, NULL) == v)
-                break;
+            if (strtod(e, NULL) == v) break;
         }
         bool neg = e[0] == '-';
         char digits[24];
         size_t nd = 0;
         const char *p = e + (neg ? 1 : 0);
         for (; *p && *p != 'e' && nd < sizeof digits - 1; p++)
-            if (*p >= '0' && *p <= '9')
-                digits[nd++] = *p;
-        while (nd > 1 && digits[nd - 1] == '0')
-            nd--;
+            if (*p >= '0' && *p <= '9') digits[nd++] = *p;
+        while (nd > 1 && digits[nd - 1] == '0') nd--;
         digits[nd] = '\0';
         int exp = *p == 'e' ? atoi(p + 1) : 0;
         char body[48];
         size_t k = 0;
         if (exp >= -4 && exp < 16) {
             if (exp >= 0) {
-                for (int i = 0; i <= exp; i++)
-                    body[k++] = (size_t)i < nd ? digits[i] : '0';
+                for (int i = 0; i <= exp; i++) body[k++] = (size_t)i < nd ? digits[i] : '0';
                 body[k++] = '.';
                 if ((size_t)exp + 1 < nd) {
-                    for (size_t i = (size_t)exp + 1; i < nd; i++)
-                        body[k++] = digits[i];
+                    for (size_t i = (size_t)exp + 1; i < nd; i++) body[k++] = digits[i];
                 } else {
                     body[k++] = '0';
                 }
             } else {
                 body[k++] = '0';
                 body[k++] = '.';
-                for (int i = 0; i < -exp - 1; i++)
-                    body[k++] = '0';
-                for (size_t i = 0; i < nd; i++)
-                    body[k++] = digits[i];
+                for (int i = 0; i < -exp - 1; i++) body[k++] = '0';
+                for (size_t i = 0; i < nd; i++) body[k++] = digits[i];
             }
             body[k] = '\0';
         } else {
             body[k++] = digits[0];
             if (nd > 1) {
                 body[k++] = '.';
-                for (size_t i = 1; i < nd; i++)
-                    body[k++] = digits[i];
+                for (size_t i = 1; i < nd; i++) body[k++] = digits[i];
             }
             snprintf(body + k, sizeof body - k, "e%c%02d", exp < 0 ? '-' : '+', abs(exp));
         }
         n = snprintf(out, cap, "%s%s", neg ? "-" : "", body);
     }
-    if (n < 0)
-        return 0;
+    if (n < 0) return 0;
     return (size_t)n < cap ? (size_t)n : cap ? cap - 1 : 0;
 }
 
 size_t render_utf8_seq(const char *s, size_t n)
 {
     const unsigned char *u = (const unsigned char *)s;
-    if (n == 0)
-        return 0;
+    if (n == 0) return 0;
     unsigned c = u[0];
-    if (c < 0x80)
-        return 1;
+    if (c < 0x80) return 1;
     size_t len;
     uint32_t cp;
     if (c >= 0xC2 && c <= 0xDF) {
@@ -195,11 +176,9 @@ size_t render_utf8_seq(const char *s, size_t n)
     } else {
         return 0;
     }
-    if (n < len)
-        return 0;
+    if (n < len) return 0;
     for (size_t i = 1; i < len; i++) {
-        if ((u[i] & 0xC0) != 0x80)
-            return 0;
+        if ((u[i] & 0xC0) != 0x80) return 0;
         cp = (cp << 6) | (u[i] & 0x3F);
     }
     if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) || cp > 0x10FFFF ||
@@ -217,8 +196,7 @@ bool render_utf8_valid(const char *s, size_t n)
             continue;
         }
         size_t k = render_utf8_seq(s + i, n - i);
-        if (!k)
-            return false;
+        if (!k) return false;
         i += k;
     }
     return true;
@@ -232,6 +210,34 @@ size_t render_utf8_count(const char *s, size_t n)
         i += k ? k : 1;
     }
     return count;
+}
+
+/* Code points Python's str.isprintable() rejects among assigned characters above U+007F
+ * (Unicode categories Cc, Cf, Co, Zl, Zp and Zs other than the space); repr escapes them. */
+static const uint32_t nonprintable[][2] = {
+    {0x80, 0xA0},       {0xAD, 0xAD},       {0x600, 0x605},       {0x61C, 0x61C},
+    {0x6DD, 0x6DD},     {0x70F, 0x70F},     {0x890, 0x891},       {0x8E2, 0x8E2},
+    {0x1680, 0x1680},   {0x180E, 0x180E},   {0x2000, 0x200F},     {0x2028, 0x202F},
+    {0x205F, 0x2064},   {0x2066, 0x206F},   {0x3000, 0x3000},     {0xE000, 0xF8FF},
+    {0xFEFF, 0xFEFF},   {0xFFF9, 0xFFFB},   {0x110BD, 0x110BD},   {0x110CD, 0x110CD},
+    {0x13430, 0x13438}, {0x1BCA0, 0x1BCA3}, {0x1D173, 0x1D17A},   {0xE0001, 0xE0001},
+    {0xE0020, 0xE007F}, {0xF0000, 0xFFFFD}, {0x100000, 0x10FFFD},
+};
+
+static bool printable(uint32_t cp)
+{
+    for (size_t i = 0; i < sizeof nonprintable / sizeof nonprintable[0]; i++)
+        if (cp >= nonprintable[i][0] && cp <= nonprintable[i][1]) return false;
+    return true;
+}
+
+/* The code point of a valid k-byte UTF-8 sequence. */
+static uint32_t decode(const char *s, size_t k)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    uint32_t cp = k == 1 ? u[0] : k == 2 ? u[0] & 0x1F : k == 3 ? u[0] & 0x0F : u[0] & 0x07;
+    for (size_t i = 1; i < k; i++) cp = (cp << 6) | (u[i] & 0x3F);
+    return cp;
 }
 
 int render_str_repr(struct render_buf *b, const char *s, size_t n)
@@ -266,10 +272,14 @@ int render_str_repr(struct render_buf *b, const char *s, size_t n)
             if (!k) {
                 render_buf_printf(b, "\\x%02x", c);
                 i++;
-            } else if (k == 2 && c == 0xC2 && (unsigned char)s[i + 1] < 0xA0) {
-                /* C1 control characters U+0080..U+009F are not printable */
-                render_buf_printf(b, "\\x%02x", (unsigned char)s[i + 1]);
-                i += 2;
+            } else if (!printable(decode(s + i, k))) {
+                uint32_t cp = decode(s + i, k);
+                render_buf_printf(b,
+                                  cp < 0x100     ? "\\x%02x"
+                                  : cp < 0x10000 ? "\\u%04x"
+                                                 : "\\U%08x",
+                                  (unsigned)cp);
+                i += k;
             } else {
                 render_buf_append(b, s + i, k);
                 i += k;
@@ -303,8 +313,7 @@ int render_html_escape(struct render_buf *b, const char *s, size_t n)
 
 json_t *render_json_string(const char *s, size_t n)
 {
-    if (render_utf8_valid(s, n))
-        return json_stringn(s, n);
+    if (render_utf8_valid(s, n)) return json_stringn(s, n);
     struct render_buf b;
     render_buf_init(&b, 0);
     size_t i = 0;
@@ -333,8 +342,7 @@ json_t *render_text_bundle(const char *text)
     json_t *str = render_json_string(text, strlen(text));
     if (!bundle || !str || json_object_set_new(bundle, "text/plain", str) != 0) {
         json_decref(bundle);
-        if (!bundle)
-            json_decref(str);
+        if (!bundle) json_decref(str);
         return NULL;
     }
     return bundle;

@@ -16,7 +16,8 @@
 struct sink {
     char log[1 << 16]; /* "stdout:hi\n", "display[id,1]:text\n", "clear(0)\n", "page:..." */
     size_t len;
-    int nstream, ndisplay, nclear, npage, ninput;
+    int nstream, ndisplay, nclear, npage, ninput, nflush;
+    size_t len_at_flush; /* log length when flush was last called */
     /* input callback behaviour */
     const char *input_reply; /* NULL: fail with input_why */
     const char *input_why;
@@ -27,8 +28,7 @@ struct sink {
 static inline void sink_append(struct sink *k, const char *s)
 {
     size_t n = strlen(s);
-    if (k->len + n >= sizeof k->log)
-        n = sizeof k->log - 1 - k->len;
+    if (k->len + n >= sizeof k->log) n = sizeof k->log - 1 - k->len;
     memcpy(k->log + k->len, s, n);
     k->len += n;
     k->log[k->len] = '\0';
@@ -87,9 +87,17 @@ static inline int sink_input(void *ctx, const char *prompt, bool password, char 
     return *line ? 0 : -1;
 }
 
+static inline void sink_flush(void *ctx)
+{
+    struct sink *k = ctx;
+    k->nflush++;
+    k->len_at_flush = k->len;
+}
+
 static inline struct dsl_output sink_output(struct sink *k)
 {
-    struct dsl_output o = {k, sink_stream, sink_display, sink_clear, sink_page, sink_input};
+    struct dsl_output o = {k,         sink_stream, sink_display, sink_clear,
+                           sink_page, sink_input,  sink_flush};
     return o;
 }
 
@@ -132,8 +140,7 @@ static inline struct outcome run_cell_with(struct dsl_session *s, const char *co
             const char *line = json_string_value(json_array_get(err.traceback, i));
             int w = snprintf(o.tb + used, sizeof o.tb - used, "%s%s", i ? "\n" : "",
                              line ? line : "(non-string)");
-            if (w < 0 || (size_t)w >= sizeof o.tb - used)
-                break;
+            if (w < 0 || (size_t)w >= sizeof o.tb - used) break;
             used += (size_t)w;
         }
     }

@@ -183,6 +183,24 @@ static void test_input(void)
     dsl_session_free(s);
 }
 
+static void test_flush_before_waiting(void)
+{
+    struct dsl_session *s = dsl_session_new();
+    struct outcome o = run_k(s, "print('a')\nsleep(0)\nprint('b')");
+    CHECK_INT(o.rc, 0);
+    CHECK_INT(k.nflush, 1);
+    CHECK_INT(k.len_at_flush, strlen("stdout:a\n")); /* flushed after 'a', before 'b' */
+    memset(&k, 0, sizeof k);
+    k.input_reply = "y";
+    o = run_cell_with(s, "print('q')\ninput('ok? ')", &k);
+    CHECK_INT(o.rc, 0);
+    CHECK_INT(k.nflush, 1);
+    CHECK_INT(k.len_at_flush, strlen("stdout:q\n"));
+    o = run_k(s, "print('no wait')");
+    CHECK_INT(k.nflush, 0);
+    dsl_session_free(s);
+}
+
 static void test_conversions(void)
 {
     CHECK_STR(eval1("len('abc') + len([1]) + len(range(4))"), "8");
@@ -262,6 +280,7 @@ int main(void)
     RUN_TEST(test_null_callbacks);
     RUN_TEST(test_help);
     RUN_TEST(test_input);
+    RUN_TEST(test_flush_before_waiting);
     RUN_TEST(test_conversions);
     return TEST_SUMMARY();
 }

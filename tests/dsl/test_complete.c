@@ -44,8 +44,7 @@ static void test_is_complete(void)
 static int names_has(json_t *arr, const char *name)
 {
     for (size_t i = 0; i < json_array_size(arr); i++)
-        if (strcmp(json_string_value(json_array_get(arr, i)), name) == 0)
-            return 1;
+        if (strcmp(json_string_value(json_array_get(arr, i)), name) == 0) return 1;
     return 0;
 }
 
@@ -121,8 +120,7 @@ static const char *inspect_text(struct dsl_session *s, const char *code, size_t 
 {
     static char buf[4096];
     json_t *b = dsl_inspect(s, code, cursor, 0);
-    if (!b)
-        return "(null)";
+    if (!b) return "(null)";
     snprintf(buf, sizeof buf, "%s", json_string_value(json_object_get(b, "text/plain")));
     json_decref(b);
     return buf;

@@ -77,6 +77,9 @@ static void test_nested(void)
               "stdout:0\nstdout:x\nstdout:1\nstdout:x\n");
     CHECK_STR(out1("for i in range(2):\n    # comment\n\n    print(i)  # trailing\n"),
               "stdout:0\nstdout:1\n");
+    /* Windows line endings and backslash continuation */
+    CHECK_STR(out1("x = 1\r\nif x:\r\n    print('crlf')\r\n\r\n"), "stdout:crlf\n");
+    CHECK_STR(out1("y = 1 + \\\n    2\nprint(y)"), "stdout:3\n");
 }
 
 static void test_block_syntax_errors(void)

@@ -122,48 +122,39 @@ static void test_limits(void)
     char *code = malloc(1 << 16);
     /* 200 nested brackets */
     size_t n = 0;
-    for (int i = 0; i < 200; i++)
-        code[n++] = '(';
+    for (int i = 0; i < 200; i++) code[n++] = '(';
     code[n++] = '1';
-    for (int i = 0; i < 200; i++)
-        code[n++] = ')';
+    for (int i = 0; i < 200; i++) code[n++] = ')';
     code[n] = '\0';
     const char *e = ename1(code);
     CHECK(strcmp(e, "SyntaxError") == 0 || strcmp(e, "RecursionError") == 0);
     /* 200 nested lists */
     n = 0;
-    for (int i = 0; i < 200; i++)
-        code[n++] = '[';
-    for (int i = 0; i < 200; i++)
-        code[n++] = ']';
+    for (int i = 0; i < 200; i++) code[n++] = '[';
+    for (int i = 0; i < 200; i++) code[n++] = ']';
     code[n] = '\0';
     e = ename1(code);
     CHECK(strcmp(e, "SyntaxError") == 0 || strcmp(e, "RecursionError") == 0);
     /* 50 nested brackets are fine */
     n = 0;
-    for (int i = 0; i < 50; i++)
-        code[n++] = '(';
+    for (int i = 0; i < 50; i++) code[n++] = '(';
     code[n++] = '7';
-    for (int i = 0; i < 50; i++)
-        code[n++] = ')';
+    for (int i = 0; i < 50; i++) code[n++] = ')';
     code[n] = '\0';
     CHECK_STR(eval1(code), "7");
     /* 200 nested blocks */
     n = 0;
     for (int i = 0; i < 200; i++) {
-        for (int j = 0; j < i; j++)
-            code[n++] = ' ';
+        for (int j = 0; j < i; j++) code[n++] = ' ';
         n += (size_t)sprintf(code + n, "if true:\n");
     }
-    for (int j = 0; j < 200; j++)
-        code[n++] = ' ';
+    for (int j = 0; j < 200; j++) code[n++] = ' ';
     n += (size_t)sprintf(code + n, "pass\n");
     e = ename1(code);
     CHECK(strcmp(e, "SyntaxError") == 0 || strcmp(e, "RecursionError") == 0);
     /* a long flat chain of operators */
     n = 0;
-    for (int i = 0; i < 5000; i++)
-        n += (size_t)sprintf(code + n, "1+");
+    for (int i = 0; i < 5000; i++) n += (size_t)sprintf(code + n, "1+");
     code[n++] = '1';
     code[n] = '\0';
     e = ename1(code);
@@ -204,8 +195,7 @@ static void run_garbage(struct dsl_session *s, const char *code)
 {
     struct outcome o = run_cell(s, code);
     CHECK(o.rc == 0 || o.rc == -1);
-    if (o.rc == -1)
-        CHECK(o.tb_lines >= 1 && o.ename[0] != '\0');
+    if (o.rc == -1) CHECK(o.tb_lines >= 1 && o.ename[0] != '\0');
     const char *indent = NULL;
     const char *st = dsl_is_complete(code, &indent);
     CHECK(strcmp(st, "complete") == 0 || strcmp(st, "incomplete") == 0 ||
@@ -218,8 +208,7 @@ static void run_garbage(struct dsl_session *s, const char *code)
     json_decref(dsl_inspect(s, code, len / 2, 0));
     json_t *r = NULL;
     struct dsl_error err = {0};
-    if (dsl_evaluate(s, code, &r, &err) != 0)
-        dsl_error_clear(&err);
+    if (dsl_evaluate(s, code, &r, &err) != 0) dsl_error_clear(&err);
     json_decref(r);
 }
 
@@ -255,15 +244,13 @@ static void test_garbage(void)
         for (size_t i = 0; i < count; i++) {
             const char *p = pieces[rng() % npieces];
             size_t l = strlen(p);
-            if (n + l >= sizeof buf)
-                break;
+            if (n + l >= sizeof buf) break;
             memcpy(buf + n, p, l);
             n += l;
         }
         buf[n] = '\0';
         /* no infinite loops: while bodies that never finish are avoided by the cancel test */
-        if (strstr(buf, "while"))
-            continue;
+        if (strstr(buf, "while")) continue;
         run_garbage(s, buf);
     }
     /* a long string and a long line */

@@ -55,8 +55,7 @@ static void check_interrupt(const char *code)
     CHECK_STR(o.evalue, "interrupted");
     CHECK(raised_at > 0);
     CHECK(lag >= 0 && lag < 0.100);
-    if (!(lag < 0.100))
-        fprintf(stderr, "  %s: ended %.1f ms after the flag\n", code, lag * 1000);
+    if (!(lag < 0.100)) fprintf(stderr, "  %s: ended %.1f ms after the flag\n", code, lag * 1000);
     /* the session still works afterwards */
     CHECK_STR(run_cell(s, "1 + 1").result, "2");
     dsl_session_free(s);

@@ -109,6 +109,7 @@ static void test_strings(void)
     CHECK_STR(eval1("\"a\" < \"b\""), "true");
     CHECK_STR(eval1("\"ell\" in \"hello\""), "true");
     CHECK_STR(eval1("\"\\x01\""), "'\\x01'");
+    CHECK_STR(eval1("\"\\u00a0\\u2028\""), "'\\xa0\\u2028'"); /* not printable */
     CHECK_STR(ename1("\"a\" + 1"), "TypeError");
     CHECK_STR(ename1("\"a\" * 1.5"), "TypeError");
     CHECK_STR(ename1("\"a\" - \"b\""), "TypeError");

@@ -268,8 +268,8 @@ def collect_iopub(kc, msg_id: str, timeout: float = TIMEOUT,
     while True:
         left = deadline - time.monotonic()
         if left <= 0:
-            types = [m["msg_type"] for m in out]
-            raise AssertionError(f"no idle for {msg_id} within {timeout} s; got {types}")
+            raise AssertionError(f"no idle for {msg_id} within {timeout} s; got "
+                                 f"{summarize(out)}")
         try:
             msg = kc.get_iopub_msg(timeout=left)
         except Empty:
@@ -281,6 +281,15 @@ def collect_iopub(kc, msg_id: str, timeout: float = TIMEOUT,
         out.append(msg)
         if msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
             return out
+
+
+def summarize(msgs: list[dict[str, Any]]) -> str:
+    """A short description of a list of messages: counts per type and the last five."""
+    counts: dict[str, int] = {}
+    for m in msgs:
+        counts[m["msg_type"]] = counts.get(m["msg_type"], 0) + 1
+    tail = [m["msg_type"] for m in msgs[-5:]]
+    return f"{len(msgs)} messages {counts}, last {tail}"
 
 
 def drain_iopub(kc, quiet: float = 0.05) -> list[dict[str, Any]]:

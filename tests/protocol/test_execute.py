@@ -93,6 +93,11 @@ def test_message_order(kc):
     assert er["execution_count"] == res.content["execution_count"]
     assert er["data"]["text/plain"] == "42"
     assert res.stream("stdout") == "hello, world\n"
+    # outputs go out before the reply, idle after it (header dates are the kernel's clock)
+    rdate = res.reply["header"]["date"]
+    for m in res.iopub[:-1]:
+        assert m["header"]["date"] <= rdate, (m["msg_type"], m["header"]["date"], rdate)
+    assert res.iopub[-1]["header"]["date"] >= rdate
 
 
 @pytest.mark.parametrize(
@@ -452,3 +457,15 @@ def test_pipelined_requests_answered_in_order(kc):
         io = collect_iopub(kc, msg_id)
         res = [m for m in io if m["msg_type"] == "execute_result"]
         assert res and res[0]["content"]["data"]["text/plain"] == str(2 * i)
+
+
+def test_output_flood_not_lost(kc):
+    """A cell printing 20000 lines: every line and the final idle arrive. (A kernel that sends
+    one iopub message per print can overrun the XPUB high-water mark, which silently drops
+    messages, the idle included, and then the frontend waits forever.)"""
+    n = 20000
+    res = execute(kc, f"for i in range({n}):\n    print(i)", timeout=30)
+    assert res.status == "ok"
+    out = res.stream()
+    expected = "".join(f"{i}\n" for i in range(n))
+    assert out == expected, f"got {len(out)} of {len(expected)} characters"

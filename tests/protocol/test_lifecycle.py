@@ -16,7 +16,7 @@ from jupyter_client.blocking.client import BlockingKernelClient
 from jupyter_client.connect import write_connection_file
 
 import mtkernel
-from mtkernel import execute, kernel_process, wait_for
+from mtkernel import execute, kernel_process
 
 CYCLES = int(os.environ.get("MT_PROTOCOL_CYCLES", "100"))
 
@@ -74,7 +74,9 @@ def _kill(proc):
     proc.communicate(timeout=10)
 
 
-def test_parent_watchdog(tmp_path):
+@pytest.mark.parametrize("busy", [False, True], ids=["idle", "busy"])
+def test_parent_watchdog(tmp_path, busy):
+    """The kernel exits within 3 s of its JPY_PARENT_PID process, also while a cell loops."""
     parent = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
     fname, _ = _connection_file(tmp_path)
     kernel = _launch(mtkernel.kernel_argv(fname), {"JPY_PARENT_PID": str(parent.pid)})
@@ -82,6 +84,8 @@ def test_parent_watchdog(tmp_path):
     try:
         kc.wait_for_ready(timeout=mtkernel.START_TIMEOUT)
         assert kernel.poll() is None, "kernel exited while its parent was alive"
+        if busy:
+            mtkernel.wait_started(kc, kc.execute("while true: pass"))
         parent.kill()
         parent.wait()  # reap it, so the pid is really gone
         t0 = time.monotonic()
@@ -108,6 +112,26 @@ def test_no_watchdog_without_parent_pid(tmp_path):
     try:
         kc.wait_for_ready(timeout=mtkernel.START_TIMEOUT)
         assert execute(kc, "6*7").result_text() == "42"
+        kc.shutdown()
+        kernel.wait(timeout=5)
+        assert kernel.returncode == 0
+    finally:
+        kc.stop_channels()
+        _kill(kernel)
+
+
+def test_empty_key_disables_signing(tmp_path):
+    """The messaging spec: an empty `key` in the connection file turns authentication off."""
+    fname, info = _connection_file(tmp_path, key=b"")
+    assert json.loads(open(fname).read())["key"] == ""
+    kernel = _launch(mtkernel.kernel_argv(fname))
+    kc = _client(fname)
+    try:
+        assert kc.session.key == b""
+        kc.wait_for_ready(timeout=mtkernel.START_TIMEOUT)
+        res = execute(kc, 'print("unsigned")')
+        assert res.stream() == "unsigned\n"
+        assert res.reply["header"]["msg_type"] == "execute_reply"
         kc.shutdown()
         kernel.wait(timeout=5)
         assert kernel.returncode == 0
