@@ -16,13 +16,14 @@ VENV       := $(CURDIR)/.venv
 PY         := $(VENV)/bin/python
 KERNEL     := build/minitorch-kernel
 KERNEL_ASAN := build-asan/minitorch-kernel
+CLANG      ?= clang
 C_SOURCES   = $(shell find engine kernel tests bench -type f \
                 \( -name '*.c' -o -name '*.h' -o -name '*.cu' -o -name '*.cuh' \) 2>/dev/null | sort)
 
 ASAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
             UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-.PHONY: help setup build build-asan install-kernelspec lab test bench bench-kernel \
+.PHONY: help setup build build-asan build-clang install-kernelspec lab test bench bench-kernel \
         format format-check lock clean distclean
 
 help: ## list the targets
@@ -45,6 +46,10 @@ build-asan: setup ## debug build with AddressSanitizer + UBSan in build-asan/
 	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DMT_SANITIZE=ON $(CMAKE_ARGS)
 	cmake --build build-asan -j$(JOBS)
 
+build-clang: setup ## release build with clang in build-clang/ (-Werror must hold there too)
+	CC=$(CLANG) cmake -S . -B build-clang -DCMAKE_BUILD_TYPE=Release $(CMAKE_ARGS)
+	cmake --build build-clang -j$(JOBS)
+
 install-kernelspec: build ## install the "minitorch" kernelspec into .venv
 	$(KERNEL) install --prefix $(VENV)
 
@@ -56,7 +61,7 @@ lab: install-kernelspec ## start JupyterLab on 127.0.0.1 with notebooks/
 	$(VENV)/bin/jupyter lab --ip=127.0.0.1 --no-browser --notebook-dir=notebooks $(LAB_ROOT) $(LAB_ARGS)
 
 # Every suite runs even when an earlier one fails; the table at the end says which failed.
-test: build build-asan ## run all suites: ctest (release, sanitized) and protocol tests (both)
+test: build build-asan build-clang ## run all suites: ctest (gcc, clang, sanitized), format, protocol (both)
 	@results=(); status=0; \
 	suite() { \
 	    local name=$$1; shift; \
@@ -67,6 +72,8 @@ test: build build-asan ## run all suites: ctest (release, sanitized) and protoco
 	suite "ctest build" ctest --test-dir build --output-on-failure --no-tests=error $(CTEST_ARGS); \
 	suite "ctest build-asan" env $(ASAN_ENV) \
 	    ctest --test-dir build-asan --output-on-failure --no-tests=error $(CTEST_ARGS); \
+	suite "ctest build-clang" ctest --test-dir build-clang --output-on-failure --no-tests=error $(CTEST_ARGS); \
+	suite "clang-format" $(MAKE) --no-print-directory format-check; \
 	suite "protocol build" tools/run-protocol-tests.sh $(KERNEL); \
 	suite "protocol build-asan" tools/run-protocol-tests.sh $(KERNEL_ASAN) --sanitized; \
 	echo; echo "==== summary"; \
@@ -93,7 +100,7 @@ lock: ## regenerate tools/requirements.txt from tools/requirements.in
 	@echo "tools/requirements.txt updated; the next tools/setup.sh run installs it"
 
 clean: ## remove build directories
-	rm -rf build build-asan
+	rm -rf build build-asan build-clang
 
 distclean: clean ## also remove the Python venv
 	rm -rf .venv

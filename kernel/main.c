@@ -144,9 +144,13 @@ static int cmd_install(int argc, char **argv)
             return 2;
         }
     }
-    if (!*name || strchr(name, '/') || strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") != strlen(name)) {
-        fprintf(stderr, "minitorch-kernel install: invalid kernel name '%s' (letters, digits, "
-                        "'.', '_', '-')\n", name);
+    if (!*name || strchr(name, '/') ||
+        strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") !=
+            strlen(name)) {
+        fprintf(stderr,
+                "minitorch-kernel install: invalid kernel name '%s' (letters, digits, "
+                "'.', '_', '-')\n",
+                name);
         return 2;
     }
 
@@ -193,8 +197,10 @@ static int cmd_install(int argc, char **argv)
 
     char src[PATH_MAX], dst[PATH_MAX + 64];
     if (find_kernelspec_source(exe, src, sizeof src) != 0) {
-        fprintf(stderr, "minitorch-kernel install: cannot find the kernelspec files "
-                        "(kernel.json and logos) next to %s\n", exe);
+        fprintf(stderr,
+                "minitorch-kernel install: cannot find the kernelspec files "
+                "(kernel.json and logos) next to %s\n",
+                exe);
         return 1;
     }
     snprintf(dst, sizeof dst, "%s/kernels/%s", base, name);
@@ -321,7 +327,10 @@ static int cmd_run(const char *file)
 
     struct dsl_session *s = dsl_session_new();
     struct dsl_output out = {
-        .stream = run_stream, .display = run_display, .page = run_page, .input = run_input,
+        .stream = run_stream,
+        .display = run_display,
+        .page = run_page,
+        .input = run_input,
     };
     json_t *result = NULL;
     struct dsl_error err = {0};

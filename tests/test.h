@@ -13,49 +13,50 @@
 static int test_checks_failed;
 static int test_tests_passed, test_tests_failed;
 
-#define CHECK(cond)                                                                        \
-    do {                                                                                   \
-        if (!(cond)) {                                                                     \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);       \
-            test_checks_failed++;                                                          \
-        }                                                                                  \
+#define CHECK(cond)                                                                                \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);               \
+            test_checks_failed++;                                                                  \
+        }                                                                                          \
     } while (0)
 
-#define CHECK_STR(a, b)                                                                    \
-    do {                                                                                   \
-        const char *check_a_ = (a), *check_b_ = (b);                                       \
-        if (!check_a_ || !check_b_ || strcmp(check_a_, check_b_) != 0) {                   \
-            fprintf(stderr, "%s:%d: CHECK_STR failed: %s == %s\n  got:      \"%s\"\n  expected: \"%s\"\n", \
-                    __FILE__, __LINE__, #a, #b, check_a_ ? check_a_ : "(null)",           \
-                    check_b_ ? check_b_ : "(null)");                                       \
-            test_checks_failed++;                                                          \
-        }                                                                                  \
+#define CHECK_STR(a, b)                                                                            \
+    do {                                                                                           \
+        const char *check_a_ = (a), *check_b_ = (b);                                               \
+        if (!check_a_ || !check_b_ || strcmp(check_a_, check_b_) != 0) {                           \
+            fprintf(stderr,                                                                        \
+                    "%s:%d: CHECK_STR failed: %s == %s\n  got:      \"%s\"\n  expected: \"%s\"\n", \
+                    __FILE__, __LINE__, #a, #b, check_a_ ? check_a_ : "(null)",                    \
+                    check_b_ ? check_b_ : "(null)");                                               \
+            test_checks_failed++;                                                                  \
+        }                                                                                          \
     } while (0)
 
-#define CHECK_INT(a, b)                                                                    \
-    do {                                                                                   \
-        long long check_a_ = (long long)(a), check_b_ = (long long)(b);                    \
-        if (check_a_ != check_b_) {                                                        \
-            fprintf(stderr, "%s:%d: CHECK_INT failed: %s == %s (%lld != %lld)\n", __FILE__, \
-                    __LINE__, #a, #b, check_a_, check_b_);                                 \
-            test_checks_failed++;                                                          \
-        }                                                                                  \
+#define CHECK_INT(a, b)                                                                            \
+    do {                                                                                           \
+        long long check_a_ = (long long)(a), check_b_ = (long long)(b);                            \
+        if (check_a_ != check_b_) {                                                                \
+            fprintf(stderr, "%s:%d: CHECK_INT failed: %s == %s (%lld != %lld)\n", __FILE__,        \
+                    __LINE__, #a, #b, check_a_, check_b_);                                         \
+            test_checks_failed++;                                                                  \
+        }                                                                                          \
     } while (0)
 
-#define RUN_TEST(fn)                                                                       \
-    do {                                                                                   \
-        int before_ = test_checks_failed;                                                  \
-        fn();                                                                              \
-        if (test_checks_failed == before_) {                                               \
-            test_tests_passed++;                                                           \
-        } else {                                                                           \
-            test_tests_failed++;                                                           \
-            fprintf(stderr, "FAIL %s\n", #fn);                                             \
-        }                                                                                  \
+#define RUN_TEST(fn)                                                                               \
+    do {                                                                                           \
+        int before_ = test_checks_failed;                                                          \
+        fn();                                                                                      \
+        if (test_checks_failed == before_) {                                                       \
+            test_tests_passed++;                                                                   \
+        } else {                                                                                   \
+            test_tests_failed++;                                                                   \
+            fprintf(stderr, "FAIL %s\n", #fn);                                                     \
+        }                                                                                          \
     } while (0)
 
-#define TEST_SUMMARY()                                                                     \
-    (printf("%d passed, %d failed\n", test_tests_passed, test_tests_failed),               \
+#define TEST_SUMMARY()                                                                             \
+    (printf("%d passed, %d failed\n", test_tests_passed, test_tests_failed),                       \
      test_tests_failed == 0 && test_tests_passed > 0 ? 0 : 1)
 
 #endif

@@ -19,7 +19,10 @@ STAMP="$VENV/.requirements.sha256"
 PYTHON=${PYTHON:-python3}
 
 # build-essential: gcc, make, libc headers (libgomp for OpenMP comes with gcc).
-PACKAGES=(build-essential cmake pkg-config libzmq3-dev libjansson-dev libssl-dev)
+# clang (and libomp-dev for its OpenMP) and clang-format: `make test` also builds with clang and
+# checks formatting.
+PACKAGES=(build-essential cmake pkg-config libzmq3-dev libjansson-dev libssl-dev clang libomp-dev
+          clang-format)
 
 export DEBIAN_FRONTEND=noninteractive
 export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1

@@ -9,7 +9,8 @@
 
 static atomic_bool cancel_flag = false;
 
-_Static_assert(ATOMIC_BOOL_LOCK_FREE == 2, "the cancel flag must be lock-free to be raised from a signal handler");
+_Static_assert(ATOMIC_BOOL_LOCK_FREE == 2,
+               "the cancel flag must be lock-free to be raised from a signal handler");
 
 void mt_cancel_request(void) { atomic_store_explicit(&cancel_flag, true, memory_order_relaxed); }
 

@@ -11,7 +11,8 @@ static const char *const status_names[] = {
     [MT_ERR_NOMEM] = "out of memory",
     [MT_ERR_INVALID] = "invalid argument",
 };
-static_assert(sizeof status_names / sizeof status_names[0] == MT_STATUS_COUNT, "one name per mt_status");
+static_assert(sizeof status_names / sizeof status_names[0] == MT_STATUS_COUNT,
+              "one name per mt_status");
 
 const char *mt_status_str(enum mt_status status)
 {

@@ -55,8 +55,8 @@ int jp_connection_parse(const char *text, size_t len, struct jp_connection *c, c
     json_error_t jerr;
     json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
     if (!root) {
-        snprintf(err, errlen, "connection file: invalid JSON at line %d, column %d: %s",
-                 jerr.line, jerr.column, jerr.text);
+        snprintf(err, errlen, "connection file: invalid JSON at line %d, column %d: %s", jerr.line,
+                 jerr.column, jerr.text);
         return -1;
     }
     int rc = -1;

@@ -78,8 +78,8 @@ json_t *jp_kernel_info_content(void)
         "MiniTorch " MT_KERNEL_VERSION " — a Jupyter kernel in C for the MiniTorch tensor "
         "language.\nType help(print) for help on a builtin.",
         "help_links", "text", "MiniTorch", "url", "https://minitorch.github.io/", "text",
-        "Jupyter messaging", "url", "https://jupyter-client.readthedocs.io/en/latest/messaging.html",
-        "debugger", 0);
+        "Jupyter messaging", "url",
+        "https://jupyter-client.readthedocs.io/en/latest/messaging.html", "debugger", 0);
 }
 
 static void handle_kernel_info(struct jp_kernel *k, enum jp_channel ch,
@@ -102,10 +102,10 @@ struct exec_ctx {
     struct jp_kernel *k;
     const struct jp_message *req;
     bool allow_stdin;
-    const char *stream;     /* "stdout" or "stderr": the stream of the held text */
-    char *held;             /* text not yet published (malloc'd) */
+    const char *stream; /* "stdout" or "stderr": the stream of the held text */
+    char *held;         /* text not yet published (malloc'd) */
     size_t held_len, held_cap;
-    long long last_flush;   /* CLOCK_MONOTONIC ns of the last flush */
+    long long last_flush; /* CLOCK_MONOTONIC ns of the last flush */
 };
 
 static long long now_ns(void)
@@ -119,9 +119,9 @@ static void out_flush(void *ctx)
 {
     struct exec_ctx *e = ctx;
     if (e->held_len > 0)
-        jp_kernel_publish(e->k, e->req, "stream",
-                          json_pack("{s:s, s:s%}", "name", e->stream, "text", e->held,
-                                    e->held_len));
+        jp_kernel_publish(
+            e->k, e->req, "stream",
+            json_pack("{s:s, s:s%}", "name", e->stream, "text", e->held, e->held_len));
     e->held_len = 0;
     e->last_flush = now_ns();
 }
@@ -254,9 +254,14 @@ static void handle_execute(struct jp_kernel *k, enum jp_channel ch, const struct
     bool silent = get_bool(c, "silent", false);
     bool store_history = !silent && get_bool(c, "store_history", true);
     bool stop_on_error = get_bool(c, "stop_on_error", true);
-    struct exec_ctx e = {.k = k, .req = req, .allow_stdin = get_bool(c, "allow_stdin", true),
-                         .stream = "stdout", .last_flush = now_ns()};
+    struct exec_ctx e = {.k = k,
+                         .req = req,
+                         .allow_stdin = get_bool(c, "allow_stdin", true),
+                         .stream = "stdout",
+                         .last_flush = now_ns()};
 
+    /* An interrupt from before this request is not for it; one from now on is. */
+    mt_cancel_clear();
     if (store_history) {
         k->execution_count++;
         jp_history_append(k->history, k->execution_count, code);
@@ -281,7 +286,6 @@ static void handle_execute(struct jp_kernel *k, enum jp_channel ch, const struct
     k->payloads = json_array();
     char started[32];
     jp_iso8601_now(started);
-    mt_cancel_clear();
     int rc = dsl_execute(k->dsl, code, &out, &result, &err);
     out_flush(&e);
     free(e.held);
@@ -352,8 +356,8 @@ static void handle_complete(struct jp_kernel *k, enum jp_channel ch, const struc
     }
     send_reply(k, ch, req, "complete_reply",
                json_pack("{s:s, s:o, s:I, s:I, s:{}}", "status", "ok", "matches", matches,
-                         "cursor_start", (json_int_t)jp_utf8_codepoints(code, start),
-                         "cursor_end", (json_int_t)jp_utf8_codepoints(code, end), "metadata"));
+                         "cursor_start", (json_int_t)jp_utf8_codepoints(code, start), "cursor_end",
+                         (json_int_t)jp_utf8_codepoints(code, end), "metadata"));
 }
 
 static void handle_inspect(struct jp_kernel *k, enum jp_channel ch, const struct jp_message *req)
@@ -383,8 +387,9 @@ static void handle_is_complete(struct jp_kernel *k, enum jp_channel ch,
 static void handle_history(struct jp_kernel *k, enum jp_channel ch, const struct jp_message *req)
 {
     json_t *history = jp_history_query(k->history, req->content);
-    send_reply(k, ch, req, "history_reply",
-               json_pack("{s:s, s:o}", "status", "ok", "history", history ? history : json_array()));
+    send_reply(
+        k, ch, req, "history_reply",
+        json_pack("{s:s, s:o}", "status", "ok", "history", history ? history : json_array()));
 }
 
 static void handle_comm_info(struct jp_kernel *k, enum jp_channel ch, const struct jp_message *req)

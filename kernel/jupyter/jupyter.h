@@ -41,13 +41,13 @@ enum jp_channel { JP_SHELL, JP_CONTROL, JP_STDIN, JP_IOPUB, JP_HEARTBEAT, JP_CHA
 const char *jp_channel_port_key(enum jp_channel ch);
 
 struct jp_connection {
-    char transport[8];                /* "tcp" or "ipc" */
-    char ip[256];                     /* tcp: address to bind; ipc: path prefix */
-    int ports[JP_CHANNEL_COUNT];      /* tcp port, or ipc suffix (path is "ip-port") */
-    unsigned char *key;               /* HMAC key bytes (malloc'd; NULL when empty) */
-    size_t key_len;                   /* 0: signing disabled */
-    char signature_scheme[32];        /* "hmac-sha256" (the only scheme supported) */
-    char kernel_name[128];            /* informational, may be empty */
+    char transport[8];           /* "tcp" or "ipc" */
+    char ip[256];                /* tcp: address to bind; ipc: path prefix */
+    int ports[JP_CHANNEL_COUNT]; /* tcp port, or ipc suffix (path is "ip-port") */
+    unsigned char *key;          /* HMAC key bytes (malloc'd; NULL when empty) */
+    size_t key_len;              /* 0: signing disabled */
+    char signature_scheme[32];   /* "hmac-sha256" (the only scheme supported) */
+    char kernel_name[128];       /* informational, may be empty */
 };
 
 /* Parses a connection file's JSON text. Returns 0, or -1 with a one-line reason in err (which
@@ -63,8 +63,7 @@ void jp_connection_clear(struct jp_connection *c);
 
 /* Writes the ZeroMQ endpoint of a channel: "tcp://IP:PORT" or "ipc://IP-PORT". Returns 0, or
  * -1 when buf is too small. */
-int jp_connection_endpoint(const struct jp_connection *c, enum jp_channel ch, char *buf,
-                           size_t n);
+int jp_connection_endpoint(const struct jp_connection *c, enum jp_channel ch, char *buf, size_t n);
 
 /* ---------------------------------------------------------------------------------------- */
 /* HMAC-SHA256                                                                                */
@@ -107,9 +106,9 @@ struct jp_frame {
 };
 
 struct jp_message {
-    struct jp_frame *ids;  /* routing identities before the delimiter (owned) */
+    struct jp_frame *ids; /* routing identities before the delimiter (owned) */
     size_t nids;
-    json_t *header;        /* owned references; never NULL in a decoded or new message */
+    json_t *header; /* owned references; never NULL in a decoded or new message */
     json_t *parent_header;
     json_t *metadata;
     json_t *content;
@@ -119,11 +118,11 @@ struct jp_message {
 
 enum jp_wire_status {
     JP_WIRE_OK,
-    JP_WIRE_NO_DELIMITER,    /* no "<IDS|MSG>" frame */
-    JP_WIRE_TOO_FEW_FRAMES,  /* fewer than signature + 4 frames after the delimiter */
-    JP_WIRE_BAD_SIGNATURE,   /* HMAC mismatch */
-    JP_WIRE_BAD_JSON,        /* a frame is not a JSON object */
-    JP_WIRE_BAD_HEADER,      /* header lacks msg_id/msg_type strings */
+    JP_WIRE_NO_DELIMITER,   /* no "<IDS|MSG>" frame */
+    JP_WIRE_TOO_FEW_FRAMES, /* fewer than signature + 4 frames after the delimiter */
+    JP_WIRE_BAD_SIGNATURE,  /* HMAC mismatch */
+    JP_WIRE_BAD_JSON,       /* a frame is not a JSON object */
+    JP_WIRE_BAD_HEADER,     /* header lacks msg_id/msg_type strings */
     JP_WIRE_STATUS_COUNT
 };
 
@@ -142,6 +141,9 @@ enum jp_wire_status jp_wire_decode(const struct jp_bytes *frames, size_t nframes
 long jp_wire_encode(const struct jp_message *msg, struct jp_signer *signer,
                     struct jp_frame **frames);
 void jp_frames_free(struct jp_frame *frames, size_t n);
+
+/* Sets *f to an owned copy of len bytes. Returns 0, or -1 (f left empty) when out of memory. */
+int jp_frame_set(struct jp_frame *f, const void *data, size_t len);
 
 /* Frees everything msg owns and zeroes it. Safe on a zeroed message. */
 void jp_message_clear(struct jp_message *msg);
@@ -196,10 +198,10 @@ struct jp_kernel {
     struct dsl_session *dsl;    /* the language's state */
     struct jp_history *history; /* inputs stored with store_history */
     struct jp_outbox outbox;
-    char session[37];           /* this kernel's session id (header.session) */
-    long execution_count;       /* the count of the last stored execution */
+    char session[37];               /* this kernel's session id (header.session) */
+    long execution_count;           /* the count of the last stored execution */
     atomic_bool shutdown_requested; /* set by shutdown_request (any thread); the server stops */
-    json_t *payloads;           /* execute_reply payloads collected while a cell runs */
+    json_t *payloads;               /* execute_reply payloads collected while a cell runs */
 };
 
 /* Sets up k with a new DSL session and history. Returns 0 or -1 (out of memory). */
@@ -212,8 +214,7 @@ void jp_kernel_destroy(struct jp_kernel *k);
 void jp_kernel_dispatch(struct jp_kernel *k, enum jp_channel ch, const struct jp_message *req);
 
 /* Answers a queued request without running it (status "aborted"), with busy/idle around. */
-void jp_kernel_abort_request(struct jp_kernel *k, enum jp_channel ch,
-                             const struct jp_message *req);
+void jp_kernel_abort_request(struct jp_kernel *k, enum jp_channel ch, const struct jp_message *req);
 
 /* Publishes an IOPub message of msg_type with content (stolen) whose parent is parent. */
 int jp_kernel_publish(struct jp_kernel *k, const struct jp_message *parent, const char *msg_type,

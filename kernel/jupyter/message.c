@@ -24,7 +24,8 @@ void jp_uuid4(char buf[37])
              * time-seeded bytes so a message id is still unique within this process. */
             struct timespec ts;
             clock_gettime(CLOCK_REALTIME, &ts);
-            unsigned long long x = (unsigned long long)ts.tv_nsec ^ ((unsigned long long)ts.tv_sec << 20);
+            unsigned long long x =
+                (unsigned long long)ts.tv_nsec ^ ((unsigned long long)ts.tv_sec << 20);
             for (; got < sizeof b; got++, x = x * 6364136223846793005ULL + 1442695040888963407ULL)
                 b[got] = (unsigned char)(x >> 56);
         }
@@ -60,9 +61,9 @@ int jp_message_init(struct jp_message *msg, const char *msg_type, const struct j
     char id[37], date[32];
     jp_uuid4(id);
     jp_iso8601_now(date);
-    msg->header = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "msg_id", id, "session", session,
-                            "username", "kernel", "date", date, "msg_type", msg_type, "version",
-                            JP_PROTOCOL_VERSION);
+    msg->header =
+        json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "msg_id", id, "session", session, "username",
+                  "kernel", "date", date, "msg_type", msg_type, "version", JP_PROTOCOL_VERSION);
     msg->parent_header = parent && parent->header ? json_deep_copy(parent->header) : json_object();
     msg->metadata = json_object();
     msg->content = content ? content : json_object();
@@ -70,16 +71,9 @@ int jp_message_init(struct jp_message *msg, const char *msg_type, const struct j
     if (with_ids && parent && parent->nids) {
         msg->ids = calloc(parent->nids, sizeof *msg->ids);
         if (!msg->ids) goto fail;
-        for (size_t i = 0; i < parent->nids; i++) {
-            msg->ids[i].data = malloc(parent->ids[i].len ? parent->ids[i].len : 1);
-            if (!msg->ids[i].data) {
-                msg->nids = i;
-                goto fail;
-            }
-            memcpy(msg->ids[i].data, parent->ids[i].data, parent->ids[i].len);
-            msg->ids[i].len = parent->ids[i].len;
-        }
-        msg->nids = parent->nids;
+        msg->nids = parent->nids; /* frames still unset are NULL, which clearing skips */
+        for (size_t i = 0; i < parent->nids; i++)
+            if (jp_frame_set(&msg->ids[i], parent->ids[i].data, parent->ids[i].len) != 0) goto fail;
     }
     return 0;
 fail:

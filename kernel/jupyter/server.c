@@ -30,9 +30,10 @@
 #include <unistd.h>
 #include <zmq.h>
 
-#define POLL_MS 100          /* how often loops look at stop flags and the parent */
-#define LINGER_MS 1000       /* how long closing sockets keep trying to deliver replies */
-#define MAX_FRAMES 4096      /* a message with more frames is dropped */
+#define POLL_MS 100      /* how often loops look at their stop flags */
+#define LINGER_MS 1000   /* how long closing sockets keep trying to deliver replies */
+#define IOPUB_HWM 100000 /* messages queued per IOPub subscriber before ZeroMQ drops */
+#define MAX_FRAMES 4096  /* a message with more frames is dropped */
 #define IOPUB_INPROC "inproc://iopub"
 #define HB_CTRL_INPROC "inproc://heartbeat-control"
 
@@ -47,22 +48,22 @@ struct server {
     void *hb_ctrl_peer;           /* its peer, used by the heartbeat thread */
     pthread_t control_thread, iopub_thread, hb_thread, signal_thread;
     bool control_started, iopub_started, hb_started, signal_started;
-    atomic_bool stopping;         /* tells the control and signal threads to return */
-    pid_t parent_pid;             /* JPY_PARENT_PID, or 0 */
-    struct held {                 /* requests queued behind a failed execute (stop_on_error) */
+    atomic_bool stopping; /* tells the control and signal threads to return */
+    pid_t parent_pid;     /* JPY_PARENT_PID, or 0 */
+    struct held {         /* requests queued behind a failed execute (stop_on_error) */
         struct jp_message msg;
-        bool abort;               /* an execute_request: answer "aborted" without running */
-    } *held;
+        bool abort; /* an execute_request: answer "aborted" without running */
+    } * held;
     size_t nheld, held_cap;
 };
 
 /* The PUSH socket this thread publishes through (main and control each have one). */
 static _Thread_local void *tls_iopub_push;
 
-#define ZMQ_CHECK(call)                                                                         \
-    ((call) == -1 ? (fprintf(stderr, "minitorch-kernel: %s:%d: %s failed: %s\n", __FILE__,      \
-                             __LINE__, #call, zmq_strerror(zmq_errno())),                       \
-                     -1)                                                                        \
+#define ZMQ_CHECK(call)                                                                            \
+    ((call) == -1 ? (fprintf(stderr, "minitorch-kernel: %s:%d: %s failed: %s\n", __FILE__,         \
+                             __LINE__, #call, zmq_strerror(zmq_errno())),                          \
+                     -1)                                                                           \
                   : 0)
 
 /* ---------------------------------------------------------------------------------------- */
@@ -140,13 +141,14 @@ static int recv_message(struct server *s, void *sock, const char *channel, struc
     }
     rc = 0;
     if (too_many) {
-        fprintf(stderr, "minitorch-kernel: dropped a message on %s: more than %d frames\n",
-                channel, MAX_FRAMES);
+        fprintf(stderr, "minitorch-kernel: dropped a message on %s: more than %d frames\n", channel,
+                MAX_FRAMES);
         goto out;
     }
     struct jp_bytes *views = malloc(n * sizeof *views);
     if (!views) goto out;
-    for (size_t i = 0; i < n; i++) views[i] = (struct jp_bytes){zmq_msg_data(&v[i]), zmq_msg_size(&v[i])};
+    for (size_t i = 0; i < n; i++)
+        views[i] = (struct jp_bytes){zmq_msg_data(&v[i]), zmq_msg_size(&v[i])};
     enum jp_wire_status st = jp_wire_decode(views, n, s->signer, msg);
     free(views);
     if (st == JP_WIRE_OK)
@@ -198,7 +200,13 @@ static void *control_main(void *arg)
 {
     struct server *s = arg;
     tls_iopub_push = zmq_socket(s->zctx, ZMQ_PUSH);
-    if (!tls_iopub_push || ZMQ_CHECK(zmq_connect(tls_iopub_push, IOPUB_INPROC))) return NULL;
+    if (!tls_iopub_push || ZMQ_CHECK(zmq_connect(tls_iopub_push, IOPUB_INPROC))) {
+        /* without a publisher this thread cannot answer; close what it has so that
+         * zmq_ctx_term does not wait for it, and let the shell go on alone */
+        if (tls_iopub_push) zmq_close(tls_iopub_push);
+        tls_iopub_push = NULL;
+        return NULL;
+    }
     int linger = LINGER_MS;
     zmq_setsockopt(tls_iopub_push, ZMQ_LINGER, &linger, sizeof linger);
     while (!atomic_load(&s->stopping)) {
@@ -303,30 +311,6 @@ static void *heartbeat_main(void *arg)
     return NULL;
 }
 
-static void *signal_main(void *arg)
-{
-    struct server *s = arg;
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    sigaddset(&set, SIGUSR1);
-    for (;;) {
-        int sig;
-        if (sigwait(&set, &sig) != 0) continue;
-        if (sig == SIGINT) {
-            mt_cancel_request();
-        } else if (sig == SIGTERM) {
-            atomic_store(&s->kernel.shutdown_requested, true);
-            mt_cancel_request();
-        }
-        if (atomic_load(&s->stopping)) return NULL; /* SIGUSR1 from the main thread at exit */
-    }
-}
-
-/* ---------------------------------------------------------------------------------------- */
-/* Set-up and tear-down                                                                       */
-
 static bool parent_alive(pid_t pid)
 {
     if (kill(pid, 0) == -1 && errno == ESRCH) return false;
@@ -342,10 +326,43 @@ static bool parent_alive(pid_t pid)
     return !(close_paren && close_paren[1] == ' ' && close_paren[2] == 'Z');
 }
 
+/* Takes SIGINT (raise the cancel flag) and SIGTERM (shut down), and once a second checks that
+ * the parent named by JPY_PARENT_PID is alive: here rather than in the shell loop, so that a
+ * kernel whose frontend died also stops while a cell runs. Returns on SIGUSR1 at exit. */
+static void *signal_main(void *arg)
+{
+    struct server *s = arg;
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGUSR1);
+    for (;;) {
+        struct timespec second = {1, 0};
+        int sig = sigtimedwait(&set, NULL, &second);
+        if (sig == SIGINT) {
+            mt_cancel_request();
+        } else if (sig == SIGTERM) {
+            atomic_store(&s->kernel.shutdown_requested, true);
+            mt_cancel_request();
+        } else if (sig < 0 && errno == EAGAIN && s->parent_pid > 0 &&
+                   !atomic_load(&s->kernel.shutdown_requested) && !parent_alive(s->parent_pid)) {
+            fprintf(stderr, "minitorch-kernel: parent process %d exited; shutting down\n",
+                    (int)s->parent_pid);
+            atomic_store(&s->kernel.shutdown_requested, true);
+            mt_cancel_request();
+        }
+        if (atomic_load(&s->stopping)) return NULL; /* SIGUSR1 from the main thread at exit */
+    }
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Set-up and tear-down                                                                       */
+
 static int bind_sockets(struct server *s)
 {
     static const int types[JP_CHANNEL_COUNT] = {
-        [JP_SHELL] = ZMQ_ROUTER, [JP_CONTROL] = ZMQ_ROUTER, [JP_STDIN] = ZMQ_ROUTER,
+        [JP_SHELL] = ZMQ_ROUTER, [JP_CONTROL] = ZMQ_ROUTER,   [JP_STDIN] = ZMQ_ROUTER,
         [JP_IOPUB] = ZMQ_XPUB,   [JP_HEARTBEAT] = ZMQ_ROUTER,
     };
     int linger = LINGER_MS, one = 1;
@@ -361,9 +378,16 @@ static int bind_sockets(struct server *s)
         if (types[ch] == ZMQ_ROUTER && ch != JP_HEARTBEAT)
             /* a frontend that reconnects with the same identity takes over its old route */
             zmq_setsockopt(s->sock[ch], ZMQ_ROUTER_HANDOVER, &one, sizeof one);
-        if (ch == JP_IOPUB)
+        if (ch == JP_IOPUB) {
             /* pass every subscription up, even repeated ones, so each gets a welcome */
             zmq_setsockopt(s->sock[ch], ZMQ_XPUB_VERBOSE, &one, sizeof one);
+            /* XPUB drops messages for a subscriber past its high-water mark, idle included,
+             * and a frontend that misses an idle waits forever. Streams are coalesced, but a
+             * cell may still publish thousands of displays faster than a browser reads them:
+             * queue up to IOPUB_HWM messages per subscriber instead of ZeroMQ's 1000. */
+            int hwm = IOPUB_HWM;
+            zmq_setsockopt(s->sock[ch], ZMQ_SNDHWM, &hwm, sizeof hwm);
+        }
         if (zmq_bind(s->sock[ch], endpoint) == -1) {
             fprintf(stderr, "minitorch-kernel: cannot bind %s (%s): %s\n", endpoint,
                     jp_channel_port_key(ch), zmq_strerror(zmq_errno()));
@@ -465,7 +489,6 @@ static void handle_held(struct server *s)
 
 static void shell_loop(struct server *s)
 {
-    struct timespec last_check = {0};
     while (!atomic_load(&s->kernel.shutdown_requested)) {
         zmq_pollitem_t item = {s->sock[JP_SHELL], 0, ZMQ_POLLIN, 0};
         int rc = zmq_poll(&item, 1, POLL_MS);
@@ -480,18 +503,6 @@ static void shell_loop(struct server *s)
             fprintf(stderr, "minitorch-kernel: polling shell failed: %s\n",
                     zmq_strerror(zmq_errno()));
             break;
-        }
-        if (s->parent_pid > 0) {
-            struct timespec now;
-            clock_gettime(CLOCK_MONOTONIC, &now);
-            if (now.tv_sec != last_check.tv_sec) {
-                last_check = now;
-                if (!parent_alive(s->parent_pid)) {
-                    fprintf(stderr, "minitorch-kernel: parent process %d exited; shutting down\n",
-                            (int)s->parent_pid);
-                    break;
-                }
-            }
         }
     }
 }

@@ -33,6 +33,15 @@ void jp_frames_free(struct jp_frame *frames, size_t n)
     free(frames);
 }
 
+int jp_frame_set(struct jp_frame *f, const void *data, size_t len)
+{
+    f->data = malloc(len ? len : 1);
+    f->len = f->data ? len : 0;
+    if (!f->data) return -1;
+    memcpy(f->data, data, len);
+    return 0;
+}
+
 /* Copies n views into a new array of owned frames; 0 or -1. */
 static int copy_frames(const struct jp_bytes *src, size_t n, struct jp_frame **dst)
 {
@@ -41,13 +50,10 @@ static int copy_frames(const struct jp_bytes *src, size_t n, struct jp_frame **d
     struct jp_frame *f = calloc(n, sizeof *f);
     if (!f) return -1;
     for (size_t i = 0; i < n; i++) {
-        f[i].data = malloc(src[i].len ? src[i].len : 1);
-        if (!f[i].data) {
+        if (jp_frame_set(&f[i], src[i].data, src[i].len) != 0) {
             jp_frames_free(f, i);
             return -1;
         }
-        memcpy(f[i].data, src[i].data, src[i].len);
-        f[i].len = src[i].len;
     }
     *dst = f;
     return 0;
@@ -121,15 +127,9 @@ long jp_wire_encode(const struct jp_message *msg, struct jp_signer *signer,
     struct jp_frame *f = calloc(n, sizeof *f);
     if (!f) return -1;
     size_t k = 0;
-    for (size_t i = 0; i < msg->nids; i++, k++) {
-        f[k].data = malloc(msg->ids[i].len ? msg->ids[i].len : 1);
-        if (!f[k].data) goto fail;
-        memcpy(f[k].data, msg->ids[i].data, msg->ids[i].len);
-        f[k].len = msg->ids[i].len;
-    }
-    f[k].data = (unsigned char *)strdup(JP_DELIMITER);
-    if (!f[k].data) goto fail;
-    f[k++].len = sizeof JP_DELIMITER - 1;
+    for (size_t i = 0; i < msg->nids; i++, k++)
+        if (jp_frame_set(&f[k], msg->ids[i].data, msg->ids[i].len) != 0) goto fail;
+    if (jp_frame_set(&f[k++], JP_DELIMITER, sizeof JP_DELIMITER - 1) != 0) goto fail;
     size_t sig_at = k++;
     const json_t *parts[4] = {msg->header, msg->parent_header, msg->metadata, msg->content};
     struct jp_bytes views[4];
@@ -143,15 +143,9 @@ long jp_wire_encode(const struct jp_message *msg, struct jp_signer *signer,
     }
     char hex[65];
     if (jp_signer_sign(signer, views, hex) != 0) goto fail;
-    f[sig_at].data = (unsigned char *)strdup(hex);
-    if (!f[sig_at].data) goto fail;
-    f[sig_at].len = strlen(hex);
-    for (size_t i = 0; i < msg->nbuffers; i++, k++) {
-        f[k].data = malloc(msg->buffers[i].len ? msg->buffers[i].len : 1);
-        if (!f[k].data) goto fail;
-        memcpy(f[k].data, msg->buffers[i].data, msg->buffers[i].len);
-        f[k].len = msg->buffers[i].len;
-    }
+    if (jp_frame_set(&f[sig_at], hex, strlen(hex)) != 0) goto fail;
+    for (size_t i = 0; i < msg->nbuffers; i++, k++)
+        if (jp_frame_set(&f[k], msg->buffers[i].data, msg->buffers[i].len) != 0) goto fail;
     *frames = f;
     return (long)n;
 fail:

@@ -35,7 +35,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
         long m = jp_wire_encode(&msg, signers[s], &out);
         if (m < 0) abort();
         struct jp_bytes views[128];
-        for (long i = 0; i < m && i < 128; i++) views[i] = (struct jp_bytes){out[i].data, out[i].len};
+        for (long i = 0; i < m && i < 128; i++)
+            views[i] = (struct jp_bytes){out[i].data, out[i].len};
         struct jp_message again;
         if (m > 128 || jp_wire_decode(views, (size_t)m, signers[s], &again) != JP_WIRE_OK) abort();
         if (strcmp(jp_message_type(&again), jp_message_type(&msg)) != 0) abort();

@@ -8,10 +8,11 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char good[] = "{\"shell_port\": 5001, \"iopub_port\": 5002, \"stdin_port\": 5003,"
-                           " \"control_port\": 5004, \"hb_port\": 5005, \"ip\": \"127.0.0.1\","
-                           " \"key\": \"a0b1-secret\", \"transport\": \"tcp\","
-                           " \"signature_scheme\": \"hmac-sha256\", \"kernel_name\": \"minitorch\"}";
+static const char good[] =
+    "{\"shell_port\": 5001, \"iopub_port\": 5002, \"stdin_port\": 5003,"
+    " \"control_port\": 5004, \"hb_port\": 5005, \"ip\": \"127.0.0.1\","
+    " \"key\": \"a0b1-secret\", \"transport\": \"tcp\","
+    " \"signature_scheme\": \"hmac-sha256\", \"kernel_name\": \"minitorch\"}";
 
 static void test_good_tcp(void)
 {

@@ -42,8 +42,8 @@ static int mock_recv_stdin(void *ctx, struct jp_message *reply)
 {
     struct mock *m = ctx;
     if (!m->stdin_value) return -1;
-    return jp_message_init(reply, "input_reply", NULL,
-                           json_pack("{s:s}", "value", m->stdin_value), "client", false);
+    return jp_message_init(reply, "input_reply", NULL, json_pack("{s:s}", "value", m->stdin_value),
+                           "client", false);
 }
 
 /* Records the call as a pseudo-message so sequence() shows where it happened. */
@@ -109,8 +109,8 @@ static struct jp_kernel kernel;
 
 static json_t *execute_content(const char *code)
 {
-    return json_pack("{s:s, s:b, s:b, s:{}, s:b, s:b}", "code", code, "silent", 0,
-                     "store_history", 1, "user_expressions", "allow_stdin", 1, "stop_on_error", 1);
+    return json_pack("{s:s, s:b, s:b, s:{}, s:b, s:b}", "code", code, "silent", 0, "store_history",
+                     1, "user_expressions", "allow_stdin", 1, "stop_on_error", 1);
 }
 
 static void test_execute_order(void)
@@ -141,7 +141,8 @@ static void test_execute_order(void)
 
     /* the next stored execution gets the next count */
     run(&kernel, &mk, JP_SHELL, "execute_request", execute_content("1"), NULL);
-    CHECK_INT(json_integer_value(json_object_get(mk.sent[3].content, "execution_count")), count + 1);
+    CHECK_INT(json_integer_value(json_object_get(mk.sent[3].content, "execution_count")),
+              count + 1);
 }
 
 static void test_execute_error(void)
@@ -207,8 +208,8 @@ static void test_silent_and_history(void)
     CHECK_STR(json_string_value(json_array_get(json_array_get(h, 0), 2)), "1");
 
     run(&kernel, &mk, JP_SHELL, "history_request",
-        json_pack("{s:s, s:s, s:b}", "hist_access_type", "search", "pattern", "history_*",
-                  "unique", 1),
+        json_pack("{s:s, s:s, s:b}", "hist_access_type", "search", "pattern", "history_*", "unique",
+                  1),
         NULL);
     h = json_object_get(mk.sent[1].content, "history");
     CHECK_INT(json_array_size(h), 1);
@@ -258,8 +259,9 @@ static void test_display(void)
         execute_content("display(\"a\", display_id=\"d1\")\nupdate_display(\"b\", "
                         "display_id=\"d1\")\nclear_output(wait=true)\nhelp(print)"),
         NULL);
-    CHECK_STR(sequence(&mk),
-              "busy execute_input display_data update_display_data clear_output execute_reply idle");
+    CHECK_STR(
+        sequence(&mk),
+        "busy execute_input display_data update_display_data clear_output execute_reply idle");
     json_t *tr = json_object_get(mk.sent[2].content, "transient");
     CHECK_STR(json_string_value(json_object_get(tr, "display_id")), "d1");
     tr = json_object_get(mk.sent[3].content, "transient");

@@ -25,16 +25,24 @@ static void test_rfc4231(void)
     memset(data3, 0xdd, sizeof data3);
     memset(data4, 0xcd, sizeof data4);
     struct vector v[6] = {
-        {.key_len = 20, .data = "Hi There",
+        {.key_len = 20,
+         .data = "Hi There",
          .mac = "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7"},
-        {.key = "Jefe", .key_len = 4, .data = "what do ya want for nothing?",
+        {.key = "Jefe",
+         .key_len = 4,
+         .data = "what do ya want for nothing?",
          .mac = "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"},
-        {.key_len = 20, .data = (const char *)data3, .data_len = 50,
+        {.key_len = 20,
+         .data = (const char *)data3,
+         .data_len = 50,
          .mac = "773ea91e36800e46854db8ebd09181a72959098b3ef8c122d9635514ced565fe"},
-        {.key_len = 25, .data = (const char *)data4, .data_len = 50,
+        {.key_len = 25,
+         .data = (const char *)data4,
+         .data_len = 50,
          .mac = "82558a389a443c0ea4cc819899f2083a85f0faa3e578f8077a2e3ff46729665b"},
         {.key_len = 20, .data = "Test With Truncation", .mac = "a3b6167473100ee06e0c796c2955552b"},
-        {.key_len = 131, .data = "Test Using Larger Than Block-Size Key - Hash Key First",
+        {.key_len = 131,
+         .data = "Test Using Larger Than Block-Size Key - Hash Key First",
          .mac = "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54"},
     };
     memset(v[0].key, 0x0b, 20);
@@ -64,7 +72,8 @@ static void test_split_parts(void)
                        "block-size data. The key needs to be hashed before being used by the "
                        "HMAC algorithm.";
     size_t len = strlen(data);
-    struct jp_bytes parts[4] = {{data, 10}, {data + 10, 0}, {data + 10, 90}, {data + 100, len - 100}};
+    struct jp_bytes parts[4] = {
+        {data, 10}, {data + 10, 0}, {data + 10, 90}, {data + 100, len - 100}};
     unsigned char mac[32];
     char got[65];
     CHECK_INT(jp_hmac_sha256(key, sizeof key, parts, 4, mac), 0);
@@ -93,8 +102,8 @@ static void test_signer(void)
     forged[63] = sig[63];
     forged[0] = forged[0] == '0' ? '1' : '0';
     CHECK(!jp_signer_verify(s, parts, forged, 64));
-    CHECK(!jp_signer_verify(s, parts, sig, 63));                     /* truncated */
-    CHECK(!jp_signer_verify(s, parts, "", 0));                       /* missing */
+    CHECK(!jp_signer_verify(s, parts, sig, 63)); /* truncated */
+    CHECK(!jp_signer_verify(s, parts, "", 0));   /* missing */
     char upper[65];
     for (int i = 0; i < 65; i++) upper[i] = (char)(sig[i] >= 'a' ? sig[i] - 32 : sig[i]);
     CHECK(!jp_signer_verify(s, parts, upper, 64)); /* signatures are lower-case hex */

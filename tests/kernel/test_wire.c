@@ -52,7 +52,8 @@ static void test_round_trip(void)
     CHECK(frames[2].len == 9 && memcmp(frames[2].data, "<IDS|MSG>", 9) == 0);
     /* the signature is HMAC-SHA256 of the four JSON frames exactly as sent */
     char json[4][512];
-    for (int i = 0; i < 4; i++) snprintf(json[i], sizeof json[i], "%.*s", (int)frames[4 + i].len, frames[4 + i].data);
+    for (int i = 0; i < 4; i++)
+        snprintf(json[i], sizeof json[i], "%.*s", (int)frames[4 + i].len, frames[4 + i].data);
     CHECK(frames[3].len == 64 &&
           memcmp(frames[3].data, sign4(json[0], json[1], json[2], json[3]), 64) == 0);
 
