@@ -9,7 +9,8 @@
  *   iopub thread    owns the XPUB socket; forwards what the other threads push to
  *                   inproc://iopub and answers each subscription with iopub_welcome (JEP 65)
  *   heartbeat       zmq_proxy_steerable(hb, hb): echoes pings in C without ever taking a lock
- *   signal thread   sigwait(): SIGINT raises the cancel flag, SIGTERM asks for shutdown
+ *   signal thread   sigtimedwait(): SIGINT raises the cancel flag, SIGTERM asks for shutdown;
+ *                   once a second it checks that the JPY_PARENT_PID process is alive
  *
  * ZeroMQ sockets are not thread-safe, so each thread owns its sockets; every thread that
  * publishes has its own PUSH into the IOPub thread (thread-local). All signals are blocked
