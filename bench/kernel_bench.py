@@ -301,6 +301,11 @@ def measure(label: str, spec: str, args, ctx: zmq.Context) -> dict:
         k.settle()
         time.sleep(0.5)  # let lazy start-up work (imports, threads) finish before the RSS
         r["rss_start_mb"] = k.rss_mb()
+        # RSS counts every shared-library page the kernel touched as its own; PSS shares them
+        # out among the processes that map them, USS is what exiting the kernel would free.
+        full = psutil.Process(k.pid).memory_full_info()
+        r["pss_start_mb"] = full.pss / 2**20
+        r["uss_start_mb"] = full.uss / 2**20
         for _ in range(20):
             k.execute(args.code)
         cpu0 = time.process_time()
@@ -356,17 +361,19 @@ def table(results: dict, args) -> str:
         ("exec round trip, bare pyzmq client, median (ms)", "raw_rtt_median_ms", 3, "≤ 1 ms"),
         ("exec round trip, bare pyzmq client, p99 (ms)", "raw_rtt_p99_ms", 3, ""),
         ("RSS after start (MiB)", "rss_start_mb", 1, "≤ 10 MB"),
+        ("  PSS / USS after start (MiB)", None, 1, ""),
         ("RSS after %d executes (MiB)" % args.executes, "rss_after_mb", 1, "≤ 10 MB"),
         ("RSS growth (MiB)", "rss_growth_mb", 2, "≤ 1 MB"),
     ]
     out = ["| metric | minitorch | ipykernel | ipykernel / minitorch | target | met? |",
            "|---|---|---|---|---|---|"]
     for name, key, digits, target in rows:
-        if key is None:
-            a = (f"{fmt(mt.get('start_ms_min'), 1)}–{fmt(mt.get('start_ms_max'), 1)}"
-                 if "start_ms_min" in mt else "—")
-            b = (f"{fmt(ip.get('start_ms_min'), 1)}–{fmt(ip.get('start_ms_max'), 1)}"
-                 if "start_ms_min" in ip else "—")
+        if key is None:  # a pair of values in one cell: start range, or PSS / USS
+            lo, hi, sep = (("start_ms_min", "start_ms_max", "–") if key is None and
+                           name.strip().startswith("start")
+                           else ("pss_start_mb", "uss_start_mb", " / "))
+            a = f"{fmt(mt.get(lo), 1)}{sep}{fmt(mt.get(hi), 1)}" if lo in mt else "—"
+            b = f"{fmt(ip.get(lo), 1)}{sep}{fmt(ip.get(hi), 1)}" if lo in ip else "—"
             out.append(f"| {name} | {a} | {b} | | | |")
             continue
         a, b = mt.get(key), ip.get(key)
