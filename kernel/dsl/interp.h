@@ -32,10 +32,12 @@ struct dsl_interp {
     const struct dsl_output *out; /* never NULL; its callbacks may be */
     const char *src;              /* the cell being run (error positions index it) */
     size_t src_len;
-    const char *ename; /* the pending error's name (static), NULL when none */
-    char *evalue;      /* its message, malloc'd (NULL: out of memory) */
-    bool has_pos;      /* the error has a position */
-    size_t pos;        /* byte offset into src */
+    const char *ename;       /* the pending error's name (static), NULL when none */
+    char *evalue;            /* its message, malloc'd (NULL: out of memory) */
+    bool has_pos;            /* the error has a position */
+    size_t pos;              /* byte offset into src */
+    unsigned polls;          /* loop iterations seen by dsl_check_cancel */
+    long long last_flush_ns; /* CLOCK_MONOTONIC of the last out->flush from a loop */
 };
 
 /* Raises ename (a static string) with a printf-style message; returns -1. The _at form also
@@ -48,7 +50,9 @@ int dsl_raise_at(struct dsl_interp *in, size_t pos, const char *ename, const cha
 int dsl_raise_status(struct dsl_interp *in, int status);
 /* Gives a pending error without a position the position `pos`. */
 void dsl_error_locate(struct dsl_interp *in, size_t pos);
-/* Raises KeyboardInterrupt at pos and returns -1 when the cancel flag is up, else 0. */
+/* Called at every loop iteration. Raises KeyboardInterrupt at pos and returns -1 when the
+ * cancel flag is up, else 0. Every FLUSH_EVERY_NS it also calls out->flush, so that what a cell
+ * printed before a long computation reaches the user while the computation runs. */
 int dsl_check_cancel(struct dsl_interp *in, size_t pos);
 
 /* Variables: the value bound to name (borrowed), or NULL. */

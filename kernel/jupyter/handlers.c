@@ -94,7 +94,8 @@ static void handle_kernel_info(struct jp_kernel *k, enum jp_channel ch,
 /* Stream output is coalesced, as ipykernel's OutStream does: a loop that prints 20,000 lines
  * must not send 20,000 messages, which would overrun the IOPub high-water mark (ZeroMQ then
  * drops messages, idle included, and the frontend waits forever). Text is held until the stream
- * changes, 64 KiB accumulate, STREAM_FLUSH_NS pass, or any other message is about to go out. */
+ * changes, 64 KiB accumulate, STREAM_FLUSH_NS pass, any other message is about to go out, or
+ * the language calls flush (before sleep and input, and every 50 ms from inside loops). */
 #define STREAM_FLUSH_NS 50000000LL /* 50 ms: soon enough for a person to see it live */
 #define STREAM_FLUSH_BYTES 65536
 
@@ -254,11 +255,9 @@ static void handle_execute(struct jp_kernel *k, enum jp_channel ch, const struct
     bool silent = get_bool(c, "silent", false);
     bool store_history = !silent && get_bool(c, "store_history", true);
     bool stop_on_error = get_bool(c, "stop_on_error", true);
-    struct exec_ctx e = {.k = k,
-                         .req = req,
-                         .allow_stdin = get_bool(c, "allow_stdin", true),
-                         .stream = "stdout",
-                         .last_flush = now_ns()};
+    /* last_flush 0: the cell's first output goes out at once */
+    struct exec_ctx e = {
+        .k = k, .req = req, .allow_stdin = get_bool(c, "allow_stdin", true), .stream = "stdout"};
 
     /* An interrupt from before this request is not for it; one from now on is. */
     mt_cancel_clear();

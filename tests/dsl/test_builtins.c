@@ -201,6 +201,23 @@ static void test_flush_before_waiting(void)
     dsl_session_free(s);
 }
 
+/* A long loop lets the sink flush while it runs (every 50 ms), so output printed before it is
+ * not held until it ends; 3,000,000 iterations take well over 50 ms even in a release build. */
+static void test_flush_from_long_loops(void)
+{
+    struct dsl_session *s = dsl_session_new();
+    memset(&k, 0, sizeof k);
+    struct outcome o =
+        run_cell_with(s, "print('start')\ni = 0\nwhile i < 3000000:\n    i += 1", &k);
+    CHECK_INT(o.rc, 0);
+    CHECK(k.nflush >= 1);
+    CHECK_INT(k.len_at_flush, strlen("stdout:start\n"));
+    memset(&k, 0, sizeof k);
+    o = run_cell_with(s, "j = 0\nwhile j < 100:\n    j += 1", &k); /* too short to flush */
+    CHECK_INT(k.nflush, 0);
+    dsl_session_free(s);
+}
+
 static void test_conversions(void)
 {
     CHECK_STR(eval1("len('abc') + len([1]) + len(range(4))"), "8");
@@ -281,6 +298,7 @@ int main(void)
     RUN_TEST(test_help);
     RUN_TEST(test_input);
     RUN_TEST(test_flush_before_waiting);
+    RUN_TEST(test_flush_from_long_loops);
     RUN_TEST(test_conversions);
     return TEST_SUMMARY();
 }

@@ -230,3 +230,26 @@ def test_restart(start_kernel):
         assert wait_for(km.is_alive, 1)
     finally:
         kc2.stop_channels()
+
+
+@pytest.mark.parametrize("lines", [1, 3])
+def test_output_before_a_long_loop_arrives_while_it_runs(start_kernel, lines):
+    """Stream output is coalesced, but what a cell printed before a long computation must reach
+    the frontend while the computation runs, not when it ends."""
+    km, kc = start_kernel(KERNEL_NAME_MESSAGE)
+    prints = "\n".join(f'print("line {i}")' for i in range(lines))
+    msg_id = kc.execute(prints + "\nwhile true: pass")
+    wait_started(kc, msg_id)
+    text, deadline = "", time.monotonic() + 2.0
+    want = "".join(f"line {i}\n" for i in range(lines))
+    while text != want and time.monotonic() < deadline:
+        try:
+            msg = kc.get_iopub_msg(timeout=0.1)
+        except Exception:  # queue.Empty
+            continue
+        if msg["parent_header"].get("msg_id") == msg_id and msg["msg_type"] == "stream":
+            text += msg["content"]["text"]
+    assert text == want, f"while the loop ran, only {text!r} arrived"
+    send_control(kc, "interrupt_request", {})
+    reply = get_reply(kc, msg_id, timeout=INTERRUPT_REPLY_TIMEOUT)
+    assert reply["content"]["ename"] == "KeyboardInterrupt"
