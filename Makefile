@@ -23,7 +23,7 @@ C_SOURCES   = $(shell find engine kernel tests bench -type f \
 ASAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
             UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-.PHONY: help setup build build-asan build-clang install-kernelspec lab test bench bench-kernel \
+.PHONY: help setup build build-asan build-clang fuzz install-kernelspec lab test bench bench-kernel \
         format format-check lock clean distclean
 
 help: ## list the targets
@@ -80,6 +80,19 @@ test: build build-asan build-clang ## run all suites: ctest (gcc, clang, sanitiz
 	for r in "$${results[@]}"; do printf '  %-22s %s\n' "$${r%|*}" "$${r#*|}"; done; \
 	exit $$status
 
+FUZZ_SECONDS ?= 30
+fuzz: setup ## build the libFuzzer targets (clang) and run each for FUZZ_SECONDS (default 30)
+	CC=$(CLANG) cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMT_BUILD_FUZZ=ON \
+	    -DMT_BUILD_TESTS=OFF $(CMAKE_ARGS)
+	cmake --build build-fuzz -j$(JOBS)
+	@for t in build-fuzz/fuzz_*; do \
+	    name=$${t##*/fuzz_}; work=$$(mktemp -d); \
+	    echo "==== $$t ($(FUZZ_SECONDS) s, seeds tests/fuzz/corpus/$$name)"; \
+	    $$t -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -print_final_stats=1 \
+	        $$work tests/fuzz/corpus/$$name || exit 1; \
+	    rm -rf $$work; \
+	done
+
 bench-kernel: build ## kernel start-up / round-trip benchmark vs. peer kernels
 	$(PY) bench/kernel_bench.py --kernel $(KERNEL)
 
@@ -100,7 +113,7 @@ lock: ## regenerate tools/requirements.txt from tools/requirements.in
 	@echo "tools/requirements.txt updated; the next tools/setup.sh run installs it"
 
 clean: ## remove build directories
-	rm -rf build build-asan build-clang
+	rm -rf build build-asan build-clang build-fuzz
 
 distclean: clean ## also remove the Python venv
 	rm -rf .venv
