@@ -44,8 +44,8 @@ struct dsl_output {
      * when no input can be had, with *why set to a static message (stdin not allowed, or the
      * request was interrupted: then mt_cancel_requested() is true). */
     int (*input)(void *ctx, const char *prompt, bool password, char **line, const char **why);
-    /* Sends any output the sink buffered; called before the cell blocks (sleep) so that what
-     * it printed reaches the user before the wait rather than after. */
+    /* Sends any output the sink buffered. Called before the cell blocks (sleep, input) so that
+     * what it printed reaches the user before the wait, and every 50 ms from inside loops. */
     void (*flush)(void *ctx);
 };
 

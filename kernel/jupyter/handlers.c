@@ -185,7 +185,6 @@ static int out_input(void *ctx, const char *prompt, bool password, char **line, 
         *why = "input() is not available: the frontend does not support input requests";
         return -1;
     }
-    out_flush(e); /* the prompt's context must be on screen before we wait for an answer */
     if (send_reply(e->k, JP_STDIN, e->req, "input_request",
                    json_pack("{s:s, s:b}", "prompt", prompt, "password", password)) != 0) {
         *why = "the input request could not be sent";

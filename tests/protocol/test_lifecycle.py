@@ -68,6 +68,13 @@ def _client(fname):
     return kc
 
 
+def _shut_down_cleanly(kc, kernel):
+    """Asks the kernel to shut down and checks that it exits with status 0."""
+    kc.shutdown()
+    kernel.wait(timeout=5)
+    assert kernel.returncode == 0
+
+
 def _kill(proc):
     if proc.poll() is None:
         proc.kill()
@@ -112,9 +119,7 @@ def test_no_watchdog_without_parent_pid(tmp_path):
     try:
         kc.wait_for_ready(timeout=mtkernel.START_TIMEOUT)
         assert execute(kc, "6*7").result_text() == "42"
-        kc.shutdown()
-        kernel.wait(timeout=5)
-        assert kernel.returncode == 0
+        _shut_down_cleanly(kc, kernel)
     finally:
         kc.stop_channels()
         _kill(kernel)
@@ -132,9 +137,7 @@ def test_empty_key_disables_signing(tmp_path):
         res = execute(kc, 'print("unsigned")')
         assert res.stream() == "unsigned\n"
         assert res.reply["header"]["msg_type"] == "execute_reply"
-        kc.shutdown()
-        kernel.wait(timeout=5)
-        assert kernel.returncode == 0
+        _shut_down_cleanly(kc, kernel)
     finally:
         kc.stop_channels()
         _kill(kernel)
