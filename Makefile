@@ -61,7 +61,7 @@ lab: install-kernelspec ## start JupyterLab on 127.0.0.1 with notebooks/
 	$(VENV)/bin/jupyter lab --ip=127.0.0.1 --no-browser --notebook-dir=notebooks $(LAB_ROOT) $(LAB_ARGS)
 
 # Every suite runs even when an earlier one fails; the table at the end says which failed.
-test: build build-asan build-clang ## run all suites: ctest (gcc, clang, sanitized), format, protocol (both)
+test: build build-asan build-clang ## run all suites: ctest (gcc, clang, sanitized), format, numpy, protocol
 	@results=(); status=0; \
 	suite() { \
 	    local name=$$1; shift; \
@@ -74,6 +74,7 @@ test: build build-asan build-clang ## run all suites: ctest (gcc, clang, sanitiz
 	    ctest --test-dir build-asan --output-on-failure --no-tests=error $(CTEST_ARGS); \
 	suite "ctest build-clang" ctest --test-dir build-clang --output-on-failure --no-tests=error $(CTEST_ARGS); \
 	suite "clang-format" $(MAKE) --no-print-directory format-check; \
+	suite "differential vs numpy" tests/differential/run.sh build; \
 	suite "protocol build" tools/run-protocol-tests.sh $(KERNEL); \
 	suite "protocol build-asan" tools/run-protocol-tests.sh $(KERNEL_ASAN) --sanitized; \
 	echo; echo "==== summary"; \

@@ -44,6 +44,7 @@ enum dsl_node_kind {
     DSL_N_BREAK,    /* - */
     DSL_N_CONTINUE, /* - */
     DSL_N_PASS,     /* - */
+    DSL_N_MAGIC,    /* name: the magic's name, value: its argument text (a string) */
     DSL_N_COUNT
 };
 

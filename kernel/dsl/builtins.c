@@ -9,6 +9,8 @@
 
 #include "dsl/interp.h"
 #include "dsl/lexer.h"
+#include "dsl/magics.h"
+#include "dsl/tensor.h"
 
 #include "minitorch/minitorch.h"
 
@@ -259,16 +261,28 @@ static int bi_help(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
             render_buf_printf(&b, "  %s\n", dsl_builtins[i].signature);
         render_buf_puts(&b, "\nKeywords:");
         for (size_t i = 0; dsl_keywords[i]; i++) render_buf_printf(&b, " %s", dsl_keywords[i]);
-        render_buf_putc(&b, '\n');
+        render_buf_puts(&b, "\n\nMagics (a line starting with %; help(\"%name\") tells more):");
+        for (size_t i = 0; i < dsl_magic_count; i++)
+            render_buf_printf(&b, " %%%s", dsl_magics[i].name);
+        render_buf_puts(&b, "\n\nTensors: help(x) on a tensor lists its methods and properties.\n");
     } else {
         struct dsl_value v = a->slot[0];
         const struct dsl_builtin *fn = NULL;
+        const struct dsl_magic *magic = NULL;
         if (v.kind == DSL_BUILTIN)
             fn = v.as.fn;
+        else if (v.kind == DSL_METHOD)
+            fn = v.as.m->fn;
+        else if (v.kind == DSL_STR && v.as.s->data[0] == '%')
+            magic = dsl_magic_find(v.as.s->data + 1);
         else if (v.kind == DSL_STR)
             fn = dsl_builtin_find(v.as.s->data);
         if (fn)
             dsl_builtin_help(&b, fn);
+        else if (magic)
+            dsl_magic_help(&b, magic);
+        else if (v.kind == DSL_TENSOR)
+            dsl_tensor_help(&b);
         else
             render_buf_puts(&b, dsl_kind_doc(v.kind));
     }
@@ -302,6 +316,7 @@ static int bi_len(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
     case DSL_STR: *ret = dsl_int((int64_t)render_utf8_count(v.as.s->data, v.as.s->len)); return 0;
     case DSL_LIST: *ret = dsl_int((int64_t)v.as.l->len); return 0;
     case DSL_RANGE: *ret = dsl_int(dsl_range_len(v.as.r)); return 0;
+    case DSL_TENSOR: *ret = dsl_int(v.as.t->shape[0]); return 0; /* as PyTorch: the first dim */
     default:
         return dsl_raise(in, "TypeError", "object of type '%s' has no len()", dsl_type_name(v));
     }
@@ -339,6 +354,23 @@ static char *trimmed(struct dsl_interp *in, const struct dsl_str *s)
     return t;
 }
 
+/* The value of a one-element tensor for int() and float(), as PyTorch allows. */
+static int tensor_scalar(struct dsl_interp *in, struct dsl_value v, const char *fn, double *out)
+{
+    struct mt_tensor *t = v.as.t;
+    if (t->size != 1)
+        return dsl_raise(in, "ValueError",
+                         "%s(): only one-element tensors can be converted to a number (this one "
+                         "has %lld elements)",
+                         fn, (long long)t->size);
+    int64_t zero[MT_MAX_DIMS] = {0};
+    float x = 0.0f;
+    enum mt_status st = mt_tensor_get(in->session->ctx, t, t->ndim, zero, &x);
+    if (st != MT_OK) return dsl_engine_raise(in, st);
+    *out = dsl_float32_value(x);
+    return 0;
+}
+
 static int float_to_int(struct dsl_interp *in, double f, int64_t *out)
 {
     if (isnan(f)) return dsl_raise(in, "ValueError", "cannot convert float nan to integer");
@@ -361,9 +393,11 @@ static int bi_int(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
         *ret = dsl_int(dsl_as_int(v));
         return 0;
     }
-    if (v.kind == DSL_FLOAT) {
+    if (v.kind == DSL_FLOAT || v.kind == DSL_TENSOR) {
+        double f = v.kind == DSL_FLOAT ? v.as.f : 0.0;
+        if (v.kind == DSL_TENSOR && tensor_scalar(in, v, "int", &f) != 0) return -1;
         int64_t i = 0;
-        if (float_to_int(in, v.as.f, &i) != 0) return -1;
+        if (float_to_int(in, f, &i) != 0) return -1;
         *ret = dsl_int(i);
         return 0;
     }
@@ -420,6 +454,12 @@ static int bi_float(struct dsl_interp *in, const struct dsl_args *a, struct dsl_
         *ret = dsl_float(dsl_as_double(v));
         return 0;
     }
+    if (v.kind == DSL_TENSOR) {
+        double f = 0.0;
+        if (tensor_scalar(in, v, "float", &f) != 0) return -1;
+        *ret = dsl_float(f);
+        return 0;
+    }
     if (v.kind != DSL_STR)
         return dsl_raise(in, "TypeError",
                          "float() argument must be a string or a number, not "
@@ -464,15 +504,20 @@ static int bi_float(struct dsl_interp *in, const struct dsl_args *a, struct dsl_
 
 static int bi_bool(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
-    (void)in;
-    *ret = dsl_bool(a->has[0] && dsl_value_truthy(a->slot[0]));
+    bool t = false;
+    if (a->has[0] && a->slot[0].kind == DSL_TENSOR) {
+        if (dsl_tensor_truth(in, a->slot[0], &t) != 0) return -1;
+    } else {
+        t = a->has[0] && dsl_value_truthy(a->slot[0]);
+    }
+    *ret = dsl_bool(t);
     return 0;
 }
 
 static int bi_list(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
-    if (a->has[0] && a->slot[0].kind == DSL_LIST) {
-        *ret = dsl_value_retain(a->slot[0]);
+    if (a->has[0] && a->slot[0].kind == DSL_LIST && a->slot[0].as.l->style == DSL_LIST_PLAIN) {
+        *ret = dsl_value_retain(a->slot[0]); /* immutable: the same list will do */
         return 0;
     }
     struct dsl_iter it;
@@ -516,6 +561,7 @@ static int bi_abs(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
         *ret = dsl_float(fabs(v.as.f));
         return 0;
     }
+    if (v.kind == DSL_TENSOR) return dsl_tensor_abs(in, v, ret);
     return dsl_raise(in, "TypeError", "bad operand type for abs(): '%s'", dsl_type_name(v));
 }
 
@@ -688,6 +734,9 @@ static const char *const sleep_params[] = {"seconds", NULL};
 static const char *const input_params[] = {"prompt", "password", NULL};
 static const char *const sum_params[] = {"iterable", "start", NULL};
 static const char *const round_params[] = {"number", "ndigits", NULL};
+static const char *const tensor_params[] = {"data", "requires_grad", "backend", NULL};
+static const char *const create_params[] = {"requires_grad", "backend", NULL}; /* keyword-only */
+static const char *const seed_params[] = {"n", NULL};
 
 const struct dsl_builtin dsl_builtins[] = {
     {"abs", "abs(x)", 1, 1, NULL, bi_abs, "The absolute value of a number."},
@@ -718,9 +767,16 @@ const struct dsl_builtin dsl_builtins[] = {
      "The largest of several values, or of the items of one list, range or string."},
     {"min", "min(*values)", 1, -1, NULL, bi_min,
      "The smallest of several values, or of the items of one list, range or string."},
+    {"ones", "ones(*shape, requires_grad=false, backend=none)", 1, -1, create_params, dsl_bi_ones,
+     "A tensor of the given shape filled with 1.0: ones(2, 3) or ones([2, 3]). backend is "
+     "\"simple\", \"fast\" or \"cuda\" (default: the one %backend chose)."},
     {"print", "print(*args, sep=\" \", end=\"\\n\")", 0, -1, print_params, bi_print,
      "Writes the values to the cell's standard output, separated by sep and followed by end. "
      "Strings appear without quotes."},
+    {"rand", "rand(*shape, requires_grad=false, backend=none)", 1, -1, create_params, dsl_bi_rand,
+     "A tensor of the given shape filled with uniform numbers in [0, 1), drawn in row-major "
+     "order from the session's generator, which seed(n) seeds exactly as Python's "
+     "random.seed(n): seed(3); rand(4) gives MiniTorch's numbers."},
     {"range", "range(stop) or range(start, stop, step=1)", 1, 3, NULL, bi_range,
      "The integers from start (default 0) up to, not including, stop, counting by step; used "
      "in `for i in range(n):` loops and convertible with list()."},
@@ -729,21 +785,34 @@ const struct dsl_builtin dsl_builtins[] = {
      "digits."},
     {"round", "round(number, ndigits=none)", 1, 2, round_params, bi_round,
      "Rounds half to even: to an int without ndigits, else to ndigits decimals."},
+    {"seed", "seed(n)", 1, 1, seed_params, dsl_bi_seed,
+     "Seeds the random generator rand() draws from, as Python's random.seed(n) does (MT19937), "
+     "so that results repeat."},
     {"sleep", "sleep(seconds)", 1, 1, sleep_params, bi_sleep,
      "Waits for the given number of seconds (a float is fine). An interrupt stops the wait "
      "with KeyboardInterrupt."},
     {"str", "str(x=\"\")", 0, 1, NULL, bi_str, "The text print shows for x, as a string."},
     {"sum", "sum(iterable, start=0)", 1, 2, sum_params, bi_sum,
      "The sum of start and the items of a list or range."},
+    {"tensor", "tensor(data, requires_grad=false, backend=none)", 1, 1, tensor_params,
+     dsl_bi_tensor,
+     "A float32 tensor holding a number or a nested list of numbers: tensor([[1, 2], [3, 4]]) "
+     "has shape (2, 2). The lists must be rectangular. requires_grad=true makes backward() "
+     "compute its gradient into .grad; backend is \"simple\", \"fast\" or \"cuda\"."},
     {"type", "type(x)", 1, 1, NULL, bi_type,
      "The name of x's type as a string: \"int\", \"float\", \"str\", \"bool\", \"none\", "
-     "\"list\", \"range\" or \"builtin_function\"."},
+     "\"list\", \"tuple\" (a shape), \"range\", \"builtin_function\", \"tensor\" or "
+     "\"method\"."},
     {"update_display", "update_display(value, display_id)", 1, 2, display_params, bi_update_display,
      "Replaces the output shown earlier by display(..., display_id=ID) with value; "
      "display_id is required."},
     {"warn", "warn(*args)", 0, -1, NULL, bi_warn,
      "Writes the values, separated by spaces, to the cell's standard error (shown highlighted "
      "in most frontends)."},
+    {"zeros", "zeros(*shape, requires_grad=false, backend=none)", 1, -1, create_params,
+     dsl_bi_zeros,
+     "A tensor of the given shape filled with 0.0: zeros(2, 3) or zeros([2, 3]). backend is "
+     "\"simple\", \"fast\" or \"cuda\" (default: the one %backend chose)."},
 };
 const size_t dsl_builtin_count = sizeof dsl_builtins / sizeof dsl_builtins[0];
 

@@ -24,6 +24,7 @@
 struct dsl_interp;
 
 struct dsl_args {
+    struct dsl_value self;        /* methods: the value the method is bound to; else none */
     const struct dsl_value *rest; /* varargs builtins: the positional arguments (borrowed) */
     size_t nrest;
     struct dsl_value slot[DSL_MAX_PARAMS]; /* borrowed; valid where has[i] */
@@ -50,8 +51,8 @@ extern const size_t dsl_builtin_count;
 /* The builtin called `name`, or NULL. */
 const struct dsl_builtin *dsl_builtin_find(const char *name);
 
-/* Binds a call's arguments (all borrowed) into *args per the rules above. Returns 0, or -1
- * after raising a TypeError on `in`. */
+/* Binds a call's arguments (all borrowed) into *args per the rules above (self left none).
+ * Returns 0, or -1 after raising a TypeError on `in`. */
 int dsl_bind_args(struct dsl_interp *in, const struct dsl_builtin *fn, const struct dsl_value *pos,
                   size_t npos, char *const *kwnames, const struct dsl_value *kwvals, size_t nkw,
                   struct dsl_args *args);

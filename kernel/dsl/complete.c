@@ -4,14 +4,19 @@
  * or a trailing backslash wants more lines; a last line ending in ':' opens a block; while the
  * last line is inside an indented block the cell goes on until an empty line; a lexical error
  * (bad character, unterminated one-line string) or any other syntax error is "invalid".
- * Completion and inspection read the builtin table, the keyword table and the session's
- * variables, so they always agree with what the evaluator knows. */
+ * Completion and inspection read the builtin table, the keyword table, the tensor method and
+ * property tables (after "x."), the magic table (after a '%' that starts a line) and the
+ * session's variables, so they always agree with what the evaluator knows. Nothing is evaluated:
+ * after "x." only a variable's kind is looked at, and since only tensors have attributes an
+ * unknown receiver is taken for a tensor. */
 #include "dsl/dsl.h"
 
 #include "dsl/ast.h"
 #include "dsl/builtins.h"
 #include "dsl/interp.h"
 #include "dsl/lexer.h"
+#include "dsl/magics.h"
+#include "dsl/tensor.h"
 #include "render/render.h"
 
 #include <stdlib.h>
@@ -104,6 +109,37 @@ static int cmp_str(const void *a, const void *b)
 
 static const char *const extra_keywords[] = {"True", "False", "None", NULL};
 
+/* What the name ending at byte b is attached to. */
+enum name_context {
+    CTX_PLAIN,   /* a variable, builtin or keyword */
+    CTX_ATTR,    /* after '.': a tensor attribute (only tensors have attributes) */
+    CTX_NO_ATTR, /* after '.' of a value known to have no attributes, or of a number */
+    CTX_MAGIC,   /* after a '%' that starts its line */
+};
+
+/* The context of a name starting at byte b of code: after `x.` it looks at x (a variable
+ * holding something other than a tensor has no attributes; an unknown name or a call result
+ * is taken for a tensor). */
+static enum name_context context_of(struct dsl_session *s, const char *code, size_t b)
+{
+    if (b > 0 && code[b - 1] == '%') {
+        size_t k = b - 1;
+        while (k > 0 && (code[k - 1] == ' ' || code[k - 1] == '\t')) k--;
+        return k == 0 || code[k - 1] == '\n' ? CTX_MAGIC : CTX_PLAIN;
+    }
+    if (b == 0 || code[b - 1] != '.') return CTX_PLAIN;
+    size_t re = b - 1, rb = re;
+    while (rb > 0 && ident_char(code[rb - 1])) rb--;
+    if (rb == re) /* `f(x).`, `xs[0].` */
+        return re > 0 && (code[re - 1] == ')' || code[re - 1] == ']') ? CTX_ATTR : CTX_NO_ATTR;
+    if (code[rb] >= '0' && code[rb] <= '9') return CTX_NO_ATTR; /* `1.` is a float */
+    char *name = strndup(code + rb, re - rb);
+    if (!name) return CTX_NO_ATTR;
+    struct dsl_value *v = s ? dsl_session_lookup(s, name) : NULL;
+    free(name);
+    return v && v->kind != DSL_TENSOR ? CTX_NO_ATTR : CTX_ATTR;
+}
+
 json_t *dsl_complete(struct dsl_session *s, const char *code, size_t cursor, size_t *start,
                      size_t *end)
 {
@@ -118,8 +154,10 @@ json_t *dsl_complete(struct dsl_session *s, const char *code, size_t cursor, siz
     const char *prefix = code ? code + b : "";
     size_t plen = cursor - b;
     if (plen && prefix[0] >= '0' && prefix[0] <= '9') return matches; /* a number */
-    if (b > 0 && code[b - 1] == '.') return matches;                  /* attributes: none yet */
-    size_t cap = dsl_builtin_count + 32 + (s ? s->count : 0);
+    enum name_context where = code ? context_of(s, code, b) : CTX_PLAIN;
+    if (where == CTX_NO_ATTR) return matches;
+    size_t cap = dsl_builtin_count + dsl_tensor_method_count + dsl_tensor_prop_count +
+                 dsl_magic_count + 32 + (s ? s->count : 0);
     const char **names = malloc(cap * sizeof *names);
     if (!names) return matches;
     size_t n = 0;
@@ -128,11 +166,18 @@ json_t *dsl_complete(struct dsl_session *s, const char *code, size_t cursor, siz
         const char *nm_ = (name);                                                                  \
         if (n < cap && strncmp(nm_, prefix, plen) == 0) names[n++] = nm_;                          \
     } while (0)
-    for (size_t i = 0; i < dsl_builtin_count; i++) CONSIDER(dsl_builtins[i].name);
-    for (size_t i = 0; dsl_keywords[i]; i++) CONSIDER(dsl_keywords[i]);
-    for (size_t i = 0; extra_keywords[i]; i++) CONSIDER(extra_keywords[i]);
-    for (size_t i = 0; s && i < s->cap; i++)
-        if (s->vars[i].name) CONSIDER(s->vars[i].name);
+    if (where == CTX_ATTR) {
+        for (size_t i = 0; i < dsl_tensor_method_count; i++) CONSIDER(dsl_tensor_methods[i].name);
+        for (size_t i = 0; i < dsl_tensor_prop_count; i++) CONSIDER(dsl_tensor_props[i].name);
+    } else if (where == CTX_MAGIC) {
+        for (size_t i = 0; i < dsl_magic_count; i++) CONSIDER(dsl_magics[i].name);
+    } else {
+        for (size_t i = 0; i < dsl_builtin_count; i++) CONSIDER(dsl_builtins[i].name);
+        for (size_t i = 0; dsl_keywords[i]; i++) CONSIDER(dsl_keywords[i]);
+        for (size_t i = 0; extra_keywords[i]; i++) CONSIDER(extra_keywords[i]);
+        for (size_t i = 0; s && i < s->cap; i++)
+            if (s->vars[i].name) CONSIDER(s->vars[i].name);
+    }
 #undef CONSIDER
     qsort(names, n, sizeof *names, cmp_str);
     for (size_t i = 0; i < n; i++) {
@@ -147,14 +192,16 @@ json_t *dsl_complete(struct dsl_session *s, const char *code, size_t cursor, siz
 /* ---- inspection ------------------------------------------------------------------------- */
 
 /* The identifier under or just before the cursor, else the name of the call whose argument
- * list holds the cursor ("print(1, |"). Returns a malloc'd copy or NULL. */
-static char *name_at(const char *code, size_t cursor)
+ * list holds the cursor ("print(1, |"). Returns a malloc'd copy or NULL, and in *at the byte
+ * offset where the name starts. */
+static char *name_at(const char *code, size_t cursor, size_t *at)
 {
     size_t len = strlen(code);
     if (cursor > len) cursor = len;
     size_t b = cursor, e = cursor;
     while (b > 0 && ident_char(code[b - 1])) b--;
     while (e < len && ident_char(code[e])) e++;
+    *at = b;
     if (e > b && !(code[b] >= '0' && code[b] <= '9')) return strndup(code + b, e - b);
     int depth = 0;
     for (size_t i = cursor; i-- > 0;) {
@@ -169,6 +216,7 @@ static char *name_at(const char *code, size_t cursor)
             while (ne > 0 && (code[ne - 1] == ' ' || code[ne - 1] == '\t')) ne--;
             size_t nb = ne;
             while (nb > 0 && ident_char(code[nb - 1])) nb--;
+            *at = nb;
             if (ne > nb && !(code[nb] >= '0' && code[nb] <= '9'))
                 return strndup(code + nb, ne - nb);
             return NULL;
@@ -181,20 +229,40 @@ json_t *dsl_inspect(struct dsl_session *s, const char *code, size_t cursor, int 
 {
     (void)detail_level;
     if (!code) return NULL;
-    char *name = name_at(code, cursor);
+    size_t at = 0;
+    char *name = name_at(code, cursor, &at);
     if (!name) return NULL;
     struct render_buf b;
     render_buf_init(&b, DSL_MAX_STR_BYTES);
-    struct dsl_value *v = s ? dsl_session_lookup(s, name) : NULL;
-    const struct dsl_builtin *fn = dsl_builtin_find(name);
     bool found = true;
-    if (v) {
-        render_buf_printf(&b, "%s: %s = ", name, dsl_type_name(*v));
-        dsl_value_repr(&b, *v);
-    } else if (fn) {
-        dsl_builtin_help(&b, fn);
+    enum name_context where = context_of(s, code, at);
+    if (where == CTX_ATTR || where == CTX_NO_ATTR) {
+        const struct dsl_builtin *attr = dsl_tensor_attr_find(name, NULL);
+        if (attr && where == CTX_ATTR)
+            dsl_builtin_help(&b, attr);
+        else
+            found = false;
+    } else if (where == CTX_MAGIC) {
+        const struct dsl_magic *m = dsl_magic_find(name);
+        if (m)
+            dsl_magic_help(&b, m);
+        else
+            found = false;
     } else {
-        found = false;
+        struct dsl_value *v = s ? dsl_session_lookup(s, name) : NULL;
+        const struct dsl_builtin *fn = dsl_builtin_find(name);
+        if (v) {
+            render_buf_printf(&b, "%s: %s = ", name, dsl_type_name(*v));
+            dsl_value_repr(&b, *v);
+            if (v->kind == DSL_TENSOR && detail_level > 0) {
+                render_buf_puts(&b, "\n\n");
+                dsl_tensor_help(&b);
+            }
+        } else if (fn) {
+            dsl_builtin_help(&b, fn);
+        } else {
+            found = false;
+        }
     }
     free(name);
     json_t *bundle = found && !b.nomem && !b.over ? render_text_bundle(render_buf_str(&b)) : NULL;

@@ -17,8 +17,14 @@
  * Positions (cursor, start, end) are byte offsets into UTF-8 source; the Jupyter layer converts
  * them from and to the protocol's code-point offsets.
  *
- * Cancellation: every loop and every wait (sleep, input) polls mt_cancel_requested() and ends
- * the cell with a KeyboardInterrupt error. The caller clears the flag before a request.
+ * Tensors: a session owns one engine context (`struct mt_ctx`: default backend, threads,
+ * memory limit, random generator) that every tensor of the session is made with; engine
+ * errors become exceptions named by mt_status_ename (ShapeError, ...). A line starting with
+ * `%` is a magic (%backend, %threads).
+ *
+ * Cancellation: every loop, every wait (sleep, input) and every tensor op polls
+ * mt_cancel_requested() and ends the cell with a KeyboardInterrupt error. The caller clears the
+ * flag before a request.
  */
 #ifndef KERNEL_DSL_DSL_H
 #define KERNEL_DSL_DSL_H
@@ -62,7 +68,8 @@ struct dsl_session; /* variables and interpreter state of one kernel; opaque */
 struct dsl_session *dsl_session_new(void);
 void dsl_session_free(struct dsl_session *s);
 
-/* Forgets every user variable and function (%reset); builtins stay. */
+/* Forgets every user variable and function (%reset), releasing the tensors they held; builtins
+ * and the engine settings (backend, threads, random generator) stay. */
 void dsl_session_reset(struct dsl_session *s);
 
 /* Runs a cell. Returns 0 on success and sets *result to a new mime bundle for the value of the

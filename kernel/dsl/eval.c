@@ -4,12 +4,16 @@
  * for statements (producing OK, BREAK, CONTINUE or an error). Arithmetic follows Python on
  * int64 and double: / is true division, // and % floor, ** of ints stays exact or raises
  * OverflowError, and dividing by zero raises ZeroDivisionError. Every loop iteration polls
- * the cancel flag so an interrupt ends any cell within one iteration.
+ * the cancel flag so an interrupt ends any cell within one iteration. Whatever involves a
+ * tensor (operators, comparisons, indexing, attributes, truth) is handed to tensor.c; a line
+ * magic to magics.c.
  *
  * Ownership inside the evaluator: an expression's result is a new reference that the caller
  * releases; operands are borrowed by the operators. */
 #include "dsl/builtins.h"
 #include "dsl/interp.h"
+#include "dsl/magics.h"
+#include "dsl/tensor.h"
 
 #include "minitorch/minitorch.h"
 
@@ -105,7 +109,7 @@ int dsl_str_of(struct dsl_interp *in, struct render_buf *b, struct dsl_value v)
 
 /* ---- names ------------------------------------------------------------------------------ */
 
-static size_t edit_distance(const char *a, const char *b)
+size_t dsl_edit_distance(const char *a, const char *b)
 {
     size_t la = strlen(a), lb = strlen(b);
     if (la > 64 || lb > 64) return 99;
@@ -128,7 +132,7 @@ static size_t edit_distance(const char *a, const char *b)
 
 static void consider(const char *name, const char *cand, const char **best, size_t *best_d)
 {
-    size_t d = edit_distance(name, cand);
+    size_t d = dsl_edit_distance(name, cand);
     size_t ln = strlen(name), lc = strlen(cand);
     if (d == 0 || d > 2 || d >= (ln > lc ? ln : lc)) return;
     if (d < *best_d || (d == *best_d && strcmp(cand, *best) < 0)) {
@@ -350,6 +354,7 @@ static bool is_seq(struct dsl_value v) { return v.kind == DSL_STR || v.kind == D
 int dsl_binary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a, struct dsl_value b,
                struct dsl_value *out)
 {
+    if (a.kind == DSL_TENSOR || b.kind == DSL_TENSOR) return dsl_tensor_binary(in, op, a, b, out);
     if (op != DSL_T_AT && dsl_is_number(a) && dsl_is_number(b)) {
         if (a.kind == DSL_FLOAT || b.kind == DSL_FLOAT)
             return float_arith(in, op, dsl_as_double(a), dsl_as_double(b), out);
@@ -493,6 +498,14 @@ int dsl_iter_next(struct dsl_interp *in, struct dsl_iter *it, struct dsl_value *
     return 1;
 }
 
+/* Python truth, raising for a tensor whose truth is ambiguous (more than one element). */
+static int truth(struct dsl_interp *in, struct dsl_value v, bool *out)
+{
+    if (v.kind == DSL_TENSOR) return dsl_tensor_truth(in, v, out);
+    *out = dsl_value_truthy(v);
+    return 0;
+}
+
 /* ---- expressions ------------------------------------------------------------------------ */
 
 typedef int (*eval_fn)(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out);
@@ -563,8 +576,15 @@ static int eval_unary(struct dsl_interp *in, const struct dsl_node *n, struct ds
         *out = dsl_float(n->op == DSL_T_MINUS ? -v.as.f : v.as.f);
         return 0;
     }
-    int r = dsl_raise_at(in, n->pos, "TypeError", "bad operand type for unary %s: '%s'",
-                         op_text(n->op), dsl_type_name(v));
+    int r;
+    if (v.kind == DSL_TENSOR) {
+        r = dsl_tensor_unary(in, n->op, v, out);
+        if (r != 0) dsl_error_locate(in, n->pos);
+        dsl_value_release(v);
+        return r;
+    }
+    r = dsl_raise_at(in, n->pos, "TypeError", "bad operand type for unary %s: '%s'", op_text(n->op),
+                     dsl_type_name(v));
     dsl_value_release(v);
     return r;
 }
@@ -573,8 +593,11 @@ static int eval_not(struct dsl_interp *in, const struct dsl_node *n, struct dsl_
 {
     struct dsl_value v;
     if (dsl_eval(in, n->a, &v) != 0) return -1;
-    *out = dsl_bool(!dsl_value_truthy(v));
+    bool t = false;
+    int r = truth(in, v, &t);
     dsl_value_release(v);
+    if (r != 0) return dsl_error_locate(in, n->pos), -1;
+    *out = dsl_bool(!t);
     return 0;
 }
 
@@ -597,7 +620,11 @@ static int eval_logic(struct dsl_interp *in, const struct dsl_node *n, struct ds
 {
     struct dsl_value a;
     if (dsl_eval(in, n->a, &a) != 0) return -1;
-    bool t = dsl_value_truthy(a);
+    bool t = false;
+    if (truth(in, a, &t) != 0) {
+        dsl_value_release(a);
+        return dsl_error_locate(in, n->pos), -1;
+    }
     if ((n->kind == DSL_N_AND) != t) {
         *out = a; /* and: a falsy; or: a truthy */
         return 0;
@@ -606,39 +633,62 @@ static int eval_logic(struct dsl_interp *in, const struct dsl_node *n, struct ds
     return dsl_eval(in, n->b, out);
 }
 
+/* One comparison `left op right` as a value: a bool, or a tensor when either side is one. */
+static int compare_values(struct dsl_interp *in, enum dsl_tok op, struct dsl_value left,
+                          struct dsl_value right, struct dsl_value *out)
+{
+    bool result = false;
+    int r = 0;
+    if ((left.kind == DSL_TENSOR || right.kind == DSL_TENSOR) && op != DSL_T_IN && op != DSL_T_NOT)
+        return dsl_tensor_compare(in, op, left, right, out);
+    switch (op) {
+    case DSL_T_EQ: result = dsl_value_equal(left, right); break;
+    case DSL_T_NE: result = !dsl_value_equal(left, right); break;
+    case DSL_T_IN: r = contains(in, left, right, &result); break;
+    case DSL_T_NOT:
+        r = contains(in, left, right, &result);
+        result = !result;
+        break;
+    default: r = dsl_compare(in, op, left, right, &result); break;
+    }
+    if (r == 0) *out = dsl_bool(result);
+    return r;
+}
+
+/* a < b < c is (a < b) and (b < c) with b evaluated once: the value is the first false
+ * comparison's, else the last one's (a tensor for tensor operands, as in Python). */
 static int eval_compare(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
 {
     struct dsl_value left;
     if (dsl_eval(in, n->kids[0], &left) != 0) return -1;
-    bool result = true;
-    for (size_t i = 1; i < n->nkids && result; i++) {
-        struct dsl_value right;
+    for (size_t i = 1; i < n->nkids; i++) {
+        struct dsl_value right, cmp;
         if (dsl_eval(in, n->kids[i], &right) != 0) {
             dsl_value_release(left);
             return -1;
         }
-        enum dsl_tok op = n->ops[i - 1];
-        int r = 0;
-        switch (op) {
-        case DSL_T_EQ: result = dsl_value_equal(left, right); break;
-        case DSL_T_NE: result = !dsl_value_equal(left, right); break;
-        case DSL_T_IN: r = contains(in, left, right, &result); break;
-        case DSL_T_NOT:
-            r = contains(in, left, right, &result);
-            result = !result;
-            break;
-        default: r = dsl_compare(in, op, left, right, &result); break;
-        }
+        int r = compare_values(in, n->ops[i - 1], left, right, &cmp);
         dsl_value_release(left);
         left = right;
+        bool go_on = false;
+        if (r == 0 && i + 1 < n->nkids && truth(in, cmp, &go_on) != 0) {
+            dsl_value_release(cmp);
+            r = -1;
+        }
         if (r != 0) {
             dsl_value_release(left);
             dsl_error_locate(in, n->pos);
             return -1;
         }
+        if (!go_on) {
+            dsl_value_release(left);
+            *out = cmp;
+            return 0;
+        }
+        dsl_value_release(cmp);
     }
-    dsl_value_release(left);
-    *out = dsl_bool(result);
+    dsl_value_release(left); /* not reached: a compare node has at least two operands */
+    *out = dsl_bool(true);
     return 0;
 }
 
@@ -648,18 +698,22 @@ static int eval_call(struct dsl_interp *in, const struct dsl_node *n, struct dsl
 {
     struct dsl_value callee;
     if (dsl_eval(in, n->a, &callee) != 0) return -1;
-    if (callee.kind != DSL_BUILTIN) {
+    if (callee.kind != DSL_BUILTIN && callee.kind != DSL_METHOD) {
         int r = dsl_raise_at(in, n->pos, "TypeError", "'%s' object is not callable",
                              dsl_type_name(callee));
         dsl_value_release(callee);
         return r;
     }
+    const struct dsl_builtin *fn = callee.kind == DSL_METHOD ? callee.as.m->fn : callee.as.fn;
     size_t total = n->nkids + n->nkw;
     struct dsl_value small[SMALL_ARGS];
     struct dsl_value *vals = small;
     if (total > SMALL_ARGS) {
         vals = malloc(total * sizeof *vals);
-        if (!vals) return dsl_raise_status(in, DSL_V_NOMEM), dsl_error_locate(in, n->pos), -1;
+        if (!vals) {
+            dsl_value_release(callee);
+            return dsl_raise_status(in, DSL_V_NOMEM), dsl_error_locate(in, n->pos), -1;
+        }
     }
     size_t done = 0;
     int r = -1;
@@ -668,14 +722,15 @@ static int eval_call(struct dsl_interp *in, const struct dsl_node *n, struct dsl
     for (; done < total; done++)
         if (dsl_eval(in, n->kwvals[done - n->nkids], &vals[done]) != 0) goto cleanup;
     struct dsl_args args;
-    if (dsl_bind_args(in, callee.as.fn, vals, n->nkids, n->kwnames, vals + n->nkids, n->nkw,
-                      &args) != 0)
+    if (dsl_bind_args(in, fn, vals, n->nkids, n->kwnames, vals + n->nkids, n->nkw, &args) != 0)
         goto cleanup;
-    r = callee.as.fn->fn(in, &args, out);
+    if (callee.kind == DSL_METHOD) args.self = callee.as.m->self;
+    r = fn->fn(in, &args, out);
 cleanup:
     if (r != 0) dsl_error_locate(in, n->pos);
     for (size_t i = 0; i < done; i++) dsl_value_release(vals[i]);
     if (vals != small) free(vals);
+    dsl_value_release(callee);
     return r;
 }
 
@@ -692,11 +747,40 @@ static int index_of(struct dsl_interp *in, struct dsl_value ix, int64_t len, con
     return 0;
 }
 
+/* Evaluates the subscripts of a tensor index node into ix[0..n->nkids) (at most
+ * MT_MAX_DIMS: more raise IndexError first). On failure nothing is left to release. */
+static int eval_tensor_subscripts(struct dsl_interp *in, const struct dsl_node *n,
+                                  struct dsl_value t, struct dsl_value *ix)
+{
+    if (n->nkids > MT_MAX_DIMS)
+        return dsl_raise(in, "IndexError", "too many indices for a tensor with %d dims: %zu given",
+                         t.as.t->ndim, n->nkids);
+    for (size_t i = 0; i < n->nkids; i++)
+        if (dsl_eval(in, n->kids[i], &ix[i]) != 0) {
+            for (size_t k = 0; k < i; k++) dsl_value_release(ix[k]);
+            return -1;
+        }
+    return 0;
+}
+
+static void release_all(struct dsl_value *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++) dsl_value_release(v[i]);
+}
+
 static int eval_index(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
 {
     struct dsl_value v, ix = dsl_none();
     if (dsl_eval(in, n->a, &v) != 0) return -1;
     int r = -1;
+    if (v.kind == DSL_TENSOR) {
+        struct dsl_value subs[MT_MAX_DIMS];
+        if (eval_tensor_subscripts(in, n, v, subs) == 0) {
+            r = dsl_tensor_getitem(in, v, subs, n->nkids, out);
+            release_all(subs, n->nkids);
+        }
+        goto done;
+    }
     const char *what = v.kind == DSL_LIST    ? "list"
                        : v.kind == DSL_STR   ? "string"
                        : v.kind == DSL_RANGE ? "range object"
@@ -744,11 +828,16 @@ done:
 
 static int eval_attr(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
 {
-    (void)out;
     struct dsl_value v;
     if (dsl_eval(in, n->a, &v) != 0) return -1;
-    int r = dsl_raise_at(in, n->pos, "AttributeError", "'%s' object has no attribute '%s'",
+    int r;
+    if (v.kind == DSL_TENSOR) {
+        r = dsl_tensor_getattr(in, v, n->name, out);
+        if (r != 0) dsl_error_locate(in, n->pos);
+    } else {
+        r = dsl_raise_at(in, n->pos, "AttributeError", "'%s' object has no attribute '%s'",
                          dsl_type_name(v), n->name);
+    }
     dsl_value_release(v);
     return r;
 }
@@ -794,7 +883,29 @@ static int exec_expr(struct dsl_interp *in, const struct dsl_node *n)
     return X_OK;
 }
 
-/* Stores v (owned) into an assignment target. */
+/* Stores v (borrowed) into obj[subs] or obj.name, the target node's object already evaluated
+ * (and its subscripts, for an index target). Only tensors accept either. */
+static int store_into(struct dsl_interp *in, const struct dsl_node *target, struct dsl_value obj,
+                      const struct dsl_value *subs, struct dsl_value v)
+{
+    int r;
+    if (target->kind == DSL_N_INDEX && obj.kind == DSL_TENSOR)
+        r = dsl_tensor_setitem(in, obj, subs, target->nkids, v);
+    else if (target->kind == DSL_N_INDEX)
+        r = dsl_raise(in, "TypeError", "'%s' object does not support item assignment%s",
+                      dsl_type_name(obj),
+                      obj.kind == DSL_LIST ? " (lists are immutable: build a new one)" : "");
+    else if (obj.kind == DSL_TENSOR)
+        r = dsl_tensor_setattr(in, obj, target->name, v);
+    else
+        r = dsl_raise(in, "AttributeError", "'%s' object has no attribute '%s'", dsl_type_name(obj),
+                      target->name);
+    if (r != 0) dsl_error_locate(in, target->pos);
+    return r != 0 ? X_ERR : X_OK;
+}
+
+/* Stores v (owned) into an assignment target. As in Python the value is computed first, then
+ * the target's object, then its subscripts. */
 static int assign_to(struct dsl_interp *in, const struct dsl_node *target, struct dsl_value v)
 {
     if (target->kind == DSL_N_NAME) {
@@ -802,18 +913,24 @@ static int assign_to(struct dsl_interp *in, const struct dsl_node *target, struc
             return dsl_raise_status(in, DSL_V_NOMEM), dsl_error_locate(in, target->pos), X_ERR;
         return X_OK;
     }
-    dsl_value_release(v);
-    struct dsl_value obj;
-    if (dsl_eval(in, target->a, &obj) != 0) return X_ERR;
-    if (target->kind == DSL_N_INDEX)
-        dsl_raise_at(in, target->pos, "TypeError", "'%s' object does not support item assignment%s",
-                     dsl_type_name(obj),
-                     obj.kind == DSL_LIST ? " (lists are immutable: build a new one)" : "");
-    else
-        dsl_raise_at(in, target->pos, "AttributeError", "'%s' object has no attribute '%s'",
-                     dsl_type_name(obj), target->name);
+    struct dsl_value obj, subs[MT_MAX_DIMS];
+    size_t nsubs = 0;
+    int r = X_ERR;
+    if (dsl_eval(in, target->a, &obj) != 0) goto done;
+    if (target->kind == DSL_N_INDEX && obj.kind == DSL_TENSOR) {
+        if (eval_tensor_subscripts(in, target, obj, subs) != 0) {
+            dsl_error_locate(in, target->pos);
+            goto release_obj;
+        }
+        nsubs = target->nkids;
+    }
+    r = store_into(in, target, obj, subs, v);
+    release_all(subs, nsubs);
+release_obj:
     dsl_value_release(obj);
-    return X_ERR;
+done:
+    dsl_value_release(v);
+    return r;
 }
 
 static int exec_assign(struct dsl_interp *in, const struct dsl_node *n)
@@ -833,7 +950,8 @@ static int exec_assign(struct dsl_interp *in, const struct dsl_node *n)
  * a list or string in a loop is linear. Returns true when done. */
 static bool extend_in_place(struct dsl_value *slot, struct dsl_value rhs)
 {
-    if (slot->kind == DSL_LIST && rhs.kind == DSL_LIST && slot->as.l->refs == 1) {
+    if (slot->kind == DSL_LIST && rhs.kind == DSL_LIST && slot->as.l->refs == 1 &&
+        slot->as.l->style == DSL_LIST_PLAIN) { /* a shape or tolist() result becomes plain */
         struct dsl_list *l = slot->as.l, *r = rhs.as.l;
         if (l->len + r->len > DSL_MAX_LIST_LEN || r->depth + 1 > DSL_MAX_LIST_DEPTH) return false;
         if (l->len + r->len > l->cap) {
@@ -863,16 +981,50 @@ static bool extend_in_place(struct dsl_value *slot, struct dsl_value rhs)
     return false;
 }
 
+/* `obj[i] op= v` / `obj.name op= v`: obj and the subscripts are evaluated once, as in Python:
+ * read the item, apply op, store the result back. */
+static int exec_aug_item(struct dsl_interp *in, const struct dsl_node *n)
+{
+    const struct dsl_node *target = n->a;
+    struct dsl_value obj, cur = dsl_none(), rhs = dsl_none(), res = dsl_none();
+    struct dsl_value subs[MT_MAX_DIMS];
+    size_t nsubs = 0;
+    int r = X_ERR;
+    if (dsl_eval(in, target->a, &obj) != 0) return X_ERR;
+    if (target->kind == DSL_N_INDEX && obj.kind == DSL_TENSOR) {
+        if (eval_tensor_subscripts(in, target, obj, subs) != 0) goto done;
+        nsubs = target->nkids;
+        if (dsl_tensor_getitem(in, obj, subs, nsubs, &cur) != 0) goto done;
+    } else if (target->kind == DSL_N_ATTR && obj.kind == DSL_TENSOR) {
+        if (dsl_tensor_getattr(in, obj, target->name, &cur) != 0) goto done;
+    } else if (target->kind == DSL_N_INDEX) {
+        /* not a tensor: reading the item (errors included) works as in an expression */
+        if (dsl_eval(in, target, &cur) != 0) goto done;
+    } else {
+        dsl_raise(in, "AttributeError", "'%s' object has no attribute '%s'", dsl_type_name(obj),
+                  target->name);
+        goto done;
+    }
+    if (dsl_eval(in, n->b, &rhs) != 0) goto done;
+    if (dsl_binary(in, n->op, cur, rhs, &res) != 0) {
+        dsl_error_locate(in, n->pos);
+        goto done;
+    }
+    r = store_into(in, target, obj, subs, res);
+done:
+    if (r != X_OK) dsl_error_locate(in, target->pos);
+    release_all(subs, nsubs);
+    dsl_value_release(obj);
+    dsl_value_release(cur);
+    dsl_value_release(rhs);
+    dsl_value_release(res);
+    return r;
+}
+
 static int exec_aug(struct dsl_interp *in, const struct dsl_node *n)
 {
     const struct dsl_node *target = n->a;
-    if (target->kind != DSL_N_NAME) {
-        struct dsl_value cur, rhs;
-        if (dsl_eval(in, target, &cur) != 0) return X_ERR;
-        dsl_value_release(cur);
-        if (dsl_eval(in, n->b, &rhs) != 0) return X_ERR;
-        return assign_to(in, target, rhs);
-    }
+    if (target->kind != DSL_N_NAME) return exec_aug_item(in, n);
     struct dsl_value rhs, res;
     if (dsl_eval(in, n->b, &rhs) != 0) return X_ERR;
     struct dsl_value *slot = dsl_session_lookup(in->session, target->name);
@@ -910,8 +1062,10 @@ static int exec_if(struct dsl_interp *in, const struct dsl_node *n)
     for (size_t i = 0; i + 1 < n->nkids; i += 2) {
         struct dsl_value c;
         if (dsl_eval(in, n->kids[i], &c) != 0) return X_ERR;
-        bool t = dsl_value_truthy(c);
+        bool t = false;
+        int r = truth(in, c, &t);
         dsl_value_release(c);
+        if (r != 0) return dsl_error_locate(in, n->kids[i]->pos), X_ERR;
         if (t) return exec_block(in, n->kids[i + 1]);
     }
     return n->b ? exec_block(in, n->b) : X_OK;
@@ -923,8 +1077,10 @@ static int exec_while(struct dsl_interp *in, const struct dsl_node *n)
         if (dsl_check_cancel(in, n->pos) != 0) return X_ERR;
         struct dsl_value c;
         if (dsl_eval(in, n->a, &c) != 0) return X_ERR;
-        bool t = dsl_value_truthy(c);
+        bool t = false;
+        int tr = truth(in, c, &t);
         dsl_value_release(c);
+        if (tr != 0) return dsl_error_locate(in, n->a->pos), X_ERR;
         if (!t) return X_OK;
         int r = exec_block(in, n->b);
         if (r == X_ERR) return X_ERR;
@@ -997,11 +1153,16 @@ static int exec_pass(struct dsl_interp *in, const struct dsl_node *n)
     return X_OK;
 }
 
+static int exec_magic(struct dsl_interp *in, const struct dsl_node *n)
+{
+    return dsl_magic_run(in, n->name, n->value.as.s->data, n->pos) != 0 ? X_ERR : X_OK;
+}
+
 static const exec_fn exec_table[DSL_N_COUNT] = {
     [DSL_N_BLOCK] = exec_block, [DSL_N_EXPR] = exec_expr,   [DSL_N_ASSIGN] = exec_assign,
     [DSL_N_AUG] = exec_aug,     [DSL_N_IF] = exec_if,       [DSL_N_WHILE] = exec_while,
     [DSL_N_FOR] = exec_for,     [DSL_N_BREAK] = exec_break, [DSL_N_CONTINUE] = exec_continue,
-    [DSL_N_PASS] = exec_pass,
+    [DSL_N_PASS] = exec_pass,   [DSL_N_MAGIC] = exec_magic,
 };
 
 static int exec_stmt(struct dsl_interp *in, const struct dsl_node *n)

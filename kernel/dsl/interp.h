@@ -21,10 +21,13 @@ struct dsl_var {
     struct dsl_value value; /* owned reference */
 };
 
-/* The variables of a session: an open-addressing hash table (power-of-two capacity). */
+/* The state of a session: the variables, an open-addressing hash table (power-of-two
+ * capacity), and the engine context every tensor of the session is made with (default backend,
+ * threads, memory limit, random generator). */
 struct dsl_session {
     struct dsl_var *vars;
     size_t cap, count;
+    struct mt_ctx *ctx; /* owned; freed after every variable is released */
 };
 
 struct dsl_interp {
@@ -90,6 +93,9 @@ struct dsl_iter {
 int dsl_iter_init(struct dsl_interp *in, struct dsl_value v, struct dsl_iter *it);
 /* 1 with a new value in *out, 0 at the end, -1 after raising. */
 int dsl_iter_next(struct dsl_interp *in, struct dsl_iter *it, struct dsl_value *out);
+
+/* Levenshtein distance of two names (99 for names longer than 64 bytes). */
+size_t dsl_edit_distance(const char *a, const char *b);
 
 /* The closest known name to `name` (variables, builtins, constants) within edit distance 2,
  * or NULL. Borrowed from the session/builtin table. */

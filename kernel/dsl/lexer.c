@@ -103,6 +103,7 @@ static const char *const tok_names[DSL_T_COUNT] = {
     [DSL_T_DSLASH_ASSIGN] = "'//='",
     [DSL_T_PERCENT_ASSIGN] = "'%='",
     [DSL_T_DSTAR_ASSIGN] = "'**='",
+    [DSL_T_MAGIC] = "magic command",
     [DSL_T_IF] = "'if'",
     [DSL_T_ELIF] = "'elif'",
     [DSL_T_ELSE] = "'else'",
@@ -141,7 +142,8 @@ int dsl_syntax_error_set(struct dsl_syntax_error *err, const char *ename, size_t
 void dsl_tokens_free(struct dsl_tokens *toks)
 {
     for (size_t i = 0; i < toks->n; i++)
-        if (toks->t[i].type == DSL_T_STRING) free(toks->t[i].v.str.s);
+        if (toks->t[i].type == DSL_T_STRING || toks->t[i].type == DSL_T_MAGIC)
+            free(toks->t[i].v.str.s);
     free(toks->t);
     memset(toks, 0, sizeof *toks);
 }
@@ -525,6 +527,33 @@ static int lex_operator(struct lexer *lx)
     return dsl_syntax_error_set(lx->err, "SyntaxError", lx->i, "invalid character '%c'", c);
 }
 
+/* Reads a magic line starting at lx->i (on the '%'): everything up to the end of the physical
+ * line, right-trimmed, belongs to the magic. */
+static int lex_magic(struct lexer *lx)
+{
+    size_t start = lx->i, e = lx->i;
+    while (e < lx->len && lx->src[e] != '\n') e++;
+    size_t te = e;
+    while (te > start + 1 && (lx->src[te - 1] == ' ' || lx->src[te - 1] == '\t' ||
+                              lx->src[te - 1] == '\r' || lx->src[te - 1] == '\f'))
+        te--;
+    if (!render_utf8_valid(lx->src + start, te - start))
+        return dsl_syntax_error_set(lx->err, "SyntaxError", start, "invalid UTF-8 in magic line");
+    char *text = strndup(lx->src + start + 1, te - start - 1);
+    if (!text)
+        return dsl_syntax_error_set(lx->err, "MemoryError", start,
+                                    "out of memory while reading the cell");
+    struct dsl_token *tok = emit(lx, DSL_T_MAGIC, start, te - start);
+    if (!tok) {
+        free(text);
+        return -1;
+    }
+    tok->v.str.s = text;
+    tok->v.str.n = te - start - 1;
+    lx->i = e;
+    return 0;
+}
+
 /* Width of the indentation starting at *j, advancing *j past it. Tabs go to multiples of 8. */
 static int measure_indent(const char *s, size_t n, size_t *j)
 {
@@ -610,6 +639,10 @@ static int lex_all(struct lexer *lx)
             if (r < 0) return -1;
             if (r > 0) continue;
             at_line_start = false;
+            if (lx->i < lx->len && lx->src[lx->i] == '%') {
+                if (lex_magic(lx) != 0) return -1;
+                continue;
+            }
         }
         if (lx->i >= lx->len) break;
         const char *s = lx->src;

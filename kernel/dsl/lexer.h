@@ -3,7 +3,10 @@
  * The lexer turns a whole cell into a token array the way Python's tokenizer does: NEWLINE
  * ends a logical line (newlines inside (), [] and {} do not count), INDENT/DEDENT mark block
  * structure, blank and comment-only lines vanish. A cell whose first line is indented is read
- * with that indentation as its base (IPython strips it too). The same pass serves the parser
+ * with that indentation as its base (IPython strips it too). A line whose first character is
+ * `%` is a magic command (IPython's line magics, DESIGN.md §4): the whole rest of that physical
+ * line becomes one DSL_T_MAGIC token, since a magic's arguments are not expressions (`%backend
+ * fast`, later `%time x @ y`). The same pass serves the parser
  * and dsl_is_complete, which needs to tell an unfinished cell (open bracket, open triple-quoted
  * string) from a broken one: such errors carry `incomplete = true`. */
 #ifndef KERNEL_DSL_LEXER_H
@@ -57,6 +60,7 @@ enum dsl_tok {
     DSL_T_DSLASH_ASSIGN,
     DSL_T_PERCENT_ASSIGN,
     DSL_T_DSTAR_ASSIGN,
+    DSL_T_MAGIC, /* `%name args` at the start of a line */
     /* keywords, in the order of dsl_keywords[] */
     DSL_T_IF,
     DSL_T_ELIF,
@@ -86,7 +90,8 @@ struct dsl_token {
         int64_t i; /* DSL_T_INT */
         double f;  /* DSL_T_FLOAT */
         struct {
-            char *s; /* DSL_T_STRING: decoded UTF-8, malloc'd, NUL-terminated */
+            char *s; /* DSL_T_STRING: decoded UTF-8; DSL_T_MAGIC: the text after '%' (right
+                      * spaces trimmed). malloc'd, NUL-terminated */
             size_t n;
         } str;
     } v;

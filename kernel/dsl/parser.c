@@ -768,6 +768,31 @@ done:
     return block;
 }
 
+/* `%name args`: the name is the first word after '%', the argument text the rest. */
+static struct dsl_node *parse_magic(struct parser *p)
+{
+    const struct dsl_token *t = advance(p);
+    const char *text = t->v.str.s;
+    size_t nl = 0;
+    while (text[nl] && text[nl] != ' ' && text[nl] != '\t' && text[nl] != '\f' && text[nl] != '\r')
+        nl++;
+    const char *args = text + nl;
+    while (*args == ' ' || *args == '\t' || *args == '\f' || *args == '\r') args++;
+    struct dsl_node *n = node(p, DSL_N_MAGIC, t->pos);
+    if (!n) return NULL;
+    n->name = strndup(text, nl);
+    if (!n->name || dsl_str_value(args, strlen(args), &n->value) != 0) {
+        dsl_node_free(n);
+        return fail_nomem(p);
+    }
+    if (!check(p, DSL_T_NEWLINE) && !check(p, DSL_T_EOF)) {
+        dsl_node_free(n);
+        return fail_unexpected(p, peek(p));
+    }
+    match(p, DSL_T_NEWLINE);
+    return n;
+}
+
 /* One statement line (simple statements or a compound statement) appended to block. */
 static bool parse_line(struct parser *p, struct dsl_node *block)
 {
@@ -777,6 +802,7 @@ static bool parse_line(struct parser *p, struct dsl_node *block)
     case DSL_T_IF: s = parse_if(p); break;
     case DSL_T_WHILE: s = parse_while(p); break;
     case DSL_T_FOR: s = parse_for(p); break;
+    case DSL_T_MAGIC: s = parse_magic(p); break;
     case DSL_T_ELIF:
     case DSL_T_ELSE:
         fail(p, "SyntaxError", t->pos, "%s without a matching 'if'", dsl_tok_name(t->type));

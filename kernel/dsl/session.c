@@ -1,9 +1,11 @@
 /* session.c — sessions, their variables, and the public run entry points of dsl.h.
  *
- * A session is the state that outlives a cell: for now the user's variables, kept in an
- * open-addressing hash table (names are few, lookups are many). dsl_execute parses a whole
- * cell first (a syntax error runs nothing), then runs it statement by statement; whatever a
- * statement assigned stays assigned when a later one fails, as in Python. Errors become
+ * A session is the state that outlives a cell: the user's variables, kept in an
+ * open-addressing hash table (names are few, lookups are many), and the engine context that
+ * every tensor of the session is made with (backend, threads, memory limit, random generator).
+ * The context outlives every variable: tensors must be released before it is freed. dsl_execute
+ * parses a whole cell first (a syntax error runs nothing), then runs it statement by statement;
+ * whatever a statement assigned stays assigned when a later one fails, as in Python. Errors become
  * Jupyter-style tracebacks that point at the line and column of the offending token:
  *
  *       Cell line 2, column 5:
@@ -82,7 +84,17 @@ int dsl_session_assign(struct dsl_session *s, const char *name, struct dsl_value
     return DSL_V_OK;
 }
 
-struct dsl_session *dsl_session_new(void) { return calloc(1, sizeof(struct dsl_session)); }
+struct dsl_session *dsl_session_new(void)
+{
+    struct dsl_session *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    s->ctx = mt_ctx_new();
+    if (!s->ctx) {
+        free(s);
+        return NULL;
+    }
+    return s;
+}
 
 void dsl_session_reset(struct dsl_session *s)
 {
@@ -99,7 +111,9 @@ void dsl_session_reset(struct dsl_session *s)
 
 void dsl_session_free(struct dsl_session *s)
 {
-    dsl_session_reset(s);
+    if (!s) return;
+    dsl_session_reset(s); /* releases every tensor a variable held ... */
+    mt_ctx_free(s->ctx);  /* ... before the context they count against goes */
     free(s);
 }
 

@@ -2,13 +2,15 @@
  *
  * Text follows Python: repr quotes strings and shows floats with the shortest round-trip
  * digits, str (print) shows strings bare. The language spells its constants true, false and
- * none, so that is what bools and none show. All recursion over lists is bounded by the list
- * depth limit enforced in dsl_list_push. */
+ * none, so that is what bools and none show. Tensors show as PyTorch prints them (the
+ * formatter lives in kernel/render, which reads engine tensors). All recursion over lists is
+ * bounded by the list depth limit enforced in dsl_list_push. */
 #include "dsl/values.h"
 
 #include "dsl/builtins.h"
 
 #include <assert.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +34,15 @@ static const struct {
                             "loops; list(range(...)) makes a list."},
     [DSL_BUILTIN] = {"builtin_function", "builtin_function: a function of the language; "
                                          "help(name) describes it."},
+    [DSL_TENSOR] = {"tensor",
+                    "tensor: an n-dimensional array of float32 numbers (MiniTorch's Tensor) on a "
+                    "backend: simple (serial reference loops), fast (threads + SIMD) or cuda. "
+                    "Make one with tensor([[1, 2], [3, 4]]), zeros(2, 3), ones(2, 3) or "
+                    "rand(2, 3). Operators + - * / @ and < > == work elementwise with "
+                    "broadcasting (numbers mix in); t[i, j] reads or writes one element; "
+                    "requires_grad=true makes backward() fill t.grad."},
+    [DSL_METHOD] = {"method", "method: a tensor method bound to its tensor (x.sum); call it, or "
+                              "ask help(x.sum)."},
 };
 static_assert(sizeof kinds / sizeof kinds[0] == DSL_KIND_COUNT, "one row per value kind");
 
@@ -45,12 +56,21 @@ const char *dsl_kind_doc(enum dsl_kind k)
     return (unsigned)k < DSL_KIND_COUNT ? kinds[k].doc : "";
 }
 
+const char *dsl_type_name(struct dsl_value v)
+{
+    if (v.kind == DSL_LIST && v.as.l->style == DSL_LIST_TUPLE) return "tuple";
+    return dsl_kind_name(v.kind);
+}
+
 struct dsl_value dsl_value_retain(struct dsl_value v)
 {
-    if (v.kind == DSL_STR)
-        v.as.s->refs++;
-    else if (v.kind == DSL_LIST)
-        v.as.l->refs++;
+    switch (v.kind) {
+    case DSL_STR: v.as.s->refs++; break;
+    case DSL_LIST: v.as.l->refs++; break;
+    case DSL_TENSOR: mt_tensor_retain(v.as.t); break;
+    case DSL_METHOD: v.as.m->refs++; break;
+    default: break;
+    }
     return v;
 }
 
@@ -65,7 +85,26 @@ void dsl_value_release(struct dsl_value v)
             free(l->items);
             free(l);
         }
+    } else if (v.kind == DSL_TENSOR) {
+        mt_tensor_release(v.as.t);
+    } else if (v.kind == DSL_METHOD) {
+        if (--v.as.m->refs == 0) {
+            dsl_value_release(v.as.m->self); /* a tensor: no recursion into methods */
+            free(v.as.m);
+        }
     }
+}
+
+int dsl_method_value(const struct dsl_builtin *fn, struct dsl_value self, struct dsl_value *out)
+{
+    struct dsl_method *m = malloc(sizeof *m);
+    if (!m) return DSL_V_NOMEM;
+    m->refs = 1;
+    m->fn = fn;
+    m->self = dsl_value_retain(self);
+    out->kind = DSL_METHOD;
+    out->as.m = m;
+    return DSL_V_OK;
 }
 
 struct dsl_str *dsl_str_alloc(size_t n)
@@ -160,6 +199,15 @@ bool dsl_value_truthy(struct dsl_value v)
     case DSL_LIST: return v.as.l->len != 0;
     case DSL_RANGE: return dsl_range_len(v.as.r) != 0;
     case DSL_BUILTIN: return true;
+    case DSL_TENSOR:
+        if (v.as.t->size == 1) {
+            int64_t zero[MT_MAX_DIMS] = {0};
+            float x = 0.0f;
+            mt_tensor_get(v.as.t->ctx, v.as.t, v.as.t->ndim, zero, &x);
+            return x != 0.0f;
+        }
+        return v.as.t->size != 0;
+    case DSL_METHOD: return true;
     case DSL_KIND_COUNT: break;
     }
     return false;
@@ -189,17 +237,24 @@ bool dsl_value_equal(struct dsl_value a, struct dsl_value b)
         return n == 1 || a.as.r.step == b.as.r.step;
     }
     case DSL_BUILTIN: return a.as.fn == b.as.fn;
+    case DSL_TENSOR: return a.as.t == b.as.t;
+    case DSL_METHOD: return a.as.m->fn == b.as.m->fn && dsl_value_equal(a.as.m->self, b.as.m->self);
     default: return false;
     }
 }
 
-static int value_text(struct render_buf *b, struct dsl_value v, bool repr)
+/* json: inside a tensor.tolist() list, where non-finite floats take JSON's spellings */
+static int value_text(struct render_buf *b, struct dsl_value v, bool repr, bool json)
 {
     switch (v.kind) {
     case DSL_NONE: return render_buf_puts(b, "none");
     case DSL_BOOL: return render_buf_puts(b, v.as.b ? "true" : "false");
     case DSL_INT: return render_buf_printf(b, "%lld", (long long)v.as.i);
     case DSL_FLOAT: {
+        if (json && !isfinite(v.as.f))
+            return render_buf_puts(b, isnan(v.as.f) ? "NaN"
+                                      : v.as.f > 0  ? "Infinity"
+                                                    : "-Infinity");
         char f[40];
         size_t n = render_float_repr(v.as.f, f, sizeof f);
         return render_buf_append(b, f, n);
@@ -207,13 +262,17 @@ static int value_text(struct render_buf *b, struct dsl_value v, bool repr)
     case DSL_STR:
         if (repr) return render_str_repr(b, v.as.s->data, v.as.s->len);
         return render_buf_append(b, v.as.s->data, v.as.s->len);
-    case DSL_LIST:
-        render_buf_putc(b, '[');
+    case DSL_LIST: {
+        bool tuple = v.as.l->style == DSL_LIST_TUPLE;
+        json = json || v.as.l->style == DSL_LIST_JSON;
+        render_buf_putc(b, tuple ? '(' : '[');
         for (size_t i = 0; i < v.as.l->len; i++) {
             if (i) render_buf_puts(b, ", ");
-            if (value_text(b, v.as.l->items[i], true) != 0) return -1;
+            if (value_text(b, v.as.l->items[i], true, json) != 0) return -1;
         }
-        return render_buf_putc(b, ']');
+        if (tuple && v.as.l->len == 1) render_buf_putc(b, ',');
+        return render_buf_putc(b, tuple ? ')' : ']');
+    }
     case DSL_RANGE:
         if (v.as.r.step == 1)
             return render_buf_printf(b, "range(%lld, %lld)", (long long)v.as.r.start,
@@ -221,14 +280,22 @@ static int value_text(struct render_buf *b, struct dsl_value v, bool repr)
         return render_buf_printf(b, "range(%lld, %lld, %lld)", (long long)v.as.r.start,
                                  (long long)v.as.r.stop, (long long)v.as.r.step);
     case DSL_BUILTIN: return render_buf_printf(b, "<built-in function %s>", v.as.fn->name);
+    case DSL_TENSOR: return render_tensor_text(b, v.as.t);
+    case DSL_METHOD: return render_buf_printf(b, "<bound method tensor.%s>", v.as.m->fn->name);
     case DSL_KIND_COUNT: break;
     }
     return render_buf_puts(b, "?");
 }
 
-int dsl_value_repr(struct render_buf *b, struct dsl_value v) { return value_text(b, v, true); }
+int dsl_value_repr(struct render_buf *b, struct dsl_value v)
+{
+    return value_text(b, v, true, false);
+}
 
-int dsl_value_str(struct render_buf *b, struct dsl_value v) { return value_text(b, v, false); }
+int dsl_value_str(struct render_buf *b, struct dsl_value v)
+{
+    return value_text(b, v, false, false);
+}
 
 json_t *dsl_value_bundle(struct dsl_value v, enum dsl_vstatus *status)
 {

@@ -5,7 +5,13 @@
  * reference count. Lists are immutable once built (no item assignment, no append): without
  * mutation there are no reference cycles, so counting is enough, and a list's nesting depth is
  * fixed at construction, which lets the repr, comparison and free recursions stay bounded
- * (DSL_MAX_LIST_DEPTH). Tensors will join as another heap kind.
+ * (DSL_MAX_LIST_DEPTH).
+ *
+ * Tensors are the one mutable kind (t[i] = v, requires_grad): a DSL_TENSOR holds one
+ * reference of the engine's own count (mt_tensor_retain/release), so `y = x` shares the tensor
+ * as in Python. A tensor holds no language values, so mutation still cannot make a cycle. A
+ * method looked up on a tensor (`x.sum`) is a DSL_METHOD: the table row plus the tensor it is
+ * bound to, itself reference counted.
  *
  * Ownership: a dsl_value holding a heap object owns one reference. Copying the struct does
  * not add one: call dsl_value_retain for a second owner and dsl_value_release when done. */
@@ -13,6 +19,8 @@
 #define KERNEL_DSL_VALUES_H
 
 #include "render/render.h"
+
+#include "minitorch/minitorch.h"
 
 #include <jansson.h>
 #include <stdbool.h>
@@ -32,6 +40,8 @@ enum dsl_kind {
     DSL_LIST,
     DSL_RANGE,
     DSL_BUILTIN,
+    DSL_TENSOR, /* an engine tensor (float32) */
+    DSL_METHOD, /* a tensor method bound to its tensor: x.sum */
     DSL_KIND_COUNT
 };
 
@@ -49,11 +59,22 @@ struct dsl_str {
     char data[]; /* UTF-8, NUL-terminated */
 };
 
+/* How a list shows itself. The language has no tuple literal, but shapes and strides read
+ * better as Python shows them, `(2, 3)`; and a list made by tensor.tolist() must be text that
+ * json.loads reads, so its non-finite floats show as NaN/Infinity. Everything else (len,
+ * indexing, iteration, ==) treats these as plain lists; a list built from them is plain. */
+enum dsl_list_style {
+    DSL_LIST_PLAIN, /* [1, 2] */
+    DSL_LIST_TUPLE, /* (1, 2), (1,), (): type() says "tuple" */
+    DSL_LIST_JSON,  /* [1.0, NaN, Infinity] */
+};
+
 struct dsl_list {
     size_t refs;
     size_t len, cap;
-    int depth;               /* 1 + the deepest list inside */
-    struct dsl_value *items; /* owned references */
+    int depth;                 /* 1 + the deepest list inside */
+    enum dsl_list_style style; /* how repr shows it */
+    struct dsl_value *items;   /* owned references */
 };
 
 struct dsl_range {
@@ -61,6 +82,7 @@ struct dsl_range {
 };
 
 struct dsl_builtin; /* builtins.h */
+struct dsl_method;  /* below */
 
 struct dsl_value {
     enum dsl_kind kind;
@@ -72,7 +94,16 @@ struct dsl_value {
         struct dsl_list *l;
         struct dsl_range r;
         const struct dsl_builtin *fn;
+        struct mt_tensor *t; /* DSL_TENSOR: one engine reference */
+        struct dsl_method *m;
     } as;
+};
+
+/* A method bound to the value it was looked up on. */
+struct dsl_method {
+    size_t refs;
+    const struct dsl_builtin *fn; /* the method's row (tensor.h) */
+    struct dsl_value self;        /* owned reference */
 };
 
 static inline struct dsl_value dsl_none(void) { return (struct dsl_value){.kind = DSL_NONE}; }
@@ -108,12 +139,25 @@ int dsl_list_push(struct dsl_list *l, struct dsl_value v);
 /* Number of ints a range yields (0 when empty). */
 int64_t dsl_range_len(struct dsl_range r);
 
-/* "int", "float", "str", "bool", "none", "list", "range", "builtin_function". Static. */
+/* A tensor value owning `t` (the caller's reference passes to it). */
+static inline struct dsl_value dsl_tensor(struct mt_tensor *t)
+{
+    return (struct dsl_value){.kind = DSL_TENSOR, .as.t = t};
+}
+
+/* A method value bound to self (retained), or DSL_V_NOMEM. */
+int dsl_method_value(const struct dsl_builtin *fn, struct dsl_value self, struct dsl_value *out);
+
+/* "int", "float", "str", "bool", "none", "list", "range", "builtin_function", "tensor",
+ * "method". Static. */
 const char *dsl_kind_name(enum dsl_kind k);
 /* A paragraph describing the type, for help(value). Static. */
 const char *dsl_kind_doc(enum dsl_kind k);
-static inline const char *dsl_type_name(struct dsl_value v) { return dsl_kind_name(v.kind); }
+/* The type name type() reports: the kind's name, or "tuple" for a tuple-style list. */
+const char *dsl_type_name(struct dsl_value v);
 
+/* Python truth. A tensor is truthy when its one element is non-zero; for tensors of other sizes
+ * (ambiguous) this answers size != 0, and the evaluator raises instead (dsl_tensor_truth). */
 bool dsl_value_truthy(struct dsl_value v);
 /* True for int and bool (bools take part in arithmetic as 0 and 1, as in Python). */
 static inline bool dsl_is_intlike(struct dsl_value v)
@@ -133,8 +177,9 @@ static inline double dsl_as_double(struct dsl_value v)
     return v.kind == DSL_FLOAT ? v.as.f : (double)dsl_as_int(v);
 }
 
-/* Python ==: numbers by value (1 == 1.0 == true), strings by bytes, lists item by item,
- * other kinds of different type are unequal. */
+/* Python ==: numbers by value (1 == 1.0 == true), strings by bytes, lists item by item (of any
+ * style: `x.shape == [2, 3]` holds), tensors and methods by identity, other kinds of different
+ * type are unequal. (`tensor == x` in a cell compares elementwise; see tensor.h.) */
 bool dsl_value_equal(struct dsl_value a, struct dsl_value b);
 
 /* Appends the repr (what a result shows: strings quoted) or the str (what print shows) of v.

@@ -4,8 +4,9 @@
  * gives the pieces that build those bundles from C text: a growable byte buffer with a size
  * limit (so a huge repr ends in a MemoryError, not in an exhausted machine), Python's repr of
  * floats and strings, UTF-8 validation and repair (Jansson refuses invalid UTF-8), HTML
- * escaping, and the text/plain bundle constructor. The renderers for charts (Vega-Lite, SVG)
- * arrive later and use the same buffer.
+ * escaping, the text/plain bundle constructor, and the text form of an engine tensor (PyTorch's
+ * layout). The renderers for charts (Vega-Lite, SVG) arrive later and use the same buffer.
+ * Renderers read engine values (minitorch.h) but never the language's headers.
  *
  * Memory: a `struct render_buf` owns its bytes; render_buf_free releases them and
  * render_buf_take hands them over. Functions returning json_t * return a new reference or NULL
@@ -48,6 +49,11 @@ const char *render_buf_str(const struct render_buf *b);
  * "inf", "nan". Writes at most `cap` bytes (32 is always enough) and returns the length. */
 size_t render_float_repr(double v, char *out, size_t cap);
 
+/* The shortest decimal that reads back (strtof) as the same float32, "%.9g"-style: "0.1",
+ * "0.23796463", "1e+20", "-0", "inf", "nan". Writes at most `cap` bytes (32 is always enough)
+ * and returns the length. */
+size_t render_float32_repr(float v, char *out, size_t cap);
+
 /* Appends Python's repr of a UTF-8 string: single quotes unless the text holds ' and no ",
  * backslash escapes for \\, the quote, \n \r \t and other control bytes (\xNN). */
 int render_str_repr(struct render_buf *b, const char *s, size_t n);
@@ -69,5 +75,26 @@ json_t *render_json_string(const char *s, size_t n);
 
 /* A new bundle {"text/plain": text}; invalid UTF-8 repaired. NULL when out of memory. */
 json_t *render_text_bundle(const char *text);
+
+/* ---- tensors (tensor.c) ------------------------------------------------------------------ */
+
+struct mt_tensor;
+
+#define RENDER_TENSOR_THRESHOLD 1000 /* more elements than this are summarised with ... */
+#define RENDER_TENSOR_EDGEITEMS 3    /* elements shown at each end of a summarised dim */
+#define RENDER_TENSOR_LINEWIDTH 80   /* rows wrap to stay within this many columns */
+
+/* Appends t as PyTorch prints it, with the shape and backend (and requires_grad=True when set)
+ * after the data:
+ *
+ *     tensor([[1.0000, 2.0000],
+ *             [3.0000, 4.0000]], shape=(2, 2), backend=fast)
+ *
+ * Values have 4 decimals, or scientific notation ("1.0000e-05") when their magnitudes need it
+ * (PyTorch's rule); columns are right-aligned to one width. Past RENDER_TENSOR_THRESHOLD
+ * elements each dim longer than 2 * RENDER_TENSOR_EDGEITEMS shows its first and last
+ * RENDER_TENSOR_EDGEITEMS entries around "...". Only the shown elements are read. Returns 0, or
+ * -1 when the buffer failed. */
+int render_tensor_text(struct render_buf *b, const struct mt_tensor *t);
 
 #endif

@@ -156,6 +156,35 @@ size_t render_float_repr(double v, char *out, size_t cap)
     return (size_t)n < cap ? (size_t)n : cap ? cap - 1 : 0;
 }
 
+size_t render_float32_repr(float v, char *out, size_t cap)
+{
+    char buf[320]; /* what gcc's -Wformat-truncation assumes %.9g of a double may need */
+    int n;
+    if (isnan(v)) {
+        n = snprintf(buf, sizeof buf, "nan");
+    } else if (isinf(v)) {
+        n = snprintf(buf, sizeof buf, "%s", v < 0 ? "-inf" : "inf");
+    } else {
+        /* 9 significant digits always read back; binary search for the fewest that do (more
+         * digits never read back worse), so a tolist() of random values costs ~4 printfs each */
+        int lo = 1, hi = 9;
+        while (lo < hi) {
+            int mid = (lo + hi) / 2;
+            snprintf(buf, sizeof buf, "%.*g", mid, (double)v);
+            if (strtof(buf, NULL) == v)
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        n = snprintf(buf, sizeof buf, "%.*g", lo, (double)v);
+    }
+    if (n < 0 || cap == 0) return 0;
+    size_t len = (size_t)n < cap ? (size_t)n : cap - 1;
+    memcpy(out, buf, len);
+    out[len] = '\0';
+    return len;
+}
+
 size_t render_utf8_seq(const char *s, size_t n)
 {
     const unsigned char *u = (const unsigned char *)s;

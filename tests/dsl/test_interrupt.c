@@ -1,4 +1,5 @@
-/* test_interrupt.c — the cancel flag stops loops, sleep and input within a few milliseconds.
+/* test_interrupt.c — the cancel flag stops loops, sleep, input and tensor work within a few
+ * milliseconds.
  *
  * A second thread raises mt_cancel_request() ~50 ms after the cell starts; the cell must end
  * with KeyboardInterrupt no later than 100 ms after the flag went up. */
@@ -138,6 +139,41 @@ static void test_flag_already_raised(void)
     dsl_session_free(s);
 }
 
+/* Tensor work: a loop of engine ops, and straight-line ops with no language loop at all (the
+ * engine's own polling and the check before each op end it; a big matmul may finish its
+ * current block first, hence the looser bound). */
+static void test_tensor_loop(void)
+{
+    check_interrupt("x = rand(32, 32)\nwhile true:\n    x = (x @ x).sigmoid() - 0.5");
+}
+
+static void test_tensor_straight_line(void)
+{
+    struct dsl_session *s = dsl_session_new();
+    struct sink k = {0};
+    struct outcome o;
+    char code[8192] = "x = rand(600, 600)\ny = x";
+    for (int i = 0; i < 200; i++) strcat(code, "\ny = (y @ x).sigmoid()");
+    double lag = interrupted_run(s, code, &k, &o);
+    CHECK_STR(o.ename, "KeyboardInterrupt");
+    CHECK_STR(o.evalue, "interrupted");
+    CHECK(lag >= 0 && lag < 1.0);
+    CHECK_STR(run_cell(s, "x.shape").result, "(600, 600)");
+    dsl_session_free(s);
+}
+
+static void test_tensor_flag_already_raised(void)
+{
+    struct dsl_session *s = dsl_session_new();
+    mt_cancel_request();
+    struct outcome o = run_cell(s, "y = ones(2) + 1");
+    mt_cancel_clear();
+    CHECK_STR(o.ename, "KeyboardInterrupt");
+    CHECK_STR(run_cell(s, "y").ename, "NameError");
+    CHECK_STR(run_cell(s, "(ones(2) + 1).tolist()").result, "[2.0, 2.0]");
+    dsl_session_free(s);
+}
+
 int main(void)
 {
     RUN_TEST(test_while_true);
@@ -148,5 +184,8 @@ int main(void)
     RUN_TEST(test_state_after_interrupt);
     RUN_TEST(test_input_interrupted);
     RUN_TEST(test_flag_already_raised);
+    RUN_TEST(test_tensor_loop);
+    RUN_TEST(test_tensor_straight_line);
+    RUN_TEST(test_tensor_flag_already_raised);
     return TEST_SUMMARY();
 }

@@ -2,13 +2,55 @@
  *
  * This header is the engine's manual. The engine is a plain C11 library: it never includes the
  * kernel's headers, ZeroMQ or Jansson, so it builds and tests on a machine that has only a
- * compiler, CMake and (optionally) CUDA.
+ * compiler, CMake and (optionally) CUDA. It is what MiniTorch Modules 2-3 build in Python.
+ *
+ * A worked example:
+ *
+ *     struct mt_ctx *ctx = mt_ctx_new();                 // backend fast, all cores
+ *     struct mt_tensor *x = NULL, *w = NULL, *y = NULL, *loss = NULL;
+ *     int64_t xs[] = {4, 2}, ws[] = {2, 3};
+ *     if (mt_rand(ctx, MT_BACKEND_FAST, 2, xs, &x) ||
+ *         mt_rand(ctx, MT_BACKEND_FAST, 2, ws, &w)) goto fail;
+ *     mt_tensor_requires_grad(w, true);
+ *     if (mt_matmul(ctx, x, w, &y) ||                     // (4,2) @ (2,3) -> (4,3)
+ *         mt_sum(ctx, y, MT_ALL_DIMS, &loss) ||           // -> (1,)
+ *         mt_backward(ctx, loss, NULL)) goto fail;        // w->grad is (2,3)
+ *     ...
+ *     fail: fprintf(stderr, "%s: %s\n", mt_status_ename(status), mt_ctx_error(ctx));
+ *     mt_tensor_release(loss); mt_tensor_release(y); mt_tensor_release(w); mt_tensor_release(x);
+ *     mt_ctx_free(ctx);
+ *
+ * Memory model. A tensor is a view (shape, strides, offset) of a reference-counted float32
+ * storage; views (permute, view, as_strided, transposes made by autodiff) share it. Tensors are
+ * reference counted too: every function returning a tensor through `struct mt_tensor **out`
+ * gives the caller one reference, released with mt_tensor_release. When *out is non-NULL on
+ * entry to a raw op (mt_map, mt_zip, mt_reduce, mt_matmul_raw) the result is written into that
+ * existing tensor instead (the `out=` of numpy; MiniTorch's map into a larger `out`). Storage is
+ * counted against the context's memory limit; going over it, or a failed allocation, is
+ * MT_ERR_NOMEM with the size asked for in the message — never an abort.
+ *
+ * Errors. Every call that can fail returns an `enum mt_status`; MT_OK is 0, so `if (call(...))`
+ * tests for failure. On failure the context holds a message for the user (mt_ctx_error) and the
+ * status names the Python exception it stands for (mt_status_ename): a user mistake is a status,
+ * only a broken internal invariant aborts. Outputs are left untouched (NULL) on failure.
+ *
+ * Contexts. All state is in a `struct mt_ctx` passed explicitly: default backend, thread count,
+ * memory limit and use, the random generator, the diagnostics hook and the last error. One
+ * context is used by one thread at a time (the kernel's shell thread); the fast backend's OpenMP
+ * workers are internal. Tensors must be released before their context is freed.
+ *
+ * Backends. `simple` runs serial reference loops with plain index arithmetic (MiniTorch's
+ * SimpleOps, the slow twin every fast path is checked against); `fast` runs OpenMP parallel
+ * outer loops and SIMD inner loops with contiguous fast paths and a packed GEMM; `cuda` comes
+ * with its own issue. simple and fast share the CPU storage format, so moving between them
+ * (mt_to) copies nothing. An op's inputs must all be on one backend.
  *
  * Cancellation. Long-running engine loops poll one process-wide flag, the only global state the
  * project allows: a SIGINT handler (or sigwait thread) and the kernel's control thread raise it
  * with mt_cancel_request(); the code that runs a user's request clears it with
  * mt_cancel_clear() before starting, and loops test it with mt_cancel_requested(). The flag is a
- * lock-free atomic, so raising it is async-signal-safe.
+ * lock-free atomic, so raising it is async-signal-safe. An op that sees it returns
+ * MT_ERR_CANCELLED (its output, if preallocated, is then partly written).
  *
  *     mt_cancel_clear();
  *     for (long i = 0; i < n; i++) {
@@ -19,7 +61,10 @@
 #ifndef MINITORCH_MINITORCH_H
 #define MINITORCH_MINITORCH_H
 
+#include <limits.h>
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -30,12 +75,23 @@ extern "C" {
 #define MT_VERSION_PATCH 0
 #define MT_VERSION_STRING "0.1.0"
 
+#define MT_MAX_DIMS 8 /* most dimensions a tensor may have */
+/* The `dim` of a reduction over every element (result shape (1,)). Not -1: negative dims count
+ * from the end, so -1 is the last dim. */
+#define MT_ALL_DIMS INT_MIN
+
+struct mt_ctx; /* engine state, see "contexts" below */
+
 /* Status codes returned by engine calls. A user mistake is a status, never an abort. */
 enum mt_status {
     MT_OK = 0,
-    MT_ERR_CANCELLED, /* the cancel flag was raised while the call ran */
-    MT_ERR_NOMEM,     /* an allocation failed or the memory limit was reached */
-    MT_ERR_INVALID,   /* an argument was out of its domain */
+    MT_ERR_CANCELLED, /* KeyboardInterrupt: the cancel flag was raised while the call ran */
+    MT_ERR_NOMEM,     /* MemoryError: an allocation failed or the memory limit was reached */
+    MT_ERR_INVALID,   /* ValueError: an argument was out of its domain */
+    MT_ERR_SHAPE,     /* ShapeError: shapes that do not broadcast, bad view, matmul sizes */
+    MT_ERR_INDEX,     /* IndexError: an index or dim out of range */
+    MT_ERR_BACKEND,   /* RuntimeError: backend unavailable, or inputs on different backends */
+    MT_ERR_GRAD,      /* RuntimeError: backward misused (no grad, non-scalar without gradient) */
     MT_STATUS_COUNT
 };
 
@@ -45,6 +101,9 @@ const char *mt_version(void);
 /* A short English description of a status ("cancelled", ...). Static storage. */
 const char *mt_status_str(enum mt_status status);
 
+/* The Python exception a status stands for ("MemoryError", "ShapeError", ...). Static. */
+const char *mt_status_ename(enum mt_status status);
+
 /* Raises the cancel flag. Async-signal-safe; callable from any thread. */
 void mt_cancel_request(void);
 
@@ -53,6 +112,303 @@ void mt_cancel_clear(void);
 
 /* True while the flag is raised. Cheap enough for every iteration of an outer loop. */
 bool mt_cancel_requested(void);
+
+/* ---- backends --------------------------------------------------------------------------- */
+
+enum mt_backend {
+    MT_BACKEND_SIMPLE, /* serial reference loops */
+    MT_BACKEND_FAST,   /* OpenMP + SIMD */
+    MT_BACKEND_CUDA,   /* the GPU (not built yet: unavailable) */
+    MT_BACKEND_COUNT
+};
+
+/* "simple", "fast", "cuda". Static. */
+const char *mt_backend_name(enum mt_backend b);
+/* The backend called `name`: MT_OK, or MT_ERR_INVALID (message in ctx, when ctx is non-NULL,
+ * listing the known names). */
+enum mt_status mt_backend_parse(struct mt_ctx *ctx, const char *name, enum mt_backend *out);
+/* MT_OK when the backend can run here, else MT_ERR_BACKEND with the reason in ctx. */
+enum mt_status mt_backend_check(struct mt_ctx *ctx, enum mt_backend b);
+
+/* ---- contexts ----------------------------------------------------------------------------- */
+
+struct mt_ctx;
+
+/* A new context: backend fast, threads = the number of CPUs OpenMP sees, memory limit = half of
+ * physical RAM, random generator seeded with 0. NULL when out of memory. */
+struct mt_ctx *mt_ctx_new(void);
+/* Frees the context. Every tensor made with it must have been released. NULL is a no-op. */
+void mt_ctx_free(struct mt_ctx *ctx);
+
+/* The message of the last failed call ("" if none). Owned by ctx, valid until the next call. */
+const char *mt_ctx_error(const struct mt_ctx *ctx);
+
+/* The backend new tensors get when the caller does not name one. */
+enum mt_backend mt_ctx_backend(const struct mt_ctx *ctx);
+enum mt_status mt_ctx_set_backend(struct mt_ctx *ctx, enum mt_backend b);
+
+/* Threads the fast backend may use (1 = serial). MT_ERR_INVALID unless 1 <= n <= 1024. */
+int mt_ctx_threads(const struct mt_ctx *ctx);
+enum mt_status mt_ctx_set_threads(struct mt_ctx *ctx, int n);
+
+/* Tensor memory: the limit and the bytes of storage alive now. A limit of 0 restores the
+ * default. */
+size_t mt_ctx_mem_limit(const struct mt_ctx *ctx);
+void mt_ctx_set_mem_limit(struct mt_ctx *ctx, size_t bytes);
+size_t mt_ctx_mem_used(const struct mt_ctx *ctx);
+
+/* The random generator: MT19937 seeded like Python's random.seed(n) for n >= 0, so that
+ * seed(n) then rand(...) draws the same numbers as `random.seed(n); random.random()` in
+ * MiniTorch (one draw per element, row-major). */
+void mt_seed(struct mt_ctx *ctx, uint64_t seed);
+double mt_random(struct mt_ctx *ctx); /* uniform in [0, 1), 53 bits, as random.random() */
+
+/* ---- diagnostics -------------------------------------------------------------------------- */
+
+/* One op as it ran, for the language's %diagnostics and timings. Strings are static. */
+struct mt_diag {
+    const char *op; /* "add", "sum", "matmul", ... */
+    enum mt_backend backend;
+    int nin; /* inputs described below (1-2) */
+    int in_ndim[2];
+    int64_t in_shape[2][MT_MAX_DIMS];
+    int out_ndim;
+    int64_t out_shape[MT_MAX_DIMS];
+    const char *path; /* "contiguous", "strided", "broadcast", "packed gemm avx2", ... */
+    int threads;      /* threads that ran it (1: serial) */
+    int vec_width;    /* float32 lanes per SIMD vector on the path taken (1: scalar) */
+    double bytes;     /* bytes read and written (each element once) */
+    double flops;     /* floating-point operations (matmul: 2*M*N*K) */
+    int64_t ns;       /* wall time */
+};
+typedef void (*mt_diag_fn)(void *user, const struct mt_diag *d);
+/* Calls fn after every op while set (NULL: off). Timing costs two clock reads per op. */
+void mt_ctx_set_diag(struct mt_ctx *ctx, mt_diag_fn fn, void *user);
+
+/* ---- tensors ------------------------------------------------------------------------------ */
+
+struct mt_storage; /* reference-counted float32 buffer (internal) */
+struct mt_node;    /* autodiff history of a computed tensor (internal) */
+
+/* Fields are read-only for users of the engine; change tensors only through these functions. */
+struct mt_tensor {
+    int refs;                     /* owners; released at zero */
+    int ndim;                     /* 1..MT_MAX_DIMS */
+    int64_t shape[MT_MAX_DIMS];   /* sizes; a size may be 0 */
+    int64_t strides[MT_MAX_DIMS]; /* in elements; 0 for broadcast dims of views */
+    int64_t offset;               /* first element's index in the storage */
+    int64_t size;                 /* product of shape */
+    enum mt_backend backend;      /* where ops on it run */
+    bool requires_grad;           /* gradients flow into it (leaf) or through it */
+    struct mt_tensor *grad;       /* owned; the accumulated gradient of a leaf, or NULL */
+    struct mt_node *node;         /* owned; the Function that made it, NULL for leaves */
+    struct mt_storage *storage;   /* shared with views */
+    struct mt_ctx *ctx;           /* the context whose memory it counts against */
+};
+
+/* Adds a reference; returns t. */
+struct mt_tensor *mt_tensor_retain(struct mt_tensor *t);
+/* Drops a reference (NULL is a no-op); frees the tensor, its grad and history at zero. Deep
+ * autodiff chains are freed without recursion. */
+void mt_tensor_release(struct mt_tensor *t);
+
+/* New tensors of the given shape (ndim 1..MT_MAX_DIMS, sizes >= 0) on backend `b`. */
+enum mt_status mt_empty(struct mt_ctx *ctx, enum mt_backend b, int ndim, const int64_t *shape,
+                        struct mt_tensor **out); /* contents undefined */
+enum mt_status mt_full(struct mt_ctx *ctx, enum mt_backend b, int ndim, const int64_t *shape,
+                       float value, struct mt_tensor **out);
+enum mt_status mt_zeros(struct mt_ctx *ctx, enum mt_backend b, int ndim, const int64_t *shape,
+                        struct mt_tensor **out);
+enum mt_status mt_ones(struct mt_ctx *ctx, enum mt_backend b, int ndim, const int64_t *shape,
+                       struct mt_tensor **out);
+/* Uniform [0,1) from the context's generator, one draw per element in row-major order. */
+enum mt_status mt_rand(struct mt_ctx *ctx, enum mt_backend b, int ndim, const int64_t *shape,
+                       struct mt_tensor **out);
+/* A contiguous tensor holding a copy of data[0..size) (row-major). */
+enum mt_status mt_from_data(struct mt_ctx *ctx, enum mt_backend b, int ndim, const int64_t *shape,
+                            const float *data, struct mt_tensor **out);
+
+/* True when the strides are row-major for the shape (dims of size 1 may have any stride). */
+bool mt_tensor_is_contiguous(const struct mt_tensor *t);
+/* Pointer to the element at t's offset in CPU memory (simple and fast backends); elements are
+ * at data[sum(index[i] * strides[i])]. */
+float *mt_tensor_data(const struct mt_tensor *t);
+/* The element at a full index (ndim values, each 0 <= index[i] < shape[i]; negative values
+ * count from the end as in Python). MT_ERR_INDEX with a message otherwise. */
+enum mt_status mt_tensor_get(struct mt_ctx *ctx, const struct mt_tensor *t, int n,
+                             const int64_t *index, float *value);
+enum mt_status mt_tensor_set(struct mt_ctx *ctx, struct mt_tensor *t, int n, const int64_t *index,
+                             float value);
+/* Copies every element, row-major, into dst[0..t->size). */
+void mt_tensor_copy_out(const struct mt_tensor *t, float *dst);
+/* Writes "(2, 3)" (",)" for one dim) into buf; returns buf. */
+char *mt_shape_str(int ndim, const int64_t *shape, char *buf, size_t len);
+
+/* ---- index math (MiniTorch's tensor_data.py) --------------------------------------------- */
+
+/* sum(index[i] * strides[i]) */
+int64_t mt_index_to_position(int ndim, const int64_t *index, const int64_t *strides);
+/* The row-major index of the `ordinal`-th element of `shape` (last dim fastest). */
+void mt_to_index(int64_t ordinal, int ndim, const int64_t *shape, int64_t *out_index);
+/* The index into a smaller, right-aligned broadcast `shape` of `big_index`: dims of size 1
+ * get 0, missing leading dims are dropped. */
+void mt_broadcast_index(const int64_t *big_index, int big_ndim, int ndim, const int64_t *shape,
+                        int64_t *out_index);
+/* Right-aligned broadcasting: each dim equal, or one of them 1; the result has the larger
+ * rank. MT_ERR_SHAPE naming both shapes otherwise (message in ctx when ctx is non-NULL). */
+enum mt_status mt_shape_broadcast(struct mt_ctx *ctx, int na, const int64_t *a, int nb,
+                                  const int64_t *b, int *nout, int64_t *out);
+/* Row-major strides of shape into strides; returns the size (product). */
+int64_t mt_strides_from_shape(int ndim, const int64_t *shape, int64_t *strides);
+
+/* ---- raw ops: no autodiff ----------------------------------------------------------------- */
+
+enum mt_map_op {
+    MT_MAP_NEG,
+    MT_MAP_ID,
+    MT_MAP_INV,
+    MT_MAP_RELU,
+    MT_MAP_SIGMOID,
+    MT_MAP_LOG,
+    MT_MAP_EXP,
+    MT_MAP_ABS,
+    MT_MAP_SQRT,
+    MT_MAP_TANH,
+    MT_MAP_COUNT
+};
+enum mt_zip_op {
+    MT_ZIP_ADD,
+    MT_ZIP_SUB,
+    MT_ZIP_MUL,
+    MT_ZIP_DIV,
+    MT_ZIP_LT,
+    MT_ZIP_GT,
+    MT_ZIP_EQ,
+    MT_ZIP_IS_CLOSE, /* |a-b| < 1e-2, as MiniTorch */
+    MT_ZIP_MAX,
+    MT_ZIP_RELU_BACK, /* b if a > 0 else 0 */
+    MT_ZIP_LOG_BACK,  /* b / a */
+    MT_ZIP_INV_BACK,  /* -b / a^2 */
+    MT_ZIP_COUNT
+};
+enum mt_reduce_op { MT_RED_SUM, MT_RED_PROD, MT_RED_MAX, MT_RED_MEAN, MT_RED_COUNT };
+
+/* "neg", "add", "sum", ... Static. */
+const char *mt_map_name(enum mt_map_op op);
+const char *mt_zip_name(enum mt_zip_op op);
+const char *mt_reduce_name(enum mt_reduce_op op);
+
+/* out = op(a) elementwise. *out NULL: a new tensor of a's shape. *out non-NULL: written in
+ * place; a must broadcast to its shape (MiniTorch's map into a larger out). */
+enum mt_status mt_map(struct mt_ctx *ctx, enum mt_map_op op, const struct mt_tensor *a,
+                      struct mt_tensor **out);
+/* out = op(a, b) with a and b broadcast together. *out non-NULL: written in place; its shape
+ * must be the broadcast shape. */
+enum mt_status mt_zip(struct mt_ctx *ctx, enum mt_zip_op op, const struct mt_tensor *a,
+                      const struct mt_tensor *b, struct mt_tensor **out);
+/* Reduces dim `dim` (negative counts from the end) keeping it with size 1; MT_ALL_DIMS reduces
+ * every element into shape (1,). An empty dim gives sum 0, prod 1, max -inf, mean nan. */
+enum mt_status mt_reduce(struct mt_ctx *ctx, enum mt_reduce_op op, const struct mt_tensor *a,
+                         int dim, struct mt_tensor **out);
+/* a (..., M, K) @ b (..., K, N) -> (..., M, N), batch dims broadcast, 2-D operands lifted to
+ * (1, M, K); the result is 2-D only when both inputs are. One fused kernel, any strides. */
+enum mt_status mt_matmul_raw(struct mt_ctx *ctx, const struct mt_tensor *a,
+                             const struct mt_tensor *b, struct mt_tensor **out);
+
+/* ---- views -------------------------------------------------------------------------------- */
+
+/* Views share storage; they are differentiable (grads flow back to t). */
+/* The same storage seen with `shape`; t must be contiguous (MT_ERR_SHAPE otherwise, telling to
+ * call contiguous()) and the sizes must agree. One size may be -1 (inferred). */
+enum mt_status mt_view(struct mt_ctx *ctx, struct mt_tensor *t, int ndim, const int64_t *shape,
+                       struct mt_tensor **out);
+/* Dims reordered: order is a permutation of 0..ndim-1. */
+enum mt_status mt_permute(struct mt_ctx *ctx, struct mt_tensor *t, int ndim, const int64_t *order,
+                          struct mt_tensor **out);
+/* A contiguous copy (MiniTorch's Copy); a contiguous t gives a new reference to t itself. */
+enum mt_status mt_contiguous(struct mt_ctx *ctx, struct mt_tensor *t, struct mt_tensor **out);
+/* Any view of t's storage (not differentiable): every reachable element must lie inside the
+ * storage. For tests and slicing. */
+enum mt_status mt_as_strided(struct mt_ctx *ctx, struct mt_tensor *t, int ndim,
+                             const int64_t *shape, const int64_t *strides, int64_t offset,
+                             struct mt_tensor **out);
+/* The same values on backend b (simple <-> fast share storage: nothing is copied). */
+enum mt_status mt_to(struct mt_ctx *ctx, struct mt_tensor *t, enum mt_backend b,
+                     struct mt_tensor **out);
+
+/* ---- autodiff: MiniTorch's Functions ------------------------------------------------------ */
+
+/* Each computes like the raw op and, when an input requires grad, records the Function so that
+ * mt_backward can apply its chain rule; gradients are summed back over broadcast dims. */
+enum mt_status mt_neg(struct mt_ctx *ctx, struct mt_tensor *a, struct mt_tensor **out);
+enum mt_status mt_inv(struct mt_ctx *ctx, struct mt_tensor *a, struct mt_tensor **out);
+enum mt_status mt_relu(struct mt_ctx *ctx, struct mt_tensor *a, struct mt_tensor **out);
+enum mt_status mt_sigmoid(struct mt_ctx *ctx, struct mt_tensor *a, struct mt_tensor **out);
+enum mt_status mt_log(struct mt_ctx *ctx, struct mt_tensor *a, struct mt_tensor **out);
+enum mt_status mt_exp(struct mt_ctx *ctx, struct mt_tensor *a, struct mt_tensor **out);
+enum mt_status mt_abs(struct mt_ctx *ctx, struct mt_tensor *a, struct mt_tensor **out);
+enum mt_status mt_sqrt(struct mt_ctx *ctx, struct mt_tensor *a, struct mt_tensor **out);
+enum mt_status mt_tanh(struct mt_ctx *ctx, struct mt_tensor *a, struct mt_tensor **out);
+enum mt_status mt_add(struct mt_ctx *ctx, struct mt_tensor *a, struct mt_tensor *b,
+                      struct mt_tensor **out);
+enum mt_status mt_sub(struct mt_ctx *ctx, struct mt_tensor *a, struct mt_tensor *b,
+                      struct mt_tensor **out);
+enum mt_status mt_mul(struct mt_ctx *ctx, struct mt_tensor *a, struct mt_tensor *b,
+                      struct mt_tensor **out);
+enum mt_status mt_div(struct mt_ctx *ctx, struct mt_tensor *a, struct mt_tensor *b,
+                      struct mt_tensor **out);
+/* Comparisons give 1.0/0.0 and zero gradients (LT, EQ); is_close has no backward. */
+enum mt_status mt_lt(struct mt_ctx *ctx, struct mt_tensor *a, struct mt_tensor *b,
+                     struct mt_tensor **out);
+enum mt_status mt_gt(struct mt_ctx *ctx, struct mt_tensor *a, struct mt_tensor *b,
+                     struct mt_tensor **out);
+enum mt_status mt_eq(struct mt_ctx *ctx, struct mt_tensor *a, struct mt_tensor *b,
+                     struct mt_tensor **out);
+enum mt_status mt_is_close(struct mt_ctx *ctx, struct mt_tensor *a, struct mt_tensor *b,
+                           struct mt_tensor **out);
+/* Reductions keep `dim` (size 1); MT_ALL_DIMS gives shape (1,). max's gradient goes to every
+ * element equal to the max (MiniTorch's argmax, ties all 1); all() (product) has none. */
+enum mt_status mt_sum(struct mt_ctx *ctx, struct mt_tensor *a, int dim, struct mt_tensor **out);
+enum mt_status mt_mean(struct mt_ctx *ctx, struct mt_tensor *a, int dim, struct mt_tensor **out);
+enum mt_status mt_max(struct mt_ctx *ctx, struct mt_tensor *a, int dim, struct mt_tensor **out);
+enum mt_status mt_all(struct mt_ctx *ctx, struct mt_tensor *a, int dim, struct mt_tensor **out);
+/* a @ b (see mt_matmul_raw); grads g @ b^T and a^T @ g through transposed views. */
+enum mt_status mt_matmul(struct mt_ctx *ctx, struct mt_tensor *a, struct mt_tensor *b,
+                         struct mt_tensor **out);
+
+/* Marks a leaf as needing gradients (MT_ERR_GRAD for a non-leaf when turning it off). */
+enum mt_status mt_tensor_requires_grad(struct mt_tensor *t, bool on);
+/* A new tensor sharing t's storage with no history and requires_grad false. */
+enum mt_status mt_detach(struct mt_ctx *ctx, struct mt_tensor *t, struct mt_tensor **out);
+/* Backpropagates from t. grad NULL is allowed only for a tensor of one element (the gradient is
+ * then 1); otherwise grad must have t's shape. Leaves that require grad accumulate into ->grad.
+ * MT_ERR_GRAD when t does not require grad. */
+enum mt_status mt_backward(struct mt_ctx *ctx, struct mt_tensor *t, struct mt_tensor *grad);
+/* Drops t's accumulated gradient (MiniTorch's zero_grad_: grad = None). */
+void mt_zero_grad(struct mt_tensor *t);
+
+/* ---- layers and optimisers (MiniTorch's Linear, Parameter and SGD) ----------------------- */
+
+/* y = x @ weight + bias with weight (in, out) and bias (out,), both leaves requiring grad. */
+struct mt_linear {
+    struct mt_tensor *weight; /* owned, (in, out), U(-0.5, 0.5) */
+    struct mt_tensor *bias;   /* owned, (out,), 0.1 */
+};
+/* MiniTorch's initialisation: weight = rand(in, out) - 0.5 (in*out draws from the context's
+ * generator, row-major), bias = 0.1 (no draws). On failure *l is left empty. */
+enum mt_status mt_linear_init(struct mt_ctx *ctx, enum mt_backend b, int64_t in, int64_t out,
+                              struct mt_linear *l);
+/* x (batch, in) -> (batch, out), differentiable. */
+enum mt_status mt_linear_forward(struct mt_ctx *ctx, const struct mt_linear *l, struct mt_tensor *x,
+                                 struct mt_tensor **out);
+/* Releases the weights; the struct may be reused. */
+void mt_linear_free(struct mt_linear *l);
+
+/* One SGD step on n parameters: p -= rate * p->grad, in place (p stays the same leaf tensor,
+ * as MiniTorch's p.update(p.value - lr * grad)). Parameters without a gradient are skipped. */
+enum mt_status mt_sgd_step(struct mt_ctx *ctx, struct mt_tensor *const *params, int n, float rate);
+/* Drops the gradient of every parameter (MiniTorch's SGD.zero_grad). */
+void mt_sgd_zero_grad(struct mt_tensor *const *params, int n);
 
 #ifdef __cplusplus
 }

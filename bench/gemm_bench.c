@@ -1,0 +1,325 @@
+/* gemm_bench.c — GFLOP/s of the fast backend's GEMM beside numpy/OpenBLAS and the FMA peak.
+ *
+ * Usage: mt_gemm_bench [--numpy PYTHON] [--isa scalar|avx2|avx512] [--sizes 128,256,...]
+ *                      [--threads N]   (only N threads instead of 1, 2 and all)
+ *
+ * For n = 128 .. 2048 (square, row-major, float32) and 1 and 2 threads it prints the median
+ * GFLOP/s of mt_cpu_gemm over several samples with the min-max spread. With --numpy it runs
+ * numpy's matmul on the same sizes right after ours, in a separate process per thread count
+ * (OPENBLAS_NUM_THREADS is read once at load time; threadpoolctl may not be installed), and
+ * prints the ratio: the machines we run on are shared and noisy, so only a peer measured in the
+ * same run is a fair yardstick (DESIGN.md §6). It also prints which OpenBLAS kernels numpy used
+ * (openblas_get_corename), since OPENBLAS_CORETYPE may pin them below the CPU's best.
+ *
+ * The FMA peak probe runs 12 independent chains of vector FMAs on registers (2 FMA pipes x
+ * 4-cycle latency need at least 8 in flight) on 1 thread and on every OpenMP thread at once:
+ * the ceiling no GEMM on this machine can pass, in the same units. */
+#include "cpu/gemm.h"
+#include "minitorch/minitorch.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#ifdef MT_HAVE_OPENMP
+#include <omp.h>
+#endif
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* ---- FMA peak probe ---------------------------------------------------------------------- */
+
+static volatile float probe_sink; /* keeps the chains' results alive */
+
+#if defined(__x86_64__)
+/* 12 chains x 8 lanes x 2 flops per iteration; only this function uses AVX2+FMA, and it is
+ * called after __builtin_cpu_supports. Returns flops done. */
+__attribute__((target("avx2,fma"))) static double probe_avx2(long iters)
+{
+    __m256 x = _mm256_set1_ps(0.999999f), y = _mm256_set1_ps(1e-7f);
+    /* Distinct starting values: identical chains would be merged by the compiler (CSE). */
+    __m256 c0 = _mm256_set1_ps(0.0f), c1 = _mm256_set1_ps(1.0f), c2 = _mm256_set1_ps(2.0f),
+           c3 = _mm256_set1_ps(3.0f), c4 = _mm256_set1_ps(4.0f), c5 = _mm256_set1_ps(5.0f),
+           c6 = _mm256_set1_ps(6.0f), c7 = _mm256_set1_ps(7.0f), c8 = _mm256_set1_ps(8.0f),
+           c9 = _mm256_set1_ps(9.0f), c10 = _mm256_set1_ps(10.0f), c11 = _mm256_set1_ps(11.0f);
+    for (long i = 0; i < iters; i++) {
+        c0 = _mm256_fmadd_ps(c0, x, y);
+        c1 = _mm256_fmadd_ps(c1, x, y);
+        c2 = _mm256_fmadd_ps(c2, x, y);
+        c3 = _mm256_fmadd_ps(c3, x, y);
+        c4 = _mm256_fmadd_ps(c4, x, y);
+        c5 = _mm256_fmadd_ps(c5, x, y);
+        c6 = _mm256_fmadd_ps(c6, x, y);
+        c7 = _mm256_fmadd_ps(c7, x, y);
+        c8 = _mm256_fmadd_ps(c8, x, y);
+        c9 = _mm256_fmadd_ps(c9, x, y);
+        c10 = _mm256_fmadd_ps(c10, x, y);
+        c11 = _mm256_fmadd_ps(c11, x, y);
+    }
+    __m256 s = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(c0, c1), _mm256_add_ps(c2, c3)),
+                             _mm256_add_ps(_mm256_add_ps(c4, c5), _mm256_add_ps(c6, c7)));
+    s = _mm256_add_ps(s, _mm256_add_ps(_mm256_add_ps(c8, c9), _mm256_add_ps(c10, c11)));
+    float out[8];
+    _mm256_storeu_ps(out, s);
+    probe_sink = out[0];
+    return (double)iters * 12 * 8 * 2;
+}
+
+__attribute__((target("avx512f"))) static double probe_avx512(long iters)
+{
+    __m512 x = _mm512_set1_ps(0.999999f), y = _mm512_set1_ps(1e-7f);
+    /* Distinct starting values: identical chains would be merged by the compiler (CSE). */
+    __m512 c0 = _mm512_set1_ps(0.0f), c1 = _mm512_set1_ps(1.0f), c2 = _mm512_set1_ps(2.0f),
+           c3 = _mm512_set1_ps(3.0f), c4 = _mm512_set1_ps(4.0f), c5 = _mm512_set1_ps(5.0f),
+           c6 = _mm512_set1_ps(6.0f), c7 = _mm512_set1_ps(7.0f), c8 = _mm512_set1_ps(8.0f),
+           c9 = _mm512_set1_ps(9.0f), c10 = _mm512_set1_ps(10.0f), c11 = _mm512_set1_ps(11.0f);
+    for (long i = 0; i < iters; i++) {
+        c0 = _mm512_fmadd_ps(c0, x, y);
+        c1 = _mm512_fmadd_ps(c1, x, y);
+        c2 = _mm512_fmadd_ps(c2, x, y);
+        c3 = _mm512_fmadd_ps(c3, x, y);
+        c4 = _mm512_fmadd_ps(c4, x, y);
+        c5 = _mm512_fmadd_ps(c5, x, y);
+        c6 = _mm512_fmadd_ps(c6, x, y);
+        c7 = _mm512_fmadd_ps(c7, x, y);
+        c8 = _mm512_fmadd_ps(c8, x, y);
+        c9 = _mm512_fmadd_ps(c9, x, y);
+        c10 = _mm512_fmadd_ps(c10, x, y);
+        c11 = _mm512_fmadd_ps(c11, x, y);
+    }
+    __m512 s = _mm512_add_ps(_mm512_add_ps(_mm512_add_ps(c0, c1), _mm512_add_ps(c2, c3)),
+                             _mm512_add_ps(_mm512_add_ps(c4, c5), _mm512_add_ps(c6, c7)));
+    s = _mm512_add_ps(s, _mm512_add_ps(_mm512_add_ps(c8, c9), _mm512_add_ps(c10, c11)));
+    probe_sink = _mm512_reduce_add_ps(s);
+    return (double)iters * 12 * 16 * 2;
+}
+#endif
+
+/* Flops of one probe run with the gemm's ISA (0 where there is no vector probe). */
+static double probe_once(const char *isa, long iters)
+{
+#if defined(__x86_64__)
+    if (strcmp(isa, "avx512") == 0) return probe_avx512(iters);
+    if (strcmp(isa, "avx2") == 0) return probe_avx2(iters);
+#endif
+    (void)isa;
+    (void)iters;
+    return 0.0;
+}
+
+/* Median GFLOP/s over 7 runs of the probe on `nt` threads at once (sum over threads). */
+static double probe_gflops(const char *isa, int nt)
+{
+    const long iters = 20 * 1000 * 1000; /* ~0.1 s per thread at 100 GFLOP/s */
+    double g[7];
+    for (int r = 0; r < 7; r++) {
+        double flops = 0.0, t0 = now_s();
+#ifdef MT_HAVE_OPENMP
+#pragma omp parallel num_threads(nt) reduction(+ : flops)
+        flops += probe_once(isa, iters);
+#else
+        (void)nt;
+        flops = probe_once(isa, iters);
+#endif
+        g[r] = flops / (now_s() - t0) * 1e-9;
+    }
+    qsort(g, 7, sizeof g[0], cmp_double);
+    return g[3];
+}
+
+/* ---- GEMM timing ------------------------------------------------------------------------- */
+
+#define SAMPLES 7
+
+struct stats {
+    double median, min, max; /* GFLOP/s */
+};
+
+static struct stats stats_of(double *g, int n)
+{
+    qsort(g, (size_t)n, sizeof g[0], cmp_double);
+    struct stats s = {g[n / 2], g[0], g[n - 1]};
+    return s;
+}
+
+/* Calls per sample so that one sample lasts >= ~20 ms (timer and noise well below it). */
+static int reps_for(int64_t n)
+{
+    double flops = 2.0 * (double)n * (double)n * (double)n;
+    int reps = (int)(2e9 / flops); /* 20 ms at 100 GFLOP/s */
+    return reps < 1 ? 1 : reps;
+}
+
+static struct stats bench_ours(int64_t n, int nt, const float *a, const float *b, float *c)
+{
+    int reps = reps_for(n);
+    double g[SAMPLES];
+    if (mt_cpu_gemm(nt, n, n, n, a, n, 1, b, n, 1, c, n, 1) != 0) { /* warm-up */
+        fprintf(stderr, "mt_cpu_gemm failed\n");
+        exit(1);
+    }
+    for (int s = 0; s < SAMPLES; s++) {
+        double t0 = now_s();
+        for (int r = 0; r < reps; r++) mt_cpu_gemm(nt, n, n, n, a, n, 1, b, n, 1, c, n, 1);
+        g[s] = 2.0 * (double)n * (double)n * (double)n * reps / (now_s() - t0) * 1e-9;
+    }
+    return stats_of(g, SAMPLES);
+}
+
+/* numpy in its own process: prints "median min max" GFLOP/s, same samples and reps rule. */
+static const char numpy_script[] =
+    "import sys, time, numpy as np\n"
+    "n, reps, samples = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])\n"
+    "r = np.random.default_rng(0)\n"
+    "a = r.random((n, n), dtype=np.float32); b = r.random((n, n), dtype=np.float32)\n"
+    "c = a @ b\n"
+    "g = []\n"
+    "for s in range(samples):\n"
+    "    t = time.perf_counter()\n"
+    "    for i in range(reps): np.matmul(a, b, out=c)\n"
+    "    g.append(2.0 * n**3 * reps / (time.perf_counter() - t) * 1e-9)\n"
+    "g.sort()\n"
+    "print(g[len(g) // 2], g[0], g[-1])\n";
+
+static const char corename_script[] =
+    "import ctypes, glob, os, numpy\n"
+    "d = os.path.join(os.path.dirname(numpy.__file__), os.pardir, 'numpy.libs')\n"
+    "for p in glob.glob(os.path.join(d, '*openblas*')):\n"
+    "    l = ctypes.CDLL(p)\n"
+    "    for f in ('scipy_openblas_get_corename64_', 'openblas_get_corename64_',\n"
+    "              'openblas_get_corename'):\n"
+    "        if hasattr(l, f):\n"
+    "            g = getattr(l, f); g.restype = ctypes.c_char_p; print(g().decode()); break\n";
+
+static int run_python(const char *python, const char *env, const char *script, const char *args,
+                      char *out, size_t len)
+{
+    char path[] = "/tmp/mt_gemm_bench_XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0) return -1;
+    FILE *f = fdopen(fd, "w");
+    if (!f) return -1;
+    fputs(script, f);
+    fclose(f);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s '%s' '%s' %s", env, python, path, args);
+    FILE *p = popen(cmd, "r");
+    int ok = -1;
+    if (p) {
+        out[0] = '\0';
+        if (fgets(out, (int)len, p)) ok = 0;
+        if (pclose(p) != 0) ok = -1;
+    }
+    remove(path);
+    out[strcspn(out, "\n")] = '\0';
+    return ok;
+}
+
+static int bench_numpy(const char *python, int64_t n, int nt, struct stats *s)
+{
+    char env[64], args[64], out[256];
+    snprintf(env, sizeof env, "OPENBLAS_NUM_THREADS=%d OMP_NUM_THREADS=%d", nt, nt);
+    snprintf(args, sizeof args, "%lld %d %d", (long long)n, reps_for(n), SAMPLES);
+    if (run_python(python, env, numpy_script, args, out, sizeof out) != 0) return -1;
+    return sscanf(out, "%lf %lf %lf", &s->median, &s->min, &s->max) == 3 ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+    const char *python = NULL;
+    int64_t sizes[16] = {128, 256, 512, 1024, 2048};
+    int nsizes = 5, only_threads = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--numpy") == 0 && i + 1 < argc) {
+            python = argv[++i];
+        } else if (strcmp(argv[i], "--isa") == 0 && i + 1 < argc) {
+            mt_cpu_gemm_force_isa(argv[++i]);
+        } else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
+            only_threads = atoi(argv[++i]);
+        } else if (strcmp(argv[i], "--sizes") == 0 && i + 1 < argc) {
+            nsizes = 0;
+            for (char *s = strtok(argv[++i], ","); s && nsizes < 16; s = strtok(NULL, ","))
+                sizes[nsizes++] = atoll(s);
+        } else {
+            fprintf(stderr,
+                    "usage: %s [--numpy PYTHON] [--isa NAME] [--sizes N,N,...] [--threads N]\n",
+                    argv[0]);
+            return 2;
+        }
+    }
+    const char *isa = mt_cpu_gemm_isa();
+    int maxt = 1;
+#ifdef MT_HAVE_OPENMP
+    maxt = omp_get_max_threads();
+#endif
+    int threads[3] = {1, 2, maxt};
+    int nthreads = maxt > 2 ? 3 : 2;
+    if (only_threads > 0) {
+        threads[0] = only_threads;
+        nthreads = 1;
+    }
+
+    printf("mt_cpu_gemm isa %s, OpenMP threads available %d\n", isa, maxt);
+    if (python) {
+        char core[128];
+        if (run_python(python, "", corename_script, "", core, sizeof core) == 0)
+            printf("numpy: OpenBLAS core %s\n", core);
+    }
+    double peak1 = probe_gflops(isa, 1), peakn = probe_gflops(isa, maxt);
+    if (peak1 > 0.0)
+        printf("FMA peak probe (%s): 1 thread %.1f GFLOP/s, %d threads %.1f GFLOP/s\n", isa, peak1,
+               maxt, peakn);
+    printf("\n%5s %3s | %-24s | %-24s | %7s | %6s\n", "n", "thr", "ours GFLOP/s med [min-max]",
+           "numpy GFLOP/s med [min-max]", "ours/np", "%peak");
+
+    for (int si = 0; si < nsizes; si++) {
+        int64_t n = sizes[si];
+        float *a = aligned_alloc(64, (size_t)(n * n) * sizeof(float));
+        float *b = aligned_alloc(64, (size_t)(n * n) * sizeof(float));
+        float *c = aligned_alloc(64, (size_t)(n * n) * sizeof(float));
+        if (!a || !b || !c) {
+            fprintf(stderr, "out of memory\n");
+            return 1;
+        }
+        unsigned s = 1;
+        for (int64_t i = 0; i < n * n; i++) {
+            s = s * 1664525u + 1013904223u;
+            a[i] = (float)(s >> 8) / 16777216.0f;
+            s = s * 1664525u + 1013904223u;
+            b[i] = (float)(s >> 8) / 16777216.0f;
+        }
+        for (int ti = 0; ti < nthreads; ti++) {
+            int nt = threads[ti];
+            struct stats ours = bench_ours(n, nt, a, b, c), np = {0, 0, 0};
+            char npbuf[64] = "-", ratio[16] = "-", pk[16] = "-";
+            if (python && bench_numpy(python, n, nt, &np) == 0) {
+                snprintf(npbuf, sizeof npbuf, "%6.1f [%6.1f-%6.1f]", np.median, np.min, np.max);
+                snprintf(ratio, sizeof ratio, "%.2f", ours.median / np.median);
+            }
+            double peak = nt == 1 ? peak1 : peakn * nt / maxt;
+            if (peak > 0.0) snprintf(pk, sizeof pk, "%.0f%%", 100.0 * ours.median / peak);
+            printf("%5lld %3d | %6.1f [%6.1f-%6.1f]    | %-24s    | %7s | %6s\n", (long long)n, nt,
+                   ours.median, ours.min, ours.max, npbuf, ratio, pk);
+            fflush(stdout);
+        }
+        free(a);
+        free(b);
+        free(c);
+    }
+    return 0;
+}

@@ -1,0 +1,467 @@
+/* ops_bench.c — the fast backend's map/zip/reduce beside the machine's memory bandwidth and
+ * numpy, measured in one run.
+ *
+ * Usage: mt_ops_bench [--numpy PYTHON] [--reps N] [--quick]
+ *
+ * For 1 and 2 threads it prints the median and the min-max spread over N repetitions of:
+ * - the ceilings: a STREAM-like probe (copy, scale, add, triad on 16M float32, plain OpenMP C
+ *   loops over preallocated arrays) and a read probe (sum of 64 MiB, 16 accumulators per
+ *   thread);
+ * - the engine on the fast backend: a+b, neg, relu and exp on 16M float32 into a preallocated
+ *   out (a non-NULL *out) and with a fresh output; sum over dim 0 and dim 1 of 4096x4096; a
+ *   tiny op (a 10x100 add into a preallocated out) in ns per call;
+ * - with --numpy, the same ops in numpy (bench/numpy_ops.py, one process per thread count with
+ *   OMP_NUM_THREADS/OPENBLAS_NUM_THREADS set) in the next column, and ours/numpy.
+ * Bandwidth counts each element read or written once (a+b: 12 bytes per element), as STREAM
+ * does, so the probe is the ceiling for the same count. Then the simple vs fast speed-up table
+ * for map, zip, reduce and matmul at a few sizes (MiniTorch Task 3.1's comparison).
+ *
+ * These machines are shared and noisy: read the medians side by side, never a lone number. */
+#include "minitorch/minitorch.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#ifdef MT_HAVE_OPENMP
+#include <omp.h>
+#endif
+
+#ifndef MT_SOURCE_DIR
+#define MT_SOURCE_DIR "."
+#endif
+
+static int reps = 11;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* ---- results ----------------------------------------------------------------------------- */
+
+struct result {
+    char name[48];
+    int threads;
+    double med, lo, hi; /* in `unit` */
+    const char *unit;   /* "GB/s", "ns", "ms" */
+    double np_med, np_lo, np_hi;
+    bool has_np;
+};
+
+static struct result results[64];
+static int nresults;
+
+/* Times fn `inner` times per sample, `reps` samples; records per-call values converted by
+ * `scale` (GB/s: bytes/1e9; ns: 1e9 per call; us: 1e6). */
+typedef void (*bench_fn)(void *arg);
+
+static void measure(const char *name, int threads, bench_fn fn, void *arg, int inner, double bytes,
+                    const char *unit)
+{
+    double *t = malloc((size_t)reps * sizeof *t);
+    fn(arg); /* warm up: page faults, thread start, caches */
+    for (int r = 0; r < reps; r++) {
+        double t0 = now_s();
+        for (int i = 0; i < inner; i++) fn(arg);
+        t[r] = (now_s() - t0) / inner;
+    }
+    qsort(t, (size_t)reps, sizeof *t, cmp_double);
+    struct result *res = &results[nresults++];
+    memset(res, 0, sizeof *res);
+    snprintf(res->name, sizeof res->name, "%s", name);
+    res->threads = threads;
+    res->unit = unit;
+    if (strcmp(unit, "GB/s") == 0) { /* faster is larger: min time is max rate */
+        res->med = bytes / t[reps / 2] / 1e9;
+        res->lo = bytes / t[reps - 1] / 1e9;
+        res->hi = bytes / t[0] / 1e9;
+    } else {
+        double k = strcmp(unit, "ns") == 0 ? 1e9 : 1e6;
+        res->med = t[reps / 2] * k;
+        res->lo = t[0] * k;
+        res->hi = t[reps - 1] * k;
+    }
+    free(t);
+}
+
+/* ---- probes: plain OpenMP C on preallocated arrays --------------------------------------- */
+
+#define N_BIG ((int64_t)1 << 24) /* 16M float32, 64 MiB per array */
+
+struct probe {
+    float *a, *b, *c;
+    int64_t n;
+    int threads;
+    volatile float sink;
+};
+
+static void p_copy(void *arg)
+{
+    struct probe *p = arg;
+    float *restrict a = p->a, *restrict c = p->c;
+#pragma omp parallel for num_threads(p->threads) schedule(static)
+    for (int64_t i = 0; i < p->n; i++) c[i] = a[i];
+}
+
+static void p_scale(void *arg)
+{
+    struct probe *p = arg;
+    float *restrict b = p->b, *restrict c = p->c;
+#pragma omp parallel for num_threads(p->threads) schedule(static)
+    for (int64_t i = 0; i < p->n; i++) b[i] = 3.0f * c[i];
+}
+
+static void p_add(void *arg)
+{
+    struct probe *p = arg;
+    float *restrict a = p->a, *restrict b = p->b, *restrict c = p->c;
+#pragma omp parallel for num_threads(p->threads) schedule(static)
+    for (int64_t i = 0; i < p->n; i++) c[i] = a[i] + b[i];
+}
+
+static void p_triad(void *arg)
+{
+    struct probe *p = arg;
+    float *restrict a = p->a, *restrict b = p->b, *restrict c = p->c;
+#pragma omp parallel for num_threads(p->threads) schedule(static)
+    for (int64_t i = 0; i < p->n; i++) a[i] = b[i] + 3.0f * c[i];
+}
+
+/* The read ceiling: 16 independent partial sums per thread keep the adder busy. */
+static void p_read(void *arg)
+{
+    struct probe *p = arg;
+    const float *a = p->a;
+    float total = 0.0f;
+#pragma omp parallel num_threads(p->threads) reduction(+ : total)
+    {
+        int64_t lo = 0, hi = p->n;
+#ifdef MT_HAVE_OPENMP
+        int nt = omp_get_num_threads(), id = omp_get_thread_num();
+        lo = p->n * id / nt;
+        hi = p->n * (id + 1) / nt;
+#endif
+        float acc[16] = {0};
+        int64_t i = lo;
+        for (; i + 16 <= hi; i += 16)
+            for (int k = 0; k < 16; k++) acc[k] += a[i + k];
+        for (; i < hi; i++) acc[0] += a[i];
+        for (int k = 0; k < 16; k++) total += acc[k];
+    }
+    p->sink = total;
+}
+
+static void run_probes(int threads)
+{
+    static struct probe p;
+    if (!p.a) {
+        p.n = N_BIG;
+        p.a = aligned_alloc(64, (size_t)N_BIG * sizeof(float));
+        p.b = aligned_alloc(64, (size_t)N_BIG * sizeof(float));
+        p.c = aligned_alloc(64, (size_t)N_BIG * sizeof(float));
+        if (!p.a || !p.b || !p.c) {
+            fprintf(stderr, "out of memory\n");
+            exit(1);
+        }
+        p.threads = 2;
+#pragma omp parallel for num_threads(2) schedule(static)
+        for (int64_t i = 0; i < N_BIG; i++) p.a[i] = 1.0f, p.b[i] = 2.0f, p.c[i] = 0.5f;
+    }
+    p.threads = threads;
+    double e = (double)N_BIG * sizeof(float);
+    measure("probe copy c=a", threads, p_copy, &p, 1, 2 * e, "GB/s");
+    measure("probe scale b=3c", threads, p_scale, &p, 1, 2 * e, "GB/s");
+    measure("probe add c=a+b", threads, p_add, &p, 1, 3 * e, "GB/s");
+    measure("probe triad a=b+3c", threads, p_triad, &p, 1, 3 * e, "GB/s");
+    measure("probe read sum 64MiB", threads, p_read, &p, 1, e, "GB/s");
+}
+
+/* ---- the engine -------------------------------------------------------------------------- */
+
+struct eng {
+    struct mt_ctx *ctx;
+    struct mt_tensor *a, *b, *out, *tiny_a, *tiny_b, *tiny_out;
+    int kind; /* 0 zip add, 1 map */
+    enum mt_map_op map;
+    int dim;
+    bool fresh;
+};
+
+static void check(enum mt_status st, struct mt_ctx *ctx)
+{
+    if (st != MT_OK) {
+        fprintf(stderr, "engine error: %s: %s\n", mt_status_ename(st), mt_ctx_error(ctx));
+        exit(1);
+    }
+}
+
+static void e_op(void *arg)
+{
+    struct eng *e = arg;
+    struct mt_tensor *r = e->fresh ? NULL : e->out;
+    if (e->kind == 0)
+        check(mt_zip(e->ctx, MT_ZIP_ADD, e->a, e->b, &r), e->ctx);
+    else
+        check(mt_map(e->ctx, e->map, e->a, &r), e->ctx);
+    if (e->fresh) mt_tensor_release(r);
+}
+
+static void e_sum(void *arg)
+{
+    struct eng *e = arg;
+    struct mt_tensor *r = NULL;
+    check(mt_reduce(e->ctx, MT_RED_SUM, e->a, e->dim, &r), e->ctx);
+    mt_tensor_release(r);
+}
+
+static void e_tiny(void *arg)
+{
+    struct eng *e = arg;
+    check(mt_zip(e->ctx, MT_ZIP_ADD, e->tiny_a, e->tiny_b, &e->tiny_out), e->ctx);
+}
+
+static void run_engine(struct eng *e, int threads)
+{
+    check(mt_ctx_set_threads(e->ctx, threads), e->ctx);
+    double el = (double)N_BIG * sizeof(float);
+    static const struct {
+        const char *name;
+        int kind;
+        enum mt_map_op map;
+    } ops[] = {
+        {"a+b", 0, MT_MAP_ID},
+        {"neg", 1, MT_MAP_NEG},
+        {"relu", 1, MT_MAP_RELU},
+        {"exp", 1, MT_MAP_EXP},
+    };
+    char name[48];
+    for (int i = 0; i < 4; i++) {
+        e->kind = ops[i].kind;
+        e->map = ops[i].map;
+        double bytes = (e->kind == 0 ? 3 : 2) * el;
+        e->fresh = false;
+        snprintf(name, sizeof name, "%s out= (16M)", ops[i].name);
+        measure(name, threads, e_op, e, 1, bytes, "GB/s");
+        e->fresh = true;
+        snprintf(name, sizeof name, "%s fresh (16M)", ops[i].name);
+        measure(name, threads, e_op, e, 1, bytes, "GB/s");
+    }
+    for (int dim = 0; dim < 2; dim++) {
+        e->dim = dim;
+        snprintf(name, sizeof name, "sum dim %d (4096x4096)", dim);
+        measure(name, threads, e_sum, e, 1, el + 4096.0 * sizeof(float), "GB/s");
+    }
+    measure("tiny add 10x100 out=", threads, e_tiny, e, 20000, 0, "ns");
+}
+
+/* ---- numpy beside it --------------------------------------------------------------------- */
+
+/* Runs bench/numpy_ops.py with `threads` and attaches its rows to ours by name. */
+static void run_numpy(const char *python, int threads)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "OMP_NUM_THREADS=%d OPENBLAS_NUM_THREADS=%d MKL_NUM_THREADS=%d %s "
+             "%s/bench/numpy_ops.py --reps %d",
+             threads, threads, threads, python, MT_SOURCE_DIR, reps);
+    FILE *f = popen(cmd, "r");
+    if (!f) return;
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        char name[64], unit[16];
+        double med, lo, hi;
+        /* RESULT name|median|min|max|unit ; other lines are context, printed as they are */
+        if (sscanf(line, "RESULT %63[^|]|%lf|%lf|%lf|%15s", name, &med, &lo, &hi, unit) != 5) {
+            printf("  numpy: %s", line);
+            continue;
+        }
+        for (int i = 0; i < nresults; i++) {
+            if (results[i].threads == threads && strcmp(results[i].name, name) == 0) {
+                results[i].has_np = true;
+                results[i].np_med = med;
+                results[i].np_lo = lo;
+                results[i].np_hi = hi;
+            }
+        }
+    }
+    pclose(f);
+}
+
+static void print_results(void)
+{
+    printf("\n%-26s %3s %8s %19s %8s %19s %7s %5s\n", "op", "thr", "ours", "[min .. max]", "numpy",
+           "[min .. max]", "ratio", "unit");
+    for (int i = 0; i < nresults; i++) {
+        struct result *r = &results[i];
+        char spread[40], nps[40] = "", npm[16] = "-", ratio[16] = "";
+        snprintf(spread, sizeof spread, "[%.1f .. %.1f]", r->lo, r->hi);
+        if (r->has_np) {
+            snprintf(nps, sizeof nps, "[%.1f .. %.1f]", r->np_lo, r->np_hi);
+            snprintf(npm, sizeof npm, "%.1f", r->np_med);
+            bool rate = strcmp(r->unit, "GB/s") == 0;
+            snprintf(ratio, sizeof ratio, "%.2fx", rate ? r->med / r->np_med : r->np_med / r->med);
+        }
+        printf("%-26s %3d %8.1f %19s %8s %19s %7s %5s\n", r->name, r->threads, r->med, spread, npm,
+               nps, ratio, r->unit);
+    }
+    printf("(ratio: ours over numpy, >1 = ours faster)\n");
+}
+
+/* ---- simple vs fast ---------------------------------------------------------------------- */
+
+struct sv {
+    struct mt_ctx *ctx;
+    struct mt_tensor *a, *b;
+    int kind; /* 0 map exp, 1 zip add, 2 reduce sum dim 1, 3 matmul */
+};
+
+static void sv_op(void *arg)
+{
+    struct sv *s = arg;
+    struct mt_tensor *r = NULL;
+    switch (s->kind) {
+    case 0: check(mt_map(s->ctx, MT_MAP_EXP, s->a, &r), s->ctx); break;
+    case 1: check(mt_zip(s->ctx, MT_ZIP_ADD, s->a, s->b, &r), s->ctx); break;
+    case 2: check(mt_reduce(s->ctx, MT_RED_SUM, s->a, 1, &r), s->ctx); break;
+    default: check(mt_matmul_raw(s->ctx, s->a, s->b, &r), s->ctx); break;
+    }
+    mt_tensor_release(r);
+}
+
+/* Median time of one call on backend b with `threads`, in microseconds. */
+static double sv_time(struct sv *s, enum mt_backend b, int threads, double budget_s)
+{
+    struct mt_tensor *a = NULL, *bb = NULL;
+    check(mt_to(s->ctx, s->a, b, &a), s->ctx);
+    check(mt_to(s->ctx, s->b, b, &bb), s->ctx);
+    struct sv t = {s->ctx, a, bb, s->kind};
+    check(mt_ctx_set_threads(s->ctx, threads), s->ctx);
+    double t0 = now_s();
+    sv_op(&t);
+    double one = now_s() - t0;
+    int inner = one > 0 ? (int)(budget_s / 5 / one) : 1000;
+    if (inner < 1) inner = 1;
+    if (inner > 100000) inner = 100000;
+    int saved = reps;
+    reps = one * inner * 5 > 2.0 ? 3 : 5;
+    measure("sv", threads, sv_op, &t, inner, 0, "us");
+    reps = saved;
+    nresults--;
+    double med = results[nresults].med;
+    mt_tensor_release(a);
+    mt_tensor_release(bb);
+    return med;
+}
+
+static void run_simple_vs_fast(struct mt_ctx *ctx, bool quick)
+{
+    static const struct {
+        const char *op;
+        int kind;
+        int64_t m, n;
+    } cases[] = {
+        {"map exp", 0, 10, 100},          {"map exp", 0, 100, 100},
+        {"map exp", 0, 1000, 1000},       {"zip add", 1, 10, 100},
+        {"zip add", 1, 100, 100},         {"zip add", 1, 1000, 1000},
+        {"reduce sum(1)", 2, 10, 100},    {"reduce sum(1)", 2, 100, 100},
+        {"reduce sum(1)", 2, 1000, 1000}, {"matmul n^3", 3, 32, 32},
+        {"matmul n^3", 3, 128, 128},      {"matmul n^3", 3, 256, 256},
+    };
+    printf("\nsimple vs fast (median time per call; speed-up = simple / fast)\n");
+    printf("%-15s %11s %12s %12s %12s %9s %9s\n", "op", "shape", "simple us", "fast 1t us",
+           "fast 2t us", "x 1t", "x 2t");
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        if (quick && cases[i].m > 100 && cases[i].kind != 3) continue;
+        struct sv s = {ctx, NULL, NULL, cases[i].kind};
+        int64_t shape[2] = {cases[i].m, cases[i].n};
+        check(mt_rand(ctx, MT_BACKEND_SIMPLE, 2, shape, &s.a), ctx);
+        check(mt_rand(ctx, MT_BACKEND_SIMPLE, 2, shape, &s.b), ctx);
+        double ts = sv_time(&s, MT_BACKEND_SIMPLE, 1, 1.0);
+        double t1 = sv_time(&s, MT_BACKEND_FAST, 1, 0.3);
+        double t2 = sv_time(&s, MT_BACKEND_FAST, 2, 0.3);
+        char sh[32];
+        snprintf(sh, sizeof sh, "%lldx%lld", (long long)cases[i].m, (long long)cases[i].n);
+        printf("%-15s %11s %12.2f %12.2f %12.2f %8.1fx %8.1fx\n", cases[i].op, sh, ts, t1, t2,
+               ts / t1, ts / t2);
+        mt_tensor_release(s.a);
+        mt_tensor_release(s.b);
+    }
+}
+
+/* ---- main -------------------------------------------------------------------------------- */
+
+static void diag_keep(void *user, const struct mt_diag *d) { *(struct mt_diag *)user = *d; }
+
+int main(int argc, char **argv)
+{
+    const char *python = NULL;
+    bool quick = false;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--numpy") == 0 && i + 1 < argc)
+            python = argv[++i];
+        else if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
+            reps = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--quick") == 0)
+            quick = true;
+        else {
+            fprintf(stderr, "usage: %s [--numpy PYTHON] [--reps N] [--quick]\n", argv[0]);
+            return 2;
+        }
+    }
+    if (reps < 3) reps = 3;
+
+    struct mt_ctx *ctx = mt_ctx_new();
+    if (!ctx) return 1;
+    struct eng e = {.ctx = ctx};
+    int64_t big[2] = {4096, 4096}, tiny[2] = {10, 100};
+    check(mt_rand(ctx, MT_BACKEND_FAST, 2, big, &e.a), ctx);
+    check(mt_rand(ctx, MT_BACKEND_FAST, 2, big, &e.b), ctx);
+    check(mt_empty(ctx, MT_BACKEND_FAST, 2, big, &e.out), ctx);
+    check(mt_rand(ctx, MT_BACKEND_FAST, 2, tiny, &e.tiny_a), ctx);
+    check(mt_rand(ctx, MT_BACKEND_FAST, 2, tiny, &e.tiny_b), ctx);
+    check(mt_empty(ctx, MT_BACKEND_FAST, 2, tiny, &e.tiny_out), ctx);
+
+    /* what the engine runs here, from its diagnostics */
+    struct mt_diag d1 = {0}, d2 = {0};
+    mt_ctx_set_diag(ctx, diag_keep, &d1);
+    e_tiny(&e);
+    mt_ctx_set_diag(ctx, diag_keep, &d2);
+    struct mt_tensor *mm = NULL, *tt = NULL;
+    int64_t order[2] = {1, 0};
+    check(mt_permute(ctx, e.tiny_a, 2, order, &tt), ctx);
+    check(mt_matmul_raw(ctx, e.tiny_a, tt, &mm), ctx); /* (10,100) @ (100,10) */
+    mt_tensor_release(mm);
+    mt_tensor_release(tt);
+    mt_ctx_set_diag(ctx, NULL, NULL);
+    printf("mt_ops_bench: %d samples per row (median [min .. max]); fast backend %d lanes "
+           "(%s), matmul \"%s\"; OpenMP threads available: %d\n",
+           reps, d1.vec_width, getenv("MT_FAST_ISA") ? getenv("MT_FAST_ISA") : "auto",
+           d2.path ? d2.path : "?", mt_ctx_threads(ctx));
+
+    for (int t = 1; t <= 2; t++) {
+        run_probes(t);
+        run_engine(&e, t);
+        if (python) run_numpy(python, t);
+    }
+    print_results();
+    run_simple_vs_fast(ctx, quick);
+
+    mt_tensor_release(e.a);
+    mt_tensor_release(e.b);
+    mt_tensor_release(e.out);
+    mt_tensor_release(e.tiny_a);
+    mt_tensor_release(e.tiny_b);
+    mt_tensor_release(e.tiny_out);
+    mt_ctx_free(ctx);
+    return 0;
+}

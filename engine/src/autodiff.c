@@ -1,0 +1,661 @@
+/* autodiff.c — MiniTorch's Functions: forward through the raw ops, backward by the chain rule.
+ *
+ * A differentiable op computes its result with the raw ops (ops.c) and, when an input requires
+ * grad, attaches a node to the result: which Function, its inputs (owned references) and any
+ * forward value the backward reuses. Values saved from the output itself are detached views:
+ * the output owns the node, so a node owning the output would be a reference cycle.
+ *
+ * mt_backward orders the graph topologically (an iterative depth-first search, so a graph as
+ * deep as a long training loop cannot overflow the stack), then walks it from the output: each
+ * node's accumulated gradient goes through its Function's backward, and each input's share is
+ * first summed back over the dims that were broadcast (MiniTorch's `expand`). Leaves that
+ * require grad accumulate into ->grad. Gradients are computed with raw ops, so they carry no
+ * history of their own. */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum mt_fn {
+    FN_NEG,
+    FN_INV,
+    FN_RELU,
+    FN_SIGMOID,
+    FN_LOG,
+    FN_EXP,
+    FN_ABS,
+    FN_SQRT,
+    FN_TANH,
+    FN_ADD,
+    FN_SUB,
+    FN_MUL,
+    FN_DIV,
+    FN_LT,
+    FN_GT,
+    FN_EQ,
+    FN_SUM,
+    FN_MEAN,
+    FN_MAX,
+    FN_MATMUL,
+    FN_VIEW,
+    FN_PERMUTE,
+    FN_COPY,
+    FN_TO,
+    FN_COUNT
+};
+
+/* ---- small helpers on raw ops ---- */
+
+/* A (1,) tensor holding v on backend b. */
+static enum mt_status scalar(struct mt_ctx *ctx, enum mt_backend b, float v, struct mt_tensor **out)
+{
+    int64_t one = 1;
+    return mt_full(ctx, b, 1, &one, v, out);
+}
+
+static enum mt_status zip_new(struct mt_ctx *ctx, enum mt_zip_op op, const struct mt_tensor *a,
+                              const struct mt_tensor *b, struct mt_tensor **out)
+{
+    *out = NULL;
+    return mt_zip(ctx, op, a, b, out);
+}
+
+static enum mt_status map_new(struct mt_ctx *ctx, enum mt_map_op op, const struct mt_tensor *a,
+                              struct mt_tensor **out)
+{
+    *out = NULL;
+    return mt_map(ctx, op, a, out);
+}
+
+/* zip with a constant second operand */
+static enum mt_status zip_const(struct mt_ctx *ctx, enum mt_zip_op op, const struct mt_tensor *a,
+                                float v, struct mt_tensor **out)
+{
+    struct mt_tensor *c;
+    enum mt_status st = scalar(ctx, a->backend, v, &c);
+    if (st != MT_OK) return st;
+    st = zip_new(ctx, op, a, c, out);
+    mt_tensor_release(c);
+    return st;
+}
+
+/* ---- recording ---- */
+
+static bool needs_grad(const struct mt_tensor *a, const struct mt_tensor *b)
+{
+    return a->requires_grad || (b && b->requires_grad);
+}
+
+/* Attaches the history of `fn` to out when an input requires grad. `saved` (may be NULL) is
+ * taken over by the node (released when not recorded). On failure out is released. */
+static enum mt_status record(struct mt_ctx *ctx, int fn, struct mt_tensor **out,
+                             struct mt_tensor *a, struct mt_tensor *b, struct mt_tensor *saved,
+                             const struct mt_node *extra)
+{
+    if (!needs_grad(a, b)) {
+        mt_tensor_release(saved);
+        return MT_OK;
+    }
+    struct mt_node *n = calloc(1, sizeof *n);
+    if (!n) {
+        mt_tensor_release(saved);
+        mt_tensor_release(*out);
+        *out = NULL;
+        return mt_fail(ctx, MT_ERR_NOMEM, "out of memory for the autodiff graph");
+    }
+    if (extra) *n = *extra;
+    n->fn = fn;
+    n->nin = b ? 2 : 1;
+    n->in[0] = mt_tensor_retain(a);
+    n->in[1] = b ? mt_tensor_retain(b) : NULL;
+    n->saved = saved;
+    n->visit = 0;
+    n->gacc = NULL;
+    (*out)->node = n;
+    (*out)->requires_grad = true;
+    return MT_OK;
+}
+
+/* A detached alias of t for a node to keep (see the top comment). */
+static enum mt_status save_out(struct mt_ctx *ctx, struct mt_tensor *out, struct mt_tensor **saved)
+{
+    *saved = NULL;
+    if (!out->requires_grad && !out->node) return mt_detach(ctx, out, saved);
+    return mt_detach(ctx, out, saved);
+}
+
+static enum mt_status unary(struct mt_ctx *ctx, int fn, enum mt_map_op op, bool keep_out,
+                            struct mt_tensor *a, struct mt_tensor **out)
+{
+    struct mt_tensor *r = NULL, *saved = NULL;
+    enum mt_status st = map_new(ctx, op, a, &r);
+    if (st != MT_OK) return st;
+    if (keep_out && needs_grad(a, NULL) && (st = save_out(ctx, r, &saved)) != MT_OK) {
+        mt_tensor_release(r);
+        return st;
+    }
+    st = record(ctx, fn, &r, a, NULL, saved, NULL);
+    if (st == MT_OK) *out = r;
+    return st;
+}
+
+enum mt_status mt_neg(struct mt_ctx *ctx, struct mt_tensor *a, struct mt_tensor **out)
+{
+    return unary(ctx, FN_NEG, MT_MAP_NEG, false, a, out);
+}
+enum mt_status mt_inv(struct mt_ctx *ctx, struct mt_tensor *a, struct mt_tensor **out)
+{
+    return unary(ctx, FN_INV, MT_MAP_INV, false, a, out);
+}
+enum mt_status mt_relu(struct mt_ctx *ctx, struct mt_tensor *a, struct mt_tensor **out)
+{
+    return unary(ctx, FN_RELU, MT_MAP_RELU, false, a, out);
+}
+enum mt_status mt_sigmoid(struct mt_ctx *ctx, struct mt_tensor *a, struct mt_tensor **out)
+{
+    return unary(ctx, FN_SIGMOID, MT_MAP_SIGMOID, true, a, out);
+}
+enum mt_status mt_log(struct mt_ctx *ctx, struct mt_tensor *a, struct mt_tensor **out)
+{
+    return unary(ctx, FN_LOG, MT_MAP_LOG, false, a, out);
+}
+enum mt_status mt_exp(struct mt_ctx *ctx, struct mt_tensor *a, struct mt_tensor **out)
+{
+    return unary(ctx, FN_EXP, MT_MAP_EXP, true, a, out);
+}
+enum mt_status mt_abs(struct mt_ctx *ctx, struct mt_tensor *a, struct mt_tensor **out)
+{
+    return unary(ctx, FN_ABS, MT_MAP_ABS, false, a, out);
+}
+enum mt_status mt_sqrt(struct mt_ctx *ctx, struct mt_tensor *a, struct mt_tensor **out)
+{
+    return unary(ctx, FN_SQRT, MT_MAP_SQRT, true, a, out);
+}
+enum mt_status mt_tanh(struct mt_ctx *ctx, struct mt_tensor *a, struct mt_tensor **out)
+{
+    return unary(ctx, FN_TANH, MT_MAP_TANH, true, a, out);
+}
+
+/* fn < 0: not differentiable (the result never requires grad). */
+static enum mt_status binary(struct mt_ctx *ctx, int fn, enum mt_zip_op op, struct mt_tensor *a,
+                             struct mt_tensor *b, struct mt_tensor **out)
+{
+    struct mt_tensor *r = NULL;
+    enum mt_status st = zip_new(ctx, op, a, b, &r);
+    if (st != MT_OK) return st;
+    if (fn >= 0) st = record(ctx, fn, &r, a, b, NULL, NULL);
+    if (st == MT_OK) *out = r;
+    return st;
+}
+
+enum mt_status mt_add(struct mt_ctx *ctx, struct mt_tensor *a, struct mt_tensor *b,
+                      struct mt_tensor **out)
+{
+    return binary(ctx, FN_ADD, MT_ZIP_ADD, a, b, out);
+}
+enum mt_status mt_sub(struct mt_ctx *ctx, struct mt_tensor *a, struct mt_tensor *b,
+                      struct mt_tensor **out)
+{
+    return binary(ctx, FN_SUB, MT_ZIP_SUB, a, b, out);
+}
+enum mt_status mt_mul(struct mt_ctx *ctx, struct mt_tensor *a, struct mt_tensor *b,
+                      struct mt_tensor **out)
+{
+    return binary(ctx, FN_MUL, MT_ZIP_MUL, a, b, out);
+}
+enum mt_status mt_div(struct mt_ctx *ctx, struct mt_tensor *a, struct mt_tensor *b,
+                      struct mt_tensor **out)
+{
+    return binary(ctx, FN_DIV, MT_ZIP_DIV, a, b, out);
+}
+enum mt_status mt_lt(struct mt_ctx *ctx, struct mt_tensor *a, struct mt_tensor *b,
+                     struct mt_tensor **out)
+{
+    return binary(ctx, FN_LT, MT_ZIP_LT, a, b, out);
+}
+enum mt_status mt_gt(struct mt_ctx *ctx, struct mt_tensor *a, struct mt_tensor *b,
+                     struct mt_tensor **out)
+{
+    return binary(ctx, FN_GT, MT_ZIP_GT, a, b, out);
+}
+enum mt_status mt_eq(struct mt_ctx *ctx, struct mt_tensor *a, struct mt_tensor *b,
+                     struct mt_tensor **out)
+{
+    return binary(ctx, FN_EQ, MT_ZIP_EQ, a, b, out);
+}
+enum mt_status mt_is_close(struct mt_ctx *ctx, struct mt_tensor *a, struct mt_tensor *b,
+                           struct mt_tensor **out)
+{
+    return binary(ctx, -1, MT_ZIP_IS_CLOSE, a, b, out);
+}
+
+static enum mt_status reduction(struct mt_ctx *ctx, int fn, enum mt_reduce_op op,
+                                struct mt_tensor *a, int dim, struct mt_tensor **out)
+{
+    struct mt_tensor *r = NULL, *saved = NULL;
+    enum mt_status st = mt_reduce(ctx, op, a, dim, &r);
+    if (st != MT_OK || fn < 0) {
+        if (st == MT_OK) *out = r;
+        return st;
+    }
+    if (fn == FN_MAX && needs_grad(a, NULL) && (st = save_out(ctx, r, &saved)) != MT_OK) {
+        mt_tensor_release(r);
+        return st;
+    }
+    struct mt_node extra = {.dim =
+                                dim == MT_ALL_DIMS ? MT_ALL_DIMS : (dim < 0 ? dim + a->ndim : dim)};
+    st = record(ctx, fn, &r, a, NULL, saved, &extra);
+    if (st == MT_OK) *out = r;
+    return st;
+}
+
+enum mt_status mt_sum(struct mt_ctx *ctx, struct mt_tensor *a, int dim, struct mt_tensor **out)
+{
+    return reduction(ctx, FN_SUM, MT_RED_SUM, a, dim, out);
+}
+enum mt_status mt_mean(struct mt_ctx *ctx, struct mt_tensor *a, int dim, struct mt_tensor **out)
+{
+    return reduction(ctx, FN_MEAN, MT_RED_MEAN, a, dim, out);
+}
+enum mt_status mt_max(struct mt_ctx *ctx, struct mt_tensor *a, int dim, struct mt_tensor **out)
+{
+    return reduction(ctx, FN_MAX, MT_RED_MAX, a, dim, out);
+}
+enum mt_status mt_all(struct mt_ctx *ctx, struct mt_tensor *a, int dim, struct mt_tensor **out)
+{
+    return reduction(ctx, -1, MT_RED_PROD, a, dim, out);
+}
+
+enum mt_status mt_matmul(struct mt_ctx *ctx, struct mt_tensor *a, struct mt_tensor *b,
+                         struct mt_tensor **out)
+{
+    struct mt_tensor *r = NULL;
+    enum mt_status st = mt_matmul_raw(ctx, a, b, &r);
+    if (st == MT_OK) st = record(ctx, FN_MATMUL, &r, a, b, NULL, NULL);
+    if (st == MT_OK) *out = r;
+    return st;
+}
+
+enum mt_status mt_view(struct mt_ctx *ctx, struct mt_tensor *t, int ndim, const int64_t *shape,
+                       struct mt_tensor **out)
+{
+    struct mt_tensor *r = NULL;
+    enum mt_status st = mt_view_raw(ctx, t, ndim, shape, &r);
+    struct mt_node extra = {.ndim = t->ndim};
+    memcpy(extra.shape, t->shape, sizeof t->shape);
+    if (st == MT_OK) st = record(ctx, FN_VIEW, &r, t, NULL, NULL, &extra);
+    if (st == MT_OK) *out = r;
+    return st;
+}
+
+enum mt_status mt_permute(struct mt_ctx *ctx, struct mt_tensor *t, int ndim, const int64_t *order,
+                          struct mt_tensor **out)
+{
+    struct mt_tensor *r = NULL;
+    enum mt_status st = mt_permute_raw(ctx, t, ndim, order, &r);
+    struct mt_node extra = {.ndim = ndim};
+    if (st == MT_OK) /* store the inverse order: backward permutes g by it */
+        for (int i = 0; i < ndim; i++) extra.shape[order[i] < 0 ? order[i] + ndim : order[i]] = i;
+    if (st == MT_OK) st = record(ctx, FN_PERMUTE, &r, t, NULL, NULL, &extra);
+    if (st == MT_OK) *out = r;
+    return st;
+}
+
+enum mt_status mt_contiguous(struct mt_ctx *ctx, struct mt_tensor *t, struct mt_tensor **out)
+{
+    if (mt_tensor_is_contiguous(t)) {
+        *out = mt_tensor_retain(t);
+        return MT_OK;
+    }
+    struct mt_tensor *r = NULL;
+    enum mt_status st = mt_copy_raw(ctx, t, &r);
+    if (st == MT_OK) st = record(ctx, FN_COPY, &r, t, NULL, NULL, NULL);
+    if (st == MT_OK) *out = r;
+    return st;
+}
+
+enum mt_status mt_to(struct mt_ctx *ctx, struct mt_tensor *t, enum mt_backend b,
+                     struct mt_tensor **out)
+{
+    enum mt_status st = mt_backend_check(ctx, b);
+    if (st != MT_OK) return st;
+    if (b == t->backend) {
+        *out = mt_tensor_retain(t);
+        return MT_OK;
+    }
+    /* simple and fast share the CPU storage format: a new view on the other backend */
+    struct mt_tensor *r = NULL;
+    st = mt_tensor_wrap(ctx, t->storage, b, t->ndim, t->shape, t->strides, t->offset, &r);
+    struct mt_node extra = {.backend = t->backend};
+    if (st == MT_OK) st = record(ctx, FN_TO, &r, t, NULL, NULL, &extra);
+    if (st == MT_OK) *out = r;
+    return st;
+}
+
+/* ---- backward ---- */
+
+/* Brings a gradient g (of the op's output shape) to the shape of input t: broadcast up where t
+ * is larger (Sum's g has size 1 in the reduced dim), then summed over the dims t broadcast
+ * along (missing leading dims, or size 1 in t). Takes over g; returns a new reference. */
+static enum mt_status expand(struct mt_ctx *ctx, struct mt_tensor *t, struct mt_tensor *g,
+                             struct mt_tensor **out)
+{
+    enum mt_status st = MT_OK;
+    int n;
+    int64_t shape[MT_MAX_DIMS];
+    if (g->ndim == t->ndim && memcmp(g->shape, t->shape, (size_t)t->ndim * sizeof *t->shape) == 0) {
+        *out = g;
+        return MT_OK;
+    }
+    st = mt_shape_broadcast(ctx, g->ndim, g->shape, t->ndim, t->shape, &n, shape);
+    if (st != MT_OK) goto fail;
+    if (n != g->ndim || memcmp(shape, g->shape, (size_t)n * sizeof *shape) != 0) {
+        struct mt_tensor *big = NULL;
+        if ((st = mt_empty(ctx, g->backend, n, shape, &big)) != MT_OK) goto fail;
+        if ((st = mt_map(ctx, MT_MAP_ID, g, &big)) != MT_OK) {
+            mt_tensor_release(big);
+            goto fail;
+        }
+        mt_tensor_release(g);
+        g = big;
+    }
+    int lead = n - t->ndim;
+    for (int i = 0; i < n; i++) {
+        if (shape[i] != 1 && (i < lead || t->shape[i - lead] == 1)) {
+            struct mt_tensor *s = NULL;
+            if ((st = mt_reduce(ctx, MT_RED_SUM, g, i, &s)) != MT_OK) goto fail;
+            mt_tensor_release(g);
+            g = s;
+        }
+    }
+    if (g->ndim != t->ndim) {
+        struct mt_tensor *v = NULL, *c = NULL;
+        if ((st = mt_contiguous(ctx, g, &c)) != MT_OK) goto fail;
+        st = mt_view_raw(ctx, c, t->ndim, t->shape, &v);
+        mt_tensor_release(c);
+        if (st != MT_OK) goto fail;
+        mt_tensor_release(g);
+        g = v;
+    }
+    *out = g;
+    return MT_OK;
+fail:
+    mt_tensor_release(g);
+    return st;
+}
+
+/* Swaps the last two dims (a view). */
+static enum mt_status transpose(struct mt_ctx *ctx, struct mt_tensor *t, struct mt_tensor **out)
+{
+    int64_t order[MT_MAX_DIMS];
+    for (int i = 0; i < t->ndim; i++) order[i] = i;
+    order[t->ndim - 2] = t->ndim - 1;
+    order[t->ndim - 1] = t->ndim - 2;
+    return mt_permute_raw(ctx, t, t->ndim, order, out);
+}
+
+/* Computes the gradients of node n's inputs from g (its output's gradient). grads[i] stays
+ * NULL for inputs that need none. */
+static enum mt_status node_backward(struct mt_ctx *ctx, struct mt_tensor *outp, struct mt_node *n,
+                                    struct mt_tensor *g, struct mt_tensor **grads)
+{
+    struct mt_tensor *a = n->in[0], *b = n->in[1], *t1 = NULL, *t2 = NULL;
+    enum mt_status st = MT_OK;
+    switch ((enum mt_fn)n->fn) {
+    case FN_NEG: st = map_new(ctx, MT_MAP_NEG, g, &grads[0]); break;
+    case FN_INV: st = zip_new(ctx, MT_ZIP_INV_BACK, a, g, &grads[0]); break;
+    case FN_RELU: st = zip_new(ctx, MT_ZIP_RELU_BACK, a, g, &grads[0]); break;
+    case FN_LOG: st = zip_new(ctx, MT_ZIP_LOG_BACK, a, g, &grads[0]); break;
+    case FN_EXP: st = zip_new(ctx, MT_ZIP_MUL, g, n->saved, &grads[0]); break;
+    case FN_SIGMOID: /* g * s * (1 - s) */
+        if ((st = zip_const(ctx, MT_ZIP_SUB, n->saved, 1.0f, &t1)) == MT_OK &&
+            (st = zip_new(ctx, MT_ZIP_MUL, n->saved, t1, &t2)) == MT_OK) {
+            mt_tensor_release(t1);
+            t1 = NULL;
+            if ((st = map_new(ctx, MT_MAP_NEG, t2, &t1)) == MT_OK)
+                st = zip_new(ctx, MT_ZIP_MUL, g, t1, &grads[0]);
+        }
+        break;
+    case FN_ABS: /* g * sign(a) = g * ((a > 0) - (a < 0)) */
+        if ((st = zip_const(ctx, MT_ZIP_GT, a, 0.0f, &t1)) == MT_OK &&
+            (st = zip_const(ctx, MT_ZIP_LT, a, 0.0f, &t2)) == MT_OK) {
+            struct mt_tensor *sgn = NULL;
+            if ((st = zip_new(ctx, MT_ZIP_SUB, t1, t2, &sgn)) == MT_OK)
+                st = zip_new(ctx, MT_ZIP_MUL, g, sgn, &grads[0]);
+            mt_tensor_release(sgn);
+        }
+        break;
+    case FN_SQRT: /* g * 0.5 / sqrt(a) */
+        if ((st = zip_new(ctx, MT_ZIP_DIV, g, n->saved, &t1)) == MT_OK)
+            st = zip_const(ctx, MT_ZIP_MUL, t1, 0.5f, &grads[0]);
+        break;
+    case FN_TANH: /* g * (1 - t^2) */
+        if ((st = zip_new(ctx, MT_ZIP_MUL, n->saved, n->saved, &t1)) == MT_OK &&
+            (st = zip_const(ctx, MT_ZIP_SUB, t1, 1.0f, &t2)) == MT_OK) {
+            mt_tensor_release(t1);
+            t1 = NULL;
+            if ((st = map_new(ctx, MT_MAP_NEG, t2, &t1)) == MT_OK)
+                st = zip_new(ctx, MT_ZIP_MUL, g, t1, &grads[0]);
+        }
+        break;
+    case FN_ADD:
+        grads[0] = mt_tensor_retain(g);
+        grads[1] = mt_tensor_retain(g);
+        break;
+    case FN_SUB:
+        grads[0] = mt_tensor_retain(g);
+        st = map_new(ctx, MT_MAP_NEG, g, &grads[1]);
+        break;
+    case FN_MUL:
+        if ((st = zip_new(ctx, MT_ZIP_MUL, g, b, &grads[0])) == MT_OK)
+            st = zip_new(ctx, MT_ZIP_MUL, g, a, &grads[1]);
+        break;
+    case FN_DIV: /* (g / b, -g * a / b^2) */
+        if ((st = zip_new(ctx, MT_ZIP_DIV, g, b, &grads[0])) == MT_OK &&
+            (st = zip_new(ctx, MT_ZIP_MUL, grads[0], a, &t1)) == MT_OK &&
+            (st = zip_new(ctx, MT_ZIP_DIV, t1, b, &t2)) == MT_OK)
+            st = map_new(ctx, MT_MAP_NEG, t2, &grads[1]);
+        break;
+    case FN_LT:
+    case FN_GT:
+    case FN_EQ: /* MiniTorch: zero gradients for both inputs */
+        if ((st = mt_zeros(ctx, a->backend, a->ndim, a->shape, &grads[0])) == MT_OK)
+            st = mt_zeros(ctx, b->backend, b->ndim, b->shape, &grads[1]);
+        break;
+    case FN_SUM: grads[0] = mt_tensor_retain(g); break; /* expand broadcasts it up */
+    case FN_MEAN: {
+        int64_t cnt = n->dim == MT_ALL_DIMS ? a->size : a->shape[n->dim];
+        st = zip_const(ctx, MT_ZIP_DIV, g, (float)cnt, &grads[0]);
+        break;
+    }
+    case FN_MAX: { /* g where a equals the max (ties all get it), 0 elsewhere */
+        struct mt_tensor *m = n->saved, *mv = NULL;
+        if (n->dim == MT_ALL_DIMS)
+            m = mt_tensor_retain(m); /* (1,) broadcasts to anything */
+        else
+            m = mt_tensor_retain(m);
+        (void)mv;
+        if ((st = zip_new(ctx, MT_ZIP_EQ, a, m, &t1)) == MT_OK)
+            st = zip_new(ctx, MT_ZIP_MUL, t1, g, &grads[0]);
+        mt_tensor_release(m);
+        break;
+    }
+    case FN_MATMUL: { /* (g @ b^T, a^T @ g) */
+        struct mt_tensor *bt = NULL, *at = NULL;
+        if ((st = transpose(ctx, b, &bt)) == MT_OK &&
+            (st = mt_matmul_raw(ctx, g, bt, &grads[0])) == MT_OK &&
+            (st = transpose(ctx, a, &at)) == MT_OK)
+            st = mt_matmul_raw(ctx, at, g, &grads[1]);
+        mt_tensor_release(bt);
+        mt_tensor_release(at);
+        break;
+    }
+    case FN_VIEW:
+        if ((st = mt_contiguous(ctx, g, &t1)) == MT_OK)
+            st = mt_view_raw(ctx, t1, n->ndim, n->shape, &grads[0]);
+        break;
+    case FN_PERMUTE: st = mt_permute_raw(ctx, g, n->ndim, n->shape, &grads[0]); break;
+    case FN_COPY: grads[0] = mt_tensor_retain(g); break;
+    case FN_TO:
+        st = mt_tensor_wrap(ctx, g->storage, n->backend, g->ndim, g->shape, g->strides, g->offset,
+                            &grads[0]);
+        break;
+    case FN_COUNT: break;
+    }
+    (void)outp;
+    mt_tensor_release(t1);
+    mt_tensor_release(t2);
+    return st;
+}
+
+/* Adds g into *acc (taking over g). */
+static enum mt_status accumulate(struct mt_ctx *ctx, struct mt_tensor **acc, struct mt_tensor *g)
+{
+    if (!*acc) {
+        *acc = g;
+        return MT_OK;
+    }
+    struct mt_tensor *sum = NULL;
+    enum mt_status st = zip_new(ctx, MT_ZIP_ADD, *acc, g, &sum);
+    mt_tensor_release(g);
+    if (st != MT_OK) return st;
+    mt_tensor_release(*acc);
+    *acc = sum;
+    return MT_OK;
+}
+
+/* Non-leaf tensors reachable from t that require grad, outputs before their inputs. */
+static enum mt_status topo_order(struct mt_ctx *ctx, struct mt_tensor *t,
+                                 struct mt_tensor ***order_out, size_t *count)
+{
+    unsigned pass = ++ctx->backward_pass;
+    size_t cap = 64, n = 0, scap = 64, sn = 0;
+    struct mt_tensor **order = malloc(cap * sizeof *order);
+    struct {
+        struct mt_tensor *t;
+        int next; /* next input to visit */
+    } *stack = malloc(scap * sizeof *stack);
+    if (!order || !stack) goto nomem;
+    t->node->visit = pass;
+    stack[sn++].t = t;
+    stack[sn - 1].next = 0;
+    while (sn > 0) {
+        struct mt_tensor *v = stack[sn - 1].t;
+        struct mt_node *nd = v->node;
+        if (stack[sn - 1].next < nd->nin) {
+            struct mt_tensor *in = nd->in[stack[sn - 1].next++];
+            if (in->requires_grad && in->node && in->node->visit != pass) {
+                in->node->visit = pass;
+                if (sn == scap) {
+                    void *grown = realloc(stack, (scap *= 2) * sizeof *stack);
+                    if (!grown) goto nomem;
+                    stack = grown;
+                }
+                stack[sn].t = in;
+                stack[sn++].next = 0;
+            }
+            continue;
+        }
+        /* post-order: all of v's inputs are placed; v goes after them */
+        if (n == cap) {
+            void *grown = realloc(order, (cap *= 2) * sizeof *order);
+            if (!grown) goto nomem;
+            order = grown;
+        }
+        order[n++] = v;
+        sn--;
+    }
+    free(stack);
+    /* reverse: outputs first */
+    for (size_t i = 0; i < n / 2; i++) {
+        struct mt_tensor *tmp = order[i];
+        order[i] = order[n - 1 - i];
+        order[n - 1 - i] = tmp;
+    }
+    *order_out = order;
+    *count = n;
+    return MT_OK;
+nomem:
+    free(order);
+    free(stack);
+    return mt_fail(ctx, MT_ERR_NOMEM, "out of memory ordering the autodiff graph");
+}
+
+enum mt_status mt_backward(struct mt_ctx *ctx, struct mt_tensor *t, struct mt_tensor *grad)
+{
+    char s1[160], s2[160];
+    if (!t->requires_grad)
+        return mt_fail(ctx, MT_ERR_GRAD,
+                       "backward: this tensor does not require grad (no input had "
+                       "requires_grad=true)");
+    struct mt_tensor *g = NULL;
+    enum mt_status st;
+    if (!grad) {
+        if (t->size != 1)
+            return mt_fail(ctx, MT_ERR_GRAD,
+                           "backward() without a gradient needs a tensor of one element; this "
+                           "one has shape %s: pass a gradient of that shape",
+                           mt_shape_str(t->ndim, t->shape, s1, sizeof s1));
+        if ((st = mt_ones(ctx, t->backend, t->ndim, t->shape, &g)) != MT_OK) return st;
+    } else {
+        if (grad->ndim != t->ndim ||
+            memcmp(grad->shape, t->shape, (size_t)t->ndim * sizeof *t->shape) != 0)
+            return mt_fail(ctx, MT_ERR_SHAPE, "backward: the gradient has shape %s, the tensor %s",
+                           mt_shape_str(grad->ndim, grad->shape, s1, sizeof s1),
+                           mt_shape_str(t->ndim, t->shape, s2, sizeof s2));
+        if (grad->backend != t->backend)
+            return mt_fail(ctx, MT_ERR_BACKEND, "backward: the gradient is on %s, the tensor on %s",
+                           mt_backend_name(grad->backend), mt_backend_name(t->backend));
+        g = mt_tensor_retain(grad);
+    }
+    if (!t->node) { /* a leaf: its gradient is g itself */
+        struct mt_tensor *c = NULL;
+        st = mt_copy_raw(ctx, g, &c);
+        mt_tensor_release(g);
+        return st == MT_OK ? accumulate(ctx, &t->grad, c) : st;
+    }
+    struct mt_tensor **order = NULL;
+    size_t count = 0;
+    if ((st = topo_order(ctx, t, &order, &count)) != MT_OK) {
+        mt_tensor_release(g);
+        return st;
+    }
+    t->node->gacc = g;
+    for (size_t i = 0; i < count && st == MT_OK; i++) {
+        struct mt_tensor *v = order[i];
+        struct mt_node *nd = v->node;
+        struct mt_tensor *gv = nd->gacc;
+        nd->gacc = NULL;
+        if (!gv) continue; /* nothing flowed here (e.g. only through non-differentiable ops) */
+        if (mt_cancel_requested()) st = MT_ERR_CANCELLED;
+        struct mt_tensor *grads[2] = {NULL, NULL};
+        if (st == MT_OK) st = node_backward(ctx, v, nd, gv, grads);
+        mt_tensor_release(gv);
+        for (int k = 0; k < nd->nin; k++) {
+            struct mt_tensor *in = nd->in[k], *e = NULL;
+            if (!grads[k]) continue;
+            if (st != MT_OK || !in->requires_grad) {
+                mt_tensor_release(grads[k]);
+                continue;
+            }
+            st = expand(ctx, in, grads[k], &e);
+            if (st != MT_OK) continue;
+            if (in->node) {
+                st = accumulate(ctx, &in->node->gacc, e);
+            } else {
+                /* a leaf keeps its own contiguous copy, never a view of a graph value */
+                struct mt_tensor *c = NULL;
+                st = mt_copy_raw(ctx, e, &c);
+                mt_tensor_release(e);
+                if (st == MT_OK) st = accumulate(ctx, &in->grad, c);
+            }
+        }
+    }
+    for (size_t i = 0; i < count; i++) { /* after an error, drop what was left pending */
+        mt_tensor_release(order[i]->node->gacc);
+        order[i]->node->gacc = NULL;
+    }
+    free(order);
+    if (st == MT_ERR_CANCELLED) mt_fail(ctx, st, "backward was interrupted");
+    return st;
+}

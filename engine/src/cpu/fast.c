@@ -1,0 +1,793 @@
+/* fast.c — the `fast` backend: MiniTorch's FastOps in C, OpenMP threads around SIMD rows.
+ *
+ * Same semantics as the simple backend (simple.c, the slow twin the tests compare against),
+ * organised for speed:
+ *
+ * - map/zip: broadcasting becomes stride-0 dims (mt_expand_strides) and dims that are
+ *   contiguous with each other in every operand are merged, so a contiguous tensor is one flat
+ *   loop and `x + bias` is an outer loop around a contiguous row with a shared row. The
+ *   innermost dim runs through a vector kernel of fast.h (unit or zero stride), other strides
+ *   are gathered into an L1 buffer first. Outputs bigger than the caches are written with
+ *   non-temporal stores (the write-allocate read they avoid is a quarter of a+b's traffic).
+ * - reduce: along a contiguous dim, 32 partial accumulators per row; along an outer dim
+ *   (sum(0) of a row-major matrix), vectorised across the output columns: each thread owns a
+ *   strip of columns, walks the rows and folds them into an accumulator strip in L1. Every
+ *   output is computed by one thread in an order that depends on the shape only, so results
+ *   are bit-identical for any thread count; along an outer dim they are even identical to
+ *   simple's. Long rows with fewer outputs than threads are cut at fixed block boundaries
+ *   (MT_FAST_ROW_BLOCK), the same blocks a serial run folds, so that stays true.
+ * - matmul: mt_cpu_gemm (gemm.c) per batch slice with the slices' strides, threads inside
+ *   the gemm for big products, over the batch for many small ones.
+ *
+ * Threads. Below FAST_PAR_WORK units of work (an element of a cheap op is one unit, see the
+ * cost tables) an op runs serially: no OpenMP region, no allocation, no clock read. A
+ * parallel region costs about 0.5 us when the workers are still spinning and 50 us after they
+ * have gone to sleep, and a 10x100 add has to stay near 100 ns. Above it, the work is cut into
+ * chunks of FAST_CHUNK_WORK units (tens of microseconds), handed out statically (each thread a
+ * contiguous range, which is what the memory system prefers) and the cancel flag is polled
+ * before each chunk; once it is seen, the remaining chunks are skipped. */
+#include "../internal.h"
+#define MT_FAST_KERNEL_BODIES
+#include "fast.h"
+#include "gemm.h"
+#include "scalar.h"
+
+#include <math.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef MT_HAVE_OPENMP
+#include <omp.h>
+#endif
+
+/* ---- tuning (measured with bench/ops_bench.c on the 2-core development machine) ---------- */
+
+/* Work (in units of one cheap element) below which an op runs on one thread. (#ifndef: a
+ * tuning build can pass -DFAST_PAR_WORK=1 to time every size on two threads.) */
+#ifndef FAST_PAR_WORK
+#define FAST_PAR_WORK ((int64_t)1 << 15)
+#endif
+/* Work per chunk: the cancel-poll interval and the grain of the static schedule. */
+#define FAST_CHUNK_WORK ((int64_t)1 << 16)
+/* Outputs of at least this many bytes are streamed past the caches (non-temporal stores). */
+#define FAST_NT_BYTES ((int64_t)8 << 20)
+/* Rows shorter than this are reduced serially (32 accumulators would not pay). */
+#define FAST_ROW_MIN 64
+/* Most columns a thread folds at once in a column reduction (the strip lives in L1). */
+#define FAST_STRIP 1024
+/* Elements gathered per pass for strided rows. */
+#define FAST_BUF 256
+
+/* Relative cost of an element: vector kernels, then the generic table's libm calls. */
+static const unsigned char map_cost_vec[MT_MAP_COUNT] = {
+    [MT_MAP_NEG] = 1, [MT_MAP_ID] = 1,  [MT_MAP_INV] = 2, [MT_MAP_RELU] = 1, [MT_MAP_SIGMOID] = 6,
+    [MT_MAP_LOG] = 6, [MT_MAP_EXP] = 4, [MT_MAP_ABS] = 1, [MT_MAP_SQRT] = 2, [MT_MAP_TANH] = 6,
+};
+static const unsigned char map_cost_libm[MT_MAP_COUNT] = {
+    [MT_MAP_NEG] = 1,      [MT_MAP_ID] = 1,    [MT_MAP_INV] = 2,  [MT_MAP_RELU] = 1,
+    [MT_MAP_SIGMOID] = 24, [MT_MAP_LOG] = 16,  [MT_MAP_EXP] = 16, [MT_MAP_ABS] = 1,
+    [MT_MAP_SQRT] = 2,     [MT_MAP_TANH] = 24,
+};
+static const unsigned char zip_cost[MT_ZIP_COUNT] = {
+    [MT_ZIP_ADD] = 1, [MT_ZIP_SUB] = 1,       [MT_ZIP_MUL] = 1,      [MT_ZIP_DIV] = 2,
+    [MT_ZIP_LT] = 1,  [MT_ZIP_GT] = 1,        [MT_ZIP_EQ] = 1,       [MT_ZIP_IS_CLOSE] = 1,
+    [MT_ZIP_MAX] = 1, [MT_ZIP_RELU_BACK] = 1, [MT_ZIP_LOG_BACK] = 2, [MT_ZIP_INV_BACK] = 2,
+};
+_Static_assert(MT_MAP_COUNT == 10 && MT_ZIP_COUNT == 12, "a cost for every op");
+
+static inline int64_t min64(int64_t x, int64_t y) { return x < y ? x : y; }
+
+/* ---- the instruction set ----------------------------------------------------------------- */
+
+#if defined(__SSE2__) || defined(__ARM_NEON)
+#define GENERIC_WIDTH 4
+#else
+#define GENERIC_WIDTH 1
+#endif
+
+const struct mt_fast_kernels mt_fast_kernels_generic = {
+    .isa = "generic",
+    .width = GENERIC_WIDTH,
+    .map_vector = {[MT_MAP_NEG] = true,
+                   [MT_MAP_ID] = true,
+                   [MT_MAP_INV] = true,
+                   [MT_MAP_RELU] = true,
+                   [MT_MAP_ABS] = true,
+                   [MT_MAP_SQRT] = true},
+    FK_TABLE_FUNCS,
+};
+
+/* The best table this CPU runs, chosen once; MT_FAST_ISA=generic forces the baseline (tests and
+ * benchmarks use it to exercise and compare both). */
+static const struct mt_fast_kernels *pick_kernels(void)
+{
+    const char *want = getenv("MT_FAST_ISA");
+    if (want && strcmp(want, "generic") == 0) return &mt_fast_kernels_generic;
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    /* also checks that the OS saves the ymm registers (XGETBV), not only the CPUID bits */
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+        return &mt_fast_kernels_avx2;
+#endif
+    return &mt_fast_kernels_generic;
+}
+
+static const struct mt_fast_kernels *kernels(void)
+{
+    static _Atomic(const struct mt_fast_kernels *) chosen;
+    const struct mt_fast_kernels *k = atomic_load_explicit(&chosen, memory_order_relaxed);
+    if (!k) { /* racing first calls all store the same pointer */
+        k = pick_kernels();
+        atomic_store_explicit(&chosen, k, memory_order_relaxed);
+    }
+    return k;
+}
+
+/* ---- chunked, cancellable, parallel loops ------------------------------------------------ */
+
+typedef void (*chunk_fn)(void *arg, int64_t lo, int64_t hi);
+
+/* Runs fn over items [0, n) in chunks of `chunk`, on up to `threads` threads (contiguous ranges
+ * of chunks per thread), polling the cancel flag before each chunk. *used gets the number of
+ * threads that ran. MT_OK or MT_ERR_CANCELLED. */
+static enum mt_status run_chunks(int threads, int64_t n, int64_t chunk, chunk_fn fn, void *arg,
+                                 int *used)
+{
+    int64_t nchunks = (n + chunk - 1) / chunk;
+    if (threads > 1 && nchunks < threads && n > 1) {
+        /* fewer chunks than threads: split evenly instead (keeping 16-item multiples) */
+        chunk = (n + threads - 1) / threads;
+        if (chunk > 16) chunk = (chunk + 15) & ~(int64_t)15;
+        nchunks = (n + chunk - 1) / chunk;
+    }
+    if (threads > nchunks) threads = (int)nchunks;
+    *used = 1;
+#ifdef MT_HAVE_OPENMP
+    if (threads > 1) {
+        atomic_int stop = 0;
+        int team = 1;
+#pragma omp parallel num_threads(threads)
+        {
+            if (omp_get_thread_num() == 0) team = omp_get_num_threads();
+#pragma omp for schedule(static)
+            for (int64_t c = 0; c < nchunks; c++) {
+                if (atomic_load_explicit(&stop, memory_order_relaxed)) continue;
+                if (mt_cancel_requested()) {
+                    atomic_store_explicit(&stop, 1, memory_order_relaxed);
+                    continue;
+                }
+                fn(arg, c * chunk, min64(n, (c + 1) * chunk));
+            }
+        }
+        *used = team;
+        return atomic_load(&stop) ? MT_ERR_CANCELLED : MT_OK;
+    }
+#endif
+    for (int64_t c = 0; c < nchunks; c++) {
+        if (mt_cancel_requested()) return MT_ERR_CANCELLED;
+        fn(arg, c * chunk, min64(n, (c + 1) * chunk));
+    }
+    return MT_OK;
+}
+
+/* Items per chunk for `cost` units per item, a multiple of 16 so that contiguous outputs split
+ * on 64-byte lines (no false sharing between threads). */
+static int64_t chunk_items(int64_t cost)
+{
+    int64_t c = FAST_CHUNK_WORK / (cost > 0 ? cost : 1);
+    return c < 16 ? 16 : c & ~(int64_t)15;
+}
+
+/* ---- map and zip ------------------------------------------------------------------------- */
+
+/* The loop nest of an elementwise op after broadcasting and merging dims: operand 0 is out, 1
+ * is a, 2 is b (map: unused). Row-major over `shape`, the last dim innermost. */
+struct ew {
+    const struct mt_fast_kernels *k;
+    bool zip;
+    int op;
+    int nd;
+    bool nt; /* stream the output past the caches */
+    int64_t shape[MT_MAX_DIMS];
+    int64_t st[3][MT_MAX_DIMS];
+    float *o;
+    const float *a, *b;
+};
+
+/* Fills e's dims from out's shape: size-1 dims dropped, neighbours merged where every operand
+ * steps through them as one dim. Returns the number of elements. */
+static int64_t ew_build(struct ew *e, const struct mt_tensor *out, const struct mt_tensor *a,
+                        const struct mt_tensor *b)
+{
+    int n = out->ndim, m = 0;
+    int64_t sa[MT_MAX_DIMS], sb[MT_MAX_DIMS] = {0}, total = 1;
+    mt_expand_strides(a, n, out->shape, sa);
+    if (b) mt_expand_strides(b, n, out->shape, sb);
+    for (int i = 0; i < n; i++) {
+        int64_t len = out->shape[i], so = out->strides[i];
+        total *= len;
+        if (len == 1) continue;
+        if (m > 0 && e->st[0][m - 1] == so * len && e->st[1][m - 1] == sa[i] * len &&
+            e->st[2][m - 1] == sb[i] * len) {
+            e->shape[m - 1] *= len;
+        } else {
+            e->shape[m] = len;
+            m++;
+        }
+        e->st[0][m - 1] = so;
+        e->st[1][m - 1] = sa[i];
+        e->st[2][m - 1] = sb[i];
+    }
+    if (m == 0) { /* one element */
+        e->shape[0] = 1;
+        e->st[0][0] = e->st[1][0] = e->st[2][0] = 1;
+        m = 1;
+    }
+    e->nd = m;
+    e->o = mt_tensor_data(out);
+    e->a = mt_tensor_data(a);
+    e->b = b ? mt_tensor_data(b) : NULL;
+    return total;
+}
+
+/* A contiguous row of the output: straight into out, or through an L1 buffer and
+ * non-temporal stores when streaming. */
+static void ew_row(const struct ew *e, int64_t n, const float *a, int64_t sa, const float *b,
+                   int64_t sb, float *o)
+{
+    if (!e->nt || n < 1024) {
+        if (e->zip)
+            e->k->zip(e->op, n, a, sa, b, sb, o);
+        else
+            e->k->map(e->op, n, a, o);
+        return;
+    }
+    _Alignas(64) float buf[1024];
+    for (int64_t j = 0; j < n; j += 1024) {
+        int64_t c = min64(1024, n - j);
+        if (e->zip)
+            e->k->zip(e->op, c, a + j * sa, sa, b + j * sb, sb, buf);
+        else
+            e->k->map(e->op, c, a + j, buf);
+        e->k->stream(c, buf, o + j);
+    }
+}
+
+/* `len` elements of the innermost dim starting at element offsets off[0..2]. */
+static void ew_segment(const struct ew *e, int64_t len, const int64_t *off)
+{
+    int d = e->nd - 1;
+    float *o = e->o + off[0];
+    const float *a = e->a + off[1], *b = e->zip ? e->b + off[2] : NULL;
+    int64_t so = e->st[0][d], sa = e->st[1][d], sb = e->st[2][d];
+    bool unit_a = e->zip ? (sa == 0 || sa == 1) : sa == 1;
+    bool unit_b = !e->zip || sb == 0 || sb == 1;
+    if (so == 1 && unit_a && unit_b) {
+        ew_row(e, len, a, sa, b, sb, o);
+        return;
+    }
+    /* Strided: gather what the kernel cannot step through, run it, scatter the result. */
+    float ba[FAST_BUF], bb[FAST_BUF], bo[FAST_BUF];
+    for (int64_t j = 0; j < len; j += FAST_BUF) {
+        int64_t c = min64(FAST_BUF, len - j);
+        const float *pa = a + j * sa, *pb = b ? b + j * sb : NULL;
+        int64_t ka = sa, kb = sb;
+        if (!unit_a) {
+            for (int64_t i = 0; i < c; i++) ba[i] = pa[i * sa];
+            pa = ba;
+            ka = 1;
+        }
+        if (!unit_b) {
+            for (int64_t i = 0; i < c; i++) bb[i] = pb[i * sb];
+            pb = bb;
+            kb = 1;
+        }
+        float *po = so == 1 ? o + j : bo;
+        if (e->zip)
+            e->k->zip(e->op, c, pa, ka, pb, kb, po);
+        else
+            e->k->map(e->op, c, pa, po);
+        if (so != 1)
+            for (int64_t i = 0; i < c; i++) o[(j + i) * so] = bo[i];
+    }
+}
+
+/* Elements [lo, hi) in row-major order: one index computation, then an odometer. */
+static void ew_range(void *arg, int64_t lo, int64_t hi)
+{
+    const struct ew *e = arg;
+    int nd = e->nd;
+    int64_t idx[MT_MAX_DIMS], off[3] = {0, 0, 0}, rem = lo;
+    for (int i = nd - 1; i >= 0; i--) {
+        idx[i] = rem % e->shape[i];
+        rem /= e->shape[i];
+        for (int k = 0; k < 3; k++) off[k] += idx[i] * e->st[k][i];
+    }
+    int64_t inner = e->shape[nd - 1];
+    while (lo < hi) {
+        int64_t len = min64(inner - idx[nd - 1], hi - lo);
+        ew_segment(e, len, off);
+        lo += len;
+        if (lo >= hi) break;
+        /* the row is done: carry into the outer dims */
+        for (int k = 0; k < 3; k++) off[k] += len * e->st[k][nd - 1];
+        idx[nd - 1] += len;
+        for (int i = nd - 1; i > 0 && idx[i] == e->shape[i]; i--) {
+            idx[i] = 0;
+            idx[i - 1]++;
+            for (int k = 0; k < 3; k++) off[k] += e->st[k][i - 1] - e->shape[i] * e->st[k][i];
+        }
+    }
+}
+
+static const char *ew_path(const struct ew *e)
+{
+    int nops = e->zip ? 3 : 2;
+    bool contiguous = e->nd == 1, broadcast = false;
+    for (int k = 0; k < nops; k++) {
+        if (e->st[k][e->nd - 1] != 1) contiguous = false;
+        for (int i = 0; i < e->nd; i++)
+            if (e->st[k][i] == 0) broadcast = true;
+    }
+    return contiguous ? "contiguous" : broadcast ? "broadcast" : "strided";
+}
+
+/* Runs the elementwise op described by e over `total` elements of `cost` units each. */
+static enum mt_status ew_run(struct mt_ctx *ctx, struct ew *e, int64_t total, int64_t cost,
+                             bool vector, struct mt_diag *d)
+{
+    d->path = ew_path(e);
+    d->vec_width = vector ? e->k->width : 1;
+    d->threads = 1;
+    int64_t work = total * cost;
+    if (work <= FAST_PAR_WORK) { /* the tiny path: nothing but the loop */
+        e->nt = false;
+        ew_range(e, 0, total);
+        return MT_OK;
+    }
+    /* Output elements written more than once (a stride-0 out) keep simple's serial order. */
+    bool serial = ctx->threads <= 1;
+    for (int i = 0; i < e->nd; i++)
+        if (e->st[0][i] == 0) serial = true;
+    e->nt = total * (int64_t)sizeof(float) >= FAST_NT_BYTES && e->st[0][e->nd - 1] == 1;
+    return run_chunks(serial ? 1 : ctx->threads, total, chunk_items(cost), ew_range, e,
+                      &d->threads);
+}
+
+static enum mt_status fast_map(struct mt_ctx *ctx, enum mt_map_op op, struct mt_tensor *out,
+                               const struct mt_tensor *a, struct mt_diag *d)
+{
+    struct ew e;
+    e.k = kernels();
+    e.zip = false;
+    e.op = (int)op;
+    int64_t total = ew_build(&e, out, a, NULL);
+    bool vec = e.k->map_vector[op];
+    return ew_run(ctx, &e, total, vec ? map_cost_vec[op] : map_cost_libm[op], vec, d);
+}
+
+static enum mt_status fast_zip(struct mt_ctx *ctx, enum mt_zip_op op, struct mt_tensor *out,
+                               const struct mt_tensor *a, const struct mt_tensor *b,
+                               struct mt_diag *d)
+{
+    struct ew e;
+    e.k = kernels();
+    e.zip = true;
+    e.op = (int)op;
+    int64_t total = ew_build(&e, out, a, b);
+    return ew_run(ctx, &e, total, zip_cost[op], true, d);
+}
+
+/* ---- reduce ------------------------------------------------------------------------------ */
+
+static inline float red_step(enum mt_reduce_op op, float acc, float x)
+{
+    switch (op) {
+    case MT_RED_PROD: return acc * x;
+    case MT_RED_MAX: return mt_s_max(acc, x);
+    default: return acc + x; /* sum, mean */
+    }
+}
+
+/* simple's loop, the reference order, continued from acc. */
+static float red_serial(enum mt_reduce_op op, float acc, int64_t n, const float *a, int64_t stride)
+{
+    for (int64_t j = 0; j < n; j++) acc = red_step(op, acc, a[j * stride]);
+    return acc;
+}
+
+static inline float red_finish(enum mt_reduce_op op, float acc, int64_t n)
+{
+    return op == MT_RED_MEAN ? acc / (float)n : acc;
+}
+
+enum red_path {
+    RED_ROW,     /* reduced dim contiguous: 32-accumulator rows */
+    RED_COL,     /* a kept dim contiguous: vectorised across columns, rows folded in order */
+    RED_STRIDED, /* neither: simple's loop per output */
+};
+
+/* A reduction's loop nest: the kept dims (merged, reduced dim removed) with a's and out's
+ * strides, and the reduced dim (R elements, stride rs in a). */
+struct red {
+    const struct mt_fast_kernels *k;
+    enum mt_reduce_op op;
+    enum red_path path;
+    int nd;
+    int64_t shape[MT_MAX_DIMS], sa[MT_MAX_DIMS], so[MT_MAX_DIMS];
+    int64_t R, rs;
+    const float *a;
+    float *o;
+    /* column path: the kept dim with unit stride in a, and the strips it is cut into */
+    int col;
+    int64_t strip, nstrips;
+    /* split rows: blocks per row and their results */
+    int64_t nblocks;
+    float *part;
+    atomic_int cancelled; /* raised by the first thread that sees the cancel flag */
+};
+
+/* Polled between blocks of long rows and between row pieces of column strips: a chunk of the
+ * parallel loop can be one long row. */
+static bool red_cancelled(struct red *r)
+{
+    if (atomic_load_explicit(&r->cancelled, memory_order_relaxed)) return true;
+    if (!mt_cancel_requested()) return false;
+    atomic_store_explicit(&r->cancelled, 1, memory_order_relaxed);
+    return true;
+}
+
+/* simple's loop over a whole row, polling between blocks (the order is unchanged). */
+static float red_serial_row(struct red *r, const float *row, int64_t stride)
+{
+    float acc = mt_reduce_start(r->op);
+    for (int64_t j = 0; j < r->R; j += MT_FAST_ROW_BLOCK) {
+        if (j > 0 && red_cancelled(r)) break;
+        acc = red_serial(r->op, acc, min64(MT_FAST_ROW_BLOCK, r->R - j), row + j * stride, stride);
+    }
+    return acc;
+}
+
+/* One output: on the row path, blocks of MT_FAST_ROW_BLOCK through the 32-accumulator kernel
+ * folded in order (a max the kernel cannot give exactly, see fast.h, is redone serially);
+ * otherwise simple's loop. */
+static float red_one(struct red *r, const float *row)
+{
+    if (r->path != RED_ROW) return red_serial_row(r, row, r->rs);
+    float acc = mt_reduce_start(r->op);
+    for (int64_t j = 0; j < r->R; j += MT_FAST_ROW_BLOCK) {
+        if (j > 0 && red_cancelled(r)) break;
+        float p = r->k->red_row(r->op, min64(MT_FAST_ROW_BLOCK, r->R - j), row + j);
+        if (r->op == MT_RED_MAX && isnan(p)) return red_serial_row(r, row, 1);
+        acc = red_step(r->op, acc, p);
+    }
+    return acc;
+}
+
+/* Offsets in a and out of output ordinal q over the kept dims, leaving out dim `skip`. */
+static void red_locate(const struct red *r, int64_t q, int skip, int64_t *oa, int64_t *oo)
+{
+    int64_t pa = 0, po = 0;
+    for (int i = r->nd - 1; i >= 0; i--) {
+        if (i == skip) continue;
+        int64_t ix = q % r->shape[i];
+        q /= r->shape[i];
+        pa += ix * r->sa[i];
+        po += ix * r->so[i];
+    }
+    *oa = pa;
+    *oo = po;
+}
+
+/* Outputs [lo, hi), each a whole row reduced by this thread; an odometer steps the offsets. */
+static void red_rows(void *arg, int64_t lo, int64_t hi)
+{
+    struct red *r = arg;
+    int64_t idx[MT_MAX_DIMS], pa = 0, po = 0, q = lo;
+    for (int i = r->nd - 1; i >= 0; i--) {
+        idx[i] = q % r->shape[i];
+        q /= r->shape[i];
+        pa += idx[i] * r->sa[i];
+        po += idx[i] * r->so[i];
+    }
+    for (int64_t i = lo; i < hi; i++) {
+        r->o[po] = red_finish(r->op, red_one(r, r->a + pa), r->R);
+        for (int d = r->nd - 1; d >= 0; d--) {
+            pa += r->sa[d];
+            po += r->so[d];
+            if (++idx[d] < r->shape[d]) break;
+            pa -= r->shape[d] * r->sa[d];
+            po -= r->shape[d] * r->so[d];
+            idx[d] = 0;
+        }
+    }
+}
+
+/* Column path: unit u is (outer ordinal, strip of columns). The strip's accumulators stay in
+ * L1 while the rows stream past, folded in order. */
+static void red_cols(void *arg, int64_t lo, int64_t hi)
+{
+    struct red *r = arg;
+    _Alignas(64) float acc[FAST_STRIP];
+    int64_t cols = r->shape[r->col], soc = r->so[r->col];
+    for (int64_t u = lo; u < hi; u++) {
+        int64_t q = u / r->nstrips, s = u % r->nstrips, pa, po;
+        red_locate(r, q, r->col, &pa, &po);
+        int64_t j0 = s * r->strip, w = min64(r->strip, cols - j0);
+        int64_t piece = 4 * (1 + FAST_CHUNK_WORK / (4 * w)); /* rows between polls */
+        float start = mt_reduce_start(r->op);
+        for (int64_t j = 0; j < w; j++) acc[j] = start;
+        for (int64_t i = 0; i < r->R; i += piece) {
+            if (i > 0 && red_cancelled(r)) return;
+            r->k->red_cols(r->op, min64(piece, r->R - i), w, r->a + pa + j0 + i * r->rs, r->rs,
+                           acc);
+        }
+        float *o = r->o + po + j0 * soc;
+        for (int64_t j = 0; j < w; j++) o[j * soc] = red_finish(r->op, acc[j], r->R);
+    }
+}
+
+/* Split rows: item i is block i % nblocks of output i / nblocks. */
+static void red_blocks(void *arg, int64_t lo, int64_t hi)
+{
+    struct red *r = arg;
+    for (int64_t i = lo; i < hi; i++) {
+        int64_t q = i / r->nblocks, j = (i % r->nblocks) * MT_FAST_ROW_BLOCK, pa, po;
+        red_locate(r, q, -1, &pa, &po);
+        r->part[i] = r->k->red_row(r->op, min64(MT_FAST_ROW_BLOCK, r->R - j), r->a + pa + j);
+    }
+}
+
+/* Folds each output's block results in order: the sequence red_one runs. */
+static void red_fold(struct red *r, int64_t nout)
+{
+    for (int64_t q = 0; q < nout; q++) {
+        int64_t pa, po;
+        red_locate(r, q, -1, &pa, &po);
+        float acc = mt_reduce_start(r->op);
+        for (int64_t b = 0; b < r->nblocks; b++) {
+            float p = r->part[q * r->nblocks + b];
+            if (r->op == MT_RED_MAX && isnan(p)) {
+                acc = red_serial_row(r, r->a + pa, 1);
+                break;
+            }
+            acc = red_step(r->op, acc, p);
+        }
+        r->o[po] = red_finish(r->op, acc, r->R);
+    }
+}
+
+static enum mt_status red_status(struct red *r, enum mt_status st)
+{
+    return st == MT_OK && atomic_load(&r->cancelled) ? MT_ERR_CANCELLED : st;
+}
+
+static enum mt_status fast_reduce(struct mt_ctx *ctx, enum mt_reduce_op op, struct mt_tensor *out,
+                                  const struct mt_tensor *a, int dim, struct mt_diag *d)
+{
+    struct red r = {.k = kernels(), .op = op, .R = a->shape[dim], .rs = a->strides[dim]};
+    r.a = mt_tensor_data(a);
+    r.o = mt_tensor_data(out);
+    atomic_init(&r.cancelled, 0);
+    /* the kept dims, size-1 dropped, neighbours merged where both a and out allow */
+    int64_t nout = 1;
+    bool out_repeats = false, broadcast = r.rs == 0 && r.R > 1;
+    for (int i = 0; i < a->ndim; i++) {
+        int64_t len = a->shape[i];
+        if (i == dim || len == 1) continue;
+        nout *= len;
+        if (out->strides[i] == 0) out_repeats = true;
+        if (a->strides[i] == 0) broadcast = true;
+        int m = r.nd;
+        if (m > 0 && r.sa[m - 1] == a->strides[i] * len && r.so[m - 1] == out->strides[i] * len) {
+            r.shape[m - 1] *= len;
+        } else {
+            r.shape[m] = len;
+            r.nd = ++m;
+        }
+        r.sa[m - 1] = a->strides[i];
+        r.so[m - 1] = out->strides[i];
+    }
+    if (r.nd == 0) { /* one output */
+        r.nd = 1;
+        r.shape[0] = 1;
+        r.sa[0] = r.so[0] = 0;
+    }
+    d->threads = 1;
+    d->vec_width = 1;
+    d->path = broadcast ? "broadcast" : mt_tensor_is_contiguous(a) ? "contiguous" : "strided";
+
+    if (r.R == 0) { /* the start value everywhere; the mean of nothing is nan */
+        float v = op == MT_RED_MEAN ? NAN : mt_reduce_start(op);
+        for (int64_t q = 0; q < nout; q++) {
+            int64_t pa, po;
+            red_locate(&r, q, -1, &pa, &po);
+            r.o[po] = v;
+        }
+        return MT_OK;
+    }
+
+    r.path = RED_STRIDED;
+    r.col = -1;
+    if (r.rs == 1 && r.R >= FAST_ROW_MIN) {
+        r.path = RED_ROW;
+    } else if (r.R > 1 && !out_repeats) {
+        for (int i = 0; i < r.nd; i++)
+            if (r.sa[i] == 1 && r.shape[i] > 1) r.col = i;
+        if (r.col >= 0) r.path = RED_COL;
+    }
+    if (r.path != RED_STRIDED) d->vec_width = r.k->width;
+
+    /* A stride-0 out (one element written by several outputs) keeps simple's serial order. */
+    int64_t work = a->size * (op == MT_RED_MAX ? 2 : 1);
+    int threads = work <= FAST_PAR_WORK || out_repeats ? 1 : ctx->threads;
+    enum mt_status st;
+
+    if (r.path == RED_COL) {
+        int64_t cols = r.shape[r.col], outer = nout / cols;
+        r.strip = min64(cols, FAST_STRIP);
+        if (outer < threads) { /* cut the columns so that every thread gets some */
+            int64_t per = (cols + threads - 1) / threads;
+            per = (per + 15) & ~(int64_t)15;
+            if (per < r.strip) r.strip = per;
+        }
+        r.nstrips = (cols + r.strip - 1) / r.strip;
+        if (work <= FAST_PAR_WORK) {
+            red_cols(&r, 0, outer * r.nstrips);
+            return MT_OK;
+        }
+        st = run_chunks(threads, outer * r.nstrips, 1 + FAST_CHUNK_WORK / (r.R * r.strip), red_cols,
+                        &r, &d->threads);
+        return red_status(&r, st);
+    }
+
+    if (r.path == RED_ROW && nout < threads && r.R >= 2 * MT_FAST_ROW_BLOCK) {
+        /* fewer rows than threads: cut them at block boundaries, fold the blocks in order */
+        r.nblocks = (r.R + MT_FAST_ROW_BLOCK - 1) / MT_FAST_ROW_BLOCK;
+        r.part = malloc((size_t)(nout * r.nblocks) * sizeof *r.part);
+        if (!r.part)
+            return mt_fail(ctx, MT_ERR_NOMEM, "%s: out of memory for %lld partial results",
+                           mt_reduce_name(op), (long long)(nout * r.nblocks));
+        st = run_chunks(threads, nout * r.nblocks, 1 + FAST_CHUNK_WORK / MT_FAST_ROW_BLOCK,
+                        red_blocks, &r, &d->threads);
+        if (st == MT_OK) red_fold(&r, nout);
+        free(r.part);
+        return st;
+    }
+
+    if (work <= FAST_PAR_WORK) {
+        red_rows(&r, 0, nout);
+        return MT_OK;
+    }
+    st = run_chunks(threads, nout, 1 + FAST_CHUNK_WORK / r.R, red_rows, &r, &d->threads);
+    return red_status(&r, st);
+}
+
+/* ---- matmul ------------------------------------------------------------------------------ */
+
+/* gemm.c runs products below this many multiply-adds on one thread (MT_GEMM_SERIAL_FLOPS
+ * there); used here only to report the threads that ran. */
+#define FAST_GEMM_SERIAL_MNK (64.0 * 64.0 * 64.0)
+/* Batched products whose slices are smaller than this (M*N*K) run one slice per thread; larger
+ * ones use all threads inside each gemm. */
+#define FAST_BATCH_PAR_MNK (128.0 * 128.0 * 128.0)
+/* ... and only when all the slices together are at least this many multiply-adds. */
+#define FAST_BATCH_PAR_MIN (4.0 * (double)FAST_PAR_WORK)
+
+struct mm {
+    int nd;
+    int64_t M, N, K, nbatch;
+    const struct mt_tensor *out, *a, *b;
+    int gemm_threads;
+    atomic_int status;
+};
+
+static void mm_slice_ptrs(const struct mm *m, int64_t bi, const float **pa, const float **pb,
+                          float **po)
+{
+    int64_t oa = 0, ob = 0, oo = 0;
+    for (int i = m->nd - 3; i >= 0; i--) {
+        int64_t len = m->out->shape[i], ix = bi % len;
+        bi /= len;
+        /* a batch dim of size 1 broadcasts */
+        oa += (m->a->shape[i] == 1 ? 0 : ix) * m->a->strides[i];
+        ob += (m->b->shape[i] == 1 ? 0 : ix) * m->b->strides[i];
+        oo += ix * m->out->strides[i];
+    }
+    *pa = mt_tensor_data(m->a) + oa;
+    *pb = mt_tensor_data(m->b) + ob;
+    *po = mt_tensor_data(m->out) + oo;
+}
+
+static void mm_slices(void *arg, int64_t lo, int64_t hi)
+{
+    struct mm *m = arg;
+    int nd = m->nd;
+    for (int64_t bi = lo; bi < hi; bi++) {
+        if (atomic_load_explicit(&m->status, memory_order_relaxed) != MT_OK) return;
+        const float *pa, *pb;
+        float *po;
+        mm_slice_ptrs(m, bi, &pa, &pb, &po);
+        int st =
+            mt_cpu_gemm(m->gemm_threads, m->M, m->N, m->K, pa, m->a->strides[nd - 2],
+                        m->a->strides[nd - 1], pb, m->b->strides[nd - 2], m->b->strides[nd - 1], po,
+                        m->out->strides[nd - 2], m->out->strides[nd - 1]);
+        if (st != MT_OK) {
+            int ok = MT_OK;
+            atomic_compare_exchange_strong(&m->status, &ok, st);
+            return;
+        }
+    }
+}
+
+static const char *gemm_path(const char *isa, int *width)
+{
+    static const struct {
+        const char *isa, *path;
+        int width;
+    } known[] = {
+        {"avx512", "packed gemm avx512", 16},
+        {"avx2", "packed gemm avx2", 8},
+        {"avx512emu", "packed gemm avx512emu", 8},
+        {"scalar", "packed gemm scalar", GENERIC_WIDTH},
+    };
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
+        if (strcmp(isa, known[i].isa) == 0) {
+            *width = known[i].width;
+            return known[i].path;
+        }
+    }
+    *width = 1;
+    return "packed gemm";
+}
+
+/* gemm statuses carry no message: say what ran out. */
+static enum mt_status mm_status(struct mt_ctx *ctx, int st)
+{
+    if (st == MT_ERR_NOMEM)
+        return mt_fail(ctx, MT_ERR_NOMEM, "matmul: out of memory for the packing buffers");
+    return (enum mt_status)st;
+}
+
+static enum mt_status fast_matmul(struct mt_ctx *ctx, struct mt_tensor *out,
+                                  const struct mt_tensor *a, const struct mt_tensor *b,
+                                  struct mt_diag *d)
+{
+    int nd = out->ndim;
+    struct mm m = {.nd = nd, .out = out, .a = a, .b = b};
+    m.M = out->shape[nd - 2];
+    m.N = out->shape[nd - 1];
+    m.K = a->shape[nd - 1];
+    m.nbatch = 1;
+    for (int i = 0; i < nd - 2; i++) m.nbatch *= out->shape[i];
+    atomic_init(&m.status, MT_OK);
+    d->path = gemm_path(mt_cpu_gemm_isa(), &d->vec_width);
+
+    double mnk = (double)m.M * (double)m.N * (double)m.K;
+    int threads = ctx->threads;
+    if (m.nbatch > 1 && threads > 1 && mnk < FAST_BATCH_PAR_MNK &&
+        mnk * (double)m.nbatch >= FAST_BATCH_PAR_MIN) {
+        /* many small products: one slice per thread at a time, each gemm serial */
+        m.gemm_threads = 1;
+        enum mt_status st = run_chunks(threads, m.nbatch, 1, mm_slices, &m, &d->threads);
+        int gst = atomic_load(&m.status);
+        return gst != MT_OK ? mm_status(ctx, gst) : st;
+    }
+    m.gemm_threads = threads;
+    d->threads = mnk < FAST_GEMM_SERIAL_MNK ? 1 : threads;
+    for (int64_t bi = 0; bi < m.nbatch; bi++) {
+        if (m.nbatch > 1 && mt_cancel_requested()) return MT_ERR_CANCELLED;
+        mm_slices(&m, bi, bi + 1);
+        int st = atomic_load(&m.status);
+        if (st != MT_OK) return mm_status(ctx, st);
+    }
+    return MT_OK;
+}
+
+const struct mt_backend_ops mt_fast_ops = {
+    .map = fast_map,
+    .zip = fast_zip,
+    .reduce = fast_reduce,
+    .matmul = fast_matmul,
+};

@@ -1,0 +1,243 @@
+/* fast.h — the inner loops of the `fast` backend, compiled once per instruction set.
+ *
+ * fast.c owns the loop nests (broadcasting, strides, threads, cancellation); what runs on one
+ * contiguous row is a small table of kernels, `struct mt_fast_kernels`. The default build has
+ * no -march flag, so the same loop source below is compiled twice: in fast.c for the x86-64
+ * baseline (SSE2: the compiler vectorises it 4 lanes wide) and in fast_avx2.c with -mavx2
+ * -mfma (8 lanes, plus vector exp/log/tanh/sigmoid that libm cannot give). fast.c picks a
+ * table at run time with __builtin_cpu_supports, so one binary runs on any x86-64 CPU.
+ *
+ * A translation unit that defines MT_FAST_KERNEL_BODIES before including this header gets the
+ * loops as static functions (fk_*) to put in its table; everyone else sees the table only.
+ *
+ * Determinism. Every element of a map or zip goes through the same code whatever its position,
+ * so a result never depends on how the work was split between threads (a tail shorter than a
+ * vector goes through the vector code too). Row reductions sum into 32 partial accumulators
+ * whatever the vector width, so both tables give bit-identical sums; column reductions keep
+ * the serial order of the simple backend exactly. */
+#ifndef MINITORCH_CPU_FAST_H
+#define MINITORCH_CPU_FAST_H
+
+#include "minitorch/minitorch.h"
+
+#include <stdint.h>
+
+struct mt_fast_kernels {
+    const char *isa; /* "avx2", "generic" */
+    int width;       /* float32 lanes of the vectors the loops run on */
+    /* true where `map` computes op with a vector routine rather than a call per element */
+    bool map_vector[MT_MAP_COUNT];
+    /* out[i] = op(a[i]), i < n. out may be a (in place), no other overlap. */
+    void (*map)(enum mt_map_op op, int64_t n, const float *a, float *out);
+    /* out[i] = op(a[i * sa], b[i * sb]) with sa, sb in {0, 1} (0: a broadcast scalar). */
+    void (*zip)(enum mt_zip_op op, int64_t n, const float *a, int64_t sa, const float *b,
+                int64_t sb, float *out);
+    /* The reduction of a[0..n) (sum for mean) in the fixed 32-accumulator order, n >= 1.
+     * For max it returns NaN where that order could differ from the serial one (a NaN or an
+     * infinity in the row, or a maximum of zero, whose sign depends on the order): the caller
+     * then redoes the row serially. */
+    float (*red_row)(enum mt_reduce_op op, int64_t n, const float *a);
+    /* acc[j] = op(acc[j], a[r * rs + j]) for r = 0..rows-1 in order, j < ncols: each column
+     * in the serial order, vectorised across columns. */
+    void (*red_cols)(enum mt_reduce_op op, int64_t rows, int64_t ncols, const float *a, int64_t rs,
+                     float *acc);
+    /* dst[0..n) = src[0..n) with non-temporal stores where n is large and dst is aligned; an
+     * sfence before returning. Used for outputs too big for the caches. */
+    void (*stream)(int64_t n, const float *src, float *dst);
+};
+
+extern const struct mt_fast_kernels mt_fast_kernels_generic; /* fast.c */
+#if defined(__x86_64__)
+extern const struct mt_fast_kernels mt_fast_kernels_avx2; /* fast_avx2.c */
+#endif
+
+/* Elements a row reduction folds in one red_row call: rows longer than this are reduced block
+ * by block and the block results folded in order, so that a long row can be split between
+ * threads at block boundaries without changing the result. */
+#define MT_FAST_ROW_BLOCK 8192
+
+#ifdef MT_FAST_KERNEL_BODIES
+
+#include "scalar.h"
+
+#include <math.h>
+#include <string.h>
+
+#if defined(__SSE2__)
+#include <immintrin.h>
+#endif
+
+/* Scalar op applied over a contiguous row; the loop bodies are simple enough for the
+ * compiler's vectoriser (no calls except to libm in the generic table). */
+#define FK_MAP_LOOP(F)                                                                             \
+    for (int64_t i = 0; i < n; i++) out[i] = F(a[i]);                                              \
+    return
+
+/* sqrtf may set errno, which stops the vectoriser; the instruction gives the same IEEE
+ * result. */
+static void fk_sqrt(int64_t n, const float *a, float *out)
+{
+    int64_t i = 0;
+#if defined(__AVX__)
+    for (; i + 8 <= n; i += 8) _mm256_storeu_ps(out + i, _mm256_sqrt_ps(_mm256_loadu_ps(a + i)));
+#endif
+#if defined(__SSE2__)
+    for (; i + 4 <= n; i += 4) _mm_storeu_ps(out + i, _mm_sqrt_ps(_mm_loadu_ps(a + i)));
+    for (; i < n; i++) _mm_store_ss(out + i, _mm_sqrt_ss(_mm_load_ss(a + i)));
+#else
+    for (; i < n; i++) out[i] = mt_s_sqrt(a[i]);
+#endif
+}
+
+static void fk_map(enum mt_map_op op, int64_t n, const float *a, float *out)
+{
+    switch (op) {
+    case MT_MAP_NEG: FK_MAP_LOOP(mt_s_neg);
+    case MT_MAP_ID:
+        if (out != a) memmove(out, a, (size_t)n * sizeof *a);
+        return;
+    case MT_MAP_INV: FK_MAP_LOOP(mt_s_inv);
+    case MT_MAP_RELU: FK_MAP_LOOP(mt_s_relu);
+    case MT_MAP_ABS: FK_MAP_LOOP(mt_s_abs);
+    case MT_MAP_SQRT: fk_sqrt(n, a, out); return;
+#ifdef MT_FAST_VMATH
+    /* vector versions from the including file (fast_avx2.c) */
+    case MT_MAP_SIGMOID: mt_fast_vsigmoid(n, a, out); return;
+    case MT_MAP_LOG: mt_fast_vlog(n, a, out); return;
+    case MT_MAP_EXP: mt_fast_vexp(n, a, out); return;
+    case MT_MAP_TANH: mt_fast_vtanh(n, a, out); return;
+#else
+    case MT_MAP_SIGMOID: FK_MAP_LOOP(mt_s_sigmoid);
+    case MT_MAP_LOG: FK_MAP_LOOP(mt_s_log);
+    case MT_MAP_EXP: FK_MAP_LOOP(mt_s_exp);
+    case MT_MAP_TANH: FK_MAP_LOOP(mt_s_tanh);
+#endif
+    default: return;
+    }
+}
+
+/* Three loops per op: both operands rows, or one a broadcast scalar held in a register. */
+#define FK_ZIP_LOOP(F)                                                                             \
+    if (sa && sb) {                                                                                \
+        for (int64_t i = 0; i < n; i++) out[i] = F(a[i], b[i]);                                    \
+    } else if (sa) {                                                                               \
+        const float bv = *b;                                                                       \
+        for (int64_t i = 0; i < n; i++) out[i] = F(a[i], bv);                                      \
+    } else if (sb) {                                                                               \
+        const float av = *a;                                                                       \
+        for (int64_t i = 0; i < n; i++) out[i] = F(av, b[i]);                                      \
+    } else {                                                                                       \
+        const float v = F(*a, *b);                                                                 \
+        for (int64_t i = 0; i < n; i++) out[i] = v;                                                \
+    }                                                                                              \
+    return
+
+static void fk_zip(enum mt_zip_op op, int64_t n, const float *a, int64_t sa, const float *b,
+                   int64_t sb, float *out)
+{
+    switch (op) {
+    case MT_ZIP_ADD: FK_ZIP_LOOP(mt_s_add);
+    case MT_ZIP_SUB: FK_ZIP_LOOP(mt_s_sub);
+    case MT_ZIP_MUL: FK_ZIP_LOOP(mt_s_mul);
+    case MT_ZIP_DIV: FK_ZIP_LOOP(mt_s_div);
+    case MT_ZIP_LT: FK_ZIP_LOOP(mt_s_lt);
+    case MT_ZIP_GT: FK_ZIP_LOOP(mt_s_gt);
+    case MT_ZIP_EQ: FK_ZIP_LOOP(mt_s_eq);
+    case MT_ZIP_IS_CLOSE: FK_ZIP_LOOP(mt_s_is_close);
+    case MT_ZIP_MAX: FK_ZIP_LOOP(mt_s_max);
+    case MT_ZIP_RELU_BACK: FK_ZIP_LOOP(mt_s_relu_back);
+    case MT_ZIP_LOG_BACK: FK_ZIP_LOOP(mt_s_log_back);
+    case MT_ZIP_INV_BACK: FK_ZIP_LOOP(mt_s_inv_back);
+    default: return;
+    }
+}
+
+#define FK_ACC 32 /* partial accumulators of a row reduction (4 AVX2 or 8 SSE registers) */
+
+static inline float fk_add(float x, float y) { return x + y; }
+static inline float fk_mul(float x, float y) { return x * y; }
+
+/* acc[k] collects elements k, k+32, k+64, ...; the tail goes to acc[0..rest); then a fixed
+ * pairwise tree. Independent of the vector width, and more accurate than one running sum. */
+#define FK_ROW(F, START)                                                                           \
+    do {                                                                                           \
+        float acc[FK_ACC];                                                                         \
+        for (int k = 0; k < FK_ACC; k++) acc[k] = (START);                                         \
+        int64_t i = 0;                                                                             \
+        for (; i + FK_ACC <= n; i += FK_ACC)                                                       \
+            for (int k = 0; k < FK_ACC; k++) acc[k] = F(acc[k], a[i + k]);                         \
+        for (int k = 0; i + k < n; k++) acc[k] = F(acc[k], a[i + k]);                              \
+        for (int w = FK_ACC / 2; w > 0; w /= 2)                                                    \
+            for (int k = 0; k < w; k++) acc[k] = F(acc[k], acc[k + w]);                            \
+        r = acc[0];                                                                                \
+    } while (0)
+
+static float fk_red_row(enum mt_reduce_op op, int64_t n, const float *a)
+{
+    float r;
+    switch (op) {
+    case MT_RED_PROD: FK_ROW(fk_mul, 1.0f); return r;
+    case MT_RED_MAX: {
+        FK_ROW(mt_s_max, -INFINITY);
+        /* x - x is 0 unless x is NaN or infinite: one more sum says whether the row had any */
+        float chk = 0.0f;
+        float c[FK_ACC] = {0};
+        int64_t i = 0;
+        for (; i + FK_ACC <= n; i += FK_ACC)
+            for (int k = 0; k < FK_ACC; k++) c[k] += a[i + k] - a[i + k];
+        for (; i < n; i++) chk += a[i] - a[i];
+        for (int k = 0; k < FK_ACC; k++) chk += c[k];
+        return (chk != 0.0f || r == 0.0f) ? NAN : r;
+    }
+    default: FK_ROW(fk_add, 0.0f); return r;
+    }
+}
+
+/* Four rows per pass over the accumulators (a quarter of the loads and stores of acc), each
+ * column still folded row after row. */
+#define FK_COLS(F)                                                                                 \
+    do {                                                                                           \
+        int64_t r = 0;                                                                             \
+        for (; r + 4 <= rows; r += 4) {                                                            \
+            const float *p0 = a + r * rs, *p1 = p0 + rs, *p2 = p1 + rs, *p3 = p2 + rs;             \
+            for (int64_t j = 0; j < ncols; j++)                                                    \
+                acc[j] = F(F(F(F(acc[j], p0[j]), p1[j]), p2[j]), p3[j]);                           \
+        }                                                                                          \
+        for (; r < rows; r++) {                                                                    \
+            const float *p0 = a + r * rs;                                                          \
+            for (int64_t j = 0; j < ncols; j++) acc[j] = F(acc[j], p0[j]);                         \
+        }                                                                                          \
+    } while (0)
+
+static void fk_red_cols(enum mt_reduce_op op, int64_t rows, int64_t ncols, const float *a,
+                        int64_t rs, float *restrict acc)
+{
+    switch (op) {
+    case MT_RED_PROD: FK_COLS(fk_mul); return;
+    case MT_RED_MAX: FK_COLS(mt_s_max); return;
+    default: FK_COLS(fk_add); return;
+    }
+}
+
+static void fk_stream(int64_t n, const float *src, float *dst)
+{
+    int64_t i = 0;
+#if defined(__AVX__)
+    for (; i < n && ((uintptr_t)(dst + i) & 31); i++) dst[i] = src[i];
+    for (; i + 8 <= n; i += 8) _mm256_stream_ps(dst + i, _mm256_loadu_ps(src + i));
+    _mm_sfence();
+#elif defined(__SSE2__)
+    for (; i < n && ((uintptr_t)(dst + i) & 15); i++) dst[i] = src[i];
+    for (; i + 4 <= n; i += 4) _mm_stream_ps(dst + i, _mm_loadu_ps(src + i));
+    _mm_sfence();
+#endif
+    for (; i < n; i++) dst[i] = src[i];
+}
+
+#define FK_TABLE_FUNCS                                                                             \
+    .map = fk_map, .zip = fk_zip, .red_row = fk_red_row, .red_cols = fk_red_cols,                  \
+    .stream = fk_stream
+
+#endif /* MT_FAST_KERNEL_BODIES */
+
+#endif

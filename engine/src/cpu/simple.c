@@ -1,0 +1,134 @@
+/* simple.c — the `simple` backend: MiniTorch's SimpleOps, serial and plain.
+ *
+ * This is the readable reference that teaches the algorithm, and the slow twin every fast path
+ * is tested against. Each kernel walks the output's elements in order: the ordinal becomes an
+ * index (to_index), the index is mapped into each broadcast input (broadcast_index) and then to
+ * a storage position (index_to_position). No fast paths, no threads, no SIMD. */
+#include "../internal.h"
+#include "scalar.h"
+
+#include <math.h>
+
+static const mt_scalar_map_fn map_fns[] = MT_SCALAR_MAP_TABLE;
+static const mt_scalar_zip_fn zip_fns[] = MT_SCALAR_ZIP_TABLE;
+_Static_assert(sizeof map_fns / sizeof map_fns[0] == MT_MAP_COUNT, "one function per map op");
+_Static_assert(sizeof zip_fns / sizeof zip_fns[0] == MT_ZIP_COUNT, "one function per zip op");
+
+/* Poll the cancel flag once per this many output elements. */
+#define POLL_EVERY 65536
+
+static enum mt_status simple_map(struct mt_ctx *ctx, enum mt_map_op op, struct mt_tensor *out,
+                                 const struct mt_tensor *a, struct mt_diag *d)
+{
+    (void)ctx;
+    mt_scalar_map_fn fn = map_fns[op];
+    const float *in = mt_tensor_data(a);
+    float *o = mt_tensor_data(out);
+    int64_t out_index[MT_MAX_DIMS], in_index[MT_MAX_DIMS];
+    for (int64_t i = 0; i < out->size; i++) {
+        if (i % POLL_EVERY == 0 && mt_cancel_requested()) return MT_ERR_CANCELLED;
+        mt_to_index(i, out->ndim, out->shape, out_index);
+        mt_broadcast_index(out_index, out->ndim, a->ndim, a->shape, in_index);
+        o[mt_index_to_position(out->ndim, out_index, out->strides)] =
+            fn(in[mt_index_to_position(a->ndim, in_index, a->strides)]);
+    }
+    d->path = "strided";
+    return MT_OK;
+}
+
+static enum mt_status simple_zip(struct mt_ctx *ctx, enum mt_zip_op op, struct mt_tensor *out,
+                                 const struct mt_tensor *a, const struct mt_tensor *b,
+                                 struct mt_diag *d)
+{
+    (void)ctx;
+    mt_scalar_zip_fn fn = zip_fns[op];
+    const float *pa = mt_tensor_data(a), *pb = mt_tensor_data(b);
+    float *o = mt_tensor_data(out);
+    int64_t out_index[MT_MAX_DIMS], a_index[MT_MAX_DIMS], b_index[MT_MAX_DIMS];
+    for (int64_t i = 0; i < out->size; i++) {
+        if (i % POLL_EVERY == 0 && mt_cancel_requested()) return MT_ERR_CANCELLED;
+        mt_to_index(i, out->ndim, out->shape, out_index);
+        mt_broadcast_index(out_index, out->ndim, a->ndim, a->shape, a_index);
+        mt_broadcast_index(out_index, out->ndim, b->ndim, b->shape, b_index);
+        o[mt_index_to_position(out->ndim, out_index, out->strides)] =
+            fn(pa[mt_index_to_position(a->ndim, a_index, a->strides)],
+               pb[mt_index_to_position(b->ndim, b_index, b->strides)]);
+    }
+    d->path = "strided";
+    return MT_OK;
+}
+
+static float reduce_step(enum mt_reduce_op op, float acc, float x)
+{
+    switch (op) {
+    case MT_RED_PROD: return acc * x;
+    case MT_RED_MAX: return mt_s_max(acc, x);
+    default: return acc + x; /* sum, mean */
+    }
+}
+
+static enum mt_status simple_reduce(struct mt_ctx *ctx, enum mt_reduce_op op, struct mt_tensor *out,
+                                    const struct mt_tensor *a, int dim, struct mt_diag *d)
+{
+    (void)ctx;
+    const float *in = mt_tensor_data(a);
+    float *o = mt_tensor_data(out);
+    int64_t n = a->shape[dim];
+    int64_t index[MT_MAX_DIMS];
+    for (int64_t i = 0; i < out->size; i++) {
+        if (i % (POLL_EVERY / (n > 0 ? n : 1) + 1) == 0 && mt_cancel_requested())
+            return MT_ERR_CANCELLED;
+        mt_to_index(i, out->ndim, out->shape, index);
+        int64_t pos_out = mt_index_to_position(out->ndim, index, out->strides);
+        int64_t pos_in = mt_index_to_position(a->ndim, index, a->strides); /* index[dim] = 0 */
+        float acc = mt_reduce_start(op);
+        for (int64_t j = 0; j < n; j++)
+            acc = reduce_step(op, acc, in[pos_in + j * a->strides[dim]]);
+        if (op == MT_RED_MEAN) acc = n > 0 ? acc / (float)n : NAN;
+        o[pos_out] = acc;
+    }
+    d->path = "strided";
+    return MT_OK;
+}
+
+/* out (..., M, N) = a (..., M, K) @ b (..., K, N): for every output cell, a dot product. */
+static enum mt_status simple_matmul(struct mt_ctx *ctx, struct mt_tensor *out,
+                                    const struct mt_tensor *a, const struct mt_tensor *b,
+                                    struct mt_diag *d)
+{
+    (void)ctx;
+    int nd = out->ndim;
+    int64_t M = out->shape[nd - 2], N = out->shape[nd - 1], K = a->shape[nd - 1];
+    const float *pa = mt_tensor_data(a), *pb = mt_tensor_data(b);
+    float *o = mt_tensor_data(out);
+    int64_t index[MT_MAX_DIMS];
+    int64_t batches = out->size / (M * N);
+    for (int64_t bi = 0; bi < batches; bi++) {
+        if (mt_cancel_requested()) return MT_ERR_CANCELLED;
+        /* the batch index; a's and b's batch strides are 0 where they broadcast */
+        mt_to_index(bi, nd - 2, out->shape, index);
+        index[nd - 2] = index[nd - 1] = 0;
+        const float *ab = pa + mt_index_to_position(nd, index, a->strides);
+        const float *bb = pb + mt_index_to_position(nd, index, b->strides);
+        float *ob = o + mt_index_to_position(nd, index, out->strides);
+        for (int64_t i = 0; i < M; i++) {
+            if (mt_cancel_requested()) return MT_ERR_CANCELLED;
+            for (int64_t j = 0; j < N; j++) {
+                float acc = 0.0f;
+                for (int64_t k = 0; k < K; k++)
+                    acc += ab[i * a->strides[nd - 2] + k * a->strides[nd - 1]] *
+                           bb[k * b->strides[nd - 2] + j * b->strides[nd - 1]];
+                ob[i * out->strides[nd - 2] + j * out->strides[nd - 1]] = acc;
+            }
+        }
+    }
+    d->path = "strided";
+    return MT_OK;
+}
+
+const struct mt_backend_ops mt_simple_ops = {
+    .map = simple_map,
+    .zip = simple_zip,
+    .reduce = simple_reduce,
+    .matmul = simple_matmul,
+};

@@ -1,0 +1,116 @@
+/* internal.h — what the engine's source files share and users of the engine never see.
+ *
+ * The layering inside the engine: the public entry points (ops.c for raw ops, autodiff.c for
+ * Functions, tensor.c for construction and views) check arguments, compute result shapes,
+ * allocate outputs and record diagnostics; then they call the tensor's backend through a table
+ * of kernels (`struct mt_backend_ops`). A backend kernel may assume its arguments were checked:
+ * shapes broadcast, outputs allocated, all tensors on its backend. */
+#ifndef MINITORCH_INTERNAL_H
+#define MINITORCH_INTERNAL_H
+
+#include "minitorch/minitorch.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Reference-counted float32 buffer. `data` is 64-byte aligned. */
+struct mt_storage {
+    int refs;
+    int64_t nelem; /* floats in data */
+    size_t bytes;  /* bytes counted against the context's limit */
+    float *data;
+    struct mt_ctx *ctx; /* whose mem_used it counts in */
+};
+
+#define MT_ERR_LEN 512
+#define MT_BLOCK_CACHE 8 /* freed large blocks kept for reuse (see context.c) */
+
+struct mt_block {
+    void *ptr;
+    size_t bytes;
+};
+
+struct mt_ctx {
+    enum mt_backend backend; /* default for new tensors */
+    int threads;             /* fast backend's OpenMP threads */
+    size_t mem_limit;        /* bytes of storage allowed */
+    size_t mem_used;         /* bytes of live storage */
+    size_t mem_default;      /* the limit 0 restores */
+    uint32_t rng[624];       /* MT19937 state */
+    int rng_i;               /* next word of rng to temper */
+    mt_diag_fn diag;         /* per-op hook, NULL when off */
+    void *diag_user;
+    struct mt_block cache[MT_BLOCK_CACHE]; /* freed large blocks, not counted in mem_used */
+    unsigned backward_pass;                /* numbers mt_backward calls (node visit marks) */
+    char err[MT_ERR_LEN];                  /* last error message */
+};
+
+/* The autodiff history of a computed tensor: the Function that made it and what its backward
+ * needs (autodiff.c). Owned by the output tensor; it owns references to its inputs, so a
+ * result keeps its graph alive and dropping the result frees the graph. */
+struct mt_node {
+    int fn;                  /* enum mt_fn in autodiff.c */
+    int nin;                 /* inputs: 1 or 2 */
+    struct mt_tensor *in[2]; /* owned references */
+    struct mt_tensor *saved; /* owned; a forward value the backward reuses, or NULL */
+    int dim;                 /* reductions: the dim reduced (MT_ALL_DIMS allowed) */
+    int ndim;                /* view: the input's shape; permute: the order */
+    int64_t shape[MT_MAX_DIMS];
+    enum mt_backend backend; /* to: the input's backend */
+    unsigned visit;          /* backward: the pass that last visited it */
+    struct mt_tensor *gacc;  /* backward: the gradient accumulated so far, or NULL */
+};
+
+/* Records a user-facing error message in ctx (when non-NULL) and returns status. */
+enum mt_status mt_fail(struct mt_ctx *ctx, enum mt_status status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* A new storage of nelem floats (uninitialised), counted against the limit: MT_ERR_NOMEM with a
+ * message naming `what` ("tensor of shape (2, 3)") on failure. */
+enum mt_status mt_storage_new(struct mt_ctx *ctx, int64_t nelem, const char *what,
+                              struct mt_storage **out);
+void mt_storage_release(struct mt_storage *s);
+
+/* A new tensor struct viewing `s` (takes one reference to s) with the given geometry. */
+enum mt_status mt_tensor_wrap(struct mt_ctx *ctx, struct mt_storage *s, enum mt_backend b, int ndim,
+                              const int64_t *shape, const int64_t *strides, int64_t offset,
+                              struct mt_tensor **out);
+
+/* Raw views (no history): checked geometry changes sharing t's storage. */
+enum mt_status mt_view_raw(struct mt_ctx *ctx, struct mt_tensor *t, int ndim, const int64_t *shape,
+                           struct mt_tensor **out);
+enum mt_status mt_permute_raw(struct mt_ctx *ctx, struct mt_tensor *t, int ndim,
+                              const int64_t *order, struct mt_tensor **out);
+/* A contiguous copy of t on the same backend (always a new storage). */
+enum mt_status mt_copy_raw(struct mt_ctx *ctx, const struct mt_tensor *t, struct mt_tensor **out);
+
+/* Strides that view t as `shape` (ndim >= t->ndim, t broadcastable to it): leading new dims
+ * and broadcast dims get stride 0. The caller has checked broadcastability. */
+void mt_expand_strides(const struct mt_tensor *t, int ndim, const int64_t *shape, int64_t *strides);
+
+/* Nanoseconds on CLOCK_MONOTONIC. */
+int64_t mt_now_ns(void);
+
+/* The kernels of a backend. `out` is allocated with its final shape; `d` is the diagnostic
+ * entry being filled (a backend sets path, threads and vec_width). */
+struct mt_backend_ops {
+    /* out = op(a), a broadcastable to out's shape. */
+    enum mt_status (*map)(struct mt_ctx *ctx, enum mt_map_op op, struct mt_tensor *out,
+                          const struct mt_tensor *a, struct mt_diag *d);
+    /* out = op(a, b), out's shape = broadcast(a, b). */
+    enum mt_status (*zip)(struct mt_ctx *ctx, enum mt_zip_op op, struct mt_tensor *out,
+                          const struct mt_tensor *a, const struct mt_tensor *b, struct mt_diag *d);
+    /* out = reduce(a) over dim (0 <= dim < a->ndim); out has a's shape with dim of size 1. */
+    enum mt_status (*reduce)(struct mt_ctx *ctx, enum mt_reduce_op op, struct mt_tensor *out,
+                             const struct mt_tensor *a, int dim, struct mt_diag *d);
+    /* out (..., M, N) = a (..., M, K) @ b (..., K, N). All three have the same ndim >= 3; the
+     * batch dims of a and b equal out's or are 1 (broadcast). */
+    enum mt_status (*matmul)(struct mt_ctx *ctx, struct mt_tensor *out, const struct mt_tensor *a,
+                             const struct mt_tensor *b, struct mt_diag *d);
+};
+
+extern const struct mt_backend_ops mt_simple_ops; /* cpu/simple.c */
+extern const struct mt_backend_ops mt_fast_ops;   /* cpu/fast.c */
+
+#endif

@@ -1,0 +1,325 @@
+/* ops.c — the raw ops' front door: argument checks, result shapes, outputs, diagnostics.
+ *
+ * Every map/zip/reduce/matmul enters here, is checked once (backends, broadcastable shapes,
+ * dims, inner sizes), gets its output allocated, and is handed to the tensor's backend through
+ * its kernel table. Backends can then stay pure loops. When the diagnostics hook is set, the
+ * op is timed and described (shapes, bytes, FLOPs; the backend adds the path it took). */
+#include "internal.h"
+
+#include <string.h>
+
+static const char *const map_names[] = {
+    [MT_MAP_NEG] = "neg",   [MT_MAP_ID] = "id",           [MT_MAP_INV] = "inv",
+    [MT_MAP_RELU] = "relu", [MT_MAP_SIGMOID] = "sigmoid", [MT_MAP_LOG] = "log",
+    [MT_MAP_EXP] = "exp",   [MT_MAP_ABS] = "abs",         [MT_MAP_SQRT] = "sqrt",
+    [MT_MAP_TANH] = "tanh",
+};
+_Static_assert(sizeof map_names / sizeof map_names[0] == MT_MAP_COUNT, "one name per map op");
+
+static const char *const zip_names[] = {
+    [MT_ZIP_ADD] = "add",
+    [MT_ZIP_SUB] = "sub",
+    [MT_ZIP_MUL] = "mul",
+    [MT_ZIP_DIV] = "div",
+    [MT_ZIP_LT] = "lt",
+    [MT_ZIP_GT] = "gt",
+    [MT_ZIP_EQ] = "eq",
+    [MT_ZIP_IS_CLOSE] = "is_close",
+    [MT_ZIP_MAX] = "max",
+    [MT_ZIP_RELU_BACK] = "relu_back",
+    [MT_ZIP_LOG_BACK] = "log_back",
+    [MT_ZIP_INV_BACK] = "inv_back",
+};
+_Static_assert(sizeof zip_names / sizeof zip_names[0] == MT_ZIP_COUNT, "one name per zip op");
+
+static const char *const reduce_names[] = {
+    [MT_RED_SUM] = "sum",
+    [MT_RED_PROD] = "prod",
+    [MT_RED_MAX] = "max",
+    [MT_RED_MEAN] = "mean",
+};
+_Static_assert(sizeof reduce_names / sizeof reduce_names[0] == MT_RED_COUNT,
+               "one name per reduce op");
+
+const char *mt_map_name(enum mt_map_op op)
+{
+    return (unsigned)op < MT_MAP_COUNT ? map_names[op] : "unknown";
+}
+const char *mt_zip_name(enum mt_zip_op op)
+{
+    return (unsigned)op < MT_ZIP_COUNT ? zip_names[op] : "unknown";
+}
+const char *mt_reduce_name(enum mt_reduce_op op)
+{
+    return (unsigned)op < MT_RED_COUNT ? reduce_names[op] : "unknown";
+}
+
+static const struct mt_backend_ops *backend_ops(enum mt_backend b)
+{
+    return b == MT_BACKEND_SIMPLE ? &mt_simple_ops : &mt_fast_ops;
+}
+
+/* All tensors of one op on one backend that can run here. */
+static enum mt_status same_backend(struct mt_ctx *ctx, const char *op, const struct mt_tensor *a,
+                                   const struct mt_tensor *b)
+{
+    if (b && a->backend != b->backend)
+        return mt_fail(ctx, MT_ERR_BACKEND,
+                       "%s: the operands are on different backends (%s and %s); move one with "
+                       "to(\"%s\")",
+                       op, mt_backend_name(a->backend), mt_backend_name(b->backend),
+                       mt_backend_name(a->backend));
+    return mt_backend_check(ctx, a->backend);
+}
+
+static void diag_begin(struct mt_diag *d, const char *op, const struct mt_tensor *a,
+                       const struct mt_tensor *b)
+{
+    memset(d, 0, sizeof *d);
+    d->op = op;
+    d->backend = a->backend;
+    d->nin = b ? 2 : 1;
+    d->in_ndim[0] = a->ndim;
+    memcpy(d->in_shape[0], a->shape, sizeof a->shape);
+    if (b) {
+        d->in_ndim[1] = b->ndim;
+        memcpy(d->in_shape[1], b->shape, sizeof b->shape);
+    }
+    d->path = "";
+    d->threads = 1;
+    d->vec_width = 1;
+}
+
+static void diag_end(struct mt_ctx *ctx, struct mt_diag *d, const struct mt_tensor *out,
+                     double bytes, double flops, int64_t t0)
+{
+    d->ns = mt_now_ns() - t0;
+    d->out_ndim = out->ndim;
+    memcpy(d->out_shape, out->shape, sizeof out->shape);
+    d->bytes = bytes;
+    d->flops = flops;
+    ctx->diag(ctx->diag_user, d);
+}
+
+/* Either checks a caller-provided output against `shape` or allocates a new one. */
+static enum mt_status prepare_out(struct mt_ctx *ctx, const char *op, enum mt_backend b, int ndim,
+                                  const int64_t *shape, struct mt_tensor **out, bool *made)
+{
+    *made = false;
+    if (*out) {
+        struct mt_tensor *o = *out;
+        char s1[160], s2[160];
+        if (o->backend != b)
+            return mt_fail(ctx, MT_ERR_BACKEND, "%s: the output is on %s, the inputs on %s", op,
+                           mt_backend_name(o->backend), mt_backend_name(b));
+        if (o->ndim != ndim || memcmp(o->shape, shape, (size_t)ndim * sizeof *shape) != 0)
+            return mt_fail(ctx, MT_ERR_SHAPE, "%s: the output has shape %s, the result %s", op,
+                           mt_shape_str(o->ndim, o->shape, s1, sizeof s1),
+                           mt_shape_str(ndim, shape, s2, sizeof s2));
+        return MT_OK;
+    }
+    enum mt_status st = mt_empty(ctx, b, ndim, shape, out);
+    *made = st == MT_OK;
+    return st;
+}
+
+/* Undoes prepare_out after a failed kernel. */
+static enum mt_status fail_out(enum mt_status st, struct mt_tensor **out, bool made)
+{
+    if (made) {
+        mt_tensor_release(*out);
+        *out = NULL;
+    }
+    return st;
+}
+
+enum mt_status mt_map(struct mt_ctx *ctx, enum mt_map_op op, const struct mt_tensor *a,
+                      struct mt_tensor **out)
+{
+    if ((unsigned)op >= MT_MAP_COUNT) return mt_fail(ctx, MT_ERR_INVALID, "unknown map op");
+    const char *name = map_names[op];
+    enum mt_status st = same_backend(ctx, name, a, NULL);
+    if (st != MT_OK) return st;
+    if (*out) { /* a must broadcast to out's shape (MiniTorch's map into a larger out) */
+        int n;
+        if ((*out)->backend != a->backend)
+            return mt_fail(ctx, MT_ERR_BACKEND, "%s: the output is on %s, the input on %s", name,
+                           mt_backend_name((*out)->backend), mt_backend_name(a->backend));
+        int64_t shape[MT_MAX_DIMS];
+        char s1[160], s2[160];
+        st = mt_shape_broadcast(ctx, a->ndim, a->shape, (*out)->ndim, (*out)->shape, &n, shape);
+        if (st == MT_OK &&
+            (n != (*out)->ndim || memcmp(shape, (*out)->shape, (size_t)n * sizeof *shape) != 0))
+            st = mt_fail(ctx, MT_ERR_SHAPE, "%s: shape %s does not broadcast to the output's %s",
+                         name, mt_shape_str(a->ndim, a->shape, s1, sizeof s1),
+                         mt_shape_str((*out)->ndim, (*out)->shape, s2, sizeof s2));
+        if (st != MT_OK) return st;
+    }
+    bool made = false;
+    if (!*out && (st = prepare_out(ctx, name, a->backend, a->ndim, a->shape, out, &made)) != MT_OK)
+        return st;
+    struct mt_diag d, *dp = NULL;
+    int64_t t0 = 0;
+    if (ctx->diag) {
+        diag_begin(&d, name, a, NULL);
+        dp = &d;
+        t0 = mt_now_ns();
+    }
+    st = (*out)->size ? backend_ops(a->backend)->map(ctx, op, *out, a, dp ? dp : &d) : MT_OK;
+    if (st != MT_OK) return fail_out(st, out, made);
+    if (dp)
+        diag_end(ctx, dp, *out, 4.0 * (double)(a->size + (*out)->size), (double)(*out)->size, t0);
+    return MT_OK;
+}
+
+enum mt_status mt_zip(struct mt_ctx *ctx, enum mt_zip_op op, const struct mt_tensor *a,
+                      const struct mt_tensor *b, struct mt_tensor **out)
+{
+    if ((unsigned)op >= MT_ZIP_COUNT) return mt_fail(ctx, MT_ERR_INVALID, "unknown zip op");
+    const char *name = zip_names[op];
+    enum mt_status st = same_backend(ctx, name, a, b);
+    int n;
+    int64_t shape[MT_MAX_DIMS];
+    if (st == MT_OK) st = mt_shape_broadcast(ctx, a->ndim, a->shape, b->ndim, b->shape, &n, shape);
+    if (st != MT_OK) return st;
+    bool made;
+    st = prepare_out(ctx, name, a->backend, n, shape, out, &made);
+    if (st != MT_OK) return st;
+    struct mt_diag d, *dp = NULL;
+    int64_t t0 = 0;
+    if (ctx->diag) {
+        diag_begin(&d, name, a, b);
+        dp = &d;
+        t0 = mt_now_ns();
+    }
+    st = (*out)->size ? backend_ops(a->backend)->zip(ctx, op, *out, a, b, &d) : MT_OK;
+    if (st != MT_OK) return fail_out(st, out, made);
+    if (dp)
+        diag_end(ctx, dp, *out, 4.0 * (double)(a->size + b->size + (*out)->size),
+                 (double)(*out)->size, t0);
+    return MT_OK;
+}
+
+enum mt_status mt_reduce(struct mt_ctx *ctx, enum mt_reduce_op op, const struct mt_tensor *a,
+                         int dim, struct mt_tensor **out)
+{
+    if ((unsigned)op >= MT_RED_COUNT) return mt_fail(ctx, MT_ERR_INVALID, "unknown reduce op");
+    const char *name = reduce_names[op];
+    enum mt_status st = same_backend(ctx, name, a, NULL);
+    if (st != MT_OK) return st;
+    if (dim == MT_ALL_DIMS) {
+        /* MiniTorch: contiguous().view(size) then reduce dim 0 -> shape (1,) */
+        struct mt_tensor *flat = NULL, *c = NULL;
+        int64_t size = a->size;
+        if (mt_tensor_is_contiguous(a))
+            c = mt_tensor_retain((struct mt_tensor *)a);
+        else
+            st = mt_copy_raw(ctx, a, &c);
+        if (st == MT_OK) st = mt_view_raw(ctx, c, 1, &size, &flat);
+        mt_tensor_release(c);
+        if (st == MT_OK) st = mt_reduce(ctx, op, flat, 0, out);
+        mt_tensor_release(flat);
+        return st;
+    }
+    int d0 = dim < 0 ? dim + a->ndim : dim;
+    if (d0 < 0 || d0 >= a->ndim)
+        return mt_fail(ctx, MT_ERR_INDEX, "%s: dim %d is out of range for a %d-dim tensor", name,
+                       dim, a->ndim);
+    int64_t shape[MT_MAX_DIMS];
+    memcpy(shape, a->shape, sizeof shape);
+    shape[d0] = 1;
+    bool made;
+    st = prepare_out(ctx, name, a->backend, a->ndim, shape, out, &made);
+    if (st != MT_OK) return st;
+    struct mt_diag d, *dp = NULL;
+    int64_t t0 = 0;
+    if (ctx->diag) {
+        diag_begin(&d, name, a, NULL);
+        dp = &d;
+        t0 = mt_now_ns();
+    }
+    st = (*out)->size ? backend_ops(a->backend)->reduce(ctx, op, *out, a, d0, &d) : MT_OK;
+    if (st != MT_OK) return fail_out(st, out, made);
+    if (dp) diag_end(ctx, dp, *out, 4.0 * (double)(a->size + (*out)->size), (double)a->size, t0);
+    return MT_OK;
+}
+
+enum mt_status mt_matmul_raw(struct mt_ctx *ctx, const struct mt_tensor *a,
+                             const struct mt_tensor *b, struct mt_tensor **out)
+{
+    char s1[160], s2[160];
+    enum mt_status st = same_backend(ctx, "matmul", a, b);
+    if (st != MT_OK) return st;
+    if (a->ndim < 2 || b->ndim < 2)
+        return mt_fail(ctx, MT_ERR_SHAPE, "matmul needs 2-D or batched operands, got %s @ %s",
+                       mt_shape_str(a->ndim, a->shape, s1, sizeof s1),
+                       mt_shape_str(b->ndim, b->shape, s2, sizeof s2));
+    int64_t M = a->shape[a->ndim - 2], K = a->shape[a->ndim - 1];
+    int64_t K2 = b->shape[b->ndim - 2], N = b->shape[b->ndim - 1];
+    if (K != K2)
+        return mt_fail(ctx, MT_ERR_SHAPE,
+                       "matmul: inner sizes differ: %s @ %s (%lld columns against %lld rows)",
+                       mt_shape_str(a->ndim, a->shape, s1, sizeof s1),
+                       mt_shape_str(b->ndim, b->shape, s2, sizeof s2), (long long)K, (long long)K2);
+    /* batch dims broadcast; 2-D operands are lifted to (1, M, K) */
+    int nb;
+    int64_t batch[MT_MAX_DIMS];
+    int64_t one = 1;
+    const int64_t *ba = a->ndim > 2 ? a->shape : &one, *bb = b->ndim > 2 ? b->shape : &one;
+    st = mt_shape_broadcast(ctx, a->ndim > 2 ? a->ndim - 2 : 1, ba, b->ndim > 2 ? b->ndim - 2 : 1,
+                            bb, &nb, batch);
+    if (st != MT_OK) {
+        return mt_fail(ctx, MT_ERR_SHAPE, "matmul: the batch dims of %s and %s do not broadcast",
+                       mt_shape_str(a->ndim, a->shape, s1, sizeof s1),
+                       mt_shape_str(b->ndim, b->shape, s2, sizeof s2));
+    }
+    if (nb + 2 > MT_MAX_DIMS)
+        return mt_fail(ctx, MT_ERR_SHAPE, "matmul result would have more than %d dims",
+                       MT_MAX_DIMS);
+    bool two_d = a->ndim == 2 && b->ndim == 2;
+    int nout = two_d ? 2 : nb + 2;
+    int64_t shape[MT_MAX_DIMS];
+    if (!two_d) memcpy(shape, batch, (size_t)nb * sizeof *batch);
+    shape[nout - 2] = M;
+    shape[nout - 1] = N;
+    bool made;
+    st = prepare_out(ctx, "matmul", a->backend, nout, shape, out, &made);
+    if (st != MT_OK) return st;
+    /* The kernels see three tensors of one rank nb+2, batch dims broadcast by stride 0. */
+    int n3 = nb + 2;
+    int64_t full[MT_MAX_DIMS];
+    memcpy(full, batch, (size_t)nb * sizeof *batch);
+    struct mt_tensor A = *a, B = *b, C = **out;
+    full[nb] = M;
+    full[nb + 1] = K;
+    mt_expand_strides(a, n3, full, A.strides);
+    memcpy(A.shape, full, sizeof full);
+    A.ndim = n3;
+    full[nb] = K;
+    full[nb + 1] = N;
+    mt_expand_strides(b, n3, full, B.strides);
+    memcpy(B.shape, full, sizeof full);
+    B.ndim = n3;
+    full[nb] = M;
+    full[nb + 1] = N;
+    mt_expand_strides(*out, n3, full, C.strides);
+    memcpy(C.shape, full, sizeof full);
+    C.ndim = n3;
+    /* mt_expand_strides zeroes size-1 dims that broadcast; restore M/K/N strides of size 1 dims
+     * is harmless: a dim of size 1 is never stepped. Batch dims of a/b of size 1 get stride 0. */
+    struct mt_diag d, *dp = NULL;
+    int64_t t0 = 0;
+    if (ctx->diag) {
+        diag_begin(&d, "matmul", a, b);
+        dp = &d;
+        t0 = mt_now_ns();
+    }
+    st = (*out)->size ? backend_ops(a->backend)->matmul(ctx, &C, &A, &B, &d) : MT_OK;
+    if (st != MT_OK) return fail_out(st, out, made);
+    if (dp) {
+        double bsz = (double)((*out)->size / (M * N > 0 ? M * N : 1));
+        diag_end(ctx, dp, *out, 4.0 * (double)(a->size + b->size + (*out)->size),
+                 2.0 * bsz * (double)M * (double)N * (double)K, t0);
+    }
+    return MT_OK;
+}

@@ -1,0 +1,334 @@
+/* tensor.c — tensor objects: reference counts, construction, geometry, element access.
+ *
+ * A tensor is a small struct (shape, strides, offset) viewing a shared storage. Releasing the
+ * last reference to a computed tensor also drops its autodiff node, whose inputs may be the
+ * only owners of other nodes, and so on down a chain as long as a training loop: that walk uses
+ * an explicit work list instead of recursion so that no chain length can overflow the stack. */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct mt_tensor *mt_tensor_retain(struct mt_tensor *t)
+{
+    if (t) t->refs++;
+    return t;
+}
+
+/* Frees t (refs already 0), pushing the tensors it owned onto the work list. */
+static void free_one(struct mt_tensor *t, struct mt_tensor ***list, size_t *n, size_t *cap)
+{
+    struct mt_tensor *owned[5] = {t->grad, NULL, NULL, NULL, NULL};
+    if (t->node) {
+        owned[1] = t->node->in[0];
+        owned[2] = t->node->nin > 1 ? t->node->in[1] : NULL;
+        owned[3] = t->node->saved;
+        owned[4] = t->node->gacc;
+        free(t->node);
+    }
+    mt_storage_release(t->storage);
+    free(t);
+    for (int i = 0; i < 5; i++) {
+        struct mt_tensor *o = owned[i];
+        if (!o || --o->refs > 0) continue;
+        if (*n == *cap) {
+            size_t ncap = *cap ? *cap * 2 : 16;
+            struct mt_tensor **grown = realloc(*list, ncap * sizeof **list);
+            if (!grown) { /* out of memory for the list: recurse instead (rare, still correct) */
+                free_one(o, list, n, cap);
+                continue;
+            }
+            *list = grown;
+            *cap = ncap;
+        }
+        (*list)[(*n)++] = o;
+    }
+}
+
+void mt_tensor_release(struct mt_tensor *t)
+{
+    if (!t || --t->refs > 0) return;
+    struct mt_tensor **list = NULL;
+    size_t n = 0, cap = 0;
+    free_one(t, &list, &n, &cap);
+    while (n > 0) free_one(list[--n], &list, &n, &cap);
+    free(list);
+}
+
+static enum mt_status check_shape(struct mt_ctx *ctx, int ndim, const int64_t *shape, int64_t *size)
+{
+    if (ndim < 1 || ndim > MT_MAX_DIMS)
+        return mt_fail(ctx, MT_ERR_SHAPE, "a tensor has 1 to %d dims, not %d", MT_MAX_DIMS, ndim);
+    int64_t n = 1;
+    for (int i = 0; i < ndim; i++) {
+        if (shape[i] < 0)
+            return mt_fail(ctx, MT_ERR_INVALID, "negative size %lld in a shape",
+                           (long long)shape[i]);
+        if (shape[i] > 0 && n > ((int64_t)1 << 50) / shape[i])
+            return mt_fail(ctx, MT_ERR_NOMEM, "a tensor of that shape has too many elements");
+        n *= shape[i];
+    }
+    *size = n;
+    return MT_OK;
+}
+
+enum mt_status mt_tensor_wrap(struct mt_ctx *ctx, struct mt_storage *s, enum mt_backend b, int ndim,
+                              const int64_t *shape, const int64_t *strides, int64_t offset,
+                              struct mt_tensor **out)
+{
+    struct mt_tensor *t = calloc(1, sizeof *t);
+    if (!t) return mt_fail(ctx, MT_ERR_NOMEM, "out of memory for a tensor");
+    t->refs = 1;
+    t->ndim = ndim;
+    memcpy(t->shape, shape, (size_t)ndim * sizeof *shape);
+    memcpy(t->strides, strides, (size_t)ndim * sizeof *strides);
+    t->offset = offset;
+    t->size = 1;
+    for (int i = 0; i < ndim; i++) t->size *= shape[i];
+    t->backend = b;
+    t->storage = s;
+    s->refs++;
+    t->ctx = ctx;
+    *out = t;
+    return MT_OK;
+}
+
+enum mt_status mt_empty(struct mt_ctx *ctx, enum mt_backend b, int ndim, const int64_t *shape,
+                        struct mt_tensor **out)
+{
+    int64_t size, strides[MT_MAX_DIMS];
+    enum mt_status st = mt_backend_check(ctx, b);
+    if (st == MT_OK) st = check_shape(ctx, ndim, shape, &size);
+    if (st != MT_OK) return st;
+    char what[200] = "tensor of shape ";
+    mt_shape_str(ndim, shape, what + strlen(what), sizeof what - strlen(what));
+    struct mt_storage *s;
+    st = mt_storage_new(ctx, size, what, &s);
+    if (st != MT_OK) return st;
+    mt_strides_from_shape(ndim, shape, strides);
+    st = mt_tensor_wrap(ctx, s, b, ndim, shape, strides, 0, out);
+    mt_storage_release(s);
+    return st;
+}
+
+enum mt_status mt_full(struct mt_ctx *ctx, enum mt_backend b, int ndim, const int64_t *shape,
+                       float value, struct mt_tensor **out)
+{
+    enum mt_status st = mt_empty(ctx, b, ndim, shape, out);
+    if (st != MT_OK) return st;
+    float *d = (*out)->storage->data;
+    for (int64_t i = 0; i < (*out)->size; i++) d[i] = value;
+    return MT_OK;
+}
+
+enum mt_status mt_zeros(struct mt_ctx *ctx, enum mt_backend b, int ndim, const int64_t *shape,
+                        struct mt_tensor **out)
+{
+    return mt_full(ctx, b, ndim, shape, 0.0f, out);
+}
+
+enum mt_status mt_ones(struct mt_ctx *ctx, enum mt_backend b, int ndim, const int64_t *shape,
+                       struct mt_tensor **out)
+{
+    return mt_full(ctx, b, ndim, shape, 1.0f, out);
+}
+
+enum mt_status mt_rand(struct mt_ctx *ctx, enum mt_backend b, int ndim, const int64_t *shape,
+                       struct mt_tensor **out)
+{
+    enum mt_status st = mt_empty(ctx, b, ndim, shape, out);
+    if (st != MT_OK) return st;
+    float *d = (*out)->storage->data;
+    for (int64_t i = 0; i < (*out)->size; i++) d[i] = (float)mt_random(ctx);
+    return MT_OK;
+}
+
+enum mt_status mt_from_data(struct mt_ctx *ctx, enum mt_backend b, int ndim, const int64_t *shape,
+                            const float *data, struct mt_tensor **out)
+{
+    enum mt_status st = mt_empty(ctx, b, ndim, shape, out);
+    if (st != MT_OK) return st;
+    if ((*out)->size) memcpy((*out)->storage->data, data, (size_t)(*out)->size * sizeof(float));
+    return MT_OK;
+}
+
+bool mt_tensor_is_contiguous(const struct mt_tensor *t)
+{
+    int64_t expect = 1;
+    for (int i = t->ndim - 1; i >= 0; i--) {
+        if (t->shape[i] != 1 && t->strides[i] != expect) return false;
+        expect *= t->shape[i];
+    }
+    return true;
+}
+
+float *mt_tensor_data(const struct mt_tensor *t) { return t->storage->data + t->offset; }
+
+static enum mt_status locate(struct mt_ctx *ctx, const struct mt_tensor *t, int n,
+                             const int64_t *index, int64_t *pos)
+{
+    char sh[160];
+    if (n != t->ndim)
+        return mt_fail(ctx, MT_ERR_INDEX, "a tensor of shape %s needs %d indices, got %d",
+                       mt_shape_str(t->ndim, t->shape, sh, sizeof sh), t->ndim, n);
+    int64_t p = 0;
+    for (int i = 0; i < n; i++) {
+        int64_t k = index[i] < 0 ? index[i] + t->shape[i] : index[i];
+        if (k < 0 || k >= t->shape[i])
+            return mt_fail(ctx, MT_ERR_INDEX, "index %lld is out of range for dim %d of size %lld",
+                           (long long)index[i], i, (long long)t->shape[i]);
+        p += k * t->strides[i];
+    }
+    *pos = p;
+    return MT_OK;
+}
+
+enum mt_status mt_tensor_get(struct mt_ctx *ctx, const struct mt_tensor *t, int n,
+                             const int64_t *index, float *value)
+{
+    int64_t p;
+    enum mt_status st = locate(ctx, t, n, index, &p);
+    if (st == MT_OK) *value = mt_tensor_data(t)[p];
+    return st;
+}
+
+enum mt_status mt_tensor_set(struct mt_ctx *ctx, struct mt_tensor *t, int n, const int64_t *index,
+                             float value)
+{
+    int64_t p;
+    enum mt_status st = locate(ctx, t, n, index, &p);
+    if (st == MT_OK) mt_tensor_data(t)[p] = value;
+    return st;
+}
+
+void mt_tensor_copy_out(const struct mt_tensor *t, float *dst)
+{
+    if (t->size == 0) return;
+    const float *src = mt_tensor_data(t);
+    if (mt_tensor_is_contiguous(t)) {
+        memcpy(dst, src, (size_t)t->size * sizeof(float));
+        return;
+    }
+    int64_t idx[MT_MAX_DIMS] = {0};
+    for (int64_t i = 0; i < t->size; i++) {
+        dst[i] = src[mt_index_to_position(t->ndim, idx, t->strides)];
+        for (int d = t->ndim - 1; d >= 0; d--) { /* odometer, last dim fastest */
+            if (++idx[d] < t->shape[d]) break;
+            idx[d] = 0;
+        }
+    }
+}
+
+/* ---- raw views ---- */
+
+enum mt_status mt_view_raw(struct mt_ctx *ctx, struct mt_tensor *t, int ndim,
+                           const int64_t *shape_in, struct mt_tensor **out)
+{
+    char a[160], b[160];
+    if (ndim < 1 || ndim > MT_MAX_DIMS)
+        return mt_fail(ctx, MT_ERR_SHAPE, "a tensor has 1 to %d dims, not %d", MT_MAX_DIMS, ndim);
+    int64_t shape[MT_MAX_DIMS], known = 1, strides[MT_MAX_DIMS];
+    int infer = -1;
+    for (int i = 0; i < ndim; i++) {
+        shape[i] = shape_in[i];
+        if (shape[i] == -1 && infer < 0)
+            infer = i;
+        else if (shape[i] < 0)
+            return mt_fail(ctx, MT_ERR_SHAPE, "invalid size %lld in view (only one -1 allowed)",
+                           (long long)shape[i]);
+        else
+            known *= shape[i];
+    }
+    if (infer >= 0) shape[infer] = known ? t->size / known : 0;
+    int64_t size = 1;
+    for (int i = 0; i < ndim; i++) size *= shape[i];
+    if (size != t->size || (infer >= 0 && known && t->size % known))
+        return mt_fail(ctx, MT_ERR_SHAPE, "cannot view a tensor of shape %s (%lld elements) as %s",
+                       mt_shape_str(t->ndim, t->shape, a, sizeof a), (long long)t->size,
+                       mt_shape_str(ndim, shape_in, b, sizeof b));
+    if (!mt_tensor_is_contiguous(t))
+        return mt_fail(ctx, MT_ERR_SHAPE,
+                       "view needs a contiguous tensor; this one (shape %s, strides %s) is not: "
+                       "call contiguous() first",
+                       mt_shape_str(t->ndim, t->shape, a, sizeof a),
+                       mt_shape_str(t->ndim, t->strides, b, sizeof b));
+    mt_strides_from_shape(ndim, shape, strides);
+    return mt_tensor_wrap(ctx, t->storage, t->backend, ndim, shape, strides, t->offset, out);
+}
+
+enum mt_status mt_permute_raw(struct mt_ctx *ctx, struct mt_tensor *t, int ndim,
+                              const int64_t *order, struct mt_tensor **out)
+{
+    if (ndim != t->ndim)
+        return mt_fail(ctx, MT_ERR_SHAPE, "permute of a %d-dim tensor needs %d dims, got %d",
+                       t->ndim, t->ndim, ndim);
+    int64_t shape[MT_MAX_DIMS], strides[MT_MAX_DIMS];
+    bool seen[MT_MAX_DIMS] = {false};
+    for (int i = 0; i < ndim; i++) {
+        int64_t d = order[i] < 0 ? order[i] + ndim : order[i];
+        if (d < 0 || d >= ndim || seen[d])
+            return mt_fail(ctx, MT_ERR_INDEX,
+                           "permute needs each dim 0..%d exactly once (bad or repeated: %lld)",
+                           ndim - 1, (long long)order[i]);
+        seen[d] = true;
+        shape[i] = t->shape[d];
+        strides[i] = t->strides[d];
+    }
+    return mt_tensor_wrap(ctx, t->storage, t->backend, ndim, shape, strides, t->offset, out);
+}
+
+enum mt_status mt_copy_raw(struct mt_ctx *ctx, const struct mt_tensor *t, struct mt_tensor **out)
+{
+    struct mt_tensor *r = NULL;
+    enum mt_status st = mt_map(ctx, MT_MAP_ID, t, &r);
+    if (st == MT_OK) *out = r;
+    return st;
+}
+
+enum mt_status mt_as_strided(struct mt_ctx *ctx, struct mt_tensor *t, int ndim,
+                             const int64_t *shape, const int64_t *strides, int64_t offset,
+                             struct mt_tensor **out)
+{
+    int64_t size;
+    enum mt_status st = check_shape(ctx, ndim, shape, &size);
+    if (st != MT_OK) return st;
+    /* every reachable position must lie in [0, nelem) */
+    int64_t lo = t->offset + offset, hi = lo;
+    if (size > 0) {
+        for (int i = 0; i < ndim; i++) {
+            int64_t span = (shape[i] - 1) * strides[i];
+            if (span < 0)
+                lo += span;
+            else
+                hi += span;
+        }
+    }
+    if (lo < 0 || (size > 0 && hi >= t->storage->nelem))
+        return mt_fail(ctx, MT_ERR_INDEX,
+                       "as_strided view reaches outside the storage "
+                       "(positions %lld..%lld of %lld)",
+                       (long long)lo, (long long)hi, (long long)t->storage->nelem);
+    return mt_tensor_wrap(ctx, t->storage, t->backend, ndim, shape, strides, t->offset + offset,
+                          out);
+}
+
+enum mt_status mt_tensor_requires_grad(struct mt_tensor *t, bool on)
+{
+    if (!on && t->node)
+        return mt_fail(t->ctx, MT_ERR_GRAD,
+                       "requires_grad can only be turned off on a leaf tensor; use detach()");
+    t->requires_grad = on;
+    return MT_OK;
+}
+
+enum mt_status mt_detach(struct mt_ctx *ctx, struct mt_tensor *t, struct mt_tensor **out)
+{
+    return mt_tensor_wrap(ctx, t->storage, t->backend, t->ndim, t->shape, t->strides, t->offset,
+                          out);
+}
+
+void mt_zero_grad(struct mt_tensor *t)
+{
+    mt_tensor_release(t->grad);
+    t->grad = NULL;
+}
