@@ -5,8 +5,8 @@
  *
  * For 1 and 2 threads it prints the median and the min-max spread over N repetitions of:
  * - the ceilings: a STREAM-like probe (copy, scale, add, triad on 16M float32, plain OpenMP C
- *   loops over preallocated arrays) and a read probe (sum of 64 MiB, 16 accumulators per
- *   thread);
+ *   loops over preallocated arrays, huge pages like the engine's tensors), a read probe (sum
+ *   of 64 MiB, 16 accumulators per thread) and the cost of an empty OpenMP parallel region;
  * - the engine on the fast backend: a+b, neg, relu and exp on 16M float32 into a preallocated
  *   out (a non-NULL *out) and with a fresh output; sum over dim 0 and dim 1 of 4096x4096; a
  *   tiny op (a 10x100 add into a preallocated out) in ns per call;
@@ -23,9 +23,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #ifdef MT_HAVE_OPENMP
 #include <omp.h>
+#endif
+
+/* OpenMP pragmas that vanish (without a warning) in a build without OpenMP */
+#ifdef MT_HAVE_OPENMP
+#define OMP(x) _Pragma(x)
+#else
+#define OMP(x)
 #endif
 
 #ifndef MT_SOURCE_DIR
@@ -109,7 +117,7 @@ static void p_copy(void *arg)
 {
     struct probe *p = arg;
     float *restrict a = p->a, *restrict c = p->c;
-#pragma omp parallel for num_threads(p->threads) schedule(static)
+    OMP("omp parallel for num_threads(p->threads) schedule(static)")
     for (int64_t i = 0; i < p->n; i++) c[i] = a[i];
 }
 
@@ -117,7 +125,7 @@ static void p_scale(void *arg)
 {
     struct probe *p = arg;
     float *restrict b = p->b, *restrict c = p->c;
-#pragma omp parallel for num_threads(p->threads) schedule(static)
+    OMP("omp parallel for num_threads(p->threads) schedule(static)")
     for (int64_t i = 0; i < p->n; i++) b[i] = 3.0f * c[i];
 }
 
@@ -125,7 +133,7 @@ static void p_add(void *arg)
 {
     struct probe *p = arg;
     float *restrict a = p->a, *restrict b = p->b, *restrict c = p->c;
-#pragma omp parallel for num_threads(p->threads) schedule(static)
+    OMP("omp parallel for num_threads(p->threads) schedule(static)")
     for (int64_t i = 0; i < p->n; i++) c[i] = a[i] + b[i];
 }
 
@@ -133,7 +141,7 @@ static void p_triad(void *arg)
 {
     struct probe *p = arg;
     float *restrict a = p->a, *restrict b = p->b, *restrict c = p->c;
-#pragma omp parallel for num_threads(p->threads) schedule(static)
+    OMP("omp parallel for num_threads(p->threads) schedule(static)")
     for (int64_t i = 0; i < p->n; i++) a[i] = b[i] + 3.0f * c[i];
 }
 
@@ -143,7 +151,7 @@ static void p_read(void *arg)
     struct probe *p = arg;
     const float *a = p->a;
     float total = 0.0f;
-#pragma omp parallel num_threads(p->threads) reduction(+ : total)
+    OMP("omp parallel num_threads(p->threads) reduction(+ : total)")
     {
         int64_t lo = 0, hi = p->n;
 #ifdef MT_HAVE_OPENMP
@@ -161,20 +169,41 @@ static void p_read(void *arg)
     p->sink = total;
 }
 
+/* The probes' arrays get the memory the engine's tensors get (context.c asks for transparent
+ * huge pages on big blocks): with 4 KiB pages the probe measured half the engine's read
+ * bandwidth on the development VM, TLB misses and prefetchers stopping at every page. */
+static float *probe_alloc(size_t bytes)
+{
+    void *p = aligned_alloc((size_t)2 << 20, bytes);
+#ifdef MADV_HUGEPAGE
+    if (p) madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+    return p;
+}
+
+/* An empty parallel region: what every parallel op pays on top of its work. On the shared
+ * development VM this is ~1 us, but it has phases where the second vCPU answers a wake-up only
+ * at the next timer tick and every region takes 4-16 ms; this row says which phase a run saw. */
+static void p_region(void *arg)
+{
+    struct probe *p = arg;
+    OMP("omp parallel num_threads(p->threads)") { p->sink = 1.0f; }
+}
+
 static void run_probes(int threads)
 {
     static struct probe p;
     if (!p.a) {
         p.n = N_BIG;
-        p.a = aligned_alloc(64, (size_t)N_BIG * sizeof(float));
-        p.b = aligned_alloc(64, (size_t)N_BIG * sizeof(float));
-        p.c = aligned_alloc(64, (size_t)N_BIG * sizeof(float));
+        p.a = probe_alloc((size_t)N_BIG * sizeof(float));
+        p.b = probe_alloc((size_t)N_BIG * sizeof(float));
+        p.c = probe_alloc((size_t)N_BIG * sizeof(float));
         if (!p.a || !p.b || !p.c) {
             fprintf(stderr, "out of memory\n");
             exit(1);
         }
         p.threads = 2;
-#pragma omp parallel for num_threads(2) schedule(static)
+        OMP("omp parallel for num_threads(2) schedule(static)")
         for (int64_t i = 0; i < N_BIG; i++) p.a[i] = 1.0f, p.b[i] = 2.0f, p.c[i] = 0.5f;
     }
     p.threads = threads;
@@ -184,6 +213,7 @@ static void run_probes(int threads)
     measure("probe add c=a+b", threads, p_add, &p, 1, 3 * e, "GB/s");
     measure("probe triad a=b+3c", threads, p_triad, &p, 1, 3 * e, "GB/s");
     measure("probe read sum 64MiB", threads, p_read, &p, 1, e, "GB/s");
+    measure("probe empty omp region", threads, p_region, &p, 100, 0, "us");
 }
 
 /* ---- the engine -------------------------------------------------------------------------- */

@@ -2,11 +2,12 @@
  *
  * Memory. Storage is counted against a per-context limit (default: half of physical RAM), so a
  * student's `zeros(100000, 100000)` is a MemoryError naming the size, not an abort or the OOM
- * killer. Large blocks (>= 1 MiB) that are freed go to a small cache and are reused by the next
- * allocation of the same size: training loops and benchmarks allocate the same shapes again and
- * again, and a fresh mmap'd block costs a page fault per 4 KiB on first touch (for a 64 MB
- * output that is more than the op itself). Cached blocks do not count as used; they are dropped
- * when an allocation would otherwise go over the limit, and when the context is freed.
+ * killer. Freed blocks go to a small cache and are reused by the next allocation of the same
+ * size: training loops and benchmarks allocate the same shapes again and again. For a large
+ * block a fresh mmap costs a page fault per 4 KiB on first touch (for a 64 MB output more than
+ * the op itself); for a small one, aligned malloc/free was a third of a tiny op's time through
+ * the language. Cached blocks do not count as used and hold at most MT_CACHE_BYTES; they are
+ * dropped when an allocation fails, and when the context is freed.
  *
  * Random numbers. MT19937 seeded by init_by_array with the seed's 32-bit words, tempered and
  * combined into 53-bit doubles exactly as CPython's random module does, so `seed(n)` followed by
@@ -24,7 +25,7 @@
 #include <omp.h>
 #endif
 
-#define MT_LARGE_BLOCK ((size_t)1 << 20)
+#define MT_CACHE_BYTES ((size_t)256 << 20) /* most bytes the block cache may hold */
 
 enum mt_status mt_fail(struct mt_ctx *ctx, enum mt_status status, const char *fmt, ...)
 {
@@ -73,6 +74,7 @@ static void drop_cache(struct mt_ctx *ctx)
         free(ctx->cache[i].ptr);
         ctx->cache[i] = (struct mt_block){0};
     }
+    ctx->cache_bytes = 0;
 }
 
 void mt_ctx_free(struct mt_ctx *ctx)
@@ -166,13 +168,12 @@ static void format_bytes(size_t n, char *buf, size_t len)
 
 static void *block_alloc(struct mt_ctx *ctx, size_t bytes)
 {
-    if (bytes >= MT_LARGE_BLOCK) {
-        for (int i = 0; i < MT_BLOCK_CACHE; i++) {
-            if (ctx->cache[i].ptr && ctx->cache[i].bytes == bytes) {
-                void *p = ctx->cache[i].ptr;
-                ctx->cache[i] = (struct mt_block){0};
-                return p;
-            }
+    for (int i = 0; i < MT_BLOCK_CACHE; i++) {
+        if (ctx->cache[i].ptr && ctx->cache[i].bytes == bytes) {
+            void *p = ctx->cache[i].ptr;
+            ctx->cache_bytes -= bytes;
+            ctx->cache[i] = (struct mt_block){0};
+            return p;
         }
     }
     void *p = NULL;
@@ -180,47 +181,63 @@ static void *block_alloc(struct mt_ctx *ctx, size_t bytes)
 #ifdef MADV_HUGEPAGE
     /* Transparent huge pages cut the first-touch page faults of big tensors 512-fold. */
     if (bytes >= ((size_t)4 << 20))
-        madvise((void *)(((uintptr_t)p + 4095) & ~(uintptr_t)4095), bytes - 4096, MADV_HUGEPAGE);
+        madvise((void *)(((uintptr_t)p + 4095) & ~(uintptr_t)4095), bytes - 4096,
+                MADV_HUGEPAGE);
 #endif
     return p;
 }
 
+/* Keeps p for reuse, evicting the oldest entries while the cache is full or too big. */
 static void block_free(struct mt_ctx *ctx, void *p, size_t bytes)
 {
-    if (bytes >= MT_LARGE_BLOCK) {
-        int slot = 0;
-        for (int i = 0; i < MT_BLOCK_CACHE; i++) {
-            if (!ctx->cache[i].ptr) {
-                slot = i;
-                goto put;
-            }
-        }
-        /* Full: evict the oldest-looking entry (slot 0) and shift. */
-        free(ctx->cache[0].ptr);
-        memmove(ctx->cache, ctx->cache + 1, (MT_BLOCK_CACHE - 1) * sizeof ctx->cache[0]);
-        slot = MT_BLOCK_CACHE - 1;
-    put:
-        ctx->cache[slot] = (struct mt_block){p, bytes};
+    if (bytes > MT_CACHE_BYTES) {
+        free(p);
         return;
     }
-    free(p);
+    while (ctx->cache[0].ptr &&
+           (ctx->cache[MT_BLOCK_CACHE - 1].ptr || ctx->cache_bytes + bytes > MT_CACHE_BYTES)) {
+        ctx->cache_bytes -= ctx->cache[0].bytes;
+        free(ctx->cache[0].ptr);
+        memmove(ctx->cache, ctx->cache + 1, (MT_BLOCK_CACHE - 1) * sizeof ctx->cache[0]);
+        ctx->cache[MT_BLOCK_CACHE - 1] = (struct mt_block){0};
+    }
+    /* entries are packed at the front, oldest first: compact after block_alloc's holes */
+    int n = 0;
+    for (int i = 0; i < MT_BLOCK_CACHE; i++)
+        if (ctx->cache[i].ptr) ctx->cache[n++] = ctx->cache[i];
+    for (int i = n; i < MT_BLOCK_CACHE; i++) ctx->cache[i] = (struct mt_block){0};
+    if (n == MT_BLOCK_CACHE) { /* cannot happen after the loop above; keep it safe */
+        free(p);
+        return;
+    }
+    ctx->cache[n] = (struct mt_block){p, bytes};
+    ctx->cache_bytes += bytes;
 }
 
-enum mt_status mt_storage_new(struct mt_ctx *ctx, int64_t nelem, const char *what,
+/* "tensor of shape (2, 3)" for error messages */
+static const char *what_str(char *buf, size_t len, int ndim, const int64_t *shape)
+{
+    size_t n = (size_t)snprintf(buf, len, "tensor of shape ");
+    if (n < len) mt_shape_str(ndim, shape, buf + n, len - n);
+    return buf;
+}
+
+enum mt_status mt_storage_new(struct mt_ctx *ctx, int ndim, const int64_t *shape, int64_t nelem,
                               struct mt_storage **out)
 {
-    char want[32], lim[32], used[32];
-    if (nelem < 0 || (uint64_t)nelem > SIZE_MAX / 8) {
-        return mt_fail(ctx, MT_ERR_NOMEM, "cannot allocate %s: too many elements", what);
-    }
+    /* messages are formatted only on failure: this runs for every op's output */
+    char want[32], lim[32], used[32], what[200];
+    if (nelem < 0 || (uint64_t)nelem > SIZE_MAX / 8)
+        return mt_fail(ctx, MT_ERR_NOMEM, "cannot allocate %s: too many elements",
+                       what_str(what, sizeof what, ndim, shape));
     size_t bytes = (size_t)nelem * sizeof(float);
     if (bytes > ctx->mem_limit || ctx->mem_used > ctx->mem_limit - bytes) {
         format_bytes(bytes, want, sizeof want);
         format_bytes(ctx->mem_limit, lim, sizeof lim);
         format_bytes(ctx->mem_used, used, sizeof used);
         return mt_fail(ctx, MT_ERR_NOMEM,
-                       "cannot allocate %s (%s): over the memory limit of %s (%s in use)", what,
-                       want, lim, used);
+                       "cannot allocate %s (%s): over the memory limit of %s (%s in use)",
+                       what_str(what, sizeof what, ndim, shape), want, lim, used);
     }
     struct mt_storage *s = malloc(sizeof *s);
     float *data = s ? block_alloc(ctx, bytes) : NULL;
@@ -231,7 +248,8 @@ enum mt_status mt_storage_new(struct mt_ctx *ctx, int64_t nelem, const char *wha
     if (!data) {
         free(s);
         format_bytes(bytes, want, sizeof want);
-        return mt_fail(ctx, MT_ERR_NOMEM, "cannot allocate %s (%s): out of memory", what, want);
+        return mt_fail(ctx, MT_ERR_NOMEM, "cannot allocate %s (%s): out of memory",
+                       what_str(what, sizeof what, ndim, shape), want);
     }
     *s = (struct mt_storage){.refs = 1, .nelem = nelem, .bytes = bytes, .data = data, .ctx = ctx};
     ctx->mem_used += bytes;

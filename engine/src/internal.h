@@ -24,7 +24,7 @@ struct mt_storage {
 };
 
 #define MT_ERR_LEN 512
-#define MT_BLOCK_CACHE 8 /* freed large blocks kept for reuse (see context.c) */
+#define MT_BLOCK_CACHE 16 /* freed blocks kept for reuse (see context.c) */
 
 struct mt_block {
     void *ptr;
@@ -41,7 +41,8 @@ struct mt_ctx {
     int rng_i;               /* next word of rng to temper */
     mt_diag_fn diag;         /* per-op hook, NULL when off */
     void *diag_user;
-    struct mt_block cache[MT_BLOCK_CACHE]; /* freed large blocks, not counted in mem_used */
+    struct mt_block cache[MT_BLOCK_CACHE]; /* freed blocks, oldest first, not in mem_used */
+    size_t cache_bytes;                    /* bytes held by the cache */
     unsigned backward_pass;                /* numbers mt_backward calls (node visit marks) */
     char err[MT_ERR_LEN];                  /* last error message */
 };
@@ -66,9 +67,9 @@ struct mt_node {
 enum mt_status mt_fail(struct mt_ctx *ctx, enum mt_status status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* A new storage of nelem floats (uninitialised), counted against the limit: MT_ERR_NOMEM with a
- * message naming `what` ("tensor of shape (2, 3)") on failure. */
-enum mt_status mt_storage_new(struct mt_ctx *ctx, int64_t nelem, const char *what,
+/* A new storage for a tensor of `shape` (nelem floats, uninitialised), counted against the
+ * limit: MT_ERR_NOMEM with a message naming the shape and size on failure. */
+enum mt_status mt_storage_new(struct mt_ctx *ctx, int ndim, const int64_t *shape, int64_t nelem,
                               struct mt_storage **out);
 void mt_storage_release(struct mt_storage *s);
 

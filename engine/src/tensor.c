@@ -100,10 +100,8 @@ enum mt_status mt_empty(struct mt_ctx *ctx, enum mt_backend b, int ndim, const i
     enum mt_status st = mt_backend_check(ctx, b);
     if (st == MT_OK) st = check_shape(ctx, ndim, shape, &size);
     if (st != MT_OK) return st;
-    char what[200] = "tensor of shape ";
-    mt_shape_str(ndim, shape, what + strlen(what), sizeof what - strlen(what));
     struct mt_storage *s;
-    st = mt_storage_new(ctx, size, what, &s);
+    st = mt_storage_new(ctx, ndim, shape, size, &s);
     if (st != MT_OK) return st;
     mt_strides_from_shape(ndim, shape, strides);
     st = mt_tensor_wrap(ctx, s, b, ndim, shape, strides, 0, out);
@@ -239,7 +237,13 @@ enum mt_status mt_view_raw(struct mt_ctx *ctx, struct mt_tensor *t, int ndim,
         else
             known *= shape[i];
     }
-    if (infer >= 0) shape[infer] = known ? t->size / known : 0;
+    if (infer >= 0 && known == 0) /* any size would fit beside a 0: numpy and PyTorch refuse */
+        return mt_fail(ctx, MT_ERR_SHAPE,
+                       "cannot view a tensor of shape %s as %s: the -1 is "
+                       "ambiguous next to a size 0",
+                       mt_shape_str(t->ndim, t->shape, a, sizeof a),
+                       mt_shape_str(ndim, shape_in, b, sizeof b));
+    if (infer >= 0) shape[infer] = t->size / known;
     int64_t size = 1;
     for (int i = 0; i < ndim; i++) size *= shape[i];
     if (size != t->size || (infer >= 0 && known && t->size % known))

@@ -30,7 +30,7 @@ _common = dict(
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
                            HealthCheck.data_too_large, HealthCheck.filter_too_much],
 )
-settings.register_profile("ci", max_examples=15, **_common)
+settings.register_profile("ci", max_examples=30, **_common)
 settings.register_profile("dev", max_examples=300, **_common)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 

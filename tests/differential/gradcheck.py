@@ -62,7 +62,10 @@ def engine_grads(ctx, backend, f, xs, layouts=None, w=None, seed=0):
         out.backward()
     else:
         W = _upstream(np.random.default_rng(seed), out.shape) if w is None else w
-        out.backward(ctx.tensor(W, backend))
+        # the upstream gradient itself non-contiguous for outputs of even rank
+        lay = H.Layout("permuted", perm=tuple(reversed(range(W.ndim)))) \
+            if W.ndim % 2 == 0 else H.Layout()
+        out.backward(H.make(ctx, W, backend, lay)[0])
     grads = []
     for t, x in zip(leaves, xs):
         g = t.grad

@@ -61,9 +61,9 @@ def shapes(size):
 
 
 @st.composite
-def broadcast_pair(draw, size="small"):
+def broadcast_pair(draw, size="small", max_elems=LARGE_ELEMS):
     """(shape_a, shape_b) that broadcast: dims set to 1 on either side, leading dims dropped."""
-    full = draw(shapes(size))
+    full = draw(small_shapes() if size == "small" else large_shapes(max_elems=max_elems))
     nd = len(full)
     a = tuple(1 if draw(st.booleans()) else d for d in full)
     b = tuple(1 if draw(st.booleans()) else d for d in full)

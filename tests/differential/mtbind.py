@@ -80,6 +80,11 @@ class MtDiag(C.Structure):
     ]
 
 
+class MtLinear(C.Structure):
+    """struct mt_linear: y = x @ weight + bias."""
+    _fields_ = [("weight", C.POINTER(MtTensorStruct)), ("bias", C.POINTER(MtTensorStruct))]
+
+
 DIAG_FN = C.CFUNCTYPE(None, C.c_void_p, C.POINTER(MtDiag))
 TP = C.POINTER(MtTensorStruct)
 TPP = C.POINTER(TP)
@@ -152,6 +157,14 @@ def _load():
         "mt_broadcast_index": (None, [I64P, i, i, I64P, I64P]),
         "mt_shape_broadcast": (st, [ctxp, i, I64P, i, I64P, C.POINTER(C.c_int), I64P]),
         "mt_strides_from_shape": (C.c_int64, [i, I64P, I64P]),
+        "mt_cancel_request": (None, []),
+        "mt_cancel_clear": (None, []),
+        "mt_cancel_requested": (C.c_bool, []),
+        "mt_linear_init": (st, [ctxp, b, C.c_int64, C.c_int64, C.POINTER(MtLinear)]),
+        "mt_linear_forward": (st, [ctxp, C.POINTER(MtLinear), TP, TPP]),
+        "mt_linear_free": (None, [C.POINTER(MtLinear)]),
+        "mt_sgd_step": (st, [ctxp, C.POINTER(TP), i, C.c_float]),
+        "mt_sgd_zero_grad": (None, [C.POINTER(TP), i]),
     }
     for name in FN1:
         sig["mt_" + name] = (st, [ctxp, TP, TPP])

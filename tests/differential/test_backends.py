@@ -26,19 +26,20 @@ def ieee_exact(kind, op):
 
 
 @st.composite
-def op_case(draw, kind, op, size):
+def op_case(draw, kind, op, size, max_elems=H.LARGE_ELEMS):
     """(arrays, layouts, dim) for one op."""
+    shapes = H.small_shapes() if size == "small" else H.large_shapes(max_elems=max_elems)
     if kind == "map":
-        shape = draw(H.shapes(size))
+        shape = draw(shapes)
         xs = [draw(H.arrays(shape, H.MAP_DOMAIN.get(op, H.WIDE), size))]
         dim = None
     elif kind == "zip":
-        sa, sb = draw(H.broadcast_pair(size))
+        sa, sb = draw(H.broadcast_pair(size, max_elems))
         da, db = H.ZIP_DOMAIN.get(op, (H.WIDE, H.WIDE))
         xs = [draw(H.arrays(sa, da, size)), draw(H.arrays(sb, db, size))]
         dim = None
     elif kind == "reduce":
-        shape = draw(H.shapes(size))
+        shape = draw(shapes)
         dim = draw(st.sampled_from([None] + list(range(len(shape)))))
         if op == "prod":
             n = int(np.prod(shape)) if dim is None else shape[dim]
@@ -118,7 +119,8 @@ def two_thread_counts(ctx, fn):
 @pytest.mark.parametrize("kind,op", OPS, ids=OP_IDS)
 @given(data=st.data())
 def test_threads_bit_identical(ctx, kind, op, data):
-    xs, lays, dim = data.draw(op_case(kind, op, "large"), "case")
+    # up to 150000 elements: most cases are above the fast backend's serial threshold (2^15)
+    xs, lays, dim = data.draw(op_case(kind, op, "large", 150000), "case")
     ts = [H.make(ctx, x, "fast", lay)[0] for x, lay in zip(xs, lays)]
     r1, r2 = two_thread_counts(ctx, lambda: run(ctx, kind, op, ts, dim))
     H.assert_same_bits(r1, r2, f"{kind} {op}: 1 vs 2 threads")
@@ -146,6 +148,37 @@ def _big_cases():
             v = H.prod_values(rng, (512, 512), 512 * 512 if dim is None else 512) \
                 if op == "prod" else big
             cases.append((f"reduce-{op}-512x512-dim{dim}", "reduce", op, [v], dim, "contig"))
+    # the fast backend's other paths: outputs >= 8 MiB (non-temporal stores), column
+    # reductions cut into strips (> 1024 columns, fewer outer rows than threads), rows longer
+    # than a block (8192) with few outputs, a kept unit-stride dim of 3, NaN inside max rows
+    nt = rng.uniform(-5, 5, (2100, 1024)).astype(np.float32)
+    cases.append(("map-exp-2100x1024-nt", "map", "exp", [nt], None, "contig"))
+    cases.append(("map-neg-2100x1024T-nt", "map", "neg", [nt], None, "permuted"))
+    cases.append(("zip-mul-2100x1024-nt", "zip", "mul", [nt, nt[::-1].copy()], None, "contig"))
+    cases.append(("zip-add-2100x1024,1x1024-nt", "zip", "add", [nt, nt[:1]], None, "contig"))
+    cases.append(("zip-sub-2100x1,1x1024-nt", "zip", "sub", [nt[:, :1], nt[:1]], None,
+                  "contig"))
+    wide = rng.uniform(-5, 5, (40, 3000)).astype(np.float32)
+    tall = rng.uniform(-5, 5, (3000, 40)).astype(np.float32)
+    long_rows = rng.uniform(-5, 5, (4, 20000)).astype(np.float32)
+    one_row = rng.uniform(-5, 5, (1, 40000)).astype(np.float32)
+    mid = rng.uniform(-5, 5, (2, 5000, 3)).astype(np.float32)
+    nan_rows = rng.uniform(-5, 5, (6, 9000)).astype(np.float32)
+    nan_rows[1, 17] = nan_rows[3, 8500] = nan_rows[4, 0] = np.nan
+    nan_rows[5, 8999] = np.inf
+    for op in REDUCE_OPS:
+        fix = (lambda v, n: H.prod_values(rng, v.shape, n)) if op == "prod" else \
+            (lambda v, n: v)
+        cases += [
+            (f"reduce-{op}-40x3000-dim0", "reduce", op, [fix(wide, 40)], 0, "contig"),
+            (f"reduce-{op}-3000x40-dim0", "reduce", op, [fix(tall, 3000)], 0, "contig"),
+            (f"reduce-{op}-3000x40T-dim1", "reduce", op, [fix(tall, 40)], 1, "permuted"),
+            (f"reduce-{op}-4x20000-dim1", "reduce", op, [fix(long_rows, 20000)], 1, "contig"),
+            (f"reduce-{op}-1x40000-dim1", "reduce", op, [fix(one_row, 40000)], 1, "contig"),
+            (f"reduce-{op}-2x5000x3-dim1", "reduce", op, [fix(mid, 5000)], 1, "contig"),
+        ]
+    cases.append(("reduce-max-nan-rows", "reduce", "max", [nan_rows], 1, "contig"))
+    cases.append(("reduce-sum-nan-rows", "reduce", "sum", [nan_rows], 1, "contig"))
     a = rng.uniform(-1, 1, (256, 256)).astype(np.float32)
     b = rng.uniform(-1, 1, (256, 256)).astype(np.float32)
     cases.append(("matmul-256^3", "matmul", "matmul", [a, b], None, "contig"))
@@ -167,6 +200,14 @@ def test_threads_bit_identical_large(ctx, name, kind, op, xs, dim, lay):
     seen = [x for x in xs]
     r1, r2 = two_thread_counts(ctx, lambda: run(ctx, kind, op, ts, dim))
     H.assert_same_bits(r1, r2, f"{name}: 1 vs 2 threads")
+    # the serial twin on the same storage
+    rs = run(ctx, kind, op, [ctx.to(t, "simple") for t in ts], dim).numpy()
+    if ieee_exact(kind, op):
+        H.assert_exact(r2, rs, f"{name}: fast vs simple")
+    elif "nan" not in name:
+        H.assert_within(r2, rs.astype(np.float64),
+                        agree_bound(kind, op, [t.numpy() for t in ts], dim,
+                                    rs.astype(np.float64)), f"{name}: fast vs simple")
     for n in (3, 16):  # a machine with more cores must get the same bytes too
         ctx.set_threads(n)
         H.assert_same_bits(r1, run(ctx, kind, op, ts, dim).numpy(), f"{name}: 1 vs {n} threads")
@@ -183,7 +224,15 @@ def test_threads_bit_identical_large(ctx, name, kind, op, xs, dim, lay):
         (H.assert_exact(r2, ref, name) if op in H.ZIP_EXACT
          else H.assert_close(r2, ref, what=name))
     elif kind == "reduce":
-        H.check_reduce(op, r2, seen[0], dim, name)
+        if "nan" in name:  # MiniTorch's max: x if x > acc else acc, so NaN's fate depends on
+            ref = H.reduce_ref(op, seen[0].astype(np.float64), dim)  # the order; check rows
+            ok = ~np.isnan(seen[0]).any(axis=dim, keepdims=True)     # without NaN only
+            H.assert_exact(r2[ok], ref[ok], name) if op == "max" else \
+                H.assert_within(r2[ok], ref[ok], H.sum_bound(seen[0].astype(np.float64),
+                                                             dim, seen[0].shape[dim])[ok], name)
+            assert np.isnan(r2[~ok]).all() if op == "sum" else True
+        else:
+            H.check_reduce(op, r2, seen[0], dim, name)
     else:
         a, b = (s.astype(np.float64) for s in seen)
         H.assert_within(r2, a @ b, H.matmul_bound(a, b, a.shape[-1]), name)

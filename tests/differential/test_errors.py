@@ -54,6 +54,14 @@ def test_view_errors(ctx, backend):
     assert ctx.view(t, (-1, 2)).shape == (3, 2)
 
 
+def test_view_ambiguous_minus_one(ctx, backend):
+    # -1 beside a 0: any size fits; numpy ("cannot reshape array of size 0 into shape
+    # (-1,0)") and PyTorch ("ambiguous") refuse to guess
+    z = ctx.create("zeros", (0, 3), backend)
+    raises("ShapeError", ctx.view, z, (-1, 0))
+    assert ctx.view(z, (-1,)).shape == (0,) and ctx.view(z, (5, 0)).shape == (5, 0)
+
+
 def test_out_shape_errors(ctx, backend):
     a = ctx.create("ones", (3, 4), backend)
     out = ctx.create("zeros", (4, 3), backend)

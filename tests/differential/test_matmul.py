@@ -76,6 +76,8 @@ def _operand(ctx, x, backend, transposed):
     ((1, 1), (1, 300)),
     ((300, 1), (1, 1)),
     ((5, 0), (0, 7)),                  # K = 0: zeros
+    ((9, 70), (70, 4200)),             # N above one packed B panel (NC ~ 4080)
+    ((8, 1100), (1100, 9)),            # K over several KC blocks
 ])
 def test_matmul_fixed(ctx, backend, sa, sb, ta, tb):
     rng = np.random.default_rng(sum(sa) + 7 * sum(sb))

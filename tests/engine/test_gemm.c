@@ -166,27 +166,34 @@ static void test_sizes_every_isa(void)
     mt_cpu_gemm_force_isa(NULL);
 }
 
-/* Every pair of operand layouts, and C row-major, column-major and with gaps. */
+/* Every pair of operand layouts, and C row-major, column-major and with gaps; serial on a small
+ * shape and on 2 threads on one above the serial threshold (1e6 multiply-adds). */
 static void test_strides_every_isa(void)
 {
-    const int64_t M = 37, N = 43, K = 71;
+    static const int64_t shapes[][4] = {{37, 43, 71, 1}, {150, 130, 70, 2}}; /* M, N, K, threads */
     for (int s = 0; s < NISA; s++) {
         if (!force(isa_names[s])) continue;
         rng_seed(7);
-        for (int la = 0; la < LAYOUT_COUNT; la++)
-            for (int lb = 0; lb < LAYOUT_COUNT; lb++) {
-                struct mat a = operand(M, K, (enum layout)la), b = operand(K, N, (enum layout)lb);
-                char what[64];
-                snprintf(what, sizeof what, "layouts A %d B %d", la, lb);
-                CHECK_INT(check_product(1, &a, &b, N, 1, what), 0);
-                if (la == ROW && lb == ROW) {
-                    CHECK_INT(check_product(1, &a, &b, 1, M, "C column-major"), 0);
-                    CHECK_INT(check_product(2, &a, &b, 2 * N + 3, 2, "C gaps"), 0);
-                    CHECK_INT(check_product(2, &a, &b, 1, M + 5, "C column-major gaps"), 0);
+        for (int sh = 0; sh < 2; sh++) {
+            const int64_t M = shapes[sh][0], N = shapes[sh][1], K = shapes[sh][2];
+            const int nt = (int)shapes[sh][3];
+            for (int la = 0; la < LAYOUT_COUNT; la++)
+                for (int lb = 0; lb < LAYOUT_COUNT; lb++) {
+                    struct mat a = operand(M, K, (enum layout)la);
+                    struct mat b = operand(K, N, (enum layout)lb);
+                    char what[64];
+                    snprintf(what, sizeof what, "%lldx%lldx%lld layouts A %d B %d", (long long)M,
+                             (long long)N, (long long)K, la, lb);
+                    CHECK_INT(check_product(nt, &a, &b, N, 1, what), 0);
+                    if (la == ROW && lb == ROW) {
+                        CHECK_INT(check_product(nt, &a, &b, 1, M, "C column-major"), 0);
+                        CHECK_INT(check_product(nt, &a, &b, 2 * N + 3, 2, "C gaps"), 0);
+                        CHECK_INT(check_product(nt, &a, &b, 1, M + 5, "C column-major gaps"), 0);
+                    }
+                    free(a.data);
+                    free(b.data);
                 }
-                free(a.data);
-                free(b.data);
-            }
+        }
     }
     mt_cpu_gemm_force_isa(NULL);
 }
@@ -209,11 +216,12 @@ static void test_empty(void)
     CHECK(c[0] == 1.0f);
 }
 
-/* Bit-identical C for 1, 2 and 3 threads, on shapes with several blocks in every dimension. */
+/* Bit-identical C for 1, 2 and 3 threads, on shapes with several blocks in every dimension
+ * (all above the serial threshold, so that 2 and 3 threads really run). */
 static void test_threads_bit_identical(void)
 {
     static const int64_t sizes[][3] = {
-        {300, 257, 513}, {97, 61, 129}, {1000, 20, 300}, {20, 1000, 300}};
+        {300, 257, 513}, {97, 61, 229}, {1000, 20, 300}, {20, 1000, 300}, {5, 4100, 60}};
     for (int s = 0; s < NISA; s++) {
         if (!force(isa_names[s])) continue;
         for (size_t t = 0; t < sizeof sizes / sizeof sizes[0]; t++) {
@@ -303,8 +311,7 @@ static void test_cancel(void)
         mt_cancel_clear();
         pthread_t th;
         CHECK_INT(pthread_create(&th, NULL, raise_after_5ms, NULL), 0);
-        int st =
-            mt_cpu_gemm(nt, 2048, 2048, 2048, a2.data, 2048, 1, a2.data, 2048, 1, c2, 2048, 1);
+        int st = mt_cpu_gemm(nt, 2048, 2048, 2048, a2.data, 2048, 1, a2.data, 2048, 1, c2, 2048, 1);
         double back = now_s();
         pthread_join(th, NULL);
         CHECK_INT(st, MT_ERR_CANCELLED);

@@ -20,12 +20,11 @@
  *   the gemm for big products, over the batch for many small ones.
  *
  * Threads. Below FAST_PAR_WORK units of work (an element of a cheap op is one unit, see the
- * cost tables) an op runs serially: no OpenMP region, no allocation, no clock read. A
- * parallel region costs about 0.5 us when the workers are still spinning and 50 us after they
- * have gone to sleep, and a 10x100 add has to stay near 100 ns. Above it, the work is cut into
- * chunks of FAST_CHUNK_WORK units (tens of microseconds), handed out statically (each thread a
- * contiguous range, which is what the memory system prefers) and the cancel flag is polled
- * before each chunk; once it is seen, the remaining chunks are skipped. */
+ * cost tables) an op runs serially: no OpenMP region, no allocation, no clock read (a 10x100
+ * add costs about 60 ns more than the bare loop, ops.c's checks included). Above it, the work
+ * is cut into chunks of FAST_CHUNK_WORK units (tens of microseconds), handed out statically
+ * (each thread a contiguous range, which is what the memory system prefers) and the cancel
+ * flag is polled before each chunk; once it is seen, the remaining chunks are skipped. */
 #include "../internal.h"
 #define MT_FAST_KERNEL_BODIES
 #include "fast.h"
@@ -41,33 +40,55 @@
 #include <omp.h>
 #endif
 
-/* ---- tuning (measured with bench/ops_bench.c on the 2-core development machine) ---------- */
+/* ---- tuning ---------------------------------------------------------------------------------
+ * Measured on the 2-core development VM (AMD EPYC Zen 3, AVX2) with a loop of ops of each size
+ * on 1 and on 2 threads, workers warm. A parallel region cost 3-4 us per op there (0.8-1 us
+ * for an empty one; far more when the other core is busy), so two threads pay only once an op
+ * takes over ~7 us on one. Crossovers: a+b and neg between 32K and 64K elements (2 threads
+ * 0.65x at 32K, 1.4x at 64K), vector exp near 16K (0.99x), sum(1) near 48K, sum(0) only above
+ * 128K (one thread folds columns from L2/L3 at ~17 G elements/s). Costs per element relative
+ * to add: vector exp/log ~3, sigmoid/tanh ~5, libm expf ~50. */
 
 /* Work (in units of one cheap element) below which an op runs on one thread. (#ifndef: a
  * tuning build can pass -DFAST_PAR_WORK=1 to time every size on two threads.) */
 #ifndef FAST_PAR_WORK
-#define FAST_PAR_WORK ((int64_t)1 << 15)
+#define FAST_PAR_WORK ((int64_t)49152)
 #endif
-/* Work per chunk: the cancel-poll interval and the grain of the static schedule. */
+/* Work per chunk: the cancel-poll interval (tens of us) and the grain of the static schedule. */
 #define FAST_CHUNK_WORK ((int64_t)1 << 16)
-/* Outputs of at least this many bytes are streamed past the caches (non-temporal stores). */
-#define FAST_NT_BYTES ((int64_t)8 << 20)
+/* Outputs of at least this many bytes are written with non-temporal stores. On 16M-element
+ * a+b they gave +20% (1 thread) and +25% (2 threads) over ordinary stores, which first read
+ * every output line; below the L3 size they only push a result out that the next op would
+ * have found in cache (a 2M-element add ran 4x slower with them). 16 MiB out: a+b touches
+ * 48 MiB, more than the 32 MiB L3. */
+#ifndef FAST_NT_BYTES
+#define FAST_NT_BYTES ((int64_t)16 << 20)
+#endif
 /* Rows shorter than this are reduced serially (32 accumulators would not pay). */
 #define FAST_ROW_MIN 64
-/* Most columns a thread folds at once in a column reduction (the strip lives in L1). */
-#define FAST_STRIP 1024
-/* Elements gathered per pass for strided rows. */
+/* Most columns a thread folds at once in a column reduction. The strip (16 KiB) stays in L1;
+ * wider strips read longer runs of each row: sum(0) of 4096x4096 on one thread went 12.6,
+ * 16.5, 18.0, 20.4 GB/s for 512, 1024, 2048, 4096 columns, 8192 no better. */
+#ifndef FAST_STRIP
+#define FAST_STRIP 4096
+#endif
+/* A column reduction goes parallel only above FAST_PAR_COL elements, and never in strips
+ * narrower than FAST_STRIP_MIN columns: 1M elements as 4096 x 256 ran at 0.8x on two threads
+ * splitting each row's 1 KiB in two. */
+#define FAST_PAR_COL ((int64_t)1 << 17)
+#define FAST_STRIP_MIN 256
+/* Elements gathered per pass for strided rows (three such buffers live on the stack). */
 #define FAST_BUF 256
 
 /* Relative cost of an element: vector kernels, then the generic table's libm calls. */
 static const unsigned char map_cost_vec[MT_MAP_COUNT] = {
-    [MT_MAP_NEG] = 1, [MT_MAP_ID] = 1,  [MT_MAP_INV] = 2, [MT_MAP_RELU] = 1, [MT_MAP_SIGMOID] = 6,
-    [MT_MAP_LOG] = 6, [MT_MAP_EXP] = 4, [MT_MAP_ABS] = 1, [MT_MAP_SQRT] = 2, [MT_MAP_TANH] = 6,
+    [MT_MAP_NEG] = 1, [MT_MAP_ID] = 1,  [MT_MAP_INV] = 2, [MT_MAP_RELU] = 1, [MT_MAP_SIGMOID] = 5,
+    [MT_MAP_LOG] = 3, [MT_MAP_EXP] = 3, [MT_MAP_ABS] = 1, [MT_MAP_SQRT] = 2, [MT_MAP_TANH] = 5,
 };
 static const unsigned char map_cost_libm[MT_MAP_COUNT] = {
     [MT_MAP_NEG] = 1,      [MT_MAP_ID] = 1,    [MT_MAP_INV] = 2,  [MT_MAP_RELU] = 1,
-    [MT_MAP_SIGMOID] = 24, [MT_MAP_LOG] = 16,  [MT_MAP_EXP] = 16, [MT_MAP_ABS] = 1,
-    [MT_MAP_SQRT] = 2,     [MT_MAP_TANH] = 24,
+    [MT_MAP_SIGMOID] = 40, [MT_MAP_LOG] = 32,  [MT_MAP_EXP] = 32, [MT_MAP_ABS] = 1,
+    [MT_MAP_SQRT] = 2,     [MT_MAP_TANH] = 48,
 };
 static const unsigned char zip_cost[MT_ZIP_COUNT] = {
     [MT_ZIP_ADD] = 1, [MT_ZIP_SUB] = 1,       [MT_ZIP_MUL] = 1,      [MT_ZIP_DIV] = 2,
@@ -86,6 +107,45 @@ static inline int64_t min64(int64_t x, int64_t y) { return x < y ? x : y; }
 #define GENERIC_WIDTH 1
 #endif
 
+/* The baseline has no non-temporal store the compiler would emit from a loop: compute 256
+ * elements into an L1 buffer, then stream them out (SSE2's movntps). */
+static void generic_stream(int64_t n, const float *src, float *dst)
+{
+    int64_t i = 0;
+#if defined(__SSE2__)
+    for (; i < n && ((uintptr_t)(dst + i) & 15); i++) dst[i] = src[i];
+    for (; i + 4 <= n; i += 4) _mm_stream_ps(dst + i, _mm_loadu_ps(src + i));
+#endif
+    for (; i < n; i++) dst[i] = src[i];
+}
+
+static void generic_map_nt(enum mt_map_op op, int64_t n, const float *a, float *out)
+{
+    _Alignas(64) float buf[256];
+    for (int64_t j = 0; j < n; j += 256) {
+        int64_t c = n - j < 256 ? n - j : 256;
+        fk_map(op, c, a + j, buf);
+        generic_stream(c, buf, out + j);
+    }
+#if defined(__SSE2__)
+    _mm_sfence();
+#endif
+}
+
+static void generic_zip_nt(enum mt_zip_op op, int64_t n, const float *a, int64_t sa, const float *b,
+                           int64_t sb, float *out)
+{
+    _Alignas(64) float buf[256];
+    for (int64_t j = 0; j < n; j += 256) {
+        int64_t c = n - j < 256 ? n - j : 256;
+        fk_zip(op, c, a + j * sa, sa, b + j * sb, sb, buf);
+        generic_stream(c, buf, out + j);
+    }
+#if defined(__SSE2__)
+    _mm_sfence();
+#endif
+}
+
 const struct mt_fast_kernels mt_fast_kernels_generic = {
     .isa = "generic",
     .width = GENERIC_WIDTH,
@@ -96,6 +156,8 @@ const struct mt_fast_kernels mt_fast_kernels_generic = {
                    [MT_MAP_ABS] = true,
                    [MT_MAP_SQRT] = true},
     FK_TABLE_FUNCS,
+    .map_nt = generic_map_nt,
+    .zip_nt = generic_zip_nt,
 };
 
 /* The best table this CPU runs, chosen once; MT_FAST_ISA=generic forces the baseline (tests and
@@ -231,27 +293,15 @@ static int64_t ew_build(struct ew *e, const struct mt_tensor *out, const struct 
     return total;
 }
 
-/* A contiguous row of the output: straight into out, or through an L1 buffer and
- * non-temporal stores when streaming. */
+/* A contiguous row of the output: ordinary stores, or non-temporal ones when streaming. */
 static void ew_row(const struct ew *e, int64_t n, const float *a, int64_t sa, const float *b,
                    int64_t sb, float *o)
 {
-    if (!e->nt || n < 1024) {
-        if (e->zip)
-            e->k->zip(e->op, n, a, sa, b, sb, o);
-        else
-            e->k->map(e->op, n, a, o);
-        return;
-    }
-    _Alignas(64) float buf[1024];
-    for (int64_t j = 0; j < n; j += 1024) {
-        int64_t c = min64(1024, n - j);
-        if (e->zip)
-            e->k->zip(e->op, c, a + j * sa, sa, b + j * sb, sb, buf);
-        else
-            e->k->map(e->op, c, a + j, buf);
-        e->k->stream(c, buf, o + j);
-    }
+    bool nt = e->nt && n >= 64;
+    if (e->zip)
+        (nt ? e->k->zip_nt : e->k->zip)(e->op, n, a, sa, b, sb, o);
+    else
+        (nt ? e->k->map_nt : e->k->map)(e->op, n, a, o);
 }
 
 /* `len` elements of the innermost dim starting at element offsets off[0..2]. */
@@ -298,8 +348,8 @@ static void ew_range(void *arg, int64_t lo, int64_t hi)
 {
     const struct ew *e = arg;
     int nd = e->nd;
-    int64_t idx[MT_MAX_DIMS], off[3] = {0, 0, 0}, rem = lo;
-    for (int i = nd - 1; i >= 0; i--) {
+    int64_t idx[MT_MAX_DIMS] = {0}, off[3] = {0, 0, 0}, rem = lo;
+    for (int i = nd - 1; i >= 0 && rem > 0; i--) {
         idx[i] = rem % e->shape[i];
         rem /= e->shape[i];
         for (int k = 0; k < 3; k++) off[k] += idx[i] * e->st[k][i];
@@ -355,24 +405,61 @@ static enum mt_status ew_run(struct mt_ctx *ctx, struct ew *e, int64_t total, in
                       &d->threads);
 }
 
+/* True when t has out's shape and both are row-major: one flat loop covers them. */
+static bool same_flat(const struct mt_tensor *t, const struct mt_tensor *out)
+{
+    if (t->ndim != out->ndim) return false;
+    int64_t expect = 1;
+    for (int i = t->ndim - 1; i >= 0; i--) {
+        if (t->shape[i] != out->shape[i]) return false;
+        if (t->shape[i] != 1 && (t->strides[i] != expect || out->strides[i] != expect))
+            return false;
+        expect *= t->shape[i];
+    }
+    return true;
+}
+
 static enum mt_status fast_map(struct mt_ctx *ctx, enum mt_map_op op, struct mt_tensor *out,
                                const struct mt_tensor *a, struct mt_diag *d)
 {
+    const struct mt_fast_kernels *k = kernels();
+    bool vec = k->map_vector[op];
+    int64_t cost = vec ? map_cost_vec[op] : map_cost_libm[op];
+    if (out->size * cost <= FAST_PAR_WORK && same_flat(a, out)) {
+        /* the tiny contiguous op: straight to the kernel (see ew_run for the general case) */
+        d->path = "contiguous";
+        d->threads = 1;
+        d->vec_width = vec ? k->width : 1;
+        k->map(op, out->size, mt_tensor_data(a), mt_tensor_data(out));
+        return MT_OK;
+    }
     struct ew e;
-    e.k = kernels();
+    e.k = k;
     e.zip = false;
     e.op = (int)op;
     int64_t total = ew_build(&e, out, a, NULL);
-    bool vec = e.k->map_vector[op];
-    return ew_run(ctx, &e, total, vec ? map_cost_vec[op] : map_cost_libm[op], vec, d);
+    return ew_run(ctx, &e, total, cost, vec, d);
 }
 
 static enum mt_status fast_zip(struct mt_ctx *ctx, enum mt_zip_op op, struct mt_tensor *out,
                                const struct mt_tensor *a, const struct mt_tensor *b,
                                struct mt_diag *d)
 {
+    const struct mt_fast_kernels *k = kernels();
+    if (out->size * zip_cost[op] <= FAST_PAR_WORK) {
+        /* the tiny op on flat operands or a broadcast scalar: straight to the kernel */
+        bool fa = same_flat(a, out), fb = same_flat(b, out);
+        if ((fa || a->size == 1) && (fb || b->size == 1)) {
+            d->path = fa && fb ? "contiguous" : "broadcast";
+            d->threads = 1;
+            d->vec_width = k->width;
+            k->zip(op, out->size, mt_tensor_data(a), fa, mt_tensor_data(b), fb,
+                   mt_tensor_data(out));
+            return MT_OK;
+        }
+    }
     struct ew e;
-    e.k = kernels();
+    e.k = k;
     e.zip = true;
     e.op = (int)op;
     int64_t total = ew_build(&e, out, a, b);
@@ -626,14 +713,16 @@ static enum mt_status fast_reduce(struct mt_ctx *ctx, enum mt_reduce_op op, stru
 
     if (r.path == RED_COL) {
         int64_t cols = r.shape[r.col], outer = nout / cols;
+        if (work <= FAST_PAR_COL) threads = 1;
         r.strip = min64(cols, FAST_STRIP);
         if (outer < threads) { /* cut the columns so that every thread gets some */
             int64_t per = (cols + threads - 1) / threads;
             per = (per + 15) & ~(int64_t)15;
+            if (per < FAST_STRIP_MIN) per = FAST_STRIP_MIN;
             if (per < r.strip) r.strip = per;
         }
         r.nstrips = (cols + r.strip - 1) / r.strip;
-        if (work <= FAST_PAR_WORK) {
+        if (threads == 1 && work <= FAST_PAR_COL) {
             red_cols(&r, 0, outer * r.nstrips);
             return MT_OK;
         }

@@ -6,13 +6,19 @@
  * tanh and sigmoid, which libm only has as one call per element (those maps are compute-bound:
  * a call per element runs at a tenth of the memory's speed).
  *
+ * It also has the streaming-store (non-temporal) versions of map and zip for outputs bigger
+ * than the caches, written with intrinsics because compilers do not emit such stores from
+ * loops; each lane does the IEEE operation of scalar.h, so they give the values the ordinary
+ * loops give.
+ *
  * Accuracy. The routines follow Cephes/SLEEF: Cody-Waite range reduction and minimax
- * polynomials evaluated with FMA. Measured over every float32 in the ranges that matter (see
- * the numbers at each function) against a float64 reference: exp <= 1 ulp, log <= 1 ulp,
- * sigmoid <= 2 ulp, tanh <= 2 ulp, with the special values (NaN, +-inf, +-0, subnormals,
- * overflow and underflow) those of the scalar definitions in scalar.h. A tail shorter than 8
- * goes through the same vector code from a padded buffer, so an element's value never depends
- * on where a thread's chunk boundary fell. */
+ * polynomials evaluated with FMA. Measured over every 13th float32 bit pattern (330M inputs)
+ * against float64: exp 0.98 ulp, log 0.80 ulp, tanh 1.31 ulp, sigmoid 2.34 ulp at most, and
+ * within 1, 1, 2, 2 ulp of the scalar definitions on glibc (scalar.h's sigmoid is itself 2.25
+ * ulp from float64: its 1 + e and the division round twice); special values (NaN, +-inf,
+ * +-0, subnormals, overflow and underflow) as scalar.h. A tail shorter than 8 goes through the
+ * same vector code from a padded buffer, so an element's value never depends on where a
+ * thread's chunk boundary fell. */
 #if defined(__x86_64__)
 
 #include <immintrin.h>
@@ -141,11 +147,110 @@ VMATH_ARRAY(mt_fast_vtanh, v_tanh)
 #define MT_FAST_KERNEL_BODIES
 #include "fast.h"
 
+/* ---- non-temporal versions ------------------------------------------------------------ */
+
+/* Elements before out reaches a 32-byte boundary (streaming stores must be aligned). */
+static int64_t head_to_align(const float *out, int64_t n)
+{
+    int64_t h = (int64_t)((32 - ((uintptr_t)out & 31)) & 31) / (int64_t)sizeof(float);
+    return h < n ? h : n;
+}
+
+/* The same IEEE operation as the scalar definition in scalar.h, on 8 lanes: head and tail go
+ * through fk_zip, and every element gives the value fk_zip would. */
+#define NT_ZIP(EXPR)                                                                               \
+    for (int64_t i = 0; i < m; i += 8, pa += step_a, pb += step_b) {                               \
+        __m256 x = _mm256_loadu_ps(pa), y = _mm256_loadu_ps(pb);                                   \
+        _mm256_stream_ps(out + i, (EXPR));                                                         \
+    }                                                                                              \
+    break
+
+static void avx2_zip_nt(enum mt_zip_op op, int64_t n, const float *a, int64_t sa, const float *b,
+                        int64_t sb, float *out)
+{
+    int64_t h = head_to_align(out, n);
+    fk_zip(op, h, a, sa, b, sb, out);
+    a += h * sa;
+    b += h * sb;
+    out += h;
+    n -= h;
+    int64_t m = n & ~(int64_t)7;
+    /* a broadcast operand (stride 0) is read from 8 copies of it */
+    float ab[8], bb[8];
+    const float *pa = a, *pb = b;
+    int64_t step_a = 8 * sa, step_b = 8 * sb;
+    if (!sa) {
+        for (int k = 0; k < 8; k++) ab[k] = a[0];
+        pa = ab;
+    }
+    if (!sb) {
+        for (int k = 0; k < 8; k++) bb[k] = b[0];
+        pb = bb;
+    }
+    const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
+    const __m256 sign = _mm256_set1_ps(-0.0f);
+    switch (op) {
+    case MT_ZIP_ADD: NT_ZIP(_mm256_add_ps(x, y));
+    case MT_ZIP_SUB: NT_ZIP(_mm256_sub_ps(x, y));
+    case MT_ZIP_MUL: NT_ZIP(_mm256_mul_ps(x, y));
+    case MT_ZIP_DIV: NT_ZIP(_mm256_div_ps(x, y));
+    case MT_ZIP_LT: NT_ZIP(_mm256_and_ps(_mm256_cmp_ps(x, y, _CMP_LT_OQ), one));
+    case MT_ZIP_GT: NT_ZIP(_mm256_and_ps(_mm256_cmp_ps(x, y, _CMP_GT_OQ), one));
+    case MT_ZIP_EQ: NT_ZIP(_mm256_and_ps(_mm256_cmp_ps(x, y, _CMP_EQ_OQ), one));
+    case MT_ZIP_IS_CLOSE:
+        NT_ZIP(_mm256_and_ps(_mm256_cmp_ps(_mm256_andnot_ps(sign, _mm256_sub_ps(x, y)),
+                                           _mm256_set1_ps(1e-2f), _CMP_LT_OQ),
+                             one));
+    case MT_ZIP_MAX: NT_ZIP(_mm256_max_ps(x, y)); /* x > y ? x : y, as mt_s_max */
+    case MT_ZIP_RELU_BACK: NT_ZIP(_mm256_and_ps(_mm256_cmp_ps(x, zero, _CMP_GT_OQ), y));
+    case MT_ZIP_LOG_BACK: NT_ZIP(_mm256_div_ps(y, x));
+    case MT_ZIP_INV_BACK: NT_ZIP(_mm256_div_ps(_mm256_xor_ps(y, sign), _mm256_mul_ps(x, x)));
+    default: m = 0; break;
+    }
+    _mm_sfence();
+    fk_zip(op, n - m, a + m * sa, sa, b + m * sb, sb, out + m);
+}
+
+#define NT_MAP(EXPR)                                                                               \
+    for (int64_t i = 0; i < m; i += 8) {                                                           \
+        __m256 x = _mm256_loadu_ps(a + i);                                                         \
+        _mm256_stream_ps(out + i, (EXPR));                                                         \
+    }                                                                                              \
+    break
+
+static void avx2_map_nt(enum mt_map_op op, int64_t n, const float *a, float *out)
+{
+    int64_t h = head_to_align(out, n);
+    fk_map(op, h, a, out);
+    a += h;
+    out += h;
+    n -= h;
+    int64_t m = n & ~(int64_t)7;
+    const __m256 sign = _mm256_set1_ps(-0.0f);
+    switch (op) {
+    case MT_MAP_NEG: NT_MAP(_mm256_xor_ps(x, sign));
+    case MT_MAP_ID: NT_MAP(x);
+    case MT_MAP_INV: NT_MAP(_mm256_div_ps(_mm256_set1_ps(1.0f), x));
+    case MT_MAP_RELU: NT_MAP(_mm256_max_ps(x, _mm256_setzero_ps())); /* NaN gives 0, as x > 0 */
+    case MT_MAP_ABS: NT_MAP(_mm256_andnot_ps(sign, x));
+    case MT_MAP_SQRT: NT_MAP(_mm256_sqrt_ps(x));
+    case MT_MAP_SIGMOID: NT_MAP(v_sigmoid(x));
+    case MT_MAP_LOG: NT_MAP(v_log(x));
+    case MT_MAP_EXP: NT_MAP(v_exp(x));
+    case MT_MAP_TANH: NT_MAP(v_tanh(x));
+    default: m = 0; break;
+    }
+    _mm_sfence();
+    fk_map(op, n - m, a + m, out + m);
+}
+
 const struct mt_fast_kernels mt_fast_kernels_avx2 = {
     .isa = "avx2",
     .width = 8,
     .map_vector = {true, true, true, true, true, true, true, true, true, true},
     FK_TABLE_FUNCS,
+    .map_nt = avx2_map_nt,
+    .zip_nt = avx2_zip_nt,
 };
 _Static_assert(MT_MAP_COUNT == 10, "map_vector lists every map op");
 

@@ -17,24 +17,25 @@
  * with zeros, so the micro-kernel always runs a full tile; a tile that sticks out of C, or a C
  * without unit column stride, is computed into a scratch tile and copied out.
  *
- * Threads. The threads share the packed B panel (each packs a slice of its micro-panels, then a
- * barrier) and split C into a grid of rectangles of whole tiles (gemm_grid: rows for square
- * products, columns when M is short); each thread packs its own A blocks for its rows and
- * computes its rectangle with no further synchronisation. That is two barriers per (jc, pc)
- * step: 16 for n = 2048. Fewer barriers matter on the shared 2-core machines this runs on: a
- * barrier waits for the slowest thread, and a thread descheduled by another process costs a
- * time slice per barrier (a first design with shared A blocks and a barrier per MC block ran
- * 20-40x slower whenever another process was busy).
+ * Threads. C is cut into a grid of rectangles of whole tiles, one per thread (gemm_grid:
+ * columns for square products, rows when N is narrow), and each thread runs the loops above on
+ * its rectangle with its own packing buffers: it packs exactly the B micro-panels and A rows it
+ * reads, so threads share nothing and never wait for each other until the region ends. (A first
+ * design shared the packed B panel and A block, with a barrier per MC block; on this shared
+ * 2-core machine a barrier waits a scheduler time slice whenever the other core is busy with
+ * another process, and that design fell to 15 GFLOP/s at n = 1024, where this one keeps 67-84
+ * and numpy/OpenBLAS 48-68 beside a busy loop on the other core. Sharing nothing costs some
+ * duplicated packing: each thread of a column split packs all of A, ~2% of the time at n = 128
+ * and less above.)
  * K is never split: each element of C is summed by one thread, KC block after KC block in
  * order, each block inside one micro-kernel call, and KC depends only on K and the ISA, so the
- * result is bit-identical for any thread count (MC, NC and the grid only decide who computes a
- * tile and when, never how).
+ * result is bit-identical for any thread count (MC, NC, the grid and whether a tile is an edge
+ * tile only decide who computes a tile and when, never how).
  *
- * Cancellation. Thread 0 polls mt_cancel_requested() before each B panel and publishes the
- * answer in a slot that all threads read after the barrier, so they all leave at the same step
- * (a thread leaving alone would hang the others in the next barrier); while computing, each
- * thread also polls once per B micro-panel (about 10 us of work) and skips the rest of its
- * rectangle, which the next step's decision or the final status reports. */
+ * Cancellation. Each thread polls mt_cancel_requested() once per B micro-panel of each A block
+ * (about 10 us of work) and leaves its rectangle when the flag is up; the call then returns
+ * MT_ERR_CANCELLED with C partly written. No thread waits for another, so leaving alone is
+ * safe. */
 #include "gemm.h"
 #include "gemm_kernels.h"
 
@@ -48,15 +49,6 @@
 #ifdef MT_HAVE_OPENMP
 #include <omp.h>
 #endif
-
-/* All threads of the team wait here (an orphaned barrier: called from inside the parallel
- * region of mt_cpu_gemm). */
-static void gemm_barrier(void)
-{
-#ifdef MT_HAVE_OPENMP
-#pragma omp barrier
-#endif
-}
 
 /* ---- the portable micro-kernel --------------------------------------------------------- */
 
@@ -100,17 +92,22 @@ struct gemm_isa {
  * - KC: the packed B micro-panel (KC x NR floats) stays in L1 while MC/MR A micro-panels stream
  *   past it: 256 x 16 x 4 B = 16 KiB of a 32 KiB L1 for AVX2; 192 x 32 x 4 B = 24 KiB for
  *   AVX-512 (32-48 KiB L1 on Skylake-SP .. Sapphire Rapids, Zen 4).
- * - MC: the packed A block (MC x KC) stays in L2: AVX2 MC=... (measured, see below);
+ * - MC: the packed A block (MC x KC) stays in L2: AVX2 144 x 256 x 4 B = 144 KiB of 512 KiB;
  *   AVX-512 240 x 192 x 4 B = 180 KiB of a 1-2 MiB L2.
  * - NC: the packed B panel (KC x NC) sits in L3 and bounds the packing buffer: 4080 x 256 x 4 B
- *   = 4 MiB. BLIS uses the same NC for Haswell/Zen.
- * Measured on the development machine (AMD EPYC Zen 3, 32 KiB L1d, 512 KiB L2 per core) with
- * bench/gemm_bench.c; see the numbers at GEMM_AVX2 below. */
+ *   = 4 MiB. AVX2's three are BLIS's values for Haswell/Zen.
+ * Measured on the development machine (AMD EPYC Zen 3, 32 KiB L1d, 512 KiB L2 per core), in
+ * GFLOP per second of the thread's CPU time (robust to the other load on that shared machine),
+ * 1 thread, n = 512/1024/2048: every MC in 72..240 with KC 256 and every KC in 192..512 gave
+ * 74-88, within the run-to-run spread; the micro-kernel (about 90% of the FMA peak on
+ * L1-resident panels) and the packing (8% of the time at n = 1024, 16% at n = 128 before the
+ * AVX2 packers) set the speed, not the blocking. The AVX-512 numbers are reasoned, not measured
+ * (no AVX-512 machine was available). */
 static const struct gemm_isa gemm_isas[GEMM_ISA_COUNT] = {
     [GEMM_SCALAR] = {"scalar", 4, 8, 128, 256, 2048, mt_gemm_ukernel_scalar_4x8, NULL, NULL},
 #if defined(__x86_64__)
-    [GEMM_AVX2] = {"avx2", 6, 16, 144, 256, 4080, mt_gemm_ukernel_avx2_6x16,
-                   mt_gemm_pack_a6_avx2, mt_gemm_pack_b16_avx2},
+    [GEMM_AVX2] = {"avx2", 6, 16, 144, 256, 4080, mt_gemm_ukernel_avx2_6x16, mt_gemm_pack_a6_avx2,
+                   mt_gemm_pack_b16_avx2},
     [GEMM_AVX512] = {"avx512", 12, 32, 240, 192, 3072, mt_gemm_ukernel_avx512_12x32, NULL, NULL},
     [GEMM_AVX512EMU] = {"avx512emu", 12, 32, 240, 192, 3072, mt_gemm_ukernel_avx2_12x32, NULL,
                         NULL},
@@ -120,11 +117,18 @@ static const struct gemm_isa gemm_isas[GEMM_ISA_COUNT] = {
     [GEMM_AVX512EMU] = {"avx512emu", 0, 0, 0, 0, 0, NULL, NULL, NULL},
 #endif
 };
+_Static_assert(sizeof gemm_isas / sizeof gemm_isas[0] == GEMM_ISA_COUNT, "one row per ISA");
 
-/* Below this many multiply-adds (M*N*K) one thread does the whole product. Measured with
- * bench/gemm_bench.c on the development machine: ... */
+/* Below this many multiply-adds (M*N*K) one thread does the whole product: waking the second
+ * thread, its duplicated packing and its cold caches cost about what half the work saves.
+ * Measured with bench/gemm_bench.c built with this set to 0, quiet development machine (2 Zen 3
+ * cores), square n, median GFLOP/s 1 thread vs 2: n = 48: 61 vs 62, 64: 71 vs 75, 80: 77 vs 79,
+ * 96: 85 vs 81, 112: 77 vs 112, 128: 85 vs 127, 160: 76 vs 142. Up to n = 96 a second thread
+ * gains nothing (and takes a core from whoever else is running); from n = 112 it pays. Beside a
+ * busy loop on the other core, 2 threads lose to 1 up to n ~ 1024 (n = 512: 30-40 vs 78):
+ * callers should ask only for threads the machine has free. */
 #ifndef MT_GEMM_SERIAL_MNK
-#define MT_GEMM_SERIAL_MNK (64.0 * 64.0 * 64.0)
+#define MT_GEMM_SERIAL_MNK 1.0e6
 #endif
 
 /* ---- run-time ISA choice --------------------------------------------------------------- */
@@ -154,7 +158,8 @@ static enum gemm_isa_id gemm_isa_best(void)
     return GEMM_SCALAR;
 }
 
-/* `name` if the CPU runs it (and, unless `any`, it is not above the best one), else the best. */
+/* The ISA called `name` if this CPU can run it, else (unknown name, NULL, or an ISA the CPU
+ * lacks) the best one it can. */
 static enum gemm_isa_id gemm_isa_parse(const char *name)
 {
     enum gemm_isa_id best = gemm_isa_best();
@@ -192,6 +197,12 @@ void mt_cpu_gemm_force_isa(const char *isa)
 static inline int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 static inline int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 static inline int64_t round_up(int64_t a, int64_t b) { return ceil_div(a, b) * b; }
+static inline void swap64(int64_t *a, int64_t *b)
+{
+    int64_t t = *a;
+    *a = *b;
+    *b = t;
+}
 
 /* Micro-panel of B: rows pc..pc+kc of columns j0..j0+nr (n <= nr of them real, the rest zero)
  * into dst[k*nr + j]. Inlined with constant nr so that the unit-stride copy vectorises. */
@@ -262,91 +273,78 @@ static void pack_a(int mr, int64_t kc, int64_t m, const float *src, int64_t rsa,
 struct gemm_job {
     const struct gemm_isa *isa;
     int64_t M, N, K;
-    int64_t mc, kc, nc; /* this call's block sizes (KC balanced, see mt_cpu_gemm) */
+    int64_t kc; /* this call's KC (balanced, see mt_cpu_gemm) */
     const float *A;
     int64_t rsa, csa;
     const float *B;
     int64_t rsb, csb;
     float *C;
     int64_t rsc, csc;
-    float *ap; /* packed A blocks, one per thread, ap_len floats apart (mc x kc) */
-    int64_t ap_len;
-    float *bp;          /* packed B panel (kc x nc), shared */
-    int stop[2];        /* thread 0's cancel decision for (jc, pc) step s, in slot s & 1 */
-    atomic_int skipped; /* a thread saw the cancel flag and skipped part of its tiles */
+    int tm, tn;         /* C is cut into tm x tn rectangles of whole tiles, one per thread */
+    float *buf;         /* packing buffers: rectangle r's at buf + r * (a_len + b_len) */
+    int64_t a_len;      /* floats for one packed A block (mc x kc), a multiple of 16 */
+    int64_t b_len;      /* floats for one packed B panel (kc x nc), a multiple of 16 */
+    atomic_int skipped; /* a thread saw the cancel flag and left its rectangle unfinished */
 };
 
-/* The threads as a tm x tn grid over C's tiles (tm * tn = nt): the factorisation that gives the
- * fewest tiles to the busiest thread, rows first on ties (a row split packs each A row once; a
- * column split has every thread of a row pack the same A rows). A function of the shape and
- * nt only; it decides who computes a tile, never how. */
-static void gemm_grid(const struct gemm_job *g, int nt, int *tm, int *tn)
+/* The largest MC (NC) the table allows for `len` rows (columns), balanced: 150 rows run as 2 x
+ * 78 rather than 144 + 6 (a thin last block pays the packing and loop overheads on little
+ * work); a multiple of `unit`, never above `max`. */
+static int64_t gemm_block(int64_t len, int64_t max, int unit)
 {
-    const int64_t mtiles = ceil_div(g->M, g->isa->mr);
-    const int64_t ntiles = ceil_div(min64(g->N, g->nc), g->isa->nr);
+    return round_up(ceil_div(len, ceil_div(len, max)), unit);
+}
+
+/* The threads' grid: tm * tn = nt rectangles with the fewest tiles in the largest. Columns
+ * first on ties: then each thread's B panel, which every one of its A blocks streams past, is
+ * 1/tn of the width (measured a few percent faster than rows at n = 512..2048 on 2 threads; for
+ * square C both splits duplicate the same amount of packing, of A or of B). */
+static void gemm_grid(int64_t mtiles, int64_t ntiles, int nt, int *tm, int *tn)
+{
     int64_t best = -1;
-    for (int m = nt; m >= 1; m--) {
-        if (nt % m) continue;
-        int64_t busiest = ceil_div(mtiles, m) * ceil_div(ntiles, nt / m);
+    for (int n = nt; n >= 1; n--) {
+        if (nt % n) continue;
+        int64_t busiest = ceil_div(mtiles, nt / n) * ceil_div(ntiles, n);
         if (best < 0 || busiest < best) {
             best = busiest;
-            *tm = m;
-            *tn = nt / m;
+            *tm = nt / n;
+            *tn = n;
         }
     }
 }
 
-/* Thread `tid` of `nt`: every thread runs the same (jc, pc) loop and meets the same barriers,
- * two per step: before the shared B panel is overwritten and after it is packed. Between them
- * each thread works alone on its rectangle of C, packing its own A blocks. */
-static void gemm_thread(struct gemm_job *g, int tid, int nt)
+/* Rectangle r of the grid: C[r0:r1, c0:c1] = A[r0:r1, :] @ B[:, c0:c1] with Goto's loops and
+ * r's own packing buffers. No thread reads what another wrote, so the threads never wait for
+ * each other. Returns early, leaving `skipped` set, when the cancel flag rises. */
+static void gemm_rect(struct gemm_job *g, int r)
 {
     const struct gemm_isa *isa = g->isa;
     const int mr = isa->mr, nr = isa->nr;
     const mt_gemm_ukernel_fn kern = isa->kern;
+    const int64_t mtiles = ceil_div(g->M, mr), ntiles = ceil_div(g->N, nr);
+    const int ti = r / g->tn, tj = r % g->tn;
+    const int64_t r0 = mtiles * ti / g->tm * mr, r1 = min64(g->M, mtiles * (ti + 1) / g->tm * mr);
+    const int64_t c0 = ntiles * tj / g->tn * nr, c1 = min64(g->N, ntiles * (tj + 1) / g->tn * nr);
+    if (r0 >= r1 || c0 >= c1) return;
+    const int64_t mc = gemm_block(r1 - r0, isa->mc, mr), nc = gemm_block(c1 - c0, isa->nc, nr);
+    float *ap = g->buf + r * (g->a_len + g->b_len), *bp = ap + g->a_len;
     _Alignas(64) float tile[GEMM_MAX_MR * GEMM_MAX_NR];
-    float *ap = g->ap + tid * g->ap_len;
-    int tm = 1, tn = 1;
-    gemm_grid(g, nt, &tm, &tn);
-    /* This thread's rows: a contiguous range of whole MR tiles. */
-    const int ti = tid / tn, tj = tid % tn;
-    const int64_t mtiles = ceil_div(g->M, mr);
-    const int64_t r0 = mtiles * ti / tm * mr, r1 = min64(g->M, mtiles * (ti + 1) / tm * mr);
-    /* Its MC blocks, balanced (150 rows run as 2 x 78, not 144 + 6); at most g->mc. */
-    const int64_t mc = r1 > r0 ? round_up(ceil_div(r1 - r0, ceil_div(r1 - r0, g->mc)), mr) : mr;
-    int64_t step = 0; /* (jc, pc) steps so far: the same count on every thread */
 
-    for (int64_t jc = 0; jc < g->N; jc += g->nc) {
-        const int64_t ncur = min64(g->nc, g->N - jc);
-        const int64_t njr = ceil_div(ncur, nr);
-        /* This thread's columns of the panel: whole NR micro-panels. */
-        const int64_t q0 = njr * tj / tn, q1 = njr * (tj + 1) / tn;
-        for (int64_t pc = 0; pc < g->K; pc += g->kc, step++) {
+    for (int64_t jc = c0; jc < c1; jc += nc) {
+        const int64_t ncur = min64(nc, c1 - jc), njr = ceil_div(ncur, nr);
+        for (int64_t pc = 0; pc < g->K; pc += g->kc) {
             const int64_t kcur = min64(g->kc, g->K - pc);
-            if (nt > 1 && step > 0) gemm_barrier(); /* all done with the previous B panel */
-            if (tid == 0)
-                g->stop[step & 1] = mt_cancel_requested() ||
-                                    atomic_load_explicit(&g->skipped, memory_order_relaxed);
-            for (int64_t q = njr * tid / nt; q < njr * (tid + 1) / nt; q++)
-            {
+            for (int64_t q = 0; q < njr; q++) {
                 const float *src = g->B + pc * g->rsb + (jc + q * nr) * g->csb;
                 const int64_t n = min64(nr, ncur - q * nr);
                 if (n == nr && g->csb == 1 && isa->pack_b_rows)
-                    isa->pack_b_rows(kcur, src, g->rsb, g->bp + q * nr * kcur);
+                    isa->pack_b_rows(kcur, src, g->rsb, bp + q * nr * kcur);
                 else
-                    pack_b(nr, kcur, n, src, g->rsb, g->csb, g->bp + q * nr * kcur);
+                    pack_b(nr, kcur, n, src, g->rsb, g->csb, bp + q * nr * kcur);
             }
-            /* B panel complete. stop[step & 1] is written again two steps later, after every
-             * thread has passed the next barrier, so all threads read the same decision. */
-            if (nt > 1) gemm_barrier();
-            if (g->stop[step & 1]) return;
-
             for (int64_t ic = r0; ic < r1; ic += mc) {
-                const int64_t mcur = min64(mc, r1 - ic);
-                const int64_t nir = ceil_div(mcur, mr);
-                if (q0 >= q1) break;
-                for (int64_t p = 0; p < nir; p++)
-                {
+                const int64_t mcur = min64(mc, r1 - ic), nir = ceil_div(mcur, mr);
+                for (int64_t p = 0; p < nir; p++) {
                     const float *src = g->A + (ic + p * mr) * g->rsa + pc * g->csa;
                     const int64_t m = min64(mr, mcur - p * mr);
                     if (m == mr && g->csa == 1 && isa->pack_a_rows)
@@ -354,25 +352,23 @@ static void gemm_thread(struct gemm_job *g, int tid, int nt)
                     else
                         pack_a(mr, kcur, m, src, g->rsa, g->csa, ap + p * mr * kcur);
                 }
-                for (int64_t jr = q0; jr < q1; jr++) {
-                    /* ~10 us of work per poll (KC x NR x MC multiply-adds). */
+                for (int64_t jr = 0; jr < njr; jr++) {
+                    /* A poll per MC x KC x NR multiply-adds: ~10 us (AVX2, full blocks). */
                     if (mt_cancel_requested()) {
                         atomic_store_explicit(&g->skipped, 1, memory_order_relaxed);
-                        ic = r1;
-                        break;
+                        return;
                     }
-                    const int64_t j0 = jc + jr * nr;
-                    const int64_t n = min64(nr, g->N - j0);
-                    const float *bpan = g->bp + jr * nr * kcur;
+                    const int64_t j0 = jc + jr * nr, n = min64(nr, c1 - j0);
+                    const float *bpan = bp + jr * nr * kcur;
                     for (int64_t ir = 0; ir < nir; ir++) {
-                        const int64_t i0 = ic + ir * mr;
-                        const int64_t m = min64(mr, g->M - i0);
+                        const int64_t i0 = ic + ir * mr, m = min64(mr, r1 - i0);
                         const float *apan = ap + ir * mr * kcur;
                         float *c = g->C + i0 * g->rsc + j0 * g->csc;
                         if (m == mr && n == nr && g->csc == 1) {
                             kern(kcur, apan, bpan, c, g->rsc, pc > 0);
                             continue;
                         }
+                        /* Edge tile or strided C: the same sums, through the scratch tile. */
                         kern(kcur, apan, bpan, tile, nr, 0);
                         for (int64_t i = 0; i < m; i++)
                             for (int64_t j = 0; j < n; j++) {
@@ -388,11 +384,12 @@ static void gemm_thread(struct gemm_job *g, int tid, int nt)
 
 /* ---- packing buffers ------------------------------------------------------------------- */
 
-/* The packing buffers (2 A blocks + the B panel: up to 4.3 MiB for AVX2) are kept per calling
- * thread between calls, freed at its exit. Allocating them per call cost a third of the time
- * at n = 256: glibc serves blocks this size with fresh mmap'd pages (or trims and regrows the
- * heap), and every call then page-faults its buffers in again (measured 45 -> 75 GFLOP/s). Only
- * the calling thread allocates; the OpenMP workers use its buffers. */
+/* The packing buffers (the B panel and an A block per thread: at most 4 MiB + 144 KiB per
+ * thread for AVX2) are kept per calling thread between calls, freed at its exit. Allocating them
+ * per call cost a third of the time at n = 256: glibc serves blocks this size with fresh mmap'd
+ * pages (or trims and regrows the heap), and every call then page-faults its buffers in again
+ * (measured 45 -> 75 GFLOP/s). Only the calling thread allocates; the OpenMP workers use its
+ * buffers. */
 struct gemm_scratch {
     float *buf;   /* 64-byte aligned */
     size_t bytes; /* its size */
@@ -457,23 +454,17 @@ int mt_cpu_gemm(int nthreads, int64_t M, int64_t N, int64_t K, const float *A, i
      * in place instead of through the scratch tile. Only the shape decides, so the summation
      * order (and determinism) is unchanged. */
     if (csc != 1 && rsc == 1) {
-        int64_t t = M;
-        M = N;
-        N = t;
         const float *p = A;
         A = B;
         B = p;
-        t = rsa;
-        int64_t t2 = csa;
-        rsa = csb;
-        csa = rsb;
-        rsb = t2;
-        csb = t;
-        rsc = csc;
-        csc = 1;
+        swap64(&M, &N);
+        swap64(&rsa, &csb); /* A' = B^T: (j,k) at B[j*csb + k*rsb] */
+        swap64(&csa, &rsb); /* B' = A^T: (k,i) at A[k*csa + i*rsa] */
+        swap64(&rsc, &csc);
     }
 
-    struct gemm_job g = {.isa = gemm_isa_current(),
+    const struct gemm_isa *isa = gemm_isa_current();
+    struct gemm_job g = {.isa = isa,
                          .M = M,
                          .N = N,
                          .K = K,
@@ -486,48 +477,39 @@ int mt_cpu_gemm(int nthreads, int64_t M, int64_t N, int64_t K, const float *A, i
                          .C = C,
                          .rsc = rsc,
                          .csc = csc};
-    const struct gemm_isa *isa = g.isa;
-    /* Balanced blocks: K = 300 runs as 2 x 150 rather than 256 + 44 (a short last block pays
-     * the C update and loop overheads on little work). KC depends on K and the ISA only. */
-    /* TUNING-ONLY */ struct gemm_isa tmp = *isa;
-    if (getenv("T_MC")) tmp.mc = atoi(getenv("T_MC"));
-    if (getenv("T_KC")) tmp.kc = atoi(getenv("T_KC"));
-    if (getenv("T_NC")) tmp.nc = atoi(getenv("T_NC"));
-    isa = &tmp;
-    g.kc = ceil_div(K, ceil_div(K, isa->kc));
-    g.mc = min64(isa->mc, round_up(M, isa->mr));
-    g.nc = round_up(ceil_div(N, ceil_div(N, isa->nc)), isa->nr);
+    /* Balanced KC: K = 300 runs as 2 x 150 rather than 256 + 44. It depends on K and the ISA
+     * only: the one blocking choice that changes the order of the sums. */
+    g.kc = gemm_block(K, isa->kc, 1);
 
-    /* No more threads than tiles of C (each would get an A buffer and nothing to do). */
-    const int64_t tiles = ceil_div(M, isa->mr) * ceil_div(min64(N, g.nc), isa->nr);
     int nt = nthreads < 1 ? 1 : nthreads;
-    if (nt > tiles) nt = (int)tiles;
     if ((double)M * (double)N * (double)K < MT_GEMM_SERIAL_MNK) nt = 1;
 #ifndef MT_HAVE_OPENMP
     nt = 1;
 #endif
+    const int64_t mtiles = ceil_div(M, isa->mr), ntiles = ceil_div(N, isa->nr);
+    if (nt > mtiles * ntiles) nt = (int)(mtiles * ntiles); /* no empty rectangles */
+    g.tm = g.tn = 1;
+    gemm_grid(mtiles, ntiles, nt, &g.tm, &g.tn);
 
-    /* One buffer: the B panel, then an A block per thread, each a multiple of 16 floats (64
-     * bytes) so that every one starts aligned. */
-    const int64_t b_len = round_up(g.nc * g.kc, 16);
-    g.ap_len = round_up(g.mc * g.kc, 16);
+    /* One allocation: per rectangle an A block and a B panel, sized for the largest rectangle,
+     * each a multiple of 16 floats so that every one starts 64-byte aligned. */
+    g.a_len = round_up(min64(isa->mc, ceil_div(mtiles, g.tm) * isa->mr) * g.kc, 16);
+    g.b_len = round_up(min64(isa->nc, ceil_div(ntiles, g.tn) * isa->nr) * g.kc, 16);
     bool owned;
-    float *buf = scratch_get((size_t)(b_len + nt * g.ap_len) * sizeof(float), &owned);
-    if (!buf) return MT_ERR_NOMEM;
-    g.bp = buf;
-    g.ap = buf + b_len;
+    g.buf = scratch_get((size_t)(nt * (g.a_len + g.b_len)) * sizeof(float), &owned);
+    if (!g.buf) return MT_ERR_NOMEM;
     atomic_init(&g.skipped, 0);
 
 #ifdef MT_HAVE_OPENMP
     if (nt > 1) {
+        /* The team may be smaller than asked (nested regions, thread limits): each thread then
+         * takes several rectangles, still each with its own buffers. */
 #pragma omp parallel num_threads(nt)
-        gemm_thread(&g, omp_get_thread_num(), omp_get_num_threads());
+        for (int r = omp_get_thread_num(); r < nt; r += omp_get_num_threads()) gemm_rect(&g, r);
     } else
 #endif
-        gemm_thread(&g, 0, 1);
+        gemm_rect(&g, 0);
 
-    if (owned) free(buf);
-    if (g.stop[0] || g.stop[1] || atomic_load_explicit(&g.skipped, memory_order_relaxed))
-        return MT_ERR_CANCELLED;
-    return MT_OK;
+    if (owned) free(g.buf);
+    return atomic_load_explicit(&g.skipped, memory_order_relaxed) ? MT_ERR_CANCELLED : MT_OK;
 }

@@ -80,8 +80,10 @@ void mt_gemm_pack_a6_avx2(int64_t kc, const float *src, int64_t rsa, float *dst)
             __m128 v1 = h ? _mm256_extractf128_ps(u1, 1) : _mm256_castps256_ps128(u1);
             __m128 v2 = h ? _mm256_extractf128_ps(u2, 1) : _mm256_castps256_ps128(u2);
             __m128 v3 = h ? _mm256_extractf128_ps(u3, 1) : _mm256_castps256_ps128(u3);
-            __m128d w4 = _mm_castps_pd(h ? _mm256_extractf128_ps(t4, 1) : _mm256_castps256_ps128(t4));
-            __m128d w5 = _mm_castps_pd(h ? _mm256_extractf128_ps(t5, 1) : _mm256_castps256_ps128(t5));
+            __m128d w4 =
+                _mm_castps_pd(h ? _mm256_extractf128_ps(t4, 1) : _mm256_castps256_ps128(t4));
+            __m128d w5 =
+                _mm_castps_pd(h ? _mm256_extractf128_ps(t5, 1) : _mm256_castps256_ps128(t5));
             _mm_storeu_ps(d + 0, v0);
             _mm_store_sd((double *)(d + 4), w4);
             _mm_storeu_ps(d + 6, v1);
