@@ -23,7 +23,7 @@ C_SOURCES   = $(shell find engine kernel tests bench -type f \
 ASAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
             UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-.PHONY: help setup build build-asan build-clang fuzz install-kernelspec lab test bench bench-kernel \
+.PHONY: help setup build build-asan build-clang fuzz install-kernelspec lab test bench bench-kernel bench-engine \
         format format-check lock clean distclean
 
 help: ## list the targets
@@ -97,7 +97,13 @@ fuzz: setup ## build the libFuzzer targets (clang) and run each for FUZZ_SECONDS
 bench-kernel: build ## kernel start-up / round-trip benchmark vs. peer kernels
 	$(PY) bench/kernel_bench.py --kernel $(KERNEL)
 
-bench: bench-kernel ## all benchmarks
+bench-engine: build ## engine benchmarks vs numpy and the machine's peaks (ops, matmul, per-op cost)
+	cmake --build build -j$(JOBS) --target mt_ops_bench mt_gemm_bench mt_lang_bench
+	build/mt_ops_bench --numpy $(PY)
+	build/mt_gemm_bench --numpy $(PY)
+	build/mt_lang_bench
+
+bench: bench-engine bench-kernel ## all benchmarks
 
 format: ## clang-format the C sources in place
 	@command -v clang-format >/dev/null || { echo "clang-format not found (apt-get install clang-format)"; exit 1; }

@@ -49,7 +49,8 @@ int main(int argc, char **argv)
 {
     int reps = 7;
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc) reps = atoi(argv[++i]);
+        if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
+            reps = atoi(argv[++i]);
         else {
             fprintf(stderr, "usage: %s [--reps N]\n", argv[0]);
             return 2;
@@ -70,8 +71,8 @@ int main(int argc, char **argv)
     for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++) {
         for (size_t oi = 0; oi < sizeof ops / sizeof ops[0]; oi++) {
             char cell[256], empty[256];
-            snprintf(cell, sizeof cell, "%sfor i in range(%d):\n    c = a %s b\n",
-                     shapes[si].setup, LOOP, ops[oi]);
+            snprintf(cell, sizeof cell, "%sfor i in range(%d):\n    c = a %s b\n", shapes[si].setup,
+                     LOOP, ops[oi]);
             snprintf(empty, sizeof empty, "%sfor i in range(%d):\n    c = a\n", shapes[si].setup,
                      LOOP);
             double t[1000];

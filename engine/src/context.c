@@ -181,8 +181,7 @@ static void *block_alloc(struct mt_ctx *ctx, size_t bytes)
 #ifdef MADV_HUGEPAGE
     /* Transparent huge pages cut the first-touch page faults of big tensors 512-fold. */
     if (bytes >= ((size_t)4 << 20))
-        madvise((void *)(((uintptr_t)p + 4095) & ~(uintptr_t)4095), bytes - 4096,
-                MADV_HUGEPAGE);
+        madvise((void *)(((uintptr_t)p + 4095) & ~(uintptr_t)4095), bytes - 4096, MADV_HUGEPAGE);
 #endif
     return p;
 }
