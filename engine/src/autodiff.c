@@ -116,21 +116,14 @@ static enum mt_status record(struct mt_ctx *ctx, int fn, struct mt_tensor **out,
     return MT_OK;
 }
 
-/* A detached alias of t for a node to keep (see the top comment). */
-static enum mt_status save_out(struct mt_ctx *ctx, struct mt_tensor *out, struct mt_tensor **saved)
-{
-    *saved = NULL;
-    if (!out->requires_grad && !out->node) return mt_detach(ctx, out, saved);
-    return mt_detach(ctx, out, saved);
-}
-
 static enum mt_status unary(struct mt_ctx *ctx, int fn, enum mt_map_op op, bool keep_out,
                             struct mt_tensor *a, struct mt_tensor **out)
 {
     struct mt_tensor *r = NULL, *saved = NULL;
     enum mt_status st = map_new(ctx, op, a, &r);
     if (st != MT_OK) return st;
-    if (keep_out && needs_grad(a, NULL) && (st = save_out(ctx, r, &saved)) != MT_OK) {
+    /* the output is saved as a detached alias (see the top comment) */
+    if (keep_out && needs_grad(a, NULL) && (st = mt_detach(ctx, r, &saved)) != MT_OK) {
         mt_tensor_release(r);
         return st;
     }
@@ -238,7 +231,7 @@ static enum mt_status reduction(struct mt_ctx *ctx, int fn, enum mt_reduce_op op
         if (st == MT_OK) *out = r;
         return st;
     }
-    if (fn == FN_MAX && needs_grad(a, NULL) && (st = save_out(ctx, r, &saved)) != MT_OK) {
+    if (fn == FN_MAX && needs_grad(a, NULL) && (st = mt_detach(ctx, r, &saved)) != MT_OK) {
         mt_tensor_release(r);
         return st;
     }
@@ -396,8 +389,8 @@ static enum mt_status transpose(struct mt_ctx *ctx, struct mt_tensor *t, struct 
 
 /* Computes the gradients of node n's inputs from g (its output's gradient). grads[i] stays
  * NULL for inputs that need none. */
-static enum mt_status node_backward(struct mt_ctx *ctx, struct mt_tensor *outp, struct mt_node *n,
-                                    struct mt_tensor *g, struct mt_tensor **grads)
+static enum mt_status node_backward(struct mt_ctx *ctx, struct mt_node *n, struct mt_tensor *g,
+                                    struct mt_tensor **grads)
 {
     struct mt_tensor *a = n->in[0], *b = n->in[1], *t1 = NULL, *t2 = NULL;
     enum mt_status st = MT_OK;
@@ -468,18 +461,11 @@ static enum mt_status node_backward(struct mt_ctx *ctx, struct mt_tensor *outp, 
         st = zip_const(ctx, MT_ZIP_DIV, g, (float)cnt, &grads[0]);
         break;
     }
-    case FN_MAX: { /* g where a equals the max (ties all get it), 0 elsewhere */
-        struct mt_tensor *m = n->saved, *mv = NULL;
-        if (n->dim == MT_ALL_DIMS)
-            m = mt_tensor_retain(m); /* (1,) broadcasts to anything */
-        else
-            m = mt_tensor_retain(m);
-        (void)mv;
-        if ((st = zip_new(ctx, MT_ZIP_EQ, a, m, &t1)) == MT_OK)
+    case FN_MAX: /* g where a equals the max (ties all get it), 0 elsewhere; the saved max
+                  * keeps the reduced dim (or is (1,)), so it broadcasts against a */
+        if ((st = zip_new(ctx, MT_ZIP_EQ, a, n->saved, &t1)) == MT_OK)
             st = zip_new(ctx, MT_ZIP_MUL, t1, g, &grads[0]);
-        mt_tensor_release(m);
         break;
-    }
     case FN_MATMUL: { /* (g @ b^T, a^T @ g) */
         struct mt_tensor *bt = NULL, *at = NULL;
         if ((st = transpose(ctx, b, &bt)) == MT_OK &&
@@ -502,7 +488,6 @@ static enum mt_status node_backward(struct mt_ctx *ctx, struct mt_tensor *outp, 
         break;
     case FN_COUNT: break;
     }
-    (void)outp;
     mt_tensor_release(t1);
     mt_tensor_release(t2);
     return st;
@@ -629,7 +614,7 @@ enum mt_status mt_backward(struct mt_ctx *ctx, struct mt_tensor *t, struct mt_te
         if (!gv) continue; /* nothing flowed here (e.g. only through non-differentiable ops) */
         if (mt_cancel_requested()) st = MT_ERR_CANCELLED;
         struct mt_tensor *grads[2] = {NULL, NULL};
-        if (st == MT_OK) st = node_backward(ctx, v, nd, gv, grads);
+        if (st == MT_OK) st = node_backward(ctx, nd, gv, grads);
         mt_tensor_release(gv);
         for (int k = 0; k < nd->nin; k++) {
             struct mt_tensor *in = nd->in[k], *e = NULL;

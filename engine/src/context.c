@@ -193,22 +193,16 @@ static void block_free(struct mt_ctx *ctx, void *p, size_t bytes)
         free(p);
         return;
     }
-    while (ctx->cache[0].ptr &&
-           (ctx->cache[MT_BLOCK_CACHE - 1].ptr || ctx->cache_bytes + bytes > MT_CACHE_BYTES)) {
-        ctx->cache_bytes -= ctx->cache[0].bytes;
-        free(ctx->cache[0].ptr);
-        memmove(ctx->cache, ctx->cache + 1, (MT_BLOCK_CACHE - 1) * sizeof ctx->cache[0]);
-        ctx->cache[MT_BLOCK_CACHE - 1] = (struct mt_block){0};
-    }
-    /* entries are packed at the front, oldest first: compact after block_alloc's holes */
+    /* entries are kept packed at the front, oldest first: close block_alloc's holes */
     int n = 0;
     for (int i = 0; i < MT_BLOCK_CACHE; i++)
         if (ctx->cache[i].ptr) ctx->cache[n++] = ctx->cache[i];
-    for (int i = n; i < MT_BLOCK_CACHE; i++) ctx->cache[i] = (struct mt_block){0};
-    if (n == MT_BLOCK_CACHE) { /* cannot happen after the loop above; keep it safe */
-        free(p);
-        return;
+    while (n > 0 && (n == MT_BLOCK_CACHE || ctx->cache_bytes + bytes > MT_CACHE_BYTES)) {
+        ctx->cache_bytes -= ctx->cache[0].bytes;
+        free(ctx->cache[0].ptr);
+        memmove(ctx->cache, ctx->cache + 1, (size_t)--n * sizeof ctx->cache[0]);
     }
+    for (int i = n; i < MT_BLOCK_CACHE; i++) ctx->cache[i] = (struct mt_block){0};
     ctx->cache[n] = (struct mt_block){p, bytes};
     ctx->cache_bytes += bytes;
 }

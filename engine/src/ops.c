@@ -165,7 +165,7 @@ enum mt_status mt_map(struct mt_ctx *ctx, enum mt_map_op op, const struct mt_ten
         dp = &d;
         t0 = mt_now_ns();
     }
-    st = (*out)->size ? backend_ops(a->backend)->map(ctx, op, *out, a, dp ? dp : &d) : MT_OK;
+    st = (*out)->size ? backend_ops(a->backend)->map(ctx, op, *out, a, &d) : MT_OK;
     if (st != MT_OK) return fail_out(st, out, made);
     if (dp)
         diag_end(ctx, dp, *out, 4.0 * (double)(a->size + (*out)->size), (double)(*out)->size, t0);
@@ -305,8 +305,8 @@ enum mt_status mt_matmul_raw(struct mt_ctx *ctx, const struct mt_tensor *a,
     mt_expand_strides(*out, n3, full, C.strides);
     memcpy(C.shape, full, sizeof full);
     C.ndim = n3;
-    /* mt_expand_strides zeroes size-1 dims that broadcast; restore M/K/N strides of size 1 dims
-     * is harmless: a dim of size 1 is never stepped. Batch dims of a/b of size 1 get stride 0. */
+    /* A batch dim of size 1 in a or b now has stride 0 (broadcast); an M, K or N of size 1
+     * may get stride 0 too, which is harmless: a dim of size 1 is never stepped. */
     struct mt_diag d, *dp = NULL;
     int64_t t0 = 0;
     if (ctx->diag) {
