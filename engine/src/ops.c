@@ -101,18 +101,27 @@ static void diag_end(struct mt_ctx *ctx, struct mt_diag *d, const struct mt_tens
     ctx->diag(ctx->diag_user, d);
 }
 
-/* Either checks a caller-provided output against `shape` or allocates a new one. */
-static enum mt_status prepare_out(struct mt_ctx *ctx, const char *op, enum mt_backend b, int ndim,
-                                  const int64_t *shape, struct mt_tensor **out, bool *made)
+/* A loop, not memcmp: shapes have a few dims, and a tiny op counts every call it makes. */
+static inline bool same_shape(int na, const int64_t *a, int nb, const int64_t *b)
 {
-    *made = false;
+    if (na != nb) return false;
+    for (int i = 0; i < na; i++)
+        if (a[i] != b[i]) return false;
+    return true;
+}
+
+/* prepare_out's errors and allocation, out of line. */
+static enum mt_status prepare_out_slow(struct mt_ctx *ctx, const char *op, enum mt_backend b,
+                                       int ndim, const int64_t *shape, struct mt_tensor **out,
+                                       bool *made)
+{
     if (*out) {
         struct mt_tensor *o = *out;
         char s1[160], s2[160];
         if (o->backend != b)
             return mt_fail(ctx, MT_ERR_BACKEND, "%s: the output is on %s, the inputs on %s", op,
                            mt_backend_name(o->backend), mt_backend_name(b));
-        if (o->ndim != ndim || memcmp(o->shape, shape, (size_t)ndim * sizeof *shape) != 0)
+        if (!same_shape(o->ndim, o->shape, ndim, shape))
             return mt_fail(ctx, MT_ERR_SHAPE, "%s: the output has shape %s, the result %s", op,
                            mt_shape_str(o->ndim, o->shape, s1, sizeof s1),
                            mt_shape_str(ndim, shape, s2, sizeof s2));
@@ -121,6 +130,18 @@ static enum mt_status prepare_out(struct mt_ctx *ctx, const char *op, enum mt_ba
     enum mt_status st = mt_empty(ctx, b, ndim, shape, out);
     *made = st == MT_OK;
     return st;
+}
+
+/* Either checks a caller-provided output against `shape` or allocates a new one. The check of
+ * a fitting output is inline: it is the whole front door of a tiny op written into `out`. */
+static inline enum mt_status prepare_out(struct mt_ctx *ctx, const char *op, enum mt_backend b,
+                                         int ndim, const int64_t *shape, struct mt_tensor **out,
+                                         bool *made)
+{
+    *made = false;
+    if (*out && (*out)->backend == b && same_shape((*out)->ndim, (*out)->shape, ndim, shape))
+        return MT_OK;
+    return prepare_out_slow(ctx, op, b, ndim, shape, out, made);
 }
 
 /* Undoes prepare_out after a failed kernel. */
@@ -148,8 +169,7 @@ enum mt_status mt_map(struct mt_ctx *ctx, enum mt_map_op op, const struct mt_ten
         int64_t shape[MT_MAX_DIMS];
         char s1[160], s2[160];
         st = mt_shape_broadcast(ctx, a->ndim, a->shape, (*out)->ndim, (*out)->shape, &n, shape);
-        if (st == MT_OK &&
-            (n != (*out)->ndim || memcmp(shape, (*out)->shape, (size_t)n * sizeof *shape) != 0))
+        if (st == MT_OK && !same_shape(n, shape, (*out)->ndim, (*out)->shape))
             st = mt_fail(ctx, MT_ERR_SHAPE, "%s: shape %s does not broadcast to the output's %s",
                          name, mt_shape_str(a->ndim, a->shape, s1, sizeof s1),
                          mt_shape_str((*out)->ndim, (*out)->shape, s2, sizeof s2));
@@ -178,12 +198,17 @@ enum mt_status mt_zip(struct mt_ctx *ctx, enum mt_zip_op op, const struct mt_ten
     if ((unsigned)op >= MT_ZIP_COUNT) return mt_fail(ctx, MT_ERR_INVALID, "unknown zip op");
     const char *name = zip_names[op];
     enum mt_status st = same_backend(ctx, name, a, b);
-    int n;
-    int64_t shape[MT_MAX_DIMS];
-    if (st == MT_OK) st = mt_shape_broadcast(ctx, a->ndim, a->shape, b->ndim, b->shape, &n, shape);
     if (st != MT_OK) return st;
+    int n = a->ndim;
+    int64_t shape[MT_MAX_DIMS];
+    const int64_t *res = a->shape; /* equal shapes (the common case) need no broadcasting */
+    if (!same_shape(a->ndim, a->shape, b->ndim, b->shape)) {
+        st = mt_shape_broadcast(ctx, a->ndim, a->shape, b->ndim, b->shape, &n, shape);
+        if (st != MT_OK) return st;
+        res = shape;
+    }
     bool made;
-    st = prepare_out(ctx, name, a->backend, n, shape, out, &made);
+    st = prepare_out(ctx, name, a->backend, n, res, out, &made);
     if (st != MT_OK) return st;
     struct mt_diag d, *dp = NULL;
     int64_t t0 = 0;

@@ -160,7 +160,7 @@ bool mt_tensor_is_contiguous(const struct mt_tensor *t)
     return true;
 }
 
-float *mt_tensor_data(const struct mt_tensor *t) { return t->storage->data + t->offset; }
+float *mt_tensor_data(const struct mt_tensor *t) { return mt_data(t); }
 
 static enum mt_status locate(struct mt_ctx *ctx, const struct mt_tensor *t, int n,
                              const int64_t *index, int64_t *pos)
@@ -186,7 +186,7 @@ enum mt_status mt_tensor_get(struct mt_ctx *ctx, const struct mt_tensor *t, int 
 {
     int64_t p;
     enum mt_status st = locate(ctx, t, n, index, &p);
-    if (st == MT_OK) *value = mt_tensor_data(t)[p];
+    if (st == MT_OK) *value = mt_data(t)[p];
     return st;
 }
 
@@ -195,14 +195,14 @@ enum mt_status mt_tensor_set(struct mt_ctx *ctx, struct mt_tensor *t, int n, con
 {
     int64_t p;
     enum mt_status st = locate(ctx, t, n, index, &p);
-    if (st == MT_OK) mt_tensor_data(t)[p] = value;
+    if (st == MT_OK) mt_data(t)[p] = value;
     return st;
 }
 
 void mt_tensor_copy_out(const struct mt_tensor *t, float *dst)
 {
     if (t->size == 0) return;
-    const float *src = mt_tensor_data(t);
+    const float *src = mt_data(t);
     if (mt_tensor_is_contiguous(t)) {
         memcpy(dst, src, (size_t)t->size * sizeof(float));
         return;

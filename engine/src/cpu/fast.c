@@ -287,9 +287,9 @@ static int64_t ew_build(struct ew *e, const struct mt_tensor *out, const struct 
         m = 1;
     }
     e->nd = m;
-    e->o = mt_tensor_data(out);
-    e->a = mt_tensor_data(a);
-    e->b = b ? mt_tensor_data(b) : NULL;
+    e->o = mt_data(out);
+    e->a = mt_data(a);
+    e->b = b ? mt_data(b) : NULL;
     return total;
 }
 
@@ -430,7 +430,7 @@ static enum mt_status fast_map(struct mt_ctx *ctx, enum mt_map_op op, struct mt_
         d->path = "contiguous";
         d->threads = 1;
         d->vec_width = vec ? k->width : 1;
-        k->map(op, out->size, mt_tensor_data(a), mt_tensor_data(out));
+        k->map(op, out->size, mt_data(a), mt_data(out));
         return MT_OK;
     }
     struct ew e;
@@ -453,8 +453,7 @@ static enum mt_status fast_zip(struct mt_ctx *ctx, enum mt_zip_op op, struct mt_
             d->path = fa && fb ? "contiguous" : "broadcast";
             d->threads = 1;
             d->vec_width = k->width;
-            k->zip(op, out->size, mt_tensor_data(a), fa, mt_tensor_data(b), fb,
-                   mt_tensor_data(out));
+            k->zip(op, out->size, mt_data(a), fa, mt_data(b), fb, mt_data(out));
             return MT_OK;
         }
     }
@@ -654,8 +653,8 @@ static enum mt_status fast_reduce(struct mt_ctx *ctx, enum mt_reduce_op op, stru
                                   const struct mt_tensor *a, int dim, struct mt_diag *d)
 {
     struct red r = {.k = kernels(), .op = op, .R = a->shape[dim], .rs = a->strides[dim]};
-    r.a = mt_tensor_data(a);
-    r.o = mt_tensor_data(out);
+    r.a = mt_data(a);
+    r.o = mt_data(out);
     atomic_init(&r.cancelled, 0);
     /* the kept dims, size-1 dropped, neighbours merged where both a and out allow */
     int64_t nout = 1;
@@ -784,9 +783,9 @@ static void mm_slice_ptrs(const struct mm *m, int64_t bi, const float **pa, cons
         ob += (m->b->shape[i] == 1 ? 0 : ix) * m->b->strides[i];
         oo += ix * m->out->strides[i];
     }
-    *pa = mt_tensor_data(m->a) + oa;
-    *pb = mt_tensor_data(m->b) + ob;
-    *po = mt_tensor_data(m->out) + oo;
+    *pa = mt_data(m->a) + oa;
+    *pb = mt_data(m->b) + ob;
+    *po = mt_data(m->out) + oo;
 }
 
 static void mm_slices(void *arg, int64_t lo, int64_t hi)

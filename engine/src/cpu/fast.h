@@ -70,10 +70,15 @@ extern const struct mt_fast_kernels mt_fast_kernels_avx2; /* fast_avx2.c */
 #include <immintrin.h>
 #endif
 
+/* The vectorised loop unrolled 4 times: a row of a few thousand floats is bound by loads and
+ * stores, and the loop's own compare and branch cost 15-20% of a 1,000-float add (measured on
+ * the tiny-op benchmark's shape). */
+#define FK_UNROLL _Pragma("GCC unroll 4")
+
 /* Scalar op applied over a contiguous row; the loop bodies are simple enough for the
  * compiler's vectoriser (no calls except to libm in the generic table). */
 #define FK_MAP_LOOP(F)                                                                             \
-    for (int64_t i = 0; i < n; i++) out[i] = F(a[i]);                                              \
+    FK_UNROLL for (int64_t i = 0; i < n; i++) out[i] = F(a[i]);                                    \
     return
 
 /* sqrtf may set errno, which stops the vectoriser; the instruction gives the same IEEE
@@ -122,13 +127,13 @@ static void fk_map(enum mt_map_op op, int64_t n, const float *a, float *out)
 /* Three loops per op: both operands rows, or one a broadcast scalar held in a register. */
 #define FK_ZIP_LOOP(F)                                                                             \
     if (sa && sb) {                                                                                \
-        for (int64_t i = 0; i < n; i++) out[i] = F(a[i], b[i]);                                    \
+        FK_UNROLL for (int64_t i = 0; i < n; i++) out[i] = F(a[i], b[i]);                          \
     } else if (sa) {                                                                               \
         const float bv = *b;                                                                       \
-        for (int64_t i = 0; i < n; i++) out[i] = F(a[i], bv);                                      \
+        FK_UNROLL for (int64_t i = 0; i < n; i++) out[i] = F(a[i], bv);                            \
     } else if (sb) {                                                                               \
         const float av = *a;                                                                       \
-        for (int64_t i = 0; i < n; i++) out[i] = F(av, b[i]);                                      \
+        FK_UNROLL for (int64_t i = 0; i < n; i++) out[i] = F(av, b[i]);                            \
     } else {                                                                                       \
         const float v = F(*a, *b);                                                                 \
         for (int64_t i = 0; i < n; i++) out[i] = v;                                                \

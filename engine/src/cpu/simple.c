@@ -22,8 +22,8 @@ static enum mt_status simple_map(struct mt_ctx *ctx, enum mt_map_op op, struct m
 {
     (void)ctx;
     mt_scalar_map_fn fn = map_fns[op];
-    const float *in = mt_tensor_data(a);
-    float *o = mt_tensor_data(out);
+    const float *in = mt_data(a);
+    float *o = mt_data(out);
     int64_t out_index[MT_MAX_DIMS], in_index[MT_MAX_DIMS];
     for (int64_t i = 0; i < out->size; i++) {
         if (i % POLL_EVERY == 0 && mt_cancel_requested()) return MT_ERR_CANCELLED;
@@ -42,8 +42,8 @@ static enum mt_status simple_zip(struct mt_ctx *ctx, enum mt_zip_op op, struct m
 {
     (void)ctx;
     mt_scalar_zip_fn fn = zip_fns[op];
-    const float *pa = mt_tensor_data(a), *pb = mt_tensor_data(b);
-    float *o = mt_tensor_data(out);
+    const float *pa = mt_data(a), *pb = mt_data(b);
+    float *o = mt_data(out);
     int64_t out_index[MT_MAX_DIMS], a_index[MT_MAX_DIMS], b_index[MT_MAX_DIMS];
     for (int64_t i = 0; i < out->size; i++) {
         if (i % POLL_EVERY == 0 && mt_cancel_requested()) return MT_ERR_CANCELLED;
@@ -71,8 +71,8 @@ static enum mt_status simple_reduce(struct mt_ctx *ctx, enum mt_reduce_op op, st
                                     const struct mt_tensor *a, int dim, struct mt_diag *d)
 {
     (void)ctx;
-    const float *in = mt_tensor_data(a);
-    float *o = mt_tensor_data(out);
+    const float *in = mt_data(a);
+    float *o = mt_data(out);
     int64_t n = a->shape[dim];
     int64_t index[MT_MAX_DIMS];
     for (int64_t i = 0; i < out->size; i++) {
@@ -99,8 +99,8 @@ static enum mt_status simple_matmul(struct mt_ctx *ctx, struct mt_tensor *out,
     (void)ctx;
     int nd = out->ndim;
     int64_t M = out->shape[nd - 2], N = out->shape[nd - 1], K = a->shape[nd - 1];
-    const float *pa = mt_tensor_data(a), *pb = mt_tensor_data(b);
-    float *o = mt_tensor_data(out);
+    const float *pa = mt_data(a), *pb = mt_data(b);
+    float *o = mt_data(out);
     int64_t index[MT_MAX_DIMS];
     int64_t batches = out->size / (M * N);
     for (int64_t bi = 0; bi < batches; bi++) {
