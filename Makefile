@@ -61,7 +61,7 @@ lab: install-kernelspec ## start JupyterLab on 127.0.0.1 with notebooks/
 	$(VENV)/bin/jupyter lab --ip=127.0.0.1 --no-browser --notebook-dir=notebooks $(LAB_ROOT) $(LAB_ARGS)
 
 # Every suite runs even when an earlier one fails; the table at the end says which failed.
-test: build build-asan build-clang ## run all suites: ctest (gcc, clang, sanitized), format, numpy, protocol
+test: build build-asan build-clang ## run all suites: ctest (gcc, clang, sanitized), format, numpy, protocol, fuzz smoke
 	@results=(); status=0; \
 	suite() { \
 	    local name=$$1; shift; \
@@ -77,11 +77,13 @@ test: build build-asan build-clang ## run all suites: ctest (gcc, clang, sanitiz
 	suite "differential vs numpy" tests/differential/run.sh build; \
 	suite "protocol build" tools/run-protocol-tests.sh $(KERNEL); \
 	suite "protocol build-asan" tools/run-protocol-tests.sh $(KERNEL_ASAN) --sanitized; \
+	suite "fuzz smoke" $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS); \
 	echo; echo "==== summary"; \
 	for r in "$${results[@]}"; do printf '  %-22s %s\n' "$${r%|*}" "$${r#*|}"; done; \
 	exit $$status
 
 FUZZ_SECONDS ?= 30
+FUZZ_SMOKE_SECONDS ?= 20 # per target inside `make test`
 fuzz: setup ## build the libFuzzer targets (clang) and run each for FUZZ_SECONDS (default 30)
 	CC=$(CLANG) cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMT_BUILD_FUZZ=ON \
 	    -DMT_BUILD_TESTS=OFF $(CMAKE_ARGS)
@@ -89,7 +91,7 @@ fuzz: setup ## build the libFuzzer targets (clang) and run each for FUZZ_SECONDS
 	@for t in build-fuzz/fuzz_*; do \
 	    name=$${t##*/fuzz_}; work=$$(mktemp -d); \
 	    echo "==== $$t ($(FUZZ_SECONDS) s, seeds tests/fuzz/corpus/$$name)"; \
-	    $$t -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -print_final_stats=1 \
+	    $$t -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 -print_final_stats=1 \
 	        $$work tests/fuzz/corpus/$$name || exit 1; \
 	    rm -rf $$work; \
 	done
