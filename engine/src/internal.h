@@ -118,4 +118,15 @@ struct mt_backend_ops {
 extern const struct mt_backend_ops mt_simple_ops; /* cpu/simple.c */
 extern const struct mt_backend_ops mt_fast_ops;   /* cpu/fast.c */
 
+/* The fast backend's tiny ops (cpu/fast.c): a map or zip small enough to run serially, whose
+ * operands are row-major with out's shape (for zip, one of them may be a single element), is
+ * done at once and true returned; otherwise nothing is touched and false returned. The
+ * conditions tested prove everything the front door's checks would (backends aside), so the
+ * front door calls these first when the caller gave the output and no diagnostics hook is set:
+ * a 10x100 add then costs little more than its loop. `d` may be NULL. */
+bool mt_fast_map_small(enum mt_map_op op, struct mt_tensor *out, const struct mt_tensor *a,
+                       struct mt_diag *d);
+bool mt_fast_zip_small(enum mt_zip_op op, struct mt_tensor *out, const struct mt_tensor *a,
+                       const struct mt_tensor *b, struct mt_diag *d);
+
 #endif

@@ -158,6 +158,9 @@ enum mt_status mt_map(struct mt_ctx *ctx, enum mt_map_op op, const struct mt_ten
                       struct mt_tensor **out)
 {
     if ((unsigned)op >= MT_MAP_COUNT) return mt_fail(ctx, MT_ERR_INVALID, "unknown map op");
+    if (*out && !ctx->diag && a->backend == MT_BACKEND_FAST && (*out)->backend == MT_BACKEND_FAST &&
+        mt_fast_map_small(op, *out, a, NULL))
+        return MT_OK; /* the tiny op (see internal.h) */
     const char *name = map_names[op];
     enum mt_status st = same_backend(ctx, name, a, NULL);
     if (st != MT_OK) return st;
@@ -196,6 +199,9 @@ enum mt_status mt_zip(struct mt_ctx *ctx, enum mt_zip_op op, const struct mt_ten
                       const struct mt_tensor *b, struct mt_tensor **out)
 {
     if ((unsigned)op >= MT_ZIP_COUNT) return mt_fail(ctx, MT_ERR_INVALID, "unknown zip op");
+    if (*out && !ctx->diag && a->backend == MT_BACKEND_FAST && b->backend == MT_BACKEND_FAST &&
+        (*out)->backend == MT_BACKEND_FAST && mt_fast_zip_small(op, *out, a, b, NULL))
+        return MT_OK; /* the tiny op (see internal.h) */
     const char *name = zip_names[op];
     enum mt_status st = same_backend(ctx, name, a, b);
     if (st != MT_OK) return st;

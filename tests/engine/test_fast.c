@@ -819,6 +819,51 @@ static void test_diag_paths(void)
     mt_ctx_set_diag(ctx, NULL, NULL);
 }
 
+/* A given output and no diagnostics hook send small ops down the fast backend's shortcut
+ * (mt_fast_zip_small, before the front door's checks): it must refuse exactly what the front
+ * door refuses, and compute what simple computes. */
+static void test_tiny_out_checks(void)
+{
+    int64_t s5[1] = {5}, s1[1] = {1}, s111[3] = {1, 1, 1}, s25[2] = {2, 5}, s4[1] = {4};
+    struct mt_tensor *a = filled(1, s5, -1, 1), *fa = to_fast(a), *one = filled(1, s1, -1, 1),
+                     *fone = to_fast(one), *one3 = filled(3, s111, -1, 1), *fone3 = to_fast(one3);
+    struct mt_tensor *out = out_tensor(MT_BACKEND_FAST, 1, s5, false), *p = out;
+    struct mt_tensor *sout = out_tensor(MT_BACKEND_SIMPLE, 1, s5, false), *ps = sout;
+    snprintf(what, sizeof what, "tiny zip with a given out");
+    /* (1,1,1) + (5,) is (1,1,5), not the output's (5,) */
+    CHECK_INT(mt_zip(ctx, MT_ZIP_ADD, fone3, fa, &p), MT_ERR_SHAPE);
+    /* (1,) + (1,) is (1,), not (5,) */
+    CHECK_INT(mt_zip(ctx, MT_ZIP_ADD, fone, fone, &p), MT_ERR_SHAPE);
+    /* mixed backends, in the inputs or the output */
+    CHECK_INT(mt_zip(ctx, MT_ZIP_ADD, fa, a, &p), MT_ERR_BACKEND);
+    CHECK_INT(mt_zip(ctx, MT_ZIP_ADD, a, a, &p), MT_ERR_BACKEND);
+    CHECK(p == out);
+    /* a scalar broadcast either side, and flat operands: simple's values */
+    for (int side = 0; side < 3; side++) {
+        const struct mt_tensor *x = side == 1 ? fone : fa, *y = side == 2 ? fone : fa;
+        const struct mt_tensor *xs = side == 1 ? one : a, *ys = side == 2 ? one : a;
+        CHECK_INT(mt_zip(ctx, MT_ZIP_SUB, x, y, &p), MT_OK);
+        CHECK_INT(mt_zip(ctx, MT_ZIP_SUB, xs, ys, &ps), MT_OK);
+        CHECK(p == out && ps == sout);
+        compare(out, sout, NULL);
+    }
+    /* map: a different shape is refused; a broadcast into a larger out takes the long way */
+    struct mt_tensor *o4 = out_tensor(MT_BACKEND_FAST, 1, s4, false), *p4 = o4;
+    CHECK_INT(mt_map(ctx, MT_MAP_NEG, fa, &p4), MT_ERR_SHAPE);
+    struct mt_tensor *o25 = out_tensor(MT_BACKEND_FAST, 2, s25, false), *p25 = o25;
+    struct mt_tensor *s25o = out_tensor(MT_BACKEND_SIMPLE, 2, s25, false), *ps25 = s25o;
+    CHECK_INT(mt_map(ctx, MT_MAP_NEG, fa, &p25), MT_OK);
+    CHECK_INT(mt_map(ctx, MT_MAP_NEG, a, &ps25), MT_OK);
+    compare(o25, s25o, NULL);
+    CHECK_INT(mt_map(ctx, MT_MAP_EXP, fa, &p), MT_OK);
+    CHECK_INT(mt_map(ctx, MT_MAP_EXP, a, &ps), MT_OK);
+    float *b = ulp_bound(sout);
+    compare(out, sout, b);
+    free(b);
+    struct mt_tensor *all[] = {a, fa, one, fone, one3, fone3, out, sout, o4, o25, s25o};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) mt_tensor_release(all[i]);
+}
+
 static void test_cancel(void)
 {
     int64_t sh[2] = {2048, 2048}, m[2] = {512, 512};
@@ -884,6 +929,7 @@ int main(int argc, char **argv)
     RUN_TEST(test_streamed_stores);
     RUN_TEST(test_threads_bit_identical);
     RUN_TEST(test_diag_paths);
+    RUN_TEST(test_tiny_out_checks);
     RUN_TEST(test_cancel);
     RUN_TEST(test_all_released);
     mt_ctx_free(ctx);

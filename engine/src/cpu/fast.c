@@ -419,46 +419,61 @@ static bool same_flat(const struct mt_tensor *t, const struct mt_tensor *out)
     return true;
 }
 
-static enum mt_status fast_map(struct mt_ctx *ctx, enum mt_map_op op, struct mt_tensor *out,
-                               const struct mt_tensor *a, struct mt_diag *d)
+bool mt_fast_map_small(enum mt_map_op op, struct mt_tensor *out, const struct mt_tensor *a,
+                       struct mt_diag *d)
 {
     const struct mt_fast_kernels *k = kernels();
     bool vec = k->map_vector[op];
     int64_t cost = vec ? map_cost_vec[op] : map_cost_libm[op];
-    if (out->size * cost <= FAST_PAR_WORK && same_flat(a, out)) {
-        /* the tiny contiguous op: straight to the kernel (see ew_run for the general case) */
+    if (out->size * cost > FAST_PAR_WORK || !same_flat(a, out)) return false;
+    if (d) {
         d->path = "contiguous";
         d->threads = 1;
         d->vec_width = vec ? k->width : 1;
-        k->map(op, out->size, mt_data(a), mt_data(out));
-        return MT_OK;
     }
+    k->map(op, out->size, mt_data(a), mt_data(out));
+    return true;
+}
+
+bool mt_fast_zip_small(enum mt_zip_op op, struct mt_tensor *out, const struct mt_tensor *a,
+                       const struct mt_tensor *b, struct mt_diag *d)
+{
+    if (out->size * zip_cost[op] > FAST_PAR_WORK) return false;
+    bool fa = same_flat(a, out), fb = same_flat(b, out);
+    /* a single element broadcasts to out's shape when it has no more dims than out */
+    bool one_a = a->size == 1 && a->ndim <= out->ndim, one_b = b->size == 1 && b->ndim <= out->ndim;
+    if (!(fa || fb) || !(fa || one_a) || !(fb || one_b)) return false;
+    const struct mt_fast_kernels *k = kernels();
+    if (d) {
+        d->path = fa && fb ? "contiguous" : "broadcast";
+        d->threads = 1;
+        d->vec_width = k->width;
+    }
+    k->zip(op, out->size, mt_data(a), fa, mt_data(b), fb, mt_data(out));
+    return true;
+}
+
+static enum mt_status fast_map(struct mt_ctx *ctx, enum mt_map_op op, struct mt_tensor *out,
+                               const struct mt_tensor *a, struct mt_diag *d)
+{
+    if (mt_fast_map_small(op, out, a, d)) return MT_OK;
+    const struct mt_fast_kernels *k = kernels();
+    bool vec = k->map_vector[op];
     struct ew e;
     e.k = k;
     e.zip = false;
     e.op = (int)op;
     int64_t total = ew_build(&e, out, a, NULL);
-    return ew_run(ctx, &e, total, cost, vec, d);
+    return ew_run(ctx, &e, total, vec ? map_cost_vec[op] : map_cost_libm[op], vec, d);
 }
 
 static enum mt_status fast_zip(struct mt_ctx *ctx, enum mt_zip_op op, struct mt_tensor *out,
                                const struct mt_tensor *a, const struct mt_tensor *b,
                                struct mt_diag *d)
 {
-    const struct mt_fast_kernels *k = kernels();
-    if (out->size * zip_cost[op] <= FAST_PAR_WORK) {
-        /* the tiny op on flat operands or a broadcast scalar: straight to the kernel */
-        bool fa = same_flat(a, out), fb = same_flat(b, out);
-        if ((fa || a->size == 1) && (fb || b->size == 1)) {
-            d->path = fa && fb ? "contiguous" : "broadcast";
-            d->threads = 1;
-            d->vec_width = k->width;
-            k->zip(op, out->size, mt_data(a), fa, mt_data(b), fb, mt_data(out));
-            return MT_OK;
-        }
-    }
+    if (mt_fast_zip_small(op, out, a, b, d)) return MT_OK;
     struct ew e;
-    e.k = k;
+    e.k = kernels();
     e.zip = true;
     e.op = (int)op;
     int64_t total = ew_build(&e, out, a, b);
