@@ -5,6 +5,7 @@
 #include "dsl/ast.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 struct dsl_node *dsl_node_new(enum dsl_node_kind kind, size_t pos)
 {
@@ -65,4 +66,42 @@ void dsl_node_free(struct dsl_node *n)
     free(n->kwnames);
     free(n->kwvals);
     free(n);
+}
+
+struct dsl_code *dsl_code_parse(const char *src, size_t len, struct dsl_syntax_error *err)
+{
+    struct dsl_code *c = calloc(1, sizeof *c);
+    char *copy = malloc(len + 1);
+    if (!c || !copy) {
+        free(c);
+        free(copy);
+        dsl_syntax_error_set(err, "MemoryError", 0, "out of memory");
+        return NULL;
+    }
+    memcpy(copy, src, len);
+    copy[len] = '\0';
+    c->refs = 1;
+    c->src = copy;
+    c->len = len;
+    c->ast = dsl_parse_cell(copy, len, err);
+    if (!c->ast) {
+        free(copy);
+        free(c);
+        return NULL;
+    }
+    return c;
+}
+
+struct dsl_code *dsl_code_retain(struct dsl_code *c)
+{
+    if (c) c->refs++;
+    return c;
+}
+
+void dsl_code_release(struct dsl_code *c)
+{
+    if (!c || --c->refs > 0) return;
+    dsl_node_free(c->ast);
+    free(c->src);
+    free(c);
 }

@@ -33,6 +33,7 @@ enum dsl_node_kind {
     DSL_N_CALL,    /* a: callee, kids: positional args, kwnames + kwvals: keyword args */
     DSL_N_INDEX,   /* a: the indexed value, kids: the indices */
     DSL_N_ATTR,    /* a: the object, name */
+    DSL_N_COND,    /* a if kids[0] else b */
     /* statements */
     DSL_N_BLOCK,    /* kids: statements */
     DSL_N_EXPR,     /* a; flag: followed by ';' */
@@ -45,6 +46,9 @@ enum dsl_node_kind {
     DSL_N_CONTINUE, /* - */
     DSL_N_PASS,     /* - */
     DSL_N_MAGIC,    /* name: the magic's name, value: its argument text (a string) */
+    DSL_N_DEF,      /* name; kwnames: the parameters, kwvals: their defaults (NULL: none), nkw;
+                     * b: the body; value: the docstring (a string) or none */
+    DSL_N_RETURN,   /* a: the value, or NULL for a bare return */
     DSL_N_COUNT
 };
 
@@ -64,6 +68,21 @@ struct dsl_node {
     struct dsl_node **kwvals; /* CALL: keyword values, owned */
     size_t nkw;
 };
+
+/* A parsed cell and its source text, reference counted: a function defined in the cell keeps
+ * both alive after the cell has run, for its body and for the error locations inside it. */
+struct dsl_code {
+    size_t refs;
+    char *src; /* owned copy, NUL-terminated */
+    size_t len;
+    struct dsl_node *ast; /* owned; the cell's DSL_N_BLOCK */
+};
+
+/* Parses src[0..len) into a new code object (one reference). NULL with *err filled on a syntax
+ * error (or MemoryError). */
+struct dsl_code *dsl_code_parse(const char *src, size_t len, struct dsl_syntax_error *err);
+struct dsl_code *dsl_code_retain(struct dsl_code *c);
+void dsl_code_release(struct dsl_code *c);
 
 /* A new node of `kind` at `pos`, zeroed otherwise. NULL when out of memory. */
 struct dsl_node *dsl_node_new(enum dsl_node_kind kind, size_t pos);

@@ -283,6 +283,8 @@ static int bi_help(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
             dsl_magic_help(&b, magic);
         else if (v.kind == DSL_TENSOR)
             dsl_tensor_help(&b);
+        else if (v.kind == DSL_FUNCTION)
+            dsl_function_help(&b, v.as.fn_user);
         else
             render_buf_puts(&b, dsl_kind_doc(v.kind));
     }

@@ -25,7 +25,7 @@
 #include <string.h>
 #include <time.h>
 
-enum { X_ERR = -1, X_OK = 0, X_BREAK = 1, X_CONTINUE = 2 };
+enum { X_ERR = -1, X_OK = 0, X_BREAK = 1, X_CONTINUE = 2, X_RETURN = 3 };
 
 /* ---- errors ----------------------------------------------------------------------------- */
 
@@ -517,20 +517,64 @@ static int eval_const(struct dsl_interp *in, const struct dsl_node *n, struct ds
     return 0;
 }
 
+/* ---- scopes: a call's locals, then the session's variables, then builtins --------------- */
+
+/* The slot of `name` among the running call's locals, or -1 (at cell level, or not local). */
+static long local_slot(const struct dsl_interp *in, const char *name)
+{
+    if (!in->frame) return -1;
+    const struct dsl_function *f = in->frame->fn;
+    for (size_t i = 0; i < f->nlocals; i++)
+        if (strcmp(f->locals[i], name) == 0) return (long)i;
+    return -1;
+}
+
+/* The variable `name` is bound to (borrowed): a local of the running call, or a session
+ * variable when the name is not local there. NULL when unbound. */
+static struct dsl_value *lookup_var(struct dsl_interp *in, const char *name)
+{
+    long k = local_slot(in, name);
+    if (k >= 0) return in->frame->bound[k] ? &in->frame->vals[k] : NULL;
+    return dsl_session_lookup(in->session, name);
+}
+
+/* Binds name to v (owned): a local inside a call (every name a body assigns is one of its
+ * locals), else a session variable. 0, or DSL_V_NOMEM. */
+static int bind_var(struct dsl_interp *in, const char *name, struct dsl_value v)
+{
+    long k = local_slot(in, name);
+    if (k < 0) return dsl_session_assign(in->session, name, v);
+    if (in->frame->bound[k]) dsl_value_release(in->frame->vals[k]);
+    in->frame->vals[k] = v;
+    in->frame->bound[k] = true;
+    return 0;
+}
+
 static int eval_name(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
 {
-    struct dsl_value *v = dsl_session_lookup(in->session, n->name);
+    struct dsl_value *v = lookup_var(in, n->name);
     if (v) {
         *out = dsl_value_retain(*v);
         return 0;
     }
+    if (local_slot(in, n->name) >= 0)
+        return dsl_raise_at(in, n->pos, "UnboundLocalError",
+                            "cannot access local variable '%s' where it is not associated with a "
+                            "value (it is assigned later in %s())",
+                            n->name, in->frame->fn->def->name);
     const struct dsl_builtin *fn = dsl_builtin_find(n->name);
     if (fn) {
         out->kind = DSL_BUILTIN;
         out->as.fn = fn;
         return 0;
     }
-    const char *hint = dsl_suggest_name(in->session, n->name);
+    const char *hint = NULL;
+    size_t best = 3; /* a local within edit distance 2 first, as it is the nearer scope */
+    for (size_t i = 0; in->frame && i < in->frame->fn->nlocals; i++) {
+        size_t d = dsl_edit_distance(n->name, in->frame->fn->locals[i]);
+        if (d < best) best = d, hint = in->frame->fn->locals[i];
+    }
+    if (!hint) hint = dsl_suggest_name(in->session, n->name);
     if (hint)
         return dsl_raise_at(in, n->pos, "NameError", "name '%s' is not defined, did you mean '%s'?",
                             n->name, hint);
@@ -694,17 +738,136 @@ static int eval_compare(struct dsl_interp *in, const struct dsl_node *n, struct 
 
 #define SMALL_ARGS 8
 
+static int exec_block(struct dsl_interp *in, const struct dsl_node *n);
+
+/* Binds a call's arguments (borrowed) to f's parameters in frame->vals, with Python's errors. */
+static int bind_params(struct dsl_interp *in, const struct dsl_function *f,
+                       const struct dsl_value *pos, size_t npos, char *const *kwnames,
+                       const struct dsl_value *kwvals, size_t nkw, struct dsl_frame *frame)
+{
+    const struct dsl_node *def = f->def;
+    size_t np = def->nkw;
+    if (npos > np)
+        return dsl_raise(in, "TypeError", "%s() takes %zu positional argument%s but %zu %s given",
+                         def->name, np, np == 1 ? "" : "s", npos, npos == 1 ? "was" : "were");
+    for (size_t i = 0; i < npos; i++) {
+        frame->vals[i] = dsl_value_retain(pos[i]);
+        frame->bound[i] = true;
+    }
+    for (size_t k = 0; k < nkw; k++) {
+        size_t i = 0;
+        while (i < np && strcmp(def->kwnames[i], kwnames[k]) != 0) i++;
+        if (i == np)
+            return dsl_raise(in, "TypeError", "%s() got an unexpected keyword argument '%s'",
+                             def->name, kwnames[k]);
+        if (frame->bound[i])
+            return dsl_raise(in, "TypeError", "%s() got multiple values for argument '%s'",
+                             def->name, kwnames[k]);
+        frame->vals[i] = dsl_value_retain(kwvals[k]);
+        frame->bound[i] = true;
+    }
+    size_t missing = 0;
+    struct render_buf names;
+    render_buf_init(&names, 4096);
+    for (size_t i = 0; i < np; i++) {
+        if (frame->bound[i]) continue;
+        if (def->kwvals[i]) {
+            frame->vals[i] = dsl_value_retain(f->defaults[i]);
+            frame->bound[i] = true;
+            continue;
+        }
+        render_buf_printf(&names, "%s'%s'", missing ? ", " : "", def->kwnames[i]);
+        missing++;
+    }
+    int r = 0;
+    if (missing)
+        r = dsl_raise(in, "TypeError", "%s() missing %zu required argument%s: %s", def->name,
+                      missing, missing == 1 ? "" : "s", render_buf_str(&names));
+    render_buf_free(&names);
+    return r;
+}
+
+/* Records that an error left f's body at in->pos: one traceback line, innermost first. The
+ * position is then cleared so that the call site in the caller's source locates it next. */
+static void push_tb(struct dsl_interp *in, const struct dsl_function *f)
+{
+    if (in->ntb == in->captb) {
+        size_t cap = in->captb ? in->captb * 2 : 8;
+        struct dsl_tb_entry *p = realloc(in->tb, cap * sizeof *p);
+        if (!p) return; /* the traceback is shorter, the error itself is kept */
+        in->tb = p;
+        in->captb = cap;
+    }
+    char *name = strdup(f->def->name);
+    if (!name) return;
+    in->tb[in->ntb++] = (struct dsl_tb_entry){dsl_code_retain(f->code), in->pos, name};
+    in->has_pos = false;
+}
+
+/* Calls user function f (arguments borrowed): its body runs in a frame of its own, reading and
+ * writing its locals, with error positions in the source of the cell that defined it. */
+static int call_function(struct dsl_interp *in, struct dsl_function *f, const struct dsl_value *pos,
+                         size_t npos, char *const *kwnames, const struct dsl_value *kwvals,
+                         size_t nkw, struct dsl_value *out)
+{
+    const struct dsl_node *def = f->def;
+    if (in->calls >= DSL_MAX_CALL_DEPTH || in->height + def->height > DSL_MAX_EVAL_HEIGHT)
+        return dsl_raise(in, "RecursionError",
+                         "maximum recursion depth exceeded in %s() (%d calls "
+                         "deep)",
+                         def->name, in->calls);
+    struct dsl_frame frame = {f, calloc(f->nlocals + 1, sizeof *frame.vals),
+                              calloc(f->nlocals + 1, sizeof *frame.bound)};
+    int r = -1;
+    if (!frame.vals || !frame.bound) {
+        dsl_raise_status(in, DSL_V_NOMEM);
+        goto done;
+    }
+    if (bind_params(in, f, pos, npos, kwnames, kwvals, nkw, &frame) != 0) goto done;
+    struct dsl_frame *up = in->frame;
+    const char *src = in->src;
+    size_t src_len = in->src_len;
+    struct dsl_code *code = in->code;
+    in->frame = &frame;
+    in->src = f->code->src;
+    in->src_len = f->code->len;
+    in->code = f->code;
+    in->calls++;
+    in->height += def->height;
+    int x = exec_block(in, def->b);
+    in->calls--;
+    in->height -= def->height;
+    if (x == X_ERR) push_tb(in, f);
+    in->frame = up;
+    in->src = src;
+    in->src_len = src_len;
+    in->code = code;
+    if (x != X_ERR) {
+        *out = x == X_RETURN ? in->retval : dsl_none();
+        in->retval = dsl_none();
+        r = 0;
+    }
+done:
+    for (size_t i = 0; frame.vals && frame.bound && i < f->nlocals; i++)
+        if (frame.bound[i]) dsl_value_release(frame.vals[i]);
+    free(frame.vals);
+    free(frame.bound);
+    return r;
+}
+
 static int eval_call(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
 {
     struct dsl_value callee;
     if (dsl_eval(in, n->a, &callee) != 0) return -1;
-    if (callee.kind != DSL_BUILTIN && callee.kind != DSL_METHOD) {
+    if (callee.kind != DSL_BUILTIN && callee.kind != DSL_METHOD && callee.kind != DSL_FUNCTION) {
         int r = dsl_raise_at(in, n->pos, "TypeError", "'%s' object is not callable",
                              dsl_type_name(callee));
         dsl_value_release(callee);
         return r;
     }
-    const struct dsl_builtin *fn = callee.kind == DSL_METHOD ? callee.as.m->fn : callee.as.fn;
+    const struct dsl_builtin *fn = callee.kind == DSL_METHOD    ? callee.as.m->fn
+                                   : callee.kind == DSL_BUILTIN ? callee.as.fn
+                                                                : NULL;
     size_t total = n->nkids + n->nkw;
     struct dsl_value small[SMALL_ARGS];
     struct dsl_value *vals = small;
@@ -721,6 +884,11 @@ static int eval_call(struct dsl_interp *in, const struct dsl_node *n, struct dsl
         if (dsl_eval(in, n->kids[done], &vals[done]) != 0) goto cleanup;
     for (; done < total; done++)
         if (dsl_eval(in, n->kwvals[done - n->nkids], &vals[done]) != 0) goto cleanup;
+    if (!fn) {
+        r = call_function(in, callee.as.fn_user, vals, n->nkids, n->kwnames, vals + n->nkids,
+                          n->nkw, out);
+        goto cleanup;
+    }
     struct dsl_args args;
     if (dsl_bind_args(in, fn, vals, n->nkids, n->kwnames, vals + n->nkids, n->nkw, &args) != 0)
         goto cleanup;
@@ -842,11 +1010,23 @@ static int eval_attr(struct dsl_interp *in, const struct dsl_node *n, struct dsl
     return r;
 }
 
+static int eval_cond(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
+{
+    struct dsl_value c;
+    if (dsl_eval(in, n->kids[0], &c) != 0) return -1;
+    bool t = false;
+    int r = truth(in, c, &t);
+    dsl_value_release(c);
+    if (r != 0) return dsl_error_locate(in, n->kids[0]->pos), -1;
+    return dsl_eval(in, t ? n->a : n->b, out);
+}
+
 static const eval_fn eval_table[DSL_N_COUNT] = {
     [DSL_N_CONST] = eval_const, [DSL_N_NAME] = eval_name,   [DSL_N_LIST] = eval_list,
     [DSL_N_UNARY] = eval_unary, [DSL_N_NOT] = eval_not,     [DSL_N_BINARY] = eval_binary,
     [DSL_N_AND] = eval_logic,   [DSL_N_OR] = eval_logic,    [DSL_N_COMPARE] = eval_compare,
     [DSL_N_CALL] = eval_call,   [DSL_N_INDEX] = eval_index, [DSL_N_ATTR] = eval_attr,
+    [DSL_N_COND] = eval_cond,
 };
 
 int dsl_eval(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
@@ -909,7 +1089,7 @@ static int store_into(struct dsl_interp *in, const struct dsl_node *target, stru
 static int assign_to(struct dsl_interp *in, const struct dsl_node *target, struct dsl_value v)
 {
     if (target->kind == DSL_N_NAME) {
-        if (dsl_session_assign(in->session, target->name, v) != 0)
+        if (bind_var(in, target->name, v) != 0)
             return dsl_raise_status(in, DSL_V_NOMEM), dsl_error_locate(in, target->pos), X_ERR;
         return X_OK;
     }
@@ -1027,7 +1207,7 @@ static int exec_aug(struct dsl_interp *in, const struct dsl_node *n)
     if (target->kind != DSL_N_NAME) return exec_aug_item(in, n);
     struct dsl_value rhs, res;
     if (dsl_eval(in, n->b, &rhs) != 0) return X_ERR;
-    struct dsl_value *slot = dsl_session_lookup(in->session, target->name);
+    struct dsl_value *slot = lookup_var(in, target->name);
     if (!slot) {
         /* not a variable: a builtin's name (TypeError below) or a NameError */
         struct dsl_value cur;
@@ -1083,7 +1263,7 @@ static int exec_while(struct dsl_interp *in, const struct dsl_node *n)
         if (tr != 0) return dsl_error_locate(in, n->a->pos), X_ERR;
         if (!t) return X_OK;
         int r = exec_block(in, n->b);
-        if (r == X_ERR) return X_ERR;
+        if (r == X_ERR || r == X_RETURN) return r;
         if (r == X_BREAK) return X_OK;
     }
 }
@@ -1113,14 +1293,14 @@ static int exec_for(struct dsl_interp *in, const struct dsl_node *n)
             }
             break;
         }
-        if (dsl_session_assign(in->session, n->name, item) != 0) {
+        if (bind_var(in, n->name, item) != 0) {
             dsl_raise_status(in, DSL_V_NOMEM);
             dsl_error_locate(in, n->pos);
             r = X_ERR;
             break;
         }
         r = exec_block(in, n->b);
-        if (r == X_ERR) break;
+        if (r == X_ERR || r == X_RETURN) break;
         if (r == X_BREAK) {
             r = X_OK;
             break;
@@ -1158,11 +1338,102 @@ static int exec_magic(struct dsl_interp *in, const struct dsl_node *n)
     return dsl_magic_run(in, n->name, n->value.as.s->data, n->pos) != 0 ? X_ERR : X_OK;
 }
 
+/* Adds name to the function's locals unless it is there already. */
+static bool add_local(struct dsl_function *f, size_t *cap, const char *name)
+{
+    for (size_t i = 0; i < f->nlocals; i++)
+        if (strcmp(f->locals[i], name) == 0) return true;
+    if (f->nlocals == *cap) {
+        size_t c = *cap ? *cap * 2 : 8;
+        const char **p = realloc(f->locals, c * sizeof *p);
+        if (!p) return false;
+        f->locals = p;
+        *cap = c;
+    }
+    f->locals[f->nlocals++] = name;
+    return true;
+}
+
+/* The names a statement binds (assignment, augmented assignment, for, def), searched through
+ * its nested blocks but not into nested function bodies. The tree's height bounds the depth. */
+static bool collect_locals(struct dsl_function *f, size_t *cap, const struct dsl_node *n)
+{
+    switch (n->kind) {
+    case DSL_N_BLOCK:
+        for (size_t i = 0; i < n->nkids; i++)
+            if (!collect_locals(f, cap, n->kids[i])) return false;
+        return true;
+    case DSL_N_ASSIGN:
+        for (size_t i = 0; i < n->nkids; i++)
+            if (n->kids[i]->kind == DSL_N_NAME && !add_local(f, cap, n->kids[i]->name))
+                return false;
+        return true;
+    case DSL_N_AUG: return n->a->kind != DSL_N_NAME || add_local(f, cap, n->a->name);
+    case DSL_N_DEF: return add_local(f, cap, n->name);
+    case DSL_N_FOR: return add_local(f, cap, n->name) && collect_locals(f, cap, n->b);
+    case DSL_N_WHILE: return collect_locals(f, cap, n->b);
+    case DSL_N_IF:
+        for (size_t i = 1; i < n->nkids; i += 2)
+            if (!collect_locals(f, cap, n->kids[i])) return false;
+        return !n->b || collect_locals(f, cap, n->b);
+    default: return true;
+    }
+}
+
+/* `def`: makes the function value (defaults evaluated now, in the defining scope) and binds
+ * its name. */
+static int exec_def(struct dsl_interp *in, const struct dsl_node *n)
+{
+    if (!in->code) /* only dsl_evaluate runs without one, and it takes expressions only */
+        return dsl_raise_at(in, n->pos, "SyntaxError", "def is not allowed here");
+    struct dsl_function *f = calloc(1, sizeof *f);
+    if (!f) return dsl_raise_status(in, DSL_V_NOMEM), X_ERR;
+    f->refs = 1;
+    f->depth = 1;
+    f->def = n;
+    f->code = dsl_code_retain(in->code);
+    struct dsl_value fv = {.kind = DSL_FUNCTION, .as.fn_user = f};
+    f->defaults = calloc(n->nkw + 1, sizeof *f->defaults);
+    size_t cap = 0;
+    bool ok = f->defaults != NULL;
+    for (size_t i = 0; ok && i < n->nkw; i++) ok = add_local(f, &cap, n->kwnames[i]);
+    if (!ok || !collect_locals(f, &cap, n->b)) {
+        dsl_value_release(fv);
+        return dsl_raise_status(in, DSL_V_NOMEM), X_ERR;
+    }
+    for (size_t i = 0; i < n->nkw; i++) {
+        if (!n->kwvals[i]) continue;
+        if (dsl_eval(in, n->kwvals[i], &f->defaults[i]) != 0) {
+            dsl_value_release(fv);
+            return X_ERR;
+        }
+        int d = dsl_value_depth(f->defaults[i]) + 1;
+        if (d > DSL_MAX_LIST_DEPTH) {
+            dsl_value_release(fv);
+            dsl_raise_status(in, DSL_V_DEPTH);
+            return dsl_error_locate(in, n->kwvals[i]->pos), X_ERR;
+        }
+        if (d > f->depth) f->depth = d;
+    }
+    if (bind_var(in, n->name, fv) != 0) return dsl_raise_status(in, DSL_V_NOMEM), X_ERR;
+    return X_OK;
+}
+
+static int exec_return(struct dsl_interp *in, const struct dsl_node *n)
+{
+    struct dsl_value v = dsl_none();
+    if (n->a && dsl_eval(in, n->a, &v) != 0) return X_ERR;
+    dsl_value_release(in->retval);
+    in->retval = v;
+    return X_RETURN;
+}
+
 static const exec_fn exec_table[DSL_N_COUNT] = {
-    [DSL_N_BLOCK] = exec_block, [DSL_N_EXPR] = exec_expr,   [DSL_N_ASSIGN] = exec_assign,
-    [DSL_N_AUG] = exec_aug,     [DSL_N_IF] = exec_if,       [DSL_N_WHILE] = exec_while,
-    [DSL_N_FOR] = exec_for,     [DSL_N_BREAK] = exec_break, [DSL_N_CONTINUE] = exec_continue,
-    [DSL_N_PASS] = exec_pass,   [DSL_N_MAGIC] = exec_magic,
+    [DSL_N_BLOCK] = exec_block,   [DSL_N_EXPR] = exec_expr,   [DSL_N_ASSIGN] = exec_assign,
+    [DSL_N_AUG] = exec_aug,       [DSL_N_IF] = exec_if,       [DSL_N_WHILE] = exec_while,
+    [DSL_N_FOR] = exec_for,       [DSL_N_BREAK] = exec_break, [DSL_N_CONTINUE] = exec_continue,
+    [DSL_N_PASS] = exec_pass,     [DSL_N_MAGIC] = exec_magic, [DSL_N_DEF] = exec_def,
+    [DSL_N_RETURN] = exec_return,
 };
 
 static int exec_stmt(struct dsl_interp *in, const struct dsl_node *n)

@@ -30,11 +30,43 @@ struct dsl_session {
     struct mt_ctx *ctx; /* owned; freed after every variable is released */
 };
 
+/* The local variables of one running call of a user function: slot i holds fn->locals[i]. */
+struct dsl_frame {
+    const struct dsl_function *fn;
+    struct dsl_value *vals; /* owned references; none where !bound */
+    bool *bound;            /* assigned yet (reading an unbound local is UnboundLocalError) */
+};
+
+/* One line of a traceback below the cell: where the error, or the call leading to it, was in a
+ * function's body. */
+struct dsl_tb_entry {
+    struct dsl_code *code; /* owned reference: the source the position indexes */
+    size_t pos;
+    char *func; /* owned: the function's name */
+};
+
+/* Calls nest at most this deep (Python's default recursion limit)... */
+#define DSL_MAX_CALL_DEPTH 1000
+/* ...and the syntax trees of the running calls' bodies add up to at most this height, so that a
+ * deep recursion through a complicated body cannot overflow the C stack either (one level of
+ * tree costs about two C frames of the evaluator: ~400 bytes under ASan, which overflowed
+ * 8 MiB near 20,000; release builds use far less). */
+#define DSL_MAX_EVAL_HEIGHT 10000
+
 struct dsl_interp {
     struct dsl_session *session;
     const struct dsl_output *out; /* never NULL; its callbacks may be */
-    const char *src;              /* the cell being run (error positions index it) */
+    const char *src;              /* the source being run: the cell's, or inside a call the
+                                   * function's defining cell (error positions index it) */
     size_t src_len;
+    struct dsl_code *code;   /* the parsed cell that src belongs to (a def keeps it);
+                              * NULL for an expression evaluated alone */
+    struct dsl_frame *frame; /* the innermost running call, NULL at cell level */
+    int calls;               /* running calls */
+    int height;              /* the running calls' body heights added up */
+    struct dsl_value retval; /* the value of the `return` that is ending a call */
+    struct dsl_tb_entry *tb; /* innermost first: the calls an error went through */
+    size_t ntb, captb;
     const char *ename;       /* the pending error's name (static), NULL when none */
     char *evalue;            /* its message, malloc'd (NULL: out of memory) */
     bool has_pos;            /* the error has a position */
@@ -57,6 +89,9 @@ void dsl_error_locate(struct dsl_interp *in, size_t pos);
  * cancel flag is up, else 0. Every FLUSH_EVERY_NS it also calls out->flush, so that what a cell
  * printed before a long computation reaches the user while the computation runs. */
 int dsl_check_cancel(struct dsl_interp *in, size_t pos);
+
+/* Frees the traceback entries (after the error was reported). */
+void dsl_interp_clear_tb(struct dsl_interp *in);
 
 /* Variables: the value bound to name (borrowed), or NULL. */
 struct dsl_value *dsl_session_lookup(struct dsl_session *s, const char *name);

@@ -18,10 +18,10 @@
 
 #define DSL_MAX_LITERAL (64u << 20)
 
-const char *const dsl_keywords[] = {"if",    "elif",     "else", "while", "for", "in",
-                                    "break", "continue", "pass", "and",   "or",  "not",
-                                    "true",  "false",    "none", NULL};
-static_assert(DSL_T_NONE - DSL_T_IF + 1 == 15, "dsl_keywords must list every keyword token");
+const char *const dsl_keywords[] = {"if",    "elif",     "else", "while", "for",    "in",
+                                    "break", "continue", "pass", "and",   "or",     "not",
+                                    "true",  "false",    "none", "def",   "return", NULL};
+static_assert(DSL_T_RETURN - DSL_T_IF + 1 == 17, "dsl_keywords must list every keyword token");
 
 static const struct {
     const char *text;
@@ -119,6 +119,8 @@ static const char *const tok_names[DSL_T_COUNT] = {
     [DSL_T_TRUE] = "'true'",
     [DSL_T_FALSE] = "'false'",
     [DSL_T_NONE] = "'none'",
+    [DSL_T_DEF] = "'def'",
+    [DSL_T_RETURN] = "'return'",
 };
 
 const char *dsl_tok_name(enum dsl_tok t)

@@ -77,6 +77,8 @@ enum dsl_tok {
     DSL_T_TRUE,
     DSL_T_FALSE,
     DSL_T_NONE,
+    DSL_T_DEF,
+    DSL_T_RETURN,
     DSL_T_COUNT
 };
 

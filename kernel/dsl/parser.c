@@ -25,13 +25,15 @@ struct parser {
     struct dsl_tokens toks;
     size_t i; /* next token */
     struct dsl_syntax_error *err;
-    int depth; /* expression/block nesting */
-    int loops; /* enclosing loops (for break/continue) */
+    int depth;     /* expression/block nesting */
+    int loops;     /* enclosing loops of the current function or cell (break/continue) */
+    int functions; /* enclosing function definitions (return) */
     bool failed;
 };
 
 enum prec {
     P_NONE,
+    P_COND, /* a if c else b */
     P_OR,
     P_AND,
     P_NOT,
@@ -151,6 +153,25 @@ static bool push(struct parser *p, struct dsl_node *n, struct dsl_node *kid)
         fail_nomem(p);
         return false;
     }
+    return true;
+}
+
+/* Appends a keyword (CALL) or parameter (DEF): name and value (may be NULL) pass to n, or are
+ * freed on failure. */
+static bool push_kw(struct parser *p, struct dsl_node *n, char *name, struct dsl_node *val)
+{
+    char **names = realloc(n->kwnames, (n->nkw + 1) * sizeof *names);
+    if (names) n->kwnames = names;
+    struct dsl_node **vals = names ? realloc(n->kwvals, (n->nkw + 1) * sizeof *vals) : NULL;
+    if (!vals) {
+        free(name);
+        dsl_node_free(val);
+        fail_nomem(p);
+        return false;
+    }
+    n->kwvals = vals;
+    n->kwnames[n->nkw] = name;
+    n->kwvals[n->nkw++] = val;
     return true;
 }
 
@@ -380,18 +401,6 @@ static struct dsl_node *infix_call(struct parser *p, struct dsl_node *left,
                          n->kwnames[k]);
                     goto error;
                 }
-            char **names = realloc(n->kwnames, (n->nkw + 1) * sizeof *names);
-            if (!names) {
-                fail_nomem(p);
-                goto error;
-            }
-            n->kwnames = names;
-            struct dsl_node **vals = realloc(n->kwvals, (n->nkw + 1) * sizeof *vals);
-            if (!vals) {
-                fail_nomem(p);
-                goto error;
-            }
-            n->kwvals = vals;
             char *kw = copy_text(p, name);
             if (!kw) goto error;
             struct dsl_node *val = parse_expr(p);
@@ -399,8 +408,7 @@ static struct dsl_node *infix_call(struct parser *p, struct dsl_node *left,
                 free(kw);
                 goto error;
             }
-            n->kwnames[n->nkw] = kw;
-            n->kwvals[n->nkw++] = val;
+            if (!push_kw(p, n, kw, val)) goto error;
         } else {
             if (n->nkw > 0) {
                 fail(p, "SyntaxError", peek(p)->pos,
@@ -462,6 +470,32 @@ static struct dsl_node *infix_attr(struct parser *p, struct dsl_node *left,
     return finish(p, n);
 }
 
+/* `then if cond else other`: the condition binds like an `or` operand, the else branch may
+ * itself be conditional (right to left, as in Python). */
+static struct dsl_node *infix_cond(struct parser *p, struct dsl_node *left,
+                                   const struct dsl_token *tok)
+{
+    struct dsl_node *n = node(p, DSL_N_COND, tok->pos);
+    if (!n) {
+        dsl_node_free(left);
+        return NULL;
+    }
+    n->a = left;
+    struct dsl_node *cond = parse_prec(p, P_OR);
+    if (!cond || !push(p, n, cond)) goto error;
+    if (!check(p, DSL_T_ELSE)) {
+        fail(p, "SyntaxError", peek(p)->pos, "expected 'else' after 'if' expression");
+        goto error;
+    }
+    advance(p);
+    n->b = parse_prec(p, P_COND);
+    if (!n->b) goto error;
+    return finish(p, n);
+error:
+    dsl_node_free(n);
+    return NULL;
+}
+
 static const struct rule rules[DSL_T_COUNT] = {
     [DSL_T_INT] = {prefix_int, NULL, P_NONE},
     [DSL_T_FLOAT] = {prefix_float, NULL, P_NONE},
@@ -491,6 +525,7 @@ static const struct rule rules[DSL_T_COUNT] = {
     [DSL_T_NOT] = {prefix_unary, infix_compare, P_CMP},
     [DSL_T_AND] = {NULL, infix_binary, P_AND},
     [DSL_T_OR] = {NULL, infix_binary, P_OR},
+    [DSL_T_IF] = {NULL, infix_cond, P_COND},
 };
 
 static const struct rule *rule_of(enum dsl_tok t) { return &rules[t]; }
@@ -524,7 +559,7 @@ done:
     return left;
 }
 
-static struct dsl_node *parse_expr(struct parser *p) { return parse_prec(p, P_OR); }
+static struct dsl_node *parse_expr(struct parser *p) { return parse_prec(p, P_COND); }
 
 /* ---- statements ------------------------------------------------------------------------- */
 
@@ -581,11 +616,24 @@ static struct dsl_node *parse_simple(struct parser *p)
             return fail(p, "SyntaxError", tok->pos, "'%s' outside loop",
                         tok->type == DSL_T_BREAK ? "break" : "continue");
         return node(p, tok->type == DSL_T_BREAK ? DSL_N_BREAK : DSL_N_CONTINUE, tok->pos);
+    case DSL_T_RETURN: {
+        advance(p);
+        if (p->functions == 0) return fail(p, "SyntaxError", tok->pos, "'return' outside function");
+        struct dsl_node *n = node(p, DSL_N_RETURN, tok->pos);
+        if (!n) return NULL;
+        if (!check(p, DSL_T_NEWLINE) && !check(p, DSL_T_EOF) && !check(p, DSL_T_SEMI) &&
+            !check(p, DSL_T_DEDENT) && !(n->a = parse_expr(p))) {
+            dsl_node_free(n);
+            return NULL;
+        }
+        return finish(p, n);
+    }
     case DSL_T_IF:
     case DSL_T_ELIF:
     case DSL_T_ELSE:
     case DSL_T_WHILE:
     case DSL_T_FOR:
+    case DSL_T_DEF:
         return fail(p, "SyntaxError", tok->pos, "invalid syntax: %s here needs its own line",
                     dsl_tok_name(tok->type));
     default: break;
@@ -736,6 +784,66 @@ error:
     return NULL;
 }
 
+/* def NAME '(' [param ['=' default] (',' ...)*] ')' ':' block. The docstring is the body's first
+ * statement when that is a string literal. */
+static struct dsl_node *parse_def(struct parser *p)
+{
+    const struct dsl_token *kw = advance(p);
+    if (!check(p, DSL_T_NAME))
+        return fail(p, "SyntaxError", peek(p)->pos, "expected a function name after 'def'");
+    const struct dsl_token *name = advance(p);
+    struct dsl_node *n = node(p, DSL_N_DEF, name->pos);
+    if (!n) return NULL;
+    if (!(n->name = copy_text(p, name))) goto error;
+    if (!expect(p, DSL_T_LPAREN, "'(' after the function name")) goto error;
+    bool defaults = false;
+    while (!check(p, DSL_T_RPAREN)) {
+        if (!check(p, DSL_T_NAME)) {
+            fail(p, "SyntaxError", peek(p)->pos, "expected a parameter name");
+            goto error;
+        }
+        const struct dsl_token *pt = advance(p);
+        for (size_t k = 0; k < n->nkw; k++)
+            if (strlen(n->kwnames[k]) == pt->len &&
+                memcmp(n->kwnames[k], p->src + pt->pos, pt->len) == 0) {
+                fail(p, "SyntaxError", pt->pos, "duplicate argument '%s' in function definition",
+                     n->kwnames[k]);
+                goto error;
+            }
+        struct dsl_node *def = NULL;
+        if (match(p, DSL_T_ASSIGN)) {
+            if (!(def = parse_expr(p))) goto error;
+            defaults = true;
+        } else if (defaults) {
+            fail(p, "SyntaxError", pt->pos, "non-default argument follows default argument");
+            goto error;
+        }
+        char *pname = copy_text(p, pt);
+        if (!pname) {
+            dsl_node_free(def);
+            goto error;
+        }
+        if (!push_kw(p, n, pname, def)) goto error;
+        if (!match(p, DSL_T_COMMA)) break;
+    }
+    if (!expect(p, DSL_T_RPAREN, "')' or ','")) goto error;
+    int loops = p->loops; /* a loop around the def does not make `break` valid inside it */
+    p->loops = 0;
+    p->functions++;
+    n->b = parse_block(p, kw);
+    p->functions--;
+    p->loops = loops;
+    if (!n->b) goto error;
+    const struct dsl_node *first = n->b->nkids ? n->b->kids[0] : NULL;
+    if (first && first->kind == DSL_N_EXPR && first->a->kind == DSL_N_CONST &&
+        first->a->value.kind == DSL_STR)
+        n->value = dsl_value_retain(first->a->value);
+    return finish(p, n);
+error:
+    dsl_node_free(n);
+    return NULL;
+}
+
 /* ':' then the rest of the line, or NEWLINE INDENT statements DEDENT. */
 static struct dsl_node *parse_block(struct parser *p, const struct dsl_token *header)
 {
@@ -802,6 +910,7 @@ static bool parse_line(struct parser *p, struct dsl_node *block)
     case DSL_T_IF: s = parse_if(p); break;
     case DSL_T_WHILE: s = parse_while(p); break;
     case DSL_T_FOR: s = parse_for(p); break;
+    case DSL_T_DEF: s = parse_def(p); break;
     case DSL_T_MAGIC: s = parse_magic(p); break;
     case DSL_T_ELIF:
     case DSL_T_ELSE:

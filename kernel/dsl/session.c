@@ -134,10 +134,56 @@ static void tb_line(json_t *tb, const char *text, size_t n)
     if (s) json_array_append_new(tb, s);
 }
 
-/* Fills *err; positions index src. Strings are copied. On exhaustion the fields that could
- * not be built stay NULL except ename/evalue, which fall back to static-free duplicates. */
+/* Appends the three lines locating pos in src: where, the source line, a caret under it. */
+static void tb_location(json_t *tb, const char *src, size_t len, size_t pos, const char *func)
+{
+    struct render_buf b;
+    render_buf_init(&b, 0);
+    if (pos > len) pos = len;
+    size_t ls = pos;
+    while (ls > 0 && src[ls - 1] != '\n') ls--;
+    size_t le = pos;
+    while (le < len && src[le] != '\n') le++;
+    size_t line = 1;
+    for (size_t i = 0; i < ls; i++) line += src[i] == '\n';
+    size_t col = render_utf8_count(src + ls, pos - ls) + 1;
+    size_t shown = le - ls;
+    if (shown && src[ls + shown - 1] == '\r') shown--;
+    if (func) /* line numbers of a function count in the cell that defined it */
+        render_buf_printf(&b, "  In %s(), line %zu, column %zu of the cell defining it:", func,
+                          line, col);
+    else
+        render_buf_printf(&b, "  Cell line %zu, column %zu:", line, col);
+    tb_line(tb, render_buf_str(&b), b.len);
+    render_buf_free(&b);
+    render_buf_puts(&b, "    ");
+    render_buf_append(&b, src + ls, shown);
+    tb_line(tb, render_buf_str(&b), b.len);
+    render_buf_free(&b);
+    render_buf_puts(&b, "    ");
+    /* the caret under the character: tabs copied so the columns line up */
+    for (size_t i = ls; i < pos;) {
+        if (src[i] == '\t') {
+            render_buf_putc(&b, '\t');
+            i++;
+            continue;
+        }
+        size_t k = render_utf8_seq(src + i, pos - i);
+        i += k ? k : 1;
+        render_buf_putc(&b, ' ');
+    }
+    render_buf_putc(&b, '^');
+    tb_line(tb, render_buf_str(&b), b.len);
+    render_buf_free(&b);
+}
+
+/* Fills *err; positions index src, then the calls the error went through (innermost first in
+ * calls[], shown outermost first as Python does). Strings are copied. On exhaustion the fields
+ * that could not be built stay NULL except ename/evalue, which fall back to static-free
+ * duplicates. */
 static void make_error(struct dsl_error *err, const char *src, size_t len, const char *ename,
-                       const char *evalue, bool has_pos, size_t pos)
+                       const char *evalue, bool has_pos, size_t pos,
+                       const struct dsl_tb_entry *calls, size_t ncalls)
 {
     if (!err) return;
     memset(err, 0, sizeof *err);
@@ -148,41 +194,22 @@ static void make_error(struct dsl_error *err, const char *src, size_t len, const
     json_decref(fixed);
     err->traceback = json_array();
     if (!err->traceback) return;
+    if (has_pos && src) tb_location(err->traceback, src, len, pos, NULL);
     struct render_buf b;
     render_buf_init(&b, 0);
-    if (has_pos && src) {
-        if (pos > len) pos = len;
-        size_t ls = pos;
-        while (ls > 0 && src[ls - 1] != '\n') ls--;
-        size_t le = pos;
-        while (le < len && src[le] != '\n') le++;
-        size_t line = 1;
-        for (size_t i = 0; i < ls; i++) line += src[i] == '\n';
-        size_t col = render_utf8_count(src + ls, pos - ls) + 1;
-        size_t shown = le - ls;
-        if (shown && src[ls + shown - 1] == '\r') shown--;
-        render_buf_printf(&b, "  Cell line %zu, column %zu:", line, col);
-        tb_line(err->traceback, render_buf_str(&b), b.len);
-        render_buf_free(&b);
-        render_buf_puts(&b, "    ");
-        render_buf_append(&b, src + ls, shown);
-        tb_line(err->traceback, render_buf_str(&b), b.len);
-        render_buf_free(&b);
-        render_buf_puts(&b, "    ");
-        /* the caret under the character: tabs copied so the columns line up */
-        for (size_t i = ls; i < pos;) {
-            if (src[i] == '\t') {
-                render_buf_putc(&b, '\t');
-                i++;
-                continue;
-            }
-            size_t k = render_utf8_seq(src + i, pos - i);
-            i += k ? k : 1;
-            render_buf_putc(&b, ' ');
+    for (size_t i = ncalls; i-- > 0;) {
+        tb_location(err->traceback, calls[i].code->src, calls[i].code->len, calls[i].pos,
+                    calls[i].func);
+        /* a recursion shows its repeating line once, as Python does */
+        size_t same = 0;
+        while (i > 0 && calls[i - 1].code == calls[i].code && calls[i - 1].pos == calls[i].pos)
+            same++, i--;
+        if (same) {
+            render_buf_printf(&b, "  [Previous line repeated %zu more time%s]", same,
+                              same == 1 ? "" : "s");
+            tb_line(err->traceback, render_buf_str(&b), b.len);
+            render_buf_free(&b);
         }
-        render_buf_putc(&b, '^');
-        tb_line(err->traceback, render_buf_str(&b), b.len);
-        render_buf_free(&b);
     }
     render_buf_printf(&b, "%s: %s", ename, err->evalue ? err->evalue : "");
     tb_line(err->traceback, render_buf_str(&b), b.len);
@@ -193,7 +220,7 @@ static void syntax_error(struct dsl_error *err, const char *src, size_t len,
                          const struct dsl_syntax_error *se)
 {
     make_error(err, src, len, se->ename ? se->ename : "SyntaxError",
-               se->msg[0] ? se->msg : "invalid syntax", true, se->pos);
+               se->msg[0] ? se->msg : "invalid syntax", true, se->pos, NULL, 0);
 }
 
 static void interp_init(struct dsl_interp *in, struct dsl_session *s, const struct dsl_output *out,
@@ -206,11 +233,31 @@ static void interp_init(struct dsl_interp *in, struct dsl_session *s, const stru
     in->src_len = len;
 }
 
+void dsl_interp_clear_tb(struct dsl_interp *in)
+{
+    for (size_t i = 0; i < in->ntb; i++) {
+        dsl_code_release(in->tb[i].code);
+        free(in->tb[i].func);
+    }
+    free(in->tb);
+    in->tb = NULL;
+    in->ntb = in->captb = 0;
+}
+
 static void interp_error(struct dsl_interp *in, struct dsl_error *err)
 {
-    make_error(err, in->src, in->src_len, in->ename, in->evalue, in->has_pos, in->pos);
+    make_error(err, in->src, in->src_len, in->ename, in->evalue, in->has_pos, in->pos, in->tb,
+               in->ntb);
     free(in->evalue);
     in->evalue = NULL;
+}
+
+/* Releases what an interp holds after its run. */
+static void interp_done(struct dsl_interp *in)
+{
+    dsl_value_release(in->retval);
+    in->retval = dsl_none();
+    dsl_interp_clear_tb(in);
 }
 
 /* ---- running ---------------------------------------------------------------------------- */
@@ -231,13 +278,16 @@ int dsl_execute(struct dsl_session *s, const char *code, const struct dsl_output
     if (!code) code = "";
     size_t len = strlen(code);
     struct dsl_syntax_error se;
-    struct dsl_node *block = dsl_parse_cell(code, len, &se);
-    if (!block) {
+    /* a code object, not a bare tree: functions the cell defines keep it after the cell */
+    struct dsl_code *cell = dsl_code_parse(code, len, &se);
+    if (!cell) {
         syntax_error(err, code, len, &se);
         return -1;
     }
+    const struct dsl_node *block = cell->ast;
     struct dsl_interp in;
-    interp_init(&in, s, out ? out : &no_output, code, len);
+    interp_init(&in, s, out ? out : &no_output, cell->src, cell->len);
+    in.code = cell;
     struct dsl_value value = dsl_none();
     int r = dsl_run_block(&in, block, result ? &value : NULL);
     if (r == 0 && value.kind != DSL_NONE) {
@@ -245,12 +295,10 @@ int dsl_execute(struct dsl_session *s, const char *code, const struct dsl_output
         if (r != 0 && block->nkids) dsl_error_locate(&in, block->kids[block->nkids - 1]->pos);
     }
     dsl_value_release(value);
-    dsl_node_free(block);
-    if (r != 0) {
-        interp_error(&in, err);
-        return -1;
-    }
-    return 0;
+    if (r != 0) interp_error(&in, err);
+    interp_done(&in);
+    dsl_code_release(cell);
+    return r != 0 ? -1 : 0;
 }
 
 int dsl_evaluate(struct dsl_session *s, const char *expr, json_t **result, struct dsl_error *err)
@@ -274,9 +322,7 @@ int dsl_evaluate(struct dsl_session *s, const char *expr, json_t **result, struc
         dsl_value_release(v);
     }
     dsl_node_free(e);
-    if (r != 0) {
-        interp_error(&in, err);
-        return -1;
-    }
-    return 0;
+    if (r != 0) interp_error(&in, err);
+    interp_done(&in);
+    return r != 0 ? -1 : 0;
 }

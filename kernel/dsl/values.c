@@ -7,6 +7,7 @@
  * bounded by the list depth limit enforced in dsl_list_push. */
 #include "dsl/values.h"
 
+#include "dsl/ast.h"
 #include "dsl/builtins.h"
 
 #include <assert.h>
@@ -43,6 +44,11 @@ static const struct {
                     "requires_grad=true makes backward() fill t.grad."},
     [DSL_METHOD] = {"method", "method: a tensor method bound to its tensor (x.sum); call it, or "
                               "ask help(x.sum)."},
+    [DSL_FUNCTION] = {"function", "function: made by def NAME(params): with an indented body; "
+                                  "`return value` ends a call with its result. Names assigned "
+                                  "in the body are local to each call; others are read from the "
+                                  "cell's variables. A string first in the body is its "
+                                  "docstring, shown by help(NAME)."},
 };
 static_assert(sizeof kinds / sizeof kinds[0] == DSL_KIND_COUNT, "one row per value kind");
 
@@ -69,6 +75,7 @@ struct dsl_value dsl_value_retain(struct dsl_value v)
     case DSL_LIST: v.as.l->refs++; break;
     case DSL_TENSOR: mt_tensor_retain(v.as.t); break;
     case DSL_METHOD: v.as.m->refs++; break;
+    case DSL_FUNCTION: v.as.fn_user->refs++; break;
     default: break;
     }
     return v;
@@ -92,7 +99,24 @@ void dsl_value_release(struct dsl_value v)
             dsl_value_release(v.as.m->self); /* a tensor: no recursion into methods */
             free(v.as.m);
         }
+    } else if (v.kind == DSL_FUNCTION) {
+        struct dsl_function *f = v.as.fn_user;
+        if (--f->refs == 0) {
+            for (size_t i = 0; f->defaults && i < f->def->nkw; i++)
+                dsl_value_release(f->defaults[i]); /* bounded by the depth limit */
+            free(f->defaults);
+            free(f->locals);
+            dsl_code_release(f->code);
+            free(f);
+        }
     }
+}
+
+int dsl_value_depth(struct dsl_value v)
+{
+    if (v.kind == DSL_LIST) return v.as.l->depth;
+    if (v.kind == DSL_FUNCTION) return v.as.fn_user->depth;
+    return 0;
 }
 
 int dsl_method_value(const struct dsl_builtin *fn, struct dsl_value self, struct dsl_value *out)
@@ -148,12 +172,13 @@ struct dsl_list *dsl_list_new(size_t cap)
 
 int dsl_list_push(struct dsl_list *l, struct dsl_value v)
 {
-    if (v.kind == DSL_LIST && v.as.l->depth + 1 > l->depth) {
-        if (v.as.l->depth + 1 > DSL_MAX_LIST_DEPTH) {
+    int d = dsl_value_depth(v);
+    if (d + 1 > l->depth) {
+        if (d + 1 > DSL_MAX_LIST_DEPTH) {
             dsl_value_release(v);
             return DSL_V_DEPTH;
         }
-        l->depth = v.as.l->depth + 1;
+        l->depth = d + 1;
     }
     if (l->len >= DSL_MAX_LIST_LEN) {
         dsl_value_release(v);
@@ -207,7 +232,8 @@ bool dsl_value_truthy(struct dsl_value v)
             return x != 0.0f;
         }
         return v.as.t->size != 0;
-    case DSL_METHOD: return true;
+    case DSL_METHOD:
+    case DSL_FUNCTION: return true;
     case DSL_KIND_COUNT: break;
     }
     return false;
@@ -238,6 +264,7 @@ bool dsl_value_equal(struct dsl_value a, struct dsl_value b)
     }
     case DSL_BUILTIN: return a.as.fn == b.as.fn;
     case DSL_TENSOR: return a.as.t == b.as.t;
+    case DSL_FUNCTION: return a.as.fn_user == b.as.fn_user;
     case DSL_METHOD: return a.as.m->fn == b.as.m->fn && dsl_value_equal(a.as.m->self, b.as.m->self);
     default: return false;
     }
@@ -282,9 +309,33 @@ static int value_text(struct render_buf *b, struct dsl_value v, bool repr, bool 
     case DSL_BUILTIN: return render_buf_printf(b, "<built-in function %s>", v.as.fn->name);
     case DSL_TENSOR: return render_tensor_text(b, v.as.t);
     case DSL_METHOD: return render_buf_printf(b, "<bound method tensor.%s>", v.as.m->fn->name);
+    case DSL_FUNCTION: return dsl_function_signature(b, v.as.fn_user, "<function ", ">");
     case DSL_KIND_COUNT: break;
     }
     return render_buf_puts(b, "?");
+}
+
+int dsl_function_signature(struct render_buf *b, const struct dsl_function *f, const char *before,
+                           const char *after)
+{
+    render_buf_printf(b, "%s%s(", before, f->def->name);
+    for (size_t i = 0; i < f->def->nkw; i++) {
+        render_buf_printf(b, "%s%s", i ? ", " : "", f->def->kwnames[i]);
+        /* a default's value is not shown: it may be a big tensor or nest other functions */
+        if (f->def->kwvals[i]) render_buf_puts(b, "=...");
+    }
+    return render_buf_printf(b, ")%s", after);
+}
+
+int dsl_function_help(struct render_buf *b, const struct dsl_function *f)
+{
+    dsl_function_signature(b, f, "", "");
+    const struct dsl_value doc = f->def->value;
+    if (doc.kind == DSL_STR) {
+        render_buf_puts(b, "\n\n");
+        render_buf_append(b, doc.as.s->data, doc.as.s->len);
+    }
+    return render_buf_puts(b, "\n\nA function defined with def in this session.");
 }
 
 int dsl_value_repr(struct render_buf *b, struct dsl_value v)

@@ -7,6 +7,11 @@
  * fixed at construction, which lets the repr, comparison and free recursions stay bounded
  * (DSL_MAX_LIST_DEPTH).
  *
+ * A user function (`def`) is a DSL_FUNCTION: its name, parameters, default values (computed when
+ * the def ran, as in Python) and the parsed cell that holds its body. Its defaults may hold
+ * lists and functions, so a function has a depth like a list's, bounded by the same limit: a
+ * loop redefining `def f(x=[f])` cannot build a chain that releasing would recurse down.
+ *
  * Tensors are the one mutable kind (t[i] = v, requires_grad): a DSL_TENSOR holds one
  * reference of the engine's own count (mt_tensor_retain/release), so `y = x` shares the tensor
  * as in Python. A tensor holds no language values, so mutation still cannot make a cycle. A
@@ -40,8 +45,9 @@ enum dsl_kind {
     DSL_LIST,
     DSL_RANGE,
     DSL_BUILTIN,
-    DSL_TENSOR, /* an engine tensor (float32) */
-    DSL_METHOD, /* a tensor method bound to its tensor: x.sum */
+    DSL_TENSOR,   /* an engine tensor (float32) */
+    DSL_METHOD,   /* a tensor method bound to its tensor: x.sum */
+    DSL_FUNCTION, /* a function defined with def */
     DSL_KIND_COUNT
 };
 
@@ -81,8 +87,11 @@ struct dsl_range {
     int64_t start, stop, step; /* step != 0 */
 };
 
-struct dsl_builtin; /* builtins.h */
-struct dsl_method;  /* below */
+struct dsl_builtin;  /* builtins.h */
+struct dsl_method;   /* below */
+struct dsl_function; /* below */
+struct dsl_code;     /* ast.h */
+struct dsl_node;     /* ast.h */
 
 struct dsl_value {
     enum dsl_kind kind;
@@ -96,6 +105,7 @@ struct dsl_value {
         const struct dsl_builtin *fn;
         struct mt_tensor *t; /* DSL_TENSOR: one engine reference */
         struct dsl_method *m;
+        struct dsl_function *fn_user; /* DSL_FUNCTION */
     } as;
 };
 
@@ -104,6 +114,18 @@ struct dsl_method {
     size_t refs;
     const struct dsl_builtin *fn; /* the method's row (tensor.h) */
     struct dsl_value self;        /* owned reference */
+};
+
+/* A function made by `def`. Parameters and body are the DEF node's (inside `code`); `locals`
+ * are the names the body assigns (parameters first), which are local to a call, as in Python. */
+struct dsl_function {
+    size_t refs;
+    int depth;                  /* 1 + the deepest list or function among the defaults */
+    struct dsl_code *code;      /* owned reference: the cell the def was in */
+    const struct dsl_node *def; /* the DSL_N_DEF node inside code->ast */
+    struct dsl_value *defaults; /* def->nkw slots, owned; none where a parameter has none */
+    const char **locals;        /* names borrowed from the AST; params are the first nkw */
+    size_t nlocals;
 };
 
 static inline struct dsl_value dsl_none(void) { return (struct dsl_value){.kind = DSL_NONE}; }
@@ -136,6 +158,9 @@ struct dsl_list *dsl_list_new(size_t cap);
 /* Appends v to l, taking ownership of v (released on failure). Updates l->depth. */
 int dsl_list_push(struct dsl_list *l, struct dsl_value v);
 
+/* How deep v nests lists and functions (0 for anything else): see DSL_MAX_LIST_DEPTH. */
+int dsl_value_depth(struct dsl_value v);
+
 /* Number of ints a range yields (0 when empty). */
 int64_t dsl_range_len(struct dsl_range r);
 
@@ -149,7 +174,7 @@ static inline struct dsl_value dsl_tensor(struct mt_tensor *t)
 int dsl_method_value(const struct dsl_builtin *fn, struct dsl_value self, struct dsl_value *out);
 
 /* "int", "float", "str", "bool", "none", "list", "range", "builtin_function", "tensor",
- * "method". Static. */
+ * "method", "function". Static. */
 const char *dsl_kind_name(enum dsl_kind k);
 /* A paragraph describing the type, for help(value). Static. */
 const char *dsl_kind_doc(enum dsl_kind k);
@@ -186,6 +211,13 @@ bool dsl_value_equal(struct dsl_value a, struct dsl_value b);
  * Return 0, or -1 when the buffer failed (see its flags). */
 int dsl_value_repr(struct render_buf *b, struct dsl_value v);
 int dsl_value_str(struct render_buf *b, struct dsl_value v);
+
+/* Appends before + "NAME(a, b=...)" + after for a user function. 0 or -1 (buffer failed). */
+int dsl_function_signature(struct render_buf *b, const struct dsl_function *f, const char *before,
+                           const char *after);
+
+/* Appends help(f): its signature and docstring. 0 or -1 (buffer failed). */
+int dsl_function_help(struct render_buf *b, const struct dsl_function *f);
 
 /* The mime bundle showing v (text/plain: its repr) as a new reference, or NULL with *status
  * set to DSL_V_NOMEM or DSL_V_TOOBIG. */

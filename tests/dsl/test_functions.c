@@ -1,0 +1,187 @@
+/* test_functions.c — def, return, parameters and defaults, local scope, recursion and its
+ * limit, functions across cells (their bodies and tracebacks), the conditional expression. */
+#include "dsl_helpers.h"
+#include "test.h"
+
+#include <stdio.h>
+
+static void test_def_and_return(void)
+{
+    CHECK_STR(eval1("def f(x):\n    return x * 2\nf(21)"), "42");
+    CHECK_STR(eval1("def f():\n    pass\nf()"), "<none>"); /* falls off the end: none */
+    CHECK_STR(eval1("def f():\n    return\nf()"), "<none>");
+    CHECK_STR(eval1("def f(x): return x + 1\nf(1)"), "2"); /* one-line body */
+    /* return leaves loops and nested blocks at once */
+    CHECK_STR(eval1("def first_even(xs):\n    for x in xs:\n        if x % 2 == 0:\n"
+                    "            return x\n    return -1\n[first_even([1, 3, 4, 6]), "
+                    "first_even([1])]"),
+              "[4, -1]");
+    CHECK_STR(eval1("def f():\n    i = 0\n    while true:\n        i += 1\n        if i == 5:\n"
+                    "            return i\nf()"),
+              "5");
+    CHECK_STR(eval1("def f(x):\n    return x\nf"), "<function f(x)>");
+    CHECK_STR(eval1("def f(x, y=2):\n    return x\n[type(f), f]"),
+              "['function', <function f(x, y=...)>]");
+    /* functions are values: passed, stored, compared by identity */
+    CHECK_STR(eval1("def twice(g, x):\n    return g(g(x))\ndef inc(x):\n    return x + 1\n"
+                    "h = inc\n[twice(inc, 0), twice(h, 5), h == inc]"),
+              "[2, 7, true]");
+    CHECK_STR(eval1("def f():\n    def g(y):\n        return y * 3\n    return g(2)\nf()"), "6");
+}
+
+static void test_parameters(void)
+{
+    CHECK_STR(eval1("def f(a, b=10, c=100):\n    return a + b + c\n[f(1), f(1, 2), f(1, c=3), "
+                    "f(c=1, b=2, a=3)]"),
+              "[111, 103, 14, 6]");
+    /* defaults are computed when the def runs, as in Python */
+    CHECK_STR(eval1("n = 5\ndef f(x=n):\n    return x\nn = 7\n[f(), n]"), "[5, 7]");
+    CHECK_STR(eval1("def f(a, b):\n    return a\nf(1, 2, 3)"),
+              "<TypeError: f() takes 2 positional arguments but 3 were given>");
+    CHECK_STR(eval1("def f(a):\n    return a\nf(1, 2)"),
+              "<TypeError: f() takes 1 positional argument but 2 were given>");
+    CHECK_STR(eval1("def f(a, b, c=1):\n    return a\nf()"),
+              "<TypeError: f() missing 2 required arguments: 'a', 'b'>");
+    CHECK_STR(eval1("def f(a, b):\n    return a\nf(1, z=2)"),
+              "<TypeError: f() got an unexpected keyword argument 'z'>");
+    CHECK_STR(eval1("def f(a, b):\n    return a\nf(1, a=2)"),
+              "<TypeError: f() got multiple values for argument 'a'>");
+    CHECK_STR(eval1("def f(a=1, b):\n    pass"),
+              "<SyntaxError: non-default argument follows default argument>");
+    CHECK_STR(eval1("def f(a, a):\n    pass"),
+              "<SyntaxError: duplicate argument 'a' in function definition>");
+    CHECK_STR(ename1("def f(:\n    pass"), "SyntaxError");
+    CHECK_STR(ename1("def (x):\n    pass"), "SyntaxError");
+    CHECK_STR(ename1("def f(x)\n    pass"), "SyntaxError");
+    CHECK_STR(ename1("def f(x):\nreturn x"), "IndentationError");
+    CHECK_STR(eval1("5(1)"), "<TypeError: 'int' object is not callable>");
+}
+
+static void test_scope(void)
+{
+    /* reading a global; assigning makes a local that leaves the global alone */
+    CHECK_STR(eval1("x = 1\ndef f():\n    return x + 1\nf()"), "2");
+    CHECK_STR(eval1("x = 1\ndef f():\n    x = 5\n    return x\n[f(), x]"), "[5, 1]");
+    CHECK_STR(eval1("def f(n):\n    total = 0\n    for i in range(n):\n        total += i\n"
+                    "    return total\n[f(5), f(3)]"),
+              "[10, 3]");
+    /* parameters, loop variables and nested defs are local too */
+    CHECK_STR(eval1("i = 'outer'\ndef f():\n    for i in range(3):\n        pass\n    return i\n"
+                    "[f(), i]"),
+              "[2, 'outer']");
+    CHECK_STR(eval1("def f():\n    y = 1\n    return y\nf()\ny"),
+              "<NameError: name 'y' is not defined>");
+    /* a name assigned anywhere in the body is local everywhere in it (Python's rule) */
+    CHECK_STR(eval1("x = 1\ndef f():\n    y = x\n    x = 2\n    return y\nf()"),
+              "<UnboundLocalError: cannot access local variable 'x' where it is not associated "
+              "with a value (it is assigned later in f())>");
+    /* each call gets fresh locals; recursion does not share them */
+    CHECK_STR(eval1("def f(n):\n    a = n\n    if n > 0:\n        f(n - 1)\n    return a\nf(3)"),
+              "3");
+    /* a NameError inside a function suggests the local it was close to */
+    CHECK_STR(eval1("def f(count):\n    return coutn\nf(1)"),
+              "<NameError: name 'coutn' is not defined, did you mean 'count'?>");
+    /* tensors passed in are shared, as in Python */
+    CHECK_STR(eval1("t = zeros(2)\ndef g(u):\n    u[0] = 7\ng(t)\nt[0]"), "7.0");
+}
+
+static void test_recursion(void)
+{
+    CHECK_STR(eval1("def fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)\nfib(20)"),
+              "6765");
+    CHECK_STR(eval1("def fact(n):\n    if n <= 1:\n        return 1\n    return n * fact(n - 1)\n"
+                    "fact(20)"),
+              "2432902008176640000");
+    /* 900 calls deep is fine; unbounded recursion is a RecursionError, the kernel lives on */
+    CHECK_STR(eval1("def d(n):\n    return 0 if n == 0 else 1 + d(n - 1)\nd(900)"), "900");
+    struct dsl_session *s = dsl_session_new();
+    struct outcome o = run_cell(s, "def r(n):\n    return r(n + 1)\nkept = 1");
+    CHECK_INT(o.rc, 0);
+    o = run_cell(s, "r(0)");
+    CHECK_STR(o.ename, "RecursionError");
+    CHECK(strstr(o.evalue, "maximum recursion depth exceeded in r()") != NULL);
+    /* the repeating frame is shown once with a count, as Python does */
+    CHECK(strstr(o.tb, "[Previous line repeated 999 more times]") != NULL);
+    CHECK(o.tb_lines < 20);
+    o = run_cell(s, "kept + 1");
+    CHECK_STR(o.result, "2");
+    /* a body as tall as the parser allows, recursing: stopped by the height budget before the
+     * C stack runs out (this test runs under ASan too, with its larger frames) */
+    char code[16384];
+    int k = snprintf(code, sizeof code, "def t(n):\n    return t(n + 1)");
+    for (int i = 0; i < 900; i++) k += snprintf(code + k, sizeof code - (size_t)k, " + 1");
+    snprintf(code + k, sizeof code - (size_t)k, "\nt(0)");
+    o = run_cell(s, code);
+    CHECK_STR(o.ename, "RecursionError");
+    dsl_session_free(s);
+}
+
+static void test_across_cells(void)
+{
+    struct dsl_session *s = dsl_session_new();
+    struct outcome o = run_cell(s, "# a comment line\ndef ratio(a, b):\n    \"a over b\"\n"
+                                   "    return a / b\n");
+    CHECK_INT(o.rc, 0);
+    o = run_cell(s, "ratio(6, 3)");
+    CHECK_STR(o.result, "2.0");
+    /* an error inside points into the defining cell's text, below the calling cell's line */
+    o = run_cell(s, "x = 1\nratio(x, 0)");
+    CHECK_STR(o.ename, "ZeroDivisionError");
+    CHECK_STR(o.tb, "  Cell line 2, column 1:\n"
+                    "    ratio(x, 0)\n"
+                    "    ^\n"
+                    "  In ratio(), line 4, column 14 of the cell defining it:\n"
+                    "        return a / b\n"
+                    "                 ^\n"
+                    "ZeroDivisionError: division by zero");
+    /* help shows the signature and the docstring */
+    struct sink k;
+    memset(&k, 0, sizeof k);
+    o = run_cell_with(s, "help(ratio)", &k);
+    CHECK_INT(o.rc, 0);
+    CHECK(strstr(k.log, "ratio(a, b)\n\na over b") != NULL);
+    /* redefining replaces; the old cell's text goes when nothing needs it (ASan checks) */
+    o = run_cell(s, "def ratio(a, b):\n    return a * b\nratio(6, 3)");
+    CHECK_STR(o.result, "18");
+    /* %reset-like forgetting through the API releases functions and their cells */
+    dsl_session_reset(s);
+    o = run_cell(s, "ratio");
+    CHECK_STR(o.ename, "NameError");
+    dsl_session_free(s);
+}
+
+static void test_conditional_expression(void)
+{
+    CHECK_STR(eval1("[1 if true else 2, 1 if false else 2]"), "[1, 2]");
+    CHECK_STR(eval1("x = 5\n'big' if x > 3 else 'small' if x > 1 else 'tiny'"), "'big'");
+    CHECK_STR(eval1("x = 2\n'big' if x > 3 else 'small' if x > 1 else 'tiny'"), "'small'");
+    CHECK_STR(eval1("x = 0\n'big' if x > 3 else 'small' if x > 1 else 'tiny'"), "'tiny'");
+    /* only the chosen branch runs */
+    CHECK_STR(eval1("1 if true else 1 / 0"), "1");
+    CHECK_STR(eval1("x = 3 if 1 + 1 == 2 or false else 4\nx"), "3");
+    CHECK_STR(eval1("1 if true"), "<SyntaxError: expected 'else' after 'if' expression>");
+    CHECK_STR(eval1("t = tensor([1, 2])\n1 if t else 2"),
+              "<ValueError: the truth value of a tensor with 2 elements is ambiguous; reduce it to "
+              "one element first, e.g. (a == b).all() or x.sum()>");
+}
+
+static void test_return_outside(void)
+{
+    CHECK_STR(eval1("return 1"), "<SyntaxError: 'return' outside function>");
+    CHECK_STR(eval1("for i in range(2):\n    def f():\n        break"),
+              "<SyntaxError: 'break' outside loop>");
+    CHECK_STR(eval1("x = 1; def f(): pass"),
+              "<SyntaxError: invalid syntax: 'def' here needs its own line>");
+}
+
+int main(void)
+{
+    RUN_TEST(test_def_and_return);
+    RUN_TEST(test_parameters);
+    RUN_TEST(test_scope);
+    RUN_TEST(test_recursion);
+    RUN_TEST(test_across_cells);
+    RUN_TEST(test_conditional_expression);
+    RUN_TEST(test_return_outside);
+    return TEST_SUMMARY();
+}
