@@ -77,6 +77,8 @@ static void drop_cache(struct mt_ctx *ctx)
     ctx->cache_bytes = 0;
 }
 
+void mt_ctx_trim(struct mt_ctx *ctx) { drop_cache(ctx); }
+
 void mt_ctx_free(struct mt_ctx *ctx)
 {
     if (!ctx) return;
@@ -117,6 +119,12 @@ void mt_ctx_set_diag(struct mt_ctx *ctx, mt_diag_fn fn, void *user)
 {
     ctx->diag = fn;
     ctx->diag_user = user;
+}
+
+void mt_ctx_diag(const struct mt_ctx *ctx, mt_diag_fn *fn, void **user)
+{
+    *fn = ctx->diag;
+    *user = ctx->diag_user;
 }
 
 /* ---- backends ---- */

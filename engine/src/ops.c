@@ -81,9 +81,11 @@ static void diag_begin(struct mt_diag *d, const char *op, const struct mt_tensor
     d->nin = b ? 2 : 1;
     d->in_ndim[0] = a->ndim;
     memcpy(d->in_shape[0], a->shape, sizeof a->shape);
+    memcpy(d->in_strides[0], a->strides, sizeof a->strides);
     if (b) {
         d->in_ndim[1] = b->ndim;
         memcpy(d->in_shape[1], b->shape, sizeof b->shape);
+        memcpy(d->in_strides[1], b->strides, sizeof b->strides);
     }
     d->path = "";
     d->threads = 1;
@@ -96,6 +98,7 @@ static void diag_end(struct mt_ctx *ctx, struct mt_diag *d, const struct mt_tens
     d->ns = mt_now_ns() - t0;
     d->out_ndim = out->ndim;
     memcpy(d->out_shape, out->shape, sizeof out->shape);
+    memcpy(d->out_strides, out->strides, sizeof out->strides);
     d->bytes = bytes;
     d->flops = flops;
     ctx->diag(ctx->diag_user, d);

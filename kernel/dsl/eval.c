@@ -1335,7 +1335,7 @@ static int exec_pass(struct dsl_interp *in, const struct dsl_node *n)
 
 static int exec_magic(struct dsl_interp *in, const struct dsl_node *n)
 {
-    return dsl_magic_run(in, n->name, n->value.as.s->data, n->pos) != 0 ? X_ERR : X_OK;
+    return dsl_magic_run(in, n->name, n->value.as.s->data, n->pos, NULL) != 0 ? X_ERR : X_OK;
 }
 
 /* Adds name to the function's locals unless it is there already. */
@@ -1452,6 +1452,8 @@ int dsl_run_block(struct dsl_interp *in, const struct dsl_node *block, struct ds
     for (size_t i = 0; i < block->nkids; i++) {
         const struct dsl_node *s = block->kids[i];
         bool last = i + 1 == block->nkids;
+        if (last && result && s->kind == DSL_N_MAGIC)
+            return dsl_magic_run(in, s->name, s->value.as.s->data, s->pos, result) != 0 ? -1 : 0;
         if (last && result && s->kind == DSL_N_EXPR && !s->flag) {
             if (dsl_eval(in, s->a, result) != 0) {
                 dsl_error_locate(in, s->pos);

@@ -27,7 +27,9 @@ struct dsl_var {
 struct dsl_session {
     struct dsl_var *vars;
     size_t cap, count;
-    struct mt_ctx *ctx; /* owned; freed after every variable is released */
+    struct mt_ctx *ctx;        /* owned; freed after every variable is released */
+    bool diagnostics;          /* %diagnostics on: every cell shows what the engine did */
+    const char *plot_renderer; /* %plot_renderer: "auto", "vegalite", "html" or "svg" (static) */
 };
 
 /* The local variables of one running call of a user function: slot i holds fn->locals[i]. */

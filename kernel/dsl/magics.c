@@ -1,5 +1,10 @@
 /* magics.c — the line magics and their table (see magics.h).
  *
+ * %time, %timeit and %diagnostics run a statement given as their argument text. It is parsed
+ * from a copy of the source in which everything but that text is blanked (newlines kept), so
+ * positions, and the carets of errors inside it, are those of the cell. It runs in the scope
+ * the magic is in.
+ *
  * %backend and %threads change the session's engine context: the backend new tensors are made
  * on (existing tensors stay where they are, as with PyTorch devices) and the threads the fast
  * backend uses. Without an argument each shows the current setting. A rejected argument raises
@@ -7,16 +12,20 @@
  * unavailable) and leaves the setting as it was. */
 #include "dsl/magics.h"
 
+#include "dsl/ast.h"
+#include "dsl/diagnostics.h"
 #include "dsl/interp.h"
 #include "dsl/tensor.h"
 
 #include "minitorch/minitorch.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* ---- argument words --------------------------------------------------------------------- */
 
@@ -53,8 +62,11 @@ static void say(struct dsl_interp *in, const char *text)
 
 /* ---- the magics ------------------------------------------------------------------------- */
 
-static int magic_backend(struct dsl_interp *in, const char *args)
+static int magic_backend(struct dsl_interp *in, const char *args, size_t args_pos,
+                         struct dsl_value *result)
 {
+    (void)args_pos;
+    (void)result;
     char words[MAX_WORDS][MAX_WORD];
     int n = split_words(in, "backend", args, words);
     if (n < 0) return -1;
@@ -75,8 +87,11 @@ static int magic_backend(struct dsl_interp *in, const char *args)
     return st ? dsl_engine_raise(in, st) : 0;
 }
 
-static int magic_threads(struct dsl_interp *in, const char *args)
+static int magic_threads(struct dsl_interp *in, const char *args, size_t args_pos,
+                         struct dsl_value *result)
 {
+    (void)args_pos;
+    (void)result;
     char words[MAX_WORDS][MAX_WORD];
     int n = split_words(in, "threads", args, words);
     if (n < 0) return -1;
@@ -100,6 +115,358 @@ static int magic_threads(struct dsl_interp *in, const char *args)
     return st ? dsl_engine_raise(in, st) : 0;
 }
 
+/* ---- statements as arguments ------------------------------------------------------------- */
+
+/* Parses the statement text `stmt` (at byte `pos` of in->src, SIZE_MAX when unknown) into a
+ * code object, raising SyntaxError (located in the cell) or UsageError when it is empty. */
+static struct dsl_code *parse_statement(struct dsl_interp *in, const char *magic, const char *stmt,
+                                        size_t pos)
+{
+    size_t n = strlen(stmt);
+    if (n == 0) {
+        dsl_raise(in, "UsageError", "%%%s needs a statement: %s", magic,
+                  dsl_magic_find(magic)->usage);
+        return NULL;
+    }
+    bool aligned = pos != SIZE_MAX && pos + n <= in->src_len && memcmp(in->src + pos, stmt, n) == 0;
+    size_t len = aligned ? in->src_len : n;
+    char *text = malloc(len + 1);
+    if (!text) {
+        dsl_raise_status(in, DSL_V_NOMEM);
+        return NULL;
+    }
+    if (aligned)
+        for (size_t i = 0; i < len; i++)
+            text[i] = i >= pos && i < pos + n ? in->src[i] : in->src[i] == '\n' ? '\n' : ' ';
+    else
+        memcpy(text, stmt, n);
+    text[len] = '\0';
+    struct dsl_syntax_error se;
+    struct dsl_code *code = dsl_code_parse(text, len, &se);
+    free(text);
+    if (!code) {
+        if (aligned)
+            dsl_raise_at(in, se.pos, se.ename ? se.ename : "SyntaxError", "%s", se.msg);
+        else
+            dsl_raise(in, se.ename ? se.ename : "SyntaxError", "%s", se.msg);
+    }
+    return code;
+}
+
+/* Runs a parsed statement in the running scope; its value to *value when non-NULL. */
+static int run_statement(struct dsl_interp *in, struct dsl_code *code, struct dsl_value *value)
+{
+    struct dsl_code *outer = in->code;
+    in->code = code; /* a def inside keeps this code alive */
+    int r = dsl_run_block(in, code->ast, value);
+    in->code = outer;
+    return r;
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* ---- %time, %timeit, %diagnostics --------------------------------------------------------- */
+
+static int magic_time(struct dsl_interp *in, const char *args, size_t args_pos,
+                      struct dsl_value *result)
+{
+    struct dsl_code *code = parse_statement(in, "time", args, args_pos);
+    if (!code) return -1;
+    struct dsl_diag_log *log = malloc(sizeof *log);
+    if (!log) {
+        dsl_code_release(code);
+        return dsl_raise_status(in, DSL_V_NOMEM);
+    }
+    dsl_diag_start(log, in->session->ctx);
+    double t0 = now_s();
+    int r = run_statement(in, code, result);
+    double t = now_s() - t0;
+    dsl_diag_stop(log);
+    dsl_code_release(code);
+    if (r == 0) {
+        char dur[32], line[256];
+        dsl_format_duration(t, dur, sizeof dur);
+        int k = snprintf(line, sizeof line, "Wall time: %s", dur);
+        if (log->ops == 1) { /* one engine op: how fast it went */
+            const struct dsl_diag_row *row = &log->rows[0];
+            char rate[48];
+            dsl_diag_rate(row->first.op, row->bytes, row->flops, row->ns, rate, sizeof rate);
+            snprintf(line + k, sizeof line - (size_t)k, " (%s on %s: %s)", row->first.op,
+                     mt_backend_name(row->first.backend), rate);
+        }
+        strncat(line, "\n", sizeof line - strlen(line) - 1);
+        say(in, line);
+    }
+    free(log);
+    return r;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* `-n N` / `-r R` options before the statement, as IPython's; advances *args past them. */
+static int timeit_options(struct dsl_interp *in, const char **args, long *loops, long *runs)
+{
+    const char *p = *args;
+    while (p[0] == '-' && (p[1] == 'n' || p[1] == 'r') && (p[2] == ' ' || p[2] == '\t')) {
+        char opt = p[1];
+        char *end = NULL;
+        errno = 0;
+        long v = strtol(p + 3, &end, 10);
+        if (end == p + 3 || errno == ERANGE || v < 1 || v > 1000000000L)
+            return dsl_raise(in, "UsageError", "%%timeit -%c needs a positive whole number", opt);
+        *(opt == 'n' ? loops : runs) = v;
+        p = end;
+        while (*p == ' ' || *p == '\t') p++;
+    }
+    *args = p;
+    return 0;
+}
+
+/* One run: `loops` executions; the seconds per execution in *per. */
+static int timeit_run(struct dsl_interp *in, struct dsl_code *code, long loops, size_t pos,
+                      double *per)
+{
+    double t0 = now_s();
+    for (long i = 0; i < loops; i++) {
+        if (dsl_check_cancel(in, pos) != 0 || run_statement(in, code, NULL) != 0) return -1;
+    }
+    *per = (now_s() - t0) / (double)loops;
+    return 0;
+}
+
+static int magic_timeit(struct dsl_interp *in, const char *args, size_t args_pos,
+                        struct dsl_value *result)
+{
+    (void)result;
+    long loops = 0, runs = 7;
+    const char *stmt = args;
+    if (timeit_options(in, &stmt, &loops, &runs) != 0) return -1;
+    size_t pos = args_pos == SIZE_MAX ? SIZE_MAX : args_pos + (size_t)(stmt - args);
+    struct dsl_code *code = parse_statement(in, "timeit", stmt, pos);
+    if (!code) return -1;
+    double *t = malloc((size_t)runs * sizeof *t);
+    int r = -1;
+    if (!t) {
+        dsl_raise_status(in, DSL_V_NOMEM);
+        goto done;
+    }
+    /* like IPython: 1, 10, 100 ... executions until one run takes at least 0.2 s */
+    if (!loops) {
+        for (loops = 1;; loops *= 10) {
+            double per;
+            if (timeit_run(in, code, loops, pos, &per) != 0) goto done;
+            if (per * (double)loops >= 0.2 || loops >= 1000000000L / 10) break;
+        }
+    }
+    for (long k = 0; k < runs; k++)
+        if (timeit_run(in, code, loops, pos, &t[k]) != 0) goto done;
+    qsort(t, (size_t)runs, sizeof *t, cmp_double);
+    double med = runs % 2 ? t[runs / 2] : (t[runs / 2 - 1] + t[runs / 2]) / 2;
+    for (long k = 0; k < runs; k++) t[k] = fabs(t[k] - med);
+    qsort(t, (size_t)runs, sizeof *t, cmp_double);
+    double mad = runs % 2 ? t[runs / 2] : (t[runs / 2 - 1] + t[runs / 2]) / 2;
+    char a[32], b[32], line[256];
+    dsl_format_duration(med, a, sizeof a);
+    dsl_format_duration(mad, b, sizeof b);
+    snprintf(line, sizeof line,
+             "%s \xc2\xb1 %s per loop (median \xc2\xb1 median absolute deviation of %ld run%s, "
+             "%ld loop%s each)\n",
+             a, b, runs, runs == 1 ? "" : "s", loops, loops == 1 ? "" : "s");
+    say(in, line);
+    r = 0;
+done:
+    free(t);
+    dsl_code_release(code);
+    return r;
+}
+
+static int magic_diagnostics(struct dsl_interp *in, const char *args, size_t args_pos,
+                             struct dsl_value *result)
+{
+    if (strcmp(args, "on") == 0 || strcmp(args, "off") == 0) {
+        in->session->diagnostics = args[1] == 'n';
+        say(in, in->session->diagnostics ? "diagnostics: on\n" : "diagnostics: off\n");
+        return 0;
+    }
+    if (!args[0]) {
+        say(in, in->session->diagnostics ? "diagnostics: on\n" : "diagnostics: off\n");
+        return 0;
+    }
+    struct dsl_code *code = parse_statement(in, "diagnostics", args, args_pos);
+    if (!code) return -1;
+    struct dsl_diag_log *log = malloc(sizeof *log);
+    if (!log) {
+        dsl_code_release(code);
+        return dsl_raise_status(in, DSL_V_NOMEM);
+    }
+    dsl_diag_start(log, in->session->ctx);
+    int r = run_statement(in, code, result);
+    dsl_diag_stop(log);
+    dsl_code_release(code);
+    if (r == 0) {
+        json_t *table = dsl_diag_bundle(log);
+        if (!table)
+            r = dsl_raise_status(in, DSL_V_NOMEM);
+        else if (in->out->display)
+            in->out->display(in->out->ctx, table, NULL, false);
+        json_decref(table);
+    }
+    free(log);
+    return r;
+}
+
+/* ---- session magics ----------------------------------------------------------------------- */
+
+static int magic_seed(struct dsl_interp *in, const char *args, size_t args_pos,
+                      struct dsl_value *result)
+{
+    (void)args_pos;
+    (void)result;
+    char *end = NULL;
+    errno = 0;
+    long long v = strtoll(args, &end, 10);
+    if (!args[0] || *end || errno == ERANGE)
+        return dsl_raise(in, "UsageError", "%%seed takes one whole number: %s",
+                         dsl_magic_find("seed")->usage);
+    struct dsl_args a = {0};
+    a.slot[0] = dsl_int((int64_t)v);
+    a.has[0] = true;
+    struct dsl_value ret;
+    if (dsl_bi_seed(in, &a, &ret) != 0) return -1; /* the same as seed(N) */
+    dsl_value_release(ret);
+    return 0;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int magic_who(struct dsl_interp *in, const char *args, size_t args_pos,
+                     struct dsl_value *result)
+{
+    (void)args;
+    (void)args_pos;
+    (void)result;
+    struct dsl_session *s = in->session;
+    if (s->count == 0) {
+        say(in, "No variables are defined.\n");
+        return 0;
+    }
+    const char **names = malloc(s->count * sizeof *names);
+    if (!names) return dsl_raise_status(in, DSL_V_NOMEM);
+    size_t n = 0, wn = 8;
+    for (size_t i = 0; i < s->cap; i++)
+        if (s->vars[i].name) {
+            names[n++] = s->vars[i].name;
+            if (strlen(s->vars[i].name) > wn) wn = strlen(s->vars[i].name);
+        }
+    qsort(names, n, sizeof *names, cmp_name);
+    struct render_buf b;
+    render_buf_init(&b, DSL_MAX_STR_BYTES);
+    render_buf_printf(&b, "%-*s  %-9s  %s\n", (int)wn, "Variable", "Type", "Data/Info");
+    for (size_t i = 0; i < n; i++) {
+        struct dsl_value v = *dsl_session_lookup(s, names[i]);
+        render_buf_printf(&b, "%-*s  %-9s  ", (int)wn, names[i], dsl_type_name(v));
+        if (v.kind == DSL_TENSOR) {
+            char sh[160];
+            render_buf_printf(
+                &b, "shape %s, %s%s", mt_shape_str(v.as.t->ndim, v.as.t->shape, sh, sizeof sh),
+                mt_backend_name(v.as.t->backend), v.as.t->requires_grad ? ", requires_grad" : "");
+        } else if (v.kind == DSL_FUNCTION) {
+            dsl_function_signature(&b, v.as.fn_user, "", "");
+        } else { /* the repr, cut to one short line */
+            struct render_buf r;
+            render_buf_init(&r, 4096);
+            dsl_value_repr(&r, v);
+            const char *t = render_buf_str(&r);
+            size_t len = strcspn(t, "\n");
+            if (len > 60) len = 57;
+            render_buf_append(&b, t, len);
+            if (len < strlen(t)) render_buf_puts(&b, "...");
+            render_buf_free(&r);
+        }
+        render_buf_putc(&b, '\n');
+    }
+    free(names);
+    if (b.nomem || b.over) {
+        render_buf_free(&b);
+        return dsl_raise_status(in, DSL_V_NOMEM);
+    }
+    say(in, render_buf_str(&b));
+    render_buf_free(&b);
+    return 0;
+}
+
+static int magic_reset(struct dsl_interp *in, const char *args, size_t args_pos,
+                       struct dsl_value *result)
+{
+    (void)args;
+    (void)args_pos;
+    (void)result;
+    size_t n = in->session->count;
+    dsl_session_reset(in->session);
+    mt_ctx_trim(in->session->ctx); /* freed tensors' memory goes back to the system too */
+    char line[96];
+    snprintf(line, sizeof line, "Forgot %zu variable%s.\n", n, n == 1 ? "" : "s");
+    say(in, line);
+    return 0;
+}
+
+static int magic_lsmagic(struct dsl_interp *in, const char *args, size_t args_pos,
+                         struct dsl_value *result)
+{
+    (void)args;
+    (void)args_pos;
+    (void)result;
+    struct render_buf b;
+    render_buf_init(&b, 0);
+    render_buf_puts(&b, "Line magics (help(\"%name\") tells more):\n");
+    for (size_t i = 0; i < dsl_magic_count; i++) {
+        const char *doc = dsl_magics[i].doc;
+        const char *stop = strstr(doc, ". "); /* the first sentence */
+        size_t first = stop ? (size_t)(stop - doc) : strcspn(doc, ".");
+        render_buf_printf(&b, "  %-40s %.*s.\n", dsl_magics[i].usage, (int)first, doc);
+    }
+    say(in, render_buf_str(&b));
+    render_buf_free(&b);
+    return 0;
+}
+
+static const char *const renderers[] = {"auto", "vegalite", "html", "svg"};
+
+const char *dsl_plot_renderer(const struct dsl_session *s) { return s->plot_renderer; }
+
+static int magic_plot_renderer(struct dsl_interp *in, const char *args, size_t args_pos,
+                               struct dsl_value *result)
+{
+    (void)args_pos;
+    (void)result;
+    if (!args[0]) {
+        char line[64];
+        snprintf(line, sizeof line, "plot renderer: %s\n", in->session->plot_renderer);
+        say(in, line);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof renderers / sizeof renderers[0]; i++)
+        if (strcmp(args, renderers[i]) == 0) {
+            in->session->plot_renderer = renderers[i];
+            return 0;
+        }
+    return dsl_raise(in, "ValueError",
+                     "%%plot_renderer: unknown renderer '%s'; choose auto, vegalite, html or svg",
+                     args);
+}
+
 /* ---- the table -------------------------------------------------------------------------- */
 
 const struct dsl_magic dsl_magics[] = {
@@ -107,9 +474,36 @@ const struct dsl_magic dsl_magics[] = {
      "Chooses the backend new tensors are made on: simple (serial reference loops), fast "
      "(threads and SIMD) or cuda (the GPU, when this machine has one). Tensors made before keep "
      "their backend; x.to(\"simple\") moves one. Without a name, shows the current backend."},
+    {"diagnostics", "%diagnostics on|off|STMT", magic_diagnostics,
+     "Shows what the engine did: every op a statement ran, with its backend, input and output "
+     "shapes and strides, the path taken (contiguous, strided, broadcast, packed gemm), threads, "
+     "vector width, calls, time and GB/s (GFLOP/s for matmul). Identical ops share a row. "
+     "`%diagnostics STMT` runs STMT and shows its table; `on` shows one after every cell until "
+     "`off`."},
+    {"lsmagic", "%lsmagic", magic_lsmagic, "Lists the line magics. help(\"%name\") tells more."},
+    {"plot_renderer", "%plot_renderer [auto|vegalite|html|svg]", magic_plot_renderer,
+     "Chooses how charts are sent: auto (Vega-Lite and an SVG, the front end picks), vegalite, "
+     "html or svg (for front ends without Vega-Lite, such as some Colab setups). Without an "
+     "argument, shows the current choice."},
+    {"reset", "%reset", magic_reset,
+     "Forgets every variable and function of the session and returns the memory their tensors "
+     "held. The backend, threads and random generator stay as they are."},
+    {"seed", "%seed N", magic_seed,
+     "Seeds the random generator, as seed(N) does: rand() then repeats its numbers."},
     {"threads", "%threads [N]", magic_threads,
      "Sets how many threads the fast backend uses (1 runs serially). Without a number, shows "
      "the current count."},
+    {"time", "%time STMT", magic_time,
+     "Runs STMT once and prints its wall time (\"Wall time: 1.23 ms\"); when STMT ran exactly one "
+     "engine op, also that op's GB/s (GFLOP/s for matmul). The value of STMT is the cell's "
+     "result when %time is the last line."},
+    {"timeit", "%timeit [-n N] [-r R] STMT", magic_timeit,
+     "Times STMT like IPython's %timeit: N executions per run (by default the first of 1, 10, "
+     "100, ... taking at least 0.2 s), R runs (default 7), and prints the median time per "
+     "execution and the median absolute deviation across runs. An interrupt stops it."},
+    {"who", "%who", magic_who,
+     "Lists the session's variables and functions with their type and a short description "
+     "(a tensor's shape and backend, a function's parameters)."},
 };
 const size_t dsl_magic_count = sizeof dsl_magics / sizeof dsl_magics[0];
 
@@ -127,7 +521,23 @@ int dsl_magic_help(struct render_buf *b, const struct dsl_magic *m)
     return render_buf_puts(b, m->doc);
 }
 
-int dsl_magic_run(struct dsl_interp *in, const char *name, const char *args, size_t pos)
+/* Where the argument text of the magic at pos starts in the source: after '%', the name and
+ * blanks, as the parser split them; SIZE_MAX when the source does not show it there. */
+static size_t args_offset(const struct dsl_interp *in, size_t pos, const char *name)
+{
+    size_t n = strlen(name);
+    if (!in->src || pos + 1 + n > in->src_len || in->src[pos] != '%' ||
+        memcmp(in->src + pos + 1, name, n) != 0)
+        return SIZE_MAX;
+    size_t i = pos + 1 + n;
+    while (i < in->src_len &&
+           (in->src[i] == ' ' || in->src[i] == '\t' || in->src[i] == '\f' || in->src[i] == '\r'))
+        i++;
+    return i;
+}
+
+int dsl_magic_run(struct dsl_interp *in, const char *name, const char *args, size_t pos,
+                  struct dsl_value *result)
 {
     const struct dsl_magic *m = dsl_magic_find(name);
     if (!m) {
@@ -140,7 +550,7 @@ int dsl_magic_run(struct dsl_interp *in, const char *name, const char *args, siz
         render_buf_free(&known);
         return -1;
     }
-    if (m->fn(in, args) != 0) {
+    if (m->fn(in, args, args_offset(in, pos, name), result) != 0) {
         dsl_error_locate(in, pos);
         return -1;
     }

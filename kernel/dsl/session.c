@@ -15,6 +15,7 @@
 #include "dsl/dsl.h"
 
 #include "dsl/ast.h"
+#include "dsl/diagnostics.h"
 #include "dsl/interp.h"
 #include "render/render.h"
 
@@ -93,6 +94,7 @@ struct dsl_session *dsl_session_new(void)
         free(s);
         return NULL;
     }
+    s->plot_renderer = "auto";
     return s;
 }
 
@@ -289,7 +291,17 @@ int dsl_execute(struct dsl_session *s, const char *code, const struct dsl_output
     interp_init(&in, s, out ? out : &no_output, cell->src, cell->len);
     in.code = cell;
     struct dsl_value value = dsl_none();
+    struct dsl_diag_log *log = s->diagnostics ? malloc(sizeof *log) : NULL;
+    if (log) dsl_diag_start(log, s->ctx);
     int r = dsl_run_block(&in, block, result ? &value : NULL);
+    if (log) {
+        dsl_diag_stop(log);
+        /* %diagnostics on: the table comes before the cell's result, as a display */
+        json_t *table = log->ops && in.out->display ? dsl_diag_bundle(log) : NULL;
+        if (table) in.out->display(in.out->ctx, table, NULL, false);
+        json_decref(table);
+        free(log);
+    }
     if (r == 0 && value.kind != DSL_NONE) {
         r = result_bundle(&in, value, result);
         if (r != 0 && block->nkids) dsl_error_locate(&in, block->kids[block->nkids - 1]->pos);

@@ -156,6 +156,9 @@ enum mt_status mt_ctx_set_threads(struct mt_ctx *ctx, int n);
 size_t mt_ctx_mem_limit(const struct mt_ctx *ctx);
 void mt_ctx_set_mem_limit(struct mt_ctx *ctx, size_t bytes);
 size_t mt_ctx_mem_used(const struct mt_ctx *ctx);
+/* Returns the freed blocks the context keeps for reuse (up to 256 MiB) to the system; the
+ * language's %reset calls it so that forgetting big tensors also shrinks the process. */
+void mt_ctx_trim(struct mt_ctx *ctx);
 
 /* The random generator: MT19937 seeded like Python's random.seed(n) for n >= 0, so that
  * seed(n) then rand(...) draws the same numbers as `random.seed(n); random.random()` in
@@ -172,8 +175,10 @@ struct mt_diag {
     int nin; /* inputs described below (1-2) */
     int in_ndim[2];
     int64_t in_shape[2][MT_MAX_DIMS];
+    int64_t in_strides[2][MT_MAX_DIMS]; /* in elements; 0 on broadcast dims */
     int out_ndim;
     int64_t out_shape[MT_MAX_DIMS];
+    int64_t out_strides[MT_MAX_DIMS];
     const char *path; /* "contiguous", "strided", "broadcast", "packed gemm avx2", ... */
     int threads;      /* threads that ran it (1: serial) */
     int vec_width;    /* float32 lanes per SIMD vector on the path taken (1: scalar) */
@@ -184,6 +189,8 @@ struct mt_diag {
 typedef void (*mt_diag_fn)(void *user, const struct mt_diag *d);
 /* Calls fn after every op while set (NULL: off). Timing costs two clock reads per op. */
 void mt_ctx_set_diag(struct mt_ctx *ctx, mt_diag_fn fn, void *user);
+/* The hook set now (NULL, NULL when off), so that a caller can chain to it and restore it. */
+void mt_ctx_diag(const struct mt_ctx *ctx, mt_diag_fn *fn, void **user);
 
 /* ---- tensors ------------------------------------------------------------------------------ */
 

@@ -1,0 +1,210 @@
+/* diagnostics.c — collecting the engine's per-op reports and showing them (see
+ * diagnostics.h). */
+#include "dsl/diagnostics.h"
+
+#include "render/render.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+static bool same_row(const struct mt_diag *a, const struct mt_diag *b)
+{
+    if (strcmp(a->op, b->op) != 0 || a->backend != b->backend || strcmp(a->path, b->path) != 0 ||
+        a->threads != b->threads || a->vec_width != b->vec_width || a->nin != b->nin ||
+        a->out_ndim != b->out_ndim)
+        return false;
+    for (int k = 0; k < a->nin; k++) {
+        if (a->in_ndim[k] != b->in_ndim[k]) return false;
+        size_t n = (size_t)a->in_ndim[k] * sizeof(int64_t);
+        if (memcmp(a->in_shape[k], b->in_shape[k], n) != 0 ||
+            memcmp(a->in_strides[k], b->in_strides[k], n) != 0)
+            return false;
+    }
+    size_t n = (size_t)a->out_ndim * sizeof(int64_t);
+    return memcmp(a->out_shape, b->out_shape, n) == 0 &&
+           memcmp(a->out_strides, b->out_strides, n) == 0;
+}
+
+static void on_op(void *user, const struct mt_diag *d)
+{
+    struct dsl_diag_log *log = user;
+    if (log->prev_fn) log->prev_fn(log->prev_user, d);
+    log->ops++;
+    struct dsl_diag_row *row = NULL;
+    for (int i = log->nrows - 1; i >= 0 && !row; i--) /* a loop repeats the latest rows */
+        if (same_row(&log->rows[i].first, d)) row = &log->rows[i];
+    if (!row) {
+        if (log->nrows == DSL_DIAG_MAX_ROWS) {
+            log->dropped++;
+            return;
+        }
+        row = &log->rows[log->nrows++];
+        row->first = *d;
+    }
+    row->count++;
+    row->ns += (double)d->ns;
+    row->bytes += d->bytes;
+    row->flops += d->flops;
+}
+
+void dsl_diag_start(struct dsl_diag_log *log, struct mt_ctx *ctx)
+{
+    memset(log, 0, sizeof *log);
+    log->ctx = ctx;
+    mt_ctx_diag(ctx, &log->prev_fn, &log->prev_user);
+    mt_ctx_set_diag(ctx, on_op, log);
+}
+
+void dsl_diag_stop(struct dsl_diag_log *log)
+{
+    mt_ctx_set_diag(log->ctx, log->prev_fn, log->prev_user);
+}
+
+void dsl_format_duration(double seconds, char *buf, size_t n)
+{
+    static const struct {
+        double scale;
+        const char *unit;
+    } units[] = {{1e-9, "ns"}, {1e-6, "\xc2\xb5s"}, {1e-3, "ms"}, {1.0, "s"}};
+    int u = 0;
+    while (u < 3 && seconds >= units[u + 1].scale * 0.9995) u++;
+    double v = seconds / units[u].scale;
+    const char *fmt = v >= 99.95 ? "%.0f %s" : v >= 9.995 ? "%.1f %s" : "%.2f %s";
+    if (u == 0 && v >= 99.95) fmt = "%.0f %s";
+    snprintf(buf, n, fmt, v, units[u].unit);
+}
+
+void dsl_diag_rate(const char *op, double bytes, double flops, double ns, char *buf, size_t n)
+{
+    if (ns <= 0) {
+        snprintf(buf, n, "-");
+        return;
+    }
+    if (strcmp(op, "matmul") == 0)
+        snprintf(buf, n, "%.1f GFLOP/s", flops / ns);
+    else
+        snprintf(buf, n, "%.1f GB/s", bytes / ns);
+}
+
+/* ---- the table --------------------------------------------------------------------------- */
+
+enum {
+    C_OP,
+    C_BACKEND,
+    C_SHAPES,
+    C_STRIDES,
+    C_PATH,
+    C_THREADS,
+    C_VEC,
+    C_CALLS,
+    C_TIME,
+    C_RATE,
+    NC
+};
+static const char *const headers[NC] = {"op",   "backend", "shapes (in -> out)", "strides",
+                                        "path", "threads", "vector width",       "calls",
+                                        "time", "rate"};
+
+static void shapes_text(const struct mt_diag *d, bool strides, char *buf, size_t n)
+{
+    char s[160];
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < d->nin && used < n; k++) {
+        mt_shape_str(d->in_ndim[k], strides ? d->in_strides[k] : d->in_shape[k], s, sizeof s);
+        used += (size_t)snprintf(buf + used, n - used, "%s%s", k ? ", " : "", s);
+    }
+    mt_shape_str(d->out_ndim, strides ? d->out_strides : d->out_shape, s, sizeof s);
+    if (used < n) snprintf(buf + used, n - used, " -> %s", s);
+}
+
+static void cell_text(const struct dsl_diag_row *r, int c, char *buf, size_t n)
+{
+    const struct mt_diag *d = &r->first;
+    switch (c) {
+    case C_OP: snprintf(buf, n, "%s", d->op); break;
+    case C_BACKEND: snprintf(buf, n, "%s", mt_backend_name(d->backend)); break;
+    case C_SHAPES: shapes_text(d, false, buf, n); break;
+    case C_STRIDES: shapes_text(d, true, buf, n); break;
+    case C_PATH: snprintf(buf, n, "%s", d->path && d->path[0] ? d->path : "-"); break;
+    case C_THREADS: snprintf(buf, n, "%d", d->threads); break;
+    case C_VEC: snprintf(buf, n, "%d", d->vec_width); break;
+    case C_CALLS: snprintf(buf, n, "%ld", r->count); break;
+    case C_TIME: dsl_format_duration(r->ns * 1e-9, buf, n); break;
+    default: dsl_diag_rate(d->op, r->bytes, r->flops, r->ns, buf, n); break;
+    }
+}
+
+/* Display width of UTF-8 text: code points (the table's text is ASCII but for "µs"). */
+static size_t width(const char *s)
+{
+    size_t w = 0;
+    for (; *s; s++) w += ((unsigned char)*s & 0xC0) != 0x80;
+    return w;
+}
+
+json_t *dsl_diag_bundle(const struct dsl_diag_log *log)
+{
+    char cell[512];
+    size_t w[NC];
+    for (int c = 0; c < NC; c++) w[c] = width(headers[c]);
+    for (int i = 0; i < log->nrows; i++)
+        for (int c = 0; c < NC; c++) {
+            cell_text(&log->rows[i], c, cell, sizeof cell);
+            if (width(cell) > w[c]) w[c] = width(cell);
+        }
+    struct render_buf t, h;
+    render_buf_init(&t, 0);
+    render_buf_init(&h, 0);
+    render_buf_printf(&t, "%ld engine op%s\n", log->ops, log->ops == 1 ? "" : "s");
+    render_buf_puts(&h, "<table class=\"minitorch-diagnostics\">\n<thead><tr>");
+    for (int c = 0; c < NC; c++) {
+        bool num = c >= C_THREADS, last = c == NC - 1;
+        size_t pad = w[c] - width(headers[c]);
+        render_buf_printf(&t, "%s%*s%s%*s", c ? "  " : "", num ? (int)pad : 0, "", headers[c],
+                          num || last ? 0 : (int)pad, "");
+        render_buf_puts(&h, "<th>");
+        render_html_escape(&h, headers[c], strlen(headers[c]));
+        render_buf_puts(&h, "</th>");
+    }
+    render_buf_puts(&t, "\n");
+    render_buf_puts(&h, "</tr></thead>\n<tbody>\n");
+    for (int i = 0; i < log->nrows; i++) {
+        render_buf_puts(&h, "<tr>");
+        for (int c = 0; c < NC; c++) {
+            cell_text(&log->rows[i], c, cell, sizeof cell);
+            /* left-aligned text, right-aligned numbers */
+            bool num = c >= C_THREADS;
+            size_t pad = w[c] - width(cell);
+            render_buf_printf(&t, "%s%*s%s%*s", c ? "  " : "", num ? (int)pad : 0, "", cell,
+                              num || c == NC - 1 ? 0 : (int)pad, "");
+            render_buf_puts(&h, num ? "<td style=\"text-align:right\">" : "<td>");
+            render_html_escape(&h, cell, strlen(cell));
+            render_buf_puts(&h, "</td>");
+        }
+        render_buf_puts(&t, "\n");
+        render_buf_puts(&h, "</tr>\n");
+    }
+    render_buf_puts(&h, "</tbody></table>\n");
+    if (log->dropped) {
+        render_buf_printf(&t, "(%ld more ops in other shapes not shown)\n", log->dropped);
+        render_buf_printf(&h, "<p>(%ld more ops in other shapes not shown)</p>\n", log->dropped);
+    }
+    json_t *bundle = NULL;
+    if (!t.nomem && !h.nomem) {
+        bundle = render_text_bundle(render_buf_str(&t));
+        json_t *html = json_string(render_buf_str(&h));
+        if (!bundle || !html) {
+            json_decref(html);
+            json_decref(bundle);
+            bundle = NULL;
+        } else if (json_object_set_new(bundle, "text/html", html) != 0) { /* html taken */
+            json_decref(bundle);
+            bundle = NULL;
+        }
+    }
+    render_buf_free(&t);
+    render_buf_free(&h);
+    return bundle;
+}

@@ -1,0 +1,202 @@
+/* test_magics_session.c — %time, %timeit, %diagnostics, %seed, %who, %reset, %lsmagic and
+ * %plot_renderer. Timings are checked for their fixed format and plausibility, never for a
+ * particular number; diagnostics rows against shapes, strides and byte counts worked out here. */
+#include "tensor_helpers.h"
+
+#include "dsl/interp.h"
+#include "dsl/magics.h"
+
+#include "minitorch/minitorch.h"
+
+#include <math.h>
+#include <stdio.h>
+
+/* Parses "<number> <unit>" as printed by dsl_format_duration; seconds, or -1. */
+static double parse_duration(const char *s, const char **end)
+{
+    char *e = NULL;
+    double v = strtod(s, &e);
+    if (e == s || *e != ' ') return -1;
+    e++;
+    static const struct {
+        const char *unit;
+        double scale;
+    } units[] = {{"ns", 1e-9}, {"\xc2\xb5s", 1e-6}, {"ms", 1e-3}, {"s", 1.0}};
+    for (size_t i = 0; i < 4; i++) {
+        size_t n = strlen(units[i].unit);
+        if (strncmp(e, units[i].unit, n) == 0) {
+            if (end) *end = e + n;
+            return v * units[i].scale;
+        }
+    }
+    return -1;
+}
+
+static void test_time(void)
+{
+    struct dsl_session *s = dsl_session_new();
+    OK(s, "a = rand(300, 300)\nb = rand(300, 300)");
+    /* one op: the wall time, then the op's rate */
+    const char *out = stdout_of(s, "%time c = a @ b");
+    CHECK(strncmp(out, "stdout:Wall time: ", 18) == 0);
+    const char *rest = NULL;
+    double t = parse_duration(out + 18, &rest);
+    CHECK(t > 0 && t < 60);
+    CHECK(rest && strncmp(rest, " (matmul on fast: ", 18) == 0 && strstr(rest, " GFLOP/s)\n"));
+    CHECK_STR(OK(s, "c.shape"), "(300, 300)"); /* the statement really ran */
+    out = stdout_of(s, "%time d = a + b");
+    CHECK(strstr(out, " (add on fast: ") && strstr(out, " GB/s)\n"));
+    /* several ops or none: the time alone */
+    out = stdout_of(s, "%time x = 1 + 2");
+    CHECK(strncmp(out, "stdout:Wall time: ", 18) == 0);
+    parse_duration(out + 18, &rest);
+    CHECK_STR(rest, "\n");
+    /* as the last line, the statement's value is the result */
+    struct outcome o = run_cell(s, "%time 6 * 7");
+    CHECK(o.rc == 0 && o.has_result);
+    CHECK_STR(o.result, "42");
+    /* errors inside point into the cell */
+    o = run_cell(s, "y = 0\n%time 1 / y");
+    CHECK_STR(o.ename, "ZeroDivisionError");
+    CHECK(strstr(o.tb, "Cell line 2, column 9:\n    %time 1 / y\n            ^") != NULL);
+    FAILS(s, "%time", "UsageError");
+    FAILS(s, "%time x = = 1", "SyntaxError");
+    dsl_session_free(s);
+}
+
+static void test_timeit(void)
+{
+    struct dsl_session *s = dsl_session_new();
+    OK(s, "n = 0\na = rand(100)");
+    const char *out = stdout_of(s, "%timeit -n 5 -r 3 n += 1");
+    CHECK_STR(OK(s, "n"), "15"); /* 3 runs of 5 loops, no calibration with -n */
+    const char *rest = NULL;
+    CHECK(strncmp(out, "stdout:", 7) == 0);
+    double med = parse_duration(out + 7, &rest);
+    CHECK(med > 0 && rest && strncmp(rest, " \xc2\xb1 ", 4) == 0);
+    double mad = parse_duration(rest + 4, &rest);
+    CHECK(mad >= 0);
+    CHECK_STR(rest,
+              " per loop (median \xc2\xb1 median absolute deviation of 3 runs, 5 loops each)\n");
+    /* calibrated: at least 0.2 s per run, so loops * median >= about 0.2 s */
+    out = stdout_of(s, "%timeit a + a");
+    med = parse_duration(out + 7, &rest);
+    const char *of = strstr(out, "of 7 runs, ");
+    CHECK(of != NULL);
+    long loops = of ? strtol(of + 11, NULL, 10) : 0;
+    CHECK(loops >= 10 && med * (double)loops > 0.1);
+    FAILS(s, "%timeit -n 0 a", "UsageError");
+    FAILS(s, "%timeit", "UsageError");
+    FAILS(s, "%timeit 1 / 0", "ZeroDivisionError");
+    dsl_session_free(s);
+}
+
+/* A display sink that keeps the last bundle, to look at its text/html. */
+static json_t *last_bundle;
+static void keep_display(void *ctx, json_t *data, const char *id, bool update)
+{
+    (void)ctx;
+    (void)id;
+    (void)update;
+    json_decref(last_bundle);
+    last_bundle = json_incref(data);
+}
+
+static const char *plain_of(void)
+{
+    return last_bundle ? json_string_value(json_object_get(last_bundle, "text/plain")) : "";
+}
+
+static void test_diagnostics(void)
+{
+    struct dsl_session *s = dsl_session_new();
+    struct dsl_output out = {.display = keep_display};
+    json_t *res = NULL;
+    struct dsl_error err = {0};
+    CHECK_INT(
+        dsl_execute(s, "a = rand(3, 4)\nb = rand(4)\n%diagnostics c = a + b", &out, &res, &err), 0);
+    const char *t = plain_of();
+    CHECK(strstr(t, "1 engine op\n") == t);
+    /* (3,4) + (4,) broadcasts: b's stride is 0 on the broadcast dim inside the op, but the
+     * strides shown are the tensors' own; 4 bytes x (12 + 4 + 12) elements = 112 bytes */
+    CHECK(strstr(t, "add  fast") != NULL);
+    CHECK(strstr(t, "(3, 4), (4,) -> (3, 4)") != NULL);
+    CHECK(strstr(t, "(4, 1), (1,) -> (4, 1)") != NULL);
+    CHECK(strstr(t, "broadcast") != NULL);
+    const char *html = json_string_value(json_object_get(last_bundle, "text/html"));
+    CHECK(html && strstr(html, "<table") && strstr(html, "<td>(3, 4), (4,) -&gt; (3, 4)</td>"));
+    /* a loop of identical ops is one row with its count */
+    CHECK_INT(dsl_execute(s, "%diagnostics on", &out, &res, &err), 0);
+    json_decref(last_bundle);
+    last_bundle = NULL;
+    CHECK_INT(dsl_execute(s, "for i in range(100):\n    c = a + a\nc.sum()", &out, &res, &err), 0);
+    json_decref(res);
+    t = plain_of();
+    CHECK(strstr(t, "101 engine ops\n") == t);
+    CHECK(strstr(t, "  100  ") != NULL); /* the add row's calls */
+    CHECK(strstr(t, "sum  fast") != NULL);
+    CHECK_INT(dsl_execute(s, "%diagnostics off", &out, &res, &err), 0);
+    json_decref(last_bundle);
+    last_bundle = NULL;
+    CHECK_INT(dsl_execute(s, "c = a + a", &out, &res, &err), 0);
+    CHECK(last_bundle == NULL); /* off: no table */
+    /* many distinct shapes: capped, the rest counted */
+    CHECK_INT(
+        dsl_execute(s, "%diagnostics for i in range(1, 80): c = zeros(i) + 1", &out, &res, &err),
+        0);
+    CHECK(strstr(plain_of(), "79 engine ops\n") == plain_of());
+    CHECK(strstr(plain_of(), "(15 more ops in other shapes not shown)") != NULL);
+    json_decref(last_bundle);
+    last_bundle = NULL;
+    dsl_session_free(s);
+}
+
+static void test_seed_who_reset(void)
+{
+    struct dsl_session *s = dsl_session_new();
+    OK(s, "%seed 5\nx = rand(3).tolist()\nseed(5)\ny = rand(3).tolist()");
+    CHECK_STR(OK(s, "x == y"), "true");
+    FAILS(s, "%seed five", "UsageError");
+    OK(s, "t = zeros(2, 3, requires_grad=true)\ndef f(a, b=1):\n    return a\nname = 'ok'");
+    const char *who = stdout_of(s, "%who");
+    CHECK(strstr(who, "Variable  Type       Data/Info\n") != NULL);
+    CHECK(strstr(who, "f         function   f(a, b=...)\n") != NULL);
+    CHECK(strstr(who, "name      str        'ok'\n") != NULL);
+    CHECK(strstr(who, "t         tensor     shape (2, 3), fast, requires_grad\n") != NULL);
+    OK(s, "big = zeros(1000, 1000)");
+    CHECK(mt_ctx_mem_used(s->ctx) >= 4000000);
+    CHECK_STR(stdout_of(s, "%reset"), "stdout:Forgot 6 variables.\n");
+    CHECK_INT((long)mt_ctx_mem_used(s->ctx), 0);
+    FAILS(s, "big", "NameError");
+    CHECK_STR(stdout_of(s, "%who"), "stdout:No variables are defined.\n");
+    CHECK_STR(OK(s, "zeros(1).backend"), "'fast'"); /* settings stay */
+    dsl_session_free(s);
+}
+
+static void test_lsmagic_and_renderer(void)
+{
+    struct dsl_session *s = dsl_session_new();
+    const char *ls = stdout_of(s, "%lsmagic");
+    for (size_t i = 0; i < dsl_magic_count; i++) {
+        char want[64];
+        snprintf(want, sizeof want, "  %s", dsl_magics[i].usage);
+        CHECK(strstr(ls, want) != NULL);
+    }
+    CHECK_STR(dsl_plot_renderer(s), "auto");
+    OK(s, "%plot_renderer svg");
+    CHECK_STR(dsl_plot_renderer(s), "svg");
+    CHECK_STR(stdout_of(s, "%plot_renderer"), "stdout:plot renderer: svg\n");
+    FAILS(s, "%plot_renderer png", "ValueError");
+    CHECK_STR(dsl_plot_renderer(s), "svg");
+    dsl_session_free(s);
+}
+
+int main(void)
+{
+    RUN_TEST(test_time);
+    RUN_TEST(test_timeit);
+    RUN_TEST(test_diagnostics);
+    RUN_TEST(test_seed_who_reset);
+    RUN_TEST(test_lsmagic_and_renderer);
+    return TEST_SUMMARY();
+}
