@@ -360,6 +360,15 @@ json_t *dsl_value_bundle(struct dsl_value v, enum dsl_vstatus *status)
     }
     json_t *bundle = render_text_bundle(render_buf_str(&b));
     render_buf_free(&b);
+    if (bundle && v.kind == DSL_TENSOR) { /* and a table with the layout facts, for the front end */
+        render_buf_init(&b, DSL_MAX_STR_BYTES);
+        json_t *html = render_tensor_html(&b, v.as.t) == 0 ? json_string(render_buf_str(&b)) : NULL;
+        render_buf_free(&b);
+        if (!html || json_object_set_new(bundle, "text/html", html) != 0) {
+            json_decref(bundle);
+            bundle = NULL;
+        }
+    }
     if (!bundle) *status = DSL_V_NOMEM;
     return bundle;
 }

@@ -97,4 +97,11 @@ struct mt_tensor;
  * -1 when the buffer failed. */
 int render_tensor_text(struct render_buf *b, const struct mt_tensor *t);
 
+/* Tensors of 1 or 2 dims with at most RENDER_TENSOR_HTML_MAX rows and columns show as an HTML
+ * table (values formatted as in the text form); others as the escaped text form in <pre>. Both
+ * end with a footer: shape, strides, backend, requires_grad (and whether a grad is set).
+ * Returns 0, or -1 when the buffer failed. */
+#define RENDER_TENSOR_HTML_MAX 20
+int render_tensor_html(struct render_buf *b, const struct mt_tensor *t);
+
 #endif

@@ -216,3 +216,58 @@ int render_tensor_text(struct render_buf *b, const struct mt_tensor *t)
     if (t->requires_grad) put_suffix(b, start, "requires_grad=True");
     return render_buf_putc(b, ')');
 }
+
+/* The footer every HTML form ends with: what a student checks after a view or a .to(). */
+static void html_footer(struct render_buf *b, const struct mt_tensor *t)
+{
+    char shape[MT_MAX_DIMS * 24 + 8], strides[MT_MAX_DIMS * 24 + 8];
+    mt_shape_str(t->ndim, t->shape, shape, sizeof shape);
+    mt_shape_str(t->ndim, t->strides, strides, sizeof strides);
+    render_buf_printf(b,
+                      "<div style=\"font-size:smaller;color:#666\">shape %s &middot; strides %s "
+                      "&middot; backend %s &middot; requires_grad %s%s</div>",
+                      shape, strides, mt_backend_name(t->backend),
+                      t->requires_grad ? "true" : "false", t->grad ? " &middot; grad set" : "");
+}
+
+int render_tensor_html(struct render_buf *b, const struct mt_tensor *t)
+{
+    render_buf_puts(b, "<div class=\"minitorch-tensor\">");
+    bool table = t->size > 0 && (t->ndim == 1 || t->ndim == 2) &&
+                 t->shape[0] <= RENDER_TENSOR_HTML_MAX &&
+                 t->shape[t->ndim - 1] <= RENDER_TENSOR_HTML_MAX;
+    if (table) {
+        struct shown s = {.t = t, .summarise = false};
+        if (gather(&s) != 0) {
+            b->nomem = true;
+            return -1;
+        }
+        choose_format(&s);
+        int64_t rows = t->ndim == 2 ? t->shape[0] : 1, cols = t->shape[t->ndim - 1];
+        render_buf_puts(b, "<table style=\"font-family:monospace;text-align:right\">");
+        char v[64];
+        for (int64_t i = 0; i < rows; i++) {
+            render_buf_puts(b, "<tr>");
+            for (int64_t j = 0; j < cols; j++) {
+                format_value(&s, s.vals[i * cols + j], v, sizeof v);
+                render_buf_printf(b, "<td>%s</td>", v); /* digits, '.', 'e', '-', "nan", "inf" */
+            }
+            render_buf_puts(b, "</tr>");
+        }
+        render_buf_puts(b, "</table>");
+        free(s.vals);
+    } else { /* bigger or more dims: the text form, which summarises */
+        struct render_buf text;
+        render_buf_init(&text, 0);
+        render_tensor_text(&text, t);
+        render_buf_puts(b, "<pre>");
+        if (text.nomem)
+            b->nomem = true;
+        else
+            render_html_escape(b, text.data ? text.data : "", text.len);
+        render_buf_puts(b, "</pre>");
+        render_buf_free(&text);
+    }
+    html_footer(b, t);
+    return render_buf_puts(b, "</div>");
+}

@@ -1,0 +1,86 @@
+/* test_render_html.c — the text/html form of tensors in a result bundle: a table for small 1-D
+ * and 2-D tensors, the escaped text form for the rest, and the footer with shape, strides,
+ * backend and requires_grad. */
+#include "dsl_helpers.h"
+#include "test.h"
+
+/* The text/html of the cell's result (static buffer; "" when none). */
+static const char *html_of(struct dsl_session *s, const char *code)
+{
+    static char buf[1 << 16];
+    json_t *res = NULL;
+    struct dsl_error err = {0};
+    buf[0] = '\0';
+    if (dsl_execute(s, code, NULL, &res, &err) != 0) {
+        fprintf(stderr, "cell failed: %s: %s\n", err.ename, err.evalue);
+        test_checks_failed++;
+        dsl_error_clear(&err);
+        return buf;
+    }
+    const char *h = json_string_value(json_object_get(res, "text/html"));
+    snprintf(buf, sizeof buf, "%s", h ? h : "");
+    json_decref(res);
+    return buf;
+}
+
+static int count(const char *s, const char *what)
+{
+    int n = 0;
+    for (const char *p = s; (p = strstr(p, what)); p += strlen(what)) n++;
+    return n;
+}
+
+static void test_small_table(void)
+{
+    struct dsl_session *s = dsl_session_new();
+    const char *h = html_of(s, "tensor([[1, 2.5], [3, -4]], requires_grad=true)");
+    CHECK(strstr(h, "<table") != NULL);
+    CHECK_INT(count(h, "<tr>"), 2);
+    CHECK_INT(count(h, "<td>"), 4);
+    CHECK(strstr(h, "<td>1.0000</td><td>2.5000</td></tr><tr><td>3.0000</td><td>-4.0000</td>"));
+    CHECK(strstr(h, "shape (2, 2) &middot; strides (2, 1) &middot; backend fast &middot; "
+                    "requires_grad true</div>") != NULL);
+    /* a transposed view: its own strides; a 1-D tensor is one row */
+    h = html_of(s, "tensor([[1, 2, 3], [4, 5, 6]]).permute(1, 0)");
+    CHECK_INT(count(h, "<tr>"), 3);
+    CHECK(strstr(h, "<tr><td>1.0000</td><td>4.0000</td></tr>") != NULL);
+    CHECK(strstr(h, "strides (1, 3)") != NULL);
+    h = html_of(s, "%backend simple\nzeros(3)");
+    CHECK_INT(count(h, "<tr>"), 1);
+    CHECK_INT(count(h, "<td>"), 3);
+    CHECK(strstr(h, "backend simple &middot; requires_grad false</div>") != NULL);
+    /* non-finite values and a gradient present */
+    h = html_of(s, "x = tensor([1, 2], requires_grad=true)\n(x * x).sum().backward()\n"
+                   "y = x.detach() / 0\ny");
+    CHECK(strstr(h, "<td>inf</td>") != NULL);
+    h = html_of(s, "x");
+    CHECK(strstr(h, "grad set") != NULL);
+    dsl_session_free(s);
+}
+
+static void test_big_and_deep(void)
+{
+    struct dsl_session *s = dsl_session_new();
+    /* past 20 columns, 3-D, and empty: the text form, escaped, in <pre> */
+    const char *h = html_of(s, "zeros(2, 21)");
+    CHECK(strstr(h, "<table") == NULL && strstr(h, "<pre>tensor([[") != NULL);
+    CHECK(strstr(h, "shape (2, 21)") != NULL);
+    h = html_of(s, "ones(2, 2, 2)");
+    CHECK(strstr(h, "<pre>tensor([[[1.0000, 1.0000],") != NULL);
+    h = html_of(s, "zeros(0, 3)");
+    CHECK(strstr(h, "<pre>tensor([], shape=(0, 3), backend=fast)</pre>") != NULL);
+    /* a big one stays small: summarised like the text form */
+    h = html_of(s, "zeros(1000, 1000)");
+    CHECK(strlen(h) < 2000 && strstr(h, "...") != NULL);
+    /* other values have no html */
+    h = html_of(s, "[1, 2]");
+    CHECK_STR(h, "");
+    dsl_session_free(s);
+}
+
+int main(void)
+{
+    RUN_TEST(test_small_table);
+    RUN_TEST(test_big_and_deep);
+    return TEST_SUMMARY();
+}
