@@ -140,69 +140,10 @@ static enum name_context context_of(struct dsl_session *s, const char *code, siz
     return v && v->kind != DSL_TENSOR ? CTX_NO_ATTR : CTX_ATTR;
 }
 
-json_t *dsl_complete(struct dsl_session *s, const char *code, size_t cursor, size_t *start,
-                     size_t *end)
+/* The name of the call whose argument list holds byte `cursor` (`zeros(2, requi|`), NULL when
+ * none on this line; *at is where that name starts. Returns a malloc'd copy. */
+static char *enclosing_call(const char *code, size_t cursor, size_t *at)
 {
-    size_t len = code ? strlen(code) : 0;
-    if (cursor > len) cursor = len;
-    size_t b = cursor;
-    while (b > 0 && ident_char(code[b - 1])) b--;
-    *start = b;
-    *end = cursor;
-    json_t *matches = json_array();
-    if (!matches) return NULL;
-    const char *prefix = code ? code + b : "";
-    size_t plen = cursor - b;
-    if (plen && prefix[0] >= '0' && prefix[0] <= '9') return matches; /* a number */
-    enum name_context where = code ? context_of(s, code, b) : CTX_PLAIN;
-    if (where == CTX_NO_ATTR) return matches;
-    size_t cap = dsl_builtin_count + dsl_tensor_method_count + dsl_tensor_prop_count +
-                 dsl_magic_count + 32 + (s ? s->count : 0);
-    const char **names = malloc(cap * sizeof *names);
-    if (!names) return matches;
-    size_t n = 0;
-#define CONSIDER(name)                                                                             \
-    do {                                                                                           \
-        const char *nm_ = (name);                                                                  \
-        if (n < cap && strncmp(nm_, prefix, plen) == 0) names[n++] = nm_;                          \
-    } while (0)
-    if (where == CTX_ATTR) {
-        for (size_t i = 0; i < dsl_tensor_method_count; i++) CONSIDER(dsl_tensor_methods[i].name);
-        for (size_t i = 0; i < dsl_tensor_prop_count; i++) CONSIDER(dsl_tensor_props[i].name);
-    } else if (where == CTX_MAGIC) {
-        for (size_t i = 0; i < dsl_magic_count; i++) CONSIDER(dsl_magics[i].name);
-    } else {
-        for (size_t i = 0; i < dsl_builtin_count; i++) CONSIDER(dsl_builtins[i].name);
-        for (size_t i = 0; dsl_keywords[i]; i++) CONSIDER(dsl_keywords[i]);
-        for (size_t i = 0; extra_keywords[i]; i++) CONSIDER(extra_keywords[i]);
-        for (size_t i = 0; s && i < s->cap; i++)
-            if (s->vars[i].name) CONSIDER(s->vars[i].name);
-    }
-#undef CONSIDER
-    qsort(names, n, sizeof *names, cmp_str);
-    for (size_t i = 0; i < n; i++) {
-        if (i > 0 && strcmp(names[i], names[i - 1]) == 0) continue;
-        json_t *str = json_string(names[i]);
-        if (str) json_array_append_new(matches, str);
-    }
-    free(names);
-    return matches;
-}
-
-/* ---- inspection ------------------------------------------------------------------------- */
-
-/* The identifier under or just before the cursor, else the name of the call whose argument
- * list holds the cursor ("print(1, |"). Returns a malloc'd copy or NULL, and in *at the byte
- * offset where the name starts. */
-static char *name_at(const char *code, size_t cursor, size_t *at)
-{
-    size_t len = strlen(code);
-    if (cursor > len) cursor = len;
-    size_t b = cursor, e = cursor;
-    while (b > 0 && ident_char(code[b - 1])) b--;
-    while (e < len && ident_char(code[e])) e++;
-    *at = b;
-    if (e > b && !(code[b] >= '0' && code[b] <= '9')) return strndup(code + b, e - b);
     int depth = 0;
     for (size_t i = cursor; i-- > 0;) {
         char c = code[i];
@@ -223,6 +164,122 @@ static char *name_at(const char *code, size_t cursor, size_t *at)
         }
     }
     return NULL;
+}
+
+/* The parameter names of the function a call names: a builtin, a tensor method after '.', or
+ * a function the session defined: into *builtin_params or *user_params (borrowed) with their
+ * count in *n, which stays 0 when the call is unknown. */
+static void call_params(struct dsl_session *s, const char *code, size_t cursor,
+                        const char *const **builtin_params, char *const **user_params, size_t *n)
+{
+    *builtin_params = NULL;
+    *user_params = NULL;
+    *n = 0;
+    size_t at = 0;
+    char *name = enclosing_call(code, cursor, &at);
+    if (!name) return;
+    const struct dsl_builtin *fn = NULL;
+    if (at > 0 && code[at - 1] == '.')
+        fn = dsl_tensor_attr_find(name, NULL);
+    else {
+        struct dsl_value *v = s ? dsl_session_lookup(s, name) : NULL;
+        if (v && v->kind == DSL_FUNCTION) {
+            *user_params = v->as.fn_user->def->kwnames;
+            *n = v->as.fn_user->def->nkw;
+        } else if (!v) {
+            fn = dsl_builtin_find(name);
+        }
+    }
+    if (fn && fn->params) {
+        *builtin_params = fn->params;
+        while (fn->params[*n]) (*n)++;
+    }
+    free(name);
+}
+
+json_t *dsl_complete(struct dsl_session *s, const char *code, size_t cursor, size_t *start,
+                     size_t *end)
+{
+    size_t len = code ? strlen(code) : 0;
+    if (cursor > len) cursor = len;
+    size_t b = cursor;
+    while (b > 0 && ident_char(code[b - 1])) b--;
+    *start = b;
+    *end = cursor;
+    json_t *matches = json_array();
+    if (!matches) return NULL;
+    const char *prefix = code ? code + b : "";
+    size_t plen = cursor - b;
+    if (plen && prefix[0] >= '0' && prefix[0] <= '9') return matches; /* a number */
+    enum name_context where = code ? context_of(s, code, b) : CTX_PLAIN;
+    if (where == CTX_NO_ATTR) return matches;
+    /* inside a call's parentheses, its keyword parameters complete as `name=` */
+    const char *const *bparams = NULL;
+    char *const *uparams = NULL;
+    size_t nparams = 0;
+    if (code && where == CTX_PLAIN) call_params(s, code, b, &bparams, &uparams, &nparams);
+    char **kw = nparams ? calloc(nparams, sizeof *kw) : NULL;
+    size_t cap = dsl_builtin_count + dsl_tensor_method_count + dsl_tensor_prop_count +
+                 dsl_magic_count + 32 + (s ? s->count : 0) + nparams;
+    const char **names = malloc(cap * sizeof *names);
+    if (!names || (nparams && !kw)) {
+        free(names);
+        free(kw);
+        return matches;
+    }
+    size_t n = 0;
+#define CONSIDER(name)                                                                             \
+    do {                                                                                           \
+        const char *nm_ = (name);                                                                  \
+        if (n < cap && strncmp(nm_, prefix, plen) == 0) names[n++] = nm_;                          \
+    } while (0)
+    if (where == CTX_ATTR) {
+        for (size_t i = 0; i < dsl_tensor_method_count; i++) CONSIDER(dsl_tensor_methods[i].name);
+        for (size_t i = 0; i < dsl_tensor_prop_count; i++) CONSIDER(dsl_tensor_props[i].name);
+    } else if (where == CTX_MAGIC) {
+        for (size_t i = 0; i < dsl_magic_count; i++) CONSIDER(dsl_magics[i].name);
+    } else {
+        for (size_t i = 0; i < dsl_builtin_count; i++) CONSIDER(dsl_builtins[i].name);
+        for (size_t i = 0; dsl_keywords[i]; i++) CONSIDER(dsl_keywords[i]);
+        for (size_t i = 0; extra_keywords[i]; i++) CONSIDER(extra_keywords[i]);
+        for (size_t i = 0; s && i < s->cap; i++)
+            if (s->vars[i].name) CONSIDER(s->vars[i].name);
+        for (size_t i = 0; i < nparams; i++) {
+            const char *p = bparams ? bparams[i] : uparams[i];
+            if (asprintf(&kw[i], "%s=", p) < 0)
+                kw[i] = NULL;
+            else
+                CONSIDER(kw[i]);
+        }
+    }
+#undef CONSIDER
+    qsort(names, n, sizeof *names, cmp_str);
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0 && strcmp(names[i], names[i - 1]) == 0) continue;
+        json_t *str = json_string(names[i]);
+        if (str) json_array_append_new(matches, str);
+    }
+    free(names);
+    for (size_t i = 0; i < nparams; i++) free(kw[i]);
+    free(kw);
+    return matches;
+}
+
+/* ---- inspection ------------------------------------------------------------------------- */
+
+/* The identifier under or just before the cursor, else the name of the call whose argument
+ * list holds the cursor ("print(1, |"). Returns a malloc'd copy or NULL, and in *at the byte
+ * offset where the name starts. */
+static char *name_at(const char *code, size_t cursor, size_t *at)
+{
+    size_t len = strlen(code);
+    if (cursor > len) cursor = len;
+    size_t b = cursor, e = cursor;
+    while (b > 0 && ident_char(code[b - 1])) b--;
+    while (e < len && ident_char(code[e])) e++;
+    *at = b;
+    if (e > b && !(code[b] >= '0' && code[b] <= '9')) return strndup(code + b, e - b);
+    return enclosing_call(code, cursor, at);
 }
 
 json_t *dsl_inspect(struct dsl_session *s, const char *code, size_t cursor, int detail_level)
@@ -251,9 +308,22 @@ json_t *dsl_inspect(struct dsl_session *s, const char *code, size_t cursor, int 
     } else {
         struct dsl_value *v = s ? dsl_session_lookup(s, name) : NULL;
         const struct dsl_builtin *fn = dsl_builtin_find(name);
-        if (v) {
+        if (v && v->kind == DSL_FUNCTION) {
+            dsl_function_help(&b, v->as.fn_user);
+        } else if (v) {
             render_buf_printf(&b, "%s: %s = ", name, dsl_type_name(*v));
             dsl_value_repr(&b, *v);
+            if (v->kind == DSL_TENSOR) { /* the layout facts a student checks */
+                const struct mt_tensor *t = v->as.t;
+                char sh[160], st[160];
+                render_buf_printf(&b,
+                                  "\n\nshape %s, strides %s, dtype float32, backend %s, "
+                                  "requires_grad %s, grad %s",
+                                  mt_shape_str(t->ndim, t->shape, sh, sizeof sh),
+                                  mt_shape_str(t->ndim, t->strides, st, sizeof st),
+                                  mt_backend_name(t->backend), t->requires_grad ? "true" : "false",
+                                  t->grad ? "set" : "none");
+            }
             if (v->kind == DSL_TENSOR && detail_level > 0) {
                 render_buf_puts(&b, "\n\n");
                 dsl_tensor_help(&b);
