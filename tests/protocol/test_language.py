@@ -1,0 +1,113 @@
+"""The language's tooling and rich output through a real Jupyter client: functions across
+cells and their tracebacks, tensor display bundles (text/html), magics' stream text and
+display bundles, keyword completion, inspect and is_complete for blocks."""
+
+from __future__ import annotations
+
+import re
+
+from jupyter_kernel_test.msgspec_v5 import validate_message
+
+from mtkernel import execute, get_reply
+
+DURATION = r"[0-9.]+ (ns|µs|ms|s)"
+
+
+def validate_all(res) -> None:
+    validate_message(res.reply, "execute_reply", res.msg_id)
+    for m in res.iopub:
+        validate_message(m, m["msg_type"], res.msg_id)
+
+
+def test_function_defined_in_one_cell_used_in_another(kc):
+    r = execute(kc, 'def halve(x):\n    "half of x"\n    return x / 2\n')
+    assert r.status == "ok"
+    r = execute(kc, "halve(9)")
+    assert r.result_text() == "4.5"
+    r = execute(kc, "y = 1\nhalve('a')")
+    validate_all(r)
+    err = r.error()
+    assert err["ename"] == "TypeError"
+    # the traceback shows the calling line, then the line inside the function
+    tb = "\n".join(err["traceback"])
+    assert "Cell line 2, column 1:\n    halve('a')" in tb
+    assert "In halve(), line 3, column 14 of the cell defining it:\n        return x / 2" in tb
+    assert r.content["ename"] == "TypeError"
+
+
+def test_tensor_result_has_html_table(kc):
+    r = execute(kc, "tensor([[1, 2], [3, 4]])")
+    validate_all(r)
+    data = r.of_type("execute_result")[0]["content"]["data"]
+    assert data["text/plain"].startswith("tensor([[1.0000, 2.0000],")
+    html = data["text/html"]
+    assert html.count("<td>") == 4 and "<td>4.0000</td>" in html
+    assert "shape (2, 2) &middot; strides (2, 1) &middot; backend fast" in html
+
+
+def test_time_and_timeit_print_fixed_formats(kc):
+    execute(kc, "a = rand(64, 64)")
+    r = execute(kc, "%time b = a @ a")
+    assert re.fullmatch(rf"Wall time: {DURATION} \(matmul on fast: [0-9.]+ GFLOP/s\)\n",
+                        r.stream()), r
+    r = execute(kc, "%timeit -n 2 -r 3 a + a")
+    assert re.fullmatch(rf"{DURATION} ± {DURATION} per loop \(median ± median absolute "
+                        r"deviation of 3 runs, 2 loops each\)\n", r.stream()), r
+    r = execute(kc, "%time 2 + 3")
+    assert r.result_text() == "5"
+
+
+def test_diagnostics_display_bundle(kc):
+    execute(kc, "p = rand(8, 16)\nq = rand(16)")
+    r = execute(kc, "%diagnostics p * q")
+    validate_all(r)
+    displays = r.of_type("display_data")
+    assert len(displays) == 1
+    data = displays[0]["content"]["data"]
+    assert data["text/plain"].startswith("1 engine op\n")
+    assert "(8, 16), (16,) -> (8, 16)" in data["text/plain"]
+    assert "<table" in data["text/html"] and "broadcast" in data["text/html"]
+
+
+def test_unknown_magic_lists_known(kc):
+    r = execute(kc, "%nosuch")
+    err = r.error()
+    assert err["ename"] == "UsageError"
+    for name in ("%time", "%timeit", "%diagnostics", "%who", "%reset", "%lsmagic"):
+        assert name in err["evalue"]
+
+
+def test_complete_keyword_parameters(kc):
+    execute(kc, "def area(width, height=1):\n    return width * height")
+    code = "area(2, hei"
+    msg_id = kc.complete(code, cursor_pos=len(code))
+    r = get_reply(kc, msg_id)
+    validate_message(r, "complete_reply", msg_id)
+    assert r["content"]["matches"] == ["height="]
+    assert r["content"]["cursor_start"] == len("area(2, ")
+    code = "z = zeros(3, requires_"
+    r = get_reply(kc, kc.complete(code, cursor_pos=len(code)))
+    assert r["content"]["matches"] == ["requires_grad="]
+
+
+def test_inspect_tensor_and_function(kc):
+    execute(kc, "w = ones(2, 3).permute(1, 0)\ndef f(x, k=2):\n    \"scales\"\n    return x * k")
+    msg_id = kc.inspect("w", cursor_pos=1)
+    r = get_reply(kc, msg_id)
+    validate_message(r, "inspect_reply", msg_id)
+    assert r["content"]["found"] is True
+    text = r["content"]["data"]["text/plain"]
+    assert "shape (3, 2), strides (1, 3), dtype float32, backend fast" in text
+    r = get_reply(kc, kc.inspect("f(w, ", cursor_pos=5))
+    assert r["content"]["data"]["text/plain"].startswith("f(x, k=...)\n\nscales")
+
+
+def test_is_complete_for_def_blocks(kc):
+    for code, status in (("def f(x):", "incomplete"), ("def f(x):\n    return x\n\n", "complete"),
+                         ("def f(x,", "incomplete"), ("def f(x):\n    return (x +", "incomplete")):
+        msg_id = kc.is_complete(code)
+        r = get_reply(kc, msg_id)
+        validate_message(r, "is_complete_reply", msg_id)
+        assert r["content"]["status"] == status, (code, r["content"])
+    r = get_reply(kc, kc.is_complete("def f(x):"))
+    assert r["content"]["indent"] == "    "
