@@ -729,6 +729,8 @@ static int bi_range(struct dsl_interp *in, const struct dsl_args *a, struct dsl_
 
 /* ---- the table -------------------------------------------------------------------------- */
 
+static const char *const compare_params[] = {"stmt", "backends", NULL};
+static const char *const timing_params[] = {"op", "sizes", "backends", NULL};
 static const char *const print_params[] = {"sep", "end", NULL};
 static const char *const display_params[] = {"value", "display_id", NULL};
 static const char *const clear_params[] = {"wait", NULL};
@@ -747,6 +749,14 @@ const struct dsl_builtin dsl_builtins[] = {
     {"clear_output", "clear_output(wait=false)", 0, 1, clear_params, bi_clear_output,
      "Clears the output of the running cell. With wait=true the old output stays until new "
      "output arrives, which avoids flicker in animations."},
+    {"compare", "compare(stmt, backends=[\"simple\", \"fast\", \"cuda\"])", 1, 2, compare_params,
+     dsl_bi_compare,
+     "Runs the statement stmt (a string) on each backend: the tensors it names are copied to "
+     "that backend for the run and new tensors are made there; afterwards every variable is as "
+     "it was. Shows a table (time per run, median of 5 timed batches; speed-up against the "
+     "first backend; whether the result agrees with the first backend's, all-close with rtol "
+     "1e-4, atol 1e-5) and a bar chart. A backend that cannot run here is listed with the "
+     "reason."},
     {"display", "display(value, display_id=none)", 1, 2, display_params, bi_display,
      "Shows value in the cell's output now, as a rich output. Give display_id=\"name\" to "
      "replace it later with update_display(new_value, display_id=\"name\")."},
@@ -801,6 +811,15 @@ const struct dsl_builtin dsl_builtins[] = {
      "A float32 tensor holding a number or a nested list of numbers: tensor([[1, 2], [3, 4]]) "
      "has shape (2, 2). The lists must be rectangular. requires_grad=true makes backward() "
      "compute its gradient into .grad; backend is \"simple\", \"fast\" or \"cuda\"."},
+    {"timing",
+     "timing(op=\"matmul\", sizes=[64, 128, 256, 512, 1024], backends=[\"fast\", "
+     "\"cuda\"])",
+     0, 3, timing_params, dsl_bi_timing,
+     "MiniTorch's timing.py: for each size n, the mean of 3 runs of two rand((2, n, n)) and "
+     "their op (\"matmul\" or \"add\"), after a warm-up at n = 16, on each backend. Shows a "
+     "table in seconds and a log-log line chart. Large sizes on the simple backend take "
+     "minutes (an interrupt stops them); a backend that cannot run here is listed as "
+     "unavailable."},
     {"type", "type(x)", 1, 1, NULL, bi_type,
      "The name of x's type as a string: \"int\", \"float\", \"str\", \"bool\", \"none\", "
      "\"list\", \"tuple\" (a shape), \"range\", \"builtin_function\", \"tensor\" or "

@@ -97,6 +97,8 @@ void dsl_interp_clear_tb(struct dsl_interp *in);
 
 /* Variables: the value bound to name (borrowed), or NULL. */
 struct dsl_value *dsl_session_lookup(struct dsl_session *s, const char *name);
+/* Forgets the variable name (releasing its value); nothing when there is none. */
+void dsl_session_unset(struct dsl_session *s, const char *name);
 /* Binds name to value, taking ownership of value (released on failure). 0 or DSL_V_NOMEM. */
 int dsl_session_assign(struct dsl_session *s, const char *name, struct dsl_value value);
 

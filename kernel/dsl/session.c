@@ -85,6 +85,24 @@ int dsl_session_assign(struct dsl_session *s, const char *name, struct dsl_value
     return DSL_V_OK;
 }
 
+void dsl_session_unset(struct dsl_session *s, const char *name)
+{
+    if (!s->cap) return;
+    struct dsl_var *v = find_slot(s->vars, s->cap, name);
+    if (!v->name) return;
+    free(v->name);
+    dsl_value_release(v->value);
+    *v = (struct dsl_var){0};
+    s->count--;
+    /* open addressing: re-place the entries after the hole so that lookups still find them */
+    size_t i = (size_t)(v - s->vars);
+    for (size_t j = (i + 1) & (s->cap - 1); s->vars[j].name; j = (j + 1) & (s->cap - 1)) {
+        struct dsl_var moved = s->vars[j];
+        s->vars[j] = (struct dsl_var){0};
+        *find_slot(s->vars, s->cap, moved.name) = moved;
+    }
+}
+
 struct dsl_session *dsl_session_new(void)
 {
     struct dsl_session *s = calloc(1, sizeof *s);

@@ -111,3 +111,26 @@ def test_is_complete_for_def_blocks(kc):
         assert r["content"]["status"] == status, (code, r["content"])
     r = get_reply(kc, kc.is_complete("def f(x):"))
     assert r["content"]["indent"] == "    "
+
+
+def test_compare_and_timing_bundles(kc):
+    import xml.etree.ElementTree as ET
+
+    execute(kc, '%plot_renderer auto\na = rand(16, 16)')
+    r = execute(kc, 'compare("a @ a")')
+    validate_all(r)
+    data = r.of_type("display_data")[0]["content"]["data"]
+    assert {"text/plain", "text/html", "image/svg+xml",
+            "application/vnd.vegalite.v5+json"} <= set(data)
+    spec = data["application/vnd.vegalite.v5+json"]
+    assert spec["$schema"].endswith("vega-lite/v5.json") and spec["mark"] == "bar"
+    assert [v["label"] for v in spec["data"]["values"]] == ["simple", "fast"]
+    assert ET.fromstring(data["image/svg+xml"]).tag == "{http://www.w3.org/2000/svg}svg"
+    assert "cuda      unavailable: " in data["text/plain"]
+    r = execute(kc, 'timing(sizes=[8, 32], backends=["fast", "cuda"])')
+    data = r.of_type("display_data")[0]["content"]["data"]
+    lines = data["text/plain"].splitlines()
+    assert [ln.split()[0] for ln in lines[2:4]] == ["8", "32"]
+    spec = data["application/vnd.vegalite.v5+json"]
+    assert spec["encoding"]["y"]["scale"]["type"] == "log"
+    ET.fromstring(data["image/svg+xml"])
