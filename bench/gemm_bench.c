@@ -42,106 +42,6 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* ---- FMA peak probe ---------------------------------------------------------------------- */
-
-static volatile float probe_sink; /* keeps the chains' results alive */
-
-#if defined(__x86_64__)
-/* 12 chains x 8 lanes x 2 flops per iteration; only this function uses AVX2+FMA, and it is
- * called after __builtin_cpu_supports. Returns flops done. */
-__attribute__((target("avx2,fma"))) static double probe_avx2(long iters)
-{
-    __m256 x = _mm256_set1_ps(0.999999f), y = _mm256_set1_ps(1e-7f);
-    /* Distinct starting values: identical chains would be merged by the compiler (CSE). */
-    __m256 c0 = _mm256_set1_ps(0.0f), c1 = _mm256_set1_ps(1.0f), c2 = _mm256_set1_ps(2.0f),
-           c3 = _mm256_set1_ps(3.0f), c4 = _mm256_set1_ps(4.0f), c5 = _mm256_set1_ps(5.0f),
-           c6 = _mm256_set1_ps(6.0f), c7 = _mm256_set1_ps(7.0f), c8 = _mm256_set1_ps(8.0f),
-           c9 = _mm256_set1_ps(9.0f), c10 = _mm256_set1_ps(10.0f), c11 = _mm256_set1_ps(11.0f);
-    for (long i = 0; i < iters; i++) {
-        c0 = _mm256_fmadd_ps(c0, x, y);
-        c1 = _mm256_fmadd_ps(c1, x, y);
-        c2 = _mm256_fmadd_ps(c2, x, y);
-        c3 = _mm256_fmadd_ps(c3, x, y);
-        c4 = _mm256_fmadd_ps(c4, x, y);
-        c5 = _mm256_fmadd_ps(c5, x, y);
-        c6 = _mm256_fmadd_ps(c6, x, y);
-        c7 = _mm256_fmadd_ps(c7, x, y);
-        c8 = _mm256_fmadd_ps(c8, x, y);
-        c9 = _mm256_fmadd_ps(c9, x, y);
-        c10 = _mm256_fmadd_ps(c10, x, y);
-        c11 = _mm256_fmadd_ps(c11, x, y);
-    }
-    __m256 s = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(c0, c1), _mm256_add_ps(c2, c3)),
-                             _mm256_add_ps(_mm256_add_ps(c4, c5), _mm256_add_ps(c6, c7)));
-    s = _mm256_add_ps(s, _mm256_add_ps(_mm256_add_ps(c8, c9), _mm256_add_ps(c10, c11)));
-    float out[8];
-    _mm256_storeu_ps(out, s);
-    probe_sink = out[0];
-    return (double)iters * 12 * 8 * 2;
-}
-
-__attribute__((target("avx512f"))) static double probe_avx512(long iters)
-{
-    __m512 x = _mm512_set1_ps(0.999999f), y = _mm512_set1_ps(1e-7f);
-    /* Distinct starting values: identical chains would be merged by the compiler (CSE). */
-    __m512 c0 = _mm512_set1_ps(0.0f), c1 = _mm512_set1_ps(1.0f), c2 = _mm512_set1_ps(2.0f),
-           c3 = _mm512_set1_ps(3.0f), c4 = _mm512_set1_ps(4.0f), c5 = _mm512_set1_ps(5.0f),
-           c6 = _mm512_set1_ps(6.0f), c7 = _mm512_set1_ps(7.0f), c8 = _mm512_set1_ps(8.0f),
-           c9 = _mm512_set1_ps(9.0f), c10 = _mm512_set1_ps(10.0f), c11 = _mm512_set1_ps(11.0f);
-    for (long i = 0; i < iters; i++) {
-        c0 = _mm512_fmadd_ps(c0, x, y);
-        c1 = _mm512_fmadd_ps(c1, x, y);
-        c2 = _mm512_fmadd_ps(c2, x, y);
-        c3 = _mm512_fmadd_ps(c3, x, y);
-        c4 = _mm512_fmadd_ps(c4, x, y);
-        c5 = _mm512_fmadd_ps(c5, x, y);
-        c6 = _mm512_fmadd_ps(c6, x, y);
-        c7 = _mm512_fmadd_ps(c7, x, y);
-        c8 = _mm512_fmadd_ps(c8, x, y);
-        c9 = _mm512_fmadd_ps(c9, x, y);
-        c10 = _mm512_fmadd_ps(c10, x, y);
-        c11 = _mm512_fmadd_ps(c11, x, y);
-    }
-    __m512 s = _mm512_add_ps(_mm512_add_ps(_mm512_add_ps(c0, c1), _mm512_add_ps(c2, c3)),
-                             _mm512_add_ps(_mm512_add_ps(c4, c5), _mm512_add_ps(c6, c7)));
-    s = _mm512_add_ps(s, _mm512_add_ps(_mm512_add_ps(c8, c9), _mm512_add_ps(c10, c11)));
-    probe_sink = _mm512_reduce_add_ps(s);
-    return (double)iters * 12 * 16 * 2;
-}
-#endif
-
-/* Flops of one probe run with the gemm's ISA (0 where there is no vector probe). */
-static double probe_once(const char *isa, long iters)
-{
-#if defined(__x86_64__)
-    if (strcmp(isa, "avx512") == 0) return probe_avx512(iters);
-    if (strcmp(isa, "avx2") == 0) return probe_avx2(iters);
-#endif
-    (void)isa;
-    (void)iters;
-    return 0.0;
-}
-
-/* Median GFLOP/s over 7 runs of the probe on `nt` threads at once (sum over threads). */
-static double probe_gflops(const char *isa, int nt)
-{
-    const long iters = 20 * 1000 * 1000; /* ~0.1 s per thread at 100 GFLOP/s */
-    double g[7];
-    for (int r = 0; r < 7; r++) {
-        double flops = 0.0, t0 = now_s();
-#ifdef MT_HAVE_OPENMP
-#pragma omp parallel num_threads(nt) reduction(+ : flops)
-        flops += probe_once(isa, iters);
-#else
-        (void)nt;
-        flops = probe_once(isa, iters);
-#endif
-        g[r] = flops / (now_s() - t0) * 1e-9;
-    }
-    qsort(g, 7, sizeof g[0], cmp_double);
-    return g[3];
-}
-
 /* ---- GEMM timing ------------------------------------------------------------------------- */
 
 #define SAMPLES 7
@@ -280,7 +180,7 @@ int main(int argc, char **argv)
         if (run_python(python, "", corename_script, "", core, sizeof core) == 0)
             printf("numpy: OpenBLAS core %s\n", core);
     }
-    double peak1 = probe_gflops(isa, 1), peakn = probe_gflops(isa, maxt);
+    double peak1 = mt_probe_fma_gflops(isa, 1, 7), peakn = mt_probe_fma_gflops(isa, maxt, 7);
     if (peak1 > 0.0)
         printf("FMA peak probe (%s): 1 thread %.1f GFLOP/s, %d threads %.1f GFLOP/s\n", isa, peak1,
                maxt, peakn);

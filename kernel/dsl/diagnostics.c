@@ -100,11 +100,12 @@ enum {
     C_CALLS,
     C_TIME,
     C_RATE,
+    C_PEAK,
     NC
 };
 static const char *const headers[NC] = {"op",   "backend", "shapes (in -> out)", "strides",
                                         "path", "threads", "vector width",       "calls",
-                                        "time", "rate"};
+                                        "time", "rate",    "of machine peak"};
 
 static void shapes_text(const struct mt_diag *d, bool strides, char *buf, size_t n)
 {
@@ -119,9 +120,24 @@ static void shapes_text(const struct mt_diag *d, bool strides, char *buf, size_t
     if (used < n) snprintf(buf + used, n - used, " -> %s", s);
 }
 
-static void cell_text(const struct dsl_diag_row *r, int c, char *buf, size_t n)
+/* The machine's peaks (read GB/s, FMA GFLOP/s), measured at the first table. */
+struct peaks {
+    double read, fma;
+};
+
+static void cell_text(const struct dsl_diag_row *r, int c, const struct peaks *pk, char *buf,
+                      size_t n)
 {
     const struct mt_diag *d = &r->first;
+    if (c == C_PEAK) { /* matmul against the FMA rate, everything else against reading memory */
+        bool mm = strcmp(d->op, "matmul") == 0;
+        double peak = mm ? pk->fma : pk->read, rate = (mm ? r->flops : r->bytes) / r->ns;
+        if (peak > 0 && r->ns > 0)
+            snprintf(buf, n, "%.0f%% of %.0f %s", 100 * rate / peak, peak, mm ? "GFLOP/s" : "GB/s");
+        else
+            snprintf(buf, n, "-");
+        return;
+    }
     switch (c) {
     case C_OP: snprintf(buf, n, "%s", d->op); break;
     case C_BACKEND: snprintf(buf, n, "%s", mt_backend_name(d->backend)); break;
@@ -148,10 +164,12 @@ json_t *dsl_diag_bundle(const struct dsl_diag_log *log)
 {
     char cell[512];
     size_t w[NC];
+    struct peaks pk;
+    mt_machine_peak(&pk.read, &pk.fma);
     for (int c = 0; c < NC; c++) w[c] = width(headers[c]);
     for (int i = 0; i < log->nrows; i++)
         for (int c = 0; c < NC; c++) {
-            cell_text(&log->rows[i], c, cell, sizeof cell);
+            cell_text(&log->rows[i], c, &pk, cell, sizeof cell);
             if (width(cell) > w[c]) w[c] = width(cell);
         }
     struct render_buf t, h;
@@ -173,7 +191,7 @@ json_t *dsl_diag_bundle(const struct dsl_diag_log *log)
     for (int i = 0; i < log->nrows; i++) {
         render_buf_puts(&h, "<tr>");
         for (int c = 0; c < NC; c++) {
-            cell_text(&log->rows[i], c, cell, sizeof cell);
+            cell_text(&log->rows[i], c, &pk, cell, sizeof cell);
             /* left-aligned text, right-aligned numbers */
             bool num = c >= C_THREADS;
             size_t pad = w[c] - width(cell);

@@ -5,7 +5,9 @@
  * those reports for %diagnostics (a table, the lesson of Task 3.1) and for %time (the rate of a
  * statement that ran one op). Identical ops (same op, backend, shapes, strides, path, threads,
  * width) share one row with a count, so a loop of 10,000 adds is one row; past
- * DSL_DIAG_MAX_ROWS distinct rows the rest is counted, not shown.
+ * DSL_DIAG_MAX_ROWS distinct rows the rest is counted, not shown. The last column is the op's
+ * share of the machine's peak (mt_machine_peak: measured once, about 0.3 s, at the first table):
+ * read bandwidth for memory-bound ops, the FMA rate for matmul.
  *
  * Durations everywhere in the language's timings print through dsl_format_duration, one fixed
  * format ("812 ns", "1.23 µs", "45.6 ms", "2.35 s": three significant digits), so that a

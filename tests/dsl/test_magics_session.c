@@ -123,6 +123,7 @@ static void test_diagnostics(void)
     CHECK(strstr(t, "(3, 4), (4,) -> (3, 4)") != NULL);
     CHECK(strstr(t, "(4, 1), (1,) -> (4, 1)") != NULL);
     CHECK(strstr(t, "broadcast") != NULL);
+    CHECK(strstr(t, "of machine peak") != NULL && strstr(t, "% of ") != NULL);
     const char *html = json_string_value(json_object_get(last_bundle, "text/html"));
     CHECK(html && strstr(html, "<table") && strstr(html, "<td>(3, 4), (4,) -&gt; (3, 4)</td>"));
     /* a loop of identical ops is one row with its count */

@@ -186,6 +186,18 @@ struct mt_diag {
     double flops;     /* floating-point operations (matmul: 2*M*N*K) */
     int64_t ns;       /* wall time */
 };
+/* ---- the machine's peaks (peak.c) ---- */
+
+/* GFLOP/s of vector FMAs on `threads` threads at once (12 independent register chains each,
+ * with `isa` "avx512", "avx2" or anything else: 0, no vector probe), the median of `runs` runs
+ * of about 0.1 s. */
+double mt_probe_fma_gflops(const char *isa, int threads, int runs);
+/* GB/s reading 64 MiB on `threads` threads, the best of `runs`. */
+double mt_probe_read_gbps(int threads, int runs);
+/* Both on all threads with the GEMM's instruction set, measured once per process at the first
+ * call (about 0.3 s; later calls return at once): what diagnostics compare an op's rate with. */
+void mt_machine_peak(double *read_gbps, double *fma_gflops);
+
 typedef void (*mt_diag_fn)(void *user, const struct mt_diag *d);
 /* Calls fn after every op while set (NULL: off). Timing costs two clock reads per op. */
 void mt_ctx_set_diag(struct mt_ctx *ctx, mt_diag_fn fn, void *user);
