@@ -45,10 +45,6 @@ static int buf_to_str(struct dsl_interp *in, struct render_buf *b, struct dsl_va
 }
 
 /* Sends text to a stream callback, if any. */
-static void emit_stream(struct dsl_interp *in, const char *name, const char *text)
-{
-    if (in->out->stream && text[0]) in->out->stream(in->out->ctx, name, text);
-}
 
 /* Joins str() of args with sep into b. */
 static int join_args(struct dsl_interp *in, struct render_buf *b, const struct dsl_value *args,
@@ -105,7 +101,7 @@ static int bi_print(struct dsl_interp *in, const struct dsl_args *a, struct dsl_
         render_buf_free(&b);
         return dsl_raise_status(in, st);
     }
-    emit_stream(in, "stdout", render_buf_str(&b));
+    dsl_emit(in, "stdout", render_buf_str(&b));
     render_buf_free(&b);
     *ret = dsl_none();
     return 0;
@@ -125,7 +121,7 @@ static int bi_warn(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
         render_buf_free(&b);
         return dsl_raise_status(in, st);
     }
-    emit_stream(in, "stderr", render_buf_str(&b));
+    dsl_emit(in, "stderr", render_buf_str(&b));
     render_buf_free(&b);
     *ret = dsl_none();
     return 0;
@@ -302,7 +298,7 @@ static int bi_help(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
         json_decref(bundle);
     } else {
         render_buf_putc(&b, '\n');
-        emit_stream(in, "stdout", render_buf_str(&b));
+        dsl_emit(in, "stdout", render_buf_str(&b));
     }
     render_buf_free(&b);
     *ret = dsl_none();

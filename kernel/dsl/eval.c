@@ -82,6 +82,27 @@ void dsl_error_locate(struct dsl_interp *in, size_t pos)
     }
 }
 
+void dsl_emit(struct dsl_interp *in, const char *name, const char *text)
+{
+    if (!in->out->stream || !text[0] || in->out_bytes > DSL_MAX_CELL_OUTPUT) return;
+    size_t n = strlen(text), room = DSL_MAX_CELL_OUTPUT - in->out_bytes;
+    if (n <= room) {
+        in->out_bytes += n;
+        in->out->stream(in->out->ctx, name, text);
+        return;
+    }
+    while (room > 0 && ((unsigned char)text[room] & 0xC0) == 0x80) room--; /* whole characters */
+    char *head = strndup(text, room);
+    if (head && room) in->out->stream(in->out->ctx, name, head);
+    free(head);
+    in->out_bytes = DSL_MAX_CELL_OUTPUT + 1; /* nothing more from this cell */
+    char note[160];
+    snprintf(note, sizeof note,
+             "\n[output truncated: this cell wrote more than %zu MiB; the rest is not shown]\n",
+             DSL_MAX_CELL_OUTPUT >> 20);
+    in->out->stream(in->out->ctx, "stderr", note);
+}
+
 /* How often loops let the output sink flush: often enough to look live to a person. */
 #define FLUSH_EVERY_NS 50000000LL
 

@@ -69,6 +69,7 @@ struct dsl_interp {
     struct dsl_value retval; /* the value of the `return` that is ending a call */
     struct dsl_tb_entry *tb; /* innermost first: the calls an error went through */
     size_t ntb, captb;
+    size_t out_bytes;        /* stream text the cell has written (see dsl_emit) */
     const char *ename;       /* the pending error's name (static), NULL when none */
     char *evalue;            /* its message, malloc'd (NULL: out of memory) */
     bool has_pos;            /* the error has a position */
@@ -91,6 +92,13 @@ void dsl_error_locate(struct dsl_interp *in, size_t pos);
  * cancel flag is up, else 0. Every FLUSH_EVERY_NS it also calls out->flush, so that what a cell
  * printed before a long computation reaches the user while the computation runs. */
 int dsl_check_cancel(struct dsl_interp *in, size_t pos);
+
+/* Most stream text one cell may write: a front end given more freezes, and no one reads it.
+ * Past it the cell goes on, its stream output dropped after one note saying so. */
+#define DSL_MAX_CELL_OUTPUT ((size_t)10 << 20)
+
+/* Writes text to the cell's stream `name` ("stdout", "stderr"), within DSL_MAX_CELL_OUTPUT. */
+void dsl_emit(struct dsl_interp *in, const char *name, const char *text);
 
 /* Frees the traceback entries (after the error was reported). */
 void dsl_interp_clear_tb(struct dsl_interp *in);

@@ -55,10 +55,7 @@ static int split_words(struct dsl_interp *in, const char *magic, const char *arg
     return n;
 }
 
-static void say(struct dsl_interp *in, const char *text)
-{
-    if (in->out->stream) in->out->stream(in->out->ctx, "stdout", text);
-}
+static void say(struct dsl_interp *in, const char *text) { dsl_emit(in, "stdout", text); }
 
 /* ---- the magics ------------------------------------------------------------------------- */
 

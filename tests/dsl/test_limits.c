@@ -1,0 +1,66 @@
+/* test_limits.c — limits with a clear error (or note) and the session alive: output per cell,
+ * string and list size, tensor memory in a loop that allocates without end. */
+#include "dsl_helpers.h"
+#include "test.h"
+
+#include "dsl/interp.h"
+
+#include "minitorch/minitorch.h"
+
+static size_t out_bytes, err_bytes;
+static int notes;
+static void count_stream(void *ctx, const char *name, const char *text)
+{
+    (void)ctx;
+    if (strcmp(name, "stdout") == 0)
+        out_bytes += strlen(text);
+    else {
+        err_bytes += strlen(text);
+        notes += strstr(text, "[output truncated: this cell wrote more than 10 MiB") != NULL;
+    }
+}
+
+static void test_output_per_cell(void)
+{
+    struct dsl_session *s = dsl_session_new();
+    struct dsl_output out = {.stream = count_stream};
+    struct dsl_error err = {0};
+    json_t *res = NULL;
+    /* 12,000 lines of 1,001 bytes: 12 MB asked, 10 MiB shown, one note, the cell completes */
+    CHECK_INT(dsl_execute(s, "s = \"x\" * 1000\nfor i in range(12000):\n    print(s)\ndone = 1",
+                          &out, &res, &err),
+              0);
+    CHECK_INT((long)out_bytes, (long)DSL_MAX_CELL_OUTPUT);
+    CHECK_INT(notes, 1);
+    CHECK_STR(run_cell(s, "done").result, "1");
+    /* the next cell has its own allowance */
+    out_bytes = 0;
+    CHECK_INT(dsl_execute(s, "print('again')", &out, &res, &err), 0);
+    CHECK_INT((long)out_bytes, 6);
+    dsl_session_free(s);
+}
+
+static void test_sizes(void)
+{
+    CHECK_STR(ename1("s = 'x' * 10000000000"), "MemoryError");
+    CHECK_STR(ename1("s = [0] * 10000000000"), "MemoryError");
+    struct dsl_session *s = dsl_session_new();
+    mt_ctx_set_mem_limit(s->ctx, (size_t)64 << 20);
+    struct outcome o = run_cell(s, "xs = []\nwhile true:\n    xs += [zeros(1000, 1000)]");
+    CHECK_STR(o.ename, "MemoryError");
+    CHECK(strstr(o.evalue, "over the memory limit") != NULL);
+    /* the session lives on, with what it made before the error */
+    o = run_cell(s, "len(xs)");
+    CHECK(o.rc == 0 && atoi(o.result) >= 10);
+    o = run_cell(s, "xs = []\n1 + 1");
+    CHECK_STR(o.result, "2");
+    CHECK_INT((long)mt_ctx_mem_used(s->ctx), 0);
+    dsl_session_free(s);
+}
+
+int main(void)
+{
+    RUN_TEST(test_output_per_cell);
+    RUN_TEST(test_sizes);
+    return TEST_SUMMARY();
+}
