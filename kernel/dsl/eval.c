@@ -834,9 +834,8 @@ static int call_function(struct dsl_interp *in, struct dsl_function *f, const st
     const struct dsl_node *def = f->def;
     if (in->calls >= DSL_MAX_CALL_DEPTH || in->height + def->height > DSL_MAX_EVAL_HEIGHT)
         return dsl_raise(in, "RecursionError",
-                         "maximum recursion depth exceeded in %s() (%d calls "
-                         "deep)",
-                         def->name, in->calls);
+                         "maximum recursion depth exceeded in %s() (%d calls deep)", def->name,
+                         in->calls);
     struct dsl_frame frame = {f, calloc(f->nlocals + 1, sizeof *frame.vals),
                               calloc(f->nlocals + 1, sizeof *frame.bound)};
     int r = -1;

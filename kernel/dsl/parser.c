@@ -2,11 +2,12 @@
  *
  * Expressions use a rule table indexed by token type (clox's design): each token may start an
  * expression (prefix), continue one (infix) and has a binding power. Precedence, lowest first,
- * follows Python: or, and, not, comparisons (chained, with in / not in), + -, * / // % @,
- * unary - +, ** (right-associative, binds tighter than a unary minus on its left), then
- * calls, indexing and attributes. Statements are Python's: simple statements separated by ';'
- * on a line, compound statements (if/elif/else, while, for) with a ':' suite that is either
- * the rest of the line or an indented block.
+ * follows Python: `a if c else b`, or, and, not, comparisons (chained, with in / not in),
+ * + -, * / // % @, unary - +, ** (right-associative, binds tighter than a unary minus on its
+ * left), then calls, indexing and attributes. Statements are Python's: simple statements
+ * (`return` too, inside a function) separated by ';' on a line, compound statements
+ * (if/elif/else, while, for, def) with a ':' suite that is either the rest of the line or an
+ * indented block.
  *
  * Limits: nesting of expressions and blocks counts against DSL_MAX_PARSE_DEPTH and tree height
  * against DSL_MAX_AST_HEIGHT, so neither this parser nor the evaluator can overflow the C
