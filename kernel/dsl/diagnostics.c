@@ -96,6 +96,7 @@ enum {
     C_STRIDES,
     C_PATH,
     C_THREADS,
+    C_LOOP,
     C_VEC,
     C_CALLS,
     C_TIME,
@@ -103,9 +104,10 @@ enum {
     C_PEAK,
     NC
 };
-static const char *const headers[NC] = {"op",   "backend", "shapes (in -> out)", "strides",
-                                        "path", "threads", "vector width",       "calls",
-                                        "time", "rate",    "of machine peak"};
+static const char *const headers[NC] = {"op",      "backend",      "shapes (in -> out)",
+                                        "strides", "path",         "threads",
+                                        "loop",    "vector width", "calls",
+                                        "time",    "rate",         "of machine peak"};
 
 static void shapes_text(const struct mt_diag *d, bool strides, char *buf, size_t n)
 {
@@ -145,6 +147,13 @@ static void cell_text(const struct dsl_diag_row *r, int c, const struct peaks *p
     case C_STRIDES: shapes_text(d, true, buf, n); break;
     case C_PATH: snprintf(buf, n, "%s", d->path && d->path[0] ? d->path : "-"); break;
     case C_THREADS: snprintf(buf, n, "%d", d->threads); break;
+    case C_LOOP: /* the parallel loop: OpenMP's static schedule over chunks */
+        if (!d->nchunks) /* a straight loop, or a kernel with its own blocking (the GEMM) */
+            snprintf(buf, n, "%s", d->threads > 1 ? "blocks of the path" : "one loop");
+        else
+            snprintf(buf, n, "%s, %lld chunk%s of %lld", d->threads > 1 ? "static" : "serial",
+                     (long long)d->nchunks, d->nchunks == 1 ? "" : "s", (long long)d->chunk);
+        break;
     case C_VEC: snprintf(buf, n, "%d", d->vec_width); break;
     case C_CALLS: snprintf(buf, n, "%ld", r->count); break;
     case C_TIME: dsl_format_duration(r->ns * 1e-9, buf, n); break;
@@ -178,7 +187,7 @@ json_t *dsl_diag_bundle(const struct dsl_diag_log *log)
     render_buf_printf(&t, "%ld engine op%s\n", log->ops, log->ops == 1 ? "" : "s");
     render_buf_puts(&h, "<table class=\"minitorch-diagnostics\">\n<thead><tr>");
     for (int c = 0; c < NC; c++) {
-        bool num = c >= C_THREADS, last = c == NC - 1;
+        bool num = c >= C_THREADS && c != C_LOOP, last = c == NC - 1;
         size_t pad = w[c] - width(headers[c]);
         render_buf_printf(&t, "%s%*s%s%*s", c ? "  " : "", num ? (int)pad : 0, "", headers[c],
                           num || last ? 0 : (int)pad, "");
@@ -193,7 +202,7 @@ json_t *dsl_diag_bundle(const struct dsl_diag_log *log)
         for (int c = 0; c < NC; c++) {
             cell_text(&log->rows[i], c, &pk, cell, sizeof cell);
             /* left-aligned text, right-aligned numbers */
-            bool num = c >= C_THREADS;
+            bool num = c >= C_THREADS && c != C_LOOP;
             size_t pad = w[c] - width(cell);
             render_buf_printf(&t, "%s%*s%s%*s", c ? "  " : "", num ? (int)pad : 0, "", cell,
                               num || c == NC - 1 ? 0 : (int)pad, "");

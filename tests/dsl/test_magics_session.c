@@ -124,8 +124,14 @@ static void test_diagnostics(void)
     CHECK(strstr(t, "(4, 1), (1,) -> (4, 1)") != NULL);
     CHECK(strstr(t, "broadcast") != NULL);
     CHECK(strstr(t, "of machine peak") != NULL && strstr(t, "% of ") != NULL);
+    CHECK(strstr(t, "one loop") != NULL); /* 12 elements: no parallel loop */
     const char *html = json_string_value(json_object_get(last_bundle, "text/html"));
     CHECK(html && strstr(html, "<table") && strstr(html, "<td>(3, 4), (4,) -&gt; (3, 4)</td>"));
+    /* a big op runs a chunked parallel loop: its schedule is shown */
+    CHECK_INT(dsl_execute(s, "%threads 2\nbig = zeros(1000, 1000)\n%diagnostics big2 = big + 1",
+                          &out, &res, &err),
+              0);
+    CHECK(strstr(plain_of(), " chunks of ") != NULL);
     /* a loop of identical ops is one row with its count */
     CHECK_INT(dsl_execute(s, "%diagnostics on", &out, &res, &err), 0);
     json_decref(last_bundle);

@@ -181,6 +181,9 @@ struct mt_diag {
     int64_t out_strides[MT_MAX_DIMS];
     const char *path; /* "contiguous", "strided", "broadcast", "packed gemm avx2", ... */
     int threads;      /* threads that ran it (1: serial) */
+    int64_t chunk;    /* items per chunk of the parallel loop (OpenMP schedule(static) over
+                       * chunks, each thread a contiguous range); 0: one straight loop */
+    int64_t nchunks;  /* chunks of that loop */
     int vec_width;    /* float32 lanes per SIMD vector on the path taken (1: scalar) */
     double bytes;     /* bytes read and written (each element once) */
     double flops;     /* floating-point operations (matmul: 2*M*N*K) */

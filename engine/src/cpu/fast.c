@@ -191,11 +191,12 @@ static const struct mt_fast_kernels *kernels(void)
 typedef void (*chunk_fn)(void *arg, int64_t lo, int64_t hi);
 
 /* Runs fn over items [0, n) in chunks of `chunk`, on up to `threads` threads (contiguous ranges
- * of chunks per thread), polling the cancel flag before each chunk. *used gets the number of
- * threads that ran. MT_OK or MT_ERR_CANCELLED. */
+ * of chunks per thread), polling the cancel flag before each chunk. d gets the number of
+ * threads that ran and the chunking, for diagnostics. MT_OK or MT_ERR_CANCELLED. */
 static enum mt_status run_chunks(int threads, int64_t n, int64_t chunk, chunk_fn fn, void *arg,
-                                 int *used)
+                                 struct mt_diag *d)
 {
+    int *used = &d->threads;
     int64_t nchunks = (n + chunk - 1) / chunk;
     if (threads > 1 && nchunks < threads && n > 1) {
         /* fewer chunks than threads: split evenly instead (keeping 16-item multiples) */
@@ -205,6 +206,8 @@ static enum mt_status run_chunks(int threads, int64_t n, int64_t chunk, chunk_fn
     }
     if (threads > nchunks) threads = (int)nchunks;
     *used = 1;
+    d->chunk = chunk;
+    d->nchunks = nchunks;
 #ifdef MT_HAVE_OPENMP
     if (threads > 1) {
         atomic_int stop = 0;
@@ -401,8 +404,7 @@ static enum mt_status ew_run(struct mt_ctx *ctx, struct ew *e, int64_t total, in
     for (int i = 0; i < e->nd; i++)
         if (e->st[0][i] == 0) serial = true;
     e->nt = total * (int64_t)sizeof(float) >= FAST_NT_BYTES && e->st[0][e->nd - 1] == 1;
-    return run_chunks(serial ? 1 : ctx->threads, total, chunk_items(cost), ew_range, e,
-                      &d->threads);
+    return run_chunks(serial ? 1 : ctx->threads, total, chunk_items(cost), ew_range, e, d);
 }
 
 /* True when t has out's shape and both are row-major: one flat loop covers them. */
@@ -741,7 +743,7 @@ static enum mt_status fast_reduce(struct mt_ctx *ctx, enum mt_reduce_op op, stru
             return MT_OK;
         }
         st = run_chunks(threads, outer * r.nstrips, 1 + FAST_CHUNK_WORK / (r.R * r.strip), red_cols,
-                        &r, &d->threads);
+                        &r, d);
         return red_status(&r, st);
     }
 
@@ -753,7 +755,7 @@ static enum mt_status fast_reduce(struct mt_ctx *ctx, enum mt_reduce_op op, stru
             return mt_fail(ctx, MT_ERR_NOMEM, "%s: out of memory for %lld partial results",
                            mt_reduce_name(op), (long long)(nout * r.nblocks));
         st = run_chunks(threads, nout * r.nblocks, 1 + FAST_CHUNK_WORK / MT_FAST_ROW_BLOCK,
-                        red_blocks, &r, &d->threads);
+                        red_blocks, &r, d);
         if (st == MT_OK) red_fold(&r, nout);
         free(r.part);
         return st;
@@ -763,7 +765,7 @@ static enum mt_status fast_reduce(struct mt_ctx *ctx, enum mt_reduce_op op, stru
         red_rows(&r, 0, nout);
         return MT_OK;
     }
-    st = run_chunks(threads, nout, 1 + FAST_CHUNK_WORK / r.R, red_rows, &r, &d->threads);
+    st = run_chunks(threads, nout, 1 + FAST_CHUNK_WORK / r.R, red_rows, &r, d);
     return red_status(&r, st);
 }
 
@@ -873,7 +875,7 @@ static enum mt_status fast_matmul(struct mt_ctx *ctx, struct mt_tensor *out,
         mnk * (double)m.nbatch >= FAST_BATCH_PAR_MIN) {
         /* many small products: one slice per thread at a time, each gemm serial */
         m.gemm_threads = 1;
-        enum mt_status st = run_chunks(threads, m.nbatch, 1, mm_slices, &m, &d->threads);
+        enum mt_status st = run_chunks(threads, m.nbatch, 1, mm_slices, &m, d);
         int gst = atomic_load(&m.status);
         return gst != MT_OK ? mm_status(ctx, gst) : st;
     }
