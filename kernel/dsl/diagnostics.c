@@ -147,7 +147,7 @@ static void cell_text(const struct dsl_diag_row *r, int c, const struct peaks *p
     case C_STRIDES: shapes_text(d, true, buf, n); break;
     case C_PATH: snprintf(buf, n, "%s", d->path && d->path[0] ? d->path : "-"); break;
     case C_THREADS: snprintf(buf, n, "%d", d->threads); break;
-    case C_LOOP: /* the parallel loop: OpenMP's static schedule over chunks */
+    case C_LOOP:         /* the parallel loop: OpenMP's static schedule over chunks */
         if (!d->nchunks) /* a straight loop, or a kernel with its own blocking (the GEMM) */
             snprintf(buf, n, "%s", d->threads > 1 ? "blocks of the path" : "one loop");
         else
