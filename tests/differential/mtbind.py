@@ -62,17 +62,22 @@ MtTensorStruct._fields_ = [
 
 
 class MtDiag(C.Structure):
-    """struct mt_diag (one op as it ran)."""
+    """struct mt_diag (one op as it ran): field for field as in minitorch.h, which it must
+    follow whenever that struct changes."""
     _fields_ = [
         ("op", C.c_char_p),
         ("backend", C.c_int),
         ("nin", C.c_int),
         ("in_ndim", C.c_int * 2),
         ("in_shape", (C.c_int64 * MT_MAX_DIMS) * 2),
+        ("in_strides", (C.c_int64 * MT_MAX_DIMS) * 2),
         ("out_ndim", C.c_int),
         ("out_shape", C.c_int64 * MT_MAX_DIMS),
+        ("out_strides", C.c_int64 * MT_MAX_DIMS),
         ("path", C.c_char_p),
         ("threads", C.c_int),
+        ("chunk", C.c_int64),
+        ("nchunks", C.c_int64),
         ("vec_width", C.c_int),
         ("bytes", C.c_double),
         ("flops", C.c_double),

@@ -189,6 +189,8 @@ struct mt_diag {
     double flops;     /* floating-point operations (matmul: 2*M*N*K) */
     int64_t ns;       /* wall time */
 };
+/* (tests/differential/mtbind.py mirrors this struct for ctypes: change both together) */
+
 /* ---- the machine's peaks (peak.c) ---- */
 
 /* GFLOP/s of vector FMAs on `threads` threads at once (12 independent register chains each,
