@@ -182,7 +182,9 @@ static void measure_peaks(void)
 #ifdef MT_HAVE_OPENMP
     nt = omp_get_max_threads();
 #endif
-    peak_read = mt_probe_read_gbps(nt, 3);
+    /* a read of 64 MiB takes a few ms: the best of 7 outlasts a neighbour's burst on a
+     * shared machine (3 read 8-25 GB/s under a parallel build where ops reached 28) */
+    peak_read = mt_probe_read_gbps(nt, 7);
     peak_fma = mt_probe_fma_gflops(mt_cpu_gemm_isa(), nt, 1);
 }
 

@@ -75,6 +75,31 @@ void dsl_format_duration(double seconds, char *buf, size_t n)
     snprintf(buf, n, fmt, v, units[u].unit);
 }
 
+/* v with three significant digits in plain decimals ("123", "12.3", "0.00123"; "0" below
+ * 1e-6), so that a tiny op's rate reads "0.00271 GB/s", not "0.0 GB/s", and a sanitizer's
+ * "[0-9.]+" matches every number. */
+static void sig3(double v, const char *unit, char *buf, size_t n)
+{
+    int decimals = 0;
+    for (double lim = 100.0; v < lim * 0.9995 && decimals < 8; lim /= 10) decimals++;
+    if (v < 1e-6) decimals = 0, v = 0;
+    snprintf(buf, n, "%.*f%s", decimals, v, unit);
+}
+
+/* v with an SI prefix and unit: "112 B", "48.0 kB", "4.19 MB"; "12", "2.15 G" for FLOPs. */
+static void si(double v, const char *unit, char *buf, size_t n)
+{
+    static const char *const prefix[] = {"", "k", "M", "G", "T", "P"};
+    int p = 0;
+    while (p < 5 && v >= 999.5) v /= 1000, p++;
+    char u[16];
+    snprintf(u, sizeof u, "%s%s%s", p || unit[0] ? " " : "", prefix[p], unit);
+    if (p == 0)
+        snprintf(buf, n, "%.0f%s", v, u);
+    else
+        sig3(v, u, buf, n);
+}
+
 void dsl_diag_rate(const char *op, double bytes, double flops, double ns, char *buf, size_t n)
 {
     if (ns <= 0) {
@@ -82,9 +107,9 @@ void dsl_diag_rate(const char *op, double bytes, double flops, double ns, char *
         return;
     }
     if (strcmp(op, "matmul") == 0)
-        snprintf(buf, n, "%.1f GFLOP/s", flops / ns);
+        sig3(flops / ns, " GFLOP/s", buf, n);
     else
-        snprintf(buf, n, "%.1f GB/s", bytes / ns);
+        sig3(bytes / ns, " GB/s", buf, n);
 }
 
 /* ---- the table --------------------------------------------------------------------------- */
@@ -99,15 +124,18 @@ enum {
     C_LOOP,
     C_VEC,
     C_CALLS,
+    C_BYTES,
+    C_FLOPS,
     C_TIME,
     C_RATE,
     C_PEAK,
     NC
 };
-static const char *const headers[NC] = {"op",      "backend",      "shapes (in -> out)",
-                                        "strides", "path",         "threads",
-                                        "loop",    "vector width", "calls",
-                                        "time",    "rate",         "of machine peak"};
+static const char *const headers[NC] = {"op",      "backend",        "shapes (in -> out)",
+                                        "strides", "path",           "threads",
+                                        "loop",    "vector width",   "calls",
+                                        "bytes",   "FLOPs",          "time",
+                                        "rate",    "of machine peak"};
 
 static void shapes_text(const struct mt_diag *d, bool strides, char *buf, size_t n)
 {
@@ -134,9 +162,11 @@ static void cell_text(const struct dsl_diag_row *r, int c, const struct peaks *p
     if (c == C_PEAK) { /* matmul against the FMA rate, everything else against reading memory */
         bool mm = strcmp(d->op, "matmul") == 0;
         double peak = mm ? pk->fma : pk->read, rate = (mm ? r->flops : r->bytes) / r->ns;
-        if (peak > 0 && r->ns > 0)
-            snprintf(buf, n, "%.0f%% of %.0f %s", 100 * rate / peak, peak, mm ? "GFLOP/s" : "GB/s");
-        else
+        if (peak > 0 && r->ns > 0) {
+            char share[32];
+            sig3(100 * rate / peak, "%", share, sizeof share);
+            snprintf(buf, n, "%s of %.0f %s", share, peak, mm ? "GFLOP/s" : "GB/s");
+        } else
             snprintf(buf, n, "-");
         return;
     }
@@ -156,6 +186,8 @@ static void cell_text(const struct dsl_diag_row *r, int c, const struct peaks *p
         break;
     case C_VEC: snprintf(buf, n, "%d", d->vec_width); break;
     case C_CALLS: snprintf(buf, n, "%ld", r->count); break;
+    case C_BYTES: si(r->bytes, "B", buf, n); break; /* totals over the row's calls */
+    case C_FLOPS: si(r->flops, "", buf, n); break;
     case C_TIME: dsl_format_duration(r->ns * 1e-9, buf, n); break;
     default: dsl_diag_rate(d->op, r->bytes, r->flops, r->ns, buf, n); break;
     }
@@ -217,6 +249,15 @@ json_t *dsl_diag_bundle(const struct dsl_diag_log *log)
     if (log->dropped) {
         render_buf_printf(&t, "(%ld more ops in other shapes not shown)\n", log->dropped);
         render_buf_printf(&h, "<p>(%ld more ops in other shapes not shown)</p>\n", log->dropped);
+    }
+    if (pk.read > 0 || pk.fma > 0) { /* what the last column compares with, and its limits */
+        char note[256];
+        snprintf(note, sizeof note,
+                 "Machine peak (measured once, all threads): reading memory %.0f GB/s, FMA "
+                 "%.0f GFLOP/s. Ops on data that fits in the caches can pass the memory peak.",
+                 pk.read, pk.fma);
+        render_buf_printf(&t, "%s\n", note);
+        render_buf_printf(&h, "<p>%s</p>\n", note);
     }
     json_t *bundle = NULL;
     if (!t.nomem && !h.nomem) {

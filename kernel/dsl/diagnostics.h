@@ -7,7 +7,8 @@
  * width) share one row with a count, so a loop of 10,000 adds is one row; past
  * DSL_DIAG_MAX_ROWS distinct rows the rest is counted, not shown. The last column is the op's
  * share of the machine's peak (mt_machine_peak: measured once, about 0.3 s, at the first table):
- * read bandwidth for memory-bound ops, the FMA rate for matmul.
+ * read bandwidth for memory-bound ops, the FMA rate for matmul; a note under the table gives
+ * both peaks. Rates and shares print with three significant digits ("0.00271 GB/s").
  *
  * Durations everywhere in the language's timings print through dsl_format_duration, one fixed
  * format ("812 ns", "1.23 µs", "45.6 ms", "2.35 s": three significant digits), so that a

@@ -57,6 +57,28 @@ static int split_words(struct dsl_interp *in, const char *magic, const char *arg
 
 static void say(struct dsl_interp *in, const char *text) { dsl_emit(in, "stdout", text); }
 
+/* True when args is the one word `w`, perhaps followed by a comment: `%diagnostics on  # why`
+ * (a magic that also takes a statement must not mistake the statement `on + 1` for it). */
+static bool is_word(const char *args, const char *w)
+{
+    size_t n = strlen(w);
+    if (strncmp(args, w, n) != 0) return false;
+    const char *p = args + n;
+    while (*p == ' ' || *p == '\t' || *p == '\f' || *p == '\r') p++;
+    return !*p || *p == '#';
+}
+
+/* For magics without arguments: raises UsageError when args has any word. */
+static int no_words(struct dsl_interp *in, const char *magic, const char *args)
+{
+    char words[MAX_WORDS][MAX_WORD];
+    int n = split_words(in, magic, args, words);
+    if (n > 0)
+        return dsl_raise(in, "UsageError", "%%%s takes no arguments: %s", magic,
+                         dsl_magic_find(magic)->usage);
+    return n < 0 ? -1 : 0;
+}
+
 /* ---- the magics ------------------------------------------------------------------------- */
 
 static int magic_backend(struct dsl_interp *in, const char *args, size_t args_pos,
@@ -146,6 +168,11 @@ static struct dsl_code *parse_statement(struct dsl_interp *in, const char *magic
             dsl_raise_at(in, se.pos, se.ename ? se.ename : "SyntaxError", "%s", se.msg);
         else
             dsl_raise(in, se.ename ? se.ename : "SyntaxError", "%s", se.msg);
+    } else if (code->ast->nkids == 0) { /* only a comment: nothing to time */
+        dsl_code_release(code);
+        dsl_raise(in, "UsageError", "%%%s needs a statement: %s", magic,
+                  dsl_magic_find(magic)->usage);
+        return NULL;
     }
     return code;
 }
@@ -209,17 +236,27 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* `-n N` / `-r R` options before the statement, as IPython's; advances *args past them. */
+/* Runs per %timeit at most: the times are kept (8 bytes each) to take their median. */
+#define TIMEIT_MAX_RUNS 100000
+
+/* `-n N` / `-r R` options before the statement, as IPython's getopt takes them: "-n 5" or
+ * "-n5". Advances *args past them. */
 static int timeit_options(struct dsl_interp *in, const char **args, long *loops, long *runs)
 {
     const char *p = *args;
-    while (p[0] == '-' && (p[1] == 'n' || p[1] == 'r') && (p[2] == ' ' || p[2] == '\t')) {
+    while (p[0] == '-' && (p[1] == 'n' || p[1] == 'r') &&
+           (p[2] == ' ' || p[2] == '\t' || (p[2] >= '0' && p[2] <= '9'))) {
         char opt = p[1];
+        const char *num = p + 2;
+        while (*num == ' ' || *num == '\t') num++;
         char *end = NULL;
         errno = 0;
-        long v = strtol(p + 3, &end, 10);
-        if (end == p + 3 || errno == ERANGE || v < 1 || v > 1000000000L)
-            return dsl_raise(in, "UsageError", "%%timeit -%c needs a positive whole number", opt);
+        long v = strtol(num, &end, 10);
+        long most = opt == 'n' ? 1000000000L : TIMEIT_MAX_RUNS;
+        if (end == num || (*end && *end != ' ' && *end != '\t') || errno == ERANGE || v < 1 ||
+            v > most)
+            return dsl_raise(in, "UsageError", "%%timeit -%c needs a whole number from 1 to %ld",
+                             opt, most);
         *(opt == 'n' ? loops : runs) = v;
         p = end;
         while (*p == ' ' || *p == '\t') p++;
@@ -289,12 +326,12 @@ done:
 static int magic_diagnostics(struct dsl_interp *in, const char *args, size_t args_pos,
                              struct dsl_value *result)
 {
-    if (strcmp(args, "on") == 0 || strcmp(args, "off") == 0) {
+    if (is_word(args, "on") || is_word(args, "off")) {
         in->session->diagnostics = args[1] == 'n';
         say(in, in->session->diagnostics ? "diagnostics: on\n" : "diagnostics: off\n");
         return 0;
     }
-    if (!args[0]) {
+    if (!args[0] || args[0] == '#') {
         say(in, in->session->diagnostics ? "diagnostics: on\n" : "diagnostics: off\n");
         return 0;
     }
@@ -328,10 +365,13 @@ static int magic_seed(struct dsl_interp *in, const char *args, size_t args_pos,
 {
     (void)args_pos;
     (void)result;
+    char words[MAX_WORDS][MAX_WORD];
+    int n = split_words(in, "seed", args, words);
+    if (n < 0) return -1;
     char *end = NULL;
     errno = 0;
-    long long v = strtoll(args, &end, 10);
-    if (!args[0] || *end || errno == ERANGE)
+    long long v = n == 1 ? strtoll(words[0], &end, 10) : 0;
+    if (n != 1 || end == words[0] || *end || errno == ERANGE)
         return dsl_raise(in, "UsageError", "%%seed takes one whole number: %s",
                          dsl_magic_find("seed")->usage);
     struct dsl_args a = {0};
@@ -351,9 +391,12 @@ static int cmp_name(const void *a, const void *b)
 static int magic_who(struct dsl_interp *in, const char *args, size_t args_pos,
                      struct dsl_value *result)
 {
-    (void)args;
     (void)args_pos;
     (void)result;
+    /* `%who tensor function`: only variables of those types, as IPython's %who TYPE */
+    char types[MAX_WORDS][MAX_WORD];
+    int ntypes = split_words(in, "who", args, types);
+    if (ntypes < 0) return -1;
     struct dsl_session *s = in->session;
     if (s->count == 0) {
         say(in, "No variables are defined.\n");
@@ -362,11 +405,20 @@ static int magic_who(struct dsl_interp *in, const char *args, size_t args_pos,
     const char **names = malloc(s->count * sizeof *names);
     if (!names) return dsl_raise_status(in, DSL_V_NOMEM);
     size_t n = 0, wn = 8;
-    for (size_t i = 0; i < s->cap; i++)
-        if (s->vars[i].name) {
-            names[n++] = s->vars[i].name;
-            if (strlen(s->vars[i].name) > wn) wn = strlen(s->vars[i].name);
-        }
+    for (size_t i = 0; i < s->cap; i++) {
+        if (!s->vars[i].name) continue;
+        bool wanted = ntypes == 0;
+        for (int k = 0; k < ntypes && !wanted; k++)
+            wanted = strcmp(types[k], dsl_type_name(s->vars[i].value)) == 0;
+        if (!wanted) continue;
+        names[n++] = s->vars[i].name;
+        if (strlen(s->vars[i].name) > wn) wn = strlen(s->vars[i].name);
+    }
+    if (n == 0) {
+        free(names);
+        say(in, "No variables match the types given.\n");
+        return 0;
+    }
     qsort(names, n, sizeof *names, cmp_name);
     struct render_buf b;
     render_buf_init(&b, DSL_MAX_STR_BYTES);
@@ -407,9 +459,13 @@ static int magic_who(struct dsl_interp *in, const char *args, size_t args_pos,
 static int magic_reset(struct dsl_interp *in, const char *args, size_t args_pos,
                        struct dsl_value *result)
 {
-    (void)args;
     (void)args_pos;
     (void)result;
+    /* IPython asks "Once deleted, variables cannot be recovered. Proceed (y/[n])?" unless -f;
+     * nothing is asked here, and -f, typed from habit, is accepted */
+    if (!is_word(args, "-f") && args[0] && args[0] != '#')
+        return dsl_raise(in, "UsageError", "%%reset takes no arguments but -f: %s",
+                         dsl_magic_find("reset")->usage);
     size_t n = in->session->count;
     dsl_session_reset(in->session);
     mt_ctx_trim(in->session->ctx); /* freed tensors' memory goes back to the system too */
@@ -422,9 +478,9 @@ static int magic_reset(struct dsl_interp *in, const char *args, size_t args_pos,
 static int magic_lsmagic(struct dsl_interp *in, const char *args, size_t args_pos,
                          struct dsl_value *result)
 {
-    (void)args;
     (void)args_pos;
     (void)result;
+    if (no_words(in, "lsmagic", args) != 0) return -1;
     struct render_buf b;
     render_buf_init(&b, 0);
     render_buf_puts(&b, "Line magics (help(\"%name\") tells more):\n");
@@ -448,20 +504,26 @@ static int magic_plot_renderer(struct dsl_interp *in, const char *args, size_t a
 {
     (void)args_pos;
     (void)result;
-    if (!args[0]) {
+    char words[MAX_WORDS][MAX_WORD];
+    int n = split_words(in, "plot_renderer", args, words);
+    if (n < 0) return -1;
+    if (n == 0) {
         char line[64];
         snprintf(line, sizeof line, "plot renderer: %s\n", in->session->plot_renderer);
         say(in, line);
         return 0;
     }
+    if (n > 1)
+        return dsl_raise(in, "UsageError", "%%plot_renderer takes one name: %s",
+                         dsl_magic_find("plot_renderer")->usage);
     for (size_t i = 0; i < sizeof renderers / sizeof renderers[0]; i++)
-        if (strcmp(args, renderers[i]) == 0) {
+        if (strcmp(words[0], renderers[i]) == 0) {
             in->session->plot_renderer = renderers[i];
             return 0;
         }
     return dsl_raise(in, "ValueError",
                      "%%plot_renderer: unknown renderer '%s'; choose auto, vegalite, html or svg",
-                     args);
+                     words[0]);
 }
 
 /* ---- the table -------------------------------------------------------------------------- */
@@ -471,20 +533,22 @@ const struct dsl_magic dsl_magics[] = {
      "Chooses the backend new tensors are made on: simple (serial reference loops), fast "
      "(threads and SIMD) or cuda (the GPU, when this machine has one). Tensors made before keep "
      "their backend; x.to(\"simple\") moves one. Without a name, shows the current backend."},
-    {"diagnostics", "%diagnostics on|off|STMT", magic_diagnostics,
+    {"diagnostics", "%diagnostics [on|off|STMT]", magic_diagnostics,
      "Shows what the engine did: every op a statement ran, with its backend, input and output "
-     "shapes and strides, the path taken (contiguous, strided, broadcast, packed gemm), threads, "
-     "vector width, calls, time and GB/s (GFLOP/s for matmul). Identical ops share a row. "
+     "shapes and strides, the path taken (contiguous, strided, broadcast, packed gemm), threads "
+     "and the parallel loop (schedule, chunks), vector width, calls, bytes moved, FLOPs, time, "
+     "GB/s (GFLOP/s for matmul) and the share of this machine's peak. Identical ops share a row. "
      "`%diagnostics STMT` runs STMT and shows its table; `on` shows one after every cell until "
-     "`off`."},
+     "`off`; without an argument, says which."},
     {"lsmagic", "%lsmagic", magic_lsmagic, "Lists the line magics. help(\"%name\") tells more."},
     {"plot_renderer", "%plot_renderer [auto|vegalite|html|svg]", magic_plot_renderer,
      "Chooses how charts are sent: auto (Vega-Lite and an SVG, the front end picks), vegalite, "
      "html or svg (for front ends without Vega-Lite, such as some Colab setups). Without an "
      "argument, shows the current choice."},
-    {"reset", "%reset", magic_reset,
+    {"reset", "%reset [-f]", magic_reset,
      "Forgets every variable and function of the session and returns the memory their tensors "
-     "held. The backend, threads and random generator stay as they are."},
+     "held. The backend, threads and random generator stay as they are. Nothing is asked "
+     "first (-f, IPython's option for that, is accepted)."},
     {"seed", "%seed N", magic_seed,
      "Seeds the random generator, as seed(N) does: rand() then repeats its numbers."},
     {"threads", "%threads [N]", magic_threads,
@@ -495,12 +559,14 @@ const struct dsl_magic dsl_magics[] = {
      "engine op, also that op's GB/s (GFLOP/s for matmul). The value of STMT is the cell's "
      "result when %time is the last line."},
     {"timeit", "%timeit [-n N] [-r R] STMT", magic_timeit,
-     "Times STMT like IPython's %timeit: N executions per run (by default the first of 1, 10, "
-     "100, ... taking at least 0.2 s), R runs (default 7), and prints the median time per "
-     "execution and the median absolute deviation across runs. An interrupt stops it."},
-    {"who", "%who", magic_who,
+     "Times STMT like IPython's %timeit: R runs (default 7, at most 100000) of N executions "
+     "each, and prints the median time per execution and the median absolute deviation across "
+     "runs. Without -n, N is the first of 1, 10, 100 and so on that makes a run take at least "
+     "0.2 s. An interrupt stops it."},
+    {"who", "%who [TYPE ...]", magic_who,
      "Lists the session's variables and functions with their type and a short description "
-     "(a tensor's shape and backend, a function's parameters)."},
+     "(a tensor's shape and backend, a function's parameters). With type names (tensor, "
+     "function, int, float, str, list, ...), only variables of those types."},
 };
 const size_t dsl_magic_count = sizeof dsl_magics / sizeof dsl_magics[0];
 

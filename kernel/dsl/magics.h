@@ -7,8 +7,15 @@
  * unknown magic read the same rows, so adding a magic is adding a row.
  *
  * Timings (%time, %timeit) print in one fixed format (see dsl_format_duration in
- * diagnostics.h): "Wall time: 1.23 ms" and "1.23 µs ± 0.04 µs per loop (median ± median
- * absolute deviation of 7 runs, 1000 loops each)". */
+ * diagnostics.h): "Wall time: 1.23 ms", followed by " (add on fast: 8.15 GB/s)" or
+ * " (matmul on fast: 95.2 GFLOP/s)" when the statement ran exactly one engine op, and
+ * "1.23 µs ± 0.04 µs per loop (median ± median absolute deviation of 7 runs, 1000 loops each)".
+ * A notebook sanitizer masks them with the regular expressions
+ *   durations  [0-9.]+ (ns|µs|ms|s)
+ *   rates      [0-9.]+ (GB/s|GFLOP/s)
+ *   loops      [0-9]+ loops? each
+ * (the numbers are plain decimals, never exponents). Magics whose arguments are words (all
+ * but %time, %timeit and %diagnostics STMT) allow a trailing `# comment`. */
 #ifndef KERNEL_DSL_MAGICS_H
 #define KERNEL_DSL_MAGICS_H
 

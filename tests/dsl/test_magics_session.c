@@ -3,6 +3,7 @@
  * particular number; diagnostics rows against shapes, strides and byte counts worked out here. */
 #include "tensor_helpers.h"
 
+#include "dsl/diagnostics.h"
 #include "dsl/interp.h"
 #include "dsl/magics.h"
 
@@ -107,6 +108,26 @@ static const char *plain_of(void)
     return last_bundle ? json_string_value(json_object_get(last_bundle, "text/plain")) : "";
 }
 
+/* Cell `column` of body row `row` (0: the first) of the diagnostics HTML table, copied to out
+ * (still HTML-escaped). False when there is no such column or row. */
+static bool html_cell(const char *html, int row, const char *column, char *out, size_t n)
+{
+    char th[96];
+    snprintf(th, sizeof th, "<th>%s</th>", column);
+    const char *h = html ? strstr(html, th) : NULL;
+    if (!h) return false;
+    int k = 0; /* the column's index: the <th>s before it */
+    for (const char *p = strstr(html, "<th>"); p && p < h; p = strstr(p + 1, "<th>")) k++;
+    const char *p = strstr(html, "<tbody>");
+    for (int r = 0; p && r <= row; r++) p = strstr(p + 1, "<tr>");
+    for (int c = 0; p && c <= k; c++) p = strstr(p + 1, "<td");
+    if (!p || !(p = strchr(p, '>'))) return false;
+    const char *end = strstr(++p, "</td>");
+    if (!end) return false;
+    snprintf(out, n, "%.*s", (int)(end - p), p);
+    return true;
+}
+
 static void test_diagnostics(void)
 {
     struct dsl_session *s = dsl_session_new();
@@ -127,11 +148,37 @@ static void test_diagnostics(void)
     CHECK(strstr(t, "one loop") != NULL); /* 12 elements: no parallel loop */
     const char *html = json_string_value(json_object_get(last_bundle, "text/html"));
     CHECK(html && strstr(html, "<table") && strstr(html, "<td>(3, 4), (4,) -&gt; (3, 4)</td>"));
+    /* bytes: each element read or written once, 4 x (12 + 4 + 12); one FLOP per output */
+    char cell[128];
+    CHECK(html_cell(html, 0, "op", cell, sizeof cell) && strcmp(cell, "add") == 0);
+    CHECK(html_cell(html, 0, "bytes", cell, sizeof cell) && strcmp(cell, "112 B") == 0);
+    CHECK(html_cell(html, 0, "FLOPs", cell, sizeof cell) && strcmp(cell, "12") == 0);
+    CHECK(html_cell(html, 0, "calls", cell, sizeof cell) && strcmp(cell, "1") == 0);
+    CHECK(html_cell(html, 0, "path", cell, sizeof cell) && strcmp(cell, "broadcast") == 0);
+    CHECK(html_cell(html, 0, "threads", cell, sizeof cell) && strcmp(cell, "1") == 0);
+    /* the share of the peak is the rate over the peak the note gives (rounded there) */
+    double read_peak, fma_peak;
+    mt_machine_peak(&read_peak, &fma_peak);
+    char note[160];
+    snprintf(note, sizeof note, "reading memory %.0f GB/s, FMA %.0f GFLOP/s.", read_peak, fma_peak);
+    CHECK(strstr(t, note) != NULL && strstr(html, note) != NULL);
+    double rate = 0, share = 0, peak = 0;
+    CHECK(html_cell(html, 0, "rate", cell, sizeof cell) && sscanf(cell, "%lf GB/s", &rate) == 1);
+    CHECK(html_cell(html, 0, "of machine peak", cell, sizeof cell) &&
+          sscanf(cell, "%lf%% of %lf GB/s", &share, &peak) == 2);
+    CHECK(rate > 0 && fabs(peak - read_peak) <= 0.5);
+    CHECK(fabs(share - 100 * rate / read_peak) <= 0.01 * share + 1e-3);
     /* a big op runs a chunked parallel loop: its schedule is shown */
     CHECK_INT(dsl_execute(s, "%threads 2\nbig = zeros(1000, 1000)\n%diagnostics big2 = big + 1",
                           &out, &res, &err),
               0);
     CHECK(strstr(plain_of(), " chunks of ") != NULL);
+    html = json_string_value(json_object_get(last_bundle, "text/html"));
+    /* 4 x (10^6 + 1 + 10^6) bytes, 10^6 adds: SI prefixes with three digits */
+    CHECK(html_cell(html, 0, "bytes", cell, sizeof cell) && strcmp(cell, "8.00 MB") == 0);
+    CHECK(html_cell(html, 0, "FLOPs", cell, sizeof cell) && strcmp(cell, "1.00 M") == 0);
+    CHECK(html_cell(html, 0, "threads", cell, sizeof cell) && strcmp(cell, "2") == 0);
+    CHECK(html_cell(html, 0, "loop", cell, sizeof cell) && strncmp(cell, "static, ", 8) == 0);
     /* a loop of identical ops is one row with its count */
     CHECK_INT(dsl_execute(s, "%diagnostics on", &out, &res, &err), 0);
     json_decref(last_bundle);
@@ -142,6 +189,29 @@ static void test_diagnostics(void)
     CHECK(strstr(t, "101 engine ops\n") == t);
     CHECK(strstr(t, "  100  ") != NULL); /* the add row's calls */
     CHECK(strstr(t, "sum  fast") != NULL);
+    html = json_string_value(json_object_get(last_bundle, "text/html"));
+    CHECK(html_cell(html, 0, "calls", cell, sizeof cell) && strcmp(cell, "100") == 0);
+    /* totals over the calls: 100 x 4 x 36 bytes */
+    CHECK(html_cell(html, 0, "bytes", cell, sizeof cell) && strcmp(cell, "14.4 kB") == 0);
+    CHECK(html_cell(html, 1, "op", cell, sizeof cell) && strcmp(cell, "sum") == 0);
+    CHECK(!html_cell(html, 2, "op", cell, sizeof cell)); /* two rows */
+    /* 10,000 ops of two kinds: two rows, not 10,000 */
+    json_decref(last_bundle);
+    last_bundle = NULL;
+    CHECK_INT(dsl_execute(s,
+                          "x = zeros(5)\ny = zeros(6)\nfor i in range(5000):\n    x = x + 1\n"
+                          "    y = y * 2",
+                          &out, &res, &err),
+              0);
+    t = plain_of();
+    CHECK(strstr(t, "10000 engine ops\n") == t);
+    html = json_string_value(json_object_get(last_bundle, "text/html"));
+    CHECK(html_cell(html, 0, "calls", cell, sizeof cell) && strcmp(cell, "5000") == 0);
+    CHECK(html_cell(html, 1, "calls", cell, sizeof cell) && strcmp(cell, "5000") == 0);
+    CHECK(html_cell(html, 1, "op", cell, sizeof cell) && strcmp(cell, "mul") == 0);
+    CHECK(!html_cell(html, 2, "op", cell, sizeof cell));
+    /* `on` with a comment is still the switch; the statement `on` would be a NameError */
+    CHECK_INT(dsl_execute(s, "%diagnostics on   # keep it on", &out, &res, &err), 0);
     CHECK_INT(dsl_execute(s, "%diagnostics off", &out, &res, &err), 0);
     json_decref(last_bundle);
     last_bundle = NULL;
@@ -198,6 +268,79 @@ static void test_lsmagic_and_renderer(void)
     dsl_session_free(s);
 }
 
+/* Magics taking words allow a trailing comment and refuse extra words; IPython's option
+ * spellings work where they mean something here. */
+static void test_word_arguments(void)
+{
+    struct dsl_session *s = dsl_session_new();
+    OK(s, "%seed 7   # the lesson's seed\nx = rand(2).tolist()\nseed(7)\ny = rand(2).tolist()");
+    CHECK_STR(OK(s, "x == y"), "true");
+    FAILS(s, "%seed 7 8", "UsageError");
+    FAILS(s, "%seed", "UsageError");
+    OK(s, "%plot_renderer html  # Colab");
+    CHECK_STR(dsl_plot_renderer(s), "html");
+    FAILS(s, "%plot_renderer svg html", "UsageError");
+    CHECK_STR(dsl_plot_renderer(s), "html");
+    CHECK_STR(stdout_of(s, "%diagnostics  # which?"), "stdout:diagnostics: off\n");
+    /* %who TYPE ... as IPython's: only those types */
+    OK(s, "n = 3\nt = ones(2)\nu = zeros(1, 2)\ndef f(a):\n    return a");
+    CHECK_STR(stdout_of(s, "%who tensor   # only tensors"),
+              "stdout:Variable  Type       Data/Info\n"
+              "t         tensor     shape (2,), fast\n"
+              "u         tensor     shape (1, 2), fast\n");
+    const char *who = stdout_of(s, "%who int function");
+    CHECK(strstr(who, "n         int        3\n") && strstr(who, "f         function   f(a)\n"));
+    CHECK(!strstr(who, "tensor"));
+    CHECK_STR(stdout_of(s, "%who str"), "stdout:No variables match the types given.\n");
+    FAILS(s, "%lsmagic all", "UsageError");
+    /* %reset -f as typed from IPython habit; other words are refused and forget nothing */
+    FAILS(s, "%reset -x", "UsageError");
+    CHECK_STR(OK(s, "n"), "3");
+    CHECK_STR(stdout_of(s, "%reset -f  # clean slate"), "stdout:Forgot 6 variables.\n");
+    FAILS(s, "n", "NameError");
+    /* a statement magic needs a statement, not only a comment */
+    FAILS(s, "%time   # nothing", "UsageError");
+    FAILS(s, "%timeit -n 3", "UsageError");
+    FAILS(s, "%diagnostics off + 1", "NameError"); /* a statement, `off` a name */
+    /* -n5 as well as -n 5 (getopt), with limits */
+    OK(s, "k = 0");
+    const char *out = stdout_of(s, "%timeit -n4 -r2 k += 1");
+    CHECK_STR(OK(s, "k"), "8");
+    CHECK(strstr(out, "of 2 runs, 4 loops each)\n") != NULL);
+    FAILS(s, "%timeit -n4x k", "UsageError");
+    FAILS(s, "%timeit -r 100001 k", "UsageError");
+    CHECK_STR(OK(s, "k"), "8"); /* refused options ran nothing */
+    dsl_session_free(s);
+}
+
+/* The fixed formats, checked against values worked out by hand. */
+static void test_formats(void)
+{
+    static const struct {
+        double seconds;
+        const char *want;
+    } durations[] = {{812e-9, "812 ns"},
+                     {999.6e-9, "1.00 \xc2\xb5s"},
+                     {1.234e-6, "1.23 \xc2\xb5s"},
+                     {45.64e-3, "45.6 ms"},
+                     {2.346, "2.35 s"},
+                     {120.0, "120 s"}};
+    char buf[64];
+    for (size_t i = 0; i < sizeof durations / sizeof durations[0]; i++) {
+        dsl_format_duration(durations[i].seconds, buf, sizeof buf);
+        CHECK_STR(buf, durations[i].want);
+    }
+    /* bytes per ns is GB/s; matmul counts FLOPs per ns, GFLOP/s */
+    dsl_diag_rate("add", 2.71, 0, 1000, buf, sizeof buf);
+    CHECK_STR(buf, "0.00271 GB/s");
+    dsl_diag_rate("add", 12345, 10, 1000, buf, sizeof buf);
+    CHECK_STR(buf, "12.3 GB/s");
+    dsl_diag_rate("matmul", 1e6, 1.5e11, 1e9, buf, sizeof buf);
+    CHECK_STR(buf, "150 GFLOP/s");
+    dsl_diag_rate("add", 100, 0, 0, buf, sizeof buf);
+    CHECK_STR(buf, "-"); /* too fast for the clock: no rate */
+}
+
 int main(void)
 {
     RUN_TEST(test_time);
@@ -205,5 +348,7 @@ int main(void)
     RUN_TEST(test_diagnostics);
     RUN_TEST(test_seed_who_reset);
     RUN_TEST(test_lsmagic_and_renderer);
+    RUN_TEST(test_word_arguments);
+    RUN_TEST(test_formats);
     return TEST_SUMMARY();
 }

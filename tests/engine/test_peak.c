@@ -5,15 +5,30 @@
 
 #include <math.h>
 #include <string.h>
+#include <time.h>
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
 
 static void test_machine_peak_once(void)
 {
     double r1, f1, r2, f2;
+    double t0 = now_s();
     mt_machine_peak(&r1, &f1);
+    double first = now_s() - t0;
+    t0 = now_s();
     mt_machine_peak(&r2, &f2);
+    double second = now_s() - t0;
     CHECK(r1 == r2 && f1 == f2); /* measured once: two measurements would differ in the noise */
+    /* ... and the second call measured nothing: it reads 64 MiB 7 times at the least */
+    CHECK(second < first / 10);
 
     CHECK(isfinite(r1) && r1 > 0.0);
+    CHECK(r1 < 1e4 && f1 < 1e6); /* GB/s and GFLOP/s of one CPU, not bytes or FLOPs */
 #if defined(__x86_64__)
     if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
         CHECK(isfinite(f1) && f1 > 0.0);

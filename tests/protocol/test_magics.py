@@ -1,0 +1,170 @@
+"""The magics through a real Jupyter client: where their output goes (stream text, display_data
+bundles with text/plain and text/html, execute_result), in what order, and that an interrupt
+stops a %timeit and leaves the kernel working. Timings are matched by the fixed formats that
+kernel/dsl/magics.h documents, never by their numbers."""
+
+from __future__ import annotations
+
+import re
+import time
+
+from jupyter_kernel_test.msgspec_v5 import validate_message
+
+from mtkernel import (KERNEL_NAME, collect_iopub, execute, get_reply, send_control,
+                      wait_started)
+
+DURATION = r"[0-9.]+ (ns|µs|ms|s)"
+
+
+def validate_all(res) -> None:
+    validate_message(res.reply, "execute_reply", res.msg_id)
+    for m in res.iopub:
+        validate_message(m, m["msg_type"], res.msg_id)
+
+
+def output_types(res) -> list[str]:
+    return [m["msg_type"] for m in res.outputs]
+
+
+def html_cells(html: str, column: str) -> list[str]:
+    """The cells of one column of the diagnostics table's HTML, top to bottom."""
+    heads = re.findall(r"<th>(.*?)</th>", html)
+    rows = re.findall(r"<tr>(.*?)</tr>", html.split("<tbody>", 1)[1], re.S)
+    k = heads.index(column)
+    return [re.findall(r"<td[^>]*>(.*?)</td>", row)[k] for row in rows]
+
+
+def test_time_prints_before_the_result(kc):
+    execute(kc, "x = ones(4, 5)")
+    r = execute(kc, "%time x + x")
+    validate_all(r)
+    assert r.status == "ok"
+    # the stream line goes out before the statement's value, as IPython's does
+    assert output_types(r) == ["stream", "execute_result"], r
+    # (4, 5) + (4, 5): one engine op, so its rate follows the time
+    assert re.fullmatch(rf"Wall time: {DURATION} \(add on fast: [0-9.]+ GB/s\)\n", r.stream()), r
+    assert r.result_text().startswith("tensor([[2.0000, 2.0000, 2.0000, 2.0000, 2.0000],")
+    r = execute(kc, "%time y = 1")
+    assert re.fullmatch(rf"Wall time: {DURATION}\n", r.stream()), r  # no op: no rate
+    assert r.of_type("execute_result") == []
+
+
+def test_time_error_points_into_the_cell(kc):
+    r = execute(kc, "z = 0\n%time 1 / z")
+    validate_all(r)
+    err = r.error()
+    assert err["ename"] == "ZeroDivisionError"
+    assert "Cell line 2, column 9:" in "\n".join(err["traceback"])
+    assert r.stream() == ""  # no time for a statement that failed
+
+
+def test_timeit_format_and_options(kc):
+    execute(kc, "k = 0")
+    r = execute(kc, "%timeit -n3 -r 2 k += 1")
+    validate_all(r)
+    assert re.fullmatch(rf"{DURATION} ± {DURATION} per loop \(median ± median absolute "
+                        r"deviation of 2 runs, 3 loops each\)\n", r.stream()), r
+    assert execute(kc, "k").result_text() == "6"
+    r = execute(kc, "%timeit -r 0 k")
+    assert r.error()["ename"] == "UsageError"
+
+
+def test_diagnostics_bundle_columns(kc):
+    execute(kc, "p = rand(8, 16)\nq = rand(16)")
+    r = execute(kc, "%diagnostics p * q")
+    validate_all(r)
+    assert output_types(r) == ["display_data", "execute_result"], r
+    data = r.of_type("display_data")[0]["content"]["data"]
+    assert set(data) == {"text/plain", "text/html"}
+    html = data["text/html"]
+    for col in ("op", "backend", "shapes (in -> out)", "strides", "path", "threads", "loop",
+                "vector width", "calls", "bytes", "FLOPs", "time", "rate", "of machine peak"):
+        assert f"<th>{col.replace('>', '&gt;')}</th>" in html, col
+    assert html_cells(html, "op") == ["mul"]
+    assert html_cells(html, "shapes (in -&gt; out)") == ["(8, 16), (16,) -&gt; (8, 16)"]
+    assert html_cells(html, "path") == ["broadcast"]
+    # 4 bytes x (128 + 16 + 128) elements = 1088 bytes; one multiply per output element
+    assert html_cells(html, "bytes") == ["1.09 kB"]
+    assert html_cells(html, "FLOPs") == ["128"]
+    assert re.fullmatch(r"[0-9.]+% of [0-9]+ GB/s", html_cells(html, "of machine peak")[0])
+    plain = data["text/plain"].splitlines()
+    assert plain[0] == "1 engine op"
+    assert plain[1].split()[:2] == ["op", "backend"] and plain[2].startswith("mul  fast  ")
+    assert plain[3].startswith("Machine peak (measured once, all threads): reading memory ")
+
+
+def test_diagnostics_on_and_off_across_cells(kc):
+    execute(kc, "a = ones(3)")
+    r = execute(kc, "%diagnostics on")
+    assert r.stream() == "diagnostics: on\n"
+    try:
+        r = execute(kc, "for i in range(1000):\n    b = a + a\nb.sum()")
+        validate_all(r)
+        # the table of the whole cell, then its result
+        assert output_types(r) == ["display_data", "execute_result"], r
+        html = r.of_type("display_data")[0]["content"]["data"]["text/html"]
+        assert html_cells(html, "op") == ["add", "sum"]
+        assert html_cells(html, "calls") == ["1000", "1"]
+        r = execute(kc, "c = 1 + 2")  # no engine op: no table
+        assert r.of_type("display_data") == []
+    finally:
+        r = execute(kc, "%diagnostics off")
+    assert r.stream() == "diagnostics: off\n"
+    r = execute(kc, "a + a")
+    assert output_types(r) == ["execute_result"], r
+
+
+def test_seed_who_reset_lsmagic(kc):
+    r1 = execute(kc, "%seed 11\nrand(3).tolist()")
+    r2 = execute(kc, "seed(11)\nrand(3).tolist()")
+    assert r1.result_text() == r2.result_text() and r1.result_text().startswith("[")
+    execute(kc, "%reset -f\nw = zeros(2, 3)\nname = 'mt'")
+    r = execute(kc, "%who")
+    assert r.stream() == ("Variable  Type       Data/Info\n"
+                          "name      str        'mt'\n"
+                          "w         tensor     shape (2, 3), fast\n")
+    r = execute(kc, "%reset")
+    assert r.stream() == "Forgot 2 variables.\n"
+    assert execute(kc, "w").error()["ename"] == "NameError"
+    assert execute(kc, "%who").stream() == "No variables are defined.\n"
+    lines = execute(kc, "%lsmagic").stream().splitlines()
+    assert lines[0].startswith("Line magics")
+    listed = [ln.split()[0] for ln in lines[1:]]
+    assert listed == ["%backend", "%diagnostics", "%lsmagic", "%plot_renderer", "%reset",
+                      "%seed", "%threads", "%time", "%timeit", "%who"]
+
+
+def test_plot_renderer_chooses_the_chart_mime(kc):
+    execute(kc, "m = rand(8, 8)")
+    try:
+        assert execute(kc, "%plot_renderer svg").status == "ok"
+        data = execute(kc, 'compare("m @ m")').of_type("display_data")[0]["content"]["data"]
+        assert "image/svg+xml" in data and "application/vnd.vegalite.v5+json" not in data
+        execute(kc, "%plot_renderer vegalite")
+        data = execute(kc, 'compare("m @ m")').of_type("display_data")[0]["content"]["data"]
+        assert "application/vnd.vegalite.v5+json" in data and "image/svg+xml" not in data
+        r = execute(kc, "%plot_renderer png")
+        assert r.error()["ename"] == "ValueError" and "vegalite" in r.error()["evalue"]
+        assert execute(kc, "%plot_renderer").stream() == "plot renderer: vegalite\n"
+    finally:
+        execute(kc, "%plot_renderer auto")
+
+
+def test_interrupt_stops_timeit(start_kernel):
+    km, kc = start_kernel(KERNEL_NAME)
+    assert execute(kc, "survivor = 41").status == "ok"
+    msg_id = kc.execute("%timeit -n 1000000000 -r 1 survivor + 0")
+    wait_started(kc, msg_id)
+    time.sleep(0.1)
+    t0 = time.perf_counter()
+    ctl_id = send_control(kc, "interrupt_request", {})
+    reply = get_reply(kc, msg_id, timeout=5)
+    latency = time.perf_counter() - t0
+    assert get_reply(kc, ctl_id, channel="control")["content"]["status"] == "ok"
+    assert reply["content"]["status"] == "error"
+    assert reply["content"]["ename"] == "KeyboardInterrupt"
+    errs = [m for m in collect_iopub(kc, msg_id) if m["msg_type"] == "error"]
+    assert len(errs) == 1 and errs[0]["content"]["ename"] == "KeyboardInterrupt"
+    assert latency < 0.5, f"interrupt took {latency * 1000:.0f} ms"
+    assert km.is_alive()
+    assert execute(kc, "survivor + 1").result_text() == "42"
