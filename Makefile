@@ -91,7 +91,9 @@ fuzz: setup ## build the libFuzzer targets (clang) and run each for FUZZ_SECONDS
 	@for t in build-fuzz/fuzz_*; do \
 	    name=$${t##*/fuzz_}; work=$$(mktemp -d); \
 	    echo "==== $$t ($(FUZZ_SECONDS) s, seeds tests/fuzz/corpus/$$name)"; \
+	    mkdir -p build-fuzz/artifacts; \
 	    $$t -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 -print_final_stats=1 \
+	        -artifact_prefix=build-fuzz/artifacts/$$name- \
 	        $$work tests/fuzz/corpus/$$name || exit 1; \
 	    rm -rf $$work; \
 	done

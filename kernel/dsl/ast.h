@@ -75,6 +75,7 @@ struct dsl_code {
     size_t refs;
     char *src; /* owned copy, NUL-terminated */
     size_t len;
+    long cell_no;         /* the execution count it ran under (In[n]); 0: unnumbered */
     struct dsl_node *ast; /* owned; the cell's DSL_N_BLOCK */
 };
 

@@ -44,7 +44,16 @@ static int buf_to_str(struct dsl_interp *in, struct render_buf *b, struct dsl_va
     return r;
 }
 
-/* Sends text to a stream callback, if any. */
+/* buf_to_str after dsl_value_str/repr returned st: a list nested too deep to show raises
+ * RecursionError instead of returning its cut text. */
+static int text_to_str(struct dsl_interp *in, struct render_buf *b, int st, struct dsl_value *ret)
+{
+    if (st == DSL_V_DEPTH) {
+        render_buf_free(b);
+        return dsl_raise_status(in, st);
+    }
+    return buf_to_str(in, b, ret);
+}
 
 /* Joins str() of args with sep into b. */
 static int join_args(struct dsl_interp *in, struct render_buf *b, const struct dsl_value *args,
@@ -329,16 +338,14 @@ static int bi_str(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
     }
     struct render_buf b;
     render_buf_init(&b, DSL_MAX_STR_BYTES);
-    dsl_value_str(&b, a->slot[0]);
-    return buf_to_str(in, &b, ret);
+    return text_to_str(in, &b, dsl_value_str(&b, a->slot[0]), ret);
 }
 
 static int bi_repr(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
     struct render_buf b;
     render_buf_init(&b, DSL_MAX_STR_BYTES);
-    dsl_value_repr(&b, a->slot[0]);
-    return buf_to_str(in, &b, ret);
+    return text_to_str(in, &b, dsl_value_repr(&b, a->slot[0]), ret);
 }
 
 /* Trimmed copy of a string argument for number parsing; NULL (and MemoryError) on failure. */
@@ -514,15 +521,12 @@ static int bi_bool(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
 
 static int bi_list(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
-    if (a->has[0] && a->slot[0].kind == DSL_LIST && a->slot[0].as.l->style == DSL_LIST_PLAIN) {
-        *ret = dsl_value_retain(a->slot[0]); /* immutable: the same list will do */
-        return 0;
-    }
+    /* always a new list: lists are mutable, and list(xs) is how Python copies one */
     struct dsl_iter it;
     if (a->has[0] && dsl_iter_init(in, a->slot[0], &it) != 0) return -1;
     if (a->has[0] && a->slot[0].kind == DSL_RANGE &&
         dsl_range_len(a->slot[0].as.r) > (int64_t)DSL_MAX_LIST_LEN)
-        return dsl_raise_status(in, DSL_V_TOOBIG);
+        return dsl_raise_size(in, "list", (uint64_t)dsl_range_len(a->slot[0].as.r));
     struct dsl_list *l = dsl_list_new(0);
     if (!l) return dsl_raise_status(in, DSL_V_NOMEM);
     struct dsl_value lv = {.kind = DSL_LIST, .as.l = l};
@@ -747,12 +751,14 @@ const struct dsl_builtin dsl_builtins[] = {
      "output arrives, which avoids flicker in animations."},
     {"compare", "compare(stmt, backends=[\"simple\", \"fast\", \"cuda\"])", 1, 2, compare_params,
      dsl_bi_compare,
-     "Runs the statement stmt (a string) on each backend: the tensors it names are copied to "
-     "that backend for the run and new tensors are made there; afterwards every variable is as "
-     "it was. Shows a table (time per run, median of 5 timed batches; speed-up against the "
-     "first backend; whether the result agrees with the first backend's, all-close with rtol "
-     "1e-4, atol 1e-5) and a bar chart. A backend that cannot run here is listed with the "
-     "reason."},
+     "Runs the statement stmt (a string: statements, the last expression is the result) on "
+     "each backend: the variables it uses get private copies there (tensors with their own "
+     "storage) and new tensors are made there; afterwards every variable is as it was, after "
+     "an error or an interrupt too. Shows a table (time per run: the median of up to 5 timed "
+     "batches, about a second per backend; speed-up against the first backend; whether the "
+     "result agrees with the first backend's: all-close, |x - ref| <= 1e-5 + 1e-4 |ref|) and "
+     "a bar chart (%plot_renderer chooses its format). A backend that cannot run here is "
+     "listed with the reason. Returns none."},
     {"display", "display(value, display_id=none)", 1, 2, display_params, bi_display,
      "Shows value in the cell's output now, as a rich output. Give display_id=\"name\" to "
      "replace it later with update_display(new_value, display_id=\"name\")."},
@@ -768,7 +774,8 @@ const struct dsl_builtin dsl_builtins[] = {
     {"int", "int(x=0)", 0, 1, NULL, bi_int,
      "Converts a number (truncating toward zero) or a decimal string to a 64-bit integer."},
     {"len", "len(x)", 1, 1, NULL, bi_len,
-     "The number of items of a list or range, or of characters of a string."},
+     "The number of items of a list or range, of characters of a string, or the size of a "
+     "tensor's first dimension (as PyTorch: len(zeros(3, 4)) is 3)."},
     {"list", "list(iterable=[])", 0, 1, NULL, bi_list,
      "A list of the items of a list, range or string: list(range(3)) is [0, 1, 2]."},
     {"max", "max(*values)", 1, -1, NULL, bi_max,
@@ -811,15 +818,17 @@ const struct dsl_builtin dsl_builtins[] = {
      "timing(op=\"matmul\", sizes=[64, 128, 256, 512, 1024], backends=[\"fast\", "
      "\"cuda\"])",
      0, 3, timing_params, dsl_bi_timing,
-     "MiniTorch's timing.py: for each size n, the mean of 3 runs of two rand((2, n, n)) and "
-     "their op (\"matmul\" or \"add\"), after a warm-up at n = 16, on each backend. Shows a "
-     "table in seconds and a log-log line chart. Large sizes on the simple backend take "
-     "minutes (an interrupt stops them); a backend that cannot run here is listed as "
-     "unavailable."},
+     "MiniTorch's timing.py: for each size n, the mean of 3 runs of x = rand(2, n, n), "
+     "y = rand(2, n, n) and the op (\"matmul\": x @ y, as the course; \"add\", \"mul\", "
+     "\"sum\": x.sum(2)), the draws included, after a warm-up at n = 16, on each backend. "
+     "Shows a table and a log-log line chart (%plot_renderer chooses its format). Every size "
+     "runs: on the simple backend n = 1024 takes tens of seconds, and each doubling of n "
+     "eight times longer; an interrupt stops it at once. A backend that cannot run here is "
+     "listed as unavailable. Returns none."},
     {"type", "type(x)", 1, 1, NULL, bi_type,
      "The name of x's type as a string: \"int\", \"float\", \"str\", \"bool\", \"none\", "
-     "\"list\", \"tuple\" (a shape), \"range\", \"builtin_function\", \"tensor\" or "
-     "\"method\"."},
+     "\"list\", \"tuple\" (a shape), \"range\", \"builtin_function\", \"tensor\", "
+     "\"method\" or \"function\" (made by def)."},
     {"update_display", "update_display(value, display_id)", 1, 2, display_params, bi_update_display,
      "Replaces the output shown earlier by display(..., display_id=ID) with value; "
      "display_id is required."},

@@ -2,16 +2,25 @@
  * work on several backends, side by side (the lessons of Task 3.1's speed-ups and Task 3.4's
  * timing.py).
  *
- * compare runs a statement once per backend. The session's tensor variables the statement
- * names are copied to that backend for the run (x.to(backend)) and the session's default
- * backend is switched, so tensors made inside land there too; afterwards every variable the
- * statement names is back as it was (values, and absence), whatever happened, and so is the
- * default backend. Only the session's variables are swapped: called inside a function, the
- * function's locals are used as they are. Results are checked against the first backend that
- * ran: tensors all-close with rtol 1e-4 and atol 1e-5 (float32 results of differently ordered
- * sums), other values by ==.
+ * compare runs a statement once per backend to check its result, then times it. For each
+ * backend, every session variable the statement names (and the functions it calls name) is
+ * rebound to a private copy: tensors copied onto that backend with their own storage, strides,
+ * and requires_grad (so `x[0, 0] = 5`, `x.backward()` or `.grad` inside cannot touch the user's
+ * tensors), lists copied one level deep with their tensors copied. The session's default
+ * backend is switched too, so tensors made inside land there. Afterwards, whatever happened
+ * (an error, KeyboardInterrupt), every such variable is bound to exactly the value it had
+ * before, or unbound again, and the default backend is back. Only the session's variables are
+ * swapped: called inside a function, the function's locals are used as they are. Magics are
+ * refused inside the statement (a %reset there could not be undone).
  *
- * A backend that cannot run here (cuda without a GPU) is a row saying why, never dropped. */
+ * Results are checked against the first backend that ran (compare.h: all-close with float32
+ * tolerances). A backend that cannot run here (cuda without a GPU) is a row saying why, never
+ * dropped. Each builtin shows two displays: the table (text/plain, text/html) and the chart
+ * (render/chart.h, as %plot_renderer says), because one bundle holding HTML and a chart would
+ * show only the HTML in JupyterLab. Both return none: the tables are the output, as IPython's
+ * %timeit prints and returns None. */
+#include "dsl/compare.h"
+
 #include "dsl/ast.h"
 #include "dsl/builtins.h"
 #include "dsl/diagnostics.h"
@@ -30,8 +39,21 @@
 #include <time.h>
 
 #define MAX_BACKENDS 8
-#define RTOL 1e-4
-#define ATOL 1e-5
+
+/* The table's display: text/plain from t, text/html from h; frees both. NULL when out of
+ * memory. */
+static json_t *table_bundle(struct render_buf *t, struct render_buf *h)
+{
+    json_t *bundle = t->nomem || h->nomem ? NULL : render_text_bundle(render_buf_str(t));
+    if (bundle &&
+        json_object_set_new(bundle, "text/html", render_json_string(h->data, h->len)) != 0) {
+        json_decref(bundle);
+        bundle = NULL;
+    }
+    render_buf_free(t);
+    render_buf_free(h);
+    return bundle;
+}
 
 static double now_s(void)
 {
@@ -40,15 +62,16 @@ static double now_s(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-/* The backends argument: a list of names (default: every backend). */
+/* The backends argument at a->slot[slot]: a list of names (default: `dflt`). An unknown name
+ * is the engine's ValueError, which lists the known ones. */
 static int parse_backends(struct dsl_interp *in, const struct dsl_args *a, int slot,
-                          enum mt_backend *out, size_t *n)
+                          const enum mt_backend *dflt, size_t ndflt, enum mt_backend *out,
+                          size_t *n)
 {
-    static const enum mt_backend all[] = {MT_BACKEND_SIMPLE, MT_BACKEND_FAST, MT_BACKEND_CUDA};
     *n = 0;
     if (!a->has[slot] || a->slot[slot].kind == DSL_NONE) {
-        memcpy(out, all, sizeof all);
-        *n = 3;
+        memcpy(out, dflt, ndflt * sizeof *dflt);
+        *n = ndflt;
         return 0;
     }
     struct dsl_value v = a->slot[slot];
@@ -69,51 +92,88 @@ static int parse_backends(struct dsl_interp *in, const struct dsl_args *a, int s
     return 0;
 }
 
-/* ---- saving and restoring the variables a statement names ------------------------------- */
+/* The row of a backend that cannot run here: false with the engine's reason in why. */
+static bool backend_ready(struct mt_ctx *ctx, enum mt_backend b, char *why, size_t n)
+{
+    why[0] = '\0';
+    if (mt_backend_check(ctx, b) == MT_OK) return true;
+    const char *msg = mt_ctx_error(ctx);
+    snprintf(why, n, "%s", msg && *msg ? msg : "not available on this machine");
+    return false;
+}
+
+/* Appends s escaped for HTML. */
+static void html_text(struct render_buf *h, const char *s) { render_html_escape(h, s, strlen(s)); }
+
+/* ---- the variables a statement uses ------------------------------------------------------ */
 
 struct saved_var {
-    const char *name; /* borrowed from the statement's tree */
+    char *name; /* owned */
     bool present;
-    struct dsl_value value; /* owned when present */
+    struct dsl_value value; /* owned reference when present */
 };
 
 struct saved {
     struct saved_var *v;
     size_t n, cap;
+    const struct dsl_function **fns; /* user functions whose bodies were walked */
+    size_t nfns, capfns;
+    const char *magic; /* the first magic the statement holds, NULL when none */
 };
 
+/* Grows an array of `size`-byte items to hold one more; false when out of memory. */
+static bool grow(void **p, size_t *cap, size_t n, size_t size)
+{
+    if (n < *cap) return true;
+    size_t c = *cap ? *cap * 2 : 16;
+    void *q = realloc(*p, c * size);
+    if (!q) return false;
+    *p = q;
+    *cap = c;
+    return true;
+}
+
+static bool walk(struct dsl_session *s, struct saved *sv, const struct dsl_node *n);
+
+/* Remembers name and its value now; for a user function, also the names its body uses (the
+ * globals it reads must be staged too). */
 static bool save_name(struct dsl_session *s, struct saved *sv, const char *name)
 {
     for (size_t i = 0; i < sv->n; i++)
         if (strcmp(sv->v[i].name, name) == 0) return true;
-    if (sv->n == sv->cap) {
-        size_t cap = sv->cap ? sv->cap * 2 : 16;
-        struct saved_var *p = realloc(sv->v, cap * sizeof *p);
-        if (!p) return false;
-        sv->v = p;
-        sv->cap = cap;
-    }
+    if (!grow((void **)&sv->v, &sv->cap, sv->n, sizeof *sv->v)) return false;
+    char *copy = strdup(name);
+    if (!copy) return false;
     struct dsl_value *v = dsl_session_lookup(s, name);
-    sv->v[sv->n++] = (struct saved_var){name, v != NULL, v ? dsl_value_retain(*v) : dsl_none()};
-    return true;
+    sv->v[sv->n++] = (struct saved_var){copy, v != NULL, v ? dsl_value_retain(*v) : dsl_none()};
+    if (!v || v->kind != DSL_FUNCTION) return true;
+    const struct dsl_function *f = v->as.fn_user;
+    for (size_t i = 0; i < sv->nfns; i++)
+        if (sv->fns[i] == f) return true;
+    if (!grow((void **)&sv->fns, &sv->capfns, sv->nfns, sizeof *sv->fns)) return false;
+    sv->fns[sv->nfns++] = f;
+    /* the saved reference keeps f, and so its body, alive while we walk it */
+    return walk(s, sv, f->def->b);
 }
 
-/* Every name the tree mentions (read or bound); the tree height bounds the recursion. */
-static bool collect_names(struct dsl_session *s, struct saved *sv, const struct dsl_node *n)
+/* Every name the tree mentions (read or bound). The recursion is bounded by the tree's height
+ * (the parser's limit) times the depth of function calls it names (each body is walked once). */
+static bool walk(struct dsl_session *s, struct saved *sv, const struct dsl_node *n)
 {
     if (!n) return true;
+    if (n->kind == DSL_N_MAGIC && !sv->magic) sv->magic = n->name;
     if ((n->kind == DSL_N_NAME || n->kind == DSL_N_FOR || n->kind == DSL_N_DEF) &&
         !save_name(s, sv, n->name))
         return false;
-    if (!collect_names(s, sv, n->a) || !collect_names(s, sv, n->b)) return false;
+    if (!walk(s, sv, n->a) || !walk(s, sv, n->b)) return false;
     for (size_t i = 0; i < n->nkids; i++)
-        if (!collect_names(s, sv, n->kids[i])) return false;
+        if (!walk(s, sv, n->kids[i])) return false;
     for (size_t i = 0; i < n->nkw; i++)
-        if (!collect_names(s, sv, n->kwvals[i])) return false;
+        if (n->kwvals && !walk(s, sv, n->kwvals[i])) return false;
     return true;
 }
 
-/* Puts every saved variable back as it was (releasing nothing of the saved copies). */
+/* Binds every saved name back to its value (or unbinds it), as it was before the statement. */
 static void restore(struct dsl_session *s, const struct saved *sv)
 {
     for (size_t i = 0; i < sv->n; i++) {
@@ -126,239 +186,437 @@ static void restore(struct dsl_session *s, const struct saved *sv)
 
 static void saved_free(struct saved *sv)
 {
-    for (size_t i = 0; i < sv->n; i++) dsl_value_release(sv->v[i].value);
+    for (size_t i = 0; i < sv->n; i++) {
+        free(sv->v[i].name);
+        dsl_value_release(sv->v[i].value);
+    }
     free(sv->v);
+    free(sv->fns);
 }
 
-/* Binds the saved tensors' copies on backend b (others as they were). */
+/* A private copy of t on backend b: its own storage, the same shape, strides and
+ * requires_grad, and no history (a leaf). mt_to alone would share t's storage between simple
+ * and fast, and hand back t itself on its own backend. */
+static int private_copy(struct dsl_interp *in, struct mt_tensor *t, enum mt_backend b,
+                        struct mt_tensor **out)
+{
+    struct mt_ctx *ctx = in->session->ctx;
+    struct mt_tensor *r = NULL;
+    enum mt_status st;
+    if (t->size == 0) {
+        st = mt_empty(ctx, b, t->ndim, t->shape, &r);
+    } else if (t->backend != MT_BACKEND_CUDA) {
+        /* copy the storage t can reach, [lo, hi], and view it with t's strides: the copy runs
+         * the same strided or contiguous paths as the original */
+        int64_t lo = 0, hi = 0;
+        for (int d = 0; d < t->ndim; d++) {
+            int64_t reach = (t->shape[d] - 1) * t->strides[d];
+            if (reach < 0)
+                lo += reach;
+            else
+                hi += reach;
+        }
+        int64_t span = hi - lo + 1;
+        struct mt_tensor *base = NULL;
+        st = mt_from_data(ctx, b, 1, &span, mt_tensor_data(t) + lo, &base);
+        if (st == MT_OK) st = mt_as_strided(ctx, base, t->ndim, t->shape, t->strides, -lo, &r);
+        mt_tensor_release(base);
+    } else { /* device memory: a contiguous copy through the host */
+        float *host = malloc((size_t)t->size * sizeof *host);
+        if (!host) return dsl_raise_status(in, DSL_V_NOMEM);
+        mt_tensor_copy_out(t, host);
+        st = mt_from_data(ctx, b, t->ndim, t->shape, host, &r);
+        free(host);
+    }
+    if (st == MT_OK && t->requires_grad) st = mt_tensor_requires_grad(r, true);
+    if (st != MT_OK) {
+        mt_tensor_release(r);
+        return dsl_engine_raise(in, st);
+    }
+    *out = r;
+    return 0;
+}
+
+/* The value a staged variable gets on backend b (see the top of the file). 0 or -1. */
+static int stage_value(struct dsl_interp *in, struct dsl_value v, enum mt_backend b,
+                       struct dsl_value *out)
+{
+    if (v.kind == DSL_TENSOR) {
+        struct mt_tensor *t = NULL;
+        if (private_copy(in, v.as.t, b, &t) != 0) return -1;
+        *out = dsl_tensor(t);
+        return 0;
+    }
+    if (v.kind != DSL_LIST) {
+        *out = dsl_value_retain(v);
+        return 0;
+    }
+    struct dsl_list *src = v.as.l, *l = dsl_list_new(src->len);
+    if (!l) return dsl_raise_status(in, DSL_V_NOMEM);
+    l->style = src->style;
+    struct dsl_value copy = {.kind = DSL_LIST, .as.l = l};
+    for (size_t i = 0; i < src->len; i++) {
+        struct dsl_value item = src->items[i], it;
+        if (item.kind == DSL_TENSOR) {
+            if (stage_value(in, item, b, &it) != 0) goto fail;
+        } else {
+            it = dsl_value_retain(item); /* nested lists are shared, not copied */
+        }
+        int st = dsl_list_push(l, it);
+        if (st != DSL_V_OK) {
+            dsl_raise_status(in, st);
+            goto fail;
+        }
+    }
+    *out = copy;
+    return 0;
+fail:
+    dsl_value_release(copy);
+    return -1;
+}
+
+/* Binds every saved variable to its staged copy on backend b (absent ones unbound). */
 static int stage(struct dsl_interp *in, const struct saved *sv, enum mt_backend b)
 {
     struct dsl_session *s = in->session;
-    restore(s, sv);
     for (size_t i = 0; i < sv->n; i++) {
-        if (!sv->v[i].present || sv->v[i].value.kind != DSL_TENSOR) continue;
-        struct mt_tensor *t = NULL;
-        enum mt_status st = mt_to(s->ctx, sv->v[i].value.as.t, b, &t);
-        if (st) return dsl_engine_raise(in, st);
-        if (dsl_session_assign(s, sv->v[i].name, dsl_tensor(t)) != 0)
-            return dsl_raise_status(in, DSL_V_NOMEM);
+        if (!sv->v[i].present) {
+            dsl_session_unset(s, sv->v[i].name);
+            continue;
+        }
+        struct dsl_value v;
+        if (stage_value(in, sv->v[i].value, b, &v) != 0) return -1;
+        if (dsl_session_assign(s, sv->v[i].name, v) != 0) return dsl_raise_status(in, DSL_V_NOMEM);
     }
     return 0;
 }
 
 /* ---- agreement --------------------------------------------------------------------------- */
 
-/* Whether got agrees with ref; *diff gets the largest absolute difference of tensors (or 0). */
-static bool agrees(struct dsl_value ref, struct dsl_value got, double *diff)
+static bool close_enough(double ref, double got, double *max_diff)
 {
-    *diff = 0;
-    if (ref.kind != DSL_TENSOR || got.kind != DSL_TENSOR) {
-        if (dsl_is_number(ref) && dsl_is_number(got)) {
-            double a = dsl_as_double(ref), b = dsl_as_double(got);
-            *diff = fabs(a - b);
-            return *diff <= ATOL + RTOL * fabs(a) || (isnan(a) && isnan(b));
+    if (isnan(ref) || isnan(got)) return isnan(ref) && isnan(got);
+    if (isinf(ref) || isinf(got)) return ref == got;
+    double d = fabs(got - ref);
+    if (d > *max_diff) *max_diff = d;
+    return d <= DSL_AGREE_ATOL + DSL_AGREE_RTOL * fabs(ref);
+}
+
+static bool agree_at(struct dsl_value ref, struct dsl_value got, double *max_diff, int depth)
+{
+    if (ref.kind == DSL_TENSOR && got.kind == DSL_TENSOR) {
+        const struct mt_tensor *a = ref.as.t, *b = got.as.t;
+        if (a->ndim != b->ndim || memcmp(a->shape, b->shape, (size_t)a->ndim * sizeof *a->shape))
+            return *max_diff = NAN, false;
+        float *x = malloc((size_t)a->size * sizeof *x + 1),
+              *y = malloc((size_t)b->size * sizeof *y + 1);
+        bool ok = x && y;
+        if (ok) {
+            mt_tensor_copy_out(a, x);
+            mt_tensor_copy_out(b, y);
+            for (int64_t i = 0; i < a->size; i++)
+                if (!close_enough(x[i], y[i], max_diff)) ok = false;
+        } else {
+            *max_diff = NAN;
         }
-        return dsl_value_equal(ref, got);
+        free(x);
+        free(y);
+        return ok;
     }
-    const struct mt_tensor *a = ref.as.t, *b = got.as.t;
-    if (a->ndim != b->ndim || memcmp(a->shape, b->shape, (size_t)a->ndim * sizeof *a->shape))
-        return false;
-    float *x = malloc((size_t)a->size * sizeof *x + 1),
-          *y = malloc((size_t)b->size * sizeof *y + 1);
-    bool ok = x && y;
-    if (ok) {
-        mt_tensor_copy_out(a, x);
-        mt_tensor_copy_out(b, y);
-        for (int64_t i = 0; i < a->size; i++) {
-            double d = fabs((double)x[i] - (double)y[i]);
-            if (isnan(x[i]) != isnan(y[i])) ok = false;
-            if (isnan(d)) continue;
-            if (d > *diff) *diff = d;
-            if (d > ATOL + RTOL * fabs((double)x[i])) ok = false;
-        }
+    if (dsl_is_number(ref) && dsl_is_number(got))
+        return close_enough(dsl_as_double(ref), dsl_as_double(got), max_diff);
+    if (ref.kind == DSL_LIST && got.kind == DSL_LIST && depth < DSL_MAX_LIST_DEPTH) {
+        if (ref.as.l->len != got.as.l->len) return *max_diff = NAN, false;
+        bool ok = true;
+        for (size_t i = 0; i < ref.as.l->len; i++)
+            if (!agree_at(ref.as.l->items[i], got.as.l->items[i], max_diff, depth + 1)) ok = false;
+        return ok;
     }
-    free(x);
-    free(y);
+    if (dsl_value_equal(ref, got)) return true;
+    *max_diff = NAN;
+    return false;
+}
+
+bool dsl_values_agree(struct dsl_value ref, struct dsl_value got, double *max_diff)
+{
+    *max_diff = 0;
+    bool ok = agree_at(ref, got, max_diff, 0);
     return ok;
 }
 
 /* ---- compare ----------------------------------------------------------------------------- */
 
+/* The longest a backend's timing aims for (the check run not counted), and the batch length
+ * below which the runs per batch double, as IPython's %timeit autorange (which aims at 0.2 s a
+ * batch and 7 batches: compare times several backends, so it is shorter). */
+#define TIME_BUDGET_S 1.0
+#define MIN_BATCH_S 0.02
+#define MAX_BATCHES 5
+
 struct row {
     enum mt_backend backend;
-    char why[256]; /* unavailable: the reason; "" when it ran */
-    double seconds;
+    char why[256];  /* unavailable: the reason; "" when it ran */
+    double seconds; /* per run: the median over the batches */
+    long loops;     /* runs per batch */
+    int batches;
     bool agree;
-    double diff;
-    long runs;
+    double diff; /* max |diff| against the reference; NAN: not comparable */
 };
 
-/* Times the statement: batches of k runs, k doubled until a batch takes 20 ms; the median of 5
- * batches, per run. */
-static int time_statement(struct dsl_interp *in, const struct dsl_code *code, struct row *r)
+/* Times the statement, whose check run took `first` seconds: batches of r->loops runs (doubled
+ * until a batch takes MIN_BATCH_S), as many batches as fit TIME_BUDGET_S (1 to 5); the median
+ * batch, per run. An interrupt between runs ends it with KeyboardInterrupt. */
+static int time_statement(struct dsl_interp *in, const struct dsl_code *code, double first,
+                          struct row *r)
 {
     long k = 1;
-    double batch[5];
-    for (int j = 0; j < 5;) {
+    while ((double)k * first < MIN_BATCH_S && k < (1L << 20)) k *= 2;
+    int nb = (int)fmin(MAX_BATCHES, fmax(1, floor(TIME_BUDGET_S / ((double)k * first))));
+    double batch[MAX_BATCHES];
+    for (int j = 0; j < nb; j++) {
         double t0 = now_s();
         for (long i = 0; i < k; i++) {
-            if (dsl_check_cancel(in, 0) != 0 || dsl_run_block(in, code->ast, NULL) != 0) return -1;
+            struct dsl_value v = dsl_none();
+            int x = dsl_check_cancel(in, 0);
+            if (x == 0) x = dsl_run_block(in, code->ast, &v);
+            dsl_value_release(v);
+            if (x != 0) return -1;
         }
-        double t = now_s() - t0;
-        if (t < 0.02 && k < (1L << 20) && j == 0) {
-            k *= 2;
-            continue;
-        }
-        batch[j++] = t / (double)k;
+        batch[j] = (now_s() - t0) / (double)k;
     }
-    for (int i = 1; i < 5; i++)
+    for (int i = 1; i < nb; i++)
         for (int j = i; j > 0 && batch[j] < batch[j - 1]; j--) {
             double tmp = batch[j];
             batch[j] = batch[j - 1];
             batch[j - 1] = tmp;
         }
-    r->seconds = batch[2];
-    r->runs = 5 * k;
+    r->seconds = nb % 2 ? batch[nb / 2] : (batch[nb / 2 - 1] + batch[nb / 2]) / 2;
+    r->loops = k;
+    r->batches = nb;
     return 0;
 }
 
-static json_t *compare_bundle(struct dsl_session *s, const char *stmt, const struct row *rows,
-                              size_t n)
+/* The unit a set of durations reads best in: the largest one at least 1. */
+static double time_unit(double most, const char **name)
 {
+    static const struct {
+        double scale;
+        const char *name;
+    } units[] = {{1.0, "s"}, {1e-3, "ms"}, {1e-6, "\xc2\xb5s"}, {1e-9, "ns"}};
+    size_t i = 0;
+    while (i + 1 < sizeof units / sizeof units[0] && most < units[i].scale) i++;
+    *name = units[i].name;
+    return units[i].scale;
+}
+
+/* Pads a cell of text to `width` columns ("µs" is two bytes, one column). */
+static void cell(struct render_buf *t, const char *s, int width)
+{
+    int pad = width - (int)render_utf8_count(s, strlen(s));
+    render_buf_printf(t, "%s%*s", s, pad > 0 ? pad : 0, "");
+}
+
+/* The table of compare's rows: text/plain and text/html. */
+static json_t *compare_table(const char *stmt, const struct row *rows, size_t n)
+{
+    const struct row *ref = NULL;
+    for (size_t i = 0; i < n && !ref; i++)
+        if (!rows[i].why[0]) ref = &rows[i];
     struct render_buf t, h;
     render_buf_init(&t, 0);
     render_buf_init(&h, 0);
-    const double *ref = NULL;
-    for (size_t i = 0; i < n && !ref; i++)
-        if (!rows[i].why[0]) ref = &rows[i].seconds;
-    render_buf_printf(&t, "compare: %s\n%-8s  %-10s  %-9s  %s\n", stmt, "backend", "time",
-                      "speed-up", "agrees");
-    render_buf_puts(&h, "<table><thead><tr><th>backend</th><th>time</th><th>speed-up</th>"
-                        "<th>agrees</th></tr></thead><tbody>");
-    const char *labels[MAX_BACKENDS];
-    double ms[MAX_BACKENDS];
-    bool first = true;
+    render_buf_printf(&t, "compare: %s\n", stmt);
+    render_buf_puts(&h, "<table><caption style=\"text-align:left\">compare: <code>");
+    html_text(&h, stmt);
+    render_buf_puts(&h, "</code></caption>\n<thead><tr><th>backend</th><th>time per run</th>"
+                        "<th>runs</th><th>speed-up</th><th>agrees</th></tr></thead><tbody>\n");
+    static const char *const head[] = {"backend", "time per run", "runs", "speed-up", "agrees"};
+    static const int width[] = {8, 13, 12, 9};
+    for (int c = 0; c < 4; c++) {
+        cell(&t, head[c], width[c]);
+        render_buf_puts(&t, "  ");
+    }
+    render_buf_printf(&t, "%s\n", head[4]);
     for (size_t i = 0; i < n; i++) {
-        const char *name = mt_backend_name(rows[i].backend);
-        labels[i] = name;
-        ms[i] = rows[i].why[0] ? NAN : rows[i].seconds * 1e3;
-        char c[3][320];
-        if (rows[i].why[0]) {
-            snprintf(c[0], sizeof c[0], "unavailable: %s", rows[i].why);
-            render_buf_printf(&t, "%-8s  %s\n", name, c[0]);
-            render_buf_printf(&h, "<tr><td>%s</td><td colspan=\"3\">", name);
-            render_html_escape(&h, c[0], strlen(c[0]));
-            render_buf_puts(&h, "</td></tr>");
+        const struct row *r = &rows[i];
+        const char *name = mt_backend_name(r->backend);
+        if (r->why[0]) {
+            cell(&t, name, width[0]);
+            render_buf_printf(&t, "  unavailable: %s\n", r->why);
+            render_buf_printf(&h, "<tr><td>%s</td><td colspan=\"4\">unavailable: ", name);
+            html_text(&h, r->why);
+            render_buf_puts(&h, "</td></tr>\n");
             continue;
         }
-        dsl_format_duration(rows[i].seconds, c[0], sizeof c[0]);
-        snprintf(c[1], sizeof c[1], "%.3gx", *ref / rows[i].seconds);
-        if (first)
-            snprintf(c[2], sizeof c[2], "reference");
-        else
-            snprintf(c[2], sizeof c[2], "%s (max |diff| %.2g)", rows[i].agree ? "yes" : "NO",
-                     rows[i].diff);
-        first = false;
-        /* "µs" is two bytes, one column: pad by code points */
-        int pad = 10 - (int)render_utf8_count(c[0], strlen(c[0]));
-        render_buf_printf(&t, "%-8s  %s%*s  %-9s  %s\n", name, c[0], pad > 0 ? pad : 0, "", c[1],
-                          c[2]);
-        render_buf_printf(&h, "<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>", name, c[0],
-                          c[1], c[2]);
+        char c[4][96];
+        dsl_format_duration(r->seconds, c[0], sizeof c[0]);
+        snprintf(c[1], sizeof c[1], "%d \xc3\x97 %ld", r->batches, r->loops);
+        snprintf(c[2], sizeof c[2], "%.2fx", ref->seconds / r->seconds);
+        if (r == ref)
+            snprintf(c[3], sizeof c[3], "reference");
+        else if (isnan(r->diff))
+            snprintf(c[3], sizeof c[3], "%s (shapes or types differ)", r->agree ? "yes" : "NO");
+        else /* two significant digits in plain decimals, as the other timings' numbers */
+            snprintf(c[3], sizeof c[3], "%s (max |diff| %.*f)", r->agree ? "yes" : "NO",
+                     r->diff > 0 ? (int)fmax(0, fmin(20, 1 - floor(log10(r->diff)))) : 0, r->diff);
+        cell(&t, name, width[0]);
+        for (int k = 0; k < 3; k++) {
+            render_buf_puts(&t, "  ");
+            cell(&t, c[k], width[k + 1]);
+        }
+        render_buf_printf(&t, "  %s\n", c[3]);
+        render_buf_printf(&h, "<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
+                          name, c[0], c[1], c[2], c[3]);
     }
-    render_buf_puts(&h, "</tbody></table>");
-    struct chart_bars bars = {"compare: time per run", "backend", "time (ms)", n, labels, ms};
-    json_t *bundle = t.nomem ? NULL
-                             : chart_bundle(dsl_plot_renderer(s), render_buf_str(&t),
-                                            chart_bars_spec(&bars), chart_bars_svg(&bars));
-    /* the table travels as HTML beside the chart when the renderer leaves text/html free */
-    if (bundle && !h.nomem && !json_object_get(bundle, "text/html"))
-        json_object_set_new(bundle, "text/html", json_string(render_buf_str(&h)));
-    render_buf_free(&t);
-    render_buf_free(&h);
-    return bundle;
+    char note[160];
+    snprintf(note, sizeof note,
+             "time: median of the batches (batches \xc3\x97 runs); agrees: all-close to the "
+             "reference, |x - ref| <= %g + %g * |ref|",
+             DSL_AGREE_ATOL, DSL_AGREE_RTOL);
+    render_buf_printf(&t, "%s\n", note);
+    render_buf_puts(&h, "</tbody></table>\n<p style=\"font-size:smaller\">");
+    html_text(&h, note);
+    render_buf_puts(&h, "</p>\n");
+    return table_bundle(&t, &h);
+}
+
+/* The bar chart of compare's rows: time per run, in the unit the slowest reads best in. */
+static json_t *compare_chart(struct dsl_session *s, const char *stmt, const struct row *rows,
+                             size_t n)
+{
+    const char *labels[MAX_BACKENDS], *unit;
+    double v[MAX_BACKENDS], most = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!rows[i].why[0]) most = fmax(most, rows[i].seconds);
+    double scale = time_unit(most, &unit);
+    for (size_t i = 0; i < n; i++) {
+        labels[i] = mt_backend_name(rows[i].backend);
+        v[i] = rows[i].why[0] ? NAN : rows[i].seconds / scale;
+    }
+    char title[128], y_title[64];
+    size_t len = strlen(stmt);
+    if (len <= 60 && !memchr(stmt, '\n', len)) {
+        snprintf(title, sizeof title, "compare: %s", stmt);
+    } else { /* the table shows it whole: the title keeps its first line, cut at a character */
+        size_t cut = strcspn(stmt, "\n");
+        if (cut > 57) cut = 57;
+        while (cut > 0 && ((unsigned char)stmt[cut] & 0xC0) == 0x80) cut--;
+        snprintf(title, sizeof title, "compare: %.*s...", (int)cut, stmt);
+    }
+    snprintf(y_title, sizeof y_title, "time per run (%s)", unit);
+    struct chart_bars bars = {title, "backend", y_title, n, labels, v, "unavailable"};
+    return chart_bars_bundle(dsl_plot_renderer(s), &bars);
+}
+
+/* Shows the bundles in order (each released); raises MemoryError when one is NULL. */
+static int show(struct dsl_interp *in, json_t *table, json_t *chart)
+{
+    int r = 0;
+    if (!table || !chart) {
+        r = dsl_raise_status(in, DSL_V_NOMEM);
+    } else if (in->out->display) {
+        in->out->display(in->out->ctx, table, NULL, false);
+        in->out->display(in->out->ctx, chart, NULL, false);
+    }
+    json_decref(table);
+    json_decref(chart);
+    return r;
+}
+
+/* Runs the statement once on backend b for its result (after staging) and times it (after
+ * staging again, so that the runs start from the user's values and cannot change the result
+ * kept). Errors inside carry positions into the statement's text. */
+static int run_on(struct dsl_interp *in, struct dsl_code *code, const struct saved *sv,
+                  enum mt_backend b, struct row *row, struct dsl_value *result)
+{
+    struct mt_ctx *ctx = in->session->ctx;
+    *result = dsl_none();
+    if (stage(in, sv, b) != 0) return -1;
+    mt_ctx_set_backend(ctx, b);
+    double t0 = now_s();
+    if (dsl_run_block(in, code->ast, result) != 0) return -1;
+    double first = now_s() - t0;
+    if (stage(in, sv, b) != 0) return -1;
+    return time_statement(in, code, first, row);
 }
 
 int dsl_bi_compare(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
+    static const enum mt_backend all[] = {MT_BACKEND_SIMPLE, MT_BACKEND_FAST, MT_BACKEND_CUDA};
     struct dsl_session *s = in->session;
     if (a->slot[0].kind != DSL_STR)
         return dsl_raise(in, "TypeError",
                          "compare() takes the statement as a string, such as "
-                         "compare(\"a @ b\")");
+                         "compare(\"a @ b\"), not %s",
+                         dsl_type_name(a->slot[0]));
     enum mt_backend backends[MAX_BACKENDS];
     size_t nb = 0;
-    if (parse_backends(in, a, 1, backends, &nb) != 0) return -1;
+    if (parse_backends(in, a, 1, all, 3, backends, &nb) != 0) return -1;
     const char *stmt = a->slot[0].as.s->data;
-    struct dsl_syntax_error se;
+    struct dsl_syntax_error se = {0};
     struct dsl_code *code = dsl_code_parse(stmt, a->slot[0].as.s->len, &se);
     if (!code)
         return dsl_raise(in, se.ename ? se.ename : "SyntaxError", "in compare's statement: %s",
                          se.msg);
+    if (code->ast->nkids == 0) {
+        dsl_code_release(code);
+        return dsl_raise(in, "ValueError",
+                         "compare() needs a statement to run, such as "
+                         "compare(\"a @ b\")");
+    }
     struct saved sv = {0};
     struct row rows[MAX_BACKENDS];
     struct dsl_value values[MAX_BACKENDS];
     size_t nv = 0;
     int r = -1;
     enum mt_backend home = mt_ctx_backend(s->ctx);
-    const char *src = in->src;
-    size_t src_len = in->src_len;
-    struct dsl_code *outer = in->code;
-    if (!collect_names(s, &sv, code->ast)) {
+    if (!walk(s, &sv, code->ast)) {
         dsl_raise_status(in, DSL_V_NOMEM);
+        goto done;
+    }
+    if (sv.magic) {
+        dsl_raise(in, "ValueError",
+                  "compare's statement cannot run magics (%%%s); compare times plain statements",
+                  sv.magic);
         goto done;
     }
     for (size_t i = 0; i < nb; i++) {
         struct row *row = &rows[i];
         memset(row, 0, sizeof *row);
         row->backend = backends[i];
-        if (mt_backend_check(s->ctx, backends[i]) != MT_OK) {
-            snprintf(row->why, sizeof row->why, "%s", mt_ctx_error(s->ctx));
-            continue;
-        }
-        if (stage(in, &sv, backends[i]) != 0) goto done;
-        mt_ctx_set_backend(s->ctx, backends[i]);
+        if (!backend_ready(s->ctx, backends[i], row->why, sizeof row->why)) continue;
         /* errors inside point into the statement's own text */
+        const char *src = in->src;
+        size_t src_len = in->src_len;
+        struct dsl_code *outer = in->code;
         in->src = code->src;
         in->src_len = code->len;
         in->code = code;
-        struct dsl_value v = dsl_none();
-        int x = dsl_run_block(in, code->ast, &v);
-        if (x == 0) x = time_statement(in, code, row);
-        bool inside = x != 0 && in->has_pos;
+        struct dsl_value v;
+        int x = run_on(in, code, &sv, backends[i], row, &v);
         in->src = src;
         in->src_len = src_len;
         in->code = outer;
         if (x != 0) {
             dsl_value_release(v);
-            if (!inside) goto done;
-            goto relocate;
+            if (in->ename && in->has_pos) {
+                /* the position indexes the statement's text, not the cell's: the caret goes
+                 * to the compare call instead, and the message says where it happened */
+                in->has_pos = false;
+                char *more = NULL;
+                if (asprintf(&more, "%s (in compare's statement on %s)",
+                             in->evalue ? in->evalue : "", mt_backend_name(backends[i])) >= 0) {
+                    free(in->evalue);
+                    in->evalue = more;
+                }
+            }
+            goto done;
         }
-        row->agree = nv == 0 || agrees(values[0], v, &row->diff);
+        row->agree = nv == 0 || dsl_values_agree(values[0], v, &row->diff);
         values[nv++] = v;
     }
+    r = show(in, compare_table(stmt, rows, nb), compare_chart(s, stmt, rows, nb));
     *ret = dsl_none();
-    json_t *bundle = compare_bundle(s, stmt, rows, nb);
-    if (!bundle) {
-        dsl_raise_status(in, DSL_V_NOMEM);
-        goto done;
-    }
-    if (in->out->display) in->out->display(in->out->ctx, bundle, NULL, false);
-    json_decref(bundle);
-    r = 0;
-    goto done;
-relocate:
-    if (in->ename && in->has_pos) {
-        /* the position indexes the statement's text, not the cell's: the caret goes to the
-         * compare call instead, and the message says where it happened */
-        in->has_pos = false;
-        char *more = NULL;
-        if (asprintf(&more, "%s (in compare's statement \"%s\")", in->evalue ? in->evalue : "",
-                     stmt) >= 0) {
-            free(in->evalue);
-            in->evalue = more;
-        }
-    }
 done:
     restore(s, &sv);
     mt_ctx_set_backend(s->ctx, home);
@@ -373,19 +631,33 @@ done:
 #define MAX_SIZES 16
 #define TRIALS 3
 
-/* One trial of timing.py's run_matmul: two rand((2, n, n)) and the op, in seconds. */
-static int trial(struct dsl_interp *in, const char *op, enum mt_backend b, int64_t n,
+/* The ops timing() knows: each makes its inputs with rand, as timing.py's run_matmul does
+ * (the draws are part of the time, as there). */
+enum timing_op { OP_MATMUL, OP_ADD, OP_MUL, OP_SUM, OP_COUNT };
+static const char *const op_names[] = {"matmul", "add", "mul", "sum"};
+static const char *const op_what[] = {"x @ y", "x + y", "x * y", "x.sum(2)"};
+_Static_assert(sizeof op_names / sizeof op_names[0] == OP_COUNT, "one name per op");
+_Static_assert(sizeof op_what / sizeof op_what[0] == OP_COUNT, "one formula per op");
+
+/* One trial: x (and y) = rand((2, n, n)), then the op; its wall time in seconds. */
+static int trial(struct dsl_interp *in, enum timing_op op, enum mt_backend b, int64_t n,
                  double *seconds)
 {
     struct mt_ctx *ctx = in->session->ctx;
     int64_t shape[3] = {2, n, n};
     struct mt_tensor *x = NULL, *y = NULL, *z = NULL;
+    if (dsl_check_cancel(in, 0) != 0) return -1;
     double t0 = now_s();
     enum mt_status st = mt_rand(ctx, b, 3, shape, &x);
-    if (!st) st = mt_rand(ctx, b, 3, shape, &y);
-    if (!st)
-        st = strcmp(op, "matmul") == 0 ? mt_matmul_raw(ctx, x, y, &z)
-                                       : mt_zip(ctx, MT_ZIP_ADD, x, y, &z);
+    if (!st && op != OP_SUM) st = mt_rand(ctx, b, 3, shape, &y);
+    if (!st) {
+        switch (op) {
+        case OP_MATMUL: st = mt_matmul_raw(ctx, x, y, &z); break;
+        case OP_ADD: st = mt_zip(ctx, MT_ZIP_ADD, x, y, &z); break;
+        case OP_MUL: st = mt_zip(ctx, MT_ZIP_MUL, x, y, &z); break;
+        default: st = mt_reduce(ctx, MT_RED_SUM, x, 2, &z); break;
+        }
+    }
     *seconds = now_s() - t0;
     mt_tensor_release(x);
     mt_tensor_release(y);
@@ -393,16 +665,73 @@ static int trial(struct dsl_interp *in, const char *op, enum mt_backend b, int64
     return st ? dsl_engine_raise(in, st) : 0;
 }
 
+static json_t *timing_table(enum timing_op op, const int64_t *sizes, size_t ns,
+                            const enum mt_backend *backends, size_t nb, const double *secs,
+                            char (*why)[256])
+{
+    struct render_buf t, h;
+    render_buf_init(&t, 0);
+    render_buf_init(&h, 0);
+    char head[160];
+    snprintf(head, sizeof head,
+             "timing: %s, x and y = rand(2, n, n) (drawn inside the time), mean of %d runs",
+             op_what[op], TRIALS);
+    render_buf_printf(&t, "%s\n", head);
+    render_buf_puts(&h, "<table><caption style=\"text-align:left\">");
+    html_text(&h, head);
+    render_buf_puts(&h, "</caption>\n<thead><tr><th>n</th>");
+    render_buf_printf(&t, "%6s", "n");
+    for (size_t i = 0; i < nb; i++) { /* no padding after the last column */
+        render_buf_puts(&t, "  ");
+        cell(&t, mt_backend_name(backends[i]), i + 1 < nb ? 11 : 0);
+        render_buf_printf(&h, "<th>%s</th>", mt_backend_name(backends[i]));
+    }
+    render_buf_puts(&t, "\n");
+    render_buf_puts(&h, "</tr></thead><tbody>\n");
+    for (size_t k = 0; k < ns; k++) {
+        render_buf_printf(&t, "%6lld", (long long)sizes[k]);
+        render_buf_printf(&h, "<tr><td>%lld</td>", (long long)sizes[k]);
+        for (size_t i = 0; i < nb; i++) {
+            char c[32];
+            if (why[i][0])
+                snprintf(c, sizeof c, "unavailable");
+            else
+                dsl_format_duration(secs[i * ns + k], c, sizeof c);
+            render_buf_puts(&t, "  ");
+            cell(&t, c, i + 1 < nb ? 11 : 0);
+            render_buf_printf(&h, "<td>%s</td>", c);
+        }
+        render_buf_puts(&t, "\n");
+        render_buf_puts(&h, "</tr>\n");
+    }
+    render_buf_puts(&h, "</tbody></table>\n");
+    for (size_t i = 0; i < nb; i++)
+        if (why[i][0]) {
+            render_buf_printf(&t, "%s unavailable: %s\n", mt_backend_name(backends[i]), why[i]);
+            render_buf_printf(&h, "<p>%s unavailable: ", mt_backend_name(backends[i]));
+            html_text(&h, why[i]);
+            render_buf_puts(&h, "</p>\n");
+        }
+    return table_bundle(&t, &h);
+}
+
 int dsl_bi_timing(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
+    static const enum mt_backend course[] = {MT_BACKEND_FAST, MT_BACKEND_CUDA};
     struct dsl_session *s = in->session;
-    const char *op = "matmul";
+    enum timing_op op = OP_MATMUL;
     if (a->has[0] && a->slot[0].kind != DSL_NONE) {
-        if (a->slot[0].kind != DSL_STR ||
-            (strcmp(a->slot[0].as.s->data, "matmul") && strcmp(a->slot[0].as.s->data, "add")))
+        if (a->slot[0].kind != DSL_STR)
+            return dsl_raise(in, "TypeError",
+                             "timing() takes the op's name, such as "
+                             "\"matmul\"");
+        for (op = 0; op < OP_COUNT; op++)
+            if (strcmp(a->slot[0].as.s->data, op_names[op]) == 0) break;
+        if (op == OP_COUNT)
             return dsl_raise(in, "ValueError",
-                             "timing() times \"matmul\" (the course's) or \"add\"");
-        op = a->slot[0].as.s->data;
+                             "timing() times \"matmul\" (the course's), \"add\", \"mul\" or "
+                             "\"sum\", not '%s'",
+                             a->slot[0].as.s->data);
     }
     int64_t sizes[MAX_SIZES] = {64, 128, 256, 512, 1024};
     size_t ns = 5;
@@ -419,22 +748,13 @@ int dsl_bi_timing(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
     }
     enum mt_backend backends[MAX_BACKENDS];
     size_t nb = 0;
-    if (!a->has[2] || a->slot[2].kind == DSL_NONE) { /* timing.py's: fast against the GPU */
-        backends[0] = MT_BACKEND_FAST;
-        backends[1] = MT_BACKEND_CUDA;
-        nb = 2;
-    } else if (parse_backends(in, a, 2, backends, &nb) != 0) {
-        return -1;
-    }
-    double secs[MAX_BACKENDS * MAX_SIZES];
+    if (parse_backends(in, a, 2, course, 2, backends, &nb) != 0) return -1;
+    double secs[MAX_BACKENDS * MAX_SIZES], x[MAX_SIZES];
     char why[MAX_BACKENDS][256];
+    for (size_t k = 0; k < ns; k++) x[k] = (double)sizes[k];
     for (size_t i = 0; i < nb; i++) {
-        why[i][0] = '\0';
-        if (mt_backend_check(s->ctx, backends[i]) != MT_OK) {
-            snprintf(why[i], sizeof why[i], "%s", mt_ctx_error(s->ctx));
-            for (size_t k = 0; k < ns; k++) secs[i * ns + k] = NAN;
-            continue;
-        }
+        for (size_t k = 0; k < ns; k++) secs[i * ns + k] = NAN;
+        if (!backend_ready(s->ctx, backends[i], why[i], sizeof why[i])) continue;
         double warm;
         if (trial(in, op, backends[i], 16, &warm) != 0) return -1; /* timing.py's warm-up */
         for (size_t k = 0; k < ns; k++) {
@@ -446,68 +766,16 @@ int dsl_bi_timing(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
             secs[i * ns + k] = sum / TRIALS;
         }
     }
-    /* the table: sizes down, backends across, seconds as timing.py prints them */
-    struct render_buf t, h;
-    render_buf_init(&t, 0);
-    render_buf_init(&h, 0);
-    render_buf_printf(&t, "timing: %s of two rand((2, n, n)), mean of %d, seconds\n%6s", op, TRIALS,
-                      "size");
-    render_buf_puts(&h, "<table><thead><tr><th>size</th>");
     const char *names[MAX_BACKENDS];
-    for (size_t i = 0; i < nb; i++) {
-        names[i] = mt_backend_name(backends[i]);
-        render_buf_printf(&t, "  %12s", names[i]);
-        render_buf_printf(&h, "<th>%s (s)</th>", names[i]);
-    }
-    render_buf_puts(&t, "\n");
-    render_buf_puts(&h, "</tr></thead><tbody>");
-    double x[MAX_SIZES];
-    for (size_t k = 0; k < ns; k++) {
-        x[k] = (double)sizes[k];
-        render_buf_printf(&t, "%6lld", (long long)sizes[k]);
-        render_buf_printf(&h, "<tr><td>%lld</td>", (long long)sizes[k]);
-        for (size_t i = 0; i < nb; i++) {
-            double v = secs[i * ns + k];
-            if (isnan(v)) {
-                render_buf_printf(&t, "  %12s", "unavailable");
-                render_buf_puts(&h, "<td>unavailable</td>");
-            } else {
-                render_buf_printf(&t, "  %12.5f", v);
-                render_buf_printf(&h, "<td>%.5f</td>", v);
-            }
-        }
-        render_buf_puts(&t, "\n");
-        render_buf_puts(&h, "</tr>");
-    }
-    render_buf_puts(&h, "</tbody></table>");
-    for (size_t i = 0; i < nb; i++)
-        if (why[i][0]) {
-            render_buf_printf(&t, "%s unavailable: %s\n", names[i], why[i]);
-            render_buf_printf(&h, "<p>%s unavailable: ", names[i]);
-            render_html_escape(&h, why[i], strlen(why[i]));
-            render_buf_puts(&h, "</p>");
-        }
-    struct chart_lines lines = {"timing: seconds per op",
-                                "size n",
-                                "seconds",
-                                "backend",
-                                nb,
-                                ns,
-                                names,
-                                x,
-                                secs,
-                                true,
-                                true};
-    json_t *bundle = t.nomem ? NULL
-                             : chart_bundle(dsl_plot_renderer(s), render_buf_str(&t),
-                                            chart_lines_spec(&lines), chart_lines_svg(&lines));
-    if (bundle && !h.nomem && !json_object_get(bundle, "text/html"))
-        json_object_set_new(bundle, "text/html", json_string(render_buf_str(&h)));
-    render_buf_free(&t);
-    render_buf_free(&h);
-    if (!bundle) return dsl_raise_status(in, DSL_V_NOMEM);
-    if (in->out->display) in->out->display(in->out->ctx, bundle, NULL, false);
-    json_decref(bundle);
+    for (size_t i = 0; i < nb; i++) names[i] = mt_backend_name(backends[i]);
+    char title[64];
+    snprintf(title, sizeof title, "timing: %s", op_what[op]);
+    struct chart_lines lines = {
+        title, "size n (log)", "time per op (s, log)", "backend", nb, ns, names, x, secs, true,
+        true};
+    if (show(in, timing_table(op, sizes, ns, backends, nb, secs, why),
+             chart_lines_bundle(dsl_plot_renderer(s), &lines)) != 0)
+        return -1;
     *ret = dsl_none();
     return 0;
 }

@@ -68,6 +68,11 @@ struct dsl_session; /* variables and interpreter state of one kernel; opaque */
 struct dsl_session *dsl_session_new(void);
 void dsl_session_free(struct dsl_session *s);
 
+/* The execution count (Jupyter's In[n]) of the cells run from now on. Tracebacks then name
+ * cells as IPython does, "Cell In[n], line L" (and a function's frame names the cell that
+ * defined it, however long ago); with 0, the default, they say "Cell line L". */
+void dsl_session_set_execution_count(struct dsl_session *s, long n);
+
 /* Forgets every user variable and function (%reset), releasing the tensors they held; builtins
  * and the engine settings (backend, threads, random generator) stay. */
 void dsl_session_reset(struct dsl_session *s);

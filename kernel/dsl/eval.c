@@ -12,6 +12,7 @@
  * releases; operands are borrowed by the operators. */
 #include "dsl/builtins.h"
 #include "dsl/interp.h"
+#include "dsl/list.h"
 #include "dsl/magics.h"
 #include "dsl/tensor.h"
 
@@ -68,10 +69,26 @@ int dsl_raise_status(struct dsl_interp *in, int status)
                          "value too large (strings are limited to %zu MiB, lists to %zu items)",
                          DSL_MAX_STR_BYTES >> 20, DSL_MAX_LIST_LEN);
     case DSL_V_DEPTH:
-        return dsl_raise(in, "RecursionError", "lists nested too deeply (limit %d)",
+        return dsl_raise(in, "RecursionError",
+                         "maximum recursion depth exceeded while getting the repr of an object "
+                         "(lists nested more than %d deep)",
                          DSL_MAX_LIST_DEPTH);
+    case DSL_V_CYCLE: return dsl_list_raise_store(in, status);
     default: return dsl_raise(in, "MemoryError", "out of memory");
     }
+}
+
+int dsl_raise_size(struct dsl_interp *in, const char *what, uint64_t asked)
+{
+    bool str = strcmp(what, "string") == 0;
+    uint64_t limit = str ? DSL_MAX_STR_BYTES : DSL_MAX_LIST_LEN;
+    if (str)
+        return dsl_raise(in, "MemoryError",
+                         "cannot make a string of %llu bytes: strings are limited to %llu MiB",
+                         (unsigned long long)asked, (unsigned long long)(limit >> 20));
+    return dsl_raise(in, "MemoryError",
+                     "cannot make a list of %llu items: lists are limited to %llu items",
+                     (unsigned long long)asked, (unsigned long long)limit);
 }
 
 void dsl_error_locate(struct dsl_interp *in, size_t pos)
@@ -124,8 +141,8 @@ int dsl_check_cancel(struct dsl_interp *in, size_t pos)
 
 int dsl_str_of(struct dsl_interp *in, struct render_buf *b, struct dsl_value v)
 {
-    if (dsl_value_str(b, v) != 0) return dsl_raise_status(in, b->over ? DSL_V_TOOBIG : DSL_V_NOMEM);
-    return 0;
+    int st = dsl_value_str(b, v);
+    return st != DSL_V_OK ? dsl_raise_status(in, st) : 0;
 }
 
 /* ---- names ------------------------------------------------------------------------------ */
@@ -151,12 +168,14 @@ size_t dsl_edit_distance(const char *a, const char *b)
     return row[lb];
 }
 
-static void consider(const char *name, const char *cand, const char **best, size_t *best_d)
+/* tie: whether cand wins a tie with *best (same scope: the alphabetically first does) */
+static void consider(const char *name, const char *cand, const char **best, size_t *best_d,
+                     bool tie)
 {
     size_t d = dsl_edit_distance(name, cand);
     size_t ln = strlen(name), lc = strlen(cand);
     if (d == 0 || d > 2 || d >= (ln > lc ? ln : lc)) return;
-    if (d < *best_d || (d == *best_d && strcmp(cand, *best) < 0)) {
+    if (d < *best_d || (tie && d == *best_d && strcmp(cand, *best) < 0)) {
         *best = cand;
         *best_d = d;
     }
@@ -167,11 +186,13 @@ const char *dsl_suggest_name(struct dsl_session *s, const char *name)
     const char *best = NULL;
     size_t best_d = 99;
     for (size_t i = 0; s && i < s->cap; i++)
-        if (s->vars[i].name) consider(name, s->vars[i].name, &best, &best_d);
+        if (s->vars[i].name) consider(name, s->vars[i].name, &best, &best_d, true);
+    /* the user's own names win ties with builtins, as Python searches globals first */
+    bool tie = best == NULL;
     for (size_t i = 0; i < dsl_builtin_count; i++)
-        consider(name, dsl_builtins[i].name, &best, &best_d);
+        consider(name, dsl_builtins[i].name, &best, &best_d, tie);
     static const char *const constants[] = {"true", "false", "none"};
-    for (size_t i = 0; i < 3; i++) consider(name, constants[i], &best, &best_d);
+    for (size_t i = 0; i < 3; i++) consider(name, constants[i], &best, &best_d, tie);
     return best;
 }
 
@@ -325,7 +346,7 @@ static int concat(struct dsl_interp *in, struct dsl_value a, struct dsl_value b,
 {
     if (a.kind == DSL_STR) {
         size_t n = a.as.s->len + b.as.s->len;
-        if (n > DSL_MAX_STR_BYTES) return dsl_raise_status(in, DSL_V_TOOBIG);
+        if (n > DSL_MAX_STR_BYTES) return dsl_raise_size(in, "string", n);
         struct dsl_str *s = dsl_str_alloc(n);
         if (!s) return dsl_raise_status(in, DSL_V_NOMEM);
         memcpy(s->data, a.as.s->data, a.as.s->len);
@@ -335,7 +356,7 @@ static int concat(struct dsl_interp *in, struct dsl_value a, struct dsl_value b,
         return 0;
     }
     size_t n = a.as.l->len + b.as.l->len;
-    if (n > DSL_MAX_LIST_LEN) return dsl_raise_status(in, DSL_V_TOOBIG);
+    if (n > DSL_MAX_LIST_LEN) return dsl_raise_size(in, "list", n);
     struct dsl_list *l = dsl_list_new(n);
     if (!l) return dsl_raise_status(in, DSL_V_NOMEM);
     for (size_t i = 0; i < a.as.l->len; i++) dsl_list_push(l, dsl_value_retain(a.as.l->items[i]));
@@ -345,12 +366,22 @@ static int concat(struct dsl_interp *in, struct dsl_value a, struct dsl_value b,
     return 0;
 }
 
+/* n copies of len items or bytes, for the message of a repetition over the limit (saturated:
+ * it only has to say "too many") */
+static uint64_t times(uint64_t len, int64_t n)
+{
+    uint64_t r;
+    return __builtin_mul_overflow(len, (uint64_t)n, &r) ? UINT64_MAX : r;
+}
+
 static int repeat(struct dsl_interp *in, struct dsl_value seq, int64_t n, struct dsl_value *out)
 {
     if (n < 0) n = 0;
     if (seq.kind == DSL_STR) {
         size_t len = seq.as.s->len;
-        if (len && (uint64_t)n > DSL_MAX_STR_BYTES / len) return dsl_raise_status(in, DSL_V_TOOBIG);
+        /* checked before allocating: "x" * 10**10 asks for 10 GB and must not try */
+        if (len && (uint64_t)n > DSL_MAX_STR_BYTES / len)
+            return dsl_raise_size(in, "string", times(len, n));
         struct dsl_str *s = dsl_str_alloc(len * (size_t)n);
         if (!s) return dsl_raise_status(in, DSL_V_NOMEM);
         for (int64_t i = 0; i < n; i++) memcpy(s->data + (size_t)i * len, seq.as.s->data, len);
@@ -359,10 +390,10 @@ static int repeat(struct dsl_interp *in, struct dsl_value seq, int64_t n, struct
         return 0;
     }
     size_t len = seq.as.l->len;
-    if (len && (uint64_t)n > DSL_MAX_LIST_LEN / len) return dsl_raise_status(in, DSL_V_TOOBIG);
+    if (len && (uint64_t)n > DSL_MAX_LIST_LEN / len)
+        return dsl_raise_size(in, "list", times(len, n));
     struct dsl_list *l = dsl_list_new(len * (size_t)n);
     if (!l) return dsl_raise_status(in, DSL_V_NOMEM);
-    l->depth = seq.as.l->depth;
     for (int64_t i = 0; i < n; i++)
         for (size_t j = 0; j < len; j++) dsl_list_push(l, dsl_value_retain(seq.as.l->items[j]));
     out->kind = DSL_LIST;
@@ -406,8 +437,23 @@ static int cmp_result(enum dsl_tok op, int c)
     }
 }
 
-int dsl_compare(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a, struct dsl_value b,
-                bool *res)
+static int raise_compare_depth(struct dsl_interp *in)
+{
+    return dsl_raise(in, "RecursionError",
+                     "maximum recursion depth exceeded in comparison (lists nested more than %d "
+                     "deep)",
+                     DSL_MAX_LIST_DEPTH);
+}
+
+/* Python ==, raising RecursionError for lists nested too deep to compare. */
+static int equal(struct dsl_interp *in, struct dsl_value a, struct dsl_value b, bool *res)
+{
+    return dsl_value_equal_checked(a, b, res) != DSL_V_OK ? raise_compare_depth(in) : 0;
+}
+
+/* dsl_compare `level` lists deep. */
+static int compare_at(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a,
+                      struct dsl_value b, bool *res, int level)
 {
     if (dsl_is_number(a) && dsl_is_number(b)) {
         if (a.kind == DSL_FLOAT || b.kind == DSL_FLOAT) {
@@ -432,10 +478,13 @@ int dsl_compare(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a, stru
         return 0;
     }
     if (a.kind == DSL_LIST && b.kind == DSL_LIST) {
+        if (level >= DSL_MAX_LIST_DEPTH) return raise_compare_depth(in);
         size_t n = a.as.l->len < b.as.l->len ? a.as.l->len : b.as.l->len;
-        for (size_t i = 0; i < n; i++)
-            if (!dsl_value_equal(a.as.l->items[i], b.as.l->items[i]))
-                return dsl_compare(in, op, a.as.l->items[i], b.as.l->items[i], res);
+        for (size_t i = 0; i < n; i++) {
+            bool eq = false;
+            if (equal(in, a.as.l->items[i], b.as.l->items[i], &eq) != 0) return -1;
+            if (!eq) return compare_at(in, op, a.as.l->items[i], b.as.l->items[i], res, level + 1);
+        }
         int c = (a.as.l->len > b.as.l->len) - (a.as.l->len < b.as.l->len);
         *res = cmp_result(op, c);
         return 0;
@@ -444,13 +493,19 @@ int dsl_compare(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a, stru
                      op_text(op), dsl_type_name(a), dsl_type_name(b));
 }
 
+int dsl_compare(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a, struct dsl_value b,
+                bool *res)
+{
+    return compare_at(in, op, a, b, res, 0);
+}
+
 static int contains(struct dsl_interp *in, struct dsl_value item, struct dsl_value seq, bool *res)
 {
     switch (seq.kind) {
     case DSL_LIST:
         *res = false;
         for (size_t i = 0; i < seq.as.l->len && !*res; i++)
-            *res = dsl_value_equal(item, seq.as.l->items[i]);
+            if (equal(in, item, seq.as.l->items[i], res) != 0) return -1;
         return 0;
     case DSL_STR:
         if (item.kind != DSL_STR)
@@ -707,8 +762,11 @@ static int compare_values(struct dsl_interp *in, enum dsl_tok op, struct dsl_val
     if ((left.kind == DSL_TENSOR || right.kind == DSL_TENSOR) && op != DSL_T_IN && op != DSL_T_NOT)
         return dsl_tensor_compare(in, op, left, right, out);
     switch (op) {
-    case DSL_T_EQ: result = dsl_value_equal(left, right); break;
-    case DSL_T_NE: result = !dsl_value_equal(left, right); break;
+    case DSL_T_EQ: r = equal(in, left, right, &result); break;
+    case DSL_T_NE:
+        r = equal(in, left, right, &result);
+        result = !result;
+        break;
     case DSL_T_IN: r = contains(in, left, right, &result); break;
     case DSL_T_NOT:
         r = contains(in, left, right, &result);
@@ -922,8 +980,8 @@ cleanup:
     return r;
 }
 
-static int index_of(struct dsl_interp *in, struct dsl_value ix, int64_t len, const char *what,
-                    int64_t *out)
+int dsl_index_of(struct dsl_interp *in, struct dsl_value ix, int64_t len, const char *what,
+                 int64_t *out)
 {
     if (!dsl_is_intlike(ix))
         return dsl_raise(in, "TypeError", "%s indices must be integers, not %s", what,
@@ -956,40 +1014,54 @@ static void release_all(struct dsl_value *v, size_t n)
     for (size_t i = 0; i < n; i++) dsl_value_release(v[i]);
 }
 
-static int eval_index(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
+/* What a subscript of v is called in errors; NULL when v cannot be subscripted. */
+static const char *seq_what(struct dsl_value v)
 {
-    struct dsl_value v, ix = dsl_none();
-    if (dsl_eval(in, n->a, &v) != 0) return -1;
-    int r = -1;
+    return v.kind == DSL_LIST    ? (v.as.l->style == DSL_LIST_TUPLE ? "tuple" : "list")
+           : v.kind == DSL_STR   ? "string"
+           : v.kind == DSL_RANGE ? "range object"
+                                 : NULL;
+}
+
+/* Evaluates the subscripts of index node n on v (already evaluated) into subs[0..*nsubs):
+ * a tensor takes up to MT_MAX_DIMS, a sequence exactly one. On failure nothing is left to
+ * release. */
+static int eval_subscripts(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value v,
+                           struct dsl_value *subs, size_t *nsubs)
+{
+    *nsubs = 0;
     if (v.kind == DSL_TENSOR) {
-        struct dsl_value subs[MT_MAX_DIMS];
-        if (eval_tensor_subscripts(in, n, v, subs) == 0) {
-            r = dsl_tensor_getitem(in, v, subs, n->nkids, out);
-            release_all(subs, n->nkids);
-        }
-        goto done;
+        if (eval_tensor_subscripts(in, n, v, subs) != 0) return -1;
+        *nsubs = n->nkids;
+        return 0;
     }
-    const char *what = v.kind == DSL_LIST    ? "list"
-                       : v.kind == DSL_STR   ? "string"
-                       : v.kind == DSL_RANGE ? "range object"
-                                             : NULL;
-    if (!what) {
-        dsl_raise(in, "TypeError", "'%s' object is not subscriptable", dsl_type_name(v));
-        goto done;
-    }
-    if (n->nkids != 1) {
-        dsl_raise(in, "TypeError", "%s indices must be integers, not tuple", what);
-        goto done;
-    }
-    if (dsl_eval(in, n->kids[0], &ix) != 0) goto done;
+    const char *what = seq_what(v);
+    if (!what)
+        return dsl_raise(in, "TypeError", "'%s' object is not subscriptable", dsl_type_name(v));
+    if (n->nkids != 1)
+        return dsl_raise(in, "TypeError", "%s indices must be integers, not tuple", what);
+    if (dsl_eval(in, n->kids[0], &subs[0]) != 0) return -1;
+    *nsubs = 1;
+    return 0;
+}
+
+/* v[subs] (all borrowed), subs as eval_subscripts made them: 0 with a new value, or -1. */
+static int get_item(struct dsl_interp *in, struct dsl_value v, const struct dsl_value *subs,
+                    size_t nsubs, struct dsl_value *out)
+{
+    if (v.kind == DSL_TENSOR) return dsl_tensor_getitem(in, v, subs, nsubs, out);
+    const char *what = seq_what(v);
+    struct dsl_value ix = subs[0];
     int64_t i = 0;
     if (v.kind == DSL_LIST) {
-        if (index_of(in, ix, (int64_t)v.as.l->len, what, &i) != 0) goto done;
+        if (dsl_index_of(in, ix, (int64_t)v.as.l->len, what, &i) != 0) return -1;
         *out = dsl_value_retain(v.as.l->items[i]);
-    } else if (v.kind == DSL_STR) {
+        return 0;
+    }
+    if (v.kind == DSL_STR) {
         const char *s = v.as.s->data;
         size_t len = v.as.s->len;
-        if (index_of(in, ix, (int64_t)render_utf8_count(s, len), what, &i) != 0) goto done;
+        if (dsl_index_of(in, ix, (int64_t)render_utf8_count(s, len), what, &i) != 0) return -1;
         size_t off = 0, k = 1;
         for (int64_t c = 0;; c++) {
             k = render_utf8_seq(s + off, len - off);
@@ -998,19 +1070,23 @@ static int eval_index(struct dsl_interp *in, const struct dsl_node *n, struct ds
             off += k;
         }
         int st = dsl_str_value(s + off, k, out);
-        if (st != 0) {
-            dsl_raise_status(in, st);
-            goto done;
-        }
-    } else {
-        if (index_of(in, ix, dsl_range_len(v.as.r), what, &i) != 0) goto done;
-        *out = dsl_int((int64_t)((uint64_t)v.as.r.start + (uint64_t)i * (uint64_t)v.as.r.step));
+        return st != 0 ? dsl_raise_status(in, st) : 0;
     }
-    r = 0;
-done:
+    if (dsl_index_of(in, ix, dsl_range_len(v.as.r), what, &i) != 0) return -1;
+    *out = dsl_int((int64_t)((uint64_t)v.as.r.start + (uint64_t)i * (uint64_t)v.as.r.step));
+    return 0;
+}
+
+static int eval_index(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
+{
+    struct dsl_value v, subs[MT_MAX_DIMS];
+    size_t nsubs = 0;
+    if (dsl_eval(in, n->a, &v) != 0) return -1;
+    int r = eval_subscripts(in, n, v, subs, &nsubs);
+    if (r == 0) r = get_item(in, v, subs, nsubs, out);
     if (r != 0) dsl_error_locate(in, n->pos);
+    release_all(subs, nsubs);
     dsl_value_release(v);
-    dsl_value_release(ix);
     return r;
 }
 
@@ -1019,8 +1095,9 @@ static int eval_attr(struct dsl_interp *in, const struct dsl_node *n, struct dsl
     struct dsl_value v;
     if (dsl_eval(in, n->a, &v) != 0) return -1;
     int r;
-    if (v.kind == DSL_TENSOR) {
-        r = dsl_tensor_getattr(in, v, n->name, out);
+    if (v.kind == DSL_TENSOR || v.kind == DSL_LIST) {
+        r = v.kind == DSL_TENSOR ? dsl_tensor_getattr(in, v, n->name, out)
+                                 : dsl_list_getattr(in, v, n->name, out);
         if (r != 0) dsl_error_locate(in, n->pos);
     } else {
         r = dsl_raise_at(in, n->pos, "AttributeError", "'%s' object has no attribute '%s'",
@@ -1083,18 +1160,16 @@ static int exec_expr(struct dsl_interp *in, const struct dsl_node *n)
     return X_OK;
 }
 
-/* Stores v (borrowed) into obj[subs] or obj.name, the target node's object already evaluated
- * (and its subscripts, for an index target). Only tensors accept either. */
+/* Stores v (borrowed) into obj[subs] or obj.name, the target node's object and subscripts
+ * already evaluated (eval_subscripts). Tensors take either, lists item assignment. */
 static int store_into(struct dsl_interp *in, const struct dsl_node *target, struct dsl_value obj,
-                      const struct dsl_value *subs, struct dsl_value v)
+                      const struct dsl_value *subs, size_t nsubs, struct dsl_value v)
 {
     int r;
     if (target->kind == DSL_N_INDEX && obj.kind == DSL_TENSOR)
-        r = dsl_tensor_setitem(in, obj, subs, target->nkids, v);
+        r = dsl_tensor_setitem(in, obj, subs, nsubs, v);
     else if (target->kind == DSL_N_INDEX)
-        r = dsl_raise(in, "TypeError", "'%s' object does not support item assignment%s",
-                      dsl_type_name(obj),
-                      obj.kind == DSL_LIST ? " (lists are immutable: build a new one)" : "");
+        r = dsl_list_setitem(in, obj, subs[0], v);
     else if (obj.kind == DSL_TENSOR)
         r = dsl_tensor_setattr(in, obj, target->name, v);
     else
@@ -1102,6 +1177,19 @@ static int store_into(struct dsl_interp *in, const struct dsl_node *target, stru
                       target->name);
     if (r != 0) dsl_error_locate(in, target->pos);
     return r != 0 ? X_ERR : X_OK;
+}
+
+/* Evaluates the subscripts of an index target on obj, as for reading, except that an object that
+ * takes no item assignment says so first (Python's message for `"abc"[0] = 1`). */
+static int target_subscripts(struct dsl_interp *in, const struct dsl_node *target,
+                             struct dsl_value obj, struct dsl_value *subs, size_t *nsubs)
+{
+    *nsubs = 0;
+    if (target->kind != DSL_N_INDEX) return 0;
+    if (obj.kind != DSL_TENSOR && (obj.kind != DSL_LIST || obj.as.l->style == DSL_LIST_TUPLE))
+        return dsl_raise(in, "TypeError", "'%s' object does not support item assignment",
+                         dsl_type_name(obj));
+    return eval_subscripts(in, target, obj, subs, nsubs);
 }
 
 /* Stores v (owned) into an assignment target. As in Python the value is computed first, then
@@ -1117,16 +1205,11 @@ static int assign_to(struct dsl_interp *in, const struct dsl_node *target, struc
     size_t nsubs = 0;
     int r = X_ERR;
     if (dsl_eval(in, target->a, &obj) != 0) goto done;
-    if (target->kind == DSL_N_INDEX && obj.kind == DSL_TENSOR) {
-        if (eval_tensor_subscripts(in, target, obj, subs) != 0) {
-            dsl_error_locate(in, target->pos);
-            goto release_obj;
-        }
-        nsubs = target->nkids;
-    }
-    r = store_into(in, target, obj, subs, v);
+    if (target_subscripts(in, target, obj, subs, &nsubs) != 0)
+        dsl_error_locate(in, target->pos);
+    else
+        r = store_into(in, target, obj, subs, nsubs, v);
     release_all(subs, nsubs);
-release_obj:
     dsl_value_release(obj);
 done:
     dsl_value_release(v);
@@ -1146,26 +1229,18 @@ static int exec_assign(struct dsl_interp *in, const struct dsl_node *n)
     return X_OK;
 }
 
-/* `xs += ys` / `s += t` on a variable nobody else references: extend in place, so building
- * a list or string in a loop is linear. Returns true when done. */
+/* Whether `v += x` extends v itself, as Python's list += does (every name for the list sees
+ * it); a tuple (a shape) makes a new list instead. */
+static bool extends_in_place(struct dsl_value v, enum dsl_tok op)
+{
+    return op == DSL_T_PLUS && v.kind == DSL_LIST && v.as.l->style != DSL_LIST_TUPLE;
+}
+
+/* `s += t` on a string variable nobody else references: extend it in place (strings are
+ * immutable, so no one can tell), so building a string in a loop is linear. Returns true when
+ * done. */
 static bool extend_in_place(struct dsl_value *slot, struct dsl_value rhs)
 {
-    if (slot->kind == DSL_LIST && rhs.kind == DSL_LIST && slot->as.l->refs == 1 &&
-        slot->as.l->style == DSL_LIST_PLAIN) { /* a shape or tolist() result becomes plain */
-        struct dsl_list *l = slot->as.l, *r = rhs.as.l;
-        if (l->len + r->len > DSL_MAX_LIST_LEN || r->depth + 1 > DSL_MAX_LIST_DEPTH) return false;
-        if (l->len + r->len > l->cap) {
-            size_t cap = l->cap ? l->cap : 4;
-            while (cap < l->len + r->len) cap *= 2;
-            struct dsl_value *p = realloc(l->items, cap * sizeof *p);
-            if (!p) return false;
-            l->items = p;
-            l->cap = cap;
-        }
-        size_t n = r->len; /* r may not alias l: it holds a reference of its own */
-        for (size_t i = 0; i < n; i++) dsl_list_push(l, dsl_value_retain(r->items[i]));
-        return true;
-    }
     if (slot->kind == DSL_STR && rhs.kind == DSL_STR && slot->as.s->refs == 1) {
         struct dsl_str *s = slot->as.s;
         size_t n = s->len + rhs.as.s->len;
@@ -1181,6 +1256,22 @@ static bool extend_in_place(struct dsl_value *slot, struct dsl_value rhs)
     return false;
 }
 
+/* cur op= rhs (borrowed) as a value: a list extended in place (then the same list), else the
+ * operator's new value. 0 or -1. */
+static int augment(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value cur,
+                   struct dsl_value rhs, struct dsl_value *res)
+{
+    int r;
+    if (extends_in_place(cur, n->op)) {
+        r = dsl_list_extend(in, cur.as.l, rhs);
+        if (r == 0) *res = dsl_value_retain(cur);
+    } else {
+        r = dsl_binary(in, n->op, cur, rhs, res);
+    }
+    if (r != 0) dsl_error_locate(in, n->pos);
+    return r;
+}
+
 /* `obj[i] op= v` / `obj.name op= v`: obj and the subscripts are evaluated once, as in Python:
  * read the item, apply op, store the result back. */
 static int exec_aug_item(struct dsl_interp *in, const struct dsl_node *n)
@@ -1191,26 +1282,19 @@ static int exec_aug_item(struct dsl_interp *in, const struct dsl_node *n)
     size_t nsubs = 0;
     int r = X_ERR;
     if (dsl_eval(in, target->a, &obj) != 0) return X_ERR;
-    if (target->kind == DSL_N_INDEX && obj.kind == DSL_TENSOR) {
-        if (eval_tensor_subscripts(in, target, obj, subs) != 0) goto done;
-        nsubs = target->nkids;
-        if (dsl_tensor_getitem(in, obj, subs, nsubs, &cur) != 0) goto done;
-    } else if (target->kind == DSL_N_ATTR && obj.kind == DSL_TENSOR) {
+    if (target->kind == DSL_N_INDEX) {
+        if (eval_subscripts(in, target, obj, subs, &nsubs) != 0 ||
+            get_item(in, obj, subs, nsubs, &cur) != 0)
+            goto done;
+    } else if (obj.kind == DSL_TENSOR) {
         if (dsl_tensor_getattr(in, obj, target->name, &cur) != 0) goto done;
-    } else if (target->kind == DSL_N_INDEX) {
-        /* not a tensor: reading the item (errors included) works as in an expression */
-        if (dsl_eval(in, target, &cur) != 0) goto done;
     } else {
         dsl_raise(in, "AttributeError", "'%s' object has no attribute '%s'", dsl_type_name(obj),
                   target->name);
         goto done;
     }
-    if (dsl_eval(in, n->b, &rhs) != 0) goto done;
-    if (dsl_binary(in, n->op, cur, rhs, &res) != 0) {
-        dsl_error_locate(in, n->pos);
-        goto done;
-    }
-    r = store_into(in, target, obj, subs, res);
+    if (dsl_eval(in, n->b, &rhs) != 0 || augment(in, n, cur, rhs, &res) != 0) goto done;
+    r = store_into(in, target, obj, subs, nsubs, res);
 done:
     if (r != X_OK) dsl_error_locate(in, target->pos);
     release_all(subs, nsubs);
@@ -1225,34 +1309,28 @@ static int exec_aug(struct dsl_interp *in, const struct dsl_node *n)
 {
     const struct dsl_node *target = n->a;
     if (target->kind != DSL_N_NAME) return exec_aug_item(in, n);
-    struct dsl_value rhs, res;
+    struct dsl_value rhs, cur, res;
     if (dsl_eval(in, n->b, &rhs) != 0) return X_ERR;
     struct dsl_value *slot = lookup_var(in, target->name);
-    if (!slot) {
-        /* not a variable: a builtin's name (TypeError below) or a NameError */
-        struct dsl_value cur;
-        if (eval_name(in, target, &cur) != 0) {
-            dsl_value_release(rhs);
-            return X_ERR;
-        }
-        int r = dsl_binary(in, n->op, cur, rhs, &res);
-        dsl_value_release(cur);
-        dsl_value_release(rhs);
-        if (r != 0) {
-            dsl_error_locate(in, n->pos);
-            return X_ERR;
-        }
-        return assign_to(in, target, res);
-    }
-    if (n->op == DSL_T_PLUS && extend_in_place(slot, rhs)) {
+    if (slot && n->op == DSL_T_PLUS && extend_in_place(slot, rhs)) {
         dsl_value_release(rhs);
         return X_OK;
     }
-    int r = dsl_binary(in, n->op, *slot, rhs, &res);
-    dsl_value_release(rhs);
-    if (r != 0) {
-        dsl_error_locate(in, n->pos);
+    /* not a variable: a builtin's name (TypeError below) or a NameError */
+    if (slot)
+        cur = dsl_value_retain(*slot);
+    else if (eval_name(in, target, &cur) != 0) {
+        dsl_value_release(rhs);
         return X_ERR;
+    }
+    int r = augment(in, n, cur, rhs, &res);
+    bool same = r == 0 && res.kind == DSL_LIST && cur.kind == DSL_LIST && res.as.l == cur.as.l;
+    dsl_value_release(cur);
+    dsl_value_release(rhs);
+    if (r != 0) return X_ERR;
+    if (same && slot) { /* extended in place: the variable names it already */
+        dsl_value_release(res);
+        return X_OK;
     }
     return assign_to(in, target, res);
 }
@@ -1409,7 +1487,6 @@ static int exec_def(struct dsl_interp *in, const struct dsl_node *n)
     struct dsl_function *f = calloc(1, sizeof *f);
     if (!f) return dsl_raise_status(in, DSL_V_NOMEM), X_ERR;
     f->refs = 1;
-    f->depth = 1;
     f->def = n;
     f->code = dsl_code_retain(in->code);
     struct dsl_value fv = {.kind = DSL_FUNCTION, .as.fn_user = f};
@@ -1427,13 +1504,7 @@ static int exec_def(struct dsl_interp *in, const struct dsl_node *n)
             dsl_value_release(fv);
             return X_ERR;
         }
-        int d = dsl_value_depth(f->defaults[i]) + 1;
-        if (d > DSL_MAX_LIST_DEPTH) {
-            dsl_value_release(fv);
-            dsl_raise_status(in, DSL_V_DEPTH);
-            return dsl_error_locate(in, n->kwvals[i]->pos), X_ERR;
-        }
-        if (d > f->depth) f->depth = d;
+        dsl_value_adopt(f->defaults[i]); /* a default list is held by the function */
     }
     if (bind_var(in, n->name, fv) != 0) return dsl_raise_status(in, DSL_V_NOMEM), X_ERR;
     return X_OK;

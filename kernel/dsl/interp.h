@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct dsl_var {
     char *name;             /* owned; NULL marks an empty slot */
@@ -30,6 +31,7 @@ struct dsl_session {
     struct mt_ctx *ctx;        /* owned; freed after every variable is released */
     bool diagnostics;          /* %diagnostics on: every cell shows what the engine did */
     const char *plot_renderer; /* %plot_renderer: "auto", "vegalite", "html" or "svg" (static) */
+    long execution_count;      /* In[n] of the cells being run; 0: unnumbered */
 };
 
 /* The local variables of one running call of a user function: slot i holds fn->locals[i]. */
@@ -86,6 +88,9 @@ int dsl_raise_at(struct dsl_interp *in, size_t pos, const char *ename, const cha
     __attribute__((format(printf, 4, 5)));
 /* Raises the error a dsl_vstatus stands for (MemoryError, RecursionError); returns -1. */
 int dsl_raise_status(struct dsl_interp *in, int status);
+/* Raises the MemoryError of a `what` ("string" or "list") of `asked` bytes or items, over
+ * DSL_MAX_STR_BYTES or DSL_MAX_LIST_LEN: it names the size asked for and the limit. -1. */
+int dsl_raise_size(struct dsl_interp *in, const char *what, uint64_t asked);
 /* Gives a pending error without a position the position `pos`. */
 void dsl_error_locate(struct dsl_interp *in, size_t pos);
 /* Called at every loop iteration. Raises KeyboardInterrupt at pos and returns -1 when the
@@ -140,6 +145,12 @@ struct dsl_iter {
 int dsl_iter_init(struct dsl_interp *in, struct dsl_value v, struct dsl_iter *it);
 /* 1 with a new value in *out, 0 at the end, -1 after raising. */
 int dsl_iter_next(struct dsl_interp *in, struct dsl_iter *it, struct dsl_value *out);
+
+/* Python's index rules for a sequence of len items: an int (or bool), negative counting from
+ * the end. 0 with *out in [0, len), or -1 after raising TypeError ("<what> indices must be
+ * integers") or IndexError ("<what> index out of range"). */
+int dsl_index_of(struct dsl_interp *in, struct dsl_value ix, int64_t len, const char *what,
+                 int64_t *out);
 
 /* Levenshtein distance of two names (99 for names longer than 64 bytes). */
 size_t dsl_edit_distance(const char *a, const char *b);

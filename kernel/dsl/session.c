@@ -6,11 +6,16 @@
  * The context outlives every variable: tensors must be released before it is freed. dsl_execute
  * parses a whole cell first (a syntax error runs nothing), then runs it statement by statement;
  * whatever a statement assigned stays assigned when a later one fails, as in Python. Errors become
- * Jupyter-style tracebacks that point at the line and column of the offending token:
+ * Jupyter-style tracebacks that point at the line and column of the offending token, then at
+ * every call the error went through, each in the text of the cell that defined the function
+ * (In[n] once the caller numbers the cells, as IPython does):
  *
- *       Cell line 2, column 5:
- *         y = x + "a"
- *               ^
+ *       Cell In[4], line 2, column 5:
+ *         y = scale(x)
+ *             ^
+ *       Cell In[3], line 2, column 14, in scale():
+ *             return x + "a"
+ *                      ^
  *     TypeError: unsupported operand type(s) for +: 'int' and 'str' */
 #include "dsl/dsl.h"
 
@@ -116,6 +121,11 @@ struct dsl_session *dsl_session_new(void)
     return s;
 }
 
+void dsl_session_set_execution_count(struct dsl_session *s, long n)
+{
+    if (s) s->execution_count = n > 0 ? n : 0;
+}
+
 void dsl_session_reset(struct dsl_session *s)
 {
     if (!s) return;
@@ -154,8 +164,11 @@ static void tb_line(json_t *tb, const char *text, size_t n)
     if (s) json_array_append_new(tb, s);
 }
 
-/* Appends the three lines locating pos in src: where, the source line, a caret under it. */
-static void tb_location(json_t *tb, const char *src, size_t len, size_t pos, const char *func)
+/* Appends the three lines locating pos in src: where, the source line, a caret under it.
+ * cell_no: the In[n] src ran under (0: unnumbered); func: the function whose body it is, or
+ * NULL at cell level. */
+static void tb_location(json_t *tb, const char *src, size_t len, size_t pos, long cell_no,
+                        const char *func)
 {
     struct render_buf b;
     render_buf_init(&b, 0);
@@ -169,7 +182,11 @@ static void tb_location(json_t *tb, const char *src, size_t len, size_t pos, con
     size_t col = render_utf8_count(src + ls, pos - ls) + 1;
     size_t shown = le - ls;
     if (shown && src[ls + shown - 1] == '\r') shown--;
-    if (func) /* line numbers of a function count in the cell that defined it */
+    /* line numbers of a function count in the cell that defined it */
+    if (cell_no > 0)
+        render_buf_printf(&b, "  Cell In[%ld], line %zu, column %zu%s%s%s:", cell_no, line, col,
+                          func ? ", in " : "", func ? func : "", func ? "()" : "");
+    else if (func)
         render_buf_printf(&b, "  In %s(), line %zu, column %zu of the cell defining it:", func,
                           line, col);
     else
@@ -201,8 +218,8 @@ static void tb_location(json_t *tb, const char *src, size_t len, size_t pos, con
  * calls[], shown outermost first as Python does). Strings are copied. On exhaustion the fields
  * that could not be built stay NULL except ename/evalue, which fall back to static-free
  * duplicates. */
-static void make_error(struct dsl_error *err, const char *src, size_t len, const char *ename,
-                       const char *evalue, bool has_pos, size_t pos,
+static void make_error(struct dsl_error *err, const char *src, size_t len, long cell_no,
+                       const char *ename, const char *evalue, bool has_pos, size_t pos,
                        const struct dsl_tb_entry *calls, size_t ncalls)
 {
     if (!err) return;
@@ -214,12 +231,12 @@ static void make_error(struct dsl_error *err, const char *src, size_t len, const
     json_decref(fixed);
     err->traceback = json_array();
     if (!err->traceback) return;
-    if (has_pos && src) tb_location(err->traceback, src, len, pos, NULL);
+    if (has_pos && src) tb_location(err->traceback, src, len, pos, cell_no, NULL);
     struct render_buf b;
     render_buf_init(&b, 0);
     for (size_t i = ncalls; i-- > 0;) {
         tb_location(err->traceback, calls[i].code->src, calls[i].code->len, calls[i].pos,
-                    calls[i].func);
+                    calls[i].code->cell_no, calls[i].func);
         /* a recursion shows its repeating line once, as Python does */
         size_t same = 0;
         while (i > 0 && calls[i - 1].code == calls[i].code && calls[i - 1].pos == calls[i].pos)
@@ -236,10 +253,10 @@ static void make_error(struct dsl_error *err, const char *src, size_t len, const
     render_buf_free(&b);
 }
 
-static void syntax_error(struct dsl_error *err, const char *src, size_t len,
+static void syntax_error(struct dsl_error *err, const char *src, size_t len, long cell_no,
                          const struct dsl_syntax_error *se)
 {
-    make_error(err, src, len, se->ename ? se->ename : "SyntaxError",
+    make_error(err, src, len, cell_no, se->ename ? se->ename : "SyntaxError",
                se->msg[0] ? se->msg : "invalid syntax", true, se->pos, NULL, 0);
 }
 
@@ -266,8 +283,8 @@ void dsl_interp_clear_tb(struct dsl_interp *in)
 
 static void interp_error(struct dsl_interp *in, struct dsl_error *err)
 {
-    make_error(err, in->src, in->src_len, in->ename, in->evalue, in->has_pos, in->pos, in->tb,
-               in->ntb);
+    make_error(err, in->src, in->src_len, in->code ? in->code->cell_no : 0, in->ename, in->evalue,
+               in->has_pos, in->pos, in->tb, in->ntb);
     free(in->evalue);
     in->evalue = NULL;
 }
@@ -301,9 +318,10 @@ int dsl_execute(struct dsl_session *s, const char *code, const struct dsl_output
     /* a code object, not a bare tree: functions the cell defines keep it after the cell */
     struct dsl_code *cell = dsl_code_parse(code, len, &se);
     if (!cell) {
-        syntax_error(err, code, len, &se);
+        syntax_error(err, code, len, s->execution_count, &se);
         return -1;
     }
+    cell->cell_no = s->execution_count;
     const struct dsl_node *block = cell->ast;
     struct dsl_interp in;
     interp_init(&in, s, out ? out : &no_output, cell->src, cell->len);
@@ -340,7 +358,7 @@ int dsl_evaluate(struct dsl_session *s, const char *expr, json_t **result, struc
     struct dsl_syntax_error se;
     struct dsl_node *e = dsl_parse_expression(expr, len, &se);
     if (!e) {
-        syntax_error(err, expr, len, &se);
+        syntax_error(err, expr, len, 0, &se);
         return -1;
     }
     struct dsl_interp in;

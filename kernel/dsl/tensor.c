@@ -833,7 +833,8 @@ static const char *const flag_params[] = {"requires_grad", NULL};
 static const char *const backend_params[] = {"backend", NULL};
 
 const struct dsl_builtin dsl_tensor_methods[] = {
-    {"abs", "tensor.abs()", 0, 0, NULL, m_abs, "Elementwise absolute value |x|."},
+    {"abs", "tensor.abs()", 0, 0, NULL, m_abs,
+     "Elementwise absolute value |x|, a new tensor. Gradient: sign(x) (0 at x = 0)."},
     {"all", "tensor.all(dim=none)", 0, 1, dim_params, m_all,
      "The product of the elements along dim (1.0 when all are non-zero for 0/1 tensors), "
      "keeping dim with size 1; without dim, over every element into shape (1,). Use "
@@ -848,8 +849,10 @@ const struct dsl_builtin dsl_tensor_methods[] = {
     {"detach", "tensor.detach()", 0, 0, NULL, m_detach,
      "The same values (shared storage) without autodiff history and with requires_grad "
      "false."},
-    {"exp", "tensor.exp()", 0, 0, NULL, m_exp, "Elementwise e**x."},
-    {"inv", "tensor.inv()", 0, 0, NULL, m_inv, "Elementwise 1/x."},
+    {"exp", "tensor.exp()", 0, 0, NULL, m_exp,
+     "Elementwise e**x, a new tensor (MiniTorch's Exp). Gradient: e**x."},
+    {"inv", "tensor.inv()", 0, 0, NULL, m_inv,
+     "Elementwise 1/x, a new tensor (MiniTorch's Inv; inf at 0). Gradient: -1/x**2."},
     {"is_close", "tensor.is_close(other)", 1, 1, other_params, m_is_close,
      "1.0 where |x - other| < 1e-2, else 0.0 (MiniTorch's tolerance), broadcasting; other may "
      "be a number. No gradient."},
@@ -857,28 +860,37 @@ const struct dsl_builtin dsl_tensor_methods[] = {
      "true when the elements are laid out row-major (view() needs that)."},
     {"item", "tensor.item()", 0, 0, NULL, m_item,
      "The value of a one-element tensor as a float; ValueError for other sizes."},
-    {"log", "tensor.log()", 0, 0, NULL, m_log, "Elementwise natural logarithm."},
+    {"log", "tensor.log()", 0, 0, NULL, m_log,
+     "Elementwise natural logarithm, a new tensor (MiniTorch's Log; -inf at 0, nan below). "
+     "Gradient: 1/x."},
     {"max", "tensor.max(dim=none)", 0, 1, dim_params, m_max,
      "The largest element along dim, keeping dim with size 1; without dim, of every element "
      "into shape (1,). The gradient goes to every element equal to the max."},
     {"mean", "tensor.mean(dim=none)", 0, 1, dim_params, m_mean,
      "The mean along dim, keeping dim with size 1; without dim, of every element into shape "
      "(1,)."},
-    {"neg", "tensor.neg()", 0, 0, NULL, m_neg, "Elementwise -x."},
+    {"neg", "tensor.neg()", 0, 0, NULL, m_neg,
+     "Elementwise -x, a new tensor; the same as the unary minus -t. Gradient: -1."},
     {"permute", "tensor.permute(*order)", 1, -1, NULL, m_permute,
      "The same storage with the dims reordered: x.permute(1, 0) transposes a matrix. The "
      "result is usually not contiguous."},
-    {"relu", "tensor.relu()", 0, 0, NULL, m_relu, "Elementwise max(x, 0)."},
+    {"relu", "tensor.relu()", 0, 0, NULL, m_relu,
+     "Elementwise max(x, 0), a new tensor (MiniTorch's ReLU). Gradient: 1 where x > 0, else 0."},
     {"requires_grad_", "tensor.requires_grad_(requires_grad=true)", 0, 1, flag_params,
      m_requires_grad_,
      "Marks this leaf tensor as needing gradients (or not) and returns it; the same as "
      "setting x.requires_grad."},
-    {"sigmoid", "tensor.sigmoid()", 0, 0, NULL, m_sigmoid, "Elementwise 1 / (1 + e**-x)."},
-    {"sqrt", "tensor.sqrt()", 0, 0, NULL, m_sqrt, "Elementwise square root."},
+    {"sigmoid", "tensor.sigmoid()", 0, 0, NULL, m_sigmoid,
+     "Elementwise 1 / (1 + e**-x), a new tensor with values in [0, 1] (MiniTorch's Sigmoid). "
+     "Gradient: s * (1 - s) where s is the result."},
+    {"sqrt", "tensor.sqrt()", 0, 0, NULL, m_sqrt,
+     "Elementwise square root, a new tensor (nan below 0). Gradient: 0.5 / sqrt(x)."},
     {"sum", "tensor.sum(dim=none)", 0, 1, dim_params, m_sum,
      "The sum along dim, keeping dim with size 1 (MiniTorch); without dim, of every element "
      "into shape (1,)."},
-    {"tanh", "tensor.tanh()", 0, 0, NULL, m_tanh, "Elementwise hyperbolic tangent."},
+    {"tanh", "tensor.tanh()", 0, 0, NULL, m_tanh,
+     "Elementwise hyperbolic tangent, a new tensor with values in [-1, 1]. Gradient: "
+     "1 - tanh(x)**2."},
     {"to", "tensor.to(backend)", 1, 1, backend_params, m_to,
      "The same values on another backend: \"simple\", \"fast\" or \"cuda\" (simple and fast "
      "share memory, so nothing is copied between them)."},
@@ -898,7 +910,8 @@ const size_t dsl_tensor_method_count = sizeof dsl_tensor_methods / sizeof dsl_te
 const struct dsl_builtin dsl_tensor_props[] = {
     {"backend", "tensor.backend", 0, 0, NULL, p_backend,
      "The backend ops on this tensor run on: \"simple\", \"fast\" or \"cuda\"."},
-    {"dims", "tensor.dims", 0, 0, NULL, p_dims, "The number of dims (len(x.shape))."},
+    {"dims", "tensor.dims", 0, 0, NULL, p_dims,
+     "The number of dims, an int: len(x.shape) (PyTorch's x.dim())."},
     {"grad", "tensor.grad", 0, 0, NULL, p_grad,
      "The gradient accumulated by backward() for a leaf with requires_grad, or none. "
      "Assigning none forgets it."},

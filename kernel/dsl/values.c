@@ -3,8 +3,9 @@
  * Text follows Python: repr quotes strings and shows floats with the shortest round-trip
  * digits, str (print) shows strings bare. The language spells its constants true, false and
  * none, so that is what bools and none show. Tensors show as PyTorch prints them (the
- * formatter lives in kernel/render, which reads engine tensors). All recursion over lists is
- * bounded by the list depth limit enforced in dsl_list_push. */
+ * formatter lives in kernel/render, which reads engine tensors). Releasing never recurses (a
+ * stack of dying containers linked through their `dead` fields); repr and == recurse at most
+ * DSL_MAX_LIST_DEPTH levels. */
 #include "dsl/values.h"
 
 #include "dsl/ast.h"
@@ -29,8 +30,11 @@ static const struct {
                             "shortest digits that read back to the same value."},
     [DSL_STR] = {"str", "str: immutable UTF-8 text, written \"...\" or '...'. + joins, * "
                         "repeats, s[i] picks the i-th character, len(s) counts characters."},
-    [DSL_LIST] = {"list", "list: an immutable sequence [a, b, ...]. + joins, * repeats, xs[i] "
-                          "picks an item (negative i counts from the end)."},
+    [DSL_LIST] = {"list", "list: a mutable sequence [a, b, ...], shared by reference (ys = xs "
+                          "names the same list). + joins, * repeats, xs[i] picks an item "
+                          "(negative i counts from the end) and xs[i] = v replaces it; methods "
+                          "append, extend, insert, pop, remove, index, count, clear, copy, "
+                          "reverse, sort. A list cannot hold itself."},
     [DSL_RANGE] = {"range", "range: the integers range(start, stop, step) yields, used by for "
                             "loops; list(range(...)) makes a list."},
     [DSL_BUILTIN] = {"builtin_function", "builtin_function: a function of the language; "
@@ -42,8 +46,8 @@ static const struct {
                     "rand(2, 3). Operators + - * / @ and < > == work elementwise with "
                     "broadcasting (numbers mix in); t[i, j] reads or writes one element; "
                     "requires_grad=true makes backward() fill t.grad."},
-    [DSL_METHOD] = {"method", "method: a tensor method bound to its tensor (x.sum); call it, or "
-                              "ask help(x.sum)."},
+    [DSL_METHOD] = {"method", "method: a method bound to its tensor or list (x.sum, xs.append); "
+                              "call it, or ask help(x.sum)."},
     [DSL_FUNCTION] = {"function", "function: made by def NAME(params): with an indented body; "
                                   "`return value` ends a call with its result. Names assigned "
                                   "in the body are local to each call; others are read from the "
@@ -81,29 +85,57 @@ struct dsl_value dsl_value_retain(struct dsl_value v)
     return v;
 }
 
+/* Drops one reference of v; a container reaching zero goes on the stack *dead (through its own
+ * `dead` field) instead of being freed here, so freeing never recurses. */
+static void drop(struct dsl_value v, struct dsl_value *dead)
+{
+    switch (v.kind) {
+    case DSL_STR:
+        if (--v.as.s->refs == 0) free(v.as.s);
+        break;
+    case DSL_TENSOR: mt_tensor_release(v.as.t); break;
+    case DSL_LIST:
+        if (--v.as.l->refs == 0) v.as.l->dead = *dead, *dead = v;
+        break;
+    case DSL_METHOD:
+        if (--v.as.m->refs == 0) v.as.m->dead = *dead, *dead = v;
+        break;
+    case DSL_FUNCTION:
+        if (--v.as.fn_user->refs == 0) v.as.fn_user->dead = *dead, *dead = v;
+        break;
+    default: break;
+    }
+}
+
+/* Releases a held slot's value: it stops being a parent of it, then drops it. */
+static void drop_held(struct dsl_value v, struct dsl_value *dead)
+{
+    dsl_value_orphan(v);
+    drop(v, dead);
+}
+
 void dsl_value_release(struct dsl_value v)
 {
-    if (v.kind == DSL_STR) {
-        if (--v.as.s->refs == 0) free(v.as.s);
-    } else if (v.kind == DSL_LIST) {
-        struct dsl_list *l = v.as.l;
-        if (--l->refs == 0) {
-            for (size_t i = 0; i < l->len; i++) dsl_value_release(l->items[i]);
+    struct dsl_value dead = dsl_none();
+    drop(v, &dead);
+    while (dead.kind != DSL_NONE) {
+        struct dsl_value c = dead;
+        if (c.kind == DSL_LIST) {
+            struct dsl_list *l = c.as.l;
+            dead = l->dead;
+            for (size_t i = 0; i < l->len; i++) drop_held(l->items[i], &dead);
             free(l->items);
             free(l);
-        }
-    } else if (v.kind == DSL_TENSOR) {
-        mt_tensor_release(v.as.t);
-    } else if (v.kind == DSL_METHOD) {
-        if (--v.as.m->refs == 0) {
-            dsl_value_release(v.as.m->self); /* a tensor: no recursion into methods */
-            free(v.as.m);
-        }
-    } else if (v.kind == DSL_FUNCTION) {
-        struct dsl_function *f = v.as.fn_user;
-        if (--f->refs == 0) {
+        } else if (c.kind == DSL_METHOD) {
+            struct dsl_method *m = c.as.m;
+            dead = m->dead;
+            drop_held(m->self, &dead);
+            free(m);
+        } else {
+            struct dsl_function *f = c.as.fn_user;
+            dead = f->dead;
             for (size_t i = 0; f->defaults && i < f->def->nkw; i++)
-                dsl_value_release(f->defaults[i]); /* bounded by the depth limit */
+                drop_held(f->defaults[i], &dead);
             free(f->defaults);
             free(f->locals);
             dsl_code_release(f->code);
@@ -112,11 +144,82 @@ void dsl_value_release(struct dsl_value v)
     }
 }
 
-int dsl_value_depth(struct dsl_value v)
+/* ---- cycle check ------------------------------------------------------------------------- */
+
+/* The containers a cycle check has still to look into, and the lists it marked. */
+struct walk {
+    struct dsl_value *todo;
+    size_t ntodo, captodo;
+    struct dsl_list **marked;
+    size_t nmarked, capmarked;
+    bool nomem;
+};
+
+static void walk_push(struct walk *w, struct dsl_value v)
 {
-    if (v.kind == DSL_LIST) return v.as.l->depth;
-    if (v.kind == DSL_FUNCTION) return v.as.fn_user->depth;
-    return 0;
+    if (v.kind == DSL_LIST) {
+        if (v.as.l->mark) return;
+        if (w->nmarked == w->capmarked) {
+            size_t cap = w->capmarked ? w->capmarked * 2 : 16;
+            struct dsl_list **p = realloc(w->marked, cap * sizeof *p);
+            if (!p) {
+                w->nomem = true;
+                return;
+            }
+            w->marked = p;
+            w->capmarked = cap;
+        }
+        v.as.l->mark = true;
+        w->marked[w->nmarked++] = v.as.l;
+    } else if (v.kind != DSL_METHOD && v.kind != DSL_FUNCTION) {
+        return; /* holds no language values */
+    }
+    if (w->ntodo == w->captodo) {
+        size_t cap = w->captodo ? w->captodo * 2 : 16;
+        struct dsl_value *p = realloc(w->todo, cap * sizeof *p);
+        if (!p) {
+            w->nomem = true;
+            return;
+        }
+        w->todo = p;
+        w->captodo = cap;
+    }
+    w->todo[w->ntodo++] = v;
+}
+
+int dsl_list_check_store(const struct dsl_list *l, struct dsl_value v)
+{
+    if (v.kind == DSL_LIST && v.as.l == l) return DSL_V_CYCLE;
+    /* nothing can reach a list that no container holds; strings, tensors... hold nothing */
+    if (l->parents == 0 || (v.kind != DSL_LIST && v.kind != DSL_METHOD && v.kind != DSL_FUNCTION))
+        return DSL_V_OK;
+    struct walk w = {0};
+    int st = DSL_V_OK;
+    walk_push(&w, v);
+    while (w.ntodo && !w.nomem && st == DSL_V_OK) {
+        struct dsl_value c = w.todo[--w.ntodo];
+        if (c.kind == DSL_LIST) {
+            for (size_t i = 0; i < c.as.l->len && st == DSL_V_OK; i++) {
+                struct dsl_value item = c.as.l->items[i];
+                if (item.kind == DSL_LIST && item.as.l == l) st = DSL_V_CYCLE;
+                walk_push(&w, item);
+            }
+        } else if (c.kind == DSL_METHOD) {
+            if (c.as.m->self.kind == DSL_LIST && c.as.m->self.as.l == l) st = DSL_V_CYCLE;
+            walk_push(&w, c.as.m->self);
+        } else {
+            const struct dsl_function *f = c.as.fn_user;
+            for (size_t i = 0; f->defaults && i < f->def->nkw && st == DSL_V_OK; i++) {
+                if (f->defaults[i].kind == DSL_LIST && f->defaults[i].as.l == l) st = DSL_V_CYCLE;
+                walk_push(&w, f->defaults[i]);
+            }
+        }
+    }
+    if (st == DSL_V_OK && w.nomem) st = DSL_V_NOMEM;
+    for (size_t i = 0; i < w.nmarked; i++) w.marked[i]->mark = false;
+    free(w.marked);
+    free(w.todo);
+    return st;
 }
 
 int dsl_method_value(const struct dsl_builtin *fn, struct dsl_value self, struct dsl_value *out)
@@ -126,6 +229,8 @@ int dsl_method_value(const struct dsl_builtin *fn, struct dsl_value self, struct
     m->refs = 1;
     m->fn = fn;
     m->self = dsl_value_retain(self);
+    m->dead = dsl_none();
+    dsl_value_adopt(self);
     out->kind = DSL_METHOD;
     out->as.m = m;
     return DSL_V_OK;
@@ -158,7 +263,6 @@ struct dsl_list *dsl_list_new(size_t cap)
     struct dsl_list *l = calloc(1, sizeof *l);
     if (!l) return NULL;
     l->refs = 1;
-    l->depth = 1;
     if (cap) {
         l->items = malloc(cap * sizeof *l->items);
         if (!l->items) {
@@ -170,30 +274,27 @@ struct dsl_list *dsl_list_new(size_t cap)
     return l;
 }
 
+int dsl_list_reserve(struct dsl_list *l, size_t n)
+{
+    if (n > DSL_MAX_LIST_LEN - l->len) return DSL_V_TOOBIG;
+    if (l->len + n <= l->cap) return DSL_V_OK;
+    size_t cap = l->cap ? l->cap : 4;
+    while (cap < l->len + n) cap *= 2;
+    struct dsl_value *p = realloc(l->items, cap * sizeof *p);
+    if (!p) return DSL_V_NOMEM;
+    l->items = p;
+    l->cap = cap;
+    return DSL_V_OK;
+}
+
 int dsl_list_push(struct dsl_list *l, struct dsl_value v)
 {
-    int d = dsl_value_depth(v);
-    if (d + 1 > l->depth) {
-        if (d + 1 > DSL_MAX_LIST_DEPTH) {
-            dsl_value_release(v);
-            return DSL_V_DEPTH;
-        }
-        l->depth = d + 1;
-    }
-    if (l->len >= DSL_MAX_LIST_LEN) {
+    int st = dsl_list_reserve(l, 1);
+    if (st != DSL_V_OK) {
         dsl_value_release(v);
-        return DSL_V_TOOBIG;
+        return st;
     }
-    if (l->len == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 4;
-        struct dsl_value *p = realloc(l->items, cap * sizeof *p);
-        if (!p) {
-            dsl_value_release(v);
-            return DSL_V_NOMEM;
-        }
-        l->items = p;
-        l->cap = cap;
-    }
+    dsl_value_adopt(v);
     l->items[l->len++] = v;
     return DSL_V_OK;
 }
@@ -239,7 +340,8 @@ bool dsl_value_truthy(struct dsl_value v)
     return false;
 }
 
-bool dsl_value_equal(struct dsl_value a, struct dsl_value b)
+/* Python ==, `level` lists deep; *too_deep is set (and identity decides) past the limit. */
+static bool equal_at(struct dsl_value a, struct dsl_value b, int level, bool *too_deep)
 {
     if (dsl_is_number(a) && dsl_is_number(b)) {
         if (a.kind == DSL_FLOAT || b.kind == DSL_FLOAT) return dsl_as_double(a) == dsl_as_double(b);
@@ -251,9 +353,14 @@ bool dsl_value_equal(struct dsl_value a, struct dsl_value b)
     case DSL_STR:
         return a.as.s->len == b.as.s->len && memcmp(a.as.s->data, b.as.s->data, a.as.s->len) == 0;
     case DSL_LIST:
+        if (a.as.l == b.as.l) return true;
         if (a.as.l->len != b.as.l->len) return false;
+        if (level >= DSL_MAX_LIST_DEPTH) {
+            *too_deep = true;
+            return false;
+        }
         for (size_t i = 0; i < a.as.l->len; i++)
-            if (!dsl_value_equal(a.as.l->items[i], b.as.l->items[i])) return false;
+            if (!equal_at(a.as.l->items[i], b.as.l->items[i], level + 1, too_deep)) return false;
         return true;
     case DSL_RANGE: {
         int64_t n = dsl_range_len(a.as.r);
@@ -265,54 +372,93 @@ bool dsl_value_equal(struct dsl_value a, struct dsl_value b)
     case DSL_BUILTIN: return a.as.fn == b.as.fn;
     case DSL_TENSOR: return a.as.t == b.as.t;
     case DSL_FUNCTION: return a.as.fn_user == b.as.fn_user;
-    case DSL_METHOD: return a.as.m->fn == b.as.m->fn && dsl_value_equal(a.as.m->self, b.as.m->self);
+    case DSL_METHOD:
+        /* bound to the same object: identity, as Python's `is` on self */
+        if (a.as.m->fn != b.as.m->fn || a.as.m->self.kind != b.as.m->self.kind) return false;
+        if (a.as.m->self.kind == DSL_LIST) return a.as.m->self.as.l == b.as.m->self.as.l;
+        return equal_at(a.as.m->self, b.as.m->self, level + 1, too_deep);
     default: return false;
     }
 }
 
-/* json: inside a tensor.tolist() list, where non-finite floats take JSON's spellings */
-static int value_text(struct render_buf *b, struct dsl_value v, bool repr, bool json)
+int dsl_value_equal_checked(struct dsl_value a, struct dsl_value b, bool *eq)
+{
+    bool too_deep = false;
+    *eq = equal_at(a, b, 0, &too_deep);
+    return too_deep ? DSL_V_DEPTH : DSL_V_OK;
+}
+
+bool dsl_value_equal(struct dsl_value a, struct dsl_value b)
+{
+    bool eq = false;
+    dsl_value_equal_checked(a, b, &eq);
+    return eq;
+}
+
+/* The status of a failed buffer. */
+static int buf_status(const struct render_buf *b)
+{
+    return b->over ? DSL_V_TOOBIG : b->nomem ? DSL_V_NOMEM : DSL_V_OK;
+}
+
+/* json: inside a tensor.tolist() list, where non-finite floats take JSON's spellings; level:
+ * lists around v. Returns a dsl_vstatus (DSL_V_DEPTH after writing [...] past the limit). */
+static int value_text(struct render_buf *b, struct dsl_value v, bool repr, bool json, int level)
 {
     switch (v.kind) {
-    case DSL_NONE: return render_buf_puts(b, "none");
-    case DSL_BOOL: return render_buf_puts(b, v.as.b ? "true" : "false");
-    case DSL_INT: return render_buf_printf(b, "%lld", (long long)v.as.i);
+    case DSL_NONE: render_buf_puts(b, "none"); break;
+    case DSL_BOOL: render_buf_puts(b, v.as.b ? "true" : "false"); break;
+    case DSL_INT: render_buf_printf(b, "%lld", (long long)v.as.i); break;
     case DSL_FLOAT: {
-        if (json && !isfinite(v.as.f))
-            return render_buf_puts(b, isnan(v.as.f) ? "NaN"
-                                      : v.as.f > 0  ? "Infinity"
-                                                    : "-Infinity");
+        if (json && !isfinite(v.as.f)) {
+            render_buf_puts(b, isnan(v.as.f) ? "NaN" : v.as.f > 0 ? "Infinity" : "-Infinity");
+            break;
+        }
         char f[40];
         size_t n = render_float_repr(v.as.f, f, sizeof f);
-        return render_buf_append(b, f, n);
+        render_buf_append(b, f, n);
+        break;
     }
     case DSL_STR:
-        if (repr) return render_str_repr(b, v.as.s->data, v.as.s->len);
-        return render_buf_append(b, v.as.s->data, v.as.s->len);
+        if (repr)
+            render_str_repr(b, v.as.s->data, v.as.s->len);
+        else
+            render_buf_append(b, v.as.s->data, v.as.s->len);
+        break;
     case DSL_LIST: {
         bool tuple = v.as.l->style == DSL_LIST_TUPLE;
         json = json || v.as.l->style == DSL_LIST_JSON;
+        if (level >= DSL_MAX_LIST_DEPTH) { /* callers that cannot raise still show something */
+            render_buf_puts(b, tuple ? "(...)" : "[...]");
+            return buf_status(b) ? buf_status(b) : DSL_V_DEPTH;
+        }
         render_buf_putc(b, tuple ? '(' : '[');
         for (size_t i = 0; i < v.as.l->len; i++) {
             if (i) render_buf_puts(b, ", ");
-            if (value_text(b, v.as.l->items[i], true, json) != 0) return -1;
+            int st = value_text(b, v.as.l->items[i], true, json, level + 1);
+            if (st != DSL_V_OK) return st;
         }
         if (tuple && v.as.l->len == 1) render_buf_putc(b, ',');
-        return render_buf_putc(b, tuple ? ')' : ']');
+        render_buf_putc(b, tuple ? ')' : ']');
+        break;
     }
     case DSL_RANGE:
         if (v.as.r.step == 1)
-            return render_buf_printf(b, "range(%lld, %lld)", (long long)v.as.r.start,
-                                     (long long)v.as.r.stop);
-        return render_buf_printf(b, "range(%lld, %lld, %lld)", (long long)v.as.r.start,
-                                 (long long)v.as.r.stop, (long long)v.as.r.step);
-    case DSL_BUILTIN: return render_buf_printf(b, "<built-in function %s>", v.as.fn->name);
-    case DSL_TENSOR: return render_tensor_text(b, v.as.t);
-    case DSL_METHOD: return render_buf_printf(b, "<bound method tensor.%s>", v.as.m->fn->name);
-    case DSL_FUNCTION: return dsl_function_signature(b, v.as.fn_user, "<function ", ">");
-    case DSL_KIND_COUNT: break;
+            render_buf_printf(b, "range(%lld, %lld)", (long long)v.as.r.start,
+                              (long long)v.as.r.stop);
+        else
+            render_buf_printf(b, "range(%lld, %lld, %lld)", (long long)v.as.r.start,
+                              (long long)v.as.r.stop, (long long)v.as.r.step);
+        break;
+    case DSL_BUILTIN: render_buf_printf(b, "<built-in function %s>", v.as.fn->name); break;
+    case DSL_TENSOR: render_tensor_text(b, v.as.t); break;
+    case DSL_METHOD:
+        render_buf_printf(b, "<bound method %s.%s>", dsl_type_name(v.as.m->self), v.as.m->fn->name);
+        break;
+    case DSL_FUNCTION: dsl_function_signature(b, v.as.fn_user, "<function ", ">"); break;
+    case DSL_KIND_COUNT: render_buf_puts(b, "?"); break;
     }
-    return render_buf_puts(b, "?");
+    return buf_status(b);
 }
 
 int dsl_function_signature(struct render_buf *b, const struct dsl_function *f, const char *before,
@@ -321,7 +467,7 @@ int dsl_function_signature(struct render_buf *b, const struct dsl_function *f, c
     render_buf_printf(b, "%s%s(", before, f->def->name);
     for (size_t i = 0; i < f->def->nkw; i++) {
         render_buf_printf(b, "%s%s", i ? ", " : "", f->def->kwnames[i]);
-        /* a default's value is not shown: it may be a big tensor or nest other functions */
+        /* a default's value is not shown: it may be a big tensor or a long list */
         if (f->def->kwvals[i]) render_buf_puts(b, "=...");
     }
     return render_buf_printf(b, ")%s", after);
@@ -340,21 +486,21 @@ int dsl_function_help(struct render_buf *b, const struct dsl_function *f)
 
 int dsl_value_repr(struct render_buf *b, struct dsl_value v)
 {
-    return value_text(b, v, true, false);
+    return value_text(b, v, true, false, 0);
 }
 
 int dsl_value_str(struct render_buf *b, struct dsl_value v)
 {
-    return value_text(b, v, false, false);
+    return value_text(b, v, false, false, 0);
 }
 
 json_t *dsl_value_bundle(struct dsl_value v, enum dsl_vstatus *status)
 {
     struct render_buf b;
     render_buf_init(&b, DSL_MAX_STR_BYTES);
-    dsl_value_repr(&b, v);
-    if (b.nomem || b.over) {
-        *status = b.over ? DSL_V_TOOBIG : DSL_V_NOMEM;
+    int st = dsl_value_repr(&b, v);
+    if (st != DSL_V_OK) {
+        *status = st;
         render_buf_free(&b);
         return NULL;
     }

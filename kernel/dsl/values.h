@@ -1,21 +1,26 @@
 /* values.h — runtime values of the MiniTorch language (internal to kernel/dsl).
  *
  * A `struct dsl_value` is a small tagged union passed by value. Scalars (none, bool, int,
- * float, range, builtin function) live inside it; strings and lists live on the heap with a
- * reference count. Lists are immutable once built (no item assignment, no append): without
- * mutation there are no reference cycles, so counting is enough, and a list's nesting depth is
- * fixed at construction, which lets the repr, comparison and free recursions stay bounded
- * (DSL_MAX_LIST_DEPTH).
+ * float, range, builtin function) live inside it; strings, lists, functions and bound methods
+ * live on the heap with a reference count.
+ *
+ * Lists are mutable, as in Python (xs[i] = v, xs.append(v), xs += ys; see list.h), and shared
+ * by reference: `ys = xs` names the same list. Counting references is enough only while there
+ * are no cycles, so a store that would make a list reach itself (xs.append(xs), or through a
+ * function's default or a bound method) is refused with a ValueError; to make that check cheap,
+ * a list counts the container slots holding it (`parents`), and a list no container holds
+ * cannot be reached from anything. Nesting depth is not bounded when building (mutating an inner
+ * list deepens every list holding it, which it cannot know about), so nothing recurses down a
+ * chain of lists: releasing is iterative, and the walks that must recurse (repr, ==, <) stop at
+ * DSL_MAX_LIST_DEPTH with a RecursionError, as Python's do at its recursion limit.
  *
  * A user function (`def`) is a DSL_FUNCTION: its name, parameters, default values (computed when
- * the def ran, as in Python) and the parsed cell that holds its body. Its defaults may hold
- * lists and functions, so a function has a depth like a list's, bounded by the same limit: a
- * loop redefining `def f(x=[f])` cannot build a chain that releasing would recurse down.
+ * the def ran, as in Python) and the parsed cell that holds its body.
  *
- * Tensors are the one mutable kind (t[i] = v, requires_grad): a DSL_TENSOR holds one
- * reference of the engine's own count (mt_tensor_retain/release), so `y = x` shares the tensor
- * as in Python. A tensor holds no language values, so mutation still cannot make a cycle. A
- * method looked up on a tensor (`x.sum`) is a DSL_METHOD: the table row plus the tensor it is
+ * Tensors are mutable too (t[i] = v, requires_grad): a DSL_TENSOR holds one reference of the
+ * engine's own count (mt_tensor_retain/release), so `y = x` shares the tensor as in Python. A
+ * tensor holds no language values, so it takes no part in cycles. A method looked up on a
+ * tensor or a list (`x.sum`, `xs.append`) is a DSL_METHOD: the table row plus the value it is
  * bound to, itself reference counted.
  *
  * Ownership: a dsl_value holding a heap object owns one reference. Copying the struct does
@@ -34,7 +39,7 @@
 
 #define DSL_MAX_STR_BYTES ((size_t)64 << 20) /* longest string a cell may build */
 #define DSL_MAX_LIST_LEN ((size_t)1 << 22)   /* most items in one list (128 MiB of values) */
-#define DSL_MAX_LIST_DEPTH 100               /* lists nested in lists */
+#define DSL_MAX_LIST_DEPTH 1000              /* nesting that repr, == and < walk down */
 
 enum dsl_kind {
     DSL_NONE,
@@ -56,7 +61,9 @@ enum dsl_vstatus {
     DSL_V_OK = 0,
     DSL_V_NOMEM = -1,  /* MemoryError: out of memory */
     DSL_V_TOOBIG = -2, /* MemoryError: over DSL_MAX_STR_BYTES or DSL_MAX_LIST_LEN */
-    DSL_V_DEPTH = -3,  /* RecursionError: lists nested deeper than DSL_MAX_LIST_DEPTH */
+    DSL_V_DEPTH = -3,  /* RecursionError: a walk down lists nested deeper than
+                        * DSL_MAX_LIST_DEPTH */
+    DSL_V_CYCLE = -4,  /* ValueError: the store would put a list inside itself */
 };
 
 struct dsl_str {
@@ -68,19 +75,12 @@ struct dsl_str {
 /* How a list shows itself. The language has no tuple literal, but shapes and strides read
  * better as Python shows them, `(2, 3)`; and a list made by tensor.tolist() must be text that
  * json.loads reads, so its non-finite floats show as NaN/Infinity. Everything else (len,
- * indexing, iteration, ==) treats these as plain lists; a list built from them is plain. */
+ * indexing, iteration, ==) treats these as plain lists, except that a tuple is never mutated
+ * (it has no item assignment, append...); a list built from them is plain. */
 enum dsl_list_style {
     DSL_LIST_PLAIN, /* [1, 2] */
     DSL_LIST_TUPLE, /* (1, 2), (1,), (): type() says "tuple" */
     DSL_LIST_JSON,  /* [1.0, NaN, Infinity] */
-};
-
-struct dsl_list {
-    size_t refs;
-    size_t len, cap;
-    int depth;                 /* 1 + the deepest list inside */
-    enum dsl_list_style style; /* how repr shows it */
-    struct dsl_value *items;   /* owned references */
 };
 
 struct dsl_range {
@@ -109,23 +109,35 @@ struct dsl_value {
     } as;
 };
 
+struct dsl_list {
+    size_t refs;
+    size_t parents; /* container slots (list items, defaults, bound methods) holding it */
+    size_t len, cap;
+    enum dsl_list_style style; /* how repr shows it; a tuple is never mutated */
+    bool mark;                 /* visited, during a cycle check */
+    struct dsl_value *items;   /* owned references */
+    struct dsl_value dead;     /* while being freed: the next container to free */
+};
+
 /* A method bound to the value it was looked up on. */
 struct dsl_method {
     size_t refs;
-    const struct dsl_builtin *fn; /* the method's row (tensor.h) */
-    struct dsl_value self;        /* owned reference */
+    const struct dsl_builtin *fn; /* the method's row (tensor.h, list.h) */
+    struct dsl_value self;        /* owned reference (a list's parents count it) */
+    struct dsl_value dead;        /* while being freed: the next container to free */
 };
 
 /* A function made by `def`. Parameters and body are the DEF node's (inside `code`); `locals`
  * are the names the body assigns (parameters first), which are local to a call, as in Python. */
 struct dsl_function {
     size_t refs;
-    int depth;                  /* 1 + the deepest list or function among the defaults */
     struct dsl_code *code;      /* owned reference: the cell the def was in */
     const struct dsl_node *def; /* the DSL_N_DEF node inside code->ast */
-    struct dsl_value *defaults; /* def->nkw slots, owned; none where a parameter has none */
+    struct dsl_value *defaults; /* def->nkw slots, owned (a list's parents count them); none
+                                 * where a parameter has none */
     const char **locals;        /* names borrowed from the AST; params are the first nkw */
     size_t nlocals;
+    struct dsl_value dead; /* while being freed: the next container to free */
 };
 
 static inline struct dsl_value dsl_none(void) { return (struct dsl_value){.kind = DSL_NONE}; }
@@ -144,8 +156,25 @@ static inline struct dsl_value dsl_float(double f)
 
 /* Adds one reference (heap kinds) and returns v. */
 struct dsl_value dsl_value_retain(struct dsl_value v);
-/* Drops one reference; frees the object at zero. Scalars: no-op. */
+/* Drops one reference; frees the object at zero, and what only it held, without recursion (a
+ * chain of a million nested lists is fine). Scalars: no-op. */
 void dsl_value_release(struct dsl_value v);
+
+/* A container slot starts or stops holding v: counts a list's parents (see above). Every store
+ * into a list item, a default or a bound method's self calls adopt; taking it out, orphan. */
+static inline void dsl_value_adopt(struct dsl_value v)
+{
+    if (v.kind == DSL_LIST) v.as.l->parents++;
+}
+static inline void dsl_value_orphan(struct dsl_value v)
+{
+    if (v.kind == DSL_LIST) v.as.l->parents--;
+}
+
+/* Whether storing v into list l would make l reach itself: DSL_V_OK, DSL_V_CYCLE, or
+ * DSL_V_NOMEM (the check could not run). Cheap unless l is held by another container and v is
+ * (or holds) a list, a function with defaults or a bound method. */
+int dsl_list_check_store(const struct dsl_list *l, struct dsl_value v);
 
 /* A new string value copying s[0..n) (must be valid UTF-8) into *out. */
 int dsl_str_value(const char *s, size_t n, struct dsl_value *out);
@@ -155,11 +184,12 @@ struct dsl_str *dsl_str_alloc(size_t n);
 
 /* A new empty list (one reference) with room for cap items; NULL when out of memory. */
 struct dsl_list *dsl_list_new(size_t cap);
-/* Appends v to l, taking ownership of v (released on failure). Updates l->depth. */
+/* Appends v to l, taking ownership of v (released on failure): DSL_V_OK, DSL_V_TOOBIG or
+ * DSL_V_NOMEM. No cycle check: the caller knows v cannot reach l (a list being built) or ran
+ * dsl_list_check_store. */
 int dsl_list_push(struct dsl_list *l, struct dsl_value v);
-
-/* How deep v nests lists and functions (0 for anything else): see DSL_MAX_LIST_DEPTH. */
-int dsl_value_depth(struct dsl_value v);
+/* Makes room for n more items: DSL_V_OK, DSL_V_TOOBIG or DSL_V_NOMEM. */
+int dsl_list_reserve(struct dsl_list *l, size_t n);
 
 /* Number of ints a range yields (0 when empty). */
 int64_t dsl_range_len(struct dsl_range r);
@@ -204,11 +234,15 @@ static inline double dsl_as_double(struct dsl_value v)
 
 /* Python ==: numbers by value (1 == 1.0 == true), strings by bytes, lists item by item (of any
  * style: `x.shape == [2, 3]` holds), tensors and methods by identity, other kinds of different
- * type are unequal. (`tensor == x` in a cell compares elementwise; see tensor.h.) */
+ * type are unequal. (`tensor == x` in a cell compares elementwise; see tensor.h.) The _checked
+ * form returns DSL_V_DEPTH for lists nested deeper than DSL_MAX_LIST_DEPTH, where the plain
+ * form falls back to identity. */
+int dsl_value_equal_checked(struct dsl_value a, struct dsl_value b, bool *eq);
 bool dsl_value_equal(struct dsl_value a, struct dsl_value b);
 
 /* Appends the repr (what a result shows: strings quoted) or the str (what print shows) of v.
- * Return 0, or -1 when the buffer failed (see its flags). */
+ * Returns DSL_V_OK; DSL_V_NOMEM or DSL_V_TOOBIG when the buffer failed (see its flags); or
+ * DSL_V_DEPTH when lists nest deeper than DSL_MAX_LIST_DEPTH, shown as [...] from there. */
 int dsl_value_repr(struct render_buf *b, struct dsl_value v);
 int dsl_value_str(struct render_buf *b, struct dsl_value v);
 

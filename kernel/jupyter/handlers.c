@@ -284,6 +284,9 @@ static void handle_execute(struct jp_kernel *k, enum jp_channel ch, const struct
     k->payloads = json_array();
     char started[32];
     jp_iso8601_now(started);
+    /* Tracebacks say "Cell In[n]" for a cell kept in the history, "Cell" for one that is not
+     * (silent or store_history false), as IPython's do. */
+    dsl_session_set_execution_count(k->dsl, store_history ? (long)count : 0);
     int rc = dsl_execute(k->dsl, code, &out, &result, &err);
     out_flush(&e);
     free(e.held);

@@ -1,4 +1,7 @@
-/* chart.c — Vega-Lite specs and SVG drawings of simple charts (see chart.h). */
+/* chart.c — Vega-Lite specs, SVG drawings and mime bundles of simple charts (see chart.h).
+ *
+ * The SVG mimics Vega-Lite's defaults (the tableau10 palette, a grid, titled axes) so that a
+ * chart looks alike whichever form the front end shows. */
 #include "render/chart.h"
 
 #include "render/render.h"
@@ -8,25 +11,58 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Vega-Lite's default categorical palette (tableau10): series k has colour k in both forms. */
+static const char *const palette[] = {"#4c78a8", "#f58518", "#e45756", "#72b7b2", "#54a24b",
+                                      "#eeca3b", "#b279a2", "#ff9da6", "#9d755d", "#bab0ac"};
+#define NPALETTE (sizeof palette / sizeof palette[0])
+
+/* ---- Vega-Lite ------------------------------------------------------------------------------ */
+
 /* The part of a spec every chart shares. */
 static json_t *spec_base(const char *title)
 {
     json_t *s = json_object();
     if (!s) return NULL;
-    json_object_set_new(s, "$schema",
-                        json_string("https://vega.github.io/schema/vega-lite/v5.json"));
-    if (title) json_object_set_new(s, "title", json_string(title));
+    json_object_set_new(s, "$schema", json_string(CHART_VEGALITE_SCHEMA));
+    if (title) json_object_set_new(s, "title", render_json_string(title, strlen(title)));
     json_object_set_new(s, "width", json_integer(CHART_WIDTH));
     json_object_set_new(s, "height", json_integer(CHART_HEIGHT));
     return s;
 }
 
-static json_t *axis(const char *field, const char *type, const char *title, bool log)
+/* An encoding channel; a failed allocation leaves a field out, and spec_done catches it. */
+static json_t *channel(const char *field, const char *type, const char *title, bool log)
 {
     json_t *a = json_pack("{s:s, s:s}", "field", field, "type", type);
-    if (a && title) json_object_set_new(a, "title", json_string(title));
+    if (a && title) json_object_set_new(a, "title", render_json_string(title, strlen(title)));
     if (a && log) json_object_set_new(a, "scale", json_pack("{s:s}", "type", "log"));
     return a;
+}
+
+/* A JSON array of n strings. */
+static json_t *string_array(size_t n, const char *const *s)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; a && i < n; i++)
+        if (json_array_append_new(a, render_json_string(s[i], strlen(s[i]))) != 0) {
+            json_decref(a);
+            return NULL;
+        }
+    return a;
+}
+
+/* Jansson's setters ignore NULL values, so a spec built while memory ran out lacks a part:
+ * check the parts every chart needs once, at the end. */
+static json_t *spec_done(json_t *s)
+{
+    json_t *enc = json_object_get(s, "encoding");
+    if (!json_object_get(s, "$schema") || !json_object_get(s, "mark") ||
+        !json_is_array(json_object_get(json_object_get(s, "data"), "values")) ||
+        !json_object_get(enc, "x") || !json_object_get(enc, "y")) {
+        json_decref(s);
+        return NULL;
+    }
+    return s;
 }
 
 json_t *chart_bars_spec(const struct chart_bars *c)
@@ -39,51 +75,72 @@ json_t *chart_bars_spec(const struct chart_bars *c)
     }
     for (size_t i = 0; i < c->n; i++)
         if (!isnan(c->values[i]))
-            json_array_append_new(
-                values, json_pack("{s:s, s:f}", "label", c->labels[i], "value", c->values[i]));
+            json_array_append_new(values,
+                                  json_pack("{s:o, s:f}", "label",
+                                            render_json_string(c->labels[i], strlen(c->labels[i])),
+                                            "value", c->values[i]));
     json_object_set_new(s, "data", json_pack("{s:o}", "values", values));
-    json_object_set_new(s, "mark", json_string("bar"));
-    json_t *x = axis("label", "nominal", c->x_title, false);
-    if (x) json_object_set_new(x, "sort", json_null()); /* keep the given order */
+    json_object_set_new(s, "mark", json_pack("{s:s, s:b}", "type", "bar", "tooltip", 1));
+    json_t *x = channel("label", "nominal", c->x_title, false);
+    if (x) {
+        /* the given order, and every label on the axis, a missing bar's too */
+        json_object_set_new(x, "sort", json_null());
+        json_object_set_new(x, "scale",
+                            json_pack("{s:o}", "domain", string_array(c->n, c->labels)));
+        json_object_set_new(x, "axis", json_pack("{s:i}", "labelAngle", 0));
+    }
     json_object_set_new(
         s, "encoding",
-        json_pack("{s:o, s:o}", "x", x, "y", axis("value", "quantitative", c->y_title, false)));
-    return s;
+        json_pack("{s:o, s:o}", "x", x, "y", channel("value", "quantitative", c->y_title, false)));
+    return spec_done(s);
 }
 
 json_t *chart_lines_spec(const struct chart_lines *c)
 {
-    json_t *s = spec_base(c->title), *values = json_array();
-    if (!s || !values) {
+    json_t *s = spec_base(c->title), *values = json_array(), *ticks = json_array();
+    if (!s || !values || !ticks) {
         json_decref(s);
         json_decref(values);
+        json_decref(ticks);
         return NULL;
     }
     for (size_t k = 0; k < c->nseries; k++)
         for (size_t i = 0; i < c->npoints; i++) {
             double y = c->y[k * c->npoints + i];
-            if (!isnan(y))
-                json_array_append_new(values, json_pack("{s:f, s:f, s:s}", "x", c->x[i], "y", y,
-                                                        "series", c->series[k]));
+            if (isnan(y) || (c->log_y && !(y > 0)) || (c->log_x && !(c->x[i] > 0))) continue;
+            json_array_append_new(
+                values, json_pack("{s:f, s:f, s:o}", "x", c->x[i], "y", y, "series",
+                                  render_json_string(c->series[k], strlen(c->series[k]))));
         }
+    for (size_t i = 0; i < c->npoints; i++) json_array_append_new(ticks, json_real(c->x[i]));
     json_object_set_new(s, "data", json_pack("{s:o}", "values", values));
-    json_object_set_new(s, "mark", json_pack("{s:s, s:b}", "type", "line", "point", 1));
+    json_object_set_new(s, "mark",
+                        json_pack("{s:s, s:b, s:b}", "type", "line", "point", 1, "tooltip", 1));
+    json_t *x = channel("x", "quantitative", c->x_title, c->log_x);
+    /* a tick at each x (timing's sizes), not the scale's round numbers */
+    if (x)
+        json_object_set_new(x, "axis", json_pack("{s:o}", "values", ticks));
+    else
+        json_decref(ticks);
+    json_t *color = channel("series", "nominal", c->series_title, false);
+    /* every series in the legend, one without points (an unavailable backend) too */
+    if (color)
+        json_object_set_new(color, "scale",
+                            json_pack("{s:o}", "domain", string_array(c->nseries, c->series)));
     json_object_set_new(s, "encoding",
-                        json_pack("{s:o, s:o, s:o}", "x",
-                                  axis("x", "quantitative", c->x_title, c->log_x), "y",
-                                  axis("y", "quantitative", c->y_title, c->log_y), "color",
-                                  axis("series", "nominal", c->series_title, false)));
-    return s;
+                        json_pack("{s:o, s:o, s:o}", "x", x, "y",
+                                  channel("y", "quantitative", c->y_title, c->log_y), "color",
+                                  color));
+    return spec_done(s);
 }
 
-/* ---- SVG ----------------------------------------------------------------------------------- */
+/* ---- SVG ------------------------------------------------------------------------------------ */
 
 #define M_LEFT 70
-#define M_RIGHT 110 /* room for a legend */
-#define M_TOP 30
-#define M_BOTTOM 45
-
-static const char *const palette[] = {"#4c78a8", "#f58518", "#54a24b", "#e45756", "#72b7b2"};
+#define M_RIGHT 120 /* room for a legend */
+#define M_TOP 34
+#define M_BOTTOM 48
+#define PLOT_BOTTOM (M_TOP + CHART_HEIGHT)
 
 static void text_el(struct render_buf *b, double x, double y, const char *anchor, const char *s,
                     const char *extra)
@@ -97,55 +154,68 @@ static void text_el(struct render_buf *b, double x, double y, const char *anchor
 static void svg_open(struct render_buf *b, const char *title, const char *x_title,
                      const char *y_title)
 {
-    int w = M_LEFT + CHART_WIDTH + M_RIGHT, h = M_TOP + CHART_HEIGHT + M_BOTTOM;
+    int w = M_LEFT + CHART_WIDTH + M_RIGHT, h = PLOT_BOTTOM + M_BOTTOM;
     render_buf_printf(b,
                       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
                       "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"11\">\n"
                       "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n",
                       w, h, w, h, w, h);
-    if (title) text_el(b, M_LEFT + CHART_WIDTH / 2.0, 18, "middle", title, " font-size=\"13\"");
-    if (x_title) text_el(b, M_LEFT + CHART_WIDTH / 2.0, h - 6.0, "middle", x_title, NULL);
+    if (title)
+        text_el(b, M_LEFT + CHART_WIDTH / 2.0, 20, "middle", title,
+                " font-size=\"13\" font-weight=\"bold\"");
+    if (x_title) text_el(b, M_LEFT + CHART_WIDTH / 2.0, h - 8.0, "middle", x_title, NULL);
     if (y_title) {
         char rot[96];
-        snprintf(rot, sizeof rot, " transform=\"rotate(-90 14 %.1f)\"", M_TOP + CHART_HEIGHT / 2.0);
-        text_el(b, 14, M_TOP + CHART_HEIGHT / 2.0, "middle", y_title, rot);
+        snprintf(rot, sizeof rot, " transform=\"rotate(-90 16 %.1f)\"", M_TOP + CHART_HEIGHT / 2.0);
+        text_el(b, 16, M_TOP + CHART_HEIGHT / 2.0, "middle", y_title, rot);
     }
+}
+
+/* The axis lines, drawn over the grid and the marks. */
+static void svg_axes(struct render_buf *b)
+{
     render_buf_printf(b,
                       "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#888\"/>\n"
                       "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#888\"/>\n",
-                      M_LEFT, M_TOP, M_LEFT, M_TOP + CHART_HEIGHT, M_LEFT, M_TOP + CHART_HEIGHT,
-                      M_LEFT + CHART_WIDTH, M_TOP + CHART_HEIGHT);
+                      M_LEFT, M_TOP, M_LEFT, PLOT_BOTTOM, M_LEFT, PLOT_BOTTOM, M_LEFT + CHART_WIDTH,
+                      PLOT_BOTTOM);
 }
 
 static char *svg_close(struct render_buf *b)
 {
+    svg_axes(b);
     render_buf_puts(b, "</svg>\n");
-    return render_buf_take(b);
+    return render_buf_take(b); /* NULL when an append failed */
 }
 
-/* A value axis from lo to hi (log10 units when log): ticks and their labels on the y axis. */
+/* A value axis from lo to hi (log10 units when log): grid lines and labels on the y axis. */
 static void y_ticks(struct render_buf *b, double lo, double hi, bool log)
 {
     char label[32];
-    if (log) {
-        for (double e = ceil(lo); e <= floor(hi); e++) {
-            double py = M_TOP + CHART_HEIGHT - (e - lo) / (hi - lo) * CHART_HEIGHT;
-            snprintf(label, sizeof label, "%g", pow(10, e));
-            render_buf_printf(
-                b, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", M_LEFT,
-                py, M_LEFT + CHART_WIDTH, py);
-            text_el(b, M_LEFT - 4, py + 4, "end", label, NULL);
-        }
-        return;
-    }
-    for (int k = 0; k <= 5; k++) {
-        double v = lo + (hi - lo) * k / 5.0, py = M_TOP + CHART_HEIGHT - k / 5.0 * CHART_HEIGHT;
-        snprintf(label, sizeof label, "%.3g", v);
+    int n = log ? (int)(floor(hi) - ceil(lo)) : 5;
+    for (int k = 0; k <= n; k++) {
+        double v = log ? ceil(lo) + k : lo + (hi - lo) * k / n;
+        double py = PLOT_BOTTOM - (v - lo) / (hi - lo) * CHART_HEIGHT;
+        if (log)
+            snprintf(label, sizeof label, "%g", pow(10, v));
+        else
+            snprintf(label, sizeof label, "%.3g", v);
         render_buf_printf(b,
                           "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>\n",
                           M_LEFT, py, M_LEFT + CHART_WIDTH, py);
-        text_el(b, M_LEFT - 4, py + 4, "end", label, NULL);
+        text_el(b, M_LEFT - 5, py + 4, "end", label, NULL);
     }
+}
+
+/* The top of a linear axis from 0 whose 5 ticks are round numbers: 5 steps of 1, 2, 2.5 or 5
+ * times a power of ten, at least hi. */
+static double nice_top(double hi)
+{
+    static const double steps[] = {1, 2, 2.5, 5, 10};
+    double mag = pow(10, floor(log10(hi / 5)));
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++)
+        if (steps[i] * mag * 5 >= hi * (1 - 1e-9)) return steps[i] * mag * 5;
+    return hi;
 }
 
 char *chart_bars_svg(const struct chart_bars *c)
@@ -156,18 +226,27 @@ char *chart_bars_svg(const struct chart_bars *c)
     double hi = 0;
     for (size_t i = 0; i < c->n; i++)
         if (!isnan(c->values[i]) && c->values[i] > hi) hi = c->values[i];
-    if (hi <= 0) hi = 1;
+    if (!(hi > 0) || isinf(hi)) hi = 1;
+    hi = nice_top(hi);
     y_ticks(&b, 0, hi, false);
     double slot = c->n ? (double)CHART_WIDTH / (double)c->n : CHART_WIDTH;
+    char label[32];
     for (size_t i = 0; i < c->n; i++) {
-        double x = M_LEFT + slot * (double)i;
-        text_el(&b, x + slot / 2, M_TOP + CHART_HEIGHT + 14, "middle", c->labels[i], NULL);
-        if (isnan(c->values[i])) continue;
-        double h = c->values[i] / hi * CHART_HEIGHT;
+        double x = M_LEFT + slot * (double)i, mid = x + slot / 2;
+        text_el(&b, mid, PLOT_BOTTOM + 15, "middle", c->labels[i], NULL);
+        double v = c->values[i];
+        if (isnan(v)) {
+            if (c->missing_note)
+                text_el(&b, mid, PLOT_BOTTOM - 6, "middle", c->missing_note, " fill=\"#888\"");
+            continue;
+        }
+        double h = fmin(fmax(v, 0) / hi, 1) * CHART_HEIGHT;
         render_buf_printf(&b,
                           "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
                           "fill=\"%s\"/>\n",
-                          x + slot * 0.15, M_TOP + CHART_HEIGHT - h, slot * 0.7, h, palette[0]);
+                          x + slot * 0.15, PLOT_BOTTOM - h, slot * 0.7, h, palette[0]);
+        snprintf(label, sizeof label, "%.3g", v);
+        text_el(&b, mid, PLOT_BOTTOM - h - 4, "middle", label, NULL);
     }
     return svg_close(&b);
 }
@@ -178,62 +257,140 @@ char *chart_lines_svg(const struct chart_lines *c)
     render_buf_init(&b, 0);
     svg_open(&b, c->title, c->x_title, c->y_title);
     double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
+    /* a point is drawn when it is a number, and positive on a log axis */
+#define X_OK(v) (isfinite(v) && (!c->log_x || (v) > 0))
+#define Y_OK(v) (isfinite(v) && (!c->log_y || (v) > 0))
 #define TX(v) (c->log_x ? log10(v) : (v))
 #define TY(v) (c->log_y ? log10(v) : (v))
-    for (size_t i = 0; i < c->npoints; i++) {
-        if (c->log_x && !(c->x[i] > 0)) continue;
-        xlo = fmin(xlo, TX(c->x[i]));
-        xhi = fmax(xhi, TX(c->x[i]));
-    }
-    for (size_t k = 0; k < c->nseries * c->npoints; k++) {
-        double y = c->y[k];
-        if (isnan(y) || (c->log_y && !(y > 0))) continue;
-        ylo = fmin(ylo, TY(y));
-        yhi = fmax(yhi, TY(y));
-    }
-    if (!(xhi > xlo)) xlo -= 1, xhi += 1;
-    if (!(yhi > ylo)) ylo -= 1, yhi += 1;
+    for (size_t i = 0; i < c->npoints; i++)
+        if (X_OK(c->x[i])) xlo = fmin(xlo, TX(c->x[i])), xhi = fmax(xhi, TX(c->x[i]));
+    for (size_t k = 0; k < c->nseries * c->npoints; k++)
+        if (Y_OK(c->y[k])) ylo = fmin(ylo, TY(c->y[k])), yhi = fmax(yhi, TY(c->y[k]));
+    if (!(xhi > xlo)) xlo = isfinite(xlo) ? xlo - 1 : 0, xhi = xlo + 2;
+    if (!(yhi > ylo)) ylo = isfinite(ylo) ? ylo - 1 : 0, yhi = ylo + 2;
     if (c->log_y) ylo = floor(ylo), yhi = ceil(yhi); /* whole decades */
+    /* a little room left and right so the end points are not on the axes */
+    double pad = (xhi - xlo) * 0.04;
+    xlo -= pad, xhi += pad;
     y_ticks(&b, ylo, yhi, c->log_y);
     char label[32];
     for (size_t i = 0; i < c->npoints; i++) {
-        if (c->log_x && !(c->x[i] > 0)) continue;
+        if (!X_OK(c->x[i])) continue;
         double px = M_LEFT + (TX(c->x[i]) - xlo) / (xhi - xlo) * CHART_WIDTH;
         snprintf(label, sizeof label, "%g", c->x[i]);
-        text_el(&b, px, M_TOP + CHART_HEIGHT + 14, "middle", label, NULL);
+        text_el(&b, px, PLOT_BOTTOM + 15, "middle", label, NULL);
     }
     for (size_t k = 0; k < c->nseries; k++) {
-        const char *color = palette[k % (sizeof palette / sizeof palette[0])];
-        render_buf_printf(&b, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"",
-                          color);
+        const char *color = palette[k % NPALETTE];
+        struct render_buf pts;
+        render_buf_init(&pts, 0);
         for (size_t i = 0; i < c->npoints; i++) {
             double y = c->y[k * c->npoints + i];
-            if (isnan(y) || (c->log_y && !(y > 0)) || (c->log_x && !(c->x[i] > 0))) continue;
-            render_buf_printf(&b, "%.1f,%.1f ",
-                              M_LEFT + (TX(c->x[i]) - xlo) / (xhi - xlo) * CHART_WIDTH,
-                              M_TOP + CHART_HEIGHT - (TY(y) - ylo) / (yhi - ylo) * CHART_HEIGHT);
+            if (!Y_OK(y) || !X_OK(c->x[i])) continue;
+            double px = M_LEFT + (TX(c->x[i]) - xlo) / (xhi - xlo) * CHART_WIDTH,
+                   py = PLOT_BOTTOM - (TY(y) - ylo) / (yhi - ylo) * CHART_HEIGHT;
+            render_buf_printf(&pts, "%.1f,%.1f ", px, py);
+            render_buf_printf(&b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n", px, py,
+                              color);
         }
-        render_buf_puts(&b, "\"/>\n");
-        double ly = M_TOP + 10 + 16.0 * (double)k;
-        render_buf_printf(&b, "<rect x=\"%d\" y=\"%.1f\" width=\"12\" height=\"3\" fill=\"%s\"/>\n",
-                          M_LEFT + CHART_WIDTH + 12, ly - 4, color);
-        text_el(&b, M_LEFT + CHART_WIDTH + 28, ly, "start", c->series[k], NULL);
+        if (pts.len)
+            render_buf_printf(&b,
+                              "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" "
+                              "points=\"%s\"/>\n",
+                              color, render_buf_str(&pts));
+        if (pts.nomem) b.nomem = true;
+        render_buf_free(&pts);
+        double ly = M_TOP + 14 + 16.0 * (double)k;
+        render_buf_printf(&b, "<rect x=\"%d\" y=\"%.1f\" width=\"14\" height=\"3\" fill=\"%s\"/>\n",
+                          M_LEFT + CHART_WIDTH + 14, ly - 4, color);
+        text_el(&b, M_LEFT + CHART_WIDTH + 32, ly, "start", c->series[k], NULL);
     }
+    if (c->series_title)
+        text_el(&b, M_LEFT + CHART_WIDTH + 14, M_TOP, "start", c->series_title,
+                " font-weight=\"bold\"");
+#undef X_OK
+#undef Y_OK
 #undef TX
 #undef TY
     return svg_close(&b);
 }
 
-json_t *chart_bundle(const char *renderer, const char *text, json_t *spec, char *svg)
+/* ---- bundles -------------------------------------------------------------------------------- */
+
+char *chart_html(const json_t *spec, const char *svg)
 {
-    json_t *bundle = render_text_bundle(text);
-    bool vl = strcmp(renderer, "vegalite") == 0 || strcmp(renderer, "auto") == 0;
-    bool sv = strcmp(renderer, "svg") == 0 || strcmp(renderer, "auto") == 0;
-    bool html = strcmp(renderer, "html") == 0;
-    if (bundle && spec && vl) json_object_set(bundle, CHART_VEGALITE_MIME, spec);
-    if (bundle && svg && sv) json_object_set_new(bundle, "image/svg+xml", json_string(svg));
-    if (bundle && svg && html) json_object_set_new(bundle, "text/html", json_string(svg));
+    char *json = json_dumps(spec, JSON_COMPACT);
+    if (!json) return NULL;
+    struct render_buf b;
+    render_buf_init(&b, 0);
+    /* The spec goes into a script: "<" only occurs inside JSON strings, where \u003c means the
+     * same, so no "</script>" or "<!--" in the data can end or confuse the script. */
+    render_buf_puts(&b, "<div class=\"minitorch-chart\">\n");
+    render_buf_puts(&b, svg);
+    render_buf_puts(
+        &b, "</div>\n<script>\n"
+            "(function (el, spec) {\n"
+            "  if (!el) return;\n"
+            "  import(\"https://cdn.jsdelivr.net/npm/vega-embed@6/+esm\")\n"
+            "    .then(function (m) {\n"
+            "      var d = document.createElement(\"div\");\n"
+            "      return m.default(d, spec, {actions: false})\n"
+            "        .then(function () { el.replaceChildren(d); });\n"
+            "    })\n"
+            "    .catch(function () {}); /* offline: the drawing stays */\n"
+            "})(document.currentScript && document.currentScript.previousElementSibling,\n");
+    for (const char *p = json; *p; p++)
+        if (*p == '<')
+            render_buf_puts(&b, "\\u003c");
+        else
+            render_buf_putc(&b, *p);
+    render_buf_puts(&b, ");\n</script>\n");
+    free(json);
+    return render_buf_take(&b);
+}
+
+/* Packs spec and svg (taking both; either NULL means out of memory) for the renderer. */
+static json_t *chart_bundle(const char *renderer, const char *kind, const char *title, json_t *spec,
+                            char *svg)
+{
+    bool vl = strcmp(renderer, "vegalite") == 0, sv = strcmp(renderer, "svg") == 0,
+         html = strcmp(renderer, "html") == 0;
+    bool want_spec = !sv, want_svg = !vl;
+    json_t *bundle = NULL;
+    if ((want_spec && !spec) || (want_svg && !svg)) goto done;
+    struct render_buf t;
+    render_buf_init(&t, 0);
+    render_buf_printf(&t, "<%s: %s>", kind, title ? title : "untitled");
+    bundle = t.nomem ? NULL : render_text_bundle(render_buf_str(&t));
+    render_buf_free(&t);
+    if (!bundle) goto done;
+    int err = 0;
+    if (html) {
+        char *h = chart_html(spec, svg);
+        err = !h || json_object_set_new(bundle, "text/html", render_json_string(h, strlen(h)));
+        free(h);
+    } else {
+        if (want_spec) err |= json_object_set(bundle, CHART_VEGALITE_MIME, spec);
+        if (want_svg)
+            err |=
+                json_object_set_new(bundle, "image/svg+xml", render_json_string(svg, strlen(svg)));
+    }
+    if (err) {
+        json_decref(bundle);
+        bundle = NULL;
+    }
+done:
     json_decref(spec);
     free(svg);
     return bundle;
+}
+
+json_t *chart_bars_bundle(const char *renderer, const struct chart_bars *c)
+{
+    return chart_bundle(renderer, "bar chart", c->title, chart_bars_spec(c), chart_bars_svg(c));
+}
+
+json_t *chart_lines_bundle(const char *renderer, const struct chart_lines *c)
+{
+    return chart_bundle(renderer, "line chart", c->title, chart_lines_spec(c), chart_lines_svg(c));
 }

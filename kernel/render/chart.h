@@ -1,10 +1,24 @@
 /* chart.h — charts as Vega-Lite v5 specs and as plain SVG (kernel/render).
  *
  * Every chart the kernel draws (compare's bars, timing's lines; datasets and decision
- * boundaries later) is built here twice from the same data: a Vega-Lite v5 spec, which
- * JupyterLab and Notebook render interactively, and a self-contained SVG (no scripts, no
- * external fonts) for front ends without Vega-Lite and for nbconvert. chart_bundle packs them
- * into a mime bundle according to the session's %plot_renderer choice. */
+ * boundaries later) is built here, twice from the same data: a Vega-Lite v5 spec, which
+ * JupyterLab and VS Code render interactively, and a self-contained SVG (no scripts, no
+ * external fonts) for front ends without Vega-Lite and for nbconvert/GitHub. A chart's mime
+ * bundle (chart_*_bundle) holds what the session's %plot_renderer asks for:
+ *
+ *   auto      Vega-Lite spec + SVG (each front end picks the richest it knows)
+ *   vegalite  the Vega-Lite spec only
+ *   svg       the SVG only
+ *   html      text/html: the SVG inside a <div>, and a script that replaces it with the
+ *             interactive chart through vega-embed when the page can load it (Colab, classic
+ *             Notebook); offline the SVG stays
+ *
+ * always with a one-line text/plain. A chart bundle never carries other text/html (JupyterLab
+ * ranks HTML above Vega-Lite and SVG and would show only that): a table that goes with a chart is
+ * its own display.
+ *
+ * Output is deterministic (fixed float formats, no ids, no timestamps), so notebooks that store
+ * charts compare equal when the data do. Text in titles and labels is escaped. */
 #ifndef KERNEL_RENDER_CHART_H
 #define KERNEL_RENDER_CHART_H
 
@@ -13,38 +27,44 @@
 #include <stddef.h>
 
 #define CHART_VEGALITE_MIME "application/vnd.vegalite.v5+json"
-#define CHART_WIDTH 400
+#define CHART_VEGALITE_SCHEMA "https://vega.github.io/schema/vega-lite/v5.json"
+#define CHART_WIDTH 400 /* plot area, pixels (the SVG adds margins for axes and legend) */
 #define CHART_HEIGHT 250
 
-/* A bar chart: one bar per label. */
+/* A bar chart: one bar per label, in the given order. */
 struct chart_bars {
-    const char *title, *x_title, *y_title;
+    const char *title, *x_title, *y_title; /* y_title names the unit: "time per run (ms)" */
     size_t n;
-    const char *const *labels;
-    const double *values; /* NAN: no bar (e.g. an unavailable backend) */
+    const char *const *labels; /* n */
+    const double *values;      /* n; NAN: no bar, the label stays on the axis with a note */
+    const char *missing_note;  /* the note under a missing bar ("unavailable"); NULL: none */
 };
 
 /* A line chart: one line per series over shared x values. */
 struct chart_lines {
     const char *title, *x_title, *y_title, *series_title;
     size_t nseries, npoints;
-    const char *const *series; /* names */
+    const char *const *series; /* nseries names */
     const double *x;           /* npoints */
-    const double *y;           /* nseries * npoints, row per series; NAN: no point */
-    bool log_x, log_y;
+    const double *y;           /* nseries * npoints, a row per series; NAN: no point */
+    bool log_x, log_y;         /* logarithmic axes (points <= 0 are left out) */
 };
 
-/* New Vega-Lite specs; NULL when out of memory. */
+/* New Vega-Lite specs (data inline in data.values); NULL when out of memory. */
 json_t *chart_bars_spec(const struct chart_bars *c);
 json_t *chart_lines_spec(const struct chart_lines *c);
-/* New SVG documents (malloc'd text); NULL when out of memory. */
+/* New SVG documents (malloc'd, caller frees); NULL when out of memory. */
 char *chart_bars_svg(const struct chart_bars *c);
 char *chart_lines_svg(const struct chart_lines *c);
 
-/* The mime bundle for a chart: text/plain (`text`) always, and by `renderer`: "auto" the
- * Vega-Lite spec and the SVG, "vegalite" the spec, "svg" the SVG, "html" the SVG inline in
- * text/html. Takes ownership of spec and svg (either may be NULL: then left out). NULL when out
- * of memory. */
-json_t *chart_bundle(const char *renderer, const char *text, json_t *spec, char *svg);
+/* The mime bundle of a chart for `renderer` ("auto", "vegalite", "svg", "html"; anything else
+ * is taken as "auto"), as described above; text/plain says "<kind>: <title>". A new reference,
+ * or NULL when out of memory. */
+json_t *chart_bars_bundle(const char *renderer, const struct chart_bars *c);
+json_t *chart_lines_bundle(const char *renderer, const struct chart_lines *c);
+
+/* The html renderer's text/html for a spec and its SVG drawing (malloc'd); NULL when out of
+ * memory. */
+char *chart_html(const json_t *spec, const char *svg);
 
 #endif

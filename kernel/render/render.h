@@ -4,9 +4,9 @@
  * gives the pieces that build those bundles from C text: a growable byte buffer with a size
  * limit (so a huge repr ends in a MemoryError, not in an exhausted machine), Python's repr of
  * floats and strings, UTF-8 validation and repair (Jansson refuses invalid UTF-8), HTML
- * escaping, the text/plain bundle constructor, and the text form of an engine tensor (PyTorch's
- * layout). The renderers for charts (Vega-Lite, SVG) arrive later and use the same buffer.
- * Renderers read engine values (minitorch.h) but never the language's headers.
+ * escaping, the text/plain bundle constructor, and the text and HTML forms of an engine tensor
+ * (PyTorch's layout; a table). The renderers for charts (Vega-Lite, SVG) arrive later and use the
+ * same buffer. Renderers read engine values (minitorch.h) but never the language's headers.
  *
  * Memory: a `struct render_buf` owns its bytes; render_buf_free releases them and
  * render_buf_take hands them over. Functions returning json_t * return a new reference or NULL
@@ -97,11 +97,15 @@ struct mt_tensor;
  * -1 when the buffer failed. */
 int render_tensor_text(struct render_buf *b, const struct mt_tensor *t);
 
-/* Tensors of 1 or 2 dims with at most RENDER_TENSOR_HTML_MAX rows and columns show as an HTML
- * table (values formatted as in the text form); others as the escaped text form in <pre>. Both
- * end with a footer: shape, strides, backend, requires_grad (and whether a grad is set).
- * Returns 0, or -1 when the buffer failed. */
+/* Non-empty tensors of 1 or 2 dims show as an HTML table (values formatted as in the text
+ * form) with the indices as header row and column; a dim longer than RENDER_TENSOR_HTML_MAX
+ * shows its first and last RENDER_TENSOR_HTML_EDGE entries around an ellipsis column (&hellip;)
+ * or row (&#8942;). Empty tensors and those of 3 or more dims show as the escaped text form in
+ * <pre>. Both end with a footer: shape, strides, backend, requires_grad (with "(leaf)" or
+ * "(computed, not a leaf)" when true) and "grad set" when a gradient is there. Returns 0, or -1
+ * when the buffer failed. */
 #define RENDER_TENSOR_HTML_MAX 20
+#define RENDER_TENSOR_HTML_EDGE 10
 int render_tensor_html(struct render_buf *b, const struct mt_tensor *t);
 
 #endif

@@ -1,4 +1,5 @@
-/* tensor.c — the text/plain form of an engine tensor, laid out as PyTorch prints it.
+/* tensor.c — the text/plain form of an engine tensor, laid out as PyTorch prints it, and its
+ * text/html form, a table.
  *
  * Students compare what the kernel shows with PyTorch and numpy, so the layout follows
  * torch/_tensor_str.py: one number format for the whole tensor (fixed with 4 decimals, or
@@ -11,8 +12,12 @@
  * the shape and backend (and requires_grad=True), which PyTorch would leave out but a student
  * switching backends wants to see.
  *
+ * The HTML form is a table with the indices as headers, cut like a pandas frame (first and last
+ * 10 rows or columns past 20), in the same number format, and a footer with the layout facts
+ * (shape, strides, backend, requires_grad) that the text form cannot show compactly.
+ *
  * Only the shown elements are read (mt_tensor_get), so showing a 100M-element tensor reads
- * at most 6^ndim values and never copies the tensor. */
+ * at most 6^ndim values (21 x 21 for the table) and never copies the tensor. */
 #include "render/render.h"
 
 #include "minitorch/minitorch.h"
@@ -27,7 +32,8 @@
 /* The elements shown along each dim and the values at their cartesian product. */
 struct shown {
     const struct mt_tensor *t;
-    bool summarise;
+    int64_t edge;               /* entries kept at each end of a cut dim; 0: nothing is cut */
+    int64_t max_len;            /* dims longer than this are cut */
     int64_t count[MT_MAX_DIMS]; /* shown entries of each dim */
     float *vals;                /* row-major over the shown index product */
     size_t nvals;
@@ -35,17 +41,24 @@ struct shown {
     int width; /* widest formatted value */
 };
 
-/* Whether dim d is cut to its edges. */
-static bool cut(const struct shown *s, int d)
+/* The text form's rule (numpy's and PyTorch's): past the threshold, every dim longer than
+ * twice the edge items is cut. */
+static struct shown text_shown(const struct mt_tensor *t)
 {
-    return s->summarise && s->t->shape[d] > 2 * RENDER_TENSOR_EDGEITEMS;
+    bool summarise = t->size > RENDER_TENSOR_THRESHOLD;
+    return (struct shown){.t = t,
+                          .edge = summarise ? RENDER_TENSOR_EDGEITEMS : 0,
+                          .max_len = 2 * RENDER_TENSOR_EDGEITEMS};
 }
+
+/* Whether dim d is cut to its edges. */
+static bool cut(const struct shown *s, int d) { return s->edge > 0 && s->t->shape[d] > s->max_len; }
 
 /* The tensor index of the k-th shown entry of dim d. */
 static int64_t shown_index(const struct shown *s, int d, int64_t k)
 {
-    if (!cut(s, d) || k < RENDER_TENSOR_EDGEITEMS) return k;
-    return s->t->shape[d] - 2 * RENDER_TENSOR_EDGEITEMS + k;
+    if (!cut(s, d) || k < s->edge) return k;
+    return s->t->shape[d] - 2 * s->edge + k;
 }
 
 /* Reads the shown values. Returns 0, or -1 when out of memory. */
@@ -54,7 +67,7 @@ static int gather(struct shown *s)
     const struct mt_tensor *t = s->t;
     size_t n = 1;
     for (int d = 0; d < t->ndim; d++) {
-        s->count[d] = cut(s, d) ? 2 * RENDER_TENSOR_EDGEITEMS : t->shape[d];
+        s->count[d] = cut(s, d) ? 2 * s->edge : t->shape[d];
         n *= (size_t)s->count[d];
     }
     s->vals = malloc((n ? n : 1) * sizeof *s->vals);
@@ -122,7 +135,7 @@ static void put_row(struct render_buf *b, const struct shown *s, int indent, siz
     bool first = true;
     char buf[64];
     for (int64_t k = 0; k < s->count[d]; k++) {
-        bool dots = cut(s, d) && k == RENDER_TENSOR_EDGEITEMS;
+        bool dots = cut(s, d) && k == s->edge;
         for (int item = dots ? 0 : 1; item < 2; item++) { /* the " ..." entry, then the value */
             if (!first) {
                 if (on_line == per_line) {
@@ -157,7 +170,7 @@ static void put_dim(struct render_buf *b, const struct shown *s, int d, int inde
     int newlines = s->t->ndim - d - 1; /* a blank line between blocks of 3-D and deeper */
     render_buf_putc(b, '[');
     for (int64_t k = 0; k < s->count[d]; k++) {
-        bool dots = cut(s, d) && k == RENDER_TENSOR_EDGEITEMS;
+        bool dots = cut(s, d) && k == s->edge;
         for (int item = dots ? 0 : 1; item < 2; item++) {
             if (k > 0 || item == 0) {
                 render_buf_putc(b, ',');
@@ -197,7 +210,7 @@ int render_tensor_text(struct render_buf *b, const struct mt_tensor *t)
     if (t->size == 0) {
         render_buf_puts(b, "[]");
     } else {
-        struct shown s = {.t = t, .summarise = t->size > RENDER_TENSOR_THRESHOLD};
+        struct shown s = text_shown(t);
         if (gather(&s) != 0) {
             b->nomem = true;
             return -1;
@@ -217,7 +230,9 @@ int render_tensor_text(struct render_buf *b, const struct mt_tensor *t)
     return render_buf_putc(b, ')');
 }
 
-/* The footer every HTML form ends with: what a student checks after a view or a .to(). */
+/* The footer every HTML form ends with: what a student checks after a view, a .to() or an op
+ * on tensors that require grad (a computed one is not a leaf: backward() flows through it into
+ * the leaves' .grad, PyTorch's is_leaf). */
 static void html_footer(struct render_buf *b, const struct mt_tensor *t)
 {
     char shape[MT_MAX_DIMS * 24 + 8], strides[MT_MAX_DIMS * 24 + 8];
@@ -225,38 +240,80 @@ static void html_footer(struct render_buf *b, const struct mt_tensor *t)
     mt_shape_str(t->ndim, t->strides, strides, sizeof strides);
     render_buf_printf(b,
                       "<div style=\"font-size:smaller;color:#666\">shape %s &middot; strides %s "
-                      "&middot; backend %s &middot; requires_grad %s%s</div>",
+                      "&middot; backend %s &middot; requires_grad %s%s%s</div>",
                       shape, strides, mt_backend_name(t->backend),
-                      t->requires_grad ? "true" : "false", t->grad ? " &middot; grad set" : "");
+                      t->requires_grad ? "true" : "false",
+                      !t->requires_grad ? ""
+                      : t->node         ? " (computed, not a leaf)"
+                                        : " (leaf)",
+                      t->grad ? " &middot; grad set" : "");
+}
+
+/* One header or body cell of the table: the k-th shown entry of a dim, or the ellipsis that
+ * stands for the cut middle just before it. */
+static void html_row(struct render_buf *b, const struct shown *s, int64_t rowk, bool cut_row,
+                     bool row_header)
+{
+    int cd = s->t->ndim - 1; /* the column dim */
+    int64_t cols = s->count[cd];
+    render_buf_puts(b, "<tr>");
+    if (row_header) {
+        if (rowk < 0)
+            render_buf_puts(b, "<th></th>"); /* the corner above the row indices */
+        else if (cut_row)
+            render_buf_puts(b, "<th>&#8942;</th>");
+        else
+            render_buf_printf(b, "<th>%lld</th>", (long long)shown_index(s, 0, rowk));
+    }
+    char v[64];
+    for (int64_t j = 0; j < cols; j++) {
+        bool cut_col = cut(s, cd) && j == s->edge;
+        if (cut_col) /* the column standing for the cut middle */
+            render_buf_puts(b, rowk < 0  ? "<th>&hellip;</th>"
+                               : cut_row ? "<td>&#8945;</td>"
+                                         : "<td>&hellip;</td>");
+        if (rowk < 0) {
+            render_buf_printf(b, "<th>%lld</th>", (long long)shown_index(s, cd, j));
+        } else if (cut_row) {
+            render_buf_puts(b, "<td>&#8942;</td>");
+        } else {
+            format_value(s, s->vals[rowk * cols + j], v, sizeof v);
+            render_buf_printf(b, "<td>%s</td>", v); /* digits, '.', 'e', '-', "nan", "inf" */
+        }
+    }
+    render_buf_puts(b, "</tr>");
+}
+
+/* A 1-D or 2-D tensor as a table with its indices as headers (so t[i, j] can be read off),
+ * dims longer than RENDER_TENSOR_HTML_MAX cut to their first and last RENDER_TENSOR_HTML_EDGE
+ * entries around an ellipsis row or column, as pandas shows a long frame. */
+static int html_table(struct render_buf *b, const struct mt_tensor *t)
+{
+    struct shown s = {.t = t, .edge = RENDER_TENSOR_HTML_EDGE, .max_len = RENDER_TENSOR_HTML_MAX};
+    if (gather(&s) != 0) {
+        b->nomem = true;
+        return -1;
+    }
+    choose_format(&s);
+    bool two_d = t->ndim == 2;
+    render_buf_puts(b, "<table style=\"font-family:monospace;text-align:right\">");
+    html_row(b, &s, -1, false, two_d);
+    int64_t rows = two_d ? s.count[0] : 1;
+    for (int64_t i = 0; i < rows; i++) {
+        if (two_d && cut(&s, 0) && i == s.edge) html_row(b, &s, i, true, true);
+        html_row(b, &s, i, false, two_d);
+    }
+    render_buf_puts(b, "</table>");
+    free(s.vals);
+    return 0;
 }
 
 int render_tensor_html(struct render_buf *b, const struct mt_tensor *t)
 {
     render_buf_puts(b, "<div class=\"minitorch-tensor\">");
-    bool table = t->size > 0 && (t->ndim == 1 || t->ndim == 2) &&
-                 t->shape[0] <= RENDER_TENSOR_HTML_MAX &&
-                 t->shape[t->ndim - 1] <= RENDER_TENSOR_HTML_MAX;
-    if (table) {
-        struct shown s = {.t = t, .summarise = false};
-        if (gather(&s) != 0) {
-            b->nomem = true;
-            return -1;
-        }
-        choose_format(&s);
-        int64_t rows = t->ndim == 2 ? t->shape[0] : 1, cols = t->shape[t->ndim - 1];
-        render_buf_puts(b, "<table style=\"font-family:monospace;text-align:right\">");
-        char v[64];
-        for (int64_t i = 0; i < rows; i++) {
-            render_buf_puts(b, "<tr>");
-            for (int64_t j = 0; j < cols; j++) {
-                format_value(&s, s.vals[i * cols + j], v, sizeof v);
-                render_buf_printf(b, "<td>%s</td>", v); /* digits, '.', 'e', '-', "nan", "inf" */
-            }
-            render_buf_puts(b, "</tr>");
-        }
-        render_buf_puts(b, "</table>");
-        free(s.vals);
-    } else { /* bigger or more dims: the text form, which summarises */
+    if (t->size > 0 && (t->ndim == 1 || t->ndim == 2)) {
+        if (html_table(b, t) != 0) return -1;
+    } else { /* empty, or 3-D and more: the text form, which summarises */
         struct render_buf text;
         render_buf_init(&text, 0);
         render_tensor_text(&text, t);

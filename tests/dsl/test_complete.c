@@ -1,4 +1,9 @@
-/* test_complete.c — dsl_is_complete, dsl_complete, dsl_inspect and dsl_evaluate. */
+/* test_complete.c — dsl_is_complete, dsl_complete, dsl_inspect and dsl_evaluate: each
+ * completion context (names, keywords, magics and their arguments, tensor attributes after
+ * "x.", a call's keyword parameters, nothing inside strings and comments), the replaced byte
+ * range, and robustness at every cursor position of unfinished code. */
+#include "dsl/magics.h"
+#include "dsl/tensor.h"
 #include "dsl_helpers.h"
 #include "test.h"
 
@@ -39,6 +44,29 @@ static void test_is_complete(void)
     CHECK_STR(status_of("f(\"abc", NULL), "invalid"); /* one-line strings cannot continue */
     CHECK_STR(status_of("f(\"abc\n", NULL), "invalid");
     CHECK_STR(dsl_is_complete(NULL, &indent), "complete");
+    /* def blocks, else after a block, and a cell indented as a whole */
+    CHECK_STR(status_of("def f(x):", &indent), "incomplete");
+    CHECK_STR(indent, "    ");
+    CHECK_STR(status_of("def f(x):\n    return x", &indent), "incomplete");
+    CHECK_STR(indent, "    ");
+    CHECK_STR(status_of("def f(x):\n    return x\n\n", NULL), "complete");
+    CHECK_STR(status_of("def f(x,\n      y):", &indent), "incomplete");
+    CHECK_STR(indent, "    ");
+    CHECK_STR(status_of("if x:\n    y = 1\nelse:", &indent), "incomplete");
+    CHECK_STR(indent, "    ");
+    CHECK_STR(status_of("    if x:", &indent), "incomplete");
+    CHECK_STR(indent, "        ");
+    /* inside brackets: the last line's indentation (IPython's rule) */
+    CHECK_STR(status_of("x = (1 +\n   2", &indent), "incomplete");
+    CHECK_STR(indent, "   ");
+    /* one-line suites, magics and blank cells are whole */
+    CHECK_STR(status_of("for i in range(3): print(i)", NULL), "complete");
+    CHECK_STR(status_of("%time x = 1", NULL), "complete");
+    CHECK_STR(status_of("%backend fast\nx = 1", NULL), "complete");
+    CHECK_STR(status_of("   ", NULL), "complete");
+    CHECK_STR(status_of("# only a comment", NULL), "complete");
+    /* a dedent to no enclosing level is broken */
+    CHECK_STR(status_of("if x:\n    y\n  z", NULL), "invalid");
 }
 
 static int names_has(json_t *arr, const char *name)
@@ -108,6 +136,216 @@ static void test_complete(void)
     CHECK(m != NULL);
     CHECK_INT(end, 3);
     json_decref(m);
+    dsl_session_free(s);
+}
+
+/* The completions at byte `cursor` joined with ' ' (static buffer), and the replaced range. */
+static const char *completions(struct dsl_session *s, const char *code, size_t cursor,
+                               size_t *start, size_t *end)
+{
+    static char buf[8192];
+    json_t *m = dsl_complete(s, code, cursor, start, end);
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < json_array_size(m) && used < sizeof buf; i++)
+        used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%s", i ? " " : "",
+                                 json_string_value(json_array_get(m, i)));
+    json_decref(m);
+    return buf;
+}
+
+/* Completions at the end of code; checks the range replaces [want_start, end of code). */
+#define COMPLETES(s, code, want_start, want)                                                       \
+    do {                                                                                           \
+        size_t st_ = 999, en_ = 999;                                                               \
+        CHECK_STR(completions(s, code, strlen(code), &st_, &en_), want);                           \
+        CHECK_INT(st_, want_start);                                                                \
+        CHECK_INT(en_, strlen(code));                                                              \
+    } while (0)
+
+static void test_complete_attributes(void)
+{
+    struct dsl_session *s = dsl_session_new();
+    CHECK_INT(run_cell(s, "t = ones(2, 3)\nxs = [1, 2]\nn = 3\nword = 'abc'").rc, 0);
+    /* after a tensor variable's '.', exactly its methods and properties, sorted */
+    size_t start, end;
+    json_t *m = dsl_complete(s, "t.", 2, &start, &end);
+    CHECK_INT(json_array_size(m), dsl_tensor_method_count + dsl_tensor_prop_count);
+    CHECK(names_has(m, "sum") && names_has(m, "backward") && names_has(m, "shape") &&
+          names_has(m, "requires_grad") && names_has(m, "grad") && names_has(m, "tolist"));
+    CHECK(!names_has(m, "print") && !names_has(m, "t"));
+    for (size_t i = 1; i < json_array_size(m); i++)
+        CHECK(strcmp(json_string_value(json_array_get(m, i - 1)),
+                     json_string_value(json_array_get(m, i))) < 0);
+    CHECK_INT(start, 2);
+    CHECK_INT(end, 2);
+    json_decref(m);
+    COMPLETES(s, "t.re", 2, "relu requires_grad requires_grad_");
+    COMPLETES(s, "y = t.sh", 6, "shape");
+    COMPLETES(s, "print(t.st", 8, "strides");
+    /* chained: a call's or an index's result is taken for a tensor */
+    COMPLETES(s, "t.view(3, 2).perm", 13, "permute");
+    COMPLETES(s, "(t + 1).su", 8, "sum");
+    /* a name the cell has not defined yet: the only values with attributes are tensors */
+    COMPLETES(s, "w.zero", 2, "zero_grad zero_grad_");
+    /* a list's methods; a tuple-style list (a shape) is read-only: count and index */
+    COMPLETES(s, "xs.", 3, "append clear copy count extend index insert pop remove reverse sort");
+    COMPLETES(s, "xs.ap", 3, "append");
+    COMPLETES(s, "xs.sort(rev", 8, "reverse=");
+    run_cell(s, "sh = t.shape");
+    COMPLETES(s, "sh.", 3, "count index");
+    COMPLETES(s, "sh.ap", 3, "");
+    /* values without attributes offer nothing */
+    COMPLETES(s, "n.re", 2, "");
+    COMPLETES(s, "word.", 5, "");
+    COMPLETES(s, "1.", 2, "");
+    COMPLETES(s, "x = 2.5", 6, ""); /* a number is not a name */
+    dsl_session_free(s);
+}
+
+static void test_complete_magics(void)
+{
+    struct dsl_session *s = dsl_session_new();
+    /* the names after a '%' that starts a line (indentation allowed) */
+    COMPLETES(s, "%ti", 1, "time timeit");
+    COMPLETES(s, "x = 1\n  %ba", 9, "backend");
+    size_t start, end;
+    json_t *m = dsl_complete(s, "%", 1, &start, &end);
+    CHECK_INT(json_array_size(m), dsl_magic_count);
+    CHECK(names_has(m, "lsmagic") && names_has(m, "diagnostics") && !names_has(m, "print"));
+    json_decref(m);
+    /* '%' inside an expression is the operator */
+    m = dsl_complete(s, "x = 7 %ti", 9, &start, &end);
+    CHECK(names_has(m, "timing") && !names_has(m, "timeit"));
+    json_decref(m);
+    /* a magic's first argument: the words of its usage line */
+    COMPLETES(s, "%backend ", 9, "cuda fast simple");
+    COMPLETES(s, "%backend  f", 10, "fast");
+    COMPLETES(s, "%plot_renderer ", 15, "auto html svg vegalite");
+    COMPLETES(s, "%threads ", 9, "");
+    /* a magic running a statement completes the statement */
+    COMPLETES(s, "%time pri", 6, "print");
+    COMPLETES(s, "%timeit -n 3 pri", 13, "print");
+    m = dsl_complete(s, "%diagnostics o", 14, &start, &end);
+    CHECK(names_has(m, "on") && names_has(m, "off") && names_has(m, "ones"));
+    CHECK_INT(start, 13);
+    json_decref(m);
+    run_cell(s, "a = ones(2)");
+    COMPLETES(s, "%time a.ma", 8, "max");
+    dsl_session_free(s);
+}
+
+static void test_complete_call_keywords(void)
+{
+    struct dsl_session *s = dsl_session_new();
+    CHECK_INT(run_cell(s, "t = ones(2)\ndef f(alpha, beta=1):\n    return alpha").rc, 0);
+    COMPLETES(s, "zeros(2, requires_g", 9, "requires_grad=");
+    COMPLETES(s, "x = rand(2, 3, back", 15, "backend=");
+    COMPLETES(s, "t.sum(di", 6, "dim= display");
+    COMPLETES(s, "f(1, be", 5, "beta=");
+    COMPLETES(s, "f(al", 2, "alpha=");
+    /* on the next line of a call the call is still open */
+    COMPLETES(s, "y = f(1,\n      be", 15, "beta=");
+    /* brackets inside strings and comments do not count; an index inside a call is not the
+     * call's argument list */
+    COMPLETES(s, "f(1, \"(\", be", 10, "beta=");
+    COMPLETES(s, "f(1,  # g(\n  be", 13, "beta=");
+    COMPLETES(s, "f(t[0, be", 7, "");
+    COMPLETES(s, "print(f(1, 2), f(2), se", 21, "seed sep=");
+    /* after the call closed, no keywords */
+    COMPLETES(s, "f(1) + be", 7, "");
+    dsl_session_free(s);
+}
+
+static void test_complete_text(void)
+{
+    struct dsl_session *s = dsl_session_new();
+    /* nothing inside a string literal or a comment */
+    COMPLETES(s, "print(\"pri", 7, "");
+    COMPLETES(s, "x = 'abc pri", 9, "");
+    COMPLETES(s, "# pri", 2, "");
+    COMPLETES(s, "x = 1  # see pri", 13, "");
+    COMPLETES(s, "s = \"\"\"doc\nmore pri", 16, "");
+    COMPLETES(s, "s = '''it's pri", 12, "");
+    /* closed strings, quotes and escapes inside them, and '#' inside a string do not count */
+    COMPLETES(s, "s = 'a' + pri", 10, "print");
+    COMPLETES(s, "s = \"it's\" + pri", 13, "print");
+    COMPLETES(s, "s = 'a\\'b' + pri", 13, "print");
+    COMPLETES(s, "s = '#' + pri", 10, "print");
+    COMPLETES(s, "s = \"\"\"a\nb\"\"\"\npri", 14, "print");
+    COMPLETES(s, "# note\npri", 7, "print");
+    dsl_session_free(s);
+}
+
+static void test_complete_positions(void)
+{
+    struct dsl_session *s = dsl_session_new();
+    size_t start, end;
+    /* offsets are bytes: "é" is 2 */
+    CHECK_STR(completions(s, "\xc3\xa9 = pri", 8, &start, &end), "print");
+    CHECK_INT(start, 5);
+    CHECK_INT(end, 8);
+    /* cursor 0 of a non-empty cell: everything, replacing nothing */
+    json_t *m = dsl_complete(s, "print(1)", 0, &start, &end);
+    CHECK(names_has(m, "print") && names_has(m, "zeros") && names_has(m, "while"));
+    CHECK_INT(start, 0);
+    CHECK_INT(end, 0);
+    json_decref(m);
+    /* cursor inside a name: the part before the cursor is the prefix */
+    CHECK_STR(completions(s, "ze(2)", 2, &start, &end), "zeros");
+    CHECK_INT(start, 0);
+    CHECK_INT(end, 2);
+    /* past the end: clamped */
+    CHECK_STR(completions(s, "ran", 1000, &start, &end), "rand range");
+    CHECK_INT(end, 3);
+    /* no session, no code */
+    CHECK_STR(completions(NULL, "pri", 3, &start, &end), "print");
+    m = dsl_complete(s, NULL, 5, &start, &end);
+    CHECK(m != NULL);
+    CHECK_INT(start, 0);
+    CHECK_INT(end, 0);
+    json_decref(m);
+    dsl_session_free(s);
+}
+
+/* Every cursor position of unfinished, odd and broken code: never fails, the range is sane,
+ * and every candidate extends the replaced text. */
+static void test_complete_every_position(void)
+{
+    static const char *const cells[] = {
+        "x = tensor([[1, 2], [3, 4]], requires_grad=true)\nfor i in range(3):\n    x.su",
+        "def f(a, b=2):\n    \"doc\"\n    return a.view(\n%time f(",
+        "s = '''unterminated\n# not a comment\nprint(\"a\\\"b\", 'c\n",
+        "%backend fa\n%%\n%\n.\n..x.\n(((((\n]]]\n\\\n",
+        "\xc3\xa9t\xc3\xa9 = 1\n\xff\xfe bad utf8 \xe2\x82\n# \xf0\x9f\x98\x80 emoji",
+        "x.y.z.w(1, 2).q[0].r(a=1, b",
+        "",
+    };
+    struct dsl_session *s = dsl_session_new();
+    run_cell(s, "x = ones(2)\nword = 'w'");
+    for (size_t c = 0; c < sizeof cells / sizeof cells[0]; c++) {
+        const char *code = cells[c];
+        size_t len = strlen(code);
+        for (size_t cur = 0; cur <= len + 2; cur++) {
+            size_t start = 999, end = 999;
+            json_t *m = dsl_complete(s, code, cur, &start, &end);
+            CHECK(m != NULL && json_is_array(m));
+            size_t want_end = cur < len ? cur : len;
+            CHECK(end == want_end && start <= end);
+            for (size_t i = 0; i < json_array_size(m); i++)
+                CHECK(strncmp(json_string_value(json_array_get(m, i)), code + start, end - start) ==
+                      0);
+            json_decref(m);
+            json_t *doc = dsl_inspect(s, code, cur, (int)(cur % 2));
+            CHECK(doc == NULL || json_is_string(json_object_get(doc, "text/plain")));
+            json_decref(doc);
+        }
+        const char *indent = NULL;
+        const char *st = dsl_is_complete(code, &indent);
+        CHECK(strcmp(st, "complete") == 0 || strcmp(st, "incomplete") == 0 ||
+              strcmp(st, "invalid") == 0);
+        CHECK(indent != NULL);
+    }
     dsl_session_free(s);
 }
 
@@ -190,6 +428,12 @@ int main(void)
 {
     RUN_TEST(test_is_complete);
     RUN_TEST(test_complete);
+    RUN_TEST(test_complete_attributes);
+    RUN_TEST(test_complete_magics);
+    RUN_TEST(test_complete_call_keywords);
+    RUN_TEST(test_complete_text);
+    RUN_TEST(test_complete_positions);
+    RUN_TEST(test_complete_every_position);
     RUN_TEST(test_inspect);
     RUN_TEST(test_evaluate);
     return TEST_SUMMARY();

@@ -3,7 +3,11 @@
 #include "dsl_helpers.h"
 #include "test.h"
 
+#include "minitorch/minitorch.h"
+
+#include <pthread.h>
 #include <stdio.h>
+#include <time.h>
 
 static void test_def_and_return(void)
 {
@@ -150,6 +154,38 @@ static void test_across_cells(void)
     dsl_session_free(s);
 }
 
+static void test_numbered_cells(void)
+{
+    /* with Jupyter's execution count, tracebacks name cells as IPython does: the calling cell
+     * and, for each frame, the cell that defined the function */
+    struct dsl_session *s = dsl_session_new();
+    dsl_session_set_execution_count(s, 2);
+    CHECK_INT(run_cell(s, "def inner(v):\n    return v[5]\n").rc, 0);
+    dsl_session_set_execution_count(s, 3);
+    CHECK_INT(run_cell(s, "def outer(xs):\n    n = len(xs)\n    return inner(xs) + n\n").rc, 0);
+    dsl_session_set_execution_count(s, 7);
+    struct outcome o = run_cell(s, "ys = [1, 2]\nouter(ys)");
+    CHECK_STR(o.tb, "  Cell In[7], line 2, column 1:\n"
+                    "    outer(ys)\n"
+                    "    ^\n"
+                    "  Cell In[3], line 3, column 12, in outer():\n"
+                    "        return inner(xs) + n\n"
+                    "               ^\n"
+                    "  Cell In[2], line 2, column 13, in inner():\n"
+                    "        return v[5]\n"
+                    "                ^\n"
+                    "IndexError: list index out of range");
+    /* a syntax error names its cell too; numbering off again gives the plain form */
+    dsl_session_set_execution_count(s, 8);
+    o = run_cell(s, "x = (1 +\n");
+    CHECK(strncmp(o.tb, "  Cell In[8], line ", 19) == 0);
+    dsl_session_set_execution_count(s, 0);
+    o = run_cell(s, "outer([])");
+    CHECK(strncmp(o.tb, "  Cell line 1, column 1:\n", 25) == 0);
+    CHECK(strstr(o.tb, "  Cell In[2], line 2, column 13, in inner():") != NULL);
+    dsl_session_free(s);
+}
+
 static void test_conditional_expression(void)
 {
     CHECK_STR(eval1("[1 if true else 2, 1 if false else 2]"), "[1, 2]");
@@ -163,6 +199,62 @@ static void test_conditional_expression(void)
     CHECK_STR(eval1("t = tensor([1, 2])\n1 if t else 2"),
               "<ValueError: the truth value of a tensor with 2 elements is ambiguous; reduce it to "
               "one element first, e.g. (a == b).all() or x.sum()>");
+}
+
+static void *interrupt_later(void *arg)
+{
+    (void)arg;
+    struct timespec ts = {0, 30 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    mt_cancel_request();
+    return NULL;
+}
+
+static void test_interrupt_in_function(void)
+{
+    /* an endless loop inside a function body, called from a later cell: the interrupt ends it
+     * with KeyboardInterrupt located in the body, and the session lives on */
+    struct dsl_session *s = dsl_session_new();
+    CHECK_INT(run_cell(s, "def spin(n):\n    i = 0\n    while true:\n        i += n\n").rc, 0);
+    mt_cancel_clear();
+    pthread_t t;
+    CHECK_INT(pthread_create(&t, NULL, interrupt_later, NULL), 0);
+    struct outcome o = run_cell(s, "spin(1)");
+    pthread_join(t, NULL);
+    mt_cancel_clear();
+    CHECK_STR(o.ename, "KeyboardInterrupt");
+    CHECK_STR(o.tb, "  Cell line 1, column 1:\n"
+                    "    spin(1)\n"
+                    "    ^\n"
+                    "  In spin(), line 3, column 5 of the cell defining it:\n"
+                    "        while true:\n"
+                    "        ^\n"
+                    "KeyboardInterrupt: interrupted");
+    CHECK_STR(run_cell(s, "spin").result, "<function spin(n)>");
+    dsl_session_free(s);
+}
+
+static void test_names(void)
+{
+    /* a misspelt function (a session variable) is suggested like any name */
+    CHECK_STR(eval1("def compute(x):\n    return x\ncomptue(1)"),
+              "<NameError: name 'comptue' is not defined, did you mean 'compute'?>");
+    /* inside a function: a parameter is nearer than a global of the same distance */
+    CHECK_STR(eval1("totl = 0\ndef f(total):\n    return tota\nf(1)"),
+              "<NameError: name 'tota' is not defined, did you mean 'total'?>");
+    /* calling a name that is not a function */
+    CHECK_STR(eval1("xs = [1]\nxs(0)"), "<TypeError: 'list' object is not callable>");
+    /* the error's position inside a function defined in this same cell */
+    struct dsl_session *s = dsl_session_new();
+    struct outcome o = run_cell(s, "def f(x):\n    return x + 'a'\ny = f(1)");
+    CHECK_STR(o.tb, "  Cell line 3, column 5:\n"
+                    "    y = f(1)\n"
+                    "        ^\n"
+                    "  In f(), line 2, column 14 of the cell defining it:\n"
+                    "        return x + 'a'\n"
+                    "                 ^\n"
+                    "TypeError: unsupported operand type(s) for +: 'int' and 'str'");
+    dsl_session_free(s);
 }
 
 static void test_return_outside(void)
@@ -181,7 +273,10 @@ int main(void)
     RUN_TEST(test_scope);
     RUN_TEST(test_recursion);
     RUN_TEST(test_across_cells);
+    RUN_TEST(test_numbered_cells);
     RUN_TEST(test_conditional_expression);
+    RUN_TEST(test_interrupt_in_function);
+    RUN_TEST(test_names);
     RUN_TEST(test_return_outside);
     return TEST_SUMMARY();
 }

@@ -42,11 +42,26 @@ static void test_output_per_cell(void)
 
 static void test_sizes(void)
 {
-    CHECK_STR(ename1("s = 'x' * 10000000000"), "MemoryError");
-    CHECK_STR(ename1("s = [0] * 10000000000"), "MemoryError");
+    /* the size asked for is in the message, and nothing that size is allocated (a 10 GB malloc
+     * would fail or, worse, succeed lazily) */
+    CHECK_STR(eval1("s = 'x' * 10000000000"), "<MemoryError: cannot make a string of 10000000000 "
+                                              "bytes: strings are limited to 64 MiB>");
+    CHECK_STR(eval1("s = 'ab' * 5000000000"), "<MemoryError: cannot make a string of 10000000000 "
+                                              "bytes: strings are limited to 64 MiB>");
+    CHECK_STR(eval1("s = [0, 0] * 10000000000"),
+              "<MemoryError: cannot make a list of 20000000000 items: lists are limited to "
+              "4194304 items>");
+    /* repeated concatenation stops at the limit; the string built so far is kept */
     struct dsl_session *s = dsl_session_new();
+    struct outcome o = run_cell(s, "s = 'x' * 1048576\nwhile true:\n    s += s");
+    CHECK_STR(o.evalue, "cannot make a string of 134217728 bytes: strings are limited to 64 MiB");
+    CHECK_STR(run_cell(s, "len(s)").result, "67108864");
+    o = run_cell(s, "t = s + 'y'");
+    CHECK_STR(o.evalue, "cannot make a string of 67108865 bytes: strings are limited to 64 MiB");
+    dsl_session_free(s);
+    s = dsl_session_new();
     mt_ctx_set_mem_limit(s->ctx, (size_t)64 << 20);
-    struct outcome o = run_cell(s, "xs = []\nwhile true:\n    xs += [zeros(1000, 1000)]");
+    o = run_cell(s, "xs = []\nwhile true:\n    xs += [zeros(1000, 1000)]");
     CHECK_STR(o.ename, "MemoryError");
     CHECK(strstr(o.evalue, "over the memory limit") != NULL);
     /* the session lives on, with what it made before the error */

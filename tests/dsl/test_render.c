@@ -1,4 +1,8 @@
-/* test_render.c — the text renderer: buffers, float and string reprs, UTF-8, bundles. */
+/* test_render.c — the text renderer: buffers, float and string reprs, UTF-8, bundles; and the
+ * text/plain and text/html forms of engine tensors, built here with the engine's API (views,
+ * empty and one-element tensors, summaries past 1,000 elements, non-finite values, autodiff
+ * state). The expected texts are PyTorch's layout worked out by hand. */
+#include "minitorch/minitorch.h"
 #include "render/render.h"
 #include "test.h"
 
@@ -125,6 +129,244 @@ static void test_utf8(void)
     json_decref(bundle);
 }
 
+/* ---- tensors ------------------------------------------------------------------------------ */
+
+static struct mt_ctx *ctx;
+
+/* A new simple-backend tensor holding data (row-major). */
+static struct mt_tensor *make(int ndim, const int64_t *shape, const float *data)
+{
+    struct mt_tensor *t = NULL;
+    CHECK_INT(mt_from_data(ctx, MT_BACKEND_SIMPLE, ndim, shape, data, &t), MT_OK);
+    return t;
+}
+
+/* The tensor offset + scale * i for i = 0, 1, 2, ... (row-major), of the given shape. */
+static struct mt_tensor *arange(int ndim, const int64_t *shape, float offset, float scale)
+{
+    int64_t n = 1;
+    for (int d = 0; d < ndim; d++) n *= shape[d];
+    float *data = malloc((size_t)(n ? n : 1) * sizeof *data);
+    for (int64_t i = 0; i < n; i++) data[i] = offset + (float)i * scale;
+    struct mt_tensor *t = make(ndim, shape, data);
+    free(data);
+    return t;
+}
+
+static bool starts_with(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static struct render_buf out;
+
+static const char *text_of(const struct mt_tensor *t)
+{
+    render_buf_free(&out);
+    CHECK_INT(render_tensor_text(&out, t), 0);
+    return render_buf_str(&out);
+}
+
+static const char *html_of(const struct mt_tensor *t)
+{
+    render_buf_free(&out);
+    CHECK_INT(render_tensor_html(&out, t), 0);
+    return render_buf_str(&out);
+}
+
+static int count(const char *s, const char *what)
+{
+    int n = 0;
+    for (const char *p = s; (p = strstr(p, what)); p += strlen(what)) n++;
+    return n;
+}
+
+static void test_tensor_text(void)
+{
+    struct mt_tensor *a = make(2, (int64_t[]){2, 2}, (float[]){1, 2, 3, 4});
+    CHECK_STR(text_of(a), "tensor([[1.0000, 2.0000],\n"
+                          "        [3.0000, 4.0000]], shape=(2, 2), backend=simple)");
+    struct mt_tensor *one = make(1, (int64_t[]){1}, (float[]){7});
+    CHECK_STR(text_of(one), "tensor([7.0000], shape=(1,), backend=simple)");
+    /* empty tensors of any shape keep their shape in the suffix */
+    struct mt_tensor *e1 = make(2, (int64_t[]){0, 3}, NULL), *e2 = make(2, (int64_t[]){2, 0}, NULL);
+    CHECK_STR(text_of(e1), "tensor([], shape=(0, 3), backend=simple)");
+    CHECK_STR(text_of(e2), "tensor([], shape=(2, 0), backend=simple)");
+    /* non-finite values do not decide the format and align to the widest */
+    struct mt_tensor *nf = make(1, (int64_t[]){4}, (float[]){1, NAN, -INFINITY, 2.5f});
+    CHECK_STR(text_of(nf), "tensor([1.0000,    nan,   -inf, 2.5000], shape=(4,), backend=simple)");
+    /* integral values switch to scientific notation only past 1e8 (PyTorch's rule) */
+    struct mt_tensor *big = make(1, (int64_t[]){2}, (float[]){1e9f, 1});
+    CHECK_STR(text_of(big), "tensor([1.0000e+09, 1.0000e+00], shape=(2,), backend=simple)");
+    /* requires_grad shows in the suffix */
+    CHECK_INT(mt_tensor_requires_grad(one, true), MT_OK);
+    CHECK_STR(text_of(one), "tensor([7.0000], shape=(1,), backend=simple, requires_grad=True)");
+    mt_tensor_release(a);
+    mt_tensor_release(one);
+    mt_tensor_release(e1);
+    mt_tensor_release(e2);
+    mt_tensor_release(nf);
+    mt_tensor_release(big);
+}
+
+static void test_tensor_text_views(void)
+{
+    /* a transposed view reads through its strides */
+    struct mt_tensor *a = arange(2, (int64_t[]){2, 3}, 0, 1), *p = NULL, *bc = NULL;
+    CHECK_INT(mt_permute(ctx, a, 2, (int64_t[]){1, 0}, &p), MT_OK);
+    CHECK_STR(text_of(p), "tensor([[0.0000, 3.0000],\n"
+                          "        [1.0000, 4.0000],\n"
+                          "        [2.0000, 5.0000]], shape=(3, 2), backend=simple)");
+    /* a broadcast view (stride 0): the second row of a repeated */
+    CHECK_INT(mt_as_strided(ctx, a, 2, (int64_t[]){2, 3}, (int64_t[]){0, 1}, 3, &bc), MT_OK);
+    CHECK_STR(text_of(bc), "tensor([[3.0000, 4.0000, 5.0000],\n"
+                           "        [3.0000, 4.0000, 5.0000]], shape=(2, 3), backend=simple)");
+    mt_tensor_release(a);
+    mt_tensor_release(p);
+    mt_tensor_release(bc);
+}
+
+static void test_tensor_text_summary(void)
+{
+    /* 1,000 elements are shown whole (numpy's threshold: summarised past it) */
+    struct mt_tensor *t = arange(1, (int64_t[]){1000}, 0, 0);
+    CHECK_INT(count(text_of(t), "0.0000"), 1000);
+    CHECK(strstr(text_of(t), "...") == NULL);
+    mt_tensor_release(t);
+    /* 1,001: the first and last 3 around " ..."; the suffix wraps past 80 columns */
+    t = arange(1, (int64_t[]){1001}, 0, 0.001f);
+    CHECK_STR(text_of(t), "tensor([0.0000, 0.0010, 0.0020,  ..., 0.9980, 0.9990, 1.0000], "
+                          "shape=(1001,),\n       backend=simple)");
+    mt_tensor_release(t);
+    /* 3-D, (11, 10, 10) = 1,100: every dim cut, a blank line between 2-D blocks; element
+     * (i, j, k) = 1 + (100 i + 10 j + k) / 100 */
+    t = arange(3, (int64_t[]){11, 10, 10}, 1, 0.01f);
+    const char *s = text_of(t);
+    CHECK(starts_with(s,
+                      "tensor([[[ 1.0000,  1.0100,  1.0200,  ...,  1.0700,  1.0800,  1.0900],\n"
+                      "         [ 1.1000,  1.1100,  1.1200,  ...,  1.1700,  1.1800,  1.1900],\n"
+                      "         [ 1.2000,  1.2100,  1.2200,  ...,  1.2700,  1.2800,  1.2900],\n"
+                      "         ...,\n"
+                      "         [ 1.7000,  1.7100,  1.7200,  ...,  1.7700,  1.7800,  1.7900],\n"));
+    CHECK(strstr(s, "1.9900]],\n\n        [[ 2.0000,") != NULL); /* block 0, then 1 */
+    CHECK(strstr(s, "3.9900]],\n\n        ...,\n\n        [[ 9.0000,") != NULL); /* 3..7 cut */
+    CHECK_INT(count(s, " ..."), 6 * 6 + 6 + 1); /* in each row, in each block, in dim 0 */
+    CHECK(strstr(s, "11.9700, 11.9800, 11.9900]]],\n       shape=(11, 10, 10), backend=simple)"));
+    mt_tensor_release(t);
+}
+
+static void test_tensor_text_limit(void)
+{
+    /* a buffer limit stops the text with an error, never a partial success */
+    struct mt_tensor *t = arange(2, (int64_t[]){30, 30}, 0, 1);
+    struct render_buf small;
+    render_buf_init(&small, 40);
+    CHECK_INT(render_tensor_text(&small, t), -1);
+    CHECK(small.over);
+    render_buf_free(&small);
+    render_buf_init(&small, 40);
+    CHECK_INT(render_tensor_html(&small, t), -1);
+    render_buf_free(&small);
+    mt_tensor_release(t);
+}
+
+#define TABLE                                                                                      \
+    "<div class=\"minitorch-tensor\"><table style=\"font-family:monospace;text-align:right\">"
+#define FOOTER "<div style=\"font-size:smaller;color:#666\">"
+
+static void test_tensor_html(void)
+{
+    /* 2-D: a header row of column indices, a header column of row indices */
+    struct mt_tensor *a = make(2, (int64_t[]){2, 2}, (float[]){1, 2.5f, 3, -4});
+    CHECK_STR(html_of(a), TABLE "<tr><th></th><th>0</th><th>1</th></tr>"
+                                "<tr><th>0</th><td>1.0000</td><td>2.5000</td></tr>"
+                                "<tr><th>1</th><td>3.0000</td><td>-4.0000</td></tr></table>" FOOTER
+                                "shape (2, 2) &middot; strides (2, 1) &middot; backend simple "
+                                "&middot; requires_grad false</div></div>");
+    /* 1-D: one row under the indices */
+    struct mt_tensor *one = make(1, (int64_t[]){1}, (float[]){7});
+    CHECK(strstr(html_of(one), "<tr><th>0</th></tr><tr><td>7.0000</td></tr></table>") != NULL);
+    /* non-finite values */
+    struct mt_tensor *nf = make(1, (int64_t[]){3}, (float[]){NAN, -INFINITY, 1});
+    CHECK(strstr(html_of(nf), "<td>nan</td><td>-inf</td><td>1.0000</td>") != NULL);
+    /* a view: its own strides */
+    struct mt_tensor *p = NULL;
+    CHECK_INT(mt_permute(ctx, a, 2, (int64_t[]){1, 0}, &p), MT_OK);
+    CHECK(strstr(html_of(p), "<tr><th>0</th><td>1.0000</td><td>3.0000</td></tr>") != NULL);
+    CHECK(strstr(html_of(p), "shape (2, 2) &middot; strides (1, 2)") != NULL);
+    /* autodiff state: a leaf, a computed tensor, a gradient present */
+    CHECK_INT(mt_tensor_requires_grad(a, true), MT_OK);
+    CHECK(strstr(html_of(a), "requires_grad true (leaf)</div></div>") != NULL);
+    struct mt_tensor *sq = NULL, *sum = NULL;
+    CHECK_INT(mt_mul(ctx, a, a, &sq), MT_OK);
+    CHECK(strstr(html_of(sq), "requires_grad true (computed, not a leaf)</div>") != NULL);
+    CHECK_INT(mt_sum(ctx, sq, MT_ALL_DIMS, &sum), MT_OK);
+    CHECK_INT(mt_backward(ctx, sum, NULL), MT_OK);
+    CHECK(strstr(html_of(a), "requires_grad true (leaf) &middot; grad set</div>") != NULL);
+    /* empty and 3-D: the text form in <pre> */
+    struct mt_tensor *e = make(2, (int64_t[]){0, 3}, NULL);
+    CHECK_STR(html_of(e), "<div class=\"minitorch-tensor\"><pre>tensor([], shape=(0, 3), "
+                          "backend=simple)</pre>" FOOTER "shape (0, 3) &middot; strides (3, 1) "
+                          "&middot; backend simple &middot; requires_grad false</div></div>");
+    struct mt_tensor *cube = arange(3, (int64_t[]){2, 1, 2}, 0, 1);
+    CHECK(strstr(html_of(cube), "<pre>tensor([[[0.0000, 1.0000]],\n\n        [[2.0000, "
+                                "3.0000]]], shape=(2, 1, 2), backend=simple)</pre>") != NULL);
+    CHECK(strstr(html_of(cube), "<table") == NULL);
+    mt_tensor_release(a);
+    mt_tensor_release(one);
+    mt_tensor_release(nf);
+    mt_tensor_release(p);
+    mt_tensor_release(sq);
+    mt_tensor_release(sum);
+    mt_tensor_release(e);
+    mt_tensor_release(cube);
+}
+
+static void test_tensor_html_summary(void)
+{
+    /* 20 x 20 is shown whole */
+    struct mt_tensor *t = arange(2, (int64_t[]){20, 20}, 0, 1);
+    const char *h = html_of(t);
+    CHECK_INT(count(h, "<tr>"), 21);
+    CHECK_INT(count(h, "<td>"), 400);
+    CHECK(strstr(h, "&hellip;") == NULL && strstr(h, "&#8942;") == NULL);
+    mt_tensor_release(t);
+    /* 25 x 30: rows 0-9 and 15-24 around a row of vertical ellipses, columns 0-9 and 20-29
+     * around a column of ellipses; element (i, j) = 30 i + j */
+    t = arange(2, (int64_t[]){25, 30}, 0, 1);
+    h = html_of(t);
+    CHECK_INT(count(h, "<tr>"), 1 + 10 + 1 + 10);
+    CHECK_INT(count(h, "<td>&hellip;</td>"), 20);
+    CHECK_INT(count(h, "<td>&#8942;</td>"), 20);
+    CHECK_INT(count(h, "&#8945;"), 1);
+    CHECK(strstr(h, "<th>8</th><th>9</th><th>&hellip;</th><th>20</th><th>21</th>") != NULL);
+    CHECK(strstr(h, "<th>10</th>") == NULL && strstr(h, "<th>14</th>") == NULL);
+    CHECK_INT(count(h, "<th>19</th>"), 1); /* row 19; column 19 is cut */
+    CHECK_INT(count(h, "<th>20</th>"), 2); /* row and column 20 */
+    CHECK(strstr(h, "<tr><th>9</th><td>270.0000</td>") != NULL);
+    CHECK(strstr(h, "<td>279.0000</td><td>&hellip;</td><td>290.0000</td>") != NULL);
+    /* the ellipsis row right after row 9, then row 15 */
+    CHECK(strstr(h, "<td>299.0000</td></tr><tr><th>&#8942;</th><td>&#8942;</td>") != NULL);
+    CHECK(strstr(h, "</tr><tr><th>15</th><td>450.0000</td>") != NULL);
+    CHECK(strstr(h, "<td>749.0000</td></tr></table>") != NULL);
+    CHECK(strstr(h, "shape (25, 30) &middot; strides (30, 1)") != NULL);
+    mt_tensor_release(t);
+    /* 1-D past 20: entries 0-9 and 11-20 */
+    t = arange(1, (int64_t[]){21}, 0, 1);
+    h = html_of(t);
+    CHECK(strstr(h, "<th>9</th><th>&hellip;</th><th>11</th>") != NULL);
+    CHECK(strstr(h, "<td>9.0000</td><td>&hellip;</td><td>11.0000</td>") != NULL);
+    CHECK_INT(count(h, "<tr>"), 2);
+    mt_tensor_release(t);
+    /* a huge one reads only what it shows and stays small */
+    t = NULL;
+    CHECK_INT(mt_zeros(ctx, MT_BACKEND_SIMPLE, 2, (int64_t[]){2000, 3000}, &t), MT_OK);
+    h = html_of(t);
+    CHECK(strlen(h) < 12000);
+    CHECK_INT(count(h, "<td>0.0000</td>"), 400);
+    mt_tensor_release(t);
+}
+
 int main(void)
 {
     RUN_TEST(test_float_repr);
@@ -132,5 +374,14 @@ int main(void)
     RUN_TEST(test_buffer);
     RUN_TEST(test_html_escape);
     RUN_TEST(test_utf8);
+    ctx = mt_ctx_new();
+    RUN_TEST(test_tensor_text);
+    RUN_TEST(test_tensor_text_views);
+    RUN_TEST(test_tensor_text_summary);
+    RUN_TEST(test_tensor_text_limit);
+    RUN_TEST(test_tensor_html);
+    RUN_TEST(test_tensor_html_summary);
+    render_buf_free(&out);
+    mt_ctx_free(ctx);
     return TEST_SUMMARY();
 }

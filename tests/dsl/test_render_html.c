@@ -1,6 +1,6 @@
-/* test_render_html.c — the text/html form of tensors in a result bundle: a table for small 1-D
- * and 2-D tensors, the escaped text form for the rest, and the footer with shape, strides,
- * backend and requires_grad. */
+/* test_render_html.c — the text/html form of tensors in a result bundle: a table for 1-D and
+ * 2-D tensors (cut past 20 rows or columns), the escaped text form for the rest, and the footer
+ * with shape, strides, backend and requires_grad. */
 #include "dsl_helpers.h"
 #include "test.h"
 
@@ -35,43 +35,52 @@ static void test_small_table(void)
     struct dsl_session *s = dsl_session_new();
     const char *h = html_of(s, "tensor([[1, 2.5], [3, -4]], requires_grad=true)");
     CHECK(strstr(h, "<table") != NULL);
-    CHECK_INT(count(h, "<tr>"), 2);
+    CHECK_INT(count(h, "<tr>"), 3); /* the column indices, two rows */
     CHECK_INT(count(h, "<td>"), 4);
-    CHECK(strstr(h, "<td>1.0000</td><td>2.5000</td></tr><tr><td>3.0000</td><td>-4.0000</td>"));
+    CHECK(strstr(h, "<tr><th></th><th>0</th><th>1</th></tr>"
+                    "<tr><th>0</th><td>1.0000</td><td>2.5000</td></tr>"
+                    "<tr><th>1</th><td>3.0000</td><td>-4.0000</td></tr>") != NULL);
     CHECK(strstr(h, "shape (2, 2) &middot; strides (2, 1) &middot; backend fast &middot; "
-                    "requires_grad true</div>") != NULL);
-    /* a transposed view: its own strides; a 1-D tensor is one row */
+                    "requires_grad true (leaf)</div>") != NULL);
+    /* a transposed view: its own strides; a 1-D tensor is one row under its indices */
     h = html_of(s, "tensor([[1, 2, 3], [4, 5, 6]]).permute(1, 0)");
-    CHECK_INT(count(h, "<tr>"), 3);
-    CHECK(strstr(h, "<tr><td>1.0000</td><td>4.0000</td></tr>") != NULL);
+    CHECK_INT(count(h, "<tr>"), 4);
+    CHECK(strstr(h, "<tr><th>0</th><td>1.0000</td><td>4.0000</td></tr>") != NULL);
     CHECK(strstr(h, "strides (1, 3)") != NULL);
     h = html_of(s, "%backend simple\nzeros(3)");
-    CHECK_INT(count(h, "<tr>"), 1);
+    CHECK_INT(count(h, "<tr>"), 2);
     CHECK_INT(count(h, "<td>"), 3);
     CHECK(strstr(h, "backend simple &middot; requires_grad false</div>") != NULL);
-    /* non-finite values and a gradient present */
+    /* non-finite values, a computed tensor and a gradient present */
     h = html_of(s, "x = tensor([1, 2], requires_grad=true)\n(x * x).sum().backward()\n"
                    "y = x.detach() / 0\ny");
     CHECK(strstr(h, "<td>inf</td>") != NULL);
     h = html_of(s, "x");
-    CHECK(strstr(h, "grad set") != NULL);
+    CHECK(strstr(h, "requires_grad true (leaf) &middot; grad set") != NULL);
+    h = html_of(s, "x * 2");
+    CHECK(strstr(h, "requires_grad true (computed, not a leaf)</div>") != NULL);
     dsl_session_free(s);
 }
 
 static void test_big_and_deep(void)
 {
     struct dsl_session *s = dsl_session_new();
-    /* past 20 columns, 3-D, and empty: the text form, escaped, in <pre> */
+    /* past 20 columns: the first and last 10 around an ellipsis column */
     const char *h = html_of(s, "zeros(2, 21)");
-    CHECK(strstr(h, "<table") == NULL && strstr(h, "<pre>tensor([[") != NULL);
+    CHECK(strstr(h, "<table") != NULL && strstr(h, "<pre>") == NULL);
+    CHECK_INT(count(h, "&hellip;"), 3); /* the header and both rows */
     CHECK(strstr(h, "shape (2, 21)") != NULL);
+    /* 3-D and empty: the text form, escaped, in <pre> */
     h = html_of(s, "ones(2, 2, 2)");
     CHECK(strstr(h, "<pre>tensor([[[1.0000, 1.0000],") != NULL);
     h = html_of(s, "zeros(0, 3)");
     CHECK(strstr(h, "<pre>tensor([], shape=(0, 3), backend=fast)</pre>") != NULL);
-    /* a big one stays small: summarised like the text form */
+    /* a big one stays small: 20 x 20 values around the cut */
     h = html_of(s, "zeros(1000, 1000)");
-    CHECK(strlen(h) < 2000 && strstr(h, "...") != NULL);
+    CHECK(strlen(h) < 12000);
+    CHECK_INT(count(h, "<td>0.0000</td>"), 400);
+    h = html_of(s, "zeros(10, 10, 10, 10)");
+    CHECK_INT(count(h, "0.0000"), 6 * 6 * 6 * 6); /* 3 + 3 of each dim, as the text form */
     /* other values have no html */
     h = html_of(s, "[1, 2]");
     CHECK_STR(h, "");

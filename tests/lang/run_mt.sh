@@ -2,6 +2,7 @@
 # run_mt.sh KERNEL FILE.mt — runs a language script with `KERNEL run FILE.mt` and compares what
 # it prints with the expectations written in the script (format: tests/lang/README.md).
 # Exit status 0 when everything matches; otherwise the differences on stderr and status 1.
+# POSIX sh, sed, grep and awk only, so ctest needs nothing beyond the build.
 set -u
 kernel=$1
 script=$2
@@ -12,6 +13,7 @@ trap 'rm -rf "$work"' EXIT
 sed -n -e 's/^[[:space:]]*# expect: \{0,1\}/= /p' -e 's/^[[:space:]]*# expect-re: \{0,1\}/~ /p' \
     "$script" > "$work/expected"
 want_error=$(sed -n 's/^[[:space:]]*# expect-error: \{0,1\}//p' "$script" | tail -n 1)
+sed -n 's/^[[:space:]]*# expect-tb: \{0,1\}//p' "$script" > "$work/traceback"
 
 "$kernel" run "$script" > "$work/stdout" 2> "$work/stderr"
 status=$?
@@ -20,7 +22,7 @@ fail=0
 nwant=$(wc -l < "$work/expected")
 ngot=$(wc -l < "$work/stdout")
 if [ "$nwant" -ne "$ngot" ]; then
-    echo "$script: expected $nwant lines of output, got $ngot" >&2
+    printf '%s: expected %s lines of output, got %s\n' "$script" "$nwant" "$ngot" >&2
     fail=1
 fi
 i=0
@@ -31,24 +33,36 @@ while IFS= read -r want; do
     "= "*) [ "$got" = "${want#= }" ] && continue ;;
     "~ "*) printf '%s\n' "$got" | grep -Eq "^(${want#\~ })\$" && continue ;;
     esac
-    echo "$script: line $i: expected '${want#? }', got '$got'" >&2
+    printf "%s: line %s: expected '%s', got '%s'\n" "$script" "$i" "${want#? }" "$got" >&2
     fail=1
 done < "$work/expected"
 
 if [ -n "$want_error" ]; then
     last=$(tail -n 1 "$work/stderr")
     if [ "$status" -ne 1 ] || [ "$last" != "$want_error" ]; then
-        echo "$script: expected the error '$want_error' (status 1), got status $status: '$last'" >&2
+        printf "%s: expected the error '%s' (status 1), got status %s: '%s'\n" "$script" \
+            "$want_error" "$status" "$last" >&2
+        fail=1
+    fi
+    # expect-tb lines: lines of the traceback, in this order (others may come between)
+    if [ -s "$work/traceback" ] && ! awk 'NR == FNR { want[++n] = $0; next }
+              k < n && $0 == want[k + 1] { k++ }
+              END { if (k < n) { print "missing traceback line: \047" want[k + 1] "\047"; exit 1 } }' \
+        "$work/traceback" "$work/stderr" >&2; then
         fail=1
     fi
 elif [ "$status" -ne 0 ] || [ -s "$work/stderr" ]; then
-    echo "$script: unexpected failure (status $status):" >&2
+    printf '%s: unexpected failure (status %s):\n' "$script" "$status" >&2
     cat "$work/stderr" >&2
     fail=1
 fi
 if [ "$fail" -ne 0 ]; then
     echo "---- what it printed:" >&2
     cat "$work/stdout" >&2
+    if [ -n "$want_error" ]; then
+        echo "---- on stderr:" >&2
+        cat "$work/stderr" >&2
+    fi
     exit 1
 fi
-echo "$script: $nwant lines as expected${want_error:+, then $want_error}"
+printf '%s: %s lines as expected%s\n' "$script" "$nwant" "${want_error:+, then $want_error}"

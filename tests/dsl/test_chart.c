@@ -1,0 +1,269 @@
+/* test_chart.c — kernel/render/chart: the Vega-Lite specs hold the data and the encodings a
+ * bar and a log-log line chart need, the SVG drawings are well-formed XML with the marks where
+ * the data put them, and the bundles follow %plot_renderer's choices (never HTML beside a
+ * chart; the html renderer's script carries the very spec). */
+#include "test.h"
+
+#include "render/chart.h"
+
+#include <ctype.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A small well-formedness check of XML as the renderer writes it: elements nest and close with
+ * matching names, attributes are name="value", text and values hold no '<' and only entity
+ * '&'s. Returns the number of elements, or -1. */
+static int xml_elements(const char *s)
+{
+    char stack[64][32];
+    int depth = 0, count = 0;
+    const char *p = s;
+    while (*p) {
+        if (*p == '&') { /* an entity: &name; or &#digits; */
+            p++;
+            if (*p == '#') p++;
+            if (!isalnum((unsigned char)*p)) return -1;
+            while (isalnum((unsigned char)*p)) p++;
+            if (*p++ != ';') return -1;
+            continue;
+        }
+        if (*p != '<') {
+            p++;
+            continue;
+        }
+        p++;
+        bool closing = *p == '/';
+        if (closing) p++;
+        char name[32];
+        size_t n = 0;
+        while (isalnum((unsigned char)*p) && n < sizeof name - 1) name[n++] = *p++;
+        name[n] = '\0';
+        if (n == 0) return -1;
+        if (closing) {
+            if (*p++ != '>' || depth == 0 || strcmp(stack[--depth], name) != 0) return -1;
+            continue;
+        }
+        count++;
+        for (;;) { /* attributes */
+            while (*p == ' ' || *p == '\n') p++;
+            if (*p == '/' && p[1] == '>') {
+                p += 2;
+                break;
+            }
+            if (*p == '>') {
+                p++;
+                if (depth == 64) return -1;
+                snprintf(stack[depth++], sizeof stack[0], "%s", name);
+                break;
+            }
+            if (!isalpha((unsigned char)*p)) return -1;
+            while (isalnum((unsigned char)*p) || *p == '-' || *p == ':') p++;
+            if (*p++ != '=' || *p++ != '"') return -1;
+            while (*p && *p != '"') {
+                if (*p == '<') return -1;
+                p++;
+            }
+            if (*p++ != '"') return -1;
+        }
+    }
+    return depth == 0 ? count : -1;
+}
+
+static int count_of(const char *s, const char *needle)
+{
+    int n = 0;
+    for (const char *p = strstr(s, needle); p; p = strstr(p + 1, needle)) n++;
+    return n;
+}
+
+static const char *str_at(json_t *o, const char *k)
+{
+    return json_string_value(json_object_get(o, k));
+}
+
+static void test_xml_checker_catches_errors(void)
+{
+    /* the checker itself must be able to fail */
+    CHECK(xml_elements("<svg><g/><text x=\"1\">a &amp; b</text></svg>") == 3);
+    CHECK(xml_elements("<svg><text>a < b</text></svg>") == -1);
+    CHECK(xml_elements("<svg><text>a & b</text></svg>") == -1);
+    CHECK(xml_elements("<svg><g></svg>") == -1);
+    CHECK(xml_elements("<svg x=1/>") == -1);
+}
+
+static const char *const backends[] = {"simple", "fast", "cuda"};
+
+static void test_bars_spec(void)
+{
+    double v[] = {4.0, 1.0, NAN};
+    struct chart_bars c = {"time <per> run", "backend", "time (ms)", 3, backends, v, "n/a"};
+    json_t *s = chart_bars_spec(&c);
+    CHECK(json_is_object(s));
+    CHECK_STR(str_at(s, "$schema"), "https://vega.github.io/schema/vega-lite/v5.json");
+    CHECK_STR(str_at(s, "title"), "time <per> run");
+    CHECK_INT(json_integer_value(json_object_get(s, "width")), 400);
+    CHECK_INT(json_integer_value(json_object_get(s, "height")), 250);
+    CHECK_STR(str_at(json_object_get(s, "mark"), "type"), "bar");
+    json_t *values = json_object_get(json_object_get(s, "data"), "values");
+    CHECK_INT(json_array_size(values), 2); /* the NaN bar has no row... */
+    CHECK_STR(str_at(json_array_get(values, 0), "label"), "simple");
+    CHECK(json_real_value(json_object_get(json_array_get(values, 0), "value")) == 4.0);
+    CHECK_STR(str_at(json_array_get(values, 1), "label"), "fast");
+    CHECK(json_real_value(json_object_get(json_array_get(values, 1), "value")) == 1.0);
+    json_t *x = json_object_get(json_object_get(s, "encoding"), "x");
+    json_t *y = json_object_get(json_object_get(s, "encoding"), "y");
+    CHECK_STR(str_at(x, "field"), "label");
+    CHECK_STR(str_at(x, "type"), "nominal");
+    CHECK(json_is_null(json_object_get(x, "sort")));
+    /* ...but stays on the axis */
+    json_t *domain = json_object_get(json_object_get(x, "scale"), "domain");
+    CHECK_INT(json_array_size(domain), 3);
+    CHECK_STR(json_string_value(json_array_get(domain, 2)), "cuda");
+    CHECK_STR(str_at(y, "field"), "value");
+    CHECK_STR(str_at(y, "type"), "quantitative");
+    CHECK_STR(str_at(y, "title"), "time (ms)");
+    /* it survives a round trip through text */
+    char *text = json_dumps(s, JSON_COMPACT);
+    json_t *back = json_loads(text, 0, NULL);
+    CHECK(back && json_equal(back, s));
+    json_decref(back);
+    free(text);
+    json_decref(s);
+}
+
+static void test_bars_svg(void)
+{
+    double v[] = {4.0, 1.0, NAN};
+    struct chart_bars c = {
+        "time <per> run & more", "backend", "time (ms)", 3, backends, v, "unavailable"};
+    char *svg = chart_bars_svg(&c);
+    CHECK(svg != NULL);
+    CHECK(strncmp(svg, "<svg xmlns=\"http://www.w3.org/2000/svg\"", 39) == 0);
+    CHECK(xml_elements(svg) > 0);
+    CHECK(strstr(svg, "time &lt;per&gt; run &amp; more") != NULL);        /* the title, escaped */
+    CHECK(strstr(svg, "<script") == NULL && strstr(svg, "href") == NULL); /* self-contained */
+    /* two bars on an axis from 0 to 5 in round ticks of 1 (the next round top above 4): 4/5 and
+     * 1/5 of the plot's 250 px */
+    CHECK_INT(count_of(svg, "fill=\"#4c78a8\""), 2);
+    CHECK(strstr(svg, "height=\"200.0\" fill=\"#4c78a8\"") != NULL);
+    CHECK(strstr(svg, "height=\"50.0\" fill=\"#4c78a8\"") != NULL);
+    CHECK(strstr(svg, ">5</text>") != NULL && strstr(svg, ">3</text>") != NULL);
+    CHECK(strstr(svg, ">unavailable</text>") != NULL);
+    CHECK(strstr(svg, ">cuda</text>") != NULL);
+    CHECK(strstr(svg, "nan") == NULL && strstr(svg, "inf") == NULL);
+    free(svg);
+    /* nothing to draw is still a valid drawing */
+    struct chart_bars none = {NULL, NULL, NULL, 0, NULL, NULL, NULL};
+    svg = chart_bars_svg(&none);
+    CHECK(svg && xml_elements(svg) > 0);
+    free(svg);
+}
+
+static void test_lines(void)
+{
+    static const char *const series[] = {"fast", "cuda", "simple"};
+    double x[] = {64, 128, 256, 512};
+    double y[] = {1e-4, 8e-4, 6.4e-3, 5.1e-2, /* fast */
+                  NAN,  NAN,  NAN,    NAN,    /* cuda: unavailable */
+                  1e-3, 8e-3, 0,      NAN};   /* simple: a zero cannot go on a log axis */
+    struct chart_lines c = {"timing", "size n", "time (s)", "backend", 3,   4,
+                            series,   x,        y,          true,      true};
+    json_t *s = chart_lines_spec(&c);
+    CHECK(json_is_object(s));
+    json_t *mark = json_object_get(s, "mark");
+    CHECK_STR(str_at(mark, "type"), "line");
+    CHECK(json_is_true(json_object_get(mark, "point")));
+    json_t *enc = json_object_get(s, "encoding");
+    json_t *ex = json_object_get(enc, "x"), *ey = json_object_get(enc, "y");
+    CHECK_STR(str_at(json_object_get(ex, "scale"), "type"), "log");
+    CHECK_STR(str_at(json_object_get(ey, "scale"), "type"), "log");
+    CHECK_STR(str_at(ex, "title"), "size n");
+    CHECK_STR(str_at(ey, "title"), "time (s)");
+    CHECK_INT(json_array_size(json_object_get(json_object_get(ex, "axis"), "values")), 4);
+    json_t *color = json_object_get(enc, "color");
+    CHECK_STR(str_at(color, "field"), "series");
+    CHECK_INT(json_array_size(json_object_get(json_object_get(color, "scale"), "domain")), 3);
+    json_t *values = json_object_get(json_object_get(s, "data"), "values");
+    CHECK_INT(json_array_size(values), 6); /* 4 fast + 2 simple */
+    json_t *last = json_array_get(values, 5);
+    CHECK_STR(str_at(last, "series"), "simple");
+    CHECK(json_real_value(json_object_get(last, "x")) == 128);
+    CHECK(json_real_value(json_object_get(last, "y")) == 8e-3);
+    json_decref(s);
+
+    char *svg = chart_lines_svg(&c);
+    CHECK(svg && xml_elements(svg) > 0);
+    CHECK_INT(count_of(svg, "<polyline"), 2); /* cuda has no points, no line */
+    CHECK_INT(count_of(svg, "<circle"), 6);
+    CHECK(strstr(svg, ">cuda</text>") != NULL); /* but a legend entry */
+    /* decade ticks from 1e-4 to 1e-1 */
+    CHECK(strstr(svg, ">0.0001</text>") != NULL && strstr(svg, ">0.1</text>") != NULL);
+    CHECK(strstr(svg, ">512</text>") != NULL);
+    CHECK(strstr(svg, "nan") == NULL && strstr(svg, "inf") == NULL);
+    free(svg);
+
+    /* no point at all: still a drawing */
+    double only_nan[] = {NAN, NAN, NAN, NAN};
+    struct chart_lines empty = {"t", "n", "s", "b", 1, 4, series, x, only_nan, true, true};
+    svg = chart_lines_svg(&empty);
+    CHECK(svg && xml_elements(svg) > 0 && strstr(svg, "nan") == NULL);
+    free(svg);
+}
+
+static void test_bundles_by_renderer(void)
+{
+    double v[] = {2.0, 1.0, NAN};
+    struct chart_bars c = {"a </script><!-- b", "backend", "ms", 3, backends, v, NULL};
+    json_t *b = chart_bars_bundle("auto", &c);
+    CHECK_STR(str_at(b, "text/plain"), "<bar chart: a </script><!-- b>");
+    CHECK(json_is_object(json_object_get(b, CHART_VEGALITE_MIME)));
+    CHECK(json_is_string(json_object_get(b, "image/svg+xml")));
+    CHECK(!json_object_get(b, "text/html")); /* JupyterLab would show only the HTML */
+    CHECK_INT(json_object_size(b), 3);
+    json_decref(b);
+
+    b = chart_bars_bundle("vegalite", &c);
+    CHECK(json_object_get(b, CHART_VEGALITE_MIME) && !json_object_get(b, "image/svg+xml"));
+    CHECK_INT(json_object_size(b), 2);
+    json_decref(b);
+    b = chart_bars_bundle("svg", &c);
+    CHECK(!json_object_get(b, CHART_VEGALITE_MIME) && json_object_get(b, "image/svg+xml"));
+    CHECK_INT(json_object_size(b), 2);
+    json_decref(b);
+
+    b = chart_bars_bundle("html", &c);
+    CHECK_INT(json_object_size(b), 2);
+    const char *h = str_at(b, "text/html");
+    CHECK(h && strncmp(h, "<div class=\"minitorch-chart\">\n<svg ", 35) == 0);
+    CHECK(h && strstr(h, "vega-embed") != NULL);
+    /* the only "</script>" and "<!--" are the page's own: the title's are escaped in the script
+     * (and in the SVG) */
+    CHECK(h && count_of(h, "</script>") == 1 && !strstr(h, "<!--"));
+    /* the script carries the spec itself: cut it out and compare */
+    const char *start = h ? strstr(h, "previousElementSibling,\n") : NULL;
+    const char *end = start ? strstr(start, ");\n</script>") : NULL;
+    CHECK(start && end);
+    if (start && end) {
+        start += strlen("previousElementSibling,\n");
+        json_t *got = json_loadb(start, (size_t)(end - start), 0, NULL);
+        json_t *want = chart_bars_spec(&c);
+        CHECK(got && json_equal(got, want));
+        json_decref(got);
+        json_decref(want);
+    }
+    json_decref(b);
+}
+
+int main(void)
+{
+    RUN_TEST(test_xml_checker_catches_errors);
+    RUN_TEST(test_bars_spec);
+    RUN_TEST(test_bars_svg);
+    RUN_TEST(test_lines);
+    RUN_TEST(test_bundles_by_renderer);
+    return TEST_SUMMARY();
+}
