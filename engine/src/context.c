@@ -339,3 +339,30 @@ double mt_random(struct mt_ctx *ctx)
     uint32_t a = rng_next(ctx) >> 5, b = rng_next(ctx) >> 6;
     return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
 }
+
+/* Python's getrandbits(k) for 1 <= k <= 64: 32-bit words from the least significant up, the
+ * last one shifted down to the bits still wanted. */
+static uint64_t rng_bits(struct mt_ctx *ctx, int k)
+{
+    if (k <= 32) return rng_next(ctx) >> (32 - k);
+    uint64_t lo = rng_next(ctx);
+    return lo | (uint64_t)(rng_next(ctx) >> (64 - k)) << 32;
+}
+
+uint64_t mt_random_below(struct mt_ctx *ctx, uint64_t n)
+{
+    if (n <= 1) return 0;
+    int k = 64 - __builtin_clzll(n); /* n.bit_length() */
+    uint64_t r = rng_bits(ctx, k);
+    while (r >= n) r = rng_bits(ctx, k);
+    return r;
+}
+
+void mt_shuffle(struct mt_ctx *ctx, int64_t *perm, int64_t n)
+{
+    for (int64_t i = n - 1; i >= 1; i--) {
+        int64_t j = (int64_t)mt_random_below(ctx, (uint64_t)i + 1), t = perm[i];
+        perm[i] = perm[j];
+        perm[j] = t;
+    }
+}

@@ -165,6 +165,12 @@ void mt_ctx_trim(struct mt_ctx *ctx);
  * MiniTorch (one draw per element, row-major). */
 void mt_seed(struct mt_ctx *ctx, uint64_t seed);
 double mt_random(struct mt_ctx *ctx); /* uniform in [0, 1), 53 bits, as random.random() */
+/* An integer uniform in [0, n) for 1 <= n <= 2^63, drawn as Python's random._randbelow(n)
+ * (getrandbits of n's bit length, redrawn while >= n): the same numbers for the same seed. */
+uint64_t mt_random_below(struct mt_ctx *ctx, uint64_t n);
+/* Shuffles perm[0..n) in place as Python's random.shuffle does (Fisher-Yates from the end,
+ * j = _randbelow(i + 1)), so MiniTorch's `random.shuffle(data)` order is reproduced. */
+void mt_shuffle(struct mt_ctx *ctx, int64_t *perm, int64_t n);
 
 /* ---- diagnostics -------------------------------------------------------------------------- */
 
@@ -410,6 +416,33 @@ enum mt_status mt_detach(struct mt_ctx *ctx, struct mt_tensor *t, struct mt_tens
 enum mt_status mt_backward(struct mt_ctx *ctx, struct mt_tensor *t, struct mt_tensor *grad);
 /* Drops t's accumulated gradient (MiniTorch's zero_grad_: grad = None). */
 void mt_zero_grad(struct mt_tensor *t);
+
+/* ---- datasets (MiniTorch's datasets.py, datasets.c) ---------------------------------------- */
+
+/* The six 2-D classification sets of MiniTorch. Points are uniform in [0, 1)^2, drawn as
+ * MiniTorch draws them (x1 then x2 per point, random.random()); the label is 1 iff
+ *   simple  x1 < 0.5                      diag    x1 + x2 < 0.5
+ *   split   x1 < 0.2 or x1 > 0.8          xor     (x1 < 0.5 and x2 > 0.5) or (x1 > 0.5 and x2 <
+ * 0.5) circle  (x1-0.5)^2 + (x2-0.5)^2 > 0.1 compared strictly in double precision before the
+ * points are stored as float32. spiral draws nothing: two deterministic arms of n/2 points each
+ * (2*(n/2) points, labels 0 then 1). */
+enum mt_dataset {
+    MT_DATASET_SIMPLE,
+    MT_DATASET_DIAG,
+    MT_DATASET_SPLIT,
+    MT_DATASET_XOR,
+    MT_DATASET_CIRCLE,
+    MT_DATASET_SPIRAL,
+    MT_DATASET_COUNT
+};
+const char *mt_dataset_name(enum mt_dataset d); /* "simple", ...; NULL when out of range */
+/* By name, case-insensitively ("Simple" as MiniTorch's registry spells it, or "simple");
+ * MT_ERR_INVALID naming the six otherwise. */
+enum mt_status mt_dataset_parse(struct mt_ctx *ctx, const char *name, enum mt_dataset *out);
+/* The points X (m, 2) and labels y (m,) of 0.0/1.0 on backend b, from ctx's generator (seed it
+ * first for a repeatable set); m = n, or 2*(n/2) for spiral. n from 1 to 10^8 (spiral: 2). */
+enum mt_status mt_dataset_make(struct mt_ctx *ctx, enum mt_backend b, enum mt_dataset d, int64_t n,
+                               struct mt_tensor **X, struct mt_tensor **y);
 
 /* ---- layers and optimisers (MiniTorch's Linear, Parameter and SGD) ----------------------- */
 
