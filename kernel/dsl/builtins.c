@@ -11,6 +11,7 @@
 #include "dsl/lexer.h"
 #include "dsl/magics.h"
 #include "dsl/tensor.h"
+#include "dsl/training.h"
 
 #include "minitorch/minitorch.h"
 
@@ -139,7 +140,7 @@ static int bi_warn(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
 static int publish(struct dsl_interp *in, struct dsl_value v, const char *display_id, bool update)
 {
     enum dsl_vstatus st = DSL_V_OK;
-    json_t *bundle = dsl_value_bundle(v, &st);
+    json_t *bundle = dsl_value_bundle(v, in->session->plot_renderer, &st);
     if (!bundle) return dsl_raise_status(in, st);
     if (in->out->display) in->out->display(in->out->ctx, bundle, display_id, update);
     json_decref(bundle);
@@ -291,7 +292,7 @@ static int bi_help(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
         else if (v.kind == DSL_FUNCTION)
             dsl_function_help(&b, v.as.fn_user);
         else
-            render_buf_puts(&b, dsl_kind_doc(v.kind));
+            render_buf_puts(&b, dsl_type_doc(v));
     }
     if (b.nomem || b.over) {
         render_buf_free(&b);
@@ -733,6 +734,7 @@ static const char *const compare_params[] = {"stmt", "backends", NULL};
 static const char *const timing_params[] = {"op", "sizes", "backends", NULL};
 static const char *const print_params[] = {"sep", "end", NULL};
 static const char *const display_params[] = {"value", "display_id", NULL};
+static const char *const dataset_params[] = {"name", "n", "seed", NULL};
 static const char *const clear_params[] = {"wait", NULL};
 static const char *const sleep_params[] = {"seconds", NULL};
 static const char *const input_params[] = {"prompt", "password", NULL};
@@ -759,6 +761,13 @@ const struct dsl_builtin dsl_builtins[] = {
      "result agrees with the first backend's: all-close, |x - ref| <= 1e-5 + 1e-4 |ref|) and "
      "a bar chart (%plot_renderer chooses its format). A backend that cannot run here is "
      "listed with the reason. Returns none."},
+    {"dataset", "dataset(name, n=50, seed=none)", 1, 3, dataset_params, dsl_bi_dataset,
+     "One of MiniTorch's classification sets: \"simple\" (class 1 iff x1 < 0.5), \"diag\" "
+     "(x1 + x2 < 0.5), \"split\" (x1 < 0.2 or x1 > 0.8), \"xor\", \"circle\" (outside "
+     "(x1-0.5)^2 + (x2-0.5)^2 = 0.1) or \"spiral\" (two arms, 2*(n//2) points), with n points "
+     "uniform in [0, 1)^2 drawn from the session's random generator exactly as MiniTorch's "
+     "datasets.py draws them; seed=s seeds the generator first, as random.seed(s). Returns a "
+     "dataset: ds.X (n, 2), ds.y (n,) of 0.0/1.0, ds.n, ds.name; displayed, a scatter plot."},
     {"display", "display(value, display_id=none)", 1, 2, display_params, bi_display,
      "Shows value in the cell's output now, as a rich output. Give display_id=\"name\" to "
      "replace it later with update_display(new_value, display_id=\"name\")."},

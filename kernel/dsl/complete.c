@@ -121,6 +121,7 @@ enum name_context {
     CTX_TENSOR,    /* after '.' of a tensor (or of an unknown value): its methods, properties */
     CTX_LIST,      /* after '.' of a list: its methods */
     CTX_TUPLE,     /* after '.' of a tuple-style list (a shape): count and index */
+    CTX_OBJECT,    /* after '.' of an engine object (a dataset): its class's attributes */
     CTX_NO_ATTR,   /* after '.' of a value known to have no attributes, or of a number */
     CTX_MAGIC,     /* after a '%' that starts its line */
     CTX_MAGIC_ARG, /* the first argument of a magic: `%backend fa` */
@@ -201,10 +202,11 @@ static const struct dsl_magic *magic_arg_of(const char *code, size_t b)
     return dsl_magic_find(name);
 }
 
-/* The context of a name starting at byte b of code: after `x.` it looks at x (a tensor or a
- * list has attributes, other kinds none; an unknown name or a call result is taken for a
- * tensor). */
-static enum name_context context_of(struct dsl_session *s, const char *code, size_t b)
+/* The context of a name starting at byte b of code: after `x.` it looks at x (a tensor, a
+ * list or an object has attributes, other kinds none; an unknown name or a call result is
+ * taken for a tensor). For CTX_OBJECT, *cls (when cls is not NULL) gets the object's class. */
+static enum name_context context_of(struct dsl_session *s, const char *code, size_t b,
+                                    const struct dsl_object_class **cls)
 {
     if (in_text(code, strlen(code), b)) return CTX_TEXT;
     if (magic_arg_of(code, b)) return CTX_MAGIC_ARG;
@@ -225,6 +227,10 @@ static enum name_context context_of(struct dsl_session *s, const char *code, siz
     free(name);
     if (!v || v->kind == DSL_TENSOR) return CTX_TENSOR;
     if (v->kind == DSL_LIST) return v->as.l->style == DSL_LIST_TUPLE ? CTX_TUPLE : CTX_LIST;
+    if (v->kind == DSL_OBJECT) {
+        if (cls) *cls = v->as.obj->cls;
+        return CTX_OBJECT;
+    }
     return CTX_NO_ATTR;
 }
 
@@ -308,7 +314,7 @@ static void call_params(struct dsl_session *s, const char *code, size_t cursor,
     if (!name) return;
     const struct dsl_builtin *fn = NULL;
     if (at > 0 && code[at - 1] == '.')
-        fn = attr_find(context_of(s, code, at), name);
+        fn = attr_find(context_of(s, code, at, NULL), name);
     else {
         struct dsl_value *v = s ? dsl_session_lookup(s, name) : NULL;
         if (v && v->kind == DSL_FUNCTION) {
@@ -339,7 +345,8 @@ json_t *dsl_complete(struct dsl_session *s, const char *code, size_t cursor, siz
     const char *prefix = code ? code + b : "";
     size_t plen = cursor - b;
     if (plen && prefix[0] >= '0' && prefix[0] <= '9') return matches; /* a number */
-    enum name_context where = code ? context_of(s, code, b) : CTX_PLAIN;
+    const struct dsl_object_class *cls = NULL;
+    enum name_context where = code ? context_of(s, code, b, &cls) : CTX_PLAIN;
     if (where == CTX_NO_ATTR || where == CTX_TEXT) return matches;
     /* a magic's first argument: the words its usage line offers, and names when it takes a
      * statement (%time, %diagnostics) */
@@ -378,6 +385,8 @@ json_t *dsl_complete(struct dsl_session *s, const char *code, size_t cursor, siz
         for (size_t i = 0; i < dsl_list_method_count; i++)
             if (where == CTX_LIST || tuple_method(&dsl_list_methods[i]))
                 CONSIDER(dsl_list_methods[i].name);
+    } else if (where == CTX_OBJECT) {
+        for (size_t i = 0; cls->attrs[i]; i++) CONSIDER(cls->attrs[i]);
     } else if (where == CTX_MAGIC) {
         for (size_t i = 0; i < dsl_magic_count; i++) CONSIDER(dsl_magics[i].name);
     } else if (where == CTX_MAGIC_ARG) {
@@ -455,7 +464,8 @@ static void function_source(struct render_buf *b, const struct dsl_function *f)
 static bool describe(struct dsl_session *s, const char *code, const char *name, size_t at,
                      int detail_level, struct render_buf *b)
 {
-    enum name_context where = context_of(s, code, at);
+    enum name_context where = context_of(s, code, at, NULL);
+    if (where == CTX_OBJECT) return false; /* an object's attributes: help(obj) lists them */
     if (where == CTX_TENSOR || where == CTX_LIST || where == CTX_TUPLE || where == CTX_NO_ATTR) {
         const struct dsl_builtin *attr = attr_find(where, name);
         if (attr) dsl_builtin_help(b, attr);
@@ -489,7 +499,7 @@ static bool describe(struct dsl_session *s, const char *code, const char *name, 
             }
         } else if (detail_level > 0) { /* the type's documentation, as help(x) shows */
             render_buf_puts(b, "\n\n");
-            render_buf_puts(b, dsl_kind_doc(v->kind));
+            render_buf_puts(b, dsl_type_doc(*v));
         }
     } else {
         const struct dsl_builtin *fn = dsl_builtin_find(name);

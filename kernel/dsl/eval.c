@@ -1095,9 +1095,10 @@ static int eval_attr(struct dsl_interp *in, const struct dsl_node *n, struct dsl
     struct dsl_value v;
     if (dsl_eval(in, n->a, &v) != 0) return -1;
     int r;
-    if (v.kind == DSL_TENSOR || v.kind == DSL_LIST) {
+    if (v.kind == DSL_TENSOR || v.kind == DSL_LIST || v.kind == DSL_OBJECT) {
         r = v.kind == DSL_TENSOR ? dsl_tensor_getattr(in, v, n->name, out)
-                                 : dsl_list_getattr(in, v, n->name, out);
+            : v.kind == DSL_LIST ? dsl_list_getattr(in, v, n->name, out)
+                                 : v.as.obj->cls->getattr(in, v, n->name, out);
         if (r != 0) dsl_error_locate(in, n->pos);
     } else {
         r = dsl_raise_at(in, n->pos, "AttributeError", "'%s' object has no attribute '%s'",

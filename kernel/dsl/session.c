@@ -302,7 +302,7 @@ static void interp_done(struct dsl_interp *in)
 static int result_bundle(struct dsl_interp *in, struct dsl_value v, json_t **result)
 {
     enum dsl_vstatus st = DSL_V_OK;
-    *result = dsl_value_bundle(v, &st);
+    *result = dsl_value_bundle(v, in->session->plot_renderer, &st);
     if (!*result) return dsl_raise_status(in, st);
     return 0;
 }

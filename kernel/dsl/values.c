@@ -53,6 +53,8 @@ static const struct {
                                   "in the body are local to each call; others are read from the "
                                   "cell's variables. A string first in the body is its "
                                   "docstring, shown by help(NAME)."},
+    [DSL_OBJECT] = {"object", "object: something the engine made (a dataset, a model, an "
+                              "optimizer); type() names it and help() describes it."},
 };
 static_assert(sizeof kinds / sizeof kinds[0] == DSL_KIND_COUNT, "one row per value kind");
 
@@ -66,8 +68,14 @@ const char *dsl_kind_doc(enum dsl_kind k)
     return (unsigned)k < DSL_KIND_COUNT ? kinds[k].doc : "";
 }
 
+const char *dsl_type_doc(struct dsl_value v)
+{
+    return v.kind == DSL_OBJECT ? v.as.obj->cls->doc : dsl_kind_doc(v.kind);
+}
+
 const char *dsl_type_name(struct dsl_value v)
 {
+    if (v.kind == DSL_OBJECT) return v.as.obj->cls->name;
     if (v.kind == DSL_LIST && v.as.l->style == DSL_LIST_TUPLE) return "tuple";
     return dsl_kind_name(v.kind);
 }
@@ -80,6 +88,7 @@ struct dsl_value dsl_value_retain(struct dsl_value v)
     case DSL_TENSOR: mt_tensor_retain(v.as.t); break;
     case DSL_METHOD: v.as.m->refs++; break;
     case DSL_FUNCTION: v.as.fn_user->refs++; break;
+    case DSL_OBJECT: v.as.obj->refs++; break;
     default: break;
     }
     return v;
@@ -102,6 +111,12 @@ static void drop(struct dsl_value v, struct dsl_value *dead)
         break;
     case DSL_FUNCTION:
         if (--v.as.fn_user->refs == 0) v.as.fn_user->dead = *dead, *dead = v;
+        break;
+    case DSL_OBJECT: /* holds no language values: freed at once, nothing to recurse into */
+        if (--v.as.obj->refs == 0) {
+            v.as.obj->cls->free(v.as.obj->state);
+            free(v.as.obj);
+        }
         break;
     default: break;
     }
@@ -334,7 +349,8 @@ bool dsl_value_truthy(struct dsl_value v)
         }
         return v.as.t->size != 0;
     case DSL_METHOD:
-    case DSL_FUNCTION: return true;
+    case DSL_FUNCTION:
+    case DSL_OBJECT: return true;
     case DSL_KIND_COUNT: break;
     }
     return false;
@@ -372,6 +388,7 @@ static bool equal_at(struct dsl_value a, struct dsl_value b, int level, bool *to
     case DSL_BUILTIN: return a.as.fn == b.as.fn;
     case DSL_TENSOR: return a.as.t == b.as.t;
     case DSL_FUNCTION: return a.as.fn_user == b.as.fn_user;
+    case DSL_OBJECT: return a.as.obj == b.as.obj;
     case DSL_METHOD:
         /* bound to the same object: identity, as Python's `is` on self */
         if (a.as.m->fn != b.as.m->fn || a.as.m->self.kind != b.as.m->self.kind) return false;
@@ -456,6 +473,11 @@ static int value_text(struct render_buf *b, struct dsl_value v, bool repr, bool 
         render_buf_printf(b, "<bound method %s.%s>", dsl_type_name(v.as.m->self), v.as.m->fn->name);
         break;
     case DSL_FUNCTION: dsl_function_signature(b, v.as.fn_user, "<function ", ">"); break;
+    case DSL_OBJECT: {
+        int st = v.as.obj->cls->repr(b, v.as.obj->state);
+        if (st != DSL_V_OK) return st;
+        break;
+    }
     case DSL_KIND_COUNT: render_buf_puts(b, "?"); break;
     }
     return buf_status(b);
@@ -494,7 +516,19 @@ int dsl_value_str(struct render_buf *b, struct dsl_value v)
     return value_text(b, v, false, false, 0);
 }
 
-json_t *dsl_value_bundle(struct dsl_value v, enum dsl_vstatus *status)
+int dsl_object_value(const struct dsl_object_class *cls, void *state, struct dsl_value *out)
+{
+    struct dsl_object *o = malloc(sizeof *o);
+    if (!o) {
+        cls->free(state);
+        return DSL_V_NOMEM;
+    }
+    *o = (struct dsl_object){.refs = 1, .cls = cls, .state = state};
+    *out = (struct dsl_value){.kind = DSL_OBJECT, .as.obj = o};
+    return DSL_V_OK;
+}
+
+json_t *dsl_value_bundle(struct dsl_value v, const char *renderer, enum dsl_vstatus *status)
 {
     struct render_buf b;
     render_buf_init(&b, DSL_MAX_STR_BYTES);
@@ -514,6 +548,16 @@ json_t *dsl_value_bundle(struct dsl_value v, enum dsl_vstatus *status)
             json_decref(bundle);
             bundle = NULL;
         }
+    }
+    if (bundle && v.kind == DSL_OBJECT && v.as.obj->cls->bundle) {
+        /* the object's chart, with the text above as its text/plain */
+        json_t *rich = v.as.obj->cls->bundle(v.as.obj->state, renderer);
+        if (!rich || json_object_set(rich, "text/plain", json_object_get(bundle, "text/plain"))) {
+            json_decref(rich);
+            rich = NULL;
+        }
+        json_decref(bundle);
+        bundle = rich;
     }
     if (!bundle) *status = DSL_V_NOMEM;
     return bundle;

@@ -53,6 +53,7 @@ enum dsl_kind {
     DSL_TENSOR,   /* an engine tensor (float32) */
     DSL_METHOD,   /* a tensor method bound to its tensor: x.sum */
     DSL_FUNCTION, /* a function defined with def */
+    DSL_OBJECT,   /* an engine object (dataset, model, optimizer): struct dsl_object */
     DSL_KIND_COUNT
 };
 
@@ -106,6 +107,7 @@ struct dsl_value {
         struct mt_tensor *t; /* DSL_TENSOR: one engine reference */
         struct dsl_method *m;
         struct dsl_function *fn_user; /* DSL_FUNCTION */
+        struct dsl_object *obj;       /* DSL_OBJECT */
     } as;
 };
 
@@ -139,6 +141,32 @@ struct dsl_function {
     size_t nlocals;
     struct dsl_value dead; /* while being freed: the next container to free */
 };
+
+/* An engine object: C state behind a class of functions. Objects hold engine tensors and C
+ * data, never language values, so they cannot be part of a reference cycle and are freed at
+ * once when the last reference goes. */
+struct dsl_interp;
+struct dsl_object_class {
+    const char *name;         /* what type() says: "dataset" */
+    const char *doc;          /* help(obj), and the kind's paragraph */
+    const char *const *attrs; /* attribute names, NULL-terminated (completion, help) */
+    void (*free)(void *state);
+    /* text/plain, one or a few lines: DSL_V_OK or a dsl_vstatus */
+    int (*repr)(struct render_buf *b, const void *state);
+    /* self.name into *out (a new reference): 0; -1 after raising (AttributeError and others) */
+    int (*getattr)(struct dsl_interp *in, struct dsl_value self, const char *name,
+                   struct dsl_value *out);
+    /* The rich display (text/plain set by the caller) for the session's chart renderer; NULL
+     * for none (text only) or when out of memory. May be NULL. */
+    json_t *(*bundle)(const void *state, const char *renderer);
+};
+struct dsl_object {
+    size_t refs;
+    const struct dsl_object_class *cls;
+    void *state; /* owned: cls->free releases it */
+};
+/* A new object value owning state (freed with cls->free on failure too): 0 or DSL_V_NOMEM. */
+int dsl_object_value(const struct dsl_object_class *cls, void *state, struct dsl_value *out);
 
 static inline struct dsl_value dsl_none(void) { return (struct dsl_value){.kind = DSL_NONE}; }
 static inline struct dsl_value dsl_bool(bool b)
@@ -210,6 +238,8 @@ const char *dsl_kind_name(enum dsl_kind k);
 const char *dsl_kind_doc(enum dsl_kind k);
 /* The type name type() reports: the kind's name, or "tuple" for a tuple-style list. */
 const char *dsl_type_name(struct dsl_value v);
+/* The paragraph help(v) shows for its type: the kind's, or an object's class doc. */
+const char *dsl_type_doc(struct dsl_value v);
 
 /* Python truth. A tensor is truthy when its one element is non-zero; for tensors of other sizes
  * (ambiguous) this answers size != 0, and the evaluator raises instead (dsl_tensor_truth). */
@@ -253,8 +283,9 @@ int dsl_function_signature(struct render_buf *b, const struct dsl_function *f, c
 /* Appends help(f): its signature and docstring. 0 or -1 (buffer failed). */
 int dsl_function_help(struct render_buf *b, const struct dsl_function *f);
 
-/* The mime bundle showing v (text/plain: its repr) as a new reference, or NULL with *status
+/* The mime bundle showing v (text/plain: its repr; an object adds its chart, drawn for
+ * renderer, a %plot_renderer name) as a new reference, or NULL with *status
  * set to DSL_V_NOMEM or DSL_V_TOOBIG. */
-json_t *dsl_value_bundle(struct dsl_value v, enum dsl_vstatus *status);
+json_t *dsl_value_bundle(struct dsl_value v, const char *renderer, enum dsl_vstatus *status);
 
 #endif

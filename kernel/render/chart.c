@@ -134,6 +134,47 @@ json_t *chart_lines_spec(const struct chart_lines *c)
     return spec_done(s);
 }
 
+/* The class of point i: 0 or 1. */
+static int point_class(const struct chart_points *c, size_t i) { return c->label[i] != 0.0f; }
+
+json_t *chart_points_spec(const struct chart_points *c)
+{
+    json_t *s = spec_base(c->title), *values = json_array();
+    if (!s || !values) {
+        json_decref(s);
+        json_decref(values);
+        return NULL;
+    }
+    /* rounded to 4 decimals: the same data always prints the same spec */
+    for (size_t i = 0; i < c->n; i++)
+        json_array_append_new(
+            values, json_pack("{s:f, s:f, s:i}", "x1", round(c->xy[2 * i] * 1e4) / 1e4, "x2",
+                              round(c->xy[2 * i + 1] * 1e4) / 1e4, "class", point_class(c, i)));
+    json_object_set_new(s, "width", json_integer(CHART_HEIGHT)); /* the unit square */
+    json_object_set_new(s, "data", json_pack("{s:o}", "values", values));
+    json_object_set_new(
+        s, "mark",
+        json_pack("{s:s, s:b, s:i, s:b}", "type", "point", "filled", 1, "size", 60, "tooltip", 1));
+    json_t *x = channel("x1", "quantitative", "x1", false),
+           *y = channel("x2", "quantitative", "x2", false),
+           *color = channel("class", "nominal", "class", false),
+           *shape = channel("class", "nominal", "class", false);
+    if (x) json_object_set_new(x, "scale", json_pack("{s:[i,i]}", "domain", 0, 1));
+    if (y) json_object_set_new(y, "scale", json_pack("{s:[i,i]}", "domain", 0, 1));
+    if (color)
+        json_object_set_new(color, "scale",
+                            json_pack("{s:[i,i], s:[s,s]}", "domain", 0, 1, "range",
+                                      CHART_CLASS0_COLOR, CHART_CLASS1_COLOR));
+    if (shape)
+        json_object_set_new(
+            shape, "scale",
+            json_pack("{s:[i,i], s:[s,s]}", "domain", 0, 1, "range", "circle", "cross"));
+    json_object_set_new(
+        s, "encoding",
+        json_pack("{s:o, s:o, s:o, s:o}", "x", x, "y", y, "color", color, "shape", shape));
+    return spec_done(s);
+}
+
 /* ---- SVG ------------------------------------------------------------------------------------ */
 
 #define M_LEFT 70
@@ -315,6 +356,49 @@ char *chart_lines_svg(const struct chart_lines *c)
     return svg_close(&b);
 }
 
+char *chart_points_svg(const struct chart_points *c)
+{
+    struct render_buf b;
+    render_buf_init(&b, 0);
+    svg_open(&b, c->title, "x1", "x2");
+    const double side = CHART_HEIGHT; /* the unit square, drawn square */
+    char label[32];
+    for (int k = 0; k <= 4; k++) {
+        double v = k / 4.0, px = M_LEFT + v * side, py = PLOT_BOTTOM - v * side;
+        render_buf_printf(&b,
+                          "<line x1=\"%d\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n"
+                          "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#ddd\"/>\n",
+                          M_LEFT, py, M_LEFT + side, py, px, M_TOP, px, PLOT_BOTTOM);
+        snprintf(label, sizeof label, "%g", v);
+        text_el(&b, M_LEFT - 5, py + 4, "end", label, NULL);
+        text_el(&b, px, PLOT_BOTTOM + 15, "middle", label, NULL);
+    }
+    for (size_t i = 0; i < c->n; i++) {
+        double x = fmin(fmax(c->xy[2 * i], 0), 1), y = fmin(fmax(c->xy[2 * i + 1], 0), 1);
+        double px = M_LEFT + x * side, py = PLOT_BOTTOM - y * side;
+        if (point_class(c, i))
+            render_buf_printf(&b,
+                              "<path d=\"M%.1f %.1fl8 8m0 -8l-8 8\" stroke=\"%s\" "
+                              "stroke-width=\"2.5\"/>\n",
+                              px - 4, py - 4, CHART_CLASS1_COLOR);
+        else
+            render_buf_printf(&b,
+                              "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" fill=\"%s\" "
+                              "stroke=\"#333\" stroke-width=\"0.8\"/>\n",
+                              px, py, CHART_CLASS0_COLOR);
+    }
+    /* the legend, right of the square */
+    double lx = M_LEFT + side + 20;
+    render_buf_printf(&b, "<circle cx=\"%.1f\" cy=\"%d\" r=\"4.5\" fill=\"%s\"/>\n", lx, M_TOP + 10,
+                      CHART_CLASS0_COLOR);
+    text_el(&b, lx + 10, M_TOP + 14, "start", "class 0", NULL);
+    render_buf_printf(&b,
+                      "<path d=\"M%.1f %dl8 8m0 -8l-8 8\" stroke=\"%s\" stroke-width=\"2.5\"/>\n",
+                      lx - 4, M_TOP + 24, CHART_CLASS1_COLOR);
+    text_el(&b, lx + 10, M_TOP + 32, "start", "class 1", NULL);
+    return svg_close(&b);
+}
+
 /* ---- bundles -------------------------------------------------------------------------------- */
 
 char *chart_html(const json_t *spec, const char *svg)
@@ -393,4 +477,10 @@ json_t *chart_bars_bundle(const char *renderer, const struct chart_bars *c)
 json_t *chart_lines_bundle(const char *renderer, const struct chart_lines *c)
 {
     return chart_bundle(renderer, "line chart", c->title, chart_lines_spec(c), chart_lines_svg(c));
+}
+
+json_t *chart_points_bundle(const char *renderer, const struct chart_points *c)
+{
+    return chart_bundle(renderer, "scatter plot", c->title, chart_points_spec(c),
+                        chart_points_svg(c));
 }

@@ -50,18 +50,32 @@ struct chart_lines {
     bool log_x, log_y;         /* logarithmic axes (points <= 0 are left out) */
 };
 
+/* Points of two classes in the unit square (MiniTorch's datasets): class 0 as #69bac9 circles,
+ * class 1 as #ea8484 crosses, MiniTorch's colours and shapes, both axes fixed to [0, 1]. */
+#define CHART_CLASS0_COLOR "#69bac9"
+#define CHART_CLASS1_COLOR "#ea8484"
+struct chart_points {
+    const char *title;
+    size_t n;
+    const float *xy;    /* n rows of (x1, x2) */
+    const float *label; /* n; 0 or 1 (anything non-zero is class 1) */
+};
+
 /* New Vega-Lite specs (data inline in data.values); NULL when out of memory. */
 json_t *chart_bars_spec(const struct chart_bars *c);
 json_t *chart_lines_spec(const struct chart_lines *c);
+json_t *chart_points_spec(const struct chart_points *c);
 /* New SVG documents (malloc'd, caller frees); NULL when out of memory. */
 char *chart_bars_svg(const struct chart_bars *c);
 char *chart_lines_svg(const struct chart_lines *c);
+char *chart_points_svg(const struct chart_points *c);
 
 /* The mime bundle of a chart for `renderer` ("auto", "vegalite", "svg", "html"; anything else
  * is taken as "auto"), as described above; text/plain says "<kind>: <title>". A new reference,
  * or NULL when out of memory. */
 json_t *chart_bars_bundle(const char *renderer, const struct chart_bars *c);
 json_t *chart_lines_bundle(const char *renderer, const struct chart_lines *c);
+json_t *chart_points_bundle(const char *renderer, const struct chart_points *c);
 
 /* The html renderer's text/html for a spec and its SVG drawing (malloc'd); NULL when out of
  * memory. */

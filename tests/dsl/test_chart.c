@@ -258,6 +258,46 @@ static void test_bundles_by_renderer(void)
     json_decref(b);
 }
 
+static void test_points(void)
+{
+    float xy[] = {0.1f, 0.9f, 0.25f, 0.5f, 0.99999f, 0.0f}, label[] = {0, 1, 0};
+    struct chart_points c = {"xor, 3 points", 3, xy, label};
+    json_t *s = chart_points_spec(&c);
+    CHECK(json_is_object(s));
+    CHECK_STR(str_at(json_object_get(s, "mark"), "type"), "point");
+    json_t *values = json_object_get(json_object_get(s, "data"), "values");
+    CHECK_INT(json_array_size(values), 3);
+    json_t *p1 = json_array_get(values, 1);
+    CHECK(json_real_value(json_object_get(p1, "x1")) == 0.25);
+    CHECK(json_real_value(json_object_get(p1, "x2")) == 0.5);
+    CHECK_INT(json_integer_value(json_object_get(p1, "class")), 1);
+    /* rounded to 4 decimals: 0.99999 is 1 */
+    CHECK(json_real_value(json_object_get(json_array_get(values, 2), "x1")) == 1.0);
+    json_t *enc = json_object_get(s, "encoding");
+    json_t *range =
+        json_object_get(json_object_get(json_object_get(enc, "color"), "scale"), "range");
+    CHECK_STR(json_string_value(json_array_get(range, 0)), "#69bac9");
+    CHECK_STR(json_string_value(json_array_get(range, 1)), "#ea8484");
+    json_t *dom = json_object_get(json_object_get(json_object_get(enc, "x"), "scale"), "domain");
+    CHECK(json_integer_value(json_array_get(dom, 0)) == 0 &&
+          json_integer_value(json_array_get(dom, 1)) == 1);
+    CHECK_STR(str_at(json_object_get(enc, "shape"), "field"), "class");
+    json_decref(s);
+
+    char *svg = chart_points_svg(&c);
+    CHECK(svg && xml_elements(svg) > 0);
+    /* two class-0 circles and one class-1 cross, plus one of each in the legend */
+    CHECK_INT(count_of(svg, "fill=\"#69bac9\""), 3);
+    CHECK_INT(count_of(svg, "stroke=\"#ea8484\""), 2);
+    CHECK(strstr(svg, ">class 1</text>") != NULL);
+    free(svg);
+
+    json_t *b = chart_points_bundle("auto", &c);
+    CHECK(json_object_get(b, CHART_VEGALITE_MIME) && json_object_get(b, "image/svg+xml"));
+    CHECK_STR(str_at(b, "text/plain"), "<scatter plot: xor, 3 points>");
+    json_decref(b);
+}
+
 int main(void)
 {
     RUN_TEST(test_xml_checker_catches_errors);
@@ -265,5 +305,6 @@ int main(void)
     RUN_TEST(test_bars_svg);
     RUN_TEST(test_lines);
     RUN_TEST(test_bundles_by_renderer);
+    RUN_TEST(test_points);
     return TEST_SUMMARY();
 }

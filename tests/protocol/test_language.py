@@ -120,3 +120,24 @@ def test_is_complete_for_def_blocks(kc):
         assert r["content"]["status"] == status, (code, r["content"])
     r = get_reply(kc, kc.is_complete("def f(x):"))
     assert r["content"]["indent"] == "    "
+
+
+def test_dataset_shows_summary_and_scatter(kc):
+    import xml.etree.ElementTree as ET
+
+    execute(kc, "%plot_renderer auto")
+    r = execute(kc, 'ds = dataset("xor", n=40, seed=5)\nds')
+    validate_all(r)
+    data = r.of_type("execute_result")[0]["content"]["data"]
+    assert set(data) == {"text/plain", "application/vnd.vegalite.v5+json", "image/svg+xml"}
+    assert re.fullmatch(r"dataset\('xor', n=40\): 40 points, \d+ of class 1, \d+ of class 0",
+                        data["text/plain"])
+    spec = data["application/vnd.vegalite.v5+json"]
+    assert spec["mark"]["type"] == "point" and len(spec["data"]["values"]) == 40
+    assert spec["encoding"]["color"]["scale"]["range"] == ["#69bac9", "#ea8484"]
+    root = ET.fromstring(data["image/svg+xml"])
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    # the dataset's tensors through attributes; completion offers them
+    assert execute(kc, "ds.X.shape").result_text() == "(40, 2)"
+    reply = get_reply(kc, kc.complete("ds.", 3))
+    assert {"X", "y", "n", "name"} <= set(reply["content"]["matches"])

@@ -1,0 +1,15 @@
+/* training.h — the engine's training objects in the language (internal to kernel/dsl):
+ * datasets now; models, optimizers and train() with the training issue. Each is a
+ * DSL_OBJECT (values.h) whose class lives in training.c. */
+#ifndef KERNEL_DSL_TRAINING_H
+#define KERNEL_DSL_TRAINING_H
+
+#include "dsl/builtins.h"
+#include "dsl/values.h"
+
+extern const struct dsl_object_class dsl_dataset_class;
+
+/* dataset(name, n=50, seed=none) */
+int dsl_bi_dataset(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
+
+#endif

@@ -1,0 +1,129 @@
+/* test_datasets.c — dataset() in the language (kernel/dsl/training.c): the object's summary,
+ * attributes (sharing the engine's tensors), type and help, errors that leave the session as it
+ * was, seeding as random.seed does, and the display: the summary as text/plain beside a scatter
+ * plot drawn for %plot_renderer. The points themselves are checked against Python's random in
+ * tests/differential/test_datasets.py. */
+#include "test.h"
+
+#include "dsl/dsl_helpers.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void test_summary_and_attributes(void)
+{
+    /* the summary's counts add up to n and match the labels' sum */
+    CHECK_STR(eval1("ds = dataset(\"simple\", 20, seed=3)\n[ds.n, ds.name, ds.X.shape, ds.y.shape, "
+                    "int(ds.y.sum()[0]) + int((1 - ds.y).sum()[0]), type(ds)]"),
+              "[20, 'simple', (20, 2), (20,), 20, 'dataset']");
+    struct dsl_session *s = dsl_session_new();
+    struct outcome o = run_cell(s, "ds = dataset(\"xor\", seed=1)\nones = int(ds.y.sum()[0])\nds");
+    CHECK_INT(o.rc, 0);
+    int ones = atoi(run_cell(s, "ones").result);
+    CHECK(ones > 0 && ones < 50);
+    char want[160];
+    snprintf(want, sizeof want, "dataset('xor', n=50): 50 points, %d of class 1, %d of class 0",
+             ones, 50 - ones);
+    CHECK_STR(o.result, want);
+    /* labels follow the rule on the points: simple is x1 < 0.5 */
+    CHECK_STR(run_cell(s, "d = dataset(\"simple\", 200)\nok = 0\nfor i in range(200):\n"
+                          "    ok += (d.X[i, 0] < 0.5) == (d.y[i] == 1)\nok")
+                  .result,
+              "200");
+    /* ds.X is the dataset's own tensor, not a copy */
+    CHECK_STR(run_cell(s, "a = ds.X\na[0, 0] = 7\nds.X[0, 0]").result, "7.0");
+    /* spiral: 2*(n//2) points, no draws */
+    CHECK_STR(run_cell(s, "dataset(\"Spiral\", 7).n").result, "6");
+    /* help describes the object */
+    struct sink sk = {0};
+    run_cell_with(s, "help(ds)", &sk);
+    CHECK(strstr(sk.log, "ds.X is the (n, 2) tensor") != NULL);
+    dsl_session_free(s);
+}
+
+static void test_seed_is_random_seed(void)
+{
+    /* seed=s is seed(s) then the draws: rand() afterwards continues the same sequence */
+    CHECK_STR(eval1("d = dataset(\"diag\", 5, seed=11)\nr = rand(1)[0]\nseed(11)\n"
+                    "x = rand(11)\n[d.X[4, 1] == x[8], r == x[9]]"),
+              "[false, false]"); /* one draw off: the next check is no tautology */
+    CHECK_STR(eval1("d = dataset(\"diag\", 5, seed=11)\nr = rand(1)[0]\nseed(11)\n"
+                    "x = rand(11)\n[d.X[4, 1] == x[9], r == x[10]]"),
+              "[true, true]");
+    /* without seed, the session's generator goes on: two sets differ */
+    CHECK_STR(eval1("seed(0)\na = dataset(\"xor\")\nb = dataset(\"xor\")\na.X[0, 0] == b.X[0, 0]"),
+              "false");
+    CHECK_STR(eval1("a = dataset(\"xor\", seed=-4)\nb = dataset(\"xor\", seed=4)\n"
+                    "a.X[3, 1] == b.X[3, 1]"),
+              "true"); /* random.seed(-4) is random.seed(4) */
+}
+
+static void test_errors(void)
+{
+    struct dsl_session *s = dsl_session_new();
+    run_cell(s, "keep = 5");
+    struct outcome o = run_cell(s, "dataset(\"moons\")");
+    CHECK_STR(o.ename, "ValueError");
+    CHECK(strstr(o.evalue, "simple, diag, split, xor, circle, spiral") != NULL);
+    CHECK_STR(run_cell(s, "dataset(\"xor\", n=0)").ename, "ValueError");
+    CHECK_STR(run_cell(s, "dataset(\"spiral\", 1)").ename, "ValueError");
+    CHECK_STR(run_cell(s, "dataset(3)").ename, "TypeError");
+    CHECK_STR(run_cell(s, "dataset(\"xor\", 2.5)").ename, "TypeError");
+    CHECK_STR(run_cell(s, "dataset(\"xor\", seed=\"a\")").ename, "TypeError");
+    o = run_cell(s, "dataset(\"xor\").Z");
+    CHECK_STR(o.ename, "AttributeError");
+    CHECK(strstr(o.evalue, "X, y, n and name") != NULL);
+    CHECK_STR(run_cell(s, "keep").result, "5");
+    dsl_session_free(s);
+}
+
+static json_t *result_of(struct dsl_session *s, const char *code)
+{
+    struct sink k = {0};
+    struct dsl_output out = sink_output(&k);
+    json_t *result = NULL;
+    struct dsl_error err = {0};
+    if (dsl_execute(s, code, &out, &result, &err) != 0) dsl_error_clear(&err);
+    return result;
+}
+
+static void test_display(void)
+{
+    struct dsl_session *s = dsl_session_new();
+    json_t *r = result_of(s, "dataset(\"split\", 30, seed=2)");
+    CHECK(r != NULL);
+    const char *text = json_string_value(json_object_get(r, "text/plain"));
+    CHECK(text && strncmp(text, "dataset('split', n=30): 30 points, ", 35) == 0);
+    json_t *spec = json_object_get(r, "application/vnd.vegalite.v5+json");
+    CHECK(spec != NULL);
+    CHECK_INT(json_array_size(json_object_get(json_object_get(spec, "data"), "values")), 30);
+    const char *svg = json_string_value(json_object_get(r, "image/svg+xml"));
+    CHECK(svg && strstr(svg, "#ea8484") && strstr(svg, "#69bac9"));
+    CHECK(json_object_get(r, "text/html") == NULL); /* never HTML beside a chart */
+    /* deterministic: the same seed gives the same bundle */
+    json_t *again = result_of(s, "dataset(\"split\", 30, seed=2)");
+    CHECK(json_equal(r, again));
+    json_decref(again);
+    json_decref(r);
+    /* %plot_renderer decides the chart's form */
+    r = result_of(s, "%plot_renderer svg\ndataset(\"xor\", 10)");
+    CHECK(r && json_object_get(r, "image/svg+xml") &&
+          !json_object_get(r, "application/vnd.vegalite.v5+json"));
+    json_decref(r);
+    r = result_of(s, "%plot_renderer html\ndataset(\"xor\", 10)");
+    const char *html = json_string_value(json_object_get(r, "text/html"));
+    CHECK(html && strstr(html, "vega-embed") != NULL);
+    CHECK(json_is_string(json_object_get(r, "text/plain")));
+    json_decref(r);
+    dsl_session_free(s);
+}
+
+int main(void)
+{
+    RUN_TEST(test_summary_and_attributes);
+    RUN_TEST(test_seed_is_random_seed);
+    RUN_TEST(test_errors);
+    RUN_TEST(test_display);
+    return TEST_SUMMARY();
+}
