@@ -735,6 +735,9 @@ static const char *const timing_params[] = {"op", "sizes", "backends", NULL};
 static const char *const print_params[] = {"sep", "end", NULL};
 static const char *const display_params[] = {"value", "display_id", NULL};
 static const char *const dataset_params[] = {"name", "n", "seed", NULL};
+static const char *const linear_params[] = {"in_size", "out_size", NULL};
+static const char *const mlp_params[] = {"in_size", "hidden", "out_size", NULL};
+static const char *const sgd_params[] = {"params", "rate", NULL};
 static const char *const clear_params[] = {"wait", NULL};
 static const char *const sleep_params[] = {"seconds", NULL};
 static const char *const input_params[] = {"prompt", "password", NULL};
@@ -785,12 +788,20 @@ const struct dsl_builtin dsl_builtins[] = {
     {"len", "len(x)", 1, 1, NULL, bi_len,
      "The number of items of a list or range, of characters of a string, or the size of a "
      "tensor's first dimension (as PyTorch: len(zeros(3, 4)) is 3)."},
+    {"linear", "linear(in_size, out_size)", 2, 2, linear_params, dsl_bi_linear,
+     "MiniTorch's Linear layer as a model: model(x) is x @ weight + bias for x (batch, "
+     "in_size), with weight (in_size, out_size) drawn uniform in [-0.5, 0.5) from the session's "
+     "generator and bias 0.1; both require grad."},
     {"list", "list(iterable=[])", 0, 1, NULL, bi_list,
      "A list of the items of a list, range or string: list(range(3)) is [0, 1, 2]."},
     {"max", "max(*values)", 1, -1, NULL, bi_max,
      "The largest of several values, or of the items of one list, range or string."},
     {"min", "min(*values)", 1, -1, NULL, bi_min,
      "The smallest of several values, or of the items of one list, range or string."},
+    {"mlp", "mlp(in_size, hidden, out_size)", 3, 3, mlp_params, dsl_bi_mlp,
+     "MiniTorch's network of Task 3.5: Linear(in_size, hidden) -> ReLU -> Linear(hidden, "
+     "hidden) -> ReLU -> Linear(hidden, out_size) -> sigmoid, weights drawn layer by layer as "
+     "MiniTorch draws them. model(x) runs it; model.parameters() lists its weights and biases."},
     {"ones", "ones(*shape, requires_grad=false, backend=none)", 1, -1, create_params, dsl_bi_ones,
      "A tensor of the given shape filled with 1.0: ones(2, 3) or ones([2, 3]). backend is "
      "\"simple\", \"fast\" or \"cuda\" (default: the one %backend chose)."},
@@ -812,6 +823,9 @@ const struct dsl_builtin dsl_builtins[] = {
     {"seed", "seed(n)", 1, 1, seed_params, dsl_bi_seed,
      "Seeds the random generator rand() draws from, as Python's random.seed(n) does (MT19937), "
      "so that results repeat."},
+    {"sgd", "sgd(params, rate=1.0)", 1, 2, sgd_params, dsl_bi_sgd,
+     "MiniTorch's SGD optimizer over a list of tensors that require grad (model.parameters()): "
+     "opt.zero_grad() clears their gradients, opt.step() sets p = p - rate * p.grad in place."},
     {"sleep", "sleep(seconds)", 1, 1, sleep_params, bi_sleep,
      "Waits for the given number of seconds (a float is fine). An interrupt stops the wait "
      "with KeyboardInterrupt."},

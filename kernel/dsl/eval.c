@@ -937,7 +937,9 @@ static int eval_call(struct dsl_interp *in, const struct dsl_node *n, struct dsl
 {
     struct dsl_value callee;
     if (dsl_eval(in, n->a, &callee) != 0) return -1;
-    if (callee.kind != DSL_BUILTIN && callee.kind != DSL_METHOD && callee.kind != DSL_FUNCTION) {
+    bool callable_obj = callee.kind == DSL_OBJECT && callee.as.obj->cls->call;
+    if (callee.kind != DSL_BUILTIN && callee.kind != DSL_METHOD && callee.kind != DSL_FUNCTION &&
+        !callable_obj) {
         int r = dsl_raise_at(in, n->pos, "TypeError", "'%s' object is not callable",
                              dsl_type_name(callee));
         dsl_value_release(callee);
@@ -945,6 +947,7 @@ static int eval_call(struct dsl_interp *in, const struct dsl_node *n, struct dsl
     }
     const struct dsl_builtin *fn = callee.kind == DSL_METHOD    ? callee.as.m->fn
                                    : callee.kind == DSL_BUILTIN ? callee.as.fn
+                                   : callable_obj               ? callee.as.obj->cls->call
                                                                 : NULL;
     size_t total = n->nkids + n->nkw;
     struct dsl_value small[SMALL_ARGS];
@@ -971,6 +974,7 @@ static int eval_call(struct dsl_interp *in, const struct dsl_node *n, struct dsl
     if (dsl_bind_args(in, fn, vals, n->nkids, n->kwnames, vals + n->nkids, n->nkw, &args) != 0)
         goto cleanup;
     if (callee.kind == DSL_METHOD) args.self = callee.as.m->self;
+    if (callable_obj) args.self = callee;
     r = fn->fn(in, &args, out);
 cleanup:
     if (r != 0) dsl_error_locate(in, n->pos);

@@ -1,5 +1,5 @@
 /* training.h — the engine's training objects in the language (internal to kernel/dsl):
- * datasets now; models, optimizers and train() with the training issue. Each is a
+ * datasets, models (linear, mlp) and the SGD optimizer; train() with the training issue. Each is a
  * DSL_OBJECT (values.h) whose class lives in training.c. */
 #ifndef KERNEL_DSL_TRAINING_H
 #define KERNEL_DSL_TRAINING_H
@@ -7,9 +7,14 @@
 #include "dsl/builtins.h"
 #include "dsl/values.h"
 
-extern const struct dsl_object_class dsl_dataset_class;
+extern const struct dsl_object_class dsl_dataset_class, dsl_model_class, dsl_sgd_class;
 
 /* dataset(name, n=50, seed=none) */
 int dsl_bi_dataset(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
+/* linear(in, out), mlp(in, hidden, out) */
+int dsl_bi_linear(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
+int dsl_bi_mlp(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
+/* sgd(params, rate=1.0) */
+int dsl_bi_sgd(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
 
 #endif

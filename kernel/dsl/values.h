@@ -159,6 +159,9 @@ struct dsl_object_class {
     /* The rich display (text/plain set by the caller) for the session's chart renderer; NULL
      * for none (text only) or when out of memory. May be NULL. */
     json_t *(*bundle)(const void *state, const char *renderer);
+    /* obj(...): a builtin row run with args.self = the object (a model's forward); NULL: not
+     * callable. */
+    const struct dsl_builtin *call;
 };
 struct dsl_object {
     size_t refs;

@@ -1,8 +1,15 @@
-/* test_datasets.c — dataset() in the language (kernel/dsl/training.c): the object's summary,
+/* test_training.c — the training objects in the language (kernel/dsl/training.c).
+ *
+ * dataset(): the object's summary,
  * attributes (sharing the engine's tensors), type and help, errors that leave the session as it
  * was, seeding as random.seed does, and the display: the summary as text/plain beside a scatter
  * plot drawn for %plot_renderer. The points themselves are checked against Python's random in
- * tests/differential/test_datasets.py. */
+ * tests/differential/test_datasets.py.
+ *
+ * Models and SGD: mlp's forward is exactly the composition written out with its parameters,
+ * parameters() are the model's own tensors in MiniTorch's order, the weights are the session
+ * generator's draws minus 0.5, a step moves a parameter by -rate * grad, zero_grad clears, and
+ * bad arguments are clear errors that keep the session. */
 #include "test.h"
 
 #include "dsl/dsl_helpers.h"
@@ -119,11 +126,60 @@ static void test_display(void)
     dsl_session_free(s);
 }
 
+static void test_models(void)
+{
+    struct dsl_session *s = dsl_session_new();
+    struct outcome o = run_cell(s, "seed(7)\nm = mlp(2, 5, 1)\nps = m.parameters()\n"
+                                   "[len(ps), ps[0].shape, ps[1].shape, ps[2].shape, ps[3].shape, "
+                                   "ps[4].shape, ps[5].shape, type(m), m.layers]");
+    CHECK_STR(o.result, "[6, (2, 5), (5,), (5, 5), (5,), (5, 1), (1,), 'model', 3]");
+    /* weights: rand - 0.5 from the generator, layer by layer; biases 0.1 */
+    CHECK_STR(run_cell(s, "seed(7)\nr = rand(2, 5) - 0.5\nr2 = rand(5, 5) - 0.5\n"
+                          "[(r == ps[0]).sum()[0], (r2 == ps[2]).sum()[0], ps[3][4]]")
+                  .result,
+              "[10.0, 25.0, 0.1]");
+    /* forward = the composition written out */
+    CHECK_STR(run_cell(s, "x = rand(7, 2)\nh = (x @ ps[0] + ps[1]).relu()\n"
+                          "h = (h @ ps[2] + ps[3]).relu()\nref = (h @ ps[4] + ps[5]).sigmoid()\n"
+                          "(m(x) == ref).sum()[0]")
+                  .result,
+              "7.0");
+    /* parameters() are the model's tensors: changing one changes the model's output */
+    CHECK_STR(run_cell(s, "y0 = m(x)[0, 0]\nps[5][0] = ps[5][0] + 100\ny1 = m(x)[0, 0]\n"
+                          "[y0 < 1, y1]")
+                  .result,
+              "[true, 1.0]");
+    /* sgd: p -= rate * grad, in place; zero_grad forgets */
+    CHECK_STR(run_cell(s, "opt = sgd(ps, rate=0.25)\nloss = m(x).sum()\nloss.backward()\n"
+                          "w = ps[0][1, 2]\ng = ps[0].grad[1, 2]\nopt.step()\n"
+                          "[abs(ps[0][1, 2] - (w - 0.25 * g)) < 1e-6, opt.rate, "
+                          "ps[0].requires_grad]")
+                  .result,
+              "[true, 0.25, true]");
+    CHECK_STR(run_cell(s, "opt.zero_grad()\n[ps[0].grad, ps[5].grad]").result, "[none, none]");
+    CHECK_STR(run_cell(s, "opt").result, "sgd(6 parameters, rate=0.25)");
+    CHECK_STR(run_cell(s, "linear(3, 2)").result, "linear(3, 2): x @ weight + bias, 8 parameters");
+    CHECK_STR(run_cell(s, "linear(3, 2)(ones(4, 3)).shape").result, "(4, 2)");
+    /* errors */
+    CHECK_STR(run_cell(s, "m(ones(2, 3))").ename, "ShapeError");
+    CHECK_STR(run_cell(s, "m([1, 2])").ename, "TypeError");
+    CHECK_STR(run_cell(s, "mlp(2, 0, 1)").ename, "ValueError");
+    CHECK_STR(run_cell(s, "mlp(2, 1.5, 1)").ename, "TypeError");
+    CHECK_STR(run_cell(s, "sgd([ones(2)], 0.1)").ename, "ValueError"); /* no grad */
+    CHECK_STR(run_cell(s, "sgd([1], 0.1)").ename, "TypeError");
+    CHECK_STR(run_cell(s, "sgd(ps, \"fast\")").ename, "TypeError");
+    CHECK_STR(run_cell(s, "opt.lr").ename, "AttributeError");
+    CHECK_STR(run_cell(s, "opt(1)").ename, "TypeError"); /* not callable */
+    CHECK_STR(run_cell(s, "type(opt)").result, "'sgd'");
+    dsl_session_free(s);
+}
+
 int main(void)
 {
     RUN_TEST(test_summary_and_attributes);
     RUN_TEST(test_seed_is_random_seed);
     RUN_TEST(test_errors);
     RUN_TEST(test_display);
+    RUN_TEST(test_models);
     return TEST_SUMMARY();
 }
