@@ -69,6 +69,10 @@ static int dataset_getattr(struct dsl_interp *in, struct dsl_value self, const c
                      "'dataset' object has no attribute '%s' (it has X, y, n and name)", name);
 }
 
+/* A scatter plot of more points than this shows the first ones only (and says so): a chart is
+ * for looking at, and a million points would be a 50 MB message. */
+#define PLOT_MAX_POINTS 5000
+
 static json_t *dataset_bundle(const void *state, const char *renderer)
 {
     const struct dataset *d = state;
@@ -78,9 +82,15 @@ static json_t *dataset_bundle(const void *state, const char *renderer)
     if (xy && label) {
         mt_tensor_copy_out(d->X, xy);
         mt_tensor_copy_out(d->y, label);
-        char title[64];
-        snprintf(title, sizeof title, "%s, %lld points", mt_dataset_name(d->kind), (long long)d->n);
-        struct chart_points c = {.title = title, .n = (size_t)d->n, .xy = xy, .label = label};
+        char title[96];
+        int64_t shown = d->n < PLOT_MAX_POINTS ? d->n : PLOT_MAX_POINTS;
+        if (shown < d->n)
+            snprintf(title, sizeof title, "%s, the first %lld of %lld points",
+                     mt_dataset_name(d->kind), (long long)shown, (long long)d->n);
+        else
+            snprintf(title, sizeof title, "%s, %lld points", mt_dataset_name(d->kind),
+                     (long long)d->n);
+        struct chart_points c = {.title = title, .n = (size_t)shown, .xy = xy, .label = label};
         bundle = chart_points_bundle(renderer, &c);
     }
     free(xy);

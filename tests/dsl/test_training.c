@@ -113,6 +113,13 @@ static void test_display(void)
     CHECK(json_equal(r, again));
     json_decref(again);
     json_decref(r);
+    /* a big set plots its first 5000 points and says so */
+    r = result_of(s, "dataset(\"xor\", 20000)");
+    json_t *big = json_object_get(r, "application/vnd.vegalite.v5+json");
+    CHECK_INT(json_array_size(json_object_get(json_object_get(big, "data"), "values")), 5000);
+    CHECK_STR(json_string_value(json_object_get(big, "title")),
+              "xor, the first 5000 of 20000 points");
+    json_decref(r);
     /* %plot_renderer decides the chart's form */
     r = result_of(s, "%plot_renderer svg\ndataset(\"xor\", 10)");
     CHECK(r && json_object_get(r, "image/svg+xml") &&
