@@ -247,6 +247,12 @@ static int stage_value(struct dsl_interp *in, struct dsl_value v, enum mt_backen
         *out = dsl_tensor(t);
         return 0;
     }
+    if (v.kind == DSL_OBJECT) /* shared, it would run on its own backend and could be changed */
+        return dsl_raise(in, "TypeError",
+                         "compare() gives each backend its own copies of the tensors and lists "
+                         "the statement uses, and cannot copy a %s yet: name its tensors "
+                         "instead (such as X = ds.X, or ps = model.parameters())",
+                         dsl_type_name(v));
     if (v.kind != DSL_LIST) {
         *out = dsl_value_retain(v);
         return 0;

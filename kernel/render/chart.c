@@ -154,7 +154,8 @@ json_t *chart_points_spec(const struct chart_points *c)
     json_object_set_new(s, "data", json_pack("{s:o}", "values", values));
     json_object_set_new(
         s, "mark",
-        json_pack("{s:s, s:b, s:i, s:b}", "type", "point", "filled", 1, "size", 60, "tooltip", 1));
+        json_pack("{s:s, s:b, s:i, s:b, s:b}", "type", "point", "filled", 1, "size", 60, "tooltip",
+                  1, "clip", 1)); /* spiral's outer turns leave the square: cut, not drawn over */
     json_t *x = channel("x1", "quantitative", "x1", false),
            *y = channel("x2", "quantitative", "x2", false),
            *color = channel("class", "nominal", "class", false),
@@ -374,7 +375,9 @@ char *chart_points_svg(const struct chart_points *c)
         text_el(&b, px, PLOT_BOTTOM + 15, "middle", label, NULL);
     }
     for (size_t i = 0; i < c->n; i++) {
-        double x = fmin(fmax(c->xy[2 * i], 0), 1), y = fmin(fmax(c->xy[2 * i + 1], 0), 1);
+        double x = c->xy[2 * i], y = c->xy[2 * i + 1];
+        /* outside the square (spiral's outer turns): not drawn, as Vega-Lite's clip does */
+        if (!(x >= 0 && x <= 1 && y >= 0 && y <= 1)) continue;
         double px = M_LEFT + x * side, py = PLOT_BOTTOM - y * side;
         if (point_class(c, i))
             render_buf_printf(&b,

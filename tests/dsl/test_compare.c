@@ -238,6 +238,12 @@ static void test_compare_leaves_variables(void)
     FAILS(s, "compare(\"%reset\")", "ValueError");
     FAILS(s, "compare(\"  # nothing\")", "ValueError");
     FAILS(s, "compare(\"nosuch + 1\")", "NameError");
+    /* an engine object cannot be copied to each backend yet: refused, its tensors are not */
+    OK(s, "net = mlp(2, 3, 1)\nps = net.parameters()");
+    m = FAILS(s, "compare(\"net(ones(1, 2))\")", "TypeError");
+    CHECK(strstr(m, "cannot copy a model yet") != NULL);
+    CHECK_STR(run_keep(s, "compare(\"ones(1, 2) @ ps[0]\", backends=[\"simple\", \"fast\"])"),
+              "ok");
     CHECK_STR(OK(s, "[n, len(xs)]"), "[5, 2]");
     forget();
     dsl_session_free(s);
