@@ -554,15 +554,21 @@ int dsl_bi_rand(struct dsl_interp *in, const struct dsl_args *a, struct dsl_valu
     return create(in, a, ret, "rand", mt_rand);
 }
 
-int dsl_bi_seed(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+int dsl_seed_value(struct dsl_interp *in, struct dsl_value v, const char *fn, const char *what)
 {
-    struct dsl_value v = a->slot[0];
     if (!dsl_is_intlike(v))
-        return dsl_raise(in, "TypeError", "seed(): n must be an integer, not %s", dsl_type_name(v));
+        return dsl_raise(in, "TypeError", "%s(): %s must be an integer, not %s", fn, what,
+                         dsl_type_name(v));
     /* Python's random.seed(n) uses abs(n) */
     int64_t n = dsl_as_int(v);
     uint64_t u = n < 0 ? (uint64_t)0 - (uint64_t)n : (uint64_t)n;
     mt_seed(ctx_of(in), u);
+    return 0;
+}
+
+int dsl_bi_seed(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    if (dsl_seed_value(in, a->slot[0], "seed", "n") != 0) return -1;
     *ret = dsl_none();
     return 0;
 }

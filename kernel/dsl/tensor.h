@@ -46,6 +46,10 @@ const struct dsl_builtin *dsl_tensor_attr_find(const char *name, bool *is_prop);
 /* Appends help for a tensor value: the type's doc and every method and property. */
 int dsl_tensor_help(struct render_buf *b);
 
+/* Seeds the session's generator as Python's random.seed(v) does (abs of an integer); a TypeError
+ * naming fn's parameter `what` for anything else. 0 or -1. */
+int dsl_seed_value(struct dsl_interp *in, struct dsl_value v, const char *fn, const char *what);
+
 /* Raises the exception an engine status stands for; returns -1. */
 int dsl_engine_raise(struct dsl_interp *in, enum mt_status st);
 

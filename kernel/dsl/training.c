@@ -129,13 +129,9 @@ int dsl_bi_dataset(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
                              dsl_type_name(a->slot[1]));
         n = dsl_as_int(a->slot[1]);
     }
-    if (a->has[2] && a->slot[2].kind != DSL_NONE) {
-        if (!dsl_is_intlike(a->slot[2]))
-            return dsl_raise(in, "TypeError", "dataset(): seed must be an integer, not %s",
-                             dsl_type_name(a->slot[2]));
-        int64_t s = dsl_as_int(a->slot[2]); /* random.seed(n) uses abs(n) */
-        mt_seed(ctx, s < 0 ? (uint64_t)0 - (uint64_t)s : (uint64_t)s);
-    }
+    if (a->has[2] && a->slot[2].kind != DSL_NONE &&
+        dsl_seed_value(in, a->slot[2], "dataset", "seed") != 0)
+        return -1;
     struct dataset *d = calloc(1, sizeof *d);
     if (!d) return dsl_raise_status(in, DSL_V_NOMEM);
     d->kind = kind;

@@ -18,11 +18,18 @@ static const char *const palette[] = {"#4c78a8", "#f58518", "#e45756", "#72b7b2"
 
 /* ---- Vega-Lite ------------------------------------------------------------------------------ */
 
-/* The part of a spec every chart shares. */
-static json_t *spec_base(const char *title)
+/* The part of a spec every chart shares, with an empty data.values array (*values, borrowed:
+ * the rows go there). NULL when out of memory. */
+static json_t *spec_base(const char *title, json_t **values)
 {
     json_t *s = json_object();
-    if (!s) return NULL;
+    *values = json_array();
+    if (!s || !*values || json_object_set_new(s, "data", json_pack("{s:O}", "values", *values))) {
+        json_decref(s);
+        json_decref(*values);
+        return NULL;
+    }
+    json_decref(*values); /* the spec holds it now */
     json_object_set_new(s, "$schema", json_string(CHART_VEGALITE_SCHEMA));
     if (title) json_object_set_new(s, "title", render_json_string(title, strlen(title)));
     json_object_set_new(s, "width", json_integer(CHART_WIDTH));
@@ -67,19 +74,14 @@ static json_t *spec_done(json_t *s)
 
 json_t *chart_bars_spec(const struct chart_bars *c)
 {
-    json_t *s = spec_base(c->title), *values = json_array();
-    if (!s || !values) {
-        json_decref(s);
-        json_decref(values);
-        return NULL;
-    }
+    json_t *values, *s = spec_base(c->title, &values);
+    if (!s) return NULL;
     for (size_t i = 0; i < c->n; i++)
         if (!isnan(c->values[i]))
             json_array_append_new(values,
                                   json_pack("{s:o, s:f}", "label",
                                             render_json_string(c->labels[i], strlen(c->labels[i])),
                                             "value", c->values[i]));
-    json_object_set_new(s, "data", json_pack("{s:o}", "values", values));
     json_object_set_new(s, "mark", json_pack("{s:s, s:b}", "type", "bar", "tooltip", 1));
     json_t *x = channel("label", "nominal", c->x_title, false);
     if (x) {
@@ -97,10 +99,9 @@ json_t *chart_bars_spec(const struct chart_bars *c)
 
 json_t *chart_lines_spec(const struct chart_lines *c)
 {
-    json_t *s = spec_base(c->title), *values = json_array(), *ticks = json_array();
-    if (!s || !values || !ticks) {
+    json_t *values, *s = spec_base(c->title, &values), *ticks = json_array();
+    if (!s || !ticks) {
         json_decref(s);
-        json_decref(values);
         json_decref(ticks);
         return NULL;
     }
@@ -113,7 +114,6 @@ json_t *chart_lines_spec(const struct chart_lines *c)
                                   render_json_string(c->series[k], strlen(c->series[k]))));
         }
     for (size_t i = 0; i < c->npoints; i++) json_array_append_new(ticks, json_real(c->x[i]));
-    json_object_set_new(s, "data", json_pack("{s:o}", "values", values));
     json_object_set_new(s, "mark",
                         json_pack("{s:s, s:b, s:b}", "type", "line", "point", 1, "tooltip", 1));
     json_t *x = channel("x", "quantitative", c->x_title, c->log_x);
@@ -139,19 +139,14 @@ static int point_class(const struct chart_points *c, size_t i) { return c->label
 
 json_t *chart_points_spec(const struct chart_points *c)
 {
-    json_t *s = spec_base(c->title), *values = json_array();
-    if (!s || !values) {
-        json_decref(s);
-        json_decref(values);
-        return NULL;
-    }
+    json_t *values, *s = spec_base(c->title, &values);
+    if (!s) return NULL;
     /* rounded to 4 decimals: the same data always prints the same spec */
     for (size_t i = 0; i < c->n; i++)
         json_array_append_new(
             values, json_pack("{s:f, s:f, s:i}", "x1", round(c->xy[2 * i] * 1e4) / 1e4, "x2",
                               round(c->xy[2 * i + 1] * 1e4) / 1e4, "class", point_class(c, i)));
     json_object_set_new(s, "width", json_integer(CHART_HEIGHT)); /* the unit square */
-    json_object_set_new(s, "data", json_pack("{s:o}", "values", values));
     json_object_set_new(
         s, "mark",
         json_pack("{s:s, s:b, s:i, s:b, s:b}", "type", "point", "filled", 1, "size", 60, "tooltip",
