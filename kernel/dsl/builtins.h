@@ -19,7 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define DSL_MAX_PARAMS 4
+#define DSL_MAX_PARAMS 8
 
 struct dsl_interp;
 

@@ -31,6 +31,7 @@ struct dsl_session {
     struct mt_ctx *ctx;        /* owned; freed after every variable is released */
     bool diagnostics;          /* %diagnostics on: every cell shows what the engine did */
     const char *plot_renderer; /* %plot_renderer: "auto", "vegalite", "html" or "svg" (static) */
+    unsigned train_runs;       /* train() calls so far: each live display gets its own id */
     long execution_count;      /* In[n] of the cells being run; 0: unnumbered */
 };
 

@@ -15,6 +15,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 struct dataset {
     enum mt_dataset kind;
@@ -42,7 +43,78 @@ static int dataset_repr(struct render_buf *b, const void *state)
     return b->nomem ? DSL_V_NOMEM : DSL_V_OK;
 }
 
-static const char *const dataset_attrs[] = {"X", "y", "n", "name", NULL};
+static const char *const dataset_attrs[] = {"X", "y", "n", "name", "batches", NULL};
+
+/* ds.batches(size=10): one epoch's batches as train() makes them — the points shuffled with the
+ * session's generator (MiniTorch's random.shuffle of list(zip(X, y))), cut into [x, y] pairs of
+ * `size` points (the last may be smaller) — so that a loop written by hand draws exactly what
+ * train() draws. */
+static int dataset_batches(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    const struct dataset *d = a->self.as.obj->state;
+    int64_t size = 10;
+    if (a->has[0]) {
+        if (!dsl_is_intlike(a->slot[0]) || dsl_as_int(a->slot[0]) < 1)
+            return dsl_raise(in, "ValueError", "batches(): size must be an integer >= 1");
+        size = dsl_as_int(a->slot[0]);
+    }
+    if (size > d->n) size = d->n;
+    struct mt_ctx *ctx = in->session->ctx;
+    int64_t *perm = malloc((size_t)d->n * sizeof *perm);
+    float *X = malloc((size_t)d->n * 2 * sizeof *X), *y = malloc((size_t)d->n * sizeof *y),
+          *xb = malloc((size_t)size * 2 * sizeof *xb), *yb = malloc((size_t)size * sizeof *yb);
+    struct dsl_list *l = dsl_list_new((size_t)((d->n + size - 1) / size));
+    int r = 0;
+    if (!perm || !X || !y || !xb || !yb || !l) {
+        r = dsl_raise_status(in, DSL_V_NOMEM);
+        goto out;
+    }
+    mt_tensor_copy_out(d->X, X);
+    mt_tensor_copy_out(d->y, y);
+    for (int64_t i = 0; i < d->n; i++) perm[i] = i;
+    mt_shuffle(ctx, perm, d->n);
+    for (int64_t b0 = 0; b0 < d->n && r == 0; b0 += size) {
+        int64_t bs = d->n - b0 < size ? d->n - b0 : size, xs[2] = {bs, 2};
+        for (int64_t i = 0; i < bs; i++) {
+            xb[2 * i] = X[2 * perm[b0 + i]];
+            xb[2 * i + 1] = X[2 * perm[b0 + i] + 1];
+            yb[i] = y[perm[b0 + i]];
+        }
+        struct mt_tensor *tx = NULL, *ty = NULL;
+        enum mt_status st = mt_from_data(ctx, d->X->backend, 2, xs, xb, &tx);
+        if (st == MT_OK) st = mt_from_data(ctx, d->y->backend, 1, &bs, yb, &ty);
+        struct dsl_list *pair = st == MT_OK ? dsl_list_new(2) : NULL;
+        if (st != MT_OK || !pair) {
+            mt_tensor_release(tx);
+            mt_tensor_release(ty);
+            r = st != MT_OK ? dsl_engine_raise(in, st) : dsl_raise_status(in, DSL_V_NOMEM);
+            break;
+        }
+        dsl_list_push(pair, dsl_tensor(tx)); /* room was reserved: the pushes cannot fail */
+        dsl_list_push(pair, dsl_tensor(ty));
+        dsl_list_push(l, (struct dsl_value){.kind = DSL_LIST, .as.l = pair});
+    }
+out:
+    free(perm);
+    free(X);
+    free(y);
+    free(xb);
+    free(yb);
+    if (r != 0) {
+        if (l) dsl_value_release((struct dsl_value){.kind = DSL_LIST, .as.l = l});
+        return r;
+    }
+    *ret = (struct dsl_value){.kind = DSL_LIST, .as.l = l};
+    return 0;
+}
+
+static const char *const batches_params[] = {"size", NULL};
+static const struct dsl_builtin dataset_methods[] = {
+    {"batches", "ds.batches(size=10)", 0, 1, batches_params, dataset_batches,
+     "One epoch's batches as train() draws them: the points shuffled with the session's "
+     "generator (as MiniTorch's random.shuffle), cut into [x, y] pairs of `size` points; the "
+     "last may be smaller."},
+};
 
 static int dataset_getattr(struct dsl_interp *in, struct dsl_value self, const char *name,
                            struct dsl_value *out)
@@ -60,13 +132,18 @@ static int dataset_getattr(struct dsl_interp *in, struct dsl_value self, const c
         *out = dsl_int(d->n);
         return 0;
     }
+    if (strcmp(name, "batches") == 0) {
+        int st = dsl_method_value(&dataset_methods[0], self, out);
+        return st ? dsl_raise_status(in, st) : 0;
+    }
     if (strcmp(name, "name") == 0) {
         const char *s = mt_dataset_name(d->kind);
         int st = dsl_str_value(s, strlen(s), out);
         return st ? dsl_raise_status(in, st) : 0;
     }
     return dsl_raise(in, "AttributeError",
-                     "'dataset' object has no attribute '%s' (it has X, y, n and name)", name);
+                     "'dataset' object has no attribute '%s' (it has X, y, n, name and batches())",
+                     name);
 }
 
 /* A scatter plot of more points than this shows the first ones only (and says so): a chart is
@@ -467,4 +544,282 @@ int dsl_bi_sgd(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value
         o->params[o->n++] = mt_tensor_retain(p.as.l->items[i].as.t);
     int vs = dsl_object_value(&dsl_sgd_class, o, ret);
     return vs ? dsl_raise_status(in, vs) : 0;
+}
+
+/* ---- train() and plot() ------------------------------------------------------------------ */
+
+/* Cells per side of a decision-boundary chart: 625 model evaluations, ~30 KB of spec. */
+#define BOUNDARY_GRID 25
+
+static const struct model *model_of(struct dsl_interp *in, const char *fn, struct dsl_value v)
+{
+    if (v.kind != DSL_OBJECT || v.as.obj->cls != &dsl_model_class) {
+        dsl_raise(in, "TypeError", "%s(): model must be a model made by mlp(...), not %s", fn,
+                  dsl_type_name(v));
+        return NULL;
+    }
+    return v.as.obj->state;
+}
+
+static const struct dataset *dataset_of(struct dsl_interp *in, const char *fn, struct dsl_value v)
+{
+    if (v.kind != DSL_OBJECT || v.as.obj->cls != &dsl_dataset_class) {
+        dsl_raise(in, "TypeError", "%s(): data must be a dataset made by dataset(...), not %s", fn,
+                  dsl_type_name(v));
+        return NULL;
+    }
+    return v.as.obj->state;
+}
+
+/* The model's probability at the centre of each cell of the grid (row k = x2 from the bottom),
+ * by its forward pass (the same function the user calls as model(x)). */
+static int boundary_probs(struct dsl_interp *in, struct dsl_value model, float *prob)
+{
+    const int g = BOUNDARY_GRID;
+    float pts[BOUNDARY_GRID * BOUNDARY_GRID * 2];
+    for (int k = 0; k < g; k++)
+        for (int j = 0; j < g; j++) {
+            pts[2 * (k * g + j)] = (float)((j + 0.5) / g);
+            pts[2 * (k * g + j) + 1] = (float)((k + 0.5) / g);
+        }
+    const struct model *m = model.as.obj->state;
+    struct mt_tensor *x = NULL;
+    int64_t shape[2] = {(int64_t)g * g, 2};
+    enum mt_status st =
+        mt_from_data(in->session->ctx, m->layers[0].weight->backend, 2, shape, pts, &x);
+    if (st) return dsl_engine_raise(in, st);
+    struct dsl_args a = {.self = model};
+    a.slot[0] = dsl_tensor(x); /* the args own nothing: x is released below */
+    a.has[0] = true;
+    struct dsl_value out;
+    int r = model_forward(in, &a, &out);
+    mt_tensor_release(x);
+    if (r != 0) return r;
+    if (out.as.t->size != (int64_t)g * g) {
+        dsl_value_release(out);
+        return dsl_raise(in, "ValueError", "the model must have one output to draw a boundary");
+    }
+    mt_tensor_copy_out(out.as.t, prob);
+    dsl_value_release(out);
+    return 0;
+}
+
+/* The decision boundary of `model` under the points of `d`, as a chart bundle. */
+static int boundary_bundle(struct dsl_interp *in, struct dsl_value model, const struct dataset *d,
+                           const char *title, json_t **bundle)
+{
+    float prob[BOUNDARY_GRID * BOUNDARY_GRID];
+    if (boundary_probs(in, model, prob) != 0) return -1;
+    int64_t shown = d->n < PLOT_MAX_POINTS ? d->n : PLOT_MAX_POINTS;
+    float *xy = malloc((size_t)d->n * 2 * sizeof *xy),
+          *label = malloc((size_t)d->n * sizeof *label);
+    if (!xy || !label) {
+        free(xy);
+        free(label);
+        return dsl_raise_status(in, DSL_V_NOMEM);
+    }
+    mt_tensor_copy_out(d->X, xy);
+    mt_tensor_copy_out(d->y, label);
+    struct chart_points c = {.title = title,
+                             .n = (size_t)shown,
+                             .xy = xy,
+                             .label = label,
+                             .grid = BOUNDARY_GRID,
+                             .prob = prob};
+    *bundle = chart_points_bundle(in->session->plot_renderer, &c);
+    free(xy);
+    free(label);
+    return *bundle ? 0 : dsl_raise_status(in, DSL_V_NOMEM);
+}
+
+static void emit(struct dsl_interp *in, json_t *bundle, const char *id, bool update)
+{
+    if (bundle && in->out->display) in->out->display(in->out->ctx, bundle, id, update);
+    json_decref(bundle);
+}
+
+static void say(struct dsl_interp *in, const char *text)
+{
+    if (in->out->stream) in->out->stream(in->out->ctx, "stdout", text);
+}
+
+/* plot(model, data): the decision boundary alone. */
+int dsl_bi_plot(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    const struct dataset *d = dataset_of(in, "plot", a->slot[1]);
+    if (!d || !model_of(in, "plot", a->slot[0])) return -1;
+    char title[96];
+    snprintf(title, sizeof title, "decision boundary, %s, %lld points", mt_dataset_name(d->kind),
+             (long long)d->n);
+    json_t *bundle = NULL;
+    if (boundary_bundle(in, a->slot[0], d, title, &bundle) != 0) return -1;
+    emit(in, bundle, NULL, false);
+    *ret = dsl_none();
+    return 0;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* "23.4 us" / "1.25 ms" / "2.10 s": one fixed format per range, for the sanitize file. */
+static void fmt_time(char *buf, size_t len, double s)
+{
+    if (s < 1e-3)
+        snprintf(buf, len, "%.1f us", s * 1e6);
+    else if (s < 1.0)
+        snprintf(buf, len, "%.2f ms", s * 1e3);
+    else
+        snprintf(buf, len, "%.2f s", s);
+}
+
+/* The live progress display: a bar, epoch, loss, correct, time per epoch and time left. */
+static json_t *progress_bundle(int epoch, int epochs, double loss, int64_t correct, int64_t n,
+                               double per_epoch, bool done)
+{
+    char plain[256], per[32], left[32];
+    fmt_time(per, sizeof per, per_epoch);
+    fmt_time(left, sizeof left, per_epoch * (epochs - epoch));
+    int width = 30, fill = epochs ? (int)((long long)width * epoch / epochs) : width;
+    char bar[64];
+    for (int i = 0; i < width; i++) bar[i] = i < fill ? '#' : '.';
+    bar[width] = '\0';
+    if (done)
+        snprintf(plain, sizeof plain, "[%s] epoch %d/%d done", bar, epoch, epochs);
+    else if (epoch == 0)
+        snprintf(plain, sizeof plain, "[%s] epoch 0/%d starting", bar, epochs);
+    else
+        snprintf(plain, sizeof plain,
+                 "[%s] epoch %d/%d  loss %.4g  correct %lld/%lld  %s per epoch  %s left", bar,
+                 epoch, epochs, loss, (long long)correct, (long long)n, per, left);
+    char html[512];
+    snprintf(html, sizeof html,
+             "<div><progress value=\"%d\" max=\"%d\" style=\"width:300px\"></progress> "
+             "<code>%s</code></div>",
+             epoch, epochs, plain + width + 3);
+    return json_pack("{s:s, s:s}", "text/plain", plain, "text/html", html);
+}
+
+/* train(model, data, rate=0.05, epochs=500, batch=10, log=10) */
+int dsl_bi_train(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    const struct model *m = model_of(in, "train", a->slot[0]);
+    const struct dataset *d = m ? dataset_of(in, "train", a->slot[1]) : NULL;
+    if (!d) return -1;
+    if (!m->mlp)
+        return dsl_raise(in, "TypeError",
+                         "train(): the model must end in a sigmoid (its output is a "
+                         "probability): use mlp(in, hidden, 1), not linear(...)");
+    double rate = 0.05;
+    int64_t epochs = 500, batch = 10, log_every = 10;
+    if (a->has[2]) {
+        if (!dsl_is_number(a->slot[2]))
+            return dsl_raise(in, "TypeError", "train(): rate must be a number, not %s",
+                             dsl_type_name(a->slot[2]));
+        rate = dsl_as_double(a->slot[2]);
+    }
+    if ((a->has[3] && size_arg(in, "train", "epochs", a->slot[3], &epochs) != 0) ||
+        (a->has[4] && size_arg(in, "train", "batch", a->slot[4], &batch) != 0))
+        return -1;
+    if (a->has[5]) {
+        if (!dsl_is_intlike(a->slot[5]) || dsl_as_int(a->slot[5]) < 0)
+            return dsl_raise(in, "ValueError",
+                             "train(): log must be the epochs between log lines (0: none)");
+        log_every = dsl_as_int(a->slot[5]);
+    }
+    struct mt_ctx *ctx = in->session->ctx;
+    struct mt_trainer *t = NULL;
+    enum mt_status st =
+        mt_trainer_new(ctx, m->layers, m->nlayers, d->X, d->y, batch, (float)rate, false, &t);
+    if (st) return dsl_engine_raise(in, st);
+
+    double *loss = malloc((size_t)epochs * sizeof *loss);
+    if (!loss) {
+        mt_trainer_free(t);
+        return dsl_raise_status(in, DSL_V_NOMEM);
+    }
+    char id[48], line[256], per[32];
+    snprintf(id, sizeof id, "minitorch-train-%u", ++in->session->train_runs);
+    emit(in, progress_bundle(0, (int)epochs, 0, 0, d->n, 0, false), id, false);
+    double last_update = now_s(), train_s = 0;
+    int64_t correct = 0, done = 0;
+    for (int64_t e = 0; e < epochs; e++) {
+        double e0 = now_s();
+        st = mt_trainer_epoch(t, &loss[e]);
+        train_s += now_s() - e0;
+        if (st) break;
+        done = e + 1;
+        bool logged = log_every && e % log_every == 0;
+        if (logged || e + 1 == epochs) {
+            if ((st = mt_trainer_correct(t, &correct)) != MT_OK) break;
+        }
+        if (logged) {
+            fmt_time(per, sizeof per, train_s / (double)done);
+            snprintf(line, sizeof line,
+                     "Epoch %lld  loss %.6g  correct %lld/%lld  time per epoch %s\n", (long long)e,
+                     loss[e], (long long)correct, (long long)d->n, per);
+            say(in, line);
+        }
+        double now = now_s();
+        if (now - last_update >= 0.25) { /* as often as a person can follow, no more */
+            last_update = now;
+            emit(in,
+                 progress_bundle((int)done, (int)epochs, loss[e], correct, d->n,
+                                 train_s / (double)done, false),
+                 id, true);
+            if (in->out->flush) in->out->flush(in->out->ctx);
+        }
+    }
+    enum mt_status sync = mt_trainer_sync(t);
+    const char *path = mt_trainer_path(t);
+    mt_trainer_free(t);
+    bool interrupted = st == MT_ERR_CANCELLED;
+    if (st && !interrupted) {
+        free(loss);
+        return dsl_engine_raise(in, st);
+    }
+    emit(in, progress_bundle((int)done, (int)epochs, 0, 0, d->n, 0, true), id, true);
+    double per_epoch = done ? train_s / (double)done : 0;
+    fmt_time(per, sizeof per, per_epoch);
+    snprintf(line, sizeof line,
+             "%s %lld of %lld epochs on %s (%s): loss %.6g, correct %lld/%lld, time per epoch "
+             "%s\n",
+             interrupted ? "Interrupted after" : "Trained", (long long)done, (long long)epochs,
+             mt_backend_name(m->layers[0].weight->backend), path, done ? loss[done - 1] : 0.0,
+             (long long)correct, (long long)d->n, per);
+    say(in, line);
+    /* the boundary, then the loss curve */
+    char title[128];
+    snprintf(title, sizeof title, "decision boundary after %lld epochs, %s", (long long)done,
+             mt_dataset_name(d->kind));
+    json_t *bundle = NULL;
+    int r = boundary_bundle(in, a->slot[0], d, title, &bundle);
+    if (r == 0) emit(in, bundle, NULL, false);
+    if (r == 0 && done > 0) {
+        double *x = malloc((size_t)done * sizeof *x);
+        if (x) {
+            for (int64_t e = 0; e < done; e++) x[e] = (double)e;
+            const char *series[] = {"loss"};
+            struct chart_lines c = {.title = "loss per epoch (sum over the points)",
+                                    .x_title = "epoch",
+                                    .y_title = "loss",
+                                    .series_title = "",
+                                    .nseries = 1,
+                                    .npoints = (size_t)done,
+                                    .series = series,
+                                    .x = x,
+                                    .y = loss};
+            emit(in, chart_lines_bundle(in->session->plot_renderer, &c), NULL, false);
+            free(x);
+        }
+    }
+    free(loss);
+    if (r != 0) return r;
+    if (sync) return dsl_engine_raise(in, sync);
+    if (interrupted) return dsl_engine_raise(in, MT_ERR_CANCELLED);
+    *ret = dsl_none();
+    return 0;
 }

@@ -17,4 +17,11 @@ int dsl_bi_mlp(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value
 /* sgd(params, rate=1.0) */
 int dsl_bi_sgd(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
 
+/* train(model, data, rate=0.05, epochs=500, batch=10, log=10): MiniTorch's training loop on the
+ * engine's trainer (mt_trainer_*), with log lines, a live progress display, and at the end a
+ * summary line, the decision boundary and the loss curve. */
+int dsl_bi_train(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
+/* plot(model, data): the model's decision boundary under the data's points. */
+int dsl_bi_plot(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
+
 #endif

@@ -62,10 +62,19 @@ static json_t *string_array(size_t n, const char *const *s)
  * check the parts every chart needs once, at the end. */
 static json_t *spec_done(json_t *s)
 {
+    /* a layered chart: each layer has its mark and encoding */
+    json_t *layer = json_object_get(s, "layer");
+    bool layers_ok = json_is_array(layer) && json_array_size(layer) > 0;
+    for (size_t i = 0; layers_ok && i < json_array_size(layer); i++) {
+        json_t *l = json_array_get(layer, i), *e = json_object_get(l, "encoding");
+        layers_ok =
+            json_object_get(l, "mark") && json_object_get(e, "x") && json_object_get(e, "y");
+    }
     json_t *enc = json_object_get(s, "encoding");
-    if (!json_object_get(s, "$schema") || !json_object_get(s, "mark") ||
-        !json_is_array(json_object_get(json_object_get(s, "data"), "values")) ||
-        !json_object_get(enc, "x") || !json_object_get(enc, "y")) {
+    bool single_ok =
+        json_object_get(s, "mark") && json_object_get(enc, "x") && json_object_get(enc, "y");
+    if (!json_object_get(s, "$schema") || !(single_ok || layers_ok) ||
+        !json_is_array(json_object_get(json_object_get(s, "data"), "values"))) {
         json_decref(s);
         return NULL;
     }
@@ -147,10 +156,8 @@ json_t *chart_points_spec(const struct chart_points *c)
             values, json_pack("{s:f, s:f, s:i}", "x1", round(c->xy[2 * i] * 1e4) / 1e4, "x2",
                               round(c->xy[2 * i + 1] * 1e4) / 1e4, "class", point_class(c, i)));
     json_object_set_new(s, "width", json_integer(CHART_HEIGHT)); /* the unit square */
-    json_object_set_new(
-        s, "mark",
-        json_pack("{s:s, s:b, s:i, s:b, s:b}", "type", "point", "filled", 1, "size", 60, "tooltip",
-                  1, "clip", 1)); /* spiral's outer turns leave the square: cut, not drawn over */
+    json_t *mark = json_pack("{s:s, s:b, s:i, s:b, s:b}", "type", "point", "filled", 1, "size", 60,
+                             "tooltip", 1, "clip", 1); /* spiral's outer turns leave the square */
     json_t *x = channel("x1", "quantitative", "x1", false),
            *y = channel("x2", "quantitative", "x2", false),
            *color = channel("class", "nominal", "class", false),
@@ -165,9 +172,36 @@ json_t *chart_points_spec(const struct chart_points *c)
         json_object_set_new(
             shape, "scale",
             json_pack("{s:[i,i], s:[s,s]}", "domain", 0, 1, "range", "circle", "cross"));
-    json_object_set_new(
-        s, "encoding",
-        json_pack("{s:o, s:o, s:o, s:o}", "x", x, "y", y, "color", color, "shape", shape));
+    json_t *enc = json_pack("{s:o, s:o, s:o, s:o}", "x", x, "y", y, "color", color, "shape", shape);
+    if (c->grid == 0) {
+        json_object_set_new(s, "mark", mark);
+        json_object_set_new(s, "encoding", enc);
+        return spec_done(s);
+    }
+    /* The boundary: one rect per cell, coloured by the probability (3 decimals), under the
+     * points; the two colour scales (probability, class) stay separate. */
+    json_t *cells = json_array();
+    const double w = 1.0 / (double)c->grid;
+    for (size_t k = 0; cells && k < c->grid; k++)
+        for (size_t j = 0; j < c->grid; j++)
+            json_array_append_new(
+                cells, json_pack("{s:f, s:f, s:f, s:f, s:f}", "a1", round(j * w * 1e4) / 1e4, "b1",
+                                 round((j + 1) * w * 1e4) / 1e4, "a2", round(k * w * 1e4) / 1e4,
+                                 "b2", round((k + 1) * w * 1e4) / 1e4, "p",
+                                 round(c->prob[k * c->grid + j] * 1e3) / 1e3));
+    json_t *pscale = json_pack("{s:[i,i], s:[s,s]}", "domain", 0, 1, "range", CHART_CLASS0_COLOR,
+                               CHART_CLASS1_COLOR);
+    json_t *rect = json_pack(
+        "{s:{s:o}, s:{s:s, s:f}, s:{s:{s:s, s:s, s:{s:[i,i]}, s:s}, s:{s:s}, s:{s:s, s:s, "
+        "s:{s:[i,i]}, s:s}, s:{s:s}, s:{s:s, s:s, s:o, s:s}}}",
+        "data", "values", cells, "mark", "type", "rect", "opacity", 0.6, "encoding", "x", "field",
+        "a1", "type", "quantitative", "scale", "domain", 0, 1, "title", "x1", "x2", "field", "b1",
+        "y", "field", "a2", "type", "quantitative", "scale", "domain", 0, 1, "title", "x2", "y2",
+        "field", "b2", "color", "field", "p", "type", "quantitative", "scale", pscale, "title",
+        "P(class 1)");
+    json_t *points = json_pack("{s:o, s:o}", "mark", mark, "encoding", enc);
+    json_object_set_new(s, "layer", json_pack("[o, o]", rect, points));
+    json_object_set_new(s, "resolve", json_pack("{s:{s:s}}", "scale", "color", "independent"));
     return spec_done(s);
 }
 
@@ -369,6 +403,21 @@ char *chart_points_svg(const struct chart_points *c)
         text_el(&b, M_LEFT - 5, py + 4, "end", label, NULL);
         text_el(&b, px, PLOT_BOTTOM + 15, "middle", label, NULL);
     }
+    /* the decision boundary: cells shaded between the class colours, under the points */
+    for (size_t k = 0; k < c->grid; k++)
+        for (size_t j = 0; j < c->grid; j++) {
+            double p = c->prob[k * c->grid + j], cw = side / (double)c->grid;
+            p = p < 0 ? 0 : p > 1 ? 1 : p;
+            /* #69bac9 -> #ea8484 */
+            int r = (int)lround(0x69 + p * (0xea - 0x69)),
+                g = (int)lround(0xba + p * (0x84 - 0xba)),
+                bl = (int)lround(0xc9 + p * (0x84 - 0xc9));
+            render_buf_printf(&b,
+                              "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.2f\" height=\"%.2f\" "
+                              "fill=\"#%02x%02x%02x\" fill-opacity=\"0.6\"/>\n",
+                              M_LEFT + j * cw, PLOT_BOTTOM - (k + 1) * cw, cw + 0.05, cw + 0.05, r,
+                              g, bl);
+        }
     for (size_t i = 0; i < c->n; i++) {
         double x = c->xy[2 * i], y = c->xy[2 * i + 1];
         /* outside the square (spiral's outer turns): not drawn, as Vega-Lite's clip does */
@@ -479,6 +528,6 @@ json_t *chart_lines_bundle(const char *renderer, const struct chart_lines *c)
 
 json_t *chart_points_bundle(const char *renderer, const struct chart_points *c)
 {
-    return chart_bundle(renderer, "scatter plot", c->title, chart_points_spec(c),
-                        chart_points_svg(c));
+    return chart_bundle(renderer, c->grid ? "decision boundary" : "scatter plot", c->title,
+                        chart_points_spec(c), chart_points_svg(c));
 }

@@ -59,6 +59,12 @@ struct chart_points {
     size_t n;
     const float *xy;    /* n rows of (x1, x2) */
     const float *label; /* n; 0 or 1 (anything non-zero is class 1) */
+    /* Optional decision boundary under the points: a model's probability of class 1 on a
+     * grid x grid lattice of cells over the unit square, prob[k*grid + j] at the centre of
+     * column j (x1) and row k (x2, from the bottom), shaded from the class 0 colour (0) to
+     * the class 1 colour (1). grid 0: points only. */
+    size_t grid;
+    const float *prob;
 };
 
 /* New Vega-Lite specs (data inline in data.values); NULL when out of memory. */

@@ -261,10 +261,10 @@ static void test_bundles_by_renderer(void)
 static void test_points(void)
 {
     float xy[] = {0.1f, 0.9f, 0.25f, 0.5f, 0.99999f, 0.0f, 1.2f, 0.5f}, label[] = {0, 1, 0, 1};
-    struct chart_points c = {"xor, 3 points", 3, xy, label};
+    struct chart_points c = {"xor, 3 points", 3, xy, label, 0, NULL};
     /* a point outside the unit square (spiral's outer turns): in the data, clipped by
      * Vega-Lite, left out of the SVG */
-    struct chart_points out4 = {"spiral", 4, xy, label};
+    struct chart_points out4 = {"spiral", 4, xy, label, 0, NULL};
     json_t *s4 = chart_points_spec(&out4);
     CHECK_INT(json_array_size(json_object_get(json_object_get(s4, "data"), "values")), 4);
     CHECK(json_is_true(json_object_get(json_object_get(s4, "mark"), "clip")));

@@ -80,7 +80,7 @@ static void test_errors(void)
     CHECK_STR(run_cell(s, "dataset(\"xor\", seed=\"a\")").ename, "TypeError");
     o = run_cell(s, "dataset(\"xor\").Z");
     CHECK_STR(o.ename, "AttributeError");
-    CHECK(strstr(o.evalue, "X, y, n and name") != NULL);
+    CHECK(strstr(o.evalue, "X, y, n, name and batches()") != NULL);
     CHECK_STR(run_cell(s, "keep").result, "5");
     dsl_session_free(s);
 }

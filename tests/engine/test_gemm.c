@@ -246,6 +246,69 @@ static void test_threads_bit_identical(void)
     mt_cpu_gemm_force_isa(NULL);
 }
 
+/* The order of the sums, exactly: on the FMA ISAs every element of C is an FMA chain from 0
+ * over k in increasing order, per KC block (KC balanced as gemm.c's gemm_block does), each
+ * block after the first added to C. The packed path and the small unpacked one (MNK at most
+ * 64^3) must both give exactly these bits, whatever the layout: the training step (train.c)
+ * relies on it to reproduce the autodiff ops bit for bit. */
+static int64_t balanced_kc(int64_t K, int64_t kcmax)
+{
+    int64_t blocks = (K + kcmax - 1) / kcmax;
+    return (K + blocks - 1) / blocks;
+}
+
+static void test_fma_chain_order(void)
+{
+    static const struct {
+        const char *isa;
+        int64_t kcmax;
+    } isas[] = {{"avx2", 256}, {"avx512emu", 192}, {"avx512", 192}};
+    static const int64_t shapes[][3] = {{10, 100, 100}, {100, 10, 100},  {100, 100, 10},
+                                        {10, 100, 2},   {10, 1, 100},    {1, 100, 10},
+                                        {7, 9, 600},    {100, 100, 100}, {37, 45, 300}};
+    int tested = 0;
+    for (size_t s = 0; s < sizeof isas / sizeof isas[0]; s++) {
+        if (!force(isas[s].isa)) continue;
+        tested++;
+        for (size_t t = 0; t < sizeof shapes / sizeof shapes[0]; t++)
+            for (int la = 0; la < 2; la++)
+                for (int lb = 0; lb < 2; lb++) {
+                    int64_t M = shapes[t][0], N = shapes[t][1], K = shapes[t][2];
+                    rng_seed(7 + t);
+                    struct mat a = operand(M, K, la ? COL : ROW), b = operand(K, N, lb ? COL : ROW);
+                    float *c = malloc((size_t)(M * N) * sizeof(float));
+                    if (!c) abort();
+                    CHECK_INT(
+                        mt_cpu_gemm(1, M, N, K, a.data, a.rs, a.cs, b.data, b.rs, b.cs, c, N, 1),
+                        MT_OK);
+                    int64_t kc = balanced_kc(K, isas[s].kcmax);
+                    int bad = 0;
+                    for (int64_t i = 0; i < M; i++)
+                        for (int64_t j = 0; j < N; j++) {
+                            float want = 0.0f;
+                            for (int64_t pc = 0; pc < K; pc += kc) {
+                                float acc = 0.0f;
+                                for (int64_t k = pc; k < K && k < pc + kc; k++)
+                                    acc = fmaf(mat_at(&a, i, k), mat_at(&b, k, j), acc);
+                                want = pc == 0 ? acc : want + acc;
+                            }
+                            if (memcmp(&want, &c[i * N + j], sizeof want) != 0 && bad++ < 3)
+                                fprintf(stderr,
+                                        "%s %lldx%lldx%lld %s@%s: C[%lld,%lld] = %.9g, not %.9g\n",
+                                        isas[s].isa, (long long)M, (long long)N, (long long)K,
+                                        la ? "col" : "row", lb ? "col" : "row", (long long)i,
+                                        (long long)j, c[i * N + j], want);
+                        }
+                    CHECK(bad == 0);
+                    free(a.data);
+                    free(b.data);
+                    free(c);
+                }
+    }
+    mt_cpu_gemm_force_isa(NULL);
+    printf("  %d FMA ISA(s) checked on this CPU\n", tested);
+}
+
 /* MT_GEMM_ISA lowers the automatic choice; a name the CPU lacks or does not know is ignored. */
 static void test_isa_env(void)
 {
@@ -334,6 +397,7 @@ int main(void)
     RUN_TEST(test_sizes_every_isa);
     RUN_TEST(test_strides_every_isa);
     RUN_TEST(test_threads_bit_identical);
+    RUN_TEST(test_fma_chain_order);
     RUN_TEST(test_cancel);
     return TEST_SUMMARY();
 }

@@ -467,6 +467,39 @@ enum mt_status mt_sgd_step(struct mt_ctx *ctx, struct mt_tensor *const *params, 
 /* Drops the gradient of every parameter (MiniTorch's SGD.zero_grad). */
 void mt_sgd_zero_grad(struct mt_tensor *const *params, int n);
 
+/* ---- training (MiniTorch's Task 3.5 loop, train.c) ---------------------------------------- */
+
+/* Trains MiniTorch's Network in place: layers[0..nlayers) with ReLU between them and a sigmoid
+ * after the last (whose out size must be 1), on points X (n, in) with labels y (n,) of 0/1.
+ * Each epoch shuffles the n points with the context's generator (random.shuffle of MiniTorch's
+ * list(zip(X, y))), then for each batch of `batch` points (the last may be smaller): zero_grad,
+ * out = model(xb).view(bs), prob = out*y + (out-1)*(y-1), loss = -log(prob),
+ * (loss / bs).sum().view(1).backward(), SGD step p -= rate * grad.
+ *
+ * Two ways to run a step, with the same float operations in the same order:
+ *  - "autodiff ops": the ops above with the autodiff graph, as a loop written in the language;
+ *  - "fused step": on the fast backend, the same sums computed on buffers allocated once, with
+ *    no graph and no tensors per op (the GEMM sums in the same order as the fast matmul, the
+ *    maps call the fast backend's own kernels): the same bits, 20-100x less overhead.
+ * The fused step is used when the model and data are on `fast` and its GEMM sums by FMA
+ * chains (AVX2/AVX-512), unless `ops_only`. */
+struct mt_trainer;
+enum mt_status mt_trainer_new(struct mt_ctx *ctx, const struct mt_linear *layers, int nlayers,
+                              struct mt_tensor *X, struct mt_tensor *y, int64_t batch, float rate,
+                              bool ops_only, struct mt_trainer **out);
+/* One epoch. *loss = the sum over its batches of loss.sum() (each a float32 sum, added in
+ * double): the binary cross-entropy summed over every point. On MT_ERR_CANCELLED (the cancel
+ * flag rose) the epoch stopped after a whole batch: the model holds every step taken. */
+enum mt_status mt_trainer_epoch(struct mt_trainer *t, double *loss);
+/* The number of points whose prediction (output > 0.5) equals the label, over all n. */
+enum mt_status mt_trainer_correct(struct mt_trainer *t, int64_t *correct);
+/* Leaves the parameters' .grad as the loop written with ops would (the last batch's
+ * gradients); the fused step keeps them in its own buffers until this is called. */
+enum mt_status mt_trainer_sync(struct mt_trainer *t);
+/* "fused step" or "autodiff ops" (static string). */
+const char *mt_trainer_path(const struct mt_trainer *t);
+void mt_trainer_free(struct mt_trainer *t);
+
 #ifdef __cplusplus
 }
 #endif

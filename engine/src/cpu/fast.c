@@ -186,6 +186,22 @@ static const struct mt_fast_kernels *kernels(void)
     return k;
 }
 
+const struct mt_fast_kernels *mt_fast_active(void) { return kernels(); }
+
+float mt_fast_sum_contig(int64_t n, const float *a)
+{
+    const struct mt_fast_kernels *k = kernels();
+    float acc = 0.0f;
+    if (n >= FAST_ROW_MIN) { /* fast_reduce's row path (red_one), blocks folded in order */
+        for (int64_t j = 0; j < n; j += MT_FAST_ROW_BLOCK)
+            acc = acc + k->red_row(MT_RED_SUM,
+                                   n - j < MT_FAST_ROW_BLOCK ? n - j : MT_FAST_ROW_BLOCK, a + j);
+        return acc;
+    }
+    for (int64_t j = 0; j < n; j++) acc = acc + a[j]; /* simple's loop (red_serial) */
+    return acc;
+}
+
 /* ---- chunked, cancellable, parallel loops ------------------------------------------------ */
 
 typedef void (*chunk_fn)(void *arg, int64_t lo, int64_t hi);

@@ -54,6 +54,13 @@ extern const struct mt_fast_kernels mt_fast_kernels_generic; /* fast.c */
 extern const struct mt_fast_kernels mt_fast_kernels_avx2; /* fast_avx2.c */
 #endif
 
+/* The table the fast backend's ops run on (chosen once per process, see fast.c). */
+const struct mt_fast_kernels *mt_fast_active(void);
+/* The float the fast backend's sum gives for a contiguous row of n >= 1 floats (t.sum() of a
+ * contiguous 1-D t, or a (n, 1) t summed over dim 0): the same path and order as its reduce,
+ * for code that must reproduce it bit for bit (the training step, train.c). */
+float mt_fast_sum_contig(int64_t n, const float *a);
+
 /* Elements a row reduction folds in one red_row call: rows longer than this are reduced block
  * by block and the block results folded in order, so that a long row can be split between
  * threads at block boundaries without changing the result. */

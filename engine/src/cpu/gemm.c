@@ -86,6 +86,10 @@ struct gemm_isa {
      * NULL: the portable loops below. */
     void (*pack_a_rows)(int64_t kc, const float *src, int64_t rsa, float *dst);
     void (*pack_b_rows)(int64_t kc, const float *src, int64_t rsb, float *dst);
+    /* Small products without packing, summing exactly as `kern` does (an FMA chain per KC
+     * block); NULL where the kernel sums otherwise. All AVX-512F CPUs also have AVX2 + FMA. */
+    void (*direct)(int64_t M, int64_t N, int64_t K, int64_t kc, const float *A, int64_t rsa,
+                   int64_t csa, const float *B, int64_t rsb, float *C, int64_t rsc, int64_t csc);
 };
 
 /* Blocking (why these numbers):
@@ -104,17 +108,18 @@ struct gemm_isa {
  * AVX2 packers) set the speed, not the blocking. The AVX-512 numbers are reasoned, not measured
  * (no AVX-512 machine was available). */
 static const struct gemm_isa gemm_isas[GEMM_ISA_COUNT] = {
-    [GEMM_SCALAR] = {"scalar", 4, 8, 128, 256, 2048, mt_gemm_ukernel_scalar_4x8, NULL, NULL},
+    [GEMM_SCALAR] = {"scalar", 4, 8, 128, 256, 2048, mt_gemm_ukernel_scalar_4x8, NULL, NULL, NULL},
 #if defined(__x86_64__)
     [GEMM_AVX2] = {"avx2", 6, 16, 144, 256, 4080, mt_gemm_ukernel_avx2_6x16, mt_gemm_pack_a6_avx2,
-                   mt_gemm_pack_b16_avx2},
-    [GEMM_AVX512] = {"avx512", 12, 32, 240, 192, 3072, mt_gemm_ukernel_avx512_12x32, NULL, NULL},
-    [GEMM_AVX512EMU] = {"avx512emu", 12, 32, 240, 192, 3072, mt_gemm_ukernel_avx2_12x32, NULL,
-                        NULL},
+                   mt_gemm_pack_b16_avx2, mt_gemm_direct_avx2},
+    [GEMM_AVX512] = {"avx512", 12, 32, 240, 192, 3072, mt_gemm_ukernel_avx512_12x32, NULL, NULL,
+                     mt_gemm_direct_avx2},
+    [GEMM_AVX512EMU] = {"avx512emu", 12, 32, 240, 192, 3072, mt_gemm_ukernel_avx2_12x32, NULL, NULL,
+                        mt_gemm_direct_avx2},
 #else
-    [GEMM_AVX2] = {"avx2", 0, 0, 0, 0, 0, NULL, NULL, NULL},
-    [GEMM_AVX512] = {"avx512", 0, 0, 0, 0, 0, NULL, NULL, NULL},
-    [GEMM_AVX512EMU] = {"avx512emu", 0, 0, 0, 0, 0, NULL, NULL, NULL},
+    [GEMM_AVX2] = {"avx2", 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL},
+    [GEMM_AVX512] = {"avx512", 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL},
+    [GEMM_AVX512EMU] = {"avx512emu", 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL},
 #endif
 };
 _Static_assert(sizeof gemm_isas / sizeof gemm_isas[0] == GEMM_ISA_COUNT, "one row per ISA");
@@ -127,6 +132,14 @@ _Static_assert(sizeof gemm_isas / sizeof gemm_isas[0] == GEMM_ISA_COUNT, "one ro
  * gains nothing (and takes a core from whoever else is running); from n = 112 it pays. Beside a
  * busy loop on the other core, 2 threads lose to 1 up to n ~ 1024 (n = 512: 30-40 vs 78):
  * callers should ask only for threads the machine has free. */
+/* At most this many multiply-adds (M*N*K) run through the ISA's `direct` routine when it has
+ * one: no packing, B read in place. Packing a 100 x 100 B costs about what the product itself
+ * does at this size (the training step's 10 x 100 x 100). Measured with bench/gemm_bench.c:
+ * see MT_GEMM_DIRECT_MNK's note in the README's engine benchmark. */
+#ifndef MT_GEMM_DIRECT_MNK
+#define MT_GEMM_DIRECT_MNK (64.0 * 64.0 * 64.0)
+#endif
+
 #ifndef MT_GEMM_SERIAL_MNK
 #define MT_GEMM_SERIAL_MNK 1.0e6
 #endif
@@ -464,6 +477,36 @@ int mt_cpu_gemm(int nthreads, int64_t M, int64_t N, int64_t K, const float *A, i
     }
 
     const struct gemm_isa *isa = gemm_isa_current();
+    if (isa->direct && (double)M * (double)N * (double)K <= MT_GEMM_DIRECT_MNK) {
+        const int64_t kc = gemm_block(K, isa->kc, 1);
+        if (csb == 1) {
+            isa->direct(M, N, K, kc, A, rsa, csa, B, rsb, C, rsc, csc);
+            return MT_OK;
+        }
+        /* B has no unit column stride (a transposed view, W^T in a backward pass). Either
+         * C^T = B^T @ A^T, whose right operand A^T is row-major when rsa == 1 (else A^T is
+         * copied, M*K floats), or B copied row-major (K*N floats): the smaller copy. Every
+         * product is the same a*b, in the same k order, so the sums are the same. */
+        if (rsa == 1) {
+            isa->direct(N, M, K, kc, B, csb, rsb, A, csa, C, csc, rsc);
+            return MT_OK;
+        }
+        bool owned;
+        const bool pack_at = M <= N;
+        float *p = scratch_get((size_t)round_up(K * (pack_at ? M : N), 16) * sizeof(float), &owned);
+        if (!p) return MT_ERR_NOMEM;
+        if (pack_at) {
+            for (int64_t k = 0; k < K; k++)
+                for (int64_t i = 0; i < M; i++) p[k * M + i] = A[i * rsa + k * csa];
+            isa->direct(N, M, K, kc, B, csb, rsb, p, M, C, csc, rsc);
+        } else {
+            for (int64_t k = 0; k < K; k++)
+                for (int64_t j = 0; j < N; j++) p[k * N + j] = B[k * rsb + j * csb];
+            isa->direct(M, N, K, kc, A, rsa, csa, p, N, C, rsc, csc);
+        }
+        if (owned) free(p);
+        return MT_OK;
+    }
     struct gemm_job g = {.isa = isa,
                          .M = M,
                          .N = N,

@@ -113,6 +113,103 @@ void mt_gemm_pack_b16_avx2(int64_t kc, const float *src, int64_t rsb, float *dst
     }
 }
 
+/* ---- small products without packing ------------------------------------------------------ */
+
+/* One tile of the direct product: rows i < MR (constant), columns j < n <= 16 of
+ * C = A @ B over k in [0, kc), B row-major (row k at b + k*rsb). The same per-element chain as
+ * the packed micro-kernel: acc = 0, then acc = fma(a_ik, b_kj, acc) for k in order; then C is
+ * written, or C + acc when `accumulate` (a later KC block). Columns past n are masked off in
+ * the loads, so nothing outside B is read. */
+#if defined(__clang__)
+#define DT_UNROLL _Pragma("unroll")
+#else
+#define DT_UNROLL _Pragma("GCC unroll 8")
+#endif
+#define DIRECT_TILE(MR)                                                                            \
+    static void direct_tile_##MR(int64_t kc, const float *a, int64_t rsa, int64_t csa,             \
+                                 const float *b, int64_t rsb, int n, float *c, int64_t rsc,        \
+                                 int64_t csc, int accumulate)                                      \
+    {                                                                                              \
+        __m256 acc0[MR], acc1[MR];                                                                 \
+        DT_UNROLL for (int i = 0; i < MR; i++) acc0[i] = acc1[i] = _mm256_setzero_ps();            \
+        const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);                            \
+        const __m256i m0 = _mm256_cmpgt_epi32(_mm256_set1_epi32(n), lane),                         \
+                      m1 = _mm256_cmpgt_epi32(_mm256_set1_epi32(n - 8), lane);                     \
+        if (n == 16) {                                                                             \
+            for (int64_t k = 0; k < kc; k++, b += rsb, a += csa) {                                 \
+                __m256 b0 = _mm256_loadu_ps(b), b1 = _mm256_loadu_ps(b + 8);                       \
+                DT_UNROLL for (int i = 0; i < MR; i++)                                             \
+                {                                                                                  \
+                    __m256 av = _mm256_broadcast_ss(a + i * rsa);                                  \
+                    acc0[i] = _mm256_fmadd_ps(av, b0, acc0[i]);                                    \
+                    acc1[i] = _mm256_fmadd_ps(av, b1, acc1[i]);                                    \
+                }                                                                                  \
+            }                                                                                      \
+        } else {                                                                                   \
+            for (int64_t k = 0; k < kc; k++, b += rsb, a += csa) {                                 \
+                __m256 b0 = _mm256_maskload_ps(b, m0), b1 = _mm256_maskload_ps(b + 8, m1);         \
+                DT_UNROLL for (int i = 0; i < MR; i++)                                             \
+                {                                                                                  \
+                    __m256 av = _mm256_broadcast_ss(a + i * rsa);                                  \
+                    acc0[i] = _mm256_fmadd_ps(av, b0, acc0[i]);                                    \
+                    acc1[i] = _mm256_fmadd_ps(av, b1, acc1[i]);                                    \
+                }                                                                                  \
+            }                                                                                      \
+        }                                                                                          \
+        if (n == 16 && csc == 1) {                                                                 \
+            DT_UNROLL for (int i = 0; i < MR; i++)                                                 \
+            {                                                                                      \
+                float *p = c + i * rsc;                                                            \
+                __m256 r0 = acc0[i], r1 = acc1[i];                                                 \
+                if (accumulate) {                                                                  \
+                    r0 = _mm256_add_ps(_mm256_loadu_ps(p), r0);                                    \
+                    r1 = _mm256_add_ps(_mm256_loadu_ps(p + 8), r1);                                \
+                }                                                                                  \
+                _mm256_storeu_ps(p, r0);                                                           \
+                _mm256_storeu_ps(p + 8, r1);                                                       \
+            }                                                                                      \
+            return;                                                                                \
+        }                                                                                          \
+        _Alignas(32) float t[16];                                                                  \
+        DT_UNROLL for (int i = 0; i < MR; i++)                                                     \
+        {                                                                                          \
+            _mm256_store_ps(t, acc0[i]);                                                           \
+            _mm256_store_ps(t + 8, acc1[i]);                                                       \
+            for (int j = 0; j < n; j++) {                                                          \
+                float *p = c + i * rsc + j * csc;                                                  \
+                *p = accumulate ? *p + t[j] : t[j];                                                \
+            }                                                                                      \
+        }                                                                                          \
+    }
+
+DIRECT_TILE(1)
+DIRECT_TILE(2)
+DIRECT_TILE(3)
+DIRECT_TILE(4)
+DIRECT_TILE(5)
+DIRECT_TILE(6)
+
+void mt_gemm_direct_avx2(int64_t M, int64_t N, int64_t K, int64_t kc, const float *A, int64_t rsa,
+                         int64_t csa, const float *B, int64_t rsb, float *C, int64_t rsc,
+                         int64_t csc)
+{
+    typedef void (*tile_fn)(int64_t, const float *, int64_t, int64_t, const float *, int64_t, int,
+                            float *, int64_t, int64_t, int);
+    static const tile_fn tiles[7] = {NULL,          direct_tile_1, direct_tile_2, direct_tile_3,
+                                     direct_tile_4, direct_tile_5, direct_tile_6};
+    for (int64_t pc = 0; pc < K; pc += kc) {
+        const int64_t kcur = K - pc < kc ? K - pc : kc;
+        for (int64_t j0 = 0; j0 < N; j0 += 16) {
+            const int n = N - j0 < 16 ? (int)(N - j0) : 16;
+            for (int64_t i0 = 0; i0 < M; i0 += 6) {
+                const int m = M - i0 < 6 ? (int)(M - i0) : 6;
+                tiles[m](kcur, A + i0 * rsa + pc * csa, rsa, csa, B + pc * rsb + j0, rsb, n,
+                         C + i0 * rsc + j0 * csc, rsc, csc, pc > 0);
+            }
+        }
+    }
+}
+
 #else
 /* Not x86-64: gemm.c uses the portable kernel only; keep the translation unit non-empty. */
 typedef int mt_gemm_avx2_unused;

@@ -37,6 +37,13 @@ void mt_gemm_ukernel_avx2_12x32(int64_t kc, const float *a, const float *b, floa
  */
 void mt_gemm_pack_a6_avx2(int64_t kc, const float *src, int64_t rsa, float *dst);
 void mt_gemm_pack_b16_avx2(int64_t kc, const float *src, int64_t rsb, float *dst);
+/* Small products without packing (gemm_avx2.c): C (M,N) = A @ B with B row-major (row k at
+ * B + k*rsb, unit column stride), A and C any strides, K summed in blocks of kc (each block
+ * a chain from zero added to C after the first): per element the sums of the packed path with
+ * the same kc, so the two paths give the same bits. */
+void mt_gemm_direct_avx2(int64_t M, int64_t N, int64_t K, int64_t kc, const float *A, int64_t rsa,
+                         int64_t csa, const float *B, int64_t rsb, float *C, int64_t rsc,
+                         int64_t csc);
 /* AVX-512F, 12 x 32: 24 zmm accumulators (gemm_avx512.c). */
 void mt_gemm_ukernel_avx512_12x32(int64_t kc, const float *a, const float *b, float *c, int64_t rsc,
                                   int accumulate);
