@@ -110,8 +110,8 @@ int main(int argc, char **argv)
     } cfg[] = {
         {MT_DATASET_SPLIT, 100, 50}, {MT_DATASET_SIMPLE, 10, 50}, {MT_DATASET_SPLIT, 500, 1000}};
     printf("mt_train_bench: MiniTorch Task 3.5 (batch 10, rate 0.05, %d epochs, eval every 10),\n"
-           "median time per epoch over %d runs (min-max), one thread; gemm isa %s\n",
-           epochs, reps, "(see mt_gemm_bench)");
+           "median time per epoch over %d runs (min-max), one thread\n",
+           epochs, reps);
     for (size_t c = 0; c < sizeof cfg / sizeof cfg[0]; c++) {
         int ep = cfg[c].n >= 1000 ? epochs / 10 : epochs; /* the big run: fewer epochs */
         printf("\n%s, hidden %lld, %lld points, %d epochs:\n", mt_dataset_name(cfg[c].d),
