@@ -141,3 +141,41 @@ def test_dataset_shows_summary_and_scatter(kc):
     assert execute(kc, "ds.X.shape").result_text() == "(40, 2)"
     reply = get_reply(kc, kc.complete("ds.", 3))
     assert {"X", "y", "n", "name"} <= set(reply["content"]["matches"])
+
+
+def test_train_live_progress_then_boundary_and_loss_curve(kc):
+    import xml.etree.ElementTree as ET
+
+    execute(kc, "%plot_renderer auto")
+    r = execute(kc, 'ds = dataset("split", 50, seed=2)\nm = mlp(2, 10, 1)\n'
+                    'train(m, ds, rate=0.5, epochs=30, log=10)')
+    validate_all(r)
+    # one live display: created by display_data, replaced in place by update_display_data
+    first = r.of_type("display_data")[0]["content"]
+    live_id = first["transient"]["display_id"]
+    assert first["data"]["text/plain"].endswith("epoch 0/30 starting")
+    updates = r.of_type("update_display_data")
+    assert updates and all(u["content"]["transient"]["display_id"] == live_id for u in updates)
+    assert updates[-1]["content"]["data"]["text/plain"].endswith("epoch 30/30 done")
+    out = "".join(m["content"]["text"] for m in r.of_type("stream"))
+    assert re.findall(r"^Epoch (\d+)  loss [0-9.e+-]+  correct \d+/50  time per epoch [0-9.]+ (us|ms|s)$",
+                      out, re.M) and [int(e) for e in re.findall(r"^Epoch (\d+) ", out, re.M)] == [0, 10, 20]
+    assert re.search(r"^Trained 30 of 30 epochs on \w+ \((fused step|autodiff ops)\): loss [0-9.]+, "
+                     r"correct \d+/50, time per epoch .+$", out, re.M)
+    # then two plain displays: the decision boundary and the loss curve, spec + SVG each
+    finals = [d["content"]["data"] for d in r.of_type("display_data")[1:]]
+    assert len(finals) == 2
+    boundary, curve = finals
+    assert boundary["text/plain"] == "<decision boundary: decision boundary after 30 epochs, split>"
+    spec = boundary["application/vnd.vegalite.v5+json"]
+    rects, points = spec["layer"]
+    assert len(rects["data"]["values"]) == 25 * 25 and len(spec["data"]["values"]) == 50
+    assert all(0.0 <= c["p"] <= 1.0 for c in rects["data"]["values"])
+    assert rects["encoding"]["color"]["scale"]["range"] == ["#69bac9", "#ea8484"]
+    for data in (boundary, curve):
+        assert ET.fromstring(data["image/svg+xml"]).tag == "{http://www.w3.org/2000/svg}svg"
+    assert len(curve["application/vnd.vegalite.v5+json"]["data"]["values"]) == 30
+    # the model kept its training: its predictions give the reported count
+    correct = int(re.search(r"correct (\d+)/50, time", out).group(1))
+    got = execute(kc, "((m(ds.X).view(50) > 0.5) == ds.y).sum()[0]").result_text()
+    assert float(got) == correct
