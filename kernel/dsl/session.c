@@ -117,7 +117,12 @@ struct dsl_session *dsl_session_new(void)
         free(s);
         return NULL;
     }
-    s->plot_renderer = "auto";
+    /* Colab's front end renders neither Vega-Lite's mime type nor (reliably) SVG from a kernel
+     * other than its own, but runs the scripts of text/html outputs: there the charts start as
+     * HTML pages with vega-embed. Colab's VMs set COLAB_RELEASE_TAG (what Google's own
+     * libraries test). */
+    const char *colab = getenv("COLAB_RELEASE_TAG");
+    s->plot_renderer = colab && *colab ? "html" : "auto";
     return s;
 }
 

@@ -744,7 +744,10 @@ int dsl_bi_train(struct dsl_interp *in, const struct dsl_args *a, struct dsl_val
     char id[48], line[256], per[32];
     snprintf(id, sizeof id, "minitorch-train-%u", ++in->session->train_runs);
     emit(in, progress_bundle(0, (int)epochs, 0, 0, d->n, 0, false), id, false);
-    double last_update = now_s(), train_s = 0;
+    double started = now_s(), last_update = started, last_chart = started, train_s = 0;
+    char chart_id[64];
+    snprintf(chart_id, sizeof chart_id, "%s-boundary", id);
+    bool live_chart = false, chart_failed = false;
     int64_t correct = 0, done = 0;
     for (int64_t e = 0; e < epochs; e++) {
         double e0 = now_s();
@@ -770,17 +773,41 @@ int dsl_bi_train(struct dsl_interp *in, const struct dsl_args *a, struct dsl_val
                  progress_bundle((int)done, (int)epochs, loss[e], correct, d->n,
                                  train_s / (double)done, false),
                  id, true);
+            /* a run long enough to watch also shows its boundary forming, once a second */
+            if (now - last_chart >= 1.0 && e + 1 < epochs) {
+                char title[128];
+                snprintf(title, sizeof title, "decision boundary at epoch %lld, %s",
+                         (long long)done, mt_dataset_name(d->kind));
+                json_t *chart = NULL;
+                if (boundary_bundle(in, a->slot[0], d, title, &chart) != 0) {
+                    chart_failed = true;
+                    break;
+                }
+                emit(in, chart, chart_id, live_chart);
+                live_chart = true;
+                last_chart = now_s();
+            }
             if (in->out->flush) in->out->flush(in->out->ctx);
         }
     }
     enum mt_status sync = mt_trainer_sync(t);
     const char *path = mt_trainer_path(t);
     mt_trainer_free(t);
+    if (live_chart) /* the final chart below replaces the live one */
+        emit(in, json_pack("{s:s}", "text/plain", ""), chart_id, true);
+    if (chart_failed) {
+        free(loss);
+        return -1;
+    }
     bool interrupted = st == MT_ERR_CANCELLED;
     if (st && !interrupted) {
         free(loss);
         return dsl_engine_raise(in, st);
     }
+    /* Interrupted: the flag has stopped the training; lower it so that the summary and the
+     * charts of the model as it stands can still be computed, and raise KeyboardInterrupt
+     * after them. */
+    if (interrupted) mt_cancel_clear();
     emit(in, progress_bundle((int)done, (int)epochs, 0, 0, d->n, 0, true), id, true);
     double per_epoch = done ? train_s / (double)done : 0;
     fmt_time(per, sizeof per, per_epoch);

@@ -80,3 +80,21 @@ def test_compare_and_timing_charts_render(kc):
     assert r.status == "ok"
     (lines,) = charts_of(r)
     check_renders(lines[VEGALITE], ["line"])
+
+
+def test_colab_starts_with_html_charts():
+    """In Colab (COLAB_RELEASE_TAG set, as on its VMs) charts come as HTML with vega-embed, the
+    SVG inside as the offline fallback, and never the Vega-Lite mime type Colab cannot show."""
+    import os
+
+    from mtkernel import start_kernel, stop_kernel
+
+    km, kc = start_kernel(env={**os.environ, "COLAB_RELEASE_TAG": "release-colab-test"})
+    try:
+        r = execute(kc, 'dataset("xor", 20, seed=1)')
+        (data,) = bundles(r)
+        assert set(data) == {"text/plain", "text/html"}
+        assert "vega-embed" in data["text/html"] and "<svg" in data["text/html"]
+        assert execute(kc, "%plot_renderer").stream().strip() == "plot renderer: html"
+    finally:
+        stop_kernel(km, kc)

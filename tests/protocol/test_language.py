@@ -179,3 +179,40 @@ def test_train_live_progress_then_boundary_and_loss_curve(kc):
     correct = int(re.search(r"correct (\d+)/50, time", out).group(1))
     got = execute(kc, "((m(ds.X).view(50) > 0.5) == ds.y).sum()[0]").result_text()
     assert float(got) == correct
+
+
+def test_train_long_run_shows_the_boundary_forming_then_interrupt_keeps_the_model(start_kernel):
+    """A run longer than a second refreshes a live decision-boundary chart (at most once a
+    second, cleared at the end for the final chart); an interrupt stops training between
+    batches, still shows the summary and charts, raises KeyboardInterrupt, and the model keeps
+    every step taken."""
+    import time
+
+    from mtkernel import KERNEL_NAME, collect_iopub, send_control, wait_started
+
+    km, kc = start_kernel(KERNEL_NAME)
+    execute(kc, "%backend simple")  # milliseconds an epoch at hidden 100: a run to watch
+    execute(kc, 'ds = dataset("split", 50, seed=2)\nm = mlp(2, 100, 1)')
+    before = execute(kc, "m(ds.X).sum()[0]").result_text()
+    msg_id = kc.execute("train(m, ds, epochs=100000, log=0)")
+    wait_started(kc, msg_id)
+    time.sleep(2.5)
+    ctl_id = send_control(kc, "interrupt_request", {})
+    reply = get_reply(kc, msg_id, timeout=10)
+    assert get_reply(kc, ctl_id, channel="control")["content"]["status"] == "ok"
+    assert reply["content"]["status"] == "error" and reply["content"]["ename"] == "KeyboardInterrupt"
+    iopub = collect_iopub(kc, msg_id)
+    live = [m["content"] for m in iopub if m["msg_type"] in ("display_data", "update_display_data")
+            and m["content"]["transient"].get("display_id", "").endswith("-boundary")]
+    assert live, "no live boundary chart in a run of more than a second"
+    assert "application/vnd.vegalite.v5+json" in live[0]["data"]
+    assert live[0]["data"]["text/plain"].startswith("<decision boundary: decision boundary at epoch")
+    assert live[-1]["data"] == {"text/plain": ""}  # cleared: the final chart follows
+    out = "".join(m["content"]["text"] for m in iopub if m["msg_type"] == "stream")
+    done = int(re.search(r"^Interrupted after (\d+) of 100000 epochs on simple", out, re.M).group(1))
+    assert 10 < done < 100000
+    assert any(m["msg_type"] == "display_data" and not m["content"]["transient"] and
+               "decision boundary after" in m["content"]["data"]["text/plain"] for m in iopub)
+    assert km.is_alive()
+    after = execute(kc, "m(ds.X).sum()[0]").result_text()
+    assert after != before  # trained, and usable
