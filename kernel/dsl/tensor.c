@@ -354,9 +354,8 @@ static int read_dims(struct dsl_interp *in, const char *fn, const char *what,
     return 0;
 }
 
-/* The backend named by argument slot `slot`, or the session's default when absent/none. */
-static int backend_arg(struct dsl_interp *in, const struct dsl_args *a, int slot, const char *fn,
-                       enum mt_backend *out)
+int dsl_backend_arg(struct dsl_interp *in, const struct dsl_args *a, int slot, const char *fn,
+                    enum mt_backend *out)
 {
     struct mt_ctx *ctx = ctx_of(in);
     *out = mt_ctx_backend(ctx);
@@ -479,7 +478,7 @@ int dsl_bi_tensor(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
         v = v.as.l->items[0];
     }
     enum mt_backend be;
-    if (backend_arg(in, a, 2, "tensor", &be) != 0) return -1;
+    if (dsl_backend_arg(in, a, 2, "tensor", &be) != 0) return -1;
     struct fill f = {.shape = shape, .ndim = ndim};
     if (ndim == 0) { /* a number: shape (1,) */
         if (!dsl_is_number(data))
@@ -526,7 +525,7 @@ static int create(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
     int ndim = 0;
     enum mt_backend be;
     if (read_dims(in, fn, "size", a->rest, a->nrest, 0, shape, &ndim) != 0 ||
-        backend_arg(in, a, 1, fn, &be) != 0 || poll_cancel(in) != 0)
+        dsl_backend_arg(in, a, 1, fn, &be) != 0 || poll_cancel(in) != 0)
         return -1;
     struct mt_tensor *t = NULL;
     enum mt_status st = make(ctx_of(in), be, ndim, shape, &t);
@@ -722,7 +721,7 @@ static int m_requires_grad_(struct dsl_interp *in, const struct dsl_args *a, str
 static int m_to(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
     enum mt_backend be;
-    if (backend_arg(in, a, 0, "to", &be) != 0 || poll_cancel(in) != 0) return -1;
+    if (dsl_backend_arg(in, a, 0, "to", &be) != 0 || poll_cancel(in) != 0) return -1;
     struct mt_tensor *r = NULL;
     return wrap(in, mt_to(ctx_of(in), self_of(a), be, &r), &r, ret);
 }

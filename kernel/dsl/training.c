@@ -703,7 +703,19 @@ static json_t *progress_bundle(int epoch, int epochs, double loss, int64_t corre
     return json_pack("{s:s, s:s}", "text/plain", plain, "text/html", html);
 }
 
-/* train(model, data, rate=0.05, epochs=500, batch=10, log=10) */
+/* t seen from backend b: an alias of its storage (no history), a leaf needing grad when asked. */
+static enum mt_status alias_on(struct mt_ctx *ctx, struct mt_tensor *t, enum mt_backend b,
+                               bool grad, struct mt_tensor **out)
+{
+    struct mt_tensor *v = NULL;
+    enum mt_status st = mt_to(ctx, t, b, &v);
+    if (st == MT_OK) st = mt_detach(ctx, v, out);
+    mt_tensor_release(v);
+    if (st == MT_OK && grad) st = mt_tensor_requires_grad(*out, true);
+    return st;
+}
+
+/* train(model, data, rate=0.05, epochs=500, batch=10, log=10, backend=none) */
 int dsl_bi_train(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
     const struct model *m = model_of(in, "train", a->slot[0]);
@@ -731,11 +743,29 @@ int dsl_bi_train(struct dsl_interp *in, const struct dsl_args *a, struct dsl_val
         log_every = dsl_as_int(a->slot[5]);
     }
     struct mt_ctx *ctx = in->session->ctx;
+    enum mt_backend be = m->layers[0].weight->backend;
+    if (a->has[6] && a->slot[6].kind != DSL_NONE && dsl_backend_arg(in, a, 6, "train", &be) != 0)
+        return -1;
+    /* The model and the data as seen from backend `be`: aliases of the same storage (simple
+     * and fast share it), leaves of their own, so the steps land in the model's tensors. */
+    struct mt_linear alias[MAX_LAYERS];
+    struct mt_tensor *Xa = NULL, *ya = NULL;
+    enum mt_status st = alias_on(ctx, d->X, be, false, &Xa);
+    if (st == MT_OK) st = alias_on(ctx, d->y, be, false, &ya);
+    for (int l = 0; l < m->nlayers; l++) alias[l] = (struct mt_linear){NULL, NULL};
+    for (int l = 0; l < m->nlayers && st == MT_OK; l++) {
+        st = alias_on(ctx, m->layers[l].weight, be, true, &alias[l].weight);
+        if (st == MT_OK) st = alias_on(ctx, m->layers[l].bias, be, true, &alias[l].bias);
+    }
     struct mt_trainer *t = NULL;
-    enum mt_status st =
-        mt_trainer_new(ctx, m->layers, m->nlayers, d->X, d->y, batch, (float)rate, false, &t);
-    if (st) return dsl_engine_raise(in, st);
-
+    if (st == MT_OK)
+        st = mt_trainer_new(ctx, alias, m->nlayers, Xa, ya, batch, (float)rate, false, &t);
+    mt_tensor_release(Xa);
+    mt_tensor_release(ya);
+    if (st) {
+        for (int l = 0; l < m->nlayers; l++) mt_linear_free(&alias[l]);
+        return dsl_engine_raise(in, st);
+    }
     double *loss = malloc((size_t)epochs * sizeof *loss);
     if (!loss) {
         mt_trainer_free(t);
@@ -793,6 +823,21 @@ int dsl_bi_train(struct dsl_interp *in, const struct dsl_args *a, struct dsl_val
     enum mt_status sync = mt_trainer_sync(t);
     const char *path = mt_trainer_path(t);
     mt_trainer_free(t);
+    /* the last gradients, as the loop by hand leaves them, on the model's own tensors */
+    for (int l = 0; l < m->nlayers; l++) {
+        struct mt_tensor *own[2] = {m->layers[l].weight, m->layers[l].bias},
+                         *al[2] = {alias[l].weight, alias[l].bias};
+        for (int i = 0; i < 2 && sync == MT_OK; i++) {
+            if (!al[i]->grad) continue;
+            struct mt_tensor *g = NULL;
+            sync = mt_to(ctx, al[i]->grad, own[i]->backend, &g);
+            if (sync == MT_OK) {
+                mt_tensor_release(own[i]->grad);
+                own[i]->grad = g;
+            }
+        }
+        mt_linear_free(&alias[l]);
+    }
     if (live_chart) /* the final chart below replaces the live one */
         emit(in, json_pack("{s:s}", "text/plain", ""), chart_id, true);
     if (chart_failed) {
@@ -815,8 +860,8 @@ int dsl_bi_train(struct dsl_interp *in, const struct dsl_args *a, struct dsl_val
              "%s %lld of %lld epochs on %s (%s): loss %.6g, correct %lld/%lld, time per epoch "
              "%s\n",
              interrupted ? "Interrupted after" : "Trained", (long long)done, (long long)epochs,
-             mt_backend_name(m->layers[0].weight->backend), path, done ? loss[done - 1] : 0.0,
-             (long long)correct, (long long)d->n, per);
+             mt_backend_name(be), path, done ? loss[done - 1] : 0.0, (long long)correct,
+             (long long)d->n, per);
     say(in, line);
     /* the boundary, then the loss curve */
     char title[128];

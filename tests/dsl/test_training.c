@@ -181,6 +181,44 @@ static void test_models(void)
     dsl_session_free(s);
 }
 
+/* train(): bad arguments are clear errors that leave the model as it was; backend= runs the
+ * steps elsewhere on the same storage; batches() draws what train() draws. */
+static void test_train_arguments(void)
+{
+    struct dsl_session *s = dsl_session_new();
+    run_cell(s, "%backend simple\nds = dataset(\"simple\", 20, seed=1)\nm = mlp(2, 4, 1)\n"
+                "w = m.parameters()[0].tolist()");
+    struct outcome o = run_cell(s, "train(m, m)");
+    CHECK_STR(o.ename, "TypeError");
+    CHECK(strstr(o.evalue, "data must be a dataset") != NULL);
+    CHECK_STR(run_cell(s, "train(ds, ds)").ename, "TypeError");
+    CHECK_STR(run_cell(s, "train(m, ds, batch=0)").ename, "ValueError");
+    CHECK_STR(run_cell(s, "train(m, ds, epochs=-1)").ename, "ValueError");
+    CHECK_STR(run_cell(s, "train(m, ds, rate=\"fast\")").ename, "TypeError");
+    CHECK_STR(run_cell(s, "train(m, ds, log=-2)").ename, "ValueError");
+    o = run_cell(s, "train(m, ds, backend=\"gpu\")");
+    CHECK_STR(o.ename, "ValueError");
+    CHECK(strstr(o.evalue, "gpu") != NULL);
+    CHECK_STR(run_cell(s, "m.parameters()[0].tolist() == w").result, "true");
+    /* on fast (the fused step) while the model lives on simple: the model's own tensors move,
+     * and they get the last gradients */
+    static struct sink k; /* 64 KiB: not on the stack */
+    o = run_cell_with(s, "train(m, ds, epochs=3, backend=\"fast\", log=0)", &k);
+    CHECK_INT(o.rc, 0);
+    CHECK(strstr(k.log, "Trained 3 of 3 epochs on fast (fused step)") != NULL);
+    CHECK_STR(run_cell(s, "[m.parameters()[0].tolist() == w, m.parameters()[0].backend, "
+                          "m.parameters()[0].grad.shape]")
+                  .result,
+              "[false, 'simple', (2, 4)]");
+    /* batches(): 20 points in batches of 7: 7, 7, 6, every point once */
+    CHECK_STR(run_cell(s, "b = ds.batches(7)\n[len(b), b[0][0].shape, b[2][1].shape, "
+                          "(b[0][1].sum() + b[1][1].sum() + b[2][1].sum())[0] == ds.y.sum()[0]]")
+                  .result,
+              "[3, (7, 2), (6,), true]");
+    CHECK_STR(run_cell(s, "ds.batches(0)").ename, "ValueError");
+    dsl_session_free(s);
+}
+
 int main(void)
 {
     RUN_TEST(test_summary_and_attributes);
@@ -188,5 +226,6 @@ int main(void)
     RUN_TEST(test_errors);
     RUN_TEST(test_display);
     RUN_TEST(test_models);
+    RUN_TEST(test_train_arguments);
     return TEST_SUMMARY();
 }
