@@ -34,9 +34,6 @@
 #ifdef MT_HAVE_OPENMP
 #include <omp.h>
 #endif
-#if defined(__SSE2__)
-#include <immintrin.h>
-#endif
 
 #define MAX_LAYERS 8
 /* Points evaluated per forward pass in mt_trainer_correct: bounds the buffers for big sets. */
@@ -138,8 +135,13 @@ static int fused_threads(const struct mt_ctx *ctx, const struct mt_linear *layer
     int64_t widest = 0;
     for (int l = 0; l + 1 < nlayers; l++)
         if (layers[l].weight->shape[1] > widest) widest = layers[l].weight->shape[1];
+#ifdef MT_HAVE_OPENMP
     int nt = ctx->threads < MAX_THREADS ? ctx->threads : MAX_THREADS;
     return widest >= FUSED_PAR_MIN_WIDTH && nt > 1 ? nt : 1;
+#else
+    (void)ctx, (void)widest;
+    return 1;
+#endif
 }
 
 enum mt_status mt_trainer_new(struct mt_ctx *ctx, const struct mt_linear *layers, int nlayers,
@@ -279,45 +281,6 @@ static void sgd_update(float *restrict p, const float *restrict g, int64_t n, fl
     }
 }
 
-/* The same update of columns [c0, c1) of W (in x out), also written transposed into WT
- * (out x in): the backward pass then multiplies by W^T as a row-major operand (the products'
- * fast path) instead of a transposed view. 4 x 4 blocks are updated and transposed in SSE
- * registers. */
-static void sgd_update_t(float *restrict W, float *restrict WT, const float *restrict g, int64_t in,
-                         int64_t out, int64_t c0, int64_t c1, float rate)
-{
-    int64_t i = 0;
-#if defined(__SSE2__)
-    const __m128 r = _mm_set1_ps(rate);
-    for (; i + 4 <= in; i += 4) {
-        int64_t j = c0;
-        for (; j + 4 <= c1; j += 4) {
-            __m128 w[4];
-            for (int k = 0; k < 4; k++) {
-                float *p = W + (i + k) * out + j;
-                __m128 step = _mm_mul_ps(_mm_loadu_ps(g + (i + k) * out + j), r);
-                w[k] = _mm_sub_ps(_mm_loadu_ps(p), step);
-                _mm_storeu_ps(p, w[k]);
-            }
-            _MM_TRANSPOSE4_PS(w[0], w[1], w[2], w[3]);
-            for (int k = 0; k < 4; k++) _mm_storeu_ps(WT + (j + k) * in + i, w[k]);
-        }
-        for (; j < c1; j++)
-            for (int64_t k = i; k < i + 4; k++) {
-                float s = g[k * out + j] * rate;
-                W[k * out + j] = W[k * out + j] - s;
-                WT[j * in + k] = W[k * out + j];
-            }
-    }
-#endif
-    for (; i < in; i++)
-        for (int64_t j = c0; j < c1; j++) {
-            float s = g[i * out + j] * rate;
-            W[i * out + j] = W[i * out + j] - s;
-            WT[j * in + i] = W[i * out + j];
-        }
-}
-
 /* The network on rows x (bs, in), into each layer's z and h. */
 static enum mt_status fused_forward(struct mt_trainer *t, int64_t bs, const float *x)
 {
@@ -344,10 +307,17 @@ static void part(int64_t n, int tid, int nt, int64_t *c0, int64_t *c1)
     *c1 = tid == nt - 1 ? n : (n * (tid + 1) / nt) & ~(int64_t)7;
 }
 
+/* A barrier of the step's team; nothing on one thread (no call into the OpenMP runtime: on
+ * one thread the step runs outside any parallel region). */
 #ifdef MT_HAVE_OPENMP
-#define BARRIER() _Pragma("omp barrier")
+#define BARRIER(nt)                                                                                \
+    do {                                                                                           \
+        if ((nt) > 1) {                                                                            \
+            _Pragma("omp barrier")                                                                 \
+        }                                                                                          \
+    } while (0)
 #else
-#define BARRIER() ((void)0)
+#define BARRIER(nt) ((void)(nt))
 #endif
 
 /* What the threads of one epoch share. */
@@ -399,7 +369,7 @@ static void fused_step_part(struct mt_trainer *t, struct step_run *r, int tid, i
                 k->map(MT_MAP_RELU, c1 - c0, z, b->h + i * b->out + c0);
             }
         }
-        BARRIER();
+        BARRIER(nt);
         hin = b->h;
     }
     /* the last layer and the loss, in this thread's buffers */
@@ -443,9 +413,7 @@ static void fused_step_part(struct mt_trainer *t, struct step_run *r, int tid, i
             b->gb[0] = mt_fast_sum_contig(bs, gz);
         else if (mine)
             col_sums(gz + c0, bs, c1 - c0, b->out, b->gb + c0);
-        if (l < last && l > 0) {
-            BARRIER(); /* every column of g before g @ W^T */
-        }
+        if (l < last && l > 0) BARRIER(nt); /* every column of g before g @ W^T */
         /* The layer's input: g @ W^T (W^T kept row-major in wt), this thread's columns, then
          * back through the ReLU before it. Before the weight's update, which overwrites W^T. */
         if (l > 0) {
@@ -464,7 +432,7 @@ static void fused_step_part(struct mt_trainer *t, struct step_run *r, int tid, i
         fail_once(r, mt_cpu_gemm(1, b->in, c1 - c0, bs, h_in, 1, b->in, gz + c0, b->out, 1,
                                  b->gw + c0, b->out, 1));
     }
-    BARRIER(); /* every product read W^T and every gradient is in: update */
+    BARRIER(nt); /* every product read W^T and every gradient is in: update */
     if (atomic_load(&r->err) != MT_OK) return;
     /* SGD: p = p - grad * rate, each parameter's own elements by the thread that owns them */
     for (int l = 0; l <= last; l++) {
@@ -477,7 +445,7 @@ static void fused_step_part(struct mt_trainer *t, struct step_run *r, int tid, i
             continue;
         if (c1 <= c0) continue;
         if (b->wt)
-            sgd_update_t(W, b->wt, b->gw, b->in, b->out, c0, c1, t->rate);
+            mt_fast_active()->sgd_t(W, b->wt, b->gw, b->in, b->out, c0, c1, t->rate);
         else
             for (int64_t i = 0; i < b->in; i++)
                 sgd_update(W + i * b->out + c0, b->gw + i * b->out + c0, c1 - c0, t->rate);
@@ -494,31 +462,37 @@ static enum mt_status fused_epoch(struct mt_trainer *t, double *loss)
     atomic_init(&r.err, MT_OK);
     volatile int stop = 0;
     double total = 0.0;
-    int nt = t->nt;
-#ifdef MT_HAVE_OPENMP
-#pragma omp parallel num_threads(nt) if (nt > 1)
-#endif
-    {
-        int tid = 0, team = 1;
-#ifdef MT_HAVE_OPENMP
-        tid = omp_get_thread_num();
-        team = omp_get_num_threads();
-#endif
-        for (int64_t b0 = 0; b0 < t->n; b0 += t->batch) {
-#ifdef MT_HAVE_OPENMP
-#pragma omp single
-#endif
-            {
-                stop = mt_cancel_requested() || atomic_load(&r.err) != MT_OK;
-                r.b0 = b0;
-                r.bs = t->n - b0 < t->batch ? t->n - b0 : t->batch;
-            } /* the implied barrier publishes stop and the batch */
+    if (t->nt == 1) {
+        for (int64_t b0 = 0; b0 < t->n && !stop; b0 += t->batch) {
+            stop = mt_cancel_requested();
             if (stop) break;
-            fused_step_part(t, &r, tid, team);
-            BARRIER();
-            if (tid == 0 && atomic_load(&r.err) == MT_OK) total += (double)r.batch_loss;
+            r.b0 = b0;
+            r.bs = t->n - b0 < t->batch ? t->n - b0 : t->batch;
+            fused_step_part(t, &r, 0, 1);
+            if (atomic_load(&r.err) != MT_OK) break;
+            total += (double)r.batch_loss;
         }
     }
+#ifdef MT_HAVE_OPENMP
+    else {
+#pragma omp parallel num_threads(t->nt)
+        {
+            int tid = omp_get_thread_num(), team = omp_get_num_threads();
+            for (int64_t b0 = 0; b0 < t->n; b0 += t->batch) {
+#pragma omp single
+                {
+                    stop = mt_cancel_requested() || atomic_load(&r.err) != MT_OK;
+                    r.b0 = b0;
+                    r.bs = t->n - b0 < t->batch ? t->n - b0 : t->batch;
+                } /* the implied barrier publishes stop and the batch */
+                if (stop) break;
+                fused_step_part(t, &r, tid, team);
+                BARRIER(team);
+                if (tid == 0 && atomic_load(&r.err) == MT_OK) total += (double)r.batch_loss;
+            }
+        }
+    }
+#endif
     *loss = total;
     int err = atomic_load(&r.err);
     if (err != MT_OK) return (enum mt_status)err;

@@ -47,6 +47,12 @@ struct mt_fast_kernels {
     void (*map_nt)(enum mt_map_op op, int64_t n, const float *a, float *out);
     void (*zip_nt)(enum mt_zip_op op, int64_t n, const float *a, int64_t sa, const float *b,
                    int64_t sb, float *out);
+    /* The SGD step on columns [c0, c1) of W (in x out, row-major): w = w - g * rate, the product
+     * and the difference each rounded (as the ops p - grad * rate), with the new columns also
+     * written transposed into WT (out x in). For the fused training step (train.c), which
+     * keeps W^T beside W; blocks are transposed in registers. */
+    void (*sgd_t)(float *W, float *WT, const float *G, int64_t in, int64_t out, int64_t c0,
+                  int64_t c1, float rate);
 };
 
 extern const struct mt_fast_kernels mt_fast_kernels_generic; /* fast.c */
@@ -234,7 +240,78 @@ static void fk_red_cols(enum mt_reduce_op op, int64_t rows, int64_t ncols, const
     }
 }
 
-#define FK_TABLE_FUNCS .map = fk_map, .zip = fk_zip, .red_row = fk_red_row, .red_cols = fk_red_cols
+/* One element of the SGD step (see sgd_t), and the column remainder of a block row. */
+static inline void fk_sgd_one(float *W, float *WT, const float *G, int64_t in, int64_t out,
+                              int64_t i, int64_t j, float rate)
+{
+    float s = G[i * out + j] * rate;
+    W[i * out + j] = W[i * out + j] - s;
+    WT[j * in + i] = W[i * out + j];
+}
+
+static void fk_sgd_t(float *W, float *WT, const float *G, int64_t in, int64_t out, int64_t c0,
+                     int64_t c1, float rate)
+{
+    int64_t i = 0;
+#if defined(__AVX__)
+    const __m256 r = _mm256_set1_ps(rate);
+    for (; i + 8 <= in; i += 8) {
+        int64_t j = c0;
+        for (; j + 8 <= c1; j += 8) {
+            __m256 w[8];
+            for (int k = 0; k < 8; k++) {
+                float *p = W + (i + k) * out + j;
+                __m256 step = _mm256_mul_ps(_mm256_loadu_ps(G + (i + k) * out + j), r);
+                w[k] = _mm256_sub_ps(_mm256_loadu_ps(p), step);
+                _mm256_storeu_ps(p, w[k]);
+            }
+            /* 8 x 8 transpose: pairs, then quads, then the 128-bit halves */
+            __m256 t0 = _mm256_unpacklo_ps(w[0], w[1]), t1 = _mm256_unpackhi_ps(w[0], w[1]);
+            __m256 t2 = _mm256_unpacklo_ps(w[2], w[3]), t3 = _mm256_unpackhi_ps(w[2], w[3]);
+            __m256 t4 = _mm256_unpacklo_ps(w[4], w[5]), t5 = _mm256_unpackhi_ps(w[4], w[5]);
+            __m256 t6 = _mm256_unpacklo_ps(w[6], w[7]), t7 = _mm256_unpackhi_ps(w[6], w[7]);
+            __m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xEE);
+            __m256 u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xEE);
+            __m256 u4 = _mm256_shuffle_ps(t4, t6, 0x44), u5 = _mm256_shuffle_ps(t4, t6, 0xEE);
+            __m256 u6 = _mm256_shuffle_ps(t5, t7, 0x44), u7 = _mm256_shuffle_ps(t5, t7, 0xEE);
+            float *d = WT + j * in + i;
+            _mm256_storeu_ps(d + 0 * in, _mm256_permute2f128_ps(u0, u4, 0x20));
+            _mm256_storeu_ps(d + 1 * in, _mm256_permute2f128_ps(u1, u5, 0x20));
+            _mm256_storeu_ps(d + 2 * in, _mm256_permute2f128_ps(u2, u6, 0x20));
+            _mm256_storeu_ps(d + 3 * in, _mm256_permute2f128_ps(u3, u7, 0x20));
+            _mm256_storeu_ps(d + 4 * in, _mm256_permute2f128_ps(u0, u4, 0x31));
+            _mm256_storeu_ps(d + 5 * in, _mm256_permute2f128_ps(u1, u5, 0x31));
+            _mm256_storeu_ps(d + 6 * in, _mm256_permute2f128_ps(u2, u6, 0x31));
+            _mm256_storeu_ps(d + 7 * in, _mm256_permute2f128_ps(u3, u7, 0x31));
+        }
+        for (; j < c1; j++)
+            for (int64_t k = i; k < i + 8; k++) fk_sgd_one(W, WT, G, in, out, k, j, rate);
+    }
+#elif defined(__SSE2__)
+    const __m128 r = _mm_set1_ps(rate);
+    for (; i + 4 <= in; i += 4) {
+        int64_t j = c0;
+        for (; j + 4 <= c1; j += 4) {
+            __m128 w[4];
+            for (int k = 0; k < 4; k++) {
+                float *p = W + (i + k) * out + j;
+                __m128 step = _mm_mul_ps(_mm_loadu_ps(G + (i + k) * out + j), r);
+                w[k] = _mm_sub_ps(_mm_loadu_ps(p), step);
+                _mm_storeu_ps(p, w[k]);
+            }
+            _MM_TRANSPOSE4_PS(w[0], w[1], w[2], w[3]);
+            for (int k = 0; k < 4; k++) _mm_storeu_ps(WT + (j + k) * in + i, w[k]);
+        }
+        for (; j < c1; j++)
+            for (int64_t k = i; k < i + 4; k++) fk_sgd_one(W, WT, G, in, out, k, j, rate);
+    }
+#endif
+    for (; i < in; i++)
+        for (int64_t j = c0; j < c1; j++) fk_sgd_one(W, WT, G, in, out, i, j, rate);
+}
+
+#define FK_TABLE_FUNCS                                                                             \
+    .map = fk_map, .zip = fk_zip, .red_row = fk_red_row, .red_cols = fk_red_cols, .sgd_t = fk_sgd_t
 
 #endif /* MT_FAST_KERNEL_BODIES */
 

@@ -182,6 +182,39 @@ void mt_gemm_pack_b16_avx2(int64_t kc, const float *src, int64_t rsb, float *dst
         }                                                                                          \
     }
 
+/* The same for a narrow edge (n <= 8 columns): one vector per row, half the FMAs of a 16-wide
+ * tile that would be mostly masked off (N = 100 ends in 4 columns). */
+#define DIRECT_TILE8(MR)                                                                           \
+    static void direct_tile8_##MR(int64_t kc, const float *a, int64_t rsa, int64_t csa,            \
+                                  const float *b, int64_t rsb, int n, float *c, int64_t rsc,       \
+                                  int64_t csc, int accumulate)                                     \
+    {                                                                                              \
+        __m256 acc[MR];                                                                            \
+        DT_UNROLL for (int i = 0; i < MR; i++) acc[i] = _mm256_setzero_ps();                       \
+        const __m256i m0 = _mm256_cmpgt_epi32(_mm256_set1_epi32(n),                                \
+                                              _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));          \
+        for (int64_t k = 0; k < kc; k++, b += rsb, a += csa) {                                     \
+            __m256 b0 = _mm256_maskload_ps(b, m0);                                                 \
+            DT_UNROLL for (int i = 0; i < MR; i++)                                                 \
+                acc[i] = _mm256_fmadd_ps(_mm256_broadcast_ss(a + i * rsa), b0, acc[i]);            \
+        }                                                                                          \
+        _Alignas(32) float t[8];                                                                   \
+        DT_UNROLL for (int i = 0; i < MR; i++)                                                     \
+        {                                                                                          \
+            _mm256_store_ps(t, acc[i]);                                                            \
+            for (int j = 0; j < n; j++) {                                                          \
+                float *p = c + i * rsc + j * csc;                                                  \
+                *p = accumulate ? *p + t[j] : t[j];                                                \
+            }                                                                                      \
+        }                                                                                          \
+    }
+
+DIRECT_TILE8(1)
+DIRECT_TILE8(2)
+DIRECT_TILE8(3)
+DIRECT_TILE8(4)
+DIRECT_TILE8(5)
+DIRECT_TILE8(6)
 DIRECT_TILE(1)
 DIRECT_TILE(2)
 DIRECT_TILE(3)
@@ -197,13 +230,17 @@ void mt_gemm_direct_avx2(int64_t M, int64_t N, int64_t K, int64_t kc, const floa
                             float *, int64_t, int64_t, int);
     static const tile_fn tiles[7] = {NULL,          direct_tile_1, direct_tile_2, direct_tile_3,
                                      direct_tile_4, direct_tile_5, direct_tile_6};
+    static const tile_fn tiles8[7] = {NULL,           direct_tile8_1, direct_tile8_2,
+                                      direct_tile8_3, direct_tile8_4, direct_tile8_5,
+                                      direct_tile8_6};
     for (int64_t pc = 0; pc < K; pc += kc) {
         const int64_t kcur = K - pc < kc ? K - pc : kc;
         for (int64_t j0 = 0; j0 < N; j0 += 16) {
             const int n = N - j0 < 16 ? (int)(N - j0) : 16;
+            const tile_fn *row = n <= 8 ? tiles8 : tiles;
             for (int64_t i0 = 0; i0 < M; i0 += 6) {
                 const int m = M - i0 < 6 ? (int)(M - i0) : 6;
-                tiles[m](kcur, A + i0 * rsa + pc * csa, rsa, csa, B + pc * rsb + j0, rsb, n,
+                row[m](kcur, A + i0 * rsa + pc * csa, rsa, csa, B + pc * rsb + j0, rsb, n,
                          C + i0 * rsc + j0 * csc, rsc, csc, pc > 0);
             }
         }
