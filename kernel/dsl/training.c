@@ -13,6 +13,7 @@
 #include "dsl/tensor.h"
 #include "render/chart.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -665,6 +666,15 @@ static double now_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* A loss as Python prints a float to `digits` significant digits: nan and inf without a sign
+ * for nan (C's printf says "-nan" for the NaN that a log of 0 times 0 gives). */
+static const char *fmt_loss(char *buf, size_t len, double v, int digits)
+{
+    if (isnan(v)) snprintf(buf, len, "nan");
+    else snprintf(buf, len, "%.*g", digits, v);
+    return buf;
+}
+
 /* "23.4 us" / "1.25 ms" / "2.10 s": one fixed format per range, for the sanitize file. */
 static void fmt_time(char *buf, size_t len, double s)
 {
@@ -680,7 +690,7 @@ static void fmt_time(char *buf, size_t len, double s)
 static json_t *progress_bundle(int epoch, int epochs, double loss, int64_t correct, int64_t n,
                                double per_epoch, bool done)
 {
-    char plain[256], per[32], left[32];
+    char plain[256], per[32], left[32], lbuf[32];
     fmt_time(per, sizeof per, per_epoch);
     fmt_time(left, sizeof left, per_epoch * (epochs - epoch));
     int width = 30, fill = epochs ? (int)((long long)width * epoch / epochs) : width;
@@ -693,8 +703,8 @@ static json_t *progress_bundle(int epoch, int epochs, double loss, int64_t corre
         snprintf(plain, sizeof plain, "[%s] epoch 0/%d starting", bar, epochs);
     else
         snprintf(plain, sizeof plain,
-                 "[%s] epoch %d/%d  loss %.4g  correct %lld/%lld  %s per epoch  %s left", bar,
-                 epoch, epochs, loss, (long long)correct, (long long)n, per, left);
+                 "[%s] epoch %d/%d  loss %s  correct %lld/%lld  %s per epoch  %s left", bar,
+                 epoch, epochs, fmt_loss(lbuf, sizeof lbuf, loss, 4), (long long)correct, (long long)n, per, left);
     char html[512];
     snprintf(html, sizeof html,
              "<div><progress value=\"%d\" max=\"%d\" style=\"width:300px\"></progress> "
@@ -771,7 +781,7 @@ int dsl_bi_train(struct dsl_interp *in, const struct dsl_args *a, struct dsl_val
         mt_trainer_free(t);
         return dsl_raise_status(in, DSL_V_NOMEM);
     }
-    char id[48], line[256], per[32];
+    char id[48], line[256], per[32], lbuf[32];
     snprintf(id, sizeof id, "minitorch-train-%u", ++in->session->train_runs);
     emit(in, progress_bundle(0, (int)epochs, 0, 0, d->n, 0, false), id, false);
     double started = now_s(), last_update = started, last_chart = started, train_s = 0;
@@ -792,8 +802,8 @@ int dsl_bi_train(struct dsl_interp *in, const struct dsl_args *a, struct dsl_val
         if (logged) {
             fmt_time(per, sizeof per, train_s / (double)done);
             snprintf(line, sizeof line,
-                     "Epoch %lld  loss %.6g  correct %lld/%lld  time per epoch %s\n", (long long)e,
-                     loss[e], (long long)correct, (long long)d->n, per);
+                     "Epoch %lld  loss %s  correct %lld/%lld  time per epoch %s\n", (long long)e,
+                     fmt_loss(lbuf, sizeof lbuf, loss[e], 6), (long long)correct, (long long)d->n, per);
             say(in, line);
         }
         double now = now_s();
@@ -857,10 +867,10 @@ int dsl_bi_train(struct dsl_interp *in, const struct dsl_args *a, struct dsl_val
     double per_epoch = done ? train_s / (double)done : 0;
     fmt_time(per, sizeof per, per_epoch);
     snprintf(line, sizeof line,
-             "%s %lld of %lld epochs on %s (%s): loss %.6g, correct %lld/%lld, time per epoch "
+             "%s %lld of %lld epochs on %s (%s): loss %s, correct %lld/%lld, time per epoch "
              "%s\n",
              interrupted ? "Interrupted after" : "Trained", (long long)done, (long long)epochs,
-             mt_backend_name(be), path, done ? loss[done - 1] : 0.0, (long long)correct,
+             mt_backend_name(be), path, fmt_loss(lbuf, sizeof lbuf, done ? loss[done - 1] : 0.0, 6), (long long)correct,
              (long long)d->n, per);
     say(in, line);
     /* the boundary, then the loss curve */
