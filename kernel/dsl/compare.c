@@ -778,7 +778,7 @@ int dsl_bi_timing(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
     snprintf(title, sizeof title, "timing: %s", op_what[op]);
     struct chart_lines lines = {
         title, "size n (log)", "time per op (s, log)", "backend", nb, ns, names, x, secs, true,
-        true};
+        true,  false};
     if (show(in, timing_table(op, sizes, ns, backends, nb, secs, why),
              chart_lines_bundle(dsl_plot_renderer(s), &lines)) != 0)
         return -1;

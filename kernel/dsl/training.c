@@ -605,31 +605,60 @@ static int boundary_probs(struct dsl_interp *in, struct dsl_value model, float *
     return 0;
 }
 
+/* A decision-boundary chart's data: the model's probabilities on the grid and the points. */
+struct boundary {
+    float prob[BOUNDARY_GRID * BOUNDARY_GRID];
+    float *xy, *label;
+    struct chart_points c;
+};
+
+static void boundary_free(struct boundary *b)
+{
+    free(b->xy);
+    free(b->label);
+    free(b);
+}
+
+/* The boundary of `model` under the points of `d` (the first PLOT_MAX_POINTS); NULL after
+ * raising. */
+static struct boundary *boundary_make(struct dsl_interp *in, struct dsl_value model,
+                                      const struct dataset *d, const char *title)
+{
+    struct boundary *b = calloc(1, sizeof *b);
+    if (!b) {
+        dsl_raise_status(in, DSL_V_NOMEM);
+        return NULL;
+    }
+    if (boundary_probs(in, model, b->prob) != 0) {
+        boundary_free(b);
+        return NULL;
+    }
+    b->xy = malloc((size_t)d->n * 2 * sizeof *b->xy);
+    b->label = malloc((size_t)d->n * sizeof *b->label);
+    if (!b->xy || !b->label) {
+        boundary_free(b);
+        dsl_raise_status(in, DSL_V_NOMEM);
+        return NULL;
+    }
+    mt_tensor_copy_out(d->X, b->xy);
+    mt_tensor_copy_out(d->y, b->label);
+    b->c = (struct chart_points){.title = title,
+                                 .n = (size_t)(d->n < PLOT_MAX_POINTS ? d->n : PLOT_MAX_POINTS),
+                                 .xy = b->xy,
+                                 .label = b->label,
+                                 .grid = BOUNDARY_GRID,
+                                 .prob = b->prob};
+    return b;
+}
+
 /* The decision boundary of `model` under the points of `d`, as a chart bundle. */
 static int boundary_bundle(struct dsl_interp *in, struct dsl_value model, const struct dataset *d,
                            const char *title, json_t **bundle)
 {
-    float prob[BOUNDARY_GRID * BOUNDARY_GRID];
-    if (boundary_probs(in, model, prob) != 0) return -1;
-    int64_t shown = d->n < PLOT_MAX_POINTS ? d->n : PLOT_MAX_POINTS;
-    float *xy = malloc((size_t)d->n * 2 * sizeof *xy),
-          *label = malloc((size_t)d->n * sizeof *label);
-    if (!xy || !label) {
-        free(xy);
-        free(label);
-        return dsl_raise_status(in, DSL_V_NOMEM);
-    }
-    mt_tensor_copy_out(d->X, xy);
-    mt_tensor_copy_out(d->y, label);
-    struct chart_points c = {.title = title,
-                             .n = (size_t)shown,
-                             .xy = xy,
-                             .label = label,
-                             .grid = BOUNDARY_GRID,
-                             .prob = prob};
-    *bundle = chart_points_bundle(in->session->plot_renderer, &c);
-    free(xy);
-    free(label);
+    struct boundary *b = boundary_make(in, model, d, title);
+    if (!b) return -1;
+    *bundle = chart_points_bundle(in->session->plot_renderer, &b->c);
+    boundary_free(b);
     return *bundle ? 0 : dsl_raise_status(in, DSL_V_NOMEM);
 }
 
@@ -670,8 +699,10 @@ static double now_s(void)
  * for nan (C's printf says "-nan" for the NaN that a log of 0 times 0 gives). */
 static const char *fmt_loss(char *buf, size_t len, double v, int digits)
 {
-    if (isnan(v)) snprintf(buf, len, "nan");
-    else snprintf(buf, len, "%.*g", digits, v);
+    if (isnan(v))
+        snprintf(buf, len, "nan");
+    else
+        snprintf(buf, len, "%.*g", digits, v);
     return buf;
 }
 
@@ -703,8 +734,9 @@ static json_t *progress_bundle(int epoch, int epochs, double loss, int64_t corre
         snprintf(plain, sizeof plain, "[%s] epoch 0/%d starting", bar, epochs);
     else
         snprintf(plain, sizeof plain,
-                 "[%s] epoch %d/%d  loss %s  correct %lld/%lld  %s per epoch  %s left", bar,
-                 epoch, epochs, fmt_loss(lbuf, sizeof lbuf, loss, 4), (long long)correct, (long long)n, per, left);
+                 "[%s] epoch %d/%d  loss %s  correct %lld/%lld  %s per epoch  %s left", bar, epoch,
+                 epochs, fmt_loss(lbuf, sizeof lbuf, loss, 4), (long long)correct, (long long)n,
+                 per, left);
     char html[512];
     snprintf(html, sizeof html,
              "<div><progress value=\"%d\" max=\"%d\" style=\"width:300px\"></progress> "
@@ -776,8 +808,11 @@ int dsl_bi_train(struct dsl_interp *in, const struct dsl_args *a, struct dsl_val
         for (int l = 0; l < m->nlayers; l++) mt_linear_free(&alias[l]);
         return dsl_engine_raise(in, st);
     }
-    double *loss = malloc((size_t)epochs * sizeof *loss);
-    if (!loss) {
+    double *loss = malloc((size_t)epochs * sizeof *loss),
+           *epoch_us = malloc((size_t)epochs * sizeof *epoch_us);
+    if (!loss || !epoch_us) {
+        free(loss);
+        free(epoch_us);
         mt_trainer_free(t);
         return dsl_raise_status(in, DSL_V_NOMEM);
     }
@@ -792,7 +827,9 @@ int dsl_bi_train(struct dsl_interp *in, const struct dsl_args *a, struct dsl_val
     for (int64_t e = 0; e < epochs; e++) {
         double e0 = now_s();
         st = mt_trainer_epoch(t, &loss[e]);
-        train_s += now_s() - e0;
+        double took = now_s() - e0;
+        train_s += took;
+        epoch_us[e] = round(took * 1e7) / 10; /* 0.1 us: what a timer this coarse can say */
         if (st) break;
         done = e + 1;
         bool logged = log_every && e % log_every == 0;
@@ -803,7 +840,8 @@ int dsl_bi_train(struct dsl_interp *in, const struct dsl_args *a, struct dsl_val
             fmt_time(per, sizeof per, train_s / (double)done);
             snprintf(line, sizeof line,
                      "Epoch %lld  loss %s  correct %lld/%lld  time per epoch %s\n", (long long)e,
-                     fmt_loss(lbuf, sizeof lbuf, loss[e], 6), (long long)correct, (long long)d->n, per);
+                     fmt_loss(lbuf, sizeof lbuf, loss[e], 6), (long long)correct, (long long)d->n,
+                     per);
             say(in, line);
         }
         double now = now_s();
@@ -852,11 +890,13 @@ int dsl_bi_train(struct dsl_interp *in, const struct dsl_args *a, struct dsl_val
         emit(in, json_pack("{s:s}", "text/plain", ""), chart_id, true);
     if (chart_failed) {
         free(loss);
+        free(epoch_us);
         return -1;
     }
     bool interrupted = st == MT_ERR_CANCELLED;
     if (st && !interrupted) {
         free(loss);
+        free(epoch_us);
         return dsl_engine_raise(in, st);
     }
     /* Interrupted: the flag has stopped the training; lower it so that the summary and the
@@ -870,34 +910,50 @@ int dsl_bi_train(struct dsl_interp *in, const struct dsl_args *a, struct dsl_val
              "%s %lld of %lld epochs on %s (%s): loss %s, correct %lld/%lld, time per epoch "
              "%s\n",
              interrupted ? "Interrupted after" : "Trained", (long long)done, (long long)epochs,
-             mt_backend_name(be), path, fmt_loss(lbuf, sizeof lbuf, done ? loss[done - 1] : 0.0, 6), (long long)correct,
-             (long long)d->n, per);
+             mt_backend_name(be), path, fmt_loss(lbuf, sizeof lbuf, done ? loss[done - 1] : 0.0, 6),
+             (long long)correct, (long long)d->n, per);
     say(in, line);
-    /* the boundary, then the loss curve */
+    /* one chart: the boundary beside the loss curve and the time per epoch */
     char title[128];
     snprintf(title, sizeof title, "decision boundary after %lld epochs, %s", (long long)done,
              mt_dataset_name(d->kind));
-    json_t *bundle = NULL;
-    int r = boundary_bundle(in, a->slot[0], d, title, &bundle);
-    if (r == 0) emit(in, bundle, NULL, false);
-    if (r == 0 && done > 0) {
-        double *x = malloc((size_t)done * sizeof *x);
-        if (x) {
-            for (int64_t e = 0; e < done; e++) x[e] = (double)e;
-            const char *series[] = {"loss"};
-            struct chart_lines c = {.title = "loss per epoch (sum over the points)",
-                                    .x_title = "epoch",
-                                    .y_title = "loss",
-                                    .series_title = "",
-                                    .nseries = 1,
-                                    .npoints = (size_t)done,
-                                    .series = series,
-                                    .x = x,
-                                    .y = loss};
-            emit(in, chart_lines_bundle(in->session->plot_renderer, &c), NULL, false);
-            free(x);
-        }
+    int r = 0;
+    struct boundary *b = boundary_make(in, a->slot[0], d, title);
+    double *x = malloc((size_t)(done ? done : 1) * sizeof *x);
+    if (!b) {
+        r = -1;
+    } else if (!x) {
+        r = dsl_raise_status(in, DSL_V_NOMEM);
+    } else {
+        for (int64_t e = 0; e < done; e++) x[e] = (double)e;
+        const char *loss_series[] = {"loss"}, *time_series[] = {"time per epoch"};
+        struct chart_lines lc = {.title = "loss per epoch (summed over the points)",
+                                 .x_title = "epoch",
+                                 .y_title = "loss",
+                                 .nseries = 1,
+                                 .npoints = (size_t)done,
+                                 .series = loss_series,
+                                 .x = x,
+                                 .y = loss,
+                                 .dense = true};
+        struct chart_lines tc = {.title = "time per epoch (us)",
+                                 .x_title = "epoch",
+                                 .y_title = "us",
+                                 .nseries = 1,
+                                 .npoints = (size_t)done,
+                                 .series = time_series,
+                                 .x = x,
+                                 .y = epoch_us,
+                                 .dense = true};
+        char all[192];
+        snprintf(all, sizeof all, "%s; loss and time per epoch", title);
+        json_t *bundle = chart_training_bundle(in->session->plot_renderer, all, &b->c, &lc, &tc);
+        if (!bundle) r = dsl_raise_status(in, DSL_V_NOMEM);
+        emit(in, bundle, NULL, false);
     }
+    if (b) boundary_free(b);
+    free(x);
+    free(epoch_us);
     free(loss);
     if (r != 0) return r;
     if (sync) return dsl_engine_raise(in, sync);

@@ -122,12 +122,13 @@ json_t *chart_lines_spec(const struct chart_lines *c)
                 values, json_pack("{s:f, s:f, s:o}", "x", c->x[i], "y", y, "series",
                                   render_json_string(c->series[k], strlen(c->series[k]))));
         }
-    for (size_t i = 0; i < c->npoints; i++) json_array_append_new(ticks, json_real(c->x[i]));
-    json_object_set_new(s, "mark",
-                        json_pack("{s:s, s:b, s:b}", "type", "line", "point", 1, "tooltip", 1));
+    for (size_t i = 0; i < c->npoints && !c->dense; i++)
+        json_array_append_new(ticks, json_real(c->x[i]));
+    json_object_set_new(
+        s, "mark", json_pack("{s:s, s:b, s:b}", "type", "line", "point", !c->dense, "tooltip", 1));
     json_t *x = channel("x", "quantitative", c->x_title, c->log_x);
     /* a tick at each x (timing's sizes), not the scale's round numbers */
-    if (x)
+    if (x && !c->dense)
         json_object_set_new(x, "axis", json_pack("{s:o}", "values", ticks));
     else
         json_decref(ticks);
@@ -345,11 +346,23 @@ char *chart_lines_svg(const struct chart_lines *c)
     xlo -= pad, xhi += pad;
     y_ticks(&b, ylo, yhi, c->log_y);
     char label[32];
-    for (size_t i = 0; i < c->npoints; i++) {
+    for (size_t i = 0; i < c->npoints && !c->dense; i++) {
         if (!X_OK(c->x[i])) continue;
         double px = M_LEFT + (TX(c->x[i]) - xlo) / (xhi - xlo) * CHART_WIDTH;
         snprintf(label, sizeof label, "%g", c->x[i]);
         text_el(&b, px, PLOT_BOTTOM + 15, "middle", label, NULL);
+    }
+    if (c->dense && !c->log_x) { /* round labels along the x axis: a 1, 2 or 5 step, 4-8 of them */
+        double span = xhi - xlo, step = pow(10, floor(log10(span / 4)));
+        if (span / (step * 5) >= 4)
+            step *= 5;
+        else if (span / (step * 2) >= 4)
+            step *= 2;
+        for (double v = ceil(xlo / step) * step; v <= xhi; v += step) {
+            snprintf(label, sizeof label, "%g", v + 0.0); /* + 0.0: -0 prints as 0 */
+            text_el(&b, M_LEFT + (v - xlo) / (xhi - xlo) * CHART_WIDTH, PLOT_BOTTOM + 15, "middle",
+                    label, NULL);
+        }
     }
     for (size_t k = 0; k < c->nseries; k++) {
         const char *color = palette[k % NPALETTE];
@@ -361,8 +374,9 @@ char *chart_lines_svg(const struct chart_lines *c)
             double px = M_LEFT + (TX(c->x[i]) - xlo) / (xhi - xlo) * CHART_WIDTH,
                    py = PLOT_BOTTOM - (TY(y) - ylo) / (yhi - ylo) * CHART_HEIGHT;
             render_buf_printf(&pts, "%.1f,%.1f ", px, py);
-            render_buf_printf(&b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n", px, py,
-                              color);
+            if (!c->dense)
+                render_buf_printf(&b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n", px,
+                                  py, color);
         }
         if (pts.len)
             render_buf_printf(&b,
@@ -530,4 +544,51 @@ json_t *chart_points_bundle(const char *renderer, const struct chart_points *c)
 {
     return chart_bundle(renderer, c->grid ? "decision boundary" : "scatter plot", c->title,
                         chart_points_spec(c), chart_points_svg(c));
+}
+
+json_t *chart_training_bundle(const char *renderer, const char *title,
+                              const struct chart_points *boundary, const struct chart_lines *loss,
+                              const struct chart_lines *time)
+{
+    json_t *parts[3] = {chart_points_spec(boundary), chart_lines_spec(loss),
+                        chart_lines_spec(time)};
+    char *svgs[3] = {chart_points_svg(boundary), chart_lines_svg(loss), chart_lines_svg(time)};
+    json_t *spec = json_object(), *row = json_array();
+    struct render_buf b;
+    render_buf_init(&b, 0);
+    const int w = M_LEFT + CHART_WIDTH + M_RIGHT, h = PLOT_BOTTOM + M_BOTTOM; /* one panel */
+    render_buf_printf(&b,
+                      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+                      "viewBox=\"0 0 %d %d\">\n",
+                      3 * w, h, 3 * w, h);
+    bool ok = spec && row;
+    for (int i = 0; i < 3; i++) {
+        ok = ok && parts[i] && svgs[i];
+        if (!ok) break;
+        json_object_del(parts[i], "$schema"); /* the row's, once */
+        json_array_append(row, parts[i]);
+        render_buf_printf(&b, "<g transform=\"translate(%d,0)\">\n%s</g>\n", i * w, svgs[i]);
+    }
+    render_buf_puts(&b, "</svg>\n");
+    char *svg = ok ? render_buf_take(&b) : NULL;
+    if (!ok) render_buf_free(&b);
+    for (int i = 0; i < 3; i++) {
+        json_decref(parts[i]);
+        free(svgs[i]);
+    }
+    if (ok) {
+        json_object_set_new(spec, "$schema", json_string(CHART_VEGALITE_SCHEMA));
+        if (title) json_object_set_new(spec, "title", render_json_string(title, strlen(title)));
+        json_object_set(spec, "hconcat", row);
+        /* the boundary keeps its own colour scales; the two line charts theirs */
+        json_object_set_new(spec, "resolve",
+                            json_pack("{s:{s:s}}", "scale", "color", "independent"));
+    }
+    json_decref(row);
+    if (!ok || !svg) {
+        json_decref(spec);
+        free(svg);
+        return NULL;
+    }
+    return chart_bundle(renderer, "training chart", title, spec, svg);
 }

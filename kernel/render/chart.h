@@ -48,6 +48,9 @@ struct chart_lines {
     const double *x;           /* npoints */
     const double *y;           /* nseries * npoints, a row per series; NAN: no point */
     bool log_x, log_y;         /* logarithmic axes (points <= 0 are left out) */
+    /* Many points (a loss per epoch): the line alone, with the scale's own ticks, instead of a
+     * marked point and a tick at every x (timing's few sizes). */
+    bool dense;
 };
 
 /* Points of two classes in the unit square (MiniTorch's datasets): class 0 as #69bac9 circles,
@@ -82,6 +85,13 @@ char *chart_points_svg(const struct chart_points *c);
 json_t *chart_bars_bundle(const char *renderer, const struct chart_bars *c);
 json_t *chart_lines_bundle(const char *renderer, const struct chart_lines *c);
 json_t *chart_points_bundle(const char *renderer, const struct chart_points *c);
+
+/* MiniTorch's end-of-training picture as one chart: the decision boundary beside the loss
+ * curve and the time per epoch (Vega-Lite hconcat; the SVG fallback draws the three panels in
+ * a row). text/plain says "<training chart: TITLE>". */
+json_t *chart_training_bundle(const char *renderer, const char *title,
+                              const struct chart_points *boundary, const struct chart_lines *loss,
+                              const struct chart_lines *time);
 
 /* The html renderer's text/html for a spec and its SVG drawing (malloc'd); NULL when out of
  * memory. */

@@ -170,8 +170,8 @@ static void test_lines(void)
     double y[] = {1e-4, 8e-4, 6.4e-3, 5.1e-2, /* fast */
                   NAN,  NAN,  NAN,    NAN,    /* cuda: unavailable */
                   1e-3, 8e-3, 0,      NAN};   /* simple: a zero cannot go on a log axis */
-    struct chart_lines c = {"timing", "size n", "time (s)", "backend", 3,   4,
-                            series,   x,        y,          true,      true};
+    struct chart_lines c = {"timing", "size n", "time (s)", "backend", 3,    4,
+                            series,   x,        y,          true,      true, false};
     json_t *s = chart_lines_spec(&c);
     CHECK(json_is_object(s));
     json_t *mark = json_object_get(s, "mark");
@@ -208,7 +208,7 @@ static void test_lines(void)
 
     /* no point at all: still a drawing */
     double only_nan[] = {NAN, NAN, NAN, NAN};
-    struct chart_lines empty = {"t", "n", "s", "b", 1, 4, series, x, only_nan, true, true};
+    struct chart_lines empty = {"t", "n", "s", "b", 1, 4, series, x, only_nan, true, true, false};
     svg = chart_lines_svg(&empty);
     CHECK(svg && xml_elements(svg) > 0 && strstr(svg, "nan") == NULL);
     free(svg);

@@ -5,7 +5,8 @@ For each display or result bundle that carries a Vega-Lite spec: the spec render
 with a non-empty canvas and to an SVG that holds the marks the chart is made of (points,
 rects, lines, bars), and the kernel's own SVG fallback parses as XML. The kinds: a dataset's
 scatter plot (spiral, whose outer points are clipped), a decision boundary (plot), train()'s
-boundary and loss curve, compare()'s bars and timing()'s lines."""
+chart (boundary, loss curve and time per epoch side by side), compare()'s bars and timing()'s
+lines."""
 
 from __future__ import annotations
 
@@ -65,9 +66,9 @@ def test_training_charts_render(kc):
     r = execute(kc, 'ds = dataset("simple", 40, seed=3)\nm = mlp(2, 8, 1)\n'
                     "train(m, ds, rate=0.5, epochs=20, log=0)")
     assert r.status == "ok"
-    boundary, curve = charts_of(r)
-    check_renders(boundary[VEGALITE], ["rect", "symbol"])
-    check_renders(curve[VEGALITE], ["line"])
+    (chart,) = charts_of(r)  # the boundary beside the loss curve and the time per epoch
+    assert len(chart[VEGALITE]["hconcat"]) == 3
+    check_renders(chart[VEGALITE], ["rect", "symbol", "line"])
 
 
 def test_compare_and_timing_charts_render(kc):

@@ -162,19 +162,22 @@ def test_train_live_progress_then_boundary_and_loss_curve(kc):
                       out, re.M) and [int(e) for e in re.findall(r"^Epoch (\d+) ", out, re.M)] == [0, 10, 20]
     assert re.search(r"^Trained 30 of 30 epochs on \w+ \((fused step|autodiff ops)\): loss [0-9.]+, "
                      r"correct \d+/50, time per epoch .+$", out, re.M)
-    # then two plain displays: the decision boundary and the loss curve, spec + SVG each
+    # then one plain display: the decision boundary beside the loss curve and the time per
+    # epoch (Vega-Lite hconcat, SVG of three panels)
     finals = [d["content"]["data"] for d in r.of_type("display_data")[1:]]
-    assert len(finals) == 2
-    boundary, curve = finals
-    assert boundary["text/plain"] == "<decision boundary: decision boundary after 30 epochs, split>"
-    spec = boundary["application/vnd.vegalite.v5+json"]
-    rects, points = spec["layer"]
-    assert len(rects["data"]["values"]) == 25 * 25 and len(spec["data"]["values"]) == 50
+    assert len(finals) == 1
+    (chart,) = finals
+    assert chart["text/plain"] == ("<training chart: decision boundary after 30 epochs, split; "
+                                   "loss and time per epoch>")
+    boundary, curve, times = chart["application/vnd.vegalite.v5+json"]["hconcat"]
+    rects, points = boundary["layer"]
+    assert len(rects["data"]["values"]) == 25 * 25 and len(boundary["data"]["values"]) == 50
     assert all(0.0 <= c["p"] <= 1.0 for c in rects["data"]["values"])
     assert rects["encoding"]["color"]["scale"]["range"] == ["#69bac9", "#ea8484"]
-    for data in (boundary, curve):
-        assert ET.fromstring(data["image/svg+xml"]).tag == "{http://www.w3.org/2000/svg}svg"
-    assert len(curve["application/vnd.vegalite.v5+json"]["data"]["values"]) == 30
+    svg = ET.fromstring(chart["image/svg+xml"])
+    assert svg.tag == "{http://www.w3.org/2000/svg}svg" and len(svg.findall("{*}g")) == 3
+    assert len(curve["data"]["values"]) == 30 and len(times["data"]["values"]) == 30
+    assert all(v["y"] > 0 for v in times["data"]["values"])
     # the model kept its training: its predictions give the reported count
     correct = int(re.search(r"correct (\d+)/50, time", out).group(1))
     got = execute(kc, "((m(ds.X).view(50) > 0.5) == ds.y).sum()[0]").result_text()
@@ -212,7 +215,8 @@ def test_train_long_run_shows_the_boundary_forming_then_interrupt_keeps_the_mode
     done = int(re.search(r"^Interrupted after (\d+) of 100000 epochs on simple", out, re.M).group(1))
     assert 10 < done < 100000
     assert any(m["msg_type"] == "display_data" and not m["content"]["transient"] and
-               "decision boundary after" in m["content"]["data"]["text/plain"] for m in iopub)
+               "<training chart: decision boundary after" in m["content"]["data"]["text/plain"]
+               for m in iopub)
     assert km.is_alive()
     after = execute(kc, "m(ds.X).sum()[0]").result_text()
     assert after != before  # trained, and usable

@@ -191,12 +191,12 @@ void mt_gemm_pack_b16_avx2(int64_t kc, const float *src, int64_t rsb, float *dst
     {                                                                                              \
         __m256 acc[MR];                                                                            \
         DT_UNROLL for (int i = 0; i < MR; i++) acc[i] = _mm256_setzero_ps();                       \
-        const __m256i m0 = _mm256_cmpgt_epi32(_mm256_set1_epi32(n),                                \
-                                              _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));          \
+        const __m256i m0 =                                                                         \
+            _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));   \
         for (int64_t k = 0; k < kc; k++, b += rsb, a += csa) {                                     \
             __m256 b0 = _mm256_maskload_ps(b, m0);                                                 \
-            DT_UNROLL for (int i = 0; i < MR; i++)                                                 \
-                acc[i] = _mm256_fmadd_ps(_mm256_broadcast_ss(a + i * rsa), b0, acc[i]);            \
+            DT_UNROLL for (int i = 0; i < MR; i++) acc[i] =                                        \
+                _mm256_fmadd_ps(_mm256_broadcast_ss(a + i * rsa), b0, acc[i]);                     \
         }                                                                                          \
         _Alignas(32) float t[8];                                                                   \
         DT_UNROLL for (int i = 0; i < MR; i++)                                                     \
@@ -241,7 +241,7 @@ void mt_gemm_direct_avx2(int64_t M, int64_t N, int64_t K, int64_t kc, const floa
             for (int64_t i0 = 0; i0 < M; i0 += 6) {
                 const int m = M - i0 < 6 ? (int)(M - i0) : 6;
                 row[m](kcur, A + i0 * rsa + pc * csa, rsa, csa, B + pc * rsb + j0, rsb, n,
-                         C + i0 * rsc + j0 * csc, rsc, csc, pc > 0);
+                       C + i0 * rsc + j0 * csc, rsc, csc, pc > 0);
             }
         }
     }
