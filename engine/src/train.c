@@ -5,7 +5,8 @@
  *
  * - ops_step: the loop a student writes in the language, op by op, through autodiff. It is the
  *   reference, and the path for every backend.
- * - fused_step: the same arithmetic on buffers allocated once. Why it gives the same bits:
+ * - the fused step (fused_epoch, fused_step_part): the same arithmetic on buffers allocated
+ *   once. Why it gives the same bits:
  *   every elementwise op is one IEEE operation per element (this file is compiled with
  *   -ffp-contract=off, so no multiply-add is fused behind our back), written in the order
  *   autodiff.c's backward performs them; sigmoid and log call the fast backend's own kernel
@@ -18,7 +19,7 @@
  *   What it saves is everything around the arithmetic: a batch of the ops path builds ~40
  *   tensors and graph nodes; this one allocates nothing. Each hidden weight W is also kept
  *   transposed (updated with it), so that g @ W^T multiplies a row-major operand. Layers of
- *   256 or more units split their columns between the context's threads (fused_step_part).
+ *   256 or more units split their columns between the context's threads.
  *
  * Interrupts: the cancel flag is polled between batches. A step that the flag stops part-way
  * (a large product polls it inside) is dropped before the update, so the parameters only ever

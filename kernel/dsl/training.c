@@ -814,6 +814,7 @@ int dsl_bi_train(struct dsl_interp *in, const struct dsl_args *a, struct dsl_val
         free(loss);
         free(epoch_us);
         mt_trainer_free(t);
+        for (int l = 0; l < m->nlayers; l++) mt_linear_free(&alias[l]);
         return dsl_raise_status(in, DSL_V_NOMEM);
     }
     char id[48], line[256], per[32], lbuf[32];
@@ -868,6 +869,13 @@ int dsl_bi_train(struct dsl_interp *in, const struct dsl_args *a, struct dsl_val
             if (in->out->flush) in->out->flush(in->out->ctx);
         }
     }
+    /* Interrupted: the flag has stopped the training; lower it so that the model as it stands
+     * can still be evaluated, summarised and drawn, and raise KeyboardInterrupt after that. */
+    bool interrupted = st == MT_ERR_CANCELLED;
+    if (interrupted) {
+        mt_cancel_clear();
+        if (done > 0 && mt_trainer_correct(t, &correct) != MT_OK) correct = 0;
+    }
     enum mt_status sync = mt_trainer_sync(t);
     const char *path = mt_trainer_path(t);
     mt_trainer_free(t);
@@ -893,16 +901,11 @@ int dsl_bi_train(struct dsl_interp *in, const struct dsl_args *a, struct dsl_val
         free(epoch_us);
         return -1;
     }
-    bool interrupted = st == MT_ERR_CANCELLED;
     if (st && !interrupted) {
         free(loss);
         free(epoch_us);
         return dsl_engine_raise(in, st);
     }
-    /* Interrupted: the flag has stopped the training; lower it so that the summary and the
-     * charts of the model as it stands can still be computed, and raise KeyboardInterrupt
-     * after them. */
-    if (interrupted) mt_cancel_clear();
     emit(in, progress_bundle((int)done, (int)epochs, 0, 0, d->n, 0, true), id, true);
     double per_epoch = done ? train_s / (double)done : 0;
     fmt_time(per, sizeof per, per_epoch);
