@@ -23,7 +23,7 @@ C_SOURCES   = $(shell find engine kernel tests bench -type f \
 ASAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
             UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-.PHONY: help setup build build-asan build-clang fuzz install-kernelspec lab test bench bench-kernel bench-engine \
+.PHONY: help setup build build-asan build-clang fuzz install-kernelspec lab test bench bench-kernel bench-engine bench-train \
         format format-check lock clean distclean
 
 help: ## list the targets
@@ -107,7 +107,11 @@ bench-engine: build ## engine benchmarks vs numpy and the machine's peaks (ops, 
 	build/mt_gemm_bench --numpy $(PY)
 	build/mt_lang_bench
 
-bench: bench-engine bench-kernel ## all benchmarks
+bench-train: build ## MiniTorch Task 3.5 training: fused step vs autodiff ops vs numpy (and PyTorch if installed)
+	cmake --build build -j$(JOBS) --target mt_train_bench
+	build/mt_train_bench --python $(PY)
+
+bench: bench-engine bench-train bench-kernel ## all benchmarks
 
 format: ## clang-format the C sources in place
 	@command -v clang-format >/dev/null || { echo "clang-format not found (apt-get install clang-format)"; exit 1; }
