@@ -249,9 +249,11 @@ enum mt_status mt_trainer_new(struct mt_ctx *ctx, const struct mt_linear *layers
 /* ---- the fused step ----------------------------------------------------------------------- */
 
 /* The elementwise pieces, on restrict pointers so that the compiler vectorises them. */
-static void add_bias(float *restrict z, int64_t rows, int64_t n, const float *restrict bias)
+/* z = x @ W + bias on n columns of rows with row stride rs */
+static void add_bias(float *restrict z, int64_t rows, int64_t n, int64_t rs,
+                     const float *restrict bias)
 {
-    for (int64_t i = 0; i < rows; i++, z += n) /* x @ W + bias */
+    for (int64_t i = 0; i < rows; i++, z += rs)
         for (int64_t j = 0; j < n; j++) z[j] = z[j] + bias[j];
 }
 
@@ -293,7 +295,7 @@ static enum mt_status fused_forward(struct mt_trainer *t, int64_t bs, const floa
         int st = mt_cpu_gemm(t->ctx->threads, bs, b->out, b->in, h, b->in, 1, W, b->out, 1, b->z,
                              b->out, 1);
         if (st != MT_OK) return (enum mt_status)st;
-        add_bias(b->z, bs, b->out, bias);
+        add_bias(b->z, bs, b->out, b->out, bias);
         k->map(l + 1 < t->nl ? MT_MAP_RELU : MT_MAP_SIGMOID, bs * b->out, b->z, b->h);
         h = b->h;
     }
@@ -364,11 +366,12 @@ static void fused_step_part(struct mt_trainer *t, struct step_run *r, int tid, i
         if (c1 > c0 && atomic_load(&r->err) == MT_OK) {
             fail_once(r, mt_cpu_gemm(1, bs, c1 - c0, b->in, hin, b->in, 1, W + c0, b->out, 1,
                                      b->z + c0, b->out, 1));
-            for (int64_t i = 0; i < bs; i++) {
-                float *z = b->z + i * b->out + c0;
-                add_bias(z, 1, c1 - c0, bias + c0);
-                k->map(MT_MAP_RELU, c1 - c0, z, b->h + i * b->out + c0);
-            }
+            add_bias(b->z + c0, bs, c1 - c0, b->out, bias + c0);
+            if (c1 - c0 == b->out) /* all the columns: one call over the block */
+                k->map(MT_MAP_RELU, bs * b->out, b->z, b->h);
+            else
+                for (int64_t i = 0; i < bs; i++)
+                    k->map(MT_MAP_RELU, c1 - c0, b->z + i * b->out + c0, b->h + i * b->out + c0);
         }
         BARRIER(nt);
         hin = b->h;
@@ -378,7 +381,7 @@ static void fused_step_part(struct mt_trainer *t, struct step_run *r, int tid, i
     const float *WL = mt_data(t->layers[last].weight), *bL = mt_data(t->layers[last].bias);
     if (atomic_load(&r->err) == MT_OK)
         fail_once(r, mt_cpu_gemm(1, bs, 1, lb->in, hin, lb->in, 1, WL, 1, 1, tb->zl, 1, 1));
-    add_bias(tb->zl, bs, 1, bL);
+    add_bias(tb->zl, bs, 1, 1, bL);
     k->map(MT_MAP_SIGMOID, bs, tb->zl, tb->hl);
     const float *out = tb->hl, *y = tb->yb;
     /* prob = out * y + (out - 1) * (y - 1); loss = -log(prob) */

@@ -249,10 +249,31 @@ static inline void fk_sgd_one(float *W, float *WT, const float *G, int64_t in, i
     WT[j * in + i] = W[i * out + j];
 }
 
+/* A block of 4 rows x 4 columns (SSE, 4 x 4 transpose): the blocks that the 8 x 8 ones leave
+ * at the edges (N = 100 is 12 x 8 + 4). */
+#if defined(__SSE2__)
+static inline void fk_sgd_4x4(float *W, float *WT, const float *G, int64_t in, int64_t out,
+                              int64_t i, int64_t j, __m128 r)
+{
+    __m128 w[4];
+    for (int k = 0; k < 4; k++) {
+        float *p = W + (i + k) * out + j;
+        __m128 step = _mm_mul_ps(_mm_loadu_ps(G + (i + k) * out + j), r);
+        w[k] = _mm_sub_ps(_mm_loadu_ps(p), step);
+        _mm_storeu_ps(p, w[k]);
+    }
+    _MM_TRANSPOSE4_PS(w[0], w[1], w[2], w[3]);
+    for (int k = 0; k < 4; k++) _mm_storeu_ps(WT + (j + k) * in + i, w[k]);
+}
+#endif
+
 static void fk_sgd_t(float *W, float *WT, const float *G, int64_t in, int64_t out, int64_t c0,
                      int64_t c1, float rate)
 {
     int64_t i = 0;
+#if defined(__SSE2__)
+    const __m128 r4 = _mm_set1_ps(rate);
+#endif
 #if defined(__AVX__)
     const __m256 r = _mm256_set1_ps(rate);
     for (; i + 8 <= in; i += 8) {
@@ -284,24 +305,18 @@ static void fk_sgd_t(float *W, float *WT, const float *G, int64_t in, int64_t ou
             _mm256_storeu_ps(d + 6 * in, _mm256_permute2f128_ps(u2, u6, 0x31));
             _mm256_storeu_ps(d + 7 * in, _mm256_permute2f128_ps(u3, u7, 0x31));
         }
+        for (; j + 4 <= c1; j += 4) {
+            fk_sgd_4x4(W, WT, G, in, out, i, j, r4);
+            fk_sgd_4x4(W, WT, G, in, out, i + 4, j, r4);
+        }
         for (; j < c1; j++)
             for (int64_t k = i; k < i + 8; k++) fk_sgd_one(W, WT, G, in, out, k, j, rate);
     }
-#elif defined(__SSE2__)
-    const __m128 r = _mm_set1_ps(rate);
+#endif
+#if defined(__SSE2__)
     for (; i + 4 <= in; i += 4) {
         int64_t j = c0;
-        for (; j + 4 <= c1; j += 4) {
-            __m128 w[4];
-            for (int k = 0; k < 4; k++) {
-                float *p = W + (i + k) * out + j;
-                __m128 step = _mm_mul_ps(_mm_loadu_ps(G + (i + k) * out + j), r);
-                w[k] = _mm_sub_ps(_mm_loadu_ps(p), step);
-                _mm_storeu_ps(p, w[k]);
-            }
-            _MM_TRANSPOSE4_PS(w[0], w[1], w[2], w[3]);
-            for (int k = 0; k < 4; k++) _mm_storeu_ps(WT + (j + k) * in + i, w[k]);
-        }
+        for (; j + 4 <= c1; j += 4) fk_sgd_4x4(W, WT, G, in, out, i, j, r4);
         for (; j < c1; j++)
             for (int64_t k = i; k < i + 4; k++) fk_sgd_one(W, WT, G, in, out, k, j, rate);
     }
