@@ -14,6 +14,8 @@
  * `rand(...)` reproduces MiniTorch's `random.seed(n)` + `random.random()` draws. */
 #include "internal.h"
 
+#include "cuda/device.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,9 +158,16 @@ enum mt_status mt_backend_parse(struct mt_ctx *ctx, const char *name, enum mt_ba
 enum mt_status mt_backend_check(struct mt_ctx *ctx, enum mt_backend b)
 {
     if (b == MT_BACKEND_SIMPLE || b == MT_BACKEND_FAST) return MT_OK;
-    if (b == MT_BACKEND_CUDA)
+    if (b == MT_BACKEND_CUDA) {
+        /* the first question starts CUDA (device.h): nothing touches it before */
+        const char *why = NULL;
+        if (!mt_cuda_probe(&why))
+            return mt_fail(ctx, MT_ERR_BACKEND, "the cuda backend is not available: %s", why);
         return mt_fail(ctx, MT_ERR_BACKEND,
-                       "the cuda backend is not available: this build has no CUDA backend");
+                       "the cuda backend is not available: this build finds the GPU (%s) but "
+                       "has no cuda kernels yet",
+                       mt_cuda_device()->name);
+    }
     return mt_fail(ctx, MT_ERR_INVALID, "unknown backend %d", (int)b);
 }
 

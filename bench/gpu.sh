@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# gpu.sh — the cuda backend on a GPU machine: an engine-only build (no libzmq/Jansson/OpenSSL
+# needed: a C compiler, CMake and the CUDA toolkit), the CUDA tests, and the GPU benchmarks, with
+# everything written to a results file.
+#
+#   bench/gpu.sh [OUT_FILE]      default: bench/results/gpu-<date>-<gpu>.txt
+#
+# Exits non-zero when the build or a test fails. On a machine without a usable GPU the tests
+# still run (and say why the GPU checks were skipped), so the script can be tried anywhere.
+# What it runs grows with the backend: at present the device probe; the kernels' tests and the
+# benchmarks of the cuda issue (elementwise/reduce against the copy bandwidth, SGEMM against
+# cuBLAS, the training epoch) are not written yet, and the results file says so.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+BUILD=${BUILD:-build-gpu}
+JOBS=${JOBS:-$(nproc)}
+gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | tr ' /' '__' || true)
+OUT=${1:-bench/results/gpu-$(date -u +%Y-%m-%d)-${gpu:-nogpu}.txt}
+mkdir -p "$(dirname "$OUT")"
+
+{
+    echo "# bench/gpu.sh, $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
+    echo "# host: $(uname -srm), $(nproc) CPUs"
+    if command -v nvidia-smi >/dev/null; then
+        nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem \
+            --format=csv 2>&1 | sed 's/^/# /'
+    else
+        echo "# nvidia-smi: not found"
+    fi
+    echo "# nvcc: $(nvcc --version 2>/dev/null | tail -1 || echo 'not found')"
+} | tee "$OUT"
+
+mkdir -p "$BUILD"
+cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DMT_BUILD_KERNEL=OFF -DMT_CUDA=ON \
+    >"$BUILD/configure.log" 2>&1 || { cat "$BUILD/configure.log"; exit 1; }
+cmake --build "$BUILD" -j"$JOBS" 2>&1 | tail -3
+
+status=0
+log=$(mktemp)
+ctest --test-dir "$BUILD" -R cuda --output-on-failure -V >"$log" 2>&1 || status=1
+{
+    echo
+    echo "== CUDA tests (ctest -R cuda)"
+    grep -E '^[0-9]+: |Test #|tests passed|tests failed' "$log" | grep -vE 'Test command:|Working Directory:|timeout computed|Environment variables:' || true
+} | tee -a "$OUT"
+rm -f "$log"
+
+{
+    echo
+    echo "== GPU benchmarks"
+    echo "none yet: the cuda backend's kernels (map/zip/reduce/matmul) are not written"
+} | tee -a "$OUT"
+
+echo "results: $OUT"
+exit $status

@@ -1,0 +1,90 @@
+/* runtime.cu — the cuda backend's device probe, inside libminitorch_cuda.so (plugin.h): asks
+ * the CUDA runtime for device 0 at the first question, once per process, and turns every way of
+ * not having a GPU into a sentence a student can act on. */
+#include "plugin.h"
+
+#include <cuda_runtime.h>
+
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The oldest device this build has code for: CMAKE_CUDA_ARCHITECTURES starts at sm_75 (Colab's
+ * T4), and the PTX is for sm_90, which older devices cannot JIT. */
+#define MT_CUDA_MIN_MAJOR 7
+#define MT_CUDA_MIN_MINOR 5
+
+static pthread_once_t probe_once = PTHREAD_ONCE_INIT;
+static bool probe_ok;
+static char probe_why[512];
+static struct mt_cuda_device probe_dev;
+
+static void probe_run(void)
+{
+    cudaRuntimeGetVersion(&probe_dev.runtime_version);
+    if (cudaDriverGetVersion(&probe_dev.driver_version) != cudaSuccess)
+        probe_dev.driver_version = 0;
+    int n = 0;
+    cudaError_t e = cudaGetDeviceCount(&n);
+    const int rv = probe_dev.runtime_version;
+    if (e == cudaErrorInsufficientDriver && probe_dev.driver_version == 0) {
+        snprintf(probe_why, sizeof probe_why,
+                 "no NVIDIA driver is installed (cudaGetDeviceCount: %s)", cudaGetErrorString(e));
+    } else if (e == cudaErrorInsufficientDriver) {
+        snprintf(probe_why, sizeof probe_why,
+                 "the NVIDIA driver supports CUDA %d.%d, older than this build's runtime %d.%d "
+                 "(cudaGetDeviceCount: %s)",
+                 probe_dev.driver_version / 1000, probe_dev.driver_version % 1000 / 10, rv / 1000,
+                 rv % 1000 / 10, cudaGetErrorString(e));
+    } else if (e == cudaErrorNoDevice || (e == cudaSuccess && n == 0)) {
+        snprintf(probe_why, sizeof probe_why,
+                 "no CUDA GPU is visible on this machine (cudaGetDeviceCount: %s)",
+                 cudaGetErrorString(e == cudaSuccess ? cudaErrorNoDevice : e));
+    } else if (e != cudaSuccess) {
+        snprintf(probe_why, sizeof probe_why, "CUDA did not start (cudaGetDeviceCount: %s: %s)",
+                 cudaGetErrorName(e), cudaGetErrorString(e));
+    } else {
+        cudaDeviceProp p;
+        e = cudaGetDeviceProperties(&p, 0);
+        if (e != cudaSuccess) {
+            snprintf(probe_why, sizeof probe_why,
+                     "CUDA did not start (cudaGetDeviceProperties: %s: %s)", cudaGetErrorName(e),
+                     cudaGetErrorString(e));
+            return;
+        }
+        snprintf(probe_dev.name, sizeof probe_dev.name, "%s", p.name);
+        probe_dev.major = p.major;
+        probe_dev.minor = p.minor;
+        probe_dev.sms = p.multiProcessorCount;
+        probe_dev.memory = p.totalGlobalMem;
+        if (p.major < MT_CUDA_MIN_MAJOR ||
+            (p.major == MT_CUDA_MIN_MAJOR && p.minor < MT_CUDA_MIN_MINOR)) {
+            snprintf(probe_why, sizeof probe_why,
+                     "the GPU %s has compute capability %d.%d; this build has code for %d.%d "
+                     "and newer",
+                     p.name, p.major, p.minor, MT_CUDA_MIN_MAJOR, MT_CUDA_MIN_MINOR);
+            return;
+        }
+        probe_ok = true;
+    }
+}
+
+static bool probe(const char **why)
+{
+    pthread_once(&probe_once, probe_run);
+    if (!probe_ok && why) *why = probe_why;
+    return probe_ok;
+}
+
+static const struct mt_cuda_device *device(void)
+{
+    pthread_once(&probe_once, probe_run);
+    return probe_ok ? &probe_dev : NULL;
+}
+
+static const struct mt_cuda_plugin plugin = {MT_CUDA_PLUGIN_VERSION, probe, device};
+
+extern "C" __attribute__((visibility("default"))) const struct mt_cuda_plugin *mt_cuda_plugin(void)
+{
+    return &plugin;
+}
