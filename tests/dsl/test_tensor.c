@@ -4,6 +4,7 @@
  * Every computed result is compared with a plain C computation on the same data (see
  * tensor_helpers.h); display tests build the expected text from the values with printf. The
  * session must stay usable after every error (FAILS checks that). */
+#include "../../engine/src/cuda/device.h" /* internal header: the reason to expect */
 #include "tensor_helpers.h"
 
 #include <float.h>
@@ -429,7 +430,8 @@ static void test_properties(void)
     CHECK_STR(OK(s, "x.to(\"simple\").backend"), "'simple'");
     CHECK_STR(OK(s, "x.to(backend=\"fast\").backend"), "'fast'");
     FAILS(s, "x.to(\"tpu\")", "ValueError");
-    FAILS(s, "x.to(\"cuda\")", "RuntimeError");
+    const char *why = NULL, *m2 = FAILS(s, "x.to(\"cuda\")", "RuntimeError");
+    if (!mt_cuda_probe(&why)) CHECK(strstr(m2, why) != NULL); /* says what is missing */
     OK(s, "y = tensor([1, 2], requires_grad=true); d = (y * 2).detach()");
     CHECK_STR(OK(s, "d.requires_grad"), "false");
     OK(s, "e = y.detach(); e[0] = 9");
