@@ -7,9 +7,10 @@
 #
 # Exits non-zero when the build or a test fails. On a machine without a usable GPU the tests
 # still run (and say why the GPU checks were skipped), so the script can be tried anywhere.
-# What it runs grows with the backend: at present the device probe; the kernels' tests and the
-# benchmarks of the cuda issue (elementwise/reduce against the copy bandwidth, SGEMM against
-# cuBLAS, the training epoch) are not written yet, and the results file says so.
+# What it runs grows with the backend: at present the device probe and the first kernels
+# (map/zip/reduce/matmul) against the host; the benchmarks of the cuda issue (elementwise and
+# reduce against the copy bandwidth, SGEMM against cuBLAS, the training epoch) are not written
+# yet, and the results file says so.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -49,7 +50,7 @@ rm -f "$log"
 {
     echo
     echo "== GPU benchmarks"
-    echo "none yet: the cuda backend's kernels (map/zip/reduce/matmul) are not written"
+    echo "none yet: the kernels are first versions, not wired into the engine, not benchmarked"
 } | tee -a "$OUT"
 
 echo "results: $OUT"

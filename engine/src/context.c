@@ -165,7 +165,7 @@ enum mt_status mt_backend_check(struct mt_ctx *ctx, enum mt_backend b)
             return mt_fail(ctx, MT_ERR_BACKEND, "the cuda backend is not available: %s", why);
         return mt_fail(ctx, MT_ERR_BACKEND,
                        "the cuda backend is not available: this build finds the GPU (%s) but "
-                       "has no cuda kernels yet",
+                       "cannot put tensors on it yet",
                        mt_cuda_device()->name);
     }
     return mt_fail(ctx, MT_ERR_INVALID, "unknown backend %d", (int)b);

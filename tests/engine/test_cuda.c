@@ -119,6 +119,238 @@ static void test_backend_check(void)
     mt_ctx_free(ctx);
 }
 
+#ifdef MT_HAVE_CUDA
+/* ---- the kernels against the host, on a GPU --------------------------------------------------
+ * Each kernel of the backend's library (plugin.h) on random shapes with broadcasting and
+ * permuted (non-contiguous) strides, against the same element functions (cpu/scalar.h) applied
+ * on the host in simple's order. IEEE operations (+ - * /, comparisons, relu, max, the
+ * backward helpers) must agree exactly; exp/log/sigmoid/tanh/sqrt within a few ulps (CUDA's
+ * math library is not glibc's); sums folded in another order and matmuls (the GPU fuses
+ * multiply-adds) within a tolerance scaled by the number of terms. */
+#include "../../engine/src/cpu/scalar.h"
+#include "../../engine/src/cuda/plugin.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+static uint64_t krng = 0x9E3779B97F4A7C15ull;
+static uint64_t knext(void)
+{
+    krng ^= krng >> 12, krng ^= krng << 25, krng ^= krng >> 27;
+    return krng * 0x2545F4914F6CDD1Dull;
+}
+static int krand(int n) { return (int)(knext() % (uint64_t)n); }
+static float kuniform(void)
+{
+    return (float)((double)(knext() >> 40) / (double)(1 << 24) * 4.0 - 2.0);
+}
+
+/* a view of `ndim` dims with the given shape laid out in storage in a random dim order */
+static int64_t layout(struct mt_cuda_view *v, int ndim, const int64_t *shape)
+{
+    int order[MT_MAX_DIMS];
+    v->ndim = ndim;
+    for (int d = 0; d < ndim; d++) v->shape[d] = shape[d], order[d] = d;
+    for (int d = ndim - 1; d > 0; d--) { /* a permutation: which dim is innermost, ... */
+        int j = krand(d + 1), t = order[d];
+        order[d] = order[j], order[j] = t;
+    }
+    int64_t span = 1;
+    for (int q = ndim - 1; q >= 0; q--) v->strides[order[q]] = span, span *= shape[order[q]];
+    return span;
+}
+
+static int64_t hpos(const struct mt_cuda_view *v, const struct mt_cuda_view *out, int64_t i)
+{
+    int64_t pos = 0;
+    for (int d = out->ndim - 1; d >= 0; d--) {
+        int64_t idx = i % out->shape[d];
+        i /= out->shape[d];
+        int vd = d - (out->ndim - v->ndim);
+        if (vd >= 0 && v->shape[vd] != 1) pos += idx * v->strides[vd];
+    }
+    return pos;
+}
+
+static int64_t vsize(const struct mt_cuda_view *v)
+{
+    int64_t n = 1;
+    for (int d = 0; d < v->ndim; d++) n *= v->shape[d];
+    return n;
+}
+
+/* host buffer h (n floats) on the device as view v (v->data set) */
+static bool upload(const struct mt_cuda_plugin *p, struct mt_cuda_view *v, const float *h,
+                   int64_t n)
+{
+    void *d = NULL;
+    if (p->alloc((size_t)n * sizeof(float), &d) != 0) return false;
+    v->data = d;
+    return p->copy(d, h, (size_t)n * sizeof(float), MT_CUDA_H2D) == 0;
+}
+
+static float *random_floats(int64_t n)
+{
+    float *h = malloc((size_t)(n > 0 ? n : 1) * sizeof(float));
+    if (!h) abort();
+    for (int64_t i = 0; i < n; i++) h[i] = kuniform();
+    return h;
+}
+
+static bool close_to(float got, float want, float rel)
+{
+    if (isnan(want)) return isnan(got);
+    if (isinf(want)) return got == want;
+    return fabsf(got - want) <= rel * (1.0f + fabsf(want));
+}
+
+/* an input shape broadcastable to out's: some leading dims dropped, some dims 1 */
+static int broadcastable(int ond, const int64_t *os, int64_t *shape)
+{
+    int nd = ond - krand(ond);
+    for (int d = 0; d < nd; d++) shape[d] = krand(4) == 0 ? 1 : os[d + ond - nd];
+    return nd;
+}
+
+static void test_kernels_match_host(void)
+{
+    const struct mt_cuda_plugin *p = mt_cuda_plugin_loaded();
+    static const mt_scalar_map_fn maps[] = MT_SCALAR_MAP_TABLE;
+    static const mt_scalar_zip_fn zips[] = MT_SCALAR_ZIP_TABLE;
+    int bad = 0, runs = 0;
+    for (int trial = 0; trial < 200; trial++) {
+        const int ond = 1 + krand(4);
+        int64_t os[MT_MAX_DIMS], as[MT_MAX_DIMS], bs[MT_MAX_DIMS];
+        for (int d = 0; d < ond; d++) os[d] = 1 + krand(6);
+        const int and_ = broadcastable(ond, os, as), bnd = broadcastable(ond, os, bs);
+        struct mt_cuda_view out, a, b;
+        /* out: row-major, or in a permuted layout every third trial */
+        int64_t on = layout(&out, ond, os);
+        if (trial % 3) {
+            on = 1;
+            for (int d = ond - 1; d >= 0; d--) out.strides[d] = on, on *= os[d];
+        }
+        int64_t an = layout(&a, and_, as), bn = layout(&b, bnd, bs), n = vsize(&out);
+        float *ha = random_floats(an), *hb = random_floats(bn), *ho = random_floats(on);
+        for (int64_t i = 0; i < an; i++) /* positive inputs for log and sqrt half the time */
+            if (trial % 2) ha[i] = fabsf(ha[i]) + 0.01f;
+        CHECK(upload(p, &a, ha, an) && upload(p, &b, hb, bn) && upload(p, &out, ho, on));
+        const int op = trial % MT_MAP_COUNT, zop = trial % MT_ZIP_COUNT;
+        const bool ieee_map = op == MT_MAP_NEG || op == MT_MAP_ID || op == MT_MAP_INV ||
+                              op == MT_MAP_RELU || op == MT_MAP_ABS;
+        /* map */
+        CHECK_INT(p->map((enum mt_map_op)op, &out, &a), 0);
+        CHECK_INT(p->copy(ho, out.data, (size_t)on * 4, MT_CUDA_D2H), 0);
+        for (int64_t i = 0; i < n; i++) {
+            float want = maps[op](ha[hpos(&a, &out, i)]), got = ho[hpos(&out, &out, i)];
+            if (!(ieee_map ? memcmp(&got, &want, 4) == 0 || (isnan(got) && isnan(want))
+                           : close_to(got, want, 4e-6f)) &&
+                bad++ < 5)
+                fprintf(stderr, "map %s [%lld]: %.9g, want %.9g\n", mt_map_name(op), (long long)i,
+                        got, want);
+        }
+        /* zip: every zip op is IEEE (exact) */
+        CHECK_INT(p->zip((enum mt_zip_op)zop, &out, &a, &b), 0);
+        CHECK_INT(p->copy(ho, out.data, (size_t)on * 4, MT_CUDA_D2H), 0);
+        for (int64_t i = 0; i < n; i++) {
+            float want = zips[zop](ha[hpos(&a, &out, i)], hb[hpos(&b, &out, i)]),
+                  got = ho[hpos(&out, &out, i)];
+            if (memcmp(&got, &want, 4) != 0 && !(isnan(got) && isnan(want)) && bad++ < 5)
+                fprintf(stderr, "zip %s [%lld]: %.9g, want %.9g\n", mt_zip_name(zop), (long long)i,
+                        got, want);
+        }
+        /* reduce a (its own shape) over a random dim into a contiguous out */
+        struct mt_cuda_view r = {0};
+        int dim = krand(a.ndim);
+        int64_t rn = 1;
+        r.ndim = a.ndim;
+        for (int d = a.ndim - 1; d >= 0; d--) {
+            r.shape[d] = d == dim ? 1 : a.shape[d];
+            r.strides[d] = rn;
+            rn *= r.shape[d];
+        }
+        float *hr = random_floats(rn);
+        CHECK(upload(p, &r, hr, rn));
+        const enum mt_reduce_op rop = (enum mt_reduce_op)(trial % MT_RED_COUNT);
+        CHECK_INT(p->reduce(rop, &r, &a, dim), 0);
+        CHECK_INT(p->copy(hr, r.data, (size_t)rn * 4, MT_CUDA_D2H), 0);
+        for (int64_t i = 0; i < rn; i++) {
+            const float *src = ha + hpos(&a, &r, i);
+            float want = mt_reduce_start(rop);
+            for (int64_t j = 0; j < a.shape[dim]; j++) {
+                float x = src[j * a.strides[dim]];
+                want = rop == MT_RED_PROD  ? want * x
+                       : rop == MT_RED_MAX ? mt_s_max(want, x)
+                                           : want + x;
+            }
+            if (rop == MT_RED_MEAN) want /= (float)a.shape[dim];
+            float got = hr[i];
+            if (memcmp(&got, &want, 4) != 0 && bad++ < 5) /* serial kernel: simple's order */
+                fprintf(stderr, "reduce %s dim %d [%lld]: %.9g, want %.9g\n", mt_reduce_name(rop),
+                        dim, (long long)i, got, want);
+        }
+        p->release(a.data), p->release(b.data), p->release(out.data), p->release(r.data);
+        free(ha), free(hb), free(ho), free(hr);
+        runs++;
+    }
+    CHECK(bad == 0);
+    printf("  map, zip and reduce: %d random cases against the host\n", runs);
+}
+
+/* A long reduction (the block kernel) and matmuls of sizes that are not multiples of the tile,
+ * batched with a broadcast batch dim, both kernels. */
+static void test_big_reduce_and_matmul(void)
+{
+    const struct mt_cuda_plugin *p = mt_cuda_plugin_loaded();
+    const int64_t n = 3000000;
+    float *h = random_floats(n);
+    struct mt_cuda_view a = {.ndim = 1, .shape = {n}, .strides = {1}},
+                        r = {.ndim = 1, .shape = {1}, .strides = {1}};
+    float got = 0.0f;
+    CHECK(upload(p, &a, h, n) && upload(p, &r, &got, 1));
+    CHECK_INT(p->reduce(MT_RED_SUM, &r, &a, 0), 0);
+    CHECK_INT(p->copy(&got, r.data, 4, MT_CUDA_D2H), 0);
+    double want = 0.0, mag = 0.0;
+    for (int64_t i = 0; i < n; i++) want += h[i], mag += fabs(h[i]);
+    CHECK(fabs(got - want) <= 1e-5 * mag);
+    p->release(a.data), p->release(r.data), free(h);
+
+    static const int64_t sizes[][4] = {
+        {2, 33, 33, 33}, {3, 45, 33, 40}, {1, 1, 70, 1}, {2, 64, 64, 64}};
+    for (size_t t = 0; t < sizeof sizes / sizeof sizes[0]; t++) {
+        const int64_t B = sizes[t][0], M = sizes[t][1], K = sizes[t][2], N = sizes[t][3];
+        struct mt_cuda_view A = {.ndim = 3, .shape = {B, M, K}, .strides = {M * K, K, 1}};
+        struct mt_cuda_view Bv = {.ndim = 3,
+                                  .shape = {1, K, N},
+                                  .strides = {0, 1, K}}; /* b^T laid out, batch broadcast */
+        struct mt_cuda_view C = {.ndim = 3, .shape = {B, M, N}, .strides = {M * N, N, 1}};
+        float *ha = random_floats(B * M * K), *hb = random_floats(K * N),
+              *hc = random_floats(B * M * N);
+        CHECK(upload(p, &A, ha, B * M * K) && upload(p, &Bv, hb, K * N) &&
+              upload(p, &C, hc, B * M * N));
+        for (int kern = 0; kern < 2; kern++) {
+            CHECK_INT(p->matmul((enum mt_cuda_matmul)kern, &C, &A, &Bv), 0);
+            CHECK_INT(p->copy(hc, C.data, (size_t)(B * M * N) * 4, MT_CUDA_D2H), 0);
+            int wrong = 0;
+            for (int64_t bi = 0; bi < B; bi++)
+                for (int64_t i = 0; i < M; i++)
+                    for (int64_t j = 0; j < N; j++) {
+                        double acc = 0.0, mag2 = 0.0;
+                        for (int64_t k = 0; k < K; k++) {
+                            double x = (double)ha[bi * M * K + i * K + k] * hb[j * K + k];
+                            acc += x, mag2 += fabs(x);
+                        }
+                        wrong += fabs(hc[bi * M * N + i * N + j] - acc) > 1e-5 * mag2 + 1e-6;
+                    }
+            CHECK_INT(wrong, 0);
+        }
+        p->release(A.data), p->release(Bv.data), p->release(C.data);
+        free(ha), free(hb), free(hc);
+    }
+}
+#endif
+
 int main(int argc, char **argv)
 {
     expect_no_library = argc > 1 && strcmp(argv[1], "--expect-no-library") == 0;
@@ -128,5 +360,15 @@ int main(int argc, char **argv)
     RUN_TEST(test_probe_is_stable);
     RUN_TEST(test_answer_matches_build);
     RUN_TEST(test_backend_check);
+#ifdef MT_HAVE_CUDA
+    if (mt_cuda_plugin_loaded()) {
+        RUN_TEST(test_kernels_match_host);
+        RUN_TEST(test_big_reduce_and_matmul);
+    } else {
+        printf("SKIPPED 2 GPU tests (kernels against the host): no usable GPU\n");
+    }
+#else
+    printf("SKIPPED 2 GPU tests (kernels against the host): this build has no CUDA backend\n");
+#endif
     return TEST_SUMMARY();
 }

@@ -1,8 +1,9 @@
-/* scalar.h — the scalar functions every CPU backend applies (MiniTorch's operators.py).
+/* scalar.h — the scalar functions every backend applies (MiniTorch's operators.py).
  *
  * One definition of each op's meaning: the simple backend calls these through the tables at the
  * bottom, the fast backend inlines them into its loops (or uses vector versions that must agree
- * with them within float32 rounding). Computation is in float32, as the tensors are. */
+ * with them within float32 rounding), and the cuda backend's kernels (cuda/ops.cu) compile the
+ * same functions for the GPU (MT_HD). Computation is in float32, as the tensors are. */
 #ifndef MINITORCH_CPU_SCALAR_H
 #define MINITORCH_CPU_SCALAR_H
 
@@ -10,35 +11,45 @@
 
 #include <math.h>
 
-static inline float mt_s_neg(float x) { return -x; }
-static inline float mt_s_id(float x) { return x; }
-static inline float mt_s_inv(float x) { return 1.0f / x; }
-static inline float mt_s_relu(float x) { return x > 0.0f ? x : 0.0f; }
+/* host and device under nvcc; plain C elsewhere */
+#ifdef __CUDACC__
+#define MT_HD __host__ __device__
+#else
+#define MT_HD
+#endif
+
+MT_HD static inline float mt_s_neg(float x) { return -x; }
+MT_HD static inline float mt_s_id(float x) { return x; }
+MT_HD static inline float mt_s_inv(float x) { return 1.0f / x; }
+MT_HD static inline float mt_s_relu(float x) { return x > 0.0f ? x : 0.0f; }
 /* Two branches so that exp never overflows: for large |x| the result saturates to 0 or 1. */
-static inline float mt_s_sigmoid(float x)
+MT_HD static inline float mt_s_sigmoid(float x)
 {
     if (x >= 0.0f) return 1.0f / (1.0f + expf(-x));
     float e = expf(x);
     return e / (1.0f + e);
 }
-static inline float mt_s_log(float x) { return logf(x); }
-static inline float mt_s_exp(float x) { return expf(x); }
-static inline float mt_s_abs(float x) { return fabsf(x); }
-static inline float mt_s_sqrt(float x) { return sqrtf(x); }
-static inline float mt_s_tanh(float x) { return tanhf(x); }
+MT_HD static inline float mt_s_log(float x) { return logf(x); }
+MT_HD static inline float mt_s_exp(float x) { return expf(x); }
+MT_HD static inline float mt_s_abs(float x) { return fabsf(x); }
+MT_HD static inline float mt_s_sqrt(float x) { return sqrtf(x); }
+MT_HD static inline float mt_s_tanh(float x) { return tanhf(x); }
 
-static inline float mt_s_add(float a, float b) { return a + b; }
-static inline float mt_s_sub(float a, float b) { return a - b; }
-static inline float mt_s_mul(float a, float b) { return a * b; }
-static inline float mt_s_div(float a, float b) { return a / b; }
-static inline float mt_s_lt(float a, float b) { return a < b ? 1.0f : 0.0f; }
-static inline float mt_s_gt(float a, float b) { return a > b ? 1.0f : 0.0f; }
-static inline float mt_s_eq(float a, float b) { return a == b ? 1.0f : 0.0f; }
-static inline float mt_s_is_close(float a, float b) { return fabsf(a - b) < 1e-2f ? 1.0f : 0.0f; }
-static inline float mt_s_max(float a, float b) { return a > b ? a : b; }
-static inline float mt_s_relu_back(float a, float b) { return a > 0.0f ? b : 0.0f; }
-static inline float mt_s_log_back(float a, float b) { return b / a; }
-static inline float mt_s_inv_back(float a, float b) { return -b / (a * a); }
+MT_HD static inline float mt_s_add(float a, float b) { return a + b; }
+MT_HD static inline float mt_s_sub(float a, float b) { return a - b; }
+MT_HD static inline float mt_s_mul(float a, float b) { return a * b; }
+MT_HD static inline float mt_s_div(float a, float b) { return a / b; }
+MT_HD static inline float mt_s_lt(float a, float b) { return a < b ? 1.0f : 0.0f; }
+MT_HD static inline float mt_s_gt(float a, float b) { return a > b ? 1.0f : 0.0f; }
+MT_HD static inline float mt_s_eq(float a, float b) { return a == b ? 1.0f : 0.0f; }
+MT_HD static inline float mt_s_is_close(float a, float b)
+{
+    return fabsf(a - b) < 1e-2f ? 1.0f : 0.0f;
+}
+MT_HD static inline float mt_s_max(float a, float b) { return a > b ? a : b; }
+MT_HD static inline float mt_s_relu_back(float a, float b) { return a > 0.0f ? b : 0.0f; }
+MT_HD static inline float mt_s_log_back(float a, float b) { return b / a; }
+MT_HD static inline float mt_s_inv_back(float a, float b) { return -b / (a * a); }
 
 typedef float (*mt_scalar_map_fn)(float);
 typedef float (*mt_scalar_zip_fn)(float, float);
@@ -62,7 +73,7 @@ typedef float (*mt_scalar_zip_fn)(float, float);
 
 /* The reduction's start value and step (MiniTorch: add_reduce starts at 0, mul_reduce at 1,
  * max_reduce at -inf). Mean is a sum divided by the dim's size afterwards. */
-static inline float mt_reduce_start(enum mt_reduce_op op)
+MT_HD static inline float mt_reduce_start(enum mt_reduce_op op)
 {
     switch (op) {
     case MT_RED_PROD: return 1.0f;

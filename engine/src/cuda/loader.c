@@ -104,3 +104,8 @@ const struct mt_cuda_device *mt_cuda_device(void)
     pthread_once(&load_once, load);
     return plugin ? plugin->device() : NULL;
 }
+
+const struct mt_cuda_plugin *mt_cuda_plugin_loaded(void)
+{
+    return mt_cuda_probe(NULL) ? plugin : NULL;
+}

@@ -10,6 +10,10 @@
 
 #include "device.h"
 
+#include "minitorch/minitorch.h"
+
+#include <stdint.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -18,14 +22,50 @@ extern "C" {
 #define MT_CUDA_PLUGIN_SYMBOL "mt_cuda_plugin"
 #define MT_CUDA_PLUGIN_FILE "libminitorch_cuda.so"
 
+/* A tensor as the kernels see it: device pointer to its first element, shape and strides in
+ * elements (0 on broadcast dims), as struct mt_tensor has them. */
+struct mt_cuda_view {
+    float *data;
+    int ndim;
+    int64_t shape[MT_MAX_DIMS];
+    int64_t strides[MT_MAX_DIMS];
+};
+
+enum mt_cuda_copy { MT_CUDA_H2D, MT_CUDA_D2H, MT_CUDA_D2D };
+enum mt_cuda_matmul { MT_CUDA_MATMUL_NAIVE, MT_CUDA_MATMUL_TILED };
+
+/* Every call after `probe` returns 0 or a CUDA error code (cudaError_t), which `error` names;
+ * the kernels have the semantics of struct mt_backend_ops (internal.h) — shapes already checked,
+ * out allocated — and return after the work is done (synchronised), so that an error in a
+ * launch is reported by the call that made it. */
 struct mt_cuda_plugin {
     int version; /* MT_CUDA_PLUGIN_VERSION */
     /* device.h's probe and device, run inside the library */
     bool (*probe)(const char **why);
     const struct mt_cuda_device *(*device)(void);
+    const char *(*error)(int code); /* "cudaErrorMemoryAllocation: out of memory" */
+    int (*alloc)(size_t bytes, void **out);
+    void (*release)(void *p);
+    int (*copy)(void *dst, const void *src, size_t bytes, enum mt_cuda_copy kind);
+    /* out = op(a), a broadcast to out's shape (aligned at the last dim) */
+    int (*map)(enum mt_map_op op, const struct mt_cuda_view *out, const struct mt_cuda_view *a);
+    /* out = op(a, b), both broadcast to out's shape */
+    int (*zip)(enum mt_zip_op op, const struct mt_cuda_view *out, const struct mt_cuda_view *a,
+               const struct mt_cuda_view *b);
+    /* out = reduce(a) over dim; out has a's shape with that dim of size 1 */
+    int (*reduce)(enum mt_reduce_op op, const struct mt_cuda_view *out,
+                  const struct mt_cuda_view *a, int dim);
+    /* out (..., M, N) = a (..., M, K) @ b (..., K, N), all three of out's ndim >= 3, batch dims
+     * of a and b equal to out's or 1 */
+    int (*matmul)(enum mt_cuda_matmul kernel, const struct mt_cuda_view *out,
+                  const struct mt_cuda_view *a, const struct mt_cuda_view *b);
 };
 
 typedef const struct mt_cuda_plugin *(*mt_cuda_plugin_fn)(void);
+
+/* The engine's side (loader.c): the loaded library's table, or NULL unless mt_cuda_probe is
+ * true (a usable GPU). */
+const struct mt_cuda_plugin *mt_cuda_plugin_loaded(void);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,7 @@
 /* runtime.cu — the cuda backend's device probe, inside libminitorch_cuda.so (plugin.h): asks
  * the CUDA runtime for device 0 at the first question, once per process, and turns every way of
  * not having a GPU into a sentence a student can act on. */
-#include "plugin.h"
+#include "kernels.h"
 
 #include <cuda_runtime.h>
 
@@ -82,7 +82,17 @@ static const struct mt_cuda_device *device(void)
     return probe_ok ? &probe_dev : NULL;
 }
 
-static const struct mt_cuda_plugin plugin = {MT_CUDA_PLUGIN_VERSION, probe, device};
+static const struct mt_cuda_plugin plugin = {MT_CUDA_PLUGIN_VERSION,
+                                             probe,
+                                             device,
+                                             mt_cu_error,
+                                             mt_cu_alloc,
+                                             mt_cu_release,
+                                             mt_cu_copy,
+                                             mt_cu_map,
+                                             mt_cu_zip,
+                                             mt_cu_reduce,
+                                             mt_cu_matmul};
 
 extern "C" __attribute__((visibility("default"))) const struct mt_cuda_plugin *mt_cuda_plugin(void)
 {

@@ -1,0 +1,20 @@
+/* kernels.h — inside libminitorch_cuda.so: the functions of ops.cu that runtime.cu puts in the
+ * plugin table (plugin.h documents each). */
+#ifndef MINITORCH_CUDA_KERNELS_H
+#define MINITORCH_CUDA_KERNELS_H
+
+#include "plugin.h"
+
+const char *mt_cu_error(int code);
+int mt_cu_alloc(size_t bytes, void **out);
+void mt_cu_release(void *p);
+int mt_cu_copy(void *dst, const void *src, size_t bytes, enum mt_cuda_copy kind);
+int mt_cu_map(enum mt_map_op op, const struct mt_cuda_view *out, const struct mt_cuda_view *a);
+int mt_cu_zip(enum mt_zip_op op, const struct mt_cuda_view *out, const struct mt_cuda_view *a,
+              const struct mt_cuda_view *b);
+int mt_cu_reduce(enum mt_reduce_op op, const struct mt_cuda_view *out, const struct mt_cuda_view *a,
+                 int dim);
+int mt_cu_matmul(enum mt_cuda_matmul kernel, const struct mt_cuda_view *out,
+                 const struct mt_cuda_view *a, const struct mt_cuda_view *b);
+
+#endif
