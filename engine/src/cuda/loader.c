@@ -83,9 +83,10 @@ static void load(void)
 #else
 static void load(void)
 {
-    snprintf(load_why, sizeof load_why,
-             "this build has no CUDA backend (built without nvcc; rebuild with the CUDA toolkit "
-             "installed, or -DMT_CUDA=ON)");
+#ifndef MT_NO_CUDA_REASON
+#define MT_NO_CUDA_REASON "built without nvcc"
+#endif
+    snprintf(load_why, sizeof load_why, "this build has no CUDA backend (%s)", MT_NO_CUDA_REASON);
 }
 #endif
 
