@@ -14,6 +14,7 @@
  * The FMA peak probe runs 12 independent chains of vector FMAs on registers (2 FMA pipes x
  * 4-cycle latency need at least 8 in flight) on 1 thread and on every OpenMP thread at once:
  * the ceiling no GEMM on this machine can pass, in the same units. */
+#include "bench.h"
 #include "cpu/gemm.h"
 #include "minitorch/minitorch.h"
 
@@ -28,19 +29,6 @@
 #if defined(__x86_64__)
 #include <immintrin.h>
 #endif
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* ---- GEMM timing ------------------------------------------------------------------------- */
 

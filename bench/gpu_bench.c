@@ -16,25 +16,13 @@
  * Every kernel call waits for the device (plugin.h), so wall-clock times are device times plus
  * a launch; at these sizes the launch is noise. Exits 2 without a usable GPU, saying why. */
 #include "../engine/src/cuda/plugin.h"
+#include "bench.h"
 #include "minitorch/minitorch.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 static const struct mt_cuda_plugin *P;
 

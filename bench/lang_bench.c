@@ -7,6 +7,7 @@
  * same loop without the op (`c = a`), and prints the difference per iteration: the per-op cost a
  * student pays in a cell (the op alone from C is in mt_ops_bench's "tiny op" rows). Medians and
  * min-max over the repetitions; the machine is shared and noisy. */
+#include "bench.h"
 #include "dsl/dsl.h"
 #include "minitorch/minitorch.h"
 
@@ -16,19 +17,6 @@
 #include <time.h>
 
 #define LOOP 200000
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 static double run_cell(struct dsl_session *s, const char *code)
 {

@@ -17,6 +17,7 @@
  * for map, zip, reduce and matmul at a few sizes (MiniTorch Task 3.1's comparison).
  *
  * These machines are shared and noisy: read the medians side by side, never a lone number. */
+#include "bench.h"
 #include "minitorch/minitorch.h"
 
 #include <math.h>
@@ -41,19 +42,6 @@
 #endif
 
 static int reps = 11;
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* ---- results ----------------------------------------------------------------------------- */
 

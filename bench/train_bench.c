@@ -12,6 +12,7 @@
  * seeds 1..5 (the issue asks >= 48/50). Times are wall clock with the context's default
  * threads (every CPU): the fused step uses them from 256 hidden units (train.c), the ops' products
  * from 10^6 multiply-adds (gemm.c), so hidden 100 runs on one thread and hidden 500 on all. */
+#include "bench.h"
 #include "minitorch/minitorch.h"
 
 #include <stdio.h>
@@ -22,19 +23,6 @@
 #ifndef MT_SOURCE_DIR
 #define MT_SOURCE_DIR "."
 #endif
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 static void die(struct mt_ctx *ctx, enum mt_status st)
 {
