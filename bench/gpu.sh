@@ -7,11 +7,10 @@
 #
 # Exits non-zero when the build or a test fails. On a machine without a usable GPU the tests
 # still run (and say why the GPU checks were skipped), so the script can be tried anywhere.
-# What it runs grows with the backend: at present the device probe and the first kernels
-# (map/zip/reduce/matmul) against the host, then bench/gpu_bench.c: the kernels against the
-# device's copy bandwidth, naive and tiled matmul, and Task 3.4's table beside the fast backend.
-# Not yet: SGEMM against cuBLAS and the training epoch on cuda (the engine does not put tensors
-# on the device yet).
+# What it runs grows with the backend: at present the device probe, the kernels against the
+# host, device tensors against simple (ctest -R cuda), then bench/gpu_bench.c: the kernels
+# against the device's copy bandwidth, naive and tiled matmul, and Task 3.4's table beside the
+# fast backend.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -7,8 +7,27 @@
 #ifndef TESTS_TEST_H
 #define TESTS_TEST_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+
+/* xorshift64*: seeded streams of test data, the same on every machine. */
+static inline uint64_t test_rand_u64(uint64_t *state)
+{
+    uint64_t x = *state;
+    x ^= x >> 12, x ^= x << 25, x ^= x >> 27;
+    *state = x;
+    return x * 0x2545F4914F6CDD1Dull;
+}
+static inline int test_rand_below(uint64_t *state, int n)
+{
+    return (int)(test_rand_u64(state) % (uint64_t)n);
+}
+/* uniform in [-2, 2), on a grid of 2^-22 */
+static inline float test_rand_float(uint64_t *state)
+{
+    return (float)((double)(test_rand_u64(state) >> 40) / (double)(1 << 24) * 4.0 - 2.0);
+}
 
 static int test_checks_failed;
 static int test_tests_passed, test_tests_failed;

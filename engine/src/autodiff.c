@@ -316,9 +316,8 @@ enum mt_status mt_to(struct mt_ctx *ctx, struct mt_tensor *t, enum mt_backend b,
         *out = mt_tensor_retain(t);
         return MT_OK;
     }
-    /* simple and fast share the CPU storage format: a new view on the other backend */
     struct mt_tensor *r = NULL;
-    st = mt_tensor_wrap(ctx, t->storage, b, t->ndim, t->shape, t->strides, t->offset, &r);
+    st = mt_to_raw(ctx, t, b, &r);
     struct mt_node extra = {.backend = t->backend};
     if (st == MT_OK) st = record(ctx, FN_TO, &r, t, NULL, NULL, &extra);
     if (st == MT_OK) *out = r;
@@ -482,10 +481,7 @@ static enum mt_status node_backward(struct mt_ctx *ctx, struct mt_node *n, struc
         break;
     case FN_PERMUTE: st = mt_permute_raw(ctx, g, n->ndim, n->shape, &grads[0]); break;
     case FN_COPY: grads[0] = mt_tensor_retain(g); break;
-    case FN_TO:
-        st = mt_tensor_wrap(ctx, g->storage, n->backend, g->ndim, g->shape, g->strides, g->offset,
-                            &grads[0]);
-        break;
+    case FN_TO: st = mt_to_raw(ctx, g, n->backend, &grads[0]); break;
     case FN_COUNT: break;
     }
     mt_tensor_release(t1);

@@ -7,7 +7,8 @@
  * block a fresh mmap costs a page fault per 4 KiB on first touch (for a 64 MB output more than
  * the op itself); for a small one, aligned malloc/free was a third of a tiny op's time through
  * the language. Cached blocks do not count as used and hold at most MT_CACHE_BYTES; they are
- * dropped when an allocation fails, and when the context is freed.
+ * dropped when an allocation fails, and when the context is freed. The cuda backend's storage
+ * is device memory with a cache of its own (cuda/backend.c); the limit is the device's.
  *
  * Random numbers. MT19937 seeded by init_by_array with the seed's 32-bit words, tempered and
  * combined into 53-bit doubles exactly as CPython's random module does, so `seed(n)` followed by
@@ -79,12 +80,16 @@ static void drop_cache(struct mt_ctx *ctx)
     ctx->cache_bytes = 0;
 }
 
-void mt_ctx_trim(struct mt_ctx *ctx) { drop_cache(ctx); }
+void mt_ctx_trim(struct mt_ctx *ctx)
+{
+    drop_cache(ctx);
+    mt_dev_trim(ctx);
+}
 
 void mt_ctx_free(struct mt_ctx *ctx)
 {
     if (!ctx) return;
-    drop_cache(ctx);
+    mt_ctx_trim(ctx);
     free(ctx);
 }
 
@@ -163,17 +168,14 @@ enum mt_status mt_backend_check(struct mt_ctx *ctx, enum mt_backend b)
         const char *why = NULL;
         if (!mt_cuda_probe(&why))
             return mt_fail(ctx, MT_ERR_BACKEND, "the cuda backend is not available: %s", why);
-        return mt_fail(ctx, MT_ERR_BACKEND,
-                       "the cuda backend is not available: this build finds the GPU (%s) but "
-                       "cannot put tensors on it yet",
-                       mt_cuda_device()->name);
+        return MT_OK;
     }
     return mt_fail(ctx, MT_ERR_INVALID, "unknown backend %d", (int)b);
 }
 
 /* ---- storage ---- */
 
-static void format_bytes(size_t n, char *buf, size_t len)
+void mt_format_bytes(size_t n, char *buf, size_t len)
 {
     if (n >= ((size_t)1 << 30))
         snprintf(buf, len, "%.2f GiB", (double)n / (1 << 30));
@@ -232,19 +234,41 @@ static const char *what_str(char *buf, size_t len, int ndim, const int64_t *shap
     return buf;
 }
 
-enum mt_status mt_storage_new(struct mt_ctx *ctx, int ndim, const int64_t *shape, int64_t nelem,
-                              struct mt_storage **out)
+/* A storage of device memory (cuda/backend.c allocates and caches it). */
+static enum mt_status device_storage_new(struct mt_ctx *ctx, int ndim, const int64_t *shape,
+                                         int64_t nelem, struct mt_storage **out)
+{
+    char what[200];
+    struct mt_storage *s = malloc(sizeof *s);
+    if (!s) return mt_fail(ctx, MT_ERR_NOMEM, "out of memory for a tensor");
+    void *data = NULL;
+    size_t block = 0;
+    enum mt_status st = mt_dev_alloc(ctx, (size_t)nelem * sizeof(float),
+                                     what_str(what, sizeof what, ndim, shape), &data, &block);
+    if (st != MT_OK) {
+        free(s);
+        return st;
+    }
+    *s = (struct mt_storage){
+        .refs = 1, .device = true, .nelem = nelem, .bytes = block, .data = data, .ctx = ctx};
+    *out = s;
+    return MT_OK;
+}
+
+enum mt_status mt_storage_new(struct mt_ctx *ctx, enum mt_backend b, int ndim, const int64_t *shape,
+                              int64_t nelem, struct mt_storage **out)
 {
     /* messages are formatted only on failure: this runs for every op's output */
     char want[32], lim[32], used[32], what[200];
     if (nelem < 0 || (uint64_t)nelem > SIZE_MAX / 8)
         return mt_fail(ctx, MT_ERR_NOMEM, "cannot allocate %s: too many elements",
                        what_str(what, sizeof what, ndim, shape));
+    if (b == MT_BACKEND_CUDA) return device_storage_new(ctx, ndim, shape, nelem, out);
     size_t bytes = (size_t)nelem * sizeof(float);
     if (bytes > ctx->mem_limit || ctx->mem_used > ctx->mem_limit - bytes) {
-        format_bytes(bytes, want, sizeof want);
-        format_bytes(ctx->mem_limit, lim, sizeof lim);
-        format_bytes(ctx->mem_used, used, sizeof used);
+        mt_format_bytes(bytes, want, sizeof want);
+        mt_format_bytes(ctx->mem_limit, lim, sizeof lim);
+        mt_format_bytes(ctx->mem_used, used, sizeof used);
         return mt_fail(ctx, MT_ERR_NOMEM,
                        "cannot allocate %s (%s): over the memory limit of %s (%s in use)",
                        what_str(what, sizeof what, ndim, shape), want, lim, used);
@@ -257,7 +281,7 @@ enum mt_status mt_storage_new(struct mt_ctx *ctx, int ndim, const int64_t *shape
     }
     if (!data) {
         free(s);
-        format_bytes(bytes, want, sizeof want);
+        mt_format_bytes(bytes, want, sizeof want);
         return mt_fail(ctx, MT_ERR_NOMEM, "cannot allocate %s (%s): out of memory",
                        what_str(what, sizeof what, ndim, shape), want);
     }
@@ -270,8 +294,12 @@ enum mt_status mt_storage_new(struct mt_ctx *ctx, int ndim, const int64_t *shape
 void mt_storage_release(struct mt_storage *s)
 {
     if (!s || --s->refs > 0) return;
-    s->ctx->mem_used -= s->bytes;
-    block_free(s->ctx, s->data, s->bytes);
+    if (s->device) {
+        mt_dev_free(s->ctx, s->data, s->bytes);
+    } else {
+        s->ctx->mem_used -= s->bytes;
+        block_free(s->ctx, s->data, s->bytes);
+    }
     free(s);
 }
 

@@ -14,13 +14,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Reference-counted float32 buffer. `data` is 64-byte aligned. */
+/* Reference-counted float32 buffer. `data` is 64-byte aligned. A storage of the cuda backend
+ * holds device memory: `data` is a device pointer that host code never dereferences (tensor.c
+ * and cuda/backend.c copy through the plugin). */
 struct mt_storage {
     int refs;
+    bool device;   /* data is the cuda backend's device memory */
     int64_t nelem; /* floats in data */
-    size_t bytes;  /* bytes counted against the context's limit */
+    size_t bytes;  /* host: bytes counted against the context's limit; device: the block's size */
     float *data;
-    struct mt_ctx *ctx; /* whose mem_used it counts in */
+    struct mt_ctx *ctx; /* whose mem_used (dev_used) it counts in */
 };
 
 /* The tensor's first element: the public mt_tensor_data, inlined where a tiny op's nanoseconds
@@ -28,7 +31,8 @@ struct mt_storage {
 static inline float *mt_data(const struct mt_tensor *t) { return t->storage->data + t->offset; }
 
 #define MT_ERR_LEN 512
-#define MT_BLOCK_CACHE 16 /* freed blocks kept for reuse (see context.c) */
+#define MT_BLOCK_CACHE 16     /* freed blocks kept for reuse (see context.c) */
+#define MT_DEV_BLOCK_CACHE 64 /* freed device blocks kept for reuse (see cuda/backend.c) */
 
 struct mt_block {
     void *ptr;
@@ -45,10 +49,13 @@ struct mt_ctx {
     int rng_i;               /* next word of rng to temper */
     mt_diag_fn diag;         /* per-op hook, NULL when off */
     void *diag_user;
-    struct mt_block cache[MT_BLOCK_CACHE]; /* freed blocks, oldest first, not in mem_used */
-    size_t cache_bytes;                    /* bytes held by the cache */
-    unsigned backward_pass;                /* numbers mt_backward calls (node visit marks) */
-    char err[MT_ERR_LEN];                  /* last error message */
+    struct mt_block cache[MT_BLOCK_CACHE];         /* freed blocks, oldest first, not in mem_used */
+    size_t cache_bytes;                            /* bytes held by the cache */
+    struct mt_block dev_cache[MT_DEV_BLOCK_CACHE]; /* freed device blocks, unordered */
+    size_t dev_used;                               /* bytes of live device storage */
+    size_t dev_cache_bytes;                        /* bytes held by dev_cache */
+    unsigned backward_pass; /* numbers mt_backward calls (node visit marks) */
+    char err[MT_ERR_LEN];   /* last error message */
 };
 
 /* The autodiff history of a computed tensor: the Function that made it and what its backward
@@ -71,10 +78,11 @@ struct mt_node {
 enum mt_status mt_fail(struct mt_ctx *ctx, enum mt_status status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* A new storage for a tensor of `shape` (nelem floats, uninitialised), counted against the
- * limit: MT_ERR_NOMEM with a message naming the shape and size on failure. */
-enum mt_status mt_storage_new(struct mt_ctx *ctx, int ndim, const int64_t *shape, int64_t nelem,
-                              struct mt_storage **out);
+/* A new storage for a tensor of `shape` on backend b (nelem floats, uninitialised): host memory
+ * counted against the limit, or device memory for cuda. MT_ERR_NOMEM with a message naming the
+ * shape and size on failure. */
+enum mt_status mt_storage_new(struct mt_ctx *ctx, enum mt_backend b, int ndim, const int64_t *shape,
+                              int64_t nelem, struct mt_storage **out);
 void mt_storage_release(struct mt_storage *s);
 
 /* A new tensor struct viewing `s` (takes one reference to s) with the given geometry. */
@@ -89,10 +97,17 @@ enum mt_status mt_permute_raw(struct mt_ctx *ctx, struct mt_tensor *t, int ndim,
                               const int64_t *order, struct mt_tensor **out);
 /* A contiguous copy of t on the same backend (always a new storage). */
 enum mt_status mt_copy_raw(struct mt_ctx *ctx, const struct mt_tensor *t, struct mt_tensor **out);
+/* t's values on backend b without history: a new view of the same storage between the CPU
+ * backends, a contiguous copy to or from the device. */
+enum mt_status mt_to_raw(struct mt_ctx *ctx, struct mt_tensor *t, enum mt_backend b,
+                         struct mt_tensor **out);
 
 /* Strides that view t as `shape` (ndim >= t->ndim, t broadcastable to it): leading new dims
  * and broadcast dims get stride 0. The caller has checked broadcastability. */
 void mt_expand_strides(const struct mt_tensor *t, int ndim, const int64_t *shape, int64_t *strides);
+
+/* "512 bytes", "4.00 MiB", "1.50 GiB": a size in a message. */
+void mt_format_bytes(size_t n, char *buf, size_t len);
 
 /* Nanoseconds on CLOCK_MONOTONIC. */
 int64_t mt_now_ns(void);
@@ -117,6 +132,20 @@ struct mt_backend_ops {
 
 extern const struct mt_backend_ops mt_simple_ops; /* cpu/simple.c */
 extern const struct mt_backend_ops mt_fast_ops;   /* cpu/fast.c */
+extern const struct mt_backend_ops mt_cuda_ops;   /* cuda/backend.c */
+
+/* The cuda backend's memory and copies (cuda/backend.c), for the rest of the engine. The
+ * backend must have passed mt_backend_check. Device blocks are cached per context like host
+ * blocks (context.c): freed blocks wait for an allocation of about their size, and all of them
+ * are given back when an allocation fails, by mt_ctx_trim, and when the context is freed. */
+enum mt_status mt_dev_alloc(struct mt_ctx *ctx, size_t bytes, const char *what, void **out,
+                            size_t *block_bytes);
+void mt_dev_free(struct mt_ctx *ctx, void *p, size_t block_bytes);
+void mt_dev_trim(struct mt_ctx *ctx);
+/* n floats host -> device, device -> host, and a device fill. */
+enum mt_status mt_dev_upload(struct mt_ctx *ctx, float *dev, const float *host, int64_t n);
+enum mt_status mt_dev_download(struct mt_ctx *ctx, float *host, const float *dev, int64_t n);
+enum mt_status mt_dev_fill(struct mt_ctx *ctx, float *dev, int64_t n, float value);
 
 /* The fast backend's tiny ops (cpu/fast.c): a map or zip small enough to run serially, whose
  * operands are row-major with out's shape (for zip, one of them may be a single element), is

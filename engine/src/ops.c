@@ -56,7 +56,9 @@ const char *mt_reduce_name(enum mt_reduce_op op)
 
 static const struct mt_backend_ops *backend_ops(enum mt_backend b)
 {
-    return b == MT_BACKEND_SIMPLE ? &mt_simple_ops : &mt_fast_ops;
+    return b == MT_BACKEND_SIMPLE ? &mt_simple_ops
+           : b == MT_BACKEND_CUDA ? &mt_cuda_ops
+                                  : &mt_fast_ops;
 }
 
 /* All tensors of one op on one backend that can run here. */

@@ -204,8 +204,12 @@ enum mt_status mt_trainer_new(struct mt_ctx *ctx, const struct mt_linear *layers
     t->yd = alloc_floats(t->n);
     bool ok = t->perm && t->xd && t->yd;
     if (ok) {
-        mt_tensor_copy_out(X, t->xd);
-        mt_tensor_copy_out(y, t->yd);
+        enum mt_status st = mt_tensor_copy_out(X, t->xd);
+        if (st == MT_OK) st = mt_tensor_copy_out(y, t->yd);
+        if (st != MT_OK) {
+            mt_trainer_free(t);
+            return st; /* a copy from the GPU failed: its message is in ctx */
+        }
     }
     if (ok && t->fused) {
         int64_t r = t->rows;
@@ -560,7 +564,8 @@ static enum mt_status ops_step(struct mt_trainer *t, struct mt_tensor *xb, struc
     if (st == MT_OK) st = mt_backward(ctx, v, NULL);
     if (st == MT_OK) st = mt_sgd_step(ctx, params, 2 * t->nl, t->rate);
     if (st == MT_OK) st = mt_sum(ctx, loss, MT_ALL_DIMS, &ls);
-    if (st == MT_OK) *batch_loss = mt_data(ls)[0];
+    int64_t first = 0; /* read through the tensor API: on cuda, ls is in device memory */
+    if (st == MT_OK) st = mt_tensor_get(ctx, ls, 1, &first, batch_loss);
     struct mt_tensor *all[] = {m, out, one, nb, a, t2, t3, b, prob, lg, loss, d, s, v, ls};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) mt_tensor_release(all[i]);
     return st;
@@ -630,11 +635,12 @@ enum mt_status mt_trainer_correct(struct mt_trainer *t, int64_t *correct)
         mt_tensor_release(p);
         return mt_fail(t->ctx, MT_ERR_NOMEM, "train: out of memory");
     }
-    mt_tensor_copy_out(p, v);
-    for (int64_t i = 0; i < t->n; i++) *correct += (v[i] > 0.5f ? 1.0f : 0.0f) == t->yd[i];
+    st = mt_tensor_copy_out(p, v);
+    for (int64_t i = 0; i < t->n && st == MT_OK; i++)
+        *correct += (v[i] > 0.5f ? 1.0f : 0.0f) == t->yd[i];
     free(v);
     mt_tensor_release(p);
-    return MT_OK;
+    return st;
 }
 
 enum mt_status mt_trainer_sync(struct mt_trainer *t)

@@ -224,8 +224,8 @@ static int private_copy(struct dsl_interp *in, struct mt_tensor *t, enum mt_back
     } else { /* device memory: a contiguous copy through the host */
         float *host = malloc((size_t)t->size * sizeof *host);
         if (!host) return dsl_raise_status(in, DSL_V_NOMEM);
-        mt_tensor_copy_out(t, host);
-        st = mt_from_data(ctx, b, t->ndim, t->shape, host, &r);
+        st = mt_tensor_copy_out(t, host);
+        if (st == MT_OK) st = mt_from_data(ctx, b, t->ndim, t->shape, host, &r);
         free(host);
     }
     if (st == MT_OK && t->requires_grad) st = mt_tensor_requires_grad(r, true);
@@ -316,10 +316,8 @@ static bool agree_at(struct dsl_value ref, struct dsl_value got, double *max_dif
             return *max_diff = NAN, false;
         float *x = malloc((size_t)a->size * sizeof *x + 1),
               *y = malloc((size_t)b->size * sizeof *y + 1);
-        bool ok = x && y;
+        bool ok = x && y && mt_tensor_copy_out(a, x) == MT_OK && mt_tensor_copy_out(b, y) == MT_OK;
         if (ok) {
-            mt_tensor_copy_out(a, x);
-            mt_tensor_copy_out(b, y);
             for (int64_t i = 0; i < a->size; i++)
                 if (!close_enough(x[i], y[i], max_diff)) ok = false;
         } else {

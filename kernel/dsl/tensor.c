@@ -762,7 +762,11 @@ static int m_tolist(struct dsl_interp *in, const struct dsl_args *a, struct dsl_
     if ((uint64_t)t->size > DSL_MAX_LIST_LEN) return dsl_raise_status(in, DSL_V_TOOBIG);
     float *vals = malloc((size_t)(t->size ? t->size : 1) * sizeof *vals);
     if (!vals) return dsl_raise_status(in, DSL_V_NOMEM);
-    mt_tensor_copy_out(t, vals);
+    enum mt_status st = mt_tensor_copy_out(t, vals);
+    if (st != MT_OK) {
+        free(vals);
+        return dsl_engine_raise(in, st);
+    }
     size_t k = 0;
     int r = nested_list(in, t, vals, 0, &k, ret);
     free(vals);

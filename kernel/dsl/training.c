@@ -600,9 +600,9 @@ static int boundary_probs(struct dsl_interp *in, struct dsl_value model, float *
         dsl_value_release(out);
         return dsl_raise(in, "ValueError", "the model must have one output to draw a boundary");
     }
-    mt_tensor_copy_out(out.as.t, prob);
+    st = mt_tensor_copy_out(out.as.t, prob);
     dsl_value_release(out);
-    return 0;
+    return st == MT_OK ? 0 : dsl_engine_raise(in, st);
 }
 
 /* A decision-boundary chart's data: the model's probabilities on the grid and the points. */

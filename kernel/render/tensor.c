@@ -17,7 +17,8 @@
  * (shape, strides, backend, requires_grad) that the text form cannot show compactly.
  *
  * Only the shown elements are read (mt_tensor_get), so showing a 100M-element tensor reads
- * at most 6^ndim values (21 x 21 for the table) and never copies the tensor. */
+ * at most 6^ndim values (21 x 21 for the table) and never copies the tensor (a GPU tensor shown
+ * whole is copied at once: a copy from the device costs microseconds whatever its size). */
 #include "render/render.h"
 
 #include "minitorch/minitorch.h"
@@ -73,6 +74,10 @@ static int gather(struct shown *s)
     s->vals = malloc((n ? n : 1) * sizeof *s->vals);
     if (!s->vals) return -1;
     s->nvals = n;
+    /* a GPU tensor shown whole: one copy, not a copy per element */
+    if (t->backend == MT_BACKEND_CUDA && (int64_t)n == t->size &&
+        mt_tensor_copy_out(t, s->vals) == MT_OK)
+        return 0;
     int64_t k[MT_MAX_DIMS] = {0}, index[MT_MAX_DIMS];
     for (size_t i = 0; i < n; i++) {
         for (int d = 0; d < t->ndim; d++) index[d] = shown_index(s, d, k[d]);

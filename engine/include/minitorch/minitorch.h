@@ -41,9 +41,10 @@
  *
  * Backends. `simple` runs serial reference loops with plain index arithmetic (MiniTorch's
  * SimpleOps, the slow twin every fast path is checked against); `fast` runs OpenMP parallel
- * outer loops and SIMD inner loops with contiguous fast paths and a packed GEMM; `cuda` comes
- * with its own issue. simple and fast share the CPU storage format, so moving between them
- * (mt_to) copies nothing. An op's inputs must all be on one backend.
+ * outer loops and SIMD inner loops with contiguous fast paths and a packed GEMM; `cuda` runs
+ * CUDA kernels on tensors in GPU memory. simple and fast share the CPU storage format, so
+ * moving between them (mt_to) copies nothing; moving to or from cuda copies. An op's inputs
+ * must all be on one backend.
  *
  * Cancellation. Long-running engine loops poll one process-wide flag, the only global state the
  * project allows: a SIGINT handler (or sigwait thread) and the kernel's control thread raise it
@@ -118,7 +119,7 @@ bool mt_cancel_requested(void);
 enum mt_backend {
     MT_BACKEND_SIMPLE, /* serial reference loops */
     MT_BACKEND_FAST,   /* OpenMP + SIMD */
-    MT_BACKEND_CUDA,   /* the GPU (not built yet: unavailable) */
+    MT_BACKEND_CUDA,   /* the GPU: tensors in device memory (mt_backend_check says if usable) */
     MT_BACKEND_COUNT
 };
 
@@ -261,7 +262,8 @@ enum mt_status mt_from_data(struct mt_ctx *ctx, enum mt_backend b, int ndim, con
 /* True when the strides are row-major for the shape (dims of size 1 may have any stride). */
 bool mt_tensor_is_contiguous(const struct mt_tensor *t);
 /* Pointer to the element at t's offset in CPU memory (simple and fast backends); elements are
- * at data[sum(index[i] * strides[i])]. */
+ * at data[sum(index[i] * strides[i])]. For a cuda tensor it is a device address: read those
+ * with mt_tensor_get or mt_tensor_copy_out. */
 float *mt_tensor_data(const struct mt_tensor *t);
 /* The element at a full index (ndim values, each 0 <= index[i] < shape[i]; negative values
  * count from the end as in Python). MT_ERR_INDEX with a message otherwise. */
@@ -269,8 +271,9 @@ enum mt_status mt_tensor_get(struct mt_ctx *ctx, const struct mt_tensor *t, int 
                              const int64_t *index, float *value);
 enum mt_status mt_tensor_set(struct mt_ctx *ctx, struct mt_tensor *t, int n, const int64_t *index,
                              float value);
-/* Copies every element, row-major, into dst[0..t->size). */
-void mt_tensor_copy_out(const struct mt_tensor *t, float *dst);
+/* Copies every element, row-major, into host memory dst[0..t->size). Cannot fail for a CPU
+ * tensor; a cuda tensor's copy can (a CUDA error: message in t->ctx). */
+enum mt_status mt_tensor_copy_out(const struct mt_tensor *t, float *dst);
 /* Writes "(2, 3)" (",)" for one dim) into buf; returns buf. */
 char *mt_shape_str(int ndim, const int64_t *shape, char *buf, size_t len);
 
@@ -362,7 +365,8 @@ enum mt_status mt_contiguous(struct mt_ctx *ctx, struct mt_tensor *t, struct mt_
 enum mt_status mt_as_strided(struct mt_ctx *ctx, struct mt_tensor *t, int ndim,
                              const int64_t *shape, const int64_t *strides, int64_t offset,
                              struct mt_tensor **out);
-/* The same values on backend b (simple <-> fast share storage: nothing is copied). */
+/* The same values on backend b (simple <-> fast share storage: nothing is copied; to or from
+ * cuda, a contiguous copy). Differentiable: the gradient goes back to t's backend. */
 enum mt_status mt_to(struct mt_ctx *ctx, struct mt_tensor *t, enum mt_backend b,
                      struct mt_tensor **out);
 

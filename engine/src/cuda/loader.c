@@ -4,34 +4,22 @@
  * Where the library is looked for: $MT_CUDA_PLUGIN when set (a path), else beside the binary
  * that holds this code (the kernel executable, a test, or the shared engine the Python tests
  * load) and beside the running executable, each also in ../lib/minitorch-kernel/ (the install
- * layout: bin/minitorch-kernel and lib/minitorch-kernel/libminitorch_cuda.so). */
+ * layout: bin/minitorch-kernel and lib/minitorch-kernel/libminitorch_cuda.so).
+ * $MT_CUDA_PLUGIN is honoured by builds without CUDA too: that is how the tests load the host
+ * stand-in of the library (tests/engine/cuda_standin.c), sanitizer builds included. */
 #include "plugin.h"
 
-#include <pthread.h>
-#include <stdio.h>
-
-static pthread_once_t load_once = PTHREAD_ONCE_INIT;
-static const struct mt_cuda_plugin *plugin;
-static char load_why[1024];
-
-#ifdef MT_HAVE_CUDA
 #include <dlfcn.h>
 #include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-/* dir of `path` (resolved) into out; false when it cannot be resolved */
-static bool dir_of(const char *path, char *out)
-{
-    char real[PATH_MAX];
-    if (!path || !*path || !realpath(path, real)) return false;
-    char *slash = strrchr(real, '/');
-    if (!slash) return false;
-    *slash = '\0';
-    snprintf(out, PATH_MAX, "%s", real[0] ? real : "/");
-    return true;
-}
+static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+static const struct mt_cuda_plugin *plugin;
+static char load_why[1024];
 
 static bool try_open(const char *path, char *first_error, size_t len)
 {
@@ -52,17 +40,23 @@ static bool try_open(const char *path, char *first_error, size_t len)
     return true;
 }
 
-static void load(void)
+#ifdef MT_HAVE_CUDA
+/* dir of `path` (resolved) into out; false when it cannot be resolved */
+static bool dir_of(const char *path, char *out)
+{
+    char real[PATH_MAX];
+    if (!path || !*path || !realpath(path, real)) return false;
+    char *slash = strrchr(real, '/');
+    if (!slash) return false;
+    *slash = '\0';
+    snprintf(out, PATH_MAX, "%s", real[0] ? real : "/");
+    return true;
+}
+
+/* The library of this build, found beside the binaries. */
+static void search(void)
 {
     char first_error[512] = "";
-    const char *env = getenv("MT_CUDA_PLUGIN");
-    if (env && *env) {
-        if (!try_open(env, first_error, sizeof first_error))
-            snprintf(load_why, sizeof load_why,
-                     "the cuda backend's library could not be loaded from MT_CUDA_PLUGIN (%.400s)",
-                     first_error);
-        return;
-    }
     char dirs[2][PATH_MAX];
     int nd = 0;
     Dl_info info;
@@ -81,7 +75,7 @@ static void load(void)
              first_error[0] ? first_error : "not found");
 }
 #else
-static void load(void)
+static void search(void)
 {
 #ifndef MT_NO_CUDA_REASON
 #define MT_NO_CUDA_REASON "built without nvcc"
@@ -89,6 +83,20 @@ static void load(void)
     snprintf(load_why, sizeof load_why, "this build has no CUDA backend (%s)", MT_NO_CUDA_REASON);
 }
 #endif
+
+static void load(void)
+{
+    const char *env = getenv("MT_CUDA_PLUGIN");
+    if (!env || !*env) {
+        search();
+        return;
+    }
+    char first_error[512] = "";
+    if (!try_open(env, first_error, sizeof first_error))
+        snprintf(load_why, sizeof load_why,
+                 "the cuda backend's library could not be loaded from MT_CUDA_PLUGIN (%.400s)",
+                 first_error);
+}
 
 bool mt_cuda_probe(const char **why)
 {

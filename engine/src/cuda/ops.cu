@@ -79,6 +79,13 @@ __device__ float reduce_step(int op, float acc, float x)
     }
 }
 
+__global__ void fill_kernel(float *dst, int64_t n, float value)
+{
+    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
+         i += (int64_t)gridDim.x * blockDim.x)
+        dst[i] = value;
+}
+
 __global__ void map_kernel(int op, mt_cuda_view out, mt_cuda_view a, int64_t n, bool flat)
 {
     for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
@@ -274,6 +281,18 @@ int mt_cu_copy(void *dst, const void *src, size_t bytes, enum mt_cuda_copy kind)
                              : kind == MT_CUDA_D2H ? cudaMemcpyDeviceToHost
                                                    : cudaMemcpyDeviceToDevice;
     return bytes ? (int)cudaMemcpy(dst, src, bytes, k) : 0;
+}
+
+int mt_cu_fill(float *dst, int64_t n, float value)
+{
+    if (n <= 0) return 0;
+    fill_kernel<<<blocks_for(n), kThreads>>>(dst, n, value);
+    return finish();
+}
+
+int mt_cu_mem_info(size_t *free_bytes, size_t *total_bytes)
+{
+    return (int)cudaMemGetInfo(free_bytes, total_bytes);
 }
 
 int mt_cu_map(enum mt_map_op op, const struct mt_cuda_view *out, const struct mt_cuda_view *a)

@@ -18,7 +18,7 @@
 extern "C" {
 #endif
 
-#define MT_CUDA_PLUGIN_VERSION 1
+#define MT_CUDA_PLUGIN_VERSION 2
 #define MT_CUDA_PLUGIN_SYMBOL "mt_cuda_plugin"
 #define MT_CUDA_PLUGIN_FILE "libminitorch_cuda.so"
 
@@ -32,6 +32,8 @@ struct mt_cuda_view {
 };
 
 enum mt_cuda_copy { MT_CUDA_H2D, MT_CUDA_D2H, MT_CUDA_D2D };
+/* the code `alloc` returns when the device is out of memory (cudaErrorMemoryAllocation) */
+#define MT_CUDA_ERR_NOMEM 2
 enum mt_cuda_matmul { MT_CUDA_MATMUL_NAIVE, MT_CUDA_MATMUL_TILED };
 
 /* Every call after `probe` returns 0 or a CUDA error code (cudaError_t), which `error` names;
@@ -47,6 +49,10 @@ struct mt_cuda_plugin {
     int (*alloc)(size_t bytes, void **out);
     void (*release)(void *p);
     int (*copy)(void *dst, const void *src, size_t bytes, enum mt_cuda_copy kind);
+    /* dst[0..n) = value (device memory) */
+    int (*fill)(float *dst, int64_t n, float value);
+    /* the device's free and total memory, bytes (cudaMemGetInfo) */
+    int (*mem_info)(size_t *free_bytes, size_t *total_bytes);
     /* out = op(a), a broadcast to out's shape (aligned at the last dim) */
     int (*map)(enum mt_map_op op, const struct mt_cuda_view *out, const struct mt_cuda_view *a);
     /* out = op(a, b), both broadcast to out's shape */

@@ -1,0 +1,244 @@
+/* backend.c — the cuda backend on the engine's side: device memory, copies, and the kernel
+ * table (struct mt_backend_ops) that hands checked ops to the library (plugin.h).
+ *
+ * The library does the CUDA; this file turns tensors into the library's views, its error codes
+ * into language errors, and polls the cancel flag before every launch. It is plain C in every
+ * build: without a library (no CUDA, no GPU) mt_backend_check refuses the backend first, so
+ * nothing here runs, and a test can load a host stand-in of the library instead of the real
+ * one (tests/engine/cuda_standin.c).
+ *
+ * Device memory is cached per context, as the CUDA allocators of PyTorch and others do:
+ * cudaMalloc and cudaFree synchronise the device and cost tens of microseconds, more than a
+ * small kernel, and a training step frees and allocates the same sizes every batch. Sizes are
+ * rounded up to 512 bytes; a freed block is kept (at most MT_DEV_BLOCK_CACHE of them) and given
+ * to the next request that it fits with at most a quarter to spare. When the device is out of
+ * memory the cache is given back and the allocation tried once more before it is a
+ * MemoryError. */
+#include "../internal.h"
+
+#include "plugin.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define DEV_ROUND 512
+
+static const struct mt_cuda_plugin *lib(void) { return mt_cuda_plugin_loaded(); }
+
+/* A failed library call as a language error: RuntimeError naming the call and the CUDA error. */
+static enum mt_status cuda_fail(struct mt_ctx *ctx, const char *what, int code)
+{
+    const struct mt_cuda_plugin *p = lib();
+    return mt_fail(ctx, MT_ERR_BACKEND, "cuda %s failed: %s", what,
+                   p ? p->error(code) : "the cuda backend is not loaded");
+}
+
+/* ---- device memory -------------------------------------------------------------------------- */
+
+static void *cache_take(struct mt_ctx *ctx, size_t need, size_t *got)
+{
+    int best = -1;
+    for (int i = 0; i < MT_DEV_BLOCK_CACHE; i++) {
+        size_t b = ctx->dev_cache[i].bytes;
+        if (ctx->dev_cache[i].ptr && b >= need && b - need <= need / 4 &&
+            (best < 0 || b < ctx->dev_cache[best].bytes))
+            best = i;
+    }
+    if (best < 0) return NULL;
+    void *p = ctx->dev_cache[best].ptr;
+    *got = ctx->dev_cache[best].bytes;
+    ctx->dev_cache_bytes -= *got;
+    ctx->dev_cache[best] = (struct mt_block){0};
+    return p;
+}
+
+void mt_dev_trim(struct mt_ctx *ctx)
+{
+    if (ctx->dev_cache_bytes == 0) return; /* never loads the library: nothing of it is held */
+    const struct mt_cuda_plugin *p = lib();
+    for (int i = 0; i < MT_DEV_BLOCK_CACHE; i++) {
+        if (ctx->dev_cache[i].ptr && p) p->release(ctx->dev_cache[i].ptr);
+        ctx->dev_cache[i] = (struct mt_block){0};
+    }
+    ctx->dev_cache_bytes = 0;
+}
+
+enum mt_status mt_dev_alloc(struct mt_ctx *ctx, size_t bytes, const char *what, void **out,
+                            size_t *block_bytes)
+{
+    const struct mt_cuda_plugin *p = lib();
+    if (!p) return mt_backend_check(ctx, MT_BACKEND_CUDA);
+    if (bytes > SIZE_MAX - DEV_ROUND)
+        return mt_fail(ctx, MT_ERR_NOMEM, "cannot allocate %s on the GPU: too many elements", what);
+    size_t need = (bytes + DEV_ROUND - 1) / DEV_ROUND * DEV_ROUND;
+    if (need == 0) need = DEV_ROUND;
+    size_t got = need;
+    void *ptr = cache_take(ctx, need, &got);
+    int code = 0;
+    if (!ptr) {
+        code = p->alloc(need, &ptr);
+        if (code != 0) { /* the cached blocks may be what the device lacks */
+            mt_dev_trim(ctx);
+            code = p->alloc(need, &ptr);
+        }
+        got = need;
+    }
+    if (code != 0) {
+        char want[32], used[32], fr[32] = "?", total[32] = "?";
+        size_t f = 0, t = 0;
+        mt_format_bytes(bytes, want, sizeof want);
+        mt_format_bytes(ctx->dev_used, used, sizeof used);
+        if (p->mem_info(&f, &t) == 0) {
+            mt_format_bytes(f, fr, sizeof fr);
+            mt_format_bytes(t, total, sizeof total);
+        }
+        if (code == MT_CUDA_ERR_NOMEM)
+            return mt_fail(ctx, MT_ERR_NOMEM,
+                           "cannot allocate %s (%s) on the GPU: out of device memory (%s free of "
+                           "%s; this kernel's tensors hold %s)",
+                           what, want, fr, total, used);
+        return mt_fail(ctx, MT_ERR_BACKEND, "cannot allocate %s (%s) on the GPU: %s", what, want,
+                       p->error(code));
+    }
+    ctx->dev_used += got;
+    *out = ptr;
+    *block_bytes = got;
+    return MT_OK;
+}
+
+void mt_dev_free(struct mt_ctx *ctx, void *p, size_t block_bytes)
+{
+    ctx->dev_used -= block_bytes;
+    /* kept packed, oldest first: a full cache gives its oldest block back */
+    int n = 0;
+    for (int i = 0; i < MT_DEV_BLOCK_CACHE; i++)
+        if (ctx->dev_cache[i].ptr) ctx->dev_cache[n++] = ctx->dev_cache[i];
+    if (n == MT_DEV_BLOCK_CACHE) {
+        ctx->dev_cache_bytes -= ctx->dev_cache[0].bytes;
+        lib()->release(ctx->dev_cache[0].ptr);
+        memmove(ctx->dev_cache, ctx->dev_cache + 1, (size_t)--n * sizeof ctx->dev_cache[0]);
+    }
+    for (int i = n; i < MT_DEV_BLOCK_CACHE; i++) ctx->dev_cache[i] = (struct mt_block){0};
+    ctx->dev_cache[n] = (struct mt_block){p, block_bytes};
+    ctx->dev_cache_bytes += block_bytes;
+}
+
+/* ---- copies -----------------------------------------------------------------------------------
+ */
+
+static enum mt_status copy(struct mt_ctx *ctx, void *dst, const void *src, int64_t n,
+                           enum mt_cuda_copy kind)
+{
+    if (n <= 0) return MT_OK;
+    const struct mt_cuda_plugin *p = lib();
+    if (!p) return mt_backend_check(ctx, MT_BACKEND_CUDA);
+    int code = p->copy(dst, src, (size_t)n * sizeof(float), kind);
+    if (code == 0) return MT_OK;
+    static const char *const names[] = {[MT_CUDA_H2D] = "copy to the GPU",
+                                        [MT_CUDA_D2H] = "copy from the GPU",
+                                        [MT_CUDA_D2D] = "copy on the GPU"};
+    return cuda_fail(ctx, names[kind], code);
+}
+
+enum mt_status mt_dev_upload(struct mt_ctx *ctx, float *dev, const float *host, int64_t n)
+{
+    return copy(ctx, dev, host, n, MT_CUDA_H2D);
+}
+
+enum mt_status mt_dev_download(struct mt_ctx *ctx, float *host, const float *dev, int64_t n)
+{
+    return copy(ctx, host, dev, n, MT_CUDA_D2H);
+}
+
+enum mt_status mt_dev_fill(struct mt_ctx *ctx, float *dev, int64_t n, float value)
+{
+    if (n <= 0) return MT_OK;
+    const struct mt_cuda_plugin *p = lib();
+    if (!p) return mt_backend_check(ctx, MT_BACKEND_CUDA);
+    if (mt_cancel_requested()) return mt_fail(ctx, MT_ERR_CANCELLED, "interrupted");
+    int code = p->fill(dev, n, value);
+    return code == 0 ? MT_OK : cuda_fail(ctx, "fill", code);
+}
+
+/* ---- the kernel table ---------------------------------------------------------------------------
+ */
+
+static struct mt_cuda_view view_of(const struct mt_tensor *t)
+{
+    struct mt_cuda_view v = {.data = mt_data(t), .ndim = t->ndim};
+    memcpy(v.shape, t->shape, sizeof v.shape);
+    memcpy(v.strides, t->strides, sizeof v.strides);
+    return v;
+}
+
+/* Before a launch: the cancel flag (polled between launches: a kernel runs to its end). */
+static enum mt_status launch_ok(struct mt_ctx *ctx, const struct mt_cuda_plugin **p)
+{
+    *p = lib();
+    if (!*p) return mt_backend_check(ctx, MT_BACKEND_CUDA);
+    if (mt_cancel_requested()) return mt_fail(ctx, MT_ERR_CANCELLED, "interrupted");
+    return MT_OK;
+}
+
+static void diag_path(struct mt_diag *d, const char *path)
+{
+    d->path = path;
+    d->threads = 1;
+    d->vec_width = 1;
+}
+
+static enum mt_status cuda_map(struct mt_ctx *ctx, enum mt_map_op op, struct mt_tensor *out,
+                               const struct mt_tensor *a, struct mt_diag *d)
+{
+    const struct mt_cuda_plugin *p;
+    enum mt_status st = launch_ok(ctx, &p);
+    if (st != MT_OK) return st;
+    struct mt_cuda_view vo = view_of(out), va = view_of(a);
+    int code = p->map(op, &vo, &va);
+    if (code != 0) return cuda_fail(ctx, mt_map_name(op), code);
+    diag_path(d, "cuda grid-stride");
+    return MT_OK;
+}
+
+static enum mt_status cuda_zip(struct mt_ctx *ctx, enum mt_zip_op op, struct mt_tensor *out,
+                               const struct mt_tensor *a, const struct mt_tensor *b,
+                               struct mt_diag *d)
+{
+    const struct mt_cuda_plugin *p;
+    enum mt_status st = launch_ok(ctx, &p);
+    if (st != MT_OK) return st;
+    struct mt_cuda_view vo = view_of(out), va = view_of(a), vb = view_of(b);
+    int code = p->zip(op, &vo, &va, &vb);
+    if (code != 0) return cuda_fail(ctx, mt_zip_name(op), code);
+    diag_path(d, "cuda grid-stride");
+    return MT_OK;
+}
+
+static enum mt_status cuda_reduce(struct mt_ctx *ctx, enum mt_reduce_op op, struct mt_tensor *out,
+                                  const struct mt_tensor *a, int dim, struct mt_diag *d)
+{
+    const struct mt_cuda_plugin *p;
+    enum mt_status st = launch_ok(ctx, &p);
+    if (st != MT_OK) return st;
+    struct mt_cuda_view vo = view_of(out), va = view_of(a);
+    int code = p->reduce(op, &vo, &va, dim);
+    if (code != 0) return cuda_fail(ctx, mt_reduce_name(op), code);
+    diag_path(d, "cuda reduce");
+    return MT_OK;
+}
+
+static enum mt_status cuda_matmul(struct mt_ctx *ctx, struct mt_tensor *out,
+                                  const struct mt_tensor *a, const struct mt_tensor *b,
+                                  struct mt_diag *d)
+{
+    const struct mt_cuda_plugin *p;
+    enum mt_status st = launch_ok(ctx, &p);
+    if (st != MT_OK) return st;
+    struct mt_cuda_view vo = view_of(out), va = view_of(a), vb = view_of(b);
+    int code = p->matmul(MT_CUDA_MATMUL_TILED, &vo, &va, &vb);
+    if (code != 0) return cuda_fail(ctx, "matmul", code);
+    diag_path(d, "cuda tiled 32x32");
+    return MT_OK;
+}
+
+const struct mt_backend_ops mt_cuda_ops = {cuda_map, cuda_zip, cuda_reduce, cuda_matmul};

@@ -1,0 +1,215 @@
+/* cuda_standin.c — a test double of the cuda backend's library (engine/src/cuda/plugin.h) that
+ * runs on the host, so that everything the engine does with device tensors (allocation and its
+ * cache, copies both ways, views with offsets and strides handed to kernels, autodiff and
+ * training on the cuda backend, error and out-of-memory paths) is tested on machines without a
+ * GPU. It is not a GPU: its kernels are the `simple` backend's loops (compiled into it), so
+ * results through it say nothing about the CUDA kernels — those are tested on a GPU against
+ * simple by the same tests, with the real library loaded.
+ *
+ * Loaded like the real library, through MT_CUDA_PLUGIN=path/to/libmt_cuda_standin.so.
+ *
+ * "Device" memory is host memory handed out under a pointer with bit 62 flipped: a
+ * non-canonical address, so host code in the engine that dereferences a device pointer crashes
+ * at once (SIGSEGV, or an ASan report) instead of quietly working here and failing on a GPU.
+ * The library clears the bit before it touches memory. Tests steer it through
+ * mt_cuda_standin_control (dlsym): a device memory size, and an error to return from the next
+ * launch or copy. */
+#include "engine/src/internal.h"
+
+#include "engine/src/cuda/plugin.h"
+#include "tests/engine/cuda_standin.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TAG ((uintptr_t)1 << 62)
+#define EXPORT __attribute__((visibility("default")))
+
+static struct mt_cuda_standin state = {.memory = (size_t)1 << 30};
+
+EXPORT struct mt_cuda_standin *mt_cuda_standin_control(void);
+EXPORT const struct mt_cuda_plugin *mt_cuda_plugin(void);
+
+struct mt_cuda_standin *mt_cuda_standin_control(void) { return &state; }
+
+/* simple.c and shape.c are compiled in; this is the one engine function they call besides. */
+enum mt_status mt_fail(struct mt_ctx *ctx, enum mt_status status, const char *fmt, ...)
+{
+    (void)ctx, (void)fmt;
+    return status;
+}
+
+static void *untag(const void *p) { return (void *)((uintptr_t)p ^ TAG); }
+
+static int injected(void)
+{
+    int code = state.fail_next;
+    state.fail_next = 0;
+    return code;
+}
+
+static const struct mt_cuda_device device_info = {
+    .name = "host stand-in (tests/engine/cuda_standin.c, not a GPU)",
+    .major = 9,
+    .minor = 0,
+    .sms = 1,
+    .memory = (size_t)1 << 30,
+};
+
+static bool probe(const char **why)
+{
+    (void)why;
+    return true;
+}
+
+static const struct mt_cuda_device *device(void) { return &device_info; }
+
+static const char *error(int code)
+{
+    static char buf[96];
+    if (code == MT_CUDA_ERR_NOMEM)
+        snprintf(buf, sizeof buf, "cudaErrorMemoryAllocation: out of memory (stand-in)");
+    else
+        snprintf(buf, sizeof buf, "stand-in error %d", code);
+    return buf;
+}
+
+/* Each block starts with its size, so that release can count it. */
+static int alloc(size_t bytes, void **out)
+{
+    if (bytes > state.memory || state.live > state.memory - bytes) return MT_CUDA_ERR_NOMEM;
+    void *p = NULL;
+    if (posix_memalign(&p, 64, 64 + bytes) != 0) return MT_CUDA_ERR_NOMEM;
+    *(size_t *)p = bytes;
+    state.live += bytes;
+    state.allocs++;
+    *out = (void *)((uintptr_t)((char *)p + 64) ^ TAG);
+    return 0;
+}
+
+static void release(void *p)
+{
+    if (!p) return;
+    char *base = (char *)untag(p) - 64;
+    state.live -= *(size_t *)base;
+    free(base);
+}
+
+static int copy(void *dst, const void *src, size_t bytes, enum mt_cuda_copy kind)
+{
+    state.copies++;
+    int code = injected();
+    if (code) return code;
+    if (kind != MT_CUDA_H2D) src = untag(src);
+    if (kind != MT_CUDA_D2H) dst = untag(dst);
+    memcpy(dst, src, bytes);
+    return 0;
+}
+
+static int mem_info(size_t *free_bytes, size_t *total_bytes)
+{
+    *free_bytes = state.memory - state.live;
+    *total_bytes = state.memory;
+    return 0;
+}
+
+static int fill(float *dst, int64_t n, float value)
+{
+    state.launches++;
+    int code = injected();
+    if (code) return code;
+    float *d = untag(dst);
+    for (int64_t i = 0; i < n; i++) d[i] = value;
+    return 0;
+}
+
+/* A view as a tensor of the simple backend: its own storage struct, offset 0. */
+struct wrapped {
+    struct mt_storage s;
+    struct mt_tensor t;
+};
+
+static void wrap(const struct mt_cuda_view *v, struct wrapped *w)
+{
+    memset(w, 0, sizeof *w);
+    w->s.refs = 1;
+    w->s.data = untag(v->data);
+    w->t.refs = 1;
+    w->t.ndim = v->ndim;
+    memcpy(w->t.shape, v->shape, sizeof v->shape);
+    memcpy(w->t.strides, v->strides, sizeof v->strides);
+    w->t.size = 1;
+    for (int i = 0; i < v->ndim; i++) w->t.size *= v->shape[i];
+    w->t.backend = MT_BACKEND_SIMPLE;
+    w->t.storage = &w->s;
+}
+
+static int launched(enum mt_status st)
+{
+    state.launches++;
+    int code = injected();
+    return code ? code : st == MT_OK ? 0 : 1;
+}
+
+static int map(enum mt_map_op op, const struct mt_cuda_view *out, const struct mt_cuda_view *a)
+{
+    struct wrapped o, x;
+    struct mt_diag d;
+    wrap(out, &o);
+    wrap(a, &x);
+    return launched(mt_simple_ops.map(NULL, op, &o.t, &x.t, &d));
+}
+
+static int zip(enum mt_zip_op op, const struct mt_cuda_view *out, const struct mt_cuda_view *a,
+               const struct mt_cuda_view *b)
+{
+    struct wrapped o, x, y;
+    struct mt_diag d;
+    wrap(out, &o);
+    wrap(a, &x);
+    wrap(b, &y);
+    return launched(mt_simple_ops.zip(NULL, op, &o.t, &x.t, &y.t, &d));
+}
+
+static int reduce(enum mt_reduce_op op, const struct mt_cuda_view *out,
+                  const struct mt_cuda_view *a, int dim)
+{
+    struct wrapped o, x;
+    struct mt_diag d;
+    wrap(out, &o);
+    wrap(a, &x);
+    return launched(mt_simple_ops.reduce(NULL, op, &o.t, &x.t, dim, &d));
+}
+
+static int matmul(enum mt_cuda_matmul kernel, const struct mt_cuda_view *out,
+                  const struct mt_cuda_view *a, const struct mt_cuda_view *b)
+{
+    struct wrapped o, x, y;
+    struct mt_diag d;
+    state.matmul_kernel = (int)kernel;
+    wrap(out, &o);
+    wrap(a, &x);
+    wrap(b, &y);
+    return launched(mt_simple_ops.matmul(NULL, &o.t, &x.t, &y.t, &d));
+}
+
+static const struct mt_cuda_plugin table = {
+    .version = MT_CUDA_PLUGIN_VERSION,
+    .probe = probe,
+    .device = device,
+    .error = error,
+    .alloc = alloc,
+    .release = release,
+    .copy = copy,
+    .fill = fill,
+    .mem_info = mem_info,
+    .map = map,
+    .zip = zip,
+    .reduce = reduce,
+    .matmul = matmul,
+};
+
+const struct mt_cuda_plugin *mt_cuda_plugin(void) { return &table; }

@@ -1,0 +1,52 @@
+# The cuda backend in the language, through the host stand-in of its library
+# (tests/engine/cuda_standin.c: simple's loops behind the device API). ctest runs the scripts of
+# tests/lang/cuda/ with MT_CUDA_PLUGIN naming the stand-in, so this checks what the language does
+# with device tensors (showing them, reading elements and lists, .to both ways, autodiff,
+# train()) on machines without a GPU; the kernels' own arithmetic is checked on a GPU.
+x = tensor([[1.0, 2.0], [3.0, 4.0]])
+y = x.to("cuda")
+print(y)
+# expect: tensor([[1.0000, 2.0000],
+# expect:         [3.0000, 4.0000]], shape=(2, 2), backend=cuda)
+print((y @ y.permute(1, 0)).to("fast"))
+# expect: tensor([[ 5.0000, 11.0000],
+# expect:         [11.0000, 25.0000]], shape=(2, 2), backend=fast)
+print(y.sum(0), y.tolist(), y[1, 0])
+# expect: tensor([[4.0000, 6.0000]], shape=(1, 2), backend=cuda) [[1.0, 2.0], [3.0, 4.0]] 3.0
+
+# autodiff on the device, and back across .to(): d/dx sum((2x)^2) = 8x
+x.requires_grad = True
+z = x.to("cuda") * 2
+(z * z).sum().backward()
+print(x.grad)
+# expect: tensor([[ 8.0000, 16.0000],
+# expect:         [24.0000, 32.0000]], shape=(2, 2), backend=fast)
+
+# train() on cuda runs the autodiff ops there: with simple's loops behind the stand-in, the same
+# weights as on simple, bit for bit
+%backend simple
+seed(5)
+m1 = mlp(2, 10, 1)
+train(m1, dataset("split", 50, seed=2), rate=0.5, epochs=10, log=0)
+# expect: [..............................] epoch 0/10 starting
+# expect-re: \[#+\] epoch 10/10 done
+# expect-re: Trained 10 of 10 epochs on simple \(autodiff ops\): loss [0-9.]+, correct [0-9]+/50, .*
+# expect: <training chart: decision boundary after 10 epochs, split; loss and time per epoch>
+%backend cuda
+seed(5)
+m2 = mlp(2, 10, 1)
+train(m2, dataset("split", 50, seed=2), rate=0.5, epochs=10, log=0)
+# expect: [..............................] epoch 0/10 starting
+# expect-re: \[#+\] epoch 10/10 done
+# expect-re: Trained 10 of 10 epochs on cuda \(autodiff ops\): loss [0-9.]+, correct [0-9]+/50, .*
+# expect: <training chart: decision boundary after 10 epochs, split; loss and time per epoch>
+p1 = m1.parameters()
+p2 = m2.parameters()
+same = true
+for i in range(6):
+    same = same and p2[i].backend == "cuda" and (p1[i] == p2[i].to("simple")).all()[0] == 1
+print(same)
+# expect: true
+
+y + x
+# expect-error: RuntimeError: add: the operands are on different backends (cuda and fast); move one with to("cuda")
