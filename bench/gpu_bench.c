@@ -82,11 +82,12 @@ static void run_job(void *p)
     struct job *j = p;
     switch (j->kind) {
     case 0: check(P->copy(j->out.data, j->a.data, j->bytes, MT_CUDA_D2D), "copy"); break;
-    case 1: check(P->map(MT_MAP_RELU, &j->out, &j->a), "relu"); break;
-    case 2: check(P->zip(MT_ZIP_ADD, &j->out, &j->a, &j->b), "add"); break;
+    case 1: check(P->map(MT_MAP_RELU, &j->out, &j->a, NULL), "relu"); break;
+    case 2: check(P->zip(MT_ZIP_ADD, &j->out, &j->a, &j->b, NULL), "add"); break;
     case 3:
-    case 4: check(P->reduce(MT_RED_SUM, &j->out, &j->a, j->dim), "sum"); break;
-    default: check(P->matmul((enum mt_cuda_matmul)j->kernel, &j->out, &j->a, &j->b), "matmul");
+    case 4: check(P->reduce(MT_RED_SUM, &j->out, &j->a, j->dim, NULL), "sum"); break;
+    default:
+        check(P->matmul((enum mt_cuda_matmul)j->kernel, &j->out, &j->a, &j->b, NULL), "matmul");
     }
 }
 

@@ -364,7 +364,8 @@ struct row {
     long loops;     /* runs per batch */
     int batches;
     bool agree;
-    double diff; /* max |diff| against the reference; NAN: not comparable */
+    double diff;    /* max |diff| against the reference; NAN: not comparable */
+    char gpu[1024]; /* cuda: its kernels in the check run (dsl_diag_gpu_summary); "" else */
 };
 
 /* Times the statement, whose check run took `first` seconds: batches of r->loops runs (doubled
@@ -481,6 +482,14 @@ static json_t *compare_table(const char *stmt, const struct row *rows, size_t n)
     render_buf_puts(&h, "</tbody></table>\n<p style=\"font-size:smaller\">");
     html_text(&h, note);
     render_buf_puts(&h, "</p>\n");
+    for (size_t i = 0; i < n; i++) { /* what the GPU did, from CUDA events */
+        if (!rows[i].gpu[0]) continue;
+        render_buf_printf(&t, "%s, first run: %s\n", mt_backend_name(rows[i].backend), rows[i].gpu);
+        render_buf_printf(
+            &h, "<p style=\"font-size:smaller\">%s, first run: ", mt_backend_name(rows[i].backend));
+        html_text(&h, rows[i].gpu);
+        render_buf_puts(&h, "</p>\n");
+    }
     return table_bundle(&t, &h);
 }
 
@@ -537,9 +546,19 @@ static int run_on(struct dsl_interp *in, struct dsl_code *code, const struct sav
     *result = dsl_none();
     if (stage(in, sv, b) != 0) return -1;
     mt_ctx_set_backend(ctx, b);
+    /* on cuda the check run also records its kernels (the timed runs do not: describing a
+     * launch costs CUDA events) */
+    struct dsl_diag_log *log = b == MT_BACKEND_CUDA ? malloc(sizeof *log) : NULL;
+    if (log) dsl_diag_start(log, ctx);
     double t0 = now_s();
-    if (dsl_run_block(in, code->ast, result) != 0) return -1;
+    int x = dsl_run_block(in, code->ast, result);
     double first = now_s() - t0;
+    if (log) {
+        dsl_diag_stop(log);
+        dsl_diag_gpu_summary(log, row->gpu, sizeof row->gpu);
+        free(log);
+    }
+    if (x != 0) return -1;
     if (stage(in, sv, b) != 0) return -1;
     return time_statement(in, code, first, row);
 }

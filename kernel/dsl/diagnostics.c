@@ -46,6 +46,7 @@ static void on_op(void *user, const struct mt_diag *d)
     row->ns += (double)d->ns;
     row->bytes += d->bytes;
     row->flops += d->flops;
+    row->gpu_ns += (double)d->gpu_ns;
 }
 
 void dsl_diag_start(struct dsl_diag_log *log, struct mt_ctx *ctx)
@@ -159,6 +160,14 @@ static void cell_text(const struct dsl_diag_row *r, int c, const struct peaks *p
                       size_t n)
 {
     const struct mt_diag *d = &r->first;
+    if (c == C_PEAK && d->kernel) { /* the GPU table has it, on the GPU's time and peaks */
+        snprintf(buf, n, "(GPU table)");
+        return;
+    }
+    if (c == C_LOOP && d->kernel) {
+        snprintf(buf, n, "a CUDA grid");
+        return;
+    }
     if (c == C_PEAK) { /* matmul against the FMA rate, everything else against reading memory */
         bool mm = strcmp(d->op, "matmul") == 0;
         double peak = mm ? pk->fma : pk->read, rate = (mm ? r->flops : r->bytes) / r->ns;
@@ -199,6 +208,154 @@ static size_t width(const char *s)
     size_t w = 0;
     for (; *s; s++) w += ((unsigned char)*s & 0xC0) != 0x80;
     return w;
+}
+
+/* ---- the GPU table ------------------------------------------------------------------------ */
+
+enum {
+    G_OP,
+    G_KERNEL,
+    G_GRID,
+    G_BLOCK,
+    G_SHARED,
+    G_REGS,
+    G_OCC,
+    G_CALLS,
+    G_TIME,
+    G_RATE,
+    G_PEAK,
+    NG
+};
+static const char *const gpu_headers[NG] = {
+    "op",        "kernel", "grid",     "block", "shared memory", "registers",
+    "occupancy", "calls",  "GPU time", "rate",  "of device peak"};
+
+static void dims_text(const unsigned *v, char *buf, size_t n)
+{
+    if (v[1] == 1 && v[2] == 1)
+        snprintf(buf, n, "%u", v[0]);
+    else
+        snprintf(buf, n, "%ux%ux%u", v[0], v[1], v[2]);
+}
+
+struct gpu_peaks {
+    double dram, fp32;
+};
+
+static void gpu_cell(const struct dsl_diag_row *r, int c, const struct gpu_peaks *pk, char *buf,
+                     size_t n)
+{
+    const struct mt_diag *d = &r->first;
+    bool mm = strcmp(d->op, "matmul") == 0;
+    switch (c) {
+    case G_OP: snprintf(buf, n, "%s", d->op); break;
+    case G_KERNEL: snprintf(buf, n, "%s", d->kernel); break;
+    case G_GRID: dims_text(d->grid, buf, n); break;
+    case G_BLOCK: dims_text(d->block, buf, n); break;
+    case G_SHARED: si(d->shared_bytes, "B", buf, n); break;
+    case G_REGS: snprintf(buf, n, "%d", d->registers); break;
+    case G_OCC: sig3(100 * d->occupancy, "%", buf, n); break;
+    case G_CALLS: snprintf(buf, n, "%ld", r->count); break;
+    case G_TIME: dsl_format_duration(r->gpu_ns * 1e-9, buf, n); break;
+    case G_RATE: dsl_diag_rate(d->op, r->bytes, r->flops, r->gpu_ns, buf, n); break;
+    default: {
+        double peak = mm ? pk->fp32 : pk->dram, rate = (mm ? r->flops : r->bytes) / r->gpu_ns;
+        if (peak > 0 && r->gpu_ns > 0) {
+            char share[32];
+            sig3(100 * rate / peak, "%", share, sizeof share);
+            snprintf(buf, n, "%s of %.0f %s", share, peak, mm ? "GFLOP/s" : "GB/s");
+        } else {
+            snprintf(buf, n, "-");
+        }
+    }
+    }
+}
+
+/* The launches of the log's cuda rows, under the first table (nothing when there are none). */
+static void gpu_table(const struct dsl_diag_log *log, struct render_buf *t, struct render_buf *h)
+{
+    int rows = 0;
+    for (int i = 0; i < log->nrows; i++) rows += log->rows[i].first.kernel != NULL;
+    struct gpu_peaks pk = {0, 0};
+    const char *name = "?";
+    if (rows == 0 || !mt_cuda_peak(&pk.dram, &pk.fp32, &name)) return;
+    char cell[512];
+    size_t w[NG];
+    for (int c = 0; c < NG; c++) w[c] = width(gpu_headers[c]);
+    for (int i = 0; i < log->nrows; i++)
+        for (int c = 0; c < NG && log->rows[i].first.kernel; c++) {
+            gpu_cell(&log->rows[i], c, &pk, cell, sizeof cell);
+            if (width(cell) > w[c]) w[c] = width(cell);
+        }
+    char title[400];
+    snprintf(title, sizeof title,
+             "GPU launches on %s (peaks from its properties: DRAM %.0f GB/s, FP32 %.0f GFLOP/s; "
+             "times from CUDA events):",
+             name, pk.dram, pk.fp32);
+    render_buf_printf(t, "\n%s\n", title);
+    render_buf_puts(h, "<p>");
+    render_html_escape(h, title, strlen(title));
+    render_buf_puts(h, "</p>\n<table class=\"minitorch-diagnostics-gpu\">\n<thead><tr>");
+    for (int c = 0; c < NG; c++) {
+        bool num = c >= G_SHARED, last = c == NG - 1;
+        size_t pad = w[c] - width(gpu_headers[c]);
+        render_buf_printf(t, "%s%*s%s%*s", c ? "  " : "", num ? (int)pad : 0, "", gpu_headers[c],
+                          num || last ? 0 : (int)pad, "");
+        render_buf_puts(h, "<th>");
+        render_html_escape(h, gpu_headers[c], strlen(gpu_headers[c]));
+        render_buf_puts(h, "</th>");
+    }
+    render_buf_puts(t, "\n");
+    render_buf_puts(h, "</tr></thead>\n<tbody>\n");
+    for (int i = 0; i < log->nrows; i++) {
+        if (!log->rows[i].first.kernel) continue;
+        render_buf_puts(h, "<tr>");
+        for (int c = 0; c < NG; c++) {
+            gpu_cell(&log->rows[i], c, &pk, cell, sizeof cell);
+            bool num = c >= G_SHARED;
+            size_t pad = w[c] - width(cell);
+            render_buf_printf(t, "%s%*s%s%*s", c ? "  " : "", num ? (int)pad : 0, "", cell,
+                              num || c == NG - 1 ? 0 : (int)pad, "");
+            render_buf_puts(h, num ? "<td style=\"text-align:right\">" : "<td>");
+            render_html_escape(h, cell, strlen(cell));
+            render_buf_puts(h, "</td>");
+        }
+        render_buf_puts(t, "\n");
+        render_buf_puts(h, "</tr>\n");
+    }
+    render_buf_puts(h, "</tbody></table>\n");
+}
+
+void dsl_diag_gpu_summary(const struct dsl_diag_log *log, char *buf, size_t n)
+{
+    long kernels = 0;
+    double ns = 0;
+    for (int i = 0; i < log->nrows; i++)
+        if (log->rows[i].first.kernel) kernels += log->rows[i].count, ns += log->rows[i].gpu_ns;
+    buf[0] = '\0';
+    if (kernels == 0 || n == 0) return;
+    char t[32];
+    dsl_format_duration(ns * 1e-9, t, sizeof t);
+    size_t used = (size_t)snprintf(buf, n, "%ld kernel%s, %s on the GPU:", kernels,
+                                   kernels == 1 ? "" : "s", t);
+    for (int i = 0; i < log->nrows && used < n; i++) {
+        const struct dsl_diag_row *r = &log->rows[i];
+        const struct mt_diag *d = &r->first;
+        if (!d->kernel) continue;
+        char grid[40], block[40], shared[32], occ[16];
+        dims_text(d->grid, grid, sizeof grid);
+        dims_text(d->block, block, sizeof block);
+        si(d->shared_bytes, "B", shared, sizeof shared);
+        sig3(100 * d->occupancy, "%", occ, sizeof occ);
+        dsl_format_duration(r->gpu_ns * 1e-9, t, sizeof t);
+        char times[24] = "";
+        if (r->count > 1) snprintf(times, sizeof times, " x%ld", r->count);
+        used += (size_t)snprintf(buf + used, n - used,
+                                 "%s %s: %s%s (grid %s, block %s, %s shared, %d registers, "
+                                 "occupancy %s) %s",
+                                 i ? ";" : "", d->op, d->kernel, times, grid, block, shared,
+                                 d->registers, occ, t);
+    }
 }
 
 json_t *dsl_diag_bundle(const struct dsl_diag_log *log)
@@ -259,6 +416,7 @@ json_t *dsl_diag_bundle(const struct dsl_diag_log *log)
         render_buf_printf(&t, "%s\n", note);
         render_buf_printf(&h, "<p>%s</p>\n", note);
     }
+    gpu_table(log, &t, &h);
     json_t *bundle = NULL;
     if (!t.nomem && !h.nomem) {
         bundle = render_text_bundle(render_buf_str(&t));

@@ -9,6 +9,11 @@
  * share of the machine's peak (mt_machine_peak: measured once, about 0.3 s, at the first table):
  * read bandwidth for memory-bound ops, the FMA rate for matmul; a note under the table gives
  * both peaks. Rates and shares print with three significant digits ("0.00271 GB/s").
+ * Ops on the cuda backend also get a row in a second table, of their kernel launches: kernel,
+ * grid, block, shared memory, registers, theoretical occupancy, the kernels' time from CUDA
+ * events, and the rate on that time against the device's peaks (from its properties). In the
+ * first table their "threads" are every thread launched and their time the host's, launch and
+ * wait included.
  *
  * Durations everywhere in the language's timings print through dsl_format_duration, one fixed
  * format ("812 ns", "1.23 µs", "45.6 ms", "2.35 s": three significant digits), so that a
@@ -27,6 +32,7 @@ struct dsl_diag_row {
     struct mt_diag first; /* the first op of the row (its shapes, strides, path ...) */
     long count;
     double ns, bytes, flops; /* totals over the row's ops */
+    double gpu_ns;           /* cuda: the kernels' total time from CUDA events */
 };
 
 struct dsl_diag_log {
@@ -50,6 +56,11 @@ void dsl_diag_rate(const char *op, double bytes, double flops, double ns, char *
 /* The table of the log as a new mime bundle (text/plain: aligned columns; text/html: a table),
  * or NULL when memory ran out. */
 json_t *dsl_diag_bundle(const struct dsl_diag_log *log);
+
+/* One line on the log's cuda kernels, for compare: "2 kernels, 3.10 µs on the GPU: matmul:
+ * matmul_tiled 32x32 (grid 2x2x1, block 32x32x1, 8.19 kB shared, 38 registers, occupancy 100%)
+ * 2.50 µs; add: ...", as much as fits in buf; "" when the log has no cuda op. */
+void dsl_diag_gpu_summary(const struct dsl_diag_log *log, char *buf, size_t n);
 
 /* Formats a duration in seconds as described above. */
 void dsl_format_duration(double seconds, char *buf, size_t n);

@@ -82,6 +82,13 @@ class MtDiag(C.Structure):
         ("bytes", C.c_double),
         ("flops", C.c_double),
         ("ns", C.c_int64),
+        ("kernel", C.c_char_p),
+        ("grid", C.c_uint * 3),
+        ("block", C.c_uint * 3),
+        ("shared_bytes", C.c_int),
+        ("registers", C.c_int),
+        ("occupancy", C.c_double),
+        ("gpu_ns", C.c_int64),
     ]
 
 

@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define TAG ((uintptr_t)1 << 62)
 #define EXPORT __attribute__((visibility("default")))
@@ -35,11 +36,18 @@ EXPORT const struct mt_cuda_plugin *mt_cuda_plugin(void);
 
 struct mt_cuda_standin *mt_cuda_standin_control(void) { return &state; }
 
-/* simple.c and shape.c are compiled in; this is the one engine function they call besides. */
+/* simple.c and shape.c are compiled in; these are the engine functions they call besides. */
 enum mt_status mt_fail(struct mt_ctx *ctx, enum mt_status status, const char *fmt, ...)
 {
     (void)ctx, (void)fmt;
     return status;
+}
+
+int64_t mt_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
 static void *untag(const void *p) { return (void *)((uintptr_t)p ^ TAG); }
@@ -51,12 +59,15 @@ static int injected(void)
     return code;
 }
 
+/* Peaks of 1 GB/s and 1 GFLOP/s: round numbers a test can check percentages against. */
 static const struct mt_cuda_device device_info = {
     .name = "host stand-in (tests/engine/cuda_standin.c, not a GPU)",
     .major = 9,
     .minor = 0,
     .sms = 1,
     .memory = (size_t)1 << 30,
+    .dram_gbps = 1.0,
+    .fp32_gflops = 1.0,
 };
 
 static bool probe(const char **why)
@@ -147,53 +158,69 @@ static void wrap(const struct mt_cuda_view *v, struct wrapped *w)
     w->t.storage = &w->s;
 }
 
-static int launched(enum mt_status st)
+/* The end of a "launch": an injected error, or simple's status; and, when asked, a launch
+ * description that says what this is (one host thread, no kernel attributes) and its time. */
+static int launched(enum mt_status st, struct mt_cuda_launch *info, int64_t t0)
 {
     state.launches++;
+    if (info) {
+        *info = (struct mt_cuda_launch){
+            .kernel = "stand-in (simple's loops)",
+            .grid = {1, 1, 1},
+            .block = {1, 1, 1},
+            .gpu_ms = (double)(mt_now_ns() - t0) * 1e-6,
+        };
+    }
     int code = injected();
     return code ? code : st == MT_OK ? 0 : 1;
 }
 
-static int map(enum mt_map_op op, const struct mt_cuda_view *out, const struct mt_cuda_view *a)
+static int map(enum mt_map_op op, const struct mt_cuda_view *out, const struct mt_cuda_view *a,
+               struct mt_cuda_launch *info)
 {
+    int64_t t0 = mt_now_ns();
     struct wrapped o, x;
     struct mt_diag d;
     wrap(out, &o);
     wrap(a, &x);
-    return launched(mt_simple_ops.map(NULL, op, &o.t, &x.t, &d));
+    return launched(mt_simple_ops.map(NULL, op, &o.t, &x.t, &d), info, t0);
 }
 
 static int zip(enum mt_zip_op op, const struct mt_cuda_view *out, const struct mt_cuda_view *a,
-               const struct mt_cuda_view *b)
+               const struct mt_cuda_view *b, struct mt_cuda_launch *info)
 {
+    int64_t t0 = mt_now_ns();
     struct wrapped o, x, y;
     struct mt_diag d;
     wrap(out, &o);
     wrap(a, &x);
     wrap(b, &y);
-    return launched(mt_simple_ops.zip(NULL, op, &o.t, &x.t, &y.t, &d));
+    return launched(mt_simple_ops.zip(NULL, op, &o.t, &x.t, &y.t, &d), info, t0);
 }
 
 static int reduce(enum mt_reduce_op op, const struct mt_cuda_view *out,
-                  const struct mt_cuda_view *a, int dim)
+                  const struct mt_cuda_view *a, int dim, struct mt_cuda_launch *info)
 {
+    int64_t t0 = mt_now_ns();
     struct wrapped o, x;
     struct mt_diag d;
     wrap(out, &o);
     wrap(a, &x);
-    return launched(mt_simple_ops.reduce(NULL, op, &o.t, &x.t, dim, &d));
+    return launched(mt_simple_ops.reduce(NULL, op, &o.t, &x.t, dim, &d), info, t0);
 }
 
 static int matmul(enum mt_cuda_matmul kernel, const struct mt_cuda_view *out,
-                  const struct mt_cuda_view *a, const struct mt_cuda_view *b)
+                  const struct mt_cuda_view *a, const struct mt_cuda_view *b,
+                  struct mt_cuda_launch *info)
 {
+    int64_t t0 = mt_now_ns();
     struct wrapped o, x, y;
     struct mt_diag d;
     state.matmul_kernel = (int)kernel;
     wrap(out, &o);
     wrap(a, &x);
     wrap(b, &y);
-    return launched(mt_simple_ops.matmul(NULL, &o.t, &x.t, &y.t, &d));
+    return launched(mt_simple_ops.matmul(NULL, &o.t, &x.t, &y.t, &d), info, t0);
 }
 
 static const struct mt_cuda_plugin table = {

@@ -93,10 +93,15 @@ static void test_answer_matches_build(void)
     CHECK(d && (d->major > 7 || (d->major == 7 && d->minor >= 5)));
     CHECK(d && d->sms > 0 && d->memory > 0);
     CHECK(d && d->driver_version >= d->runtime_version / 1000 * 1000);
+    /* the peaks from the properties: an H100 has 3.35 TB/s and 67 TFLOP/s; anything from a
+     * T4 (320 GB/s, 8 TFLOP/s) up is plausible */
+    CHECK(d && d->dram_gbps > 100 && d->dram_gbps < 20000);
+    CHECK(d && d->fp32_gflops > 1000 && d->fp32_gflops < 500000);
     if (d)
-        printf("  GPU: %s, compute capability %d.%d, %d SMs, %.1f GiB, runtime %d, driver %d\n",
+        printf("  GPU: %s, compute capability %d.%d, %d SMs, %.1f GiB, runtime %d, driver %d, "
+               "peaks %.0f GB/s and %.0f GFLOP/s (FP32)\n",
                d->name, d->major, d->minor, d->sms, (double)d->memory / (1 << 30),
-               d->runtime_version, d->driver_version);
+               d->runtime_version, d->driver_version, d->dram_gbps, d->fp32_gflops);
 }
 
 /* What a user sees: without a GPU the backend is refused with the probe's reason, never a
@@ -241,7 +246,7 @@ static void test_kernels_match_host(void)
         const bool ieee_map = op == MT_MAP_NEG || op == MT_MAP_ID || op == MT_MAP_INV ||
                               op == MT_MAP_RELU || op == MT_MAP_ABS;
         /* map */
-        CHECK_INT(p->map((enum mt_map_op)op, &out, &a), 0);
+        CHECK_INT(p->map((enum mt_map_op)op, &out, &a, NULL), 0);
         CHECK_INT(p->copy(ho, out.data, (size_t)on * 4, MT_CUDA_D2H), 0);
         for (int64_t i = 0; i < n; i++) {
             float want = maps[op](ha[hpos(&a, &out, i)]), got = ho[hpos(&out, &out, i)];
@@ -252,7 +257,7 @@ static void test_kernels_match_host(void)
                         got, want);
         }
         /* zip: every zip op is IEEE (exact) */
-        CHECK_INT(p->zip((enum mt_zip_op)zop, &out, &a, &b), 0);
+        CHECK_INT(p->zip((enum mt_zip_op)zop, &out, &a, &b, NULL), 0);
         CHECK_INT(p->copy(ho, out.data, (size_t)on * 4, MT_CUDA_D2H), 0);
         for (int64_t i = 0; i < n; i++) {
             float want = zips[zop](ha[hpos(&a, &out, i)], hb[hpos(&b, &out, i)]),
@@ -274,7 +279,7 @@ static void test_kernels_match_host(void)
         float *hr = random_floats(rn);
         CHECK(upload(p, &r, hr, rn));
         const enum mt_reduce_op rop = (enum mt_reduce_op)(trial % MT_RED_COUNT);
-        CHECK_INT(p->reduce(rop, &r, &a, dim), 0);
+        CHECK_INT(p->reduce(rop, &r, &a, dim, NULL), 0);
         CHECK_INT(p->copy(hr, r.data, (size_t)rn * 4, MT_CUDA_D2H), 0);
         for (int64_t i = 0; i < rn; i++) {
             const float *src = ha + hpos(&a, &r, i);
@@ -310,7 +315,12 @@ static void test_big_reduce_and_matmul(void)
                         r = {.ndim = 1, .shape = {1}, .strides = {1}};
     float got = 0.0f;
     CHECK(upload(p, &a, h, n) && upload(p, &r, &got, 1));
-    CHECK_INT(p->reduce(MT_RED_SUM, &r, &a, 0), 0);
+    struct mt_cuda_launch launch = {0}; /* described and timed: the diagnostics' data */
+    CHECK_INT(p->reduce(MT_RED_SUM, &r, &a, 0, &launch), 0);
+    CHECK(launch.kernel && strcmp(launch.kernel, "reduce_block") == 0);
+    CHECK(launch.grid[0] == 1 && launch.block[0] >= 32 && launch.registers > 0);
+    CHECK(launch.occupancy > 0.0 && launch.occupancy <= 1.0);
+    CHECK(launch.gpu_ms > 0.0 && launch.gpu_ms < 1000.0);
     CHECK_INT(p->copy(&got, r.data, 4, MT_CUDA_D2H), 0);
     double want = 0.0, mag = 0.0;
     for (int64_t i = 0; i < n; i++) want += h[i], mag += fabs(h[i]);
@@ -331,7 +341,7 @@ static void test_big_reduce_and_matmul(void)
         CHECK(upload(p, &A, ha, B * M * K) && upload(p, &Bv, hb, K * N) &&
               upload(p, &C, hc, B * M * N));
         for (int kern = 0; kern < 2; kern++) {
-            CHECK_INT(p->matmul((enum mt_cuda_matmul)kern, &C, &A, &Bv), 0);
+            CHECK_INT(p->matmul((enum mt_cuda_matmul)kern, &C, &A, &Bv, NULL), 0);
             CHECK_INT(p->copy(hc, C.data, (size_t)(B * M * N) * 4, MT_CUDA_D2H), 0);
             int wrong = 0;
             for (int64_t bi = 0; bi < B; bi++)

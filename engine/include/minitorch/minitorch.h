@@ -194,7 +194,16 @@ struct mt_diag {
     int vec_width;    /* float32 lanes per SIMD vector on the path taken (1: scalar) */
     double bytes;     /* bytes read and written (each element once) */
     double flops;     /* floating-point operations (matmul: 2*M*N*K) */
-    int64_t ns;       /* wall time */
+    int64_t ns;       /* wall time (on cuda: from the call to the kernel's end, copies of the
+                       * arguments and the launch included) */
+    /* cuda only (kernel is NULL on the CPU backends): the op's main kernel launch */
+    const char *kernel; /* "map_kernel", "matmul_tiled", ... */
+    unsigned grid[3];   /* blocks in x, y, z */
+    unsigned block[3];  /* threads per block in x, y, z */
+    int shared_bytes;   /* shared memory per block, static and dynamic */
+    int registers;      /* per thread */
+    double occupancy;   /* resident warps per SM over the SM's most, 0..1 (theoretical) */
+    int64_t gpu_ns;     /* the op's kernels on the device, from CUDA events */
 };
 /* (tests/differential/mtbind.py mirrors this struct for ctypes: change both together) */
 
@@ -209,6 +218,12 @@ double mt_probe_read_gbps(int threads, int runs);
 /* Both on all threads with the GEMM's instruction set, measured once per process at the first
  * call (about 0.3 s; later calls return at once): what diagnostics compare an op's rate with. */
 void mt_machine_peak(double *read_gbps, double *fma_gflops);
+
+/* The cuda device's peaks from its properties (not measured): DRAM bandwidth in GB/s (memory
+ * clock x bus width x 2) and FP32 GFLOP/s (SMs x FP32 lanes per SM x 2 x SM clock), and its
+ * name. False, and nothing written, when the cuda backend is unavailable. Asking loads the
+ * backend (see mt_backend_check). */
+bool mt_cuda_peak(double *dram_gbps, double *fp32_gflops, const char **name);
 
 typedef void (*mt_diag_fn)(void *user, const struct mt_diag *d);
 /* Calls fn after every op while set (NULL: off). Timing costs two clock reads per op. */

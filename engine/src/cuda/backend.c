@@ -18,6 +18,7 @@
 
 #include "plugin.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -171,33 +172,53 @@ static struct mt_cuda_view view_of(const struct mt_tensor *t)
     return v;
 }
 
-/* Before a launch: the cancel flag (polled between launches: a kernel runs to its end). */
-static enum mt_status launch_ok(struct mt_ctx *ctx, const struct mt_cuda_plugin **p)
+/* Before a launch: the library, and the cancel flag (polled between launches: a kernel runs
+ * to its end). *info is where the library describes the launch when diagnostics are on (it
+ * then also times it with CUDA events), else NULL. */
+static enum mt_status before(struct mt_ctx *ctx, const struct mt_cuda_plugin **p,
+                             struct mt_cuda_launch *launch, struct mt_cuda_launch **info)
 {
     *p = lib();
     if (!*p) return mt_backend_check(ctx, MT_BACKEND_CUDA);
     if (mt_cancel_requested()) return mt_fail(ctx, MT_ERR_CANCELLED, "interrupted");
+    memset(launch, 0, sizeof *launch);
+    *info = ctx->diag ? launch : NULL;
     return MT_OK;
 }
 
-static void diag_path(struct mt_diag *d, const char *path)
+/* After it: a failure as a language error, or the launch into the diagnostic entry. */
+static enum mt_status after(struct mt_ctx *ctx, const char *op, int code,
+                            const struct mt_cuda_launch *info, struct mt_diag *d)
 {
-    d->path = path;
+    if (code != 0) return cuda_fail(ctx, op, code);
+    d->path = "cuda";
     d->threads = 1;
     d->vec_width = 1;
+    d->kernel = NULL;
+    if (!info) return MT_OK;
+    d->path = info->kernel ? info->kernel : "cuda";
+    d->kernel = d->path;
+    memcpy(d->grid, info->grid, sizeof d->grid);
+    memcpy(d->block, info->block, sizeof d->block);
+    double threads = 1.0; /* every thread launched, the GPU's counterpart of the CPU's */
+    for (int i = 0; i < 3; i++) threads *= (double)info->grid[i] * info->block[i];
+    d->threads = threads < INT_MAX ? (int)threads : INT_MAX;
+    d->shared_bytes = info->shared_bytes;
+    d->registers = info->registers;
+    d->occupancy = info->occupancy;
+    d->gpu_ns = (int64_t)(info->gpu_ms * 1e6);
+    return MT_OK;
 }
 
 static enum mt_status cuda_map(struct mt_ctx *ctx, enum mt_map_op op, struct mt_tensor *out,
                                const struct mt_tensor *a, struct mt_diag *d)
 {
     const struct mt_cuda_plugin *p;
-    enum mt_status st = launch_ok(ctx, &p);
+    struct mt_cuda_launch launch, *info = NULL;
+    enum mt_status st = before(ctx, &p, &launch, &info);
     if (st != MT_OK) return st;
     struct mt_cuda_view vo = view_of(out), va = view_of(a);
-    int code = p->map(op, &vo, &va);
-    if (code != 0) return cuda_fail(ctx, mt_map_name(op), code);
-    diag_path(d, "cuda grid-stride");
-    return MT_OK;
+    return after(ctx, mt_map_name(op), p->map(op, &vo, &va, info), info, d);
 }
 
 static enum mt_status cuda_zip(struct mt_ctx *ctx, enum mt_zip_op op, struct mt_tensor *out,
@@ -205,26 +226,22 @@ static enum mt_status cuda_zip(struct mt_ctx *ctx, enum mt_zip_op op, struct mt_
                                struct mt_diag *d)
 {
     const struct mt_cuda_plugin *p;
-    enum mt_status st = launch_ok(ctx, &p);
+    struct mt_cuda_launch launch, *info = NULL;
+    enum mt_status st = before(ctx, &p, &launch, &info);
     if (st != MT_OK) return st;
     struct mt_cuda_view vo = view_of(out), va = view_of(a), vb = view_of(b);
-    int code = p->zip(op, &vo, &va, &vb);
-    if (code != 0) return cuda_fail(ctx, mt_zip_name(op), code);
-    diag_path(d, "cuda grid-stride");
-    return MT_OK;
+    return after(ctx, mt_zip_name(op), p->zip(op, &vo, &va, &vb, info), info, d);
 }
 
 static enum mt_status cuda_reduce(struct mt_ctx *ctx, enum mt_reduce_op op, struct mt_tensor *out,
                                   const struct mt_tensor *a, int dim, struct mt_diag *d)
 {
     const struct mt_cuda_plugin *p;
-    enum mt_status st = launch_ok(ctx, &p);
+    struct mt_cuda_launch launch, *info = NULL;
+    enum mt_status st = before(ctx, &p, &launch, &info);
     if (st != MT_OK) return st;
     struct mt_cuda_view vo = view_of(out), va = view_of(a);
-    int code = p->reduce(op, &vo, &va, dim);
-    if (code != 0) return cuda_fail(ctx, mt_reduce_name(op), code);
-    diag_path(d, "cuda reduce");
-    return MT_OK;
+    return after(ctx, mt_reduce_name(op), p->reduce(op, &vo, &va, dim, info), info, d);
 }
 
 static enum mt_status cuda_matmul(struct mt_ctx *ctx, struct mt_tensor *out,
@@ -232,13 +249,22 @@ static enum mt_status cuda_matmul(struct mt_ctx *ctx, struct mt_tensor *out,
                                   struct mt_diag *d)
 {
     const struct mt_cuda_plugin *p;
-    enum mt_status st = launch_ok(ctx, &p);
+    struct mt_cuda_launch launch, *info = NULL;
+    enum mt_status st = before(ctx, &p, &launch, &info);
     if (st != MT_OK) return st;
     struct mt_cuda_view vo = view_of(out), va = view_of(a), vb = view_of(b);
-    int code = p->matmul(MT_CUDA_MATMUL_TILED, &vo, &va, &vb);
-    if (code != 0) return cuda_fail(ctx, "matmul", code);
-    diag_path(d, "cuda tiled 32x32");
-    return MT_OK;
+    return after(ctx, "matmul", p->matmul(MT_CUDA_MATMUL_TILED, &vo, &va, &vb, info), info, d);
 }
 
 const struct mt_backend_ops mt_cuda_ops = {cuda_map, cuda_zip, cuda_reduce, cuda_matmul};
+
+bool mt_cuda_peak(double *dram_gbps, double *fp32_gflops, const char **name)
+{
+    const struct mt_cuda_plugin *p = lib();
+    const struct mt_cuda_device *dev = p ? p->device() : NULL;
+    if (!dev) return false;
+    *dram_gbps = dev->dram_gbps;
+    *fp32_gflops = dev->fp32_gflops;
+    *name = dev->name;
+    return true;
+}

@@ -22,6 +22,8 @@ struct mt_cuda_device {
     size_t memory;       /* global memory, bytes */
     int runtime_version; /* cudaRuntimeGetVersion: 13000 = 13.0 */
     int driver_version;  /* cudaDriverGetVersion (0: no driver) */
+    double dram_gbps;    /* peak DRAM bandwidth from the properties (0: unknown) */
+    double fp32_gflops;  /* peak FP32 rate from the properties (0: unknown) */
 };
 
 /* True when the cuda backend can run on this machine: a build with CUDA, a driver, and a GPU

@@ -11,12 +11,14 @@ void mt_cu_release(void *p);
 int mt_cu_copy(void *dst, const void *src, size_t bytes, enum mt_cuda_copy kind);
 int mt_cu_fill(float *dst, int64_t n, float value);
 int mt_cu_mem_info(size_t *free_bytes, size_t *total_bytes);
-int mt_cu_map(enum mt_map_op op, const struct mt_cuda_view *out, const struct mt_cuda_view *a);
+int mt_cu_map(enum mt_map_op op, const struct mt_cuda_view *out, const struct mt_cuda_view *a,
+              struct mt_cuda_launch *info);
 int mt_cu_zip(enum mt_zip_op op, const struct mt_cuda_view *out, const struct mt_cuda_view *a,
-              const struct mt_cuda_view *b);
+              const struct mt_cuda_view *b, struct mt_cuda_launch *info);
 int mt_cu_reduce(enum mt_reduce_op op, const struct mt_cuda_view *out, const struct mt_cuda_view *a,
-                 int dim);
+                 int dim, struct mt_cuda_launch *info);
 int mt_cu_matmul(enum mt_cuda_matmul kernel, const struct mt_cuda_view *out,
-                 const struct mt_cuda_view *a, const struct mt_cuda_view *b);
+                 const struct mt_cuda_view *a, const struct mt_cuda_view *b,
+                 struct mt_cuda_launch *info);
 
 #endif

@@ -251,12 +251,65 @@ unsigned blocks_for(int64_t n)
     return (unsigned)(want < 1 ? 1 : want < cap ? want : cap);
 }
 
-int finish()
+/* A call's kernels from the first launch to the device's end: when the caller asked for a
+ * description (plugin.h's struct mt_cuda_launch), CUDA events around them and the main
+ * kernel's attributes and theoretical occupancy. finish() checks the launches and waits. */
+class Call
 {
-    cudaError_t e = cudaGetLastError();
-    if (e == cudaSuccess) e = cudaDeviceSynchronize();
-    return (int)e;
-}
+  public:
+    explicit Call(mt_cuda_launch *info) : info_(info)
+    {
+        if (info_ && cudaEventCreate(&start_) == cudaSuccess &&
+            cudaEventCreate(&stop_) == cudaSuccess)
+            cudaEventRecord(start_);
+    }
+    Call(const Call &) = delete;
+    Call &operator=(const Call &) = delete;
+    ~Call()
+    {
+        if (start_) cudaEventDestroy(start_);
+        if (stop_) cudaEventDestroy(stop_);
+    }
+
+    template <typename Kernel>
+    void describe(Kernel kernel, const char *name, dim3 grid, dim3 block, size_t dynamic_smem)
+    {
+        if (!info_) return;
+        info_->kernel = name;
+        info_->grid[0] = grid.x, info_->grid[1] = grid.y, info_->grid[2] = grid.z;
+        info_->block[0] = block.x, info_->block[1] = block.y, info_->block[2] = block.z;
+        cudaFuncAttributes fa;
+        if (cudaFuncGetAttributes(&fa, kernel) == cudaSuccess) {
+            info_->registers = fa.numRegs;
+            info_->shared_bytes = (int)(fa.sharedSizeBytes + dynamic_smem);
+        }
+        const int threads = (int)(block.x * block.y * block.z);
+        const int warps = (threads + 31) / 32;
+        int dev = 0, resident = 0, max_threads = 0;
+        if (cudaGetDevice(&dev) == cudaSuccess &&
+            cudaDeviceGetAttribute(&max_threads, cudaDevAttrMaxThreadsPerMultiProcessor, dev) ==
+                cudaSuccess &&
+            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel, threads,
+                                                          dynamic_smem) == cudaSuccess &&
+            max_threads > 0)
+            info_->occupancy = (double)(resident * warps) / (max_threads / 32);
+    }
+
+    int finish()
+    {
+        cudaError_t e = cudaGetLastError();
+        if (stop_) cudaEventRecord(stop_);
+        if (e == cudaSuccess) e = cudaDeviceSynchronize();
+        float ms = 0.0f;
+        if (e == cudaSuccess && stop_ && cudaEventElapsedTime(&ms, start_, stop_) == cudaSuccess)
+            info_->gpu_ms = ms;
+        return (int)e;
+    }
+
+  private:
+    mt_cuda_launch *info_;
+    cudaEvent_t start_ = nullptr, stop_ = nullptr;
+};
 
 } // namespace
 
@@ -286,8 +339,9 @@ int mt_cu_copy(void *dst, const void *src, size_t bytes, enum mt_cuda_copy kind)
 int mt_cu_fill(float *dst, int64_t n, float value)
 {
     if (n <= 0) return 0;
+    Call call(nullptr);
     fill_kernel<<<blocks_for(n), kThreads>>>(dst, n, value);
-    return finish();
+    return call.finish();
 }
 
 int mt_cu_mem_info(size_t *free_bytes, size_t *total_bytes)
@@ -295,23 +349,32 @@ int mt_cu_mem_info(size_t *free_bytes, size_t *total_bytes)
     return (int)cudaMemGetInfo(free_bytes, total_bytes);
 }
 
-int mt_cu_map(enum mt_map_op op, const struct mt_cuda_view *out, const struct mt_cuda_view *a)
+int mt_cu_map(enum mt_map_op op, const struct mt_cuda_view *out, const struct mt_cuda_view *a,
+              struct mt_cuda_launch *info)
 {
     const int64_t n = size_of(*out);
     if (n == 0) return 0;
     const bool flat = flat_like(*out, *out) && flat_like(*a, *out);
-    map_kernel<<<blocks_for(n), kThreads>>>(op, *out, *a, n, flat);
-    return finish();
+    Call call(info);
+    const unsigned grid = blocks_for(n);
+    map_kernel<<<grid, kThreads>>>(op, *out, *a, n, flat);
+    call.describe(map_kernel, flat ? "map_kernel (contiguous)" : "map_kernel (strided)", grid,
+                  kThreads, 0);
+    return call.finish();
 }
 
 int mt_cu_zip(enum mt_zip_op op, const struct mt_cuda_view *out, const struct mt_cuda_view *a,
-              const struct mt_cuda_view *b)
+              const struct mt_cuda_view *b, struct mt_cuda_launch *info)
 {
     const int64_t n = size_of(*out);
     if (n == 0) return 0;
     const bool flat = flat_like(*out, *out) && flat_like(*a, *out) && flat_like(*b, *out);
-    zip_kernel<<<blocks_for(n), kThreads>>>(op, *out, *a, *b, n, flat);
-    return finish();
+    Call call(info);
+    const unsigned grid = blocks_for(n);
+    zip_kernel<<<grid, kThreads>>>(op, *out, *a, *b, n, flat);
+    call.describe(zip_kernel, flat ? "zip_kernel (contiguous)" : "zip_kernel (strided)", grid,
+                  kThreads, 0);
+    return call.finish();
 }
 
 /* Long dims with few outputs get a block each; the rest a thread each (a block per output of a
@@ -319,31 +382,41 @@ int mt_cu_zip(enum mt_zip_op op, const struct mt_cuda_view *out, const struct mt
 #define REDUCE_BLOCK_MIN 2048
 
 int mt_cu_reduce(enum mt_reduce_op op, const struct mt_cuda_view *out, const struct mt_cuda_view *a,
-                 int dim)
+                 int dim, struct mt_cuda_launch *info)
 {
     const int64_t nout = size_of(*out);
     if (nout == 0) return 0;
-    if (a->shape[dim] >= REDUCE_BLOCK_MIN && nout <= max_blocks())
+    Call call(info);
+    if (a->shape[dim] >= REDUCE_BLOCK_MIN && nout <= max_blocks()) {
         reduce_block<<<(unsigned)nout, kThreads>>>(op, *out, *a, dim, nout);
-    else
-        reduce_serial<<<blocks_for(nout), kThreads>>>(op, *out, *a, dim, nout);
-    return finish();
+        call.describe(reduce_block, "reduce_block", (unsigned)nout, kThreads, 0);
+    } else {
+        const unsigned grid = blocks_for(nout);
+        reduce_serial<<<grid, kThreads>>>(op, *out, *a, dim, nout);
+        call.describe(reduce_serial, "reduce_serial", grid, kThreads, 0);
+    }
+    return call.finish();
 }
 
 int mt_cu_matmul(enum mt_cuda_matmul kernel, const struct mt_cuda_view *out,
-                 const struct mt_cuda_view *a, const struct mt_cuda_view *b)
+                 const struct mt_cuda_view *a, const struct mt_cuda_view *b,
+                 struct mt_cuda_launch *info)
 {
     const int nd = out->ndim;
     const int64_t M = out->shape[nd - 2], N = out->shape[nd - 1], total = size_of(*out);
     if (total == 0) return 0;
+    Call call(info);
     if (kernel == MT_CUDA_MATMUL_NAIVE) {
-        matmul_naive<<<blocks_for(total), kThreads>>>(*out, *a, *b, total);
+        const unsigned grid = blocks_for(total);
+        matmul_naive<<<grid, kThreads>>>(*out, *a, *b, total);
+        call.describe(matmul_naive, "matmul_naive", grid, kThreads, 0);
     } else {
         const int64_t batches = total / (M * N);
         const int64_t gy = (M + kTile - 1) / kTile, gx = (N + kTile - 1) / kTile;
         if (gy > 65535) return (int)cudaErrorInvalidConfiguration;
         dim3 grid((unsigned)gx, (unsigned)gy, (unsigned)(batches < 65535 ? batches : 65535));
         matmul_tiled<<<grid, dim3(kTile, kTile)>>>(*out, *a, *b, batches);
+        call.describe(matmul_tiled, "matmul_tiled 32x32", grid, dim3(kTile, kTile), 0);
     }
-    return finish();
+    return call.finish();
 }

@@ -18,7 +18,7 @@
 extern "C" {
 #endif
 
-#define MT_CUDA_PLUGIN_VERSION 2
+#define MT_CUDA_PLUGIN_VERSION 3
 #define MT_CUDA_PLUGIN_SYMBOL "mt_cuda_plugin"
 #define MT_CUDA_PLUGIN_FILE "libminitorch_cuda.so"
 
@@ -35,6 +35,17 @@ enum mt_cuda_copy { MT_CUDA_H2D, MT_CUDA_D2H, MT_CUDA_D2D };
 /* the code `alloc` returns when the device is out of memory (cudaErrorMemoryAllocation) */
 #define MT_CUDA_ERR_NOMEM 2
 enum mt_cuda_matmul { MT_CUDA_MATMUL_NAIVE, MT_CUDA_MATMUL_TILED };
+
+/* An op's main kernel launch, for diagnostics (struct mt_diag's cuda fields). The kernel calls
+ * below fill one when given it, and then time their kernels with CUDA events; with NULL they
+ * do neither. */
+struct mt_cuda_launch {
+    const char *kernel; /* static name */
+    unsigned grid[3], block[3];
+    int shared_bytes, registers;
+    double occupancy; /* cudaOccupancyMaxActiveBlocksPerMultiprocessor's warps / the SM's most */
+    double gpu_ms;    /* every kernel of the call, event to event */
+};
 
 /* Every call after `probe` returns 0 or a CUDA error code (cudaError_t), which `error` names;
  * the kernels have the semantics of struct mt_backend_ops (internal.h) — shapes already checked,
@@ -54,17 +65,19 @@ struct mt_cuda_plugin {
     /* the device's free and total memory, bytes (cudaMemGetInfo) */
     int (*mem_info)(size_t *free_bytes, size_t *total_bytes);
     /* out = op(a), a broadcast to out's shape (aligned at the last dim) */
-    int (*map)(enum mt_map_op op, const struct mt_cuda_view *out, const struct mt_cuda_view *a);
+    int (*map)(enum mt_map_op op, const struct mt_cuda_view *out, const struct mt_cuda_view *a,
+               struct mt_cuda_launch *info);
     /* out = op(a, b), both broadcast to out's shape */
     int (*zip)(enum mt_zip_op op, const struct mt_cuda_view *out, const struct mt_cuda_view *a,
-               const struct mt_cuda_view *b);
+               const struct mt_cuda_view *b, struct mt_cuda_launch *info);
     /* out = reduce(a) over dim; out has a's shape with that dim of size 1 */
     int (*reduce)(enum mt_reduce_op op, const struct mt_cuda_view *out,
-                  const struct mt_cuda_view *a, int dim);
+                  const struct mt_cuda_view *a, int dim, struct mt_cuda_launch *info);
     /* out (..., M, N) = a (..., M, K) @ b (..., K, N), all three of out's ndim >= 3, batch dims
      * of a and b equal to out's or 1 */
     int (*matmul)(enum mt_cuda_matmul kernel, const struct mt_cuda_view *out,
-                  const struct mt_cuda_view *a, const struct mt_cuda_view *b);
+                  const struct mt_cuda_view *a, const struct mt_cuda_view *b,
+                  struct mt_cuda_launch *info);
 };
 
 typedef const struct mt_cuda_plugin *(*mt_cuda_plugin_fn)(void);

@@ -14,6 +14,25 @@
 #define MT_CUDA_MIN_MAJOR 7
 #define MT_CUDA_MIN_MINOR 5
 
+/* FP32 lanes per SM by compute capability (the CUDA C Programming Guide's throughput table:
+ * 64 on Turing and A100, 128 on the later consumer Ampere, Ada, Hopper and Blackwell). */
+static int fp32_lanes(int major, int minor)
+{
+    if (major < 8 || (major == 8 && minor == 0)) return 64;
+    return 128;
+}
+
+/* The device's peaks from its attributes: DRAM (double data rate) and FP32 FMA. */
+static void peaks(struct mt_cuda_device *d)
+{
+    int sm_khz = 0, mem_khz = 0, bus_bits = 0;
+    if (cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, 0) == cudaSuccess &&
+        cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, 0) == cudaSuccess)
+        d->dram_gbps = 2.0 * mem_khz * 1e3 * (bus_bits / 8.0) / 1e9;
+    if (cudaDeviceGetAttribute(&sm_khz, cudaDevAttrClockRate, 0) == cudaSuccess)
+        d->fp32_gflops = (double)d->sms * fp32_lanes(d->major, d->minor) * 2.0 * sm_khz * 1e3 / 1e9;
+}
+
 static pthread_once_t probe_once = PTHREAD_ONCE_INIT;
 static bool probe_ok;
 static char probe_why[512];
@@ -57,6 +76,7 @@ static void probe_run(void)
         probe_dev.minor = p.minor;
         probe_dev.sms = p.multiProcessorCount;
         probe_dev.memory = p.totalGlobalMem;
+        peaks(&probe_dev);
         if (p.major < MT_CUDA_MIN_MAJOR ||
             (p.major == MT_CUDA_MIN_MAJOR && p.minor < MT_CUDA_MIN_MINOR)) {
             snprintf(probe_why, sizeof probe_why,
