@@ -317,8 +317,8 @@ static void test_big_reduce_and_matmul(void)
     CHECK(upload(p, &a, h, n) && upload(p, &r, &got, 1));
     struct mt_cuda_launch launch = {0}; /* described and timed: the diagnostics' data */
     CHECK_INT(p->reduce(MT_RED_SUM, &r, &a, 0, &launch), 0);
-    CHECK(launch.kernel && strcmp(launch.kernel, "reduce_block") == 0);
-    CHECK(launch.grid[0] == 1 && launch.block[0] >= 32 && launch.registers > 0);
+    CHECK(launch.kernel && strcmp(launch.kernel, "reduce_block (grid-wide, 2 passes)") == 0);
+    CHECK(launch.grid[0] > 1 && launch.block[0] >= 32 && launch.registers > 0);
     CHECK(launch.occupancy > 0.0 && launch.occupancy <= 1.0);
     CHECK(launch.gpu_ms > 0.0 && launch.gpu_ms < 1000.0);
     CHECK_INT(p->copy(&got, r.data, 4, MT_CUDA_D2H), 0);
@@ -327,38 +327,124 @@ static void test_big_reduce_and_matmul(void)
     CHECK(fabs(got - want) <= 1e-5 * mag);
     p->release(a.data), p->release(r.data), free(h);
 
-    static const int64_t sizes[][4] = {
-        {2, 33, 33, 33}, {3, 45, 33, 40}, {1, 1, 70, 1}, {2, 64, 64, 64}};
+    /* batch, M, K, N: tile edges (33, 45 x 33 @ 33 x 40), a vector, exact tiles, several
+     * 128 x 128 tiles with edges, K not a multiple of the slab (8) or of 4 */
+    static const int64_t sizes[][4] = {{2, 33, 33, 33},     {3, 45, 33, 40},   {1, 1, 70, 1},
+                                       {2, 64, 64, 64},     {1, 130, 72, 260}, {2, 257, 36, 131},
+                                       {1, 128, 1000, 128}, {4, 96, 7, 200}};
+    int cases = 0;
     for (size_t t = 0; t < sizeof sizes / sizeof sizes[0]; t++) {
         const int64_t B = sizes[t][0], M = sizes[t][1], K = sizes[t][2], N = sizes[t][3];
-        struct mt_cuda_view A = {.ndim = 3, .shape = {B, M, K}, .strides = {M * K, K, 1}};
-        struct mt_cuda_view Bv = {.ndim = 3,
-                                  .shape = {1, K, N},
-                                  .strides = {0, 1, K}}; /* b^T laid out, batch broadcast */
-        struct mt_cuda_view C = {.ndim = 3, .shape = {B, M, N}, .strides = {M * N, N, 1}};
         float *ha = random_floats(B * M * K), *hb = random_floats(K * N),
               *hc = random_floats(B * M * N);
-        CHECK(upload(p, &A, ha, B * M * K) && upload(p, &Bv, hb, K * N) &&
-              upload(p, &C, hc, B * M * N));
-        for (int kern = 0; kern < 2; kern++) {
-            CHECK_INT(p->matmul((enum mt_cuda_matmul)kern, &C, &A, &Bv, NULL), 0);
-            CHECK_INT(p->copy(hc, C.data, (size_t)(B * M * N) * 4, MT_CUDA_D2H), 0);
-            int wrong = 0;
-            for (int64_t bi = 0; bi < B; bi++)
-                for (int64_t i = 0; i < M; i++)
-                    for (int64_t j = 0; j < N; j++) {
-                        double acc = 0.0, mag2 = 0.0;
-                        for (int64_t k = 0; k < K; k++) {
-                            double x = (double)ha[bi * M * K + i * K + k] * hb[j * K + k];
-                            acc += x, mag2 += fabs(x);
+        /* b row-major (float4 loads when K and N allow) or laid out as b^T (strided loads);
+         * its batch dim broadcast either way */
+        for (int layout = 0; layout < 2; layout++) {
+            struct mt_cuda_view A = {.ndim = 3, .shape = {B, M, K}, .strides = {M * K, K, 1}};
+            struct mt_cuda_view Bv = {.ndim = 3, .shape = {1, K, N}, .strides = {0, N, 1}};
+            if (layout) Bv.strides[1] = 1, Bv.strides[2] = K;
+            struct mt_cuda_view C = {.ndim = 3, .shape = {B, M, N}, .strides = {M * N, N, 1}};
+            CHECK(upload(p, &A, ha, B * M * K) && upload(p, &Bv, hb, K * N) &&
+                  upload(p, &C, hc, B * M * N));
+            for (int kern = 0; kern <= MT_CUDA_MATMUL_AUTO; kern++) {
+                CHECK_INT(p->matmul((enum mt_cuda_matmul)kern, &C, &A, &Bv, NULL), 0);
+                CHECK_INT(p->copy(hc, C.data, (size_t)(B * M * N) * 4, MT_CUDA_D2H), 0);
+                int wrong = 0;
+                for (int64_t bi = 0; bi < B; bi++)
+                    for (int64_t i = 0; i < M; i++)
+                        for (int64_t j = 0; j < N; j++) {
+                            double acc = 0.0, mag2 = 0.0;
+                            for (int64_t k = 0; k < K; k++) {
+                                double x = (double)ha[bi * M * K + i * K + k] *
+                                           hb[layout ? j * K + k : k * N + j];
+                                acc += x, mag2 += fabs(x);
+                            }
+                            wrong += fabs(hc[bi * M * N + i * N + j] - acc) > 1e-5 * mag2 + 1e-6;
                         }
-                        wrong += fabs(hc[bi * M * N + i * N + j] - acc) > 1e-5 * mag2 + 1e-6;
-                    }
-            CHECK_INT(wrong, 0);
+                if (wrong)
+                    fprintf(stderr,
+                            "matmul kernel %d, %lld x (%lld x %lld @ %lld x %lld), b %s: "
+                            "%d wrong\n",
+                            kern, (long long)B, (long long)M, (long long)K, (long long)K,
+                            (long long)N, layout ? "transposed" : "row-major", wrong);
+                CHECK_INT(wrong, 0);
+                cases++;
+            }
+            p->release(A.data), p->release(Bv.data), p->release(C.data);
         }
-        p->release(A.data), p->release(Bv.data), p->release(C.data);
         free(ha), free(hb), free(hc);
     }
+    printf("  matmul: %d cases (4 kernels, 2 layouts of b) against the host\n", cases);
+}
+/* Reductions of 1 to 10^7 elements over each dim of (n,), (3, n) and (n, 3): every path of
+ * mt_cu_reduce (serial, blocks, grid-wide in two passes, columns), against double sums on the
+ * host (max exactly; sum and mean within float32 rounding of the terms' magnitude). */
+static void test_reduce_sizes(void)
+{
+    const struct mt_cuda_plugin *p = mt_cuda_plugin_loaded();
+    static const int64_t sizes[] = {1, 7, 255, 256, 2047, 2048, 5000, 100000, 1000000, 10000000};
+    int cases = 0, bad = 0;
+    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+        const int64_t n = sizes[si];
+        for (int shape = 0; shape < 3; shape++) {
+            if (shape && n > 1000000) continue; /* (3, 10^7) adds nothing but time */
+            struct mt_cuda_view a;
+            const int64_t s2[2] = {shape == 1 ? 3 : n, shape == 1 ? n : 3};
+            int64_t total = shape ? 3 * n : n;
+            if (shape == 0)
+                a = (struct mt_cuda_view){.ndim = 1, .shape = {n}, .strides = {1}};
+            else
+                a = (struct mt_cuda_view){
+                    .ndim = 2, .shape = {s2[0], s2[1]}, .strides = {s2[1], 1}};
+            float *h = random_floats(total);
+            CHECK(upload(p, &a, h, total));
+            for (int dim = 0; dim < a.ndim; dim++) {
+                struct mt_cuda_view r = a;
+                r.shape[dim] = 1;
+                int64_t rn = 1;
+                for (int d = r.ndim - 1; d >= 0; d--) r.strides[d] = rn, rn *= r.shape[d];
+                float *hr = random_floats(rn);
+                CHECK(upload(p, &r, hr, rn));
+                for (int op = 0; op < MT_RED_COUNT; op++) {
+                    if (op == MT_RED_PROD && a.shape[dim] > 64) continue; /* under/overflows */
+                    CHECK_INT(p->reduce((enum mt_reduce_op)op, &r, &a, dim, NULL), 0);
+                    CHECK_INT(p->copy(hr, r.data, (size_t)rn * 4, MT_CUDA_D2H), 0);
+                    for (int64_t o = 0; o < rn; o++) {
+                        /* output o's elements: o walks the kept dim */
+                        const int64_t len = a.shape[dim];
+                        const int64_t base = a.ndim == 1 ? 0 : o * a.strides[1 - dim];
+                        double sum = 0, mag = 0, prod = 1, mx = -INFINITY;
+                        for (int64_t j = 0; j < len; j++) {
+                            double x = h[base + j * a.strides[dim]];
+                            sum += x, mag += fabs(x), prod *= x, mx = x > mx ? x : mx;
+                        }
+                        double want = op == MT_RED_SUM    ? sum
+                                      : op == MT_RED_MEAN ? sum / (double)len
+                                      : op == MT_RED_PROD ? prod
+                                                          : mx;
+                        double tol = op == MT_RED_MAX ? 0
+                                     : op == MT_RED_PROD
+                                         ? 1e-5 * fabs(prod) + 1e-30
+                                         : 2e-6 * mag / (op == MT_RED_MEAN ? len : 1) + 1e-7;
+                        if (fabs(hr[o] - want) > tol && bad++ < 5)
+                            fprintf(stderr,
+                                    "reduce %s over dim %d of %lld x %lld [%lld]: %.9g, "
+                                    "want %.9g\n",
+                                    mt_reduce_name(op), dim, (long long)a.shape[0],
+                                    (long long)(a.ndim > 1 ? a.shape[1] : 1), (long long)o, hr[o],
+                                    want);
+                    }
+                    cases++;
+                }
+                p->release(r.data);
+                free(hr);
+            }
+            p->release(a.data);
+            free(h);
+        }
+    }
+    CHECK_INT(bad, 0);
+    printf("  reduce: %d cases of 1 to 10^7 elements against the host\n", cases);
 }
 #endif
 
@@ -375,11 +461,12 @@ int main(int argc, char **argv)
     if (mt_cuda_plugin_loaded()) {
         RUN_TEST(test_kernels_match_host);
         RUN_TEST(test_big_reduce_and_matmul);
+        RUN_TEST(test_reduce_sizes);
     } else {
-        printf("SKIPPED 2 GPU tests (kernels against the host): no usable GPU\n");
+        printf("SKIPPED 3 GPU tests (kernels against the host): no usable GPU\n");
     }
 #else
-    printf("SKIPPED 2 GPU tests (kernels against the host): this build has no CUDA backend\n");
+    printf("SKIPPED 3 GPU tests (kernels against the host): this build has no CUDA backend\n");
 #endif
     return TEST_SUMMARY();
 }

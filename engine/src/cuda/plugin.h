@@ -34,7 +34,16 @@ struct mt_cuda_view {
 enum mt_cuda_copy { MT_CUDA_H2D, MT_CUDA_D2H, MT_CUDA_D2D };
 /* the code `alloc` returns when the device is out of memory (cudaErrorMemoryAllocation) */
 #define MT_CUDA_ERR_NOMEM 2
-enum mt_cuda_matmul { MT_CUDA_MATMUL_NAIVE, MT_CUDA_MATMUL_TILED };
+/* The matmul kernels, kept side by side for teaching (ops.cu): one thread per output; the
+ * course's 32 x 32 shared-memory tiles; 128 x 128 tiles with 8 x 8 outputs per thread in
+ * registers, float4 loads and double-buffered shared memory. AUTO: the fastest for the shape
+ * (what the language's matmul uses). */
+enum mt_cuda_matmul {
+    MT_CUDA_MATMUL_NAIVE,
+    MT_CUDA_MATMUL_TILED,
+    MT_CUDA_MATMUL_REGISTER,
+    MT_CUDA_MATMUL_AUTO,
+};
 
 /* An op's main kernel launch, for diagnostics (struct mt_diag's cuda fields). The kernel calls
  * below fill one when given it, and then time their kernels with CUDA events; with NULL they
