@@ -9,8 +9,8 @@
 # still run (and say why the GPU checks were skipped), so the script can be tried anywhere.
 # What it runs grows with the backend: at present the device probe, the kernels against the
 # host, device tensors against simple (ctest -R cuda), then bench/gpu_bench.c: the kernels
-# against the device's copy bandwidth, naive and tiled matmul, and Task 3.4's table beside the
-# fast backend.
+# against the device's copy bandwidth, the matmul kernels, SGEMM beside cuBLAS, Task 3.4's table
+# beside the fast backend, and the training epoch on cuda (fused kernel and ops) beside fast.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -28,6 +28,7 @@
 
 #include "cpu/fast.h"
 #include "cpu/gemm.h"
+#include "cuda/plugin.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -71,6 +72,11 @@ struct mt_trainer {
     int nt; /* threads of the fused step */
     struct thread_buf tb[MAX_THREADS];
     struct layer_buf L[MAX_LAYERS];
+    /* the cuda backend's fused epoch (cuda/train_step.h): one launch per epoch */
+    bool cuda_fused;
+    struct mt_cuda_mlp mlp;               /* its view of the model, data and gradients */
+    struct mt_tensor *xc, *yc;            /* the data, contiguous on the device */
+    struct mt_tensor *cg[2 * MAX_LAYERS]; /* the last step's gradients: weight, bias, ... */
 };
 
 static void *alloc_floats(int64_t n) { return malloc((size_t)(n > 0 ? n : 1) * sizeof(float)); }
@@ -92,6 +98,9 @@ void mt_trainer_free(struct mt_trainer *t)
     }
     mt_tensor_release(t->X);
     mt_tensor_release(t->y);
+    mt_tensor_release(t->xc);
+    mt_tensor_release(t->yc);
+    for (int i = 0; i < 2 * MAX_LAYERS; i++) mt_tensor_release(t->cg[i]);
     free(t->xd);
     free(t->yd);
     free(t->perm);
@@ -105,7 +114,7 @@ void mt_trainer_free(struct mt_trainer *t)
 
 const char *mt_trainer_path(const struct mt_trainer *t)
 {
-    return t->fused ? "fused step" : "autodiff ops";
+    return t->fused ? "fused step" : t->cuda_fused ? "fused kernel" : "autodiff ops";
 }
 
 static bool fused_possible(const struct mt_trainer *t)
@@ -122,6 +131,41 @@ static bool fused_possible(const struct mt_trainer *t)
             !mt_tensor_is_contiguous(t->layers[l].bias))
             return false;
     return true;
+}
+
+/* The cuda backend's fused epoch, when the model and data are on cuda, contiguous, and the
+ * activations of a batch fit one block's shared memory (cuda/train_step.h): the data copied
+ * contiguous and gradient buffers made on the device. Leaves t->cuda_fused false (the ops path)
+ * otherwise; a failure making the buffers is an error. */
+static enum mt_status cuda_fused_setup(struct mt_trainer *t)
+{
+    struct mt_ctx *ctx = t->ctx;
+    if (t->X->backend != MT_BACKEND_CUDA || t->nl > MT_CUDA_MLP_MAX) return MT_OK;
+    struct mt_cuda_mlp *m = &t->mlp;
+    *m = (struct mt_cuda_mlp){.nl = t->nl, .n = t->n, .batch = t->batch, .rate = t->rate};
+    m->width[0] = t->in;
+    for (int l = 0; l < t->nl; l++) {
+        const struct mt_linear *ly = &t->layers[l];
+        if (!mt_tensor_is_contiguous(ly->weight) || !mt_tensor_is_contiguous(ly->bias))
+            return MT_OK;
+        m->width[l + 1] = ly->weight->shape[1];
+        m->w[l] = mt_data(ly->weight);
+        m->b[l] = mt_data(ly->bias);
+    }
+    if (!mt_cuda_train_fits(m)) return MT_OK;
+    enum mt_status st = mt_copy_raw(ctx, t->X, &t->xc);
+    if (st == MT_OK) st = mt_copy_raw(ctx, t->y, &t->yc);
+    for (int l = 0; l < t->nl && st == MT_OK; l++) {
+        const struct mt_linear *ly = &t->layers[l];
+        st = mt_empty(ctx, MT_BACKEND_CUDA, 2, ly->weight->shape, &t->cg[2 * l]);
+        if (st == MT_OK) st = mt_empty(ctx, MT_BACKEND_CUDA, 1, ly->bias->shape, &t->cg[2 * l + 1]);
+        if (st == MT_OK) m->gw[l] = mt_data(t->cg[2 * l]), m->gb[l] = mt_data(t->cg[2 * l + 1]);
+    }
+    if (st != MT_OK) return st;
+    m->x = mt_data(t->xc);
+    m->y = mt_data(t->yc);
+    t->cuda_fused = true;
+    return MT_OK;
 }
 
 /* Threads for the fused step: the context's, when the hidden layers are wide enough that
@@ -245,6 +289,13 @@ enum mt_status mt_trainer_new(struct mt_ctx *ctx, const struct mt_linear *layers
     if (!ok) {
         mt_trainer_free(t);
         return mt_fail(ctx, MT_ERR_NOMEM, "train: out of memory for the training buffers");
+    }
+    if (!ops_only) {
+        enum mt_status st = cuda_fused_setup(t);
+        if (st != MT_OK) {
+            mt_trainer_free(t);
+            return st;
+        }
     }
     *out = t;
     return MT_OK;
@@ -586,6 +637,13 @@ enum mt_status mt_trainer_epoch(struct mt_trainer *t, double *loss)
         if (st == MT_ERR_NOMEM) return mt_fail(ctx, st, "train: out of memory in a product");
         return st;
     }
+    if (t->cuda_fused) { /* the interrupt is polled before the launch: an epoch is one kernel */
+        if (mt_cancel_requested())
+            return mt_fail(ctx, MT_ERR_CANCELLED, "training was interrupted");
+        st = mt_cuda_train_epoch(ctx, &t->mlp, t->perm, loss);
+        if (st == MT_OK) t->have_grads = true;
+        return st;
+    }
     for (int64_t b0 = 0; b0 < t->n && st == MT_OK; b0 += t->batch) {
         if (mt_cancel_requested())
             return mt_fail(ctx, MT_ERR_CANCELLED, "training was interrupted");
@@ -645,6 +703,17 @@ enum mt_status mt_trainer_correct(struct mt_trainer *t, int64_t *correct)
 
 enum mt_status mt_trainer_sync(struct mt_trainer *t)
 {
+    if (t->cuda_fused && t->have_grads) { /* copies of the device buffers the kernel wrote */
+        for (int i = 0; i < 2 * t->nl; i++) {
+            struct mt_tensor *p = i % 2 ? t->layers[i / 2].bias : t->layers[i / 2].weight,
+                             *g = NULL;
+            enum mt_status st = mt_copy_raw(t->ctx, t->cg[i], &g);
+            if (st != MT_OK) return st;
+            mt_tensor_release(p->grad);
+            p->grad = g;
+        }
+        return MT_OK;
+    }
     if (!t->fused || !t->have_grads) return MT_OK;
     for (int l = 0; l < t->nl; l++) {
         struct mt_tensor *ps[2] = {t->layers[l].weight, t->layers[l].bias};

@@ -17,6 +17,7 @@
 #include "engine/src/internal.h"
 
 #include "engine/src/cuda/plugin.h"
+#include "engine/src/cuda/train_step.h"
 #include "tests/engine/cuda_standin.h"
 
 #include <stdarg.h>
@@ -223,6 +224,36 @@ static int matmul(enum mt_cuda_matmul kernel, const struct mt_cuda_view *out,
     return launched(mt_simple_ops.matmul(NULL, &o.t, &x.t, &y.t, &d), info, t0);
 }
 
+/* The fused epoch: train_step.h's code itself, on one host thread, "shared memory" from the
+ * heap (as large as the device's 227 KiB of an H100 allows: the same refusals as there). */
+#define STANDIN_SMEM_MAX (227 * 1024)
+
+static size_t train_smem(const struct mt_cuda_mlp *m)
+{
+    size_t bytes = (size_t)mt_ts_smem_floats(m) * sizeof(float);
+    return bytes <= STANDIN_SMEM_MAX ? bytes : 0;
+}
+
+static int train_epoch(const struct mt_cuda_mlp *m, const int64_t *perm, double *loss,
+                       struct mt_cuda_launch *info)
+{
+    int64_t t0 = mt_now_ns();
+    if (train_smem(m) == 0) return 1;
+    struct mt_cuda_mlp h = *m; /* its pointers as host addresses */
+    for (int l = 0; l < h.nl; l++) {
+        h.w[l] = untag(h.w[l]), h.b[l] = untag(h.b[l]);
+        if (h.gw[l]) h.gw[l] = untag(h.gw[l]);
+        if (h.gb[l]) h.gb[l] = untag(h.gb[l]);
+    }
+    h.x = untag(h.x), h.y = untag(h.y);
+    state.copies++; /* the permutation, sent over as the library does */
+    float *smem = malloc(train_smem(m));
+    if (!smem) return MT_CUDA_ERR_NOMEM;
+    mt_ts_epoch(&h, perm, smem, loss);
+    free(smem);
+    return launched(MT_OK, info, t0);
+}
+
 static const struct mt_cuda_plugin table = {
     .version = MT_CUDA_PLUGIN_VERSION,
     .probe = probe,
@@ -237,6 +268,8 @@ static const struct mt_cuda_plugin table = {
     .zip = zip,
     .reduce = reduce,
     .matmul = matmul,
+    .train_smem = train_smem,
+    .train_epoch = train_epoch,
 };
 
 const struct mt_cuda_plugin *mt_cuda_plugin(void) { return &table; }

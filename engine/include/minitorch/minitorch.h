@@ -501,7 +501,10 @@ void mt_sgd_zero_grad(struct mt_tensor *const *params, int n);
  *    no graph and no tensors per op (the GEMM sums in the same order as the fast matmul, the
  *    maps call the fast backend's own kernels): the same bits, 20-100x less overhead.
  * The fused step is used when the model and data are on `fast` and its GEMM sums by FMA
- * chains (AVX2/AVX-512), unless `ops_only`. */
+ * chains (AVX2/AVX-512), unless `ops_only`. On `cuda` the counterpart is the "fused kernel":
+ * a whole epoch in one kernel launch (cuda/train_step.h), when a batch's activations fit one
+ * block's shared memory; the same operations as the ops in the same order, without fused
+ * multiply-adds, so it differs from the ops only where the GPU's expf/logf do. */
 struct mt_trainer;
 enum mt_status mt_trainer_new(struct mt_ctx *ctx, const struct mt_linear *layers, int nlayers,
                               struct mt_tensor *X, struct mt_tensor *y, int64_t batch, float rate,

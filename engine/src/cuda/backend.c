@@ -258,6 +258,43 @@ static enum mt_status cuda_matmul(struct mt_ctx *ctx, struct mt_tensor *out,
 
 const struct mt_backend_ops mt_cuda_ops = {cuda_map, cuda_zip, cuda_reduce, cuda_matmul};
 
+bool mt_cuda_train_fits(const struct mt_cuda_mlp *m)
+{
+    const struct mt_cuda_plugin *p = lib();
+    return p && p->train_smem(m) > 0;
+}
+
+enum mt_status mt_cuda_train_epoch(struct mt_ctx *ctx, const struct mt_cuda_mlp *m,
+                                   const int64_t *perm, double *loss)
+{
+    const struct mt_cuda_plugin *p;
+    struct mt_cuda_launch launch, *info = NULL;
+    enum mt_status st = before(ctx, &p, &launch, &info);
+    if (st != MT_OK) return st;
+    struct mt_diag d = {0};
+    int64_t t0 = mt_now_ns();
+    st = after(ctx, "training epoch", p->train_epoch(m, perm, loss, info), info, &d);
+    if (st != MT_OK || !ctx->diag) return st;
+    /* one row for the epoch: its data in, its loss out; per point, the forward's and the
+     * backward's two products (2 FLOPs per weight each) */
+    double params = 0;
+    for (int l = 0; l < m->nl; l++)
+        params += (double)m->width[l] * m->width[l + 1] + m->width[l + 1];
+    d.op = "train_epoch";
+    d.backend = MT_BACKEND_CUDA;
+    d.nin = 1;
+    d.in_ndim[0] = 2;
+    d.in_shape[0][0] = m->n, d.in_shape[0][1] = m->width[0];
+    d.in_strides[0][0] = m->width[0], d.in_strides[0][1] = 1;
+    d.out_ndim = 1;
+    d.out_shape[0] = 1, d.out_strides[0] = 1;
+    d.bytes = 4.0 * ((double)m->n * (m->width[0] + 1) + 3.0 * params);
+    d.flops = 6.0 * params * (double)m->n;
+    d.ns = mt_now_ns() - t0;
+    ctx->diag(ctx->diag_user, &d);
+    return MT_OK;
+}
+
 bool mt_cuda_peak(double *dram_gbps, double *fp32_gflops, const char **name)
 {
     const struct mt_cuda_plugin *p = lib();

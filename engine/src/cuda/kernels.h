@@ -1,5 +1,5 @@
-/* kernels.h — inside libminitorch_cuda.so: the functions of ops.cu that runtime.cu puts in the
- * plugin table (plugin.h documents each). */
+/* kernels.h — inside libminitorch_cuda.so: the functions of ops.cu and train.cu that runtime.cu
+ * puts in the plugin table (plugin.h documents each). */
 #ifndef MINITORCH_CUDA_KERNELS_H
 #define MINITORCH_CUDA_KERNELS_H
 
@@ -20,5 +20,9 @@ int mt_cu_reduce(enum mt_reduce_op op, const struct mt_cuda_view *out, const str
 int mt_cu_matmul(enum mt_cuda_matmul kernel, const struct mt_cuda_view *out,
                  const struct mt_cuda_view *a, const struct mt_cuda_view *b,
                  struct mt_cuda_launch *info);
+
+size_t mt_cu_train_smem(const struct mt_cuda_mlp *m);
+int mt_cu_train_epoch(const struct mt_cuda_mlp *m, const int64_t *perm, double *loss,
+                      struct mt_cuda_launch *info);
 
 #endif

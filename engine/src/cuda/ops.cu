@@ -10,6 +10,7 @@
  * Every call checks the launch and waits for the device, so an error is reported by the call
  * that caused it. None of this has run on a GPU yet: tests/engine/test_cuda.c and
  * bench/gpu.sh are what a GPU session runs first. */
+#include "call.cuh"
 #include "kernels.h"
 
 #include "../cpu/scalar.h"
@@ -448,66 +449,6 @@ unsigned blocks_for(int64_t n)
     return (unsigned)(want < 1 ? 1 : want < cap ? want : cap);
 }
 
-/* A call's kernels from the first launch to the device's end: when the caller asked for a
- * description (plugin.h's struct mt_cuda_launch), CUDA events around them and the main
- * kernel's attributes and theoretical occupancy. finish() checks the launches and waits. */
-class Call
-{
-  public:
-    explicit Call(mt_cuda_launch *info) : info_(info)
-    {
-        if (info_ && cudaEventCreate(&start_) == cudaSuccess &&
-            cudaEventCreate(&stop_) == cudaSuccess)
-            cudaEventRecord(start_);
-    }
-    Call(const Call &) = delete;
-    Call &operator=(const Call &) = delete;
-    ~Call()
-    {
-        if (start_) cudaEventDestroy(start_);
-        if (stop_) cudaEventDestroy(stop_);
-    }
-
-    template <typename Kernel>
-    void describe(Kernel kernel, const char *name, dim3 grid, dim3 block, size_t dynamic_smem)
-    {
-        if (!info_) return;
-        info_->kernel = name;
-        info_->grid[0] = grid.x, info_->grid[1] = grid.y, info_->grid[2] = grid.z;
-        info_->block[0] = block.x, info_->block[1] = block.y, info_->block[2] = block.z;
-        cudaFuncAttributes fa;
-        if (cudaFuncGetAttributes(&fa, kernel) == cudaSuccess) {
-            info_->registers = fa.numRegs;
-            info_->shared_bytes = (int)(fa.sharedSizeBytes + dynamic_smem);
-        }
-        const int threads = (int)(block.x * block.y * block.z);
-        const int warps = (threads + 31) / 32;
-        int dev = 0, resident = 0, max_threads = 0;
-        if (cudaGetDevice(&dev) == cudaSuccess &&
-            cudaDeviceGetAttribute(&max_threads, cudaDevAttrMaxThreadsPerMultiProcessor, dev) ==
-                cudaSuccess &&
-            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel, threads,
-                                                          dynamic_smem) == cudaSuccess &&
-            max_threads > 0)
-            info_->occupancy = (double)(resident * warps) / (max_threads / 32);
-    }
-
-    int finish()
-    {
-        cudaError_t e = cudaGetLastError();
-        if (stop_) cudaEventRecord(stop_);
-        if (e == cudaSuccess) e = cudaDeviceSynchronize();
-        float ms = 0.0f;
-        if (e == cudaSuccess && stop_ && cudaEventElapsedTime(&ms, start_, stop_) == cudaSuccess)
-            info_->gpu_ms = ms;
-        return (int)e;
-    }
-
-  private:
-    mt_cuda_launch *info_;
-    cudaEvent_t start_ = nullptr, stop_ = nullptr;
-};
-
 } // namespace
 
 const char *mt_cu_error(int code)
@@ -536,7 +477,7 @@ int mt_cu_copy(void *dst, const void *src, size_t bytes, enum mt_cuda_copy kind)
 int mt_cu_fill(float *dst, int64_t n, float value)
 {
     if (n <= 0) return 0;
-    Call call(nullptr);
+    mt_cu::Call call(nullptr);
     fill_kernel<<<blocks_for(n), kThreads>>>(dst, n, value);
     return call.finish();
 }
@@ -552,7 +493,7 @@ int mt_cu_map(enum mt_map_op op, const struct mt_cuda_view *out, const struct mt
     const int64_t n = size_of(*out);
     if (n == 0) return 0;
     const bool flat = flat_like(*out, *out) && flat_like(*a, *out);
-    Call call(info);
+    mt_cu::Call call(info);
     if (flat && aligned16(out->data) && aligned16(a->data)) {
         const unsigned grid = blocks_for((n + 3) / 4);
         map_vec4<<<grid, kThreads>>>(op, out->data, a->data, n);
@@ -572,7 +513,7 @@ int mt_cu_zip(enum mt_zip_op op, const struct mt_cuda_view *out, const struct mt
     const int64_t n = size_of(*out);
     if (n == 0) return 0;
     const bool flat = flat_like(*out, *out) && flat_like(*a, *out) && flat_like(*b, *out);
-    Call call(info);
+    mt_cu::Call call(info);
     if (flat && aligned16(out->data) && aligned16(a->data) && aligned16(b->data)) {
         const unsigned grid = blocks_for((n + 3) / 4);
         zip_vec4<<<grid, kThreads>>>(op, out->data, a->data, b->data, n);
@@ -586,24 +527,9 @@ int mt_cu_zip(enum mt_zip_op op, const struct mt_cuda_view *out, const struct mt
     return call.finish();
 }
 
-/* The plugin's scratch for partial results, grown on demand and kept (one reduction at a time:
- * every call waits for its kernels before it returns the lock). */
+/* The partial results of reductions cut into parts, and its lock. */
 static pthread_mutex_t scratch_lock = PTHREAD_MUTEX_INITIALIZER;
-static float *scratch;
-static int64_t scratch_n;
-
-static cudaError_t scratch_get(int64_t n, float **out)
-{
-    if (n > scratch_n) {
-        if (scratch) cudaFree(scratch);
-        scratch = nullptr, scratch_n = 0;
-        cudaError_t e = cudaMalloc((void **)&scratch, (size_t)n * sizeof(float));
-        if (e != cudaSuccess) return e;
-        scratch_n = n;
-    }
-    *out = scratch;
-    return cudaSuccess;
-}
+static mt_cu::Scratch scratch;
 
 /* Reductions, by the dim's length n, its stride, and the number of outputs:
  * - short dims (n < 256): a thread per output folds its dim in order, simple's order
@@ -619,7 +545,7 @@ int mt_cu_reduce(enum mt_reduce_op op, const struct mt_cuda_view *out, const str
 {
     const int64_t nout = size_of(*out), n = a->shape[dim], cap = max_blocks();
     if (nout == 0) return 0;
-    Call call(info);
+    mt_cu::Call call(info);
     if (n < 256 || (a->strides[dim] != 1 && n < 2048)) {
         const unsigned grid = blocks_for(nout);
         reduce_serial<<<grid, kThreads>>>(op, *out, *a, dim, nout);
@@ -635,7 +561,9 @@ int mt_cu_reduce(enum mt_reduce_op op, const struct mt_cuda_view *out, const str
     if (parts < 1) parts = 1;
     pthread_mutex_lock(&scratch_lock);
     float *partial = nullptr;
-    cudaError_t e = parts > 1 || !rows ? scratch_get(nout * parts, &partial) : cudaSuccess;
+    cudaError_t e = parts > 1 || !rows
+                        ? scratch.get((size_t)(nout * parts) * sizeof(float), (void **)&partial)
+                        : cudaSuccess;
     if (e != cudaSuccess) {
         pthread_mutex_unlock(&scratch_lock);
         return (int)e;
@@ -687,7 +615,7 @@ int mt_cu_matmul(enum mt_cuda_matmul kernel, const struct mt_cuda_view *out,
         const int64_t tiles = (M + kRegBM - 1) / kRegBM * ((N + kRegBN - 1) / kRegBN) * batches;
         kernel = tiles * 64 >= max_blocks() ? MT_CUDA_MATMUL_REGISTER : MT_CUDA_MATMUL_TILED;
     }
-    Call call(info);
+    mt_cu::Call call(info);
     if (kernel == MT_CUDA_MATMUL_NAIVE) {
         const unsigned grid = blocks_for(total);
         matmul_naive<<<grid, kThreads>>>(*out, *a, *b, total);

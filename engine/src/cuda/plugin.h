@@ -18,7 +18,7 @@
 extern "C" {
 #endif
 
-#define MT_CUDA_PLUGIN_VERSION 3
+#define MT_CUDA_PLUGIN_VERSION 4
 #define MT_CUDA_PLUGIN_SYMBOL "mt_cuda_plugin"
 #define MT_CUDA_PLUGIN_FILE "libminitorch_cuda.so"
 
@@ -56,6 +56,21 @@ struct mt_cuda_launch {
     double gpu_ms;    /* every kernel of the call, event to event */
 };
 
+/* MiniTorch's network for the fused training epoch (train_step.h): nl linear layers with ReLU
+ * between them and a sigmoid after the last (one output), every pointer device memory. */
+#define MT_CUDA_MLP_MAX 8
+struct mt_cuda_mlp {
+    int nl;
+    int64_t width[MT_CUDA_MLP_MAX + 1]; /* width[0]: the input's; width[l + 1]: layer l's out */
+    float *w[MT_CUDA_MLP_MAX];          /* (width[l], width[l + 1]) row-major, updated in place */
+    float *b[MT_CUDA_MLP_MAX];          /* (width[l + 1]) */
+    float *gw[MT_CUDA_MLP_MAX];         /* the epoch's last step's gradients, same shapes */
+    float *gb[MT_CUDA_MLP_MAX];
+    const float *x, *y; /* the points (n, width[0]) row-major and labels (n) */
+    int64_t n, batch;
+    float rate;
+};
+
 /* Every call after `probe` returns 0 or a CUDA error code (cudaError_t), which `error` names;
  * the kernels have the semantics of struct mt_backend_ops (internal.h) — shapes already checked,
  * out allocated — and return after the work is done (synchronised), so that an error in a
@@ -87,6 +102,13 @@ struct mt_cuda_plugin {
     int (*matmul)(enum mt_cuda_matmul kernel, const struct mt_cuda_view *out,
                   const struct mt_cuda_view *a, const struct mt_cuda_view *b,
                   struct mt_cuda_launch *info);
+    /* Shared memory bytes the fused epoch needs for m, or 0 when it cannot run (more than the
+     * device gives one block). Not a CUDA call's status: no error. */
+    size_t (*train_smem)(const struct mt_cuda_mlp *m);
+    /* One epoch of m in one launch (train_step.h), batches in the order perm[0..n) (host
+     * memory); *loss (host) gets the sum of the batches' losses. */
+    int (*train_epoch)(const struct mt_cuda_mlp *m, const int64_t *perm, double *loss,
+                       struct mt_cuda_launch *info);
 };
 
 typedef const struct mt_cuda_plugin *(*mt_cuda_plugin_fn)(void);
@@ -94,6 +116,14 @@ typedef const struct mt_cuda_plugin *(*mt_cuda_plugin_fn)(void);
 /* The engine's side (loader.c): the loaded library's table, or NULL unless mt_cuda_probe is
  * true (a usable GPU). */
 const struct mt_cuda_plugin *mt_cuda_plugin_loaded(void);
+
+/* The engine's side (backend.c) of the fused training epoch, for train.c: whether m can run
+ * fused on this device, and one epoch (errors as language errors in ctx; a diagnostics entry
+ * "train_epoch" when the hook is set). */
+bool mt_cuda_train_fits(const struct mt_cuda_mlp *m);
+struct mt_ctx;
+enum mt_status mt_cuda_train_epoch(struct mt_ctx *ctx, const struct mt_cuda_mlp *m,
+                                   const int64_t *perm, double *loss);
 
 #ifdef __cplusplus
 }

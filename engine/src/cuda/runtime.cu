@@ -114,7 +114,9 @@ static const struct mt_cuda_plugin plugin = {MT_CUDA_PLUGIN_VERSION,
                                              mt_cu_map,
                                              mt_cu_zip,
                                              mt_cu_reduce,
-                                             mt_cu_matmul};
+                                             mt_cu_matmul,
+                                             mt_cu_train_smem,
+                                             mt_cu_train_epoch};
 
 extern "C" __attribute__((visibility("default"))) const struct mt_cuda_plugin *mt_cuda_plugin(void)
 {
