@@ -75,11 +75,13 @@ test: build build-asan build-clang ## run all suites: ctest (gcc, clang, sanitiz
 	suite "ctest build-clang" ctest --test-dir build-clang --output-on-failure --no-tests=error $(CTEST_ARGS); \
 	suite "clang-format" $(MAKE) --no-print-directory format-check; \
 	suite "differential vs numpy" tests/differential/run.sh build; \
+	suite "differential, cuda stand-in" env MT_CUDA_PLUGIN=$(CURDIR)/build/libmt_cuda_standin.so \
+	    tests/differential/run.sh build -k cuda; \
 	suite "protocol build" tools/run-protocol-tests.sh $(KERNEL); \
 	suite "protocol build-asan" tools/run-protocol-tests.sh $(KERNEL_ASAN) --sanitized; \
 	suite "fuzz smoke" $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS); \
 	echo; echo "==== summary"; \
-	for r in "$${results[@]}"; do printf '  %-22s %s\n' "$${r%|*}" "$${r#*|}"; done; \
+	for r in "$${results[@]}"; do printf '  %-28s %s\n' "$${r%|*}" "$${r#*|}"; done; \
 	exit $$status
 
 FUZZ_SECONDS ?= 30

@@ -10,7 +10,9 @@ Fixtures:
   ctx      a fresh engine context per test; at teardown every tensor still alive is released
            and the context must be back to 0 bytes of storage (a leak in the engine fails the
            test), then it is freed
-  backend  parametrised over "simple" and "fast"
+  backend  parametrised over "simple" and "fast", and "cuda" where the engine can run it (a
+           GPU, or MT_CUDA_PLUGIN naming the host stand-in of the cuda backend's library,
+           tests/engine/cuda_standin.c: `make test` runs the suite's cuda cases that way)
 """
 
 import os
@@ -56,6 +58,6 @@ def ctx():
     assert used == 0, f"engine storage still counted after every tensor was released: {used} B"
 
 
-@pytest.fixture(params=["simple", "fast"])
+@pytest.fixture(params=["simple", "fast"] + (["cuda"] if mtbind.cuda_available() else []))
 def backend(request):
     return request.param

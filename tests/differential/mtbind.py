@@ -153,7 +153,8 @@ def _load():
         "mt_rand": (st, [ctxp, b, i, I64P, TPP]),
         "mt_from_data": (st, [ctxp, b, i, I64P, C.POINTER(C.c_float), TPP]),
         "mt_tensor_is_contiguous": (C.c_bool, [TP]),
-        "mt_tensor_copy_out": (None, [TP, C.POINTER(C.c_float)]),
+        "mt_tensor_copy_out": (st, [TP, C.POINTER(C.c_float)]),
+        "mt_backend_check": (st, [ctxp, b]),
         "mt_map": (st, [ctxp, i, TP, TPP]),
         "mt_zip": (st, [ctxp, i, TP, TP, TPP]),
         "mt_reduce": (st, [ctxp, i, TP, i, TPP]),
@@ -197,6 +198,18 @@ def _load():
 
 
 _lib = None
+
+
+def cuda_available():
+    """Whether the engine can run the cuda backend here (a GPU, or MT_CUDA_PLUGIN naming the
+    tests' host stand-in of its library); False when the library itself is missing."""
+    try:
+        ctx = lib().mt_ctx_new()
+    except (LibraryMissing, OSError):
+        return False
+    ok = lib().mt_backend_check(ctx, BACKENDS["cuda"]) == 0
+    lib().mt_ctx_free(ctx)
+    return ok
 
 
 def lib():
@@ -260,7 +273,8 @@ class Tensor:
 
     def numpy(self):
         out = np.empty(self.shape, dtype=np.float32)
-        lib().mt_tensor_copy_out(self.ptr, out.ctypes.data_as(C.POINTER(C.c_float)))
+        self.ctx.check(lib().mt_tensor_copy_out(self.ptr, out.ctypes.data_as(C.POINTER(C.c_float))),
+                       "mt_tensor_copy_out")
         return out
 
     def get(self, index):

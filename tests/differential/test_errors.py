@@ -112,9 +112,10 @@ def test_bad_creation(ctx, backend):
         with pytest.raises(MtError) as e:
             ctx.create("zeros", shape, backend)
         assert e.value.ename in ("ValueError", "ShapeError")
-    with pytest.raises(MtError) as e:
-        ctx.create("zeros", (2,), "cuda")
-    assert e.value.ename == "RuntimeError"
+    if not mtbind.cuda_available():  # the backend refused, saying why
+        with pytest.raises(MtError) as e:
+            ctx.create("zeros", (2,), "cuda")
+        assert e.value.ename == "RuntimeError"
 
 
 def test_failed_call_leaves_out_null(ctx, backend):
@@ -129,6 +130,9 @@ def test_failed_call_leaves_out_null(ctx, backend):
 
 
 def test_memory_limit(ctx, backend):
+    if backend == "cuda":
+        pytest.skip("the context's limit counts host memory; running out of device memory is "
+                    "tests/engine/test_cuda_tensors.c's")
     lib = mtbind.lib()
     lib.mt_ctx_set_mem_limit(ctx.p, 1 << 20)
     e = raises("MemoryError", ctx.create, "zeros", (1024, 1024), backend)
