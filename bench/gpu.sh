@@ -46,7 +46,36 @@ ctest --test-dir "$BUILD" -R cuda --output-on-failure -V >"$log" 2>&1 || status=
     echo "== CUDA tests (ctest -R cuda)"
     grep -E '^[0-9]+: |Test #|tests passed|tests failed' "$log" | grep -vE 'Test command:|Working Directory:|timeout computed|Environment variables:' || true
 } | tee -a "$OUT"
-rm -f "$log"
+
+# compute-sanitizer: memcheck (out-of-bounds and misaligned accesses; no leak check: the library
+# keeps its scratch buffers for the life of the process on purpose) and racecheck
+# (shared-memory hazards: the tiled and register matmuls, block reductions, the fused training
+# epoch) over the CUDA tests. Both must report no errors; a toolkit without it fails the run.
+# (The block writes to a file, not a pipe, so that its `status=1` stays in this shell.)
+san=$(mktemp)
+{
+    echo
+    echo "== compute-sanitizer"
+    if ! command -v compute-sanitizer >/dev/null; then
+        echo "compute-sanitizer not found: memcheck and racecheck NOT run"
+        status=1
+    else
+        for tool in memcheck racecheck; do
+            for t in engine_test_cuda engine_test_cuda_tensors; do
+                if timeout 1200 compute-sanitizer --tool "$tool" --error-exitcode 3 \
+                    "$BUILD/$t" >"$log" 2>&1; then
+                    echo "$tool $t: clean ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1))"
+                else
+                    echo "$tool $t: FAILED (exit $?)"
+                    tail -40 "$log"
+                    status=1
+                fi
+            done
+        done
+    fi
+} >"$san" 2>&1
+tee -a "$OUT" <"$san"
+rm -f "$san"
 
 {
     echo
@@ -54,5 +83,6 @@ rm -f "$log"
     "$BUILD/mt_gpu_bench" 2>&1 || echo "(mt_gpu_bench exited $?)"
 } | tee -a "$OUT"
 
+rm -f "$log"
 echo "results: $OUT"
 exit $status
