@@ -56,13 +56,17 @@ san=$(mktemp)
 {
     echo
     echo "== compute-sanitizer"
-    if ! command -v compute-sanitizer >/dev/null; then
+    # on PATH, or where the toolkit keeps it beside nvcc's bin/
+    cs=$(command -v compute-sanitizer ||
+        ls "$(dirname "$(readlink -f "$(command -v nvcc)")")"/../compute-sanitizer/compute-sanitizer \
+            2>/dev/null || true)
+    if [[ -z $cs ]]; then
         echo "compute-sanitizer not found: memcheck and racecheck NOT run"
         status=1
     else
         for tool in memcheck racecheck; do
             for t in engine_test_cuda engine_test_cuda_tensors; do
-                if timeout 1200 compute-sanitizer --tool "$tool" --error-exitcode 3 \
+                if timeout 1200 "$cs" --tool "$tool" --error-exitcode 3 \
                     "$BUILD/$t" >"$log" 2>&1; then
                     echo "$tool $t: clean ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1))"
                 else
