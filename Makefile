@@ -23,7 +23,7 @@ C_SOURCES   = $(shell find engine kernel tests bench -type f \
 ASAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
             UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-.PHONY: help setup build build-asan build-clang fuzz install-kernelspec lab test bench bench-kernel bench-engine bench-train \
+.PHONY: help setup build build-asan build-clang fuzz install-kernelspec lab notebooks test bench bench-kernel bench-engine bench-train \
         format format-check lock clean distclean
 
 help: ## list the targets
@@ -56,12 +56,12 @@ install-kernelspec: build ## install the "minitorch" kernelspec into .venv
 lab: install-kernelspec ## start JupyterLab on 127.0.0.1 with notebooks/
 	@echo
 	@echo "Starting JupyterLab; open the http://127.0.0.1:... URL with the token printed below."
-	@echo "Pick the MiniTorch kernel (notebooks/hello.ipynb is a first example). Ctrl-C to stop."
+	@echo "Pick the MiniTorch kernel: notebooks/hello.ipynb, then the Module 3 course notebooks 01-06. Ctrl-C to stop."
 	@echo
 	$(VENV)/bin/jupyter lab --ip=127.0.0.1 --no-browser --notebook-dir=notebooks $(LAB_ROOT) $(LAB_ARGS)
 
 # Every suite runs even when an earlier one fails; the table at the end says which failed.
-test: build build-asan build-clang ## run all suites: ctest (gcc, clang, sanitized), format, numpy, protocol, fuzz smoke
+test: build build-asan build-clang ## run all suites: ctest (gcc, clang, sanitized), format, numpy, protocol, notebooks, fuzz smoke
 	@results=(); status=0; \
 	suite() { \
 	    local name=$$1; shift; \
@@ -78,11 +78,15 @@ test: build build-asan build-clang ## run all suites: ctest (gcc, clang, sanitiz
 	suite "differential, cuda stand-in" env MT_CUDA_PLUGIN=$(CURDIR)/build/libmt_cuda_standin.so \
 	    tests/differential/run.sh build -k cuda; \
 	suite "protocol build" tools/run-protocol-tests.sh $(KERNEL); \
+	suite "notebooks (nbval)" tools/run-notebook-tests.sh $(KERNEL); \
 	suite "protocol build-asan" tools/run-protocol-tests.sh $(KERNEL_ASAN) --sanitized; \
 	suite "fuzz smoke" $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS); \
 	echo; echo "==== summary"; \
 	for r in "$${results[@]}"; do printf '  %-28s %s\n' "$${r%|*}" "$${r#*|}"; done; \
 	exit $$status
+
+notebooks: build ## re-run the course notebooks from notebooks/src/*.mt into notebooks/*.ipynb (NB="01_tour ..." for some)
+	MT_KERNEL_BIN=$(CURDIR)/$(KERNEL) $(PY) tools/notebooks.py build $(NB)
 
 FUZZ_SECONDS ?= 30
 FUZZ_SMOKE_SECONDS ?= 20 # per target inside `make test`

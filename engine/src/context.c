@@ -15,7 +15,7 @@
  * `rand(...)` reproduces MiniTorch's `random.seed(n)` + `random.random()` draws. */
 #include "internal.h"
 
-#include "cuda/device.h"
+#include "cuda/plugin.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,6 +60,7 @@ struct mt_ctx *mt_ctx_new(void)
     struct mt_ctx *ctx = calloc(1, sizeof *ctx);
     if (!ctx) return NULL;
     ctx->backend = MT_BACKEND_FAST;
+    ctx->cuda_matmul = MT_CUDA_MATMUL_AUTO;
 #ifdef MT_HAVE_OPENMP
     ctx->threads = omp_get_max_threads();
 #else
@@ -102,6 +103,29 @@ enum mt_status mt_ctx_set_backend(struct mt_ctx *ctx, enum mt_backend b)
     enum mt_status st = mt_backend_check(ctx, b);
     if (st == MT_OK) ctx->backend = b;
     return st;
+}
+
+static const char *const cuda_matmul_names[] = {
+    [MT_CUDA_MATMUL_NAIVE] = "naive",
+    [MT_CUDA_MATMUL_TILED] = "tiled",
+    [MT_CUDA_MATMUL_REGISTER] = "register",
+    [MT_CUDA_MATMUL_AUTO] = "auto",
+};
+
+enum mt_status mt_ctx_set_cuda_matmul(struct mt_ctx *ctx, const char *kernel)
+{
+    for (int k = 0; k < (int)(sizeof cuda_matmul_names / sizeof cuda_matmul_names[0]); k++)
+        if (strcmp(kernel, cuda_matmul_names[k]) == 0) {
+            ctx->cuda_matmul = k;
+            return MT_OK;
+        }
+    return mt_fail(ctx, MT_ERR_INVALID,
+                   "unknown cuda matmul kernel '%s' (known: auto, naive, tiled, register)", kernel);
+}
+
+const char *mt_ctx_cuda_matmul(const struct mt_ctx *ctx)
+{
+    return cuda_matmul_names[ctx->cuda_matmul];
 }
 
 int mt_ctx_threads(const struct mt_ctx *ctx) { return ctx->threads; }

@@ -41,6 +41,7 @@ struct mt_block {
 
 struct mt_ctx {
     enum mt_backend backend; /* default for new tensors */
+    int cuda_matmul;         /* the cuda matmul's kernel (cuda/plugin.h's enum mt_cuda_matmul) */
     int threads;             /* fast backend's OpenMP threads */
     size_t mem_limit;        /* bytes of storage allowed */
     size_t mem_used;         /* bytes of live storage */

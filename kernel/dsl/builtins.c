@@ -702,6 +702,13 @@ static int bi_round(struct dsl_interp *in, const struct dsl_args *a, struct dsl_
     return 0;
 }
 
+static int bi_cuda_available(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    (void)a;
+    *ret = dsl_bool(mt_backend_check(in->session->ctx, MT_BACKEND_CUDA) == MT_OK);
+    return 0;
+}
+
 static int bi_type(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
     const char *name = dsl_type_name(a->slot[0]);
@@ -767,6 +774,10 @@ const struct dsl_builtin dsl_builtins[] = {
      "result agrees with the first backend's: all-close, |x - ref| <= 1e-5 + 1e-4 |ref|) and "
      "a bar chart (%plot_renderer chooses its format). A backend that cannot run here is "
      "listed with the reason. Returns none."},
+    {"cuda_available", "cuda_available()", 0, 0, NULL, bi_cuda_available,
+     "Whether the cuda backend can run here (PyTorch's torch.cuda.is_available()): true with "
+     "a usable GPU; false without one, and then %backend cuda says why. Asking starts CUDA "
+     "(once per kernel)."},
     {"dataset", "dataset(name, n=50, seed=none)", 1, 3, dataset_params, dsl_bi_dataset,
      "One of MiniTorch's classification sets: \"simple\" (class 1 iff x1 < 0.5), \"diag\" "
      "(x1 + x2 < 0.5), \"split\" (x1 < 0.2 or x1 > 0.8), \"xor\", \"circle\" (outside "

@@ -134,6 +134,26 @@ static int magic_threads(struct dsl_interp *in, const char *args, size_t args_po
     return st ? dsl_engine_raise(in, st) : 0;
 }
 
+static int magic_cuda_matmul(struct dsl_interp *in, const char *args, size_t args_pos,
+                             struct dsl_value *result)
+{
+    (void)args_pos;
+    (void)result;
+    char words[MAX_WORDS][MAX_WORD];
+    int n = split_words(in, "cuda_matmul", args, words);
+    if (n < 0) return -1;
+    struct mt_ctx *ctx = in->session->ctx;
+    if (n > 1)
+        return dsl_raise(in, "UsageError", "%%cuda_matmul takes one kernel name: %s",
+                         dsl_magic_find("cuda_matmul")->usage);
+    if (n == 1 && mt_ctx_set_cuda_matmul(ctx, words[0]) != MT_OK)
+        return dsl_raise(in, "ValueError", "%%cuda_matmul: %s", mt_ctx_error(ctx));
+    char line[64];
+    snprintf(line, sizeof line, "cuda matmul: %s\n", mt_ctx_cuda_matmul(ctx));
+    say(in, line);
+    return 0;
+}
+
 /* ---- statements as arguments ------------------------------------------------------------- */
 
 /* Parses the statement text `stmt` (at byte `pos` of in->src, SIZE_MAX when unknown) into a
@@ -533,6 +553,11 @@ const struct dsl_magic dsl_magics[] = {
      "Chooses the backend new tensors are made on: simple (serial reference loops), fast "
      "(threads and SIMD) or cuda (the GPU, when this machine has one). Tensors made before keep "
      "their backend; x.to(\"simple\") moves one. Without a name, shows the current backend."},
+    {"cuda_matmul", "%cuda_matmul [auto|naive|tiled|register]", magic_cuda_matmul,
+     "Chooses the kernel of matmul on the cuda backend, to compare Task 3.4's progression: "
+     "naive (a thread per output), tiled (the course's 32 x 32 shared-memory tiles), register "
+     "(128 x 128 tiles, 8 x 8 outputs per thread) or auto (the default: the fastest for the "
+     "shape). %diagnostics shows which kernel ran. Without a name, shows the current one."},
     {"diagnostics", "%diagnostics [on|off|STMT]", magic_diagnostics,
      "Shows what the engine did: every op a statement ran, with its backend, input and output "
      "shapes and strides, the path taken (contiguous, strided, broadcast, packed gemm), threads "

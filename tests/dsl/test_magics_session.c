@@ -265,6 +265,12 @@ static void test_lsmagic_and_renderer(void)
     CHECK_STR(stdout_of(s, "%plot_renderer"), "stdout:plot renderer: svg\n");
     FAILS(s, "%plot_renderer png", "ValueError");
     CHECK_STR(dsl_plot_renderer(s), "svg");
+    /* the cuda matmul's kernel: a setting of the engine, kept without a GPU too */
+    CHECK_STR(stdout_of(s, "%cuda_matmul"), "stdout:cuda matmul: auto\n");
+    CHECK_STR(stdout_of(s, "%cuda_matmul tiled"), "stdout:cuda matmul: tiled\n");
+    FAILS(s, "%cuda_matmul fast", "ValueError");
+    FAILS(s, "%cuda_matmul naive tiled", "UsageError");
+    CHECK_STR(mt_ctx_cuda_matmul(s->ctx), "tiled");
     dsl_session_free(s);
 }
 

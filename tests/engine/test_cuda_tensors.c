@@ -276,6 +276,28 @@ static void test_ops_match_simple(void)
     mt_ctx_free(ctx);
 }
 
+/* The matmul kernel a context asks for reaches the library (the stand-in records it). */
+static void test_matmul_kernel_choice(void)
+{
+    struct mt_ctx *ctx = mt_ctx_new();
+    CHECK_STR(mt_ctx_cuda_matmul(ctx), "auto");
+    CHECK_INT(mt_ctx_set_cuda_matmul(ctx, "warp"), MT_ERR_INVALID);
+    CHECK(strstr(mt_ctx_error(ctx), "naive") && strstr(mt_ctx_error(ctx), "register"));
+    int64_t s2[2] = {5, 5};
+    struct mt_tensor *a = random_tensor(ctx, CUDA, 2, s2), *r = NULL;
+    static const char *const names[] = {"naive", "tiled", "register", "auto"};
+    for (int k = 0; k < 4; k++) {
+        CHECK_INT(mt_ctx_set_cuda_matmul(ctx, names[k]), MT_OK);
+        CHECK_STR(mt_ctx_cuda_matmul(ctx), names[k]);
+        CHECK_INT(mt_matmul(ctx, a, a, &r), MT_OK);
+        if (standin) CHECK_INT(standin->matmul_kernel, k); /* enum mt_cuda_matmul's order */
+        mt_tensor_release(r);
+        r = NULL;
+    }
+    mt_tensor_release(a);
+    mt_ctx_free(ctx);
+}
+
 static void test_mixing_backends(void)
 {
     struct mt_ctx *ctx = mt_ctx_new();
@@ -519,6 +541,7 @@ int main(int argc, char **argv)
     RUN_TEST(test_create_and_read);
     RUN_TEST(test_copies_across);
     RUN_TEST(test_ops_match_simple);
+    RUN_TEST(test_matmul_kernel_choice);
     RUN_TEST(test_mixing_backends);
     RUN_TEST(test_backward_on_cuda);
     RUN_TEST(test_training_on_cuda);

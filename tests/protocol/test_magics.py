@@ -130,8 +130,8 @@ def test_seed_who_reset_lsmagic(kc):
     lines = execute(kc, "%lsmagic").stream().splitlines()
     assert lines[0].startswith("Line magics")
     listed = [ln.split()[0] for ln in lines[1:]]
-    assert listed == ["%backend", "%diagnostics", "%lsmagic", "%plot_renderer", "%reset",
-                      "%seed", "%threads", "%time", "%timeit", "%who"]
+    assert listed == ["%backend", "%cuda_matmul", "%diagnostics", "%lsmagic", "%plot_renderer",
+                      "%reset", "%seed", "%threads", "%time", "%timeit", "%who"]
 
 
 def test_plot_renderer_chooses_the_chart_mime(kc):

@@ -148,6 +148,13 @@ const char *mt_ctx_error(const struct mt_ctx *ctx);
 enum mt_backend mt_ctx_backend(const struct mt_ctx *ctx);
 enum mt_status mt_ctx_set_backend(struct mt_ctx *ctx, enum mt_backend b);
 
+/* The kernel the cuda backend's matmul runs: "auto" (the default: the fastest for the shape),
+ * "naive" (a thread per output), "tiled" (the course's 32 x 32 shared-memory tiles) or
+ * "register" (128 x 128 tiles, 8 x 8 outputs per thread in registers) — the teaching
+ * progression of Task 3.4. MT_ERR_INVALID naming the choices for another name. */
+enum mt_status mt_ctx_set_cuda_matmul(struct mt_ctx *ctx, const char *kernel);
+const char *mt_ctx_cuda_matmul(const struct mt_ctx *ctx);
+
 /* Threads the fast backend may use (1 = serial). MT_ERR_INVALID unless 1 <= n <= 1024. */
 int mt_ctx_threads(const struct mt_ctx *ctx);
 enum mt_status mt_ctx_set_threads(struct mt_ctx *ctx, int n);

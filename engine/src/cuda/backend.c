@@ -253,7 +253,8 @@ static enum mt_status cuda_matmul(struct mt_ctx *ctx, struct mt_tensor *out,
     enum mt_status st = before(ctx, &p, &launch, &info);
     if (st != MT_OK) return st;
     struct mt_cuda_view vo = view_of(out), va = view_of(a), vb = view_of(b);
-    return after(ctx, "matmul", p->matmul(MT_CUDA_MATMUL_AUTO, &vo, &va, &vb, info), info, d);
+    return after(ctx, "matmul",
+                 p->matmul((enum mt_cuda_matmul)ctx->cuda_matmul, &vo, &va, &vb, info), info, d);
 }
 
 const struct mt_backend_ops mt_cuda_ops = {cuda_map, cuda_zip, cuda_reduce, cuda_matmul};

@@ -3,6 +3,8 @@
 # tests/lang/cuda/ with MT_CUDA_PLUGIN naming the stand-in, so this checks what the language does
 # with device tensors (showing them, reading elements and lists, .to both ways, autodiff,
 # train()) on machines without a GPU; the kernels' own arithmetic is checked on a GPU.
+print(cuda_available())
+# expect: true
 x = tensor([[1.0, 2.0], [3.0, 4.0]])
 y = x.to("cuda")
 print(y)

@@ -1,0 +1,199 @@
+"""The course notebooks: built from their sources, executed by the kernel, and checked.
+
+    python tools/notebooks.py build [NAME ...]   notebooks/src/NAME.mt -> notebooks/NAME.ipynb
+    python tools/notebooks.py check              what nbval cannot see (below)
+
+Sources. Each notebook is written as notebooks/src/NAME.mt in the "percent" format: a line
+`# %%` starts a code cell, `# %% [markdown]` a markdown cell whose lines are written as `# text`
+comments. A source is therefore a runnable script (`minitorch-kernel run` executes it, markdown
+and all), and a diff of it reads like one. `build` turns each into notebooks/NAME.ipynb and runs
+it through a real Jupyter client (nbclient) with the MiniTorch kernel, keeping the outputs: the
+stored outputs are a real run's, which nbval then compares with a fresh one. The kernel is the
+one named by MT_KERNEL_BIN (default build/minitorch-kernel), installed for the run into a
+temporary kernelspec directory. Volatile metadata (execution timestamps) is not kept, so that a
+rebuild that changes nothing changes no byte.
+
+Check (`make test`, next to nbval itself):
+- every stored code cell was executed, and the only error outputs are in cells marked
+  `# NBVAL_RAISES_EXCEPTION` (which must have one);
+- at least 80% of all code cells are compared by nbval (not `# NBVAL_IGNORE_OUTPUT` or
+  `# NBVAL_SKIP`); the share of each notebook is printed;
+- each notebook's source and .ipynb agree (the notebook was rebuilt after the source changed).
+"""
+
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SRC = os.path.join(ROOT, "notebooks", "src")
+OUT = os.path.join(ROOT, "notebooks")
+MIN_COMPARED = 0.80
+
+KERNELSPEC = {"display_name": "MiniTorch", "language": "minitorch", "name": "minitorch"}
+
+
+def parse(path):
+    """The cells of a percent-format source: [(kind, source text)]."""
+    cells, kind, lines = [], None, []
+
+    def flush():
+        if kind is None:
+            return
+        while lines and not lines[-1].strip():
+            lines.pop()
+        while lines and not lines[0].strip():
+            lines.pop(0)
+        if kind == "markdown":
+            text = []
+            for ln in lines:
+                if ln.strip() and not ln.startswith("#"):
+                    raise SystemExit(f"{path}: markdown line without '# ': {ln!r}")
+                text.append(ln[2:] if ln.startswith("# ") else ln.lstrip("#"))
+            cells.append(("markdown", "\n".join(text)))
+        else:
+            cells.append(("code", "\n".join(lines)))
+
+    with open(path, encoding="utf-8") as f:
+        for ln in f.read().split("\n"):
+            m = re.fullmatch(r"# %%( \[markdown\])?\s*", ln)
+            if m:
+                flush()
+                kind, lines = ("markdown" if m.group(1) else "code"), []
+            elif kind is None:
+                if ln.strip():
+                    raise SystemExit(f"{path}: text before the first '# %%' line")
+            else:
+                lines.append(ln)
+    flush()
+    return cells
+
+
+def to_notebook(name, cells):
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = dict(KERNELSPEC)
+    for i, (kind, text) in enumerate(cells):
+        cell = (nbformat.v4.new_markdown_cell if kind == "markdown" else nbformat.v4.new_code_cell)(
+            text)
+        cell["id"] = f"{name[:40]}-{i:02d}"
+        nb.cells.append(cell)
+    return nb
+
+
+def install_kernel(kernel, tmp):
+    subprocess.run([kernel, "install", "--prefix", tmp], check=True, stdout=subprocess.DEVNULL)
+    os.environ["JUPYTER_PATH"] = os.path.join(tmp, "share", "jupyter")
+    os.environ.setdefault("JUPYTER_PLATFORM_DIRS", "1")
+
+
+def build(names):
+    import nbformat
+    from nbclient import NotebookClient
+
+    kernel = os.path.abspath(os.environ.get("MT_KERNEL_BIN",
+                                            os.path.join(ROOT, "build", "minitorch-kernel")))
+    names = names or sorted(f[:-3] for f in os.listdir(SRC) if f.endswith(".mt"))
+    with tempfile.TemporaryDirectory() as tmp:
+        install_kernel(kernel, tmp)
+        for name in names:
+            nb = to_notebook(name, parse(os.path.join(SRC, name + ".mt")))
+            print(f"executing {name} ...", flush=True)
+            NotebookClient(nb, kernel_name="minitorch", timeout=1200, allow_errors=True,
+                           resources={"metadata": {"path": OUT}}).execute()
+            for cell in nb.cells:
+                cell.metadata.pop("execution", None)
+            nb.metadata.pop("widgets", None)
+            problems = errors(name, nb)
+            if problems:
+                raise SystemExit("\n".join(problems))
+            nbformat.write(nb, os.path.join(OUT, name + ".ipynb"))
+            print(f"  wrote notebooks/{name}.ipynb", flush=True)
+
+
+def markers(source):
+    """nbval's comment markers in a cell, as nbval finds them (find_comment_markers: a comment
+    line whose text, stripped of '#' and spaces, is exactly the marker), as "# NAME"."""
+    found = set()
+    for ln in source.splitlines():
+        ln = ln.strip()
+        if ln.startswith("#") and ln.lstrip("#").strip().startswith("NBVAL_"):
+            found.add("# " + ln.lstrip("#").strip())
+    return found
+
+
+def errors(name, nb):
+    """Cells that were not run, errors outside NBVAL_RAISES_EXCEPTION cells, and such cells
+    without an error."""
+    out = []
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type != "code":
+            continue
+        m = markers(cell.source)
+        if "# NBVAL_SKIP" in m:
+            continue
+        if cell.get("execution_count") is None:
+            out.append(f"{name}: code cell {i} was not executed")
+        has_error = any(o.get("output_type") == "error" for o in cell.get("outputs", []))
+        raises = "# NBVAL_RAISES_EXCEPTION" in m
+        if has_error and not raises:
+            err = next(o for o in cell.outputs if o.get("output_type") == "error")
+            out.append(f"{name}: code cell {i} has an error output: {err.get('ename')}: "
+                       f"{err.get('evalue')}")
+        if raises and not has_error:
+            out.append(f"{name}: code cell {i} is marked NBVAL_RAISES_EXCEPTION but ran clean")
+    return out
+
+
+def check():
+    import nbformat
+
+    problems, total, compared = [], 0, 0
+    names = sorted(f[:-3] for f in os.listdir(SRC) if f.endswith(".mt"))
+    if not names:
+        problems.append("no notebook sources in notebooks/src")
+    for name in names:
+        path = os.path.join(OUT, name + ".ipynb")
+        if not os.path.exists(path):
+            problems.append(f"{name}: notebooks/{name}.ipynb missing (tools/notebooks.py build)")
+            continue
+        nb = nbformat.read(path, as_version=4)
+        want = parse(os.path.join(SRC, name + ".mt"))
+        have = [(c.cell_type, c.source) for c in nb.cells]
+        if have != want:
+            problems.append(f"{name}: notebooks/{name}.ipynb does not match its source "
+                            f"(rebuild: tools/notebooks.py build {name})")
+        problems += errors(name, nb)
+        code = [c for c in nb.cells if c.cell_type == "code"]
+        ignored = [c for c in code
+                   if markers(c.source) & {"# NBVAL_IGNORE_OUTPUT", "# NBVAL_SKIP"}]
+        total += len(code)
+        compared += len(code) - len(ignored)
+        share = (len(code) - len(ignored)) / len(code) if code else 1.0
+        print(f"  {name}: {len(code) - len(ignored)} of {len(code)} code cells compared "
+              f"({100 * share:.0f}%)")
+    share = compared / total if total else 0.0
+    print(f"  all notebooks: {compared} of {total} code cells compared ({100 * share:.0f}%, "
+          f"at least {100 * MIN_COMPARED:.0f}% required)")
+    if share < MIN_COMPARED:
+        problems.append(f"only {100 * share:.0f}% of code cells are compared by nbval")
+    for p in problems:
+        print("FAIL:", p)
+    return 1 if problems else 0
+
+
+def main(argv):
+    if len(argv) >= 2 and argv[1] == "build":
+        build(argv[2:])
+        return 0
+    if len(argv) == 2 and argv[1] == "check":
+        return check()
+    print(__doc__.split("\n\n")[1], file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
