@@ -61,7 +61,7 @@ lab: install-kernelspec ## start JupyterLab on 127.0.0.1 with notebooks/
 	$(VENV)/bin/jupyter lab --ip=127.0.0.1 --no-browser --notebook-dir=notebooks $(LAB_ROOT) $(LAB_ARGS)
 
 # Every suite runs even when an earlier one fails; the table at the end says which failed.
-test: build build-asan build-clang ## run all suites: ctest (gcc, clang, sanitized), format, numpy, protocol, notebooks, fuzz smoke
+test: build build-asan build-clang ## run all suites: ctest (gcc, clang, sanitized), format, numpy, protocol, notebooks, browser, fuzz smoke
 	@results=(); status=0; \
 	suite() { \
 	    local name=$$1; shift; \
@@ -79,6 +79,7 @@ test: build build-asan build-clang ## run all suites: ctest (gcc, clang, sanitiz
 	    tests/differential/run.sh build -k cuda; \
 	suite "protocol build" tools/run-protocol-tests.sh $(KERNEL); \
 	suite "notebooks (nbval)" tools/run-notebook-tests.sh $(KERNEL); \
+	suite "browser (Chromium)" tools/run-browser-tests.sh $(KERNEL); \
 	suite "protocol build-asan" tools/run-protocol-tests.sh $(KERNEL_ASAN) --sanitized; \
 	suite "fuzz smoke" $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS); \
 	echo; echo "==== summary"; \

@@ -11,7 +11,9 @@ it through a real Jupyter client (nbclient) with the MiniTorch kernel, keeping t
 stored outputs are a real run's, which nbval then compares with a fresh one. The kernel is the
 one named by MT_KERNEL_BIN (default build/minitorch-kernel), installed for the run into a
 temporary kernelspec directory. Volatile metadata (execution timestamps) is not kept, so that a
-rebuild that changes nothing changes no byte.
+rebuild that changes nothing changes no byte. Every notebook starts with the Colab set-up cell,
+notebooks/src/colab_cell.py: Python that Colab's own runtime runs before the kernel is installed
+there, and that the kernel skips (its first line is the language's skip-cell mark).
 
 Check (`make test`, next to nbval itself):
 - every stored code cell was executed, and the only error outputs are in cells marked
@@ -71,9 +73,15 @@ def parse(path):
     return cells
 
 
+def colab_cell():
+    with open(os.path.join(SRC, "colab_cell.py"), encoding="utf-8") as f:
+        return ("code", f.read().rstrip("\n"))
+
+
 def to_notebook(name, cells):
     import nbformat
 
+    cells = [colab_cell()] + cells
     nb = nbformat.v4.new_notebook()
     nb.metadata["kernelspec"] = dict(KERNELSPEC)
     for i, (kind, text) in enumerate(cells):
@@ -81,6 +89,22 @@ def to_notebook(name, cells):
             text)
         cell["id"] = f"{name[:40]}-{i:02d}"
         nb.cells.append(cell)
+    return nb
+
+
+def colab_setup_notebook():
+    """notebooks/colab_setup.ipynb, for Colab's Python runtime: notebooks/src/colab_setup.md and
+    the set-up cell. Not executed here (its code only acts on a Colab VM)."""
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"display_name": "Python 3", "language": "python",
+                                 "name": "python3"}
+    with open(os.path.join(SRC, "colab_setup.md"), encoding="utf-8") as f:
+        nb.cells.append(nbformat.v4.new_markdown_cell(f.read().rstrip("\n")))
+    nb.cells.append(nbformat.v4.new_code_cell(colab_cell()[1]))
+    for i, cell in enumerate(nb.cells):
+        cell["id"] = f"colab-setup-{i:02d}"
     return nb
 
 
@@ -97,6 +121,7 @@ def build(names):
     kernel = os.path.abspath(os.environ.get("MT_KERNEL_BIN",
                                             os.path.join(ROOT, "build", "minitorch-kernel")))
     names = names or sorted(f[:-3] for f in os.listdir(SRC) if f.endswith(".mt"))
+    nbformat.write(colab_setup_notebook(), os.path.join(OUT, "colab_setup.ipynb"))
     with tempfile.TemporaryDirectory() as tmp:
         install_kernel(kernel, tmp)
         for name in names:
@@ -161,13 +186,15 @@ def check():
             problems.append(f"{name}: notebooks/{name}.ipynb missing (tools/notebooks.py build)")
             continue
         nb = nbformat.read(path, as_version=4)
-        want = parse(os.path.join(SRC, name + ".mt"))
+        want = [colab_cell()] + parse(os.path.join(SRC, name + ".mt"))
         have = [(c.cell_type, c.source) for c in nb.cells]
         if have != want:
             problems.append(f"{name}: notebooks/{name}.ipynb does not match its source "
                             f"(rebuild: tools/notebooks.py build {name})")
         problems += errors(name, nb)
-        code = [c for c in nb.cells if c.cell_type == "code"]
+        # the course's own cells: the Colab set-up cell (skipped by the kernel, so its empty
+        # output is compared trivially) does not count towards the share
+        code = [c for c in nb.cells[1:] if c.cell_type == "code"]
         ignored = [c for c in code
                    if markers(c.source) & {"# NBVAL_IGNORE_OUTPUT", "# NBVAL_SKIP"}]
         total += len(code)
@@ -175,6 +202,10 @@ def check():
         share = (len(code) - len(ignored)) / len(code) if code else 1.0
         print(f"  {name}: {len(code) - len(ignored)} of {len(code)} code cells compared "
               f"({100 * share:.0f}%)")
+    path = os.path.join(OUT, "colab_setup.ipynb")
+    if not os.path.exists(path) or nbformat.read(path, as_version=4) != colab_setup_notebook():
+        problems.append("notebooks/colab_setup.ipynb does not match notebooks/src/colab_setup.md "
+                        "and colab_cell.py (rebuild: tools/notebooks.py build)")
     share = compared / total if total else 0.0
     print(f"  all notebooks: {compared} of {total} code cells compared ({100 * share:.0f}%, "
           f"at least {100 * MIN_COMPARED:.0f}% required)")

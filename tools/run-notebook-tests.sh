@@ -12,29 +12,16 @@
 # or finds nothing to check.
 set -euo pipefail
 
-[ $# -eq 1 ] || { echo "usage: $0 KERNEL_BIN" >&2; exit 2; }
-KERNEL=$1
-[ -x "$KERNEL" ] || { echo "error: $KERNEL is not an executable file" >&2; exit 2; }
-KERNEL=$(cd "$(dirname "$KERNEL")" && pwd)/$(basename "$KERNEL")
-
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
-PY=$PWD/.venv/bin/python
-[ -x "$PY" ] || { echo "error: $PY missing; run tools/setup.sh (or make setup)" >&2; exit 2; }
-
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/mt-notebooks.XXXXXX")
-trap 'rm -rf "$WORK"' EXIT
-"$KERNEL" install --prefix "$WORK" >/dev/null
-export JUPYTER_PATH=$WORK/share/jupyter
-export JUPYTER_PLATFORM_DIRS=1
-export JUPYTER_RUNTIME_DIR=$WORK/runtime
-export PYTHONDONTWRITEBYTECODE=1
+source "$(dirname "${BASH_SOURCE[0]}")/kernel-test-env.sh"
 
 status=0
 echo "-- tools/notebooks.py check"
 "$PY" tools/notebooks.py check || status=1
 
 echo "-- pytest --nbval (strict)"
-mapfile -t notebooks < <(ls notebooks/*.ipynb)
+# the notebooks built from notebooks/src (colab_setup.ipynb is Colab's Python, not ours)
+mapfile -t notebooks < <(for src in notebooks/src/*.mt; do
+    name=$(basename "$src" .mt); echo "notebooks/$name.ipynb"; done)
 [ ${#notebooks[@]} -gt 0 ] || { echo "error: no notebooks" >&2; exit 1; }
 "$PY" -m pytest -p no:cacheprovider --nbval "${notebooks[@]}" --nbval-kernel-name minitorch \
     --nbval-sanitize-with tests/notebooks/sanitize.cfg --nbval-cell-timeout 1200 -q || status=1

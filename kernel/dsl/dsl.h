@@ -80,7 +80,11 @@ void dsl_session_reset(struct dsl_session *s);
 /* Runs a cell. Returns 0 on success and sets *result to a new mime bundle for the value of the
  * cell's last expression statement, or NULL when there is none (no expression last, a trailing
  * ';', or the value is none). Returns -1 on an error and fills *err (free with
- * dsl_error_clear); variables assigned before the error keep their values. */
+ * dsl_error_clear); variables assigned before the error keep their values.
+ * A cell whose text starts with DSL_SKIP_CELL is another kernel's and is not run (0, no
+ * output): the course notebooks' first cell is Python that sets the kernel up in Google Colab,
+ * whose runtime runs it before this kernel is installed. */
+#define DSL_SKIP_CELL "# minitorch: skip-cell"
 int dsl_execute(struct dsl_session *s, const char *code, const struct dsl_output *out,
                 json_t **result, struct dsl_error *err);
 

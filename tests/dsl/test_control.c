@@ -34,6 +34,22 @@ static void test_if(void)
               "stdout:e\n");
 }
 
+/* A cell marked as another kernel's (the course notebooks' Colab set-up, in Python) is not run:
+ * no output, no error, nothing assigned; only a first line starting with the mark counts. */
+static void test_skip_cell(void)
+{
+    CHECK_STR(out1("# minitorch: skip-cell (Python for Colab)\nimport sys\nprint(1)\n!ls"), "");
+    struct dsl_session *s = dsl_session_new();
+    struct sink k;
+    memset(&k, 0, sizeof k);
+    struct outcome o = run_cell_with(s, "# minitorch: skip-cell\nx = 1", &k);
+    CHECK_INT(o.rc, 0);
+    o = run_cell_with(s, "x", &k);
+    CHECK_STR(o.ename, "NameError");
+    dsl_session_free(s);
+    CHECK_STR(out1("print(2)\n# minitorch: skip-cell\nprint(3)"), "stdout:2\nstdout:3\n");
+}
+
 static void test_while(void)
 {
     CHECK_STR(out1("i = 0\nwhile i < 3:\n    print(i)\n    i += 1"),
@@ -119,6 +135,7 @@ static void test_block_syntax_errors(void)
 int main(void)
 {
     RUN_TEST(test_if);
+    RUN_TEST(test_skip_cell);
     RUN_TEST(test_while);
     RUN_TEST(test_for);
     RUN_TEST(test_nested);

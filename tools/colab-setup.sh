@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Sets the MiniTorch kernel up on a Google Colab VM: Debian packages, a Release build (with the
+# cuda backend when Colab's CUDA toolkit is there, as on its GPU runtimes), and the kernelspec in
+# /usr/local/share/jupyter, where Colab's Jupyter finds it. Run by the first cell of each course
+# notebook (notebooks/src/colab_cell.py) and by notebooks/colab_setup.ipynb; a page reload then
+# connects the notebook to the kernel (its metadata names the kernelspec "minitorch").
+# The VM is temporary: a new Colab session needs this again.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+export DEBIAN_FRONTEND=noninteractive
+echo "minitorch: installing build dependencies"
+apt-get -qq update
+apt-get -qq install -y --no-install-recommends build-essential cmake pkg-config libzmq3-dev \
+    libjansson-dev libssl-dev >/dev/null
+[ -d /usr/local/cuda/bin ] && export PATH=/usr/local/cuda/bin:$PATH
+echo "minitorch: building (nvcc: $(command -v nvcc || echo none))"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DMT_BUILD_TESTS=OFF >/dev/null
+cmake --build build -j"$(nproc)" >/dev/null
+build/minitorch-kernel install --prefix /usr/local
+echo "minitorch: installed. Reload the page (Ctrl-R or Cmd-R): Colab then runs this notebook on"
+echo "the MiniTorch kernel (Runtime > Change runtime type shows it)."

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The browser test: JupyterLab from .venv and Debian's Chromium (headless, through Playwright)
+# run the training notebook with one kernel binary (tests/browser/test_lab.py).
+#
+#   tools/run-browser-tests.sh KERNEL_BIN
+#
+# The kernelspec goes into a temporary directory. Fails when Chromium or Playwright is missing
+# (tools/setup.sh installs both), never skips.
+set -euo pipefail
+
+source "$(dirname "${BASH_SOURCE[0]}")/kernel-test-env.sh"
+[ -x /usr/bin/chromium ] || { echo "error: /usr/bin/chromium missing; run tools/setup.sh" >&2; exit 1; }
+export JUPYTER_CONFIG_DIR=$WORK/config     # no user settings or workspaces leak in
+export JUPYTERLAB_WORKSPACES_DIR=$WORK/workspaces
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+
+timeout 900 "$PY" -m pytest -p no:cacheprovider tests/browser -v
