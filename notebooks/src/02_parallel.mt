@@ -44,6 +44,12 @@ print(x.shape, x.backend)
 %diagnostics r = x.permute(1, 0) + y
 
 # %% [markdown]
+# Strided or contiguous, the numbers are the same — only the speed differs:
+
+# %%
+print(((x.permute(1, 0) + y) == (x.permute(1, 0).contiguous() + y)).all().item() == 1)
+
+# %% [markdown]
 # ## Same results
 #
 # Parallel and vectorised code must give the same numbers as the reference. Elementwise ops agree

@@ -12,8 +12,7 @@
 # half runs the real kernels when there is a GPU, and says so when there is none.
 
 # %%
-gpu = cuda_available()
-print("GPU available:", gpu)
+gpu = cuda_available()  # true with a usable GPU; the GPU cells below print which
 
 # %% [markdown]
 # ## One thread, one output
@@ -50,6 +49,17 @@ for i in [0, 5, 11]:
 
 # %%
 a + b
+
+# %% [markdown]
+# The same for a column vector `(3, 1)` zipped with a row `(1, 4)`: each input is read along one
+# dim only, so thread 6 (index [1, 2]) reads the column's entry 1 and the row's entry 2:
+
+# %%
+col = tensor([[1], [2], [3]])
+row = tensor([[10, 20, 30, 40]])
+idx = to_index(6, [3, 4])
+print(idx, position(idx, col.shape, col.strides), position(idx, row.shape, row.strides))
+col * row
 
 # %% [markdown]
 # ## Blocks and the grid-stride loop
@@ -119,6 +129,7 @@ print("sum:", parts[0])
 seed(0)
 x = rand(1000, 1000)
 y = rand(1000, 1000)
+print("GPU available:", gpu)
 if gpu:
     xc = x.to("cuda")
     yc = y.to("cuda")

@@ -18,9 +18,18 @@
 # Without a GPU the cells below say so; the timing table still shows the CPU column.
 
 # %%
-gpu = cuda_available()
-print("GPU available:", gpu)
+gpu = cuda_available()  # true with a usable GPU; the GPU cells below print which
+
+# %%
 %cuda_matmul
+
+# %% [markdown]
+# `%cuda_matmul NAME` sets the kernel for the following matmuls on `cuda` (with or without a GPU:
+# it is a setting); `auto` goes back to the default:
+
+# %%
+%cuda_matmul tiled
+%cuda_matmul auto
 
 # %% [markdown]
 # ## MiniTorch's timing table
@@ -90,6 +99,7 @@ print("tiled loops agree with @:", (tiled_matmul(s1, s2, 4, 2) - s1 @ s2).abs().
 seed(0)
 p = rand(1024, 1024)
 q = rand(1024, 1024)
+print("GPU available:", gpu)
 if gpu:
     pc = p.to("cuda")
     qc = q.to("cuda")

@@ -89,8 +89,11 @@ print("mean loss over the 50 points:", round((-prob.log()).mean().item(), 4))
 # here, for simple, split and xor:
 
 # %%
-# NBVAL_IGNORE_OUTPUT
 simple = dataset("simple", 50, seed=3)
+simple
+
+# %%
+# NBVAL_IGNORE_OUTPUT
 seed(11)
 m_simple = mlp(2, 100, 1)
 train(m_simple, simple, epochs=500, log=0)
@@ -100,6 +103,12 @@ train(m_xor, xor, epochs=500, log=0)
 
 # %%
 print("simple:", accuracy(m_simple, simple), " split:", accuracy(model, split), " xor:", accuracy(m_xor, xor))
+
+# %% [markdown]
+# xor needs both hidden layers: its boundary bends twice.
+
+# %%
+plot(m_xor, xor)
 
 # %% [markdown]
 # ## The same loop, written by hand
