@@ -748,6 +748,7 @@ static const char *const sgd_params[] = {"params", "rate", NULL};
 static const char *const train_params[] = {"model", "data", "rate",    "epochs",
                                            "batch", "log",  "backend", NULL};
 static const char *const plot_params[] = {"model", "data", NULL};
+static const char *const heatmap_params[] = {"t", "title", NULL};
 static const char *const clear_params[] = {"wait", NULL};
 static const char *const sleep_params[] = {"seconds", NULL};
 static const char *const input_params[] = {"prompt", "password", NULL};
@@ -790,6 +791,11 @@ const struct dsl_builtin dsl_builtins[] = {
      "replace it later with update_display(new_value, display_id=\"name\")."},
     {"float", "float(x=0)", 0, 1, NULL, bi_float,
      "Converts a number or a string (\"1.5\", \"inf\", \"nan\") to a float."},
+    {"heatmap", "heatmap(t, title=none)", 1, 2, heatmap_params, dsl_bi_heatmap,
+     "Draws a 1-D or 2-D tensor (at most 10,000 entries) as a heat map: a cell per entry, row 0 "
+     "at the top, shaded from white (the smallest value) to blue (the largest), the values "
+     "written in when there are at most 64. A chart like plot's (%plot_renderer chooses its "
+     "format). Returns none."},
     {"help", "help(x)", 0, 1, NULL, bi_help,
      "Shows the documentation of a builtin (help(print)) or of a value's type; without an "
      "argument lists every builtin."},

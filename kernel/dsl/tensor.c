@@ -13,6 +13,8 @@
 #include "dsl/tensor.h"
 
 #include "dsl/interp.h"
+#include "dsl/magics.h"
+#include "render/chart.h"
 #include "render/render.h"
 
 #include <math.h>
@@ -753,6 +755,55 @@ static int nested_list(struct dsl_interp *in, const struct mt_tensor *t, const f
         }
     }
     *out = lv;
+    return 0;
+}
+
+/* heatmap(t, title=none): a picture of a small matrix or vector (render/chart.h). */
+#define HEATMAP_MAX_CELLS 10000
+int dsl_bi_heatmap(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    char shape[160], title[200];
+    if (a->slot[0].kind != DSL_TENSOR)
+        return dsl_raise(in, "TypeError", "heatmap() draws a tensor, not %s",
+                         dsl_type_name(a->slot[0]));
+    if (a->has[1] && a->slot[1].kind != DSL_STR && a->slot[1].kind != DSL_NONE)
+        return dsl_raise(in, "TypeError", "heatmap(): title must be a string, not %s",
+                         dsl_type_name(a->slot[1]));
+    const struct mt_tensor *t = a->slot[0].as.t;
+    mt_shape_str(t->ndim, t->shape, shape, sizeof shape);
+    if (t->ndim > 2)
+        return dsl_raise(in, "ShapeError",
+                         "heatmap() draws 1-D and 2-D tensors; this one has shape %s (view, "
+                         "permute or sum it down to two dims first)",
+                         shape);
+    const int64_t rows = t->ndim == 2 ? t->shape[0] : 1, cols = t->shape[t->ndim - 1];
+    if (rows * cols == 0 || rows * cols > HEATMAP_MAX_CELLS)
+        return dsl_raise(in, "ValueError",
+                         "heatmap() draws 1 to %d cells; a tensor of shape %s has %lld",
+                         HEATMAP_MAX_CELLS, shape, (long long)(rows * cols));
+    float *vals = malloc((size_t)(rows * cols) * sizeof *vals);
+    if (!vals) return dsl_raise_status(in, DSL_V_NOMEM);
+    enum mt_status st = mt_tensor_copy_out(t, vals);
+    if (st != MT_OK) {
+        free(vals);
+        return dsl_engine_raise(in, st);
+    }
+    if (a->has[1] && a->slot[1].kind == DSL_STR)
+        snprintf(title, sizeof title, "%s", a->slot[1].as.s->data);
+    else
+        snprintf(title, sizeof title, "tensor of shape %s", shape);
+    struct chart_heatmap c = {.title = title,
+                              .row_title = t->ndim == 2 ? "dim 0" : NULL,
+                              .col_title = t->ndim == 2 ? "dim 1" : "dim 0",
+                              .rows = (size_t)rows,
+                              .cols = (size_t)cols,
+                              .values = vals};
+    json_t *bundle = chart_heatmap_bundle(dsl_plot_renderer(in->session), &c);
+    free(vals);
+    if (!bundle) return dsl_raise_status(in, DSL_V_NOMEM);
+    if (in->out->display) in->out->display(in->out->ctx, bundle, NULL, false);
+    json_decref(bundle);
+    *ret = dsl_none();
     return 0;
 }
 

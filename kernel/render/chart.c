@@ -206,6 +206,40 @@ json_t *chart_points_spec(const struct chart_points *c)
     return spec_done(s);
 }
 
+json_t *chart_heatmap_spec(const struct chart_heatmap *c)
+{
+    json_t *values, *s = spec_base(c->title, &values);
+    if (!s) return NULL;
+    for (size_t i = 0; i < c->rows; i++)
+        for (size_t j = 0; j < c->cols; j++) {
+            char label[32];
+            float v = c->values[i * c->cols + j];
+            snprintf(label, sizeof label, "%.4g", (double)v);
+            json_t *value = isfinite(v) ? json_real(atof(label)) : json_null(); /* no NaN in JSON */
+            json_array_append_new(values, json_pack("{s:i, s:i, s:o, s:s}", "row", (int)i, "col",
+                                                    (int)j, "value", value, "label", label));
+        }
+    json_t *x = channel("col", "ordinal", c->col_title, false),
+           *y = channel("row", "ordinal", c->row_title, false),
+           *color = channel("value", "quantitative", "value", false);
+    if (x) json_object_set_new(x, "axis", json_pack("{s:i}", "labelAngle", 0));
+    if (color)
+        json_object_set_new(color, "scale",
+                            json_pack("{s:[s,s]}", "range", "#ffffff", CHART_HEATMAP_COLOR));
+    json_t *rect = json_pack("{s:{s:s, s:b}, s:{s:o, s:o, s:o}}", "mark", "type", "rect", "tooltip",
+                             1, "encoding", "x", x, "y", y, "color", color);
+    if (c->rows * c->cols > CHART_HEATMAP_LABELS) {
+        json_object_set_new(s, "layer", json_pack("[o]", rect));
+        return spec_done(s);
+    }
+    json_t *text =
+        json_pack("{s:{s:s, s:i}, s:{s:{s:s, s:s}, s:{s:s, s:s}, s:{s:s, s:s}}}", "mark", "type",
+                  "text", "fontSize", 11, "encoding", "x", "field", "col", "type", "ordinal", "y",
+                  "field", "row", "type", "ordinal", "text", "field", "label", "type", "nominal");
+    json_object_set_new(s, "layer", json_pack("[o, o]", rect, text));
+    return spec_done(s);
+}
+
 /* ---- SVG ------------------------------------------------------------------------------------ */
 
 #define M_LEFT 70
@@ -460,6 +494,45 @@ char *chart_points_svg(const struct chart_points *c)
     return svg_close(&b);
 }
 
+char *chart_heatmap_svg(const struct chart_heatmap *c)
+{
+    struct render_buf b;
+    render_buf_init(&b, 0);
+    svg_open(&b, c->title, c->col_title, c->row_title);
+    float lo = 0, hi = 0;
+    bool any = false;
+    for (size_t i = 0; i < c->rows * c->cols; i++) {
+        float v = c->values[i];
+        if (!isfinite(v)) continue;
+        if (!any || v < lo) lo = v;
+        if (!any || v > hi) hi = v;
+        any = true;
+    }
+    /* square cells as large as the plot area allows */
+    const double cell =
+        fmin((double)CHART_WIDTH / (double)c->cols, (double)CHART_HEIGHT / (double)c->rows);
+    static const int blue[3] = {0x2f, 0x6e, 0xba};
+    for (size_t i = 0; i < c->rows; i++)
+        for (size_t j = 0; j < c->cols; j++) {
+            float v = c->values[i * c->cols + j];
+            double t = any && hi > lo && isfinite(v) ? (v - lo) / (hi - lo) : 0.0;
+            int rgb[3];
+            for (int k = 0; k < 3; k++) rgb[k] = (int)lround(255 + t * (blue[k] - 255));
+            double x = M_LEFT + (double)j * cell, y = M_TOP + (double)i * cell;
+            render_buf_printf(&b,
+                              "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+                              "fill=\"#%02x%02x%02x\" stroke=\"#ccc\"/>\n",
+                              x, y, cell, cell, rgb[0], rgb[1], rgb[2]);
+            if (c->rows * c->cols <= CHART_HEATMAP_LABELS) {
+                char label[32];
+                snprintf(label, sizeof label, "%.4g", (double)v);
+                text_el(&b, x + cell / 2, y + cell / 2 + 4, "middle", label,
+                        t > 0.6 ? " fill=\"white\"" : NULL);
+            }
+        }
+    return svg_close(&b);
+}
+
 /* ---- bundles -------------------------------------------------------------------------------- */
 
 char *chart_html(const json_t *spec, const char *svg)
@@ -544,6 +617,12 @@ json_t *chart_points_bundle(const char *renderer, const struct chart_points *c)
 {
     return chart_bundle(renderer, c->grid ? "decision boundary" : "scatter plot", c->title,
                         chart_points_spec(c), chart_points_svg(c));
+}
+
+json_t *chart_heatmap_bundle(const char *renderer, const struct chart_heatmap *c)
+{
+    return chart_bundle(renderer, "heat map", c->title, chart_heatmap_spec(c),
+                        chart_heatmap_svg(c));
 }
 
 json_t *chart_training_bundle(const char *renderer, const char *title,

@@ -70,14 +70,27 @@ struct chart_points {
     const float *prob;
 };
 
+/* A matrix as a heat map: rows x cols cells, row 0 at the top, shaded from white (the
+ * smallest value) to blue (the largest); the values written in the cells when there are at
+ * most CHART_HEATMAP_LABELS of them. */
+#define CHART_HEATMAP_LABELS 64
+#define CHART_HEATMAP_COLOR "#2f6eba"
+struct chart_heatmap {
+    const char *title, *row_title, *col_title;
+    size_t rows, cols;
+    const float *values; /* rows * cols, row-major */
+};
+
 /* New Vega-Lite specs (data inline in data.values); NULL when out of memory. */
 json_t *chart_bars_spec(const struct chart_bars *c);
 json_t *chart_lines_spec(const struct chart_lines *c);
 json_t *chart_points_spec(const struct chart_points *c);
+json_t *chart_heatmap_spec(const struct chart_heatmap *c);
 /* New SVG documents (malloc'd, caller frees); NULL when out of memory. */
 char *chart_bars_svg(const struct chart_bars *c);
 char *chart_lines_svg(const struct chart_lines *c);
 char *chart_points_svg(const struct chart_points *c);
+char *chart_heatmap_svg(const struct chart_heatmap *c);
 
 /* The mime bundle of a chart for `renderer` ("auto", "vegalite", "svg", "html"; anything else
  * is taken as "auto"), as described above; text/plain says "<kind>: <title>". A new reference,
@@ -85,6 +98,7 @@ char *chart_points_svg(const struct chart_points *c);
 json_t *chart_bars_bundle(const char *renderer, const struct chart_bars *c);
 json_t *chart_lines_bundle(const char *renderer, const struct chart_lines *c);
 json_t *chart_points_bundle(const char *renderer, const struct chart_points *c);
+json_t *chart_heatmap_bundle(const char *renderer, const struct chart_heatmap *c);
 
 /* MiniTorch's end-of-training picture as one chart: the decision boundary beside the loss
  * curve and the time per epoch (Vega-Lite hconcat; the SVG fallback draws the three panels in

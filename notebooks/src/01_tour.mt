@@ -14,6 +14,12 @@ x = tensor([[1, 2, 3], [4, 5, 6]])
 x
 
 # %% [markdown]
+# As a picture, `heatmap` draws a matrix cell by cell (row 0 at the top):
+
+# %%
+heatmap(x, title="x: shape (2, 3), strides (3, 1)")
+
+# %% [markdown]
 # The storage is the six numbers in row order. To reach `x[i, j]` the engine computes the
 # position `i * strides[0] + j * strides[1]` (MiniTorch's `index_to_position`):
 
@@ -32,6 +38,15 @@ print("x[1, 2] =", x[1, 2], "at position", 1 * x.strides[0] + 2 * x.strides[1])
 t = x.permute(1, 0)
 print("shape", t.shape, " strides", t.strides, " contiguous:", t.is_contiguous())
 t
+
+# %% [markdown]
+# The same six storage cells, read in another order. Numbering the storage positions makes it
+# visible: `x`'s positions run along its rows, `t`'s down its columns.
+
+# %%
+positions = tensor([[0, 1, 2], [3, 4, 5]])
+heatmap(positions, title="storage position of each entry of x")
+heatmap(positions.permute(1, 0), title="... and of each entry of t = x.permute(1, 0)")
 
 # %% [markdown]
 # Writing through one view is seen through the other — they are one storage:
@@ -69,6 +84,9 @@ a = tensor([[1], [2], [3]])
 b = tensor([10, 20])
 print(a.shape, "+", b.shape, "->", (a + b).shape)
 a + b
+
+# %%
+heatmap(a + b, title="a (3, 1) + b (2,): a's column repeated across, b's row down")
 
 # %%
 # NBVAL_RAISES_EXCEPTION

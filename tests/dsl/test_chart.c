@@ -308,6 +308,43 @@ static void test_points(void)
     json_decref(b);
 }
 
+/* A heat map: a value per cell rounded to 4 significant digits (NaN as null), row and column
+ * indices, the values written in for few cells only; the SVG a rect per cell, shaded from white
+ * (the smallest value) to the blue (the largest). */
+static void test_heatmap(void)
+{
+    const float v[6] = {1.0f, 2.0f, 3.0f, 4.123456f, NAN, 6.0f};
+    struct chart_heatmap c = {.title = "t",
+                              .row_title = "dim 0",
+                              .col_title = "dim 1",
+                              .rows = 2,
+                              .cols = 3,
+                              .values = v};
+    json_t *s = chart_heatmap_spec(&c);
+    CHECK(s != NULL);
+    json_t *vals = json_object_get(json_object_get(s, "data"), "values");
+    CHECK_INT(json_array_size(vals), 6);
+    json_t *e = json_array_get(vals, 3);
+    CHECK_INT(json_integer_value(json_object_get(e, "row")), 1);
+    CHECK_INT(json_integer_value(json_object_get(e, "col")), 0);
+    CHECK(fabs(json_real_value(json_object_get(e, "value")) - 4.123) < 1e-12);
+    CHECK_STR(json_string_value(json_object_get(e, "label")), "4.123");
+    CHECK(json_is_null(json_object_get(json_array_get(vals, 4), "value")));
+    CHECK_INT(json_array_size(json_object_get(s, "layer")), 2); /* rects and their values */
+    json_decref(s);
+    char *svg = chart_heatmap_svg(&c);
+    CHECK(svg && xml_elements(svg) > 0);
+    CHECK(svg && strstr(svg, "fill=\"#ffffff\"") && strstr(svg, "fill=\"#2f6eba\""));
+    CHECK(svg && strstr(svg, ">4.123<"));
+    free(svg);
+    float many[100];
+    for (int i = 0; i < 100; i++) many[i] = (float)i;
+    c.rows = 10, c.cols = 10, c.values = many;
+    s = chart_heatmap_spec(&c);
+    CHECK(s && json_array_size(json_object_get(s, "layer")) == 1); /* too many to write in */
+    json_decref(s);
+}
+
 int main(void)
 {
     RUN_TEST(test_xml_checker_catches_errors);
@@ -316,5 +353,6 @@ int main(void)
     RUN_TEST(test_lines);
     RUN_TEST(test_bundles_by_renderer);
     RUN_TEST(test_points);
+    RUN_TEST(test_heatmap);
     return TEST_SUMMARY();
 }

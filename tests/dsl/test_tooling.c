@@ -32,14 +32,14 @@ static void test_keyword_completion(void)
     struct outcome o = run_cell(s, "def area(width, height=1):\n    return width * height\n"
                                    "t = ones(2, 2)");
     CHECK_INT(o.rc, 0);
-    CHECK_STR(complete_end(s, "area(3, he", &start), "height= help");
+    CHECK_STR(complete_end(s, "area(3, he", &start), "heatmap height= help");
     CHECK_STR(complete_end(s, "area(wi", &start), "width=");
     /* nested calls: the innermost open one counts */
     CHECK_STR(complete_end(s, "print(area(1, hei", &start), "height=");
     CHECK(strstr(complete_end(s, "print(area(1), se", &start), "sep=") != NULL);
     /* after '.', still methods; outside a call, no keywords */
     CHECK(strstr(complete_end(s, "t.su", &start), "sum") != NULL);
-    CHECK_STR(complete_end(s, "he", &start), "help");
+    CHECK_STR(complete_end(s, "he", &start), "heatmap help");
     /* def and return are keywords now */
     CHECK_STR(complete_end(s, "de", &start), "def");
     CHECK_STR(complete_end(s, "retu", &start), "return");

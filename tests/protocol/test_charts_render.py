@@ -5,8 +5,8 @@ For each display or result bundle that carries a Vega-Lite spec: the spec render
 with a non-empty canvas and to an SVG that holds the marks the chart is made of (points,
 rects, lines, bars), and the kernel's own SVG fallback parses as XML. The kinds: a dataset's
 scatter plot (spiral, whose outer points are clipped), a decision boundary (plot), train()'s
-chart (boundary, loss curve and time per epoch side by side), compare()'s bars and timing()'s
-lines."""
+chart (boundary, loss curve and time per epoch side by side), compare()'s bars, timing()'s
+lines, and heatmap()'s cells (with and without the values written in)."""
 
 from __future__ import annotations
 
@@ -99,3 +99,16 @@ def test_colab_starts_with_html_charts():
         assert execute(kc, "%plot_renderer").stream().strip() == "plot renderer: html"
     finally:
         stop_kernel(km, kc)
+
+
+def test_heatmaps_render(kc):
+    execute(kc, "%plot_renderer auto")
+    (small,) = charts_of(execute(kc, "heatmap(tensor([[1, 2, 3], [4, 5, 6]]))"))
+    spec = small[VEGALITE]
+    assert [v["value"] for v in spec["data"]["values"]] == [1, 2, 3, 4, 5, 6]
+    check_renders(spec, ["rect", "text"])  # few cells: the values are written in
+    (big,) = charts_of(execute(kc, "heatmap(rand(20, 30))"))
+    assert len(big[VEGALITE]["data"]["values"]) == 600
+    check_renders(big[VEGALITE], ["rect"])
+    r = execute(kc, "heatmap(rand(2, 2, 2))")
+    assert r.error()["ename"] == "ShapeError"
