@@ -108,6 +108,9 @@ void dsl_emit(struct dsl_interp *in, const char *name, const char *text);
 
 /* Frees the traceback entries (after the error was reported). */
 void dsl_interp_clear_tb(struct dsl_interp *in);
+/* Drops the pending error (and its traceback): for a builtin that handles the failure of a
+ * call it made itself. */
+void dsl_interp_clear_error(struct dsl_interp *in);
 
 /* Variables: the value bound to name (borrowed), or NULL. */
 struct dsl_value *dsl_session_lookup(struct dsl_session *s, const char *name);

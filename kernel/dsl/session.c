@@ -286,6 +286,15 @@ void dsl_interp_clear_tb(struct dsl_interp *in)
     in->ntb = in->captb = 0;
 }
 
+void dsl_interp_clear_error(struct dsl_interp *in)
+{
+    in->ename = NULL;
+    free(in->evalue);
+    in->evalue = NULL;
+    in->has_pos = false;
+    dsl_interp_clear_tb(in);
+}
+
 static void interp_error(struct dsl_interp *in, struct dsl_error *err)
 {
     make_error(err, in->src, in->src_len, in->code ? in->code->cell_no : 0, in->ename, in->evalue,

@@ -859,7 +859,14 @@ int dsl_bi_train(struct dsl_interp *in, const struct dsl_args *a, struct dsl_val
                          (long long)done, mt_dataset_name(d->kind));
                 json_t *chart = NULL;
                 if (boundary_bundle(in, a->slot[0], d, title, &chart) != 0) {
-                    chart_failed = true;
+                    /* an interrupt that lands in the chart's forward pass stops the training
+                     * as one between batches does: summary, charts, then KeyboardInterrupt */
+                    if (mt_cancel_requested()) {
+                        dsl_interp_clear_error(in);
+                        st = MT_ERR_CANCELLED;
+                    } else {
+                        chart_failed = true;
+                    }
                     break;
                 }
                 emit(in, chart, chart_id, live_chart);

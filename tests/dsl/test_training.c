@@ -13,6 +13,7 @@
 #include "test.h"
 
 #include "dsl/dsl_helpers.h"
+#include "dsl/interp.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -219,6 +220,40 @@ static void test_train_arguments(void)
     dsl_session_free(s);
 }
 
+/* An interrupt that lands in the live boundary chart's forward pass (a run longer than a second
+ * draws one: the model on the 25 x 25 grid) stops the training as one between batches does: the
+ * summary line, the charts, then KeyboardInterrupt. The diagnostics hook raises the flag at the
+ * chart's first product, so the test does not depend on timing. */
+static int cancels;
+static void cancel_in_chart(void *user, const struct mt_diag *d)
+{
+    (void)user;
+    if (cancels == 0 && strcmp(d->op, "matmul") == 0 && d->in_shape[0][0] == 625) {
+        cancels++;
+        mt_cancel_request();
+    }
+}
+
+static void test_interrupt_in_the_live_chart(void)
+{
+    struct dsl_session *s = dsl_session_new();
+    CHECK_INT(run_cell(s, "%backend simple\nds = dataset(\"split\", 50, seed=2)\n"
+                          "m = mlp(2, 100, 1)")
+                  .rc,
+              0);
+    mt_ctx_set_diag(s->ctx, cancel_in_chart, NULL);
+    static struct sink k;
+    memset(&k, 0, sizeof k);
+    struct outcome o = run_cell_with(s, "train(m, ds, epochs=100000, log=0)", &k);
+    mt_ctx_set_diag(s->ctx, NULL, NULL);
+    mt_cancel_clear();
+    CHECK_INT(cancels, 1);
+    CHECK_STR(o.ename, "KeyboardInterrupt");
+    CHECK(strstr(k.log, "Interrupted after ") != NULL);
+    CHECK(strstr(k.log, "<training chart: decision boundary after") != NULL);
+    dsl_session_free(s);
+}
+
 int main(void)
 {
     RUN_TEST(test_summary_and_attributes);
@@ -227,5 +262,6 @@ int main(void)
     RUN_TEST(test_display);
     RUN_TEST(test_models);
     RUN_TEST(test_train_arguments);
+    RUN_TEST(test_interrupt_in_the_live_chart);
     return TEST_SUMMARY();
 }
