@@ -23,7 +23,7 @@ C_SOURCES   = $(shell find engine kernel tests bench -type f \
 ASAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
             UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-.PHONY: help setup build build-asan build-clang fuzz install-kernelspec lab notebooks test bench bench-kernel bench-engine bench-train \
+.PHONY: help setup build build-asan build-clang fuzz install-kernelspec lab notebooks soak test bench bench-kernel bench-engine bench-train \
         format format-check lock clean distclean
 
 help: ## list the targets
@@ -85,6 +85,10 @@ test: build build-asan build-clang ## run all suites: ctest (gcc, clang, sanitiz
 	echo; echo "==== summary"; \
 	for r in "$${results[@]}"; do printf '  %-28s %s\n' "$${r%|*}" "$${r#*|}"; done; \
 	exit $$status
+
+SOAK_ARGS ?=
+soak: build ## soak test: 10,000 mixed execute requests (RSS growth < 2 MB) and 100 start/interrupt/shutdown cycles
+	MT_KERNEL_BIN=$(CURDIR)/$(KERNEL) $(PY) tests/soak/soak.py $(SOAK_ARGS)
 
 notebooks: build ## re-run the course notebooks from notebooks/src/*.mt into notebooks/*.ipynb (NB="01_tour ..." for some)
 	MT_KERNEL_BIN=$(CURDIR)/$(KERNEL) $(PY) tools/notebooks.py build $(NB)

@@ -18,11 +18,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The replay guard: the signatures of the last REPLAY_WINDOW messages received (their first
+ * 16 bytes: 128 bits of an HMAC), in a ring, found through a chained hash table. jupyter_client's
+ * Session keeps such a digest history too (its digest_history). Allocated at the first message,
+ * 200 KiB, so that a kernel that never receives one does not touch it. */
+#define REPLAY_WINDOW 8192
+#define REPLAY_BUCKETS (2 * REPLAY_WINDOW)
+struct replay {
+    unsigned char sig[REPLAY_WINDOW][16];
+    int32_t next[REPLAY_WINDOW];     /* the bucket chain; -1 ends it */
+    int32_t buckets[REPLAY_BUCKETS]; /* first slot of each chain, -1: none */
+    size_t head, count;              /* the next slot to fill; slots in use */
+};
+
 struct jp_signer {
-    pthread_mutex_t lock; /* guards ctx */
+    pthread_mutex_t lock; /* guards ctx and seen */
     EVP_MAC *mac;         /* the fetched HMAC implementation */
     EVP_MAC_CTX *ctx;     /* initialised with the key and SHA256 */
     bool enabled;         /* false when the key is empty */
+    struct replay *seen;  /* NULL until the first verified message */
 };
 
 static void report_openssl(const char *what, const char *file, int line)
@@ -128,6 +142,7 @@ void jp_signer_free(struct jp_signer *s)
     EVP_MAC_CTX_free(s->ctx);
     EVP_MAC_free(s->mac);
     pthread_mutex_destroy(&s->lock);
+    free(s->seen);
     free(s);
 }
 
@@ -164,4 +179,56 @@ bool jp_signer_verify(struct jp_signer *s, const struct jp_bytes parts[4], const
     if (siglen != 64 || jp_signer_sign(s, parts, expected) != 0) return false;
     /* Frontends send lower-case hex (Python's hexdigest); compare in constant time. */
     return CRYPTO_memcmp(expected, sig, 64) == 0;
+}
+
+static int hex_value(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+static size_t bucket_of(const unsigned char key[16])
+{
+    uint32_t h;
+    memcpy(&h, key, sizeof h); /* an HMAC's bytes are uniform already */
+    return h % REPLAY_BUCKETS;
+}
+
+bool jp_signer_replayed(struct jp_signer *s, const void *sig, size_t siglen)
+{
+    if (!jp_signer_enabled(s) || siglen < 32) return false;
+    unsigned char key[16];
+    const char *hex = sig;
+    for (int i = 0; i < 16; i++) {
+        int hi = hex_value(hex[2 * i]), lo = hex_value(hex[2 * i + 1]);
+        if (hi < 0 || lo < 0) return false; /* not a signature this kernel accepts anyway */
+        key[i] = (unsigned char)(hi << 4 | lo);
+    }
+    bool seen = false;
+    pthread_mutex_lock(&s->lock);
+    struct replay *r = s->seen;
+    if (!r && (r = s->seen = malloc(sizeof *r)) != NULL) {
+        memset(r->buckets, 0xff, sizeof r->buckets); /* -1 everywhere */
+        r->head = r->count = 0;
+    }
+    if (r) {
+        size_t b = bucket_of(key);
+        for (int32_t i = r->buckets[b]; i >= 0 && !seen; i = r->next[i])
+            seen = memcmp(r->sig[i], key, 16) == 0;
+        if (!seen) {
+            size_t slot = r->head;
+            if (r->count == REPLAY_WINDOW) { /* the oldest leaves its chain */
+                int32_t *link = &r->buckets[bucket_of(r->sig[slot])];
+                while (*link != (int32_t)slot) link = &r->next[*link];
+                *link = r->next[slot];
+            } else {
+                r->count++;
+            }
+            memcpy(r->sig[slot], key, 16);
+            r->next[slot] = r->buckets[b];
+            r->buckets[b] = (int32_t)slot;
+            r->head = (slot + 1) % REPLAY_WINDOW;
+        }
+    }
+    pthread_mutex_unlock(&s->lock);
+    return seen;
 }

@@ -96,6 +96,11 @@ int jp_signer_sign(struct jp_signer *s, const struct jp_bytes parts[4], char hex
 bool jp_signer_verify(struct jp_signer *s, const struct jp_bytes parts[4], const void *sig,
                       size_t siglen);
 
+/* The replay guard, for a verified message's signature: true when the same signature came
+ * among the last 8,192 messages (the message is a replay: drop it); otherwise remembers it and
+ * returns false. Always false when signing is disabled. Thread-safe. */
+bool jp_signer_replayed(struct jp_signer *s, const void *sig, size_t siglen);
+
 /* ---------------------------------------------------------------------------------------- */
 /* Messages and the wire format                                                               */
 
@@ -123,6 +128,7 @@ enum jp_wire_status {
     JP_WIRE_BAD_SIGNATURE,  /* HMAC mismatch */
     JP_WIRE_BAD_JSON,       /* a frame is not a JSON object */
     JP_WIRE_BAD_HEADER,     /* header lacks msg_id/msg_type strings */
+    JP_WIRE_REPLAYED,       /* a signature seen before: the message was sent again */
     JP_WIRE_STATUS_COUNT
 };
 

@@ -17,6 +17,7 @@ static const char *const wire_status_names[] = {
     [JP_WIRE_BAD_SIGNATURE] = "bad signature",
     [JP_WIRE_BAD_JSON] = "a frame is not a JSON object",
     [JP_WIRE_BAD_HEADER] = "header without msg_id or msg_type",
+    [JP_WIRE_REPLAYED] = "replayed (its signature was seen before)",
 };
 _Static_assert(sizeof wire_status_names / sizeof wire_status_names[0] == JP_WIRE_STATUS_COUNT,
                "one name per jp_wire_status");
@@ -94,6 +95,7 @@ enum jp_wire_status jp_wire_decode(const struct jp_bytes *frames, size_t nframes
     const struct jp_bytes *sig = &frames[d + 1];
     const struct jp_bytes *json = &frames[d + 2];
     if (!jp_signer_verify(signer, json, sig->data, sig->len)) return JP_WIRE_BAD_SIGNATURE;
+    if (jp_signer_replayed(signer, sig->data, sig->len)) return JP_WIRE_REPLAYED;
 
     json_t **dst[4] = {&out->header, &out->parent_header, &out->metadata, &out->content};
     for (int i = 0; i < 4; i++) {

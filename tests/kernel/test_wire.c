@@ -145,6 +145,44 @@ static void test_malformed(void)
     CHECK_STR(jp_wire_status_str(JP_WIRE_BAD_SIGNATURE), "bad signature");
 }
 
+/* The replay guard: a verified message sent again is dropped (JP_WIRE_REPLAYED); the guard
+ * remembers the last 8,192 signatures, so after 10,000 other messages the first is accepted
+ * again while one of the recent ones is still refused; an unsigned kernel (empty key) has no
+ * guard. */
+static enum jp_wire_status decode_with(struct jp_signer *signer, int id, struct jp_message *out)
+{
+    char header[96];
+    snprintf(header, sizeof header, "{\"msg_id\": \"m-%d\", \"msg_type\": \"kernel_info_request\"}",
+             id);
+    const char *sig = sign4(header, "{}", "{}", "{}");
+    char sigcopy[65];
+    snprintf(sigcopy, sizeof sigcopy, "%s", sig);
+    struct jp_bytes v[6] = {view(JP_DELIMITER), view(sigcopy), view(header),
+                            view("{}"),         view("{}"),    view("{}")};
+    return jp_wire_decode(v, 6, signer, out);
+}
+
+static void test_replayed(void)
+{
+    struct jp_signer *signer = jp_signer_new(key, strlen(key));
+    struct jp_message m = {0};
+    CHECK_INT(decode_with(signer, 0, &m), JP_WIRE_OK);
+    jp_message_clear(&m);
+    CHECK_INT(decode_with(signer, 0, &m), JP_WIRE_REPLAYED);
+    CHECK(m.header == NULL);
+    for (int i = 1; i <= 10000; i++) {
+        CHECK_INT(decode_with(signer, i, &m), JP_WIRE_OK);
+        jp_message_clear(&m);
+    }
+    CHECK_INT(decode_with(signer, 9000, &m), JP_WIRE_REPLAYED);
+    CHECK_INT(decode_with(signer, 0, &m), JP_WIRE_OK); /* out of the window: accepted again */
+    jp_message_clear(&m);
+    jp_signer_free(signer);
+    struct jp_signer *unsigned_ = jp_signer_new("", 0);
+    CHECK(!jp_signer_replayed(unsigned_, "", 0));
+    jp_signer_free(unsigned_);
+}
+
 static void test_message_init(void)
 {
     struct jp_message m;
@@ -178,6 +216,7 @@ int main(void)
 {
     RUN_TEST(test_round_trip);
     RUN_TEST(test_malformed);
+    RUN_TEST(test_replayed);
     RUN_TEST(test_message_init);
     RUN_TEST(test_utf8_offsets);
     return TEST_SUMMARY();

@@ -184,6 +184,28 @@ def test_bad_signature_dropped(wire, how):
     wire.assert_alive()
 
 
+def test_replayed_message_dropped(wire):
+    """The same signed frames sent twice: the first runs, the copy is dropped (no reply, no
+    output, logged), as jupyter_client's Session refuses a duplicate signature."""
+    marker = f"REPLAY-{uuid.uuid4().hex[:8]}"
+    frames = wire.frames(wire.execute_msg(f'print("{marker}")'))
+    msg_id = json.loads(frames[2])["msg_id"]
+    wire.sock.send_multipart(frames)
+    reply = wire.recv(mtkernel.TIMEOUT)
+    assert reply is not None and reply["content"]["status"] == "ok"
+    collect_iopub(wire.kc, msg_id)
+    log_before = len(wire.log())
+    wire.sock.send_multipart(frames)  # the very same bytes again
+    assert wire.recv(1.0) is None, "the kernel answered a replayed request"
+    assert wait_for(lambda: "replayed" in wire.log()[log_before:], 2.0), \
+        "nothing logged on stderr about the replayed message"
+    ok_msg = wire.proper_roundtrip()
+    others: list = []
+    collect_iopub(wire.kc, ok_msg["header"]["msg_id"], others=others)
+    assert not [m for m in others if marker in json.dumps(m["content"])], "the replay ran"
+    wire.assert_alive()
+
+
 def test_wrong_key_from_regular_client(wire):
     """A whole client with the wrong key gets nothing; the right one still works."""
     bad = Session(key=b"wrong", username="bad")
