@@ -23,7 +23,7 @@ C_SOURCES   = $(shell find engine kernel tests bench -type f \
 ASAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
             UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-.PHONY: help setup build build-asan build-clang fuzz install-kernelspec lab notebooks soak test bench bench-kernel bench-engine bench-train \
+.PHONY: help setup build build-asan build-clang fuzz install-kernelspec lab notebooks soak valgrind test bench bench-kernel bench-engine bench-train \
         format format-check lock clean distclean
 
 help: ## list the targets
@@ -61,7 +61,7 @@ lab: install-kernelspec ## start JupyterLab on 127.0.0.1 with notebooks/
 	$(VENV)/bin/jupyter lab --ip=127.0.0.1 --no-browser --notebook-dir=notebooks $(LAB_ROOT) $(LAB_ARGS)
 
 # Every suite runs even when an earlier one fails; the table at the end says which failed.
-test: build build-asan build-clang ## run all suites: ctest (gcc, clang, sanitized), format, numpy, protocol, notebooks, browser, fuzz smoke
+test: build build-asan build-clang ## run all suites: ctest (gcc, clang, sanitized), format, numpy, protocol, notebooks, browser, valgrind, fuzz smoke
 	@results=(); status=0; \
 	suite() { \
 	    local name=$$1; shift; \
@@ -80,11 +80,15 @@ test: build build-asan build-clang ## run all suites: ctest (gcc, clang, sanitiz
 	suite "protocol build" tools/run-protocol-tests.sh $(KERNEL); \
 	suite "notebooks (nbval)" tools/run-notebook-tests.sh $(KERNEL); \
 	suite "browser (Chromium)" tools/run-browser-tests.sh $(KERNEL); \
+	suite "valgrind memcheck" tools/run-valgrind.sh $(KERNEL); \
 	suite "protocol build-asan" tools/run-protocol-tests.sh $(KERNEL_ASAN) --sanitized; \
 	suite "fuzz smoke" $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS); \
 	echo; echo "==== summary"; \
 	for r in "$${results[@]}"; do printf '  %-28s %s\n' "$${r%|*}" "$${r#*|}"; done; \
 	exit $$status
+
+valgrind: build ## valgrind memcheck over the language scripts run as sessions (no memory error, no leak)
+	tools/run-valgrind.sh $(KERNEL)
 
 SOAK_ARGS ?=
 soak: build ## soak test: 10,000 mixed execute requests (RSS growth < 2 MB) and 100 start/interrupt/shutdown cycles

@@ -21,9 +21,9 @@ PYTHON=${PYTHON:-python3}
 # build-essential: gcc, make, libc headers (libgomp for OpenMP comes with gcc).
 # clang (and libomp-dev for its OpenMP) and clang-format: `make test` also builds with clang and
 # checks formatting. chromium: the browser test drives Debian's Chromium headless (Playwright
-# for Python from .venv, never a downloaded browser).
+# for Python from .venv, never a downloaded browser). valgrind: memcheck over scripted sessions.
 PACKAGES=(build-essential cmake pkg-config libzmq3-dev libjansson-dev libssl-dev clang libomp-dev
-          clang-format chromium)
+          clang-format chromium valgrind)
 
 export DEBIAN_FRONTEND=noninteractive
 export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1
