@@ -23,7 +23,7 @@ C_SOURCES   = $(shell find engine kernel tests bench -type f \
 ASAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
             UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-.PHONY: help setup build build-asan build-clang fuzz install-kernelspec lab notebooks soak valgrind test bench bench-kernel bench-engine bench-train \
+.PHONY: help setup build build-asan build-tsan build-clang fuzz install-kernelspec lab notebooks soak valgrind test bench bench-kernel bench-engine bench-train \
         format format-check lock clean distclean
 
 help: ## list the targets
@@ -46,6 +46,10 @@ build-asan: setup ## debug build with AddressSanitizer + UBSan in build-asan/
 	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DMT_SANITIZE=ON $(CMAKE_ARGS)
 	cmake --build build-asan -j$(JOBS)
 
+build-tsan: setup ## ThreadSanitizer build with clang, no OpenMP, in build-tsan/ (for the threaded parts of the kernel)
+	CC=$(CLANG) cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMT_TSAN=ON -DMT_OPENMP=OFF $(CMAKE_ARGS)
+	cmake --build build-tsan -j$(JOBS) --target minitorch-kernel
+
 build-clang: setup ## release build with clang in build-clang/ (-Werror must hold there too)
 	CC=$(CLANG) cmake -S . -B build-clang -DCMAKE_BUILD_TYPE=Release $(CMAKE_ARGS)
 	cmake --build build-clang -j$(JOBS)
@@ -61,7 +65,7 @@ lab: install-kernelspec ## start JupyterLab on 127.0.0.1 with notebooks/
 	$(VENV)/bin/jupyter lab --ip=127.0.0.1 --no-browser --notebook-dir=notebooks $(LAB_ROOT) $(LAB_ARGS)
 
 # Every suite runs even when an earlier one fails; the table at the end says which failed.
-test: build build-asan build-clang ## run all suites: ctest (gcc, clang, sanitized), format, numpy, protocol, notebooks, browser, valgrind, fuzz smoke
+test: build build-asan build-clang build-tsan ## run all suites: ctest (gcc, clang, sanitized), format, numpy, protocol (also under ASan and TSan), notebooks, browser, valgrind, fuzz smoke
 	@results=(); status=0; \
 	suite() { \
 	    local name=$$1; shift; \
@@ -82,6 +86,7 @@ test: build build-asan build-clang ## run all suites: ctest (gcc, clang, sanitiz
 	suite "browser (Chromium)" tools/run-browser-tests.sh $(KERNEL); \
 	suite "valgrind memcheck" tools/run-valgrind.sh $(KERNEL); \
 	suite "protocol build-asan" tools/run-protocol-tests.sh $(KERNEL_ASAN) --sanitized; \
+	suite "protocol build-tsan" tools/run-protocol-tests.sh build-tsan/minitorch-kernel --sanitized; \
 	suite "fuzz smoke" $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS); \
 	echo; echo "==== summary"; \
 	for r in "$${results[@]}"; do printf '  %-28s %s\n' "$${r%|*}" "$${r#*|}"; done; \
@@ -143,7 +148,7 @@ lock: ## regenerate tools/requirements.txt from tools/requirements.in
 	@echo "tools/requirements.txt updated; the next tools/setup.sh run installs it"
 
 clean: ## remove build directories
-	rm -rf build build-asan build-clang build-fuzz
+	rm -rf build build-asan build-clang build-tsan build-fuzz
 
 distclean: clean ## also remove the Python venv
 	rm -rf .venv

@@ -9,9 +9,10 @@
 # The tests read MT_KERNEL_BIN (exported here as an absolute path) and install the kernelspec
 # into a temporary directory themselves.
 #
-# --sanitized: the binary was built with -DMT_SANITIZE=ON. Kernel processes are started by
-# jupyter_client, so their sanitizer reports would be lost; ASAN_OPTIONS/UBSAN_OPTIONS send them
-# to files in a fresh directory instead, and any report found there fails the run.
+# --sanitized: the binary was built with -DMT_SANITIZE=ON or -DMT_TSAN=ON. Kernel processes are
+# started by jupyter_client, so their sanitizer reports would be lost; ASAN_OPTIONS,
+# UBSAN_OPTIONS and TSAN_OPTIONS send them to files in a fresh directory instead, and any report
+# found there fails the run.
 #
 # Environment:
 #   PROTOCOL_PYTEST_ARGS   extra pytest arguments, shell-quoted, e.g. '-m "not slow"'
@@ -58,6 +59,8 @@ if [ "$SANITIZED" -eq 1 ]; then
     mkdir -p "$LOGDIR"
     export ASAN_OPTIONS="log_path=$LOGDIR/asan:detect_leaks=1"
     export UBSAN_OPTIONS="log_path=$LOGDIR/ubsan:print_stacktrace=1"
+    # exitcode=0: a report is judged from its file below, not by the kernel's exit status
+    export TSAN_OPTIONS="log_path=$LOGDIR/tsan:second_deadlock_stack=1:exitcode=0:suppressions=$PWD/tools/tsan.supp"
 fi
 
 declare -a NAMES=() RESULTS=()
