@@ -35,6 +35,10 @@
 #define LINGER_MS 1000   /* how long closing sockets keep trying to deliver replies */
 #define IOPUB_HWM 100000 /* messages queued per IOPub subscriber before ZeroMQ drops */
 #define MAX_FRAMES 4096  /* a message with more frames is dropped */
+/* Largest frame ZeroMQ accepts from a peer (ZMQ_MAXMSGSIZE): larger, and it drops the peer's
+ * connection before the frame is buffered. Above the language's longest literal (64 MiB) with
+ * room for a message around it. */
+#define MAX_FRAME_BYTES ((int64_t)128 << 20)
 #define IOPUB_INPROC "inproc://iopub"
 #define HB_CTRL_INPROC "inproc://heartbeat-control"
 
@@ -376,6 +380,8 @@ static int bind_sockets(struct server *s)
             return -1;
         }
         zmq_setsockopt(s->sock[ch], ZMQ_LINGER, &linger, sizeof linger);
+        int64_t max_frame = MAX_FRAME_BYTES;
+        zmq_setsockopt(s->sock[ch], ZMQ_MAXMSGSIZE, &max_frame, sizeof max_frame);
         if (types[ch] == ZMQ_ROUTER && ch != JP_HEARTBEAT)
             /* a frontend that reconnects with the same identity takes over its old route */
             zmq_setsockopt(s->sock[ch], ZMQ_ROUTER_HANDOVER, &one, sizeof one);

@@ -314,6 +314,24 @@ def test_100mb_frame(wire, signed):
     wire.proper_roundtrip()
 
 
+def test_frame_over_the_size_limit_is_never_read(wire):
+    """A properly signed execute_request whose content frame is over the kernel's 128 MiB frame
+    limit (ZMQ_MAXMSGSIZE) — a comment of 128 MiB, then a print — never reaches the kernel:
+    ZeroMQ drops the connection it came on, so nothing runs and nothing answers it. The kernel
+    lives on and the same client is served again (its DEALER reconnects)."""
+    marker = f"OVERSIZE-{uuid.uuid4().hex[:8]}"
+    msg = wire.execute_msg("# " + "x" * (128 << 20) + f'\nprint("{marker}")')
+    frames = wire.frames(msg)
+    assert max(len(f) for f in frames) > (128 << 20)
+    wire.sock.send_multipart(frames, copy=False)
+    del frames, msg
+    ok_msg = wire.proper_roundtrip(timeout=30)  # the first reply is the follow-up's
+    others: list = []
+    collect_iopub(wire.kc, ok_msg["header"]["msg_id"], others=others)
+    assert not [m for m in others if marker in json.dumps(m["content"])], "the oversized cell ran"
+    wire.assert_alive()
+
+
 def test_garbage_on_every_channel(wire):
     """Malformed messages on control, stdin and iopub are dropped too."""
     for channel, stype in (("control", zmq.DEALER), ("stdin", zmq.DEALER), ("iopub", zmq.SUB)):
