@@ -113,7 +113,7 @@ static const struct gemm_isa gemm_isas[GEMM_ISA_COUNT] = {
     [GEMM_AVX2] = {"avx2", 6, 16, 144, 256, 4080, mt_gemm_ukernel_avx2_6x16, mt_gemm_pack_a6_avx2,
                    mt_gemm_pack_b16_avx2, mt_gemm_direct_avx2},
     [GEMM_AVX512] = {"avx512", 12, 32, 240, 192, 3072, mt_gemm_ukernel_avx512_12x32, NULL, NULL,
-                     mt_gemm_direct_avx2},
+                     mt_gemm_direct_avx512},
     [GEMM_AVX512EMU] = {"avx512emu", 12, 32, 240, 192, 3072, mt_gemm_ukernel_avx2_12x32, NULL, NULL,
                         mt_gemm_direct_avx2},
 #else

@@ -47,6 +47,10 @@ void mt_gemm_direct_avx2(int64_t M, int64_t N, int64_t K, int64_t kc, const floa
 /* AVX-512F, 12 x 32: 24 zmm accumulators (gemm_avx512.c). */
 void mt_gemm_ukernel_avx512_12x32(int64_t kc, const float *a, const float *b, float *c, int64_t rsc,
                                   int accumulate);
+/* The direct product of mt_gemm_direct_avx2 on zmm registers, 12 x 32 tiles (gemm_avx512.c). */
+void mt_gemm_direct_avx512(int64_t M, int64_t N, int64_t K, int64_t kc, const float *A, int64_t rsa,
+                           int64_t csa, const float *B, int64_t rsb, float *C, int64_t rsc,
+                           int64_t csc);
 #endif
 
 #endif
