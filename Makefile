@@ -102,6 +102,10 @@ soak: build ## soak test: 10,000 mixed execute requests (RSS growth < 2 MB) and 
 notebooks: build ## re-run the course notebooks from notebooks/src/*.mt into notebooks/*.ipynb (NB="01_tour ..." for some)
 	MT_KERNEL_BIN=$(CURDIR)/$(KERNEL) $(PY) tools/notebooks.py build $(NB)
 
+colab-repo: setup ## point the Colab set-up cells and README badges at github.com/REPO (REPO=owner/name)
+	@test -n "$(REPO)" || { echo "usage: make colab-repo REPO=owner/name"; exit 2; }
+	$(PY) tools/notebooks.py set-repo $(REPO)
+
 FUZZ_SECONDS ?= 30
 FUZZ_SMOKE_SECONDS ?= 20 # per target inside `make test`
 fuzz: setup ## build the libFuzzer targets (clang) and run each for FUZZ_SECONDS (default 30)

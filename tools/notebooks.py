@@ -2,6 +2,13 @@
 
     python tools/notebooks.py build [NAME ...]   notebooks/src/NAME.mt -> notebooks/NAME.ipynb
     python tools/notebooks.py check              what nbval cannot see (below)
+    python tools/notebooks.py set-repo OWNER/NAME  where the repository lives on GitHub
+
+Colab. The repository's GitHub OWNER/NAME is kept in one place, notebooks/src/colab_repo.txt:
+the set-up cell clones it, and the README's "Open in Colab" badges (the block between
+BADGES_BEGIN and BADGES_END) link to its notebooks. `set-repo` rewrites that file, the set-up
+cell of every stored notebook (the kernel skips that cell, so nothing needs re-running) and
+the badges; `check` fails when any of them disagree.
 
 Sources. Each notebook is written as notebooks/src/NAME.mt in the "percent" format: a line
 `# %%` starts a code cell, `# %% [markdown]` a markdown cell whose lines are written as `# text`
@@ -20,7 +27,8 @@ Check (`make test`, next to nbval itself):
   `# NBVAL_RAISES_EXCEPTION` (which must have one);
 - at least 80% of all code cells are compared by nbval (not `# NBVAL_IGNORE_OUTPUT` or
   `# NBVAL_SKIP`); the share of each notebook is printed;
-- each notebook's source and .ipynb agree (the notebook was rebuilt after the source changed).
+- each notebook's source and .ipynb agree (the notebook was rebuilt after the source changed);
+- the README's Colab badges are the ones for colab_repo.txt, one per notebook.
 """
 
 import os
@@ -73,9 +81,70 @@ def parse(path):
     return cells
 
 
+README = os.path.join(ROOT, "README.md")
+REPO_FILE = os.path.join(SRC, "colab_repo.txt")
+BADGES_BEGIN = "<!-- colab badges: tools/notebooks.py set-repo writes this block -->"
+BADGES_END = "<!-- end of colab badges -->"
+GITHUB_REPO = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})/[A-Za-z0-9._-]{1,100}$")
+
+
+def github_repo():
+    with open(REPO_FILE, encoding="utf-8") as f:
+        repo = f.read().strip()
+    if not GITHUB_REPO.match(repo):
+        raise SystemExit(f"{REPO_FILE}: {repo!r} is not a GitHub OWNER/NAME")
+    return repo
+
+
 def colab_cell():
     with open(os.path.join(SRC, "colab_cell.py"), encoding="utf-8") as f:
-        return ("code", f.read().rstrip("\n"))
+        return ("code", f.read().rstrip("\n").replace("@GITHUB_REPO@", github_repo()))
+
+
+def notebook_names():
+    return sorted(f[:-3] for f in os.listdir(SRC) if f.endswith(".mt"))
+
+
+def badges():
+    """The README's badge block: one "Open in Colab" link per notebook, set-up notebook first."""
+    repo = github_repo()
+    lines = [BADGES_BEGIN]
+    for name in ["colab_setup"] + [n for n in notebook_names() if n != "hello"]:
+        lines.append(f"[![Open {name} in Colab](https://colab.research.google.com/assets/"
+                     f"colab-badge.svg)](https://colab.research.google.com/github/{repo}/blob/"
+                     f"main/notebooks/{name}.ipynb) `{name}`  ")
+    lines.append(BADGES_END)
+    return "\n".join(lines)
+
+
+def readme_badges():
+    """The README's text and the match of its badge block (None when it has none)."""
+    with open(README, encoding="utf-8") as f:
+        text = f.read()
+    m = re.search(re.escape(BADGES_BEGIN) + r".*?" + re.escape(BADGES_END), text, re.S)
+    return (text, m)
+
+
+def set_repo(repo):
+    import nbformat
+
+    if not GITHUB_REPO.match(repo):
+        raise SystemExit(f"set-repo: {repo!r} is not a GitHub OWNER/NAME")
+    with open(REPO_FILE, "w", encoding="utf-8") as f:
+        f.write(repo + "\n")
+    cell = colab_cell()[1]
+    for name in notebook_names():
+        path = os.path.join(OUT, name + ".ipynb")
+        nb = nbformat.read(path, as_version=4)
+        nb.cells[0].source = cell
+        nbformat.write(nb, path)
+    nbformat.write(colab_setup_notebook(), os.path.join(OUT, "colab_setup.ipynb"))
+    text, m = readme_badges()
+    if not m:
+        raise SystemExit(f"README.md has no {BADGES_BEGIN} ... {BADGES_END} block")
+    with open(README, "w", encoding="utf-8") as f:
+        f.write(text[:m.start()] + badges() + text[m.end():])
+    print(f"Colab set-up cells and README badges now point at github.com/{repo}")
 
 
 def to_notebook(name, cells):
@@ -120,7 +189,7 @@ def build(names):
 
     kernel = os.path.abspath(os.environ.get("MT_KERNEL_BIN",
                                             os.path.join(ROOT, "build", "minitorch-kernel")))
-    names = names or sorted(f[:-3] for f in os.listdir(SRC) if f.endswith(".mt"))
+    names = names or notebook_names()
     nbformat.write(colab_setup_notebook(), os.path.join(OUT, "colab_setup.ipynb"))
     with tempfile.TemporaryDirectory() as tmp:
         install_kernel(kernel, tmp)
@@ -177,7 +246,7 @@ def check():
     import nbformat
 
     problems, total, compared = [], 0, 0
-    names = sorted(f[:-3] for f in os.listdir(SRC) if f.endswith(".mt"))
+    names = notebook_names()
     if not names:
         problems.append("no notebook sources in notebooks/src")
     for name in names:
@@ -206,6 +275,10 @@ def check():
     if not os.path.exists(path) or nbformat.read(path, as_version=4) != colab_setup_notebook():
         problems.append("notebooks/colab_setup.ipynb does not match notebooks/src/colab_setup.md "
                         "and colab_cell.py (rebuild: tools/notebooks.py build)")
+    _, m = readme_badges()
+    if not m or m.group(0) != badges():
+        problems.append("README.md's Colab badges do not match notebooks/src/colab_repo.txt and "
+                        "the notebooks (rewrite them: tools/notebooks.py set-repo OWNER/NAME)")
     share = compared / total if total else 0.0
     print(f"  all notebooks: {compared} of {total} code cells compared ({100 * share:.0f}%, "
           f"at least {100 * MIN_COMPARED:.0f}% required)")
@@ -222,6 +295,9 @@ def main(argv):
         return 0
     if len(argv) == 2 and argv[1] == "check":
         return check()
+    if len(argv) == 3 and argv[1] == "set-repo":
+        set_repo(argv[2])
+        return 0
     print(__doc__.split("\n\n")[1], file=sys.stderr)
     return 2
 

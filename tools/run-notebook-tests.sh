@@ -5,7 +5,9 @@
 #
 # 1. tools/notebooks.py check: every stored notebook matches its source in notebooks/src, every
 #    code cell was run, errors only where a cell is marked NBVAL_RAISES_EXCEPTION, and at least
-#    80% of the code cells are compared (not NBVAL_IGNORE_OUTPUT / NBVAL_SKIP).
+#    80% of the code cells are compared (not NBVAL_IGNORE_OUTPUT / NBVAL_SKIP); the README's
+#    Colab badges and every set-up cell name notebooks/src/colab_repo.txt's repository (and
+#    tests/notebooks/test_colab_repo.py checks set-repo and that check on a copy).
 # 2. nbval, strict (not --nbval-lax): each notebook run afresh by the kernel, every cell's
 #    outputs compared with the stored ones after tests/notebooks/sanitize.cfg.
 # The kernelspec is installed into a temporary directory for the run. Fails when either fails
@@ -17,6 +19,9 @@ source "$(dirname "${BASH_SOURCE[0]}")/kernel-test-env.sh"
 status=0
 echo "-- tools/notebooks.py check"
 "$PY" tools/notebooks.py check || status=1
+
+echo "-- tests/notebooks/test_colab_repo.py (set-repo and check on a copy)"
+"$PY" -m pytest -p no:cacheprovider -q tests/notebooks/test_colab_repo.py || status=1
 
 echo "-- pytest --nbval (strict)"
 # the notebooks built from notebooks/src (colab_setup.ipynb is Colab's Python, not ours)
