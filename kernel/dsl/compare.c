@@ -350,10 +350,9 @@ bool dsl_values_agree(struct dsl_value ref, struct dsl_value got, double *max_di
 
 /* ---- compare ----------------------------------------------------------------------------- */
 
-/* The longest a backend's timing aims for (the check run not counted), and the batch length
- * below which the runs per batch double, as IPython's %timeit autorange (which aims at 0.2 s a
- * batch and 7 batches: compare times several backends, so it is shorter). */
-#define TIME_BUDGET_S 1.0
+/* The batch length below which the runs per batch double, as IPython's %timeit autorange (which
+ * aims at 0.2 s a batch and 7 batches: compare times several backends, so it is shorter; what a
+ * backend's timing aims for in all is the session's compare_budget_s, 1 s). */
 #define MIN_BATCH_S 0.02
 #define MAX_BATCHES 5
 
@@ -369,14 +368,17 @@ struct row {
 };
 
 /* Times the statement, whose check run took `first` seconds: batches of r->loops runs (doubled
- * until a batch takes MIN_BATCH_S), as many batches as fit TIME_BUDGET_S (1 to 5); the median
- * batch, per run. An interrupt between runs ends it with KeyboardInterrupt. */
+ * until a batch takes MIN_BATCH_S, or a fifth of the budget when that is less), as many batches
+ * as fit the session's budget (1 to 5); the median batch, per run. An interrupt between runs
+ * ends it with KeyboardInterrupt. */
 static int time_statement(struct dsl_interp *in, const struct dsl_code *code, double first,
                           struct row *r)
 {
+    const double budget = in->session->compare_budget_s;
+    const double min_batch = fmin(MIN_BATCH_S, budget / MAX_BATCHES);
     long k = 1;
-    while ((double)k * first < MIN_BATCH_S && k < (1L << 20)) k *= 2;
-    int nb = (int)fmin(MAX_BATCHES, fmax(1, floor(TIME_BUDGET_S / ((double)k * first))));
+    while ((double)k * first < min_batch && k < (1L << 20)) k *= 2;
+    int nb = (int)fmin(MAX_BATCHES, fmax(1, floor(budget / ((double)k * first))));
     double batch[MAX_BATCHES];
     for (int j = 0; j < nb; j++) {
         double t0 = now_s();

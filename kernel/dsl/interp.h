@@ -33,6 +33,8 @@ struct dsl_session {
     const char *plot_renderer; /* %plot_renderer: "auto", "vegalite", "html" or "svg" (static) */
     unsigned train_runs;       /* train() calls so far: each live display gets its own id */
     long execution_count;      /* In[n] of the cells being run; 0: unnumbered */
+    double compare_budget_s;   /* compare(): what each backend's timing aims for (1 s; the
+                                * language's fuzz target sets 0: one timed run) */
 };
 
 /* The local variables of one running call of a user function: slot i holds fn->locals[i]. */

@@ -123,6 +123,7 @@ struct dsl_session *dsl_session_new(void)
      * libraries test). */
     const char *colab = getenv("COLAB_RELEASE_TAG");
     s->plot_renderer = colab && *colab ? "html" : "auto";
+    s->compare_budget_s = 1.0;
     return s;
 }
 
