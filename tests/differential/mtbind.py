@@ -89,6 +89,7 @@ class MtDiag(C.Structure):
         ("registers", C.c_int),
         ("occupancy", C.c_double),
         ("gpu_ns", C.c_int64),
+        ("prog_insns", C.c_int),
     ]
 
 

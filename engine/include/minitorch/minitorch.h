@@ -211,6 +211,8 @@ struct mt_diag {
     int registers;      /* per thread */
     double occupancy;   /* resident warps per SM over the SM's most, 0..1 (theoretical) */
     int64_t gpu_ns;     /* the op's kernels on the device, from CUDA events */
+    int prog_insns;     /* a user function's op (map, zip, reduce): its instructions, all fused
+                         * into this one pass; 0 for the built-in ops */
 };
 /* (tests/differential/mtbind.py mirrors this struct for ctypes: change both together) */
 
@@ -369,6 +371,83 @@ enum mt_status mt_reduce(struct mt_ctx *ctx, enum mt_reduce_op op, const struct 
  * (1, M, K); the result is 2-D only when both inputs are. One fused kernel, any strides. */
 enum mt_status mt_matmul_raw(struct mt_ctx *ctx, const struct mt_tensor *a,
                              const struct mt_tensor *b, struct mt_tensor **out);
+
+/* ---- user functions: scalar programs run over tensors (prog.c) ---------------------------- */
+
+/* A scalar function of float32 values as a register program: the language compiles a `def` into
+ * one, and map/zip/reduce run it over every element (MiniTorch's tensor_map(fn), tensor_zip(fn)
+ * and tensor_reduce(fn)). Registers 0 .. nargs-1 hold the arguments; every instruction writes
+ * a new register (dst >= nargs, each register written once, read only after it is written) from
+ * the registers its op reads (a, b, c) or from imm; register `result` is the function's value.
+ * Every op is float32 and never traps: comparisons give 1.0 or 0.0, and a value counts as true
+ * when it is not 0 (NaN is true, as in Python). */
+enum mt_prog_op {
+    MT_P_CONST, /* dst = imm */
+    MT_P_NEG,   /* dst = -a; the unary ops below as the map ops of the same name */
+    MT_P_ABS,
+    MT_P_SQRT,
+    MT_P_EXP,
+    MT_P_LOG,
+    MT_P_SIGMOID,
+    MT_P_TANH,
+    MT_P_RELU,
+    MT_P_NOT, /* 1 if a == 0 else 0 */
+    MT_P_ADD, /* dst = a + b; the binary ops below take a, b in that order */
+    MT_P_SUB,
+    MT_P_MUL,
+    MT_P_DIV,
+    MT_P_POW, /* powf */
+    MT_P_MIN, /* Python's min(a, b): b if b < a else a */
+    MT_P_MAX, /* Python's max(a, b): b if b > a else a */
+    MT_P_LT,
+    MT_P_LE,
+    MT_P_GT,
+    MT_P_GE,
+    MT_P_EQ,
+    MT_P_NE,
+    MT_P_AND,    /* Python's a and b: b if a else a */
+    MT_P_OR,     /* Python's a or b: a if a else b */
+    MT_P_SELECT, /* dst = b if a else c */
+    MT_P_COUNT
+};
+#define MT_PROG_MAX_INSNS 4096 /* instructions in one program */
+#define MT_PROG_MAX_LIVE 48    /* values alive at once (registers of the block machine) */
+
+struct mt_prog_insn {
+    enum mt_prog_op op;
+    int dst, a, b, c; /* registers; those the op does not read are ignored */
+    float imm;        /* MT_P_CONST's value */
+};
+
+struct mt_prog {
+    const char *name; /* the function's name, for messages and diagnostics */
+    int nargs;        /* 1 for map, 2 for zip and reduce (the accumulator first) */
+    int ninsn;
+    const struct mt_prog_insn *insn;
+    int result; /* the register holding the function's value */
+};
+
+/* "add", "select", ... Static. */
+const char *mt_prog_op_name(enum mt_prog_op op);
+/* The program checked (the rules above, at most MT_PROG_MAX_INSNS instructions and
+ * MT_PROG_MAX_LIVE values alive at once): MT_OK, or MT_ERR_INVALID with a message in ctx. */
+enum mt_status mt_prog_check(struct mt_ctx *ctx, const struct mt_prog *p);
+/* The function's value at args[0 .. nargs): the reference meaning, one element at a time (the
+ * simple backend runs it; the fast backend's vector exp, log, sigmoid and tanh agree with it to
+ * a few ulp, exactly as its built-in maps do). p must have passed mt_prog_check. */
+float mt_prog_eval(const struct mt_prog *p, const float *args);
+/* out = fn(a) elementwise, as mt_map: *out NULL gives a new tensor of a's shape, a non-NULL
+ * *out is written in place (a must broadcast to its shape). */
+enum mt_status mt_map_prog(struct mt_ctx *ctx, const struct mt_prog *p, const struct mt_tensor *a,
+                           struct mt_tensor **out);
+/* out = fn(a, b) with a and b broadcast together, as mt_zip. */
+enum mt_status mt_zip_prog(struct mt_ctx *ctx, const struct mt_prog *p, const struct mt_tensor *a,
+                           const struct mt_tensor *b, struct mt_tensor **out);
+/* Along dim (kept, with size 1): acc = start, then acc = fn(acc, x) for each x of the dim in
+ * order (MiniTorch's tensor_reduce). The results carry no autodiff history. */
+enum mt_status mt_reduce_prog(struct mt_ctx *ctx, const struct mt_prog *p,
+                              const struct mt_tensor *a, int dim, float start,
+                              struct mt_tensor **out);
 
 /* ---- views -------------------------------------------------------------------------------- */
 

@@ -1,0 +1,729 @@
+/* prog.c — user functions over tensors: a scalar register program run elementwise.
+ *
+ * MiniTorch's Module 3 makes tensor_map(fn), tensor_zip(fn) and tensor_reduce(fn) fast with
+ * Numba, which compiles fn to machine code. Here fn arrives as a small register program (the
+ * language compiles a `def` into one; minitorch.h describes the instruction set) and runs the
+ * way numexpr runs an expression: over blocks of BLOCK elements, one instruction at a time, each
+ * instruction a tight vector loop over the block. A block's registers (1 KiB each) stay in L1,
+ * so a function of any number of operations reads each input and writes the output once: one
+ * pass over memory, where the same expression written with tensor ops makes a pass per op.
+ *
+ * Backends. `simple` evaluates the program one element at a time (mt_prog_eval, the reference
+ * meaning, with cpu/scalar.h's functions). `fast` runs the blocks, in parallel over blocks with
+ * OpenMP for large tensors, and its instructions call the fast backend's own loops
+ * (cpu/fast.h): exp in a user function is the vector exp of the built-in exp(), so a built-in
+ * op and the same op written as a function give the same bits. `cuda` has no program runner
+ * yet: a clear error.
+ *
+ * Registers. The program is in SSA form (each register written once); before a run each
+ * register gets one of at most MT_PROG_MAX_LIVE block buffers, reused once the register's last
+ * reader has run (a linear scan over the instructions). An instruction never writes the buffer
+ * of a register it reads, so the loops need not handle aliasing.
+ *
+ * Reduce. acc = start, then acc = fn(acc, x) along the dim, in order, for a block of outputs at
+ * a time (the outputs are independent; each one's order is serial, as MiniTorch's). With fewer
+ * outputs than a block's worth, each output is folded element by element instead: a block of
+ * one element would pay a loop's overhead per instruction per step. */
+#include "internal.h"
+
+#include "cpu/fast.h"
+#include "cpu/scalar.h"
+
+#include <math.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef MT_HAVE_OPENMP
+#include <omp.h>
+#endif
+
+#define BLOCK 256                        /* elements per block: a register is 1 KiB */
+#define PAR_MIN_ELEMS ((int64_t)1 << 16) /* below this, one thread (as the fast backend's maps) */
+#define REDUCE_FOLD_MAX 64 /* reduce: at most this many outputs are folded one by one */
+#define MAX_REGS (MT_PROG_MAX_INSNS + 2)
+
+static const char *const op_names[] = {
+    [MT_P_CONST] = "const",     [MT_P_NEG] = "neg",       [MT_P_ABS] = "abs",
+    [MT_P_SQRT] = "sqrt",       [MT_P_EXP] = "exp",       [MT_P_LOG] = "log",
+    [MT_P_SIGMOID] = "sigmoid", [MT_P_TANH] = "tanh",     [MT_P_RELU] = "relu",
+    [MT_P_NOT] = "not",         [MT_P_ADD] = "add",       [MT_P_SUB] = "sub",
+    [MT_P_MUL] = "mul",         [MT_P_DIV] = "div",       [MT_P_POW] = "pow",
+    [MT_P_MIN] = "min",         [MT_P_MAX] = "max",       [MT_P_LT] = "lt",
+    [MT_P_LE] = "le",           [MT_P_GT] = "gt",         [MT_P_GE] = "ge",
+    [MT_P_EQ] = "eq",           [MT_P_NE] = "ne",         [MT_P_AND] = "and",
+    [MT_P_OR] = "or",           [MT_P_SELECT] = "select",
+};
+_Static_assert(sizeof op_names / sizeof op_names[0] == MT_P_COUNT, "one name per program op");
+
+const char *mt_prog_op_name(enum mt_prog_op op)
+{
+    return (unsigned)op < MT_P_COUNT ? op_names[op] : "unknown";
+}
+
+/* Registers an op reads: a; a, b; a, b, c. */
+static int arity(enum mt_prog_op op)
+{
+    if (op == MT_P_CONST) return 0;
+    if (op <= MT_P_NOT) return 1;
+    if (op == MT_P_SELECT) return 3;
+    return 2;
+}
+
+static inline int operand(const struct mt_prog_insn *in, int k)
+{
+    return k == 0 ? in->a : k == 1 ? in->b : in->c;
+}
+
+/* ---- checking and planning -------------------------------------------------------------- */
+
+/* Each register's buffer (slot[r], r >= nargs) by a linear scan, and the number of buffers.
+ * Returns -1 when more than MT_PROG_MAX_LIVE values are alive at once. slot has nargs + ninsn
+ * entries; p has passed the SSA checks. */
+static int plan_slots(const struct mt_prog *p, int *slot)
+{
+    const int nreg = p->nargs + p->ninsn;
+    int last[MAX_REGS];
+    for (int r = 0; r < nreg; r++) last[r] = -1;
+    for (int i = 0; i < p->ninsn; i++)
+        for (int k = 0; k < arity(p->insn[i].op); k++) last[operand(&p->insn[i], k)] = i;
+    last[p->result] = p->ninsn; /* alive to the end */
+    bool used[MT_PROG_MAX_LIVE] = {false};
+    int nslots = 0;
+    for (int i = 0; i < p->ninsn; i++) {
+        const struct mt_prog_insn *in = &p->insn[i];
+        int s = 0;
+        while (s < MT_PROG_MAX_LIVE && used[s]) s++;
+        if (s == MT_PROG_MAX_LIVE) return -1;
+        used[s] = true;
+        slot[in->dst] = s;
+        if (s + 1 > nslots) nslots = s + 1;
+        /* operands whose last reader this is, and a value nobody reads, free their buffers
+         * after the write (so dst never shares a buffer with an operand) */
+        for (int k = 0; k < arity(in->op); k++) {
+            int r = operand(in, k);
+            if (r >= p->nargs && last[r] == i) used[slot[r]] = false;
+        }
+        if (last[in->dst] < 0) used[s] = false;
+    }
+    return nslots;
+}
+
+enum mt_status mt_prog_check(struct mt_ctx *ctx, const struct mt_prog *p)
+{
+    if (!p || !p->name) return mt_fail(ctx, MT_ERR_INVALID, "a program needs a name");
+    const char *name = p->name;
+    if (p->nargs < 1 || p->nargs > 2)
+        return mt_fail(ctx, MT_ERR_INVALID, "%s: a program takes 1 or 2 arguments", name);
+    if (p->ninsn < 0 || p->ninsn > MT_PROG_MAX_INSNS || (p->ninsn > 0 && !p->insn))
+        return mt_fail(ctx, MT_ERR_INVALID, "%s: %d operations, at most %d are allowed", name,
+                       p->ninsn, MT_PROG_MAX_INSNS);
+    const int nreg = p->nargs + p->ninsn;
+    bool written[MAX_REGS];
+    for (int r = 0; r < nreg; r++) written[r] = r < p->nargs;
+    for (int i = 0; i < p->ninsn; i++) {
+        const struct mt_prog_insn *in = &p->insn[i];
+        if ((unsigned)in->op >= MT_P_COUNT)
+            return mt_fail(ctx, MT_ERR_INVALID, "%s: instruction %d has an unknown op", name, i);
+        for (int k = 0; k < arity(in->op); k++) {
+            int r = operand(in, k);
+            if (r < 0 || r >= nreg || !written[r])
+                return mt_fail(ctx, MT_ERR_INVALID,
+                               "%s: instruction %d (%s) reads register %d before it is written",
+                               name, i, op_names[in->op], r);
+        }
+        if (in->dst < p->nargs || in->dst >= nreg || written[in->dst])
+            return mt_fail(ctx, MT_ERR_INVALID,
+                           "%s: instruction %d (%s) writes register %d, which is an argument or "
+                           "already written",
+                           name, i, op_names[in->op], in->dst);
+        written[in->dst] = true;
+    }
+    if (p->result < 0 || p->result >= nreg || !written[p->result])
+        return mt_fail(ctx, MT_ERR_INVALID, "%s: the result register %d is never written", name,
+                       p->result);
+    int slot[MAX_REGS];
+    if (plan_slots(p, slot) < 0)
+        return mt_fail(ctx, MT_ERR_INVALID,
+                       "%s: more than %d values are needed at once; split the function", name,
+                       MT_PROG_MAX_LIVE);
+    return MT_OK;
+}
+
+/* ---- the reference meaning: one element ------------------------------------------------- */
+
+static inline float scalar_op(const struct mt_prog_insn *in, float a, float b, float c)
+{
+    switch (in->op) {
+    case MT_P_CONST: return in->imm;
+    case MT_P_NEG: return mt_s_neg(a);
+    case MT_P_ABS: return mt_s_abs(a);
+    case MT_P_SQRT: return mt_s_sqrt(a);
+    case MT_P_EXP: return mt_s_exp(a);
+    case MT_P_LOG: return mt_s_log(a);
+    case MT_P_SIGMOID: return mt_s_sigmoid(a);
+    case MT_P_TANH: return mt_s_tanh(a);
+    case MT_P_RELU: return mt_s_relu(a);
+    case MT_P_NOT: return a == 0.0f ? 1.0f : 0.0f;
+    case MT_P_ADD: return mt_s_add(a, b);
+    case MT_P_SUB: return mt_s_sub(a, b);
+    case MT_P_MUL: return mt_s_mul(a, b);
+    case MT_P_DIV: return mt_s_div(a, b);
+    case MT_P_POW: return powf(a, b);
+    case MT_P_MIN: return b < a ? b : a;
+    case MT_P_MAX: return b > a ? b : a;
+    case MT_P_LT: return mt_s_lt(a, b);
+    case MT_P_LE: return a <= b ? 1.0f : 0.0f;
+    case MT_P_GT: return mt_s_gt(a, b);
+    case MT_P_GE: return a >= b ? 1.0f : 0.0f;
+    case MT_P_EQ: return mt_s_eq(a, b);
+    case MT_P_NE: return a != b ? 1.0f : 0.0f;
+    case MT_P_AND: return a != 0.0f ? b : a;
+    case MT_P_OR: return a != 0.0f ? a : b;
+    case MT_P_SELECT: return a != 0.0f ? b : c;
+    default: return NAN;
+    }
+}
+
+float mt_prog_eval(const struct mt_prog *p, const float *args)
+{
+    float v[MAX_REGS];
+    for (int r = 0; r < p->nargs; r++) v[r] = args[r];
+    for (int i = 0; i < p->ninsn; i++) {
+        const struct mt_prog_insn *in = &p->insn[i];
+        const int n = arity(in->op);
+        v[in->dst] = scalar_op(in, n > 0 ? v[in->a] : 0.0f, n > 1 ? v[in->b] : 0.0f,
+                               n > 2 ? v[in->c] : 0.0f);
+    }
+    return v[p->result];
+}
+
+/* ---- the block machine (fast) ------------------------------------------------------------- */
+
+/* One instruction over n <= BLOCK elements: d from a, b, c (never d itself). The ops the fast
+ * backend has as maps and zips use its loops; the rest are loops the compiler vectorises. */
+static void block_op(const struct mt_fast_kernels *k, const struct mt_prog_insn *in, int64_t n,
+                     float *restrict d, const float *a, const float *b, const float *c)
+{
+    switch (in->op) {
+    case MT_P_CONST:
+        for (int64_t i = 0; i < n; i++) d[i] = in->imm;
+        return;
+    case MT_P_NEG: k->map(MT_MAP_NEG, n, a, d); return;
+    case MT_P_ABS: k->map(MT_MAP_ABS, n, a, d); return;
+    case MT_P_SQRT: k->map(MT_MAP_SQRT, n, a, d); return;
+    case MT_P_EXP: k->map(MT_MAP_EXP, n, a, d); return;
+    case MT_P_LOG: k->map(MT_MAP_LOG, n, a, d); return;
+    case MT_P_SIGMOID: k->map(MT_MAP_SIGMOID, n, a, d); return;
+    case MT_P_TANH: k->map(MT_MAP_TANH, n, a, d); return;
+    case MT_P_RELU: k->map(MT_MAP_RELU, n, a, d); return;
+    case MT_P_ADD: k->zip(MT_ZIP_ADD, n, a, 1, b, 1, d); return;
+    case MT_P_SUB: k->zip(MT_ZIP_SUB, n, a, 1, b, 1, d); return;
+    case MT_P_MUL: k->zip(MT_ZIP_MUL, n, a, 1, b, 1, d); return;
+    case MT_P_DIV: k->zip(MT_ZIP_DIV, n, a, 1, b, 1, d); return;
+    case MT_P_LT: k->zip(MT_ZIP_LT, n, a, 1, b, 1, d); return;
+    case MT_P_GT: k->zip(MT_ZIP_GT, n, a, 1, b, 1, d); return;
+    case MT_P_EQ: k->zip(MT_ZIP_EQ, n, a, 1, b, 1, d); return;
+    case MT_P_NOT:
+        for (int64_t i = 0; i < n; i++) d[i] = a[i] == 0.0f ? 1.0f : 0.0f;
+        return;
+    case MT_P_POW:
+        for (int64_t i = 0; i < n; i++) d[i] = powf(a[i], b[i]);
+        return;
+    case MT_P_MIN:
+        for (int64_t i = 0; i < n; i++) d[i] = b[i] < a[i] ? b[i] : a[i];
+        return;
+    case MT_P_MAX:
+        for (int64_t i = 0; i < n; i++) d[i] = b[i] > a[i] ? b[i] : a[i];
+        return;
+    case MT_P_LE:
+        for (int64_t i = 0; i < n; i++) d[i] = a[i] <= b[i] ? 1.0f : 0.0f;
+        return;
+    case MT_P_GE:
+        for (int64_t i = 0; i < n; i++) d[i] = a[i] >= b[i] ? 1.0f : 0.0f;
+        return;
+    case MT_P_NE:
+        for (int64_t i = 0; i < n; i++) d[i] = a[i] != b[i] ? 1.0f : 0.0f;
+        return;
+    case MT_P_AND:
+        for (int64_t i = 0; i < n; i++) d[i] = a[i] != 0.0f ? b[i] : a[i];
+        return;
+    case MT_P_OR:
+        for (int64_t i = 0; i < n; i++) d[i] = a[i] != 0.0f ? a[i] : b[i];
+        return;
+    case MT_P_SELECT:
+        for (int64_t i = 0; i < n; i++) d[i] = a[i] != 0.0f ? b[i] : c[i];
+        return;
+    default: return;
+    }
+}
+
+/* A tensor read or written in out's row-major element order: its strides expanded to out's
+ * shape (0 on broadcast dims), or `direct` when element o is simply data[o]. */
+struct operand {
+    float *data;
+    int64_t es[MT_MAX_DIMS];
+    bool direct;
+};
+
+static void operand_init(struct operand *o, const struct mt_tensor *t, const struct mt_tensor *out)
+{
+    o->data = mt_data(t);
+    o->direct = mt_tensor_is_contiguous(t) && t->ndim == out->ndim &&
+                memcmp(t->shape, out->shape, sizeof(int64_t) * (size_t)t->ndim) == 0;
+    mt_expand_strides(t, out->ndim, out->shape, o->es);
+}
+
+/* The position of out's element o0 in the operand, and the index of o0, for the odometer. */
+static int64_t start_at(const struct operand *o, int ndim, const int64_t *shape, int64_t o0,
+                        int64_t *idx)
+{
+    mt_to_index(o0, ndim, shape, idx);
+    int64_t pos = 0;
+    for (int d = 0; d < ndim; d++) pos += idx[d] * o->es[d];
+    return pos;
+}
+
+/* The next element in row-major order: the index and position advanced by one. */
+static inline int64_t step(const struct operand *o, int ndim, const int64_t *shape, int64_t *idx,
+                           int64_t pos)
+{
+    for (int d = ndim - 1; d >= 0; d--) {
+        if (++idx[d] < shape[d]) return pos + o->es[d];
+        pos -= (shape[d] - 1) * o->es[d];
+        idx[d] = 0;
+    }
+    return pos;
+}
+
+static void gather(const struct operand *o, int ndim, const int64_t *shape, int64_t o0, int64_t n,
+                   float *dst)
+{
+    int64_t idx[MT_MAX_DIMS];
+    int64_t pos = start_at(o, ndim, shape, o0, idx);
+    for (int64_t i = 0; i < n; i++) {
+        dst[i] = o->data[pos];
+        pos = step(o, ndim, shape, idx, pos);
+    }
+}
+
+static void scatter(const struct operand *o, int ndim, const int64_t *shape, int64_t o0, int64_t n,
+                    const float *src)
+{
+    int64_t idx[MT_MAX_DIMS];
+    int64_t pos = start_at(o, ndim, shape, o0, idx);
+    for (int64_t i = 0; i < n; i++) {
+        o->data[pos] = src[i];
+        pos = step(o, ndim, shape, idx, pos);
+    }
+}
+
+/* One run of a program over a tensor's elements (map and zip) or over a reduction's outputs. */
+struct job {
+    const struct mt_prog *p;
+    const struct mt_fast_kernels *k;
+    int slot[MAX_REGS]; /* each register's buffer (registers >= nargs) */
+    int nslots;
+    int nin;
+    struct operand in[2]; /* map, zip: the inputs in out's order; reduce: in[1] is unused */
+    struct operand out;
+    int ndim;
+    int64_t shape[MT_MAX_DIMS]; /* out's */
+    int64_t size;
+    /* reduce */
+    const float *red_data;   /* the reduced tensor's first element */
+    struct operand red_base; /* its strides, with the reduced dim's as 0 (out has size 1 there) */
+    int64_t red_len, red_stride;
+    float start;
+    atomic_int stopped; /* the cancel flag was seen: blocks after it are skipped */
+};
+
+/* Runs the program on a block whose argument buffers are args[]; returns the result's buffer. */
+static const float *run_program(const struct job *j, int64_t n, const float *const *args,
+                                float *regs)
+{
+    const struct mt_prog *p = j->p;
+#define REG(r) ((r) < p->nargs ? args[(r)] : regs + (int64_t)j->slot[(r)] * BLOCK)
+    for (int i = 0; i < p->ninsn; i++) {
+        const struct mt_prog_insn *in = &p->insn[i];
+        const int ar = arity(in->op);
+        block_op(j->k, in, n, regs + (int64_t)j->slot[in->dst] * BLOCK, ar > 0 ? REG(in->a) : NULL,
+                 ar > 1 ? REG(in->b) : NULL, ar > 2 ? REG(in->c) : NULL);
+    }
+    return REG(p->result);
+#undef REG
+}
+
+/* map / zip: out's elements o0 .. o0+n. buf: nslots + nin + 1 block buffers. */
+static void elementwise_block(const struct job *j, int64_t o0, int64_t n, float *buf)
+{
+    float *regs = buf, *argbuf = buf + (int64_t)j->nslots * BLOCK;
+    const float *args[2];
+    for (int a = 0; a < j->nin; a++) {
+        if (j->in[a].direct) {
+            args[a] = j->in[a].data + o0;
+        } else {
+            gather(&j->in[a], j->ndim, j->shape, o0, n, argbuf + a * BLOCK);
+            args[a] = argbuf + a * BLOCK;
+        }
+    }
+    const float *res = run_program(j, n, args, regs);
+    if (j->out.direct)
+        memcpy(j->out.data + o0, res, (size_t)n * sizeof(float));
+    else
+        scatter(&j->out, j->ndim, j->shape, o0, n, res);
+}
+
+/* reduce: outputs o0 .. o0+n, each folded along the dim. */
+static void reduce_block(const struct job *j, int64_t o0, int64_t n, float *buf)
+{
+    float *regs = buf, *acc = buf + (int64_t)j->nslots * BLOCK, *x = acc + BLOCK;
+    int64_t base[BLOCK], idx[MT_MAX_DIMS];
+    int64_t pos = start_at(&j->red_base, j->ndim, j->shape, o0, idx);
+    for (int64_t i = 0; i < n; i++) {
+        base[i] = pos;
+        pos = step(&j->red_base, j->ndim, j->shape, idx, pos);
+        acc[i] = j->start;
+    }
+    for (int64_t e = 0; e < j->red_len; e++) {
+        const float *src = j->red_data + e * j->red_stride;
+        for (int64_t i = 0; i < n; i++) x[i] = src[base[i]];
+        const float *args[2] = {acc, x};
+        const float *res = run_program(j, n, args, regs);
+        memcpy(acc, res, (size_t)n * sizeof(float)); /* res is a register, never acc itself */
+    }
+    if (j->out.direct)
+        memcpy(j->out.data + o0, acc, (size_t)n * sizeof(float));
+    else
+        scatter(&j->out, j->ndim, j->shape, o0, n, acc);
+}
+
+/* Runs every block of j (elementwise or reduce) on nt threads; MT_ERR_CANCELLED when the cancel
+ * flag stopped it, MT_ERR_NOMEM when a thread could not get its buffers. */
+static enum mt_status run_blocks(struct mt_ctx *ctx, struct job *j, int nt,
+                                 void (*block)(const struct job *, int64_t, int64_t, float *))
+{
+    const int64_t nblocks = (j->size + BLOCK - 1) / BLOCK;
+    const size_t bytes = (size_t)(j->nslots + 3) * BLOCK * sizeof(float);
+    atomic_int nomem;
+    atomic_init(&nomem, 0);
+    atomic_init(&j->stopped, 0);
+    (void)ctx;
+#ifdef MT_HAVE_OPENMP
+#pragma omp parallel num_threads(nt) if (nt > 1)
+#endif
+    {
+        float *buf = aligned_alloc(64, bytes);
+        if (!buf) atomic_store(&nomem, 1);
+#ifdef MT_HAVE_OPENMP
+#pragma omp for schedule(static)
+#endif
+        for (int64_t b = 0; b < nblocks; b++) {
+            if (!buf || atomic_load_explicit(&j->stopped, memory_order_relaxed)) continue;
+            if (mt_cancel_requested()) {
+                atomic_store(&j->stopped, 1);
+                continue;
+            }
+            const int64_t o0 = b * BLOCK;
+            block(j, o0, j->size - o0 < BLOCK ? j->size - o0 : BLOCK, buf);
+        }
+        free(buf);
+    }
+    (void)nt;
+    if (atomic_load(&nomem)) return MT_ERR_NOMEM;
+    return atomic_load(&j->stopped) ? MT_ERR_CANCELLED : MT_OK;
+}
+
+static int threads_for(const struct mt_ctx *ctx, int64_t work)
+{
+#ifdef MT_HAVE_OPENMP
+    return work >= PAR_MIN_ELEMS && ctx->threads > 1 ? ctx->threads : 1;
+#else
+    (void)ctx, (void)work;
+    return 1;
+#endif
+}
+
+/* ---- the front door ------------------------------------------------------------------------ */
+
+static enum mt_status fail_status(struct mt_ctx *ctx, enum mt_status st, const char *what,
+                                  const struct mt_prog *p)
+{
+    if (st == MT_ERR_CANCELLED) return mt_fail(ctx, st, "%s(%s): interrupted", what, p->name);
+    if (st == MT_ERR_NOMEM)
+        return mt_fail(ctx, st, "%s(%s): out of memory for the block buffers", what, p->name);
+    return st;
+}
+
+/* The checks every entry shares: a valid program of the right arity, the operands' backends. */
+static enum mt_status enter(struct mt_ctx *ctx, const char *what, const struct mt_prog *p,
+                            int nargs, const struct mt_tensor *a, const struct mt_tensor *b)
+{
+    enum mt_status st = mt_prog_check(ctx, p);
+    if (st != MT_OK) return st;
+    if (p->nargs != nargs)
+        return mt_fail(ctx, MT_ERR_INVALID, "%s needs a function of %d argument%s; %s takes %d",
+                       what, nargs, nargs == 1 ? "" : "s", p->name, p->nargs);
+    if (b && a->backend != b->backend)
+        return mt_fail(ctx, MT_ERR_BACKEND,
+                       "%s(%s): the operands are on different backends (%s and %s); move one "
+                       "with to(\"%s\")",
+                       what, p->name, mt_backend_name(a->backend), mt_backend_name(b->backend),
+                       mt_backend_name(a->backend));
+    st = mt_backend_check(ctx, a->backend);
+    if (st != MT_OK) return st;
+    if (a->backend == MT_BACKEND_CUDA)
+        return mt_fail(ctx, MT_ERR_BACKEND,
+                       "%s(%s): user functions do not run on cuda yet; move the tensors with "
+                       "to(\"fast\")",
+                       what, p->name);
+    return MT_OK;
+}
+
+static void diag_fill(struct mt_diag *d, const char *op, const struct mt_tensor *const *ins,
+                      int nin, const struct mt_tensor *out)
+{
+    memset(d, 0, sizeof *d);
+    d->op = op;
+    d->backend = out->backend;
+    d->nin = nin;
+    for (int i = 0; i < nin; i++) {
+        d->in_ndim[i] = ins[i]->ndim;
+        memcpy(d->in_shape[i], ins[i]->shape, sizeof ins[i]->shape);
+        memcpy(d->in_strides[i], ins[i]->strides, sizeof ins[i]->strides);
+    }
+    d->out_ndim = out->ndim;
+    memcpy(d->out_shape, out->shape, sizeof out->shape);
+    memcpy(d->out_strides, out->strides, sizeof out->strides);
+    d->threads = 1;
+    d->vec_width = 1;
+}
+
+/* Checks or makes out for the elementwise entries; *made says a new one was made. */
+static enum mt_status elementwise_out(struct mt_ctx *ctx, const char *what, const struct mt_prog *p,
+                                      int ndim, const int64_t *shape, enum mt_backend be,
+                                      struct mt_tensor **out, bool *made)
+{
+    char s1[160], s2[160];
+    *made = false;
+    if (!*out) {
+        enum mt_status st = mt_empty(ctx, be, ndim, shape, out);
+        *made = st == MT_OK;
+        return st;
+    }
+    const struct mt_tensor *o = *out;
+    if (o->backend != be)
+        return mt_fail(ctx, MT_ERR_BACKEND, "%s(%s): the output is on %s, the inputs on %s", what,
+                       p->name, mt_backend_name(o->backend), mt_backend_name(be));
+    if (o->ndim != ndim || memcmp(o->shape, shape, sizeof(int64_t) * (size_t)ndim) != 0)
+        return mt_fail(ctx, MT_ERR_SHAPE, "%s(%s): the output has shape %s, the result %s", what,
+                       p->name, mt_shape_str(o->ndim, o->shape, s1, sizeof s1),
+                       mt_shape_str(ndim, shape, s2, sizeof s2));
+    return MT_OK;
+}
+
+/* map and zip after the checks: out has its final shape. */
+static enum mt_status elementwise(struct mt_ctx *ctx, const char *what, const struct mt_prog *p,
+                                  const struct mt_tensor *a, const struct mt_tensor *b,
+                                  struct mt_tensor *out)
+{
+    const struct mt_tensor *ins[2] = {a, b};
+    const int nin = b ? 2 : 1;
+    struct mt_diag d;
+    const int64_t t0 = ctx->diag ? mt_now_ns() : 0;
+    if (ctx->diag) diag_fill(&d, what, ins, nin, out);
+    if (out->size == 0) return MT_OK;
+    if (a->backend == MT_BACKEND_SIMPLE) {
+        struct operand o[2], w;
+        for (int i = 0; i < nin; i++) operand_init(&o[i], ins[i], out);
+        operand_init(&w, out, out);
+        int64_t idx[MT_MAX_DIMS];
+        mt_to_index(0, out->ndim, out->shape, idx);
+        int64_t pos[3] = {0, 0, 0};
+        for (int64_t e = 0; e < out->size; e++) {
+            if (mt_cancel_requested()) return fail_status(ctx, MT_ERR_CANCELLED, what, p);
+            float args[2];
+            for (int i = 0; i < nin; i++) args[i] = o[i].data[pos[i]];
+            w.data[pos[2]] = mt_prog_eval(p, args);
+            /* advance all three positions by one element of out */
+            for (int dd = out->ndim - 1; dd >= 0; dd--) {
+                if (++idx[dd] < out->shape[dd]) {
+                    for (int i = 0; i < nin; i++) pos[i] += o[i].es[dd];
+                    pos[2] += w.es[dd];
+                    break;
+                }
+                for (int i = 0; i < nin; i++) pos[i] -= (out->shape[dd] - 1) * o[i].es[dd];
+                pos[2] -= (out->shape[dd] - 1) * w.es[dd];
+                idx[dd] = 0;
+            }
+        }
+        if (ctx->diag) d.path = "user function, one element at a time";
+    } else {
+        struct job *j = malloc(sizeof *j);
+        if (!j) return mt_fail(ctx, MT_ERR_NOMEM, "%s(%s): out of memory", what, p->name);
+        j->p = p;
+        j->k = mt_fast_active();
+        j->nslots = plan_slots(p, j->slot);
+        j->nin = nin;
+        for (int i = 0; i < nin; i++) operand_init(&j->in[i], ins[i], out);
+        operand_init(&j->out, out, out);
+        j->ndim = out->ndim;
+        memcpy(j->shape, out->shape, sizeof j->shape);
+        j->size = out->size;
+        const int nt = threads_for(ctx, out->size);
+        enum mt_status st = run_blocks(ctx, j, nt, elementwise_block);
+        free(j);
+        if (st != MT_OK) return fail_status(ctx, st, what, p);
+        if (ctx->diag) {
+            d.path = "user function, fused blocks";
+            d.threads = nt;
+            d.vec_width = mt_fast_active()->width;
+            d.chunk = BLOCK;
+            d.nchunks = (out->size + BLOCK - 1) / BLOCK;
+        }
+    }
+    if (ctx->diag) {
+        d.ns = mt_now_ns() - t0;
+        d.bytes = 4.0 * (double)(a->size + (b ? b->size : 0) + out->size);
+        d.flops = (double)p->ninsn * (double)out->size;
+        d.prog_insns = p->ninsn;
+        ctx->diag(ctx->diag_user, &d);
+    }
+    return MT_OK;
+}
+
+enum mt_status mt_map_prog(struct mt_ctx *ctx, const struct mt_prog *p, const struct mt_tensor *a,
+                           struct mt_tensor **out)
+{
+    enum mt_status st = enter(ctx, "map", p, 1, a, NULL);
+    if (st != MT_OK) return st;
+    int ndim = a->ndim;
+    int64_t shape[MT_MAX_DIMS];
+    memcpy(shape, a->shape, sizeof shape);
+    if (*out) { /* a must broadcast to out's shape (MiniTorch's map into a larger out) */
+        char s1[160], s2[160];
+        st = mt_shape_broadcast(ctx, a->ndim, a->shape, (*out)->ndim, (*out)->shape, &ndim, shape);
+        if (st == MT_OK && (ndim != (*out)->ndim ||
+                            memcmp(shape, (*out)->shape, sizeof(int64_t) * (size_t)ndim) != 0))
+            st = mt_fail(ctx, MT_ERR_SHAPE,
+                         "map(%s): shape %s does not broadcast to the output's %s", p->name,
+                         mt_shape_str(a->ndim, a->shape, s1, sizeof s1),
+                         mt_shape_str((*out)->ndim, (*out)->shape, s2, sizeof s2));
+        if (st != MT_OK) return st;
+    }
+    bool made;
+    st = elementwise_out(ctx, "map", p, ndim, shape, a->backend, out, &made);
+    if (st == MT_OK) st = elementwise(ctx, "map", p, a, NULL, *out);
+    if (st != MT_OK && made) {
+        mt_tensor_release(*out);
+        *out = NULL;
+    }
+    return st;
+}
+
+enum mt_status mt_zip_prog(struct mt_ctx *ctx, const struct mt_prog *p, const struct mt_tensor *a,
+                           const struct mt_tensor *b, struct mt_tensor **out)
+{
+    enum mt_status st = enter(ctx, "zip", p, 2, a, b);
+    if (st != MT_OK) return st;
+    int ndim;
+    int64_t shape[MT_MAX_DIMS];
+    st = mt_shape_broadcast(ctx, a->ndim, a->shape, b->ndim, b->shape, &ndim, shape);
+    if (st != MT_OK) return st;
+    bool made;
+    st = elementwise_out(ctx, "zip", p, ndim, shape, a->backend, out, &made);
+    if (st == MT_OK) st = elementwise(ctx, "zip", p, a, b, *out);
+    if (st != MT_OK && made) {
+        mt_tensor_release(*out);
+        *out = NULL;
+    }
+    return st;
+}
+
+enum mt_status mt_reduce_prog(struct mt_ctx *ctx, const struct mt_prog *p,
+                              const struct mt_tensor *a, int dim, float start,
+                              struct mt_tensor **out)
+{
+    enum mt_status st = enter(ctx, "reduce", p, 2, a, NULL);
+    if (st != MT_OK) return st;
+    const int d0 = dim < 0 ? dim + a->ndim : dim;
+    if (d0 < 0 || d0 >= a->ndim)
+        return mt_fail(ctx, MT_ERR_INDEX, "reduce(%s): dim %d is out of range for %d dims", p->name,
+                       dim, a->ndim);
+    int64_t shape[MT_MAX_DIMS];
+    memcpy(shape, a->shape, sizeof shape);
+    shape[d0] = 1;
+    bool made;
+    st = elementwise_out(ctx, "reduce", p, a->ndim, shape, a->backend, out, &made);
+    if (st != MT_OK) return st;
+    struct mt_tensor *o = *out;
+    struct mt_diag dg;
+    const int64_t t0 = ctx->diag ? mt_now_ns() : 0;
+    if (ctx->diag) diag_fill(&dg, "reduce", &a, 1, o);
+    struct job *j = malloc(sizeof *j);
+    if (!j) st = mt_fail(ctx, MT_ERR_NOMEM, "reduce(%s): out of memory", p->name);
+    int nt = 1;
+    const char *path = "";
+    if (st == MT_OK) {
+        j->p = p;
+        j->k = a->backend == MT_BACKEND_FAST ? mt_fast_active() : NULL;
+        j->ndim = o->ndim;
+        memcpy(j->shape, o->shape, sizeof j->shape);
+        j->size = o->size;
+        operand_init(&j->out, o, o);
+        j->red_data = mt_data(a);
+        j->red_len = a->shape[d0];
+        j->red_stride = a->strides[d0];
+        j->start = start;
+        j->red_base.data = NULL;
+        j->red_base.direct = false;
+        memcpy(j->red_base.es, a->strides, sizeof j->red_base.es);
+        j->red_base.es[d0] = 0;
+        if (a->backend == MT_BACKEND_SIMPLE || o->size <= REDUCE_FOLD_MAX) {
+            /* one output at a time, one element at a time */
+            int64_t idx[MT_MAX_DIMS];
+            int64_t pos = start_at(&j->red_base, j->ndim, j->shape, 0, idx);
+            for (int64_t e = 0; e < o->size && st == MT_OK; e++) {
+                float args[2] = {start, 0.0f};
+                for (int64_t k = 0; k < j->red_len; k++) {
+                    if ((k & 4095) == 0 && mt_cancel_requested()) {
+                        st = fail_status(ctx, MT_ERR_CANCELLED, "reduce", p);
+                        break;
+                    }
+                    args[1] = j->red_data[pos + k * j->red_stride];
+                    args[0] = mt_prog_eval(p, args);
+                }
+                if (st != MT_OK) break;
+                int64_t oidx[MT_MAX_DIMS];
+                mt_to_index(e, o->ndim, o->shape, oidx);
+                mt_data(o)[mt_index_to_position(o->ndim, oidx, o->strides)] = args[0];
+                pos = step(&j->red_base, j->ndim, j->shape, idx, pos);
+            }
+            path = "user function, one element at a time";
+        } else {
+            j->nslots = plan_slots(p, j->slot);
+            nt = threads_for(ctx, o->size * j->red_len);
+            st = run_blocks(ctx, j, nt, reduce_block);
+            if (st != MT_OK) st = fail_status(ctx, st, "reduce", p);
+            path = "user function, fused blocks";
+        }
+    }
+    free(j);
+    if (st != MT_OK) {
+        if (made) {
+            mt_tensor_release(*out);
+            *out = NULL;
+        }
+        return st;
+    }
+    if (ctx->diag) {
+        dg.path = path;
+        dg.threads = nt;
+        dg.ns = mt_now_ns() - t0;
+        dg.bytes = 4.0 * (double)(a->size + o->size);
+        dg.flops = (double)p->ninsn * (double)a->size;
+        dg.prog_insns = p->ninsn;
+        ctx->diag(ctx->diag_user, &dg);
+    }
+    return MT_OK;
+}

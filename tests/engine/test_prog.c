@@ -1,0 +1,428 @@
+/* test_prog.c — user functions as register programs (prog.c): mt_map_prog, mt_zip_prog and
+ * mt_reduce_prog on simple and fast against an independent reference, the element-by-element
+ * evaluation of this file (ref_eval: its own switch over the ops, written from minitorch.h's
+ * definitions, not prog.c's), on random programs, random shapes, strided and broadcast views.
+ *
+ * Exactness. Programs without exp, log, sigmoid and tanh must give the reference's bits on both
+ * backends (every other op is one IEEE operation or a selection). With those four, simple
+ * must still match the reference exactly (both use libm), and fast's vector routines must match
+ * the built-in maps bit for bit (a user function calling exp is the built-in exp). */
+#include "minitorch/minitorch.h"
+
+#include "../test.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct mt_ctx *ctx;
+
+/* ---- the reference ------------------------------------------------------------------------ */
+
+static float ref_op(const struct mt_prog_insn *in, const float *v)
+{
+    float a = v[in->a], b = v[in->b], c = v[in->c];
+    switch (in->op) {
+    case MT_P_CONST: return in->imm;
+    case MT_P_NEG: return -a;
+    case MT_P_ABS: return fabsf(a);
+    case MT_P_SQRT: return sqrtf(a);
+    case MT_P_EXP: return expf(a);
+    case MT_P_LOG: return logf(a);
+    case MT_P_SIGMOID: return a >= 0 ? 1.0f / (1.0f + expf(-a)) : expf(a) / (1.0f + expf(a));
+    case MT_P_TANH: return tanhf(a);
+    case MT_P_RELU: return a > 0 ? a : 0.0f;
+    case MT_P_NOT: return !(a != 0) ? 1.0f : 0.0f;
+    case MT_P_ADD: return a + b;
+    case MT_P_SUB: return a - b;
+    case MT_P_MUL: return a * b;
+    case MT_P_DIV: return a / b;
+    case MT_P_POW: return powf(a, b);
+    case MT_P_MIN: return b < a ? b : a;
+    case MT_P_MAX: return b > a ? b : a;
+    case MT_P_LT: return (float)(a < b);
+    case MT_P_LE: return (float)(a <= b);
+    case MT_P_GT: return (float)(a > b);
+    case MT_P_GE: return (float)(a >= b);
+    case MT_P_EQ: return (float)(a == b);
+    case MT_P_NE: return (float)(a != b);
+    case MT_P_AND: return a != 0 ? b : a;
+    case MT_P_OR: return a != 0 ? a : b;
+    case MT_P_SELECT: return a != 0 ? b : c;
+    default: abort();
+    }
+}
+
+static float ref_eval(const struct mt_prog *p, const float *args)
+{
+    float v[MT_PROG_MAX_INSNS + 2] = {0};
+    for (int r = 0; r < p->nargs; r++) v[r] = args[r];
+    for (int i = 0; i < p->ninsn; i++) v[p->insn[i].dst] = ref_op(&p->insn[i], v);
+    return v[p->result];
+}
+
+static bool same_bits(float a, float b)
+{
+    return memcmp(&a, &b, sizeof a) == 0 || (a != a && b != b);
+}
+
+/* ---- random programs ---------------------------------------------------------------------- */
+
+static bool transcendental(enum mt_prog_op op)
+{
+    return op == MT_P_EXP || op == MT_P_LOG || op == MT_P_SIGMOID || op == MT_P_TANH;
+}
+
+/* A random SSA program of nargs arguments and n instructions, every value used: each operand
+ * is one of the last few registers, so the values stay few and chains are long. */
+static void random_prog(uint64_t *rng, int nargs, int n, bool allow_transcendental,
+                        struct mt_prog_insn *insn, struct mt_prog *p)
+{
+    for (int i = 0; i < n; i++) {
+        struct mt_prog_insn *in = &insn[i];
+        enum mt_prog_op op;
+        do op = (enum mt_prog_op)test_rand_below(rng, MT_P_COUNT);
+        while (!allow_transcendental && transcendental(op));
+        const int have = nargs + i;
+        const int window = have < 6 ? have : 6;
+        in->op = op;
+        in->dst = have;
+        in->a = have - 1 - test_rand_below(rng, window);
+        in->b = have - 1 - test_rand_below(rng, window);
+        in->c = have - 1 - test_rand_below(rng, window);
+        in->imm = test_rand_float(rng);
+    }
+    *p = (struct mt_prog){
+        .name = "random", .nargs = nargs, .ninsn = n, .insn = insn, .result = nargs + n - 1};
+}
+
+static struct mt_tensor *random_tensor(uint64_t *rng, enum mt_backend b, int ndim,
+                                       const int64_t *shape)
+{
+    struct mt_tensor *t = NULL;
+    CHECK_INT(mt_empty(ctx, b, ndim, shape, &t), MT_OK);
+    float *d = mt_tensor_data(t);
+    for (int64_t i = 0; i < t->size; i++) {
+        /* some exact zeros, ones and repeats, so that comparisons and and/or take both sides */
+        int k = test_rand_below(rng, 8);
+        d[i] = k == 0 ? 0.0f : k == 1 ? 1.0f : k == 2 ? d[i > 0 ? i - 1 : 0] : test_rand_float(rng);
+    }
+    return t;
+}
+
+/* The element of t at out's index idx (t broadcast to out's shape, right-aligned). */
+static float at(const struct mt_tensor *t, int ndim, const int64_t *idx)
+{
+    int64_t pos = 0;
+    for (int d = 0; d < t->ndim; d++) {
+        int64_t i = idx[ndim - t->ndim + d];
+        pos += (t->shape[d] == 1 ? 0 : i) * t->strides[d];
+    }
+    return mt_tensor_data(t)[pos];
+}
+
+/* out against ref_eval at every element; `exact`: bit for bit, else within 4 ulp-ish relative. */
+static int compare_elementwise(const struct mt_prog *p, const struct mt_tensor *a,
+                               const struct mt_tensor *b, const struct mt_tensor *out)
+{
+    int bad = 0;
+    int64_t idx[MT_MAX_DIMS];
+    for (int64_t e = 0; e < out->size; e++) {
+        mt_to_index(e, out->ndim, out->shape, idx);
+        float args[2] = {at(a, out->ndim, idx), b ? at(b, out->ndim, idx) : 0.0f};
+        float want = ref_eval(p, args), got = at(out, out->ndim, idx);
+        if (!same_bits(want, got) && bad++ < 3)
+            fprintf(stderr, "  %s element %lld: got %.9g, want %.9g\n",
+                    mt_backend_name(out->backend), (long long)e, got, want);
+    }
+    return bad;
+}
+
+/* A random tensor of `shape`, half the time (ndim >= 2) a transposed view: made with its last
+ * two dims swapped and permuted back, so that its strides are not row-major. */
+static struct mt_tensor *random_view(uint64_t *rng, enum mt_backend b, int ndim,
+                                     const int64_t *shape)
+{
+    if (ndim < 2 || test_rand_below(rng, 2) == 0) return random_tensor(rng, b, ndim, shape);
+    int64_t swapped[MT_MAX_DIMS], order[MT_MAX_DIMS];
+    for (int d = 0; d < ndim; d++) swapped[d] = shape[d], order[d] = d;
+    swapped[ndim - 1] = shape[ndim - 2];
+    swapped[ndim - 2] = shape[ndim - 1];
+    order[ndim - 1] = ndim - 2;
+    order[ndim - 2] = ndim - 1;
+    struct mt_tensor *t = random_tensor(rng, b, ndim, swapped), *v = NULL;
+    CHECK_INT(mt_permute(ctx, t, ndim, order, &v), MT_OK);
+    mt_tensor_release(t); /* the view keeps the storage */
+    return v;
+}
+
+/* ---- tests ---------------------------------------------------------------------------------- */
+
+static void test_check_rejects(void)
+{
+    struct mt_prog_insn in[2] = {{.op = MT_P_ADD, .dst = 1, .a = 0, .b = 2}};
+    struct mt_prog p = {.name = "f", .nargs = 1, .ninsn = 1, .insn = in, .result = 1};
+    CHECK_INT(mt_prog_check(ctx, &p), MT_ERR_INVALID); /* reads register 2 before it is written */
+    CHECK(strstr(mt_ctx_error(ctx), "reads register 2 before it is written") != NULL);
+    in[0] = (struct mt_prog_insn){.op = MT_P_NEG, .dst = 0, .a = 0};
+    CHECK_INT(mt_prog_check(ctx, &p), MT_ERR_INVALID); /* writes the argument */
+    in[0] = (struct mt_prog_insn){.op = MT_P_NEG, .dst = 1, .a = 0};
+    in[1] = (struct mt_prog_insn){.op = MT_P_NEG, .dst = 1, .a = 0};
+    p.ninsn = 2;
+    CHECK_INT(mt_prog_check(ctx, &p), MT_ERR_INVALID); /* writes register 1 twice */
+    in[1] = (struct mt_prog_insn){.op = (enum mt_prog_op)MT_P_COUNT, .dst = 2, .a = 0};
+    CHECK_INT(mt_prog_check(ctx, &p), MT_ERR_INVALID);
+    p.ninsn = 1;
+    p.result = 2;
+    CHECK_INT(mt_prog_check(ctx, &p), MT_ERR_INVALID); /* result never written */
+    p.result = 1;
+    CHECK_INT(mt_prog_check(ctx, &p), MT_OK);
+    p.name = NULL;
+    CHECK_INT(mt_prog_check(ctx, &p), MT_ERR_INVALID);
+    p.name = "f";
+    p.nargs = 3;
+    CHECK_INT(mt_prog_check(ctx, &p), MT_ERR_INVALID);
+    /* 49 constants alive at once, then summed: more values than the block machine holds */
+    static struct mt_prog_insn many[2 * MT_PROG_MAX_LIVE + 2];
+    int n = 0, live = MT_PROG_MAX_LIVE + 1;
+    for (int i = 0; i < live; i++)
+        many[n++] = (struct mt_prog_insn){.op = MT_P_CONST, .dst = 1 + i};
+    int acc = 1;
+    for (int i = 1; i < live; i++, n++) {
+        many[n] = (struct mt_prog_insn){.op = MT_P_ADD, .dst = 1 + n, .a = acc, .b = 1 + i};
+        acc = 1 + n;
+    }
+    struct mt_prog big = {.name = "wide", .nargs = 1, .ninsn = n, .insn = many, .result = acc};
+    CHECK_INT(mt_prog_check(ctx, &big), MT_ERR_INVALID);
+    CHECK(strstr(mt_ctx_error(ctx), "values are needed at once") != NULL);
+    /* the same sum with one constant fewer fits */
+    live = MT_PROG_MAX_LIVE - 1;
+    n = 0;
+    for (int i = 0; i < live; i++)
+        many[n++] = (struct mt_prog_insn){.op = MT_P_CONST, .dst = 1 + i};
+    acc = 1;
+    for (int i = 1; i < live; i++, n++) {
+        many[n] = (struct mt_prog_insn){.op = MT_P_ADD, .dst = 1 + n, .a = acc, .b = 1 + i};
+        acc = 1 + n;
+    }
+    big.ninsn = n;
+    big.result = acc;
+    CHECK_INT(mt_prog_check(ctx, &big), MT_OK);
+}
+
+/* Random programs through map and zip on both backends, shapes with broadcasting, transposed
+ * views, and outputs large enough for several blocks and (fast) both threads. */
+static void test_random_elementwise(void)
+{
+    uint64_t rng = 42;
+    static struct mt_prog_insn insn[64];
+    int failures = 0;
+    for (int t = 0; t < 300; t++) {
+        const int nargs = 1 + test_rand_below(&rng, 2);
+        const bool exactable = test_rand_below(&rng, 3) != 0;
+        struct mt_prog p;
+        random_prog(&rng, nargs, 1 + test_rand_below(&rng, 40), !exactable, insn, &p);
+        CHECK_INT(mt_prog_check(ctx, &p), MT_OK);
+        int ndim = 1 + test_rand_below(&rng, 3);
+        int64_t shape[3], bshape[3];
+        for (int d = 0; d < ndim; d++) {
+            shape[d] = 1 + test_rand_below(&rng, t % 10 == 0 && d == ndim - 1 ? 3000 : 12);
+            bshape[d] = test_rand_below(&rng, 3) == 0 ? 1 : shape[d];
+        }
+        for (int be = 0; be < 2; be++) {
+            enum mt_backend b = be ? MT_BACKEND_FAST : MT_BACKEND_SIMPLE;
+            struct mt_tensor *a = random_view(&rng, b, ndim, shape);
+            struct mt_tensor *bb = random_view(&rng, b, ndim, bshape);
+            struct mt_tensor *out = NULL;
+            enum mt_status st =
+                nargs == 1 ? mt_map_prog(ctx, &p, a, &out) : mt_zip_prog(ctx, &p, a, bb, &out);
+            CHECK_INT(st, MT_OK);
+            /* simple is always exact; fast is when no transcendental op ran */
+            if (out && (b == MT_BACKEND_SIMPLE || exactable)) {
+                int bad = compare_elementwise(&p, a, nargs == 2 ? bb : NULL, out);
+                if (bad && failures++ < 3)
+                    fprintf(stderr, "  program %d (%d ops, %s): %d elements differ\n", t, p.ninsn,
+                            mt_backend_name(b), bad);
+                CHECK(bad == 0);
+            }
+            mt_tensor_release(out);
+            mt_tensor_release(a);
+            mt_tensor_release(bb);
+        }
+    }
+}
+
+/* fast's exp, log, sigmoid and tanh in a user function are the built-in maps' own */
+static void test_builtin_equivalence(void)
+{
+    uint64_t rng = 7;
+    const enum mt_prog_op ops[] = {MT_P_EXP,  MT_P_LOG, MT_P_SIGMOID, MT_P_TANH,
+                                   MT_P_SQRT, MT_P_ABS, MT_P_RELU,    MT_P_NEG};
+    const enum mt_map_op maps[] = {MT_MAP_EXP,  MT_MAP_LOG, MT_MAP_SIGMOID, MT_MAP_TANH,
+                                   MT_MAP_SQRT, MT_MAP_ABS, MT_MAP_RELU,    MT_MAP_NEG};
+    int64_t shape[2] = {333, 77};
+    struct mt_tensor *x = random_tensor(&rng, MT_BACKEND_FAST, 2, shape);
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+        struct mt_prog_insn in = {.op = ops[i], .dst = 1, .a = 0};
+        struct mt_prog p = {.name = "f", .nargs = 1, .ninsn = 1, .insn = &in, .result = 1};
+        struct mt_tensor *u = NULL, *v = NULL;
+        CHECK_INT(mt_map_prog(ctx, &p, x, &u), MT_OK);
+        CHECK_INT(mt_map(ctx, maps[i], x, &v), MT_OK);
+        int bad = 0;
+        for (int64_t e = 0; u && v && e < x->size; e++)
+            bad += !same_bits(mt_tensor_data(u)[e], mt_tensor_data(v)[e]);
+        if (bad)
+            fprintf(stderr, "  %s: %d elements differ from the built-in\n", mt_prog_op_name(ops[i]),
+                    bad);
+        CHECK(bad == 0);
+        mt_tensor_release(u);
+        mt_tensor_release(v);
+    }
+    mt_tensor_release(x);
+}
+
+/* The reduction's serial order: start, then fn(acc, x) along the dim, for every dim of a
+ * permuted 3-D tensor, outputs both few (folded one by one) and many (blocks). fn = acc*0.5 + x
+ * is not associative: any other order gives other bits. */
+static void test_reduce_order(void)
+{
+    uint64_t rng = 99;
+    struct mt_prog_insn in[3] = {{.op = MT_P_CONST, .dst = 2, .imm = 0.5f},
+                                 {.op = MT_P_MUL, .dst = 3, .a = 0, .b = 2},
+                                 {.op = MT_P_ADD, .dst = 4, .a = 3, .b = 1}};
+    struct mt_prog p = {.name = "decay", .nargs = 2, .ninsn = 3, .insn = in, .result = 4};
+    const int64_t shapes[][3] = {{3, 4, 5}, {70, 9, 33}, {2, 300, 200}};
+    for (size_t s = 0; s < 3; s++)
+        for (int be = 0; be < 2; be++) {
+            enum mt_backend b = be ? MT_BACKEND_FAST : MT_BACKEND_SIMPLE;
+            struct mt_tensor *x = random_view(&rng, b, 3, shapes[s]);
+            for (int dim = 0; dim < 3; dim++) {
+                struct mt_tensor *out = NULL;
+                CHECK_INT(mt_reduce_prog(ctx, &p, x, dim, 1.5f, &out), MT_OK);
+                if (!out) continue;
+                CHECK_INT(out->shape[dim], 1);
+                int bad = 0;
+                int64_t idx[MT_MAX_DIMS];
+                for (int64_t e = 0; e < out->size; e++) {
+                    mt_to_index(e, 3, out->shape, idx);
+                    float acc = 1.5f;
+                    for (int64_t k = 0; k < x->shape[dim]; k++) {
+                        idx[dim] = k;
+                        float args[2] = {acc, at(x, 3, idx)};
+                        acc = ref_eval(&p, args);
+                    }
+                    idx[dim] = 0;
+                    bad += !same_bits(acc, at(out, 3, idx));
+                }
+                if (bad)
+                    fprintf(stderr, "  %s dim %d of (%lld, %lld, %lld): %d outputs differ\n",
+                            mt_backend_name(b), dim, (long long)shapes[s][0],
+                            (long long)shapes[s][1], (long long)shapes[s][2], bad);
+                CHECK(bad == 0);
+                mt_tensor_release(out);
+            }
+            mt_tensor_release(x);
+        }
+}
+
+/* map into a larger out (broadcast), into a strided out, and the shape errors */
+static void test_outputs_and_errors(void)
+{
+    uint64_t rng = 5;
+    struct mt_prog_insn in = {.op = MT_P_NEG, .dst = 1, .a = 0};
+    struct mt_prog neg = {.name = "neg", .nargs = 1, .ninsn = 1, .insn = &in, .result = 1};
+    int64_t row[1] = {7}, big[2] = {5, 7}, wrong[2] = {5, 6};
+    struct mt_tensor *x = random_tensor(&rng, MT_BACKEND_FAST, 1, row);
+    struct mt_tensor *out = NULL, *t = NULL, *bad = NULL;
+    CHECK_INT(mt_zeros(ctx, MT_BACKEND_FAST, 2, big, &out), MT_OK);
+    CHECK_INT(mt_map_prog(ctx, &neg, x, &out), MT_OK);
+    CHECK_INT(compare_elementwise(&neg, x, NULL, out), 0);
+    int64_t order[2] = {1, 0};
+    struct mt_tensor *o2 = NULL;
+    int64_t tb[2] = {7, 5};
+    CHECK_INT(mt_zeros(ctx, MT_BACKEND_FAST, 2, tb, &t), MT_OK);
+    CHECK_INT(mt_permute(ctx, t, 2, order, &o2), MT_OK); /* a (5, 7) view with strides (1, 5) */
+    CHECK_INT(mt_map_prog(ctx, &neg, x, &o2), MT_OK);
+    CHECK_INT(compare_elementwise(&neg, x, NULL, o2), 0);
+    CHECK_INT(mt_zeros(ctx, MT_BACKEND_FAST, 2, wrong, &bad), MT_OK);
+    CHECK_INT(mt_map_prog(ctx, &neg, x, &bad), MT_ERR_SHAPE); /* (7,) and (5, 6) */
+    int64_t one_row[2] = {1, 7};
+    struct mt_tensor *small = NULL;
+    CHECK_INT(mt_zeros(ctx, MT_BACKEND_FAST, 2, one_row, &small), MT_OK);
+    CHECK_INT(mt_map_prog(ctx, &neg, out, &small), MT_ERR_SHAPE); /* (5, 7) into (1, 7) */
+    CHECK(strstr(mt_ctx_error(ctx), "map(neg): shape (5, 7) does not broadcast to the output's "
+                                    "(1, 7)") != NULL);
+    mt_tensor_release(small);
+    struct mt_tensor *none = NULL;
+    CHECK_INT(mt_zip_prog(ctx, &neg, x, x, &none), MT_ERR_INVALID); /* one argument, not two */
+    CHECK(strstr(mt_ctx_error(ctx), "zip needs a function of 2 arguments; neg takes 1") != NULL);
+    CHECK(none == NULL);
+    CHECK_INT(mt_reduce_prog(ctx, &neg, x, 0, 0.0f, &none), MT_ERR_INVALID);
+    struct mt_tensor *s = NULL;
+    CHECK_INT(mt_to(ctx, x, MT_BACKEND_SIMPLE, &s), MT_OK);
+    struct mt_prog_insn add = {.op = MT_P_ADD, .dst = 2, .a = 0, .b = 1};
+    struct mt_prog plus = {.name = "plus", .nargs = 2, .ninsn = 1, .insn = &add, .result = 2};
+    CHECK_INT(mt_zip_prog(ctx, &plus, x, s, &none), MT_ERR_BACKEND);
+    CHECK_INT(mt_reduce_prog(ctx, &plus, x, 1, 0.0f, &none), MT_ERR_INDEX);
+    CHECK(none == NULL);
+    /* cancelled: an error, and no output left behind */
+    int64_t large[1] = {1 << 18};
+    struct mt_tensor *l = random_tensor(&rng, MT_BACKEND_FAST, 1, large);
+    mt_cancel_request();
+    CHECK_INT(mt_map_prog(ctx, &neg, l, &none), MT_ERR_CANCELLED);
+    CHECK_INT(mt_reduce_prog(ctx, &plus, l, 0, 0.0f, &none), MT_ERR_CANCELLED);
+    mt_cancel_clear();
+    CHECK(none == NULL);
+    mt_tensor_release(l);
+    mt_tensor_release(s);
+    mt_tensor_release(bad);
+    mt_tensor_release(o2);
+    mt_tensor_release(t);
+    mt_tensor_release(out);
+    mt_tensor_release(x);
+}
+
+/* the diagnostics of a user function's op: one entry, its instruction count */
+static struct mt_diag last;
+static int seen;
+static void on_diag(void *user, const struct mt_diag *d)
+{
+    (void)user;
+    last = *d;
+    seen++;
+}
+
+static void test_diagnostics(void)
+{
+    uint64_t rng = 3;
+    struct mt_prog_insn in[3] = {{.op = MT_P_CONST, .dst = 1, .imm = 2.0f},
+                                 {.op = MT_P_MUL, .dst = 2, .a = 0, .b = 1},
+                                 {.op = MT_P_ADD, .dst = 3, .a = 2, .b = 1}};
+    struct mt_prog p = {.name = "f", .nargs = 1, .ninsn = 3, .insn = in, .result = 3};
+    int64_t shape[1] = {1000};
+    struct mt_tensor *x = random_tensor(&rng, MT_BACKEND_FAST, 1, shape), *y = NULL;
+    mt_ctx_set_diag(ctx, on_diag, NULL);
+    CHECK_INT(mt_map_prog(ctx, &p, x, &y), MT_OK);
+    mt_ctx_set_diag(ctx, NULL, NULL);
+    CHECK_INT(seen, 1);
+    CHECK_STR(last.op, "map");
+    CHECK_STR(last.path, "user function, fused blocks");
+    CHECK_INT(last.prog_insns, 3);
+    CHECK(last.bytes == 8000.0);
+    mt_tensor_release(y);
+    mt_tensor_release(x);
+}
+
+int main(void)
+{
+    ctx = mt_ctx_new();
+    RUN_TEST(test_check_rejects);
+    RUN_TEST(test_random_elementwise);
+    RUN_TEST(test_builtin_equivalence);
+    RUN_TEST(test_reduce_order);
+    RUN_TEST(test_outputs_and_errors);
+    RUN_TEST(test_diagnostics);
+    CHECK_INT(mt_ctx_mem_used(ctx), 0);
+    mt_ctx_free(ctx);
+    return TEST_SUMMARY();
+}
