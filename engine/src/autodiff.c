@@ -41,6 +41,7 @@ enum mt_fn {
     FN_PERMUTE,
     FN_COPY,
     FN_TO,
+    FN_FORWARD_ONLY, /* a user function's op: no derivative (n->what names it) */
     FN_COUNT
 };
 
@@ -114,6 +115,24 @@ static enum mt_status record(struct mt_ctx *ctx, int fn, struct mt_tensor **out,
     (*out)->node = n;
     (*out)->requires_grad = true;
     return MT_OK;
+}
+
+enum mt_status mt_record_forward_only(struct mt_ctx *ctx, struct mt_tensor **out,
+                                      const struct mt_tensor *a, const struct mt_tensor *b,
+                                      const char *what)
+{
+    if (!needs_grad(a, b)) return MT_OK;
+    struct mt_node extra = {.what = strdup(what)};
+    if (!extra.what) {
+        mt_tensor_release(*out);
+        *out = NULL;
+        return mt_fail(ctx, MT_ERR_NOMEM, "out of memory for the autodiff graph");
+    }
+    /* the node holds references to the inputs: they are counted, never written */
+    enum mt_status st = record(ctx, FN_FORWARD_ONLY, out, (struct mt_tensor *)a,
+                               (struct mt_tensor *)b, NULL, &extra);
+    if (st != MT_OK) free(extra.what);
+    return st;
 }
 
 static enum mt_status unary(struct mt_ctx *ctx, int fn, enum mt_map_op op, bool keep_out,
@@ -482,6 +501,13 @@ static enum mt_status node_backward(struct mt_ctx *ctx, struct mt_node *n, struc
     case FN_PERMUTE: st = mt_permute_raw(ctx, g, n->ndim, n->shape, &grads[0]); break;
     case FN_COPY: grads[0] = mt_tensor_retain(g); break;
     case FN_TO: st = mt_to_raw(ctx, g, n->backend, &grads[0]); break;
+    case FN_FORWARD_ONLY:
+        st = mt_fail(ctx, MT_ERR_GRAD,
+                     "backward cannot pass through %s: user functions run forward only (as "
+                     "MiniTorch's tensor_map, tensor_zip and tensor_reduce); write the "
+                     "computation with tensor ops to differentiate it, or detach() its inputs",
+                     n->what);
+        break;
     case FN_COUNT: break;
     }
     mt_tensor_release(t1);

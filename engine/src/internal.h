@@ -73,7 +73,15 @@ struct mt_node {
     enum mt_backend backend; /* to: the input's backend */
     unsigned visit;          /* backward: the pass that last visited it */
     struct mt_tensor *gacc;  /* backward: the gradient accumulated so far, or NULL */
+    char *what;              /* forward-only ops: what made it ("map(f)"), owned; else NULL */
 };
+
+/* When a or b (may be NULL) requires grad, gives *out a history that backward cannot pass:
+ * mt_backward then fails with MT_ERR_GRAD naming `what` (a user function's map, zip or reduce,
+ * which has no derivative). On failure *out is released and NULL. */
+enum mt_status mt_record_forward_only(struct mt_ctx *ctx, struct mt_tensor **out,
+                                      const struct mt_tensor *a, const struct mt_tensor *b,
+                                      const char *what);
 
 /* Records a user-facing error message in ctx (when non-NULL) and returns status. */
 enum mt_status mt_fail(struct mt_ctx *ctx, enum mt_status status, const char *fmt, ...)

@@ -31,6 +31,7 @@
 
 #include <math.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -592,6 +593,25 @@ static enum mt_status elementwise(struct mt_ctx *ctx, const char *what, const st
     return MT_OK;
 }
 
+/* The end of every entry: a failure releases an output made here; a new result of inputs that
+ * require grad gets a history that backward refuses to pass (the function has no derivative). */
+static enum mt_status finish(struct mt_ctx *ctx, enum mt_status st, const char *what,
+                             const struct mt_prog *p, const struct mt_tensor *a,
+                             const struct mt_tensor *b, struct mt_tensor **out, bool made)
+{
+    if (st != MT_OK) {
+        if (made) {
+            mt_tensor_release(*out);
+            *out = NULL;
+        }
+        return st;
+    }
+    if (!made) return MT_OK;
+    char name[96];
+    snprintf(name, sizeof name, "%s(%s)", what, p->name);
+    return mt_record_forward_only(ctx, out, a, b, name);
+}
+
 enum mt_status mt_map_prog(struct mt_ctx *ctx, const struct mt_prog *p, const struct mt_tensor *a,
                            struct mt_tensor **out)
 {
@@ -614,11 +634,7 @@ enum mt_status mt_map_prog(struct mt_ctx *ctx, const struct mt_prog *p, const st
     bool made;
     st = elementwise_out(ctx, "map", p, ndim, shape, a->backend, out, &made);
     if (st == MT_OK) st = elementwise(ctx, "map", p, a, NULL, *out);
-    if (st != MT_OK && made) {
-        mt_tensor_release(*out);
-        *out = NULL;
-    }
-    return st;
+    return finish(ctx, st, "map", p, a, NULL, out, made);
 }
 
 enum mt_status mt_zip_prog(struct mt_ctx *ctx, const struct mt_prog *p, const struct mt_tensor *a,
@@ -633,11 +649,7 @@ enum mt_status mt_zip_prog(struct mt_ctx *ctx, const struct mt_prog *p, const st
     bool made;
     st = elementwise_out(ctx, "zip", p, ndim, shape, a->backend, out, &made);
     if (st == MT_OK) st = elementwise(ctx, "zip", p, a, b, *out);
-    if (st != MT_OK && made) {
-        mt_tensor_release(*out);
-        *out = NULL;
-    }
-    return st;
+    return finish(ctx, st, "zip", p, a, b, out, made);
 }
 
 enum mt_status mt_reduce_prog(struct mt_ctx *ctx, const struct mt_prog *p,
@@ -709,13 +721,7 @@ enum mt_status mt_reduce_prog(struct mt_ctx *ctx, const struct mt_prog *p,
         }
     }
     free(j);
-    if (st != MT_OK) {
-        if (made) {
-            mt_tensor_release(*out);
-            *out = NULL;
-        }
-        return st;
-    }
+    if (st != MT_OK) return finish(ctx, st, "reduce", p, a, NULL, out, made);
     if (ctx->diag) {
         dg.path = path;
         dg.threads = nt;
@@ -725,5 +731,5 @@ enum mt_status mt_reduce_prog(struct mt_ctx *ctx, const struct mt_prog *p,
         dg.prog_insns = p->ninsn;
         ctx->diag(ctx->diag_user, &dg);
     }
-    return MT_OK;
+    return finish(ctx, MT_OK, "reduce", p, a, NULL, out, made);
 }

@@ -24,6 +24,7 @@ static void free_one(struct mt_tensor *t, struct mt_tensor ***list, size_t *n, s
         owned[2] = t->node->nin > 1 ? t->node->in[1] : NULL;
         owned[3] = t->node->saved;
         owned[4] = t->node->gacc;
+        free(t->node->what);
         free(t->node);
     }
     mt_storage_release(t->storage);

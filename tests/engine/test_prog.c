@@ -413,6 +413,30 @@ static void test_diagnostics(void)
     mt_tensor_release(x);
 }
 
+/* a user function has no derivative: backward through its result is a clear error */
+static void test_backward_refused(void)
+{
+    uint64_t rng = 11;
+    struct mt_prog_insn in = {.op = MT_P_RELU, .dst = 1, .a = 0};
+    struct mt_prog p = {.name = "myrelu", .nargs = 1, .ninsn = 1, .insn = &in, .result = 1};
+    int64_t shape[1] = {6};
+    struct mt_tensor *x = random_tensor(&rng, MT_BACKEND_FAST, 1, shape), *y = NULL, *s = NULL;
+    CHECK_INT(mt_map_prog(ctx, &p, x, &y), MT_OK);
+    CHECK(y && !y->requires_grad); /* nothing to refuse when no input needs a gradient */
+    mt_tensor_release(y);
+    y = NULL;
+    CHECK_INT(mt_tensor_requires_grad(x, true), MT_OK);
+    CHECK_INT(mt_map_prog(ctx, &p, x, &y), MT_OK);
+    CHECK(y && y->requires_grad);
+    CHECK_INT(mt_sum(ctx, y, MT_ALL_DIMS, &s), MT_OK);
+    CHECK_INT(mt_backward(ctx, s, NULL), MT_ERR_GRAD);
+    CHECK(strstr(mt_ctx_error(ctx), "backward cannot pass through map(myrelu)") != NULL);
+    CHECK(x->grad == NULL);
+    mt_tensor_release(s);
+    mt_tensor_release(y);
+    mt_tensor_release(x);
+}
+
 int main(void)
 {
     ctx = mt_ctx_new();
@@ -422,6 +446,7 @@ int main(void)
     RUN_TEST(test_reduce_order);
     RUN_TEST(test_outputs_and_errors);
     RUN_TEST(test_diagnostics);
+    RUN_TEST(test_backward_refused);
     CHECK_INT(mt_ctx_mem_used(ctx), 0);
     mt_ctx_free(ctx);
     return TEST_SUMMARY();

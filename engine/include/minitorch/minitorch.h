@@ -444,7 +444,8 @@ enum mt_status mt_map_prog(struct mt_ctx *ctx, const struct mt_prog *p, const st
 enum mt_status mt_zip_prog(struct mt_ctx *ctx, const struct mt_prog *p, const struct mt_tensor *a,
                            const struct mt_tensor *b, struct mt_tensor **out);
 /* Along dim (kept, with size 1): acc = start, then acc = fn(acc, x) for each x of the dim in
- * order (MiniTorch's tensor_reduce). The results carry no autodiff history. */
+ * order (MiniTorch's tensor_reduce). A new result of inputs that require grad requires grad
+ * too, but backward through it fails with MT_ERR_GRAD: a user function has no derivative. */
 enum mt_status mt_reduce_prog(struct mt_ctx *ctx, const struct mt_prog *p,
                               const struct mt_tensor *a, int dim, float start,
                               struct mt_tensor **out);
