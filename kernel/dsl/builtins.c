@@ -7,6 +7,8 @@
  * follow Python, with the language's spellings true/false/none. */
 #include "dsl/builtins.h"
 
+#include "dsl/compile.h"
+
 #include "dsl/interp.h"
 #include "dsl/lexer.h"
 #include "dsl/magics.h"
@@ -757,6 +759,19 @@ static const char *const round_params[] = {"number", "ndigits", NULL};
 static const char *const tensor_params[] = {"data", "requires_grad", "backend", NULL};
 static const char *const create_params[] = {"requires_grad", "backend", NULL}; /* keyword-only */
 static const char *const seed_params[] = {"n", NULL};
+/* What map, zip and reduce say about the functions they take (compile.c has the rules). */
+#define USER_FN_DOC                                                                                \
+    "A user function runs as one compiled pass over the tensor (MiniTorch's tensor_map, "          \
+    "tensor_zip and tensor_reduce; Numba's njit there): it may use numbers, its parameters "       \
+    "and locals, arithmetic, comparisons, and/or/not, if/else, return, for over a range() "        \
+    "of constants, abs, min, max, exp, log, sqrt, sigmoid, tanh, relu and other user "             \
+    "functions; anything else is a CompileError at its line. Forward only: backward through "      \
+    "the result is an error."
+
+static const char *const map_params[] = {"fn", "t", "out", NULL};
+static const char *const zip_params[] = {"fn", "a", "b", NULL};
+static const char *const reduce_params[] = {"fn", "t", "dim", "start", NULL};
+static const char *const x_params[] = {"x", NULL};
 
 const struct dsl_builtin dsl_builtins[] = {
     {"abs", "abs(x)", 1, 1, NULL, bi_abs, "The absolute value of a number."},
@@ -789,6 +804,8 @@ const struct dsl_builtin dsl_builtins[] = {
     {"display", "display(value, display_id=none)", 1, 2, display_params, bi_display,
      "Shows value in the cell's output now, as a rich output. Give display_id=\"name\" to "
      "replace it later with update_display(new_value, display_id=\"name\")."},
+    {"exp", "exp(x)", 1, 1, x_params, dsl_bi_exp,
+     "e to the x: a float for a number, the (differentiable) tensor op for a tensor."},
     {"float", "float(x=0)", 0, 1, NULL, bi_float,
      "Converts a number or a string (\"1.5\", \"inf\", \"nan\") to a float."},
     {"heatmap", "heatmap(t, title=none)", 1, 2, heatmap_params, dsl_bi_heatmap,
@@ -814,6 +831,13 @@ const struct dsl_builtin dsl_builtins[] = {
      "generator and bias 0.1; both require grad."},
     {"list", "list(iterable=[])", 0, 1, NULL, bi_list,
      "A list of the items of a list, range or string: list(range(3)) is [0, 1, 2]."},
+    {"log", "log(x)", 1, 1, x_params, dsl_bi_log,
+     "The natural logarithm: a float for a number (log(0) is -inf, of a negative number nan, "
+     "as on tensors), the tensor op for a tensor."},
+    {"map", "map(fn, t, out=none)", 2, 3, map_params, dsl_bi_map,
+     "fn applied to every element of tensor t: a new tensor of t's shape, or written into out "
+     "(t must broadcast to its shape). fn is a function of one number, def'd or a builtin "
+     "such as exp. " USER_FN_DOC},
     {"max", "max(*values)", 1, -1, NULL, bi_max,
      "The largest of several values, or of the items of one list, range or string."},
     {"min", "min(*values)", 1, -1, NULL, bi_min,
@@ -838,6 +862,12 @@ const struct dsl_builtin dsl_builtins[] = {
     {"range", "range(stop) or range(start, stop, step=1)", 1, 3, NULL, bi_range,
      "The integers from start (default 0) up to, not including, stop, counting by step; used "
      "in `for i in range(n):` loops and convertible with list()."},
+    {"reduce", "reduce(fn, t, dim, start=0.0)", 3, 4, reduce_params, dsl_bi_reduce,
+     "Folds dim of tensor t with fn: acc = start, then acc = fn(acc, x) for each element x "
+     "along the dim in order; the dim is kept with size 1. fn is a function of two numbers "
+     "(max works too). " USER_FN_DOC},
+    {"relu", "relu(x)", 1, 1, x_params, dsl_bi_relu,
+     "max(x, 0): a float for a number, the tensor op for a tensor."},
     {"repr", "repr(x)", 1, 1, NULL, bi_repr,
      "The text a cell shows for x, as a string: strings quoted, floats with round-trip "
      "digits."},
@@ -849,12 +879,19 @@ const struct dsl_builtin dsl_builtins[] = {
     {"sgd", "sgd(params, rate=1.0)", 1, 2, sgd_params, dsl_bi_sgd,
      "MiniTorch's SGD optimizer over a list of tensors that require grad (model.parameters()): "
      "opt.zero_grad() clears their gradients, opt.step() sets p = p - rate * p.grad in place."},
+    {"sigmoid", "sigmoid(x)", 1, 1, x_params, dsl_bi_sigmoid,
+     "1 / (1 + exp(-x)): a float for a number, the tensor op for a tensor."},
     {"sleep", "sleep(seconds)", 1, 1, sleep_params, bi_sleep,
      "Waits for the given number of seconds (a float is fine). An interrupt stops the wait "
      "with KeyboardInterrupt."},
+    {"sqrt", "sqrt(x)", 1, 1, x_params, dsl_bi_sqrt,
+     "The square root: a float for a number (nan below 0, as on tensors), the tensor op for a "
+     "tensor."},
     {"str", "str(x=\"\")", 0, 1, NULL, bi_str, "The text print shows for x, as a string."},
     {"sum", "sum(iterable, start=0)", 1, 2, sum_params, bi_sum,
      "The sum of start and the items of a list or range."},
+    {"tanh", "tanh(x)", 1, 1, x_params, dsl_bi_tanh,
+     "The hyperbolic tangent: a float for a number, the tensor op for a tensor."},
     {"tensor", "tensor(data, requires_grad=false, backend=none)", 1, 1, tensor_params,
      dsl_bi_tensor,
      "A float32 tensor holding a number or a nested list of numbers: tensor([[1, 2], [3, 4]]) "
@@ -894,6 +931,10 @@ const struct dsl_builtin dsl_builtins[] = {
      dsl_bi_zeros,
      "A tensor of the given shape filled with 0.0: zeros(2, 3) or zeros([2, 3]). backend is "
      "\"simple\", \"fast\" or \"cuda\" (default: the one %backend chose)."},
+    {"zip", "zip(fn, a, b)", 3, 3, zip_params, dsl_bi_zip,
+     "fn applied to the elements of a and b side by side, broadcasting them together (a "
+     "number counts as a one-element tensor): a new tensor. fn is a function of two "
+     "numbers. " USER_FN_DOC},
 };
 const size_t dsl_builtin_count = sizeof dsl_builtins / sizeof dsl_builtins[0];
 

@@ -883,6 +883,26 @@ static void push_tb(struct dsl_interp *in, const struct dsl_function *f)
     in->has_pos = false;
 }
 
+int dsl_raise_in(struct dsl_interp *in, const struct dsl_function *f, size_t pos, const char *ename,
+                 const char *fmt, ...)
+{
+    const char *src = in->src;
+    size_t src_len = in->src_len;
+    struct dsl_code *code = in->code;
+    in->src = f->code->src;
+    in->src_len = f->code->len;
+    in->code = f->code;
+    va_list ap;
+    va_start(ap, fmt);
+    raise_v(in, true, pos, ename, fmt, ap);
+    va_end(ap);
+    push_tb(in, f);
+    in->src = src;
+    in->src_len = src_len;
+    in->code = code;
+    return -1;
+}
+
 /* Calls user function f (arguments borrowed): its body runs in a frame of its own, reading and
  * writing its locals, with error positions in the source of the cell that defined it. */
 static int call_function(struct dsl_interp *in, struct dsl_function *f, const struct dsl_value *pos,

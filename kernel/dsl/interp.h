@@ -89,6 +89,10 @@ int dsl_raise(struct dsl_interp *in, const char *ename, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 int dsl_raise_at(struct dsl_interp *in, size_t pos, const char *ename, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* Raises ename at byte `pos` of user function f's source, with f's traceback line, as an error
+ * inside a call of f would be (the compiler of user functions reports through it). -1. */
+int dsl_raise_in(struct dsl_interp *in, const struct dsl_function *f, size_t pos, const char *ename,
+                 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* Raises the error a dsl_vstatus stands for (MemoryError, RecursionError); returns -1. */
 int dsl_raise_status(struct dsl_interp *in, int status);
 /* Raises the MemoryError of a `what` ("string" or "list") of `asked` bytes or items, over

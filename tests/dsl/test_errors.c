@@ -8,15 +8,15 @@
 static void test_traceback_layout(void)
 {
     struct dsl_session *s = dsl_session_new();
-    struct outcome o = run_cell(s, "x = 1\ny = x + zz");
+    struct outcome o = run_cell(s, "x = 1\ny = x + qq");
     CHECK_INT(o.rc, -1);
     CHECK_STR(o.ename, "NameError");
-    CHECK_STR(o.evalue, "name 'zz' is not defined");
+    CHECK_STR(o.evalue, "name 'qq' is not defined");
     CHECK_INT(o.tb_lines, 4);
     CHECK_STR(o.tb, "  Cell line 2, column 9:\n"
-                    "    y = x + zz\n"
+                    "    y = x + qq\n"
                     "            ^\n"
-                    "NameError: name 'zz' is not defined");
+                    "NameError: name 'qq' is not defined");
 
     o = run_cell(s, "print(1 / 0)");
     CHECK_STR(o.tb, "  Cell line 1, column 9:\n"
