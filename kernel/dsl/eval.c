@@ -376,7 +376,9 @@ static uint64_t times(uint64_t len, int64_t n)
 
 static int repeat(struct dsl_interp *in, struct dsl_value seq, int64_t n, struct dsl_value *out)
 {
-    if (n < 0) n = 0;
+    /* empty times anything is empty at once: "" * 10**12 must not loop 10**12 times (found by
+     * the language fuzzer, a 15-byte input that hung it) */
+    if (n < 0 || (seq.kind == DSL_STR ? seq.as.s->len : seq.as.l->len) == 0) n = 0;
     if (seq.kind == DSL_STR) {
         size_t len = seq.as.s->len;
         /* checked before allocating: "x" * 10**10 asks for 10 GB and must not try */

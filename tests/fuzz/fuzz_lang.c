@@ -7,7 +7,7 @@
  * kernel must not crash, leak (ASan's leak check runs after every input) or hang.
  *
  * Bounds, so that a valid program that runs for ever or asks for the whole machine is an
- * error, as in the kernel: the session's tensor memory limit is 64 MiB, and a watchdog thread
+ * error, as in the kernel: the session's tensor memory limit is 16 MiB, and a watchdog thread
  * raises the cancel flag once an input has run for 50 ms — loops, sleeps and engine ops then
  * stop with KeyboardInterrupt, exactly as an interrupt from JupyterLab would stop them. 50 ms,
  * not more, and compare() times one run per backend instead of aiming at a second: a corpus
@@ -31,8 +31,8 @@
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
-#define RUN_LIMIT_NS 50000000LL /* per input; the cancel flag goes up after this */
-#define MEM_LIMIT ((size_t)64 << 20)
+#define RUN_LIMIT_NS 50000000LL      /* per input; the cancel flag goes up after this */
+#define MEM_LIMIT ((size_t)16 << 20) /* rand() of a few million floats is still allowed */
 
 static atomic_llong started_ns; /* CLOCK_MONOTONIC when the current input began; 0 between */
 

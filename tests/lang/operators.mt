@@ -8,6 +8,9 @@ print(0 or "x", 1 and 2, not 0, none or 5, [] or [1], "" and 1 or "empty")
 # expect: x 2 true 5 [1] empty
 print("ab" + "cd", "ab" * 3, [1] + [2, 3], [0] * 3, [1, 2, 3][-1], "hello"[1])
 # expect: abcd ababab [1, 2, 3] [0, 0, 0] 3 e
+# empty times a huge count is empty at once (the language fuzzer's "" * 504888888888 hung)
+print(len("" * 504888888888), [] * 10 ** 12, len("ab" * 0))
+# expect: 0 [] 0
 print(-2 ** 2, (-2) ** 2, 2 + 3 * 4, (2 + 3) * 4, 1 - 2 - 3, 2 ** 3 ** 2)
 # expect: -4 4 14 20 -4 512
 x = 5
