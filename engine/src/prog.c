@@ -447,6 +447,15 @@ static int threads_for(const struct mt_ctx *ctx, int64_t work)
 
 /* ---- the front door ------------------------------------------------------------------------ */
 
+/* The program's operations on values (constants are not operations): diagnostics' FLOPs per
+ * element and the ops a fused pass stands for. */
+static int prog_ops(const struct mt_prog *p)
+{
+    int n = 0;
+    for (int i = 0; i < p->ninsn; i++) n += p->insn[i].op != MT_P_CONST;
+    return n;
+}
+
 static enum mt_status fail_status(struct mt_ctx *ctx, enum mt_status st, const char *what,
                                   const struct mt_prog *p)
 {
@@ -586,8 +595,9 @@ static enum mt_status elementwise(struct mt_ctx *ctx, const char *what, const st
     if (ctx->diag) {
         d.ns = mt_now_ns() - t0;
         d.bytes = 4.0 * (double)(a->size + (b ? b->size : 0) + out->size);
-        d.flops = (double)p->ninsn * (double)out->size;
-        d.prog_insns = p->ninsn;
+        d.flops = (double)prog_ops(p) * (double)out->size;
+        d.prog_insns = prog_ops(p);
+        snprintf(d.prog_name, sizeof d.prog_name, "%s", p->name);
         ctx->diag(ctx->diag_user, &d);
     }
     return MT_OK;
@@ -727,8 +737,9 @@ enum mt_status mt_reduce_prog(struct mt_ctx *ctx, const struct mt_prog *p,
         dg.threads = nt;
         dg.ns = mt_now_ns() - t0;
         dg.bytes = 4.0 * (double)(a->size + o->size);
-        dg.flops = (double)p->ninsn * (double)a->size;
-        dg.prog_insns = p->ninsn;
+        dg.flops = (double)prog_ops(p) * (double)a->size;
+        dg.prog_insns = prog_ops(p);
+        snprintf(dg.prog_name, sizeof dg.prog_name, "%s", p->name);
         ctx->diag(ctx->diag_user, &dg);
     }
     return finish(ctx, MT_OK, "reduce", p, a, NULL, out, made);

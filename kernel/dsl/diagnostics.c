@@ -11,6 +11,7 @@
 static bool same_row(const struct mt_diag *a, const struct mt_diag *b)
 {
     if (strcmp(a->op, b->op) != 0 || a->backend != b->backend || strcmp(a->path, b->path) != 0 ||
+        a->prog_insns != b->prog_insns || strcmp(a->prog_name, b->prog_name) != 0 ||
         a->threads != b->threads || a->vec_width != b->vec_width || a->nin != b->nin ||
         a->out_ndim != b->out_ndim)
         return false;
@@ -180,11 +181,21 @@ static void cell_text(const struct dsl_diag_row *r, int c, const struct peaks *p
         return;
     }
     switch (c) {
-    case C_OP: snprintf(buf, n, "%s", d->op); break;
+    case C_OP: /* a user function's op names it: map(shifted_relu) */
+        if (d->prog_name[0])
+            snprintf(buf, n, "%s(%s)", d->op, d->prog_name);
+        else
+            snprintf(buf, n, "%s", d->op);
+        break;
     case C_BACKEND: snprintf(buf, n, "%s", mt_backend_name(d->backend)); break;
     case C_SHAPES: shapes_text(d, false, buf, n); break;
     case C_STRIDES: shapes_text(d, true, buf, n); break;
-    case C_PATH: snprintf(buf, n, "%s", d->path && d->path[0] ? d->path : "-"); break;
+    case C_PATH:
+        if (d->prog_insns > 0) /* a user function: the ops it fuses into its one pass */
+            snprintf(buf, n, "%s (%d op%s)", d->path, d->prog_insns, d->prog_insns == 1 ? "" : "s");
+        else
+            snprintf(buf, n, "%s", d->path && d->path[0] ? d->path : "-");
+        break;
     case C_THREADS: snprintf(buf, n, "%d", d->threads); break;
     case C_LOOP:         /* the parallel loop: OpenMP's static schedule over chunks */
         if (!d->nchunks) /* a straight loop, or a kernel with its own blocking (the GEMM) */

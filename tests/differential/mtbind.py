@@ -90,6 +90,7 @@ class MtDiag(C.Structure):
         ("occupancy", C.c_double),
         ("gpu_ns", C.c_int64),
         ("prog_insns", C.c_int),
+        ("prog_name", C.c_char * 32),
     ]
 
 

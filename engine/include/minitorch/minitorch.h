@@ -211,8 +211,10 @@ struct mt_diag {
     int registers;      /* per thread */
     double occupancy;   /* resident warps per SM over the SM's most, 0..1 (theoretical) */
     int64_t gpu_ns;     /* the op's kernels on the device, from CUDA events */
-    int prog_insns;     /* a user function's op (map, zip, reduce): its instructions, all fused
-                         * into this one pass; 0 for the built-in ops */
+    int prog_insns;     /* a user function's op (map, zip, reduce): its operations on values
+                         * (constants not counted), all fused into this one pass; 0 for the
+                         * built-in ops */
+    char prog_name[32]; /* and the function's name ("shifted_relu"), cut to fit; "" else */
 };
 /* (tests/differential/mtbind.py mirrors this struct for ctypes: change both together) */
 
