@@ -77,6 +77,17 @@ def main():
     measure("probe copy c=a", lambda: np.copyto(c, a), 1, 2 * e, "GB/s", reps)
     measure("probe scale b=3c", lambda: np.multiply(a, 3.0, out=c), 1, 2 * e, "GB/s", reps)
     measure("probe add c=a+b", lambda: np.add(a, b, out=c), 1, 3 * e, "GB/s", reps)
+    # f(x) = (x * 1.5 + 0.5) * x - 2: numpy cannot fuse, so its "fused" row is the expression
+    # as written (temporaries allocated), its "4 ops" row the same ops into out=
+    def chain(o):
+        np.multiply(a, 1.5, out=o)
+        np.add(o, 0.5, out=o)
+        np.multiply(o, a, out=o)
+        np.subtract(o, 2.0, out=o)
+
+    measure("4-op function fused (16M)", lambda: (a * 1.5 + 0.5) * a - 2.0, 1, 2 * e, "GB/s",
+            reps)
+    measure("4-op function as 4 ops (16M)", lambda: chain(c), 1, 2 * e, "GB/s", reps)
     x = rng.random((10, 100), dtype=np.float32)
     y = rng.random((10, 100), dtype=np.float32)
     z = np.empty_like(x)

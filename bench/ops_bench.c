@@ -10,6 +10,10 @@
  * - the engine on the fast backend: a+b, neg, relu and exp on 16M float32 into a preallocated
  *   out (a non-NULL *out) and with a fresh output; sum over dim 0 and dim 1 of 4096x4096; a
  *   tiny op (a 10x100 add into a preallocated out) in ns per call;
+ * - a user function of four operations, f(x) = (x * 1.5 + 0.5) * x - 2 on 16M float32, fused
+ *   into one pass (mt_map_prog), and the same as four built-in ops (four passes), both into a
+ *   preallocated out and counted as the one pass's bytes (8 per element): the fused row against
+ *   the probe's copy (also 8 bytes per element) is how close to memory bandwidth it runs;
  * - with --numpy, the same ops in numpy (bench/numpy_ops.py, one process per thread count with
  *   OMP_NUM_THREADS/OPENBLAS_NUM_THREADS set) in the next column, and ours/numpy.
  * Bandwidth counts each element read or written once (a+b: 12 bytes per element), as STREAM
@@ -251,11 +255,24 @@ static void run_probes(int threads)
 struct eng {
     struct mt_ctx *ctx;
     struct mt_tensor *a, *b, *out, *tiny_a, *tiny_b, *tiny_out;
-    int kind; /* 0 zip add, 1 map */
+    struct mt_tensor *k15, *k05, *k2; /* (1,) constants of the built-in chain */
+    int kind;                         /* 0 zip add, 1 map */
     enum mt_map_op map;
     int dim;
     bool fresh;
 };
+
+/* The issue's fusion benchmark: f(x) = (x * 1.5 + 0.5) * x - 2, four operations, as a user
+ * function (one pass over memory: x read, out written) and as four built-in ops into the same
+ * out (four passes: the first reads x, the third x and out, each writes out). */
+static const struct mt_prog_insn fused_insn[] = {
+    {.op = MT_P_CONST, .dst = 1, .imm = 1.5f}, {.op = MT_P_MUL, .dst = 2, .a = 0, .b = 1},
+    {.op = MT_P_CONST, .dst = 3, .imm = 0.5f}, {.op = MT_P_ADD, .dst = 4, .a = 2, .b = 3},
+    {.op = MT_P_MUL, .dst = 5, .a = 4, .b = 0}, {.op = MT_P_CONST, .dst = 6, .imm = 2.0f},
+    {.op = MT_P_SUB, .dst = 7, .a = 5, .b = 6},
+};
+static const struct mt_prog fused_prog = {
+    .name = "f", .nargs = 1, .ninsn = 7, .insn = fused_insn, .result = 7};
 
 static void check(enum mt_status st, struct mt_ctx *ctx)
 {
@@ -282,6 +299,21 @@ static void e_sum(void *arg)
     struct mt_tensor *r = NULL;
     check(mt_reduce(e->ctx, MT_RED_SUM, e->a, e->dim, &r), e->ctx);
     mt_tensor_release(r);
+}
+
+static void e_fused(void *arg)
+{
+    struct eng *e = arg;
+    check(mt_map_prog(e->ctx, &fused_prog, e->a, &e->out), e->ctx);
+}
+
+static void e_chain(void *arg)
+{
+    struct eng *e = arg;
+    check(mt_zip(e->ctx, MT_ZIP_MUL, e->a, e->k15, &e->out), e->ctx);
+    check(mt_zip(e->ctx, MT_ZIP_ADD, e->out, e->k05, &e->out), e->ctx);
+    check(mt_zip(e->ctx, MT_ZIP_MUL, e->out, e->a, &e->out), e->ctx);
+    check(mt_zip(e->ctx, MT_ZIP_SUB, e->out, e->k2, &e->out), e->ctx);
 }
 
 static void e_tiny(void *arg)
@@ -322,6 +354,10 @@ static void run_engine(struct eng *e, int threads)
         measure(name, threads, e_sum, e, 1, el + 4096.0 * sizeof(float), "GB/s");
     }
     measure("tiny add 10x100 out=", threads, e_tiny, e, 20000, 0, "ns");
+    /* bytes of the one pass (x read, out written) for both: the chain's rate is then what it
+     * delivers of the same work */
+    measure("4-op function fused (16M)", threads, e_fused, e, 1, 2 * el, "GB/s");
+    measure("4-op function as 4 ops (16M)", threads, e_chain, e, 1, 2 * el, "GB/s");
 }
 
 /* ---- numpy beside it --------------------------------------------------------------------- */
@@ -490,6 +526,10 @@ int main(int argc, char **argv)
     check(mt_rand(ctx, MT_BACKEND_FAST, 2, tiny, &e.tiny_a), ctx);
     check(mt_rand(ctx, MT_BACKEND_FAST, 2, tiny, &e.tiny_b), ctx);
     check(mt_empty(ctx, MT_BACKEND_FAST, 2, tiny, &e.tiny_out), ctx);
+    int64_t one = 1;
+    check(mt_full(ctx, MT_BACKEND_FAST, 1, &one, 1.5f, &e.k15), ctx);
+    check(mt_full(ctx, MT_BACKEND_FAST, 1, &one, 0.5f, &e.k05), ctx);
+    check(mt_full(ctx, MT_BACKEND_FAST, 1, &one, 2.0f, &e.k2), ctx);
 
     /* what the engine runs here, from its diagnostics */
     struct mt_diag d1 = {0}, d2 = {0};
@@ -522,6 +562,9 @@ int main(int argc, char **argv)
     mt_tensor_release(e.tiny_a);
     mt_tensor_release(e.tiny_b);
     mt_tensor_release(e.tiny_out);
+    mt_tensor_release(e.k15);
+    mt_tensor_release(e.k05);
+    mt_tensor_release(e.k2);
     mt_ctx_free(ctx);
     return 0;
 }
