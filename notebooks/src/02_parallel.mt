@@ -89,6 +89,59 @@ small = rand(10, 10)
 %diagnostics r = x * x
 
 # %% [markdown]
+# ## Your own kernels: `map`, `zip` and `reduce` with a function
+#
+# In MiniTorch, `tensor_map(fn)` takes a plain Python function of one number and Numba compiles
+# it (`njit`) into the parallel loop. Here `map(f, x)`, `zip(f, x, y)` and
+# `reduce(f, x, dim, start)` do the same with a `def`: the function is compiled into a small
+# register program and run over the tensor by the `fast` backend, in parallel.
+
+# %%
+def shifted_relu(v):
+    return max(v - 0.5, 0.0)
+
+def blend(a, b):
+    return 0.3 * a + 0.7 * b
+
+def larger(a, b):
+    return a if a > b else b
+
+t = tensor([[0.2, 0.9, 0.5], [1.5, -2.0, 0.7]])
+print(map(shifted_relu, t))
+print(zip(blend, t, tensor([1.0, 2.0, 3.0])))
+reduce(larger, t, 1, start=-1e9)
+
+# %% [markdown]
+# ### Fusion: one pass instead of one per op
+#
+# `x * 2 + 1` is two ops, and each is a pass over memory: the multiply reads `x` and writes a
+# temporary, the add reads the temporary and writes the result. Written as a function, both
+# operations run on a block of 256 elements while it sits in the L1 cache, and `x` is read and
+# the result written once. Compare the bytes column:
+
+# %%
+def f(v):
+    return v * 2 + 1
+
+%diagnostics y = x * 2 + 1
+
+# %%
+%diagnostics y = map(f, x)
+
+# %% [markdown]
+# The function must work on one number at a time: arithmetic, comparisons, `if`/`else`,
+# `return`, locals, `for` over a `range` known in advance, and `abs min max exp log sqrt
+# sigmoid tanh relu`. Anything else is an error at its line, before anything runs:
+
+# %%
+# NBVAL_RAISES_EXCEPTION
+def noisy(v):
+    print(v)
+    return v
+
+map(noisy, x)
+
+# %% [markdown]
 # ## Backends in one session
 #
 # `%backend` sets where new tensors go; `.to(...)` moves one. Mixing backends in one op is an
