@@ -266,8 +266,8 @@ struct eng {
  * function (one pass over memory: x read, out written) and as four built-in ops into the same
  * out (four passes: the first reads x, the third x and out, each writes out). */
 static const struct mt_prog_insn fused_insn[] = {
-    {.op = MT_P_CONST, .dst = 1, .imm = 1.5f}, {.op = MT_P_MUL, .dst = 2, .a = 0, .b = 1},
-    {.op = MT_P_CONST, .dst = 3, .imm = 0.5f}, {.op = MT_P_ADD, .dst = 4, .a = 2, .b = 3},
+    {.op = MT_P_CONST, .dst = 1, .imm = 1.5f},  {.op = MT_P_MUL, .dst = 2, .a = 0, .b = 1},
+    {.op = MT_P_CONST, .dst = 3, .imm = 0.5f},  {.op = MT_P_ADD, .dst = 4, .a = 2, .b = 3},
     {.op = MT_P_MUL, .dst = 5, .a = 4, .b = 0}, {.op = MT_P_CONST, .dst = 6, .imm = 2.0f},
     {.op = MT_P_SUB, .dst = 7, .a = 5, .b = 6},
 };

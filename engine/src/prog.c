@@ -12,8 +12,9 @@
  * meaning, with cpu/scalar.h's functions). `fast` runs the blocks, in parallel over blocks with
  * OpenMP for large tensors, and its instructions call the fast backend's own loops
  * (cpu/fast.h): exp in a user function is the vector exp of the built-in exp(), so a built-in
- * op and the same op written as a function give the same bits. `cuda` has no program runner
- * yet: a clear error.
+ * op and the same op written as a function give the same bits. `cuda` compiles the program as
+ * CUDA C (mt_prog_cuda_source, below) with NVRTC into one kernel, cached by its text
+ * (cuda/nvrtc.cu): Numba's cuda.jit for the course's functions.
  *
  * Registers. The program is in SSA form (each register written once); before a run each
  * register gets one of at most MT_PROG_MAX_LIVE block buffers, reused once the register's last
@@ -27,9 +28,11 @@
 #include "internal.h"
 
 #include "cpu/fast.h"
-#include "cpu/scalar.h"
+#include "cuda/plugin.h"
+#include "prog_eval.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,7 +45,7 @@
 #define BLOCK 256                        /* elements per block: a register is 1 KiB */
 #define PAR_MIN_ELEMS ((int64_t)1 << 16) /* below this, one thread (as the fast backend's maps) */
 #define REDUCE_FOLD_MAX 64 /* reduce: at most this many outputs are folded one by one */
-#define MAX_REGS (MT_PROG_MAX_INSNS + 2)
+#define MAX_REGS MT_PROG_MAX_REGS
 
 static const char *const op_names[] = {
     [MT_P_CONST] = "const",     [MT_P_NEG] = "neg",       [MT_P_ABS] = "abs",
@@ -62,15 +65,6 @@ const char *mt_prog_op_name(enum mt_prog_op op)
     return (unsigned)op < MT_P_COUNT ? op_names[op] : "unknown";
 }
 
-/* Registers an op reads: a; a, b; a, b, c. */
-static int arity(enum mt_prog_op op)
-{
-    if (op == MT_P_CONST) return 0;
-    if (op <= MT_P_NOT) return 1;
-    if (op == MT_P_SELECT) return 3;
-    return 2;
-}
-
 static inline int operand(const struct mt_prog_insn *in, int k)
 {
     return k == 0 ? in->a : k == 1 ? in->b : in->c;
@@ -87,7 +81,7 @@ static int plan_slots(const struct mt_prog *p, int *slot)
     int last[MAX_REGS];
     for (int r = 0; r < nreg; r++) last[r] = -1;
     for (int i = 0; i < p->ninsn; i++)
-        for (int k = 0; k < arity(p->insn[i].op); k++) last[operand(&p->insn[i], k)] = i;
+        for (int k = 0; k < mt_prog_arity(p->insn[i].op); k++) last[operand(&p->insn[i], k)] = i;
     last[p->result] = p->ninsn; /* alive to the end */
     bool used[MT_PROG_MAX_LIVE] = {false};
     int nslots = 0;
@@ -101,7 +95,7 @@ static int plan_slots(const struct mt_prog *p, int *slot)
         if (s + 1 > nslots) nslots = s + 1;
         /* operands whose last reader this is, and a value nobody reads, free their buffers
          * after the write (so dst never shares a buffer with an operand) */
-        for (int k = 0; k < arity(in->op); k++) {
+        for (int k = 0; k < mt_prog_arity(in->op); k++) {
             int r = operand(in, k);
             if (r >= p->nargs && last[r] == i) used[slot[r]] = false;
         }
@@ -126,7 +120,7 @@ enum mt_status mt_prog_check(struct mt_ctx *ctx, const struct mt_prog *p)
         const struct mt_prog_insn *in = &p->insn[i];
         if ((unsigned)in->op >= MT_P_COUNT)
             return mt_fail(ctx, MT_ERR_INVALID, "%s: instruction %d has an unknown op", name, i);
-        for (int k = 0; k < arity(in->op); k++) {
+        for (int k = 0; k < mt_prog_arity(in->op); k++) {
             int r = operand(in, k);
             if (r < 0 || r >= nreg || !written[r])
                 return mt_fail(ctx, MT_ERR_INVALID,
@@ -151,52 +145,148 @@ enum mt_status mt_prog_check(struct mt_ctx *ctx, const struct mt_prog *p)
     return MT_OK;
 }
 
-/* ---- the reference meaning: one element ------------------------------------------------- */
-
-static inline float scalar_op(const struct mt_prog_insn *in, float a, float b, float c)
+float mt_prog_eval(const struct mt_prog *p, const float *args)
 {
-    switch (in->op) {
-    case MT_P_CONST: return in->imm;
-    case MT_P_NEG: return mt_s_neg(a);
-    case MT_P_ABS: return mt_s_abs(a);
-    case MT_P_SQRT: return mt_s_sqrt(a);
-    case MT_P_EXP: return mt_s_exp(a);
-    case MT_P_LOG: return mt_s_log(a);
-    case MT_P_SIGMOID: return mt_s_sigmoid(a);
-    case MT_P_TANH: return mt_s_tanh(a);
-    case MT_P_RELU: return mt_s_relu(a);
-    case MT_P_NOT: return a == 0.0f ? 1.0f : 0.0f;
-    case MT_P_ADD: return mt_s_add(a, b);
-    case MT_P_SUB: return mt_s_sub(a, b);
-    case MT_P_MUL: return mt_s_mul(a, b);
-    case MT_P_DIV: return mt_s_div(a, b);
-    case MT_P_POW: return powf(a, b);
-    case MT_P_MIN: return b < a ? b : a;
-    case MT_P_MAX: return b > a ? b : a;
-    case MT_P_LT: return mt_s_lt(a, b);
-    case MT_P_LE: return a <= b ? 1.0f : 0.0f;
-    case MT_P_GT: return mt_s_gt(a, b);
-    case MT_P_GE: return a >= b ? 1.0f : 0.0f;
-    case MT_P_EQ: return mt_s_eq(a, b);
-    case MT_P_NE: return a != b ? 1.0f : 0.0f;
-    case MT_P_AND: return a != 0.0f ? b : a;
-    case MT_P_OR: return a != 0.0f ? a : b;
-    case MT_P_SELECT: return a != 0.0f ? b : c;
-    default: return NAN;
+    return mt_prog_eval_inline(p, args);
+}
+
+/* ---- the cuda backend's kernel source ---------------------------------------------------- */
+
+/* A growing string for the source. */
+struct src {
+    char *s;
+    size_t len, cap;
+    bool nomem;
+};
+
+static void put(struct src *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(struct src *b, const char *fmt, ...)
+{
+    if (b->nomem) return;
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(b->s ? b->s + b->len : NULL, b->s ? b->cap - b->len : 0, fmt, ap);
+        va_end(ap);
+        if (n < 0) {
+            b->nomem = true;
+            return;
+        }
+        if (b->s && b->len + (size_t)n < b->cap) {
+            b->len += (size_t)n;
+            return;
+        }
+        size_t cap = (b->cap ? b->cap * 2 : 4096) + (size_t)n;
+        char *q = realloc(b->s, cap);
+        if (!q) {
+            b->nomem = true;
+            return;
+        }
+        b->s = q;
+        b->cap = cap;
     }
 }
 
-float mt_prog_eval(const struct mt_prog *p, const float *args)
+/* One instruction as a C expression of registers r<N> (the same meaning as scalar_op; exact
+ * constants as bit patterns, since a decimal literal could round differently). */
+static void put_insn(struct src *b, const struct mt_prog_insn *in)
 {
-    float v[MAX_REGS];
-    for (int r = 0; r < p->nargs; r++) v[r] = args[r];
-    for (int i = 0; i < p->ninsn; i++) {
-        const struct mt_prog_insn *in = &p->insn[i];
-        const int n = arity(in->op);
-        v[in->dst] = scalar_op(in, n > 0 ? v[in->a] : 0.0f, n > 1 ? v[in->b] : 0.0f,
-                               n > 2 ? v[in->c] : 0.0f);
+    const int a = in->a, c2 = in->b, c3 = in->c;
+    put(b, "        const float r%d = ", in->dst);
+    switch (in->op) {
+    case MT_P_CONST: {
+        uint32_t bits;
+        memcpy(&bits, &in->imm, sizeof bits);
+        put(b, "__int_as_float(0x%08x); /* %.9g */\n", (unsigned)bits, (double)in->imm);
+        return;
     }
-    return v[p->result];
+    case MT_P_NEG: put(b, "-r%d", a); break;
+    case MT_P_ABS: put(b, "fabsf(r%d)", a); break;
+    case MT_P_SQRT: put(b, "sqrtf(r%d)", a); break;
+    case MT_P_EXP: put(b, "expf(r%d)", a); break;
+    case MT_P_LOG: put(b, "logf(r%d)", a); break;
+    case MT_P_SIGMOID: put(b, "mt_sigmoid(r%d)", a); break;
+    case MT_P_TANH: put(b, "tanhf(r%d)", a); break;
+    case MT_P_RELU: put(b, "r%d > 0.0f ? r%d : 0.0f", a, a); break;
+    case MT_P_NOT: put(b, "r%d == 0.0f ? 1.0f : 0.0f", a); break;
+    case MT_P_ADD: put(b, "r%d + r%d", a, c2); break;
+    case MT_P_SUB: put(b, "r%d - r%d", a, c2); break;
+    case MT_P_MUL: put(b, "r%d * r%d", a, c2); break;
+    case MT_P_DIV: put(b, "r%d / r%d", a, c2); break;
+    case MT_P_POW: put(b, "powf(r%d, r%d)", a, c2); break;
+    case MT_P_MIN: put(b, "r%d < r%d ? r%d : r%d", c2, a, c2, a); break;
+    case MT_P_MAX: put(b, "r%d > r%d ? r%d : r%d", c2, a, c2, a); break;
+    case MT_P_LT: put(b, "r%d < r%d ? 1.0f : 0.0f", a, c2); break;
+    case MT_P_LE: put(b, "r%d <= r%d ? 1.0f : 0.0f", a, c2); break;
+    case MT_P_GT: put(b, "r%d > r%d ? 1.0f : 0.0f", a, c2); break;
+    case MT_P_GE: put(b, "r%d >= r%d ? 1.0f : 0.0f", a, c2); break;
+    case MT_P_EQ: put(b, "r%d == r%d ? 1.0f : 0.0f", a, c2); break;
+    case MT_P_NE: put(b, "r%d != r%d ? 1.0f : 0.0f", a, c2); break;
+    case MT_P_AND: put(b, "r%d != 0.0f ? r%d : r%d", a, c2, a); break;
+    case MT_P_OR: put(b, "r%d != 0.0f ? r%d : r%d", a, a, c2); break;
+    case MT_P_SELECT: put(b, "r%d != 0.0f ? r%d : r%d", a, c2, c3); break;
+    default: put(b, "0.0f"); break;
+    }
+    put(b, ";\n");
+}
+
+char *mt_prog_cuda_source(const struct mt_prog *p, const char *what)
+{
+    const bool reduce = strcmp(what, "reduce") == 0;
+    if (!reduce && strcmp(what, "map") != 0 && strcmp(what, "zip") != 0) return NULL;
+    struct src b = {0};
+    put(&b, "/* %s(%s), generated by minitorch-kernel from the function's %d instructions */\n",
+        what, p->name, p->ninsn);
+    /* struct mt_cuda_view (cuda/plugin.h), field for field: the kernel takes them by value */
+    put(&b,
+        "struct mt_view {\n    float *data;\n    int ndim;\n    long long shape[%d];\n"
+        "    long long strides[%d];\n};\n",
+        MT_MAX_DIMS, MT_MAX_DIMS);
+    put(&b, "/* the position in v of out's element i (row-major), v broadcast to out's shape */\n"
+            "__device__ long long mt_pos(const mt_view &v, const mt_view &out, long long i)\n"
+            "{\n    long long pos = 0;\n    const int shift = out.ndim - v.ndim;\n"
+            "    for (int d = out.ndim - 1; d >= 0; d--) {\n"
+            "        const long long n = out.shape[d], idx = i %% n;\n        i /= n;\n"
+            "        const int vd = d - shift;\n"
+            "        if (vd >= 0 && v.shape[vd] != 1) pos += idx * v.strides[vd];\n    }\n"
+            "    return pos;\n}\n");
+    put(&b, "__device__ float mt_sigmoid(float x)\n{\n"
+            "    if (x >= 0.0f) return 1.0f / (1.0f + expf(-x));\n"
+            "    const float e = expf(x);\n    return e / (1.0f + e);\n}\n");
+    if (reduce) {
+        /* one thread per output: acc = start, then acc = f(acc, x) along the dim in order */
+        put(&b, "extern \"C\" __global__ void mt_user(mt_view out, mt_view a, int dim, float "
+                "start, long long nout)\n{\n"
+                "    for (long long o = blockIdx.x * (long long)blockDim.x + threadIdx.x; o < "
+                "nout;\n         o += (long long)gridDim.x * blockDim.x) {\n"
+                "        const long long base = mt_pos(a, out, o);\n"
+                "        float acc = start;\n"
+                "        for (long long j = 0; j < a.shape[dim]; j++) {\n"
+                "            const float r0 = acc, r1 = a.data[base + j * a.strides[dim]];\n");
+        for (int i = 0; i < p->ninsn; i++) {
+            put(&b, "    ");
+            put_insn(&b, &p->insn[i]);
+        }
+        put(&b,
+            "            acc = r%d;\n        }\n        out.data[mt_pos(out, out, o)] = acc;\n"
+            "    }\n}\n",
+            p->result);
+    } else {
+        const bool two = p->nargs == 2;
+        put(&b, "extern \"C\" __global__ void mt_user(mt_view out, mt_view a, mt_view b, long long "
+                "n, int flat)\n{\n"
+                "    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;\n"
+                "         i += (long long)gridDim.x * blockDim.x) {\n"
+                "        const float r0 = a.data[flat ? i : mt_pos(a, out, i)];\n");
+        if (two) put(&b, "        const float r1 = b.data[flat ? i : mt_pos(b, out, i)];\n");
+        for (int i = 0; i < p->ninsn; i++) put_insn(&b, &p->insn[i]);
+        put(&b, "        out.data[flat ? i : mt_pos(out, out, i)] = r%d;\n    }\n}\n", p->result);
+    }
+    if (b.nomem) {
+        free(b.s);
+        return NULL;
+    }
+    return b.s;
 }
 
 /* ---- the block machine (fast) ------------------------------------------------------------- */
@@ -347,7 +437,7 @@ static const float *run_program(const struct job *j, int64_t n, const float *con
 #define REG(r) ((r) < p->nargs ? args[(r)] : regs + (int64_t)j->slot[(r)] * BLOCK)
     for (int i = 0; i < p->ninsn; i++) {
         const struct mt_prog_insn *in = &p->insn[i];
-        const int ar = arity(in->op);
+        const int ar = mt_prog_arity(in->op);
         block_op(j->k, in, n, regs + (int64_t)j->slot[in->dst] * BLOCK, ar > 0 ? REG(in->a) : NULL,
                  ar > 1 ? REG(in->b) : NULL, ar > 2 ? REG(in->c) : NULL);
     }
@@ -480,14 +570,7 @@ static enum mt_status enter(struct mt_ctx *ctx, const char *what, const struct m
                        "with to(\"%s\")",
                        what, p->name, mt_backend_name(a->backend), mt_backend_name(b->backend),
                        mt_backend_name(a->backend));
-    st = mt_backend_check(ctx, a->backend);
-    if (st != MT_OK) return st;
-    if (a->backend == MT_BACKEND_CUDA)
-        return mt_fail(ctx, MT_ERR_BACKEND,
-                       "%s(%s): user functions do not run on cuda yet; move the tensors with "
-                       "to(\"fast\")",
-                       what, p->name);
-    return MT_OK;
+    return mt_backend_check(ctx, a->backend);
 }
 
 static void diag_fill(struct mt_diag *d, const char *op, const struct mt_tensor *const *ins,
@@ -543,7 +626,10 @@ static enum mt_status elementwise(struct mt_ctx *ctx, const char *what, const st
     const int64_t t0 = ctx->diag ? mt_now_ns() : 0;
     if (ctx->diag) diag_fill(&d, what, ins, nin, out);
     if (out->size == 0) return MT_OK;
-    if (a->backend == MT_BACKEND_SIMPLE) {
+    if (a->backend == MT_BACKEND_CUDA) {
+        enum mt_status st = mt_cuda_prog(ctx, what, p, out, a, b, -1, 0.0f, ctx->diag ? &d : NULL);
+        if (st != MT_OK) return st;
+    } else if (a->backend == MT_BACKEND_SIMPLE) {
         struct operand o[2], w;
         for (int i = 0; i < nin; i++) operand_init(&o[i], ins[i], out);
         operand_init(&w, out, out);
@@ -701,7 +787,11 @@ enum mt_status mt_reduce_prog(struct mt_ctx *ctx, const struct mt_prog *p,
         j->red_base.direct = false;
         memcpy(j->red_base.es, a->strides, sizeof j->red_base.es);
         j->red_base.es[d0] = 0;
-        if (a->backend == MT_BACKEND_SIMPLE || o->size <= REDUCE_FOLD_MAX) {
+        if (a->backend == MT_BACKEND_CUDA) {
+            if (o->size)
+                st = mt_cuda_prog(ctx, "reduce", p, o, a, NULL, d0, start, ctx->diag ? &dg : NULL);
+            path = ctx->diag && dg.path ? dg.path : "";
+        } else if (a->backend == MT_BACKEND_SIMPLE || o->size <= REDUCE_FOLD_MAX) {
             /* one output at a time, one element at a time */
             int64_t idx[MT_MAX_DIMS];
             int64_t pos = start_at(&j->red_base, j->ndim, j->shape, 0, idx);

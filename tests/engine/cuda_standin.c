@@ -18,6 +18,7 @@
 
 #include "engine/src/cuda/plugin.h"
 #include "engine/src/cuda/train_step.h"
+#include "engine/src/prog_eval.h"
 #include "tests/engine/cuda_standin.h"
 
 #include <stdarg.h>
@@ -224,6 +225,55 @@ static int matmul(enum mt_cuda_matmul kernel, const struct mt_cuda_view *out,
     return launched(mt_simple_ops.matmul(NULL, &o.t, &x.t, &y.t, &d), info, t0);
 }
 
+/* A user function: the program itself, element by element (prog_eval.h, the reference), over
+ * the views as the generated kernel indexes them (output ordinal -> broadcast position). The
+ * source must be a kernel for it; nothing compiles it here (the real library does, and
+ * tests/engine/test_prog.c compiles every kind of source with NVRTC where NVRTC exists). */
+static int64_t position(const struct mt_cuda_view *v, const struct mt_cuda_view *out, int64_t i)
+{
+    int64_t pos = 0;
+    const int shift = out->ndim - v->ndim;
+    for (int d = out->ndim - 1; d >= 0; d--) {
+        const int64_t n = out->shape[d], idx = i % n;
+        i /= n;
+        const int vd = d - shift;
+        if (vd >= 0 && v->shape[vd] != 1) pos += idx * v->strides[vd];
+    }
+    return pos;
+}
+
+static int prog(const char *source, const struct mt_prog *p, const struct mt_cuda_view *out,
+                const struct mt_cuda_view *a, const struct mt_cuda_view *b, int dim, float start,
+                char *log, size_t loglen, struct mt_cuda_launch *info)
+{
+    int64_t t0 = mt_now_ns();
+    if (!strstr(source, "extern \"C\" __global__ void mt_user(")) {
+        snprintf(log, loglen, "stand-in: the source has no mt_user kernel");
+        return MT_CUDA_ERR_COMPILE;
+    }
+    int64_t n = 1;
+    for (int d = 0; d < out->ndim; d++) n *= out->shape[d];
+    const float *pa = untag(a->data), *pb = b ? untag(b->data) : NULL;
+    float *po = untag(out->data);
+    for (int64_t i = 0; i < n; i++) {
+        float args[2];
+        if (dim >= 0) { /* reduce: fold a's dim from start */
+            const int64_t base = position(a, out, i);
+            args[0] = start;
+            for (int64_t j = 0; j < a->shape[dim]; j++) {
+                args[1] = pa[base + j * a->strides[dim]];
+                args[0] = mt_prog_eval_inline(p, args);
+            }
+            po[position(out, out, i)] = args[0];
+            continue;
+        }
+        args[0] = pa[position(a, out, i)];
+        if (pb) args[1] = pb[position(b, out, i)];
+        po[position(out, out, i)] = mt_prog_eval_inline(p, args);
+    }
+    return launched(MT_OK, info, t0);
+}
+
 /* The fused epoch: train_step.h's code itself, on one host thread, "shared memory" from the
  * heap (as large as the device's 227 KiB of an H100 allows: the same refusals as there). */
 #define STANDIN_SMEM_MAX (227 * 1024)
@@ -270,6 +320,7 @@ static const struct mt_cuda_plugin table = {
     .matmul = matmul,
     .train_smem = train_smem,
     .train_epoch = train_epoch,
+    .prog = prog,
 };
 
 const struct mt_cuda_plugin *mt_cuda_plugin(void) { return &table; }

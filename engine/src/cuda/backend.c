@@ -20,6 +20,7 @@
 
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define DEV_ROUND 512
@@ -258,6 +259,26 @@ static enum mt_status cuda_matmul(struct mt_ctx *ctx, struct mt_tensor *out,
 }
 
 const struct mt_backend_ops mt_cuda_ops = {cuda_map, cuda_zip, cuda_reduce, cuda_matmul};
+
+enum mt_status mt_cuda_prog(struct mt_ctx *ctx, const char *what, const struct mt_prog *p,
+                            struct mt_tensor *out, const struct mt_tensor *a,
+                            const struct mt_tensor *b, int dim, float start, struct mt_diag *d)
+{
+    const struct mt_cuda_plugin *lp;
+    struct mt_cuda_launch launch, *info = NULL;
+    enum mt_status st = before(ctx, &lp, &launch, &info);
+    if (st != MT_OK) return st;
+    char *source = mt_prog_cuda_source(p, what);
+    if (!source) return mt_fail(ctx, MT_ERR_NOMEM, "%s(%s): out of memory", what, p->name);
+    struct mt_cuda_view vo = view_of(out), va = view_of(a), vb = b ? view_of(b) : va;
+    char log[2048] = "";
+    int code = lp->prog(source, p, &vo, &va, b ? &vb : NULL, dim, start, log, sizeof log, info);
+    free(source);
+    if (code == MT_CUDA_ERR_COMPILE)
+        return mt_fail(ctx, MT_ERR_BACKEND, "%s(%s) on cuda: %s", what, p->name, log);
+    struct mt_diag scratch;
+    return after(ctx, what, code, info, d ? d : &scratch);
+}
 
 bool mt_cuda_train_fits(const struct mt_cuda_mlp *m)
 {

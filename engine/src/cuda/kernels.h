@@ -21,6 +21,16 @@ int mt_cu_matmul(enum mt_cuda_matmul kernel, const struct mt_cuda_view *out,
                  const struct mt_cuda_view *a, const struct mt_cuda_view *b,
                  struct mt_cuda_launch *info);
 
+int mt_cu_prog(const char *source, const struct mt_prog *p, const struct mt_cuda_view *out,
+               const struct mt_cuda_view *a, const struct mt_cuda_view *b, int dim, float start,
+               char *log, size_t loglen, struct mt_cuda_launch *info);
+#ifdef __CUDACC__
+/* nvrtc.cu: the kernel `name` of source, compiled at its first use and kept; 0, a CUDA error,
+ * or MT_CUDA_ERR_COMPILE with the reason in log */
+int mt_cu_nvrtc_kernel(const char *source, const char *name, cudaKernel_t *kernel, char *log,
+                       size_t loglen);
+#endif
+
 size_t mt_cu_train_smem(const struct mt_cuda_mlp *m);
 int mt_cu_train_epoch(const struct mt_cuda_mlp *m, const int64_t *perm, double *loss,
                       struct mt_cuda_launch *info);

@@ -507,6 +507,37 @@ int mt_cu_map(enum mt_map_op op, const struct mt_cuda_view *out, const struct mt
     return call.finish();
 }
 
+/* A user function's kernel (prog.c's source, nvrtc.cu's compile): one thread per element
+ * (map, zip) or per output (reduce, folding the dim in order), in a grid-stride loop. */
+int mt_cu_prog(const char *source, const struct mt_prog *p, const struct mt_cuda_view *out,
+               const struct mt_cuda_view *a, const struct mt_cuda_view *b, int dim, float start,
+               char *log, size_t loglen, struct mt_cuda_launch *info)
+{
+    (void)p; /* the source is the program */
+    cudaKernel_t kernel;
+    int code = mt_cu_nvrtc_kernel(source, "mt_user", &kernel, log, loglen);
+    if (code != 0) return code;
+    mt_cu::Call call(info);
+    const void *fn = reinterpret_cast<const void *>(kernel);
+    mt_cuda_view vo = *out, va = *a, vb = b ? *b : *a;
+    if (dim >= 0) {
+        int64_t nout = size_of(vo);
+        const unsigned grid = blocks_for(nout);
+        void *args[] = {&vo, &va, &dim, &start, &nout};
+        cudaLaunchKernel(fn, grid, kThreads, args, 0, nullptr);
+        call.describe(fn, "user function (NVRTC, a thread per output)", grid, kThreads, 0);
+        return call.finish();
+    }
+    int64_t n = size_of(vo);
+    int flat = flat_like(vo, vo) && flat_like(va, vo) && (!b || flat_like(vb, vo));
+    const unsigned grid = blocks_for(n);
+    void *args[] = {&vo, &va, &vb, &n, &flat};
+    cudaLaunchKernel(fn, grid, kThreads, args, 0, nullptr);
+    call.describe(fn, flat ? "user function (NVRTC, contiguous)" : "user function (NVRTC, strided)",
+                  grid, kThreads, 0);
+    return call.finish();
+}
+
 int mt_cu_zip(enum mt_zip_op op, const struct mt_cuda_view *out, const struct mt_cuda_view *a,
               const struct mt_cuda_view *b, struct mt_cuda_launch *info)
 {

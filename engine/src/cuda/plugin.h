@@ -18,7 +18,7 @@
 extern "C" {
 #endif
 
-#define MT_CUDA_PLUGIN_VERSION 4
+#define MT_CUDA_PLUGIN_VERSION 5
 #define MT_CUDA_PLUGIN_SYMBOL "mt_cuda_plugin"
 #define MT_CUDA_PLUGIN_FILE "libminitorch_cuda.so"
 
@@ -34,6 +34,8 @@ struct mt_cuda_view {
 enum mt_cuda_copy { MT_CUDA_H2D, MT_CUDA_D2H, MT_CUDA_D2D };
 /* the code `alloc` returns when the device is out of memory (cudaErrorMemoryAllocation) */
 #define MT_CUDA_ERR_NOMEM 2
+/* `prog`'s own failures (not CUDA error codes, which are positive): its log says what */
+#define MT_CUDA_ERR_COMPILE (-2) /* NVRTC is missing, or refused the source */
 /* The matmul kernels, kept side by side for teaching (ops.cu): one thread per output; the
  * course's 32 x 32 shared-memory tiles; 128 x 128 tiles with 8 x 8 outputs per thread in
  * registers, float4 loads and double-buffered shared memory. AUTO: the fastest for the shape
@@ -109,6 +111,14 @@ struct mt_cuda_plugin {
      * memory); *loss (host) gets the sum of the batches' losses. */
     int (*train_epoch)(const struct mt_cuda_mlp *m, const int64_t *perm, double *loss,
                        struct mt_cuda_launch *info);
+    /* A user function (prog.c): `source` is mt_prog_cuda_source's kernel for p, compiled with
+     * NVRTC at its first use and kept by its text; p itself is for a library that does not
+     * compile (the host stand-in). dim < 0: map (b NULL) or zip, out = f(a[, b]) broadcast;
+     * dim >= 0: reduce, out = the fold of a along dim from start. MT_CUDA_ERR_COMPILE with
+     * the reason in log[0..loglen) when the source could not become a kernel. */
+    int (*prog)(const char *source, const struct mt_prog *p, const struct mt_cuda_view *out,
+                const struct mt_cuda_view *a, const struct mt_cuda_view *b, int dim, float start,
+                char *log, size_t loglen, struct mt_cuda_launch *info);
 };
 
 typedef const struct mt_cuda_plugin *(*mt_cuda_plugin_fn)(void);
@@ -122,6 +132,13 @@ const struct mt_cuda_plugin *mt_cuda_plugin_loaded(void);
  * "train_epoch" when the hook is set). */
 bool mt_cuda_train_fits(const struct mt_cuda_mlp *m);
 struct mt_ctx;
+struct mt_tensor;
+/* The engine's side of a user function on cuda, for prog.c: `what` "map", "zip" or "reduce"
+ * (dim and start for reduce), out allocated with its final shape; errors in ctx, the launch in
+ * d (when non-NULL). */
+enum mt_status mt_cuda_prog(struct mt_ctx *ctx, const char *what, const struct mt_prog *p,
+                            struct mt_tensor *out, const struct mt_tensor *a,
+                            const struct mt_tensor *b, int dim, float start, struct mt_diag *d);
 enum mt_status mt_cuda_train_epoch(struct mt_ctx *ctx, const struct mt_cuda_mlp *m,
                                    const int64_t *perm, double *loss);
 

@@ -52,5 +52,21 @@ for i in range(6):
 print(same)
 # expect: true
 
+# user functions on cuda: the program and its generated kernel go to the library (the stand-in
+# runs the program; a GPU runs the kernel NVRTC compiled), with broadcasting, into cuda tensors
+def blend(a, b):
+    return 0.3 * a + 0.7 * b
+def larger(a, b):
+    return a if a > b else b
+u = tensor([[1.0, 5.0, 3.0], [4.0, -2.0, 6.0]], backend="cuda")
+v = tensor([10.0, 20.0, 30.0], backend="cuda")
+z = zip(blend, u, v)
+print(z.backend, z.tolist())
+# expect: cuda [[7.3, 15.5, 21.9], [8.2, 13.4, 22.8]]
+print(reduce(larger, u, 1, start=-1e9).tolist(), map(abs, u).tolist())
+# expect: [[5.0], [6.0]] [[1.0, 5.0, 3.0], [4.0, 2.0, 6.0]]
+print(zip(larger, u, u.permute(1, 0).contiguous().permute(1, 0)).tolist())  # strided operand
+# expect: [[1.0, 5.0, 3.0], [4.0, -2.0, 6.0]]
+
 y + x
 # expect-error: RuntimeError: add: the operands are on different backends (cuda and fast); move one with to("cuda")
