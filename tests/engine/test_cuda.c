@@ -10,6 +10,7 @@
  * `--expect-no-library` and MT_CUDA_PLUGIN naming a missing file. */
 #include "../../engine/src/cuda/device.h" /* internal header: the probe */
 #include "minitorch/minitorch.h"
+#include "prog_helpers.h"
 #include "test.h"
 
 #include <stdio.h>
@@ -446,6 +447,71 @@ static void test_reduce_sizes(void)
     CHECK_INT(bad, 0);
     printf("  reduce: %d cases of 1 to 10^7 elements against the host\n", cases);
 }
+
+/* User functions on the GPU (NVRTC-compiled kernels) against the fast backend: map, zip and
+ * reduce of random programs on broadcast operands. Programs without exp, log, sigmoid, tanh and
+ * pow are IEEE operations and selections: the same bits; with them, within a few ulp each. */
+static void test_user_functions_match_fast(void)
+{
+    struct mt_ctx *ctx = mt_ctx_new();
+    uint64_t rng = 77;
+    static struct mt_prog_insn insn[32];
+    int bad = 0, cases = 0;
+    for (int t = 0; t < 60; t++) {
+        const int kind = t % 3; /* map, zip, reduce */
+        const bool exact = t % 2 == 0;
+        struct mt_prog p;
+        random_prog(&rng, kind == 0 ? 1 : 2, 4 + t % 20, !exact, insn, &p);
+        bool ieee = exact;
+        for (int i = 0; i < p.ninsn; i++) ieee = ieee && p.insn[i].op != MT_P_POW;
+        int64_t sa[2] = {37, 1 + t % 5}, sb[1] = {1 + t % 5};
+        struct mt_tensor *fa = NULL, *fb = NULL, *ca = NULL, *cb = NULL, *fo = NULL, *co = NULL;
+        CHECK_INT(mt_rand(ctx, MT_BACKEND_FAST, 2, sa, &fa), MT_OK);
+        CHECK_INT(mt_rand(ctx, MT_BACKEND_FAST, 1, sb, &fb), MT_OK);
+        CHECK_INT(mt_to(ctx, fa, MT_BACKEND_CUDA, &ca), MT_OK);
+        CHECK_INT(mt_to(ctx, fb, MT_BACKEND_CUDA, &cb), MT_OK);
+        enum mt_status s1, s2;
+        if (kind == 0) {
+            s1 = mt_map_prog(ctx, &p, fa, &fo);
+            s2 = mt_map_prog(ctx, &p, ca, &co);
+        } else if (kind == 1) {
+            s1 = mt_zip_prog(ctx, &p, fa, fb, &fo);
+            s2 = mt_zip_prog(ctx, &p, ca, cb, &co);
+        } else {
+            s1 = mt_reduce_prog(ctx, &p, fa, t % 2, 0.5f, &fo);
+            s2 = mt_reduce_prog(ctx, &p, ca, t % 2, 0.5f, &co);
+        }
+        CHECK_INT(s1, MT_OK);
+        CHECK_INT(s2, MT_OK);
+        if (s2 != MT_OK) fprintf(stderr, "  %s\n", mt_ctx_error(ctx));
+        if (fo && co) {
+            float *h = malloc((size_t)co->size * sizeof(float));
+            CHECK(h && mt_tensor_copy_out(co, h) == MT_OK);
+            const float *want = mt_tensor_data(fo);
+            for (int64_t i = 0; h && i < co->size; i++) {
+                bool ok = ieee ? memcmp(&h[i], &want[i], 4) == 0 || (isnan(h[i]) && isnan(want[i]))
+                               : close_to(h[i], want[i], 1e-4f) || (isnan(h[i]) && isnan(want[i]));
+                if (!ok && bad++ < 5)
+                    fprintf(stderr, "user function %d (%s) [%lld]: %.9g, fast %.9g\n", t,
+                            kind == 0   ? "map"
+                            : kind == 1 ? "zip"
+                                        : "reduce",
+                            (long long)i, h[i], want[i]);
+            }
+            free(h);
+            cases++;
+        }
+        mt_tensor_release(fa);
+        mt_tensor_release(fb);
+        mt_tensor_release(ca);
+        mt_tensor_release(cb);
+        mt_tensor_release(fo);
+        mt_tensor_release(co);
+    }
+    CHECK_INT(bad, 0);
+    printf("  user functions: %d programs on the GPU against fast\n", cases);
+    mt_ctx_free(ctx);
+}
 #endif
 
 int main(int argc, char **argv)
@@ -462,11 +528,12 @@ int main(int argc, char **argv)
         RUN_TEST(test_kernels_match_host);
         RUN_TEST(test_big_reduce_and_matmul);
         RUN_TEST(test_reduce_sizes);
+        RUN_TEST(test_user_functions_match_fast);
     } else {
-        printf("SKIPPED 3 GPU tests (kernels against the host): no usable GPU\n");
+        printf("SKIPPED 4 GPU tests (kernels against the host): no usable GPU\n");
     }
 #else
-    printf("SKIPPED 3 GPU tests (kernels against the host): this build has no CUDA backend\n");
+    printf("SKIPPED 4 GPU tests (kernels against the host): this build has no CUDA backend\n");
 #endif
     return TEST_SUMMARY();
 }

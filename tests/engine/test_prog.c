@@ -10,6 +10,7 @@
 #include "minitorch/minitorch.h"
 
 #include "../test.h"
+#include "prog_helpers.h"
 
 #include <dlfcn.h>
 #include <math.h>
@@ -65,36 +66,6 @@ static float ref_eval(const struct mt_prog *p, const float *args)
 static bool same_bits(float a, float b)
 {
     return memcmp(&a, &b, sizeof a) == 0 || (a != a && b != b);
-}
-
-/* ---- random programs ---------------------------------------------------------------------- */
-
-static bool transcendental(enum mt_prog_op op)
-{
-    return op == MT_P_EXP || op == MT_P_LOG || op == MT_P_SIGMOID || op == MT_P_TANH;
-}
-
-/* A random SSA program of nargs arguments and n instructions, every value used: each operand
- * is one of the last few registers, so the values stay few and chains are long. */
-static void random_prog(uint64_t *rng, int nargs, int n, bool allow_transcendental,
-                        struct mt_prog_insn *insn, struct mt_prog *p)
-{
-    for (int i = 0; i < n; i++) {
-        struct mt_prog_insn *in = &insn[i];
-        enum mt_prog_op op;
-        do op = (enum mt_prog_op)test_rand_below(rng, MT_P_COUNT);
-        while (!allow_transcendental && transcendental(op));
-        const int have = nargs + i;
-        const int window = have < 6 ? have : 6;
-        in->op = op;
-        in->dst = have;
-        in->a = have - 1 - test_rand_below(rng, window);
-        in->b = have - 1 - test_rand_below(rng, window);
-        in->c = have - 1 - test_rand_below(rng, window);
-        in->imm = test_rand_float(rng);
-    }
-    *p = (struct mt_prog){
-        .name = "random", .nargs = nargs, .ninsn = n, .insn = insn, .result = nargs + n - 1};
 }
 
 static struct mt_tensor *random_tensor(uint64_t *rng, enum mt_backend b, int ndim,
