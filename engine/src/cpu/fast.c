@@ -62,7 +62,7 @@
  * have found in cache (a 2M-element add ran 4x slower with them). 16 MiB out: a+b touches
  * 48 MiB, more than the 32 MiB L3. */
 #ifndef FAST_NT_BYTES
-#define FAST_NT_BYTES ((int64_t)16 << 20)
+#define FAST_NT_BYTES MT_FAST_NT_BYTES
 #endif
 /* Rows shorter than this are reduced serially (32 accumulators would not pay). */
 #define FAST_ROW_MIN 64

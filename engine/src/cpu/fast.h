@@ -72,6 +72,10 @@ float mt_fast_sum_contig(int64_t n, const float *a);
  * threads at block boundaries without changing the result. */
 #define MT_FAST_ROW_BLOCK 8192
 
+/* Outputs of at least this many bytes are written with non-temporal stores (map_nt, zip_nt):
+ * past the caches, where an ordinary store would first read the line. */
+#define MT_FAST_NT_BYTES ((int64_t)16 << 20)
+
 #ifdef MT_FAST_KERNEL_BODIES
 
 #include "scalar.h"
