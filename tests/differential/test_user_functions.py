@@ -6,13 +6,15 @@ twice: as MiniTorch source for the kernel, and as Python source evaluated elemen
 on numpy float32 scalars (constants as np.float32, comparisons as 1.0/0.0, so that Python's
 bool arithmetic does not differ from the language's). One `minitorch-kernel run` script runs
 every function through map (a transposed, strided view) and zip (operands broadcast from
-(3, 1, 5) and (4, 5)) on the simple and fast backends and prints the results as lists.
+(3, 1, 5) and (4, 5)) on the simple and fast backends, and on cuda where the engine can run it,
+and prints the results as lists.
 
 Two families:
   branchy  + - * / unary minus, comparisons (chained too), and/or/not, a if c else b, abs, min,
            max, relu, if/elif/else statements with early returns and locals: each is one IEEE
            float32 operation or a selection, so the results must equal numpy's bit for bit
-           (NaN where numpy has NaN, signed zeros included)
+           (NaN where numpy has NaN, signed zeros included), on the GPU too (its kernels are
+           compiled with --fmad=false)
   smooth   arithmetic with exp, log, sqrt, tanh, sigmoid: the fast backend's vector routines
            and numpy's are each within a few ulp of the true value, so within a tolerance
 
@@ -178,8 +180,15 @@ def same(got, want, exact):
     return ok
 
 
+# the backends each case runs on: the CPU's, and cuda where the engine can run it (a GPU, or
+# MT_CUDA_PLUGIN naming the host stand-in, which runs the program itself: `make test` runs the
+# suite's cuda cases that way)
+PLACES = [("cpu", ("simple", "fast"))] + ([("cuda", ("cuda",))] if mtbind.cuda_available() else [])
+
+
+@pytest.mark.parametrize("place,backends", PLACES, ids=[p for p, _ in PLACES])
 @pytest.mark.parametrize("smooth", [False, True], ids=["branchy", "smooth"])
-def test_random_functions(smooth):
+def test_random_functions(smooth, place, backends):
     rng = random.Random(20261123 + smooth)
     n_funcs = 40
     a_data = values(rng, 24)  # (6, 4), viewed transposed as (4, 6)
@@ -196,7 +205,7 @@ def test_random_functions(smooth):
         name = f"f{i}"
         mt, py = gen_function(rng, name, ["x", "y"] if two else ["x"], smooth)
         lines.append(mt)
-        for be in ("simple", "fast"):
+        for be in backends:
             call = (f"zip({name}, b1.to(\"{be}\"), b2.to(\"{be}\"))" if two
                     else f"map({name}, a.to(\"{be}\"))")
             lines.append(f"print({call}.tolist())")
