@@ -772,6 +772,7 @@ static const char *const map_params[] = {"fn", "t", "out", NULL};
 static const char *const zip_params[] = {"fn", "a", "b", NULL};
 static const char *const reduce_params[] = {"fn", "t", "dim", "start", NULL};
 static const char *const x_params[] = {"x", NULL};
+static const char *const cuda_source_params[] = {"fn", "kind", NULL};
 
 const struct dsl_builtin dsl_builtins[] = {
     {"abs", "abs(x)", 1, 1, NULL, bi_abs, "The absolute value of a number."},
@@ -794,6 +795,10 @@ const struct dsl_builtin dsl_builtins[] = {
      "Whether the cuda backend can run here (PyTorch's torch.cuda.is_available()): true with "
      "a usable GPU; false without one, and then %backend cuda says why. Asking starts CUDA "
      "(once per kernel)."},
+    {"cuda_source", "cuda_source(fn, kind=\"map\")", 1, 2, cuda_source_params, dsl_bi_cuda_source,
+     "The CUDA C kernel that map (or kind \"zip\", \"reduce\") compiles for fn on the cuda "
+     "backend, as a string: the function's operations in order, one thread per element (per "
+     "output for reduce). Works without a GPU: print(cuda_source(f)) shows what f becomes."},
     {"dataset", "dataset(name, n=50, seed=none)", 1, 3, dataset_params, dsl_bi_dataset,
      "One of MiniTorch's classification sets: \"simple\" (class 1 iff x1 < 0.5), \"diag\" "
      "(x1 + x2 < 0.5), \"split\" (x1 < 0.2 or x1 > 0.8), \"xor\", \"circle\" (outside "

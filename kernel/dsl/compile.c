@@ -725,6 +725,29 @@ int dsl_bi_reduce(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
     return 0;
 }
 
+int dsl_bi_cuda_source(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    const char *kind = "map";
+    if (a->has[1]) {
+        if (a->slot[1].kind != DSL_STR)
+            return dsl_raise(in, "TypeError", "cuda_source(): kind must be a string, not %s",
+                             dsl_type_name(a->slot[1]));
+        kind = a->slot[1].as.s->data;
+    }
+    if (strcmp(kind, "map") != 0 && strcmp(kind, "zip") != 0 && strcmp(kind, "reduce") != 0)
+        return dsl_raise(in, "ValueError",
+                         "cuda_source(): kind is \"map\", \"zip\" or \"reduce\", not \"%s\"", kind);
+    struct dsl_prog p;
+    if (dsl_prog_compile(in, a->slot[0], strcmp(kind, "map") == 0 ? 1 : 2, kind, &p) != 0)
+        return -1;
+    char *src = mt_prog_cuda_source(&p.p, kind);
+    dsl_prog_free(&p);
+    if (!src) return dsl_raise_status(in, DSL_V_NOMEM);
+    int st = dsl_str_value(src, strlen(src), ret);
+    free(src);
+    return st ? dsl_raise_status(in, st) : 0;
+}
+
 /* exp(x) and the like: a number gives a float (IEEE, as the tensor ops: log(0) is -inf, log of
  * a negative number nan), a tensor the differentiable tensor op. */
 static int numeric_builtin(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret,

@@ -33,6 +33,8 @@ void dsl_prog_free(struct dsl_prog *p);
 int dsl_bi_map(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
 int dsl_bi_zip(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
 int dsl_bi_reduce(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
+/* cuda_source(fn, kind="map"): the CUDA C kernel the cuda backend compiles for fn, as a string */
+int dsl_bi_cuda_source(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
 /* exp, log, sqrt, sigmoid, tanh and relu of a number (float) or a tensor (the tensor op) */
 int dsl_bi_exp(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
 int dsl_bi_log(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);

@@ -27,6 +27,15 @@ static bool same_row(const struct mt_diag *a, const struct mt_diag *b)
            memcmp(a->out_strides, b->out_strides, n) == 0;
 }
 
+/* The op column: a user function's op names the function, map(shifted_relu). */
+static void op_label(const struct mt_diag *d, char *buf, size_t n)
+{
+    if (d->prog_name[0])
+        snprintf(buf, n, "%s(%s)", d->op, d->prog_name);
+    else
+        snprintf(buf, n, "%s", d->op);
+}
+
 static void on_op(void *user, const struct mt_diag *d)
 {
     struct dsl_diag_log *log = user;
@@ -181,12 +190,7 @@ static void cell_text(const struct dsl_diag_row *r, int c, const struct peaks *p
         return;
     }
     switch (c) {
-    case C_OP: /* a user function's op names it: map(shifted_relu) */
-        if (d->prog_name[0])
-            snprintf(buf, n, "%s(%s)", d->op, d->prog_name);
-        else
-            snprintf(buf, n, "%s", d->op);
-        break;
+    case C_OP: op_label(d, buf, n); break;
     case C_BACKEND: snprintf(buf, n, "%s", mt_backend_name(d->backend)); break;
     case C_SHAPES: shapes_text(d, false, buf, n); break;
     case C_STRIDES: shapes_text(d, true, buf, n); break;
@@ -259,7 +263,7 @@ static void gpu_cell(const struct dsl_diag_row *r, int c, const struct gpu_peaks
     const struct mt_diag *d = &r->first;
     bool mm = strcmp(d->op, "matmul") == 0;
     switch (c) {
-    case G_OP: snprintf(buf, n, "%s", d->op); break;
+    case G_OP: op_label(d, buf, n); break;
     case G_KERNEL: snprintf(buf, n, "%s", d->kernel); break;
     case G_GRID: dims_text(d->grid, buf, n); break;
     case G_BLOCK: dims_text(d->block, buf, n); break;

@@ -175,3 +175,29 @@ if gpu:
     print(w.grad, w.grad.backend)
 else:
     print("no GPU here: skipped")
+
+# %% [markdown]
+# ## Your own CUDA kernel
+#
+# MiniTorch's Task 3.3 writes `tensor_map(fn)` with Numba's `cuda.jit`: the Python function
+# becomes device code. Here `map(f, x)` on a `cuda` tensor does the same: the function is
+# compiled into the CUDA C below (one thread per element, the function's operations in order,
+# constants by their exact bits), which NVRTC, the CUDA toolkit's run-time compiler, turns into
+# a kernel the first time it runs. `cuda_source` shows it, with or without a GPU:
+
+# %%
+def shifted_relu(v):
+    return max(v - 0.5, 0.0)
+
+print(cuda_source(shifted_relu))
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+if gpu:
+    xc = rand(1000, 1000, backend="cuda")
+    same = (map(shifted_relu, xc).to("fast") == map(shifted_relu, xc.to("fast"))).all().item()
+    print("GPU and CPU agree:", same == 1)
+    %diagnostics r = map(shifted_relu, xc)
+else:
+    print("no GPU here: skipped")
+
