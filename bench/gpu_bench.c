@@ -80,11 +80,24 @@ static double time_median(int reps, run_fn fn, void *arg, double *lo, double *hi
 }
 
 struct job {
-    int kind; /* 0 copy, 1 relu, 2 add, 3 sum all, 4 sum dim, 5 matmul */
+    int kind; /* 0 copy, 1 relu, 2 add, 3 sum all, 4 sum dim, 5 matmul, 6 user function fused,
+               * 7 the same as four built-in ops */
     int dim, kernel;
     struct mt_cuda_view out, a, b;
     size_t bytes;
+    const char *source;       /* kind 6: the generated kernel */
+    struct mt_cuda_view k[3]; /* kind 7: the constants 1.5, 0.5, 2 as (1,) tensors */
 };
+
+/* The fusion benchmark of the CPU's mt_ops_bench: f(x) = (x * 1.5 + 0.5) * x - 2. */
+static const struct mt_prog_insn fused_insn[] = {
+    {.op = MT_P_CONST, .dst = 1, .imm = 1.5f},  {.op = MT_P_MUL, .dst = 2, .a = 0, .b = 1},
+    {.op = MT_P_CONST, .dst = 3, .imm = 0.5f},  {.op = MT_P_ADD, .dst = 4, .a = 2, .b = 3},
+    {.op = MT_P_MUL, .dst = 5, .a = 4, .b = 0}, {.op = MT_P_CONST, .dst = 6, .imm = 2.0f},
+    {.op = MT_P_SUB, .dst = 7, .a = 5, .b = 6},
+};
+static const struct mt_prog fused_prog = {
+    .name = "f", .nargs = 1, .ninsn = 7, .insn = fused_insn, .result = 7};
 
 static void run_job(void *p)
 {
@@ -95,6 +108,23 @@ static void run_job(void *p)
     case 2: check(P->zip(MT_ZIP_ADD, &j->out, &j->a, &j->b, NULL), "add"); break;
     case 3:
     case 4: check(P->reduce(MT_RED_SUM, &j->out, &j->a, j->dim, NULL), "sum"); break;
+    case 6: {
+        char log[2048] = "";
+        int code =
+            P->prog(j->source, &fused_prog, &j->out, &j->a, NULL, -1, 0.0f, log, sizeof log, NULL);
+        if (code == MT_CUDA_ERR_COMPILE) {
+            fprintf(stderr, "mt_gpu_bench: %s\n", log);
+            exit(1);
+        }
+        check(code, "user function");
+        break;
+    }
+    case 7:
+        check(P->zip(MT_ZIP_MUL, &j->out, &j->a, &j->k[0], NULL), "mul");
+        check(P->zip(MT_ZIP_ADD, &j->out, &j->out, &j->k[1], NULL), "add");
+        check(P->zip(MT_ZIP_MUL, &j->out, &j->out, &j->a, NULL), "mul");
+        check(P->zip(MT_ZIP_SUB, &j->out, &j->out, &j->k[2], NULL), "sub");
+        break;
     default:
         check(P->matmul((enum mt_cuda_matmul)j->kernel, &j->out, &j->a, &j->b, NULL), "matmul");
     }
@@ -192,7 +222,26 @@ int main(int argc, char **argv)
     j.kind = 2;
     med = time_median(reps, run_job, &j, &lo, &hi);
     row("x + y into out", med, lo, hi, 3 * fb * 1e-9, "GB/s", copy_gbps);
+    /* a user function of four operations: one pass (its NVRTC kernel), or four built-in ops;
+     * both counted as one pass's bytes (x read, out written) */
     int64_t one = 1;
+    char *src = mt_prog_cuda_source(&fused_prog, "map");
+    if (!src) return 1;
+    j.kind = 6, j.source = src;
+    med = time_median(reps, run_job, &j, &lo, &hi);
+    row("user f(x) = (x*1.5+0.5)*x-2, fused", med, lo, hi, 2 * fb * 1e-9, "GB/s", copy_gbps);
+    const float kv[3] = {1.5f, 0.5f, 2.0f};
+    for (int i = 0; i < 3; i++) {
+        void *d = NULL;
+        check(P->alloc(sizeof(float), &d), "alloc");
+        check(P->fill(d, 1, kv[i]), "fill");
+        j.k[i] = view(d, 1, &one);
+    }
+    j.kind = 7;
+    med = time_median(reps, run_job, &j, &lo, &hi);
+    row("the same as four built-in ops", med, lo, hi, 2 * fb * 1e-9, "GB/s", copy_gbps);
+    for (int i = 0; i < 3; i++) P->release(j.k[i].data);
+    free(src);
     j.kind = 3, j.dim = 0, j.out = view(z, 1, &one);
     med = time_median(reps, run_job, &j, &lo, &hi);
     row("sum(x), all elements", med, lo, hi, fb * 1e-9, "GB/s", copy_gbps);
