@@ -89,16 +89,6 @@ struct job {
     struct mt_cuda_view k[3]; /* kind 7: the constants 1.5, 0.5, 2 as (1,) tensors */
 };
 
-/* The fusion benchmark of the CPU's mt_ops_bench: f(x) = (x * 1.5 + 0.5) * x - 2. */
-static const struct mt_prog_insn fused_insn[] = {
-    {.op = MT_P_CONST, .dst = 1, .imm = 1.5f},  {.op = MT_P_MUL, .dst = 2, .a = 0, .b = 1},
-    {.op = MT_P_CONST, .dst = 3, .imm = 0.5f},  {.op = MT_P_ADD, .dst = 4, .a = 2, .b = 3},
-    {.op = MT_P_MUL, .dst = 5, .a = 4, .b = 0}, {.op = MT_P_CONST, .dst = 6, .imm = 2.0f},
-    {.op = MT_P_SUB, .dst = 7, .a = 5, .b = 6},
-};
-static const struct mt_prog fused_prog = {
-    .name = "f", .nargs = 1, .ninsn = 7, .insn = fused_insn, .result = 7};
-
 static void run_job(void *p)
 {
     struct job *j = p;
@@ -110,8 +100,8 @@ static void run_job(void *p)
     case 4: check(P->reduce(MT_RED_SUM, &j->out, &j->a, j->dim, NULL), "sum"); break;
     case 6: {
         char log[2048] = "";
-        int code =
-            P->prog(j->source, &fused_prog, &j->out, &j->a, NULL, -1, 0.0f, log, sizeof log, NULL);
+        int code = P->prog(j->source, &bench_fused_prog, &j->out, &j->a, NULL, -1, 0.0f, log,
+                           sizeof log, NULL);
         if (code == MT_CUDA_ERR_COMPILE) {
             fprintf(stderr, "mt_gpu_bench: %s\n", log);
             exit(1);
@@ -225,7 +215,7 @@ int main(int argc, char **argv)
     /* a user function of four operations: one pass (its NVRTC kernel), or four built-in ops;
      * both counted as one pass's bytes (x read, out written) */
     int64_t one = 1;
-    char *src = mt_prog_cuda_source(&fused_prog, "map");
+    char *src = mt_prog_cuda_source(&bench_fused_prog, "map");
     if (!src) return 1;
     j.kind = 6, j.source = src;
     med = time_median(reps, run_job, &j, &lo, &hi);

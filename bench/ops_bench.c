@@ -262,18 +262,6 @@ struct eng {
     bool fresh;
 };
 
-/* The issue's fusion benchmark: f(x) = (x * 1.5 + 0.5) * x - 2, four operations, as a user
- * function (one pass over memory: x read, out written) and as four built-in ops into the same
- * out (four passes: the first reads x, the third x and out, each writes out). */
-static const struct mt_prog_insn fused_insn[] = {
-    {.op = MT_P_CONST, .dst = 1, .imm = 1.5f},  {.op = MT_P_MUL, .dst = 2, .a = 0, .b = 1},
-    {.op = MT_P_CONST, .dst = 3, .imm = 0.5f},  {.op = MT_P_ADD, .dst = 4, .a = 2, .b = 3},
-    {.op = MT_P_MUL, .dst = 5, .a = 4, .b = 0}, {.op = MT_P_CONST, .dst = 6, .imm = 2.0f},
-    {.op = MT_P_SUB, .dst = 7, .a = 5, .b = 6},
-};
-static const struct mt_prog fused_prog = {
-    .name = "f", .nargs = 1, .ninsn = 7, .insn = fused_insn, .result = 7};
-
 static void check(enum mt_status st, struct mt_ctx *ctx)
 {
     if (st != MT_OK) {
@@ -301,10 +289,12 @@ static void e_sum(void *arg)
     mt_tensor_release(r);
 }
 
+/* bench.h's f(x) = (x * 1.5 + 0.5) * x - 2 as a user function (one pass over memory: x read,
+ * out written), and as four built-in ops into the same out (four passes). */
 static void e_fused(void *arg)
 {
     struct eng *e = arg;
-    check(mt_map_prog(e->ctx, &fused_prog, e->a, &e->out), e->ctx);
+    check(mt_map_prog(e->ctx, &bench_fused_prog, e->a, &e->out), e->ctx);
 }
 
 static void e_chain(void *arg)
