@@ -36,12 +36,24 @@
 
 /* ---- the program being built ------------------------------------------------------------ */
 
+/* What a session name resolved to while compiling: a compiled program stays valid while every
+ * name it read resolves the same way (the same number, the same function object, or still
+ * nothing, so that a builtin it called is not shadowed since). */
+struct dep {
+    char *name;
+    enum dsl_kind kind; /* DSL_KIND_COUNT: no variable of that name */
+    double num;         /* numbers */
+    const void *ptr;    /* functions: the object */
+};
+
 struct builder {
     struct dsl_interp *in;
     struct dsl_prog *prog;
     const char *what; /* "map", "zip", "reduce" */
     int unrolled;     /* for-loop iterations so far */
     bool failed;      /* an error was raised: registers returned since mean nothing */
+    struct dep *deps; /* the session names read */
+    size_t ndeps, capdeps;
 };
 
 /* One function body being compiled (an inlined call gets its own). */
@@ -129,6 +141,47 @@ static int guard(struct scope *s, const struct dsl_node *n)
     return live < 0 ? -1 : both(s, n, s->pred, live);
 }
 
+static struct dep snapshot(const struct dsl_value *v)
+{
+    struct dep d = {.kind = v ? v->kind : DSL_KIND_COUNT};
+    if (v && dsl_is_number(*v)) d.num = dsl_as_double(*v);
+    if (v && v->kind == DSL_FUNCTION) d.ptr = v->as.fn_user;
+    if (v && v->kind == DSL_BUILTIN) d.ptr = v->as.fn;
+    return d;
+}
+
+static bool same_dep(const struct dep *a, const struct dep *b)
+{
+    return a->kind == b->kind && memcmp(&a->num, &b->num, sizeof a->num) == 0 && a->ptr == b->ptr;
+}
+
+/* The session's variable `name` (NULL: none), recorded as a dependency of the program. */
+static struct dsl_value *global(struct scope *s, const char *name)
+{
+    struct builder *b = s->b;
+    struct dsl_value *v = dsl_session_lookup(b->in->session, name);
+    for (size_t i = 0; i < b->ndeps; i++)
+        if (strcmp(b->deps[i].name, name) == 0) return v;
+    if (b->ndeps == b->capdeps) {
+        size_t cap = b->capdeps ? 2 * b->capdeps : 8;
+        struct dep *q = realloc(b->deps, cap * sizeof *q);
+        if (!q) { /* unrecorded: the program is then not kept (see dsl_prog_compile) */
+            b->capdeps = (size_t)-1;
+            return v;
+        }
+        b->deps = q;
+        b->capdeps = cap;
+    }
+    struct dep d = snapshot(v);
+    d.name = strdup(name);
+    if (!d.name) {
+        b->capdeps = (size_t)-1;
+        return v;
+    }
+    b->deps[b->ndeps++] = d;
+    return v;
+}
+
 static int local_index(const struct dsl_function *f, const char *name)
 {
     for (size_t i = 0; i < f->nlocals; i++)
@@ -168,7 +221,7 @@ static int name_expr(struct scope *s, const struct dsl_node *n)
                         n->name);
         return s->env[i];
     }
-    struct dsl_value *v = dsl_session_lookup(s->b->in->session, n->name);
+    struct dsl_value *v = global(s, n->name);
     if (v) {
         char what[80];
         snprintf(what, sizeof what, "'%s'", n->name);
@@ -235,7 +288,7 @@ static int call_expr(struct scope *s, const struct dsl_node *n)
         return fail(s, n, "'%s' is a local number, not a function", name);
     int args[16];
     if (n->nkids > 16) return fail(s, n, "%zu arguments: at most 16 compile", n->nkids);
-    struct dsl_value *g = dsl_session_lookup(s->b->in->session, name);
+    struct dsl_value *g = global(s, name);
     if (g && g->kind == DSL_FUNCTION) {
         for (size_t i = 0; i < n->nkids; i++)
             if ((args[i] = expr(s, n->kids[i])) < 0) return -1;
@@ -433,7 +486,7 @@ static int for_stmt(struct scope *s, const struct dsl_node *n)
         if (e->kind == DSL_N_CONST)
             val = e->value;
         else if (e->kind == DSL_N_NAME && local_index(s->f, e->name) < 0) {
-            struct dsl_value *g = dsl_session_lookup(s->b->in->session, e->name);
+            struct dsl_value *g = global(s, e->name);
             if (g) val = *g;
         } else if (e->kind == DSL_N_UNARY && e->op == DSL_T_MINUS && e->a->kind == DSL_N_CONST &&
                    dsl_is_intlike(e->a->value)) {
@@ -581,26 +634,74 @@ void dsl_prog_free(struct dsl_prog *p)
     memset(p, 0, sizeof *p);
 }
 
-int dsl_prog_compile(struct dsl_interp *in, struct dsl_value fn, int nargs, const char *what,
-                     struct dsl_prog *out)
+static void free_deps(struct dep *d, size_t n)
 {
-    memset(out, 0, sizeof *out);
-    out->p.nargs = nargs;
-    out->p.name = out->name;
+    for (size_t i = 0; i < n; i++) free(d[i].name);
+    free(d);
+}
+
+/* A function's compiled programs, one per number of arguments, each with the session names it
+ * read (struct dep): Numba's cache of jitted functions. */
+struct kept {
+    bool valid;
+    struct dsl_prog prog;
+    struct dep *deps;
+    size_t ndeps;
+};
+struct dsl_prog_cache {
+    struct kept by_nargs[2];
+};
+
+void dsl_prog_cache_free(struct dsl_prog_cache *c)
+{
+    if (!c) return;
+    for (int i = 0; i < 2; i++) {
+        dsl_prog_free(&c->by_nargs[i].prog);
+        free_deps(c->by_nargs[i].deps, c->by_nargs[i].ndeps);
+    }
+    free(c);
+}
+
+/* k still means what it did: every name it read resolves as it did then. */
+static bool still_valid(struct dsl_interp *in, const struct kept *k)
+{
+    if (!k->valid) return false;
+    for (size_t i = 0; i < k->ndeps; i++) {
+        struct dep now = snapshot(dsl_session_lookup(in->session, k->deps[i].name));
+        if (!same_dep(&now, &k->deps[i])) return false;
+    }
+    return true;
+}
+
+/* The struct moved: its program's pointers into it, again. */
+static void repoint(struct dsl_prog *p)
+{
+    p->p.insn = p->insn;
+    p->p.name = p->name;
+}
+
+int dsl_prog_compile(struct dsl_interp *in, struct dsl_value fn, int nargs, const char *what,
+                     const struct mt_prog **out, struct dsl_prog *scratch)
+{
+    memset(scratch, 0, sizeof *scratch);
+    *out = NULL;
+    scratch->p.nargs = nargs;
+    scratch->p.name = scratch->name;
     if (fn.kind == DSL_BUILTIN) { /* map(exp, x), reduce(max, x, 0, ...) */
-        snprintf(out->name, sizeof out->name, "%s", fn.as.fn->name);
+        snprintf(scratch->name, sizeof scratch->name, "%s", fn.as.fn->name);
         for (size_t k = 0; k < sizeof numeric / sizeof numeric[0]; k++) {
             if (strcmp(numeric[k].name, fn.as.fn->name) != 0 || numeric[k].op == MT_P_COUNT)
                 continue;
             if ((numeric[k].arity == 1) != (nargs == 1)) break;
-            out->insn = malloc(sizeof *out->insn);
-            if (!out->insn) return dsl_raise_status(in, DSL_V_NOMEM);
-            out->insn[0] = (struct mt_prog_insn){
+            scratch->insn = malloc(sizeof *scratch->insn);
+            if (!scratch->insn) return dsl_raise_status(in, DSL_V_NOMEM);
+            scratch->insn[0] = (struct mt_prog_insn){
                 .op = numeric[k].op, .dst = nargs, .a = 0, .b = nargs > 1 ? 1 : 0};
-            out->cap = 1;
-            out->p.insn = out->insn;
-            out->p.ninsn = 1;
-            out->p.result = nargs;
+            scratch->cap = 1;
+            scratch->p.insn = scratch->insn;
+            scratch->p.ninsn = 1;
+            scratch->p.result = nargs;
+            *out = &scratch->p;
             return 0;
         }
         return dsl_raise(in, "TypeError", "%s(): %s() is not a numeric function of %d argument%s",
@@ -609,23 +710,43 @@ int dsl_prog_compile(struct dsl_interp *in, struct dsl_value fn, int nargs, cons
     if (fn.kind != DSL_FUNCTION)
         return dsl_raise(in, "TypeError", "%s(): the first argument must be a function, not %s",
                          what, dsl_type_name(fn));
-    const struct dsl_function *f = fn.as.fn_user;
-    snprintf(out->name, sizeof out->name, "%s", f->def->name);
-    struct builder b = {.in = in, .prog = out, .what = what};
+    struct dsl_function *f = fn.as.fn_user;
+    struct kept *k = f->progs ? &f->progs->by_nargs[nargs - 1] : NULL;
+    if (k && still_valid(in, k)) {
+        *out = &k->prog.p;
+        return 0;
+    }
+    struct dsl_prog prog = {0};
+    snprintf(prog.name, sizeof prog.name, "%s", f->def->name);
+    prog.p.nargs = nargs;
+    struct builder b = {.in = in, .prog = &prog, .what = what};
     int args[2] = {0, 1};
     int r = compile_body(&b, f, args, nargs, 0, NULL, NULL);
+    if (r >= 0) {
+        repoint(&prog);
+        prog.p.result = r;
+        enum mt_status st = mt_prog_check(in->session->ctx, &prog.p);
+        if (st != MT_OK) r = dsl_engine_raise(in, st);
+    }
     if (r < 0) {
-        dsl_prog_free(out);
+        dsl_prog_free(&prog);
+        free_deps(b.deps, b.ndeps);
         return -1;
     }
-    out->p.name = out->name;
-    out->p.nargs = nargs;
-    out->p.result = r;
-    enum mt_status st = mt_prog_check(in->session->ctx, &out->p);
-    if (st != MT_OK) {
-        dsl_prog_free(out);
-        return dsl_engine_raise(in, st);
+    if (!f->progs) f->progs = calloc(1, sizeof *f->progs);
+    if (!f->progs || b.capdeps == (size_t)-1) { /* not kept (out of memory): used once */
+        free_deps(b.deps, b.ndeps);
+        *scratch = prog;
+        repoint(scratch);
+        *out = &scratch->p;
+        return 0;
     }
+    k = &f->progs->by_nargs[nargs - 1];
+    dsl_prog_free(&k->prog);
+    free_deps(k->deps, k->ndeps);
+    *k = (struct kept){.valid = true, .prog = prog, .deps = b.deps, .ndeps = b.ndeps};
+    repoint(&k->prog);
+    *out = &k->prog.p;
     return 0;
 }
 
@@ -661,11 +782,12 @@ int dsl_bi_map(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value
                              dsl_type_name(a->slot[2]));
         out = a->slot[2].as.t;
     }
-    struct dsl_prog p;
-    if (dsl_prog_compile(in, a->slot[0], 1, "map", &p) != 0) return -1;
+    struct dsl_prog scratch;
+    const struct mt_prog *p;
+    if (dsl_prog_compile(in, a->slot[0], 1, "map", &p, &scratch) != 0) return -1;
     struct mt_tensor *given = out;
-    enum mt_status st = mt_map_prog(ctx_of(in), &p.p, a->slot[1].as.t, &out);
-    dsl_prog_free(&p);
+    enum mt_status st = mt_map_prog(ctx_of(in), p, a->slot[1].as.t, &out);
+    dsl_prog_free(&scratch);
     if (st != MT_OK) return dsl_engine_raise(in, st);
     *ret = dsl_tensor(given ? mt_tensor_retain(given) : out);
     return 0;
@@ -683,11 +805,12 @@ int dsl_bi_zip(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value
         mt_tensor_release(ta);
         return -1;
     }
-    struct dsl_prog p;
-    int r = dsl_prog_compile(in, a->slot[0], 2, "zip", &p);
+    struct dsl_prog scratch;
+    const struct mt_prog *p;
+    int r = dsl_prog_compile(in, a->slot[0], 2, "zip", &p, &scratch);
     if (r == 0) {
-        enum mt_status st = mt_zip_prog(ctx_of(in), &p.p, ta, tb, &out);
-        dsl_prog_free(&p);
+        enum mt_status st = mt_zip_prog(ctx_of(in), p, ta, tb, &out);
+        dsl_prog_free(&scratch);
         if (st != MT_OK) r = dsl_engine_raise(in, st);
     }
     mt_tensor_release(ta);
@@ -714,12 +837,13 @@ int dsl_bi_reduce(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
     int64_t dim = dsl_as_int(a->slot[2]);
     if (dim < -MT_MAX_DIMS || dim >= MT_MAX_DIMS)
         return dsl_raise(in, "IndexError", "reduce(): dim %lld is out of range", (long long)dim);
-    struct dsl_prog p;
-    if (dsl_prog_compile(in, a->slot[0], 2, "reduce", &p) != 0) return -1;
+    struct dsl_prog scratch;
+    const struct mt_prog *p;
+    if (dsl_prog_compile(in, a->slot[0], 2, "reduce", &p, &scratch) != 0) return -1;
     struct mt_tensor *out = NULL;
     enum mt_status st =
-        mt_reduce_prog(ctx_of(in), &p.p, a->slot[1].as.t, (int)dim, (float)start, &out);
-    dsl_prog_free(&p);
+        mt_reduce_prog(ctx_of(in), p, a->slot[1].as.t, (int)dim, (float)start, &out);
+    dsl_prog_free(&scratch);
     if (st != MT_OK) return dsl_engine_raise(in, st);
     *ret = dsl_tensor(out);
     return 0;
@@ -737,11 +861,12 @@ int dsl_bi_cuda_source(struct dsl_interp *in, const struct dsl_args *a, struct d
     if (strcmp(kind, "map") != 0 && strcmp(kind, "zip") != 0 && strcmp(kind, "reduce") != 0)
         return dsl_raise(in, "ValueError",
                          "cuda_source(): kind is \"map\", \"zip\" or \"reduce\", not \"%s\"", kind);
-    struct dsl_prog p;
-    if (dsl_prog_compile(in, a->slot[0], strcmp(kind, "map") == 0 ? 1 : 2, kind, &p) != 0)
+    struct dsl_prog scratch;
+    const struct mt_prog *p;
+    if (dsl_prog_compile(in, a->slot[0], strcmp(kind, "map") == 0 ? 1 : 2, kind, &p, &scratch) != 0)
         return -1;
-    char *src = mt_prog_cuda_source(&p.p, kind);
-    dsl_prog_free(&p);
+    char *src = mt_prog_cuda_source(p, kind);
+    dsl_prog_free(&scratch);
     if (!src) return dsl_raise_status(in, DSL_V_NOMEM);
     int st = dsl_str_value(src, strlen(src), ret);
     free(src);

@@ -22,11 +22,14 @@ struct dsl_prog {
 };
 
 /* Compiles `fn` (a user function or a numeric builtin) into a program of nargs arguments, for
- * the builtin `what` ("map", "zip", "reduce"). 0, or -1 with an error pending: what cannot be
- * compiled is a CompileError located in the function's source. *out is then empty; free it
- * with dsl_prog_free either way. */
+ * the builtin `what` ("map", "zip", "reduce"): *out points at it. A user function keeps its
+ * programs (Numba's cache): the next call finds it compiled, unless a global it read now holds
+ * something else; *out then stays valid while the function lives. Otherwise (a builtin) the
+ * program is in *scratch. 0, or -1 with an error pending: what cannot be compiled is a
+ * CompileError located in the function's source. Free *scratch with dsl_prog_free either
+ * way. */
 int dsl_prog_compile(struct dsl_interp *in, struct dsl_value fn, int nargs, const char *what,
-                     struct dsl_prog *out);
+                     const struct mt_prog **out, struct dsl_prog *scratch);
 void dsl_prog_free(struct dsl_prog *p);
 
 /* The builtins. */

@@ -153,6 +153,7 @@ void dsl_value_release(struct dsl_value v)
                 drop_held(f->defaults[i], &dead);
             free(f->defaults);
             free(f->locals);
+            dsl_prog_cache_free(f->progs);
             dsl_code_release(f->code);
             free(f);
         }

@@ -196,6 +196,24 @@ static void test_cuda_source(void)
     FAILS(S, "cuda_source(twice_or, \"zip\")", "CompileError"); /* one parameter, not two */
 }
 
+/* A function keeps its compiled program, and compiles again when a global it read changed: a
+ * number, an inlined function redefined, a builtin shadowed by a def of the same name. */
+static void test_kept_programs(void)
+{
+    OK(S, "k = 2.0\ndef inner(v):\n    return v + 1\n"
+          "def outer(v):\n    return max(inner(v) * k, 0)\nt = tensor([1.0, -5.0])");
+    CHECK_STR(OK(S, "map(outer, t).tolist()"), "[4.0, 0.0]");
+    CHECK_STR(OK(S, "map(outer, t).tolist()"), "[4.0, 0.0]"); /* kept: the same */
+    OK(S, "k = 3");
+    CHECK_STR(OK(S, "map(outer, t).tolist()"), "[6.0, 0.0]");
+    OK(S, "def inner(v):\n    return v - 1");
+    CHECK_STR(OK(S, "map(outer, t).tolist()"), "[0.0, 0.0]");
+    OK(S, "def max(a, b):\n    return a");
+    CHECK_STR(OK(S, "map(outer, t).tolist()"), "[0.0, -18.0]");
+    OK(S, "k = t"); /* now a tensor: refused at the next call, not run with the old value */
+    CHECK(strstr(FAILS(S, "map(outer, t)", "CompileError"), "'k' is a tensor") != NULL);
+}
+
 int main(void)
 {
     S = dsl_session_new();
@@ -205,6 +223,7 @@ int main(void)
     RUN_TEST(test_backward);
     RUN_TEST(test_diagnostics);
     RUN_TEST(test_cuda_source);
+    RUN_TEST(test_kept_programs);
     dsl_session_free(S);
     return TEST_SUMMARY();
 }
