@@ -502,7 +502,7 @@ static int for_stmt(struct scope *s, const struct dsl_node *n)
             step = it->nkids == 3 ? v[2] : 1;
     if (step == 0) return fail(s, it, "range() arg 3 must not be zero");
     const int var = local_index(s->f, n->name);
-    for (int64_t x = start; step > 0 ? x < stop : x > stop; x += step) {
+    for (int64_t x = start; step > 0 ? x < stop : x > stop;) {
         if (++s->b->unrolled > MAX_UNROLL)
             return fail(s, n, "more than %d loop iterations to unroll", MAX_UNROLL);
         int k = konst(s, n, (float)x);
@@ -510,6 +510,7 @@ static int for_stmt(struct scope *s, const struct dsl_node *n)
         bool e = false;
         if (block(s, n->b, &e) != 0) return -1;
         if (e) break; /* returned on every path: later iterations never run */
+        if (__builtin_add_overflow(x, step, &x)) break; /* past int64: the range has ended */
     }
     return 0;
 }
