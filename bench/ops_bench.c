@@ -14,6 +14,8 @@
  *   into one pass (mt_map_prog), and the same as four built-in ops (four passes), both into a
  *   preallocated out and counted as the one pass's bytes (8 per element): the fused row against
  *   the probe's copy (also 8 bytes per element) is how close to memory bandwidth it runs;
+ * - a+b, exp and sum over each dim written as user functions (mt_zip_prog, mt_map_prog,
+ *   mt_reduce_prog folding with add), beside the built-in rows above;
  * - with --numpy, the same ops in numpy (bench/numpy_ops.py, one process per thread count with
  *   OMP_NUM_THREADS/OPENBLAS_NUM_THREADS set) in the next column, and ours/numpy.
  * Bandwidth counts each element read or written once (a+b: 12 bytes per element), as STREAM
@@ -58,7 +60,7 @@ struct result {
     bool has_np;
 };
 
-static struct result results[64];
+static struct result results[128];
 static int nresults;
 
 /* Times fn `inner` times per sample, `reps` samples; records per-call values converted by
@@ -306,6 +308,29 @@ static void e_chain(void *arg)
     check(mt_zip(e->ctx, MT_ZIP_SUB, e->out, e->k2, &e->out), e->ctx);
 }
 
+/* The built-in ops above written as user functions (a+b, exp, a sum over a dim as a fold): the
+ * same work, for the issue's "within 1.5x of the built-in" */
+static const struct mt_prog_insn add_insn = {.op = MT_P_ADD, .dst = 2, .a = 0, .b = 1};
+static const struct mt_prog add_prog = {
+    .name = "add", .nargs = 2, .ninsn = 1, .insn = &add_insn, .result = 2};
+static const struct mt_prog_insn exp_insn = {.op = MT_P_EXP, .dst = 1, .a = 0};
+static const struct mt_prog exp_prog = {
+    .name = "exp", .nargs = 1, .ninsn = 1, .insn = &exp_insn, .result = 1};
+
+static void e_user(void *arg)
+{
+    struct eng *e = arg;
+    if (e->kind == 0)
+        check(mt_zip_prog(e->ctx, &add_prog, e->a, e->b, &e->out), e->ctx);
+    else if (e->kind == 1)
+        check(mt_map_prog(e->ctx, &exp_prog, e->a, &e->out), e->ctx);
+    else {
+        struct mt_tensor *r = NULL;
+        check(mt_reduce_prog(e->ctx, &add_prog, e->a, e->dim, 0.0f, &r), e->ctx);
+        mt_tensor_release(r);
+    }
+}
+
 static void e_tiny(void *arg)
 {
     struct eng *e = arg;
@@ -348,6 +373,16 @@ static void run_engine(struct eng *e, int threads)
      * delivers of the same work */
     measure("4-op function fused (16M)", threads, e_fused, e, 1, 2 * el, "GB/s");
     measure("4-op function as 4 ops (16M)", threads, e_chain, e, 1, 2 * el, "GB/s");
+    e->kind = 0;
+    measure("a+b as a user function (16M)", threads, e_user, e, 1, 3 * el, "GB/s");
+    e->kind = 1;
+    measure("exp as a user function (16M)", threads, e_user, e, 1, 2 * el, "GB/s");
+    e->kind = 2;
+    for (int dim = 0; dim < 2; dim++) {
+        e->dim = dim;
+        snprintf(name, sizeof name, "sum dim %d as a user fold (4096^2)", dim);
+        measure(name, threads, e_user, e, 1, el + 4096.0 * sizeof(float), "GB/s");
+    }
 }
 
 /* ---- numpy beside it --------------------------------------------------------------------- */
