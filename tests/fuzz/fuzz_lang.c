@@ -8,11 +8,12 @@
  *
  * Bounds, so that a valid program that runs for ever or asks for the whole machine is an
  * error, as in the kernel: the session's tensor memory limit is 16 MiB, and a watchdog thread
- * raises the cancel flag once an input has run for 50 ms — loops, sleeps and engine ops then
- * stop with KeyboardInterrupt, exactly as an interrupt from JupyterLab would stop them. 50 ms,
+ * raises the cancel flag once an input has run for 10 ms — loops, sleeps and engine ops then
+ * stop with KeyboardInterrupt, exactly as an interrupt from JupyterLab would stop them. 10 ms,
  * not more, and compare() times one run per backend instead of aiming at a second: a corpus
- * soon holds many inputs that call compare() or timing(), and with 250 ms and compare's own
- * budget they took 41% of the time, then 71% at 50 ms (perf).
+ * soon holds many inputs that call compare(), timing(), train() or sleep(), which run until
+ * the watchdog, twice per input; with 250 ms they took 41% of the time, and timing() alone 42%
+ * at 50 ms (perf), while an ordinary input takes well under a millisecond even instrumented.
  *
  * OpenMP's idle workers sleep at once (KMP_BLOCKTIME / GOMP_SPINCOUNT 0) instead of spinning for
  * the next region: between two inputs' regions they spun on the other core, about a fifth of
@@ -47,7 +48,7 @@ static void *watchdog(void *arg)
 {
     (void)arg;
     for (;;) {
-        struct timespec tick = {0, 10000000}; /* 10 ms */
+        struct timespec tick = {0, 1000000}; /* 1 ms */
         nanosleep(&tick, NULL);
         long long t0 = atomic_load(&started_ns);
         if (t0 && now_ns() - t0 > RUN_LIMIT_NS) mt_cancel_request();
