@@ -153,7 +153,14 @@ enum mt_status mt_rand(struct mt_ctx *ctx, enum mt_backend b, int ndim, const in
     bool dev = (*out)->storage->device; /* drawn on the host (the same stream), then copied */
     float *d = dev ? malloc((size_t)(n > 0 ? n : 1) * sizeof *d) : (*out)->storage->data;
     if (!d) return drop(out, mt_fail(ctx, MT_ERR_NOMEM, "out of memory for random numbers"));
-    for (int64_t i = 0; i < n; i++) d[i] = (float)mt_random(ctx);
+    for (int64_t i = 0; i < n; i++) {
+        /* tens of milliseconds per million draws: an interrupt must not wait for them all */
+        if ((i & 0xFFFF) == 0 && i && mt_cancel_requested()) {
+            if (dev) free(d);
+            return drop(out, mt_fail(ctx, MT_ERR_CANCELLED, "interrupted"));
+        }
+        d[i] = (float)mt_random(ctx);
+    }
     if (dev) {
         st = mt_dev_upload(ctx, (*out)->storage->data, d, n);
         free(d);

@@ -1,5 +1,6 @@
 /* test_cancel.c — the engine's cancel flag and status strings: the flag raised from another
- * thread is seen by a polling loop, clears, and the status table covers every code. */
+ * thread is seen by a polling loop, clears, and the status table covers every code; a long
+ * rand() stops on it. */
 #include "minitorch/minitorch.h"
 #include "test.h"
 
@@ -45,9 +46,31 @@ static void test_status_strings(void)
     CHECK_STR(mt_version(), MT_VERSION_STRING);
 }
 
+/* rand() of a large shape stops when the flag is up (a KeyboardInterrupt in the language), and
+ * leaves no tensor and no memory counted behind */
+static void test_rand_interrupted(void)
+{
+    struct mt_ctx *ctx = mt_ctx_new();
+    int64_t big[1] = {1 << 20}, small[1] = {1000};
+    struct mt_tensor *t = NULL;
+    mt_cancel_request();
+    CHECK_INT(mt_rand(ctx, MT_BACKEND_FAST, 1, big, &t), MT_ERR_CANCELLED);
+    CHECK(t == NULL);
+    CHECK_INT(mt_ctx_mem_used(ctx), 0);
+    /* below one polling stride it completes, as every op does whose work is too short to poll */
+    CHECK_INT(mt_rand(ctx, MT_BACKEND_FAST, 1, small, &t), MT_OK);
+    mt_cancel_clear();
+    mt_tensor_release(t);
+    t = NULL;
+    CHECK_INT(mt_rand(ctx, MT_BACKEND_FAST, 1, big, &t), MT_OK);
+    mt_tensor_release(t);
+    mt_ctx_free(ctx);
+}
+
 int main(void)
 {
     RUN_TEST(test_flag_across_threads);
     RUN_TEST(test_status_strings);
+    RUN_TEST(test_rand_interrupted);
     return TEST_SUMMARY();
 }

@@ -278,7 +278,8 @@ enum mt_status mt_zeros(struct mt_ctx *ctx, enum mt_backend b, int ndim, const i
                         struct mt_tensor **out);
 enum mt_status mt_ones(struct mt_ctx *ctx, enum mt_backend b, int ndim, const int64_t *shape,
                        struct mt_tensor **out);
-/* Uniform [0,1) from the context's generator, one draw per element in row-major order. */
+/* Uniform [0,1) from the context's generator, one draw per element in row-major order. The
+ * cancel flag stops it (MT_ERR_CANCELLED, no tensor) with the generator past the draws made. */
 enum mt_status mt_rand(struct mt_ctx *ctx, enum mt_backend b, int ndim, const int64_t *shape,
                        struct mt_tensor **out);
 /* A contiguous tensor holding a copy of data[0..size) (row-major). */
