@@ -532,8 +532,15 @@ int dsl_object_value(const struct dsl_object_class *cls, void *state, struct dsl
 json_t *dsl_value_bundle(struct dsl_value v, const char *renderer, enum dsl_vstatus *status)
 {
     struct render_buf b;
-    render_buf_init(&b, DSL_MAX_STR_BYTES);
+    render_buf_init(&b, DSL_MAX_REPR_BYTES);
     int st = dsl_value_repr(&b, v);
+    if (st == DSL_V_TOOBIG && b.over && !b.nomem) { /* a huge value: its beginning, and why */
+        b.over = false;
+        b.limit = 0;
+        render_buf_printf(&b, "\n... (cut: a value's text is shown up to %zu MiB)",
+                          DSL_MAX_REPR_BYTES >> 20);
+        st = b.nomem ? DSL_V_NOMEM : DSL_V_OK;
+    }
     if (st != DSL_V_OK) {
         *status = st;
         render_buf_free(&b);

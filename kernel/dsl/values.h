@@ -39,7 +39,10 @@
 
 #define DSL_MAX_STR_BYTES ((size_t)64 << 20) /* longest string a cell may build */
 #define DSL_MAX_LIST_LEN ((size_t)1 << 22)   /* most items in one list (128 MiB of values) */
-#define DSL_MAX_LIST_DEPTH 1000              /* nesting that repr, == and < walk down */
+/* Most text/plain a displayed value (a cell's result, display()) gets: past it the text is cut
+ * with a note, as the cell's printed output is (DSL_MAX_CELL_OUTPUT, interp.h). */
+#define DSL_MAX_REPR_BYTES ((size_t)10 << 20)
+#define DSL_MAX_LIST_DEPTH 1000 /* nesting that repr, == and < walk down */
 
 enum dsl_kind {
     DSL_NONE,

@@ -275,7 +275,7 @@ int render_str_repr(struct render_buf *b, const char *s, size_t n)
     char quote = has_single && !has_double ? '"' : '\'';
     render_buf_putc(b, quote);
     size_t i = 0;
-    while (i < n) {
+    while (i < n && !b->over && !b->nomem) { /* a full buffer takes nothing more: stop there */
         unsigned char c = (unsigned char)s[i];
         if (c == '\\' || c == (unsigned char)quote) {
             render_buf_putc(b, '\\');

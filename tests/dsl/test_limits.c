@@ -73,9 +73,35 @@ static void test_sizes(void)
     dsl_session_free(s);
 }
 
+/* A cell's result is cut at 10 MiB of text with a note (the language fuzzer found a 64 MiB
+ * string whose repr took ten seconds and would have been sent whole) */
+static void test_result_cut(void)
+{
+    struct dsl_session *s = dsl_session_new();
+    struct outcome o = run_cell(s, "' f ' * 8 ** 8");
+    CHECK_INT(o.rc, 0);
+    const char *note = "\n... (cut: a value's text is shown up to 10 MiB)";
+    size_t len = strlen(o.result); /* run_cell keeps the first 16 KiB of it */
+    CHECK(len > 1000 && strncmp(o.result, "' f  f  f ", 10) == 0);
+    struct sink k;
+    memset(&k, 0, sizeof k);
+    json_t *res = NULL;
+    struct dsl_error err = {0};
+    struct dsl_output out = sink_output(&k);
+    CHECK_INT(dsl_execute(s, "'ab' * 6000000", &out, &res, &err), 0);
+    const char *text = json_string_value(json_object_get(res, "text/plain"));
+    CHECK(text && strlen(text) == DSL_MAX_REPR_BYTES + strlen(note));
+    CHECK(text && strcmp(text + DSL_MAX_REPR_BYTES, note) == 0);
+    json_decref(res);
+    /* a value below the limit is shown whole */
+    CHECK_STR(run_cell(s, "len(repr('x' * 1000000))").result, "1000002");
+    dsl_session_free(s);
+}
+
 int main(void)
 {
     RUN_TEST(test_output_per_cell);
     RUN_TEST(test_sizes);
+    RUN_TEST(test_result_cut);
     return TEST_SUMMARY();
 }
