@@ -96,8 +96,18 @@ static int plan_slots(const struct mt_prog *p, int *slot)
     last[p->result] = p->ninsn; /* alive to the end */
     bool used[MT_PROG_MAX_LIVE] = {false};
     int nslots = 0;
+    /* constants first, each with a slot of its own for the whole program: they are filled
+     * at a thread's first block and kept for the next ones (run_program) */
+    for (int i = 0; i < p->ninsn; i++) {
+        if (p->insn[i].op != MT_P_CONST) continue;
+        if (nslots == MT_PROG_MAX_LIVE) return -1;
+        slot[p->insn[i].dst] = nslots;
+        used[nslots++] = true;
+        last[p->insn[i].dst] = p->ninsn;
+    }
     for (int i = 0; i < p->ninsn; i++) {
         const struct mt_prog_insn *in = &p->insn[i];
+        if (in->op == MT_P_CONST) continue;
         int s = 0;
         while (s < MT_PROG_MAX_LIVE && used[s]) s++;
         if (s == MT_PROG_MAX_LIVE) return -1;
@@ -453,6 +463,8 @@ static const float *run_program(const struct job *j, int64_t n, const float *con
                                 float *regs, float *final)
 {
     const struct mt_prog *p = j->p;
+    /* regs[-1] (a float before the registers, see run_blocks) says the constants are in */
+    float *filled = regs - 1;
 #define REG(r) ((r) < p->nargs ? args[(r)] : regs + (int64_t)j->slot[(r)] * BLOCK)
     for (int i = 0; i < p->ninsn; i++) {
         const struct mt_prog_insn *in = &p->insn[i];
@@ -460,10 +472,20 @@ static const float *run_program(const struct job *j, int64_t n, const float *con
         float *d = final && i == p->ninsn - 1 && in->dst == p->result
                        ? final
                        : regs + (int64_t)j->slot[in->dst] * BLOCK;
+        if (in->op == MT_P_CONST && d != final) {
+            /* its slot is its own for the whole run (plan_slots): filled at the thread's first
+             * block, whole, and kept */
+            if (*filled == 0.0f) block_op(j->k, in, BLOCK, d, NULL, NULL, NULL, false);
+            continue;
+        }
         block_op(j->k, in, n, d, ar > 0 ? REG(in->a) : NULL, ar > 1 ? REG(in->b) : NULL,
                  ar > 2 ? REG(in->c) : NULL, d == final && j->stream);
-        if (d == final) return final;
+        if (d == final) {
+            *filled = 1.0f;
+            return final;
+        }
     }
+    *filled = 1.0f;
     return REG(p->result);
 #undef REG
 }
@@ -590,8 +612,13 @@ static enum mt_status run_blocks(struct mt_ctx *ctx, struct job *j, int nt,
 #pragma omp parallel num_threads(nt) if (nt > 1)
 #endif
     {
-        float *buf = aligned_alloc(64, bytes);
-        if (!buf) atomic_store(&nomem, 1);
+        /* the thread's registers and buffers, after 64 bytes whose last float is
+         * run_program's "constants filled" flag */
+        float *mem = aligned_alloc(64, bytes + 64), *buf = mem ? mem + 16 : NULL;
+        if (!buf)
+            atomic_store(&nomem, 1);
+        else
+            buf[-1] = 0.0f;
 #ifdef MT_HAVE_OPENMP
 #pragma omp for schedule(static)
 #endif
@@ -604,7 +631,7 @@ static enum mt_status run_blocks(struct mt_ctx *ctx, struct job *j, int nt,
             const int64_t o0 = b * bs;
             block(j, o0, j->size - o0 < bs ? j->size - o0 : bs, buf);
         }
-        free(buf);
+        free(mem);
     }
     (void)nt;
     if (atomic_load(&nomem)) return MT_ERR_NOMEM;

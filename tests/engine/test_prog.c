@@ -167,8 +167,9 @@ static void test_check_rejects(void)
     struct mt_prog big = {.name = "wide", .nargs = 1, .ninsn = n, .insn = many, .result = acc};
     CHECK_INT(mt_prog_check(ctx, &big), MT_ERR_INVALID);
     CHECK(strstr(mt_ctx_error(ctx), "values are needed at once") != NULL);
-    /* the same sum with one constant fewer fits */
-    live = MT_PROG_MAX_LIVE - 1;
+    /* with two constants fewer it fits: each constant keeps a buffer for the whole program, and
+     * the running sum needs two (the old one is read while the new one is written) */
+    live = MT_PROG_MAX_LIVE - 2;
     n = 0;
     for (int i = 0; i < live; i++)
         many[n++] = (struct mt_prog_insn){.op = MT_P_CONST, .dst = 1 + i};

@@ -414,7 +414,7 @@ enum mt_prog_op {
     MT_P_COUNT
 };
 #define MT_PROG_MAX_INSNS 4096 /* instructions in one program */
-#define MT_PROG_MAX_LIVE 48    /* values alive at once (registers of the block machine) */
+#define MT_PROG_MAX_LIVE 48    /* values alive at once, constants counted throughout (registers) */
 
 struct mt_prog_insn {
     enum mt_prog_op op;
