@@ -313,9 +313,12 @@ char *mt_prog_cuda_source(const struct mt_prog *p, const char *what)
 /* ---- the block machine (fast) ------------------------------------------------------------- */
 
 /* One instruction over n <= BLOCK elements: d from a, b, c (never d itself). The ops the fast
- * backend has as maps and zips use its loops; the rest are loops the compiler vectorises. */
+ * backend has as maps and zips use its loops, and take a constant operand as one float (sa or
+ * sb 0: a[0] for every element, half the loads); the rest are loops the compiler vectorises,
+ * over whole blocks (sa, sb ignored: constants are kept filled for them). */
 static void block_op(const struct mt_fast_kernels *k, const struct mt_prog_insn *in, int64_t n,
-                     float *restrict d, const float *a, const float *b, const float *c, bool nt)
+                     float *restrict d, const float *a, const float *b, const float *c, bool nt,
+                     int64_t sa, int64_t sb)
 {
     void (*map)(enum mt_map_op, int64_t, const float *, float *) = nt ? k->map_nt : k->map;
     void (*zip)(enum mt_zip_op, int64_t, const float *, int64_t, const float *, int64_t, float *) =
@@ -332,13 +335,13 @@ static void block_op(const struct mt_fast_kernels *k, const struct mt_prog_insn 
     case MT_P_SIGMOID: map(MT_MAP_SIGMOID, n, a, d); return;
     case MT_P_TANH: map(MT_MAP_TANH, n, a, d); return;
     case MT_P_RELU: map(MT_MAP_RELU, n, a, d); return;
-    case MT_P_ADD: zip(MT_ZIP_ADD, n, a, 1, b, 1, d); return;
-    case MT_P_SUB: zip(MT_ZIP_SUB, n, a, 1, b, 1, d); return;
-    case MT_P_MUL: zip(MT_ZIP_MUL, n, a, 1, b, 1, d); return;
-    case MT_P_DIV: zip(MT_ZIP_DIV, n, a, 1, b, 1, d); return;
-    case MT_P_LT: zip(MT_ZIP_LT, n, a, 1, b, 1, d); return;
-    case MT_P_GT: zip(MT_ZIP_GT, n, a, 1, b, 1, d); return;
-    case MT_P_EQ: zip(MT_ZIP_EQ, n, a, 1, b, 1, d); return;
+    case MT_P_ADD: zip(MT_ZIP_ADD, n, a, sa, b, sb, d); return;
+    case MT_P_SUB: zip(MT_ZIP_SUB, n, a, sa, b, sb, d); return;
+    case MT_P_MUL: zip(MT_ZIP_MUL, n, a, sa, b, sb, d); return;
+    case MT_P_DIV: zip(MT_ZIP_DIV, n, a, sa, b, sb, d); return;
+    case MT_P_LT: zip(MT_ZIP_LT, n, a, sa, b, sb, d); return;
+    case MT_P_GT: zip(MT_ZIP_GT, n, a, sa, b, sb, d); return;
+    case MT_P_EQ: zip(MT_ZIP_EQ, n, a, sa, b, sb, d); return;
     case MT_P_NOT:
         for (int64_t i = 0; i < n; i++) d[i] = a[i] == 0.0f ? 1.0f : 0.0f;
         return;
@@ -348,7 +351,7 @@ static void block_op(const struct mt_fast_kernels *k, const struct mt_prog_insn 
     case MT_P_MIN:
         for (int64_t i = 0; i < n; i++) d[i] = b[i] < a[i] ? b[i] : a[i];
         return;
-    case MT_P_MAX: zip(MT_ZIP_MAX, n, b, 1, a, 1, d); return; /* max(b, a) = b if b > a else a */
+    case MT_P_MAX: zip(MT_ZIP_MAX, n, b, sb, a, sa, d); return; /* max(b, a): b if b > a else a */
     case MT_P_LE:
         for (int64_t i = 0; i < n; i++) d[i] = a[i] <= b[i] ? 1.0f : 0.0f;
         return;
@@ -435,7 +438,8 @@ static void scatter(const struct operand *o, int ndim, const int64_t *shape, int
 struct job {
     const struct mt_prog *p;
     const struct mt_fast_kernels *k;
-    int slot[MAX_REGS]; /* each register's buffer (registers >= nargs) */
+    int slot[MAX_REGS];      /* each register's buffer (registers >= nargs) */
+    bool is_const[MAX_REGS]; /* the register holds a constant (written by MT_P_CONST) */
     int nslots;
     int nin;
     struct operand in[2]; /* map, zip: the inputs in out's order; reduce: in[1] is unused */
@@ -454,6 +458,12 @@ struct job {
     float start;
     atomic_int stopped; /* the cancel flag was seen: blocks after it are skipped */
 };
+
+static void mark_constants(const struct mt_prog *p, bool *is_const)
+{
+    memset(is_const, 0, (size_t)(p->nargs + p->ninsn) * sizeof *is_const);
+    for (int i = 0; i < p->ninsn; i++) is_const[p->insn[i].dst] = p->insn[i].op == MT_P_CONST;
+}
 
 /* Runs the program on a block whose argument buffers are args[]; returns the result's buffer.
  * `final` (may be NULL; never overlapping the arguments) is where the result goes: when the last
@@ -475,11 +485,12 @@ static const float *run_program(const struct job *j, int64_t n, const float *con
         if (in->op == MT_P_CONST && d != final) {
             /* its slot is its own for the whole run (plan_slots): filled at the thread's first
              * block, whole, and kept */
-            if (*filled == 0.0f) block_op(j->k, in, BLOCK, d, NULL, NULL, NULL, false);
+            if (*filled == 0.0f) block_op(j->k, in, BLOCK, d, NULL, NULL, NULL, false, 1, 1);
             continue;
         }
         block_op(j->k, in, n, d, ar > 0 ? REG(in->a) : NULL, ar > 1 ? REG(in->b) : NULL,
-                 ar > 2 ? REG(in->c) : NULL, d == final && j->stream);
+                 ar > 2 ? REG(in->c) : NULL, d == final && j->stream,
+                 ar > 0 && j->is_const[in->a] ? 0 : 1, ar > 1 && j->is_const[in->b] ? 0 : 1);
         if (d == final) {
             *filled = 1.0f;
             return final;
@@ -773,6 +784,7 @@ static enum mt_status elementwise(struct mt_ctx *ctx, const char *what, const st
         j->p = p;
         j->k = mt_fast_active();
         j->nslots = plan_slots(p, j->slot);
+        mark_constants(p, j->is_const);
         j->nin = nin;
         for (int i = 0; i < nin; i++) operand_init(&j->in[i], ins[i], out);
         operand_init(&j->out, out, out);
@@ -932,6 +944,7 @@ enum mt_status mt_reduce_prog(struct mt_ctx *ctx, const struct mt_prog *p,
             path = "user function, one element at a time";
         } else {
             j->nslots = plan_slots(p, j->slot);
+            mark_constants(p, j->is_const);
             /* outputs side by side in a: the reduced dim is not the one out's last index runs
              * along (a's strides there are 1) */
             const int last = o->ndim - 1;
