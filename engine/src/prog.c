@@ -456,6 +456,7 @@ struct job {
     struct operand red_base; /* its strides, with the reduced dim's as 0 (out has size 1 there) */
     int64_t red_len, red_stride;
     float start;
+    int fold;           /* an enum mt_reduce_op when the program is that op's fold step, else -1 */
     atomic_int stopped; /* the cancel flag was seen: blocks after it are skipped */
 };
 
@@ -564,6 +565,32 @@ static void fill_tile(const float *src, const int64_t *base, int64_t n, int64_t 
     }
 }
 
+/* The built-in reduction whose column kernel (mt_fast_kernels.red_cols) folds exactly as this
+ * program does, or -1: a fold `def f(acc, x)` that is one add or mul (either order: IEEE
+ * addition and multiplication commute bit for bit), or the kernel's max, acc if acc > x else x
+ * (written max(x, acc), or `a if a > b else b` / `a if b < a else b`; max(acc, x) is x if
+ * x > acc else acc, which differs at equal zeros and NaNs). red_cols runs the same serial fold
+ * vectorised across outputs, with no program dispatch per step: sum(1) of 4096 x 4096 as `add`
+ * took 5.7 ms through the program, one call per step of 64 outputs. */
+static int fold_op(const struct mt_prog *p)
+{
+    if (p->nargs != 2 || p->ninsn < 1 || p->ninsn > 2 || p->insn[p->ninsn - 1].dst != p->result)
+        return -1;
+    const struct mt_prog_insn *in = &p->insn[0];
+    const bool ab = in->a == 0 && in->b == 1, ba = in->a == 1 && in->b == 0;
+    if (p->ninsn == 2) {
+        const struct mt_prog_insn *sel = &p->insn[1];
+        const bool acc_gt_x = (in->op == MT_P_GT && ab) || (in->op == MT_P_LT && ba);
+        return acc_gt_x && sel->op == MT_P_SELECT && sel->a == in->dst && sel->b == 0 && sel->c == 1
+                   ? MT_RED_MAX
+                   : -1;
+    }
+    if (in->op == MT_P_ADD && (ab || ba)) return MT_RED_SUM;
+    if (in->op == MT_P_MUL && (ab || ba)) return MT_RED_PROD;
+    if (in->op == MT_P_MAX && ba) return MT_RED_MAX;
+    return -1;
+}
+
 /* reduce: outputs o0 .. o0+n, each folded along the dim. The accumulator is two buffers used
  * in turn (each step reads one and writes the other: no copy, no aliasing); the step's elements
  * are read in place when the block's outputs sit side by side in a (sum(0) of a row-major
@@ -585,19 +612,28 @@ static void reduce_block(const struct job *j, int64_t o0, int64_t n, float *buf)
      * copied into the tile, step-major, then that many steps of the program on it (a block of
      * BLOCK outputs that is not side by side after all takes fewer steps per tile) */
     const int64_t steps = n <= RED_BLOCK ? TILE : TILE * RED_BLOCK / n;
-    for (int64_t e0 = 0; e0 < j->red_len; e0 += steps) {
-        const int64_t m = j->red_len - e0 < steps ? j->red_len - e0 : steps;
-        const float *src = j->red_data + e0 * j->red_stride;
-        if (!side_by_side) fill_tile(src, base, n, m, j->red_stride, steps, tile);
-        for (int64_t k = 0; k < m; k++) {
-            const float *xs = side_by_side ? src + k * j->red_stride + base[0] : tile + k * n;
-            const float *args[2] = {acc, xs};
-            const float *res = run_program(j, n, args, regs, acc2);
-            if (res == acc2) { /* swap */
-                acc2 = acc;
-                acc = (float *)res;
-            } else {
-                memcpy(acc, res, (size_t)n * sizeof(float)); /* res is a register, never acc */
+    if (j->fold >= 0 && side_by_side) {
+        j->k->red_cols((enum mt_reduce_op)j->fold, j->red_len, n, j->red_data + base[0],
+                       j->red_stride, acc);
+    } else {
+        for (int64_t e0 = 0; e0 < j->red_len; e0 += steps) {
+            const int64_t m = j->red_len - e0 < steps ? j->red_len - e0 : steps;
+            const float *src = j->red_data + e0 * j->red_stride;
+            if (!side_by_side) fill_tile(src, base, n, m, j->red_stride, steps, tile);
+            if (j->fold >= 0) { /* side_by_side is false: the tile holds the steps */
+                j->k->red_cols((enum mt_reduce_op)j->fold, m, n, tile, n, acc);
+                continue;
+            }
+            for (int64_t k = 0; k < m; k++) {
+                const float *xs = side_by_side ? src + k * j->red_stride + base[0] : tile + k * n;
+                const float *args[2] = {acc, xs};
+                const float *res = run_program(j, n, args, regs, acc2);
+                if (res == acc2) { /* swap */
+                    acc2 = acc;
+                    acc = (float *)res;
+                } else {
+                    memcpy(acc, res, (size_t)n * sizeof(float)); /* res is a register, never acc */
+                }
             }
         }
     }
@@ -949,10 +985,12 @@ enum mt_status mt_reduce_prog(struct mt_ctx *ctx, const struct mt_prog *p,
              * along (a's strides there are 1) */
             const int last = o->ndim - 1;
             j->block = d0 != last && a->strides[last] == 1 ? BLOCK : RED_BLOCK;
+            j->fold = fold_op(p);
             nt = threads_for(ctx, o->size * j->red_len);
             st = run_blocks(ctx, j, nt, reduce_block);
             if (st != MT_OK) st = fail_status(ctx, st, "reduce", p);
-            path = "user function, fused blocks";
+            path = j->fold >= 0 ? "user function, fused blocks (one-op fold: column kernel)"
+                                : "user function, fused blocks";
         }
     }
     free(j);

@@ -32,7 +32,7 @@
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
-#define RUN_LIMIT_NS 50000000LL      /* per input; the cancel flag goes up after this */
+#define RUN_LIMIT_NS 10000000LL      /* per input; the cancel flag goes up after this */
 #define MEM_LIMIT ((size_t)16 << 20) /* rand() of a few million floats is still allowed */
 
 static atomic_llong started_ns; /* CLOCK_MONOTONIC when the current input began; 0 between */
