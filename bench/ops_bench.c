@@ -258,8 +258,9 @@ struct eng {
     struct mt_ctx *ctx;
     struct mt_tensor *a, *b, *out, *tiny_a, *tiny_b, *tiny_out;
     struct mt_tensor *k15, *k05, *k2; /* (1,) constants of the built-in chain */
-    int kind;                         /* 0 zip add, 1 map */
+    int kind;                         /* 0 zip add, 1 map; e_user: 2.. the folds below */
     enum mt_map_op map;
+    enum mt_reduce_op red;
     int dim;
     bool fresh;
 };
@@ -287,7 +288,7 @@ static void e_sum(void *arg)
 {
     struct eng *e = arg;
     struct mt_tensor *r = NULL;
-    check(mt_reduce(e->ctx, MT_RED_SUM, e->a, e->dim, &r), e->ctx);
+    check(mt_reduce(e->ctx, e->red, e->a, e->dim, &r), e->ctx);
     mt_tensor_release(r);
 }
 
@@ -316,6 +317,18 @@ static const struct mt_prog add_prog = {
 static const struct mt_prog_insn exp_insn = {.op = MT_P_EXP, .dst = 1, .a = 0};
 static const struct mt_prog exp_prog = {
     .name = "exp", .nargs = 1, .ninsn = 1, .insn = &exp_insn, .result = 1};
+/* the issue's `larger`: a if a > b else b, the built-in max's fold */
+static const struct mt_prog_insn larger_insn[] = {
+    {.op = MT_P_GT, .dst = 2, .a = 0, .b = 1},
+    {.op = MT_P_SELECT, .dst = 3, .a = 2, .b = 0, .c = 1}};
+static const struct mt_prog larger_prog = {
+    .name = "larger", .nargs = 2, .ninsn = 2, .insn = larger_insn, .result = 3};
+/* a fold no built-in has, acc * 0.5 + x: the program runs once per step of the fold */
+static const struct mt_prog_insn decay_insn[] = {{.op = MT_P_CONST, .dst = 2, .imm = 0.5f},
+                                                 {.op = MT_P_MUL, .dst = 3, .a = 0, .b = 2},
+                                                 {.op = MT_P_ADD, .dst = 4, .a = 3, .b = 1}};
+static const struct mt_prog decay_prog = {
+    .name = "decay", .nargs = 2, .ninsn = 3, .insn = decay_insn, .result = 4};
 
 static void e_user(void *arg)
 {
@@ -325,8 +338,11 @@ static void e_user(void *arg)
     else if (e->kind == 1)
         check(mt_map_prog(e->ctx, &exp_prog, e->a, &e->out), e->ctx);
     else {
+        const struct mt_prog *p = e->kind == 2   ? &add_prog
+                                  : e->kind == 3 ? &larger_prog
+                                                 : &decay_prog;
         struct mt_tensor *r = NULL;
-        check(mt_reduce_prog(e->ctx, &add_prog, e->a, e->dim, 0.0f, &r), e->ctx);
+        check(mt_reduce_prog(e->ctx, p, e->a, e->dim, e->kind == 3 ? -1e30f : 0.0f, &r), e->ctx);
         mt_tensor_release(r);
     }
 }
@@ -363,6 +379,7 @@ static void run_engine(struct eng *e, int threads)
         snprintf(name, sizeof name, "%s fresh (16M)", ops[i].name);
         measure(name, threads, e_op, e, 1, bytes, "GB/s");
     }
+    e->red = MT_RED_SUM;
     for (int dim = 0; dim < 2; dim++) {
         e->dim = dim;
         snprintf(name, sizeof name, "sum dim %d (4096x4096)", dim);
@@ -381,6 +398,18 @@ static void run_engine(struct eng *e, int threads)
     for (int dim = 0; dim < 2; dim++) {
         e->dim = dim;
         snprintf(name, sizeof name, "sum dim %d as a user fold (4096^2)", dim);
+        measure(name, threads, e_user, e, 1, el + 4096.0 * sizeof(float), "GB/s");
+    }
+    e->red = MT_RED_MAX;
+    for (int dim = 0; dim < 2; dim++) {
+        e->dim = dim;
+        snprintf(name, sizeof name, "max dim %d (4096x4096)", dim);
+        measure(name, threads, e_sum, e, 1, el + 4096.0 * sizeof(float), "GB/s");
+        e->kind = 3;
+        snprintf(name, sizeof name, "max dim %d as `larger` (4096^2)", dim);
+        measure(name, threads, e_user, e, 1, el + 4096.0 * sizeof(float), "GB/s");
+        e->kind = 4;
+        snprintf(name, sizeof name, "fold acc*0.5+x dim %d (4096^2)", dim);
         measure(name, threads, e_user, e, 1, el + 4096.0 * sizeof(float), "GB/s");
     }
 }
