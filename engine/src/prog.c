@@ -569,9 +569,10 @@ static void fill_tile(const float *src, const int64_t *base, int64_t n, int64_t 
  * program does, or -1: a fold `def f(acc, x)` that is one add or mul (either order: IEEE
  * addition and multiplication commute bit for bit), or the kernel's max, acc if acc > x else x
  * (written max(x, acc), or `a if a > b else b` / `a if b < a else b`; max(acc, x) is x if
- * x > acc else acc, which differs at equal zeros and NaNs). red_cols runs the same serial fold
- * vectorised across outputs, with no program dispatch per step: sum(1) of 4096 x 4096 as `add`
- * took 5.7 ms through the program, one call per step of 64 outputs. */
+ * x > acc else acc, which differs at equal zeros and NaNs). red_cols (or fold_rows, for rows
+ * that are contiguous) runs the same serial fold vectorised across outputs, with no program
+ * dispatch per step: sum(1) of 4096 x 4096 as `add` took 5.7 ms through the program, one call
+ * per step of 64 outputs. */
 static int fold_op(const struct mt_prog *p)
 {
     if (p->nargs != 2 || p->ninsn < 1 || p->ninsn > 2 || p->insn[p->ninsn - 1].dst != p->result)
@@ -615,12 +616,16 @@ static void reduce_block(const struct job *j, int64_t o0, int64_t n, float *buf)
     if (j->fold >= 0 && side_by_side) {
         j->k->red_cols((enum mt_reduce_op)j->fold, j->red_len, n, j->red_data + base[0],
                        j->red_stride, acc);
+    } else if (j->fold >= 0 && j->red_stride == 1) { /* each output's elements: one row */
+        const float *rows[BLOCK];
+        for (int64_t i = 0; i < n; i++) rows[i] = j->red_data + base[i];
+        j->k->fold_rows((enum mt_reduce_op)j->fold, n, rows, j->red_len, acc);
     } else {
         for (int64_t e0 = 0; e0 < j->red_len; e0 += steps) {
             const int64_t m = j->red_len - e0 < steps ? j->red_len - e0 : steps;
             const float *src = j->red_data + e0 * j->red_stride;
             if (!side_by_side) fill_tile(src, base, n, m, j->red_stride, steps, tile);
-            if (j->fold >= 0) { /* side_by_side is false: the tile holds the steps */
+            if (j->fold >= 0) { /* strided rows: the tile holds the steps */
                 j->k->red_cols((enum mt_reduce_op)j->fold, m, n, tile, n, acc);
                 continue;
             }

@@ -41,6 +41,12 @@ struct mt_fast_kernels {
      * in the serial order, vectorised across columns. */
     void (*red_cols)(enum mt_reduce_op op, int64_t rows, int64_t ncols, const float *a, int64_t rs,
                      float *acc);
+    /* acc[i] = op(acc[i], rows[i][k]) for k = 0..len-1 in order, i < nrows (sum, prod, max;
+     * max as acc > x ? acc : x): each contiguous row folded serially, vectorised across rows
+     * by transposing blocks of them in registers. For user folds over a contiguous dim (prog.c),
+     * which must keep each output's order. */
+    void (*fold_rows)(enum mt_reduce_op op, int64_t nrows, const float *const *rows, int64_t len,
+                      float *acc);
     /* map and zip with non-temporal stores (and an sfence before returning), for outputs too
      * big for the caches: the same values as map and zip, without the read of every output
      * line that an ordinary store first does (a quarter of a+b's memory traffic). */
@@ -244,6 +250,99 @@ static void fk_red_cols(enum mt_reduce_op op, int64_t rows, int64_t ncols, const
     }
 }
 
+/* fold_rows. The vector ops are the scalar ones lane by lane: MAXPS(acc, x) is acc > x ? acc : x,
+ * mt_s_max exactly, NaNs and signed zeros included. Each step of a fold waits for the previous
+ * one's result, so two groups of rows go side by side (two dependency chains); what is left
+ * goes in smaller groups, then row by row. */
+#define FK_FOLD_TAIL(F, i0, i1, k0)                                                                \
+    for (int64_t r = (i0); r < (i1); r++)                                                          \
+        for (int64_t s = (k0); s < len; s++) acc[r] = F(acc[r], rows[r][s]);
+#if defined(__SSE2__)
+/* rows[i..i+4) at column k, transposed: t[c] holds column k + c of the four rows */
+static inline void fk_load_4x4(const float *const *rows, int64_t i, int64_t k, __m128 t[4])
+{
+    t[0] = _mm_loadu_ps(rows[i] + k), t[1] = _mm_loadu_ps(rows[i + 1] + k);
+    t[2] = _mm_loadu_ps(rows[i + 2] + k), t[3] = _mm_loadu_ps(rows[i + 3] + k);
+    _MM_TRANSPOSE4_PS(t[0], t[1], t[2], t[3]);
+}
+/* groups of G x 4 rows (G = 1, 2), four steps at a time */
+#define FK_FOLD_SSE(G, VOP, F)                                                                     \
+    for (; i + 4 * (G) <= nrows; i += 4 * (G)) {                                                   \
+        __m128 a[G], t[G][4];                                                                      \
+        for (int g = 0; g < (G); g++) a[g] = _mm_loadu_ps(acc + i + 4 * g);                        \
+        int64_t k = 0;                                                                             \
+        for (; k + 4 <= len; k += 4) {                                                             \
+            for (int g = 0; g < (G); g++) fk_load_4x4(rows, i + 4 * g, k, t[g]);                   \
+            for (int c = 0; c < 4; c++)                                                            \
+                for (int g = 0; g < (G); g++) a[g] = VOP(a[g], t[g][c]);                           \
+        }                                                                                          \
+        for (int g = 0; g < (G); g++) _mm_storeu_ps(acc + i + 4 * g, a[g]);                        \
+        FK_FOLD_TAIL(F, i, i + 4 * (G), k)                                                         \
+    }
+#endif
+#if defined(__AVX__)
+/* rows[i..i+8) at column k, transposed: pairs, then quads, then the 128-bit halves */
+static inline void fk_load_8x8(const float *const *rows, int64_t i, int64_t k, __m256 t[8])
+{
+    __m256 w[8];
+    for (int r = 0; r < 8; r++) w[r] = _mm256_loadu_ps(rows[i + r] + k);
+    __m256 t0 = _mm256_unpacklo_ps(w[0], w[1]), t1 = _mm256_unpackhi_ps(w[0], w[1]);
+    __m256 t2 = _mm256_unpacklo_ps(w[2], w[3]), t3 = _mm256_unpackhi_ps(w[2], w[3]);
+    __m256 t4 = _mm256_unpacklo_ps(w[4], w[5]), t5 = _mm256_unpackhi_ps(w[4], w[5]);
+    __m256 t6 = _mm256_unpacklo_ps(w[6], w[7]), t7 = _mm256_unpackhi_ps(w[6], w[7]);
+    __m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xEE);
+    __m256 u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xEE);
+    __m256 u4 = _mm256_shuffle_ps(t4, t6, 0x44), u5 = _mm256_shuffle_ps(t4, t6, 0xEE);
+    __m256 u6 = _mm256_shuffle_ps(t5, t7, 0x44), u7 = _mm256_shuffle_ps(t5, t7, 0xEE);
+    t[0] = _mm256_permute2f128_ps(u0, u4, 0x20), t[1] = _mm256_permute2f128_ps(u1, u5, 0x20);
+    t[2] = _mm256_permute2f128_ps(u2, u6, 0x20), t[3] = _mm256_permute2f128_ps(u3, u7, 0x20);
+    t[4] = _mm256_permute2f128_ps(u0, u4, 0x31), t[5] = _mm256_permute2f128_ps(u1, u5, 0x31);
+    t[6] = _mm256_permute2f128_ps(u2, u6, 0x31), t[7] = _mm256_permute2f128_ps(u3, u7, 0x31);
+}
+/* groups of G x 8 rows, eight steps at a time */
+#define FK_FOLD_AVX(G, VOP, F)                                                                     \
+    for (; i + 8 * (G) <= nrows; i += 8 * (G)) {                                                   \
+        __m256 a[G], t[G][8];                                                                      \
+        for (int g = 0; g < (G); g++) a[g] = _mm256_loadu_ps(acc + i + 8 * g);                     \
+        int64_t k = 0;                                                                             \
+        for (; k + 8 <= len; k += 8) {                                                             \
+            for (int g = 0; g < (G); g++) fk_load_8x8(rows, i + 8 * g, k, t[g]);                   \
+            for (int c = 0; c < 8; c++)                                                            \
+                for (int g = 0; g < (G); g++) a[g] = VOP(a[g], t[g][c]);                           \
+        }                                                                                          \
+        for (int g = 0; g < (G); g++) _mm256_storeu_ps(acc + i + 8 * g, a[g]);                     \
+        FK_FOLD_TAIL(F, i, i + 8 * (G), k)                                                         \
+    }
+#define FK_FOLD(OP, F)                                                                             \
+    do {                                                                                           \
+        int64_t i = 0;                                                                             \
+        FK_FOLD_AVX(2, _mm256_##OP##_ps, F)                                                        \
+        FK_FOLD_AVX(1, _mm256_##OP##_ps, F)                                                        \
+        FK_FOLD_SSE(1, _mm_##OP##_ps, F)                                                           \
+        FK_FOLD_TAIL(F, i, nrows, 0)                                                               \
+    } while (0)
+#elif defined(__SSE2__)
+#define FK_FOLD(OP, F)                                                                             \
+    do {                                                                                           \
+        int64_t i = 0;                                                                             \
+        FK_FOLD_SSE(2, _mm_##OP##_ps, F)                                                           \
+        FK_FOLD_SSE(1, _mm_##OP##_ps, F)                                                           \
+        FK_FOLD_TAIL(F, i, nrows, 0)                                                               \
+    } while (0)
+#else
+#define FK_FOLD(OP, F) FK_FOLD_TAIL(F, 0, nrows, 0)
+#endif
+
+static void fk_fold_rows(enum mt_reduce_op op, int64_t nrows, const float *const *rows, int64_t len,
+                         float *restrict acc)
+{
+    switch (op) {
+    case MT_RED_PROD: FK_FOLD(mul, fk_mul); return;
+    case MT_RED_MAX: FK_FOLD(max, mt_s_max); return;
+    default: FK_FOLD(add, fk_add); return;
+    }
+}
+
 /* One element of the SGD step (see sgd_t), and the column remainder of a block row. */
 static inline void fk_sgd_one(float *W, float *WT, const float *G, int64_t in, int64_t out,
                               int64_t i, int64_t j, float rate)
@@ -330,7 +429,8 @@ static void fk_sgd_t(float *W, float *WT, const float *G, int64_t in, int64_t ou
 }
 
 #define FK_TABLE_FUNCS                                                                             \
-    .map = fk_map, .zip = fk_zip, .red_row = fk_red_row, .red_cols = fk_red_cols, .sgd_t = fk_sgd_t
+    .map = fk_map, .zip = fk_zip, .red_row = fk_red_row, .red_cols = fk_red_cols,                  \
+    .fold_rows = fk_fold_rows, .sgd_t = fk_sgd_t
 
 #endif /* MT_FAST_KERNEL_BODIES */
 
