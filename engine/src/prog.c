@@ -994,7 +994,7 @@ enum mt_status mt_reduce_prog(struct mt_ctx *ctx, const struct mt_prog *p,
             nt = threads_for(ctx, o->size * j->red_len);
             st = run_blocks(ctx, j, nt, reduce_block);
             if (st != MT_OK) st = fail_status(ctx, st, "reduce", p);
-            path = j->fold >= 0 ? "user function, fused blocks (one-op fold: column kernel)"
+            path = j->fold >= 0 ? "user function, fused blocks (a built-in fold kernel)"
                                 : "user function, fused blocks";
         }
     }

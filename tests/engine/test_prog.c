@@ -389,10 +389,13 @@ static void test_diagnostics(void)
 }
 
 /* Folds of one add, mul or max (also as a comparison and a select) go through the fast backend's
- * column kernel instead of the program (prog.c's fold_op): still the serial order, so the same bits
- * as the reference, with signed zeros, infinities and NaNs in the data (where max(acc, x) and
- * max(x, acc) differ, and only the second is the kernel's), outputs side by side (dim 0) and
- * gathered (dim 1, and a transposed view), with the path the diagnostics name. */
+ * fold kernels instead of the program (prog.c's fold_op: red_cols for outputs side by side,
+ * fold_rows for contiguous rows, red_cols on a tile otherwise): still the serial order, so the
+ * same bits as the reference, with signed zeros, infinities and NaNs in the data (where
+ * max(acc, x) and max(x, acc) differ, and only the second is the kernel's), and without them
+ * (where the order of the additions shows), outputs side by side (dim 0) and gathered (dim 1,
+ * and a transposed view), with the path the diagnostics name. ctest runs this file on the
+ * generic (SSE) table too. */
 static void test_reduce_one_op_folds(void)
 {
     uint64_t rng = 17;
@@ -400,7 +403,7 @@ static void test_reduce_one_op_folds(void)
         enum mt_prog_op op;
         bool select; /* then select(op's result, r0, r1): `a if a > b else b` */
         int a, b;
-        bool kernel; /* expected to take the column kernel */
+        bool kernel; /* expected to take a fold kernel */
     } folds[] = {{MT_P_ADD, false, 0, 1, true},  {MT_P_ADD, false, 1, 0, true},
                  {MT_P_MUL, false, 0, 1, true},  {MT_P_MUL, false, 1, 0, true},
                  {MT_P_MAX, false, 1, 0, true},  {MT_P_MAX, false, 0, 1, false},
@@ -411,16 +414,20 @@ static void test_reduce_one_op_folds(void)
     const int64_t shapes[][2] = {{300, 200}, {77, 130}};
     for (size_t f = 0; f < sizeof folds / sizeof folds[0]; f++)
         for (size_t s = 0; s < 2; s++)
-            for (int view = 0; view < 2; view++) {
+            for (int view = 0; view < 3; view++) {
                 struct mt_prog_insn in[2] = {
                     {.op = folds[f].op, .dst = 2, .a = folds[f].a, .b = folds[f].b},
                     {.op = MT_P_SELECT, .dst = 3, .a = 2, .b = 0, .c = 1}};
                 const int n = folds[f].select ? 2 : 1;
                 struct mt_prog p = {
                     .name = "fold", .nargs = 2, .ninsn = n, .insn = in, .result = n + 1};
+                /* view 0: contiguous; 1: transposed; 2: 3-D, where dim 1's rows are strided
+                 * and its outputs not side by side (the tile) */
                 struct mt_tensor *x = NULL;
-                int64_t shape[2] = {shapes[s][view], shapes[s][1 - view]};
-                CHECK_INT(mt_empty(ctx, MT_BACKEND_FAST, 2, shape, &x), MT_OK);
+                const int nd = view == 2 ? 3 : 2;
+                int64_t shape[3] = {shapes[s][view == 1], shapes[s][view != 1], 0};
+                if (view == 2) shape[0] = 3, shape[1] = shapes[s][0], shape[2] = shapes[s][1];
+                CHECK_INT(mt_empty(ctx, MT_BACKEND_FAST, nd, shape, &x), MT_OK);
                 float *d = mt_tensor_data(x);
                 for (int64_t i = 0; i < x->size; i++) {
                     /* near 1 (products stay finite for a while); for the first shape some
@@ -429,13 +436,13 @@ static void test_reduce_one_op_folds(void)
                     int r = test_rand_below(&rng, 40);
                     d[i] = s == 0 && r < 7 ? special[r] : 1.0f + test_rand_float(&rng) / 64.0f;
                 }
-                if (view) { /* the transpose: a view whose dim 0 is contiguous */
+                if (view == 1) { /* the transpose: a view whose dim 0 is contiguous */
                     struct mt_tensor *v = NULL;
                     CHECK_INT(mt_permute(ctx, x, 2, (int64_t[]){1, 0}, &v), MT_OK);
                     mt_tensor_release(x);
                     x = v;
                 }
-                for (int dim = 0; dim < 2; dim++) {
+                for (int dim = 0; dim < nd; dim++) {
                     struct mt_tensor *out = NULL;
                     seen = 0;
                     mt_ctx_set_diag(ctx, on_diag, NULL);
@@ -443,26 +450,30 @@ static void test_reduce_one_op_folds(void)
                     mt_ctx_set_diag(ctx, NULL, NULL);
                     if (!out) continue;
                     CHECK_INT(seen, 1);
-                    CHECK(!!strstr(last.path, "column kernel") == folds[f].kernel);
+                    CHECK(!!strstr(last.path, "built-in fold kernel") == folds[f].kernel);
                     int bad = 0;
-                    int64_t idx[2];
+                    int64_t idx[3];
                     for (int64_t e = 0; e < out->size; e++) {
-                        mt_to_index(e, 2, out->shape, idx);
+                        mt_to_index(e, nd, out->shape, idx);
                         float acc = -0.0f;
                         for (int64_t k = 0; k < x->shape[dim]; k++) {
                             idx[dim] = k;
-                            float args[2] = {acc, at(x, 2, idx)};
+                            float args[2] = {acc, at(x, nd, idx)};
                             acc = ref_eval(&p, args);
                         }
                         idx[dim] = 0;
-                        bad += !same_bits(acc, at(out, 2, idx));
+                        bad += !same_bits(acc, at(out, nd, idx));
                     }
                     if (bad)
                         fprintf(stderr,
                                 "  %s%s(r%d, r%d) dim %d of %lld x %lld%s: %d outputs differ\n",
                                 folds[f].select ? "select on " : "", mt_prog_op_name(folds[f].op),
-                                folds[f].a, folds[f].b, dim, (long long)x->shape[0],
-                                (long long)x->shape[1], view ? " (transposed)" : "", bad);
+                                folds[f].a, folds[f].b, dim, (long long)shapes[s][0],
+                                (long long)shapes[s][1],
+                                view == 1   ? " (transposed)"
+                                : view == 2 ? " (3-D, 3 x it)"
+                                            : "",
+                                bad);
                     CHECK(bad == 0);
                     mt_tensor_release(out);
                 }
