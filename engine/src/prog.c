@@ -45,16 +45,22 @@
 #include <xmmintrin.h>
 #endif
 
-#define BLOCK 1024 /* elements per block: a register is 4 KiB, eight of them fill an L1 */
+/* Elements per block: a register is 8 KiB. The fused 4-op map of the engine benchmark on one
+ * thread of the development VM (an Intel Xeon, 48 KiB L1), blocks of 512, 1,024, 2,048 and
+ * 4,096 elements: 11.2, 14.5-15.4, 17.1-18.7 and 17.4-18.3 GB/s (copy probe 19-22); the
+ * difference is not the non-temporal stores (regular ones gave the same at 1,024). */
+#define BLOCK 2048
 #define PAR_MIN_ELEMS ((int64_t)1 << 16) /* below this, one thread (as the fast backend's maps) */
 #define REDUCE_FOLD_MAX 64 /* reduce: at most this many outputs are folded one by one */
 /* Reduce blocks: outputs side by side in the input (a dim other than the last reduced) take
- * BLOCK at a time, read in place; others are gathered through a tile of TILE steps of
+ * RED_SIDE_BLOCK at a time, read in place (a block is one thread's: 1,024 keeps sum(0) of a
+ * 2,048-wide matrix on two threads); others are gathered through a tile of TILE steps of
  * RED_BLOCK outputs (16 KiB, in L1). Measured for sum(1) of 4096 x 4096 on one thread of the
  * development VM (a Sapphire Rapids Xeon): 1,024 x 16 took 105 ms, 256 x 16 15-19 ms, 64 x 64
  * and 128 x 32 10 ms with scalar copies; then 4 x 4 SSE transposes and prefetching the next
  * tile's lines, 5.8-6.2 ms (the built-in sum, which reorders its additions, 3.2-3.7 ms). */
 #define RED_BLOCK 64
+#define RED_SIDE_BLOCK 1024
 #define TILE 64
 #define MAX_REGS MT_PROG_MAX_REGS
 
@@ -611,7 +617,7 @@ static void reduce_block(const struct job *j, int64_t o0, int64_t n, float *buf)
     }
     /* `steps` at a time: each output's next elements (one cache line of a contiguous dim)
      * copied into the tile, step-major, then that many steps of the program on it (a block of
-     * BLOCK outputs that is not side by side after all takes fewer steps per tile) */
+     * RED_SIDE_BLOCK outputs that is not side by side after all takes fewer steps per tile) */
     const int64_t steps = n <= RED_BLOCK ? TILE : TILE * RED_BLOCK / n;
     if (j->fold >= 0 && side_by_side) {
         j->k->red_cols((enum mt_reduce_op)j->fold, j->red_len, n, j->red_data + base[0],
@@ -989,7 +995,7 @@ enum mt_status mt_reduce_prog(struct mt_ctx *ctx, const struct mt_prog *p,
             /* outputs side by side in a: the reduced dim is not the one out's last index runs
              * along (a's strides there are 1) */
             const int last = o->ndim - 1;
-            j->block = d0 != last && a->strides[last] == 1 ? BLOCK : RED_BLOCK;
+            j->block = d0 != last && a->strides[last] == 1 ? RED_SIDE_BLOCK : RED_BLOCK;
             j->fold = fold_op(p);
             nt = threads_for(ctx, o->size * j->red_len);
             st = run_blocks(ctx, j, nt, reduce_block);
