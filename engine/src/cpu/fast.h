@@ -265,27 +265,28 @@ static inline void fk_load_4x4(const float *const *rows, int64_t i, int64_t k, _
     t[2] = _mm_loadu_ps(rows[i + 2] + k), t[3] = _mm_loadu_ps(rows[i + 3] + k);
     _MM_TRANSPOSE4_PS(t[0], t[1], t[2], t[3]);
 }
-/* groups of G x 4 rows (G = 1, 2), four steps at a time */
-#define FK_FOLD_SSE(G, VOP, F)                                                                     \
-    for (; i + 4 * (G) <= nrows; i += 4 * (G)) {                                                   \
-        __m128 a[G], t[G][4];                                                                      \
-        for (int g = 0; g < (G); g++) a[g] = _mm_loadu_ps(acc + i + 4 * g);                        \
+/* groups of G x W rows (W lanes of VEC, G = 1, 2), W steps at a time, LOAD_T giving the block
+ * of W rows transposed */
+#define FK_FOLD_GROUPS(W, VEC, LOADU, STOREU, LOAD_T, G, VOP, F)                                   \
+    for (; i + (W) * (G) <= nrows; i += (W) * (G)) {                                               \
+        VEC a[G], t[G][W];                                                                         \
+        for (int g = 0; g < (G); g++) a[g] = LOADU(acc + i + (W)*g);                               \
         int64_t k = 0;                                                                             \
-        for (; k + 4 <= len; k += 4) {                                                             \
-            for (int g = 0; g < (G); g++) fk_load_4x4(rows, i + 4 * g, k, t[g]);                   \
-            for (int c = 0; c < 4; c++)                                                            \
+        for (; k + (W) <= len; k += (W)) {                                                         \
+            for (int g = 0; g < (G); g++) LOAD_T(rows, i + (W)*g, k, t[g]);                        \
+            for (int c = 0; c < (W); c++)                                                          \
                 for (int g = 0; g < (G); g++) a[g] = VOP(a[g], t[g][c]);                           \
         }                                                                                          \
-        for (int g = 0; g < (G); g++) _mm_storeu_ps(acc + i + 4 * g, a[g]);                        \
-        FK_FOLD_TAIL(F, i, i + 4 * (G), k)                                                         \
+        for (int g = 0; g < (G); g++) STOREU(acc + i + (W)*g, a[g]);                               \
+        FK_FOLD_TAIL(F, i, i + (W) * (G), k)                                                       \
     }
+#define FK_FOLD_SSE(G, VOP, F)                                                                     \
+    FK_FOLD_GROUPS(4, __m128, _mm_loadu_ps, _mm_storeu_ps, fk_load_4x4, G, VOP, F)
 #endif
 #if defined(__AVX__)
-/* rows[i..i+8) at column k, transposed: pairs, then quads, then the 128-bit halves */
-static inline void fk_load_8x8(const float *const *rows, int64_t i, int64_t k, __m256 t[8])
+/* t = w transposed (8 x 8): pairs, then quads, then the 128-bit halves */
+static inline void fk_transpose_8x8(const __m256 w[8], __m256 t[8])
 {
-    __m256 w[8];
-    for (int r = 0; r < 8; r++) w[r] = _mm256_loadu_ps(rows[i + r] + k);
     __m256 t0 = _mm256_unpacklo_ps(w[0], w[1]), t1 = _mm256_unpackhi_ps(w[0], w[1]);
     __m256 t2 = _mm256_unpacklo_ps(w[2], w[3]), t3 = _mm256_unpackhi_ps(w[2], w[3]);
     __m256 t4 = _mm256_unpacklo_ps(w[4], w[5]), t5 = _mm256_unpackhi_ps(w[4], w[5]);
@@ -299,20 +300,15 @@ static inline void fk_load_8x8(const float *const *rows, int64_t i, int64_t k, _
     t[4] = _mm256_permute2f128_ps(u0, u4, 0x31), t[5] = _mm256_permute2f128_ps(u1, u5, 0x31);
     t[6] = _mm256_permute2f128_ps(u2, u6, 0x31), t[7] = _mm256_permute2f128_ps(u3, u7, 0x31);
 }
-/* groups of G x 8 rows, eight steps at a time */
+/* rows[i..i+8) at column k, transposed: t[c] holds column k + c of the eight rows */
+static inline void fk_load_8x8(const float *const *rows, int64_t i, int64_t k, __m256 t[8])
+{
+    __m256 w[8];
+    for (int r = 0; r < 8; r++) w[r] = _mm256_loadu_ps(rows[i + r] + k);
+    fk_transpose_8x8(w, t);
+}
 #define FK_FOLD_AVX(G, VOP, F)                                                                     \
-    for (; i + 8 * (G) <= nrows; i += 8 * (G)) {                                                   \
-        __m256 a[G], t[G][8];                                                                      \
-        for (int g = 0; g < (G); g++) a[g] = _mm256_loadu_ps(acc + i + 8 * g);                     \
-        int64_t k = 0;                                                                             \
-        for (; k + 8 <= len; k += 8) {                                                             \
-            for (int g = 0; g < (G); g++) fk_load_8x8(rows, i + 8 * g, k, t[g]);                   \
-            for (int c = 0; c < 8; c++)                                                            \
-                for (int g = 0; g < (G); g++) a[g] = VOP(a[g], t[g][c]);                           \
-        }                                                                                          \
-        for (int g = 0; g < (G); g++) _mm256_storeu_ps(acc + i + 8 * g, a[g]);                     \
-        FK_FOLD_TAIL(F, i, i + 8 * (G), k)                                                         \
-    }
+    FK_FOLD_GROUPS(8, __m256, _mm256_loadu_ps, _mm256_storeu_ps, fk_load_8x8, G, VOP, F)
 #define FK_FOLD(OP, F)                                                                             \
     do {                                                                                           \
         int64_t i = 0;                                                                             \
@@ -389,24 +385,10 @@ static void fk_sgd_t(float *W, float *WT, const float *G, int64_t in, int64_t ou
                 w[k] = _mm256_sub_ps(_mm256_loadu_ps(p), step);
                 _mm256_storeu_ps(p, w[k]);
             }
-            /* 8 x 8 transpose: pairs, then quads, then the 128-bit halves */
-            __m256 t0 = _mm256_unpacklo_ps(w[0], w[1]), t1 = _mm256_unpackhi_ps(w[0], w[1]);
-            __m256 t2 = _mm256_unpacklo_ps(w[2], w[3]), t3 = _mm256_unpackhi_ps(w[2], w[3]);
-            __m256 t4 = _mm256_unpacklo_ps(w[4], w[5]), t5 = _mm256_unpackhi_ps(w[4], w[5]);
-            __m256 t6 = _mm256_unpacklo_ps(w[6], w[7]), t7 = _mm256_unpackhi_ps(w[6], w[7]);
-            __m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xEE);
-            __m256 u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xEE);
-            __m256 u4 = _mm256_shuffle_ps(t4, t6, 0x44), u5 = _mm256_shuffle_ps(t4, t6, 0xEE);
-            __m256 u6 = _mm256_shuffle_ps(t5, t7, 0x44), u7 = _mm256_shuffle_ps(t5, t7, 0xEE);
+            __m256 wt[8];
+            fk_transpose_8x8(w, wt);
             float *d = WT + j * in + i;
-            _mm256_storeu_ps(d + 0 * in, _mm256_permute2f128_ps(u0, u4, 0x20));
-            _mm256_storeu_ps(d + 1 * in, _mm256_permute2f128_ps(u1, u5, 0x20));
-            _mm256_storeu_ps(d + 2 * in, _mm256_permute2f128_ps(u2, u6, 0x20));
-            _mm256_storeu_ps(d + 3 * in, _mm256_permute2f128_ps(u3, u7, 0x20));
-            _mm256_storeu_ps(d + 4 * in, _mm256_permute2f128_ps(u0, u4, 0x31));
-            _mm256_storeu_ps(d + 5 * in, _mm256_permute2f128_ps(u1, u5, 0x31));
-            _mm256_storeu_ps(d + 6 * in, _mm256_permute2f128_ps(u2, u6, 0x31));
-            _mm256_storeu_ps(d + 7 * in, _mm256_permute2f128_ps(u3, u7, 0x31));
+            for (int k = 0; k < 8; k++) _mm256_storeu_ps(d + k * in, wt[k]);
         }
         for (; j + 4 <= c1; j += 4) {
             fk_sgd_4x4(W, WT, G, in, out, i, j, r4);
