@@ -116,7 +116,7 @@ reduce(larger, t, 1, start=-1e9)
 #
 # `x * 2 + 1` is two ops, and each is a pass over memory: the multiply reads `x` and writes a
 # temporary, the add reads the temporary and writes the result. Written as a function, both
-# operations run on a block of 1,024 elements while it sits in the L1 cache, and `x` is read and
+# operations run on a block of 2,048 elements while it sits in the L1 cache, and `x` is read and
 # the result written once. Compare the bytes column:
 
 # %%
