@@ -303,32 +303,26 @@ enum mt_status mt_trainer_new(struct mt_ctx *ctx, const struct mt_linear *layers
 
 /* ---- the fused step ----------------------------------------------------------------------- */
 
-/* The elementwise pieces, on restrict pointers so that the compiler vectorises them. */
-/* z = x @ W + bias on n columns of rows with row stride rs */
-static void add_bias(float *restrict z, int64_t rows, int64_t n, int64_t rs,
-                     const float *restrict bias)
+/* The elementwise pieces. Adding the bias, the column sums and the ReLU's backward run on fast's
+ * kernel table (zip, red_cols: its AVX2 loops where the CPU has them, per element the same IEEE
+ * operation as the ops); the SGD update below is on restrict pointers, for the vectoriser. */
+/* z = z + bias on n columns of rows with row stride rs (the table's zip, a row at a time) */
+static void add_bias(const struct mt_fast_kernels *k, float *z, int64_t rows, int64_t n, int64_t rs,
+                     const float *bias)
 {
-    for (int64_t i = 0; i < rows; i++, z += rs)
-        for (int64_t j = 0; j < n; j++) z[j] = z[j] + bias[j];
+    if (n == 1 && rs == 1) /* one column (the last layer): one call, the bias broadcast */
+        k->zip(MT_ZIP_ADD, rows, z, 1, bias, 0, z);
+    else
+        for (int64_t i = 0; i < rows; i++, z += rs) k->zip(MT_ZIP_ADD, n, z, 1, bias, 1, z);
 }
 
 /* Column sums in row order (fast's reduce over dim 0 of a (rows, n) tensor, n > 1): n columns
  * of rows with row stride rs. */
-static void col_sums(const float *restrict g, int64_t rows, int64_t n, int64_t rs,
-                     float *restrict out)
+static void col_sums(const struct mt_fast_kernels *k, const float *g, int64_t rows, int64_t n,
+                     int64_t rs, float *out)
 {
     for (int64_t j = 0; j < n; j++) out[j] = 0.0f;
-    for (int64_t i = 0; i < rows; i++, g += rs)
-        for (int64_t j = 0; j < n; j++) out[j] = out[j] + g[j];
-}
-
-static void relu_back(const float *restrict z, const float *restrict g, int64_t n,
-                      float *restrict out)
-{
-    for (int64_t i = 0; i < n; i++) {
-        const float gi = g[i]; /* loaded unconditionally: a select, not a branch per element */
-        out[i] = z[i] > 0.0f ? gi : 0.0f;
-    }
+    k->red_cols(MT_RED_SUM, rows, n, g, rs, out);
 }
 
 static void sgd_update(float *restrict p, const float *restrict g, int64_t n, float rate)
@@ -350,7 +344,7 @@ static enum mt_status fused_forward(struct mt_trainer *t, int64_t bs, const floa
         int st = mt_cpu_gemm(t->ctx->threads, bs, b->out, b->in, h, b->in, 1, W, b->out, 1, b->z,
                              b->out, 1);
         if (st != MT_OK) return (enum mt_status)st;
-        add_bias(b->z, bs, b->out, b->out, bias);
+        add_bias(k, b->z, bs, b->out, b->out, bias);
         k->map(l + 1 < t->nl ? MT_MAP_RELU : MT_MAP_SIGMOID, bs * b->out, b->z, b->h);
         h = b->h;
     }
@@ -421,7 +415,7 @@ static void fused_step_part(struct mt_trainer *t, struct step_run *r, int tid, i
         if (c1 > c0 && atomic_load(&r->err) == MT_OK) {
             fail_once(r, mt_cpu_gemm(1, bs, c1 - c0, b->in, hin, b->in, 1, W + c0, b->out, 1,
                                      b->z + c0, b->out, 1));
-            add_bias(b->z + c0, bs, c1 - c0, b->out, bias + c0);
+            add_bias(k, b->z + c0, bs, c1 - c0, b->out, bias + c0);
             if (c1 - c0 == b->out) /* all the columns: one call over the block */
                 k->map(MT_MAP_RELU, bs * b->out, b->z, b->h);
             else
@@ -436,7 +430,7 @@ static void fused_step_part(struct mt_trainer *t, struct step_run *r, int tid, i
     const float *WL = mt_data(t->layers[last].weight), *bL = mt_data(t->layers[last].bias);
     if (atomic_load(&r->err) == MT_OK)
         fail_once(r, mt_cpu_gemm(1, bs, 1, lb->in, hin, lb->in, 1, WL, 1, 1, tb->zl, 1, 1));
-    add_bias(tb->zl, bs, 1, 1, bL);
+    add_bias(k, tb->zl, bs, 1, 1, bL);
     k->map(MT_MAP_SIGMOID, bs, tb->zl, tb->hl);
     const float *out = tb->hl, *y = tb->yb;
     /* prob = out * y + (out - 1) * (y - 1); loss = -log(prob) */
@@ -471,7 +465,7 @@ static void fused_step_part(struct mt_trainer *t, struct step_run *r, int tid, i
         if (mine && b->out == 1)
             b->gb[0] = mt_fast_sum_contig(bs, gz);
         else if (mine)
-            col_sums(gz + c0, bs, c1 - c0, b->out, b->gb + c0);
+            col_sums(k, gz + c0, bs, c1 - c0, b->out, b->gb + c0);
         if (l < last && l > 0) BARRIER(nt); /* every column of g before g @ W^T */
         /* The layer's input: g @ W^T (W^T kept row-major in wt), this thread's columns, then
          * back through the ReLU before it. Before the weight's update, which overwrites W^T. */
@@ -481,9 +475,9 @@ static void fused_step_part(struct mt_trainer *t, struct step_run *r, int tid, i
             if (d1 > d0 && atomic_load(&r->err) == MT_OK) {
                 fail_once(r, mt_cpu_gemm(1, bs, d1 - d0, b->out, gz, b->out, 1, b->wt + d0, b->in,
                                          1, b->gh + d0, b->in, 1));
-                for (int64_t i = 0; i < bs; i++)
-                    relu_back(t->L[l - 1].z + i * b->in + d0, b->gh + i * b->in + d0, d1 - d0,
-                              t->L[l - 1].gz + i * b->in + d0);
+                for (int64_t i = 0; i < bs; i++) /* g if z > 0 else 0 */
+                    k->zip(MT_ZIP_RELU_BACK, d1 - d0, t->L[l - 1].z + i * b->in + d0, 1,
+                           b->gh + i * b->in + d0, 1, t->L[l - 1].gz + i * b->in + d0);
             }
         }
         if (!mine || atomic_load(&r->err) != MT_OK) continue;

@@ -41,9 +41,10 @@ const char *mt_cpu_gemm_isa(void);
 /* For tests and benchmarks: use `isa` from now on instead of the automatic choice.
  *
  * The automatic choice is the best ISA the CPU supports (__builtin_cpu_supports, which also
- * checks that the OS saves the vector registers), lowered by the environment variable
- * MT_GEMM_ISA=scalar|avx2|avx512 when that is set. It is made once and cached.
- * mt_cpu_gemm_force_isa takes the same names and overrides both; NULL or "" returns to the
+ * checks that the OS saves the vector registers; AVX2 rather than AVX-512 where a 512-bit FMA is
+ * no faster than a 256-bit one, see gemm.c), replaced by the environment variable
+ * MT_GEMM_ISA=scalar|avx2|avx512 when that is set (to any ISA the CPU runs). It is made once and
+ * cached. mt_cpu_gemm_force_isa takes the same names and overrides both; NULL or "" returns to the
  * automatic choice. A name the CPU cannot run, or an unknown name, gives the best available ISA,
  * never a crash. "avx512emu" is a test stand-in for machines without AVX-512: the AVX-512
  * path's blocking and tile shape (12 x 32) with the same micro-kernel source instantiated on
