@@ -186,6 +186,12 @@ def _load():
         "mt_linear_free": (None, [C.POINTER(MtLinear)]),
         "mt_sgd_step": (st, [ctxp, C.POINTER(TP), i, C.c_float]),
         "mt_sgd_zero_grad": (None, [C.POINTER(TP), i]),
+        "mt_trainer_new": (st, [ctxp, C.POINTER(MtLinear), i, TP, TP, C.c_int64, C.c_float,
+                                C.c_bool, C.POINTER(C.c_void_p)]),
+        "mt_trainer_epoch": (st, [C.c_void_p, C.POINTER(C.c_double)]),
+        "mt_trainer_correct": (st, [C.c_void_p, I64P]),
+        "mt_trainer_path": (C.c_char_p, [C.c_void_p]),
+        "mt_trainer_free": (None, [C.c_void_p]),
     }
     for name in FN1:
         sig["mt_" + name] = (st, [ctxp, TP, TPP])
