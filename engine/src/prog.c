@@ -516,6 +516,11 @@ static void elementwise_block(const struct job *j, int64_t o0, int64_t n, float 
     for (int a = 0; a < j->nin; a++) {
         if (j->in[a].direct) {
             args[a] = j->in[a].data + o0;
+            /* the thread's next block (schedule(static): the blocks after this one), asked of
+             * memory now so that it arrives while this block's instructions run in L1: the
+             * hardware prefetcher alone stops at the pauses between blocks */
+            const int64_t ahead = j->size - (o0 + n) < n ? j->size - (o0 + n) : n;
+            for (int64_t l = 0; l < ahead; l += 16) __builtin_prefetch(args[a] + n + l, 0, 2);
         } else {
             gather(&j->in[a], j->ndim, j->shape, o0, n, argbuf + a * BLOCK);
             args[a] = argbuf + a * BLOCK;
