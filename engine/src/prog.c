@@ -3,23 +3,29 @@
  * MiniTorch's Module 3 makes tensor_map(fn), tensor_zip(fn) and tensor_reduce(fn) fast with
  * Numba, which compiles fn to machine code. Here fn arrives as a small register program (the
  * language compiles a `def` into one; minitorch.h describes the instruction set) and runs the
- * way numexpr runs an expression: over blocks of BLOCK elements, one instruction at a time, each
- * instruction a tight vector loop over the block. A block's registers (4 KiB each) stay in L1,
- * so a function of any number of operations reads each input and writes the output once: one
- * pass over memory, where the same expression written with tensor ops makes a pass per op.
+ * way numexpr runs an expression, over blocks of BLOCK elements, with one difference inside a
+ * block: numexpr runs each instruction over the whole block and keeps every intermediate value
+ * in a block-sized buffer; here the block goes by chunks of a few vectors, each chunk through
+ * every instruction, and a value stays in vector registers for the next instruction (the fast
+ * kernels' `prog`, cpu/fast_prog.h). Either way a function of any number of operations reads
+ * each input and writes the output once: one pass over memory, where the same expression
+ * written with tensor ops makes a pass per op. The chunks also keep the reads of memory going
+ * while the arithmetic runs; the fused 4-op map of the engine benchmark went from 18.4-19.5
+ * GB/s (numexpr's way, blocks of 2,048) to 33.8 on 16M floats, one thread of 2026-11-24's
+ * Zen 4 VM.
  *
  * Backends. `simple` evaluates the program one element at a time (mt_prog_eval, the reference
  * meaning, with cpu/scalar.h's functions). `fast` runs the blocks, in parallel over blocks with
- * OpenMP for large tensors, and its instructions call the fast backend's own loops
- * (cpu/fast.h): exp in a user function is the vector exp of the built-in exp(), so a built-in
- * op and the same op written as a function give the same bits. `cuda` compiles the program as
- * CUDA C (mt_prog_cuda_source, below) with NVRTC into one kernel, cached by its text
+ * OpenMP for large tensors; exp, log, sigmoid and tanh in a user function are the fast
+ * backend's own vector routines, the built-in maps' (cpu/fast.h), so a built-in op and the
+ * same op written as a function give the same bits. `cuda` compiles the program as CUDA C
+ * (mt_prog_cuda_source, below) with NVRTC into one kernel, cached by its text
  * (cuda/nvrtc.cu): Numba's cuda.jit for the course's functions.
  *
  * Registers. The program is in SSA form (each register written once); before a run each
- * register gets one of at most MT_PROG_MAX_LIVE block buffers, reused once the register's last
- * reader has run (a linear scan over the instructions). An instruction never writes the buffer
- * of a register it reads, so the loops need not handle aliasing.
+ * register that must outlive the next instruction gets one of at most MT_PROG_MAX_LIVE chunk
+ * buffers, reused once the register's last reader has run (a linear scan over the
+ * instructions). An instruction never writes the buffer of a register it reads.
  *
  * Reduce. acc = start, then acc = fn(acc, x) along the dim, in order, for a block of outputs at
  * a time (the outputs are independent; each one's order is serial, as MiniTorch's). With fewer
@@ -45,10 +51,8 @@
 #include <xmmintrin.h>
 #endif
 
-/* Elements per block: a register is 8 KiB. The fused 4-op map of the engine benchmark on one
- * thread of the development VM (an Intel Xeon, 48 KiB L1), blocks of 512, 1,024, 2,048 and
- * 4,096 elements: 11.2, 14.5-15.4, 17.1-18.7 and 17.4-18.3 GB/s (copy probe 19-22); the
- * difference is not the non-temporal stores (regular ones gave the same at 1,024). */
+/* Elements per block: what a thread takes at a time (and gathers, for strided inputs), and the
+ * unit of the cancel checks. */
 #define BLOCK 2048
 #define PAR_MIN_ELEMS ((int64_t)1 << 16) /* below this, one thread (as the fast backend's maps) */
 #define REDUCE_FOLD_MAX 64 /* reduce: at most this many outputs are folded one by one */
@@ -103,7 +107,7 @@ static int plan_slots(const struct mt_prog *p, int *slot)
     bool used[MT_PROG_MAX_LIVE] = {false};
     int nslots = 0;
     /* constants first, each with a slot of its own for the whole program: they are filled
-     * at a thread's first block and kept for the next ones (run_program) */
+     * when a thread starts (run_blocks) and kept */
     for (int i = 0; i < p->ninsn; i++) {
         if (p->insn[i].op != MT_P_CONST) continue;
         if (nslots == MT_PROG_MAX_LIVE) return -1;
@@ -318,68 +322,6 @@ char *mt_prog_cuda_source(const struct mt_prog *p, const char *what)
 
 /* ---- the block machine (fast) ------------------------------------------------------------- */
 
-/* One instruction over n <= BLOCK elements: d from a, b, c (never d itself). The ops the fast
- * backend has as maps and zips use its loops, and take a constant operand as one float (sa or
- * sb 0: a[0] for every element, half the loads); the rest are loops the compiler vectorises,
- * over whole blocks (sa, sb ignored: constants are kept filled for them). */
-static void block_op(const struct mt_fast_kernels *k, const struct mt_prog_insn *in, int64_t n,
-                     float *restrict d, const float *a, const float *b, const float *c, bool nt,
-                     int64_t sa, int64_t sb)
-{
-    void (*map)(enum mt_map_op, int64_t, const float *, float *) = nt ? k->map_nt : k->map;
-    void (*zip)(enum mt_zip_op, int64_t, const float *, int64_t, const float *, int64_t, float *) =
-        nt ? k->zip_nt : k->zip;
-    switch (in->op) {
-    case MT_P_CONST:
-        for (int64_t i = 0; i < n; i++) d[i] = in->imm;
-        return;
-    case MT_P_NEG: map(MT_MAP_NEG, n, a, d); return;
-    case MT_P_ABS: map(MT_MAP_ABS, n, a, d); return;
-    case MT_P_SQRT: map(MT_MAP_SQRT, n, a, d); return;
-    case MT_P_EXP: map(MT_MAP_EXP, n, a, d); return;
-    case MT_P_LOG: map(MT_MAP_LOG, n, a, d); return;
-    case MT_P_SIGMOID: map(MT_MAP_SIGMOID, n, a, d); return;
-    case MT_P_TANH: map(MT_MAP_TANH, n, a, d); return;
-    case MT_P_RELU: map(MT_MAP_RELU, n, a, d); return;
-    case MT_P_ADD: zip(MT_ZIP_ADD, n, a, sa, b, sb, d); return;
-    case MT_P_SUB: zip(MT_ZIP_SUB, n, a, sa, b, sb, d); return;
-    case MT_P_MUL: zip(MT_ZIP_MUL, n, a, sa, b, sb, d); return;
-    case MT_P_DIV: zip(MT_ZIP_DIV, n, a, sa, b, sb, d); return;
-    case MT_P_LT: zip(MT_ZIP_LT, n, a, sa, b, sb, d); return;
-    case MT_P_GT: zip(MT_ZIP_GT, n, a, sa, b, sb, d); return;
-    case MT_P_EQ: zip(MT_ZIP_EQ, n, a, sa, b, sb, d); return;
-    case MT_P_NOT:
-        for (int64_t i = 0; i < n; i++) d[i] = a[i] == 0.0f ? 1.0f : 0.0f;
-        return;
-    case MT_P_POW:
-        for (int64_t i = 0; i < n; i++) d[i] = powf(a[i], b[i]);
-        return;
-    case MT_P_MIN:
-        for (int64_t i = 0; i < n; i++) d[i] = b[i] < a[i] ? b[i] : a[i];
-        return;
-    case MT_P_MAX: zip(MT_ZIP_MAX, n, b, sb, a, sa, d); return; /* max(b, a): b if b > a else a */
-    case MT_P_LE:
-        for (int64_t i = 0; i < n; i++) d[i] = a[i] <= b[i] ? 1.0f : 0.0f;
-        return;
-    case MT_P_GE:
-        for (int64_t i = 0; i < n; i++) d[i] = a[i] >= b[i] ? 1.0f : 0.0f;
-        return;
-    case MT_P_NE:
-        for (int64_t i = 0; i < n; i++) d[i] = a[i] != b[i] ? 1.0f : 0.0f;
-        return;
-    case MT_P_AND:
-        for (int64_t i = 0; i < n; i++) d[i] = a[i] != 0.0f ? b[i] : a[i];
-        return;
-    case MT_P_OR:
-        for (int64_t i = 0; i < n; i++) d[i] = a[i] != 0.0f ? a[i] : b[i];
-        return;
-    case MT_P_SELECT:
-        for (int64_t i = 0; i < n; i++) d[i] = a[i] != 0.0f ? b[i] : c[i];
-        return;
-    default: return;
-    }
-}
-
 /* A tensor read or written in out's row-major element order: its strides expanded to out's
  * shape (0 on broadcast dims), or `direct` when element o is simply data[o]. */
 struct operand {
@@ -444,16 +386,20 @@ static void scatter(const struct operand *o, int ndim, const int64_t *shape, int
 struct job {
     const struct mt_prog *p;
     const struct mt_fast_kernels *k;
-    int slot[MAX_REGS];      /* each register's buffer (registers >= nargs) */
-    bool is_const[MAX_REGS]; /* the register holds a constant (written by MT_P_CONST) */
-    int nslots;
+    mt_fast_prog_fn run;    /* the kernel that runs fp (mt_fast_prog_kernel) */
+    int width;              /* its vector width */
+    struct mt_fast_prog fp; /* p as k->prog runs it (compile_steps) */
+    struct mt_fast_step steps[MT_PROG_MAX_INSNS];
+    int nslots;                       /* chunk buffers a thread needs */
+    int nconst;                       /* constants: their buffers and values */
+    int const_slot[MT_PROG_MAX_LIVE]; /* (plan_slots gives each a buffer of its own) */
+    float const_val[MT_PROG_MAX_LIVE];
     int nin;
     struct operand in[2]; /* map, zip: the inputs in out's order; reduce: in[1] is unused */
     struct operand out;
-    bool out_final; /* out is direct and shares no storage with the inputs: the last
-                     * instruction may write into it */
+    bool out_final; /* out is direct and shares no storage with the inputs: the program may
+                     * write into it */
     bool stream;    /* ... with non-temporal stores (a big output, as the fast backend's) */
-    bool prefetch;  /* elementwise_block asks for the next block's inputs (see there) */
     int64_t block;  /* elements (outputs) per block: BLOCK, or RED_BLOCK for a gathering reduce */
     int ndim;
     int64_t shape[MT_MAX_DIMS]; /* out's */
@@ -464,77 +410,96 @@ struct job {
     int64_t red_len, red_stride;
     float start;
     int fold;           /* an enum mt_reduce_op when the program is that op's fold step, else -1 */
+    int map;            /* map, zip: an enum mt_map_op when the program is that map (map_op) */
     atomic_int stopped; /* the cancel flag was seen: blocks after it are skipped */
 };
 
-static void mark_constants(const struct mt_prog *p, bool *is_const)
-{
-    memset(is_const, 0, (size_t)(p->nargs + p->ninsn) * sizeof *is_const);
-    for (int i = 0; i < p->ninsn; i++) is_const[p->insn[i].dst] = p->insn[i].op == MT_P_CONST;
-}
-
-/* Runs the program on a block whose argument buffers are args[]; returns the result's buffer.
- * `final` (may be NULL; never overlapping the arguments) is where the result goes: when the last
- * instruction computes it, that instruction writes there directly, saving a copy of the block
- * (the result is then final itself). */
-static const float *run_program(const struct job *j, int64_t n, const float *const *args,
-                                float *regs, float *final)
+/* j->p as the fast kernels run it (fast.h's struct mt_fast_prog): a step per operation, in
+ * order; an operand that is the previous step's value is read from registers, any other from
+ * its source (an argument, or the chunk buffer plan_slots gave its register), and a value is
+ * stored to its buffer only when a step after the next one, or the end, reads it. Constants
+ * are not steps: each has a buffer of its own, filled once per thread (run_blocks). */
+static void compile_steps(struct job *j)
 {
     const struct mt_prog *p = j->p;
-    /* regs[-1] (a float before the registers, see run_blocks) says the constants are in */
-    float *filled = regs - 1;
-#define REG(r) ((r) < p->nargs ? args[(r)] : regs + (int64_t)j->slot[(r)] * BLOCK)
+    int slot[MAX_REGS], last[MAX_REGS];
+    j->nslots = plan_slots(p, slot);
+    for (int r = 0; r < p->nargs + p->ninsn; r++) last[r] = -1;
+    for (int i = 0; i < p->ninsn; i++)
+        for (int k = 0; k < mt_prog_arity(p->insn[i].op); k++) last[operand(&p->insn[i], k)] = i;
+    last[p->result] = p->ninsn;
+#define SOURCE(r) ((r) < p->nargs ? (r) : 2 + slot[(r)])
+    int n = 0, chained = -1; /* the register whose value the registers hold */
+    j->nconst = 0;
     for (int i = 0; i < p->ninsn; i++) {
         const struct mt_prog_insn *in = &p->insn[i];
-        const int ar = mt_prog_arity(in->op);
-        float *d = final && i == p->ninsn - 1 && in->dst == p->result
-                       ? final
-                       : regs + (int64_t)j->slot[in->dst] * BLOCK;
-        if (in->op == MT_P_CONST && d != final) {
-            /* its slot is its own for the whole run (plan_slots): filled at the thread's first
-             * block, whole, and kept */
-            if (*filled == 0.0f) block_op(j->k, in, BLOCK, d, NULL, NULL, NULL, false, 1, 1);
+        if (in->op == MT_P_CONST) {
+            j->const_slot[j->nconst] = slot[in->dst];
+            j->const_val[j->nconst++] = in->imm;
             continue;
         }
-        block_op(j->k, in, n, d, ar > 0 ? REG(in->a) : NULL, ar > 1 ? REG(in->b) : NULL,
-                 ar > 2 ? REG(in->c) : NULL, d == final && j->stream,
-                 ar > 0 && j->is_const[in->a] ? 0 : 1, ar > 1 && j->is_const[in->b] ? 0 : 1);
-        if (d == final) {
-            *filled = 1.0f;
-            return final;
+        struct mt_fast_step *st = &j->steps[n++];
+        st->op = (uint8_t)in->op;
+        for (int k = 0; k < 3; k++) {
+            const int r = operand(in, k);
+            st->src[k] =
+                (int8_t)(k >= mt_prog_arity(in->op) || r == chained ? MT_FAST_CHAINED : SOURCE(r));
         }
+        int next = i + 1; /* the next step's instruction */
+        while (next < p->ninsn && p->insn[next].op == MT_P_CONST) next++;
+        st->keep = (int8_t)(last[in->dst] > next ? 2 + slot[in->dst] : -1);
+        chained = in->dst;
     }
-    *filled = 1.0f;
-    return REG(p->result);
-#undef REG
+    j->fp = (struct mt_fast_prog){
+        .step = j->steps,
+        .nsteps = n,
+        .result = p->result == chained ? MT_FAST_CHAINED : SOURCE(p->result),
+        .nbufs = j->nslots,
+    };
+#undef SOURCE
 }
 
 /* map / zip: out's elements o0 .. o0+n (buf: run_blocks's buffers). */
 static void elementwise_block(const struct job *j, int64_t o0, int64_t n, float *buf)
 {
-    float *regs = buf, *argbuf = buf + (int64_t)j->nslots * BLOCK;
-    const float *args[2];
+    float *bufs = buf, *argbuf = buf + (int64_t)j->nslots * MT_FAST_CHUNK,
+          *res = argbuf + 2 * BLOCK;
+    const float *args[2] = {NULL, NULL};
     for (int a = 0; a < j->nin; a++) {
         if (j->in[a].direct) {
             args[a] = j->in[a].data + o0;
-            /* the thread's next block (schedule(static): the blocks after this one), asked of
-             * memory now so that it arrives while this block's instructions run in L1: with
-             * several instructions a block, the hardware prefetcher alone falls behind */
-            const int64_t left = j->size - (o0 + n);
-            const int64_t ahead = !j->prefetch ? 0 : left < n ? left : n;
-            for (int64_t l = 0; l < ahead; l += 16) __builtin_prefetch(args[a] + n + l, 0, 2);
         } else {
             gather(&j->in[a], j->ndim, j->shape, o0, n, argbuf + a * BLOCK);
             args[a] = argbuf + a * BLOCK;
         }
     }
-    float *final = j->out_final ? j->out.data + o0 : NULL;
-    const float *res = run_program(j, n, args, regs, final);
-    if (res == final) return;
+    float *dst = j->out_final ? j->out.data + o0 : res;
+    const bool nt = j->out_final && j->stream;
+    if (j->map >= 0)
+        (nt ? j->k->map_nt : j->k->map)((enum mt_map_op)j->map, n, args[0], dst);
+    else
+        j->run(&j->fp, n, args, bufs, dst, nt);
+    if (j->out_final) return;
     if (j->out.direct)
         memcpy(j->out.data + o0, res, (size_t)n * sizeof(float));
     else
         scatter(&j->out, j->ndim, j->shape, o0, n, res);
+}
+
+/* The built-in map a program is, or -1: one step of exp, log, sigmoid or tanh on its argument.
+ * The block runs as that map (the same routine, so the same bits), not through the program's
+ * chunks, where these ops leave the registers for a call per chunk: `exp(x)` as a function took
+ * 1.4x the built-in exp's time on 16M floats that way (14.7 GB/s against 21.5, one thread,
+ * 2026-11-24's Zen 4 VM). */
+static int map_op(const struct job *j)
+{
+    static const int maps[MT_P_COUNT] = {[MT_P_EXP] = MT_MAP_EXP + 1,
+                                         [MT_P_LOG] = MT_MAP_LOG + 1,
+                                         [MT_P_SIGMOID] = MT_MAP_SIGMOID + 1,
+                                         [MT_P_TANH] = MT_MAP_TANH + 1};
+    const struct mt_fast_step *st = &j->steps[0];
+    if (j->fp.nsteps != 1 || j->fp.result != MT_FAST_CHAINED || st->src[0] != 0) return -1;
+    return maps[st->op] - 1;
 }
 
 /* tile[k * n + i] = src[base[i] + k * stride] for outputs i < n, steps k < m: the next m
@@ -611,8 +576,7 @@ static int fold_op(const struct mt_prog *p)
  * matrix), else gathered. */
 static void reduce_block(const struct job *j, int64_t o0, int64_t n, float *buf)
 {
-    float *regs = buf, *acc = buf + (int64_t)j->nslots * BLOCK, *acc2 = acc + BLOCK,
-          *tile = acc2 + BLOCK;
+    float *bufs = buf, *acc = buf + (int64_t)j->nslots * MT_FAST_CHUNK, *tile = acc + BLOCK;
     int64_t base[BLOCK], idx[MT_MAX_DIMS];
     int64_t pos = start_at(&j->red_base, j->ndim, j->shape, o0, idx);
     bool side_by_side = true;
@@ -642,16 +606,10 @@ static void reduce_block(const struct job *j, int64_t o0, int64_t n, float *buf)
                 j->k->red_cols((enum mt_reduce_op)j->fold, m, n, tile, n, acc);
                 continue;
             }
-            for (int64_t k = 0; k < m; k++) {
+            for (int64_t k = 0; k < m; k++) { /* acc = f(acc, x) in place */
                 const float *xs = side_by_side ? src + k * j->red_stride + base[0] : tile + k * n;
                 const float *args[2] = {acc, xs};
-                const float *res = run_program(j, n, args, regs, acc2);
-                if (res == acc2) { /* swap */
-                    acc2 = acc;
-                    acc = (float *)res;
-                } else {
-                    memcpy(acc, res, (size_t)n * sizeof(float)); /* res is a register, never acc */
-                }
+                j->run(&j->fp, n, args, bufs, acc, false);
             }
         }
     }
@@ -668,7 +626,10 @@ static enum mt_status run_blocks(struct mt_ctx *ctx, struct job *j, int nt,
 {
     const int64_t bs = j->block;
     const int64_t nblocks = (j->size + bs - 1) / bs;
-    const size_t bytes = ((size_t)(j->nslots + 3) * BLOCK + TILE * RED_BLOCK) * sizeof(float);
+    /* a thread's memory: the chunk buffers, then the block's (elementwise_block: two gathered
+     * arguments and the result; reduce_block: the accumulators and the tile) */
+    const size_t bytes =
+        ((size_t)j->nslots * MT_FAST_CHUNK + 3 * BLOCK + TILE * RED_BLOCK) * sizeof(float);
     atomic_int nomem;
     atomic_init(&nomem, 0);
     atomic_init(&j->stopped, 0);
@@ -677,13 +638,13 @@ static enum mt_status run_blocks(struct mt_ctx *ctx, struct job *j, int nt,
 #pragma omp parallel num_threads(nt) if (nt > 1)
 #endif
     {
-        /* the thread's registers and buffers, after 64 bytes whose last float is
-         * run_program's "constants filled" flag */
-        float *mem = aligned_alloc(64, bytes + 64), *buf = mem ? mem + 16 : NULL;
+        float *buf = aligned_alloc(64, bytes);
         if (!buf)
             atomic_store(&nomem, 1);
         else
-            buf[-1] = 0.0f;
+            for (int c = 0; c < j->nconst; c++)
+                for (int e = 0; e < MT_FAST_CHUNK; e++)
+                    buf[(int64_t)j->const_slot[c] * MT_FAST_CHUNK + e] = j->const_val[c];
 #ifdef MT_HAVE_OPENMP
 #pragma omp for schedule(static)
 #endif
@@ -696,7 +657,7 @@ static enum mt_status run_blocks(struct mt_ctx *ctx, struct job *j, int nt,
             const int64_t o0 = b * bs;
             block(j, o0, j->size - o0 < bs ? j->size - o0 : bs, buf);
         }
-        free(mem);
+        free(buf);
     }
     (void)nt;
     if (atomic_load(&nomem)) return MT_ERR_NOMEM;
@@ -837,31 +798,27 @@ static enum mt_status elementwise(struct mt_ctx *ctx, const char *what, const st
         if (!j) return mt_fail(ctx, MT_ERR_NOMEM, "%s(%s): out of memory", what, p->name);
         j->p = p;
         j->k = mt_fast_active();
-        j->nslots = plan_slots(p, j->slot);
-        mark_constants(p, j->is_const);
+        j->run = mt_fast_prog_kernel(j->k, &j->width);
+        compile_steps(j);
+        j->map = map_op(j);
         j->nin = nin;
         for (int i = 0; i < nin; i++) operand_init(&j->in[i], ins[i], out);
         operand_init(&j->out, out, out);
         j->out_final =
             j->out.direct && out->storage != a->storage && (!b || out->storage != b->storage);
         j->stream = out->size * (int64_t)sizeof(float) >= MT_FAST_NT_BYTES;
-        /* Prefetching pays where a block has several instructions. On 2026-11-24's Zen 4 VM,
-         * one thread, 16M floats, libraries alternated: the fused 4-op map 15.2-17.1 GB/s
-         * without, 18.4-19.5 with; a+b (one instruction, two inputs streamed) 36-39 without,
-         * 22-27 with, where the hardware prefetcher keeps up alone. */
-        j->prefetch = prog_ops(p) >= 2;
         j->block = BLOCK;
         j->ndim = out->ndim;
         memcpy(j->shape, out->shape, sizeof j->shape);
         j->size = out->size;
-        const int nt = threads_for(ctx, out->size);
+        const int nt = threads_for(ctx, out->size), width = j->width;
         enum mt_status st = run_blocks(ctx, j, nt, elementwise_block);
         free(j);
         if (st != MT_OK) return fail_status(ctx, st, what, p);
         if (ctx->diag) {
             d.path = "user function, fused blocks";
             d.threads = nt;
-            d.vec_width = mt_fast_active()->width;
+            d.vec_width = width;
             d.chunk = BLOCK;
             d.nchunks = (out->size + BLOCK - 1) / BLOCK;
         }
@@ -963,7 +920,10 @@ enum mt_status mt_reduce_prog(struct mt_ctx *ctx, const struct mt_prog *p,
     if (st == MT_OK) {
         j->p = p;
         j->k = a->backend == MT_BACKEND_FAST ? mt_fast_active() : NULL;
-        j->out_final = j->stream = j->prefetch = false; /* the fold writes its own buffers */
+        /* the table's own kernel, not the AVX-512 one: a gathered block has RED_BLOCK outputs,
+         * a quarter of an AVX-512 chunk */
+        j->run = j->k ? j->k->prog : NULL;
+        j->out_final = j->stream = false; /* the fold writes its own buffers */
         j->ndim = o->ndim;
         memcpy(j->shape, o->shape, sizeof j->shape);
         j->size = o->size;
@@ -1002,8 +962,7 @@ enum mt_status mt_reduce_prog(struct mt_ctx *ctx, const struct mt_prog *p,
             }
             path = "user function, one element at a time";
         } else {
-            j->nslots = plan_slots(p, j->slot);
-            mark_constants(p, j->is_const);
+            compile_steps(j);
             /* outputs side by side in a: the reduced dim is not the one out's last index runs
              * along (a's strides there are 1) */
             const int last = o->ndim - 1;

@@ -355,6 +355,38 @@ static void test_outputs_and_errors(void)
     mt_tensor_release(x);
 }
 
+/* Outputs of 16 MiB and more are written with non-temporal stores, in chunks, and a one-op
+ * program of exp runs as the built-in map: both on a size that is no multiple of any chunk. */
+static void test_large_outputs(void)
+{
+    uint64_t rng = 11;
+    int64_t shape[1] = {((int64_t)4 << 20) + 333};
+    struct mt_tensor *x = random_tensor(&rng, MT_BACKEND_FAST, 1, shape);
+    /* (x * 1.5 + 0.5) * x - 2, with the minimum against x kept for the end */
+    struct mt_prog_insn in[8] = {
+        {.op = MT_P_CONST, .dst = 1, .imm = 1.5f},  {.op = MT_P_MUL, .dst = 2, .a = 0, .b = 1},
+        {.op = MT_P_CONST, .dst = 3, .imm = 0.5f},  {.op = MT_P_ADD, .dst = 4, .a = 2, .b = 3},
+        {.op = MT_P_MUL, .dst = 5, .a = 4, .b = 0}, {.op = MT_P_CONST, .dst = 6, .imm = 2.0f},
+        {.op = MT_P_SUB, .dst = 7, .a = 5, .b = 6}, {.op = MT_P_MIN, .dst = 8, .a = 7, .b = 2}};
+    struct mt_prog p = {.name = "f", .nargs = 1, .ninsn = 8, .insn = in, .result = 8};
+    struct mt_tensor *y = NULL;
+    CHECK_INT(mt_map_prog(ctx, &p, x, &y), MT_OK);
+    if (y) CHECK_INT(compare_elementwise(&p, x, NULL, y), 0);
+    struct mt_prog_insn e = {.op = MT_P_EXP, .dst = 1, .a = 0};
+    struct mt_prog pe = {.name = "e", .nargs = 1, .ninsn = 1, .insn = &e, .result = 1};
+    struct mt_tensor *u = NULL, *v = NULL;
+    CHECK_INT(mt_map_prog(ctx, &pe, x, &u), MT_OK);
+    CHECK_INT(mt_map(ctx, MT_MAP_EXP, x, &v), MT_OK);
+    int bad = 0;
+    for (int64_t i = 0; u && v && i < x->size; i++)
+        bad += !same_bits(mt_tensor_data(u)[i], mt_tensor_data(v)[i]);
+    CHECK_INT(bad, 0);
+    mt_tensor_release(u);
+    mt_tensor_release(v);
+    mt_tensor_release(y);
+    mt_tensor_release(x);
+}
+
 /* the diagnostics of a user function's op: one entry, its instruction count */
 static struct mt_diag last;
 static int seen;
@@ -614,6 +646,7 @@ int main(void)
     RUN_TEST(test_check_rejects);
     RUN_TEST(test_random_elementwise);
     RUN_TEST(test_builtin_equivalence);
+    RUN_TEST(test_large_outputs);
     RUN_TEST(test_reduce_order);
     RUN_TEST(test_outputs_and_errors);
     RUN_TEST(test_diagnostics);

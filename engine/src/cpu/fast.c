@@ -188,6 +188,26 @@ static const struct mt_fast_kernels *kernels(void)
 
 const struct mt_fast_kernels *mt_fast_active(void) { return kernels(); }
 
+mt_fast_prog_fn mt_fast_prog_kernel(const struct mt_fast_kernels *k, int *width)
+{
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    static atomic_int avx512 = -1; /* not yet asked */
+    int has = atomic_load_explicit(&avx512, memory_order_relaxed);
+    if (has < 0) {
+        const char *want = getenv("MT_FAST_ISA");
+        __builtin_cpu_init();
+        has = __builtin_cpu_supports("avx512f") && !(want && strcmp(want, "avx2") == 0);
+        atomic_store_explicit(&avx512, has, memory_order_relaxed);
+    }
+    if (has && k == &mt_fast_kernels_avx2) {
+        *width = 16;
+        return mt_fast_prog_avx512;
+    }
+#endif
+    *width = k->width;
+    return k->prog;
+}
+
 float mt_fast_sum_contig(int64_t n, const float *a)
 {
     const struct mt_fast_kernels *k = kernels();

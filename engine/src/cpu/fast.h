@@ -22,6 +22,26 @@
 
 #include <stdint.h>
 
+/* A user function's program as the fast kernels run it (prog.c translates struct mt_prog into
+ * it). The elements go by chunks of 8 vectors (64 floats with AVX2, 32 with SSE), each chunk
+ * through every step of the program: a step's value stays in vector registers for the next
+ * step and goes to a chunk buffer (in L1) only when a later step reads it, so a chain of
+ * operations costs one load of its inputs and one store of its result, however long. */
+#define MT_FAST_CHUNK 256    /* floats a chunk buffer holds (AVX-512: 16 vectors of 16) */
+#define MT_FAST_CHAINED (-1) /* an operand that is the previous step's value, in registers */
+struct mt_fast_step {
+    uint8_t op;    /* enum mt_prog_op, never MT_P_CONST (constants are filled chunk buffers) */
+    int8_t src[3]; /* operands a, b, c (as the op reads them): MT_FAST_CHAINED or a source,
+                    * 0 and 1 the arguments, 2 + k chunk buffer k */
+    int8_t keep;   /* 2 + k: the value is also stored to chunk buffer k; -1: not */
+};
+struct mt_fast_prog {
+    const struct mt_fast_step *step;
+    int nsteps;
+    int result; /* MT_FAST_CHAINED (the last step's value) or a source */
+    int nbufs;  /* chunk buffers, at most MT_PROG_MAX_LIVE */
+};
+
 struct mt_fast_kernels {
     const char *isa; /* "avx2", "generic" */
     int width;       /* float32 lanes of the vectors the loops run on */
@@ -59,6 +79,13 @@ struct mt_fast_kernels {
      * keeps W^T beside W; blocks are transposed in registers. */
     void (*sgd_t)(float *W, float *WT, const float *G, int64_t in, int64_t out, int64_t c0,
                   int64_t c1, float rate);
+    /* A user function over n elements (struct mt_fast_prog, below): out[i] = f(args[0][i],
+     * args[1][i]). bufs: the program's chunk buffers, MT_FAST_CHUNK floats each, those of
+     * constants filled with the constant. out may be args[0] or args[1] (in place), no other
+     * overlap. nt: non-temporal stores (an sfence before returning), where out's alignment
+     * allows them. */
+    void (*prog)(const struct mt_fast_prog *fp, int64_t n, const float *const *args, float *bufs,
+                 float *out, bool nt);
 };
 
 extern const struct mt_fast_kernels mt_fast_kernels_generic; /* fast.c */
@@ -68,6 +95,16 @@ extern const struct mt_fast_kernels mt_fast_kernels_avx2; /* fast_avx2.c */
 
 /* The table the fast backend's ops run on (chosen once per process, see fast.c). */
 const struct mt_fast_kernels *mt_fast_active(void);
+/* The user-function kernel to run with table k, and its vector width: k->prog, or where k is
+ * the AVX2 table and the CPU has AVX-512F, the same kernel built for AVX-512
+ * (fast_prog_avx512.c; MT_FAST_ISA=avx2 keeps AVX2's). */
+typedef void (*mt_fast_prog_fn)(const struct mt_fast_prog *fp, int64_t n, const float *const *args,
+                                float *bufs, float *out, bool nt);
+mt_fast_prog_fn mt_fast_prog_kernel(const struct mt_fast_kernels *k, int *width);
+#if defined(__x86_64__)
+void mt_fast_prog_avx512(const struct mt_fast_prog *fp, int64_t n, const float *const *args,
+                         float *bufs, float *out, bool nt);
+#endif
 /* The float the fast backend's sum gives for a contiguous row of n >= 1 floats (t.sum() of a
  * contiguous 1-D t, or a (n, 1) t summed over dim 0): the same path and order as its reduce,
  * for code that must reproduce it bit for bit (the training step, train.c). */
@@ -410,9 +447,11 @@ static void fk_sgd_t(float *W, float *WT, const float *G, int64_t in, int64_t ou
         for (int64_t j = c0; j < c1; j++) fk_sgd_one(W, WT, G, in, out, i, j, rate);
 }
 
+#include "fast_prog.h"
+
 #define FK_TABLE_FUNCS                                                                             \
     .map = fk_map, .zip = fk_zip, .red_row = fk_red_row, .red_cols = fk_red_cols,                  \
-    .fold_rows = fk_fold_rows, .sgd_t = fk_sgd_t
+    .fold_rows = fk_fold_rows, .sgd_t = fk_sgd_t, .prog = fk_prog
 
 #endif /* MT_FAST_KERNEL_BODIES */
 
