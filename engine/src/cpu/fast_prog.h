@@ -216,6 +216,10 @@ static void fk_prog(const struct mt_fast_prog *fp, int64_t n, const float *const
         if (m == FK_CH) {
             src[1] = args[0] + i;
             src[2] = args[1] ? args[1] + i : NULL;
+            for (int a = 0; a < 2; a++)
+                if (fp->prefetch[a])
+                    for (int l = 0; l < FK_CH; l += 16)
+                        __builtin_prefetch(args[a] + i + MT_FAST_PREFETCH + l, 0, 2);
             fk_prog_chunk(fp, src, out + i, nt);
         } else { /* the last, partial chunk: through zero-padded copies */
             memset(pad, 0, sizeof pad);
