@@ -926,9 +926,6 @@ enum mt_status mt_reduce_prog(struct mt_ctx *ctx, const struct mt_prog *p,
     if (st == MT_OK) {
         j->p = p;
         j->k = a->backend == MT_BACKEND_FAST ? mt_fast_active() : NULL;
-        /* the table's own kernel, not the AVX-512 one: a gathered block has RED_BLOCK outputs,
-         * a quarter of an AVX-512 chunk */
-        j->run = j->k ? j->k->prog : NULL;
         j->out_final = j->stream = false; /* the fold writes its own buffers */
         j->ndim = o->ndim;
         memcpy(j->shape, o->shape, sizeof j->shape);
@@ -976,6 +973,11 @@ enum mt_status mt_reduce_prog(struct mt_ctx *ctx, const struct mt_prog *p,
              * along (a's strides there are 1) */
             const int last = o->ndim - 1;
             j->block = d0 != last && a->strides[last] == 1 ? RED_SIDE_BLOCK : RED_BLOCK;
+            /* the widest kernel where a block fills its chunks; a gathered block has RED_BLOCK
+             * outputs, a quarter of an AVX-512 chunk, and takes the table's own */
+            int width;
+            j->run =
+                j->block >= MT_FAST_CHUNK ? mt_fast_prog_kernel(j->k, &j->fp, &width) : j->k->prog;
             j->fold = fold_op(p);
             nt = threads_for(ctx, o->size * j->red_len);
             st = run_blocks(ctx, j, nt, reduce_block);
