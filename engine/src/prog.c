@@ -10,9 +10,9 @@
  * kernels' `prog`, cpu/fast_prog.h). Either way a function of any number of operations reads
  * each input and writes the output once: one pass over memory, where the same expression
  * written with tensor ops makes a pass per op. The chunks also keep the reads of memory going
- * while the arithmetic runs; the fused 4-op map of the engine benchmark went from 18.4-19.5
- * GB/s (numexpr's way, blocks of 2,048) to 33.8 on 16M floats, one thread of 2026-11-24's
- * Zen 4 VM.
+ * while the arithmetic runs; the fused 4-op map of the engine benchmark went from 17.6-19.0
+ * GB/s (numexpr's way, blocks of 2,048) to 31.2-35.3 on 16M floats, one thread of 2026-11-24's
+ * Zen 4 VM (bench/results/engine-user-functions-2026-11-24-d.txt).
  *
  * Backends. `simple` evaluates the program one element at a time (mt_prog_eval, the reference
  * meaning, with cpu/scalar.h's functions). `fast` runs the blocks, in parallel over blocks with

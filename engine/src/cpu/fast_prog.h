@@ -10,10 +10,10 @@
  * call per chunk (fk_step_out_of_line): inline, their register needs made the compiler keep v
  * in memory for every op.
  *
- * Measured on 2026-11-24's Zen 4 VM (one thread, a chain of k multiplications on 32K floats in
- * L2): each step cost 0.036 ns an element run numexpr's way (an instruction at a time over
- * blocks of 2,048, through L1), 0.043 with AVX2 chunks (the dispatch of a step costs as much as
- * its 8 vector operations), 0.027 with AVX-512's chunks of 256 floats.
+ * Measured on 2026-11-24's Zen 4 VM (one thread, a chain of 2 to 8 multiplications on 32K
+ * floats in L2): each step cost 0.036 ns an element run numexpr's way (an instruction at a time
+ * over blocks of 2,048, through L1), 0.044 in AVX2's chunks of 64 floats, 0.026 in AVX-512's
+ * chunks of 256.
  *
  * Each lane does what the scalar definition does (minitorch.h's enum mt_prog_op, one IEEE
  * operation or a selection), and exp, log, sigmoid and tanh are the AVX2 or the generic table's
