@@ -362,7 +362,7 @@ static void test_large_outputs(void)
     uint64_t rng = 11;
     int64_t shape[1] = {((int64_t)4 << 20) + 333};
     struct mt_tensor *x = random_tensor(&rng, MT_BACKEND_FAST, 1, shape);
-    /* (x * 1.5 + 0.5) * x - 2, with the minimum against x kept for the end */
+    /* (x * 1.5 + 0.5) * x - 2, then its minimum with x * 1.5 (a value kept for the end) */
     struct mt_prog_insn in[8] = {
         {.op = MT_P_CONST, .dst = 1, .imm = 1.5f},  {.op = MT_P_MUL, .dst = 2, .a = 0, .b = 1},
         {.op = MT_P_CONST, .dst = 3, .imm = 0.5f},  {.op = MT_P_ADD, .dst = 4, .a = 2, .b = 3},

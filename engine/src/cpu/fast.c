@@ -161,7 +161,8 @@ const struct mt_fast_kernels mt_fast_kernels_generic = {
 };
 
 /* The best table this CPU runs, chosen once; MT_FAST_ISA=generic forces the baseline (tests and
- * benchmarks use it to exercise and compare both). */
+ * benchmarks use it to exercise and compare both; MT_FAST_ISA=avx2 is read by
+ * mt_fast_prog_kernel). */
 static const struct mt_fast_kernels *pick_kernels(void)
 {
     const char *want = getenv("MT_FAST_ISA");

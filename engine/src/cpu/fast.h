@@ -23,10 +23,11 @@
 #include <stdint.h>
 
 /* A user function's program as the fast kernels run it (prog.c translates struct mt_prog into
- * it). The elements go by chunks of 8 vectors (64 floats with AVX2, 32 with SSE), each chunk
- * through every step of the program: a step's value stays in vector registers for the next
- * step and goes to a chunk buffer (in L1) only when a later step reads it, so a chain of
- * operations costs one load of its inputs and one store of its result, however long. */
+ * it). The elements go by chunks of 8 vectors (64 floats with AVX2, 32 with SSE; 16 vectors,
+ * 256 floats, in the AVX-512 build), each chunk through every step of the program: a step's value
+ * stays in vector registers for the next step and goes to a chunk buffer (in L1) only when a later
+ * step reads it, so a chain of operations costs one load of its inputs and one store of its result,
+ * however long. */
 #define MT_FAST_CHUNK 256    /* floats a chunk buffer holds (AVX-512: 16 vectors of 16) */
 #define MT_FAST_CHAINED (-1) /* an operand that is the previous step's value, in registers */
 struct mt_fast_step {
