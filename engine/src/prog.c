@@ -975,9 +975,8 @@ enum mt_status mt_reduce_prog(struct mt_ctx *ctx, const struct mt_prog *p,
             j->block = d0 != last && a->strides[last] == 1 ? RED_SIDE_BLOCK : RED_BLOCK;
             /* the widest kernel where a block fills its chunks; a gathered block has RED_BLOCK
              * outputs, a quarter of an AVX-512 chunk, and takes the table's own */
-            int width;
-            j->run =
-                j->block >= MT_FAST_CHUNK ? mt_fast_prog_kernel(j->k, &j->fp, &width) : j->k->prog;
+            j->run = j->block >= MT_FAST_CHUNK ? mt_fast_prog_kernel(j->k, &j->fp, &j->width)
+                                               : j->k->prog;
             j->fold = fold_op(p);
             nt = threads_for(ctx, o->size * j->red_len);
             st = run_blocks(ctx, j, nt, reduce_block);

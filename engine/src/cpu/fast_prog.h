@@ -125,6 +125,8 @@ fk_prog_chunk(const struct mt_fast_prog *fp, const float *const *src, float *out
 {
     const fk_vf zero = (fk_vf){0};
     const fk_vi sign = (fk_vi){0} + INT32_MIN;
+    /* the first step has no chained operand, but the compiler cannot know that (and warns):
+     * zeroing the registers costs a few instructions a chunk */
     fk_vf v[FK_NV];
     FK_EACH v[r] = zero;
     for (int s = 0; s < fp->nsteps; s++) {
@@ -216,10 +218,14 @@ static void fk_prog(const struct mt_fast_prog *fp, int64_t n, const float *const
         if (m == FK_CH) {
             src[1] = args[0] + i;
             src[2] = args[1] ? args[1] + i : NULL;
+            /* ahead of the block, maybe past the tensor's end: an address, not a pointer into
+             * it (a prefetch never faults) */
             for (int a = 0; a < 2; a++)
                 if (fp->prefetch[a])
                     for (int l = 0; l < FK_CH; l += 16)
-                        __builtin_prefetch(args[a] + i + MT_FAST_PREFETCH + l, 0, 2);
+                        __builtin_prefetch((const void *)((uintptr_t)(args[a] + i) +
+                                                          (MT_FAST_PREFETCH + l) * sizeof(float)),
+                                           0, 2);
             fk_prog_chunk(fp, src, out + i, nt);
         } else { /* the last, partial chunk: through zero-padded copies */
             memset(pad, 0, sizeof pad);
