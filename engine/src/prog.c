@@ -430,20 +430,33 @@ static void compile_steps(struct job *j)
     last[p->result] = p->ninsn;
 #define SOURCE(r) ((r) < p->nargs ? (r) : 2 + slot[(r)])
     int n = 0, chained = -1; /* the register whose value the registers hold */
+    int konst[MAX_REGS];     /* the instruction that made a constant register, or -1 */
+    for (int r = 0; r < p->nargs + p->ninsn; r++) konst[r] = -1;
     j->nconst = 0;
     for (int i = 0; i < p->ninsn; i++) {
         const struct mt_prog_insn *in = &p->insn[i];
         if (in->op == MT_P_CONST) {
             j->const_slot[j->nconst] = slot[in->dst];
             j->const_val[j->nconst++] = in->imm;
+            konst[in->dst] = i;
             continue;
         }
         struct mt_fast_step *st = &j->steps[n++];
-        st->op = (uint8_t)in->op;
+        *st = (struct mt_fast_step){.op = (uint8_t)in->op};
+        /* the kernels' binary ops in registers take one constant operand as an immediate;
+         * any other reads its buffer */
+        bool imm = in->op >= MT_P_ADD && in->op <= MT_P_OR && in->op != MT_P_POW;
         for (int k = 0; k < 3; k++) {
             const int r = operand(in, k);
-            st->src[k] =
-                (int8_t)(k >= mt_prog_arity(in->op) || r == chained ? MT_FAST_CHAINED : SOURCE(r));
+            if (k >= mt_prog_arity(in->op) || r == chained) {
+                st->src[k] = MT_FAST_CHAINED;
+            } else if (imm && konst[r] >= 0) {
+                st->src[k] = MT_FAST_IMM;
+                st->imm = p->insn[konst[r]].imm;
+                imm = false;
+            } else {
+                st->src[k] = (int8_t)SOURCE(r);
+            }
         }
         int next = i + 1; /* the next step's instruction */
         while (next < p->ninsn && p->insn[next].op == MT_P_CONST) next++;
@@ -657,6 +670,11 @@ static enum mt_status run_blocks(struct mt_ctx *ctx, struct job *j, int nt,
             const int64_t o0 = b * bs;
             block(j, o0, j->size - o0 < bs ? j->size - o0 : bs, buf);
         }
+#if defined(__SSE2__)
+        /* the kernels' non-temporal stores are weakly ordered and leave the fence to us (fast.h,
+         * struct mt_fast_kernels' prog): one a thread, before the join publishes out */
+        _mm_sfence();
+#endif
         free(buf);
     }
     (void)nt;
@@ -803,12 +821,6 @@ static enum mt_status elementwise(struct mt_ctx *ctx, const char *what, const st
         j->map = map_op(j);
         j->nin = nin;
         for (int i = 0; i < nin; i++) operand_init(&j->in[i], ins[i], out);
-        /* the inputs read in place, when the program has two steps or more: with one, the
-         * hardware prefetcher keeps up alone, and a+b as a function lost to the prefetches
-         * (16M floats, one thread, 2026-11-24's Zen 4 VM: 27-29 GB/s with them, 35-40 without;
-         * the fused 4-op map 36 with them, 30-32 without) */
-        for (int i = 0; i < 2; i++)
-            j->fp.prefetch[i] = i < nin && j->in[i].direct && j->fp.nsteps >= 2;
         operand_init(&j->out, out, out);
         j->out_final =
             j->out.direct && out->storage != a->storage && (!b || out->storage != b->storage);

@@ -30,25 +30,21 @@
  * however long. */
 #define MT_FAST_CHUNK 256    /* floats a chunk buffer holds (AVX-512: 16 vectors of 16) */
 #define MT_FAST_CHAINED (-1) /* an operand that is the previous step's value, in registers */
+#define MT_FAST_IMM (-2)     /* an operand that is the step's imm, broadcast to a register */
 struct mt_fast_step {
     uint8_t op;    /* enum mt_prog_op, never MT_P_CONST (constants are filled chunk buffers) */
-    int8_t src[3]; /* operands a, b, c (as the op reads them): MT_FAST_CHAINED or a source,
-                    * 0 and 1 the arguments, 2 + k chunk buffer k */
+    int8_t src[3]; /* operands a, b, c (as the op reads them): MT_FAST_CHAINED, MT_FAST_IMM (one
+                    * operand at most, of a binary op from add to or) or a source, 0 and 1 the
+                    * arguments, 2 + k chunk buffer k */
     int8_t keep;   /* 2 + k: the value is also stored to chunk buffer k; -1: not */
+    float imm;     /* the MT_FAST_IMM operand's value */
 };
 struct mt_fast_prog {
     const struct mt_fast_step *step;
     int nsteps;
     int result; /* MT_FAST_CHAINED (the last step's value) or a source */
     int nbufs;  /* chunk buffers, at most MT_PROG_MAX_LIVE */
-    /* argument k streams from memory: each chunk asks for its part MT_FAST_PREFETCH elements
-     * ahead (into L2) */
-    bool prefetch[2];
 };
-/* The fused 4-op map of the engine benchmark (16M floats, one thread, 2026-11-24's Zen 4 VM):
- * 27-28 GB/s without, 33-36 with 2,048 to 16,384 elements ahead into L2, 31-33 with 256 into
- * L1. */
-#define MT_FAST_PREFETCH 4096
 
 struct mt_fast_kernels {
     const char *isa; /* "avx2", "generic" */
@@ -90,8 +86,10 @@ struct mt_fast_kernels {
     /* A user function over n elements (struct mt_fast_prog, below): out[i] = f(args[0][i],
      * args[1][i]). bufs: the program's chunk buffers, MT_FAST_CHUNK floats each, those of
      * constants filled with the constant. out may be args[0] or args[1] (in place), no other
-     * overlap. nt: non-temporal stores (an sfence before returning), where out's alignment
-     * allows them. */
+     * overlap. nt: non-temporal stores, where out's alignment allows them, with no fence: the
+     * caller issues one sfence after its last call (a fence after every block of 2,048 floats
+     * stalled the stream: the fused 4-op map of 16M floats ran at 31-38 GB/s with it, 37-44
+     * without, alternated, one thread of 2026-11-25's Zen 4 VM). */
     void (*prog)(const struct mt_fast_prog *fp, int64_t n, const float *const *args, float *bufs,
                  float *out, bool nt);
 };

@@ -5,10 +5,11 @@
  * A chunk of FK_NV vectors (8 of AVX2's or SSE's 16 registers, 16 of AVX-512's 32) goes
  * through every step; the step's value is v[0..FK_NV), which the compiler keeps in registers
  * (every loop over them is unrolled, so each v[r] is a register, never memory). An operand is
- * either v (the previous step's value) or a chunk of a source in L1 (an argument, a kept
- * value, a constant's filled buffer). exp, log, sigmoid, tanh and pow leave the registers for a
- * call per chunk (fk_step_out_of_line): inline, their register needs made the compiler keep v
- * in memory for every op.
+ * v (the previous step's value), a binary op's constant broadcast from the step (MT_FAST_IMM),
+ * or a chunk of a source in L1 (an argument, a kept value, a constant's filled buffer for the
+ * other ops). exp, log, sigmoid, tanh and pow leave the registers for a call per chunk
+ * (fk_step_out_of_line): inline, their register needs made the compiler keep v in memory for
+ * every op.
  *
  * Measured on 2026-11-24's Zen 4 VM (one thread, a chain of 2 to 8 multiplications on 32K
  * floats in L2): each step cost 0.036 ns an element run numexpr's way (an instruction at a time
@@ -109,17 +110,37 @@ __attribute__((noinline)) static void fk_step_out_of_line(enum mt_prog_op op, co
         v[r] = (E);                                                                                \
     }                                                                                              \
     break
-#define FK_BIN(E)                                                                                  \
+/* A binary op, one loop for each kind of its two operands (chained, in memory, the step's
+ * immediate; never two immediates), so that the kinds are tested once a step, not once a
+ * vector. A constant as an immediate is one broadcast a step where a constant's buffer was a
+ * load a vector: f(x) = (x * 1.5 + 0.5) * x - 2 loaded 5 vectors for each it stored, and on
+ * 32K floats (in L2) went from 43 to 57 GB/s with immediates (one thread, 2026-11-25's Zen 4
+ * VM). */
+#define FK_KIND(s) ((s) == MT_FAST_CHAINED ? 0 : (s) == MT_FAST_IMM ? 2 : 1)
+#define FK_LD(p) fk_ld((p) + r * FK_W)
+#define FK_BIN_AS(X, Y, E)                                                                         \
     FK_EACH                                                                                        \
     {                                                                                              \
-        const fk_vf x = FK_OPND(pa, r), y = FK_OPND(pb, r);                                        \
+        const fk_vf x = (X), y = (Y);                                                              \
         v[r] = (E);                                                                                \
     }                                                                                              \
     break
+#define FK_BIN(E)                                                                                  \
+    switch (FK_KIND(st->src[0]) * 3 + FK_KIND(st->src[1])) {                                       \
+    case 0: FK_BIN_AS(v[r], v[r], E);                                                              \
+    case 1: FK_BIN_AS(v[r], FK_LD(pb), E);                                                         \
+    case 2: FK_BIN_AS(v[r], imm, E);                                                               \
+    case 3: FK_BIN_AS(FK_LD(pa), v[r], E);                                                         \
+    case 4: FK_BIN_AS(FK_LD(pa), FK_LD(pb), E);                                                    \
+    case 5: FK_BIN_AS(FK_LD(pa), imm, E);                                                          \
+    case 6: FK_BIN_AS(imm, v[r], E);                                                               \
+    default: FK_BIN_AS(imm, FK_LD(pb), E);                                                         \
+    }                                                                                              \
+    break
 
-/* One chunk: src[1 + k] is source k's chunk (src[1], src[2] the arguments' FK_CH elements),
- * src[0] NULL (a chained operand: src indices are stored plus one, so that finding an operand
- * is one load, no branch); out where the result's elements go. */
+/* One chunk: src[2 + k] is source k's chunk (src[2], src[3] the arguments' FK_CH elements),
+ * src[0] and src[1] NULL (an immediate or a chained operand: src indices are stored plus two,
+ * so that finding an operand is one load, no branch); out where the result's elements go. */
 __attribute__((always_inline)) static inline void
 fk_prog_chunk(const struct mt_fast_prog *fp, const float *const *src, float *out, bool nt)
 {
@@ -131,7 +152,8 @@ fk_prog_chunk(const struct mt_fast_prog *fp, const float *const *src, float *out
     FK_EACH v[r] = zero;
     for (int s = 0; s < fp->nsteps; s++) {
         const struct mt_fast_step *st = &fp->step[s];
-        const float *pa = src[st->src[0] + 1], *pb = src[st->src[1] + 1], *pc = src[st->src[2] + 1];
+        const float *pa = src[st->src[0] + 2], *pb = src[st->src[1] + 2], *pc = src[st->src[2] + 2];
+        const fk_vf imm = zero + st->imm;
         switch ((enum mt_prog_op)st->op) {
         case MT_P_NEG: FK_UN((fk_vf)((fk_vi)x ^ sign));
         case MT_P_ABS: FK_UN((fk_vf)((fk_vi)x & ~sign));
@@ -176,12 +198,12 @@ fk_prog_chunk(const struct mt_fast_prog *fp, const float *const *src, float *out
         default: break; /* MT_P_CONST: never a step */
         }
         if (st->keep >= 0) {
-            float *k = (float *)src[st->keep + 1];
+            float *k = (float *)src[st->keep + 2];
             FK_EACH memcpy(k + r * FK_W, &v[r], sizeof v[r]);
         }
     }
     if (fp->result != MT_FAST_CHAINED) {
-        const float *p = src[fp->result + 1];
+        const float *p = src[fp->result + 2];
         FK_EACH v[r] = fk_ld(p + r * FK_W);
     }
 #if defined(__AVX512F__)
@@ -204,42 +226,35 @@ fk_prog_chunk(const struct mt_fast_prog *fp, const float *const *src, float *out
     FK_EACH memcpy(out + r * FK_W, &v[r], sizeof v[r]);
 }
 #undef FK_BIN
+#undef FK_BIN_AS
+#undef FK_LD
+#undef FK_KIND
 #undef FK_UN
 
 static void fk_prog(const struct mt_fast_prog *fp, int64_t n, const float *const *args, float *bufs,
                     float *out, bool nt)
 {
-    const float *src[3 + MT_PROG_MAX_LIVE] = {NULL};
-    for (int k = 0; k < fp->nbufs; k++) src[3 + k] = bufs + (int64_t)k * MT_FAST_CHUNK;
+    const float *src[4 + MT_PROG_MAX_LIVE];
+    src[0] = src[1] = NULL;
+    for (int k = 0; k < fp->nbufs; k++) src[4 + k] = bufs + (int64_t)k * MT_FAST_CHUNK;
     nt = nt && (uintptr_t)out % (FK_W * sizeof(float)) == 0;
     _Alignas(64) float pad[3][FK_CH];
     for (int64_t i = 0; i < n; i += FK_CH) {
         const int64_t m = n - i < FK_CH ? n - i : FK_CH;
         if (m == FK_CH) {
-            src[1] = args[0] + i;
-            src[2] = args[1] ? args[1] + i : NULL;
-            /* ahead of the block, maybe past the tensor's end: an address, not a pointer into
-             * it (a prefetch never faults) */
-            for (int a = 0; a < 2; a++)
-                if (fp->prefetch[a])
-                    for (int l = 0; l < FK_CH; l += 16)
-                        __builtin_prefetch((const void *)((uintptr_t)(args[a] + i) +
-                                                          (MT_FAST_PREFETCH + l) * sizeof(float)),
-                                           0, 2);
+            src[2] = args[0] + i;
+            src[3] = args[1] ? args[1] + i : NULL;
             fk_prog_chunk(fp, src, out + i, nt);
         } else { /* the last, partial chunk: through zero-padded copies */
             memset(pad, 0, sizeof pad);
             for (int a = 0; a < 2; a++)
                 if (args[a]) memcpy(pad[a], args[a] + i, (size_t)m * sizeof(float));
-            src[1] = pad[0];
-            src[2] = pad[1];
+            src[2] = pad[0];
+            src[3] = pad[1];
             fk_prog_chunk(fp, src, pad[2], false);
             memcpy(out + i, pad[2], (size_t)m * sizeof(float));
         }
     }
-#if defined(__SSE2__)
-    if (nt) _mm_sfence();
-#endif
 }
 #undef FK_EACH
 #undef FK_OPND
