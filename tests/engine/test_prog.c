@@ -443,10 +443,13 @@ static void test_reduce_one_op_folds(void)
                  {MT_P_GT, true, 0, 1, true},    {MT_P_LT, true, 1, 0, true},
                  {MT_P_GT, true, 1, 0, false},   {MT_P_GE, true, 0, 1, false}};
     const float special[] = {0.0f, -0.0f, INFINITY, -INFINITY, NAN, 1.0f, -1.0f};
-    /* the third has few outputs along dim 1, fewer than the reduction's blocks hold */
-    const int64_t shapes[][2] = {{300, 200}, {77, 130}, {2, 1000}};
+    /* the third has few outputs along dim 1, fewer than the reduction's blocks hold; the last
+     * two rows too short for fold_rows' second group to run ahead (37), and just long enough
+     * (41, the columns past the groups' last full vector too) */
+    const int64_t shapes[][2] = {{300, 200}, {77, 130}, {2, 1000}, {40, 37}, {33, 41}};
+    const size_t nshapes = sizeof shapes / sizeof shapes[0];
     for (size_t f = 0; f < sizeof folds / sizeof folds[0]; f++)
-        for (size_t s = 0; s < 3; s++)
+        for (size_t s = 0; s < nshapes; s++)
             for (int view = 0; view < 3; view++) {
                 struct mt_prog_insn in[2] = {
                     {.op = folds[f].op, .dst = 2, .a = folds[f].a, .b = folds[f].b},
