@@ -314,12 +314,13 @@ static inline void fk_load_4x4(const float *const *rows, int64_t i, int64_t k, _
  * power of two apart share their L1 sets, and side by side at the same column the 16 rows of
  * two AVX groups, 4,096 floats apart, competed for the 8 ways of one set, so that a line read
  * in halves by two transposes was evicted in between and read again. reduce(add, x, 1) of 64 x
- * 4096 floats (in L2), one thread of 2026-11-25's Zen 4 VM: 25.6 GB/s side by side, TODO
- * skewed (57.6 side by side with rows 4,160 floats apart). */
+ * 4096 floats (in L2), one thread of 2026-11-25's Zen 4 VM: 21-26 GB/s side by side, 46-48
+ * skewed (52-58 side by side with rows 4,160 floats apart; a skew of 16, 64: no better). */
 #define FK_FOLD_SKEW 32
 /* Each row's lines are asked for this many floats ahead (into L2): too many rows at once for
  * the hardware prefetcher. The same reduce over 4096 x 4096 floats: 27.0-28.5 GB/s without,
- * 29.8-32.9 with 512 (256: 28.3-32.1, 768: 27.9-31.0), alternated runs. */
+ * 29.8-32.9 with 512 (256: 28.3-32.1, 768: 27.9-31.0), alternated runs; rows already in L2
+ * pay for it (64 x 4096: 40-41 against 46-48). */
 #define FK_FOLD_PREFETCH 512
 /* a prefetch of p + n floats (into L2), maybe past the row's end: an address, not a pointer
  * into it (a prefetch never faults) */
