@@ -15,7 +15,10 @@
  *   preallocated out and counted as the one pass's bytes (8 per element): the fused row against
  *   the probe's copy (also 8 bytes per element) is how close to memory bandwidth it runs;
  * - a+b, exp and sum over each dim written as user functions (mt_zip_prog, mt_map_prog,
- *   mt_reduce_prog folding with add), beside the built-in rows above;
+ *   mt_reduce_prog folding with add), beside the built-in rows above; a+b with b a broadcast
+ *   row and a broadcast column, built-in and as a user function; max as `larger`, and
+ *   folds no built-in has, over 4096 x 4096 and over the 4 rows of a 4 x 4M view (few outputs:
+ *   prog.c folds each by itself);
  * - with --numpy, the same ops in numpy (bench/numpy_ops.py, one process per thread count with
  *   OMP_NUM_THREADS/OPENBLAS_NUM_THREADS set) in the next column, and ours/numpy.
  * Bandwidth counts each element read or written once (a+b: 12 bytes per element), as STREAM
@@ -258,7 +261,7 @@ struct eng {
     struct mt_ctx *ctx;
     struct mt_tensor *a, *b, *out, *tiny_a, *tiny_b, *tiny_out;
     struct mt_tensor *k15, *k05, *k2; /* (1,) constants of the built-in chain */
-    int kind;                         /* 0 zip add, 1 map; e_user: 2.. the folds below */
+    int kind; /* 0 zip add, 1 map; e_user: 2 add, 3 larger, 4 decay, 5 sumsq (the folds below) */
     enum mt_map_op map;
     enum mt_reduce_op red;
     int dim;
@@ -329,6 +332,11 @@ static const struct mt_prog_insn decay_insn[] = {{.op = MT_P_CONST, .dst = 2, .i
                                                  {.op = MT_P_ADD, .dst = 4, .a = 3, .b = 1}};
 static const struct mt_prog decay_prog = {
     .name = "decay", .nargs = 2, .ninsn = 3, .insn = decay_insn, .result = 4};
+/* acc + x * x: x * x needs no acc, and the rest is the sum's fold */
+static const struct mt_prog_insn sumsq_insn[] = {{.op = MT_P_MUL, .dst = 2, .a = 1, .b = 1},
+                                                 {.op = MT_P_ADD, .dst = 3, .a = 0, .b = 2}};
+static const struct mt_prog sumsq_prog = {
+    .name = "sumsq", .nargs = 2, .ninsn = 2, .insn = sumsq_insn, .result = 3};
 
 static void e_user(void *arg)
 {
@@ -340,7 +348,8 @@ static void e_user(void *arg)
     else {
         const struct mt_prog *p = e->kind == 2   ? &add_prog
                                   : e->kind == 3 ? &larger_prog
-                                                 : &decay_prog;
+                                  : e->kind == 4 ? &decay_prog
+                                                 : &sumsq_prog;
         struct mt_tensor *r = NULL;
         check(mt_reduce_prog(e->ctx, p, e->a, e->dim, e->kind == 3 ? -1e30f : 0.0f, &r), e->ctx);
         mt_tensor_release(r);
@@ -394,6 +403,22 @@ static void run_engine(struct eng *e, int threads)
     measure("a+b as a user function (16M)", threads, e_user, e, 1, 3 * el, "GB/s");
     e->kind = 1;
     measure("exp as a user function (16M)", threads, e_user, e, 1, 2 * el, "GB/s");
+    /* broadcasting: a row (1 x 4096) added to every row, a column (4096 x 1) to every column;
+     * counted as x read and out written */
+    struct mt_tensor *full = e->b, *bc[2] = {NULL, NULL};
+    check(mt_rand(e->ctx, MT_BACKEND_FAST, 2, (const int64_t[]){1, 4096}, &bc[0]), e->ctx);
+    check(mt_rand(e->ctx, MT_BACKEND_FAST, 2, (const int64_t[]){4096, 1}, &bc[1]), e->ctx);
+    for (int w = 0; w < 2; w++) {
+        e->b = bc[w];
+        e->kind = 0;
+        e->fresh = false;
+        snprintf(name, sizeof name, "a+%s out= (4096^2)", w ? "column" : "row");
+        measure(name, threads, e_op, e, 1, 2 * el, "GB/s");
+        snprintf(name, sizeof name, "a+%s as a user function (4096^2)", w ? "column" : "row");
+        measure(name, threads, e_user, e, 1, 2 * el, "GB/s");
+        mt_tensor_release(bc[w]);
+    }
+    e->b = full;
     e->kind = 2;
     for (int dim = 0; dim < 2; dim++) {
         e->dim = dim;
@@ -412,6 +437,20 @@ static void run_engine(struct eng *e, int threads)
         snprintf(name, sizeof name, "fold acc*0.5+x dim %d (4096^2)", dim);
         measure(name, threads, e_user, e, 1, el + 4096.0 * sizeof(float), "GB/s");
     }
+    /* four outputs */
+    struct mt_tensor *square = e->a, *rows = NULL;
+    check(mt_view(e->ctx, square, 2, (const int64_t[]){4, -1}, &rows), e->ctx);
+    e->a = rows;
+    e->dim = 1;
+    e->red = MT_RED_SUM;
+    measure("sum dim 1 (4 x 4M)", threads, e_sum, e, 1, el + 4.0 * sizeof(float), "GB/s");
+    e->kind = 5;
+    measure("fold acc+x*x dim 1 (4 x 4M)", threads, e_user, e, 1, el + 4.0 * sizeof(float), "GB/s");
+    e->kind = 4;
+    measure("fold acc*0.5+x dim 1 (4 x 4M)", threads, e_user, e, 1, el + 4.0 * sizeof(float),
+            "GB/s");
+    e->a = square;
+    mt_tensor_release(rows);
 }
 
 /* ---- numpy beside it --------------------------------------------------------------------- */

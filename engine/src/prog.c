@@ -28,9 +28,11 @@
  * instructions). An instruction never writes the buffer of a register it reads.
  *
  * Reduce. acc = start, then acc = fn(acc, x) along the dim, in order, for a block of outputs at
- * a time (the outputs are independent; each one's order is serial, as MiniTorch's). With fewer
- * outputs than a block's worth, each output is folded element by element instead: a block of
- * one element would pay a loop's overhead per instruction per step. */
+ * a time (the outputs are independent; each one's order is serial, as MiniTorch's): a program
+ * call per step of the fold, vectorised across the block's outputs. With few outputs that call
+ * costs more than it does, so each output is folded by itself (serial_block): the part of fn
+ * that does not read acc (x * x in acc + x * x) in vector chunks over a piece of the dim, the
+ * rest element by element, or as a fold kernel where it is one add, mul or max. */
 #include "internal.h"
 
 #include "cpu/fast.h"
@@ -55,7 +57,15 @@
  * unit of the cancel checks. */
 #define BLOCK 2048
 #define PAR_MIN_ELEMS ((int64_t)1 << 16) /* below this, one thread (as the fast backend's maps) */
-#define REDUCE_FOLD_MAX 64 /* reduce: at most this many outputs are folded one by one */
+/* reduce: the most outputs a thread folds one at a time (serial_block) where the chain is a fold
+ * kernel's, and where it goes element by element; more take the blocks (fn no fold kernel's).
+ * The blocks call the program once per step of the fold however few outputs the block has:
+ * about 0.11 GB/s an output, one thread of 2026-11-25's Zen 4 VM (acc * 0.5 + x and acc + x * x
+ * over 4M floats: 0.41 GB/s for 4 outputs, 2.5 for 32, 7.2 for 64). One output at a time did
+ * 4.2 GB/s with the fold kernel's chain (acc + x * x) and 0.42 element by element (acc * 0.5 +
+ * x), whatever the number of outputs. */
+#define SERIAL_FOLD_MAX 32
+#define SERIAL_ELEMENTS_MAX 4
 /* Reduce blocks: outputs side by side in the input (a dim other than the last reduced) take
  * RED_SIDE_BLOCK at a time, read in place (a block is one thread's: 1,024 keeps sum(0) of a
  * 2,048-wide matrix on two threads); others are gathered through a tile of TILE steps of
@@ -360,25 +370,70 @@ static inline int64_t step(const struct operand *o, int ndim, const int64_t *sha
     return pos;
 }
 
-static void gather(const struct operand *o, int ndim, const int64_t *shape, int64_t o0, int64_t n,
-                   float *dst)
+/* Elements o0 .. o0+n of out go by runs along out's last dim: the length of the run at idx (to
+ * the row's end, at most `left`), and past a run of len, the next row's position (the odometer
+ * carried once a row, not once an element). */
+static inline int64_t run_len(int ndim, const int64_t *shape, const int64_t *idx, int64_t left)
 {
+    const int64_t rest = shape[ndim - 1] - idx[ndim - 1];
+    return rest < left ? rest : left;
+}
+
+static inline int64_t next_run(const struct operand *o, int ndim, const int64_t *shape,
+                               int64_t *idx, int64_t pos, int64_t len)
+{
+    idx[ndim - 1] += len - 1;
+    return step(o, ndim, shape, idx, pos + (len - 1) * o->es[ndim - 1]);
+}
+
+/* The operand's elements for out's o0 .. o0+n: read in place where they are one contiguous run,
+ * else copied to dst a run at a time (a broadcast run is one value repeated): per element, the
+ * odometer made a user zip with a broadcast row 6-7x slower than the built-in op. */
+static const float *gather(const struct operand *o, int ndim, const int64_t *shape, int64_t o0,
+                           int64_t n, float *dst)
+{
+    if (ndim == 0) return o->data; /* one element */
     int64_t idx[MT_MAX_DIMS];
     int64_t pos = start_at(o, ndim, shape, o0, idx);
-    for (int64_t i = 0; i < n; i++) {
-        dst[i] = o->data[pos];
-        pos = step(o, ndim, shape, idx, pos);
+    const int64_t s = o->es[ndim - 1];
+    if (s == 1 && run_len(ndim, shape, idx, n) == n) return o->data + pos;
+    for (int64_t i = 0; i < n;) {
+        const int64_t len = run_len(ndim, shape, idx, n - i);
+        const float *src = o->data + pos;
+        float *d = dst + i;
+        if (s == 1) {
+            memcpy(d, src, (size_t)len * sizeof(float));
+        } else if (s == 0) { /* a broadcast column: a plain fill, which vectorises */
+            const float v = *src;
+            for (int64_t k = 0; k < len; k++) d[k] = v;
+        } else {
+            for (int64_t k = 0; k < len; k++) d[k] = src[k * s];
+        }
+        i += len;
+        if (i < n) pos = next_run(o, ndim, shape, idx, pos, len);
     }
+    return dst;
 }
 
 static void scatter(const struct operand *o, int ndim, const int64_t *shape, int64_t o0, int64_t n,
                     const float *src)
 {
+    if (ndim == 0) {
+        o->data[0] = src[0];
+        return;
+    }
     int64_t idx[MT_MAX_DIMS];
     int64_t pos = start_at(o, ndim, shape, o0, idx);
-    for (int64_t i = 0; i < n; i++) {
-        o->data[pos] = src[i];
-        pos = step(o, ndim, shape, idx, pos);
+    const int64_t s = o->es[ndim - 1];
+    for (int64_t i = 0; i < n;) {
+        const int64_t len = run_len(ndim, shape, idx, n - i);
+        float *d = o->data + pos;
+        if (s == 1)
+            memcpy(d, src + i, (size_t)len * sizeof(float));
+        else
+            for (int64_t k = 0; k < len; k++) d[k * s] = src[i + k];
+        i += len;
+        if (i < n) pos = next_run(o, ndim, shape, idx, pos, len);
     }
 }
 
@@ -400,7 +455,7 @@ struct job {
     bool out_final; /* out is direct and shares no storage with the inputs: the program may
                      * write into it */
     bool stream;    /* ... with non-temporal stores (a big output, as the fast backend's) */
-    int64_t block;  /* elements (outputs) per block: BLOCK, or RED_BLOCK for a gathering reduce */
+    int64_t block;  /* elements (outputs) per block: BLOCK; reduce: RED_BLOCK, RED_SIDE_BLOCK, 1 */
     int ndim;
     int64_t shape[MT_MAX_DIMS]; /* out's */
     int64_t size;
@@ -412,16 +467,17 @@ struct job {
     int fold;           /* an enum mt_reduce_op when the program is that op's fold step, else -1 */
     int map;            /* map, zip: an enum mt_map_op when the program is that map (map_op) */
     atomic_int stopped; /* the cancel flag was seen: blocks after it are skipped */
+    /* few outputs (serial_block): fn as g(x), then the chain */
+    const struct split *split;
 };
 
-/* j->p as the fast kernels run it (fast.h's struct mt_fast_prog): a step per operation, in
+/* p as the fast kernels run it (fast.h's struct mt_fast_prog): a step per operation, in
  * order; an operand that is the previous step's value is read from registers, any other from
  * its source (an argument, or the chunk buffer plan_slots gave its register), and a value is
  * stored to its buffer only when a step after the next one, or the end, reads it. Constants
  * are not steps: each has a buffer of its own, filled once per thread (run_blocks). */
-static void compile_steps(struct job *j)
+static void compile_steps(struct job *j, const struct mt_prog *p)
 {
-    const struct mt_prog *p = j->p;
     int slot[MAX_REGS], last[MAX_REGS];
     j->nslots = plan_slots(p, slot);
     for (int r = 0; r < p->nargs + p->ninsn; r++) last[r] = -1;
@@ -473,7 +529,7 @@ static void compile_steps(struct job *j)
 }
 
 /* map / zip: out's elements o0 .. o0+n (buf: run_blocks's buffers). */
-static void elementwise_block(const struct job *j, int64_t o0, int64_t n, float *buf)
+static bool elementwise_block(const struct job *j, int64_t o0, int64_t n, float *buf)
 {
     float *bufs = buf, *argbuf = buf + (int64_t)j->nslots * MT_FAST_CHUNK,
           *res = argbuf + 2 * BLOCK;
@@ -482,8 +538,7 @@ static void elementwise_block(const struct job *j, int64_t o0, int64_t n, float 
         if (j->in[a].direct) {
             args[a] = j->in[a].data + o0;
         } else {
-            gather(&j->in[a], j->ndim, j->shape, o0, n, argbuf + a * BLOCK);
-            args[a] = argbuf + a * BLOCK;
+            args[a] = gather(&j->in[a], j->ndim, j->shape, o0, n, argbuf + a * BLOCK);
         }
     }
     float *dst = j->out_final ? j->out.data + o0 : res;
@@ -492,11 +547,12 @@ static void elementwise_block(const struct job *j, int64_t o0, int64_t n, float 
         (nt ? j->k->map_nt : j->k->map)((enum mt_map_op)j->map, n, args[0], dst);
     else
         j->run(&j->fp, n, args, bufs, dst, nt);
-    if (j->out_final) return;
+    if (j->out_final) return true;
     if (j->out.direct)
         memcpy(j->out.data + o0, res, (size_t)n * sizeof(float));
     else
         scatter(&j->out, j->ndim, j->shape, o0, n, res);
+    return true;
 }
 
 /* The built-in map a program is, or -1: one step of exp, log, sigmoid or tanh on its argument.
@@ -587,7 +643,7 @@ static int fold_op(const struct mt_prog *p)
  * in turn (each step reads one and writes the other: no copy, no aliasing); the step's elements
  * are read in place when the block's outputs sit side by side in a (sum(0) of a row-major
  * matrix), else gathered. */
-static void reduce_block(const struct job *j, int64_t o0, int64_t n, float *buf)
+static bool reduce_block(const struct job *j, int64_t o0, int64_t n, float *buf)
 {
     float *bufs = buf, *acc = buf + (int64_t)j->nslots * MT_FAST_CHUNK, *tile = acc + BLOCK;
     int64_t base[BLOCK], idx[MT_MAX_DIMS];
@@ -630,12 +686,183 @@ static void reduce_block(const struct job *j, int64_t o0, int64_t n, float *buf)
         memcpy(j->out.data + o0, acc, (size_t)n * sizeof(float));
     else
         scatter(&j->out, j->ndim, j->shape, o0, n, acc);
+    return true;
+}
+
+/* ---- reduce with few outputs --------------------------------------------------------------- */
+
+/* fn(acc, x) for a fold that runs one output at a time: g, the operations that do not depend on
+ * acc, and the chain, those that do (fed by acc and one value of g's). g runs over a block of
+ * x at a time in vector chunks; only the chain has to go element by element, in order. For
+ * acc + x * x, g is x * x and the chain one add: a fold kernel's. */
+struct split {
+    bool pre;                   /* g is more than x itself; else the chain is the whole fn */
+    struct mt_prog g, chain;    /* g(x); chain(acc, v), v = g(x) */
+    int fold;                   /* the chain as a fold kernel's op (fold_op), or -1 */
+    struct mt_prog_insn insn[]; /* theirs: fn's count each */
+};
+
+static void set_operand(struct mt_prog_insn *in, int k, int r)
+{
+    if (k == 0)
+        in->a = r;
+    else if (k == 1)
+        in->b = r;
+    else
+        in->c = r;
+}
+
+/* q: p's instructions marked in keep, renumbered (SSA, as mt_prog_check wants): p's register
+ * args[k] becomes argument k, each kept instruction's the next after them. The constants come
+ * first (chain_run sets them once), the rest in p's order; operands an op does not read are 0. */
+static void sub_prog(const struct mt_prog *p, const bool *keep, int nargs, const int *args,
+                     int result, struct mt_prog *q, struct mt_prog_insn *qi)
+{
+    int map[MAX_REGS];
+    for (int k = 0; k < nargs; k++) map[args[k]] = k;
+    int n = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < p->ninsn; i++) {
+            if (!keep[i] || (p->insn[i].op == MT_P_CONST) != (pass == 0)) continue;
+            struct mt_prog_insn in = p->insn[i];
+            for (int k = 0; k < 3; k++)
+                set_operand(&in, k, k < mt_prog_arity(in.op) ? map[operand(&in, k)] : 0);
+            in.dst = nargs + n;
+            map[p->insn[i].dst] = in.dst;
+            qi[n++] = in;
+        }
+    *q = (struct mt_prog){
+        .name = p->name, .nargs = nargs, .ninsn = n, .insn = qi, .result = map[result]};
+}
+
+/* p (a fold, fn(acc, x)) split into g and the chain, where the chain reads one value of g's
+ * that is not x itself (else pre is false and the chain is p); NULL when out of memory. */
+static struct split *split_fold(const struct mt_prog *p)
+{
+    struct split *sp = malloc(sizeof *sp + 2 * (size_t)p->ninsn * sizeof(struct mt_prog_insn));
+    if (!sp) return NULL;
+    struct mt_prog_insn *g_insn = sp->insn, *chain_insn = sp->insn + p->ninsn;
+    bool dep[MAX_REGS] = {false}, konst[MAX_REGS] = {false}, chain_reads[MAX_REGS] = {false};
+    bool keep[MT_PROG_MAX_INSNS];
+    for (int i = 0; i < p->ninsn; i++) keep[i] = true;
+    dep[0] = true; /* acc */
+    int v = -1;    /* the value of g's the chain reads */
+    bool one = true;
+    for (int i = 0; i < p->ninsn; i++) {
+        const struct mt_prog_insn *in = &p->insn[i];
+        konst[in->dst] = in->op == MT_P_CONST;
+        for (int k = 0; k < mt_prog_arity(in->op); k++) dep[in->dst] |= dep[operand(in, k)];
+        if (!dep[in->dst]) continue;
+        for (int k = 0; k < mt_prog_arity(in->op); k++) {
+            const int r = operand(in, k);
+            chain_reads[r] = true;
+            if (dep[r] || konst[r]) continue;
+            if (v >= 0 && v != r) one = false;
+            v = r;
+        }
+    }
+    sp->pre = one && v >= p->nargs && dep[p->result];
+    if (!sp->pre) {
+        sub_prog(p, keep, 2, (const int[]){0, 1}, p->result, &sp->chain, chain_insn);
+        sp->fold = -1; /* fold_op(p) < 0, or the blocks would take it */
+        return sp;
+    }
+    bool need[MAX_REGS] = {false}; /* what v is computed from */
+    need[v] = true;
+    for (int i = p->ninsn - 1; i >= 0; i--) {
+        const struct mt_prog_insn *in = &p->insn[i];
+        keep[i] = need[in->dst];
+        if (keep[i])
+            for (int k = 0; k < mt_prog_arity(in->op); k++) need[operand(in, k)] = true;
+    }
+    sub_prog(p, keep, 1, (const int[]){1}, v, &sp->g, g_insn);
+    for (int i = 0; i < p->ninsn; i++)
+        keep[i] = dep[p->insn[i].dst] || (konst[p->insn[i].dst] && chain_reads[p->insn[i].dst]);
+    sub_prog(p, keep, 2, (const int[]){0, v}, p->result, &sp->chain, chain_insn);
+    sp->fold = fold_op(&sp->chain);
+    return sp;
+}
+
+/* The chain (sub_prog's: constants first, unread operands 0) over v[0 .. m) from acc, element
+ * by element: mt_prog_eval's meaning, with the constants set once. */
+static float chain_run(const struct mt_prog *c, float acc, const float *v, int64_t m)
+{
+    float r[MAX_REGS];
+    int first = 0;
+    for (; first < c->ninsn && c->insn[first].op == MT_P_CONST; first++)
+        r[c->insn[first].dst] = c->insn[first].imm;
+    for (int64_t e = 0; e < m; e++) {
+        r[0] = acc;
+        r[1] = v[e];
+        for (int i = first; i < c->ninsn; i++) {
+            const struct mt_prog_insn *in = &c->insn[i];
+            r[in->dst] = mt_prog_scalar_op(in, r[in->a], r[in->b], r[in->c]);
+        }
+        acc = r[c->result];
+    }
+    return acc;
+}
+
+/* reduce, outputs o0 .. o0+n one at a time: acc = start, then for each piece of BLOCK elements
+ * along the dim, in order, the piece (read in place from a contiguous dim, else gathered)
+ * through g in vector chunks, then through the chain (a fold kernel's, where the chain is one
+ * add, mul or max). */
+static bool serial_block(const struct job *j, int64_t o0, int64_t n, float *buf)
+{
+    const struct split *sp = j->split;
+    float *bufs = buf, *xs = buf + (int64_t)j->nslots * MT_FAST_CHUNK, *vs = xs + BLOCK;
+    int64_t idx[MT_MAX_DIMS];
+    for (int64_t o = o0; o < o0 + n; o++) {
+        const float *row = j->red_data + start_at(&j->red_base, j->ndim, j->shape, o, idx);
+        float acc = j->start;
+        for (int64_t e0 = 0; e0 < j->red_len; e0 += BLOCK) {
+            if (e0 > 0 && mt_cancel_requested()) return false;
+            const int64_t m = j->red_len - e0 < BLOCK ? j->red_len - e0 : BLOCK;
+            const float *x = row + e0 * j->red_stride;
+            if (j->red_stride != 1) {
+                for (int64_t i = 0; i < m; i++) xs[i] = x[i * j->red_stride];
+                x = xs;
+            }
+            const float *v = x;
+            if (sp->pre) {
+                j->run(&j->fp, m, (const float *const[]){x, NULL}, bufs, vs, false);
+                v = vs;
+            }
+            if (j->fold >= 0)
+                j->k->fold_rows((enum mt_reduce_op)j->fold, 1, &v, m, &acc);
+            else
+                acc = chain_run(&sp->chain, acc, v, m);
+        }
+        j->out.data[start_at(&j->out, j->ndim, j->shape, o, idx)] = acc;
+    }
+    return true;
+}
+
+/* The split for serial_block where one output at a time beats the blocks (few outputs on fast,
+ * fn no fold kernel's), else NULL; NULL and *st set when out of memory. */
+static struct split *serial_split(struct mt_ctx *ctx, const struct mt_prog *p,
+                                  const struct mt_tensor *a, int64_t nout, enum mt_status *st)
+{
+    const int64_t threads = ctx->threads > 1 ? ctx->threads : 1;
+    if (a->backend != MT_BACKEND_FAST || fold_op(p) >= 0 || nout > SERIAL_FOLD_MAX * threads)
+        return NULL;
+    struct split *sp = split_fold(p);
+    if (!sp) {
+        *st = mt_fail(ctx, MT_ERR_NOMEM, "reduce(%s): out of memory", p->name);
+        return NULL;
+    }
+    if (nout > (sp->fold >= 0 ? SERIAL_FOLD_MAX : SERIAL_ELEMENTS_MAX) * threads) {
+        free(sp);
+        return NULL;
+    }
+    return sp;
 }
 
 /* Runs every block of j (elementwise or reduce) on nt threads; MT_ERR_CANCELLED when the cancel
- * flag stopped it, MT_ERR_NOMEM when a thread could not get its buffers. */
+ * flag stopped it, MT_ERR_NOMEM when a thread could not get its buffers. A block returns false
+ * when it saw the cancel flag itself and stopped short. */
 static enum mt_status run_blocks(struct mt_ctx *ctx, struct job *j, int nt,
-                                 void (*block)(const struct job *, int64_t, int64_t, float *))
+                                 bool (*block)(const struct job *, int64_t, int64_t, float *))
 {
     const int64_t bs = j->block;
     const int64_t nblocks = (j->size + bs - 1) / bs;
@@ -668,7 +895,8 @@ static enum mt_status run_blocks(struct mt_ctx *ctx, struct job *j, int nt,
                 continue;
             }
             const int64_t o0 = b * bs;
-            block(j, o0, j->size - o0 < bs ? j->size - o0 : bs, buf);
+            if (!block(j, o0, j->size - o0 < bs ? j->size - o0 : bs, buf))
+                atomic_store(&j->stopped, 1);
         }
 #if defined(__SSE2__)
         /* the kernels' non-temporal stores are weakly ordered and leave the fence to us (fast.h,
@@ -816,7 +1044,7 @@ static enum mt_status elementwise(struct mt_ctx *ctx, const char *what, const st
         if (!j) return mt_fail(ctx, MT_ERR_NOMEM, "%s(%s): out of memory", what, p->name);
         j->p = p;
         j->k = mt_fast_active();
-        compile_steps(j);
+        compile_steps(j, p);
         j->run = mt_fast_prog_kernel(j->k, &j->fp, &j->width);
         j->map = map_op(j);
         j->nin = nin;
@@ -935,6 +1163,8 @@ enum mt_status mt_reduce_prog(struct mt_ctx *ctx, const struct mt_prog *p,
     if (!j) st = mt_fail(ctx, MT_ERR_NOMEM, "reduce(%s): out of memory", p->name);
     int nt = 1;
     const char *path = "";
+    struct split *sp = NULL;
+    if (st == MT_OK) sp = serial_split(ctx, p, a, o->size, &st);
     if (st == MT_OK) {
         j->p = p;
         j->k = a->backend == MT_BACKEND_FAST ? mt_fast_active() : NULL;
@@ -955,11 +1185,22 @@ enum mt_status mt_reduce_prog(struct mt_ctx *ctx, const struct mt_prog *p,
             if (o->size)
                 st = mt_cuda_prog(ctx, "reduce", p, o, a, NULL, d0, start, ctx->diag ? &dg : NULL);
             path = ctx->diag && dg.path ? dg.path : "";
-        } else if (a->backend == MT_BACKEND_SIMPLE ||
-                   (o->size <= REDUCE_FOLD_MAX && fold_op(p) < 0)) {
-            /* one output at a time, one element at a time (a fold kernel, where the program is
-             * one, takes any number of outputs: the sum over dim 1 of 64 x 4096 as `add` ran
-             * at 0.37 GB/s this way, 27 in fold_rows, one thread of 2026-11-24's Zen 4 VM) */
+        } else if (sp) {
+            j->split = sp;
+            compile_steps(j, sp->pre ? &sp->g : p);
+            j->run = mt_fast_prog_kernel(j->k, &j->fp, &j->width);
+            j->fold = sp->fold;
+            j->block = 1;
+            nt = o->size > 1 ? threads_for(ctx, o->size * j->red_len) : 1;
+            st = run_blocks(ctx, j, nt, serial_block);
+            if (st != MT_OK) st = fail_status(ctx, st, "reduce", p);
+            path = !sp->pre       ? "user function, one output at a time, element by element"
+                   : j->fold >= 0 ? "user function, one output at a time: the part without acc "
+                                    "in fused blocks, then a built-in fold kernel"
+                                  : "user function, one output at a time: the part without acc "
+                                    "in fused blocks, then element by element";
+        } else if (a->backend == MT_BACKEND_SIMPLE) {
+            /* the reference: one output at a time, one element at a time */
             int64_t idx[MT_MAX_DIMS];
             int64_t pos = start_at(&j->red_base, j->ndim, j->shape, 0, idx);
             for (int64_t e = 0; e < o->size && st == MT_OK; e++) {
@@ -980,7 +1221,7 @@ enum mt_status mt_reduce_prog(struct mt_ctx *ctx, const struct mt_prog *p,
             }
             path = "user function, one element at a time";
         } else {
-            compile_steps(j);
+            compile_steps(j, p);
             /* outputs side by side in a: the reduced dim is not the one out's last index runs
              * along (a's strides there are 1) */
             const int last = o->ndim - 1;
@@ -997,6 +1238,7 @@ enum mt_status mt_reduce_prog(struct mt_ctx *ctx, const struct mt_prog *p,
                                 : "user function, fused blocks";
         }
     }
+    free(sp);
     free(j);
     if (st != MT_OK) return finish(ctx, st, "reduce", p, a, NULL, out, made);
     if (ctx->diag) {

@@ -517,6 +517,145 @@ static void test_reduce_one_op_folds(void)
             }
 }
 
+/* Few outputs go one at a time (prog.c's serial_block): fn(acc, x) split into g(x), run over
+ * pieces of 2,048 in vector chunks, and the chain on (acc, g(x)), a fold kernel's or element by
+ * element. Random g (clamped, so that the fold stays finite for a while) under chains of every
+ * kind, and fully random programs; along dims of several pieces, contiguous, strided and
+ * transposed; against the reference bit for bit (no exp, log, sigmoid or tanh: fast's vector
+ * routines round differently from libm), with the path the diagnostics name. */
+static void test_reduce_few_outputs(void)
+{
+    uint64_t rng = 2026;
+    enum { WHOLE, FOLD, ELEMENTS, NPATHS };
+    /* and the blocks, where fn itself is a fold kernel's or the outputs are too many */
+    const char *const paths[NPATHS + 2] = {
+        "user function, one output at a time, element by element",
+        "user function, one output at a time: the part without acc in fused blocks, then a "
+        "built-in fold kernel",
+        "user function, one output at a time: the part without acc in fused blocks, then "
+        "element by element",
+        "user function, fused blocks (a built-in fold kernel)", "user function, fused blocks"};
+    int taken[NPATHS + 2] = {0};
+    /* the chain on acc (r0) and v: {op, a, b}, then for a select, select(op's result, r0, v);
+     * kind: the path expected when g is more than x */
+    const struct {
+        enum mt_prog_op op;
+        bool select, scaled; /* scaled: op(acc * 0.5, v) */
+        int a, b;            /* 0: acc, 1: v */
+        int kind;
+    } chains[] = {
+        {MT_P_ADD, false, false, 0, 1, FOLD},     {MT_P_ADD, false, false, 1, 0, FOLD},
+        {MT_P_MUL, false, false, 0, 1, FOLD},     {MT_P_MAX, false, false, 1, 0, FOLD},
+        {MT_P_GT, true, false, 0, 1, FOLD},       {MT_P_MAX, false, false, 0, 1, ELEMENTS},
+        {MT_P_MIN, false, false, 0, 1, ELEMENTS}, {MT_P_SUB, false, false, 0, 1, ELEMENTS},
+        {MT_P_ADD, false, true, 0, 1, ELEMENTS},  {MT_P_LT, true, false, 1, 0, FOLD},
+        {MT_P_GE, true, true, 0, 1, ELEMENTS}};
+    const size_t nchains = sizeof chains / sizeof chains[0];
+    /* {outputs, length} as rows; 5,000 is three pieces, the last partial. Up to 4 outputs go one
+     * at a time on any number of threads; 64 may (the fold kernel's chain, 2 threads) */
+    const int64_t shapes[][2] = {{1, 5000}, {3, 4100}, {2, 2048}, {4, 700}, {64, 90}};
+    static struct mt_prog_insn insn[64];
+    int failures = 0;
+    for (int t = 0; t < 120; t++) {
+        /* g: a random program of x (its registers moved up by one, past acc), clamped to
+         * [-2, 2]; then the chain; every seventh a random program of (acc, x) instead */
+        struct mt_prog p;
+        const size_t c = (size_t)t % nchains;
+        const bool random_fn = t % 7 == 6;
+        if (random_fn) {
+            random_prog(&rng, 2, 1 + test_rand_below(&rng, 12), false, insn, &p);
+        } else {
+            const int ng = test_rand_below(&rng, 8); /* 0: v is x, the chain is the program */
+            random_prog(&rng, 1, ng, false, insn, &p);
+            for (int i = 0; i < ng; i++) {
+                insn[i].dst++;
+                insn[i].a++, insn[i].b++, insn[i].c++;
+            }
+            int n = ng, v = ng ? 1 + ng : 1, acc = 0;
+#define EMIT(...) (insn[n] = (struct mt_prog_insn){.dst = 2 + n, __VA_ARGS__}, 2 + n++)
+            if (ng) {
+                const int hi = EMIT(.op = MT_P_CONST, .imm = 2.0f);
+                v = EMIT(.op = MT_P_MIN, .a = v, .b = hi);
+                const int lo = EMIT(.op = MT_P_CONST, .imm = -2.0f);
+                v = EMIT(.op = MT_P_MAX, .a = v, .b = lo);
+            }
+            if (chains[c].scaled) {
+                const int half = EMIT(.op = MT_P_CONST, .imm = 0.5f);
+                acc = EMIT(.op = MT_P_MUL, .a = 0, .b = half);
+            }
+            const int ops[2] = {acc, v};
+            int r = EMIT(.op = chains[c].op, .a = ops[chains[c].a], .b = ops[chains[c].b]);
+            if (chains[c].select) r = EMIT(.op = MT_P_SELECT, .a = r, .b = acc, .c = v);
+#undef EMIT
+            p = (struct mt_prog){
+                .name = "g then chain", .nargs = 2, .ninsn = n, .insn = insn, .result = r};
+        }
+        CHECK_INT(mt_prog_check(ctx, &p), MT_OK);
+        const int64_t *sh = shapes[test_rand_below(&rng, 5)];
+        /* view 0: rows (dim 1, contiguous); 1: the transpose, dim 0 (contiguous again, from
+         * the other side); 2: 3-D with the rows in the middle (dim 1, strided); 3: a
+         * transposed view's dim 1 (strided) */
+        const int view = test_rand_below(&rng, 4);
+        struct mt_tensor *x = NULL;
+        int dim = 1, nd = 2;
+        if (view == 2) {
+            nd = 3;
+            x = random_tensor(&rng, MT_BACKEND_FAST, 3, (const int64_t[]){1, sh[1], sh[0]});
+        } else {
+            const int64_t shape[2] = {view == 3 ? sh[1] : sh[0], view == 3 ? sh[0] : sh[1]};
+            x = random_tensor(&rng, MT_BACKEND_FAST, 2, shape);
+            if (view >= 1) {
+                struct mt_tensor *v = NULL;
+                CHECK_INT(mt_permute(ctx, x, 2, (const int64_t[]){1, 0}, &v), MT_OK);
+                mt_tensor_release(x);
+                x = v;
+                dim = view == 1 ? 0 : 1;
+            }
+        }
+        struct mt_tensor *out = NULL;
+        seen = 0;
+        mt_ctx_set_diag(ctx, on_diag, NULL);
+        CHECK_INT(mt_reduce_prog(ctx, &p, x, dim, 0.25f, &out), MT_OK);
+        mt_ctx_set_diag(ctx, NULL, NULL);
+        if (!out) {
+            mt_tensor_release(x);
+            continue;
+        }
+        CHECK_INT(seen, 1);
+        int path = -1;
+        for (int k = 0; k < NPATHS + 2; k++)
+            if (strcmp(last.path, paths[k]) == 0) path = k;
+        if (path < 0) fprintf(stderr, "  program %d: path %s\n", t, last.path);
+        CHECK(path >= 0);
+        if (path >= 0) taken[path]++;
+        if (!random_fn && p.ninsn > 2 + chains[c].scaled * 2 + chains[c].select && out->size <= 4)
+            CHECK_INT(path, chains[c].kind); /* g was more than x: split */
+        int bad = 0;
+        int64_t idx[3];
+        for (int64_t e = 0; e < out->size; e++) {
+            mt_to_index(e, nd, out->shape, idx);
+            float acc = 0.25f;
+            for (int64_t k = 0; k < x->shape[dim]; k++) {
+                idx[dim] = k;
+                float args[2] = {acc, at(x, nd, idx)};
+                acc = ref_eval(&p, args);
+            }
+            idx[dim] = 0;
+            bad += !same_bits(acc, at(out, nd, idx));
+        }
+        if (bad && failures++ < 3)
+            fprintf(stderr, "  program %d (%d ops, view %d, %s): %d of %lld outputs differ\n", t,
+                    p.ninsn, view, last.path, bad, (long long)out->size);
+        CHECK(bad == 0);
+        mt_tensor_release(out);
+        mt_tensor_release(x);
+    }
+    for (int k = 0; k < NPATHS; k++) {
+        if (!taken[k]) fprintf(stderr, "  no program took the path: %s\n", paths[k]);
+        CHECK(taken[k] > 0);
+    }
+}
+
 /* a user function has no derivative: backward through its result is a clear error */
 static void test_backward_refused(void)
 {
@@ -655,6 +794,7 @@ int main(void)
     RUN_TEST(test_outputs_and_errors);
     RUN_TEST(test_diagnostics);
     RUN_TEST(test_reduce_one_op_folds);
+    RUN_TEST(test_reduce_few_outputs);
     RUN_TEST(test_backward_refused);
     RUN_TEST(test_cuda_source_text);
     if (open_nvrtc())
