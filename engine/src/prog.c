@@ -689,6 +689,17 @@ static bool reduce_block(const struct job *j, int64_t o0, int64_t n, float *buf)
     return true;
 }
 
+/* The threads for `work` elements: all the context has, for enough work. */
+static int threads_for(const struct mt_ctx *ctx, int64_t work)
+{
+#ifdef MT_HAVE_OPENMP
+    return work >= PAR_MIN_ELEMS && ctx->threads > 1 ? ctx->threads : 1;
+#else
+    (void)ctx, (void)work;
+    return 1;
+#endif
+}
+
 /* ---- reduce with few outputs --------------------------------------------------------------- */
 
 /* fn(acc, x) for a fold that runs one output at a time: g, the operations that do not depend on
@@ -838,12 +849,13 @@ static bool serial_block(const struct job *j, int64_t o0, int64_t n, float *buf)
     return true;
 }
 
-/* The split for serial_block where one output at a time beats the blocks (few outputs on fast,
- * fn no fold kernel's), else NULL; NULL and *st set when out of memory. */
+/* The split for serial_block where one output at a time beats the blocks (few outputs of len
+ * elements on fast, fn no fold kernel's), else NULL; NULL and *st set when out of memory. */
 static struct split *serial_split(struct mt_ctx *ctx, const struct mt_prog *p,
-                                  const struct mt_tensor *a, int64_t nout, enum mt_status *st)
+                                  const struct mt_tensor *a, int64_t nout, int64_t len,
+                                  enum mt_status *st)
 {
-    const int64_t threads = ctx->threads > 1 ? ctx->threads : 1;
+    const int64_t threads = threads_for(ctx, nout * len);
     if (a->backend != MT_BACKEND_FAST || fold_op(p) >= 0 || nout > SERIAL_FOLD_MAX * threads)
         return NULL;
     struct split *sp = split_fold(p);
@@ -908,16 +920,6 @@ static enum mt_status run_blocks(struct mt_ctx *ctx, struct job *j, int nt,
     (void)nt;
     if (atomic_load(&nomem)) return MT_ERR_NOMEM;
     return atomic_load(&j->stopped) ? MT_ERR_CANCELLED : MT_OK;
-}
-
-static int threads_for(const struct mt_ctx *ctx, int64_t work)
-{
-#ifdef MT_HAVE_OPENMP
-    return work >= PAR_MIN_ELEMS && ctx->threads > 1 ? ctx->threads : 1;
-#else
-    (void)ctx, (void)work;
-    return 1;
-#endif
 }
 
 /* ---- the front door ------------------------------------------------------------------------ */
@@ -1164,7 +1166,7 @@ enum mt_status mt_reduce_prog(struct mt_ctx *ctx, const struct mt_prog *p,
     int nt = 1;
     const char *path = "";
     struct split *sp = NULL;
-    if (st == MT_OK) sp = serial_split(ctx, p, a, o->size, &st);
+    if (st == MT_OK) sp = serial_split(ctx, p, a, o->size, a->shape[d0], &st);
     if (st == MT_OK) {
         j->p = p;
         j->k = a->backend == MT_BACKEND_FAST ? mt_fast_active() : NULL;
