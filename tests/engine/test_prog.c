@@ -110,6 +110,27 @@ static int compare_elementwise(const struct mt_prog *p, const struct mt_tensor *
     return bad;
 }
 
+/* The outputs of reduce(p, x, dim, start) in out that differ from the serial fold of ref_eval:
+ * acc = start, then acc = p(acc, x) along the dim in order. */
+static int reduce_mismatches(const struct mt_prog *p, const struct mt_tensor *x, int dim,
+                             float start, const struct mt_tensor *out)
+{
+    int bad = 0;
+    int64_t idx[MT_MAX_DIMS];
+    for (int64_t e = 0; e < out->size; e++) {
+        mt_to_index(e, x->ndim, out->shape, idx);
+        float acc = start;
+        for (int64_t k = 0; k < x->shape[dim]; k++) {
+            idx[dim] = k;
+            float args[2] = {acc, at(x, x->ndim, idx)};
+            acc = ref_eval(p, args);
+        }
+        idx[dim] = 0;
+        bad += !same_bits(acc, at(out, x->ndim, idx));
+    }
+    return bad;
+}
+
 /* A random tensor of `shape`, half the time (ndim >= 2) a transposed view: made with its last
  * two dims swapped and permuted back, so that its strides are not row-major. */
 static struct mt_tensor *random_view(uint64_t *rng, enum mt_backend b, int ndim,
@@ -274,19 +295,7 @@ static void test_reduce_order(void)
                 CHECK_INT(mt_reduce_prog(ctx, &p, x, dim, 1.5f, &out), MT_OK);
                 if (!out) continue;
                 CHECK_INT(out->shape[dim], 1);
-                int bad = 0;
-                int64_t idx[MT_MAX_DIMS];
-                for (int64_t e = 0; e < out->size; e++) {
-                    mt_to_index(e, 3, out->shape, idx);
-                    float acc = 1.5f;
-                    for (int64_t k = 0; k < x->shape[dim]; k++) {
-                        idx[dim] = k;
-                        float args[2] = {acc, at(x, 3, idx)};
-                        acc = ref_eval(&p, args);
-                    }
-                    idx[dim] = 0;
-                    bad += !same_bits(acc, at(out, 3, idx));
-                }
+                const int bad = reduce_mismatches(&p, x, dim, 1.5f, out);
                 if (bad)
                     fprintf(stderr, "  %s dim %d of (%lld, %lld, %lld): %d outputs differ\n",
                             mt_backend_name(b), dim, (long long)shapes[s][0],
@@ -487,19 +496,7 @@ static void test_reduce_one_op_folds(void)
                     if (!out) continue;
                     CHECK_INT(seen, 1);
                     CHECK(!!strstr(last.path, "built-in fold kernel") == folds[f].kernel);
-                    int bad = 0;
-                    int64_t idx[3];
-                    for (int64_t e = 0; e < out->size; e++) {
-                        mt_to_index(e, nd, out->shape, idx);
-                        float acc = -0.0f;
-                        for (int64_t k = 0; k < x->shape[dim]; k++) {
-                            idx[dim] = k;
-                            float args[2] = {acc, at(x, nd, idx)};
-                            acc = ref_eval(&p, args);
-                        }
-                        idx[dim] = 0;
-                        bad += !same_bits(acc, at(out, nd, idx));
-                    }
+                    const int bad = reduce_mismatches(&p, x, dim, -0.0f, out);
                     if (bad)
                         fprintf(stderr,
                                 "  %s%s(r%d, r%d) dim %d of %lld x %lld%s: %d outputs differ\n",
@@ -597,9 +594,8 @@ static void test_reduce_few_outputs(void)
          * transposed view's dim 1 (strided) */
         const int view = test_rand_below(&rng, 4);
         struct mt_tensor *x = NULL;
-        int dim = 1, nd = 2;
+        int dim = 1;
         if (view == 2) {
-            nd = 3;
             x = random_tensor(&rng, MT_BACKEND_FAST, 3, (const int64_t[]){1, sh[1], sh[0]});
         } else {
             const int64_t shape[2] = {view == 3 ? sh[1] : sh[0], view == 3 ? sh[0] : sh[1]};
@@ -630,19 +626,7 @@ static void test_reduce_few_outputs(void)
         if (path >= 0) taken[path]++;
         if (!random_fn && p.ninsn > 2 + chains[c].scaled * 2 + chains[c].select && out->size <= 4)
             CHECK_INT(path, chains[c].kind); /* g was more than x: split */
-        int bad = 0;
-        int64_t idx[3];
-        for (int64_t e = 0; e < out->size; e++) {
-            mt_to_index(e, nd, out->shape, idx);
-            float acc = 0.25f;
-            for (int64_t k = 0; k < x->shape[dim]; k++) {
-                idx[dim] = k;
-                float args[2] = {acc, at(x, nd, idx)};
-                acc = ref_eval(&p, args);
-            }
-            idx[dim] = 0;
-            bad += !same_bits(acc, at(out, nd, idx));
-        }
+        const int bad = reduce_mismatches(&p, x, dim, 0.25f, out);
         if (bad && failures++ < 3)
             fprintf(stderr, "  program %d (%d ops, view %d, %s): %d of %lld outputs differ\n", t,
                     p.ninsn, view, last.path, bad, (long long)out->size);
