@@ -103,31 +103,55 @@ static inline int operand(const struct mt_prog_insn *in, int k)
 
 /* ---- checking and planning -------------------------------------------------------------- */
 
-/* Each register's buffer (slot[r], r >= nargs) by a linear scan, and the number of buffers.
- * Returns -1 when more than MT_PROG_MAX_LIVE values are alive at once. slot has nargs + ninsn
- * entries; p has passed the SSA checks. */
-static int plan_slots(const struct mt_prog *p, int *slot)
+/* The operand the fast kernels take as in's immediate (MT_FAST_IMM), or -1: a binary op's first
+ * constant operand (konst[r]: r is a constant), pow's excepted. Such a read needs no buffer. */
+static int imm_operand(const struct mt_prog_insn *in, const bool *konst)
+{
+    if (in->op < MT_P_ADD || in->op > MT_P_OR || in->op == MT_P_POW) return -1;
+    return konst[in->a] ? 0 : konst[in->b] ? 1 : -1;
+}
+
+/* konst[r]: register r is a constant; last[r]: the last instruction that reads r other than as
+ * its immediate (p->ninsn for the result, -1 for none). */
+static void last_reads(const struct mt_prog *p, bool *konst, int *last)
+{
+    for (int r = 0; r < p->nargs + p->ninsn; r++) konst[r] = false, last[r] = -1;
+    for (int i = 0; i < p->ninsn; i++) konst[p->insn[i].dst] = p->insn[i].op == MT_P_CONST;
+    for (int i = 0; i < p->ninsn; i++) {
+        const int imm = imm_operand(&p->insn[i], konst);
+        for (int k = 0; k < mt_prog_arity(p->insn[i].op); k++)
+            if (k != imm) last[operand(&p->insn[i], k)] = i;
+    }
+    last[p->result] = p->ninsn; /* alive to the end */
+}
+
+/* Each register's buffer (slot[r], r >= nargs; -1 for one that needs none) by a linear scan, and
+ * the number of buffers. Returns -1 when more than MT_PROG_MAX_LIVE values are alive at once.
+ * slot has nargs + ninsn entries; p has passed the SSA checks. A constant needs a buffer only
+ * where it is read other than as an immediate, or is the result. With pin, each such constant
+ * has a buffer of its own for the whole program, filled once when a thread starts (run_blocks);
+ * without, a step writes it at its definition and its buffer is freed after its last read, as
+ * any value's: the plan for programs with more constants than buffers (an unrolled loop's
+ * counters). */
+static int plan_slots(const struct mt_prog *p, bool pin, int *slot)
 {
     const int nreg = p->nargs + p->ninsn;
     int last[MAX_REGS];
-    for (int r = 0; r < nreg; r++) last[r] = -1;
-    for (int i = 0; i < p->ninsn; i++)
-        for (int k = 0; k < mt_prog_arity(p->insn[i].op); k++) last[operand(&p->insn[i], k)] = i;
-    last[p->result] = p->ninsn; /* alive to the end */
+    bool konst[MAX_REGS];
+    last_reads(p, konst, last);
+    for (int r = 0; r < nreg; r++) slot[r] = -1;
     bool used[MT_PROG_MAX_LIVE] = {false};
     int nslots = 0;
-    /* constants first, each with a slot of its own for the whole program: they are filled
-     * when a thread starts (run_blocks) and kept */
-    for (int i = 0; i < p->ninsn; i++) {
-        if (p->insn[i].op != MT_P_CONST) continue;
-        if (nslots == MT_PROG_MAX_LIVE) return -1;
-        slot[p->insn[i].dst] = nslots;
-        used[nslots++] = true;
-        last[p->insn[i].dst] = p->ninsn;
-    }
+    if (pin)
+        for (int i = 0; i < p->ninsn; i++) {
+            if (p->insn[i].op != MT_P_CONST || last[p->insn[i].dst] < 0) continue;
+            if (nslots == MT_PROG_MAX_LIVE) return -1;
+            slot[p->insn[i].dst] = nslots;
+            used[nslots++] = true;
+        }
     for (int i = 0; i < p->ninsn; i++) {
         const struct mt_prog_insn *in = &p->insn[i];
-        if (in->op == MT_P_CONST) continue;
+        if (in->op == MT_P_CONST && (pin || last[in->dst] < 0)) continue;
         int s = 0;
         while (s < MT_PROG_MAX_LIVE && used[s]) s++;
         if (s == MT_PROG_MAX_LIVE) return -1;
@@ -138,7 +162,8 @@ static int plan_slots(const struct mt_prog *p, int *slot)
          * after the write (so dst never shares a buffer with an operand) */
         for (int k = 0; k < mt_prog_arity(in->op); k++) {
             int r = operand(in, k);
-            if (r >= p->nargs && last[r] == i) used[slot[r]] = false;
+            if (r >= p->nargs && last[r] == i && slot[r] >= 0 && !(pin && konst[r]))
+                used[slot[r]] = false;
         }
         if (last[in->dst] < 0) used[s] = false;
     }
@@ -179,7 +204,7 @@ enum mt_status mt_prog_check(struct mt_ctx *ctx, const struct mt_prog *p)
         return mt_fail(ctx, MT_ERR_INVALID, "%s: the result register %d is never written", name,
                        p->result);
     int slot[MAX_REGS];
-    if (plan_slots(p, slot) < 0)
+    if (plan_slots(p, true, slot) < 0 && plan_slots(p, false, slot) < 0)
         return mt_fail(ctx, MT_ERR_INVALID,
                        "%s: more than %d values are needed at once; split the function", name,
                        MT_PROG_MAX_LIVE);
@@ -472,50 +497,54 @@ struct job {
 };
 
 /* p as the fast kernels run it (fast.h's struct mt_fast_prog): a step per operation, in
- * order; an operand that is the previous step's value is read from registers, any other from
- * its source (an argument, or the chunk buffer plan_slots gave its register), and a value is
- * stored to its buffer only when a step after the next one, or the end, reads it. Constants
- * are not steps: each has a buffer of its own, filled once per thread (run_blocks). */
+ * order; an operand that is the previous step's value is read from registers, a binary op's
+ * constant is the step's immediate (imm_operand), any other operand is read from its source (an
+ * argument, or the chunk buffer plan_slots gave its register), and a value is stored to its
+ * buffer only when a step after the next one, or the end, reads it. Constants are steps only
+ * where plan_slots could not pin them: a pinned one has a buffer of its own, filled once per
+ * thread (run_blocks). */
 static void compile_steps(struct job *j, const struct mt_prog *p)
 {
     int slot[MAX_REGS], last[MAX_REGS];
-    j->nslots = plan_slots(p, slot);
-    for (int r = 0; r < p->nargs + p->ninsn; r++) last[r] = -1;
-    for (int i = 0; i < p->ninsn; i++)
-        for (int k = 0; k < mt_prog_arity(p->insn[i].op); k++) last[operand(&p->insn[i], k)] = i;
-    last[p->result] = p->ninsn;
+    bool konst[MAX_REGS];
+    bool pin = true;
+    j->nslots = plan_slots(p, true, slot);
+    if (j->nslots < 0) {
+        pin = false;
+        j->nslots = plan_slots(p, false, slot);
+    }
+    last_reads(p, konst, last);
+    int made_by[MAX_REGS]; /* the instruction that wrote each register */
+    for (int i = 0; i < p->ninsn; i++) made_by[p->insn[i].dst] = i;
 #define SOURCE(r) ((r) < p->nargs ? (r) : 2 + slot[(r)])
+#define IS_STEP(in) ((in)->op != MT_P_CONST || (!pin && slot[(in)->dst] >= 0))
     int n = 0, chained = -1; /* the register whose value the registers hold */
-    int konst[MAX_REGS];     /* the instruction that made a constant register, or -1 */
-    for (int r = 0; r < p->nargs + p->ninsn; r++) konst[r] = -1;
     j->nconst = 0;
     for (int i = 0; i < p->ninsn; i++) {
         const struct mt_prog_insn *in = &p->insn[i];
-        if (in->op == MT_P_CONST) {
-            j->const_slot[j->nconst] = slot[in->dst];
-            j->const_val[j->nconst++] = in->imm;
-            konst[in->dst] = i;
+        if (!IS_STEP(in)) {
+            if (in->op == MT_P_CONST && slot[in->dst] >= 0) {
+                j->const_slot[j->nconst] = slot[in->dst];
+                j->const_val[j->nconst++] = in->imm;
+            }
             continue;
         }
         struct mt_fast_step *st = &j->steps[n++];
-        *st = (struct mt_fast_step){.op = (uint8_t)in->op};
-        /* the kernels' binary ops in registers take one constant operand as an immediate;
-         * any other reads its buffer */
-        bool imm = in->op >= MT_P_ADD && in->op <= MT_P_OR && in->op != MT_P_POW;
+        *st = (struct mt_fast_step){.op = (uint8_t)in->op, .imm = in->imm};
+        const int imm = imm_operand(in, konst);
         for (int k = 0; k < 3; k++) {
             const int r = operand(in, k);
-            if (k >= mt_prog_arity(in->op) || r == chained) {
-                st->src[k] = MT_FAST_CHAINED;
-            } else if (imm && konst[r] >= 0) {
+            if (k == imm) {
                 st->src[k] = MT_FAST_IMM;
-                st->imm = p->insn[konst[r]].imm;
-                imm = false;
+                st->imm = p->insn[made_by[r]].imm;
+            } else if (k >= mt_prog_arity(in->op) || r == chained) {
+                st->src[k] = MT_FAST_CHAINED;
             } else {
                 st->src[k] = (int8_t)SOURCE(r);
             }
         }
         int next = i + 1; /* the next step's instruction */
-        while (next < p->ninsn && p->insn[next].op == MT_P_CONST) next++;
+        while (next < p->ninsn && !IS_STEP(&p->insn[next])) next++;
         st->keep = (int8_t)(last[in->dst] > next ? 2 + slot[in->dst] : -1);
         chained = in->dst;
     }
@@ -525,6 +554,7 @@ static void compile_steps(struct job *j, const struct mt_prog *p)
         .result = p->result == chained ? MT_FAST_CHAINED : SOURCE(p->result),
         .nbufs = j->nslots,
     };
+#undef IS_STEP
 #undef SOURCE
 }
 

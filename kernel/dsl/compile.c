@@ -681,6 +681,38 @@ static void repoint(struct dsl_prog *p)
     p->p.name = p->name;
 }
 
+/* Drops the instructions whose value nothing reads (an unrolled loop's unused counter, a value
+ * a later assignment replaced), renumbering the registers: they would take operations and
+ * buffers of the program's limits for nothing. The operands an op does not read are 0 here (as
+ * emit's callers pass them), an argument's register, which is always kept. Out of memory, p is
+ * left whole (correct, only bigger). */
+static void drop_dead(struct dsl_prog *p)
+{
+    const int nargs = p->p.nargs, n = p->p.ninsn;
+    bool *live = calloc((size_t)(nargs + n), sizeof *live);
+    int *to = malloc((size_t)(nargs + n) * sizeof *to);
+    if (!live || !to) goto done;
+    live[p->p.result] = true;
+    for (int i = n - 1; i >= 0; i--) {
+        const struct mt_prog_insn *q = &p->insn[i];
+        if (live[q->dst]) live[q->a] = live[q->b] = live[q->c] = true;
+    }
+    for (int r = 0; r < nargs; r++) to[r] = r;
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        struct mt_prog_insn q = p->insn[i];
+        if (!live[q.dst]) continue;
+        q.a = to[q.a], q.b = to[q.b], q.c = to[q.c];
+        to[p->insn[i].dst] = q.dst = nargs + m;
+        p->insn[m++] = q;
+    }
+    p->p.ninsn = m;
+    p->p.result = to[p->p.result];
+done:
+    free(live);
+    free(to);
+}
+
 int dsl_prog_compile(struct dsl_interp *in, struct dsl_value fn, int nargs, const char *what,
                      const struct mt_prog **out, struct dsl_prog *scratch)
 {
@@ -726,8 +758,15 @@ int dsl_prog_compile(struct dsl_interp *in, struct dsl_value fn, int nargs, cons
     if (r >= 0) {
         repoint(&prog);
         prog.p.result = r;
+        drop_dead(&prog);
+        /* what the engine refuses here is a limit of the program's (values alive at once) */
         enum mt_status st = mt_prog_check(in->session->ctx, &prog.p);
-        if (st != MT_OK) r = dsl_engine_raise(in, st);
+        if (st != MT_OK) {
+            const char *msg = mt_ctx_error(in->session->ctx), *name = f->def->name;
+            const size_t len = strlen(name); /* the engine's message starts with the name */
+            if (strncmp(msg, name, len) == 0 && strncmp(msg + len, ": ", 2) == 0) msg += len + 2;
+            r = dsl_raise_in(in, f, f->def->pos, "CompileError", "%s(%s): %s", what, name, msg);
+        }
     }
     if (r < 0) {
         dsl_prog_free(&prog);

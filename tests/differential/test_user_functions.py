@@ -51,7 +51,7 @@ def _sigmoid(v):
     return F(1.0) / (F(1.0) + np.exp(-v)) if v >= 0 else np.exp(v) / (F(1.0) + np.exp(v))
 
 
-REF_NS = {"_c": F, "_b": _b, "relu": _relu, "sigmoid": _sigmoid, "exp": np.exp, "log": np.log,
+REF_NS = {"F": F, "_c": F, "_b": _b, "relu": _relu, "sigmoid": _sigmoid, "exp": np.exp, "log": np.log,
           "sqrt": np.sqrt, "tanh": np.tanh, "abs": abs, "min": min, "max": max}
 
 
@@ -224,3 +224,52 @@ def test_random_functions(smooth, place, backends):
     assert not failures, "\n\n".join(failures[:5])
     # the generator made real functions: not every output is the same constant
     assert len({json.dumps(o) for o in outs}) > n_funcs // 2
+
+
+# Unrolled loops of up to the 1,024 iterations the compiler allows (within 4,096 operations), with the counter read as a binary op's
+# immediate, as an operand in memory (a selection's, pow's) and not at all: each iteration's
+# counter is a new constant, more of them than the engine has buffers, so they must share
+# buffers by their live ranges (engine/src/prog.c, plan_slots), and an unread counter must cost
+# nothing. Every op is one IEEE float32 operation or a selection: numpy's bits.
+LOOPS = [
+    ("x", "    for i in range(1024):\n        x = x + 1",
+     "    for i in range(1024):\n        x = x + F(1)"),
+    ("x", "    for i in range(768):\n        x = x if x > i * 0.5 else i",
+     "    for i in range(768):\n        x = x if x > F(i) * F(0.5) else F(i)"),
+    ("x", "    for i in range(1024):\n        x = x * 0.999 + i",
+     "    for i in range(1024):\n        x = x * F(0.999) + F(i)"),
+    ("x", "    for i in range(-256, 256):\n        x = max(x, i) - (i if x < 0 else 0.25)",
+     "    for i in range(-256, 256):\n        x = max(x, F(i)) - (F(i) if x < 0 else F(0.25))"),
+    ("x, y", "    for i in range(0, 1024, 2):\n        x = min(x + y, i) - (i - 1) * 0.001",
+     "    for i in range(0, 1024, 2):\n        x = min(x + y, F(i)) - (F(i) - F(1)) * F(0.001)"),
+]
+
+
+@pytest.mark.parametrize("place,backends", PLACES, ids=[p for p, _ in PLACES])
+def test_long_unrolled_loops(place, backends):
+    rng = random.Random(20261125)
+    a_data, z1, z2 = values(rng, 24), values(rng, 15), values(rng, 20)
+    a = np.array(a_data, dtype=np.float32).reshape(6, 4).T
+    b1 = np.array(z1, dtype=np.float32).reshape(3, 1, 5)
+    b2 = np.array(z2, dtype=np.float32).reshape(4, 5)
+    lines = [f"a = tensor({json.dumps(np.array(a_data).reshape(6, 4).tolist())}).permute(1, 0)",
+             f"b1 = tensor({json.dumps(np.array(z1).reshape(3, 1, 5).tolist())})",
+             f"b2 = tensor({json.dumps(np.array(z2).reshape(4, 5).tolist())})"]
+    cases = []
+    for k, (params, mt_body, py_body) in enumerate(LOOPS):
+        name = f"loop{k}"
+        mt = f"def {name}({params}):\n{mt_body}\n    return x"
+        py = f"def {name}({params}):\n{py_body}\n    return x"
+        lines.append(mt)
+        two = "," in params
+        for be in backends:
+            call = (f"zip({name}, b1.to(\"{be}\"), b2.to(\"{be}\"))" if two
+                    else f"map({name}, a.to(\"{be}\"))")
+            lines.append(f"print({call}.tolist())")
+            cases.append((name, mt, py, be, [b1, b2] if two else [a]))
+    outs = run_kernel("\n".join(lines) + "\n")
+    assert len(outs) == len(cases)
+    for (name, mt, py, be, arrays), got in zip(cases, outs):
+        want = reference(py, name, arrays)
+        ok = same(got, want, exact=True)
+        assert ok.all(), f"{be} {name}: got {got}, numpy {want.tolist()}\n{mt}"

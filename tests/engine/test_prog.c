@@ -175,11 +175,12 @@ static void test_check_rejects(void)
     p.name = "f";
     p.nargs = 3;
     CHECK_INT(mt_prog_check(ctx, &p), MT_ERR_INVALID);
-    /* 49 constants alive at once, then summed: more values than the block machine holds */
-    static struct mt_prog_insn many[2 * MT_PROG_MAX_LIVE + 2];
+    /* 49 values alive at once (-x each), then summed: more values than the block machine
+     * holds */
+    static struct mt_prog_insn many[1100 * 2];
     int n = 0, live = MT_PROG_MAX_LIVE + 1;
     for (int i = 0; i < live; i++)
-        many[n++] = (struct mt_prog_insn){.op = MT_P_CONST, .dst = 1 + i};
+        many[n++] = (struct mt_prog_insn){.op = MT_P_NEG, .dst = 1 + i, .a = 0};
     int acc = 1;
     for (int i = 1; i < live; i++, n++) {
         many[n] = (struct mt_prog_insn){.op = MT_P_ADD, .dst = 1 + n, .a = acc, .b = 1 + i};
@@ -188,16 +189,30 @@ static void test_check_rejects(void)
     struct mt_prog big = {.name = "wide", .nargs = 1, .ninsn = n, .insn = many, .result = acc};
     CHECK_INT(mt_prog_check(ctx, &big), MT_ERR_INVALID);
     CHECK(strstr(mt_ctx_error(ctx), "values are needed at once") != NULL);
-    /* with two constants fewer it fits: each constant keeps a buffer for the whole program, and
-     * the running sum needs two (the old one is read while the new one is written) */
-    live = MT_PROG_MAX_LIVE - 2;
+    /* with two fewer it fits: the first sum is written while the others are all alive */
+    live = MT_PROG_MAX_LIVE - 1;
     n = 0;
     for (int i = 0; i < live; i++)
-        many[n++] = (struct mt_prog_insn){.op = MT_P_CONST, .dst = 1 + i};
+        many[n++] = (struct mt_prog_insn){.op = MT_P_NEG, .dst = 1 + i, .a = 0};
     acc = 1;
     for (int i = 1; i < live; i++, n++) {
         many[n] = (struct mt_prog_insn){.op = MT_P_ADD, .dst = 1 + n, .a = acc, .b = 1 + i};
         acc = 1 + n;
+    }
+    big.ninsn = n;
+    big.result = acc;
+    CHECK_INT(mt_prog_check(ctx, &big), MT_OK);
+    /* 1,100 constants (an unrolled loop's counters), each read where an immediate cannot take
+     * it (a selection's operand): more than there are buffers, but each is alive for two
+     * instructions only, so they share them (and an unread one needs none) */
+    n = 0;
+    acc = 0;
+    for (int i = 0; i < 1100; i++) {
+        const int k = 1 + n;
+        many[n++] = (struct mt_prog_insn){.op = MT_P_CONST, .dst = k, .imm = (float)i};
+        many[n] =
+            (struct mt_prog_insn){.op = MT_P_SELECT, .dst = 1 + n, .a = acc, .b = k, .c = acc};
+        acc = 1 + n++;
     }
     big.ninsn = n;
     big.result = acc;

@@ -6,10 +6,10 @@
  * through every step; the step's value is v[0..FK_NV), which the compiler keeps in registers
  * (every loop over them is unrolled, so each v[r] is a register, never memory). An operand is
  * v (the previous step's value), a binary op's constant broadcast from the step (MT_FAST_IMM),
- * or a chunk of a source in L1 (an argument, a kept value, a constant's filled buffer for the
- * other ops). exp, log, sigmoid, tanh and pow leave the registers for a call per chunk
- * (fk_step_out_of_line): inline, their register needs made the compiler keep v in memory for
- * every op.
+ * or a chunk of a source in L1 (an argument, a kept value, a constant's buffer for the other
+ * ops: filled once, or written by a constant's step where the program has too many to pin). exp,
+ * log, sigmoid, tanh and pow leave the registers for a call per chunk (fk_step_out_of_line):
+ * inline, their register needs made the compiler keep v in memory for every op.
  *
  * Measured on 2026-11-24's Zen 4 VM (one thread, a chain of 2 to 8 multiplications on 32K
  * floats in L2): each step cost 0.036 ns an element run numexpr's way (an instruction at a time
@@ -195,7 +195,8 @@ fk_prog_chunk(const struct mt_fast_prog *fp, const float *const *src, float *out
                 v[r] = fk_sel(x != zero, y, z);
             }
             break;
-        default: break; /* MT_P_CONST: never a step */
+        case MT_P_CONST: FK_EACH v[r] = imm; break; /* one plan_slots could not pin */
+        default: break;
         }
         if (st->keep >= 0) {
             float *k = (float *)src[st->keep + 2];
