@@ -144,7 +144,7 @@ static int publish(struct dsl_interp *in, struct dsl_value v, const char *displa
     enum dsl_vstatus st = DSL_V_OK;
     json_t *bundle = dsl_value_bundle(v, in->session->plot_renderer, &st);
     if (!bundle) return dsl_raise_status(in, st);
-    if (in->out->display) in->out->display(in->out->ctx, bundle, display_id, update);
+    dsl_display(in, bundle, display_id, update);
     json_decref(bundle);
     return 0;
 }

@@ -529,9 +529,9 @@ static int show(struct dsl_interp *in, json_t *table, json_t *chart)
     int r = 0;
     if (!table || !chart) {
         r = dsl_raise_status(in, DSL_V_NOMEM);
-    } else if (in->out->display) {
-        in->out->display(in->out->ctx, table, NULL, false);
-        in->out->display(in->out->ctx, chart, NULL, false);
+    } else {
+        dsl_display(in, table, NULL, false);
+        dsl_display(in, chart, NULL, false);
     }
     json_decref(table);
     json_decref(chart);

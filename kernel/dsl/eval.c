@@ -120,6 +120,45 @@ void dsl_emit(struct dsl_interp *in, const char *name, const char *text)
     in->out->stream(in->out->ctx, "stderr", note);
 }
 
+/* The bytes of a mime bundle's data: its strings' lengths (text, HTML, SVG, base64 images), and
+ * anything else as serialized JSON. */
+static size_t bundle_bytes(json_t *bundle)
+{
+    size_t n = 0;
+    const char *key;
+    json_t *v;
+    json_object_foreach(bundle, key, v)
+    {
+        n += strlen(key);
+        n += json_is_string(v) ? json_string_length(v) : json_dumpb(v, NULL, 0, JSON_COMPACT);
+    }
+    return n;
+}
+
+void dsl_display(struct dsl_interp *in, json_t *bundle, const char *display_id, bool update)
+{
+    if (!in->out->display) return;
+    if (update) {
+        in->out->display(in->out->ctx, bundle, display_id, true);
+        return;
+    }
+    if (in->shown > DSL_MAX_CELL_DISPLAYS) return; /* past the limit, the note already said so */
+    const size_t n = bundle_bytes(bundle);
+    if (in->shown < DSL_MAX_CELL_DISPLAYS && n <= DSL_MAX_CELL_DISPLAY - in->shown_bytes) {
+        in->shown++;
+        in->shown_bytes += n;
+        in->out->display(in->out->ctx, bundle, display_id, false);
+        return;
+    }
+    in->shown = DSL_MAX_CELL_DISPLAYS + 1; /* nothing more from this cell */
+    char note[200];
+    snprintf(note, sizeof note,
+             "\n[output truncated: this cell displayed more than %zu MiB or %d values; the rest "
+             "is not shown]\n",
+             DSL_MAX_CELL_DISPLAY >> 20, DSL_MAX_CELL_DISPLAYS);
+    if (in->out->stream) in->out->stream(in->out->ctx, "stderr", note);
+}
+
 /* How often loops let the output sink flush: often enough to look live to a person. */
 #define FLUSH_EVERY_NS 50000000LL
 

@@ -75,6 +75,8 @@ struct dsl_interp {
     struct dsl_tb_entry *tb; /* innermost first: the calls an error went through */
     size_t ntb, captb;
     size_t out_bytes;        /* stream text the cell has written (see dsl_emit) */
+    size_t shown_bytes;      /* displayed data the cell has sent (see dsl_display) */
+    size_t shown;            /* new displays the cell has sent */
     const char *ename;       /* the pending error's name (static), NULL when none */
     char *evalue;            /* its message, malloc'd (NULL: out of memory) */
     bool has_pos;            /* the error has a position */
@@ -111,6 +113,18 @@ int dsl_check_cancel(struct dsl_interp *in, size_t pos);
 
 /* Writes text to the cell's stream `name` ("stdout", "stderr"), within DSL_MAX_CELL_OUTPUT. */
 void dsl_emit(struct dsl_interp *in, const char *name, const char *text);
+
+/* Most data, and most new displays, one cell may display: each new display stays in the
+ * notebook, and thousands of them freeze a front end as stream text does. Updates of a display
+ * (update=true) replace what is shown instead, and are not counted: the Jupyter layer sends at
+ * most one per display id every 50 ms. Past either limit the cell goes on, its new displays
+ * dropped after one note saying so. */
+#define DSL_MAX_CELL_DISPLAY ((size_t)10 << 20)
+#define DSL_MAX_CELL_DISPLAYS 1000
+
+/* Sends a mime bundle to the cell's output (display(), charts, tables), within the limits
+ * above: the one way values reach in->out->display. */
+void dsl_display(struct dsl_interp *in, json_t *bundle, const char *display_id, bool update);
 
 /* Frees the traceback entries (after the error was reported). */
 void dsl_interp_clear_tb(struct dsl_interp *in);

@@ -370,8 +370,8 @@ static int magic_diagnostics(struct dsl_interp *in, const char *args, size_t arg
         json_t *table = dsl_diag_bundle(log);
         if (!table)
             r = dsl_raise_status(in, DSL_V_NOMEM);
-        else if (in->out->display)
-            in->out->display(in->out->ctx, table, NULL, false);
+        else
+            dsl_display(in, table, NULL, false);
         json_decref(table);
     }
     free(log);

@@ -350,7 +350,7 @@ int dsl_execute(struct dsl_session *s, const char *code, const struct dsl_output
         dsl_diag_stop(log);
         /* %diagnostics on: the table comes before the cell's result, as a display */
         json_t *table = log->ops && in.out->display ? dsl_diag_bundle(log) : NULL;
-        if (table) in.out->display(in.out->ctx, table, NULL, false);
+        if (table) dsl_display(&in, table, NULL, false);
         json_decref(table);
         free(log);
     }

@@ -801,7 +801,7 @@ int dsl_bi_heatmap(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
     json_t *bundle = chart_heatmap_bundle(dsl_plot_renderer(in->session), &c);
     free(vals);
     if (!bundle) return dsl_raise_status(in, DSL_V_NOMEM);
-    if (in->out->display) in->out->display(in->out->ctx, bundle, NULL, false);
+    dsl_display(in, bundle, NULL, false);
     json_decref(bundle);
     *ret = dsl_none();
     return 0;

@@ -664,7 +664,7 @@ static int boundary_bundle(struct dsl_interp *in, struct dsl_value model, const 
 
 static void emit(struct dsl_interp *in, json_t *bundle, const char *id, bool update)
 {
-    if (bundle && in->out->display) in->out->display(in->out->ctx, bundle, id, update);
+    if (bundle) dsl_display(in, bundle, id, update);
     json_decref(bundle);
 }
 

@@ -346,6 +346,69 @@ def test_display_id_and_update(kc):
     validate_message(u[0], "update_display_data", res.msg_id)
 
 
+def test_display_updates_coalesced(kc):
+    # a loop that updates two displays at every step: the kernel holds the latest update of each
+    # id and sends them at most every 50 ms (or before other output, or when the cell ends), so
+    # the client gets a few messages, not 2 x 20,000, and the last values always arrive
+    code = ('display(-1, display_id="a")\ndisplay(-1, display_id="b")\n'
+            'for i in range(20000):\n'
+            '    update_display(i, display_id="a")\n'
+            '    update_display(-i, display_id="b")\n'
+            'print("done")')
+    t0 = time.monotonic()
+    res = execute(kc, code, timeout=120)
+    elapsed = time.monotonic() - t0
+    validate_all(res)
+    assert res.status == "ok", res
+    ups = res.of_type("update_display_data")
+    # two ids, one message each per 50 ms window, and one more of each at the end
+    assert len(ups) <= 2 * (elapsed / 0.05 + 2), (len(ups), elapsed)
+    last = {}
+    for u in ups:
+        last[u["content"]["transient"]["display_id"]] = u["content"]["data"]["text/plain"]
+    assert last == {"a": "19999", "b": "-19999"}, last
+    assert res.stream() == "done\n"
+
+
+def test_display_update_arrives_after_interrupt(kc):
+    # an endless loop of updates, interrupted: the held last update still goes out before the
+    # error, and no flood of messages
+    msg_id = kc.execute('i = 0\ndisplay(0, display_id="d")\n'
+                        'while true:\n    i = i + 1\n    update_display(i, display_id="d")')
+    time.sleep(1.0)
+    send_control(kc, "interrupt_request", {})
+    res = mtkernel.finish(kc, msg_id, timeout=60)
+    assert res.reply["content"]["ename"] == "KeyboardInterrupt", res
+    ups = res.of_type("update_display_data")
+    assert 1 <= len(ups) <= 200, len(ups)
+    types = [m["msg_type"] for m in res.outputs]
+    assert types.index("error") > max(i for i, t in enumerate(types) if t == "update_display_data")
+    final = execute(kc, "i").result_text()
+    assert ups[-1]["content"]["data"]["text/plain"] == final
+
+
+def test_display_output_capped(kc):
+    # 3,000 displays of a 10 kB string: the cell's displays stop at 10 MiB with one note, as
+    # printed output does; the cell itself runs to the end
+    res = execute(kc, 'for i in range(3000):\n    display("x" * 10000)\nprint("end")', timeout=120)
+    assert res.status == "ok", res
+    dd = res.of_type("display_data")
+    sent = sum(len(d["content"]["data"]["text/plain"]) for d in dd)
+    assert 9 << 20 <= sent <= 10 << 20, sent
+    assert res.stream("stderr").count("[output truncated") == 1, res.stream("stderr")
+    assert res.stream() == "end\n"
+    # many small displays: at most 1,000 a cell
+    res = execute(kc, 'for i in range(5000):\n    display(i, display_id="d")', timeout=120)
+    dd = res.of_type("display_data")
+    assert len(dd) == 1000, len(dd)
+    assert [d["content"]["data"]["text/plain"] for d in dd[-2:]] == ["998", "999"]
+    assert "[output truncated" in res.stream("stderr")
+    # the limit is per cell
+    res = execute(kc, 'display(7)')
+    assert [d["content"]["data"]["text/plain"] for d in res.of_type("display_data")] == ["7"]
+    assert res.stream("stderr") == ""
+
+
 def test_clear_output(kc):
     res = execute(kc, 'print("a")\nclear_output()\nprint("b")\nclear_output(wait=true)\nprint("c")')
     validate_all(res)
