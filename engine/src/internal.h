@@ -94,6 +94,27 @@ enum mt_status mt_storage_new(struct mt_ctx *ctx, enum mt_backend b, int ndim, c
                               int64_t nelem, struct mt_storage **out);
 void mt_storage_release(struct mt_storage *s);
 
+/* The most elements a tensor may have, and the largest stride, offset or position: 2^50 (4 PiB
+ * of float32, beyond any machine), so that sums and products of checked sizes, strides and
+ * offsets stay far inside int64. */
+#define MT_MAX_ELEMS ((int64_t)1 << 50)
+
+/* *r = a * b (a + b): false when the exact result is outside [-MT_MAX_ELEMS, MT_MAX_ELEMS],
+ * int64 overflow included. The one checked arithmetic of sizes, strides and offsets. */
+static inline bool mt_checked_mul(int64_t a, int64_t b, int64_t *r)
+{
+    return !__builtin_mul_overflow(a, b, r) && *r >= -MT_MAX_ELEMS && *r <= MT_MAX_ELEMS;
+}
+static inline bool mt_checked_add(int64_t a, int64_t b, int64_t *r)
+{
+    return !__builtin_add_overflow(a, b, r) && *r >= -MT_MAX_ELEMS && *r <= MT_MAX_ELEMS;
+}
+
+/* *size = the product of shape[0..ndim) (sizes >= 0). False when the product of the non-zero
+ * sizes passes MT_MAX_ELEMS: a size 0 does not excuse the others, whose products are the
+ * row-major strides. */
+bool mt_shape_size(int ndim, const int64_t *shape, int64_t *size);
+
 /* A new tensor struct viewing `s` (takes one reference to s) with the given geometry. */
 enum mt_status mt_tensor_wrap(struct mt_ctx *ctx, struct mt_storage *s, enum mt_backend b, int ndim,
                               const int64_t *shape, const int64_t *strides, int64_t offset,

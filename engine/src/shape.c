@@ -71,6 +71,20 @@ enum mt_status mt_shape_broadcast(struct mt_ctx *ctx, int na, const int64_t *a, 
     return MT_OK;
 }
 
+bool mt_shape_size(int ndim, const int64_t *shape, int64_t *size)
+{
+    int64_t n = 1;
+    bool empty = false;
+    for (int i = 0; i < ndim; i++) {
+        if (shape[i] == 0)
+            empty = true;
+        else if (!mt_checked_mul(n, shape[i], &n))
+            return false;
+    }
+    *size = empty ? 0 : n;
+    return true;
+}
+
 int64_t mt_strides_from_shape(int ndim, const int64_t *shape, int64_t *strides)
 {
     int64_t size = 1;

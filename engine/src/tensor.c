@@ -68,16 +68,12 @@ static enum mt_status check_shape(struct mt_ctx *ctx, int ndim, const int64_t *s
 {
     if (ndim < 1 || ndim > MT_MAX_DIMS)
         return mt_fail(ctx, MT_ERR_SHAPE, "a tensor has 1 to %d dims, not %d", MT_MAX_DIMS, ndim);
-    int64_t n = 1;
-    for (int i = 0; i < ndim; i++) {
+    for (int i = 0; i < ndim; i++)
         if (shape[i] < 0)
             return mt_fail(ctx, MT_ERR_INVALID, "negative size %lld in a shape",
                            (long long)shape[i]);
-        if (shape[i] > 0 && n > ((int64_t)1 << 50) / shape[i])
-            return mt_fail(ctx, MT_ERR_NOMEM, "a tensor of that shape has too many elements");
-        n *= shape[i];
-    }
-    *size = n;
+    if (!mt_shape_size(ndim, shape, size))
+        return mt_fail(ctx, MT_ERR_NOMEM, "a tensor of that shape has too many elements");
     return MT_OK;
 }
 
@@ -299,28 +295,31 @@ enum mt_status mt_view_raw(struct mt_ctx *ctx, struct mt_tensor *t, int ndim,
     char a[160], b[160];
     if (ndim < 1 || ndim > MT_MAX_DIMS)
         return mt_fail(ctx, MT_ERR_SHAPE, "a tensor has 1 to %d dims, not %d", MT_MAX_DIMS, ndim);
-    int64_t shape[MT_MAX_DIMS], known = 1, strides[MT_MAX_DIMS];
+    int64_t shape[MT_MAX_DIMS], known, strides[MT_MAX_DIMS];
     int infer = -1;
     for (int i = 0; i < ndim; i++) {
         shape[i] = shape_in[i];
-        if (shape[i] == -1 && infer < 0)
+        if (shape[i] == -1 && infer < 0) {
             infer = i;
-        else if (shape[i] < 0)
+            shape[i] = 1; /* the known sizes' product first */
+        } else if (shape[i] < 0)
             return mt_fail(ctx, MT_ERR_SHAPE, "invalid size %lld in view (only one -1 allowed)",
                            (long long)shape[i]);
-        else
-            known *= shape[i];
     }
-    if (infer >= 0 && known == 0) /* any size would fit beside a 0: numpy and PyTorch refuse */
+    /* sizes whose product passes any tensor's cannot match t's (and would wrap) */
+    bool fits = mt_shape_size(ndim, shape, &known);
+    if (fits && infer >= 0 && known == 0) /* any size fits beside a 0: numpy, PyTorch refuse */
         return mt_fail(ctx, MT_ERR_SHAPE,
                        "cannot view a tensor of shape %s as %s: the -1 is "
                        "ambiguous next to a size 0",
                        mt_shape_str(t->ndim, t->shape, a, sizeof a),
                        mt_shape_str(ndim, shape_in, b, sizeof b));
-    if (infer >= 0) shape[infer] = t->size / known;
-    int64_t size = 1;
-    for (int i = 0; i < ndim; i++) size *= shape[i];
-    if (size != t->size || (infer >= 0 && known && t->size % known))
+    if (fits && infer >= 0) {
+        fits = t->size % known == 0;
+        shape[infer] = t->size / known;
+        known *= shape[infer]; /* at most t->size */
+    }
+    if (!fits || known != t->size)
         return mt_fail(ctx, MT_ERR_SHAPE, "cannot view a tensor of shape %s (%lld elements) as %s",
                        mt_shape_str(t->ndim, t->shape, a, sizeof a), (long long)t->size,
                        mt_shape_str(ndim, shape_in, b, sizeof b));
@@ -370,24 +369,34 @@ enum mt_status mt_as_strided(struct mt_ctx *ctx, struct mt_tensor *t, int ndim,
     int64_t size;
     enum mt_status st = check_shape(ctx, ndim, shape, &size);
     if (st != MT_OK) return st;
-    /* every reachable position must lie in [0, nelem) */
-    int64_t lo = t->offset + offset, hi = lo;
-    if (size > 0) {
-        for (int i = 0; i < ndim; i++) {
-            int64_t span = (shape[i] - 1) * strides[i];
-            if (span < 0)
-                lo += span;
-            else
-                hi += span;
-        }
+    /* Every reachable position must lie in [0, nelem). A stride past any storage is refused
+     * even on a dim of size 1, which never steps by it, so that loops stepping past a dim's end
+     * cannot overflow either. An empty view reaches nothing: its offset may be nelem, and it
+     * gets row-major strides (bounded by its sizes) whatever it was given. */
+    const int64_t nelem = t->storage->nelem;
+    int64_t start, lo, hi, rowmajor[MT_MAX_DIMS];
+    bool in = mt_checked_add(t->offset, offset, &start);
+    lo = hi = start;
+    for (int i = 0; i < ndim && in; i++) {
+        int64_t span;
+        in = strides[i] >= -MT_MAX_ELEMS && strides[i] <= MT_MAX_ELEMS;
+        if (!in || size == 0) continue;
+        in = mt_checked_mul(shape[i] - 1, strides[i], &span);
+        if (in) in = span < 0 ? mt_checked_add(lo, span, &lo) : mt_checked_add(hi, span, &hi);
     }
-    if (lo < 0 || (size > 0 && hi >= t->storage->nelem))
+    char sh[160], sd[160];
+    if (!in || lo < 0 || hi > nelem || (size > 0 && hi == nelem))
         return mt_fail(ctx, MT_ERR_INDEX,
-                       "as_strided view reaches outside the storage "
-                       "(positions %lld..%lld of %lld)",
-                       (long long)lo, (long long)hi, (long long)t->storage->nelem);
-    return mt_tensor_wrap(ctx, t->storage, t->backend, ndim, shape, strides, t->offset + offset,
-                          out);
+                       "as_strided view (shape %s, strides %s, offset %lld) reaches outside the "
+                       "storage of %lld elements",
+                       mt_shape_str(ndim, shape, sh, sizeof sh),
+                       mt_shape_str(ndim, strides, sd, sizeof sd), (long long)offset,
+                       (long long)nelem);
+    if (size == 0) {
+        mt_strides_from_shape(ndim, shape, rowmajor);
+        strides = rowmajor;
+    }
+    return mt_tensor_wrap(ctx, t->storage, t->backend, ndim, shape, strides, start, out);
 }
 
 enum mt_status mt_tensor_requires_grad(struct mt_tensor *t, bool on)

@@ -365,6 +365,13 @@ static void test_views(void)
     CHECK_STR(OK(s, "a.view(-1, 2).shape"), "(12, 2)");
     CHECK_STR(OK(s, "a.view(a.shape).shape"), "(2, 3, 4)");
     FAILS(s, "a.view(5, 5)", "ShapeError");
+    /* sizes whose product wraps around int64 are refused: (2^60 + 1) * 16 wraps to 16, and
+     * 2^62 * 4 to 0 (which is not a size 0 beside the -1) */
+    m = FAILS(s, "zeros(16).view(2**60 + 1, 16)", "ShapeError");
+    CHECK(strstr(m, "cannot view a tensor of shape (16,) (16 elements)") != NULL);
+    m = FAILS(s, "zeros(8).view(2**62, 4, -1)", "ShapeError");
+    CHECK(strstr(m, "cannot view a tensor of shape (8,) (8 elements)") != NULL);
+    CHECK(strstr(m, "ambiguous") == NULL);
     FAILS(s, "a.permute(0, 1)", "ShapeError");
     FAILS(s, "a.permute(0, 0, 1)", "IndexError");
     FAILS(s, "a.view()", "TypeError");

@@ -129,6 +129,57 @@ static void test_views(void)
     mt_tensor_release(t);
 }
 
+/* Sizes, strides and offsets whose products or sums pass int64 (or any storage) are refused
+ * with the right error instead of wrapping into a small, accepted geometry. */
+static void test_geometry_overflow(void)
+{
+    struct mt_tensor *t = NULL, *none = NULL, *v = NULL;
+    int64_t n16[] = {16};
+    CHECK_INT(mt_zeros(ctx, MT_BACKEND_SIMPLE, 1, n16, &t), MT_OK);
+    /* (2^60 + 1) * 16 wraps to 16 */
+    int64_t wraps[] = {((int64_t)1 << 60) + 1, 16};
+    CHECK_INT(mt_view(ctx, t, 2, wraps, &none), MT_ERR_SHAPE);
+    CHECK(none == NULL);
+    CHECK(strstr(mt_ctx_error(ctx), "cannot view a tensor of shape (16,) (16 elements) as "
+                                    "(1152921504606846977, 16)") != NULL);
+    /* 2^62 * 4 wraps to 0: not "ambiguous next to a size 0", just too many elements */
+    int64_t infer[] = {(int64_t)1 << 62, 4, -1};
+    CHECK_INT(mt_view(ctx, t, 3, infer, &none), MT_ERR_SHAPE);
+    CHECK(strstr(mt_ctx_error(ctx), "ambiguous") == NULL);
+    CHECK(strstr(mt_ctx_error(ctx), "cannot view") != NULL);
+    int64_t zero_infer[] = {0, -1}; /* a real 0 still is */
+    CHECK_INT(mt_view(ctx, t, 2, zero_infer, &none), MT_ERR_SHAPE);
+    CHECK(strstr(mt_ctx_error(ctx), "ambiguous") != NULL);
+    int64_t good[] = {2, -1, 4};
+    CHECK_INT(mt_view(ctx, t, 3, good, &v), MT_OK);
+    CHECK(v->shape[1] == 2 && v->size == 16);
+    mt_tensor_release(v);
+    /* a size 0 does not excuse sizes whose row-major strides pass int64 */
+    int64_t empty_huge[] = {0, (int64_t)1 << 40, (int64_t)1 << 40};
+    CHECK_INT(mt_zeros(ctx, MT_BACKEND_SIMPLE, 3, empty_huge, &none), MT_ERR_NOMEM);
+    CHECK(none == NULL);
+    /* as_strided: 4 * 2^62 wraps to 0; two spans of -2^63 add up to 0; a stride past any
+     * storage on a dim of size 1; an offset that overflows */
+    int64_t s5[] = {5}, big[] = {(int64_t)1 << 62};
+    CHECK_INT(mt_as_strided(ctx, t, 1, s5, big, 0, &none), MT_ERR_INDEX);
+    int64_t s33[] = {3, 3}, big2[] = {(int64_t)1 << 62, (int64_t)1 << 62};
+    CHECK_INT(mt_as_strided(ctx, t, 2, s33, big2, 0, &none), MT_ERR_INDEX);
+    int64_t s13[] = {1, 3}, big_one[] = {(int64_t)1 << 62, 1};
+    CHECK_INT(mt_as_strided(ctx, t, 2, s13, big_one, 0, &none), MT_ERR_INDEX);
+    int64_t s1[] = {1}, st1[] = {1};
+    CHECK_INT(mt_as_strided(ctx, t, 1, s1, st1, 1, &v), MT_OK);
+    CHECK_INT(mt_as_strided(ctx, v, 1, s1, st1, INT64_MAX, &none), MT_ERR_INDEX);
+    CHECK(none == NULL);
+    mt_tensor_release(v);
+    /* an empty view reaches nothing: any stride within bounds, offset up to the end */
+    int64_t s02[] = {0, 2}, st02[] = {5, 7};
+    CHECK_INT(mt_as_strided(ctx, t, 2, s02, st02, 16, &v), MT_OK);
+    CHECK(v->size == 0);
+    mt_tensor_release(v);
+    CHECK_INT(mt_as_strided(ctx, t, 2, s02, st02, 17, &none), MT_ERR_INDEX);
+    mt_tensor_release(t);
+}
+
 static void test_memory_limit(void)
 {
     size_t before = mt_ctx_mem_used(ctx);
@@ -304,6 +355,7 @@ int main(void)
     RUN_TEST(test_index_math);
     RUN_TEST(test_broadcast_rules);
     RUN_TEST(test_views);
+    RUN_TEST(test_geometry_overflow);
     RUN_TEST(test_memory_limit);
     RUN_TEST(test_random_matches_python);
     RUN_TEST(test_backend_errors);
