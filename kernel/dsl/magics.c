@@ -21,11 +21,13 @@
 
 #include <errno.h>
 #include <math.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 /* ---- argument words --------------------------------------------------------------------- */
 
@@ -106,6 +108,15 @@ static int magic_backend(struct dsl_interp *in, const char *args, size_t args_po
     return st ? dsl_engine_raise(in, st) : 0;
 }
 
+/* The CPUs this process may run on (its affinity mask, as omp_get_num_procs counts them). */
+static int usable_cpus(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
 static int magic_threads(struct dsl_interp *in, const char *args, size_t args_pos,
                          struct dsl_value *result)
 {
@@ -130,6 +141,15 @@ static int magic_threads(struct dsl_interp *in, const char *args, size_t args_po
     if (end == words[0] || *end || errno == ERANGE || v < -1000000 || v > 1000000)
         return dsl_raise(in, "ValueError",
                          "%%threads: expected a whole number of threads, not '%s'", words[0]);
+    /* more threads than CPUs only take turns on them: 1024 on 2 cores made x + 1 65x slower */
+    const int cpus = usable_cpus();
+    if (v > cpus && v <= 1024) {
+        char line[160];
+        snprintf(line, sizeof line, "threads: %d (not %ld: this process may run on %d CPU%s)\n",
+                 cpus, v, cpus, cpus == 1 ? "" : "s");
+        say(in, line);
+        v = cpus;
+    }
     enum mt_status st = mt_ctx_set_threads(ctx, (int)v);
     return st ? dsl_engine_raise(in, st) : 0;
 }
@@ -265,7 +285,7 @@ static int timeit_options(struct dsl_interp *in, const char **args, long *loops,
 {
     const char *p = *args;
     while (p[0] == '-' && (p[1] == 'n' || p[1] == 'r') &&
-           (p[2] == ' ' || p[2] == '\t' || (p[2] >= '0' && p[2] <= '9'))) {
+           (p[2] == ' ' || p[2] == '\t' || p[2] == '\0' || (p[2] >= '0' && p[2] <= '9'))) {
         char opt = p[1];
         const char *num = p + 2;
         while (*num == ' ' || *num == '\t') num++;
@@ -408,6 +428,9 @@ static int cmp_name(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/* The name column of %who: a longer name is cut (a 1 MB name padded every row to 1 MB). */
+#define WHO_NAME_MAX 40
+
 static int magic_who(struct dsl_interp *in, const char *args, size_t args_pos,
                      struct dsl_value *result)
 {
@@ -433,6 +456,7 @@ static int magic_who(struct dsl_interp *in, const char *args, size_t args_pos,
         if (!wanted) continue;
         names[n++] = s->vars[i].name;
         if (strlen(s->vars[i].name) > wn) wn = strlen(s->vars[i].name);
+        if (wn > WHO_NAME_MAX) wn = WHO_NAME_MAX;
     }
     if (n == 0) {
         free(names);
@@ -445,7 +469,16 @@ static int magic_who(struct dsl_interp *in, const char *args, size_t args_pos,
     render_buf_printf(&b, "%-*s  %-9s  %s\n", (int)wn, "Variable", "Type", "Data/Info");
     for (size_t i = 0; i < n; i++) {
         struct dsl_value v = *dsl_session_lookup(s, names[i]);
-        render_buf_printf(&b, "%-*s  %-9s  ", (int)wn, names[i], dsl_type_name(v));
+        const size_t full = strlen(names[i]);
+        size_t cut = full;
+        if (cut > WHO_NAME_MAX) { /* cut, at a character's start, and marked */
+            cut = WHO_NAME_MAX - 3;
+            while (cut > 0 && ((unsigned char)names[i][cut] & 0xC0) == 0x80) cut--;
+        }
+        render_buf_append(&b, names[i], cut);
+        if (cut < full) render_buf_puts(&b, "...");
+        for (size_t w = cut < full ? cut + 3 : cut; w < wn; w++) render_buf_putc(&b, ' ');
+        render_buf_printf(&b, "  %-9s  ", dsl_type_name(v));
         if (v.kind == DSL_TENSOR) {
             char sh[160];
             render_buf_printf(

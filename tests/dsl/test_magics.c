@@ -5,6 +5,8 @@
 
 #include "minitorch/minitorch.h"
 
+#include <sched.h>
+
 static void test_backend(void)
 {
     struct dsl_session *s = dsl_session_new();
@@ -49,11 +51,25 @@ static void test_threads(void)
     CHECK_STR(stdout_of(s, "%threads"), want);
     OK(s, "%threads 1");
     CHECK_STR(stdout_of(s, "%threads"), "stdout:threads: 1\n");
-    OK(s, "%threads 3");
-    CHECK_STR(stdout_of(s, "%threads"), "stdout:threads: 3\n");
+    /* at most the CPUs the process may run on (1024 threads on 2 cores made x + 1 65x
+     * slower), saying so */
+    cpu_set_t set;
+    CHECK(sched_getaffinity(0, sizeof set, &set) == 0);
+    const int cpus = CPU_COUNT(&set), two = cpus < 2 ? cpus : 2;
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "%%threads %d", cpus);
+    CHECK_STR(stdout_of(s, cmd), "");
+    snprintf(want, sizeof want, "stdout:threads: %d\n", cpus);
+    CHECK_STR(stdout_of(s, "%threads"), want);
+    char note[160];
+    snprintf(note, sizeof note, "stdout:threads: %d (not 1024: this process may run on %d CPU%s)\n",
+             cpus, cpus, cpus == 1 ? "" : "s");
+    CHECK_STR(stdout_of(s, "%threads 1024"), note);
+    CHECK_STR(stdout_of(s, "%threads"), want);
     /* work still gives the same answers with any thread count */
     OK(s, "seed(5); a = rand(64, 64); b = rand(64, 64)");
-    OK(s, "%threads 1\nc1 = a @ b\n%threads 2\nc2 = a @ b");
+    snprintf(cmd, sizeof cmd, "%%threads 1\nc1 = a @ b\n%%threads %d\nc2 = a @ b", two);
+    OK(s, cmd);
     CHECK_STR(OK(s, "c1.is_close(c2).all().item()"), "1.0");
     FAILS(s, "%threads 0", "ValueError");
     FAILS(s, "%threads -2", "ValueError");
@@ -61,7 +77,8 @@ static void test_threads(void)
     FAILS(s, "%threads abc", "ValueError");
     FAILS(s, "%threads 2.5", "ValueError");
     FAILS(s, "%threads 1 2", "UsageError");
-    CHECK_STR(stdout_of(s, "%threads"), "stdout:threads: 2\n"); /* unchanged by the errors */
+    snprintf(want, sizeof want, "stdout:threads: %d\n", two);
+    CHECK_STR(stdout_of(s, "%threads"), want); /* unchanged by the errors */
     dsl_session_free(s);
 }
 
