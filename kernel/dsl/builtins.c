@@ -51,7 +51,7 @@ static int buf_to_str(struct dsl_interp *in, struct render_buf *b, struct dsl_va
  * RecursionError instead of returning its cut text. */
 static int text_to_str(struct dsl_interp *in, struct render_buf *b, int st, struct dsl_value *ret)
 {
-    if (st == DSL_V_DEPTH) {
+    if (st == DSL_V_DEPTH || st == DSL_V_CANCELLED) {
         render_buf_free(b);
         return dsl_raise_status(in, st);
     }

@@ -74,6 +74,7 @@ int dsl_raise_status(struct dsl_interp *in, int status)
                          "(lists nested more than %d deep)",
                          DSL_MAX_LIST_DEPTH);
     case DSL_V_CYCLE: return dsl_list_raise_store(in, status);
+    case DSL_V_CANCELLED: return dsl_raise(in, "KeyboardInterrupt", "interrupted");
     default: return dsl_raise(in, "MemoryError", "out of memory");
     }
 }

@@ -11,6 +11,8 @@
 #include "dsl/ast.h"
 #include "dsl/builtins.h"
 
+#include <minitorch/minitorch.h>
+
 #include <assert.h>
 #include <math.h>
 #include <stdlib.h>
@@ -452,6 +454,8 @@ static int value_text(struct render_buf *b, struct dsl_value v, bool repr, bool 
         }
         render_buf_putc(b, tuple ? '(' : '[');
         for (size_t i = 0; i < v.as.l->len; i++) {
+            /* str() of 4 million floats is seconds of work: it must stop at an interrupt */
+            if (mt_cancel_requested()) return DSL_V_CANCELLED;
             if (i) render_buf_puts(b, ", ");
             int st = value_text(b, v.as.l->items[i], true, json, level + 1);
             if (st != DSL_V_OK) return st;

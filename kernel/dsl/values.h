@@ -63,11 +63,12 @@ enum dsl_kind {
 /* Status codes of value operations; eval maps them to Python exceptions. */
 enum dsl_vstatus {
     DSL_V_OK = 0,
-    DSL_V_NOMEM = -1,  /* MemoryError: out of memory */
-    DSL_V_TOOBIG = -2, /* MemoryError: over DSL_MAX_STR_BYTES or DSL_MAX_LIST_LEN */
-    DSL_V_DEPTH = -3,  /* RecursionError: a walk down lists nested deeper than
-                        * DSL_MAX_LIST_DEPTH */
-    DSL_V_CYCLE = -4,  /* ValueError: the store would put a list inside itself */
+    DSL_V_NOMEM = -1,     /* MemoryError: out of memory */
+    DSL_V_TOOBIG = -2,    /* MemoryError: over DSL_MAX_STR_BYTES or DSL_MAX_LIST_LEN */
+    DSL_V_DEPTH = -3,     /* RecursionError: a walk down lists nested deeper than
+                           * DSL_MAX_LIST_DEPTH */
+    DSL_V_CYCLE = -4,     /* ValueError: the store would put a list inside itself */
+    DSL_V_CANCELLED = -5, /* KeyboardInterrupt: the cancel flag was seen (a long repr) */
 };
 
 struct dsl_str {

@@ -139,6 +139,27 @@ static void test_flag_already_raised(void)
     dsl_session_free(s);
 }
 
+/* The text of a long list: str() of 4 million floats, and the same list as a cell's value,
+ * are seconds of work inside one builtin, with no loop of the language's to poll the flag. */
+static void test_long_repr(void)
+{
+    struct dsl_session *s = dsl_session_new();
+    CHECK_STR(run_cell(s, "x = [0.123456789] * 4000000\nlen(x)").result, "4000000");
+    const char *cells[] = {"s = str(x)", "x"};
+    for (int c = 0; c < 2; c++) {
+        struct sink k = {0};
+        struct outcome o;
+        double lag = interrupted_run(s, cells[c], &k, &o);
+        CHECK_STR(o.ename, "KeyboardInterrupt");
+        CHECK_STR(o.evalue, "interrupted");
+        CHECK(lag >= 0 && lag < 0.100);
+        if (!(lag < 0.100))
+            fprintf(stderr, "  %s: ended %.1f ms after the flag\n", cells[c], lag * 1000);
+    }
+    CHECK_STR(run_cell(s, "str([x[0], x[3999999]])").result, "'[0.123456789, 0.123456789]'");
+    dsl_session_free(s);
+}
+
 /* Tensor work: a loop of engine ops, and straight-line ops with no language loop at all (the
  * engine's own polling and the check before each op end it; a big matmul may finish its
  * current block first, hence the looser bound). */
@@ -177,6 +198,7 @@ static void test_tensor_flag_already_raised(void)
 int main(void)
 {
     RUN_TEST(test_while_true);
+    RUN_TEST(test_long_repr);
     RUN_TEST(test_while_block);
     RUN_TEST(test_sleep);
     RUN_TEST(test_long_for);
