@@ -45,6 +45,57 @@ enum mt_fn {
     FN_COUNT
 };
 
+static const char *const fn_names[] = {
+    [FN_NEG] = "neg",
+    [FN_INV] = "inv",
+    [FN_RELU] = "relu",
+    [FN_SIGMOID] = "sigmoid",
+    [FN_LOG] = "log",
+    [FN_EXP] = "exp",
+    [FN_ABS] = "abs",
+    [FN_SQRT] = "sqrt",
+    [FN_TANH] = "tanh",
+    [FN_ADD] = "add",
+    [FN_SUB] = "sub",
+    [FN_MUL] = "mul",
+    [FN_DIV] = "div",
+    [FN_LT] = "lt",
+    [FN_GT] = "gt",
+    [FN_EQ] = "eq",
+    [FN_SUM] = "sum",
+    [FN_MEAN] = "mean",
+    [FN_MAX] = "max",
+    [FN_MATMUL] = "matmul",
+    [FN_VIEW] = "view",
+    [FN_PERMUTE] = "permute",
+    [FN_COPY] = "contiguous",
+    [FN_TO] = "to",
+    [FN_FORWARD_ONLY] = "a user function",
+};
+_Static_assert(sizeof fn_names / sizeof fn_names[0] == FN_COUNT, "one name per Function");
+
+/* The values a Function's backward reads (node_backward): bit 0 in[0], bit 1 in[1], bit 2
+ * saved. Writing one of them in place between the forward and backward would change the
+ * gradient, so backward checks their versions (PyTorch's saved-tensor check). */
+static unsigned values_read(int fn)
+{
+    switch ((enum mt_fn)fn) {
+    case FN_INV:
+    case FN_RELU:
+    case FN_LOG:
+    case FN_ABS: return 1u;
+    case FN_EXP:
+    case FN_SIGMOID:
+    case FN_SQRT:
+    case FN_TANH: return 4u;
+    case FN_MUL:
+    case FN_DIV:
+    case FN_MATMUL: return 3u;
+    case FN_MAX: return 5u;
+    default: return 0u;
+    }
+}
+
 /* ---- small helpers on raw ops ---- */
 
 /* A (1,) tensor holding v on backend b. */
@@ -110,6 +161,8 @@ static enum mt_status record(struct mt_ctx *ctx, int fn, struct mt_tensor **out,
     n->in[0] = mt_tensor_retain(a);
     n->in[1] = b ? mt_tensor_retain(b) : NULL;
     n->saved = saved;
+    const struct mt_tensor *kept[3] = {a, b, saved};
+    for (int k = 0; k < 3; k++) n->version[k] = kept[k] ? kept[k]->storage->version : 0;
     n->visit = 0;
     n->gacc = NULL;
     (*out)->node = n;
@@ -588,6 +641,36 @@ nomem:
     return mt_fail(ctx, MT_ERR_NOMEM, "out of memory ordering the autodiff graph");
 }
 
+/* MT_ERR_GRAD when a value that a node's backward reads was written in place after the node
+ * was recorded: the gradient would be computed from the new value. The whole graph is checked
+ * before any gradient is computed, so a refused backward leaves every .grad as it was. */
+static enum mt_status check_versions(struct mt_ctx *ctx, struct mt_tensor *const *order,
+                                     size_t count)
+{
+    for (size_t i = 0; i < count; i++) {
+        const struct mt_node *n = order[i]->node;
+        const unsigned reads = values_read(n->fn);
+        const struct mt_tensor *kept[3] = {n->in[0], n->in[1], n->saved};
+        const char *role[3] = {n->nin > 1 ? "first input" : "input", "second input", "result"};
+        for (int k = 0; k < 3; k++) {
+            if (!(reads >> k & 1u) || kept[k]->storage->version == n->version[k]) continue;
+            char sh[160];
+            const char *name = fn_names[n->fn];
+            return mt_fail(ctx, MT_ERR_GRAD,
+                           "backward: one of the values needed for gradient computation has been "
+                           "modified in place: the %s of %s (shape %s) is at version %llu, %s "
+                           "used it at version %llu (an element assignment, a map into out= or "
+                           "an optimizer step wrote it); make that write after backward(), or "
+                           "write a copy",
+                           role[k], name,
+                           mt_shape_str(kept[k]->ndim, kept[k]->shape, sh, sizeof sh),
+                           (unsigned long long)kept[k]->storage->version, name,
+                           (unsigned long long)n->version[k]);
+        }
+    }
+    return MT_OK;
+}
+
 enum mt_status mt_backward(struct mt_ctx *ctx, struct mt_tensor *t, struct mt_tensor *grad)
 {
     char s1[160], s2[160];
@@ -623,7 +706,9 @@ enum mt_status mt_backward(struct mt_ctx *ctx, struct mt_tensor *t, struct mt_te
     }
     struct mt_tensor **order = NULL;
     size_t count = 0;
-    if ((st = topo_order(ctx, t, &order, &count)) != MT_OK) {
+    if ((st = topo_order(ctx, t, &order, &count)) != MT_OK ||
+        (st = check_versions(ctx, order, count)) != MT_OK) {
+        free(order);
         mt_tensor_release(g);
         return st;
     }

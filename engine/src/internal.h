@@ -24,6 +24,7 @@ struct mt_storage {
     size_t bytes;  /* host: bytes counted against the context's limit; device: the block's size */
     float *data;
     struct mt_ctx *ctx; /* whose mem_used (dev_used) it counts in */
+    uint64_t version;   /* writes in place so far (mt_written): what backward checks */
 };
 
 /* The tensor's first element: the public mt_tensor_data, inlined where a tiny op's nanoseconds
@@ -67,6 +68,7 @@ struct mt_node {
     int nin;                 /* inputs: 1 or 2 */
     struct mt_tensor *in[2]; /* owned references */
     struct mt_tensor *saved; /* owned; a forward value the backward reuses, or NULL */
+    uint64_t version[3];     /* in[0], in[1], saved: their storages' versions when recorded */
     int dim;                 /* reductions: the dim reduced (MT_ALL_DIMS allowed) */
     int ndim;                /* view: the input's shape; permute: the order */
     int64_t shape[MT_MAX_DIMS];
@@ -114,6 +116,28 @@ static inline bool mt_checked_add(int64_t a, int64_t b, int64_t *r)
  * sizes passes MT_MAX_ELEMS: a size 0 does not excuse the others, whose products are the
  * row-major strides. */
 bool mt_shape_size(int ndim, const int64_t *shape, int64_t *size);
+
+/* ---- aliasing (alias.c) ----
+ * Two tensors alias when they view one storage. An op writing into a caller's output while it
+ * reads an input that aliases it would read elements it already wrote; and a value autodiff saved
+ * for backward changes under it when its storage is written in place. */
+
+/* Whether an op writing `out` while reading `in` must read a copy of in instead: they share a
+ * storage, the ranges of positions they reach meet, and in is not out itself (the same shape,
+ * strides and offset, which an elementwise op reads then writes element by element: in-place
+ * `x = f(x)` into x). `elementwise` false, for ops that read an input element after writing
+ * other outputs (reductions, matmul): any meeting counts. Ranges, not positions, are compared:
+ * interleaved views (every other element each) count as meeting, costing a copy, never a
+ * wrong value. */
+bool mt_overlaps(const struct mt_tensor *out, const struct mt_tensor *in, bool elementwise);
+/* When mt_overlaps(out, *in, elementwise), *in becomes a contiguous copy of it, held in *copy for
+ * the caller to release (numpy's answer to np.exp(x.T, out=x)); else nothing changes and *copy
+ * is NULL. */
+enum mt_status mt_unalias(struct mt_ctx *ctx, const struct mt_tensor *out,
+                          const struct mt_tensor **in, bool elementwise, struct mt_tensor **copy);
+/* Records that t's storage was written in place: every view of it sees the new version, and
+ * backward refuses a graph that saved one of them at an older version. */
+static inline void mt_written(const struct mt_tensor *t) { t->storage->version++; }
 
 /* A new tensor struct viewing `s` (takes one reference to s) with the given geometry. */
 enum mt_status mt_tensor_wrap(struct mt_ctx *ctx, struct mt_storage *s, enum mt_backend b, int ndim,

@@ -163,9 +163,18 @@ enum mt_status mt_map(struct mt_ctx *ctx, enum mt_map_op op, const struct mt_ten
                       struct mt_tensor **out)
 {
     if ((unsigned)op >= MT_MAP_COUNT) return mt_fail(ctx, MT_ERR_INVALID, "unknown map op");
+    if (*out && mt_overlaps(*out, a, true)) { /* a copy of a is read instead (alias.c) */
+        struct mt_tensor *c = NULL;
+        enum mt_status st = mt_unalias(ctx, *out, &a, true, &c);
+        if (st == MT_OK) st = mt_map(ctx, op, a, out);
+        mt_tensor_release(c);
+        return st;
+    }
     if (*out && !ctx->diag && a->backend == MT_BACKEND_FAST && (*out)->backend == MT_BACKEND_FAST &&
-        mt_fast_map_small(op, *out, a, NULL))
+        mt_fast_map_small(op, *out, a, NULL)) {
+        mt_written(*out);
         return MT_OK; /* the tiny op (see internal.h) */
+    }
     const char *name = map_names[op];
     enum mt_status st = same_backend(ctx, name, a, NULL);
     if (st != MT_OK) return st;
@@ -193,6 +202,7 @@ enum mt_status mt_map(struct mt_ctx *ctx, enum mt_map_op op, const struct mt_ten
         dp = &d;
         t0 = mt_now_ns();
     }
+    if (!made) mt_written(*out);
     st = (*out)->size ? backend_ops(a->backend)->map(ctx, op, *out, a, &d) : MT_OK;
     if (st != MT_OK) return fail_out(st, out, made);
     if (dp)
@@ -204,9 +214,20 @@ enum mt_status mt_zip(struct mt_ctx *ctx, enum mt_zip_op op, const struct mt_ten
                       const struct mt_tensor *b, struct mt_tensor **out)
 {
     if ((unsigned)op >= MT_ZIP_COUNT) return mt_fail(ctx, MT_ERR_INVALID, "unknown zip op");
+    if (*out && (mt_overlaps(*out, a, true) || mt_overlaps(*out, b, true))) {
+        struct mt_tensor *ca = NULL, *cb = NULL; /* copies are read instead (alias.c) */
+        enum mt_status st = mt_unalias(ctx, *out, &a, true, &ca);
+        if (st == MT_OK) st = mt_unalias(ctx, *out, &b, true, &cb);
+        if (st == MT_OK) st = mt_zip(ctx, op, a, b, out);
+        mt_tensor_release(ca);
+        mt_tensor_release(cb);
+        return st;
+    }
     if (*out && !ctx->diag && a->backend == MT_BACKEND_FAST && b->backend == MT_BACKEND_FAST &&
-        (*out)->backend == MT_BACKEND_FAST && mt_fast_zip_small(op, *out, a, b, NULL))
+        (*out)->backend == MT_BACKEND_FAST && mt_fast_zip_small(op, *out, a, b, NULL)) {
+        mt_written(*out);
         return MT_OK; /* the tiny op (see internal.h) */
+    }
     const char *name = zip_names[op];
     enum mt_status st = same_backend(ctx, name, a, b);
     if (st != MT_OK) return st;
@@ -228,6 +249,7 @@ enum mt_status mt_zip(struct mt_ctx *ctx, enum mt_zip_op op, const struct mt_ten
         dp = &d;
         t0 = mt_now_ns();
     }
+    if (!made) mt_written(*out);
     st = (*out)->size ? backend_ops(a->backend)->zip(ctx, op, *out, a, b, &d) : MT_OK;
     if (st != MT_OK) return fail_out(st, out, made);
     if (dp)
@@ -240,6 +262,13 @@ enum mt_status mt_reduce(struct mt_ctx *ctx, enum mt_reduce_op op, const struct 
                          int dim, struct mt_tensor **out)
 {
     if ((unsigned)op >= MT_RED_COUNT) return mt_fail(ctx, MT_ERR_INVALID, "unknown reduce op");
+    if (*out && mt_overlaps(*out, a, false)) { /* a copy of a is read instead (alias.c) */
+        struct mt_tensor *c = NULL;
+        enum mt_status st = mt_unalias(ctx, *out, &a, false, &c);
+        if (st == MT_OK) st = mt_reduce(ctx, op, a, dim, out);
+        mt_tensor_release(c);
+        return st;
+    }
     const char *name = reduce_names[op];
     enum mt_status st = same_backend(ctx, name, a, NULL);
     if (st != MT_OK) return st;
@@ -274,6 +303,7 @@ enum mt_status mt_reduce(struct mt_ctx *ctx, enum mt_reduce_op op, const struct 
         dp = &d;
         t0 = mt_now_ns();
     }
+    if (!made) mt_written(*out);
     st = (*out)->size ? backend_ops(a->backend)->reduce(ctx, op, *out, a, d0, &d) : MT_OK;
     if (st != MT_OK) return fail_out(st, out, made);
     if (dp) diag_end(ctx, dp, *out, 4.0 * (double)(a->size + (*out)->size), (double)a->size, t0);
@@ -284,6 +314,15 @@ enum mt_status mt_matmul_raw(struct mt_ctx *ctx, const struct mt_tensor *a,
                              const struct mt_tensor *b, struct mt_tensor **out)
 {
     char s1[160], s2[160];
+    if (*out && (mt_overlaps(*out, a, false) || mt_overlaps(*out, b, false))) {
+        struct mt_tensor *ca = NULL, *cb = NULL; /* copies are read instead (alias.c) */
+        enum mt_status st = mt_unalias(ctx, *out, &a, false, &ca);
+        if (st == MT_OK) st = mt_unalias(ctx, *out, &b, false, &cb);
+        if (st == MT_OK) st = mt_matmul_raw(ctx, a, b, out);
+        mt_tensor_release(ca);
+        mt_tensor_release(cb);
+        return st;
+    }
     enum mt_status st = same_backend(ctx, "matmul", a, b);
     if (st != MT_OK) return st;
     if (a->ndim < 2 || b->ndim < 2)
@@ -350,6 +389,7 @@ enum mt_status mt_matmul_raw(struct mt_ctx *ctx, const struct mt_tensor *a,
         dp = &d;
         t0 = mt_now_ns();
     }
+    if (!made) mt_written(*out);
     st = (*out)->size ? backend_ops(a->backend)->matmul(ctx, &C, &A, &B, &d) : MT_OK;
     if (st != MT_OK) return fail_out(st, out, made);
     if (dp) {

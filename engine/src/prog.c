@@ -1136,6 +1136,13 @@ enum mt_status mt_map_prog(struct mt_ctx *ctx, const struct mt_prog *p, const st
 {
     enum mt_status st = enter(ctx, "map", p, 1, a, NULL);
     if (st != MT_OK) return st;
+    if (*out && mt_overlaps(*out, a, true)) { /* a copy of a is read instead (alias.c) */
+        struct mt_tensor *c = NULL;
+        st = mt_unalias(ctx, *out, &a, true, &c);
+        if (st == MT_OK) st = mt_map_prog(ctx, p, a, out);
+        mt_tensor_release(c);
+        return st;
+    }
     int ndim = a->ndim;
     int64_t shape[MT_MAX_DIMS];
     memcpy(shape, a->shape, sizeof shape);
@@ -1152,6 +1159,7 @@ enum mt_status mt_map_prog(struct mt_ctx *ctx, const struct mt_prog *p, const st
     }
     bool made;
     st = elementwise_out(ctx, "map", p, ndim, shape, a->backend, out, &made);
+    if (st == MT_OK && !made) mt_written(*out);
     if (st == MT_OK) st = elementwise(ctx, "map", p, a, NULL, *out);
     return finish(ctx, st, "map", p, a, NULL, out, made);
 }
@@ -1161,12 +1169,22 @@ enum mt_status mt_zip_prog(struct mt_ctx *ctx, const struct mt_prog *p, const st
 {
     enum mt_status st = enter(ctx, "zip", p, 2, a, b);
     if (st != MT_OK) return st;
+    if (*out && (mt_overlaps(*out, a, true) || mt_overlaps(*out, b, true))) {
+        struct mt_tensor *ca = NULL, *cb = NULL; /* copies are read instead (alias.c) */
+        st = mt_unalias(ctx, *out, &a, true, &ca);
+        if (st == MT_OK) st = mt_unalias(ctx, *out, &b, true, &cb);
+        if (st == MT_OK) st = mt_zip_prog(ctx, p, a, b, out);
+        mt_tensor_release(ca);
+        mt_tensor_release(cb);
+        return st;
+    }
     int ndim;
     int64_t shape[MT_MAX_DIMS];
     st = mt_shape_broadcast(ctx, a->ndim, a->shape, b->ndim, b->shape, &ndim, shape);
     if (st != MT_OK) return st;
     bool made;
     st = elementwise_out(ctx, "zip", p, ndim, shape, a->backend, out, &made);
+    if (st == MT_OK && !made) mt_written(*out);
     if (st == MT_OK) st = elementwise(ctx, "zip", p, a, b, *out);
     return finish(ctx, st, "zip", p, a, b, out, made);
 }
@@ -1177,6 +1195,13 @@ enum mt_status mt_reduce_prog(struct mt_ctx *ctx, const struct mt_prog *p,
 {
     enum mt_status st = enter(ctx, "reduce", p, 2, a, NULL);
     if (st != MT_OK) return st;
+    if (*out && mt_overlaps(*out, a, false)) { /* a copy of a is read instead (alias.c) */
+        struct mt_tensor *c = NULL;
+        st = mt_unalias(ctx, *out, &a, false, &c);
+        if (st == MT_OK) st = mt_reduce_prog(ctx, p, a, dim, start, out);
+        mt_tensor_release(c);
+        return st;
+    }
     const int d0 = dim < 0 ? dim + a->ndim : dim;
     if (d0 < 0 || d0 >= a->ndim)
         return mt_fail(ctx, MT_ERR_INDEX, "reduce(%s): dim %d is out of range for %d dims", p->name,
@@ -1187,6 +1212,7 @@ enum mt_status mt_reduce_prog(struct mt_ctx *ctx, const struct mt_prog *p,
     bool made;
     st = elementwise_out(ctx, "reduce", p, a->ndim, shape, a->backend, out, &made);
     if (st != MT_OK) return st;
+    if (!made) mt_written(*out);
     struct mt_tensor *o = *out;
     struct mt_diag dg;
     const int64_t t0 = ctx->diag ? mt_now_ns() : 0;

@@ -226,6 +226,7 @@ enum mt_status mt_tensor_set(struct mt_ctx *ctx, struct mt_tensor *t, int n, con
     int64_t p;
     enum mt_status st = locate(ctx, t, n, index, &p);
     if (st != MT_OK) return st;
+    mt_written(t);
     if (t->storage->device) return mt_dev_upload(ctx, mt_data(t) + p, &value, 1);
     mt_data(t)[p] = value;
     return MT_OK;

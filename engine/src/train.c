@@ -625,6 +625,11 @@ enum mt_status mt_trainer_epoch(struct mt_trainer *t, double *loss)
     *loss = 0.0;
     for (int64_t i = 0; i < t->n; i++) t->perm[i] = i;
     mt_shuffle(ctx, t->perm, t->n);
+    if (t->fused || t->cuda_fused) /* their steps write the parameters in place */
+        for (int l = 0; l < t->nl; l++) {
+            mt_written(t->layers[l].weight);
+            mt_written(t->layers[l].bias);
+        }
     if (t->fused) {
         st = fused_epoch(t, loss);
         if (st == MT_ERR_CANCELLED) return mt_fail(ctx, st, "training was interrupted");

@@ -25,9 +25,14 @@
  * reference counted too: every function returning a tensor through `struct mt_tensor **out`
  * gives the caller one reference, released with mt_tensor_release. When *out is non-NULL on
  * entry to a raw op (mt_map, mt_zip, mt_reduce, mt_matmul_raw) the result is written into that
- * existing tensor instead (the `out=` of numpy; MiniTorch's map into a larger `out`). Storage is
- * counted against the context's memory limit; going over it, or a failed allocation, is
- * MT_ERR_NOMEM with the size asked for in the message — never an abort.
+ * existing tensor instead (the `out=` of numpy; MiniTorch's map into a larger `out`); so do the
+ * user functions (mt_map_prog, mt_zip_prog, mt_reduce_prog). An `out` that overlaps an input
+ * (another view of its storage) gets what the op gives on a copy of that input, as numpy's
+ * `out=` does; an input that is `out` itself (same shape, strides and offset) is read in place
+ * by the elementwise ops. Writes into an existing tensor (an `out`, mt_tensor_set, SGD steps)
+ * count as versions of its storage, which mt_backward checks. Storage is counted against the
+ * context's memory limit; going over it, or a failed allocation, is MT_ERR_NOMEM with the size
+ * asked for in the message — never an abort.
  *
  * Errors. Every call that can fail returns an `enum mt_status`; MT_OK is 0, so `if (call(...))`
  * tests for failure. On failure the context holds a message for the user (mt_ctx_error) and the
@@ -527,7 +532,10 @@ enum mt_status mt_tensor_requires_grad(struct mt_tensor *t, bool on);
 enum mt_status mt_detach(struct mt_ctx *ctx, struct mt_tensor *t, struct mt_tensor **out);
 /* Backpropagates from t. grad NULL is allowed only for a tensor of one element (the gradient is
  * then 1); otherwise grad must have t's shape. Leaves that require grad accumulate into ->grad.
- * MT_ERR_GRAD when t does not require grad. */
+ * MT_ERR_GRAD when t does not require grad, or when a value that a Function of the graph reads
+ * for its gradient (mul's inputs, exp's result, ...) was written in place after the Function
+ * ran (PyTorch's "modified by an inplace operation"); then no gradient is accumulated. Writes
+ * through mt_tensor_data are not seen. */
 enum mt_status mt_backward(struct mt_ctx *ctx, struct mt_tensor *t, struct mt_tensor *grad);
 /* Drops t's accumulated gradient (MiniTorch's zero_grad_: grad = None). */
 void mt_zero_grad(struct mt_tensor *t);
