@@ -100,8 +100,9 @@ static void handle_kernel_info(struct jp_kernel *k, enum jp_channel ch,
 #define STREAM_FLUSH_BYTES 65536
 /* Updates of a display are coalesced the same way: a loop that updates a display at every step
  * sent 80,000 messages in 1.5 s, which a client took 34 s to take in. The latest update of
- * each display id is held (at most UPDATES_HELD ids) and they go out every STREAM_FLUSH_NS,
- * before any other message, and when the cell ends: the last value always arrives. */
+ * each display id is held (at most UPDATES_HELD ids) and they go out with the held text (every
+ * 50 ms from the language's loops, before it waits), before any other message, and when the
+ * cell ends: the last value always arrives. */
 #define UPDATES_HELD 16
 
 struct exec_ctx {
@@ -115,7 +116,6 @@ struct exec_ctx {
     /* update_display_data held back, the latest per display id (see out_display) */
     json_t *held_updates[UPDATES_HELD];
     int nheld_updates;
-    long long last_updates; /* CLOCK_MONOTONIC ns the held updates last went out */
 };
 
 static long long now_ns(void)
@@ -131,7 +131,6 @@ static void send_updates(struct exec_ctx *e)
     for (int i = 0; i < e->nheld_updates; i++)
         jp_kernel_publish(e->k, e->req, "update_display_data", e->held_updates[i]);
     e->nheld_updates = 0;
-    e->last_updates = now_ns();
 }
 
 static void out_flush(void *ctx)
@@ -195,7 +194,9 @@ static void out_display(void *ctx, json_t *data, const char *display_id, bool up
         else
             e->nheld_updates++;
         e->held_updates[i] = content;
-        if (now_ns() - e->last_updates >= STREAM_FLUSH_NS) send_updates(e);
+        /* the language flushes every 50 ms from its loops and before it waits; this is for
+         * code that updates without either */
+        if (now_ns() - e->last_flush >= 2 * STREAM_FLUSH_NS) out_flush(e);
         return;
     }
     out_flush(e);
