@@ -128,8 +128,13 @@ bool mt_shape_size(int ndim, const int64_t *shape, int64_t *size);
  * `x = f(x)` into x). `elementwise` false, for ops that read an input element after writing
  * other outputs (reductions, matmul): any meeting counts. Ranges, not positions, are compared:
  * interleaved views (every other element each) count as meeting, costing a copy, never a
- * wrong value. */
-bool mt_overlaps(const struct mt_tensor *out, const struct mt_tensor *in, bool elementwise);
+ * wrong value. Inline, so that where the storages differ a tiny op pays one compare. */
+bool mt_overlaps_shared(const struct mt_tensor *out, const struct mt_tensor *in, bool elementwise);
+static inline bool mt_overlaps(const struct mt_tensor *out, const struct mt_tensor *in,
+                               bool elementwise)
+{
+    return out->storage == in->storage && mt_overlaps_shared(out, in, elementwise);
+}
 /* When mt_overlaps(out, *in, elementwise), *in becomes a contiguous copy of it, held in *copy for
  * the caller to release (numpy's answer to np.exp(x.T, out=x)); else nothing changes and *copy
  * is NULL. */
