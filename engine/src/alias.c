@@ -45,6 +45,18 @@ bool mt_overlaps_shared(const struct mt_tensor *out, const struct mt_tensor *in,
     return olo <= ihi && ilo <= ohi;
 }
 
+enum mt_status mt_check_out(struct mt_ctx *ctx, const char *op, const struct mt_tensor *out)
+{
+    for (int d = 0; d < out->ndim; d++)
+        if (out->shape[d] > 1 && out->strides[d] == 0)
+            return mt_fail(ctx, MT_ERR_INVALID,
+                           "%s: the output repeats elements (its dim %d of size %lld has stride "
+                           "0, as a broadcast view's), so its values would depend on the order of "
+                           "the writes: write into a tensor of its own",
+                           op, d, (long long)out->shape[d]);
+    return MT_OK;
+}
+
 enum mt_status mt_unalias(struct mt_ctx *ctx, const struct mt_tensor *out,
                           const struct mt_tensor **in, bool elementwise, struct mt_tensor **copy)
 {

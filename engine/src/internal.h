@@ -140,6 +140,10 @@ static inline bool mt_overlaps(const struct mt_tensor *out, const struct mt_tens
  * is NULL. */
 enum mt_status mt_unalias(struct mt_ctx *ctx, const struct mt_tensor *out,
                           const struct mt_tensor **in, bool elementwise, struct mt_tensor **copy);
+/* MT_ERR_INVALID naming op when `out` reaches one position through several of its elements (a
+ * dim of size > 1 with stride 0, as broadcast views have): the result would depend on the order
+ * of the writes, and threads would race on them. PyTorch refuses the same. */
+enum mt_status mt_check_out(struct mt_ctx *ctx, const char *op, const struct mt_tensor *out);
 /* Records that t's storage was written in place: every view of it sees the new version, and
  * backward refuses a graph that saved one of them at an older version. */
 static inline void mt_written(const struct mt_tensor *t) { t->storage->version++; }

@@ -145,7 +145,7 @@ static inline enum mt_status prepare_out(struct mt_ctx *ctx, const char *op, enu
 {
     *made = false;
     if (*out && (*out)->backend == b && same_shape((*out)->ndim, (*out)->shape, ndim, shape))
-        return MT_OK;
+        return mt_check_out(ctx, op, *out);
     return prepare_out_slow(ctx, op, b, ndim, shape, out, made);
 }
 
@@ -190,6 +190,7 @@ enum mt_status mt_map(struct mt_ctx *ctx, enum mt_map_op op, const struct mt_ten
             st = mt_fail(ctx, MT_ERR_SHAPE, "%s: shape %s does not broadcast to the output's %s",
                          name, mt_shape_str(a->ndim, a->shape, s1, sizeof s1),
                          mt_shape_str((*out)->ndim, (*out)->shape, s2, sizeof s2));
+        if (st == MT_OK) st = mt_check_out(ctx, name, *out);
         if (st != MT_OK) return st;
     }
     bool made = false;

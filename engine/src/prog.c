@@ -1029,7 +1029,7 @@ static enum mt_status elementwise_out(struct mt_ctx *ctx, const char *what, cons
         return mt_fail(ctx, MT_ERR_SHAPE, "%s(%s): the output has shape %s, the result %s", what,
                        p->name, mt_shape_str(o->ndim, o->shape, s1, sizeof s1),
                        mt_shape_str(ndim, shape, s2, sizeof s2));
-    return MT_OK;
+    return mt_check_out(ctx, what, o);
 }
 
 /* map and zip after the checks: out has its final shape. */

@@ -10,7 +10,8 @@
  * backward must refuse a graph one of whose saved values was written in place after it was
  * recorded (PyTorch: "one of the variables needed for gradient computation has been modified
  * by an inplace operation"), and leave every .grad as it was; values no backward reads (add's
- * inputs) may change, and an SGD step between graphs is the ordinary training loop. */
+ * inputs) may change, and an SGD step between graphs is the ordinary training loop. An output
+ * that repeats elements (stride 0) is refused. */
 #include "minitorch/minitorch.h"
 #include "test.h"
 
@@ -219,6 +220,36 @@ static void test_reduce_and_matmul_into_input(void)
     mt_ctx_free(ctx);
 }
 
+/* An output that reaches one position through several elements (stride 0) is refused: the
+ * value left there would be whichever write came last, and threads would race for it. */
+static void test_out_repeating_elements_refused(void)
+{
+    struct mt_ctx *ctx = mt_ctx_new();
+    static float x0[NN];
+    for (size_t bi = 0; bi < sizeof backends / sizeof backends[0]; bi++) {
+        struct mt_tensor *x = fresh(ctx, backends[bi], x0), *y = fresh(ctx, backends[bi], x0);
+        const int64_t shape[2] = {N, N}, bcast[2] = {0, 1}, col[2] = {N, 1}, col_bcast[2] = {0, 1};
+        struct mt_tensor *rows = strided(ctx, x, 2, shape, bcast, 0), *o = rows;
+        struct mt_tensor *sums = strided(ctx, x, 2, col, col_bcast, 0), *so = sums;
+        CHECK_INT(mt_map(ctx, MT_MAP_NEG, y, &o), MT_ERR_INVALID);
+        CHECK(strstr(mt_ctx_error(ctx), "repeats elements") != NULL);
+        CHECK_INT(mt_zip(ctx, MT_ZIP_ADD, y, y, &o), MT_ERR_INVALID);
+        CHECK_INT(mt_matmul_raw(ctx, y, y, &o), MT_ERR_INVALID);
+        CHECK_INT(mt_map_prog(ctx, &affine, y, &o), MT_ERR_INVALID);
+        CHECK_INT(mt_zip_prog(ctx, &add2, y, y, &o), MT_ERR_INVALID);
+        CHECK_INT(mt_reduce(ctx, MT_RED_SUM, y, 1, &so), MT_ERR_INVALID);
+        CHECK_INT(mt_reduce_prog(ctx, &add2, y, 1, 0.0f, &so), MT_ERR_INVALID);
+        CHECK(o == rows && so == sums);
+        CHECK(storage_is(x, x0)); /* nothing written */
+        mt_tensor_release(rows);
+        mt_tensor_release(sums);
+        mt_tensor_release(x);
+        mt_tensor_release(y);
+    }
+    CHECK_INT(mt_ctx_mem_used(ctx), 0);
+    mt_ctx_free(ctx);
+}
+
 static struct mt_tensor *leaf(struct mt_ctx *ctx, const float *v, int64_t n)
 {
     struct mt_tensor *t = NULL;
@@ -326,6 +357,7 @@ int main(void)
 {
     RUN_TEST(test_elementwise_out_overlaps_input);
     RUN_TEST(test_reduce_and_matmul_into_input);
+    RUN_TEST(test_out_repeating_elements_refused);
     RUN_TEST(test_backward_refuses_values_written_after_use);
     return TEST_SUMMARY();
 }

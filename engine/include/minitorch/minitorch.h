@@ -29,7 +29,8 @@
  * user functions (mt_map_prog, mt_zip_prog, mt_reduce_prog). An `out` that overlaps an input
  * (another view of its storage) gets what the op gives on a copy of that input, as numpy's
  * `out=` does; an input that is `out` itself (same shape, strides and offset) is read in place
- * by the elementwise ops. Writes into an existing tensor (an `out`, mt_tensor_set, SGD steps)
+ * by the elementwise ops. An `out` that repeats elements (a dim of size > 1 with stride 0) is
+ * MT_ERR_INVALID. Writes into an existing tensor (an `out`, mt_tensor_set, SGD steps)
  * count as versions of its storage, which mt_backward checks. Storage is counted against the
  * context's memory limit; going over it, or a failed allocation, is MT_ERR_NOMEM with the size
  * asked for in the message — never an abort.
