@@ -53,6 +53,9 @@ struct dsl_output {
     /* Sends any output the sink buffered. Called before the cell blocks (sleep, input) so that
      * what it printed reaches the user before the wait, and every 50 ms from inside loops. */
     void (*flush)(void *ctx);
+    /* The user ran %reset: the frontend layer forgets what it keeps of past cells (the
+     * kernel's input history) as IPython's %reset clears In and Out. */
+    void (*reset)(void *ctx);
 };
 
 /* A user-level error: what Jupyter's `error` message carries. All fields owned by the struct. */

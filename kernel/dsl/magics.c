@@ -522,6 +522,7 @@ static int magic_reset(struct dsl_interp *in, const char *args, size_t args_pos,
     size_t n = in->session->count;
     dsl_session_reset(in->session);
     mt_ctx_trim(in->session->ctx); /* freed tensors' memory goes back to the system too */
+    if (in->out->reset) in->out->reset(in->out->ctx);
     char line[96];
     snprintf(line, sizeof line, "Forgot %zu variable%s.\n", n, n == 1 ? "" : "s");
     say(in, line);

@@ -18,6 +18,8 @@
 #include <time.h>
 
 #define HISTORY_MAX_ENTRIES 10000
+/* The memory the history's text may hold: 8 cells of 40 MB once kept 330 MB. */
+#define HISTORY_MAX_BYTES ((size_t)32 << 20)
 
 enum { ON_SHELL = 1 << JP_SHELL, ON_CONTROL = 1 << JP_CONTROL };
 
@@ -60,6 +62,74 @@ static void reply_type(const struct jp_message *req, char *buf, size_t n)
 static json_t *status_content(const char *state)
 {
     return json_pack("{s:s}", "execution_state", state);
+}
+
+/* Answers req with an error reply ({status: error, ename, evalue, traceback}) of the type that
+ * answers it, for a request that cannot be served as sent. */
+static void send_error_reply(struct jp_kernel *k, enum jp_channel ch, const struct jp_message *req,
+                             const char *ename, const char *evalue)
+{
+    char type[128];
+    reply_type(req, type, sizeof type);
+    char line[512];
+    snprintf(line, sizeof line, "%s: %s", ename, evalue);
+    json_t *content = json_pack("{s:s, s:s, s:s, s:[s]}", "status", "error", "ename", ename,
+                                "evalue", evalue, "traceback", line);
+    if (content && strcmp(type, "execute_reply") == 0) {
+        json_object_set_new(content, "execution_count", json_integer(k->execution_count));
+        json_object_set_new(content, "user_expressions", json_object());
+        json_object_set_new(content, "payload", json_array());
+    }
+    send_reply(k, ch, req, type, content);
+}
+
+/* The source text of a request, content[key]: a string without NUL of at most
+ * JP_MAX_SOURCE_BYTES (parsing takes up to about 200 bytes of memory per byte of source).
+ * Returns it, or NULL with a one-line reason in why (ename in *ename). */
+static const char *request_source(const json_t *content, const char *key, const char **ename,
+                                  char *why, size_t n)
+{
+    json_t *v = json_object_get(content, key);
+    const char *s = json_string_value(v);
+    if (!s) {
+        *ename = "TypeError";
+        snprintf(why, n, "content.%s must be a string", key);
+        return NULL;
+    }
+    size_t len = json_string_length(v);
+    if (len > JP_MAX_SOURCE_BYTES) {
+        *ename = "MemoryError";
+        snprintf(why, n, "the source is %zu bytes, over the limit of %zu (%zu MiB) for one cell",
+                 len, (size_t)JP_MAX_SOURCE_BYTES, (size_t)JP_MAX_SOURCE_BYTES >> 20);
+        return NULL;
+    }
+    size_t nul = strlen(s);
+    if (nul < len) {
+        size_t line = 1, col = 1;
+        for (size_t i = 0; i < nul; i++) {
+            if (s[i] == '\n') {
+                line++, col = 1;
+            } else if (((unsigned char)s[i] & 0xC0) != 0x80) {
+                col++;
+            }
+        }
+        *ename = "SyntaxError";
+        snprintf(why, n, "source code cannot contain null bytes (U+0000 at line %zu, column %zu)",
+                 line, col);
+        return NULL;
+    }
+    return s;
+}
+
+/* A request's code (complete, inspect, is_complete), or NULL after answering it with an error. */
+static const char *code_or_error(struct jp_kernel *k, enum jp_channel ch,
+                                 const struct jp_message *req)
+{
+    char why[160];
+    const char *ename;
+    const char *code = request_source(req->content, "code", &ename, why, sizeof why);
+    if (!code) send_error_reply(k, ch, req, ename, why);
+    return code;
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -217,6 +287,12 @@ static void out_page(void *ctx, json_t *data)
                           json_pack("{s:s, s:O, s:i}", "source", "page", "data", data, "start", 0));
 }
 
+static void out_reset(void *ctx)
+{
+    struct exec_ctx *e = ctx;
+    jp_history_clear(e->k->history);
+}
+
 static int out_input(void *ctx, const char *prompt, bool password, char **line, const char **why)
 {
     struct exec_ctx *e = ctx;
@@ -225,18 +301,41 @@ static int out_input(void *ctx, const char *prompt, bool password, char **line, 
         *why = "input() is not available: the frontend does not support input requests";
         return -1;
     }
-    if (send_reply(e->k, JP_STDIN, e->req, "input_request",
-                   json_pack("{s:s, s:b}", "prompt", prompt, "password", password)) != 0) {
+    /* Replies still queued answer earlier requests (one interrupted while its frontend was
+     * answering): as ipykernel, discard them before asking, and then take only the reply whose
+     * parent is this request, so a late answer never becomes the next input()'s. */
+    if (e->k->outbox.discard_stdin) e->k->outbox.discard_stdin(e->k->outbox.ctx);
+    struct jp_message request;
+    if (jp_message_init(&request, "input_request", e->req,
+                        json_pack("{s:s, s:b}", "prompt", prompt, "password", password),
+                        e->k->session, true) != 0) {
+        *why = "out of memory";
+        return -1;
+    }
+    char request_id[64];
+    snprintf(request_id, sizeof request_id, "%s",
+             json_string_value(json_object_get(request.header, "msg_id")));
+    int sent = e->k->outbox.send(e->k->outbox.ctx, JP_STDIN, &request);
+    jp_message_clear(&request);
+    if (sent != 0) {
         *why = "the input request could not be sent";
         return -1;
     }
     struct jp_message reply;
-    if (e->k->outbox.recv_stdin(e->k->outbox.ctx, &reply) != 0) {
+    if (e->k->outbox.recv_stdin(e->k->outbox.ctx, request_id, &reply) != 0) {
         *why = "interrupted while waiting for input";
         return -1;
     }
-    const char *value = json_string_value(json_object_get(reply.content, "value"));
-    *line = strdup(value ? value : "");
+    json_t *v = json_object_get(reply.content, "value");
+    const char *value = jp_json_cstring(v);
+    if (reply.unusable || !value) {
+        *why = reply.unusable || !json_is_string(v)
+                   ? "the frontend's input_reply has no string content.value"
+                   : "the frontend's input_reply holds a NUL character, which text cannot hold";
+        jp_message_clear(&reply);
+        return -1;
+    }
+    *line = strdup(value);
     jp_message_clear(&reply);
     if (!*line) {
         *why = "out of memory";
@@ -256,10 +355,13 @@ static json_t *eval_user_expressions(struct jp_kernel *k, json_t *exprs)
         json_t *item;
         json_t *data = NULL;
         struct dsl_error err = {0};
-        if (!json_is_string(v)) {
-            item = json_pack("{s:s, s:s, s:s, s:[]}", "status", "error", "ename", "TypeError",
-                             "evalue", "user expression must be a string", "traceback");
-        } else if (dsl_evaluate(k->dsl, json_string_value(v), &data, &err) == 0) {
+        char why[160];
+        const char *ename;
+        const char *expr = request_source(exprs, name, &ename, why, sizeof why);
+        if (!expr) {
+            item = json_pack("{s:s, s:s, s:s, s:[]}", "status", "error", "ename", ename, "evalue",
+                             why, "traceback");
+        } else if (dsl_evaluate(k->dsl, expr, &data, &err) == 0) {
             item = json_pack("{s:s, s:o, s:{}}", "status", "ok", "data",
                              data ? data : json_object(), "metadata");
         } else {
@@ -281,16 +383,17 @@ static bool get_bool(const json_t *obj, const char *key, bool dflt)
 static void handle_execute(struct jp_kernel *k, enum jp_channel ch, const struct jp_message *req)
 {
     const json_t *c = req->content;
-    const char *code = json_string_value(json_object_get(c, "code"));
-    if (!code) {
+    json_t *code_json = json_object_get(c, "code");
+    if (!json_is_string(code_json)) {
         /* a malformed request: answer it with an error rather than guess what was meant */
-        send_reply(k, ch, req, "execute_reply",
-                   json_pack("{s:s, s:I, s:s, s:s, s:[s]}", "status", "error", "execution_count",
-                             (json_int_t)k->execution_count, "ename", "TypeError", "evalue",
-                             "execute_request: content.code must be a string", "traceback",
-                             "TypeError: execute_request: content.code must be a string"));
+        send_error_reply(k, ch, req, "TypeError", "execute_request: content.code must be a string");
         return;
     }
+    /* Code that cannot run (a NUL, or over the size limit) fails as a cell does, counted and
+     * kept in the history, with the reason as its error. */
+    char why[160];
+    const char *ename;
+    const char *code = request_source(c, "code", &ename, why, sizeof why);
     bool silent = get_bool(c, "silent", false);
     bool store_history = !silent && get_bool(c, "store_history", true);
     bool stop_on_error = get_bool(c, "stop_on_error", true);
@@ -302,12 +405,13 @@ static void handle_execute(struct jp_kernel *k, enum jp_channel ch, const struct
     mt_cancel_clear();
     if (store_history) {
         k->execution_count++;
-        jp_history_append(k->history, k->execution_count, code);
+        jp_history_append(k->history, k->execution_count, json_string_value(code_json),
+                          json_string_length(code_json));
     }
     json_int_t count = k->execution_count;
     if (!silent)
         jp_kernel_publish(k, req, "execute_input",
-                          json_pack("{s:s, s:I}", "code", code, "execution_count", count));
+                          json_pack("{s:O, s:I}", "code", code_json, "execution_count", count));
 
     struct dsl_output out = {
         .ctx = &e,
@@ -317,6 +421,7 @@ static void handle_execute(struct jp_kernel *k, enum jp_channel ch, const struct
         .page = out_page,
         .input = out_input,
         .flush = out_flush,
+        .reset = out_reset,
     };
     json_t *result = NULL;
     struct dsl_error err = {0};
@@ -327,7 +432,16 @@ static void handle_execute(struct jp_kernel *k, enum jp_channel ch, const struct
     /* Tracebacks say "Cell In[n]" for a cell kept in the history, "Cell" for one that is not
      * (silent or store_history false), as IPython's do. */
     dsl_session_set_execution_count(k->dsl, store_history ? (long)count : 0);
-    int rc = dsl_execute(k->dsl, code, &out, &result, &err);
+    int rc = -1;
+    if (code) {
+        rc = dsl_execute(k->dsl, code, &out, &result, &err);
+    } else {
+        char line[400];
+        snprintf(line, sizeof line, "%s: %s", ename, why);
+        err.ename = strdup(ename);
+        err.evalue = strdup(why);
+        err.traceback = json_pack("[s]", line);
+    }
     out_flush(&e);
     free(e.held);
 
@@ -343,12 +457,15 @@ static void handle_execute(struct jp_kernel *k, enum jp_channel ch, const struct
                           json_is_object(exprs) ? eval_user_expressions(k, exprs) : json_object(),
                           "payload", k->payloads);
     } else {
+        /* an error that could not be built for want of memory still gets its reply */
+        const char *en = err.ename ? err.ename : "MemoryError";
+        const char *ev = err.evalue ? err.evalue : "out of memory";
+        json_t *tb = err.traceback ? json_incref(err.traceback) : json_array();
         jp_kernel_publish(k, req, "error",
-                          json_pack("{s:s, s:s, s:O}", "ename", err.ename, "evalue", err.evalue,
-                                    "traceback", err.traceback));
-        reply = json_pack("{s:s, s:I, s:s, s:s, s:O, s:{}, s:[]}", "status", "error",
-                          "execution_count", count, "ename", err.ename, "evalue", err.evalue,
-                          "traceback", err.traceback, "user_expressions", "payload");
+                          json_pack("{s:s, s:s, s:O}", "ename", en, "evalue", ev, "traceback", tb));
+        reply = json_pack("{s:s, s:I, s:s, s:s, s:o, s:{}, s:[]}", "status", "error",
+                          "execution_count", count, "ename", en, "evalue", ev, "traceback", tb,
+                          "user_expressions", "payload");
         /* Requests queued by now are aborted; the snapshot is taken before the reply goes out,
          * so a client that sends its next request on seeing the reply never has it aborted. */
         if (stop_on_error && !silent && k->outbox.abort_queued)
@@ -373,11 +490,13 @@ static void handle_execute(struct jp_kernel *k, enum jp_channel ch, const struct
 /* ---------------------------------------------------------------------------------------- */
 /* complete, inspect, is_complete, history, comms                                             */
 
-/* The request's code and its cursor as a byte offset (cursor_pos counts code points). */
-static const char *code_and_cursor(const struct jp_message *req, size_t *cursor)
+/* The request's code and its cursor as a byte offset (cursor_pos counts code points); NULL
+ * after an error reply when the code is not usable. */
+static const char *code_and_cursor(struct jp_kernel *k, enum jp_channel ch,
+                                   const struct jp_message *req, size_t *cursor)
 {
-    const char *code = json_string_value(json_object_get(req->content, "code"));
-    if (!code) code = "";
+    const char *code = code_or_error(k, ch, req);
+    if (!code) return NULL;
     json_t *pos = json_object_get(req->content, "cursor_pos");
     size_t cp = json_is_integer(pos) && json_integer_value(pos) >= 0
                     ? (size_t)json_integer_value(pos)
@@ -389,7 +508,8 @@ static const char *code_and_cursor(const struct jp_message *req, size_t *cursor)
 static void handle_complete(struct jp_kernel *k, enum jp_channel ch, const struct jp_message *req)
 {
     size_t cursor, start = 0, end = 0;
-    const char *code = code_and_cursor(req, &cursor);
+    const char *code = code_and_cursor(k, ch, req, &cursor);
+    if (!code) return;
     json_t *matches = dsl_complete(k->dsl, code, cursor, &start, &end);
     if (!matches) {
         matches = json_array();
@@ -404,7 +524,8 @@ static void handle_complete(struct jp_kernel *k, enum jp_channel ch, const struc
 static void handle_inspect(struct jp_kernel *k, enum jp_channel ch, const struct jp_message *req)
 {
     size_t cursor;
-    const char *code = code_and_cursor(req, &cursor);
+    const char *code = code_and_cursor(k, ch, req, &cursor);
+    if (!code) return;
     json_t *level = json_object_get(req->content, "detail_level");
     json_t *data = dsl_inspect(k->dsl, code, cursor,
                                json_is_integer(level) ? (int)json_integer_value(level) : 0);
@@ -416,9 +537,10 @@ static void handle_inspect(struct jp_kernel *k, enum jp_channel ch, const struct
 static void handle_is_complete(struct jp_kernel *k, enum jp_channel ch,
                                const struct jp_message *req)
 {
-    const char *code = json_string_value(json_object_get(req->content, "code"));
+    const char *code = code_or_error(k, ch, req);
+    if (!code) return;
     const char *indent = "";
-    const char *status = dsl_is_complete(code ? code : "", &indent);
+    const char *status = dsl_is_complete(code, &indent);
     json_t *content = json_pack("{s:s}", "status", status);
     if (strcmp(status, "incomplete") == 0)
         json_object_set_new(content, "indent", json_string(indent ? indent : ""));
@@ -486,7 +608,7 @@ static const struct {
     {"inspect_request", handle_inspect, ON_SHELL},
     {"is_complete_request", handle_is_complete, ON_SHELL},
     {"history_request", handle_history, ON_SHELL},
-    {"comm_info_request", handle_comm_info, ON_SHELL},
+    {"comm_info_request", handle_comm_info, ON_SHELL | ON_CONTROL}, /* as ipykernel */
     {"comm_open", handle_comm_open, ON_SHELL},
     {"comm_msg", handle_ignore, ON_SHELL},
     {"comm_close", handle_ignore, ON_SHELL},
@@ -502,7 +624,18 @@ void jp_kernel_dispatch(struct jp_kernel *k, enum jp_channel ch, const struct jp
         if (strcmp(handlers[i].msg_type, type) == 0 && (handlers[i].channels & (1u << ch)))
             fn = handlers[i].fn;
     jp_kernel_publish(k, req, "status", status_content("busy"));
-    if (fn) {
+    if (fn && req->unusable) {
+        /* signed and addressed, but not usable as sent: say why rather than stay silent (a
+         * request type without a reply, comm_msg, ..., is only logged) */
+        size_t len = strlen(type);
+        if (len > 8 && strcmp(type + len - 8, "_request") == 0) {
+            char why[200];
+            snprintf(why, sizeof why, "%s: %s", type, req->unusable);
+            send_error_reply(k, ch, req, "ValueError", why);
+        } else {
+            fprintf(stderr, "minitorch-kernel: ignoring a %s whose %s\n", type, req->unusable);
+        }
+    } else if (fn) {
         fn(k, ch, req);
     } else {
         fprintf(stderr, "minitorch-kernel: ignoring unknown message type \"%s\" on %s\n", type,
@@ -527,7 +660,7 @@ int jp_kernel_init(struct jp_kernel *k, struct jp_outbox outbox)
     jp_uuid4(k->session);
     atomic_init(&k->shutdown_requested, false);
     k->dsl = dsl_session_new();
-    k->history = jp_history_new(HISTORY_MAX_ENTRIES);
+    k->history = jp_history_new(HISTORY_MAX_ENTRIES, HISTORY_MAX_BYTES);
     if (!k->dsl || !k->history) {
         jp_kernel_destroy(k);
         return -1;

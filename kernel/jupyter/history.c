@@ -3,11 +3,15 @@
  * Entries are (session, line, input[, output]) for cells run with store_history. The kernel
  * has one session, numbered 1; a request's session 0 or a negative one means "the current
  * session" as in IPython. Like xeus we keep history in memory only: a kernel restart starts a
- * new, empty history. The oldest entries are dropped past max_entries so memory stays bounded
- * in a kernel that runs for days. */
+ * new, empty history. The oldest entries are dropped past max_entries or max_bytes (the memory
+ * its chunks hold), so memory stays bounded in a kernel that runs for days whatever its cells'
+ * sizes; an input over JP_HISTORY_MAX_INPUT is kept cut short, with a line saying so. Inputs are
+ * stored with their length: one holding U+0000 comes back whole (only a search pattern sees
+ * it up to the NUL). */
 #include "jupyter/jupyter.h"
 
 #include <fnmatch.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,44 +32,75 @@ struct chunk {
 
 struct entry {
     long line;
-    char *input; /* in chunk */
+    char *input; /* in chunk, NUL-terminated */
+    size_t len;  /* bytes of input, without the terminator */
     struct chunk *chunk;
 };
 
 struct jp_history {
     struct entry *v; /* oldest first */
     size_t n, cap, max;
+    size_t max_bytes, held;     /* bound on, and bytes of, the chunks' data */
     struct chunk *first, *last; /* oldest and newest chunk */
 };
 
-struct jp_history *jp_history_new(size_t max_entries)
+struct jp_history *jp_history_new(size_t max_entries, size_t max_bytes)
 {
     struct jp_history *h = calloc(1, sizeof *h);
-    if (h) h->max = max_entries ? max_entries : 1;
+    if (!h) return NULL;
+    h->max = max_entries ? max_entries : 1;
+    /* room for one input of the largest size kept, whatever the caller asked */
+    size_t least =
+        JP_HISTORY_MAX_INPUT + 4096 > CHUNK_BYTES ? JP_HISTORY_MAX_INPUT + 4096 : CHUNK_BYTES;
+    h->max_bytes = max_bytes > least ? max_bytes : least;
     return h;
+}
+
+void jp_history_clear(struct jp_history *h)
+{
+    for (struct chunk *c = h->first, *next; c; c = next) {
+        next = c->next;
+        free(c);
+    }
+    h->first = h->last = NULL;
+    h->held = 0;
+    free(h->v);
+    h->v = NULL;
+    h->n = h->cap = 0;
 }
 
 void jp_history_free(struct jp_history *h)
 {
     if (!h) return;
-    for (struct chunk *c = h->first, *next; c; c = next) {
-        next = c->next;
-        free(c);
-    }
-    free(h->v);
+    jp_history_clear(h);
     free(h);
+}
+
+size_t jp_history_bytes(const struct jp_history *h) { return h->held; }
+
+/* The bytes a new chunk must get for len more bytes of input: 0 when the newest has room. */
+static size_t new_chunk_bytes(const struct jp_history *h, size_t len)
+{
+    const struct chunk *c = h->last;
+    if (c && c->cap - c->used >= len) return 0;
+    return len > CHUNK_BYTES ? len : CHUNK_BYTES;
 }
 
 /* Room for len bytes at the end of the newest chunk (a new chunk when it lacks them), or NULL
  * when out of memory. */
 static struct chunk *room(struct jp_history *h, size_t len)
 {
-    struct chunk *c = h->last;
-    if (c && c->cap - c->used >= len) return c;
-    size_t cap = len > CHUNK_BYTES ? len : CHUNK_BYTES;
-    c = malloc(sizeof *c + cap);
+    size_t cap = new_chunk_bytes(h, len);
+    if (cap == 0) return h->last;
+    if (h->last && h->last->live == 0) { /* empty, so the only one: replace it by a bigger one */
+        h->held -= h->last->cap;
+        free(h->last);
+        h->first = h->last = NULL;
+    }
+    struct chunk *c = malloc(sizeof *c + cap);
     if (!c) return NULL;
     *c = (struct chunk){.cap = cap};
+    h->held += cap;
     if (h->last)
         h->last->next = c;
     else
@@ -86,12 +121,31 @@ static void drop_oldest(struct jp_history *h)
         return;
     }
     h->first = c->next; /* entries are dropped oldest first, so c is the oldest chunk */
+    h->held -= c->cap;
     free(c);
 }
 
-int jp_history_append(struct jp_history *h, long line, const char *input)
+/* The length of the first max bytes of s (n bytes), cut before a UTF-8 sequence it would
+ * split, so that what is kept is still valid UTF-8. */
+static size_t utf8_prefix(const char *s, size_t n, size_t max)
 {
-    size_t len = strlen(input) + 1;
+    if (n <= max) return n;
+    size_t k = max;
+    while (k > 0 && ((unsigned char)s[k] & 0xC0) == 0x80) k--;
+    return k;
+}
+
+int jp_history_append(struct jp_history *h, long line, const char *input, size_t input_len)
+{
+    char note[128] = "";
+    size_t keep = utf8_prefix(input, input_len, JP_HISTORY_MAX_INPUT);
+    if (keep < input_len)
+        snprintf(note, sizeof note,
+                 "\n# [history: this input had %zu bytes; only its first %zu are kept]\n",
+                 input_len, keep);
+    size_t note_len = strlen(note);
+    size_t len = keep + note_len + 1;
+    while (h->n > 0 && h->held + new_chunk_bytes(h, len) > h->max_bytes) drop_oldest(h);
     if (h->n == h->cap && h->cap < h->max) {
         size_t cap = h->cap ? h->cap * 2 : 64;
         if (cap > h->max) cap = h->max;
@@ -104,10 +158,11 @@ int jp_history_append(struct jp_history *h, long line, const char *input)
     if (!c) return -1;
     if (h->n == h->max) drop_oldest(h);
     char *copy = c->data + c->used;
-    memcpy(copy, input, len);
+    memcpy(copy, input, keep);
+    memcpy(copy + keep, note, note_len + 1);
     c->used += len;
     c->live++;
-    h->v[h->n++] = (struct entry){line, copy, c};
+    h->v[h->n++] = (struct entry){line, copy, len - 1, c};
     return 0;
 }
 
@@ -120,7 +175,7 @@ static long get_int(const json_t *req, const char *key, long dflt)
 /* Appends entry e to out in the shape the request asked for. */
 static int add_entry(json_t *out, const struct entry *e, bool output)
 {
-    json_t *input = json_string(e->input);
+    json_t *input = json_stringn(e->input, e->len);
     json_t *item = output ? json_pack("[i, i, [o, n]]", HISTORY_SESSION, (json_int_t)e->line, input)
                           : json_pack("[i, i, o]", HISTORY_SESSION, (json_int_t)e->line, input);
     return item ? json_array_append_new(out, item) : -1;
@@ -161,7 +216,8 @@ json_t *jp_history_query(const struct jp_history *h, const json_t *request)
             if (fnmatch(pattern, h->v[i].input, 0) != 0) continue;
             bool seen = false;
             for (size_t j = i + 1; unique && !seen && j < h->n; j++)
-                seen = strcmp(h->v[j].input, h->v[i].input) == 0 &&
+                seen = h->v[j].len == h->v[i].len &&
+                       memcmp(h->v[j].input, h->v[i].input, h->v[i].len) == 0 &&
                        fnmatch(pattern, h->v[j].input, 0) == 0;
             if (!seen) add_entry(rev, &h->v[i], output);
         }

@@ -31,6 +31,10 @@
 
 #define JP_PROTOCOL_VERSION "5.3"
 #define JP_DELIMITER "<IDS|MSG>"
+/* The largest source a request may carry for parsing (execute code, user expressions,
+ * complete, inspect, is_complete): parsing takes up to about 200 bytes of memory per byte of
+ * source, so a 4 MiB cell may need 800 MB while being parsed. Past it: an error reply. */
+#define JP_MAX_SOURCE_BYTES ((size_t)4 << 20)
 
 /* ---------------------------------------------------------------------------------------- */
 /* Channels and the connection file                                                           */
@@ -119,6 +123,9 @@ struct jp_message {
     json_t *content;
     struct jp_frame *buffers; /* binary buffers after content (owned) */
     size_t nbuffers;
+    /* NULL, or why a signed message with a usable header cannot be used (static text: "content
+     * is not a JSON object"); such a frame is {} here, and the request gets an error reply. */
+    const char *unusable;
 };
 
 enum jp_wire_status {
@@ -126,8 +133,8 @@ enum jp_wire_status {
     JP_WIRE_NO_DELIMITER,   /* no "<IDS|MSG>" frame */
     JP_WIRE_TOO_FEW_FRAMES, /* fewer than signature + 4 frames after the delimiter */
     JP_WIRE_BAD_SIGNATURE,  /* HMAC mismatch */
-    JP_WIRE_BAD_JSON,       /* a frame is not a JSON object */
-    JP_WIRE_BAD_HEADER,     /* header lacks msg_id/msg_type strings */
+    JP_WIRE_BAD_JSON,       /* the header frame is not a JSON object (or out of memory) */
+    JP_WIRE_BAD_HEADER,     /* header lacks msg_id/msg_type strings, or msg_type holds a NUL */
     JP_WIRE_REPLAYED,       /* a signature seen before: the message was sent again */
     JP_WIRE_STATUS_COUNT
 };
@@ -136,10 +143,16 @@ enum jp_wire_status {
 const char *jp_wire_status_str(enum jp_wire_status st);
 
 /* Decodes the frames of one multipart message. The signature is checked before any JSON is
- * parsed. On JP_WIRE_OK *out is filled and owned by the caller (jp_message_clear); on any
+ * parsed; strings may hold U+0000 (see jp_json_cstring). On JP_WIRE_OK *out is filled and owned
+ * by the caller (jp_message_clear); out->unusable is set when the parent_header, metadata or
+ * content frame is not a JSON object (the request is to be answered with an error). On any
  * other status *out is left empty. */
 enum jp_wire_status jp_wire_decode(const struct jp_bytes *frames, size_t nframes,
                                    struct jp_signer *signer, struct jp_message *out);
+
+/* The text of a JSON string as a C string, or NULL when v is not a string or holds a NUL
+ * (U+0000), which a C string would silently cut short. Borrowed. */
+const char *jp_json_cstring(const json_t *v);
 
 /* Encodes msg into frames: ids, delimiter, signature, 4 JSON frames, buffers. Returns the frame
  * count and a malloc'd array of malloc'd frames in *frames (free with jp_frames_free), or -1 on
@@ -172,11 +185,22 @@ void jp_iso8601_now(char buf[32]);
 /* ---------------------------------------------------------------------------------------- */
 /* History (in memory, like xeus's)                                                           */
 
+/* An input longer than this is kept as its first JP_HISTORY_MAX_INPUT bytes (cut at a UTF-8
+ * boundary) and a comment line saying how long it was. */
+#define JP_HISTORY_MAX_INPUT ((size_t)1 << 20)
+
 struct jp_history;
-struct jp_history *jp_history_new(size_t max_entries);
+/* A history that keeps at most max_entries inputs and max_bytes of memory for their text
+ * (raised to hold at least one input of JP_HISTORY_MAX_INPUT); past either, the oldest go. */
+struct jp_history *jp_history_new(size_t max_entries, size_t max_bytes);
 void jp_history_free(struct jp_history *h);
-/* Records input of execution_count line (session 1: this kernel's run). */
-int jp_history_append(struct jp_history *h, long line, const char *input);
+/* Forgets every input and frees their memory (%reset). */
+void jp_history_clear(struct jp_history *h);
+/* The bytes of memory held for the inputs' text. */
+size_t jp_history_bytes(const struct jp_history *h);
+/* Records input (len bytes, which may hold NUL) of execution_count line (session 1: this
+ * kernel's run). Returns 0, or -1 when out of memory (the input is not recorded). */
+int jp_history_append(struct jp_history *h, long line, const char *input, size_t len);
 /* Builds the history_reply "history" array: [[session, line, input], ...] (or with output:
  * [session, line, [input, null]]) for a history_request's content. */
 json_t *jp_history_query(const struct jp_history *h, const json_t *request);
@@ -191,13 +215,18 @@ struct jp_outbox {
      * caller's. Returns 0, or -1 when it could not be sent (logged). Must be callable from the
      * shell and the control thread. */
     int (*send)(void *ctx, enum jp_channel ch, const struct jp_message *msg);
-    /* Waits for the input_reply to an input_request just sent on stdin. Returns 0 and fills
-     * *reply (caller clears), or -1 when interrupted (cancel flag) or the kernel is stopping. */
-    int (*recv_stdin)(void *ctx, struct jp_message *reply);
+    /* Waits for the input_reply to the input_request request_id just sent on stdin; replies
+     * whose parent_header names another request (late answers to an interrupted input) are
+     * dropped, replies without a parent (jupyter_client sends none) taken. Returns 0 and
+     * fills *reply (caller clears), or -1 when interrupted (cancel flag) or the kernel is
+     * stopping. */
+    int (*recv_stdin)(void *ctx, const char *request_id, struct jp_message *reply);
     /* Called when an execute failed with stop_on_error, before its reply: the execute
      * requests queued on shell by now are to be answered with status "aborted" without
      * running, after this request's idle. May be NULL. */
     void (*abort_queued)(void *ctx);
+    /* Discards what is queued on stdin (stale replies), before an input_request. May be NULL. */
+    void (*discard_stdin)(void *ctx);
 };
 
 struct jp_kernel {

@@ -36,9 +36,15 @@
 #define IOPUB_HWM 100000 /* messages queued per IOPub subscriber before ZeroMQ drops */
 #define MAX_FRAMES 4096  /* a message with more frames is dropped */
 /* Largest frame ZeroMQ accepts from a peer (ZMQ_MAXMSGSIZE): larger, and it drops the peer's
- * connection before the frame is buffered. Above the language's longest literal (64 MiB) with
- * room for a message around it. */
-#define MAX_FRAME_BYTES ((int64_t)128 << 20)
+ * connection before the frame is buffered. A request's source is at most JP_MAX_SOURCE_BYTES,
+ * which JSON may escape to six times its size ("\u0001" for one byte): eight times leaves room
+ * for that and the message around it. */
+#define MAX_FRAME_BYTES ((int64_t)(8 * JP_MAX_SOURCE_BYTES))
+/* Dropped messages are logged one by one up to this many, then as a count at most every
+ * DROP_SUMMARY_NS: a flood of garbage must not fill the disk (100,000 unsigned messages once
+ * wrote 6 MB of log). */
+#define DROP_LOG_FIRST 20
+#define DROP_SUMMARY_NS 10000000000LL
 #define IOPUB_INPROC "inproc://iopub"
 #define HB_CTRL_INPROC "inproc://heartbeat-control"
 
@@ -64,6 +70,42 @@ struct server {
 
 /* The PUSH socket this thread publishes through (main and control each have one). */
 static _Thread_local void *tls_iopub_push;
+
+/* Dropped-message logging, shared by the shell, stdin and control threads. */
+static pthread_mutex_t drop_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned long long drops_logged, drops_unlogged;
+static long long drops_summary_at; /* CLOCK_MONOTONIC ns of the last summary */
+
+static long long monotonic_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* Logs that a message on channel was dropped for why: the first DROP_LOG_FIRST one by one,
+ * then a count of those not logged, at most every DROP_SUMMARY_NS. */
+static void log_dropped(const char *channel, const char *why)
+{
+    pthread_mutex_lock(&drop_lock);
+    long long now = monotonic_ns();
+    if (drops_logged < DROP_LOG_FIRST) {
+        drops_logged++;
+        fprintf(stderr, "minitorch-kernel: dropped a message on %s: %s%s\n", channel, why,
+                drops_logged == DROP_LOG_FIRST ? " (from now on dropped messages are counted)"
+                                               : "");
+        drops_summary_at = now;
+    } else {
+        drops_unlogged++;
+        if (now - drops_summary_at >= DROP_SUMMARY_NS) {
+            fprintf(stderr, "minitorch-kernel: %llu more messages dropped (the last on %s: %s)\n",
+                    drops_unlogged, channel, why);
+            drops_unlogged = 0;
+            drops_summary_at = now;
+        }
+    }
+    pthread_mutex_unlock(&drop_lock);
+}
 
 #define ZMQ_CHECK(call)                                                                            \
     ((call) == -1 ? (fprintf(stderr, "minitorch-kernel: %s:%d: %s failed: %s\n", __FILE__,         \
@@ -146,8 +188,9 @@ static int recv_message(struct server *s, void *sock, const char *channel, struc
     }
     rc = 0;
     if (too_many) {
-        fprintf(stderr, "minitorch-kernel: dropped a message on %s: more than %d frames\n", channel,
-                MAX_FRAMES);
+        char why[64];
+        snprintf(why, sizeof why, "more than %d frames", MAX_FRAMES);
+        log_dropped(channel, why);
         goto out;
     }
     struct jp_bytes *views = malloc(n * sizeof *views);
@@ -159,8 +202,7 @@ static int recv_message(struct server *s, void *sock, const char *channel, struc
     if (st == JP_WIRE_OK)
         rc = 1;
     else
-        fprintf(stderr, "minitorch-kernel: dropped a message on %s: %s\n", channel,
-                jp_wire_status_str(st));
+        log_dropped(channel, jp_wire_status_str(st));
 out:
     for (size_t i = 0; i < n; i++) zmq_msg_close(&v[i]);
     if (v != parts) free(v);
@@ -180,7 +222,24 @@ static int outbox_send(void *ctx, enum jp_channel ch, const struct jp_message *m
     return send_message(s, s->sock[ch], false, msg);
 }
 
-static int outbox_recv_stdin(void *ctx, struct jp_message *reply)
+static void outbox_discard_stdin(void *ctx)
+{
+    struct server *s = ctx;
+    for (;;) {
+        zmq_pollitem_t item = {s->sock[JP_STDIN], 0, ZMQ_POLLIN, 0};
+        if (zmq_poll(&item, 1, 0) <= 0) return;
+        struct jp_message stale;
+        int got = recv_message(s, s->sock[JP_STDIN], "stdin", &stale);
+        if (got < 0) return;
+        if (got == 1) {
+            fprintf(stderr, "minitorch-kernel: discarded a stale %s on stdin\n",
+                    jp_message_type(&stale));
+            jp_message_clear(&stale);
+        }
+    }
+}
+
+static int outbox_recv_stdin(void *ctx, const char *request_id, struct jp_message *reply)
 {
     struct server *s = ctx;
     for (;;) {
@@ -192,8 +251,16 @@ static int outbox_recv_stdin(void *ctx, struct jp_message *reply)
         int got = recv_message(s, s->sock[JP_STDIN], "stdin", reply);
         if (got < 0) return -1;
         if (got == 0) continue;
-        if (strcmp(jp_message_type(reply), "input_reply") == 0) return 0;
-        fprintf(stderr, "minitorch-kernel: ignoring %s on stdin\n", jp_message_type(reply));
+        /* jupyter_client's input() sends no parent_header: such a reply is taken (stale ones
+         * were discarded before the request went out); one that names a parent must name this
+         * request */
+        json_t *parent = json_object_get(reply->parent_header, "msg_id");
+        if (strcmp(jp_message_type(reply), "input_reply") == 0 &&
+            (!parent ||
+             (jp_json_cstring(parent) && strcmp(json_string_value(parent), request_id) == 0)))
+            return 0;
+        fprintf(stderr, "minitorch-kernel: ignoring %s on stdin (not the reply to %s)\n",
+                jp_message_type(reply), request_id);
         jp_message_clear(reply);
     }
 }
@@ -529,6 +596,11 @@ int jp_server_run(const char *connection_file)
     const char *ppid = getenv("JPY_PARENT_PID");
     if (ppid) s->parent_pid = (pid_t)strtol(ppid, NULL, 10);
 
+    /* A frontend that closed the pipe our stderr (or a log) goes to must not kill the kernel
+     * with SIGPIPE at the next line logged: ignored process-wide, before any thread starts, a
+     * write to it fails with EPIPE instead. */
+    signal(SIGPIPE, SIG_IGN);
+
     /* Block the signals we wait for in this thread and, by inheritance, in every thread
      * created from here on (ZeroMQ's included); the signal thread takes them with sigwait. */
     sigset_t set, old;
@@ -540,7 +612,8 @@ int jp_server_run(const char *connection_file)
 
     s->signer = jp_signer_new(s->conn.key, s->conn.key_len);
     s->zctx = zmq_ctx_new();
-    struct jp_outbox outbox = {s, outbox_send, outbox_recv_stdin, outbox_abort_queued};
+    struct jp_outbox outbox = {s, outbox_send, outbox_recv_stdin, outbox_abort_queued,
+                               outbox_discard_stdin};
     if (!s->signer || !s->zctx || jp_kernel_init(&s->kernel, outbox) != 0) {
         fprintf(stderr, "minitorch-kernel: out of memory at start-up\n");
         goto done;

@@ -4,7 +4,8 @@
  *
  * Decoding never trusts its input: the frames come from the network. The signature is checked
  * over the four JSON frames before any of them is parsed, so a forged message costs one HMAC
- * and nothing else; every malformed message maps to a status the server logs and drops. */
+ * and nothing else. A message without a usable header maps to a status the server logs and
+ * drops; a signed one with a usable header is kept, marked unusable, so that it is answered. */
 #include "jupyter/jupyter.h"
 
 #include <stdlib.h>
@@ -15,8 +16,8 @@ static const char *const wire_status_names[] = {
     [JP_WIRE_NO_DELIMITER] = "no <IDS|MSG> delimiter",
     [JP_WIRE_TOO_FEW_FRAMES] = "too few frames after the delimiter",
     [JP_WIRE_BAD_SIGNATURE] = "bad signature",
-    [JP_WIRE_BAD_JSON] = "a frame is not a JSON object",
-    [JP_WIRE_BAD_HEADER] = "header without msg_id or msg_type",
+    [JP_WIRE_BAD_JSON] = "the header is not a JSON object",
+    [JP_WIRE_BAD_HEADER] = "header without a msg_id string or a msg_type string without NUL",
     [JP_WIRE_REPLAYED] = "replayed (its signature was seen before)",
 };
 _Static_assert(sizeof wire_status_names / sizeof wire_status_names[0] == JP_WIRE_STATUS_COUNT,
@@ -71,14 +72,23 @@ void jp_message_clear(struct jp_message *msg)
     memset(msg, 0, sizeof *msg);
 }
 
+/* Parses one JSON frame, which must be an object. JSON_ALLOW_NUL: a string may hold U+0000
+ * (jansson refuses it by default, which dropped a correctly signed message without a word);
+ * whoever needs a C string checks with jp_json_cstring(). */
 static json_t *load_object(const struct jp_bytes *b)
 {
-    json_t *v = json_loadb(b->data, b->len, 0, NULL);
+    json_t *v = json_loadb(b->data, b->len, JSON_ALLOW_NUL, NULL);
     if (v && !json_is_object(v)) {
         json_decref(v);
         return NULL;
     }
     return v;
+}
+
+const char *jp_json_cstring(const json_t *v)
+{
+    const char *s = json_string_value(v);
+    return s && strlen(s) == json_string_length(v) ? s : NULL;
 }
 
 enum jp_wire_status jp_wire_decode(const struct jp_bytes *frames, size_t nframes,
@@ -97,18 +107,32 @@ enum jp_wire_status jp_wire_decode(const struct jp_bytes *frames, size_t nframes
     if (!jp_signer_verify(signer, json, sig->data, sig->len)) return JP_WIRE_BAD_SIGNATURE;
     if (jp_signer_replayed(signer, sig->data, sig->len)) return JP_WIRE_REPLAYED;
 
-    json_t **dst[4] = {&out->header, &out->parent_header, &out->metadata, &out->content};
-    for (int i = 0; i < 4; i++) {
-        *dst[i] = load_object(&json[i]);
-        if (!*dst[i]) {
-            jp_message_clear(out);
-            return JP_WIRE_BAD_JSON;
-        }
-    }
+    /* Without a header there is nobody to answer: such a message is dropped. msg_type is
+     * compared as a C string, so one with a NUL in it could pass for another type. */
+    out->header = load_object(&json[0]);
+    if (!out->header) return JP_WIRE_BAD_JSON;
     if (!json_is_string(json_object_get(out->header, "msg_id")) ||
-        !json_is_string(json_object_get(out->header, "msg_type"))) {
+        !jp_json_cstring(json_object_get(out->header, "msg_type"))) {
         jp_message_clear(out);
         return JP_WIRE_BAD_HEADER;
+    }
+    /* A signed message with a usable header is answered even when the rest is not JSON
+     * objects: it keeps {} there and says why in out->unusable, and the handler answers
+     * with an error reply instead of leaving the client waiting. */
+    json_t **dst[3] = {&out->parent_header, &out->metadata, &out->content};
+    static const char *const why[3] = {
+        "parent_header is not a JSON object",
+        "metadata is not a JSON object",
+        "content is not a JSON object",
+    };
+    for (int i = 0; i < 3; i++) {
+        *dst[i] = load_object(&json[i + 1]);
+        if (*dst[i]) continue;
+        if (!out->unusable) out->unusable = why[i];
+        if (!(*dst[i] = json_object())) {
+            jp_message_clear(out);
+            return JP_WIRE_BAD_JSON; /* out of memory: dropped like a bad message, and logged */
+        }
     }
     size_t nbuf = nframes - d - 6;
     if (copy_frames(frames, d, &out->ids) != 0 ||

@@ -38,12 +38,16 @@ static int mock_send(void *ctx, enum jp_channel ch, const struct jp_message *msg
     return 0;
 }
 
-static int mock_recv_stdin(void *ctx, struct jp_message *reply)
+static int mock_recv_stdin(void *ctx, const char *request_id, struct jp_message *reply)
 {
     struct mock *m = ctx;
     if (!m->stdin_value) return -1;
-    return jp_message_init(reply, "input_reply", NULL, json_pack("{s:s}", "value", m->stdin_value),
-                           "client", false);
+    if (jp_message_init(reply, "input_reply", NULL, json_pack("{s:s}", "value", m->stdin_value),
+                        "client", false) != 0)
+        return -1;
+    /* answers the request it was asked for, as a frontend does */
+    json_object_set_new(reply->parent_header, "msg_id", json_string(request_id));
+    return 0;
 }
 
 /* Records the call as a pseudo-message so sequence() shows where it happened. */
@@ -349,7 +353,7 @@ static void test_shutdown(void)
 
 int main(void)
 {
-    struct jp_outbox box = {&mk, mock_send, mock_recv_stdin, mock_abort_queued};
+    struct jp_outbox box = {&mk, mock_send, mock_recv_stdin, mock_abort_queued, NULL};
     if (jp_kernel_init(&kernel, box) != 0) return 1;
     RUN_TEST(test_execute_order);
     RUN_TEST(test_execute_error);

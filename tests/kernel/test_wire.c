@@ -119,13 +119,37 @@ static void test_malformed(void)
     const char *unsigned_msg[] = {"<IDS|MSG>", "", h, "{}", "{}", "{}", NULL};
     CHECK_INT(decode_strings(unsigned_msg, &m), JP_WIRE_BAD_SIGNATURE);
 
-    /* correctly signed but not JSON objects: rejected after the signature check */
+    /* correctly signed with a usable header, but another frame is not a JSON object: kept,
+     * marked unusable (so that it is answered with an error), with {} in that frame */
     snprintf(sig, sizeof sig, "%s", sign4(h, "{}", "{}", "{not json"));
     const char *bad_json[] = {"<IDS|MSG>", sig, h, "{}", "{}", "{not json", NULL};
-    CHECK_INT(decode_strings(bad_json, &m), JP_WIRE_BAD_JSON);
+    CHECK_INT(decode_strings(bad_json, &m), JP_WIRE_OK);
+    CHECK_STR(m.unusable, "content is not a JSON object");
+    CHECK(json_is_object(m.content) && json_object_size(m.content) == 0);
+    jp_message_clear(&m);
     snprintf(sig, sizeof sig, "%s", sign4(h, "[]", "{}", "{}"));
     const char *array[] = {"<IDS|MSG>", sig, h, "[]", "{}", "{}", NULL};
-    CHECK_INT(decode_strings(array, &m), JP_WIRE_BAD_JSON);
+    CHECK_INT(decode_strings(array, &m), JP_WIRE_OK);
+    CHECK_STR(m.unusable, "parent_header is not a JSON object");
+    jp_message_clear(&m);
+    /* a header that is not an object: nobody to answer, dropped */
+    snprintf(sig, sizeof sig, "%s", sign4("[]", "{}", "{}", "{}"));
+    const char *header_array[] = {"<IDS|MSG>", sig, "[]", "{}", "{}", "{}", NULL};
+    CHECK_INT(decode_strings(header_array, &m), JP_WIRE_BAD_JSON);
+    /* U+0000 in strings is accepted, except in msg_type, which is compared as a C string */
+    const char *nul_user =
+        "{\"msg_id\": \"1\", \"msg_type\": \"kernel_info_request\", \"username\": \"a\\u0000b\"}";
+    snprintf(sig, sizeof sig, "%s", sign4(nul_user, "{}", "{}", "{\"v\": \"\\u0000\"}"));
+    const char *nul_ok[] = {"<IDS|MSG>", sig, nul_user, "{}", "{}", "{\"v\": \"\\u0000\"}", NULL};
+    CHECK_INT(decode_strings(nul_ok, &m), JP_WIRE_OK);
+    CHECK(m.unusable == NULL);
+    CHECK(jp_json_cstring(json_object_get(m.header, "username")) == NULL);
+    CHECK_INT(json_string_length(json_object_get(m.header, "username")), 3);
+    jp_message_clear(&m);
+    const char *nul_type = "{\"msg_id\": \"1\", \"msg_type\": \"kernel_info_request\\u0000x\"}";
+    snprintf(sig, sizeof sig, "%s", sign4(nul_type, "{}", "{}", "{}"));
+    const char *nul_bad[] = {"<IDS|MSG>", sig, nul_type, "{}", "{}", "{}", NULL};
+    CHECK_INT(decode_strings(nul_bad, &m), JP_WIRE_BAD_HEADER);
     const char *no_type = "{\"msg_id\": \"1\"}";
     snprintf(sig, sizeof sig, "%s", sign4(no_type, "{}", "{}", "{}"));
     const char *bad_header[] = {"<IDS|MSG>", sig, no_type, "{}", "{}", "{}", NULL};

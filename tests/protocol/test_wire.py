@@ -315,14 +315,14 @@ def test_100mb_frame(wire, signed):
 
 
 def test_frame_over_the_size_limit_is_never_read(wire):
-    """A properly signed execute_request whose content frame is over the kernel's 128 MiB frame
-    limit (ZMQ_MAXMSGSIZE) — a comment of 128 MiB, then a print — never reaches the kernel:
+    """A properly signed execute_request whose content frame is over the kernel's 32 MiB frame
+    limit (ZMQ_MAXMSGSIZE) — a comment of 32 MiB, then a print — never reaches the kernel:
     ZeroMQ drops the connection it came on, so nothing runs and nothing answers it. The kernel
     lives on and the same client is served again (its DEALER reconnects)."""
     marker = f"OVERSIZE-{uuid.uuid4().hex[:8]}"
-    msg = wire.execute_msg("# " + "x" * (128 << 20) + f'\nprint("{marker}")')
+    msg = wire.execute_msg("# " + "x" * (32 << 20) + f'\nprint("{marker}")')
     frames = wire.frames(msg)
-    assert max(len(f) for f in frames) > (128 << 20)
+    assert max(len(f) for f in frames) > (32 << 20)
     wire.sock.send_multipart(frames, copy=False)
     del frames, msg
     ok_msg = wire.proper_roundtrip(timeout=30)  # the first reply is the follow-up's
