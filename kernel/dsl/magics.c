@@ -301,6 +301,12 @@ static int timeit_options(struct dsl_interp *in, const char **args, long *loops,
         p = end;
         while (*p == ' ' || *p == '\t') p++;
     }
+    /* another option letter is refused, as IPython's getopt does, rather than run as a
+     * statement (`%timeit -q x` said NameError: name 'q') */
+    if (p[0] == '-' && ((p[1] >= 'a' && p[1] <= 'z') || (p[1] >= 'A' && p[1] <= 'Z')) &&
+        (p[2] == ' ' || p[2] == '\t' || p[2] == '\0'))
+        return dsl_raise(in, "UsageError", "%%timeit: option -%c not recognized: %s", p[1],
+                         dsl_magic_find("timeit")->usage);
     *args = p;
     return 0;
 }

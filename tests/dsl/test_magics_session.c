@@ -88,6 +88,12 @@ static void test_timeit(void)
     CHECK(loops >= 10 && med * (double)loops > 0.05); /* calibrated to >= 0.2 s a run */
     FAILS(s, "%timeit -n 0 a", "UsageError");
     FAILS(s, "%timeit", "UsageError");
+    /* an option without its number, or one %timeit does not have, is not run as the statement
+     * (`-n` was, and said NameError: name 'n') */
+    FAILS(s, "%timeit -n", "UsageError");
+    FAILS(s, "%timeit -r 2 -n", "UsageError");
+    FAILS(s, "%timeit -q a", "UsageError");
+    CHECK_STR(OK(s, "n"), "15"); /* nothing ran */
     FAILS(s, "%timeit 1 / 0", "ZeroDivisionError");
     dsl_session_free(s);
 }
