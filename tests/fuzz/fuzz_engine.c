@@ -8,7 +8,7 @@
  * functions (map, zip, reduce of a small program), backward. Sizes, strides, offsets and indices
  * are mostly small, with an escape to values that overflow int64 products and sums (2^60 + 1,
  * 2^62, INT64_MAX, ...) and to any 8 bytes, so that the geometry checks meet both the common
- * case and the wrapping one. The context's memory limit is 32 KiB: a shape that is valid but
+ * case and the wrapping one. The context's memory limit is 8 KiB: a shape that is valid but
  * large must be MemoryError, and every tensor stays small enough for an input to take well
  * under a millisecond.
  *
@@ -44,8 +44,11 @@ const char *__ubsan_default_options(void) { return "halt_on_error=1:print_stackt
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
 #define SLOTS 8
-#define MAX_CMDS 48
-#define MEM_LIMIT ((size_t)32 << 10)
+#define MAX_CMDS 32
+#define MEM_LIMIT ((size_t)8 << 10)
+/* Elements an op may touch. A view is not bounded by the memory limit: as_strided with stride 0
+ * makes 2^50 elements of one float, and an op over them runs for days, as it would in numpy. */
+#define OP_ELEMS 4096
 
 struct slot {
     struct mt_tensor *t;
@@ -340,13 +343,13 @@ static enum mt_status raw_both(int kind, int op, struct mt_tensor *a, struct mt_
     return s1;
 }
 
-/* False when a @ b would take long (more than 2^16 multiply-adds); operands of fewer than 2
+/* False when a @ b would take long (more than 2^14 multiply-adds); operands of fewer than 2
  * dims are refused at once. */
 static bool matmul_small(const struct mt_tensor *a, const struct mt_tensor *b)
 {
     if (a->ndim < 2 || b->ndim < 2) return true;
-    return (__int128)a->size * b->shape[b->ndim - 1] <= 65536 &&
-           (__int128)b->size * a->shape[a->ndim - 2] <= 65536;
+    return (__int128)a->size * b->shape[b->ndim - 1] <= 16384 &&
+           (__int128)b->size * a->shape[a->ndim - 2] <= 16384;
 }
 
 /* Reads a shape of ndim sizes. */
@@ -401,6 +404,9 @@ static void run(struct slot *s, struct input *in)
     }
     if (!x->t) return;
     struct mt_tensor *t = x->t;
+    if (cmd >= 8 && cmd <= 16 && cmd != 14 &&
+        (t->size > OP_ELEMS || (y->t && y->t->size > OP_ELEMS) || (d->t && d->t->size > OP_ELEMS)))
+        return;
     switch (cmd) {
     case 1: /* view */
         n = ndim_arg(in);
