@@ -471,6 +471,11 @@ static void handle_execute(struct jp_kernel *k, enum jp_channel ch, const struct
         if (stop_on_error && !silent && k->outbox.abort_queued)
             k->outbox.abort_queued(k->outbox.ctx);
     }
+    if (!reply && jp_reserve_release()) /* out of memory: the reply still goes out */
+        reply = json_pack("{s:s, s:I, s:s, s:s, s:[], s:{}, s:[]}", "status", "error",
+                          "execution_count", count, "ename", "MemoryError", "evalue",
+                          "out of memory while building the reply", "traceback", "user_expressions",
+                          "payload");
     json_decref(result);
     dsl_error_clear(&err);
     json_decref(k->payloads);

@@ -173,6 +173,13 @@ void jp_message_clear(struct jp_message *msg);
 int jp_message_init(struct jp_message *msg, const char *msg_type, const struct jp_message *parent,
                     json_t *content, const char *session, bool with_ids);
 
+/* A reserve of memory for the message path (16 MiB, process-wide, thread-safe): when building or
+ * encoding a message fails for want of memory (a cell filled the address space), release frees
+ * it (true if it was held) and the caller tries once more, so that busy, the error reply and
+ * idle still go out; restore takes it again (the server does after each request). */
+bool jp_reserve_release(void);
+void jp_reserve_restore(void);
+
 /* The header's msg_type ("" if absent). Borrowed. */
 const char *jp_message_type(const struct jp_message *msg);
 

@@ -5,6 +5,7 @@
  * jupyter_client writes it, and every reply or output names its request as parent_header. */
 #include "jupyter/jupyter.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,8 +55,45 @@ const char *jp_message_type(const struct jp_message *msg)
     return t ? t : "";
 }
 
+/* Memory held back for the message path: when a cell has filled the address space, freeing it
+ * lets busy, the error reply and idle still be built and sent. */
+#define RESERVE_BYTES ((size_t)16 << 20)
+static _Atomic(void *) reserve;
+
+bool jp_reserve_release(void)
+{
+    void *r = atomic_exchange(&reserve, NULL);
+    if (!r) return false;
+    free(r);
+    fprintf(stderr, "minitorch-kernel: out of memory on the message path: released the reserve\n");
+    return true;
+}
+
+void jp_reserve_restore(void)
+{
+    if (atomic_load(&reserve)) return;
+    void *r = malloc(RESERVE_BYTES), *none = NULL;
+    if (r && !atomic_compare_exchange_strong(&reserve, &none, r)) free(r);
+}
+
+static int message_init(struct jp_message *msg, const char *msg_type,
+                        const struct jp_message *parent, json_t *content, const char *session,
+                        bool with_ids);
+
 int jp_message_init(struct jp_message *msg, const char *msg_type, const struct jp_message *parent,
                     json_t *content, const char *session, bool with_ids)
+{
+    /* message_init borrows content, so that it is still there for a second try */
+    int rc = message_init(msg, msg_type, parent, content, session, with_ids);
+    if (rc != 0 && jp_reserve_release())
+        rc = message_init(msg, msg_type, parent, content, session, with_ids);
+    json_decref(content); /* stolen: the message holds its own reference */
+    return rc;
+}
+
+static int message_init(struct jp_message *msg, const char *msg_type,
+                        const struct jp_message *parent, json_t *content, const char *session,
+                        bool with_ids)
 {
     memset(msg, 0, sizeof *msg);
     char id[37], date[32];
@@ -66,7 +104,7 @@ int jp_message_init(struct jp_message *msg, const char *msg_type, const struct j
                   "kernel", "date", date, "msg_type", msg_type, "version", JP_PROTOCOL_VERSION);
     msg->parent_header = parent && parent->header ? json_deep_copy(parent->header) : json_object();
     msg->metadata = json_object();
-    msg->content = content ? content : json_object();
+    msg->content = content ? json_incref(content) : json_object();
     if (!msg->header || !msg->parent_header || !msg->metadata || !msg->content) goto fail;
     if (with_ids && parent && parent->nids) {
         msg->ids = calloc(parent->nids, sizeof *msg->ids);

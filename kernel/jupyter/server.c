@@ -129,38 +129,11 @@ fail:
     return -1;
 }
 
-/* Memory held back for the message path: when encoding a message fails for want of memory (a
- * cell that filled the address space), it is freed and the encoding tried again, so that busy,
- * the error reply and idle still go out; it is taken again after each request. */
-#define RESERVE_BYTES ((size_t)16 << 20)
-static _Atomic(void *) reserve;
-
-static bool reserve_release(void)
-{
-    void *r = atomic_exchange(&reserve, NULL);
-    if (!r) return false;
-    free(r);
-    return true;
-}
-
-static void reserve_restore(void)
-{
-    if (atomic_load(&reserve)) return;
-    void *r = malloc(RESERVE_BYTES), *none = NULL;
-    if (r && !atomic_compare_exchange_strong(&reserve, &none, r)) free(r);
-}
-
 static int send_message(struct server *s, void *sock, bool iopub, const struct jp_message *msg)
 {
     struct jp_frame *frames;
     long n = jp_wire_encode(msg, s->signer, &frames);
-    if (n < 0 && reserve_release()) {
-        fprintf(stderr,
-                "minitorch-kernel: out of memory encoding a %s message: released the "
-                "reserve\n",
-                jp_message_type(msg));
-        n = jp_wire_encode(msg, s->signer, &frames);
-    }
+    if (n < 0 && jp_reserve_release()) n = jp_wire_encode(msg, s->signer, &frames);
     if (n < 0) {
         fprintf(stderr, "minitorch-kernel: could not encode a %s message\n", jp_message_type(msg));
         return -1;
@@ -321,7 +294,7 @@ static void *control_main(void *arg)
         if (recv_message(s, s->sock[JP_CONTROL], "control", &req) == 1) {
             jp_kernel_dispatch(&s->kernel, JP_CONTROL, &req);
             jp_message_clear(&req);
-            reserve_restore();
+            jp_reserve_restore();
         }
     }
     zmq_close(tls_iopub_push);
@@ -601,7 +574,7 @@ static void shell_loop(struct server *s)
                 jp_kernel_dispatch(&s->kernel, JP_SHELL, &req);
                 jp_message_clear(&req);
                 handle_held(s);
-                reserve_restore();
+                jp_reserve_restore();
             }
         } else if (rc < 0 && zmq_errno() != EINTR) {
             fprintf(stderr, "minitorch-kernel: polling shell failed: %s\n",
@@ -649,7 +622,7 @@ int jp_server_run(const char *connection_file)
         goto done;
     }
     if (bind_sockets(s) != 0) goto done;
-    reserve_restore();
+    jp_reserve_restore();
 
     s->signal_started = pthread_create(&s->signal_thread, NULL, signal_main, s) == 0;
     s->iopub_started = pthread_create(&s->iopub_thread, NULL, iopub_main, s) == 0;
@@ -673,7 +646,7 @@ done:
     if (s->kernel.dsl) jp_kernel_destroy(&s->kernel);
     jp_signer_free(s->signer);
     jp_connection_clear(&s->conn);
-    reserve_release();
+    jp_reserve_release();
     free(s);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     return status;

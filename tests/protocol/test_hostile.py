@@ -302,12 +302,16 @@ def _limit_address_space():
                     reason="sanitizer runtimes reserve terabytes of address space and cannot "
                            "start under an address-space limit (RLIMIT_AS)")
 def test_out_of_address_space_every_request_is_answered(start_kernel, tmp_path):
+    """Under a 1.5 GiB address space, with 1 GiB of tensor held, a loop that builds a nested list
+    until memory runs out gets its MemoryError reply, and the kernel serves the next cells (it
+    used to log "could not encode a status message" and answer nothing from then on)."""
     log_path = tmp_path / "stderr.log"
     with open(log_path, "wb") as log:
         km, kc = start_kernel(preexec_fn=_limit_address_space, stderr=log)
     assert execute(kc, "zz = zeros(2**28)", timeout=60).status == "ok"
-    for code in ("1\n" * (2 << 20 - 1), "a = " + "[" * 1500000 + "]" * 1500000,
-                 "s = 'x' * 2**29"):
+    res = execute(kc, "a = []\nfor i in range(3000000):\n    a = [a]", timeout=120)
+    assert res.status == "error" and res.content["ename"] == "MemoryError", res.content
+    for code in ("a", "1\n" * (1 << 20), "s = 'x' * 2**29"):
         res = execute(kc, code, timeout=120)
         assert res.status == "error", res.content
         assert res.error() is not None
