@@ -96,8 +96,13 @@ static inline void sink_flush(void *ctx)
 
 static inline struct dsl_output sink_output(struct sink *k)
 {
-    struct dsl_output o = {k,         sink_stream, sink_display, sink_clear,
-                           sink_page, sink_input,  sink_flush};
+    struct dsl_output o = {.ctx = k,
+                           .stream = sink_stream,
+                           .display = sink_display,
+                           .clear_output = sink_clear,
+                           .page = sink_page,
+                           .input = sink_input,
+                           .flush = sink_flush};
     return o;
 }
 
