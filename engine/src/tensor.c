@@ -370,19 +370,19 @@ enum mt_status mt_as_strided(struct mt_ctx *ctx, struct mt_tensor *t, int ndim,
     int64_t size;
     enum mt_status st = check_shape(ctx, ndim, shape, &size);
     if (st != MT_OK) return st;
-    /* Every reachable position must lie in [0, nelem). A stride past any storage is refused
-     * even on a dim of size 1, which never steps by it, so that loops stepping past a dim's end
-     * cannot overflow either. An empty view reaches nothing: its offset may be nelem, and it
-     * gets row-major strides (bounded by its sizes) whatever it was given. */
+    /* Every reachable position must lie in [0, nelem). A stride longer than the storage is
+     * refused even on a dim of size 1, which never steps by it: loops that step once past a
+     * dim's end (the GEMM's, the odometers') then stay within nelem of the storage. An empty
+     * view reaches nothing: its offset may be nelem, and it gets row-major strides (bounded by
+     * its sizes) whatever it was given. */
     const int64_t nelem = t->storage->nelem;
     int64_t start, lo, hi, rowmajor[MT_MAX_DIMS];
     bool in = mt_checked_add(t->offset, offset, &start);
     lo = hi = start;
-    for (int i = 0; i < ndim && in; i++) {
+    for (int i = 0; i < ndim && in && size > 0; i++) {
         int64_t span;
-        in = strides[i] >= -MT_MAX_ELEMS && strides[i] <= MT_MAX_ELEMS;
-        if (!in || size == 0) continue;
-        in = mt_checked_mul(shape[i] - 1, strides[i], &span);
+        in = strides[i] >= -nelem && strides[i] <= nelem &&
+             mt_checked_mul(shape[i] - 1, strides[i], &span);
         if (in) in = span < 0 ? mt_checked_add(lo, span, &lo) : mt_checked_add(hi, span, &hi);
     }
     char sh[160], sd[160];

@@ -166,6 +166,14 @@ static void test_geometry_overflow(void)
     CHECK_INT(mt_as_strided(ctx, t, 2, s33, big2, 0, &none), MT_ERR_INDEX);
     int64_t s13[] = {1, 3}, big_one[] = {(int64_t)1 << 62, 1};
     CHECK_INT(mt_as_strided(ctx, t, 2, s13, big_one, 0, &none), MT_ERR_INDEX);
+    /* nor a stride longer than the storage there: the fast GEMM steps a pointer once past the
+     * last k, and -2^48 floats from the storage wrapped the address (fuzz_engine found it) */
+    int64_t s131[] = {1, 3, 1}, far[] = {-((int64_t)1 << 48), 1, 1}, past[] = {17, 1, 1};
+    CHECK_INT(mt_as_strided(ctx, t, 3, s131, far, 0, &none), MT_ERR_INDEX);
+    CHECK_INT(mt_as_strided(ctx, t, 3, s131, past, 0, &none), MT_ERR_INDEX);
+    past[0] = 16; /* as long as the storage: allowed */
+    CHECK_INT(mt_as_strided(ctx, t, 3, s131, past, 0, &v), MT_OK);
+    mt_tensor_release(v);
     int64_t s1[] = {1}, st1[] = {1};
     CHECK_INT(mt_as_strided(ctx, t, 1, s1, st1, 1, &v), MT_OK);
     CHECK_INT(mt_as_strided(ctx, v, 1, s1, st1, INT64_MAX, &none), MT_ERR_INDEX);
