@@ -625,15 +625,28 @@ void jp_kernel_dispatch(struct jp_kernel *k, enum jp_channel ch, const struct jp
 {
     const char *type = jp_message_type(req);
     handler_fn fn = NULL;
+    bool elsewhere = false; /* a known type, for another channel */
     for (size_t i = 0; i < sizeof handlers / sizeof handlers[0]; i++)
-        if (strcmp(handlers[i].msg_type, type) == 0 && (handlers[i].channels & (1u << ch)))
-            fn = handlers[i].fn;
+        if (strcmp(handlers[i].msg_type, type) == 0) {
+            if (handlers[i].channels & (1u << ch))
+                fn = handlers[i].fn;
+            else
+                elsewhere = true;
+        }
+    size_t len = strlen(type);
+    bool is_request = len > 8 && strcmp(type + len - 8, "_request") == 0;
     jp_kernel_publish(k, req, "status", status_content("busy"));
-    if (fn && req->unusable) {
+    if (!fn && elsewhere && is_request) {
+        /* a request the kernel knows, on the wrong channel (execute_request on control runs
+         * nowhere but on shell, whose thread alone touches the session): answered, not ignored */
+        char why[200];
+        snprintf(why, sizeof why, "%s is not handled on the %s channel", type,
+                 ch == JP_CONTROL ? "control" : "shell");
+        send_error_reply(k, ch, req, "ValueError", why);
+    } else if (fn && req->unusable) {
         /* signed and addressed, but not usable as sent: say why rather than stay silent (a
          * request type without a reply, comm_msg, ..., is only logged) */
-        size_t len = strlen(type);
-        if (len > 8 && strcmp(type + len - 8, "_request") == 0) {
+        if (is_request) {
             char why[200];
             snprintf(why, sizeof why, "%s: %s", type, req->unusable);
             send_error_reply(k, ch, req, "ValueError", why);

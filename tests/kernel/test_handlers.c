@@ -297,10 +297,17 @@ static void test_kernel_info_and_misc(void)
 
     run(&kernel, &mk, JP_SHELL, "no_such_request", json_object(), NULL);
     CHECK_STR(sequence(&mk), "busy idle");
-    /* interrupt is a control message only */
+    /* interrupt is a control message only: on shell it is answered with an error, and does
+     * not interrupt; execute_request on control likewise */
     run(&kernel, &mk, JP_SHELL, "interrupt_request", json_object(), NULL);
-    CHECK_STR(sequence(&mk), "busy idle");
+    CHECK_STR(sequence(&mk), "busy interrupt_reply idle");
+    CHECK_STR(json_string_value(json_object_get(mk.sent[1].content, "status")), "error");
     CHECK(!mt_cancel_requested());
+    run(&kernel, &mk, JP_CONTROL, "execute_request", json_pack("{s:s}", "code", "x_ctl = 1"), NULL);
+    CHECK_STR(sequence(&mk), "busy execute_reply idle");
+    CHECK_STR(json_string_value(json_object_get(mk.sent[1].content, "status")), "error");
+    run(&kernel, &mk, JP_CONTROL, "comm_info_request", json_object(), NULL);
+    CHECK_STR(sequence(&mk), "busy comm_info_reply idle");
     run(&kernel, &mk, JP_CONTROL, "interrupt_request", json_object(), NULL);
     CHECK_STR(sequence(&mk), "busy interrupt_reply idle");
     CHECK(mt_cancel_requested());

@@ -290,6 +290,29 @@ def test_control_requests_are_answered(kc, msg_type, content):
     assert reply["content"]["status"] == "ok"
 
 
+@pytest.mark.needs_binary
+@pytest.mark.parametrize("msg_type,content", [
+    ("execute_request", {"code": "1", "silent": False}), ("history_request",
+                                                          {"hist_access_type": "tail", "n": 1}),
+    ("is_complete_request", {"code": "1"})])
+def test_shell_requests_on_control_get_an_error_reply(kc, msg_type, content):
+    """Known requests that only the shell thread may serve are answered on control with an
+    error reply naming the channel, not left without a reply."""
+    msg_id = send_control(kc, msg_type, content)
+    reply = get_reply(kc, msg_id, channel="control")
+    assert reply["msg_type"] == msg_type.replace("_request", "_reply")
+    assert reply["content"]["status"] == "error"
+    assert "control channel" in reply["content"]["evalue"]
+
+
+@pytest.mark.needs_binary
+def test_interrupt_request_on_shell_gets_an_error_reply(kc):
+    msg_id = send_shell(kc, "interrupt_request", {})
+    reply = get_reply(kc, msg_id)
+    assert reply["msg_type"] == "interrupt_reply"
+    assert reply["content"]["status"] == "error"
+
+
 # --- defect 6: out of address space -----------------------------------------------------------
 
 
