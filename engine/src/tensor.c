@@ -373,8 +373,9 @@ enum mt_status mt_as_strided(struct mt_ctx *ctx, struct mt_tensor *t, int ndim,
     /* Every reachable position must lie in [0, nelem). A stride longer than the storage is
      * refused even on a dim of size 1, which never steps by it: loops that step once past a
      * dim's end (the GEMM's, the odometers') then stay within nelem of the storage. An empty
-     * view reaches nothing: its offset may be nelem, and it gets row-major strides (bounded by
-     * its sizes) whatever it was given. */
+     * view reaches nothing, so any offset from 0 is accepted, as an empty slice past the end is
+     * (x[1:, 1:] of a (1, 4) tensor starts at position 5 of 4); it is kept clamped to nelem, with
+     * row-major strides (bounded by its sizes) whatever it was given. */
     const int64_t nelem = t->storage->nelem;
     int64_t start, lo, hi, rowmajor[MT_MAX_DIMS];
     bool in = mt_checked_add(t->offset, offset, &start);
@@ -386,7 +387,7 @@ enum mt_status mt_as_strided(struct mt_ctx *ctx, struct mt_tensor *t, int ndim,
         if (in) in = span < 0 ? mt_checked_add(lo, span, &lo) : mt_checked_add(hi, span, &hi);
     }
     char sh[160], sd[160];
-    if (!in || lo < 0 || hi > nelem || (size > 0 && hi == nelem))
+    if (!in || start < 0 || (size > 0 && (lo < 0 || hi >= nelem)))
         return mt_fail(ctx, MT_ERR_INDEX,
                        "as_strided view (shape %s, strides %s, offset %lld) reaches outside the "
                        "storage of %lld elements",
@@ -396,6 +397,7 @@ enum mt_status mt_as_strided(struct mt_ctx *ctx, struct mt_tensor *t, int ndim,
     if (size == 0) {
         mt_strides_from_shape(ndim, shape, rowmajor);
         strides = rowmajor;
+        start = start > nelem ? nelem : start;
     }
     return mt_tensor_wrap(ctx, t->storage, t->backend, ndim, shape, strides, start, out);
 }

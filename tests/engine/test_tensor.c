@@ -179,12 +179,17 @@ static void test_geometry_overflow(void)
     CHECK_INT(mt_as_strided(ctx, v, 1, s1, st1, INT64_MAX, &none), MT_ERR_INDEX);
     CHECK(none == NULL);
     mt_tensor_release(v);
-    /* an empty view reaches nothing: any stride within bounds, offset up to the end */
+    /* an empty view reaches nothing: any stride within bounds, any offset from 0 (an empty
+     * slice past the end), kept at most at the end */
     int64_t s02[] = {0, 2}, st02[] = {5, 7};
     CHECK_INT(mt_as_strided(ctx, t, 2, s02, st02, 16, &v), MT_OK);
     CHECK(v->size == 0);
     mt_tensor_release(v);
-    CHECK_INT(mt_as_strided(ctx, t, 2, s02, st02, 17, &none), MT_ERR_INDEX);
+    CHECK_INT(mt_as_strided(ctx, t, 2, s02, st02, 17, &v), MT_OK);
+    CHECK(v->size == 0 && v->offset == 16);
+    mt_tensor_release(v);
+    CHECK_INT(mt_as_strided(ctx, t, 2, s02, st02, -1, &none), MT_ERR_INDEX);
+    CHECK(none == NULL);
     mt_tensor_release(t);
 }
 
