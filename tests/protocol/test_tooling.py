@@ -113,13 +113,18 @@ def test_complete_odd_requests_leave_the_kernel_well(kc):
                       ("x.\n.\n%", 5), ("\\", 1), ("é" * 50, 25)):
         c = complete(kc, code, cursor_pos=pos)
         assert 0 <= c["cursor_start"] <= c["cursor_end"] <= len(code)
-    # malformed content: a wrong type or a missing field still gets a reply
-    for content in ({"code": "pri", "cursor_pos": -5}, {"code": "pri", "cursor_pos": "x"},
-                    {"code": 12}, {}):
+    # malformed content: a wrong type or a missing field still gets a reply (an odd cursor is
+    # taken as the end of the code; code that is not a string is an error reply)
+    for content in ({"code": "pri", "cursor_pos": -5}, {"code": "pri", "cursor_pos": "x"}):
         msg_id = send_shell(kc, "complete_request", content)
         r = get_reply(kc, msg_id)
         assert r["content"]["status"] == "ok"
         assert isinstance(r["content"]["matches"], list)
+    for content in ({"code": 12}, {}):
+        msg_id = send_shell(kc, "complete_request", content)
+        r = get_reply(kc, msg_id)
+        assert r["content"]["status"] == "error"
+        assert r["content"]["ename"] == "TypeError"
     assert execute(kc, "6 * 7").result_text() == "42"
 
 
