@@ -176,7 +176,8 @@ int jp_message_init(struct jp_message *msg, const char *msg_type, const struct j
 /* A reserve of memory for the message path (16 MiB, process-wide, thread-safe): when building or
  * encoding a message fails for want of memory (a cell filled the address space), release frees
  * it (true if it was held) and the caller tries once more, so that busy, the error reply and
- * idle still go out; restore takes it again (the server does after each request). */
+ * idle still go out; restore takes it again (the server does after each request). The reserve
+ * is not freed at exit: it stays reachable from a static pointer until the process ends. */
 bool jp_reserve_release(void);
 void jp_reserve_restore(void);
 

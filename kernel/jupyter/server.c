@@ -646,7 +646,6 @@ done:
     if (s->kernel.dsl) jp_kernel_destroy(&s->kernel);
     jp_signer_free(s->signer);
     jp_connection_clear(&s->conn);
-    jp_reserve_release();
     free(s);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     return status;
