@@ -370,20 +370,22 @@ enum mt_status mt_as_strided(struct mt_ctx *ctx, struct mt_tensor *t, int ndim,
     int64_t size;
     enum mt_status st = check_shape(ctx, ndim, shape, &size);
     if (st != MT_OK) return st;
-    /* Every reachable position must lie in [0, nelem). A stride longer than the storage is
-     * refused even on a dim of size 1, which never steps by it: loops that step once past a
-     * dim's end (the GEMM's, the odometers') then stay within nelem of the storage. An empty
+    /* Every reachable position must lie in [0, nelem), and every stride be at most the
+     * storage's size, so that loops stepping once past a dim's end (the GEMM's, the odometers')
+     * stay within nelem of the storage. A dim of size 1 never steps by its stride: one longer
+     * than the storage there (x[::3] of two elements) becomes 0 instead of an error. An empty
      * view reaches nothing, so any offset from 0 is accepted, as an empty slice past the end is
      * (x[1:, 1:] of a (1, 4) tensor starts at position 5 of 4); it is kept clamped to nelem, with
      * row-major strides (bounded by its sizes) whatever it was given. */
     const int64_t nelem = t->storage->nelem;
-    int64_t start, lo, hi, rowmajor[MT_MAX_DIMS];
+    int64_t start, lo, hi, rowmajor[MT_MAX_DIMS], kept[MT_MAX_DIMS];
+    for (int i = 0; i < ndim; i++)
+        kept[i] = shape[i] == 1 && (strides[i] < -nelem || strides[i] > nelem) ? 0 : strides[i];
     bool in = mt_checked_add(t->offset, offset, &start);
     lo = hi = start;
     for (int i = 0; i < ndim && in && size > 0; i++) {
         int64_t span;
-        in = strides[i] >= -nelem && strides[i] <= nelem &&
-             mt_checked_mul(shape[i] - 1, strides[i], &span);
+        in = kept[i] >= -nelem && kept[i] <= nelem && mt_checked_mul(shape[i] - 1, kept[i], &span);
         if (in) in = span < 0 ? mt_checked_add(lo, span, &lo) : mt_checked_add(hi, span, &hi);
     }
     char sh[160], sd[160];
@@ -396,10 +398,10 @@ enum mt_status mt_as_strided(struct mt_ctx *ctx, struct mt_tensor *t, int ndim,
                        (long long)nelem);
     if (size == 0) {
         mt_strides_from_shape(ndim, shape, rowmajor);
-        strides = rowmajor;
+        memcpy(kept, rowmajor, (size_t)ndim * sizeof *kept);
         start = start > nelem ? nelem : start;
     }
-    return mt_tensor_wrap(ctx, t->storage, t->backend, ndim, shape, strides, start, out);
+    return mt_tensor_wrap(ctx, t->storage, t->backend, ndim, shape, kept, start, out);
 }
 
 enum mt_status mt_tensor_requires_grad(struct mt_tensor *t, bool on)
