@@ -649,7 +649,7 @@ void jp_kernel_dispatch(struct jp_kernel *k, enum jp_channel ch, const struct jp
         if (is_request) {
             char why[200];
             snprintf(why, sizeof why, "%s: %s", type, req->unusable);
-            send_error_reply(k, ch, req, "ValueError", why);
+            send_error_reply(k, ch, req, req->unusable_oom ? "MemoryError" : "ValueError", why);
         } else {
             fprintf(stderr, "minitorch-kernel: ignoring a %s whose %s\n", type, req->unusable);
         }

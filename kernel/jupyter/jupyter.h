@@ -126,6 +126,7 @@ struct jp_message {
     /* NULL, or why a signed message with a usable header cannot be used (static text: "content
      * is not a JSON object"); such a frame is {} here, and the request gets an error reply. */
     const char *unusable;
+    bool unusable_oom; /* unusable because reading it ran out of memory: a MemoryError reply */
 };
 
 enum jp_wire_status {
@@ -133,9 +134,10 @@ enum jp_wire_status {
     JP_WIRE_NO_DELIMITER,   /* no "<IDS|MSG>" frame */
     JP_WIRE_TOO_FEW_FRAMES, /* fewer than signature + 4 frames after the delimiter */
     JP_WIRE_BAD_SIGNATURE,  /* HMAC mismatch */
-    JP_WIRE_BAD_JSON,       /* the header frame is not a JSON object (or out of memory) */
+    JP_WIRE_BAD_JSON,       /* the header frame is not a JSON object */
     JP_WIRE_BAD_HEADER,     /* header lacks msg_id/msg_type strings, or msg_type holds a NUL */
     JP_WIRE_REPLAYED,       /* a signature seen before: the message was sent again */
+    JP_WIRE_NO_MEMORY, /* out of memory decoding it (its header, even with the reserve freed) */
     JP_WIRE_STATUS_COUNT
 };
 
@@ -180,6 +182,14 @@ int jp_message_init(struct jp_message *msg, const char *msg_type, const struct j
  * is not freed at exit: it stays reachable from a static pointer until the process ends. */
 bool jp_reserve_release(void);
 void jp_reserve_restore(void);
+
+/* jansson's allocations go through `under` (malloc in the kernel), and each thread notes when
+ * one failed: jansson reports a failed allocation while parsing as a syntax error, or not at all
+ * (a member left out), so the decoder asks jp_json_alloc_failed instead. Not thread-safe with
+ * JSON in use: call before the threads start. */
+void jp_json_alloc_init(void *(*under)(size_t));
+/* Whether an allocation of jansson's failed on this thread since the last call. */
+bool jp_json_alloc_failed(void);
 
 /* The header's msg_type ("" if absent). Borrowed. */
 const char *jp_message_type(const struct jp_message *msg);

@@ -76,6 +76,29 @@ void jp_reserve_restore(void)
     if (r && !atomic_compare_exchange_strong(&reserve, &none, r)) free(r);
 }
 
+static void *(*json_under)(size_t) = malloc;
+static _Thread_local bool json_failed;
+
+static void *json_malloc(size_t n)
+{
+    void *p = json_under(n);
+    if (!p) json_failed = true;
+    return p;
+}
+
+void jp_json_alloc_init(void *(*under)(size_t))
+{
+    json_under = under;
+    json_set_alloc_funcs(json_malloc, free);
+}
+
+bool jp_json_alloc_failed(void)
+{
+    bool failed = json_failed;
+    json_failed = false;
+    return failed;
+}
+
 static int message_init(struct jp_message *msg, const char *msg_type,
                         const struct jp_message *parent, json_t *content, const char *session,
                         bool with_ids);

@@ -603,6 +603,7 @@ int jp_server_run(const char *connection_file)
      * with SIGPIPE at the next line logged: ignored process-wide, before any thread starts, a
      * write to it fails with EPIPE instead. */
     signal(SIGPIPE, SIG_IGN);
+    jp_json_alloc_init(malloc);
 
     /* Block the signals we wait for in this thread and, by inheritance, in every thread
      * created from here on (ZeroMQ's included); the signal thread takes them with sigwait. */

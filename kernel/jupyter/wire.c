@@ -19,6 +19,7 @@ static const char *const wire_status_names[] = {
     [JP_WIRE_BAD_JSON] = "the header is not a JSON object",
     [JP_WIRE_BAD_HEADER] = "header without a msg_id string or a msg_type string without NUL",
     [JP_WIRE_REPLAYED] = "replayed (its signature was seen before)",
+    [JP_WIRE_NO_MEMORY] = "out of memory decoding it",
 };
 _Static_assert(sizeof wire_status_names / sizeof wire_status_names[0] == JP_WIRE_STATUS_COUNT,
                "one name per jp_wire_status");
@@ -74,10 +75,23 @@ void jp_message_clear(struct jp_message *msg)
 
 /* Parses one JSON frame, which must be an object. JSON_ALLOW_NUL: a string may hold U+0000
  * (jansson refuses it by default, which dropped a correctly signed message without a word);
- * whoever needs a C string checks with jp_json_cstring(). */
-static json_t *load_object(const struct jp_bytes *b)
+ * whoever needs a C string checks with jp_json_cstring(). A parse during which an allocation
+ * failed (its result NULL, or an object missing a member) is tried once more with the message
+ * path's reserve released; *oom says it still failed so, rather than for its text. */
+static json_t *load_object(const struct jp_bytes *b, bool *oom)
 {
+    jp_json_alloc_failed(); /* forget failures before this parse */
     json_t *v = json_loadb(b->data, b->len, JSON_ALLOW_NUL, NULL);
+    *oom = jp_json_alloc_failed();
+    if (*oom && jp_reserve_release()) {
+        json_decref(v);
+        v = json_loadb(b->data, b->len, JSON_ALLOW_NUL, NULL);
+        *oom = jp_json_alloc_failed();
+    }
+    if (*oom) {
+        json_decref(v);
+        return NULL;
+    }
     if (v && !json_is_object(v)) {
         json_decref(v);
         return NULL;
@@ -109,8 +123,9 @@ enum jp_wire_status jp_wire_decode(const struct jp_bytes *frames, size_t nframes
 
     /* Without a header there is nobody to answer: such a message is dropped. msg_type is
      * compared as a C string, so one with a NUL in it could pass for another type. */
-    out->header = load_object(&json[0]);
-    if (!out->header) return JP_WIRE_BAD_JSON;
+    bool oom;
+    out->header = load_object(&json[0], &oom);
+    if (!out->header) return oom ? JP_WIRE_NO_MEMORY : JP_WIRE_BAD_JSON;
     if (!json_is_string(json_object_get(out->header, "msg_id")) ||
         !jp_json_cstring(json_object_get(out->header, "msg_type"))) {
         jp_message_clear(out);
@@ -126,19 +141,22 @@ enum jp_wire_status jp_wire_decode(const struct jp_bytes *frames, size_t nframes
         "content is not a JSON object",
     };
     for (int i = 0; i < 3; i++) {
-        *dst[i] = load_object(&json[i + 1]);
+        *dst[i] = load_object(&json[i + 1], &oom);
         if (*dst[i]) continue;
-        if (!out->unusable) out->unusable = why[i];
+        if (!out->unusable) {
+            out->unusable = oom ? "out of memory reading the request" : why[i];
+            out->unusable_oom = oom;
+        }
         if (!(*dst[i] = json_object())) {
             jp_message_clear(out);
-            return JP_WIRE_BAD_JSON; /* out of memory: dropped like a bad message, and logged */
+            return JP_WIRE_NO_MEMORY;
         }
     }
     size_t nbuf = nframes - d - 6;
     if (copy_frames(frames, d, &out->ids) != 0 ||
         copy_frames(frames + d + 6, nbuf, &out->buffers) != 0) {
         jp_message_clear(out);
-        return JP_WIRE_BAD_JSON; /* out of memory: dropped like a bad message, and logged */
+        return JP_WIRE_NO_MEMORY;
     }
     out->nids = d;
     out->nbuffers = nbuf;

@@ -225,6 +225,62 @@ static void test_message_init(void)
     CHECK(strcmp(a, b) != 0);
 }
 
+/* jansson's allocations in this test: the one numbered fail_at (from 0) fails. */
+static long allocs, fail_at = -1;
+static void *flaky_malloc(size_t n) { return allocs++ == fail_at ? NULL : malloc(n); }
+
+/* A request read while memory runs out. With the message path's reserve, the parse is tried
+ * again and the request decodes whole, whichever allocation failed (jansson itself reports
+ * most of them as syntax errors, and one as nothing: a member left out). Without it, the
+ * message is dropped as out of memory (its header) or kept and marked so (the rest), to be
+ * answered with a MemoryError; never taken for bad JSON or used with a member missing. */
+static void test_decode_out_of_memory(void)
+{
+    const char *h = "{\"msg_id\": \"m-1\", \"msg_type\": \"execute_request\"}";
+    const char *c = "{\"code\": \"x = [1, 2, 3]\", \"silent\": false, \"user_expressions\": {}}";
+    char sig[65];
+    snprintf(sig, sizeof sig, "%s", sign4(h, "{}", "{}", c));
+    const char *frames[] = {JP_DELIMITER, sig, h, "{}", "{}", c, NULL};
+    jp_json_alloc_init(flaky_malloc);
+    long dropped = 0, marked = 0, points = 0;
+    for (int with_reserve = 1; with_reserve >= 0; with_reserve--) {
+        for (fail_at = 0;; fail_at++) {
+            if (with_reserve)
+                jp_reserve_restore();
+            else
+                jp_reserve_release();
+            struct jp_message m = {0};
+            allocs = 0;
+            enum jp_wire_status st = decode_strings(frames, &m);
+            if (allocs <= fail_at) { /* no allocation failed: the end of the failure points */
+                CHECK_INT(st, JP_WIRE_OK);
+                jp_message_clear(&m);
+                break;
+            }
+            points++;
+            if (with_reserve || st == JP_WIRE_OK) {
+                CHECK_INT(st, JP_WIRE_OK);
+                const char *code = json_string_value(json_object_get(m.content, "code"));
+                if (with_reserve || !m.unusable_oom) {
+                    CHECK(m.unusable == NULL);
+                    CHECK(code && strcmp(code, "x = [1, 2, 3]") == 0);
+                    CHECK_INT(json_object_size(m.content), 3);
+                } else {
+                    CHECK(m.unusable != NULL);
+                    marked++;
+                }
+            } else {
+                CHECK_INT(st, JP_WIRE_NO_MEMORY);
+                dropped++;
+            }
+            jp_message_clear(&m);
+        }
+    }
+    fail_at = -1;
+    jp_json_alloc_init(malloc);
+    CHECK(points > 8 && dropped > 0 && marked > 0);
+}
+
 static void test_utf8_offsets(void)
 {
     const char *s = "é=1 # 世界x";
@@ -242,6 +298,7 @@ int main(void)
     RUN_TEST(test_malformed);
     RUN_TEST(test_replayed);
     RUN_TEST(test_message_init);
+    RUN_TEST(test_decode_out_of_memory);
     RUN_TEST(test_utf8_offsets);
     return TEST_SUMMARY();
 }
