@@ -186,11 +186,10 @@ def same(got, want, exact):
 PLACES = [("cpu", ("simple", "fast"))] + ([("cuda", ("cuda",))] if mtbind.cuda_available() else [])
 
 
-@pytest.mark.parametrize("place,backends", PLACES, ids=[p for p, _ in PLACES])
-@pytest.mark.parametrize("smooth", [False, True], ids=["branchy", "smooth"])
-def test_random_functions(smooth, place, backends):
-    rng = random.Random(20261123 + smooth)
-    n_funcs = 40
+def operands(rng):
+    """The random tests' operands, drawn from rng in this order: a (4, 6) transposed view, b1 of
+    shape (3, 1, 5) and b2 of (4, 5) to broadcast against it, as numpy arrays, and the lines that
+    make them in the language."""
     a_data = values(rng, 24)  # (6, 4), viewed transposed as (4, 6)
     z1, z2 = values(rng, 15), values(rng, 20)  # (3, 1, 5) and (4, 5)
     a = np.array(a_data, dtype=np.float32).reshape(6, 4).T
@@ -199,6 +198,15 @@ def test_random_functions(smooth, place, backends):
     lines = [f"a = tensor({json.dumps(np.array(a_data).reshape(6, 4).tolist())}).permute(1, 0)",
              f"b1 = tensor({json.dumps(np.array(z1).reshape(3, 1, 5).tolist())})",
              f"b2 = tensor({json.dumps(np.array(z2).reshape(4, 5).tolist())})"]
+    return a, b1, b2, lines
+
+
+@pytest.mark.parametrize("place,backends", PLACES, ids=[p for p, _ in PLACES])
+@pytest.mark.parametrize("smooth", [False, True], ids=["branchy", "smooth"])
+def test_random_functions(smooth, place, backends):
+    rng = random.Random(20261123 + smooth)
+    n_funcs = 40
+    a, b1, b2, lines = operands(rng)
     cases = []
     for i in range(n_funcs):
         two = i % 2 == 1
@@ -248,13 +256,7 @@ LOOPS = [
 @pytest.mark.parametrize("place,backends", PLACES, ids=[p for p, _ in PLACES])
 def test_long_unrolled_loops(place, backends):
     rng = random.Random(20261125)
-    a_data, z1, z2 = values(rng, 24), values(rng, 15), values(rng, 20)
-    a = np.array(a_data, dtype=np.float32).reshape(6, 4).T
-    b1 = np.array(z1, dtype=np.float32).reshape(3, 1, 5)
-    b2 = np.array(z2, dtype=np.float32).reshape(4, 5)
-    lines = [f"a = tensor({json.dumps(np.array(a_data).reshape(6, 4).tolist())}).permute(1, 0)",
-             f"b1 = tensor({json.dumps(np.array(z1).reshape(3, 1, 5).tolist())})",
-             f"b2 = tensor({json.dumps(np.array(z2).reshape(4, 5).tolist())})"]
+    a, b1, b2, lines = operands(rng)
     cases = []
     for k, (params, mt_body, py_body) in enumerate(LOOPS):
         name = f"loop{k}"
