@@ -10,18 +10,21 @@
 # What it runs grows with the backend: at present the device probe, the kernels against the
 # host, device tensors against simple (ctest -R cuda), then bench/gpu_bench.c: the kernels
 # against the device's copy bandwidth, the matmul kernels, SGEMM beside cuBLAS, Task 3.4's table
-# beside the fast backend, and the training epoch on cuda (fused kernel and ops) beside fast.
+# beside the fast backend, and the training epoch on cuda (fused kernel and ops) beside fast;
+# last, compute-sanitizer's memcheck and racecheck over the CUDA tests (SAN_TIMEOUT seconds each).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 BUILD=${BUILD:-build-gpu}
 JOBS=${JOBS:-$(nproc)}
+# each compute-sanitizer run; the tools slow a program by tens of times
+SAN_TIMEOUT=${SAN_TIMEOUT:-1200}
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | tr ' /' '__' || true)
 OUT=${1:-bench/results/gpu-$(date -u +%Y-%m-%d)-${gpu:-nogpu}.txt}
 mkdir -p "$(dirname "$OUT")"
 
 {
-    echo "# bench/gpu.sh, $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
+    echo "# bench/gpu.sh, $(date -u '+%Y-%m-%d %H:%M UTC'), commit ${COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo "?")}"
     echo "# host: $(uname -srm), $(nproc) CPUs"
     if command -v nvidia-smi >/dev/null; then
         nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem \
@@ -40,19 +43,26 @@ cmake --build "$BUILD" -j"$JOBS" --target mt_gpu_bench 2>&1 | tail -1
 
 status=0
 log=$(mktemp)
-ctest --test-dir "$BUILD" -R cuda --output-on-failure -V >"$log" 2>&1 || status=1
+ctest --test-dir "$BUILD" -R cuda --timeout 300 --output-on-failure -V >"$log" 2>&1 || status=1
 {
     echo
     echo "== CUDA tests (ctest -R cuda)"
     grep -E '^[0-9]+: |Test #|tests passed|tests failed' "$log" | grep -vE 'Test command:|Working Directory:|timeout computed|Environment variables:' || true
 } | tee -a "$OUT"
 
+{
+    echo
+    echo "== GPU benchmarks (build/mt_gpu_bench)"
+    "$BUILD/mt_gpu_bench" 2>&1 || echo "(mt_gpu_bench exited $?)"
+} | tee -a "$OUT"
+
 # compute-sanitizer: memcheck (out-of-bounds and misaligned accesses; no leak check: the library
 # keeps its scratch buffers for the life of the process on purpose) and racecheck
 # (shared-memory hazards: the tiled and register matmuls, block reductions, the fused training
 # epoch) over the CUDA tests. Both must report no errors; a toolkit without it fails the run.
-# (The block writes to a file, not a pipe, so that its `status=1` stays in this shell.)
-san=$(mktemp)
+# Last, being the slowest: a run cut short keeps the tests and figures above. (The block
+# writes through a process substitution, not a pipe, so that its `status=1` stays in this shell
+# and each line reaches the results file as it is written.)
 {
     echo
     echo "== compute-sanitizer"
@@ -66,7 +76,7 @@ san=$(mktemp)
     else
         for tool in memcheck racecheck; do
             for t in engine_test_cuda engine_test_cuda_tensors; do
-                if timeout 1200 "$cs" --tool "$tool" --error-exitcode 3 \
+                if timeout "$SAN_TIMEOUT" "$cs" --tool "$tool" --error-exitcode 3 \
                     "$BUILD/$t" >"$log" 2>&1; then
                     echo "$tool $t: clean ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1))"
                 else
@@ -77,15 +87,7 @@ san=$(mktemp)
             done
         done
     fi
-} >"$san" 2>&1
-tee -a "$OUT" <"$san"
-rm -f "$san"
-
-{
-    echo
-    echo "== GPU benchmarks (build/mt_gpu_bench)"
-    "$BUILD/mt_gpu_bench" 2>&1 || echo "(mt_gpu_bench exited $?)"
-} | tee -a "$OUT"
+} > >(tee -a "$OUT") 2>&1
 
 rm -f "$log"
 echo "results: $OUT"
