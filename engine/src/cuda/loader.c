@@ -66,7 +66,9 @@ static void search(void)
     for (int d = 0; d < nd; d++)
         for (int s = 0; s < 2; s++) {
             char path[PATH_MAX + 64];
-            snprintf(path, sizeof path, "%s%s/%s", dirs[d], subdirs[s], MT_CUDA_PLUGIN_FILE);
+            const int len =
+                snprintf(path, sizeof path, "%s%s/%s", dirs[d], subdirs[s], MT_CUDA_PLUGIN_FILE);
+            if (len < 0 || (size_t)len >= sizeof path) continue; /* no such path can be opened */
             if (try_open(path, first_error, sizeof first_error)) return;
         }
     snprintf(load_why, sizeof load_why,

@@ -471,7 +471,12 @@ int mt_cu_copy(void *dst, const void *src, size_t bytes, enum mt_cuda_copy kind)
     const cudaMemcpyKind k = kind == MT_CUDA_H2D   ? cudaMemcpyHostToDevice
                              : kind == MT_CUDA_D2H ? cudaMemcpyDeviceToHost
                                                    : cudaMemcpyDeviceToDevice;
-    return bytes ? (int)cudaMemcpy(dst, src, bytes, k) : 0;
+    if (!bytes) return 0;
+    cudaError_t e = cudaMemcpy(dst, src, bytes, k);
+    /* between two device buffers cudaMemcpy returns before the copy is done, and the plugin's
+     * calls return after their work (plugin.h) */
+    if (e == cudaSuccess && k == cudaMemcpyDeviceToDevice) e = cudaDeviceSynchronize();
+    return (int)e;
 }
 
 int mt_cu_fill(float *dst, int64_t n, float value)
