@@ -1,20 +1,10 @@
-/* bench.h — what every benchmark program in bench/ times with: a monotonic clock and the
- * comparison qsort needs for medians; and the user function of the fusion benchmark, which the
- * CPU's (ops_bench.c) and the GPU's (gpu_bench.c) both run. */
+/* bench.h — what every benchmark program in bench/ shares: the comparison qsort needs for
+ * medians (the clock is the engine's mt_now_s); and the user function of the fusion benchmark,
+ * which the CPU's (ops_bench.c) and the GPU's (gpu_bench.c) both run. */
 #ifndef MINITORCH_BENCH_H
 #define MINITORCH_BENCH_H
 
 #include "minitorch/minitorch.h"
-
-#include <time.h>
-
-/* seconds on CLOCK_MONOTONIC */
-static inline double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* qsort order for doubles, ascending */
 static inline int cmp_double(const void *a, const void *b)

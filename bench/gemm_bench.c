@@ -62,9 +62,9 @@ static struct stats bench_ours(int64_t n, int nt, const float *a, const float *b
         exit(1);
     }
     for (int s = 0; s < SAMPLES; s++) {
-        double t0 = now_s();
+        double t0 = mt_now_s();
         for (int r = 0; r < reps; r++) mt_cpu_gemm(nt, n, n, n, a, n, 1, b, n, 1, c, n, 1);
-        g[s] = 2.0 * (double)n * (double)n * (double)n * reps / (now_s() - t0) * 1e-9;
+        g[s] = 2.0 * (double)n * (double)n * (double)n * reps / (mt_now_s() - t0) * 1e-9;
     }
     return stats_of(g, SAMPLES);
 }

@@ -70,9 +70,9 @@ static double time_median(int reps, run_fn fn, void *arg, double *lo, double *hi
     double s[101];
     fn(arg);
     for (int r = 0; r < reps; r++) {
-        double t0 = now_s();
+        double t0 = mt_now_s();
         fn(arg);
-        s[r] = now_s() - t0;
+        s[r] = mt_now_s() - t0;
     }
     qsort(s, (size_t)reps, sizeof s[0], cmp_double);
     *lo = s[0], *hi = s[reps - 1];
@@ -146,9 +146,9 @@ static int train_epochs(enum mt_backend be, bool ops_only, int64_t hidden, int e
     if (!bad) bad = mt_trainer_new(ctx, layers, 3, X, y, 10, 0.05f, ops_only, &tr) != MT_OK;
     double loss;
     for (int e = 0; e < 20 + epochs && !bad; e++) {
-        double t0 = now_s();
+        double t0 = mt_now_s();
         bad = mt_trainer_epoch(tr, &loss) != MT_OK;
-        if (e >= 20) t[e - 20] = now_s() - t0;
+        if (e >= 20) t[e - 20] = mt_now_s() - t0;
     }
     if (bad)
         fprintf(stderr, "mt_gpu_bench: training on %s: %s\n", mt_backend_name(be),
@@ -290,14 +290,14 @@ int main(int argc, char **argv)
         const float alpha = 1.0f, beta = 0.0f;
         double s[101];
         for (int k = 0; k <= r; k++) { /* row-major C = A B is column-major C^T = B^T A^T */
-            double t0 = now_s();
+            double t0 = mt_now_s();
             if (cublasSgemm(cublas, CUBLAS_OP_N, CUBLAS_OP_N, (int)m, (int)m, (int)m, &alpha, cb,
                             (int)m, ca, (int)m, &beta, cc, (int)m) != CUBLAS_STATUS_SUCCESS ||
                 cudaDeviceSynchronize() != cudaSuccess) {
                 fprintf(stderr, "mt_gpu_bench: cublasSgemm failed\n");
                 return 1;
             }
-            if (k) s[k - 1] = now_s() - t0; /* the first call is the warm-up */
+            if (k) s[k - 1] = mt_now_s() - t0; /* the first call is the warm-up */
         }
         qsort(s, (size_t)r, sizeof s[0], cmp_double);
         snprintf(what, sizeof what, "n = %lld, cuBLAS", (long long)m);
@@ -319,18 +319,18 @@ int main(int argc, char **argv)
             return 1;
         double tf = 0, tc = 0;
         for (int r = 0; r < 4; r++) {
-            double t0 = now_s();
+            double t0 = mt_now_s();
             if (mt_matmul(ctx, ha, hb, &hc)) return 1;
-            if (r) tf += now_s() - t0;
+            if (r) tf += mt_now_s() - t0;
             mt_tensor_release(hc);
             hc = NULL;
         }
         j.kind = 5, j.kernel = MT_CUDA_MATMUL_AUTO; /* what the language's matmul runs */
         j.a = view(x, 3, s3), j.b = view(y, 3, s3), j.out = view(z, 3, s3);
         for (int r = 0; r < 4; r++) {
-            double t0 = now_s();
+            double t0 = mt_now_s();
             run_job(&j);
-            if (r) tc += now_s() - t0;
+            if (r) tc += mt_now_s() - t0;
         }
         printf("  %6lld %12.3f %12.3f\n", (long long)m, tf / 3 * 1e3, tc / 3 * 1e3);
         mt_tensor_release(ha);

@@ -23,12 +23,12 @@ static double run_cell(struct dsl_session *s, const char *code)
     struct dsl_output out = {0};
     struct dsl_error err = {0};
     json_t *result = NULL;
-    double t0 = now_s();
+    double t0 = mt_now_s();
     if (dsl_execute(s, code, &out, &result, &err) != 0) {
         fprintf(stderr, "cell failed: %s: %s\n", err.ename, err.evalue);
         exit(1);
     }
-    double t = now_s() - t0;
+    double t = mt_now_s() - t0;
     json_decref(result);
     return t;
 }

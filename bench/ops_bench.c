@@ -76,9 +76,9 @@ static void measure(const char *name, int threads, bench_fn fn, void *arg, int i
     double *t = malloc((size_t)reps * sizeof *t);
     fn(arg); /* warm up: page faults, thread start, caches */
     for (int r = 0; r < reps; r++) {
-        double t0 = now_s();
+        double t0 = mt_now_s();
         for (int i = 0; i < inner; i++) fn(arg);
-        t[r] = (now_s() - t0) / inner;
+        t[r] = (mt_now_s() - t0) / inner;
     }
     qsort(t, (size_t)reps, sizeof *t, cmp_double);
     struct result *res = &results[nresults++];
@@ -535,9 +535,9 @@ static double sv_time(struct sv *s, enum mt_backend b, int threads, double budge
     check(mt_to(s->ctx, s->b, b, &bb), s->ctx);
     struct sv t = {s->ctx, a, bb, s->kind};
     check(mt_ctx_set_threads(s->ctx, threads), s->ctx);
-    double t0 = now_s();
+    double t0 = mt_now_s();
     sv_op(&t);
-    double one = now_s() - t0;
+    double one = mt_now_s() - t0;
     int inner = one > 0 ? (int)(budget_s / 5 / one) : 1000;
     if (inner < 1) inner = 1;
     if (inner > 100000) inner = 100000;

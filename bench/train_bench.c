@@ -48,12 +48,12 @@ static double train_once(enum mt_backend be, bool ops, enum mt_dataset d, int64_
     struct mt_trainer *t = NULL;
     if (st == MT_OK) st = mt_trainer_new(ctx, layers, 3, X, y, 10, 0.05f, ops, &t);
     if (st != MT_OK) die(ctx, st);
-    double t0 = now_s(), loss = 0;
+    double t0 = mt_now_s(), loss = 0;
     for (int e = 0; e < epochs; e++) {
         if ((st = mt_trainer_epoch(t, &loss)) != MT_OK) die(ctx, st);
         if (e % 10 == 0 && (st = mt_trainer_correct(t, correct)) != MT_OK) die(ctx, st);
     }
-    double per = (now_s() - t0) / epochs;
+    double per = (mt_now_s() - t0) / epochs;
     if ((st = mt_trainer_correct(t, correct)) != MT_OK) die(ctx, st);
     *last_loss = loss;
     mt_trainer_free(t);

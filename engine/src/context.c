@@ -48,6 +48,8 @@ int64_t mt_now_ns(void)
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+double mt_now_s(void) { return (double)mt_now_ns() * 1e-9; }
+
 static size_t default_mem_limit(void)
 {
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);

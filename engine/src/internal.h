@@ -172,9 +172,6 @@ void mt_expand_strides(const struct mt_tensor *t, int ndim, const int64_t *shape
 /* "512 bytes", "4.00 MiB", "1.50 GiB": a size in a message. */
 void mt_format_bytes(size_t n, char *buf, size_t len);
 
-/* Nanoseconds on CLOCK_MONOTONIC. */
-int64_t mt_now_ns(void);
-
 /* The kernels of a backend. `out` is allocated with its final shape; `d` is the diagnostic
  * entry being filled (a backend sets path, threads and vec_width). */
 struct mt_backend_ops {

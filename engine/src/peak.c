@@ -14,20 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <time.h>
 #if defined(__x86_64__)
 #include <immintrin.h>
 #endif
 #ifdef MT_HAVE_OPENMP
 #include <omp.h>
 #endif
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -118,7 +110,7 @@ double mt_probe_fma_gflops(const char *isa, int nt, int runs)
     const long iters = 20 * 1000 * 1000; /* ~0.1 s per thread at 100 GFLOP/s */
     double g[7];
     for (int r = 0; r < runs; r++) {
-        double flops = 0.0, t0 = now_s();
+        double flops = 0.0, t0 = mt_now_s();
 #ifdef MT_HAVE_OPENMP
 #pragma omp parallel num_threads(nt) reduction(+ : flops)
         flops += probe_once(isa, iters);
@@ -126,7 +118,7 @@ double mt_probe_fma_gflops(const char *isa, int nt, int runs)
         (void)nt;
         flops = probe_once(isa, iters);
 #endif
-        g[r] = flops / (now_s() - t0) * 1e-9;
+        g[r] = flops / (mt_now_s() - t0) * 1e-9;
     }
     qsort(g, (size_t)runs, sizeof g[0], cmp_double);
     return g[runs / 2];
@@ -146,7 +138,7 @@ double mt_probe_read_gbps(int nt, int runs)
     double best = 0.0;
     for (int r = 0; r < runs; r++) {
         float total = 0.0f;
-        double t0 = now_s();
+        double t0 = mt_now_s();
 #ifdef MT_HAVE_OPENMP
 #pragma omp parallel num_threads(nt) reduction(+ : total)
 #endif
@@ -164,7 +156,7 @@ double mt_probe_read_gbps(int nt, int runs)
             for (; i < hi; i++) acc[0] += a[i];
             for (int j = 0; j < 16; j++) total += acc[j];
         }
-        double gbps = (double)n * sizeof *a / (now_s() - t0) * 1e-9;
+        double gbps = (double)n * sizeof *a / (mt_now_s() - t0) * 1e-9;
         probe_sink = total;
         if (gbps > best) best = gbps;
     }

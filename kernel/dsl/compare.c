@@ -36,7 +36,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define MAX_BACKENDS 8
 
@@ -53,13 +52,6 @@ static json_t *table_bundle(struct render_buf *t, struct render_buf *h)
     render_buf_free(t);
     render_buf_free(h);
     return bundle;
-}
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
 /* The backends argument at a->slot[slot]: a list of names (default: `dflt`). An unknown name
@@ -381,7 +373,7 @@ static int time_statement(struct dsl_interp *in, const struct dsl_code *code, do
     int nb = (int)fmin(MAX_BATCHES, fmax(1, floor(budget / ((double)k * first))));
     double batch[MAX_BATCHES];
     for (int j = 0; j < nb; j++) {
-        double t0 = now_s();
+        double t0 = mt_now_s();
         for (long i = 0; i < k; i++) {
             struct dsl_value v = dsl_none();
             int x = dsl_check_cancel(in, 0);
@@ -389,7 +381,7 @@ static int time_statement(struct dsl_interp *in, const struct dsl_code *code, do
             dsl_value_release(v);
             if (x != 0) return -1;
         }
-        batch[j] = (now_s() - t0) / (double)k;
+        batch[j] = (mt_now_s() - t0) / (double)k;
     }
     for (int i = 1; i < nb; i++)
         for (int j = i; j > 0 && batch[j] < batch[j - 1]; j--) {
@@ -552,9 +544,9 @@ static int run_on(struct dsl_interp *in, struct dsl_code *code, const struct sav
      * launch costs CUDA events) */
     struct dsl_diag_log *log = b == MT_BACKEND_CUDA ? malloc(sizeof *log) : NULL;
     if (log) dsl_diag_start(log, ctx);
-    double t0 = now_s();
+    double t0 = mt_now_s();
     int x = dsl_run_block(in, code->ast, result);
-    double first = now_s() - t0;
+    double first = mt_now_s() - t0;
     if (log) {
         dsl_diag_stop(log);
         dsl_diag_gpu_summary(log, row->gpu, sizeof row->gpu);
@@ -672,7 +664,7 @@ static int trial(struct dsl_interp *in, enum timing_op op, enum mt_backend b, in
     int64_t shape[3] = {2, n, n};
     struct mt_tensor *x = NULL, *y = NULL, *z = NULL;
     if (dsl_check_cancel(in, 0) != 0) return -1;
-    double t0 = now_s();
+    double t0 = mt_now_s();
     enum mt_status st = mt_rand(ctx, b, 3, shape, &x);
     if (!st && op != OP_SUM) st = mt_rand(ctx, b, 3, shape, &y);
     if (!st) {
@@ -683,7 +675,7 @@ static int trial(struct dsl_interp *in, enum timing_op op, enum mt_backend b, in
         default: st = mt_reduce(ctx, MT_RED_SUM, x, 2, &z); break;
         }
     }
-    *seconds = now_s() - t0;
+    *seconds = mt_now_s() - t0;
     mt_tensor_release(x);
     mt_tensor_release(y);
     mt_tensor_release(z);

@@ -26,7 +26,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 /* ---- argument words --------------------------------------------------------------------- */
@@ -227,13 +226,6 @@ static int run_statement(struct dsl_interp *in, struct dsl_code *code, struct ds
     return r;
 }
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 /* ---- %time, %timeit, %diagnostics --------------------------------------------------------- */
 
 static int magic_time(struct dsl_interp *in, const char *args, size_t args_pos,
@@ -247,9 +239,9 @@ static int magic_time(struct dsl_interp *in, const char *args, size_t args_pos,
         return dsl_raise_status(in, DSL_V_NOMEM);
     }
     dsl_diag_start(log, in->session->ctx);
-    double t0 = now_s();
+    double t0 = mt_now_s();
     int r = run_statement(in, code, result);
-    double t = now_s() - t0;
+    double t = mt_now_s() - t0;
     dsl_diag_stop(log);
     dsl_code_release(code);
     if (r == 0) {
@@ -315,11 +307,11 @@ static int timeit_options(struct dsl_interp *in, const char **args, long *loops,
 static int timeit_run(struct dsl_interp *in, struct dsl_code *code, long loops, size_t pos,
                       double *per)
 {
-    double t0 = now_s();
+    double t0 = mt_now_s();
     for (long i = 0; i < loops; i++) {
         if (dsl_check_cancel(in, pos) != 0 || run_statement(in, code, NULL) != 0) return -1;
     }
-    *per = (now_s() - t0) / (double)loops;
+    *per = (mt_now_s() - t0) / (double)loops;
     return 0;
 }
 

@@ -16,7 +16,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 struct dataset {
     enum mt_dataset kind;
@@ -688,13 +687,6 @@ int dsl_bi_plot(struct dsl_interp *in, const struct dsl_args *a, struct dsl_valu
     return 0;
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* A loss as Python prints a float to `digits` significant digits: nan and inf without a sign
  * for nan (C's printf says "-nan" for the NaN that a log of 0 times 0 gives). */
 static const char *fmt_loss(char *buf, size_t len, double v, int digits)
@@ -820,15 +812,15 @@ int dsl_bi_train(struct dsl_interp *in, const struct dsl_args *a, struct dsl_val
     char id[48], line[256], per[32], lbuf[32];
     snprintf(id, sizeof id, "minitorch-train-%u", ++in->session->train_runs);
     emit(in, progress_bundle(0, (int)epochs, 0, 0, d->n, 0, false), id, false);
-    double started = now_s(), last_update = started, last_chart = started, train_s = 0;
+    double started = mt_now_s(), last_update = started, last_chart = started, train_s = 0;
     char chart_id[64];
     snprintf(chart_id, sizeof chart_id, "%s-boundary", id);
     bool live_chart = false, chart_failed = false;
     int64_t correct = 0, done = 0;
     for (int64_t e = 0; e < epochs; e++) {
-        double e0 = now_s();
+        double e0 = mt_now_s();
         st = mt_trainer_epoch(t, &loss[e]);
-        double took = now_s() - e0;
+        double took = mt_now_s() - e0;
         train_s += took;
         epoch_us[e] = round(took * 1e7) / 10; /* 0.1 us: what a timer this coarse can say */
         if (st) break;
@@ -845,7 +837,7 @@ int dsl_bi_train(struct dsl_interp *in, const struct dsl_args *a, struct dsl_val
                      per);
             say(in, line);
         }
-        double now = now_s();
+        double now = mt_now_s();
         if (now - last_update >= 0.25) { /* as often as a person can follow, no more */
             last_update = now;
             emit(in,
@@ -871,7 +863,7 @@ int dsl_bi_train(struct dsl_interp *in, const struct dsl_args *a, struct dsl_val
                 }
                 emit(in, chart, chart_id, live_chart);
                 live_chart = true;
-                last_chart = now_s();
+                last_chart = mt_now_s();
             }
             if (in->out->flush) in->out->flush(in->out->ctx);
         }

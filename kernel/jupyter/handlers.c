@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define HISTORY_MAX_ENTRIES 10000
 /* The memory the history's text may hold: 8 cells of 40 MB once kept 330 MB. */
@@ -182,18 +181,11 @@ struct exec_ctx {
     const char *stream; /* "stdout" or "stderr": the stream of the held text */
     char *held;         /* text not yet published (malloc'd) */
     size_t held_len, held_cap;
-    long long last_flush; /* CLOCK_MONOTONIC ns of the last flush */
+    int64_t last_flush; /* mt_now_ns() of the last flush */
     /* update_display_data held back, the latest per display id (see out_display) */
     json_t *held_updates[UPDATES_HELD];
     int nheld_updates;
 };
-
-static long long now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
 
 /* Sends the held updates, in the order their display ids were first held. */
 static void send_updates(struct exec_ctx *e)
@@ -212,7 +204,7 @@ static void out_flush(void *ctx)
             e->k, e->req, "stream",
             json_pack("{s:s, s:s%}", "name", e->stream, "text", e->held, e->held_len));
     e->held_len = 0;
-    e->last_flush = now_ns();
+    e->last_flush = mt_now_ns();
 }
 
 static void out_stream(void *ctx, const char *name, const char *text)
@@ -236,7 +228,7 @@ static void out_stream(void *ctx, const char *name, const char *text)
     memcpy(e->held + e->held_len, text, len);
     e->held_len += len;
     e->stream = strcmp(name, "stderr") == 0 ? "stderr" : "stdout";
-    if (e->held_len >= STREAM_FLUSH_BYTES || now_ns() - e->last_flush >= STREAM_FLUSH_NS)
+    if (e->held_len >= STREAM_FLUSH_BYTES || mt_now_ns() - e->last_flush >= STREAM_FLUSH_NS)
         out_flush(e);
 }
 
@@ -266,7 +258,7 @@ static void out_display(void *ctx, json_t *data, const char *display_id, bool up
         e->held_updates[i] = content;
         /* the language flushes every 50 ms from its loops and before it waits; this is for
          * code that updates without either */
-        if (now_ns() - e->last_flush >= 2 * STREAM_FLUSH_NS) out_flush(e);
+        if (mt_now_ns() - e->last_flush >= 2 * STREAM_FLUSH_NS) out_flush(e);
         return;
     }
     out_flush(e);

@@ -224,6 +224,12 @@ struct mt_diag {
 };
 /* (tests/differential/mtbind.py mirrors this struct for ctypes: change both together) */
 
+/* ---- the clock ---- */
+
+/* The project's one clock, CLOCK_MONOTONIC: in nanoseconds, and in seconds as a double. */
+int64_t mt_now_ns(void);
+double mt_now_s(void);
+
 /* ---- the machine's peaks (peak.c) ---- */
 
 /* GFLOP/s of vector FMAs on `threads` threads at once (12 independent register chains each,
