@@ -10,9 +10,9 @@
  * kernels' `prog`, cpu/fast_prog.h). Either way a function of any number of operations reads
  * each input and writes the output once: one pass over memory, where the same expression
  * written with tensor ops makes a pass per op. The chunks also keep the reads of memory going
- * while the arithmetic runs; the fused 4-op map of the engine benchmark went from 17.6-19.0
- * GB/s (numexpr's way, blocks of 2,048) to 31.2-35.3 on 16M floats, one thread of 2026-11-24's
- * Zen 4 VM (bench/results/engine-user-functions-2026-11-24-d.txt).
+ * while the arithmetic runs, so the engine benchmark's fused 4-op map runs well ahead of
+ * numexpr's way (bench/results/engine-user-functions-2026-11-24-d.txt times the two,
+ * alternated).
  *
  * Backends. `simple` evaluates the program one element at a time (mt_prog_eval, the reference
  * meaning, with cpu/scalar.h's functions). `fast` runs the blocks, in parallel over blocks with
@@ -59,20 +59,20 @@
 #define PAR_MIN_ELEMS ((int64_t)1 << 16) /* below this, one thread (as the fast backend's maps) */
 /* reduce: the most outputs a thread folds one at a time (serial_block) where the chain is a fold
  * kernel's, and where it goes element by element; more take the blocks (fn no fold kernel's).
- * The blocks call the program once per step of the fold however few outputs the block has:
- * about 0.11 GB/s an output, one thread of 2026-11-25's Zen 4 VM (acc * 0.5 + x and acc + x * x
- * over 4M floats: 0.41 GB/s for 4 outputs, 2.5 for 32, 7.2 for 64). One output at a time did
- * 4.2 GB/s with the fold kernel's chain (acc + x * x) and 0.42 element by element (acc * 0.5 +
- * x), whatever the number of outputs. */
+ * The blocks call the program once per step of the fold however few outputs the block has, so
+ * their speed falls with the number of outputs; one output at a time runs at the same speed
+ * whatever their number, faster through a fold kernel's chain (acc + x * x) than element by
+ * element (acc * 0.5 + x), so the fold kernel's limit is the higher one. The folds over 4 rows
+ * of bench/results/engine-user-functions-2026-11-25-b.txt time both ways. */
 #define SERIAL_FOLD_MAX 32
 #define SERIAL_ELEMENTS_MAX 4
 /* Reduce blocks: outputs side by side in the input (a dim other than the last reduced) take
  * RED_SIDE_BLOCK at a time, read in place (a block is one thread's: 1,024 keeps sum(0) of a
  * 2,048-wide matrix on two threads); others are gathered through a tile of TILE steps of
- * RED_BLOCK outputs (16 KiB, in L1). Measured for sum(1) of 4096 x 4096 on one thread of the
- * development VM (a Sapphire Rapids Xeon): 1,024 x 16 took 105 ms, 256 x 16 15-19 ms, 64 x 64
- * and 128 x 32 10 ms with scalar copies; then 4 x 4 SSE transposes and prefetching the next
- * tile's lines, 5.8-6.2 ms (the built-in sum, which reorders its additions, 3.2-3.7 ms). */
+ * RED_BLOCK outputs (16 KiB, in L1). For sum(1) of 4096 x 4096, blocks of many outputs and
+ * few steps (1,024 x 16, 256 x 16) ran several times slower than 64 x 64 or 128 x 32: a step
+ * then gathers from more rows than L1 keeps lines of. The tile is filled by 4 x 4 SSE
+ * transposes, and the next tile's lines are prefetched while this one is folded. */
 #define RED_BLOCK 64
 #define RED_SIDE_BLOCK 1024
 #define TILE 64
@@ -587,9 +587,9 @@ static bool elementwise_block(const struct job *j, int64_t o0, int64_t n, float 
 
 /* The built-in map a program is, or -1: one step of exp, log, sigmoid or tanh on its argument.
  * The block runs as that map (the same routine, so the same bits), not through the program's
- * chunks, where these ops leave the registers for a call per chunk: `exp(x)` as a function took
- * 1.4x the built-in exp's time on 16M floats that way (14.7 GB/s against 21.5, one thread,
- * 2026-11-24's Zen 4 VM). */
+ * chunks, where these ops leave the registers for a call per chunk and `exp(x)` as a function
+ * ran well behind the built-in exp (the 'exp as a user function' rows of
+ * bench/results/engine-user-functions-2026-11-24-d.txt are this path). */
 static int map_op(const struct job *j)
 {
     static const int maps[MT_P_COUNT] = {[MT_P_EXP] = MT_MAP_EXP + 1,

@@ -41,13 +41,12 @@
 #endif
 
 /* ---- tuning ---------------------------------------------------------------------------------
- * Measured on the 2-core development VM (AMD EPYC Zen 3, AVX2) with a loop of ops of each size
- * on 1 and on 2 threads, workers warm. A parallel region cost 3-4 us per op there (0.8-1 us
- * for an empty one; far more when the other core is busy), so two threads pay only once an op
- * takes over ~7 us on one. Crossovers: a+b and neg between 32K and 64K elements (2 threads
- * 0.65x at 32K, 1.4x at 64K), vector exp near 16K (0.99x), sum(1) near 48K, sum(0) only above
- * 128K (one thread folds columns from L2/L3 at ~17 G elements/s). Costs per element relative
- * to add: vector exp/log ~3, sigmoid/tanh ~5, libm expf ~50. */
+ * Chosen by timing a loop of ops of each size on 1 and on 2 threads, workers warm. A parallel
+ * region costs a few microseconds per op (far more when the other core is busy), so two
+ * threads pay only once an op takes several times that on one. The crossovers found: a+b and
+ * neg between 32K and 64K elements, vector exp near 16K, sum(1) near 48K, sum(0) only above
+ * 128K (one thread folds columns from L2/L3 fast). Costs per element relative to add: vector
+ * exp/log ~3, sigmoid/tanh ~5, libm expf ~50. */
 
 /* Work (in units of one cheap element) below which an op runs on one thread. (#ifndef: a
  * tuning build can pass -DFAST_PAR_WORK=1 to time every size on two threads.) */
@@ -191,8 +190,7 @@ const struct mt_fast_kernels *mt_fast_active(void) { return kernels(); }
 
 /* AVX-512's chunks pay where there are several steps: they amortise a step's dispatch over four
  * times the elements. With one step there is no dispatch to amortise, and a+b as a function ran
- * slower in them than in AVX2's (16M floats, 2026-11-24's Zen 4 VM: 34-35 GB/s against 36-40
- * on one thread, 39-41 against 50 on two). */
+ * slower in them than in AVX2's, on one thread and on two (16M floats). */
 mt_fast_prog_fn mt_fast_prog_kernel(const struct mt_fast_kernels *k, const struct mt_fast_prog *fp,
                                     int *width)
 {

@@ -11,10 +11,10 @@
  * log, sigmoid, tanh and pow leave the registers for a call per chunk (fk_step_out_of_line):
  * inline, their register needs made the compiler keep v in memory for every op.
  *
- * Measured on 2026-11-24's Zen 4 VM (one thread, a chain of 2 to 8 multiplications on 32K
- * floats in L2): each step cost 0.036 ns an element run numexpr's way (an instruction at a time
- * over blocks of 2,048, through L1), 0.044 in AVX2's chunks of 64 floats, 0.026 in AVX-512's
- * chunks of 256.
+ * What a step costs an element (a chain of 2 to 8 multiplications on 32K floats in L2, one
+ * thread): least in AVX-512's chunks of 256 floats, more run numexpr's way (an instruction at
+ * a time over blocks of 2,048, through L1), a little more again in AVX2's chunks of 64; hence
+ * AVX-512's chunks for programs of several steps (mt_fast_prog_kernel).
  *
  * Each lane does what the scalar definition does (minitorch.h's enum mt_prog_op, one IEEE
  * operation or a selection), and exp, log, sigmoid and tanh are the AVX2 or the generic table's
@@ -114,8 +114,8 @@ __attribute__((noinline)) static void fk_step_out_of_line(enum mt_prog_op op, co
  * immediate; never two immediates), so that the kinds are tested once a step, not once a
  * vector. A constant as an immediate is one broadcast a step where a constant's buffer was a
  * load a vector: f(x) = (x * 1.5 + 0.5) * x - 2 loaded 5 vectors for each it stored, and on
- * 32K floats (in L2) went from 43 to 57 GB/s with immediates (one thread, 2026-11-25's Zen 4
- * VM). */
+ * 32K floats (in L2) ran about a third faster with immediates
+ * (bench/results/engine-user-functions-2026-11-25.txt). */
 #define FK_KIND(s) ((s) == MT_FAST_CHAINED ? 0 : (s) == MT_FAST_IMM ? 2 : 1)
 #define FK_LD(p) fk_ld((p) + r * FK_W)
 #define FK_BIN_AS(X, Y, E)                                                                         \

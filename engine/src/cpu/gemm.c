@@ -103,13 +103,11 @@ struct gemm_isa {
  *   AVX-512 240 x 192 x 4 B = 180 KiB of a 1-2 MiB L2.
  * - NC: the packed B panel (KC x NC) sits in L3 and bounds the packing buffer: 4080 x 256 x 4 B
  *   = 4 MiB. AVX2's three are BLIS's values for Haswell/Zen.
- * Measured on the development machine (AMD EPYC Zen 3, 32 KiB L1d, 512 KiB L2 per core), in
- * GFLOP per second of the thread's CPU time (robust to the other load on that shared machine),
- * 1 thread, n = 512/1024/2048: every MC in 72..240 with KC 256 and every KC in 192..512 gave
- * 74-88, within the run-to-run spread; the micro-kernel (about 90% of the FMA peak on
- * L1-resident panels) and the packing (8% of the time at n = 1024, 16% at n = 128 before the
- * AVX2 packers) set the speed, not the blocking. The AVX-512 numbers are reasoned, not measured
- * (no AVX-512 machine was available). */
+ * AVX2's were swept on a Zen 3 core (32 KiB L1d, 512 KiB L2), in GFLOP per second of the
+ * thread's CPU time (robust to other load on a shared machine), 1 thread, n = 512/1024/2048:
+ * every MC in 72..240 with KC 256 and every KC in 192..512 fell within the run-to-run spread;
+ * the micro-kernel and the packing set the speed, not the blocking. AVX-512's follow from the
+ * cache sizes above, not from such a sweep. */
 static const struct gemm_isa gemm_isas[GEMM_ISA_COUNT] = {
     [GEMM_SCALAR] = {"scalar", 4, 8, 128, 256, 2048, mt_gemm_ukernel_scalar_4x8, NULL, NULL, NULL},
 #if defined(__x86_64__)
@@ -129,16 +127,15 @@ _Static_assert(sizeof gemm_isas / sizeof gemm_isas[0] == GEMM_ISA_COUNT, "one ro
 
 /* Below this many multiply-adds (M*N*K) one thread does the whole product: waking the second
  * thread, its duplicated packing and its cold caches cost about what half the work saves.
- * Measured with bench/gemm_bench.c built with this set to 0, quiet development machine (2 Zen 3
- * cores), square n, median GFLOP/s 1 thread vs 2: n = 48: 61 vs 62, 64: 71 vs 75, 80: 77 vs 79,
- * 96: 85 vs 81, 112: 77 vs 112, 128: 85 vs 127, 160: 76 vs 142. Up to n = 96 a second thread
- * gains nothing (and takes a core from whoever else is running); from n = 112 it pays. Beside a
- * busy loop on the other core, 2 threads lose to 1 up to n ~ 1024 (n = 512: 30-40 vs 78):
- * callers should ask only for threads the machine has free. */
+ * bench/gemm_bench.c built with this set to 0 times square products on 1 thread and on 2: on
+ * two idle cores a second thread gains nothing up to n = 96 (and takes a core from whoever
+ * else is running), and pays from n = 112 on; 1e6 is about 100^3. Beside a busy loop on the
+ * other core, 2 threads lose to 1 up to n ~ 1024: callers should ask only for threads the
+ * machine has free. */
 /* At most this many multiply-adds (M*N*K) run through the ISA's `direct` routine when it has
  * one: no packing, B read in place. Packing a 100 x 100 B costs about what the product itself
- * does at this size (the training step's 10 x 100 x 100). Measured with bench/gemm_bench.c:
- * see MT_GEMM_DIRECT_MNK's note in the README's engine benchmark. */
+ * does at this size (the training step's 10 x 100 x 100). bench/gemm_bench.c times both
+ * routes. */
 #ifndef MT_GEMM_DIRECT_MNK
 #define MT_GEMM_DIRECT_MNK (64.0 * 64.0 * 64.0)
 #endif
@@ -171,10 +168,10 @@ static bool gemm_isa_supported(enum gemm_isa_id id)
  * 0x19; Zen 3, the same family, has no AVX-512) splits each zmm operation into two 256-bit
  * halves, so its FMA peak is AVX2's, and the AVX2 kernels then win on what they waste less: at
  * the training step's 100 columns a zmm tile computes 3 x 32 + a masked 16 lanes for 100, ymm
- * tiles 6 x 16 + 8. Measured on a 2-core Zen 4 VM (2026-11-24, 1 thread): FMA peak probe 115
- * GFLOP/s with either ISA; square GEMM n = 1024, 86-95 GFLOP/s with avx512 against 93-108 with
- * avx2; the fused training step (split, hidden 100) 53.3 us per epoch against 50.7. Zen 5
- * (family 0x1a) and Intel's AVX-512 cores have full-width units and keep AVX-512. */
+ * tiles 6 x 16 + 8. On Zen 4 the FMA peak probe reads the same with either ISA, and the AVX2
+ * kernels ran square GEMMs (n = 1024) and the fused training step faster than the AVX-512
+ * ones. Zen 5 (family 0x1a) and Intel's AVX-512 cores have full-width units and keep
+ * AVX-512. */
 static bool avx512_half_rate(void)
 {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -425,9 +422,8 @@ static void gemm_rect(struct gemm_job *g, int r)
 /* The packing buffers (the B panel and an A block per thread: at most 4 MiB + 144 KiB per
  * thread for AVX2) are kept per calling thread between calls, freed at its exit. Allocating them
  * per call cost a third of the time at n = 256: glibc serves blocks this size with fresh mmap'd
- * pages (or trims and regrows the heap), and every call then page-faults its buffers in again
- * (measured 45 -> 75 GFLOP/s). Only the calling thread allocates; the OpenMP workers use its
- * buffers. */
+ * pages (or trims and regrows the heap), and every call then page-faults its buffers in again.
+ * Only the calling thread allocates; the OpenMP workers use its buffers. */
 struct gemm_scratch {
     float *buf;   /* 64-byte aligned */
     size_t bytes; /* its size */

@@ -6,8 +6,8 @@
  * 6 x 16 is the tile BLIS and OpenBLAS use for Haswell/Zen: 12 ymm accumulators, 2 for the B
  * row and 1 broadcast fill 15 of the 16 registers; per k, 12 FMAs (6 cycles on two FMA pipes)
  * against 2 vector loads and 6 broadcasts, and 12 independent chains cover the 4-cycle FMA
- * latency (2 pipes x 4 cycles = 8 needed). Measured alone on L1-resident panels (KC = 256) it
- * runs at about 90% of the FMA peak probe of bench/gemm_bench.c on the development machine. */
+ * latency (2 pipes x 4 cycles = 8 needed). bench/gemm_bench.c times it alone on L1-resident
+ * panels (KC = 256) against the machine's FMA peak probe. */
 #include "gemm_kernels.h"
 
 #if defined(__x86_64__)

@@ -9,10 +9,10 @@
  * 2 loads and 12 broadcasts (vbroadcastss from memory: load-port only), and 24 independent chains
  * cover the 4-cycle FMA latency (8 needed).
  *
- * The development machine has no AVX-512, so this kernel is correct by construction: it is the
- * template of gemm_ukernel.h, exercised on AVX2 with this very tile shape and blocking
- * (mt_gemm_ukernel_avx2_12x32, ISA "avx512emu" in the tests), with only the seven vector macros
- * below mapped to their one-to-one _mm512 counterparts. */
+ * A machine without AVX-512 cannot run this kernel, so it is correct by construction there too:
+ * it is the template of gemm_ukernel.h, exercised on AVX2 with this very tile shape and
+ * blocking (mt_gemm_ukernel_avx2_12x32, ISA "avx512emu" in the tests), with only the seven
+ * vector macros below mapped to their one-to-one _mm512 counterparts. */
 #include "gemm_kernels.h"
 
 #if defined(__x86_64__)

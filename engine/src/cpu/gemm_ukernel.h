@@ -1,9 +1,9 @@
 /* gemm_ukernel.h — the GEMM micro-kernel, written once and instantiated per ISA.
  *
  * Not an ordinary header: each gemm_<isa>.c defines the macros below and includes it, once per
- * kernel, so the AVX-512 kernel (which this development machine cannot run) is the same source
- * as the AVX2 kernel that the tests and benchmarks exercise; only the vector type and seven
- * one-instruction macros differ. The contract is mt_gemm_ukernel_fn's (gemm_kernels.h).
+ * kernel, so the AVX-512 kernel (which a machine without AVX-512 cannot run) is the same source
+ * as the AVX2 kernel that the tests and benchmarks exercise everywhere; only the vector type
+ * and seven one-instruction macros differ. The contract is mt_gemm_ukernel_fn's (gemm_kernels.h).
  *
  * The tile: MR rows of C, each NV vectors of VW floats (NR = NV*VW columns), held in MR*NV
  * accumulator registers. Per k the kernel loads NV vectors of the packed B row and, for each of
