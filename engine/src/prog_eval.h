@@ -1,13 +1,16 @@
-/* prog_eval.h — the meaning of a user function's program, one element at a time (internal).
+/* prog_eval.h — user functions' programs inside the engine (internal): their meaning, one
+ * element at a time, and what prog.c's planning gives the backends that run them.
  *
- * The reference every runner of a program agrees with: prog.c's mt_prog_eval (the simple
- * backend, and reduce's few-output path) and the host stand-in of the cuda backend's library
- * (tests/engine/cuda_standin.c), which is compiled without the rest of the engine. Ops as
- * minitorch.h's enum mt_prog_op describes them, with cpu/scalar.h's functions. */
+ * The meaning is the reference every runner of a program agrees with: mt_prog_eval (the simple
+ * backend, and the fast backend's few-output reduce) and the host stand-in of the cuda
+ * backend's library (tests/engine/cuda_standin.c), which is compiled without the rest of the
+ * engine and uses only the inline functions here. Ops as minitorch.h's enum mt_prog_op describes
+ * them, with cpu/scalar.h's functions. */
 #ifndef MINITORCH_PROG_EVAL_H
 #define MINITORCH_PROG_EVAL_H
 
 #include "cpu/scalar.h"
+#include "internal.h"
 
 #include "minitorch/minitorch.h"
 
@@ -69,5 +72,44 @@ static inline float mt_prog_eval_inline(const struct mt_prog *p, const float *ar
     }
     return v[p->result];
 }
+
+/* The register an instruction reads as its operand k (0: a, 1: b, 2: c). */
+static inline int mt_prog_operand(const struct mt_prog_insn *in, int k)
+{
+    return k == 0 ? in->a : k == 1 ? in->b : in->c;
+}
+
+/* ---- planning (prog.c), for the runners of checked programs ---- */
+
+/* The operand the fast kernels take as in's immediate (MT_FAST_IMM), or -1 (konst[r]: register
+ * r is a constant). */
+int mt_prog_imm_operand(const struct mt_prog_insn *in, const bool *konst);
+/* konst[r]: register r is a constant; last[r]: the last instruction that reads r other than as
+ * its immediate (p->ninsn for the result, -1 for none). */
+void mt_prog_last_reads(const struct mt_prog *p, bool *konst, int *last);
+/* Each register's chunk buffer (slot[r]; -1 for none) with constants pinned or not, and the
+ * number of buffers; -1 when more than MT_PROG_MAX_LIVE values are alive at once. */
+int mt_prog_plan_slots(const struct mt_prog *p, bool pin, int *slot);
+/* A runner's failure as the user sees it: MT_ERR_CANCELLED "what(name): interrupted",
+ * MT_ERR_NOMEM "out of memory for the block buffers"; other statuses returned as they are.
+ * Inline, as mt_prog_eval_inline: the stand-in compiles the simple backend without prog.c. */
+static inline enum mt_status mt_prog_fail(struct mt_ctx *ctx, enum mt_status st, const char *what,
+                                          const struct mt_prog *p)
+{
+    if (st == MT_ERR_CANCELLED) return mt_fail(ctx, st, "%s(%s): interrupted", what, p->name);
+    if (st == MT_ERR_NOMEM)
+        return mt_fail(ctx, st, "%s(%s): out of memory for the block buffers", what, p->name);
+    return st;
+}
+
+/* The simple backend's runners (cpu/simple.c): map and zip of p over out (b NULL for map), and
+ * reduce along dim; arguments as struct mt_backend_ops' prog entries take them. */
+enum mt_status mt_simple_prog_elementwise(struct mt_ctx *ctx, const char *what,
+                                          const struct mt_prog *p, struct mt_tensor *out,
+                                          const struct mt_tensor *a, const struct mt_tensor *b,
+                                          struct mt_diag *d);
+enum mt_status mt_simple_prog_reduce(struct mt_ctx *ctx, const struct mt_prog *p,
+                                     struct mt_tensor *out, const struct mt_tensor *a, int dim,
+                                     float start, struct mt_diag *d);
 
 #endif

@@ -112,6 +112,16 @@ mt_fast_prog_fn mt_fast_prog_kernel(const struct mt_fast_kernels *k, const struc
 void mt_fast_prog_avx512(const struct mt_fast_prog *fp, int64_t n, const float *const *args,
                          float *bufs, float *out, bool nt);
 #endif
+/* The fast backend's runners of user functions (prog_fast.c): map and zip of p over out (b NULL
+ * for map), and reduce along dim, p checked, out allocated with its final shape and not empty
+ * (reduce: any size); d (may be NULL) gets the path, threads and vector width. */
+enum mt_status mt_fast_prog_elementwise(struct mt_ctx *ctx, const char *what,
+                                        const struct mt_prog *p, struct mt_tensor *out,
+                                        const struct mt_tensor *a, const struct mt_tensor *b,
+                                        struct mt_diag *d);
+enum mt_status mt_fast_prog_reduce(struct mt_ctx *ctx, const struct mt_prog *p,
+                                   struct mt_tensor *out, const struct mt_tensor *a, int dim,
+                                   float start, struct mt_diag *d);
 /* The float the fast backend's sum gives for a contiguous row of n >= 1 floats (t.sum() of a
  * contiguous 1-D t, or a (n, 1) t summed over dim 0): the same path and order as its reduce,
  * for code that must reproduce it bit for bit (the training step, train.c). */

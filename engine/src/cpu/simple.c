@@ -5,7 +5,11 @@
  * index (to_index), the index is mapped into each broadcast input (broadcast_index) and then to
  * a storage position (index_to_position). No fast paths, no threads, no SIMD. */
 #include "../internal.h"
+
+#include "../prog_eval.h"
 #include "scalar.h"
+
+#include <string.h>
 
 #include <math.h>
 
@@ -123,6 +127,84 @@ static enum mt_status simple_matmul(struct mt_ctx *ctx, struct mt_tensor *out,
         }
     }
     d->path = "strided";
+    return MT_OK;
+}
+
+/* ---- user functions: the reference, one element at a time (mt_prog_eval's meaning) ---- */
+
+enum mt_status mt_simple_prog_elementwise(struct mt_ctx *ctx, const char *what,
+                                          const struct mt_prog *p, struct mt_tensor *out,
+                                          const struct mt_tensor *a, const struct mt_tensor *b,
+                                          struct mt_diag *d)
+{
+    const struct mt_tensor *ins[2] = {a, b};
+    const int nin = b ? 2 : 1;
+    /* each operand's strides expanded to out's shape (0 on broadcast dims); es[2]: out's */
+    const float *src[2] = {NULL, NULL};
+    int64_t es[3][MT_MAX_DIMS];
+    for (int i = 0; i < nin; i++) {
+        src[i] = mt_data(ins[i]);
+        mt_expand_strides(ins[i], out->ndim, out->shape, es[i]);
+    }
+    float *dst = mt_data(out);
+    mt_expand_strides(out, out->ndim, out->shape, es[2]);
+    int64_t idx[MT_MAX_DIMS];
+    mt_to_index(0, out->ndim, out->shape, idx);
+    int64_t pos[3] = {0, 0, 0};
+    for (int64_t e = 0; e < out->size; e++) {
+        if (mt_cancel_requested()) return mt_prog_fail(ctx, MT_ERR_CANCELLED, what, p);
+        float args[2];
+        for (int i = 0; i < nin; i++) args[i] = src[i][pos[i]];
+        dst[pos[2]] = mt_prog_eval_inline(p, args);
+        /* advance all three positions by one element of out */
+        for (int dd = out->ndim - 1; dd >= 0; dd--) {
+            if (++idx[dd] < out->shape[dd]) {
+                for (int i = 0; i < 3; i++)
+                    if (i < nin || i == 2) pos[i] += es[i][dd];
+                break;
+            }
+            for (int i = 0; i < 3; i++)
+                if (i < nin || i == 2) pos[i] -= (out->shape[dd] - 1) * es[i][dd];
+            idx[dd] = 0;
+        }
+    }
+    if (d) d->path = "user function, one element at a time";
+    return MT_OK;
+}
+
+enum mt_status mt_simple_prog_reduce(struct mt_ctx *ctx, const struct mt_prog *p,
+                                     struct mt_tensor *out, const struct mt_tensor *a, int dim,
+                                     float start, struct mt_diag *d)
+{
+    /* one output at a time, one element at a time; base: a's strides with the reduced dim's 0,
+     * walked in out's order to each output's first element */
+    const float *data = mt_data(a);
+    const int64_t len = a->shape[dim], stride = a->strides[dim];
+    int64_t base[MT_MAX_DIMS], idx[MT_MAX_DIMS], oidx[MT_MAX_DIMS];
+    memcpy(base, a->strides, sizeof base);
+    base[dim] = 0;
+    mt_to_index(0, out->ndim, out->shape, idx);
+    int64_t pos = 0;
+    for (int64_t e = 0; e < out->size; e++) {
+        float args[2] = {start, 0.0f};
+        for (int64_t k = 0; k < len; k++) {
+            if ((k & 4095) == 0 && mt_cancel_requested())
+                return mt_prog_fail(ctx, MT_ERR_CANCELLED, "reduce", p);
+            args[1] = data[pos + k * stride];
+            args[0] = mt_prog_eval_inline(p, args);
+        }
+        mt_to_index(e, out->ndim, out->shape, oidx);
+        mt_data(out)[mt_index_to_position(out->ndim, oidx, out->strides)] = args[0];
+        for (int dd = out->ndim - 1; dd >= 0; dd--) {
+            if (++idx[dd] < out->shape[dd]) {
+                pos += base[dd];
+                break;
+            }
+            pos -= (out->shape[dd] - 1) * base[dd];
+            idx[dd] = 0;
+        }
+    }
+    if (d) d->path = "user function, one element at a time";
     return MT_OK;
 }
 
