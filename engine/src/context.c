@@ -1,14 +1,9 @@
-/* context.c — engine contexts: errors, settings, tensor memory and the random generator.
+/* context.c — engine contexts: errors, settings, the backend tables, storages and the random
+ * generator.
  *
- * Memory. Storage is counted against a per-context limit (default: half of physical RAM), so a
- * student's `zeros(100000, 100000)` is a MemoryError naming the size, not an abort or the OOM
- * killer. Freed blocks go to a small cache and are reused by the next allocation of the same
- * size: training loops and benchmarks allocate the same shapes again and again. For a large
- * block a fresh mmap costs a page fault per 4 KiB on first touch (for a 64 MB output more than
- * the op itself); for a small one, aligned malloc/free was a third of a tiny op's time through
- * the language. Cached blocks do not count as used and hold at most MT_CACHE_BYTES; they are
- * dropped when an allocation fails, and when the context is freed. The cuda backend's storage
- * is device memory with a cache of its own (cuda/backend.c); the limit is the device's.
+ * Memory. A storage's block comes from its backend's table (alloc, free, trim): host memory for
+ * the CPU backends (cpu/host.c, counted against the context's limit), device memory for cuda
+ * (cuda/backend.c); this file keeps the limit's setting and the storage's reference count.
  *
  * Random numbers. MT19937 seeded by init_by_array with the seed's 32-bit words, tempered and
  * combined into 53-bit doubles exactly as CPython's random module does, so `seed(n)` followed by
@@ -20,15 +15,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
 #ifdef MT_HAVE_OPENMP
 #include <omp.h>
 #endif
-
-#define MT_CACHE_BYTES ((size_t)256 << 20) /* most bytes the block cache may hold */
 
 enum mt_status mt_fail(struct mt_ctx *ctx, enum mt_status status, const char *fmt, ...)
 {
@@ -74,19 +66,12 @@ struct mt_ctx *mt_ctx_new(void)
     return ctx;
 }
 
-static void drop_cache(struct mt_ctx *ctx)
-{
-    for (int i = 0; i < MT_BLOCK_CACHE; i++) {
-        free(ctx->cache[i].ptr);
-        ctx->cache[i] = (struct mt_block){0};
-    }
-    ctx->cache_bytes = 0;
-}
-
 void mt_ctx_trim(struct mt_ctx *ctx)
 {
-    drop_cache(ctx);
-    mt_dev_trim(ctx);
+    for (int b = 0; b < MT_BACKEND_COUNT; b++) {
+        const struct mt_backend_ops *ops = mt_backend_ops_of((enum mt_backend)b);
+        if (ops->trim) ops->trim(ctx);
+    }
 }
 
 void mt_ctx_free(struct mt_ctx *ctx)
@@ -186,133 +171,38 @@ enum mt_status mt_backend_parse(struct mt_ctx *ctx, const char *name, enum mt_ba
     return mt_fail(ctx, MT_ERR_INVALID, "unknown backend '%s' (known: simple, fast, cuda)", name);
 }
 
+const struct mt_backend_ops *const mt_backend_tables[MT_BACKEND_COUNT] = {
+    [MT_BACKEND_SIMPLE] = &mt_simple_ops,
+    [MT_BACKEND_FAST] = &mt_fast_ops,
+    [MT_BACKEND_CUDA] = &mt_cuda_ops,
+};
+
 enum mt_status mt_backend_check(struct mt_ctx *ctx, enum mt_backend b)
 {
-    if (b == MT_BACKEND_SIMPLE || b == MT_BACKEND_FAST) return MT_OK;
-    if (b == MT_BACKEND_CUDA) {
-        /* the first question starts CUDA (device.h): nothing touches it before */
-        const char *why = NULL;
-        if (!mt_cuda_probe(&why))
-            return mt_fail(ctx, MT_ERR_BACKEND, "the cuda backend is not available: %s", why);
-        return MT_OK;
-    }
-    return mt_fail(ctx, MT_ERR_INVALID, "unknown backend %d", (int)b);
+    if ((unsigned)b >= MT_BACKEND_COUNT)
+        return mt_fail(ctx, MT_ERR_INVALID, "unknown backend %d", (int)b);
+    const struct mt_backend_ops *ops = mt_backend_tables[b];
+    return ops->available ? ops->available(ctx) : MT_OK;
 }
 
-/* ---- storage ---- */
-
-void mt_format_bytes(size_t n, char *buf, size_t len)
-{
-    if (n >= ((size_t)1 << 30))
-        snprintf(buf, len, "%.2f GiB", (double)n / (1 << 30));
-    else if (n >= ((size_t)1 << 20))
-        snprintf(buf, len, "%.2f MiB", (double)n / (1 << 20));
-    else
-        snprintf(buf, len, "%zu bytes", n);
-}
-
-static void *block_alloc(struct mt_ctx *ctx, size_t bytes)
-{
-    for (int i = 0; i < MT_BLOCK_CACHE; i++) {
-        if (ctx->cache[i].ptr && ctx->cache[i].bytes == bytes) {
-            void *p = ctx->cache[i].ptr;
-            ctx->cache_bytes -= bytes;
-            ctx->cache[i] = (struct mt_block){0};
-            return p;
-        }
-    }
-    void *p = NULL;
-    if (posix_memalign(&p, 64, bytes ? bytes : 64) != 0) return NULL;
-#ifdef MADV_HUGEPAGE
-    /* Transparent huge pages cut the first-touch page faults of big tensors 512-fold. */
-    if (bytes >= ((size_t)4 << 20))
-        madvise((void *)(((uintptr_t)p + 4095) & ~(uintptr_t)4095), bytes - 4096, MADV_HUGEPAGE);
-#endif
-    return p;
-}
-
-/* Keeps p for reuse, evicting the oldest entries while the cache is full or too big. */
-static void block_free(struct mt_ctx *ctx, void *p, size_t bytes)
-{
-    if (bytes > MT_CACHE_BYTES) {
-        free(p);
-        return;
-    }
-    /* entries are kept packed at the front, oldest first: close block_alloc's holes */
-    int n = 0;
-    for (int i = 0; i < MT_BLOCK_CACHE; i++)
-        if (ctx->cache[i].ptr) ctx->cache[n++] = ctx->cache[i];
-    while (n > 0 && (n == MT_BLOCK_CACHE || ctx->cache_bytes + bytes > MT_CACHE_BYTES)) {
-        ctx->cache_bytes -= ctx->cache[0].bytes;
-        free(ctx->cache[0].ptr);
-        memmove(ctx->cache, ctx->cache + 1, (size_t)--n * sizeof ctx->cache[0]);
-    }
-    for (int i = n; i < MT_BLOCK_CACHE; i++) ctx->cache[i] = (struct mt_block){0};
-    ctx->cache[n] = (struct mt_block){p, bytes};
-    ctx->cache_bytes += bytes;
-}
-
-/* "tensor of shape (2, 3)" for error messages */
-static const char *what_str(char *buf, size_t len, int ndim, const int64_t *shape)
-{
-    size_t n = (size_t)snprintf(buf, len, "tensor of shape ");
-    if (n < len) mt_shape_str(ndim, shape, buf + n, len - n);
-    return buf;
-}
-
-/* A storage of device memory (cuda/backend.c allocates and caches it). */
-static enum mt_status device_storage_new(struct mt_ctx *ctx, int ndim, const int64_t *shape,
-                                         int64_t nelem, struct mt_storage **out)
-{
-    char what[200];
-    struct mt_storage *s = malloc(sizeof *s);
-    if (!s) return mt_fail(ctx, MT_ERR_NOMEM, "out of memory for a tensor");
-    void *data = NULL;
-    size_t block = 0;
-    enum mt_status st = mt_dev_alloc(ctx, (size_t)nelem * sizeof(float),
-                                     what_str(what, sizeof what, ndim, shape), &data, &block);
-    if (st != MT_OK) {
-        free(s);
-        return st;
-    }
-    *s = (struct mt_storage){
-        .refs = 1, .device = true, .nelem = nelem, .bytes = block, .data = data, .ctx = ctx};
-    *out = s;
-    return MT_OK;
-}
+/* ---- storage (the memory itself is the backend's: cpu/host.c, cuda/backend.c) ---- */
 
 enum mt_status mt_storage_new(struct mt_ctx *ctx, enum mt_backend b, int ndim, const int64_t *shape,
                               int64_t nelem, struct mt_storage **out)
 {
-    /* messages are formatted only on failure: this runs for every op's output */
-    char want[32], lim[32], used[32], what[200];
+    char what[200];
     if (nelem < 0 || (uint64_t)nelem > SIZE_MAX / 8)
         return mt_fail(ctx, MT_ERR_NOMEM, "cannot allocate %s: too many elements",
-                       what_str(what, sizeof what, ndim, shape));
-    if (b == MT_BACKEND_CUDA) return device_storage_new(ctx, ndim, shape, nelem, out);
-    size_t bytes = (size_t)nelem * sizeof(float);
-    if (bytes > ctx->mem_limit || ctx->mem_used > ctx->mem_limit - bytes) {
-        mt_format_bytes(bytes, want, sizeof want);
-        mt_format_bytes(ctx->mem_limit, lim, sizeof lim);
-        mt_format_bytes(ctx->mem_used, used, sizeof used);
-        return mt_fail(ctx, MT_ERR_NOMEM,
-                       "cannot allocate %s (%s): over the memory limit of %s (%s in use)",
-                       what_str(what, sizeof what, ndim, shape), want, lim, used);
-    }
+                       mt_shape_what(what, sizeof what, ndim, shape));
+    const struct mt_backend_ops *ops = mt_backend_ops_of(b);
     struct mt_storage *s = malloc(sizeof *s);
-    float *data = s ? block_alloc(ctx, bytes) : NULL;
-    if (s && !data) {
-        drop_cache(ctx); /* the cache may hold what we need */
-        data = block_alloc(ctx, bytes);
-    }
-    if (!data) {
+    if (!s) return mt_fail(ctx, MT_ERR_NOMEM, "out of memory for a tensor");
+    *s = (struct mt_storage){.refs = 1, .mem = ops, .nelem = nelem, .ctx = ctx};
+    enum mt_status st = ops->alloc(ctx, ndim, shape, s);
+    if (st != MT_OK) {
         free(s);
-        mt_format_bytes(bytes, want, sizeof want);
-        return mt_fail(ctx, MT_ERR_NOMEM, "cannot allocate %s (%s): out of memory",
-                       what_str(what, sizeof what, ndim, shape), want);
+        return st;
     }
-    *s = (struct mt_storage){.refs = 1, .nelem = nelem, .bytes = bytes, .data = data, .ctx = ctx};
-    ctx->mem_used += bytes;
     *out = s;
     return MT_OK;
 }
@@ -320,12 +210,7 @@ enum mt_status mt_storage_new(struct mt_ctx *ctx, enum mt_backend b, int ndim, c
 void mt_storage_release(struct mt_storage *s)
 {
     if (!s || --s->refs > 0) return;
-    if (s->device) {
-        mt_dev_free(s->ctx, s->data, s->bytes);
-    } else {
-        s->ctx->mem_used -= s->bytes;
-        block_free(s->ctx, s->data, s->bytes);
-    }
+    s->mem->free(s);
     free(s);
 }
 

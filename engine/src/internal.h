@@ -2,9 +2,9 @@
  *
  * The layering inside the engine: the public entry points (ops.c for raw ops, autodiff.c for
  * Functions, tensor.c for construction and views) check arguments, compute result shapes,
- * allocate outputs and record diagnostics; then they call the tensor's backend through a table
- * of kernels (`struct mt_backend_ops`). A backend kernel may assume its arguments were checked:
- * shapes broadcast, outputs allocated, all tensors on its backend. */
+ * allocate outputs and record diagnostics; then they call the tensor's backend through its
+ * table (`struct mt_backend_ops`, below), which holds every device operation: memory, copies,
+ * the kernels, user functions and the fused training epoch. */
 #ifndef MINITORCH_INTERNAL_H
 #define MINITORCH_INTERNAL_H
 
@@ -14,14 +14,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Reference-counted float32 buffer. `data` is 64-byte aligned. A storage of the cuda backend
- * holds device memory: `data` is a device pointer that host code never dereferences (tensor.c
- * and cuda/backend.c copy through the plugin). */
+struct mt_cuda_mlp; /* cuda/plugin.h: a model for a backend's fused epoch */
+
+struct mt_backend_ops;
+
+/* Reference-counted float32 buffer. `data` is 64-byte aligned. `mem` is the table of the backend
+ * that allocated it, whose free gives it back: a storage of a backend whose memory is not the
+ * host's (mem->host false: cuda's device memory) holds a pointer that host code never
+ * dereferences; tensor.c copies through the table's upload and download. */
 struct mt_storage {
     int refs;
-    bool device;   /* data is the cuda backend's device memory */
-    int64_t nelem; /* floats in data */
-    size_t bytes;  /* host: bytes counted against the context's limit; device: the block's size */
+    const struct mt_backend_ops *mem; /* whose memory data is */
+    int64_t nelem;                    /* floats in data */
+    size_t bytes; /* host: bytes counted against the context's limit; device: the block's size */
     float *data;
     struct mt_ctx *ctx; /* whose mem_used (dev_used) it counts in */
     uint64_t version;   /* writes in place so far (mt_written): what backward checks */
@@ -32,7 +37,7 @@ struct mt_storage {
 static inline float *mt_data(const struct mt_tensor *t) { return t->storage->data + t->offset; }
 
 #define MT_ERR_LEN 512
-#define MT_BLOCK_CACHE 16     /* freed blocks kept for reuse (see context.c) */
+#define MT_BLOCK_CACHE 16     /* freed blocks kept for reuse (see cpu/host.c) */
 #define MT_DEV_BLOCK_CACHE 64 /* freed device blocks kept for reuse (see cuda/backend.c) */
 
 struct mt_block {
@@ -89,9 +94,8 @@ enum mt_status mt_record_forward_only(struct mt_ctx *ctx, struct mt_tensor **out
 enum mt_status mt_fail(struct mt_ctx *ctx, enum mt_status status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* A new storage for a tensor of `shape` on backend b (nelem floats, uninitialised): host memory
- * counted against the limit, or device memory for cuda. MT_ERR_NOMEM with a message naming the
- * shape and size on failure. */
+/* A new storage for a tensor of `shape` on backend b (nelem floats, uninitialised), from b's
+ * table's alloc. MT_ERR_NOMEM with a message naming the shape and size on failure. */
 enum mt_status mt_storage_new(struct mt_ctx *ctx, enum mt_backend b, int ndim, const int64_t *shape,
                               int64_t nelem, struct mt_storage **out);
 void mt_storage_release(struct mt_storage *s);
@@ -169,12 +173,54 @@ enum mt_status mt_to_raw(struct mt_ctx *ctx, struct mt_tensor *t, enum mt_backen
  * and broadcast dims get stride 0. The caller has checked broadcastability. */
 void mt_expand_strides(const struct mt_tensor *t, int ndim, const int64_t *shape, int64_t *strides);
 
-/* "512 bytes", "4.00 MiB", "1.50 GiB": a size in a message. */
+/* "512 bytes", "4.00 MiB", "1.50 GiB": a size in a message (cpu/host.c). */
 void mt_format_bytes(size_t n, char *buf, size_t len);
+/* "tensor of shape (2, 3)": what an allocation is for, in a message (cpu/host.c). */
+const char *mt_shape_what(char *buf, size_t len, int ndim, const int64_t *shape);
 
-/* The kernels of a backend. `out` is allocated with its final shape; `d` is the diagnostic
- * entry being filled (a backend sets path, threads and vec_width). */
+/* ---- backends ----
+ * A backend is one table, `struct mt_backend_ops`, filled in one file: cpu/simple.c, cpu/fast.c,
+ * cuda/backend.c. Everything the engine does to a tensor's memory or values goes through the
+ * table of the tensor's backend (mt_backend_ops_of), so the rest of the engine never asks which
+ * backend it is: it asks the table, and where an entry is NULL, it takes the general path.
+ *
+ * The front doors (ops.c, prog.c, tensor.c, context.c, train.c) check arguments, compute result
+ * shapes, allocate outputs and record diagnostics before they call an entry, so an entry may
+ * assume its arguments were checked: shapes broadcast, outputs allocated with their final shape
+ * and not empty (unless said otherwise), all tensors on its backend. `d`, the diagnostic entry
+ * being filled, is where a kernel sets path, threads and vec_width (the front door's defaults
+ * otherwise); it is never NULL for map, zip, reduce and matmul, and NULL for the others when
+ * the diagnostics hook is off. Errors are recorded in ctx with mt_fail and returned;
+ * MT_ERR_CANCELLED when the cancel flag (mt_cancel_requested) stopped the work.
+ *
+ * Required: every entry but those marked "may be NULL". */
 struct mt_backend_ops {
+    /* ---- availability and memory ---- */
+    /* MT_OK when the backend can run in this process, else an error in ctx saying why
+     * (MT_ERR_BACKEND). May be NULL: always available. The first call may start a device; no
+     * entry but trim is called before it said MT_OK. */
+    enum mt_status (*available)(struct mt_ctx *ctx);
+    /* Storage is host memory: `data` may be read and written by host code. Backends whose
+     * storage is on the host share it: a tensor moves between two of them as a view (to()), and
+     * their upload and download are plain copies. */
+    bool host;
+    /* s->data = a block for s->nelem floats (uninitialised, 64-byte aligned), s->bytes = the
+     * bytes it counts in ctx; ndim and shape name the tensor in a failure's message. The caller
+     * sets every other field of s. MT_ERR_NOMEM with a message when out of memory. */
+    enum mt_status (*alloc)(struct mt_ctx *ctx, int ndim, const int64_t *shape,
+                            struct mt_storage *s);
+    /* Gives s->data back (s->ctx's counts with it); s itself is the caller's. */
+    void (*free)(struct mt_storage *s);
+    /* Gives back every block the backend keeps cached for ctx (mt_ctx_trim, mt_ctx_free). May be
+     * NULL. Must not start a device that holds nothing. */
+    void (*trim)(struct mt_ctx *ctx);
+    /* n floats from host memory into this backend's memory, from it to host memory, and a fill
+     * of its memory: dst and src are storage data pointers (plus an offset). n may be 0. */
+    enum mt_status (*upload)(struct mt_ctx *ctx, float *dst, const float *host, int64_t n);
+    enum mt_status (*download)(struct mt_ctx *ctx, float *host, const float *src, int64_t n);
+    enum mt_status (*fill)(struct mt_ctx *ctx, float *dst, int64_t n, float value);
+
+    /* ---- the raw ops (ops.c) ---- */
     /* out = op(a), a broadcastable to out's shape. */
     enum mt_status (*map)(struct mt_ctx *ctx, enum mt_map_op op, struct mt_tensor *out,
                           const struct mt_tensor *a, struct mt_diag *d);
@@ -188,34 +234,69 @@ struct mt_backend_ops {
      * batch dims of a and b equal out's or are 1 (broadcast). */
     enum mt_status (*matmul)(struct mt_ctx *ctx, struct mt_tensor *out, const struct mt_tensor *a,
                              const struct mt_tensor *b, struct mt_diag *d);
+    /* The tiny-op shortcuts, may be NULL: a map or zip into a caller's out (out and the operands
+     * on this backend) small enough to run at once, before any of the front door's checks. When
+     * the operands prove everything those checks would (backends aside: the caller compares
+     * them) the op is done and true returned; otherwise nothing is touched and false returned.
+     * Called only when no diagnostics hook is set; `d` is NULL. A 10x100 add then costs little
+     * more than its loop. */
+    bool (*map_small)(enum mt_map_op op, struct mt_tensor *out, const struct mt_tensor *a,
+                      struct mt_diag *d);
+    bool (*zip_small)(enum mt_zip_op op, struct mt_tensor *out, const struct mt_tensor *a,
+                      const struct mt_tensor *b, struct mt_diag *d);
+
+    /* ---- user functions (prog.c) ---- */
+    /* out = p(a) (b NULL: map; a broadcastable to out's shape) or p(a, b) (zip), elementwise;
+     * p checked (mt_prog_check), `what` "map" or "zip" for messages; out not empty. */
+    enum mt_status (*prog_elementwise)(struct mt_ctx *ctx, const char *what,
+                                       const struct mt_prog *p, struct mt_tensor *out,
+                                       const struct mt_tensor *a, const struct mt_tensor *b,
+                                       struct mt_diag *d);
+    /* out = the fold of a along dim (0 <= dim < a->ndim) from start: acc = p(acc, x) in order;
+     * out may be empty. d->path and d->threads are the backend's to set. */
+    enum mt_status (*prog_reduce)(struct mt_ctx *ctx, const struct mt_prog *p,
+                                  struct mt_tensor *out, const struct mt_tensor *a, int dim,
+                                  float start, struct mt_diag *d);
+
+    /* ---- training (train.c) ---- */
+    /* train.c's fused step on host buffers computes exactly this backend's ops (it calls the
+     * fast kernels and sums as fast does): the trainer may take it for models and data on this
+     * backend. */
+    bool train_fused_host;
+    /* The backend's own fused epoch, may be NULL (both or neither): whether m (a model and data
+     * in this backend's memory, cuda/plugin.h) can run fused here, and one epoch of it in
+     * the batch order perm[0..m->n) (host memory), *loss the sum of the batches' losses. */
+    bool (*train_fits)(const struct mt_cuda_mlp *m);
+    enum mt_status (*train_epoch)(struct mt_ctx *ctx, const struct mt_cuda_mlp *m,
+                                  const int64_t *perm, double *loss);
 };
 
 extern const struct mt_backend_ops mt_simple_ops; /* cpu/simple.c */
 extern const struct mt_backend_ops mt_fast_ops;   /* cpu/fast.c */
 extern const struct mt_backend_ops mt_cuda_ops;   /* cuda/backend.c */
 
-/* The cuda backend's memory and copies (cuda/backend.c), for the rest of the engine. The
- * backend must have passed mt_backend_check. Device blocks are cached per context like host
- * blocks (context.c): freed blocks wait for an allocation of about their size, and all of them
- * are given back when an allocation fails, by mt_ctx_trim, and when the context is freed. */
-enum mt_status mt_dev_alloc(struct mt_ctx *ctx, size_t bytes, const char *what, void **out,
-                            size_t *block_bytes);
-void mt_dev_free(struct mt_ctx *ctx, void *p, size_t block_bytes);
-void mt_dev_trim(struct mt_ctx *ctx);
-/* n floats host -> device, device -> host, and a device fill. */
-enum mt_status mt_dev_upload(struct mt_ctx *ctx, float *dev, const float *host, int64_t n);
-enum mt_status mt_dev_download(struct mt_ctx *ctx, float *host, const float *dev, int64_t n);
-enum mt_status mt_dev_fill(struct mt_ctx *ctx, float *dev, int64_t n, float value);
+/* The table of backend b, a valid enum mt_backend (the tables: context.c). Inline: the tiny ops
+ * look it up before anything else. */
+extern const struct mt_backend_ops *const mt_backend_tables[MT_BACKEND_COUNT];
+static inline const struct mt_backend_ops *mt_backend_ops_of(enum mt_backend b)
+{
+    return mt_backend_tables[b];
+}
 
-/* The fast backend's tiny ops (cpu/fast.c): a map or zip small enough to run serially, whose
- * operands are row-major with out's shape (for zip, one of them may be a single element), is
- * done at once and true returned; otherwise nothing is touched and false returned. The
- * conditions tested prove everything the front door's checks would (backends aside), so the
- * front door calls these first when the caller gave the output and no diagnostics hook is set:
- * a 10x100 add then costs little more than its loop. `d` may be NULL. */
-bool mt_fast_map_small(enum mt_map_op op, struct mt_tensor *out, const struct mt_tensor *a,
-                       struct mt_diag *d);
-bool mt_fast_zip_small(enum mt_zip_op op, struct mt_tensor *out, const struct mt_tensor *a,
-                       const struct mt_tensor *b, struct mt_diag *d);
+/* Host memory (cpu/host.c), the entries of every backend whose storage is on the host: blocks
+ * counted against the context's limit (mt_ctx_set_mem_limit) and cached per context (freed
+ * blocks wait for an allocation of their size, and are given back when an allocation fails and
+ * by mt_ctx_trim); upload and download are copies, fill a loop. */
+enum mt_status mt_host_alloc(struct mt_ctx *ctx, int ndim, const int64_t *shape,
+                             struct mt_storage *s);
+void mt_host_free(struct mt_storage *s);
+void mt_host_trim(struct mt_ctx *ctx);
+enum mt_status mt_host_upload(struct mt_ctx *ctx, float *dst, const float *host, int64_t n);
+enum mt_status mt_host_download(struct mt_ctx *ctx, float *host, const float *src, int64_t n);
+enum mt_status mt_host_fill(struct mt_ctx *ctx, float *dst, int64_t n, float value);
+/* A host backend's table begins with these, its memory entries. */
+#define MT_HOST_MEMORY_OPS                                                                         \
+    .host = true, .alloc = mt_host_alloc, .free = mt_host_free, .trim = mt_host_trim,              \
+    .upload = mt_host_upload, .download = mt_host_download, .fill = mt_host_fill
 
 #endif

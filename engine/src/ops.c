@@ -54,13 +54,6 @@ const char *mt_reduce_name(enum mt_reduce_op op)
     return (unsigned)op < MT_RED_COUNT ? reduce_names[op] : "unknown";
 }
 
-static const struct mt_backend_ops *backend_ops(enum mt_backend b)
-{
-    return b == MT_BACKEND_SIMPLE ? &mt_simple_ops
-           : b == MT_BACKEND_CUDA ? &mt_cuda_ops
-                                  : &mt_fast_ops;
-}
-
 /* All tensors of one op on one backend that can run here. */
 static enum mt_status same_backend(struct mt_ctx *ctx, const char *op, const struct mt_tensor *a,
                                    const struct mt_tensor *b)
@@ -170,10 +163,12 @@ enum mt_status mt_map(struct mt_ctx *ctx, enum mt_map_op op, const struct mt_ten
         mt_tensor_release(c);
         return st;
     }
-    if (*out && !ctx->diag && a->backend == MT_BACKEND_FAST && (*out)->backend == MT_BACKEND_FAST &&
-        mt_fast_map_small(op, *out, a, NULL)) {
-        mt_written(*out);
-        return MT_OK; /* the tiny op (see internal.h) */
+    if (*out && !ctx->diag && (*out)->backend == a->backend) {
+        const struct mt_backend_ops *ops = mt_backend_ops_of(a->backend);
+        if (ops->map_small && ops->map_small(op, *out, a, NULL)) {
+            mt_written(*out);
+            return MT_OK; /* the tiny op (see internal.h) */
+        }
     }
     const char *name = map_names[op];
     enum mt_status st = same_backend(ctx, name, a, NULL);
@@ -204,7 +199,7 @@ enum mt_status mt_map(struct mt_ctx *ctx, enum mt_map_op op, const struct mt_ten
         t0 = mt_now_ns();
     }
     if (!made) mt_written(*out);
-    st = (*out)->size ? backend_ops(a->backend)->map(ctx, op, *out, a, &d) : MT_OK;
+    st = (*out)->size ? mt_backend_ops_of(a->backend)->map(ctx, op, *out, a, &d) : MT_OK;
     if (st != MT_OK) return fail_out(st, out, made);
     if (dp)
         diag_end(ctx, dp, *out, 4.0 * (double)(a->size + (*out)->size), (double)(*out)->size, t0);
@@ -224,10 +219,12 @@ enum mt_status mt_zip(struct mt_ctx *ctx, enum mt_zip_op op, const struct mt_ten
         mt_tensor_release(cb);
         return st;
     }
-    if (*out && !ctx->diag && a->backend == MT_BACKEND_FAST && b->backend == MT_BACKEND_FAST &&
-        (*out)->backend == MT_BACKEND_FAST && mt_fast_zip_small(op, *out, a, b, NULL)) {
-        mt_written(*out);
-        return MT_OK; /* the tiny op (see internal.h) */
+    if (*out && !ctx->diag && a->backend == b->backend && (*out)->backend == a->backend) {
+        const struct mt_backend_ops *ops = mt_backend_ops_of(a->backend);
+        if (ops->zip_small && ops->zip_small(op, *out, a, b, NULL)) {
+            mt_written(*out);
+            return MT_OK; /* the tiny op (see internal.h) */
+        }
     }
     const char *name = zip_names[op];
     enum mt_status st = same_backend(ctx, name, a, b);
@@ -251,7 +248,7 @@ enum mt_status mt_zip(struct mt_ctx *ctx, enum mt_zip_op op, const struct mt_ten
         t0 = mt_now_ns();
     }
     if (!made) mt_written(*out);
-    st = (*out)->size ? backend_ops(a->backend)->zip(ctx, op, *out, a, b, &d) : MT_OK;
+    st = (*out)->size ? mt_backend_ops_of(a->backend)->zip(ctx, op, *out, a, b, &d) : MT_OK;
     if (st != MT_OK) return fail_out(st, out, made);
     if (dp)
         diag_end(ctx, dp, *out, 4.0 * (double)(a->size + b->size + (*out)->size),
@@ -305,7 +302,7 @@ enum mt_status mt_reduce(struct mt_ctx *ctx, enum mt_reduce_op op, const struct 
         t0 = mt_now_ns();
     }
     if (!made) mt_written(*out);
-    st = (*out)->size ? backend_ops(a->backend)->reduce(ctx, op, *out, a, d0, &d) : MT_OK;
+    st = (*out)->size ? mt_backend_ops_of(a->backend)->reduce(ctx, op, *out, a, d0, &d) : MT_OK;
     if (st != MT_OK) return fail_out(st, out, made);
     if (dp) diag_end(ctx, dp, *out, 4.0 * (double)(a->size + (*out)->size), (double)a->size, t0);
     return MT_OK;
@@ -391,7 +388,7 @@ enum mt_status mt_matmul_raw(struct mt_ctx *ctx, const struct mt_tensor *a,
         t0 = mt_now_ns();
     }
     if (!made) mt_written(*out);
-    st = (*out)->size ? backend_ops(a->backend)->matmul(ctx, &C, &A, &B, &d) : MT_OK;
+    st = (*out)->size ? mt_backend_ops_of(a->backend)->matmul(ctx, &C, &A, &B, &d) : MT_OK;
     if (st != MT_OK) return fail_out(st, out, made);
     if (dp) {
         double bsz = (double)((*out)->size / (M * N > 0 ? M * N : 1));

@@ -127,7 +127,7 @@ double mt_probe_fma_gflops(const char *isa, int nt, int runs)
 double mt_probe_read_gbps(int nt, int runs)
 {
     const int64_t n = (int64_t)16 << 20; /* 64 MiB of float32: far past the caches */
-    /* huge pages, as the engine asks for big tensors (context.c): with 4 KiB pages the probe
+    /* huge pages, as the engine asks for big tensors (cpu/host.c): with 4 KiB pages the probe
      * would read well below what the engine's own ops reach */
     float *a = aligned_alloc((size_t)2 << 20, (size_t)n * sizeof *a);
     if (!a) return 0.0;

@@ -3,22 +3,22 @@
  * MiniTorch's Module 3 makes tensor_map(fn), tensor_zip(fn) and tensor_reduce(fn) fast with
  * Numba, which compiles fn to machine code. Here fn arrives as a small register program (the
  * language compiles a `def` into one; minitorch.h describes the instruction set) and runs the
- * way numexpr runs an expression, over blocks of BLOCK elements, with one difference inside a
- * block: numexpr runs each instruction over the whole block and keeps every intermediate value
- * in a block-sized buffer; here the block goes by chunks of a few vectors, each chunk through
- * every instruction, and a value stays in vector registers for the next instruction (the fast
- * kernels' `prog`, cpu/fast_prog.h). Either way a function of any number of operations reads
- * each input and writes the output once: one pass over memory, where the same expression
- * written with tensor ops makes a pass per op. The chunks also keep the reads of memory going
- * while the arithmetic runs, so the engine benchmark's fused 4-op map runs well ahead of
+ * way numexpr runs an expression, over blocks of elements (cpu/prog_fast.c's BLOCK), with one
+ * difference inside a block: numexpr runs each instruction over the whole block and keeps every
+ * intermediate value in a block-sized buffer; here the block goes by chunks of a few vectors,
+ * each chunk through every instruction, and a value stays in vector registers for the next
+ * instruction (the fast kernels' `prog`, cpu/fast_prog.h). Either way a function of any number of
+ * operations reads each input and writes the output once: one pass over memory, where the same
+ * expression written with tensor ops makes a pass per op. The chunks also keep the reads of memory
+ * going while the arithmetic runs, so the engine benchmark's fused 4-op map runs well ahead of
  * numexpr's way (bench/results/engine-user-functions-2026-11-24-d.txt times the two,
  * alternated).
  *
- * Backends. `simple` evaluates the program one element at a time (mt_prog_eval, the reference
- * meaning, with cpu/scalar.h's functions). `fast` runs the blocks (cpu/prog_fast.c), in parallel
- * over blocks with OpenMP for large tensors; exp, log, sigmoid and tanh in a user function are the
- * fast backend's own vector routines, the built-in maps' (cpu/fast.h), so a built-in op and the
- * same op written as a function give the same bits. `cuda` compiles the program as CUDA C
+ * Backends. `simple` evaluates the program one element at a time (cpu/simple.c: mt_prog_eval's
+ * reference meaning, with cpu/scalar.h's functions). `fast` runs the blocks (cpu/prog_fast.c), in
+ * parallel over blocks with OpenMP for large tensors; exp, log, sigmoid and tanh in a user function
+ * are the fast backend's own vector routines, the built-in maps' (cpu/fast.h), so a built-in op and
+ * the same op written as a function give the same bits. `cuda` compiles the program as CUDA C
  * (mt_prog_cuda_source, cuda/prog_source.c) with NVRTC into one kernel, cached by its text
  * (cuda/nvrtc.cu): Numba's cuda.jit for the course's functions.
  *
@@ -28,11 +28,10 @@
  * instructions). An instruction never writes the buffer of a register it reads.
  *
  * This file is the front door: it checks a program, plans its registers, checks the operands
- * and makes the output, and hands the run to the tensor's backend. */
+ * and makes the output, and hands the run to the tensor's backend through its table's
+ * prog_elementwise and prog_reduce (internal.h). */
 #include "internal.h"
 
-#include "cpu/fast.h"
-#include "cuda/plugin.h"
 #include "prog_eval.h"
 
 #include <stdio.h>
@@ -257,13 +256,8 @@ static enum mt_status elementwise(struct mt_ctx *ctx, const char *what, const st
     if (ctx->diag) diag_fill(&d, what, ins, nin, out);
     if (out->size == 0) return MT_OK;
     struct mt_diag *dp = ctx->diag ? &d : NULL;
-    enum mt_status st;
-    if (a->backend == MT_BACKEND_CUDA)
-        st = mt_cuda_prog(ctx, what, p, out, a, b, -1, 0.0f, dp);
-    else if (a->backend == MT_BACKEND_SIMPLE)
-        st = mt_simple_prog_elementwise(ctx, what, p, out, a, b, dp);
-    else
-        st = mt_fast_prog_elementwise(ctx, what, p, out, a, b, dp);
+    enum mt_status st =
+        mt_backend_ops_of(a->backend)->prog_elementwise(ctx, what, p, out, a, b, dp);
     if (st != MT_OK) return st;
     if (ctx->diag) {
         d.ns = mt_now_ns() - t0;
@@ -382,17 +376,7 @@ enum mt_status mt_reduce_prog(struct mt_ctx *ctx, const struct mt_prog *p,
     const int64_t t0 = ctx->diag ? mt_now_ns() : 0;
     if (ctx->diag) diag_fill(&dg, "reduce", &a, 1, o);
     struct mt_diag *dp = ctx->diag ? &dg : NULL;
-    if (a->backend == MT_BACKEND_CUDA) {
-        if (o->size) st = mt_cuda_prog(ctx, "reduce", p, o, a, NULL, d0, start, dp);
-        if (dp) {
-            if (!dg.path) dg.path = "";
-            dg.threads = 1;
-        }
-    } else if (a->backend == MT_BACKEND_SIMPLE) {
-        st = mt_simple_prog_reduce(ctx, p, o, a, d0, start, dp);
-    } else {
-        st = mt_fast_prog_reduce(ctx, p, o, a, d0, start, dp);
-    }
+    st = mt_backend_ops_of(a->backend)->prog_reduce(ctx, p, o, a, d0, start, dp);
     if (st != MT_OK) return finish(ctx, st, "reduce", p, a, NULL, out, made);
     if (ctx->diag) {
         dg.ns = mt_now_ns() - t0;

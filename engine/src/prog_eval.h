@@ -102,14 +102,4 @@ static inline enum mt_status mt_prog_fail(struct mt_ctx *ctx, enum mt_status st,
     return st;
 }
 
-/* The simple backend's runners (cpu/simple.c): map and zip of p over out (b NULL for map), and
- * reduce along dim; arguments as struct mt_backend_ops' prog entries take them. */
-enum mt_status mt_simple_prog_elementwise(struct mt_ctx *ctx, const char *what,
-                                          const struct mt_prog *p, struct mt_tensor *out,
-                                          const struct mt_tensor *a, const struct mt_tensor *b,
-                                          struct mt_diag *d);
-enum mt_status mt_simple_prog_reduce(struct mt_ctx *ctx, const struct mt_prog *p,
-                                     struct mt_tensor *out, const struct mt_tensor *a, int dim,
-                                     float start, struct mt_diag *d);
-
 #endif

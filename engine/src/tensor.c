@@ -119,13 +119,8 @@ enum mt_status mt_full(struct mt_ctx *ctx, enum mt_backend b, int ndim, const in
 {
     enum mt_status st = mt_empty(ctx, b, ndim, shape, out);
     if (st != MT_OK) return st;
-    float *d = (*out)->storage->data;
-    if ((*out)->storage->device) {
-        st = mt_dev_fill(ctx, d, (*out)->size, value);
-        return st == MT_OK ? MT_OK : drop(out, st);
-    }
-    for (int64_t i = 0; i < (*out)->size; i++) d[i] = value;
-    return MT_OK;
+    st = (*out)->storage->mem->fill(ctx, (*out)->storage->data, (*out)->size, value);
+    return st == MT_OK ? MT_OK : drop(out, st);
 }
 
 enum mt_status mt_zeros(struct mt_ctx *ctx, enum mt_backend b, int ndim, const int64_t *shape,
@@ -146,7 +141,8 @@ enum mt_status mt_rand(struct mt_ctx *ctx, enum mt_backend b, int ndim, const in
     enum mt_status st = mt_empty(ctx, b, ndim, shape, out);
     if (st != MT_OK) return st;
     const int64_t n = (*out)->size;
-    bool dev = (*out)->storage->device; /* drawn on the host (the same stream), then copied */
+    const struct mt_backend_ops *mem = (*out)->storage->mem;
+    bool dev = !mem->host; /* drawn on the host (the same stream), then copied */
     float *d = dev ? malloc((size_t)(n > 0 ? n : 1) * sizeof *d) : (*out)->storage->data;
     if (!d) return drop(out, mt_fail(ctx, MT_ERR_NOMEM, "out of memory for random numbers"));
     for (int64_t i = 0; i < n; i++) {
@@ -158,7 +154,7 @@ enum mt_status mt_rand(struct mt_ctx *ctx, enum mt_backend b, int ndim, const in
         d[i] = (float)mt_random(ctx);
     }
     if (dev) {
-        st = mt_dev_upload(ctx, (*out)->storage->data, d, n);
+        st = mem->upload(ctx, (*out)->storage->data, d, n);
         free(d);
         if (st != MT_OK) return drop(out, st);
     }
@@ -170,12 +166,8 @@ enum mt_status mt_from_data(struct mt_ctx *ctx, enum mt_backend b, int ndim, con
 {
     enum mt_status st = mt_empty(ctx, b, ndim, shape, out);
     if (st != MT_OK) return st;
-    if ((*out)->storage->device) {
-        st = mt_dev_upload(ctx, (*out)->storage->data, data, (*out)->size);
-        return st == MT_OK ? MT_OK : drop(out, st);
-    }
-    if ((*out)->size) memcpy((*out)->storage->data, data, (size_t)(*out)->size * sizeof(float));
-    return MT_OK;
+    st = (*out)->storage->mem->upload(ctx, (*out)->storage->data, data, (*out)->size);
+    return st == MT_OK ? MT_OK : drop(out, st);
 }
 
 bool mt_tensor_is_contiguous(const struct mt_tensor *t)
@@ -215,7 +207,7 @@ enum mt_status mt_tensor_get(struct mt_ctx *ctx, const struct mt_tensor *t, int 
     int64_t p;
     enum mt_status st = locate(ctx, t, n, index, &p);
     if (st != MT_OK) return st;
-    if (t->storage->device) return mt_dev_download(ctx, value, mt_data(t) + p, 1);
+    if (!t->storage->mem->host) return t->storage->mem->download(ctx, value, mt_data(t) + p, 1);
     *value = mt_data(t)[p];
     return MT_OK;
 }
@@ -227,7 +219,7 @@ enum mt_status mt_tensor_set(struct mt_ctx *ctx, struct mt_tensor *t, int n, con
     enum mt_status st = locate(ctx, t, n, index, &p);
     if (st != MT_OK) return st;
     mt_written(t);
-    if (t->storage->device) return mt_dev_upload(ctx, mt_data(t) + p, &value, 1);
+    if (!t->storage->mem->host) return t->storage->mem->upload(ctx, mt_data(t) + p, &value, 1);
     mt_data(t)[p] = value;
     return MT_OK;
 }
@@ -236,11 +228,12 @@ enum mt_status mt_tensor_copy_out(const struct mt_tensor *t, float *dst)
 {
     if (t->size == 0) return MT_OK;
     const float *src = mt_data(t);
-    if (t->storage->device) { /* made contiguous on the device first: one copy across */
-        if (mt_tensor_is_contiguous(t)) return mt_dev_download(t->ctx, dst, src, t->size);
+    const struct mt_backend_ops *mem = t->storage->mem;
+    if (!mem->host) { /* made contiguous on the device first: one copy across */
+        if (mt_tensor_is_contiguous(t)) return mem->download(t->ctx, dst, src, t->size);
         struct mt_tensor *c = NULL;
         enum mt_status st = mt_copy_raw(t->ctx, t, &c);
-        if (st == MT_OK) st = mt_dev_download(t->ctx, dst, mt_data(c), c->size);
+        if (st == MT_OK) st = mem->download(t->ctx, dst, mt_data(c), c->size);
         mt_tensor_release(c);
         return st;
     }
@@ -262,25 +255,25 @@ enum mt_status mt_tensor_copy_out(const struct mt_tensor *t, float *dst)
 enum mt_status mt_to_raw(struct mt_ctx *ctx, struct mt_tensor *t, enum mt_backend b,
                          struct mt_tensor **out)
 {
-    const bool to_dev = b == MT_BACKEND_CUDA;
     if (b == t->backend) {
         *out = mt_tensor_retain(t);
         return MT_OK;
     }
-    if (!to_dev && !t->storage->device) /* simple <-> fast: the CPU storage is shared */
+    const struct mt_backend_ops *to = mt_backend_ops_of(b);
+    if (to->host && t->storage->mem->host) /* between host backends the storage is shared */
         return mt_tensor_wrap(ctx, t->storage, b, t->ndim, t->shape, t->strides, t->offset, out);
     struct mt_tensor *r = NULL;
     enum mt_status st = mt_empty(ctx, b, t->ndim, t->shape, &r);
     if (st != MT_OK) return st;
-    if (!to_dev) { /* from the device (cuda is the only device backend) */
+    if (to->host) { /* from the device */
         st = mt_tensor_copy_out(t, mt_data(r));
-    } else if (mt_tensor_is_contiguous(t)) {
-        st = mt_dev_upload(ctx, mt_data(r), mt_data(t), t->size);
+    } else if (t->storage->mem->host && mt_tensor_is_contiguous(t)) {
+        st = to->upload(ctx, mt_data(r), mt_data(t), t->size);
     } else { /* gathered on the host, then one copy across */
         float *tmp = malloc((size_t)(t->size > 0 ? t->size : 1) * sizeof *tmp);
         st = tmp ? mt_tensor_copy_out(t, tmp)
                  : mt_fail(ctx, MT_ERR_NOMEM, "out of memory for a copy to the GPU");
-        if (st == MT_OK) st = mt_dev_upload(ctx, mt_data(r), tmp, t->size);
+        if (st == MT_OK) st = to->upload(ctx, mt_data(r), tmp, t->size);
         free(tmp);
     }
     if (st != MT_OK) return drop(&r, st);

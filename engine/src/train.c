@@ -119,28 +119,31 @@ const char *mt_trainer_path(const struct mt_trainer *t)
 
 static bool fused_possible(const struct mt_trainer *t)
 {
-    if (t->X->backend != MT_BACKEND_FAST) return false;
+    if (!mt_backend_ops_of(t->X->backend)->train_fused_host) return false;
     /* the step must sum as fast's matmul does: FMA chains (the direct path exists exactly for
      * the ISAs whose kernels sum that way) */
     const char *isa = mt_cpu_gemm_isa();
     if (strcmp(isa, "avx2") != 0 && strcmp(isa, "avx512") != 0 && strcmp(isa, "avx512emu") != 0)
         return false;
     for (int l = 0; l < t->nl; l++)
-        if (t->layers[l].weight->backend != MT_BACKEND_FAST ||
+        if (t->layers[l].weight->backend != t->X->backend ||
             !mt_tensor_is_contiguous(t->layers[l].weight) ||
             !mt_tensor_is_contiguous(t->layers[l].bias))
             return false;
     return true;
 }
 
-/* The cuda backend's fused epoch, when the model and data are on cuda, contiguous, and the
- * activations of a batch fit one block's shared memory (cuda/train_step.h): the data copied
- * contiguous and gradient buffers made on the device. Leaves t->cuda_fused false (the ops path)
- * otherwise; a failure making the buffers is an error. */
+/* The backend's own fused epoch (the table's train_epoch: cuda's), when the data's backend has
+ * one, the model is contiguous, and the backend says the model fits (cuda: the activations of a
+ * batch fit one block's shared memory, cuda/train_step.h): the data copied contiguous and
+ * gradient buffers made on the backend. Leaves t->cuda_fused false (the ops path) otherwise; a
+ * failure making the buffers is an error. */
 static enum mt_status cuda_fused_setup(struct mt_trainer *t)
 {
     struct mt_ctx *ctx = t->ctx;
-    if (t->X->backend != MT_BACKEND_CUDA || t->nl > MT_CUDA_MLP_MAX) return MT_OK;
+    const enum mt_backend be = t->X->backend;
+    const struct mt_backend_ops *ops = mt_backend_ops_of(be);
+    if (!ops->train_epoch || t->nl > MT_CUDA_MLP_MAX) return MT_OK;
     struct mt_cuda_mlp *m = &t->mlp;
     *m = (struct mt_cuda_mlp){.nl = t->nl, .n = t->n, .batch = t->batch, .rate = t->rate};
     m->width[0] = t->in;
@@ -152,13 +155,13 @@ static enum mt_status cuda_fused_setup(struct mt_trainer *t)
         m->w[l] = mt_data(ly->weight);
         m->b[l] = mt_data(ly->bias);
     }
-    if (!mt_cuda_train_fits(m)) return MT_OK;
+    if (!ops->train_fits(m)) return MT_OK;
     enum mt_status st = mt_copy_raw(ctx, t->X, &t->xc);
     if (st == MT_OK) st = mt_copy_raw(ctx, t->y, &t->yc);
     for (int l = 0; l < t->nl && st == MT_OK; l++) {
         const struct mt_linear *ly = &t->layers[l];
-        st = mt_empty(ctx, MT_BACKEND_CUDA, 2, ly->weight->shape, &t->cg[2 * l]);
-        if (st == MT_OK) st = mt_empty(ctx, MT_BACKEND_CUDA, 1, ly->bias->shape, &t->cg[2 * l + 1]);
+        st = mt_empty(ctx, be, 2, ly->weight->shape, &t->cg[2 * l]);
+        if (st == MT_OK) st = mt_empty(ctx, be, 1, ly->bias->shape, &t->cg[2 * l + 1]);
         if (st == MT_OK) m->gw[l] = mt_data(t->cg[2 * l]), m->gb[l] = mt_data(t->cg[2 * l + 1]);
     }
     if (st != MT_OK) return st;
@@ -639,7 +642,7 @@ enum mt_status mt_trainer_epoch(struct mt_trainer *t, double *loss)
     if (t->cuda_fused) { /* the interrupt is polled before the launch: an epoch is one kernel */
         if (mt_cancel_requested())
             return mt_fail(ctx, MT_ERR_CANCELLED, "training was interrupted");
-        st = mt_cuda_train_epoch(ctx, &t->mlp, t->perm, loss);
+        st = mt_backend_ops_of(t->X->backend)->train_epoch(ctx, &t->mlp, t->perm, loss);
         if (st == MT_OK) t->have_grads = true;
         return st;
     }

@@ -38,7 +38,8 @@ EXPORT const struct mt_cuda_plugin *mt_cuda_plugin(void);
 
 struct mt_cuda_standin *mt_cuda_standin_control(void) { return &state; }
 
-/* simple.c and shape.c are compiled in; these are the engine functions they call besides. */
+/* simple.c, host.c and shape.c are compiled in; these are the engine functions they call besides.
+ */
 enum mt_status mt_fail(struct mt_ctx *ctx, enum mt_status status, const char *fmt, ...)
 {
     (void)ctx, (void)fmt;

@@ -820,8 +820,8 @@ static void test_diag_paths(void)
 }
 
 /* A given output and no diagnostics hook send small ops down the fast backend's shortcut
- * (mt_fast_zip_small, before the front door's checks): it must refuse exactly what the front
- * door refuses, and compute what simple computes. */
+ * (the fast table's zip_small, before the front door's checks): it must refuse exactly what the
+ * front door refuses, and compute what simple computes. */
 static void test_tiny_out_checks(void)
 {
     int64_t s5[1] = {5}, s1[1] = {1}, s111[3] = {1, 1, 1}, s25[2] = {2, 5}, s4[1] = {4};

@@ -461,8 +461,10 @@ static bool same_flat(const struct mt_tensor *t, const struct mt_tensor *out)
     return true;
 }
 
-bool mt_fast_map_small(enum mt_map_op op, struct mt_tensor *out, const struct mt_tensor *a,
-                       struct mt_diag *d)
+/* The tiny ops: the table's map_small and zip_small (internal.h says what they must prove), and
+ * the first thing fast_map and fast_zip try. */
+static bool fast_map_small(enum mt_map_op op, struct mt_tensor *out, const struct mt_tensor *a,
+                           struct mt_diag *d)
 {
     const struct mt_fast_kernels *k = kernels();
     bool vec = k->map_vector[op];
@@ -477,8 +479,8 @@ bool mt_fast_map_small(enum mt_map_op op, struct mt_tensor *out, const struct mt
     return true;
 }
 
-bool mt_fast_zip_small(enum mt_zip_op op, struct mt_tensor *out, const struct mt_tensor *a,
-                       const struct mt_tensor *b, struct mt_diag *d)
+static bool fast_zip_small(enum mt_zip_op op, struct mt_tensor *out, const struct mt_tensor *a,
+                           const struct mt_tensor *b, struct mt_diag *d)
 {
     if (out->size * zip_cost[op] > FAST_PAR_WORK) return false;
     bool fa = same_flat(a, out), fb = same_flat(b, out);
@@ -498,7 +500,7 @@ bool mt_fast_zip_small(enum mt_zip_op op, struct mt_tensor *out, const struct mt
 static enum mt_status fast_map(struct mt_ctx *ctx, enum mt_map_op op, struct mt_tensor *out,
                                const struct mt_tensor *a, struct mt_diag *d)
 {
-    if (mt_fast_map_small(op, out, a, d)) return MT_OK;
+    if (fast_map_small(op, out, a, d)) return MT_OK;
     const struct mt_fast_kernels *k = kernels();
     bool vec = k->map_vector[op];
     struct ew e;
@@ -513,7 +515,7 @@ static enum mt_status fast_zip(struct mt_ctx *ctx, enum mt_zip_op op, struct mt_
                                const struct mt_tensor *a, const struct mt_tensor *b,
                                struct mt_diag *d)
 {
-    if (mt_fast_zip_small(op, out, a, b, d)) return MT_OK;
+    if (fast_zip_small(op, out, a, b, d)) return MT_OK;
     struct ew e;
     e.k = kernels();
     e.zip = true;
@@ -930,9 +932,17 @@ static enum mt_status fast_matmul(struct mt_ctx *ctx, struct mt_tensor *out,
     return MT_OK;
 }
 
+/* Storage on the host (cpu/host.c, shared with simple); user functions run by prog_fast.c;
+ * train.c's fused step computes exactly these kernels. */
 const struct mt_backend_ops mt_fast_ops = {
+    MT_HOST_MEMORY_OPS,
     .map = fast_map,
     .zip = fast_zip,
     .reduce = fast_reduce,
     .matmul = fast_matmul,
+    .map_small = fast_map_small,
+    .zip_small = fast_zip_small,
+    .prog_elementwise = mt_fast_prog_elementwise,
+    .prog_reduce = mt_fast_prog_reduce,
+    .train_fused_host = true,
 };

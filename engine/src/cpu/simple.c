@@ -132,10 +132,10 @@ static enum mt_status simple_matmul(struct mt_ctx *ctx, struct mt_tensor *out,
 
 /* ---- user functions: the reference, one element at a time (mt_prog_eval's meaning) ---- */
 
-enum mt_status mt_simple_prog_elementwise(struct mt_ctx *ctx, const char *what,
-                                          const struct mt_prog *p, struct mt_tensor *out,
-                                          const struct mt_tensor *a, const struct mt_tensor *b,
-                                          struct mt_diag *d)
+static enum mt_status simple_prog_elementwise(struct mt_ctx *ctx, const char *what,
+                                              const struct mt_prog *p, struct mt_tensor *out,
+                                              const struct mt_tensor *a, const struct mt_tensor *b,
+                                              struct mt_diag *d)
 {
     const struct mt_tensor *ins[2] = {a, b};
     const int nin = b ? 2 : 1;
@@ -172,9 +172,9 @@ enum mt_status mt_simple_prog_elementwise(struct mt_ctx *ctx, const char *what,
     return MT_OK;
 }
 
-enum mt_status mt_simple_prog_reduce(struct mt_ctx *ctx, const struct mt_prog *p,
-                                     struct mt_tensor *out, const struct mt_tensor *a, int dim,
-                                     float start, struct mt_diag *d)
+static enum mt_status simple_prog_reduce(struct mt_ctx *ctx, const struct mt_prog *p,
+                                         struct mt_tensor *out, const struct mt_tensor *a, int dim,
+                                         float start, struct mt_diag *d)
 {
     /* one output at a time, one element at a time; base: a's strides with the reduced dim's 0,
      * walked in out's order to each output's first element */
@@ -208,9 +208,14 @@ enum mt_status mt_simple_prog_reduce(struct mt_ctx *ctx, const struct mt_prog *p
     return MT_OK;
 }
 
+/* Storage on the host (cpu/host.c, shared with fast); no tiny-op shortcuts, no fused epoch: the
+ * reference runs every op through the front door's checks and autodiff. */
 const struct mt_backend_ops mt_simple_ops = {
+    MT_HOST_MEMORY_OPS,
     .map = simple_map,
     .zip = simple_zip,
     .reduce = simple_reduce,
     .matmul = simple_matmul,
+    .prog_elementwise = simple_prog_elementwise,
+    .prog_reduce = simple_prog_reduce,
 };

@@ -27,6 +27,16 @@
 
 static const struct mt_cuda_plugin *lib(void) { return mt_cuda_plugin_loaded(); }
 
+/* The backend's `available` entry: the first question starts CUDA (device.h), so nothing
+ * touches it before. */
+static enum mt_status cuda_available(struct mt_ctx *ctx)
+{
+    const char *why = NULL;
+    if (!mt_cuda_probe(&why))
+        return mt_fail(ctx, MT_ERR_BACKEND, "the cuda backend is not available: %s", why);
+    return MT_OK;
+}
+
 /* A failed library call as a language error: RuntimeError naming the call and the CUDA error. */
 static enum mt_status cuda_fail(struct mt_ctx *ctx, const char *what, int code)
 {
@@ -54,7 +64,7 @@ static void *cache_take(struct mt_ctx *ctx, size_t need, size_t *got)
     return p;
 }
 
-void mt_dev_trim(struct mt_ctx *ctx)
+static void cuda_trim(struct mt_ctx *ctx)
 {
     if (ctx->dev_cache_bytes == 0) return; /* never loads the library: nothing of it is held */
     const struct mt_cuda_plugin *p = lib();
@@ -65,11 +75,12 @@ void mt_dev_trim(struct mt_ctx *ctx)
     ctx->dev_cache_bytes = 0;
 }
 
-enum mt_status mt_dev_alloc(struct mt_ctx *ctx, size_t bytes, const char *what, void **out,
-                            size_t *block_bytes)
+/* `bytes` on the device for `what` (a tensor, named in a failure's message). */
+static enum mt_status dev_alloc(struct mt_ctx *ctx, size_t bytes, const char *what, void **out,
+                                size_t *block_bytes)
 {
     const struct mt_cuda_plugin *p = lib();
-    if (!p) return mt_backend_check(ctx, MT_BACKEND_CUDA);
+    if (!p) return cuda_available(ctx);
     if (bytes > SIZE_MAX - DEV_ROUND)
         return mt_fail(ctx, MT_ERR_NOMEM, "cannot allocate %s on the GPU: too many elements", what);
     size_t need = (bytes + DEV_ROUND - 1) / DEV_ROUND * DEV_ROUND;
@@ -80,7 +91,7 @@ enum mt_status mt_dev_alloc(struct mt_ctx *ctx, size_t bytes, const char *what, 
     if (!ptr) {
         code = p->alloc(need, &ptr);
         if (code != 0) { /* the cached blocks may be what the device lacks */
-            mt_dev_trim(ctx);
+            cuda_trim(ctx);
             code = p->alloc(need, &ptr);
         }
         got = need;
@@ -108,7 +119,7 @@ enum mt_status mt_dev_alloc(struct mt_ctx *ctx, size_t bytes, const char *what, 
     return MT_OK;
 }
 
-void mt_dev_free(struct mt_ctx *ctx, void *p, size_t block_bytes)
+static void dev_free(struct mt_ctx *ctx, void *p, size_t block_bytes)
 {
     ctx->dev_used -= block_bytes;
     /* kept packed, oldest first: a full cache gives its oldest block back */
@@ -125,6 +136,22 @@ void mt_dev_free(struct mt_ctx *ctx, void *p, size_t block_bytes)
     ctx->dev_cache_bytes += block_bytes;
 }
 
+static enum mt_status cuda_alloc(struct mt_ctx *ctx, int ndim, const int64_t *shape,
+                                 struct mt_storage *s)
+{
+    char what[200];
+    void *data = NULL;
+    size_t block = 0;
+    enum mt_status st = dev_alloc(ctx, (size_t)s->nelem * sizeof(float),
+                                  mt_shape_what(what, sizeof what, ndim, shape), &data, &block);
+    if (st != MT_OK) return st;
+    s->data = data;
+    s->bytes = block;
+    return MT_OK;
+}
+
+static void cuda_free(struct mt_storage *s) { dev_free(s->ctx, s->data, s->bytes); }
+
 /* ---- copies -----------------------------------------------------------------------------------
  */
 
@@ -133,7 +160,7 @@ static enum mt_status copy(struct mt_ctx *ctx, void *dst, const void *src, int64
 {
     if (n <= 0) return MT_OK;
     const struct mt_cuda_plugin *p = lib();
-    if (!p) return mt_backend_check(ctx, MT_BACKEND_CUDA);
+    if (!p) return cuda_available(ctx);
     int code = p->copy(dst, src, (size_t)n * sizeof(float), kind);
     if (code == 0) return MT_OK;
     static const char *const names[] = {[MT_CUDA_H2D] = "copy to the GPU",
@@ -142,21 +169,21 @@ static enum mt_status copy(struct mt_ctx *ctx, void *dst, const void *src, int64
     return cuda_fail(ctx, names[kind], code);
 }
 
-enum mt_status mt_dev_upload(struct mt_ctx *ctx, float *dev, const float *host, int64_t n)
+static enum mt_status cuda_upload(struct mt_ctx *ctx, float *dev, const float *host, int64_t n)
 {
     return copy(ctx, dev, host, n, MT_CUDA_H2D);
 }
 
-enum mt_status mt_dev_download(struct mt_ctx *ctx, float *host, const float *dev, int64_t n)
+static enum mt_status cuda_download(struct mt_ctx *ctx, float *host, const float *dev, int64_t n)
 {
     return copy(ctx, host, dev, n, MT_CUDA_D2H);
 }
 
-enum mt_status mt_dev_fill(struct mt_ctx *ctx, float *dev, int64_t n, float value)
+static enum mt_status cuda_fill(struct mt_ctx *ctx, float *dev, int64_t n, float value)
 {
     if (n <= 0) return MT_OK;
     const struct mt_cuda_plugin *p = lib();
-    if (!p) return mt_backend_check(ctx, MT_BACKEND_CUDA);
+    if (!p) return cuda_available(ctx);
     if (mt_cancel_requested()) return mt_fail(ctx, MT_ERR_CANCELLED, "interrupted");
     int code = p->fill(dev, n, value);
     return code == 0 ? MT_OK : cuda_fail(ctx, "fill", code);
@@ -180,7 +207,7 @@ static enum mt_status before(struct mt_ctx *ctx, const struct mt_cuda_plugin **p
                              struct mt_cuda_launch *launch, struct mt_cuda_launch **info)
 {
     *p = lib();
-    if (!*p) return mt_backend_check(ctx, MT_BACKEND_CUDA);
+    if (!*p) return cuda_available(ctx);
     if (mt_cancel_requested()) return mt_fail(ctx, MT_ERR_CANCELLED, "interrupted");
     memset(launch, 0, sizeof *launch);
     *info = ctx->diag ? launch : NULL;
@@ -258,11 +285,10 @@ static enum mt_status cuda_matmul(struct mt_ctx *ctx, struct mt_tensor *out,
                  p->matmul((enum mt_cuda_matmul)ctx->cuda_matmul, &vo, &va, &vb, info), info, d);
 }
 
-const struct mt_backend_ops mt_cuda_ops = {cuda_map, cuda_zip, cuda_reduce, cuda_matmul};
-
-enum mt_status mt_cuda_prog(struct mt_ctx *ctx, const char *what, const struct mt_prog *p,
-                            struct mt_tensor *out, const struct mt_tensor *a,
-                            const struct mt_tensor *b, int dim, float start, struct mt_diag *d)
+/* A user function: `what` "map", "zip" (dim < 0) or "reduce" (dim and start). */
+static enum mt_status cuda_prog(struct mt_ctx *ctx, const char *what, const struct mt_prog *p,
+                                struct mt_tensor *out, const struct mt_tensor *a,
+                                const struct mt_tensor *b, int dim, float start, struct mt_diag *d)
 {
     const struct mt_cuda_plugin *lp;
     struct mt_cuda_launch launch, *info = NULL;
@@ -280,14 +306,37 @@ enum mt_status mt_cuda_prog(struct mt_ctx *ctx, const char *what, const struct m
     return after(ctx, what, code, info, d ? d : &scratch);
 }
 
-bool mt_cuda_train_fits(const struct mt_cuda_mlp *m)
+static enum mt_status cuda_prog_elementwise(struct mt_ctx *ctx, const char *what,
+                                            const struct mt_prog *p, struct mt_tensor *out,
+                                            const struct mt_tensor *a, const struct mt_tensor *b,
+                                            struct mt_diag *d)
+{
+    return cuda_prog(ctx, what, p, out, a, b, -1, 0.0f, d);
+}
+
+/* An empty out launches nothing; the entry's path is "" then, and its threads 1 (one fold per
+ * output is the kernel's own business). */
+static enum mt_status cuda_prog_reduce(struct mt_ctx *ctx, const struct mt_prog *p,
+                                       struct mt_tensor *out, const struct mt_tensor *a, int dim,
+                                       float start, struct mt_diag *d)
+{
+    enum mt_status st =
+        out->size ? cuda_prog(ctx, "reduce", p, out, a, NULL, dim, start, d) : MT_OK;
+    if (d) {
+        if (!d->path) d->path = "";
+        d->threads = 1;
+    }
+    return st;
+}
+
+static bool cuda_train_fits(const struct mt_cuda_mlp *m)
 {
     const struct mt_cuda_plugin *p = lib();
     return p && p->train_smem(m) > 0;
 }
 
-enum mt_status mt_cuda_train_epoch(struct mt_ctx *ctx, const struct mt_cuda_mlp *m,
-                                   const int64_t *perm, double *loss)
+static enum mt_status cuda_train_epoch(struct mt_ctx *ctx, const struct mt_cuda_mlp *m,
+                                       const int64_t *perm, double *loss)
 {
     const struct mt_cuda_plugin *p;
     struct mt_cuda_launch launch, *info = NULL;
@@ -316,6 +365,26 @@ enum mt_status mt_cuda_train_epoch(struct mt_ctx *ctx, const struct mt_cuda_mlp 
     ctx->diag(ctx->diag_user, &d);
     return MT_OK;
 }
+
+/* Device memory cached per context (above); every op a kernel of the library. */
+const struct mt_backend_ops mt_cuda_ops = {
+    .available = cuda_available,
+    .host = false,
+    .alloc = cuda_alloc,
+    .free = cuda_free,
+    .trim = cuda_trim,
+    .upload = cuda_upload,
+    .download = cuda_download,
+    .fill = cuda_fill,
+    .map = cuda_map,
+    .zip = cuda_zip,
+    .reduce = cuda_reduce,
+    .matmul = cuda_matmul,
+    .prog_elementwise = cuda_prog_elementwise,
+    .prog_reduce = cuda_prog_reduce,
+    .train_fits = cuda_train_fits,
+    .train_epoch = cuda_train_epoch,
+};
 
 bool mt_cuda_peak(double *dram_gbps, double *fp32_gflops, const char **name)
 {

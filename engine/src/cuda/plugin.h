@@ -127,21 +127,6 @@ typedef const struct mt_cuda_plugin *(*mt_cuda_plugin_fn)(void);
  * true (a usable GPU). */
 const struct mt_cuda_plugin *mt_cuda_plugin_loaded(void);
 
-/* The engine's side (backend.c) of the fused training epoch, for train.c: whether m can run
- * fused on this device, and one epoch (errors as language errors in ctx; a diagnostics entry
- * "train_epoch" when the hook is set). */
-bool mt_cuda_train_fits(const struct mt_cuda_mlp *m);
-struct mt_ctx;
-struct mt_tensor;
-/* The engine's side of a user function on cuda, for prog.c: `what` "map", "zip" or "reduce"
- * (dim and start for reduce), out allocated with its final shape; errors in ctx, the launch in
- * d (when non-NULL). */
-enum mt_status mt_cuda_prog(struct mt_ctx *ctx, const char *what, const struct mt_prog *p,
-                            struct mt_tensor *out, const struct mt_tensor *a,
-                            const struct mt_tensor *b, int dim, float start, struct mt_diag *d);
-enum mt_status mt_cuda_train_epoch(struct mt_ctx *ctx, const struct mt_cuda_mlp *m,
-                                   const int64_t *perm, double *loss);
-
 #ifdef __cplusplus
 }
 #endif
