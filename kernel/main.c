@@ -20,8 +20,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "dsl/dsl.h"
 #include "jupyter/jupyter.h"
+#include "lang/dsl.h"
 
 static const char usage[] =
     "usage: minitorch-kernel -f CONNECTION_FILE\n"

@@ -76,7 +76,7 @@ json_t *render_json_string(const char *s, size_t n);
 /* A new bundle {"text/plain": text}; invalid UTF-8 repaired. NULL when out of memory. */
 json_t *render_text_bundle(const char *text);
 
-/* ---- tensors (tensor.c) ------------------------------------------------------------------ */
+/* ---- tensors (tensor_html.c) ------------------------------------------------------------- */
 
 struct mt_tensor;
 

@@ -12,7 +12,7 @@
  * Limits: nesting of expressions and blocks counts against DSL_MAX_PARSE_DEPTH and tree height
  * against DSL_MAX_AST_HEIGHT, so neither this parser nor the evaluator can overflow the C
  * stack, whatever the input. */
-#include "dsl/ast.h"
+#include "lang/ast.h"
 
 #include <stdarg.h>
 #include <stdio.h>

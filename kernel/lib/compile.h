@@ -1,16 +1,16 @@
 /* compile.h — user functions compiled for map, zip and reduce (compile.c; internal to
- * kernel/dsl).
+ * kernel/lib).
  *
  * MiniTorch's tensor_map(fn), tensor_zip(fn) and tensor_reduce(fn) in the language:
  * `map(f, x)`, `zip(f, x, y)` and `reduce(f, x, dim, start)` compile the scalar function f (a
  * `def`, or a numeric builtin such as exp or max) into the engine's register program
  * (minitorch.h, struct mt_prog) and run it over every element, as Numba's njit does for the
  * course's Python functions. */
-#ifndef KERNEL_DSL_COMPILE_H
-#define KERNEL_DSL_COMPILE_H
+#ifndef KERNEL_LIB_COMPILE_H
+#define KERNEL_LIB_COMPILE_H
 
-#include "dsl/builtins.h"
-#include "dsl/interp.h"
+#include "lang/interp.h"
+#include "lib/builtins.h"
 
 #include "minitorch/minitorch.h"
 

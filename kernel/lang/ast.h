@@ -1,4 +1,4 @@
-/* ast.h — the syntax tree the parser builds and the evaluator walks (internal to kernel/dsl).
+/* ast.h — the syntax tree the parser builds and the evaluator walks (internal to kernel/lang).
  *
  * One node struct for every kind keeps construction, freeing and the evaluator's dispatch
  * tables simple; each kind documents which fields it uses. Every node records the byte offset
@@ -8,11 +8,11 @@
  *
  * Ownership: a node owns its children, names and constant value; dsl_node_free frees the
  * whole tree. */
-#ifndef KERNEL_DSL_AST_H
-#define KERNEL_DSL_AST_H
+#ifndef KERNEL_LANG_AST_H
+#define KERNEL_LANG_AST_H
 
-#include "dsl/lexer.h"
-#include "dsl/values.h"
+#include "lang/lexer.h"
+#include "lang/values.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -21,9 +21,9 @@
  * error, so is reading one assigned only in some branches, and a function that can end without
  * returning a value is refused (it would return None, not a number). Dead code after a return
  * is not compiled, as it never runs. */
-#include "dsl/compile.h"
+#include "lib/compile.h"
 
-#include "dsl/tensor.h"
+#include "lib/tensor_methods.h"
 
 #include <math.h>
 #include <stdarg.h>

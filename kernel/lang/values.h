@@ -1,4 +1,4 @@
-/* values.h — runtime values of the MiniTorch language (internal to kernel/dsl).
+/* values.h — runtime values of the MiniTorch language (internal to kernel/lang).
  *
  * A `struct dsl_value` is a small tagged union passed by value. Scalars (none, bool, int,
  * float, range, builtin function) live inside it; strings, lists, functions and bound methods
@@ -25,8 +25,8 @@
  *
  * Ownership: a dsl_value holding a heap object owns one reference. Copying the struct does
  * not add one: call dsl_value_retain for a second owner and dsl_value_release when done. */
-#ifndef KERNEL_DSL_VALUES_H
-#define KERNEL_DSL_VALUES_H
+#ifndef KERNEL_LANG_VALUES_H
+#define KERNEL_LANG_VALUES_H
 
 #include "render/render.h"
 
@@ -131,7 +131,7 @@ struct dsl_list {
 /* A method bound to the value it was looked up on. */
 struct dsl_method {
     size_t refs;
-    const struct dsl_builtin *fn; /* the method's row (tensor.h, list.h) */
+    const struct dsl_builtin *fn; /* the method's row (tensor_methods.h, list.h) */
     struct dsl_value self;        /* owned reference (a list's parents count it) */
     struct dsl_value dead;        /* while being freed: the next container to free */
 };
@@ -276,9 +276,9 @@ static inline double dsl_as_double(struct dsl_value v)
 
 /* Python ==: numbers by value (1 == 1.0 == true), strings by bytes, lists item by item (of any
  * style: `x.shape == [2, 3]` holds), tensors and methods by identity, other kinds of different
- * type are unequal. (`tensor == x` in a cell compares elementwise; see tensor.h.) The _checked
- * form returns DSL_V_DEPTH for lists nested deeper than DSL_MAX_LIST_DEPTH, where the plain
- * form falls back to identity. */
+ * type are unequal. (`tensor == x` in a cell compares elementwise; see tensor_methods.h.) The
+ * _checked form returns DSL_V_DEPTH for lists nested deeper than DSL_MAX_LIST_DEPTH, where the
+ * plain form falls back to identity. */
 int dsl_value_equal_checked(struct dsl_value a, struct dsl_value b, bool *eq);
 bool dsl_value_equal(struct dsl_value a, struct dsl_value b);
 

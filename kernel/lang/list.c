@@ -2,10 +2,10 @@
  *
  * Errors and their messages are Python's. A method that fails changes nothing: stores are
  * checked (cycle, size) before the list is touched, and sort works on a copy. */
-#include "dsl/list.h"
+#include "lang/list.h"
 
-#include "dsl/builtins.h"
-#include "dsl/interp.h"
+#include "lang/interp.h"
+#include "lib/builtins.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* magics.h — line magics (internal to kernel/dsl).
+/* magics.h — line magics (internal to kernel/lib).
  *
  * A line starting with `%` runs a magic command, as in IPython: `%backend fast`, `%threads 2`.
  * The lexer hands the line over as one token and the parser splits it into the magic's name and
@@ -16,8 +16,8 @@
  *   loops      [0-9]+ loops? each
  * (the numbers are plain decimals, never exponents). Magics whose arguments are words (all
  * but %time, %timeit and %diagnostics STMT) allow a trailing `# comment`. */
-#ifndef KERNEL_DSL_MAGICS_H
-#define KERNEL_DSL_MAGICS_H
+#ifndef KERNEL_LIB_MAGICS_H
+#define KERNEL_LIB_MAGICS_H
 
 #include "render/render.h"
 

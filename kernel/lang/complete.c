@@ -13,15 +13,15 @@
  * run yet, a call's result) is taken for a tensor, the kind students chain methods on. Inside a
  * string literal or a comment nothing is offered. Every position is clamped to the text, so no
  * request can fail. */
-#include "dsl/dsl.h"
+#include "lang/dsl.h"
 
-#include "dsl/ast.h"
-#include "dsl/builtins.h"
-#include "dsl/interp.h"
-#include "dsl/lexer.h"
-#include "dsl/list.h"
-#include "dsl/magics.h"
-#include "dsl/tensor.h"
+#include "lang/ast.h"
+#include "lang/interp.h"
+#include "lang/lexer.h"
+#include "lang/list.h"
+#include "lib/builtins.h"
+#include "lib/magics.h"
+#include "lib/tensor_methods.h"
 #include "render/render.h"
 
 #include <stdint.h>

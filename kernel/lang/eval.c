@@ -5,16 +5,16 @@
  * int64 and double: / is true division, // and % floor, ** of ints stays exact or raises
  * OverflowError, and dividing by zero raises ZeroDivisionError. Every loop iteration polls
  * the cancel flag so an interrupt ends any cell within one iteration. Whatever involves a
- * tensor (operators, comparisons, indexing, attributes, truth) is handed to tensor.c; a line
- * magic to magics.c.
+ * tensor (operators, comparisons, indexing, attributes, truth) is handed to tensor_methods.c; a
+ * line magic to magics.c.
  *
  * Ownership inside the evaluator: an expression's result is a new reference that the caller
  * releases; operands are borrowed by the operators. */
-#include "dsl/builtins.h"
-#include "dsl/interp.h"
-#include "dsl/list.h"
-#include "dsl/magics.h"
-#include "dsl/tensor.h"
+#include "lang/interp.h"
+#include "lang/list.h"
+#include "lib/builtins.h"
+#include "lib/magics.h"
+#include "lib/tensor_methods.h"
 
 #include "minitorch/minitorch.h"
 

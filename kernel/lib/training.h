@@ -1,11 +1,11 @@
-/* training.h — the engine's training objects in the language (internal to kernel/dsl):
+/* training.h — the engine's training objects in the language (internal to kernel/lib):
  * datasets, models (linear, mlp) and the SGD optimizer; train() with the training issue. Each is a
  * DSL_OBJECT (values.h) whose class lives in training.c. */
-#ifndef KERNEL_DSL_TRAINING_H
-#define KERNEL_DSL_TRAINING_H
+#ifndef KERNEL_LIB_TRAINING_H
+#define KERNEL_LIB_TRAINING_H
 
-#include "dsl/builtins.h"
-#include "dsl/values.h"
+#include "lang/values.h"
+#include "lib/builtins.h"
 
 extern const struct dsl_object_class dsl_dataset_class, dsl_model_class, dsl_sgd_class;
 

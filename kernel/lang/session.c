@@ -17,11 +17,11 @@
  *             return x + "a"
  *                      ^
  *     TypeError: unsupported operand type(s) for +: 'int' and 'str' */
-#include "dsl/dsl.h"
+#include "lang/dsl.h"
 
-#include "dsl/ast.h"
-#include "dsl/diagnostics.h"
-#include "dsl/interp.h"
+#include "lang/ast.h"
+#include "lang/interp.h"
+#include "lib/diagnostics.h"
 #include "render/render.h"
 
 #include <stdint.h>

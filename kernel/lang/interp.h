@@ -1,4 +1,4 @@
-/* interp.h — the evaluator's state and error raising (internal to kernel/dsl).
+/* interp.h — the evaluator's state and error raising (internal to kernel/lang).
  *
  * A `struct dsl_interp` lives for one dsl_execute/dsl_evaluate call: the session whose
  * variables it reads and writes, the output sink, the cell source (for error locations) and
@@ -6,12 +6,12 @@
  * a function that fails raises on the interp and returns -1, and callers pass -1 up. A raise
  * without a position gets the position of the innermost enclosing call or statement that
  * notices it, so builtins need not know where they were called from. */
-#ifndef KERNEL_DSL_INTERP_H
-#define KERNEL_DSL_INTERP_H
+#ifndef KERNEL_LANG_INTERP_H
+#define KERNEL_LANG_INTERP_H
 
-#include "dsl/ast.h"
-#include "dsl/dsl.h"
-#include "dsl/values.h"
+#include "lang/ast.h"
+#include "lang/dsl.h"
+#include "lang/values.h"
 
 #include <stdbool.h>
 #include <stddef.h>

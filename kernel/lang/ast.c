@@ -2,7 +2,7 @@
  *
  * Nodes are freed recursively; the parser keeps trees no taller than DSL_MAX_AST_HEIGHT, so
  * the recursion is bounded. */
-#include "dsl/ast.h"
+#include "lang/ast.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -19,14 +19,14 @@
  * (render/chart.h, as %plot_renderer says), because one bundle holding HTML and a chart would
  * show only the HTML in JupyterLab. Both return none: the tables are the output, as IPython's
  * %timeit prints and returns None. */
-#include "dsl/compare.h"
+#include "lib/compare.h"
 
-#include "dsl/ast.h"
-#include "dsl/builtins.h"
-#include "dsl/diagnostics.h"
-#include "dsl/interp.h"
-#include "dsl/magics.h"
-#include "dsl/tensor.h"
+#include "lang/ast.h"
+#include "lang/interp.h"
+#include "lib/builtins.h"
+#include "lib/diagnostics.h"
+#include "lib/magics.h"
+#include "lib/tensor_methods.h"
 #include "render/chart.h"
 #include "render/render.h"
 

@@ -7,10 +7,10 @@
  * sequence as in MiniTorch. The object shows as a summary line and a scatter plot of the two
  * classes in MiniTorch's colours; ds.X (n, 2) and ds.y (n,) are its tensors, shared, not
  * copied, so a change through one name is seen through the other as in MiniTorch. */
-#include "dsl/training.h"
+#include "lib/training.h"
 
-#include "dsl/interp.h"
-#include "dsl/tensor.h"
+#include "lang/interp.h"
+#include "lib/tensor_methods.h"
 #include "render/chart.h"
 
 #include <math.h>

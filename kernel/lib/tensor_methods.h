@@ -1,4 +1,5 @@
-/* tensor.h — tensors in the language (internal to kernel/dsl): builtins, operators, methods.
+/* tensor_methods.h — tensors in the language (internal to kernel/lib): builtins, operators,
+ * methods.
  *
  * A tensor value wraps one reference to an engine tensor made with the session's `struct mt_ctx`
  * (interp.h). Everything the language does with tensors goes through here, so the evaluator only
@@ -19,12 +20,12 @@
  *
  * Elements read back as floats are the shortest decimal that names the same float32
  * (render_float32_repr), so `tensor([0.1])[0]` is 0.1 and tolist() text round-trips. */
-#ifndef KERNEL_DSL_TENSOR_H
-#define KERNEL_DSL_TENSOR_H
+#ifndef KERNEL_LIB_TENSOR_METHODS_H
+#define KERNEL_LIB_TENSOR_METHODS_H
 
-#include "dsl/builtins.h"
-#include "dsl/lexer.h"
-#include "dsl/values.h"
+#include "lang/lexer.h"
+#include "lang/values.h"
+#include "lib/builtins.h"
 
 #include "minitorch/minitorch.h"
 

@@ -5,15 +5,15 @@
  * callback drops that output. Waiting builtins (sleep, input) poll the cancel flag at least
  * every 10 ms so an interrupt ends them promptly. The conversions (int, float, str, ...)
  * follow Python, with the language's spellings true/false/none. */
-#include "dsl/builtins.h"
+#include "lib/builtins.h"
 
-#include "dsl/compile.h"
+#include "lib/compile.h"
 
-#include "dsl/interp.h"
-#include "dsl/lexer.h"
-#include "dsl/magics.h"
-#include "dsl/tensor.h"
-#include "dsl/training.h"
+#include "lang/interp.h"
+#include "lang/lexer.h"
+#include "lib/magics.h"
+#include "lib/tensor_methods.h"
+#include "lib/training.h"
 
 #include "minitorch/minitorch.h"
 

@@ -1,4 +1,4 @@
-/* list.h — mutating lists and their methods (internal to kernel/dsl).
+/* list.h — mutating lists and their methods (internal to kernel/lang).
  *
  * Lists behave as Python's: `xs[i] = v` (negative i from the end), `xs += ys` extends the list
  * in place (every name for it sees the change), and the methods append, extend, insert, pop,
@@ -8,11 +8,11 @@
  *
  * Every store goes through dsl_list_check_store (values.h) first, so a list never comes to
  * hold itself; such a store raises ValueError and changes nothing. */
-#ifndef KERNEL_DSL_LIST_H
-#define KERNEL_DSL_LIST_H
+#ifndef KERNEL_LANG_LIST_H
+#define KERNEL_LANG_LIST_H
 
-#include "dsl/builtins.h"
-#include "dsl/interp.h"
+#include "lang/interp.h"
+#include "lib/builtins.h"
 
 extern const struct dsl_builtin dsl_list_methods[];
 extern const size_t dsl_list_method_count;

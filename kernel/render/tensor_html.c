@@ -1,4 +1,4 @@
-/* tensor.c — the text/plain form of an engine tensor, laid out as PyTorch prints it, and its
+/* tensor_html.c — the text/plain form of an engine tensor, laid out as PyTorch prints it, and its
  * text/html form, a table.
  *
  * Students compare what the kernel shows with PyTorch and numpy, so the layout follows

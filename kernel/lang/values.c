@@ -6,10 +6,10 @@
  * formatter lives in kernel/render, which reads engine tensors). Releasing never recurses (a
  * stack of dying containers linked through their `dead` fields); repr and == recurse at most
  * DSL_MAX_LIST_DEPTH levels. */
-#include "dsl/values.h"
+#include "lang/values.h"
 
-#include "dsl/ast.h"
-#include "dsl/builtins.h"
+#include "lang/ast.h"
+#include "lib/builtins.h"
 
 #include <minitorch/minitorch.h>
 

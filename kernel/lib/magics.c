@@ -10,12 +10,12 @@
  * backend uses. Without an argument each shows the current setting. A rejected argument raises
  * the engine's own error (mt_backend_parse lists the names, mt_backend_check says why cuda is
  * unavailable) and leaves the setting as it was. */
-#include "dsl/magics.h"
+#include "lib/magics.h"
 
-#include "dsl/ast.h"
-#include "dsl/diagnostics.h"
-#include "dsl/interp.h"
-#include "dsl/tensor.h"
+#include "lang/ast.h"
+#include "lang/interp.h"
+#include "lib/diagnostics.h"
+#include "lib/tensor_methods.h"
 
 #include "minitorch/minitorch.h"
 

@@ -1,4 +1,4 @@
-/* lexer.h — tokens of the MiniTorch language (internal to kernel/dsl).
+/* lexer.h — tokens of the MiniTorch language (internal to kernel/lang).
  *
  * The lexer turns a whole cell into a token array the way Python's tokenizer does: NEWLINE
  * ends a logical line (newlines inside (), [] and {} do not count), INDENT/DEDENT mark block
@@ -9,8 +9,8 @@
  * fast`, later `%time x @ y`). The same pass serves the parser
  * and dsl_is_complete, which needs to tell an unfinished cell (open bracket, open triple-quoted
  * string) from a broken one: such errors carry `incomplete = true`. */
-#ifndef KERNEL_DSL_LEXER_H
-#define KERNEL_DSL_LEXER_H
+#ifndef KERNEL_LANG_LEXER_H
+#define KERNEL_LANG_LEXER_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,5 +1,5 @@
-/* tensor.c — tensors in the language: creation builtins, operators, indexing, methods and
- * properties (see tensor.h).
+/* tensor_methods.c — tensors in the language: creation builtins, operators, indexing, methods and
+ * properties (see tensor_methods.h).
  *
  * Semantics are MiniTorch's (reference §3), PyTorch's where MiniTorch is silent: a number next
  * to a tensor becomes a shape-(1,) tensor on that tensor's backend and broadcasts; `a > b` is
@@ -10,10 +10,10 @@
  *
  * Ownership: engine calls hand back new references; each function here releases what it made
  * on every path, so an error in the middle of an expression leaks nothing. */
-#include "dsl/tensor.h"
+#include "lib/tensor_methods.h"
 
-#include "dsl/interp.h"
-#include "dsl/magics.h"
+#include "lang/interp.h"
+#include "lib/magics.h"
 #include "render/chart.h"
 #include "render/render.h"
 

@@ -1,6 +1,6 @@
 /* diagnostics.c — collecting the engine's per-op reports and showing them (see
  * diagnostics.h). */
-#include "dsl/diagnostics.h"
+#include "lib/diagnostics.h"
 
 #include "render/render.h"
 

@@ -1,4 +1,4 @@
-/* builtins.h — the table of builtin functions (internal to kernel/dsl).
+/* builtins.h — the table of builtin functions (internal to kernel/lib).
  *
  * Every builtin is one row: name, signature line, docstring, positional arity, keyword
  * parameters and the C function. The evaluator binds call arguments against the row, and
@@ -11,10 +11,10 @@
  *    must be filled.
  *  - max_args < 0 (varargs, like print): positional arguments go to `rest`, of which at least
  *    min_args are needed; `params` are keyword-only parameters filling the slots. */
-#ifndef KERNEL_DSL_BUILTINS_H
-#define KERNEL_DSL_BUILTINS_H
+#ifndef KERNEL_LIB_BUILTINS_H
+#define KERNEL_LIB_BUILTINS_H
 
-#include "dsl/values.h"
+#include "lang/values.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-/* diagnostics.h — what the engine did while a statement ran (internal to kernel/dsl).
+/* diagnostics.h — what the engine did while a statement ran (internal to kernel/lib).
  *
  * The engine reports every op through its diagnostics hook (struct mt_diag: op, backend,
  * shapes, strides, the path taken, threads, vector width, bytes, FLOPs, time). A log collects
@@ -18,8 +18,8 @@
  * Durations everywhere in the language's timings print through dsl_format_duration, one fixed
  * format ("812 ns", "1.23 µs", "45.6 ms", "2.35 s": three significant digits), so that a
  * notebook sanitizer can mask them with one regular expression. */
-#ifndef KERNEL_DSL_DIAGNOSTICS_H
-#define KERNEL_DSL_DIAGNOSTICS_H
+#ifndef KERNEL_LIB_DIAGNOSTICS_H
+#define KERNEL_LIB_DIAGNOSTICS_H
 
 #include "minitorch/minitorch.h"
 

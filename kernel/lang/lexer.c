@@ -6,7 +6,7 @@
  * size) ends in a located error instead of unbounded growth. Source must be valid UTF-8:
  * anything else is a SyntaxError pointing at the bad byte, so every string value the language
  * builds is valid UTF-8 and can become JSON. */
-#include "dsl/lexer.h"
+#include "lang/lexer.h"
 
 #include "render/render.h"
 

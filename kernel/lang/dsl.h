@@ -1,4 +1,4 @@
-/* dsl.h — the public API of the MiniTorch language (kernel/dsl).
+/* dsl.h — the public API of the MiniTorch language (kernel/lang).
  *
  * The language is Python-like (see shared DESIGN.md §4). This layer knows nothing about sockets:
  * it reads source text and reports what a cell produced through a `struct dsl_output` sink that
@@ -26,8 +26,8 @@
  * mt_cancel_requested() and ends the cell with a KeyboardInterrupt error. The caller clears the
  * flag before a request.
  */
-#ifndef KERNEL_DSL_DSL_H
-#define KERNEL_DSL_DSL_H
+#ifndef KERNEL_LANG_DSL_H
+#define KERNEL_LANG_DSL_H
 
 #include <jansson.h>
 #include <stdbool.h>

@@ -8,11 +8,12 @@
  *     |got - ref| <= DSL_AGREE_ATOL + DSL_AGREE_RTOL * |ref|    for every element
  *
  * NaN agrees only with NaN, an infinity only with the same infinity. The builtins themselves
- * (dsl_bi_compare, dsl_bi_timing) are declared with the other tensor builtins in tensor.h. */
-#ifndef KERNEL_DSL_COMPARE_H
-#define KERNEL_DSL_COMPARE_H
+ * (dsl_bi_compare, dsl_bi_timing) are declared with the other tensor builtins in tensor_methods.h.
+ */
+#ifndef KERNEL_LIB_COMPARE_H
+#define KERNEL_LIB_COMPARE_H
 
-#include "dsl/values.h"
+#include "lang/values.h"
 
 #include <stdbool.h>
 
