@@ -18,10 +18,8 @@
 #include "lang/ast.h"
 #include "lang/interp.h"
 #include "lang/lexer.h"
+#include "lang/library.h"
 #include "lang/list.h"
-#include "lib/builtins.h"
-#include "lib/magics.h"
-#include "lib/tensor_methods.h"
 #include "render/render.h"
 
 #include <stdint.h>

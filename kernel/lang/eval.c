@@ -11,10 +11,8 @@
  * Ownership inside the evaluator: an expression's result is a new reference that the caller
  * releases; operands are borrowed by the operators. */
 #include "lang/interp.h"
+#include "lang/library.h"
 #include "lang/list.h"
-#include "lib/builtins.h"
-#include "lib/magics.h"
-#include "lib/tensor_methods.h"
 
 #include "minitorch/minitorch.h"
 

@@ -5,7 +5,7 @@
 #include "lang/list.h"
 
 #include "lang/interp.h"
-#include "lib/builtins.h"
+#include "lang/native.h"
 
 #include <stdlib.h>
 #include <string.h>

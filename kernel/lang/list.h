@@ -12,7 +12,7 @@
 #define KERNEL_LANG_LIST_H
 
 #include "lang/interp.h"
-#include "lib/builtins.h"
+#include "lang/native.h"
 
 extern const struct dsl_builtin dsl_list_methods[];
 extern const size_t dsl_list_method_count;

@@ -21,7 +21,7 @@
 
 #include "lang/ast.h"
 #include "lang/interp.h"
-#include "lib/diagnostics.h"
+#include "lang/library.h"
 #include "render/render.h"
 
 #include <stdint.h>
@@ -343,16 +343,13 @@ int dsl_execute(struct dsl_session *s, const char *code, const struct dsl_output
     interp_init(&in, s, out ? out : &no_output, cell->src, cell->len);
     in.code = cell;
     struct dsl_value value = dsl_none();
-    struct dsl_diag_log *log = s->diagnostics ? malloc(sizeof *log) : NULL;
-    if (log) dsl_diag_start(log, s->ctx);
+    struct dsl_diag_log *log = s->diagnostics ? dsl_diag_open(s->ctx) : NULL;
     int r = dsl_run_block(&in, block, result ? &value : NULL);
     if (log) {
-        dsl_diag_stop(log);
         /* %diagnostics on: the table comes before the cell's result, as a display */
-        json_t *table = log->ops && in.out->display ? dsl_diag_bundle(log) : NULL;
+        json_t *table = dsl_diag_close(log, in.out->display != NULL);
         if (table) dsl_display(&in, table, NULL, false);
         json_decref(table);
-        free(log);
     }
     if (r == 0 && value.kind != DSL_NONE) {
         r = result_bundle(&in, value, result);

@@ -9,7 +9,7 @@
 #include "lang/values.h"
 
 #include "lang/ast.h"
-#include "lib/builtins.h"
+#include "lang/library.h"
 
 #include <minitorch/minitorch.h>
 

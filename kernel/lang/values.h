@@ -92,14 +92,12 @@ struct dsl_range {
     int64_t start, stop, step; /* step != 0 */
 };
 
-struct dsl_builtin;  /* builtins.h */
-struct dsl_method;   /* below */
-struct dsl_function; /* below */
-struct dsl_prog_cache;
-/* Frees a function's compiled programs (compile.c). */
-void dsl_prog_cache_free(struct dsl_prog_cache *c);
-struct dsl_code; /* ast.h */
-struct dsl_node; /* ast.h */
+struct dsl_builtin;    /* native.h */
+struct dsl_method;     /* below */
+struct dsl_function;   /* below */
+struct dsl_prog_cache; /* lib/compile.c (freed through lang/library.h) */
+struct dsl_code;       /* ast.h */
+struct dsl_node;       /* ast.h */
 
 struct dsl_value {
     enum dsl_kind kind;
@@ -146,8 +144,8 @@ struct dsl_function {
                                  * where a parameter has none */
     const char **locals;        /* names borrowed from the AST; params are the first nkw */
     size_t nlocals;
-    struct dsl_prog_cache *progs; /* owned: its compiled programs for map/zip/reduce (compile.c),
-                                   * or NULL */
+    struct dsl_prog_cache *progs; /* owned: its compiled programs for map/zip/reduce
+                                   * (lib/compile.c), or NULL */
     struct dsl_value dead;        /* while being freed: the next container to free */
 };
 

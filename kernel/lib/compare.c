@@ -23,7 +23,7 @@
 
 #include "lang/ast.h"
 #include "lang/interp.h"
-#include "lib/builtins.h"
+#include "lang/library.h"
 #include "lib/diagnostics.h"
 #include "lib/magics.h"
 #include "lib/tensor_methods.h"

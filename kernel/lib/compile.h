@@ -10,7 +10,7 @@
 #define KERNEL_LIB_COMPILE_H
 
 #include "lang/interp.h"
-#include "lib/builtins.h"
+#include "lang/library.h"
 
 #include "minitorch/minitorch.h"
 

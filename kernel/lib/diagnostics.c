@@ -2,10 +2,12 @@
  * diagnostics.h). */
 #include "lib/diagnostics.h"
 
+#include "lang/library.h"
 #include "render/render.h"
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static bool same_row(const struct mt_diag *a, const struct mt_diag *b)
@@ -70,6 +72,21 @@ void dsl_diag_start(struct dsl_diag_log *log, struct mt_ctx *ctx)
 void dsl_diag_stop(struct dsl_diag_log *log)
 {
     mt_ctx_set_diag(log->ctx, log->prev_fn, log->prev_user);
+}
+
+struct dsl_diag_log *dsl_diag_open(struct mt_ctx *ctx)
+{
+    struct dsl_diag_log *log = malloc(sizeof *log);
+    if (log) dsl_diag_start(log, ctx);
+    return log;
+}
+
+json_t *dsl_diag_close(struct dsl_diag_log *log, bool table)
+{
+    dsl_diag_stop(log);
+    json_t *bundle = table && log->ops ? dsl_diag_bundle(log) : NULL;
+    free(log);
+    return bundle;
 }
 
 void dsl_format_duration(double seconds, char *buf, size_t n)

@@ -4,8 +4,8 @@
 #ifndef KERNEL_LIB_TRAINING_H
 #define KERNEL_LIB_TRAINING_H
 
+#include "lang/library.h"
 #include "lang/values.h"
-#include "lib/builtins.h"
 
 extern const struct dsl_object_class dsl_dataset_class, dsl_model_class, dsl_sgd_class;
 

@@ -4,8 +4,8 @@
  * and, at detail level 1, their source; an unknown name under the cursor falls back to the call
  * around it; nothing is found in comments, for keywords or numbers. */
 #include "dsl_helpers.h"
+#include "lang/library.h"
 #include "lang/list.h"
-#include "lib/builtins.h"
 #include "lib/magics.h"
 #include "lib/tensor_methods.h"
 #include "test.h"

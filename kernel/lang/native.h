@@ -1,9 +1,11 @@
-/* builtins.h — the table of builtin functions (internal to kernel/lib).
+/* native.h — functions written in C: the row that describes one, and how a call's arguments
+ * bind to it (internal to kernel/lang).
  *
- * Every builtin is one row: name, signature line, docstring, positional arity, keyword
- * parameters and the C function. The evaluator binds call arguments against the row, and
- * help(), dsl_inspect and dsl_complete read the same rows, so a builtin is documented and
- * completable the moment it is added.
+ * Every builtin and every method (of lists here, of tensors in the library) is one row: name,
+ * signature line, docstring, positional arity, keyword parameters and the C function. The
+ * evaluator binds call arguments against the row, and help(), dsl_inspect and dsl_complete read
+ * the same rows, so a builtin is documented and completable the moment it is added. The
+ * library's table of builtins is declared in library.h.
  *
  * Binding rules (dsl_bind_args):
  *  - max_args >= 0: positional argument i fills slot i; `params` (may be NULL: no keywords
@@ -11,8 +13,8 @@
  *    must be filled.
  *  - max_args < 0 (varargs, like print): positional arguments go to `rest`, of which at least
  *    min_args are needed; `params` are keyword-only parameters filling the slots. */
-#ifndef KERNEL_LIB_BUILTINS_H
-#define KERNEL_LIB_BUILTINS_H
+#ifndef KERNEL_LANG_NATIVE_H
+#define KERNEL_LANG_NATIVE_H
 
 #include "lang/values.h"
 
@@ -44,12 +46,6 @@ struct dsl_builtin {
     dsl_builtin_fn fn;
     const char *doc; /* the docstring, without the signature */
 };
-
-extern const struct dsl_builtin dsl_builtins[];
-extern const size_t dsl_builtin_count;
-
-/* The builtin called `name`, or NULL. */
-const struct dsl_builtin *dsl_builtin_find(const char *name);
 
 /* Binds a call's arguments (all borrowed) into *args per the rules above (self left none).
  * Returns 0, or -1 after raising a TypeError on `in`. */
