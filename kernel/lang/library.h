@@ -4,7 +4,8 @@
  * %diagnostics only through the declarations below; kernel/lib defines them (builtins.c,
  * tensor_methods.c, magics.c, diagnostics.c, compile.c). The arrow between the two folders
  * points one way: the library includes the language's headers, the language includes this one
- * and never a header of kernel/lib. The two are linked into one library, mt_dsl. */
+ * and never a header of kernel/lib (the build's include roots and tools/check-layers.py hold
+ * it). The two are linked into one library, mt_dsl. */
 #ifndef KERNEL_LANG_LIBRARY_H
 #define KERNEL_LANG_LIBRARY_H
 
