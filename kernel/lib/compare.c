@@ -15,10 +15,10 @@
  *
  * Results are checked against the first backend that ran (compare.h: all-close with float32
  * tolerances). A backend that cannot run here (cuda without a GPU) is a row saying why, never
- * dropped. Each builtin shows two displays: the table (text/plain, text/html) and the chart
- * (render/chart.h, as %plot_renderer says), because one bundle holding HTML and a chart would
- * show only the HTML in JupyterLab. Both return none: the tables are the output, as IPython's
- * %timeit prints and returns None. */
+ * dropped. Each builtin shows two displays: the table (text/plain and text/html, laid out by
+ * render/table.c) and the chart (render/chart.h, as %plot_renderer says), because one bundle
+ * holding HTML and a chart would show only the HTML in JupyterLab. Both return none: the tables
+ * are the output, as IPython's %timeit prints and returns None. */
 #include "lib/compare.h"
 
 #include "lang/ast.h"
@@ -38,21 +38,6 @@
 #include <string.h>
 
 #define MAX_BACKENDS 8
-
-/* The table's display: text/plain from t, text/html from h; frees both. NULL when out of
- * memory. */
-static json_t *table_bundle(struct render_buf *t, struct render_buf *h)
-{
-    json_t *bundle = t->nomem || h->nomem ? NULL : render_text_bundle(render_buf_str(t));
-    if (bundle &&
-        json_object_set_new(bundle, "text/html", render_json_string(h->data, h->len)) != 0) {
-        json_decref(bundle);
-        bundle = NULL;
-    }
-    render_buf_free(t);
-    render_buf_free(h);
-    return bundle;
-}
 
 /* The backends argument at a->slot[slot]: a list of names (default: `dflt`). An unknown name
  * is the engine's ValueError, which lists the known ones. */
@@ -93,9 +78,6 @@ static bool backend_ready(struct mt_ctx *ctx, enum mt_backend b, char *why, size
     snprintf(why, n, "%s", msg && *msg ? msg : "not available on this machine");
     return false;
 }
-
-/* Appends s escaped for HTML. */
-static void html_text(struct render_buf *h, const char *s) { render_html_escape(h, s, strlen(s)); }
 
 /* ---- the variables a statement uses ------------------------------------------------------ */
 
@@ -408,83 +390,39 @@ static double time_unit(double most, const char **name)
     return units[i].scale;
 }
 
-/* Pads a cell of text to `width` columns ("µs" is two bytes, one column). */
-static void cell(struct render_buf *t, const char *s, int width)
-{
-    int pad = width - (int)render_utf8_count(s, strlen(s));
-    render_buf_printf(t, "%s%*s", s, pad > 0 ? pad : 0, "");
-}
-
 /* The table of compare's rows: text/plain and text/html. */
 static json_t *compare_table(const char *stmt, const struct row *rows, size_t n)
 {
     const struct row *ref = NULL;
     for (size_t i = 0; i < n && !ref; i++)
         if (!rows[i].why[0]) ref = &rows[i];
-    struct render_buf t, h;
-    render_buf_init(&t, 0);
-    render_buf_init(&h, 0);
-    render_buf_printf(&t, "compare: %s\n", stmt);
-    render_buf_puts(&h, "<table><caption style=\"text-align:left\">compare: <code>");
-    html_text(&h, stmt);
-    render_buf_puts(&h, "</code></caption>\n<thead><tr><th>backend</th><th>time per run</th>"
-                        "<th>runs</th><th>speed-up</th><th>agrees</th></tr></thead><tbody>\n");
-    static const char *const head[] = {"backend", "time per run", "runs", "speed-up", "agrees"};
-    static const int width[] = {8, 13, 12, 9};
-    for (int c = 0; c < 4; c++) {
-        cell(&t, head[c], width[c]);
-        render_buf_puts(&t, "  ");
-    }
-    render_buf_printf(&t, "%s\n", head[4]);
+    struct render_compare_row shown[MAX_BACKENDS];
+    char c[MAX_BACKENDS][4][96];
     for (size_t i = 0; i < n; i++) {
         const struct row *r = &rows[i];
-        const char *name = mt_backend_name(r->backend);
-        if (r->why[0]) {
-            cell(&t, name, width[0]);
-            render_buf_printf(&t, "  unavailable: %s\n", r->why);
-            render_buf_printf(&h, "<tr><td>%s</td><td colspan=\"4\">unavailable: ", name);
-            html_text(&h, r->why);
-            render_buf_puts(&h, "</td></tr>\n");
-            continue;
-        }
-        char c[4][96];
-        dsl_format_duration(r->seconds, c[0], sizeof c[0]);
-        snprintf(c[1], sizeof c[1], "%d \xc3\x97 %ld", r->batches, r->loops);
-        snprintf(c[2], sizeof c[2], "%.2fx", ref->seconds / r->seconds);
+        shown[i] = (struct render_compare_row){.backend = mt_backend_name(r->backend),
+                                               .why = r->why,
+                                               .cells = {c[i][0], c[i][1], c[i][2], c[i][3]},
+                                               .gpu = r->gpu};
+        if (r->why[0]) continue;
+        dsl_format_duration(r->seconds, c[i][0], sizeof c[i][0]);
+        snprintf(c[i][1], sizeof c[i][1], "%d \xc3\x97 %ld", r->batches, r->loops);
+        snprintf(c[i][2], sizeof c[i][2], "%.2fx", ref->seconds / r->seconds);
         if (r == ref)
-            snprintf(c[3], sizeof c[3], "reference");
+            snprintf(c[i][3], sizeof c[i][3], "reference");
         else if (isnan(r->diff))
-            snprintf(c[3], sizeof c[3], "%s (shapes or types differ)", r->agree ? "yes" : "NO");
+            snprintf(c[i][3], sizeof c[i][3], "%s (shapes or types differ)",
+                     r->agree ? "yes" : "NO");
         else /* two significant digits in plain decimals, as the other timings' numbers */
-            snprintf(c[3], sizeof c[3], "%s (max |diff| %.*f)", r->agree ? "yes" : "NO",
+            snprintf(c[i][3], sizeof c[i][3], "%s (max |diff| %.*f)", r->agree ? "yes" : "NO",
                      r->diff > 0 ? (int)fmax(0, fmin(20, 1 - floor(log10(r->diff)))) : 0, r->diff);
-        cell(&t, name, width[0]);
-        for (int k = 0; k < 3; k++) {
-            render_buf_puts(&t, "  ");
-            cell(&t, c[k], width[k + 1]);
-        }
-        render_buf_printf(&t, "  %s\n", c[3]);
-        render_buf_printf(&h, "<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
-                          name, c[0], c[1], c[2], c[3]);
     }
     char note[160];
     snprintf(note, sizeof note,
              "time: median of the batches (batches \xc3\x97 runs); agrees: all-close to the "
              "reference, |x - ref| <= %g + %g * |ref|",
              DSL_AGREE_ATOL, DSL_AGREE_RTOL);
-    render_buf_printf(&t, "%s\n", note);
-    render_buf_puts(&h, "</tbody></table>\n<p style=\"font-size:smaller\">");
-    html_text(&h, note);
-    render_buf_puts(&h, "</p>\n");
-    for (size_t i = 0; i < n; i++) { /* what the GPU did, from CUDA events */
-        if (!rows[i].gpu[0]) continue;
-        render_buf_printf(&t, "%s, first run: %s\n", mt_backend_name(rows[i].backend), rows[i].gpu);
-        render_buf_printf(
-            &h, "<p style=\"font-size:smaller\">%s, first run: ", mt_backend_name(rows[i].backend));
-        html_text(&h, rows[i].gpu);
-        render_buf_puts(&h, "</p>\n");
-    }
-    return table_bundle(&t, &h);
+    return render_compare_table(stmt, shown, n, note);
 }
 
 /* The bar chart of compare's rows: time per run, in the unit the slowest reads best in. */
@@ -686,50 +624,25 @@ static json_t *timing_table(enum timing_op op, const int64_t *sizes, size_t ns,
                             const enum mt_backend *backends, size_t nb, const double *secs,
                             char (*why)[256])
 {
-    struct render_buf t, h;
-    render_buf_init(&t, 0);
-    render_buf_init(&h, 0);
     char head[160];
     snprintf(head, sizeof head,
              "timing: %s, x and y = rand(2, n, n) (drawn inside the time), mean of %d runs",
              op_what[op], TRIALS);
-    render_buf_printf(&t, "%s\n", head);
-    render_buf_puts(&h, "<table><caption style=\"text-align:left\">");
-    html_text(&h, head);
-    render_buf_puts(&h, "</caption>\n<thead><tr><th>n</th>");
-    render_buf_printf(&t, "%6s", "n");
-    for (size_t i = 0; i < nb; i++) { /* no padding after the last column */
-        render_buf_puts(&t, "  ");
-        cell(&t, mt_backend_name(backends[i]), i + 1 < nb ? 11 : 0);
-        render_buf_printf(&h, "<th>%s</th>", mt_backend_name(backends[i]));
-    }
-    render_buf_puts(&t, "\n");
-    render_buf_puts(&h, "</tr></thead><tbody>\n");
-    for (size_t k = 0; k < ns; k++) {
-        render_buf_printf(&t, "%6lld", (long long)sizes[k]);
-        render_buf_printf(&h, "<tr><td>%lld</td>", (long long)sizes[k]);
-        for (size_t i = 0; i < nb; i++) {
-            char c[32];
+    const char *names[MAX_BACKENDS], *whys[MAX_BACKENDS], *cells[MAX_BACKENDS * MAX_SIZES];
+    char c[MAX_BACKENDS * MAX_SIZES][32];
+    for (size_t i = 0; i < nb; i++) {
+        names[i] = mt_backend_name(backends[i]);
+        whys[i] = why[i];
+        for (size_t k = 0; k < ns; k++) {
+            char *cell = c[i * ns + k];
             if (why[i][0])
-                snprintf(c, sizeof c, "unavailable");
+                snprintf(cell, sizeof c[0], "unavailable");
             else
-                dsl_format_duration(secs[i * ns + k], c, sizeof c);
-            render_buf_puts(&t, "  ");
-            cell(&t, c, i + 1 < nb ? 11 : 0);
-            render_buf_printf(&h, "<td>%s</td>", c);
+                dsl_format_duration(secs[i * ns + k], cell, sizeof c[0]);
+            cells[i * ns + k] = cell;
         }
-        render_buf_puts(&t, "\n");
-        render_buf_puts(&h, "</tr>\n");
     }
-    render_buf_puts(&h, "</tbody></table>\n");
-    for (size_t i = 0; i < nb; i++)
-        if (why[i][0]) {
-            render_buf_printf(&t, "%s unavailable: %s\n", mt_backend_name(backends[i]), why[i]);
-            render_buf_printf(&h, "<p>%s unavailable: ", mt_backend_name(backends[i]));
-            html_text(&h, why[i]);
-            render_buf_puts(&h, "</p>\n");
-        }
-    return table_bundle(&t, &h);
+    return render_timing_table(head, nb, names, whys, ns, sizes, cells);
 }
 
 int dsl_bi_timing(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)

@@ -234,14 +234,6 @@ static void cell_text(const struct dsl_diag_row *r, int c, const struct peaks *p
     }
 }
 
-/* Display width of UTF-8 text: code points (the table's text is ASCII but for "µs"). */
-static size_t width(const char *s)
-{
-    size_t w = 0;
-    for (; *s; s++) w += ((unsigned char)*s & 0xC0) != 0x80;
-    return w;
-}
-
 /* ---- the GPU table ------------------------------------------------------------------------ */
 
 enum {
@@ -303,59 +295,38 @@ static void gpu_cell(const struct dsl_diag_row *r, int c, const struct gpu_peaks
     }
 }
 
+struct gpu_rows {
+    const struct dsl_diag_row *rows[DSL_DIAG_MAX_ROWS]; /* the log's cuda rows */
+    struct gpu_peaks pk;
+};
+
+static void gpu_grid_cell(const void *ctx, size_t row, size_t col, char *buf, size_t n)
+{
+    const struct gpu_rows *g = ctx;
+    gpu_cell(g->rows[row], (int)col, &g->pk, buf, n);
+}
+
 /* The launches of the log's cuda rows, under the first table (nothing when there are none). */
 static void gpu_table(const struct dsl_diag_log *log, struct render_buf *t, struct render_buf *h)
 {
-    int rows = 0;
-    for (int i = 0; i < log->nrows; i++) rows += log->rows[i].first.kernel != NULL;
-    struct gpu_peaks pk = {0, 0};
-    const char *name = "?";
-    if (rows == 0 || !mt_cuda_peak(&pk.dram, &pk.fp32, &name)) return;
-    char cell[512];
-    size_t w[NG];
-    for (int c = 0; c < NG; c++) w[c] = width(gpu_headers[c]);
+    struct gpu_rows g = {.pk = {0, 0}};
+    size_t rows = 0;
     for (int i = 0; i < log->nrows; i++)
-        for (int c = 0; c < NG && log->rows[i].first.kernel; c++) {
-            gpu_cell(&log->rows[i], c, &pk, cell, sizeof cell);
-            if (width(cell) > w[c]) w[c] = width(cell);
-        }
+        if (log->rows[i].first.kernel) g.rows[rows++] = &log->rows[i];
+    const char *name = "?";
+    if (rows == 0 || !mt_cuda_peak(&g.pk.dram, &g.pk.fp32, &name)) return;
     char title[400];
     snprintf(title, sizeof title,
              "GPU launches on %s (peaks from its properties: DRAM %.0f GB/s, FP32 %.0f GFLOP/s; "
              "times from CUDA events):",
-             name, pk.dram, pk.fp32);
+             name, g.pk.dram, g.pk.fp32);
     render_buf_printf(t, "\n%s\n", title);
     render_buf_puts(h, "<p>");
     render_html_escape(h, title, strlen(title));
-    render_buf_puts(h, "</p>\n<table class=\"minitorch-diagnostics-gpu\">\n<thead><tr>");
-    for (int c = 0; c < NG; c++) {
-        bool num = c >= G_SHARED, last = c == NG - 1;
-        size_t pad = w[c] - width(gpu_headers[c]);
-        render_buf_printf(t, "%s%*s%s%*s", c ? "  " : "", num ? (int)pad : 0, "", gpu_headers[c],
-                          num || last ? 0 : (int)pad, "");
-        render_buf_puts(h, "<th>");
-        render_html_escape(h, gpu_headers[c], strlen(gpu_headers[c]));
-        render_buf_puts(h, "</th>");
-    }
-    render_buf_puts(t, "\n");
-    render_buf_puts(h, "</tr></thead>\n<tbody>\n");
-    for (int i = 0; i < log->nrows; i++) {
-        if (!log->rows[i].first.kernel) continue;
-        render_buf_puts(h, "<tr>");
-        for (int c = 0; c < NG; c++) {
-            gpu_cell(&log->rows[i], c, &pk, cell, sizeof cell);
-            bool num = c >= G_SHARED;
-            size_t pad = w[c] - width(cell);
-            render_buf_printf(t, "%s%*s%s%*s", c ? "  " : "", num ? (int)pad : 0, "", cell,
-                              num || c == NG - 1 ? 0 : (int)pad, "");
-            render_buf_puts(h, num ? "<td style=\"text-align:right\">" : "<td>");
-            render_html_escape(h, cell, strlen(cell));
-            render_buf_puts(h, "</td>");
-        }
-        render_buf_puts(t, "\n");
-        render_buf_puts(h, "</tr>\n");
-    }
-    render_buf_puts(h, "</tbody></table>\n");
+    render_buf_puts(h, "</p>\n");
+    bool right[NG];
+    for (int c = 0; c < NG; c++) right[c] = c >= G_SHARED;
+    render_grid(t, h, "minitorch-diagnostics-gpu", NG, gpu_headers, right, rows, gpu_grid_cell, &g);
 }
 
 void dsl_diag_gpu_summary(const struct dsl_diag_log *log, char *buf, size_t n)
@@ -390,79 +361,42 @@ void dsl_diag_gpu_summary(const struct dsl_diag_log *log, char *buf, size_t n)
     }
 }
 
+struct log_rows {
+    const struct dsl_diag_log *log;
+    struct peaks pk;
+};
+
+static void log_grid_cell(const void *ctx, size_t row, size_t col, char *buf, size_t n)
+{
+    const struct log_rows *l = ctx;
+    cell_text(&l->log->rows[row], (int)col, &l->pk, buf, n);
+}
+
 json_t *dsl_diag_bundle(const struct dsl_diag_log *log)
 {
-    char cell[512];
-    size_t w[NC];
-    struct peaks pk;
-    mt_machine_peak(&pk.read, &pk.fma);
-    for (int c = 0; c < NC; c++) w[c] = width(headers[c]);
-    for (int i = 0; i < log->nrows; i++)
-        for (int c = 0; c < NC; c++) {
-            cell_text(&log->rows[i], c, &pk, cell, sizeof cell);
-            if (width(cell) > w[c]) w[c] = width(cell);
-        }
+    struct log_rows l = {.log = log};
+    mt_machine_peak(&l.pk.read, &l.pk.fma);
     struct render_buf t, h;
     render_buf_init(&t, 0);
     render_buf_init(&h, 0);
     render_buf_printf(&t, "%ld engine op%s\n", log->ops, log->ops == 1 ? "" : "s");
-    render_buf_puts(&h, "<table class=\"minitorch-diagnostics\">\n<thead><tr>");
-    for (int c = 0; c < NC; c++) {
-        bool num = c >= C_THREADS && c != C_LOOP, last = c == NC - 1;
-        size_t pad = w[c] - width(headers[c]);
-        render_buf_printf(&t, "%s%*s%s%*s", c ? "  " : "", num ? (int)pad : 0, "", headers[c],
-                          num || last ? 0 : (int)pad, "");
-        render_buf_puts(&h, "<th>");
-        render_html_escape(&h, headers[c], strlen(headers[c]));
-        render_buf_puts(&h, "</th>");
-    }
-    render_buf_puts(&t, "\n");
-    render_buf_puts(&h, "</tr></thead>\n<tbody>\n");
-    for (int i = 0; i < log->nrows; i++) {
-        render_buf_puts(&h, "<tr>");
-        for (int c = 0; c < NC; c++) {
-            cell_text(&log->rows[i], c, &pk, cell, sizeof cell);
-            /* left-aligned text, right-aligned numbers */
-            bool num = c >= C_THREADS && c != C_LOOP;
-            size_t pad = w[c] - width(cell);
-            render_buf_printf(&t, "%s%*s%s%*s", c ? "  " : "", num ? (int)pad : 0, "", cell,
-                              num || c == NC - 1 ? 0 : (int)pad, "");
-            render_buf_puts(&h, num ? "<td style=\"text-align:right\">" : "<td>");
-            render_html_escape(&h, cell, strlen(cell));
-            render_buf_puts(&h, "</td>");
-        }
-        render_buf_puts(&t, "\n");
-        render_buf_puts(&h, "</tr>\n");
-    }
-    render_buf_puts(&h, "</tbody></table>\n");
+    bool right[NC]; /* left-aligned text, right-aligned numbers */
+    for (int c = 0; c < NC; c++) right[c] = c >= C_THREADS && c != C_LOOP;
+    render_grid(&t, &h, "minitorch-diagnostics", NC, headers, right, (size_t)log->nrows,
+                log_grid_cell, &l);
     if (log->dropped) {
         render_buf_printf(&t, "(%ld more ops in other shapes not shown)\n", log->dropped);
         render_buf_printf(&h, "<p>(%ld more ops in other shapes not shown)</p>\n", log->dropped);
     }
-    if (pk.read > 0 || pk.fma > 0) { /* what the last column compares with, and its limits */
+    if (l.pk.read > 0 || l.pk.fma > 0) { /* what the last column compares with, and its limits */
         char note[256];
         snprintf(note, sizeof note,
                  "Machine peak (measured once, all threads): reading memory %.0f GB/s, FMA "
                  "%.0f GFLOP/s. Ops on data that fits in the caches can pass the memory peak.",
-                 pk.read, pk.fma);
+                 l.pk.read, l.pk.fma);
         render_buf_printf(&t, "%s\n", note);
         render_buf_printf(&h, "<p>%s</p>\n", note);
     }
     gpu_table(log, &t, &h);
-    json_t *bundle = NULL;
-    if (!t.nomem && !h.nomem) {
-        bundle = render_text_bundle(render_buf_str(&t));
-        json_t *html = json_string(render_buf_str(&h));
-        if (!bundle || !html) {
-            json_decref(html);
-            json_decref(bundle);
-            bundle = NULL;
-        } else if (json_object_set_new(bundle, "text/html", html) != 0) { /* html taken */
-            json_decref(bundle);
-            bundle = NULL;
-        }
-    }
-    render_buf_free(&t);
-    render_buf_free(&h);
-    return bundle;
+    return render_table_bundle(&t, &h);
 }

@@ -12,6 +12,7 @@
 #include "lang/interp.h"
 #include "lib/tensor_methods.h"
 #include "render/chart.h"
+#include "render/render.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -709,32 +710,23 @@ static void fmt_time(char *buf, size_t len, double s)
         snprintf(buf, len, "%.2f s", s);
 }
 
-/* The live progress display: a bar, epoch, loss, correct, time per epoch and time left. */
+/* The live progress display (render/table.c draws the bar): epoch, loss, correct, time per
+ * epoch and time left. */
 static json_t *progress_bundle(int epoch, int epochs, double loss, int64_t correct, int64_t n,
                                double per_epoch, bool done)
 {
-    char plain[256], per[32], left[32], lbuf[32];
+    char status[256], per[32], left[32], lbuf[32];
     fmt_time(per, sizeof per, per_epoch);
     fmt_time(left, sizeof left, per_epoch * (epochs - epoch));
-    int width = 30, fill = epochs ? (int)((long long)width * epoch / epochs) : width;
-    char bar[64];
-    for (int i = 0; i < width; i++) bar[i] = i < fill ? '#' : '.';
-    bar[width] = '\0';
     if (done)
-        snprintf(plain, sizeof plain, "[%s] epoch %d/%d done", bar, epoch, epochs);
+        snprintf(status, sizeof status, "epoch %d/%d done", epoch, epochs);
     else if (epoch == 0)
-        snprintf(plain, sizeof plain, "[%s] epoch 0/%d starting", bar, epochs);
+        snprintf(status, sizeof status, "epoch 0/%d starting", epochs);
     else
-        snprintf(plain, sizeof plain,
-                 "[%s] epoch %d/%d  loss %s  correct %lld/%lld  %s per epoch  %s left", bar, epoch,
-                 epochs, fmt_loss(lbuf, sizeof lbuf, loss, 4), (long long)correct, (long long)n,
-                 per, left);
-    char html[512];
-    snprintf(html, sizeof html,
-             "<div><progress value=\"%d\" max=\"%d\" style=\"width:300px\"></progress> "
-             "<code>%s</code></div>",
-             epoch, epochs, plain + width + 3);
-    return json_pack("{s:s, s:s}", "text/plain", plain, "text/html", html);
+        snprintf(status, sizeof status,
+                 "epoch %d/%d  loss %s  correct %lld/%lld  %s per epoch  %s left", epoch, epochs,
+                 fmt_loss(lbuf, sizeof lbuf, loss, 4), (long long)correct, (long long)n, per, left);
+    return render_progress_bundle(epoch, epochs, status);
 }
 
 /* t seen from backend b: an alias of its storage (no history), a leaf needing grad when asked. */
