@@ -236,31 +236,12 @@ const char *dsl_suggest_name(struct dsl_session *s, const char *name)
 
 /* ---- operators -------------------------------------------------------------------------- */
 
-static const char *op_text(enum dsl_tok op)
-{
-    switch (op) {
-    case DSL_T_PLUS: return "+";
-    case DSL_T_MINUS: return "-";
-    case DSL_T_STAR: return "*";
-    case DSL_T_SLASH: return "/";
-    case DSL_T_DSLASH: return "//";
-    case DSL_T_PERCENT: return "%";
-    case DSL_T_DSTAR: return "**";
-    case DSL_T_AT: return "@";
-    case DSL_T_LT: return "<";
-    case DSL_T_LE: return "<=";
-    case DSL_T_GT: return ">";
-    case DSL_T_GE: return ">=";
-    default: return "?";
-    }
-}
-
 static int overflow(struct dsl_interp *in, enum dsl_tok op)
 {
     return dsl_raise(in, "OverflowError",
                      "integer overflow in '%s': the result does not fit in "
                      "64 bits",
-                     op_text(op));
+                     dsl_op_symbol(op));
 }
 
 static int int_pow(struct dsl_interp *in, int64_t base, int64_t exp, struct dsl_value *out)
@@ -464,7 +445,7 @@ int dsl_binary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a, struc
         return dsl_raise(in, "TypeError", "can only concatenate %s (not \"%s\") to %s",
                          dsl_type_name(a), dsl_type_name(b), dsl_type_name(a));
     return dsl_raise(in, "TypeError", "unsupported operand type(s) for %s: '%s' and '%s'",
-                     op_text(op), dsl_type_name(a), dsl_type_name(b));
+                     dsl_op_symbol(op), dsl_type_name(a), dsl_type_name(b));
 }
 
 static int cmp_result(enum dsl_tok op, int c)
@@ -530,7 +511,7 @@ static int compare_at(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a
         return 0;
     }
     return dsl_raise(in, "TypeError", "'%s' not supported between instances of '%s' and '%s'",
-                     op_text(op), dsl_type_name(a), dsl_type_name(b));
+                     dsl_op_symbol(op), dsl_type_name(a), dsl_type_name(b));
 }
 
 int dsl_compare(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a, struct dsl_value b,
@@ -743,8 +724,8 @@ static int eval_unary(struct dsl_interp *in, const struct dsl_node *n, struct ds
         dsl_value_release(v);
         return r;
     }
-    r = dsl_raise_at(in, n->pos, "TypeError", "bad operand type for unary %s: '%s'", op_text(n->op),
-                     dsl_type_name(v));
+    r = dsl_raise_at(in, n->pos, "TypeError", "bad operand type for unary %s: '%s'",
+                     dsl_op_symbol(n->op), dsl_type_name(v));
     dsl_value_release(v);
     return r;
 }

@@ -128,6 +128,27 @@ const char *dsl_tok_name(enum dsl_tok t)
     return (unsigned)t < DSL_T_COUNT && tok_names[t] ? tok_names[t] : "token";
 }
 
+const char *dsl_op_symbol(enum dsl_tok op)
+{
+    switch (op) {
+    case DSL_T_PLUS: return "+";
+    case DSL_T_MINUS: return "-";
+    case DSL_T_STAR: return "*";
+    case DSL_T_SLASH: return "/";
+    case DSL_T_DSLASH: return "//";
+    case DSL_T_PERCENT: return "%";
+    case DSL_T_DSTAR: return "**";
+    case DSL_T_AT: return "@";
+    case DSL_T_LT: return "<";
+    case DSL_T_GT: return ">";
+    case DSL_T_EQ: return "==";
+    case DSL_T_NE: return "!=";
+    case DSL_T_LE: return "<=";
+    case DSL_T_GE: return ">=";
+    default: return "?";
+    }
+}
+
 int dsl_syntax_error_set(struct dsl_syntax_error *err, const char *ename, size_t pos,
                          const char *fmt, ...)
 {

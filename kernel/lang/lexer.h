@@ -125,6 +125,10 @@ void dsl_tokens_free(struct dsl_tokens *toks);
 /* How a token type is named in messages: "')'", "end of line", "name". Static. */
 const char *dsl_tok_name(enum dsl_tok t);
 
+/* The symbol of an operator token in error messages: "+", "//", "<=", "==", ...; "?" for a
+ * token that is no operator. Static. */
+const char *dsl_op_symbol(enum dsl_tok op);
+
 /* Fills *err (printf-style message) and returns -1. */
 int dsl_syntax_error_set(struct dsl_syntax_error *err, const char *ename, size_t pos,
                          const char *fmt, ...) __attribute__((format(printf, 4, 5)));

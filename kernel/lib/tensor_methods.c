@@ -92,27 +92,6 @@ typedef enum mt_status (*zip_fn)(struct mt_ctx *ctx, struct mt_tensor *a, struct
                                  struct mt_tensor **out);
 typedef enum mt_status (*map_fn)(struct mt_ctx *ctx, struct mt_tensor *a, struct mt_tensor **out);
 
-static const char *op_symbol(enum dsl_tok op)
-{
-    switch (op) {
-    case DSL_T_PLUS: return "+";
-    case DSL_T_MINUS: return "-";
-    case DSL_T_STAR: return "*";
-    case DSL_T_SLASH: return "/";
-    case DSL_T_DSLASH: return "//";
-    case DSL_T_PERCENT: return "%";
-    case DSL_T_DSTAR: return "**";
-    case DSL_T_AT: return "@";
-    case DSL_T_LT: return "<";
-    case DSL_T_GT: return ">";
-    case DSL_T_EQ: return "==";
-    case DSL_T_NE: return "!=";
-    case DSL_T_LE: return "<=";
-    case DSL_T_GE: return ">=";
-    default: return "?";
-    }
-}
-
 static bool tensor_or_number(struct dsl_value v)
 {
     return v.kind == DSL_TENSOR || dsl_is_number(v);
@@ -147,7 +126,7 @@ int dsl_tensor_binary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a
     if (!fn || !(a.kind == DSL_TENSOR || (number_ok && dsl_is_number(a))) ||
         !(b.kind == DSL_TENSOR || (number_ok && dsl_is_number(b))))
         return dsl_raise(in, "TypeError", "unsupported operand type(s) for %s: '%s' and '%s'",
-                         op_symbol(op), dsl_type_name(a), dsl_type_name(b));
+                         dsl_op_symbol(op), dsl_type_name(a), dsl_type_name(b));
     struct mt_tensor *ta, *tb, *r = NULL;
     if (operands(in, a, b, &ta, &tb) != 0) {
         mt_tensor_release(ta);
@@ -199,7 +178,7 @@ int dsl_tensor_compare(struct dsl_interp *in, enum dsl_tok op, struct dsl_value 
             return 0;
         }
         return dsl_raise(in, "TypeError", "'%s' not supported between instances of '%s' and '%s'",
-                         op_symbol(op), dsl_type_name(a), dsl_type_name(b));
+                         dsl_op_symbol(op), dsl_type_name(a), dsl_type_name(b));
     }
     struct mt_tensor *ta, *tb, *r = NULL;
     if (operands(in, a, b, &ta, &tb) != 0) {
