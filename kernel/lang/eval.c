@@ -1,187 +1,26 @@
 /* eval.c — the tree-walking evaluator.
  *
  * Two dispatch tables indexed by node kind, one for expressions (producing a value) and one
- * for statements (producing OK, BREAK, CONTINUE or an error). Arithmetic follows Python on
- * int64 and double: / is true division, // and % floor, ** of ints stays exact or raises
- * OverflowError, and dividing by zero raises ZeroDivisionError. Every loop iteration polls
- * the cancel flag so an interrupt ends any cell within one iteration. Whatever involves a
- * tensor (operators, comparisons, indexing, attributes, truth) is handed to tensor_methods.c; a
- * line magic to magics.c.
+ * for statements (producing OK, BREAK, CONTINUE or an error). The operators' arithmetic, which
+ * follows Python, is in operators.c, numbers.c and sequences.c (operators.h); raising errors
+ * and the cell's output in interp.c. Every loop iteration polls the cancel flag so an interrupt
+ * ends any cell within one iteration. Whatever involves a tensor (operators, comparisons,
+ * indexing, attributes, truth) is handed to the library (library.h); a line magic too.
  *
  * Ownership inside the evaluator: an expression's result is a new reference that the caller
  * releases; operands are borrowed by the operators. */
 #include "lang/interp.h"
 #include "lang/library.h"
 #include "lang/list.h"
+#include "lang/operators.h"
 
 #include "minitorch/minitorch.h"
 
 #include <assert.h>
-#include <math.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 enum { X_ERR = -1, X_OK = 0, X_BREAK = 1, X_CONTINUE = 2, X_RETURN = 3 };
-
-/* ---- errors ----------------------------------------------------------------------------- */
-
-static int raise_v(struct dsl_interp *in, bool has_pos, size_t pos, const char *ename,
-                   const char *fmt, va_list ap)
-{
-    if (in->ename) return -1;
-    in->ename = ename;
-    in->has_pos = has_pos;
-    in->pos = pos;
-    char *msg = NULL;
-    if (vasprintf(&msg, fmt, ap) < 0) msg = NULL;
-    in->evalue = msg;
-    return -1;
-}
-
-int dsl_raise(struct dsl_interp *in, const char *ename, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    raise_v(in, false, 0, ename, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
-int dsl_raise_at(struct dsl_interp *in, size_t pos, const char *ename, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    raise_v(in, true, pos, ename, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
-int dsl_raise_status(struct dsl_interp *in, int status)
-{
-    switch (status) {
-    case DSL_V_TOOBIG:
-        return dsl_raise(in, "MemoryError",
-                         "value too large (strings are limited to %zu MiB, lists to %zu items)",
-                         DSL_MAX_STR_BYTES >> 20, DSL_MAX_LIST_LEN);
-    case DSL_V_DEPTH:
-        return dsl_raise(in, "RecursionError",
-                         "maximum recursion depth exceeded while getting the repr of an object "
-                         "(lists nested more than %d deep)",
-                         DSL_MAX_LIST_DEPTH);
-    case DSL_V_CYCLE: return dsl_list_raise_store(in, status);
-    case DSL_V_CANCELLED: return dsl_raise(in, "KeyboardInterrupt", "interrupted");
-    default: return dsl_raise(in, "MemoryError", "out of memory");
-    }
-}
-
-int dsl_raise_size(struct dsl_interp *in, const char *what, uint64_t asked)
-{
-    bool str = strcmp(what, "string") == 0;
-    uint64_t limit = str ? DSL_MAX_STR_BYTES : DSL_MAX_LIST_LEN;
-    if (str)
-        return dsl_raise(in, "MemoryError",
-                         "cannot make a string of %llu bytes: strings are limited to %llu MiB",
-                         (unsigned long long)asked, (unsigned long long)(limit >> 20));
-    return dsl_raise(in, "MemoryError",
-                     "cannot make a list of %llu items: lists are limited to %llu items",
-                     (unsigned long long)asked, (unsigned long long)limit);
-}
-
-void dsl_error_locate(struct dsl_interp *in, size_t pos)
-{
-    if (in->ename && !in->has_pos) {
-        in->has_pos = true;
-        in->pos = pos;
-    }
-}
-
-void dsl_emit(struct dsl_interp *in, const char *name, const char *text)
-{
-    if (!in->out->stream || !text[0] || in->out_bytes > DSL_MAX_CELL_OUTPUT) return;
-    size_t n = strlen(text), room = DSL_MAX_CELL_OUTPUT - in->out_bytes;
-    if (n <= room) {
-        in->out_bytes += n;
-        in->out->stream(in->out->ctx, name, text);
-        return;
-    }
-    while (room > 0 && ((unsigned char)text[room] & 0xC0) == 0x80) room--; /* whole characters */
-    char *head = strndup(text, room);
-    if (head && room) in->out->stream(in->out->ctx, name, head);
-    free(head);
-    in->out_bytes = DSL_MAX_CELL_OUTPUT + 1; /* nothing more from this cell */
-    char note[160];
-    snprintf(note, sizeof note,
-             "\n[output truncated: this cell wrote more than %zu MiB; the rest is not shown]\n",
-             DSL_MAX_CELL_OUTPUT >> 20);
-    in->out->stream(in->out->ctx, "stderr", note);
-}
-
-/* The bytes of a mime bundle's data: its strings' lengths (text, HTML, SVG, base64 images), and
- * anything else as serialized JSON. */
-static size_t bundle_bytes(json_t *bundle)
-{
-    size_t n = 0;
-    const char *key;
-    json_t *v;
-    json_object_foreach(bundle, key, v)
-    {
-        n += strlen(key);
-        n += json_is_string(v) ? json_string_length(v) : json_dumpb(v, NULL, 0, JSON_COMPACT);
-    }
-    return n;
-}
-
-void dsl_display(struct dsl_interp *in, json_t *bundle, const char *display_id, bool update)
-{
-    if (!in->out->display) return;
-    if (update) {
-        in->out->display(in->out->ctx, bundle, display_id, true);
-        return;
-    }
-    if (in->shown > DSL_MAX_CELL_DISPLAYS) return; /* past the limit, the note already said so */
-    const size_t n = bundle_bytes(bundle);
-    if (in->shown < DSL_MAX_CELL_DISPLAYS && n <= DSL_MAX_CELL_DISPLAY - in->shown_bytes) {
-        in->shown++;
-        in->shown_bytes += n;
-        in->out->display(in->out->ctx, bundle, display_id, false);
-        return;
-    }
-    in->shown = DSL_MAX_CELL_DISPLAYS + 1; /* nothing more from this cell */
-    char note[200];
-    snprintf(note, sizeof note,
-             "\n[output truncated: this cell displayed more than %zu MiB or %d values; the rest "
-             "is not shown]\n",
-             DSL_MAX_CELL_DISPLAY >> 20, DSL_MAX_CELL_DISPLAYS);
-    if (in->out->stream) in->out->stream(in->out->ctx, "stderr", note);
-}
-
-/* How often loops let the output sink flush: often enough to look live to a person. */
-#define FLUSH_EVERY_NS 50000000LL
-
-int dsl_check_cancel(struct dsl_interp *in, size_t pos)
-{
-    if (mt_cancel_requested()) return dsl_raise_at(in, pos, "KeyboardInterrupt", "interrupted");
-    /* Reading the clock costs ~20 ns; look at it every 1024 iterations only. */
-    if (in->out->flush && (++in->polls & 1023) == 0) {
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        long long now = (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-        if (now - in->last_flush_ns >= FLUSH_EVERY_NS) {
-            in->last_flush_ns = now;
-            in->out->flush(in->out->ctx);
-        }
-    }
-    return 0;
-}
-
-int dsl_str_of(struct dsl_interp *in, struct render_buf *b, struct dsl_value v)
-{
-    int st = dsl_value_str(b, v);
-    return st != DSL_V_OK ? dsl_raise_status(in, st) : 0;
-}
 
 /* ---- names ------------------------------------------------------------------------------ */
 
@@ -232,334 +71,6 @@ const char *dsl_suggest_name(struct dsl_session *s, const char *name)
     static const char *const constants[] = {"true", "false", "none"};
     for (size_t i = 0; i < 3; i++) consider(name, constants[i], &best, &best_d, tie);
     return best;
-}
-
-/* ---- operators -------------------------------------------------------------------------- */
-
-static int overflow(struct dsl_interp *in, enum dsl_tok op)
-{
-    return dsl_raise(in, "OverflowError",
-                     "integer overflow in '%s': the result does not fit in "
-                     "64 bits",
-                     dsl_op_symbol(op));
-}
-
-static int int_pow(struct dsl_interp *in, int64_t base, int64_t exp, struct dsl_value *out)
-{
-    if (exp < 0) {
-        if (base == 0)
-            return dsl_raise(in, "ZeroDivisionError", "0 cannot be raised to a negative power");
-        *out = dsl_float(pow((double)base, (double)exp));
-        return 0;
-    }
-    int64_t result = 1;
-    while (exp > 0) {
-        if (exp & 1) {
-            if (__builtin_mul_overflow(result, base, &result)) return overflow(in, DSL_T_DSTAR);
-        }
-        exp >>= 1;
-        if (exp > 0 && __builtin_mul_overflow(base, base, &base)) return overflow(in, DSL_T_DSTAR);
-    }
-    *out = dsl_int(result);
-    return 0;
-}
-
-static int int_arith(struct dsl_interp *in, enum dsl_tok op, int64_t a, int64_t b,
-                     struct dsl_value *out)
-{
-    int64_t r;
-    switch (op) {
-    case DSL_T_PLUS:
-        if (__builtin_add_overflow(a, b, &r)) return overflow(in, op);
-        break;
-    case DSL_T_MINUS:
-        if (__builtin_sub_overflow(a, b, &r)) return overflow(in, op);
-        break;
-    case DSL_T_STAR:
-        if (__builtin_mul_overflow(a, b, &r)) return overflow(in, op);
-        break;
-    case DSL_T_SLASH:
-        if (b == 0) return dsl_raise(in, "ZeroDivisionError", "division by zero");
-        /* ints beyond 2**53 would round twice through double; long double holds every
-         * int64 exactly, so the quotient is rounded (nearly always) once, like Python's */
-        *out = dsl_float((double)((long double)a / (long double)b));
-        return 0;
-    case DSL_T_DSLASH:
-        if (b == 0) return dsl_raise(in, "ZeroDivisionError", "integer division or modulo by zero");
-        if (a == INT64_MIN && b == -1) return overflow(in, op);
-        r = a / b;
-        if (a % b != 0 && ((a < 0) != (b < 0))) r--;
-        break;
-    case DSL_T_PERCENT:
-        if (b == 0) return dsl_raise(in, "ZeroDivisionError", "integer modulo by zero");
-        if (b == -1) {
-            r = 0;
-            break;
-        }
-        r = a % b;
-        if (r != 0 && ((r < 0) != (b < 0))) r += b;
-        break;
-    case DSL_T_DSTAR: return int_pow(in, a, b, out);
-    default: return -1;
-    }
-    *out = dsl_int(r);
-    return 0;
-}
-
-static int float_arith(struct dsl_interp *in, enum dsl_tok op, double a, double b,
-                       struct dsl_value *out)
-{
-    double r;
-    switch (op) {
-    case DSL_T_PLUS: r = a + b; break;
-    case DSL_T_MINUS: r = a - b; break;
-    case DSL_T_STAR: r = a * b; break;
-    case DSL_T_SLASH:
-        if (b == 0.0) return dsl_raise(in, "ZeroDivisionError", "float division by zero");
-        r = a / b;
-        break;
-    case DSL_T_DSLASH:
-    case DSL_T_PERCENT: {
-        if (b == 0.0)
-            return dsl_raise(in, "ZeroDivisionError", "float %s by zero",
-                             op == DSL_T_DSLASH ? "floor division" : "modulo");
-        /* CPython's float_divmod */
-        double mod = fmod(a, b);
-        double div = (a - mod) / b;
-        if (mod != 0.0) {
-            if ((b < 0) != (mod < 0)) {
-                mod += b;
-                div -= 1.0;
-            }
-        } else {
-            mod = copysign(0.0, b);
-        }
-        double floordiv;
-        if (div != 0.0) {
-            floordiv = floor(div);
-            if (div - floordiv > 0.5) floordiv += 1.0;
-        } else {
-            floordiv = copysign(0.0, a / b);
-        }
-        r = op == DSL_T_DSLASH ? floordiv : mod;
-        break;
-    }
-    case DSL_T_DSTAR:
-        if (a == 0.0 && b < 0.0)
-            return dsl_raise(in, "ZeroDivisionError", "0.0 cannot be raised to a negative power");
-        if (a < 0.0 && isfinite(b) && b != floor(b))
-            return dsl_raise(in, "ValueError",
-                             "negative number cannot be raised to a fractional power");
-        r = pow(a, b);
-        if (isinf(r) && isfinite(a) && isfinite(b))
-            return dsl_raise(in, "OverflowError", "float power overflow: result too large");
-        break;
-    default: return -1;
-    }
-    *out = dsl_float(r);
-    return 0;
-}
-
-static int concat(struct dsl_interp *in, struct dsl_value a, struct dsl_value b,
-                  struct dsl_value *out)
-{
-    if (a.kind == DSL_STR) {
-        size_t n = a.as.s->len + b.as.s->len;
-        if (n > DSL_MAX_STR_BYTES) return dsl_raise_size(in, "string", n);
-        struct dsl_str *s = dsl_str_alloc(n);
-        if (!s) return dsl_raise_status(in, DSL_V_NOMEM);
-        memcpy(s->data, a.as.s->data, a.as.s->len);
-        memcpy(s->data + a.as.s->len, b.as.s->data, b.as.s->len);
-        out->kind = DSL_STR;
-        out->as.s = s;
-        return 0;
-    }
-    size_t n = a.as.l->len + b.as.l->len;
-    if (n > DSL_MAX_LIST_LEN) return dsl_raise_size(in, "list", n);
-    struct dsl_list *l = dsl_list_new(n);
-    if (!l) return dsl_raise_status(in, DSL_V_NOMEM);
-    for (size_t i = 0; i < a.as.l->len; i++) dsl_list_push(l, dsl_value_retain(a.as.l->items[i]));
-    for (size_t i = 0; i < b.as.l->len; i++) dsl_list_push(l, dsl_value_retain(b.as.l->items[i]));
-    out->kind = DSL_LIST;
-    out->as.l = l;
-    return 0;
-}
-
-/* n copies of len items or bytes, for the message of a repetition over the limit (saturated:
- * it only has to say "too many") */
-static uint64_t times(uint64_t len, int64_t n)
-{
-    uint64_t r;
-    return __builtin_mul_overflow(len, (uint64_t)n, &r) ? UINT64_MAX : r;
-}
-
-static int repeat(struct dsl_interp *in, struct dsl_value seq, int64_t n, struct dsl_value *out)
-{
-    /* empty times anything is empty at once: "" * 10**12 must not loop 10**12 times (found by
-     * the language fuzzer, a 15-byte input that hung it) */
-    if (n < 0 || (seq.kind == DSL_STR ? seq.as.s->len : seq.as.l->len) == 0) n = 0;
-    if (seq.kind == DSL_STR) {
-        size_t len = seq.as.s->len;
-        /* checked before allocating: "x" * 10**10 asks for 10 GB and must not try */
-        if (len && (uint64_t)n > DSL_MAX_STR_BYTES / len)
-            return dsl_raise_size(in, "string", times(len, n));
-        struct dsl_str *s = dsl_str_alloc(len * (size_t)n);
-        if (!s) return dsl_raise_status(in, DSL_V_NOMEM);
-        for (int64_t i = 0; i < n; i++) memcpy(s->data + (size_t)i * len, seq.as.s->data, len);
-        out->kind = DSL_STR;
-        out->as.s = s;
-        return 0;
-    }
-    size_t len = seq.as.l->len;
-    if (len && (uint64_t)n > DSL_MAX_LIST_LEN / len)
-        return dsl_raise_size(in, "list", times(len, n));
-    struct dsl_list *l = dsl_list_new(len * (size_t)n);
-    if (!l) return dsl_raise_status(in, DSL_V_NOMEM);
-    for (int64_t i = 0; i < n; i++)
-        for (size_t j = 0; j < len; j++) dsl_list_push(l, dsl_value_retain(seq.as.l->items[j]));
-    out->kind = DSL_LIST;
-    out->as.l = l;
-    return 0;
-}
-
-static bool is_seq(struct dsl_value v) { return v.kind == DSL_STR || v.kind == DSL_LIST; }
-
-int dsl_binary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a, struct dsl_value b,
-               struct dsl_value *out)
-{
-    if (a.kind == DSL_TENSOR || b.kind == DSL_TENSOR) return dsl_tensor_binary(in, op, a, b, out);
-    if (op != DSL_T_AT && dsl_is_number(a) && dsl_is_number(b)) {
-        if (a.kind == DSL_FLOAT || b.kind == DSL_FLOAT)
-            return float_arith(in, op, dsl_as_double(a), dsl_as_double(b), out);
-        return int_arith(in, op, dsl_as_int(a), dsl_as_int(b), out);
-    }
-    if (op == DSL_T_PLUS && is_seq(a) && a.kind == b.kind) return concat(in, a, b, out);
-    if (op == DSL_T_STAR) {
-        if (is_seq(a) && dsl_is_intlike(b)) return repeat(in, a, dsl_as_int(b), out);
-        if (dsl_is_intlike(a) && is_seq(b)) return repeat(in, b, dsl_as_int(a), out);
-        if (is_seq(a) || is_seq(b))
-            return dsl_raise(in, "TypeError", "can't multiply sequence by non-int of type '%s'",
-                             dsl_type_name(is_seq(a) ? b : a));
-    }
-    if (op == DSL_T_PLUS && is_seq(a) && is_seq(b))
-        return dsl_raise(in, "TypeError", "can only concatenate %s (not \"%s\") to %s",
-                         dsl_type_name(a), dsl_type_name(b), dsl_type_name(a));
-    return dsl_raise(in, "TypeError", "unsupported operand type(s) for %s: '%s' and '%s'",
-                     dsl_op_symbol(op), dsl_type_name(a), dsl_type_name(b));
-}
-
-static int cmp_result(enum dsl_tok op, int c)
-{
-    switch (op) {
-    case DSL_T_LT: return c < 0;
-    case DSL_T_LE: return c <= 0;
-    case DSL_T_GT: return c > 0;
-    default: return c >= 0;
-    }
-}
-
-static int raise_compare_depth(struct dsl_interp *in)
-{
-    return dsl_raise(in, "RecursionError",
-                     "maximum recursion depth exceeded in comparison (lists nested more than %d "
-                     "deep)",
-                     DSL_MAX_LIST_DEPTH);
-}
-
-/* Python ==, raising RecursionError for lists nested too deep to compare. */
-static int equal(struct dsl_interp *in, struct dsl_value a, struct dsl_value b, bool *res)
-{
-    return dsl_value_equal_checked(a, b, res) != DSL_V_OK ? raise_compare_depth(in) : 0;
-}
-
-/* dsl_compare `level` lists deep. */
-static int compare_at(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a,
-                      struct dsl_value b, bool *res, int level)
-{
-    if (dsl_is_number(a) && dsl_is_number(b)) {
-        if (a.kind == DSL_FLOAT || b.kind == DSL_FLOAT) {
-            double x = dsl_as_double(a), y = dsl_as_double(b);
-            switch (op) {
-            case DSL_T_LT: *res = x < y; break;
-            case DSL_T_LE: *res = x <= y; break;
-            case DSL_T_GT: *res = x > y; break;
-            default: *res = x >= y; break;
-            }
-            return 0;
-        }
-        int64_t x = dsl_as_int(a), y = dsl_as_int(b);
-        *res = cmp_result(op, (x > y) - (x < y));
-        return 0;
-    }
-    if (a.kind == DSL_STR && b.kind == DSL_STR) {
-        size_t n = a.as.s->len < b.as.s->len ? a.as.s->len : b.as.s->len;
-        int c = memcmp(a.as.s->data, b.as.s->data, n);
-        if (c == 0) c = (a.as.s->len > b.as.s->len) - (a.as.s->len < b.as.s->len);
-        *res = cmp_result(op, c);
-        return 0;
-    }
-    if (a.kind == DSL_LIST && b.kind == DSL_LIST) {
-        if (level >= DSL_MAX_LIST_DEPTH) return raise_compare_depth(in);
-        size_t n = a.as.l->len < b.as.l->len ? a.as.l->len : b.as.l->len;
-        for (size_t i = 0; i < n; i++) {
-            bool eq = false;
-            if (equal(in, a.as.l->items[i], b.as.l->items[i], &eq) != 0) return -1;
-            if (!eq) return compare_at(in, op, a.as.l->items[i], b.as.l->items[i], res, level + 1);
-        }
-        int c = (a.as.l->len > b.as.l->len) - (a.as.l->len < b.as.l->len);
-        *res = cmp_result(op, c);
-        return 0;
-    }
-    return dsl_raise(in, "TypeError", "'%s' not supported between instances of '%s' and '%s'",
-                     dsl_op_symbol(op), dsl_type_name(a), dsl_type_name(b));
-}
-
-int dsl_compare(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a, struct dsl_value b,
-                bool *res)
-{
-    return compare_at(in, op, a, b, res, 0);
-}
-
-static int contains(struct dsl_interp *in, struct dsl_value item, struct dsl_value seq, bool *res)
-{
-    switch (seq.kind) {
-    case DSL_LIST:
-        *res = false;
-        for (size_t i = 0; i < seq.as.l->len && !*res; i++)
-            if (equal(in, item, seq.as.l->items[i], res) != 0) return -1;
-        return 0;
-    case DSL_STR:
-        if (item.kind != DSL_STR)
-            return dsl_raise(in, "TypeError",
-                             "'in <string>' requires string as left operand, not %s",
-                             dsl_type_name(item));
-        *res = memmem(seq.as.s->data, seq.as.s->len, item.as.s->data, item.as.s->len) != NULL;
-        return 0;
-    case DSL_RANGE: {
-        *res = false;
-        if (!dsl_is_number(item)) return 0;
-        int64_t v;
-        if (item.kind == DSL_FLOAT) {
-            double f = item.as.f;
-            if (f != floor(f) || !(f >= -9.2e18 && f <= 9.2e18)) return 0;
-            v = (int64_t)f;
-        } else {
-            v = dsl_as_int(item);
-        }
-        struct dsl_range r = seq.as.r;
-        if (r.step > 0 ? (v < r.start || v >= r.stop) : (v > r.start || v <= r.stop)) return 0;
-        uint64_t off =
-            r.step > 0 ? (uint64_t)v - (uint64_t)r.start : (uint64_t)r.start - (uint64_t)v;
-        uint64_t step = r.step > 0            ? (uint64_t)r.step
-                        : r.step == INT64_MIN ? (uint64_t)1 << 63
-                                              : (uint64_t)-r.step;
-        *res = off % step == 0;
-        return 0;
-    }
-    default:
-        return dsl_raise(in, "TypeError", "argument of type '%s' is not iterable",
-                         dsl_type_name(seq));
-    }
 }
 
 /* ---- iteration -------------------------------------------------------------------------- */
@@ -783,14 +294,14 @@ static int compare_values(struct dsl_interp *in, enum dsl_tok op, struct dsl_val
     if ((left.kind == DSL_TENSOR || right.kind == DSL_TENSOR) && op != DSL_T_IN && op != DSL_T_NOT)
         return dsl_tensor_compare(in, op, left, right, out);
     switch (op) {
-    case DSL_T_EQ: r = equal(in, left, right, &result); break;
+    case DSL_T_EQ: r = dsl_equal(in, left, right, &result); break;
     case DSL_T_NE:
-        r = equal(in, left, right, &result);
+        r = dsl_equal(in, left, right, &result);
         result = !result;
         break;
-    case DSL_T_IN: r = contains(in, left, right, &result); break;
+    case DSL_T_IN: r = dsl_contains(in, left, right, &result); break;
     case DSL_T_NOT:
-        r = contains(in, left, right, &result);
+        r = dsl_contains(in, left, right, &result);
         result = !result;
         break;
     default: r = dsl_compare(in, op, left, right, &result); break;
@@ -887,43 +398,6 @@ static int bind_params(struct dsl_interp *in, const struct dsl_function *f,
     return r;
 }
 
-/* Records that an error left f's body at in->pos: one traceback line, innermost first. The
- * position is then cleared so that the call site in the caller's source locates it next. */
-static void push_tb(struct dsl_interp *in, const struct dsl_function *f)
-{
-    if (in->ntb == in->captb) {
-        size_t cap = in->captb ? in->captb * 2 : 8;
-        struct dsl_tb_entry *p = realloc(in->tb, cap * sizeof *p);
-        if (!p) return; /* the traceback is shorter, the error itself is kept */
-        in->tb = p;
-        in->captb = cap;
-    }
-    char *name = strdup(f->def->name);
-    if (!name) return;
-    in->tb[in->ntb++] = (struct dsl_tb_entry){dsl_code_retain(f->code), in->pos, name};
-    in->has_pos = false;
-}
-
-int dsl_raise_in(struct dsl_interp *in, const struct dsl_function *f, size_t pos, const char *ename,
-                 const char *fmt, ...)
-{
-    const char *src = in->src;
-    size_t src_len = in->src_len;
-    struct dsl_code *code = in->code;
-    in->src = f->code->src;
-    in->src_len = f->code->len;
-    in->code = f->code;
-    va_list ap;
-    va_start(ap, fmt);
-    raise_v(in, true, pos, ename, fmt, ap);
-    va_end(ap);
-    push_tb(in, f);
-    in->src = src;
-    in->src_len = src_len;
-    in->code = code;
-    return -1;
-}
-
 /* Calls user function f (arguments borrowed): its body runs in a frame of its own, reading and
  * writing its locals, with error positions in the source of the cell that defined it. */
 static int call_function(struct dsl_interp *in, struct dsl_function *f, const struct dsl_value *pos,
@@ -956,7 +430,7 @@ static int call_function(struct dsl_interp *in, struct dsl_function *f, const st
     int x = exec_block(in, def->b);
     in->calls--;
     in->height -= def->height;
-    if (x == X_ERR) push_tb(in, f);
+    if (x == X_ERR) dsl_interp_push_tb(in, f);
     in->frame = up;
     in->src = src;
     in->src_len = src_len;

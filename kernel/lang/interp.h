@@ -95,6 +95,10 @@ int dsl_raise_at(struct dsl_interp *in, size_t pos, const char *ename, const cha
  * inside a call of f would be (the compiler of user functions reports through it). -1. */
 int dsl_raise_in(struct dsl_interp *in, const struct dsl_function *f, size_t pos, const char *ename,
                  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* Records that an error left user function f's body at in->pos: one traceback line, innermost
+ * first. The position is then cleared so that the call site in the caller's source locates it
+ * next. */
+void dsl_interp_push_tb(struct dsl_interp *in, const struct dsl_function *f);
 /* Raises the error a dsl_vstatus stands for (MemoryError, RecursionError); returns -1. */
 int dsl_raise_status(struct dsl_interp *in, int status);
 /* Raises the MemoryError of a `what` ("string" or "list") of `asked` bytes or items, over
