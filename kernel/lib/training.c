@@ -741,8 +741,17 @@ static enum mt_status alias_on(struct mt_ctx *ctx, struct mt_tensor *t, enum mt_
     return st;
 }
 
-/* train(model, data, rate=0.05, epochs=500, batch=10, log=10, backend=none) */
-int dsl_bi_train(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+/* train()'s arguments, checked: train(model, data, rate=0.05, epochs=500, batch=10, log=10,
+ * backend=none). */
+struct train_args {
+    const struct model *m;
+    const struct dataset *d;
+    double rate;
+    int64_t epochs, batch, log_every;
+    enum mt_backend be;
+};
+
+static int train_args(struct dsl_interp *in, const struct dsl_args *a, struct train_args *ta)
 {
     const struct model *m = model_of(in, "train", a->slot[0]);
     const struct dataset *d = m ? dataset_of(in, "train", a->slot[1]) : NULL;
@@ -751,126 +760,61 @@ int dsl_bi_train(struct dsl_interp *in, const struct dsl_args *a, struct dsl_val
         return dsl_raise(in, "TypeError",
                          "train(): the model must end in a sigmoid (its output is a "
                          "probability): use mlp(in, hidden, 1), not linear(...)");
-    double rate = 0.05;
-    int64_t epochs = 500, batch = 10, log_every = 10;
+    *ta = (struct train_args){m, d, 0.05, 500, 10, 10, m->layers[0].weight->backend};
     if (a->has[2]) {
         if (!dsl_is_number(a->slot[2]))
             return dsl_raise(in, "TypeError", "train(): rate must be a number, not %s",
                              dsl_type_name(a->slot[2]));
-        rate = dsl_as_double(a->slot[2]);
+        ta->rate = dsl_as_double(a->slot[2]);
     }
-    if ((a->has[3] && size_arg(in, "train", "epochs", a->slot[3], &epochs) != 0) ||
-        (a->has[4] && size_arg(in, "train", "batch", a->slot[4], &batch) != 0))
+    if ((a->has[3] && size_arg(in, "train", "epochs", a->slot[3], &ta->epochs) != 0) ||
+        (a->has[4] && size_arg(in, "train", "batch", a->slot[4], &ta->batch) != 0))
         return -1;
     if (a->has[5]) {
         if (!dsl_is_intlike(a->slot[5]) || dsl_as_int(a->slot[5]) < 0)
             return dsl_raise(in, "ValueError",
                              "train(): log must be the epochs between log lines (0: none)");
-        log_every = dsl_as_int(a->slot[5]);
+        ta->log_every = dsl_as_int(a->slot[5]);
     }
-    struct mt_ctx *ctx = in->session->ctx;
-    enum mt_backend be = m->layers[0].weight->backend;
-    if (a->has[6] && a->slot[6].kind != DSL_NONE && dsl_backend_arg(in, a, 6, "train", &be) != 0)
+    if (a->has[6] && a->slot[6].kind != DSL_NONE &&
+        dsl_backend_arg(in, a, 6, "train", &ta->be) != 0)
         return -1;
-    /* The model and the data as seen from backend `be`: aliases of the same storage (simple
-     * and fast share it), leaves of their own, so the steps land in the model's tensors. */
-    struct mt_linear alias[MAX_LAYERS];
+    return 0;
+}
+
+/* The model and the data as seen from backend ta->be: aliases of the same storage (simple and
+ * fast share it), leaves of their own, so the steps land in the model's tensors; and the
+ * trainer over them in *t. 0, or -1 after raising (the aliases then freed). */
+static int train_alias(struct dsl_interp *in, const struct train_args *ta, struct mt_linear *alias,
+                       struct mt_trainer **t)
+{
+    struct mt_ctx *ctx = in->session->ctx;
+    const struct model *m = ta->m;
     struct mt_tensor *Xa = NULL, *ya = NULL;
-    enum mt_status st = alias_on(ctx, d->X, be, false, &Xa);
-    if (st == MT_OK) st = alias_on(ctx, d->y, be, false, &ya);
+    enum mt_status st = alias_on(ctx, ta->d->X, ta->be, false, &Xa);
+    if (st == MT_OK) st = alias_on(ctx, ta->d->y, ta->be, false, &ya);
     for (int l = 0; l < m->nlayers; l++) alias[l] = (struct mt_linear){NULL, NULL};
     for (int l = 0; l < m->nlayers && st == MT_OK; l++) {
-        st = alias_on(ctx, m->layers[l].weight, be, true, &alias[l].weight);
-        if (st == MT_OK) st = alias_on(ctx, m->layers[l].bias, be, true, &alias[l].bias);
+        st = alias_on(ctx, m->layers[l].weight, ta->be, true, &alias[l].weight);
+        if (st == MT_OK) st = alias_on(ctx, m->layers[l].bias, ta->be, true, &alias[l].bias);
     }
-    struct mt_trainer *t = NULL;
+    *t = NULL;
     if (st == MT_OK)
-        st = mt_trainer_new(ctx, alias, m->nlayers, Xa, ya, batch, (float)rate, false, &t);
+        st = mt_trainer_new(ctx, alias, m->nlayers, Xa, ya, ta->batch, (float)ta->rate, false, t);
     mt_tensor_release(Xa);
     mt_tensor_release(ya);
     if (st) {
         for (int l = 0; l < m->nlayers; l++) mt_linear_free(&alias[l]);
         return dsl_engine_raise(in, st);
     }
-    double *loss = malloc((size_t)epochs * sizeof *loss),
-           *epoch_us = malloc((size_t)epochs * sizeof *epoch_us);
-    if (!loss || !epoch_us) {
-        free(loss);
-        free(epoch_us);
-        mt_trainer_free(t);
-        for (int l = 0; l < m->nlayers; l++) mt_linear_free(&alias[l]);
-        return dsl_raise_status(in, DSL_V_NOMEM);
-    }
-    char id[48], line[256], per[32], lbuf[32];
-    snprintf(id, sizeof id, "minitorch-train-%u", ++in->session->train_runs);
-    emit(in, progress_bundle(0, (int)epochs, 0, 0, d->n, 0, false), id, false);
-    double started = mt_now_s(), last_update = started, last_chart = started, train_s = 0;
-    char chart_id[64];
-    snprintf(chart_id, sizeof chart_id, "%s-boundary", id);
-    bool live_chart = false, chart_failed = false;
-    int64_t correct = 0, done = 0;
-    for (int64_t e = 0; e < epochs; e++) {
-        double e0 = mt_now_s();
-        st = mt_trainer_epoch(t, &loss[e]);
-        double took = mt_now_s() - e0;
-        train_s += took;
-        epoch_us[e] = round(took * 1e7) / 10; /* 0.1 us: what a timer this coarse can say */
-        if (st) break;
-        done = e + 1;
-        bool logged = log_every && e % log_every == 0;
-        if (logged || e + 1 == epochs) {
-            if ((st = mt_trainer_correct(t, &correct)) != MT_OK) break;
-        }
-        if (logged) {
-            fmt_time(per, sizeof per, train_s / (double)done);
-            snprintf(line, sizeof line,
-                     "Epoch %lld  loss %s  correct %lld/%lld  time per epoch %s\n", (long long)e,
-                     fmt_loss(lbuf, sizeof lbuf, loss[e], 6), (long long)correct, (long long)d->n,
-                     per);
-            say(in, line);
-        }
-        double now = mt_now_s();
-        if (now - last_update >= 0.25) { /* as often as a person can follow, no more */
-            last_update = now;
-            emit(in,
-                 progress_bundle((int)done, (int)epochs, loss[e], correct, d->n,
-                                 train_s / (double)done, false),
-                 id, true);
-            /* a run long enough to watch also shows its boundary forming, once a second */
-            if (now - last_chart >= 1.0 && e + 1 < epochs) {
-                char title[128];
-                snprintf(title, sizeof title, "decision boundary at epoch %lld, %s",
-                         (long long)done, mt_dataset_name(d->kind));
-                json_t *chart = NULL;
-                if (boundary_bundle(in, a->slot[0], d, title, &chart) != 0) {
-                    /* an interrupt that lands in the chart's forward pass stops the training
-                     * as one between batches does: summary, charts, then KeyboardInterrupt */
-                    if (mt_cancel_requested()) {
-                        dsl_interp_clear_error(in);
-                        st = MT_ERR_CANCELLED;
-                    } else {
-                        chart_failed = true;
-                    }
-                    break;
-                }
-                emit(in, chart, chart_id, live_chart);
-                live_chart = true;
-                last_chart = mt_now_s();
-            }
-            if (in->out->flush) in->out->flush(in->out->ctx);
-        }
-    }
-    /* Interrupted: the flag has stopped the training; lower it so that the model as it stands
-     * can still be evaluated, summarised and drawn, and raise KeyboardInterrupt after that. */
-    bool interrupted = st == MT_ERR_CANCELLED;
-    if (interrupted) {
-        mt_cancel_clear();
-        if (done > 0 && mt_trainer_correct(t, &correct) != MT_OK) correct = 0;
-    }
-    enum mt_status sync = mt_trainer_sync(t);
-    const char *path = mt_trainer_path(t);
-    mt_trainer_free(t);
-    /* the last gradients, as the loop by hand leaves them, on the model's own tensors */
+    return 0;
+}
+
+/* Frees the aliases, leaving the last gradients, as the loop by hand leaves them, on the
+ * model's own tensors. MT_OK, or the status of a copy that failed (sync: one before it). */
+static enum mt_status train_unalias(struct mt_ctx *ctx, const struct model *m,
+                                    struct mt_linear *alias, enum mt_status sync)
+{
     for (int l = 0; l < m->nlayers; l++) {
         struct mt_tensor *own[2] = {m->layers[l].weight, m->layers[l].bias},
                          *al[2] = {alias[l].weight, alias[l].bias};
@@ -885,34 +829,106 @@ int dsl_bi_train(struct dsl_interp *in, const struct dsl_args *a, struct dsl_val
         }
         mt_linear_free(&alias[l]);
     }
-    if (live_chart) /* the final chart below replaces the live one */
-        emit(in, json_pack("{s:s}", "text/plain", ""), chart_id, true);
-    if (chart_failed) {
-        free(loss);
-        free(epoch_us);
-        return -1;
+    return sync;
+}
+
+/* What the epochs did: per-epoch loss and time, and how the run ended. */
+struct train_run {
+    double *loss, *epoch_us; /* epochs entries; the first `done` set */
+    int64_t done, correct;
+    double train_s; /* the epochs' time */
+    enum mt_status st;
+    bool interrupted;  /* by the user: the flag is lowered again */
+    bool live_chart;   /* a live boundary chart is shown under chart_id */
+    bool chart_failed; /* the live chart raised (an error is pending) */
+    char id[48], chart_id[64];
+};
+
+/* The epoch loop: a log line every ta->log_every epochs, the live progress display as often as
+ * a person can follow, and a run long enough to watch shows its boundary forming. */
+static void train_epochs(struct dsl_interp *in, struct dsl_value model, const struct train_args *ta,
+                         struct mt_trainer *t, struct train_run *run)
+{
+    const struct dataset *d = ta->d;
+    int64_t epochs = ta->epochs;
+    char line[256], per[32], lbuf[32];
+    snprintf(run->id, sizeof run->id, "minitorch-train-%u", ++in->session->train_runs);
+    emit(in, progress_bundle(0, (int)epochs, 0, 0, d->n, 0, false), run->id, false);
+    double started = mt_now_s(), last_update = started, last_chart = started;
+    snprintf(run->chart_id, sizeof run->chart_id, "%s-boundary", run->id);
+    enum mt_status st = MT_OK;
+    for (int64_t e = 0; e < epochs; e++) {
+        double e0 = mt_now_s();
+        st = mt_trainer_epoch(t, &run->loss[e]);
+        double took = mt_now_s() - e0;
+        run->train_s += took;
+        run->epoch_us[e] = round(took * 1e7) / 10; /* 0.1 us: what a timer this coarse can say */
+        if (st) break;
+        run->done = e + 1;
+        bool logged = ta->log_every && e % ta->log_every == 0;
+        if (logged || e + 1 == epochs) {
+            if ((st = mt_trainer_correct(t, &run->correct)) != MT_OK) break;
+        }
+        if (logged) {
+            fmt_time(per, sizeof per, run->train_s / (double)run->done);
+            snprintf(line, sizeof line,
+                     "Epoch %lld  loss %s  correct %lld/%lld  time per epoch %s\n", (long long)e,
+                     fmt_loss(lbuf, sizeof lbuf, run->loss[e], 6), (long long)run->correct,
+                     (long long)d->n, per);
+            say(in, line);
+        }
+        double now = mt_now_s();
+        if (now - last_update >= 0.25) { /* as often as a person can follow, no more */
+            last_update = now;
+            emit(in,
+                 progress_bundle((int)run->done, (int)epochs, run->loss[e], run->correct, d->n,
+                                 run->train_s / (double)run->done, false),
+                 run->id, true);
+            /* a run long enough to watch also shows its boundary forming, once a second */
+            if (now - last_chart >= 1.0 && e + 1 < epochs) {
+                char title[128];
+                snprintf(title, sizeof title, "decision boundary at epoch %lld, %s",
+                         (long long)run->done, mt_dataset_name(d->kind));
+                json_t *chart = NULL;
+                if (boundary_bundle(in, model, d, title, &chart) != 0) {
+                    /* an interrupt that lands in the chart's forward pass stops the training
+                     * as one between batches does: summary, charts, then KeyboardInterrupt */
+                    if (mt_cancel_requested()) {
+                        dsl_interp_clear_error(in);
+                        st = MT_ERR_CANCELLED;
+                    } else {
+                        run->chart_failed = true;
+                    }
+                    break;
+                }
+                emit(in, chart, run->chart_id, run->live_chart);
+                run->live_chart = true;
+                last_chart = mt_now_s();
+            }
+            if (in->out->flush) in->out->flush(in->out->ctx);
+        }
     }
-    if (st && !interrupted) {
-        free(loss);
-        free(epoch_us);
-        return dsl_engine_raise(in, st);
+    /* Interrupted: the flag has stopped the training; lower it so that the model as it stands
+     * can still be evaluated, summarised and drawn, and raise KeyboardInterrupt after that. */
+    run->st = st;
+    run->interrupted = st == MT_ERR_CANCELLED;
+    if (run->interrupted) {
+        mt_cancel_clear();
+        if (run->done > 0 && mt_trainer_correct(t, &run->correct) != MT_OK) run->correct = 0;
     }
-    emit(in, progress_bundle((int)done, (int)epochs, 0, 0, d->n, 0, true), id, true);
-    double per_epoch = done ? train_s / (double)done : 0;
-    fmt_time(per, sizeof per, per_epoch);
-    snprintf(line, sizeof line,
-             "%s %lld of %lld epochs on %s (%s): loss %s, correct %lld/%lld, time per epoch "
-             "%s\n",
-             interrupted ? "Interrupted after" : "Trained", (long long)done, (long long)epochs,
-             mt_backend_name(be), path, fmt_loss(lbuf, sizeof lbuf, done ? loss[done - 1] : 0.0, 6),
-             (long long)correct, (long long)d->n, per);
-    say(in, line);
-    /* one chart: the boundary beside the loss curve and the time per epoch */
+}
+
+/* The run's one chart: the boundary beside the loss curve and the time per epoch. 0, or -1
+ * after raising. */
+static int train_chart(struct dsl_interp *in, struct dsl_value model, const struct dataset *d,
+                       const struct train_run *run)
+{
+    int64_t done = run->done;
     char title[128];
     snprintf(title, sizeof title, "decision boundary after %lld epochs, %s", (long long)done,
              mt_dataset_name(d->kind));
     int r = 0;
-    struct boundary *b = boundary_make(in, a->slot[0], d, title);
+    struct boundary *b = boundary_make(in, model, d, title);
     double *x = malloc((size_t)(done ? done : 1) * sizeof *x);
     if (!b) {
         r = -1;
@@ -928,7 +944,7 @@ int dsl_bi_train(struct dsl_interp *in, const struct dsl_args *a, struct dsl_val
                                  .npoints = (size_t)done,
                                  .series = loss_series,
                                  .x = x,
-                                 .y = loss,
+                                 .y = run->loss,
                                  .dense = true};
         struct chart_lines tc = {.title = "time per epoch (us)",
                                  .x_title = "epoch",
@@ -937,7 +953,7 @@ int dsl_bi_train(struct dsl_interp *in, const struct dsl_args *a, struct dsl_val
                                  .npoints = (size_t)done,
                                  .series = time_series,
                                  .x = x,
-                                 .y = epoch_us,
+                                 .y = run->epoch_us,
                                  .dense = true};
         char all[192];
         snprintf(all, sizeof all, "%s; loss and time per epoch", title);
@@ -947,6 +963,64 @@ int dsl_bi_train(struct dsl_interp *in, const struct dsl_args *a, struct dsl_val
     }
     if (b) boundary_free(b);
     free(x);
+    return r;
+}
+
+/* train(model, data, rate=0.05, epochs=500, batch=10, log=10, backend=none) */
+int dsl_bi_train(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct train_args ta;
+    if (train_args(in, a, &ta) != 0) return -1;
+    const struct model *m = ta.m;
+    const struct dataset *d = ta.d;
+    int64_t epochs = ta.epochs;
+    struct mt_ctx *ctx = in->session->ctx;
+    struct mt_linear alias[MAX_LAYERS];
+    struct mt_trainer *t = NULL;
+    if (train_alias(in, &ta, alias, &t) != 0) return -1;
+    struct train_run run = {.loss = malloc((size_t)epochs * sizeof *run.loss),
+                            .epoch_us = malloc((size_t)epochs * sizeof *run.epoch_us)};
+    double *loss = run.loss, *epoch_us = run.epoch_us;
+    if (!loss || !epoch_us) {
+        free(loss);
+        free(epoch_us);
+        mt_trainer_free(t);
+        for (int l = 0; l < m->nlayers; l++) mt_linear_free(&alias[l]);
+        return dsl_raise_status(in, DSL_V_NOMEM);
+    }
+    train_epochs(in, a->slot[0], &ta, t, &run);
+    int64_t done = run.done, correct = run.correct;
+    bool interrupted = run.interrupted;
+    enum mt_status st = run.st;
+    char line[256], per[32], lbuf[32];
+    enum mt_status sync = mt_trainer_sync(t);
+    const char *path = mt_trainer_path(t);
+    mt_trainer_free(t);
+    sync = train_unalias(ctx, m, alias, sync);
+    if (run.live_chart) /* the final chart below replaces the live one */
+        emit(in, json_pack("{s:s}", "text/plain", ""), run.chart_id, true);
+    if (run.chart_failed) {
+        free(loss);
+        free(epoch_us);
+        return -1;
+    }
+    if (st && !interrupted) {
+        free(loss);
+        free(epoch_us);
+        return dsl_engine_raise(in, st);
+    }
+    emit(in, progress_bundle((int)done, (int)epochs, 0, 0, d->n, 0, true), run.id, true);
+    double per_epoch = done ? run.train_s / (double)done : 0;
+    fmt_time(per, sizeof per, per_epoch);
+    snprintf(line, sizeof line,
+             "%s %lld of %lld epochs on %s (%s): loss %s, correct %lld/%lld, time per epoch "
+             "%s\n",
+             interrupted ? "Interrupted after" : "Trained", (long long)done, (long long)epochs,
+             mt_backend_name(ta.be), path,
+             fmt_loss(lbuf, sizeof lbuf, done ? loss[done - 1] : 0.0, 6), (long long)correct,
+             (long long)d->n, per);
+    say(in, line);
+    int r = train_chart(in, a->slot[0], d, &run);
     free(epoch_us);
     free(loss);
     if (r != 0) return r;
