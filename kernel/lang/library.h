@@ -75,18 +75,18 @@ int dsl_tensor_setattr(struct dsl_interp *in, struct dsl_value t, const char *na
 
 /* ---- line magics (lib/magics.c) --------------------------------------------------------- */
 
-/* Runs a magic on its argument text (trimmed; "" when none), which starts at byte args_pos of
- * the source being run (SIZE_MAX when unknown). `result` is non-NULL when the magic is the
- * cell's last statement: a magic running a statement (%time) leaves its value there, as
- * IPython shows `%time 1 + 1`'s value as the result. Returns 0, or -1 after raising. */
-typedef int (*dsl_magic_fn)(struct dsl_interp *in, const char *args, size_t args_pos,
-                            struct dsl_value *result);
+/* Runs a magic. `call` (lib/magics.c) holds its argument text, where that starts in the
+ * source, the words of that text for a magic whose row says `words`, and the slot for a value.
+ * Returns 0, or -1 after raising. */
+struct dsl_magic_call;
+typedef int (*dsl_magic_fn)(struct dsl_interp *in, const struct dsl_magic_call *call);
 
 struct dsl_magic {
     const char *name;  /* without the '%' */
     const char *usage; /* "%backend [simple|fast|cuda]" */
     dsl_magic_fn fn;
     const char *doc;
+    bool words; /* its arguments are words, split before fn runs (a '#' starts a comment) */
 };
 
 extern const struct dsl_magic dsl_magics[]; /* sorted by name */
@@ -99,8 +99,9 @@ const struct dsl_magic *dsl_magic_find(const char *name);
 int dsl_magic_help(struct render_buf *b, const struct dsl_magic *m);
 
 /* Runs `%name args`; an unknown name raises UsageError listing the known magics. Errors raised
- * without a position point at `pos` (the '%'). `result` as for dsl_magic_fn (may be NULL).
- * Returns 0 or -1. */
+ * without a position point at `pos` (the '%'). `result` is non-NULL when the magic is the
+ * cell's last statement: a magic running a statement (%time) leaves its value there, as
+ * IPython shows `%time 1 + 1`'s value as the result. Returns 0 or -1. */
 int dsl_magic_run(struct dsl_interp *in, const char *name, const char *args, size_t pos,
                   struct dsl_value *result);
 

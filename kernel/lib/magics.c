@@ -33,6 +33,19 @@
 #define MAX_WORDS 8
 #define MAX_WORD 64
 
+/* What a magic is handed (lang/library.h): its argument text (trimmed; "" when none), which
+ * starts at byte args_pos of the source being run (SIZE_MAX when unknown); the slot for the
+ * value of a statement it runs (NULL unless the magic is the cell's last statement); and, for
+ * a magic whose row says `words`, the words of the text. */
+struct dsl_magic_call {
+    const struct dsl_magic *m;
+    const char *args;
+    size_t args_pos;
+    struct dsl_value *result;
+    char words[MAX_WORDS][MAX_WORD];
+    int n; /* words */
+};
+
 /* Splits args at whitespace into at most MAX_WORDS words of under MAX_WORD bytes; a '#' starts
  * a comment. Returns the word count, or -1 (after raising UsageError) when there are too many
  * or too long. */
@@ -58,6 +71,12 @@ static int split_words(struct dsl_interp *in, const char *magic, const char *arg
 
 static void say(struct dsl_interp *in, const char *text) { dsl_emit(in, "stdout", text); }
 
+/* Raises UsageError "%NAME WHAT: USAGE" for the magic called name; returns -1. */
+static int usage_error(struct dsl_interp *in, const char *name, const char *what)
+{
+    return dsl_raise(in, "UsageError", "%%%s %s: %s", name, what, dsl_magic_find(name)->usage);
+}
+
 /* True when args is the one word `w`, perhaps followed by a comment: `%diagnostics on  # why`
  * (a magic that also takes a statement must not mistake the statement `on + 1` for it). */
 static bool is_word(const char *args, const char *w)
@@ -69,39 +88,20 @@ static bool is_word(const char *args, const char *w)
     return !*p || *p == '#';
 }
 
-/* For magics without arguments: raises UsageError when args has any word. */
-static int no_words(struct dsl_interp *in, const char *magic, const char *args)
-{
-    char words[MAX_WORDS][MAX_WORD];
-    int n = split_words(in, magic, args, words);
-    if (n > 0)
-        return dsl_raise(in, "UsageError", "%%%s takes no arguments: %s", magic,
-                         dsl_magic_find(magic)->usage);
-    return n < 0 ? -1 : 0;
-}
-
 /* ---- the magics ------------------------------------------------------------------------- */
 
-static int magic_backend(struct dsl_interp *in, const char *args, size_t args_pos,
-                         struct dsl_value *result)
+static int magic_backend(struct dsl_interp *in, const struct dsl_magic_call *c)
 {
-    (void)args_pos;
-    (void)result;
-    char words[MAX_WORDS][MAX_WORD];
-    int n = split_words(in, "backend", args, words);
-    if (n < 0) return -1;
     struct mt_ctx *ctx = in->session->ctx;
-    if (n == 0) {
+    if (c->n == 0) {
         char line[64];
         snprintf(line, sizeof line, "backend: %s\n", mt_backend_name(mt_ctx_backend(ctx)));
         say(in, line);
         return 0;
     }
-    if (n > 1)
-        return dsl_raise(in, "UsageError", "%%backend takes one backend name: %s",
-                         dsl_magic_find("backend")->usage);
+    if (c->n > 1) return usage_error(in, "backend", "takes one backend name");
     enum mt_backend b;
-    enum mt_status st = mt_backend_parse(ctx, words[0], &b);
+    enum mt_status st = mt_backend_parse(ctx, c->words[0], &b);
     if (!st) st = mt_backend_check(ctx, b);
     if (!st) st = mt_ctx_set_backend(ctx, b);
     return st ? dsl_engine_raise(in, st) : 0;
@@ -116,31 +116,23 @@ static int usable_cpus(void)
     return n > 0 ? (int)n : 1;
 }
 
-static int magic_threads(struct dsl_interp *in, const char *args, size_t args_pos,
-                         struct dsl_value *result)
+static int magic_threads(struct dsl_interp *in, const struct dsl_magic_call *c)
 {
-    (void)args_pos;
-    (void)result;
-    char words[MAX_WORDS][MAX_WORD];
-    int n = split_words(in, "threads", args, words);
-    if (n < 0) return -1;
     struct mt_ctx *ctx = in->session->ctx;
-    if (n == 0) {
+    if (c->n == 0) {
         char line[64];
         snprintf(line, sizeof line, "threads: %d\n", mt_ctx_threads(ctx));
         say(in, line);
         return 0;
     }
-    if (n > 1)
-        return dsl_raise(in, "UsageError", "%%threads takes one number: %s",
-                         dsl_magic_find("threads")->usage);
+    if (c->n > 1) return usage_error(in, "threads", "takes one number");
     char *end = NULL;
     errno = 0;
-    long v = strtol(words[0], &end, 10);
-    if (end == words[0] || *end || errno == ERANGE || v < -1000000 || v > 1000000)
+    long v = strtol(c->words[0], &end, 10);
+    if (end == c->words[0] || *end || errno == ERANGE || v < -1000000 || v > 1000000)
         return dsl_raise(in, "ValueError",
-                         "%%threads: expected a whole number of threads, not '%s'", words[0]);
-    /* more threads than CPUs only take turns on them: 1024 on 2 cores made x + 1 65x slower */
+                         "%%threads: expected a whole number of threads, not '%s'", c->words[0]);
+    /* more threads than CPUs only take turns on them, and every op waits for the last turn */
     const int cpus = usable_cpus();
     if (v > cpus && v <= 1024) {
         char line[160];
@@ -153,19 +145,11 @@ static int magic_threads(struct dsl_interp *in, const char *args, size_t args_po
     return st ? dsl_engine_raise(in, st) : 0;
 }
 
-static int magic_cuda_matmul(struct dsl_interp *in, const char *args, size_t args_pos,
-                             struct dsl_value *result)
+static int magic_cuda_matmul(struct dsl_interp *in, const struct dsl_magic_call *c)
 {
-    (void)args_pos;
-    (void)result;
-    char words[MAX_WORDS][MAX_WORD];
-    int n = split_words(in, "cuda_matmul", args, words);
-    if (n < 0) return -1;
     struct mt_ctx *ctx = in->session->ctx;
-    if (n > 1)
-        return dsl_raise(in, "UsageError", "%%cuda_matmul takes one kernel name: %s",
-                         dsl_magic_find("cuda_matmul")->usage);
-    if (n == 1 && mt_ctx_set_cuda_matmul(ctx, words[0]) != MT_OK)
+    if (c->n > 1) return usage_error(in, "cuda_matmul", "takes one kernel name");
+    if (c->n == 1 && mt_ctx_set_cuda_matmul(ctx, c->words[0]) != MT_OK)
         return dsl_raise(in, "ValueError", "%%cuda_matmul: %s", mt_ctx_error(ctx));
     char line[64];
     snprintf(line, sizeof line, "cuda matmul: %s\n", mt_ctx_cuda_matmul(ctx));
@@ -182,8 +166,7 @@ static struct dsl_code *parse_statement(struct dsl_interp *in, const char *magic
 {
     size_t n = strlen(stmt);
     if (n == 0) {
-        dsl_raise(in, "UsageError", "%%%s needs a statement: %s", magic,
-                  dsl_magic_find(magic)->usage);
+        usage_error(in, magic, "needs a statement");
         return NULL;
     }
     bool aligned = pos != SIZE_MAX && pos + n <= in->src_len && memcmp(in->src + pos, stmt, n) == 0;
@@ -209,8 +192,7 @@ static struct dsl_code *parse_statement(struct dsl_interp *in, const char *magic
             dsl_raise(in, se.ename ? se.ename : "SyntaxError", "%s", se.msg);
     } else if (code->ast->nkids == 0) { /* only a comment: nothing to time */
         dsl_code_release(code);
-        dsl_raise(in, "UsageError", "%%%s needs a statement: %s", magic,
-                  dsl_magic_find(magic)->usage);
+        usage_error(in, magic, "needs a statement");
         return NULL;
     }
     return code;
@@ -228,22 +210,35 @@ static int run_statement(struct dsl_interp *in, struct dsl_code *code, struct ds
 
 /* ---- %time, %timeit, %diagnostics --------------------------------------------------------- */
 
-static int magic_time(struct dsl_interp *in, const char *args, size_t args_pos,
-                      struct dsl_value *result)
+/* %time and %diagnostics STMT: parses the call's statement and runs it in the running scope,
+ * its value to c->result, with a log of its ops and its wall time in *seconds. Returns the log
+ * (stopped; free it) and the statement's 0 or -1 in *r, or NULL after raising (no statement,
+ * no memory). */
+static struct dsl_diag_log *run_logged(struct dsl_interp *in, const struct dsl_magic_call *c,
+                                       double *seconds, int *r)
 {
-    struct dsl_code *code = parse_statement(in, "time", args, args_pos);
-    if (!code) return -1;
-    struct dsl_diag_log *log = malloc(sizeof *log);
+    struct dsl_code *code = parse_statement(in, c->m->name, c->args, c->args_pos);
+    if (!code) return NULL;
+    struct dsl_diag_log *log = dsl_diag_open(in->session->ctx);
     if (!log) {
         dsl_code_release(code);
-        return dsl_raise_status(in, DSL_V_NOMEM);
+        dsl_raise_status(in, DSL_V_NOMEM);
+        return NULL;
     }
-    dsl_diag_start(log, in->session->ctx);
     double t0 = mt_now_s();
-    int r = run_statement(in, code, result);
-    double t = mt_now_s() - t0;
+    *r = run_statement(in, code, c->result);
+    *seconds = mt_now_s() - t0;
     dsl_diag_stop(log);
     dsl_code_release(code);
+    return log;
+}
+
+static int magic_time(struct dsl_interp *in, const struct dsl_magic_call *c)
+{
+    double t;
+    int r;
+    struct dsl_diag_log *log = run_logged(in, c, &t, &r);
+    if (!log) return -1;
     if (r == 0) {
         char dur[32], line[256];
         dsl_format_duration(t, dur, sizeof dur);
@@ -315,12 +310,11 @@ static int timeit_run(struct dsl_interp *in, struct dsl_code *code, long loops, 
     return 0;
 }
 
-static int magic_timeit(struct dsl_interp *in, const char *args, size_t args_pos,
-                        struct dsl_value *result)
+static int magic_timeit(struct dsl_interp *in, const struct dsl_magic_call *c)
 {
-    (void)result;
+    const char *args = c->args, *stmt = args;
+    size_t args_pos = c->args_pos;
     long loops = 0, runs = 7;
-    const char *stmt = args;
     if (timeit_options(in, &stmt, &loops, &runs) != 0) return -1;
     size_t pos = args_pos == SIZE_MAX ? SIZE_MAX : args_pos + (size_t)(stmt - args);
     struct dsl_code *code = parse_statement(in, "timeit", stmt, pos);
@@ -361,9 +355,9 @@ done:
     return r;
 }
 
-static int magic_diagnostics(struct dsl_interp *in, const char *args, size_t args_pos,
-                             struct dsl_value *result)
+static int magic_diagnostics(struct dsl_interp *in, const struct dsl_magic_call *c)
 {
+    const char *args = c->args;
     if (is_word(args, "on") || is_word(args, "off")) {
         in->session->diagnostics = args[1] == 'n';
         say(in, in->session->diagnostics ? "diagnostics: on\n" : "diagnostics: off\n");
@@ -373,17 +367,10 @@ static int magic_diagnostics(struct dsl_interp *in, const char *args, size_t arg
         say(in, in->session->diagnostics ? "diagnostics: on\n" : "diagnostics: off\n");
         return 0;
     }
-    struct dsl_code *code = parse_statement(in, "diagnostics", args, args_pos);
-    if (!code) return -1;
-    struct dsl_diag_log *log = malloc(sizeof *log);
-    if (!log) {
-        dsl_code_release(code);
-        return dsl_raise_status(in, DSL_V_NOMEM);
-    }
-    dsl_diag_start(log, in->session->ctx);
-    int r = run_statement(in, code, result);
-    dsl_diag_stop(log);
-    dsl_code_release(code);
+    double t;
+    int r;
+    struct dsl_diag_log *log = run_logged(in, c, &t, &r);
+    if (!log) return -1;
     if (r == 0) {
         json_t *table = dsl_diag_bundle(log);
         if (!table)
@@ -398,20 +385,13 @@ static int magic_diagnostics(struct dsl_interp *in, const char *args, size_t arg
 
 /* ---- session magics ----------------------------------------------------------------------- */
 
-static int magic_seed(struct dsl_interp *in, const char *args, size_t args_pos,
-                      struct dsl_value *result)
+static int magic_seed(struct dsl_interp *in, const struct dsl_magic_call *c)
 {
-    (void)args_pos;
-    (void)result;
-    char words[MAX_WORDS][MAX_WORD];
-    int n = split_words(in, "seed", args, words);
-    if (n < 0) return -1;
     char *end = NULL;
     errno = 0;
-    long long v = n == 1 ? strtoll(words[0], &end, 10) : 0;
-    if (n != 1 || end == words[0] || *end || errno == ERANGE)
-        return dsl_raise(in, "UsageError", "%%seed takes one whole number: %s",
-                         dsl_magic_find("seed")->usage);
+    long long v = c->n == 1 ? strtoll(c->words[0], &end, 10) : 0;
+    if (c->n != 1 || end == c->words[0] || *end || errno == ERANGE)
+        return usage_error(in, "seed", "takes one whole number");
     struct dsl_args a = {0};
     a.slot[0] = dsl_int((int64_t)v);
     a.has[0] = true;
@@ -429,15 +409,11 @@ static int cmp_name(const void *a, const void *b)
 /* The name column of %who: a longer name is cut (a 1 MB name padded every row to 1 MB). */
 #define WHO_NAME_MAX 40
 
-static int magic_who(struct dsl_interp *in, const char *args, size_t args_pos,
-                     struct dsl_value *result)
+static int magic_who(struct dsl_interp *in, const struct dsl_magic_call *c)
 {
-    (void)args_pos;
-    (void)result;
     /* `%who tensor function`: only variables of those types, as IPython's %who TYPE */
-    char types[MAX_WORDS][MAX_WORD];
-    int ntypes = split_words(in, "who", args, types);
-    if (ntypes < 0) return -1;
+    int ntypes = c->n;
+    const char(*types)[MAX_WORD] = c->words;
     struct dsl_session *s = in->session;
     if (s->count == 0) {
         say(in, "No variables are defined.\n");
@@ -507,16 +483,13 @@ static int magic_who(struct dsl_interp *in, const char *args, size_t args_pos,
     return 0;
 }
 
-static int magic_reset(struct dsl_interp *in, const char *args, size_t args_pos,
-                       struct dsl_value *result)
+static int magic_reset(struct dsl_interp *in, const struct dsl_magic_call *c)
 {
-    (void)args_pos;
-    (void)result;
+    const char *args = c->args;
     /* IPython asks "Once deleted, variables cannot be recovered. Proceed (y/[n])?" unless -f;
      * nothing is asked here, and -f, typed from habit, is accepted */
     if (!is_word(args, "-f") && args[0] && args[0] != '#')
-        return dsl_raise(in, "UsageError", "%%reset takes no arguments but -f: %s",
-                         dsl_magic_find("reset")->usage);
+        return usage_error(in, "reset", "takes no arguments but -f");
     size_t n = in->session->count;
     dsl_session_reset(in->session);
     mt_ctx_trim(in->session->ctx); /* freed tensors' memory goes back to the system too */
@@ -527,12 +500,9 @@ static int magic_reset(struct dsl_interp *in, const char *args, size_t args_pos,
     return 0;
 }
 
-static int magic_lsmagic(struct dsl_interp *in, const char *args, size_t args_pos,
-                         struct dsl_value *result)
+static int magic_lsmagic(struct dsl_interp *in, const struct dsl_magic_call *c)
 {
-    (void)args_pos;
-    (void)result;
-    if (no_words(in, "lsmagic", args) != 0) return -1;
+    if (c->n > 0) return usage_error(in, "lsmagic", "takes no arguments");
     struct render_buf b;
     render_buf_init(&b, 0);
     render_buf_puts(&b, "Line magics (help(\"%name\") tells more):\n");
@@ -551,31 +521,23 @@ static const char *const renderers[] = {"auto", "vegalite", "html", "svg"};
 
 const char *dsl_plot_renderer(const struct dsl_session *s) { return s->plot_renderer; }
 
-static int magic_plot_renderer(struct dsl_interp *in, const char *args, size_t args_pos,
-                               struct dsl_value *result)
+static int magic_plot_renderer(struct dsl_interp *in, const struct dsl_magic_call *c)
 {
-    (void)args_pos;
-    (void)result;
-    char words[MAX_WORDS][MAX_WORD];
-    int n = split_words(in, "plot_renderer", args, words);
-    if (n < 0) return -1;
-    if (n == 0) {
+    if (c->n == 0) {
         char line[64];
         snprintf(line, sizeof line, "plot renderer: %s\n", in->session->plot_renderer);
         say(in, line);
         return 0;
     }
-    if (n > 1)
-        return dsl_raise(in, "UsageError", "%%plot_renderer takes one name: %s",
-                         dsl_magic_find("plot_renderer")->usage);
+    if (c->n > 1) return usage_error(in, "plot_renderer", "takes one name");
     for (size_t i = 0; i < sizeof renderers / sizeof renderers[0]; i++)
-        if (strcmp(words[0], renderers[i]) == 0) {
+        if (strcmp(c->words[0], renderers[i]) == 0) {
             in->session->plot_renderer = renderers[i];
             return 0;
         }
     return dsl_raise(in, "ValueError",
                      "%%plot_renderer: unknown renderer '%s'; choose auto, vegalite, html or svg",
-                     words[0]);
+                     c->words[0]);
 }
 
 /* ---- the table -------------------------------------------------------------------------- */
@@ -584,46 +546,56 @@ const struct dsl_magic dsl_magics[] = {
     {"backend", "%backend [simple|fast|cuda]", magic_backend,
      "Chooses the backend new tensors are made on: simple (serial reference loops), fast "
      "(threads and SIMD) or cuda (the GPU, when this machine has one). Tensors made before keep "
-     "their backend; x.to(\"simple\") moves one. Without a name, shows the current backend."},
+     "their backend; x.to(\"simple\") moves one. Without a name, shows the current backend.",
+     true},
     {"cuda_matmul", "%cuda_matmul [auto|naive|tiled|register]", magic_cuda_matmul,
      "Chooses the kernel of matmul on the cuda backend, to compare Task 3.4's progression: "
      "naive (a thread per output), tiled (the course's 32 x 32 shared-memory tiles), register "
      "(128 x 128 tiles, 8 x 8 outputs per thread) or auto (the default: the fastest for the "
-     "shape). %diagnostics shows which kernel ran. Without a name, shows the current one."},
+     "shape). %diagnostics shows which kernel ran. Without a name, shows the current one.",
+     true},
     {"diagnostics", "%diagnostics [on|off|STMT]", magic_diagnostics,
      "Shows what the engine did: every op a statement ran, with its backend, input and output "
      "shapes and strides, the path taken (contiguous, strided, broadcast, packed gemm), threads "
      "and the parallel loop (schedule, chunks), vector width, calls, bytes moved, FLOPs, time, "
      "GB/s (GFLOP/s for matmul) and the share of this machine's peak. Identical ops share a row. "
      "`%diagnostics STMT` runs STMT and shows its table; `on` shows one after every cell until "
-     "`off`; without an argument, says which."},
-    {"lsmagic", "%lsmagic", magic_lsmagic, "Lists the line magics. help(\"%name\") tells more."},
+     "`off`; without an argument, says which.",
+     false},
+    {"lsmagic", "%lsmagic", magic_lsmagic, "Lists the line magics. help(\"%name\") tells more.",
+     true},
     {"plot_renderer", "%plot_renderer [auto|vegalite|html|svg]", magic_plot_renderer,
      "Chooses how charts are sent: auto (Vega-Lite and an SVG, the front end picks), vegalite, "
      "html or svg (for front ends without Vega-Lite, such as some Colab setups). Without an "
-     "argument, shows the current choice."},
+     "argument, shows the current choice.",
+     true},
     {"reset", "%reset [-f]", magic_reset,
      "Forgets every variable and function of the session and returns the memory their tensors "
      "held. The backend, threads and random generator stay as they are. Nothing is asked "
-     "first (-f, IPython's option for that, is accepted)."},
+     "first (-f, IPython's option for that, is accepted).",
+     false},
     {"seed", "%seed N", magic_seed,
-     "Seeds the random generator, as seed(N) does: rand() then repeats its numbers."},
+     "Seeds the random generator, as seed(N) does: rand() then repeats its numbers.", true},
     {"threads", "%threads [N]", magic_threads,
      "Sets how many threads the fast backend uses (1 runs serially). Without a number, shows "
-     "the current count."},
+     "the current count.",
+     true},
     {"time", "%time STMT", magic_time,
      "Runs STMT once and prints its wall time (\"Wall time: 1.23 ms\"); when STMT ran exactly one "
      "engine op, also that op's GB/s (GFLOP/s for matmul). The value of STMT is the cell's "
-     "result when %time is the last line."},
+     "result when %time is the last line.",
+     false},
     {"timeit", "%timeit [-n N] [-r R] STMT", magic_timeit,
      "Times STMT like IPython's %timeit: R runs (default 7, at most 100000) of N executions "
      "each, and prints the median time per execution and the median absolute deviation across "
      "runs. Without -n, N is the first of 1, 10, 100 and so on that makes a run take at least "
-     "0.2 s. An interrupt stops it."},
+     "0.2 s. An interrupt stops it.",
+     false},
     {"who", "%who [TYPE ...]", magic_who,
      "Lists the session's variables and functions with their type and a short description "
      "(a tensor's shape and backend, a function's parameters). With type names (tensor, "
-     "function, int, float, str, list, ...), only variables of those types."},
+     "function, int, float, str, list, ...), only variables of those types.",
+     true},
 };
 const size_t dsl_magic_count = sizeof dsl_magics / sizeof dsl_magics[0];
 
@@ -670,7 +642,9 @@ int dsl_magic_run(struct dsl_interp *in, const char *name, const char *args, siz
         render_buf_free(&known);
         return -1;
     }
-    if (m->fn(in, args, args_offset(in, pos, name), result) != 0) {
+    struct dsl_magic_call c = {.m = m, .args = args, .result = result};
+    c.args_pos = args_offset(in, pos, name);
+    if ((m->words && (c.n = split_words(in, name, args, c.words)) < 0) || m->fn(in, &c) != 0) {
         dsl_error_locate(in, pos);
         return -1;
     }
