@@ -1,6 +1,6 @@
 /* dsl.h — the public API of the MiniTorch language (kernel/lang).
  *
- * The language is Python-like (see shared DESIGN.md §4). This layer knows nothing about sockets:
+ * The language is Python-like (docs/ARCHITECTURE.md). This layer knows nothing about sockets:
  * it reads source text and reports what a cell produced through a `struct dsl_output` sink that
  * the caller provides (the Jupyter server publishes to IOPub; `minitorch-kernel run` prints to
  * the terminal; tests collect into arrays). Rich values travel as Jansson mime bundles

@@ -56,8 +56,8 @@ struct dsl_tb_entry {
 #define DSL_MAX_CALL_DEPTH 1000
 /* ...and the syntax trees of the running calls' bodies add up to at most this height, so that a
  * deep recursion through a complicated body cannot overflow the C stack either (one level of
- * tree costs about two C frames of the evaluator: ~400 bytes under ASan, which overflowed
- * 8 MiB near 20,000; release builds use far less). */
+ * tree costs about two C frames of the evaluator; an ASan build's frames are the largest, and
+ * twice this height overflows its 8 MiB stack). */
 #define DSL_MAX_EVAL_HEIGHT 10000
 
 struct dsl_interp {

@@ -4,11 +4,11 @@
  * ends a logical line (newlines inside (), [] and {} do not count), INDENT/DEDENT mark block
  * structure, blank and comment-only lines vanish. A cell whose first line is indented is read
  * with that indentation as its base (IPython strips it too). A line whose first character is
- * `%` is a magic command (IPython's line magics, DESIGN.md §4): the whole rest of that physical
- * line becomes one DSL_T_MAGIC token, since a magic's arguments are not expressions (`%backend
- * fast`, later `%time x @ y`). The same pass serves the parser
- * and dsl_is_complete, which needs to tell an unfinished cell (open bracket, open triple-quoted
- * string) from a broken one: such errors carry `incomplete = true`. */
+ * `%` is a magic command (IPython's line magics): the whole rest of that physical line becomes
+ * one DSL_T_MAGIC token, since a magic's arguments are not expressions (`%backend fast`,
+ * `%time x @ y`). The same pass serves the parser and dsl_is_complete, which needs to tell an
+ * unfinished cell (open bracket, open triple-quoted string) from a broken one: such errors
+ * carry `incomplete = true`. */
 #ifndef KERNEL_LANG_LEXER_H
 #define KERNEL_LANG_LEXER_H
 

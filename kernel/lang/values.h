@@ -129,7 +129,7 @@ struct dsl_list {
 /* A method bound to the value it was looked up on. */
 struct dsl_method {
     size_t refs;
-    const struct dsl_builtin *fn; /* the method's row (tensor_methods.h, list.h) */
+    const struct dsl_builtin *fn; /* the method's row (lib/tensor_methods.c, list.c) */
     struct dsl_value self;        /* owned reference (a list's parents count it) */
     struct dsl_value dead;        /* while being freed: the next container to free */
 };
@@ -274,7 +274,7 @@ static inline double dsl_as_double(struct dsl_value v)
 
 /* Python ==: numbers by value (1 == 1.0 == true), strings by bytes, lists item by item (of any
  * style: `x.shape == [2, 3]` holds), tensors and methods by identity, other kinds of different
- * type are unequal. (`tensor == x` in a cell compares elementwise; see tensor_methods.h.) The
+ * type are unequal. (`tensor == x` in a cell compares elementwise; see lang/library.h.) The
  * _checked form returns DSL_V_DEPTH for lists nested deeper than DSL_MAX_LIST_DEPTH, where the
  * plain form falls back to identity. */
 int dsl_value_equal_checked(struct dsl_value a, struct dsl_value b, bool *eq);

@@ -1,4 +1,5 @@
-/* builtins.c — the builtin functions and the table that describes them (see builtins.h).
+/* builtins.c — the builtin functions and the table that describes them (declared in
+ * lang/library.h).
  *
  * Output builtins (print, warn, display, update_display, clear_output, help, input) talk to
  * the frontend only through the `struct dsl_output` callbacks of the running cell; a NULL

@@ -6,7 +6,7 @@
  * statement that ran one op). Identical ops (same op, backend, shapes, strides, path, threads,
  * width) share one row with a count, so a loop of 10,000 adds is one row; past
  * DSL_DIAG_MAX_ROWS distinct rows the rest is counted, not shown. The last column is the op's
- * share of the machine's peak (mt_machine_peak: measured once, about 0.3 s, at the first table):
+ * share of the machine's peak (mt_machine_peak: measured once, at the first table):
  * read bandwidth for memory-bound ops, the FMA rate for matmul; a note under the table gives
  * both peaks. Rates and shares print with three significant digits ("0.00271 GB/s").
  * Ops on the cuda backend also get a row in a second table, of their kernel launches: kernel,

@@ -1,12 +1,13 @@
-/* render.h — text helpers shared by the language and the protocol side (kernel/render).
+/* render.h — how values are shown, for the language and its library (kernel/render).
  *
  * Everything a frontend shows travels as a mime bundle, `{"text/plain": "...", ...}`. This header
  * gives the pieces that build those bundles from C text: a growable byte buffer with a size
  * limit (so a huge repr ends in a MemoryError, not in an exhausted machine), Python's repr of
  * floats and strings, UTF-8 validation and repair (Jansson refuses invalid UTF-8), HTML
- * escaping, the text/plain bundle constructor, and the text and HTML forms of an engine tensor
- * (PyTorch's layout; a table). The renderers for charts (Vega-Lite, SVG) arrive later and use the
- * same buffer. Renderers read engine values (minitorch.h) but never the language's headers.
+ * escaping, the text/plain bundle constructor, tables shown as aligned text and HTML at once,
+ * the training progress line, and the text and HTML forms of an engine tensor (PyTorch's
+ * layout; a table). The charts (Vega-Lite, SVG) are in chart.h and use the same buffer.
+ * Renderers take plain data and engine values (minitorch.h), never the language's headers.
  *
  * Memory: a `struct render_buf` owns its bytes; render_buf_free releases them and
  * render_buf_take hands them over. Functions returning json_t * return a new reference or NULL
