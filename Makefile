@@ -65,7 +65,7 @@ lab: install-kernelspec ## start JupyterLab on 127.0.0.1 with notebooks/
 	$(VENV)/bin/jupyter lab --ip=127.0.0.1 --no-browser --notebook-dir=notebooks $(LAB_ROOT) $(LAB_ARGS)
 
 # Every suite runs even when an earlier one fails; the table at the end says which failed.
-test: build build-asan build-clang build-tsan ## run all suites: ctest (gcc, clang, sanitized), format, numpy, protocol (also under ASan and TSan), notebooks, browser, valgrind, fuzz smoke
+test: build build-asan build-clang build-tsan ## run all suites: ctest (gcc, clang, sanitized), format, layers, numpy, protocol (also under ASan and TSan), notebooks, browser, valgrind, fuzz smoke
 	@results=(); status=0; \
 	suite() { \
 	    local name=$$1; shift; \
@@ -78,6 +78,7 @@ test: build build-asan build-clang build-tsan ## run all suites: ctest (gcc, cla
 	    ctest --test-dir build-asan --output-on-failure --no-tests=error $(CTEST_ARGS); \
 	suite "ctest build-clang" ctest --test-dir build-clang --output-on-failure --no-tests=error $(CTEST_ARGS); \
 	suite "clang-format" $(MAKE) --no-print-directory format-check; \
+	suite "layers (include arrows)" tools/check-layers.py; \
 	suite "differential vs numpy" tests/differential/run.sh build; \
 	suite "differential, cuda stand-in" env MT_CUDA_PLUGIN=$(CURDIR)/build/libmt_cuda_standin.so \
 	    tests/differential/run.sh build -k cuda; \

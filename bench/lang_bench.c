@@ -8,7 +8,7 @@
  * student pays in a cell (the op alone from C is in mt_ops_bench's "tiny op" rows). Medians and
  * min-max over the repetitions; the machine is shared and noisy. */
 #include "bench.h"
-#include "dsl/dsl.h"
+#include "lang/dsl.h"
 #include "minitorch/minitorch.h"
 
 #include <stdio.h>

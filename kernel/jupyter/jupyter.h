@@ -27,7 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dsl/dsl.h"
+#include "lang/dsl.h"
 
 #define JP_PROTOCOL_VERSION "5.3"
 #define JP_DELIMITER "<IDS|MSG>"

@@ -1,7 +1,7 @@
 /* chart.h — charts as Vega-Lite v5 specs and as plain SVG (kernel/render).
  *
- * Every chart the kernel draws (compare's bars, timing's lines; datasets and decision
- * boundaries later) is built here, twice from the same data: a Vega-Lite v5 spec, which
+ * Every chart the kernel draws (compare's bars, timing's lines, datasets, decision boundaries
+ * and training curves) is built here, twice from the same data: a Vega-Lite v5 spec, which
  * JupyterLab and VS Code render interactively, and a self-contained SVG (no scripts, no
  * external fonts) for front ends without Vega-Lite and for nbconvert/GitHub. A chart's mime
  * bundle (chart_*_bundle) holds what the session's %plot_renderer asks for:

@@ -1,12 +1,13 @@
-/* render.h — text helpers shared by the language and the protocol side (kernel/render).
+/* render.h — how values are shown, for the language and its library (kernel/render).
  *
  * Everything a frontend shows travels as a mime bundle, `{"text/plain": "...", ...}`. This header
  * gives the pieces that build those bundles from C text: a growable byte buffer with a size
  * limit (so a huge repr ends in a MemoryError, not in an exhausted machine), Python's repr of
  * floats and strings, UTF-8 validation and repair (Jansson refuses invalid UTF-8), HTML
- * escaping, the text/plain bundle constructor, and the text and HTML forms of an engine tensor
- * (PyTorch's layout; a table). The renderers for charts (Vega-Lite, SVG) arrive later and use the
- * same buffer. Renderers read engine values (minitorch.h) but never the language's headers.
+ * escaping, the text/plain bundle constructor, tables shown as aligned text and HTML at once,
+ * the training progress line, and the text and HTML forms of an engine tensor (PyTorch's
+ * layout; a table). The charts (Vega-Lite, SVG) are in chart.h and use the same buffer.
+ * Renderers take plain data and engine values (minitorch.h), never the language's headers.
  *
  * Memory: a `struct render_buf` owns its bytes; render_buf_free releases them and
  * render_buf_take hands them over. Functions returning json_t * return a new reference or NULL
@@ -17,6 +18,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* A NUL-terminated growable byte string with a size cap. Once an append fails (out of memory
  * or over the limit) the buffer keeps failing, so a long chain of appends needs one check. */
@@ -76,7 +78,46 @@ json_t *render_json_string(const char *s, size_t n);
 /* A new bundle {"text/plain": text}; invalid UTF-8 repaired. NULL when out of memory. */
 json_t *render_text_bundle(const char *text);
 
-/* ---- tensors (tensor.c) ------------------------------------------------------------------ */
+/* ---- tables and the progress line (table.c) --------------------------------------------- */
+
+/* The bundle {"text/plain": t, "text/html": h}; frees both buffers. NULL when either failed or
+ * memory ran out. */
+json_t *render_table_bundle(struct render_buf *t, struct render_buf *h);
+
+/* Writes the text of cell (row, col) into buf[0..n). */
+typedef void (*render_cell_fn)(const void *ctx, size_t row, size_t col, char *buf, size_t n);
+#define RENDER_GRID_MAX_COLS 16
+/* Appends a table of ncols columns (at most RENDER_GRID_MAX_COLS) and nrows rows, the cells'
+ * text from cell(ctx, ...), both ways: to t, a header line and a line per row, columns two
+ * spaces apart and padded to their widest cell, right-aligned where right[c] (numbers), the
+ * last column never padded after; to h, <table class="cls"> with escaped <th> and <td> cells,
+ * right-aligned where right[c]. */
+void render_grid(struct render_buf *t, struct render_buf *h, const char *cls, size_t ncols,
+                 const char *const *headers, const bool *right, size_t nrows, render_cell_fn cell,
+                 const void *ctx);
+
+/* A row of compare()'s table: the backend and either why it cannot run here (why non-empty)
+ * or its cells (time per run, runs, speed-up, agrees); gpu: what the GPU did, or "". */
+struct render_compare_row {
+    const char *backend;
+    const char *why;
+    const char *cells[4];
+    const char *gpu;
+};
+/* compare()'s table of the statement stmt: a row per backend, the note below. */
+json_t *render_compare_table(const char *stmt, const struct render_compare_row *rows, size_t n,
+                             const char *note);
+/* timing()'s table under the line head: a row per size, a column per backend; cells[i * ns + k]
+ * is backend i's time at sizes[k], and why[i] (non-empty) says why backend i cannot run. */
+json_t *render_timing_table(const char *head, size_t nb, const char *const *backends,
+                            const char *const *why, size_t ns, const int64_t *sizes,
+                            const char *const *cells);
+
+/* The live progress display of training: a bar of 30 columns filled epoch/epochs, then status
+ * ("epoch 3/10  loss ..."); text/plain, and text/html with a <progress> element. */
+json_t *render_progress_bundle(int epoch, int epochs, const char *status);
+
+/* ---- tensors (tensor_html.c) ------------------------------------------------------------- */
 
 struct mt_tensor;
 

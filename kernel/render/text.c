@@ -1,9 +1,9 @@
 /* text.c — the text renderer: byte buffers, Python-style reprs and text/plain bundles.
  *
- * The language shows values the way Python does (DESIGN.md §4), so float and string reprs
- * follow CPython: floats use the shortest digits that read back to the same double, printed
- * fixed for exponents in [-4, 16) and in scientific notation otherwise; strings pick single
- * quotes and escape control characters. Jansson accepts only valid UTF-8, so every user text
+ * The language shows values the way Python does, so float and string reprs follow CPython:
+ * floats use the shortest digits that read back to the same double, printed fixed for
+ * exponents in [-4, 16) and in scientific notation otherwise; strings pick single quotes and
+ * escape control characters. Jansson accepts only valid UTF-8, so every user text
  * that becomes JSON passes through render_json_string, which repairs bad bytes. */
 #include "render/render.h"
 
@@ -111,9 +111,9 @@ size_t render_float_repr(double v, char *out, size_t cap)
         n = snprintf(out, cap, "%s", signbit(v) ? "-0.0" : "0.0");
     } else {
         /* The shortest %e form that reads back exactly. Trying each precision from 0 took up to
-         * 17 printf/strtod pairs a number (a float32's value needs 17 digits as a double): 17 s
-         * for str() of 4 million. Three suffice: when some p + 1 <= 15 digits read back, v lies
-         * within half an ulp (2^-53 v) of that decimal, nearer than half the 15-digit spacing
+         * 17 printf/strtod pairs a number (a float32's value needs 17 digits as a double), which
+         * made str() of a long list slow. Three suffice: when some p + 1 <= 15 digits read back, v
+         * lies within half an ulp (2^-53 v) of that decimal, nearer than half the 15-digit spacing
          * (over 5e-16 v), so %.14e is that decimal padded with zeros, which are cut below;
          * otherwise 16 digits, else 17, which always read back. A subnormal's ulp is larger
          * than that (5e-324 reads back from one digit): every precision is tried there. */

@@ -1,4 +1,4 @@
-"""User functions in map and zip (the language's compiler, kernel/dsl/compile.c, and the engine's
+"""User functions in map and zip (the language's compiler, kernel/lib/compile.c, and the engine's
 programs, engine/src/prog.c) against numpy, on random functions.
 
 Each case generates a function built from the operations a compiled function may use, written

@@ -6,7 +6,7 @@
 #ifndef TESTS_DSL_HELPERS_H
 #define TESTS_DSL_HELPERS_H
 
-#include "dsl/dsl.h"
+#include "lang/dsl.h"
 
 #include <jansson.h>
 #include <stdio.h>

@@ -4,8 +4,8 @@
  * two displays (table; chart by %plot_renderer). */
 #include "tensor_helpers.h"
 
-#include "dsl/compare.h"
-#include "dsl/interp.h"
+#include "lang/interp.h"
+#include "lib/compare.h"
 #include "render/chart.h"
 
 #include "minitorch/minitorch.h"

@@ -2,9 +2,9 @@
  * completion context (names, keywords, magics and their arguments, tensor attributes after
  * "x.", a call's keyword parameters, nothing inside strings and comments), the replaced byte
  * range, and robustness at every cursor position of unfinished code. */
-#include "dsl/magics.h"
-#include "dsl/tensor.h"
 #include "dsl_helpers.h"
+#include "lib/magics.h"
+#include "lib/tensor_methods.h"
 #include "test.h"
 
 static const char *status_of(const char *code, const char **indent)

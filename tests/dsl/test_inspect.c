@@ -3,11 +3,11 @@
  * their type, value and (tensors) layout and autodiff state; functions their signature, docstring
  * and, at detail level 1, their source; an unknown name under the cursor falls back to the call
  * around it; nothing is found in comments, for keywords or numbers. */
-#include "dsl/builtins.h"
-#include "dsl/list.h"
-#include "dsl/magics.h"
-#include "dsl/tensor.h"
 #include "dsl_helpers.h"
+#include "lang/library.h"
+#include "lang/list.h"
+#include "lib/magics.h"
+#include "lib/tensor_methods.h"
 #include "test.h"
 
 /* The text/plain that inspect gives at byte `cursor` ("(null)" when not found); static. */

@@ -4,7 +4,7 @@
 #include "dsl_helpers.h"
 #include "test.h"
 
-#include "dsl/values.h"
+#include "lang/values.h"
 
 #include <stdio.h>
 

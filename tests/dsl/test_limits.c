@@ -3,7 +3,7 @@
 #include "dsl_helpers.h"
 #include "test.h"
 
-#include "dsl/interp.h"
+#include "lang/interp.h"
 
 #include "minitorch/minitorch.h"
 

@@ -3,9 +3,9 @@
  * particular number; diagnostics rows against shapes, strides and byte counts worked out here. */
 #include "tensor_helpers.h"
 
-#include "dsl/diagnostics.h"
-#include "dsl/interp.h"
-#include "dsl/magics.h"
+#include "lang/interp.h"
+#include "lib/diagnostics.h"
+#include "lib/magics.h"
 
 #include "minitorch/minitorch.h"
 

@@ -1,4 +1,4 @@
-/* test_training.c — the training objects in the language (kernel/dsl/training.c).
+/* test_training.c — the training objects in the language (kernel/lib/training.c).
  *
  * dataset(): the object's summary,
  * attributes (sharing the engine's tensors), type and help, errors that leave the session as it
@@ -13,7 +13,7 @@
 #include "test.h"
 
 #include "dsl/dsl_helpers.h"
-#include "dsl/interp.h"
+#include "lang/interp.h"
 
 #include <jansson.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* test_user_functions.c — map, zip and reduce with user functions (kernel/dsl/compile.c).
+/* test_user_functions.c — map, zip and reduce with user functions (kernel/lib/compile.c).
  *
  * The reference for every compiled function is the language itself: the same def called on each
  * element by the interpreter (Python-like, in double precision), compared with the compiled
@@ -7,7 +7,7 @@
  * refuses is checked to give a CompileError pointing at its line, with the session alive. */
 #include "tensor_helpers.h"
 
-#include "dsl/dsl.h"
+#include "lang/dsl.h"
 
 static struct dsl_session *S;
 

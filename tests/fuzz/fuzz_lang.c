@@ -18,8 +18,8 @@
  * OpenMP's idle workers sleep at once (KMP_BLOCKTIME / GOMP_SPINCOUNT 0) instead of spinning for
  * the next region: between two inputs' regions they spun on the other core, about a fifth of
  * the process's CPU time. */
-#include "dsl/dsl.h"
-#include "dsl/interp.h"
+#include "lang/dsl.h"
+#include "lang/interp.h"
 #include "minitorch/minitorch.h"
 
 #include <pthread.h>

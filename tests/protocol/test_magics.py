@@ -1,7 +1,7 @@
 """The magics through a real Jupyter client: where their output goes (stream text, display_data
 bundles with text/plain and text/html, execute_result), in what order, and that an interrupt
 stops a %timeit and leaves the kernel working. Timings are matched by the fixed formats that
-kernel/dsl/magics.h documents, never by their numbers."""
+kernel/lib/magics.h documents, never by their numbers."""
 
 from __future__ import annotations
 

@@ -1,0 +1,103 @@
+/* ast.h — the syntax tree the parser builds and the evaluator walks (internal to kernel/lang).
+ *
+ * One node struct for every kind keeps construction, freeing and the evaluator's dispatch
+ * tables simple; each kind documents which fields it uses. Every node records the byte offset
+ * that an error about it points at (the operator of a binary expression, the name of a call,
+ * the keyword of a statement) and its height, which the parser bounds so that evaluating or
+ * freeing a tree never recurses deeper than DSL_MAX_AST_HEIGHT.
+ *
+ * Ownership: a node owns its children, names and constant value; dsl_node_free frees the
+ * whole tree. */
+#ifndef KERNEL_LANG_AST_H
+#define KERNEL_LANG_AST_H
+
+#include "lang/lexer.h"
+#include "lang/values.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define DSL_MAX_AST_HEIGHT 1000
+
+enum dsl_node_kind {
+    /* expressions */
+    DSL_N_CONST,   /* value */
+    DSL_N_NAME,    /* name */
+    DSL_N_LIST,    /* kids: items */
+    DSL_N_UNARY,   /* op (DSL_T_MINUS, DSL_T_PLUS), a */
+    DSL_N_NOT,     /* a */
+    DSL_N_BINARY,  /* op, a, b */
+    DSL_N_AND,     /* a, b */
+    DSL_N_OR,      /* a, b */
+    DSL_N_COMPARE, /* kids: operands (n >= 2), ops: n-1 operators (DSL_T_IN / DSL_T_NOT = not in) */
+    DSL_N_CALL,    /* a: callee, kids: positional args, kwnames + kwvals: keyword args */
+    DSL_N_INDEX,   /* a: the indexed value, kids: the indices */
+    DSL_N_ATTR,    /* a: the object, name */
+    DSL_N_COND,    /* a if kids[0] else b */
+    /* statements */
+    DSL_N_BLOCK,    /* kids: statements */
+    DSL_N_EXPR,     /* a; flag: followed by ';' */
+    DSL_N_ASSIGN,   /* kids: targets (x = y = value), a: value */
+    DSL_N_AUG,      /* op (the binary operator), a: target, b: value */
+    DSL_N_IF,       /* kids: cond, block, cond, block, ...; b: else block or NULL */
+    DSL_N_WHILE,    /* a: cond, b: body */
+    DSL_N_FOR,      /* name, a: iterable, b: body */
+    DSL_N_BREAK,    /* - */
+    DSL_N_CONTINUE, /* - */
+    DSL_N_PASS,     /* - */
+    DSL_N_MAGIC,    /* name: the magic's name, value: its argument text (a string) */
+    DSL_N_DEF,      /* name; kwnames: the parameters, kwvals: their defaults (NULL: none), nkw;
+                     * b: the body; value: the docstring (a string) or none */
+    DSL_N_RETURN,   /* a: the value, or NULL for a bare return */
+    DSL_N_COUNT
+};
+
+struct dsl_node {
+    enum dsl_node_kind kind;
+    size_t pos;             /* byte offset errors about this node point at */
+    int height;             /* 1 + the tallest child */
+    enum dsl_tok op;        /* operator of UNARY, BINARY, AUG */
+    bool flag;              /* EXPR: followed by ';' */
+    struct dsl_value value; /* CONST: owned reference */
+    char *name;             /* NAME, ATTR, FOR: owned */
+    struct dsl_node *a, *b; /* operands, see the kinds */
+    struct dsl_node **kids; /* owned array of owned nodes */
+    size_t nkids, capkids;
+    enum dsl_tok *ops;        /* COMPARE: nkids - 1 operators */
+    char **kwnames;           /* CALL: keyword names, owned */
+    struct dsl_node **kwvals; /* CALL: keyword values, owned */
+    size_t nkw;
+};
+
+/* A parsed cell and its source text, reference counted: a function defined in the cell keeps
+ * both alive after the cell has run, for its body and for the error locations inside it. */
+struct dsl_code {
+    size_t refs;
+    char *src; /* owned copy, NUL-terminated */
+    size_t len;
+    long cell_no;         /* the execution count it ran under (In[n]); 0: unnumbered */
+    struct dsl_node *ast; /* owned; the cell's DSL_N_BLOCK */
+};
+
+/* Parses src[0..len) into a new code object (one reference). NULL with *err filled on a syntax
+ * error (or MemoryError). */
+struct dsl_code *dsl_code_parse(const char *src, size_t len, struct dsl_syntax_error *err);
+struct dsl_code *dsl_code_retain(struct dsl_code *c);
+void dsl_code_release(struct dsl_code *c);
+
+/* A new node of `kind` at `pos`, zeroed otherwise. NULL when out of memory. */
+struct dsl_node *dsl_node_new(enum dsl_node_kind kind, size_t pos);
+/* Appends `kid` (ownership passes to `n` even on failure). Returns 0 or -1 (out of memory). */
+int dsl_node_push(struct dsl_node *n, struct dsl_node *kid);
+/* Recomputes n->height from its children. */
+void dsl_node_update_height(struct dsl_node *n);
+/* Frees n and everything it owns; NULL is fine. */
+void dsl_node_free(struct dsl_node *n);
+
+/* Parses a cell into a DSL_N_BLOCK. NULL with *err filled on a syntax error. */
+struct dsl_node *dsl_parse_cell(const char *src, size_t len, struct dsl_syntax_error *err);
+/* Parses one expression (optionally surrounded by blank lines); anything else is a
+ * SyntaxError. */
+struct dsl_node *dsl_parse_expression(const char *src, size_t len, struct dsl_syntax_error *err);
+
+#endif

@@ -1,0 +1,190 @@
+/* interp.h — the evaluator's state and error raising (internal to kernel/lang).
+ *
+ * A `struct dsl_interp` lives for one dsl_execute/dsl_evaluate call: the session whose
+ * variables it reads and writes, the output sink, the cell source (for error locations) and
+ * the pending error. Errors are Python-style exceptions carried as (ename, evalue, position):
+ * a function that fails raises on the interp and returns -1, and callers pass -1 up. A raise
+ * without a position gets the position of the innermost enclosing call or statement that
+ * notices it, so builtins need not know where they were called from. */
+#ifndef KERNEL_LANG_INTERP_H
+#define KERNEL_LANG_INTERP_H
+
+#include "lang/ast.h"
+#include "lang/dsl.h"
+#include "lang/values.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct dsl_var {
+    char *name;             /* owned; NULL marks an empty slot */
+    struct dsl_value value; /* owned reference */
+};
+
+/* The state of a session: the variables, an open-addressing hash table (power-of-two
+ * capacity), and the engine context every tensor of the session is made with (default backend,
+ * threads, memory limit, random generator). */
+struct dsl_session {
+    struct dsl_var *vars;
+    size_t cap, count;
+    struct mt_ctx *ctx;        /* owned; freed after every variable is released */
+    bool diagnostics;          /* %diagnostics on: every cell shows what the engine did */
+    const char *plot_renderer; /* %plot_renderer: "auto", "vegalite", "html" or "svg" (static) */
+    unsigned train_runs;       /* train() calls so far: each live display gets its own id */
+    long execution_count;      /* In[n] of the cells being run; 0: unnumbered */
+    double compare_budget_s;   /* compare(): what each backend's timing aims for (1 s; the
+                                * language's fuzz target sets 0: one timed run) */
+};
+
+/* The local variables of one running call of a user function: slot i holds fn->locals[i]. */
+struct dsl_frame {
+    const struct dsl_function *fn;
+    struct dsl_value *vals; /* owned references; none where !bound */
+    bool *bound;            /* assigned yet (reading an unbound local is UnboundLocalError) */
+};
+
+/* One line of a traceback below the cell: where the error, or the call leading to it, was in a
+ * function's body. */
+struct dsl_tb_entry {
+    struct dsl_code *code; /* owned reference: the source the position indexes */
+    size_t pos;
+    char *func; /* owned: the function's name */
+};
+
+/* Calls nest at most this deep (Python's default recursion limit)... */
+#define DSL_MAX_CALL_DEPTH 1000
+/* ...and the syntax trees of the running calls' bodies add up to at most this height, so that a
+ * deep recursion through a complicated body cannot overflow the C stack either (one level of
+ * tree costs about two C frames of the evaluator; an ASan build's frames are the largest, and
+ * twice this height overflows its 8 MiB stack). */
+#define DSL_MAX_EVAL_HEIGHT 10000
+
+struct dsl_interp {
+    struct dsl_session *session;
+    const struct dsl_output *out; /* never NULL; its callbacks may be */
+    const char *src;              /* the source being run: the cell's, or inside a call the
+                                   * function's defining cell (error positions index it) */
+    size_t src_len;
+    struct dsl_code *code;   /* the parsed cell that src belongs to (a def keeps it);
+                              * NULL for an expression evaluated alone */
+    struct dsl_frame *frame; /* the innermost running call, NULL at cell level */
+    int calls;               /* running calls */
+    int height;              /* the running calls' body heights added up */
+    struct dsl_value retval; /* the value of the `return` that is ending a call */
+    struct dsl_tb_entry *tb; /* innermost first: the calls an error went through */
+    size_t ntb, captb;
+    size_t out_bytes;        /* stream text the cell has written (see dsl_emit) */
+    size_t shown_bytes;      /* displayed data the cell has sent (see dsl_display) */
+    size_t shown;            /* new displays the cell has sent */
+    const char *ename;       /* the pending error's name (static), NULL when none */
+    char *evalue;            /* its message, malloc'd (NULL: out of memory) */
+    bool has_pos;            /* the error has a position */
+    size_t pos;              /* byte offset into src */
+    unsigned polls;          /* loop iterations seen by dsl_check_cancel */
+    long long last_flush_ns; /* CLOCK_MONOTONIC of the last out->flush from a loop */
+};
+
+/* Raises ename (a static string) with a printf-style message; returns -1. The _at form also
+ * records the position. A second raise while one is pending is ignored. */
+int dsl_raise(struct dsl_interp *in, const char *ename, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+int dsl_raise_at(struct dsl_interp *in, size_t pos, const char *ename, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* Raises ename at byte `pos` of user function f's source, with f's traceback line, as an error
+ * inside a call of f would be (the compiler of user functions reports through it). -1. */
+int dsl_raise_in(struct dsl_interp *in, const struct dsl_function *f, size_t pos, const char *ename,
+                 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* Records that an error left user function f's body at in->pos: one traceback line, innermost
+ * first. The position is then cleared so that the call site in the caller's source locates it
+ * next. */
+void dsl_interp_push_tb(struct dsl_interp *in, const struct dsl_function *f);
+/* Raises the error a dsl_vstatus stands for (MemoryError, RecursionError); returns -1. */
+int dsl_raise_status(struct dsl_interp *in, int status);
+/* Raises the MemoryError of a `what` ("string" or "list") of `asked` bytes or items, over
+ * DSL_MAX_STR_BYTES or DSL_MAX_LIST_LEN: it names the size asked for and the limit. -1. */
+int dsl_raise_size(struct dsl_interp *in, const char *what, uint64_t asked);
+/* Gives a pending error without a position the position `pos`. */
+void dsl_error_locate(struct dsl_interp *in, size_t pos);
+/* Called at every loop iteration. Raises KeyboardInterrupt at pos and returns -1 when the
+ * cancel flag is up, else 0. Every FLUSH_EVERY_NS it also calls out->flush, so that what a cell
+ * printed before a long computation reaches the user while the computation runs. */
+int dsl_check_cancel(struct dsl_interp *in, size_t pos);
+
+/* Most stream text one cell may write: a front end given more freezes, and no one reads it.
+ * Past it the cell goes on, its stream output dropped after one note saying so. */
+#define DSL_MAX_CELL_OUTPUT ((size_t)10 << 20)
+
+/* Writes text to the cell's stream `name` ("stdout", "stderr"), within DSL_MAX_CELL_OUTPUT. */
+void dsl_emit(struct dsl_interp *in, const char *name, const char *text);
+
+/* Most data, and most new displays, one cell may display: each new display stays in the
+ * notebook, and thousands of them freeze a front end as stream text does. Updates of a display
+ * (update=true) replace what is shown instead, and are not counted: the Jupyter layer sends at
+ * most one per display id every 50 ms. Past either limit the cell goes on, its new displays
+ * dropped after one note saying so. */
+#define DSL_MAX_CELL_DISPLAY ((size_t)10 << 20)
+#define DSL_MAX_CELL_DISPLAYS 1000
+
+/* Sends a mime bundle to the cell's output (display(), charts, tables), within the limits
+ * above: the one way values reach in->out->display. */
+void dsl_display(struct dsl_interp *in, json_t *bundle, const char *display_id, bool update);
+
+/* Frees the traceback entries (after the error was reported). */
+void dsl_interp_clear_tb(struct dsl_interp *in);
+/* Drops the pending error (and its traceback): for a builtin that handles the failure of a
+ * call it made itself. */
+void dsl_interp_clear_error(struct dsl_interp *in);
+
+/* Variables: the value bound to name (borrowed), or NULL. */
+struct dsl_value *dsl_session_lookup(struct dsl_session *s, const char *name);
+/* Forgets the variable name (releasing its value); nothing when there is none. */
+void dsl_session_unset(struct dsl_session *s, const char *name);
+/* Binds name to value, taking ownership of value (released on failure). 0 or DSL_V_NOMEM. */
+int dsl_session_assign(struct dsl_session *s, const char *name, struct dsl_value value);
+
+/* Runs a parsed cell. When `result` is non-NULL and the last statement is an expression not
+ * followed by ';', its value lands there (owned by the caller); otherwise *result is none.
+ * Returns 0 or -1 (error pending on `in`). */
+int dsl_run_block(struct dsl_interp *in, const struct dsl_node *block, struct dsl_value *result);
+/* Evaluates an expression: 0 with a new value in *out, or -1. */
+int dsl_eval(struct dsl_interp *in, const struct dsl_node *expr, struct dsl_value *out);
+
+/* Appends the str() of v, raising MemoryError on failure. */
+int dsl_str_of(struct dsl_interp *in, struct render_buf *b, struct dsl_value v);
+
+/* Python comparison a < b etc. for numbers, strings and lists (op: DSL_T_LT, LE, GT, GE).
+ * 0 with *res set, or -1 after raising TypeError. */
+int dsl_compare(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a, struct dsl_value b,
+                bool *res);
+
+/* Python's binary operator `op` (DSL_T_PLUS ... DSL_T_DSTAR, DSL_T_AT) on a and b (borrowed):
+ * 0 with a new value in *out, or -1 after raising. */
+int dsl_binary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a, struct dsl_value b,
+               struct dsl_value *out);
+
+/* Iteration over a list, string (by character) or range. The iterator borrows `src`. */
+struct dsl_iter {
+    struct dsl_value src;
+    size_t i;  /* next list index or string byte offset */
+    int64_t k; /* next range index */
+};
+/* 0, or -1 after raising TypeError when v is not iterable. */
+int dsl_iter_init(struct dsl_interp *in, struct dsl_value v, struct dsl_iter *it);
+/* 1 with a new value in *out, 0 at the end, -1 after raising. */
+int dsl_iter_next(struct dsl_interp *in, struct dsl_iter *it, struct dsl_value *out);
+
+/* Python's index rules for a sequence of len items: an int (or bool), negative counting from
+ * the end. 0 with *out in [0, len), or -1 after raising TypeError ("<what> indices must be
+ * integers") or IndexError ("<what> index out of range"). */
+int dsl_index_of(struct dsl_interp *in, struct dsl_value ix, int64_t len, const char *what,
+                 int64_t *out);
+
+/* Levenshtein distance of two names (99 for names longer than 64 bytes). */
+size_t dsl_edit_distance(const char *a, const char *b);
+
+/* The closest known name to `name` (variables, builtins, constants) within edit distance 2,
+ * or NULL. Borrowed from the session/builtin table. */
+const char *dsl_suggest_name(struct dsl_session *s, const char *name);
+
+#endif

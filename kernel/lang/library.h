@@ -1,0 +1,122 @@
+/* library.h — what the language asks of its library (internal to kernel/lang).
+ *
+ * The evaluator, the session and completion know the builtins, tensors, magics and
+ * %diagnostics only through the declarations below; kernel/lib defines them (builtins.c,
+ * tensor_methods.c, magics.c, diagnostics.c, compile.c). The arrow between the two folders
+ * points one way: the library includes the language's headers, the language includes this one
+ * and never a header of kernel/lib (the build's include roots and tools/check-layers.py hold
+ * it). The two are linked into one library, mt_dsl. */
+#ifndef KERNEL_LANG_LIBRARY_H
+#define KERNEL_LANG_LIBRARY_H
+
+#include "lang/lexer.h"
+#include "lang/native.h"
+#include "lang/values.h"
+
+#include "render/render.h"
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+struct dsl_interp;
+struct mt_ctx;
+
+/* ---- builtins (lib/builtins.c) ---------------------------------------------------------- */
+
+extern const struct dsl_builtin dsl_builtins[];
+extern const size_t dsl_builtin_count;
+
+/* The builtin called `name`, or NULL. */
+const struct dsl_builtin *dsl_builtin_find(const char *name);
+
+/* ---- tensors (lib/tensor_methods.c) ----------------------------------------------------- */
+
+/* Methods and properties of tensors, sorted by name. A property row has min = max = 0 and its
+ * fn returns the value. */
+extern const struct dsl_builtin dsl_tensor_methods[];
+extern const size_t dsl_tensor_method_count;
+extern const struct dsl_builtin dsl_tensor_props[];
+extern const size_t dsl_tensor_prop_count;
+
+/* The method or property called name (*is_prop tells which), or NULL. */
+const struct dsl_builtin *dsl_tensor_attr_find(const char *name, bool *is_prop);
+
+/* Appends help for a tensor value: the type's doc and every method and property. */
+int dsl_tensor_help(struct render_buf *b);
+
+/* Operator `op` (DSL_T_PLUS, MINUS, STAR, SLASH, AT) where a or b (borrowed) is a tensor: 0 with
+ * a new tensor in *out, or -1 after raising. */
+int dsl_tensor_binary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a,
+                      struct dsl_value b, struct dsl_value *out);
+/* Comparison `op` (DSL_T_LT, GT, EQ, NE, LE, GE) where a or b is a tensor. The other operand
+ * must be a tensor or a number, except for == and != which compare anything else by identity
+ * (false / true) as Python does. 0 with a new value in *out, or -1. */
+int dsl_tensor_compare(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a,
+                       struct dsl_value b, struct dsl_value *out);
+/* Unary `op` (DSL_T_MINUS, DSL_T_PLUS) on tensor v. */
+int dsl_tensor_unary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value v,
+                     struct dsl_value *out);
+/* Python truth of a tensor: its one element != 0; ValueError for other sizes. */
+int dsl_tensor_truth(struct dsl_interp *in, struct dsl_value v, bool *out);
+
+/* t[ix...]: every dim indexed (or one list holding the indices) gives a float. */
+int dsl_tensor_getitem(struct dsl_interp *in, struct dsl_value t, const struct dsl_value *ix,
+                       size_t n, struct dsl_value *out);
+/* t[ix...] = v, v a number or a one-element tensor. */
+int dsl_tensor_setitem(struct dsl_interp *in, struct dsl_value t, const struct dsl_value *ix,
+                       size_t n, struct dsl_value v);
+/* t.name: a property's value or a bound method; AttributeError (with a suggestion) otherwise. */
+int dsl_tensor_getattr(struct dsl_interp *in, struct dsl_value t, const char *name,
+                       struct dsl_value *out);
+/* t.name = v: requires_grad (a bool) and grad (none only) are writable. */
+int dsl_tensor_setattr(struct dsl_interp *in, struct dsl_value t, const char *name,
+                       struct dsl_value v);
+
+/* ---- line magics (lib/magics.c) --------------------------------------------------------- */
+
+/* Runs a magic. `call` (lib/magics.c) holds its argument text, where that starts in the
+ * source, the words of that text for a magic whose row says `words`, and the slot for a value.
+ * Returns 0, or -1 after raising. */
+struct dsl_magic_call;
+typedef int (*dsl_magic_fn)(struct dsl_interp *in, const struct dsl_magic_call *call);
+
+struct dsl_magic {
+    const char *name;  /* without the '%' */
+    const char *usage; /* "%backend [simple|fast|cuda]" */
+    dsl_magic_fn fn;
+    const char *doc;
+    bool words; /* its arguments are words, split before fn runs (a '#' starts a comment) */
+};
+
+extern const struct dsl_magic dsl_magics[]; /* sorted by name */
+extern const size_t dsl_magic_count;
+
+/* The magic called `name` (without '%'), or NULL. */
+const struct dsl_magic *dsl_magic_find(const char *name);
+
+/* Appends the usage line, a blank line and the doc of m. */
+int dsl_magic_help(struct render_buf *b, const struct dsl_magic *m);
+
+/* Runs `%name args`; an unknown name raises UsageError listing the known magics. Errors raised
+ * without a position point at `pos` (the '%'). `result` is non-NULL when the magic is the
+ * cell's last statement: a magic running a statement (%time) leaves its value there, as
+ * IPython shows `%time 1 + 1`'s value as the result. Returns 0 or -1. */
+int dsl_magic_run(struct dsl_interp *in, const char *name, const char *args, size_t pos,
+                  struct dsl_value *result);
+
+/* ---- %diagnostics (lib/diagnostics.c) --------------------------------------------------- */
+
+struct dsl_diag_log;
+/* A new log collecting the ops run on ctx, or NULL when out of memory. */
+struct dsl_diag_log *dsl_diag_open(struct mt_ctx *ctx);
+/* Stops and frees the log. Returns its table as a new mime bundle when `table` is true and an
+ * op ran (NULL otherwise, or when memory ran out). */
+json_t *dsl_diag_close(struct dsl_diag_log *log, bool table);
+
+/* ---- user functions compiled for map, zip and reduce (lib/compile.c) -------------------- */
+
+/* Frees a function's compiled programs. */
+void dsl_prog_cache_free(struct dsl_prog_cache *c);
+
+#endif

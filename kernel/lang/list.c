@@ -1,0 +1,353 @@
+/* list.c — item assignment, in-place extension and the methods of lists (see list.h).
+ *
+ * Errors and their messages are Python's. A method that fails changes nothing: stores are
+ * checked (cycle, size) before the list is touched, and sort works on a copy. */
+#include "lang/list.h"
+
+#include "lang/interp.h"
+#include "lang/native.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int dsl_list_raise_store(struct dsl_interp *in, int status)
+{
+    if (status == DSL_V_CYCLE)
+        return dsl_raise(in, "ValueError",
+                         "a list cannot hold itself, directly or through another list, a "
+                         "function's default or a bound method (reference cycles are not "
+                         "supported)");
+    return dsl_raise_status(in, status);
+}
+
+/* Checks that list l may take v: 0, or -1 after raising. */
+static int check_store(struct dsl_interp *in, const struct dsl_list *l, struct dsl_value v)
+{
+    int st = dsl_list_check_store(l, v);
+    return st == DSL_V_OK ? 0 : dsl_list_raise_store(in, st);
+}
+
+static int mutable_list(struct dsl_interp *in, struct dsl_value v, const char *what)
+{
+    if (v.kind == DSL_LIST && v.as.l->style != DSL_LIST_TUPLE) return 0;
+    return dsl_raise(in, "TypeError", "'%s' object does not support %s", dsl_type_name(v), what);
+}
+
+int dsl_list_setitem(struct dsl_interp *in, struct dsl_value xs, struct dsl_value ix,
+                     struct dsl_value item)
+{
+    if (mutable_list(in, xs, "item assignment") != 0) return -1;
+    struct dsl_list *l = xs.as.l;
+    int64_t i = 0;
+    if (!dsl_is_intlike(ix)) /* Python words the two errors differently */
+        return dsl_raise(in, "TypeError", "list indices must be integers, not %s",
+                         dsl_type_name(ix));
+    if (dsl_index_of(in, ix, (int64_t)l->len, "list assignment", &i) != 0) return -1;
+    if (check_store(in, l, item) != 0) return -1;
+    struct dsl_value old = l->items[i];
+    l->items[i] = dsl_value_retain(item);
+    dsl_value_adopt(item);
+    dsl_value_orphan(old);
+    dsl_value_release(old);
+    return 0;
+}
+
+int dsl_list_extend(struct dsl_interp *in, struct dsl_list *l, struct dsl_value rhs)
+{
+    if (rhs.kind == DSL_LIST) {
+        /* the items as they are now: xs.extend(xs) doubles xs, as in Python */
+        size_t n = rhs.as.l->len;
+        for (size_t i = 0; i < n; i++)
+            if (check_store(in, l, rhs.as.l->items[i]) != 0) return -1;
+        int st = dsl_list_reserve(l, n);
+        if (st != DSL_V_OK) return dsl_raise_size(in, "list", (uint64_t)l->len + n);
+        for (size_t i = 0; i < n; i++) dsl_list_push(l, dsl_value_retain(rhs.as.l->items[i]));
+        return 0;
+    }
+    /* a range or a string: items that hold nothing, so no cycle check */
+    struct dsl_iter it;
+    if (dsl_iter_init(in, rhs, &it) != 0) return -1;
+    if (rhs.kind == DSL_RANGE && dsl_range_len(rhs.as.r) > (int64_t)(DSL_MAX_LIST_LEN - l->len))
+        return dsl_raise_size(in, "list", (uint64_t)l->len + (uint64_t)dsl_range_len(rhs.as.r));
+    struct dsl_value item;
+    int got;
+    while ((got = dsl_iter_next(in, &it, &item)) > 0) {
+        int st = dsl_list_push(l, item);
+        if (st == DSL_V_TOOBIG) return dsl_raise_size(in, "list", (uint64_t)l->len + 1);
+        if (st != DSL_V_OK) return dsl_raise_status(in, st);
+    }
+    return got < 0 ? -1 : 0;
+}
+
+/* ---- methods ---------------------------------------------------------------------------- */
+
+static int m_append(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct dsl_list *l = a->self.as.l;
+    if (check_store(in, l, a->slot[0]) != 0) return -1;
+    int st = dsl_list_push(l, dsl_value_retain(a->slot[0]));
+    if (st == DSL_V_TOOBIG) return dsl_raise_size(in, "list", (uint64_t)l->len + 1);
+    if (st != DSL_V_OK) return dsl_raise_status(in, st);
+    *ret = dsl_none();
+    return 0;
+}
+
+static int m_extend(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    *ret = dsl_none();
+    return dsl_list_extend(in, a->self.as.l, a->slot[0]);
+}
+
+static int m_insert(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct dsl_list *l = a->self.as.l;
+    if (!dsl_is_intlike(a->slot[0]))
+        return dsl_raise(in, "TypeError", "'%s' object cannot be interpreted as an integer",
+                         dsl_type_name(a->slot[0]));
+    /* Python clamps the position: insert(-100, x) on a short list puts x first */
+    int64_t i = dsl_as_int(a->slot[0]), n = (int64_t)l->len;
+    if (i < 0) i = i + n < 0 ? 0 : i + n;
+    if (i > n) i = n;
+    if (check_store(in, l, a->slot[1]) != 0) return -1;
+    int st = dsl_list_reserve(l, 1);
+    if (st == DSL_V_TOOBIG) return dsl_raise_size(in, "list", (uint64_t)l->len + 1);
+    if (st != DSL_V_OK) return dsl_raise_status(in, st);
+    memmove(l->items + i + 1, l->items + i, (size_t)(n - i) * sizeof *l->items);
+    l->items[i] = dsl_value_retain(a->slot[1]);
+    dsl_value_adopt(a->slot[1]);
+    l->len++;
+    *ret = dsl_none();
+    return 0;
+}
+
+/* Takes item i out of l, handing its reference to the caller. */
+static struct dsl_value take(struct dsl_list *l, size_t i)
+{
+    struct dsl_value v = l->items[i];
+    memmove(l->items + i, l->items + i + 1, (l->len - i - 1) * sizeof *l->items);
+    l->len--;
+    dsl_value_orphan(v);
+    return v;
+}
+
+static int m_pop(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct dsl_list *l = a->self.as.l;
+    if (l->len == 0) return dsl_raise(in, "IndexError", "pop from empty list");
+    int64_t i = (int64_t)l->len - 1;
+    if (a->has[0] && dsl_index_of(in, a->slot[0], (int64_t)l->len, "pop", &i) != 0) return -1;
+    *ret = take(l, (size_t)i);
+    return 0;
+}
+
+/* The first index of an item of l equal to x in *at, or -1; raises RecursionError for lists
+ * nested too deep to compare. */
+static int find(struct dsl_interp *in, const struct dsl_list *l, struct dsl_value x, int64_t *at)
+{
+    *at = -1;
+    for (size_t i = 0; i < l->len; i++) {
+        bool eq = false;
+        if (dsl_value_equal_checked(l->items[i], x, &eq) != DSL_V_OK)
+            return dsl_raise(in, "RecursionError",
+                             "maximum recursion depth exceeded in comparison (lists nested more "
+                             "than %d deep)",
+                             DSL_MAX_LIST_DEPTH);
+        if (eq) {
+            *at = (int64_t)i;
+            return 0;
+        }
+    }
+    return 0;
+}
+
+/* Appends repr(x), cut to a readable length, to b. */
+static void short_repr(struct render_buf *b, struct dsl_value x)
+{
+    struct render_buf r;
+    render_buf_init(&r, 200);
+    dsl_value_repr(&r, x);
+    render_buf_puts(b, render_buf_str(&r));
+    if (r.over) render_buf_puts(b, "...");
+    render_buf_free(&r);
+}
+
+static int not_in_list(struct dsl_interp *in, struct dsl_value x)
+{
+    struct render_buf b;
+    render_buf_init(&b, 0);
+    short_repr(&b, x);
+    int r = dsl_raise(in, "ValueError", "%s is not in list", render_buf_str(&b));
+    render_buf_free(&b);
+    return r;
+}
+
+static int m_remove(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct dsl_list *l = a->self.as.l;
+    int64_t i;
+    if (find(in, l, a->slot[0], &i) != 0) return -1;
+    if (i < 0) return dsl_raise(in, "ValueError", "list.remove(x): x not in list");
+    dsl_value_release(take(l, (size_t)i));
+    *ret = dsl_none();
+    return 0;
+}
+
+static int m_index(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    int64_t i;
+    if (find(in, a->self.as.l, a->slot[0], &i) != 0) return -1;
+    if (i < 0) {
+        if (a->self.as.l->style == DSL_LIST_TUPLE)
+            return dsl_raise(in, "ValueError", "tuple.index(x): x not in tuple");
+        return not_in_list(in, a->slot[0]);
+    }
+    *ret = dsl_int(i);
+    return 0;
+}
+
+static int m_count(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    const struct dsl_list *l = a->self.as.l;
+    int64_t n = 0;
+    for (size_t i = 0; i < l->len; i++) {
+        bool eq = false;
+        if (dsl_value_equal_checked(l->items[i], a->slot[0], &eq) != DSL_V_OK)
+            return dsl_raise(in, "RecursionError",
+                             "maximum recursion depth exceeded in comparison (lists nested more "
+                             "than %d deep)",
+                             DSL_MAX_LIST_DEPTH);
+        n += eq;
+    }
+    *ret = dsl_int(n);
+    return 0;
+}
+
+static int m_clear(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    (void)in;
+    struct dsl_list *l = a->self.as.l;
+    while (l->len) dsl_value_release(take(l, l->len - 1));
+    *ret = dsl_none();
+    return 0;
+}
+
+static int m_copy(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    const struct dsl_list *src = a->self.as.l;
+    struct dsl_list *l = dsl_list_new(src->len);
+    if (!l) return dsl_raise_status(in, DSL_V_NOMEM);
+    l->style = src->style == DSL_LIST_JSON ? DSL_LIST_JSON : DSL_LIST_PLAIN;
+    for (size_t i = 0; i < src->len; i++) dsl_list_push(l, dsl_value_retain(src->items[i]));
+    ret->kind = DSL_LIST;
+    ret->as.l = l;
+    return 0;
+}
+
+static int m_reverse(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    (void)in;
+    struct dsl_list *l = a->self.as.l;
+    for (size_t i = 0, j = l->len; i + 1 < j; i++, j--) {
+        struct dsl_value t = l->items[i];
+        l->items[i] = l->items[j - 1];
+        l->items[j - 1] = t;
+    }
+    *ret = dsl_none();
+    return 0;
+}
+
+/* Stable merge sort of v[0..n) with Python's <, using tmp[0..n); descending keeps equal items
+ * in their order too, as Python's reverse=True does. 0 or -1 (a comparison raised). */
+static int merge_sort(struct dsl_interp *in, struct dsl_value *v, struct dsl_value *tmp, size_t n,
+                      bool descending)
+{
+    if (n < 2) return 0;
+    size_t h = n / 2;
+    if (merge_sort(in, v, tmp, h, descending) != 0 ||
+        merge_sort(in, v + h, tmp, n - h, descending) != 0)
+        return -1;
+    size_t i = 0, j = h, k = 0;
+    while (i < h && j < n) {
+        bool right_first = false; /* only when strictly before: stability */
+        if (dsl_compare(in, DSL_T_LT, descending ? v[i] : v[j], descending ? v[j] : v[i],
+                        &right_first) != 0)
+            return -1;
+        tmp[k++] = right_first ? v[j++] : v[i++];
+    }
+    while (i < h) tmp[k++] = v[i++];
+    while (j < n) tmp[k++] = v[j++];
+    memcpy(v, tmp, n * sizeof *v);
+    return 0;
+}
+
+static int m_sort(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct dsl_list *l = a->self.as.l;
+    bool descending = a->has[0] && dsl_value_truthy(a->slot[0]);
+    size_t n = l->len;
+    /* sorted on a copy: a failed comparison (1 < "a") leaves the list as it was */
+    struct dsl_value *v = malloc((n ? n : 1) * sizeof *v), *tmp = malloc((n ? n : 1) * sizeof *v);
+    int r = -1;
+    if (!v || !tmp) {
+        dsl_raise_status(in, DSL_V_NOMEM);
+    } else {
+        memcpy(v, l->items, n * sizeof *v);
+        r = merge_sort(in, v, tmp, n, descending);
+        if (r == 0) memcpy(l->items, v, n * sizeof *v); /* the same items: no count changes */
+    }
+    free(v);
+    free(tmp);
+    *ret = dsl_none();
+    return r;
+}
+
+static const char *const sort_params[] = {"reverse", NULL}; /* keyword-only */
+
+const struct dsl_builtin dsl_list_methods[] = {
+    {"append", "xs.append(x)", 1, 1, NULL, m_append, "Adds x at the end of the list."},
+    {"clear", "xs.clear()", 0, 0, NULL, m_clear, "Removes every item."},
+    {"copy", "xs.copy()", 0, 0, NULL, m_copy,
+     "A new list with the same items (a shallow copy: nested lists are shared)."},
+    {"count", "xs.count(x)", 1, 1, NULL, m_count, "How many items equal x."},
+    {"extend", "xs.extend(iterable)", 1, 1, NULL, m_extend,
+     "Adds the items of a list, range or string at the end (xs += ys does the same)."},
+    {"index", "xs.index(x)", 1, 1, NULL, m_index,
+     "The position of the first item equal to x; ValueError when there is none."},
+    {"insert", "xs.insert(i, x)", 2, 2, NULL, m_insert,
+     "Puts x before position i (negative i counts from the end; past either end, at that "
+     "end)."},
+    {"pop", "xs.pop(index=-1)", 0, 1, NULL, m_pop,
+     "Removes the item at index (default: the last) and returns it."},
+    {"remove", "xs.remove(x)", 1, 1, NULL, m_remove,
+     "Removes the first item equal to x; ValueError when there is none."},
+    {"reverse", "xs.reverse()", 0, 0, NULL, m_reverse, "Reverses the list in place."},
+    {"sort", "xs.sort(reverse=false)", 0, 0, sort_params, m_sort,
+     "Sorts the list in place, smallest first (largest first with reverse=true). The sort is "
+     "stable; items must be comparable with < (numbers, strings or lists of them)."},
+};
+const size_t dsl_list_method_count = sizeof dsl_list_methods / sizeof dsl_list_methods[0];
+
+int dsl_list_getattr(struct dsl_interp *in, struct dsl_value v, const char *name,
+                     struct dsl_value *out)
+{
+    bool tuple = v.as.l->style == DSL_LIST_TUPLE;
+    const char *best = NULL;
+    size_t best_d = 3;
+    for (size_t i = 0; i < dsl_list_method_count; i++) {
+        const struct dsl_builtin *m = &dsl_list_methods[i];
+        /* a tuple (a shape) is read-only */
+        if (tuple && m->fn != m_count && m->fn != m_index) continue;
+        if (strcmp(m->name, name) == 0) {
+            int st = dsl_method_value(m, v, out);
+            return st ? dsl_raise_status(in, st) : 0;
+        }
+        size_t d = dsl_edit_distance(name, m->name);
+        if (d < best_d) best_d = d, best = m->name;
+    }
+    if (best)
+        return dsl_raise(in, "AttributeError",
+                         "'%s' object has no attribute '%s', did you mean '%s'?", dsl_type_name(v),
+                         name, best);
+    return dsl_raise(in, "AttributeError", "'%s' object has no attribute '%s'", dsl_type_name(v),
+                     name);
+}

@@ -1,0 +1,37 @@
+/* list.h — mutating lists and their methods (internal to kernel/lang).
+ *
+ * Lists behave as Python's: `xs[i] = v` (negative i from the end), `xs += ys` extends the list
+ * in place (every name for it sees the change), and the methods append, extend, insert, pop,
+ * remove, index, count, clear, copy, reverse and sort are rows of dsl_list_methods, the same
+ * struct as the builtins', so help(xs.append), inspect and completion read them like any
+ * builtin. A tuple-style list (a shape) is never mutated: it has count and index only.
+ *
+ * Every store goes through dsl_list_check_store (values.h) first, so a list never comes to
+ * hold itself; such a store raises ValueError and changes nothing. */
+#ifndef KERNEL_LANG_LIST_H
+#define KERNEL_LANG_LIST_H
+
+#include "lang/interp.h"
+#include "lang/native.h"
+
+extern const struct dsl_builtin dsl_list_methods[];
+extern const size_t dsl_list_method_count;
+
+/* The method of list (or tuple) v called name, bound to v, in *out; AttributeError (with a
+ * suggestion) otherwise. 0 or -1. */
+int dsl_list_getattr(struct dsl_interp *in, struct dsl_value v, const char *name,
+                     struct dsl_value *out);
+
+/* xs[ix] = item (all borrowed): 0, or -1 after raising TypeError (a tuple, a non-int index),
+ * IndexError or ValueError (a cycle). */
+int dsl_list_setitem(struct dsl_interp *in, struct dsl_value xs, struct dsl_value ix,
+                     struct dsl_value item);
+
+/* xs += rhs (borrowed): extends xs in place by the items of any iterable, as list.extend.
+ * 0 or -1. */
+int dsl_list_extend(struct dsl_interp *in, struct dsl_list *xs, struct dsl_value rhs);
+
+/* Raises the ValueError of a store refused by dsl_list_check_store (or its MemoryError). */
+int dsl_list_raise_store(struct dsl_interp *in, int status);
+
+#endif

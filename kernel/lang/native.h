@@ -1,0 +1,59 @@
+/* native.h — functions written in C: the row that describes one, and how a call's arguments
+ * bind to it (internal to kernel/lang).
+ *
+ * Every builtin and every method (of lists here, of tensors in the library) is one row: name,
+ * signature line, docstring, positional arity, keyword parameters and the C function. The
+ * evaluator binds call arguments against the row, and help(), dsl_inspect and dsl_complete read
+ * the same rows, so a builtin is documented and completable the moment it is added. The
+ * library's table of builtins is declared in library.h.
+ *
+ * Binding rules (dsl_bind_args):
+ *  - max_args >= 0: positional argument i fills slot i; `params` (may be NULL: no keywords
+ *    accepted) names the slots, so they may also be passed by keyword. Slots [0, min_args)
+ *    must be filled.
+ *  - max_args < 0 (varargs, like print): positional arguments go to `rest`, of which at least
+ *    min_args are needed; `params` are keyword-only parameters filling the slots. */
+#ifndef KERNEL_LANG_NATIVE_H
+#define KERNEL_LANG_NATIVE_H
+
+#include "lang/values.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define DSL_MAX_PARAMS 8
+
+struct dsl_interp;
+
+struct dsl_args {
+    struct dsl_value self;        /* methods: the value the method is bound to; else none */
+    const struct dsl_value *rest; /* varargs builtins: the positional arguments (borrowed) */
+    size_t nrest;
+    struct dsl_value slot[DSL_MAX_PARAMS]; /* borrowed; valid where has[i] */
+    bool has[DSL_MAX_PARAMS];
+};
+
+/* Runs a builtin: returns 0 with a new value in *ret (owned by the caller), or -1 after
+ * raising an error on `in`. Arguments are borrowed. */
+typedef int (*dsl_builtin_fn)(struct dsl_interp *in, const struct dsl_args *args,
+                              struct dsl_value *ret);
+
+struct dsl_builtin {
+    const char *name;
+    const char *signature;     /* first line of help: "print(*args, sep=\" \", end=\"\\n\")" */
+    int min_args, max_args;    /* positional arity; max_args < 0: any number */
+    const char *const *params; /* NULL-terminated slot names, or NULL */
+    dsl_builtin_fn fn;
+    const char *doc; /* the docstring, without the signature */
+};
+
+/* Binds a call's arguments (all borrowed) into *args per the rules above (self left none).
+ * Returns 0, or -1 after raising a TypeError on `in`. */
+int dsl_bind_args(struct dsl_interp *in, const struct dsl_builtin *fn, const struct dsl_value *pos,
+                  size_t npos, char *const *kwnames, const struct dsl_value *kwvals, size_t nkw,
+                  struct dsl_args *args);
+
+/* Appends the signature line, a blank line and the doc of fn. */
+int dsl_builtin_help(struct render_buf *b, const struct dsl_builtin *fn);
+
+#endif

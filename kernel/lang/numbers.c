@@ -1,0 +1,141 @@
+/* numbers.c — Python's arithmetic on ints (int64) and floats (double): / is true division,
+ * // and % floor, ** of ints stays exact or raises OverflowError, and dividing by zero raises
+ * ZeroDivisionError (see operators.h). */
+#include "lang/operators.h"
+
+#include "lang/interp.h"
+
+#include <math.h>
+#include <stdint.h>
+
+static int overflow(struct dsl_interp *in, enum dsl_tok op)
+{
+    return dsl_raise(in, "OverflowError",
+                     "integer overflow in '%s': the result does not fit in "
+                     "64 bits",
+                     dsl_op_symbol(op));
+}
+
+static int int_pow(struct dsl_interp *in, int64_t base, int64_t exp, struct dsl_value *out)
+{
+    if (exp < 0) {
+        if (base == 0)
+            return dsl_raise(in, "ZeroDivisionError", "0 cannot be raised to a negative power");
+        *out = dsl_float(pow((double)base, (double)exp));
+        return 0;
+    }
+    int64_t result = 1;
+    while (exp > 0) {
+        if (exp & 1) {
+            if (__builtin_mul_overflow(result, base, &result)) return overflow(in, DSL_T_DSTAR);
+        }
+        exp >>= 1;
+        if (exp > 0 && __builtin_mul_overflow(base, base, &base)) return overflow(in, DSL_T_DSTAR);
+    }
+    *out = dsl_int(result);
+    return 0;
+}
+
+static int int_arith(struct dsl_interp *in, enum dsl_tok op, int64_t a, int64_t b,
+                     struct dsl_value *out)
+{
+    int64_t r;
+    switch (op) {
+    case DSL_T_PLUS:
+        if (__builtin_add_overflow(a, b, &r)) return overflow(in, op);
+        break;
+    case DSL_T_MINUS:
+        if (__builtin_sub_overflow(a, b, &r)) return overflow(in, op);
+        break;
+    case DSL_T_STAR:
+        if (__builtin_mul_overflow(a, b, &r)) return overflow(in, op);
+        break;
+    case DSL_T_SLASH:
+        if (b == 0) return dsl_raise(in, "ZeroDivisionError", "division by zero");
+        /* ints beyond 2**53 would round twice through double; long double holds every
+         * int64 exactly, so the quotient is rounded (nearly always) once, like Python's */
+        *out = dsl_float((double)((long double)a / (long double)b));
+        return 0;
+    case DSL_T_DSLASH:
+        if (b == 0) return dsl_raise(in, "ZeroDivisionError", "integer division or modulo by zero");
+        if (a == INT64_MIN && b == -1) return overflow(in, op);
+        r = a / b;
+        if (a % b != 0 && ((a < 0) != (b < 0))) r--;
+        break;
+    case DSL_T_PERCENT:
+        if (b == 0) return dsl_raise(in, "ZeroDivisionError", "integer modulo by zero");
+        if (b == -1) {
+            r = 0;
+            break;
+        }
+        r = a % b;
+        if (r != 0 && ((r < 0) != (b < 0))) r += b;
+        break;
+    case DSL_T_DSTAR: return int_pow(in, a, b, out);
+    default: return -1;
+    }
+    *out = dsl_int(r);
+    return 0;
+}
+
+static int float_arith(struct dsl_interp *in, enum dsl_tok op, double a, double b,
+                       struct dsl_value *out)
+{
+    double r;
+    switch (op) {
+    case DSL_T_PLUS: r = a + b; break;
+    case DSL_T_MINUS: r = a - b; break;
+    case DSL_T_STAR: r = a * b; break;
+    case DSL_T_SLASH:
+        if (b == 0.0) return dsl_raise(in, "ZeroDivisionError", "float division by zero");
+        r = a / b;
+        break;
+    case DSL_T_DSLASH:
+    case DSL_T_PERCENT: {
+        if (b == 0.0)
+            return dsl_raise(in, "ZeroDivisionError", "float %s by zero",
+                             op == DSL_T_DSLASH ? "floor division" : "modulo");
+        /* CPython's float_divmod */
+        double mod = fmod(a, b);
+        double div = (a - mod) / b;
+        if (mod != 0.0) {
+            if ((b < 0) != (mod < 0)) {
+                mod += b;
+                div -= 1.0;
+            }
+        } else {
+            mod = copysign(0.0, b);
+        }
+        double floordiv;
+        if (div != 0.0) {
+            floordiv = floor(div);
+            if (div - floordiv > 0.5) floordiv += 1.0;
+        } else {
+            floordiv = copysign(0.0, a / b);
+        }
+        r = op == DSL_T_DSLASH ? floordiv : mod;
+        break;
+    }
+    case DSL_T_DSTAR:
+        if (a == 0.0 && b < 0.0)
+            return dsl_raise(in, "ZeroDivisionError", "0.0 cannot be raised to a negative power");
+        if (a < 0.0 && isfinite(b) && b != floor(b))
+            return dsl_raise(in, "ValueError",
+                             "negative number cannot be raised to a fractional power");
+        r = pow(a, b);
+        if (isinf(r) && isfinite(a) && isfinite(b))
+            return dsl_raise(in, "OverflowError", "float power overflow: result too large");
+        break;
+    default: return -1;
+    }
+    *out = dsl_float(r);
+    return 0;
+}
+
+int dsl_number_binary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a,
+                      struct dsl_value b, struct dsl_value *out)
+{
+    if (a.kind == DSL_FLOAT || b.kind == DSL_FLOAT)
+        return float_arith(in, op, dsl_as_double(a), dsl_as_double(b), out);
+    return int_arith(in, op, dsl_as_int(a), dsl_as_int(b), out);
+}

@@ -1,0 +1,149 @@
+/* operators.c — Python's binary operators and comparisons on the language's values:
+ * dsl_binary hands tensors to the library (lang/library.h), numbers to numbers.c and strings
+ * and lists to sequences.c; ordering, == and `in` are here (see operators.h). */
+#include "lang/operators.h"
+
+#include "lang/interp.h"
+#include "lang/library.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+static bool is_seq(struct dsl_value v) { return v.kind == DSL_STR || v.kind == DSL_LIST; }
+
+int dsl_binary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a, struct dsl_value b,
+               struct dsl_value *out)
+{
+    if (a.kind == DSL_TENSOR || b.kind == DSL_TENSOR) return dsl_tensor_binary(in, op, a, b, out);
+    if (op != DSL_T_AT && dsl_is_number(a) && dsl_is_number(b)) {
+        return dsl_number_binary(in, op, a, b, out);
+    }
+    if (op == DSL_T_PLUS && is_seq(a) && a.kind == b.kind) return dsl_seq_concat(in, a, b, out);
+    if (op == DSL_T_STAR) {
+        if (is_seq(a) && dsl_is_intlike(b)) return dsl_seq_repeat(in, a, dsl_as_int(b), out);
+        if (dsl_is_intlike(a) && is_seq(b)) return dsl_seq_repeat(in, b, dsl_as_int(a), out);
+        if (is_seq(a) || is_seq(b))
+            return dsl_raise(in, "TypeError", "can't multiply sequence by non-int of type '%s'",
+                             dsl_type_name(is_seq(a) ? b : a));
+    }
+    if (op == DSL_T_PLUS && is_seq(a) && is_seq(b))
+        return dsl_raise(in, "TypeError", "can only concatenate %s (not \"%s\") to %s",
+                         dsl_type_name(a), dsl_type_name(b), dsl_type_name(a));
+    return dsl_raise(in, "TypeError", "unsupported operand type(s) for %s: '%s' and '%s'",
+                     dsl_op_symbol(op), dsl_type_name(a), dsl_type_name(b));
+}
+
+static int cmp_result(enum dsl_tok op, int c)
+{
+    switch (op) {
+    case DSL_T_LT: return c < 0;
+    case DSL_T_LE: return c <= 0;
+    case DSL_T_GT: return c > 0;
+    default: return c >= 0;
+    }
+}
+
+static int raise_compare_depth(struct dsl_interp *in)
+{
+    return dsl_raise(in, "RecursionError",
+                     "maximum recursion depth exceeded in comparison (lists nested more than %d "
+                     "deep)",
+                     DSL_MAX_LIST_DEPTH);
+}
+
+/* Python ==, raising RecursionError for lists nested too deep to compare. */
+int dsl_equal(struct dsl_interp *in, struct dsl_value a, struct dsl_value b, bool *res)
+{
+    return dsl_value_equal_checked(a, b, res) != DSL_V_OK ? raise_compare_depth(in) : 0;
+}
+
+/* dsl_compare `level` lists deep. */
+static int compare_at(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a,
+                      struct dsl_value b, bool *res, int level)
+{
+    if (dsl_is_number(a) && dsl_is_number(b)) {
+        if (a.kind == DSL_FLOAT || b.kind == DSL_FLOAT) {
+            double x = dsl_as_double(a), y = dsl_as_double(b);
+            switch (op) {
+            case DSL_T_LT: *res = x < y; break;
+            case DSL_T_LE: *res = x <= y; break;
+            case DSL_T_GT: *res = x > y; break;
+            default: *res = x >= y; break;
+            }
+            return 0;
+        }
+        int64_t x = dsl_as_int(a), y = dsl_as_int(b);
+        *res = cmp_result(op, (x > y) - (x < y));
+        return 0;
+    }
+    if (a.kind == DSL_STR && b.kind == DSL_STR) {
+        size_t n = a.as.s->len < b.as.s->len ? a.as.s->len : b.as.s->len;
+        int c = memcmp(a.as.s->data, b.as.s->data, n);
+        if (c == 0) c = (a.as.s->len > b.as.s->len) - (a.as.s->len < b.as.s->len);
+        *res = cmp_result(op, c);
+        return 0;
+    }
+    if (a.kind == DSL_LIST && b.kind == DSL_LIST) {
+        if (level >= DSL_MAX_LIST_DEPTH) return raise_compare_depth(in);
+        size_t n = a.as.l->len < b.as.l->len ? a.as.l->len : b.as.l->len;
+        for (size_t i = 0; i < n; i++) {
+            bool eq = false;
+            if (dsl_equal(in, a.as.l->items[i], b.as.l->items[i], &eq) != 0) return -1;
+            if (!eq) return compare_at(in, op, a.as.l->items[i], b.as.l->items[i], res, level + 1);
+        }
+        int c = (a.as.l->len > b.as.l->len) - (a.as.l->len < b.as.l->len);
+        *res = cmp_result(op, c);
+        return 0;
+    }
+    return dsl_raise(in, "TypeError", "'%s' not supported between instances of '%s' and '%s'",
+                     dsl_op_symbol(op), dsl_type_name(a), dsl_type_name(b));
+}
+
+int dsl_compare(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a, struct dsl_value b,
+                bool *res)
+{
+    return compare_at(in, op, a, b, res, 0);
+}
+
+int dsl_contains(struct dsl_interp *in, struct dsl_value item, struct dsl_value seq, bool *res)
+{
+    switch (seq.kind) {
+    case DSL_LIST:
+        *res = false;
+        for (size_t i = 0; i < seq.as.l->len && !*res; i++)
+            if (dsl_equal(in, item, seq.as.l->items[i], res) != 0) return -1;
+        return 0;
+    case DSL_STR:
+        if (item.kind != DSL_STR)
+            return dsl_raise(in, "TypeError",
+                             "'in <string>' requires string as left operand, not %s",
+                             dsl_type_name(item));
+        *res = memmem(seq.as.s->data, seq.as.s->len, item.as.s->data, item.as.s->len) != NULL;
+        return 0;
+    case DSL_RANGE: {
+        *res = false;
+        if (!dsl_is_number(item)) return 0;
+        int64_t v;
+        if (item.kind == DSL_FLOAT) {
+            double f = item.as.f;
+            if (f != floor(f) || !(f >= -9.2e18 && f <= 9.2e18)) return 0;
+            v = (int64_t)f;
+        } else {
+            v = dsl_as_int(item);
+        }
+        struct dsl_range r = seq.as.r;
+        if (r.step > 0 ? (v < r.start || v >= r.stop) : (v > r.start || v <= r.stop)) return 0;
+        uint64_t off =
+            r.step > 0 ? (uint64_t)v - (uint64_t)r.start : (uint64_t)r.start - (uint64_t)v;
+        uint64_t step = r.step > 0            ? (uint64_t)r.step
+                        : r.step == INT64_MIN ? (uint64_t)1 << 63
+                                              : (uint64_t)-r.step;
+        *res = off % step == 0;
+        return 0;
+    }
+    default:
+        return dsl_raise(in, "TypeError", "argument of type '%s' is not iterable",
+                         dsl_type_name(seq));
+    }
+}

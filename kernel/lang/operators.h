@@ -1,0 +1,35 @@
+/* operators.h — Python's operators on the language's values, one file per kind of operand
+ * (internal to kernel/lang).
+ *
+ * dsl_binary and dsl_compare (interp.h) are the entry points; they pick the arithmetic of the
+ * operands' kind: numbers (numbers.c), strings and lists (sequences.c), tensors (the library's,
+ * through library.h). All take borrowed operands and return 0 with a new value in *out, or -1
+ * after raising on `in`. */
+#ifndef KERNEL_LANG_OPERATORS_H
+#define KERNEL_LANG_OPERATORS_H
+
+#include "lang/lexer.h"
+#include "lang/values.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct dsl_interp;
+
+/* Arithmetic operator `op` (DSL_T_PLUS ... DSL_T_DSTAR, not DSL_T_AT) on two numbers: float
+ * arithmetic when either is a float, else int64 with Python's floor division and modulo. */
+int dsl_number_binary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a,
+                      struct dsl_value b, struct dsl_value *out);
+
+/* a + b for two strings or two lists (of the same kind). */
+int dsl_seq_concat(struct dsl_interp *in, struct dsl_value a, struct dsl_value b,
+                   struct dsl_value *out);
+/* seq * n for a string or a list; n <= 0 gives an empty one. */
+int dsl_seq_repeat(struct dsl_interp *in, struct dsl_value seq, int64_t n, struct dsl_value *out);
+
+/* Python ==, raising RecursionError for lists nested too deep to compare. 0 or -1. */
+int dsl_equal(struct dsl_interp *in, struct dsl_value a, struct dsl_value b, bool *res);
+/* `item in seq` for a list, string or range; TypeError for other kinds. 0 or -1. */
+int dsl_contains(struct dsl_interp *in, struct dsl_value item, struct dsl_value seq, bool *res);
+
+#endif

@@ -1,0 +1,973 @@
+/* parser.c — tokens to syntax tree: statements by recursive descent, expressions by Pratt.
+ *
+ * Expressions use a rule table indexed by token type (clox's design): each token may start an
+ * expression (prefix), continue one (infix) and has a binding power. Precedence, lowest first,
+ * follows Python: `a if c else b`, or, and, not, comparisons (chained, with in / not in),
+ * + -, * / // % @, unary - +, ** (right-associative, binds tighter than a unary minus on its
+ * left), then calls, indexing and attributes. Statements are Python's: simple statements
+ * (`return` too, inside a function) separated by ';' on a line, compound statements
+ * (if/elif/else, while, for, def) with a ':' suite that is either the rest of the line or an
+ * indented block.
+ *
+ * Limits: nesting of expressions and blocks counts against DSL_MAX_PARSE_DEPTH and tree height
+ * against DSL_MAX_AST_HEIGHT, so neither this parser nor the evaluator can overflow the C
+ * stack, whatever the input. */
+#include "lang/ast.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DSL_MAX_PARSE_DEPTH 100
+
+struct parser {
+    const char *src;
+    struct dsl_tokens toks;
+    size_t i; /* next token */
+    struct dsl_syntax_error *err;
+    int depth;     /* expression/block nesting */
+    int loops;     /* enclosing loops of the current function or cell (break/continue) */
+    int functions; /* enclosing function definitions (return) */
+    bool failed;
+};
+
+enum prec {
+    P_NONE,
+    P_COND, /* a if c else b */
+    P_OR,
+    P_AND,
+    P_NOT,
+    P_CMP,
+    P_TERM,
+    P_FACTOR,
+    P_UNARY,
+    P_POWER,
+    P_POSTFIX,
+};
+
+typedef struct dsl_node *(*prefix_fn)(struct parser *p, const struct dsl_token *tok);
+typedef struct dsl_node *(*infix_fn)(struct parser *p, struct dsl_node *left,
+                                     const struct dsl_token *tok);
+
+struct rule {
+    prefix_fn prefix;
+    infix_fn infix;
+    enum prec prec;
+};
+
+static const struct rule *rule_of(enum dsl_tok t);
+static struct dsl_node *parse_expr(struct parser *p);
+static struct dsl_node *parse_prec(struct parser *p, enum prec prec);
+
+/* ---- helpers ---------------------------------------------------------------------------- */
+
+static const struct dsl_token *peek(const struct parser *p) { return &p->toks.t[p->i]; }
+
+static const struct dsl_token *peek2(const struct parser *p)
+{
+    return p->i + 1 < p->toks.n ? &p->toks.t[p->i + 1] : &p->toks.t[p->toks.n - 1];
+}
+
+static const struct dsl_token *advance(struct parser *p)
+{
+    const struct dsl_token *t = &p->toks.t[p->i];
+    if (t->type != DSL_T_EOF) p->i++;
+    return t;
+}
+
+static bool check(const struct parser *p, enum dsl_tok t) { return peek(p)->type == t; }
+
+static bool match(struct parser *p, enum dsl_tok t)
+{
+    if (!check(p, t)) return false;
+    advance(p);
+    return true;
+}
+
+/* Records the first error only. Always returns NULL so callers can `return fail(...)`. */
+__attribute__((format(printf, 4, 5))) static void *fail(struct parser *p, const char *ename,
+                                                        size_t pos, const char *fmt, ...)
+{
+    if (p->failed) return NULL;
+    p->failed = true;
+    p->err->ename = ename;
+    p->err->pos = pos;
+    p->err->incomplete = false;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p->err->msg, sizeof p->err->msg, fmt, ap);
+    va_end(ap);
+    return NULL;
+}
+
+static void *fail_nomem(struct parser *p)
+{
+    return fail(p, "MemoryError", peek(p)->pos, "out of memory while parsing");
+}
+
+static void *fail_unexpected(struct parser *p, const struct dsl_token *t)
+{
+    if (t->type == DSL_T_INDENT) return fail(p, "IndentationError", t->pos, "unexpected indent");
+    if (t->type == DSL_T_EOF || t->type == DSL_T_NEWLINE || t->type == DSL_T_DEDENT)
+        return fail(p, "SyntaxError", t->pos, "invalid syntax: unexpected %s",
+                    dsl_tok_name(t->type));
+    return fail(p, "SyntaxError", t->pos, "invalid syntax");
+}
+
+static bool expect(struct parser *p, enum dsl_tok t, const char *what)
+{
+    if (match(p, t)) return true;
+    const struct dsl_token *got = peek(p);
+    if (got->type == DSL_T_INDENT) {
+        fail_unexpected(p, got);
+        return false;
+    }
+    fail(p, "SyntaxError", got->pos, "expected %s", what);
+    return false;
+}
+
+static struct dsl_node *node(struct parser *p, enum dsl_node_kind kind, size_t pos)
+{
+    struct dsl_node *n = dsl_node_new(kind, pos);
+    if (!n) fail_nomem(p);
+    return n;
+}
+
+/* Checks the height bound after a node got its children; frees n on failure. */
+static struct dsl_node *finish(struct parser *p, struct dsl_node *n)
+{
+    if (!n) return NULL;
+    dsl_node_update_height(n);
+    if (n->height > DSL_MAX_AST_HEIGHT) {
+        fail(p, "SyntaxError", n->pos, "expression too complex (more than %d levels)",
+             DSL_MAX_AST_HEIGHT);
+        dsl_node_free(n);
+        return NULL;
+    }
+    return n;
+}
+
+static bool push(struct parser *p, struct dsl_node *n, struct dsl_node *kid)
+{
+    if (dsl_node_push(n, kid) != 0) {
+        fail_nomem(p);
+        return false;
+    }
+    return true;
+}
+
+/* Appends a keyword (CALL) or parameter (DEF): name and value (may be NULL) pass to n, or are
+ * freed on failure. */
+static bool push_kw(struct parser *p, struct dsl_node *n, char *name, struct dsl_node *val)
+{
+    char **names = realloc(n->kwnames, (n->nkw + 1) * sizeof *names);
+    if (names) n->kwnames = names;
+    struct dsl_node **vals = names ? realloc(n->kwvals, (n->nkw + 1) * sizeof *vals) : NULL;
+    if (!vals) {
+        free(name);
+        dsl_node_free(val);
+        fail_nomem(p);
+        return false;
+    }
+    n->kwvals = vals;
+    n->kwnames[n->nkw] = name;
+    n->kwvals[n->nkw++] = val;
+    return true;
+}
+
+static char *copy_text(struct parser *p, const struct dsl_token *t)
+{
+    char *s = strndup(p->src + t->pos, t->len);
+    if (!s) fail_nomem(p);
+    return s;
+}
+
+static bool enter(struct parser *p, size_t pos)
+{
+    if (++p->depth > DSL_MAX_PARSE_DEPTH) {
+        fail(p, "SyntaxError", pos, "too many nested expressions or blocks (limit %d)",
+             DSL_MAX_PARSE_DEPTH);
+        return false;
+    }
+    return true;
+}
+
+/* ---- expressions: prefix rules ---------------------------------------------------------- */
+
+static struct dsl_node *prefix_int(struct parser *p, const struct dsl_token *tok)
+{
+    if (tok->overflow)
+        return fail(p, "OverflowError", tok->pos, "integer literal too large for int64");
+    struct dsl_node *n = node(p, DSL_N_CONST, tok->pos);
+    if (n) n->value = dsl_int(tok->v.i);
+    return n;
+}
+
+static struct dsl_node *prefix_float(struct parser *p, const struct dsl_token *tok)
+{
+    struct dsl_node *n = node(p, DSL_N_CONST, tok->pos);
+    if (n) n->value = dsl_float(tok->v.f);
+    return n;
+}
+
+static struct dsl_node *prefix_string(struct parser *p, const struct dsl_token *tok)
+{
+    /* adjacent literals concatenate: "a" "b" == "ab" */
+    size_t total = tok->v.str.n, j = p->i;
+    while (p->toks.t[j].type == DSL_T_STRING) {
+        total += p->toks.t[j].v.str.n;
+        j++;
+    }
+    struct dsl_node *n = node(p, DSL_N_CONST, tok->pos);
+    if (!n) return NULL;
+    if (total > DSL_MAX_STR_BYTES) {
+        dsl_node_free(n);
+        return fail(p, "MemoryError", tok->pos, "string literal too long");
+    }
+    struct dsl_str *s = dsl_str_alloc(total);
+    if (!s) {
+        dsl_node_free(n);
+        return fail_nomem(p);
+    }
+    memcpy(s->data, tok->v.str.s, tok->v.str.n);
+    size_t off = tok->v.str.n;
+    while (check(p, DSL_T_STRING)) {
+        const struct dsl_token *t = advance(p);
+        memcpy(s->data + off, t->v.str.s, t->v.str.n);
+        off += t->v.str.n;
+    }
+    n->value.kind = DSL_STR;
+    n->value.as.s = s;
+    return n;
+}
+
+static struct dsl_node *prefix_const(struct parser *p, const struct dsl_token *tok)
+{
+    struct dsl_node *n = node(p, DSL_N_CONST, tok->pos);
+    if (!n) return NULL;
+    if (tok->type == DSL_T_TRUE)
+        n->value = dsl_bool(true);
+    else if (tok->type == DSL_T_FALSE)
+        n->value = dsl_bool(false);
+    else
+        n->value = dsl_none();
+    return n;
+}
+
+static struct dsl_node *prefix_name(struct parser *p, const struct dsl_token *tok)
+{
+    struct dsl_node *n = node(p, DSL_N_NAME, tok->pos);
+    if (n && !(n->name = copy_text(p, tok))) {
+        dsl_node_free(n);
+        return NULL;
+    }
+    return n;
+}
+
+static struct dsl_node *prefix_group(struct parser *p, const struct dsl_token *tok)
+{
+    if (check(p, DSL_T_RPAREN))
+        return fail(p, "SyntaxError", tok->pos, "empty parentheses: tuples are not supported");
+    struct dsl_node *e = parse_expr(p);
+    if (!e) return NULL;
+    if (check(p, DSL_T_COMMA)) {
+        dsl_node_free(e);
+        return fail(p, "SyntaxError", peek(p)->pos, "tuples are not supported; use a list [a, b]");
+    }
+    if (!expect(p, DSL_T_RPAREN, "')'")) {
+        dsl_node_free(e);
+        return NULL;
+    }
+    return e;
+}
+
+static struct dsl_node *prefix_list(struct parser *p, const struct dsl_token *tok)
+{
+    struct dsl_node *n = node(p, DSL_N_LIST, tok->pos);
+    if (!n) return NULL;
+    while (!check(p, DSL_T_RBRACKET)) {
+        struct dsl_node *item = parse_expr(p);
+        if (!item || !push(p, n, item)) goto error;
+        if (!match(p, DSL_T_COMMA)) break;
+    }
+    if (!expect(p, DSL_T_RBRACKET, "']' or ','")) goto error;
+    return finish(p, n);
+error:
+    dsl_node_free(n);
+    return NULL;
+}
+
+static struct dsl_node *prefix_unary(struct parser *p, const struct dsl_token *tok)
+{
+    bool is_not = tok->type == DSL_T_NOT;
+    struct dsl_node *n = node(p, is_not ? DSL_N_NOT : DSL_N_UNARY, tok->pos);
+    if (!n) return NULL;
+    n->op = tok->type;
+    n->a = parse_prec(p, is_not ? P_NOT : P_UNARY);
+    if (!n->a) {
+        dsl_node_free(n);
+        return NULL;
+    }
+    return finish(p, n);
+}
+
+/* ---- expressions: infix rules ----------------------------------------------------------- */
+
+static struct dsl_node *infix_binary(struct parser *p, struct dsl_node *left,
+                                     const struct dsl_token *tok)
+{
+    const struct rule *r = rule_of(tok->type);
+    enum dsl_node_kind kind = tok->type == DSL_T_AND  ? DSL_N_AND
+                              : tok->type == DSL_T_OR ? DSL_N_OR
+                                                      : DSL_N_BINARY;
+    struct dsl_node *n = node(p, kind, tok->pos);
+    if (!n) {
+        dsl_node_free(left);
+        return NULL;
+    }
+    n->op = tok->type;
+    n->a = left;
+    /* ** is right-associative and its right operand may carry a unary sign */
+    n->b = parse_prec(p, tok->type == DSL_T_DSTAR ? P_UNARY : (enum prec)(r->prec + 1));
+    if (!n->b) {
+        dsl_node_free(n);
+        return NULL;
+    }
+    return finish(p, n);
+}
+
+static bool is_compare_op(const struct parser *p)
+{
+    switch (peek(p)->type) {
+    case DSL_T_EQ:
+    case DSL_T_NE:
+    case DSL_T_LT:
+    case DSL_T_LE:
+    case DSL_T_GT:
+    case DSL_T_GE:
+    case DSL_T_IN: return true;
+    case DSL_T_NOT: return peek2(p)->type == DSL_T_IN;
+    default: return false;
+    }
+}
+
+static struct dsl_node *infix_compare(struct parser *p, struct dsl_node *left,
+                                      const struct dsl_token *tok)
+{
+    struct dsl_node *n = node(p, DSL_N_COMPARE, tok->pos);
+    if (!n || !push(p, n, left)) {
+        if (!n) dsl_node_free(left);
+        dsl_node_free(n);
+        return NULL;
+    }
+    enum dsl_tok op = tok->type;
+    for (;;) {
+        if (op == DSL_T_NOT && !expect(p, DSL_T_IN, "'in' after 'not'")) goto error;
+        enum dsl_tok *ops = realloc(n->ops, n->nkids * sizeof *ops);
+        if (!ops) {
+            fail_nomem(p);
+            goto error;
+        }
+        n->ops = ops;
+        ops[n->nkids - 1] = op;
+        struct dsl_node *right = parse_prec(p, P_TERM);
+        if (!right || !push(p, n, right)) goto error;
+        if (!is_compare_op(p)) break;
+        op = advance(p)->type;
+    }
+    return finish(p, n);
+error:
+    dsl_node_free(n);
+    return NULL;
+}
+
+static struct dsl_node *infix_call(struct parser *p, struct dsl_node *left,
+                                   const struct dsl_token *tok)
+{
+    struct dsl_node *n = node(p, DSL_N_CALL, left ? left->pos : tok->pos);
+    if (!n) {
+        dsl_node_free(left);
+        return NULL;
+    }
+    n->a = left;
+    while (!check(p, DSL_T_RPAREN)) {
+        if (check(p, DSL_T_NAME) && peek2(p)->type == DSL_T_ASSIGN) {
+            const struct dsl_token *name = advance(p);
+            advance(p);
+            for (size_t k = 0; k < n->nkw; k++)
+                if (strlen(n->kwnames[k]) == name->len &&
+                    memcmp(n->kwnames[k], p->src + name->pos, name->len) == 0) {
+                    fail(p, "SyntaxError", name->pos, "keyword argument repeated: %s",
+                         n->kwnames[k]);
+                    goto error;
+                }
+            char *kw = copy_text(p, name);
+            if (!kw) goto error;
+            struct dsl_node *val = parse_expr(p);
+            if (!val) {
+                free(kw);
+                goto error;
+            }
+            if (!push_kw(p, n, kw, val)) goto error;
+        } else {
+            if (n->nkw > 0) {
+                fail(p, "SyntaxError", peek(p)->pos,
+                     "positional argument follows keyword argument");
+                goto error;
+            }
+            struct dsl_node *arg = parse_expr(p);
+            if (!arg || !push(p, n, arg)) goto error;
+        }
+        if (!match(p, DSL_T_COMMA)) break;
+    }
+    if (!expect(p, DSL_T_RPAREN, "')' or ','")) goto error;
+    return finish(p, n);
+error:
+    dsl_node_free(n);
+    return NULL;
+}
+
+static struct dsl_node *infix_index(struct parser *p, struct dsl_node *left,
+                                    const struct dsl_token *tok)
+{
+    struct dsl_node *n = node(p, DSL_N_INDEX, tok->pos);
+    if (!n) {
+        dsl_node_free(left);
+        return NULL;
+    }
+    n->a = left;
+    do {
+        if (check(p, DSL_T_RBRACKET) && n->nkids > 0) break;
+        struct dsl_node *ix = parse_expr(p);
+        if (!ix || !push(p, n, ix)) goto error;
+    } while (match(p, DSL_T_COMMA));
+    if (!expect(p, DSL_T_RBRACKET, "']'")) goto error;
+    return finish(p, n);
+error:
+    dsl_node_free(n);
+    return NULL;
+}
+
+static struct dsl_node *infix_attr(struct parser *p, struct dsl_node *left,
+                                   const struct dsl_token *tok)
+{
+    struct dsl_node *n = node(p, DSL_N_ATTR, tok->pos);
+    if (!n) {
+        dsl_node_free(left);
+        return NULL;
+    }
+    n->a = left;
+    if (!check(p, DSL_T_NAME)) {
+        fail(p, "SyntaxError", peek(p)->pos, "expected an attribute name after '.'");
+        dsl_node_free(n);
+        return NULL;
+    }
+    n->pos = peek(p)->pos;
+    if (!(n->name = copy_text(p, advance(p)))) {
+        dsl_node_free(n);
+        return NULL;
+    }
+    return finish(p, n);
+}
+
+/* `then if cond else other`: the condition binds like an `or` operand, the else branch may
+ * itself be conditional (right to left, as in Python). */
+static struct dsl_node *infix_cond(struct parser *p, struct dsl_node *left,
+                                   const struct dsl_token *tok)
+{
+    struct dsl_node *n = node(p, DSL_N_COND, tok->pos);
+    if (!n) {
+        dsl_node_free(left);
+        return NULL;
+    }
+    n->a = left;
+    struct dsl_node *cond = parse_prec(p, P_OR);
+    if (!cond || !push(p, n, cond)) goto error;
+    if (!check(p, DSL_T_ELSE)) {
+        fail(p, "SyntaxError", peek(p)->pos, "expected 'else' after 'if' expression");
+        goto error;
+    }
+    advance(p);
+    n->b = parse_prec(p, P_COND);
+    if (!n->b) goto error;
+    return finish(p, n);
+error:
+    dsl_node_free(n);
+    return NULL;
+}
+
+static const struct rule rules[DSL_T_COUNT] = {
+    [DSL_T_INT] = {prefix_int, NULL, P_NONE},
+    [DSL_T_FLOAT] = {prefix_float, NULL, P_NONE},
+    [DSL_T_STRING] = {prefix_string, NULL, P_NONE},
+    [DSL_T_TRUE] = {prefix_const, NULL, P_NONE},
+    [DSL_T_FALSE] = {prefix_const, NULL, P_NONE},
+    [DSL_T_NONE] = {prefix_const, NULL, P_NONE},
+    [DSL_T_NAME] = {prefix_name, NULL, P_NONE},
+    [DSL_T_LPAREN] = {prefix_group, infix_call, P_POSTFIX},
+    [DSL_T_LBRACKET] = {prefix_list, infix_index, P_POSTFIX},
+    [DSL_T_DOT] = {NULL, infix_attr, P_POSTFIX},
+    [DSL_T_MINUS] = {prefix_unary, infix_binary, P_TERM},
+    [DSL_T_PLUS] = {prefix_unary, infix_binary, P_TERM},
+    [DSL_T_STAR] = {NULL, infix_binary, P_FACTOR},
+    [DSL_T_SLASH] = {NULL, infix_binary, P_FACTOR},
+    [DSL_T_DSLASH] = {NULL, infix_binary, P_FACTOR},
+    [DSL_T_PERCENT] = {NULL, infix_binary, P_FACTOR},
+    [DSL_T_AT] = {NULL, infix_binary, P_FACTOR},
+    [DSL_T_DSTAR] = {NULL, infix_binary, P_POWER},
+    [DSL_T_EQ] = {NULL, infix_compare, P_CMP},
+    [DSL_T_NE] = {NULL, infix_compare, P_CMP},
+    [DSL_T_LT] = {NULL, infix_compare, P_CMP},
+    [DSL_T_LE] = {NULL, infix_compare, P_CMP},
+    [DSL_T_GT] = {NULL, infix_compare, P_CMP},
+    [DSL_T_GE] = {NULL, infix_compare, P_CMP},
+    [DSL_T_IN] = {NULL, infix_compare, P_CMP},
+    [DSL_T_NOT] = {prefix_unary, infix_compare, P_CMP},
+    [DSL_T_AND] = {NULL, infix_binary, P_AND},
+    [DSL_T_OR] = {NULL, infix_binary, P_OR},
+    [DSL_T_IF] = {NULL, infix_cond, P_COND},
+};
+
+static const struct rule *rule_of(enum dsl_tok t) { return &rules[t]; }
+
+/* The binding power of the next token as an infix operator. */
+static enum prec next_prec(const struct parser *p)
+{
+    const struct dsl_token *t = peek(p);
+    if (t->type == DSL_T_NOT && peek2(p)->type != DSL_T_IN) return P_NONE;
+    return rules[t->type].infix ? rules[t->type].prec : P_NONE;
+}
+
+static struct dsl_node *parse_prec(struct parser *p, enum prec prec)
+{
+    const struct dsl_token *tok = peek(p);
+    if (!enter(p, tok->pos)) return NULL;
+    struct dsl_node *left = NULL;
+    const struct rule *r = rule_of(tok->type);
+    if (!r->prefix || (tok->type == DSL_T_NOT && prec > P_NOT)) {
+        fail_unexpected(p, tok);
+        goto done;
+    }
+    advance(p);
+    left = r->prefix(p, tok);
+    while (left && prec <= next_prec(p)) {
+        const struct dsl_token *op = advance(p);
+        left = rule_of(op->type)->infix(p, left, op);
+    }
+done:
+    p->depth--;
+    return left;
+}
+
+static struct dsl_node *parse_expr(struct parser *p) { return parse_prec(p, P_COND); }
+
+/* ---- statements ------------------------------------------------------------------------- */
+
+static struct dsl_node *parse_block(struct parser *p, const struct dsl_token *header);
+static bool parse_line(struct parser *p, struct dsl_node *block);
+
+static bool is_assign_op(enum dsl_tok t)
+{
+    switch (t) {
+    case DSL_T_PLUS_ASSIGN:
+    case DSL_T_MINUS_ASSIGN:
+    case DSL_T_STAR_ASSIGN:
+    case DSL_T_SLASH_ASSIGN:
+    case DSL_T_DSLASH_ASSIGN:
+    case DSL_T_PERCENT_ASSIGN:
+    case DSL_T_DSTAR_ASSIGN: return true;
+    default: return false;
+    }
+}
+
+static enum dsl_tok aug_binary_op(enum dsl_tok t)
+{
+    switch (t) {
+    case DSL_T_PLUS_ASSIGN: return DSL_T_PLUS;
+    case DSL_T_MINUS_ASSIGN: return DSL_T_MINUS;
+    case DSL_T_STAR_ASSIGN: return DSL_T_STAR;
+    case DSL_T_SLASH_ASSIGN: return DSL_T_SLASH;
+    case DSL_T_DSLASH_ASSIGN: return DSL_T_DSLASH;
+    case DSL_T_PERCENT_ASSIGN: return DSL_T_PERCENT;
+    default: return DSL_T_DSTAR;
+    }
+}
+
+static bool check_target(struct parser *p, const struct dsl_node *t)
+{
+    if (t->kind == DSL_N_NAME || t->kind == DSL_N_INDEX || t->kind == DSL_N_ATTR) return true;
+    const char *what = t->kind == DSL_N_CALL      ? "function call"
+                       : t->kind == DSL_N_CONST   ? "literal"
+                       : t->kind == DSL_N_COMPARE ? "comparison"
+                                                  : "expression";
+    fail(p, "SyntaxError", t->pos, "cannot assign to %s", what);
+    return false;
+}
+
+static struct dsl_node *parse_simple(struct parser *p)
+{
+    const struct dsl_token *tok = peek(p);
+    switch (tok->type) {
+    case DSL_T_PASS: advance(p); return node(p, DSL_N_PASS, tok->pos);
+    case DSL_T_BREAK:
+    case DSL_T_CONTINUE:
+        advance(p);
+        if (p->loops == 0)
+            return fail(p, "SyntaxError", tok->pos, "'%s' outside loop",
+                        tok->type == DSL_T_BREAK ? "break" : "continue");
+        return node(p, tok->type == DSL_T_BREAK ? DSL_N_BREAK : DSL_N_CONTINUE, tok->pos);
+    case DSL_T_RETURN: {
+        advance(p);
+        if (p->functions == 0) return fail(p, "SyntaxError", tok->pos, "'return' outside function");
+        struct dsl_node *n = node(p, DSL_N_RETURN, tok->pos);
+        if (!n) return NULL;
+        if (!check(p, DSL_T_NEWLINE) && !check(p, DSL_T_EOF) && !check(p, DSL_T_SEMI) &&
+            !check(p, DSL_T_DEDENT) && !(n->a = parse_expr(p))) {
+            dsl_node_free(n);
+            return NULL;
+        }
+        return finish(p, n);
+    }
+    case DSL_T_IF:
+    case DSL_T_ELIF:
+    case DSL_T_ELSE:
+    case DSL_T_WHILE:
+    case DSL_T_FOR:
+    case DSL_T_DEF:
+        return fail(p, "SyntaxError", tok->pos, "invalid syntax: %s here needs its own line",
+                    dsl_tok_name(tok->type));
+    default: break;
+    }
+    struct dsl_node *e = parse_expr(p);
+    if (!e) return NULL;
+    if (check(p, DSL_T_ASSIGN)) {
+        struct dsl_node *n = node(p, DSL_N_ASSIGN, peek(p)->pos);
+        if (!n) {
+            dsl_node_free(e);
+            return NULL;
+        }
+        while (match(p, DSL_T_ASSIGN)) {
+            if (!check_target(p, e)) {
+                dsl_node_free(e);
+                goto assign_error;
+            }
+            if (!push(p, n, e)) /* frees e */
+                goto assign_error;
+            e = parse_expr(p);
+            if (!e) goto assign_error;
+        }
+        n->a = e;
+        return finish(p, n);
+    assign_error:
+        dsl_node_free(n);
+        return NULL;
+    }
+    if (is_assign_op(peek(p)->type)) {
+        const struct dsl_token *op = advance(p);
+        if (e->kind != DSL_N_NAME && e->kind != DSL_N_INDEX && e->kind != DSL_N_ATTR) {
+            fail(p, "SyntaxError", e->pos, "illegal target for augmented assignment");
+            dsl_node_free(e);
+            return NULL;
+        }
+        struct dsl_node *n = node(p, DSL_N_AUG, op->pos);
+        if (!n) {
+            dsl_node_free(e);
+            return NULL;
+        }
+        n->op = aug_binary_op(op->type);
+        n->a = e;
+        n->b = parse_expr(p);
+        if (!n->b) {
+            dsl_node_free(n);
+            return NULL;
+        }
+        return finish(p, n);
+    }
+    struct dsl_node *n = node(p, DSL_N_EXPR, e->pos);
+    if (!n) {
+        dsl_node_free(e);
+        return NULL;
+    }
+    n->a = e;
+    return finish(p, n);
+}
+
+/* simple (';' simple)* [';'] NEWLINE, appended to block */
+static bool parse_simple_line(struct parser *p, struct dsl_node *block)
+{
+    for (;;) {
+        struct dsl_node *s = parse_simple(p);
+        if (!s || !push(p, block, s)) return false;
+        if (match(p, DSL_T_SEMI)) {
+            s->flag = true;
+            if (check(p, DSL_T_NEWLINE) || check(p, DSL_T_EOF)) break;
+            continue;
+        }
+        break;
+    }
+    if (!check(p, DSL_T_NEWLINE) && !check(p, DSL_T_EOF)) {
+        const struct dsl_token *t = peek(p);
+        if (t->type == DSL_T_ASSIGN)
+            fail(p, "SyntaxError", t->pos, "invalid syntax: maybe you meant '==' instead of '='?");
+        else
+            fail_unexpected(p, t);
+        return false;
+    }
+    match(p, DSL_T_NEWLINE);
+    return true;
+}
+
+static struct dsl_node *parse_if(struct parser *p)
+{
+    const struct dsl_token *kw = advance(p);
+    struct dsl_node *n = node(p, DSL_N_IF, kw->pos);
+    if (!n) return NULL;
+    for (;;) {
+        struct dsl_node *cond = parse_expr(p);
+        if (!cond || !push(p, n, cond)) goto error;
+        struct dsl_node *body = parse_block(p, kw);
+        if (!body || !push(p, n, body)) goto error;
+        if (check(p, DSL_T_ELIF)) {
+            kw = advance(p);
+            continue;
+        }
+        if (check(p, DSL_T_ELSE)) {
+            kw = advance(p);
+            n->b = parse_block(p, kw);
+            if (!n->b) goto error;
+        }
+        break;
+    }
+    return finish(p, n);
+error:
+    dsl_node_free(n);
+    return NULL;
+}
+
+static struct dsl_node *parse_while(struct parser *p)
+{
+    const struct dsl_token *kw = advance(p);
+    struct dsl_node *n = node(p, DSL_N_WHILE, kw->pos);
+    if (!n) return NULL;
+    n->a = parse_expr(p);
+    if (!n->a) goto error;
+    p->loops++;
+    n->b = parse_block(p, kw);
+    p->loops--;
+    if (!n->b) goto error;
+    return finish(p, n);
+error:
+    dsl_node_free(n);
+    return NULL;
+}
+
+static struct dsl_node *parse_for(struct parser *p)
+{
+    const struct dsl_token *kw = advance(p);
+    struct dsl_node *n = node(p, DSL_N_FOR, kw->pos);
+    if (!n) return NULL;
+    if (!check(p, DSL_T_NAME)) {
+        fail(p, "SyntaxError", peek(p)->pos, "expected a variable name after 'for'");
+        goto error;
+    }
+    if (!(n->name = copy_text(p, advance(p)))) goto error;
+    if (!expect(p, DSL_T_IN, "'in'")) goto error;
+    n->a = parse_expr(p);
+    if (!n->a) goto error;
+    p->loops++;
+    n->b = parse_block(p, kw);
+    p->loops--;
+    if (!n->b) goto error;
+    return finish(p, n);
+error:
+    dsl_node_free(n);
+    return NULL;
+}
+
+/* def NAME '(' [param ['=' default] (',' ...)*] ')' ':' block. The docstring is the body's first
+ * statement when that is a string literal. */
+static struct dsl_node *parse_def(struct parser *p)
+{
+    const struct dsl_token *kw = advance(p);
+    if (!check(p, DSL_T_NAME))
+        return fail(p, "SyntaxError", peek(p)->pos, "expected a function name after 'def'");
+    const struct dsl_token *name = advance(p);
+    struct dsl_node *n = node(p, DSL_N_DEF, name->pos);
+    if (!n) return NULL;
+    if (!(n->name = copy_text(p, name))) goto error;
+    if (!expect(p, DSL_T_LPAREN, "'(' after the function name")) goto error;
+    bool defaults = false;
+    while (!check(p, DSL_T_RPAREN)) {
+        if (!check(p, DSL_T_NAME)) {
+            fail(p, "SyntaxError", peek(p)->pos, "expected a parameter name");
+            goto error;
+        }
+        const struct dsl_token *pt = advance(p);
+        for (size_t k = 0; k < n->nkw; k++)
+            if (strlen(n->kwnames[k]) == pt->len &&
+                memcmp(n->kwnames[k], p->src + pt->pos, pt->len) == 0) {
+                fail(p, "SyntaxError", pt->pos, "duplicate argument '%s' in function definition",
+                     n->kwnames[k]);
+                goto error;
+            }
+        struct dsl_node *def = NULL;
+        if (match(p, DSL_T_ASSIGN)) {
+            if (!(def = parse_expr(p))) goto error;
+            defaults = true;
+        } else if (defaults) {
+            fail(p, "SyntaxError", pt->pos, "non-default argument follows default argument");
+            goto error;
+        }
+        char *pname = copy_text(p, pt);
+        if (!pname) {
+            dsl_node_free(def);
+            goto error;
+        }
+        if (!push_kw(p, n, pname, def)) goto error;
+        if (!match(p, DSL_T_COMMA)) break;
+    }
+    if (!expect(p, DSL_T_RPAREN, "')' or ','")) goto error;
+    int loops = p->loops; /* a loop around the def does not make `break` valid inside it */
+    p->loops = 0;
+    p->functions++;
+    n->b = parse_block(p, kw);
+    p->functions--;
+    p->loops = loops;
+    if (!n->b) goto error;
+    const struct dsl_node *first = n->b->nkids ? n->b->kids[0] : NULL;
+    if (first && first->kind == DSL_N_EXPR && first->a->kind == DSL_N_CONST &&
+        first->a->value.kind == DSL_STR)
+        n->value = dsl_value_retain(first->a->value);
+    return finish(p, n);
+error:
+    dsl_node_free(n);
+    return NULL;
+}
+
+/* ':' then the rest of the line, or NEWLINE INDENT statements DEDENT. */
+static struct dsl_node *parse_block(struct parser *p, const struct dsl_token *header)
+{
+    if (!expect(p, DSL_T_COLON, "':'")) return NULL;
+    if (!enter(p, header->pos)) return NULL;
+    struct dsl_node *block = node(p, DSL_N_BLOCK, header->pos);
+    if (!block) goto done;
+    if (!match(p, DSL_T_NEWLINE)) {
+        if (!parse_simple_line(p, block)) goto error;
+        goto done;
+    }
+    if (!match(p, DSL_T_INDENT)) {
+        int line = 1;
+        for (size_t k = 0; k < header->pos; k++) line += p->src[k] == '\n';
+        fail(p, "IndentationError", peek(p)->pos,
+             "expected an indented block after %s statement on line %d", dsl_tok_name(header->type),
+             line);
+        goto error;
+    }
+    while (!check(p, DSL_T_DEDENT) && !check(p, DSL_T_EOF))
+        if (!parse_line(p, block)) goto error;
+    match(p, DSL_T_DEDENT);
+    block = finish(p, block);
+    goto done;
+error:
+    dsl_node_free(block);
+    block = NULL;
+done:
+    p->depth--;
+    return block;
+}
+
+/* `%name args`: the name is the first word after '%', the argument text the rest. */
+static struct dsl_node *parse_magic(struct parser *p)
+{
+    const struct dsl_token *t = advance(p);
+    const char *text = t->v.str.s;
+    size_t nl = 0;
+    while (text[nl] && text[nl] != ' ' && text[nl] != '\t' && text[nl] != '\f' && text[nl] != '\r')
+        nl++;
+    const char *args = text + nl;
+    while (*args == ' ' || *args == '\t' || *args == '\f' || *args == '\r') args++;
+    struct dsl_node *n = node(p, DSL_N_MAGIC, t->pos);
+    if (!n) return NULL;
+    n->name = strndup(text, nl);
+    if (!n->name || dsl_str_value(args, strlen(args), &n->value) != 0) {
+        dsl_node_free(n);
+        return fail_nomem(p);
+    }
+    if (!check(p, DSL_T_NEWLINE) && !check(p, DSL_T_EOF)) {
+        dsl_node_free(n);
+        return fail_unexpected(p, peek(p));
+    }
+    match(p, DSL_T_NEWLINE);
+    return n;
+}
+
+/* One statement line (simple statements or a compound statement) appended to block. */
+static bool parse_line(struct parser *p, struct dsl_node *block)
+{
+    const struct dsl_token *t = peek(p);
+    struct dsl_node *s = NULL;
+    switch (t->type) {
+    case DSL_T_IF: s = parse_if(p); break;
+    case DSL_T_WHILE: s = parse_while(p); break;
+    case DSL_T_FOR: s = parse_for(p); break;
+    case DSL_T_DEF: s = parse_def(p); break;
+    case DSL_T_MAGIC: s = parse_magic(p); break;
+    case DSL_T_ELIF:
+    case DSL_T_ELSE:
+        fail(p, "SyntaxError", t->pos, "%s without a matching 'if'", dsl_tok_name(t->type));
+        return false;
+    case DSL_T_INDENT: fail_unexpected(p, t); return false;
+    case DSL_T_NEWLINE: advance(p); return true;
+    default: return parse_simple_line(p, block);
+    }
+    return s && push(p, block, s);
+}
+
+static bool parser_init(struct parser *p, const char *src, size_t len, struct dsl_syntax_error *err)
+{
+    memset(p, 0, sizeof *p);
+    p->src = src;
+    p->err = err;
+    return dsl_lex(src, len, &p->toks, err) == 0;
+}
+
+struct dsl_node *dsl_parse_cell(const char *src, size_t len, struct dsl_syntax_error *err)
+{
+    struct parser p;
+    if (!parser_init(&p, src, len, err)) return NULL;
+    struct dsl_node *block = node(&p, DSL_N_BLOCK, 0);
+    while (block && !check(&p, DSL_T_EOF)) {
+        if (!parse_line(&p, block)) {
+            dsl_node_free(block);
+            block = NULL;
+        } else if (check(&p, DSL_T_DEDENT)) {
+            fail_unexpected(&p, peek(&p));
+            dsl_node_free(block);
+            block = NULL;
+        }
+    }
+    if (block) block = finish(&p, block);
+    dsl_tokens_free(&p.toks);
+    return block;
+}
+
+struct dsl_node *dsl_parse_expression(const char *src, size_t len, struct dsl_syntax_error *err)
+{
+    struct parser p;
+    if (!parser_init(&p, src, len, err)) return NULL;
+    struct dsl_node *e = NULL;
+    if (check(&p, DSL_T_EOF)) {
+        fail(&p, "SyntaxError", peek(&p)->pos, "invalid syntax: expected an expression");
+    } else {
+        e = parse_expr(&p);
+        match(&p, DSL_T_NEWLINE);
+        if (e && !check(&p, DSL_T_EOF)) {
+            fail_unexpected(&p, peek(&p));
+            dsl_node_free(e);
+            e = NULL;
+        }
+    }
+    dsl_tokens_free(&p.toks);
+    return e;
+}

@@ -1,0 +1,301 @@
+/* values.h — runtime values of the MiniTorch language (internal to kernel/lang).
+ *
+ * A `struct dsl_value` is a small tagged union passed by value. Scalars (none, bool, int,
+ * float, range, builtin function) live inside it; strings, lists, functions and bound methods
+ * live on the heap with a reference count.
+ *
+ * Lists are mutable, as in Python (xs[i] = v, xs.append(v), xs += ys; see list.h), and shared
+ * by reference: `ys = xs` names the same list. Counting references is enough only while there
+ * are no cycles, so a store that would make a list reach itself (xs.append(xs), or through a
+ * function's default or a bound method) is refused with a ValueError; to make that check cheap,
+ * a list counts the container slots holding it (`parents`), and a list no container holds
+ * cannot be reached from anything. Nesting depth is not bounded when building (mutating an inner
+ * list deepens every list holding it, which it cannot know about), so nothing recurses down a
+ * chain of lists: releasing is iterative, and the walks that must recurse (repr, ==, <) stop at
+ * DSL_MAX_LIST_DEPTH with a RecursionError, as Python's do at its recursion limit.
+ *
+ * A user function (`def`) is a DSL_FUNCTION: its name, parameters, default values (computed when
+ * the def ran, as in Python) and the parsed cell that holds its body.
+ *
+ * Tensors are mutable too (t[i] = v, requires_grad): a DSL_TENSOR holds one reference of the
+ * engine's own count (mt_tensor_retain/release), so `y = x` shares the tensor as in Python. A
+ * tensor holds no language values, so it takes no part in cycles. A method looked up on a
+ * tensor or a list (`x.sum`, `xs.append`) is a DSL_METHOD: the table row plus the value it is
+ * bound to, itself reference counted.
+ *
+ * Ownership: a dsl_value holding a heap object owns one reference. Copying the struct does
+ * not add one: call dsl_value_retain for a second owner and dsl_value_release when done. */
+#ifndef KERNEL_LANG_VALUES_H
+#define KERNEL_LANG_VALUES_H
+
+#include "render/render.h"
+
+#include "minitorch/minitorch.h"
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define DSL_MAX_STR_BYTES ((size_t)64 << 20) /* longest string a cell may build */
+#define DSL_MAX_LIST_LEN ((size_t)1 << 22)   /* most items in one list (128 MiB of values) */
+/* Most text/plain a displayed value (a cell's result, display()) gets: past it the text is cut
+ * with a note, as the cell's printed output is (DSL_MAX_CELL_OUTPUT, interp.h). */
+#define DSL_MAX_REPR_BYTES ((size_t)10 << 20)
+#define DSL_MAX_LIST_DEPTH 1000 /* nesting that repr, == and < walk down */
+
+enum dsl_kind {
+    DSL_NONE,
+    DSL_BOOL,
+    DSL_INT,
+    DSL_FLOAT,
+    DSL_STR,
+    DSL_LIST,
+    DSL_RANGE,
+    DSL_BUILTIN,
+    DSL_TENSOR,   /* an engine tensor (float32) */
+    DSL_METHOD,   /* a tensor method bound to its tensor: x.sum */
+    DSL_FUNCTION, /* a function defined with def */
+    DSL_OBJECT,   /* an engine object (dataset, model, optimizer): struct dsl_object */
+    DSL_KIND_COUNT
+};
+
+/* Status codes of value operations; eval maps them to Python exceptions. */
+enum dsl_vstatus {
+    DSL_V_OK = 0,
+    DSL_V_NOMEM = -1,     /* MemoryError: out of memory */
+    DSL_V_TOOBIG = -2,    /* MemoryError: over DSL_MAX_STR_BYTES or DSL_MAX_LIST_LEN */
+    DSL_V_DEPTH = -3,     /* RecursionError: a walk down lists nested deeper than
+                           * DSL_MAX_LIST_DEPTH */
+    DSL_V_CYCLE = -4,     /* ValueError: the store would put a list inside itself */
+    DSL_V_CANCELLED = -5, /* KeyboardInterrupt: the cancel flag was seen (a long repr) */
+};
+
+struct dsl_str {
+    size_t refs;
+    size_t len;  /* bytes, excluding the NUL */
+    char data[]; /* UTF-8, NUL-terminated */
+};
+
+/* How a list shows itself. The language has no tuple literal, but shapes and strides read
+ * better as Python shows them, `(2, 3)`; and a list made by tensor.tolist() must be text that
+ * json.loads reads, so its non-finite floats show as NaN/Infinity. Everything else (len,
+ * indexing, iteration, ==) treats these as plain lists, except that a tuple is never mutated
+ * (it has no item assignment, append...); a list built from them is plain. */
+enum dsl_list_style {
+    DSL_LIST_PLAIN, /* [1, 2] */
+    DSL_LIST_TUPLE, /* (1, 2), (1,), (): type() says "tuple" */
+    DSL_LIST_JSON,  /* [1.0, NaN, Infinity] */
+};
+
+struct dsl_range {
+    int64_t start, stop, step; /* step != 0 */
+};
+
+struct dsl_builtin;    /* native.h */
+struct dsl_method;     /* below */
+struct dsl_function;   /* below */
+struct dsl_prog_cache; /* lib/compile.c (freed through lang/library.h) */
+struct dsl_code;       /* ast.h */
+struct dsl_node;       /* ast.h */
+
+struct dsl_value {
+    enum dsl_kind kind;
+    union {
+        bool b;
+        int64_t i;
+        double f;
+        struct dsl_str *s;
+        struct dsl_list *l;
+        struct dsl_range r;
+        const struct dsl_builtin *fn;
+        struct mt_tensor *t; /* DSL_TENSOR: one engine reference */
+        struct dsl_method *m;
+        struct dsl_function *fn_user; /* DSL_FUNCTION */
+        struct dsl_object *obj;       /* DSL_OBJECT */
+    } as;
+};
+
+struct dsl_list {
+    size_t refs;
+    size_t parents; /* container slots (list items, defaults, bound methods) holding it */
+    size_t len, cap;
+    enum dsl_list_style style; /* how repr shows it; a tuple is never mutated */
+    bool mark;                 /* visited, during a cycle check */
+    struct dsl_value *items;   /* owned references */
+    struct dsl_value dead;     /* while being freed: the next container to free */
+};
+
+/* A method bound to the value it was looked up on. */
+struct dsl_method {
+    size_t refs;
+    const struct dsl_builtin *fn; /* the method's row (lib/tensor_methods.c, list.c) */
+    struct dsl_value self;        /* owned reference (a list's parents count it) */
+    struct dsl_value dead;        /* while being freed: the next container to free */
+};
+
+/* A function made by `def`. Parameters and body are the DEF node's (inside `code`); `locals`
+ * are the names the body assigns (parameters first), which are local to a call, as in Python. */
+struct dsl_function {
+    size_t refs;
+    struct dsl_code *code;      /* owned reference: the cell the def was in */
+    const struct dsl_node *def; /* the DSL_N_DEF node inside code->ast */
+    struct dsl_value *defaults; /* def->nkw slots, owned (a list's parents count them); none
+                                 * where a parameter has none */
+    const char **locals;        /* names borrowed from the AST; params are the first nkw */
+    size_t nlocals;
+    struct dsl_prog_cache *progs; /* owned: its compiled programs for map/zip/reduce
+                                   * (lib/compile.c), or NULL */
+    struct dsl_value dead;        /* while being freed: the next container to free */
+};
+
+/* An engine object: C state behind a class of functions. Objects hold engine tensors and C
+ * data, never language values, so they cannot be part of a reference cycle and are freed at
+ * once when the last reference goes. */
+struct dsl_interp;
+struct dsl_object_class {
+    const char *name;         /* what type() says: "dataset" */
+    const char *doc;          /* help(obj), and the kind's paragraph */
+    const char *const *attrs; /* attribute names, NULL-terminated (completion, help) */
+    void (*free)(void *state);
+    /* text/plain, one or a few lines: DSL_V_OK or a dsl_vstatus */
+    int (*repr)(struct render_buf *b, const void *state);
+    /* self.name into *out (a new reference): 0; -1 after raising (AttributeError and others) */
+    int (*getattr)(struct dsl_interp *in, struct dsl_value self, const char *name,
+                   struct dsl_value *out);
+    /* The rich display (text/plain set by the caller) for the session's chart renderer; NULL
+     * for none (text only) or when out of memory. May be NULL. */
+    json_t *(*bundle)(const void *state, const char *renderer);
+    /* obj(...): a builtin row run with args.self = the object (a model's forward); NULL: not
+     * callable. */
+    const struct dsl_builtin *call;
+};
+struct dsl_object {
+    size_t refs;
+    const struct dsl_object_class *cls;
+    void *state; /* owned: cls->free releases it */
+};
+/* A new object value owning state (freed with cls->free on failure too): 0 or DSL_V_NOMEM. */
+int dsl_object_value(const struct dsl_object_class *cls, void *state, struct dsl_value *out);
+
+static inline struct dsl_value dsl_none(void) { return (struct dsl_value){.kind = DSL_NONE}; }
+static inline struct dsl_value dsl_bool(bool b)
+{
+    return (struct dsl_value){.kind = DSL_BOOL, .as.b = b};
+}
+static inline struct dsl_value dsl_int(int64_t i)
+{
+    return (struct dsl_value){.kind = DSL_INT, .as.i = i};
+}
+static inline struct dsl_value dsl_float(double f)
+{
+    return (struct dsl_value){.kind = DSL_FLOAT, .as.f = f};
+}
+
+/* Adds one reference (heap kinds) and returns v. */
+struct dsl_value dsl_value_retain(struct dsl_value v);
+/* Drops one reference; frees the object at zero, and what only it held, without recursion (a
+ * chain of a million nested lists is fine). Scalars: no-op. */
+void dsl_value_release(struct dsl_value v);
+
+/* A container slot starts or stops holding v: counts a list's parents (see above). Every store
+ * into a list item, a default or a bound method's self calls adopt; taking it out, orphan. */
+static inline void dsl_value_adopt(struct dsl_value v)
+{
+    if (v.kind == DSL_LIST) v.as.l->parents++;
+}
+static inline void dsl_value_orphan(struct dsl_value v)
+{
+    if (v.kind == DSL_LIST) v.as.l->parents--;
+}
+
+/* Whether storing v into list l would make l reach itself: DSL_V_OK, DSL_V_CYCLE, or
+ * DSL_V_NOMEM (the check could not run). Cheap unless l is held by another container and v is
+ * (or holds) a list, a function with defaults or a bound method. */
+int dsl_list_check_store(const struct dsl_list *l, struct dsl_value v);
+
+/* A new string value copying s[0..n) (must be valid UTF-8) into *out. */
+int dsl_str_value(const char *s, size_t n, struct dsl_value *out);
+/* A new string object with room for n bytes, len = n, data uninitialised but NUL-terminated.
+ * NULL when out of memory or n > DSL_MAX_STR_BYTES (check n first to tell them apart). */
+struct dsl_str *dsl_str_alloc(size_t n);
+
+/* A new empty list (one reference) with room for cap items; NULL when out of memory. */
+struct dsl_list *dsl_list_new(size_t cap);
+/* Appends v to l, taking ownership of v (released on failure): DSL_V_OK, DSL_V_TOOBIG or
+ * DSL_V_NOMEM. No cycle check: the caller knows v cannot reach l (a list being built) or ran
+ * dsl_list_check_store. */
+int dsl_list_push(struct dsl_list *l, struct dsl_value v);
+/* Makes room for n more items: DSL_V_OK, DSL_V_TOOBIG or DSL_V_NOMEM. */
+int dsl_list_reserve(struct dsl_list *l, size_t n);
+
+/* Number of ints a range yields (0 when empty). */
+int64_t dsl_range_len(struct dsl_range r);
+
+/* A tensor value owning `t` (the caller's reference passes to it). */
+static inline struct dsl_value dsl_tensor(struct mt_tensor *t)
+{
+    return (struct dsl_value){.kind = DSL_TENSOR, .as.t = t};
+}
+
+/* A method value bound to self (retained), or DSL_V_NOMEM. */
+int dsl_method_value(const struct dsl_builtin *fn, struct dsl_value self, struct dsl_value *out);
+
+/* "int", "float", "str", "bool", "none", "list", "range", "builtin_function", "tensor",
+ * "method", "function". Static. */
+const char *dsl_kind_name(enum dsl_kind k);
+/* A paragraph describing the type, for help(value). Static. */
+const char *dsl_kind_doc(enum dsl_kind k);
+/* The type name type() reports: the kind's name, or "tuple" for a tuple-style list. */
+const char *dsl_type_name(struct dsl_value v);
+/* The paragraph help(v) shows for its type: the kind's, or an object's class doc. */
+const char *dsl_type_doc(struct dsl_value v);
+
+/* Python truth. A tensor is truthy when its one element is non-zero; for tensors of other sizes
+ * (ambiguous) this answers size != 0, and the evaluator raises instead (dsl_tensor_truth). */
+bool dsl_value_truthy(struct dsl_value v);
+/* True for int and bool (bools take part in arithmetic as 0 and 1, as in Python). */
+static inline bool dsl_is_intlike(struct dsl_value v)
+{
+    return v.kind == DSL_INT || v.kind == DSL_BOOL;
+}
+static inline bool dsl_is_number(struct dsl_value v)
+{
+    return dsl_is_intlike(v) || v.kind == DSL_FLOAT;
+}
+static inline int64_t dsl_as_int(struct dsl_value v)
+{
+    return v.kind == DSL_BOOL ? (int64_t)v.as.b : v.as.i;
+}
+static inline double dsl_as_double(struct dsl_value v)
+{
+    return v.kind == DSL_FLOAT ? v.as.f : (double)dsl_as_int(v);
+}
+
+/* Python ==: numbers by value (1 == 1.0 == true), strings by bytes, lists item by item (of any
+ * style: `x.shape == [2, 3]` holds), tensors and methods by identity, other kinds of different
+ * type are unequal. (`tensor == x` in a cell compares elementwise; see lang/library.h.) The
+ * _checked form returns DSL_V_DEPTH for lists nested deeper than DSL_MAX_LIST_DEPTH, where the
+ * plain form falls back to identity. */
+int dsl_value_equal_checked(struct dsl_value a, struct dsl_value b, bool *eq);
+bool dsl_value_equal(struct dsl_value a, struct dsl_value b);
+
+/* Appends the repr (what a result shows: strings quoted) or the str (what print shows) of v.
+ * Returns DSL_V_OK; DSL_V_NOMEM or DSL_V_TOOBIG when the buffer failed (see its flags); or
+ * DSL_V_DEPTH when lists nest deeper than DSL_MAX_LIST_DEPTH, shown as [...] from there. */
+int dsl_value_repr(struct render_buf *b, struct dsl_value v);
+int dsl_value_str(struct render_buf *b, struct dsl_value v);
+
+/* Appends before + "NAME(a, b=...)" + after for a user function. 0 or -1 (buffer failed). */
+int dsl_function_signature(struct render_buf *b, const struct dsl_function *f, const char *before,
+                           const char *after);
+
+/* Appends help(f): its signature and docstring. 0 or -1 (buffer failed). */
+int dsl_function_help(struct render_buf *b, const struct dsl_function *f);
+
+/* The mime bundle showing v (text/plain: its repr; an object adds its chart, drawn for
+ * renderer, a %plot_renderer name) as a new reference, or NULL with *status
+ * set to DSL_V_NOMEM or DSL_V_TOOBIG. */
+json_t *dsl_value_bundle(struct dsl_value v, const char *renderer, enum dsl_vstatus *status);
+
+#endif

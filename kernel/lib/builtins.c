@@ -1,0 +1,952 @@
+/* builtins.c — the builtin functions and the table that describes them (declared in
+ * lang/library.h).
+ *
+ * Output builtins (print, warn, display, update_display, clear_output, help, input) talk to
+ * the frontend only through the `struct dsl_output` callbacks of the running cell; a NULL
+ * callback drops that output. Waiting builtins (sleep, input) poll the cancel flag at least
+ * every 10 ms so an interrupt ends them promptly. The conversions (int, float, str, ...)
+ * follow Python, with the language's spellings true/false/none. */
+#include "lang/library.h"
+
+#include "lib/compile.h"
+
+#include "lang/interp.h"
+#include "lang/lexer.h"
+#include "lib/magics.h"
+#include "lib/tensor_methods.h"
+#include "lib/training.h"
+
+#include "minitorch/minitorch.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+/* ---- helpers ---------------------------------------------------------------------------- */
+
+static int make_str(struct dsl_interp *in, const char *s, size_t n, struct dsl_value *ret)
+{
+    int st = dsl_str_value(s, n, ret);
+    return st ? dsl_raise_status(in, st) : 0;
+}
+
+/* Takes a filled buffer into a string value, raising MemoryError when it failed. */
+static int buf_to_str(struct dsl_interp *in, struct render_buf *b, struct dsl_value *ret)
+{
+    if (b->nomem || b->over) {
+        int st = b->over ? DSL_V_TOOBIG : DSL_V_NOMEM;
+        render_buf_free(b);
+        return dsl_raise_status(in, st);
+    }
+    int r = make_str(in, render_buf_str(b), b->len, ret);
+    render_buf_free(b);
+    return r;
+}
+
+/* buf_to_str after dsl_value_str/repr returned st: a list nested too deep to show raises
+ * RecursionError instead of returning its cut text. */
+static int text_to_str(struct dsl_interp *in, struct render_buf *b, int st, struct dsl_value *ret)
+{
+    if (st == DSL_V_DEPTH || st == DSL_V_CANCELLED) {
+        render_buf_free(b);
+        return dsl_raise_status(in, st);
+    }
+    return buf_to_str(in, b, ret);
+}
+
+/* Joins str() of args with sep into b. */
+static int join_args(struct dsl_interp *in, struct render_buf *b, const struct dsl_value *args,
+                     size_t n, const char *sep, size_t seplen)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (i) render_buf_append(b, sep, seplen);
+        if (dsl_str_of(in, b, args[i]) != 0) return -1;
+    }
+    return 0;
+}
+
+static int want_int(struct dsl_interp *in, struct dsl_value v, const char *fn, int64_t *out)
+{
+    if (!dsl_is_intlike(v))
+        return dsl_raise(in, "TypeError", "%s(): '%s' object cannot be interpreted as an integer",
+                         fn, dsl_type_name(v));
+    *out = dsl_as_int(v);
+    return 0;
+}
+
+/* ---- output ----------------------------------------------------------------------------- */
+
+static int text_param(struct dsl_interp *in, const struct dsl_args *a, int slot, const char *fn,
+                      const char *name, const char *dflt, const char **text, size_t *len)
+{
+    *text = dflt;
+    *len = strlen(dflt);
+    if (!a->has[slot] || a->slot[slot].kind == DSL_NONE) return 0;
+    if (a->slot[slot].kind != DSL_STR)
+        return dsl_raise(in, "TypeError", "%s(): %s must be none or a string, not %s", fn, name,
+                         dsl_type_name(a->slot[slot]));
+    *text = a->slot[slot].as.s->data;
+    *len = a->slot[slot].as.s->len;
+    return 0;
+}
+
+static int bi_print(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    const char *sep, *end;
+    size_t seplen, endlen;
+    if (text_param(in, a, 0, "print", "sep", " ", &sep, &seplen) != 0 ||
+        text_param(in, a, 1, "print", "end", "\n", &end, &endlen) != 0)
+        return -1;
+    struct render_buf b;
+    render_buf_init(&b, DSL_MAX_STR_BYTES);
+    if (join_args(in, &b, a->rest, a->nrest, sep, seplen) != 0) {
+        render_buf_free(&b);
+        return -1;
+    }
+    render_buf_append(&b, end, endlen);
+    if (b.nomem || b.over) {
+        int st = b.over ? DSL_V_TOOBIG : DSL_V_NOMEM;
+        render_buf_free(&b);
+        return dsl_raise_status(in, st);
+    }
+    dsl_emit(in, "stdout", render_buf_str(&b));
+    render_buf_free(&b);
+    *ret = dsl_none();
+    return 0;
+}
+
+static int bi_warn(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct render_buf b;
+    render_buf_init(&b, DSL_MAX_STR_BYTES);
+    if (join_args(in, &b, a->rest, a->nrest, " ", 1) != 0) {
+        render_buf_free(&b);
+        return -1;
+    }
+    render_buf_putc(&b, '\n');
+    if (b.nomem || b.over) {
+        int st = b.over ? DSL_V_TOOBIG : DSL_V_NOMEM;
+        render_buf_free(&b);
+        return dsl_raise_status(in, st);
+    }
+    dsl_emit(in, "stderr", render_buf_str(&b));
+    render_buf_free(&b);
+    *ret = dsl_none();
+    return 0;
+}
+
+static int publish(struct dsl_interp *in, struct dsl_value v, const char *display_id, bool update)
+{
+    enum dsl_vstatus st = DSL_V_OK;
+    json_t *bundle = dsl_value_bundle(v, in->session->plot_renderer, &st);
+    if (!bundle) return dsl_raise_status(in, st);
+    dsl_display(in, bundle, display_id, update);
+    json_decref(bundle);
+    return 0;
+}
+
+static int bi_display(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    const char *id = NULL;
+    if (a->has[1] && a->slot[1].kind != DSL_NONE) {
+        if (a->slot[1].kind != DSL_STR)
+            return dsl_raise(in, "TypeError",
+                             "display(): display_id must be a string or none, "
+                             "not %s",
+                             dsl_type_name(a->slot[1]));
+        id = a->slot[1].as.s->data;
+    }
+    *ret = dsl_none();
+    return publish(in, a->slot[0], id, false);
+}
+
+static int bi_update_display(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    if (!a->has[1] || a->slot[1].kind != DSL_STR)
+        return dsl_raise(in, "TypeError",
+                         "update_display() needs display_id=\"...\", the id "
+                         "given to display()");
+    *ret = dsl_none();
+    return publish(in, a->slot[0], a->slot[1].as.s->data, true);
+}
+
+static int bi_clear_output(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    bool wait = a->has[0] && dsl_value_truthy(a->slot[0]);
+    if (in->out->clear_output) in->out->clear_output(in->out->ctx, wait);
+    *ret = dsl_none();
+    return 0;
+}
+
+static int bi_sleep(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct dsl_value v = a->slot[0];
+    if (!dsl_is_number(v))
+        return dsl_raise(in, "TypeError", "sleep(): seconds must be a number, not %s",
+                         dsl_type_name(v));
+    double secs = dsl_as_double(v);
+    if (isnan(secs)) return dsl_raise(in, "ValueError", "sleep(): seconds is nan");
+    if (secs < 0) return dsl_raise(in, "ValueError", "sleep length must be non-negative");
+    if (in->out->flush) in->out->flush(in->out->ctx);
+    struct timespec now, until;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (secs > 1e9) secs = 1e9;
+    double whole = floor(secs);
+    until.tv_sec = now.tv_sec + (time_t)whole;
+    until.tv_nsec = now.tv_nsec + (long)((secs - whole) * 1e9);
+    if (until.tv_nsec >= 1000000000L) {
+        until.tv_sec++;
+        until.tv_nsec -= 1000000000L;
+    }
+    for (;;) {
+        if (mt_cancel_requested()) return dsl_raise(in, "KeyboardInterrupt", "interrupted");
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        double left = (double)(until.tv_sec - now.tv_sec) + (until.tv_nsec - now.tv_nsec) / 1e9;
+        if (left <= 0) break;
+        double step = left < 0.005 ? left : 0.005; /* poll the flag every 5 ms */
+        struct timespec ts = {0, (long)(step * 1e9)};
+        nanosleep(&ts, NULL);
+    }
+    *ret = dsl_none();
+    return 0;
+}
+
+static int bi_input(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    static const char *const unavailable =
+        "input() is not available: the frontend does not support input requests";
+    struct render_buf prompt;
+    render_buf_init(&prompt, DSL_MAX_STR_BYTES);
+    if (a->has[0] && dsl_str_of(in, &prompt, a->slot[0]) != 0) {
+        render_buf_free(&prompt);
+        return -1;
+    }
+    bool password = a->has[1] && dsl_value_truthy(a->slot[1]);
+    if (in->out->flush) /* what the cell printed belongs above the prompt */
+        in->out->flush(in->out->ctx);
+    char *line = NULL;
+    const char *why = NULL;
+    int r = -1;
+    if (in->out->input)
+        r = in->out->input(in->out->ctx, render_buf_str(&prompt), password, &line, &why);
+    render_buf_free(&prompt);
+    if (mt_cancel_requested()) {
+        free(line);
+        return dsl_raise(in, "KeyboardInterrupt", "interrupted");
+    }
+    if (r != 0 || !line) {
+        free(line);
+        return dsl_raise(in, "StdinNotImplementedError", "%s",
+                         in->out->input && why ? why : unavailable);
+    }
+    size_t n = strlen(line);
+    if (n && line[n - 1] == '\n') n--;
+    if (n && line[n - 1] == '\r') n--;
+    int st;
+    if (render_utf8_valid(line, n)) {
+        st = dsl_str_value(line, n, ret);
+    } else {
+        json_t *fixed = render_json_string(line, n);
+        st = fixed ? dsl_str_value(json_string_value(fixed), json_string_length(fixed), ret)
+                   : DSL_V_NOMEM;
+        json_decref(fixed);
+    }
+    free(line);
+    return st ? dsl_raise_status(in, st) : 0;
+}
+
+static int bi_help(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct render_buf b;
+    render_buf_init(&b, DSL_MAX_STR_BYTES);
+    if (!a->has[0]) {
+        render_buf_puts(&b, "MiniTorch builtins (help(name) tells more):\n\n");
+        for (size_t i = 0; i < dsl_builtin_count; i++)
+            render_buf_printf(&b, "  %s\n", dsl_builtins[i].signature);
+        render_buf_puts(&b, "\nKeywords:");
+        for (size_t i = 0; dsl_keywords[i]; i++) render_buf_printf(&b, " %s", dsl_keywords[i]);
+        render_buf_puts(&b, "\n\nMagics (a line starting with %; help(\"%name\") tells more):");
+        for (size_t i = 0; i < dsl_magic_count; i++)
+            render_buf_printf(&b, " %%%s", dsl_magics[i].name);
+        render_buf_puts(&b, "\n\nTensors: help(x) on a tensor lists its methods and properties.\n");
+    } else {
+        struct dsl_value v = a->slot[0];
+        const struct dsl_builtin *fn = NULL;
+        const struct dsl_magic *magic = NULL;
+        if (v.kind == DSL_BUILTIN)
+            fn = v.as.fn;
+        else if (v.kind == DSL_METHOD)
+            fn = v.as.m->fn;
+        else if (v.kind == DSL_STR && v.as.s->data[0] == '%')
+            magic = dsl_magic_find(v.as.s->data + 1);
+        else if (v.kind == DSL_STR)
+            fn = dsl_builtin_find(v.as.s->data);
+        if (fn)
+            dsl_builtin_help(&b, fn);
+        else if (magic)
+            dsl_magic_help(&b, magic);
+        else if (v.kind == DSL_TENSOR)
+            dsl_tensor_help(&b);
+        else if (v.kind == DSL_FUNCTION)
+            dsl_function_help(&b, v.as.fn_user);
+        else
+            render_buf_puts(&b, dsl_type_doc(v));
+    }
+    if (b.nomem || b.over) {
+        render_buf_free(&b);
+        return dsl_raise_status(in, DSL_V_NOMEM);
+    }
+    if (in->out->page) {
+        json_t *bundle = render_text_bundle(render_buf_str(&b));
+        if (!bundle) {
+            render_buf_free(&b);
+            return dsl_raise_status(in, DSL_V_NOMEM);
+        }
+        in->out->page(in->out->ctx, bundle);
+        json_decref(bundle);
+    } else {
+        render_buf_putc(&b, '\n');
+        dsl_emit(in, "stdout", render_buf_str(&b));
+    }
+    render_buf_free(&b);
+    *ret = dsl_none();
+    return 0;
+}
+
+/* ---- conversions and sequences ---------------------------------------------------------- */
+
+static int bi_len(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct dsl_value v = a->slot[0];
+    switch (v.kind) {
+    case DSL_STR: *ret = dsl_int((int64_t)render_utf8_count(v.as.s->data, v.as.s->len)); return 0;
+    case DSL_LIST: *ret = dsl_int((int64_t)v.as.l->len); return 0;
+    case DSL_RANGE: *ret = dsl_int(dsl_range_len(v.as.r)); return 0;
+    case DSL_TENSOR: *ret = dsl_int(v.as.t->shape[0]); return 0; /* as PyTorch: the first dim */
+    default:
+        return dsl_raise(in, "TypeError", "object of type '%s' has no len()", dsl_type_name(v));
+    }
+}
+
+static int bi_str(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    if (!a->has[0]) return make_str(in, "", 0, ret);
+    if (a->slot[0].kind == DSL_STR) {
+        *ret = dsl_value_retain(a->slot[0]);
+        return 0;
+    }
+    struct render_buf b;
+    render_buf_init(&b, DSL_MAX_STR_BYTES);
+    return text_to_str(in, &b, dsl_value_str(&b, a->slot[0]), ret);
+}
+
+static int bi_repr(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct render_buf b;
+    render_buf_init(&b, DSL_MAX_STR_BYTES);
+    return text_to_str(in, &b, dsl_value_repr(&b, a->slot[0]), ret);
+}
+
+/* Trimmed copy of a string argument for number parsing; NULL (and MemoryError) on failure. */
+static char *trimmed(struct dsl_interp *in, const struct dsl_str *s)
+{
+    const char *p = s->data, *e = s->data + s->len;
+    while (p < e && isspace((unsigned char)*p)) p++;
+    while (e > p && isspace((unsigned char)e[-1])) e--;
+    char *t = strndup(p, (size_t)(e - p));
+    if (!t) dsl_raise_status(in, DSL_V_NOMEM);
+    return t;
+}
+
+/* The value of a one-element tensor for int() and float(), as PyTorch allows. */
+static int tensor_scalar(struct dsl_interp *in, struct dsl_value v, const char *fn, double *out)
+{
+    struct mt_tensor *t = v.as.t;
+    if (t->size != 1)
+        return dsl_raise(in, "ValueError",
+                         "%s(): only one-element tensors can be converted to a number (this one "
+                         "has %lld elements)",
+                         fn, (long long)t->size);
+    int64_t zero[MT_MAX_DIMS] = {0};
+    float x = 0.0f;
+    enum mt_status st = mt_tensor_get(in->session->ctx, t, t->ndim, zero, &x);
+    if (st != MT_OK) return dsl_engine_raise(in, st);
+    *out = dsl_float32_value(x);
+    return 0;
+}
+
+static int float_to_int(struct dsl_interp *in, double f, int64_t *out)
+{
+    if (isnan(f)) return dsl_raise(in, "ValueError", "cannot convert float nan to integer");
+    if (isinf(f)) return dsl_raise(in, "OverflowError", "cannot convert float infinity to integer");
+    f = trunc(f);
+    if (!(f >= -9223372036854775808.0 && f < 9223372036854775808.0))
+        return dsl_raise(in, "OverflowError", "float too large to convert to int64");
+    *out = (int64_t)f;
+    return 0;
+}
+
+static int bi_int(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    if (!a->has[0]) {
+        *ret = dsl_int(0);
+        return 0;
+    }
+    struct dsl_value v = a->slot[0];
+    if (dsl_is_intlike(v)) {
+        *ret = dsl_int(dsl_as_int(v));
+        return 0;
+    }
+    if (v.kind == DSL_FLOAT || v.kind == DSL_TENSOR) {
+        double f = v.kind == DSL_FLOAT ? v.as.f : 0.0;
+        if (v.kind == DSL_TENSOR && tensor_scalar(in, v, "int", &f) != 0) return -1;
+        int64_t i = 0;
+        if (float_to_int(in, f, &i) != 0) return -1;
+        *ret = dsl_int(i);
+        return 0;
+    }
+    if (v.kind != DSL_STR)
+        return dsl_raise(in, "TypeError", "int() argument must be a string or a number, not '%s'",
+                         dsl_type_name(v));
+    char *t = trimmed(in, v.as.s);
+    if (!t) return -1;
+    /* digits with single underscores between them, after an optional sign */
+    char digits[32];
+    size_t nd = 0;
+    const char *p = t;
+    bool ok = true, too_long = false;
+    if (*p == '+' || *p == '-') digits[nd++] = *p++;
+    if (!isdigit((unsigned char)*p)) ok = false;
+    for (; *p && ok; p++) {
+        if (*p == '_' && isdigit((unsigned char)p[1]) && p > t && isdigit((unsigned char)p[-1]))
+            continue;
+        if (!isdigit((unsigned char)*p))
+            ok = false;
+        else if (nd < sizeof digits - 1)
+            digits[nd++] = *p;
+        else
+            too_long = true;
+    }
+    digits[nd] = '\0';
+    int r = 0;
+    if (!ok) {
+        struct render_buf b;
+        render_buf_init(&b, 200);
+        render_str_repr(&b, v.as.s->data, v.as.s->len < 80 ? v.as.s->len : 80);
+        r = dsl_raise(in, "ValueError", "invalid literal for int(): %s", render_buf_str(&b));
+        render_buf_free(&b);
+    } else {
+        errno = 0;
+        long long x = strtoll(digits, NULL, 10);
+        if (errno == ERANGE || too_long)
+            r = dsl_raise(in, "OverflowError", "int() result does not fit in 64 bits");
+        else
+            *ret = dsl_int((int64_t)x);
+    }
+    free(t);
+    return r;
+}
+
+static int bi_float(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    if (!a->has[0]) {
+        *ret = dsl_float(0.0);
+        return 0;
+    }
+    struct dsl_value v = a->slot[0];
+    if (dsl_is_number(v)) {
+        *ret = dsl_float(dsl_as_double(v));
+        return 0;
+    }
+    if (v.kind == DSL_TENSOR) {
+        double f = 0.0;
+        if (tensor_scalar(in, v, "float", &f) != 0) return -1;
+        *ret = dsl_float(f);
+        return 0;
+    }
+    if (v.kind != DSL_STR)
+        return dsl_raise(in, "TypeError",
+                         "float() argument must be a string or a number, not "
+                         "'%s'",
+                         dsl_type_name(v));
+    char *t = trimmed(in, v.as.s);
+    if (!t) return -1;
+    /* Python's spellings only: no hex floats, underscores between digits allowed */
+    char *clean = malloc(strlen(t) + 1);
+    int r = 0;
+    if (!clean) {
+        free(t);
+        return dsl_raise_status(in, DSL_V_NOMEM);
+    }
+    size_t k = 0;
+    bool ok = t[0] != '\0' && !strpbrk(t, "xXpP");
+    for (const char *p = t; *p; p++) {
+        if (*p == '_') {
+            if (p == t || !isdigit((unsigned char)p[-1]) || !isdigit((unsigned char)p[1]))
+                ok = false;
+            continue;
+        }
+        clean[k++] = *p;
+    }
+    clean[k] = '\0';
+    char *end = NULL;
+    double f = ok ? strtod(clean, &end) : 0.0;
+    if (!ok || !end || *end != '\0') {
+        struct render_buf b;
+        render_buf_init(&b, 200);
+        render_str_repr(&b, v.as.s->data, v.as.s->len < 80 ? v.as.s->len : 80);
+        r = dsl_raise(in, "ValueError", "could not convert string to float: %s",
+                      render_buf_str(&b));
+        render_buf_free(&b);
+    } else {
+        *ret = dsl_float(f);
+    }
+    free(clean);
+    free(t);
+    return r;
+}
+
+static int bi_bool(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    bool t = false;
+    if (a->has[0] && a->slot[0].kind == DSL_TENSOR) {
+        if (dsl_tensor_truth(in, a->slot[0], &t) != 0) return -1;
+    } else {
+        t = a->has[0] && dsl_value_truthy(a->slot[0]);
+    }
+    *ret = dsl_bool(t);
+    return 0;
+}
+
+static int bi_list(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    /* always a new list: lists are mutable, and list(xs) is how Python copies one */
+    struct dsl_iter it;
+    if (a->has[0] && dsl_iter_init(in, a->slot[0], &it) != 0) return -1;
+    if (a->has[0] && a->slot[0].kind == DSL_RANGE &&
+        dsl_range_len(a->slot[0].as.r) > (int64_t)DSL_MAX_LIST_LEN)
+        return dsl_raise_size(in, "list", (uint64_t)dsl_range_len(a->slot[0].as.r));
+    struct dsl_list *l = dsl_list_new(0);
+    if (!l) return dsl_raise_status(in, DSL_V_NOMEM);
+    struct dsl_value lv = {.kind = DSL_LIST, .as.l = l};
+    if (a->has[0]) {
+        struct dsl_value item;
+        int got;
+        while ((got = dsl_iter_next(in, &it, &item)) > 0) {
+            int st = dsl_list_push(l, item);
+            if (st != 0) {
+                dsl_value_release(lv);
+                return dsl_raise_status(in, st);
+            }
+        }
+        if (got < 0) {
+            dsl_value_release(lv);
+            return -1;
+        }
+    }
+    *ret = lv;
+    return 0;
+}
+
+static int bi_abs(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct dsl_value v = a->slot[0];
+    if (dsl_is_intlike(v)) {
+        int64_t i = dsl_as_int(v);
+        if (i == INT64_MIN)
+            return dsl_raise(in, "OverflowError", "abs() result does not fit in 64 bits");
+        *ret = dsl_int(i < 0 ? -i : i);
+        return 0;
+    }
+    if (v.kind == DSL_FLOAT) {
+        *ret = dsl_float(fabs(v.as.f));
+        return 0;
+    }
+    if (v.kind == DSL_TENSOR) return dsl_tensor_abs(in, v, ret);
+    return dsl_raise(in, "TypeError", "bad operand type for abs(): '%s'", dsl_type_name(v));
+}
+
+static int min_max(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret,
+                   bool want_max)
+{
+    const char *name = want_max ? "max" : "min";
+    struct dsl_iter it;
+    struct dsl_list tmp = {0};
+    if (a->nrest == 1) {
+        if (dsl_iter_init(in, a->rest[0], &it) != 0) return -1;
+    } else {
+        tmp.refs = 1;
+        tmp.len = a->nrest;
+        tmp.items = (struct dsl_value *)a->rest;
+        memset(&it, 0, sizeof it);
+        it.src = (struct dsl_value){.kind = DSL_LIST, .as.l = &tmp};
+    }
+    struct dsl_value best = dsl_none(), item;
+    bool have = false;
+    int got;
+    while ((got = dsl_iter_next(in, &it, &item)) > 0) {
+        if (!have) {
+            best = item;
+            have = true;
+            continue;
+        }
+        bool better;
+        if (dsl_compare(in, want_max ? DSL_T_GT : DSL_T_LT, item, best, &better) != 0) {
+            dsl_value_release(item);
+            dsl_value_release(best);
+            return -1;
+        }
+        if (better) {
+            dsl_value_release(best);
+            best = item;
+        } else {
+            dsl_value_release(item);
+        }
+    }
+    if (got < 0) {
+        dsl_value_release(best);
+        return -1;
+    }
+    if (!have) return dsl_raise(in, "ValueError", "%s() arg is an empty sequence", name);
+    *ret = best;
+    return 0;
+}
+
+static int bi_min(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    return min_max(in, a, ret, false);
+}
+
+static int bi_max(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    return min_max(in, a, ret, true);
+}
+
+static int bi_sum(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct dsl_iter it;
+    if (dsl_iter_init(in, a->slot[0], &it) != 0) return -1;
+    struct dsl_value acc = a->has[1] ? dsl_value_retain(a->slot[1]) : dsl_int(0), item, next;
+    int got;
+    while ((got = dsl_iter_next(in, &it, &item)) > 0) {
+        int r = dsl_binary(in, DSL_T_PLUS, acc, item, &next);
+        dsl_value_release(item);
+        dsl_value_release(acc);
+        if (r != 0) return -1;
+        acc = next;
+        if (mt_cancel_requested()) {
+            dsl_value_release(acc);
+            return dsl_raise(in, "KeyboardInterrupt", "interrupted");
+        }
+    }
+    if (got < 0) {
+        dsl_value_release(acc);
+        return -1;
+    }
+    *ret = acc;
+    return 0;
+}
+
+static int bi_round(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct dsl_value v = a->slot[0];
+    bool has_nd = a->has[1] && a->slot[1].kind != DSL_NONE;
+    int64_t nd = 0;
+    if (has_nd && want_int(in, a->slot[1], "round", &nd) != 0) return -1;
+    if (dsl_is_intlike(v)) {
+        int64_t i = dsl_as_int(v);
+        if (has_nd && nd < 0) {
+            if (nd < -18) {
+                *ret = dsl_int(0);
+                return 0;
+            }
+            int64_t p = 1;
+            for (int64_t k = 0; k < -nd; k++) p *= 10;
+            /* round half to even on the integer */
+            int64_t q = i / p, r = i % p;
+            if (r < 0) {
+                q--;
+                r += p;
+            }
+            if (2 * (r % p) > p || (2 * r == p && (q & 1))) q++;
+            if (__builtin_mul_overflow(q, p, &i))
+                return dsl_raise(in, "OverflowError", "round() result does not fit in 64 bits");
+        }
+        *ret = dsl_int(i);
+        return 0;
+    }
+    if (v.kind != DSL_FLOAT)
+        return dsl_raise(in, "TypeError", "type %s doesn't define round()", dsl_type_name(v));
+    double f = v.as.f;
+    if (!has_nd) {
+        int64_t i = 0;
+        if (float_to_int(in, nearbyint(f), &i) != 0) return -1;
+        *ret = dsl_int(i);
+        return 0;
+    }
+    if (!isfinite(f) || nd > 320) {
+        *ret = dsl_float(f);
+        return 0;
+    }
+    if (nd >= 0) {
+        /* printf rounds the exact binary value correctly, as CPython's round does */
+        char buf[512];
+        snprintf(buf, sizeof buf, "%.*f", (int)nd, f);
+        *ret = dsl_float(strtod(buf, NULL));
+        return 0;
+    }
+    double p = pow(10.0, (double)-nd);
+    *ret = dsl_float(isinf(p) ? copysign(0.0, f) : nearbyint(f / p) * p);
+    return 0;
+}
+
+static int bi_cuda_available(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    (void)a;
+    *ret = dsl_bool(mt_backend_check(in->session->ctx, MT_BACKEND_CUDA) == MT_OK);
+    return 0;
+}
+
+static int bi_type(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    const char *name = dsl_type_name(a->slot[0]);
+    return make_str(in, name, strlen(name), ret);
+}
+
+static int bi_range(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    int64_t x[3] = {0, 0, 1};
+    int n = a->has[2] ? 3 : a->has[1] ? 2 : 1;
+    for (int i = 0; i < n; i++)
+        if (want_int(in, a->slot[i], "range", &x[i]) != 0) return -1;
+    struct dsl_range r = {0, x[0], 1};
+    if (n >= 2) {
+        r.start = x[0];
+        r.stop = x[1];
+    }
+    if (n == 3) {
+        if (x[2] == 0) return dsl_raise(in, "ValueError", "range() arg 3 must not be zero");
+        r.step = x[2];
+    }
+    ret->kind = DSL_RANGE;
+    ret->as.r = r;
+    return 0;
+}
+
+/* ---- the table -------------------------------------------------------------------------- */
+
+static const char *const compare_params[] = {"stmt", "backends", NULL};
+static const char *const timing_params[] = {"op", "sizes", "backends", NULL};
+static const char *const print_params[] = {"sep", "end", NULL};
+static const char *const display_params[] = {"value", "display_id", NULL};
+static const char *const dataset_params[] = {"name", "n", "seed", NULL};
+static const char *const linear_params[] = {"in_size", "out_size", NULL};
+static const char *const mlp_params[] = {"in_size", "hidden", "out_size", NULL};
+static const char *const sgd_params[] = {"params", "rate", NULL};
+static const char *const train_params[] = {"model", "data", "rate",    "epochs",
+                                           "batch", "log",  "backend", NULL};
+static const char *const plot_params[] = {"model", "data", NULL};
+static const char *const heatmap_params[] = {"t", "title", NULL};
+static const char *const clear_params[] = {"wait", NULL};
+static const char *const sleep_params[] = {"seconds", NULL};
+static const char *const input_params[] = {"prompt", "password", NULL};
+static const char *const sum_params[] = {"iterable", "start", NULL};
+static const char *const round_params[] = {"number", "ndigits", NULL};
+static const char *const tensor_params[] = {"data", "requires_grad", "backend", NULL};
+static const char *const create_params[] = {"requires_grad", "backend", NULL}; /* keyword-only */
+static const char *const seed_params[] = {"n", NULL};
+/* What map, zip and reduce say about the functions they take (compile.c has the rules). */
+#define USER_FN_DOC                                                                                \
+    "A user function runs as one compiled pass over the tensor (MiniTorch's tensor_map, "          \
+    "tensor_zip and tensor_reduce; Numba's njit there): it may use numbers, its parameters "       \
+    "and locals, arithmetic, comparisons, and/or/not, if/else, return, for over a range() "        \
+    "of constants, abs, min, max, exp, log, sqrt, sigmoid, tanh, relu and other user "             \
+    "functions; anything else is a CompileError at its line. Forward only: backward through "      \
+    "the result is an error."
+
+static const char *const map_params[] = {"fn", "t", "out", NULL};
+static const char *const zip_params[] = {"fn", "a", "b", NULL};
+static const char *const reduce_params[] = {"fn", "t", "dim", "start", NULL};
+static const char *const x_params[] = {"x", NULL};
+static const char *const cuda_source_params[] = {"fn", "kind", NULL};
+
+const struct dsl_builtin dsl_builtins[] = {
+    {"abs", "abs(x)", 1, 1, NULL, bi_abs, "The absolute value of a number."},
+    {"bool", "bool(x=false)", 0, 1, NULL, bi_bool,
+     "true when x is truthy: non-zero numbers, non-empty strings, lists and ranges."},
+    {"clear_output", "clear_output(wait=false)", 0, 1, clear_params, bi_clear_output,
+     "Clears the output of the running cell. With wait=true the old output stays until new "
+     "output arrives, which avoids flicker in animations."},
+    {"compare", "compare(stmt, backends=[\"simple\", \"fast\", \"cuda\"])", 1, 2, compare_params,
+     dsl_bi_compare,
+     "Runs the statement stmt (a string: statements, the last expression is the result) on "
+     "each backend: the variables it uses get private copies there (tensors with their own "
+     "storage) and new tensors are made there; afterwards every variable is as it was, after "
+     "an error or an interrupt too. Shows a table (time per run: the median of up to 5 timed "
+     "batches, about a second per backend; speed-up against the first backend; whether the "
+     "result agrees with the first backend's: all-close, |x - ref| <= 1e-5 + 1e-4 |ref|) and "
+     "a bar chart (%plot_renderer chooses its format). A backend that cannot run here is "
+     "listed with the reason. Returns none."},
+    {"cuda_available", "cuda_available()", 0, 0, NULL, bi_cuda_available,
+     "Whether the cuda backend can run here (PyTorch's torch.cuda.is_available()): true with "
+     "a usable GPU; false without one, and then %backend cuda says why. Asking starts CUDA "
+     "(once per kernel)."},
+    {"cuda_source", "cuda_source(fn, kind=\"map\")", 1, 2, cuda_source_params, dsl_bi_cuda_source,
+     "The CUDA C kernel that map (or kind \"zip\", \"reduce\") compiles for fn on the cuda "
+     "backend, as a string: the function's operations in order, one thread per element (per "
+     "output for reduce). Works without a GPU: print(cuda_source(f)) shows what f becomes."},
+    {"dataset", "dataset(name, n=50, seed=none)", 1, 3, dataset_params, dsl_bi_dataset,
+     "One of MiniTorch's classification sets: \"simple\" (class 1 iff x1 < 0.5), \"diag\" "
+     "(x1 + x2 < 0.5), \"split\" (x1 < 0.2 or x1 > 0.8), \"xor\", \"circle\" (outside "
+     "(x1-0.5)^2 + (x2-0.5)^2 = 0.1) or \"spiral\" (two arms, 2*(n//2) points), with n points "
+     "uniform in [0, 1)^2 drawn from the session's random generator exactly as MiniTorch's "
+     "datasets.py draws them; seed=s seeds the generator first, as random.seed(s). Returns a "
+     "dataset: ds.X (n, 2), ds.y (n,) of 0.0/1.0, ds.n, ds.name; displayed, a scatter plot."},
+    {"display", "display(value, display_id=none)", 1, 2, display_params, bi_display,
+     "Shows value in the cell's output now, as a rich output. Give display_id=\"name\" to "
+     "replace it later with update_display(new_value, display_id=\"name\")."},
+    {"exp", "exp(x)", 1, 1, x_params, dsl_bi_exp,
+     "e to the x: a float for a number, the (differentiable) tensor op for a tensor."},
+    {"float", "float(x=0)", 0, 1, NULL, bi_float,
+     "Converts a number or a string (\"1.5\", \"inf\", \"nan\") to a float."},
+    {"heatmap", "heatmap(t, title=none)", 1, 2, heatmap_params, dsl_bi_heatmap,
+     "Draws a 1-D or 2-D tensor (at most 10,000 entries) as a heat map: a cell per entry, row 0 "
+     "at the top, shaded from white (the smallest value) to blue (the largest), the values "
+     "written in when there are at most 64. A chart like plot's (%plot_renderer chooses its "
+     "format). Returns none."},
+    {"help", "help(x)", 0, 1, NULL, bi_help,
+     "Shows the documentation of a builtin (help(print)) or of a value's type; without an "
+     "argument lists every builtin."},
+    {"input", "input(prompt=\"\", password=false)", 0, 2, input_params, bi_input,
+     "Asks the user to type one line in the frontend and returns it as a string (without the "
+     "newline). password=true hides what is typed. Raises StdinNotImplementedError when the "
+     "frontend cannot answer input requests."},
+    {"int", "int(x=0)", 0, 1, NULL, bi_int,
+     "Converts a number (truncating toward zero) or a decimal string to a 64-bit integer."},
+    {"len", "len(x)", 1, 1, NULL, bi_len,
+     "The number of items of a list or range, of characters of a string, or the size of a "
+     "tensor's first dimension (as PyTorch: len(zeros(3, 4)) is 3)."},
+    {"linear", "linear(in_size, out_size)", 2, 2, linear_params, dsl_bi_linear,
+     "MiniTorch's Linear layer as a model: model(x) is x @ weight + bias for x (batch, "
+     "in_size), with weight (in_size, out_size) drawn uniform in [-0.5, 0.5) from the session's "
+     "generator and bias 0.1; both require grad."},
+    {"list", "list(iterable=[])", 0, 1, NULL, bi_list,
+     "A list of the items of a list, range or string: list(range(3)) is [0, 1, 2]."},
+    {"log", "log(x)", 1, 1, x_params, dsl_bi_log,
+     "The natural logarithm: a float for a number (log(0) is -inf, of a negative number nan, "
+     "as on tensors), the tensor op for a tensor."},
+    {"map", "map(fn, t, out=none)", 2, 3, map_params, dsl_bi_map,
+     "fn applied to every element of tensor t: a new tensor of t's shape, or written into out "
+     "(t must broadcast to its shape). fn is a function of one number, def'd or a builtin "
+     "such as exp. " USER_FN_DOC},
+    {"max", "max(*values)", 1, -1, NULL, bi_max,
+     "The largest of several values, or of the items of one list, range or string."},
+    {"min", "min(*values)", 1, -1, NULL, bi_min,
+     "The smallest of several values, or of the items of one list, range or string."},
+    {"mlp", "mlp(in_size, hidden, out_size)", 3, 3, mlp_params, dsl_bi_mlp,
+     "MiniTorch's network of Task 3.5: Linear(in_size, hidden) -> ReLU -> Linear(hidden, "
+     "hidden) -> ReLU -> Linear(hidden, out_size) -> sigmoid, weights drawn layer by layer as "
+     "MiniTorch draws them. model(x) runs it; model.parameters() lists its weights and biases."},
+    {"ones", "ones(*shape, requires_grad=false, backend=none)", 1, -1, create_params, dsl_bi_ones,
+     "A tensor of the given shape filled with 1.0: ones(2, 3) or ones([2, 3]). backend is "
+     "\"simple\", \"fast\" or \"cuda\" (default: the one %backend chose)."},
+    {"plot", "plot(model, data)", 2, 2, plot_params, dsl_bi_plot,
+     "Draws the model's decision boundary (its probability of class 1 over the unit square, "
+     "shaded from #69bac9 for 0 to #ea8484 for 1) under the points of the dataset."},
+    {"print", "print(*args, sep=\" \", end=\"\\n\")", 0, -1, print_params, bi_print,
+     "Writes the values to the cell's standard output, separated by sep and followed by end. "
+     "Strings appear without quotes."},
+    {"rand", "rand(*shape, requires_grad=false, backend=none)", 1, -1, create_params, dsl_bi_rand,
+     "A tensor of the given shape filled with uniform numbers in [0, 1), drawn in row-major "
+     "order from the session's generator, which seed(n) seeds exactly as Python's "
+     "random.seed(n): seed(3); rand(4) gives MiniTorch's numbers."},
+    {"range", "range(stop) or range(start, stop, step=1)", 1, 3, NULL, bi_range,
+     "The integers from start (default 0) up to, not including, stop, counting by step; used "
+     "in `for i in range(n):` loops and convertible with list()."},
+    {"reduce", "reduce(fn, t, dim, start=0.0)", 3, 4, reduce_params, dsl_bi_reduce,
+     "Folds dim of tensor t with fn: acc = start, then acc = fn(acc, x) for each element x "
+     "along the dim in order; the dim is kept with size 1. fn is a function of two numbers "
+     "(max works too). " USER_FN_DOC},
+    {"relu", "relu(x)", 1, 1, x_params, dsl_bi_relu,
+     "max(x, 0): a float for a number, the tensor op for a tensor."},
+    {"repr", "repr(x)", 1, 1, NULL, bi_repr,
+     "The text a cell shows for x, as a string: strings quoted, floats with round-trip "
+     "digits."},
+    {"round", "round(number, ndigits=none)", 1, 2, round_params, bi_round,
+     "Rounds half to even: to an int without ndigits, else to ndigits decimals."},
+    {"seed", "seed(n)", 1, 1, seed_params, dsl_bi_seed,
+     "Seeds the random generator rand() draws from, as Python's random.seed(n) does (MT19937), "
+     "so that results repeat."},
+    {"sgd", "sgd(params, rate=1.0)", 1, 2, sgd_params, dsl_bi_sgd,
+     "MiniTorch's SGD optimizer over a list of tensors that require grad (model.parameters()): "
+     "opt.zero_grad() clears their gradients, opt.step() sets p = p - rate * p.grad in place."},
+    {"sigmoid", "sigmoid(x)", 1, 1, x_params, dsl_bi_sigmoid,
+     "1 / (1 + exp(-x)): a float for a number, the tensor op for a tensor."},
+    {"sleep", "sleep(seconds)", 1, 1, sleep_params, bi_sleep,
+     "Waits for the given number of seconds (a float is fine). An interrupt stops the wait "
+     "with KeyboardInterrupt."},
+    {"sqrt", "sqrt(x)", 1, 1, x_params, dsl_bi_sqrt,
+     "The square root: a float for a number (nan below 0, as on tensors), the tensor op for a "
+     "tensor."},
+    {"str", "str(x=\"\")", 0, 1, NULL, bi_str, "The text print shows for x, as a string."},
+    {"sum", "sum(iterable, start=0)", 1, 2, sum_params, bi_sum,
+     "The sum of start and the items of a list or range."},
+    {"tanh", "tanh(x)", 1, 1, x_params, dsl_bi_tanh,
+     "The hyperbolic tangent: a float for a number, the tensor op for a tensor."},
+    {"tensor", "tensor(data, requires_grad=false, backend=none)", 1, 1, tensor_params,
+     dsl_bi_tensor,
+     "A float32 tensor holding a number or a nested list of numbers: tensor([[1, 2], [3, 4]]) "
+     "has shape (2, 2). The lists must be rectangular. requires_grad=true makes backward() "
+     "compute its gradient into .grad; backend is \"simple\", \"fast\" or \"cuda\"."},
+    {"timing",
+     "timing(op=\"matmul\", sizes=[64, 128, 256, 512, 1024], backends=[\"fast\", "
+     "\"cuda\"])",
+     0, 3, timing_params, dsl_bi_timing,
+     "MiniTorch's timing.py: for each size n, the mean of 3 runs of x = rand(2, n, n), "
+     "y = rand(2, n, n) and the op (\"matmul\": x @ y, as the course; \"add\", \"mul\", "
+     "\"sum\": x.sum(2)), the draws included, after a warm-up at n = 16, on each backend. "
+     "Shows a table and a log-log line chart (%plot_renderer chooses its format). Every size "
+     "runs: on the simple backend n = 1024 takes tens of seconds, and each doubling of n "
+     "eight times longer; an interrupt stops it at once. A backend that cannot run here is "
+     "listed as unavailable. Returns none."},
+    {"train", "train(model, data, rate=0.05, epochs=500, batch=10, log=10, backend=none)", 2, 7,
+     train_params, dsl_bi_train,
+     "MiniTorch's training loop (Task 3.5) in the engine: every epoch shuffles the points, "
+     "then for each batch computes out = model(x), the batch-mean binary cross-entropy of "
+     "prob = out*y + (out-1)*(y-1), backward and an SGD step. Prints a log line every `log` "
+     "epochs (epoch, loss summed over the epoch, correct, time per epoch), shows live progress, "
+     "and ends with a summary, the decision boundary and the loss curve. backend (default: the "
+     "model's) is where the steps run; the model keeps its training either way. An interrupt "
+     "stops after the current batch. The same loop written by hand gives the same numbers."},
+    {"type", "type(x)", 1, 1, NULL, bi_type,
+     "The name of x's type as a string: \"int\", \"float\", \"str\", \"bool\", \"none\", "
+     "\"list\", \"tuple\" (a shape), \"range\", \"builtin_function\", \"tensor\", "
+     "\"method\" or \"function\" (made by def)."},
+    {"update_display", "update_display(value, display_id)", 1, 2, display_params, bi_update_display,
+     "Replaces the output shown earlier by display(..., display_id=ID) with value; "
+     "display_id is required."},
+    {"warn", "warn(*args)", 0, -1, NULL, bi_warn,
+     "Writes the values, separated by spaces, to the cell's standard error (shown highlighted "
+     "in most frontends)."},
+    {"zeros", "zeros(*shape, requires_grad=false, backend=none)", 1, -1, create_params,
+     dsl_bi_zeros,
+     "A tensor of the given shape filled with 0.0: zeros(2, 3) or zeros([2, 3]). backend is "
+     "\"simple\", \"fast\" or \"cuda\" (default: the one %backend chose)."},
+    {"zip", "zip(fn, a, b)", 3, 3, zip_params, dsl_bi_zip,
+     "fn applied to the elements of a and b side by side, broadcasting them together (a "
+     "number counts as a one-element tensor): a new tensor. fn is a function of two "
+     "numbers. " USER_FN_DOC},
+};
+const size_t dsl_builtin_count = sizeof dsl_builtins / sizeof dsl_builtins[0];
+
+const struct dsl_builtin *dsl_builtin_find(const char *name)
+{
+    for (size_t i = 0; i < dsl_builtin_count; i++)
+        if (strcmp(dsl_builtins[i].name, name) == 0) return &dsl_builtins[i];
+    return NULL;
+}

@@ -1,0 +1,402 @@
+/* diagnostics.c — collecting the engine's per-op reports and showing them (see
+ * diagnostics.h). */
+#include "lib/diagnostics.h"
+
+#include "lang/library.h"
+#include "render/render.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool same_row(const struct mt_diag *a, const struct mt_diag *b)
+{
+    if (strcmp(a->op, b->op) != 0 || a->backend != b->backend || strcmp(a->path, b->path) != 0 ||
+        a->prog_insns != b->prog_insns || strcmp(a->prog_name, b->prog_name) != 0 ||
+        a->threads != b->threads || a->vec_width != b->vec_width || a->nin != b->nin ||
+        a->out_ndim != b->out_ndim)
+        return false;
+    for (int k = 0; k < a->nin; k++) {
+        if (a->in_ndim[k] != b->in_ndim[k]) return false;
+        size_t n = (size_t)a->in_ndim[k] * sizeof(int64_t);
+        if (memcmp(a->in_shape[k], b->in_shape[k], n) != 0 ||
+            memcmp(a->in_strides[k], b->in_strides[k], n) != 0)
+            return false;
+    }
+    size_t n = (size_t)a->out_ndim * sizeof(int64_t);
+    return memcmp(a->out_shape, b->out_shape, n) == 0 &&
+           memcmp(a->out_strides, b->out_strides, n) == 0;
+}
+
+/* The op column: a user function's op names the function, map(shifted_relu). */
+static void op_label(const struct mt_diag *d, char *buf, size_t n)
+{
+    if (d->prog_name[0])
+        snprintf(buf, n, "%s(%s)", d->op, d->prog_name);
+    else
+        snprintf(buf, n, "%s", d->op);
+}
+
+static void on_op(void *user, const struct mt_diag *d)
+{
+    struct dsl_diag_log *log = user;
+    if (log->prev_fn) log->prev_fn(log->prev_user, d);
+    log->ops++;
+    struct dsl_diag_row *row = NULL;
+    for (int i = log->nrows - 1; i >= 0 && !row; i--) /* a loop repeats the latest rows */
+        if (same_row(&log->rows[i].first, d)) row = &log->rows[i];
+    if (!row) {
+        if (log->nrows == DSL_DIAG_MAX_ROWS) {
+            log->dropped++;
+            return;
+        }
+        row = &log->rows[log->nrows++];
+        row->first = *d;
+    }
+    row->count++;
+    row->ns += (double)d->ns;
+    row->bytes += d->bytes;
+    row->flops += d->flops;
+    row->gpu_ns += (double)d->gpu_ns;
+}
+
+void dsl_diag_start(struct dsl_diag_log *log, struct mt_ctx *ctx)
+{
+    memset(log, 0, sizeof *log);
+    log->ctx = ctx;
+    mt_ctx_diag(ctx, &log->prev_fn, &log->prev_user);
+    mt_ctx_set_diag(ctx, on_op, log);
+}
+
+void dsl_diag_stop(struct dsl_diag_log *log)
+{
+    mt_ctx_set_diag(log->ctx, log->prev_fn, log->prev_user);
+}
+
+struct dsl_diag_log *dsl_diag_open(struct mt_ctx *ctx)
+{
+    struct dsl_diag_log *log = malloc(sizeof *log);
+    if (log) dsl_diag_start(log, ctx);
+    return log;
+}
+
+json_t *dsl_diag_close(struct dsl_diag_log *log, bool table)
+{
+    dsl_diag_stop(log);
+    json_t *bundle = table && log->ops ? dsl_diag_bundle(log) : NULL;
+    free(log);
+    return bundle;
+}
+
+void dsl_format_duration(double seconds, char *buf, size_t n)
+{
+    static const struct {
+        double scale;
+        const char *unit;
+    } units[] = {{1e-9, "ns"}, {1e-6, "\xc2\xb5s"}, {1e-3, "ms"}, {1.0, "s"}};
+    int u = 0;
+    while (u < 3 && seconds >= units[u + 1].scale * 0.9995) u++;
+    double v = seconds / units[u].scale;
+    const char *fmt = v >= 99.95 ? "%.0f %s" : v >= 9.995 ? "%.1f %s" : "%.2f %s";
+    if (u == 0 && v >= 99.95) fmt = "%.0f %s";
+    snprintf(buf, n, fmt, v, units[u].unit);
+}
+
+/* v with three significant digits in plain decimals ("123", "12.3", "0.00123"; "0" below
+ * 1e-6), so that a tiny op's rate reads "0.00271 GB/s", not "0.0 GB/s", and a sanitizer's
+ * "[0-9.]+" matches every number. */
+static void sig3(double v, const char *unit, char *buf, size_t n)
+{
+    int decimals = 0;
+    for (double lim = 100.0; v < lim * 0.9995 && decimals < 8; lim /= 10) decimals++;
+    if (v < 1e-6) decimals = 0, v = 0;
+    snprintf(buf, n, "%.*f%s", decimals, v, unit);
+}
+
+/* v with an SI prefix and unit: "112 B", "48.0 kB", "4.19 MB"; "12", "2.15 G" for FLOPs. */
+static void si(double v, const char *unit, char *buf, size_t n)
+{
+    static const char *const prefix[] = {"", "k", "M", "G", "T", "P"};
+    int p = 0;
+    while (p < 5 && v >= 999.5) v /= 1000, p++;
+    char u[16];
+    snprintf(u, sizeof u, "%s%s%s", p || unit[0] ? " " : "", prefix[p], unit);
+    if (p == 0)
+        snprintf(buf, n, "%.0f%s", v, u);
+    else
+        sig3(v, u, buf, n);
+}
+
+void dsl_diag_rate(const char *op, double bytes, double flops, double ns, char *buf, size_t n)
+{
+    if (ns <= 0) {
+        snprintf(buf, n, "-");
+        return;
+    }
+    if (strcmp(op, "matmul") == 0)
+        sig3(flops / ns, " GFLOP/s", buf, n);
+    else
+        sig3(bytes / ns, " GB/s", buf, n);
+}
+
+/* ---- the table --------------------------------------------------------------------------- */
+
+enum {
+    C_OP,
+    C_BACKEND,
+    C_SHAPES,
+    C_STRIDES,
+    C_PATH,
+    C_THREADS,
+    C_LOOP,
+    C_VEC,
+    C_CALLS,
+    C_BYTES,
+    C_FLOPS,
+    C_TIME,
+    C_RATE,
+    C_PEAK,
+    NC
+};
+static const char *const headers[NC] = {"op",      "backend",        "shapes (in -> out)",
+                                        "strides", "path",           "threads",
+                                        "loop",    "vector width",   "calls",
+                                        "bytes",   "FLOPs",          "time",
+                                        "rate",    "of machine peak"};
+
+static void shapes_text(const struct mt_diag *d, bool strides, char *buf, size_t n)
+{
+    char s[160];
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < d->nin && used < n; k++) {
+        mt_shape_str(d->in_ndim[k], strides ? d->in_strides[k] : d->in_shape[k], s, sizeof s);
+        used += (size_t)snprintf(buf + used, n - used, "%s%s", k ? ", " : "", s);
+    }
+    mt_shape_str(d->out_ndim, strides ? d->out_strides : d->out_shape, s, sizeof s);
+    if (used < n) snprintf(buf + used, n - used, " -> %s", s);
+}
+
+/* The machine's peaks (read GB/s, FMA GFLOP/s), measured at the first table. */
+struct peaks {
+    double read, fma;
+};
+
+static void cell_text(const struct dsl_diag_row *r, int c, const struct peaks *pk, char *buf,
+                      size_t n)
+{
+    const struct mt_diag *d = &r->first;
+    if (c == C_PEAK && d->kernel) { /* the GPU table has it, on the GPU's time and peaks */
+        snprintf(buf, n, "(GPU table)");
+        return;
+    }
+    if (c == C_LOOP && d->kernel) {
+        snprintf(buf, n, "a CUDA grid");
+        return;
+    }
+    if (c == C_PEAK) { /* matmul against the FMA rate, everything else against reading memory */
+        bool mm = strcmp(d->op, "matmul") == 0;
+        double peak = mm ? pk->fma : pk->read, rate = (mm ? r->flops : r->bytes) / r->ns;
+        if (peak > 0 && r->ns > 0) {
+            char share[32];
+            sig3(100 * rate / peak, "%", share, sizeof share);
+            snprintf(buf, n, "%s of %.0f %s", share, peak, mm ? "GFLOP/s" : "GB/s");
+        } else
+            snprintf(buf, n, "-");
+        return;
+    }
+    switch (c) {
+    case C_OP: op_label(d, buf, n); break;
+    case C_BACKEND: snprintf(buf, n, "%s", mt_backend_name(d->backend)); break;
+    case C_SHAPES: shapes_text(d, false, buf, n); break;
+    case C_STRIDES: shapes_text(d, true, buf, n); break;
+    case C_PATH:
+        if (d->prog_insns > 0) /* a user function: the ops it fuses into its one pass */
+            snprintf(buf, n, "%s (%d op%s)", d->path, d->prog_insns, d->prog_insns == 1 ? "" : "s");
+        else
+            snprintf(buf, n, "%s", d->path && d->path[0] ? d->path : "-");
+        break;
+    case C_THREADS: snprintf(buf, n, "%d", d->threads); break;
+    case C_LOOP:         /* the parallel loop: OpenMP's static schedule over chunks */
+        if (!d->nchunks) /* a straight loop, or a kernel with its own blocking (the GEMM) */
+            snprintf(buf, n, "%s", d->threads > 1 ? "blocks of the path" : "one loop");
+        else
+            snprintf(buf, n, "%s, %lld chunk%s of %lld", d->threads > 1 ? "static" : "serial",
+                     (long long)d->nchunks, d->nchunks == 1 ? "" : "s", (long long)d->chunk);
+        break;
+    case C_VEC: snprintf(buf, n, "%d", d->vec_width); break;
+    case C_CALLS: snprintf(buf, n, "%ld", r->count); break;
+    case C_BYTES: si(r->bytes, "B", buf, n); break; /* totals over the row's calls */
+    case C_FLOPS: si(r->flops, "", buf, n); break;
+    case C_TIME: dsl_format_duration(r->ns * 1e-9, buf, n); break;
+    default: dsl_diag_rate(d->op, r->bytes, r->flops, r->ns, buf, n); break;
+    }
+}
+
+/* ---- the GPU table ------------------------------------------------------------------------ */
+
+enum {
+    G_OP,
+    G_KERNEL,
+    G_GRID,
+    G_BLOCK,
+    G_SHARED,
+    G_REGS,
+    G_OCC,
+    G_CALLS,
+    G_TIME,
+    G_RATE,
+    G_PEAK,
+    NG
+};
+static const char *const gpu_headers[NG] = {
+    "op",        "kernel", "grid",     "block", "shared memory", "registers",
+    "occupancy", "calls",  "GPU time", "rate",  "of device peak"};
+
+static void dims_text(const unsigned *v, char *buf, size_t n)
+{
+    if (v[1] == 1 && v[2] == 1)
+        snprintf(buf, n, "%u", v[0]);
+    else
+        snprintf(buf, n, "%ux%ux%u", v[0], v[1], v[2]);
+}
+
+struct gpu_peaks {
+    double dram, fp32;
+};
+
+static void gpu_cell(const struct dsl_diag_row *r, int c, const struct gpu_peaks *pk, char *buf,
+                     size_t n)
+{
+    const struct mt_diag *d = &r->first;
+    bool mm = strcmp(d->op, "matmul") == 0;
+    switch (c) {
+    case G_OP: op_label(d, buf, n); break;
+    case G_KERNEL: snprintf(buf, n, "%s", d->kernel); break;
+    case G_GRID: dims_text(d->grid, buf, n); break;
+    case G_BLOCK: dims_text(d->block, buf, n); break;
+    case G_SHARED: si(d->shared_bytes, "B", buf, n); break;
+    case G_REGS: snprintf(buf, n, "%d", d->registers); break;
+    case G_OCC: sig3(100 * d->occupancy, "%", buf, n); break;
+    case G_CALLS: snprintf(buf, n, "%ld", r->count); break;
+    case G_TIME: dsl_format_duration(r->gpu_ns * 1e-9, buf, n); break;
+    case G_RATE: dsl_diag_rate(d->op, r->bytes, r->flops, r->gpu_ns, buf, n); break;
+    default: {
+        double peak = mm ? pk->fp32 : pk->dram, rate = (mm ? r->flops : r->bytes) / r->gpu_ns;
+        if (peak > 0 && r->gpu_ns > 0) {
+            char share[32];
+            sig3(100 * rate / peak, "%", share, sizeof share);
+            snprintf(buf, n, "%s of %.0f %s", share, peak, mm ? "GFLOP/s" : "GB/s");
+        } else {
+            snprintf(buf, n, "-");
+        }
+    }
+    }
+}
+
+struct gpu_rows {
+    const struct dsl_diag_row *rows[DSL_DIAG_MAX_ROWS]; /* the log's cuda rows */
+    struct gpu_peaks pk;
+};
+
+static void gpu_grid_cell(const void *ctx, size_t row, size_t col, char *buf, size_t n)
+{
+    const struct gpu_rows *g = ctx;
+    gpu_cell(g->rows[row], (int)col, &g->pk, buf, n);
+}
+
+/* The launches of the log's cuda rows, under the first table (nothing when there are none). */
+static void gpu_table(const struct dsl_diag_log *log, struct render_buf *t, struct render_buf *h)
+{
+    struct gpu_rows g = {.pk = {0, 0}};
+    size_t rows = 0;
+    for (int i = 0; i < log->nrows; i++)
+        if (log->rows[i].first.kernel) g.rows[rows++] = &log->rows[i];
+    const char *name = "?";
+    if (rows == 0 || !mt_cuda_peak(&g.pk.dram, &g.pk.fp32, &name)) return;
+    char title[400];
+    snprintf(title, sizeof title,
+             "GPU launches on %s (peaks from its properties: DRAM %.0f GB/s, FP32 %.0f GFLOP/s; "
+             "times from CUDA events):",
+             name, g.pk.dram, g.pk.fp32);
+    render_buf_printf(t, "\n%s\n", title);
+    render_buf_puts(h, "<p>");
+    render_html_escape(h, title, strlen(title));
+    render_buf_puts(h, "</p>\n");
+    bool right[NG];
+    for (int c = 0; c < NG; c++) right[c] = c >= G_SHARED;
+    render_grid(t, h, "minitorch-diagnostics-gpu", NG, gpu_headers, right, rows, gpu_grid_cell, &g);
+}
+
+void dsl_diag_gpu_summary(const struct dsl_diag_log *log, char *buf, size_t n)
+{
+    long kernels = 0;
+    double ns = 0;
+    for (int i = 0; i < log->nrows; i++)
+        if (log->rows[i].first.kernel) kernels += log->rows[i].count, ns += log->rows[i].gpu_ns;
+    buf[0] = '\0';
+    if (kernels == 0 || n == 0) return;
+    char t[32];
+    dsl_format_duration(ns * 1e-9, t, sizeof t);
+    size_t used = (size_t)snprintf(buf, n, "%ld kernel%s, %s on the GPU:", kernels,
+                                   kernels == 1 ? "" : "s", t);
+    for (int i = 0; i < log->nrows && used < n; i++) {
+        const struct dsl_diag_row *r = &log->rows[i];
+        const struct mt_diag *d = &r->first;
+        if (!d->kernel) continue;
+        char grid[40], block[40], shared[32], occ[16];
+        dims_text(d->grid, grid, sizeof grid);
+        dims_text(d->block, block, sizeof block);
+        si(d->shared_bytes, "B", shared, sizeof shared);
+        sig3(100 * d->occupancy, "%", occ, sizeof occ);
+        dsl_format_duration(r->gpu_ns * 1e-9, t, sizeof t);
+        char times[24] = "";
+        if (r->count > 1) snprintf(times, sizeof times, " x%ld", r->count);
+        used += (size_t)snprintf(buf + used, n - used,
+                                 "%s %s: %s%s (grid %s, block %s, %s shared, %d registers, "
+                                 "occupancy %s) %s",
+                                 i ? ";" : "", d->op, d->kernel, times, grid, block, shared,
+                                 d->registers, occ, t);
+    }
+}
+
+struct log_rows {
+    const struct dsl_diag_log *log;
+    struct peaks pk;
+};
+
+static void log_grid_cell(const void *ctx, size_t row, size_t col, char *buf, size_t n)
+{
+    const struct log_rows *l = ctx;
+    cell_text(&l->log->rows[row], (int)col, &l->pk, buf, n);
+}
+
+json_t *dsl_diag_bundle(const struct dsl_diag_log *log)
+{
+    struct log_rows l = {.log = log};
+    mt_machine_peak(&l.pk.read, &l.pk.fma);
+    struct render_buf t, h;
+    render_buf_init(&t, 0);
+    render_buf_init(&h, 0);
+    render_buf_printf(&t, "%ld engine op%s\n", log->ops, log->ops == 1 ? "" : "s");
+    bool right[NC]; /* left-aligned text, right-aligned numbers */
+    for (int c = 0; c < NC; c++) right[c] = c >= C_THREADS && c != C_LOOP;
+    render_grid(&t, &h, "minitorch-diagnostics", NC, headers, right, (size_t)log->nrows,
+                log_grid_cell, &l);
+    if (log->dropped) {
+        render_buf_printf(&t, "(%ld more ops in other shapes not shown)\n", log->dropped);
+        render_buf_printf(&h, "<p>(%ld more ops in other shapes not shown)</p>\n", log->dropped);
+    }
+    if (l.pk.read > 0 || l.pk.fma > 0) { /* what the last column compares with, and its limits */
+        char note[256];
+        snprintf(note, sizeof note,
+                 "Machine peak (measured once, all threads): reading memory %.0f GB/s, FMA "
+                 "%.0f GFLOP/s. Ops on data that fits in the caches can pass the memory peak.",
+                 l.pk.read, l.pk.fma);
+        render_buf_printf(&t, "%s\n", note);
+        render_buf_printf(&h, "<p>%s</p>\n", note);
+    }
+    gpu_table(log, &t, &h);
+    return render_table_bundle(&t, &h);
+}

@@ -1,0 +1,68 @@
+/* diagnostics.h — what the engine did while a statement ran (internal to kernel/lib).
+ *
+ * The engine reports every op through its diagnostics hook (struct mt_diag: op, backend,
+ * shapes, strides, the path taken, threads, vector width, bytes, FLOPs, time). A log collects
+ * those reports for %diagnostics (a table, the lesson of Task 3.1) and for %time (the rate of a
+ * statement that ran one op). Identical ops (same op, backend, shapes, strides, path, threads,
+ * width) share one row with a count, so a loop of 10,000 adds is one row; past
+ * DSL_DIAG_MAX_ROWS distinct rows the rest is counted, not shown. The last column is the op's
+ * share of the machine's peak (mt_machine_peak: measured once, at the first table):
+ * read bandwidth for memory-bound ops, the FMA rate for matmul; a note under the table gives
+ * both peaks. Rates and shares print with three significant digits ("0.00271 GB/s").
+ * Ops on the cuda backend also get a row in a second table, of their kernel launches: kernel,
+ * grid, block, shared memory, registers, theoretical occupancy, the kernels' time from CUDA
+ * events, and the rate on that time against the device's peaks (from its properties). In the
+ * first table their "threads" are every thread launched and their time the host's, launch and
+ * wait included.
+ *
+ * Durations everywhere in the language's timings print through dsl_format_duration, one fixed
+ * format ("812 ns", "1.23 µs", "45.6 ms", "2.35 s": three significant digits), so that a
+ * notebook sanitizer can mask them with one regular expression. */
+#ifndef KERNEL_LIB_DIAGNOSTICS_H
+#define KERNEL_LIB_DIAGNOSTICS_H
+
+#include "minitorch/minitorch.h"
+
+#include <jansson.h>
+#include <stddef.h>
+
+#define DSL_DIAG_MAX_ROWS 64
+
+struct dsl_diag_row {
+    struct mt_diag first; /* the first op of the row (its shapes, strides, path ...) */
+    long count;
+    double ns, bytes, flops; /* totals over the row's ops */
+    double gpu_ns;           /* cuda: the kernels' total time from CUDA events */
+};
+
+struct dsl_diag_log {
+    struct dsl_diag_row rows[DSL_DIAG_MAX_ROWS];
+    int nrows;
+    long ops;     /* every op seen */
+    long dropped; /* ops that fitted no row */
+    struct mt_ctx *ctx;
+    mt_diag_fn prev_fn; /* the hook that was set before: called too, restored at stop */
+    void *prev_user;
+};
+
+/* Starts collecting the ops run on ctx into log (zeroed here). */
+void dsl_diag_start(struct dsl_diag_log *log, struct mt_ctx *ctx);
+/* Stops collecting; the hook set before start is back. */
+void dsl_diag_stop(struct dsl_diag_log *log);
+
+/* The rate of ops: "12.3 GB/s" (bytes moved per second) or, for matmul, "45.6 GFLOP/s". */
+void dsl_diag_rate(const char *op, double bytes, double flops, double ns, char *buf, size_t n);
+
+/* The table of the log as a new mime bundle (text/plain: aligned columns; text/html: a table),
+ * or NULL when memory ran out. */
+json_t *dsl_diag_bundle(const struct dsl_diag_log *log);
+
+/* One line on the log's cuda kernels, for compare: "2 kernels, 3.10 µs on the GPU: matmul:
+ * matmul_tiled 32x32 (grid 2x2x1, block 32x32x1, 8.19 kB shared, 38 registers, occupancy 100%)
+ * 2.50 µs; add: ...", as much as fits in buf; "" when the log has no cuda op. */
+void dsl_diag_gpu_summary(const struct dsl_diag_log *log, char *buf, size_t n);
+
+/* Formats a duration in seconds as described above. */
+void dsl_format_duration(double seconds, char *buf, size_t n);
+
+#endif

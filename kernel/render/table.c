@@ -1,0 +1,194 @@
+/* table.c — tables shown two ways at once, aligned text and HTML, and the live progress line
+ * (see render.h). The library computes every cell's words; these functions only lay them out. */
+#include "render/render.h"
+
+#include <stdio.h>
+#include <string.h>
+
+json_t *render_table_bundle(struct render_buf *t, struct render_buf *h)
+{
+    json_t *bundle = t->nomem || h->nomem ? NULL : render_text_bundle(render_buf_str(t));
+    if (bundle &&
+        json_object_set_new(bundle, "text/html", render_json_string(h->data, h->len)) != 0) {
+        json_decref(bundle);
+        bundle = NULL;
+    }
+    render_buf_free(t);
+    render_buf_free(h);
+    return bundle;
+}
+
+/* Appends s escaped for HTML. */
+static void html_text(struct render_buf *h, const char *s) { render_html_escape(h, s, strlen(s)); }
+
+/* Display width of UTF-8 text: its code points (the tables' text is ASCII but for "µs"). */
+static size_t width(const char *s) { return render_utf8_count(s, strlen(s)); }
+
+/* ---- a grid of cells ---------------------------------------------------------------------- */
+
+/* One cell of the text form: two spaces before every column but the first, padded to w; a
+ * right-aligned cell pads before, and neither it nor the last column pads after. */
+static void grid_text_cell(struct render_buf *t, size_t c, size_t ncols, bool right, size_t w,
+                           const char *s)
+{
+    size_t pad = w - width(s);
+    render_buf_printf(t, "%s%*s%s%*s", c ? "  " : "", right ? (int)pad : 0, "", s,
+                      right || c == ncols - 1 ? 0 : (int)pad, "");
+}
+
+void render_grid(struct render_buf *t, struct render_buf *h, const char *cls, size_t ncols,
+                 const char *const *headers, const bool *right, size_t nrows, render_cell_fn cell,
+                 const void *ctx)
+{
+    char text[512];
+    size_t w[RENDER_GRID_MAX_COLS];
+    if (ncols > RENDER_GRID_MAX_COLS) ncols = RENDER_GRID_MAX_COLS;
+    for (size_t c = 0; c < ncols; c++) w[c] = width(headers[c]);
+    for (size_t i = 0; i < nrows; i++)
+        for (size_t c = 0; c < ncols; c++) {
+            cell(ctx, i, c, text, sizeof text);
+            if (width(text) > w[c]) w[c] = width(text);
+        }
+    render_buf_printf(h, "<table class=\"%s\">\n<thead><tr>", cls);
+    for (size_t c = 0; c < ncols; c++) {
+        grid_text_cell(t, c, ncols, right[c], w[c], headers[c]);
+        render_buf_puts(h, "<th>");
+        html_text(h, headers[c]);
+        render_buf_puts(h, "</th>");
+    }
+    render_buf_puts(t, "\n");
+    render_buf_puts(h, "</tr></thead>\n<tbody>\n");
+    for (size_t i = 0; i < nrows; i++) {
+        render_buf_puts(h, "<tr>");
+        for (size_t c = 0; c < ncols; c++) {
+            cell(ctx, i, c, text, sizeof text);
+            grid_text_cell(t, c, ncols, right[c], w[c], text);
+            render_buf_puts(h, right[c] ? "<td style=\"text-align:right\">" : "<td>");
+            html_text(h, text);
+            render_buf_puts(h, "</td>");
+        }
+        render_buf_puts(t, "\n");
+        render_buf_puts(h, "</tr>\n");
+    }
+    render_buf_puts(h, "</tbody></table>\n");
+}
+
+/* ---- compare() and timing() --------------------------------------------------------------- */
+
+/* Pads a cell of text to `width` columns ("µs" is two bytes, one column). */
+static void cell(struct render_buf *t, const char *s, int w)
+{
+    int pad = w - (int)width(s);
+    render_buf_printf(t, "%s%*s", s, pad > 0 ? pad : 0, "");
+}
+
+json_t *render_compare_table(const char *stmt, const struct render_compare_row *rows, size_t n,
+                             const char *note)
+{
+    struct render_buf t, h;
+    render_buf_init(&t, 0);
+    render_buf_init(&h, 0);
+    render_buf_printf(&t, "compare: %s\n", stmt);
+    render_buf_puts(&h, "<table><caption style=\"text-align:left\">compare: <code>");
+    html_text(&h, stmt);
+    render_buf_puts(&h, "</code></caption>\n<thead><tr><th>backend</th><th>time per run</th>"
+                        "<th>runs</th><th>speed-up</th><th>agrees</th></tr></thead><tbody>\n");
+    static const char *const head[] = {"backend", "time per run", "runs", "speed-up", "agrees"};
+    static const int widths[] = {8, 13, 12, 9};
+    for (int c = 0; c < 4; c++) {
+        cell(&t, head[c], widths[c]);
+        render_buf_puts(&t, "  ");
+    }
+    render_buf_printf(&t, "%s\n", head[4]);
+    for (size_t i = 0; i < n; i++) {
+        const struct render_compare_row *r = &rows[i];
+        if (r->why[0]) {
+            cell(&t, r->backend, widths[0]);
+            render_buf_printf(&t, "  unavailable: %s\n", r->why);
+            render_buf_printf(&h, "<tr><td>%s</td><td colspan=\"4\">unavailable: ", r->backend);
+            html_text(&h, r->why);
+            render_buf_puts(&h, "</td></tr>\n");
+            continue;
+        }
+        cell(&t, r->backend, widths[0]);
+        for (int k = 0; k < 3; k++) {
+            render_buf_puts(&t, "  ");
+            cell(&t, r->cells[k], widths[k + 1]);
+        }
+        render_buf_printf(&t, "  %s\n", r->cells[3]);
+        render_buf_printf(&h, "<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
+                          r->backend, r->cells[0], r->cells[1], r->cells[2], r->cells[3]);
+    }
+    render_buf_printf(&t, "%s\n", note);
+    render_buf_puts(&h, "</tbody></table>\n<p style=\"font-size:smaller\">");
+    html_text(&h, note);
+    render_buf_puts(&h, "</p>\n");
+    for (size_t i = 0; i < n; i++) { /* what the GPU did, from CUDA events */
+        if (!rows[i].gpu[0]) continue;
+        render_buf_printf(&t, "%s, first run: %s\n", rows[i].backend, rows[i].gpu);
+        render_buf_printf(&h, "<p style=\"font-size:smaller\">%s, first run: ", rows[i].backend);
+        html_text(&h, rows[i].gpu);
+        render_buf_puts(&h, "</p>\n");
+    }
+    return render_table_bundle(&t, &h);
+}
+
+json_t *render_timing_table(const char *head, size_t nb, const char *const *backends,
+                            const char *const *why, size_t ns, const int64_t *sizes,
+                            const char *const *cells)
+{
+    struct render_buf t, h;
+    render_buf_init(&t, 0);
+    render_buf_init(&h, 0);
+    render_buf_printf(&t, "%s\n", head);
+    render_buf_puts(&h, "<table><caption style=\"text-align:left\">");
+    html_text(&h, head);
+    render_buf_puts(&h, "</caption>\n<thead><tr><th>n</th>");
+    render_buf_printf(&t, "%6s", "n");
+    for (size_t i = 0; i < nb; i++) { /* no padding after the last column */
+        render_buf_puts(&t, "  ");
+        cell(&t, backends[i], i + 1 < nb ? 11 : 0);
+        render_buf_printf(&h, "<th>%s</th>", backends[i]);
+    }
+    render_buf_puts(&t, "\n");
+    render_buf_puts(&h, "</tr></thead><tbody>\n");
+    for (size_t k = 0; k < ns; k++) {
+        render_buf_printf(&t, "%6lld", (long long)sizes[k]);
+        render_buf_printf(&h, "<tr><td>%lld</td>", (long long)sizes[k]);
+        for (size_t i = 0; i < nb; i++) {
+            const char *c = cells[i * ns + k];
+            render_buf_puts(&t, "  ");
+            cell(&t, c, i + 1 < nb ? 11 : 0);
+            render_buf_printf(&h, "<td>%s</td>", c);
+        }
+        render_buf_puts(&t, "\n");
+        render_buf_puts(&h, "</tr>\n");
+    }
+    render_buf_puts(&h, "</tbody></table>\n");
+    for (size_t i = 0; i < nb; i++)
+        if (why[i][0]) {
+            render_buf_printf(&t, "%s unavailable: %s\n", backends[i], why[i]);
+            render_buf_printf(&h, "<p>%s unavailable: ", backends[i]);
+            html_text(&h, why[i]);
+            render_buf_puts(&h, "</p>\n");
+        }
+    return render_table_bundle(&t, &h);
+}
+
+/* ---- training progress -------------------------------------------------------------------- */
+
+json_t *render_progress_bundle(int epoch, int epochs, const char *status)
+{
+    char plain[256];
+    int w = 30, fill = epochs ? (int)((long long)w * epoch / epochs) : w;
+    char bar[64];
+    for (int i = 0; i < w; i++) bar[i] = i < fill ? '#' : '.';
+    bar[w] = '\0';
+    snprintf(plain, sizeof plain, "[%s] %s", bar, status);
+    char html[512];
+    snprintf(html, sizeof html,
+             "<div><progress value=\"%d\" max=\"%d\" style=\"width:300px\"></progress> "
+             "<code>%s</code></div>",
+             epoch, epochs, plain + w + 3);
+    return json_pack("{s:s, s:s}", "text/plain", plain, "text/html", html);
+}
