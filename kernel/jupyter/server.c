@@ -16,8 +16,8 @@
  * publishes has its own PUSH into the IOPub thread (thread-local). All signals are blocked
  * before the first thread starts (ZeroMQ's I/O threads included), so only the signal thread
  * ever receives them and no handler runs inside library code. Every thread is joined before
- * the process returns from main (a thread still signing during OpenSSL's exit-time cleanup
- * crashes other kernels). */
+ * the process returns from main, so that no thread still signs or sends while the libraries'
+ * exit-time cleanup runs. */
 #include "jupyter/jupyter.h"
 
 #include <errno.h>
