@@ -32,8 +32,9 @@
 #define JP_PROTOCOL_VERSION "5.3"
 #define JP_DELIMITER "<IDS|MSG>"
 /* The largest source a request may carry for parsing (execute code, user expressions,
- * complete, inspect, is_complete): parsing takes up to about 200 bytes of memory per byte of
- * source, so a 4 MiB cell may need 800 MB while being parsed. Past it: an error reply. */
+ * complete, inspect, is_complete): parsing holds tokens and syntax-tree nodes many times the
+ * size of the source, so an unbounded cell (a pasted data file) could exhaust memory while
+ * being parsed. Past it: an error reply. */
 #define JP_MAX_SOURCE_BYTES ((size_t)4 << 20)
 
 /* ---------------------------------------------------------------------------------------- */

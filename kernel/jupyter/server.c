@@ -41,8 +41,7 @@
  * for that and the message around it. */
 #define MAX_FRAME_BYTES ((int64_t)(8 * JP_MAX_SOURCE_BYTES))
 /* Dropped messages are logged one by one up to this many, then as a count at most every
- * DROP_SUMMARY_NS: a flood of garbage must not fill the disk (100,000 unsigned messages once
- * wrote 6 MB of log). */
+ * DROP_SUMMARY_NS: a flood of garbage must not fill the disk with one line per message. */
 #define DROP_LOG_FIRST 20
 #define DROP_SUMMARY_NS 10000000000LL
 #define IOPUB_INPROC "inproc://iopub"
