@@ -5,7 +5,8 @@
  * hashes over the padded key); each signature starts from a copy of that state on the stack,
  * so the shell and control threads (and the IOPub publishers on them) sign concurrently
  * without a lock. libsodium rather than OpenSSL because libzmq already loads it into the
- * process, while OpenSSL 3's provider and name tables would add megabytes of RSS for one MAC.
+ * process, while OpenSSL 3's library, provider and name tables add megabytes of RSS for one
+ * MAC (bench/results/kernel-2026-11-26.txt).
  * Verification compares with sodium_memcmp so the time taken does not reveal how many leading
  * bytes of a forged signature were right. */
 #include "jupyter/jupyter.h"
