@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# gpu.sh — the cuda backend on a GPU machine: an engine-only build (no libzmq/Jansson/OpenSSL
+# gpu.sh — the cuda backend on a GPU machine: an engine-only build (no libzmq/Jansson/libsodium
 # needed: a C compiler, CMake and the CUDA toolkit), the CUDA tests, and the GPU benchmarks, with
 # everything written to a results file.
 #

@@ -2,7 +2,12 @@
 """kernel_bench.py — minitorch-kernel against ipykernel, measured in one run on one machine.
 
     .venv/bin/python bench/kernel_bench.py --kernel build/minitorch-kernel [--n 200]
-        [--executes 1000] [--starts 10] [--json OUT] [--no-ipykernel]
+        [--executes 1000] [--starts 10] [--rounds 1] [--code 1] [--json OUT] [--no-ipykernel]
+
+--kernel may be given more than once, as PATH or LABEL=PATH (two builds of minitorch-kernel,
+say before=... after=...); --rounds R measures every kernel R times, alternating between them
+in each round (the order reversed every other round), and reports the median over the rounds
+with their min–max, so that the drift of a shared machine falls on every column alike.
 
 For each kernel, through jupyter_client (what every frontend uses):
   start   KernelManager.start_kernel() -> first kernel_info_reply on shell, median of --starts
@@ -10,9 +15,10 @@ For each kernel, through jupyter_client (what every frontend uses):
           so the time is not rounded up to libzmq's default 100 ms retry)
   rtt     execute_request of a trivial cell ("1") -> execute_reply and status idle with that
           parent on iopub; median and p99 over --n, after 20 warm-up executes
-  rss     VmRSS of the kernel process itself (psutil, km.provisioner.process.pid) after start,
-          and after --executes more executes; growth = the difference
-Prints a Markdown table (metric | minitorch | ipykernel | ratio | target | met?) and machine
+  rss     VmRSS of the kernel process itself (/proc/PID/status of km.provisioner.process.pid)
+          after start, and after --executes more executes of --code; growth = the difference;
+          after start also its parts (RssAnon: heap, stacks; RssFile: mapped library pages)
+Prints a Markdown table (metric | one column per kernel | ratio | target | met?) and machine
 information. The peer is ipykernel from this Python (installed with `python -m ipykernel
 install --prefix TMP --name bench-ipykernel` into a temp JUPYTER_PATH entry). This is a
 benchmark, not a test: it exits 0 whatever it measures (2 only on bad arguments).
@@ -47,8 +53,8 @@ TARGETS = {  # metric -> limit for minitorch; "met" means value <= limit
     "start_ms": 50.0,
     "rtt_median_ms": 1.0,
     "raw_rtt_median_ms": 1.0,
-    "rss_start_mb": 10 * MB,
-    "rss_after_mb": 10 * MB,
+    "rss_start_mb": 9 * MB,
+    "rss_after_mb": 9.5 * MB,
     "rss_growth_mb": 1 * MB,
 }
 
@@ -93,16 +99,18 @@ def machine_info() -> dict:
     }
 
 
-def install_specs(prefix: Path, kernel: Path | None, with_ipykernel: bool) -> dict[str, str]:
+def install_specs(prefix: Path, kernels: list[tuple[str, Path]],
+                  with_ipykernel: bool) -> dict[str, str]:
     """Installs the kernelspecs into prefix; returns {label: spec name}."""
     specs = {}
-    if kernel is not None:
-        p = subprocess.run([str(kernel), "install", "--prefix", str(prefix), "--name", MT_NAME],
+    for label, kernel in kernels:
+        name = MT_NAME if len(kernels) == 1 else f"{MT_NAME}-{label}"
+        p = subprocess.run([str(kernel), "install", "--prefix", str(prefix), "--name", name],
                            capture_output=True, text=True, timeout=60)
         if p.returncode != 0:
-            log(f"minitorch install failed ({p.returncode}): {p.stderr.strip()}")
+            log(f"{label} install failed ({p.returncode}): {p.stderr.strip()}")
         else:
-            specs["minitorch"] = MT_NAME
+            specs[label] = name
     if with_ipykernel:
         p = subprocess.run([sys.executable, "-m", "ipykernel", "install", "--prefix", str(prefix),
                             "--name", IPK_NAME], capture_output=True, text=True, timeout=120)
@@ -256,8 +264,16 @@ class Kernel:
             dealer.close(0)
             sub.close(0)
 
+    def status_mb(self, field: str = "VmRSS") -> float:
+        """A memory field of /proc/PID/status (kB there), in MiB."""
+        with open(f"/proc/{self.pid}/status") as f:
+            for line in f:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1]) / 1024
+        raise RuntimeError(f"no {field} in /proc/{self.pid}/status")
+
     def rss_mb(self) -> float:
-        return psutil.Process(self.pid).memory_info().rss / 2**20
+        return self.status_mb("VmRSS")
 
     def stderr(self) -> str:
         self.err.seek(0)
@@ -301,6 +317,8 @@ def measure(label: str, spec: str, args, ctx: zmq.Context) -> dict:
         k.settle()
         time.sleep(0.5)  # let lazy start-up work (imports, threads) finish before the RSS
         r["rss_start_mb"] = k.rss_mb()
+        r["rss_anon_start_mb"] = k.status_mb("RssAnon")
+        r["rss_file_start_mb"] = k.status_mb("RssFile")
         # RSS counts every shared-library page the kernel touched as its own; PSS shares them
         # out among the processes that map them, USS is what exiting the kernel would free.
         full = psutil.Process(k.pid).memory_full_info()
@@ -348,90 +366,159 @@ def fmt(v, digits=2) -> str:
     return str(v)
 
 
+def combine(rounds: list[dict]) -> dict:
+    """One kernel's rounds into one result: each figure the median over the rounds, with
+    "<key>_rounds" holding every round's value (the spread); the starts' lists are joined."""
+    if len(rounds) == 1:
+        return dict(rounds[0])
+    out: dict = {"rounds": len(rounds)}
+    for key in rounds[0]:
+        vals = [r[key] for r in rounds if key in r]
+        if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in vals):
+            m = statistics.median(vals)
+            ints = all(isinstance(v, int) for v in vals) and m == int(m)
+            out[key] = int(m) if ints else m  # a thread count stays a count
+            out[key + "_rounds"] = vals
+        elif key.endswith("_all"):
+            out[key] = [x for v in vals for x in v]
+        else:
+            out[key] = vals[-1]
+    codes = [c for r in rounds for c in r.get("exit_codes", [])]  # only in rounds that had any
+    if codes:
+        out["exit_codes"] = codes
+    out["start_ms_min"] = min(r["start_ms_min"] for r in rounds)
+    out["start_ms_max"] = max(r["start_ms_max"] for r in rounds)
+    return out
+
+
+def cell(r: dict, key: str, digits: int) -> str:
+    """A figure, and when there were several rounds the min–max of the rounds' figures."""
+    if key not in r:
+        return "—"
+    spread = r.get(key + "_rounds")
+    if spread and len(spread) > 1:
+        return f"{fmt(r[key], digits)} ({fmt(min(spread), digits)}–{fmt(max(spread), digits)})"
+    return fmt(r[key], digits)
+
+
 def table(results: dict, args) -> str:
-    mt = results.get("minitorch", {})
-    ip = results.get("ipykernel", {})
+    labels = list(results)
+    mts = [lb for lb in labels if lb != "ipykernel"]
+    per = " per round" if args.rounds > 1 else ""
     rows = [
-        ("start → kernel_info_reply, median of %d (ms)" % args.starts, "start_ms", 1,
+        ("start → kernel_info_reply, median of %d%s (ms)" % (args.starts, per), "start_ms", 1,
          "≤ 50 ms"),
-        ("  start min–max (ms)", None, 1, ""),
-        ("exec round trip `%s`, median of %d (ms)" % (args.code, args.n), "rtt_median_ms", 3,
-         "≤ 1 ms"),
+        ("  start min–max, all starts (ms)", None, 1, ""),
+        ("exec round trip `%s`, median of %d%s (ms)" % (args.code, args.n, per),
+         "rtt_median_ms", 3, "≤ 1 ms"),
         ("exec round trip p99 (ms)", "rtt_p99_ms", 3, ""),
         ("  of which the client thread's own CPU time, mean (ms)", "client_cpu_ms", 3, ""),
         ("exec round trip, bare pyzmq client, median (ms)", "raw_rtt_median_ms", 3, "≤ 1 ms"),
         ("exec round trip, bare pyzmq client, p99 (ms)", "raw_rtt_p99_ms", 3, ""),
-        ("RSS after start (MiB)", "rss_start_mb", 1, "≤ 10 MB"),
+        ("RSS after start (MiB)", "rss_start_mb", 2, "≤ 9 MB"),
+        ("  of which RssAnon / RssFile (MiB)", None, 2, ""),
         ("  PSS / USS after start (MiB)", None, 1, ""),
-        ("RSS after %d executes (MiB)" % args.executes, "rss_after_mb", 1, "≤ 10 MB"),
+        ("RSS after %d executes (MiB)" % args.executes, "rss_after_mb", 2, "≤ 9.5 MB"),
         ("RSS growth (MiB)", "rss_growth_mb", 2, "≤ 1 MB"),
     ]
-    out = ["| metric | minitorch | ipykernel | ipykernel / minitorch | target | met? |",
-           "|---|---|---|---|---|---|"]
+    pairs = {"  start": ("start_ms_min", "start_ms_max", "–"),
+             "  of which": ("rss_anon_start_mb", "rss_file_start_mb", " / "),
+             "  PSS": ("pss_start_mb", "uss_start_mb", " / ")}
+    ratio_of = "ipykernel" in results and mts
+    head = "| metric | " + " | ".join(labels) + " |"
+    if ratio_of:
+        head += f" ipykernel / {mts[-1]} |"
+    head += " target | met? |"
+    out = [head, "|---" * (head.count("|") - 1) + "|"]
     for name, key, digits, target in rows:
-        if key is None:  # a pair of values in one cell: start range, or PSS / USS
-            lo, hi, sep = (("start_ms_min", "start_ms_max", "–") if key is None and
-                           name.strip().startswith("start")
-                           else ("pss_start_mb", "uss_start_mb", " / "))
-            a = f"{fmt(mt.get(lo), 1)}{sep}{fmt(mt.get(hi), 1)}" if lo in mt else "—"
-            b = f"{fmt(ip.get(lo), 1)}{sep}{fmt(ip.get(hi), 1)}" if lo in ip else "—"
-            out.append(f"| {name} | {a} | {b} | | | |")
+        if key is None:  # a pair of values in one cell
+            lo, hi, sep = next(v for k, v in pairs.items() if name.startswith(k))
+            cells = [f"{fmt(results[lb].get(lo), digits)}{sep}{fmt(results[lb].get(hi), digits)}"
+                     if lo in results[lb] else "—" for lb in labels]
+            out.append(f"| {name} | " + " | ".join(cells) + " |" + " |" * (3 if ratio_of else 2))
             continue
-        a, b = mt.get(key), ip.get(key)
-        ratio = (f"{b / a:.1f}×" if isinstance(a, float) and isinstance(b, float) and a > 0
-                 and key != "rss_growth_mb" else "")
-        met = ""
+        cells = [cell(results[lb], key, digits) for lb in labels]
+        line = f"| {name} | " + " | ".join(cells) + " |"
+        if ratio_of:
+            a, b = results[mts[-1]].get(key), results["ipykernel"].get(key)
+            ok = isinstance(a, float) and isinstance(b, float) and a > 0
+            line += f" {b / a:.1f}× |" if ok and key != "rss_growth_mb" else " |"
+        met = []
         if key in TARGETS:
-            met = "—" if a is None else ("yes" if a <= TARGETS[key] else "**no**")
-        out.append(f"| {name} | {fmt(a, digits)} | {fmt(b, digits)} | {ratio} | {target} | {met} |")
+            for lb in mts:
+                a = results[lb].get(key)
+                met.append("—" if a is None else ("yes" if a <= TARGETS[key] else "**no**"))
+        out.append(line + f" {target} | {' / '.join(met)} |")
     return "\n".join(out)
+
+
+def parse_kernels(values: list[str]) -> list[tuple[str, Path]]:
+    """--kernel values (PATH or LABEL=PATH) as (label, path); one plain PATH is "minitorch"."""
+    out = []
+    for i, v in enumerate(values):
+        label, sep, path = v.partition("=")
+        if not sep:
+            label, path = ("minitorch" if len(values) == 1 else f"minitorch-{i + 1}"), v
+        out.append((label, Path(path)))
+    return out
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--kernel", type=Path,
-                    default=os.environ.get("MT_KERNEL_BIN",
-                                           Path(__file__).resolve().parents[1] / "build"
-                                           / "minitorch-kernel"),
-                    help="path of the minitorch-kernel binary (default $MT_KERNEL_BIN or "
+    default_kernel = os.environ.get("MT_KERNEL_BIN", str(Path(__file__).resolve().parents[1]
+                                                         / "build" / "minitorch-kernel"))
+    ap.add_argument("--kernel", action="append", metavar="[LABEL=]PATH",
+                    help="a minitorch-kernel binary, repeatable (default $MT_KERNEL_BIN or "
                          "build/minitorch-kernel)")
     ap.add_argument("--n", type=int, default=200, help="timed round trips (default 200)")
     ap.add_argument("--executes", type=int, default=1000,
                     help="executes between the two RSS readings (default 1000)")
     ap.add_argument("--starts", type=int, default=10, help="kernel starts timed (default 10)")
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="measure every kernel this many times, alternating (default 1)")
     ap.add_argument("--code", default="1", help="the trivial cell (default: 1)")
     ap.add_argument("--json", type=Path, help="also write the results as JSON here")
     ap.add_argument("--no-ipykernel", action="store_true", help="skip the ipykernel peer")
     args = ap.parse_args(argv)
-    if args.n < 1 or args.starts < 1 or args.executes < 0:
-        ap.error("--n and --starts must be >= 1, --executes >= 0")
+    if args.n < 1 or args.starts < 1 or args.executes < 0 or args.rounds < 1:
+        ap.error("--n, --starts and --rounds must be >= 1, --executes >= 0")
 
-    kernel = args.kernel.resolve() if args.kernel else None
-    if kernel is not None and not (kernel.is_file() and os.access(kernel, os.X_OK)):
-        log(f"kernel binary not found: {kernel}; measuring the peer only")
-        kernel = None
+    kernels = []
+    for label, path in parse_kernels(args.kernel or [default_kernel]):
+        path = path.resolve()
+        if label == "ipykernel":
+            ap.error("the label ipykernel is the peer's")
+        if not (path.is_file() and os.access(path, os.X_OK)):
+            log(f"kernel binary not found: {path}; left out")
+            continue
+        kernels.append((label, path))
 
     prefix = Path(tempfile.mkdtemp(prefix="mt-bench-"))
     ctx = zmq.Context()
     ctx.setsockopt(zmq.RECONNECT_IVL, 1)
     ctx.setsockopt(zmq.LINGER, 0)
-    results: dict = {}
+    rounds: dict[str, list[dict]] = {}
     errors: dict = {}
     try:
-        specs = install_specs(prefix, kernel, not args.no_ipykernel)
+        specs = install_specs(prefix, kernels, not args.no_ipykernel)
         jdir = str(prefix / "share" / "jupyter")
         os.environ["JUPYTER_PATH"] = jdir + (os.pathsep + os.environ["JUPYTER_PATH"]
                                              if os.environ.get("JUPYTER_PATH") else "")
-        for label, spec in specs.items():
-            log(f"measuring {label} ({spec})")
-            try:
-                results[label] = measure(label, spec, args, ctx)
-            except Exception as e:  # noqa: BLE001 - report and go on with the peer
-                errors[label] = f"{type(e).__name__}: {e}"
-                log(f"  {label} failed: {errors[label]}")
+        order = list(specs.items())
+        for rnd in range(args.rounds):
+            for label, spec in (order if rnd % 2 == 0 else order[::-1]):
+                if label in errors:
+                    continue
+                log(f"round {rnd + 1}/{args.rounds}: measuring {label} ({spec})")
+                try:
+                    rounds.setdefault(label, []).append(measure(label, spec, args, ctx))
+                except Exception as e:  # noqa: BLE001 - report and go on with the peer
+                    errors[label] = f"{type(e).__name__}: {e}"
+                    log(f"  {label} failed: {errors[label]}")
     finally:
         ctx.destroy(linger=0)
         shutil.rmtree(prefix, ignore_errors=True)
+    results = {lb: combine(rs) for lb, rs in rounds.items()}
 
     info = machine_info()
     print("## minitorch-kernel vs ipykernel\n")
@@ -440,9 +527,11 @@ def main(argv=None) -> int:
     print(f"Machine: {info['cpu']}, {info['nproc']} usable CPUs ({info['cpu_count']} online), "
           f"{info['memory_gb']} GB RAM; {info['os']}; Python {info['python']}, pyzmq "
           f"{info['pyzmq']}, libzmq {info['libzmq']}; {info['date']}.")
-    print(f"minitorch binary: {kernel if kernel else '(none)'}. ipykernel: {sys.executable} "
-          f"-m ipykernel_launcher. RSS = VmRSS of the kernel process; the shared machine is "
-          "noisy, compare the two columns of one run.")
+    names = "; ".join(f"{lb}: {p}" for lb, p in kernels) or "(none)"
+    print(f"minitorch binaries: {names}. ipykernel: {sys.executable} -m ipykernel_launcher. "
+          "RSS = VmRSS of the kernel process; the shared machine is noisy, compare the columns "
+          "of one run." + (f" Figures: median over {args.rounds} rounds (min–max of the rounds)."
+                           if args.rounds > 1 else ""))
     for label, r in results.items():
         if r.get("exit_codes"):
             print(f"\nwarning: {label} exited with status {r['exit_codes']} on shutdown")
@@ -454,9 +543,10 @@ def main(argv=None) -> int:
 
     if args.json:
         doc = {"machine": info, "params": {"n": args.n, "executes": args.executes,
-                                           "starts": args.starts, "code": args.code,
-                                           "kernel": str(kernel) if kernel else None},
-               "targets": TARGETS, "results": results, "errors": errors}
+                                           "starts": args.starts, "rounds": args.rounds,
+                                           "code": args.code,
+                                           "kernels": {lb: str(p) for lb, p in kernels}},
+               "targets": TARGETS, "results": results, "rounds": rounds, "errors": errors}
         args.json.write_text(json.dumps(doc, indent=2) + "\n")
     return 0
 

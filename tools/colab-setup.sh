@@ -11,7 +11,7 @@ export DEBIAN_FRONTEND=noninteractive
 echo "minitorch: installing build dependencies"
 apt-get -qq update
 apt-get -qq install -y --no-install-recommends build-essential cmake pkg-config libzmq3-dev \
-    libjansson-dev libssl-dev >/dev/null
+    libjansson-dev libsodium-dev >/dev/null
 [ -d /usr/local/cuda/bin ] && export PATH=/usr/local/cuda/bin:$PATH
 echo "minitorch: building (nvcc: $(command -v nvcc || echo none))"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DMT_BUILD_TESTS=OFF >/dev/null

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Set up everything minitorch-kernel needs to build and test, idempotently:
-#   1. Debian/Ubuntu packages (compiler, CMake, libzmq, Jansson, OpenSSL 3): only the missing ones
+#   1. Debian/Ubuntu packages (compiler, CMake, libzmq, Jansson, libsodium): only the missing ones
 #      are installed, with one `apt-get update` first, via sudo when not root.
 #   2. A Python virtual environment in .venv with the pinned lock tools/requirements.txt; pip runs
 #      again only when the lock changed (stamp: .venv/.requirements.sha256).
@@ -22,7 +22,7 @@ PYTHON=${PYTHON:-python3}
 # clang (and libomp-dev for its OpenMP) and clang-format: `make test` also builds with clang and
 # checks formatting. chromium: the browser test drives Debian's Chromium headless (Playwright
 # for Python from .venv, never a downloaded browser). valgrind: memcheck over scripted sessions.
-PACKAGES=(build-essential cmake pkg-config libzmq3-dev libjansson-dev libssl-dev clang libomp-dev
+PACKAGES=(build-essential cmake pkg-config libzmq3-dev libjansson-dev libsodium-dev clang libomp-dev
           clang-format chromium valgrind)
 
 export DEBIAN_FRONTEND=noninteractive

@@ -17,7 +17,8 @@
 #include <string.h>
 
 #define HISTORY_MAX_ENTRIES 10000
-/* The memory the history's text may hold: 8 cells of 40 MB once kept 330 MB. */
+/* The memory the history's text may hold: without a bound, a few cells with huge literals
+ * (pasted data) would stay in memory for the whole session. */
 #define HISTORY_MAX_BYTES ((size_t)32 << 20)
 
 enum { ON_SHELL = 1 << JP_SHELL, ON_CONTROL = 1 << JP_CONTROL };

@@ -1,19 +1,18 @@
-/* hmac.c — HMAC-SHA256 message signing with OpenSSL 3's EVP_MAC.
+/* hmac.c — HMAC-SHA256 message signing with libsodium.
  *
  * Every Jupyter message is signed over its four JSON frames with the connection file's key.
- * A signer fetches the MAC once and keeps one context initialised with the key; each signature
- * runs under a mutex because the shell and control threads (and the IOPub publishers on them)
- * sign concurrently and an EVP_MAC_CTX is not thread-safe. Re-initialising with a NULL key
- * restarts the MAC with the same key, so the key schedule is computed once.
- * Verification compares with CRYPTO_memcmp so the time taken does not reveal how many leading
+ * A signer absorbs the key once into a keyed HMAC state (the key schedule: inner and outer
+ * hashes over the padded key); each signature starts from a copy of that state on the stack,
+ * so the shell and control threads (and the IOPub publishers on them) sign concurrently
+ * without a lock. libsodium rather than OpenSSL because libzmq already loads it into the
+ * process, while OpenSSL 3's library, provider and name tables add megabytes of RSS for one
+ * MAC (bench/results/kernel-2026-11-26.txt).
+ * Verification compares with sodium_memcmp so the time taken does not reveal how many leading
  * bytes of a forged signature were right. */
 #include "jupyter/jupyter.h"
 
-#include <openssl/core_names.h>
-#include <openssl/crypto.h>
-#include <openssl/err.h>
-#include <openssl/evp.h>
 #include <pthread.h>
+#include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,104 +31,58 @@ struct replay {
 };
 
 struct jp_signer {
-    pthread_mutex_t lock; /* guards ctx and seen */
-    EVP_MAC *mac;         /* the fetched HMAC implementation */
-    EVP_MAC_CTX *ctx;     /* initialised with the key and SHA256 */
-    bool enabled;         /* false when the key is empty */
-    struct replay *seen;  /* NULL until the first verified message */
+    crypto_auth_hmacsha256_state keyed; /* the key absorbed; copied for each signature */
+    bool enabled;                       /* false when the key is empty */
+    pthread_mutex_t lock;               /* guards seen */
+    struct replay *seen;                /* NULL until the first verified message */
 };
 
-static void report_openssl(const char *what, const char *file, int line)
+/* sodium_init once per process before the first MAC (thread-safe, and a no-op when libzmq or
+ * an earlier signer already ran it). Returns 0, or -1 with a message on stderr. */
+static int sodium_ready(void)
 {
-    unsigned long e = ERR_get_error();
-    char buf[256] = "unknown error";
-    if (e) ERR_error_string_n(e, buf, sizeof buf);
-    fprintf(stderr, "minitorch-kernel: %s:%d: %s failed: %s\n", file, line, what, buf);
-    ERR_clear_error();
-}
-#define OPENSSL_FAIL(what) report_openssl(what, __FILE__, __LINE__)
-
-/* A context for key; NULL on failure. */
-static EVP_MAC_CTX *new_ctx(EVP_MAC *mac, const void *key, size_t key_len)
-{
-    EVP_MAC_CTX *ctx = EVP_MAC_CTX_new(mac);
-    if (!ctx) {
-        OPENSSL_FAIL("EVP_MAC_CTX_new");
-        return NULL;
-    }
-    OSSL_PARAM params[] = {
-        OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, (char *)"SHA256", 0),
-        OSSL_PARAM_construct_end(),
-    };
-    /* HMAC accepts an empty key, but OpenSSL wants a non-NULL pointer for it. */
-    static const unsigned char empty_key[1];
-    if (!EVP_MAC_init(ctx, key_len ? key : empty_key, key_len, params)) {
-        OPENSSL_FAIL("EVP_MAC_init");
-        EVP_MAC_CTX_free(ctx);
-        return NULL;
-    }
-    return ctx;
-}
-
-/* Runs the MAC in ctx (already keyed) over parts; restarts ctx first. */
-static int mac_parts(EVP_MAC_CTX *ctx, bool restart, const struct jp_bytes *parts, size_t nparts,
-                     unsigned char out[32])
-{
-    if (restart && !EVP_MAC_init(ctx, NULL, 0, NULL)) {
-        OPENSSL_FAIL("EVP_MAC_init");
-        return -1;
-    }
-    for (size_t i = 0; i < nparts; i++) {
-        if (parts[i].len && !EVP_MAC_update(ctx, parts[i].data, parts[i].len)) {
-            OPENSSL_FAIL("EVP_MAC_update");
-            return -1;
-        }
-    }
-    size_t outlen = 0;
-    if (!EVP_MAC_final(ctx, out, &outlen, 32) || outlen != 32) {
-        OPENSSL_FAIL("EVP_MAC_final");
+    if (sodium_init() < 0) {
+        fprintf(stderr, "minitorch-kernel: sodium_init failed\n");
         return -1;
     }
     return 0;
 }
 
+/* Absorbs key into st; HMAC accepts any key length, the empty key included. */
+static void keyed_state(crypto_auth_hmacsha256_state *st, const void *key, size_t key_len)
+{
+    static const unsigned char empty_key[1];
+    crypto_auth_hmacsha256_init(st, key_len ? key : empty_key, key_len);
+}
+
+/* Finishes the MAC in st (already keyed) over parts into out; st is consumed. */
+static void mac_parts(crypto_auth_hmacsha256_state *st, const struct jp_bytes *parts, size_t nparts,
+                      unsigned char out[32])
+{
+    for (size_t i = 0; i < nparts; i++)
+        if (parts[i].len) crypto_auth_hmacsha256_update(st, parts[i].data, parts[i].len);
+    crypto_auth_hmacsha256_final(st, out);
+}
+
 int jp_hmac_sha256(const void *key, size_t key_len, const struct jp_bytes *parts, size_t nparts,
                    unsigned char out[32])
 {
-    EVP_MAC *mac = EVP_MAC_fetch(NULL, "HMAC", NULL);
-    if (!mac) {
-        OPENSSL_FAIL("EVP_MAC_fetch(HMAC)");
-        return -1;
-    }
-    EVP_MAC_CTX *ctx = new_ctx(mac, key, key_len);
-    int rc = ctx ? mac_parts(ctx, false, parts, nparts, out) : -1;
-    EVP_MAC_CTX_free(ctx);
-    EVP_MAC_free(mac);
-    return rc;
+    if (sodium_ready() != 0) return -1;
+    crypto_auth_hmacsha256_state st;
+    keyed_state(&st, key, key_len);
+    mac_parts(&st, parts, nparts, out);
+    sodium_memzero(&st, sizeof st);
+    return 0;
 }
 
 struct jp_signer *jp_signer_new(const void *key, size_t key_len)
 {
+    if (sodium_ready() != 0) return NULL;
     struct jp_signer *s = calloc(1, sizeof *s);
     if (!s) return NULL;
     s->enabled = key_len > 0;
-    if (s->enabled) {
-        s->mac = EVP_MAC_fetch(NULL, "HMAC", NULL);
-        if (!s->mac) {
-            OPENSSL_FAIL("EVP_MAC_fetch(HMAC)");
-            free(s);
-            return NULL;
-        }
-        s->ctx = new_ctx(s->mac, key, key_len);
-        if (!s->ctx) {
-            EVP_MAC_free(s->mac);
-            free(s);
-            return NULL;
-        }
-    }
+    if (s->enabled) keyed_state(&s->keyed, key, key_len);
     if (pthread_mutex_init(&s->lock, NULL) != 0) {
-        EVP_MAC_CTX_free(s->ctx);
-        EVP_MAC_free(s->mac);
         free(s);
         return NULL;
     }
@@ -139,8 +92,7 @@ struct jp_signer *jp_signer_new(const void *key, size_t key_len)
 void jp_signer_free(struct jp_signer *s)
 {
     if (!s) return;
-    EVP_MAC_CTX_free(s->ctx);
-    EVP_MAC_free(s->mac);
+    sodium_memzero(&s->keyed, sizeof s->keyed);
     pthread_mutex_destroy(&s->lock);
     free(s->seen);
     free(s);
@@ -148,20 +100,14 @@ void jp_signer_free(struct jp_signer *s)
 
 bool jp_signer_enabled(const struct jp_signer *s) { return s && s->enabled; }
 
-static int signer_mac(struct jp_signer *s, const struct jp_bytes parts[4], unsigned char out[32])
-{
-    pthread_mutex_lock(&s->lock);
-    int rc = mac_parts(s->ctx, true, parts, 4, out);
-    pthread_mutex_unlock(&s->lock);
-    return rc;
-}
-
 int jp_signer_sign(struct jp_signer *s, const struct jp_bytes parts[4], char hex[65])
 {
     hex[0] = '\0';
     if (!jp_signer_enabled(s)) return 0;
+    crypto_auth_hmacsha256_state st = s->keyed;
     unsigned char mac[32];
-    if (signer_mac(s, parts, mac) != 0) return -1;
+    mac_parts(&st, parts, 4, mac);
+    sodium_memzero(&st, sizeof st);
     static const char digits[] = "0123456789abcdef";
     for (int i = 0; i < 32; i++) {
         hex[2 * i] = digits[mac[i] >> 4];
@@ -178,7 +124,7 @@ bool jp_signer_verify(struct jp_signer *s, const struct jp_bytes parts[4], const
     char expected[65];
     if (siglen != 64 || jp_signer_sign(s, parts, expected) != 0) return false;
     /* Frontends send lower-case hex (Python's hexdigest); compare in constant time. */
-    return CRYPTO_memcmp(expected, sig, 64) == 0;
+    return sodium_memcmp(expected, sig, 64) == 0;
 }
 
 static int hex_value(char c)

@@ -3,7 +3,7 @@
  * Only this layer touches ZeroMQ. It is built from parts that can be tested without sockets:
  *
  *   connection.c  the connection file (transport, ip, five ports, key, signature scheme)
- *   hmac.c        HMAC-SHA256 signing and constant-time verification (OpenSSL 3 EVP_MAC)
+ *   hmac.c        HMAC-SHA256 signing and constant-time verification (libsodium)
  *   wire.c        a multipart message <-> struct jp_message (identities, delimiter, signature,
  *                 header, parent_header, metadata, content, buffers)
  *   message.c     new messages: headers, ids, dates, replies to a parent
@@ -32,8 +32,9 @@
 #define JP_PROTOCOL_VERSION "5.3"
 #define JP_DELIMITER "<IDS|MSG>"
 /* The largest source a request may carry for parsing (execute code, user expressions,
- * complete, inspect, is_complete): parsing takes up to about 200 bytes of memory per byte of
- * source, so a 4 MiB cell may need 800 MB while being parsed. Past it: an error reply. */
+ * complete, inspect, is_complete): parsing holds tokens and syntax-tree nodes many times the
+ * size of the source, so an unbounded cell (a pasted data file) could exhaust memory while
+ * being parsed. Past it: an error reply. */
 #define JP_MAX_SOURCE_BYTES ((size_t)4 << 20)
 
 /* ---------------------------------------------------------------------------------------- */
@@ -79,14 +80,15 @@ struct jp_bytes {
 };
 
 /* HMAC-SHA256 of the concatenation of parts under key, into out (32 bytes). Returns 0, or -1
- * if OpenSSL fails (reported on stderr). Thread-safe. */
+ * if libsodium cannot be initialised (reported on stderr). Thread-safe. */
 int jp_hmac_sha256(const void *key, size_t key_len, const struct jp_bytes *parts, size_t nparts,
                    unsigned char out[32]);
 
-struct jp_signer; /* a key and a prepared MAC context; thread-safe */
+struct jp_signer; /* a key absorbed into a prepared MAC state; thread-safe */
 
 /* A signer for key (copied). key_len 0 disables signing: signatures are "" and every message
- * is accepted. Returns NULL on an OpenSSL failure (reported on stderr). */
+ * is accepted. Returns NULL when out of memory, or when libsodium cannot be initialised
+ * (reported on stderr). */
 struct jp_signer *jp_signer_new(const void *key, size_t key_len);
 void jp_signer_free(struct jp_signer *s);
 bool jp_signer_enabled(const struct jp_signer *s);

@@ -16,8 +16,8 @@
  * publishes has its own PUSH into the IOPub thread (thread-local). All signals are blocked
  * before the first thread starts (ZeroMQ's I/O threads included), so only the signal thread
  * ever receives them and no handler runs inside library code. Every thread is joined before
- * the process returns from main (a thread still signing during OpenSSL's exit-time cleanup
- * crashes other kernels). */
+ * the process returns from main, so that no thread still signs or sends while the libraries'
+ * exit-time cleanup runs. */
 #include "jupyter/jupyter.h"
 
 #include <errno.h>
@@ -41,8 +41,7 @@
  * for that and the message around it. */
 #define MAX_FRAME_BYTES ((int64_t)(8 * JP_MAX_SOURCE_BYTES))
 /* Dropped messages are logged one by one up to this many, then as a count at most every
- * DROP_SUMMARY_NS: a flood of garbage must not fill the disk (100,000 unsigned messages once
- * wrote 6 MB of log). */
+ * DROP_SUMMARY_NS: a flood of garbage must not fill the disk with one line per message. */
 #define DROP_LOG_FIRST 20
 #define DROP_SUMMARY_NS 10000000000LL
 #define IOPUB_INPROC "inproc://iopub"

@@ -361,9 +361,10 @@ static int cmd_run(const char *file)
 /* glibc's malloc raises its mmap threshold each time a large block is freed, after which blocks
  * of that size come from the heap instead of their own mappings. In a long session of mixed
  * cells (a 256 KiB tensor freed between small, longer-lived allocations of autodiff graphs)
- * that heap kept growing and never shrank: tests/soak/soak.py measured 37 MB of RSS over
- * 10,000 requests. A fixed threshold keeps large blocks mmapped and given back on free (the
- * engine caches the ones it reuses, context.c), and the growth under 1 MB. glibc only. */
+ * that heap keeps growing and never shrinks, because the small blocks pin its top. A fixed
+ * threshold keeps large blocks mmapped and given back on free (the engine caches the ones it
+ * reuses, context.c), so RSS follows what is live; tests/soak/soak.py bounds the growth over a
+ * long session. glibc only. */
 static void malloc_policy(void)
 {
 #ifdef __GLIBC__
