@@ -18,7 +18,7 @@
  *   mt_reduce_prog folding with add), beside the built-in rows above; a+b with b a broadcast
  *   row and a broadcast column, built-in and as a user function; max as `larger`, and
  *   folds no built-in has, over 4096 x 4096 and over the 4 rows of a 4 x 4M view (few outputs:
- *   prog.c folds each by itself);
+ *   the fast backend folds each by itself);
  * - with --numpy, the same ops in numpy (bench/numpy_ops.py, one process per thread count with
  *   OMP_NUM_THREADS/OPENBLAS_NUM_THREADS set) in the next column, and ours/numpy.
  * Bandwidth counts each element read or written once (a+b: 12 bytes per element), as STREAM
