@@ -8,7 +8,7 @@
  * numpy's matmul on the same sizes right after ours, in a separate process per thread count
  * (OPENBLAS_NUM_THREADS is read once at load time; threadpoolctl may not be installed), and
  * prints the ratio: the machines we run on are shared and noisy, so only a peer measured in the
- * same run is a fair yardstick (DESIGN.md §6). It also prints which OpenBLAS kernels numpy used
+ * same run is a fair yardstick (bench/README.md). It also prints which OpenBLAS kernels numpy used
  * (openblas_get_corename), since OPENBLAS_CORETYPE may pin them below the CPU's best.
  *
  * The FMA peak probe runs 12 independent chains of vector FMAs on registers (2 FMA pipes x

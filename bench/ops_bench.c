@@ -18,7 +18,7 @@
  *   mt_reduce_prog folding with add), beside the built-in rows above; a+b with b a broadcast
  *   row and a broadcast column, built-in and as a user function; max as `larger`, and
  *   folds no built-in has, over 4096 x 4096 and over the 4 rows of a 4 x 4M view (few outputs:
- *   prog.c folds each by itself);
+ *   the fast backend folds each by itself);
  * - with --numpy, the same ops in numpy (bench/numpy_ops.py, one process per thread count with
  *   OMP_NUM_THREADS/OPENBLAS_NUM_THREADS set) in the next column, and ours/numpy.
  * Bandwidth counts each element read or written once (a+b: 12 bytes per element), as STREAM
@@ -200,8 +200,9 @@ static void p_tiny(void *arg)
 }
 
 /* The probes' arrays get the memory the engine's tensors get (context.c asks for transparent
- * huge pages on big blocks): with 4 KiB pages the probe measured half the engine's read
- * bandwidth on the development VM, TLB misses and prefetchers stopping at every page. */
+ * huge pages on big blocks): with 4 KiB pages a streaming loop pays a TLB miss and a stopped
+ * hardware prefetcher at every page, so the probe would measure the pages, not the memory, and
+ * would be no ceiling for the engine's rows. */
 static float *probe_alloc(size_t bytes)
 {
     void *p = aligned_alloc((size_t)2 << 20, bytes);
@@ -211,9 +212,10 @@ static float *probe_alloc(size_t bytes)
     return p;
 }
 
-/* An empty parallel region: what every parallel op pays on top of its work. On the shared
- * development VM this is ~1 us, but it has phases where the second vCPU answers a wake-up only
- * at the next timer tick and every region takes 4-16 ms; this row says which phase a run saw. */
+/* An empty parallel region: what every parallel op pays on top of its work. On a shared
+ * virtual machine it is not constant: there are phases where another virtual CPU answers a
+ * wake-up only at the next timer tick and every region costs milliseconds. This row says which
+ * phase a run saw, so that the parallel rows beside it can be read. */
 static void p_region(void *arg)
 {
     struct probe *p = arg;

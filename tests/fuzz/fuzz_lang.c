@@ -12,8 +12,8 @@
  * stop with KeyboardInterrupt, exactly as an interrupt from JupyterLab would stop them. 10 ms,
  * not more, and compare() times one run per backend instead of aiming at a second: a corpus
  * soon holds many inputs that call compare(), timing(), train() or sleep(), which run until
- * the watchdog, twice per input; with 250 ms they took 41% of the time, and timing() alone 42%
- * at 50 ms (perf), while an ordinary input takes well under a millisecond even instrumented.
+ * the watchdog, twice per input, while an ordinary input takes well under a millisecond even
+ * instrumented; with a longer watchdog those few inputs take most of the fuzzing time.
  *
  * OpenMP's idle workers sleep at once (KMP_BLOCKTIME / GOMP_SPINCOUNT 0) instead of spinning for
  * the next region: between two inputs' regions they spun on the other core, about a fifth of
