@@ -27,7 +27,8 @@ Check (`make test`, next to nbval itself):
   `# NBVAL_RAISES_EXCEPTION` (which must have one);
 - at least 80% of all code cells are compared by nbval (not `# NBVAL_IGNORE_OUTPUT` or
   `# NBVAL_SKIP`); the share of each notebook is printed;
-- each notebook's source and .ipynb agree (the notebook was rebuilt after the source changed);
+- each notebook's source and .ipynb agree (the notebook was rebuilt after the source changed),
+  cells marked NBVAL_RAISES_EXCEPTION tagged `raises-exception` included;
 - the README's Colab badges are the ones for colab_repo.txt, one per notebook.
 """
 
@@ -147,6 +148,14 @@ def set_repo(repo):
     print(f"Colab set-up cells and README badges now point at github.com/{repo}")
 
 
+def tags(kind, text):
+    """A cell's tags: `raises-exception` for a cell that raises on purpose (marked
+    NBVAL_RAISES_EXCEPTION for nbval), which JupyterLab's Run All and nbconvert --execute honour:
+    they go on past it instead of stopping there."""
+    return ["raises-exception"] if kind == "code" and "# NBVAL_RAISES_EXCEPTION" in markers(
+        text) else []
+
+
 def to_notebook(name, cells):
     import nbformat
 
@@ -157,6 +166,8 @@ def to_notebook(name, cells):
         cell = (nbformat.v4.new_markdown_cell if kind == "markdown" else nbformat.v4.new_code_cell)(
             text)
         cell["id"] = f"{name[:40]}-{i:02d}"
+        if tags(kind, text):
+            cell.metadata["tags"] = tags(kind, text)
         nb.cells.append(cell)
     return nb
 
@@ -255,8 +266,9 @@ def check():
             problems.append(f"{name}: notebooks/{name}.ipynb missing (tools/notebooks.py build)")
             continue
         nb = nbformat.read(path, as_version=4)
-        want = [colab_cell()] + parse(os.path.join(SRC, name + ".mt"))
-        have = [(c.cell_type, c.source) for c in nb.cells]
+        want = [(kind, text, tags(kind, text))
+                for kind, text in [colab_cell()] + parse(os.path.join(SRC, name + ".mt"))]
+        have = [(c.cell_type, c.source, c.metadata.get("tags", [])) for c in nb.cells]
         if have != want:
             problems.append(f"{name}: notebooks/{name}.ipynb does not match its source "
                             f"(rebuild: tools/notebooks.py build {name})")

@@ -9,9 +9,13 @@
 #    Colab badges and every set-up cell name notebooks/src/colab_repo.txt's repository (and
 #    tests/notebooks/test_colab_repo.py checks set-repo and that check on a copy).
 # 2. nbval, strict (not --nbval-lax): each notebook run afresh by the kernel, every cell's
-#    outputs compared with the stored ones after tests/notebooks/sanitize.cfg.
-# The kernelspec is installed into a temporary directory for the run. Fails when either fails
-# or finds nothing to check.
+#    outputs compared with the stored ones after tests/notebooks/sanitize.cfg. (nbval reads the
+#    `raises-exception` tag as well as the comment marker and warns that both say the same.)
+# 3. jupyter nbconvert --execute without --allow-errors: what Run All does in JupyterLab. Cells
+#    that raise on purpose carry the `raises-exception` tag (tools/notebooks.py writes it from
+#    NBVAL_RAISES_EXCEPTION), so every notebook must run to its end.
+# The kernelspec is installed into a temporary directory for the run. Fails when any of them
+# fails or finds nothing to check.
 set -euo pipefail
 
 source "$(dirname "${BASH_SOURCE[0]}")/kernel-test-env.sh"
@@ -29,5 +33,19 @@ mapfile -t notebooks < <(for src in notebooks/src/*.mt; do
     name=$(basename "$src" .mt); echo "notebooks/$name.ipynb"; done)
 [ ${#notebooks[@]} -gt 0 ] || { echo "error: no notebooks" >&2; exit 1; }
 "$PY" -m pytest -p no:cacheprovider --nbval "${notebooks[@]}" --nbval-kernel-name minitorch \
-    --nbval-sanitize-with tests/notebooks/sanitize.cfg --nbval-cell-timeout 1200 -q || status=1
+    --nbval-sanitize-with tests/notebooks/sanitize.cfg --nbval-cell-timeout 1200 -q \
+    -W "ignore:Overlapping options from comments and metadata:UserWarning" || status=1
+
+echo "-- jupyter nbconvert --execute (no --allow-errors: Run All reaches every notebook's end)"
+for nb in "${notebooks[@]}"; do
+    if "$PY" -m nbconvert --to notebook --execute --ExecutePreprocessor.kernel_name=minitorch \
+        --ExecutePreprocessor.timeout=1200 --output-dir "$WORK/executed" "$nb" \
+        >"$WORK/nbconvert.log" 2>&1; then
+        echo "  $nb: ran to the end"
+    else
+        echo "  $nb: FAILED"
+        tail -20 "$WORK/nbconvert.log"
+        status=1
+    fi
+done
 exit $status
