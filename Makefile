@@ -1,5 +1,6 @@
 # minitorch-kernel — thin front door over tools/setup.sh, CMake, ctest and the Python suites.
-# `make lab` to try the kernel in JupyterLab, `make test` to run every test suite.
+# `make lab` to try the kernel in JupyterLab (it installs only what that needs), `make test` to
+# run every test suite (it adds the test tools: tools/debian-test.txt, tools/requirements-test.in).
 # GNU make. Extra CMake options: make build CMAKE_ARGS="-DMT_CUDA=OFF".
 
 SHELL := /bin/bash
@@ -23,20 +24,24 @@ C_SOURCES   = $(shell find engine kernel tests bench -type f \
 ASAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
             UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-.PHONY: help setup build build-asan build-tsan build-clang fuzz install-kernelspec lab notebooks soak valgrind test bench bench-kernel bench-engine bench-train \
+.PHONY: help setup setup-test build build-asan build-tsan build-clang fuzz install-kernelspec lab notebook notebooks soak valgrind test bench bench-kernel bench-engine bench-train \
         format format-check lock clean distclean
 
 help: ## list the targets
 	@echo "minitorch-kernel — a Jupyter kernel in C"
 	@echo
 	@echo "  make lab      set up, build, install the kernelspec into .venv, start JupyterLab"
-	@echo "  make test     build (release + ASan/UBSan) and run every test suite"
+	@echo "                (make install-kernelspec: all of that but starting JupyterLab)"
+	@echo "  make test     add the test tools, build (release, ASan/UBSan, clang, TSan), run every suite"
 	@echo
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
 	    awk -F':.*## ' '{ printf "  %-20s %s\n", $$1, $$2 }'
 
-setup: ## install Debian packages and the Python venv (.venv) if missing
-	tools/setup.sh
+setup: ## install what building and running the kernel needs: Debian packages, .venv with JupyterLab and Notebook
+	tools/setup.sh lab
+
+setup-test: ## setup plus the test and benchmark tools (clang, Chromium, valgrind, pytest, ...)
+	tools/setup.sh test
 
 build: setup ## release build in build/
 	cmake -S . -B build -DCMAKE_BUILD_TYPE=Release $(CMAKE_ARGS)
@@ -46,11 +51,11 @@ build-asan: setup ## debug build with AddressSanitizer + UBSan in build-asan/
 	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DMT_SANITIZE=ON $(CMAKE_ARGS)
 	cmake --build build-asan -j$(JOBS)
 
-build-tsan: setup ## ThreadSanitizer build with clang, no OpenMP, in build-tsan/ (for the threaded parts of the kernel)
+build-tsan: setup-test ## ThreadSanitizer build with clang, no OpenMP, in build-tsan/ (for the threaded parts of the kernel)
 	CC=$(CLANG) cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMT_TSAN=ON -DMT_OPENMP=OFF $(CMAKE_ARGS)
 	cmake --build build-tsan -j$(JOBS) --target minitorch-kernel
 
-build-clang: setup ## release build with clang in build-clang/ (-Werror must hold there too)
+build-clang: setup-test ## release build with clang in build-clang/ (-Werror must hold there too)
 	CC=$(CLANG) cmake -S . -B build-clang -DCMAKE_BUILD_TYPE=Release $(CMAKE_ARGS)
 	cmake --build build-clang -j$(JOBS)
 
@@ -64,8 +69,14 @@ lab: install-kernelspec ## start JupyterLab on 127.0.0.1 with notebooks/
 	@echo
 	$(VENV)/bin/jupyter lab --ip=127.0.0.1 --no-browser --notebook-dir=notebooks $(LAB_ROOT) $(LAB_ARGS)
 
+notebook: install-kernelspec ## start classic Notebook 7 instead of JupyterLab (same set-up)
+	@echo
+	@echo "Starting Jupyter Notebook; open the http://127.0.0.1:... URL with the token printed below. Ctrl-C to stop."
+	@echo
+	$(VENV)/bin/jupyter notebook --ip=127.0.0.1 --no-browser --notebook-dir=notebooks $(LAB_ROOT) $(LAB_ARGS)
+
 # Every suite runs even when an earlier one fails; the table at the end says which failed.
-test: build build-asan build-clang build-tsan ## run all suites: ctest (gcc, clang, sanitized), format, layers, numpy, protocol (also under ASan and TSan), notebooks, browser, valgrind, fuzz smoke
+test: setup-test build build-asan build-clang build-tsan ## run all suites: ctest (gcc, clang, sanitized), format, layers, numpy, protocol (also under ASan and TSan), notebooks, browser, valgrind, fuzz smoke
 	@results=(); status=0; \
 	suite() { \
 	    local name=$$1; shift; \
@@ -79,6 +90,7 @@ test: build build-asan build-clang build-tsan ## run all suites: ctest (gcc, cla
 	suite "ctest build-clang" ctest --test-dir build-clang --output-on-failure --no-tests=error $(CTEST_ARGS); \
 	suite "clang-format" $(MAKE) --no-print-directory format-check; \
 	suite "layers (include arrows)" tools/check-layers.py; \
+	suite "set-up lists (lab has no test tool)" $(PY) -m pytest -p no:cacheprovider -q tests/setup; \
 	suite "differential vs numpy" tests/differential/run.sh build; \
 	suite "differential, cuda stand-in" env MT_CUDA_PLUGIN=$(CURDIR)/build/libmt_cuda_standin.so \
 	    tests/differential/run.sh build -k cuda; \
@@ -93,11 +105,11 @@ test: build build-asan build-clang build-tsan ## run all suites: ctest (gcc, cla
 	for r in "$${results[@]}"; do printf '  %-28s %s\n' "$${r%|*}" "$${r#*|}"; done; \
 	exit $$status
 
-valgrind: build ## valgrind memcheck over the language scripts run as sessions (no memory error, no leak)
+valgrind: setup-test build ## valgrind memcheck over the language scripts run as sessions (no memory error, no leak)
 	tools/run-valgrind.sh $(KERNEL)
 
 SOAK_ARGS ?=
-soak: build ## soak test: 10,000 mixed execute requests (RSS growth < 2 MB) and 100 start/interrupt/shutdown cycles
+soak: setup-test build ## soak test: 10,000 mixed execute requests (RSS growth < 2 MB) and 100 start/interrupt/shutdown cycles
 	MT_KERNEL_BIN=$(CURDIR)/$(KERNEL) $(PY) tests/soak/soak.py $(SOAK_ARGS)
 
 notebooks: build ## re-run the course notebooks from notebooks/src/*.mt into notebooks/*.ipynb (NB="01_tour ..." for some)
@@ -109,7 +121,7 @@ colab-repo: setup ## point the Colab set-up cells and README badges at github.co
 
 FUZZ_SECONDS ?= 30
 FUZZ_SMOKE_SECONDS ?= 20 # per target inside `make test`
-fuzz: setup ## build the libFuzzer targets (clang) and run each for FUZZ_SECONDS (default 30)
+fuzz: setup-test ## build the libFuzzer targets (clang) and run each for FUZZ_SECONDS (default 30)
 	CC=$(CLANG) cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMT_BUILD_FUZZ=ON \
 	    -DMT_BUILD_TESTS=OFF $(CMAKE_ARGS)
 	cmake --build build-fuzz -j$(JOBS)
@@ -123,34 +135,31 @@ fuzz: setup ## build the libFuzzer targets (clang) and run each for FUZZ_SECONDS
 	    rm -rf $$work; \
 	done
 
-bench-kernel: build ## kernel start-up / round-trip benchmark vs. peer kernels
+bench-kernel: setup-test build ## kernel start-up / round-trip benchmark vs. peer kernels
 	$(PY) bench/kernel_bench.py --kernel $(KERNEL)
 
-bench-engine: build ## engine benchmarks vs numpy and the machine's peaks (ops, matmul, per-op cost)
+bench-engine: setup-test build ## engine benchmarks vs numpy and the machine's peaks (ops, matmul, per-op cost)
 	cmake --build build -j$(JOBS) --target mt_ops_bench mt_gemm_bench mt_lang_bench
 	build/mt_ops_bench --numpy $(PY)
 	build/mt_gemm_bench --numpy $(PY)
 	build/mt_lang_bench
 
-bench-train: build ## MiniTorch Task 3.5 training: fused step vs autodiff ops vs numpy (and PyTorch if installed)
+bench-train: setup-test build ## MiniTorch Task 3.5 training: fused step vs autodiff ops vs numpy (and PyTorch if installed)
 	cmake --build build -j$(JOBS) --target mt_train_bench
 	build/mt_train_bench --python $(PY)
 
 bench: bench-engine bench-train bench-kernel ## all benchmarks
 
 format: ## clang-format the C sources in place
-	@command -v clang-format >/dev/null || { echo "clang-format not found (apt-get install clang-format)"; exit 1; }
+	@command -v clang-format >/dev/null || { echo "clang-format not found (make setup-test installs it)"; exit 1; }
 	clang-format -i $(C_SOURCES)
 
 format-check: ## fail if any C source is not clang-formatted
-	@command -v clang-format >/dev/null || { echo "clang-format not found (apt-get install clang-format)"; exit 1; }
+	@command -v clang-format >/dev/null || { echo "clang-format not found (make setup-test installs it)"; exit 1; }
 	clang-format --dry-run -Werror $(C_SOURCES)
 
-lock: ## regenerate tools/requirements.txt from tools/requirements.in
-	$(PY) -m pip install -q -r tools/requirements.in
-	{ sed -n '1,2p' tools/requirements.txt; $(PY) -m pip freeze --exclude-editable; } > tools/requirements.txt.new
-	mv tools/requirements.txt.new tools/requirements.txt
-	@echo "tools/requirements.txt updated; the next tools/setup.sh run installs it"
+lock: ## regenerate tools/requirements-{lab,test}.txt from tools/requirements-{lab,test}.in (LOCK_UPGRADE=1: newest versions)
+	tools/lock.sh
 
 clean: ## remove build directories
 	rm -rf build build-asan build-clang build-tsan build-fuzz

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Sets the MiniTorch kernel up on a Google Colab VM: Debian packages, a Release build (with the
+# Sets the MiniTorch kernel up on a Google Colab VM: the Debian packages of tools/debian-lab.txt
+# (what `make lab` installs; Colab brings its own Python and Jupyter), a Release build (with the
 # cuda backend when Colab's CUDA toolkit is there, as on its GPU runtimes), and the kernelspec in
 # /usr/local/share/jupyter, where Colab's Jupyter finds it. Run by the first cell of each course
 # notebook (notebooks/src/colab_cell.py) and by notebooks/colab_setup.ipynb; a page reload then
@@ -10,8 +11,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 export DEBIAN_FRONTEND=noninteractive
 echo "minitorch: installing build dependencies"
 apt-get -qq update
-apt-get -qq install -y --no-install-recommends build-essential cmake pkg-config libzmq3-dev \
-    libjansson-dev libsodium-dev >/dev/null
+mapfile -t packages < <(sed -e 's/#.*//' tools/debian-lab.txt | tr -s ' \t' '\n' | sed '/^$/d')
+apt-get -qq install -y --no-install-recommends "${packages[@]}" >/dev/null
 [ -d /usr/local/cuda/bin ] && export PATH=/usr/local/cuda/bin:$PATH
 echo "minitorch: building (nvcc: $(command -v nvcc || echo none))"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DMT_BUILD_TESTS=OFF >/dev/null

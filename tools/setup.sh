@@ -1,9 +1,16 @@
 #!/usr/bin/env bash
-# Set up everything minitorch-kernel needs to build and test, idempotently:
-#   1. Debian/Ubuntu packages (compiler, CMake, libzmq, Jansson, libsodium): only the missing ones
-#      are installed, with one `apt-get update` first, via sudo when not root.
-#   2. A Python virtual environment in .venv with the pinned lock tools/requirements.txt; pip runs
-#      again only when the lock changed (stamp: .venv/.requirements.sha256).
+# Set up what minitorch-kernel needs, idempotently, in one of two sizes:
+#   tools/setup.sh lab    (default; `make lab`) building and running the kernel, with JupyterLab
+#                         and classic Notebook: tools/debian-lab.txt, tools/requirements-lab.txt
+#   tools/setup.sh test   (`make test`) the lab set plus the test and benchmark tools:
+#                         tools/debian-test.txt, tools/requirements-test.txt (which includes the
+#                         lab lock), installed into the same .venv
+#   1. Debian/Ubuntu packages: only the missing ones are installed, with one `apt-get update`
+#      first, via sudo when not root.
+#   2. A Python virtual environment in .venv with the pinned lock; pip runs again only when a lock
+#      changed. The stamp .venv/.requirements.sha256 holds one line per lock installed
+#      ("lab SHA", "test SHA"): a venv set up for test also serves lab, and `make test` after
+#      `make lab` only adds the test lock's packages.
 # Works unattended (CI=true, no terminal). A second run installs nothing and says so.
 #
 # Environment:
@@ -14,16 +21,23 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 ROOT=$(pwd)
 VENV="$ROOT/.venv"
-LOCK="$ROOT/tools/requirements.txt"
 STAMP="$VENV/.requirements.sha256"
 PYTHON=${PYTHON:-python3}
 
-# build-essential: gcc, make, libc headers (libgomp for OpenMP comes with gcc).
-# clang (and libomp-dev for its OpenMP) and clang-format: `make test` also builds with clang and
-# checks formatting. chromium: the browser test drives Debian's Chromium headless (Playwright
-# for Python from .venv, never a downloaded browser). valgrind: memcheck over scripted sessions.
-PACKAGES=(build-essential cmake pkg-config libzmq3-dev libjansson-dev libsodium-dev clang libomp-dev
-          clang-format chromium valgrind)
+SET=${1:-lab}
+case "$SET" in
+    lab) SETS=(lab) ;;
+    test) SETS=(lab test) ;;
+    *) echo "usage: tools/setup.sh [lab|test]" >&2; exit 2 ;;
+esac
+
+# The words of a package list, without its comments.
+list() { sed -e 's/#.*//' "$ROOT/tools/$1" | tr -s ' \t' '\n' | sed '/^$/d'; }
+PACKAGES=()
+for s in "${SETS[@]}"; do
+    mapfile -t -O "${#PACKAGES[@]}" PACKAGES < <(list "debian-$s.txt")
+done
+LOCK="$ROOT/tools/requirements-$SET.txt"
 
 export DEBIAN_FRONTEND=noninteractive
 export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1
@@ -83,7 +97,14 @@ else
 fi
 
 # --- 2. Python virtual environment -----------------------------------------------------------
-command -v "$PYTHON" >/dev/null 2>&1 || die "$PYTHON not found (set PYTHON=... or install python3)"
+if ! command -v "$PYTHON" >/dev/null 2>&1; then
+    # A bare Debian system has no python3; python3-venv brings it with ensurepip.
+    if [ "$PYTHON" = python3 ] && [ "${SETUP_SKIP_APT:-0}" != "1" ] \
+        && command -v dpkg-query >/dev/null 2>&1; then
+        apt_install python3-venv
+    fi
+    command -v "$PYTHON" >/dev/null 2>&1 || die "$PYTHON not found (set PYTHON=... or install python3)"
+fi
 
 venv_ok() { [ -x "$VENV/bin/python" ] && "$VENV/bin/python" -c 'import pip' >/dev/null 2>&1; }
 
@@ -124,13 +145,16 @@ else
 fi
 
 [ -f "$LOCK" ] || die "missing $LOCK"
-want=$(sha256sum "$LOCK" | cut -d' ' -f1)
+# Up to date when the stamp has the current hash of every lock this set needs.
+want=$(for s in "${SETS[@]}"; do
+    echo "$s $(sha256sum "$ROOT/tools/requirements-$s.txt" | cut -d' ' -f1)"; done)
 have=$(cat "$STAMP" 2>/dev/null || true)
-if [ "$want" = "$have" ]; then
-    say "Python packages up to date (.venv matches tools/requirements.txt)"
+if [ -z "$(comm -23 <(echo "$want" | sort) <(echo "$have" | sort))" ]; then
+    say "Python packages up to date (.venv matches tools/requirements-$SET.txt)"
 else
-    say "installing Python packages from tools/requirements.txt into .venv" \
-        "($(grep -cE '^[A-Za-z0-9]' "$LOCK") pinned packages; may take a few minutes)"
+    locks=(); for s in "${SETS[@]}"; do locks+=("$ROOT/tools/requirements-$s.txt"); done
+    say "installing Python packages from tools/requirements-$SET.txt into .venv" \
+        "($(cat "${locks[@]}" | grep -cE '^[A-Za-z0-9]') pinned packages; may take a few minutes)"
     "$VENV/bin/python" -m pip install -q -r "$LOCK"
     echo "$want" >"$STAMP"
     say "Python packages installed"
