@@ -20,15 +20,20 @@ one named by MT_KERNEL_BIN (default build/minitorch-kernel), installed for the r
 temporary kernelspec directory. Volatile metadata (execution timestamps) is not kept, so that a
 rebuild that changes nothing changes no byte. Every notebook starts with the Colab set-up cell,
 notebooks/src/colab_cell.py: Python that Colab's own runtime runs before the kernel is installed
-there, and that the kernel skips (its first line is the language's skip-cell mark).
+there, and that the kernel skips (its first line is the language's skip-cell mark). It is
+collapsed (COLAB_CELL_METADATA), so that a student outside Colab starts at the notebook's title.
+
+Test markers. A source cell carries nbval's comment markers (`# NBVAL_IGNORE_OUTPUT`, ...); in the
+notebook they become cell tags (MARKER_TAGS), which nbval reads as well, and the comment lines
+go: a student reads the cell, not the test's instructions.
 
 Check (`make test`, next to nbval itself):
-- every stored code cell was executed, and the only error outputs are in cells marked
-  `# NBVAL_RAISES_EXCEPTION` (which must have one);
-- at least 80% of all code cells are compared by nbval (not `# NBVAL_IGNORE_OUTPUT` or
-  `# NBVAL_SKIP`); the share of each notebook is printed;
+- every stored code cell was executed, and the only error outputs are in cells tagged
+  `raises-exception` (which must have one);
+- at least 80% of all code cells are compared by nbval (not tagged `nbval-ignore-output` or
+  `nbval-skip`); the share of each notebook is printed;
 - each notebook's source and .ipynb agree (the notebook was rebuilt after the source changed),
-  cells marked NBVAL_RAISES_EXCEPTION tagged `raises-exception` included;
+  cell tags and the set-up cell's metadata included;
 - the README's Colab badges are the ones for colab_repo.txt, one per notebook.
 """
 
@@ -97,6 +102,11 @@ def github_repo():
     return repo
 
 
+# The set-up cell is collapsed: JupyterLab and Notebook 7 hide its source (jupyter.source_hidden),
+# Colab shows it as a form (cellView), titled by its `#@title` line.
+COLAB_CELL_METADATA = {"cellView": "form", "jupyter": {"source_hidden": True}}
+
+
 def colab_cell():
     with open(os.path.join(SRC, "colab_cell.py"), encoding="utf-8") as f:
         return ("code", f.read().rstrip("\n").replace("@GITHUB_REPO@", github_repo()))
@@ -138,6 +148,7 @@ def set_repo(repo):
         path = os.path.join(OUT, name + ".ipynb")
         nb = nbformat.read(path, as_version=4)
         nb.cells[0].source = cell
+        nb.cells[0].metadata.update(COLAB_CELL_METADATA)
         nbformat.write(nb, path)
     nbformat.write(colab_setup_notebook(), os.path.join(OUT, "colab_setup.ipynb"))
     text, m = readme_badges()
@@ -148,26 +159,47 @@ def set_repo(repo):
     print(f"Colab set-up cells and README badges now point at github.com/{repo}")
 
 
-def tags(kind, text):
-    """A cell's tags: `raises-exception` for a cell that raises on purpose (marked
-    NBVAL_RAISES_EXCEPTION for nbval), which JupyterLab's Run All and nbconvert --execute honour:
-    they go on past it instead of stopping there."""
-    return ["raises-exception"] if kind == "code" and "# NBVAL_RAISES_EXCEPTION" in markers(
-        text) else []
+# nbval's comment markers and the tags that replace them in a notebook (nbval's metadata_tags).
+# `raises-exception` is also what JupyterLab's Run All and nbconvert --execute honour: they go on
+# past a cell that raises on purpose instead of stopping there.
+MARKER_TAGS = {"# NBVAL_RAISES_EXCEPTION": "raises-exception",
+               "# NBVAL_IGNORE_OUTPUT": "nbval-ignore-output",
+               "# NBVAL_CHECK_OUTPUT": "nbval-check-output",
+               "# NBVAL_SKIP": "nbval-skip"}
 
 
-def to_notebook(name, cells):
+def notebook_cells(name):
+    """The cells of notebooks/NAME.ipynb as its source makes them: [(kind, source, metadata)],
+    the Colab set-up cell first; in code cells nbval's markers are tags instead of comments."""
+    cells = [("code", colab_cell()[1], COLAB_CELL_METADATA)]
+    for kind, text in parse(os.path.join(SRC, name + ".mt")):
+        found = markers(text) if kind == "code" else set()
+        if found - MARKER_TAGS.keys():
+            raise SystemExit(f"notebooks/src/{name}.mt: unknown nbval marker "
+                             f"{sorted(found - MARKER_TAGS.keys())}")
+        if found:
+            text = "\n".join(ln for ln in text.split("\n") if not markers(ln))
+        tags = [MARKER_TAGS[m] for m in sorted(found)]
+        cells.append((kind, text, {"tags": tags} if tags else {}))
+    return cells
+
+
+def cell_tags(cell):
+    return set(cell.metadata.get("tags", []))
+
+
+def to_notebook(name):
+    import copy
+
     import nbformat
 
-    cells = [colab_cell()] + cells
     nb = nbformat.v4.new_notebook()
     nb.metadata["kernelspec"] = dict(KERNELSPEC)
-    for i, (kind, text) in enumerate(cells):
+    for i, (kind, text, metadata) in enumerate(notebook_cells(name)):
         cell = (nbformat.v4.new_markdown_cell if kind == "markdown" else nbformat.v4.new_code_cell)(
             text)
         cell["id"] = f"{name[:40]}-{i:02d}"
-        if tags(kind, text):
-            cell.metadata["tags"] = tags(kind, text)
+        cell.metadata.update(copy.deepcopy(metadata))
         nb.cells.append(cell)
     return nb
 
@@ -205,7 +237,7 @@ def build(names):
     with tempfile.TemporaryDirectory() as tmp:
         install_kernel(kernel, tmp)
         for name in names:
-            nb = to_notebook(name, parse(os.path.join(SRC, name + ".mt")))
+            nb = to_notebook(name)
             print(f"executing {name} ...", flush=True)
             NotebookClient(nb, kernel_name="minitorch", timeout=1200, allow_errors=True,
                            resources={"metadata": {"path": OUT}}).execute()
@@ -220,8 +252,8 @@ def build(names):
 
 
 def markers(source):
-    """nbval's comment markers in a cell, as nbval finds them (find_comment_markers: a comment
-    line whose text, stripped of '#' and spaces, is exactly the marker), as "# NAME"."""
+    """nbval's comment markers in a source cell (a comment line whose text, stripped of '#' and
+    spaces, starts with NBVAL_; nbval's find_comment_markers takes the exact names), as "# NAME"."""
     found = set()
     for ln in source.splitlines():
         ln = ln.strip()
@@ -231,25 +263,24 @@ def markers(source):
 
 
 def errors(name, nb):
-    """Cells that were not run, errors outside NBVAL_RAISES_EXCEPTION cells, and such cells
+    """Cells that were not run, errors outside cells tagged raises-exception, and such cells
     without an error."""
     out = []
     for i, cell in enumerate(nb.cells):
         if cell.cell_type != "code":
             continue
-        m = markers(cell.source)
-        if "# NBVAL_SKIP" in m:
+        if "nbval-skip" in cell_tags(cell):
             continue
         if cell.get("execution_count") is None:
             out.append(f"{name}: code cell {i} was not executed")
         has_error = any(o.get("output_type") == "error" for o in cell.get("outputs", []))
-        raises = "# NBVAL_RAISES_EXCEPTION" in m
+        raises = "raises-exception" in cell_tags(cell)
         if has_error and not raises:
             err = next(o for o in cell.outputs if o.get("output_type") == "error")
             out.append(f"{name}: code cell {i} has an error output: {err.get('ename')}: "
                        f"{err.get('evalue')}")
         if raises and not has_error:
-            out.append(f"{name}: code cell {i} is marked NBVAL_RAISES_EXCEPTION but ran clean")
+            out.append(f"{name}: code cell {i} is tagged raises-exception but ran clean")
     return out
 
 
@@ -266,9 +297,8 @@ def check():
             problems.append(f"{name}: notebooks/{name}.ipynb missing (tools/notebooks.py build)")
             continue
         nb = nbformat.read(path, as_version=4)
-        want = [(kind, text, tags(kind, text))
-                for kind, text in [colab_cell()] + parse(os.path.join(SRC, name + ".mt"))]
-        have = [(c.cell_type, c.source, c.metadata.get("tags", [])) for c in nb.cells]
+        want = notebook_cells(name)
+        have = [(c.cell_type, c.source, c.metadata) for c in nb.cells]
         if have != want:
             problems.append(f"{name}: notebooks/{name}.ipynb does not match its source "
                             f"(rebuild: tools/notebooks.py build {name})")
@@ -277,7 +307,7 @@ def check():
         # output is compared trivially) does not count towards the share
         code = [c for c in nb.cells[1:] if c.cell_type == "code"]
         ignored = [c for c in code
-                   if markers(c.source) & {"# NBVAL_IGNORE_OUTPUT", "# NBVAL_SKIP"}]
+                   if cell_tags(c) & {"nbval-ignore-output", "nbval-skip"}]
         total += len(code)
         compared += len(code) - len(ignored)
         share = (len(code) - len(ignored)) / len(code) if code else 1.0

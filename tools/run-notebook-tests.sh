@@ -4,13 +4,13 @@
 #   tools/run-notebook-tests.sh KERNEL_BIN
 #
 # 1. tools/notebooks.py check: every stored notebook matches its source in notebooks/src, every
-#    code cell was run, errors only where a cell is marked NBVAL_RAISES_EXCEPTION, and at least
-#    80% of the code cells are compared (not NBVAL_IGNORE_OUTPUT / NBVAL_SKIP); the README's
+#    code cell was run, errors only where a cell is tagged raises-exception, and at least
+#    80% of the code cells are compared (not tagged nbval-ignore-output / nbval-skip); the README's
 #    Colab badges and every set-up cell name notebooks/src/colab_repo.txt's repository (and
 #    tests/notebooks/test_colab_repo.py checks set-repo and that check on a copy).
 # 2. nbval, strict (not --nbval-lax): each notebook run afresh by the kernel, every cell's
-#    outputs compared with the stored ones after tests/notebooks/sanitize.cfg. (nbval reads the
-#    `raises-exception` tag as well as the comment marker and warns that both say the same.)
+#    outputs compared with the stored ones after tests/notebooks/sanitize.cfg. nbval reads its
+#    markers from the cells' tags (tools/notebooks.py turns the sources' NBVAL_ comments into them).
 # 3. jupyter nbconvert --execute without --allow-errors: what Run All does in JupyterLab. Cells
 #    that raise on purpose carry the `raises-exception` tag (tools/notebooks.py writes it from
 #    NBVAL_RAISES_EXCEPTION), so every notebook must run to its end.
@@ -33,8 +33,7 @@ mapfile -t notebooks < <(for src in notebooks/src/*.mt; do
     name=$(basename "$src" .mt); echo "notebooks/$name.ipynb"; done)
 [ ${#notebooks[@]} -gt 0 ] || { echo "error: no notebooks" >&2; exit 1; }
 "$PY" -m pytest -p no:cacheprovider --nbval "${notebooks[@]}" --nbval-kernel-name minitorch \
-    --nbval-sanitize-with tests/notebooks/sanitize.cfg --nbval-cell-timeout 1200 -q \
-    -W "ignore:Overlapping options from comments and metadata:UserWarning" || status=1
+    --nbval-sanitize-with tests/notebooks/sanitize.cfg --nbval-cell-timeout 1200 -q || status=1
 
 echo "-- jupyter nbconvert --execute (no --allow-errors: Run All reaches every notebook's end)"
 for nb in "${notebooks[@]}"; do

@@ -1,8 +1,5 @@
-# minitorch: skip-cell (Python for Google Colab; the MiniTorch kernel does not run it)
-# Google Colab: run this cell first. Colab opens the notebook in its own Python runtime until the
-# MiniTorch kernel is installed on the VM; this cell installs it (a few minutes: Debian packages
-# and a build with CUDA), then reload the page and Colab connects the notebook to it. Outside
-# Colab the cell does nothing.
+# minitorch: skip-cell. Google Colab only: run this cell first, then reload the page.
+#@title Google Colab only: run this cell first (it installs the MiniTorch kernel), then reload the page
 import sys
 if "google.colab" in sys.modules:
     REPO_URL = "https://github.com/@GITHUB_REPO@.git"

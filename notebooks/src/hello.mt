@@ -40,7 +40,6 @@ totl + 1
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-# (updated in place: nbval sees the display's first state, the stored notebook its last)
 display("step 0 of 3", display_id="progress")
 for step in range(1, 4):
     sleep(0.1)

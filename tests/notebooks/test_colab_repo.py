@@ -1,6 +1,8 @@
 """tools/notebooks.py set-repo and check, on a copy of the repository's notebooks and README:
 the repository's GitHub location reaches every Colab set-up cell and badge, and check fails
-when the README's badges and notebooks/src/colab_repo.txt disagree."""
+when the README's badges and notebooks/src/colab_repo.txt disagree. And what a student sees
+first in a stored course notebook: the set-up cell collapsed, no nbval comment anywhere (the
+markers are cell tags)."""
 
 import json
 import os
@@ -45,6 +47,9 @@ def test_set_repo_reaches_every_cell_and_badge(tmp_path):
         cell = setup_cell(os.path.join(tmp, "notebooks", n))
         assert 'REPO_URL = "https://github.com/someone/mt-fork.git"' in cell, n
         assert "OWNER" not in cell, n
+        if n != "colab_setup.ipynb":
+            with open(os.path.join(tmp, "notebooks", n), encoding="utf-8") as f:
+                assert json.load(f)["cells"][0]["metadata"]["jupyter"] == {"source_hidden": True}
     with open(os.path.join(tmp, "README.md"), encoding="utf-8") as f:
         readme = f.read()
     for n in ["colab_setup", "01_tour", "06_training"]:
@@ -52,6 +57,32 @@ def test_set_repo_reaches_every_cell_and_badge(tmp_path):
                 f"notebooks/{n}.ipynb") in readme
     assert "colab.research.google.com/github/OWNER" not in readme
     assert tool(tmp, "check").returncode == 0
+
+
+def course_notebooks(root):
+    names = sorted(n[:-3] for n in os.listdir(os.path.join(root, "notebooks", "src"))
+                   if n.endswith(".mt"))
+    assert "hello" in names and "06_training" in names
+    return names
+
+
+def test_setup_cell_collapsed_and_markers_are_tags():
+    tagged = 0
+    for name in course_notebooks(ROOT):
+        with open(os.path.join(ROOT, "notebooks", name + ".ipynb"), encoding="utf-8") as f:
+            cells = json.load(f)["cells"]
+        assert cells[0]["metadata"] == {"cellView": "form", "jupyter": {"source_hidden": True}}
+        assert "".join(cells[0]["source"]).startswith("# minitorch: skip-cell"), name
+        with open(os.path.join(ROOT, "notebooks", "src", name + ".mt"), encoding="utf-8") as f:
+            src = f.read()
+        for marker, tag in [("NBVAL_RAISES_EXCEPTION", "raises-exception"),
+                            ("NBVAL_IGNORE_OUTPUT", "nbval-ignore-output")]:
+            n = sum(1 for c in cells if tag in c["metadata"].get("tags", []))
+            assert n == src.count("# " + marker), (name, marker)
+            tagged += n
+        for c in cells:
+            assert "NBVAL_" not in "".join(c["source"]), (name, c["source"])
+    assert tagged > 10
 
 
 def test_check_fails_on_stale_badges(tmp_path):
