@@ -21,7 +21,8 @@ from packaging.utils import canonicalize_name
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TOOLS = os.path.join(ROOT, "tools")
 
-DEBIAN_TEST_TOOLS = {"clang", "libomp-dev", "clang-format", "chromium", "valgrind"}
+DEBIAN_TEST_TOOLS = {"clang", "libomp-dev", "libclang-rt-dev", "clang-format", "chromium",
+                     "valgrind"}
 PYTHON_TEST_TOOLS = {"pytest", "nbval", "hypothesis", "playwright", "vl-convert-python", "numpy",
                      "jupyter-kernel-test", "coverage"}
 
