@@ -554,9 +554,15 @@ json_t *dsl_value_bundle(struct dsl_value v, const char *renderer, enum dsl_vsta
     render_buf_free(&b);
     if (bundle && v.kind == DSL_TENSOR) { /* and a table with the layout facts, for the front end */
         render_buf_init(&b, DSL_MAX_STR_BYTES);
-        json_t *html = render_tensor_html(&b, v.as.t) == 0 ? json_string(render_buf_str(&b)) : NULL;
+        int st_html = render_tensor_html(&b, v.as.t);
+        /* a table too big to send (set_printoptions(profile="full") on a big tensor): the text
+         * alone, which says where it was cut */
+        bool too_big = st_html != 0 && b.over && !b.nomem;
+        json_t *html = st_html == 0 ? json_string(render_buf_str(&b)) : NULL;
         render_buf_free(&b);
-        if (!html || json_object_set_new(bundle, "text/html", html) != 0) {
+        if (too_big) {
+            /* nothing to add */
+        } else if (!html || json_object_set_new(bundle, "text/html", html) != 0) {
             json_decref(bundle);
             bundle = NULL;
         }

@@ -270,8 +270,9 @@ static void test_tensor_text_limit(void)
     mt_tensor_release(t);
 }
 
-#define TABLE                                                                                      \
-    "<div class=\"minitorch-tensor\"><table style=\"font-family:monospace;text-align:right\">"
+#define BOX "<div class=\"minitorch-tensor\" style=\"overflow-x:auto\">"
+#define TABLE BOX "<table style=\"font-family:monospace;text-align:right;white-space:nowrap\">"
+#define PRE "<pre style=\"white-space:pre\">"
 #define FOOTER "<div style=\"font-size:smaller;color:#666\">"
 
 static void test_tensor_html(void)
@@ -305,12 +306,13 @@ static void test_tensor_html(void)
     CHECK(strstr(html_of(a), "requires_grad true (leaf) &middot; grad set</div>") != NULL);
     /* empty and 3-D: the text form in <pre> */
     struct mt_tensor *e = make(2, (int64_t[]){0, 3}, NULL);
-    CHECK_STR(html_of(e), "<div class=\"minitorch-tensor\"><pre>tensor([], shape=(0, 3), "
-                          "backend=simple)</pre>" FOOTER "shape (0, 3) &middot; strides (3, 1) "
-                          "&middot; backend simple &middot; requires_grad false</div></div>");
+    CHECK_STR(html_of(e),
+              BOX PRE "tensor([], shape=(0, 3), "
+                      "backend=simple)</pre>" FOOTER "shape (0, 3) &middot; strides (3, 1) "
+                      "&middot; backend simple &middot; requires_grad false</div></div>");
     struct mt_tensor *cube = arange(3, (int64_t[]){2, 1, 2}, 0, 1);
-    CHECK(strstr(html_of(cube), "<pre>tensor([[[0.0000, 1.0000]],\n\n        [[2.0000, "
-                                "3.0000]]], shape=(2, 1, 2), backend=simple)</pre>") != NULL);
+    CHECK(strstr(html_of(cube), PRE "tensor([[[0.0000, 1.0000]],\n\n        [[2.0000, "
+                                    "3.0000]]], shape=(2, 1, 2), backend=simple)</pre>") != NULL);
     CHECK(strstr(html_of(cube), "<table") == NULL);
     mt_tensor_release(a);
     mt_tensor_release(one);
@@ -324,47 +326,91 @@ static void test_tensor_html(void)
 
 static void test_tensor_html_summary(void)
 {
-    /* 20 x 20 is shown whole */
-    struct mt_tensor *t = arange(2, (int64_t[]){20, 20}, 0, 1);
+    /* 1,000 elements are shown whole, as in the text form: 20 x 50, 50 columns wide (the box
+     * scrolls) */
+    struct mt_tensor *t = arange(2, (int64_t[]){20, 50}, 0, 1);
     const char *h = html_of(t);
     CHECK_INT(count(h, "<tr>"), 21);
-    CHECK_INT(count(h, "<td>"), 400);
+    CHECK_INT(count(h, "<td>"), 1000);
     CHECK(strstr(h, "&hellip;") == NULL && strstr(h, "&#8942;") == NULL);
     mt_tensor_release(t);
-    /* 25 x 30: rows 0-9 and 15-24 around a row of vertical ellipses, columns 0-9 and 20-29
-     * around a column of ellipses; element (i, j) = 30 i + j */
-    t = arange(2, (int64_t[]){25, 30}, 0, 1);
+    /* 40 x 30 (past 1,000): rows 0-2 and 37-39 around a row of vertical ellipses, columns 0-2
+     * and 27-29 around a column of ellipses, where the text form has "..."; element (i, j) =
+     * 100 + 30 i + j */
+    t = arange(2, (int64_t[]){40, 30}, 100, 1);
     h = html_of(t);
-    CHECK_INT(count(h, "<tr>"), 1 + 10 + 1 + 10);
-    CHECK_INT(count(h, "<td>&hellip;</td>"), 20);
-    CHECK_INT(count(h, "<td>&#8942;</td>"), 20);
+    CHECK_INT(count(h, "<tr>"), 1 + 3 + 1 + 3);
+    CHECK_INT(count(h, "<td>&hellip;</td>"), 6);
+    CHECK_INT(count(h, "<td>&#8942;</td>"), 6);
     CHECK_INT(count(h, "&#8945;"), 1);
-    CHECK(strstr(h, "<th>8</th><th>9</th><th>&hellip;</th><th>20</th><th>21</th>") != NULL);
-    CHECK(strstr(h, "<th>10</th>") == NULL && strstr(h, "<th>14</th>") == NULL);
-    CHECK_INT(count(h, "<th>19</th>"), 1); /* row 19; column 19 is cut */
-    CHECK_INT(count(h, "<th>20</th>"), 2); /* row and column 20 */
-    CHECK(strstr(h, "<tr><th>9</th><td>270.0000</td>") != NULL);
-    CHECK(strstr(h, "<td>279.0000</td><td>&hellip;</td><td>290.0000</td>") != NULL);
-    /* the ellipsis row right after row 9, then row 15 */
-    CHECK(strstr(h, "<td>299.0000</td></tr><tr><th>&#8942;</th><td>&#8942;</td>") != NULL);
-    CHECK(strstr(h, "</tr><tr><th>15</th><td>450.0000</td>") != NULL);
-    CHECK(strstr(h, "<td>749.0000</td></tr></table>") != NULL);
-    CHECK(strstr(h, "shape (25, 30) &middot; strides (30, 1)") != NULL);
+    CHECK(strstr(h, "<th></th><th>0</th><th>1</th><th>2</th><th>&hellip;</th><th>27</th>"
+                    "<th>28</th><th>29</th></tr>") != NULL);
+    CHECK(strstr(h, "<th>3</th>") == NULL && strstr(h, "<th>36</th>") == NULL);
+    CHECK(strstr(h, "<tr><th>2</th><td>160.0000</td><td>161.0000</td><td>162.0000</td>"
+                    "<td>&hellip;</td><td>187.0000</td><td>188.0000</td><td>189.0000</td></tr>"
+                    "<tr><th>&#8942;</th><td>&#8942;</td>") != NULL);
+    CHECK(strstr(h, "</tr><tr><th>37</th><td>1210.0000</td>") != NULL);
+    CHECK(strstr(h, "<td>1299.0000</td></tr></table>") != NULL);
+    CHECK(strstr(h, "shape (40, 30) &middot; strides (30, 1)") != NULL);
+    /* the text form leaves out the same entries: 160, 161, 162, ..., 187, 188, 189 */
+    CHECK(strstr(text_of(t), "[ 160.0000,  161.0000,  162.0000,  ...,  187.0000,  188.0000,\n"
+                             "          189.0000],\n        ...,\n        [1210.0000,") != NULL);
     mt_tensor_release(t);
-    /* 1-D past 20: entries 0-9 and 11-20 */
-    t = arange(1, (int64_t[]){21}, 0, 1);
+    /* 1-D past 1,000: entries 0-2 and 998-1000 */
+    t = arange(1, (int64_t[]){1001}, 0, 1);
     h = html_of(t);
-    CHECK(strstr(h, "<th>9</th><th>&hellip;</th><th>11</th>") != NULL);
-    CHECK(strstr(h, "<td>9.0000</td><td>&hellip;</td><td>11.0000</td>") != NULL);
+    CHECK(strstr(h, "<th>2</th><th>&hellip;</th><th>998</th>") != NULL);
+    CHECK(strstr(h, "<td>2.0000</td><td>&hellip;</td><td>998.0000</td>") != NULL);
     CHECK_INT(count(h, "<tr>"), 2);
     mt_tensor_release(t);
     /* a huge one reads only what it shows and stays small */
     t = NULL;
     CHECK_INT(mt_zeros(ctx, MT_BACKEND_SIMPLE, 2, (int64_t[]){2000, 3000}, &t), MT_OK);
     h = html_of(t);
-    CHECK(strlen(h) < 12000);
-    CHECK_INT(count(h, "<td>0.0000</td>"), 400);
+    CHECK(strlen(h) < 2000);
+    CHECK_INT(count(h, "<td>0.0000</td>"), 36);
     mt_tensor_release(t);
+}
+
+/* set_printoptions' settings reach both forms alike */
+static void test_print_options(void)
+{
+    const struct render_print_options dflt = RENDER_PRINT_DEFAULTS;
+    struct render_print_options o = dflt;
+    struct mt_tensor *t = arange(2, (int64_t[]){5, 4}, 0, 0.5f);
+    /* threshold 10, 1 edge item, 2 decimals: rows 0 and 4, columns 0 and 3 */
+    o.threshold = 10;
+    o.edgeitems = 1;
+    o.precision = 2;
+    render_set_print_options(&o);
+    CHECK_STR(text_of(t), "tensor([[0.00,  ..., 1.50],\n        ...,\n        [8.00,  ..., 9.50]], "
+                          "shape=(5, 4), backend=simple)");
+    const char *h = html_of(t);
+    CHECK(strstr(h,
+                 "<th></th><th>0</th><th>&hellip;</th><th>3</th></tr>"
+                 "<tr><th>0</th><td>0.00</td><td>&hellip;</td><td>1.50</td></tr>"
+                 "<tr><th>&#8942;</th><td>&#8942;</td><td>&#8945;</td><td>&#8942;</td></tr>"
+                 "<tr><th>4</th><td>8.00</td><td>&hellip;</td><td>9.50</td></tr></table>") != NULL);
+    /* scientific notation forced on; a line width of 30 */
+    o = dflt;
+    o.sci_mode = 1;
+    o.linewidth = 30;
+    render_set_print_options(&o);
+    struct mt_tensor *v = make(1, (int64_t[]){3}, (float[]){1.5f, 2, -3});
+    CHECK_STR(text_of(v), "tensor([ 1.5000e+00,\n         2.0000e+00,\n        -3.0000e+00],\n"
+                          "       shape=(3,),\n       backend=simple)");
+    CHECK(strstr(html_of(v), "<td>1.5000e+00</td><td>2.0000e+00</td><td>-3.0000e+00</td>") != NULL);
+    /* and off: fixed even where the magnitudes would ask for scientific */
+    o.sci_mode = 0;
+    o.linewidth = 80;
+    render_set_print_options(&o);
+    struct mt_tensor *w = make(1, (int64_t[]){2}, (float[]){0.001f, 1000});
+    CHECK_STR(text_of(w), "tensor([   0.0010, 1000.0000], shape=(2,), backend=simple)");
+    render_set_print_options(&dflt);
+    CHECK_STR(text_of(w), "tensor([1.0000e-03, 1.0000e+03], shape=(2,), backend=simple)");
+    mt_tensor_release(t);
+    mt_tensor_release(v);
+    mt_tensor_release(w);
 }
 
 int main(void)
@@ -381,6 +427,7 @@ int main(void)
     RUN_TEST(test_tensor_text_limit);
     RUN_TEST(test_tensor_html);
     RUN_TEST(test_tensor_html_summary);
+    RUN_TEST(test_print_options);
     render_buf_free(&out);
     mt_ctx_free(ctx);
     return TEST_SUMMARY();

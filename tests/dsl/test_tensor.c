@@ -656,8 +656,11 @@ static void test_display(void)
     /* scientific when the magnitudes need it (PyTorch's rule) */
     CHECK_STR(OK(s, "tensor([1e-5, 1, 100])"),
               "tensor([1.0000e-05, 1.0000e+00, 1.0000e+02], shape=(3,), backend=fast)");
+    /* whole numbers too: torch.tensor([1., 2000.]) prints 1.0000e+00, 2.0000e+03 */
     CHECK_STR(OK(s, "tensor([1, 2000])"),
-              "tensor([   1.0000, 2000.0000], shape=(2,), backend=fast)");
+              "tensor([1.0000e+00, 2.0000e+03], shape=(2,), backend=fast)");
+    CHECK_STR(OK(s, "tensor([1, 1000])"),
+              "tensor([   1.0000, 1000.0000], shape=(2,), backend=fast)");
     CHECK_STR(OK(s, "tensor([0.5, 2000])"),
               "tensor([5.0000e-01, 2.0000e+03], shape=(2,), backend=fast)");
     CHECK_STR(OK(s, "tensor([1, 0]) / 0"), "tensor([inf, nan], shape=(2,), backend=fast)");

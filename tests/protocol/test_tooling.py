@@ -255,13 +255,19 @@ def test_tensor_bundle_small_table(kc):
 def test_tensor_bundle_summaries(kc):
     execute(kc, "big = ones(25, 30)")
     data = data_of(execute(kc, "big"))
-    # 750 elements: the text shows them all, the table is cut past 20 rows and columns
+    # 750 elements: the text and the table show them all (the table in a box that scrolls)
     assert data["text/plain"].count("1.0000") == 750 and "..." not in data["text/plain"]
     html = data["text/html"]
-    assert html.count("<tr>") == 22  # header, rows 0-9, the ellipsis row, rows 15-24
-    assert html.count("<td>1.0000</td>") == 400
-    assert "<th>9</th><th>&hellip;</th><th>20</th>" in html
-    assert "<tr><th>&#8942;</th>" in html and "<th>15</th>" in html and "<th>10</th>" not in html
+    assert html.count("<tr>") == 26 and html.count("<td>1.0000</td>") == 750
+    assert "&hellip;" not in html and "&#8942;" not in html
+    assert 'style="overflow-x:auto"' in html and "white-space:nowrap" in html
+    # past 1,000 both leave out the same: rows and columns 3 to 36 of 40 x 40
+    data = data_of(execute(kc, "ones(40, 40)"))
+    html = data["text/html"]
+    assert html.count("<tr>") == 8 and html.count("<td>1.0000</td>") == 36
+    assert "<th>2</th><th>&hellip;</th><th>37</th>" in html
+    assert "<tr><th>&#8942;</th>" in html and "<th>3</th>" not in html
+    assert data["text/plain"].count("1.0000") == 36
     # past 1,000 elements the text keeps 3 entries at each end of each dim
     text = data_of(execute(kc, "ones(1001)"))["text/plain"]
     assert re.fullmatch(r"tensor\(\[(1\.0000, ){3} \.\.\., (1\.0000, ){2}1\.0000\], "
@@ -270,9 +276,9 @@ def test_tensor_bundle_summaries(kc):
 
 def test_tensor_bundle_empty_deep_and_view(kc):
     html = data_of(execute(kc, "zeros(0, 3)"))["text/html"]
-    assert "<pre>tensor([], shape=(0, 3), backend=fast)</pre>" in html
+    assert '<pre style="white-space:pre">tensor([], shape=(0, 3), backend=fast)</pre>' in html
     html = data_of(execute(kc, "ones(2, 1, 2)"))["text/html"]
-    assert "<table" not in html and "<pre>tensor([[[1.0000, 1.0000]],\n\n" in html
+    assert "<table" not in html and '">tensor([[[1.0000, 1.0000]],\n\n' in html
     html = data_of(execute(kc, "tensor([[1, 2, 3], [4, 5, 6]]).permute(1, 0)"))["text/html"]
     assert "<tr><th>2</th><td>3.0000</td><td>6.0000</td></tr>" in html
     assert "shape (3, 2) &middot; strides (1, 3)" in html
