@@ -816,8 +816,8 @@ static const char *const dataset_params[] = {"name", "n", "seed", NULL};
 static const char *const linear_params[] = {"in_size", "out_size", NULL};
 static const char *const mlp_params[] = {"in_size", "hidden", "out_size", NULL};
 static const char *const sgd_params[] = {"params", "rate", NULL};
-static const char *const train_params[] = {"model", "data", "rate",    "epochs",
-                                           "batch", "log",  "backend", NULL};
+static const char *const train_params[] = {"model", "data",    "rate",   "epochs", "batch",
+                                           "log",   "backend", "on_nan", NULL};
 static const char *const plot_params[] = {"model", "data", NULL};
 static const char *const heatmap_params[] = {"t", "title", NULL};
 static const char *const clear_params[] = {"wait", NULL};
@@ -994,15 +994,20 @@ const struct dsl_builtin dsl_builtins[] = {
      "runs: on the simple backend n = 1024 takes tens of seconds, and each doubling of n "
      "eight times longer; an interrupt stops it at once. A backend that cannot run here is "
      "listed as unavailable. Returns none."},
-    {"train", "train(model, data, rate=0.05, epochs=500, batch=10, log=10, backend=none)", 2, 7,
-     train_params, dsl_bi_train,
+    {"train",
+     "train(model, data, rate=0.05, epochs=500, batch=10, log=10, backend=none, "
+     "on_nan=\"stop\")",
+     2, 8, train_params, dsl_bi_train,
      "MiniTorch's training loop (Task 3.5) in the engine: every epoch shuffles the points, "
      "then for each batch computes out = model(x), the batch-mean binary cross-entropy of "
      "prob = out*y + (out-1)*(y-1), backward and an SGD step. Prints a log line every `log` "
      "epochs (epoch, loss summed over the epoch, correct, time per epoch), shows live progress, "
      "and ends with a summary, the decision boundary and the loss curve. backend (default: the "
      "model's) is where the steps run; the model keeps its training either way. An interrupt "
-     "stops after the current batch. The same loop written by hand gives the same numbers."},
+     "stops after the current batch. An epoch whose loss is nan or inf (steps too large) is "
+     "reported with the epoch, the loss before it and a smaller rate to try; on_nan=\"stop\" "
+     "then ends the run with the parameters as they were before that epoch, \"continue\" "
+     "trains on. The same loop written by hand gives the same numbers."},
     {"type", "type(x)", 1, 1, NULL, bi_type,
      "The name of x's type as a string: \"int\", \"float\", \"str\", \"bool\", \"none\", "
      "\"list\", \"tuple\" (a shape), \"range\", \"builtin_function\", \"tensor\", "

@@ -254,6 +254,78 @@ static void test_interrupt_in_the_live_chart(void)
     dsl_session_free(s);
 }
 
+static int count_of(const char *s, const char *what)
+{
+    int n = 0;
+    for (const char *p = s; (p = strstr(p, what)); p += strlen(what)) n++;
+    return n;
+}
+
+/* A loss that turns nan or inf says so on stderr (epoch, the loss before, a smaller rate), and
+ * on_nan chooses: "stop" (the default) ends the run with the parameters as after the last
+ * finite epoch, "continue" trains on and says the parameters hold nan. The fused step (fast) and
+ * the autodiff ops (simple) alike; the cuda path is in tests/lang/cuda/standin.mt. */
+static void test_nan_loss(void)
+{
+    static const char *const backends[] = {"fast", "simple"};
+    static struct sink k;
+    for (size_t b = 0; b < 2; b++) {
+        struct dsl_session *s = dsl_session_new();
+        char code[512];
+        /* the reference: one epoch of one step at rate 5 (finite); dataset(seed=1) seeds the
+         * generator, so the model drawn next is the same each time */
+        snprintf(code, sizeof code,
+                 "%%backend %s\ndef snap(m):\n    out = []\n    for p in m.parameters():\n"
+                 "        out.append(p.tolist())\n    return out\n"
+                 "ds = dataset(\"split\", 50, seed=1)\nm = mlp(2, 100, 1)\n"
+                 "train(m, ds, rate=5.0, epochs=1, batch=50, log=0)\nafter0 = snap(m)",
+                 backends[b]);
+        CHECK_INT(run_cell(s, code).rc, 0);
+        /* the same run for 30 epochs: epoch 1's loss is inf, the run stops, the model is as
+         * after epoch 0 */
+        memset(&k, 0, sizeof k);
+        struct outcome o = run_cell_with(s,
+                                         "ds = dataset(\"split\", 50, seed=1)\nm = mlp(2, 100, 1)\n"
+                                         "train(m, ds, rate=5.0, epochs=30, batch=50, log=1)",
+                                         &k);
+        CHECK_INT(o.rc, 0);
+        CHECK(strstr(k.log, "stdout:Epoch 0  loss 63.1") != NULL);
+        CHECK(strstr(k.log, "stderr:Epoch 1: the loss became inf (it was 63.1") != NULL);
+        CHECK(strstr(k.log,
+                     "try a smaller rate, e.g. train(..., rate=0.5). Training stopped, "
+                     "and the parameters are back to their values before this epoch") != NULL);
+        CHECK(strstr(k.log, "stdout:Stopped after 1 of 30 epochs on ") != NULL);
+        CHECK(strstr(k.log, "Epoch 2 ") == NULL);
+        CHECK(strstr(k.log, "parameters now hold nan") == NULL);
+        CHECK_STR(run_cell(s, "snap(m) == after0").result, "true");
+        /* nan from epoch 0 (ten steps an epoch): nothing kept, the model as it was made */
+        memset(&k, 0, sizeof k);
+        o = run_cell_with(s,
+                          "w = snap(m)\n"
+                          "train(m, ds, rate=5.0, epochs=30, log=10)",
+                          &k);
+        CHECK_INT(o.rc, 0);
+        CHECK(strstr(k.log, "stderr:Epoch 0: the loss is nan from the first epoch on. ") != NULL);
+        CHECK(strstr(k.log, "stdout:Stopped after 0 of 30 epochs on ") != NULL);
+        CHECK_STR(run_cell(s, "snap(m) == w").result, "true");
+        /* on_nan="continue": every epoch runs, said once, and the nan parameters are named */
+        memset(&k, 0, sizeof k);
+        o = run_cell_with(s, "train(m, ds, rate=5.0, epochs=3, log=1, on_nan=\"continue\")", &k);
+        CHECK_INT(o.rc, 0);
+        CHECK(strstr(k.log, "stderr:Epoch 0: the loss is nan from the first epoch on. ") != NULL);
+        CHECK(strstr(k.log, "Training goes on (on_nan=\"continue\").") != NULL);
+        CHECK(strstr(k.log, "stdout:Epoch 2  loss nan") != NULL);
+        CHECK(strstr(k.log, "stdout:Trained 3 of 3 epochs on ") != NULL);
+        CHECK(strstr(k.log, "stderr:The model's parameters now hold nan or inf") != NULL);
+        CHECK_INT(count_of(k.log, "the loss is nan"), 1);
+        CHECK_STR(run_cell(s, "snap(m) == w").result, "false");
+        o = run_cell(s, "train(m, ds, on_nan=\"ignore\")");
+        CHECK_STR(o.ename, "ValueError");
+        CHECK(strstr(o.evalue, "on_nan must be \"stop\" or \"continue\"") != NULL);
+        dsl_session_free(s);
+    }
+}
+
 int main(void)
 {
     RUN_TEST(test_summary_and_attributes);
@@ -263,5 +335,6 @@ int main(void)
     RUN_TEST(test_models);
     RUN_TEST(test_train_arguments);
     RUN_TEST(test_interrupt_in_the_live_chart);
+    RUN_TEST(test_nan_loss);
     return TEST_SUMMARY();
 }

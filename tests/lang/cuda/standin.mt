@@ -52,6 +52,33 @@ for i in range(6):
 print(same)
 # expect: true
 
+# a loss that turns inf on the fused kernel's path (one step per epoch, rate 5: epoch 0 is
+# finite, epoch 1 is not): the run stops there and the parameters are those after epoch 0, as
+# on simple's ops, bit for bit (the message itself goes to stderr: tests/dsl/test_training.c)
+%backend simple
+seed(5)
+m3 = mlp(2, 100, 1)
+train(m3, dataset("split", 50, seed=1), rate=5.0, epochs=30, batch=50, log=0)
+# expect: [..............................] epoch 0/30 starting
+# expect-re: \[#?\.+\] epoch 1/30 done
+# expect-re: Stopped after 1 of 30 epochs on simple \(autodiff ops\): loss [0-9.]+, correct [0-9]+/50, .*
+# expect: <training chart: decision boundary after 1 epochs, split; loss and time per epoch>
+%backend cuda
+seed(5)
+m4 = mlp(2, 100, 1)
+train(m4, dataset("split", 50, seed=1), rate=5.0, epochs=30, batch=50, log=0)
+# expect: [..............................] epoch 0/30 starting
+# expect-re: \[#?\.+\] epoch 1/30 done
+# expect-re: Stopped after 1 of 30 epochs on cuda \(fused kernel\): loss [0-9.]+, correct [0-9]+/50, .*
+# expect: <training chart: decision boundary after 1 epochs, split; loss and time per epoch>
+p3 = m3.parameters()
+p4 = m4.parameters()
+same = true
+for i in range(6):
+    same = same and (p3[i] == p4[i].to("simple")).all()[0] == 1 and (abs(p3[i]) < 1e30).all()[0] == 1
+print(same)
+# expect: true
+
 # user functions on cuda: the program and its generated kernel go to the library (the stand-in
 # runs the program; a GPU runs the kernel NVRTC compiled), with broadcasting, into cuda tensors
 def blend(a, b):
