@@ -393,7 +393,7 @@ static void test_evaluate(void)
     CHECK_STR(json_string_value(json_object_get(r, "text/plain")), "42");
     json_decref(r);
     CHECK_INT(dsl_evaluate(s, "none", &r, &err), 0);
-    CHECK_STR(json_string_value(json_object_get(r, "text/plain")), "none");
+    CHECK_STR(json_string_value(json_object_get(r, "text/plain")), "None");
     json_decref(r);
     CHECK_INT(dsl_evaluate(s, "'a' * 2", &r, &err), 0);
     CHECK_STR(json_string_value(json_object_get(r, "text/plain")), "'aa'");
@@ -414,7 +414,7 @@ static void test_evaluate(void)
     dsl_error_clear(&err);
     /* no output escapes evaluate */
     CHECK_INT(dsl_evaluate(s, "print('leak')", &r, &err), 0);
-    CHECK_STR(json_string_value(json_object_get(r, "text/plain")), "none");
+    CHECK_STR(json_string_value(json_object_get(r, "text/plain")), "None");
     json_decref(r);
     CHECK_INT(dsl_evaluate(s, "input()", &r, &err), -1);
     CHECK_STR(err.ename, "StdinNotImplementedError");

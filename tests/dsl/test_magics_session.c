@@ -243,7 +243,7 @@ static void test_seed_who_reset(void)
 {
     struct dsl_session *s = dsl_session_new();
     OK(s, "%seed 5\nx = rand(3).tolist()\nseed(5)\ny = rand(3).tolist()");
-    CHECK_STR(OK(s, "x == y"), "true");
+    CHECK_STR(OK(s, "x == y"), "True");
     FAILS(s, "%seed five", "UsageError");
     OK(s, "t = zeros(2, 3, requires_grad=true)\ndef f(a, b=1):\n    return a\nname = 'ok'");
     const char *who = stdout_of(s, "%who");
@@ -291,7 +291,7 @@ static void test_word_arguments(void)
 {
     struct dsl_session *s = dsl_session_new();
     OK(s, "%seed 7   # the lesson's seed\nx = rand(2).tolist()\nseed(7)\ny = rand(2).tolist()");
-    CHECK_STR(OK(s, "x == y"), "true");
+    CHECK_STR(OK(s, "x == y"), "True");
     FAILS(s, "%seed 7 8", "UsageError");
     FAILS(s, "%seed", "UsageError");
     OK(s, "%plot_renderer html  # Colab");

@@ -291,7 +291,7 @@ def test_display_data_and_other_values(kc):
     data = data_of(r, "display_data")
     assert data["text/plain"] == "tensor([1.0000, 1.0000], shape=(2,), backend=fast)"
     assert "<td>1.0000</td><td>1.0000</td>" in data["text/html"]
-    assert data_of(r) == {"text/plain": "[1, 'a', none]"}
-    for code, text in (("2.5", "2.5"), ("'<b>'", "'<b>'"), ("true", "true"),
+    assert data_of(r) == {"text/plain": "[1, 'a', None]"}
+    for code, text in (("2.5", "2.5"), ("'<b>'", "'<b>'"), ("true", "True"),
                        ("print", "<built-in function print>"), ("range(2)", "range(0, 2)")):
         assert data_of(execute(kc, code)) == {"text/plain": text}, code

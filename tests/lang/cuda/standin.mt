@@ -4,7 +4,7 @@
 # with device tensors (showing them, reading elements and lists, .to both ways, autodiff,
 # train()) on machines without a GPU; the kernels' own arithmetic is checked on a GPU.
 print(cuda_available())
-# expect: true
+# expect: True
 x = tensor([[1.0, 2.0], [3.0, 4.0]])
 y = x.to("cuda")
 print(y)
@@ -50,7 +50,7 @@ for i in range(6):
     same = same and p2[i].backend == "cuda" and (p1[i] == p2[i].to("simple")).all()[0] == 1
     same = same and (p1[i].grad == p2[i].grad.to("simple")).all()[0] == 1
 print(same)
-# expect: true
+# expect: True
 
 # a loss that turns inf on the fused kernel's path (one step per epoch, rate 5: epoch 0 is
 # finite, epoch 1 is not): the run stops there and the parameters are those after epoch 0, as
@@ -77,7 +77,7 @@ same = true
 for i in range(6):
     same = same and (p3[i] == p4[i].to("simple")).all()[0] == 1 and (abs(p3[i]) < 1e30).all()[0] == 1
 print(same)
-# expect: true
+# expect: True
 
 # user functions on cuda: the program and its generated kernel go to the library (the stand-in
 # runs the program; a GPU runs the kernel NVRTC compiled), with broadcasting, into cuda tensors
