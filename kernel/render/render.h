@@ -60,6 +60,13 @@ size_t render_float32_repr(float v, char *out, size_t cap);
  * backslash escapes for \\, the quote, \n \r \t and other control bytes (\xNN). */
 int render_str_repr(struct render_buf *b, const char *s, size_t n);
 
+/* Appends s[0..n) broken into lines between words, as a terminal shows prose: each line is
+ * `indent` spaces and as many words (split at spaces) as fit in `width` columns (a word longer
+ * than that has a line of its own), then '\n'. Front ends wrap a long stream line wherever the
+ * output area ends, mid-word, so text meant to be read is broken here. Returns 0, or -1 when
+ * the buffer failed. */
+int render_wrap(struct render_buf *b, const char *s, size_t n, int indent, int width);
+
 /* Appends `s` with & < > " ' escaped for HTML text and attributes. */
 int render_html_escape(struct render_buf *b, const char *s, size_t n);
 

@@ -96,6 +96,24 @@ static void test_buffer(void)
     render_buf_free(&b);
 }
 
+/* render_wrap breaks between words only, within the width, a long word on a line of its own */
+static void test_wrap(void)
+{
+    struct render_buf b;
+    render_buf_init(&b, 0);
+    const char *t = "one two  three four\u00e9\u00e9 five";
+    CHECK_INT(render_wrap(&b, t, strlen(t), 2, 12), 0);
+    CHECK_STR(render_buf_str(&b), "  one two\n  three\n  four\u00e9\u00e9\n  five\n");
+    render_buf_free(&b);
+    t = "abcdefghijklmnop qr";
+    render_wrap(&b, t, strlen(t), 0, 8);
+    CHECK_STR(render_buf_str(&b), "abcdefghijklmnop\nqr\n");
+    render_buf_free(&b);
+    render_wrap(&b, "   ", 3, 0, 8);
+    CHECK_STR(render_buf_str(&b), "");
+    render_buf_free(&b);
+}
+
 static void test_html_escape(void)
 {
     struct render_buf b;
@@ -419,6 +437,7 @@ int main(void)
     RUN_TEST(test_str_repr);
     RUN_TEST(test_buffer);
     RUN_TEST(test_html_escape);
+    RUN_TEST(test_wrap);
     RUN_TEST(test_utf8);
     ctx = mt_ctx_new();
     RUN_TEST(test_tensor_text);
