@@ -155,14 +155,14 @@ void render_set_print_options(const struct render_print_options *o);
 /* Appends t as PyTorch prints it, with the shape and backend (and requires_grad=True when set)
  * after the data:
  *
- *     tensor([[1.0000, 2.0000],
+ *     tensor([[1.0000, 2.5000],
  *             [3.0000, 4.0000]], shape=(2, 2), backend=fast)
  *
- * Values have `precision` decimals, or scientific notation ("1.0000e-05") when their
- * magnitudes need it (PyTorch's and numpy's rule); columns are right-aligned to one width. Past
- * `threshold` elements each dim longer than 2 * `edgeitems` shows its first and last
- * `edgeitems` entries around "...". Only the shown elements are read. Returns 0, or -1 when the
- * buffer failed. */
+ * Values have `precision` decimals, none when all are whole ("2."), or scientific notation
+ * ("1.0000e-05") when their magnitudes need it (PyTorch's and numpy's rule); columns are
+ * right-aligned to one width. Past `threshold` elements each dim longer than 2 * `edgeitems`
+ * shows its first and last `edgeitems` entries around "...". Only the shown elements are read.
+ * Returns 0, or -1 when the buffer failed. */
 int render_tensor_text(struct render_buf *b, const struct mt_tensor *t);
 
 /* Non-empty tensors of 1 or 2 dims show as an HTML table (values formatted as in the text

@@ -9,11 +9,9 @@
  * with one more space of indent per level and a blank line between blocks of 3-D and deeper
  * tensors, long rows wrapped at `linewidth` columns, and tensors of more than `threshold`
  * elements summarised to their first and last `edgeitems` entries per dim around "...".
- * PyTorch shows integral values as "1."; the product card asks for `precision` decimals always,
- * as numpy's floatmode="fixed" does (so integral values spanning more than 1000x are scientific
- * too, as in both). After the data come
- * the shape and backend (and requires_grad=True), which PyTorch would leave out but a student
- * switching backends wants to see.
+ * Whole numbers show as PyTorch shows them, "2." without needless decimals (numpy does too).
+ * After the data come the shape and backend (and requires_grad=True), which PyTorch would leave
+ * out but a student switching backends wants to see.
  *
  * The HTML form is a table with the indices as headers that shows exactly the entries the text
  * form shows, in the same number format, with an ellipsis row or column where the text has
@@ -44,8 +42,10 @@ struct shown {
     int64_t count[MT_MAX_DIMS]; /* shown entries of each dim */
     float *vals;                /* row-major over the shown index product */
     size_t nvals;
-    bool sci;  /* "%.4e" rather than "%.4f" */
-    int width; /* widest formatted value */
+    bool sci;       /* "%.4e" rather than "%.4f" */
+    bool integral;  /* every finite value is whole: "2." (PyTorch's int_mode) */
+    int width;      /* what values are padded to: the widest finite non-zero one (PyTorch) */
+    int line_width; /* the widest of all, zeros, nan and inf too: sets the entries per line */
 };
 
 static struct render_print_options options = RENDER_PRINT_DEFAULTS;
@@ -107,32 +107,39 @@ static int format_value(const struct shown *s, float v, char *out, size_t cap)
 {
     if (isnan(v)) return snprintf(out, cap, "nan");
     if (isinf(v)) return snprintf(out, cap, "%s", v < 0 ? "-inf" : "inf");
-    return snprintf(out, cap, s->sci ? "%.*e" : "%.*f", options.precision, (double)v);
+    if (s->sci) return snprintf(out, cap, "%.*e", options.precision, (double)v);
+    if (s->integral) return snprintf(out, cap, "%.0f.", (double)v);
+    return snprintf(out, cap, "%.*f", options.precision, (double)v);
 }
 
-/* PyTorch's _Formatter: the notation from the finite non-zero magnitudes, then the width. */
+/* PyTorch's _Formatter: whole numbers or not, the notation from the finite non-zero
+ * magnitudes, then the width, which only those values set (so zeros, nan and inf, padded to it,
+ * may stick out: "tensor([1., inf])", as PyTorch prints). */
 static void choose_format(struct shown *s)
 {
     bool any = false;
     double lo = 0, hi = 0;
+    s->integral = true;
     for (size_t i = 0; i < s->nvals; i++) {
         double v = s->vals[i];
-        if (!isfinite(v)) continue;
-        if (v == 0) continue;
+        if (!isfinite(v) || v == 0) continue;
+        if (v != ceil(v)) s->integral = false;
         double a = fabs(v);
         if (!any || a < lo) lo = a;
         if (!any || a > hi) hi = a;
         any = true;
     }
-    /* integral values are at least 1, so for them this is PyTorch's int_mode rule */
+    /* the same rule for whole numbers (at least 1, never below 1e-4) as for the rest */
     s->sci = options.sci_mode >= 0 ? options.sci_mode == 1
                                    : any && (hi / lo > 1000.0 || hi > 1e8 || lo < 1e-4);
-    s->width = 1;
+    s->width = s->line_width = 1;
     char buf[RENDER_VALUE_CHARS];
     for (size_t i = 0; i < s->nvals; i++) {
         int w = format_value(s, s->vals[i], buf, sizeof buf);
-        if (w > s->width) s->width = w;
+        if (w > s->line_width) s->line_width = w;
+        if (isfinite(s->vals[i]) && s->vals[i] != 0 && w > s->width) s->width = w;
     }
+    if (s->width > s->line_width) s->line_width = s->width;
 }
 
 static void spaces(struct render_buf *b, int n)
@@ -141,11 +148,13 @@ static void spaces(struct render_buf *b, int n)
 }
 
 /* One row (the last dim): values joined by ", ", wrapped so a line holds
- * (linewidth - indent) / (width + 2) entries, " ..." standing for the cut middle. */
+ * (linewidth - indent) / (width + 2) entries, " ..." standing for the cut middle. PyTorch counts
+ * with the padded width, which lets a row of zeros ("0." padded to 1) run past the line width;
+ * the widest entry is counted here instead, the same count wherever none sticks out. */
 static void put_row(struct render_buf *b, const struct shown *s, int indent, size_t *cursor)
 {
     int d = s->t->ndim - 1;
-    int per_line = (options.linewidth - indent) / (s->width + 2);
+    int per_line = (options.linewidth - indent) / (s->line_width + 2);
     if (per_line < 1) per_line = 1;
     render_buf_putc(b, '[');
     int on_line = 0;

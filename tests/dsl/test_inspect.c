@@ -135,9 +135,8 @@ static void test_variables(void)
                   .rc,
               0);
     CHECK_STR(inspect_end(s, "w", 0),
-              "w: tensor = tensor([[1.0000, 2.0000, 3.0000],\n"
-              "        [4.0000, 5.0000, 6.0000]], shape=(2, 3), backend=fast,\n"
-              "       requires_grad=True)\n\n"
+              "w: tensor = tensor([[1., 2., 3.],\n"
+              "        [4., 5., 6.]], shape=(2, 3), backend=fast, requires_grad=True)\n\n"
               "shape (2, 3), strides (3, 1), dtype float32, backend fast, requires_grad true, "
               "grad set");
     /* a view: its own strides; no grad of its own */

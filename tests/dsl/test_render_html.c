@@ -45,7 +45,7 @@ static void test_small_table(void)
     /* a transposed view: its own strides; a 1-D tensor is one row under its indices */
     h = html_of(s, "tensor([[1, 2, 3], [4, 5, 6]]).permute(1, 0)");
     CHECK_INT(count(h, "<tr>"), 4);
-    CHECK(strstr(h, "<tr><th>0</th><td>1.0000</td><td>4.0000</td></tr>") != NULL);
+    CHECK(strstr(h, "<tr><th>0</th><td>1.</td><td>4.</td></tr>") != NULL);
     CHECK(strstr(h, "strides (1, 3)") != NULL);
     h = html_of(s, "%backend simple\nzeros(3)");
     CHECK_INT(count(h, "<tr>"), 2);
@@ -84,15 +84,15 @@ static void test_big_and_deep(void)
     CHECK_INT(count(h, "<td>"), 2 * 7);
     /* 3-D and empty: the text form, escaped, in <pre> */
     h = html_of(s, "ones(2, 2, 2)");
-    CHECK(strstr(h, "<pre style=\"white-space:pre\">tensor([[[1.0000, 1.0000],") != NULL);
+    CHECK(strstr(h, "<pre style=\"white-space:pre\">tensor([[[1., 1.],") != NULL);
     h = html_of(s, "zeros(0, 3)");
     CHECK(strstr(h, ">tensor([], shape=(0, 3), backend=fast)</pre>") != NULL);
     /* a big one stays small: 6 x 6 values around the cut */
     h = html_of(s, "zeros(1000, 1000)");
     CHECK(strlen(h) < 2000);
-    CHECK_INT(count(h, "<td>0.0000</td>"), 36);
+    CHECK_INT(count(h, "<td>0.</td>"), 36);
     h = html_of(s, "zeros(10, 10, 10, 10)");
-    CHECK_INT(count(h, "0.0000"), 6 * 6 * 6 * 6); /* 3 + 3 of each dim, as the text form */
+    CHECK_INT(count(h, "0."), 6 * 6 * 6 * 6); /* 3 + 3 of each dim, as the text form */
     /* other values have no html */
     h = html_of(s, "[1, 2]");
     CHECK_STR(h, "");

@@ -1,6 +1,8 @@
 """Tensor display against numpy: the kernel's text/plain of a tensor and numpy's array2string of
 the same float32 data, with PyTorch's print options spelt in numpy's terms (precision=4,
-floatmode="fixed", threshold=1000, edgeitems=3), and the text/html table against the text.
+threshold=1000, edgeitems=3; floatmode="fixed", except for whole numbers in fixed notation,
+which PyTorch and numpy's floatmode="maxprec" both write "2."), and the text/html table
+against the text.
 
 What must match, exactly: the values shown and left out (numpy's and PyTorch's summary rule),
 each value's text (digits, fixed or scientific notation for the whole tensor, nan and inf), the
@@ -61,9 +63,18 @@ def literal(a: np.ndarray) -> str:
     return f"tensor({nest(a)})"
 
 
-def numpy_text(a: np.ndarray) -> str:
-    return np.array2string(a, precision=4, floatmode="fixed", threshold=1000, edgeitems=3,
-                           max_line_width=80, separator=", ", suppress_small=False)
+def numpy_text(a: np.ndarray, precision: int = 4, threshold: int = 1000,
+               edgeitems: int = 3) -> str:
+    def text(floatmode: str) -> str:
+        return np.array2string(a, precision=precision, floatmode=floatmode, threshold=threshold,
+                               edgeitems=edgeitems, max_line_width=80, separator=", ",
+                               suppress_small=False)
+    finite = a[np.isfinite(a)]
+    if finite.size and np.all(finite == np.ceil(finite)):  # whole numbers: "2." unless scientific
+        whole = text("maxprec")
+        if "e+" not in whole and "e-" not in whole:
+            return whole
+    return text("fixed")
 
 
 def kernel_data(text: str) -> str:
@@ -129,15 +140,13 @@ def test_printoptions_match_numpy(kc):
     a = np.random.default_rng(7).standard_normal((9, 8)).astype(np.float32)
     try:
         data = show(kc, "set_printoptions(precision=2, threshold=50, edgeitems=2)\n" + literal(a))
-        want = np.array2string(a, precision=2, floatmode="fixed", threshold=50, edgeitems=2,
-                               separator=", ")
+        want = numpy_text(a, precision=2, threshold=50, edgeitems=2)
         assert tokens(kernel_data(data["text/plain"])) == tokens(want)
         assert len(html_rows(data["text/html"])) == 2 + 1 + 2
         # profile="full" shows all of a big tensor, the table too
         b = np.arange(1200, dtype=np.float32).reshape(40, 30) / 7
         data = show(kc, 'set_printoptions(profile="full")\n' + literal(b))
-        want = np.array2string(b, precision=4, floatmode="fixed", threshold=10**9,
-                               separator=", ")
+        want = numpy_text(b, threshold=10**9)
         assert tokens(kernel_data(data["text/plain"])) == tokens(want)
         assert "..." not in data["text/plain"]
         assert sum(map(len, html_rows(data["text/html"]))) == 1200

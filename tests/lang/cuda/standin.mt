@@ -8,21 +8,21 @@ print(cuda_available())
 x = tensor([[1.0, 2.0], [3.0, 4.0]])
 y = x.to("cuda")
 print(y)
-# expect: tensor([[1.0000, 2.0000],
-# expect:         [3.0000, 4.0000]], shape=(2, 2), backend=cuda)
+# expect: tensor([[1., 2.],
+# expect:         [3., 4.]], shape=(2, 2), backend=cuda)
 print((y @ y.permute(1, 0)).to("fast"))
-# expect: tensor([[ 5.0000, 11.0000],
-# expect:         [11.0000, 25.0000]], shape=(2, 2), backend=fast)
+# expect: tensor([[ 5., 11.],
+# expect:         [11., 25.]], shape=(2, 2), backend=fast)
 print(y.sum(0), y.tolist(), y[1, 0])
-# expect: tensor([[4.0000, 6.0000]], shape=(1, 2), backend=cuda) [[1.0, 2.0], [3.0, 4.0]] 3.0
+# expect: tensor([[4., 6.]], shape=(1, 2), backend=cuda) [[1.0, 2.0], [3.0, 4.0]] 3.0
 
 # autodiff on the device, and back across .to(): d/dx sum((2x)^2) = 8x
 x.requires_grad = True
 z = x.to("cuda") * 2
 (z * z).sum().backward()
 print(x.grad)
-# expect: tensor([[ 8.0000, 16.0000],
-# expect:         [24.0000, 32.0000]], shape=(2, 2), backend=fast)
+# expect: tensor([[ 8., 16.],
+# expect:         [24., 32.]], shape=(2, 2), backend=fast)
 
 # train() on cuda runs its fused kernel (cuda/train_step.h, one launch per epoch; the stand-in
 # runs the same code on the host): the arithmetic of simple's autodiff ops, so the same weights
