@@ -1,11 +1,11 @@
 /* values.c — constructors, reference counting, truth, equality and text of values.
  *
  * Text follows Python: repr quotes strings and shows floats with the shortest round-trip
- * digits, str (print) shows strings bare. The language spells its constants true, false and
- * none, so that is what bools and none show. Tensors show as PyTorch prints them (the
- * formatter lives in kernel/render, which reads engine tensors). Releasing never recurses (a
- * stack of dying containers linked through their `dead` fields); repr and == recurse at most
- * DSL_MAX_LIST_DEPTH levels. */
+ * digits, str (print) shows strings bare. Bools and none show as Python shows them (True,
+ * False, None), whichever spelling the code used: a student compares with Python. Tensors show
+ * as PyTorch prints them (the formatter lives in kernel/render, which reads engine tensors).
+ * Releasing never recurses (a stack of dying containers linked through their `dead` fields);
+ * repr and == recurse at most DSL_MAX_LIST_DEPTH levels. */
 #include "lang/values.h"
 
 #include "lang/ast.h"
@@ -22,10 +22,11 @@ static const struct {
     const char *name;
     const char *doc;
 } kinds[DSL_KIND_COUNT] = {
-    [DSL_NONE] = {"none", "none: the absence of a value (also spelled None). A cell whose last "
-                          "expression is none shows no result."},
-    [DSL_BOOL] = {"bool", "bool: true or false (also True/False). In arithmetic true is 1 and "
-                          "false is 0."},
+    [DSL_NONE] = {"none", "none: the absence of a value (also spelled None; shown as None, as "
+                          "Python shows it). A cell whose last expression is none shows no "
+                          "result."},
+    [DSL_BOOL] = {"bool", "bool: true or false (also True/False; shown as True and False, as "
+                          "Python shows them). In arithmetic true is 1 and false is 0."},
     [DSL_INT] = {"int", "int: a 64-bit signed integer. Results that do not fit raise "
                         "OverflowError; / gives a float, // and % round toward minus infinity."},
     [DSL_FLOAT] = {"float", "float: a double-precision floating point number, shown with the "
@@ -426,8 +427,8 @@ static int buf_status(const struct render_buf *b)
 static int value_text(struct render_buf *b, struct dsl_value v, bool repr, bool json, int level)
 {
     switch (v.kind) {
-    case DSL_NONE: render_buf_puts(b, "none"); break;
-    case DSL_BOOL: render_buf_puts(b, v.as.b ? "true" : "false"); break;
+    case DSL_NONE: render_buf_puts(b, "None"); break;
+    case DSL_BOOL: render_buf_puts(b, v.as.b ? "True" : "False"); break;
     case DSL_INT: render_buf_printf(b, "%lld", (long long)v.as.i); break;
     case DSL_FLOAT: {
         if (json && !isfinite(v.as.f)) {
@@ -554,9 +555,15 @@ json_t *dsl_value_bundle(struct dsl_value v, const char *renderer, enum dsl_vsta
     render_buf_free(&b);
     if (bundle && v.kind == DSL_TENSOR) { /* and a table with the layout facts, for the front end */
         render_buf_init(&b, DSL_MAX_STR_BYTES);
-        json_t *html = render_tensor_html(&b, v.as.t) == 0 ? json_string(render_buf_str(&b)) : NULL;
+        int st_html = render_tensor_html(&b, v.as.t);
+        /* a table too big to send (set_printoptions(profile="full") on a big tensor): the text
+         * alone, which says where it was cut */
+        bool too_big = st_html != 0 && b.over && !b.nomem;
+        json_t *html = st_html == 0 ? json_string(render_buf_str(&b)) : NULL;
         render_buf_free(&b);
-        if (!html || json_object_set_new(bundle, "text/html", html) != 0) {
+        if (too_big) {
+            /* nothing to add */
+        } else if (!html || json_object_set_new(bundle, "text/html", html) != 0) {
             json_decref(bundle);
             bundle = NULL;
         }

@@ -738,6 +738,74 @@ static int bi_range(struct dsl_interp *in, const struct dsl_args *a, struct dsl_
     return 0;
 }
 
+/* ---- print options ---------------------------------------------------------------------- */
+
+/* One whole-number option of set_printoptions: none keeps the current value. A float is taken
+ * for threshold only, where inf (PyTorch's profile="full") means "never summarise". */
+static int option_int(struct dsl_interp *in, const struct dsl_args *a, int slot, const char *name,
+                      int64_t lo, int64_t hi, bool inf_ok, int64_t *out)
+{
+    if (!a->has[slot] || a->slot[slot].kind == DSL_NONE) return 0;
+    struct dsl_value v = a->slot[slot];
+    double f = dsl_is_number(v) ? dsl_as_double(v) : NAN;
+    if (inf_ok && v.kind == DSL_FLOAT && f == INFINITY) {
+        *out = hi;
+        return 0;
+    }
+    if (!dsl_is_intlike(v))
+        return dsl_raise(in, "TypeError", "set_printoptions(): %s must be an int%s, not %s", name,
+                         inf_ok ? " or inf" : "", dsl_type_name(v));
+    int64_t i = dsl_as_int(v);
+    if (i < lo || i > hi)
+        return dsl_raise(in, "ValueError",
+                         "set_printoptions(): %s must be between %lld and %lld, not %lld", name,
+                         (long long)lo, (long long)hi, (long long)i);
+    *out = i;
+    return 0;
+}
+
+/* torch.set_printoptions: a profile first ("default", "short" or "full"), then each option
+ * given; sci_mode is reset to automatic unless given, as in PyTorch. */
+static int bi_set_printoptions(struct dsl_interp *in, const struct dsl_args *a,
+                               struct dsl_value *ret)
+{
+    struct render_print_options o = *render_print_options();
+    const struct render_print_options dflt = RENDER_PRINT_DEFAULTS;
+    if (a->has[4] && a->slot[4].kind != DSL_NONE) {
+        const char *p = a->slot[4].kind == DSL_STR ? a->slot[4].as.s->data : "";
+        if (strcmp(p, "default") != 0 && strcmp(p, "short") != 0 && strcmp(p, "full") != 0)
+            return dsl_raise(in, "ValueError",
+                             "set_printoptions(): profile must be \"default\", \"short\" or "
+                             "\"full\"");
+        o = dflt;
+        if (strcmp(p, "short") == 0) {
+            o.precision = 2;
+            o.edgeitems = 2;
+        } else if (strcmp(p, "full") == 0) {
+            o.threshold = INT64_MAX;
+        }
+    }
+    int64_t precision = o.precision, linewidth = o.linewidth;
+    if (option_int(in, a, 0, "precision", 0, RENDER_PRINT_MAX_PRECISION, false, &precision) ||
+        option_int(in, a, 1, "threshold", 0, INT64_MAX, true, &o.threshold) ||
+        option_int(in, a, 2, "edgeitems", 1, INT32_MAX, false, &o.edgeitems) ||
+        option_int(in, a, 3, "linewidth", 1, INT32_MAX, false, &linewidth))
+        return -1;
+    o.precision = (int)precision;
+    o.linewidth = (int)linewidth;
+    o.sci_mode = -1;
+    if (a->has[5] && a->slot[5].kind != DSL_NONE) {
+        if (a->slot[5].kind != DSL_BOOL)
+            return dsl_raise(in, "TypeError",
+                             "set_printoptions(): sci_mode must be true, false or none, not %s",
+                             dsl_type_name(a->slot[5]));
+        o.sci_mode = a->slot[5].as.b ? 1 : 0;
+    }
+    render_set_print_options(&o);
+    *ret = dsl_none();
+    return 0;
+}
+
 /* ---- the table -------------------------------------------------------------------------- */
 
 static const char *const compare_params[] = {"stmt", "backends", NULL};
@@ -748,8 +816,8 @@ static const char *const dataset_params[] = {"name", "n", "seed", NULL};
 static const char *const linear_params[] = {"in_size", "out_size", NULL};
 static const char *const mlp_params[] = {"in_size", "hidden", "out_size", NULL};
 static const char *const sgd_params[] = {"params", "rate", NULL};
-static const char *const train_params[] = {"model", "data", "rate",    "epochs",
-                                           "batch", "log",  "backend", NULL};
+static const char *const train_params[] = {"model", "data",    "rate",   "epochs", "batch",
+                                           "log",   "backend", "on_nan", NULL};
 static const char *const plot_params[] = {"model", "data", NULL};
 static const char *const heatmap_params[] = {"t", "title", NULL};
 static const char *const clear_params[] = {"wait", NULL};
@@ -760,6 +828,8 @@ static const char *const round_params[] = {"number", "ndigits", NULL};
 static const char *const tensor_params[] = {"data", "requires_grad", "backend", NULL};
 static const char *const create_params[] = {"requires_grad", "backend", NULL}; /* keyword-only */
 static const char *const seed_params[] = {"n", NULL};
+static const char *const printoptions_params[] = {
+    "precision", "threshold", "edgeitems", "linewidth", "profile", "sci_mode", NULL};
 /* What map, zip and reduce say about the functions they take (compile.c has the rules). */
 #define USER_FN_DOC                                                                                \
     "A user function runs as one compiled pass over the tensor (MiniTorch's tensor_map, "          \
@@ -882,6 +952,16 @@ const struct dsl_builtin dsl_builtins[] = {
     {"seed", "seed(n)", 1, 1, seed_params, dsl_bi_seed,
      "Seeds the random generator rand() draws from, as Python's random.seed(n) does (MT19937), "
      "so that results repeat."},
+    {"set_printoptions",
+     "set_printoptions(precision=none, threshold=none, edgeitems=none, linewidth=none, "
+     "profile=none, sci_mode=none)",
+     0, 6, printoptions_params, bi_set_printoptions,
+     "How tensors are shown, as torch.set_printoptions: precision decimals (4); more than "
+     "threshold elements (1000) summarised to the first and last edgeitems entries (3) of each "
+     "dim around ...; text rows wrapped at linewidth columns (80); sci_mode true or false forces "
+     "scientific notation on or off (none: chosen per tensor). profile=\"full\" shows every "
+     "element (threshold=inf), \"short\" 2 decimals and 2 edge items, \"default\" restores "
+     "the defaults. Returns none."},
     {"sgd", "sgd(params, rate=1.0)", 1, 2, sgd_params, dsl_bi_sgd,
      "MiniTorch's SGD optimizer over a list of tensors that require grad (model.parameters()): "
      "opt.zero_grad() clears their gradients, opt.step() sets p = p - rate * p.grad in place."},
@@ -914,15 +994,20 @@ const struct dsl_builtin dsl_builtins[] = {
      "runs: on the simple backend n = 1024 takes tens of seconds, and each doubling of n "
      "eight times longer; an interrupt stops it at once. A backend that cannot run here is "
      "listed as unavailable. Returns none."},
-    {"train", "train(model, data, rate=0.05, epochs=500, batch=10, log=10, backend=none)", 2, 7,
-     train_params, dsl_bi_train,
+    {"train",
+     "train(model, data, rate=0.05, epochs=500, batch=10, log=10, backend=none, "
+     "on_nan=\"stop\")",
+     2, 8, train_params, dsl_bi_train,
      "MiniTorch's training loop (Task 3.5) in the engine: every epoch shuffles the points, "
      "then for each batch computes out = model(x), the batch-mean binary cross-entropy of "
      "prob = out*y + (out-1)*(y-1), backward and an SGD step. Prints a log line every `log` "
      "epochs (epoch, loss summed over the epoch, correct, time per epoch), shows live progress, "
      "and ends with a summary, the decision boundary and the loss curve. backend (default: the "
      "model's) is where the steps run; the model keeps its training either way. An interrupt "
-     "stops after the current batch. The same loop written by hand gives the same numbers."},
+     "stops after the current batch. An epoch whose loss is nan or inf (steps too large) is "
+     "reported with the epoch, the loss before it and a smaller rate to try; on_nan=\"stop\" "
+     "then ends the run with the parameters as they were before that epoch, \"continue\" "
+     "trains on. The same loop written by hand gives the same numbers."},
     {"type", "type(x)", 1, 1, NULL, bi_type,
      "The name of x's type as a string: \"int\", \"float\", \"str\", \"bool\", \"none\", "
      "\"list\", \"tuple\" (a shape), \"range\", \"builtin_function\", \"tensor\", "

@@ -500,19 +500,32 @@ static int magic_reset(struct dsl_interp *in, const struct dsl_magic_call *c)
     return 0;
 }
 
+/* The width %lsmagic's text keeps to: a terminal's, which fits every notebook's output area. */
+#define LSMAGIC_WIDTH 79
+
+/* IPython's layout: "Available line magics:" and the names, then (as help() here tells more
+ * than IPython's list) each magic's usage and the first sentence of its help, every line
+ * broken between words. */
 static int magic_lsmagic(struct dsl_interp *in, const struct dsl_magic_call *c)
 {
     if (c->n > 0) return usage_error(in, "lsmagic", "takes no arguments");
-    struct render_buf b;
+    struct render_buf names, b;
+    render_buf_init(&names, 0);
     render_buf_init(&b, 0);
-    render_buf_puts(&b, "Line magics (help(\"%name\") tells more):\n");
+    for (size_t i = 0; i < dsl_magic_count; i++)
+        render_buf_printf(&names, "%s%%%s", i ? "  " : "", dsl_magics[i].name);
+    render_buf_puts(&b, "Available line magics:\n");
+    render_wrap(&b, render_buf_str(&names), names.len, 0, LSMAGIC_WIDTH);
+    render_buf_puts(&b, "\nIn brief (help(\"%name\") tells more):\n");
     for (size_t i = 0; i < dsl_magic_count; i++) {
         const char *doc = dsl_magics[i].doc;
         const char *stop = strstr(doc, ". "); /* the first sentence */
-        size_t first = stop ? (size_t)(stop - doc) : strcspn(doc, ".");
-        render_buf_printf(&b, "  %-40s %.*s.\n", dsl_magics[i].usage, (int)first, doc);
+        size_t first = stop ? (size_t)(stop - doc) + 1 : strlen(doc);
+        render_buf_printf(&b, "  %s\n", dsl_magics[i].usage);
+        render_wrap(&b, doc, first, 6, LSMAGIC_WIDTH);
     }
     say(in, render_buf_str(&b));
+    render_buf_free(&names);
     render_buf_free(&b);
     return 0;
 }

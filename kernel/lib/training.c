@@ -742,13 +742,14 @@ static enum mt_status alias_on(struct mt_ctx *ctx, struct mt_tensor *t, enum mt_
 }
 
 /* train()'s arguments, checked: train(model, data, rate=0.05, epochs=500, batch=10, log=10,
- * backend=none). */
+ * backend=none, on_nan="stop"). */
 struct train_args {
     const struct model *m;
     const struct dataset *d;
     double rate;
     int64_t epochs, batch, log_every;
     enum mt_backend be;
+    bool nan_stops; /* on_nan="stop": a nan or inf loss ends the run */
 };
 
 static int train_args(struct dsl_interp *in, const struct dsl_args *a, struct train_args *ta)
@@ -760,7 +761,7 @@ static int train_args(struct dsl_interp *in, const struct dsl_args *a, struct tr
         return dsl_raise(in, "TypeError",
                          "train(): the model must end in a sigmoid (its output is a "
                          "probability): use mlp(in, hidden, 1), not linear(...)");
-    *ta = (struct train_args){m, d, 0.05, 500, 10, 10, m->layers[0].weight->backend};
+    *ta = (struct train_args){m, d, 0.05, 500, 10, 10, m->layers[0].weight->backend, true};
     if (a->has[2]) {
         if (!dsl_is_number(a->slot[2]))
             return dsl_raise(in, "TypeError", "train(): rate must be a number, not %s",
@@ -779,6 +780,13 @@ static int train_args(struct dsl_interp *in, const struct dsl_args *a, struct tr
     if (a->has[6] && a->slot[6].kind != DSL_NONE &&
         dsl_backend_arg(in, a, 6, "train", &ta->be) != 0)
         return -1;
+    if (a->has[7]) {
+        struct dsl_value v = a->slot[7];
+        const char *s = v.kind == DSL_STR ? v.as.s->data : "";
+        if (strcmp(s, "stop") != 0 && strcmp(s, "continue") != 0)
+            return dsl_raise(in, "ValueError", "train(): on_nan must be \"stop\" or \"continue\"");
+        ta->nan_stops = strcmp(s, "stop") == 0;
+    }
     return 0;
 }
 
@@ -836,7 +844,9 @@ static enum mt_status train_unalias(struct mt_ctx *ctx, const struct model *m,
 struct train_run {
     double *loss, *epoch_us; /* epochs entries; the first `done` set */
     int64_t done, correct;
-    double train_s; /* the epochs' time */
+    int64_t bad_epoch; /* the first epoch whose loss was nan or inf; -1: none */
+    bool nan_stopped;  /* on_nan="stop" ended the run there, the parameters put back */
+    double train_s;    /* the epochs' time */
     enum mt_status st;
     bool interrupted;  /* by the user: the flag is lowered again */
     bool live_chart;   /* a live boundary chart is shown under chart_id */
@@ -844,11 +854,74 @@ struct train_run {
     char id[48], chart_id[64];
 };
 
+/* The parameters before an epoch, kept while on_nan="stop" so that a run stopped by a nan or
+ * inf loss leaves the model as it was before that epoch, not full of nan: a student can still
+ * plot it, and train it again with a smaller rate from where it was. A copy on the device that
+ * trains (mt_map's out=), outside the timed epoch. */
+struct param_copy {
+    struct mt_tensor *t[2 * MAX_LAYERS];
+};
+
+static enum mt_status params_keep(struct mt_ctx *ctx, const struct model *m,
+                                  const struct mt_linear *alias, struct param_copy *c)
+{
+    enum mt_status st = MT_OK;
+    for (int l = 0; l < m->nlayers && st == MT_OK; l++) {
+        st = mt_map(ctx, MT_MAP_ID, alias[l].weight, &c->t[2 * l]);
+        if (st == MT_OK) st = mt_map(ctx, MT_MAP_ID, alias[l].bias, &c->t[2 * l + 1]);
+    }
+    return st;
+}
+
+static enum mt_status params_restore(struct mt_ctx *ctx, const struct model *m,
+                                     struct mt_linear *alias, const struct param_copy *c)
+{
+    enum mt_status st = MT_OK;
+    for (int l = 0; l < m->nlayers && st == MT_OK; l++) {
+        st = mt_map(ctx, MT_MAP_ID, c->t[2 * l], &alias[l].weight);
+        if (st == MT_OK) st = mt_map(ctx, MT_MAP_ID, c->t[2 * l + 1], &alias[l].bias);
+    }
+    return st;
+}
+
+static void params_free(struct param_copy *c)
+{
+    for (size_t i = 0; i < sizeof c->t / sizeof c->t[0]; i++) mt_tensor_release(c->t[i]);
+}
+
+/* Says, on the cell's stderr (highlighted in notebooks, as Python's warnings), that epoch e's
+ * loss was nan or inf, what it was before, what was done about it and what to try: a rate ten
+ * times smaller, the usual cure for steps that overshoot (a larger rate diverges). */
+static void say_bad_loss(struct dsl_interp *in, const struct train_args *ta,
+                         const struct train_run *run, int64_t e)
+{
+    char text[640], what[160], lbuf[32], before[32], rate[32];
+    /* a tenth of the rate, spelt as Python would write it back (0.5, 2.0) */
+    snprintf(rate, sizeof rate, "%g", ta->rate / 10);
+    if (!strpbrk(rate, ".en")) strcat(rate, ".0");
+    fmt_loss(lbuf, sizeof lbuf, run->loss[e], 6);
+    if (e > 0)
+        snprintf(what, sizeof what, "Epoch %lld: the loss became %s (it was %s at epoch %lld).",
+                 (long long)e, lbuf, fmt_loss(before, sizeof before, run->loss[e - 1], 6),
+                 (long long)(e - 1));
+    else
+        snprintf(what, sizeof what, "Epoch 0: the loss is %s from the first epoch on.", lbuf);
+    snprintf(text, sizeof text,
+             "%s Steps too large usually do this: try a smaller rate, e.g. train(..., rate=%s). "
+             "%s\n",
+             what, rate,
+             ta->nan_stops ? "Training stopped, and the parameters are back to their values "
+                             "before this epoch (on_nan=\"continue\" trains on regardless)."
+                           : "Training goes on (on_nan=\"continue\").");
+    dsl_emit(in, "stderr", text);
+}
+
 /* The epoch loop: a log line every ta->log_every epochs, the live progress display as often as
  * a person can follow, and a run long enough to watch shows its boundary forming. */
 static void train_epochs(struct dsl_interp *in, struct dsl_value model, const struct train_args *ta,
-                         struct mt_trainer *t, struct train_run *run)
+                         struct mt_trainer *t, struct mt_linear *alias, struct train_run *run)
 {
+    struct param_copy kept = {{NULL}};
     const struct dataset *d = ta->d;
     int64_t epochs = ta->epochs;
     char line[256], per[32], lbuf[32];
@@ -857,7 +930,10 @@ static void train_epochs(struct dsl_interp *in, struct dsl_value model, const st
     double started = mt_now_s(), last_update = started, last_chart = started;
     snprintf(run->chart_id, sizeof run->chart_id, "%s-boundary", run->id);
     enum mt_status st = MT_OK;
+    run->bad_epoch = -1;
     for (int64_t e = 0; e < epochs; e++) {
+        if (ta->nan_stops && (st = params_keep(in->session->ctx, ta->m, alias, &kept)) != MT_OK)
+            break;
         double e0 = mt_now_s();
         st = mt_trainer_epoch(t, &run->loss[e]);
         double took = mt_now_s() - e0;
@@ -865,6 +941,18 @@ static void train_epochs(struct dsl_interp *in, struct dsl_value model, const st
         run->epoch_us[e] = round(took * 1e7) / 10; /* 0.1 us: what a timer this coarse can say */
         if (st) break;
         run->done = e + 1;
+        if (!isfinite(run->loss[e]) && run->bad_epoch < 0) { /* said once, at the first */
+            run->bad_epoch = e;
+            say_bad_loss(in, ta, run, e);
+            if (ta->nan_stops) { /* the run keeps the epochs before this one, and their model */
+                run->done = e;
+                run->train_s -= took;
+                st = params_restore(in->session->ctx, ta->m, alias, &kept);
+                if (st == MT_OK) st = mt_trainer_correct(t, &run->correct);
+                run->nan_stopped = st == MT_OK;
+                break;
+            }
+        }
         bool logged = ta->log_every && e % ta->log_every == 0;
         if (logged || e + 1 == epochs) {
             if ((st = mt_trainer_correct(t, &run->correct)) != MT_OK) break;
@@ -908,6 +996,7 @@ static void train_epochs(struct dsl_interp *in, struct dsl_value model, const st
             if (in->out->flush) in->out->flush(in->out->ctx);
         }
     }
+    params_free(&kept);
     /* Interrupted: the flag has stopped the training; lower it so that the model as it stands
      * can still be evaluated, summarised and drawn, and raise KeyboardInterrupt after that. */
     run->st = st;
@@ -966,7 +1055,24 @@ static int train_chart(struct dsl_interp *in, struct dsl_value model, const stru
     return r;
 }
 
-/* train(model, data, rate=0.05, epochs=500, batch=10, log=10, backend=none) */
+/* 1 when every parameter of m is finite, 0 when one is not, -1 when they cannot be read. */
+static int params_finite(const struct model *m)
+{
+    for (int l = 0; l < m->nlayers; l++) {
+        const struct mt_tensor *p[2] = {m->layers[l].weight, m->layers[l].bias};
+        for (int i = 0; i < 2; i++) {
+            float *v = malloc((size_t)p[i]->size * sizeof *v);
+            int ok = v && mt_tensor_copy_out(p[i], v) == MT_OK ? 1 : -1;
+            for (int64_t k = 0; ok == 1 && k < p[i]->size; k++)
+                if (!isfinite(v[k])) ok = 0;
+            free(v);
+            if (ok != 1) return ok;
+        }
+    }
+    return 1;
+}
+
+/* train(model, data, rate=0.05, epochs=500, batch=10, log=10, backend=none, on_nan="stop") */
 int dsl_bi_train(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
     struct train_args ta;
@@ -988,7 +1094,7 @@ int dsl_bi_train(struct dsl_interp *in, const struct dsl_args *a, struct dsl_val
         for (int l = 0; l < m->nlayers; l++) mt_linear_free(&alias[l]);
         return dsl_raise_status(in, DSL_V_NOMEM);
     }
-    train_epochs(in, a->slot[0], &ta, t, &run);
+    train_epochs(in, a->slot[0], &ta, t, alias, &run);
     int64_t done = run.done, correct = run.correct;
     bool interrupted = run.interrupted;
     enum mt_status st = run.st;
@@ -1012,14 +1118,25 @@ int dsl_bi_train(struct dsl_interp *in, const struct dsl_args *a, struct dsl_val
     emit(in, progress_bundle((int)done, (int)epochs, 0, 0, d->n, 0, true), run.id, true);
     double per_epoch = done ? run.train_s / (double)done : 0;
     fmt_time(per, sizeof per, per_epoch);
-    snprintf(line, sizeof line,
-             "%s %lld of %lld epochs on %s (%s): loss %s, correct %lld/%lld, time per epoch "
-             "%s\n",
-             interrupted ? "Interrupted after" : "Trained", (long long)done, (long long)epochs,
-             mt_backend_name(ta.be), path,
-             fmt_loss(lbuf, sizeof lbuf, done ? loss[done - 1] : 0.0, 6), (long long)correct,
-             (long long)d->n, per);
+    if (done == 0 && run.nan_stopped) /* no epoch kept: no loss or time to tell */
+        snprintf(
+            line, sizeof line, "Stopped after 0 of %lld epochs on %s (%s): correct %lld/%lld\n",
+            (long long)epochs, mt_backend_name(ta.be), path, (long long)correct, (long long)d->n);
+    else
+        snprintf(line, sizeof line,
+                 "%s %lld of %lld epochs on %s (%s): loss %s, correct %lld/%lld, time per epoch "
+                 "%s\n",
+                 interrupted       ? "Interrupted after"
+                 : run.nan_stopped ? "Stopped after"
+                                   : "Trained",
+                 (long long)done, (long long)epochs, mt_backend_name(ta.be), path,
+                 fmt_loss(lbuf, sizeof lbuf, done ? loss[done - 1] : 0.0, 6), (long long)correct,
+                 (long long)d->n, per);
     say(in, line);
+    if (run.bad_epoch >= 0 && !run.nan_stopped && params_finite(m) == 0)
+        dsl_emit(in, "stderr",
+                 "The model's parameters now hold nan or inf: make the model again (e.g. "
+                 "mlp(...)) and train it with a smaller rate.\n");
     int r = train_chart(in, a->slot[0], d, &run);
     free(epoch_us);
     free(loss);

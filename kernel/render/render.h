@@ -60,6 +60,13 @@ size_t render_float32_repr(float v, char *out, size_t cap);
  * backslash escapes for \\, the quote, \n \r \t and other control bytes (\xNN). */
 int render_str_repr(struct render_buf *b, const char *s, size_t n);
 
+/* Appends s[0..n) broken into lines between words, as a terminal shows prose: each line is
+ * `indent` spaces and as many words (split at spaces) as fit in `width` columns (a word longer
+ * than that has a line of its own), then '\n'. Front ends wrap a long stream line wherever the
+ * output area ends, mid-word, so text meant to be read is broken here. Returns 0, or -1 when
+ * the buffer failed. */
+int render_wrap(struct render_buf *b, const char *s, size_t n, int indent, int width);
+
 /* Appends `s` with & < > " ' escaped for HTML text and attributes. */
 int render_html_escape(struct render_buf *b, const char *s, size_t n);
 
@@ -121,32 +128,50 @@ json_t *render_progress_bundle(int epoch, int epochs, const char *status);
 
 struct mt_tensor;
 
-#define RENDER_TENSOR_THRESHOLD 1000 /* more elements than this are summarised with ... */
-#define RENDER_TENSOR_EDGEITEMS 3    /* elements shown at each end of a summarised dim */
-#define RENDER_TENSOR_LINEWIDTH 80   /* rows wrap to stay within this many columns */
+/* How tensors are shown, PyTorch's print options with its defaults (torch.set_printoptions):
+ * values with `precision` decimals; more than `threshold` elements summarised, each dim longer
+ * than 2 * `edgeitems` showing its first and last `edgeitems` entries around "..."; text rows
+ * wrapped to stay within `linewidth` columns; scientific notation chosen per tensor
+ * (sci_mode -1), or always (1), or never (0). One set per process, as in PyTorch. */
+struct render_print_options {
+    int precision;
+    int64_t threshold;
+    int64_t edgeitems;
+    int linewidth;
+    int sci_mode;
+};
+#define RENDER_PRINT_DEFAULTS                                                                      \
+    {                                                                                              \
+        .precision = 4, .threshold = 1000, .edgeitems = 3, .linewidth = 80, .sci_mode = -1         \
+    }
+#define RENDER_PRINT_MAX_PRECISION                                                                 \
+    30                        /* beyond what a float32 holds; keeps a value's text short           \
+                               */
+#define RENDER_VALUE_CHARS 96 /* room for one formatted value at the largest precision */
+/* The options in force (borrowed), and a change of them (values already checked). */
+const struct render_print_options *render_print_options(void);
+void render_set_print_options(const struct render_print_options *o);
 
 /* Appends t as PyTorch prints it, with the shape and backend (and requires_grad=True when set)
  * after the data:
  *
- *     tensor([[1.0000, 2.0000],
+ *     tensor([[1.0000, 2.5000],
  *             [3.0000, 4.0000]], shape=(2, 2), backend=fast)
  *
- * Values have 4 decimals, or scientific notation ("1.0000e-05") when their magnitudes need it
- * (PyTorch's rule); columns are right-aligned to one width. Past RENDER_TENSOR_THRESHOLD
- * elements each dim longer than 2 * RENDER_TENSOR_EDGEITEMS shows its first and last
- * RENDER_TENSOR_EDGEITEMS entries around "...". Only the shown elements are read. Returns 0, or
- * -1 when the buffer failed. */
+ * Values have `precision` decimals, none when all are whole ("2."), or scientific notation
+ * ("1.0000e-05") when their magnitudes need it (PyTorch's and numpy's rule); columns are
+ * right-aligned to one width. Past `threshold` elements each dim longer than 2 * `edgeitems`
+ * shows its first and last `edgeitems` entries around "...". Only the shown elements are read.
+ * Returns 0, or -1 when the buffer failed. */
 int render_tensor_text(struct render_buf *b, const struct mt_tensor *t);
 
 /* Non-empty tensors of 1 or 2 dims show as an HTML table (values formatted as in the text
- * form) with the indices as header row and column; a dim longer than RENDER_TENSOR_HTML_MAX
- * shows its first and last RENDER_TENSOR_HTML_EDGE entries around an ellipsis column (&hellip;)
- * or row (&#8942;). Empty tensors and those of 3 or more dims show as the escaped text form in
- * <pre>. Both end with a footer: shape, strides, backend, requires_grad (with "(leaf)" or
- * "(computed, not a leaf)" when true) and "grad set" when a gradient is there. Returns 0, or -1
- * when the buffer failed. */
-#define RENDER_TENSOR_HTML_MAX 20
-#define RENDER_TENSOR_HTML_EDGE 10
+ * form) with the indices as header row and column, holding exactly the entries the text form
+ * shows: a dim the text form cuts has an ellipsis column (&hellip;) or row (&#8942;) where the
+ * text has "...". Cells never wrap and a wide table scrolls sideways. Empty tensors and those of
+ * 3 or more dims show as the escaped text form in <pre>. Both end with a footer: shape,
+ * strides, backend, requires_grad (with "(leaf)" or "(computed, not a leaf)" when true) and
+ * "grad set" when a gradient is there. Returns 0, or -1 when the buffer failed. */
 int render_tensor_html(struct render_buf *b, const struct mt_tensor *t);
 
 #endif

@@ -2,23 +2,27 @@
  * text/html form, a table.
  *
  * Students compare what the kernel shows with PyTorch and numpy, so the layout follows
- * torch/_tensor_str.py: one number format for the whole tensor (fixed with 4 decimals, or
- * "%.4e" when the magnitudes span more than 1000x, exceed 1e8 or go below 1e-4), every value
- * right-aligned to the widest, rows nested with one more space of indent per level and a blank
- * line between blocks of 3-D and deeper tensors, long rows wrapped at 80 columns, and tensors of
- * more than 1000 elements summarised to their first and last 3 entries per dim around "...".
- * PyTorch shows integral values as "1."; the product card asks for 4 decimals always, so only
- * the choice of scientific notation looks at integrality (as PyTorch does). After the data come
- * the shape and backend (and requires_grad=True), which PyTorch would leave out but a student
- * switching backends wants to see.
+ * torch/_tensor_str.py with PyTorch's print options (set_printoptions changes them, as
+ * torch.set_printoptions does): one number format for the whole tensor (fixed with `precision`
+ * decimals, or scientific when the finite non-zero magnitudes span more than 1000x, exceed 1e8
+ * or go below 1e-4 — numpy's rule too), every value right-aligned to the widest, rows nested
+ * with one more space of indent per level and a blank line between blocks of 3-D and deeper
+ * tensors, long rows wrapped at `linewidth` columns, and tensors of more than `threshold`
+ * elements summarised to their first and last `edgeitems` entries per dim around "...".
+ * Whole numbers show as PyTorch shows them, "2." without needless decimals (numpy does too).
+ * After the data come the shape and backend (and requires_grad=True), which PyTorch would leave
+ * out but a student switching backends wants to see.
  *
- * The HTML form is a table with the indices as headers, cut like a pandas frame (first and last
- * 10 rows or columns past 20), in the same number format, and a footer with the layout facts
- * (shape, strides, backend, requires_grad) that the text form cannot show compactly.
+ * The HTML form is a table with the indices as headers that shows exactly the entries the text
+ * form shows, in the same number format, with an ellipsis row or column where the text has
+ * "...", so the two never disagree on what is left out. Its cells never wrap (a "1.0000e-05"
+ * broken at the "-" reads as two numbers) and a table wider than the output area scrolls
+ * sideways instead of being cut. A footer gives the layout facts (shape, strides, backend,
+ * requires_grad) that the text form cannot show compactly.
  *
  * Only the shown elements are read (mt_tensor_get), so showing a 100M-element tensor reads
- * at most 6^ndim values (21 x 21 for the table) and never copies the tensor (a GPU tensor shown
- * whole is copied at once: a copy from the device costs microseconds whatever its size). */
+ * at most (2 * edgeitems)^ndim values and never copies the tensor (a GPU tensor shown whole is
+ * copied at once: a copy from the device costs microseconds whatever its size). */
 #include "render/render.h"
 
 #include "minitorch/minitorch.h"
@@ -38,18 +42,25 @@ struct shown {
     int64_t count[MT_MAX_DIMS]; /* shown entries of each dim */
     float *vals;                /* row-major over the shown index product */
     size_t nvals;
-    bool sci;  /* "%.4e" rather than "%.4f" */
-    int width; /* widest formatted value */
+    bool sci;       /* "%.4e" rather than "%.4f" */
+    bool integral;  /* every finite value is whole: "2." (PyTorch's int_mode) */
+    int width;      /* what values are padded to: the widest finite non-zero one (PyTorch) */
+    int line_width; /* the widest of all, zeros, nan and inf too: sets the entries per line */
 };
 
-/* The text form's rule (numpy's and PyTorch's): past the threshold, every dim longer than
+static struct render_print_options options = RENDER_PRINT_DEFAULTS;
+
+const struct render_print_options *render_print_options(void) { return &options; }
+
+void render_set_print_options(const struct render_print_options *o) { options = *o; }
+
+/* What both forms show (numpy's and PyTorch's rule): past the threshold, every dim longer than
  * twice the edge items is cut. */
 static struct shown text_shown(const struct mt_tensor *t)
 {
-    bool summarise = t->size > RENDER_TENSOR_THRESHOLD;
-    return (struct shown){.t = t,
-                          .edge = summarise ? RENDER_TENSOR_EDGEITEMS : 0,
-                          .max_len = 2 * RENDER_TENSOR_EDGEITEMS};
+    bool summarise = t->size > options.threshold;
+    return (struct shown){
+        .t = t, .edge = summarise ? options.edgeitems : 0, .max_len = 2 * options.edgeitems};
 }
 
 /* Whether dim d is cut to its edges. */
@@ -96,31 +107,39 @@ static int format_value(const struct shown *s, float v, char *out, size_t cap)
 {
     if (isnan(v)) return snprintf(out, cap, "nan");
     if (isinf(v)) return snprintf(out, cap, "%s", v < 0 ? "-inf" : "inf");
-    return snprintf(out, cap, s->sci ? "%.4e" : "%.4f", (double)v);
+    if (s->sci) return snprintf(out, cap, "%.*e", options.precision, (double)v);
+    if (s->integral) return snprintf(out, cap, "%.0f.", (double)v);
+    return snprintf(out, cap, "%.*f", options.precision, (double)v);
 }
 
-/* PyTorch's _Formatter: the notation from the finite non-zero magnitudes, then the width. */
+/* PyTorch's _Formatter: whole numbers or not, the notation from the finite non-zero
+ * magnitudes, then the width, which only those values set (so zeros, nan and inf, padded to it,
+ * may stick out: "tensor([1., inf])", as PyTorch prints). */
 static void choose_format(struct shown *s)
 {
-    bool any = false, integral = true;
+    bool any = false;
     double lo = 0, hi = 0;
+    s->integral = true;
     for (size_t i = 0; i < s->nvals; i++) {
         double v = s->vals[i];
-        if (!isfinite(v)) continue;
-        if (v != floor(v)) integral = false;
-        if (v == 0) continue;
+        if (!isfinite(v) || v == 0) continue;
+        if (v != ceil(v)) s->integral = false;
         double a = fabs(v);
         if (!any || a < lo) lo = a;
         if (!any || a > hi) hi = a;
         any = true;
     }
-    s->sci = any && (integral ? hi > 1e8 : (hi / lo > 1000.0 || hi > 1e8 || lo < 1e-4));
-    s->width = 1;
-    char buf[64];
+    /* the same rule for whole numbers (at least 1, never below 1e-4) as for the rest */
+    s->sci = options.sci_mode >= 0 ? options.sci_mode == 1
+                                   : any && (hi / lo > 1000.0 || hi > 1e8 || lo < 1e-4);
+    s->width = s->line_width = 1;
+    char buf[RENDER_VALUE_CHARS];
     for (size_t i = 0; i < s->nvals; i++) {
         int w = format_value(s, s->vals[i], buf, sizeof buf);
-        if (w > s->width) s->width = w;
+        if (w > s->line_width) s->line_width = w;
+        if (isfinite(s->vals[i]) && s->vals[i] != 0 && w > s->width) s->width = w;
     }
+    if (s->width > s->line_width) s->line_width = s->width;
 }
 
 static void spaces(struct render_buf *b, int n)
@@ -129,16 +148,18 @@ static void spaces(struct render_buf *b, int n)
 }
 
 /* One row (the last dim): values joined by ", ", wrapped so a line holds
- * (linewidth - indent) / (width + 2) entries, " ..." standing for the cut middle. */
+ * (linewidth - indent) / (width + 2) entries, " ..." standing for the cut middle. PyTorch counts
+ * with the padded width, which lets a row of zeros ("0." padded to 1) run past the line width;
+ * the widest entry is counted here instead, the same count wherever none sticks out. */
 static void put_row(struct render_buf *b, const struct shown *s, int indent, size_t *cursor)
 {
     int d = s->t->ndim - 1;
-    int per_line = (RENDER_TENSOR_LINEWIDTH - indent) / (s->width + 2);
+    int per_line = (options.linewidth - indent) / (s->line_width + 2);
     if (per_line < 1) per_line = 1;
     render_buf_putc(b, '[');
     int on_line = 0;
     bool first = true;
-    char buf[64];
+    char buf[RENDER_VALUE_CHARS];
     for (int64_t k = 0; k < s->count[d]; k++) {
         bool dots = cut(s, d) && k == s->edge;
         for (int item = dots ? 0 : 1; item < 2; item++) { /* the " ..." entry, then the value */
@@ -199,7 +220,7 @@ static void put_suffix(struct render_buf *b, size_t start, const char *suffix)
     const char *nl = strrchr(text, '\n');
     /* PyTorch counts len - rfind("\n") + 1, which is len + 2 when there is no newline */
     size_t last_line = nl ? strlen(nl) + 1 : strlen(text) + 2;
-    if (last_line + strlen(suffix) + 2 > RENDER_TENSOR_LINEWIDTH) {
+    if (last_line + strlen(suffix) + 2 > (size_t)options.linewidth) {
         render_buf_puts(b, ",\n");
         spaces(b, (int)strlen("tensor("));
     } else {
@@ -270,7 +291,7 @@ static void html_row(struct render_buf *b, const struct shown *s, int64_t rowk, 
         else
             render_buf_printf(b, "<th>%lld</th>", (long long)shown_index(s, 0, rowk));
     }
-    char v[64];
+    char v[RENDER_VALUE_CHARS];
     for (int64_t j = 0; j < cols; j++) {
         bool cut_col = cut(s, cd) && j == s->edge;
         if (cut_col) /* the column standing for the cut middle */
@@ -290,18 +311,18 @@ static void html_row(struct render_buf *b, const struct shown *s, int64_t rowk, 
 }
 
 /* A 1-D or 2-D tensor as a table with its indices as headers (so t[i, j] can be read off),
- * dims longer than RENDER_TENSOR_HTML_MAX cut to their first and last RENDER_TENSOR_HTML_EDGE
- * entries around an ellipsis row or column, as pandas shows a long frame. */
+ * cut where the text form cuts, an ellipsis row or column standing for the cut middle. */
 static int html_table(struct render_buf *b, const struct mt_tensor *t)
 {
-    struct shown s = {.t = t, .edge = RENDER_TENSOR_HTML_EDGE, .max_len = RENDER_TENSOR_HTML_MAX};
+    struct shown s = text_shown(t);
     if (gather(&s) != 0) {
         b->nomem = true;
         return -1;
     }
     choose_format(&s);
     bool two_d = t->ndim == 2;
-    render_buf_puts(b, "<table style=\"font-family:monospace;text-align:right\">");
+    render_buf_puts(b,
+                    "<table style=\"font-family:monospace;text-align:right;white-space:nowrap\">");
     html_row(b, &s, -1, false, two_d);
     int64_t rows = two_d ? s.count[0] : 1;
     for (int64_t i = 0; i < rows; i++) {
@@ -315,14 +336,15 @@ static int html_table(struct render_buf *b, const struct mt_tensor *t)
 
 int render_tensor_html(struct render_buf *b, const struct mt_tensor *t)
 {
-    render_buf_puts(b, "<div class=\"minitorch-tensor\">");
+    /* the scroll box: a table wider than the output area scrolls rather than being cut */
+    render_buf_puts(b, "<div class=\"minitorch-tensor\" style=\"overflow-x:auto\">");
     if (t->size > 0 && (t->ndim == 1 || t->ndim == 2)) {
         if (html_table(b, t) != 0) return -1;
     } else { /* empty, or 3-D and more: the text form, which summarises */
         struct render_buf text;
         render_buf_init(&text, 0);
         render_tensor_text(&text, t);
-        render_buf_puts(b, "<pre>");
+        render_buf_puts(b, "<pre style=\"white-space:pre\">");
         if (text.nomem)
             b->nomem = true;
         else

@@ -325,6 +325,33 @@ int render_str_repr(struct render_buf *b, const char *s, size_t n)
     return render_buf_putc(b, quote);
 }
 
+int render_wrap(struct render_buf *b, const char *s, size_t n, int indent, int width)
+{
+    size_t i = 0;
+    while (i < n) {
+        while (i < n && s[i] == ' ') i++;
+        if (i == n) break;
+        size_t room = width > indent ? (size_t)(width - indent) : 1, used = 0, end = i, cut = i;
+        /* take words while they fit; the first always goes, however long */
+        while (end < n) {
+            size_t w = end;
+            while (w < n && s[w] != ' ') w++;
+            size_t len = render_utf8_count(s + end, w - end);
+            size_t need = used ? used + 1 + len : len;
+            if (used && need > room) break;
+            used = need;
+            cut = w;
+            end = w;
+            while (end < n && s[end] == ' ') end++;
+        }
+        for (int k = 0; k < indent; k++) render_buf_putc(b, ' ');
+        render_buf_append(b, s + i, cut - i);
+        render_buf_putc(b, '\n');
+        i = cut;
+    }
+    return b->nomem || b->over ? -1 : 0;
+}
+
 int render_html_escape(struct render_buf *b, const char *s, size_t n)
 {
     size_t start = 0;

@@ -26,7 +26,7 @@ static void test_print(void)
     CHECK_INT(k.nstream, 1);
 
     run_k(s, "print(1, 2.5, 'a', [1, 'b'], true, none)");
-    CHECK_STR(k.log, "stdout:1 2.5 a [1, 'b'] true none\n");
+    CHECK_STR(k.log, "stdout:1 2.5 a [1, 'b'] True None\n");
     CHECK_INT(k.nstream, 1); /* one callback per print call */
 
     run_k(s, "print(1, 2, sep='-', end='!')");
@@ -71,7 +71,7 @@ static void test_display(void)
     run_k(s, "display(1, display_id='bar')\nupdate_display(2, display_id='bar')");
     CHECK_STR(k.log, "display[bar,0]:1\ndisplay[bar,1]:2\n");
     run_k(s, "display(none)");
-    CHECK_STR(k.log, "display[-,0]:none\n");
+    CHECK_STR(k.log, "display[-,0]:None\n");
     run_k(s, "update_display(3, 'pos')");
     CHECK_STR(k.log, "display[pos,1]:3\n");
 
@@ -225,7 +225,7 @@ static void test_conversions(void)
     CHECK_STR(eval1("str(2.0)"), "'2.0'");
     CHECK_STR(eval1("str('a')"), "'a'");
     CHECK_STR(eval1("str([1, 'a'])"), "\"[1, 'a']\"");
-    CHECK_STR(eval1("str(true)"), "'true'");
+    CHECK_STR(eval1("str(true)"), "'True'");
     CHECK_STR(eval1("repr('a')"), "\"'a'\"");
     CHECK_STR(eval1("int(3.9)"), "3");
     CHECK_STR(eval1("int(-3.9)"), "-3");
@@ -244,8 +244,8 @@ static void test_conversions(void)
     CHECK_STR(eval1("float('Infinity')"), "inf");
     CHECK_STR(ename1("float('abc')"), "ValueError");
     CHECK_STR(ename1("float('0x10')"), "ValueError");
-    CHECK_STR(eval1("bool(0)"), "false");
-    CHECK_STR(eval1("bool('x')"), "true");
+    CHECK_STR(eval1("bool(0)"), "False");
+    CHECK_STR(eval1("bool('x')"), "True");
     CHECK_STR(eval1("abs(-3)"), "3");
     CHECK_STR(eval1("abs(-2.5)"), "2.5");
     CHECK_STR(ename1("abs('a')"), "TypeError");

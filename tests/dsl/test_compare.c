@@ -200,7 +200,7 @@ static void test_compare_leaves_variables(void)
               "['fast', 5, [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], "
               "2, 1]");
     CHECK_STR(OK(s, "[w.grad == none, w.requires_grad, at.strides, at.tolist()]"),
-              "[true, true, (1, 3), [[1.0, 4.0], [2.0, 5.0], [3.0, 6.0]]]");
+              "[True, True, (1, 3), [[1.0, 4.0], [2.0, 5.0], [3.0, 6.0]]]");
     FAILS(s, "c", "NameError");                     /* made inside: gone again */
     CHECK_STR(OK(s, "zeros(1).backend"), "'fast'"); /* the default backend is back */
     CHECK_STR(OK(s, "scaled(1).tolist()"), "[[6.0, 7.0, 8.0], [9.0, 10.0, 11.0]]");

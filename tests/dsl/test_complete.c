@@ -251,7 +251,7 @@ static void test_complete_call_keywords(void)
     COMPLETES(s, "f(1, \"(\", be", 10, "beta=");
     COMPLETES(s, "f(1,  # g(\n  be", 13, "beta=");
     COMPLETES(s, "f(t[0, be", 7, "");
-    COMPLETES(s, "print(f(1, 2), f(2), se", 21, "seed sep=");
+    COMPLETES(s, "print(f(1, 2), f(2), se", 21, "seed sep= set_printoptions");
     /* after the call closed, no keywords */
     COMPLETES(s, "f(1) + be", 7, "");
     dsl_session_free(s);
@@ -393,7 +393,7 @@ static void test_evaluate(void)
     CHECK_STR(json_string_value(json_object_get(r, "text/plain")), "42");
     json_decref(r);
     CHECK_INT(dsl_evaluate(s, "none", &r, &err), 0);
-    CHECK_STR(json_string_value(json_object_get(r, "text/plain")), "none");
+    CHECK_STR(json_string_value(json_object_get(r, "text/plain")), "None");
     json_decref(r);
     CHECK_INT(dsl_evaluate(s, "'a' * 2", &r, &err), 0);
     CHECK_STR(json_string_value(json_object_get(r, "text/plain")), "'aa'");
@@ -414,7 +414,7 @@ static void test_evaluate(void)
     dsl_error_clear(&err);
     /* no output escapes evaluate */
     CHECK_INT(dsl_evaluate(s, "print('leak')", &r, &err), 0);
-    CHECK_STR(json_string_value(json_object_get(r, "text/plain")), "none");
+    CHECK_STR(json_string_value(json_object_get(r, "text/plain")), "None");
     json_decref(r);
     CHECK_INT(dsl_evaluate(s, "input()", &r, &err), -1);
     CHECK_STR(err.ename, "StdinNotImplementedError");

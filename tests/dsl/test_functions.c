@@ -29,7 +29,7 @@ static void test_def_and_return(void)
     /* functions are values: passed, stored, compared by identity */
     CHECK_STR(eval1("def twice(g, x):\n    return g(g(x))\ndef inc(x):\n    return x + 1\n"
                     "h = inc\n[twice(inc, 0), twice(h, 5), h == inc]"),
-              "[2, 7, true]");
+              "[2, 7, True]");
     CHECK_STR(eval1("def f():\n    def g(y):\n        return y * 3\n    return g(2)\nf()"), "6");
 }
 

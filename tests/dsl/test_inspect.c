@@ -135,9 +135,8 @@ static void test_variables(void)
                   .rc,
               0);
     CHECK_STR(inspect_end(s, "w", 0),
-              "w: tensor = tensor([[1.0000, 2.0000, 3.0000],\n"
-              "        [4.0000, 5.0000, 6.0000]], shape=(2, 3), backend=fast,\n"
-              "       requires_grad=True)\n\n"
+              "w: tensor = tensor([[1., 2., 3.],\n"
+              "        [4., 5., 6.]], shape=(2, 3), backend=fast, requires_grad=True)\n\n"
               "shape (2, 3), strides (3, 1), dtype float32, backend fast, requires_grad true, "
               "grad set");
     /* a view: its own strides; no grad of its own */
@@ -152,8 +151,8 @@ static void test_variables(void)
     CHECK_STR(inspect_end(s, "n", 0), "n: int = 3");
     CHECK_STR(inspect_end(s, "f", 0), "f: float = 2.5");
     CHECK_STR(inspect_end(s, "name", 0), "name: str = 'Ada'");
-    CHECK_STR(inspect_end(s, "ok", 0), "ok: bool = true");
-    CHECK_STR(inspect_end(s, "nothing", 0), "nothing: none = none");
+    CHECK_STR(inspect_end(s, "ok", 0), "ok: bool = True");
+    CHECK_STR(inspect_end(s, "nothing", 0), "nothing: none = None");
     CHECK_STR(inspect_end(s, "r", 0), "r: range = range(1, 5)");
     CHECK_STR(inspect_end(s, "xs", 0), "xs: list = [1, 'a']");
     /* a variable hides the builtin of the same name, as in Python */

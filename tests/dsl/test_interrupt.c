@@ -88,7 +88,7 @@ static void test_state_after_interrupt(void)
     CHECK_STR(k.log, "stdout:start\n");
     CHECK(strstr(o.tb, "Cell line 3, column 1:") != NULL);
     struct outcome after = run_cell(s, "n > 0");
-    CHECK_STR(after.result, "true");
+    CHECK_STR(after.result, "True");
     dsl_session_free(s);
 }
 

@@ -91,8 +91,8 @@ static void test_methods(void)
     CHECK_STR(eval1("l = ['b', 'a', 'B']\nl.sort(reverse=true)\nl"), "['b', 'a', 'B']");
     CHECK_STR(eval1("l = [[2, 1], [1, 5], [2, 0]]\nl.sort()\nl"), "[[1, 5], [2, 0], [2, 1]]");
     /* stable both ways: equal items (1.0, 1, true) keep their order, as in Python */
-    CHECK_STR(eval1("l = [2, 1.0, 1, 3, true]\nl.sort()\nl"), "[1.0, 1, true, 2, 3]");
-    CHECK_STR(eval1("l = [2, 1.0, 1, 3, true]\nl.sort(reverse=true)\nl"), "[3, 2, 1.0, 1, true]");
+    CHECK_STR(eval1("l = [2, 1.0, 1, 3, true]\nl.sort()\nl"), "[1.0, 1, True, 2, 3]");
+    CHECK_STR(eval1("l = [2, 1.0, 1, 3, true]\nl.sort(reverse=true)\nl"), "[3, 2, 1.0, 1, True]");
     /* a failed sort leaves the list as it was */
     struct dsl_session *s = dsl_session_new();
     struct outcome o = run_cell(s, "x = [3, 'a', 1]\nx.sort()");
@@ -173,7 +173,7 @@ static void test_depth(void)
     CHECK_STR(run_cell(s, "a < b").ename, "RecursionError");
     CHECK_STR(run_cell(s, "a in [b]").ename, "RecursionError");
     CHECK_STR(run_cell(s, "[b].count(a)").ename, "RecursionError");
-    CHECK_STR(run_cell(s, "a == a").result, "true"); /* the same list: no walk */
+    CHECK_STR(run_cell(s, "a == a").result, "True"); /* the same list: no walk */
     CHECK_STR(run_cell(s, "kept").result, "1");
     dsl_session_free(s);
     /* the limit itself: DSL_MAX_LIST_DEPTH levels show, one more does not */

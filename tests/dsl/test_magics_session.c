@@ -243,7 +243,7 @@ static void test_seed_who_reset(void)
 {
     struct dsl_session *s = dsl_session_new();
     OK(s, "%seed 5\nx = rand(3).tolist()\nseed(5)\ny = rand(3).tolist()");
-    CHECK_STR(OK(s, "x == y"), "true");
+    CHECK_STR(OK(s, "x == y"), "True");
     FAILS(s, "%seed five", "UsageError");
     OK(s, "t = zeros(2, 3, requires_grad=true)\ndef f(a, b=1):\n    return a\nname = 'ok'");
     const char *who = stdout_of(s, "%who");
@@ -265,10 +265,36 @@ static void test_lsmagic_and_renderer(void)
 {
     struct dsl_session *s = dsl_session_new();
     const char *ls = stdout_of(s, "%lsmagic");
+    const char *head = "stdout:Available line magics:\n%backend  %cuda_matmul  ";
+    CHECK(strncmp(ls, head, strlen(head)) == 0);
     for (size_t i = 0; i < dsl_magic_count; i++) {
         char want[64];
-        snprintf(want, sizeof want, "  %s", dsl_magics[i].usage);
+        snprintf(want, sizeof want, "\n  %s\n      ", dsl_magics[i].usage);
         CHECK(strstr(ls, want) != NULL);
+    }
+    /* no line is longer than a terminal's 79 columns, and every line break falls between
+     * words: the lines under a usage, joined with spaces, are the help's first sentence */
+    for (const char *p = ls; *p;) {
+        size_t len = strcspn(p, "\n");
+        CHECK(len <= 79 + strlen("stdout:"));
+        p += len + (p[len] == '\n');
+    }
+    const char *diag = strstr(ls, "  %diagnostics [on|off|STMT]\n");
+    CHECK(diag != NULL);
+    if (diag) {
+        char joined[1024] = "";
+        const char *p = strchr(diag, '\n') + 1;
+        while (strncmp(p, "      ", 6) == 0) {
+            size_t len = strcspn(p, "\n");
+            if (joined[0]) strcat(joined, " ");
+            strncat(joined, p + 6, len - 6);
+            p += len + 1;
+        }
+        const char *doc = NULL;
+        for (size_t i = 0; i < dsl_magic_count; i++)
+            if (strcmp(dsl_magics[i].name, "diagnostics") == 0) doc = dsl_magics[i].doc;
+        CHECK(doc != NULL && strlen(joined) > 100 && strncmp(doc, joined, strlen(joined)) == 0 &&
+              joined[strlen(joined) - 1] == '.');
     }
     CHECK_STR(dsl_plot_renderer(s), "auto");
     OK(s, "%plot_renderer svg");
@@ -291,7 +317,7 @@ static void test_word_arguments(void)
 {
     struct dsl_session *s = dsl_session_new();
     OK(s, "%seed 7   # the lesson's seed\nx = rand(2).tolist()\nseed(7)\ny = rand(2).tolist()");
-    CHECK_STR(OK(s, "x == y"), "true");
+    CHECK_STR(OK(s, "x == y"), "True");
     FAILS(s, "%seed 7 8", "UsageError");
     FAILS(s, "%seed", "UsageError");
     OK(s, "%plot_renderer html  # Colab");

@@ -96,6 +96,24 @@ static void test_buffer(void)
     render_buf_free(&b);
 }
 
+/* render_wrap breaks between words only, within the width, a long word on a line of its own */
+static void test_wrap(void)
+{
+    struct render_buf b;
+    render_buf_init(&b, 0);
+    const char *t = "one two  three four\u00e9\u00e9 five";
+    CHECK_INT(render_wrap(&b, t, strlen(t), 2, 12), 0);
+    CHECK_STR(render_buf_str(&b), "  one two\n  three\n  four\u00e9\u00e9\n  five\n");
+    render_buf_free(&b);
+    t = "abcdefghijklmnop qr";
+    render_wrap(&b, t, strlen(t), 0, 8);
+    CHECK_STR(render_buf_str(&b), "abcdefghijklmnop\nqr\n");
+    render_buf_free(&b);
+    render_wrap(&b, "   ", 3, 0, 8);
+    CHECK_STR(render_buf_str(&b), "");
+    render_buf_free(&b);
+}
+
 static void test_html_escape(void)
 {
     struct render_buf b;
@@ -184,10 +202,10 @@ static int count(const char *s, const char *what)
 static void test_tensor_text(void)
 {
     struct mt_tensor *a = make(2, (int64_t[]){2, 2}, (float[]){1, 2, 3, 4});
-    CHECK_STR(text_of(a), "tensor([[1.0000, 2.0000],\n"
-                          "        [3.0000, 4.0000]], shape=(2, 2), backend=simple)");
+    CHECK_STR(text_of(a), "tensor([[1., 2.],\n"
+                          "        [3., 4.]], shape=(2, 2), backend=simple)");
     struct mt_tensor *one = make(1, (int64_t[]){1}, (float[]){7});
-    CHECK_STR(text_of(one), "tensor([7.0000], shape=(1,), backend=simple)");
+    CHECK_STR(text_of(one), "tensor([7.], shape=(1,), backend=simple)");
     /* empty tensors of any shape keep their shape in the suffix */
     struct mt_tensor *e1 = make(2, (int64_t[]){0, 3}, NULL), *e2 = make(2, (int64_t[]){2, 0}, NULL);
     CHECK_STR(text_of(e1), "tensor([], shape=(0, 3), backend=simple)");
@@ -200,7 +218,7 @@ static void test_tensor_text(void)
     CHECK_STR(text_of(big), "tensor([1.0000e+09, 1.0000e+00], shape=(2,), backend=simple)");
     /* requires_grad shows in the suffix */
     CHECK_INT(mt_tensor_requires_grad(one, true), MT_OK);
-    CHECK_STR(text_of(one), "tensor([7.0000], shape=(1,), backend=simple, requires_grad=True)");
+    CHECK_STR(text_of(one), "tensor([7.], shape=(1,), backend=simple, requires_grad=True)");
     mt_tensor_release(a);
     mt_tensor_release(one);
     mt_tensor_release(e1);
@@ -214,13 +232,13 @@ static void test_tensor_text_views(void)
     /* a transposed view reads through its strides */
     struct mt_tensor *a = arange(2, (int64_t[]){2, 3}, 0, 1), *p = NULL, *bc = NULL;
     CHECK_INT(mt_permute(ctx, a, 2, (int64_t[]){1, 0}, &p), MT_OK);
-    CHECK_STR(text_of(p), "tensor([[0.0000, 3.0000],\n"
-                          "        [1.0000, 4.0000],\n"
-                          "        [2.0000, 5.0000]], shape=(3, 2), backend=simple)");
+    CHECK_STR(text_of(p), "tensor([[0., 3.],\n"
+                          "        [1., 4.],\n"
+                          "        [2., 5.]], shape=(3, 2), backend=simple)");
     /* a broadcast view (stride 0): the second row of a repeated */
     CHECK_INT(mt_as_strided(ctx, a, 2, (int64_t[]){2, 3}, (int64_t[]){0, 1}, 3, &bc), MT_OK);
-    CHECK_STR(text_of(bc), "tensor([[3.0000, 4.0000, 5.0000],\n"
-                           "        [3.0000, 4.0000, 5.0000]], shape=(2, 3), backend=simple)");
+    CHECK_STR(text_of(bc), "tensor([[3., 4., 5.],\n"
+                           "        [3., 4., 5.]], shape=(2, 3), backend=simple)");
     mt_tensor_release(a);
     mt_tensor_release(p);
     mt_tensor_release(bc);
@@ -230,7 +248,7 @@ static void test_tensor_text_summary(void)
 {
     /* 1,000 elements are shown whole (numpy's threshold: summarised past it) */
     struct mt_tensor *t = arange(1, (int64_t[]){1000}, 0, 0);
-    CHECK_INT(count(text_of(t), "0.0000"), 1000);
+    CHECK_INT(count(text_of(t), "0."), 1000);
     CHECK(strstr(text_of(t), "...") == NULL);
     mt_tensor_release(t);
     /* 1,001: the first and last 3 around " ..."; the suffix wraps past 80 columns */
@@ -270,8 +288,9 @@ static void test_tensor_text_limit(void)
     mt_tensor_release(t);
 }
 
-#define TABLE                                                                                      \
-    "<div class=\"minitorch-tensor\"><table style=\"font-family:monospace;text-align:right\">"
+#define BOX "<div class=\"minitorch-tensor\" style=\"overflow-x:auto\">"
+#define TABLE BOX "<table style=\"font-family:monospace;text-align:right;white-space:nowrap\">"
+#define PRE "<pre style=\"white-space:pre\">"
 #define FOOTER "<div style=\"font-size:smaller;color:#666\">"
 
 static void test_tensor_html(void)
@@ -285,10 +304,10 @@ static void test_tensor_html(void)
                                 "&middot; requires_grad false</div></div>");
     /* 1-D: one row under the indices */
     struct mt_tensor *one = make(1, (int64_t[]){1}, (float[]){7});
-    CHECK(strstr(html_of(one), "<tr><th>0</th></tr><tr><td>7.0000</td></tr></table>") != NULL);
+    CHECK(strstr(html_of(one), "<tr><th>0</th></tr><tr><td>7.</td></tr></table>") != NULL);
     /* non-finite values */
     struct mt_tensor *nf = make(1, (int64_t[]){3}, (float[]){NAN, -INFINITY, 1});
-    CHECK(strstr(html_of(nf), "<td>nan</td><td>-inf</td><td>1.0000</td>") != NULL);
+    CHECK(strstr(html_of(nf), "<td>nan</td><td>-inf</td><td>1.</td>") != NULL);
     /* a view: its own strides */
     struct mt_tensor *p = NULL;
     CHECK_INT(mt_permute(ctx, a, 2, (int64_t[]){1, 0}, &p), MT_OK);
@@ -305,12 +324,13 @@ static void test_tensor_html(void)
     CHECK(strstr(html_of(a), "requires_grad true (leaf) &middot; grad set</div>") != NULL);
     /* empty and 3-D: the text form in <pre> */
     struct mt_tensor *e = make(2, (int64_t[]){0, 3}, NULL);
-    CHECK_STR(html_of(e), "<div class=\"minitorch-tensor\"><pre>tensor([], shape=(0, 3), "
-                          "backend=simple)</pre>" FOOTER "shape (0, 3) &middot; strides (3, 1) "
-                          "&middot; backend simple &middot; requires_grad false</div></div>");
+    CHECK_STR(html_of(e),
+              BOX PRE "tensor([], shape=(0, 3), "
+                      "backend=simple)</pre>" FOOTER "shape (0, 3) &middot; strides (3, 1) "
+                      "&middot; backend simple &middot; requires_grad false</div></div>");
     struct mt_tensor *cube = arange(3, (int64_t[]){2, 1, 2}, 0, 1);
-    CHECK(strstr(html_of(cube), "<pre>tensor([[[0.0000, 1.0000]],\n\n        [[2.0000, "
-                                "3.0000]]], shape=(2, 1, 2), backend=simple)</pre>") != NULL);
+    CHECK(strstr(html_of(cube), PRE "tensor([[[0., 1.]],\n\n        [[2., "
+                                    "3.]]], shape=(2, 1, 2), backend=simple)</pre>") != NULL);
     CHECK(strstr(html_of(cube), "<table") == NULL);
     mt_tensor_release(a);
     mt_tensor_release(one);
@@ -324,47 +344,91 @@ static void test_tensor_html(void)
 
 static void test_tensor_html_summary(void)
 {
-    /* 20 x 20 is shown whole */
-    struct mt_tensor *t = arange(2, (int64_t[]){20, 20}, 0, 1);
+    /* 1,000 elements are shown whole, as in the text form: 20 x 50, 50 columns wide (the box
+     * scrolls) */
+    struct mt_tensor *t = arange(2, (int64_t[]){20, 50}, 0, 1);
     const char *h = html_of(t);
     CHECK_INT(count(h, "<tr>"), 21);
-    CHECK_INT(count(h, "<td>"), 400);
+    CHECK_INT(count(h, "<td>"), 1000);
     CHECK(strstr(h, "&hellip;") == NULL && strstr(h, "&#8942;") == NULL);
     mt_tensor_release(t);
-    /* 25 x 30: rows 0-9 and 15-24 around a row of vertical ellipses, columns 0-9 and 20-29
-     * around a column of ellipses; element (i, j) = 30 i + j */
-    t = arange(2, (int64_t[]){25, 30}, 0, 1);
+    /* 40 x 30 (past 1,000): rows 0-2 and 37-39 around a row of vertical ellipses, columns 0-2
+     * and 27-29 around a column of ellipses, where the text form has "..."; element (i, j) =
+     * 100 + 30 i + j */
+    t = arange(2, (int64_t[]){40, 30}, 100, 1);
     h = html_of(t);
-    CHECK_INT(count(h, "<tr>"), 1 + 10 + 1 + 10);
-    CHECK_INT(count(h, "<td>&hellip;</td>"), 20);
-    CHECK_INT(count(h, "<td>&#8942;</td>"), 20);
+    CHECK_INT(count(h, "<tr>"), 1 + 3 + 1 + 3);
+    CHECK_INT(count(h, "<td>&hellip;</td>"), 6);
+    CHECK_INT(count(h, "<td>&#8942;</td>"), 6);
     CHECK_INT(count(h, "&#8945;"), 1);
-    CHECK(strstr(h, "<th>8</th><th>9</th><th>&hellip;</th><th>20</th><th>21</th>") != NULL);
-    CHECK(strstr(h, "<th>10</th>") == NULL && strstr(h, "<th>14</th>") == NULL);
-    CHECK_INT(count(h, "<th>19</th>"), 1); /* row 19; column 19 is cut */
-    CHECK_INT(count(h, "<th>20</th>"), 2); /* row and column 20 */
-    CHECK(strstr(h, "<tr><th>9</th><td>270.0000</td>") != NULL);
-    CHECK(strstr(h, "<td>279.0000</td><td>&hellip;</td><td>290.0000</td>") != NULL);
-    /* the ellipsis row right after row 9, then row 15 */
-    CHECK(strstr(h, "<td>299.0000</td></tr><tr><th>&#8942;</th><td>&#8942;</td>") != NULL);
-    CHECK(strstr(h, "</tr><tr><th>15</th><td>450.0000</td>") != NULL);
-    CHECK(strstr(h, "<td>749.0000</td></tr></table>") != NULL);
-    CHECK(strstr(h, "shape (25, 30) &middot; strides (30, 1)") != NULL);
+    CHECK(strstr(h, "<th></th><th>0</th><th>1</th><th>2</th><th>&hellip;</th><th>27</th>"
+                    "<th>28</th><th>29</th></tr>") != NULL);
+    CHECK(strstr(h, "<th>3</th>") == NULL && strstr(h, "<th>36</th>") == NULL);
+    CHECK(strstr(h, "<tr><th>2</th><td>160.</td><td>161.</td><td>162.</td>"
+                    "<td>&hellip;</td><td>187.</td><td>188.</td><td>189.</td></tr>"
+                    "<tr><th>&#8942;</th><td>&#8942;</td>") != NULL);
+    CHECK(strstr(h, "</tr><tr><th>37</th><td>1210.</td>") != NULL);
+    CHECK(strstr(h, "<td>1299.</td></tr></table>") != NULL);
+    CHECK(strstr(h, "shape (40, 30) &middot; strides (30, 1)") != NULL);
+    /* the text form leaves out the same entries: 160, 161, 162, ..., 187, 188, 189 */
+    CHECK(strstr(text_of(t), "[ 160.,  161.,  162.,  ...,  187.,  188.,  189.],\n        ...,\n"
+                             "        [1210.,") != NULL);
     mt_tensor_release(t);
-    /* 1-D past 20: entries 0-9 and 11-20 */
-    t = arange(1, (int64_t[]){21}, 0, 1);
+    /* 1-D past 1,000: entries 0-2 and 998-1000 */
+    t = arange(1, (int64_t[]){1001}, 0, 1);
     h = html_of(t);
-    CHECK(strstr(h, "<th>9</th><th>&hellip;</th><th>11</th>") != NULL);
-    CHECK(strstr(h, "<td>9.0000</td><td>&hellip;</td><td>11.0000</td>") != NULL);
+    CHECK(strstr(h, "<th>2</th><th>&hellip;</th><th>998</th>") != NULL);
+    CHECK(strstr(h, "<td>2.</td><td>&hellip;</td><td>998.</td>") != NULL);
     CHECK_INT(count(h, "<tr>"), 2);
     mt_tensor_release(t);
     /* a huge one reads only what it shows and stays small */
     t = NULL;
     CHECK_INT(mt_zeros(ctx, MT_BACKEND_SIMPLE, 2, (int64_t[]){2000, 3000}, &t), MT_OK);
     h = html_of(t);
-    CHECK(strlen(h) < 12000);
-    CHECK_INT(count(h, "<td>0.0000</td>"), 400);
+    CHECK(strlen(h) < 2000);
+    CHECK_INT(count(h, "<td>0.</td>"), 36);
     mt_tensor_release(t);
+}
+
+/* set_printoptions' settings reach both forms alike */
+static void test_print_options(void)
+{
+    const struct render_print_options dflt = RENDER_PRINT_DEFAULTS;
+    struct render_print_options o = dflt;
+    struct mt_tensor *t = arange(2, (int64_t[]){5, 4}, 0, 0.5f);
+    /* threshold 10, 1 edge item, 2 decimals: rows 0 and 4, columns 0 and 3 */
+    o.threshold = 10;
+    o.edgeitems = 1;
+    o.precision = 2;
+    render_set_print_options(&o);
+    CHECK_STR(text_of(t), "tensor([[0.00,  ..., 1.50],\n        ...,\n        [8.00,  ..., 9.50]], "
+                          "shape=(5, 4), backend=simple)");
+    const char *h = html_of(t);
+    CHECK(strstr(h,
+                 "<th></th><th>0</th><th>&hellip;</th><th>3</th></tr>"
+                 "<tr><th>0</th><td>0.00</td><td>&hellip;</td><td>1.50</td></tr>"
+                 "<tr><th>&#8942;</th><td>&#8942;</td><td>&#8945;</td><td>&#8942;</td></tr>"
+                 "<tr><th>4</th><td>8.00</td><td>&hellip;</td><td>9.50</td></tr></table>") != NULL);
+    /* scientific notation forced on; a line width of 30 */
+    o = dflt;
+    o.sci_mode = 1;
+    o.linewidth = 30;
+    render_set_print_options(&o);
+    struct mt_tensor *v = make(1, (int64_t[]){3}, (float[]){1.5f, 2, -3});
+    CHECK_STR(text_of(v), "tensor([ 1.5000e+00,\n         2.0000e+00,\n        -3.0000e+00],\n"
+                          "       shape=(3,),\n       backend=simple)");
+    CHECK(strstr(html_of(v), "<td>1.5000e+00</td><td>2.0000e+00</td><td>-3.0000e+00</td>") != NULL);
+    /* and off: fixed even where the magnitudes would ask for scientific */
+    o.sci_mode = 0;
+    o.linewidth = 80;
+    render_set_print_options(&o);
+    struct mt_tensor *w = make(1, (int64_t[]){2}, (float[]){0.001f, 1000});
+    CHECK_STR(text_of(w), "tensor([   0.0010, 1000.0000], shape=(2,), backend=simple)");
+    render_set_print_options(&dflt);
+    CHECK_STR(text_of(w), "tensor([1.0000e-03, 1.0000e+03], shape=(2,), backend=simple)");
+    mt_tensor_release(t);
+    mt_tensor_release(v);
+    mt_tensor_release(w);
 }
 
 int main(void)
@@ -373,6 +437,7 @@ int main(void)
     RUN_TEST(test_str_repr);
     RUN_TEST(test_buffer);
     RUN_TEST(test_html_escape);
+    RUN_TEST(test_wrap);
     RUN_TEST(test_utf8);
     ctx = mt_ctx_new();
     RUN_TEST(test_tensor_text);
@@ -381,6 +446,7 @@ int main(void)
     RUN_TEST(test_tensor_text_limit);
     RUN_TEST(test_tensor_html);
     RUN_TEST(test_tensor_html_summary);
+    RUN_TEST(test_print_options);
     render_buf_free(&out);
     mt_ctx_free(ctx);
     return TEST_SUMMARY();

@@ -45,7 +45,7 @@ static void test_create(void)
     CHECK(mean > 0.4 && mean < 0.6);
     OK(s, "seed(3); a = rand(4); seed(3); b = rand(4)");
     CHECK_STR(OK(s, "(a == b).all().item()"), "1.0");
-    CHECK_STR(OK(s, "a.tolist() == b.tolist()"), "true");
+    CHECK_STR(OK(s, "a.tolist() == b.tolist()"), "True");
     CHECK_STR(OK(s, "(a == rand(4)).all().item()"), "0.0"); /* the generator moved on */
     /* Python 3: random.seed(3); [random.random() for _ in range(4)] gives
      * 0.23796462709189137, 0.5442292252959519, 0.36995516654807925, 0.6039200385961945
@@ -62,9 +62,9 @@ static void test_create(void)
     for (int i = 0; i < 4; i++) CHECK((float)got[i] == (float)py[i]);
 
     /* keywords */
-    CHECK_STR(OK(s, "tensor([1, 2], requires_grad=true).requires_grad"), "true");
-    CHECK_STR(OK(s, "tensor([1, 2]).requires_grad"), "false");
-    CHECK_STR(OK(s, "rand(2, requires_grad=true).requires_grad"), "true");
+    CHECK_STR(OK(s, "tensor([1, 2], requires_grad=true).requires_grad"), "True");
+    CHECK_STR(OK(s, "tensor([1, 2]).requires_grad"), "False");
+    CHECK_STR(OK(s, "rand(2, requires_grad=true).requires_grad"), "True");
     CHECK_STR(OK(s, "zeros(2, backend=\"simple\").backend"), "'simple'");
     CHECK_STR(OK(s, "ones(2, requires_grad=true, backend=\"fast\").backend"), "'fast'");
     CHECK_STR(OK(s, "tensor(data=[1, 2], backend=\"simple\").backend"), "'simple'");
@@ -171,10 +171,10 @@ static void test_operators_broadcast(void)
     CHECK_STR(OK(s, "(1 + zeros(2, backend=\"simple\")).backend"), "'simple'");
     CHECK_STR(OK(s, "(zeros(2, backend=\"simple\") * 2).backend"), "'simple'");
     /* == and != with a non-tensor compare identity, like Python */
-    CHECK_STR(OK(s, "a == none"), "false");
-    CHECK_STR(OK(s, "a != \"x\""), "true");
+    CHECK_STR(OK(s, "a == none"), "False");
+    CHECK_STR(OK(s, "a != \"x\""), "True");
     CHECK(strncmp(OK(s, "a == a"), "tensor(", 7) == 0); /* a tensor, not a bool */
-    CHECK_STR(OK(s, "[a] == [a]"), "true");             /* inside lists: identity */
+    CHECK_STR(OK(s, "[a] == [a]"), "True");             /* inside lists: identity */
     /* sum() of a list of tensors adds them */
     for (int i = 0; i < 6; i++) want[i] = (float)(a[i] + a[i]);
     CHECK_VALUES(s, "sum([a, a])", want, 6, 1e-6);
@@ -338,12 +338,12 @@ static void test_views(void)
     const int64_t sa[] = {2, 3, 4};
     SET_TENSOR(s, "a", a, sa, 3, NULL);
     CHECK_STR(OK(s, "a.strides"), "(12, 4, 1)");
-    CHECK_STR(OK(s, "a.is_contiguous()"), "true");
+    CHECK_STR(OK(s, "a.is_contiguous()"), "True");
     /* permute(2, 0, 1): p[i, j, k] = a[j, k, i] */
     OK(s, "p = a.permute(2, 0, 1)");
     CHECK_STR(OK(s, "p.shape"), "(4, 2, 3)");
     CHECK_STR(OK(s, "p.strides"), "(1, 12, 4)");
-    CHECK_STR(OK(s, "p.is_contiguous()"), "false");
+    CHECK_STR(OK(s, "p.is_contiguous()"), "False");
     double want[24];
     for (int i = 0; i < 4; i++)
         for (int j = 0; j < 2; j++)
@@ -352,7 +352,7 @@ static void test_views(void)
     CHECK_VALUES(s, "a.permute([2, 0, 1])", want, 24, 0);
     CHECK_VALUES(s, "a.permute(-1, 0, 1)", want, 24, 0);
     CHECK_VALUES(s, "p.contiguous()", want, 24, 0);
-    CHECK_STR(OK(s, "p.contiguous().is_contiguous()"), "true");
+    CHECK_STR(OK(s, "p.contiguous().is_contiguous()"), "True");
     CHECK_STR(OK(s, "p.contiguous().strides"), "(6, 3, 1)");
     /* view needs contiguous storage */
     const char *m = FAILS(s, "p.view(24)", "ShapeError");
@@ -390,7 +390,7 @@ static void test_properties(void)
     CHECK_STR(OK(s, "len(x.shape)"), "2");
     CHECK_STR(OK(s, "x.shape[0]"), "2");
     CHECK_STR(OK(s, "x.shape[-1]"), "3");
-    CHECK_STR(OK(s, "x.shape == [2, 3]"), "true");
+    CHECK_STR(OK(s, "x.shape == [2, 3]"), "True");
     CHECK_STR(OK(s, "type(x.shape)"), "'tuple'");
     CHECK_STR(OK(s, "zeros(5).shape"), "(5,)");
     CHECK_STR(OK(s, "list(x.shape)"), "[2, 3]");
@@ -403,13 +403,13 @@ static void test_properties(void)
     CHECK_STR(OK(s, "len(x)"), "2");
     CHECK_STR(OK(s, "x.backend"), "'fast'");
     CHECK_STR(OK(s, "x.grad"), "");
-    CHECK_STR(OK(s, "x.grad == none"), "true");
-    CHECK_STR(OK(s, "x.requires_grad"), "false");
+    CHECK_STR(OK(s, "x.grad == none"), "True");
+    CHECK_STR(OK(s, "x.requires_grad"), "False");
     OK(s, "x.requires_grad = true");
-    CHECK_STR(OK(s, "x.requires_grad"), "true");
+    CHECK_STR(OK(s, "x.requires_grad"), "True");
     OK(s, "x.requires_grad_(false)");
-    CHECK_STR(OK(s, "x.requires_grad"), "false");
-    CHECK_STR(OK(s, "x.requires_grad_().requires_grad"), "true");
+    CHECK_STR(OK(s, "x.requires_grad"), "False");
+    CHECK_STR(OK(s, "x.requires_grad_().requires_grad"), "True");
     const char *m = FAILS(s, "x.nope", "AttributeError");
     CHECK(strstr(m, "nope") != NULL);
     m = FAILS(s, "x.shap", "AttributeError");
@@ -429,7 +429,7 @@ static void test_properties(void)
     CHECK_STR(OK(s, "tensor([0.1]).item()"), "0.1");
     CHECK_STR(OK(s, "float(tensor([[2.5]]))"), "2.5");
     CHECK_STR(OK(s, "int(tensor([-2.5]))"), "-2");
-    CHECK_STR(OK(s, "bool(tensor([0]))"), "false");
+    CHECK_STR(OK(s, "bool(tensor([0]))"), "False");
     m = FAILS(s, "x.item()", "ValueError");
     CHECK(strstr(m, "6") != NULL);
     FAILS(s, "float(x)", "ValueError");
@@ -440,7 +440,7 @@ static void test_properties(void)
     const char *why = NULL, *m2 = FAILS(s, "x.to(\"cuda\")", "RuntimeError");
     if (!mt_cuda_probe(&why)) CHECK(strstr(m2, why) != NULL); /* says what is missing */
     OK(s, "y = tensor([1, 2], requires_grad=true); d = (y * 2).detach()");
-    CHECK_STR(OK(s, "d.requires_grad"), "false");
+    CHECK_STR(OK(s, "d.requires_grad"), "False");
     OK(s, "e = y.detach(); e[0] = 9");
     CHECK_STR(OK(s, "y[0]"), "9.0");
     dsl_session_free(s);
@@ -467,7 +467,7 @@ static void test_indexing(void)
             CHECK((float)strtod(OK(s, code), NULL) == a[i * 4 + j]);
         }
     CHECK_STR(OK(s, "type(a[0, 0])"), "'float'");
-    CHECK_STR(OK(s, "a.permute(1, 0)[3, 2] == a[2, 3]"), "true");
+    CHECK_STR(OK(s, "a.permute(1, 0)[3, 2] == a[2, 3]"), "True");
     const char *m = FAILS(s, "a[3, 0]", "IndexError");
     CHECK(strstr(m, "3") != NULL);
     FAILS(s, "a[0, -5]", "IndexError");
@@ -509,7 +509,7 @@ static void test_truth(void)
     struct dsl_session *s = dsl_session_new();
     CHECK_STR(OK(s, "r = 0\nif tensor([2]) > 1:\n    r = 1\nr"), "1");
     CHECK_STR(OK(s, "r = 0\nif (ones(3) == ones(3)).all():\n    r = 1\nr"), "1");
-    CHECK_STR(OK(s, "not tensor([0])"), "true");
+    CHECK_STR(OK(s, "not tensor([0])"), "True");
     CHECK_STR(OK(s, "tensor([0]) or 5"), "5");
     CHECK_STR(OK(s, "i = 0\nwhile tensor([i]) < 3:\n    i += 1\ni"), "3");
     FAILS(s, "if ones(2):\n    pass", "ValueError");
@@ -533,7 +533,7 @@ static void test_backward(void)
     const int64_t sx[] = {4};
     SET_TENSOR(s, "x", x, sx, 1, ", requires_grad=true");
     OK(s, "y = (3 * x * x + x.exp() + x / (x + 1)).sum()");
-    CHECK_STR(OK(s, "y.requires_grad"), "true");
+    CHECK_STR(OK(s, "y.requires_grad"), "True");
     OK(s, "y.backward()");
     double want[4];
     for (int i = 0; i < 4; i++) {
@@ -579,7 +579,7 @@ static void test_backward(void)
     OK(s, "x.zero_grad(); ((x < 1) * x).sum().backward()");
     for (int i = 0; i < 4; i++) want[i] = x[i] < 1;
     CHECK_VALUES(s, "x.grad", want, 4, 1e-6);
-    CHECK_STR(OK(s, "(x.detach() * 2).requires_grad"), "false");
+    CHECK_STR(OK(s, "(x.detach() * 2).requires_grad"), "False");
     dsl_session_free(s);
 }
 
@@ -618,7 +618,7 @@ static void test_tolist(void)
     CHECK_STR(OK(s, "(tensor([0]) * -1).tolist()"), "[-0.0]");
     /* round trip through the language */
     CHECK_STR(OK(s, "(tensor(a.tolist()) == a).all().item()"), "1.0");
-    CHECK_STR(OK(s, "a.tolist()[1][2][4] == a[1, 2, 4]"), "true");
+    CHECK_STR(OK(s, "a.tolist()[1][2][4] == a[1, 2, 4]"), "True");
     CHECK_STR(OK(s, "type(a.tolist())"), "'list'");
     CHECK_STR(OK(s, "zeros(0).tolist()"), "[]");
     /* non-finite values as json.loads (Python) reads them */
@@ -645,28 +645,30 @@ static void test_display(void)
 {
     struct dsl_session *s = dsl_session_new();
     CHECK_STR(OK(s, "tensor([[1, 2], [3, 4]])"),
-              "tensor([[1.0000, 2.0000],\n        [3.0000, 4.0000]], shape=(2, 2), backend=fast)");
+              "tensor([[1., 2.],\n        [3., 4.]], shape=(2, 2), backend=fast)");
     CHECK_STR(OK(s, "tensor([1.5, -20, 300])"),
               "tensor([  1.5000, -20.0000, 300.0000], shape=(3,), backend=fast)");
     CHECK_STR(OK(s, "tensor([1], requires_grad=true)"),
-              "tensor([1.0000], shape=(1,), backend=fast, requires_grad=True)");
+              "tensor([1.], shape=(1,), backend=fast, requires_grad=True)");
     CHECK_STR(OK(s, "zeros(0, 3)"), "tensor([], shape=(0, 3), backend=fast)");
     CHECK_STR(OK(s, "zeros(2, backend=\"simple\")"),
-              "tensor([0.0000, 0.0000], shape=(2,), backend=simple)");
+              "tensor([0., 0.], shape=(2,), backend=simple)");
     /* scientific when the magnitudes need it (PyTorch's rule) */
     CHECK_STR(OK(s, "tensor([1e-5, 1, 100])"),
               "tensor([1.0000e-05, 1.0000e+00, 1.0000e+02], shape=(3,), backend=fast)");
+    /* whole numbers too: torch.tensor([1., 2000.]) prints 1.0000e+00, 2.0000e+03 */
     CHECK_STR(OK(s, "tensor([1, 2000])"),
-              "tensor([   1.0000, 2000.0000], shape=(2,), backend=fast)");
+              "tensor([1.0000e+00, 2.0000e+03], shape=(2,), backend=fast)");
+    CHECK_STR(OK(s, "tensor([1, 1000])"), "tensor([   1., 1000.], shape=(2,), backend=fast)");
     CHECK_STR(OK(s, "tensor([0.5, 2000])"),
               "tensor([5.0000e-01, 2.0000e+03], shape=(2,), backend=fast)");
     CHECK_STR(OK(s, "tensor([1, 0]) / 0"), "tensor([inf, nan], shape=(2,), backend=fast)");
     /* 3-D: a blank line between the 2-D blocks */
-    CHECK_STR(OK(s, "zeros(2, 1, 2)"), "tensor([[[0.0000, 0.0000]],\n\n        [[0.0000, "
-                                       "0.0000]]], shape=(2, 1, 2), backend=fast)");
+    CHECK_STR(OK(s, "zeros(2, 1, 2)"), "tensor([[[0., 0.]],\n\n        [[0., "
+                                       "0.]]], shape=(2, 1, 2), backend=fast)");
     /* print shows the same text */
     CHECK_STR(stdout_of(s, "print(tensor([7]))"),
-              "stdout:tensor([7.0000], shape=(1,), backend=fast)\n");
+              "stdout:tensor([7.], shape=(1,), backend=fast)\n");
 
     /* 2000 elements: the first and last 3 around "..." */
     OK(s, "seed(1); big = rand(2000)");
@@ -714,10 +716,10 @@ static void test_display(void)
         if (cur > longest) longest = cur;
     }
     CHECK(longest <= 80);
-    CHECK(strncmp(text, "tensor([0.0000, 0.0000, ", 24) == 0);
+    CHECK(strncmp(text, "tensor([0., 0., ", 16) == 0);
     /* repr inside a list, str() and help() */
-    CHECK_STR(OK(s, "[tensor([1])]"), "[tensor([1.0000], shape=(1,), backend=fast)]");
-    CHECK_STR(OK(s, "str(tensor([1]))"), "'tensor([1.0000], shape=(1,), backend=fast)'");
+    CHECK_STR(OK(s, "[tensor([1])]"), "[tensor([1.], shape=(1,), backend=fast)]");
+    CHECK_STR(OK(s, "str(tensor([1]))"), "'tensor([1.], shape=(1,), backend=fast)'");
     dsl_session_free(s);
 }
 
@@ -782,7 +784,7 @@ static void test_help_and_completion(void)
     CHECK(strncmp(inspect_of(s, "x.sum"), "tensor.sum(dim=none)\n\n", 22) == 0);
     CHECK(strncmp(inspect_of(s, "x.view(2, "), "tensor.view(*shape)", 19) == 0);
     CHECK(strncmp(inspect_of(s, "x.shape"), "tensor.shape\n\n", 14) == 0);
-    CHECK(strncmp(inspect_of(s, "x"), "x: tensor = tensor([1.0000, 1.0000]", 35) == 0);
+    CHECK(strncmp(inspect_of(s, "x"), "x: tensor = tensor([1., 1.]", 27) == 0);
     CHECK(strncmp(inspect_of(s, "%backend"), "%backend [simple|fast|cuda]", 27) == 0);
     CHECK(strncmp(inspect_of(s, "rand"), "rand(*shape, requires_grad=false", 32) == 0);
     CHECK_STR(inspect_of(s, "n.sum"), "(null)");

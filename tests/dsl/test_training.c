@@ -55,16 +55,16 @@ static void test_seed_is_random_seed(void)
     /* seed=s is seed(s) then the draws: rand() afterwards continues the same sequence */
     CHECK_STR(eval1("d = dataset(\"diag\", 5, seed=11)\nr = rand(1)[0]\nseed(11)\n"
                     "x = rand(11)\n[d.X[4, 1] == x[8], r == x[9]]"),
-              "[false, false]"); /* one draw off: the next check is no tautology */
+              "[False, False]"); /* one draw off: the next check is no tautology */
     CHECK_STR(eval1("d = dataset(\"diag\", 5, seed=11)\nr = rand(1)[0]\nseed(11)\n"
                     "x = rand(11)\n[d.X[4, 1] == x[9], r == x[10]]"),
-              "[true, true]");
+              "[True, True]");
     /* without seed, the session's generator goes on: two sets differ */
     CHECK_STR(eval1("seed(0)\na = dataset(\"xor\")\nb = dataset(\"xor\")\na.X[0, 0] == b.X[0, 0]"),
-              "false");
+              "False");
     CHECK_STR(eval1("a = dataset(\"xor\", seed=-4)\nb = dataset(\"xor\", seed=4)\n"
                     "a.X[3, 1] == b.X[3, 1]"),
-              "true"); /* random.seed(-4) is random.seed(4) */
+              "True"); /* random.seed(-4) is random.seed(4) */
 }
 
 static void test_errors(void)
@@ -156,15 +156,15 @@ static void test_models(void)
     CHECK_STR(run_cell(s, "y0 = m(x)[0, 0]\nps[5][0] = ps[5][0] + 100\ny1 = m(x)[0, 0]\n"
                           "[y0 < 1, y1]")
                   .result,
-              "[true, 1.0]");
+              "[True, 1.0]");
     /* sgd: p -= rate * grad, in place; zero_grad forgets */
     CHECK_STR(run_cell(s, "opt = sgd(ps, rate=0.25)\nloss = m(x).sum()\nloss.backward()\n"
                           "w = ps[0][1, 2]\ng = ps[0].grad[1, 2]\nopt.step()\n"
                           "[abs(ps[0][1, 2] - (w - 0.25 * g)) < 1e-6, opt.rate, "
                           "ps[0].requires_grad]")
                   .result,
-              "[true, 0.25, true]");
-    CHECK_STR(run_cell(s, "opt.zero_grad()\n[ps[0].grad, ps[5].grad]").result, "[none, none]");
+              "[True, 0.25, True]");
+    CHECK_STR(run_cell(s, "opt.zero_grad()\n[ps[0].grad, ps[5].grad]").result, "[None, None]");
     CHECK_STR(run_cell(s, "opt").result, "sgd(6 parameters, rate=0.25)");
     CHECK_STR(run_cell(s, "linear(3, 2)").result, "linear(3, 2): x @ weight + bias, 8 parameters");
     CHECK_STR(run_cell(s, "linear(3, 2)(ones(4, 3)).shape").result, "(4, 2)");
@@ -200,7 +200,7 @@ static void test_train_arguments(void)
     o = run_cell(s, "train(m, ds, backend=\"gpu\")");
     CHECK_STR(o.ename, "ValueError");
     CHECK(strstr(o.evalue, "gpu") != NULL);
-    CHECK_STR(run_cell(s, "m.parameters()[0].tolist() == w").result, "true");
+    CHECK_STR(run_cell(s, "m.parameters()[0].tolist() == w").result, "True");
     /* on fast (the fused step) while the model lives on simple: the model's own tensors move,
      * and they get the last gradients */
     static struct sink k; /* 64 KiB: not on the stack */
@@ -210,12 +210,12 @@ static void test_train_arguments(void)
     CHECK_STR(run_cell(s, "[m.parameters()[0].tolist() == w, m.parameters()[0].backend, "
                           "m.parameters()[0].grad.shape]")
                   .result,
-              "[false, 'simple', (2, 4)]");
+              "[False, 'simple', (2, 4)]");
     /* batches(): 20 points in batches of 7: 7, 7, 6, every point once */
     CHECK_STR(run_cell(s, "b = ds.batches(7)\n[len(b), b[0][0].shape, b[2][1].shape, "
                           "(b[0][1].sum() + b[1][1].sum() + b[2][1].sum())[0] == ds.y.sum()[0]]")
                   .result,
-              "[3, (7, 2), (6,), true]");
+              "[3, (7, 2), (6,), True]");
     CHECK_STR(run_cell(s, "ds.batches(0)").ename, "ValueError");
     dsl_session_free(s);
 }
@@ -254,6 +254,78 @@ static void test_interrupt_in_the_live_chart(void)
     dsl_session_free(s);
 }
 
+static int count_of(const char *s, const char *what)
+{
+    int n = 0;
+    for (const char *p = s; (p = strstr(p, what)); p += strlen(what)) n++;
+    return n;
+}
+
+/* A loss that turns nan or inf says so on stderr (epoch, the loss before, a smaller rate), and
+ * on_nan chooses: "stop" (the default) ends the run with the parameters as after the last
+ * finite epoch, "continue" trains on and says the parameters hold nan. The fused step (fast) and
+ * the autodiff ops (simple) alike; the cuda path is in tests/lang/cuda/standin.mt. */
+static void test_nan_loss(void)
+{
+    static const char *const backends[] = {"fast", "simple"};
+    static struct sink k;
+    for (size_t b = 0; b < 2; b++) {
+        struct dsl_session *s = dsl_session_new();
+        char code[512];
+        /* the reference: one epoch of one step at rate 5 (finite); dataset(seed=1) seeds the
+         * generator, so the model drawn next is the same each time */
+        snprintf(code, sizeof code,
+                 "%%backend %s\ndef snap(m):\n    out = []\n    for p in m.parameters():\n"
+                 "        out.append(p.tolist())\n    return out\n"
+                 "ds = dataset(\"split\", 50, seed=1)\nm = mlp(2, 100, 1)\n"
+                 "train(m, ds, rate=5.0, epochs=1, batch=50, log=0)\nafter0 = snap(m)",
+                 backends[b]);
+        CHECK_INT(run_cell(s, code).rc, 0);
+        /* the same run for 30 epochs: epoch 1's loss is inf, the run stops, the model is as
+         * after epoch 0 */
+        memset(&k, 0, sizeof k);
+        struct outcome o = run_cell_with(s,
+                                         "ds = dataset(\"split\", 50, seed=1)\nm = mlp(2, 100, 1)\n"
+                                         "train(m, ds, rate=5.0, epochs=30, batch=50, log=1)",
+                                         &k);
+        CHECK_INT(o.rc, 0);
+        CHECK(strstr(k.log, "stdout:Epoch 0  loss 63.1") != NULL);
+        CHECK(strstr(k.log, "stderr:Epoch 1: the loss became inf (it was 63.1") != NULL);
+        CHECK(strstr(k.log,
+                     "try a smaller rate, e.g. train(..., rate=0.5). Training stopped, "
+                     "and the parameters are back to their values before this epoch") != NULL);
+        CHECK(strstr(k.log, "stdout:Stopped after 1 of 30 epochs on ") != NULL);
+        CHECK(strstr(k.log, "Epoch 2 ") == NULL);
+        CHECK(strstr(k.log, "parameters now hold nan") == NULL);
+        CHECK_STR(run_cell(s, "snap(m) == after0").result, "True");
+        /* nan from epoch 0 (ten steps an epoch): nothing kept, the model as it was made */
+        memset(&k, 0, sizeof k);
+        o = run_cell_with(s,
+                          "w = snap(m)\n"
+                          "train(m, ds, rate=5.0, epochs=30, log=10)",
+                          &k);
+        CHECK_INT(o.rc, 0);
+        CHECK(strstr(k.log, "stderr:Epoch 0: the loss is nan from the first epoch on. ") != NULL);
+        CHECK(strstr(k.log, "stdout:Stopped after 0 of 30 epochs on ") != NULL);
+        CHECK_STR(run_cell(s, "snap(m) == w").result, "True");
+        /* on_nan="continue": every epoch runs, said once, and the nan parameters are named */
+        memset(&k, 0, sizeof k);
+        o = run_cell_with(s, "train(m, ds, rate=5.0, epochs=3, log=1, on_nan=\"continue\")", &k);
+        CHECK_INT(o.rc, 0);
+        CHECK(strstr(k.log, "stderr:Epoch 0: the loss is nan from the first epoch on. ") != NULL);
+        CHECK(strstr(k.log, "Training goes on (on_nan=\"continue\").") != NULL);
+        CHECK(strstr(k.log, "stdout:Epoch 2  loss nan") != NULL);
+        CHECK(strstr(k.log, "stdout:Trained 3 of 3 epochs on ") != NULL);
+        CHECK(strstr(k.log, "stderr:The model's parameters now hold nan or inf") != NULL);
+        CHECK_INT(count_of(k.log, "the loss is nan"), 1);
+        CHECK_STR(run_cell(s, "snap(m) == w").result, "False");
+        o = run_cell(s, "train(m, ds, on_nan=\"ignore\")");
+        CHECK_STR(o.ename, "ValueError");
+        CHECK(strstr(o.evalue, "on_nan must be \"stop\" or \"continue\"") != NULL);
+        dsl_session_free(s);
+    }
+}
+
 int main(void)
 {
     RUN_TEST(test_summary_and_attributes);
@@ -263,5 +335,6 @@ int main(void)
     RUN_TEST(test_models);
     RUN_TEST(test_train_arguments);
     RUN_TEST(test_interrupt_in_the_live_chart);
+    RUN_TEST(test_nan_loss);
     return TEST_SUMMARY();
 }

@@ -106,8 +106,8 @@ static void test_strings(void)
     CHECK_STR(eval1("len(\"h\xc3\xa9llo\")"), "5");
     CHECK_STR(eval1("\"\\x41\\u00e9\""), "'A\xc3\xa9'");
     CHECK_STR(eval1("\"\"\"two\nlines\"\"\""), "'two\\nlines'");
-    CHECK_STR(eval1("\"a\" < \"b\""), "true");
-    CHECK_STR(eval1("\"ell\" in \"hello\""), "true");
+    CHECK_STR(eval1("\"a\" < \"b\""), "True");
+    CHECK_STR(eval1("\"ell\" in \"hello\""), "True");
     CHECK_STR(eval1("\"\\x01\""), "'\\x01'");
     CHECK_STR(eval1("\"\\u00a0\\u2028\""), "'\\xa0\\u2028'"); /* not printable */
     CHECK_STR(ename1("\"a\" + 1"), "TypeError");
@@ -118,25 +118,25 @@ static void test_strings(void)
 
 static void test_bool_none(void)
 {
-    CHECK_STR(eval1("true"), "true");
-    CHECK_STR(eval1("False"), "false");
-    CHECK_STR(eval1("True"), "true");
+    CHECK_STR(eval1("true"), "True");
+    CHECK_STR(eval1("False"), "False");
+    CHECK_STR(eval1("True"), "True");
     CHECK_STR(eval1("none"), "<none>");
     CHECK_STR(eval1("None"), "<none>");
-    CHECK_STR(eval1("1 < 2"), "true");
-    CHECK_STR(eval1("1 < 2 < 3"), "true");
-    CHECK_STR(eval1("3 > 2 > 2"), "false");
-    CHECK_STR(eval1("1 == 1.0"), "true");
-    CHECK_STR(eval1("1 != 2"), "true");
-    CHECK_STR(eval1("2 >= 2 and 1 <= 0"), "false");
-    CHECK_STR(eval1("not 1 == 2"), "true");
+    CHECK_STR(eval1("1 < 2"), "True");
+    CHECK_STR(eval1("1 < 2 < 3"), "True");
+    CHECK_STR(eval1("3 > 2 > 2"), "False");
+    CHECK_STR(eval1("1 == 1.0"), "True");
+    CHECK_STR(eval1("1 != 2"), "True");
+    CHECK_STR(eval1("2 >= 2 and 1 <= 0"), "False");
+    CHECK_STR(eval1("not 1 == 2"), "True");
     CHECK_STR(eval1("0 or 5"), "5");
     CHECK_STR(eval1("3 and 5"), "5");
     CHECK_STR(eval1("0 and 1 / 0"), "0");
     CHECK_STR(eval1("1 or 1 / 0"), "1");
-    CHECK_STR(eval1("not none"), "true");
-    CHECK_STR(eval1("none == none"), "true");
-    CHECK_STR(eval1("\"a\" == 1"), "false");
+    CHECK_STR(eval1("not none"), "True");
+    CHECK_STR(eval1("none == none"), "True");
+    CHECK_STR(eval1("\"a\" == 1"), "False");
     CHECK_STR(ename1("\"a\" < 1"), "TypeError");
 }
 
@@ -145,15 +145,15 @@ static void test_lists(void)
     CHECK_STR(eval1("[1, 2.5, 'a']"), "[1, 2.5, 'a']");
     CHECK_STR(eval1("[]"), "[]");
     CHECK_STR(eval1("[[1, 2], [3]]"), "[[1, 2], [3]]");
-    CHECK_STR(eval1("[true, none, \"x\"]"), "[true, none, 'x']");
+    CHECK_STR(eval1("[true, none, \"x\"]"), "[True, None, 'x']");
     CHECK_STR(eval1("xs = [10, 20, 30]\nxs[0] + xs[-1]"), "40");
     CHECK_STR(eval1("[1, 2] + [3]"), "[1, 2, 3]");
     CHECK_STR(eval1("[0] * 3"), "[0, 0, 0]");
     CHECK_STR(eval1("len([1, 2, 3])"), "3");
-    CHECK_STR(eval1("[1, 2] == [1, 2]"), "true");
-    CHECK_STR(eval1("[1, 2] < [1, 3]"), "true");
-    CHECK_STR(eval1("2 in [1, 2]"), "true");
-    CHECK_STR(eval1("5 not in [1, 2]"), "true");
+    CHECK_STR(eval1("[1, 2] == [1, 2]"), "True");
+    CHECK_STR(eval1("[1, 2] < [1, 3]"), "True");
+    CHECK_STR(eval1("2 in [1, 2]"), "True");
+    CHECK_STR(eval1("5 not in [1, 2]"), "True");
     CHECK_STR(eval1("[1,\n 2,\n 3,\n]"), "[1, 2, 3]");
     CHECK_STR(eval1("xs = []\nfor i in range(4):\n    xs += [i * i]\nxs"), "[0, 1, 4, 9]");
     CHECK_STR(eval1("a = [1]\nb = a\nb += [2]\n[a, b]"), "[[1, 2], [1, 2]]"); /* shared */
@@ -173,7 +173,7 @@ static void test_range_values(void)
     CHECK_STR(eval1("list(range(5, 0, -2))"), "[5, 3, 1]");
     CHECK_STR(eval1("len(range(0, 10, 3))"), "4");
     CHECK_STR(eval1("range(10)[-1]"), "9");
-    CHECK_STR(eval1("3 in range(1, 5)"), "true");
+    CHECK_STR(eval1("3 in range(1, 5)"), "True");
     CHECK_STR(ename1("range(1, 2, 0)"), "ValueError");
     CHECK_STR(ename1("range(1.5)"), "TypeError");
 }

@@ -9,7 +9,7 @@ print(x.grad.tolist())
 # expect: [[5.0, 7.0], [9.0, 11.0]]
 x.zero_grad()
 print(x.grad)
-# expect: none
+# expect: None
 # matmul: d/dx (x @ w).sum() = w^T on every row, d/dw = the column sums of x
 w = tensor([[1], [-1]], requires_grad=true)
 (x @ w).sum().backward()
@@ -45,4 +45,4 @@ v = tensor([1, 2, 3], requires_grad=true)
 print(v.grad.tolist())
 # expect: [2.0, 20.0, 200.0]
 print(e.requires_grad, (e * 2).requires_grad, e.detach().requires_grad, tensor([1]).grad)
-# expect: true true false none
+# expect: True True False None

@@ -10,7 +10,7 @@ print(ds.X)
 # expect:         [0.8922, 0.0869],
 # expect:         [0.4219, 0.0298]], shape=(5, 2), backend=fast)
 print(ds.y)
-# expect: tensor([1.0000, 0.0000, 0.0000, 1.0000, 0.0000], shape=(5,), backend=fast)
+# expect: tensor([1., 0., 0., 1., 0.], shape=(5,), backend=fast)
 # spiral draws nothing and has 2*(n//2) points (some outside the unit square, as in MiniTorch)
 print(dataset("spiral", 5).X)
 # expect: tensor([[ 1.7390,  0.3346],

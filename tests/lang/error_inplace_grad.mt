@@ -6,6 +6,6 @@ xa = tensor([1.0, 2.0, 3.0], requires_grad=true)
 ya = xa * xa
 xa[0] = 100
 print(xa.grad)
-# expect: none
+# expect: None
 ya.sum().backward()
 # expect-error: RuntimeError: backward: one of the values needed for gradient computation has been modified in place: the first input of mul (shape (3,)) is at version 1, mul used it at version 0 (an element assignment, a map into out= or an optimizer step wrote it); make that write after backward(), or write a copy

@@ -2,10 +2,10 @@
 print(7 // 2, -7 // 2, 7 % 3, -7 % 3, 7.5 // 2, 2 ** 10, 2 ** -1, 10 / 4)
 # expect: 3 -4 1 2 3.0 1024 0.5 2.5
 print(1 < 2 < 3, 1 < 2 > 3, 1 == 1.0, "a" < "b", [1, 2] == [1, 2], 3 != 3)
-# expect: true false true true true false
+# expect: True False True True True False
 # and/or give one of their operands, as in Python
 print(0 or "x", 1 and 2, not 0, none or 5, [] or [1], "" and 1 or "empty")
-# expect: x 2 true 5 [1] empty
+# expect: x 2 True 5 [1] empty
 print("ab" + "cd", "ab" * 3, [1] + [2, 3], [0] * 3, [1, 2, 3][-1], "hello"[1])
 # expect: abcd ababab [1, 2, 3] [0, 0, 0] 3 e
 # empty times a huge count is empty at once (the language fuzzer's "" * 504888888888 hung)

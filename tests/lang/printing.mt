@@ -2,7 +2,12 @@
 print(1, 2, sep="-", end="!\n")
 # expect: 1-2!
 print("a", [1, "b", 2.0, true, none], ["c\td"])
-# expect: a [1, 'b', 2.0, true, none] ['c\td']
+# expect: a [1, 'b', 2.0, True, None] ['c\td']
+# bools and none as Python prints them, whichever spelling the code uses: print, str, repr, lists
+print(True, False, None, true, false, none)
+# expect: True False None True False None
+print("x=" + str(True), str(none), repr(False), str([false, [None]]), 1 < 2)
+# expect: x=True None False [False, [None]] True
 print()
 # expect:
 print("no newline", end="")
@@ -22,9 +27,9 @@ display([1, "a", [none]])
 display(true)
 display(none)
 display(range(3))
-# expect: [1, 'a', [none]]
-# expect: true
-# expect: none
+# expect: [1, 'a', [None]]
+# expect: True
+# expect: None
 # expect: range(0, 3)
 def f(a, b=2):
     return a

@@ -11,7 +11,7 @@ print(a.view(4).tolist(), a.view(1, -1).shape, a.shape, a.strides, a.size, a.dim
 # expect: [-1.0, 0.0, 2.0, 3.0] (1, 4) (2, 2) (2, 1) 4 2
 p = a.permute(1, 0)
 print(p.strides, p.is_contiguous(), p.contiguous().is_contiguous(), p.contiguous().view(4).tolist())
-# expect: (1, 2) false true [-1.0, 2.0, 0.0, 3.0]
+# expect: (1, 2) False True [-1.0, 2.0, 0.0, 3.0]
 # reductions keep the reduced dim; without a dim they give shape (1,)
 print(a.sum(0).tolist(), a.sum(1).tolist(), a.sum().shape, a.mean().item(), a.mean(0).tolist())
 # expect: [[1.0, 3.0]] [[-1.0], [5.0]] (1,) 1.0 [[0.5, 1.5]]
@@ -40,7 +40,7 @@ print((tensor([[1, 2], [3, 4]]) @ tensor([[5], [6]])).tolist())
 # backends: simple and fast give the same values
 s = a.to("simple")
 print(s.backend, a.backend, (s @ s).tolist() == (a @ a).tolist(), (s @ s).backend)
-# expect: simple fast true simple
+# expect: simple fast True simple
 # tolist round-trips float32 with the fewest digits; non-finite values as JSON reads them
 print(tensor([0.1]).tolist(), tensor([1 / 3]).tolist(), (tensor([1, -1, 0]) / 0).tolist())
 # expect: [0.1] [0.33333334] [Infinity, -Infinity, NaN]

@@ -31,7 +31,7 @@ same = true
 for i in range(6):
     same = same and (p1[i] == p2[i]).all()[0] == 1 and (p1[i].grad == p2[i].grad).all()[0] == 1
 print(same)
-# expect: true
+# expect: True
 
 %backend simple
 ds3 = dataset("simple", 30, seed=8)
@@ -57,7 +57,7 @@ train(m4, ds4, rate=0.5, epochs=10, batch=7, log=5)
 q3 = m3.parameters()
 q4 = m4.parameters()
 print((q3[2] == q4[2]).all()[0] == 1, (q3[5] == q4[5]).all()[0] == 1)
-# expect: true true
+# expect: True True
 
 plot(m4, ds4)
 # expect: <decision boundary: decision boundary, simple, 30 points>

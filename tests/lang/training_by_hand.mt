@@ -18,6 +18,6 @@ for epoch in range(150):
 correct = ((m(X).view(50) > 0.5) == y).sum()[0]
 # the loss falls and the network separates the two classes (y = 1 iff x1 < 0.5)
 print(total < first / 4, correct >= 46)
-# expect: true true
+# expect: True True
 print(type(m), type(opt), len(m.parameters()))
 # expect: model sgd 6

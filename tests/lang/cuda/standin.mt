@@ -4,25 +4,25 @@
 # with device tensors (showing them, reading elements and lists, .to both ways, autodiff,
 # train()) on machines without a GPU; the kernels' own arithmetic is checked on a GPU.
 print(cuda_available())
-# expect: true
+# expect: True
 x = tensor([[1.0, 2.0], [3.0, 4.0]])
 y = x.to("cuda")
 print(y)
-# expect: tensor([[1.0000, 2.0000],
-# expect:         [3.0000, 4.0000]], shape=(2, 2), backend=cuda)
+# expect: tensor([[1., 2.],
+# expect:         [3., 4.]], shape=(2, 2), backend=cuda)
 print((y @ y.permute(1, 0)).to("fast"))
-# expect: tensor([[ 5.0000, 11.0000],
-# expect:         [11.0000, 25.0000]], shape=(2, 2), backend=fast)
+# expect: tensor([[ 5., 11.],
+# expect:         [11., 25.]], shape=(2, 2), backend=fast)
 print(y.sum(0), y.tolist(), y[1, 0])
-# expect: tensor([[4.0000, 6.0000]], shape=(1, 2), backend=cuda) [[1.0, 2.0], [3.0, 4.0]] 3.0
+# expect: tensor([[4., 6.]], shape=(1, 2), backend=cuda) [[1.0, 2.0], [3.0, 4.0]] 3.0
 
 # autodiff on the device, and back across .to(): d/dx sum((2x)^2) = 8x
 x.requires_grad = True
 z = x.to("cuda") * 2
 (z * z).sum().backward()
 print(x.grad)
-# expect: tensor([[ 8.0000, 16.0000],
-# expect:         [24.0000, 32.0000]], shape=(2, 2), backend=fast)
+# expect: tensor([[ 8., 16.],
+# expect:         [24., 32.]], shape=(2, 2), backend=fast)
 
 # train() on cuda runs its fused kernel (cuda/train_step.h, one launch per epoch; the stand-in
 # runs the same code on the host): the arithmetic of simple's autodiff ops, so the same weights
@@ -50,7 +50,34 @@ for i in range(6):
     same = same and p2[i].backend == "cuda" and (p1[i] == p2[i].to("simple")).all()[0] == 1
     same = same and (p1[i].grad == p2[i].grad.to("simple")).all()[0] == 1
 print(same)
-# expect: true
+# expect: True
+
+# a loss that turns inf on the fused kernel's path (one step per epoch, rate 5: epoch 0 is
+# finite, epoch 1 is not): the run stops there and the parameters are those after epoch 0, as
+# on simple's ops, bit for bit (the message itself goes to stderr: tests/dsl/test_training.c)
+%backend simple
+seed(5)
+m3 = mlp(2, 100, 1)
+train(m3, dataset("split", 50, seed=1), rate=5.0, epochs=30, batch=50, log=0)
+# expect: [..............................] epoch 0/30 starting
+# expect-re: \[#?\.+\] epoch 1/30 done
+# expect-re: Stopped after 1 of 30 epochs on simple \(autodiff ops\): loss [0-9.]+, correct [0-9]+/50, .*
+# expect: <training chart: decision boundary after 1 epochs, split; loss and time per epoch>
+%backend cuda
+seed(5)
+m4 = mlp(2, 100, 1)
+train(m4, dataset("split", 50, seed=1), rate=5.0, epochs=30, batch=50, log=0)
+# expect: [..............................] epoch 0/30 starting
+# expect-re: \[#?\.+\] epoch 1/30 done
+# expect-re: Stopped after 1 of 30 epochs on cuda \(fused kernel\): loss [0-9.]+, correct [0-9]+/50, .*
+# expect: <training chart: decision boundary after 1 epochs, split; loss and time per epoch>
+p3 = m3.parameters()
+p4 = m4.parameters()
+same = true
+for i in range(6):
+    same = same and (p3[i] == p4[i].to("simple")).all()[0] == 1 and (abs(p3[i]) < 1e30).all()[0] == 1
+print(same)
+# expect: True
 
 # user functions on cuda: the program and its generated kernel go to the library (the stand-in
 # runs the program; a GPU runs the kernel NVRTC compiled), with broadcasting, into cuda tensors
