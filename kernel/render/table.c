@@ -94,7 +94,7 @@ json_t *render_compare_table(const char *stmt, const struct render_compare_row *
     render_buf_puts(&h, "</code></caption>\n<thead><tr><th>backend</th><th>time per run</th>"
                         "<th>runs</th><th>speed-up</th><th>agrees</th></tr></thead><tbody>\n");
     static const char *const head[] = {"backend", "time per run", "runs", "speed-up", "agrees"};
-    static const int widths[] = {8, 13, 12, 9};
+    static const int widths[] = {8, 15, 12, 9};
     for (int c = 0; c < 4; c++) {
         cell(&t, head[c], widths[c]);
         render_buf_puts(&t, "  ");
