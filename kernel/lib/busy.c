@@ -1,6 +1,8 @@
 /* busy.c — was the machine busy while a timing ran (see busy.h). */
 #include "lib/busy.h"
 
+#include "lang/interp.h"
+
 #include <dirent.h>
 #include <math.h>
 #include <stdio.h>
@@ -142,4 +144,12 @@ bool dsl_busy_note(const struct dsl_busy *v, char *buf, size_t n)
         snprintf(buf + k, n - (size_t)k,
                  "; timings are slower and noisier than on an idle machine");
     return true;
+}
+
+void dsl_busy_say(struct dsl_interp *in, const struct dsl_busy *v)
+{
+    char note[400];
+    if (!dsl_busy_note(v, note, sizeof note - 1)) return;
+    strcat(note, "\n");
+    dsl_emit(in, "stdout", note);
 }

@@ -77,4 +77,9 @@ void dsl_busy_end(const struct dsl_busy_window *w, int threads, struct dsl_busy 
  * nothing is known). */
 bool dsl_busy_note(const struct dsl_busy *v, char *buf, size_t n);
 
+/* Writes that note, when there is one, to the running cell's stdout as a line of its own:
+ * under a timing's line or table. */
+struct dsl_interp;
+void dsl_busy_say(struct dsl_interp *in, const struct dsl_busy *v);
+
 #endif

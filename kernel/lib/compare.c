@@ -481,11 +481,8 @@ static int show(struct dsl_interp *in, json_t *table, json_t *chart)
 static void say_busy(struct dsl_interp *in, const struct dsl_busy_window *w, struct mt_ctx *ctx)
 {
     struct dsl_busy v;
-    char note[400];
     dsl_busy_end(w, mt_ctx_threads(ctx), &v);
-    if (!dsl_busy_note(&v, note, sizeof note - 1)) return;
-    strcat(note, "\n");
-    dsl_emit(in, "stdout", note);
+    dsl_busy_say(in, &v);
 }
 
 /* Runs the statement once on backend b for its result (after staging) and times it (after

@@ -233,15 +233,6 @@ static struct dsl_diag_log *run_logged(struct dsl_interp *in, const struct dsl_m
     return log;
 }
 
-/* Says the busy-machine note of a verdict on a line of its own, when there is one. */
-static void say_busy(struct dsl_interp *in, const struct dsl_busy *v)
-{
-    char note[400];
-    if (!dsl_busy_note(v, note, sizeof note - 1)) return;
-    strcat(note, "\n");
-    say(in, note);
-}
-
 static int magic_time(struct dsl_interp *in, const struct dsl_magic_call *c)
 {
     double t;
@@ -262,7 +253,7 @@ static int magic_time(struct dsl_interp *in, const struct dsl_magic_call *c)
         }
         strncat(line, ")\n", sizeof line - strlen(line) - 1);
         say(in, line);
-        say_busy(in, &log->busy);
+        dsl_busy_say(in, &log->busy);
     }
     free(log);
     return r;
@@ -363,7 +354,7 @@ static int magic_timeit(struct dsl_interp *in, const struct dsl_magic_call *c)
     say(in, line);
     struct dsl_busy busy;
     dsl_busy_end(&window, mt_ctx_threads(in->session->ctx), &busy);
-    say_busy(in, &busy);
+    dsl_busy_say(in, &busy);
     r = 0;
 done:
     free(t);
