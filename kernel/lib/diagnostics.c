@@ -5,6 +5,7 @@
 #include "lang/library.h"
 #include "render/render.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -352,16 +353,13 @@ static void gpu_cell(const struct dsl_diag_row *r, int c, const struct gpu_peaks
     case G_CALLS: snprintf(buf, n, "%ld", r->count); break;
     case G_TIME: dsl_format_duration(r->gpu_ns * 1e-9, buf, n); break;
     case G_RATE: dsl_diag_rate(d->op, r->bytes, r->flops, r->gpu_ns, buf, n); break;
-    default: {
-        double peak = mm ? pk->fp32 : pk->dram, rate = (mm ? r->flops : r->bytes) / r->gpu_ns;
-        if (peak > 0 && r->gpu_ns > 0) {
-            char share[32];
-            sig3(100 * rate / peak, "%", share, sizeof share);
-            snprintf(buf, n, "%s of %.0f %s", share, peak, mm ? "GFLOP/s" : "GB/s");
-        } else {
+    default: /* the device's peaks are from its properties, not measured: an op past the DRAM
+              * peak read its data from the GPU's caches */
+        if (r->gpu_ns > 0)
+            dsl_diag_share(mm, (mm ? r->flops : r->bytes) / r->gpu_ns, mm ? pk->fp32 : pk->dram,
+                           r->bytes / (double)r->count, HUGE_VAL, buf, n);
+        else
             snprintf(buf, n, "-");
-        }
-    }
     }
 }
 
