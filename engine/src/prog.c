@@ -260,7 +260,8 @@ static enum mt_status elementwise(struct mt_ctx *ctx, const char *what, const st
         mt_backend_ops_of(a->backend)->prog_elementwise(ctx, what, p, out, a, b, dp);
     if (st != MT_OK) return st;
     if (ctx->diag) {
-        d.ns = mt_now_ns() - t0;
+        d.ns = d.ns_min = d.ns_max = mt_now_ns() - t0;
+        d.runs = 1;
         d.bytes = 4.0 * (double)(a->size + (b ? b->size : 0) + out->size);
         d.flops = (double)prog_ops(p) * (double)out->size;
         d.prog_insns = prog_ops(p);
@@ -379,7 +380,8 @@ enum mt_status mt_reduce_prog(struct mt_ctx *ctx, const struct mt_prog *p,
     st = mt_backend_ops_of(a->backend)->prog_reduce(ctx, p, o, a, d0, start, dp);
     if (st != MT_OK) return finish(ctx, st, "reduce", p, a, NULL, out, made);
     if (ctx->diag) {
-        dg.ns = mt_now_ns() - t0;
+        dg.ns = dg.ns_min = dg.ns_max = mt_now_ns() - t0;
+        dg.runs = 1;
         dg.bytes = 4.0 * (double)(a->size + o->size);
         dg.flops = (double)prog_ops(p) * (double)a->size;
         dg.prog_insns = prog_ops(p);

@@ -334,6 +334,7 @@ struct row {
     enum mt_backend backend;
     char why[256];  /* unavailable: the reason; "" when it ran */
     double seconds; /* per run: the median over the batches */
+    double spread;  /* per run: half the range of the batches, over the median */
     long loops;     /* runs per batch */
     int batches;
     bool agree;
@@ -372,6 +373,7 @@ static int time_statement(struct dsl_interp *in, const struct dsl_code *code, do
             batch[j - 1] = tmp;
         }
     r->seconds = nb % 2 ? batch[nb / 2] : (batch[nb / 2 - 1] + batch[nb / 2]) / 2;
+    r->spread = r->seconds > 0 ? (batch[nb - 1] - batch[0]) / 2 / r->seconds : 0;
     r->loops = k;
     r->batches = nb;
     return 0;
@@ -405,7 +407,14 @@ static json_t *compare_table(const char *stmt, const struct row *rows, size_t n)
                                                .cells = {c[i][0], c[i][1], c[i][2], c[i][3]},
                                                .gpu = r->gpu};
         if (r->why[0]) continue;
-        dsl_format_duration(r->seconds, c[i][0], sizeof c[i][0]);
+        char t[32];
+        dsl_format_duration(r->seconds, t, sizeof t);
+        if (r->batches == 1) /* one batch: no spread to show */
+            snprintf(c[i][0], sizeof c[i][0], "%s", t);
+        else if (r->spread < 0.005)
+            snprintf(c[i][0], sizeof c[i][0], "%s \xc2\xb1 <1%%", t);
+        else
+            snprintf(c[i][0], sizeof c[i][0], "%s \xc2\xb1 %.0f%%", t, 100 * r->spread);
         snprintf(c[i][1], sizeof c[i][1], "%d \xc3\x97 %ld", r->batches, r->loops);
         snprintf(c[i][2], sizeof c[i][2], "%.2fx", ref->seconds / r->seconds);
         if (r == ref)
@@ -417,10 +426,10 @@ static json_t *compare_table(const char *stmt, const struct row *rows, size_t n)
             snprintf(c[i][3], sizeof c[i][3], "%s (max |diff| %.*f)", r->agree ? "yes" : "NO",
                      r->diff > 0 ? (int)fmax(0, fmin(20, 1 - floor(log10(r->diff)))) : 0, r->diff);
     }
-    char note[160];
+    char note[200];
     snprintf(note, sizeof note,
-             "time: median of the batches (batches \xc3\x97 runs); agrees: all-close to the "
-             "reference, |x - ref| <= %g + %g * |ref|",
+             "time: median of the batches \xc2\xb1 half their range (batches \xc3\x97 runs); "
+             "agrees: all-close to the reference, |x - ref| <= %g + %g * |ref|",
              DSL_AGREE_ATOL, DSL_AGREE_RTOL);
     return render_compare_table(stmt, shown, n, note);
 }
@@ -466,6 +475,14 @@ static int show(struct dsl_interp *in, json_t *table, json_t *chart)
     json_decref(table);
     json_decref(chart);
     return r;
+}
+
+/* Under a table and its chart: the busy-machine note of the window, when there is one. */
+static void say_busy(struct dsl_interp *in, const struct dsl_busy_window *w, struct mt_ctx *ctx)
+{
+    struct dsl_busy v;
+    dsl_busy_end(w, mt_ctx_threads(ctx), &v);
+    dsl_busy_say(in, &v);
 }
 
 /* Runs the statement once on backend b for its result (after staging) and times it (after
@@ -535,6 +552,8 @@ int dsl_bi_compare(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
                   sv.magic);
         goto done;
     }
+    struct dsl_busy_window window;
+    dsl_busy_begin(&window);
     for (size_t i = 0; i < nb; i++) {
         struct row *row = &rows[i];
         memset(row, 0, sizeof *row);
@@ -571,6 +590,7 @@ int dsl_bi_compare(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
         values[nv++] = v;
     }
     r = show(in, compare_table(stmt, rows, nb), compare_chart(s, stmt, rows, nb));
+    if (r == 0) say_busy(in, &window, s->ctx);
     *ret = dsl_none();
 done:
     restore(s, &sv);
@@ -626,7 +646,7 @@ static json_t *timing_table(enum timing_op op, const int64_t *sizes, size_t ns,
 {
     char head[160];
     snprintf(head, sizeof head,
-             "timing: %s, x and y = rand(2, n, n) (drawn inside the time), mean of %d runs",
+             "timing: %s, x and y = rand(2, n, n) (drawn inside the time), median of %d runs",
              op_what[op], TRIALS);
     const char *names[MAX_BACKENDS], *whys[MAX_BACKENDS], *cells[MAX_BACKENDS * MAX_SIZES];
     char c[MAX_BACKENDS * MAX_SIZES][32];
@@ -681,19 +701,25 @@ int dsl_bi_timing(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
     if (parse_backends(in, a, 2, course, 2, backends, &nb) != 0) return -1;
     double secs[MAX_BACKENDS * MAX_SIZES], x[MAX_SIZES];
     char why[MAX_BACKENDS][256];
+    struct dsl_busy_window window;
+    dsl_busy_begin(&window);
     for (size_t k = 0; k < ns; k++) x[k] = (double)sizes[k];
     for (size_t i = 0; i < nb; i++) {
         for (size_t k = 0; k < ns; k++) secs[i * ns + k] = NAN;
         if (!backend_ready(s->ctx, backends[i], why[i], sizeof why[i])) continue;
         double warm;
         if (trial(in, op, backends[i], 16, &warm) != 0) return -1; /* timing.py's warm-up */
-        for (size_t k = 0; k < ns; k++) {
-            double sum = 0, t;
+        for (size_t k = 0; k < ns; k++) { /* the median: one slow trial does not decide it */
+            double t[TRIALS];
             for (int j = 0; j < TRIALS; j++) {
-                if (trial(in, op, backends[i], sizes[k], &t) != 0) return -1;
-                sum += t;
+                if (trial(in, op, backends[i], sizes[k], &t[j]) != 0) return -1;
+                for (int m = j; m > 0 && t[m] < t[m - 1]; m--) {
+                    double tmp = t[m];
+                    t[m] = t[m - 1];
+                    t[m - 1] = tmp;
+                }
             }
-            secs[i * ns + k] = sum / TRIALS;
+            secs[i * ns + k] = t[TRIALS / 2];
         }
     }
     const char *names[MAX_BACKENDS];
@@ -706,6 +732,7 @@ int dsl_bi_timing(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
     if (show(in, timing_table(op, sizes, ns, backends, nb, secs, why),
              chart_lines_bundle(dsl_plot_renderer(s), &lines)) != 0)
         return -1;
+    say_busy(in, &window, s->ctx);
     *ret = dsl_none();
     return 0;
 }

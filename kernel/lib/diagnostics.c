@@ -5,10 +5,12 @@
 #include "lang/library.h"
 #include "render/render.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static bool same_row(const struct mt_diag *a, const struct mt_diag *b)
 {
@@ -55,7 +57,13 @@ static void on_op(void *user, const struct mt_diag *d)
         row->first = *d;
     }
     row->count++;
-    row->ns += (double)d->ns;
+    row->ns += (double)d->ns; /* the median run of the op (mt_diag.runs) */
+    int runs = d->runs > 0 ? d->runs : 1;
+    double lo = d->runs > 0 ? (double)d->ns_min : (double)d->ns;
+    double hi = d->runs > 0 ? (double)d->ns_max : (double)d->ns;
+    if (row->runs == 0 || lo < row->ns_min) row->ns_min = lo;
+    if (row->runs == 0 || hi > row->ns_max) row->ns_max = hi;
+    row->runs += runs;
     row->bytes += d->bytes;
     row->flops += d->flops;
     row->gpu_ns += (double)d->gpu_ns;
@@ -67,10 +75,16 @@ void dsl_diag_start(struct dsl_diag_log *log, struct mt_ctx *ctx)
     log->ctx = ctx;
     mt_ctx_diag(ctx, &log->prev_fn, &log->prev_user);
     mt_ctx_set_diag(ctx, on_op, log);
+    dsl_busy_begin(&log->window);
 }
 
 void dsl_diag_stop(struct dsl_diag_log *log)
 {
+    int threads = 1; /* the most threads an op of the log ran on */
+    for (int i = 0; i < log->nrows; i++)
+        if (!log->rows[i].first.kernel && log->rows[i].first.threads > threads)
+            threads = log->rows[i].first.threads;
+    dsl_busy_end(&log->window, threads, &log->busy);
     mt_ctx_set_diag(log->ctx, log->prev_fn, log->prev_user);
 }
 
@@ -155,15 +169,16 @@ enum {
     C_BYTES,
     C_FLOPS,
     C_TIME,
+    C_SPREAD,
     C_RATE,
     C_PEAK,
     NC
 };
-static const char *const headers[NC] = {"op",      "backend",        "shapes (in -> out)",
-                                        "strides", "path",           "threads",
-                                        "loop",    "vector width",   "calls",
-                                        "bytes",   "FLOPs",          "time",
-                                        "rate",    "of machine peak"};
+static const char *const headers[NC] = {"op",      "backend",      "shapes (in -> out)",
+                                        "strides", "path",         "threads",
+                                        "loop",    "vector width", "calls",
+                                        "bytes",   "FLOPs",        "time",
+                                        "spread",  "rate",         "of machine peak"};
 
 static void shapes_text(const struct mt_diag *d, bool strides, char *buf, size_t n)
 {
@@ -178,10 +193,63 @@ static void shapes_text(const struct mt_diag *d, bool strides, char *buf, size_t
     if (used < n) snprintf(buf + used, n - used, " -> %s", s);
 }
 
-/* The machine's peaks (read GB/s, FMA GFLOP/s), measured at the first table. */
+/* The machine's peaks (read GB/s, FMA GFLOP/s), measured at the first table, and the size of
+ * its largest CPU cache in bytes (0: unknown). */
 struct peaks {
-    double read, fma;
+    double read, fma, cache;
 };
+
+/* The largest CPU cache (the last level, shared by the cores), in bytes; 0 when unknown. */
+static double cache_bytes(void)
+{
+    double most = 0;
+#ifdef _SC_LEVEL3_CACHE_SIZE
+    long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE), l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+    most = (double)(l3 > l2 ? l3 : l2);
+#endif
+    for (int i = 0; i < 8 && most <= 0; i++) { /* where the C library does not say: sysfs */
+        char path[96];
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+        FILE *f = fopen(path, "r");
+        if (!f) continue;
+        double v = 0;
+        char unit = 'K';
+        int got = fscanf(f, "%lf%c", &v, &unit);
+        fclose(f);
+        if (got >= 1) v *= unit == 'M' ? 1048576.0 : unit == 'K' ? 1024.0 : 1.0;
+        if (v > most) most = v;
+    }
+    return most > 0 ? most : 0;
+}
+
+void dsl_diag_share(bool matmul, double rate, double peak, double call_bytes, double cache,
+                    char *buf, size_t n)
+{
+    const char *unit = matmul ? "GFLOP/s" : "GB/s";
+    if (!(peak > 0) || !(rate >= 0)) {
+        snprintf(buf, n, "-");
+    } else if (rate <= peak) {
+        char share[32];
+        sig3(100 * rate / peak, "%", share, sizeof share);
+        snprintf(buf, n, "%s of %.0f %s", share, peak, unit);
+    } else if (!matmul && call_bytes <= cache) {
+        snprintf(buf, n, ">100%% of %.0f %s: data in cache", peak, unit);
+    } else {
+        snprintf(buf, n, ">100%% of %.0f %s: peak read low", peak, unit);
+    }
+}
+
+/* The last column: matmul against the FMA rate, every other op against reading memory. */
+static void peak_text(const struct dsl_diag_row *r, const struct peaks *pk, char *buf, size_t n)
+{
+    bool mm = strcmp(r->first.op, "matmul") == 0;
+    if (!(r->ns > 0)) {
+        snprintf(buf, n, "-");
+        return;
+    }
+    dsl_diag_share(mm, (mm ? r->flops : r->bytes) / r->ns, mm ? pk->fma : pk->read,
+                   r->bytes / (double)r->count, pk->cache, buf, n);
+}
 
 static void cell_text(const struct dsl_diag_row *r, int c, const struct peaks *pk, char *buf,
                       size_t n)
@@ -195,15 +263,8 @@ static void cell_text(const struct dsl_diag_row *r, int c, const struct peaks *p
         snprintf(buf, n, "a CUDA grid");
         return;
     }
-    if (c == C_PEAK) { /* matmul against the FMA rate, everything else against reading memory */
-        bool mm = strcmp(d->op, "matmul") == 0;
-        double peak = mm ? pk->fma : pk->read, rate = (mm ? r->flops : r->bytes) / r->ns;
-        if (peak > 0 && r->ns > 0) {
-            char share[32];
-            sig3(100 * rate / peak, "%", share, sizeof share);
-            snprintf(buf, n, "%s of %.0f %s", share, peak, mm ? "GFLOP/s" : "GB/s");
-        } else
-            snprintf(buf, n, "-");
+    if (c == C_PEAK) {
+        peak_text(r, pk, buf, n);
         return;
     }
     switch (c) {
@@ -230,6 +291,16 @@ static void cell_text(const struct dsl_diag_row *r, int c, const struct peaks *p
     case C_BYTES: si(r->bytes, "B", buf, n); break; /* totals over the row's calls */
     case C_FLOPS: si(r->flops, "", buf, n); break;
     case C_TIME: dsl_format_duration(r->ns * 1e-9, buf, n); break;
+    case C_SPREAD: /* the fastest and slowest run, or that there was one */
+        if (r->runs <= 1) {
+            snprintf(buf, n, "one run");
+        } else {
+            char lo[32], hi[32];
+            dsl_format_duration(r->ns_min * 1e-9, lo, sizeof lo);
+            dsl_format_duration(r->ns_max * 1e-9, hi, sizeof hi);
+            snprintf(buf, n, "%s \xe2\x80\x93 %s, %ld runs", lo, hi, r->runs);
+        }
+        break;
     default: dsl_diag_rate(d->op, r->bytes, r->flops, r->ns, buf, n); break;
     }
 }
@@ -282,16 +353,13 @@ static void gpu_cell(const struct dsl_diag_row *r, int c, const struct gpu_peaks
     case G_CALLS: snprintf(buf, n, "%ld", r->count); break;
     case G_TIME: dsl_format_duration(r->gpu_ns * 1e-9, buf, n); break;
     case G_RATE: dsl_diag_rate(d->op, r->bytes, r->flops, r->gpu_ns, buf, n); break;
-    default: {
-        double peak = mm ? pk->fp32 : pk->dram, rate = (mm ? r->flops : r->bytes) / r->gpu_ns;
-        if (peak > 0 && r->gpu_ns > 0) {
-            char share[32];
-            sig3(100 * rate / peak, "%", share, sizeof share);
-            snprintf(buf, n, "%s of %.0f %s", share, peak, mm ? "GFLOP/s" : "GB/s");
-        } else {
+    default: /* the device's peaks are from its properties, not measured: an op past the DRAM
+              * peak read its data from the GPU's caches */
+        if (r->gpu_ns > 0)
+            dsl_diag_share(mm, (mm ? r->flops : r->bytes) / r->gpu_ns, mm ? pk->fp32 : pk->dram,
+                           r->bytes / (double)r->count, HUGE_VAL, buf, n);
+        else
             snprintf(buf, n, "-");
-        }
-    }
     }
 }
 
@@ -372,10 +440,39 @@ static void log_grid_cell(const void *ctx, size_t row, size_t col, char *buf, si
     cell_text(&l->log->rows[row], (int)col, &l->pk, buf, n);
 }
 
+/* Appends a paragraph to both forms. */
+static void note(struct render_buf *t, struct render_buf *h, const char *text)
+{
+    render_buf_printf(t, "%s\n", text);
+    render_buf_puts(h, "<p>");
+    render_html_escape(h, text, strlen(text));
+    render_buf_puts(h, "</p>\n");
+}
+
+/* The peaks, measured at the first table, and whether the machine was busy meanwhile. */
+static void machine_peaks(struct peaks *pk, bool *busy)
+{
+    static bool measured, was_busy;
+    if (!measured) {
+        struct dsl_busy_window w;
+        struct dsl_busy v;
+        dsl_busy_begin(&w);
+        mt_machine_peak(&pk->read, &pk->fma);
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN); /* the probes run on every CPU */
+        dsl_busy_end(&w, cpus > 0 ? (int)cpus : 1, &v);
+        was_busy = v.known && v.busy;
+        measured = true;
+    }
+    mt_machine_peak(&pk->read, &pk->fma);
+    pk->cache = cache_bytes();
+    *busy = was_busy;
+}
+
 json_t *dsl_diag_bundle(const struct dsl_diag_log *log)
 {
     struct log_rows l = {.log = log};
-    mt_machine_peak(&l.pk.read, &l.pk.fma);
+    bool peak_busy;
+    machine_peaks(&l.pk, &peak_busy);
     struct render_buf t, h;
     render_buf_init(&t, 0);
     render_buf_init(&h, 0);
@@ -384,19 +481,32 @@ json_t *dsl_diag_bundle(const struct dsl_diag_log *log)
     for (int c = 0; c < NC; c++) right[c] = c >= C_THREADS && c != C_LOOP;
     render_grid(&t, &h, "minitorch-diagnostics", NC, headers, right, (size_t)log->nrows,
                 log_grid_cell, &l);
+    char text[512];
     if (log->dropped) {
-        render_buf_printf(&t, "(%ld more ops in other shapes not shown)\n", log->dropped);
-        render_buf_printf(&h, "<p>(%ld more ops in other shapes not shown)</p>\n", log->dropped);
+        snprintf(text, sizeof text, "(%ld more ops in other shapes not shown)", log->dropped);
+        note(&t, &h, text);
     }
+    note(&t, &h,
+         "time: each call's median run, added up over the row's calls; spread: its fastest and "
+         "slowest run. An op runs again while its runs total under 20 ms, 5 runs at most, so "
+         "that a first call's one-time costs do not decide its time; a user function's op, a "
+         "cuda op and an op written in place run once. %timeit repeats a whole statement.");
     if (l.pk.read > 0 || l.pk.fma > 0) { /* what the last column compares with, and its limits */
-        char note[256];
-        snprintf(note, sizeof note,
-                 "Machine peak (measured once, all threads): reading memory %.0f GB/s, FMA "
-                 "%.0f GFLOP/s. Ops on data that fits in the caches can pass the memory peak.",
-                 l.pk.read, l.pk.fma);
-        render_buf_printf(&t, "%s\n", note);
-        render_buf_printf(&h, "<p>%s</p>\n", note);
+        char cache[32] = "unknown";
+        if (l.pk.cache > 0) si(l.pk.cache, "B", cache, sizeof cache);
+        snprintf(text, sizeof text,
+                 "Machine peak (measured once, all threads): reading main memory %.0f GB/s, FMA "
+                 "%.0f GFLOP/s. No share above 100%% is given: \"data in cache\" means one "
+                 "call's data fit in the largest cache (%s), which reads faster than main "
+                 "memory; \"peak read low\" means the peak was measured while other programs "
+                 "ran.%s",
+                 l.pk.read, l.pk.fma, cache,
+                 peak_busy ? " The peaks were measured while other programs ran: they read low, "
+                             "and the shares high."
+                           : "");
+        note(&t, &h, text);
     }
+    if (dsl_busy_note(&log->busy, text, sizeof text)) note(&t, &h, text);
     gpu_table(log, &t, &h);
     return render_table_bundle(&t, &h);
 }

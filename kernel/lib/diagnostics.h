@@ -7,13 +7,15 @@
  * width) share one row with a count, so a loop of 10,000 adds is one row; past
  * DSL_DIAG_MAX_ROWS distinct rows the rest is counted, not shown. The last column is the op's
  * share of the machine's peak (mt_machine_peak: measured once, at the first table):
- * read bandwidth for memory-bound ops, the FMA rate for matmul; a note under the table gives
- * both peaks. Rates and shares print with three significant digits ("0.00271 GB/s").
- * Ops on the cuda backend also get a row in a second table, of their kernel launches: kernel,
- * grid, block, shared memory, registers, theoretical occupancy, the kernels' time from CUDA
- * events, and the rate on that time against the device's peaks (from its properties). In the
- * first table their "threads" are every thread launched and their time the host's, launch and
- * wait included.
+ * read bandwidth for memory-bound ops, the FMA rate for matmul, never above 100% (see
+ * dsl_diag_share); a note under the table gives both peaks and says when they were measured
+ * while other programs ran. Notes under the table also say that each call was timed once, and,
+ * when other programs took the CPU while the statement ran, so (lib/busy.h). Rates and shares print
+ * with three significant digits ("0.00271 GB/s"). Ops on the cuda backend also get a row in a
+ * second table, of their kernel launches: kernel, grid, block, shared memory, registers,
+ * theoretical occupancy, the kernels' time from CUDA events, and the rate on that time against the
+ * device's peaks (from its properties). In the first table their "threads" are every thread
+ * launched and their time the host's, launch and wait included.
  *
  * Durations everywhere in the language's timings print through dsl_format_duration, one fixed
  * format ("812 ns", "1.23 µs", "45.6 ms", "2.35 s": three significant digits), so that a
@@ -21,9 +23,11 @@
 #ifndef KERNEL_LIB_DIAGNOSTICS_H
 #define KERNEL_LIB_DIAGNOSTICS_H
 
+#include "lib/busy.h"
 #include "minitorch/minitorch.h"
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #define DSL_DIAG_MAX_ROWS 64
@@ -33,6 +37,8 @@ struct dsl_diag_row {
     long count;
     double ns, bytes, flops; /* totals over the row's ops */
     double gpu_ns;           /* cuda: the kernels' total time from CUDA events */
+    long runs;               /* runs of the row's ops (the engine repeats a short op) */
+    double ns_min, ns_max;   /* the fastest and slowest of those runs */
 };
 
 struct dsl_diag_log {
@@ -43,15 +49,27 @@ struct dsl_diag_log {
     struct mt_ctx *ctx;
     mt_diag_fn prev_fn; /* the hook that was set before: called too, restored at stop */
     void *prev_user;
+    struct dsl_busy_window window; /* from start to stop: was the machine busy? */
+    struct dsl_busy busy;          /* its verdict, judged at stop */
 };
 
 /* Starts collecting the ops run on ctx into log (zeroed here). */
 void dsl_diag_start(struct dsl_diag_log *log, struct mt_ctx *ctx);
-/* Stops collecting; the hook set before start is back. */
+/* Stops collecting; the hook set before start is back, and log->busy says whether other
+ * programs took the CPU meanwhile (for the threads the log's ops ran on). */
 void dsl_diag_stop(struct dsl_diag_log *log);
 
 /* The rate of ops: "12.3 GB/s" (bytes moved per second) or, for matmul, "45.6 GFLOP/s". */
 void dsl_diag_rate(const char *op, double bytes, double flops, double ns, char *buf, size_t n);
+
+/* The last column's cell: a rate (GB/s, or GFLOP/s for matmul) as a share of the peak it is
+ * held against ("12.3% of 45 GB/s"). The peak supports shares up to 100% only: above it no
+ * number is printed but the reason, "data in cache" when one call's data (call_bytes, read and
+ * written) fit in the largest cache (cache, bytes), which reads faster than main memory, whose
+ * bandwidth the read peak is, and "peak read low" otherwise (matmul's FMA peak cannot be passed:
+ * it was measured while other programs ran). */
+void dsl_diag_share(bool matmul, double rate, double peak, double call_bytes, double cache,
+                    char *buf, size_t n);
 
 /* The table of the log as a new mime bundle (text/plain: aligned columns; text/html: a table),
  * or NULL when memory ran out. */

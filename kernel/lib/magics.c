@@ -242,16 +242,18 @@ static int magic_time(struct dsl_interp *in, const struct dsl_magic_call *c)
     if (r == 0) {
         char dur[32], line[256];
         dsl_format_duration(t, dur, sizeof dur);
-        int k = snprintf(line, sizeof line, "Wall time: %s", dur);
+        /* one run, as IPython's %time: the statement's effects happen once */
+        int k = snprintf(line, sizeof line, "Wall time: %s (one run", dur);
         if (log->ops == 1) { /* one engine op: how fast it went */
             const struct dsl_diag_row *row = &log->rows[0];
             char rate[48];
             dsl_diag_rate(row->first.op, row->bytes, row->flops, row->ns, rate, sizeof rate);
-            snprintf(line + k, sizeof line - (size_t)k, " (%s on %s: %s)", row->first.op,
+            snprintf(line + k, sizeof line - (size_t)k, "; %s on %s: %s", row->first.op,
                      mt_backend_name(row->first.backend), rate);
         }
-        strncat(line, "\n", sizeof line - strlen(line) - 1);
+        strncat(line, ")\n", sizeof line - strlen(line) - 1);
         say(in, line);
+        dsl_busy_say(in, &log->busy);
     }
     free(log);
     return r;
@@ -325,6 +327,8 @@ static int magic_timeit(struct dsl_interp *in, const struct dsl_magic_call *c)
         dsl_raise_status(in, DSL_V_NOMEM);
         goto done;
     }
+    struct dsl_busy_window window;
+    dsl_busy_begin(&window);
     /* like IPython: 1, 10, 100 ... executions until one run takes at least 0.2 s */
     if (!loops) {
         for (loops = 1;; loops *= 10) {
@@ -348,6 +352,9 @@ static int magic_timeit(struct dsl_interp *in, const struct dsl_magic_call *c)
              "%ld loop%s each)\n",
              a, b, runs, runs == 1 ? "" : "s", loops, loops == 1 ? "" : "s");
     say(in, line);
+    struct dsl_busy busy;
+    dsl_busy_end(&window, mt_ctx_threads(in->session->ctx), &busy);
+    dsl_busy_say(in, &busy);
     r = 0;
 done:
     free(t);
@@ -571,7 +578,9 @@ const struct dsl_magic dsl_magics[] = {
      "Shows what the engine did: every op a statement ran, with its backend, input and output "
      "shapes and strides, the path taken (contiguous, strided, broadcast, packed gemm), threads "
      "and the parallel loop (schedule, chunks), vector width, calls, bytes moved, FLOPs, time, "
-     "GB/s (GFLOP/s for matmul) and the share of this machine's peak. Identical ops share a row. "
+     "GB/s (GFLOP/s for matmul) and the share of this machine's peak (a short op runs up to 5 "
+     "times: its median run, and the spread). Identical ops share a row. A note says when other "
+     "programs took the CPU meanwhile. "
      "`%diagnostics STMT` runs STMT and shows its table; `on` shows one after every cell until "
      "`off`; without an argument, says which.",
      false},
@@ -594,15 +603,16 @@ const struct dsl_magic dsl_magics[] = {
      "the current count.",
      true},
     {"time", "%time STMT", magic_time,
-     "Runs STMT once and prints its wall time (\"Wall time: 1.23 ms\"); when STMT ran exactly one "
-     "engine op, also that op's GB/s (GFLOP/s for matmul). The value of STMT is the cell's "
-     "result when %time is the last line.",
+     "Runs STMT once and prints its wall time (\"Wall time: 1.23 ms (one run)\"); when STMT ran "
+     "exactly one engine op, also that op's GB/s (GFLOP/s for matmul). The value of STMT is the "
+     "cell's result when %time is the last line. A note follows when other programs took the "
+     "CPU meanwhile.",
      false},
     {"timeit", "%timeit [-n N] [-r R] STMT", magic_timeit,
      "Times STMT like IPython's %timeit: R runs (default 7, at most 100000) of N executions "
      "each, and prints the median time per execution and the median absolute deviation across "
      "runs. Without -n, N is the first of 1, 10, 100 and so on that makes a run take at least "
-     "0.2 s. An interrupt stops it.",
+     "0.2 s. A note follows when other programs took the CPU meanwhile. An interrupt stops it.",
      false},
     {"who", "%who [TYPE ...]", magic_who,
      "Lists the session's variables and functions with their type and a short description "

@@ -98,7 +98,7 @@ typedef void (*render_cell_fn)(const void *ctx, size_t row, size_t col, char *bu
  * text from cell(ctx, ...), both ways: to t, a header line and a line per row, columns two
  * spaces apart and padded to their widest cell, right-aligned where right[c] (numbers), the
  * last column never padded after; to h, <table class="cls"> with escaped <th> and <td> cells,
- * right-aligned where right[c]. */
+ * right-aligned where right[c] and left-aligned elsewhere, padded, never wrapped. */
 void render_grid(struct render_buf *t, struct render_buf *h, const char *cls, size_t ncols,
                  const char *const *headers, const bool *right, size_t nrows, render_cell_fn cell,
                  const void *ctx);

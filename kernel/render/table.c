@@ -26,6 +26,16 @@ static size_t width(const char *s) { return render_utf8_count(s, strlen(s)); }
 
 /* ---- a grid of cells ---------------------------------------------------------------------- */
 
+/* The HTML cells' styles, inline (a <style> element is dropped from an untrusted notebook):
+ * JupyterLab's own table style right-aligns every cell and lets a header wrap between its
+ * words, so text columns are set left, no cell wraps (a wide table scrolls instead), and the
+ * columns are padded apart. */
+#define CELL_STYLE "white-space:nowrap;padding:2px 10px"
+#define TH_LEFT "<th style=\"text-align:left;" CELL_STYLE "\">"
+#define TH_RIGHT "<th style=\"text-align:right;" CELL_STYLE "\">"
+#define TD_LEFT "<td style=\"text-align:left;" CELL_STYLE "\">"
+#define TD_RIGHT "<td style=\"text-align:right;" CELL_STYLE "\">"
+
 /* One cell of the text form: two spaces before every column but the first, padded to w; a
  * right-aligned cell pads before, and neither it nor the last column pads after. */
 static void grid_text_cell(struct render_buf *t, size_t c, size_t ncols, bool right, size_t w,
@@ -52,7 +62,7 @@ void render_grid(struct render_buf *t, struct render_buf *h, const char *cls, si
     render_buf_printf(h, "<table class=\"%s\">\n<thead><tr>", cls);
     for (size_t c = 0; c < ncols; c++) {
         grid_text_cell(t, c, ncols, right[c], w[c], headers[c]);
-        render_buf_puts(h, "<th>");
+        render_buf_puts(h, right[c] ? TH_RIGHT : TH_LEFT);
         html_text(h, headers[c]);
         render_buf_puts(h, "</th>");
     }
@@ -63,7 +73,7 @@ void render_grid(struct render_buf *t, struct render_buf *h, const char *cls, si
         for (size_t c = 0; c < ncols; c++) {
             cell(ctx, i, c, text, sizeof text);
             grid_text_cell(t, c, ncols, right[c], w[c], text);
-            render_buf_puts(h, right[c] ? "<td style=\"text-align:right\">" : "<td>");
+            render_buf_puts(h, right[c] ? TD_RIGHT : TD_LEFT);
             html_text(h, text);
             render_buf_puts(h, "</td>");
         }
@@ -94,7 +104,7 @@ json_t *render_compare_table(const char *stmt, const struct render_compare_row *
     render_buf_puts(&h, "</code></caption>\n<thead><tr><th>backend</th><th>time per run</th>"
                         "<th>runs</th><th>speed-up</th><th>agrees</th></tr></thead><tbody>\n");
     static const char *const head[] = {"backend", "time per run", "runs", "speed-up", "agrees"};
-    static const int widths[] = {8, 13, 12, 9};
+    static const int widths[] = {8, 15, 12, 9};
     for (int c = 0; c < 4; c++) {
         cell(&t, head[c], widths[c]);
         render_buf_puts(&t, "  ");

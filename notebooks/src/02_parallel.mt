@@ -25,6 +25,10 @@ print(x.shape, x.backend)
 # and strides, the **path** the backend took, the threads, how the loop was cut into chunks
 # (OpenMP's static schedule), the SIMD width, bytes moved, time, and the rate against this
 # machine's measured peak. (Times and rates differ from run to run; the tests mask them.)
+# Each op runs a few times: the time is its median run and the spread its fastest and slowest,
+# so a first call's one-time costs do not decide it. When other programs were using the cores
+# meanwhile, a note under the table says so: timings are then slower and noisier, and two
+# threads can even look slower than one.
 
 # %%
 %diagnostics r = (x * y + x).relu().sum(1)

@@ -91,6 +91,9 @@ class MtDiag(C.Structure):
         ("gpu_ns", C.c_int64),
         ("prog_insns", C.c_int),
         ("prog_name", C.c_char * 32),
+        ("runs", C.c_int),
+        ("ns_min", C.c_int64),
+        ("ns_max", C.c_int64),
     ]
 
 

@@ -89,6 +89,9 @@ static void test_compare_rows_and_displays(void)
     CHECK(strstr(row_of("simple"), " 1.00x ") != NULL);
     CHECK(strstr(row_of("fast"), " yes (max |diff| ") != NULL);
     CHECK(strstr(row_of("fast"), "e-") == NULL); /* plain decimals, never exponents */
+    /* several batches: the median and its spread, never one run alone */
+    CHECK(strstr(row_of("fast"), " \xc2\xb1 ") != NULL);
+    CHECK(strstr(text_of(0), "time: median of the batches \xc2\xb1 half their range") != NULL);
     /* this build has no GPU: the row says so with the engine's reason */
     CHECK(strncmp(row_of("cuda"), "cuda      unavailable: the cuda backend is not available", 56) ==
           0);
@@ -256,7 +259,7 @@ static void test_timing(void)
               "ok");
     CHECK_INT(nshown, 2);
     const char *t = text_of(0);
-    const char *head = "timing: x @ y, x and y = rand(2, n, n) (drawn inside the time), mean of "
+    const char *head = "timing: x @ y, x and y = rand(2, n, n) (drawn inside the time), median of "
                        "3 runs\n     n  simple       fast         cuda\n";
     CHECK(strncmp(t, head, strlen(head)) == 0);
     CHECK(strstr(t, "\n     8  ") != NULL && strstr(t, "\n    16  ") != NULL);

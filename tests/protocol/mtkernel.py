@@ -53,6 +53,13 @@ class SetupError(RuntimeError):
     pass
 
 
+def timing_lines(stream: str) -> str:
+    """A timing's output without the busy-machine note (kernel/lib/busy.h), which depends on
+    what else the machine runs: tests/dsl/test_busy.c checks it."""
+    return "".join(line for line in stream.splitlines(keepends=True)
+                   if not line.startswith("note: "))
+
+
 def kernel_bin() -> Path:
     """Absolute path of the kernel binary under test."""
     env = os.environ.get("MT_KERNEL_BIN")

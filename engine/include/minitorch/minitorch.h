@@ -210,17 +210,22 @@ struct mt_diag {
     int64_t ns;       /* wall time (on cuda: from the call to the kernel's end, copies of the
                        * arguments and the launch included) */
     /* cuda only (kernel is NULL on the CPU backends): the op's main kernel launch */
-    const char *kernel; /* "map_kernel", "matmul_tiled", ... */
-    unsigned grid[3];   /* blocks in x, y, z */
-    unsigned block[3];  /* threads per block in x, y, z */
-    int shared_bytes;   /* shared memory per block, static and dynamic */
-    int registers;      /* per thread */
-    double occupancy;   /* resident warps per SM over the SM's most, 0..1 (theoretical) */
-    int64_t gpu_ns;     /* the op's kernels on the device, from CUDA events */
-    int prog_insns;     /* a user function's op (map, zip, reduce): its operations on values
-                         * (constants not counted), all fused into this one pass; 0 for the
-                         * built-in ops */
-    char prog_name[32]; /* and the function's name ("shifted_relu"), cut to fit; "" else */
+    const char *kernel;     /* "map_kernel", "matmul_tiled", ... */
+    unsigned grid[3];       /* blocks in x, y, z */
+    unsigned block[3];      /* threads per block in x, y, z */
+    int shared_bytes;       /* shared memory per block, static and dynamic */
+    int registers;          /* per thread */
+    double occupancy;       /* resident warps per SM over the SM's most, 0..1 (theoretical) */
+    int64_t gpu_ns;         /* the op's kernels on the device, from CUDA events */
+    int prog_insns;         /* a user function's op (map, zip, reduce): its operations on values
+                             * (constants not counted), all fused into this one pass; 0 for the
+                             * built-in ops */
+    char prog_name[32];     /* and the function's name ("shifted_relu"), cut to fit; "" else */
+    int runs;               /* times the op ran for this report: a built-in op (map, zip,
+                             * reduce, matmul) on a CPU backend, its output on no input's
+                             * storage, runs again while its runs total under 20 ms, 5 runs at
+                             * most, and ns is then the median run; 1 otherwise */
+    int64_t ns_min, ns_max; /* the fastest and slowest of those runs (both ns when one) */
 };
 /* (tests/differential/mtbind.py mirrors this struct for ctypes: change both together) */
 

@@ -361,7 +361,8 @@ static enum mt_status cuda_train_epoch(struct mt_ctx *ctx, const struct mt_cuda_
     d.out_shape[0] = 1, d.out_strides[0] = 1;
     d.bytes = 4.0 * ((double)m->n * (m->width[0] + 1) + 3.0 * params);
     d.flops = 6.0 * params * (double)m->n;
-    d.ns = mt_now_ns() - t0;
+    d.ns = d.ns_min = d.ns_max = mt_now_ns() - t0;
+    d.runs = 1;
     ctx->diag(ctx->diag_user, &d);
     return MT_OK;
 }
