@@ -191,6 +191,7 @@ def test_train_long_run_shows_the_boundary_forming_then_interrupt_keeps_the_mode
     batches, still shows the summary and charts, raises KeyboardInterrupt, and the model keeps
     every step taken."""
     import time
+    import xml.etree.ElementTree as ET
 
     from mtkernel import KERNEL_NAME, collect_iopub, send_control, wait_started
 
@@ -206,12 +207,18 @@ def test_train_long_run_shows_the_boundary_forming_then_interrupt_keeps_the_mode
     assert get_reply(kc, ctl_id, channel="control")["content"]["status"] == "ok"
     assert reply["content"]["status"] == "error" and reply["content"]["ename"] == "KeyboardInterrupt"
     iopub = collect_iopub(kc, msg_id)
-    live = [m["content"] for m in iopub if m["msg_type"] in ("display_data", "update_display_data")
-            and m["content"]["transient"].get("display_id", "").endswith("-boundary")]
+    # the live display: the progress bar, the boundary's drawing under it once a second has
+    # passed, all in one display updated in place (so the log below it never moves)
+    displays = [m["content"] for m in iopub
+                if m["msg_type"] in ("display_data", "update_display_data")
+                and m["content"]["transient"].get("display_id")]
+    assert len({d["transient"]["display_id"] for d in displays}) == 1
+    live = [d for d in displays if "<svg" in d["data"].get("text/html", "")]
     assert live, "no live boundary chart in a run of more than a second"
-    assert "application/vnd.vegalite.v5+json" in live[0]["data"]
-    assert live[0]["data"]["text/plain"].startswith("<decision boundary: decision boundary at epoch")
-    assert live[-1]["data"] == {"text/plain": ""}  # cleared: the final chart follows
+    html = live[0]["data"]["text/html"]
+    assert html.index("<progress") < html.index("<svg") and ">decision boundary at epoch " in html
+    assert ET.fromstring(html[html.index("<svg"):html.index("</svg>") + 6]).tag.endswith("svg")
+    assert "<svg" not in displays[-1]["data"]["text/html"]  # gone: the final chart follows
     out = "".join(m["content"]["text"] for m in iopub if m["msg_type"] == "stream")
     done = int(re.search(r"^Interrupted after (\d+) of 100000 epochs on simple", out, re.M).group(1))
     assert 10 < done < 100000
