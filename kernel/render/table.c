@@ -191,9 +191,14 @@ json_t *render_progress_bundle(int epoch, int epochs, const char *status)
     for (int i = 0; i < w; i++) bar[i] = i < fill ? '#' : '.';
     bar[w] = '\0';
     snprintf(plain, sizeof plain, "[%s] %s", bar, status);
+    /* One line that never wraps: a status that wrapped or not as its numbers changed length
+     * would change the display's height and move everything under it (a training log). The
+     * bar is short enough for the longest status to fit a 900-pixel column; a narrower one
+     * cuts the status with an ellipsis. */
     char html[512];
     snprintf(html, sizeof html,
-             "<div><progress value=\"%d\" max=\"%d\" style=\"width:300px\"></progress> "
+             "<div style=\"white-space:nowrap;overflow:hidden;text-overflow:ellipsis\">"
+             "<progress value=\"%d\" max=\"%d\" style=\"width:200px\"></progress> "
              "<code>%s</code></div>",
              epoch, epochs, plain + w + 3);
     return json_pack("{s:s, s:s}", "text/plain", plain, "text/html", html);

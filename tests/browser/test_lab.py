@@ -422,7 +422,8 @@ def test_nbconvert_html_has_the_svg_fallback(browser, name):
 
 # The live training display and the log under it, in one code cell's outputs: the drawings
 # (JupyterLab's Vega canvas or svg, an SVG inside HTML), the log's output areas, each with its
-# top and bottom in the page, and the live drawing's title (its epoch).
+# top and bottom in the page, the live drawing's title (its epoch), and the lines the progress
+# bar's status takes.
 LIVE_STATE = """() => {
     const cell = window.jupyterapp.shell.currentWidget.content.widgets[1];
     const box = el => { const r = el.getBoundingClientRect(); return [r.top, r.bottom]; };
@@ -433,13 +434,19 @@ LIVE_STATE = """() => {
         '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stdout"]')];
     const title = drawings.length ? (drawings[0].textContent.match(/at epoch \\d+/) ||
                                      [drawings[0].getAttribute('aria-label') || ''])[0] : '';
-    return {drawings: drawings.map(box), logs: logs.map(box), title};
+    const status = cell.node.querySelector('.jp-OutputArea-output progress + code');
+    const range = document.createRange();
+    if (status) range.selectNodeContents(status);
+    const lines = status ? new Set([...range.getClientRects()].map(r => Math.round(r.bottom))).size
+                         : 0;
+    return {drawings: drawings.map(box), logs: logs.map(box), title, status_lines: lines};
 }"""
 
 
 def test_log_lines_stay_still_under_the_live_chart(browser, lab):
     """While a long run trains, its boundary chart is redrawn once a second: every log line is
-    below it, and the log does not move when the chart is redrawn."""
+    below it, and the log does not move when the chart is redrawn; the progress status above
+    it stays on one line."""
     pg = open_notebook(browser, lab, LIVE)
     try:
         command(pg, "notebook:run-cell-and-select-next")
@@ -460,6 +467,8 @@ def test_log_lines_stay_still_under_the_live_chart(browser, lab):
     finally:
         close_notebook(pg)
     for state in (first, later):
+        # a status that wraps, or not, as its numbers change length moves what is under it
+        assert state["status_lines"] == 1, ("the progress status wraps", state)
         assert len(state["drawings"]) == 1, state
         chart_bottom = state["drawings"][0][1]
         assert state["logs"] and all(top >= chart_bottom - 1 for top, _ in state["logs"]), \
