@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The browser test: JupyterLab from .venv and Debian's Chromium (headless, through Playwright)
-# run the training notebook with one kernel binary (tests/browser/test_lab.py).
+# run every course notebook with one kernel binary and measure what they show
+# (tests/browser/test_lab.py). Screenshots and the HTML export go to tests/browser/artifacts/.
 #
 #   tools/run-browser-tests.sh KERNEL_BIN
 #
@@ -14,4 +15,5 @@ export JUPYTER_CONFIG_DIR=$WORK/config     # no user settings or workspaces leak
 export JUPYTERLAB_WORKSPACES_DIR=$WORK/workspaces
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 
-timeout 900 "$PY" -m pytest -p no:cacheprovider tests/browser -v
+# -rP: each notebook's Run All time and output widths; --durations: the slow tests
+timeout 1500 "$PY" -m pytest -p no:cacheprovider tests/browser -v -rP --durations=0

@@ -849,9 +849,9 @@ struct train_run {
     double train_s;    /* the epochs' time */
     enum mt_status st;
     bool interrupted;  /* by the user: the flag is lowered again */
-    bool live_chart;   /* a live boundary chart is shown under chart_id */
     bool chart_failed; /* the live chart raised (an error is pending) */
-    char id[48], chart_id[64];
+    char *live_svg;    /* the boundary as it stands, under the progress bar; NULL: none yet */
+    char id[48];
 };
 
 /* The parameters before an epoch, kept while on_nan="stop" so that a run stopped by a nan or
@@ -916,6 +916,28 @@ static void say_bad_loss(struct dsl_interp *in, const struct train_args *ta,
     dsl_emit(in, "stderr", text);
 }
 
+/* The live display: the progress bar, and under it the boundary forming once there is one.
+ * One display updated in place, created before the first log line, so that the whole log runs
+ * below the chart (a chart displayed when the first second had passed came after the log lines
+ * printed so far, with the rest below it). The drawing is the kernel's own SVG inside the HTML,
+ * which a front end replaces in one step; JupyterLab's Vega renderer empties its output and
+ * draws the chart again asynchronously on every update. */
+static json_t *live_bundle(const struct train_run *run, json_t *progress)
+{
+    const char *html = json_string_value(json_object_get(progress, "text/html"));
+    if (!html || !run->live_svg) return progress;
+    struct render_buf h;
+    render_buf_init(&h, 0);
+    render_buf_printf(&h, "%s\n<div class=\"minitorch-chart\">\n%s</div>\n", html, run->live_svg);
+    if (h.nomem ||
+        json_object_set_new(progress, "text/html", render_json_string(h.data, h.len)) != 0) {
+        json_decref(progress);
+        progress = NULL;
+    }
+    render_buf_free(&h);
+    return progress;
+}
+
 /* The epoch loop: a log line every ta->log_every epochs, the live progress display as often as
  * a person can follow, and a run long enough to watch shows its boundary forming. */
 static void train_epochs(struct dsl_interp *in, struct dsl_value model, const struct train_args *ta,
@@ -928,7 +950,6 @@ static void train_epochs(struct dsl_interp *in, struct dsl_value model, const st
     snprintf(run->id, sizeof run->id, "minitorch-train-%u", ++in->session->train_runs);
     emit(in, progress_bundle(0, (int)epochs, 0, 0, d->n, 0, false), run->id, false);
     double started = mt_now_s(), last_update = started, last_chart = started;
-    snprintf(run->chart_id, sizeof run->chart_id, "%s-boundary", run->id);
     enum mt_status st = MT_OK;
     run->bad_epoch = -1;
     for (int64_t e = 0; e < epochs; e++) {
@@ -968,17 +989,13 @@ static void train_epochs(struct dsl_interp *in, struct dsl_value model, const st
         double now = mt_now_s();
         if (now - last_update >= 0.25) { /* as often as a person can follow, no more */
             last_update = now;
-            emit(in,
-                 progress_bundle((int)run->done, (int)epochs, run->loss[e], run->correct, d->n,
-                                 run->train_s / (double)run->done, false),
-                 run->id, true);
             /* a run long enough to watch also shows its boundary forming, once a second */
             if (now - last_chart >= 1.0 && e + 1 < epochs) {
                 char title[128];
                 snprintf(title, sizeof title, "decision boundary at epoch %lld, %s",
                          (long long)run->done, mt_dataset_name(d->kind));
-                json_t *chart = NULL;
-                if (boundary_bundle(in, model, d, title, &chart) != 0) {
+                struct boundary *b = boundary_make(in, model, d, title);
+                if (!b) {
                     /* an interrupt that lands in the chart's forward pass stops the training
                      * as one between batches does: summary, charts, then KeyboardInterrupt */
                     if (mt_cancel_requested()) {
@@ -989,10 +1006,22 @@ static void train_epochs(struct dsl_interp *in, struct dsl_value model, const st
                     }
                     break;
                 }
-                emit(in, chart, run->chart_id, run->live_chart);
-                run->live_chart = true;
+                char *svg = chart_points_svg(&b->c);
+                boundary_free(b);
+                if (!svg) {
+                    dsl_raise_status(in, DSL_V_NOMEM);
+                    run->chart_failed = true;
+                    break;
+                }
+                free(run->live_svg);
+                run->live_svg = svg;
                 last_chart = mt_now_s();
             }
+            emit(in,
+                 live_bundle(run, progress_bundle((int)run->done, (int)epochs, run->loss[e],
+                                                  run->correct, d->n,
+                                                  run->train_s / (double)run->done, false)),
+                 run->id, true);
             if (in->out->flush) in->out->flush(in->out->ctx);
         }
     }
@@ -1103,8 +1132,7 @@ int dsl_bi_train(struct dsl_interp *in, const struct dsl_args *a, struct dsl_val
     const char *path = mt_trainer_path(t);
     mt_trainer_free(t);
     sync = train_unalias(ctx, m, alias, sync);
-    if (run.live_chart) /* the final chart below replaces the live one */
-        emit(in, json_pack("{s:s}", "text/plain", ""), run.chart_id, true);
+    free(run.live_svg); /* the final chart below replaces the live one */
     if (run.chart_failed) {
         free(loss);
         free(epoch_us);

@@ -137,6 +137,7 @@ json_t *chart_lines_spec(const struct chart_lines *c)
     if (color)
         json_object_set_new(color, "scale",
                             json_pack("{s:o}", "domain", string_array(c->nseries, c->series)));
+    if (color && !c->series_title) json_object_set_new(color, "legend", json_null());
     json_object_set_new(s, "encoding",
                         json_pack("{s:o, s:o, s:o}", "x", x, "y",
                                   channel("y", "quantitative", c->y_title, c->log_y), "color",
@@ -200,10 +201,41 @@ json_t *chart_points_spec(const struct chart_points *c)
         "y", "field", "a2", "type", "quantitative", "scale", "domain", 0, 1, "title", "x2", "y2",
         "field", "b2", "color", "field", "p", "type", "quantitative", "scale", pscale, "title",
         "P(class 1)");
+    /* the class legend in colour only: beside the boundary's independent colour scales the
+     * shape's legend would not merge with it, and a chart put beside others (train()'s) would
+     * show it apart from the square */
+    if (shape) json_object_set_new(shape, "legend", json_null());
     json_t *points = json_pack("{s:o, s:o}", "mark", mark, "encoding", enc);
     json_object_set_new(s, "layer", json_pack("[o, o]", rect, points));
     json_object_set_new(s, "resolve", json_pack("{s:{s:s}}", "scale", "color", "independent"));
     return spec_done(s);
+}
+
+/* Every how many of n bands along `length` pixels an axis labels: 1, 2, 5, 10, 20, 50, ... the
+ * first that leaves `gap` pixels from one label to the next, so that a 40 x 60 matrix's labels
+ * do not run into each other. */
+#define LABEL_GAP_X 28 /* room for a number up to 4 digits */
+#define LABEL_GAP_Y 14 /* a line of text */
+static size_t label_step(size_t n, double length, double gap)
+{
+    static const size_t mantissa[] = {1, 2, 5};
+    const double band = n ? length / (double)n : length;
+    for (size_t mag = 1;; mag *= 10)
+        for (size_t m = 0; m < 3; m++) {
+            size_t step = mag * mantissa[m];
+            if (band * (double)step >= gap || step >= n) return step;
+        }
+}
+
+/* An ordinal axis of n bands labelled every `step`: its "values" (all of them when step is 1). */
+static json_t *band_axis(size_t n, size_t step)
+{
+    json_t *axis = json_pack("{s:i}", "labelAngle", 0), *values = json_array();
+    for (size_t i = 0; values && step > 1 && i < n; i += step)
+        json_array_append_new(values, json_integer((json_int_t)i));
+    if (axis && step > 1) json_object_set(axis, "values", values);
+    json_decref(values);
+    return axis;
 }
 
 json_t *chart_heatmap_spec(const struct chart_heatmap *c)
@@ -222,7 +254,12 @@ json_t *chart_heatmap_spec(const struct chart_heatmap *c)
     json_t *x = channel("col", "ordinal", c->col_title, false),
            *y = channel("row", "ordinal", c->row_title, false),
            *color = channel("value", "quantitative", "value", false);
-    if (x) json_object_set_new(x, "axis", json_pack("{s:i}", "labelAngle", 0));
+    if (x)
+        json_object_set_new(x, "axis",
+                            band_axis(c->cols, label_step(c->cols, CHART_WIDTH, LABEL_GAP_X)));
+    if (y)
+        json_object_set_new(y, "axis",
+                            band_axis(c->rows, label_step(c->rows, CHART_HEIGHT, LABEL_GAP_Y)));
     if (color)
         json_object_set_new(color, "scale",
                             json_pack("{s:[s,s]}", "range", "#ffffff", CHART_HEATMAP_COLOR));
@@ -246,7 +283,13 @@ json_t *chart_heatmap_spec(const struct chart_heatmap *c)
 #define M_RIGHT 120 /* room for a legend */
 #define M_TOP 34
 #define M_BOTTOM 48
-#define PLOT_BOTTOM (M_TOP + CHART_HEIGHT)
+#define PLOT_BOTTOM (M_TOP + f->h)
+
+/* A drawing's plot area (w x h pixels from (M_LEFT, M_TOP)) and the room right of it. */
+struct frame {
+    int w, h, right;
+};
+static const struct frame standard = {CHART_WIDTH, CHART_HEIGHT, M_RIGHT};
 
 static void text_el(struct render_buf *b, double x, double y, const char *anchor, const char *s,
                     const char *extra)
@@ -257,58 +300,58 @@ static void text_el(struct render_buf *b, double x, double y, const char *anchor
     render_buf_puts(b, "</text>\n");
 }
 
-static void svg_open(struct render_buf *b, const char *title, const char *x_title,
-                     const char *y_title)
+static void svg_open(struct render_buf *b, const struct frame *f, const char *title,
+                     const char *x_title, const char *y_title)
 {
-    int w = M_LEFT + CHART_WIDTH + M_RIGHT, h = PLOT_BOTTOM + M_BOTTOM;
+    int w = M_LEFT + f->w + f->right, h = PLOT_BOTTOM + M_BOTTOM;
     render_buf_printf(b,
                       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
                       "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"11\">\n"
                       "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n",
                       w, h, w, h, w, h);
     if (title)
-        text_el(b, M_LEFT + CHART_WIDTH / 2.0, 20, "middle", title,
+        text_el(b, M_LEFT + f->w / 2.0, 20, "middle", title,
                 " font-size=\"13\" font-weight=\"bold\"");
-    if (x_title) text_el(b, M_LEFT + CHART_WIDTH / 2.0, h - 8.0, "middle", x_title, NULL);
+    if (x_title) text_el(b, M_LEFT + f->w / 2.0, h - 8.0, "middle", x_title, NULL);
     if (y_title) {
         char rot[96];
-        snprintf(rot, sizeof rot, " transform=\"rotate(-90 16 %.1f)\"", M_TOP + CHART_HEIGHT / 2.0);
-        text_el(b, 16, M_TOP + CHART_HEIGHT / 2.0, "middle", y_title, rot);
+        snprintf(rot, sizeof rot, " transform=\"rotate(-90 16 %.1f)\"", M_TOP + f->h / 2.0);
+        text_el(b, 16, M_TOP + f->h / 2.0, "middle", y_title, rot);
     }
 }
 
 /* The axis lines, drawn over the grid and the marks. */
-static void svg_axes(struct render_buf *b)
+static void svg_axes(struct render_buf *b, const struct frame *f)
 {
     render_buf_printf(b,
                       "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#888\"/>\n"
                       "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#888\"/>\n",
-                      M_LEFT, M_TOP, M_LEFT, PLOT_BOTTOM, M_LEFT, PLOT_BOTTOM, M_LEFT + CHART_WIDTH,
+                      M_LEFT, M_TOP, M_LEFT, PLOT_BOTTOM, M_LEFT, PLOT_BOTTOM, M_LEFT + f->w,
                       PLOT_BOTTOM);
 }
 
-static char *svg_close(struct render_buf *b)
+static char *svg_close(struct render_buf *b, const struct frame *f)
 {
-    svg_axes(b);
+    svg_axes(b, f);
     render_buf_puts(b, "</svg>\n");
     return render_buf_take(b); /* NULL when an append failed */
 }
 
 /* A value axis from lo to hi (log10 units when log): grid lines and labels on the y axis. */
-static void y_ticks(struct render_buf *b, double lo, double hi, bool log)
+static void y_ticks(struct render_buf *b, const struct frame *f, double lo, double hi, bool log)
 {
     char label[32];
     int n = log ? (int)(floor(hi) - ceil(lo)) : 5;
     for (int k = 0; k <= n; k++) {
         double v = log ? ceil(lo) + k : lo + (hi - lo) * k / n;
-        double py = PLOT_BOTTOM - (v - lo) / (hi - lo) * CHART_HEIGHT;
+        double py = PLOT_BOTTOM - (v - lo) / (hi - lo) * f->h;
         if (log)
             snprintf(label, sizeof label, "%g", pow(10, v));
         else
             snprintf(label, sizeof label, "%.3g", v);
         render_buf_printf(b,
                           "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>\n",
-                          M_LEFT, py, M_LEFT + CHART_WIDTH, py);
+                          M_LEFT, py, M_LEFT + f->w, py);
         text_el(b, M_LEFT - 5, py + 4, "end", label, NULL);
     }
 }
@@ -326,16 +369,17 @@ static double nice_top(double hi)
 
 char *chart_bars_svg(const struct chart_bars *c)
 {
+    const struct frame *f = &standard;
     struct render_buf b;
     render_buf_init(&b, 0);
-    svg_open(&b, c->title, c->x_title, c->y_title);
+    svg_open(&b, f, c->title, c->x_title, c->y_title);
     double hi = 0;
     for (size_t i = 0; i < c->n; i++)
         if (!isnan(c->values[i]) && c->values[i] > hi) hi = c->values[i];
     if (!(hi > 0) || isinf(hi)) hi = 1;
     hi = nice_top(hi);
-    y_ticks(&b, 0, hi, false);
-    double slot = c->n ? (double)CHART_WIDTH / (double)c->n : CHART_WIDTH;
+    y_ticks(&b, f, 0, hi, false);
+    double slot = c->n ? (double)f->w / (double)c->n : f->w;
     char label[32];
     for (size_t i = 0; i < c->n; i++) {
         double x = M_LEFT + slot * (double)i, mid = x + slot / 2;
@@ -346,7 +390,7 @@ char *chart_bars_svg(const struct chart_bars *c)
                 text_el(&b, mid, PLOT_BOTTOM - 6, "middle", c->missing_note, " fill=\"#888\"");
             continue;
         }
-        double h = fmin(fmax(v, 0) / hi, 1) * CHART_HEIGHT;
+        double h = fmin(fmax(v, 0) / hi, 1) * f->h;
         render_buf_printf(&b,
                           "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
                           "fill=\"%s\"/>\n",
@@ -354,14 +398,15 @@ char *chart_bars_svg(const struct chart_bars *c)
         snprintf(label, sizeof label, "%.3g", v);
         text_el(&b, mid, PLOT_BOTTOM - h - 4, "middle", label, NULL);
     }
-    return svg_close(&b);
+    return svg_close(&b, f);
 }
 
-char *chart_lines_svg(const struct chart_lines *c)
+/* A line chart drawn in frame f. */
+static char *lines_svg(const struct chart_lines *c, const struct frame *f)
 {
     struct render_buf b;
     render_buf_init(&b, 0);
-    svg_open(&b, c->title, c->x_title, c->y_title);
+    svg_open(&b, f, c->title, c->x_title, c->y_title);
     double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
     /* a point is drawn when it is a number, and positive on a log axis */
 #define X_OK(v) (isfinite(v) && (!c->log_x || (v) > 0))
@@ -378,11 +423,11 @@ char *chart_lines_svg(const struct chart_lines *c)
     /* a little room left and right so the end points are not on the axes */
     double pad = (xhi - xlo) * 0.04;
     xlo -= pad, xhi += pad;
-    y_ticks(&b, ylo, yhi, c->log_y);
+    y_ticks(&b, f, ylo, yhi, c->log_y);
     char label[32];
     for (size_t i = 0; i < c->npoints && !c->dense; i++) {
         if (!X_OK(c->x[i])) continue;
-        double px = M_LEFT + (TX(c->x[i]) - xlo) / (xhi - xlo) * CHART_WIDTH;
+        double px = M_LEFT + (TX(c->x[i]) - xlo) / (xhi - xlo) * f->w;
         snprintf(label, sizeof label, "%g", c->x[i]);
         text_el(&b, px, PLOT_BOTTOM + 15, "middle", label, NULL);
     }
@@ -394,8 +439,8 @@ char *chart_lines_svg(const struct chart_lines *c)
             step *= 2;
         for (double v = ceil(xlo / step) * step; v <= xhi; v += step) {
             snprintf(label, sizeof label, "%g", v + 0.0); /* + 0.0: -0 prints as 0 */
-            text_el(&b, M_LEFT + (v - xlo) / (xhi - xlo) * CHART_WIDTH, PLOT_BOTTOM + 15, "middle",
-                    label, NULL);
+            text_el(&b, M_LEFT + (v - xlo) / (xhi - xlo) * f->w, PLOT_BOTTOM + 15, "middle", label,
+                    NULL);
         }
     }
     for (size_t k = 0; k < c->nseries; k++) {
@@ -405,8 +450,8 @@ char *chart_lines_svg(const struct chart_lines *c)
         for (size_t i = 0; i < c->npoints; i++) {
             double y = c->y[k * c->npoints + i];
             if (!Y_OK(y) || !X_OK(c->x[i])) continue;
-            double px = M_LEFT + (TX(c->x[i]) - xlo) / (xhi - xlo) * CHART_WIDTH,
-                   py = PLOT_BOTTOM - (TY(y) - ylo) / (yhi - ylo) * CHART_HEIGHT;
+            double px = M_LEFT + (TX(c->x[i]) - xlo) / (xhi - xlo) * f->w,
+                   py = PLOT_BOTTOM - (TY(y) - ylo) / (yhi - ylo) * f->h;
             render_buf_printf(&pts, "%.1f,%.1f ", px, py);
             if (!c->dense)
                 render_buf_printf(&b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n", px,
@@ -419,27 +464,31 @@ char *chart_lines_svg(const struct chart_lines *c)
                               color, render_buf_str(&pts));
         if (pts.nomem) b.nomem = true;
         render_buf_free(&pts);
+        if (!c->series_title) continue; /* no legend */
         double ly = M_TOP + 14 + 16.0 * (double)k;
         render_buf_printf(&b, "<rect x=\"%d\" y=\"%.1f\" width=\"14\" height=\"3\" fill=\"%s\"/>\n",
-                          M_LEFT + CHART_WIDTH + 14, ly - 4, color);
-        text_el(&b, M_LEFT + CHART_WIDTH + 32, ly, "start", c->series[k], NULL);
+                          M_LEFT + f->w + 14, ly - 4, color);
+        text_el(&b, M_LEFT + f->w + 32, ly, "start", c->series[k], NULL);
     }
     if (c->series_title)
-        text_el(&b, M_LEFT + CHART_WIDTH + 14, M_TOP, "start", c->series_title,
-                " font-weight=\"bold\"");
+        text_el(&b, M_LEFT + f->w + 14, M_TOP, "start", c->series_title, " font-weight=\"bold\"");
 #undef X_OK
 #undef Y_OK
 #undef TX
 #undef TY
-    return svg_close(&b);
+    return svg_close(&b, f);
 }
+
+char *chart_lines_svg(const struct chart_lines *c) { return lines_svg(c, &standard); }
 
 char *chart_points_svg(const struct chart_points *c)
 {
+    /* the unit square, drawn square, as wide as Vega-Lite draws it */
+    const struct frame square = {CHART_HEIGHT, CHART_HEIGHT, M_RIGHT}, *f = &square;
+    const double side = f->h;
     struct render_buf b;
     render_buf_init(&b, 0);
-    svg_open(&b, c->title, "x1", "x2");
-    const double side = CHART_HEIGHT; /* the unit square, drawn square */
+    svg_open(&b, f, c->title, "x1", "x2");
     char label[32];
     for (int k = 0; k <= 4; k++) {
         double v = k / 4.0, px = M_LEFT + v * side, py = PLOT_BOTTOM - v * side;
@@ -491,14 +540,15 @@ char *chart_points_svg(const struct chart_points *c)
                       "<path d=\"M%.1f %dl8 8m0 -8l-8 8\" stroke=\"%s\" stroke-width=\"2.5\"/>\n",
                       lx - 4, M_TOP + 24, CHART_CLASS1_COLOR);
     text_el(&b, lx + 10, M_TOP + 32, "start", "class 1", NULL);
-    return svg_close(&b);
+    return svg_close(&b, f);
 }
 
 char *chart_heatmap_svg(const struct chart_heatmap *c)
 {
+    const struct frame *f = &standard;
     struct render_buf b;
     render_buf_init(&b, 0);
-    svg_open(&b, c->title, c->col_title, c->row_title);
+    svg_open(&b, f, c->title, c->col_title, c->row_title);
     float lo = 0, hi = 0;
     bool any = false;
     for (size_t i = 0; i < c->rows * c->cols; i++) {
@@ -509,8 +559,7 @@ char *chart_heatmap_svg(const struct chart_heatmap *c)
         any = true;
     }
     /* square cells as large as the plot area allows */
-    const double cell =
-        fmin((double)CHART_WIDTH / (double)c->cols, (double)CHART_HEIGHT / (double)c->rows);
+    const double cell = fmin((double)f->w / (double)c->cols, (double)f->h / (double)c->rows);
     static const int blue[3] = {0x2f, 0x6e, 0xba};
     for (size_t i = 0; i < c->rows; i++)
         for (size_t j = 0; j < c->cols; j++) {
@@ -530,7 +579,19 @@ char *chart_heatmap_svg(const struct chart_heatmap *c)
                         t > 0.6 ? " fill=\"white\"" : NULL);
             }
         }
-    return svg_close(&b);
+    /* the row and column numbers, thinned as in the Vega-Lite form */
+    char label[32];
+    size_t step = label_step(c->cols, (double)c->cols * cell, LABEL_GAP_X);
+    for (size_t j = 0; j < c->cols; j += step) {
+        snprintf(label, sizeof label, "%zu", j);
+        text_el(&b, M_LEFT + ((double)j + 0.5) * cell, PLOT_BOTTOM + 15, "middle", label, NULL);
+    }
+    step = label_step(c->rows, (double)c->rows * cell, LABEL_GAP_Y);
+    for (size_t i = 0; i < c->rows; i += step) {
+        snprintf(label, sizeof label, "%zu", i);
+        text_el(&b, M_LEFT - 5, M_TOP + ((double)i + 0.5) * cell + 4, "end", label, NULL);
+    }
+    return svg_close(&b, f);
 }
 
 /* ---- bundles -------------------------------------------------------------------------------- */
@@ -625,45 +686,70 @@ json_t *chart_heatmap_bundle(const char *renderer, const struct chart_heatmap *c
                         chart_heatmap_svg(c));
 }
 
+/* The training chart's layout: the boundary (its square and legends) on the left, the loss
+ * curve over the time per epoch on the right, each line panel short and without a legend (its
+ * title names its one line), so that the whole fits a 900-pixel notebook column. */
+#define TRAIN_LINE_WIDTH 340
+#define TRAIN_LINE_HEIGHT 95
+#define TRAIN_TITLE 26 /* the SVG's row for the chart's title */
+
 json_t *chart_training_bundle(const char *renderer, const char *title,
                               const struct chart_points *boundary, const struct chart_lines *loss,
                               const struct chart_lines *time)
 {
-    json_t *parts[3] = {chart_points_spec(boundary), chart_lines_spec(loss),
-                        chart_lines_spec(time)};
-    char *svgs[3] = {chart_points_svg(boundary), chart_lines_svg(loss), chart_lines_svg(time)};
-    json_t *spec = json_object(), *row = json_array();
+    const struct frame square = {CHART_HEIGHT, CHART_HEIGHT, M_RIGHT},
+                       line = {TRAIN_LINE_WIDTH, TRAIN_LINE_HEIGHT, 20};
+    struct chart_lines lines[2] = {*loss, *time};
+    lines[0].series_title = lines[1].series_title = NULL; /* no legend */
+    json_t *parts[3] = {chart_points_spec(boundary), chart_lines_spec(&lines[0]),
+                        chart_lines_spec(&lines[1])};
+    char *svgs[3] = {chart_points_svg(boundary), lines_svg(&lines[0], &line),
+                     lines_svg(&lines[1], &line)};
+    /* where each panel's drawing goes in the SVG */
+    const int left_w = M_LEFT + square.w + square.right, line_w = M_LEFT + line.w + line.right,
+              line_h = M_TOP + line.h + M_BOTTOM, square_h = M_TOP + square.h + M_BOTTOM;
+    const int at[3][2] = {{0, TRAIN_TITLE}, {left_w, TRAIN_TITLE}, {left_w, TRAIN_TITLE + line_h}};
+    const int w = left_w + line_w,
+              h = TRAIN_TITLE + (2 * line_h > square_h ? 2 * line_h : square_h);
+    json_t *spec = json_object(), *right = json_array();
     struct render_buf b;
     render_buf_init(&b, 0);
-    const int w = M_LEFT + CHART_WIDTH + M_RIGHT, h = PLOT_BOTTOM + M_BOTTOM; /* one panel */
     render_buf_printf(&b,
                       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-                      "viewBox=\"0 0 %d %d\">\n",
-                      3 * w, h, 3 * w, h);
-    bool ok = spec && row;
+                      "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\">\n"
+                      "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n",
+                      w, h, w, h, w, h);
+    if (title) text_el(&b, w / 2.0, 18, "middle", title, " font-size=\"14\" font-weight=\"bold\"");
+    bool ok = spec && right;
     for (int i = 0; i < 3; i++) {
         ok = ok && parts[i] && svgs[i];
         if (!ok) break;
-        json_object_del(parts[i], "$schema"); /* the row's, once */
-        json_array_append(row, parts[i]);
-        render_buf_printf(&b, "<g transform=\"translate(%d,0)\">\n%s</g>\n", i * w, svgs[i]);
+        json_object_del(parts[i], "$schema"); /* the chart's, once */
+        if (i > 0) {
+            json_object_set_new(parts[i], "width", json_integer(line.w));
+            json_object_set_new(parts[i], "height", json_integer(line.h));
+            json_array_append(right, parts[i]);
+        }
+        render_buf_printf(&b, "<g transform=\"translate(%d,%d)\">\n%s</g>\n", at[i][0], at[i][1],
+                          svgs[i]);
     }
     render_buf_puts(&b, "</svg>\n");
     char *svg = ok ? render_buf_take(&b) : NULL;
     if (!ok) render_buf_free(&b);
+    if (ok) {
+        json_object_set_new(spec, "$schema", json_string(CHART_VEGALITE_SCHEMA));
+        if (title) json_object_set_new(spec, "title", render_json_string(title, strlen(title)));
+        json_object_set_new(spec, "hconcat", json_pack("[O, {s:O}]", parts[0], "vconcat", right));
+        /* the boundary keeps its own colour scales; the two line charts theirs */
+        json_object_set_new(spec, "resolve",
+                            json_pack("{s:{s:s}}", "scale", "color", "independent"));
+        ok = json_object_get(spec, "hconcat") != NULL;
+    }
     for (int i = 0; i < 3; i++) {
         json_decref(parts[i]);
         free(svgs[i]);
     }
-    if (ok) {
-        json_object_set_new(spec, "$schema", json_string(CHART_VEGALITE_SCHEMA));
-        if (title) json_object_set_new(spec, "title", render_json_string(title, strlen(title)));
-        json_object_set(spec, "hconcat", row);
-        /* the boundary keeps its own colour scales; the two line charts theirs */
-        json_object_set_new(spec, "resolve",
-                            json_pack("{s:{s:s}}", "scale", "color", "independent"));
-    }
-    json_decref(row);
+    json_decref(right);
     if (!ok || !svg) {
         json_decref(spec);
         free(svg);

@@ -40,7 +40,8 @@ struct chart_bars {
     const char *missing_note;  /* the note under a missing bar ("unavailable"); NULL: none */
 };
 
-/* A line chart: one line per series over shared x values. */
+/* A line chart: one line per series over shared x values, named in a legend titled
+ * series_title (NULL: no legend, the chart's title names its line). */
 struct chart_lines {
     const char *title, *x_title, *y_title, *series_title;
     size_t nseries, npoints;
@@ -72,7 +73,8 @@ struct chart_points {
 
 /* A matrix as a heat map: rows x cols cells, row 0 at the top, shaded from white (the
  * smallest value) to blue (the largest); the values written in the cells when there are at
- * most CHART_HEATMAP_LABELS of them. */
+ * most CHART_HEATMAP_LABELS of them. Row and column numbers on the axes, every 1st, 2nd, 5th,
+ * 10th, ... so that they never overlap. */
 #define CHART_HEATMAP_LABELS 64
 #define CHART_HEATMAP_COLOR "#2f6eba"
 struct chart_heatmap {
@@ -100,9 +102,10 @@ json_t *chart_lines_bundle(const char *renderer, const struct chart_lines *c);
 json_t *chart_points_bundle(const char *renderer, const struct chart_points *c);
 json_t *chart_heatmap_bundle(const char *renderer, const struct chart_heatmap *c);
 
-/* MiniTorch's end-of-training picture as one chart: the decision boundary beside the loss
- * curve and the time per epoch (Vega-Lite hconcat; the SVG fallback draws the three panels in
- * a row). text/plain says "<training chart: TITLE>". */
+/* MiniTorch's end-of-training picture as one chart, at most 900 pixels wide in both forms: the
+ * decision boundary beside the loss curve over the time per epoch (Vega-Lite hconcat of the
+ * boundary and a vconcat of the two short line panels, which show no legend; the SVG fallback
+ * draws the same arrangement). text/plain says "<training chart: TITLE>". */
 json_t *chart_training_bundle(const char *renderer, const char *title,
                               const struct chart_points *boundary, const struct chart_lines *loss,
                               const struct chart_lines *time);

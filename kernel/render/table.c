@@ -24,6 +24,12 @@ static void html_text(struct render_buf *h, const char *s) { render_html_escape(
 /* Display width of UTF-8 text: its code points (the tables' text is ASCII but for "µs"). */
 static size_t width(const char *s) { return render_utf8_count(s, strlen(s)); }
 
+/* A results table's title goes in a paragraph above it, not in a <caption>: a caption is as
+ * wide as the table, so a long title over a few narrow columns wrapped into a tall thin column.
+ * The cells keep to one line ("155 µs"), so the table is as wide as its widest row. */
+#define CAPTION_OPEN "<p style=\"margin:0 0 0.4em\">"
+#define CAPTION_CLOSE "</p>\n<table style=\"white-space:nowrap\">\n"
+
 /* ---- a grid of cells ---------------------------------------------------------------------- */
 
 /* The HTML cells' styles, inline (a <style> element is dropped from an untrusted notebook):
@@ -99,9 +105,9 @@ json_t *render_compare_table(const char *stmt, const struct render_compare_row *
     render_buf_init(&t, 0);
     render_buf_init(&h, 0);
     render_buf_printf(&t, "compare: %s\n", stmt);
-    render_buf_puts(&h, "<table><caption style=\"text-align:left\">compare: <code>");
+    render_buf_puts(&h, CAPTION_OPEN "compare: <code>");
     html_text(&h, stmt);
-    render_buf_puts(&h, "</code></caption>\n<thead><tr><th>backend</th><th>time per run</th>"
+    render_buf_puts(&h, "</code>" CAPTION_CLOSE "<thead><tr><th>backend</th><th>time per run</th>"
                         "<th>runs</th><th>speed-up</th><th>agrees</th></tr></thead><tbody>\n");
     static const char *const head[] = {"backend", "time per run", "runs", "speed-up", "agrees"};
     static const int widths[] = {8, 15, 12, 9};
@@ -151,9 +157,9 @@ json_t *render_timing_table(const char *head, size_t nb, const char *const *back
     render_buf_init(&t, 0);
     render_buf_init(&h, 0);
     render_buf_printf(&t, "%s\n", head);
-    render_buf_puts(&h, "<table><caption style=\"text-align:left\">");
+    render_buf_puts(&h, CAPTION_OPEN);
     html_text(&h, head);
-    render_buf_puts(&h, "</caption>\n<thead><tr><th>n</th>");
+    render_buf_puts(&h, CAPTION_CLOSE "<thead><tr><th>n</th>");
     render_buf_printf(&t, "%6s", "n");
     for (size_t i = 0; i < nb; i++) { /* no padding after the last column */
         render_buf_puts(&t, "  ");
@@ -195,9 +201,14 @@ json_t *render_progress_bundle(int epoch, int epochs, const char *status)
     for (int i = 0; i < w; i++) bar[i] = i < fill ? '#' : '.';
     bar[w] = '\0';
     snprintf(plain, sizeof plain, "[%s] %s", bar, status);
+    /* One line that never wraps: a status that wrapped or not as its numbers changed length
+     * would change the display's height and move everything under it (a training log). The
+     * bar is short enough for the longest status to fit a 900-pixel column; a narrower one
+     * cuts the status with an ellipsis. */
     char html[512];
     snprintf(html, sizeof html,
-             "<div><progress value=\"%d\" max=\"%d\" style=\"width:300px\"></progress> "
+             "<div style=\"white-space:nowrap;overflow:hidden;text-overflow:ellipsis\">"
+             "<progress value=\"%d\" max=\"%d\" style=\"width:200px\"></progress> "
              "<code>%s</code></div>",
              epoch, epochs, plain + w + 3);
     return json_pack("{s:s, s:s}", "text/plain", plain, "text/html", html);

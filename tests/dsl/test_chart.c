@@ -345,6 +345,77 @@ static void test_heatmap(void)
     json_decref(s);
 }
 
+/* An axis's "values": the labelled rows or columns, or none when every one is labelled. */
+static json_t *axis_values(json_t *spec, const char *channel)
+{
+    json_t *enc = json_object_get(json_array_get(json_object_get(spec, "layer"), 0), "encoding");
+    return json_object_get(json_object_get(json_object_get(enc, channel), "axis"), "values");
+}
+
+/* A 40 x 60 matrix: every 5th row and column labelled (6.7 and 6.25 pixels per band would put
+ * the numbers on top of each other), in both forms; 10 x 10 leaves room for every label. */
+static void test_heatmap_labels_thinned(void)
+{
+    static float v[40 * 60];
+    struct chart_heatmap c = {"t", "dim 0", "dim 1", 40, 60, v};
+    json_t *s = chart_heatmap_spec(&c);
+    json_t *xs = axis_values(s, "x"), *ys = axis_values(s, "y");
+    CHECK_INT(json_array_size(xs), 12);
+    CHECK_INT(json_array_size(ys), 8);
+    CHECK_INT(json_integer_value(json_array_get(xs, 1)), 5);
+    CHECK_INT(json_integer_value(json_array_get(xs, 11)), 55);
+    CHECK_INT(json_integer_value(json_array_get(ys, 7)), 35);
+    json_decref(s);
+    char *svg = chart_heatmap_svg(&c);
+    CHECK(svg && strstr(svg, ">55</text>") && strstr(svg, ">35</text>"));
+    CHECK(svg && !strstr(svg, ">56</text>") && !strstr(svg, ">36</text>"));
+    free(svg);
+    c.rows = c.cols = 10;
+    s = chart_heatmap_spec(&c);
+    CHECK(s && !axis_values(s, "x") && !axis_values(s, "y"));
+    json_decref(s);
+}
+
+/* The pixel width an SVG document asks for. */
+static int svg_width(const char *svg)
+{
+    const char *w = svg ? strstr(svg, " width=\"") : NULL;
+    return w ? atoi(w + 8) : -1;
+}
+
+/* train()'s chart fits a 900-pixel notebook column in both forms: the boundary beside the loss
+ * curve over the time per epoch, the line panels without a legend. */
+static void test_training_chart_fits(void)
+{
+    float xy[] = {0.1f, 0.9f, 0.6f, 0.2f}, label[] = {0, 1}, prob[4] = {0.1f, 0.4f, 0.6f, 0.9f};
+    struct chart_points p = {"boundary", 2, xy, label, 2, prob};
+    double x[] = {0, 1, 2}, loss[] = {3, 2, 1}, us[] = {40, 30, 35};
+    const char *ls[] = {"loss"}, *ts[] = {"time per epoch"};
+    struct chart_lines l = {"loss", "epoch", "loss", "series", 1,     3,
+                            ls,     x,       loss,   false,    false, true};
+    struct chart_lines t = {"time", "epoch", "us", "series", 1, 3, ts, x, us, false, false, true};
+    json_t *b = chart_training_bundle("auto", "all", &p, &l, &t);
+    const char *svg = str_at(b, "image/svg+xml");
+    CHECK(svg && xml_elements(svg) > 0);
+    CHECK(svg_width(svg) > 600 && svg_width(svg) <= 900);
+    CHECK(svg && !strstr(svg, ">series</text>")); /* no legend on the line panels */
+    json_t *row = json_object_get(json_object_get(b, CHART_VEGALITE_MIME), "hconcat");
+    CHECK_INT(json_array_size(row), 2);
+    json_t *right = json_object_get(json_array_get(row, 1), "vconcat");
+    CHECK_INT(json_array_size(right), 2);
+    for (size_t i = 0; i < 2; i++) {
+        json_t *panel = json_array_get(right, i);
+        CHECK(json_integer_value(json_object_get(panel, "width")) < 400);
+        json_t *color = json_object_get(json_object_get(panel, "encoding"), "color");
+        CHECK(json_is_null(json_object_get(color, "legend")));
+    }
+    json_decref(b);
+    /* the standalone charts keep their legend */
+    char *alone = chart_lines_svg(&l);
+    CHECK(alone && strstr(alone, ">series</text>") && svg_width(alone) <= 900);
+    free(alone);
+}
+
 int main(void)
 {
     RUN_TEST(test_xml_checker_catches_errors);
@@ -354,5 +425,7 @@ int main(void)
     RUN_TEST(test_bundles_by_renderer);
     RUN_TEST(test_points);
     RUN_TEST(test_heatmap);
+    RUN_TEST(test_heatmap_labels_thinned);
+    RUN_TEST(test_training_chart_fits);
     return TEST_SUMMARY();
 }

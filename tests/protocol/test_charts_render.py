@@ -5,12 +5,18 @@ For each display or result bundle that carries a Vega-Lite spec: the spec render
 with a non-empty canvas and to an SVG that holds the marks the chart is made of (points,
 rects, lines, bars), and the kernel's own SVG fallback parses as XML. The kinds: a dataset's
 scatter plot (spiral, whose outer points are clipped), a decision boundary (plot), train()'s
-chart (boundary, loss curve and time per epoch side by side), compare()'s bars, timing()'s
-lines, and heatmap()'s cells (with and without the values written in)."""
+chart (the boundary beside the loss curve over the time per epoch), compare()'s bars,
+timing()'s lines, and heatmap()'s cells (with and without the values written in, and 40 x 60
+with thinned axis labels).
+
+Every chart fits a notebook's column: JupyterLab's output area is about 960 pixels wide in a
+1400-pixel window beside its file browser (tests/browser measures it), so both forms, the
+chart Vega-Lite draws and the kernel's own SVG, are at most MAX_WIDTH pixels wide."""
 
 from __future__ import annotations
 
 import json
+import re
 import struct
 import xml.etree.ElementTree as ET
 
@@ -19,6 +25,7 @@ import vl_convert as vlc  # pinned in tools/requirements.txt: missing, the suite
 from mtkernel import execute
 
 VEGALITE = "application/vnd.vegalite.v5+json"
+MAX_WIDTH = 900
 
 
 def bundles(res) -> list[dict]:
@@ -36,20 +43,31 @@ def png_size(png: bytes) -> tuple[int, int]:
     return width, height
 
 
-def check_renders(spec: dict, marks: list[str]) -> None:
+def svg_size(svg: str) -> tuple[float, float]:
+    """The width and height an SVG document asks for (its root's attributes, in pixels)."""
+    root = ET.fromstring(svg)
+    assert root.tag == "{http://www.w3.org/2000/svg}svg", root.tag
+    return float(root.get("width")), float(root.get("height"))
+
+
+def check_renders(spec: dict, marks: list[str]) -> ET.Element:
+    """Compiles and draws the spec; checks its marks and its width. The drawn SVG's root."""
     text = json.dumps(spec)
-    w, h = png_size(vlc.vegalite_to_png(text))
-    assert w >= 100 and h >= 100, (w, h)
+    w, h = png_size(vlc.vegalite_to_png(text))  # scale 1: the chart's size in CSS pixels
+    assert 100 <= w <= MAX_WIDTH and h >= 100, (w, h)
     svg = vlc.vegalite_to_svg(text)
-    ET.fromstring(svg)
+    assert svg_size(svg)[0] <= MAX_WIDTH, svg_size(svg)
     for mark in marks:  # Vega tags each mark's group with its type
         assert f'class="mark-{mark}' in svg, f"no {mark} marks in the rendered chart"
+    return ET.fromstring(svg)
 
 
 def charts_of(res) -> list[dict]:
+    """The chart bundles of a request; each one's SVG fallback fits the column."""
     found = [b for b in bundles(res) if VEGALITE in b]
     for b in found:
-        assert ET.fromstring(b["image/svg+xml"]).tag == "{http://www.w3.org/2000/svg}svg"
+        w, h = svg_size(b["image/svg+xml"])
+        assert 100 <= w <= MAX_WIDTH and h >= 100, (b["text/plain"], w, h)
     return found
 
 
@@ -66,8 +84,19 @@ def test_training_charts_render(kc):
     r = execute(kc, 'ds = dataset("simple", 40, seed=3)\nm = mlp(2, 8, 1)\n'
                     "train(m, ds, rate=0.5, epochs=20, log=0)")
     assert r.status == "ok"
-    (chart,) = charts_of(r)  # the boundary beside the loss curve and the time per epoch
-    assert len(chart[VEGALITE]["hconcat"]) == 3
+    (chart,) = charts_of(r)  # the boundary beside the loss curve over the time per epoch
+    boundary, right = chart[VEGALITE]["hconcat"]
+    assert "layer" in boundary and len(right["vconcat"]) == 2
+    check_renders(chart[VEGALITE], ["rect", "symbol", "line"])
+
+
+def test_long_training_chart_fits(kc):
+    """Five-digit epochs and times: the axes' longer labels still leave the chart in the column."""
+    execute(kc, "%plot_renderer auto")
+    r = execute(kc, 'ds = dataset("xor", 20, seed=3)\nm = mlp(2, 4, 1)\n'
+                    "train(m, ds, rate=0.5, epochs=12000, batch=20, log=0)", timeout=120)
+    assert r.status == "ok"
+    (chart,) = charts_of(r)
     check_renders(chart[VEGALITE], ["rect", "symbol", "line"])
 
 
@@ -101,6 +130,25 @@ def test_colab_starts_with_html_charts():
         stop_kernel(km, kc)
 
 
+def axis_labels(svg: ET.Element, axis: str) -> list[tuple[str, float]]:
+    """The tick labels Vega drew on the x or y axis: (text, position along the axis)."""
+    ns = "{http://www.w3.org/2000/svg}"
+    for g in svg.iter(ns + "g"):
+        if "role-axis" in g.get("class", "") and g.get("aria-label", "").startswith(
+                axis.upper() + "-axis"):
+            out = []
+            for lg in g.iter(ns + "g"):
+                if "role-axis-label" in lg.get("class", ""):
+                    for t in lg.iter(ns + "text"):
+                        if t.get("opacity", "1") == "0":  # hidden by Vega's overlap removal
+                            continue
+                        x, y = re.search(r"translate\(([-\d.e]+),\s*([-\d.e]+)\)",
+                                         t.get("transform")).groups()
+                        out.append((t.text, float(x if axis == "x" else y)))
+            return out
+    raise AssertionError(f"no {axis} axis")
+
+
 def test_heatmaps_render(kc):
     execute(kc, "%plot_renderer auto")
     (small,) = charts_of(execute(kc, "heatmap(tensor([[1, 2, 3], [4, 5, 6]]))"))
@@ -110,5 +158,19 @@ def test_heatmaps_render(kc):
     (big,) = charts_of(execute(kc, "heatmap(rand(20, 30))"))
     assert len(big[VEGALITE]["data"]["values"]) == 600
     check_renders(big[VEGALITE], ["rect"])
+    r = execute(kc, "heatmap(rand(40, 60))")
+    (large,) = charts_of(r)
+    drawn = check_renders(large[VEGALITE], ["rect"])
+    for axis, n, gap in (("x", 60, 20), ("y", 40, 11)):
+        labels = axis_labels(drawn, axis)
+        # labelled from 0, evenly, far enough apart not to overlap (font size 10)
+        assert labels[0][0] == "0" and 4 <= len(labels) < n, (axis, labels)
+        steps = {int(b[0]) - int(a[0]) for a, b in zip(labels, labels[1:])}
+        assert len(steps) == 1, (axis, labels)
+        assert min(abs(b[1] - a[1]) for a, b in zip(labels, labels[1:])) >= gap, (axis, labels)
+    fallback = ET.fromstring(large["image/svg+xml"])
+    numbers = [t.text for t in fallback.iter("{http://www.w3.org/2000/svg}text")
+               if t.text and t.text.isdigit()]
+    assert "0" in numbers and "59" not in numbers and len(numbers) >= 8, numbers
     r = execute(kc, "heatmap(rand(2, 2, 2))")
     assert r.error()["ename"] == "ShapeError"

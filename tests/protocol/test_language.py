@@ -162,14 +162,15 @@ def test_train_live_progress_then_boundary_and_loss_curve(kc):
                       out, re.M) and [int(e) for e in re.findall(r"^Epoch (\d+) ", out, re.M)] == [0, 10, 20]
     assert re.search(r"^Trained 30 of 30 epochs on \w+ \((fused step|autodiff ops)\): loss [0-9.]+, "
                      r"correct \d+/50, time per epoch .+$", out, re.M)
-    # then one plain display: the decision boundary beside the loss curve and the time per
-    # epoch (Vega-Lite hconcat, SVG of three panels)
+    # then one plain display: the decision boundary beside the loss curve over the time per
+    # epoch (Vega-Lite hconcat of the boundary and a vconcat, SVG of three panels)
     finals = [d["content"]["data"] for d in r.of_type("display_data")[1:]]
     assert len(finals) == 1
     (chart,) = finals
     assert chart["text/plain"] == ("<training chart: decision boundary after 30 epochs, split; "
                                    "loss and time per epoch>")
-    boundary, curve, times = chart["application/vnd.vegalite.v5+json"]["hconcat"]
+    boundary, right = chart["application/vnd.vegalite.v5+json"]["hconcat"]
+    curve, times = right["vconcat"]
     rects, points = boundary["layer"]
     assert len(rects["data"]["values"]) == 25 * 25 and len(boundary["data"]["values"]) == 50
     assert all(0.0 <= c["p"] <= 1.0 for c in rects["data"]["values"])
@@ -190,6 +191,7 @@ def test_train_long_run_shows_the_boundary_forming_then_interrupt_keeps_the_mode
     batches, still shows the summary and charts, raises KeyboardInterrupt, and the model keeps
     every step taken."""
     import time
+    import xml.etree.ElementTree as ET
 
     from mtkernel import KERNEL_NAME, collect_iopub, send_control, wait_started
 
@@ -205,12 +207,18 @@ def test_train_long_run_shows_the_boundary_forming_then_interrupt_keeps_the_mode
     assert get_reply(kc, ctl_id, channel="control")["content"]["status"] == "ok"
     assert reply["content"]["status"] == "error" and reply["content"]["ename"] == "KeyboardInterrupt"
     iopub = collect_iopub(kc, msg_id)
-    live = [m["content"] for m in iopub if m["msg_type"] in ("display_data", "update_display_data")
-            and m["content"]["transient"].get("display_id", "").endswith("-boundary")]
+    # the live display: the progress bar, the boundary's drawing under it once a second has
+    # passed, all in one display updated in place (so the log below it never moves)
+    displays = [m["content"] for m in iopub
+                if m["msg_type"] in ("display_data", "update_display_data")
+                and m["content"]["transient"].get("display_id")]
+    assert len({d["transient"]["display_id"] for d in displays}) == 1
+    live = [d for d in displays if "<svg" in d["data"].get("text/html", "")]
     assert live, "no live boundary chart in a run of more than a second"
-    assert "application/vnd.vegalite.v5+json" in live[0]["data"]
-    assert live[0]["data"]["text/plain"].startswith("<decision boundary: decision boundary at epoch")
-    assert live[-1]["data"] == {"text/plain": ""}  # cleared: the final chart follows
+    html = live[0]["data"]["text/html"]
+    assert html.index("<progress") < html.index("<svg") and ">decision boundary at epoch " in html
+    assert ET.fromstring(html[html.index("<svg"):html.index("</svg>") + 6]).tag.endswith("svg")
+    assert "<svg" not in displays[-1]["data"]["text/html"]  # gone: the final chart follows
     out = "".join(m["content"]["text"] for m in iopub if m["msg_type"] == "stream")
     done = int(re.search(r"^Interrupted after (\d+) of 100000 epochs on simple", out, re.M).group(1))
     assert 10 < done < 100000
