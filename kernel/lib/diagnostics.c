@@ -392,9 +392,13 @@ static void gpu_table(const struct dsl_diag_log *log, struct render_buf *t, stru
     render_buf_puts(h, "<p>");
     render_html_escape(h, title, strlen(title));
     render_buf_puts(h, "</p>\n");
-    bool right[NG];
-    for (int c = 0; c < NG; c++) right[c] = c >= G_SHARED;
-    render_grid(t, h, "minitorch-diagnostics-gpu", NG, gpu_headers, right, rows, gpu_grid_cell, &g);
+    /* the launch's resources go under its row in HTML, so that the table fits a notebook */
+    static const enum render_col kind[NG] = {
+        [G_OP] = RENDER_COL_TEXT,     [G_KERNEL] = RENDER_COL_TEXT,   [G_GRID] = RENDER_COL_TEXT,
+        [G_BLOCK] = RENDER_COL_TEXT,  [G_SHARED] = RENDER_COL_DETAIL, [G_REGS] = RENDER_COL_DETAIL,
+        [G_OCC] = RENDER_COL_DETAIL,  [G_CALLS] = RENDER_COL_NUMBER,  [G_TIME] = RENDER_COL_NUMBER,
+        [G_RATE] = RENDER_COL_NUMBER, [G_PEAK] = RENDER_COL_WORDS};
+    render_grid(t, h, "minitorch-diagnostics-gpu", NG, gpu_headers, kind, rows, gpu_grid_cell, &g);
 }
 
 void dsl_diag_gpu_summary(const struct dsl_diag_log *log, char *buf, size_t n)
@@ -477,9 +481,18 @@ json_t *dsl_diag_bundle(const struct dsl_diag_log *log)
     render_buf_init(&t, 0);
     render_buf_init(&h, 0);
     render_buf_printf(&t, "%ld engine op%s\n", log->ops, log->ops == 1 ? "" : "s");
-    bool right[NC]; /* left-aligned text, right-aligned numbers */
-    for (int c = 0; c < NC; c++) right[c] = c >= C_THREADS && c != C_LOOP;
-    render_grid(&t, &h, "minitorch-diagnostics", NC, headers, right, (size_t)log->nrows,
+    /* In HTML the row keeps what a student compares between ops (shape, path, threads, time,
+     * rate) and the rest goes on a line under it, so that the table fits a notebook. */
+    static const enum render_col kind[NC] = {
+        [C_OP] = RENDER_COL_TEXT,       [C_BACKEND] = RENDER_COL_TEXT,
+        [C_SHAPES] = RENDER_COL_TEXT,   [C_STRIDES] = RENDER_COL_DETAIL,
+        [C_PATH] = RENDER_COL_WORDS,    [C_THREADS] = RENDER_COL_NUMBER,
+        [C_LOOP] = RENDER_COL_DETAIL,   [C_VEC] = RENDER_COL_DETAIL,
+        [C_CALLS] = RENDER_COL_NUMBER,  [C_BYTES] = RENDER_COL_DETAIL,
+        [C_FLOPS] = RENDER_COL_DETAIL,  [C_TIME] = RENDER_COL_NUMBER,
+        [C_SPREAD] = RENDER_COL_DETAIL, [C_RATE] = RENDER_COL_NUMBER,
+        [C_PEAK] = RENDER_COL_WORDS};
+    render_grid(&t, &h, "minitorch-diagnostics", NC, headers, kind, (size_t)log->nrows,
                 log_grid_cell, &l);
     char text[512];
     if (log->dropped) {

@@ -94,14 +94,23 @@ json_t *render_table_bundle(struct render_buf *t, struct render_buf *h);
 /* Writes the text of cell (row, col) into buf[0..n). */
 typedef void (*render_cell_fn)(const void *ctx, size_t row, size_t col, char *buf, size_t n);
 #define RENDER_GRID_MAX_COLS 16
+/* How a column of render_grid shows. The text form is for a terminal, as wide as it needs; the
+ * HTML form must fit a notebook's output area, so a wide table keeps its main columns in the
+ * row and moves the rest to a smaller line under it. */
+enum render_col {
+    RENDER_COL_TEXT,   /* left-aligned, on one line */
+    RENDER_COL_NUMBER, /* right-aligned, on one line */
+    RENDER_COL_WORDS,  /* left-aligned; in HTML it may break between its words */
+    RENDER_COL_DETAIL  /* in HTML not a column: "header value" on a line under the row */
+};
 /* Appends a table of ncols columns (at most RENDER_GRID_MAX_COLS) and nrows rows, the cells'
  * text from cell(ctx, ...), both ways: to t, a header line and a line per row, columns two
- * spaces apart and padded to their widest cell, right-aligned where right[c] (numbers), the
- * last column never padded after; to h, <table class="cls"> with escaped <th> and <td> cells,
- * right-aligned where right[c] and left-aligned elsewhere, padded, never wrapped. */
+ * spaces apart and padded to their widest cell, numbers right-aligned, the last column never
+ * padded after; to h, <table class="cls"> with escaped, padded <th> and <td> cells laid out as
+ * kind[c] says, and after each row with detail columns a line of them. */
 void render_grid(struct render_buf *t, struct render_buf *h, const char *cls, size_t ncols,
-                 const char *const *headers, const bool *right, size_t nrows, render_cell_fn cell,
-                 const void *ctx);
+                 const char *const *headers, const enum render_col *kind, size_t nrows,
+                 render_cell_fn cell, const void *ctx);
 
 /* A row of compare()'s table: the backend and either why it cannot run here (why non-empty)
  * or its cells (time per run, runs, speed-up, agrees); gpu: what the GPU did, or "". */

@@ -34,13 +34,27 @@ static size_t width(const char *s) { return render_utf8_count(s, strlen(s)); }
 
 /* The HTML cells' styles, inline (a <style> element is dropped from an untrusted notebook):
  * JupyterLab's own table style right-aligns every cell and lets a header wrap between its
- * words, so text columns are set left, no cell wraps (a wide table scrolls instead), and the
- * columns are padded apart. */
-#define CELL_STYLE "white-space:nowrap;padding:2px 10px"
-#define TH_LEFT "<th style=\"text-align:left;" CELL_STYLE "\">"
-#define TH_RIGHT "<th style=\"text-align:right;" CELL_STYLE "\">"
-#define TD_LEFT "<td style=\"text-align:left;" CELL_STYLE "\">"
-#define TD_RIGHT "<td style=\"text-align:right;" CELL_STYLE "\">"
+ * words, so text columns are set left, the columns are padded apart, and only a column of
+ * words may wrap (a shape or a number broken over two lines is misread). */
+#define PAD "padding:2px 10px"
+#define ONE_LINE "white-space:nowrap;" PAD
+#define CELL_OPEN(tag, align, style) "<" tag " style=\"text-align:" align ";" style "\">"
+/* the detail line under a row: smaller and lighter than the row, its items kept whole */
+#define DETAIL_OPEN                                                                                \
+    "<tr><td colspan=\"%zu\" style=\"text-align:left;padding:0 10px 6px;"                          \
+    "font-size:85%%;opacity:0.75\">"
+#define ITEM_OPEN "<span style=\"white-space:nowrap\">"
+
+static const char *cell_open(bool header, enum render_col kind)
+{
+    static const char *const th[] = {CELL_OPEN("th", "left", ONE_LINE),
+                                     CELL_OPEN("th", "right", ONE_LINE),
+                                     CELL_OPEN("th", "left", PAD)};
+    static const char *const td[] = {CELL_OPEN("td", "left", ONE_LINE),
+                                     CELL_OPEN("td", "right", ONE_LINE),
+                                     CELL_OPEN("td", "left", PAD)};
+    return (header ? th : td)[kind];
+}
 
 /* One cell of the text form: two spaces before every column but the first, padded to w; a
  * right-aligned cell pads before, and neither it nor the last column pads after. */
@@ -53,13 +67,16 @@ static void grid_text_cell(struct render_buf *t, size_t c, size_t ncols, bool ri
 }
 
 void render_grid(struct render_buf *t, struct render_buf *h, const char *cls, size_t ncols,
-                 const char *const *headers, const bool *right, size_t nrows, render_cell_fn cell,
-                 const void *ctx)
+                 const char *const *headers, const enum render_col *kind, size_t nrows,
+                 render_cell_fn cell, const void *ctx)
 {
     char text[512];
-    size_t w[RENDER_GRID_MAX_COLS];
+    size_t w[RENDER_GRID_MAX_COLS], shown = 0;
     if (ncols > RENDER_GRID_MAX_COLS) ncols = RENDER_GRID_MAX_COLS;
-    for (size_t c = 0; c < ncols; c++) w[c] = width(headers[c]);
+    for (size_t c = 0; c < ncols; c++) {
+        w[c] = width(headers[c]);
+        shown += kind[c] != RENDER_COL_DETAIL;
+    }
     for (size_t i = 0; i < nrows; i++)
         for (size_t c = 0; c < ncols; c++) {
             cell(ctx, i, c, text, sizeof text);
@@ -67,8 +84,9 @@ void render_grid(struct render_buf *t, struct render_buf *h, const char *cls, si
         }
     render_buf_printf(h, "<table class=\"%s\">\n<thead><tr>", cls);
     for (size_t c = 0; c < ncols; c++) {
-        grid_text_cell(t, c, ncols, right[c], w[c], headers[c]);
-        render_buf_puts(h, right[c] ? TH_RIGHT : TH_LEFT);
+        grid_text_cell(t, c, ncols, kind[c] == RENDER_COL_NUMBER, w[c], headers[c]);
+        if (kind[c] == RENDER_COL_DETAIL) continue;
+        render_buf_puts(h, cell_open(true, kind[c]));
         html_text(h, headers[c]);
         render_buf_puts(h, "</th>");
     }
@@ -78,13 +96,27 @@ void render_grid(struct render_buf *t, struct render_buf *h, const char *cls, si
         render_buf_puts(h, "<tr>");
         for (size_t c = 0; c < ncols; c++) {
             cell(ctx, i, c, text, sizeof text);
-            grid_text_cell(t, c, ncols, right[c], w[c], text);
-            render_buf_puts(h, right[c] ? TD_RIGHT : TD_LEFT);
+            grid_text_cell(t, c, ncols, kind[c] == RENDER_COL_NUMBER, w[c], text);
+            if (kind[c] == RENDER_COL_DETAIL) continue;
+            render_buf_puts(h, cell_open(false, kind[c]));
             html_text(h, text);
             render_buf_puts(h, "</td>");
         }
         render_buf_puts(t, "\n");
         render_buf_puts(h, "</tr>\n");
+        bool first = true;
+        for (size_t c = 0; c < ncols; c++) {
+            if (kind[c] != RENDER_COL_DETAIL) continue;
+            cell(ctx, i, c, text, sizeof text);
+            if (first) render_buf_printf(h, DETAIL_OPEN, shown);
+            render_buf_puts(h, first ? ITEM_OPEN : " · " ITEM_OPEN);
+            html_text(h, headers[c]);
+            render_buf_puts(h, " ");
+            html_text(h, text);
+            render_buf_puts(h, "</span>");
+            first = false;
+        }
+        if (!first) render_buf_puts(h, "</td></tr>\n");
     }
     render_buf_puts(h, "</tbody></table>\n");
 }

@@ -119,22 +119,43 @@ static const char *plain_of(void)
 
 /* Cell `column` of body row `row` (0: the first) of the diagnostics HTML table, copied to out
  * (still HTML-escaped). False when there is no such column or row. */
+/* The HTML table's row `row` (0: the first op): its <tr>, skipping the detail lines. */
+static const char *html_row(const char *html, int row)
+{
+    const char *p = html ? strstr(html, "<tbody>") : NULL;
+    for (int r = 0; p && r <= row; r++) do
+            p = strstr(p + 1, "<tr>");
+        while (p && strncmp(p, "<tr><td colspan", 15) == 0);
+    return p;
+}
+
+/* A cell of the HTML table: a column of the row, or an item of the detail line under it. */
 static bool html_cell(const char *html, int row, const char *column, char *out, size_t n)
 {
     char th[96];
     snprintf(th, sizeof th, ">%s</th>", column);
     const char *h = html ? strstr(html, th) : NULL;
-    if (!h) return false;
+    const char *p = html_row(html, row), *end;
+    if (!p) return false;
+    if (!h) { /* a detail: "<span ...>column value</span>" on the line after the row */
+        const char *line = strstr(p + 1, "<tr>");
+        char item[128];
+        snprintf(item, sizeof item, "<span style=\"white-space:nowrap\">%s ", column);
+        if (!line || strncmp(line, "<tr><td colspan", 15) != 0) return false;
+        const char *line_end = strstr(line, "</tr>");
+        if (!(p = strstr(line, item)) || p > line_end || !(end = strstr(p, "</span>")))
+            return false;
+        p += strlen(item);
+        snprintf(out, n, "%.*s", (int)(end - p), p);
+        return true;
+    }
     int k = 0; /* the column's index: the <th>s before it */
-    for (const char *p = strstr(html, "<th"); p && p < h; p = strstr(p + 1, "<th"))
-        if (p[3] == ' ' || p[3] == '>') k++; /* a <th> or <th style=...>, not <thead> */
+    for (const char *q = strstr(html, "<th"); q && q < h; q = strstr(q + 1, "<th"))
+        if (q[3] == ' ' || q[3] == '>') k++; /* a <th> or <th style=...>, not <thead> */
     k--;                                     /* the column's own, which opens before its name */
-    const char *p = strstr(html, "<tbody>");
-    for (int r = 0; p && r <= row; r++) p = strstr(p + 1, "<tr>");
     for (int c = 0; p && c <= k; c++) p = strstr(p + 1, "<td");
     if (!p || !(p = strchr(p, '>'))) return false;
-    const char *end = strstr(++p, "</td>");
-    if (!end) return false;
+    if (!(end = strstr(++p, "</td>"))) return false;
     snprintf(out, n, "%.*s", (int)(end - p), p);
     return true;
 }

@@ -1,15 +1,18 @@
 /* test_render_table.c — render_grid, the one layout of the library's tables (%diagnostics and
  * its GPU table): the text form in aligned columns, and the HTML form readable in JupyterLab,
  * whose own style right-aligns every cell and wraps headers: text cells left, numbers right,
- * no cell wrapped, the columns padded apart. */
+ * only a column of words wrapped, the columns padded apart, detail columns on a line under
+ * their row. */
 #include "render/render.h"
 #include "test.h"
 
 #include <string.h>
 
-static const char *const headers[] = {"op", "calls", "of machine peak"};
-static const char *const cells[2][3] = {{"add", "1", "12.3% of 49 GB/s"}, {"matmul", "100", "-"}};
-static const bool right[] = {false, true, false};
+static const char *const headers[] = {"op", "strides", "calls", "of machine peak"};
+static const char *const cells[2][4] = {{"add", "(4, 1)", "1", "12.3% of 49 GB/s"},
+                                        {"matmul", "(1, 4) -> (4, 1)", "100", "-"}};
+static const enum render_col kind[] = {RENDER_COL_TEXT, RENDER_COL_DETAIL, RENDER_COL_NUMBER,
+                                       RENDER_COL_WORDS};
 
 static void cell(const void *ctx, size_t row, size_t col, char *buf, size_t n)
 {
@@ -29,28 +32,39 @@ static void test_grid(void)
     struct render_buf t, h;
     render_buf_init(&t, 0);
     render_buf_init(&h, 0);
-    render_grid(&t, &h, "minitorch-test", 3, headers, right, 2, cell, NULL);
-    /* columns two spaces apart, each as wide as its widest cell, numbers right-aligned, the
-     * last column not padded */
-    CHECK_STR(render_buf_str(&t), "op      calls  of machine peak\n"
-                                  "add         1  12.3% of 49 GB/s\n"
-                                  "matmul    100  -\n");
+    render_grid(&t, &h, "minitorch-test", 4, headers, kind, 2, cell, NULL);
+    /* every column in the text form, two spaces apart, each as wide as its widest cell,
+     * numbers right-aligned, the last column not padded */
+    CHECK_STR(render_buf_str(&t), "op      strides           calls  of machine peak\n"
+                                  "add     (4, 1)                1  12.3% of 49 GB/s\n"
+                                  "matmul  (1, 4) -> (4, 1)    100  -\n");
     const char *html = render_buf_str(&h);
     CHECK(strncmp(html, "<table class=\"minitorch-test\">", 30) == 0);
-    /* every header and cell: aligned as its column, never wrapped, padded */
-    CHECK_INT(count(html, "white-space:nowrap"), 9);
-    CHECK_INT(count(html, "padding:"), 9);
-    const char *left_th = "<th style=\"text-align:left;",
-               *right_th = "<th style=\"text-align:right;";
-    const char *left_td = "<td style=\"text-align:left;",
-               *right_td = "<td style=\"text-align:right;";
-    CHECK_INT(count(html, left_th), 2);
+    /* three columns in HTML: the op and the calls on one line, the words free to wrap; every
+     * cell padded */
+    const char *left_th = "<th style=\"text-align:left;white-space:nowrap;",
+               *right_th = "<th style=\"text-align:right;white-space:nowrap;",
+               *words_th = "<th style=\"text-align:left;padding";
+    const char *left_td = "<td style=\"text-align:left;white-space:nowrap;",
+               *right_td = "<td style=\"text-align:right;white-space:nowrap;",
+               *words_td = "<td style=\"text-align:left;padding";
+    CHECK_INT(count(html, "<th "), 3);
+    CHECK_INT(count(html, left_th), 1);
     CHECK_INT(count(html, right_th), 1);
-    CHECK_INT(count(html, left_td), 4);
+    CHECK_INT(count(html, words_th), 1);
+    CHECK_INT(count(html, left_td), 2);
     CHECK_INT(count(html, right_td), 2);
+    CHECK_INT(count(html, words_td), 2);
+    CHECK(!strstr(html, ">strides</th>"));
     const char *calls = strstr(html, ">calls</th>"), *one = strstr(html, ">1</td>");
     CHECK(calls && strstr(html, right_th) < calls);
     CHECK(one && strstr(strstr(html, "<tbody>"), right_td) < one);
+    /* the detail column: a line under each row, across the three columns, kept whole */
+    CHECK_INT(count(html, "<td colspan=\"3\""), 2);
+    const char *d1 = strstr(html, "<span style=\"white-space:nowrap\">strides (4, 1)</span>");
+    const char *d2 = strstr(html, "<span style=\"white-space:nowrap\">strides (1, 4) -&gt; (4, 1)");
+    CHECK(d1 && one < d1 && d2 && d1 < strstr(html, ">matmul</td>") &&
+          strstr(html, ">matmul</td>") < d2);
     render_buf_free(&t);
     render_buf_free(&h);
 }
