@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -35,8 +36,9 @@ static bool read_stat(struct dsl_busy_sample *s)
     return true;
 }
 
-/* The run-queue wait of every thread of this process, summed (seconds); -1 when unknown. */
-static double read_wait(void)
+/* The run-queue wait of every thread of this process, summed (seconds; -1 when unknown), and
+ * per thread in s->task for the first DSL_BUSY_MAX_TASKS threads. */
+static double read_wait(struct dsl_busy_sample *s)
 {
     DIR *dir = opendir("/proc/self/task");
     if (!dir) return -1;
@@ -53,6 +55,10 @@ static double read_wait(void)
         if (fscanf(f, "%llu %llu", &run, &wait) == 2) {
             total += (double)wait * 1e-9;
             any = true;
+            if (s->ntasks < DSL_BUSY_MAX_TASKS) {
+                s->task[s->ntasks].tid = atoi(e->d_name);
+                s->task[s->ntasks++].wait_s = (double)wait * 1e-9;
+            }
         }
         fclose(f);
     }
@@ -67,12 +73,24 @@ void dsl_busy_sample(struct dsl_busy_sample *s)
     s->wait_s = -1;
 #ifdef __linux__
     s->has_stat = read_stat(s);
-    s->wait_s = read_wait();
+    s->wait_s = read_wait(s);
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     s->cpus = n > 0 ? (int)n : 1;
 #endif
     s->cpu_s = clock_s(CLOCK_PROCESS_CPUTIME_ID);
     s->wall_s = clock_s(CLOCK_MONOTONIC);
+}
+
+/* The threads' wait between two samples: over the threads seen at both ends where they were
+ * read one by one, else (made-up readings) the totals' difference. */
+static double waited(const struct dsl_busy_sample *b, const struct dsl_busy_sample *e)
+{
+    if (b->ntasks == 0 || e->ntasks == 0) return e->wait_s - b->wait_s;
+    double sum = 0;
+    for (int i = 0; i < e->ntasks; i++)
+        for (int j = 0; j < b->ntasks; j++)
+            if (b->task[j].tid == e->task[i].tid) sum += e->task[i].wait_s - b->task[j].wait_s;
+    return sum;
 }
 
 void dsl_busy_judge(const struct dsl_busy_sample *b, const struct dsl_busy_sample *e, int threads,
@@ -87,8 +105,12 @@ void dsl_busy_judge(const struct dsl_busy_sample *b, const struct dsl_busy_sampl
     v->got = fmax(0, e->cpu_s - b->cpu_s) / v->wall_s;
     if (b->wait_s >= 0 && e->wait_s >= 0) {
         v->known = true;
-        v->waited = fmax(0, e->wait_s - b->wait_s);
-        v->busy = v->waited >= DSL_BUSY_WAIT_MIN_S && v->waited >= 0.1 * v->wall_s;
+        v->waited = fmax(0, waited(b, e));
+        /* and the timing's threads got fewer cores than they are: waits among this process's
+         * own threads (one sending output while the others compute) are not other programs */
+        v->busy = v->waited >= DSL_BUSY_WAIT_MIN_S &&
+                  v->waited >= DSL_BUSY_WAIT_SHARE * v->wall_s &&
+                  v->got < v->threads - DSL_BUSY_MIN_TAKEN;
     }
     if (b->has_stat && e->has_stat && v->wall_s >= DSL_BUSY_STAT_MIN_S) {
         v->known = v->from_stat = true;

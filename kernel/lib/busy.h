@@ -16,8 +16,11 @@
  *    process's threads (a 16-core machine with one other program on it leaves a 2-thread
  *    timing alone).
  *  - over any window, busy when this process's threads waited for a CPU at least
- *    DSL_BUSY_WAIT_MIN_S and a tenth of the wall time: waking a thread on an idle machine
- *    waits microseconds, a CPU shared with another program waits its time slices, milliseconds.
+ *    DSL_BUSY_WAIT_MIN_S and a quarter of the wall time while the timing's threads got at
+ *    least DSL_BUSY_MIN_TAKEN cores fewer than they are: a CPU shared with another program
+ *    waits its time slices, milliseconds each, while on an idle machine the waits are a thread
+ *    waking (microseconds) and, now and then, one slice lost to the kernel's own threads or
+ *    the system's housekeeping, which must not read as "the machine is busy".
  * The load average (/proc/loadavg) is not used: it counts tasks blocked on I/O and, in a
  * container, other containers' tasks, and read 2.8 on an idle 2-core VM.
  *
@@ -31,7 +34,9 @@
 #define DSL_BUSY_STAT_MIN_S 0.1
 #define DSL_BUSY_MIN_TAKEN 0.25
 #define DSL_BUSY_SPARE 0.75
-#define DSL_BUSY_WAIT_MIN_S 0.001
+#define DSL_BUSY_WAIT_MIN_S 0.005
+#define DSL_BUSY_WAIT_SHARE 0.25
+#define DSL_BUSY_MAX_TASKS 64
 
 /* One reading of the clocks and counters. */
 struct dsl_busy_sample {
@@ -43,6 +48,14 @@ struct dsl_busy_sample {
     double wait_s;  /* this process's threads' time runnable but not running; negative when
                      * unknown (a thread that ended in the window takes its time with it) */
     int cpus;       /* the machine's online CPUs */
+    /* the same wait per thread, where it was read: a window counts only the threads it saw
+     * at both ends, since a thread started inside it (the first parallel op starts the pool)
+     * waits to be scheduled once, whether or not the machine is busy */
+    int ntasks;
+    struct {
+        int tid;
+        double wait_s;
+    } task[DSL_BUSY_MAX_TASKS];
 };
 
 /* The verdict on a window. */

@@ -74,14 +74,37 @@ static void test_verdict_on_readings(void)
     dsl_busy_judge(&start, &e, 2, &v);
     CHECK(v.busy);
     /* a window too short for /proc/stat's ticks: the threads' wait for a CPU decides */
-    e = after(0.010, 0.006, 0.02, 0, 0.004, 2);
+    e = after(0.020, 0.012, 0.04, 0, 0.009, 2);
     dsl_busy_judge(&start, &e, 2, &v);
     CHECK(v.known && !v.from_stat && v.busy);
     CHECK(dsl_busy_note(&v, note, sizeof note));
     CHECK(strncmp(note,
-                  "note: this process's threads waited 4 ms in all for a CPU during the 10 "
+                  "note: this process's threads waited 9 ms in all for a CPU during the 20 "
                   "ms this ran",
                   80) == 0);
+    /* ... but not when the timing's threads got their cores: the wait was this process's
+     * own threads' (one sending output while two compute) */
+    e = after(0.020, 0.040, 0.04, 0, 0.009, 2);
+    dsl_busy_judge(&start, &e, 2, &v);
+    CHECK(v.known && !v.busy);
+    /* a thread started inside the window (the first parallel op starts the pool) waits to be
+     * scheduled once: only the threads seen at both ends count */
+    struct dsl_busy_sample b1 = start;
+    b1.ntasks = 1;
+    b1.task[0].tid = 100, b1.task[0].wait_s = 1.0;
+    e = after(0.020, 0.012, 0.04, 0, 0.021, 2);
+    e.ntasks = 2;
+    e.task[0].tid = 100, e.task[0].wait_s = 1.001;
+    e.task[1].tid = 101, e.task[1].wait_s = 0.020;
+    dsl_busy_judge(&b1, &e, 2, &v);
+    CHECK(v.known && !v.busy && fabs(v.waited - 0.001) < 1e-9);
+    e.task[0].wait_s = 1.012; /* ... while the threads it saw throughout did wait */
+    dsl_busy_judge(&b1, &e, 2, &v);
+    CHECK(v.known && v.busy);
+    /* one time slice lost now and then on an idle machine is not a busy one */
+    e = after(0.004, 0.006, 0.01, 0, 0.004, 2);
+    dsl_busy_judge(&start, &e, 2, &v);
+    CHECK(v.known && !v.busy);
     e = after(0.010, 0.010, 0.02, 0, 0.00005, 2); /* waking a thread: microseconds */
     dsl_busy_judge(&start, &e, 2, &v);
     CHECK(v.known && !v.busy);
