@@ -489,8 +489,8 @@ static bool describe(struct dsl_session *s, const char *code, const char *name, 
                               "requires_grad %s, grad %s",
                               mt_shape_str(t->ndim, t->shape, sh, sizeof sh),
                               mt_shape_str(t->ndim, t->strides, st, sizeof st),
-                              mt_backend_name(t->backend), t->requires_grad ? "true" : "false",
-                              t->grad ? "set" : "none");
+                              mt_backend_name(t->backend), t->requires_grad ? "True" : "False",
+                              t->grad ? "set" : "None");
             if (detail_level > 0) {
                 render_buf_puts(b, "\n\n");
                 dsl_tensor_help(b);

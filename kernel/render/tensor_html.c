@@ -268,7 +268,7 @@ static void html_footer(struct render_buf *b, const struct mt_tensor *t)
                       "<div style=\"font-size:smaller;color:#666\">shape %s &middot; strides %s "
                       "&middot; backend %s &middot; requires_grad %s%s%s</div>",
                       shape, strides, mt_backend_name(t->backend),
-                      t->requires_grad ? "true" : "false",
+                      t->requires_grad ? "True" : "False",
                       !t->requires_grad ? ""
                       : t->node         ? " (computed, not a leaf)"
                                         : " (leaf)",

@@ -137,12 +137,12 @@ static void test_variables(void)
     CHECK_STR(inspect_end(s, "w", 0),
               "w: tensor = tensor([[1., 2., 3.],\n"
               "        [4., 5., 6.]], shape=(2, 3), backend=fast, requires_grad=True)\n\n"
-              "shape (2, 3), strides (3, 1), dtype float32, backend fast, requires_grad true, "
+              "shape (2, 3), strides (3, 1), dtype float32, backend fast, requires_grad True, "
               "grad set");
     /* a view: its own strides; no grad of its own */
     const char *t = inspect_end(s, "v", 0);
     CHECK(strstr(t, "\n\nshape (3, 2), strides (1, 3), dtype float32, backend fast, "
-                    "requires_grad true, grad none") != NULL);
+                    "requires_grad True, grad None") != NULL);
     /* detail level 1 adds the tensor type's documentation and its methods */
     t = inspect_end(s, "w", 1);
     CHECK(strstr(t, "grad set\n\ntensor: ") != NULL);

@@ -301,7 +301,7 @@ static void test_tensor_html(void)
                                 "<tr><th>0</th><td>1.0000</td><td>2.5000</td></tr>"
                                 "<tr><th>1</th><td>3.0000</td><td>-4.0000</td></tr></table>" FOOTER
                                 "shape (2, 2) &middot; strides (2, 1) &middot; backend simple "
-                                "&middot; requires_grad false</div></div>");
+                                "&middot; requires_grad False</div></div>");
     /* 1-D: one row under the indices */
     struct mt_tensor *one = make(1, (int64_t[]){1}, (float[]){7});
     CHECK(strstr(html_of(one), "<tr><th>0</th></tr><tr><td>7.</td></tr></table>") != NULL);
@@ -315,19 +315,19 @@ static void test_tensor_html(void)
     CHECK(strstr(html_of(p), "shape (2, 2) &middot; strides (1, 2)") != NULL);
     /* autodiff state: a leaf, a computed tensor, a gradient present */
     CHECK_INT(mt_tensor_requires_grad(a, true), MT_OK);
-    CHECK(strstr(html_of(a), "requires_grad true (leaf)</div></div>") != NULL);
+    CHECK(strstr(html_of(a), "requires_grad True (leaf)</div></div>") != NULL);
     struct mt_tensor *sq = NULL, *sum = NULL;
     CHECK_INT(mt_mul(ctx, a, a, &sq), MT_OK);
-    CHECK(strstr(html_of(sq), "requires_grad true (computed, not a leaf)</div>") != NULL);
+    CHECK(strstr(html_of(sq), "requires_grad True (computed, not a leaf)</div>") != NULL);
     CHECK_INT(mt_sum(ctx, sq, MT_ALL_DIMS, &sum), MT_OK);
     CHECK_INT(mt_backward(ctx, sum, NULL), MT_OK);
-    CHECK(strstr(html_of(a), "requires_grad true (leaf) &middot; grad set</div>") != NULL);
+    CHECK(strstr(html_of(a), "requires_grad True (leaf) &middot; grad set</div>") != NULL);
     /* empty and 3-D: the text form in <pre> */
     struct mt_tensor *e = make(2, (int64_t[]){0, 3}, NULL);
     CHECK_STR(html_of(e),
               BOX PRE "tensor([], shape=(0, 3), "
                       "backend=simple)</pre>" FOOTER "shape (0, 3) &middot; strides (3, 1) "
-                      "&middot; backend simple &middot; requires_grad false</div></div>");
+                      "&middot; backend simple &middot; requires_grad False</div></div>");
     struct mt_tensor *cube = arange(3, (int64_t[]){2, 1, 2}, 0, 1);
     CHECK(strstr(html_of(cube), PRE "tensor([[[0., 1.]],\n\n        [[2., "
                                     "3.]]], shape=(2, 1, 2), backend=simple)</pre>") != NULL);

@@ -41,7 +41,7 @@ static void test_small_table(void)
                     "<tr><th>0</th><td>1.0000</td><td>2.5000</td></tr>"
                     "<tr><th>1</th><td>3.0000</td><td>-4.0000</td></tr>") != NULL);
     CHECK(strstr(h, "shape (2, 2) &middot; strides (2, 1) &middot; backend fast &middot; "
-                    "requires_grad true (leaf)</div>") != NULL);
+                    "requires_grad True (leaf)</div>") != NULL);
     /* a transposed view: its own strides; a 1-D tensor is one row under its indices */
     h = html_of(s, "tensor([[1, 2, 3], [4, 5, 6]]).permute(1, 0)");
     CHECK_INT(count(h, "<tr>"), 4);
@@ -50,15 +50,15 @@ static void test_small_table(void)
     h = html_of(s, "%backend simple\nzeros(3)");
     CHECK_INT(count(h, "<tr>"), 2);
     CHECK_INT(count(h, "<td>"), 3);
-    CHECK(strstr(h, "backend simple &middot; requires_grad false</div>") != NULL);
+    CHECK(strstr(h, "backend simple &middot; requires_grad False</div>") != NULL);
     /* non-finite values, a computed tensor and a gradient present */
     h = html_of(s, "x = tensor([1, 2], requires_grad=true)\n(x * x).sum().backward()\n"
                    "y = x.detach() / 0\ny");
     CHECK(strstr(h, "<td>inf</td>") != NULL);
     h = html_of(s, "x");
-    CHECK(strstr(h, "requires_grad true (leaf) &middot; grad set") != NULL);
+    CHECK(strstr(h, "requires_grad True (leaf) &middot; grad set") != NULL);
     h = html_of(s, "x * 2");
-    CHECK(strstr(h, "requires_grad true (computed, not a leaf)</div>") != NULL);
+    CHECK(strstr(h, "requires_grad True (computed, not a leaf)</div>") != NULL);
     dsl_session_free(s);
 }
 

@@ -63,7 +63,7 @@ static void test_inspect(void)
                     "def scale(x, k=2):\n    \"multiplies x by k\"\n    return x * k\n");
     CHECK_INT(o.rc, 0);
     CHECK(strstr(inspect_text(s, "w"), "\n\nshape (2, 3), strides (3, 1), dtype float32, "
-                                       "backend fast, requires_grad true, grad none") != NULL);
+                                       "backend fast, requires_grad True, grad None") != NULL);
     CHECK(strstr(inspect_text(s, "v"), "shape (3, 2), strides (1, 3)") != NULL);
     CHECK_STR(inspect_text(s, "scale"),
               "scale(x, k=...)\n\nmultiplies x by k\n\nA function defined with def in this "

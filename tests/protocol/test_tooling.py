@@ -150,9 +150,9 @@ def test_inspect_variables(kc):
     text = inspect(kc, "v")["data"]["text/plain"]
     assert text.startswith("v: tensor = tensor([[1., 2.],")
     assert text.endswith("shape (2, 2), strides (2, 1), dtype float32, backend fast, "
-                         "requires_grad true, grad set")
+                         "requires_grad True, grad set")
     text = inspect(kc, "vt")["data"]["text/plain"]
-    assert "shape (2, 2), strides (1, 2)" in text and text.endswith("grad none")
+    assert "shape (2, 2), strides (1, 2)" in text and text.endswith("grad None")
     assert inspect(kc, "name")["data"]["text/plain"] == "name: str = 'Ada'"
     # detail level 1 adds the type's documentation
     text = inspect(kc, "v", detail_level=1)["data"]["text/plain"]
@@ -247,7 +247,7 @@ def test_tensor_bundle_small_table(kc):
             "<tr><th>0</th><td>1.0000</td><td>2.5000</td></tr>"
             "<tr><th>1</th><td>3.0000</td><td>-4.0000</td></tr>") in html
     assert ("shape (2, 2) &middot; strides (2, 1) &middot; backend fast &middot; "
-            "requires_grad true (leaf)") in html
+            "requires_grad True (leaf)") in html
 
 
 def test_tensor_bundle_summaries(kc):
