@@ -265,30 +265,14 @@ static struct dsl_node *prefix_name(struct parser *p, const struct dsl_token *to
     return n;
 }
 
+static struct dsl_node *parse_exprlist(struct parser *p, struct dsl_node *(*one)(struct parser *));
+
 /* '(' expr ')' is grouping; a comma makes a tuple: (), (a,), (a, b). */
 static struct dsl_node *prefix_group(struct parser *p, const struct dsl_token *tok)
 {
     if (match(p, DSL_T_RPAREN)) return node(p, DSL_N_TUPLE, tok->pos);
-    struct dsl_node *e = parse_expr(p);
-    if (!e) return NULL;
-    if (check(p, DSL_T_COMMA)) {
-        struct dsl_node *n = node(p, DSL_N_TUPLE, tok->pos);
-        if (!n || !push(p, n, e)) {
-            if (!n) dsl_node_free(e);
-            dsl_node_free(n);
-            return NULL;
-        }
-        while (match(p, DSL_T_COMMA) && !check(p, DSL_T_RPAREN)) {
-            struct dsl_node *item = parse_expr(p);
-            if (!item || !push(p, n, item)) {
-                dsl_node_free(n);
-                return NULL;
-            }
-        }
-        e = finish(p, n);
-        if (!e) return NULL;
-    }
-    if (!expect(p, DSL_T_RPAREN, "')'")) {
+    struct dsl_node *e = parse_exprlist(p, parse_expr);
+    if (e && !expect(p, DSL_T_RPAREN, "')'")) {
         dsl_node_free(e);
         return NULL;
     }
@@ -624,7 +608,8 @@ static bool check_target(struct parser *p, const struct dsl_node *t)
     return false;
 }
 
-/* Whether the token ends a bare tuple `a, b` (the last comma may be trailing, as in `x = 1,`). */
+/* Whether the token ends a tuple without its own brackets, after a comma that may be trailing:
+ * `x = 1,`, `(1,)`. */
 static bool ends_exprlist(const struct parser *p)
 {
     switch (peek(p)->type) {
@@ -633,13 +618,15 @@ static bool ends_exprlist(const struct parser *p)
     case DSL_T_SEMI:
     case DSL_T_DEDENT:
     case DSL_T_ASSIGN:
+    case DSL_T_RPAREN:
     case DSL_T_IN: return true;
     default: return is_assign_op(peek(p)->type);
     }
 }
 
 /* expr (',' expr)* [','] — more than one expression, or a trailing comma, is a tuple, as on
- * either side of `=`, after `return` and between `for` and `in`. `one` parses an item. */
+ * either side of `=`, after `return`, between `for` and `in` and inside parentheses. `one`
+ * parses an item. */
 static struct dsl_node *parse_exprlist(struct parser *p, struct dsl_node *(*one)(struct parser *))
 {
     struct dsl_node *e = one(p);

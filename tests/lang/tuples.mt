@@ -81,6 +81,15 @@ def swap_sum(pairs):
     return total
 print(swap_sum([(1, 5), (2, 3)]))
 # expect: -5
+# names a function unpacks into are its locals: the global stays as it was
+lo = "global"
+def spread(t):
+    lo, (mid, hi) = t
+    for k, v in [(1, 2)]:
+        pass
+    return hi - lo + mid + k + v
+print(spread((2, (1, 7))), lo)
+# expect: 9 global
 rows, cols = zeros((2, 3)).shape
 print(rows, cols)
 # expect: 2 3
