@@ -121,7 +121,7 @@ colab-repo: setup ## point the Colab set-up cells and README badges at github.co
 
 FUZZ_SECONDS ?= 30
 FUZZ_SMOKE_SECONDS ?= 20 # per target inside `make test`
-fuzz: setup-test ## build the libFuzzer targets (clang) and run each for FUZZ_SECONDS (default 30)
+fuzz: setup-test ## build the libFuzzer targets (clang) and run each for FUZZ_SECONDS (default 30), with tests/fuzz/NAME.dict
 	CC=$(CLANG) cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMT_BUILD_FUZZ=ON \
 	    -DMT_BUILD_TESTS=OFF $(CMAKE_ARGS)
 	cmake --build build-fuzz -j$(JOBS)
@@ -129,8 +129,9 @@ fuzz: setup-test ## build the libFuzzer targets (clang) and run each for FUZZ_SE
 	    name=$${t##*/fuzz_}; work=$$(mktemp -d); \
 	    echo "==== $$t ($(FUZZ_SECONDS) s, seeds tests/fuzz/corpus/$$name)"; \
 	    mkdir -p build-fuzz/artifacts; \
+	    dict=; [ -f tests/fuzz/$$name.dict ] && dict=-dict=tests/fuzz/$$name.dict; \
 	    $$t -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 -print_final_stats=1 \
-	        -artifact_prefix=build-fuzz/artifacts/$$name- \
+	        -artifact_prefix=build-fuzz/artifacts/$$name- $$dict \
 	        $$work tests/fuzz/corpus/$$name || exit 1; \
 	    rm -rf $$work; \
 	done

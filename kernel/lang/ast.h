@@ -24,6 +24,7 @@ enum dsl_node_kind {
     DSL_N_CONST,   /* value */
     DSL_N_NAME,    /* name */
     DSL_N_LIST,    /* kids: items */
+    DSL_N_TUPLE,   /* kids: items: (a, b), (a,), (), a bare `a, b`; as a target, unpacking */
     DSL_N_UNARY,   /* op (DSL_T_MINUS, DSL_T_PLUS), a */
     DSL_N_NOT,     /* a */
     DSL_N_BINARY,  /* op, a, b */
@@ -41,7 +42,8 @@ enum dsl_node_kind {
     DSL_N_AUG,      /* op (the binary operator), a: target, b: value */
     DSL_N_IF,       /* kids: cond, block, cond, block, ...; b: else block or NULL */
     DSL_N_WHILE,    /* a: cond, b: body */
-    DSL_N_FOR,      /* name, a: iterable, b: body */
+    DSL_N_FOR,      /* name (one variable) or kids[0] (a TUPLE target: for i, x in ...),
+                     * a: iterable, b: body */
     DSL_N_BREAK,    /* - */
     DSL_N_CONTINUE, /* - */
     DSL_N_PASS,     /* - */
@@ -49,6 +51,7 @@ enum dsl_node_kind {
     DSL_N_DEF,      /* name; kwnames: the parameters, kwvals: their defaults (NULL: none), nkw;
                      * b: the body; value: the docstring (a string) or none */
     DSL_N_RETURN,   /* a: the value, or NULL for a bare return */
+    DSL_N_ASSERT,   /* a: the condition, b: the message or NULL */
     DSL_N_COUNT
 };
 

@@ -189,10 +189,12 @@ static int eval_name(struct dsl_interp *in, const struct dsl_node *n, struct dsl
     return dsl_raise_at(in, n->pos, "NameError", "name '%s' is not defined", n->name);
 }
 
+/* A list or tuple display: its items evaluated left to right. */
 static int eval_list(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
 {
     struct dsl_list *l = dsl_list_new(n->nkids);
     if (!l) return dsl_raise_status(in, DSL_V_NOMEM);
+    if (n->kind == DSL_N_TUPLE) l->style = DSL_LIST_TUPLE;
     for (size_t i = 0; i < n->nkids; i++) {
         struct dsl_value item;
         if (dsl_eval(in, n->kids[i], &item) != 0) goto error;
@@ -642,11 +644,11 @@ static int eval_cond(struct dsl_interp *in, const struct dsl_node *n, struct dsl
 }
 
 static const eval_fn eval_table[DSL_N_COUNT] = {
-    [DSL_N_CONST] = eval_const, [DSL_N_NAME] = eval_name,   [DSL_N_LIST] = eval_list,
-    [DSL_N_UNARY] = eval_unary, [DSL_N_NOT] = eval_not,     [DSL_N_BINARY] = eval_binary,
-    [DSL_N_AND] = eval_logic,   [DSL_N_OR] = eval_logic,    [DSL_N_COMPARE] = eval_compare,
-    [DSL_N_CALL] = eval_call,   [DSL_N_INDEX] = eval_index, [DSL_N_ATTR] = eval_attr,
-    [DSL_N_COND] = eval_cond,
+    [DSL_N_CONST] = eval_const,     [DSL_N_NAME] = eval_name,   [DSL_N_LIST] = eval_list,
+    [DSL_N_TUPLE] = eval_list,      [DSL_N_UNARY] = eval_unary, [DSL_N_NOT] = eval_not,
+    [DSL_N_BINARY] = eval_binary,   [DSL_N_AND] = eval_logic,   [DSL_N_OR] = eval_logic,
+    [DSL_N_COMPARE] = eval_compare, [DSL_N_CALL] = eval_call,   [DSL_N_INDEX] = eval_index,
+    [DSL_N_ATTR] = eval_attr,       [DSL_N_COND] = eval_cond,
 };
 
 int dsl_eval(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
@@ -717,8 +719,11 @@ static int target_subscripts(struct dsl_interp *in, const struct dsl_node *targe
 
 /* Stores v (owned) into an assignment target. As in Python the value is computed first, then
  * the target's object, then its subscripts. */
+static int unpack_to(struct dsl_interp *in, const struct dsl_node *target, struct dsl_value v);
+
 static int assign_to(struct dsl_interp *in, const struct dsl_node *target, struct dsl_value v)
 {
+    if (target->kind == DSL_N_TUPLE || target->kind == DSL_N_LIST) return unpack_to(in, target, v);
     if (target->kind == DSL_N_NAME) {
         if (bind_var(in, target->name, v) != 0)
             return dsl_raise_status(in, DSL_V_NOMEM), dsl_error_locate(in, target->pos), X_ERR;
@@ -739,6 +744,59 @@ done:
     return r;
 }
 
+/* `a, b = v` (v owned): takes exactly as many items from the iterable v as there are targets,
+ * then assigns them left to right, as Python does; a wrong count is Python's ValueError. */
+static int unpack_to(struct dsl_interp *in, const struct dsl_node *target, struct dsl_value v)
+{
+    size_t want = target->nkids, got = 0;
+    struct dsl_value *items = calloc(want ? want : 1, sizeof *items);
+    struct dsl_iter it;
+    int r = X_ERR;
+    if (!items) {
+        dsl_raise_status(in, DSL_V_NOMEM);
+        goto located;
+    }
+    if (v.kind != DSL_LIST && v.kind != DSL_STR && v.kind != DSL_RANGE) {
+        dsl_raise(in, "TypeError", "cannot unpack non-iterable %s object", dsl_type_name(v));
+        goto located;
+    }
+    dsl_iter_init(in, v, &it);
+    for (;;) {
+        struct dsl_value item;
+        int k = dsl_iter_next(in, &it, &item);
+        if (k < 0) goto located;
+        if (k == 0) break;
+        if (got == want) {
+            dsl_value_release(item);
+            dsl_raise(in, "ValueError", "too many values to unpack (expected %zu)", want);
+            goto located;
+        }
+        items[got++] = item;
+    }
+    if (got < want) {
+        dsl_raise(in, "ValueError", "not enough values to unpack (expected %zu, got %zu)", want,
+                  got);
+        goto located;
+    }
+    r = X_OK;
+    for (size_t i = 0; i < want; i++) {
+        struct dsl_value item = items[i];
+        items[i] = dsl_none();
+        if (r == X_OK)
+            r = assign_to(in, target->kids[i], item);
+        else
+            dsl_value_release(item);
+    }
+    goto done;
+located:
+    dsl_error_locate(in, target->pos);
+done:
+    if (items) release_all(items, got);
+    free(items);
+    dsl_value_release(v);
+    return r;
+}
+
 static int exec_assign(struct dsl_interp *in, const struct dsl_node *n)
 {
     struct dsl_value v;
@@ -753,7 +811,7 @@ static int exec_assign(struct dsl_interp *in, const struct dsl_node *n)
 }
 
 /* Whether `v += x` extends v itself, as Python's list += does (every name for the list sees
- * it); a tuple (a shape) makes a new list instead. */
+ * it); a tuple, which never changes, makes a new tuple instead. */
 static bool extends_in_place(struct dsl_value v, enum dsl_tok op)
 {
     return op == DSL_T_PLUS && v.kind == DSL_LIST && v.as.l->style != DSL_LIST_TUPLE;
@@ -914,7 +972,12 @@ static int exec_for(struct dsl_interp *in, const struct dsl_node *n)
             }
             break;
         }
-        if (bind_var(in, n->name, item) != 0) {
+        if (!n->name) { /* for a, b in ...: unpacks each item */
+            if (assign_to(in, n->kids[0], item) != X_OK) {
+                r = X_ERR;
+                break;
+            }
+        } else if (bind_var(in, n->name, item) != 0) {
             dsl_raise_status(in, DSL_V_NOMEM);
             dsl_error_locate(in, n->pos);
             r = X_ERR;
@@ -975,6 +1038,16 @@ static bool add_local(struct dsl_function *f, size_t *cap, const char *name)
     return true;
 }
 
+/* The names an assignment target binds: a name, or those inside a tuple or list target. */
+static bool collect_target(struct dsl_function *f, size_t *cap, const struct dsl_node *t)
+{
+    if (t->kind == DSL_N_NAME) return add_local(f, cap, t->name);
+    if (t->kind != DSL_N_TUPLE && t->kind != DSL_N_LIST) return true;
+    for (size_t i = 0; i < t->nkids; i++)
+        if (!collect_target(f, cap, t->kids[i])) return false;
+    return true;
+}
+
 /* The names a statement binds (assignment, augmented assignment, for, def), searched through
  * its nested blocks but not into nested function bodies. The tree's height bounds the depth. */
 static bool collect_locals(struct dsl_function *f, size_t *cap, const struct dsl_node *n)
@@ -986,12 +1059,13 @@ static bool collect_locals(struct dsl_function *f, size_t *cap, const struct dsl
         return true;
     case DSL_N_ASSIGN:
         for (size_t i = 0; i < n->nkids; i++)
-            if (n->kids[i]->kind == DSL_N_NAME && !add_local(f, cap, n->kids[i]->name))
-                return false;
+            if (!collect_target(f, cap, n->kids[i])) return false;
         return true;
     case DSL_N_AUG: return n->a->kind != DSL_N_NAME || add_local(f, cap, n->a->name);
     case DSL_N_DEF: return add_local(f, cap, n->name);
-    case DSL_N_FOR: return add_local(f, cap, n->name) && collect_locals(f, cap, n->b);
+    case DSL_N_FOR:
+        return (n->name ? add_local(f, cap, n->name) : collect_target(f, cap, n->kids[0])) &&
+               collect_locals(f, cap, n->b);
     case DSL_N_WHILE: return collect_locals(f, cap, n->b);
     case DSL_N_IF:
         for (size_t i = 1; i < n->nkids; i += 2)
@@ -1042,12 +1116,36 @@ static int exec_return(struct dsl_interp *in, const struct dsl_node *n)
     return X_RETURN;
 }
 
+/* assert cond[, msg]: AssertionError with msg's str, located at the keyword. */
+static int exec_assert(struct dsl_interp *in, const struct dsl_node *n)
+{
+    struct dsl_value v;
+    bool ok;
+    if (dsl_eval(in, n->a, &v) != 0) return X_ERR;
+    int r = truth(in, v, &ok);
+    dsl_value_release(v);
+    if (r != 0) return dsl_error_locate(in, n->a->pos), X_ERR;
+    if (ok) return X_OK;
+    if (!n->b) return dsl_raise_at(in, n->pos, "AssertionError", "%s", ""), X_ERR;
+    if (dsl_eval(in, n->b, &v) != 0) return X_ERR;
+    struct render_buf b;
+    render_buf_init(&b, DSL_MAX_REPR_BYTES);
+    int st = dsl_value_str(&b, v);
+    dsl_value_release(v);
+    if (st == DSL_V_OK)
+        dsl_raise_at(in, n->pos, "AssertionError", "%s", render_buf_str(&b));
+    else
+        dsl_raise_status(in, st), dsl_error_locate(in, n->pos);
+    render_buf_free(&b);
+    return X_ERR;
+}
+
 static const exec_fn exec_table[DSL_N_COUNT] = {
-    [DSL_N_BLOCK] = exec_block,   [DSL_N_EXPR] = exec_expr,   [DSL_N_ASSIGN] = exec_assign,
-    [DSL_N_AUG] = exec_aug,       [DSL_N_IF] = exec_if,       [DSL_N_WHILE] = exec_while,
-    [DSL_N_FOR] = exec_for,       [DSL_N_BREAK] = exec_break, [DSL_N_CONTINUE] = exec_continue,
-    [DSL_N_PASS] = exec_pass,     [DSL_N_MAGIC] = exec_magic, [DSL_N_DEF] = exec_def,
-    [DSL_N_RETURN] = exec_return,
+    [DSL_N_BLOCK] = exec_block,   [DSL_N_EXPR] = exec_expr,     [DSL_N_ASSIGN] = exec_assign,
+    [DSL_N_AUG] = exec_aug,       [DSL_N_IF] = exec_if,         [DSL_N_WHILE] = exec_while,
+    [DSL_N_FOR] = exec_for,       [DSL_N_BREAK] = exec_break,   [DSL_N_CONTINUE] = exec_continue,
+    [DSL_N_PASS] = exec_pass,     [DSL_N_MAGIC] = exec_magic,   [DSL_N_DEF] = exec_def,
+    [DSL_N_RETURN] = exec_return, [DSL_N_ASSERT] = exec_assert,
 };
 
 static int exec_stmt(struct dsl_interp *in, const struct dsl_node *n)

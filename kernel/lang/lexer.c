@@ -18,10 +18,10 @@
 
 #define DSL_MAX_LITERAL (64u << 20)
 
-const char *const dsl_keywords[] = {"if",    "elif",     "else", "while", "for",    "in",
-                                    "break", "continue", "pass", "and",   "or",     "not",
-                                    "true",  "false",    "none", "def",   "return", NULL};
-static_assert(DSL_T_RETURN - DSL_T_IF + 1 == 17, "dsl_keywords must list every keyword token");
+const char *const dsl_keywords[] = {"if",       "elif", "else",   "while",  "for", "in",   "break",
+                                    "continue", "pass", "and",    "or",     "not", "true", "false",
+                                    "none",     "def",  "return", "assert", NULL};
+static_assert(DSL_T_ASSERT - DSL_T_IF + 1 == 18, "dsl_keywords must list every keyword token");
 
 static const struct {
     const char *text;
@@ -121,6 +121,7 @@ static const char *const tok_names[DSL_T_COUNT] = {
     [DSL_T_NONE] = "'none'",
     [DSL_T_DEF] = "'def'",
     [DSL_T_RETURN] = "'return'",
+    [DSL_T_ASSERT] = "'assert'",
 };
 
 const char *dsl_tok_name(enum dsl_tok t)

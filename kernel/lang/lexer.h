@@ -79,6 +79,7 @@ enum dsl_tok {
     DSL_T_NONE,
     DSL_T_DEF,
     DSL_T_RETURN,
+    DSL_T_ASSERT,
     DSL_T_COUNT
 };
 

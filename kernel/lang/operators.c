@@ -19,7 +19,8 @@ int dsl_binary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a, struc
     if (op != DSL_T_AT && dsl_is_number(a) && dsl_is_number(b)) {
         return dsl_number_binary(in, op, a, b, out);
     }
-    if (op == DSL_T_PLUS && is_seq(a) && a.kind == b.kind) return dsl_seq_concat(in, a, b, out);
+    if (op == DSL_T_PLUS && is_seq(a) && a.kind == b.kind && dsl_is_tuple(a) == dsl_is_tuple(b))
+        return dsl_seq_concat(in, a, b, out);
     if (op == DSL_T_STAR) {
         if (is_seq(a) && dsl_is_intlike(b)) return dsl_seq_repeat(in, a, dsl_as_int(b), out);
         if (dsl_is_intlike(a) && is_seq(b)) return dsl_seq_repeat(in, b, dsl_as_int(a), out);
@@ -84,7 +85,7 @@ static int compare_at(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a
         *res = cmp_result(op, c);
         return 0;
     }
-    if (a.kind == DSL_LIST && b.kind == DSL_LIST) {
+    if (a.kind == DSL_LIST && b.kind == DSL_LIST && dsl_is_tuple(a) == dsl_is_tuple(b)) {
         if (level >= DSL_MAX_LIST_DEPTH) return raise_compare_depth(in);
         size_t n = a.as.l->len < b.as.l->len ? a.as.l->len : b.as.l->len;
         for (size_t i = 0; i < n; i++) {

@@ -265,17 +265,14 @@ static struct dsl_node *prefix_name(struct parser *p, const struct dsl_token *to
     return n;
 }
 
+static struct dsl_node *parse_exprlist(struct parser *p, struct dsl_node *(*one)(struct parser *));
+
+/* '(' expr ')' is grouping; a comma makes a tuple: (), (a,), (a, b). */
 static struct dsl_node *prefix_group(struct parser *p, const struct dsl_token *tok)
 {
-    if (check(p, DSL_T_RPAREN))
-        return fail(p, "SyntaxError", tok->pos, "empty parentheses: tuples are not supported");
-    struct dsl_node *e = parse_expr(p);
-    if (!e) return NULL;
-    if (check(p, DSL_T_COMMA)) {
-        dsl_node_free(e);
-        return fail(p, "SyntaxError", peek(p)->pos, "tuples are not supported; use a list [a, b]");
-    }
-    if (!expect(p, DSL_T_RPAREN, "')'")) {
+    if (match(p, DSL_T_RPAREN)) return node(p, DSL_N_TUPLE, tok->pos);
+    struct dsl_node *e = parse_exprlist(p, parse_expr);
+    if (e && !expect(p, DSL_T_RPAREN, "')'")) {
         dsl_node_free(e);
         return NULL;
     }
@@ -597,12 +594,83 @@ static enum dsl_tok aug_binary_op(enum dsl_tok t)
 static bool check_target(struct parser *p, const struct dsl_node *t)
 {
     if (t->kind == DSL_N_NAME || t->kind == DSL_N_INDEX || t->kind == DSL_N_ATTR) return true;
+    if (t->kind == DSL_N_TUPLE || t->kind == DSL_N_LIST) {
+        /* unpacking: every item is itself a target (the parser bounds the nesting) */
+        for (size_t i = 0; i < t->nkids; i++)
+            if (!check_target(p, t->kids[i])) return false;
+        return true;
+    }
     const char *what = t->kind == DSL_N_CALL      ? "function call"
                        : t->kind == DSL_N_CONST   ? "literal"
                        : t->kind == DSL_N_COMPARE ? "comparison"
                                                   : "expression";
     fail(p, "SyntaxError", t->pos, "cannot assign to %s", what);
     return false;
+}
+
+/* Whether the token ends a tuple without its own brackets, after a comma that may be trailing:
+ * `x = 1,`, `(1,)`. */
+static bool ends_exprlist(const struct parser *p)
+{
+    switch (peek(p)->type) {
+    case DSL_T_NEWLINE:
+    case DSL_T_EOF:
+    case DSL_T_SEMI:
+    case DSL_T_DEDENT:
+    case DSL_T_ASSIGN:
+    case DSL_T_RPAREN:
+    case DSL_T_IN: return true;
+    default: return is_assign_op(peek(p)->type);
+    }
+}
+
+/* expr (',' expr)* [','] — more than one expression, or a trailing comma, is a tuple, as on
+ * either side of `=`, after `return`, between `for` and `in` and inside parentheses. `one`
+ * parses an item. */
+static struct dsl_node *parse_exprlist(struct parser *p, struct dsl_node *(*one)(struct parser *))
+{
+    struct dsl_node *e = one(p);
+    if (!e || !check(p, DSL_T_COMMA)) return e;
+    struct dsl_node *n = node(p, DSL_N_TUPLE, e->pos);
+    if (!n || !push(p, n, e)) {
+        if (!n) dsl_node_free(e);
+        dsl_node_free(n);
+        return NULL;
+    }
+    while (match(p, DSL_T_COMMA) && !ends_exprlist(p)) {
+        struct dsl_node *item = one(p);
+        if (!item || !push(p, n, item)) {
+            dsl_node_free(n);
+            return NULL;
+        }
+    }
+    return finish(p, n);
+}
+
+/* A for loop's variable: a name, or a tuple or list of targets, `(i, (a, b))`; not an
+ * expression, which would read `for x in xs` as a comparison. */
+static struct dsl_node *parse_for_target(struct parser *p)
+{
+    const struct dsl_token *t = peek(p);
+    if (t->type == DSL_T_NAME) return prefix_name(p, advance(p));
+    if (t->type != DSL_T_LPAREN && t->type != DSL_T_LBRACKET)
+        return fail(p, "SyntaxError", t->pos, "expected a variable name after 'for'");
+    enum dsl_tok close = t->type == DSL_T_LPAREN ? DSL_T_RPAREN : DSL_T_RBRACKET;
+    advance(p);
+    if (!enter(p, t->pos)) return NULL;
+    struct dsl_node *n = node(p, DSL_N_TUPLE, t->pos);
+    while (n && !check(p, close)) {
+        struct dsl_node *item = parse_for_target(p);
+        if (!item || !push(p, n, item)) goto error;
+        if (!match(p, DSL_T_COMMA)) break;
+    }
+    if (!n || !expect(p, close, close == DSL_T_RPAREN ? "')'" : "']'")) goto error;
+    p->depth--;
+    return finish(p, n);
+error:
+    p->depth--;
+    dsl_node_free(n);
+    return NULL;
 }
 
 static struct dsl_node *parse_simple(struct parser *p)
@@ -623,7 +691,17 @@ static struct dsl_node *parse_simple(struct parser *p)
         struct dsl_node *n = node(p, DSL_N_RETURN, tok->pos);
         if (!n) return NULL;
         if (!check(p, DSL_T_NEWLINE) && !check(p, DSL_T_EOF) && !check(p, DSL_T_SEMI) &&
-            !check(p, DSL_T_DEDENT) && !(n->a = parse_expr(p))) {
+            !check(p, DSL_T_DEDENT) && !(n->a = parse_exprlist(p, parse_expr))) {
+            dsl_node_free(n);
+            return NULL;
+        }
+        return finish(p, n);
+    }
+    case DSL_T_ASSERT: {
+        advance(p);
+        struct dsl_node *n = node(p, DSL_N_ASSERT, tok->pos);
+        if (!n) return NULL;
+        if (!(n->a = parse_expr(p)) || (match(p, DSL_T_COMMA) && !(n->b = parse_expr(p)))) {
             dsl_node_free(n);
             return NULL;
         }
@@ -639,7 +717,7 @@ static struct dsl_node *parse_simple(struct parser *p)
                     dsl_tok_name(tok->type));
     default: break;
     }
-    struct dsl_node *e = parse_expr(p);
+    struct dsl_node *e = parse_exprlist(p, parse_expr);
     if (!e) return NULL;
     if (check(p, DSL_T_ASSIGN)) {
         struct dsl_node *n = node(p, DSL_N_ASSIGN, peek(p)->pos);
@@ -654,7 +732,7 @@ static struct dsl_node *parse_simple(struct parser *p)
             }
             if (!push(p, n, e)) /* frees e */
                 goto assign_error;
-            e = parse_expr(p);
+            e = parse_exprlist(p, parse_expr);
             if (!e) goto assign_error;
         }
         n->a = e;
@@ -767,11 +845,15 @@ static struct dsl_node *parse_for(struct parser *p)
     const struct dsl_token *kw = advance(p);
     struct dsl_node *n = node(p, DSL_N_FOR, kw->pos);
     if (!n) return NULL;
-    if (!check(p, DSL_T_NAME)) {
-        fail(p, "SyntaxError", peek(p)->pos, "expected a variable name after 'for'");
+    struct dsl_node *target = parse_exprlist(p, parse_for_target);
+    if (!target) goto error;
+    if (target->kind == DSL_N_NAME) { /* one variable: the common case keeps its name */
+        n->name = target->name;
+        target->name = NULL;
+        dsl_node_free(target);
+    } else if (!push(p, n, target)) {
         goto error;
     }
-    if (!(n->name = copy_text(p, advance(p)))) goto error;
     if (!expect(p, DSL_T_IN, "'in'")) goto error;
     n->a = parse_expr(p);
     if (!n->a) goto error;

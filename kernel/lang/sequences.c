@@ -28,6 +28,7 @@ int dsl_seq_concat(struct dsl_interp *in, struct dsl_value a, struct dsl_value b
     if (!l) return dsl_raise_status(in, DSL_V_NOMEM);
     for (size_t i = 0; i < a.as.l->len; i++) dsl_list_push(l, dsl_value_retain(a.as.l->items[i]));
     for (size_t i = 0; i < b.as.l->len; i++) dsl_list_push(l, dsl_value_retain(b.as.l->items[i]));
+    if (dsl_is_tuple(a)) l->style = DSL_LIST_TUPLE; /* tuple + tuple; list + list is a list */
     out->kind = DSL_LIST;
     out->as.l = l;
     return 0;
@@ -65,6 +66,7 @@ int dsl_seq_repeat(struct dsl_interp *in, struct dsl_value seq, int64_t n, struc
     if (!l) return dsl_raise_status(in, DSL_V_NOMEM);
     for (int64_t i = 0; i < n; i++)
         for (size_t j = 0; j < len; j++) dsl_list_push(l, dsl_value_retain(seq.as.l->items[j]));
+    if (dsl_is_tuple(seq)) l->style = DSL_LIST_TUPLE;
     out->kind = DSL_LIST;
     out->as.l = l;
     return 0;

@@ -254,7 +254,11 @@ static void make_error(struct dsl_error *err, const char *src, size_t len, long 
             render_buf_free(&b);
         }
     }
-    render_buf_printf(&b, "%s: %s", ename, err->evalue ? err->evalue : "");
+    /* a bare `assert x` has no message: Python's last line is then the name alone */
+    if (err->evalue && *err->evalue)
+        render_buf_printf(&b, "%s: %s", ename, err->evalue);
+    else
+        render_buf_printf(&b, "%s", ename);
     tb_line(err->traceback, render_buf_str(&b), b.len);
     render_buf_free(&b);
 }

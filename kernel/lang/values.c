@@ -374,7 +374,7 @@ static bool equal_at(struct dsl_value a, struct dsl_value b, int level, bool *to
         return a.as.s->len == b.as.s->len && memcmp(a.as.s->data, b.as.s->data, a.as.s->len) == 0;
     case DSL_LIST:
         if (a.as.l == b.as.l) return true;
-        if (a.as.l->len != b.as.l->len) return false;
+        if (a.as.l->len != b.as.l->len || dsl_is_tuple(a) != dsl_is_tuple(b)) return false;
         if (level >= DSL_MAX_LIST_DEPTH) {
             *too_deep = true;
             return false;

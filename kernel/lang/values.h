@@ -77,11 +77,11 @@ struct dsl_str {
     char data[]; /* UTF-8, NUL-terminated */
 };
 
-/* How a list shows itself. The language has no tuple literal, but shapes and strides read
- * better as Python shows them, `(2, 3)`; and a list made by tensor.tolist() must be text that
- * json.loads reads, so its non-finite floats show as NaN/Infinity. Everything else (len,
- * indexing, iteration, ==) treats these as plain lists, except that a tuple is never mutated
- * (it has no item assignment, append...); a list built from them is plain. */
+/* A list's style. A tuple, `(1, 2)` (a literal, a shape, what zip yields), is a list that is
+ * never mutated (no item assignment, append...) and that, as in Python, never equals or orders
+ * against a list; + and * of tuples make tuples. A list made by tensor.tolist() must be text
+ * that json.loads reads, so its non-finite floats show as NaN/Infinity; otherwise it is a plain
+ * list. Everything else (len, indexing, iteration, in) is the same for all three. */
 enum dsl_list_style {
     DSL_LIST_PLAIN, /* [1, 2] */
     DSL_LIST_TUPLE, /* (1, 2), (1,), (): type() says "tuple" */
@@ -214,6 +214,11 @@ static inline void dsl_value_orphan(struct dsl_value v)
  * (or holds) a list, a function with defaults or a bound method. */
 int dsl_list_check_store(const struct dsl_list *l, struct dsl_value v);
 
+static inline bool dsl_is_tuple(struct dsl_value v)
+{
+    return v.kind == DSL_LIST && v.as.l->style == DSL_LIST_TUPLE;
+}
+
 /* A new string value copying s[0..n) (must be valid UTF-8) into *out. */
 int dsl_str_value(const char *s, size_t n, struct dsl_value *out);
 /* A new string object with room for n bytes, len = n, data uninitialised but NUL-terminated.
@@ -272,11 +277,11 @@ static inline double dsl_as_double(struct dsl_value v)
     return v.kind == DSL_FLOAT ? v.as.f : (double)dsl_as_int(v);
 }
 
-/* Python ==: numbers by value (1 == 1.0 == true), strings by bytes, lists item by item (of any
- * style: `x.shape == [2, 3]` holds), tensors and methods by identity, other kinds of different
- * type are unequal. (`tensor == x` in a cell compares elementwise; see lang/library.h.) The
- * _checked form returns DSL_V_DEPTH for lists nested deeper than DSL_MAX_LIST_DEPTH, where the
- * plain form falls back to identity. */
+/* Python ==: numbers by value (1 == 1.0 == true), strings by bytes, lists item by item (a
+ * tuple never equals a list: `x.shape == (2, 3)` holds, `x.shape == [2, 3]` does not), tensors and
+ * methods by identity, other kinds of different type are unequal. (`tensor == x` in a cell compares
+ * elementwise; see lang/library.h.) The _checked form returns DSL_V_DEPTH for lists nested deeper
+ * than DSL_MAX_LIST_DEPTH, where the plain form falls back to identity. */
 int dsl_value_equal_checked(struct dsl_value a, struct dsl_value b, bool *eq);
 bool dsl_value_equal(struct dsl_value a, struct dsl_value b);
 

@@ -553,6 +553,13 @@ static int bi_list(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
     return 0;
 }
 
+static int bi_tuple(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    if (bi_list(in, a, ret) != 0) return -1;
+    ret->as.l->style = DSL_LIST_TUPLE; /* a new list no one else holds yet */
+    return 0;
+}
+
 static int bi_abs(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
     struct dsl_value v = a->slot[0];
@@ -1008,9 +1015,12 @@ const struct dsl_builtin dsl_builtins[] = {
      "reported with the epoch, the loss before it and a smaller rate to try; on_nan=\"stop\" "
      "then ends the run with the parameters as they were before that epoch, \"continue\" "
      "trains on. The same loop written by hand gives the same numbers."},
+    {"tuple", "tuple(iterable=())", 0, 1, NULL, bi_tuple,
+     "A tuple of the items of a list, tuple, range or string: tuple([1, 2]) is (1, 2). "
+     "Tuples are lists that cannot change, written (a, b), (a,) or ()."},
     {"type", "type(x)", 1, 1, NULL, bi_type,
      "The name of x's type as a string: \"int\", \"float\", \"str\", \"bool\", \"none\", "
-     "\"list\", \"tuple\" (a shape), \"range\", \"builtin_function\", \"tensor\", "
+     "\"list\", \"tuple\", \"range\", \"builtin_function\", \"tensor\", "
      "\"method\" or \"function\" (made by def)."},
     {"update_display", "update_display(value, display_id)", 1, 2, display_params, bi_update_display,
      "Replaces the output shown earlier by display(..., display_id=ID) with value; "

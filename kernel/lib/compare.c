@@ -136,7 +136,7 @@ static bool walk(struct dsl_session *s, struct saved *sv, const struct dsl_node 
 {
     if (!n) return true;
     if (n->kind == DSL_N_MAGIC && !sv->magic) sv->magic = n->name;
-    if ((n->kind == DSL_N_NAME || n->kind == DSL_N_FOR || n->kind == DSL_N_DEF) &&
+    if ((n->kind == DSL_N_NAME || n->kind == DSL_N_FOR || n->kind == DSL_N_DEF) && n->name &&
         !save_name(s, sv, n->name))
         return false;
     if (!walk(s, sv, n->a) || !walk(s, sv, n->b)) return false;

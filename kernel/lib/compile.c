@@ -366,6 +366,7 @@ static int expr(struct scope *s, const struct dsl_node *n)
         return emit(s, n, MT_P_SELECT, c, a, b, 0.0f);
     case DSL_N_CALL: return call_expr(s, n);
     case DSL_N_LIST: return fail(s, n, "a list is not a number");
+    case DSL_N_TUPLE: return fail(s, n, "a tuple is not a number");
     case DSL_N_INDEX: return fail(s, n, "indexing does not compile; the function gets numbers");
     case DSL_N_ATTR: return fail(s, n, "attributes (.%s) do not compile", n->name);
     default: return fail(s, n, "this expression does not compile");
@@ -394,7 +395,9 @@ static int target_index(struct scope *s, const struct dsl_node *t)
 {
     if (t->kind != DSL_N_NAME)
         return fail(s, t, "only local names can be assigned (not %s)",
-                    t->kind == DSL_N_INDEX ? "an element" : "an attribute");
+                    t->kind == DSL_N_INDEX  ? "an element"
+                    : t->kind == DSL_N_ATTR ? "an attribute"
+                                            : "several names at once");
     return local_index(s->f, t->name); /* a name assigned in the body is always a local */
 }
 
@@ -476,6 +479,7 @@ static int if_stmt(struct scope *s, const struct dsl_node *n, bool *ends)
 static int for_stmt(struct scope *s, const struct dsl_node *n)
 {
     const struct dsl_node *it = n->a;
+    if (!n->name) return fail(s, n, "a for loop over several variables does not compile");
     if (it->kind != DSL_N_CALL || it->a->kind != DSL_N_NAME || strcmp(it->a->name, "range") != 0 ||
         it->nkids < 1 || it->nkids > 3 || it->nkw)
         return fail(s, it, "a for loop compiles over range(...) only");

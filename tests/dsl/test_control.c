@@ -118,7 +118,11 @@ static void test_block_syntax_errors(void)
     CHECK_STR(ename1("1 2"), "SyntaxError");
     CHECK_STR(ename1("x = 1 $ 2"), "SyntaxError");
     CHECK_STR(ename1("print(\"hi)"), "SyntaxError");
-    CHECK_STR(ename1("(1, 2)"), "SyntaxError");
+    CHECK_STR(ename1("(1, 2) = 3"), "SyntaxError"); /* a tuple of literals is no target */
+    CHECK_STR(ename1("a, f() = 1, 2"), "SyntaxError");
+    CHECK_STR(ename1("for i, 1 in []:\n    pass"), "SyntaxError");
+    CHECK_STR(ename1("assert"), "SyntaxError");
+    CHECK_STR(ename1("(1, 2"), "SyntaxError");
     CHECK_STR(ename1("f(a=1, 2)"), "SyntaxError");
     CHECK_STR(ename1("print(sep='a', sep='b')"), "SyntaxError");
     CHECK_STR(ename1("007"), "SyntaxError");

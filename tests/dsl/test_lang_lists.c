@@ -63,9 +63,11 @@ static void test_sharing(void)
     /* += takes any iterable; the list keeps its identity */
     CHECK_STR(eval1("a = [0]\nb = a\na += range(1, 3)\na += 'xy'\nb"), "[0, 1, 2, 'x', 'y']");
     CHECK_STR(eval1("a = [0]\na += 5"), "<TypeError: 'int' object is not iterable>");
-    /* a shape (a tuple) += makes a new plain list */
-    CHECK_STR(eval1("s = zeros(2, 3).shape\nt = s\ns += [4]\n[s, t, type(s)]"),
-              "[[2, 3, 4], (2, 3), 'list']");
+    /* a shape (a tuple) += makes a new tuple, and takes only a tuple, as in Python */
+    CHECK_STR(eval1("s = zeros(2, 3).shape\nt = s\ns += (4,)\n[s, t, type(s)]"),
+              "[(2, 3, 4), (2, 3), 'tuple']");
+    CHECK_STR(eval1("s = (2, 3)\ns += [4]"),
+              "<TypeError: can only concatenate tuple (not \"list\") to tuple>");
 }
 
 static void test_methods(void)

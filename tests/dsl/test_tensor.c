@@ -390,13 +390,15 @@ static void test_properties(void)
     CHECK_STR(OK(s, "len(x.shape)"), "2");
     CHECK_STR(OK(s, "x.shape[0]"), "2");
     CHECK_STR(OK(s, "x.shape[-1]"), "3");
-    CHECK_STR(OK(s, "x.shape == [2, 3]"), "True");
+    CHECK_STR(OK(s, "x.shape == (2, 3)"), "True");
+    CHECK_STR(OK(s, "x.shape == [2, 3]"), "False"); /* a tuple never equals a list */
     CHECK_STR(OK(s, "type(x.shape)"), "'tuple'");
     CHECK_STR(OK(s, "zeros(5).shape"), "(5,)");
     CHECK_STR(OK(s, "list(x.shape)"), "[2, 3]");
-    CHECK_STR(OK(s, "x.shape + [4]"), "[2, 3, 4]");
-    CHECK_STR(OK(s, "s = x.shape; s += [1]; s"), "[2, 3, 1]");
-    CHECK_STR(OK(s, "x.shape"), "(2, 3)"); /* += made a new list */
+    CHECK_STR(OK(s, "x.shape + (4,)"), "(2, 3, 4)");
+    CHECK_STR(OK(s, "list(x.shape) + [4]"), "[2, 3, 4]");
+    CHECK_STR(OK(s, "s = x.shape; s += (1,); s"), "(2, 3, 1)");
+    CHECK_STR(OK(s, "x.shape"), "(2, 3)"); /* += made a new tuple */
     CHECK_STR(OK(s, "x.strides"), "(3, 1)");
     CHECK_STR(OK(s, "x.size"), "6");
     CHECK_STR(OK(s, "x.dims"), "2");
