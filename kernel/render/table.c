@@ -153,7 +153,9 @@ json_t *render_compare_table(const char *stmt, const struct render_compare_row *
         if (r->why[0]) {
             cell(&t, r->backend, widths[0]);
             render_buf_printf(&t, "  unavailable: %s\n", r->why);
-            render_buf_printf(&h, "<tr><td>%s</td><td colspan=\"4\">unavailable: ", r->backend);
+            render_buf_puts(&h, "<tr><td>");
+            html_text(&h, r->backend);
+            render_buf_puts(&h, "</td><td colspan=\"4\">unavailable: ");
             html_text(&h, r->why);
             render_buf_puts(&h, "</td></tr>\n");
             continue;
@@ -164,8 +166,14 @@ json_t *render_compare_table(const char *stmt, const struct render_compare_row *
             cell(&t, r->cells[k], widths[k + 1]);
         }
         render_buf_printf(&t, "  %s\n", r->cells[3]);
-        render_buf_printf(&h, "<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
-                          r->backend, r->cells[0], r->cells[1], r->cells[2], r->cells[3]);
+        /* every cell escaped: a spread under one percent reads "<1%" */
+        render_buf_puts(&h, "<tr><td>");
+        html_text(&h, r->backend);
+        for (int k = 0; k < 4; k++) {
+            render_buf_puts(&h, "</td><td>");
+            html_text(&h, r->cells[k]);
+        }
+        render_buf_puts(&h, "</td></tr>\n");
     }
     render_buf_printf(&t, "%s\n", note);
     render_buf_puts(&h, "</tbody></table>\n<p style=\"font-size:smaller\">");
@@ -174,7 +182,9 @@ json_t *render_compare_table(const char *stmt, const struct render_compare_row *
     for (size_t i = 0; i < n; i++) { /* what the GPU did, from CUDA events */
         if (!rows[i].gpu[0]) continue;
         render_buf_printf(&t, "%s, first run: %s\n", rows[i].backend, rows[i].gpu);
-        render_buf_printf(&h, "<p style=\"font-size:smaller\">%s, first run: ", rows[i].backend);
+        render_buf_puts(&h, "<p style=\"font-size:smaller\">");
+        html_text(&h, rows[i].backend);
+        render_buf_puts(&h, ", first run: ");
         html_text(&h, rows[i].gpu);
         render_buf_puts(&h, "</p>\n");
     }
@@ -207,7 +217,9 @@ json_t *render_timing_table(const char *head, size_t nb, const char *const *back
             const char *c = cells[i * ns + k];
             render_buf_puts(&t, "  ");
             cell(&t, c, i + 1 < nb ? 11 : 0);
-            render_buf_printf(&h, "<td>%s</td>", c);
+            render_buf_puts(&h, "<td>");
+            html_text(&h, c);
+            render_buf_puts(&h, "</td>");
         }
         render_buf_puts(&t, "\n");
         render_buf_puts(&h, "</tr>\n");

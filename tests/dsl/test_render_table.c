@@ -69,8 +69,24 @@ static void test_grid(void)
     render_buf_free(&h);
 }
 
+/* compare()'s table escapes its cells: a spread under one percent reads "<1%" */
+static void test_compare_escapes(void)
+{
+    const struct render_compare_row rows[] = {
+        {"simple", "", {"1.00 ms \xc2\xb1 <1%", "3 \xc3\x97 10", "1.00x", "reference"}, ""},
+        {"cuda", "no GPU <here>", {"", "", "", ""}, ""}};
+    json_t *b = render_compare_table("a & b", rows, 2, "note");
+    const char *html = json_string_value(json_object_get(b, "text/html"));
+    CHECK(html && strstr(html, "<td>1.00 ms \xc2\xb1 &lt;1%</td>") != NULL);
+    CHECK(html && strstr(html, "unavailable: no GPU &lt;here&gt;</td>") != NULL);
+    CHECK(html && strstr(html, "<code>a &amp; b</code>") != NULL);
+    CHECK(html && !strstr(html, "<1%") && !strstr(html, "<here>"));
+    json_decref(b);
+}
+
 int main(void)
 {
     RUN_TEST(test_grid);
+    RUN_TEST(test_compare_escapes);
     return TEST_SUMMARY();
 }
