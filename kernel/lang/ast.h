@@ -52,6 +52,10 @@ enum dsl_node_kind {
                      * b: the body; value: the docstring (a string) or none */
     DSL_N_RETURN,   /* a: the value, or NULL for a bare return */
     DSL_N_ASSERT,   /* a: the condition, b: the message or NULL */
+    DSL_N_CLASS,    /* name; a: the base class expression or NULL; b: the body; value: the
+                     * docstring (a string) or none */
+    DSL_N_NONLOCAL, /* kwnames: the names (kwvals NULL), nkw */
+    DSL_N_GLOBAL,   /* kwnames: the names (kwvals NULL), nkw */
     DSL_N_COUNT
 };
 

@@ -9,6 +9,7 @@
  *
  * Ownership inside the evaluator: an expression's result is a new reference that the caller
  * releases; operands are borrowed by the operators. */
+#include "lang/classes.h"
 #include "lang/interp.h"
 #include "lang/library.h"
 #include "lang/list.h"
@@ -125,7 +126,8 @@ static int eval_const(struct dsl_interp *in, const struct dsl_node *n, struct ds
     return 0;
 }
 
-/* ---- scopes: a call's locals, then the session's variables, then builtins --------------- */
+/* ---- scopes: a class body's names, a call's locals and free variables, then the session's
+ * variables, then builtins ------------------------------------------------------------------ */
 
 /* The slot of `name` among the running call's locals, or -1 (at cell level, or not local). */
 static long local_slot(const struct dsl_interp *in, const char *name)
@@ -137,21 +139,81 @@ static long local_slot(const struct dsl_interp *in, const char *name)
     return -1;
 }
 
-/* The variable `name` is bound to (borrowed): a local of the running call, or a session
- * variable when the name is not local there. NULL when unbound. */
+/* The cell of free variable `name` of the running call, or NULL. */
+static struct dsl_cell *free_cell(const struct dsl_interp *in, const char *name)
+{
+    if (!in->frame) return NULL;
+    const struct dsl_function *f = in->frame->fn;
+    for (size_t i = 0; i < f->nfree; i++)
+        if (strcmp(f->freevars[i], name) == 0) return f->cells[i].as.cell;
+    return NULL;
+}
+
+/* A new unbound cell: 0 or DSL_V_NOMEM. */
+static int new_cell(struct dsl_value *out)
+{
+    struct dsl_cell *c = calloc(1, sizeof *c);
+    if (!c) return DSL_V_NOMEM;
+    c->refs = 1;
+    dsl_gc_track(&c->gc, DSL_CELL);
+    *out = (struct dsl_value){.kind = DSL_CELL, .as.cell = c};
+    return DSL_V_OK;
+}
+
+/* Stores v (owned) in a cell. */
+static void cell_set(struct dsl_cell *c, struct dsl_value v)
+{
+    struct dsl_value old = c->value;
+    bool was = c->bound;
+    dsl_value_adopt(v);
+    c->value = v;
+    c->bound = true;
+    if (was) {
+        dsl_value_orphan(old);
+        dsl_value_release(old);
+    }
+}
+
+/* The variable `name` is bound to (borrowed): a name of the class body being run, a local of
+ * the running call (in its cell when nested functions share it), a free variable, or a
+ * session variable. NULL when unbound. */
 static struct dsl_value *lookup_var(struct dsl_interp *in, const char *name)
 {
+    if (in->class_ns) {
+        struct dsl_value *v = dsl_attrs_find(in->class_ns, name);
+        if (v) return v;
+    }
     long k = local_slot(in, name);
-    if (k >= 0) return in->frame->bound[k] ? &in->frame->vals[k] : NULL;
+    if (k >= 0) {
+        if (!in->frame->bound[k]) return NULL;
+        if (!in->frame->fn->is_cell[k]) return &in->frame->vals[k];
+        struct dsl_cell *c = in->frame->vals[k].as.cell;
+        return c->bound ? &c->value : NULL;
+    }
+    struct dsl_cell *c = free_cell(in, name);
+    if (c) return c->bound ? &c->value : NULL;
     return dsl_session_lookup(in->session, name);
 }
 
-/* Binds name to v (owned): a local inside a call (every name a body assigns is one of its
- * locals), else a session variable. 0, or DSL_V_NOMEM. */
+/* Binds name to v (owned): a class attribute inside a class body, a local inside a call (every
+ * name a body assigns is one of its locals), a free variable the body declared nonlocal, else a
+ * session variable. 0, or DSL_V_NOMEM. */
 static int bind_var(struct dsl_interp *in, const char *name, struct dsl_value v)
 {
+    if (in->class_ns) return dsl_attrs_set(in->class_ns, name, v);
     long k = local_slot(in, name);
-    if (k < 0) return dsl_session_assign(in->session, name, v);
+    if (k < 0) {
+        struct dsl_cell *c = free_cell(in, name);
+        if (c) {
+            cell_set(c, v);
+            return 0;
+        }
+        return dsl_session_assign(in->session, name, v);
+    }
+    if (in->frame->fn->is_cell[k]) {
+        cell_set(in->frame->vals[k].as.cell, v);
+        return 0;
+    }
     if (in->frame->bound[k]) dsl_value_release(in->frame->vals[k]);
     in->frame->vals[k] = v;
     in->frame->bound[k] = true;
@@ -170,8 +232,19 @@ static int eval_name(struct dsl_interp *in, const struct dsl_node *n, struct dsl
                             "cannot access local variable '%s' where it is not associated with a "
                             "value (it is assigned later in %s())",
                             n->name, in->frame->fn->def->name);
+    if (free_cell(in, n->name))
+        return dsl_raise_at(in, n->pos, "NameError",
+                            "cannot access free variable '%s' where it is not associated with a "
+                            "value in enclosing scope",
+                            n->name);
     const struct dsl_builtin *fn = dsl_builtin_find(n->name);
     if (fn) {
+        /* int, list, str... are classes: type(x) == int, isinstance(x, list) */
+        struct dsl_value type = dsl_builtin_type(fn);
+        if (type.kind == DSL_CLASS) {
+            *out = type;
+            return 0;
+        }
         out->kind = DSL_BUILTIN;
         out->as.fn = fn;
         return 0;
@@ -422,7 +495,20 @@ static int call_function(struct dsl_interp *in, struct dsl_function *f, const st
         goto done;
     }
     if (bind_params(in, f, pos, npos, kwnames, kwvals, nkw, &frame) != 0) goto done;
+    for (size_t k = 0; k < f->nlocals; k++) { /* the locals nested functions share */
+        if (!f->is_cell[k]) continue;
+        struct dsl_value cell;
+        if (new_cell(&cell) != DSL_V_OK) {
+            dsl_raise_status(in, DSL_V_NOMEM);
+            goto done;
+        }
+        if (frame.bound[k]) cell_set(cell.as.cell, frame.vals[k]);
+        frame.vals[k] = cell;
+        frame.bound[k] = true;
+    }
     struct dsl_frame *up = in->frame;
+    struct dsl_attrs *class_ns = in->class_ns;
+    in->class_ns = NULL;
     const char *src = in->src;
     size_t src_len = in->src_len;
     struct dsl_code *code = in->code;
@@ -437,6 +523,7 @@ static int call_function(struct dsl_interp *in, struct dsl_function *f, const st
     in->height -= def->height;
     if (x == X_ERR) dsl_interp_push_tb(in, f);
     in->frame = up;
+    in->class_ns = class_ns;
     in->src = src;
     in->src_len = src_len;
     in->code = code;
@@ -453,22 +540,79 @@ done:
     return r;
 }
 
+/* Runs builtin row fn with the arguments bound to it and args.self = self. */
+static int call_builtin(struct dsl_interp *in, const struct dsl_builtin *fn, struct dsl_value self,
+                        const struct dsl_value *pos, size_t npos, char *const *kwnames,
+                        const struct dsl_value *kwvals, size_t nkw, struct dsl_value *out)
+{
+    struct dsl_args args;
+    if (dsl_bind_args(in, fn, pos, npos, kwnames, kwvals, nkw, &args) != 0) return -1;
+    args.self = self;
+    return fn->fn(in, &args, out);
+}
+
+int dsl_call_method(struct dsl_interp *in, struct dsl_value fn, struct dsl_value self,
+                    const struct dsl_value *pos, size_t npos, char *const *kwnames,
+                    const struct dsl_value *kwvals, size_t nkw, struct dsl_value *out)
+{
+    if (fn.kind == DSL_BUILTIN)
+        return call_builtin(in, fn.as.fn, self, pos, npos, kwnames, kwvals, nkw, out);
+    struct dsl_value small[SMALL_ARGS];
+    struct dsl_value *all = npos + 1 <= SMALL_ARGS ? small : malloc((npos + 1) * sizeof *all);
+    if (!all) return dsl_raise_status(in, DSL_V_NOMEM);
+    all[0] = self;
+    if (npos) memcpy(all + 1, pos, npos * sizeof *pos);
+    int r = dsl_call(in, fn, all, npos + 1, kwnames, kwvals, nkw, out);
+    if (all != small) free(all);
+    return r;
+}
+
+int dsl_call(struct dsl_interp *in, struct dsl_value callee, const struct dsl_value *pos,
+             size_t npos, char *const *kwnames, const struct dsl_value *kwvals, size_t nkw,
+             struct dsl_value *out)
+{
+    switch (callee.kind) {
+    case DSL_FUNCTION:
+        return call_function(in, callee.as.fn_user, pos, npos, kwnames, kwvals, nkw, out);
+    case DSL_BUILTIN:
+        return call_builtin(in, callee.as.fn, dsl_none(), pos, npos, kwnames, kwvals, nkw, out);
+    case DSL_METHOD: {
+        const struct dsl_method *m = callee.as.m;
+        if (m->fn) return call_builtin(in, m->fn, m->self, pos, npos, kwnames, kwvals, nkw, out);
+        if (m->is_static) return dsl_call(in, m->func, pos, npos, kwnames, kwvals, nkw, out);
+        return dsl_call_method(in, m->func, m->self, pos, npos, kwnames, kwvals, nkw, out);
+    }
+    case DSL_CLASS: return dsl_class_call(in, callee, pos, npos, kwnames, kwvals, nkw, out);
+    case DSL_INSTANCE: return dsl_instance_call(in, callee, pos, npos, kwnames, kwvals, nkw, out);
+    case DSL_OBJECT:
+        if (callee.as.obj->cls->call)
+            return call_builtin(in, callee.as.obj->cls->call, callee, pos, npos, kwnames, kwvals,
+                                nkw, out);
+        break;
+    default: break;
+    }
+    return dsl_raise(in, "TypeError", "'%s' object is not callable", dsl_type_name(callee));
+}
+
 static int eval_call(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
 {
-    struct dsl_value callee;
-    if (dsl_eval(in, n->a, &callee) != 0) return -1;
-    bool callable_obj = callee.kind == DSL_OBJECT && callee.as.obj->cls->call;
-    if (callee.kind != DSL_BUILTIN && callee.kind != DSL_METHOD && callee.kind != DSL_FUNCTION &&
-        !callable_obj) {
-        int r = dsl_raise_at(in, n->pos, "TypeError", "'%s' object is not callable",
-                             dsl_type_name(callee));
-        dsl_value_release(callee);
-        return r;
+    struct dsl_value callee, self = dsl_none();
+    /* obj.method(...) on an instance calls the method with obj first, as Python's LOAD_METHOD
+     * does, without making a bound method for the one call */
+    if (n->a->kind == DSL_N_ATTR) {
+        struct dsl_value obj, fn;
+        if (dsl_eval(in, n->a->a, &obj) != 0) return -1;
+        if (obj.kind == DSL_INSTANCE && dsl_instance_method(obj, n->a->name, &fn)) {
+            self = obj;
+            callee = dsl_value_retain(fn);
+        } else {
+            int r = dsl_getattr(in, obj, n->a->name, &callee);
+            dsl_value_release(obj);
+            if (r != 0) return dsl_error_locate(in, n->a->pos), -1;
+        }
+    } else if (dsl_eval(in, n->a, &callee) != 0) {
+        return -1;
     }
-    const struct dsl_builtin *fn = callee.kind == DSL_METHOD    ? callee.as.m->fn
-                                   : callee.kind == DSL_BUILTIN ? callee.as.fn
-                                   : callable_obj               ? callee.as.obj->cls->call
-                                                                : NULL;
     size_t total = n->nkids + n->nkw;
     struct dsl_value small[SMALL_ARGS];
     struct dsl_value *vals = small;
@@ -476,6 +620,7 @@ static int eval_call(struct dsl_interp *in, const struct dsl_node *n, struct dsl
         vals = malloc(total * sizeof *vals);
         if (!vals) {
             dsl_value_release(callee);
+            dsl_value_release(self);
             return dsl_raise_status(in, DSL_V_NOMEM), dsl_error_locate(in, n->pos), -1;
         }
     }
@@ -485,22 +630,17 @@ static int eval_call(struct dsl_interp *in, const struct dsl_node *n, struct dsl
         if (dsl_eval(in, n->kids[done], &vals[done]) != 0) goto cleanup;
     for (; done < total; done++)
         if (dsl_eval(in, n->kwvals[done - n->nkids], &vals[done]) != 0) goto cleanup;
-    if (!fn) {
-        r = call_function(in, callee.as.fn_user, vals, n->nkids, n->kwnames, vals + n->nkids,
-                          n->nkw, out);
-        goto cleanup;
-    }
-    struct dsl_args args;
-    if (dsl_bind_args(in, fn, vals, n->nkids, n->kwnames, vals + n->nkids, n->nkw, &args) != 0)
-        goto cleanup;
-    if (callee.kind == DSL_METHOD) args.self = callee.as.m->self;
-    if (callable_obj) args.self = callee;
-    r = fn->fn(in, &args, out);
+    if (self.kind != DSL_NONE)
+        r = dsl_call_method(in, callee, self, vals, n->nkids, n->kwnames, vals + n->nkids, n->nkw,
+                            out);
+    else
+        r = dsl_call(in, callee, vals, n->nkids, n->kwnames, vals + n->nkids, n->nkw, out);
 cleanup:
     if (r != 0) dsl_error_locate(in, n->pos);
     for (size_t i = 0; i < done; i++) dsl_value_release(vals[i]);
     if (vals != small) free(vals);
     dsl_value_release(callee);
+    dsl_value_release(self);
     return r;
 }
 
@@ -614,20 +754,51 @@ static int eval_index(struct dsl_interp *in, const struct dsl_node *n, struct ds
     return r;
 }
 
+int dsl_getattr(struct dsl_interp *in, struct dsl_value v, const char *name,
+                struct dsl_value *out)
+{
+    switch (v.kind) {
+    case DSL_TENSOR: return dsl_tensor_getattr(in, v, name, out);
+    case DSL_LIST: return dsl_list_getattr(in, v, name, out);
+    case DSL_OBJECT: return v.as.obj->cls->getattr(in, v, name, out);
+    case DSL_CLASS:
+    case DSL_INSTANCE:
+    case DSL_SUPER: return dsl_object_getattr(in, v, name, out);
+    default: break;
+    }
+    if (strcmp(name, "__class__") == 0) {
+        *out = dsl_value_retain(dsl_type_of(v));
+        return 0;
+    }
+    const char *fname = v.kind == DSL_FUNCTION ? v.as.fn_user->def->name
+                        : v.kind == DSL_BUILTIN ? v.as.fn->name
+                                                : NULL;
+    if (fname && strcmp(name, "__name__") == 0)
+        return dsl_str_value(fname, strlen(fname), out) != 0 ? dsl_raise_status(in, DSL_V_NOMEM)
+                                                              : 0;
+    if (v.kind == DSL_FUNCTION && strcmp(name, "__doc__") == 0) {
+        *out = dsl_value_retain(v.as.fn_user->def->value);
+        return 0;
+    }
+    return dsl_raise(in, "AttributeError", "'%s' object has no attribute '%s'", dsl_type_name(v),
+                     name);
+}
+
+int dsl_setattr(struct dsl_interp *in, struct dsl_value obj, const char *name, struct dsl_value v)
+{
+    if (obj.kind == DSL_TENSOR) return dsl_tensor_setattr(in, obj, name, v);
+    if (obj.kind == DSL_INSTANCE || obj.kind == DSL_CLASS)
+        return dsl_object_setattr(in, obj, name, v);
+    return dsl_raise(in, "AttributeError", "'%s' object has no attribute '%s'", dsl_type_name(obj),
+                     name);
+}
+
 static int eval_attr(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
 {
     struct dsl_value v;
     if (dsl_eval(in, n->a, &v) != 0) return -1;
-    int r;
-    if (v.kind == DSL_TENSOR || v.kind == DSL_LIST || v.kind == DSL_OBJECT) {
-        r = v.kind == DSL_TENSOR ? dsl_tensor_getattr(in, v, n->name, out)
-            : v.kind == DSL_LIST ? dsl_list_getattr(in, v, n->name, out)
-                                 : v.as.obj->cls->getattr(in, v, n->name, out);
-        if (r != 0) dsl_error_locate(in, n->pos);
-    } else {
-        r = dsl_raise_at(in, n->pos, "AttributeError", "'%s' object has no attribute '%s'",
-                         dsl_type_name(v), n->name);
-    }
+    int r = dsl_getattr(in, v, n->name, out);
+    if (r != 0) dsl_error_locate(in, n->pos);
     dsl_value_release(v);
     return r;
 }
@@ -695,11 +866,8 @@ static int store_into(struct dsl_interp *in, const struct dsl_node *target, stru
         r = dsl_tensor_setitem(in, obj, subs, nsubs, v);
     else if (target->kind == DSL_N_INDEX)
         r = dsl_list_setitem(in, obj, subs[0], v);
-    else if (obj.kind == DSL_TENSOR)
-        r = dsl_tensor_setattr(in, obj, target->name, v);
     else
-        r = dsl_raise(in, "AttributeError", "'%s' object has no attribute '%s'", dsl_type_name(obj),
-                      target->name);
+        r = dsl_setattr(in, obj, target->name, v);
     if (r != 0) dsl_error_locate(in, target->pos);
     return r != 0 ? X_ERR : X_OK;
 }
@@ -867,11 +1035,7 @@ static int exec_aug_item(struct dsl_interp *in, const struct dsl_node *n)
         if (eval_subscripts(in, target, obj, subs, &nsubs) != 0 ||
             get_item(in, obj, subs, nsubs, &cur) != 0)
             goto done;
-    } else if (obj.kind == DSL_TENSOR) {
-        if (dsl_tensor_getattr(in, obj, target->name, &cur) != 0) goto done;
-    } else {
-        dsl_raise(in, "AttributeError", "'%s' object has no attribute '%s'", dsl_type_name(obj),
-                  target->name);
+    } else if (dsl_getattr(in, obj, target->name, &cur) != 0) {
         goto done;
     }
     if (dsl_eval(in, n->b, &rhs) != 0 || augment(in, n, cur, rhs, &res) != 0) goto done;
@@ -1022,57 +1186,213 @@ static int exec_magic(struct dsl_interp *in, const struct dsl_node *n)
     return dsl_magic_run(in, n->name, n->value.as.s->data, n->pos, NULL) != 0 ? X_ERR : X_OK;
 }
 
-/* Adds name to the function's locals unless it is there already. */
-static bool add_local(struct dsl_function *f, size_t *cap, const char *name)
+/* ---- def: what a function's names are --------------------------------------------------- */
+
+/* A set of names borrowed from the tree, in the order first seen. */
+struct names {
+    const char **v;
+    size_t n, cap;
+    bool nomem;
+};
+
+static bool names_has(const struct names *s, const char *name)
 {
-    for (size_t i = 0; i < f->nlocals; i++)
-        if (strcmp(f->locals[i], name) == 0) return true;
-    if (f->nlocals == *cap) {
-        size_t c = *cap ? *cap * 2 : 8;
-        const char **p = realloc(f->locals, c * sizeof *p);
-        if (!p) return false;
-        f->locals = p;
-        *cap = c;
+    for (size_t i = 0; i < s->n; i++)
+        if (strcmp(s->v[i], name) == 0) return true;
+    return false;
+}
+
+static void names_add(struct names *s, const char *name)
+{
+    if (s->nomem || names_has(s, name)) return;
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 8;
+        const char **p = realloc(s->v, cap * sizeof *p);
+        if (!p) {
+            s->nomem = true;
+            return;
+        }
+        s->v = p;
+        s->cap = cap;
     }
-    f->locals[f->nlocals++] = name;
-    return true;
+    s->v[s->n++] = name;
+}
+
+/* What a def's body says about its names. */
+struct scope_scan {
+    struct names locals;    /* parameters, then the names the body binds */
+    struct names globals;   /* declared `global` */
+    struct names nonlocals; /* declared `nonlocal` */
+    struct names used;      /* every name read anywhere inside, nested functions included */
+    struct names nested;    /* names read (or declared nonlocal) by nested functions */
+};
+
+/* The declarations of a body, not looking into nested functions or classes. The tree's height
+ * bounds the depth of every walk here. */
+static void scan_decls(struct scope_scan *sc, const struct dsl_node *n)
+{
+    if (!n || n->kind == DSL_N_DEF || n->kind == DSL_N_CLASS) return;
+    if (n->kind == DSL_N_GLOBAL || n->kind == DSL_N_NONLOCAL) {
+        for (size_t i = 0; i < n->nkw; i++)
+            names_add(n->kind == DSL_N_GLOBAL ? &sc->globals : &sc->nonlocals, n->kwnames[i]);
+        return;
+    }
+    if (n->kind == DSL_N_BLOCK || n->kind == DSL_N_IF || n->kind == DSL_N_WHILE ||
+        n->kind == DSL_N_FOR) {
+        scan_decls(sc, n->b);
+        for (size_t i = 0; i < n->nkids; i++) scan_decls(sc, n->kids[i]);
+    }
+}
+
+static void add_local(struct scope_scan *sc, const char *name)
+{
+    if (!names_has(&sc->globals, name) && !names_has(&sc->nonlocals, name))
+        names_add(&sc->locals, name);
 }
 
 /* The names an assignment target binds: a name, or those inside a tuple or list target. */
-static bool collect_target(struct dsl_function *f, size_t *cap, const struct dsl_node *t)
+static void collect_target(struct scope_scan *sc, const struct dsl_node *t)
 {
-    if (t->kind == DSL_N_NAME) return add_local(f, cap, t->name);
-    if (t->kind != DSL_N_TUPLE && t->kind != DSL_N_LIST) return true;
-    for (size_t i = 0; i < t->nkids; i++)
-        if (!collect_target(f, cap, t->kids[i])) return false;
-    return true;
+    if (t->kind == DSL_N_NAME) add_local(sc, t->name);
+    if (t->kind != DSL_N_TUPLE && t->kind != DSL_N_LIST) return;
+    for (size_t i = 0; i < t->nkids; i++) collect_target(sc, t->kids[i]);
 }
 
-/* The names a statement binds (assignment, augmented assignment, for, def), searched through
- * its nested blocks but not into nested function bodies. The tree's height bounds the depth. */
-static bool collect_locals(struct dsl_function *f, size_t *cap, const struct dsl_node *n)
+/* The names a statement binds (assignment, augmented assignment, for, def, class), searched
+ * through its nested blocks but not into nested function or class bodies. */
+static void collect_locals(struct scope_scan *sc, const struct dsl_node *n)
 {
     switch (n->kind) {
     case DSL_N_BLOCK:
-        for (size_t i = 0; i < n->nkids; i++)
-            if (!collect_locals(f, cap, n->kids[i])) return false;
-        return true;
+        for (size_t i = 0; i < n->nkids; i++) collect_locals(sc, n->kids[i]);
+        break;
     case DSL_N_ASSIGN:
-        for (size_t i = 0; i < n->nkids; i++)
-            if (!collect_target(f, cap, n->kids[i])) return false;
-        return true;
-    case DSL_N_AUG: return n->a->kind != DSL_N_NAME || add_local(f, cap, n->a->name);
-    case DSL_N_DEF: return add_local(f, cap, n->name);
+        for (size_t i = 0; i < n->nkids; i++) collect_target(sc, n->kids[i]);
+        break;
+    case DSL_N_AUG:
+        if (n->a->kind == DSL_N_NAME) add_local(sc, n->a->name);
+        break;
+    case DSL_N_DEF:
+    case DSL_N_CLASS: add_local(sc, n->name); break;
     case DSL_N_FOR:
-        return (n->name ? add_local(f, cap, n->name) : collect_target(f, cap, n->kids[0])) &&
-               collect_locals(f, cap, n->b);
-    case DSL_N_WHILE: return collect_locals(f, cap, n->b);
+        if (n->name)
+            add_local(sc, n->name);
+        else
+            collect_target(sc, n->kids[0]);
+        collect_locals(sc, n->b);
+        break;
+    case DSL_N_WHILE: collect_locals(sc, n->b); break;
     case DSL_N_IF:
-        for (size_t i = 1; i < n->nkids; i += 2)
-            if (!collect_locals(f, cap, n->kids[i])) return false;
-        return !n->b || collect_locals(f, cap, n->b);
-    default: return true;
+        for (size_t i = 1; i < n->nkids; i += 2) collect_locals(sc, n->kids[i]);
+        if (n->b) collect_locals(sc, n->b);
+        break;
+    default: break;
     }
+}
+
+/* The names read inside n: into `used`, and into `nested` too once inside a nested function's
+ * body (in_nested). A class body runs in the enclosing scope; the methods in it are nested. */
+static void scan_uses(struct scope_scan *sc, const struct dsl_node *n, bool in_nested)
+{
+    if (!n) return;
+    if (n->kind == DSL_N_NAME) {
+        names_add(&sc->used, n->name);
+        if (in_nested) names_add(&sc->nested, n->name);
+    }
+    if (n->kind == DSL_N_NONLOCAL && in_nested)
+        for (size_t i = 0; i < n->nkw; i++) {
+            names_add(&sc->used, n->kwnames[i]);
+            names_add(&sc->nested, n->kwnames[i]);
+        }
+    /* a def's defaults are evaluated where the def runs; its body runs nested */
+    scan_uses(sc, n->a, in_nested);
+    scan_uses(sc, n->b, in_nested || n->kind == DSL_N_DEF);
+    for (size_t i = 0; i < n->nkids; i++) scan_uses(sc, n->kids[i], in_nested);
+    for (size_t i = 0; i < n->nkw; i++) scan_uses(sc, n->kwvals ? n->kwvals[i] : NULL, in_nested);
+}
+
+static void scan_free(struct scope_scan *sc)
+{
+    free(sc->locals.v);
+    free(sc->globals.v);
+    free(sc->nonlocals.v);
+    free(sc->used.v);
+    free(sc->nested.v);
+}
+
+/* Fills f's locals, cells, globals and free variables from its body, taking the cells of its
+ * free variables from the running call (the enclosing function). 0, or -1 after raising. */
+static int analyse_function(struct dsl_interp *in, struct dsl_function *f, const struct dsl_node *n)
+{
+    struct scope_scan sc = {0};
+    for (size_t i = 0; i < n->nkw; i++) names_add(&sc.locals, n->kwnames[i]);
+    scan_decls(&sc, n->b);
+    collect_locals(&sc, n->b);
+    scan_uses(&sc, n->b, false);
+    int r = -1;
+    if (sc.locals.nomem || sc.globals.nomem || sc.nonlocals.nomem || sc.used.nomem ||
+        sc.nested.nomem) {
+        dsl_raise_status(in, DSL_V_NOMEM);
+        goto done;
+    }
+    for (size_t i = 0; i < n->nkw; i++)
+        if (names_has(&sc.nonlocals, n->kwnames[i]) || names_has(&sc.globals, n->kwnames[i])) {
+            dsl_raise_at(in, n->pos, "SyntaxError", "name '%s' is parameter and %s",
+                         n->kwnames[i], names_has(&sc.globals, n->kwnames[i]) ? "global" : "nonlocal");
+            goto done;
+        }
+    f->nlocals = sc.locals.n;
+    f->locals = sc.locals.v;
+    sc.locals.v = NULL;
+    f->globals = sc.globals.v;
+    f->nglobals = sc.globals.n;
+    sc.globals.v = NULL;
+    f->is_cell = calloc(f->nlocals + 1, sizeof *f->is_cell);
+    if (!f->is_cell) {
+        dsl_raise_status(in, DSL_V_NOMEM);
+        goto done;
+    }
+    for (size_t i = 0; i < f->nlocals; i++) f->is_cell[i] = names_has(&sc.nested, f->locals[i]);
+    /* free variables: names read here (or declared nonlocal) that the enclosing function has */
+    for (size_t i = 0; i < sc.nonlocals.n; i++) names_add(&sc.used, sc.nonlocals.v[i]);
+    if (sc.used.nomem) {
+        dsl_raise_status(in, DSL_V_NOMEM);
+        goto done;
+    }
+    const struct dsl_frame *up = in->frame;
+    f->freevars = calloc(sc.used.n + 1, sizeof *f->freevars);
+    f->cells = calloc(sc.used.n + 1, sizeof *f->cells);
+    if (!f->freevars || !f->cells) {
+        dsl_raise_status(in, DSL_V_NOMEM);
+        goto done;
+    }
+    for (size_t i = 0; i < sc.used.n; i++) {
+        const char *name = sc.used.v[i];
+        bool is_nonlocal = names_has(&sc.nonlocals, name), local = false;
+        for (size_t k = 0; k < f->nlocals && !local; k++) local = strcmp(f->locals[k], name) == 0;
+        if (!is_nonlocal && (local || names_has(&sc.globals, name))) continue;
+        struct dsl_value cell = dsl_none();
+        long k = up ? local_slot(in, name) : -1;
+        if (k >= 0 && up->fn->is_cell[k]) {
+            cell = up->vals[k];
+        } else if (up && k < 0) {
+            struct dsl_cell *c = free_cell(in, name);
+            if (c) cell = (struct dsl_value){.kind = DSL_CELL, .as.cell = c};
+        }
+        if (cell.kind == DSL_NONE) {
+            if (is_nonlocal) {
+                dsl_raise_at(in, n->pos, "SyntaxError", "no binding for nonlocal '%s' found", name);
+                goto done;
+            }
+            continue; /* a global or a builtin */
+        }
+        f->freevars[f->nfree] = name;
+        f->cells[f->nfree++] = dsl_value_retain(cell);
+    }
+    r = 0;
+done:
+    scan_free(&sc);
+    return r;
 }
 
 /* `def`: makes the function value (defaults evaluated now, in the defining scope) and binds
@@ -1086,14 +1406,16 @@ static int exec_def(struct dsl_interp *in, const struct dsl_node *n)
     f->refs = 1;
     f->def = n;
     f->code = dsl_code_retain(in->code);
+    dsl_gc_track(&f->gc, DSL_FUNCTION);
     struct dsl_value fv = {.kind = DSL_FUNCTION, .as.fn_user = f};
     f->defaults = calloc(n->nkw + 1, sizeof *f->defaults);
-    size_t cap = 0;
-    bool ok = f->defaults != NULL;
-    for (size_t i = 0; ok && i < n->nkw; i++) ok = add_local(f, &cap, n->kwnames[i]);
-    if (!ok || !collect_locals(f, &cap, n->b)) {
+    if (!f->defaults) {
         dsl_value_release(fv);
         return dsl_raise_status(in, DSL_V_NOMEM), X_ERR;
+    }
+    if (analyse_function(in, f, n) != 0) {
+        dsl_value_release(fv);
+        return X_ERR;
     }
     for (size_t i = 0; i < n->nkw; i++) {
         if (!n->kwvals[i]) continue;
@@ -1104,6 +1426,41 @@ static int exec_def(struct dsl_interp *in, const struct dsl_node *n)
         dsl_value_adopt(f->defaults[i]); /* a default list is held by the function */
     }
     if (bind_var(in, n->name, fv) != 0) return dsl_raise_status(in, DSL_V_NOMEM), X_ERR;
+    return X_OK;
+}
+
+/* `class`: evaluates the base, runs the body with its names bound as the class's attributes,
+ * then binds the class's name. */
+static int exec_class(struct dsl_interp *in, const struct dsl_node *n)
+{
+    struct dsl_value base = dsl_none(), cls;
+    if (n->a && dsl_eval(in, n->a, &base) != 0) return X_ERR;
+    int r = dsl_class_new(in, n->name, base, &cls);
+    dsl_value_release(base);
+    if (r != 0) return dsl_error_locate(in, n->a ? n->a->pos : n->pos), X_ERR;
+    if (n->value.kind == DSL_STR &&
+        dsl_attrs_set(&cls.as.cls->attrs, "__doc__", dsl_value_retain(n->value)) != 0) {
+        dsl_value_release(cls);
+        return dsl_raise_status(in, DSL_V_NOMEM), X_ERR;
+    }
+    struct dsl_attrs *outer = in->class_ns;
+    in->class_ns = &cls.as.cls->attrs;
+    int x = exec_block(in, n->b);
+    in->class_ns = outer;
+    if (x == X_ERR) {
+        dsl_value_release(cls);
+        return X_ERR;
+    }
+    dsl_class_adopt_methods(cls);
+    if (bind_var(in, n->name, cls) != 0) return dsl_raise_status(in, DSL_V_NOMEM), X_ERR;
+    return X_OK;
+}
+
+/* nonlocal and global act when a def runs (analyse_function); at run time they do nothing. */
+static int exec_decl(struct dsl_interp *in, const struct dsl_node *n)
+{
+    (void)in;
+    (void)n;
     return X_OK;
 }
 
@@ -1145,7 +1502,8 @@ static const exec_fn exec_table[DSL_N_COUNT] = {
     [DSL_N_AUG] = exec_aug,       [DSL_N_IF] = exec_if,         [DSL_N_WHILE] = exec_while,
     [DSL_N_FOR] = exec_for,       [DSL_N_BREAK] = exec_break,   [DSL_N_CONTINUE] = exec_continue,
     [DSL_N_PASS] = exec_pass,     [DSL_N_MAGIC] = exec_magic,   [DSL_N_DEF] = exec_def,
-    [DSL_N_RETURN] = exec_return, [DSL_N_ASSERT] = exec_assert,
+    [DSL_N_RETURN] = exec_return, [DSL_N_ASSERT] = exec_assert,   [DSL_N_CLASS] = exec_class,
+    [DSL_N_NONLOCAL] = exec_decl, [DSL_N_GLOBAL] = exec_decl,
 };
 
 static int exec_stmt(struct dsl_interp *in, const struct dsl_node *n)

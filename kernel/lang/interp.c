@@ -55,6 +55,7 @@ int dsl_raise_status(struct dsl_interp *in, int status)
                          DSL_MAX_LIST_DEPTH);
     case DSL_V_CYCLE: return dsl_list_raise_store(in, status);
     case DSL_V_CANCELLED: return dsl_raise(in, "KeyboardInterrupt", "interrupted");
+    case DSL_V_RAISED: return -1;
     default: return dsl_raise(in, "MemoryError", "out of memory");
     }
 }
@@ -181,9 +182,13 @@ void dsl_display(struct dsl_interp *in, json_t *bundle, const char *display_id, 
 int dsl_check_cancel(struct dsl_interp *in, size_t pos)
 {
     if (mt_cancel_requested()) return dsl_raise_at(in, pos, "KeyboardInterrupt", "interrupted");
+    if ((++in->polls & 1023) != 0) return 0;
+    /* a loop that makes cycles of garbage (objects pointing at each other) frees them as it
+     * goes, not only when the cell ends */
+    dsl_gc_maybe_collect();
     /* Reading the clock costs more than the rest of the poll: look at it every 1024
      * iterations only. */
-    if (in->out->flush && (++in->polls & 1023) == 0) {
+    if (in->out->flush) {
         long long now = (long long)mt_now_ns();
         if (now - in->last_flush_ns >= FLUSH_EVERY_NS) {
             in->last_flush_ns = now;

@@ -82,8 +82,32 @@ struct dsl_interp {
     bool has_pos;            /* the error has a position */
     size_t pos;              /* byte offset into src */
     unsigned polls;          /* loop iterations seen by dsl_check_cancel */
+    struct dsl_attrs *class_ns; /* running a class body: where its names are bound, else NULL */
+    struct dsl_interp *outer;   /* the run this one started inside, if any */
     long long last_flush_ns; /* CLOCK_MONOTONIC of the last out->flush from a loop */
 };
+
+/* The innermost run in progress (NULL between runs): what text of a value calls a class's
+ * __repr__ or __str__ with, since a value's text is asked for far from any interp. */
+extern struct dsl_interp *dsl_running;
+
+/* Calls callee (a function, builtin, bound method, class or callable instance) with the
+ * arguments (borrowed): 0 with a new value in *out, or -1 after raising. */
+int dsl_call(struct dsl_interp *in, struct dsl_value callee, const struct dsl_value *pos,
+             size_t npos, char *const *kwnames, const struct dsl_value *kwvals, size_t nkw,
+             struct dsl_value *out);
+
+/* Calls fn (a user function, or a builtin row as DSL_BUILTIN, which gets self as args.self)
+ * with self before the arguments: a method call without a bound method. 0 or -1. */
+int dsl_call_method(struct dsl_interp *in, struct dsl_value fn, struct dsl_value self,
+                    const struct dsl_value *pos, size_t npos, char *const *kwnames,
+                    const struct dsl_value *kwvals, size_t nkw, struct dsl_value *out);
+
+/* obj.name, for any value: 0 with a new value in *out, or -1 after raising AttributeError. */
+int dsl_getattr(struct dsl_interp *in, struct dsl_value obj, const char *name,
+                struct dsl_value *out);
+/* obj.name = v (borrowed): 0 or -1. */
+int dsl_setattr(struct dsl_interp *in, struct dsl_value obj, const char *name, struct dsl_value v);
 
 /* Raises ename (a static string) with a printf-style message; returns -1. The _at form also
  * records the position. A second raise while one is pending is ignored. */

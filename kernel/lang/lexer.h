@@ -80,6 +80,9 @@ enum dsl_tok {
     DSL_T_DEF,
     DSL_T_RETURN,
     DSL_T_ASSERT,
+    DSL_T_CLASS,
+    DSL_T_NONLOCAL,
+    DSL_T_GLOBAL,
     DSL_T_COUNT
 };
 

@@ -673,6 +673,32 @@ error:
     return NULL;
 }
 
+/* `nonlocal a, b` / `global a, b`: the names, each once. */
+static struct dsl_node *parse_scope_decl(struct parser *p)
+{
+    const struct dsl_token *kw = advance(p);
+    bool nonlocal = kw->type == DSL_T_NONLOCAL;
+    if (nonlocal && p->functions == 0)
+        return fail(p, "SyntaxError", kw->pos, "nonlocal declaration not allowed at module level");
+    struct dsl_node *n = node(p, nonlocal ? DSL_N_NONLOCAL : DSL_N_GLOBAL, kw->pos);
+    if (!n) return NULL;
+    do {
+        if (!check(p, DSL_T_NAME)) {
+            fail(p, "SyntaxError", peek(p)->pos, "expected a name after %s",
+                 dsl_tok_name(kw->type));
+            dsl_node_free(n);
+            return NULL;
+        }
+        char *name = copy_text(p, advance(p));
+        if (!name || !push_kw(p, n, name, NULL)) {
+            if (!name) fail_nomem(p);
+            dsl_node_free(n);
+            return NULL;
+        }
+    } while (match(p, DSL_T_COMMA));
+    return finish(p, n);
+}
+
 static struct dsl_node *parse_simple(struct parser *p)
 {
     const struct dsl_token *tok = peek(p);
@@ -707,12 +733,15 @@ static struct dsl_node *parse_simple(struct parser *p)
         }
         return finish(p, n);
     }
+    case DSL_T_NONLOCAL:
+    case DSL_T_GLOBAL: return parse_scope_decl(p);
     case DSL_T_IF:
     case DSL_T_ELIF:
     case DSL_T_ELSE:
     case DSL_T_WHILE:
     case DSL_T_FOR:
     case DSL_T_DEF:
+    case DSL_T_CLASS:
         return fail(p, "SyntaxError", tok->pos, "invalid syntax: %s here needs its own line",
                     dsl_tok_name(tok->type));
     default: break;
@@ -867,6 +896,16 @@ error:
     return NULL;
 }
 
+/* The body's first statement, when it is a string literal: a docstring. */
+static struct dsl_value docstring_of(const struct dsl_node *body)
+{
+    const struct dsl_node *first = body->nkids ? body->kids[0] : NULL;
+    if (first && first->kind == DSL_N_EXPR && first->a->kind == DSL_N_CONST &&
+        first->a->value.kind == DSL_STR)
+        return dsl_value_retain(first->a->value);
+    return dsl_none();
+}
+
 /* def NAME '(' [param ['=' default] (',' ...)*] ')' ':' block. The docstring is the body's first
  * statement when that is a string literal. */
 static struct dsl_node *parse_def(struct parser *p)
@@ -917,10 +956,48 @@ static struct dsl_node *parse_def(struct parser *p)
     p->functions--;
     p->loops = loops;
     if (!n->b) goto error;
-    const struct dsl_node *first = n->b->nkids ? n->b->kids[0] : NULL;
-    if (first && first->kind == DSL_N_EXPR && first->a->kind == DSL_N_CONST &&
-        first->a->value.kind == DSL_STR)
-        n->value = dsl_value_retain(first->a->value);
+    n->value = docstring_of(n->b);
+    return finish(p, n);
+error:
+    dsl_node_free(n);
+    return NULL;
+}
+
+/* class NAME ['(' [base] ')'] ':' block. One base at most: single inheritance. */
+static struct dsl_node *parse_class(struct parser *p)
+{
+    const struct dsl_token *kw = advance(p);
+    if (!check(p, DSL_T_NAME))
+        return fail(p, "SyntaxError", peek(p)->pos, "expected a class name after 'class'");
+    const struct dsl_token *name = advance(p);
+    struct dsl_node *n = node(p, DSL_N_CLASS, name->pos);
+    if (!n) return NULL;
+    if (!(n->name = copy_text(p, name))) goto error;
+    if (match(p, DSL_T_LPAREN) && !check(p, DSL_T_RPAREN)) {
+        if (check(p, DSL_T_NAME) && peek2(p)->type == DSL_T_ASSIGN) {
+            fail(p, "SyntaxError", peek(p)->pos,
+                 "class keywords (metaclass=...) are not supported in the MiniTorch language");
+            goto error;
+        }
+        if (!(n->a = parse_expr(p))) goto error;
+        if (match(p, DSL_T_COMMA) && !check(p, DSL_T_RPAREN)) {
+            fail(p, "SyntaxError", peek(p)->pos,
+                 "multiple inheritance is not supported in the MiniTorch language: one base "
+                 "class at most");
+            goto error;
+        }
+        if (!expect(p, DSL_T_RPAREN, "')'")) goto error;
+    } else if (p->toks.t[p->i - 1].type == DSL_T_LPAREN && !expect(p, DSL_T_RPAREN, "')'")) {
+        goto error;
+    }
+    /* a class body is no function and no loop: return, break and continue are errors there */
+    int loops = p->loops, functions = p->functions;
+    p->loops = p->functions = 0;
+    n->b = parse_block(p, kw);
+    p->loops = loops;
+    p->functions = functions;
+    if (!n->b) goto error;
+    n->value = docstring_of(n->b);
     return finish(p, n);
 error:
     dsl_node_free(n);
@@ -994,6 +1071,7 @@ static bool parse_line(struct parser *p, struct dsl_node *block)
     case DSL_T_WHILE: s = parse_while(p); break;
     case DSL_T_FOR: s = parse_for(p); break;
     case DSL_T_DEF: s = parse_def(p); break;
+    case DSL_T_CLASS: s = parse_class(p); break;
     case DSL_T_MAGIC: s = parse_magic(p); break;
     case DSL_T_ELIF:
     case DSL_T_ELSE:

@@ -143,6 +143,7 @@ void dsl_session_reset(struct dsl_session *s)
     free(s->vars);
     s->vars = NULL;
     s->cap = s->count = 0;
+    dsl_gc_collect(); /* what only cycles kept alive, tensors among it, goes now too */
 }
 
 void dsl_session_free(struct dsl_session *s)
@@ -278,7 +279,11 @@ static void interp_init(struct dsl_interp *in, struct dsl_session *s, const stru
     in->out = out;
     in->src = src;
     in->src_len = len;
+    in->outer = dsl_running;
+    dsl_running = in;
 }
+
+struct dsl_interp *dsl_running;
 
 void dsl_interp_clear_tb(struct dsl_interp *in)
 {
@@ -314,6 +319,8 @@ static void interp_done(struct dsl_interp *in)
     dsl_value_release(in->retval);
     in->retval = dsl_none();
     dsl_interp_clear_tb(in);
+    dsl_running = in->outer;
+    if (!dsl_running) dsl_gc_maybe_collect();
 }
 
 /* ---- running ---------------------------------------------------------------------------- */

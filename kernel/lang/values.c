@@ -9,6 +9,7 @@
 #include "lang/values.h"
 
 #include "lang/ast.h"
+#include "lang/classes.h"
 #include "lang/library.h"
 
 #include <minitorch/minitorch.h>
@@ -58,6 +59,16 @@ static const struct {
                                   "docstring, shown by help(NAME)."},
     [DSL_OBJECT] = {"object", "object: something the engine made (a dataset, a model, an "
                               "optimizer); type() names it and help() describes it."},
+    [DSL_CELL] = {"cell", "cell: a variable shared by a function and the functions nested in "
+                          "it."},
+    [DSL_CLASS] = {"type", "type: a class, made by `class Name(Base):` with its methods in the "
+                           "indented body; calling it makes an instance and runs __init__."},
+    [DSL_INSTANCE] = {"instance", "An instance of a class made by `class`: its attributes are "
+                                  "set with self.name = value; its methods come from its "
+                                  "class and the classes it derives from."},
+    [DSL_SUPER] = {"super", "super: super() inside a method looks attributes up in the "
+                            "classes after the method's own class, bound to self: "
+                            "super().__init__()."},
 };
 static_assert(sizeof kinds / sizeof kinds[0] == DSL_KIND_COUNT, "one row per value kind");
 
@@ -73,56 +84,140 @@ const char *dsl_kind_doc(enum dsl_kind k)
 
 const char *dsl_type_doc(struct dsl_value v)
 {
+    if (v.kind == DSL_INSTANCE) {
+        const struct dsl_class *c = v.as.inst->cls.as.cls;
+        return c->doc ? c->doc : dsl_kind_doc(v.kind);
+    }
     return v.kind == DSL_OBJECT ? v.as.obj->cls->doc : dsl_kind_doc(v.kind);
 }
 
 const char *dsl_type_name(struct dsl_value v)
 {
     if (v.kind == DSL_OBJECT) return v.as.obj->cls->name;
+    if (v.kind == DSL_INSTANCE) return v.as.inst->cls.as.cls->name;
     if (v.kind == DSL_LIST && v.as.l->style == DSL_LIST_TUPLE) return "tuple";
     return dsl_kind_name(v.kind);
 }
 
-struct dsl_value dsl_value_retain(struct dsl_value v)
+/* The reference count of a heap value, or NULL (scalars, tensors, built-in classes). */
+size_t *dsl_value_refs(struct dsl_value v)
 {
     switch (v.kind) {
-    case DSL_STR: v.as.s->refs++; break;
-    case DSL_LIST: v.as.l->refs++; break;
-    case DSL_TENSOR: mt_tensor_retain(v.as.t); break;
-    case DSL_METHOD: v.as.m->refs++; break;
-    case DSL_FUNCTION: v.as.fn_user->refs++; break;
-    case DSL_OBJECT: v.as.obj->refs++; break;
-    default: break;
+    case DSL_STR: return &v.as.s->refs;
+    case DSL_LIST: return &v.as.l->refs;
+    case DSL_METHOD: return &v.as.m->refs;
+    case DSL_FUNCTION: return &v.as.fn_user->refs;
+    case DSL_OBJECT: return &v.as.obj->refs;
+    case DSL_CELL: return &v.as.cell->refs;
+    case DSL_CLASS: return v.as.cls->builtin ? NULL : &v.as.cls->refs;
+    case DSL_INSTANCE: return &v.as.inst->refs;
+    case DSL_SUPER: return &v.as.sup->refs;
+    default: return NULL;
     }
+}
+
+struct dsl_value dsl_value_retain(struct dsl_value v)
+{
+    if (v.kind == DSL_TENSOR) {
+        mt_tensor_retain(v.as.t);
+        return v;
+    }
+    size_t *refs = dsl_value_refs(v);
+    if (refs) ++*refs;
     return v;
+}
+
+/* The link a dying container is stacked by, or NULL for a value that holds no language values
+ * (freed at once). */
+static struct dsl_value *dead_link(struct dsl_value v)
+{
+    switch (v.kind) {
+    case DSL_LIST: return &v.as.l->dead;
+    case DSL_METHOD: return &v.as.m->dead;
+    case DSL_FUNCTION: return &v.as.fn_user->dead;
+    case DSL_CELL: return &v.as.cell->dead;
+    case DSL_CLASS: return &v.as.cls->dead;
+    case DSL_INSTANCE: return &v.as.inst->dead;
+    case DSL_SUPER: return &v.as.sup->dead;
+    default: return NULL;
+    }
 }
 
 /* Drops one reference of v; a container reaching zero goes on the stack *dead (through its own
  * `dead` field) instead of being freed here, so freeing never recurses. */
 static void drop(struct dsl_value v, struct dsl_value *dead)
 {
-    switch (v.kind) {
-    case DSL_STR:
-        if (--v.as.s->refs == 0) free(v.as.s);
-        break;
-    case DSL_TENSOR: mt_tensor_release(v.as.t); break;
+    if (v.kind == DSL_TENSOR) {
+        mt_tensor_release(v.as.t);
+        return;
+    }
+    size_t *refs = dsl_value_refs(v);
+    if (!refs || --*refs) return;
+    struct dsl_value *link = dead_link(v);
+    if (link) {
+        *link = *dead;
+        *dead = v;
+    } else if (v.kind == DSL_STR) {
+        free(v.as.s);
+    } else if (v.kind == DSL_OBJECT) { /* holds no language values: nothing to recurse into */
+        v.as.obj->cls->free(v.as.obj->state);
+        free(v.as.obj);
+    }
+}
+
+/* Calls fn on every slot holding a language value in container c. */
+static void for_each_slot(struct dsl_value c, void (*fn)(struct dsl_value *slot, void *arg),
+                          void *arg)
+{
+    switch (c.kind) {
     case DSL_LIST:
-        if (--v.as.l->refs == 0) v.as.l->dead = *dead, *dead = v;
+        for (size_t i = 0; i < c.as.l->len; i++) fn(&c.as.l->items[i], arg);
         break;
     case DSL_METHOD:
-        if (--v.as.m->refs == 0) v.as.m->dead = *dead, *dead = v;
+        fn(&c.as.m->self, arg);
+        fn(&c.as.m->func, arg);
         break;
-    case DSL_FUNCTION:
-        if (--v.as.fn_user->refs == 0) v.as.fn_user->dead = *dead, *dead = v;
+    case DSL_FUNCTION: {
+        struct dsl_function *f = c.as.fn_user;
+        for (size_t i = 0; f->defaults && i < f->def->nkw; i++) fn(&f->defaults[i], arg);
+        for (size_t i = 0; f->cells && i < f->nfree; i++) fn(&f->cells[i], arg);
+        fn(&f->owner, arg);
         break;
-    case DSL_OBJECT: /* holds no language values: freed at once, nothing to recurse into */
-        if (--v.as.obj->refs == 0) {
-            v.as.obj->cls->free(v.as.obj->state);
-            free(v.as.obj);
-        }
+    }
+    case DSL_CELL: fn(&c.as.cell->value, arg); break;
+    case DSL_CLASS:
+        fn(&c.as.cls->base, arg);
+        for (size_t i = 0; i < c.as.cls->attrs.len; i++) fn(&c.as.cls->attrs.items[i].value, arg);
+        break;
+    case DSL_INSTANCE:
+        fn(&c.as.inst->cls, arg);
+        for (size_t i = 0; i < c.as.inst->attrs.len; i++)
+            fn(&c.as.inst->attrs.items[i].value, arg);
+        break;
+    case DSL_SUPER:
+        fn(&c.as.sup->after, arg);
+        fn(&c.as.sup->self, arg);
         break;
     default: break;
     }
+}
+
+struct visit_arg {
+    void (*visit)(struct dsl_value held, void *arg);
+    void *arg;
+};
+
+static void visit_slot(struct dsl_value *slot, void *arg)
+{
+    const struct visit_arg *va = arg;
+    va->visit(*slot, va->arg);
+}
+
+void dsl_value_traverse(struct dsl_value v, void (*visit)(struct dsl_value held, void *arg),
+                        void *arg)
+{
+    struct visit_arg va = {visit, arg};
+    for_each_slot(v, visit_slot, &va);
 }
 
 /* Releases a held slot's value: it stops being a parent of it, then drops it. */
@@ -132,35 +227,148 @@ static void drop_held(struct dsl_value v, struct dsl_value *dead)
     drop(v, dead);
 }
 
+static void drop_slot(struct dsl_value *slot, void *dead)
+{
+    drop_held(*slot, dead);
+    *slot = dsl_none();
+}
+
+static void free_attrs(struct dsl_attrs *a)
+{
+    for (size_t i = 0; i < a->len; i++) free(a->items[i].name);
+    free(a->items);
+    *a = (struct dsl_attrs){0};
+}
+
+/* Frees the memory of container c, whose values were dropped already. */
+static void free_container(struct dsl_value c)
+{
+    switch (c.kind) {
+    case DSL_LIST:
+        dsl_gc_untrack(&c.as.l->gc);
+        free(c.as.l->items);
+        free(c.as.l);
+        break;
+    case DSL_METHOD:
+        dsl_gc_untrack(&c.as.m->gc);
+        free(c.as.m);
+        break;
+    case DSL_FUNCTION: {
+        struct dsl_function *f = c.as.fn_user;
+        dsl_gc_untrack(&f->gc);
+        free(f->defaults);
+        free(f->locals);
+        free(f->is_cell);
+        free(f->freevars);
+        free(f->cells);
+        free(f->globals);
+        dsl_prog_cache_free(f->progs);
+        dsl_code_release(f->code);
+        free(f);
+        break;
+    }
+    case DSL_CELL:
+        dsl_gc_untrack(&c.as.cell->gc);
+        free(c.as.cell);
+        break;
+    case DSL_CLASS:
+        dsl_gc_untrack(&c.as.cls->gc);
+        free_attrs(&c.as.cls->attrs);
+        free((char *)c.as.cls->name);
+        free(c.as.cls);
+        break;
+    case DSL_INSTANCE:
+        dsl_gc_untrack(&c.as.inst->gc);
+        free_attrs(&c.as.inst->attrs);
+        free(c.as.inst);
+        break;
+    case DSL_SUPER:
+        dsl_gc_untrack(&c.as.sup->gc);
+        free(c.as.sup);
+        break;
+    default: break;
+    }
+}
+
 void dsl_value_release(struct dsl_value v)
 {
     struct dsl_value dead = dsl_none();
     drop(v, &dead);
     while (dead.kind != DSL_NONE) {
         struct dsl_value c = dead;
-        if (c.kind == DSL_LIST) {
-            struct dsl_list *l = c.as.l;
-            dead = l->dead;
-            for (size_t i = 0; i < l->len; i++) drop_held(l->items[i], &dead);
-            free(l->items);
-            free(l);
-        } else if (c.kind == DSL_METHOD) {
-            struct dsl_method *m = c.as.m;
-            dead = m->dead;
-            drop_held(m->self, &dead);
-            free(m);
-        } else {
-            struct dsl_function *f = c.as.fn_user;
-            dead = f->dead;
-            for (size_t i = 0; f->defaults && i < f->def->nkw; i++)
-                drop_held(f->defaults[i], &dead);
-            free(f->defaults);
-            free(f->locals);
-            dsl_prog_cache_free(f->progs);
-            dsl_code_release(f->code);
-            free(f);
-        }
+        dead = *dead_link(c);
+        for_each_slot(c, drop_slot, &dead);
+        free_container(c);
     }
+}
+
+void dsl_value_clear(struct dsl_value c)
+{
+    struct dsl_value dead = dsl_none();
+    for_each_slot(c, drop_slot, &dead);
+    if (c.kind == DSL_LIST) c.as.l->len = 0;
+    if (c.kind == DSL_CELL) c.as.cell->bound = false;
+    while (dead.kind != DSL_NONE) {
+        struct dsl_value d = dead;
+        dead = *dead_link(d);
+        for_each_slot(d, drop_slot, &dead);
+        free_container(d);
+    }
+}
+
+/* ---- attributes ------------------------------------------------------------------------- */
+
+struct dsl_value *dsl_attrs_find(const struct dsl_attrs *a, const char *name)
+{
+    for (size_t i = 0; i < a->len; i++)
+        if (strcmp(a->items[i].name, name) == 0) return &a->items[i].value;
+    return NULL;
+}
+
+int dsl_attrs_set(struct dsl_attrs *a, const char *name, struct dsl_value v)
+{
+    struct dsl_value *slot = dsl_attrs_find(a, name);
+    if (slot) {
+        struct dsl_value old = *slot;
+        dsl_value_adopt(v);
+        *slot = v;
+        dsl_value_orphan(old);
+        dsl_value_release(old);
+        return DSL_V_OK;
+    }
+    if (a->len == a->cap) {
+        size_t cap = a->cap ? a->cap * 2 : 4;
+        struct dsl_attr *p = realloc(a->items, cap * sizeof *p);
+        if (!p) {
+            dsl_value_release(v);
+            return DSL_V_NOMEM;
+        }
+        a->items = p;
+        a->cap = cap;
+    }
+    char *copy = strdup(name);
+    if (!copy) {
+        dsl_value_release(v);
+        return DSL_V_NOMEM;
+    }
+    dsl_value_adopt(v);
+    a->items[a->len++] = (struct dsl_attr){copy, v};
+    return DSL_V_OK;
+}
+
+bool dsl_attrs_remove(struct dsl_attrs *a, const char *name)
+{
+    for (size_t i = 0; i < a->len; i++) {
+        if (strcmp(a->items[i].name, name) != 0) continue;
+        struct dsl_attr gone = a->items[i];
+        memmove(&a->items[i], &a->items[i + 1], (a->len - i - 1) * sizeof *a->items);
+        a->len--;
+        free(gone.name);
+        dsl_value_orphan(gone.value);
+        dsl_value_release(gone.value);
+        return true;
+    }
+    return false;
 }
 
 /* ---- cycle check ------------------------------------------------------------------------- */
@@ -243,13 +451,13 @@ int dsl_list_check_store(const struct dsl_list *l, struct dsl_value v)
 
 int dsl_method_value(const struct dsl_builtin *fn, struct dsl_value self, struct dsl_value *out)
 {
-    struct dsl_method *m = malloc(sizeof *m);
+    struct dsl_method *m = calloc(1, sizeof *m);
     if (!m) return DSL_V_NOMEM;
     m->refs = 1;
     m->fn = fn;
     m->self = dsl_value_retain(self);
-    m->dead = dsl_none();
     dsl_value_adopt(self);
+    dsl_gc_track(&m->gc, DSL_METHOD);
     out->kind = DSL_METHOD;
     out->as.m = m;
     return DSL_V_OK;
@@ -290,6 +498,7 @@ struct dsl_list *dsl_list_new(size_t cap)
         }
         l->cap = cap;
     }
+    dsl_gc_track(&l->gc, DSL_LIST);
     return l;
 }
 
@@ -354,7 +563,11 @@ bool dsl_value_truthy(struct dsl_value v)
         return v.as.t->size != 0;
     case DSL_METHOD:
     case DSL_FUNCTION:
-    case DSL_OBJECT: return true;
+    case DSL_OBJECT:
+    case DSL_CELL:
+    case DSL_CLASS:
+    case DSL_INSTANCE:
+    case DSL_SUPER: return true;
     case DSL_KIND_COUNT: break;
     }
     return false;
@@ -393,9 +606,14 @@ static bool equal_at(struct dsl_value a, struct dsl_value b, int level, bool *to
     case DSL_TENSOR: return a.as.t == b.as.t;
     case DSL_FUNCTION: return a.as.fn_user == b.as.fn_user;
     case DSL_OBJECT: return a.as.obj == b.as.obj;
+    case DSL_CELL: return a.as.cell == b.as.cell;
+    case DSL_CLASS: return a.as.cls == b.as.cls;
+    case DSL_INSTANCE: return a.as.inst == b.as.inst;
+    case DSL_SUPER: return a.as.sup == b.as.sup;
     case DSL_METHOD:
         /* bound to the same object: identity, as Python's `is` on self */
         if (a.as.m->fn != b.as.m->fn || a.as.m->self.kind != b.as.m->self.kind) return false;
+        if (!a.as.m->fn && a.as.m->func.as.fn_user != b.as.m->func.as.fn_user) return false;
         if (a.as.m->self.kind == DSL_LIST) return a.as.m->self.as.l == b.as.m->self.as.l;
         return equal_at(a.as.m->self, b.as.m->self, level + 1, too_deep);
     default: return false;
@@ -476,11 +694,26 @@ static int value_text(struct render_buf *b, struct dsl_value v, bool repr, bool 
     case DSL_BUILTIN: render_buf_printf(b, "<built-in function %s>", v.as.fn->name); break;
     case DSL_TENSOR: render_tensor_text(b, v.as.t); break;
     case DSL_METHOD:
-        render_buf_printf(b, "<bound method %s.%s>", dsl_type_name(v.as.m->self), v.as.m->fn->name);
+        if (v.as.m->is_static)
+            render_buf_printf(b, "<staticmethod(%s)>", v.as.m->func.as.fn_user->def->name);
+        else
+            render_buf_printf(b, "<bound method %s.%s>", dsl_type_name(v.as.m->self),
+                              v.as.m->fn ? v.as.m->fn->name : v.as.m->func.as.fn_user->def->name);
         break;
     case DSL_FUNCTION: dsl_function_signature(b, v.as.fn_user, "<function ", ">"); break;
     case DSL_OBJECT: {
         int st = v.as.obj->cls->repr(b, v.as.obj->state);
+        if (st != DSL_V_OK) return st;
+        break;
+    }
+    case DSL_CELL: render_buf_puts(b, "<cell>"); break;
+    case DSL_CLASS: /* a class made by `class` lives in the notebook's __main__, as Python says */
+        render_buf_printf(b, "<class '%s%s'>", v.as.cls->builtin ? "" : "__main__.",
+                          v.as.cls->name);
+        break;
+    case DSL_INSTANCE:
+    case DSL_SUPER: {
+        int st = dsl_instance_text(b, v, repr);
         if (st != DSL_V_OK) return st;
         break;
     }

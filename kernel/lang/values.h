@@ -57,6 +57,11 @@ enum dsl_kind {
     DSL_METHOD,   /* a tensor method bound to its tensor: x.sum */
     DSL_FUNCTION, /* a function defined with def */
     DSL_OBJECT,   /* an engine object (dataset, model, optimizer): struct dsl_object */
+    DSL_CELL,     /* a variable shared by a function and the functions nested in it (never a
+                   * value a program sees: frames and closures hold it) */
+    DSL_CLASS,    /* a class: made by `class`, or a built-in type (int, list, ...) */
+    DSL_INSTANCE, /* an instance of a class made by `class` */
+    DSL_SUPER,    /* what super() returns: attribute lookup past a class, bound to self */
     DSL_KIND_COUNT
 };
 
@@ -69,6 +74,7 @@ enum dsl_vstatus {
                            * DSL_MAX_LIST_DEPTH */
     DSL_V_CYCLE = -4,     /* ValueError: the store would put a list inside itself */
     DSL_V_CANCELLED = -5, /* KeyboardInterrupt: the cancel flag was seen (a long repr) */
+    DSL_V_RAISED = -6,    /* an error is pending on the running interp (a __repr__ failed) */
 };
 
 struct dsl_str {
@@ -99,6 +105,11 @@ struct dsl_prog_cache; /* lib/compile.c (freed through lang/library.h) */
 struct dsl_code;       /* ast.h */
 struct dsl_node;       /* ast.h */
 
+struct dsl_cell;
+struct dsl_class;
+struct dsl_instance;
+struct dsl_super;
+
 struct dsl_value {
     enum dsl_kind kind;
     union {
@@ -113,11 +124,27 @@ struct dsl_value {
         struct dsl_method *m;
         struct dsl_function *fn_user; /* DSL_FUNCTION */
         struct dsl_object *obj;       /* DSL_OBJECT */
+        struct dsl_cell *cell;        /* DSL_CELL */
+        struct dsl_class *cls;        /* DSL_CLASS */
+        struct dsl_instance *inst;    /* DSL_INSTANCE */
+        struct dsl_super *sup;        /* DSL_SUPER */
     } as;
+};
+
+/* Every container that can hold language values (lists, tuples, bound methods, functions,
+ * cells, classes, instances) is on one list, so that the cycle collector (dsl_gc_collect) can
+ * find reference cycles that counting alone never frees: `self.me = self`, a nested function
+ * that calls itself, a class whose methods name it. */
+struct dsl_gc {
+    struct dsl_gc *prev, *next; /* NULL: not tracked (a built-in type, which lives forever) */
+    size_t gc_refs;             /* during a collection: references from outside the list */
+    unsigned char kind;         /* the container's enum dsl_kind */
+    unsigned char state;        /* during a collection */
 };
 
 struct dsl_list {
     size_t refs;
+    struct dsl_gc gc;
     size_t parents; /* container slots (list items, defaults, bound methods) holding it */
     size_t len, cap;
     enum dsl_list_style style; /* how repr shows it; a tuple is never mutated */
@@ -126,24 +153,44 @@ struct dsl_list {
     struct dsl_value dead;     /* while being freed: the next container to free */
 };
 
-/* A method bound to the value it was looked up on. */
+/* A method bound to the value it was looked up on: a builtin row (a tensor's or a list's
+ * method) or a user function (a method of a class, bound to its instance). With `is_static`
+ * it is a staticmethod wrapper instead: looking it up on a class or an instance gives the
+ * function itself, unbound. */
 struct dsl_method {
     size_t refs;
-    const struct dsl_builtin *fn; /* the method's row (lib/tensor_methods.c, list.c) */
+    struct dsl_gc gc;
+    const struct dsl_builtin *fn; /* the method's row (lib/tensor_methods.c, list.c), or NULL */
+    struct dsl_value func;        /* when fn is NULL: the user function (owned) */
     struct dsl_value self;        /* owned reference (a list's parents count it) */
+    bool is_static;               /* a staticmethod wrapper (self is none) */
     struct dsl_value dead;        /* while being freed: the next container to free */
 };
 
 /* A function made by `def`. Parameters and body are the DEF node's (inside `code`); `locals`
- * are the names the body assigns (parameters first), which are local to a call, as in Python. */
+ * are the names the body assigns (parameters first), which are local to a call, as in Python.
+ *
+ * Closures, as Python's: a local that a function nested in this one reads (`is_cell`) lives in
+ * a cell, made when the call starts, so that both functions see every assignment to it; the
+ * nested function holds the cells of the names it reads from enclosing functions (`freevars`,
+ * `cells`), taken when its def runs. `nonlocal x` makes x one of those; `global x` makes x a
+ * session variable although the body assigns it. */
 struct dsl_function {
     size_t refs;
+    struct dsl_gc gc;
     struct dsl_code *code;      /* owned reference: the cell the def was in */
     const struct dsl_node *def; /* the DSL_N_DEF node inside code->ast */
     struct dsl_value *defaults; /* def->nkw slots, owned (a list's parents count them); none
                                  * where a parameter has none */
     const char **locals;        /* names borrowed from the AST; params are the first nkw */
     size_t nlocals;
+    bool *is_cell;              /* nlocals flags: the local lives in a cell */
+    const char **freevars;      /* names borrowed from the AST */
+    struct dsl_value *cells;    /* nfree owned DSL_CELL values, one per free variable */
+    size_t nfree;
+    const char **globals; /* names the body declares `global` (borrowed from the AST) */
+    size_t nglobals;
+    struct dsl_value owner; /* DSL_CLASS whose body defined it (zero-argument super()), or none */
     struct dsl_prog_cache *progs; /* owned: its compiled programs for map/zip/reduce
                                    * (lib/compile.c), or NULL */
     struct dsl_value dead;        /* while being freed: the next container to free */
@@ -175,6 +222,93 @@ struct dsl_object {
     const struct dsl_object_class *cls;
     void *state; /* owned: cls->free releases it */
 };
+/* Attributes: names and values in the order they were first set, as a Python __dict__ keeps
+ * them (a Module's parameters come out in that order). Classes and instances have few, so a
+ * scan beats hashing. */
+struct dsl_attr {
+    char *name;             /* owned */
+    struct dsl_value value; /* owned reference */
+};
+struct dsl_attrs {
+    struct dsl_attr *items;
+    size_t len, cap;
+};
+/* The slot of name, or NULL. */
+struct dsl_value *dsl_attrs_find(const struct dsl_attrs *a, const char *name);
+/* Binds name to v (owned; released on failure): DSL_V_OK or DSL_V_NOMEM. */
+int dsl_attrs_set(struct dsl_attrs *a, const char *name, struct dsl_value v);
+/* Removes name: true when it was there. */
+bool dsl_attrs_remove(struct dsl_attrs *a, const char *name);
+
+/* A variable shared between a call and the functions nested in it (see struct dsl_function). */
+struct dsl_cell {
+    size_t refs;
+    struct dsl_gc gc;
+    bool bound;             /* assigned yet */
+    struct dsl_value value; /* owned; none while unbound */
+    struct dsl_value dead;
+};
+
+/* A class. A `class` statement makes one (name, base, the attributes its body bound); the
+ * built-in types (int, list, ...) are static ones whose instances are values of `type_kind`,
+ * called through their constructor row `ctor`. A built-in class of the library (Module,
+ * Parameter, SGD) adds `methods`: builtin rows run with args.self = the instance, found after
+ * the attributes, so a subclass overrides them as in Python. */
+struct dsl_class {
+    size_t refs;
+    struct dsl_gc gc;
+    const char *name;              /* owned (a copy) unless `builtin` */
+    struct dsl_value base;         /* DSL_CLASS, or none: object */
+    struct dsl_attrs attrs;        /* methods, class variables, __doc__ */
+    const struct dsl_builtin *ctor; /* built-in types: what calling the class runs */
+    const struct dsl_builtin *methods; /* NULL-name-terminated rows, or NULL */
+    const char *doc;               /* built-in classes: help() text */
+    enum dsl_kind type_kind;       /* the kind of its instances: DSL_INSTANCE for `class` */
+    bool builtin;                  /* static: never freed, never collected */
+    struct dsl_value dead;
+};
+
+/* An instance of a class made by `class` (or of a library class). */
+struct dsl_instance {
+    size_t refs;
+    struct dsl_gc gc;
+    struct dsl_value cls;   /* DSL_CLASS, owned */
+    struct dsl_attrs attrs; /* self.name = value */
+    struct dsl_value dead;
+};
+
+/* super(): attributes are looked up in the classes after `after` in self's class chain and bound
+ * to self. */
+struct dsl_super {
+    size_t refs;
+    struct dsl_gc gc;
+    struct dsl_value after; /* DSL_CLASS, owned */
+    struct dsl_value self;  /* owned */
+    struct dsl_value dead;
+};
+
+/* ---- the cycle collector (gc.c) ---------------------------------------------------------- */
+
+/* Puts a new container (refs == 1) on the collector's list; dsl_value_release takes it off. */
+void dsl_gc_track(struct dsl_gc *g, enum dsl_kind kind);
+void dsl_gc_untrack(struct dsl_gc *g);
+/* Frees every container that only reference cycles keep alive. Any container may be held by C
+ * code at the time (a reference the collector cannot see counts as one from outside), so it is
+ * safe wherever a value could be released. Returns how many it freed. */
+size_t dsl_gc_collect(void);
+/* Collects when enough containers were made since the last collection for it to pay: cheap
+ * to call often (the evaluator calls it at loop iterations and after every cell). */
+void dsl_gc_maybe_collect(void);
+/* The reference count of a heap value, or NULL (scalars, tensors, built-in classes). */
+size_t *dsl_value_refs(struct dsl_value v);
+/* Drops every value container c holds, leaving it empty but valid (how the collector breaks
+ * a cycle). */
+void dsl_value_clear(struct dsl_value c);
+/* Calls visit on every value container v holds (lists' items, a function's defaults and
+ * cells, an instance's class and attributes...). */
+void dsl_value_traverse(struct dsl_value v, void (*visit)(struct dsl_value held, void *arg),
+                        void *arg);
+
 /* A new object value owning state (freed with cls->free on failure too): 0 or DSL_V_NOMEM. */
 int dsl_object_value(const struct dsl_object_class *cls, void *state, struct dsl_value *out);
 

@@ -10,6 +10,7 @@
 
 #include "lib/compile.h"
 
+#include "lang/classes.h"
 #include "lang/interp.h"
 #include "lang/lexer.h"
 #include "lib/magics.h"
@@ -719,12 +720,6 @@ static int bi_cuda_available(struct dsl_interp *in, const struct dsl_args *a, st
     return 0;
 }
 
-static int bi_type(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
-{
-    const char *name = dsl_type_name(a->slot[0]);
-    return make_str(in, name, strlen(name), ret);
-}
-
 static int bi_range(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
     int64_t x[3] = {0, 0, 1};
@@ -896,6 +891,11 @@ const struct dsl_builtin dsl_builtins[] = {
      "at the top, shaded from white (the smallest value) to blue (the largest), the values "
      "written in when there are at most 64. A chart like plot's (%plot_renderer chooses its "
      "format). Returns none."},
+    {"getattr", "getattr(obj, name, default)", 2, 3, NULL, dsl_bi_getattr,
+     "obj's attribute called name (a string): getattr(m, \"weights\") is m.weights; with a "
+     "default, that instead of an AttributeError."},
+    {"hasattr", "hasattr(obj, name)", 2, 2, NULL, dsl_bi_hasattr,
+     "Whether obj has an attribute called name (a string)."},
     {"help", "help(x)", 0, 1, NULL, bi_help,
      "Shows the documentation of a builtin (help(print)) or of a value's type; without an "
      "argument lists every builtin."},
@@ -905,6 +905,11 @@ const struct dsl_builtin dsl_builtins[] = {
      "frontend cannot answer input requests."},
     {"int", "int(x=0)", 0, 1, NULL, bi_int,
      "Converts a number (truncating toward zero) or a decimal string to a 64-bit integer."},
+    {"isinstance", "isinstance(obj, cls)", 2, 2, NULL, dsl_bi_isinstance,
+     "Whether obj is an instance of class cls or of a class derived from it; cls may be a "
+     "tuple of classes: isinstance(x, (int, float))."},
+    {"issubclass", "issubclass(cls, base)", 2, 2, NULL, dsl_bi_issubclass,
+     "Whether class cls is base or derives from it; base may be a tuple of classes."},
     {"len", "len(x)", 1, 1, NULL, bi_len,
      "The number of items of a list or range, of characters of a string, or the size of a "
      "tensor's first dimension (as PyTorch: len(zeros(3, 4)) is 3)."},
@@ -969,6 +974,8 @@ const struct dsl_builtin dsl_builtins[] = {
      "scientific notation on or off (none: chosen per tensor). profile=\"full\" shows every "
      "element (threshold=inf), \"short\" 2 decimals and 2 edge items, \"default\" restores "
      "the defaults. Returns none."},
+    {"setattr", "setattr(obj, name, value)", 3, 3, NULL, dsl_bi_setattr,
+     "Sets obj's attribute called name (a string): setattr(m, \"w\", v) is m.w = v."},
     {"sgd", "sgd(params, rate=1.0)", 1, 2, sgd_params, dsl_bi_sgd,
      "MiniTorch's SGD optimizer over a list of tensors that require grad (model.parameters()): "
      "opt.zero_grad() clears their gradients, opt.step() sets p = p - rate * p.grad in place."},
@@ -980,11 +987,17 @@ const struct dsl_builtin dsl_builtins[] = {
     {"sqrt", "sqrt(x)", 1, 1, x_params, dsl_bi_sqrt,
      "The square root: a float for a number (nan below 0, as on tensors), the tensor op for a "
      "tensor."},
+    {"staticmethod", "staticmethod(fn)", 1, 1, NULL, dsl_bi_staticmethod,
+     "Marks a function in a class body as a static method: called through the class or an "
+     "instance without self. Usually written @staticmethod above the def."},
     {"str", "str(x=\"\")", 0, 1, NULL, bi_str, "The text print shows for x, as a string."},
     {"sum", "sum(iterable, start=0)", 1, 2, sum_params, bi_sum,
      "The sum of start and the items of a list or range."},
     {"tanh", "tanh(x)", 1, 1, x_params, dsl_bi_tanh,
      "The hyperbolic tangent: a float for a number, the tensor op for a tensor."},
+    {"super", "super(cls=..., obj=...)", 0, 2, NULL, dsl_bi_super,
+     "Inside a method: the classes after this method's class, bound to self, so that "
+     "super().__init__() runs the base class's __init__ on self."},
     {"tensor", "tensor(data, requires_grad=false, backend=none)", 1, 1, tensor_params,
      dsl_bi_tensor,
      "A float32 tensor holding a number or a nested list of numbers: tensor([[1, 2], [3, 4]]) "
@@ -1018,10 +1031,10 @@ const struct dsl_builtin dsl_builtins[] = {
     {"tuple", "tuple(iterable=())", 0, 1, NULL, bi_tuple,
      "A tuple of the items of a list, tuple, range or string: tuple([1, 2]) is (1, 2). "
      "Tuples are lists that cannot change, written (a, b), (a,) or ()."},
-    {"type", "type(x)", 1, 1, NULL, bi_type,
-     "The name of x's type as a string: \"int\", \"float\", \"str\", \"bool\", \"none\", "
-     "\"list\", \"tuple\", \"range\", \"builtin_function\", \"tensor\", "
-     "\"method\" or \"function\" (made by def)."},
+    {"type", "type(x)", 1, 1, NULL, dsl_bi_type,
+     "The class of x: type(1) is int, type(x).__name__ its name, type(m) the class m was made "
+     "from. The built-in types (int, float, str, bool, list, tuple, range, NoneType, function, "
+     "tensor) are classes too."},
     {"update_display", "update_display(value, display_id)", 1, 2, display_params, bi_update_display,
      "Replaces the output shown earlier by display(..., display_id=ID) with value; "
      "display_id is required."},

@@ -267,12 +267,12 @@ static void test_conversions(void)
     CHECK_STR(eval1("round(2.675, 2)"), "2.67");
     CHECK_STR(eval1("round(1234, -2)"), "1200");
     CHECK_STR(eval1("round(1250, -2)"), "1200");
-    CHECK_STR(eval1("type(1)"), "'int'");
-    CHECK_STR(eval1("type(1.0)"), "'float'");
-    CHECK_STR(eval1("type('a')"), "'str'");
-    CHECK_STR(eval1("type(none)"), "'none'");
-    CHECK_STR(eval1("type([])"), "'list'");
-    CHECK_STR(eval1("type(print)"), "'builtin_function'");
+    CHECK_STR(eval1("type(1)"), "<class 'int'>");
+    CHECK_STR(eval1("type(1.0)"), "<class 'float'>");
+    CHECK_STR(eval1("type('a')"), "<class 'str'>");
+    CHECK_STR(eval1("type(none)"), "<class 'NoneType'>");
+    CHECK_STR(eval1("type([])"), "<class 'list'>");
+    CHECK_STR(eval1("type(print)"), "<class 'builtin_function_or_method'>");
     CHECK_STR(eval1("print"), "<built-in function print>");
     CHECK_STR(eval1("list('ab')"), "['a', 'b']");
     CHECK_STR(eval1("list()"), "[]");

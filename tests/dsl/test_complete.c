@@ -251,7 +251,7 @@ static void test_complete_call_keywords(void)
     COMPLETES(s, "f(1, \"(\", be", 10, "beta=");
     COMPLETES(s, "f(1,  # g(\n  be", 13, "beta=");
     COMPLETES(s, "f(t[0, be", 7, "");
-    COMPLETES(s, "print(f(1, 2), f(2), se", 21, "seed sep= set_printoptions");
+    COMPLETES(s, "print(f(1, 2), f(2), se", 21, "seed sep= set_printoptions setattr");
     /* after the call closed, no keywords */
     COMPLETES(s, "f(1) + be", 7, "");
     dsl_session_free(s);

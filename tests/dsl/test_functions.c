@@ -25,7 +25,7 @@ static void test_def_and_return(void)
               "5");
     CHECK_STR(eval1("def f(x):\n    return x\nf"), "<function f(x)>");
     CHECK_STR(eval1("def f(x, y=2):\n    return x\n[type(f), f]"),
-              "['function', <function f(x, y=...)>]");
+              "[<class 'function'>, <function f(x, y=...)>]");
     /* functions are values: passed, stored, compared by identity */
     CHECK_STR(eval1("def twice(g, x):\n    return g(g(x))\ndef inc(x):\n    return x + 1\n"
                     "h = inc\n[twice(inc, 0), twice(h, 5), h == inc]"),

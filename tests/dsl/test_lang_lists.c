@@ -65,7 +65,7 @@ static void test_sharing(void)
     CHECK_STR(eval1("a = [0]\na += 5"), "<TypeError: 'int' object is not iterable>");
     /* a shape (a tuple) += makes a new tuple, and takes only a tuple, as in Python */
     CHECK_STR(eval1("s = zeros(2, 3).shape\nt = s\ns += (4,)\n[s, t, type(s)]"),
-              "[(2, 3, 4), (2, 3), 'tuple']");
+              "[(2, 3, 4), (2, 3), <class 'tuple'>]");
     CHECK_STR(eval1("s = (2, 3)\ns += [4]"),
               "<TypeError: can only concatenate tuple (not \"list\") to tuple>");
 }
@@ -105,7 +105,7 @@ static void test_methods(void)
     dsl_session_free(s);
     /* methods are values with Python's errors */
     CHECK_STR(eval1("xs = []\n[xs.append, type(xs.append)]"),
-              "[<bound method list.append>, 'method']");
+              "[<bound method list.append>, <class 'method'>]");
     CHECK_STR(eval1("xs = []\nf = xs.append\nf(1)\nf(2)\nxs"), "[1, 2]");
     CHECK_STR(eval1("[].apend(1)"),
               "<AttributeError: 'list' object has no attribute 'apend', did you mean 'append'?>");

@@ -9,7 +9,7 @@ print(round(2.5), round(3.5), round(-0.5), round(1.2345, 2), round(7))
 print(str(1.0), float("1.5"), int("42"), int(-2.7), int(3.9), float(2), bool(""), bool([0]))
 # expect: 1.0 1.5 42 -2 3 2.0 False True
 print(type(1), type(1.5), type("a"), type([]), type(none), type(true), type(ones(1)), type(len))
-# expect: int float str list none bool tensor builtin_function
+# expect: <class 'int'> <class 'float'> <class 'str'> <class 'list'> <class 'NoneType'> <class 'bool'> <class 'tensor'> <class 'builtin_function_or_method'>
 print(repr("it's"), repr(1.0), str("a"), sum([1, 2, 3]), sum(range(5), 10), sum([0.5, 0.25]))
 # expect: "it's" 1.0 a 6 20 0.75
 print(list("abc"), list(range(3)), float("inf"), float("-inf"), float("nan"))

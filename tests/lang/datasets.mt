@@ -18,6 +18,6 @@ print(dataset("spiral", 5).X)
 # expect:         [ 0.3346, -0.7390],
 # expect:         [-0.9820,  0.2686]], shape=(4, 2), backend=fast)
 print(type(ds), ds.n, ds.name, ds.X.shape)
-# expect: dataset 5 xor (5, 2)
+# expect: <class 'dataset'> 5 xor (5, 2)
 dataset("circle", 0)
 # expect-error: ValueError: a circle dataset has 1 to 100000000 points, not 0

@@ -28,7 +28,7 @@ print(histogram([0, 1, 1, 5, 2]))
 
 stack = []
 for token in [1, 2, "+", 4, "*"]:
-    if type(token) == "str":
+    if type(token) == str:
         b = stack.pop()
         a = stack.pop()
         stack.append(a + b if token == "+" else a * b)

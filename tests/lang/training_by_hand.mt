@@ -20,4 +20,4 @@ correct = ((m(X).view(50) > 0.5) == y).sum()[0]
 print(total < first / 4, correct >= 46)
 # expect: True True
 print(type(m), type(opt), len(m.parameters()))
-# expect: model sgd 6
+# expect: <class 'model'> <class 'sgd'> 6

@@ -1,0 +1,82 @@
+/* classes.h — classes, instances and super(), and the built-in types as classes (internal to
+ * kernel/lang).
+ *
+ * As in Python: `class Name(Base):` runs its body once, binding the names it assigns (methods,
+ * class variables) as the class's attributes; calling the class makes an instance and runs
+ * __init__ on it. Reading obj.name looks in the instance's attributes, then in its class and
+ * the classes that class derives from (single inheritance, so that chain is the MRO); a
+ * function found in a class comes back bound to the instance, a staticmethod unbound. A method
+ * knows the class whose body defined it, which is what a zero-argument super() starts after.
+ * The special methods the language calls are __init__, __call__, __repr__ and __str__.
+ *
+ * The built-in types (int, float, str, bool, list, tuple, range, NoneType, function, ...) are
+ * classes too, so that type(x) is a class, `isinstance(x, list)` and `type(x).__name__` work,
+ * and calling `int`, `list` or `str` converts as before (their constructor rows). A class of the
+ * library (minitorch.Module, Parameter, SGD) is a class with builtin rows as methods. */
+#ifndef KERNEL_LANG_CLASSES_H
+#define KERNEL_LANG_CLASSES_H
+
+#include "lang/interp.h"
+#include "lang/native.h"
+
+/* The class of v: type(v) (borrowed: a built-in type is static, an instance holds its class). */
+struct dsl_value dsl_type_of(struct dsl_value v);
+/* The built-in type a builtin row constructs ("int", "list", ...) as a class value (static),
+ * or none when fn is no type's constructor. */
+struct dsl_value dsl_builtin_type(const struct dsl_builtin *fn);
+/* A library class: name, doc, base (a class or none) and its method rows (the array ends with a
+ * row whose name is NULL). Static, made once: 0 or -1 after raising MemoryError. */
+struct dsl_class *dsl_library_class(const char *name, const char *doc, struct dsl_value base,
+                                    const struct dsl_builtin *methods);
+
+/* A new class `name` deriving from base (borrowed; none for object): 0 with the class in *out,
+ * or -1 after raising (TypeError: a base that cannot be derived from). */
+int dsl_class_new(struct dsl_interp *in, const char *name, struct dsl_value base,
+                  struct dsl_value *out);
+/* Marks the functions the class body bound as defined by cls (what super() needs). */
+void dsl_class_adopt_methods(struct dsl_value cls);
+
+/* obj.name, where obj is a class, an instance or a super object: 0 with a new value in *out, or
+ * -1 after raising AttributeError (with a did-you-mean). */
+int dsl_object_getattr(struct dsl_interp *in, struct dsl_value obj, const char *name,
+                       struct dsl_value *out);
+/* obj.name = v (v borrowed) on a class or an instance: 0 or -1. */
+int dsl_object_setattr(struct dsl_interp *in, struct dsl_value obj, const char *name,
+                       struct dsl_value v);
+/* del obj.name: 0 or -1 (AttributeError). */
+int dsl_object_delattr(struct dsl_interp *in, struct dsl_value obj, const char *name);
+
+/* The attribute `name` found on inst's class chain without binding it (borrowed): a user
+ * function or a builtin row (as DSL_BUILTIN) that takes self first, for calling inst.name(...)
+ * without making a bound method. False when the instance's own attribute or no method has the
+ * name, or it is no plain method (a staticmethod, a class variable). */
+bool dsl_instance_method(struct dsl_value inst, const char *name, struct dsl_value *fn);
+
+/* Calls a class: a built-in type's constructor, or a new instance with __init__ run on it. */
+int dsl_class_call(struct dsl_interp *in, struct dsl_value cls, const struct dsl_value *pos,
+                   size_t npos, char *const *kwnames, const struct dsl_value *kwvals, size_t nkw,
+                   struct dsl_value *out);
+/* Calls an instance: its class's __call__. */
+int dsl_instance_call(struct dsl_interp *in, struct dsl_value inst, const struct dsl_value *pos,
+                      size_t npos, char *const *kwnames, const struct dsl_value *kwvals,
+                      size_t nkw, struct dsl_value *out);
+
+/* Whether v is an instance of class c or of a class deriving from it. */
+bool dsl_isinstance(struct dsl_value v, const struct dsl_class *c);
+
+/* The text of an instance (its class's __repr__ or __str__, else Python's default) or of a
+ * super object: a dsl_vstatus (DSL_V_RAISED when __repr__ raised on dsl_running). */
+int dsl_instance_text(struct render_buf *b, struct dsl_value v, bool repr);
+
+/* Builtins on classes, rows of the library's table: isinstance, issubclass, type, super,
+ * staticmethod, getattr, setattr, hasattr. */
+int dsl_bi_isinstance(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
+int dsl_bi_issubclass(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
+int dsl_bi_type(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
+int dsl_bi_super(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
+int dsl_bi_staticmethod(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
+int dsl_bi_getattr(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
+int dsl_bi_setattr(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
+int dsl_bi_hasattr(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
+
+#endif
