@@ -142,6 +142,13 @@ struct dsl_value dsl_builtin_type(const struct dsl_builtin *fn)
     return dsl_none();
 }
 
+struct dsl_value dsl_builtin_class(const char *name)
+{
+    types_init();
+    if (strcmp(name, "object") == 0) return class_value(&types[T_OBJECT]);
+    return dsl_none();
+}
+
 /* ---- classes ---------------------------------------------------------------------------- */
 
 int dsl_class_new(struct dsl_interp *in, const char *name, struct dsl_value base,
@@ -182,7 +189,11 @@ void dsl_class_adopt_methods(struct dsl_value cls)
         struct dsl_value v = a->items[i].value;
         if (v.kind == DSL_METHOD && v.as.m->is_static) v = v.as.m->func;
         if (v.kind != DSL_FUNCTION || v.as.fn_user->owner.kind != DSL_NONE) continue;
-        v.as.fn_user->owner = dsl_value_retain(cls);
+        struct dsl_function *f = v.as.fn_user;
+        f->owner = dsl_value_retain(cls);
+        size_t n = strlen(cls.as.cls->name) + strlen(f->def->name) + 2;
+        f->qualname = malloc(n);
+        if (f->qualname) snprintf(f->qualname, n, "%s.%s", cls.as.cls->name, f->def->name);
     }
 }
 
@@ -556,10 +567,10 @@ int dsl_bi_type(struct dsl_interp *in, const struct dsl_args *a, struct dsl_valu
 static int frame_self(struct dsl_interp *in, struct dsl_value *self, struct dsl_value *owner)
 {
     const struct dsl_frame *f = in->frame;
-    if (!f || f->fn->owner.kind != DSL_CLASS)
-        return dsl_raise(in, "RuntimeError", "super(): __class__ cell not found");
-    if (f->fn->def->nkw == 0 || !f->bound[0])
+    if (!f || f->fn->def->nkw == 0 || !f->bound[0])
         return dsl_raise(in, "RuntimeError", "super(): no arguments");
+    if (f->fn->owner.kind != DSL_CLASS)
+        return dsl_raise(in, "RuntimeError", "super(): __class__ cell not found");
     struct dsl_value v = f->vals[0];
     if (f->fn->is_cell[0]) {
         if (!v.as.cell->bound) return dsl_raise(in, "RuntimeError", "super(): arg[0] deleted");

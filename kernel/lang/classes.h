@@ -24,6 +24,8 @@ struct dsl_value dsl_type_of(struct dsl_value v);
 /* The built-in type a builtin row constructs ("int", "list", ...) as a class value (static),
  * or none when fn is no type's constructor. */
 struct dsl_value dsl_builtin_type(const struct dsl_builtin *fn);
+/* The built-in class a name without a builtin row names (object), or none. */
+struct dsl_value dsl_builtin_class(const char *name);
 /* A library class: name, doc, base (a class or none) and its method rows (the array ends with a
  * row whose name is NULL). Static, made once: 0 or -1 after raising MemoryError. */
 struct dsl_class *dsl_library_class(const char *name, const char *doc, struct dsl_value base,

@@ -249,6 +249,8 @@ static int eval_name(struct dsl_interp *in, const struct dsl_node *n, struct dsl
         out->as.fn = fn;
         return 0;
     }
+    *out = dsl_builtin_class(n->name);
+    if (out->kind != DSL_NONE) return 0;
     const char *hint = NULL;
     size_t best = 3; /* a local within edit distance 2 first, as it is the nearer scope */
     for (size_t i = 0; in->frame && i < in->frame->fn->nlocals; i++) {
@@ -435,10 +437,11 @@ static int bind_params(struct dsl_interp *in, const struct dsl_function *f,
                        const struct dsl_value *kwvals, size_t nkw, struct dsl_frame *frame)
 {
     const struct dsl_node *def = f->def;
+    const char *f_name = f->qualname ? f->qualname : def->name;
     size_t np = def->nkw;
     if (npos > np)
         return dsl_raise(in, "TypeError", "%s() takes %zu positional argument%s but %zu %s given",
-                         def->name, np, np == 1 ? "" : "s", npos, npos == 1 ? "was" : "were");
+                         f_name, np, np == 1 ? "" : "s", npos, npos == 1 ? "was" : "were");
     for (size_t i = 0; i < npos; i++) {
         frame->vals[i] = dsl_value_retain(pos[i]);
         frame->bound[i] = true;
@@ -448,10 +451,10 @@ static int bind_params(struct dsl_interp *in, const struct dsl_function *f,
         while (i < np && strcmp(def->kwnames[i], kwnames[k]) != 0) i++;
         if (i == np)
             return dsl_raise(in, "TypeError", "%s() got an unexpected keyword argument '%s'",
-                             def->name, kwnames[k]);
+                             f_name, kwnames[k]);
         if (frame->bound[i])
             return dsl_raise(in, "TypeError", "%s() got multiple values for argument '%s'",
-                             def->name, kwnames[k]);
+                             f_name, kwnames[k]);
         frame->vals[i] = dsl_value_retain(kwvals[k]);
         frame->bound[i] = true;
     }
@@ -470,7 +473,7 @@ static int bind_params(struct dsl_interp *in, const struct dsl_function *f,
     }
     int r = 0;
     if (missing)
-        r = dsl_raise(in, "TypeError", "%s() missing %zu required argument%s: %s", def->name,
+        r = dsl_raise(in, "TypeError", "%s() missing %zu required argument%s: %s", f_name,
                       missing, missing == 1 ? "" : "s", render_buf_str(&names));
     render_buf_free(&names);
     return r;
@@ -1344,9 +1347,6 @@ static int analyse_function(struct dsl_interp *in, struct dsl_function *f, const
     f->nlocals = sc.locals.n;
     f->locals = sc.locals.v;
     sc.locals.v = NULL;
-    f->globals = sc.globals.v;
-    f->nglobals = sc.globals.n;
-    sc.globals.v = NULL;
     f->is_cell = calloc(f->nlocals + 1, sizeof *f->is_cell);
     if (!f->is_cell) {
         dsl_raise_status(in, DSL_V_NOMEM);

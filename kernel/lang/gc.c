@@ -155,6 +155,8 @@ size_t dsl_gc_collect(void)
     return freed;
 }
 
+size_t dsl_gc_tracked(void) { return tracked; }
+
 void dsl_gc_maybe_collect(void)
 {
     /* a collection walks every container: paying for it only when the containers made since

@@ -259,9 +259,9 @@ static void free_container(struct dsl_value c)
         free(f->defaults);
         free(f->locals);
         free(f->is_cell);
+        free(f->qualname);
         free(f->freevars);
         free(f->cells);
-        free(f->globals);
         dsl_prog_cache_free(f->progs);
         dsl_code_release(f->code);
         free(f);

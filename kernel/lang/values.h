@@ -173,8 +173,8 @@ struct dsl_method {
  * Closures, as Python's: a local that a function nested in this one reads (`is_cell`) lives in
  * a cell, made when the call starts, so that both functions see every assignment to it; the
  * nested function holds the cells of the names it reads from enclosing functions (`freevars`,
- * `cells`), taken when its def runs. `nonlocal x` makes x one of those; `global x` makes x a
- * session variable although the body assigns it. */
+ * `cells`), taken when its def runs. `nonlocal x` makes x one of those; `global x` keeps x out of
+ * the locals, so that it stays a session variable although the body assigns it. */
 struct dsl_function {
     size_t refs;
     struct dsl_gc gc;
@@ -188,9 +188,8 @@ struct dsl_function {
     const char **freevars;      /* names borrowed from the AST */
     struct dsl_value *cells;    /* nfree owned DSL_CELL values, one per free variable */
     size_t nfree;
-    const char **globals; /* names the body declares `global` (borrowed from the AST) */
-    size_t nglobals;
     struct dsl_value owner; /* DSL_CLASS whose body defined it (zero-argument super()), or none */
+    char *qualname;         /* "Class.method" for a method (what errors name it), or NULL */
     struct dsl_prog_cache *progs; /* owned: its compiled programs for map/zip/reduce
                                    * (lib/compile.c), or NULL */
     struct dsl_value dead;        /* while being freed: the next container to free */
@@ -296,6 +295,8 @@ void dsl_gc_untrack(struct dsl_gc *g);
  * code at the time (a reference the collector cannot see counts as one from outside), so it is
  * safe wherever a value could be released. Returns how many it freed. */
 size_t dsl_gc_collect(void);
+/* How many containers are alive now (on the collector's list). */
+size_t dsl_gc_tracked(void);
 /* Collects when enough containers were made since the last collection for it to pay: cheap
  * to call often (the evaluator calls it at loop iterations and after every cell). */
 void dsl_gc_maybe_collect(void);
