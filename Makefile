@@ -143,7 +143,7 @@ bench-engine: setup-test build ## engine benchmarks vs numpy and the machine's p
 	cmake --build build -j$(JOBS) --target mt_ops_bench mt_gemm_bench mt_lang_bench
 	build/mt_ops_bench --numpy $(PY)
 	build/mt_gemm_bench --numpy $(PY)
-	build/mt_lang_bench
+	build/mt_lang_bench --python $(PY)
 
 bench-train: setup-test build ## MiniTorch Task 3.5 training: fused step vs autodiff ops vs numpy (and PyTorch if installed)
 	cmake --build build -j$(JOBS) --target mt_train_bench

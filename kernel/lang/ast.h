@@ -74,6 +74,11 @@ struct dsl_node {
     char **kwnames;           /* CALL: keyword names, owned */
     struct dsl_node **kwvals; /* CALL: keyword values, owned */
     size_t nkw;
+    /* NAME, FOR: the local slot its name had in the last call of the function `scope_def`
+     * (every call of one def has the same locals), so that a name is looked up once per def,
+     * not once per evaluation. A cache the evaluator fills; it changes no meaning. */
+    const struct dsl_node *scope_def;
+    long scope_slot;
 };
 
 /* A parsed cell and its source text, reference counted: a function defined in the cell keeps

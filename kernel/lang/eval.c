@@ -80,6 +80,7 @@ int dsl_iter_init(struct dsl_interp *in, struct dsl_value v, struct dsl_iter *it
 {
     memset(it, 0, sizeof *it);
     it->src = v;
+    if (v.kind == DSL_RANGE) it->n = dsl_range_len(v.as.r);
     if (v.kind == DSL_LIST || v.kind == DSL_STR || v.kind == DSL_RANGE) return 0;
     return dsl_raise(in, "TypeError", "'%s' object is not iterable", dsl_type_name(v));
 }
@@ -101,7 +102,7 @@ int dsl_iter_next(struct dsl_interp *in, struct dsl_iter *it, struct dsl_value *
         it->i += k;
         return 1;
     }
-    if (it->k >= dsl_range_len(v.as.r)) return 0;
+    if (it->k >= it->n) return 0;
     *out = dsl_int((int64_t)((uint64_t)v.as.r.start + (uint64_t)it->k * (uint64_t)v.as.r.step));
     it->k++;
     return 1;
@@ -137,6 +138,19 @@ static long local_slot(const struct dsl_interp *in, const char *name)
     for (size_t i = 0; i < f->nlocals; i++)
         if (strcmp(f->locals[i], name) == 0) return (long)i;
     return -1;
+}
+
+/* local_slot for the name of node n (a NAME or a FOR), through the node's cache. */
+static long node_slot(const struct dsl_interp *in, const struct dsl_node *n)
+{
+    if (!in->frame) return -1;
+    const struct dsl_node *def = in->frame->fn->def;
+    struct dsl_node *cache = (struct dsl_node *)n; /* the cache only: the tree's meaning stays */
+    if (n->scope_def != def) {
+        cache->scope_slot = local_slot(in, n->name);
+        cache->scope_def = def;
+    }
+    return n->scope_slot;
 }
 
 /* The cell of free variable `name` of the running call, or NULL. */
@@ -177,13 +191,12 @@ static void cell_set(struct dsl_cell *c, struct dsl_value v)
 /* The variable `name` is bound to (borrowed): a name of the class body being run, a local of
  * the running call (in its cell when nested functions share it), a free variable, or a
  * session variable. NULL when unbound. */
-static struct dsl_value *lookup_var(struct dsl_interp *in, const char *name)
+static struct dsl_value *lookup_in(struct dsl_interp *in, const char *name, long k)
 {
     if (in->class_ns) {
         struct dsl_value *v = dsl_attrs_find(in->class_ns, name);
         if (v) return v;
     }
-    long k = local_slot(in, name);
     if (k >= 0) {
         if (!in->frame->bound[k]) return NULL;
         if (!in->frame->fn->is_cell[k]) return &in->frame->vals[k];
@@ -195,13 +208,17 @@ static struct dsl_value *lookup_var(struct dsl_interp *in, const char *name)
     return dsl_session_lookup(in->session, name);
 }
 
+static struct dsl_value *lookup_var(struct dsl_interp *in, const char *name)
+{
+    return lookup_in(in, name, local_slot(in, name));
+}
+
 /* Binds name to v (owned): a class attribute inside a class body, a local inside a call (every
  * name a body assigns is one of its locals), a free variable the body declared nonlocal, else a
  * session variable. 0, or DSL_V_NOMEM. */
-static int bind_var(struct dsl_interp *in, const char *name, struct dsl_value v)
+static int bind_in(struct dsl_interp *in, const char *name, long k, struct dsl_value v)
 {
     if (in->class_ns) return dsl_attrs_set(in->class_ns, name, v);
-    long k = local_slot(in, name);
     if (k < 0) {
         struct dsl_cell *c = free_cell(in, name);
         if (c) {
@@ -220,14 +237,20 @@ static int bind_var(struct dsl_interp *in, const char *name, struct dsl_value v)
     return 0;
 }
 
+static int bind_var(struct dsl_interp *in, const char *name, struct dsl_value v)
+{
+    return bind_in(in, name, local_slot(in, name), v);
+}
+
 static int eval_name(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
 {
-    struct dsl_value *v = lookup_var(in, n->name);
+    long k = node_slot(in, n);
+    struct dsl_value *v = lookup_in(in, n->name, k);
     if (v) {
         *out = dsl_value_retain(*v);
         return 0;
     }
-    if (local_slot(in, n->name) >= 0)
+    if (k >= 0)
         return dsl_raise_at(in, n->pos, "UnboundLocalError",
                             "cannot access local variable '%s' where it is not associated with a "
                             "value (it is assigned later in %s())",
@@ -428,6 +451,7 @@ static int eval_compare(struct dsl_interp *in, const struct dsl_node *n, struct 
 }
 
 #define SMALL_ARGS 8
+#define SMALL_LOCALS 16
 
 static int exec_block(struct dsl_interp *in, const struct dsl_node *n);
 
@@ -490,8 +514,14 @@ static int call_function(struct dsl_interp *in, struct dsl_function *f, const st
         return dsl_raise(in, "RecursionError",
                          "maximum recursion depth exceeded in %s() (%d calls deep)", def->name,
                          in->calls);
-    struct dsl_frame frame = {f, calloc(f->nlocals + 1, sizeof *frame.vals),
-                              calloc(f->nlocals + 1, sizeof *frame.bound)};
+    /* most functions have few locals: their slots live on the C stack, so a call allocates
+     * nothing (a call's cost is what students time against method calls and CPython) */
+    struct dsl_value small_vals[SMALL_LOCALS];
+    bool small_bound[SMALL_LOCALS];
+    bool small = f->nlocals <= SMALL_LOCALS;
+    struct dsl_frame frame = {f, small ? small_vals : calloc(f->nlocals + 1, sizeof *frame.vals),
+                              small ? small_bound : calloc(f->nlocals + 1, sizeof *frame.bound)};
+    if (small) memset(small_bound, 0, f->nlocals * sizeof *small_bound);
     int r = -1;
     if (!frame.vals || !frame.bound) {
         dsl_raise_status(in, DSL_V_NOMEM);
@@ -538,8 +568,10 @@ static int call_function(struct dsl_interp *in, struct dsl_function *f, const st
 done:
     for (size_t i = 0; frame.vals && frame.bound && i < f->nlocals; i++)
         if (frame.bound[i]) dsl_value_release(frame.vals[i]);
-    free(frame.vals);
-    free(frame.bound);
+    if (!small) {
+        free(frame.vals);
+        free(frame.bound);
+    }
     return r;
 }
 
@@ -896,7 +928,7 @@ static int assign_to(struct dsl_interp *in, const struct dsl_node *target, struc
 {
     if (target->kind == DSL_N_TUPLE || target->kind == DSL_N_LIST) return unpack_to(in, target, v);
     if (target->kind == DSL_N_NAME) {
-        if (bind_var(in, target->name, v) != 0)
+        if (bind_in(in, target->name, node_slot(in, target), v) != 0)
             return dsl_raise_status(in, DSL_V_NOMEM), dsl_error_locate(in, target->pos), X_ERR;
         return X_OK;
     }
@@ -1144,7 +1176,7 @@ static int exec_for(struct dsl_interp *in, const struct dsl_node *n)
                 r = X_ERR;
                 break;
             }
-        } else if (bind_var(in, n->name, item) != 0) {
+        } else if (bind_in(in, n->name, node_slot(in, n), item) != 0) {
             dsl_raise_status(in, DSL_V_NOMEM);
             dsl_error_locate(in, n->pos);
             r = X_ERR;

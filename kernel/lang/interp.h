@@ -192,6 +192,7 @@ struct dsl_iter {
     struct dsl_value src;
     size_t i;  /* next list index or string byte offset */
     int64_t k; /* next range index */
+    int64_t n; /* a range's length */
 };
 /* 0, or -1 after raising TypeError when v is not iterable. */
 int dsl_iter_init(struct dsl_interp *in, struct dsl_value v, struct dsl_iter *it);
