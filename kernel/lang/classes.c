@@ -659,3 +659,111 @@ int dsl_bi_hasattr(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
     *ret = dsl_bool(false);
     return 0;
 }
+
+/* ---- completion and help ---------------------------------------------------------------- */
+
+size_t dsl_attr_names(struct dsl_value v, const char **out, size_t cap)
+{
+    size_t n = 0;
+#define ADD(name)                                                                                  \
+    do {                                                                                           \
+        if (out && n < cap) out[n] = (name);                                                       \
+        n++;                                                                                       \
+    } while (0)
+    const struct dsl_class *c = NULL;
+    if (v.kind == DSL_INSTANCE) {
+        for (size_t i = 0; i < v.as.inst->attrs.len; i++) ADD(v.as.inst->attrs.items[i].name);
+        c = v.as.inst->cls.as.cls;
+    } else if (v.kind == DSL_CLASS) {
+        c = v.as.cls;
+        ADD("__name__");
+    }
+    for (; c; c = base_of(c)) {
+        for (size_t i = 0; i < c->attrs.len; i++) ADD(c->attrs.items[i].name);
+        for (const struct dsl_builtin *m = c->methods; m && m->name; m++) ADD(m->name);
+    }
+#undef ADD
+    return n;
+}
+
+/* The help line of one class attribute: a method's signature, else the value's type. */
+static void attr_line(struct render_buf *b, const char *name, struct dsl_value v,
+                      const struct dsl_builtin *row)
+{
+    if (row) {
+        render_buf_printf(b, "  %s\n", row->signature);
+        return;
+    }
+    if (v.kind == DSL_METHOD && v.as.m->is_static) v = v.as.m->func;
+    if (v.kind == DSL_FUNCTION)
+        dsl_function_signature(b, v.as.fn_user, "  ", "\n");
+    else
+        render_buf_printf(b, "  %s: %s\n", name, dsl_type_name(v));
+}
+
+int dsl_class_help(struct render_buf *b, struct dsl_value v)
+{
+    const struct dsl_class *c = v.kind == DSL_INSTANCE ? v.as.inst->cls.as.cls : v.as.cls;
+    if (v.kind == DSL_INSTANCE) render_buf_printf(b, "An instance of class %s.\n\n", c->name);
+    render_buf_printf(b, "class %s", c->name);
+    if (base_of(c)) render_buf_printf(b, "(%s)", base_of(c)->name);
+    render_buf_puts(b, "\n");
+    struct dsl_value *doc = dsl_attrs_find(&c->attrs, "__doc__");
+    if (doc && doc->kind == DSL_STR)
+        render_buf_printf(b, "\n%s\n", doc->as.s->data);
+    else if (c->doc)
+        render_buf_printf(b, "\n%s\n", c->doc);
+    if (v.kind == DSL_INSTANCE && v.as.inst->attrs.len) {
+        render_buf_puts(b, "\nAttributes:\n");
+        for (size_t i = 0; i < v.as.inst->attrs.len; i++)
+            render_buf_printf(b, "  %s: %s\n", v.as.inst->attrs.items[i].name,
+                              dsl_type_name(v.as.inst->attrs.items[i].value));
+    }
+    for (const struct dsl_class *k = c; k; k = base_of(k)) {
+        bool any = false;
+        for (size_t i = 0; i < k->attrs.len; i++) {
+            if (strcmp(k->attrs.items[i].name, "__doc__") == 0) continue;
+            if (!any)
+                render_buf_printf(b, k == c ? "\nDefined here:\n" : "\nFrom %s:\n", k->name);
+            any = true;
+            attr_line(b, k->attrs.items[i].name, k->attrs.items[i].value, NULL);
+        }
+        for (const struct dsl_builtin *m = k->methods; m && m->name; m++) {
+            if (!any)
+                render_buf_printf(b, k == c ? "\nDefined here:\n" : "\nFrom %s:\n", k->name);
+            any = true;
+            attr_line(b, m->name, dsl_none(), m);
+        }
+    }
+    return b->nomem || b->over ? -1 : 0;
+}
+
+bool dsl_attr_help(struct render_buf *b, struct dsl_value v, const char *name)
+{
+    if (v.kind == DSL_INSTANCE) {
+        struct dsl_value *own = dsl_attrs_find(&v.as.inst->attrs, name);
+        if (own) {
+            render_buf_printf(b, "%s: %s = ", name, dsl_type_name(*own));
+            dsl_value_repr(b, *own);
+            return true;
+        }
+    }
+    const struct dsl_class *c = v.kind == DSL_INSTANCE ? v.as.inst->cls.as.cls
+                                : v.kind == DSL_CLASS  ? v.as.cls
+                                                       : NULL;
+    struct dsl_value attr;
+    const struct dsl_builtin *row;
+    if (!c || !chain_find(c, name, &attr, &row)) return false;
+    if (row) {
+        dsl_builtin_help(b, row);
+        return true;
+    }
+    if (attr.kind == DSL_METHOD && attr.as.m->is_static) attr = attr.as.m->func;
+    if (attr.kind == DSL_FUNCTION) {
+        dsl_function_help(b, attr.as.fn_user);
+        return true;
+    }
+    render_buf_printf(b, "%s: %s = ", name, dsl_type_name(attr));
+    dsl_value_repr(b, attr);
+    return true;
+}

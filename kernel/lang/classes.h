@@ -70,6 +70,16 @@ bool dsl_isinstance(struct dsl_value v, const struct dsl_class *c);
  * super object: a dsl_vstatus (DSL_V_RAISED when __repr__ raised on dsl_running). */
 int dsl_instance_text(struct render_buf *b, struct dsl_value v, bool repr);
 
+/* The attribute names completion offers after `v.` for an instance or a class: its own, then
+ * its class chain's (attributes, then methods of library classes). Writes at most cap into out
+ * (may be NULL) and returns how many there are. Borrowed. */
+size_t dsl_attr_names(struct dsl_value v, const char **out, size_t cap);
+/* help() of a class or an instance: the class line, docstring, attributes and methods by the
+ * class that defines them. 0, or -1 when the buffer failed. */
+int dsl_class_help(struct render_buf *b, struct dsl_value v);
+/* Shift-Tab on v.name for an instance or a class: true with the help appended when v has it. */
+bool dsl_attr_help(struct render_buf *b, struct dsl_value v, const char *name);
+
 /* Builtins on classes, rows of the library's table: isinstance, issubclass, type, super,
  * staticmethod, getattr, setattr, hasattr. */
 int dsl_bi_isinstance(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);

@@ -16,6 +16,7 @@
 #include "lang/dsl.h"
 
 #include "lang/ast.h"
+#include "lang/classes.h"
 #include "lang/interp.h"
 #include "lang/lexer.h"
 #include "lang/library.h"
@@ -120,6 +121,7 @@ enum name_context {
     CTX_LIST,      /* after '.' of a list: its methods */
     CTX_TUPLE,     /* after '.' of a tuple-style list (a shape): count and index */
     CTX_OBJECT,    /* after '.' of an engine object (a dataset): its class's attributes */
+    CTX_INSTANCE,  /* after '.' of a class or an instance of one: its attributes and methods */
     CTX_NO_ATTR,   /* after '.' of a value known to have no attributes, or of a number */
     CTX_MAGIC,     /* after a '%' that starts its line */
     CTX_MAGIC_ARG, /* the first argument of a magic: `%backend fa` */
@@ -202,9 +204,10 @@ static const struct dsl_magic *magic_arg_of(const char *code, size_t b)
 
 /* The context of a name starting at byte b of code: after `x.` it looks at x (a tensor, a
  * list or an object has attributes, other kinds none; an unknown name or a call result is
- * taken for a tensor). For CTX_OBJECT, *cls (when cls is not NULL) gets the object's class. */
+ * taken for a tensor). For CTX_OBJECT, *cls (when cls is not NULL) gets the object's class; for
+ * CTX_INSTANCE, *obj (when not NULL) the class or instance (borrowed). */
 static enum name_context context_of(struct dsl_session *s, const char *code, size_t b,
-                                    const struct dsl_object_class **cls)
+                                    const struct dsl_object_class **cls, struct dsl_value *obj)
 {
     if (in_text(code, strlen(code), b)) return CTX_TEXT;
     if (magic_arg_of(code, b)) return CTX_MAGIC_ARG;
@@ -228,6 +231,10 @@ static enum name_context context_of(struct dsl_session *s, const char *code, siz
     if (v->kind == DSL_OBJECT) {
         if (cls) *cls = v->as.obj->cls;
         return CTX_OBJECT;
+    }
+    if (v->kind == DSL_INSTANCE || v->kind == DSL_CLASS) {
+        if (obj) *obj = *v;
+        return CTX_INSTANCE;
     }
     return CTX_NO_ATTR;
 }
@@ -312,7 +319,7 @@ static void call_params(struct dsl_session *s, const char *code, size_t cursor,
     if (!name) return;
     const struct dsl_builtin *fn = NULL;
     if (at > 0 && code[at - 1] == '.')
-        fn = attr_find(context_of(s, code, at, NULL), name);
+        fn = attr_find(context_of(s, code, at, NULL, NULL), name);
     else {
         struct dsl_value *v = s ? dsl_session_lookup(s, name) : NULL;
         if (v && v->kind == DSL_FUNCTION) {
@@ -344,7 +351,8 @@ json_t *dsl_complete(struct dsl_session *s, const char *code, size_t cursor, siz
     size_t plen = cursor - b;
     if (plen && prefix[0] >= '0' && prefix[0] <= '9') return matches; /* a number */
     const struct dsl_object_class *cls = NULL;
-    enum name_context where = code ? context_of(s, code, b, &cls) : CTX_PLAIN;
+    struct dsl_value obj = dsl_none();
+    enum name_context where = code ? context_of(s, code, b, &cls, &obj) : CTX_PLAIN;
     if (where == CTX_NO_ATTR || where == CTX_TEXT) return matches;
     /* a magic's first argument: the words its usage line offers, and names when it takes a
      * statement (%time, %diagnostics) */
@@ -363,7 +371,7 @@ json_t *dsl_complete(struct dsl_session *s, const char *code, size_t cursor, siz
     char **kw = nparams ? calloc(nparams, sizeof *kw) : NULL;
     size_t cap = dsl_builtin_count + dsl_tensor_method_count + dsl_tensor_prop_count +
                  dsl_list_method_count + dsl_magic_count + 32 + (s ? s->count : 0) + nparams +
-                 nwords;
+                 nwords + (where == CTX_INSTANCE ? dsl_attr_names(obj, NULL, 0) : 0);
     const char **names = malloc(cap * sizeof *names);
     if (!names || (nparams && !kw)) {
         free(names);
@@ -385,6 +393,9 @@ json_t *dsl_complete(struct dsl_session *s, const char *code, size_t cursor, siz
                 CONSIDER(dsl_list_methods[i].name);
     } else if (where == CTX_OBJECT) {
         for (size_t i = 0; cls->attrs[i]; i++) CONSIDER(cls->attrs[i]);
+    } else if (where == CTX_INSTANCE) {
+        size_t na = dsl_attr_names(obj, names + n, cap - n), kept = n;
+        for (size_t i = 0; i < na; i++) CONSIDER(names[kept + i]);
     } else if (where == CTX_MAGIC) {
         for (size_t i = 0; i < dsl_magic_count; i++) CONSIDER(dsl_magics[i].name);
     } else if (where == CTX_MAGIC_ARG) {
@@ -462,8 +473,10 @@ static void function_source(struct render_buf *b, const struct dsl_function *f)
 static bool describe(struct dsl_session *s, const char *code, const char *name, size_t at,
                      int detail_level, struct render_buf *b)
 {
-    enum name_context where = context_of(s, code, at, NULL);
+    struct dsl_value obj = dsl_none();
+    enum name_context where = context_of(s, code, at, NULL, &obj);
     if (where == CTX_OBJECT) return false; /* an object's attributes: help(obj) lists them */
+    if (where == CTX_INSTANCE) return dsl_attr_help(b, obj, name);
     if (where == CTX_TENSOR || where == CTX_LIST || where == CTX_TUPLE || where == CTX_NO_ATTR) {
         const struct dsl_builtin *attr = attr_find(where, name);
         if (attr) dsl_builtin_help(b, attr);
@@ -478,6 +491,13 @@ static bool describe(struct dsl_session *s, const char *code, const char *name, 
     if (v && v->kind == DSL_FUNCTION) {
         dsl_function_help(b, v->as.fn_user);
         if (detail_level > 0) function_source(b, v->as.fn_user);
+    } else if (v && (v->kind == DSL_CLASS || v->kind == DSL_INSTANCE)) {
+        if (v->kind == DSL_INSTANCE) {
+            render_buf_printf(b, "%s: %s = ", name, dsl_type_name(*v));
+            dsl_value_repr(b, *v);
+            render_buf_puts(b, "\n\n");
+        }
+        dsl_class_help(b, *v);
     } else if (v) {
         render_buf_printf(b, "%s: %s = ", name, dsl_type_name(*v));
         dsl_value_repr(b, *v);

@@ -295,6 +295,10 @@ static int bi_help(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
             dsl_tensor_help(&b);
         else if (v.kind == DSL_FUNCTION)
             dsl_function_help(&b, v.as.fn_user);
+        else if (v.kind == DSL_CLASS && v.as.cls->ctor)
+            dsl_builtin_help(&b, v.as.cls->ctor);
+        else if (v.kind == DSL_CLASS || v.kind == DSL_INSTANCE)
+            dsl_class_help(&b, v);
         else
             render_buf_puts(&b, dsl_type_doc(v));
     }

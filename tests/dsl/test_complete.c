@@ -203,6 +203,26 @@ static void test_complete_attributes(void)
     dsl_session_free(s);
 }
 
+/* classes and instances: their own attributes, then their class chain's, methods of library
+ * classes included */
+static void test_complete_classes(void)
+{
+    struct dsl_session *s = dsl_session_new();
+    CHECK_INT(run_cell(s, "class Base:\n    scale = 2\n    def forward(self, x):\n"
+                          "        return x\nclass Net(Base):\n    def __init__(self):\n"
+                          "        self.weights = 1\n        self.width = 3\n"
+                          "    def fit(self):\n        pass\nnet = Net()")
+                  .rc,
+              0);
+    COMPLETES(s, "net.w", 4, "weights width");
+    COMPLETES(s, "net.f", 4, "fit forward");
+    COMPLETES(s, "net.sc", 4, "scale");
+    COMPLETES(s, "Net.f", 4, "fit forward");
+    COMPLETES(s, "Net.__n", 4, "__name__");
+    COMPLETES(s, "net.zz", 4, "");
+    dsl_session_free(s);
+}
+
 static void test_complete_magics(void)
 {
     struct dsl_session *s = dsl_session_new();
@@ -429,6 +449,7 @@ int main(void)
     RUN_TEST(test_is_complete);
     RUN_TEST(test_complete);
     RUN_TEST(test_complete_attributes);
+    RUN_TEST(test_complete_classes);
     RUN_TEST(test_complete_magics);
     RUN_TEST(test_complete_call_keywords);
     RUN_TEST(test_complete_text);

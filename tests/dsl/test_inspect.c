@@ -196,6 +196,28 @@ static void test_functions(void)
     dsl_session_free(s);
 }
 
+/* Shift-Tab on a class, an instance and their attributes */
+static void test_classes(void)
+{
+    struct dsl_session *s = dsl_session_new();
+    CHECK_INT(run_cell(s, "class Layer:\n    \"A layer.\"\n    def forward(self, x):\n"
+                          "        \"Scales x.\"\n        return x\nclass Big(Layer):\n"
+                          "    def __init__(self):\n        self.n = 4\nb = Big()")
+                  .rc,
+              0);
+    CHECK_STR(inspect_end(s, "Layer", 0),
+              "class Layer\n\nA layer.\n\nDefined here:\n  forward(self, x)\n");
+    CHECK_STR(inspect_end(s, "Big", 0),
+              "class Big(Layer)\n\nDefined here:\n  __init__(self)\n\nFrom Layer:\n"
+              "  forward(self, x)\n");
+    CHECK_STR(inspect_end(s, "b.forward", 0),
+              "forward(self, x)\n\nScales x.\n\nA function defined with def in this session.");
+    CHECK_STR(inspect_end(s, "b.n", 0), "n: int = 4");
+    CHECK(starts_with(inspect_end(s, "b", 0), "b: Big = <__main__.Big object at 0x"));
+    CHECK_STR(inspect_end(s, "b.nothing", 0), "(null)");
+    dsl_session_free(s);
+}
+
 static void test_fallbacks_and_misses(void)
 {
     struct dsl_session *s = dsl_session_new();
@@ -223,6 +245,7 @@ int main(void)
     RUN_TEST(test_every_magic);
     RUN_TEST(test_variables);
     RUN_TEST(test_functions);
+    RUN_TEST(test_classes);
     RUN_TEST(test_fallbacks_and_misses);
     return TEST_SUMMARY();
 }
