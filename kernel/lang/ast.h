@@ -52,6 +52,8 @@ enum dsl_node_kind {
                      * b: the body; value: the docstring (a string) or none */
     DSL_N_RETURN,   /* a: the value, or NULL for a bare return */
     DSL_N_ASSERT,   /* a: the condition, b: the message or NULL */
+    /* expressions */
+    DSL_N_DICT, /* kids: key, value, key, value, ... */
     DSL_N_COUNT
 };
 

@@ -9,6 +9,7 @@
  *
  * Ownership inside the evaluator: an expression's result is a new reference that the caller
  * releases; operands are borrowed by the operators. */
+#include "lang/dict.h"
 #include "lang/interp.h"
 #include "lang/library.h"
 #include "lang/list.h"
@@ -79,7 +80,9 @@ int dsl_iter_init(struct dsl_interp *in, struct dsl_value v, struct dsl_iter *it
 {
     memset(it, 0, sizeof *it);
     it->src = v;
-    if (v.kind == DSL_LIST || v.kind == DSL_STR || v.kind == DSL_RANGE) return 0;
+    if (v.kind == DSL_DICT) it->k = (int64_t)v.as.d->len; /* its keys; a change of size raises */
+    if (v.kind == DSL_LIST || v.kind == DSL_STR || v.kind == DSL_RANGE || v.kind == DSL_DICT)
+        return 0;
     return dsl_raise(in, "TypeError", "'%s' object is not iterable", dsl_type_name(v));
 }
 
@@ -98,6 +101,15 @@ int dsl_iter_next(struct dsl_interp *in, struct dsl_iter *it, struct dsl_value *
         int st = dsl_str_value(v.as.s->data + it->i, k, out);
         if (st != 0) return dsl_raise_status(in, st);
         it->i += k;
+        return 1;
+    }
+    if (v.kind == DSL_DICT) {
+        const struct dsl_dict *d = v.as.d;
+        if ((int64_t)d->len != it->k)
+            return dsl_raise(in, "RuntimeError", "dictionary changed size during iteration");
+        while (it->i < d->n && !d->entries[it->i].live) it->i++;
+        if (it->i >= d->n) return 0;
+        *out = dsl_value_retain(d->entries[it->i++].key);
         return 1;
     }
     if (it->k >= dsl_range_len(v.as.r)) return 0;
@@ -210,6 +222,35 @@ static int eval_list(struct dsl_interp *in, const struct dsl_node *n, struct dsl
     return 0;
 error:
     dsl_value_release((struct dsl_value){.kind = DSL_LIST, .as.l = l});
+    return -1;
+}
+
+/* A dict display: keys and values evaluated left to right, a repeated key keeping its first
+ * place and its last value, as in Python. */
+static int eval_dict(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
+{
+    struct dsl_dict *d = dsl_dict_new();
+    if (!d) return dsl_raise_status(in, DSL_V_NOMEM);
+    struct dsl_value dv = dsl_dict_value(d);
+    for (size_t i = 0; i + 1 < n->nkids; i += 2) {
+        struct dsl_value k, v;
+        if (dsl_eval(in, n->kids[i], &k) != 0) goto error;
+        if (dsl_eval(in, n->kids[i + 1], &v) != 0) {
+            dsl_value_release(k);
+            goto error;
+        }
+        int r = dsl_dict_store(in, d, k, v);
+        dsl_value_release(k);
+        dsl_value_release(v);
+        if (r != 0) {
+            dsl_error_locate(in, n->kids[i]->pos);
+            goto error;
+        }
+    }
+    *out = dv;
+    return 0;
+error:
+    dsl_value_release(dv);
     return -1;
 }
 
@@ -559,6 +600,17 @@ static int eval_subscripts(struct dsl_interp *in, const struct dsl_node *n, stru
         *nsubs = n->nkids;
         return 0;
     }
+    if (v.kind == DSL_DICT) { /* d[a, b] is the key (a, b) */
+        if (n->nkids == 1) {
+            if (dsl_eval(in, n->kids[0], &subs[0]) != 0) return -1;
+        } else if (eval_list(in, n, &subs[0]) != 0) {
+            return -1;
+        } else {
+            subs[0].as.l->style = DSL_LIST_TUPLE;
+        }
+        *nsubs = 1;
+        return 0;
+    }
     const char *what = seq_what(v);
     if (!what)
         return dsl_raise(in, "TypeError", "'%s' object is not subscriptable", dsl_type_name(v));
@@ -574,6 +626,13 @@ static int get_item(struct dsl_interp *in, struct dsl_value v, const struct dsl_
                     size_t nsubs, struct dsl_value *out)
 {
     if (v.kind == DSL_TENSOR) return dsl_tensor_getitem(in, v, subs, nsubs, out);
+    if (v.kind == DSL_DICT) {
+        struct dsl_value *slot;
+        if (dsl_dict_lookup(in, v.as.d, subs[0], &slot) != 0) return -1;
+        if (!slot) return dsl_dict_raise_key(in, subs[0]);
+        *out = dsl_value_retain(*slot);
+        return 0;
+    }
     const char *what = seq_what(v);
     struct dsl_value ix = subs[0];
     int64_t i = 0;
@@ -619,9 +678,10 @@ static int eval_attr(struct dsl_interp *in, const struct dsl_node *n, struct dsl
     struct dsl_value v;
     if (dsl_eval(in, n->a, &v) != 0) return -1;
     int r;
-    if (v.kind == DSL_TENSOR || v.kind == DSL_LIST || v.kind == DSL_OBJECT) {
+    if (v.kind == DSL_TENSOR || v.kind == DSL_LIST || v.kind == DSL_OBJECT || v.kind == DSL_DICT) {
         r = v.kind == DSL_TENSOR ? dsl_tensor_getattr(in, v, n->name, out)
             : v.kind == DSL_LIST ? dsl_list_getattr(in, v, n->name, out)
+            : v.kind == DSL_DICT ? dsl_dict_getattr(in, v, n->name, out)
                                  : v.as.obj->cls->getattr(in, v, n->name, out);
         if (r != 0) dsl_error_locate(in, n->pos);
     } else {
@@ -648,7 +708,7 @@ static const eval_fn eval_table[DSL_N_COUNT] = {
     [DSL_N_TUPLE] = eval_list,      [DSL_N_UNARY] = eval_unary, [DSL_N_NOT] = eval_not,
     [DSL_N_BINARY] = eval_binary,   [DSL_N_AND] = eval_logic,   [DSL_N_OR] = eval_logic,
     [DSL_N_COMPARE] = eval_compare, [DSL_N_CALL] = eval_call,   [DSL_N_INDEX] = eval_index,
-    [DSL_N_ATTR] = eval_attr,       [DSL_N_COND] = eval_cond,
+    [DSL_N_ATTR] = eval_attr,       [DSL_N_COND] = eval_cond,   [DSL_N_DICT] = eval_dict,
 };
 
 int dsl_eval(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
@@ -693,6 +753,8 @@ static int store_into(struct dsl_interp *in, const struct dsl_node *target, stru
     int r;
     if (target->kind == DSL_N_INDEX && obj.kind == DSL_TENSOR)
         r = dsl_tensor_setitem(in, obj, subs, nsubs, v);
+    else if (target->kind == DSL_N_INDEX && obj.kind == DSL_DICT)
+        r = dsl_dict_store(in, obj.as.d, subs[0], v);
     else if (target->kind == DSL_N_INDEX)
         r = dsl_list_setitem(in, obj, subs[0], v);
     else if (obj.kind == DSL_TENSOR)
@@ -711,7 +773,8 @@ static int target_subscripts(struct dsl_interp *in, const struct dsl_node *targe
 {
     *nsubs = 0;
     if (target->kind != DSL_N_INDEX) return 0;
-    if (obj.kind != DSL_TENSOR && (obj.kind != DSL_LIST || obj.as.l->style == DSL_LIST_TUPLE))
+    if (obj.kind != DSL_TENSOR && obj.kind != DSL_DICT &&
+        (obj.kind != DSL_LIST || obj.as.l->style == DSL_LIST_TUPLE))
         return dsl_raise(in, "TypeError", "'%s' object does not support item assignment",
                          dsl_type_name(obj));
     return eval_subscripts(in, target, obj, subs, nsubs);
@@ -756,7 +819,7 @@ static int unpack_to(struct dsl_interp *in, const struct dsl_node *target, struc
         dsl_raise_status(in, DSL_V_NOMEM);
         goto located;
     }
-    if (v.kind != DSL_LIST && v.kind != DSL_STR && v.kind != DSL_RANGE) {
+    if (v.kind != DSL_LIST && v.kind != DSL_STR && v.kind != DSL_RANGE && v.kind != DSL_DICT) {
         dsl_raise(in, "TypeError", "cannot unpack non-iterable %s object", dsl_type_name(v));
         goto located;
     }

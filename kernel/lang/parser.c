@@ -295,6 +295,36 @@ error:
     return NULL;
 }
 
+/* '{' [key ':' value (',' key ':' value)* [',']] '}': a dict display. */
+static struct dsl_node *prefix_dict(struct parser *p, const struct dsl_token *tok)
+{
+    struct dsl_node *n = node(p, DSL_N_DICT, tok->pos);
+    if (!n) return NULL;
+    while (!check(p, DSL_T_RBRACE)) {
+        struct dsl_node *key = parse_expr(p);
+        if (!key || !push(p, n, key)) goto error;
+        if (!check(p, DSL_T_COLON)) {
+            if (n->nkids == 1 &&
+                (check(p, DSL_T_COMMA) || check(p, DSL_T_RBRACE) || check(p, DSL_T_FOR)))
+                fail(p, "SyntaxError", tok->pos,
+                     "sets are not supported in the MiniTorch language ({a, b} is a set in "
+                     "Python): use a list, or a dict");
+            else
+                fail(p, "SyntaxError", peek(p)->pos, "':' expected after dictionary key");
+            goto error;
+        }
+        advance(p);
+        struct dsl_node *value = parse_expr(p);
+        if (!value || !push(p, n, value)) goto error;
+        if (!match(p, DSL_T_COMMA)) break;
+    }
+    if (!expect(p, DSL_T_RBRACE, "'}' or ','")) goto error;
+    return finish(p, n);
+error:
+    dsl_node_free(n);
+    return NULL;
+}
+
 static struct dsl_node *prefix_unary(struct parser *p, const struct dsl_token *tok)
 {
     bool is_not = tok->type == DSL_T_NOT;
@@ -504,6 +534,7 @@ static const struct rule rules[DSL_T_COUNT] = {
     [DSL_T_NAME] = {prefix_name, NULL, P_NONE},
     [DSL_T_LPAREN] = {prefix_group, infix_call, P_POSTFIX},
     [DSL_T_LBRACKET] = {prefix_list, infix_index, P_POSTFIX},
+    [DSL_T_LBRACE] = {prefix_dict, NULL, P_NONE},
     [DSL_T_DOT] = {NULL, infix_attr, P_POSTFIX},
     [DSL_T_MINUS] = {prefix_unary, infix_binary, P_TERM},
     [DSL_T_PLUS] = {prefix_unary, infix_binary, P_TERM},

@@ -9,6 +9,7 @@
 #include "lang/values.h"
 
 #include "lang/ast.h"
+#include "lang/dict.h"
 #include "lang/library.h"
 
 #include <minitorch/minitorch.h>
@@ -58,6 +59,11 @@ static const struct {
                                   "docstring, shown by help(NAME)."},
     [DSL_OBJECT] = {"object", "object: something the engine made (a dataset, a model, an "
                               "optimizer); type() names it and help() describes it."},
+    [DSL_DICT] = {"dict", "dict: a mutable mapping {key: value, ...} that keeps its keys in "
+                          "insertion order, shared by reference. d[key] reads (KeyError when "
+                          "absent) and d[key] = v stores; keys are hashable values (numbers, "
+                          "strings, tuples, None); methods keys, values, items, get, pop, "
+                          "popitem, setdefault, update, copy, clear."},
 };
 static_assert(sizeof kinds / sizeof kinds[0] == DSL_KIND_COUNT, "one row per value kind");
 
@@ -92,6 +98,7 @@ struct dsl_value dsl_value_retain(struct dsl_value v)
     case DSL_METHOD: v.as.m->refs++; break;
     case DSL_FUNCTION: v.as.fn_user->refs++; break;
     case DSL_OBJECT: v.as.obj->refs++; break;
+    case DSL_DICT: v.as.d->refs++; break;
     default: break;
     }
     return v;
@@ -114,6 +121,9 @@ static void drop(struct dsl_value v, struct dsl_value *dead)
         break;
     case DSL_FUNCTION:
         if (--v.as.fn_user->refs == 0) v.as.fn_user->dead = *dead, *dead = v;
+        break;
+    case DSL_DICT:
+        if (--v.as.d->refs == 0) v.as.d->dead = *dead, *dead = v;
         break;
     case DSL_OBJECT: /* holds no language values: freed at once, nothing to recurse into */
         if (--v.as.obj->refs == 0) {
@@ -144,6 +154,16 @@ void dsl_value_release(struct dsl_value v)
             for (size_t i = 0; i < l->len; i++) drop_held(l->items[i], &dead);
             free(l->items);
             free(l);
+        } else if (c.kind == DSL_DICT) {
+            struct dsl_dict *d = c.as.d;
+            dead = d->dead;
+            for (size_t i = 0; i < d->n; i++) {
+                drop_held(d->entries[i].key, &dead);
+                drop_held(d->entries[i].value, &dead);
+            }
+            free(d->entries);
+            free(d->index);
+            free(d);
         } else if (c.kind == DSL_METHOD) {
             struct dsl_method *m = c.as.m;
             dead = m->dead;
@@ -342,6 +362,7 @@ bool dsl_value_truthy(struct dsl_value v)
     case DSL_FLOAT: return v.as.f != 0.0;
     case DSL_STR: return v.as.s->len != 0;
     case DSL_LIST: return v.as.l->len != 0;
+    case DSL_DICT: return v.as.d->len != 0;
     case DSL_RANGE: return dsl_range_len(v.as.r) != 0;
     case DSL_BUILTIN: return true;
     case DSL_TENSOR:
@@ -388,6 +409,23 @@ static bool equal_at(struct dsl_value a, struct dsl_value b, int level, bool *to
         if (n == 0) return true;
         if (a.as.r.start != b.as.r.start) return false;
         return n == 1 || a.as.r.step == b.as.r.step;
+    }
+    case DSL_DICT: {
+        /* the same keys, each with an equal value, whatever the order */
+        const struct dsl_dict *x = a.as.d, *y = b.as.d;
+        if (x == y) return true;
+        if (x->len != y->len) return false;
+        if (level >= DSL_MAX_LIST_DEPTH) {
+            *too_deep = true;
+            return false;
+        }
+        for (size_t i = 0; i < x->n; i++) {
+            if (!x->entries[i].live) continue;
+            const struct dsl_dict_entry *e =
+                dsl_dict_find(y, x->entries[i].key, x->entries[i].hash);
+            if (!e || !equal_at(x->entries[i].value, e->value, level + 1, too_deep)) return false;
+        }
+        return true;
     }
     case DSL_BUILTIN: return a.as.fn == b.as.fn;
     case DSL_TENSOR: return a.as.t == b.as.t;
@@ -463,6 +501,29 @@ static int value_text(struct render_buf *b, struct dsl_value v, bool repr, bool 
         }
         if (tuple && v.as.l->len == 1) render_buf_putc(b, ',');
         render_buf_putc(b, tuple ? ')' : ']');
+        break;
+    }
+    case DSL_DICT: {
+        if (level >= DSL_MAX_LIST_DEPTH) {
+            render_buf_puts(b, "{...}");
+            return buf_status(b) ? buf_status(b) : DSL_V_DEPTH;
+        }
+        const struct dsl_dict *d = v.as.d;
+        render_buf_putc(b, '{');
+        bool first = true;
+        for (size_t i = 0; i < d->n; i++) {
+            if (!d->entries[i].live) continue;
+            if (mt_cancel_requested()) return DSL_V_CANCELLED;
+            if (!first) render_buf_puts(b, ", ");
+            first = false;
+            int st = value_text(b, d->entries[i].key, true, json, level + 1);
+            if (st == DSL_V_OK) {
+                render_buf_puts(b, ": ");
+                st = value_text(b, d->entries[i].value, true, json, level + 1);
+            }
+            if (st != DSL_V_OK) return st;
+        }
+        render_buf_putc(b, '}');
         break;
     }
     case DSL_RANGE:

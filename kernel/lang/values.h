@@ -57,6 +57,7 @@ enum dsl_kind {
     DSL_METHOD,   /* a tensor method bound to its tensor: x.sum */
     DSL_FUNCTION, /* a function defined with def */
     DSL_OBJECT,   /* an engine object (dataset, model, optimizer): struct dsl_object */
+    DSL_DICT,     /* a dict: struct dsl_dict (lang/dict.h) */
     DSL_KIND_COUNT
 };
 
@@ -98,6 +99,7 @@ struct dsl_function;   /* below */
 struct dsl_prog_cache; /* lib/compile.c (freed through lang/library.h) */
 struct dsl_code;       /* ast.h */
 struct dsl_node;       /* ast.h */
+struct dsl_dict;       /* dict.h */
 
 struct dsl_value {
     enum dsl_kind kind;
@@ -113,6 +115,7 @@ struct dsl_value {
         struct dsl_method *m;
         struct dsl_function *fn_user; /* DSL_FUNCTION */
         struct dsl_object *obj;       /* DSL_OBJECT */
+        struct dsl_dict *d;           /* DSL_DICT */
     } as;
 };
 

@@ -241,7 +241,7 @@ static void test_complete_call_keywords(void)
     CHECK_INT(run_cell(s, "t = ones(2)\ndef f(alpha, beta=1):\n    return alpha").rc, 0);
     COMPLETES(s, "zeros(2, requires_g", 9, "requires_grad=");
     COMPLETES(s, "x = rand(2, 3, back", 15, "backend=");
-    COMPLETES(s, "t.sum(di", 6, "dim= display");
+    COMPLETES(s, "t.sum(di", 6, "dict dim= display");
     COMPLETES(s, "f(1, be", 5, "beta=");
     COMPLETES(s, "f(al", 2, "alpha=");
     /* on the next line of a call the call is still open */
