@@ -53,7 +53,9 @@ enum dsl_node_kind {
     DSL_N_RETURN,   /* a: the value, or NULL for a bare return */
     DSL_N_ASSERT,   /* a: the condition, b: the message or NULL */
     /* expressions */
-    DSL_N_DICT, /* kids: key, value, key, value, ... */
+    DSL_N_DICT,  /* kids: key, value, key, value, ... */
+    DSL_N_SLICE, /* only as a subscript, start:stop:step: a: start, b: stop (NULL: omitted);
+                  * kids: the step, when given */
     DSL_N_COUNT
 };
 

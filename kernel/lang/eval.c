@@ -563,6 +563,11 @@ int dsl_index_of(struct dsl_interp *in, struct dsl_value ix, int64_t len, const 
 static int eval_tensor_subscripts(struct dsl_interp *in, const struct dsl_node *n,
                                   struct dsl_value t, struct dsl_value *ix)
 {
+    for (size_t i = 0; i < n->nkids; i++)
+        if (n->kids[i]->kind == DSL_N_SLICE)
+            return dsl_raise_at(in, n->kids[i]->pos, "NotImplementedError",
+                                "slicing of tensors is not supported in the MiniTorch language: "
+                                "index one element (t[i, j]), or use view() or permute()");
     if (n->nkids > MT_MAX_DIMS)
         return dsl_raise(in, "IndexError", "too many indices for a tensor with %d dims: %zu given",
                          t.as.t->ndim, n->nkids);
@@ -588,9 +593,15 @@ static const char *seq_what(struct dsl_value v)
                                  : NULL;
 }
 
+/* Whether index node n is a slice, xs[a:b:c]. */
+static bool is_slice(const struct dsl_node *n)
+{
+    return n->kind == DSL_N_INDEX && n->nkids == 1 && n->kids[0]->kind == DSL_N_SLICE;
+}
+
 /* Evaluates the subscripts of index node n on v (already evaluated) into subs[0..*nsubs):
- * a tensor takes up to MT_MAX_DIMS, a sequence exactly one. On failure nothing is left to
- * release. */
+ * a tensor takes up to MT_MAX_DIMS, a sequence exactly one, or a slice's three bounds (none
+ * where omitted). On failure nothing is left to release. */
 static int eval_subscripts(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value v,
                            struct dsl_value *subs, size_t *nsubs)
 {
@@ -601,6 +612,9 @@ static int eval_subscripts(struct dsl_interp *in, const struct dsl_node *n, stru
         return 0;
     }
     if (v.kind == DSL_DICT) { /* d[a, b] is the key (a, b) */
+        for (size_t i = 0; i < n->nkids; i++)
+            if (n->kids[i]->kind == DSL_N_SLICE)
+                return dsl_raise(in, "TypeError", "unhashable type: 'slice'");
         if (n->nkids == 1) {
             if (dsl_eval(in, n->kids[0], &subs[0]) != 0) return -1;
         } else if (eval_list(in, n, &subs[0]) != 0) {
@@ -615,17 +629,33 @@ static int eval_subscripts(struct dsl_interp *in, const struct dsl_node *n, stru
     if (!what)
         return dsl_raise(in, "TypeError", "'%s' object is not subscriptable", dsl_type_name(v));
     if (n->nkids != 1)
-        return dsl_raise(in, "TypeError", "%s indices must be integers, not tuple", what);
+        return dsl_raise(in, "TypeError", "%s indices must be integers%s, not tuple", what,
+                         v.kind == DSL_STR ? "" : " or slices");
+    if (is_slice(n)) {
+        const struct dsl_node *sl = n->kids[0];
+        const struct dsl_node *part[3] = {sl->a, sl->b, sl->nkids ? sl->kids[0] : NULL};
+        for (size_t i = 0; i < 3; i++) {
+            subs[i] = dsl_none();
+            if (part[i] && dsl_eval(in, part[i], &subs[i]) != 0) {
+                release_all(subs, i);
+                return -1;
+            }
+        }
+        *nsubs = 3;
+        return 0;
+    }
     if (dsl_eval(in, n->kids[0], &subs[0]) != 0) return -1;
     *nsubs = 1;
     return 0;
 }
 
-/* v[subs] (all borrowed), subs as eval_subscripts made them: 0 with a new value, or -1. */
-static int get_item(struct dsl_interp *in, struct dsl_value v, const struct dsl_value *subs,
-                    size_t nsubs, struct dsl_value *out)
+/* v[subs] (all borrowed), subs as eval_subscripts made them for index node n: 0 with a new
+ * value, or -1. */
+static int get_item(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value v,
+                    const struct dsl_value *subs, size_t nsubs, struct dsl_value *out)
 {
     if (v.kind == DSL_TENSOR) return dsl_tensor_getitem(in, v, subs, nsubs, out);
+    if (is_slice(n)) return dsl_slice_get(in, v, subs, out);
     if (v.kind == DSL_DICT) {
         struct dsl_value *slot;
         if (dsl_dict_lookup(in, v.as.d, subs[0], &slot) != 0) return -1;
@@ -636,6 +666,12 @@ static int get_item(struct dsl_interp *in, struct dsl_value v, const struct dsl_
     const char *what = seq_what(v);
     struct dsl_value ix = subs[0];
     int64_t i = 0;
+    if (!dsl_is_intlike(ix)) /* Python's wording: a slice would do too, except for strings */
+        return v.kind == DSL_STR
+                   ? dsl_raise(in, "TypeError", "string indices must be integers, not '%s'",
+                               dsl_type_name(ix))
+                   : dsl_raise(in, "TypeError", "%s indices must be integers or slices, not %s",
+                               what, dsl_type_name(ix));
     if (v.kind == DSL_LIST) {
         if (dsl_index_of(in, ix, (int64_t)v.as.l->len, what, &i) != 0) return -1;
         *out = dsl_value_retain(v.as.l->items[i]);
@@ -666,7 +702,7 @@ static int eval_index(struct dsl_interp *in, const struct dsl_node *n, struct ds
     size_t nsubs = 0;
     if (dsl_eval(in, n->a, &v) != 0) return -1;
     int r = eval_subscripts(in, n, v, subs, &nsubs);
-    if (r == 0) r = get_item(in, v, subs, nsubs, out);
+    if (r == 0) r = get_item(in, n, v, subs, nsubs, out);
     if (r != 0) dsl_error_locate(in, n->pos);
     release_all(subs, nsubs);
     dsl_value_release(v);
@@ -692,6 +728,13 @@ static int eval_attr(struct dsl_interp *in, const struct dsl_node *n, struct dsl
     return r;
 }
 
+/* A slice is read by the subscript holding it (eval_subscripts); the parser makes no other. */
+static int eval_slice_alone(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
+{
+    (void)out;
+    return dsl_raise_at(in, n->pos, "SyntaxError", "a slice a:b is only valid inside [...]");
+}
+
 static int eval_cond(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
 {
     struct dsl_value c;
@@ -704,11 +747,12 @@ static int eval_cond(struct dsl_interp *in, const struct dsl_node *n, struct dsl
 }
 
 static const eval_fn eval_table[DSL_N_COUNT] = {
-    [DSL_N_CONST] = eval_const,     [DSL_N_NAME] = eval_name,   [DSL_N_LIST] = eval_list,
-    [DSL_N_TUPLE] = eval_list,      [DSL_N_UNARY] = eval_unary, [DSL_N_NOT] = eval_not,
-    [DSL_N_BINARY] = eval_binary,   [DSL_N_AND] = eval_logic,   [DSL_N_OR] = eval_logic,
-    [DSL_N_COMPARE] = eval_compare, [DSL_N_CALL] = eval_call,   [DSL_N_INDEX] = eval_index,
-    [DSL_N_ATTR] = eval_attr,       [DSL_N_COND] = eval_cond,   [DSL_N_DICT] = eval_dict,
+    [DSL_N_CONST] = eval_const,       [DSL_N_NAME] = eval_name,   [DSL_N_LIST] = eval_list,
+    [DSL_N_TUPLE] = eval_list,        [DSL_N_UNARY] = eval_unary, [DSL_N_NOT] = eval_not,
+    [DSL_N_BINARY] = eval_binary,     [DSL_N_AND] = eval_logic,   [DSL_N_OR] = eval_logic,
+    [DSL_N_COMPARE] = eval_compare,   [DSL_N_CALL] = eval_call,   [DSL_N_INDEX] = eval_index,
+    [DSL_N_ATTR] = eval_attr,         [DSL_N_COND] = eval_cond,   [DSL_N_DICT] = eval_dict,
+    [DSL_N_SLICE] = eval_slice_alone,
 };
 
 int dsl_eval(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
@@ -753,6 +797,8 @@ static int store_into(struct dsl_interp *in, const struct dsl_node *target, stru
     int r;
     if (target->kind == DSL_N_INDEX && obj.kind == DSL_TENSOR)
         r = dsl_tensor_setitem(in, obj, subs, nsubs, v);
+    else if (is_slice(target))
+        r = dsl_slice_set(in, obj, subs, v);
     else if (target->kind == DSL_N_INDEX && obj.kind == DSL_DICT)
         r = dsl_dict_store(in, obj.as.d, subs[0], v);
     else if (target->kind == DSL_N_INDEX)
@@ -928,7 +974,7 @@ static int exec_aug_item(struct dsl_interp *in, const struct dsl_node *n)
     if (dsl_eval(in, target->a, &obj) != 0) return X_ERR;
     if (target->kind == DSL_N_INDEX) {
         if (eval_subscripts(in, target, obj, subs, &nsubs) != 0 ||
-            get_item(in, obj, subs, nsubs, &cur) != 0)
+            get_item(in, target, obj, subs, nsubs, &cur) != 0)
             goto done;
     } else if (obj.kind == DSL_TENSOR) {
         if (dsl_tensor_getattr(in, obj, target->name, &cur) != 0) goto done;

@@ -455,6 +455,38 @@ error:
     return NULL;
 }
 
+/* Whether the next token ends one part of a slice: `xs[a:]`, `xs[::2]`, `t[1:, 0]`. */
+static bool ends_slice_part(const struct parser *p)
+{
+    enum dsl_tok t = peek(p)->type;
+    return t == DSL_T_COLON || t == DSL_T_RBRACKET || t == DSL_T_COMMA;
+}
+
+/* One subscript: an expression, or a slice [start]:[stop][:[step]]. */
+static struct dsl_node *parse_subscript(struct parser *p)
+{
+    struct dsl_node *start = NULL;
+    size_t pos = peek(p)->pos;
+    if (!check(p, DSL_T_COLON) && !(start = parse_expr(p))) return NULL;
+    if (!check(p, DSL_T_COLON)) return start;
+    advance(p);
+    struct dsl_node *n = node(p, DSL_N_SLICE, pos);
+    if (!n) {
+        dsl_node_free(start);
+        return NULL;
+    }
+    n->a = start;
+    if (!ends_slice_part(p) && !(n->b = parse_expr(p))) goto error;
+    if (match(p, DSL_T_COLON) && !ends_slice_part(p)) {
+        struct dsl_node *step = parse_expr(p);
+        if (!step || !push(p, n, step)) goto error;
+    }
+    return finish(p, n);
+error:
+    dsl_node_free(n);
+    return NULL;
+}
+
 static struct dsl_node *infix_index(struct parser *p, struct dsl_node *left,
                                     const struct dsl_token *tok)
 {
@@ -466,7 +498,7 @@ static struct dsl_node *infix_index(struct parser *p, struct dsl_node *left,
     n->a = left;
     do {
         if (check(p, DSL_T_RBRACKET) && n->nkids > 0) break;
-        struct dsl_node *ix = parse_expr(p);
+        struct dsl_node *ix = parse_subscript(p);
         if (!ix || !push(p, n, ix)) goto error;
     } while (match(p, DSL_T_COMMA));
     if (!expect(p, DSL_T_RBRACKET, "']'")) goto error;
