@@ -30,7 +30,8 @@ enum dsl_node_kind {
     DSL_N_BINARY,  /* op, a, b */
     DSL_N_AND,     /* a, b */
     DSL_N_OR,      /* a, b */
-    DSL_N_COMPARE, /* kids: operands (n >= 2), ops: n-1 operators (DSL_T_IN / DSL_T_NOT = not in) */
+    DSL_N_COMPARE, /* kids: operands (n >= 2), ops: n-1 operators (DSL_T_IN / DSL_T_NOT = not in,
+                    * DSL_T_IS / DSL_T_IS_NOT) */
     DSL_N_CALL,    /* a: callee, kids: positional args, kwnames + kwvals: keyword args */
     DSL_N_INDEX,   /* a: the indexed value, kids: the indices */
     DSL_N_ATTR,    /* a: the object, name */

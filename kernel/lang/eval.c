@@ -337,6 +337,10 @@ static int compare_values(struct dsl_interp *in, enum dsl_tok op, struct dsl_val
 {
     bool result = false;
     int r = 0;
+    if (op == DSL_T_IS || op == DSL_T_IS_NOT) {
+        *out = dsl_bool(dsl_value_is(left, right) == (op == DSL_T_IS));
+        return 0;
+    }
     if ((left.kind == DSL_TENSOR || right.kind == DSL_TENSOR) && op != DSL_T_IN && op != DSL_T_NOT)
         return dsl_tensor_compare(in, op, left, right, out);
     switch (op) {

@@ -60,7 +60,8 @@ enum dsl_tok {
     DSL_T_DSLASH_ASSIGN,
     DSL_T_PERCENT_ASSIGN,
     DSL_T_DSTAR_ASSIGN,
-    DSL_T_MAGIC, /* `%name args` at the start of a line */
+    DSL_T_MAGIC,  /* `%name args` at the start of a line */
+    DSL_T_IS_NOT, /* `is not`: a comparison operator the parser makes of two keywords */
     /* keywords, in the order of dsl_keywords[] */
     DSL_T_IF,
     DSL_T_ELIF,
@@ -80,6 +81,7 @@ enum dsl_tok {
     DSL_T_DEF,
     DSL_T_RETURN,
     DSL_T_ASSERT,
+    DSL_T_IS,
     DSL_T_COUNT
 };
 

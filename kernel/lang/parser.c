@@ -373,7 +373,8 @@ static bool is_compare_op(const struct parser *p)
     case DSL_T_LE:
     case DSL_T_GT:
     case DSL_T_GE:
-    case DSL_T_IN: return true;
+    case DSL_T_IN:
+    case DSL_T_IS: return true;
     case DSL_T_NOT: return peek2(p)->type == DSL_T_IN;
     default: return false;
     }
@@ -391,6 +392,7 @@ static struct dsl_node *infix_compare(struct parser *p, struct dsl_node *left,
     enum dsl_tok op = tok->type;
     for (;;) {
         if (op == DSL_T_NOT && !expect(p, DSL_T_IN, "'in' after 'not'")) goto error;
+        if (op == DSL_T_IS && match(p, DSL_T_NOT)) op = DSL_T_IS_NOT;
         enum dsl_tok *ops = realloc(n->ops, n->nkids * sizeof *ops);
         if (!ops) {
             fail_nomem(p);
@@ -583,6 +585,7 @@ static const struct rule rules[DSL_T_COUNT] = {
     [DSL_T_GT] = {NULL, infix_compare, P_CMP},
     [DSL_T_GE] = {NULL, infix_compare, P_CMP},
     [DSL_T_IN] = {NULL, infix_compare, P_CMP},
+    [DSL_T_IS] = {NULL, infix_compare, P_CMP},
     [DSL_T_NOT] = {prefix_unary, infix_compare, P_CMP},
     [DSL_T_AND] = {NULL, infix_binary, P_AND},
     [DSL_T_OR] = {NULL, infix_binary, P_OR},

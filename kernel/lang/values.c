@@ -440,6 +440,29 @@ static bool equal_at(struct dsl_value a, struct dsl_value b, int level, bool *to
     }
 }
 
+bool dsl_value_is(struct dsl_value a, struct dsl_value b)
+{
+    if (a.kind != b.kind) return false;
+    switch (a.kind) {
+    case DSL_NONE: return true;
+    case DSL_BOOL: return a.as.b == b.as.b;
+    case DSL_INT: return a.as.i == b.as.i;
+    case DSL_FLOAT: return memcmp(&a.as.f, &b.as.f, sizeof a.as.f) == 0;
+    case DSL_RANGE:
+        return a.as.r.start == b.as.r.start && a.as.r.stop == b.as.r.stop &&
+               a.as.r.step == b.as.r.step;
+    case DSL_STR: return a.as.s == b.as.s;
+    case DSL_LIST: return a.as.l == b.as.l;
+    case DSL_DICT: return a.as.d == b.as.d;
+    case DSL_BUILTIN: return a.as.fn == b.as.fn;
+    case DSL_TENSOR: return a.as.t == b.as.t;
+    case DSL_METHOD: return a.as.m == b.as.m;
+    case DSL_FUNCTION: return a.as.fn_user == b.as.fn_user;
+    case DSL_OBJECT: return a.as.obj == b.as.obj;
+    default: return false;
+    }
+}
+
 int dsl_value_equal_checked(struct dsl_value a, struct dsl_value b, bool *eq)
 {
     bool too_deep = false;

@@ -288,6 +288,12 @@ static inline double dsl_as_double(struct dsl_value v)
 int dsl_value_equal_checked(struct dsl_value a, struct dsl_value b, bool *eq);
 bool dsl_value_equal(struct dsl_value a, struct dsl_value b);
 
+/* Python `a is b`: the same object for heap values (strings, lists, dicts, tensors, functions,
+ * methods, objects), the same value for None, bools, numbers and ranges (which the language
+ * keeps by value: `x is None`, `flag is True` and small ints behave as in CPython), never across
+ * kinds (1 is not True). */
+bool dsl_value_is(struct dsl_value a, struct dsl_value b);
+
 /* Appends the repr (what a result shows: strings quoted) or the str (what print shows) of v.
  * Returns DSL_V_OK; DSL_V_NOMEM or DSL_V_TOOBIG when the buffer failed (see its flags); or
  * DSL_V_DEPTH when lists nest deeper than DSL_MAX_LIST_DEPTH, shown as [...] from there. */
