@@ -54,9 +54,14 @@ enum dsl_node_kind {
     DSL_N_RETURN,   /* a: the value, or NULL for a bare return */
     DSL_N_ASSERT,   /* a: the condition, b: the message or NULL */
     /* expressions */
-    DSL_N_DICT,  /* kids: key, value, key, value, ... */
-    DSL_N_SLICE, /* only as a subscript, start:stop:step: a: start, b: stop (NULL: omitted);
-                  * kids: the step, when given */
+    DSL_N_DICT,     /* kids: key, value, key, value, ... */
+    DSL_N_SLICE,    /* only as a subscript, start:stop:step: a: start, b: stop (NULL: omitted);
+                     * kids: the step, when given */
+    DSL_N_LISTCOMP, /* [a for ... if ...]: a: the item; kids: the clauses, a COMP_FOR first */
+    DSL_N_DICTCOMP, /* {a: b for ...}: a: the key, b: the value; kids: the clauses */
+    DSL_N_GENEXP,   /* (a for ...), f(a for ...): as LISTCOMP, evaluated at once into a list */
+    DSL_N_COMP_FOR, /* a comprehension's `for T in a`: kids[0]: the target (a NAME or TUPLE) */
+    DSL_N_COMP_IF,  /* a comprehension's `if a` */
     DSL_N_COUNT
 };
 

@@ -158,10 +158,26 @@ static struct dsl_value *lookup_var(struct dsl_interp *in, const char *name)
     return dsl_session_lookup(in->session, name);
 }
 
+/* The variable `name` of the running comprehensions, innermost first, or NULL. */
+static struct dsl_comp_var *comp_var(struct dsl_interp *in, const char *name)
+{
+    for (struct dsl_comp_scope *s = in->comp; s; s = s->up)
+        for (size_t i = 0; i < s->n; i++)
+            if (strcmp(s->vars[i].name, name) == 0) return &s->vars[i];
+    return NULL;
+}
+
 /* Binds name to v (owned): a local inside a call (every name a body assigns is one of its
  * locals), else a session variable. 0, or DSL_V_NOMEM. */
 static int bind_var(struct dsl_interp *in, const char *name, struct dsl_value v)
 {
+    struct dsl_comp_var *cv = in->comp ? comp_var(in, name) : NULL;
+    if (cv) { /* a comprehension's target: its own scope */
+        if (cv->bound) dsl_value_release(cv->value);
+        cv->value = v;
+        cv->bound = true;
+        return 0;
+    }
     long k = local_slot(in, name);
     if (k < 0) return dsl_session_assign(in->session, name, v);
     if (in->frame->bound[k]) dsl_value_release(in->frame->vals[k]);
@@ -172,6 +188,11 @@ static int bind_var(struct dsl_interp *in, const char *name, struct dsl_value v)
 
 static int eval_name(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
 {
+    struct dsl_comp_var *cv = in->comp ? comp_var(in, n->name) : NULL;
+    if (cv && cv->bound) {
+        *out = dsl_value_retain(cv->value);
+        return 0;
+    }
     struct dsl_value *v = lookup_var(in, n->name);
     if (v) {
         *out = dsl_value_retain(*v);
@@ -471,6 +492,8 @@ static int call_function(struct dsl_interp *in, struct dsl_function *f, const st
     const char *src = in->src;
     size_t src_len = in->src_len;
     struct dsl_code *code = in->code;
+    struct dsl_comp_scope *comp = in->comp; /* a body sees no comprehension's variables */
+    in->comp = NULL;
     in->frame = &frame;
     in->src = f->code->src;
     in->src_len = f->code->len;
@@ -482,6 +505,7 @@ static int call_function(struct dsl_interp *in, struct dsl_function *f, const st
     in->height -= def->height;
     if (x == X_ERR) dsl_interp_push_tb(in, f);
     in->frame = up;
+    in->comp = comp;
     in->src = src;
     in->src_len = src_len;
     in->code = code;
@@ -750,13 +774,144 @@ static int eval_cond(struct dsl_interp *in, const struct dsl_node *n, struct dsl
     return dsl_eval(in, t ? n->a : n->b, out);
 }
 
+/* ---- comprehensions --------------------------------------------------------------------- */
+
+static int assign_to(struct dsl_interp *in, const struct dsl_node *target, struct dsl_value v);
+
+/* Adds the names a `for` target binds to the scope (once each). */
+static bool comp_collect(struct dsl_comp_scope *s, const struct dsl_node *t)
+{
+    if (t->kind == DSL_N_TUPLE || t->kind == DSL_N_LIST) {
+        for (size_t i = 0; i < t->nkids; i++)
+            if (!comp_collect(s, t->kids[i])) return false;
+        return true;
+    }
+    if (t->kind != DSL_N_NAME) return true;
+    for (size_t i = 0; i < s->n; i++)
+        if (strcmp(s->vars[i].name, t->name) == 0) return true;
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 4;
+        struct dsl_comp_var *p = realloc(s->vars, cap * sizeof *p);
+        if (!p) return false;
+        s->vars = p;
+        s->cap = cap;
+    }
+    s->vars[s->n++] = (struct dsl_comp_var){t->name, dsl_none(), false};
+    return true;
+}
+
+/* The innermost clause's body: evaluates the item (a key and a value for a dict) into acc. */
+static int comp_emit(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value acc)
+{
+    struct dsl_value k, v;
+    if (dsl_eval(in, n->a, &k) != 0) return -1;
+    if (n->kind != DSL_N_DICTCOMP) {
+        int st = dsl_list_push(acc.as.l, k);
+        if (st == DSL_V_TOOBIG) return dsl_raise_size(in, "list", (uint64_t)acc.as.l->len + 1);
+        return st != DSL_V_OK ? dsl_raise_status(in, st) : 0;
+    }
+    if (dsl_eval(in, n->b, &v) != 0) {
+        dsl_value_release(k);
+        return -1;
+    }
+    int r = dsl_dict_store(in, acc.as.d, k, v);
+    if (r != 0) dsl_error_locate(in, n->a->pos);
+    dsl_value_release(k);
+    dsl_value_release(v);
+    return r;
+}
+
+/* Runs clause k of comprehension n and those after it; `first` is the first clause's iterable,
+ * which the caller evaluated in the enclosing scope, as Python does. */
+static int comp_run(struct dsl_interp *in, const struct dsl_node *n, size_t k,
+                    struct dsl_value first, struct dsl_value acc)
+{
+    if (k == n->nkids) return comp_emit(in, n, acc);
+    const struct dsl_node *c = n->kids[k];
+    if (c->kind == DSL_N_COMP_IF) {
+        struct dsl_value v;
+        bool t = false;
+        if (dsl_eval(in, c->a, &v) != 0) return -1;
+        int r = truth(in, v, &t);
+        dsl_value_release(v);
+        if (r != 0) return dsl_error_locate(in, c->a->pos), -1;
+        return t ? comp_run(in, n, k + 1, first, acc) : 0;
+    }
+    struct dsl_value seq = dsl_value_retain(first);
+    if (k > 0 && (dsl_value_release(seq), dsl_eval(in, c->a, &seq) != 0)) return -1;
+    struct dsl_iter it;
+    int r = dsl_iter_init(in, seq, &it);
+    if (r != 0) dsl_error_locate(in, c->a->pos);
+    while (r == 0) {
+        struct dsl_value item;
+        if (dsl_check_cancel(in, c->pos) != 0) r = -1;
+        int got = r == 0 ? dsl_iter_next(in, &it, &item) : 0;
+        if (got < 0) dsl_error_locate(in, c->pos), r = -1;
+        if (got <= 0) break;
+        if (assign_to(in, c->kids[0], item) != X_OK) r = -1;
+        if (r == 0) r = comp_run(in, n, k + 1, first, acc);
+    }
+    dsl_value_release(seq);
+    return r;
+}
+
+/* [x for ...], {k: v for ...} and a generator expression, which is made into a list at once. */
+static int eval_comprehension(struct dsl_interp *in, const struct dsl_node *n,
+                              struct dsl_value *out)
+{
+    struct dsl_value first, acc;
+    if (dsl_eval(in, n->kids[0]->a, &first) != 0) return -1;
+    struct dsl_comp_scope scope = {.up = in->comp};
+    bool ok = true;
+    for (size_t i = 0; ok && i < n->nkids; i++)
+        if (n->kids[i]->kind == DSL_N_COMP_FOR) ok = comp_collect(&scope, n->kids[i]->kids[0]);
+    if (n->kind == DSL_N_DICTCOMP) {
+        struct dsl_dict *d = ok ? dsl_dict_new() : NULL;
+        acc = d ? dsl_dict_value(d) : dsl_none();
+    } else {
+        struct dsl_list *l = ok ? dsl_list_new(0) : NULL;
+        acc = l ? (struct dsl_value){.kind = DSL_LIST, .as.l = l} : dsl_none();
+    }
+    int r = -1;
+    if (acc.kind == DSL_NONE) {
+        dsl_raise_status(in, DSL_V_NOMEM);
+    } else {
+        in->comp = &scope;
+        r = comp_run(in, n, 0, first, acc);
+        in->comp = scope.up;
+    }
+    for (size_t i = 0; i < scope.n; i++)
+        if (scope.vars[i].bound) dsl_value_release(scope.vars[i].value);
+    free(scope.vars);
+    dsl_value_release(first);
+    if (r != 0) {
+        dsl_value_release(acc);
+        return -1;
+    }
+    *out = acc;
+    return 0;
+}
+
 static const eval_fn eval_table[DSL_N_COUNT] = {
-    [DSL_N_CONST] = eval_const,       [DSL_N_NAME] = eval_name,   [DSL_N_LIST] = eval_list,
-    [DSL_N_TUPLE] = eval_list,        [DSL_N_UNARY] = eval_unary, [DSL_N_NOT] = eval_not,
-    [DSL_N_BINARY] = eval_binary,     [DSL_N_AND] = eval_logic,   [DSL_N_OR] = eval_logic,
-    [DSL_N_COMPARE] = eval_compare,   [DSL_N_CALL] = eval_call,   [DSL_N_INDEX] = eval_index,
-    [DSL_N_ATTR] = eval_attr,         [DSL_N_COND] = eval_cond,   [DSL_N_DICT] = eval_dict,
+    [DSL_N_CONST] = eval_const,
+    [DSL_N_NAME] = eval_name,
+    [DSL_N_LIST] = eval_list,
+    [DSL_N_TUPLE] = eval_list,
+    [DSL_N_UNARY] = eval_unary,
+    [DSL_N_NOT] = eval_not,
+    [DSL_N_BINARY] = eval_binary,
+    [DSL_N_AND] = eval_logic,
+    [DSL_N_OR] = eval_logic,
+    [DSL_N_COMPARE] = eval_compare,
+    [DSL_N_CALL] = eval_call,
+    [DSL_N_INDEX] = eval_index,
+    [DSL_N_ATTR] = eval_attr,
+    [DSL_N_COND] = eval_cond,
+    [DSL_N_DICT] = eval_dict,
     [DSL_N_SLICE] = eval_slice_alone,
+    [DSL_N_LISTCOMP] = eval_comprehension,
+    [DSL_N_DICTCOMP] = eval_comprehension,
+    [DSL_N_GENEXP] = eval_comprehension,
 };
 
 int dsl_eval(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)

@@ -266,12 +266,61 @@ static struct dsl_node *prefix_name(struct parser *p, const struct dsl_token *to
 }
 
 static struct dsl_node *parse_exprlist(struct parser *p, struct dsl_node *(*one)(struct parser *));
+static struct dsl_node *parse_exprlist_from(struct parser *p, struct dsl_node *e,
+                                            struct dsl_node *(*one)(struct parser *));
+static struct dsl_node *parse_for_target(struct parser *p);
 
-/* '(' expr ')' is grouping; a comma makes a tuple: (), (a,), (a, b). */
+/* Most `for`/`if` clauses one comprehension may have: evaluating them nests one C call per
+ * clause. */
+#define DSL_MAX_COMP_CLAUSES 20
+
+/* A comprehension of `kind` whose item (a, and b for a dict) was just parsed, with the parser
+ * on its first `for`: reads the clauses `for T in x` and `if c` (each an or-level expression,
+ * as in Python). The items pass to the new node, or are freed on failure. */
+static struct dsl_node *parse_comprehension(struct parser *p, enum dsl_node_kind kind,
+                                            struct dsl_node *a, struct dsl_node *b)
+{
+    struct dsl_node *n = node(p, kind, a->pos);
+    if (!n) {
+        dsl_node_free(a);
+        dsl_node_free(b);
+        return NULL;
+    }
+    n->a = a;
+    n->b = b;
+    while (check(p, DSL_T_FOR) || check(p, DSL_T_IF)) {
+        const struct dsl_token *kw = advance(p);
+        if (n->nkids == DSL_MAX_COMP_CLAUSES) {
+            fail(p, "SyntaxError", kw->pos, "too many clauses in one comprehension (limit %d)",
+                 DSL_MAX_COMP_CLAUSES);
+            goto error;
+        }
+        bool is_for = kw->type == DSL_T_FOR;
+        struct dsl_node *c = node(p, is_for ? DSL_N_COMP_FOR : DSL_N_COMP_IF, kw->pos);
+        if (!c || !push(p, n, c)) goto error;
+        if (is_for) {
+            struct dsl_node *target = parse_exprlist(p, parse_for_target);
+            if (!target || !push(p, c, target) || !expect(p, DSL_T_IN, "'in'")) goto error;
+        }
+        if (!(c->a = parse_prec(p, P_OR))) goto error;
+        dsl_node_update_height(c); /* n's finish below checks the bound */
+    }
+    return finish(p, n);
+error:
+    dsl_node_free(n);
+    return NULL;
+}
+
+/* '(' expr ')' is grouping; a comma makes a tuple: (), (a,), (a, b); a `for` a generator
+ * expression. */
 static struct dsl_node *prefix_group(struct parser *p, const struct dsl_token *tok)
 {
     if (match(p, DSL_T_RPAREN)) return node(p, DSL_N_TUPLE, tok->pos);
-    struct dsl_node *e = parse_exprlist(p, parse_expr);
+    struct dsl_node *e = parse_expr(p);
+    if (e && check(p, DSL_T_FOR))
+        e = parse_comprehension(p, DSL_N_GENEXP, e, NULL);
+    else if (e)
+        e = parse_exprlist_from(p, e, parse_expr);
     if (e && !expect(p, DSL_T_RPAREN, "')'")) {
         dsl_node_free(e);
         return NULL;
@@ -285,6 +334,12 @@ static struct dsl_node *prefix_list(struct parser *p, const struct dsl_token *to
     if (!n) return NULL;
     while (!check(p, DSL_T_RBRACKET)) {
         struct dsl_node *item = parse_expr(p);
+        if (item && n->nkids == 0 && check(p, DSL_T_FOR)) { /* [x for x in xs] */
+            dsl_node_free(n);
+            n = parse_comprehension(p, DSL_N_LISTCOMP, item, NULL);
+            if (!n || !expect(p, DSL_T_RBRACKET, "']'")) goto error;
+            return n;
+        }
         if (!item || !push(p, n, item)) goto error;
         if (!match(p, DSL_T_COMMA)) break;
     }
@@ -315,6 +370,14 @@ static struct dsl_node *prefix_dict(struct parser *p, const struct dsl_token *to
         }
         advance(p);
         struct dsl_node *value = parse_expr(p);
+        if (value && n->nkids == 1 && check(p, DSL_T_FOR)) { /* {k: v for ...} */
+            struct dsl_node *k = n->kids[0];
+            n->nkids = 0;
+            dsl_node_free(n);
+            n = parse_comprehension(p, DSL_N_DICTCOMP, k, value);
+            if (!n || !expect(p, DSL_T_RBRACE, "'}'")) goto error;
+            return n;
+        }
         if (!value || !push(p, n, value)) goto error;
         if (!match(p, DSL_T_COMMA)) break;
     }
@@ -446,6 +509,15 @@ static struct dsl_node *infix_call(struct parser *p, struct dsl_node *left,
                 goto error;
             }
             struct dsl_node *arg = parse_expr(p);
+            if (arg && check(p, DSL_T_FOR)) { /* sum(x * x for x in xs): the sole argument */
+                bool alone = n->nkids == 0 && n->nkw == 0;
+                if (!(arg = parse_comprehension(p, DSL_N_GENEXP, arg, NULL))) goto error;
+                if (!alone || !check(p, DSL_T_RPAREN)) {
+                    fail(p, "SyntaxError", arg->pos, "Generator expression must be parenthesized");
+                    dsl_node_free(arg);
+                    goto error;
+                }
+            }
             if (!arg || !push(p, n, arg)) goto error;
         }
         if (!match(p, DSL_T_COMMA)) break;
@@ -696,7 +768,14 @@ static bool ends_exprlist(const struct parser *p)
 static struct dsl_node *parse_exprlist(struct parser *p, struct dsl_node *(*one)(struct parser *))
 {
     struct dsl_node *e = one(p);
-    if (!e || !check(p, DSL_T_COMMA)) return e;
+    return e ? parse_exprlist_from(p, e, one) : NULL;
+}
+
+/* parse_exprlist with its first item e already parsed (e passes to the result). */
+static struct dsl_node *parse_exprlist_from(struct parser *p, struct dsl_node *e,
+                                            struct dsl_node *(*one)(struct parser *))
+{
+    if (!check(p, DSL_T_COMMA)) return e;
     struct dsl_node *n = node(p, DSL_N_TUPLE, e->pos);
     if (!n || !push(p, n, e)) {
         if (!n) dsl_node_free(e);
