@@ -62,6 +62,9 @@ enum dsl_node_kind {
     DSL_N_GENEXP,   /* (a for ...), f(a for ...): as LISTCOMP, evaluated at once into a list */
     DSL_N_COMP_FOR, /* a comprehension's `for T in a`: kids[0]: the target (a NAME or TUPLE) */
     DSL_N_COMP_IF,  /* a comprehension's `if a` */
+    DSL_N_FSTRING,  /* f"...": kids: the parts, CONST strings and FIELDs, in order */
+    DSL_N_FIELD,    /* an f-string's {a!c:spec}: value: the conversion letter (an int) or none;
+                     * b: the format spec (an FSTRING) or NULL */
     DSL_N_COUNT
 };
 

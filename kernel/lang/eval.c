@@ -892,6 +892,58 @@ static int eval_comprehension(struct dsl_interp *in, const struct dsl_node *n,
     return 0;
 }
 
+/* ---- f-strings -------------------------------------------------------------------------- */
+
+/* Appends the text of f-string node n: its pieces, and each field's value converted (!s, !r;
+ * !a as !r) and formatted by its spec (format.c). 0 or -1. */
+static int fstring_text(struct dsl_interp *in, const struct dsl_node *n, struct render_buf *b)
+{
+    for (size_t i = 0; i < n->nkids; i++) {
+        const struct dsl_node *k = n->kids[i];
+        if (k->kind == DSL_N_CONST) {
+            render_buf_append(b, k->value.as.s->data, k->value.as.s->len);
+            continue;
+        }
+        struct dsl_value v;
+        if (dsl_eval(in, k->a, &v) != 0) return -1;
+        struct render_buf spec;
+        render_buf_init(&spec, DSL_MAX_STR_BYTES);
+        int r = k->b ? fstring_text(in, k->b, &spec) : 0;
+        if (r == 0 && k->value.kind == DSL_INT) { /* the conversion: format then sees a str */
+            struct render_buf conv;
+            render_buf_init(&conv, DSL_MAX_STR_BYTES);
+            int st = k->value.as.i == 's' ? dsl_value_str(&conv, v) : dsl_value_repr(&conv, v);
+            struct dsl_value text = dsl_none();
+            if (st == DSL_V_OK) st = dsl_str_value(render_buf_str(&conv), conv.len, &text);
+            render_buf_free(&conv);
+            if (st != DSL_V_OK) {
+                r = dsl_raise_status(in, st);
+            } else {
+                dsl_value_release(v);
+                v = text;
+            }
+        }
+        if (r == 0) r = dsl_format(in, b, v, render_buf_str(&spec), spec.len);
+        if (r != 0) dsl_error_locate(in, k->a->pos);
+        render_buf_free(&spec);
+        dsl_value_release(v);
+        if (r != 0) return -1;
+    }
+    if (b->over) return dsl_raise_size(in, "string", (uint64_t)b->len + 1);
+    return b->nomem ? dsl_raise_status(in, DSL_V_NOMEM) : 0;
+}
+
+static int eval_fstring(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
+{
+    struct render_buf b;
+    render_buf_init(&b, DSL_MAX_STR_BYTES);
+    int r = fstring_text(in, n, &b);
+    if (r == 0 && dsl_str_value(render_buf_str(&b), b.len, out) != DSL_V_OK)
+        r = dsl_raise_status(in, DSL_V_NOMEM);
+    render_buf_free(&b);
+    return r;
+}
+
 static const eval_fn eval_table[DSL_N_COUNT] = {
     [DSL_N_CONST] = eval_const,
     [DSL_N_NAME] = eval_name,
@@ -912,6 +964,7 @@ static const eval_fn eval_table[DSL_N_COUNT] = {
     [DSL_N_LISTCOMP] = eval_comprehension,
     [DSL_N_DICTCOMP] = eval_comprehension,
     [DSL_N_GENEXP] = eval_comprehension,
+    [DSL_N_FSTRING] = eval_fstring,
 };
 
 int dsl_eval(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)

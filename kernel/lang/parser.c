@@ -211,6 +211,85 @@ static struct dsl_node *prefix_float(struct parser *p, const struct dsl_token *t
     return n;
 }
 
+/* ---- f-strings: the lexer's pieces (lexer.h) into an FSTRING node ---------------------- */
+
+static bool fstring_parts(struct parser *p, struct dsl_node *n, enum dsl_tok end);
+static struct dsl_node *parse_exprlist(struct parser *p, struct dsl_node *(*one)(struct parser *));
+
+/* A CONST string node from a STRING token. */
+static struct dsl_node *string_part(struct parser *p, const struct dsl_token *t)
+{
+    struct dsl_node *c = node(p, DSL_N_CONST, t->pos);
+    if (c && dsl_str_value(t->v.str.s, t->v.str.n, &c->value) != 0) {
+        dsl_node_free(c);
+        return fail_nomem(p);
+    }
+    return c;
+}
+
+/* A field after its FSTRING_FIELD token: the expression (a bare a, b is a tuple), the
+ * conversion and the format spec. */
+static struct dsl_node *fstring_field(struct parser *p, const struct dsl_token *open)
+{
+    struct dsl_node *f = node(p, DSL_N_FIELD, open->pos);
+    if (!f || !(f->a = parse_exprlist(p, parse_expr))) goto error;
+    enum dsl_tok t = peek(p)->type;
+    if (t != DSL_T_FSTRING_CONV && t != DSL_T_FSTRING_SPEC && t != DSL_T_FSTRING_FIELD_END) {
+        fail(p, "SyntaxError", peek(p)->pos, "f-string: invalid syntax");
+        goto error;
+    }
+    if (check(p, DSL_T_FSTRING_CONV)) f->value = dsl_int(advance(p)->v.i);
+    if (check(p, DSL_T_FSTRING_SPEC)) {
+        if (!(f->b = node(p, DSL_N_FSTRING, advance(p)->pos)) ||
+            !fstring_parts(p, f->b, DSL_T_FSTRING_FIELD_END))
+            goto error;
+        dsl_node_update_height(f->b);
+    }
+    if (!expect(p, DSL_T_FSTRING_FIELD_END, "'}'")) goto error;
+    return finish(p, f);
+error:
+    dsl_node_free(f);
+    return NULL;
+}
+
+/* Appends the pieces and fields up to the token `end` (not consumed) to n. */
+static bool fstring_parts(struct parser *p, struct dsl_node *n, enum dsl_tok end)
+{
+    while (!check(p, end)) {
+        const struct dsl_token *t = advance(p);
+        struct dsl_node *part = t->type == DSL_T_STRING          ? string_part(p, t)
+                                : t->type == DSL_T_FSTRING_FIELD ? fstring_field(p, t)
+                                                                 : fail_unexpected(p, t);
+        if (!part || !push(p, n, part)) return false;
+    }
+    return true;
+}
+
+/* The rest of an f-string after FSTRING_START, then the string literals and f-strings
+ * adjacent to it, which join it as Python joins them. n: the FSTRING node. */
+static struct dsl_node *fstring_rest(struct parser *p, struct dsl_node *n)
+{
+    for (;;) {
+        if (!fstring_parts(p, n, DSL_T_FSTRING_END)) goto error;
+        advance(p);
+        while (check(p, DSL_T_STRING)) {
+            struct dsl_node *part = string_part(p, advance(p));
+            if (!part || !push(p, n, part)) goto error;
+        }
+        if (!match(p, DSL_T_FSTRING_START)) break;
+    }
+    return finish(p, n);
+error:
+    dsl_node_free(n);
+    return NULL;
+}
+
+static struct dsl_node *prefix_fstring(struct parser *p, const struct dsl_token *tok)
+{
+    struct dsl_node *n = node(p, DSL_N_FSTRING, tok->pos);
+    return n ? fstring_rest(p, n) : NULL;
+}
+
 static struct dsl_node *prefix_string(struct parser *p, const struct dsl_token *tok)
 {
     /* adjacent literals concatenate: "a" "b" == "ab" */
@@ -239,6 +318,16 @@ static struct dsl_node *prefix_string(struct parser *p, const struct dsl_token *
     }
     n->value.kind = DSL_STR;
     n->value.as.s = s;
+    if (check(p, DSL_T_FSTRING_START)) { /* "a" f"{b}": an f-string starting with "a" */
+        struct dsl_node *f = node(p, DSL_N_FSTRING, tok->pos);
+        if (!f || !push(p, f, n)) {
+            if (!f) dsl_node_free(n);
+            dsl_node_free(f);
+            return NULL;
+        }
+        advance(p);
+        return fstring_rest(p, f);
+    }
     return n;
 }
 
@@ -634,6 +723,7 @@ static const struct rule rules[DSL_T_COUNT] = {
     [DSL_T_INT] = {prefix_int, NULL, P_NONE},
     [DSL_T_FLOAT] = {prefix_float, NULL, P_NONE},
     [DSL_T_STRING] = {prefix_string, NULL, P_NONE},
+    [DSL_T_FSTRING_START] = {prefix_fstring, NULL, P_NONE},
     [DSL_T_TRUE] = {prefix_const, NULL, P_NONE},
     [DSL_T_FALSE] = {prefix_const, NULL, P_NONE},
     [DSL_T_NONE] = {prefix_const, NULL, P_NONE},

@@ -13,6 +13,7 @@
 #include "lang/dict.h"
 #include "lang/interp.h"
 #include "lang/lexer.h"
+#include "lang/operators.h"
 #include "lib/magics.h"
 #include "lib/tensor_methods.h"
 #include "lib/training.h"
@@ -896,6 +897,9 @@ const struct dsl_builtin dsl_builtins[] = {
      "e to the x: a float for a number, the (differentiable) tensor op for a tensor."},
     {"float", "float(x=0)", 0, 1, NULL, bi_float,
      "Converts a number or a string (\"1.5\", \"inf\", \"nan\") to a float."},
+    {"format", "format(value, format_spec=\"\")", 1, 2, NULL, dsl_bi_format,
+     "value formatted by a format spec, as in an f-string's {value:spec}: \".3f\", \">8\", "
+     "\"5d\", \",\", \"e\", \"%\", \"#x\"... (Python's format specification mini-language)."},
     {"heatmap", "heatmap(t, title=none)", 1, 2, heatmap_params, dsl_bi_heatmap,
      "Draws a 1-D or 2-D tensor (at most 10,000 entries) as a heat map: a cell per entry, row 0 "
      "at the top, shaded from white (the smallest value) to blue (the largest), the values "
