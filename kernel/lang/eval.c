@@ -14,6 +14,7 @@
 #include "lang/library.h"
 #include "lang/list.h"
 #include "lang/operators.h"
+#include "lang/str.h"
 
 #include "minitorch/minitorch.h"
 
@@ -742,10 +743,12 @@ static int eval_attr(struct dsl_interp *in, const struct dsl_node *n, struct dsl
     struct dsl_value v;
     if (dsl_eval(in, n->a, &v) != 0) return -1;
     int r;
-    if (v.kind == DSL_TENSOR || v.kind == DSL_LIST || v.kind == DSL_OBJECT || v.kind == DSL_DICT) {
+    if (v.kind == DSL_TENSOR || v.kind == DSL_LIST || v.kind == DSL_OBJECT || v.kind == DSL_DICT ||
+        v.kind == DSL_STR) {
         r = v.kind == DSL_TENSOR ? dsl_tensor_getattr(in, v, n->name, out)
             : v.kind == DSL_LIST ? dsl_list_getattr(in, v, n->name, out)
             : v.kind == DSL_DICT ? dsl_dict_getattr(in, v, n->name, out)
+            : v.kind == DSL_STR  ? dsl_str_getattr(in, v, n->name, out)
                                  : v.as.obj->cls->getattr(in, v, n->name, out);
         if (r != 0) dsl_error_locate(in, n->pos);
     } else {

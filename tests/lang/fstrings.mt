@@ -48,5 +48,16 @@ print(f"{'é':>3}|{'abc':.2}|{'abc':^7}|{3:x<5}|{float('inf'):>6}|{float('nan'):
 
 epoch, loss, correct = 10, 0.123456, 48
 print(f"Epoch {epoch:3d} loss {loss:.4f} correct {correct}/{50} ({correct / 50:.0%})")
-
 # expect: Epoch  10 loss 0.1235 correct 48/50 (96%)
+
+
+
+print("{} {}".format(1, "a"), "{0}-{1}-{0}".format("x", "y"), "{name}!".format(name="Ada"))
+# expect: 1 a x-y-x Ada!
+
+print("{:.2f} {:>6} {:<4}|".format(3.14159, "r", 7), "{0!r:>5}".format("a"), "{:{}}".format(1, 5))
+# expect: 3.14      r 7   |   'a'     1
+
+print("a {{b}} {0:.2f} {name!r}".format(3.14159, name="x"), "{}".format([1, (2,)]))
+
+# expect: a {b} 3.14 'x' [1, (2,)]
