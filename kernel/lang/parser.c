@@ -445,6 +445,12 @@ static struct dsl_node *prefix_dict(struct parser *p, const struct dsl_token *to
     struct dsl_node *n = node(p, DSL_N_DICT, tok->pos);
     if (!n) return NULL;
     while (!check(p, DSL_T_RBRACE)) {
+        if (check(p, DSL_T_DSTAR)) {
+            fail(p, "SyntaxError", peek(p)->pos,
+                 "dict unpacking {**d} is not supported in the MiniTorch language: use "
+                 "d.copy() and d.update(...)");
+            goto error;
+        }
         struct dsl_node *key = parse_expr(p);
         if (!key || !push(p, n, key)) goto error;
         if (!check(p, DSL_T_COLON)) {
