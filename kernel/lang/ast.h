@@ -30,7 +30,8 @@ enum dsl_node_kind {
     DSL_N_BINARY,  /* op, a, b */
     DSL_N_AND,     /* a, b */
     DSL_N_OR,      /* a, b */
-    DSL_N_COMPARE, /* kids: operands (n >= 2), ops: n-1 operators (DSL_T_IN / DSL_T_NOT = not in) */
+    DSL_N_COMPARE, /* kids: operands (n >= 2), ops: n-1 operators (DSL_T_IN / DSL_T_NOT = not in,
+                    * DSL_T_IS / DSL_T_IS_NOT) */
     DSL_N_CALL,    /* a: callee, kids: positional args, kwnames + kwvals: keyword args */
     DSL_N_INDEX,   /* a: the indexed value, kids: the indices */
     DSL_N_ATTR,    /* a: the object, name */
@@ -56,6 +57,18 @@ enum dsl_node_kind {
                      * docstring (a string) or none */
     DSL_N_NONLOCAL, /* kwnames: the names (kwvals NULL), nkw */
     DSL_N_GLOBAL,   /* kwnames: the names (kwvals NULL), nkw */
+    /* expressions */
+    DSL_N_DICT,     /* kids: key, value, key, value, ... */
+    DSL_N_SLICE,    /* only as a subscript, start:stop:step: a: start, b: stop (NULL: omitted);
+                     * kids: the step, when given */
+    DSL_N_LISTCOMP, /* [a for ... if ...]: a: the item; kids: the clauses, a COMP_FOR first */
+    DSL_N_DICTCOMP, /* {a: b for ...}: a: the key, b: the value; kids: the clauses */
+    DSL_N_GENEXP,   /* (a for ...), f(a for ...): as LISTCOMP, evaluated at once into a list */
+    DSL_N_COMP_FOR, /* a comprehension's `for T in a`: kids[0]: the target (a NAME or TUPLE) */
+    DSL_N_COMP_IF,  /* a comprehension's `if a` */
+    DSL_N_FSTRING,  /* f"...": kids: the parts, CONST strings and FIELDs, in order */
+    DSL_N_FIELD,    /* an f-string's {a!c:spec}: value: the conversion letter (an int) or none;
+                     * b: the format spec (an FSTRING) or NULL */
     DSL_N_COUNT
 };
 

@@ -27,6 +27,7 @@ enum {
     T_FUNCTION,
     T_SUPER,
     T_STATICMETHOD,
+    T_DICT,
     T_COUNT
 };
 
@@ -50,6 +51,7 @@ static const struct {
     [T_FUNCTION] = {"function", NULL, NULL},
     [T_SUPER] = {"super", "super", NULL},
     [T_STATICMETHOD] = {"staticmethod", "staticmethod", NULL},
+    [T_DICT] = {"dict", "dict", NULL},
 };
 
 static struct dsl_class types[T_COUNT];
@@ -129,6 +131,7 @@ struct dsl_value dsl_type_of(struct dsl_value v)
     case DSL_FUNCTION: t = T_FUNCTION; break;
     case DSL_CLASS: t = T_TYPE; break;
     case DSL_SUPER: t = T_SUPER; break;
+    case DSL_DICT: t = T_DICT; break;
     default: break;
     }
     return class_value(&types[t]);

@@ -17,6 +17,7 @@
 
 #include "lang/ast.h"
 #include "lang/classes.h"
+#include "lang/dict.h"
 #include "lang/interp.h"
 #include "lang/lexer.h"
 #include "lang/library.h"
@@ -126,6 +127,7 @@ enum name_context {
     CTX_MAGIC,     /* after a '%' that starts its line */
     CTX_MAGIC_ARG, /* the first argument of a magic: `%backend fa` */
     CTX_TEXT,      /* inside a string literal or a comment */
+    CTX_DICT,      /* after '.' of a dict: its methods */
 };
 
 /* What surrounds byte `cursor`: whether it lies inside a string literal or a comment, and
@@ -228,6 +230,7 @@ static enum name_context context_of(struct dsl_session *s, const char *code, siz
     free(name);
     if (!v || v->kind == DSL_TENSOR) return CTX_TENSOR;
     if (v->kind == DSL_LIST) return v->as.l->style == DSL_LIST_TUPLE ? CTX_TUPLE : CTX_LIST;
+    if (v->kind == DSL_DICT) return CTX_DICT;
     if (v->kind == DSL_OBJECT) {
         if (cls) *cls = v->as.obj->cls;
         return CTX_OBJECT;
@@ -249,6 +252,11 @@ static bool tuple_method(const struct dsl_builtin *m)
 static const struct dsl_builtin *attr_find(enum name_context where, const char *name)
 {
     if (where == CTX_TENSOR) return dsl_tensor_attr_find(name, NULL);
+    if (where == CTX_DICT) {
+        for (size_t i = 0; i < dsl_dict_method_count; i++)
+            if (strcmp(dsl_dict_methods[i].name, name) == 0) return &dsl_dict_methods[i];
+        return NULL;
+    }
     if (where != CTX_LIST && where != CTX_TUPLE) return NULL;
     for (size_t i = 0; i < dsl_list_method_count; i++)
         if (strcmp(dsl_list_methods[i].name, name) == 0)
@@ -370,8 +378,9 @@ json_t *dsl_complete(struct dsl_session *s, const char *code, size_t cursor, siz
     if (code && where == CTX_PLAIN) call_params(s, code, b, &bparams, &uparams, &nparams);
     char **kw = nparams ? calloc(nparams, sizeof *kw) : NULL;
     size_t cap = dsl_builtin_count + dsl_tensor_method_count + dsl_tensor_prop_count +
-                 dsl_list_method_count + dsl_magic_count + 32 + (s ? s->count : 0) + nparams +
-                 nwords + (where == CTX_INSTANCE ? dsl_attr_names(obj, NULL, 0) : 0);
+                 dsl_list_method_count + dsl_dict_method_count + dsl_magic_count + 32 +
+                 (s ? s->count : 0) + nparams + nwords +
+                 (where == CTX_INSTANCE ? dsl_attr_names(obj, NULL, 0) : 0);
     const char **names = malloc(cap * sizeof *names);
     if (!names || (nparams && !kw)) {
         free(names);
@@ -391,6 +400,8 @@ json_t *dsl_complete(struct dsl_session *s, const char *code, size_t cursor, siz
         for (size_t i = 0; i < dsl_list_method_count; i++)
             if (where == CTX_LIST || tuple_method(&dsl_list_methods[i]))
                 CONSIDER(dsl_list_methods[i].name);
+    } else if (where == CTX_DICT) {
+        for (size_t i = 0; i < dsl_dict_method_count; i++) CONSIDER(dsl_dict_methods[i].name);
     } else if (where == CTX_OBJECT) {
         for (size_t i = 0; cls->attrs[i]; i++) CONSIDER(cls->attrs[i]);
     } else if (where == CTX_INSTANCE) {
@@ -477,7 +488,8 @@ static bool describe(struct dsl_session *s, const char *code, const char *name, 
     enum name_context where = context_of(s, code, at, NULL, &obj);
     if (where == CTX_OBJECT) return false; /* an object's attributes: help(obj) lists them */
     if (where == CTX_INSTANCE) return dsl_attr_help(b, obj, name);
-    if (where == CTX_TENSOR || where == CTX_LIST || where == CTX_TUPLE || where == CTX_NO_ATTR) {
+    if (where == CTX_TENSOR || where == CTX_LIST || where == CTX_TUPLE || where == CTX_NO_ATTR ||
+        where == CTX_DICT) {
         const struct dsl_builtin *attr = attr_find(where, name);
         if (attr) dsl_builtin_help(b, attr);
         return attr != NULL;

@@ -10,10 +10,12 @@
  * Ownership inside the evaluator: an expression's result is a new reference that the caller
  * releases; operands are borrowed by the operators. */
 #include "lang/classes.h"
+#include "lang/dict.h"
 #include "lang/interp.h"
 #include "lang/library.h"
 #include "lang/list.h"
 #include "lang/operators.h"
+#include "lang/str.h"
 
 #include "minitorch/minitorch.h"
 
@@ -81,7 +83,9 @@ int dsl_iter_init(struct dsl_interp *in, struct dsl_value v, struct dsl_iter *it
     memset(it, 0, sizeof *it);
     it->src = v;
     if (v.kind == DSL_RANGE) it->n = dsl_range_len(v.as.r);
-    if (v.kind == DSL_LIST || v.kind == DSL_STR || v.kind == DSL_RANGE) return 0;
+    if (v.kind == DSL_DICT) it->k = (int64_t)v.as.d->len; /* its keys; a change of size raises */
+    if (v.kind == DSL_LIST || v.kind == DSL_STR || v.kind == DSL_RANGE || v.kind == DSL_DICT)
+        return 0;
     return dsl_raise(in, "TypeError", "'%s' object is not iterable", dsl_type_name(v));
 }
 
@@ -100,6 +104,15 @@ int dsl_iter_next(struct dsl_interp *in, struct dsl_iter *it, struct dsl_value *
         int st = dsl_str_value(v.as.s->data + it->i, k, out);
         if (st != 0) return dsl_raise_status(in, st);
         it->i += k;
+        return 1;
+    }
+    if (v.kind == DSL_DICT) {
+        const struct dsl_dict *d = v.as.d;
+        if ((int64_t)d->len != it->k)
+            return dsl_raise(in, "RuntimeError", "dictionary changed size during iteration");
+        while (it->i < d->n && !d->entries[it->i].live) it->i++;
+        if (it->i >= d->n) return 0;
+        *out = dsl_value_retain(d->entries[it->i++].key);
         return 1;
     }
     if (it->k >= it->n) return 0;
@@ -188,11 +201,22 @@ static void cell_set(struct dsl_cell *c, struct dsl_value v)
     }
 }
 
-/* The variable `name` is bound to (borrowed): a name of the class body being run, a local of
- * the running call (in its cell when nested functions share it), a free variable, or a
- * session variable. NULL when unbound. */
+/* The variable `name` of the running comprehensions, innermost first, or NULL. */
+static struct dsl_comp_var *comp_var(struct dsl_interp *in, const char *name)
+{
+    for (struct dsl_comp_scope *s = in->comp; s; s = s->up)
+        for (size_t i = 0; i < s->n; i++)
+            if (strcmp(s->vars[i].name, name) == 0) return &s->vars[i];
+    return NULL;
+}
+
+/* The variable `name` is bound to (borrowed): a running comprehension's variable, a name of the
+ * class body being run, a local of the running call (in its cell when nested functions share
+ * it), a free variable, or a session variable. NULL when unbound. */
 static struct dsl_value *lookup_in(struct dsl_interp *in, const char *name, long k)
 {
+    struct dsl_comp_var *cv = in->comp ? comp_var(in, name) : NULL;
+    if (cv && cv->bound) return &cv->value;
     if (in->class_ns) {
         struct dsl_value *v = dsl_attrs_find(in->class_ns, name);
         if (v) return v;
@@ -213,11 +237,18 @@ static struct dsl_value *lookup_var(struct dsl_interp *in, const char *name)
     return lookup_in(in, name, local_slot(in, name));
 }
 
-/* Binds name to v (owned): a class attribute inside a class body, a local inside a call (every
- * name a body assigns is one of its locals), a free variable the body declared nonlocal, else a
- * session variable. 0, or DSL_V_NOMEM. */
+/* Binds name to v (owned): a comprehension's variable, a class attribute inside a class body,
+ * a local inside a call (every name a body assigns is one of its locals), a free variable the
+ * body declared nonlocal, else a session variable. 0, or DSL_V_NOMEM. */
 static int bind_in(struct dsl_interp *in, const char *name, long k, struct dsl_value v)
 {
+    struct dsl_comp_var *cv = in->comp ? comp_var(in, name) : NULL;
+    if (cv) { /* a comprehension's target: its own scope */
+        if (cv->bound) dsl_value_release(cv->value);
+        cv->value = v;
+        cv->bound = true;
+        return 0;
+    }
     if (in->class_ns) return dsl_attrs_set(in->class_ns, name, v);
     if (k < 0) {
         struct dsl_cell *c = free_cell(in, name);
@@ -311,6 +342,35 @@ error:
     return -1;
 }
 
+/* A dict display: keys and values evaluated left to right, a repeated key keeping its first
+ * place and its last value, as in Python. */
+static int eval_dict(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
+{
+    struct dsl_dict *d = dsl_dict_new();
+    if (!d) return dsl_raise_status(in, DSL_V_NOMEM);
+    struct dsl_value dv = dsl_dict_value(d);
+    for (size_t i = 0; i + 1 < n->nkids; i += 2) {
+        struct dsl_value k, v;
+        if (dsl_eval(in, n->kids[i], &k) != 0) goto error;
+        if (dsl_eval(in, n->kids[i + 1], &v) != 0) {
+            dsl_value_release(k);
+            goto error;
+        }
+        int r = dsl_dict_store(in, d, k, v);
+        dsl_value_release(k);
+        dsl_value_release(v);
+        if (r != 0) {
+            dsl_error_locate(in, n->kids[i]->pos);
+            goto error;
+        }
+    }
+    *out = dv;
+    return 0;
+error:
+    dsl_value_release(dv);
+    return -1;
+}
+
 static int eval_unary(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
 {
     struct dsl_value v;
@@ -394,6 +454,10 @@ static int compare_values(struct dsl_interp *in, enum dsl_tok op, struct dsl_val
 {
     bool result = false;
     int r = 0;
+    if (op == DSL_T_IS || op == DSL_T_IS_NOT) {
+        *out = dsl_bool(dsl_value_is(left, right) == (op == DSL_T_IS));
+        return 0;
+    }
     if ((left.kind == DSL_TENSOR || right.kind == DSL_TENSOR) && op != DSL_T_IN && op != DSL_T_NOT)
         return dsl_tensor_compare(in, op, left, right, out);
     switch (op) {
@@ -545,6 +609,8 @@ static int call_function(struct dsl_interp *in, struct dsl_function *f, const st
     const char *src = in->src;
     size_t src_len = in->src_len;
     struct dsl_code *code = in->code;
+    struct dsl_comp_scope *comp = in->comp; /* a body sees no comprehension's variables */
+    in->comp = NULL;
     in->frame = &frame;
     in->src = f->code->src;
     in->src_len = f->code->len;
@@ -557,6 +623,7 @@ static int call_function(struct dsl_interp *in, struct dsl_function *f, const st
     if (x == X_ERR) dsl_interp_push_tb(in, f);
     in->frame = up;
     in->class_ns = class_ns;
+    in->comp = comp;
     in->src = src;
     in->src_len = src_len;
     in->code = code;
@@ -697,6 +764,11 @@ int dsl_index_of(struct dsl_interp *in, struct dsl_value ix, int64_t len, const 
 static int eval_tensor_subscripts(struct dsl_interp *in, const struct dsl_node *n,
                                   struct dsl_value t, struct dsl_value *ix)
 {
+    for (size_t i = 0; i < n->nkids; i++)
+        if (n->kids[i]->kind == DSL_N_SLICE)
+            return dsl_raise_at(in, n->kids[i]->pos, "NotImplementedError",
+                                "slicing of tensors is not supported in the MiniTorch language: "
+                                "index one element (t[i, j]), or use view() or permute()");
     if (n->nkids > MT_MAX_DIMS)
         return dsl_raise(in, "IndexError", "too many indices for a tensor with %d dims: %zu given",
                          t.as.t->ndim, n->nkids);
@@ -722,9 +794,15 @@ static const char *seq_what(struct dsl_value v)
                                  : NULL;
 }
 
+/* Whether index node n is a slice, xs[a:b:c]. */
+static bool is_slice(const struct dsl_node *n)
+{
+    return n->kind == DSL_N_INDEX && n->nkids == 1 && n->kids[0]->kind == DSL_N_SLICE;
+}
+
 /* Evaluates the subscripts of index node n on v (already evaluated) into subs[0..*nsubs):
- * a tensor takes up to MT_MAX_DIMS, a sequence exactly one. On failure nothing is left to
- * release. */
+ * a tensor takes up to MT_MAX_DIMS, a sequence exactly one, or a slice's three bounds (none
+ * where omitted). On failure nothing is left to release. */
 static int eval_subscripts(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value v,
                            struct dsl_value *subs, size_t *nsubs)
 {
@@ -734,24 +812,67 @@ static int eval_subscripts(struct dsl_interp *in, const struct dsl_node *n, stru
         *nsubs = n->nkids;
         return 0;
     }
+    if (v.kind == DSL_DICT) { /* d[a, b] is the key (a, b) */
+        for (size_t i = 0; i < n->nkids; i++)
+            if (n->kids[i]->kind == DSL_N_SLICE)
+                return dsl_raise(in, "TypeError", "unhashable type: 'slice'");
+        if (n->nkids == 1) {
+            if (dsl_eval(in, n->kids[0], &subs[0]) != 0) return -1;
+        } else if (eval_list(in, n, &subs[0]) != 0) {
+            return -1;
+        } else {
+            subs[0].as.l->style = DSL_LIST_TUPLE;
+        }
+        *nsubs = 1;
+        return 0;
+    }
     const char *what = seq_what(v);
     if (!what)
         return dsl_raise(in, "TypeError", "'%s' object is not subscriptable", dsl_type_name(v));
     if (n->nkids != 1)
-        return dsl_raise(in, "TypeError", "%s indices must be integers, not tuple", what);
+        return dsl_raise(in, "TypeError", "%s indices must be integers%s, not tuple", what,
+                         v.kind == DSL_STR ? "" : " or slices");
+    if (is_slice(n)) {
+        const struct dsl_node *sl = n->kids[0];
+        const struct dsl_node *part[3] = {sl->a, sl->b, sl->nkids ? sl->kids[0] : NULL};
+        for (size_t i = 0; i < 3; i++) {
+            subs[i] = dsl_none();
+            if (part[i] && dsl_eval(in, part[i], &subs[i]) != 0) {
+                release_all(subs, i);
+                return -1;
+            }
+        }
+        *nsubs = 3;
+        return 0;
+    }
     if (dsl_eval(in, n->kids[0], &subs[0]) != 0) return -1;
     *nsubs = 1;
     return 0;
 }
 
-/* v[subs] (all borrowed), subs as eval_subscripts made them: 0 with a new value, or -1. */
-static int get_item(struct dsl_interp *in, struct dsl_value v, const struct dsl_value *subs,
-                    size_t nsubs, struct dsl_value *out)
+/* v[subs] (all borrowed), subs as eval_subscripts made them for index node n: 0 with a new
+ * value, or -1. */
+static int get_item(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value v,
+                    const struct dsl_value *subs, size_t nsubs, struct dsl_value *out)
 {
     if (v.kind == DSL_TENSOR) return dsl_tensor_getitem(in, v, subs, nsubs, out);
+    if (is_slice(n)) return dsl_slice_get(in, v, subs, out);
+    if (v.kind == DSL_DICT) {
+        struct dsl_value *slot;
+        if (dsl_dict_lookup(in, v.as.d, subs[0], &slot) != 0) return -1;
+        if (!slot) return dsl_dict_raise_key(in, subs[0]);
+        *out = dsl_value_retain(*slot);
+        return 0;
+    }
     const char *what = seq_what(v);
     struct dsl_value ix = subs[0];
     int64_t i = 0;
+    if (!dsl_is_intlike(ix)) /* Python's wording: a slice would do too, except for strings */
+        return v.kind == DSL_STR
+                   ? dsl_raise(in, "TypeError", "string indices must be integers, not '%s'",
+                               dsl_type_name(ix))
+                   : dsl_raise(in, "TypeError", "%s indices must be integers or slices, not %s",
+                               what, dsl_type_name(ix));
     if (v.kind == DSL_LIST) {
         if (dsl_index_of(in, ix, (int64_t)v.as.l->len, what, &i) != 0) return -1;
         *out = dsl_value_retain(v.as.l->items[i]);
@@ -782,7 +903,7 @@ static int eval_index(struct dsl_interp *in, const struct dsl_node *n, struct ds
     size_t nsubs = 0;
     if (dsl_eval(in, n->a, &v) != 0) return -1;
     int r = eval_subscripts(in, n, v, subs, &nsubs);
-    if (r == 0) r = get_item(in, v, subs, nsubs, out);
+    if (r == 0) r = get_item(in, n, v, subs, nsubs, out);
     if (r != 0) dsl_error_locate(in, n->pos);
     release_all(subs, nsubs);
     dsl_value_release(v);
@@ -795,6 +916,8 @@ int dsl_getattr(struct dsl_interp *in, struct dsl_value v, const char *name,
     switch (v.kind) {
     case DSL_TENSOR: return dsl_tensor_getattr(in, v, name, out);
     case DSL_LIST: return dsl_list_getattr(in, v, name, out);
+    case DSL_DICT: return dsl_dict_getattr(in, v, name, out);
+    case DSL_STR: return dsl_str_getattr(in, v, name, out);
     case DSL_OBJECT: return v.as.obj->cls->getattr(in, v, name, out);
     case DSL_CLASS:
     case DSL_INSTANCE:
@@ -838,6 +961,13 @@ static int eval_attr(struct dsl_interp *in, const struct dsl_node *n, struct dsl
     return r;
 }
 
+/* A slice is read by the subscript holding it (eval_subscripts); the parser makes no other. */
+static int eval_slice_alone(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
+{
+    (void)out;
+    return dsl_raise_at(in, n->pos, "SyntaxError", "a slice a:b is only valid inside [...]");
+}
+
 static int eval_cond(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
 {
     struct dsl_value c;
@@ -849,12 +979,197 @@ static int eval_cond(struct dsl_interp *in, const struct dsl_node *n, struct dsl
     return dsl_eval(in, t ? n->a : n->b, out);
 }
 
+/* ---- comprehensions --------------------------------------------------------------------- */
+
+static int assign_to(struct dsl_interp *in, const struct dsl_node *target, struct dsl_value v);
+
+/* Adds the names a `for` target binds to the scope (once each). */
+static bool comp_collect(struct dsl_comp_scope *s, const struct dsl_node *t)
+{
+    if (t->kind == DSL_N_TUPLE || t->kind == DSL_N_LIST) {
+        for (size_t i = 0; i < t->nkids; i++)
+            if (!comp_collect(s, t->kids[i])) return false;
+        return true;
+    }
+    if (t->kind != DSL_N_NAME) return true;
+    for (size_t i = 0; i < s->n; i++)
+        if (strcmp(s->vars[i].name, t->name) == 0) return true;
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 4;
+        struct dsl_comp_var *p = realloc(s->vars, cap * sizeof *p);
+        if (!p) return false;
+        s->vars = p;
+        s->cap = cap;
+    }
+    s->vars[s->n++] = (struct dsl_comp_var){t->name, dsl_none(), false};
+    return true;
+}
+
+/* The innermost clause's body: evaluates the item (a key and a value for a dict) into acc. */
+static int comp_emit(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value acc)
+{
+    struct dsl_value k, v;
+    if (dsl_eval(in, n->a, &k) != 0) return -1;
+    if (n->kind != DSL_N_DICTCOMP) {
+        int st = dsl_list_push(acc.as.l, k);
+        if (st == DSL_V_TOOBIG) return dsl_raise_size(in, "list", (uint64_t)acc.as.l->len + 1);
+        return st != DSL_V_OK ? dsl_raise_status(in, st) : 0;
+    }
+    if (dsl_eval(in, n->b, &v) != 0) {
+        dsl_value_release(k);
+        return -1;
+    }
+    int r = dsl_dict_store(in, acc.as.d, k, v);
+    if (r != 0) dsl_error_locate(in, n->a->pos);
+    dsl_value_release(k);
+    dsl_value_release(v);
+    return r;
+}
+
+/* Runs clause k of comprehension n and those after it; `first` is the first clause's iterable,
+ * which the caller evaluated in the enclosing scope, as Python does. */
+static int comp_run(struct dsl_interp *in, const struct dsl_node *n, size_t k,
+                    struct dsl_value first, struct dsl_value acc)
+{
+    if (k == n->nkids) return comp_emit(in, n, acc);
+    const struct dsl_node *c = n->kids[k];
+    if (c->kind == DSL_N_COMP_IF) {
+        struct dsl_value v;
+        bool t = false;
+        if (dsl_eval(in, c->a, &v) != 0) return -1;
+        int r = truth(in, v, &t);
+        dsl_value_release(v);
+        if (r != 0) return dsl_error_locate(in, c->a->pos), -1;
+        return t ? comp_run(in, n, k + 1, first, acc) : 0;
+    }
+    struct dsl_value seq = dsl_value_retain(first);
+    if (k > 0 && (dsl_value_release(seq), dsl_eval(in, c->a, &seq) != 0)) return -1;
+    struct dsl_iter it;
+    int r = dsl_iter_init(in, seq, &it);
+    if (r != 0) dsl_error_locate(in, c->a->pos);
+    while (r == 0) {
+        struct dsl_value item;
+        if (dsl_check_cancel(in, c->pos) != 0) r = -1;
+        int got = r == 0 ? dsl_iter_next(in, &it, &item) : 0;
+        if (got < 0) dsl_error_locate(in, c->pos), r = -1;
+        if (got <= 0) break;
+        if (assign_to(in, c->kids[0], item) != X_OK) r = -1;
+        if (r == 0) r = comp_run(in, n, k + 1, first, acc);
+    }
+    dsl_value_release(seq);
+    return r;
+}
+
+/* [x for ...], {k: v for ...} and a generator expression, which is made into a list at once. */
+static int eval_comprehension(struct dsl_interp *in, const struct dsl_node *n,
+                              struct dsl_value *out)
+{
+    struct dsl_value first, acc;
+    if (dsl_eval(in, n->kids[0]->a, &first) != 0) return -1;
+    struct dsl_comp_scope scope = {.up = in->comp};
+    bool ok = true;
+    for (size_t i = 0; ok && i < n->nkids; i++)
+        if (n->kids[i]->kind == DSL_N_COMP_FOR) ok = comp_collect(&scope, n->kids[i]->kids[0]);
+    if (n->kind == DSL_N_DICTCOMP) {
+        struct dsl_dict *d = ok ? dsl_dict_new() : NULL;
+        acc = d ? dsl_dict_value(d) : dsl_none();
+    } else {
+        struct dsl_list *l = ok ? dsl_list_new(0) : NULL;
+        acc = l ? (struct dsl_value){.kind = DSL_LIST, .as.l = l} : dsl_none();
+    }
+    int r = -1;
+    if (acc.kind == DSL_NONE) {
+        dsl_raise_status(in, DSL_V_NOMEM);
+    } else {
+        in->comp = &scope;
+        r = comp_run(in, n, 0, first, acc);
+        in->comp = scope.up;
+    }
+    for (size_t i = 0; i < scope.n; i++)
+        if (scope.vars[i].bound) dsl_value_release(scope.vars[i].value);
+    free(scope.vars);
+    dsl_value_release(first);
+    if (r != 0) {
+        dsl_value_release(acc);
+        return -1;
+    }
+    *out = acc;
+    return 0;
+}
+
+/* ---- f-strings -------------------------------------------------------------------------- */
+
+/* Appends the text of f-string node n: its pieces, and each field's value converted (!s, !r;
+ * !a as !r) and formatted by its spec (format.c). 0 or -1. */
+static int fstring_text(struct dsl_interp *in, const struct dsl_node *n, struct render_buf *b)
+{
+    for (size_t i = 0; i < n->nkids; i++) {
+        const struct dsl_node *k = n->kids[i];
+        if (k->kind == DSL_N_CONST) {
+            render_buf_append(b, k->value.as.s->data, k->value.as.s->len);
+            continue;
+        }
+        struct dsl_value v;
+        if (dsl_eval(in, k->a, &v) != 0) return -1;
+        struct render_buf spec;
+        render_buf_init(&spec, DSL_MAX_STR_BYTES);
+        int r = k->b ? fstring_text(in, k->b, &spec) : 0;
+        if (r == 0 && k->value.kind == DSL_INT) { /* the conversion: format then sees a str */
+            struct render_buf conv;
+            render_buf_init(&conv, DSL_MAX_STR_BYTES);
+            int st = k->value.as.i == 's' ? dsl_value_str(&conv, v) : dsl_value_repr(&conv, v);
+            struct dsl_value text = dsl_none();
+            if (st == DSL_V_OK) st = dsl_str_value(render_buf_str(&conv), conv.len, &text);
+            render_buf_free(&conv);
+            if (st != DSL_V_OK) {
+                r = dsl_raise_status(in, st);
+            } else {
+                dsl_value_release(v);
+                v = text;
+            }
+        }
+        if (r == 0) r = dsl_format(in, b, v, render_buf_str(&spec), spec.len);
+        if (r != 0) dsl_error_locate(in, k->a->pos);
+        render_buf_free(&spec);
+        dsl_value_release(v);
+        if (r != 0) return -1;
+    }
+    if (b->over) return dsl_raise_size(in, "string", (uint64_t)b->len + 1);
+    return b->nomem ? dsl_raise_status(in, DSL_V_NOMEM) : 0;
+}
+
+static int eval_fstring(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
+{
+    struct render_buf b;
+    render_buf_init(&b, DSL_MAX_STR_BYTES);
+    int r = fstring_text(in, n, &b);
+    if (r == 0 && dsl_str_value(render_buf_str(&b), b.len, out) != DSL_V_OK)
+        r = dsl_raise_status(in, DSL_V_NOMEM);
+    render_buf_free(&b);
+    return r;
+}
+
 static const eval_fn eval_table[DSL_N_COUNT] = {
-    [DSL_N_CONST] = eval_const,     [DSL_N_NAME] = eval_name,   [DSL_N_LIST] = eval_list,
-    [DSL_N_TUPLE] = eval_list,      [DSL_N_UNARY] = eval_unary, [DSL_N_NOT] = eval_not,
-    [DSL_N_BINARY] = eval_binary,   [DSL_N_AND] = eval_logic,   [DSL_N_OR] = eval_logic,
-    [DSL_N_COMPARE] = eval_compare, [DSL_N_CALL] = eval_call,   [DSL_N_INDEX] = eval_index,
-    [DSL_N_ATTR] = eval_attr,       [DSL_N_COND] = eval_cond,
+    [DSL_N_CONST] = eval_const,
+    [DSL_N_NAME] = eval_name,
+    [DSL_N_LIST] = eval_list,
+    [DSL_N_TUPLE] = eval_list,
+    [DSL_N_UNARY] = eval_unary,
+    [DSL_N_NOT] = eval_not,
+    [DSL_N_BINARY] = eval_binary,
+    [DSL_N_AND] = eval_logic,
+    [DSL_N_OR] = eval_logic,
+    [DSL_N_COMPARE] = eval_compare,
+    [DSL_N_CALL] = eval_call,
+    [DSL_N_INDEX] = eval_index,
+    [DSL_N_ATTR] = eval_attr,
+    [DSL_N_COND] = eval_cond,
+    [DSL_N_DICT] = eval_dict,
+    [DSL_N_SLICE] = eval_slice_alone,
+    [DSL_N_LISTCOMP] = eval_comprehension,
+    [DSL_N_DICTCOMP] = eval_comprehension,
+    [DSL_N_GENEXP] = eval_comprehension,
+    [DSL_N_FSTRING] = eval_fstring,
 };
 
 int dsl_eval(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
@@ -899,6 +1214,10 @@ static int store_into(struct dsl_interp *in, const struct dsl_node *target, stru
     int r;
     if (target->kind == DSL_N_INDEX && obj.kind == DSL_TENSOR)
         r = dsl_tensor_setitem(in, obj, subs, nsubs, v);
+    else if (is_slice(target))
+        r = dsl_slice_set(in, obj, subs, v);
+    else if (target->kind == DSL_N_INDEX && obj.kind == DSL_DICT)
+        r = dsl_dict_store(in, obj.as.d, subs[0], v);
     else if (target->kind == DSL_N_INDEX)
         r = dsl_list_setitem(in, obj, subs[0], v);
     else
@@ -914,7 +1233,8 @@ static int target_subscripts(struct dsl_interp *in, const struct dsl_node *targe
 {
     *nsubs = 0;
     if (target->kind != DSL_N_INDEX) return 0;
-    if (obj.kind != DSL_TENSOR && (obj.kind != DSL_LIST || obj.as.l->style == DSL_LIST_TUPLE))
+    if (obj.kind != DSL_TENSOR && obj.kind != DSL_DICT &&
+        (obj.kind != DSL_LIST || obj.as.l->style == DSL_LIST_TUPLE))
         return dsl_raise(in, "TypeError", "'%s' object does not support item assignment",
                          dsl_type_name(obj));
     return eval_subscripts(in, target, obj, subs, nsubs);
@@ -959,7 +1279,7 @@ static int unpack_to(struct dsl_interp *in, const struct dsl_node *target, struc
         dsl_raise_status(in, DSL_V_NOMEM);
         goto located;
     }
-    if (v.kind != DSL_LIST && v.kind != DSL_STR && v.kind != DSL_RANGE) {
+    if (v.kind != DSL_LIST && v.kind != DSL_STR && v.kind != DSL_RANGE && v.kind != DSL_DICT) {
         dsl_raise(in, "TypeError", "cannot unpack non-iterable %s object", dsl_type_name(v));
         goto located;
     }
@@ -1068,7 +1388,7 @@ static int exec_aug_item(struct dsl_interp *in, const struct dsl_node *n)
     if (dsl_eval(in, target->a, &obj) != 0) return X_ERR;
     if (target->kind == DSL_N_INDEX) {
         if (eval_subscripts(in, target, obj, subs, &nsubs) != 0 ||
-            get_item(in, obj, subs, nsubs, &cur) != 0)
+            get_item(in, target, obj, subs, nsubs, &cur) != 0)
             goto done;
     } else if (dsl_getattr(in, obj, target->name, &cur) != 0) {
         goto done;

@@ -14,6 +14,8 @@
  * so the list needs no lock. */
 #include "lang/values.h"
 
+#include "lang/dict.h"
+
 #include <stddef.h>
 
 enum { GC_ALIVE = 0, GC_TENTATIVE = 1 };
@@ -67,6 +69,7 @@ static struct dsl_value value_of(struct dsl_gc *g)
     case DSL_CLASS: v.as.cls = OWNER(struct dsl_class, gc); break;
     case DSL_INSTANCE: v.as.inst = OWNER(struct dsl_instance, gc); break;
     case DSL_SUPER: v.as.sup = OWNER(struct dsl_super, gc); break;
+    case DSL_DICT: v.as.d = OWNER(struct dsl_dict, gc); break;
     default: v.kind = DSL_NONE; break;
     }
 #undef OWNER
@@ -85,6 +88,7 @@ static struct dsl_gc *gc_of(struct dsl_value v)
     case DSL_CLASS: g = &v.as.cls->gc; break;
     case DSL_INSTANCE: g = &v.as.inst->gc; break;
     case DSL_SUPER: g = &v.as.sup->gc; break;
+    case DSL_DICT: g = &v.as.d->gc; break;
     default: return NULL;
     }
     return g->prev ? g : NULL;

@@ -69,8 +69,8 @@ int dsl_raise_size(struct dsl_interp *in, const char *what, uint64_t asked)
                          "cannot make a string of %llu bytes: strings are limited to %llu MiB",
                          (unsigned long long)asked, (unsigned long long)(limit >> 20));
     return dsl_raise(in, "MemoryError",
-                     "cannot make a list of %llu items: lists are limited to %llu items",
-                     (unsigned long long)asked, (unsigned long long)limit);
+                     "cannot make a %s of %llu items: %ss are limited to %llu items", what,
+                     (unsigned long long)asked, what, (unsigned long long)limit);
 }
 
 void dsl_interp_push_tb(struct dsl_interp *in, const struct dsl_function *f)

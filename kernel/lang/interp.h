@@ -44,6 +44,21 @@ struct dsl_frame {
     bool *bound;            /* assigned yet (reading an unbound local is UnboundLocalError) */
 };
 
+/* The variables of one running comprehension ([x * y for x in xs for y in ys]): its `for`
+ * targets, which as in Python 3 live in a scope of their own, seen by the comprehension's
+ * expressions before the enclosing call's locals and the session's variables, and gone when it
+ * ends. Comprehensions nest through `up`; a function called from inside one does not see them. */
+struct dsl_comp_var {
+    const char *name;       /* borrowed from the AST */
+    struct dsl_value value; /* owned reference, where bound */
+    bool bound;
+};
+struct dsl_comp_scope {
+    struct dsl_comp_var *vars; /* owned array */
+    size_t n, cap;
+    struct dsl_comp_scope *up; /* the enclosing comprehension's, or NULL */
+};
+
 /* One line of a traceback below the cell: where the error, or the call leading to it, was in a
  * function's body. */
 struct dsl_tb_entry {
@@ -85,6 +100,7 @@ struct dsl_interp {
     struct dsl_attrs *class_ns; /* running a class body: where its names are bound, else NULL */
     struct dsl_interp *outer;   /* the run this one started inside, if any */
     long long last_flush_ns; /* CLOCK_MONOTONIC of the last out->flush from a loop */
+    struct dsl_comp_scope *comp; /* the innermost running comprehension's scope, or NULL */
 };
 
 /* The innermost run in progress (NULL between runs): what text of a value calls a class's

@@ -21,8 +21,8 @@
 const char *const dsl_keywords[] = {"if",       "elif", "else",   "while",  "for", "in",   "break",
                                     "continue", "pass", "and",    "or",     "not", "true", "false",
                                     "none",     "def",  "return", "assert", "class", "nonlocal",
-                                    "global",   NULL};
-static_assert(DSL_T_GLOBAL - DSL_T_IF + 1 == 21, "dsl_keywords must list every keyword token");
+                                    "global",   "is",   NULL};
+static_assert(DSL_T_IS - DSL_T_IF + 1 == 22, "dsl_keywords must list every keyword token");
 
 static const struct {
     const char *text;
@@ -126,6 +126,14 @@ static const char *const tok_names[DSL_T_COUNT] = {
     [DSL_T_CLASS] = "'class'",
     [DSL_T_NONLOCAL] = "'nonlocal'",
     [DSL_T_GLOBAL] = "'global'",
+    [DSL_T_IS] = "'is'",
+    [DSL_T_IS_NOT] = "'is not'",
+    [DSL_T_FSTRING_START] = "f-string",
+    [DSL_T_FSTRING_END] = "end of f-string",
+    [DSL_T_FSTRING_FIELD] = "'{'",
+    [DSL_T_FSTRING_CONV] = "'!'",
+    [DSL_T_FSTRING_SPEC] = "':'",
+    [DSL_T_FSTRING_FIELD_END] = "'}'",
 };
 
 const char *dsl_tok_name(enum dsl_tok t)
@@ -189,6 +197,7 @@ struct lexer {
     int indents[DSL_MAX_INDENTS + 1];
     int nindents;
     int cur_indent; /* indentation of the current logical line */
+    int fstrings;   /* f-strings open around the current token (one inside another's field) */
 };
 
 static struct dsl_token *emit(struct lexer *lx, enum dsl_tok type, size_t pos, size_t len)
@@ -257,6 +266,54 @@ static int put_utf8(struct render_buf *b, unsigned long cp)
     return render_buf_append(b, u, n);
 }
 
+/* Decodes the escape sequence at s[*i] (a backslash) into b and moves *i past it; unknown
+ * escapes keep their backslash, as in Python. 0, or -1 with the error set. */
+static int lex_escape(struct lexer *lx, size_t *pi, struct render_buf *b)
+{
+    const char *s = lx->src;
+    size_t n = lx->len, i = *pi;
+    if (i + 1 >= n) {
+        *pi = i + 1; /* reported as unterminated by the caller */
+        return 0;
+    }
+    char e = s[i + 1];
+    int digits = 0;
+    switch (e) {
+    case 'n': render_buf_putc(b, '\n'); break;
+    case 't': render_buf_putc(b, '\t'); break;
+    case 'r': render_buf_putc(b, '\r'); break;
+    case '\\': render_buf_putc(b, '\\'); break;
+    case '\'': render_buf_putc(b, '\''); break;
+    case '"': render_buf_putc(b, '"'); break;
+    case '\n': break; /* continuation: both vanish */
+    case 'x': digits = 2; break;
+    case 'u': digits = 4; break;
+    case 'U': digits = 8; break;
+    default:
+        render_buf_putc(b, '\\');
+        *pi = i + 1;
+        return 0;
+    }
+    if (digits) {
+        unsigned long cp = 0;
+        for (int k = 0; k < digits; k++) {
+            int h = i + 2 + (size_t)k < n ? hex_value(s[i + 2 + k]) : -1;
+            if (h < 0)
+                return dsl_syntax_error_set(lx->err, "SyntaxError", i,
+                                            "truncated \\%c escape in string", e);
+            cp = cp * 16 + (unsigned long)h;
+        }
+        if (cp == 0 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+            return dsl_syntax_error_set(lx->err, "SyntaxError", i,
+                                        "\\%c escape gives an unsupported character", e);
+        put_utf8(b, cp);
+        *pi = i + 2 + (size_t)digits;
+    } else {
+        *pi = i + 2;
+    }
+    return 0;
+}
+
 /* Reads a string literal starting at lx->i (on the quote). */
 static int lex_string(struct lexer *lx)
 {
@@ -300,49 +357,9 @@ static int lex_string(struct lexer *lx)
             continue;
         }
         if (c == '\\') {
-            if (i + 1 >= n) {
-                i++;
-                continue; /* reported as unterminated above */
-            }
-            char e = s[i + 1];
-            int digits = 0;
-            switch (e) {
-            case 'n': render_buf_putc(&b, '\n'); break;
-            case 't': render_buf_putc(&b, '\t'); break;
-            case 'r': render_buf_putc(&b, '\r'); break;
-            case '\\': render_buf_putc(&b, '\\'); break;
-            case '\'': render_buf_putc(&b, '\''); break;
-            case '"': render_buf_putc(&b, '"'); break;
-            case '\n': break; /* continuation: both vanish */
-            case 'x': digits = 2; break;
-            case 'u': digits = 4; break;
-            case 'U': digits = 8; break;
-            default:
-                /* unknown escapes keep their backslash, as in Python */
-                render_buf_putc(&b, '\\');
-                i++;
-                continue;
-            }
-            if (digits) {
-                unsigned long cp = 0;
-                for (int k = 0; k < digits; k++) {
-                    int h = i + 2 + (size_t)k < n ? hex_value(s[i + 2 + k]) : -1;
-                    if (h < 0) {
-                        render_buf_free(&b);
-                        return dsl_syntax_error_set(lx->err, "SyntaxError", i,
-                                                    "truncated \\%c escape in string", e);
-                    }
-                    cp = cp * 16 + (unsigned long)h;
-                }
-                if (cp == 0 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
-                    render_buf_free(&b);
-                    return dsl_syntax_error_set(lx->err, "SyntaxError", i,
-                                                "\\%c escape gives an unsupported character", e);
-                }
-                put_utf8(&b, cp);
-                i += 2 + (size_t)digits;
-            } else {
-                i += 2;
+            if (lex_escape(lx, &i, &b) != 0) {
+                render_buf_free(&b);
+                return -1;
             }
             continue;
         }
@@ -658,6 +675,260 @@ static int base_indent(const char *s, size_t n)
     return 0;
 }
 
+/* ---- f-strings ------------------------------------------------------------------------- */
+
+#define DSL_MAX_FSTRING_NESTING 4 /* f-strings inside f-strings' fields */
+
+static int lex_fstring(struct lexer *lx);
+
+/* The tokens of an f-string field's expression, src[a..b): as anywhere inside brackets, lines
+ * may break. */
+static int lex_range(struct lexer *lx, size_t a, size_t b)
+{
+    size_t len = lx->len;
+    int depth = lx->depth, r = 0;
+    lx->i = a;
+    lx->len = b;
+    while (r == 0 && lx->i < lx->len) {
+        const char *s = lx->src;
+        char c = s[lx->i];
+        if (c == ' ' || c == '\t' || c == '\f' || c == '\r' || c == '\n')
+            lx->i++;
+        else if (is_digit(c) || (c == '.' && lx->i + 1 < lx->len && is_digit(s[lx->i + 1])))
+            r = lex_number(lx);
+        else if ((c == 'f' || c == 'F') && lx->i + 1 < lx->len &&
+                 (s[lx->i + 1] == '"' || s[lx->i + 1] == '\''))
+            r = lex_fstring(lx);
+        else if (is_ident_start(c))
+            r = lex_name(lx);
+        else if (c == '"' || c == '\'')
+            r = lex_string(lx);
+        else
+            r = lex_operator(lx);
+    }
+    lx->len = len;
+    if (r == 0 && lx->depth != depth) {
+        lx->depth = depth;
+        return dsl_syntax_error_set(lx->err, "SyntaxError", b, "f-string: expecting '}'");
+    }
+    return r;
+}
+
+/* Emits the literal text collected in b (if any) as a STRING token at pos..end. */
+static int flush_literal(struct lexer *lx, struct render_buf *b, size_t pos, size_t end)
+{
+    if (b->len == 0) return 0;
+    if (b->over)
+        return dsl_syntax_error_set(lx->err, "MemoryError", pos, "string literal too long");
+    size_t n = b->len;
+    char *text = render_buf_take(b);
+    struct dsl_token *tok = text ? emit(lx, DSL_T_STRING, pos, end - pos) : NULL;
+    if (!tok) {
+        free(text);
+        return text ? -1
+                    : dsl_syntax_error_set(lx->err, "MemoryError", pos,
+                                           "out of memory while reading the cell");
+    }
+    tok->v.str.s = text;
+    tok->v.str.n = n;
+    return 0;
+}
+
+static int fstring_body(struct lexer *lx, size_t *pi, char quote, bool triple, size_t start,
+                        int nest, bool spec);
+
+/* A replacement field at src[*pi] ('{'): `{expr[!c][:spec]}`, its end found as CPython 3.11
+ * finds it (brackets and quotes of the other kind skipped; no backslash, no '#', not the
+ * f-string's own quote). `{expr=}` shows the expression's text, then its repr (or its
+ * formatted value, given a spec). nest: fields around it (a spec's field is one deeper). */
+static int lex_field(struct lexer *lx, size_t *pi, char quote, bool triple, size_t start, int nest)
+{
+    const char *s = lx->src;
+    size_t n = lx->len, open = *pi, i = open + 1;
+    if (nest >= 2)
+        return dsl_syntax_error_set(lx->err, "SyntaxError", open,
+                                    "f-string: expressions nested too deeply");
+    int depth = 0;
+    bool debug = false;
+    for (;; i++) {
+        char c = i < n ? s[i] : '\0';
+        if (i >= n || (c == '\n' && !triple)) {
+            dsl_syntax_error_set(lx->err, "SyntaxError", start, "unterminated %sstring literal",
+                                 triple ? "triple-quoted " : "");
+            lx->err->incomplete = triple && i >= n;
+            return -1;
+        }
+        if (c == quote)
+            return dsl_syntax_error_set(lx->err, "SyntaxError", open, "f-string: expecting '}'");
+        if (c == '\\')
+            return dsl_syntax_error_set(lx->err, "SyntaxError", i,
+                                        "f-string expression part cannot include a backslash");
+        if (c == '#')
+            return dsl_syntax_error_set(lx->err, "SyntaxError", i,
+                                        "f-string expression part cannot include '#'");
+        if (c == '\'' || c == '"') { /* a string inside: to its closing quote */
+            size_t j = i + 1;
+            while (j < n && s[j] != c && s[j] != '\n') j++;
+            if (j >= n || s[j] != c)
+                return dsl_syntax_error_set(lx->err, "SyntaxError", open,
+                                            "f-string: expecting '}'");
+            i = j;
+        } else if (c == '(' || c == '[' || c == '{') {
+            depth++;
+        } else if (c == ')' || c == ']' || c == '}') {
+            if (depth == 0 && c == '}') break;
+            if (depth == 0)
+                return dsl_syntax_error_set(lx->err, "SyntaxError", i, "f-string: unmatched '%c'",
+                                            c);
+            depth--;
+        } else if (depth == 0 && (c == ':' || (c == '!' && !(i + 1 < n && s[i + 1] == '=')))) {
+            break;
+        } else if (depth == 0 && c == '=' && !strchr("=!<>", s[i - 1])) {
+            size_t j = i + 1;
+            while (j < n && (s[j] == ' ' || s[j] == '\t')) j++;
+            if (j < n && s[j] && strchr("}!:", s[j])) {
+                debug = true;
+                break;
+            }
+        }
+    }
+    size_t a = open + 1, b = i;
+    if (debug) { /* the text up to the '=' and the spaces after it is shown as written */
+        size_t j = i + 1;
+        while (s[j] == ' ' || s[j] == '\t') j++;
+        struct render_buf text;
+        render_buf_init(&text, DSL_MAX_LITERAL);
+        render_buf_append(&text, s + a, j - a);
+        int r = flush_literal(lx, &text, a, j);
+        render_buf_free(&text);
+        if (r != 0) return -1;
+        i = j;
+    }
+    if (!emit(lx, DSL_T_FSTRING_FIELD, open, 1)) return -1;
+    while (a < b && strchr(" \t\f\r\n", s[a])) a++;
+    if (a == b)
+        return dsl_syntax_error_set(lx->err, "SyntaxError", i,
+                                    "f-string: empty expression not allowed");
+    if (lex_range(lx, a, b) != 0) return -1;
+    if (s[i] == '!') {
+        i++;
+        if (i >= n || !strchr("rsa", s[i]) || s[i] == '\0')
+            return dsl_syntax_error_set(
+                lx->err, "SyntaxError", i,
+                "f-string: invalid conversion character: expected 's', 'r', or 'a'");
+        struct dsl_token *t = emit(lx, DSL_T_FSTRING_CONV, i - 1, 2);
+        if (!t) return -1;
+        t->v.i = s[i++];
+    } else if (debug && !(i < n && s[i] == ':')) {
+        struct dsl_token *t = emit(lx, DSL_T_FSTRING_CONV, b, 1);
+        if (!t) return -1;
+        t->v.i = 'r';
+    }
+    if (i < n && s[i] == ':') {
+        if (!emit(lx, DSL_T_FSTRING_SPEC, i, 1)) return -1;
+        i++;
+        if (fstring_body(lx, &i, quote, triple, start, nest + 1, true) != 0) return -1;
+    }
+    if (i >= n || s[i] != '}')
+        return dsl_syntax_error_set(lx->err, "SyntaxError", i < n ? i : open,
+                                    "f-string: expecting '}'");
+    if (!emit(lx, DSL_T_FSTRING_FIELD_END, i, 1)) return -1;
+    *pi = i + 1;
+    return 0;
+}
+
+/* Literal text and fields from src[*pi]: to the closing quote (consumed), or for a format spec
+ * (spec) to the '}' that ends its field (left for the caller). */
+static int fstring_body(struct lexer *lx, size_t *pi, char quote, bool triple, size_t start,
+                        int nest, bool spec)
+{
+    const char *s = lx->src;
+    size_t n = lx->len, i = *pi, lit = i;
+    struct render_buf b;
+    render_buf_init(&b, DSL_MAX_LITERAL);
+    int r = 0;
+    for (;;) {
+        if (i >= n || (s[i] == '\n' && !triple)) {
+            if (spec) {
+                r = dsl_syntax_error_set(lx->err, "SyntaxError", i, "f-string: expecting '}'");
+            } else if (triple) {
+                r = dsl_syntax_error_set(lx->err, "SyntaxError", start,
+                                         "unterminated triple-quoted string literal");
+                lx->err->incomplete = i >= n;
+            } else {
+                r = dsl_syntax_error_set(lx->err, "SyntaxError", start,
+                                         "unterminated string literal");
+            }
+            break;
+        }
+        char c = s[i];
+        if (c == quote && (!triple || (i + 2 < n && s[i + 1] == quote && s[i + 2] == quote))) {
+            if (spec) {
+                r = dsl_syntax_error_set(lx->err, "SyntaxError", i, "f-string: expecting '}'");
+                break;
+            }
+            if ((r = flush_literal(lx, &b, lit, i)) != 0) break;
+            i += triple ? 3 : 1;
+            if (!emit(lx, DSL_T_FSTRING_END, i - 1, 1)) r = -1;
+            break;
+        }
+        if (spec && c == '}') {
+            r = flush_literal(lx, &b, lit, i);
+            break;
+        }
+        if (!spec && (c == '{' || c == '}') && i + 1 < n && s[i + 1] == c) { /* {{ and }} */
+            render_buf_putc(&b, c);
+            i += 2;
+        } else if (c == '}') {
+            r = dsl_syntax_error_set(lx->err, "SyntaxError", i,
+                                     "f-string: single '}' is not allowed");
+            break;
+        } else if (c == '{') {
+            if ((r = flush_literal(lx, &b, lit, i)) != 0 ||
+                (r = lex_field(lx, &i, quote, triple, start, nest)) != 0)
+                break;
+            lit = i;
+        } else if (c == '\\') {
+            if ((r = lex_escape(lx, &i, &b)) != 0) break;
+        } else if ((unsigned char)c >= 0x80) {
+            size_t k = render_utf8_seq(s + i, n - i);
+            if (!k) {
+                r = dsl_syntax_error_set(lx->err, "SyntaxError", i,
+                                         "invalid UTF-8 byte 0x%02x in string literal",
+                                         (unsigned char)c);
+                break;
+            }
+            render_buf_append(&b, s + i, k);
+            i += k;
+        } else {
+            render_buf_putc(&b, c);
+            i++;
+        }
+    }
+    render_buf_free(&b);
+    *pi = i;
+    return r;
+}
+
+/* An f-string at lx->i (on the f): its tokens, see lexer.h. */
+static int lex_fstring(struct lexer *lx)
+{
+    const char *s = lx->src;
+    size_t start = lx->i, i = lx->i + 1, n = lx->len;
+    char quote = s[i];
+    bool triple = i + 2 < n && s[i + 1] == quote && s[i + 2] == quote;
+    i += triple ? 3 : 1;
+    if (lx->fstrings >= DSL_MAX_FSTRING_NESTING)
+        return dsl_syntax_error_set(lx->err, "SyntaxError", start,
+                                    "f-string: expressions nested too deeply");
+    if (!emit(lx, DSL_T_FSTRING_START, start, i - start)) return -1;
+    lx->fstrings++;
+    int r = fstring_body(lx, &i, quote, triple, start, 0, false);
+    lx->fstrings--;
+    lx->i = i;
+    return r;
+}
+
 static int lex_all(struct lexer *lx)
 {
     bool at_line_start = true;
@@ -701,6 +972,9 @@ static int lex_all(struct lexer *lx)
             lx->i++;
         } else if (is_digit(c) || (c == '.' && lx->i + 1 < lx->len && is_digit(s[lx->i + 1]))) {
             if (lex_number(lx) != 0) return -1;
+        } else if ((c == 'f' || c == 'F') && lx->i + 1 < lx->len &&
+                   (s[lx->i + 1] == '"' || s[lx->i + 1] == '\'')) {
+            if (lex_fstring(lx) != 0) return -1;
         } else if (is_ident_start(c)) {
             if (lex_name(lx) != 0) return -1;
         } else if (c == '"' || c == '\'') {

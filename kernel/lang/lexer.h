@@ -60,7 +60,18 @@ enum dsl_tok {
     DSL_T_DSLASH_ASSIGN,
     DSL_T_PERCENT_ASSIGN,
     DSL_T_DSTAR_ASSIGN,
-    DSL_T_MAGIC, /* `%name args` at the start of a line */
+    DSL_T_MAGIC,  /* `%name args` at the start of a line */
+    DSL_T_IS_NOT, /* `is not`: a comparison operator the parser makes of two keywords */
+    /* An f-string is FSTRING_START, then its literal pieces (STRING, escapes decoded) and
+     * replacement fields, then FSTRING_END. A field is FSTRING_FIELD ('{'), the expression's own
+     * tokens, an optional FSTRING_CONV ('!r': v.i is the letter), an optional FSTRING_SPEC (':')
+     * followed by the format spec's pieces and fields, and FSTRING_FIELD_END ('}'). */
+    DSL_T_FSTRING_START,
+    DSL_T_FSTRING_END,
+    DSL_T_FSTRING_FIELD,
+    DSL_T_FSTRING_CONV,
+    DSL_T_FSTRING_SPEC,
+    DSL_T_FSTRING_FIELD_END,
     /* keywords, in the order of dsl_keywords[] */
     DSL_T_IF,
     DSL_T_ELIF,
@@ -83,6 +94,7 @@ enum dsl_tok {
     DSL_T_CLASS,
     DSL_T_NONLOCAL,
     DSL_T_GLOBAL,
+    DSL_T_IS,
     DSL_T_COUNT
 };
 

@@ -40,7 +40,7 @@ int dsl_list_setitem(struct dsl_interp *in, struct dsl_value xs, struct dsl_valu
     struct dsl_list *l = xs.as.l;
     int64_t i = 0;
     if (!dsl_is_intlike(ix)) /* Python words the two errors differently */
-        return dsl_raise(in, "TypeError", "list indices must be integers, not %s",
+        return dsl_raise(in, "TypeError", "list indices must be integers or slices, not %s",
                          dsl_type_name(ix));
     if (dsl_index_of(in, ix, (int64_t)l->len, "list assignment", &i) != 0) return -1;
     if (check_store(in, l, item) != 0) return -1;

@@ -12,6 +12,8 @@ int dsl_builtin_help(struct render_buf *b, const struct dsl_builtin *fn)
     return render_buf_puts(b, fn->doc);
 }
 
+const char *const dsl_any_keywords[] = {NULL};
+
 static int param_index(const struct dsl_builtin *fn, const char *name)
 {
     for (int i = 0; fn->params && fn->params[i]; i++)
@@ -43,6 +45,12 @@ int dsl_bind_args(struct dsl_interp *in, const struct dsl_builtin *fn, const str
             args->slot[i] = pos[i];
             args->has[i] = true;
         }
+    }
+    if (fn->params == dsl_any_keywords) {
+        args->kwnames = kwnames;
+        args->kwvals = kwvals;
+        args->nkw = nkw;
+        nkw = 0;
     }
     if (nkw && !fn->params)
         return dsl_raise(in, "TypeError", "%s() takes no keyword arguments", fn->name);

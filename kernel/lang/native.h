@@ -12,7 +12,9 @@
  *    accepted) names the slots, so they may also be passed by keyword. Slots [0, min_args)
  *    must be filled.
  *  - max_args < 0 (varargs, like print): positional arguments go to `rest`, of which at least
- *    min_args are needed; `params` are keyword-only parameters filling the slots. */
+ *    min_args are needed; `params` are keyword-only parameters filling the slots.
+ *  - params == dsl_any_keywords: every keyword argument is handed over as it is, in
+ *    kwnames/kwvals. */
 #ifndef KERNEL_LANG_NATIVE_H
 #define KERNEL_LANG_NATIVE_H
 
@@ -31,6 +33,9 @@ struct dsl_args {
     size_t nrest;
     struct dsl_value slot[DSL_MAX_PARAMS]; /* borrowed; valid where has[i] */
     bool has[DSL_MAX_PARAMS];
+    char *const *kwnames; /* dsl_any_keywords rows: the call's keyword arguments (borrowed) */
+    const struct dsl_value *kwvals;
+    size_t nkw;
 };
 
 /* Runs a builtin: returns 0 with a new value in *ret (owned by the caller), or -1 after
@@ -46,6 +51,10 @@ struct dsl_builtin {
     dsl_builtin_fn fn;
     const char *doc; /* the docstring, without the signature */
 };
+
+/* The `params` of a row that takes any keyword arguments, handed over in args->kwnames and
+ * kwvals (dict(a=1)). */
+extern const char *const dsl_any_keywords[];
 
 /* Binds a call's arguments (all borrowed) into *args per the rules above (self left none).
  * Returns 0, or -1 after raising a TypeError on `in`. */

@@ -3,6 +3,7 @@
  * and lists to sequences.c; ordering, == and `in` are here (see operators.h). */
 #include "lang/operators.h"
 
+#include "lang/dict.h"
 #include "lang/interp.h"
 #include "lang/library.h"
 
@@ -141,6 +142,12 @@ int dsl_contains(struct dsl_interp *in, struct dsl_value item, struct dsl_value 
                         : r.step == INT64_MIN ? (uint64_t)1 << 63
                                               : (uint64_t)-r.step;
         *res = off % step == 0;
+        return 0;
+    }
+    case DSL_DICT: {
+        struct dsl_value *slot;
+        if (dsl_dict_lookup(in, seq.as.d, item, &slot) != 0) return -1;
+        *res = slot != NULL;
         return 0;
     }
     default:

@@ -27,6 +27,25 @@ int dsl_seq_concat(struct dsl_interp *in, struct dsl_value a, struct dsl_value b
 /* seq * n for a string or a list; n <= 0 gives an empty one. */
 int dsl_seq_repeat(struct dsl_interp *in, struct dsl_value seq, int64_t n, struct dsl_value *out);
 
+/* seq[start:stop:step] for a list, tuple, string or range (slices.c): parts are the three
+ * bounds, none where omitted. */
+int dsl_slice_get(struct dsl_interp *in, struct dsl_value seq, const struct dsl_value parts[3],
+                  struct dsl_value *out);
+/* xs[start:stop:step] = v (all borrowed) for a list: the items of the iterable v replace the
+ * slice (an extended slice, step != 1, takes exactly as many as it has). */
+int dsl_slice_set(struct dsl_interp *in, struct dsl_value xs, const struct dsl_value parts[3],
+                  struct dsl_value v);
+
+/* Appends format(v, spec[0..n)) (format.c): Python's format specification mini-language for
+ * strings, ints, bools and floats; other values take only an empty spec (their str). 0, or -1
+ * after raising ValueError or TypeError with CPython's messages. */
+struct render_buf;
+int dsl_format(struct dsl_interp *in, struct render_buf *b, struct dsl_value v, const char *spec,
+               size_t n);
+/* The builtin format(value, format_spec=""). */
+struct dsl_args;
+int dsl_bi_format(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
+
 /* Python ==, raising RecursionError for lists nested too deep to compare. 0 or -1. */
 int dsl_equal(struct dsl_interp *in, struct dsl_value a, struct dsl_value b, bool *res);
 /* `item in seq` for a list, string or range; TypeError for other kinds. 0 or -1. */

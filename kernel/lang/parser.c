@@ -211,6 +211,85 @@ static struct dsl_node *prefix_float(struct parser *p, const struct dsl_token *t
     return n;
 }
 
+/* ---- f-strings: the lexer's pieces (lexer.h) into an FSTRING node ---------------------- */
+
+static bool fstring_parts(struct parser *p, struct dsl_node *n, enum dsl_tok end);
+static struct dsl_node *parse_exprlist(struct parser *p, struct dsl_node *(*one)(struct parser *));
+
+/* A CONST string node from a STRING token. */
+static struct dsl_node *string_part(struct parser *p, const struct dsl_token *t)
+{
+    struct dsl_node *c = node(p, DSL_N_CONST, t->pos);
+    if (c && dsl_str_value(t->v.str.s, t->v.str.n, &c->value) != 0) {
+        dsl_node_free(c);
+        return fail_nomem(p);
+    }
+    return c;
+}
+
+/* A field after its FSTRING_FIELD token: the expression (a bare a, b is a tuple), the
+ * conversion and the format spec. */
+static struct dsl_node *fstring_field(struct parser *p, const struct dsl_token *open)
+{
+    struct dsl_node *f = node(p, DSL_N_FIELD, open->pos);
+    if (!f || !(f->a = parse_exprlist(p, parse_expr))) goto error;
+    enum dsl_tok t = peek(p)->type;
+    if (t != DSL_T_FSTRING_CONV && t != DSL_T_FSTRING_SPEC && t != DSL_T_FSTRING_FIELD_END) {
+        fail(p, "SyntaxError", peek(p)->pos, "f-string: invalid syntax");
+        goto error;
+    }
+    if (check(p, DSL_T_FSTRING_CONV)) f->value = dsl_int(advance(p)->v.i);
+    if (check(p, DSL_T_FSTRING_SPEC)) {
+        if (!(f->b = node(p, DSL_N_FSTRING, advance(p)->pos)) ||
+            !fstring_parts(p, f->b, DSL_T_FSTRING_FIELD_END))
+            goto error;
+        dsl_node_update_height(f->b);
+    }
+    if (!expect(p, DSL_T_FSTRING_FIELD_END, "'}'")) goto error;
+    return finish(p, f);
+error:
+    dsl_node_free(f);
+    return NULL;
+}
+
+/* Appends the pieces and fields up to the token `end` (not consumed) to n. */
+static bool fstring_parts(struct parser *p, struct dsl_node *n, enum dsl_tok end)
+{
+    while (!check(p, end)) {
+        const struct dsl_token *t = advance(p);
+        struct dsl_node *part = t->type == DSL_T_STRING          ? string_part(p, t)
+                                : t->type == DSL_T_FSTRING_FIELD ? fstring_field(p, t)
+                                                                 : fail_unexpected(p, t);
+        if (!part || !push(p, n, part)) return false;
+    }
+    return true;
+}
+
+/* The rest of an f-string after FSTRING_START, then the string literals and f-strings
+ * adjacent to it, which join it as Python joins them. n: the FSTRING node. */
+static struct dsl_node *fstring_rest(struct parser *p, struct dsl_node *n)
+{
+    for (;;) {
+        if (!fstring_parts(p, n, DSL_T_FSTRING_END)) goto error;
+        advance(p);
+        while (check(p, DSL_T_STRING)) {
+            struct dsl_node *part = string_part(p, advance(p));
+            if (!part || !push(p, n, part)) goto error;
+        }
+        if (!match(p, DSL_T_FSTRING_START)) break;
+    }
+    return finish(p, n);
+error:
+    dsl_node_free(n);
+    return NULL;
+}
+
+static struct dsl_node *prefix_fstring(struct parser *p, const struct dsl_token *tok)
+{
+    struct dsl_node *n = node(p, DSL_N_FSTRING, tok->pos);
+    return n ? fstring_rest(p, n) : NULL;
+}
+
 static struct dsl_node *prefix_string(struct parser *p, const struct dsl_token *tok)
 {
     /* adjacent literals concatenate: "a" "b" == "ab" */
@@ -239,6 +318,16 @@ static struct dsl_node *prefix_string(struct parser *p, const struct dsl_token *
     }
     n->value.kind = DSL_STR;
     n->value.as.s = s;
+    if (check(p, DSL_T_FSTRING_START)) { /* "a" f"{b}": an f-string starting with "a" */
+        struct dsl_node *f = node(p, DSL_N_FSTRING, tok->pos);
+        if (!f || !push(p, f, n)) {
+            if (!f) dsl_node_free(n);
+            dsl_node_free(f);
+            return NULL;
+        }
+        advance(p);
+        return fstring_rest(p, f);
+    }
     return n;
 }
 
@@ -266,12 +355,61 @@ static struct dsl_node *prefix_name(struct parser *p, const struct dsl_token *to
 }
 
 static struct dsl_node *parse_exprlist(struct parser *p, struct dsl_node *(*one)(struct parser *));
+static struct dsl_node *parse_exprlist_from(struct parser *p, struct dsl_node *e,
+                                            struct dsl_node *(*one)(struct parser *));
+static struct dsl_node *parse_for_target(struct parser *p);
 
-/* '(' expr ')' is grouping; a comma makes a tuple: (), (a,), (a, b). */
+/* Most `for`/`if` clauses one comprehension may have: evaluating them nests one C call per
+ * clause. */
+#define DSL_MAX_COMP_CLAUSES 20
+
+/* A comprehension of `kind` whose item (a, and b for a dict) was just parsed, with the parser
+ * on its first `for`: reads the clauses `for T in x` and `if c` (each an or-level expression,
+ * as in Python). The items pass to the new node, or are freed on failure. */
+static struct dsl_node *parse_comprehension(struct parser *p, enum dsl_node_kind kind,
+                                            struct dsl_node *a, struct dsl_node *b)
+{
+    struct dsl_node *n = node(p, kind, a->pos);
+    if (!n) {
+        dsl_node_free(a);
+        dsl_node_free(b);
+        return NULL;
+    }
+    n->a = a;
+    n->b = b;
+    while (check(p, DSL_T_FOR) || check(p, DSL_T_IF)) {
+        const struct dsl_token *kw = advance(p);
+        if (n->nkids == DSL_MAX_COMP_CLAUSES) {
+            fail(p, "SyntaxError", kw->pos, "too many clauses in one comprehension (limit %d)",
+                 DSL_MAX_COMP_CLAUSES);
+            goto error;
+        }
+        bool is_for = kw->type == DSL_T_FOR;
+        struct dsl_node *c = node(p, is_for ? DSL_N_COMP_FOR : DSL_N_COMP_IF, kw->pos);
+        if (!c || !push(p, n, c)) goto error;
+        if (is_for) {
+            struct dsl_node *target = parse_exprlist(p, parse_for_target);
+            if (!target || !push(p, c, target) || !expect(p, DSL_T_IN, "'in'")) goto error;
+        }
+        if (!(c->a = parse_prec(p, P_OR))) goto error;
+        dsl_node_update_height(c); /* n's finish below checks the bound */
+    }
+    return finish(p, n);
+error:
+    dsl_node_free(n);
+    return NULL;
+}
+
+/* '(' expr ')' is grouping; a comma makes a tuple: (), (a,), (a, b); a `for` a generator
+ * expression. */
 static struct dsl_node *prefix_group(struct parser *p, const struct dsl_token *tok)
 {
     if (match(p, DSL_T_RPAREN)) return node(p, DSL_N_TUPLE, tok->pos);
-    struct dsl_node *e = parse_exprlist(p, parse_expr);
+    struct dsl_node *e = parse_expr(p);
+    if (e && check(p, DSL_T_FOR))
+        e = parse_comprehension(p, DSL_N_GENEXP, e, NULL);
+    else if (e)
+        e = parse_exprlist_from(p, e, parse_expr);
     if (e && !expect(p, DSL_T_RPAREN, "')'")) {
         dsl_node_free(e);
         return NULL;
@@ -285,10 +423,60 @@ static struct dsl_node *prefix_list(struct parser *p, const struct dsl_token *to
     if (!n) return NULL;
     while (!check(p, DSL_T_RBRACKET)) {
         struct dsl_node *item = parse_expr(p);
+        if (item && n->nkids == 0 && check(p, DSL_T_FOR)) { /* [x for x in xs] */
+            dsl_node_free(n);
+            n = parse_comprehension(p, DSL_N_LISTCOMP, item, NULL);
+            if (!n || !expect(p, DSL_T_RBRACKET, "']'")) goto error;
+            return n;
+        }
         if (!item || !push(p, n, item)) goto error;
         if (!match(p, DSL_T_COMMA)) break;
     }
     if (!expect(p, DSL_T_RBRACKET, "']' or ','")) goto error;
+    return finish(p, n);
+error:
+    dsl_node_free(n);
+    return NULL;
+}
+
+/* '{' [key ':' value (',' key ':' value)* [',']] '}': a dict display. */
+static struct dsl_node *prefix_dict(struct parser *p, const struct dsl_token *tok)
+{
+    struct dsl_node *n = node(p, DSL_N_DICT, tok->pos);
+    if (!n) return NULL;
+    while (!check(p, DSL_T_RBRACE)) {
+        if (check(p, DSL_T_DSTAR)) {
+            fail(p, "SyntaxError", peek(p)->pos,
+                 "dict unpacking {**d} is not supported in the MiniTorch language: use "
+                 "d.copy() and d.update(...)");
+            goto error;
+        }
+        struct dsl_node *key = parse_expr(p);
+        if (!key || !push(p, n, key)) goto error;
+        if (!check(p, DSL_T_COLON)) {
+            if (n->nkids == 1 &&
+                (check(p, DSL_T_COMMA) || check(p, DSL_T_RBRACE) || check(p, DSL_T_FOR)))
+                fail(p, "SyntaxError", tok->pos,
+                     "sets are not supported in the MiniTorch language ({a, b} is a set in "
+                     "Python): use a list, or a dict");
+            else
+                fail(p, "SyntaxError", peek(p)->pos, "':' expected after dictionary key");
+            goto error;
+        }
+        advance(p);
+        struct dsl_node *value = parse_expr(p);
+        if (value && n->nkids == 1 && check(p, DSL_T_FOR)) { /* {k: v for ...} */
+            struct dsl_node *k = n->kids[0];
+            n->nkids = 0;
+            dsl_node_free(n);
+            n = parse_comprehension(p, DSL_N_DICTCOMP, k, value);
+            if (!n || !expect(p, DSL_T_RBRACE, "'}'")) goto error;
+            return n;
+        }
+        if (!value || !push(p, n, value)) goto error;
+        if (!match(p, DSL_T_COMMA)) break;
+    }
+    if (!expect(p, DSL_T_RBRACE, "'}' or ','")) goto error;
     return finish(p, n);
 error:
     dsl_node_free(n);
@@ -343,7 +531,8 @@ static bool is_compare_op(const struct parser *p)
     case DSL_T_LE:
     case DSL_T_GT:
     case DSL_T_GE:
-    case DSL_T_IN: return true;
+    case DSL_T_IN:
+    case DSL_T_IS: return true;
     case DSL_T_NOT: return peek2(p)->type == DSL_T_IN;
     default: return false;
     }
@@ -361,6 +550,7 @@ static struct dsl_node *infix_compare(struct parser *p, struct dsl_node *left,
     enum dsl_tok op = tok->type;
     for (;;) {
         if (op == DSL_T_NOT && !expect(p, DSL_T_IN, "'in' after 'not'")) goto error;
+        if (op == DSL_T_IS && match(p, DSL_T_NOT)) op = DSL_T_IS_NOT;
         enum dsl_tok *ops = realloc(n->ops, n->nkids * sizeof *ops);
         if (!ops) {
             fail_nomem(p);
@@ -414,11 +604,52 @@ static struct dsl_node *infix_call(struct parser *p, struct dsl_node *left,
                 goto error;
             }
             struct dsl_node *arg = parse_expr(p);
+            if (arg && check(p, DSL_T_FOR)) { /* sum(x * x for x in xs): the sole argument */
+                bool alone = n->nkids == 0 && n->nkw == 0;
+                if (!(arg = parse_comprehension(p, DSL_N_GENEXP, arg, NULL))) goto error;
+                if (!alone || !check(p, DSL_T_RPAREN)) {
+                    fail(p, "SyntaxError", arg->pos, "Generator expression must be parenthesized");
+                    dsl_node_free(arg);
+                    goto error;
+                }
+            }
             if (!arg || !push(p, n, arg)) goto error;
         }
         if (!match(p, DSL_T_COMMA)) break;
     }
     if (!expect(p, DSL_T_RPAREN, "')' or ','")) goto error;
+    return finish(p, n);
+error:
+    dsl_node_free(n);
+    return NULL;
+}
+
+/* Whether the next token ends one part of a slice: `xs[a:]`, `xs[::2]`, `t[1:, 0]`. */
+static bool ends_slice_part(const struct parser *p)
+{
+    enum dsl_tok t = peek(p)->type;
+    return t == DSL_T_COLON || t == DSL_T_RBRACKET || t == DSL_T_COMMA;
+}
+
+/* One subscript: an expression, or a slice [start]:[stop][:[step]]. */
+static struct dsl_node *parse_subscript(struct parser *p)
+{
+    struct dsl_node *start = NULL;
+    size_t pos = peek(p)->pos;
+    if (!check(p, DSL_T_COLON) && !(start = parse_expr(p))) return NULL;
+    if (!check(p, DSL_T_COLON)) return start;
+    advance(p);
+    struct dsl_node *n = node(p, DSL_N_SLICE, pos);
+    if (!n) {
+        dsl_node_free(start);
+        return NULL;
+    }
+    n->a = start;
+    if (!ends_slice_part(p) && !(n->b = parse_expr(p))) goto error;
+    if (match(p, DSL_T_COLON) && !ends_slice_part(p)) {
+        struct dsl_node *step = parse_expr(p);
+        if (!step || !push(p, n, step)) goto error;
+    }
     return finish(p, n);
 error:
     dsl_node_free(n);
@@ -436,7 +667,7 @@ static struct dsl_node *infix_index(struct parser *p, struct dsl_node *left,
     n->a = left;
     do {
         if (check(p, DSL_T_RBRACKET) && n->nkids > 0) break;
-        struct dsl_node *ix = parse_expr(p);
+        struct dsl_node *ix = parse_subscript(p);
         if (!ix || !push(p, n, ix)) goto error;
     } while (match(p, DSL_T_COMMA));
     if (!expect(p, DSL_T_RBRACKET, "']'")) goto error;
@@ -498,12 +729,14 @@ static const struct rule rules[DSL_T_COUNT] = {
     [DSL_T_INT] = {prefix_int, NULL, P_NONE},
     [DSL_T_FLOAT] = {prefix_float, NULL, P_NONE},
     [DSL_T_STRING] = {prefix_string, NULL, P_NONE},
+    [DSL_T_FSTRING_START] = {prefix_fstring, NULL, P_NONE},
     [DSL_T_TRUE] = {prefix_const, NULL, P_NONE},
     [DSL_T_FALSE] = {prefix_const, NULL, P_NONE},
     [DSL_T_NONE] = {prefix_const, NULL, P_NONE},
     [DSL_T_NAME] = {prefix_name, NULL, P_NONE},
     [DSL_T_LPAREN] = {prefix_group, infix_call, P_POSTFIX},
     [DSL_T_LBRACKET] = {prefix_list, infix_index, P_POSTFIX},
+    [DSL_T_LBRACE] = {prefix_dict, NULL, P_NONE},
     [DSL_T_DOT] = {NULL, infix_attr, P_POSTFIX},
     [DSL_T_MINUS] = {prefix_unary, infix_binary, P_TERM},
     [DSL_T_PLUS] = {prefix_unary, infix_binary, P_TERM},
@@ -520,6 +753,7 @@ static const struct rule rules[DSL_T_COUNT] = {
     [DSL_T_GT] = {NULL, infix_compare, P_CMP},
     [DSL_T_GE] = {NULL, infix_compare, P_CMP},
     [DSL_T_IN] = {NULL, infix_compare, P_CMP},
+    [DSL_T_IS] = {NULL, infix_compare, P_CMP},
     [DSL_T_NOT] = {prefix_unary, infix_compare, P_CMP},
     [DSL_T_AND] = {NULL, infix_binary, P_AND},
     [DSL_T_OR] = {NULL, infix_binary, P_OR},
@@ -630,7 +864,14 @@ static bool ends_exprlist(const struct parser *p)
 static struct dsl_node *parse_exprlist(struct parser *p, struct dsl_node *(*one)(struct parser *))
 {
     struct dsl_node *e = one(p);
-    if (!e || !check(p, DSL_T_COMMA)) return e;
+    return e ? parse_exprlist_from(p, e, one) : NULL;
+}
+
+/* parse_exprlist with its first item e already parsed (e passes to the result). */
+static struct dsl_node *parse_exprlist_from(struct parser *p, struct dsl_node *e,
+                                            struct dsl_node *(*one)(struct parser *))
+{
+    if (!check(p, DSL_T_COMMA)) return e;
     struct dsl_node *n = node(p, DSL_N_TUPLE, e->pos);
     if (!n || !push(p, n, e)) {
         if (!n) dsl_node_free(e);

@@ -10,6 +10,7 @@
 
 #include "lang/ast.h"
 #include "lang/classes.h"
+#include "lang/dict.h"
 #include "lang/library.h"
 
 #include <minitorch/minitorch.h>
@@ -69,6 +70,11 @@ static const struct {
     [DSL_SUPER] = {"super", "super: super() inside a method looks attributes up in the "
                             "classes after the method's own class, bound to self: "
                             "super().__init__()."},
+    [DSL_DICT] = {"dict", "dict: a mutable mapping {key: value, ...} that keeps its keys in "
+                          "insertion order, shared by reference. d[key] reads (KeyError when "
+                          "absent) and d[key] = v stores; keys are hashable values (numbers, "
+                          "strings, tuples, None); methods keys, values, items, get, pop, "
+                          "popitem, setdefault, update, copy, clear."},
 };
 static_assert(sizeof kinds / sizeof kinds[0] == DSL_KIND_COUNT, "one row per value kind");
 
@@ -112,6 +118,7 @@ size_t *dsl_value_refs(struct dsl_value v)
     case DSL_CLASS: return v.as.cls->builtin ? NULL : &v.as.cls->refs;
     case DSL_INSTANCE: return &v.as.inst->refs;
     case DSL_SUPER: return &v.as.sup->refs;
+    case DSL_DICT: return &v.as.d->refs;
     default: return NULL;
     }
 }
@@ -139,6 +146,7 @@ static struct dsl_value *dead_link(struct dsl_value v)
     case DSL_CLASS: return &v.as.cls->dead;
     case DSL_INSTANCE: return &v.as.inst->dead;
     case DSL_SUPER: return &v.as.sup->dead;
+    case DSL_DICT: return &v.as.d->dead;
     default: return NULL;
     }
 }
@@ -197,6 +205,12 @@ static void for_each_slot(struct dsl_value c, void (*fn)(struct dsl_value *slot,
     case DSL_SUPER:
         fn(&c.as.sup->after, arg);
         fn(&c.as.sup->self, arg);
+        break;
+    case DSL_DICT: /* its entries hold every value it holds, dead entries none */
+        for (size_t i = 0; i < c.as.d->n; i++) {
+            fn(&c.as.d->entries[i].key, arg);
+            fn(&c.as.d->entries[i].value, arg);
+        }
         break;
     default: break;
     }
@@ -286,6 +300,12 @@ static void free_container(struct dsl_value c)
         dsl_gc_untrack(&c.as.sup->gc);
         free(c.as.sup);
         break;
+    case DSL_DICT:
+        dsl_gc_untrack(&c.as.d->gc);
+        free(c.as.d->entries);
+        free(c.as.d->index);
+        free(c.as.d);
+        break;
     default: break;
     }
 }
@@ -308,6 +328,10 @@ void dsl_value_clear(struct dsl_value c)
     for_each_slot(c, drop_slot, &dead);
     if (c.kind == DSL_LIST) c.as.l->len = 0;
     if (c.kind == DSL_CELL) c.as.cell->bound = false;
+    if (c.kind == DSL_DICT) { /* every entry is dead now: an empty dict */
+        c.as.d->len = c.as.d->n = 0;
+        if (c.as.d->index) memset(c.as.d->index, 0, c.as.d->icap * sizeof *c.as.d->index);
+    }
     while (dead.kind != DSL_NONE) {
         struct dsl_value d = dead;
         dead = *dead_link(d);
@@ -551,6 +575,7 @@ bool dsl_value_truthy(struct dsl_value v)
     case DSL_FLOAT: return v.as.f != 0.0;
     case DSL_STR: return v.as.s->len != 0;
     case DSL_LIST: return v.as.l->len != 0;
+    case DSL_DICT: return v.as.d->len != 0;
     case DSL_RANGE: return dsl_range_len(v.as.r) != 0;
     case DSL_BUILTIN: return true;
     case DSL_TENSOR:
@@ -602,6 +627,23 @@ static bool equal_at(struct dsl_value a, struct dsl_value b, int level, bool *to
         if (a.as.r.start != b.as.r.start) return false;
         return n == 1 || a.as.r.step == b.as.r.step;
     }
+    case DSL_DICT: {
+        /* the same keys, each with an equal value, whatever the order */
+        const struct dsl_dict *x = a.as.d, *y = b.as.d;
+        if (x == y) return true;
+        if (x->len != y->len) return false;
+        if (level >= DSL_MAX_LIST_DEPTH) {
+            *too_deep = true;
+            return false;
+        }
+        for (size_t i = 0; i < x->n; i++) {
+            if (!x->entries[i].live) continue;
+            const struct dsl_dict_entry *e =
+                dsl_dict_find(y, x->entries[i].key, x->entries[i].hash);
+            if (!e || !equal_at(x->entries[i].value, e->value, level + 1, too_deep)) return false;
+        }
+        return true;
+    }
     case DSL_BUILTIN: return a.as.fn == b.as.fn;
     case DSL_TENSOR: return a.as.t == b.as.t;
     case DSL_FUNCTION: return a.as.fn_user == b.as.fn_user;
@@ -616,6 +658,29 @@ static bool equal_at(struct dsl_value a, struct dsl_value b, int level, bool *to
         if (!a.as.m->fn && a.as.m->func.as.fn_user != b.as.m->func.as.fn_user) return false;
         if (a.as.m->self.kind == DSL_LIST) return a.as.m->self.as.l == b.as.m->self.as.l;
         return equal_at(a.as.m->self, b.as.m->self, level + 1, too_deep);
+    default: return false;
+    }
+}
+
+bool dsl_value_is(struct dsl_value a, struct dsl_value b)
+{
+    if (a.kind != b.kind) return false;
+    switch (a.kind) {
+    case DSL_NONE: return true;
+    case DSL_BOOL: return a.as.b == b.as.b;
+    case DSL_INT: return a.as.i == b.as.i;
+    case DSL_FLOAT: return memcmp(&a.as.f, &b.as.f, sizeof a.as.f) == 0;
+    case DSL_RANGE:
+        return a.as.r.start == b.as.r.start && a.as.r.stop == b.as.r.stop &&
+               a.as.r.step == b.as.r.step;
+    case DSL_STR: return a.as.s == b.as.s;
+    case DSL_LIST: return a.as.l == b.as.l;
+    case DSL_DICT: return a.as.d == b.as.d;
+    case DSL_BUILTIN: return a.as.fn == b.as.fn;
+    case DSL_TENSOR: return a.as.t == b.as.t;
+    case DSL_METHOD: return a.as.m == b.as.m;
+    case DSL_FUNCTION: return a.as.fn_user == b.as.fn_user;
+    case DSL_OBJECT: return a.as.obj == b.as.obj;
     default: return false;
     }
 }
@@ -681,6 +746,29 @@ static int value_text(struct render_buf *b, struct dsl_value v, bool repr, bool 
         }
         if (tuple && v.as.l->len == 1) render_buf_putc(b, ',');
         render_buf_putc(b, tuple ? ')' : ']');
+        break;
+    }
+    case DSL_DICT: {
+        if (level >= DSL_MAX_LIST_DEPTH) {
+            render_buf_puts(b, "{...}");
+            return buf_status(b) ? buf_status(b) : DSL_V_DEPTH;
+        }
+        const struct dsl_dict *d = v.as.d;
+        render_buf_putc(b, '{');
+        bool first = true;
+        for (size_t i = 0; i < d->n; i++) {
+            if (!d->entries[i].live) continue;
+            if (mt_cancel_requested()) return DSL_V_CANCELLED;
+            if (!first) render_buf_puts(b, ", ");
+            first = false;
+            int st = value_text(b, d->entries[i].key, true, json, level + 1);
+            if (st == DSL_V_OK) {
+                render_buf_puts(b, ": ");
+                st = value_text(b, d->entries[i].value, true, json, level + 1);
+            }
+            if (st != DSL_V_OK) return st;
+        }
+        render_buf_putc(b, '}');
         break;
     }
     case DSL_RANGE:

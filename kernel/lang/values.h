@@ -62,6 +62,7 @@ enum dsl_kind {
     DSL_CLASS,    /* a class: made by `class`, or a built-in type (int, list, ...) */
     DSL_INSTANCE, /* an instance of a class made by `class` */
     DSL_SUPER,    /* what super() returns: attribute lookup past a class, bound to self */
+    DSL_DICT,     /* a dict: struct dsl_dict (lang/dict.h) */
     DSL_KIND_COUNT
 };
 
@@ -104,6 +105,7 @@ struct dsl_function;   /* below */
 struct dsl_prog_cache; /* lib/compile.c (freed through lang/library.h) */
 struct dsl_code;       /* ast.h */
 struct dsl_node;       /* ast.h */
+struct dsl_dict;       /* dict.h */
 
 struct dsl_cell;
 struct dsl_class;
@@ -128,6 +130,7 @@ struct dsl_value {
         struct dsl_class *cls;        /* DSL_CLASS */
         struct dsl_instance *inst;    /* DSL_INSTANCE */
         struct dsl_super *sup;        /* DSL_SUPER */
+        struct dsl_dict *d;           /* DSL_DICT */
     } as;
 };
 
@@ -419,6 +422,12 @@ static inline double dsl_as_double(struct dsl_value v)
  * than DSL_MAX_LIST_DEPTH, where the plain form falls back to identity. */
 int dsl_value_equal_checked(struct dsl_value a, struct dsl_value b, bool *eq);
 bool dsl_value_equal(struct dsl_value a, struct dsl_value b);
+
+/* Python `a is b`: the same object for heap values (strings, lists, dicts, tensors, functions,
+ * methods, objects), the same value for None, bools, numbers and ranges (which the language
+ * keeps by value: `x is None`, `flag is True` and small ints behave as in CPython), never across
+ * kinds (1 is not True). */
+bool dsl_value_is(struct dsl_value a, struct dsl_value b);
 
 /* Appends the repr (what a result shows: strings quoted) or the str (what print shows) of v.
  * Returns DSL_V_OK; DSL_V_NOMEM or DSL_V_TOOBIG when the buffer failed (see its flags); or

@@ -11,8 +11,10 @@
 #include "lib/compile.h"
 
 #include "lang/classes.h"
+#include "lang/dict.h"
 #include "lang/interp.h"
 #include "lang/lexer.h"
+#include "lang/operators.h"
 #include "lib/magics.h"
 #include "lib/tensor_methods.h"
 #include "lib/training.h"
@@ -331,6 +333,7 @@ static int bi_len(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
     switch (v.kind) {
     case DSL_STR: *ret = dsl_int((int64_t)render_utf8_count(v.as.s->data, v.as.s->len)); return 0;
     case DSL_LIST: *ret = dsl_int((int64_t)v.as.l->len); return 0;
+    case DSL_DICT: *ret = dsl_int((int64_t)v.as.d->len); return 0;
     case DSL_RANGE: *ret = dsl_int(dsl_range_len(v.as.r)); return 0;
     case DSL_TENSOR: *ret = dsl_int(v.as.t->shape[0]); return 0; /* as PyTorch: the first dim */
     default:
@@ -883,6 +886,9 @@ const struct dsl_builtin dsl_builtins[] = {
      "uniform in [0, 1)^2 drawn from the session's random generator exactly as MiniTorch's "
      "datasets.py draws them; seed=s seeds the generator first, as random.seed(s). Returns a "
      "dataset: ds.X (n, 2), ds.y (n,) of 0.0/1.0, ds.n, ds.name; displayed, a scatter plot."},
+    {"dict", "dict(iterable=(), **kwargs)", 0, 1, dsl_any_keywords, dsl_bi_dict,
+     "A new dict: empty; with the pairs of a dict or of an iterable of (key, value) pairs; "
+     "and with the keyword arguments as string keys (dict(a=1) is {'a': 1})."},
     {"display", "display(value, display_id=none)", 1, 2, display_params, bi_display,
      "Shows value in the cell's output now, as a rich output. Give display_id=\"name\" to "
      "replace it later with update_display(new_value, display_id=\"name\")."},
@@ -890,6 +896,9 @@ const struct dsl_builtin dsl_builtins[] = {
      "e to the x: a float for a number, the (differentiable) tensor op for a tensor."},
     {"float", "float(x=0)", 0, 1, NULL, bi_float,
      "Converts a number or a string (\"1.5\", \"inf\", \"nan\") to a float."},
+    {"format", "format(value, format_spec=\"\")", 1, 2, NULL, dsl_bi_format,
+     "value formatted by a format spec, as in an f-string's {value:spec}: \".3f\", \">8\", "
+     "\"5d\", \",\", \"e\", \"%\", \"#x\"... (Python's format specification mini-language)."},
     {"heatmap", "heatmap(t, title=none)", 1, 2, heatmap_params, dsl_bi_heatmap,
      "Draws a 1-D or 2-D tensor (at most 10,000 entries) as a heat map: a cell per entry, row 0 "
      "at the top, shaded from white (the smallest value) to blue (the largest), the values "

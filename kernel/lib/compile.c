@@ -258,6 +258,8 @@ static const char *tok_text(enum dsl_tok t)
     case DSL_T_PERCENT: return "%";
     case DSL_T_AT: return "@";
     case DSL_T_IN: return "in";
+    case DSL_T_IS: return "is";
+    case DSL_T_IS_NOT: return "is not";
     default: return "this operator";
     }
 }

@@ -195,6 +195,10 @@ static void test_complete_attributes(void)
     run_cell(s, "sh = t.shape");
     COMPLETES(s, "sh.", 3, "count index");
     COMPLETES(s, "sh.ap", 3, "");
+    /* a dict's methods */
+    run_cell(s, "d = {\"a\": 1}");
+    COMPLETES(s, "d.", 2, "clear copy get items keys pop popitem setdefault update values");
+    COMPLETES(s, "d.se", 2, "setdefault");
     /* values without attributes offer nothing */
     COMPLETES(s, "n.re", 2, "");
     COMPLETES(s, "word.", 5, "");
@@ -261,7 +265,7 @@ static void test_complete_call_keywords(void)
     CHECK_INT(run_cell(s, "t = ones(2)\ndef f(alpha, beta=1):\n    return alpha").rc, 0);
     COMPLETES(s, "zeros(2, requires_g", 9, "requires_grad=");
     COMPLETES(s, "x = rand(2, 3, back", 15, "backend=");
-    COMPLETES(s, "t.sum(di", 6, "dim= display");
+    COMPLETES(s, "t.sum(di", 6, "dict dim= display");
     COMPLETES(s, "f(1, be", 5, "beta=");
     COMPLETES(s, "f(al", 2, "alpha=");
     /* on the next line of a call the call is still open */
@@ -397,6 +401,9 @@ static void test_inspect(void)
     CHECK_STR(inspect_text(s, "x", 1), "x: int = 42");
     CHECK_STR(inspect_text(s, "y = name + 'b'", 6), "name: str = 'Ada'");
     CHECK_STR(inspect_text(s, "xs", 0), "xs: list = [1, 2.5]");
+    run_cell(s, "d = {'k': (1, 2)}");
+    CHECK_STR(inspect_text(s, "d", 0), "d: dict = {'k': (1, 2)}");
+    CHECK(starts_with(inspect_text(s, "d.get", 3), "d.get(key, default=None)\n\n"));
     CHECK_STR(inspect_text(s, "unknown_thing", 4), "(null)");
     CHECK_STR(inspect_text(s, "", 0), "(null)");
     CHECK_STR(inspect_text(s, "1 + 2", 1), "(null)");

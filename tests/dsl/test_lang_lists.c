@@ -14,9 +14,9 @@ static void test_item_assignment(void)
     CHECK_STR(eval1("xs = [1, 2]\nxs[2] = 0"), "<IndexError: list assignment index out of range>");
     CHECK_STR(eval1("xs = [1, 2]\nxs[-3] = 0"), "<IndexError: list assignment index out of range>");
     CHECK_STR(eval1("xs = [1, 2]\nxs['a'] = 0"),
-              "<TypeError: list indices must be integers, not str>");
+              "<TypeError: list indices must be integers or slices, not str>");
     CHECK_STR(eval1("xs = [1, 2]\nxs[0, 1] = 0"),
-              "<TypeError: list indices must be integers, not tuple>");
+              "<TypeError: list indices must be integers or slices, not tuple>");
     CHECK_STR(eval1("s = 'abc'\ns[0] = 'x'"),
               "<TypeError: 'str' object does not support item assignment>");
     CHECK_STR(eval1("s = zeros(2, 3).shape\ns[0] = 1"),

@@ -1,0 +1,502 @@
+/* dict.c — dicts: hashing, lookup and storing, the dict() builtin and the methods (see dict.h).
+ *
+ * Errors and their messages are Python's. The hash table is rebuilt from `entries` whenever it
+ * grows or the entries are compacted, so `entries` stays the only owner of what the dict holds.
+ * A method that fails changes nothing it has not finished: update() stores pair by pair, as
+ * Python's does. */
+#include "lang/dict.h"
+
+#include "lang/interp.h"
+#include "lang/native.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- hashing ---------------------------------------------------------------------------- */
+
+static uint64_t mix(uint64_t x)
+{
+    /* splitmix64's finalizer: nearby ints land far apart in the table */
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebULL;
+    x ^= x >> 31;
+    return x;
+}
+
+static uint64_t hash_ptr(const void *p) { return mix((uint64_t)(uintptr_t)p ^ 0x5bd1e995u); }
+
+static int hash_at(struct dsl_value v, int level, uint64_t *h, const char **bad)
+{
+    switch (v.kind) {
+    case DSL_NONE: *h = mix(0x6e6f6e65); return DSL_V_OK;
+    case DSL_BOOL:
+    case DSL_INT: *h = mix((uint64_t)dsl_as_int(v)); return DSL_V_OK;
+    case DSL_FLOAT: {
+        double f = v.as.f;
+        /* an integral float equals the int of the same value, so it hashes as that int */
+        if (f == floor(f) && f >= -9223372036854775808.0 && f < 9223372036854775808.0) {
+            *h = mix((uint64_t)(int64_t)f);
+            return DSL_V_OK;
+        }
+        uint64_t bits;
+        memcpy(&bits, &f, sizeof bits);
+        *h = mix(bits ^ 0x666c6f6174ULL);
+        return DSL_V_OK;
+    }
+    case DSL_STR: {
+        uint64_t x = 1469598103934665603ULL; /* FNV-1a */
+        for (size_t i = 0; i < v.as.s->len; i++)
+            x = (x ^ (unsigned char)v.as.s->data[i]) * 1099511628211ULL;
+        *h = mix(x);
+        return DSL_V_OK;
+    }
+    case DSL_LIST: {
+        if (!dsl_is_tuple(v)) {
+            *bad = "list";
+            return 1;
+        }
+        if (level >= DSL_MAX_LIST_DEPTH) return DSL_V_DEPTH;
+        uint64_t x = mix(v.as.l->len ^ 0x7475706cULL);
+        for (size_t i = 0; i < v.as.l->len; i++) {
+            uint64_t ih;
+            int st = hash_at(v.as.l->items[i], level + 1, &ih, bad);
+            if (st != DSL_V_OK) return st;
+            x = mix(x * 31 + ih);
+        }
+        *h = x;
+        return DSL_V_OK;
+    }
+    case DSL_RANGE: {
+        /* equal ranges yield the same ints: hash what == compares */
+        int64_t n = dsl_range_len(v.as.r);
+        uint64_t x = mix((uint64_t)n ^ 0x72616e67ULL);
+        if (n > 0) x = mix(x ^ mix((uint64_t)v.as.r.start));
+        if (n > 1) x = mix(x ^ mix((uint64_t)v.as.r.step + 1));
+        *h = x;
+        return DSL_V_OK;
+    }
+    case DSL_BUILTIN: *h = hash_ptr(v.as.fn); return DSL_V_OK;
+    case DSL_TENSOR: *h = hash_ptr(v.as.t); return DSL_V_OK;
+    case DSL_FUNCTION: *h = hash_ptr(v.as.fn_user); return DSL_V_OK;
+    case DSL_OBJECT: *h = hash_ptr(v.as.obj); return DSL_V_OK;
+    case DSL_METHOD: *h = hash_ptr(v.as.m->fn); return DSL_V_OK; /* == needs the same row */
+    default: *bad = dsl_type_name(v); return 1;
+    }
+}
+
+int dsl_hash(struct dsl_value key, uint64_t *hash, const char **bad)
+{
+    return hash_at(key, 0, hash, bad);
+}
+
+/* The hash of key, raising TypeError (unhashable) or RecursionError. 0 or -1. */
+static int hash_key(struct dsl_interp *in, struct dsl_value key, uint64_t *h)
+{
+    const char *bad = NULL;
+    int st = dsl_hash(key, h, &bad);
+    if (st == 1) return dsl_raise(in, "TypeError", "unhashable type: '%s'", bad);
+    if (st != DSL_V_OK)
+        return dsl_raise(in, "RecursionError",
+                         "maximum recursion depth exceeded while hashing a tuple nested more "
+                         "than %d deep",
+                         DSL_MAX_LIST_DEPTH);
+    return 0;
+}
+
+/* ---- the table -------------------------------------------------------------------------- */
+
+struct dsl_dict *dsl_dict_new(void)
+{
+    struct dsl_dict *d = calloc(1, sizeof *d);
+    if (d) {
+        d->refs = 1;
+        dsl_gc_track(&d->gc, DSL_DICT);
+    }
+    return d;
+}
+
+struct dsl_dict_entry *dsl_dict_find(const struct dsl_dict *d, struct dsl_value key, uint64_t hash)
+{
+    if (!d->icap) return NULL;
+    size_t mask = d->icap - 1;
+    for (size_t i = (size_t)hash & mask;; i = (i + 1) & mask) {
+        size_t s = d->index[i];
+        if (!s) return NULL;
+        struct dsl_dict_entry *e = &d->entries[s - 1];
+        if (e->live && e->hash == hash && dsl_value_equal(e->key, key)) return e;
+    }
+}
+
+/* Puts entry position pos into the index (which has a free slot). */
+static void index_put(size_t *index, size_t icap, uint64_t hash, size_t pos)
+{
+    size_t mask = icap - 1, i = (size_t)hash & mask;
+    while (index[i]) i = (i + 1) & mask;
+    index[i] = pos + 1;
+}
+
+/* Makes room for one more entry: drops dead entries or grows the array, and keeps the index
+ * at most half full. DSL_V_OK, DSL_V_NOMEM or DSL_V_TOOBIG; nothing changes on failure. */
+static int make_room(struct dsl_dict *d)
+{
+    if (d->len >= DSL_MAX_LIST_LEN) return DSL_V_TOOBIG;
+    bool rebuild = false;
+    if (d->n == d->cap) {
+        if (d->n - d->len > d->n / 4) { /* many removed: compact in place, order kept */
+            size_t k = 0;
+            for (size_t i = 0; i < d->n; i++)
+                if (d->entries[i].live) d->entries[k++] = d->entries[i];
+            d->n = k;
+            rebuild = true;
+        } else {
+            size_t cap = d->cap ? d->cap * 2 : 8;
+            struct dsl_dict_entry *p = realloc(d->entries, cap * sizeof *p);
+            if (!p) return DSL_V_NOMEM;
+            d->entries = p;
+            d->cap = cap;
+        }
+    }
+    size_t icap = d->icap ? d->icap : 16;
+    while ((d->n + 1) * 2 > icap) icap *= 2;
+    if (!rebuild && icap == d->icap) return DSL_V_OK;
+    size_t *index = calloc(icap, sizeof *index);
+    if (!index)
+        return rebuild ? (free(d->index), d->index = NULL, d->icap = 0, DSL_V_NOMEM) : DSL_V_NOMEM;
+    for (size_t i = 0; i < d->n; i++) index_put(index, icap, d->entries[i].hash, i);
+    free(d->index);
+    d->index = index;
+    d->icap = icap;
+    return DSL_V_OK;
+}
+
+/* Appends a new pair (owned references; released on failure). */
+static int insert_new(struct dsl_dict *d, struct dsl_value key, uint64_t hash,
+                      struct dsl_value value)
+{
+    int st = make_room(d);
+    if (st != DSL_V_OK) {
+        dsl_value_release(key);
+        dsl_value_release(value);
+        return st;
+    }
+    dsl_value_adopt(key);
+    dsl_value_adopt(value);
+    d->entries[d->n] = (struct dsl_dict_entry){key, value, hash, true};
+    index_put(d->index, d->icap, hash, d->n);
+    d->n++;
+    d->len++;
+    return DSL_V_OK;
+}
+
+/* Removes a live entry, handing its key and value to the caller. */
+static void remove_entry(struct dsl_dict *d, struct dsl_dict_entry *e, struct dsl_value *key,
+                         struct dsl_value *value)
+{
+    *key = e->key;
+    *value = e->value;
+    dsl_value_orphan(e->key);
+    dsl_value_orphan(e->value);
+    e->key = e->value = dsl_none();
+    e->live = false;
+    d->len--;
+    if (d->len == 0) { /* empty again: start over rather than keep dead entries */
+        d->n = 0;
+        if (d->index) memset(d->index, 0, d->icap * sizeof *d->index);
+    }
+}
+
+int dsl_dict_lookup(struct dsl_interp *in, const struct dsl_dict *d, struct dsl_value key,
+                    struct dsl_value **slot)
+{
+    uint64_t h;
+    if (hash_key(in, key, &h) != 0) return -1;
+    struct dsl_dict_entry *e = dsl_dict_find(d, key, h);
+    *slot = e ? &e->value : NULL;
+    return 0;
+}
+
+int dsl_dict_store(struct dsl_interp *in, struct dsl_dict *d, struct dsl_value key,
+                   struct dsl_value value)
+{
+    uint64_t h;
+    if (hash_key(in, key, &h) != 0) return -1;
+    struct dsl_dict_entry *e = dsl_dict_find(d, key, h);
+    if (e) { /* the first key stays, as in Python: d[1] = 'a'; d[1.0] = 'b' keeps 1 */
+        struct dsl_value old = e->value;
+        e->value = dsl_value_retain(value);
+        dsl_value_adopt(value);
+        dsl_value_orphan(old);
+        dsl_value_release(old);
+        return 0;
+    }
+    int st = insert_new(d, dsl_value_retain(key), h, dsl_value_retain(value));
+    if (st == DSL_V_TOOBIG) return dsl_raise_size(in, "dict", (uint64_t)d->len + 1);
+    return st != DSL_V_OK ? dsl_raise_status(in, st) : 0;
+}
+
+int dsl_dict_raise_key(struct dsl_interp *in, struct dsl_value key)
+{
+    struct render_buf b;
+    render_buf_init(&b, 200);
+    dsl_value_repr(&b, key);
+    int r = dsl_raise(in, "KeyError", "%s%s", render_buf_str(&b), b.over ? "..." : "");
+    render_buf_free(&b);
+    return r;
+}
+
+/* ---- filling a dict: update() and dict() ------------------------------------------------ */
+
+/* Stores every pair of src: a dict's, or an iterable's items, each a pair (Python's errors
+ * name the item's position). 0 or -1. */
+static int update_from(struct dsl_interp *in, struct dsl_dict *d, struct dsl_value src)
+{
+    if (src.kind == DSL_DICT) {
+        const struct dsl_dict *s = src.as.d;
+        size_t n = s->n; /* d.update(d) stores each pair onto itself: no growth */
+        for (size_t i = 0; i < n && i < s->n; i++)
+            if (s->entries[i].live &&
+                dsl_dict_store(in, d, s->entries[i].key, s->entries[i].value) != 0)
+                return -1;
+        return 0;
+    }
+    struct dsl_iter it;
+    if (dsl_iter_init(in, src, &it) != 0) return -1;
+    struct dsl_value item;
+    int got;
+    for (size_t k = 0; (got = dsl_iter_next(in, &it, &item)) > 0; k++) {
+        int r = 0;
+        if (item.kind != DSL_LIST && item.kind != DSL_STR)
+            r = dsl_raise(in, "TypeError",
+                          "cannot convert dictionary update sequence element #%zu to a sequence",
+                          k);
+        size_t n = item.kind == DSL_LIST  ? item.as.l->len
+                   : item.kind == DSL_STR ? render_utf8_count(item.as.s->data, item.as.s->len)
+                                          : 0;
+        if (r == 0 && n != 2)
+            r = dsl_raise(in, "ValueError",
+                          "dictionary update sequence element #%zu has length %zu; 2 is required",
+                          k, n);
+        if (r == 0 && item.kind == DSL_LIST)
+            r = dsl_dict_store(in, d, item.as.l->items[0], item.as.l->items[1]);
+        if (r == 0 && item.kind == DSL_STR) { /* "ab" is the pair ('a', 'b') */
+            struct dsl_iter si;
+            struct dsl_value a = dsl_none(), b = dsl_none();
+            dsl_iter_init(in, item, &si);
+            r = dsl_iter_next(in, &si, &a) < 0 || dsl_iter_next(in, &si, &b) < 0 ? -1 : 0;
+            if (r == 0) r = dsl_dict_store(in, d, a, b);
+            dsl_value_release(a);
+            dsl_value_release(b);
+        }
+        dsl_value_release(item);
+        if (r != 0) return -1;
+    }
+    return got < 0 ? -1 : 0;
+}
+
+/* The keyword arguments of a call (dict(a=1), d.update(b=2)), stored as string keys. */
+static int update_from_keywords(struct dsl_interp *in, struct dsl_dict *d, const struct dsl_args *a)
+{
+    for (size_t k = 0; k < a->nkw; k++) {
+        struct dsl_value key;
+        int st = dsl_str_value(a->kwnames[k], strlen(a->kwnames[k]), &key);
+        if (st != DSL_V_OK) return dsl_raise_status(in, st);
+        int r = dsl_dict_store(in, d, key, a->kwvals[k]);
+        dsl_value_release(key);
+        if (r != 0) return -1;
+    }
+    return 0;
+}
+
+int dsl_bi_dict(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct dsl_dict *d = dsl_dict_new();
+    if (!d) return dsl_raise_status(in, DSL_V_NOMEM);
+    struct dsl_value dv = dsl_dict_value(d);
+    if ((a->has[0] && update_from(in, d, a->slot[0]) != 0) || update_from_keywords(in, d, a) != 0) {
+        dsl_value_release(dv);
+        return -1;
+    }
+    *ret = dv;
+    return 0;
+}
+
+/* ---- methods ---------------------------------------------------------------------------- */
+
+/* A new list of what `pick` takes from each live entry: 0 key, 1 value, 2 (key, value). */
+static int entries_list(struct dsl_interp *in, const struct dsl_dict *d, int pick,
+                        struct dsl_value *ret)
+{
+    struct dsl_list *l = dsl_list_new(d->len);
+    if (!l) return dsl_raise_status(in, DSL_V_NOMEM);
+    struct dsl_value lv = {.kind = DSL_LIST, .as.l = l};
+    for (size_t i = 0; i < d->n; i++) {
+        const struct dsl_dict_entry *e = &d->entries[i];
+        if (!e->live) continue;
+        struct dsl_value v;
+        if (pick < 2) {
+            v = dsl_value_retain(pick == 0 ? e->key : e->value);
+        } else {
+            struct dsl_list *pair = dsl_list_new(2);
+            if (!pair) {
+                dsl_value_release(lv);
+                return dsl_raise_status(in, DSL_V_NOMEM);
+            }
+            pair->style = DSL_LIST_TUPLE;
+            dsl_list_push(pair, dsl_value_retain(e->key));
+            dsl_list_push(pair, dsl_value_retain(e->value));
+            v = (struct dsl_value){.kind = DSL_LIST, .as.l = pair};
+        }
+        dsl_list_push(l, v); /* room reserved above */
+    }
+    *ret = lv;
+    return 0;
+}
+
+static int m_keys(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    return entries_list(in, a->self.as.d, 0, ret);
+}
+
+static int m_values(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    return entries_list(in, a->self.as.d, 1, ret);
+}
+
+static int m_items(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    return entries_list(in, a->self.as.d, 2, ret);
+}
+
+static int m_get(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct dsl_value *slot;
+    if (dsl_dict_lookup(in, a->self.as.d, a->slot[0], &slot) != 0) return -1;
+    *ret = dsl_value_retain(slot ? *slot : a->has[1] ? a->slot[1] : dsl_none());
+    return 0;
+}
+
+static int m_pop(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct dsl_dict *d = a->self.as.d;
+    uint64_t h;
+    if (hash_key(in, a->slot[0], &h) != 0) return -1;
+    struct dsl_dict_entry *e = dsl_dict_find(d, a->slot[0], h);
+    if (!e) {
+        if (a->has[1]) {
+            *ret = dsl_value_retain(a->slot[1]);
+            return 0;
+        }
+        return dsl_dict_raise_key(in, a->slot[0]);
+    }
+    struct dsl_value key;
+    remove_entry(d, e, &key, ret);
+    dsl_value_release(key);
+    return 0;
+}
+
+static int m_popitem(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct dsl_dict *d = a->self.as.d;
+    if (d->len == 0) return dsl_raise(in, "KeyError", "'popitem(): dictionary is empty'");
+    struct dsl_list *pair = dsl_list_new(2);
+    if (!pair) return dsl_raise_status(in, DSL_V_NOMEM);
+    size_t i = d->n;
+    while (!d->entries[i - 1].live) i--;
+    struct dsl_value key, value;
+    remove_entry(d, &d->entries[i - 1], &key, &value);
+    pair->style = DSL_LIST_TUPLE;
+    dsl_list_push(pair, key);
+    dsl_list_push(pair, value);
+    *ret = (struct dsl_value){.kind = DSL_LIST, .as.l = pair};
+    return 0;
+}
+
+static int m_setdefault(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct dsl_value *slot, dflt = a->has[1] ? a->slot[1] : dsl_none();
+    if (dsl_dict_lookup(in, a->self.as.d, a->slot[0], &slot) != 0) return -1;
+    if (!slot && dsl_dict_store(in, a->self.as.d, a->slot[0], dflt) != 0) return -1;
+    *ret = dsl_value_retain(slot ? *slot : dflt);
+    return 0;
+}
+
+static int m_update(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    *ret = dsl_none();
+    if (a->has[0] && update_from(in, a->self.as.d, a->slot[0]) != 0) return -1;
+    return update_from_keywords(in, a->self.as.d, a);
+}
+
+static int m_copy(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct dsl_dict *d = dsl_dict_new();
+    if (!d) return dsl_raise_status(in, DSL_V_NOMEM);
+    *ret = dsl_dict_value(d);
+    if (update_from(in, d, a->self) != 0) {
+        dsl_value_release(*ret);
+        *ret = dsl_none();
+        return -1;
+    }
+    return 0;
+}
+
+static int m_clear(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    (void)in;
+    struct dsl_dict *d = a->self.as.d;
+    for (size_t i = d->n; i > 0; i--) {
+        struct dsl_dict_entry *e = &d->entries[i - 1];
+        if (!e->live) continue;
+        struct dsl_value key, value;
+        remove_entry(d, e, &key, &value);
+        dsl_value_release(key);
+        dsl_value_release(value);
+    }
+    *ret = dsl_none();
+    return 0;
+}
+
+const struct dsl_builtin dsl_dict_methods[] = {
+    {"clear", "d.clear()", 0, 0, NULL, m_clear, "Removes every key."},
+    {"copy", "d.copy()", 0, 0, NULL, m_copy,
+     "A new dict with the same keys and values (a shallow copy: values are shared)."},
+    {"get", "d.get(key, default=None)", 1, 2, NULL, m_get,
+     "The value of key, or default when key is not in the dict."},
+    {"items", "d.items()", 0, 0, NULL, m_items,
+     "A new list of the (key, value) pairs, in insertion order."},
+    {"keys", "d.keys()", 0, 0, NULL, m_keys, "A new list of the keys, in insertion order."},
+    {"pop", "d.pop(key[, default])", 1, 2, NULL, m_pop,
+     "Removes key and returns its value; default when key is absent, else KeyError."},
+    {"popitem", "d.popitem()", 0, 0, NULL, m_popitem,
+     "Removes the last inserted pair and returns it as (key, value); KeyError when empty."},
+    {"setdefault", "d.setdefault(key, default=None)", 1, 2, NULL, m_setdefault,
+     "The value of key; when key is absent, stores default under it first."},
+    {"update", "d.update([other], **kwargs)", 0, 1, dsl_any_keywords, m_update,
+     "Stores the pairs of other (a dict, or an iterable of (key, value) pairs), then the "
+     "keyword arguments."},
+    {"values", "d.values()", 0, 0, NULL, m_values, "A new list of the values, in insertion order."},
+};
+const size_t dsl_dict_method_count = sizeof dsl_dict_methods / sizeof dsl_dict_methods[0];
+
+int dsl_dict_getattr(struct dsl_interp *in, struct dsl_value v, const char *name,
+                     struct dsl_value *out)
+{
+    const char *best = NULL;
+    size_t best_d = 3;
+    for (size_t i = 0; i < dsl_dict_method_count; i++) {
+        const struct dsl_builtin *m = &dsl_dict_methods[i];
+        if (strcmp(m->name, name) == 0) {
+            int st = dsl_method_value(m, v, out);
+            return st ? dsl_raise_status(in, st) : 0;
+        }
+        size_t d = dsl_edit_distance(name, m->name);
+        if (d < best_d) best_d = d, best = m->name;
+    }
+    if (best)
+        return dsl_raise(in, "AttributeError",
+                         "'dict' object has no attribute '%s', did you mean '%s'?", name, best);
+    return dsl_raise(in, "AttributeError", "'dict' object has no attribute '%s'", name);
+}

@@ -1,0 +1,81 @@
+/* dict.h — dicts, their hashing and their methods (internal to kernel/lang).
+ *
+ * A dict maps hashable keys to values and keeps its keys in insertion order, as Python's does
+ * (repr, iteration, keys()/values()/items()). Keys are compared with Python's == (1, 1.0 and True
+ * are one key) and hashed consistently with it: None, bools, ints, floats, strings, tuples of
+ * hashable values, ranges, and by identity tensors, functions, builtins, methods and engine
+ * objects. A list or a dict is `TypeError: unhashable type: 'list'`.
+ *
+ * Layout: `entries` holds every (key, value) pair in insertion order, and is the one place that
+ * holds the dict's language values (a traversal for a cycle collector walks it alone); a
+ * removed pair stays in place as a dead entry holding nothing until the array is compacted.
+ * `index` is an open-addressing hash table of positions into `entries`.
+ *
+ * keys(), values() and items() return new lists (items() a list of (key, value) tuples), not
+ * Python's live views. The methods are rows of dsl_dict_methods, the same struct as the
+ * builtins', so help, inspect and completion read them like any builtin. */
+#ifndef KERNEL_LANG_DICT_H
+#define KERNEL_LANG_DICT_H
+
+#include "lang/interp.h"
+#include "lang/native.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct dsl_dict_entry {
+    struct dsl_value key, value; /* owned references; none in a dead entry */
+    uint64_t hash;
+    bool live; /* false: removed (key and value are none) */
+};
+
+struct dsl_dict {
+    size_t refs;
+    struct dsl_gc gc;
+    size_t len;                     /* live entries */
+    size_t n, cap;                  /* entries used (live and dead), allocated */
+    struct dsl_dict_entry *entries; /* insertion order */
+    size_t *index;                  /* icap slots: entry position + 1, 0 when empty */
+    size_t icap;                    /* a power of two, more than twice n; 0 before the first */
+    struct dsl_value dead;          /* while being freed: the next container to free */
+};
+
+extern const struct dsl_builtin dsl_dict_methods[];
+extern const size_t dsl_dict_method_count;
+
+/* A new empty dict (one reference), or NULL when out of memory. */
+struct dsl_dict *dsl_dict_new(void);
+
+/* The hash of key consistent with Python's ==: DSL_V_OK, DSL_V_DEPTH (tuples nested deeper than
+ * DSL_MAX_LIST_DEPTH) or 1 when key is unhashable (*bad: the unhashable value's type name). */
+int dsl_hash(struct dsl_value key, uint64_t *hash, const char **bad);
+
+/* The live entry whose key equals key (of hash `hash`), or NULL. No errors: keys are hashable. */
+struct dsl_dict_entry *dsl_dict_find(const struct dsl_dict *d, struct dsl_value key, uint64_t hash);
+
+/* d[key] (borrowed) into *slot (borrowed, NULL when absent): 0, or -1 after raising TypeError
+ * for an unhashable key. */
+int dsl_dict_lookup(struct dsl_interp *in, const struct dsl_dict *d, struct dsl_value key,
+                    struct dsl_value **slot);
+/* d[key] = value (both borrowed): 0 or -1. */
+int dsl_dict_store(struct dsl_interp *in, struct dsl_dict *d, struct dsl_value key,
+                   struct dsl_value value);
+/* Raises Python's KeyError for key: its message is repr(key). -1. */
+int dsl_dict_raise_key(struct dsl_interp *in, struct dsl_value key);
+
+/* The method of dict v called name, bound to v, in *out; AttributeError (with a suggestion)
+ * otherwise. 0 or -1. */
+int dsl_dict_getattr(struct dsl_interp *in, struct dsl_value v, const char *name,
+                     struct dsl_value *out);
+
+/* The builtin dict(): dict(), dict(mapping), dict(iterable of pairs), dict(**keywords). */
+int dsl_bi_dict(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
+
+/* A dict value owning d (the caller's reference passes to it). */
+static inline struct dsl_value dsl_dict_value(struct dsl_dict *d)
+{
+    return (struct dsl_value){.kind = DSL_DICT, .as.d = d};
+}
+
+#endif
