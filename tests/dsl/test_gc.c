@@ -28,6 +28,12 @@ static void test_garbage_cycles_are_freed(void)
               "300");
     dsl_gc_collect();
     CHECK(dsl_gc_tracked() - base <= 6);
+    /* dicts that hold themselves, and a dict and a list that hold each other */
+    CHECK_STR(result_of(s, "for i in range(20000):\n    d = {'i': i}\n    d['me'] = d\n"
+                           "    xs = [d]\n    d['xs'] = xs\nd['me']['xs'][0]['i']"),
+              "19999");
+    dsl_gc_collect();
+    CHECK(dsl_gc_tracked() - base <= 8);
     dsl_session_free(s);
     CHECK(dsl_gc_tracked() == base);
 }
