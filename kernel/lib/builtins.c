@@ -1029,7 +1029,7 @@ const struct dsl_builtin dsl_builtins[] = {
      "Tuples are lists that cannot change, written (a, b), (a,) or ()."},
     {"type", "type(x)", 1, 1, NULL, bi_type,
      "The name of x's type as a string: \"int\", \"float\", \"str\", \"bool\", \"none\", "
-     "\"list\", \"tuple\", \"range\", \"builtin_function\", \"tensor\", "
+     "\"list\", \"tuple\", \"dict\", \"range\", \"builtin_function\", \"tensor\", "
      "\"method\" or \"function\" (made by def)."},
     {"update_display", "update_display(value, display_id)", 1, 2, display_params, bi_update_display,
      "Replaces the output shown earlier by display(..., display_id=ID) with value; "
