@@ -143,28 +143,26 @@ static void index_put(size_t *index, size_t icap, uint64_t hash, size_t pos)
 static int make_room(struct dsl_dict *d)
 {
     if (d->len >= DSL_MAX_LIST_LEN) return DSL_V_TOOBIG;
-    bool rebuild = false;
-    if (d->n == d->cap) {
-        if (d->n - d->len > d->n / 4) { /* many removed: compact in place, order kept */
-            size_t k = 0;
-            for (size_t i = 0; i < d->n; i++)
-                if (d->entries[i].live) d->entries[k++] = d->entries[i];
-            d->n = k;
-            rebuild = true;
-        } else {
-            size_t cap = d->cap ? d->cap * 2 : 8;
-            struct dsl_dict_entry *p = realloc(d->entries, cap * sizeof *p);
-            if (!p) return DSL_V_NOMEM;
-            d->entries = p;
-            d->cap = cap;
-        }
+    /* many removed: compact in place (order kept) rather than grow */
+    bool compact = d->n == d->cap && d->n - d->len > d->n / 4;
+    if (d->n == d->cap && !compact) {
+        size_t cap = d->cap ? d->cap * 2 : 8;
+        struct dsl_dict_entry *p = realloc(d->entries, cap * sizeof *p);
+        if (!p) return DSL_V_NOMEM;
+        d->entries = p;
+        d->cap = cap;
     }
-    size_t icap = d->icap ? d->icap : 16;
-    while ((d->n + 1) * 2 > icap) icap *= 2;
-    if (!rebuild && icap == d->icap) return DSL_V_OK;
-    size_t *index = calloc(icap, sizeof *index);
-    if (!index)
-        return rebuild ? (free(d->index), d->index = NULL, d->icap = 0, DSL_V_NOMEM) : DSL_V_NOMEM;
+    size_t n = compact ? d->len : d->n, icap = d->icap ? d->icap : 16;
+    while ((n + 1) * 2 > icap) icap *= 2;
+    if (!compact && icap == d->icap) return DSL_V_OK;
+    size_t *index = calloc(icap, sizeof *index); /* first: on failure nothing has changed */
+    if (!index) return DSL_V_NOMEM;
+    if (compact) {
+        size_t k = 0;
+        for (size_t i = 0; i < d->n; i++)
+            if (d->entries[i].live) d->entries[k++] = d->entries[i];
+        d->n = k;
+    }
     for (size_t i = 0; i < d->n; i++) index_put(index, icap, d->entries[i].hash, i);
     free(d->index);
     d->index = index;

@@ -198,6 +198,7 @@ struct lexer {
     int nindents;
     int cur_indent; /* indentation of the current logical line */
     int fstrings;   /* f-strings open around the current token (one inside another's field) */
+    bool raw;       /* the string being read had an r prefix: backslashes are kept */
 };
 
 static struct dsl_token *emit(struct lexer *lx, enum dsl_tok type, size_t pos, size_t len)
@@ -356,6 +357,12 @@ static int lex_string(struct lexer *lx)
             i++;
             continue;
         }
+        if (c == '\\' && lx->raw) { /* r"...": the backslash stays, and hides a quote */
+            render_buf_putc(&b, c);
+            i++;
+            if (i < n && (s[i] == quote || s[i] == '\\')) render_buf_putc(&b, s[i++]);
+            continue;
+        }
         if (c == '\\') {
             if (lex_escape(lx, &i, &b) != 0) {
                 render_buf_free(&b);
@@ -512,6 +519,25 @@ static int lex_name(struct lexer *lx)
     size_t len = i - start;
     enum dsl_tok type = DSL_T_NAME;
     const char *w = lx->src + start;
+    if (len <= 2 && i < lx->len && (lx->src[i] == '"' || lx->src[i] == '\'') &&
+        strspn(w, "bBrRfFuU") >= len) {                 /* a string prefix the lexer did not take */
+        if ((w[0] == 'u' || w[0] == 'U') && len == 1) { /* u"...": a plain string */
+            lx->i++;
+            int r = lex_string(lx);
+            if (r == 0) lx->out->t[lx->out->n - 1].pos = start, lx->out->t[lx->out->n - 1].len++;
+            return r;
+        }
+        char p[3] = {0};
+        for (size_t k = 0; k < len; k++) p[k] = (char)(w[k] | 0x20); /* lower case */
+        if (!strcmp(p, "b") || !strcmp(p, "br") || !strcmp(p, "rb"))
+            return dsl_syntax_error_set(lx->err, "SyntaxError", start,
+                                        "bytes literals (b'...') are not supported in the "
+                                        "MiniTorch language");
+        if (!strcmp(p, "rf") || !strcmp(p, "fr"))
+            return dsl_syntax_error_set(lx->err, "SyntaxError", start,
+                                        "raw f-strings (rf'...') are not supported in the "
+                                        "MiniTorch language");
+    }
     for (int k = 0; dsl_keywords[k]; k++)
         if (strlen(dsl_keywords[k]) == len && memcmp(dsl_keywords[k], w, len) == 0)
             type = (enum dsl_tok)(DSL_T_IF + k);
@@ -675,6 +701,22 @@ static int base_indent(const char *s, size_t n)
     return 0;
 }
 
+/* A raw string literal at lx->i (on the r): read as any string, its backslashes kept. The
+ * token spans the prefix too. */
+static int lex_raw_string(struct lexer *lx)
+{
+    size_t start = lx->i++;
+    lx->raw = true;
+    int r = lex_string(lx);
+    lx->raw = false;
+    if (r == 0) {
+        struct dsl_token *t = &lx->out->t[lx->out->n - 1];
+        t->pos = start;
+        t->len++;
+    }
+    return r;
+}
+
 /* ---- f-strings ------------------------------------------------------------------------- */
 
 #define DSL_MAX_FSTRING_NESTING 4 /* f-strings inside f-strings' fields */
@@ -699,6 +741,9 @@ static int lex_range(struct lexer *lx, size_t a, size_t b)
         else if ((c == 'f' || c == 'F') && lx->i + 1 < lx->len &&
                  (s[lx->i + 1] == '"' || s[lx->i + 1] == '\''))
             r = lex_fstring(lx);
+        else if ((c == 'r' || c == 'R') && lx->i + 1 < lx->len &&
+                 (s[lx->i + 1] == '"' || s[lx->i + 1] == '\''))
+            r = lex_raw_string(lx);
         else if (is_ident_start(c))
             r = lex_name(lx);
         else if (c == '"' || c == '\'')
@@ -975,6 +1020,9 @@ static int lex_all(struct lexer *lx)
         } else if ((c == 'f' || c == 'F') && lx->i + 1 < lx->len &&
                    (s[lx->i + 1] == '"' || s[lx->i + 1] == '\'')) {
             if (lex_fstring(lx) != 0) return -1;
+        } else if ((c == 'r' || c == 'R') && lx->i + 1 < lx->len &&
+                   (s[lx->i + 1] == '"' || s[lx->i + 1] == '\'')) {
+            if (lex_raw_string(lx) != 0) return -1;
         } else if (is_ident_start(c)) {
             if (lex_name(lx) != 0) return -1;
         } else if (c == '"' || c == '\'') {

@@ -1046,8 +1046,8 @@ const struct dsl_builtin dsl_builtins[] = {
      "Tuples are lists that cannot change, written (a, b), (a,) or ()."},
     {"type", "type(x)", 1, 1, NULL, dsl_bi_type,
      "The class of x: type(1) is int, type(x).__name__ its name, type(m) the class m was made "
-     "from. The built-in types (int, float, str, bool, list, tuple, range, NoneType, function, "
-     "tensor) are classes too."},
+     "from. The built-in types (int, float, str, bool, list, tuple, dict, range, NoneType, "
+     "function, tensor) are classes too."},
     {"update_display", "update_display(value, display_id)", 1, 2, display_params, bi_update_display,
      "Replaces the output shown earlier by display(..., display_id=ID) with value; "
      "display_id is required."},

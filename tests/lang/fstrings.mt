@@ -59,5 +59,10 @@ print("{:.2f} {:>6} {:<4}|".format(3.14159, "r", 7), "{0!r:>5}".format("a"), "{:
 # expect: 3.14      r 7   |   'a'     1
 
 print("a {{b}} {0:.2f} {name!r}".format(3.14159, name="x"), "{}".format([1, (2,)]))
-
 # expect: a {b} 3.14 'x' [1, (2,)]
+
+
+
+print(r"a\nb", R'c\'d', r"\\", len(r"\d+"), r"""x\y""", u"plain", r"" == "")
+
+# expect: a\nb c\'d \\ 3 x\y plain True
