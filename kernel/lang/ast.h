@@ -52,6 +52,13 @@ enum dsl_node_kind {
                      * b: the body; value: the docstring (a string) or none */
     DSL_N_RETURN,   /* a: the value, or NULL for a bare return */
     DSL_N_ASSERT,   /* a: the condition, b: the message or NULL */
+    DSL_N_TRY,      /* a: the body; kids: the except clauses (DSL_N_EXCEPT), then the else
+                     * block (a DSL_N_BLOCK) if there is one; b: the finally block or NULL */
+    DSL_N_EXCEPT,   /* a: the class (or tuple of classes) to catch, NULL for a bare except;
+                     * name: the `as` name or NULL; b: the handler block. Inside TRY only */
+    DSL_N_RAISE,    /* a: the exception, NULL for a bare raise; b: the `from` cause or NULL */
+    DSL_N_DEL,      /* a: the target: a name, an item, an attribute, or a tuple or list of
+                     * targets (`del a, b`), deleted left to right */
     DSL_N_COUNT
 };
 

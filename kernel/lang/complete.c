@@ -16,6 +16,7 @@
 #include "lang/dsl.h"
 
 #include "lang/ast.h"
+#include "lang/exceptions.h"
 #include "lang/interp.h"
 #include "lang/lexer.h"
 #include "lang/library.h"
@@ -361,9 +362,9 @@ json_t *dsl_complete(struct dsl_session *s, const char *code, size_t cursor, siz
     size_t nparams = 0;
     if (code && where == CTX_PLAIN) call_params(s, code, b, &bparams, &uparams, &nparams);
     char **kw = nparams ? calloc(nparams, sizeof *kw) : NULL;
-    size_t cap = dsl_builtin_count + dsl_tensor_method_count + dsl_tensor_prop_count +
-                 dsl_list_method_count + dsl_magic_count + 32 + (s ? s->count : 0) + nparams +
-                 nwords;
+    size_t cap = dsl_builtin_count + dsl_exc_type_count + dsl_tensor_method_count +
+                 dsl_tensor_prop_count + dsl_list_method_count + dsl_magic_count + 32 +
+                 (s ? s->count : 0) + nparams + nwords;
     const char **names = malloc(cap * sizeof *names);
     if (!names || (nparams && !kw)) {
         free(names);
@@ -394,6 +395,7 @@ json_t *dsl_complete(struct dsl_session *s, const char *code, size_t cursor, siz
         for (size_t i = 0; i < dsl_builtin_count; i++) CONSIDER(dsl_builtins[i].name);
         for (size_t i = 0; dsl_keywords[i]; i++) CONSIDER(dsl_keywords[i]);
         for (size_t i = 0; extra_keywords[i]; i++) CONSIDER(extra_keywords[i]);
+        for (size_t i = 0; i < dsl_exc_type_count; i++) CONSIDER(dsl_exc_types[i].name);
         for (size_t i = 0; s && i < s->cap; i++)
             if (s->vars[i].name) CONSIDER(s->vars[i].name);
         for (size_t i = 0; i < nparams; i++) {
@@ -501,8 +503,13 @@ static bool describe(struct dsl_session *s, const char *code, const char *name, 
         }
     } else {
         const struct dsl_builtin *fn = dsl_builtin_find(name);
-        if (!fn) return false;
-        dsl_builtin_help(b, fn);
+        const struct dsl_exc_type *exc = fn ? NULL : dsl_exc_type_find(name);
+        if (fn)
+            dsl_builtin_help(b, fn);
+        else if (exc)
+            dsl_exc_help(b, exc);
+        else
+            return false;
     }
     return true;
 }

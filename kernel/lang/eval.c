@@ -9,6 +9,7 @@
  *
  * Ownership inside the evaluator: an expression's result is a new reference that the caller
  * releases; operands are borrowed by the operators. */
+#include "lang/exceptions.h"
 #include "lang/interp.h"
 #include "lang/library.h"
 #include "lang/list.h"
@@ -70,6 +71,8 @@ const char *dsl_suggest_name(struct dsl_session *s, const char *name)
         consider(name, dsl_builtins[i].name, &best, &best_d, tie);
     static const char *const constants[] = {"true", "false", "none"};
     for (size_t i = 0; i < 3; i++) consider(name, constants[i], &best, &best_d, tie);
+    for (size_t i = 0; i < dsl_exc_type_count; i++)
+        consider(name, dsl_exc_types[i].name, &best, &best_d, tie);
     return best;
 }
 
@@ -174,6 +177,11 @@ static int eval_name(struct dsl_interp *in, const struct dsl_node *n, struct dsl
     if (fn) {
         out->kind = DSL_BUILTIN;
         out->as.fn = fn;
+        return 0;
+    }
+    const struct dsl_exc_type *exc = dsl_exc_type_find(n->name);
+    if (exc) {
+        *out = dsl_exc_type_value(exc);
         return 0;
     }
     const char *hint = NULL;
@@ -459,7 +467,7 @@ static int eval_call(struct dsl_interp *in, const struct dsl_node *n, struct dsl
     if (dsl_eval(in, n->a, &callee) != 0) return -1;
     bool callable_obj = callee.kind == DSL_OBJECT && callee.as.obj->cls->call;
     if (callee.kind != DSL_BUILTIN && callee.kind != DSL_METHOD && callee.kind != DSL_FUNCTION &&
-        !callable_obj) {
+        callee.kind != DSL_EXC_TYPE && !callable_obj) {
         int r = dsl_raise_at(in, n->pos, "TypeError", "'%s' object is not callable",
                              dsl_type_name(callee));
         dsl_value_release(callee);
@@ -485,6 +493,10 @@ static int eval_call(struct dsl_interp *in, const struct dsl_node *n, struct dsl
         if (dsl_eval(in, n->kids[done], &vals[done]) != 0) goto cleanup;
     for (; done < total; done++)
         if (dsl_eval(in, n->kwvals[done - n->nkids], &vals[done]) != 0) goto cleanup;
+    if (callee.kind == DSL_EXC_TYPE) {
+        r = dsl_exc_type_call(in, callee.as.exc_type, vals, n->nkids, n->nkw, out);
+        goto cleanup;
+    }
     if (!fn) {
         r = call_function(in, callee.as.fn_user, vals, n->nkids, n->kwnames, vals + n->nkids,
                           n->nkw, out);
@@ -619,10 +631,12 @@ static int eval_attr(struct dsl_interp *in, const struct dsl_node *n, struct dsl
     struct dsl_value v;
     if (dsl_eval(in, n->a, &v) != 0) return -1;
     int r;
-    if (v.kind == DSL_TENSOR || v.kind == DSL_LIST || v.kind == DSL_OBJECT) {
-        r = v.kind == DSL_TENSOR ? dsl_tensor_getattr(in, v, n->name, out)
-            : v.kind == DSL_LIST ? dsl_list_getattr(in, v, n->name, out)
-                                 : v.as.obj->cls->getattr(in, v, n->name, out);
+    if (v.kind == DSL_TENSOR || v.kind == DSL_LIST || v.kind == DSL_OBJECT ||
+        v.kind == DSL_EXCEPTION || v.kind == DSL_EXC_TYPE) {
+        r = v.kind == DSL_TENSOR   ? dsl_tensor_getattr(in, v, n->name, out)
+            : v.kind == DSL_LIST   ? dsl_list_getattr(in, v, n->name, out)
+            : v.kind == DSL_OBJECT ? v.as.obj->cls->getattr(in, v, n->name, out)
+                                   : dsl_exc_getattr(in, v, n->name, out);
         if (r != 0) dsl_error_locate(in, n->pos);
     } else {
         r = dsl_raise_at(in, n->pos, "AttributeError", "'%s' object has no attribute '%s'",
@@ -1071,6 +1085,13 @@ static bool collect_locals(struct dsl_function *f, size_t *cap, const struct dsl
         for (size_t i = 1; i < n->nkids; i += 2)
             if (!collect_locals(f, cap, n->kids[i])) return false;
         return !n->b || collect_locals(f, cap, n->b);
+    case DSL_N_TRY: /* the body, the except clauses (their `as` names), else and finally */
+        for (size_t i = 0; i < n->nkids; i++)
+            if (!collect_locals(f, cap, n->kids[i])) return false;
+        return collect_locals(f, cap, n->a) && (!n->b || collect_locals(f, cap, n->b));
+    case DSL_N_EXCEPT:
+        return (!n->name || add_local(f, cap, n->name)) && collect_locals(f, cap, n->b);
+    case DSL_N_DEL: return collect_target(f, cap, n->a); /* as in Python, del makes x local */
     default: return true;
     }
 }
@@ -1140,12 +1161,181 @@ static int exec_assert(struct dsl_interp *in, const struct dsl_node *n)
     return X_ERR;
 }
 
+/* Unbinds name (a local of the running call, else a session variable): whether it was bound. */
+static bool unbind_var(struct dsl_interp *in, const char *name)
+{
+    long k = local_slot(in, name);
+    if (k < 0) {
+        if (!dsl_session_lookup(in->session, name)) return false;
+        dsl_session_unset(in->session, name);
+        return true;
+    }
+    if (!in->frame->bound[k]) return false;
+    dsl_value_release(in->frame->vals[k]);
+    in->frame->vals[k] = dsl_none();
+    in->frame->bound[k] = false;
+    return true;
+}
+
+/* The except clauses of try node n, given the error its body raised: the first whose class
+ * matches runs, with the error handled (no longer pending) and, for `as e`, bound to e until
+ * the clause ends, as Python 3 does. No match: the error stays pending. */
+static int run_handlers(struct dsl_interp *in, const struct dsl_node *n)
+{
+    struct dsl_exc_saved saved;
+    dsl_exc_take(in, &saved);
+    for (size_t i = 0; i < n->nkids && n->kids[i]->kind == DSL_N_EXCEPT; i++) {
+        const struct dsl_node *h = n->kids[i];
+        bool match = true;
+        if (h->a) {
+            /* evaluated with no error pending, so that an error of its own is raised */
+            struct dsl_value cls;
+            if (dsl_eval(in, h->a, &cls) != 0) goto replaced;
+            int r = dsl_exc_matches(in, &saved, cls, &match);
+            dsl_value_release(cls);
+            if (r != 0) {
+                dsl_error_locate(in, h->a->pos);
+                goto replaced;
+            }
+        }
+        if (!match) continue;
+        dsl_exc_caught(&saved);
+        if (h->name) {
+            struct dsl_value e;
+            if (dsl_exc_value(in, &saved, &e) != 0) goto replaced;
+            if (bind_var(in, h->name, e) != 0) {
+                dsl_raise_status(in, DSL_V_NOMEM);
+                goto replaced;
+            }
+        }
+        const struct dsl_exc_saved *outer = in->handling;
+        in->handling = &saved;
+        int r = exec_block(in, h->b);
+        in->handling = outer;
+        if (h->name) unbind_var(in, h->name);
+        dsl_exc_saved_free(&saved);
+        return r;
+    }
+    dsl_exc_put(in, &saved);
+    return X_ERR;
+replaced: /* a new error, raised while looking for the clause, replaces the one caught */
+    dsl_exc_saved_free(&saved);
+    return X_ERR;
+}
+
+/* The finally block after the rest of the try ended with r: it runs whatever r is. When it
+ * completes normally r stands (its error or return value kept aside meanwhile); a return,
+ * break, continue or error of its own replaces r, as in Python. */
+static int run_finally(struct dsl_interp *in, const struct dsl_node *fin, int r)
+{
+    struct dsl_exc_saved saved = {.exc = dsl_none()};
+    if (r == X_ERR) dsl_exc_take(in, &saved);
+    struct dsl_value ret = dsl_none();
+    if (r == X_RETURN) {
+        ret = in->retval;
+        in->retval = dsl_none();
+    }
+    int f = exec_block(in, fin);
+    if (f == X_OK) {
+        if (r == X_ERR) dsl_exc_put(in, &saved);
+        if (r == X_RETURN) in->retval = ret;
+        return r;
+    }
+    dsl_exc_saved_free(&saved);
+    dsl_value_release(ret);
+    return f;
+}
+
+static int exec_try(struct dsl_interp *in, const struct dsl_node *n)
+{
+    int r = exec_block(in, n->a);
+    const struct dsl_node *last = n->nkids ? n->kids[n->nkids - 1] : NULL;
+    if (r == X_ERR && n->nkids)
+        r = run_handlers(in, n);
+    else if (r == X_OK && last && last->kind == DSL_N_BLOCK)
+        r = exec_block(in, last);
+    return n->b ? run_finally(in, n->b, r) : r;
+}
+
+/* raise [e [from cause]]: the cause must be an exception, a class or None, as in Python, and is
+ * not shown (no chained tracebacks). */
+static int exec_raise(struct dsl_interp *in, const struct dsl_node *n)
+{
+    if (!n->a) return dsl_exc_reraise(in, n->pos), X_ERR;
+    struct dsl_value e, cause = dsl_none();
+    if (dsl_eval(in, n->a, &e) != 0) return X_ERR;
+    if (n->b && dsl_eval(in, n->b, &cause) != 0) {
+        dsl_value_release(e);
+        return X_ERR;
+    }
+    if (cause.kind != DSL_NONE && cause.kind != DSL_EXCEPTION && cause.kind != DSL_EXC_TYPE)
+        dsl_raise_at(in, n->b->pos, "TypeError", "exception causes must derive from BaseException");
+    else
+        dsl_exc_raise(in, e, n->pos);
+    dsl_value_release(e);
+    dsl_value_release(cause);
+    return X_ERR;
+}
+
+/* del xs[i]: the item of a list; other values take no item deletion. */
+static int del_item(struct dsl_interp *in, const struct dsl_node *t)
+{
+    struct dsl_value obj, subs[MT_MAX_DIMS];
+    size_t nsubs = 0;
+    if (dsl_eval(in, t->a, &obj) != 0) return X_ERR;
+    int r = -1;
+    if (obj.kind != DSL_LIST || obj.as.l->style == DSL_LIST_TUPLE)
+        dsl_raise(in, "TypeError", "'%s' object doesn't support item deletion", dsl_type_name(obj));
+    else if (eval_subscripts(in, t, obj, subs, &nsubs) == 0)
+        r = dsl_list_delitem(in, obj, subs[0]);
+    release_all(subs, nsubs);
+    dsl_value_release(obj);
+    if (r != 0) dsl_error_locate(in, t->pos);
+    return r != 0 ? X_ERR : X_OK;
+}
+
+/* Deletes one del target, a tuple or list target item by item. */
+static int del_target(struct dsl_interp *in, const struct dsl_node *t)
+{
+    switch (t->kind) {
+    case DSL_N_TUPLE:
+    case DSL_N_LIST:
+        for (size_t i = 0; i < t->nkids; i++)
+            if (del_target(in, t->kids[i]) != X_OK) return X_ERR;
+        return X_OK;
+    case DSL_N_NAME:
+        if (unbind_var(in, t->name)) return X_OK;
+        if (local_slot(in, t->name) >= 0)
+            return dsl_raise_at(in, t->pos, "UnboundLocalError",
+                                "cannot access local variable '%s' where it is not associated "
+                                "with a value",
+                                t->name),
+                   X_ERR;
+        return dsl_raise_at(in, t->pos, "NameError", "name '%s' is not defined", t->name), X_ERR;
+    case DSL_N_INDEX: return del_item(in, t);
+    default: { /* an attribute: the values so far have none that can be deleted */
+        struct dsl_value obj;
+        if (dsl_eval(in, t->a, &obj) != 0) return X_ERR;
+        dsl_raise_at(in, t->pos, "AttributeError", "'%s' object attribute '%s' cannot be deleted",
+                     dsl_type_name(obj), t->name);
+        dsl_value_release(obj);
+        return X_ERR;
+    }
+    }
+}
+
+static int exec_del(struct dsl_interp *in, const struct dsl_node *n)
+{
+    return del_target(in, n->a);
+}
+
 static const exec_fn exec_table[DSL_N_COUNT] = {
     [DSL_N_BLOCK] = exec_block,   [DSL_N_EXPR] = exec_expr,     [DSL_N_ASSIGN] = exec_assign,
     [DSL_N_AUG] = exec_aug,       [DSL_N_IF] = exec_if,         [DSL_N_WHILE] = exec_while,
     [DSL_N_FOR] = exec_for,       [DSL_N_BREAK] = exec_break,   [DSL_N_CONTINUE] = exec_continue,
     [DSL_N_PASS] = exec_pass,     [DSL_N_MAGIC] = exec_magic,   [DSL_N_DEF] = exec_def,
-    [DSL_N_RETURN] = exec_return, [DSL_N_ASSERT] = exec_assert,
+    [DSL_N_RETURN] = exec_return, [DSL_N_ASSERT] = exec_assert, [DSL_N_TRY] = exec_try,
+    [DSL_N_RAISE] = exec_raise,   [DSL_N_DEL] = exec_del,
 };
 
 static int exec_stmt(struct dsl_interp *in, const struct dsl_node *n)

@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct dsl_exc_saved; /* exceptions.h */
+
 struct dsl_var {
     char *name;             /* owned; NULL marks an empty slot */
     struct dsl_value value; /* owned reference */
@@ -83,6 +85,10 @@ struct dsl_interp {
     size_t pos;              /* byte offset into src */
     unsigned polls;          /* loop iterations seen by dsl_check_cancel */
     long long last_flush_ns; /* CLOCK_MONOTONIC of the last out->flush from a loop */
+    struct dsl_value exc;    /* the pending error's exception value when `raise` raised one
+                              * (owned), else none (see exceptions.h) */
+    const struct dsl_exc_saved *handling; /* the error the innermost running `except` clause
+                                           * caught (what a bare `raise` raises), or NULL */
 };
 
 /* Raises ename (a static string) with a printf-style message; returns -1. The _at form also

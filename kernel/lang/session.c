@@ -297,6 +297,8 @@ void dsl_interp_clear_error(struct dsl_interp *in)
     free(in->evalue);
     in->evalue = NULL;
     in->has_pos = false;
+    dsl_value_release(in->exc);
+    in->exc = dsl_none();
     dsl_interp_clear_tb(in);
 }
 
@@ -313,6 +315,8 @@ static void interp_done(struct dsl_interp *in)
 {
     dsl_value_release(in->retval);
     in->retval = dsl_none();
+    dsl_value_release(in->exc);
+    in->exc = dsl_none();
     dsl_interp_clear_tb(in);
 }
 

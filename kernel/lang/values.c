@@ -9,6 +9,7 @@
 #include "lang/values.h"
 
 #include "lang/ast.h"
+#include "lang/exceptions.h"
 #include "lang/library.h"
 
 #include <minitorch/minitorch.h>
@@ -58,6 +59,11 @@ static const struct {
                                   "docstring, shown by help(NAME)."},
     [DSL_OBJECT] = {"object", "object: something the engine made (a dataset, a model, an "
                               "optimizer); type() names it and help() describes it."},
+    [DSL_EXC_TYPE] = {"type", "type: an exception class (ValueError, Exception, ...); "
+                              "help(ValueError) describes it."},
+    [DSL_EXCEPTION] = {"exception", "exception: made by calling an exception class, "
+                                    "ValueError(\"message\"), or caught by `except E as e`; "
+                                    "e.args holds what it was made with."},
 };
 static_assert(sizeof kinds / sizeof kinds[0] == DSL_KIND_COUNT, "one row per value kind");
 
@@ -73,12 +79,14 @@ const char *dsl_kind_doc(enum dsl_kind k)
 
 const char *dsl_type_doc(struct dsl_value v)
 {
+    if (v.kind == DSL_EXCEPTION) return v.as.exc->type->doc;
     return v.kind == DSL_OBJECT ? v.as.obj->cls->doc : dsl_kind_doc(v.kind);
 }
 
 const char *dsl_type_name(struct dsl_value v)
 {
     if (v.kind == DSL_OBJECT) return v.as.obj->cls->name;
+    if (v.kind == DSL_EXCEPTION) return v.as.exc->type->name;
     if (v.kind == DSL_LIST && v.as.l->style == DSL_LIST_TUPLE) return "tuple";
     return dsl_kind_name(v.kind);
 }
@@ -92,6 +100,7 @@ struct dsl_value dsl_value_retain(struct dsl_value v)
     case DSL_METHOD: v.as.m->refs++; break;
     case DSL_FUNCTION: v.as.fn_user->refs++; break;
     case DSL_OBJECT: v.as.obj->refs++; break;
+    case DSL_EXCEPTION: v.as.exc->refs++; break;
     default: break;
     }
     return v;
@@ -114,6 +123,9 @@ static void drop(struct dsl_value v, struct dsl_value *dead)
         break;
     case DSL_FUNCTION:
         if (--v.as.fn_user->refs == 0) v.as.fn_user->dead = *dead, *dead = v;
+        break;
+    case DSL_EXCEPTION:
+        if (--v.as.exc->refs == 0) v.as.exc->dead = *dead, *dead = v;
         break;
     case DSL_OBJECT: /* holds no language values: freed at once, nothing to recurse into */
         if (--v.as.obj->refs == 0) {
@@ -149,6 +161,12 @@ void dsl_value_release(struct dsl_value v)
             dead = m->dead;
             drop_held(m->self, &dead);
             free(m);
+        } else if (c.kind == DSL_EXCEPTION) {
+            struct dsl_exception *e = c.as.exc;
+            dead = e->dead;
+            drop_held(e->args, &dead);
+            free(e->msg);
+            free(e);
         } else {
             struct dsl_function *f = c.as.fn_user;
             dead = f->dead;
@@ -190,7 +208,7 @@ static void walk_push(struct walk *w, struct dsl_value v)
         }
         v.as.l->mark = true;
         w->marked[w->nmarked++] = v.as.l;
-    } else if (v.kind != DSL_METHOD && v.kind != DSL_FUNCTION) {
+    } else if (v.kind != DSL_METHOD && v.kind != DSL_FUNCTION && v.kind != DSL_EXCEPTION) {
         return; /* holds no language values */
     }
     if (w->ntodo == w->captodo) {
@@ -210,7 +228,8 @@ int dsl_list_check_store(const struct dsl_list *l, struct dsl_value v)
 {
     if (v.kind == DSL_LIST && v.as.l == l) return DSL_V_CYCLE;
     /* nothing can reach a list that no container holds; strings, tensors... hold nothing */
-    if (l->parents == 0 || (v.kind != DSL_LIST && v.kind != DSL_METHOD && v.kind != DSL_FUNCTION))
+    if (l->parents == 0 || (v.kind != DSL_LIST && v.kind != DSL_METHOD && v.kind != DSL_FUNCTION &&
+                            v.kind != DSL_EXCEPTION))
         return DSL_V_OK;
     struct walk w = {0};
     int st = DSL_V_OK;
@@ -226,6 +245,8 @@ int dsl_list_check_store(const struct dsl_list *l, struct dsl_value v)
         } else if (c.kind == DSL_METHOD) {
             if (c.as.m->self.kind == DSL_LIST && c.as.m->self.as.l == l) st = DSL_V_CYCLE;
             walk_push(&w, c.as.m->self);
+        } else if (c.kind == DSL_EXCEPTION) {
+            walk_push(&w, c.as.exc->args); /* a tuple: the list case above looks into it */
         } else {
             const struct dsl_function *f = c.as.fn_user;
             for (size_t i = 0; f->defaults && i < f->def->nkw && st == DSL_V_OK; i++) {
@@ -354,7 +375,9 @@ bool dsl_value_truthy(struct dsl_value v)
         return v.as.t->size != 0;
     case DSL_METHOD:
     case DSL_FUNCTION:
-    case DSL_OBJECT: return true;
+    case DSL_OBJECT:
+    case DSL_EXC_TYPE:
+    case DSL_EXCEPTION: return true;
     case DSL_KIND_COUNT: break;
     }
     return false;
@@ -393,6 +416,8 @@ static bool equal_at(struct dsl_value a, struct dsl_value b, int level, bool *to
     case DSL_TENSOR: return a.as.t == b.as.t;
     case DSL_FUNCTION: return a.as.fn_user == b.as.fn_user;
     case DSL_OBJECT: return a.as.obj == b.as.obj;
+    case DSL_EXC_TYPE: return a.as.exc_type == b.as.exc_type;
+    case DSL_EXCEPTION: return a.as.exc == b.as.exc;
     case DSL_METHOD:
         /* bound to the same object: identity, as Python's `is` on self */
         if (a.as.m->fn != b.as.m->fn || a.as.m->self.kind != b.as.m->self.kind) return false;
@@ -420,6 +445,37 @@ bool dsl_value_equal(struct dsl_value a, struct dsl_value b)
 static int buf_status(const struct render_buf *b)
 {
     return b->over ? DSL_V_TOOBIG : b->nomem ? DSL_V_NOMEM : DSL_V_OK;
+}
+
+static int value_text(struct render_buf *b, struct dsl_value v, bool repr, bool json, int level);
+
+/* Python's BaseException text: repr `ValueError('msg')`; str the message a library error was
+ * raised with, else nothing for no args, str(arg) for one (repr(key) for a KeyError, as
+ * Python's), the args tuple for more. Its args count as one level of nesting. */
+static int exception_text(struct render_buf *b, const struct dsl_exception *e, bool repr, int level)
+{
+    const struct dsl_list *args = e->args.as.l;
+    if (level >= DSL_MAX_LIST_DEPTH) {
+        render_buf_printf(b, "%s(...)", e->type->name);
+        return buf_status(b) ? buf_status(b) : DSL_V_DEPTH;
+    }
+    if (!repr && e->msg) {
+        render_buf_append(b, e->msg->data, e->msg->len);
+        return buf_status(b);
+    }
+    if (!repr && args->len == 0) return buf_status(b);
+    if (!repr && args->len == 1)
+        return value_text(b, args->items[0], strcmp(e->type->name, "KeyError") == 0, false,
+                          level + 1);
+    if (!repr) return value_text(b, e->args, true, false, level);
+    render_buf_printf(b, "%s(", e->type->name);
+    for (size_t i = 0; i < args->len; i++) {
+        if (i) render_buf_puts(b, ", ");
+        int st = value_text(b, args->items[i], true, false, level + 1);
+        if (st != DSL_V_OK) return st;
+    }
+    render_buf_putc(b, ')');
+    return buf_status(b);
 }
 
 /* json: inside a tensor.tolist() list, where non-finite floats take JSON's spellings; level:
@@ -484,6 +540,8 @@ static int value_text(struct render_buf *b, struct dsl_value v, bool repr, bool 
         if (st != DSL_V_OK) return st;
         break;
     }
+    case DSL_EXC_TYPE: render_buf_printf(b, "<class '%s'>", v.as.exc_type->name); break;
+    case DSL_EXCEPTION: return exception_text(b, v.as.exc, repr, level);
     case DSL_KIND_COUNT: render_buf_puts(b, "?"); break;
     }
     return buf_status(b);

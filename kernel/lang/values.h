@@ -53,10 +53,12 @@ enum dsl_kind {
     DSL_LIST,
     DSL_RANGE,
     DSL_BUILTIN,
-    DSL_TENSOR,   /* an engine tensor (float32) */
-    DSL_METHOD,   /* a tensor method bound to its tensor: x.sum */
-    DSL_FUNCTION, /* a function defined with def */
-    DSL_OBJECT,   /* an engine object (dataset, model, optimizer): struct dsl_object */
+    DSL_TENSOR,    /* an engine tensor (float32) */
+    DSL_METHOD,    /* a tensor method bound to its tensor: x.sum */
+    DSL_FUNCTION,  /* a function defined with def */
+    DSL_OBJECT,    /* an engine object (dataset, model, optimizer): struct dsl_object */
+    DSL_EXC_TYPE,  /* a built-in exception class (ValueError): a static row, exceptions.h */
+    DSL_EXCEPTION, /* an exception: struct dsl_exception, exceptions.h */
     DSL_KIND_COUNT
 };
 
@@ -98,6 +100,8 @@ struct dsl_function;   /* below */
 struct dsl_prog_cache; /* lib/compile.c (freed through lang/library.h) */
 struct dsl_code;       /* ast.h */
 struct dsl_node;       /* ast.h */
+struct dsl_exc_type;   /* exceptions.h */
+struct dsl_exception;  /* exceptions.h */
 
 struct dsl_value {
     enum dsl_kind kind;
@@ -113,6 +117,8 @@ struct dsl_value {
         struct dsl_method *m;
         struct dsl_function *fn_user; /* DSL_FUNCTION */
         struct dsl_object *obj;       /* DSL_OBJECT */
+        const struct dsl_exc_type *exc_type; /* DSL_EXC_TYPE: static */
+        struct dsl_exception *exc;           /* DSL_EXCEPTION */
     } as;
 };
 

@@ -10,6 +10,7 @@
 
 #include "lib/compile.h"
 
+#include "lang/exceptions.h"
 #include "lang/interp.h"
 #include "lang/lexer.h"
 #include "lib/magics.h"
@@ -294,6 +295,10 @@ static int bi_help(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
             dsl_tensor_help(&b);
         else if (v.kind == DSL_FUNCTION)
             dsl_function_help(&b, v.as.fn_user);
+        else if (v.kind == DSL_EXC_TYPE || v.kind == DSL_EXCEPTION)
+            dsl_exc_help(&b, v.kind == DSL_EXC_TYPE ? v.as.exc_type : v.as.exc->type);
+        else if (v.kind == DSL_STR && dsl_exc_type_find(v.as.s->data))
+            dsl_exc_help(&b, dsl_exc_type_find(v.as.s->data));
         else
             render_buf_puts(&b, dsl_type_doc(v));
     }
