@@ -343,9 +343,12 @@ int dsl_exc_reraise(struct dsl_interp *in, size_t pos)
 
 void dsl_exc_caught(const struct dsl_exc_saved *s)
 {
-    /* A clause that catches KeyboardInterrupt (`except:`, `except BaseException:`) runs, as in
+    /* A clause that catches an interrupt (`except:`, `except BaseException:`) runs, as in
      * Python, but the kernel must stay stoppable: `while True: try: ... except: pass` would
      * otherwise swallow every interrupt. So the request stays up and the next poll (a loop
-     * iteration, a tensor operation) raises it again; the next cell starts with it cleared. */
-    if (dsl_exc_type_is(dsl_exc_saved_type(s), &dsl_exc_types[E_KEYBOARD])) mt_cancel_request();
+     * iteration, a tensor operation) raises it again; the next cell starts with it cleared. A
+     * KeyboardInterrupt the program raised itself (it has a value) is no interrupt. */
+    if (s->exc.kind == DSL_NONE &&
+        dsl_exc_type_is(dsl_exc_saved_type(s), &dsl_exc_types[E_KEYBOARD]))
+        mt_cancel_request();
 }
