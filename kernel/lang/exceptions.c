@@ -196,6 +196,7 @@ void dsl_exc_take(struct dsl_interp *in, struct dsl_exc_saved *s)
                                 .has_pos = in->has_pos,
                                 .pos = in->pos,
                                 .src = in->src,
+                                .frame = in->frame,
                                 .tb = in->tb,
                                 .ntb = in->ntb,
                                 .captb = in->captb,
@@ -322,8 +323,9 @@ int dsl_exc_reraise(struct dsl_interp *in, size_t pos)
     dsl_value_release(in->exc);
     in->exc = dsl_value_retain(h->exc);
     /* Python shows where the error first happened, not the `raise` that passes it on; that
-     * position (and the calls below it) means something only in the source it was caught in */
-    if (h->src != in->src || !h->has_pos) return -1;
+     * position (and the calls below it) fits only the call it was caught in: raised again from a
+     * function the clause called, it shows that `raise` */
+    if (h->src != in->src || h->frame != in->frame || !h->has_pos) return -1;
     in->pos = h->pos;
     for (size_t i = 0; i < h->ntb; i++) {
         if (in->ntb == in->captb) {

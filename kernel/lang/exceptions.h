@@ -80,6 +80,7 @@ struct dsl_exc_saved {
     bool has_pos;
     size_t pos;
     const char *src; /* the source pos indexes */
+    const struct dsl_frame *frame; /* the call it was caught in (NULL: cell level) */
     struct dsl_tb_entry *tb;
     size_t ntb, captb;
     struct dsl_value exc; /* the exception value, or none until one is asked for */

@@ -1021,6 +1021,7 @@ static struct dsl_node *parse_def(struct parser *p)
     const struct dsl_token *kw = advance(p);
     if (!check(p, DSL_T_NAME))
         return fail(p, "SyntaxError", peek(p)->pos, "expected a function name after 'def'");
+    if (unsupported_word(p, peek(p))) return NULL;
     const struct dsl_token *name = advance(p);
     struct dsl_node *n = node(p, DSL_N_DEF, name->pos);
     if (!n) return NULL;
