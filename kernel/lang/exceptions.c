@@ -35,6 +35,7 @@ enum {
     E_SYSTEM,
     E_TYPE,
     E_VALUE,
+    E_INDEXING,
     E_SHAPE,
     E_COMPILE,
     E_USAGE,
@@ -44,8 +45,9 @@ enum {
 
 #define ROW(i, n, b, d) [i] = {n, &dsl_exc_types[b], d}
 
-/* CPython's classes and docstrings, then the kernel's own. ShapeError derives from RuntimeError
- * as MiniTorch's IndexingError ("Broadcast failure ...") and PyTorch's shape errors do;
+/* CPython's classes and docstrings, then MiniTorch's and the kernel's own. ShapeError derives
+ * from MiniTorch's IndexingError (a RuntimeError), which MiniTorch raises for a broadcast
+ * failure, so that code written for either catches it, as it would PyTorch's shape errors;
  * CompileError (a function map/zip/reduce cannot compile) from Exception, as Numba's errors;
  * UsageError (a magic's arguments) and StdinNotImplementedError as IPython's. */
 const struct dsl_exc_type dsl_exc_types[] = {
@@ -90,9 +92,13 @@ const struct dsl_exc_type dsl_exc_types[] = {
     ROW(E_SYSTEM, "SystemError", E_EXCEPTION, "Internal error in the interpreter."),
     ROW(E_TYPE, "TypeError", E_EXCEPTION, "Inappropriate argument type."),
     ROW(E_VALUE, "ValueError", E_EXCEPTION, "Inappropriate argument value (of correct type)."),
-    ROW(E_SHAPE, "ShapeError", E_RUNTIME,
-        "Tensor shapes that do not fit an operation (broadcasting, matmul, view). A "
-        "RuntimeError, as MiniTorch's IndexingError and PyTorch's shape errors are."),
+    ROW(E_INDEXING, "IndexingError", E_RUNTIME,
+        "MiniTorch's error for shapes and indices that do not fit (minitorch.tensor_data's "
+        "IndexingError, which shape_broadcast raises). The kernel's ShapeError is one."),
+    ROW(E_SHAPE, "ShapeError", E_INDEXING,
+        "Tensor shapes that do not fit an operation (broadcasting, matmul, view). An "
+        "IndexingError, as a broadcast failure is in MiniTorch, so a RuntimeError too, as "
+        "PyTorch's shape errors are."),
     ROW(E_COMPILE, "CompileError", E_EXCEPTION,
         "A function given to map, zip or reduce that the kernel cannot compile for a "
         "tensor's backend."),

@@ -8,9 +8,9 @@
  *  - the exception classes are values (DSL_EXC_TYPE): one static row per class, with its name,
  *    its base and its help text, in one table (exceptions.c) that follows CPython's hierarchy
  *    (ZeroDivisionError < ArithmeticError < Exception < BaseException; KeyboardInterrupt <
- *    BaseException only), plus the kernel's own ShapeError, CompileError, UsageError and
- *    StdinNotImplementedError. Every name the library raises is a row, so `except` can tell
- *    where any error belongs;
+ *    BaseException only), plus MiniTorch's IndexingError and the kernel's own ShapeError,
+ *    CompileError, UsageError and StdinNotImplementedError. Every name the library raises is a
+ *    row, so `except` can tell where any error belongs;
  *  - an exception is a value (DSL_EXCEPTION): its class and its `args` tuple, made by calling a
  *    class (`ValueError("msg")`) or, for an error the interpreter or the library raised, when an
  *    `except E as e` clause first asks for it (args = (message,));

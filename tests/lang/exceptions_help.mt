@@ -10,8 +10,8 @@ try:
     raise ShapeError("shapes (2, 3) and (4,) do not broadcast")
 except RuntimeError as e:
     help(e)
-# expect: class ShapeError(RuntimeError)
+# expect: class ShapeError(IndexingError)
 # expect:
-# expect: Tensor shapes that do not fit an operation (broadcasting, matmul, view). A RuntimeError, as MiniTorch's IndexingError and PyTorch's shape errors are.
+# expect: Tensor shapes that do not fit an operation (broadcasting, matmul, view). An IndexingError, as a broadcast failure is in MiniTorch, so a RuntimeError too, as PyTorch's shape errors are.
 # expect:
-# expect: Built-in exception: ShapeError < RuntimeError < Exception < BaseException. `except C:` catches C and every class deriving from it; C(args) makes one (e.args holds args, str(e) the message), and `raise C("message")` raises it.
+# expect: Built-in exception: ShapeError < IndexingError < RuntimeError < Exception < BaseException. `except C:` catches C and every class deriving from it; C(args) makes one (e.args holds args, str(e) the message), and `raise C("message")` raises it.

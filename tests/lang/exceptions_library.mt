@@ -1,5 +1,5 @@
-# errors of the tensor library are caught like the interpreter's: ShapeError is a RuntimeError,
-# and the exception carries the library's message (its args, its str)
+# errors of the tensor library are caught like the interpreter's: ShapeError is MiniTorch's
+# IndexingError and a RuntimeError, and the exception carries the library's message
 try:
     zeros(2, 3) + zeros(4)
 except RuntimeError as e:
@@ -14,7 +14,7 @@ except LookupError as e:
 # expect: IndexError: index 5 is out of bounds for dim 0 with size 2
 try:
     zeros(2).view(3)
-except Exception as e:
+except IndexingError as e:
     print(repr(e))
 # expect: ShapeError('cannot view a tensor of shape (2,) (2 elements) as (3,)')
 # the tensors of the session are as they were
