@@ -79,7 +79,7 @@ struct dsl_exc_saved {
     char *evalue;
     bool has_pos;
     size_t pos;
-    const char *src; /* the source pos indexes */
+    const char *src;               /* the source pos indexes */
     const struct dsl_frame *frame; /* the call it was caught in (NULL: cell level) */
     struct dsl_tb_entry *tb;
     size_t ntb, captb;

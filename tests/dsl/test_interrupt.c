@@ -98,8 +98,7 @@ static void test_bare_except(void)
 static void test_except_around_train(void)
 {
     struct dsl_session *s = dsl_session_new();
-    CHECK_INT(run_cell(s, "ds = dataset(\"split\", 50, seed=2)\nm = mlp(2, 100, 1)\ncaught = 0")
-                  .rc,
+    CHECK_INT(run_cell(s, "ds = dataset(\"split\", 50, seed=2)\nm = mlp(2, 100, 1)\ncaught = 0").rc,
               0);
     static struct sink k;
     memset(&k, 0, sizeof k);
