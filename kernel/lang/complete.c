@@ -121,6 +121,7 @@ enum name_context {
     CTX_LIST,      /* after '.' of a list: its methods */
     CTX_TUPLE,     /* after '.' of a tuple-style list (a shape): count and index */
     CTX_OBJECT,    /* after '.' of an engine object (a dataset): its class's attributes */
+    CTX_EXCEPTION, /* after '.' of an exception: args */
     CTX_NO_ATTR,   /* after '.' of a value known to have no attributes, or of a number */
     CTX_MAGIC,     /* after a '%' that starts its line */
     CTX_MAGIC_ARG, /* the first argument of a magic: `%backend fa` */
@@ -230,6 +231,7 @@ static enum name_context context_of(struct dsl_session *s, const char *code, siz
         if (cls) *cls = v->as.obj->cls;
         return CTX_OBJECT;
     }
+    if (v->kind == DSL_EXCEPTION) return CTX_EXCEPTION;
     return CTX_NO_ATTR;
 }
 
@@ -386,6 +388,8 @@ json_t *dsl_complete(struct dsl_session *s, const char *code, size_t cursor, siz
                 CONSIDER(dsl_list_methods[i].name);
     } else if (where == CTX_OBJECT) {
         for (size_t i = 0; cls->attrs[i]; i++) CONSIDER(cls->attrs[i]);
+    } else if (where == CTX_EXCEPTION) {
+        CONSIDER("args");
     } else if (where == CTX_MAGIC) {
         for (size_t i = 0; i < dsl_magic_count; i++) CONSIDER(dsl_magics[i].name);
     } else if (where == CTX_MAGIC_ARG) {
@@ -465,7 +469,8 @@ static bool describe(struct dsl_session *s, const char *code, const char *name, 
                      int detail_level, struct render_buf *b)
 {
     enum name_context where = context_of(s, code, at, NULL);
-    if (where == CTX_OBJECT) return false; /* an object's attributes: help(obj) lists them */
+    if (where == CTX_OBJECT || where == CTX_EXCEPTION)
+        return false; /* an object's attributes: help(obj) lists them */
     if (where == CTX_TENSOR || where == CTX_LIST || where == CTX_TUPLE || where == CTX_NO_ATTR) {
         const struct dsl_builtin *attr = attr_find(where, name);
         if (attr) dsl_builtin_help(b, attr);

@@ -47,6 +47,9 @@ static void test_keyword_completion(void)
     /* the built-in exception classes are names too */
     CHECK_STR(complete_end(s, "ZeroD", &start), "ZeroDivisionError");
     CHECK_STR(complete_end(s, "NotImpl", &start), "NotImplementedError");
+    /* an exception's attribute */
+    CHECK_INT(run_cell(s, "err = ValueError(\"bad\", 2)").rc, 0);
+    CHECK_STR(complete_end(s, "err.a", &start), "args");
     dsl_session_free(s);
 }
 
