@@ -271,6 +271,9 @@ static int bi_help(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
             render_buf_printf(&b, "  %s\n", dsl_builtins[i].signature);
         render_buf_puts(&b, "\nKeywords:");
         for (size_t i = 0; dsl_keywords[i]; i++) render_buf_printf(&b, " %s", dsl_keywords[i]);
+        render_buf_puts(&b, "\n\nExceptions (help(name) tells more):");
+        for (size_t i = 0; i < dsl_exc_type_count; i++)
+            render_buf_printf(&b, " %s", dsl_exc_types[i].name);
         render_buf_puts(&b, "\n\nMagics (a line starting with %; help(\"%name\") tells more):");
         for (size_t i = 0; i < dsl_magic_count; i++)
             render_buf_printf(&b, " %%%s", dsl_magics[i].name);
