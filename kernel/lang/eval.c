@@ -1235,7 +1235,11 @@ static int run_finally(struct dsl_interp *in, const struct dsl_node *fin, int r)
         ret = in->retval;
         in->retval = dsl_none();
     }
+    /* while an error goes through finally, a bare raise there raises it, as in Python */
+    const struct dsl_exc_saved *outer = in->handling;
+    if (r == X_ERR) in->handling = &saved;
     int f = exec_block(in, fin);
+    in->handling = outer;
     if (f == X_OK) {
         if (r == X_ERR) dsl_exc_put(in, &saved);
         if (r == X_RETURN) in->retval = ret;

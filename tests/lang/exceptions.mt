@@ -242,6 +242,8 @@ except RecursionError:
 # expect: BaseException caught KeyboardInterrupt()
 # expect: bare except
 # expect: fallback
+# expect: cleaning up
+# expect: still: list index out of range
 
 def count(n):
     if n == 0:
@@ -282,3 +284,13 @@ def outer():
         return "fallback"
 
 print(outer())
+
+# a bare raise in finally raises the error going through it
+try:
+    try:
+        [1][3]
+    finally:
+        print("cleaning up")
+        raise
+except IndexError as err:
+    print("still:", err)
