@@ -880,9 +880,8 @@ static bool unsupported_statement(struct parser *p, const struct dsl_node *s,
     const struct dsl_node *e = s->a;
     if (t->type == DSL_T_COLON &&
         (e->kind == DSL_N_NAME || e->kind == DSL_N_ATTR || e->kind == DSL_N_INDEX) &&
-        !(e->kind == DSL_N_NAME &&
-          (strcmp(e->name, "match") == 0 || strcmp(e->name, "case") == 0 ||
-           strcmp(e->name, "lambda") == 0))) {
+        !(e->kind == DSL_N_NAME && (strcmp(e->name, "match") == 0 || strcmp(e->name, "case") == 0 ||
+                                    strcmp(e->name, "lambda") == 0))) {
         fail(p, "SyntaxError", t->pos,
              "variable annotations ('x: int = 0') are not supported in the MiniTorch language: "
              "leave the type out");
