@@ -766,6 +766,47 @@ static struct dsl_node *parse_del(struct parser *p)
     return finish(p, n);
 }
 
+/* Whether `e:` starts an annotated assignment: a name (not one that begins a statement the
+ * language lacks, `match x:`), an attribute or an item. */
+static bool annotation_target(const struct dsl_node *e)
+{
+    if (e->kind == DSL_N_NAME)
+        return strcmp(e->name, "match") != 0 && strcmp(e->name, "case") != 0 &&
+               strcmp(e->name, "lambda") != 0;
+    return e->kind == DSL_N_ATTR || e->kind == DSL_N_INDEX;
+}
+
+/* `target: annotation [= value]` (target owned). The annotation is parsed and dropped, never
+ * evaluated, as Python 3.14 defers annotations: MiniTorch's (`Dict[str, Module]`,
+ * `Callable[[float], float]`) name types the language does not have. With a value it is an
+ * assignment; without one it does nothing. */
+static struct dsl_node *parse_annotated(struct parser *p, struct dsl_node *target)
+{
+    advance(p); /* ':' */
+    struct dsl_node *ann = parse_expr(p);
+    if (!ann) {
+        dsl_node_free(target);
+        return NULL;
+    }
+    dsl_node_free(ann);
+    if (!check(p, DSL_T_ASSIGN)) {
+        struct dsl_node *n = node(p, DSL_N_PASS, target->pos);
+        dsl_node_free(target);
+        return n;
+    }
+    struct dsl_node *n = node(p, DSL_N_ASSIGN, advance(p)->pos);
+    if (!n || !push(p, n, target)) {
+        if (!n) dsl_node_free(target);
+        dsl_node_free(n);
+        return NULL;
+    }
+    if (!(n->a = parse_exprlist(p, parse_expr))) {
+        dsl_node_free(n);
+        return NULL;
+    }
+    return finish(p, n);
+}
+
 static struct dsl_node *parse_simple(struct parser *p)
 {
     const struct dsl_token *tok = peek(p);
@@ -817,6 +858,7 @@ static struct dsl_node *parse_simple(struct parser *p)
     }
     struct dsl_node *e = parse_exprlist(p, parse_expr);
     if (!e) return NULL;
+    if (check(p, DSL_T_COLON) && annotation_target(e)) return parse_annotated(p, e);
     if (check(p, DSL_T_ASSIGN)) {
         struct dsl_node *n = node(p, DSL_N_ASSIGN, peek(p)->pos);
         if (!n) {
@@ -870,23 +912,13 @@ static struct dsl_node *parse_simple(struct parser *p)
 }
 
 /* simple (';' simple)* [';'] NEWLINE, appended to block */
-/* The statement `s` was followed by token t, which cannot follow it: when s is a name that
- * starts a Python statement the language lacks (`print x`, `match x:`) or t begins an
- * annotation (`x: int = 0`), the SyntaxError naming it. False when none applies. */
-static bool unsupported_statement(struct parser *p, const struct dsl_node *s,
-                                  const struct dsl_token *t)
+/* The statement `s` was followed by a token that cannot follow it: when s is a name that
+ * starts a Python statement the language lacks (`print x`, `match x:`), the SyntaxError naming
+ * it. False when none applies. */
+static bool unsupported_statement(struct parser *p, const struct dsl_node *s)
 {
     if (s->kind != DSL_N_EXPR) return false;
     const struct dsl_node *e = s->a;
-    if (t->type == DSL_T_COLON &&
-        (e->kind == DSL_N_NAME || e->kind == DSL_N_ATTR || e->kind == DSL_N_INDEX) &&
-        !(e->kind == DSL_N_NAME && (strcmp(e->name, "match") == 0 || strcmp(e->name, "case") == 0 ||
-                                    strcmp(e->name, "lambda") == 0))) {
-        fail(p, "SyntaxError", t->pos,
-             "variable annotations ('x: int = 0') are not supported in the MiniTorch language: "
-             "leave the type out");
-        return true;
-    }
     if (e->kind != DSL_N_NAME) return false;
     if (strcmp(e->name, "print") == 0)
         fail(p, "SyntaxError", e->pos,
@@ -908,7 +940,7 @@ static bool parse_simple_line(struct parser *p, struct dsl_node *block)
         struct dsl_node *s = parse_simple(p);
         if (!s || !push(p, block, s)) return false;
         if (!check(p, DSL_T_NEWLINE) && !check(p, DSL_T_EOF) && !check(p, DSL_T_SEMI) &&
-            unsupported_statement(p, s, peek(p)))
+            unsupported_statement(p, s))
             return false;
         if (match(p, DSL_T_SEMI)) {
             s->flag = true;
