@@ -1,6 +1,7 @@
 /* classes.c — classes, instances, super() and the built-in types as classes (see classes.h). */
 #include "lang/classes.h"
 
+#include "lang/exceptions.h"
 #include "lang/library.h"
 
 #include <stdint.h>
@@ -116,6 +117,8 @@ struct dsl_value dsl_type_of(struct dsl_value v)
     int t = T_OBJECT;
     switch (v.kind) {
     case DSL_INSTANCE: return v.as.inst->cls;
+    case DSL_EXCEPTION: return dsl_exc_type_value(v.as.exc->type);
+    case DSL_EXC_TYPE: t = T_TYPE; break;
     case DSL_OBJECT:
         return class_value(static_class(v.as.obj->cls, v.as.obj->cls->name, v.as.obj->cls->doc));
     case DSL_NONE: t = T_NONE; break;
@@ -502,6 +505,8 @@ int dsl_instance_text(struct render_buf *b, struct dsl_value v, bool repr)
 
 /* ---- builtins --------------------------------------------------------------------------- */
 
+static bool test_instance(struct dsl_value v, const struct dsl_class *c);
+
 /* The classes `spec` names (a class, or a tuple of classes) into *one or the tuple; -1 after
  * raising TypeError for anything else. */
 static int class_spec(struct dsl_interp *in, struct dsl_value spec, const char *fname,
@@ -510,6 +515,15 @@ static int class_spec(struct dsl_interp *in, struct dsl_value spec, const char *
 {
     *result = false;
     if (spec.kind == DSL_BUILTIN) spec = dsl_builtin_type(spec.as.fn);
+    if (spec.kind == DSL_EXC_TYPE) { /* the built-in exception classes (exceptions.h) */
+        const struct dsl_exc_type *t = v.kind == DSL_EXCEPTION  ? v.as.exc->type
+                                       : v.kind == DSL_EXC_TYPE ? v.as.exc_type
+                                                                : NULL;
+        bool want_instance = test == test_instance;
+        *result = t && (v.kind == DSL_EXCEPTION) == want_instance &&
+                  dsl_exc_type_is(t, spec.as.exc_type);
+        return 0;
+    }
     if (spec.kind == DSL_CLASS) {
         *result = test(v, spec.as.cls);
         return 0;
@@ -536,7 +550,7 @@ static bool test_instance(struct dsl_value v, const struct dsl_class *c)
 
 static bool test_subclass(struct dsl_value v, const struct dsl_class *c)
 {
-    return is_subclass(v.as.cls, c);
+    return v.kind == DSL_CLASS ? is_subclass(v.as.cls, c) : c == &types[T_OBJECT];
 }
 
 int dsl_bi_isinstance(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
@@ -551,7 +565,8 @@ int dsl_bi_issubclass(struct dsl_interp *in, const struct dsl_args *a, struct ds
 {
     struct dsl_value c = a->slot[0];
     if (c.kind == DSL_BUILTIN) c = dsl_builtin_type(c.as.fn);
-    if (c.kind != DSL_CLASS) return dsl_raise(in, "TypeError", "issubclass() arg 1 must be a class");
+    if (c.kind != DSL_CLASS && c.kind != DSL_EXC_TYPE)
+        return dsl_raise(in, "TypeError", "issubclass() arg 1 must be a class");
     bool r;
     if (class_spec(in, a->slot[1], "issubclass", c, test_subclass, &r) != 0) return -1;
     *ret = dsl_bool(r);

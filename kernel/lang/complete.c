@@ -18,6 +18,7 @@
 #include "lang/ast.h"
 #include "lang/classes.h"
 #include "lang/dict.h"
+#include "lang/exceptions.h"
 #include "lang/interp.h"
 #include "lang/lexer.h"
 #include "lang/library.h"
@@ -123,6 +124,7 @@ enum name_context {
     CTX_TUPLE,     /* after '.' of a tuple-style list (a shape): count and index */
     CTX_OBJECT,    /* after '.' of an engine object (a dataset): its class's attributes */
     CTX_INSTANCE,  /* after '.' of a class or an instance of one: its attributes and methods */
+    CTX_EXCEPTION, /* after '.' of an exception: args */
     CTX_NO_ATTR,   /* after '.' of a value known to have no attributes, or of a number */
     CTX_MAGIC,     /* after a '%' that starts its line */
     CTX_MAGIC_ARG, /* the first argument of a magic: `%backend fa` */
@@ -239,6 +241,7 @@ static enum name_context context_of(struct dsl_session *s, const char *code, siz
         if (obj) *obj = *v;
         return CTX_INSTANCE;
     }
+    if (v->kind == DSL_EXCEPTION) return CTX_EXCEPTION;
     return CTX_NO_ATTR;
 }
 
@@ -377,9 +380,9 @@ json_t *dsl_complete(struct dsl_session *s, const char *code, size_t cursor, siz
     size_t nparams = 0;
     if (code && where == CTX_PLAIN) call_params(s, code, b, &bparams, &uparams, &nparams);
     char **kw = nparams ? calloc(nparams, sizeof *kw) : NULL;
-    size_t cap = dsl_builtin_count + dsl_tensor_method_count + dsl_tensor_prop_count +
-                 dsl_list_method_count + dsl_dict_method_count + dsl_magic_count + 32 +
-                 (s ? s->count : 0) + nparams + nwords +
+    size_t cap = dsl_builtin_count + dsl_exc_type_count + dsl_tensor_method_count +
+                 dsl_tensor_prop_count + dsl_list_method_count + dsl_dict_method_count +
+                 dsl_magic_count + 32 + (s ? s->count : 0) + nparams + nwords +
                  (where == CTX_INSTANCE ? dsl_attr_names(obj, NULL, 0) : 0);
     const char **names = malloc(cap * sizeof *names);
     if (!names || (nparams && !kw)) {
@@ -407,6 +410,8 @@ json_t *dsl_complete(struct dsl_session *s, const char *code, size_t cursor, siz
     } else if (where == CTX_INSTANCE) {
         size_t na = dsl_attr_names(obj, names + n, cap - n), kept = n;
         for (size_t i = 0; i < na; i++) CONSIDER(names[kept + i]);
+    } else if (where == CTX_EXCEPTION) {
+        CONSIDER("args");
     } else if (where == CTX_MAGIC) {
         for (size_t i = 0; i < dsl_magic_count; i++) CONSIDER(dsl_magics[i].name);
     } else if (where == CTX_MAGIC_ARG) {
@@ -416,6 +421,7 @@ json_t *dsl_complete(struct dsl_session *s, const char *code, size_t cursor, siz
         for (size_t i = 0; i < dsl_builtin_count; i++) CONSIDER(dsl_builtins[i].name);
         for (size_t i = 0; dsl_keywords[i]; i++) CONSIDER(dsl_keywords[i]);
         for (size_t i = 0; extra_keywords[i]; i++) CONSIDER(extra_keywords[i]);
+        for (size_t i = 0; i < dsl_exc_type_count; i++) CONSIDER(dsl_exc_types[i].name);
         for (size_t i = 0; s && i < s->cap; i++)
             if (s->vars[i].name) CONSIDER(s->vars[i].name);
         for (size_t i = 0; i < nparams; i++) {
@@ -486,7 +492,8 @@ static bool describe(struct dsl_session *s, const char *code, const char *name, 
 {
     struct dsl_value obj = dsl_none();
     enum name_context where = context_of(s, code, at, NULL, &obj);
-    if (where == CTX_OBJECT) return false; /* an object's attributes: help(obj) lists them */
+    if (where == CTX_OBJECT || where == CTX_EXCEPTION)
+        return false; /* an object's attributes: help(obj) lists them */
     if (where == CTX_INSTANCE) return dsl_attr_help(b, obj, name);
     if (where == CTX_TENSOR || where == CTX_LIST || where == CTX_TUPLE || where == CTX_NO_ATTR ||
         where == CTX_DICT) {
@@ -533,8 +540,13 @@ static bool describe(struct dsl_session *s, const char *code, const char *name, 
         }
     } else {
         const struct dsl_builtin *fn = dsl_builtin_find(name);
-        if (!fn) return false;
-        dsl_builtin_help(b, fn);
+        const struct dsl_exc_type *exc = fn ? NULL : dsl_exc_type_find(name);
+        if (fn)
+            dsl_builtin_help(b, fn);
+        else if (exc)
+            dsl_exc_help(b, exc);
+        else
+            return false;
     }
     return true;
 }

@@ -235,6 +235,19 @@ int dsl_dict_store(struct dsl_interp *in, struct dsl_dict *d, struct dsl_value k
     return st != DSL_V_OK ? dsl_raise_status(in, st) : 0;
 }
 
+int dsl_dict_delete(struct dsl_interp *in, struct dsl_dict *d, struct dsl_value key)
+{
+    uint64_t h;
+    if (hash_key(in, key, &h) != 0) return -1;
+    struct dsl_dict_entry *e = dsl_dict_find(d, key, h);
+    if (!e) return dsl_dict_raise_key(in, key);
+    struct dsl_value k, v;
+    remove_entry(d, e, &k, &v);
+    dsl_value_release(k);
+    dsl_value_release(v);
+    return 0;
+}
+
 int dsl_dict_raise_key(struct dsl_interp *in, struct dsl_value key)
 {
     struct render_buf b;

@@ -61,6 +61,8 @@ int dsl_dict_lookup(struct dsl_interp *in, const struct dsl_dict *d, struct dsl_
 /* d[key] = value (both borrowed): 0 or -1. */
 int dsl_dict_store(struct dsl_interp *in, struct dsl_dict *d, struct dsl_value key,
                    struct dsl_value value);
+/* del d[key] (borrowed): 0, or -1 after raising KeyError or TypeError (unhashable). */
+int dsl_dict_delete(struct dsl_interp *in, struct dsl_dict *d, struct dsl_value key);
 /* Raises Python's KeyError for key: its message is repr(key). -1. */
 int dsl_dict_raise_key(struct dsl_interp *in, struct dsl_value key);
 

@@ -11,6 +11,7 @@
  * releases; operands are borrowed by the operators. */
 #include "lang/classes.h"
 #include "lang/dict.h"
+#include "lang/exceptions.h"
 #include "lang/interp.h"
 #include "lang/library.h"
 #include "lang/list.h"
@@ -73,6 +74,8 @@ const char *dsl_suggest_name(struct dsl_session *s, const char *name)
         consider(name, dsl_builtins[i].name, &best, &best_d, tie);
     static const char *const constants[] = {"true", "false", "none"};
     for (size_t i = 0; i < 3; i++) consider(name, constants[i], &best, &best_d, tie);
+    for (size_t i = 0; i < dsl_exc_type_count; i++)
+        consider(name, dsl_exc_types[i].name, &best, &best_d, tie);
     return best;
 }
 
@@ -305,6 +308,11 @@ static int eval_name(struct dsl_interp *in, const struct dsl_node *n, struct dsl
     }
     *out = dsl_builtin_class(n->name);
     if (out->kind != DSL_NONE) return 0;
+    const struct dsl_exc_type *exc = dsl_exc_type_find(n->name);
+    if (exc) {
+        *out = dsl_exc_type_value(exc);
+        return 0;
+    }
     const char *hint = NULL;
     size_t best = 3; /* a local within edit distance 2 first, as it is the nearer scope */
     for (size_t i = 0; in->frame && i < in->frame->fn->nlocals; i++) {
@@ -686,6 +694,7 @@ int dsl_call(struct dsl_interp *in, struct dsl_value callee, const struct dsl_va
     }
     case DSL_CLASS: return dsl_class_call(in, callee, pos, npos, kwnames, kwvals, nkw, out);
     case DSL_INSTANCE: return dsl_instance_call(in, callee, pos, npos, kwnames, kwvals, nkw, out);
+    case DSL_EXC_TYPE: return dsl_exc_type_call(in, callee.as.exc_type, pos, npos, nkw, out);
     case DSL_OBJECT:
         if (callee.as.obj->cls->call)
             return call_builtin(in, callee.as.obj->cls->call, callee, pos, npos, kwnames, kwvals,
@@ -918,6 +927,8 @@ int dsl_getattr(struct dsl_interp *in, struct dsl_value v, const char *name,
     case DSL_LIST: return dsl_list_getattr(in, v, name, out);
     case DSL_DICT: return dsl_dict_getattr(in, v, name, out);
     case DSL_STR: return dsl_str_getattr(in, v, name, out);
+    case DSL_EXCEPTION:
+    case DSL_EXC_TYPE: return dsl_exc_getattr(in, v, name, out);
     case DSL_OBJECT: return v.as.obj->cls->getattr(in, v, name, out);
     case DSL_CLASS:
     case DSL_INSTANCE:
@@ -1593,7 +1604,8 @@ static void scan_decls(struct scope_scan *sc, const struct dsl_node *n)
         return;
     }
     if (n->kind == DSL_N_BLOCK || n->kind == DSL_N_IF || n->kind == DSL_N_WHILE ||
-        n->kind == DSL_N_FOR) {
+        n->kind == DSL_N_FOR || n->kind == DSL_N_TRY || n->kind == DSL_N_EXCEPT) {
+        if (n->kind == DSL_N_TRY) scan_decls(sc, n->a);
         scan_decls(sc, n->b);
         for (size_t i = 0; i < n->nkids; i++) scan_decls(sc, n->kids[i]);
     }
@@ -1641,6 +1653,16 @@ static void collect_locals(struct scope_scan *sc, const struct dsl_node *n)
         for (size_t i = 1; i < n->nkids; i += 2) collect_locals(sc, n->kids[i]);
         if (n->b) collect_locals(sc, n->b);
         break;
+    case DSL_N_TRY: /* the body, the except clauses (their `as` names), else and finally */
+        for (size_t i = 0; i < n->nkids; i++) collect_locals(sc, n->kids[i]);
+        collect_locals(sc, n->a);
+        if (n->b) collect_locals(sc, n->b);
+        break;
+    case DSL_N_EXCEPT:
+        if (n->name) add_local(sc, n->name);
+        collect_locals(sc, n->b);
+        break;
+    case DSL_N_DEL: collect_target(sc, n->a); break; /* as in Python, del makes x local */
     default: break;
     }
 }
@@ -1849,13 +1871,205 @@ static int exec_assert(struct dsl_interp *in, const struct dsl_node *n)
     return X_ERR;
 }
 
+/* Unbinds name (a local of the running call, else a session variable): whether it was bound. */
+static bool unbind_var(struct dsl_interp *in, const char *name)
+{
+    if (in->class_ns && dsl_attrs_remove(in->class_ns, name)) return true;
+    long k = local_slot(in, name);
+    struct dsl_cell *c = k >= 0 ? (in->frame->fn->is_cell[k] ? in->frame->vals[k].as.cell : NULL)
+                                : free_cell(in, name);
+    if (c) { /* shared with nested functions: the variable itself becomes unbound */
+        if (!c->bound) return false;
+        struct dsl_value old = c->value;
+        c->value = dsl_none();
+        c->bound = false;
+        dsl_value_orphan(old);
+        dsl_value_release(old);
+        return true;
+    }
+    if (k < 0) {
+        if (!dsl_session_lookup(in->session, name)) return false;
+        dsl_session_unset(in->session, name);
+        return true;
+    }
+    if (!in->frame->bound[k]) return false;
+    dsl_value_release(in->frame->vals[k]);
+    in->frame->vals[k] = dsl_none();
+    in->frame->bound[k] = false;
+    return true;
+}
+
+/* The except clauses of try node n, given the error its body raised: the first whose class
+ * matches runs, with the error handled (no longer pending) and, for `as e`, bound to e until
+ * the clause ends, as Python 3 does. No match: the error stays pending. */
+static int run_handlers(struct dsl_interp *in, const struct dsl_node *n)
+{
+    struct dsl_exc_saved saved;
+    dsl_exc_take(in, &saved);
+    for (size_t i = 0; i < n->nkids && n->kids[i]->kind == DSL_N_EXCEPT; i++) {
+        const struct dsl_node *h = n->kids[i];
+        bool match = true;
+        if (h->a) {
+            /* evaluated with no error pending, so that an error of its own is raised */
+            struct dsl_value cls;
+            if (dsl_eval(in, h->a, &cls) != 0) goto replaced;
+            int r = dsl_exc_matches(in, &saved, cls, &match);
+            dsl_value_release(cls);
+            if (r != 0) {
+                dsl_error_locate(in, h->a->pos);
+                goto replaced;
+            }
+        }
+        if (!match) continue;
+        dsl_exc_caught(&saved);
+        if (h->name) {
+            struct dsl_value e;
+            if (dsl_exc_value(in, &saved, &e) != 0) goto replaced;
+            if (bind_var(in, h->name, e) != 0) {
+                dsl_raise_status(in, DSL_V_NOMEM);
+                goto replaced;
+            }
+        }
+        const struct dsl_exc_saved *outer = in->handling;
+        in->handling = &saved;
+        int r = exec_block(in, h->b);
+        in->handling = outer;
+        if (h->name) unbind_var(in, h->name);
+        dsl_exc_saved_free(&saved);
+        return r;
+    }
+    dsl_exc_put(in, &saved);
+    return X_ERR;
+replaced: /* a new error, raised while looking for the clause, replaces the one caught */
+    dsl_exc_saved_free(&saved);
+    return X_ERR;
+}
+
+/* The finally block after the rest of the try ended with r: it runs whatever r is. When it
+ * completes normally r stands (its error or return value kept aside meanwhile); a return,
+ * break, continue or error of its own replaces r, as in Python. */
+static int run_finally(struct dsl_interp *in, const struct dsl_node *fin, int r)
+{
+    struct dsl_exc_saved saved = {.exc = dsl_none()};
+    if (r == X_ERR) dsl_exc_take(in, &saved);
+    struct dsl_value ret = dsl_none();
+    if (r == X_RETURN) {
+        ret = in->retval;
+        in->retval = dsl_none();
+    }
+    /* while an error goes through finally, a bare raise there raises it, as in Python */
+    const struct dsl_exc_saved *outer = in->handling;
+    if (r == X_ERR) in->handling = &saved;
+    int f = exec_block(in, fin);
+    in->handling = outer;
+    if (f == X_OK) {
+        if (r == X_ERR) dsl_exc_put(in, &saved);
+        if (r == X_RETURN) in->retval = ret;
+        return r;
+    }
+    dsl_exc_saved_free(&saved);
+    dsl_value_release(ret);
+    return f;
+}
+
+static int exec_try(struct dsl_interp *in, const struct dsl_node *n)
+{
+    int r = exec_block(in, n->a);
+    const struct dsl_node *last = n->nkids ? n->kids[n->nkids - 1] : NULL;
+    if (r == X_ERR && n->nkids)
+        r = run_handlers(in, n);
+    else if (r == X_OK && last && last->kind == DSL_N_BLOCK)
+        r = exec_block(in, last);
+    return n->b ? run_finally(in, n->b, r) : r;
+}
+
+/* raise [e [from cause]]: the cause must be an exception, a class or None, as in Python, and is
+ * not shown (no chained tracebacks). */
+static int exec_raise(struct dsl_interp *in, const struct dsl_node *n)
+{
+    if (!n->a) return dsl_exc_reraise(in, n->pos), X_ERR;
+    struct dsl_value e, cause = dsl_none();
+    if (dsl_eval(in, n->a, &e) != 0) return X_ERR;
+    if (n->b && dsl_eval(in, n->b, &cause) != 0) {
+        dsl_value_release(e);
+        return X_ERR;
+    }
+    if (cause.kind != DSL_NONE && cause.kind != DSL_EXCEPTION && cause.kind != DSL_EXC_TYPE)
+        dsl_raise_at(in, n->b->pos, "TypeError", "exception causes must derive from BaseException");
+    else
+        dsl_exc_raise(in, e, n->pos);
+    dsl_value_release(e);
+    dsl_value_release(cause);
+    return X_ERR;
+}
+
+/* del xs[i]: the item of a list; other values take no item deletion. */
+static int del_item(struct dsl_interp *in, const struct dsl_node *t)
+{
+    struct dsl_value obj, subs[MT_MAX_DIMS];
+    size_t nsubs = 0;
+    if (dsl_eval(in, t->a, &obj) != 0) return X_ERR;
+    int r = -1;
+    if (obj.kind == DSL_DICT) {
+        if (eval_subscripts(in, t, obj, subs, &nsubs) == 0) r = dsl_dict_delete(in, obj.as.d, subs[0]);
+    } else if (obj.kind != DSL_LIST || obj.as.l->style == DSL_LIST_TUPLE) {
+        dsl_raise(in, "TypeError", "'%s' object doesn't support item deletion", dsl_type_name(obj));
+    } else if (eval_subscripts(in, t, obj, subs, &nsubs) == 0) {
+        r = dsl_list_delitem(in, obj, subs[0]);
+    }
+    release_all(subs, nsubs);
+    dsl_value_release(obj);
+    if (r != 0) dsl_error_locate(in, t->pos);
+    return r != 0 ? X_ERR : X_OK;
+}
+
+/* Deletes one del target, a tuple or list target item by item. */
+static int del_target(struct dsl_interp *in, const struct dsl_node *t)
+{
+    switch (t->kind) {
+    case DSL_N_TUPLE:
+    case DSL_N_LIST:
+        for (size_t i = 0; i < t->nkids; i++)
+            if (del_target(in, t->kids[i]) != X_OK) return X_ERR;
+        return X_OK;
+    case DSL_N_NAME:
+        if (unbind_var(in, t->name)) return X_OK;
+        if (local_slot(in, t->name) >= 0)
+            return dsl_raise_at(in, t->pos, "UnboundLocalError",
+                                "cannot access local variable '%s' where it is not associated "
+                                "with a value",
+                                t->name),
+                   X_ERR;
+        return dsl_raise_at(in, t->pos, "NameError", "name '%s' is not defined", t->name), X_ERR;
+    case DSL_N_INDEX: return del_item(in, t);
+    default: { /* an attribute: of an instance or a class; other values have none to delete */
+        struct dsl_value obj;
+        if (dsl_eval(in, t->a, &obj) != 0) return X_ERR;
+        int r = obj.kind == DSL_INSTANCE || obj.kind == DSL_CLASS
+                    ? dsl_object_delattr(in, obj, t->name)
+                    : dsl_raise(in, "AttributeError",
+                                "'%s' object attribute '%s' cannot be deleted", dsl_type_name(obj),
+                                t->name);
+        dsl_value_release(obj);
+        if (r != 0) dsl_error_locate(in, t->pos);
+        return r != 0 ? X_ERR : X_OK;
+    }
+    }
+}
+
+static int exec_del(struct dsl_interp *in, const struct dsl_node *n)
+{
+    return del_target(in, n->a);
+}
+
 static const exec_fn exec_table[DSL_N_COUNT] = {
     [DSL_N_BLOCK] = exec_block,   [DSL_N_EXPR] = exec_expr,     [DSL_N_ASSIGN] = exec_assign,
     [DSL_N_AUG] = exec_aug,       [DSL_N_IF] = exec_if,         [DSL_N_WHILE] = exec_while,
     [DSL_N_FOR] = exec_for,       [DSL_N_BREAK] = exec_break,   [DSL_N_CONTINUE] = exec_continue,
     [DSL_N_PASS] = exec_pass,     [DSL_N_MAGIC] = exec_magic,   [DSL_N_DEF] = exec_def,
     [DSL_N_RETURN] = exec_return, [DSL_N_ASSERT] = exec_assert,   [DSL_N_CLASS] = exec_class,
-    [DSL_N_NONLOCAL] = exec_decl, [DSL_N_GLOBAL] = exec_decl,
+    [DSL_N_NONLOCAL] = exec_decl, [DSL_N_GLOBAL] = exec_decl,     [DSL_N_TRY] = exec_try,
+    [DSL_N_RAISE] = exec_raise,   [DSL_N_DEL] = exec_del,
 };
 
 static int exec_stmt(struct dsl_interp *in, const struct dsl_node *n)

@@ -15,6 +15,7 @@
 #include "lang/values.h"
 
 #include "lang/dict.h"
+#include "lang/exceptions.h"
 
 #include <stddef.h>
 
@@ -70,6 +71,7 @@ static struct dsl_value value_of(struct dsl_gc *g)
     case DSL_INSTANCE: v.as.inst = OWNER(struct dsl_instance, gc); break;
     case DSL_SUPER: v.as.sup = OWNER(struct dsl_super, gc); break;
     case DSL_DICT: v.as.d = OWNER(struct dsl_dict, gc); break;
+    case DSL_EXCEPTION: v.as.exc = OWNER(struct dsl_exception, gc); break;
     default: v.kind = DSL_NONE; break;
     }
 #undef OWNER
@@ -89,6 +91,7 @@ static struct dsl_gc *gc_of(struct dsl_value v)
     case DSL_INSTANCE: g = &v.as.inst->gc; break;
     case DSL_SUPER: g = &v.as.sup->gc; break;
     case DSL_DICT: g = &v.as.d->gc; break;
+    case DSL_EXCEPTION: g = &v.as.exc->gc; break;
     default: return NULL;
     }
     return g->prev ? g : NULL;

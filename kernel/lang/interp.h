@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct dsl_exc_saved; /* exceptions.h */
+
 struct dsl_var {
     char *name;             /* owned; NULL marks an empty slot */
     struct dsl_value value; /* owned reference */
@@ -101,6 +103,10 @@ struct dsl_interp {
     struct dsl_interp *outer;   /* the run this one started inside, if any */
     long long last_flush_ns; /* CLOCK_MONOTONIC of the last out->flush from a loop */
     struct dsl_comp_scope *comp; /* the innermost running comprehension's scope, or NULL */
+    struct dsl_value exc;    /* the pending error's exception value when `raise` raised one
+                              * (owned), else none (see exceptions.h) */
+    const struct dsl_exc_saved *handling; /* the error the innermost running `except` clause
+                                           * caught (what a bare `raise` raises), or NULL */
 };
 
 /* The innermost run in progress (NULL between runs): what text of a value calls a class's

@@ -18,11 +18,12 @@
 
 #define DSL_MAX_LITERAL (64u << 20)
 
-const char *const dsl_keywords[] = {"if",       "elif", "else",   "while",  "for", "in",   "break",
-                                    "continue", "pass", "and",    "or",     "not", "true", "false",
-                                    "none",     "def",  "return", "assert", "class", "nonlocal",
-                                    "global",   "is",   NULL};
-static_assert(DSL_T_IS - DSL_T_IF + 1 == 22, "dsl_keywords must list every keyword token");
+const char *const dsl_keywords[] = {
+    "if",     "elif",     "else",   "while", "for",    "in",   "break",  "continue",
+    "pass",   "and",      "or",     "not",   "true",   "false", "none",  "def",
+    "return", "assert",   "class",  "nonlocal", "global", "is",  "try",   "except",
+    "finally", "raise",   "del",    "as",    "from",   NULL};
+static_assert(DSL_T_FROM - DSL_T_IF + 1 == 29, "dsl_keywords must list every keyword token");
 
 static const struct {
     const char *text;
@@ -134,6 +135,13 @@ static const char *const tok_names[DSL_T_COUNT] = {
     [DSL_T_FSTRING_CONV] = "'!'",
     [DSL_T_FSTRING_SPEC] = "':'",
     [DSL_T_FSTRING_FIELD_END] = "'}'",
+    [DSL_T_TRY] = "'try'",
+    [DSL_T_EXCEPT] = "'except'",
+    [DSL_T_FINALLY] = "'finally'",
+    [DSL_T_RAISE] = "'raise'",
+    [DSL_T_DEL] = "'del'",
+    [DSL_T_AS] = "'as'",
+    [DSL_T_FROM] = "'from'",
 };
 
 const char *dsl_tok_name(enum dsl_tok t)
@@ -552,10 +560,41 @@ static int lex_name(struct lexer *lx)
     return 0;
 }
 
+/* Python operators and IPython syntax the language does not have: a SyntaxError that names
+ * what was written, rather than "invalid character". Returns 0 when s starts with none. */
+static int unsupported_operator(struct lexer *lx, const char *s, size_t rest)
+{
+    static const char *const bitwise[] = {
+        "<<=", ">>=", "<<", ">>", "&=", "|=", "^=", "&", "|", "^", "~", NULL};
+    for (size_t k = 0; bitwise[k]; k++)
+        if (strlen(bitwise[k]) <= rest && memcmp(s, bitwise[k], strlen(bitwise[k])) == 0)
+            return dsl_syntax_error_set(lx->err, "SyntaxError", lx->i,
+                                        "the bitwise operator '%s' is not supported in the "
+                                        "MiniTorch language",
+                                        bitwise[k]);
+    if (rest >= 2 && s[0] == ':' && s[1] == '=')
+        return dsl_syntax_error_set(lx->err, "SyntaxError", lx->i,
+                                    "assignment expressions (':=') are not supported in the "
+                                    "MiniTorch language");
+    if (s[0] == '`')
+        return dsl_syntax_error_set(lx->err, "SyntaxError", lx->i,
+                                    "backticks are not Python 3 syntax: use repr(x)");
+    if (s[0] == '?')
+        return dsl_syntax_error_set(lx->err, "SyntaxError", lx->i,
+                                    "IPython's '?' help is not supported in the MiniTorch "
+                                    "kernel: use help(x), or Shift-Tab on the name");
+    if (s[0] == '!' && (rest < 2 || s[1] != '='))
+        return dsl_syntax_error_set(lx->err, "SyntaxError", lx->i,
+                                    "IPython's shell commands ('!cmd') are not supported in the "
+                                    "MiniTorch kernel; Python's negation is `not`");
+    return 0;
+}
+
 static int lex_operator(struct lexer *lx)
 {
     const char *s = lx->src + lx->i;
     size_t rest = lx->len - lx->i;
+    if (unsupported_operator(lx, s, rest) != 0) return -1;
     for (size_t k = 0; k < sizeof operators / sizeof operators[0]; k++) {
         size_t ol = strlen(operators[k].text);
         if (ol > rest || memcmp(s, operators[k].text, ol) != 0) continue;

@@ -95,6 +95,13 @@ enum dsl_tok {
     DSL_T_NONLOCAL,
     DSL_T_GLOBAL,
     DSL_T_IS,
+    DSL_T_TRY,
+    DSL_T_EXCEPT,
+    DSL_T_FINALLY,
+    DSL_T_RAISE,
+    DSL_T_DEL,
+    DSL_T_AS,
+    DSL_T_FROM,
     DSL_T_COUNT
 };
 

@@ -140,6 +140,18 @@ static int m_pop(struct dsl_interp *in, const struct dsl_args *a, struct dsl_val
     return 0;
 }
 
+int dsl_list_delitem(struct dsl_interp *in, struct dsl_value xs, struct dsl_value ix)
+{
+    struct dsl_list *l = xs.as.l;
+    int64_t i;
+    if (!dsl_is_intlike(ix)) /* the message of reading xs[ix] */
+        return dsl_raise(in, "TypeError", "list indices must be integers, not %s",
+                         dsl_type_name(ix));
+    if (dsl_index_of(in, ix, (int64_t)l->len, "list assignment", &i) != 0) return -1;
+    dsl_value_release(take(l, (size_t)i));
+    return 0;
+}
+
 /* The first index of an item of l equal to x in *at, or -1; raises RecursionError for lists
  * nested too deep to compare. */
 static int find(struct dsl_interp *in, const struct dsl_list *l, struct dsl_value x, int64_t *at)

@@ -27,6 +27,10 @@ int dsl_list_getattr(struct dsl_interp *in, struct dsl_value v, const char *name
 int dsl_list_setitem(struct dsl_interp *in, struct dsl_value xs, struct dsl_value ix,
                      struct dsl_value item);
 
+/* del xs[ix] (borrowed): removes the item, as xs.pop(ix) without the value. 0, or -1 after
+ * raising TypeError (a non-int index) or IndexError. */
+int dsl_list_delitem(struct dsl_interp *in, struct dsl_value xs, struct dsl_value ix);
+
 /* xs += rhs (borrowed): extends xs in place by the items of any iterable, as list.extend.
  * 0 or -1. */
 int dsl_list_extend(struct dsl_interp *in, struct dsl_list *xs, struct dsl_value rhs);

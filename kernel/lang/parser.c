@@ -344,8 +344,35 @@ static struct dsl_node *prefix_const(struct parser *p, const struct dsl_token *t
     return n;
 }
 
+/* Python's keywords the language does not have, which the lexer reads as names: the
+ * SyntaxError that says so, wherever one starts an expression or a statement. */
+static const struct {
+    const char *word, *msg;
+} unsupported_words[] = {
+    {"yield", "`yield` is not supported in the MiniTorch language (no generators: build a list "
+              "and return it)"},
+    {"async", "`async` is not supported in the MiniTorch language (no coroutines)"},
+    {"await", "`await` is not supported in the MiniTorch language (no coroutines)"},
+    {"with", "the `with` statement is not supported in the MiniTorch language: call what it "
+             "would enter and leave yourself, inside try/finally"},
+};
+
+/* Fails with the message of an unsupported word; false when tok is none. */
+static bool unsupported_word(struct parser *p, const struct dsl_token *tok)
+{
+    if (tok->type != DSL_T_NAME) return false;
+    for (size_t k = 0; k < sizeof unsupported_words / sizeof unsupported_words[0]; k++)
+        if (strlen(unsupported_words[k].word) == tok->len &&
+            memcmp(unsupported_words[k].word, p->src + tok->pos, tok->len) == 0) {
+            fail(p, "SyntaxError", tok->pos, "%s", unsupported_words[k].msg);
+            return true;
+        }
+    return false;
+}
+
 static struct dsl_node *prefix_name(struct parser *p, const struct dsl_token *tok)
 {
+    if (unsupported_word(p, tok)) return NULL;
     struct dsl_node *n = node(p, DSL_N_NAME, tok->pos);
     if (n && !(n->name = copy_text(p, tok))) {
         dsl_node_free(n);
@@ -776,6 +803,13 @@ static struct dsl_node *parse_prec(struct parser *p, enum prec prec)
     if (!enter(p, tok->pos)) return NULL;
     struct dsl_node *left = NULL;
     const struct rule *r = rule_of(tok->type);
+    if (tok->type == DSL_T_STAR || tok->type == DSL_T_DSTAR) {
+        fail(p, "SyntaxError", tok->pos,
+             "starred expressions ('%s' before a value) are not supported here in the MiniTorch "
+             "language",
+             tok->type == DSL_T_STAR ? "*" : "**");
+        goto done;
+    }
     if (!r->prefix || (tok->type == DSL_T_NOT && prec > P_NOT)) {
         fail_unexpected(p, tok);
         goto done;
@@ -940,6 +974,104 @@ static struct dsl_node *parse_scope_decl(struct parser *p)
     return finish(p, n);
 }
 
+/* Whether the next token ends a simple statement. */
+static bool at_statement_end(const struct parser *p)
+{
+    return check(p, DSL_T_NEWLINE) || check(p, DSL_T_EOF) || check(p, DSL_T_SEMI) ||
+           check(p, DSL_T_DEDENT);
+}
+
+/* raise [EXPR [from EXPR]] */
+static struct dsl_node *parse_raise(struct parser *p)
+{
+    const struct dsl_token *kw = advance(p);
+    struct dsl_node *n = node(p, DSL_N_RAISE, kw->pos);
+    if (!n || at_statement_end(p)) return n;
+    if (check(p, DSL_T_FROM)) {
+        fail(p, "SyntaxError", peek(p)->pos, "invalid syntax: 'from' needs an exception to raise");
+        goto error;
+    }
+    if (!(n->a = parse_expr(p))) goto error;
+    if (match(p, DSL_T_FROM) && !(n->b = parse_expr(p))) goto error;
+    return finish(p, n);
+error:
+    dsl_node_free(n);
+    return NULL;
+}
+
+/* What `del` can delete: a name, an item, an attribute, or a tuple or list of those. */
+static bool check_del_target(struct parser *p, const struct dsl_node *t)
+{
+    if (t->kind == DSL_N_NAME || t->kind == DSL_N_INDEX || t->kind == DSL_N_ATTR) return true;
+    if (t->kind == DSL_N_TUPLE || t->kind == DSL_N_LIST) {
+        for (size_t i = 0; i < t->nkids; i++)
+            if (!check_del_target(p, t->kids[i])) return false;
+        return true;
+    }
+    const char *what = t->kind == DSL_N_CALL      ? "function call"
+                       : t->kind == DSL_N_CONST   ? "literal"
+                       : t->kind == DSL_N_COMPARE ? "comparison"
+                                                  : "expression";
+    fail(p, "SyntaxError", t->pos, "cannot delete %s", what);
+    return false;
+}
+
+/* del TARGET (',' TARGET)*: `del a, b` deletes the tuple target (a, b), item by item. */
+static struct dsl_node *parse_del(struct parser *p)
+{
+    const struct dsl_token *kw = advance(p);
+    if (at_statement_end(p))
+        return fail(p, "SyntaxError", peek(p)->pos, "invalid syntax: 'del' needs a name to delete");
+    struct dsl_node *n = node(p, DSL_N_DEL, kw->pos);
+    if (!n) return NULL;
+    if (!(n->a = parse_exprlist(p, parse_expr)) || !check_del_target(p, n->a)) {
+        dsl_node_free(n);
+        return NULL;
+    }
+    return finish(p, n);
+}
+
+/* Whether `e:` starts an annotated assignment: a name (not one that begins a statement the
+ * language lacks, `match x:`), an attribute or an item. */
+static bool annotation_target(const struct dsl_node *e)
+{
+    if (e->kind == DSL_N_NAME)
+        return strcmp(e->name, "match") != 0 && strcmp(e->name, "case") != 0 &&
+               strcmp(e->name, "lambda") != 0;
+    return e->kind == DSL_N_ATTR || e->kind == DSL_N_INDEX;
+}
+
+/* `target: annotation [= value]` (target owned). The annotation is parsed and dropped, never
+ * evaluated, as Python 3.14 defers annotations: MiniTorch's (`Dict[str, Module]`,
+ * `Callable[[float], float]`) name types the language does not have. With a value it is an
+ * assignment; without one it does nothing. */
+static struct dsl_node *parse_annotated(struct parser *p, struct dsl_node *target)
+{
+    advance(p); /* ':' */
+    struct dsl_node *ann = parse_expr(p);
+    if (!ann) {
+        dsl_node_free(target);
+        return NULL;
+    }
+    dsl_node_free(ann);
+    if (!check(p, DSL_T_ASSIGN)) {
+        struct dsl_node *n = node(p, DSL_N_PASS, target->pos);
+        dsl_node_free(target);
+        return n;
+    }
+    struct dsl_node *n = node(p, DSL_N_ASSIGN, advance(p)->pos);
+    if (!n || !push(p, n, target)) {
+        if (!n) dsl_node_free(target);
+        dsl_node_free(n);
+        return NULL;
+    }
+    if (!(n->a = parse_exprlist(p, parse_expr))) {
+        dsl_node_free(n);
+        return NULL;
+    }
+    return finish(p, n);
+}
+
 static struct dsl_node *parse_simple(struct parser *p)
 {
     const struct dsl_token *tok = peek(p);
@@ -976,6 +1108,8 @@ static struct dsl_node *parse_simple(struct parser *p)
     }
     case DSL_T_NONLOCAL:
     case DSL_T_GLOBAL: return parse_scope_decl(p);
+    case DSL_T_RAISE: return parse_raise(p);
+    case DSL_T_DEL: return parse_del(p);
     case DSL_T_IF:
     case DSL_T_ELIF:
     case DSL_T_ELSE:
@@ -983,12 +1117,16 @@ static struct dsl_node *parse_simple(struct parser *p)
     case DSL_T_FOR:
     case DSL_T_DEF:
     case DSL_T_CLASS:
+    case DSL_T_TRY:
+    case DSL_T_EXCEPT:
+    case DSL_T_FINALLY:
         return fail(p, "SyntaxError", tok->pos, "invalid syntax: %s here needs its own line",
                     dsl_tok_name(tok->type));
     default: break;
     }
     struct dsl_node *e = parse_exprlist(p, parse_expr);
     if (!e) return NULL;
+    if (check(p, DSL_T_COLON) && annotation_target(e)) return parse_annotated(p, e);
     if (check(p, DSL_T_ASSIGN)) {
         struct dsl_node *n = node(p, DSL_N_ASSIGN, peek(p)->pos);
         if (!n) {
@@ -1042,11 +1180,36 @@ static struct dsl_node *parse_simple(struct parser *p)
 }
 
 /* simple (';' simple)* [';'] NEWLINE, appended to block */
+/* The statement `s` was followed by a token that cannot follow it: when s is a name that
+ * starts a Python statement the language lacks (`print x`, `match x:`), the SyntaxError naming
+ * it. False when none applies. */
+static bool unsupported_statement(struct parser *p, const struct dsl_node *s)
+{
+    if (s->kind != DSL_N_EXPR) return false;
+    const struct dsl_node *e = s->a;
+    if (e->kind != DSL_N_NAME) return false;
+    if (strcmp(e->name, "print") == 0)
+        fail(p, "SyntaxError", e->pos,
+             "Missing parentheses in call to 'print'. Did you mean print(...)?");
+    else if (strcmp(e->name, "match") == 0 || strcmp(e->name, "case") == 0)
+        fail(p, "SyntaxError", e->pos,
+             "the `match` statement is not supported in the MiniTorch language: use if/elif");
+    else if (strcmp(e->name, "type") == 0)
+        fail(p, "SyntaxError", e->pos,
+             "the `type` statement is not supported in the MiniTorch language");
+    else
+        return false;
+    return true;
+}
+
 static bool parse_simple_line(struct parser *p, struct dsl_node *block)
 {
     for (;;) {
         struct dsl_node *s = parse_simple(p);
         if (!s || !push(p, block, s)) return false;
+        if (!check(p, DSL_T_NEWLINE) && !check(p, DSL_T_EOF) && !check(p, DSL_T_SEMI) &&
+            unsupported_statement(p, s))
+            return false;
         if (match(p, DSL_T_SEMI)) {
             s->flag = true;
             if (check(p, DSL_T_NEWLINE) || check(p, DSL_T_EOF)) break;
@@ -1104,6 +1267,13 @@ static struct dsl_node *parse_while(struct parser *p)
     n->b = parse_block(p, kw);
     p->loops--;
     if (!n->b) goto error;
+    if (check(p, DSL_T_ELSE)) {
+        fail(p, "SyntaxError", peek(p)->pos,
+             "`else` after a `%s` loop is not supported in the MiniTorch language: set a flag "
+             "before `break` and test it after the loop",
+             kw->type == DSL_T_FOR ? "for" : "while");
+        goto error;
+    }
     return finish(p, n);
 error:
     dsl_node_free(n);
@@ -1131,6 +1301,13 @@ static struct dsl_node *parse_for(struct parser *p)
     n->b = parse_block(p, kw);
     p->loops--;
     if (!n->b) goto error;
+    if (check(p, DSL_T_ELSE)) {
+        fail(p, "SyntaxError", peek(p)->pos,
+             "`else` after a `%s` loop is not supported in the MiniTorch language: set a flag "
+             "before `break` and test it after the loop",
+             kw->type == DSL_T_FOR ? "for" : "while");
+        goto error;
+    }
     return finish(p, n);
 error:
     dsl_node_free(n);
@@ -1154,6 +1331,7 @@ static struct dsl_node *parse_def(struct parser *p)
     const struct dsl_token *kw = advance(p);
     if (!check(p, DSL_T_NAME))
         return fail(p, "SyntaxError", peek(p)->pos, "expected a function name after 'def'");
+    if (unsupported_word(p, peek(p))) return NULL;
     const struct dsl_token *name = advance(p);
     struct dsl_node *n = node(p, DSL_N_DEF, name->pos);
     if (!n) return NULL;
@@ -1245,6 +1423,72 @@ error:
     return NULL;
 }
 
+/* try ':' block (except [EXPR [as NAME]] ':' block)* [else ':' block] [finally ':' block],
+ * with at least one except or the finally, a bare except last. */
+static struct dsl_node *parse_try(struct parser *p)
+{
+    const struct dsl_token *kw = advance(p);
+    struct dsl_node *n = node(p, DSL_N_TRY, kw->pos);
+    if (!n) return NULL;
+    if (!(n->a = parse_block(p, kw))) goto error;
+    size_t handlers = 0;
+    const struct dsl_token *bare = NULL;
+    while (check(p, DSL_T_EXCEPT)) {
+        const struct dsl_token *ek = advance(p);
+        if (bare) {
+            fail(p, "SyntaxError", bare->pos, "default 'except:' must be last");
+            goto error;
+        }
+        if (check(p, DSL_T_STAR)) {
+            fail(p, "SyntaxError", peek(p)->pos,
+                 "`except*` (exception groups) is not supported in the MiniTorch language");
+            goto error;
+        }
+        struct dsl_node *h = node(p, DSL_N_EXCEPT, ek->pos);
+        if (!h || !push(p, n, h)) goto error;
+        handlers++;
+        if (check(p, DSL_T_COLON)) {
+            bare = ek;
+        } else {
+            if (!(h->a = parse_expr(p))) goto error;
+            if (check(p, DSL_T_COMMA)) {
+                fail(p, "SyntaxError", h->a->pos, "multiple exception types must be parenthesized");
+                goto error;
+            }
+            if (match(p, DSL_T_AS)) {
+                if (!check(p, DSL_T_NAME)) {
+                    fail(p, "SyntaxError", peek(p)->pos, "expected a name after 'as'");
+                    goto error;
+                }
+                if (unsupported_word(p, peek(p)) || !(h->name = copy_text(p, advance(p))))
+                    goto error;
+            }
+        }
+        if (!(h->b = parse_block(p, ek))) goto error;
+        dsl_node_update_height(h);
+    }
+    if (check(p, DSL_T_ELSE)) {
+        const struct dsl_token *ek = advance(p);
+        if (!handlers) {
+            fail(p, "SyntaxError", ek->pos, "expected 'except' or 'finally' block");
+            goto error;
+        }
+        struct dsl_node *b = parse_block(p, ek);
+        if (!b || !push(p, n, b)) goto error;
+    }
+    if (check(p, DSL_T_FINALLY)) {
+        const struct dsl_token *fk = advance(p);
+        if (!(n->b = parse_block(p, fk))) goto error;
+    } else if (!handlers) {
+        fail(p, "SyntaxError", peek(p)->pos, "expected 'except' or 'finally' block");
+        goto error;
+    }
+    return finish(p, n);
+error:
+    dsl_node_free(n);
+    return NULL;
+}
+
 /* ':' then the rest of the line, or NEWLINE INDENT statements DEDENT. */
 static struct dsl_node *parse_block(struct parser *p, const struct dsl_token *header)
 {
@@ -1314,9 +1558,14 @@ static bool parse_line(struct parser *p, struct dsl_node *block)
     case DSL_T_DEF: s = parse_def(p); break;
     case DSL_T_CLASS: s = parse_class(p); break;
     case DSL_T_MAGIC: s = parse_magic(p); break;
+    case DSL_T_TRY: s = parse_try(p); break;
     case DSL_T_ELIF:
     case DSL_T_ELSE:
         fail(p, "SyntaxError", t->pos, "%s without a matching 'if'", dsl_tok_name(t->type));
+        return false;
+    case DSL_T_EXCEPT:
+    case DSL_T_FINALLY:
+        fail(p, "SyntaxError", t->pos, "%s without a matching 'try'", dsl_tok_name(t->type));
         return false;
     case DSL_T_INDENT: fail_unexpected(p, t); return false;
     case DSL_T_NEWLINE: advance(p); return true;

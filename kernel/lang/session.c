@@ -302,6 +302,8 @@ void dsl_interp_clear_error(struct dsl_interp *in)
     free(in->evalue);
     in->evalue = NULL;
     in->has_pos = false;
+    dsl_value_release(in->exc);
+    in->exc = dsl_none();
     dsl_interp_clear_tb(in);
 }
 
@@ -318,6 +320,8 @@ static void interp_done(struct dsl_interp *in)
 {
     dsl_value_release(in->retval);
     in->retval = dsl_none();
+    dsl_value_release(in->exc);
+    in->exc = dsl_none();
     dsl_interp_clear_tb(in);
     dsl_running = in->outer;
     if (!dsl_running) dsl_gc_maybe_collect();

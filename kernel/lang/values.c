@@ -11,6 +11,7 @@
 #include "lang/ast.h"
 #include "lang/classes.h"
 #include "lang/dict.h"
+#include "lang/exceptions.h"
 #include "lang/library.h"
 
 #include <minitorch/minitorch.h>
@@ -75,6 +76,11 @@ static const struct {
                           "absent) and d[key] = v stores; keys are hashable values (numbers, "
                           "strings, tuples, None); methods keys, values, items, get, pop, "
                           "popitem, setdefault, update, copy, clear."},
+    [DSL_EXC_TYPE] = {"type", "type: an exception class (ValueError, Exception, ...); "
+                              "help(ValueError) describes it."},
+    [DSL_EXCEPTION] = {"exception", "exception: made by calling an exception class, "
+                                    "ValueError(\"message\"), or caught by `except E as e`; "
+                                    "e.args holds what it was made with."},
 };
 static_assert(sizeof kinds / sizeof kinds[0] == DSL_KIND_COUNT, "one row per value kind");
 
@@ -94,6 +100,7 @@ const char *dsl_type_doc(struct dsl_value v)
         const struct dsl_class *c = v.as.inst->cls.as.cls;
         return c->doc ? c->doc : dsl_kind_doc(v.kind);
     }
+    if (v.kind == DSL_EXCEPTION) return v.as.exc->type->doc;
     return v.kind == DSL_OBJECT ? v.as.obj->cls->doc : dsl_kind_doc(v.kind);
 }
 
@@ -101,6 +108,7 @@ const char *dsl_type_name(struct dsl_value v)
 {
     if (v.kind == DSL_OBJECT) return v.as.obj->cls->name;
     if (v.kind == DSL_INSTANCE) return v.as.inst->cls.as.cls->name;
+    if (v.kind == DSL_EXCEPTION) return v.as.exc->type->name;
     if (v.kind == DSL_LIST && v.as.l->style == DSL_LIST_TUPLE) return "tuple";
     return dsl_kind_name(v.kind);
 }
@@ -119,6 +127,7 @@ size_t *dsl_value_refs(struct dsl_value v)
     case DSL_INSTANCE: return &v.as.inst->refs;
     case DSL_SUPER: return &v.as.sup->refs;
     case DSL_DICT: return &v.as.d->refs;
+    case DSL_EXCEPTION: return &v.as.exc->refs;
     default: return NULL;
     }
 }
@@ -147,6 +156,7 @@ static struct dsl_value *dead_link(struct dsl_value v)
     case DSL_INSTANCE: return &v.as.inst->dead;
     case DSL_SUPER: return &v.as.sup->dead;
     case DSL_DICT: return &v.as.d->dead;
+    case DSL_EXCEPTION: return &v.as.exc->dead;
     default: return NULL;
     }
 }
@@ -206,6 +216,7 @@ static void for_each_slot(struct dsl_value c, void (*fn)(struct dsl_value *slot,
         fn(&c.as.sup->after, arg);
         fn(&c.as.sup->self, arg);
         break;
+    case DSL_EXCEPTION: fn(&c.as.exc->args, arg); break;
     case DSL_DICT: /* its entries hold every value it holds, dead entries none */
         for (size_t i = 0; i < c.as.d->n; i++) {
             fn(&c.as.d->entries[i].key, arg);
@@ -299,6 +310,11 @@ static void free_container(struct dsl_value c)
     case DSL_SUPER:
         dsl_gc_untrack(&c.as.sup->gc);
         free(c.as.sup);
+        break;
+    case DSL_EXCEPTION:
+        dsl_gc_untrack(&c.as.exc->gc);
+        free(c.as.exc->msg);
+        free(c.as.exc);
         break;
     case DSL_DICT:
         dsl_gc_untrack(&c.as.d->gc);
@@ -422,7 +438,7 @@ static void walk_push(struct walk *w, struct dsl_value v)
         }
         v.as.l->mark = true;
         w->marked[w->nmarked++] = v.as.l;
-    } else if (v.kind != DSL_METHOD && v.kind != DSL_FUNCTION) {
+    } else if (v.kind != DSL_METHOD && v.kind != DSL_FUNCTION && v.kind != DSL_EXCEPTION) {
         return; /* holds no language values */
     }
     if (w->ntodo == w->captodo) {
@@ -442,7 +458,8 @@ int dsl_list_check_store(const struct dsl_list *l, struct dsl_value v)
 {
     if (v.kind == DSL_LIST && v.as.l == l) return DSL_V_CYCLE;
     /* nothing can reach a list that no container holds; strings, tensors... hold nothing */
-    if (l->parents == 0 || (v.kind != DSL_LIST && v.kind != DSL_METHOD && v.kind != DSL_FUNCTION))
+    if (l->parents == 0 || (v.kind != DSL_LIST && v.kind != DSL_METHOD && v.kind != DSL_FUNCTION &&
+                            v.kind != DSL_EXCEPTION))
         return DSL_V_OK;
     struct walk w = {0};
     int st = DSL_V_OK;
@@ -458,6 +475,8 @@ int dsl_list_check_store(const struct dsl_list *l, struct dsl_value v)
         } else if (c.kind == DSL_METHOD) {
             if (c.as.m->self.kind == DSL_LIST && c.as.m->self.as.l == l) st = DSL_V_CYCLE;
             walk_push(&w, c.as.m->self);
+        } else if (c.kind == DSL_EXCEPTION) {
+            walk_push(&w, c.as.exc->args); /* a tuple: the list case above looks into it */
         } else {
             const struct dsl_function *f = c.as.fn_user;
             for (size_t i = 0; f->defaults && i < f->def->nkw && st == DSL_V_OK; i++) {
@@ -593,6 +612,8 @@ bool dsl_value_truthy(struct dsl_value v)
     case DSL_CLASS:
     case DSL_INSTANCE:
     case DSL_SUPER: return true;
+    case DSL_EXC_TYPE:
+    case DSL_EXCEPTION: return true;
     case DSL_KIND_COUNT: break;
     }
     return false;
@@ -652,6 +673,8 @@ static bool equal_at(struct dsl_value a, struct dsl_value b, int level, bool *to
     case DSL_CLASS: return a.as.cls == b.as.cls;
     case DSL_INSTANCE: return a.as.inst == b.as.inst;
     case DSL_SUPER: return a.as.sup == b.as.sup;
+    case DSL_EXC_TYPE: return a.as.exc_type == b.as.exc_type;
+    case DSL_EXCEPTION: return a.as.exc == b.as.exc;
     case DSL_METHOD:
         /* bound to the same object: identity, as Python's `is` on self */
         if (a.as.m->fn != b.as.m->fn || a.as.m->self.kind != b.as.m->self.kind) return false;
@@ -703,6 +726,37 @@ bool dsl_value_equal(struct dsl_value a, struct dsl_value b)
 static int buf_status(const struct render_buf *b)
 {
     return b->over ? DSL_V_TOOBIG : b->nomem ? DSL_V_NOMEM : DSL_V_OK;
+}
+
+static int value_text(struct render_buf *b, struct dsl_value v, bool repr, bool json, int level);
+
+/* Python's BaseException text: repr `ValueError('msg')`; str the message a library error was
+ * raised with, else nothing for no args, str(arg) for one (repr(key) for a KeyError, as
+ * Python's), the args tuple for more. Its args count as one level of nesting. */
+static int exception_text(struct render_buf *b, const struct dsl_exception *e, bool repr, int level)
+{
+    const struct dsl_list *args = e->args.as.l;
+    if (level >= DSL_MAX_LIST_DEPTH) {
+        render_buf_printf(b, "%s(...)", e->type->name);
+        return buf_status(b) ? buf_status(b) : DSL_V_DEPTH;
+    }
+    if (!repr && e->msg) {
+        render_buf_append(b, e->msg->data, e->msg->len);
+        return buf_status(b);
+    }
+    if (!repr && args->len == 0) return buf_status(b);
+    if (!repr && args->len == 1)
+        return value_text(b, args->items[0], strcmp(e->type->name, "KeyError") == 0, false,
+                          level + 1);
+    if (!repr) return value_text(b, e->args, true, false, level);
+    render_buf_printf(b, "%s(", e->type->name);
+    for (size_t i = 0; i < args->len; i++) {
+        if (i) render_buf_puts(b, ", ");
+        int st = value_text(b, args->items[i], true, false, level + 1);
+        if (st != DSL_V_OK) return st;
+    }
+    render_buf_putc(b, ')');
+    return buf_status(b);
 }
 
 /* json: inside a tensor.tolist() list, where non-finite floats take JSON's spellings; level:
@@ -805,6 +859,8 @@ static int value_text(struct render_buf *b, struct dsl_value v, bool repr, bool 
         if (st != DSL_V_OK) return st;
         break;
     }
+    case DSL_EXC_TYPE: render_buf_printf(b, "<class '%s'>", v.as.exc_type->name); break;
+    case DSL_EXCEPTION: return exception_text(b, v.as.exc, repr, level);
     case DSL_KIND_COUNT: render_buf_puts(b, "?"); break;
     }
     return buf_status(b);

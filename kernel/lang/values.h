@@ -53,16 +53,18 @@ enum dsl_kind {
     DSL_LIST,
     DSL_RANGE,
     DSL_BUILTIN,
-    DSL_TENSOR,   /* an engine tensor (float32) */
-    DSL_METHOD,   /* a tensor method bound to its tensor: x.sum */
-    DSL_FUNCTION, /* a function defined with def */
-    DSL_OBJECT,   /* an engine object (dataset, model, optimizer): struct dsl_object */
-    DSL_CELL,     /* a variable shared by a function and the functions nested in it (never a
-                   * value a program sees: frames and closures hold it) */
-    DSL_CLASS,    /* a class: made by `class`, or a built-in type (int, list, ...) */
-    DSL_INSTANCE, /* an instance of a class made by `class` */
-    DSL_SUPER,    /* what super() returns: attribute lookup past a class, bound to self */
-    DSL_DICT,     /* a dict: struct dsl_dict (lang/dict.h) */
+    DSL_TENSOR,    /* an engine tensor (float32) */
+    DSL_METHOD,    /* a tensor method bound to its tensor: x.sum */
+    DSL_FUNCTION,  /* a function defined with def */
+    DSL_OBJECT,    /* an engine object (dataset, model, optimizer): struct dsl_object */
+    DSL_CELL,      /* a variable shared by a function and the functions nested in it (never a
+                    * value a program sees: frames and closures hold it) */
+    DSL_CLASS,     /* a class: made by `class`, or a built-in type (int, list, ...) */
+    DSL_INSTANCE,  /* an instance of a class made by `class` */
+    DSL_SUPER,     /* what super() returns: attribute lookup past a class, bound to self */
+    DSL_DICT,      /* a dict: struct dsl_dict (lang/dict.h) */
+    DSL_EXC_TYPE,  /* a built-in exception class (ValueError): a static row, exceptions.h */
+    DSL_EXCEPTION, /* an exception: struct dsl_exception, exceptions.h */
     DSL_KIND_COUNT
 };
 
@@ -111,6 +113,8 @@ struct dsl_cell;
 struct dsl_class;
 struct dsl_instance;
 struct dsl_super;
+struct dsl_exc_type;   /* exceptions.h */
+struct dsl_exception;  /* exceptions.h */
 
 struct dsl_value {
     enum dsl_kind kind;
@@ -131,6 +135,8 @@ struct dsl_value {
         struct dsl_instance *inst;    /* DSL_INSTANCE */
         struct dsl_super *sup;        /* DSL_SUPER */
         struct dsl_dict *d;           /* DSL_DICT */
+        const struct dsl_exc_type *exc_type; /* DSL_EXC_TYPE: static */
+        struct dsl_exception *exc;           /* DSL_EXCEPTION */
     } as;
 };
 

@@ -12,6 +12,7 @@
 
 #include "lang/classes.h"
 #include "lang/dict.h"
+#include "lang/exceptions.h"
 #include "lang/interp.h"
 #include "lang/lexer.h"
 #include "lang/operators.h"
@@ -273,6 +274,9 @@ static int bi_help(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
             render_buf_printf(&b, "  %s\n", dsl_builtins[i].signature);
         render_buf_puts(&b, "\nKeywords:");
         for (size_t i = 0; dsl_keywords[i]; i++) render_buf_printf(&b, " %s", dsl_keywords[i]);
+        render_buf_puts(&b, "\n\nExceptions (help(name) tells more):");
+        for (size_t i = 0; i < dsl_exc_type_count; i++)
+            render_buf_printf(&b, " %s", dsl_exc_types[i].name);
         render_buf_puts(&b, "\n\nMagics (a line starting with %; help(\"%name\") tells more):");
         for (size_t i = 0; i < dsl_magic_count; i++)
             render_buf_printf(&b, " %%%s", dsl_magics[i].name);
@@ -301,6 +305,10 @@ static int bi_help(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
             dsl_builtin_help(&b, v.as.cls->ctor);
         else if (v.kind == DSL_CLASS || v.kind == DSL_INSTANCE)
             dsl_class_help(&b, v);
+        else if (v.kind == DSL_EXC_TYPE || v.kind == DSL_EXCEPTION)
+            dsl_exc_help(&b, v.kind == DSL_EXC_TYPE ? v.as.exc_type : v.as.exc->type);
+        else if (v.kind == DSL_STR && dsl_exc_type_find(v.as.s->data))
+            dsl_exc_help(&b, dsl_exc_type_find(v.as.s->data));
         else
             render_buf_puts(&b, dsl_type_doc(v));
     }

@@ -558,6 +558,13 @@ static int stmt(struct scope *s, const struct dsl_node *n, bool *ends)
         return fail(s, n, "%s does not compile", n->kind == DSL_N_BREAK ? "break" : "continue");
     case DSL_N_DEF: return fail(s, n, "a def inside the function does not compile");
     case DSL_N_MAGIC: return fail(s, n, "a magic does not compile");
+    case DSL_N_TRY:
+    case DSL_N_RAISE:
+        return fail(s, n,
+                    "%s does not compile: the function runs on every element at once, with no "
+                    "errors of its own",
+                    n->kind == DSL_N_TRY ? "try" : "raise");
+    case DSL_N_DEL: return fail(s, n, "del does not compile");
     default: return fail(s, n, "this statement does not compile");
     }
 }

@@ -78,6 +78,42 @@ static void test_nested_loops(void)
     check_interrupt("for i in range(1000000):\n    for j in range(1000000):\n        pass");
 }
 
+/* try/except in the loop: `except Exception` does not catch KeyboardInterrupt, and a clause that
+ * does (a bare except) cannot keep the cell running: the interrupt stays requested, so the next
+ * iteration raises it again. */
+static void test_except_exception(void)
+{
+    check_interrupt("while true:\n    try:\n        pass\n    except Exception:\n        pass");
+}
+
+static void test_bare_except(void)
+{
+    check_interrupt("while true:\n    try:\n        while true:\n            pass\n"
+                    "    except:\n        pass");
+}
+
+/* train() lowers the flag itself when interrupted (to finish its summary and charts) and raises
+ * KeyboardInterrupt after: a clause catching that must request the interrupt again, or the
+ * loop below would train three times over. */
+static void test_except_around_train(void)
+{
+    struct dsl_session *s = dsl_session_new();
+    CHECK_INT(run_cell(s, "ds = dataset(\"split\", 50, seed=2)\nm = mlp(2, 100, 1)\ncaught = 0").rc,
+              0);
+    static struct sink k;
+    memset(&k, 0, sizeof k);
+    struct outcome o;
+    double lag = interrupted_run(s,
+                                 "for attempt in range(3):\n    try:\n"
+                                 "        train(m, ds, epochs=20000, log=0)\n"
+                                 "    except:\n        caught += 1",
+                                 &k, &o);
+    CHECK_STR(o.ename, "KeyboardInterrupt");
+    CHECK_STR(run_cell(s, "caught").result, "1");
+    CHECK(lag >= 0 && lag < 2.0);
+    dsl_session_free(s);
+}
+
 static void test_state_after_interrupt(void)
 {
     struct dsl_session *s = dsl_session_new();
@@ -203,6 +239,9 @@ int main(void)
     RUN_TEST(test_sleep);
     RUN_TEST(test_long_for);
     RUN_TEST(test_nested_loops);
+    RUN_TEST(test_except_exception);
+    RUN_TEST(test_bare_except);
+    RUN_TEST(test_except_around_train);
     RUN_TEST(test_state_after_interrupt);
     RUN_TEST(test_input_interrupted);
     RUN_TEST(test_flag_already_raised);

@@ -40,9 +40,16 @@ static void test_keyword_completion(void)
     /* after '.', still methods; outside a call, no keywords */
     CHECK(strstr(complete_end(s, "t.su", &start), "sum") != NULL);
     CHECK_STR(complete_end(s, "he", &start), "heatmap help");
-    /* def and return are keywords now */
-    CHECK_STR(complete_end(s, "de", &start), "def");
+    /* def, return and del are keywords now */
+    CHECK_STR(complete_end(s, "de", &start), "def del");
     CHECK_STR(complete_end(s, "retu", &start), "return");
+    CHECK_STR(complete_end(s, "fina", &start), "finally");
+    /* the built-in exception classes are names too */
+    CHECK_STR(complete_end(s, "ZeroD", &start), "ZeroDivisionError");
+    CHECK_STR(complete_end(s, "NotImpl", &start), "NotImplementedError");
+    /* an exception's attribute */
+    CHECK_INT(run_cell(s, "err = ValueError(\"bad\", 2)").rc, 0);
+    CHECK_STR(complete_end(s, "err.a", &start), "args");
     dsl_session_free(s);
 }
 
@@ -71,6 +78,10 @@ static void test_inspect(void)
     /* inside a call's parentheses: the function being called */
     CHECK(strncmp(inspect_text(s, "scale(w, "), "scale(x, k=...)", 15) == 0);
     CHECK_STR(inspect_text(s, "nothing_here"), "");
+    /* Shift-Tab on an exception class: its line, base and doc */
+    CHECK(strncmp(inspect_text(s, "ZeroDivisionError"),
+                  "class ZeroDivisionError(ArithmeticError)\n\nSecond argument to a division",
+                  70) == 0);
     dsl_session_free(s);
 }
 

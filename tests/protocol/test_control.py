@@ -18,7 +18,15 @@ from mtkernel import (KERNEL_NAME, KERNEL_NAME_MESSAGE, collect_iopub, execute, 
 INTERRUPT_REPLY_TIMEOUT = 2.0  # the reply must come within this
 INTERRUPT_LATENCY_LIMIT = 0.5  # measured interrupt -> execute_reply (C target: 0.1 s)
 
-LONG_CELLS = {"sleep": "sleep(1000)", "busy_loop": "while true: pass"}
+LONG_CELLS = {
+    "sleep": "sleep(1000)",
+    "busy_loop": "while true: pass",
+    # `except Exception` lets KeyboardInterrupt through; a bare except catches it, but the
+    # interrupt stays requested and the outer loop raises it again
+    "except_in_loop": "while true:\n    try:\n        pass\n    except Exception:\n        pass",
+    "bare_except": "while true:\n    try:\n        while true:\n            pass\n"
+    "    except:\n        pass",
+}
 
 
 def _interrupt_and_check(km, kc, cell: str, how: str) -> float:
