@@ -52,6 +52,10 @@ enum dsl_node_kind {
                      * b: the body; value: the docstring (a string) or none */
     DSL_N_RETURN,   /* a: the value, or NULL for a bare return */
     DSL_N_ASSERT,   /* a: the condition, b: the message or NULL */
+    DSL_N_IMPORT,   /* `import m.n as x, ...` (flag false): kwnames the dotted module names;
+                     * `from m import a as x, ...` (flag true): name the module, kwnames the
+                     * members. kwvals: a NAME node each, at the imported name, naming the
+                     * variable bound (flag: given by `as`) */
     DSL_N_COUNT
 };
 

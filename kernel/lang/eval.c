@@ -176,6 +176,10 @@ static int eval_name(struct dsl_interp *in, const struct dsl_node *n, struct dsl
         out->as.fn = fn;
         return 0;
     }
+    if (strcmp(n->name, "__name__") == 0) { /* every cell runs as Python's main script */
+        int st = dsl_str_value("__main__", 8, out);
+        return st ? dsl_raise_status(in, st) : 0;
+    }
     const char *hint = NULL;
     size_t best = 3; /* a local within edit distance 2 first, as it is the nearer scope */
     for (size_t i = 0; in->frame && i < in->frame->fn->nlocals; i++) {
@@ -453,6 +457,27 @@ done:
     return r;
 }
 
+int dsl_call_value(struct dsl_interp *in, struct dsl_value callee, const struct dsl_value *pos,
+                   size_t npos, char *const *kwnames, const struct dsl_value *kwvals, size_t nkw,
+                   struct dsl_value *out)
+{
+    *out = dsl_none();
+    if (callee.kind == DSL_FUNCTION)
+        return call_function(in, callee.as.fn_user, pos, npos, kwnames, kwvals, nkw, out);
+    bool callable_obj = callee.kind == DSL_OBJECT && callee.as.obj->cls->call;
+    const struct dsl_builtin *fn = callee.kind == DSL_METHOD    ? callee.as.m->fn
+                                   : callee.kind == DSL_BUILTIN ? callee.as.fn
+                                   : callable_obj               ? callee.as.obj->cls->call
+                                                                : NULL;
+    if (!fn)
+        return dsl_raise(in, "TypeError", "'%s' object is not callable", dsl_type_name(callee));
+    struct dsl_args args;
+    if (dsl_bind_args(in, fn, pos, npos, kwnames, kwvals, nkw, &args) != 0) return -1;
+    if (callee.kind == DSL_METHOD) args.self = callee.as.m->self;
+    if (callable_obj) args.self = callee;
+    return fn->fn(in, &args, out);
+}
+
 static int eval_call(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
 {
     struct dsl_value callee;
@@ -559,6 +584,14 @@ static int eval_subscripts(struct dsl_interp *in, const struct dsl_node *n, stru
         *nsubs = n->nkids;
         return 0;
     }
+    if (v.kind == DSL_OBJECT && v.as.obj->cls->getitem) { /* a dict-like object: one key */
+        if (n->nkids != 1)
+            return dsl_raise(in, "TypeError", "'%s' takes one key, not %zu", dsl_type_name(v),
+                             n->nkids);
+        if (dsl_eval(in, n->kids[0], &subs[0]) != 0) return -1;
+        *nsubs = 1;
+        return 0;
+    }
     const char *what = seq_what(v);
     if (!what)
         return dsl_raise(in, "TypeError", "'%s' object is not subscriptable", dsl_type_name(v));
@@ -574,6 +607,7 @@ static int get_item(struct dsl_interp *in, struct dsl_value v, const struct dsl_
                     size_t nsubs, struct dsl_value *out)
 {
     if (v.kind == DSL_TENSOR) return dsl_tensor_getitem(in, v, subs, nsubs, out);
+    if (v.kind == DSL_OBJECT) return v.as.obj->cls->getitem(in, v, subs[0], out);
     const char *what = seq_what(v);
     struct dsl_value ix = subs[0];
     int64_t i = 0;
@@ -693,6 +727,9 @@ static int store_into(struct dsl_interp *in, const struct dsl_node *target, stru
     int r;
     if (target->kind == DSL_N_INDEX && obj.kind == DSL_TENSOR)
         r = dsl_tensor_setitem(in, obj, subs, nsubs, v);
+    else if (target->kind == DSL_N_INDEX && obj.kind != DSL_LIST)
+        r = dsl_raise(in, "TypeError", "'%s' object does not support item assignment",
+                      dsl_type_name(obj));
     else if (target->kind == DSL_N_INDEX)
         r = dsl_list_setitem(in, obj, subs[0], v);
     else if (obj.kind == DSL_TENSOR)
@@ -1063,6 +1100,10 @@ static bool collect_locals(struct dsl_function *f, size_t *cap, const struct dsl
         return true;
     case DSL_N_AUG: return n->a->kind != DSL_N_NAME || add_local(f, cap, n->a->name);
     case DSL_N_DEF: return add_local(f, cap, n->name);
+    case DSL_N_IMPORT:
+        for (size_t i = 0; i < n->nkw; i++)
+            if (!add_local(f, cap, n->kwvals[i]->name)) return false;
+        return true;
     case DSL_N_FOR:
         return (n->name ? add_local(f, cap, n->name) : collect_target(f, cap, n->kids[0])) &&
                collect_locals(f, cap, n->b);
@@ -1140,12 +1181,40 @@ static int exec_assert(struct dsl_interp *in, const struct dsl_node *n)
     return X_ERR;
 }
 
+/* `import m as x` and `from m import a as x`: the library knows the modules (library.h); each
+ * name is bound as an assignment binds it, so an import inside a function makes a local. */
+static int exec_import(struct dsl_interp *in, const struct dsl_node *n)
+{
+    struct dsl_value from = dsl_none();
+    if (n->flag && dsl_module_import(in, n->name, &from) != 0)
+        return dsl_error_locate(in, n->pos), X_ERR;
+    int r = X_OK;
+    for (size_t i = 0; i < n->nkw && r == X_OK; i++) {
+        const struct dsl_node *var = n->kwvals[i];
+        struct dsl_value v;
+        int got = n->flag ? dsl_module_from(in, from, n->kwnames[i], &v)
+                          : dsl_module_import(in, n->kwnames[i], &v);
+        if (got == 0 && !n->flag && !var->flag && strchr(n->kwnames[i], '.')) {
+            /* `import a.b` binds a, the package, once a.b is known to exist */
+            dsl_value_release(v);
+            got = dsl_module_import(in, var->name, &v);
+        }
+        if (got != 0)
+            r = X_ERR, dsl_error_locate(in, var->pos);
+        else if (bind_var(in, var->name, v) != 0)
+            r = X_ERR, dsl_raise_status(in, DSL_V_NOMEM);
+    }
+    dsl_value_release(from);
+    return r;
+}
+
 static const exec_fn exec_table[DSL_N_COUNT] = {
     [DSL_N_BLOCK] = exec_block,   [DSL_N_EXPR] = exec_expr,     [DSL_N_ASSIGN] = exec_assign,
     [DSL_N_AUG] = exec_aug,       [DSL_N_IF] = exec_if,         [DSL_N_WHILE] = exec_while,
     [DSL_N_FOR] = exec_for,       [DSL_N_BREAK] = exec_break,   [DSL_N_CONTINUE] = exec_continue,
     [DSL_N_PASS] = exec_pass,     [DSL_N_MAGIC] = exec_magic,   [DSL_N_DEF] = exec_def,
     [DSL_N_RETURN] = exec_return, [DSL_N_ASSERT] = exec_assert,
+    [DSL_N_IMPORT] = exec_import,
 };
 
 static int exec_stmt(struct dsl_interp *in, const struct dsl_node *n)

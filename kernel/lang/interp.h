@@ -150,6 +150,13 @@ int dsl_run_block(struct dsl_interp *in, const struct dsl_node *block, struct ds
 /* Evaluates an expression: 0 with a new value in *out, or -1. */
 int dsl_eval(struct dsl_interp *in, const struct dsl_node *expr, struct dsl_value *out);
 
+/* Calls callee (a builtin, method, user function or callable object; arguments borrowed) as
+ * `callee(*pos, **kw)` does in a cell: 0 with a new value in *out, or -1 after raising
+ * (TypeError when callee is not callable). For the library's functions that take functions. */
+int dsl_call_value(struct dsl_interp *in, struct dsl_value callee, const struct dsl_value *pos,
+                   size_t npos, char *const *kwnames, const struct dsl_value *kwvals, size_t nkw,
+                   struct dsl_value *out);
+
 /* Appends the str() of v, raising MemoryError on failure. */
 int dsl_str_of(struct dsl_interp *in, struct render_buf *b, struct dsl_value v);
 

@@ -20,8 +20,8 @@
 
 const char *const dsl_keywords[] = {"if",       "elif", "else",   "while",  "for", "in",   "break",
                                     "continue", "pass", "and",    "or",     "not", "true", "false",
-                                    "none",     "def",  "return", "assert", NULL};
-static_assert(DSL_T_ASSERT - DSL_T_IF + 1 == 18, "dsl_keywords must list every keyword token");
+                                    "none",     "def",  "return", "assert", "import", "from", "as", NULL};
+static_assert(DSL_T_AS - DSL_T_IF + 1 == 21, "dsl_keywords must list every keyword token");
 
 static const struct {
     const char *text;
@@ -122,6 +122,9 @@ static const char *const tok_names[DSL_T_COUNT] = {
     [DSL_T_DEF] = "'def'",
     [DSL_T_RETURN] = "'return'",
     [DSL_T_ASSERT] = "'assert'",
+    [DSL_T_IMPORT] = "'import'",
+    [DSL_T_FROM] = "'from'",
+    [DSL_T_AS] = "'as'",
 };
 
 const char *dsl_tok_name(enum dsl_tok t)

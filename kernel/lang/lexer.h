@@ -80,6 +80,9 @@ enum dsl_tok {
     DSL_T_DEF,
     DSL_T_RETURN,
     DSL_T_ASSERT,
+    DSL_T_IMPORT,
+    DSL_T_FROM,
+    DSL_T_AS,
     DSL_T_COUNT
 };
 
