@@ -219,6 +219,18 @@ static enum name_context context_of(struct dsl_session *s, const char *code, siz
     if (rb == re) /* `f(x).`, `xs[0].` */
         return re > 0 && (code[re - 1] == ')' || code[re - 1] == ']') ? CTX_TENSOR : CTX_NO_ATTR;
     if (code[rb] >= '0' && code[rb] <= '9') return CTX_NO_ATTR; /* `1.` is a float */
+    if (rb > 0 && code[rb - 1] == '.') { /* `minitorch.operators.`: through the classes */
+        const struct dsl_object_class *owner = NULL;
+        enum name_context up = context_of(s, code, rb, &owner);
+        if (up != CTX_OBJECT) return up == CTX_TEXT ? CTX_TEXT : CTX_TENSOR;
+        char *attr = strndup(code + rb, re - rb);
+        const struct dsl_object_class *c =
+            attr && owner->attr_class ? owner->attr_class(owner, attr) : NULL;
+        free(attr);
+        if (!c) return CTX_TENSOR;
+        if (cls) *cls = c;
+        return CTX_OBJECT;
+    }
     char *name = strndup(code + rb, re - rb);
     if (!name) return CTX_NO_ATTR;
     struct dsl_value *v = s ? dsl_session_lookup(s, name) : NULL;
@@ -384,7 +396,9 @@ json_t *dsl_complete(struct dsl_session *s, const char *code, size_t cursor, siz
             if (where == CTX_LIST || tuple_method(&dsl_list_methods[i]))
                 CONSIDER(dsl_list_methods[i].name);
     } else if (where == CTX_OBJECT) {
-        for (size_t i = 0; cls->attrs[i]; i++) CONSIDER(cls->attrs[i]);
+        for (size_t i = 0; cls->attrs && cls->attrs[i]; i++) CONSIDER(cls->attrs[i]);
+        for (size_t i = 0; !cls->attrs && cls->attr_name && cls->attr_name(cls, i); i++)
+            CONSIDER(cls->attr_name(cls, i));
     } else if (where == CTX_MAGIC) {
         for (size_t i = 0; i < dsl_magic_count; i++) CONSIDER(dsl_magics[i].name);
     } else if (where == CTX_MAGIC_ARG) {
@@ -462,8 +476,10 @@ static void function_source(struct render_buf *b, const struct dsl_function *f)
 static bool describe(struct dsl_session *s, const char *code, const char *name, size_t at,
                      int detail_level, struct render_buf *b)
 {
-    enum name_context where = context_of(s, code, at, NULL);
-    if (where == CTX_OBJECT) return false; /* an object's attributes: help(obj) lists them */
+    const struct dsl_object_class *cls = NULL;
+    enum name_context where = context_of(s, code, at, &cls);
+    if (where == CTX_OBJECT) /* a module's members; other objects' attributes: help(obj) */
+        return cls->attr_help && cls->attr_help(cls, name, b);
     if (where == CTX_TENSOR || where == CTX_LIST || where == CTX_TUPLE || where == CTX_NO_ATTR) {
         const struct dsl_builtin *attr = attr_find(where, name);
         if (attr) dsl_builtin_help(b, attr);

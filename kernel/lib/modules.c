@@ -347,6 +347,7 @@ static const char *const isclose_params[] = {"a", "b", "rel_tol", "abs_tol", NUL
     {.row = {name_, sig, 0, 0, NULL, NULL, doc_}, .builtin = builtin_}
 
 static const struct member math_members[] = {
+    FN("atan", "math.atan(x)", 1, 1, x_params, m_atan, "The arc tangent of x, in radians."),
     FN("ceil", "math.ceil(x)", 1, 1, x_params, m_ceil, "The smallest integer >= x, as an int."),
     FN("cos", "math.cos(x)", 1, 1, x_params, m_cos, "The cosine of x (radians)."),
     VALUE("e", "math.e", v_e, "Euler's number, 2.718281828459045."),
@@ -376,7 +377,6 @@ static const struct member math_members[] = {
     FN("sqrt", "math.sqrt(x)", 1, 1, x_params, m_sqrt,
        "The square root of x (ValueError: math domain error for x < 0)."),
     FN("tan", "math.tan(x)", 1, 1, x_params, m_tan, "The tangent of x (radians)."),
-    FN("atan", "math.atan(x)", 1, 1, x_params, m_atan, "The arc tangent of x, in radians."),
     FN("tanh", "math.tanh(x)", 1, 1, x_params, m_tanh, "The hyperbolic tangent of x."),
     VALUE("tau", "math.tau", v_tau, "2 pi, 6.283185307179586."),
 };
