@@ -1542,7 +1542,6 @@ static const struct member minitorch_members[] = {
        mt_rand_fn,
        "A tensor of the shape (a tuple) of uniform [0, 1) numbers from the session's "
        "generator, one draw per element in order, as MiniTorch's rand."),
-    ALIAS("seed", "minitorch.seed(n)", "seed", NULL),
     FN("shape_broadcast", "minitorch.shape_broadcast(shape1, shape2)", 2, 2,
        shape_broadcast_params, td_shape_broadcast,
        "The shape two shapes broadcast to, as a tuple; IndexingError when they cannot."),
