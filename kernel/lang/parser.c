@@ -743,6 +743,12 @@ static struct dsl_node *parse_import(struct parser *p)
     if (!n) return NULL;
     if (tok->type == DSL_T_FROM) {
         n->flag = true;
+        if (check(p, DSL_T_DOT)) {
+            fail(p, "SyntaxError", peek(p)->pos,
+                 "relative imports ('from . import x') are not supported in the MiniTorch "
+                 "language: a cell is not in a package");
+            goto error;
+        }
         if (!(n->name = parse_dotted(p)) || !expect(p, DSL_T_IMPORT, "'import'")) goto error;
         bool paren = match(p, DSL_T_LPAREN);
         do {

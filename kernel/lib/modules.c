@@ -585,7 +585,8 @@ static const struct dsl_builtin njit_apply = {
     "njit", "njit(...)(fn)", 1, 1, NULL, n_identity,
     "Returns fn unchanged (the kernel does not compile it yet)."};
 
-static const char *const njit_params[] = {"fn", "parallel", "inline", "fastmath", "cache", NULL};
+static const char *const njit_params[] = {"fn",    "parallel", "inline", "fastmath",
+                                          "cache", "device",   NULL};
 
 static int n_njit(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
@@ -605,10 +606,14 @@ static int n_cuda_available(struct dsl_interp *in, const struct dsl_args *a,
 static const struct member numba_cuda_members[] = {
     FN("is_available", "numba.cuda.is_available()", 0, 0, NULL, n_cuda_available,
        "Whether the kernel's cuda backend can run here (a GPU and its library)."),
+    FN("jit", "numba.cuda.jit(fn=None, device=False, **options)", 0, 1, njit_params, n_njit,
+       "Accepted as a decorator, cuda.jit(device=True)(fn): returns fn unchanged (the kernel "
+       "does not compile it for the GPU yet)."),
 };
 
 static const struct module mod_numba_cuda = {
-    .cls = MODULE_CLASS("module: numba.cuda, of which the kernel has is_available()."),
+    .cls = MODULE_CLASS("module: numba.cuda, of which the kernel has is_available() and jit "
+                        "(accepted, returning the function)."),
     .name = "numba.cuda",
     .members = MEMBERS(numba_cuda_members),
 };

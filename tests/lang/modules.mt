@@ -67,3 +67,6 @@ time.sleep(0.01)
 print(time.perf_counter() - t0 >= 0.01, time.time() > 1.7e9)
 # expect: {'Simple': <function simple>, 'Diag': <function diag>, 'Split': <function split>, 'Xor': <function xor>, 'Circle': <function circle>, 'Spiral': <function spiral>}
 print(mt.datasets)
+from numba import cuda
+# expect: 6 8
+print(cuda.jit(device=True)(twice)(3), cuda.jit(twice)(4))
