@@ -1185,9 +1185,13 @@ static int td_broadcast_index(struct dsl_interp *in, const struct dsl_args *a,
         ints_arg(in, a->slot[1], "big_shape", big_shape, &nbs) != 0 ||
         ints_arg(in, a->slot[2], "shape", shape, &ns) != 0)
         return -1;
+    if (ns > nbs)
+        return dsl_raise(in, "IndexingError",
+                         "shape has %zu dims, more than big_shape's %zu: it cannot broadcast to it",
+                         ns, nbs);
     for (size_t i = 0; i < ns; i++) {
         size_t j = i + nbs - ns; /* the big dim this one lines up with, from the right */
-        if (ns > nbs || j >= nb)
+        if (j >= nb)
             return dsl_raise(in, "IndexError", "big_index has no dim %zu for shape's dim %zu", j,
                              i);
         if (store_index(in, a->slot[3], i, shape[i] > 1 ? big[j] : 0) != 0) return -1;
