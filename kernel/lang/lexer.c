@@ -20,7 +20,8 @@
 
 const char *const dsl_keywords[] = {"if",       "elif", "else",   "while",  "for", "in",   "break",
                                     "continue", "pass", "and",    "or",     "not", "true", "false",
-                                    "none",     "def",  "return", "assert", "import", "from", "as", NULL};
+                                    "none",     "def",  "return", "assert", "import", "from",
+                                    "as",       NULL};
 static_assert(DSL_T_AS - DSL_T_IF + 1 == 21, "dsl_keywords must list every keyword token");
 
 static const struct {

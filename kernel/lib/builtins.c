@@ -299,7 +299,8 @@ static int bi_help(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
         if (v.kind == DSL_OBJECT && v.as.obj->cls->attr_name) { /* a module: its members */
             const struct dsl_object_class *c = v.as.obj->cls;
             render_buf_puts(&b, "\n\nMembers (help(module.name) tells more):");
-            for (size_t i = 0; c->attr_name(c, i); i++) render_buf_printf(&b, " %s", c->attr_name(c, i));
+            for (size_t i = 0; c->attr_name(c, i); i++)
+                render_buf_printf(&b, " %s", c->attr_name(c, i));
         }
     }
     if (b.nomem || b.over) {

@@ -122,11 +122,11 @@ static const struct module mod_operators;
 static const struct dsl_object_class *module_attr_class(const struct dsl_object_class *cls,
                                                         const char *name);
 
-#define MODULE_CLASS(doc_)                                                                     \
-    {                                                                                          \
-        .name = "module", .doc = doc_, .free = module_free, .repr = module_repr,               \
-        .getattr = module_getattr, .attr_name = module_attr_name,                              \
-        .attr_help = module_attr_help, .attr_class = module_attr_class,                        \
+#define MODULE_CLASS(doc_)                                                                         \
+    {                                                                                              \
+        .name = "module", .doc = doc_, .free = module_free, .repr = module_repr,                   \
+        .getattr = module_getattr, .attr_name = module_attr_name, .attr_help = module_attr_help,   \
+        .attr_class = module_attr_class,                                                           \
     }
 #define MEMBERS(arr) arr, sizeof arr / sizeof arr[0]
 
@@ -197,8 +197,7 @@ typedef double (*unary_fn)(double);
 
 /* f(x) with CPython's errors: ValueError outside the domain (a NaN from a non-NaN),
  * OverflowError for an infinity from a finite x. */
-static int unary(struct dsl_interp *in, const struct dsl_args *a, unary_fn f,
-                 struct dsl_value *ret)
+static int unary(struct dsl_interp *in, const struct dsl_args *a, unary_fn f, struct dsl_value *ret)
 {
     double x;
     if (real_arg(in, a->slot[0], &x) != 0) return -1;
@@ -207,10 +206,10 @@ static int unary(struct dsl_interp *in, const struct dsl_args *a, unary_fn f,
     return float_result(in, r, isfinite(x), ret);
 }
 
-#define UNARY(name, f)                                                                         \
-    static int m_##name(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret) \
-    {                                                                                          \
-        return unary(in, a, f, ret);                                                           \
+#define UNARY(name, f)                                                                             \
+    static int m_##name(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)    \
+    {                                                                                              \
+        return unary(in, a, f, ret);                                                               \
     }
 UNARY(exp, exp)
 UNARY(fabs, fabs)
@@ -339,12 +338,18 @@ static const char *const log_params[] = {"x", "base", NULL};
 static const char *const xy_params[] = {"x", "y", NULL};
 static const char *const isclose_params[] = {"a", "b", "rel_tol", "abs_tol", NULL};
 
-#define FN(name_, sig, lo, hi, params, fn, doc_)                                               \
-    {.row = {name_, sig, lo, hi, params, fn, doc_}}
-#define VALUE(name_, sig, fn, doc_)                                                            \
-    {.row = {name_, sig, 0, 0, NULL, NULL, doc_}, .value = fn}
-#define ALIAS(name_, sig, builtin_, doc_)                                                      \
-    {.row = {name_, sig, 0, 0, NULL, NULL, doc_}, .builtin = builtin_}
+#define FN(name_, sig, lo, hi, params, fn, doc_)                                                   \
+    {                                                                                              \
+        .row = { name_, sig, lo, hi, params, fn, doc_ }                                            \
+    }
+#define VALUE(name_, sig, fn, doc_)                                                                \
+    {                                                                                              \
+        .row = {name_, sig, 0, 0, NULL, NULL, doc_}, .value = fn                                   \
+    }
+#define ALIAS(name_, sig, builtin_, doc_)                                                          \
+    {                                                                                              \
+        .row = {name_, sig, 0, 0, NULL, NULL, doc_}, .builtin = builtin_                           \
+    }
 
 static const struct member math_members[] = {
     FN("atan", "math.atan(x)", 1, 1, x_params, m_atan, "The arc tangent of x, in radians."),
@@ -357,8 +362,7 @@ static const struct member math_members[] = {
     FN("fabs", "math.fabs(x)", 1, 1, x_params, m_fabs, "The absolute value of x, as a float."),
     FN("floor", "math.floor(x)", 1, 1, x_params, m_floor, "The largest integer <= x, as an int."),
     VALUE("inf", "math.inf", v_inf, "Positive infinity, float('inf')."),
-    FN("isclose", "math.isclose(a, b, rel_tol=1e-09, abs_tol=0.0)", 2, 4, isclose_params,
-       m_isclose,
+    FN("isclose", "math.isclose(a, b, rel_tol=1e-09, abs_tol=0.0)", 2, 4, isclose_params, m_isclose,
        "Whether a and b are close: |a - b| <= max(rel_tol * max(|a|, |b|), abs_tol)."),
     FN("isfinite", "math.isfinite(x)", 1, 1, x_params, m_isfinite,
        "Whether x is neither an infinity nor NaN."),
@@ -582,7 +586,12 @@ static int n_identity(struct dsl_interp *in, const struct dsl_args *a, struct ds
 }
 
 static const struct dsl_builtin njit_apply = {
-    "njit", "njit(...)(fn)", 1, 1, NULL, n_identity,
+    "njit",
+    "njit(...)(fn)",
+    1,
+    1,
+    NULL,
+    n_identity,
     "Returns fn unchanged (the kernel does not compile it yet)."};
 
 static const char *const njit_params[] = {"fn",    "parallel", "inline", "fastmath",
@@ -595,8 +604,7 @@ static int n_njit(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
     return 0;
 }
 
-static int n_cuda_available(struct dsl_interp *in, const struct dsl_args *a,
-                            struct dsl_value *ret)
+static int n_cuda_available(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
     (void)a;
     *ret = dsl_bool(mt_backend_check(ctx_of(in), MT_BACKEND_CUDA) == MT_OK);
@@ -627,8 +635,8 @@ static const struct member numba_members[] = {
     VALUE("cuda", "numba.cuda", v_numba_cuda, "numba.cuda: is_available()."),
     FN("jit", "numba.jit(fn=None, **options)", 0, 1, njit_params, n_njit,
        "The same as njit: accepted, and returns the function unchanged."),
-    FN("njit", "numba.njit(fn=None, parallel=False, inline=None, fastmath=False, cache=False)",
-       0, 1, njit_params, n_njit,
+    FN("njit", "numba.njit(fn=None, parallel=False, inline=None, fastmath=False, cache=False)", 0,
+       1, njit_params, n_njit,
        "Accepted as MiniTorch's code uses it, `njit(parallel=True)(fn)`, `@njit`: returns fn "
        "unchanged, which runs as the language runs any function. Compiling it is the kernel's "
        "next step; map, zip and reduce already compile a function they are given."),
@@ -750,8 +758,8 @@ static int o_relu_back(struct dsl_interp *in, const struct dsl_args *a, struct d
 
 /* The higher-order functions return functions: a method row bound to what they were given
  * (fn, or the tuple (fn, start) for reduce). */
-static int call1(struct dsl_interp *in, struct dsl_value fn, const struct dsl_value *args,
-                 size_t n, struct dsl_value *out)
+static int call1(struct dsl_interp *in, struct dsl_value fn, const struct dsl_value *args, size_t n,
+                 struct dsl_value *out)
 {
     return dsl_call_value(in, fn, args, n, NULL, NULL, 0, out);
 }
@@ -843,12 +851,22 @@ static int o_reduce_apply(struct dsl_interp *in, const struct dsl_args *a, struc
 
 static const char *const ls_params[] = {"ls", NULL};
 static const char *const ls2_params[] = {"ls1", "ls2", NULL};
-static const struct dsl_builtin map_apply = {"map", "map(fn)(ls)", 1, 1, ls_params, o_map_apply,
-                                             "[fn(x) for x in ls]"};
-static const struct dsl_builtin zip_apply = {"zipWith", "zipWith(fn)(ls1, ls2)", 2, 2, ls2_params,
-                                             o_zip_apply, "[fn(x, y) for x, y in zip(ls1, ls2)]"};
+static const struct dsl_builtin map_apply = {"map",       "map(fn)(ls)",        1, 1, ls_params,
+                                             o_map_apply, "[fn(x) for x in ls]"};
+static const struct dsl_builtin zip_apply = {"zipWith",
+                                             "zipWith(fn)(ls1, ls2)",
+                                             2,
+                                             2,
+                                             ls2_params,
+                                             o_zip_apply,
+                                             "[fn(x, y) for x, y in zip(ls1, ls2)]"};
 static const struct dsl_builtin reduce_apply = {
-    "reduce", "reduce(fn, start)(ls)", 1, 1, ls_params, o_reduce_apply,
+    "reduce",
+    "reduce(fn, start)(ls)",
+    1,
+    1,
+    ls_params,
+    o_reduce_apply,
     "fn(x_n, ... fn(x_1, fn(x_0, start))): start for an empty list."};
 
 static int check_callable(struct dsl_interp *in, struct dsl_value fn, const char *who)
@@ -896,10 +914,7 @@ static int o_reduce(struct dsl_interp *in, const struct dsl_args *a, struct dsl_
 }
 
 /* negList, addLists, sum and prod are MiniTorch's compositions of the three above. */
-static const struct member *op_row(const char *name)
-{
-    return member_find(&mod_operators, name);
-}
+static const struct member *op_row(const char *name) { return member_find(&mod_operators, name); }
 
 static int builtin_of(const char *name, struct dsl_value *out)
 {
@@ -1078,7 +1093,9 @@ static int mt_tensor_fn(struct dsl_interp *in, const struct dsl_args *a, struct 
 static int creation(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret,
                     dsl_builtin_fn fn)
 {
-    struct dsl_args b = {.rest = &a->slot[0], .nrest = 1, .slot = {a->slot[2], a->slot[1]},
+    struct dsl_args b = {.rest = &a->slot[0],
+                         .nrest = 1,
+                         .slot = {a->slot[2], a->slot[1]},
                          .has = {a->has[2], a->has[1]}};
     if (a->slot[0].kind != DSL_LIST)
         return dsl_raise(in, "TypeError", "shape must be a tuple of ints, not %s",
@@ -1108,8 +1125,7 @@ static int ints_arg(struct dsl_interp *in, struct dsl_value v, const char *what,
         return dsl_raise(in, "TypeError", "%s must be a tuple or list of ints, not %s", what,
                          dsl_type_name(v));
     if (v.as.l->len > 64)
-        return dsl_raise(in, "IndexingError", "%s has %zu dims; MAX_DIMS is 32", what,
-                         v.as.l->len);
+        return dsl_raise(in, "IndexingError", "%s has %zu dims; MAX_DIMS is 32", what, v.as.l->len);
     for (size_t i = 0; i < v.as.l->len; i++) {
         if (!dsl_is_intlike(v.as.l->items[i]))
             return dsl_raise(in, "TypeError", "%s[%zu] must be an int, not %s", what, i,
@@ -1134,8 +1150,7 @@ static int tuple_of(struct dsl_interp *in, const int64_t *xs, size_t n, struct d
 static int store_index(struct dsl_interp *in, struct dsl_value out, size_t i, int64_t v)
 {
     if (out.kind != DSL_LIST || out.as.l->style == DSL_LIST_TUPLE)
-        return dsl_raise(in, "TypeError", "out_index must be a list, not %s",
-                         dsl_type_name(out));
+        return dsl_raise(in, "TypeError", "out_index must be a list, not %s", dsl_type_name(out));
     if (i >= out.as.l->len)
         return dsl_raise(in, "IndexError", "out_index has %zu items; index %zu is out of range",
                          out.as.l->len, i);
@@ -1165,8 +1180,7 @@ static int td_to_index(struct dsl_interp *in, const struct dsl_args *a, struct d
     if (int_arg(in, a->slot[0], &ord) != 0 || ints_arg(in, a->slot[1], "shape", shape, &n) != 0)
         return -1;
     for (size_t k = n; k-- > 0;) {
-        if (shape[k] <= 0)
-            return dsl_raise(in, "ZeroDivisionError", "integer modulo by zero");
+        if (shape[k] <= 0) return dsl_raise(in, "ZeroDivisionError", "integer modulo by zero");
         /* Python's % and // (floor), for a negative ordinal too */
         int64_t q = ord / shape[k], r = ord % shape[k];
         if (r < 0) r += shape[k], q--;
@@ -1410,11 +1424,10 @@ static int make_graph(struct dsl_interp *in, const struct dsl_args *a, enum mt_d
     return vs ? dsl_raise_status(in, vs) : 0;
 }
 
-#define DATASET(fname, kind)                                                                   \
-    static int ds_##fname(struct dsl_interp *in, const struct dsl_args *a,                     \
-                          struct dsl_value *ret)                                               \
-    {                                                                                          \
-        return make_graph(in, a, kind, ret);                                                   \
+#define DATASET(fname, kind)                                                                       \
+    static int ds_##fname(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)  \
+    {                                                                                              \
+        return make_graph(in, a, kind, ret);                                                       \
     }
 DATASET(simple, MT_DATASET_SIMPLE)
 DATASET(diag, MT_DATASET_DIAG)
@@ -1431,8 +1444,7 @@ static const struct {
 } dataset_rows[] = {
     {"Simple", {"simple", "simple(N)", 1, 1, n_params, ds_simple, "label 1 iff x1 < 0.5"}},
     {"Diag", {"diag", "diag(N)", 1, 1, n_params, ds_diag, "label 1 iff x1 + x2 < 0.5"}},
-    {"Split",
-     {"split", "split(N)", 1, 1, n_params, ds_split, "label 1 iff x1 < 0.2 or x1 > 0.8"}},
+    {"Split", {"split", "split(N)", 1, 1, n_params, ds_split, "label 1 iff x1 < 0.2 or x1 > 0.8"}},
     {"Xor",
      {"xor", "xor(N)", 1, 1, n_params, ds_xor,
       "label 1 iff (x1 < 0.5 and x2 > 0.5) or (x1 > 0.5 and x2 < 0.5)"}},
@@ -1510,8 +1522,8 @@ static const char *const tensor_params[] = {"ls", "backend", "requires_grad", NU
 static const char *const shape_params[] = {"shape", "backend", "requires_grad", NULL};
 static const char *const index_to_position_params[] = {"index", "strides", NULL};
 static const char *const to_index_params[] = {"ordinal", "shape", "out_index", NULL};
-static const char *const broadcast_index_params[] = {"big_index", "big_shape", "shape",
-                                                     "out_index", NULL};
+static const char *const broadcast_index_params[] = {"big_index", "big_shape", "shape", "out_index",
+                                                     NULL};
 static const char *const shape_broadcast_params[] = {"shape1", "shape2", NULL};
 static const char *const strides_params[] = {"shape", NULL};
 static const char *const central_params[] = {"arg", "epsilon", NULL};
@@ -1527,12 +1539,12 @@ static const struct member minitorch_members[] = {
           "MiniTorch's limit on a tensor's dims, 32 (the kernel's own tensors have at most 8)."),
     VALUE("SimpleBackend", "minitorch.SimpleBackend", v_simple,
           "The kernel's simple backend (plain loops) under MiniTorch's name."),
-    FN("broadcast_index", "minitorch.broadcast_index(big_index, big_shape, shape, out_index)", 4,
-       4, broadcast_index_params, td_broadcast_index,
+    FN("broadcast_index", "minitorch.broadcast_index(big_index, big_shape, shape, out_index)", 4, 4,
+       broadcast_index_params, td_broadcast_index,
        "Writes into the list out_index the index into `shape` that big_index (an index into "
        "big_shape) broadcasts from: the aligned dims, 0 where shape's dim is 1. Returns None."),
-    FN("central_difference", "minitorch.central_difference(f, *vals, arg=0, epsilon=1e-6)", 1,
-       -1, central_params, td_central_difference,
+    FN("central_difference", "minitorch.central_difference(f, *vals, arg=0, epsilon=1e-6)", 1, -1,
+       central_params, td_central_difference,
        "(f(..., x + epsilon, ...) - f(..., x - epsilon, ...)) / (2 * epsilon) for x the value "
        "number `arg`: MiniTorch's numerical derivative."),
     VALUE("datasets", "minitorch.datasets", v_datasets,
@@ -1551,8 +1563,8 @@ static const struct member minitorch_members[] = {
        mt_rand_fn,
        "A tensor of the shape (a tuple) of uniform [0, 1) numbers from the session's "
        "generator, one draw per element in order, as MiniTorch's rand."),
-    FN("shape_broadcast", "minitorch.shape_broadcast(shape1, shape2)", 2, 2,
-       shape_broadcast_params, td_shape_broadcast,
+    FN("shape_broadcast", "minitorch.shape_broadcast(shape1, shape2)", 2, 2, shape_broadcast_params,
+       td_shape_broadcast,
        "The shape two shapes broadcast to, as a tuple; IndexingError when they cannot."),
     FN("strides_from_shape", "minitorch.strides_from_shape(shape)", 1, 1, strides_params,
        td_strides_from_shape, "The contiguous (row-major) strides of a shape, as a tuple."),
