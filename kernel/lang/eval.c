@@ -189,8 +189,8 @@ static int eval_name(struct dsl_interp *in, const struct dsl_node *n, struct dsl
     for (size_t i = 0; !hint && dsl_module_name(i); i++)
         if (strcmp(dsl_module_name(i), n->name) == 0) /* `math.pi` before `import math` */
             return dsl_raise_at(in, n->pos, "NameError",
-                                "name '%s' is not defined, did you forget to import '%s'?",
-                                n->name, n->name);
+                                "name '%s' is not defined, did you forget to import '%s'?", n->name,
+                                n->name);
     if (!hint) hint = dsl_suggest_name(in->session, n->name);
     if (hint)
         return dsl_raise_at(in, n->pos, "NameError", "name '%s' is not defined, did you mean '%s'?",

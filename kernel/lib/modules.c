@@ -1611,6 +1611,13 @@ static const struct dsl_object_class *module_attr_class(const struct dsl_object_
     return NULL;
 }
 
+const struct dsl_object_class *dsl_module_class(const char *name)
+{
+    for (size_t i = 0; i < NMODULES; i++)
+        if (strcmp(all_modules[i]->name, name) == 0) return &all_modules[i]->cls;
+    return NULL;
+}
+
 const char *dsl_module_name(size_t i) { return i < NMODULES ? all_modules[i]->name : NULL; }
 
 int dsl_module_import(struct dsl_interp *in, const char *name, struct dsl_value *out)

@@ -453,6 +453,35 @@ static void test_complete_modules(void)
     t = b ? json_string_value(json_object_get(b, "text/plain")) : "";
     CHECK(t && strncmp(t, "operators.lt(x, y)", 18) == 0);
     json_decref(b);
+    /* the modules after `import` and `from`, the members after `from M import` */
+    m = dsl_complete(s, "import mi", 9, &start, &end);
+    CHECK_INT(json_array_size(m), 1);
+    CHECK_STR(json_string_value(json_array_get(m, 0)), "minitorch");
+    json_decref(m);
+    m = dsl_complete(s, "import math, minitorch.op", 25, &start, &end);
+    CHECK_INT(json_array_size(m), 1);
+    CHECK_STR(json_string_value(json_array_get(m, 0)), "operators");
+    CHECK_INT(start, 23);
+    json_decref(m);
+    m = dsl_complete(s, "from numba import nj", 20, &start, &end);
+    CHECK_INT(json_array_size(m), 1);
+    CHECK_STR(json_string_value(json_array_get(m, 0)), "njit");
+    json_decref(m);
+    m = dsl_complete(s, "  from minitorch import (tensor, ze", 35, &start, &end);
+    CHECK_INT(json_array_size(m), 1);
+    CHECK_STR(json_string_value(json_array_get(m, 0)), "zeros");
+    json_decref(m);
+    m = dsl_complete(s, "from ra", 7, &start, &end);
+    CHECK_INT(json_array_size(m), 1);
+    CHECK_STR(json_string_value(json_array_get(m, 0)), "random");
+    json_decref(m);
+    m = dsl_complete(s, "from nope import x", 18, &start, &end);
+    CHECK_INT(json_array_size(m), 0);
+    json_decref(m);
+    b = dsl_inspect(s, "import random", 10, 0);
+    t = b ? json_string_value(json_object_get(b, "text/plain")) : "";
+    CHECK(t && strncmp(t, "module: Python's random", 23) == 0);
+    json_decref(b);
     dsl_session_free(s);
 }
 
