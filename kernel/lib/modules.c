@@ -604,16 +604,9 @@ static int n_njit(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
     return 0;
 }
 
-static int n_cuda_available(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
-{
-    (void)a;
-    *ret = dsl_bool(mt_backend_check(ctx_of(in), MT_BACKEND_CUDA) == MT_OK);
-    return 0;
-}
-
 static const struct member numba_cuda_members[] = {
-    FN("is_available", "numba.cuda.is_available()", 0, 0, NULL, n_cuda_available,
-       "Whether the kernel's cuda backend can run here (a GPU and its library)."),
+    ALIAS("is_available", "numba.cuda.is_available()", "cuda_available",
+          "Whether the kernel's cuda backend can run here: the kernel's cuda_available()."),
     FN("jit", "numba.cuda.jit(fn=None, device=False, **options)", 0, 1, njit_params, n_njit,
        "Accepted as a decorator, cuda.jit(device=True)(fn): returns fn unchanged (the kernel "
        "does not compile it for the GPU yet)."),
