@@ -392,7 +392,9 @@ static bool equal_at(struct dsl_value a, struct dsl_value b, int level, bool *to
     case DSL_BUILTIN: return a.as.fn == b.as.fn;
     case DSL_TENSOR: return a.as.t == b.as.t;
     case DSL_FUNCTION: return a.as.fn_user == b.as.fn_user;
-    case DSL_OBJECT: return a.as.obj == b.as.obj;
+    case DSL_OBJECT: /* an object owns its state, except a module's static table: one module */
+        return a.as.obj == b.as.obj ||
+               (a.as.obj->cls == b.as.obj->cls && a.as.obj->state == b.as.obj->state);
     case DSL_METHOD:
         /* bound to the same object: identity, as Python's `is` on self */
         if (a.as.m->fn != b.as.m->fn || a.as.m->self.kind != b.as.m->self.kind) return false;

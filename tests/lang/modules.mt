@@ -70,3 +70,7 @@ print(mt.datasets)
 from numba import cuda
 # expect: 6 8
 print(cuda.jit(device=True)(twice)(3), cuda.jit(twice)(4))
+import math as m1
+from minitorch import FastTensorBackend
+# expect: True True False
+print(m1 == math, FastTensorBackend == minitorch.FastTensorBackend, mt.SimpleBackend == mt.FastTensorBackend)
