@@ -490,8 +490,14 @@ static int eval_call(struct dsl_interp *in, const struct dsl_node *n, struct dsl
     bool callable_obj = callee.kind == DSL_OBJECT && callee.as.obj->cls->call;
     if (callee.kind != DSL_BUILTIN && callee.kind != DSL_METHOD && callee.kind != DSL_FUNCTION &&
         !callable_obj) {
-        int r = dsl_raise_at(in, n->pos, "TypeError", "'%s' object is not callable",
-                             dsl_type_name(callee));
+        /* `t.requires_grad()`, MiniTorch's method, is a property here: say so */
+        int r = n->a->kind == DSL_N_ATTR
+                    ? dsl_raise_at(in, n->pos, "TypeError",
+                                   "'%s' object is not callable (.%s is a value, not a method: "
+                                   "drop the parentheses)",
+                                   dsl_type_name(callee), n->a->name)
+                    : dsl_raise_at(in, n->pos, "TypeError", "'%s' object is not callable",
+                                   dsl_type_name(callee));
         dsl_value_release(callee);
         return r;
     }
