@@ -1482,21 +1482,45 @@ static int datasets_getitem(struct dsl_interp *in, struct dsl_value self, struct
     return r;
 }
 
+/* datasets.keys(): the names, as a list (MiniTorch's app lists them so) */
+static int datasets_keys(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    (void)a;
+    struct dsl_list *l = dsl_list_new(NDATASETS);
+    if (!l) return dsl_raise_status(in, DSL_V_NOMEM);
+    *ret = (struct dsl_value){.kind = DSL_LIST, .as.l = l};
+    for (size_t i = 0; i < NDATASETS; i++) {
+        struct dsl_value k;
+        int st = dsl_str_value(dataset_rows[i].key, strlen(dataset_rows[i].key), &k);
+        if (st == 0) st = dsl_list_push(l, k);
+        if (st != 0) {
+            dsl_value_release(*ret);
+            *ret = dsl_none();
+            return dsl_raise_status(in, st);
+        }
+    }
+    return 0;
+}
+
+static const struct dsl_builtin datasets_keys_row = {
+    "keys", "datasets.keys()", 0, 0, NULL, datasets_keys,
+    "The names of the six datasets, as a list: Simple, Diag, Split, Xor, Circle, Spiral."};
+
 static int datasets_getattr(struct dsl_interp *in, struct dsl_value self, const char *name,
                             struct dsl_value *out)
 {
-    (void)self, (void)out;
+    if (strcmp(name, "keys") == 0) return bound(in, &datasets_keys_row, self, out);
     return dsl_raise(in, "AttributeError", "'dict' object has no attribute '%s'", name);
 }
 
-static const char *const no_attrs[] = {NULL};
+static const char *const datasets_attrs[] = {"keys", NULL};
 
 static const struct dsl_object_class datasets_class = {
     .name = "dict",
     .doc = "minitorch.datasets: MiniTorch's dict of dataset functions, "
            "minitorch.datasets[\"Xor\"](N) giving a Graph (N, X, y) drawn from the session's "
            "generator. The kernel's own dataset(name, n) gives the same points as tensors.",
-    .attrs = no_attrs,
+    .attrs = datasets_attrs,
     .free = module_free,
     .repr = datasets_repr,
     .getattr = datasets_getattr,

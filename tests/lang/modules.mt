@@ -74,3 +74,5 @@ import math as m1
 from minitorch import FastTensorBackend
 # expect: True True False
 print(m1 == math, FastTensorBackend == minitorch.FastTensorBackend, mt.SimpleBackend == mt.FastTensorBackend)
+# expect: ['Simple', 'Diag', 'Split', 'Xor', 'Circle', 'Spiral']
+print(minitorch.datasets.keys())
