@@ -1117,7 +1117,7 @@ static int ints_arg(struct dsl_interp *in, struct dsl_value v, const char *what,
     if (v.kind != DSL_LIST)
         return dsl_raise(in, "TypeError", "%s must be a tuple or list of ints, not %s", what,
                          dsl_type_name(v));
-    if (v.as.l->len > 64)
+    if (v.as.l->len > 32) /* MAX_DIMS */
         return dsl_raise(in, "IndexingError", "%s has %zu dims; MAX_DIMS is 32", what, v.as.l->len);
     for (size_t i = 0; i < v.as.l->len; i++) {
         if (!dsl_is_intlike(v.as.l->items[i]))
