@@ -305,8 +305,8 @@ static uint64_t rng_bits(struct mt_ctx *ctx, int k)
 
 uint64_t mt_random_below(struct mt_ctx *ctx, uint64_t n)
 {
-    if (n <= 1) return 0;
-    int k = 64 - __builtin_clzll(n); /* n.bit_length() */
+    if (n == 0) return 0;
+    int k = 64 - __builtin_clzll(n); /* n.bit_length(): CPython draws one bit even for n = 1 */
     uint64_t r = rng_bits(ctx, k);
     while (r >= n) r = rng_bits(ctx, k);
     return r;

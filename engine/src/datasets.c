@@ -45,17 +45,57 @@ static bool label(enum mt_dataset d, double x1, double x2)
     }
 }
 
-enum mt_status mt_dataset_make(struct mt_ctx *ctx, enum mt_backend b, enum mt_dataset d, int64_t n,
-                               struct mt_tensor **X, struct mt_tensor **y)
+static enum mt_status check_size(struct mt_ctx *ctx, enum mt_dataset d, int64_t n)
 {
-    *X = *y = NULL;
     if ((unsigned)d >= MT_DATASET_COUNT)
         return mt_fail(ctx, MT_ERR_INVALID, "dataset %d is not one of the six", (int)d);
     int64_t least = d == MT_DATASET_SPIRAL ? 2 : 1;
     if (n < least || n > MAX_POINTS)
         return mt_fail(ctx, MT_ERR_INVALID, "a %s dataset has %lld to %d points, not %lld",
                        names[d], (long long)least, MAX_POINTS, (long long)n);
-    int64_t m = d == MT_DATASET_SPIRAL ? 2 * (n / 2) : n;
+    return MT_OK;
+}
+
+/* Point k of a set of m (spiral: arms of h = m / 2): its coordinates and label, drawing from
+ * ctx's generator for the random sets (points are drawn in order, k = 0, 1, ...). */
+static void point(struct mt_ctx *ctx, enum mt_dataset d, int64_t k, int64_t h, double *x1,
+                  double *x2, int *lab)
+{
+    if (d != MT_DATASET_SPIRAL) {
+        *x1 = mt_random(ctx);
+        *x2 = mt_random(ctx);
+        *lab = label(d, *x1, *x2);
+        return;
+    }
+    /* arm 0 at (x(t), y(t)), arm 1 at (y(-t), x(-t)), both shifted by 0.5 */
+    *lab = k >= h;
+    double t = 10.0 * ((double)(k - (*lab ? h : 0) + 5) / (double)h);
+    *x1 = *lab ? -t * sin(-t) / 20.0 + 0.5 : t * cos(t) / 20.0 + 0.5;
+    *x2 = *lab ? -t * cos(-t) / 20.0 + 0.5 : t * sin(t) / 20.0 + 0.5;
+}
+
+static int64_t points_of(enum mt_dataset d, int64_t n)
+{
+    return d == MT_DATASET_SPIRAL ? 2 * (n / 2) : n;
+}
+
+enum mt_status mt_dataset_draw(struct mt_ctx *ctx, enum mt_dataset d, int64_t n, double *xs,
+                               int *ys)
+{
+    enum mt_status st = check_size(ctx, d, n);
+    if (st != MT_OK) return st;
+    for (int64_t k = 0, m = points_of(d, n); k < m; k++)
+        point(ctx, d, k, n / 2, &xs[2 * k], &xs[2 * k + 1], &ys[k]);
+    return MT_OK;
+}
+
+enum mt_status mt_dataset_make(struct mt_ctx *ctx, enum mt_backend b, enum mt_dataset d, int64_t n,
+                               struct mt_tensor **X, struct mt_tensor **y)
+{
+    *X = *y = NULL;
+    enum mt_status st = check_size(ctx, d, n);
+    if (st != MT_OK) return st;
+    int64_t m = points_of(d, n);
     float *xs = malloc((size_t)m * 2 * sizeof *xs), *ys = malloc((size_t)m * sizeof *ys);
     if (!xs || !ys) {
         free(xs);
@@ -63,28 +103,16 @@ enum mt_status mt_dataset_make(struct mt_ctx *ctx, enum mt_backend b, enum mt_da
         return mt_fail(ctx, MT_ERR_NOMEM, "out of memory for a dataset of %lld points",
                        (long long)m);
     }
-    if (d == MT_DATASET_SPIRAL) {
-        int64_t h = n / 2;
-        for (int64_t k = 0; k < h; k++) {
-            double t = 10.0 * ((double)(k + 5) / (double)h);
-            /* arm 0 at (x(t), y(t)), arm 1 at (y(-t), x(-t)), both shifted by 0.5 */
-            xs[2 * k] = (float)(t * cos(t) / 20.0 + 0.5);
-            xs[2 * k + 1] = (float)(t * sin(t) / 20.0 + 0.5);
-            xs[2 * (h + k)] = (float)(-t * sin(-t) / 20.0 + 0.5);
-            xs[2 * (h + k) + 1] = (float)(-t * cos(-t) / 20.0 + 0.5);
-            ys[k] = 0.0f;
-            ys[h + k] = 1.0f;
-        }
-    } else {
-        for (int64_t k = 0; k < m; k++) {
-            double x1 = mt_random(ctx), x2 = mt_random(ctx);
-            xs[2 * k] = (float)x1;
-            xs[2 * k + 1] = (float)x2;
-            ys[k] = label(d, x1, x2) ? 1.0f : 0.0f;
-        }
+    for (int64_t k = 0; k < m; k++) {
+        double x1, x2;
+        int lab;
+        point(ctx, d, k, n / 2, &x1, &x2, &lab);
+        xs[2 * k] = (float)x1;
+        xs[2 * k + 1] = (float)x2;
+        ys[k] = lab ? 1.0f : 0.0f;
     }
     int64_t xshape[2] = {m, 2};
-    enum mt_status st = mt_from_data(ctx, b, 2, xshape, xs, X);
+    st = mt_from_data(ctx, b, 2, xshape, xs, X);
     if (st == MT_OK) st = mt_from_data(ctx, b, 1, &m, ys, y);
     free(xs);
     free(ys);

@@ -76,6 +76,10 @@ enum dsl_node_kind {
     DSL_N_RAISE,    /* a: the exception, NULL for a bare raise; b: the `from` cause or NULL */
     DSL_N_DEL,      /* a: the target: a name, an item, an attribute, or a tuple or list of
                      * targets (`del a, b`), deleted left to right */
+    DSL_N_IMPORT,   /* `import m.n as x, ...` (flag false): kwnames the dotted module names;
+                     * `from m import a as x, ...` (flag true): name the module, kwnames the
+                     * members. kwvals: a NAME node each, at the imported name, naming the
+                     * variable bound (flag: given by `as`) */
     DSL_N_COUNT
 };
 

@@ -130,6 +130,7 @@ enum name_context {
     CTX_MAGIC_ARG, /* the first argument of a magic: `%backend fa` */
     CTX_TEXT,      /* inside a string literal or a comment */
     CTX_DICT,      /* after '.' of a dict: its methods */
+    CTX_IMPORT,    /* a module's name after `import` or `from` (after its dotted prefix) */
 };
 
 /* What surrounds byte `cursor`: whether it lies inside a string literal or a comment, and
@@ -206,6 +207,49 @@ static const struct dsl_magic *magic_arg_of(const char *code, size_t b)
     return dsl_magic_find(name);
 }
 
+static bool blank_char(char c) { return c == ' ' || c == '\t'; }
+
+/* Whether the name starting at byte b is a module's name being imported (`import mi`, `import
+ * minitorch.op`, `from mi`, `import math, ra`): its line so far is `import`/`from` and dotted
+ * names. *dotted_from gets where the dotted name holding b starts. For `from M import x, y`
+ * (*from_module = M, malloc'd) the name is a member of M instead. */
+static bool import_context(const char *code, size_t b, size_t *dotted_from, char **from_module)
+{
+    *from_module = NULL;
+    size_t ls = b;
+    while (ls > 0 && code[ls - 1] != '\n') ls--;
+    size_t i = ls;
+    while (blank_char(code[i])) i++;
+    bool is_import = strncmp(code + i, "import", 6) == 0 && blank_char(code[i + 6]);
+    bool is_from = strncmp(code + i, "from", 4) == 0 && blank_char(code[i + 4]);
+    if (!is_import && !is_from) return false;
+    i += is_import ? 6 : 4;
+    while (blank_char(code[i])) i++;
+    size_t name_at = i;
+    while (i < b && (ident_char(code[i]) || code[i] == '.')) i++;
+    if (i == b) { /* still in the first dotted name */
+        *dotted_from = name_at;
+        return true;
+    }
+    if (is_from) { /* `from M import a, b` */
+        size_t name_end = i;
+        while (blank_char(code[i])) i++;
+        if (strncmp(code + i, "import", 6) != 0 || !blank_char(code[i + 6])) return false;
+        for (size_t k = i + 6; k < b; k++)
+            if (!ident_char(code[k]) && !blank_char(code[k]) && code[k] != ',' && code[k] != '(')
+                return false;
+        *from_module = strndup(code + name_at, name_end - name_at);
+        return *from_module != NULL;
+    }
+    for (size_t k = i; k < b; k++) /* `import a, b as c, d` */
+        if (!ident_char(code[k]) && !blank_char(code[k]) && code[k] != ',' && code[k] != '.')
+            return false;
+    size_t k = b;
+    while (k > name_at && (ident_char(code[k - 1]) || code[k - 1] == '.')) k--;
+    *dotted_from = k;
+    return true;
+}
+
 /* The context of a name starting at byte b of code: after `x.` it looks at x (a tensor, a
  * list or an object has attributes, other kinds none; an unknown name or a call result is
  * taken for a tensor). For CTX_OBJECT, *cls (when cls is not NULL) gets the object's class; for
@@ -214,6 +258,16 @@ static enum name_context context_of(struct dsl_session *s, const char *code, siz
                                     const struct dsl_object_class **cls, struct dsl_value *obj)
 {
     if (in_text(code, strlen(code), b)) return CTX_TEXT;
+    size_t dotted = 0;
+    char *from = NULL;
+    if (import_context(code, b, &dotted, &from)) {
+        if (!from) return CTX_IMPORT;
+        const struct dsl_object_class *c = dsl_module_class(from);
+        free(from);
+        if (!c) return CTX_NO_ATTR;
+        if (cls) *cls = c;
+        return CTX_OBJECT;
+    }
     if (magic_arg_of(code, b)) return CTX_MAGIC_ARG;
     if (b > 0 && code[b - 1] == '%') {
         size_t k = b - 1;
@@ -226,6 +280,18 @@ static enum name_context context_of(struct dsl_session *s, const char *code, siz
     if (rb == re) /* `f(x).`, `xs[0].` */
         return re > 0 && (code[re - 1] == ')' || code[re - 1] == ']') ? CTX_TENSOR : CTX_NO_ATTR;
     if (code[rb] >= '0' && code[rb] <= '9') return CTX_NO_ATTR; /* `1.` is a float */
+    if (rb > 0 && code[rb - 1] == '.') { /* `minitorch.operators.`: through the classes */
+        const struct dsl_object_class *owner = NULL;
+        enum name_context up = context_of(s, code, rb, &owner, NULL);
+        if (up != CTX_OBJECT) return up == CTX_TEXT ? CTX_TEXT : CTX_TENSOR;
+        char *attr = strndup(code + rb, re - rb);
+        const struct dsl_object_class *c =
+            attr && owner->attr_class ? owner->attr_class(owner, attr) : NULL;
+        free(attr);
+        if (!c) return CTX_TENSOR;
+        if (cls) *cls = c;
+        return CTX_OBJECT;
+    }
     char *name = strndup(code + rb, re - rb);
     if (!name) return CTX_NO_ATTR;
     struct dsl_value *v = s ? dsl_session_lookup(s, name) : NULL;
@@ -406,12 +472,26 @@ json_t *dsl_complete(struct dsl_session *s, const char *code, size_t cursor, siz
     } else if (where == CTX_DICT) {
         for (size_t i = 0; i < dsl_dict_method_count; i++) CONSIDER(dsl_dict_methods[i].name);
     } else if (where == CTX_OBJECT) {
-        for (size_t i = 0; cls->attrs[i]; i++) CONSIDER(cls->attrs[i]);
+        for (size_t i = 0; cls->attrs && cls->attrs[i]; i++) CONSIDER(cls->attrs[i]);
+        for (size_t i = 0; !cls->attrs && cls->attr_name && cls->attr_name(cls, i); i++)
+            CONSIDER(cls->attr_name(cls, i));
     } else if (where == CTX_INSTANCE) {
         size_t na = dsl_attr_names(obj, names + n, cap - n), kept = n;
         for (size_t i = 0; i < na; i++) CONSIDER(names[kept + i]);
     } else if (where == CTX_EXCEPTION) {
         CONSIDER("args");
+    } else if (where == CTX_IMPORT) {
+        /* the modules whose dotted names continue what is typed before b: after
+         * `minitorch.`, the part after that prefix */
+        size_t dotted = 0;
+        char *from = NULL;
+        import_context(code, b, &dotted, &from);
+        free(from);
+        for (size_t i = 0; dsl_module_name(i); i++) {
+            const char *m = dsl_module_name(i);
+            if (strncmp(m, code + dotted, b - dotted) == 0 && !strchr(m + (b - dotted), '.'))
+                CONSIDER(m + (b - dotted));
+        }
     } else if (where == CTX_MAGIC) {
         for (size_t i = 0; i < dsl_magic_count; i++) CONSIDER(dsl_magics[i].name);
     } else if (where == CTX_MAGIC_ARG) {
@@ -490,16 +570,29 @@ static void function_source(struct render_buf *b, const struct dsl_function *f)
 static bool describe(struct dsl_session *s, const char *code, const char *name, size_t at,
                      int detail_level, struct render_buf *b)
 {
+    const struct dsl_object_class *cls = NULL;
     struct dsl_value obj = dsl_none();
-    enum name_context where = context_of(s, code, at, NULL, &obj);
-    if (where == CTX_OBJECT || where == CTX_EXCEPTION)
-        return false; /* an object's attributes: help(obj) lists them */
+    enum name_context where = context_of(s, code, at, &cls, &obj);
+    if (where == CTX_OBJECT) /* a module's members; other objects' attributes: help(obj) */
+        return cls->attr_help && cls->attr_help(cls, name, b);
+    if (where == CTX_EXCEPTION) return false;
     if (where == CTX_INSTANCE) return dsl_attr_help(b, obj, name);
     if (where == CTX_TENSOR || where == CTX_LIST || where == CTX_TUPLE || where == CTX_NO_ATTR ||
         where == CTX_DICT) {
         const struct dsl_builtin *attr = attr_find(where, name);
         if (attr) dsl_builtin_help(b, attr);
         return attr != NULL;
+    }
+    if (where == CTX_IMPORT) { /* a module's name: its doc */
+        size_t dotted = 0;
+        char *from = NULL;
+        import_context(code, at, &dotted, &from);
+        free(from);
+        char *full = strndup(code + dotted, at - dotted + strlen(name));
+        const struct dsl_object_class *c = full ? dsl_module_class(full) : NULL;
+        free(full);
+        if (c) render_buf_puts(b, c->doc);
+        return c != NULL;
     }
     if (where == CTX_MAGIC) {
         const struct dsl_magic *m = dsl_magic_find(name);

@@ -313,12 +313,21 @@ static int eval_name(struct dsl_interp *in, const struct dsl_node *n, struct dsl
         *out = dsl_exc_type_value(exc);
         return 0;
     }
+    if (strcmp(n->name, "__name__") == 0) { /* every cell runs as Python's main script */
+        int st = dsl_str_value("__main__", 8, out);
+        return st ? dsl_raise_status(in, st) : 0;
+    }
     const char *hint = NULL;
     size_t best = 3; /* a local within edit distance 2 first, as it is the nearer scope */
     for (size_t i = 0; in->frame && i < in->frame->fn->nlocals; i++) {
         size_t d = dsl_edit_distance(n->name, in->frame->fn->locals[i]);
         if (d < best) best = d, hint = in->frame->fn->locals[i];
     }
+    for (size_t i = 0; !hint && dsl_module_name(i); i++)
+        if (strcmp(dsl_module_name(i), n->name) == 0) /* `math.pi` before `import math` */
+            return dsl_raise_at(in, n->pos, "NameError",
+                                "name '%s' is not defined, did you forget to import '%s'?", n->name,
+                                n->name);
     if (!hint) hint = dsl_suggest_name(in->session, n->name);
     if (hint)
         return dsl_raise_at(in, n->pos, "NameError", "name '%s' is not defined, did you mean '%s'?",
@@ -705,6 +714,22 @@ int dsl_call(struct dsl_interp *in, struct dsl_value callee, const struct dsl_va
     return dsl_raise(in, "TypeError", "'%s' object is not callable", dsl_type_name(callee));
 }
 
+/* Whether dsl_call can call v. */
+static bool callable(struct dsl_value v)
+{
+    struct dsl_value fn;
+    switch (v.kind) {
+    case DSL_FUNCTION:
+    case DSL_BUILTIN:
+    case DSL_METHOD:
+    case DSL_CLASS:
+    case DSL_EXC_TYPE: return true;
+    case DSL_INSTANCE: return dsl_instance_method(v, "__call__", &fn);
+    case DSL_OBJECT: return v.as.obj->cls->call != NULL;
+    default: return false;
+    }
+}
+
 static int eval_call(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
 {
     struct dsl_value callee, self = dsl_none();
@@ -720,6 +745,14 @@ static int eval_call(struct dsl_interp *in, const struct dsl_node *n, struct dsl
             int r = dsl_getattr(in, obj, n->a->name, &callee);
             dsl_value_release(obj);
             if (r != 0) return dsl_error_locate(in, n->a->pos), -1;
+            if (!callable(callee)) { /* `t.requires_grad()`, MiniTorch's method, is a value here */
+                r = dsl_raise_at(in, n->pos, "TypeError",
+                                 "'%s' object is not callable (.%s is a value, not a method: "
+                                 "drop the parentheses)",
+                                 dsl_type_name(callee), n->a->name);
+                dsl_value_release(callee);
+                return r;
+            }
         }
     } else if (dsl_eval(in, n->a, &callee) != 0) {
         return -1;
@@ -835,6 +868,14 @@ static int eval_subscripts(struct dsl_interp *in, const struct dsl_node *n, stru
         *nsubs = 1;
         return 0;
     }
+    if (v.kind == DSL_OBJECT && v.as.obj->cls->getitem) { /* a dict-like object: one key */
+        if (n->nkids != 1)
+            return dsl_raise(in, "TypeError", "'%s' takes one key, not %zu", dsl_type_name(v),
+                             n->nkids);
+        if (dsl_eval(in, n->kids[0], &subs[0]) != 0) return -1;
+        *nsubs = 1;
+        return 0;
+    }
     const char *what = seq_what(v);
     if (!what)
         return dsl_raise(in, "TypeError", "'%s' object is not subscriptable", dsl_type_name(v));
@@ -873,6 +914,7 @@ static int get_item(struct dsl_interp *in, const struct dsl_node *n, struct dsl_
         *out = dsl_value_retain(*slot);
         return 0;
     }
+    if (v.kind == DSL_OBJECT) return v.as.obj->cls->getitem(in, v, subs[0], out);
     const char *what = seq_what(v);
     struct dsl_value ix = subs[0];
     int64_t i = 0;
@@ -1229,6 +1271,9 @@ static int store_into(struct dsl_interp *in, const struct dsl_node *target, stru
         r = dsl_slice_set(in, obj, subs, v);
     else if (target->kind == DSL_N_INDEX && obj.kind == DSL_DICT)
         r = dsl_dict_store(in, obj.as.d, subs[0], v);
+    else if (target->kind == DSL_N_INDEX && obj.kind != DSL_LIST)
+        r = dsl_raise(in, "TypeError", "'%s' object does not support item assignment",
+                      dsl_type_name(obj));
     else if (target->kind == DSL_N_INDEX)
         r = dsl_list_setitem(in, obj, subs[0], v);
     else
@@ -1641,6 +1686,9 @@ static void collect_locals(struct scope_scan *sc, const struct dsl_node *n)
         break;
     case DSL_N_DEF:
     case DSL_N_CLASS: add_local(sc, n->name); break;
+    case DSL_N_IMPORT: /* an import inside a function binds locals, as an assignment does */
+        for (size_t i = 0; i < n->nkw; i++) add_local(sc, n->kwvals[i]->name);
+        break;
     case DSL_N_FOR:
         if (n->name)
             add_local(sc, n->name);
@@ -2062,6 +2110,33 @@ static int exec_del(struct dsl_interp *in, const struct dsl_node *n)
     return del_target(in, n->a);
 }
 
+/* `import m as x` and `from m import a as x`: the library knows the modules (library.h); each
+ * name is bound as an assignment binds it, so an import inside a function makes a local. */
+static int exec_import(struct dsl_interp *in, const struct dsl_node *n)
+{
+    struct dsl_value from = dsl_none();
+    if (n->flag && dsl_module_import(in, n->name, &from) != 0)
+        return dsl_error_locate(in, n->pos), X_ERR;
+    int r = X_OK;
+    for (size_t i = 0; i < n->nkw && r == X_OK; i++) {
+        const struct dsl_node *var = n->kwvals[i];
+        struct dsl_value v;
+        int got = n->flag ? dsl_module_from(in, from, n->kwnames[i], &v)
+                          : dsl_module_import(in, n->kwnames[i], &v);
+        if (got == 0 && !n->flag && !var->flag && strchr(n->kwnames[i], '.')) {
+            /* `import a.b` binds a, the package, once a.b is known to exist */
+            dsl_value_release(v);
+            got = dsl_module_import(in, var->name, &v);
+        }
+        if (got != 0)
+            r = X_ERR, dsl_error_locate(in, var->pos);
+        else if (bind_var(in, var->name, v) != 0)
+            r = X_ERR, dsl_raise_status(in, DSL_V_NOMEM);
+    }
+    dsl_value_release(from);
+    return r;
+}
+
 static const exec_fn exec_table[DSL_N_COUNT] = {
     [DSL_N_BLOCK] = exec_block,   [DSL_N_EXPR] = exec_expr,     [DSL_N_ASSIGN] = exec_assign,
     [DSL_N_AUG] = exec_aug,       [DSL_N_IF] = exec_if,         [DSL_N_WHILE] = exec_while,
@@ -2069,7 +2144,7 @@ static const exec_fn exec_table[DSL_N_COUNT] = {
     [DSL_N_PASS] = exec_pass,     [DSL_N_MAGIC] = exec_magic,   [DSL_N_DEF] = exec_def,
     [DSL_N_RETURN] = exec_return, [DSL_N_ASSERT] = exec_assert,   [DSL_N_CLASS] = exec_class,
     [DSL_N_NONLOCAL] = exec_decl, [DSL_N_GLOBAL] = exec_decl,     [DSL_N_TRY] = exec_try,
-    [DSL_N_RAISE] = exec_raise,   [DSL_N_DEL] = exec_del,
+    [DSL_N_RAISE] = exec_raise,   [DSL_N_DEL] = exec_del,         [DSL_N_IMPORT] = exec_import,
 };
 
 static int exec_stmt(struct dsl_interp *in, const struct dsl_node *n)

@@ -73,6 +73,21 @@ int dsl_tensor_getattr(struct dsl_interp *in, struct dsl_value t, const char *na
 int dsl_tensor_setattr(struct dsl_interp *in, struct dsl_value t, const char *name,
                        struct dsl_value v);
 
+/* ---- modules (lib/modules.c) ----------------------------------------------------------- */
+
+/* `import name`: the module called name (dotted for a submodule: "minitorch.operators") as a
+ * new value: 0, or -1 after raising ModuleNotFoundError that lists the modules there are. */
+int dsl_module_import(struct dsl_interp *in, const char *name, struct dsl_value *out);
+/* The name of the i-th module there is ("math", "minitorch.operators", ...), NULL past the
+ * last: for a NameError's hint and for completing `import `. */
+const char *dsl_module_name(size_t i);
+/* The class of the module called name (its members: attr_name, attr_help), or NULL. */
+const struct dsl_object_class *dsl_module_class(const char *name);
+/* `from module import name`: the member as a new value: 0, or -1 after raising ImportError
+ * (cannot import name ..., with a suggestion). */
+int dsl_module_from(struct dsl_interp *in, struct dsl_value module, const char *name,
+                    struct dsl_value *out);
+
 /* ---- line magics (lib/magics.c) --------------------------------------------------------- */
 
 /* Runs a magic. `call` (lib/magics.c) holds its argument text, where that starts in the

@@ -999,6 +999,100 @@ error:
     return NULL;
 }
 
+/* A dotted module name, `minitorch.operators`, as a new string; NULL after failing. */
+static char *parse_dotted(struct parser *p)
+{
+    const struct dsl_token *t = peek(p);
+    if (t->type != DSL_T_NAME) return fail(p, "SyntaxError", t->pos, "expected a module name");
+    char *name = copy_text(p, advance(p));
+    while (name && match(p, DSL_T_DOT)) {
+        t = peek(p);
+        if (t->type != DSL_T_NAME) {
+            free(name);
+            return fail(p, "SyntaxError", t->pos, "expected a module name after '.'");
+        }
+        char *longer = NULL;
+        if (asprintf(&longer, "%s.%.*s", name, (int)t->len, p->src + t->pos) < 0) longer = NULL;
+        free(name);
+        if (!longer) return fail_nomem(p);
+        name = longer;
+        advance(p);
+    }
+    return name;
+}
+
+/* One imported name and the variable it binds: `x`, `x as y` (for `import`, x is dotted and
+ * binds its first part unless `as` renames it). */
+static bool parse_import_item(struct parser *p, struct dsl_node *n, bool from)
+{
+    const struct dsl_token *t = peek(p);
+    char *name = NULL;
+    if (from) {
+        if (t->type != DSL_T_NAME) {
+            fail(p, "SyntaxError", t->pos,
+                 t->type == DSL_T_STAR ? "'from ... import *' is not supported in the MiniTorch "
+                                         "language: name what you import"
+                                       : "expected a name to import");
+            return false;
+        }
+        name = copy_text(p, advance(p));
+    } else {
+        name = parse_dotted(p);
+    }
+    if (!name) return false;
+    struct dsl_node *var = node(p, DSL_N_NAME, t->pos);
+    if (!var || !push_kw(p, n, name, var)) {
+        if (!var) free(name);
+        return false;
+    }
+    if (match(p, DSL_T_AS)) {
+        const struct dsl_token *a = peek(p);
+        if (a->type != DSL_T_NAME) {
+            fail(p, "SyntaxError", a->pos, "expected a name after 'as'");
+            return false;
+        }
+        var->flag = true;
+        var->name = copy_text(p, advance(p));
+    } else {
+        size_t first = from ? strlen(name) : strcspn(name, ".");
+        var->name = strndup(name, first);
+        if (!var->name) fail_nomem(p);
+    }
+    return var->name != NULL;
+}
+
+/* `import a.b as c, d` or `from a.b import x as y, z` (the names may be in parentheses). */
+static struct dsl_node *parse_import(struct parser *p)
+{
+    const struct dsl_token *tok = advance(p);
+    struct dsl_node *n = node(p, DSL_N_IMPORT, tok->pos);
+    if (!n) return NULL;
+    if (tok->type == DSL_T_FROM) {
+        n->flag = true;
+        if (check(p, DSL_T_DOT)) {
+            fail(p, "SyntaxError", peek(p)->pos,
+                 "relative imports ('from . import x') are not supported in the MiniTorch "
+                 "language: a cell is not in a package");
+            goto error;
+        }
+        if (!(n->name = parse_dotted(p)) || !expect(p, DSL_T_IMPORT, "'import'")) goto error;
+        bool paren = match(p, DSL_T_LPAREN);
+        do {
+            if (paren && check(p, DSL_T_RPAREN) && n->nkw > 0) break;
+            if (!parse_import_item(p, n, true)) goto error;
+        } while (match(p, DSL_T_COMMA));
+        if (paren && !expect(p, DSL_T_RPAREN, "')'")) goto error;
+    } else {
+        do {
+            if (!parse_import_item(p, n, false)) goto error;
+        } while (match(p, DSL_T_COMMA));
+    }
+    return finish(p, n);
+error:
+    dsl_node_free(n);
+    return NULL;
+}
+
 /* What `del` can delete: a name, an item, an attribute, or a tuple or list of those. */
 static bool check_del_target(struct parser *p, const struct dsl_node *t)
 {
@@ -1077,6 +1171,8 @@ static struct dsl_node *parse_simple(struct parser *p)
     const struct dsl_token *tok = peek(p);
     switch (tok->type) {
     case DSL_T_PASS: advance(p); return node(p, DSL_N_PASS, tok->pos);
+    case DSL_T_IMPORT:
+    case DSL_T_FROM: return parse_import(p);
     case DSL_T_BREAK:
     case DSL_T_CONTINUE:
         advance(p);

@@ -668,7 +668,9 @@ static bool equal_at(struct dsl_value a, struct dsl_value b, int level, bool *to
     case DSL_BUILTIN: return a.as.fn == b.as.fn;
     case DSL_TENSOR: return a.as.t == b.as.t;
     case DSL_FUNCTION: return a.as.fn_user == b.as.fn_user;
-    case DSL_OBJECT: return a.as.obj == b.as.obj;
+    case DSL_OBJECT: /* an object owns its state, except a module's static table: one module */
+        return a.as.obj == b.as.obj ||
+               (a.as.obj->cls == b.as.obj->cls && a.as.obj->state == b.as.obj->state);
     case DSL_CELL: return a.as.cell == b.as.cell;
     case DSL_CLASS: return a.as.cls == b.as.cls;
     case DSL_INSTANCE: return a.as.inst == b.as.inst;

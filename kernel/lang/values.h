@@ -224,6 +224,19 @@ struct dsl_object_class {
     /* obj(...): a builtin row run with args.self = the object (a model's forward); NULL: not
      * callable. */
     const struct dsl_builtin *call;
+    /* obj[key] (a dict-like object: minitorch.datasets): 0 with a new value, or -1 after
+     * raising (KeyError). NULL: not subscriptable. */
+    int (*getitem)(struct dsl_interp *in, struct dsl_value self, struct dsl_value key,
+                   struct dsl_value *out);
+    /* For completion and Shift-Tab of a class whose attributes are not a fixed list (a
+     * module): the i-th attribute name or NULL past the last (used when attrs is NULL); help
+     * for attribute `name` appended to b (false: unknown); the class of the object attribute
+     * `name` holds (a submodule), for completing `a.b.` (NULL: not an object). Each may be
+     * NULL. */
+    const char *(*attr_name)(const struct dsl_object_class *cls, size_t i);
+    bool (*attr_help)(const struct dsl_object_class *cls, const char *name, struct render_buf *b);
+    const struct dsl_object_class *(*attr_class)(const struct dsl_object_class *cls,
+                                                 const char *name);
 };
 struct dsl_object {
     size_t refs;

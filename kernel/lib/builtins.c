@@ -311,6 +311,12 @@ static int bi_help(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
             dsl_exc_help(&b, dsl_exc_type_find(v.as.s->data));
         else
             render_buf_puts(&b, dsl_type_doc(v));
+        if (v.kind == DSL_OBJECT && v.as.obj->cls->attr_name) { /* a module: its members */
+            const struct dsl_object_class *c = v.as.obj->cls;
+            render_buf_puts(&b, "\n\nMembers (help(module.name) tells more):");
+            for (size_t i = 0; c->attr_name(c, i); i++)
+                render_buf_printf(&b, " %s", c->attr_name(c, i));
+        }
     }
     if (b.nomem || b.over) {
         render_buf_free(&b);

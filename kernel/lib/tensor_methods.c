@@ -12,6 +12,8 @@
  * on every path, so an error in the middle of an expression leaks nothing. */
 #include "lib/tensor_methods.h"
 
+#include "lib/modules.h"
+
 #include "lang/interp.h"
 #include "lib/magics.h"
 #include "render/chart.h"
@@ -341,11 +343,16 @@ int dsl_backend_arg(struct dsl_interp *in, const struct dsl_args *a, int slot, c
     struct mt_ctx *ctx = ctx_of(in);
     *out = mt_ctx_backend(ctx);
     if (!a->has[slot] || a->slot[slot].kind == DSL_NONE) return 0;
+    enum mt_status st;
+    if (dsl_backend_object(a->slot[slot], out)) { /* minitorch.FastTensorBackend */
+        st = mt_backend_check(ctx, *out);
+        return st ? dsl_engine_raise(in, st) : 0;
+    }
     if (a->slot[slot].kind != DSL_STR)
         return dsl_raise(in, "TypeError",
                          "%s(): backend must be \"simple\", \"fast\" or \"cuda\", not %s", fn,
                          dsl_type_name(a->slot[slot]));
-    enum mt_status st = mt_backend_parse(ctx, a->slot[slot].as.s->data, out);
+    st = mt_backend_parse(ctx, a->slot[slot].as.s->data, out);
     if (!st) st = mt_backend_check(ctx, *out);
     return st ? dsl_engine_raise(in, st) : 0;
 }

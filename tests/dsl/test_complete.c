@@ -451,6 +451,67 @@ static void test_evaluate(void)
     dsl_session_free(s);
 }
 
+/* A module's members complete after `name.`, also down a chain of submodules, and Shift-Tab
+ * on one shows its row. */
+static void test_complete_modules(void)
+{
+    struct dsl_session *s = dsl_session_new();
+    size_t start = 0, end = 0;
+    run_cell(s, "import math\nimport minitorch as mt");
+    json_t *m = dsl_complete(s, "math.sq", 7, &start, &end);
+    CHECK_INT(json_array_size(m), 1);
+    CHECK_STR(json_string_value(json_array_get(m, 0)), "sqrt");
+    CHECK_INT(start, 5);
+    json_decref(m);
+    m = dsl_complete(s, "mt.operators.zip", 16, &start, &end);
+    CHECK_INT(json_array_size(m), 1);
+    CHECK_STR(json_string_value(json_array_get(m, 0)), "zipWith");
+    json_decref(m);
+    m = dsl_complete(s, "mt.", 3, &start, &end);
+    CHECK(names_has(m, "tensor") && names_has(m, "datasets") && names_has(m, "operators"));
+    CHECK(!names_has(m, "print"));
+    json_decref(m);
+    json_t *b = dsl_inspect(s, "math.log", 8, 0);
+    CHECK(b != NULL);
+    const char *t = b ? json_string_value(json_object_get(b, "text/plain")) : "";
+    CHECK(t && strncmp(t, "math.log(x, base=e)", 19) == 0);
+    json_decref(b);
+    b = dsl_inspect(s, "mt.operators.lt(", 16, 0);
+    t = b ? json_string_value(json_object_get(b, "text/plain")) : "";
+    CHECK(t && strncmp(t, "operators.lt(x, y)", 18) == 0);
+    json_decref(b);
+    /* the modules after `import` and `from`, the members after `from M import` */
+    m = dsl_complete(s, "import mi", 9, &start, &end);
+    CHECK_INT(json_array_size(m), 1);
+    CHECK_STR(json_string_value(json_array_get(m, 0)), "minitorch");
+    json_decref(m);
+    m = dsl_complete(s, "import math, minitorch.op", 25, &start, &end);
+    CHECK_INT(json_array_size(m), 1);
+    CHECK_STR(json_string_value(json_array_get(m, 0)), "operators");
+    CHECK_INT(start, 23);
+    json_decref(m);
+    m = dsl_complete(s, "from numba import nj", 20, &start, &end);
+    CHECK_INT(json_array_size(m), 1);
+    CHECK_STR(json_string_value(json_array_get(m, 0)), "njit");
+    json_decref(m);
+    m = dsl_complete(s, "  from minitorch import (tensor, ze", 35, &start, &end);
+    CHECK_INT(json_array_size(m), 1);
+    CHECK_STR(json_string_value(json_array_get(m, 0)), "zeros");
+    json_decref(m);
+    m = dsl_complete(s, "from ra", 7, &start, &end);
+    CHECK_INT(json_array_size(m), 1);
+    CHECK_STR(json_string_value(json_array_get(m, 0)), "random");
+    json_decref(m);
+    m = dsl_complete(s, "from nope import x", 18, &start, &end);
+    CHECK_INT(json_array_size(m), 0);
+    json_decref(m);
+    b = dsl_inspect(s, "import random", 10, 0);
+    t = b ? json_string_value(json_object_get(b, "text/plain")) : "";
+    CHECK(t && strncmp(t, "module: Python's random", 23) == 0);
+    json_decref(b);
+    dsl_session_free(s);
+}
+
 int main(void)
 {
     RUN_TEST(test_is_complete);
@@ -463,6 +524,7 @@ int main(void)
     RUN_TEST(test_complete_positions);
     RUN_TEST(test_complete_every_position);
     RUN_TEST(test_inspect);
+    RUN_TEST(test_complete_modules);
     RUN_TEST(test_evaluate);
     return TEST_SUMMARY();
 }

@@ -578,6 +578,11 @@ enum mt_status mt_dataset_parse(struct mt_ctx *ctx, const char *name, enum mt_da
  * first for a repeatable set); m = n, or 2*(n/2) for spiral. n from 1 to 10^8 (spiral: 2). */
 enum mt_status mt_dataset_make(struct mt_ctx *ctx, enum mt_backend b, enum mt_dataset d, int64_t n,
                                struct mt_tensor **X, struct mt_tensor **y);
+/* The same points in double precision, as MiniTorch's lists hold them: xs[2k], xs[2k+1] and
+ * label ys[k] (0 or 1) for k < m, m as above (the caller gives room for it); the same draws as
+ * mt_dataset_make. MT_ERR_INVALID for d or n out of range. */
+enum mt_status mt_dataset_draw(struct mt_ctx *ctx, enum mt_dataset d, int64_t n, double *xs,
+                               int *ys);
 
 /* ---- layers and optimisers (MiniTorch's Linear, Parameter and SGD) ----------------------- */
 

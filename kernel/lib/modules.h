@@ -1,0 +1,19 @@
+/* modules.h — what `import` finds (internal to kernel/lib; the language reaches it through
+ * dsl_module_import and dsl_module_from in lang/library.h). */
+#ifndef KERNEL_LIB_MODULES_H
+#define KERNEL_LIB_MODULES_H
+
+#include "lang/library.h"
+#include "lang/values.h"
+
+#include "minitorch/minitorch.h"
+
+#include <stdbool.h>
+
+/* The class of minitorch.SimpleBackend, FastTensorBackend and GPUBackend. */
+extern const struct dsl_object_class dsl_backend_class;
+
+/* Whether v is one of those backend values; its backend in *out when it is. */
+bool dsl_backend_object(struct dsl_value v, enum mt_backend *out);
+
+#endif

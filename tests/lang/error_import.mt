@@ -1,0 +1,7 @@
+# an unknown module is Python's ModuleNotFoundError, and says which modules there are
+import math
+import foo
+# expect-tb:   Cell line 3, column 8:
+# expect-tb:     import foo
+# expect-tb:            ^
+# expect-error: ModuleNotFoundError: No module named 'foo' (the kernel has math, random, time, numba and minitorch, with minitorch.operators)
