@@ -31,7 +31,8 @@ enum dsl_node_kind {
     DSL_N_AND,     /* a, b */
     DSL_N_OR,      /* a, b */
     DSL_N_COMPARE, /* kids: operands (n >= 2), ops: n-1 operators (DSL_T_IN / DSL_T_NOT = not in) */
-    DSL_N_CALL,    /* a: callee, kids: positional args, kwnames + kwvals: keyword args */
+    DSL_N_CALL,    /* a: callee, kids: positional args, kwnames + kwvals: keyword args; flag: a
+                    * STAR among the kids (f(*xs) or f(**d)) */
     DSL_N_INDEX,   /* a: the indexed value, kids: the indices */
     DSL_N_ATTR,    /* a: the object, name */
     DSL_N_COND,    /* a if kids[0] else b */
@@ -48,12 +49,15 @@ enum dsl_node_kind {
     DSL_N_CONTINUE, /* - */
     DSL_N_PASS,     /* - */
     DSL_N_MAGIC,    /* name: the magic's name, value: its argument text (a string) */
-    DSL_N_DEF,      /* name; kwnames: the parameters, kwvals: their defaults (NULL: none), nkw;
-                     * b: the body; value: the docstring (a string) or none */
+    DSL_N_DEF,      /* name; kwnames: the parameters, kwvals: their defaults (NULL: none), nkw,
+                     * split by nargs, star and dstar (below); b: the body; value: the docstring
+                     * (a string) or none; kids: the decorators, outermost first. As an
+                     * expression, a lambda: name "<lambda>", b: a block of one RETURN */
     DSL_N_RETURN,   /* a: the value, or NULL for a bare return */
     DSL_N_ASSERT,   /* a: the condition, b: the message or NULL */
     /* expressions */
     DSL_N_DICT, /* kids: key, value, key, value, ... */
+    DSL_N_STAR, /* a: the value; op: DSL_T_STAR (*xs) or DSL_T_DSTAR (**d), in a call's kids */
     DSL_N_COUNT
 };
 
@@ -72,6 +76,11 @@ struct dsl_node {
     char **kwnames;           /* CALL: keyword names, owned */
     struct dsl_node **kwvals; /* CALL: keyword values, owned */
     size_t nkw;
+    /* DEF: how kwnames splits. The first nargs are positional parameters; then, when star, the
+     * *args parameter; then the keyword-only ones (after *args or a bare *); then, when dstar,
+     * the **kwargs parameter. */
+    size_t nargs;
+    bool star, dstar;
 };
 
 /* A parsed cell and its source text, reference counted: a function defined in the cell keeps

@@ -397,53 +397,6 @@ static int eval_compare(struct dsl_interp *in, const struct dsl_node *n, struct 
 
 static int exec_block(struct dsl_interp *in, const struct dsl_node *n);
 
-/* Binds a call's arguments (borrowed) to f's parameters in frame->vals, with Python's errors. */
-static int bind_params(struct dsl_interp *in, const struct dsl_function *f,
-                       const struct dsl_value *pos, size_t npos, char *const *kwnames,
-                       const struct dsl_value *kwvals, size_t nkw, struct dsl_frame *frame)
-{
-    const struct dsl_node *def = f->def;
-    size_t np = def->nkw;
-    if (npos > np)
-        return dsl_raise(in, "TypeError", "%s() takes %zu positional argument%s but %zu %s given",
-                         def->name, np, np == 1 ? "" : "s", npos, npos == 1 ? "was" : "were");
-    for (size_t i = 0; i < npos; i++) {
-        frame->vals[i] = dsl_value_retain(pos[i]);
-        frame->bound[i] = true;
-    }
-    for (size_t k = 0; k < nkw; k++) {
-        size_t i = 0;
-        while (i < np && strcmp(def->kwnames[i], kwnames[k]) != 0) i++;
-        if (i == np)
-            return dsl_raise(in, "TypeError", "%s() got an unexpected keyword argument '%s'",
-                             def->name, kwnames[k]);
-        if (frame->bound[i])
-            return dsl_raise(in, "TypeError", "%s() got multiple values for argument '%s'",
-                             def->name, kwnames[k]);
-        frame->vals[i] = dsl_value_retain(kwvals[k]);
-        frame->bound[i] = true;
-    }
-    size_t missing = 0;
-    struct render_buf names;
-    render_buf_init(&names, 4096);
-    for (size_t i = 0; i < np; i++) {
-        if (frame->bound[i]) continue;
-        if (def->kwvals[i]) {
-            frame->vals[i] = dsl_value_retain(f->defaults[i]);
-            frame->bound[i] = true;
-            continue;
-        }
-        render_buf_printf(&names, "%s'%s'", missing ? ", " : "", def->kwnames[i]);
-        missing++;
-    }
-    int r = 0;
-    if (missing)
-        r = dsl_raise(in, "TypeError", "%s() missing %zu required argument%s: %s", def->name,
-                      missing, missing == 1 ? "" : "s", render_buf_str(&names));
-    render_buf_free(&names);
-    return r;
-}
-
 /* Calls user function f (arguments borrowed): its body runs in a frame of its own, reading and
  * writing its locals, with error positions in the source of the cell that defined it. */
 static int call_function(struct dsl_interp *in, struct dsl_function *f, const struct dsl_value *pos,
@@ -462,7 +415,7 @@ static int call_function(struct dsl_interp *in, struct dsl_function *f, const st
         dsl_raise_status(in, DSL_V_NOMEM);
         goto done;
     }
-    if (bind_params(in, f, pos, npos, kwnames, kwvals, nkw, &frame) != 0) goto done;
+    if (dsl_bind_params(in, f, pos, npos, kwnames, kwvals, nkw, &frame) != 0) goto done;
     struct dsl_frame *up = in->frame;
     const char *src = in->src;
     size_t src_len = in->src_len;
@@ -494,6 +447,26 @@ done:
     return r;
 }
 
+int dsl_call(struct dsl_interp *in, struct dsl_value callee, const struct dsl_value *pos,
+             size_t npos, char *const *kwnames, const struct dsl_value *kwvals, size_t nkw,
+             struct dsl_value *out)
+{
+    if (callee.kind == DSL_FUNCTION)
+        return call_function(in, callee.as.fn_user, pos, npos, kwnames, kwvals, nkw, out);
+    bool callable_obj = callee.kind == DSL_OBJECT && callee.as.obj->cls->call;
+    const struct dsl_builtin *fn = callee.kind == DSL_METHOD    ? callee.as.m->fn
+                                   : callee.kind == DSL_BUILTIN ? callee.as.fn
+                                   : callable_obj               ? callee.as.obj->cls->call
+                                                                : NULL;
+    if (!fn)
+        return dsl_raise(in, "TypeError", "'%s' object is not callable", dsl_type_name(callee));
+    struct dsl_args args;
+    if (dsl_bind_args(in, fn, pos, npos, kwnames, kwvals, nkw, &args) != 0) return -1;
+    if (callee.kind == DSL_METHOD) args.self = callee.as.m->self;
+    if (callable_obj) args.self = callee;
+    return fn->fn(in, &args, out);
+}
+
 static int eval_call(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
 {
     struct dsl_value callee;
@@ -506,10 +479,12 @@ static int eval_call(struct dsl_interp *in, const struct dsl_node *n, struct dsl
         dsl_value_release(callee);
         return r;
     }
-    const struct dsl_builtin *fn = callee.kind == DSL_METHOD    ? callee.as.m->fn
-                                   : callee.kind == DSL_BUILTIN ? callee.as.fn
-                                   : callable_obj               ? callee.as.obj->cls->call
-                                                                : NULL;
+    if (n->flag) { /* f(*xs, **d) */
+        int r = dsl_call_unpacking(in, n, callee, out);
+        if (r != 0) dsl_error_locate(in, n->pos);
+        dsl_value_release(callee);
+        return r;
+    }
     size_t total = n->nkids + n->nkw;
     struct dsl_value small[SMALL_ARGS];
     struct dsl_value *vals = small;
@@ -526,17 +501,7 @@ static int eval_call(struct dsl_interp *in, const struct dsl_node *n, struct dsl
         if (dsl_eval(in, n->kids[done], &vals[done]) != 0) goto cleanup;
     for (; done < total; done++)
         if (dsl_eval(in, n->kwvals[done - n->nkids], &vals[done]) != 0) goto cleanup;
-    if (!fn) {
-        r = call_function(in, callee.as.fn_user, vals, n->nkids, n->kwnames, vals + n->nkids,
-                          n->nkw, out);
-        goto cleanup;
-    }
-    struct dsl_args args;
-    if (dsl_bind_args(in, fn, vals, n->nkids, n->kwnames, vals + n->nkids, n->nkw, &args) != 0)
-        goto cleanup;
-    if (callee.kind == DSL_METHOD) args.self = callee.as.m->self;
-    if (callable_obj) args.self = callee;
-    r = fn->fn(in, &args, out);
+    r = dsl_call(in, callee, vals, n->nkids, n->kwnames, vals + n->nkids, n->nkw, out);
 cleanup:
     if (r != 0) dsl_error_locate(in, n->pos);
     for (size_t i = 0; i < done; i++) dsl_value_release(vals[i]);
@@ -703,12 +668,15 @@ static int eval_cond(struct dsl_interp *in, const struct dsl_node *n, struct dsl
     return dsl_eval(in, t ? n->a : n->b, out);
 }
 
+static int eval_lambda(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out);
+
 static const eval_fn eval_table[DSL_N_COUNT] = {
     [DSL_N_CONST] = eval_const,     [DSL_N_NAME] = eval_name,   [DSL_N_LIST] = eval_list,
     [DSL_N_TUPLE] = eval_list,      [DSL_N_UNARY] = eval_unary, [DSL_N_NOT] = eval_not,
     [DSL_N_BINARY] = eval_binary,   [DSL_N_AND] = eval_logic,   [DSL_N_OR] = eval_logic,
     [DSL_N_COMPARE] = eval_compare, [DSL_N_CALL] = eval_call,   [DSL_N_INDEX] = eval_index,
     [DSL_N_ATTR] = eval_attr,       [DSL_N_COND] = eval_cond,   [DSL_N_DICT] = eval_dict,
+    [DSL_N_DEF] = eval_lambda,
 };
 
 int dsl_eval(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
@@ -1138,14 +1106,15 @@ static bool collect_locals(struct dsl_function *f, size_t *cap, const struct dsl
     }
 }
 
-/* `def`: makes the function value (defaults evaluated now, in the defining scope) and binds
- * its name. */
-static int exec_def(struct dsl_interp *in, const struct dsl_node *n)
+/* The function value of DEF node n (a def or a lambda): its defaults evaluated now, in the
+ * defining scope. 0 with a new value in *out, or -1. */
+static int make_function(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
 {
     if (!in->code) /* only dsl_evaluate runs without one, and it takes expressions only */
-        return dsl_raise_at(in, n->pos, "SyntaxError", "def is not allowed here");
+        return dsl_raise_at(in, n->pos, "SyntaxError", "%s is not allowed here",
+                            strcmp(n->name, "<lambda>") == 0 ? "lambda" : "def");
     struct dsl_function *f = calloc(1, sizeof *f);
-    if (!f) return dsl_raise_status(in, DSL_V_NOMEM), X_ERR;
+    if (!f) return dsl_raise_status(in, DSL_V_NOMEM);
     f->refs = 1;
     f->def = n;
     f->code = dsl_code_retain(in->code);
@@ -1156,18 +1125,58 @@ static int exec_def(struct dsl_interp *in, const struct dsl_node *n)
     for (size_t i = 0; ok && i < n->nkw; i++) ok = add_local(f, &cap, n->kwnames[i]);
     if (!ok || !collect_locals(f, &cap, n->b)) {
         dsl_value_release(fv);
-        return dsl_raise_status(in, DSL_V_NOMEM), X_ERR;
+        return dsl_raise_status(in, DSL_V_NOMEM);
     }
     for (size_t i = 0; i < n->nkw; i++) {
         if (!n->kwvals[i]) continue;
         if (dsl_eval(in, n->kwvals[i], &f->defaults[i]) != 0) {
             dsl_value_release(fv);
-            return X_ERR;
+            return -1;
         }
         dsl_value_adopt(f->defaults[i]); /* a default list is held by the function */
     }
-    if (bind_var(in, n->name, fv) != 0) return dsl_raise_status(in, DSL_V_NOMEM), X_ERR;
-    return X_OK;
+    *out = fv;
+    return 0;
+}
+
+/* A lambda: a function value, bound to no name. */
+static int eval_lambda(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
+{
+    return make_function(in, n, out);
+}
+
+/* `def`: makes the function value, passes it through the decorators (bottom-up: the one
+ * nearest the def first, as Python; each evaluated before the function is made) and binds its
+ * name. */
+static int exec_def(struct dsl_interp *in, const struct dsl_node *n)
+{
+    struct dsl_value small[SMALL_ARGS];
+    struct dsl_value *decos = small;
+    if (n->nkids > SMALL_ARGS && !(decos = malloc(n->nkids * sizeof *decos)))
+        return dsl_raise_status(in, DSL_V_NOMEM), X_ERR;
+    size_t done = 0;
+    int r = X_ERR;
+    struct dsl_value fv = dsl_none();
+    for (; done < n->nkids; done++)
+        if (dsl_eval(in, n->kids[done], &decos[done]) != 0) goto cleanup;
+    if (make_function(in, n, &fv) != 0) goto cleanup;
+    for (size_t i = n->nkids; i-- > 0;) {
+        struct dsl_value next;
+        if (dsl_call(in, decos[i], &fv, 1, NULL, NULL, 0, &next) != 0) {
+            dsl_error_locate(in, n->kids[i]->pos);
+            goto cleanup;
+        }
+        dsl_value_release(fv);
+        fv = next;
+    }
+    r = bind_var(in, n->name, fv);
+    fv = dsl_none();
+    if (r != 0) r = (dsl_raise_status(in, DSL_V_NOMEM), X_ERR);
+cleanup:
+    dsl_value_release(fv);
+    for (size_t i = 0; i < done; i++) dsl_value_release(decos[i]);
+    if (decos != small) free(decos);
+    return r;
 }
 
 static int exec_return(struct dsl_interp *in, const struct dsl_node *n)

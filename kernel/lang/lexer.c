@@ -20,8 +20,9 @@
 
 const char *const dsl_keywords[] = {"if",       "elif", "else",   "while",  "for", "in",   "break",
                                     "continue", "pass", "and",    "or",     "not", "true", "false",
-                                    "none",     "def",  "return", "assert", NULL};
-static_assert(DSL_T_ASSERT - DSL_T_IF + 1 == 18, "dsl_keywords must list every keyword token");
+                                    "none",     "def",  "return", "assert", "lambda",
+                                    NULL};
+static_assert(DSL_T_LAMBDA - DSL_T_IF + 1 == 19, "dsl_keywords must list every keyword token");
 
 static const struct {
     const char *text;
@@ -122,6 +123,7 @@ static const char *const tok_names[DSL_T_COUNT] = {
     [DSL_T_DEF] = "'def'",
     [DSL_T_RETURN] = "'return'",
     [DSL_T_ASSERT] = "'assert'",
+    [DSL_T_LAMBDA] = "'lambda'",
 };
 
 const char *dsl_tok_name(enum dsl_tok t)

@@ -80,6 +80,7 @@ enum dsl_tok {
     DSL_T_DEF,
     DSL_T_RETURN,
     DSL_T_ASSERT,
+    DSL_T_LAMBDA,
     DSL_T_COUNT
 };
 
