@@ -45,7 +45,7 @@ static void test_parameters(void)
     CHECK_STR(eval1("def f(a):\n    return a\nf(1, 2)"),
               "<TypeError: f() takes 1 positional argument but 2 were given>");
     CHECK_STR(eval1("def f(a, b, c=1):\n    return a\nf()"),
-              "<TypeError: f() missing 2 required arguments: 'a', 'b'>");
+              "<TypeError: f() missing 2 required positional arguments: 'a' and 'b'>");
     CHECK_STR(eval1("def f(a, b):\n    return a\nf(1, z=2)"),
               "<TypeError: f() got an unexpected keyword argument 'z'>");
     CHECK_STR(eval1("def f(a, b):\n    return a\nf(1, a=2)"),
@@ -73,8 +73,8 @@ static void test_scope(void)
     CHECK_STR(eval1("i = 'outer'\ndef f():\n    for i in range(3):\n        pass\n    return i\n"
                     "[f(), i]"),
               "[2, 'outer']");
-    CHECK_STR(eval1("def f():\n    y = 1\n    return y\nf()\ny"),
-              "<NameError: name 'y' is not defined>");
+    CHECK_STR(eval1("def f():\n    local_y = 1\n    return local_y\nf()\nlocal_y"),
+              "<NameError: name 'local_y' is not defined>");
     /* a name assigned anywhere in the body is local everywhere in it (Python's rule) */
     CHECK_STR(eval1("x = 1\ndef f():\n    y = x\n    x = 2\n    return y\nf()"),
               "<UnboundLocalError: cannot access local variable 'x' where it is not associated "
