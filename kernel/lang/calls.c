@@ -130,11 +130,12 @@ int dsl_bind_params(struct dsl_interp *in, const struct dsl_function *f,
     return fill_defaults(in, f, kw_from, kw_to, "keyword-only", frame);
 }
 
-/* The name a call-site error gives the callee: f(), print(), list.append(). */
+/* The name a call-site error gives the callee, as CPython's: __main__.f (a cell's functions
+ * are the main module's), print, list.append. */
 static void callee_name(struct render_buf *b, struct dsl_value callee)
 {
     switch (callee.kind) {
-    case DSL_FUNCTION: render_buf_puts(b, callee.as.fn_user->def->name); break;
+    case DSL_FUNCTION: render_buf_printf(b, "__main__.%s", callee.as.fn_user->def->name); break;
     case DSL_BUILTIN: render_buf_puts(b, callee.as.fn->name); break;
     case DSL_METHOD:
         render_buf_printf(b, "%s.%s", dsl_type_name(callee.as.m->self), callee.as.m->fn->name);
@@ -208,12 +209,16 @@ static int push_kw(struct dsl_interp *in, struct gathered *g, struct dsl_value c
     return 0;
 }
 
-/* `*v` into the positional arguments. */
+/* `*v` into the positional arguments; `alone`: it is the call's one positional argument
+ * (CPython words the error by how it compiled the call: the callee is named only then). */
 static int spread(struct dsl_interp *in, struct gathered *g, struct dsl_value callee,
-                  struct dsl_value v)
+                  struct dsl_value v, bool alone)
 {
     struct dsl_iter it;
     if (v.kind != DSL_LIST && v.kind != DSL_STR && v.kind != DSL_RANGE && v.kind != DSL_DICT) {
+        if (!alone)
+            return dsl_raise(in, "TypeError", "Value after * must be an iterable, not %s",
+                             dsl_type_name(v));
         struct render_buf b;
         render_buf_init(&b, 4096);
         callee_name(&b, callee);
@@ -262,6 +267,9 @@ int dsl_call_unpacking(struct dsl_interp *in, const struct dsl_node *n, struct d
 {
     struct gathered g = {0};
     int r = -1;
+    size_t npositional = 0;
+    for (size_t i = 0; i < n->nkids; i++)
+        npositional += n->kids[i]->kind != DSL_N_STAR || n->kids[i]->op == DSL_T_STAR;
     for (size_t i = 0; i < n->nkids; i++) {
         const struct dsl_node *arg = n->kids[i];
         struct dsl_value v;
@@ -274,7 +282,7 @@ int dsl_call_unpacking(struct dsl_interp *in, const struct dsl_node *n, struct d
             }
             continue;
         }
-        int sr = arg->op == DSL_T_STAR ? spread(in, &g, callee, v)
+        int sr = arg->op == DSL_T_STAR ? spread(in, &g, callee, v, npositional == 1)
                                        : spread_keywords(in, &g, callee, v);
         dsl_value_release(v);
         if (sr != 0) {

@@ -266,6 +266,65 @@ static void test_return_outside(void)
               "<SyntaxError: invalid syntax: 'def' here needs its own line>");
 }
 
+/* *args, keyword-only parameters, **kwargs and unpacking at calls: each message is CPython
+ * 3.11's for the same call (a cell's functions are the main module's: __main__.f). */
+static void test_call_binding(void)
+{
+    CHECK_STR(eval1("def f(a, b=1, *c, d, e=2, **f):\n    return [a, b, c, d, e, f]\n"
+                    "f(*range(4), d=0, **{'g': 1})"),
+              "[0, 1, (2, 3), 0, 2, {'g': 1}]");
+    CHECK_STR(eval1("def f(a, **kw):\n    return kw\nf(1, kw=2)"), "{'kw': 2}");
+    CHECK_STR(eval1("def f(a, b=2):\n    return a\nf(1, 2, 3)"),
+              "<TypeError: f() takes from 1 to 2 positional arguments but 3 were given>");
+    CHECK_STR(eval1("def f():\n    return 0\nf(1)"),
+              "<TypeError: f() takes 0 positional arguments but 1 was given>");
+    CHECK_STR(eval1("def f(a, *, k):\n    return a\nf(1, 2, k=3)"),
+              "<TypeError: f() takes 1 positional argument but 2 positional arguments (and 1 "
+              "keyword-only argument) were given>");
+    CHECK_STR(eval1("def f(a, *, k, j):\n    return a\nf(1, 2, k=1, j=2)"),
+              "<TypeError: f() takes 1 positional argument but 2 positional arguments (and 2 "
+              "keyword-only arguments) were given>");
+    CHECK_STR(eval1("def f(a, b, c):\n    return a\nf()"),
+              "<TypeError: f() missing 3 required positional arguments: 'a', 'b', and 'c'>");
+    CHECK_STR(eval1("def f(a, b, c, d):\n    return a\nf(1)"),
+              "<TypeError: f() missing 3 required positional arguments: 'b', 'c', and 'd'>");
+    CHECK_STR(eval1("def f(*s, backend, x):\n    return s\nf(1, 2)"),
+              "<TypeError: f() missing 2 required keyword-only arguments: 'backend' and 'x'>");
+    CHECK_STR(eval1("def f(a, *args):\n    return a\nf(1, args=2)"),
+              "<TypeError: f() got an unexpected keyword argument 'args'>");
+    CHECK_STR(eval1("def f(a, **kw):\n    return kw\nf(1, a=2)"),
+              "<TypeError: f() got multiple values for argument 'a'>");
+    CHECK_STR(eval1("def f(a):\n    return a\nf(**{1: 2})"),
+              "<TypeError: keywords must be strings>");
+    CHECK_STR(eval1("def f(a):\n    return a\nf(*[1], *5)"),
+              "<TypeError: Value after * must be an iterable, not int>");
+    CHECK_STR(eval1("def f(a):\n    return a\nf(**5)"),
+              "<TypeError: __main__.f() argument after ** must be a mapping, not int>");
+    CHECK_STR(eval1("print(**{'sep': 1}, sep=2)"),
+              "<TypeError: print() got multiple values for keyword argument 'sep'>");
+    CHECK_STR(eval1("[].append(*5)"),
+              "<TypeError: list.append() argument after * must be an iterable, not int>");
+    CHECK_STR(eval1("(lambda: 0)(1)"),
+              "<TypeError: <lambda>() takes 0 positional arguments but 1 was given>");
+    CHECK_STR(eval1("(lambda x, *, y: 0)(1)"),
+              "<TypeError: <lambda>() missing 1 required keyword-only argument: 'y'>");
+    /* what the parser refuses, with CPython's words */
+    CHECK_STR(eval1("def f(*): pass"), "<SyntaxError: named arguments must follow bare *>");
+    CHECK_STR(eval1("lambda *: 0"), "<SyntaxError: named arguments must follow bare *>");
+    CHECK_STR(eval1("def f(*a, *b): pass"), "<SyntaxError: * argument may appear only once>");
+    CHECK_STR(eval1("def f(**k, a): pass"),
+              "<SyntaxError: arguments cannot follow var-keyword argument>");
+    CHECK_STR(eval1("f(**d, *a)"),
+              "<SyntaxError: iterable argument unpacking follows keyword argument unpacking>");
+    CHECK_STR(eval1("f(**d, a)"),
+              "<SyntaxError: positional argument follows keyword argument unpacking>");
+    CHECK_STR(eval1("def f(a, /, b): pass"),
+              "<SyntaxError: positional-only parameters (/) are not supported in the MiniTorch "
+              "language>");
+    CHECK_STR(eval1("@print\nx = 1"),
+              "<SyntaxError: invalid syntax: a decorator must be followed by a def>");
+}
+
 int main(void)
 {
     RUN_TEST(test_def_and_return);
@@ -278,5 +337,6 @@ int main(void)
     RUN_TEST(test_interrupt_in_function);
     RUN_TEST(test_names);
     RUN_TEST(test_return_outside);
+    RUN_TEST(test_call_binding);
     return TEST_SUMMARY();
 }
