@@ -247,9 +247,12 @@ int dsl_bi_enumerate(struct dsl_interp *in, const struct dsl_args *a, struct dsl
             return dsl_raise_status(in, DSL_V_NOMEM);
         }
         t->style = DSL_LIST_TUPLE;
+        struct dsl_value item = items->items[i];
+        dsl_value_orphan(item); /* it moves from the list's slot into the tuple */
         dsl_list_push(t, dsl_int(k)); /* room made */
-        dsl_list_push(t, items->items[i]);
+        dsl_list_push(t, item);
         items->items[i] = list_value(t);
+        dsl_value_adopt(items->items[i]);
     }
     *ret = list_value(items);
     return 0;
@@ -366,7 +369,7 @@ static int merge_sort(struct dsl_interp *in, const struct dsl_value *keys, size_
             while (i < mid) tmp[k++] = idx[i++];
             while (j < hi) tmp[k++] = idx[j++];
         }
-        memcpy(idx, tmp, n * sizeof *idx);
+        memcpy(idx, tmp, n * sizeof *idx); /* n > 1 here */
         if (poll_cancel(in) != 0) return -1;
     }
     return 0;
@@ -405,7 +408,7 @@ int dsl_bi_sorted(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
     }
     if (merge_sort(in, keys, idx, tmp, n, reverse) != 0) goto done;
     for (size_t i = 0; i < n; i++) items[i] = l->items[idx[i]];
-    memcpy(l->items, items, n * sizeof *items);
+    for (size_t i = 0; i < n; i++) l->items[i] = items[i];
     r = 0;
 done:
     for (size_t i = 0; i < nkeys; i++) dsl_value_release(keys[i]);
