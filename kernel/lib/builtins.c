@@ -585,6 +585,8 @@ static int bi_sum(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
 {
     struct dsl_iter it;
     if (dsl_iter_init(in, a->slot[0], &it) != 0) return -1;
+    if (a->has[1] && a->slot[1].kind == DSL_STR) /* CPython refuses: quadratic, join is linear */
+        return dsl_raise(in, "TypeError", "sum() can't sum strings [use ''.join(seq) instead]");
     struct dsl_value acc = a->has[1] ? dsl_value_retain(a->slot[1]) : dsl_int(0), item, next;
     int got;
     while ((got = dsl_iter_next(in, &it, &item)) > 0) {

@@ -308,6 +308,23 @@ static void test_call_binding(void)
               "<TypeError: <lambda>() takes 0 positional arguments but 1 was given>");
     CHECK_STR(eval1("(lambda x, *, y: 0)(1)"),
               "<TypeError: <lambda>() missing 1 required keyword-only argument: 'y'>");
+    CHECK_STR(eval1("sum(['a'], '')"),
+              "<TypeError: sum() can't sum strings [use ''.join(seq) instead]>");
+    CHECK_STR(eval1("sorted([1], 2)"), "<TypeError: sorted expected 1 argument, got 2>");
+    CHECK_STR(eval1("max()"), "<TypeError: max expected at least 1 argument, got 0>");
+    CHECK_STR(eval1("max(1, 2, default=3)"),
+              "<TypeError: Cannot specify a default for max() with multiple positional "
+              "arguments>");
+    CHECK_STR(eval1("min([])"), "<ValueError: min() arg is an empty sequence>");
+    CHECK_STR(eval1("reduce(max, [])"),
+              "<TypeError: reduce() of empty iterable with no initial value>");
+    CHECK_STR(eval1("reversed(1)"), "<TypeError: 'int' object is not reversible>");
+    CHECK_STR(eval1("filter(abs)"), "<TypeError: filter expected 2 arguments, got 1>");
+    CHECK_STR(eval1("map(abs)"), "<TypeError: map() must have at least two arguments.>");
+    CHECK_STR(eval1("enumerate([1], start=1.5)"),
+              "<TypeError: 'float' object cannot be interpreted as an integer>");
+    CHECK_STR(eval1("sorted([1, 'a'])"),
+              "<TypeError: '<' not supported between instances of 'str' and 'int'>");
     /* what the parser refuses, with CPython's words */
     CHECK_STR(eval1("def f(*): pass"), "<SyntaxError: named arguments must follow bare *>");
     CHECK_STR(eval1("lambda *: 0"), "<SyntaxError: named arguments must follow bare *>");

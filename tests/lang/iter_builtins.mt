@@ -69,8 +69,8 @@ print(reduce(lambda acc, s: acc + s, ["a", "b", "c"]))
 # expect: abc
 
 # sum
-print(sum([1, 2, 3]), sum((0.5, 0.25), 1), sum(range(5)))
-# expect: 6 1.75 10
+print(sum([1, 2, 3]), sum((0.5, 0.25), 1), sum(range(5)), sum([[1], [2]], []))
+# expect: 6 1.75 10 [1, 2]
 
 # The rule (lib/iterables.c): the tensor form when an argument after the function is a tensor
 # or a keyword is given, Python's form otherwise. Values worked out by hand.
