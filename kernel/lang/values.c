@@ -577,7 +577,9 @@ int dsl_function_help(struct render_buf *b, const struct dsl_function *f)
         render_buf_puts(b, "\n\n");
         render_buf_append(b, doc.as.s->data, doc.as.s->len);
     }
-    return render_buf_puts(b, "\n\nA function defined with def in this session.");
+    return render_buf_puts(b, strcmp(f->def->name, "<lambda>") == 0
+                                  ? "\n\nA function made by lambda in this session."
+                                  : "\n\nA function defined with def in this session.");
 }
 
 int dsl_value_repr(struct render_buf *b, struct dsl_value v)

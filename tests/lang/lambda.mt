@@ -59,3 +59,7 @@ print(square(7) == square_def(7), square == square, square == square_def)
 # how a lambda shows: as a def's function, named <lambda>
 print(double, lambda *a, k=1, **kw: 0)
 # expect: <function <lambda>(x)> <function <lambda>(*a, k=..., **kw)>
+help(add)
+# expect: <lambda>(a, b=...)
+# expect:
+# expect: A function made by lambda in this session.
