@@ -85,6 +85,13 @@ d = {"m": 1}
 print(grow(**d), d)
 # expect: {'m': 1, 'n': 1} {'m': 1}
 
+# forwarding every argument, as wrappers do
+def forward(*args, **kwargs):
+    return f(*args, **kwargs)
+
+print(forward(1, c=2, extra=3), forward(*[forward(0, c=0)[0]], c=9))
+# expect: (1, 2, (), 2, 4, {'extra': 3}) (0, 2, (), 9, 4, {})
+
 # how the parameters show (repr, help)
 print(f, RParam, clip)
 # expect: <function f(a, b=..., *args, c, d=..., **kw)> <function RParam(*shape, backend)> <function clip(x, *, lo=..., hi=...)>
