@@ -40,8 +40,8 @@ static int fill_defaults(struct dsl_interp *in, const struct dsl_function *f, si
         struct render_buf names;
         render_buf_init(&names, 4096);
         name_list(&names, missing, n);
-        r = dsl_raise(in, "TypeError", "%s() missing %zu required %s argument%s: %s", def->name,
-                      n, what, n == 1 ? "" : "s", render_buf_str(&names));
+        r = dsl_raise(in, "TypeError", "%s() missing %zu required %s argument%s: %s", def->name, n,
+                      what, n == 1 ? "" : "s", render_buf_str(&names));
         render_buf_free(&names);
     }
     if (missing != small) free(missing);
@@ -173,8 +173,8 @@ static int push_pos(struct gathered *g, struct dsl_value v)
 
 /* Adds keyword name = v (v owned, key owned: the string name lives in, or none); a name given
  * twice is CPython's TypeError. */
-static int push_kw(struct dsl_interp *in, struct gathered *g, struct dsl_value callee,
-                   char *name, struct dsl_value v, struct dsl_value key)
+static int push_kw(struct dsl_interp *in, struct gathered *g, struct dsl_value callee, char *name,
+                   struct dsl_value v, struct dsl_value key)
 {
     for (size_t k = 0; k < g->nkw; k++)
         if (strcmp(g->kwnames[k], name) == 0) {

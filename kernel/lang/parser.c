@@ -468,13 +468,12 @@ static struct dsl_node *infix_call(struct parser *p, struct dsl_node *left,
                  * may come after a keyword, and keywords after f(*xs) */
                 bool dstar = false;
                 for (size_t k = 0; k < n->nkids; k++)
-                    dstar = dstar || (n->kids[k]->kind == DSL_N_STAR &&
-                                      n->kids[k]->op == DSL_T_DSTAR);
+                    dstar =
+                        dstar || (n->kids[k]->kind == DSL_N_STAR && n->kids[k]->op == DSL_T_DSTAR);
                 if (n->nkw > 0 || dstar) {
                     fail(p, "SyntaxError", peek(p)->pos,
-                         dstar && !n->nkw
-                             ? "positional argument follows keyword argument unpacking"
-                             : "positional argument follows keyword argument");
+                         dstar && !n->nkw ? "positional argument follows keyword argument unpacking"
+                                          : "positional argument follows keyword argument");
                     goto error;
                 }
             }

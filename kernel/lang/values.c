@@ -557,11 +557,13 @@ int dsl_function_signature(struct render_buf *b, const struct dsl_function *f, c
     render_buf_printf(b, "%s%s(", before, def->name);
     bool kwonly = def->nkw - (def->dstar ? 1 : 0) > def->nargs + (def->star ? 1 : 0);
     for (size_t i = 0; i < def->nkw; i++) {
-        const char *star = def->star && i == def->nargs                 ? "*"
-                           : def->dstar && i + 1 == def->nkw             ? "**"
-                                                                         : "";
-        if (i == def->nargs && !def->star && kwonly) render_buf_puts(b, i ? ", *, " : "*, ");
-        else if (i) render_buf_puts(b, ", ");
+        const char *star = def->star && i == def->nargs      ? "*"
+                           : def->dstar && i + 1 == def->nkw ? "**"
+                                                             : "";
+        if (i == def->nargs && !def->star && kwonly)
+            render_buf_puts(b, i ? ", *, " : "*, ");
+        else if (i)
+            render_buf_puts(b, ", ");
         render_buf_printf(b, "%s%s", star, def->kwnames[i]);
         /* a default's value is not shown: it may be a big tensor or a long list */
         if (def->kwvals[i]) render_buf_puts(b, "=...");

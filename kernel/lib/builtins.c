@@ -804,12 +804,27 @@ static const char *const min_max_params[] = {"key", "default", NULL};
 
 /* MiniTorch's tensor forms of map, zip and reduce; the rows the language calls are Python's
  * too, and lib/iterables.c tells the two apart (dsl_iter_dispatch). */
-static const struct dsl_builtin tensor_map = {"map", "map(fn, t, out=none)", 2, 3, map_params,
-                                              dsl_bi_map, ""};
-static const struct dsl_builtin tensor_zip = {"zip", "zip(fn, a, b)", 3, 3, zip_params,
-                                              dsl_bi_zip, ""};
-static const struct dsl_builtin tensor_reduce = {
-    "reduce", "reduce(fn, t, dim, start=0.0)", 3, 4, reduce_params, dsl_bi_reduce, ""};
+static const struct dsl_builtin tensor_map = {.name = "map",
+                                              .signature = "map(fn, t, out=none)",
+                                              .min_args = 2,
+                                              .max_args = 3,
+                                              .params = map_params,
+                                              .fn = dsl_bi_map,
+                                              .doc = ""};
+static const struct dsl_builtin tensor_zip = {.name = "zip",
+                                              .signature = "zip(fn, a, b)",
+                                              .min_args = 3,
+                                              .max_args = 3,
+                                              .params = zip_params,
+                                              .fn = dsl_bi_zip,
+                                              .doc = ""};
+static const struct dsl_builtin tensor_reduce = {.name = "reduce",
+                                                 .signature = "reduce(fn, t, dim, start=0.0)",
+                                                 .min_args = 3,
+                                                 .max_args = 4,
+                                                 .params = reduce_params,
+                                                 .fn = dsl_bi_reduce,
+                                                 .doc = ""};
 
 static int bi_map(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
@@ -828,7 +843,7 @@ static int bi_reduce(struct dsl_interp *in, const struct dsl_args *a, struct dsl
 
 /* How help() tells the two forms of map, zip and reduce apart. */
 #define DISPATCH_DOC                                                                               \
-    " The tensor form is taken when an argument after the function is a tensor or a keyword "    \
+    " The tensor form is taken when an argument after the function is a tensor or a keyword "      \
     "(t=, out=, dim=, start=) is given; otherwise Python's form, over lists, tuples, strings, "    \
     "ranges and dicts, which returns a list."
 static const char *const x_params[] = {"x", NULL};
@@ -984,8 +999,7 @@ const struct dsl_builtin dsl_builtins[] = {
     {"sleep", "sleep(seconds)", 1, 1, sleep_params, bi_sleep,
      "Waits for the given number of seconds (a float is fine). An interrupt stops the wait "
      "with KeyboardInterrupt."},
-    {"sorted", "sorted(iterable, *, key=none, reverse=false)", 0, -1, sorted_params,
-     dsl_bi_sorted,
+    {"sorted", "sorted(iterable, *, key=none, reverse=false)", 0, -1, sorted_params, dsl_bi_sorted,
      "A new list of the iterable's items in ascending order (descending with reverse=true), "
      "compared with <, or by key(item) with key=fn; equal items keep their order (stable)."},
     {"sqrt", "sqrt(x)", 1, 1, x_params, dsl_bi_sqrt,

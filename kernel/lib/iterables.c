@@ -248,7 +248,7 @@ int dsl_bi_enumerate(struct dsl_interp *in, const struct dsl_args *a, struct dsl
         }
         t->style = DSL_LIST_TUPLE;
         struct dsl_value item = items->items[i];
-        dsl_value_orphan(item); /* it moves from the list's slot into the tuple */
+        dsl_value_orphan(item);       /* it moves from the list's slot into the tuple */
         dsl_list_push(t, dsl_int(k)); /* room made */
         dsl_list_push(t, item);
         items->items[i] = list_value(t);
@@ -353,8 +353,8 @@ static int before(struct dsl_interp *in, struct dsl_value a, struct dsl_value b,
 }
 
 /* Stable merge sort of idx[0..n) by keys[idx[i]], with tmp as scratch. */
-static int merge_sort(struct dsl_interp *in, const struct dsl_value *keys, size_t *idx,
-                      size_t *tmp, size_t n, bool reverse)
+static int merge_sort(struct dsl_interp *in, const struct dsl_value *keys, size_t *idx, size_t *tmp,
+                      size_t n, bool reverse)
 {
     for (size_t width = 1; width < n; width *= 2) {
         for (size_t lo = 0; lo < n; lo += 2 * width) {
