@@ -29,6 +29,7 @@ struct parser {
     int depth;     /* expression/block nesting */
     int loops;     /* enclosing loops of the current function or cell (break/continue) */
     int functions; /* enclosing function definitions (return) */
+    bool annotations; /* parsing a def's parameters: `name: annotation` allowed */
     bool failed;
 };
 
@@ -935,7 +936,18 @@ error:
     return NULL;
 }
 
-/* One parameter name (and, when `with_default`, an optional '=' default) appended to def n. */
+/* Skips an annotation (`: expr` after a parameter, `-> expr` after a def's parameters): parsed,
+ * so that it must be an expression, then dropped unevaluated, as under Python's `from
+ * __future__ import annotations` (MiniTorch's files name typing's Callable, Optional...). */
+static bool skip_annotation(struct parser *p)
+{
+    struct dsl_node *e = parse_expr(p);
+    dsl_node_free(e);
+    return e != NULL;
+}
+
+/* One parameter name (and, when `with_default`, an optional '=' default) appended to def n; a
+ * def's parameters may be annotated (p->annotations), a lambda's may not. */
 static bool parse_param(struct parser *p, struct dsl_node *n, bool with_default, bool *defaults)
 {
     if (!check(p, DSL_T_NAME)) {
@@ -950,6 +962,7 @@ static bool parse_param(struct parser *p, struct dsl_node *n, bool with_default,
                  n->kwnames[k]);
             return false;
         }
+    if (p->annotations && match(p, DSL_T_COLON) && !skip_annotation(p)) return false;
     struct dsl_node *def = NULL;
     if (with_default && match(p, DSL_T_ASSIGN)) {
         if (!(def = parse_expr(p))) return false;
@@ -1026,7 +1039,11 @@ static struct dsl_node *prefix_lambda(struct parser *p, const struct dsl_token *
         goto error;
     }
     memcpy(n->name, "<lambda>", sizeof "<lambda>");
-    if (!parse_params(p, n, DSL_T_COLON) || !expect(p, DSL_T_COLON, "':' or ','")) goto error;
+    bool annotations = p->annotations; /* a lambda in a def's default: its ':' ends params */
+    p->annotations = false;
+    bool params = parse_params(p, n, DSL_T_COLON);
+    p->annotations = annotations;
+    if (!params || !expect(p, DSL_T_COLON, "':' or ','")) goto error;
     if (!(n->b = node(p, DSL_N_BLOCK, tok->pos))) goto error;
     ret = node(p, DSL_N_RETURN, peek(p)->pos);
     if (!ret) goto error;
@@ -1063,8 +1080,15 @@ static struct dsl_node *parse_def(struct parser *p)
     if (!n) return NULL;
     if (!(n->name = copy_text(p, name))) goto error;
     if (!expect(p, DSL_T_LPAREN, "'(' after the function name")) goto error;
-    if (!parse_params(p, n, DSL_T_RPAREN)) goto error;
-    if (!expect(p, DSL_T_RPAREN, "')' or ','")) goto error;
+    p->annotations = true;
+    bool params = parse_params(p, n, DSL_T_RPAREN);
+    p->annotations = false;
+    if (!params || !expect(p, DSL_T_RPAREN, "')' or ','")) goto error;
+    if (check(p, DSL_T_MINUS) && peek2(p)->type == DSL_T_GT && peek2(p)->pos == peek(p)->pos + 1) {
+        advance(p); /* `->`: the return annotation */
+        advance(p);
+        if (!skip_annotation(p)) goto error;
+    }
     int loops = p->loops; /* a loop around the def does not make `break` valid inside it */
     p->loops = 0;
     p->functions++;
