@@ -32,7 +32,8 @@ enum dsl_node_kind {
     DSL_N_OR,      /* a, b */
     DSL_N_COMPARE, /* kids: operands (n >= 2), ops: n-1 operators (DSL_T_IN / DSL_T_NOT = not in,
                     * DSL_T_IS / DSL_T_IS_NOT) */
-    DSL_N_CALL,    /* a: callee, kids: positional args, kwnames + kwvals: keyword args */
+    DSL_N_CALL,    /* a: callee, kids: positional args, kwnames + kwvals: keyword args; flag: a
+                    * STAR among the kids (f(*xs) or f(**d)) */
     DSL_N_INDEX,   /* a: the indexed value, kids: the indices */
     DSL_N_ATTR,    /* a: the object, name */
     DSL_N_COND,    /* a if kids[0] else b */
@@ -49,8 +50,10 @@ enum dsl_node_kind {
     DSL_N_CONTINUE, /* - */
     DSL_N_PASS,     /* - */
     DSL_N_MAGIC,    /* name: the magic's name, value: its argument text (a string) */
-    DSL_N_DEF,      /* name; kwnames: the parameters, kwvals: their defaults (NULL: none), nkw;
-                     * b: the body; value: the docstring (a string) or none */
+    DSL_N_DEF,      /* name; kwnames: the parameters, kwvals: their defaults (NULL: none), nkw,
+                     * split by nargs, star and dstar (below); b: the body; value: the docstring
+                     * (a string) or none; kids: the decorators, outermost first. As an
+                     * expression, a lambda: name "<lambda>", b: a block of one RETURN */
     DSL_N_RETURN,   /* a: the value, or NULL for a bare return */
     DSL_N_ASSERT,   /* a: the condition, b: the message or NULL */
     DSL_N_CLASS,    /* name; a: the base class expression or NULL; b: the body; value: the
@@ -69,6 +72,7 @@ enum dsl_node_kind {
     DSL_N_FSTRING,  /* f"...": kids: the parts, CONST strings and FIELDs, in order */
     DSL_N_FIELD,    /* an f-string's {a!c:spec}: value: the conversion letter (an int) or none;
                      * b: the format spec (an FSTRING) or NULL */
+    /* statements */
     DSL_N_TRY,      /* a: the body; kids: the except clauses (DSL_N_EXCEPT), then the else
                      * block (a DSL_N_BLOCK) if there is one; b: the finally block or NULL */
     DSL_N_EXCEPT,   /* a: the class (or tuple of classes) to catch, NULL for a bare except;
@@ -80,6 +84,8 @@ enum dsl_node_kind {
                      * `from m import a as x, ...` (flag true): name the module, kwnames the
                      * members. kwvals: a NAME node each, at the imported name, naming the
                      * variable bound (flag: given by `as`) */
+    /* expressions */
+    DSL_N_STAR,     /* a: the value; op: DSL_T_STAR (*xs) or DSL_T_DSTAR (**d), in a call's kids */
     DSL_N_COUNT
 };
 
@@ -103,6 +109,11 @@ struct dsl_node {
      * not once per evaluation. A cache the evaluator fills; it changes no meaning. */
     const struct dsl_node *scope_def;
     long scope_slot;
+    /* DEF: how kwnames splits. The first nargs are positional parameters; then, when star, the
+     * *args parameter; then the keyword-only ones (after *args or a bare *); then, when dstar,
+     * the **kwargs parameter. */
+    size_t nargs;
+    bool star, dstar;
 };
 
 /* A parsed cell and its source text, reference counted: a function defined in the cell keeps

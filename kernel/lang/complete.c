@@ -383,12 +383,15 @@ static char *enclosing_call(const char *code, size_t cursor, size_t *at)
 }
 
 /* The parameter names of the function a call names: a builtin, a method after '.', or a
- * function the session defined: into *builtin_params or *user_params (borrowed) with their
+ * function the session defined: into *builtin_params or *user_params (borrowed; *user_def: the
+ * function's DEF node, whose *args and **kwargs take no keyword) with their
  * count in *n, which stays 0 when the call is unknown. */
 static void call_params(struct dsl_session *s, const char *code, size_t cursor,
-                        const char *const **builtin_params, char *const **user_params, size_t *n)
+                        const char *const **builtin_params, char *const **user_params,
+                        const struct dsl_node **user_def, size_t *n)
 {
     *builtin_params = NULL;
+    *user_def = NULL;
     *user_params = NULL;
     *n = 0;
     size_t at = 0;
@@ -400,6 +403,7 @@ static void call_params(struct dsl_session *s, const char *code, size_t cursor,
     else {
         struct dsl_value *v = s ? dsl_session_lookup(s, name) : NULL;
         if (v && v->kind == DSL_FUNCTION) {
+            *user_def = v->as.fn_user->def;
             *user_params = v->as.fn_user->def->kwnames;
             *n = v->as.fn_user->def->nkw;
         } else if (!v) {
@@ -444,7 +448,8 @@ json_t *dsl_complete(struct dsl_session *s, const char *code, size_t cursor, siz
     const char *const *bparams = NULL;
     char *const *uparams = NULL;
     size_t nparams = 0;
-    if (code && where == CTX_PLAIN) call_params(s, code, b, &bparams, &uparams, &nparams);
+    const struct dsl_node *udef = NULL;
+    if (code && where == CTX_PLAIN) call_params(s, code, b, &bparams, &uparams, &udef, &nparams);
     char **kw = nparams ? calloc(nparams, sizeof *kw) : NULL;
     size_t cap = dsl_builtin_count + dsl_exc_type_count + dsl_tensor_method_count +
                  dsl_tensor_prop_count + dsl_list_method_count + dsl_dict_method_count +
@@ -506,6 +511,9 @@ json_t *dsl_complete(struct dsl_session *s, const char *code, size_t cursor, siz
             if (s->vars[i].name) CONSIDER(s->vars[i].name);
         for (size_t i = 0; i < nparams; i++) {
             const char *p = bparams ? bparams[i] : uparams[i];
+            /* *args and **kwargs take no keyword of their name */
+            if (udef && ((udef->star && i == udef->nargs) || (udef->dstar && i + 1 == nparams)))
+                continue;
             if (asprintf(&kw[i], "%s=", p) < 0)
                 kw[i] = NULL;
             else

@@ -536,54 +536,6 @@ static int eval_compare(struct dsl_interp *in, const struct dsl_node *n, struct 
 
 static int exec_block(struct dsl_interp *in, const struct dsl_node *n);
 
-/* Binds a call's arguments (borrowed) to f's parameters in frame->vals, with Python's errors. */
-static int bind_params(struct dsl_interp *in, const struct dsl_function *f,
-                       const struct dsl_value *pos, size_t npos, char *const *kwnames,
-                       const struct dsl_value *kwvals, size_t nkw, struct dsl_frame *frame)
-{
-    const struct dsl_node *def = f->def;
-    const char *f_name = f->qualname ? f->qualname : def->name;
-    size_t np = def->nkw;
-    if (npos > np)
-        return dsl_raise(in, "TypeError", "%s() takes %zu positional argument%s but %zu %s given",
-                         f_name, np, np == 1 ? "" : "s", npos, npos == 1 ? "was" : "were");
-    for (size_t i = 0; i < npos; i++) {
-        frame->vals[i] = dsl_value_retain(pos[i]);
-        frame->bound[i] = true;
-    }
-    for (size_t k = 0; k < nkw; k++) {
-        size_t i = 0;
-        while (i < np && strcmp(def->kwnames[i], kwnames[k]) != 0) i++;
-        if (i == np)
-            return dsl_raise(in, "TypeError", "%s() got an unexpected keyword argument '%s'",
-                             f_name, kwnames[k]);
-        if (frame->bound[i])
-            return dsl_raise(in, "TypeError", "%s() got multiple values for argument '%s'",
-                             f_name, kwnames[k]);
-        frame->vals[i] = dsl_value_retain(kwvals[k]);
-        frame->bound[i] = true;
-    }
-    size_t missing = 0;
-    struct render_buf names;
-    render_buf_init(&names, 4096);
-    for (size_t i = 0; i < np; i++) {
-        if (frame->bound[i]) continue;
-        if (def->kwvals[i]) {
-            frame->vals[i] = dsl_value_retain(f->defaults[i]);
-            frame->bound[i] = true;
-            continue;
-        }
-        render_buf_printf(&names, "%s'%s'", missing ? ", " : "", def->kwnames[i]);
-        missing++;
-    }
-    int r = 0;
-    if (missing)
-        r = dsl_raise(in, "TypeError", "%s() missing %zu required argument%s: %s", f_name,
-                      missing, missing == 1 ? "" : "s", render_buf_str(&names));
-    render_buf_free(&names);
-    return r;
-}
-
 /* Calls user function f (arguments borrowed): its body runs in a frame of its own, reading and
  * writing its locals, with error positions in the source of the cell that defined it. */
 static int call_function(struct dsl_interp *in, struct dsl_function *f, const struct dsl_value *pos,
@@ -608,7 +560,7 @@ static int call_function(struct dsl_interp *in, struct dsl_function *f, const st
         dsl_raise_status(in, DSL_V_NOMEM);
         goto done;
     }
-    if (bind_params(in, f, pos, npos, kwnames, kwvals, nkw, &frame) != 0) goto done;
+    if (dsl_bind_params(in, f, pos, npos, kwnames, kwvals, nkw, &frame) != 0) goto done;
     for (size_t k = 0; k < f->nlocals; k++) { /* the locals nested functions share */
         if (!f->is_cell[k]) continue;
         struct dsl_value cell;
@@ -735,7 +687,7 @@ static int eval_call(struct dsl_interp *in, const struct dsl_node *n, struct dsl
     struct dsl_value callee, self = dsl_none();
     /* obj.method(...) on an instance calls the method with obj first, as Python's LOAD_METHOD
      * does, without making a bound method for the one call */
-    if (n->a->kind == DSL_N_ATTR) {
+    if (n->a->kind == DSL_N_ATTR && !n->flag) { /* (f(*xs) binds a method: calls.c unpacks) */
         struct dsl_value obj, fn;
         if (dsl_eval(in, n->a->a, &obj) != 0) return -1;
         if (obj.kind == DSL_INSTANCE && dsl_instance_method(obj, n->a->name, &fn)) {
@@ -756,6 +708,12 @@ static int eval_call(struct dsl_interp *in, const struct dsl_node *n, struct dsl
         }
     } else if (dsl_eval(in, n->a, &callee) != 0) {
         return -1;
+    }
+    if (n->flag) { /* f(*xs, **d) */
+        int r = dsl_call_unpacking(in, n, callee, out);
+        if (r != 0) dsl_error_locate(in, n->pos);
+        dsl_value_release(callee);
+        return r;
     }
     size_t total = n->nkids + n->nkw;
     struct dsl_value small[SMALL_ARGS];
@@ -1202,6 +1160,8 @@ static int eval_fstring(struct dsl_interp *in, const struct dsl_node *n, struct 
     return r;
 }
 
+static int eval_lambda(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out);
+
 static const eval_fn eval_table[DSL_N_COUNT] = {
     [DSL_N_CONST] = eval_const,
     [DSL_N_NAME] = eval_name,
@@ -1223,6 +1183,7 @@ static const eval_fn eval_table[DSL_N_COUNT] = {
     [DSL_N_DICTCOMP] = eval_comprehension,
     [DSL_N_GENEXP] = eval_comprehension,
     [DSL_N_FSTRING] = eval_fstring,
+    [DSL_N_DEF] = eval_lambda,
 };
 
 int dsl_eval(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
@@ -1819,12 +1780,15 @@ done:
 
 /* `def`: makes the function value (defaults evaluated now, in the defining scope) and binds
  * its name. */
-static int exec_def(struct dsl_interp *in, const struct dsl_node *n)
+/* The function value of DEF node n (a def or a lambda): its defaults evaluated now, in the
+ * defining scope. 0 with a new value in *out, or -1. */
+static int make_function(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
 {
     if (!in->code) /* only dsl_evaluate runs without one, and it takes expressions only */
-        return dsl_raise_at(in, n->pos, "SyntaxError", "def is not allowed here");
+        return dsl_raise_at(in, n->pos, "SyntaxError", "%s is not allowed here",
+                            strcmp(n->name, "<lambda>") == 0 ? "lambda" : "def");
     struct dsl_function *f = calloc(1, sizeof *f);
-    if (!f) return dsl_raise_status(in, DSL_V_NOMEM), X_ERR;
+    if (!f) return dsl_raise_status(in, DSL_V_NOMEM);
     f->refs = 1;
     f->def = n;
     f->code = dsl_code_retain(in->code);
@@ -1833,7 +1797,7 @@ static int exec_def(struct dsl_interp *in, const struct dsl_node *n)
     f->defaults = calloc(n->nkw + 1, sizeof *f->defaults);
     if (!f->defaults) {
         dsl_value_release(fv);
-        return dsl_raise_status(in, DSL_V_NOMEM), X_ERR;
+        return dsl_raise_status(in, DSL_V_NOMEM);
     }
     if (analyse_function(in, f, n) != 0) {
         dsl_value_release(fv);
@@ -1843,12 +1807,52 @@ static int exec_def(struct dsl_interp *in, const struct dsl_node *n)
         if (!n->kwvals[i]) continue;
         if (dsl_eval(in, n->kwvals[i], &f->defaults[i]) != 0) {
             dsl_value_release(fv);
-            return X_ERR;
+            return -1;
         }
         dsl_value_adopt(f->defaults[i]); /* a default list is held by the function */
     }
-    if (bind_var(in, n->name, fv) != 0) return dsl_raise_status(in, DSL_V_NOMEM), X_ERR;
-    return X_OK;
+    *out = fv;
+    return 0;
+}
+
+/* A lambda: a function value, bound to no name. */
+static int eval_lambda(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
+{
+    return make_function(in, n, out);
+}
+
+/* `def`: makes the function value, passes it through the decorators (bottom-up: the one
+ * nearest the def first, as Python; each evaluated before the function is made) and binds its
+ * name. */
+static int exec_def(struct dsl_interp *in, const struct dsl_node *n)
+{
+    struct dsl_value small[SMALL_ARGS];
+    struct dsl_value *decos = small;
+    if (n->nkids > SMALL_ARGS && !(decos = malloc(n->nkids * sizeof *decos)))
+        return dsl_raise_status(in, DSL_V_NOMEM), X_ERR;
+    size_t done = 0;
+    int r = X_ERR;
+    struct dsl_value fv = dsl_none();
+    for (; done < n->nkids; done++)
+        if (dsl_eval(in, n->kids[done], &decos[done]) != 0) goto cleanup;
+    if (make_function(in, n, &fv) != 0) goto cleanup;
+    for (size_t i = n->nkids; i-- > 0;) {
+        struct dsl_value next;
+        if (dsl_call(in, decos[i], &fv, 1, NULL, NULL, 0, &next) != 0) {
+            dsl_error_locate(in, n->kids[i]->pos);
+            goto cleanup;
+        }
+        dsl_value_release(fv);
+        fv = next;
+    }
+    r = bind_var(in, n->name, fv);
+    fv = dsl_none();
+    if (r != 0) r = (dsl_raise_status(in, DSL_V_NOMEM), X_ERR);
+cleanup:
+    dsl_value_release(fv);
+    for (size_t i = 0; i < done; i++) dsl_value_release(decos[i]);
+    if (decos != small) free(decos);
+    return r;
 }
 
 /* `class`: evaluates the base, runs the body with its names bound as the class's attributes,

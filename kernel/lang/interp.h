@@ -130,6 +130,17 @@ int dsl_getattr(struct dsl_interp *in, struct dsl_value obj, const char *name,
                 struct dsl_value *out);
 /* obj.name = v (borrowed): 0 or -1. */
 int dsl_setattr(struct dsl_interp *in, struct dsl_value obj, const char *name, struct dsl_value v);
+/* Binds a call's arguments (borrowed) to user function f's parameters in frame (positional,
+ * *args as a tuple, keyword-only, **kwargs as a dict, defaults), with CPython's TypeErrors
+ * (lang/calls.c). 0 or -1. */
+int dsl_bind_params(struct dsl_interp *in, const struct dsl_function *f,
+                    const struct dsl_value *pos, size_t npos, char *const *kwnames,
+                    const struct dsl_value *kwvals, size_t nkw, struct dsl_frame *frame);
+
+/* Evaluates the arguments of call node n, which unpacks some (f(*xs, **d): its flag), and
+ * calls callee (borrowed) with them (lang/calls.c). 0 with a new value in *out, or -1. */
+int dsl_call_unpacking(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value callee,
+                       struct dsl_value *out);
 
 /* Raises ename (a static string) with a printf-style message; returns -1. The _at form also
  * records the position. A second raise while one is pending is ignored. */

@@ -19,11 +19,11 @@
 #define DSL_MAX_LITERAL (64u << 20)
 
 const char *const dsl_keywords[] = {
-    "if",      "elif",  "else",  "while",    "for",    "in",    "break", "continue",
-    "pass",    "and",   "or",    "not",      "true",   "false", "none",  "def",
-    "return",  "assert", "class", "nonlocal", "global", "is",    "try",   "except",
-    "finally", "raise", "del",   "as",       "from",   "import", NULL};
-static_assert(DSL_T_IMPORT - DSL_T_IF + 1 == 30, "dsl_keywords must list every keyword token");
+    "if",      "elif",  "else",  "while",    "for",    "in",     "break", "continue",
+    "pass",    "and",   "or",    "not",      "true",   "false",  "none",  "def",
+    "return",  "assert", "class", "nonlocal", "global", "is",     "try",   "except",
+    "finally", "raise", "del",   "as",       "from",   "import", "lambda", NULL};
+static_assert(DSL_T_LAMBDA - DSL_T_IF + 1 == 31, "dsl_keywords must list every keyword token");
 
 static const struct {
     const char *text;
@@ -143,6 +143,7 @@ static const char *const tok_names[DSL_T_COUNT] = {
     [DSL_T_AS] = "'as'",
     [DSL_T_FROM] = "'from'",
     [DSL_T_IMPORT] = "'import'",
+    [DSL_T_LAMBDA] = "'lambda'",
 };
 
 const char *dsl_tok_name(enum dsl_tok t)

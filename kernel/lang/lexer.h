@@ -103,6 +103,7 @@ enum dsl_tok {
     DSL_T_AS,
     DSL_T_FROM,
     DSL_T_IMPORT,
+    DSL_T_LAMBDA,
     DSL_T_COUNT
 };
 

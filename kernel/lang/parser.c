@@ -29,6 +29,7 @@ struct parser {
     int depth;     /* expression/block nesting */
     int loops;     /* enclosing loops of the current function or cell (break/continue) */
     int functions; /* enclosing function definitions (return) */
+    bool annotations; /* parsing a def's parameters: `name: annotation` allowed */
     bool failed;
 };
 
@@ -596,6 +597,29 @@ error:
     return NULL;
 }
 
+/* `*xs` or `**d` among a call's arguments: a STAR node in its kids, and the call's flag set.
+ * `*xs` after `**d` is Python's SyntaxError. */
+static bool parse_star_arg(struct parser *p, struct dsl_node *call)
+{
+    const struct dsl_token *star = advance(p);
+    if (star->type == DSL_T_STAR)
+        for (size_t k = 0; k < call->nkids; k++)
+            if (call->kids[k]->kind == DSL_N_STAR && call->kids[k]->op == DSL_T_DSTAR) {
+                fail(p, "SyntaxError", star->pos,
+                     "iterable argument unpacking follows keyword argument unpacking");
+                return false;
+            }
+    struct dsl_node *s = node(p, DSL_N_STAR, star->pos);
+    if (!s) return false;
+    s->op = star->type;
+    if (!(s->a = parse_expr(p))) {
+        dsl_node_free(s);
+        return false;
+    }
+    call->flag = true;
+    return finish(p, s) && push(p, call, s);
+}
+
 static struct dsl_node *infix_call(struct parser *p, struct dsl_node *left,
                                    const struct dsl_token *tok)
 {
@@ -624,11 +648,22 @@ static struct dsl_node *infix_call(struct parser *p, struct dsl_node *left,
                 goto error;
             }
             if (!push_kw(p, n, kw, val)) goto error;
+        } else if (check(p, DSL_T_STAR) || check(p, DSL_T_DSTAR)) {
+            if (!parse_star_arg(p, n)) goto error;
         } else {
-            if (n->nkw > 0) {
-                fail(p, "SyntaxError", peek(p)->pos,
-                     "positional argument follows keyword argument");
-                goto error;
+            if (n->nkw > 0 || n->flag) {
+                /* after f(a=1) or f(**d), a plain argument is an error, as in Python; f(*xs)
+                 * may come after a keyword, and keywords after f(*xs) */
+                bool dstar = false;
+                for (size_t k = 0; k < n->nkids; k++)
+                    dstar =
+                        dstar || (n->kids[k]->kind == DSL_N_STAR && n->kids[k]->op == DSL_T_DSTAR);
+                if (n->nkw > 0 || dstar) {
+                    fail(p, "SyntaxError", peek(p)->pos,
+                         dstar && !n->nkw ? "positional argument follows keyword argument unpacking"
+                                          : "positional argument follows keyword argument");
+                    goto error;
+                }
             }
             struct dsl_node *arg = parse_expr(p);
             if (arg && check(p, DSL_T_FOR)) { /* sum(x * x for x in xs): the sole argument */
@@ -752,6 +787,8 @@ error:
     return NULL;
 }
 
+static struct dsl_node *prefix_lambda(struct parser *p, const struct dsl_token *tok);
+
 static const struct rule rules[DSL_T_COUNT] = {
     [DSL_T_INT] = {prefix_int, NULL, P_NONE},
     [DSL_T_FLOAT] = {prefix_float, NULL, P_NONE},
@@ -785,6 +822,7 @@ static const struct rule rules[DSL_T_COUNT] = {
     [DSL_T_AND] = {NULL, infix_binary, P_AND},
     [DSL_T_OR] = {NULL, infix_binary, P_OR},
     [DSL_T_IF] = {NULL, infix_cond, P_COND},
+    [DSL_T_LAMBDA] = {prefix_lambda, NULL, P_NONE},
 };
 
 static const struct rule *rule_of(enum dsl_tok t) { return &rules[t]; }
@@ -1422,6 +1460,140 @@ static struct dsl_value docstring_of(const struct dsl_node *body)
 
 /* def NAME '(' [param ['=' default] (',' ...)*] ')' ':' block. The docstring is the body's first
  * statement when that is a string literal. */
+/* Skips an annotation (`: expr` after a parameter, `-> expr` after a def's parameters): parsed,
+ * so that it must be an expression, then dropped unevaluated, as under Python's `from
+ * __future__ import annotations` (MiniTorch's files name typing's Callable, Optional...). */
+static bool skip_annotation(struct parser *p)
+{
+    struct dsl_node *e = parse_expr(p);
+    dsl_node_free(e);
+    return e != NULL;
+}
+
+/* One parameter name (and, when `with_default`, an optional '=' default) appended to def n; a
+ * def's parameters may be annotated (p->annotations), a lambda's may not. */
+static bool parse_param(struct parser *p, struct dsl_node *n, bool with_default, bool *defaults)
+{
+    if (!check(p, DSL_T_NAME)) {
+        fail(p, "SyntaxError", peek(p)->pos, "expected a parameter name");
+        return false;
+    }
+    const struct dsl_token *pt = advance(p);
+    for (size_t k = 0; k < n->nkw; k++)
+        if (strlen(n->kwnames[k]) == pt->len &&
+            memcmp(n->kwnames[k], p->src + pt->pos, pt->len) == 0) {
+            fail(p, "SyntaxError", pt->pos, "duplicate argument '%s' in function definition",
+                 n->kwnames[k]);
+            return false;
+        }
+    if (p->annotations && match(p, DSL_T_COLON) && !skip_annotation(p)) return false;
+    struct dsl_node *def = NULL;
+    if (with_default && match(p, DSL_T_ASSIGN)) {
+        if (!(def = parse_expr(p))) return false;
+        *defaults = true;
+    } else if (with_default && *defaults && !n->star && n->nargs == SIZE_MAX) {
+        fail(p, "SyntaxError", pt->pos, "non-default argument follows default argument");
+        return false;
+    }
+    char *pname = copy_text(p, pt);
+    if (!pname) {
+        dsl_node_free(def);
+        return false;
+    }
+    return push_kw(p, n, pname, def);
+}
+
+/* The parameters of def or lambda n, up to (not including) `close`: names with defaults, then
+ * `*args` or a bare `*` and keyword-only names, then `**kwargs` (see DSL_N_DEF in ast.h). */
+static bool parse_params(struct parser *p, struct dsl_node *n, enum dsl_tok close)
+{
+    bool defaults = false;
+    const struct dsl_token *bare = NULL;
+    n->nargs = SIZE_MAX; /* until a * is seen */
+    while (!check(p, close)) {
+        const struct dsl_token *t = peek(p);
+        if (t->type == DSL_T_SLASH) {
+            fail(p, "SyntaxError", t->pos,
+                 "positional-only parameters (/) are not supported in the MiniTorch language");
+            return false;
+        }
+        if (match(p, DSL_T_STAR)) {
+            if (n->nargs != SIZE_MAX) {
+                fail(p, "SyntaxError", t->pos, "* argument may appear only once");
+                return false;
+            }
+            n->nargs = n->nkw;
+            if (check(p, DSL_T_NAME)) {
+                if (!parse_param(p, n, false, &defaults)) return false;
+                n->star = true;
+            } else {
+                bare = t;
+            }
+        } else if (match(p, DSL_T_DSTAR)) {
+            if (!parse_param(p, n, false, &defaults)) return false;
+            n->dstar = true;
+            if (match(p, DSL_T_COMMA) && !check(p, close)) {
+                fail(p, "SyntaxError", peek(p)->pos,
+                     "arguments cannot follow var-keyword argument");
+                return false;
+            }
+            break;
+        } else if (!parse_param(p, n, true, &defaults)) {
+            return false;
+        }
+        if (!match(p, DSL_T_COMMA)) break;
+    }
+    if (n->nargs == SIZE_MAX) n->nargs = n->nkw - (n->dstar ? 1 : 0);
+    if (bare && n->nkw - (n->dstar ? 1 : 0) == n->nargs) {
+        fail(p, "SyntaxError", bare->pos, "named arguments must follow bare *");
+        return false;
+    }
+    return true;
+}
+
+/* lambda [params]: expression -- a DEF named "<lambda>" whose body returns the expression, so
+ * that it is a function like any other (calls, errors, closures). */
+static struct dsl_node *prefix_lambda(struct parser *p, const struct dsl_token *tok)
+{
+    struct dsl_node *n = node(p, DSL_N_DEF, tok->pos);
+    if (!n) return NULL;
+    struct dsl_node *ret = NULL;
+    if (!(n->name = malloc(sizeof "<lambda>"))) {
+        fail_nomem(p);
+        goto error;
+    }
+    memcpy(n->name, "<lambda>", sizeof "<lambda>");
+    bool annotations = p->annotations; /* a lambda in a def's default: its ':' ends params */
+    p->annotations = false;
+    bool params = parse_params(p, n, DSL_T_COLON);
+    p->annotations = annotations;
+    if (!params || !expect(p, DSL_T_COLON, "':' or ','")) goto error;
+    if (!(n->b = node(p, DSL_N_BLOCK, tok->pos))) goto error;
+    ret = node(p, DSL_N_RETURN, peek(p)->pos);
+    if (!ret) goto error;
+    int loops = p->loops;
+    p->loops = 0;
+    p->functions++;
+    ret->a = parse_expr(p);
+    p->functions--;
+    p->loops = loops;
+    if (!ret->a) goto error;
+    bool pushed = finish(p, ret) && push(p, n->b, ret);
+    ret = NULL; /* freed by finish or push on failure, else the block's */
+    if (!pushed) goto error;
+    if (!finish(p, n->b)) {
+        n->b = NULL;
+        goto error;
+    }
+    return finish(p, n);
+error:
+    dsl_node_free(ret);
+    dsl_node_free(n);
+    return NULL;
+}
+
+/* def NAME '(' params ')' ':' block. The docstring is the body's first statement when that is a
+ * string literal. */
 static struct dsl_node *parse_def(struct parser *p)
 {
     const struct dsl_token *kw = advance(p);
@@ -1433,37 +1605,15 @@ static struct dsl_node *parse_def(struct parser *p)
     if (!n) return NULL;
     if (!(n->name = copy_text(p, name))) goto error;
     if (!expect(p, DSL_T_LPAREN, "'(' after the function name")) goto error;
-    bool defaults = false;
-    while (!check(p, DSL_T_RPAREN)) {
-        if (!check(p, DSL_T_NAME)) {
-            fail(p, "SyntaxError", peek(p)->pos, "expected a parameter name");
-            goto error;
-        }
-        const struct dsl_token *pt = advance(p);
-        for (size_t k = 0; k < n->nkw; k++)
-            if (strlen(n->kwnames[k]) == pt->len &&
-                memcmp(n->kwnames[k], p->src + pt->pos, pt->len) == 0) {
-                fail(p, "SyntaxError", pt->pos, "duplicate argument '%s' in function definition",
-                     n->kwnames[k]);
-                goto error;
-            }
-        struct dsl_node *def = NULL;
-        if (match(p, DSL_T_ASSIGN)) {
-            if (!(def = parse_expr(p))) goto error;
-            defaults = true;
-        } else if (defaults) {
-            fail(p, "SyntaxError", pt->pos, "non-default argument follows default argument");
-            goto error;
-        }
-        char *pname = copy_text(p, pt);
-        if (!pname) {
-            dsl_node_free(def);
-            goto error;
-        }
-        if (!push_kw(p, n, pname, def)) goto error;
-        if (!match(p, DSL_T_COMMA)) break;
+    p->annotations = true;
+    bool params = parse_params(p, n, DSL_T_RPAREN);
+    p->annotations = false;
+    if (!params || !expect(p, DSL_T_RPAREN, "')' or ','")) goto error;
+    if (check(p, DSL_T_MINUS) && peek2(p)->type == DSL_T_GT && peek2(p)->pos == peek(p)->pos + 1) {
+        advance(p); /* `->`: the return annotation */
+        advance(p);
+        if (!skip_annotation(p)) goto error;
     }
-    if (!expect(p, DSL_T_RPAREN, "')' or ','")) goto error;
     int loops = p->loops; /* a loop around the def does not make `break` valid inside it */
     p->loops = 0;
     p->functions++;
@@ -1642,6 +1792,40 @@ static struct dsl_node *parse_magic(struct parser *p)
     return n;
 }
 
+/* '@' expression NEWLINE, one or more, then the def they decorate: the decorators become the
+ * def's kids, outermost first (applied last, as in Python). */
+static struct dsl_node *parse_decorated(struct parser *p)
+{
+    struct dsl_node *decos = node(p, DSL_N_BLOCK, peek(p)->pos), *n = NULL;
+    if (!decos) return NULL;
+    while (match(p, DSL_T_AT)) {
+        struct dsl_node *e = parse_expr(p);
+        if (!e || !push(p, decos, e)) goto done;
+        if (!check(p, DSL_T_NEWLINE)) {
+            fail(p, "SyntaxError", peek(p)->pos, "expected a new line after the decorator");
+            goto done;
+        }
+        advance(p);
+        while (match(p, DSL_T_NEWLINE)) {}
+    }
+    if (!check(p, DSL_T_DEF)) {
+        fail(p, "SyntaxError", peek(p)->pos,
+             check(p, DSL_T_INDENT) ? "unexpected indent"
+                                    : "invalid syntax: a decorator must be followed by a def");
+        goto done;
+    }
+    if (!(n = parse_def(p))) goto done;
+    n->kids = decos->kids; /* the def has no kids of its own */
+    n->nkids = decos->nkids;
+    n->capkids = decos->capkids;
+    decos->kids = NULL;
+    decos->nkids = decos->capkids = 0;
+    n = finish(p, n);
+done:
+    dsl_node_free(decos);
+    return n;
+}
+
 /* One statement line (simple statements or a compound statement) appended to block. */
 static bool parse_line(struct parser *p, struct dsl_node *block)
 {
@@ -1653,6 +1837,7 @@ static bool parse_line(struct parser *p, struct dsl_node *block)
     case DSL_T_FOR: s = parse_for(p); break;
     case DSL_T_DEF: s = parse_def(p); break;
     case DSL_T_CLASS: s = parse_class(p); break;
+    case DSL_T_AT: s = parse_decorated(p); break;
     case DSL_T_MAGIC: s = parse_magic(p); break;
     case DSL_T_TRY: s = parse_try(p); break;
     case DSL_T_ELIF:

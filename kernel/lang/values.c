@@ -871,11 +871,20 @@ static int value_text(struct render_buf *b, struct dsl_value v, bool repr, bool 
 int dsl_function_signature(struct render_buf *b, const struct dsl_function *f, const char *before,
                            const char *after)
 {
-    render_buf_printf(b, "%s%s(", before, f->def->name);
-    for (size_t i = 0; i < f->def->nkw; i++) {
-        render_buf_printf(b, "%s%s", i ? ", " : "", f->def->kwnames[i]);
+    const struct dsl_node *def = f->def;
+    render_buf_printf(b, "%s%s(", before, def->name);
+    bool kwonly = def->nkw - (def->dstar ? 1 : 0) > def->nargs + (def->star ? 1 : 0);
+    for (size_t i = 0; i < def->nkw; i++) {
+        const char *star = def->star && i == def->nargs      ? "*"
+                           : def->dstar && i + 1 == def->nkw ? "**"
+                                                             : "";
+        if (i == def->nargs && !def->star && kwonly)
+            render_buf_puts(b, i ? ", *, " : "*, ");
+        else if (i)
+            render_buf_puts(b, ", ");
+        render_buf_printf(b, "%s%s", star, def->kwnames[i]);
         /* a default's value is not shown: it may be a big tensor or a long list */
-        if (f->def->kwvals[i]) render_buf_puts(b, "=...");
+        if (def->kwvals[i]) render_buf_puts(b, "=...");
     }
     return render_buf_printf(b, ")%s", after);
 }
@@ -888,7 +897,9 @@ int dsl_function_help(struct render_buf *b, const struct dsl_function *f)
         render_buf_puts(b, "\n\n");
         render_buf_append(b, doc.as.s->data, doc.as.s->len);
     }
-    return render_buf_puts(b, "\n\nA function defined with def in this session.");
+    return render_buf_puts(b, strcmp(f->def->name, "<lambda>") == 0
+                                  ? "\n\nA function made by lambda in this session."
+                                  : "\n\nA function defined with def in this session.");
 }
 
 int dsl_value_repr(struct render_buf *b, struct dsl_value v)

@@ -9,6 +9,7 @@
 #include "lang/library.h"
 
 #include "lib/compile.h"
+#include "lib/iterables.h"
 
 #include "lang/classes.h"
 #include "lang/dict.h"
@@ -600,66 +601,12 @@ static int bi_abs(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
     return dsl_raise(in, "TypeError", "bad operand type for abs(): '%s'", dsl_type_name(v));
 }
 
-static int min_max(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret,
-                   bool want_max)
-{
-    const char *name = want_max ? "max" : "min";
-    struct dsl_iter it;
-    struct dsl_list tmp = {0};
-    if (a->nrest == 1) {
-        if (dsl_iter_init(in, a->rest[0], &it) != 0) return -1;
-    } else {
-        tmp.refs = 1;
-        tmp.len = a->nrest;
-        tmp.items = (struct dsl_value *)a->rest;
-        memset(&it, 0, sizeof it);
-        it.src = (struct dsl_value){.kind = DSL_LIST, .as.l = &tmp};
-    }
-    struct dsl_value best = dsl_none(), item;
-    bool have = false;
-    int got;
-    while ((got = dsl_iter_next(in, &it, &item)) > 0) {
-        if (!have) {
-            best = item;
-            have = true;
-            continue;
-        }
-        bool better;
-        if (dsl_compare(in, want_max ? DSL_T_GT : DSL_T_LT, item, best, &better) != 0) {
-            dsl_value_release(item);
-            dsl_value_release(best);
-            return -1;
-        }
-        if (better) {
-            dsl_value_release(best);
-            best = item;
-        } else {
-            dsl_value_release(item);
-        }
-    }
-    if (got < 0) {
-        dsl_value_release(best);
-        return -1;
-    }
-    if (!have) return dsl_raise(in, "ValueError", "%s() arg is an empty sequence", name);
-    *ret = best;
-    return 0;
-}
-
-static int bi_min(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
-{
-    return min_max(in, a, ret, false);
-}
-
-static int bi_max(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
-{
-    return min_max(in, a, ret, true);
-}
-
 static int bi_sum(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
     struct dsl_iter it;
     if (dsl_iter_init(in, a->slot[0], &it) != 0) return -1;
+    if (a->has[1] && a->slot[1].kind == DSL_STR) /* CPython refuses: quadratic, join is linear */
+        return dsl_raise(in, "TypeError", "sum() can't sum strings [use ''.join(seq) instead]");
     struct dsl_value acc = a->has[1] ? dsl_value_retain(a->slot[1]) : dsl_int(0), item, next;
     int got;
     while ((got = dsl_iter_next(in, &it, &item)) > 0) {
@@ -865,11 +812,65 @@ static const char *const printoptions_params[] = {
 static const char *const map_params[] = {"fn", "t", "out", NULL};
 static const char *const zip_params[] = {"fn", "a", "b", NULL};
 static const char *const reduce_params[] = {"fn", "t", "dim", "start", NULL};
+static const char *const enumerate_params[] = {"iterable", "start", NULL};
+static const char *const sorted_params[] = {"key", "reverse", NULL};
+static const char *const min_max_params[] = {"key", "default", NULL};
+
+/* MiniTorch's tensor forms of map, zip and reduce; the rows the language calls are Python's
+ * too, and lib/iterables.c tells the two apart (dsl_iter_dispatch). */
+static const struct dsl_builtin tensor_map = {.name = "map",
+                                              .signature = "map(fn, t, out=none)",
+                                              .min_args = 2,
+                                              .max_args = 3,
+                                              .params = map_params,
+                                              .fn = dsl_bi_map,
+                                              .doc = ""};
+static const struct dsl_builtin tensor_zip = {.name = "zip",
+                                              .signature = "zip(fn, a, b)",
+                                              .min_args = 3,
+                                              .max_args = 3,
+                                              .params = zip_params,
+                                              .fn = dsl_bi_zip,
+                                              .doc = ""};
+static const struct dsl_builtin tensor_reduce = {.name = "reduce",
+                                                 .signature = "reduce(fn, t, dim, start=0.0)",
+                                                 .min_args = 3,
+                                                 .max_args = 4,
+                                                 .params = reduce_params,
+                                                 .fn = dsl_bi_reduce,
+                                                 .doc = ""};
+
+static int bi_map(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    return dsl_iter_dispatch(in, a, &tensor_map, dsl_py_map, ret);
+}
+
+static int bi_zip(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    return dsl_iter_dispatch(in, a, &tensor_zip, dsl_py_zip, ret);
+}
+
+static int bi_reduce(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    return dsl_iter_dispatch(in, a, &tensor_reduce, dsl_py_reduce, ret);
+}
+
+/* How help() tells the two forms of map, zip and reduce apart. */
+#define DISPATCH_DOC                                                                               \
+    " The tensor form is taken when an argument after the function is a tensor or a keyword "      \
+    "(t=, out=, dim=, start=) is given; otherwise Python's form, over lists, tuples, strings, "    \
+    "ranges and dicts, which returns a list."
 static const char *const x_params[] = {"x", NULL};
 static const char *const cuda_source_params[] = {"fn", "kind", NULL};
 
 const struct dsl_builtin dsl_builtins[] = {
     {"abs", "abs(x)", 1, 1, NULL, bi_abs, "The absolute value of a number."},
+    {"all", "all(iterable)", 1, 1, NULL, dsl_bi_all,
+     "Whether every item of the iterable is true (true for an empty one); stops at the first "
+     "false item."},
+    {"any", "any(iterable)", 1, 1, NULL, dsl_bi_any,
+     "Whether some item of the iterable is true (false for an empty one); stops at the first "
+     "true item."},
     {"bool", "bool(x=false)", 0, 1, NULL, bi_bool,
      "true when x is truthy: non-zero numbers, non-empty strings, lists and ranges."},
     {"clear_output", "clear_output(wait=false)", 0, 1, clear_params, bi_clear_output,
@@ -906,8 +907,14 @@ const struct dsl_builtin dsl_builtins[] = {
     {"display", "display(value, display_id=none)", 1, 2, display_params, bi_display,
      "Shows value in the cell's output now, as a rich output. Give display_id=\"name\" to "
      "replace it later with update_display(new_value, display_id=\"name\")."},
+    {"enumerate", "enumerate(iterable, start=0)", 1, 2, enumerate_params, dsl_bi_enumerate,
+     "The list of tuples (start, x0), (start + 1, x1), ... of the iterable's items: "
+     "for i, x in enumerate(xs). (Python's is a lazy iterator; list() of it is the same.)"},
     {"exp", "exp(x)", 1, 1, x_params, dsl_bi_exp,
      "e to the x: a float for a number, the (differentiable) tensor op for a tensor."},
+    {"filter", "filter(fn, iterable)", 0, -1, NULL, dsl_bi_filter,
+     "The list of the items x of the iterable for which fn(x) is true (with fn none: the true "
+     "items)."},
     {"float", "float(x=0)", 0, 1, NULL, bi_float,
      "Converts a number or a string (\"1.5\", \"inf\", \"nan\") to a float."},
     {"format", "format(value, format_spec=\"\")", 1, 2, NULL, dsl_bi_format,
@@ -949,14 +956,19 @@ const struct dsl_builtin dsl_builtins[] = {
     {"log", "log(x)", 1, 1, x_params, dsl_bi_log,
      "The natural logarithm: a float for a number (log(0) is -inf, of a negative number nan, "
      "as on tensors), the tensor op for a tensor."},
-    {"map", "map(fn, t, out=none)", 2, 3, map_params, dsl_bi_map,
+    {"map", "map(fn, t, out=none) or map(fn, *iterables)", 0, -1, map_params, bi_map,
      "fn applied to every element of tensor t: a new tensor of t's shape, or written into out "
      "(t must broadcast to its shape). fn is a function of one number, def'd or a builtin "
-     "such as exp. " USER_FN_DOC},
-    {"max", "max(*values)", 1, -1, NULL, bi_max,
-     "The largest of several values, or of the items of one list, range or string."},
-    {"min", "min(*values)", 1, -1, NULL, bi_min,
-     "The smallest of several values, or of the items of one list, range or string."},
+     "such as exp. " USER_FN_DOC " Python's map(fn, xs, ys...) calls fn on the items side by "
+     "side and returns the list of results." DISPATCH_DOC},
+    {"max", "max(iterable, *, key=none, default=...) or max(a, b, *args, key=none)", 0, -1,
+     min_max_params, dsl_bi_max,
+     "The largest of several values, or of the items of one iterable (default when it is "
+     "empty); key=fn compares fn(item) instead. The first of equal items wins."},
+    {"min", "min(iterable, *, key=none, default=...) or min(a, b, *args, key=none)", 0, -1,
+     min_max_params, dsl_bi_min,
+     "The smallest of several values, or of the items of one iterable (default when it is "
+     "empty); key=fn compares fn(item) instead. The first of equal items wins."},
     {"mlp", "mlp(in_size, hidden, out_size)", 3, 3, mlp_params, dsl_bi_mlp,
      "MiniTorch's network of Task 3.5: Linear(in_size, hidden) -> ReLU -> Linear(hidden, "
      "hidden) -> ReLU -> Linear(hidden, out_size) -> sigmoid, weights drawn layer by layer as "
@@ -977,15 +989,20 @@ const struct dsl_builtin dsl_builtins[] = {
     {"range", "range(stop) or range(start, stop, step=1)", 1, 3, NULL, bi_range,
      "The integers from start (default 0) up to, not including, stop, counting by step; used "
      "in `for i in range(n):` loops and convertible with list()."},
-    {"reduce", "reduce(fn, t, dim, start=0.0)", 3, 4, reduce_params, dsl_bi_reduce,
+    {"reduce", "reduce(fn, t, dim, start=0.0) or reduce(fn, iterable[, initial])", 0, -1,
+     reduce_params, bi_reduce,
      "Folds dim of tensor t with fn: acc = start, then acc = fn(acc, x) for each element x "
      "along the dim in order; the dim is kept with size 1. fn is a function of two numbers "
-     "(max works too). " USER_FN_DOC},
+     "(max works too). " USER_FN_DOC " Python's reduce (functools.reduce) folds the items of "
+     "an iterable from the left: fn(fn(initial, x0), x1)..." DISPATCH_DOC},
     {"relu", "relu(x)", 1, 1, x_params, dsl_bi_relu,
      "max(x, 0): a float for a number, the tensor op for a tensor."},
     {"repr", "repr(x)", 1, 1, NULL, bi_repr,
      "The text a cell shows for x, as a string: strings quoted, floats with round-trip "
      "digits."},
+    {"reversed", "reversed(seq)", 0, -1, NULL, dsl_bi_reversed,
+     "The list of the items of a list, tuple, string, range or dict (its keys) in reverse "
+     "order. (Python's is a lazy iterator; list() of it is the same.)"},
     {"round", "round(number, ndigits=none)", 1, 2, round_params, bi_round,
      "Rounds half to even: to an int without ndigits, else to ndigits decimals."},
     {"seed", "seed(n)", 1, 1, seed_params, dsl_bi_seed,
@@ -1011,6 +1028,9 @@ const struct dsl_builtin dsl_builtins[] = {
     {"sleep", "sleep(seconds)", 1, 1, sleep_params, bi_sleep,
      "Waits for the given number of seconds (a float is fine). An interrupt stops the wait "
      "with KeyboardInterrupt."},
+    {"sorted", "sorted(iterable, *, key=none, reverse=false)", 0, -1, sorted_params, dsl_bi_sorted,
+     "A new list of the iterable's items in ascending order (descending with reverse=true), "
+     "compared with <, or by key(item) with key=fn; equal items keep their order (stable)."},
     {"sqrt", "sqrt(x)", 1, 1, x_params, dsl_bi_sqrt,
      "The square root: a float for a number (nan below 0, as on tensors), the tensor op for a "
      "tensor."},
@@ -1072,10 +1092,11 @@ const struct dsl_builtin dsl_builtins[] = {
      dsl_bi_zeros,
      "A tensor of the given shape filled with 0.0: zeros(2, 3) or zeros([2, 3]). backend is "
      "\"simple\", \"fast\" or \"cuda\" (default: the one %backend chose)."},
-    {"zip", "zip(fn, a, b)", 3, 3, zip_params, dsl_bi_zip,
+    {"zip", "zip(fn, a, b) or zip(*iterables)", 0, -1, zip_params, bi_zip,
      "fn applied to the elements of a and b side by side, broadcasting them together (a "
      "number counts as a one-element tensor): a new tensor. fn is a function of two "
-     "numbers. " USER_FN_DOC},
+     "numbers. " USER_FN_DOC " Python's zip(xs, ys...) gives the list of tuples of their "
+     "items side by side, as long as the shortest; zip(*pairs) unzips." DISPATCH_DOC},
 };
 const size_t dsl_builtin_count = sizeof dsl_builtins / sizeof dsl_builtins[0];
 

@@ -599,6 +599,13 @@ static int compile_body(struct builder *b, const struct dsl_function *g, const i
         oom(&s);
         goto done;
     }
+    if (def->star || def->dstar || def->nargs != def->nkw) {
+        /* a compiled function gets numbers, one per positional parameter */
+        r = fail(caller ? caller : &s, caller ? site : def,
+                 "%s() has *args, **kwargs or keyword-only parameters, which do not compile",
+                 def->name);
+        goto done;
+    }
     if ((size_t)nargs > def->nkw) {
         struct scope *at = caller ? caller : &s;
         r = fail(at, caller ? site : def, "%s() takes %zu argument%s, not %d", def->name, def->nkw,

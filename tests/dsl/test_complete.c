@@ -191,7 +191,7 @@ static void test_complete_attributes(void)
     /* a list's methods; a tuple-style list (a shape) is read-only: count and index */
     COMPLETES(s, "xs.", 3, "append clear copy count extend index insert pop remove reverse sort");
     COMPLETES(s, "xs.ap", 3, "append");
-    COMPLETES(s, "xs.sort(rev", 8, "reverse=");
+    COMPLETES(s, "xs.sort(rev", 8, "reverse= reversed");
     run_cell(s, "sh = t.shape");
     COMPLETES(s, "sh.", 3, "count index");
     COMPLETES(s, "sh.ap", 3, "");
@@ -267,7 +267,10 @@ static void test_complete_call_keywords(void)
     COMPLETES(s, "x = rand(2, 3, back", 15, "backend=");
     COMPLETES(s, "t.sum(di", 6, "dict dim= display");
     COMPLETES(s, "f(1, be", 5, "beta=");
-    COMPLETES(s, "f(al", 2, "alpha=");
+    COMPLETES(s, "f(al", 2, "all alpha=");
+    /* keyword-only parameters complete; *args and **kwargs take no keyword */
+    CHECK_INT(run_cell(s, "def g(a, *pargs, pkey, **popts):\n    return a").rc, 0);
+    COMPLETES(s, "g(1, p", 5, "pass pkey= plot print");
     /* on the next line of a call the call is still open */
     COMPLETES(s, "y = f(1,\n      be", 15, "beta=");
     /* brackets inside strings and comments do not count; an index inside a call is not the

@@ -45,7 +45,7 @@ static void test_parameters(void)
     CHECK_STR(eval1("def f(a):\n    return a\nf(1, 2)"),
               "<TypeError: f() takes 1 positional argument but 2 were given>");
     CHECK_STR(eval1("def f(a, b, c=1):\n    return a\nf()"),
-              "<TypeError: f() missing 2 required arguments: 'a', 'b'>");
+              "<TypeError: f() missing 2 required positional arguments: 'a' and 'b'>");
     CHECK_STR(eval1("def f(a, b):\n    return a\nf(1, z=2)"),
               "<TypeError: f() got an unexpected keyword argument 'z'>");
     CHECK_STR(eval1("def f(a, b):\n    return a\nf(1, a=2)"),
@@ -73,8 +73,8 @@ static void test_scope(void)
     CHECK_STR(eval1("i = 'outer'\ndef f():\n    for i in range(3):\n        pass\n    return i\n"
                     "[f(), i]"),
               "[2, 'outer']");
-    CHECK_STR(eval1("def f():\n    y = 1\n    return y\nf()\ny"),
-              "<NameError: name 'y' is not defined>");
+    CHECK_STR(eval1("def f():\n    local_y = 1\n    return local_y\nf()\nlocal_y"),
+              "<NameError: name 'local_y' is not defined>");
     /* a name assigned anywhere in the body is local everywhere in it (Python's rule) */
     CHECK_STR(eval1("x = 1\ndef f():\n    y = x\n    x = 2\n    return y\nf()"),
               "<UnboundLocalError: cannot access local variable 'x' where it is not associated "
@@ -266,6 +266,84 @@ static void test_return_outside(void)
               "<SyntaxError: invalid syntax: 'def' here needs its own line>");
 }
 
+/* *args, keyword-only parameters, **kwargs and unpacking at calls: each message is CPython
+ * 3.11's for the same call (a cell's functions are the main module's: __main__.f). */
+static void test_call_binding(void)
+{
+    CHECK_STR(eval1("def f(a, b=1, *c, d, e=2, **f):\n    return [a, b, c, d, e, f]\n"
+                    "f(*range(4), d=0, **{'g': 1})"),
+              "[0, 1, (2, 3), 0, 2, {'g': 1}]");
+    CHECK_STR(eval1("def f(a, **kw):\n    return kw\nf(1, kw=2)"), "{'kw': 2}");
+    CHECK_STR(eval1("def f(a, b=2):\n    return a\nf(1, 2, 3)"),
+              "<TypeError: f() takes from 1 to 2 positional arguments but 3 were given>");
+    CHECK_STR(eval1("def f():\n    return 0\nf(1)"),
+              "<TypeError: f() takes 0 positional arguments but 1 was given>");
+    CHECK_STR(eval1("def f(a, *, k):\n    return a\nf(1, 2, k=3)"),
+              "<TypeError: f() takes 1 positional argument but 2 positional arguments (and 1 "
+              "keyword-only argument) were given>");
+    CHECK_STR(eval1("def f(a, *, k, j):\n    return a\nf(1, 2, k=1, j=2)"),
+              "<TypeError: f() takes 1 positional argument but 2 positional arguments (and 2 "
+              "keyword-only arguments) were given>");
+    CHECK_STR(eval1("def f(a, b, c):\n    return a\nf()"),
+              "<TypeError: f() missing 3 required positional arguments: 'a', 'b', and 'c'>");
+    CHECK_STR(eval1("def f(a, b, c, d):\n    return a\nf(1)"),
+              "<TypeError: f() missing 3 required positional arguments: 'b', 'c', and 'd'>");
+    CHECK_STR(eval1("def f(*s, backend, x):\n    return s\nf(1, 2)"),
+              "<TypeError: f() missing 2 required keyword-only arguments: 'backend' and 'x'>");
+    CHECK_STR(eval1("def f(a, *args):\n    return a\nf(1, args=2)"),
+              "<TypeError: f() got an unexpected keyword argument 'args'>");
+    CHECK_STR(eval1("def f(a, **kw):\n    return kw\nf(1, a=2)"),
+              "<TypeError: f() got multiple values for argument 'a'>");
+    CHECK_STR(eval1("def f(a):\n    return a\nf(**{1: 2})"),
+              "<TypeError: keywords must be strings>");
+    CHECK_STR(eval1("def f(a):\n    return a\nf(*[1], *5)"),
+              "<TypeError: Value after * must be an iterable, not int>");
+    CHECK_STR(eval1("def f(a):\n    return a\nf(**5)"),
+              "<TypeError: __main__.f() argument after ** must be a mapping, not int>");
+    CHECK_STR(eval1("print(**{'sep': 1}, sep=2)"),
+              "<TypeError: print() got multiple values for keyword argument 'sep'>");
+    CHECK_STR(eval1("[].append(*5)"),
+              "<TypeError: list.append() argument after * must be an iterable, not int>");
+    CHECK_STR(eval1("(lambda: 0)(1)"),
+              "<TypeError: <lambda>() takes 0 positional arguments but 1 was given>");
+    CHECK_STR(eval1("(lambda x, *, y: 0)(1)"),
+              "<TypeError: <lambda>() missing 1 required keyword-only argument: 'y'>");
+    CHECK_STR(eval1("sum(['a'], '')"),
+              "<TypeError: sum() can't sum strings [use ''.join(seq) instead]>");
+    CHECK_STR(eval1("sorted([1], 2)"), "<TypeError: sorted expected 1 argument, got 2>");
+    CHECK_STR(eval1("max()"), "<TypeError: max expected at least 1 argument, got 0>");
+    CHECK_STR(eval1("max(1, 2, default=3)"),
+              "<TypeError: Cannot specify a default for max() with multiple positional "
+              "arguments>");
+    CHECK_STR(eval1("min([])"), "<ValueError: min() arg is an empty sequence>");
+    CHECK_STR(eval1("reduce(max, [])"),
+              "<TypeError: reduce() of empty iterable with no initial value>");
+    CHECK_STR(eval1("reversed(1)"), "<TypeError: 'int' object is not reversible>");
+    CHECK_STR(eval1("filter(abs)"), "<TypeError: filter expected 2 arguments, got 1>");
+    CHECK_STR(eval1("map(abs)"), "<TypeError: map() must have at least two arguments.>");
+    CHECK_STR(eval1("enumerate([1], start=1.5)"),
+              "<TypeError: 'float' object cannot be interpreted as an integer>");
+    CHECK_STR(eval1("sorted([1, 'a'])"),
+              "<TypeError: '<' not supported between instances of 'str' and 'int'>");
+    /* what the parser refuses, with CPython's words */
+    CHECK_STR(eval1("def f(*): pass"), "<SyntaxError: named arguments must follow bare *>");
+    CHECK_STR(eval1("lambda *: 0"), "<SyntaxError: named arguments must follow bare *>");
+    CHECK_STR(eval1("def f(*a, *b): pass"), "<SyntaxError: * argument may appear only once>");
+    CHECK_STR(eval1("def f(**k, a): pass"),
+              "<SyntaxError: arguments cannot follow var-keyword argument>");
+    CHECK_STR(eval1("f(**d, *a)"),
+              "<SyntaxError: iterable argument unpacking follows keyword argument unpacking>");
+    CHECK_STR(eval1("f(**d, a)"),
+              "<SyntaxError: positional argument follows keyword argument unpacking>");
+    CHECK_STR(eval1("def f(a, /, b): pass"),
+              "<SyntaxError: positional-only parameters (/) are not supported in the MiniTorch "
+              "language>");
+    CHECK_STR(ename1("lambda x: int: x"), "SyntaxError"); /* a lambda takes no annotation */
+    CHECK_STR(eval1("def f(x: float) -> float:\n    return x\nf(2)"), "2");
+    CHECK_STR(eval1("@print\nx = 1"),
+              "<SyntaxError: invalid syntax: a decorator must be followed by a def>");
+}
+
 int main(void)
 {
     RUN_TEST(test_def_and_return);
@@ -278,5 +356,6 @@ int main(void)
     RUN_TEST(test_interrupt_in_function);
     RUN_TEST(test_names);
     RUN_TEST(test_return_outside);
+    RUN_TEST(test_call_binding);
     return TEST_SUMMARY();
 }
