@@ -16,6 +16,9 @@
 
 #include "lang/classes.h"
 #include "lang/library.h"
+#include "lib/tensor_methods.h"
+
+#include "minitorch/minitorch.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,12 +40,24 @@ static int ret_none(struct dsl_value *ret)
 
 /* ---- Parameter -------------------------------------------------------------------------- */
 
-/* self.value = x, and a tensor is made a leaf that requires grad (Parameter.update). */
+/* self.value = x, and a tensor is made a leaf that requires grad (Parameter.update). A tensor
+ * computed from others (SGD's p.value - lr * grad) keeps no history: MiniTorch's
+ * requires_grad_(True) gives it a fresh History, so the next backward stops at it and fills its
+ * .grad, as at any leaf. Here that is its detached view, which shares its storage. */
 static int parameter_set_value(struct dsl_interp *in, struct dsl_value self, struct dsl_value x)
 {
-    if (set(in, self, "value", x) != 0) return -1;
-    if (x.kind == DSL_TENSOR) return dsl_setattr(in, x, "requires_grad", dsl_bool(true));
-    return 0;
+    struct dsl_value leaf = dsl_value_retain(x);
+    if (x.kind == DSL_TENSOR && x.as.t->node) {
+        struct mt_tensor *d = NULL;
+        enum mt_status st = mt_detach(in->session->ctx, x.as.t, &d);
+        dsl_value_release(leaf);
+        if (st != MT_OK) return dsl_engine_raise(in, st);
+        leaf = dsl_tensor(d);
+    }
+    int r = set(in, self, "value", leaf);
+    if (r == 0 && leaf.kind == DSL_TENSOR) r = dsl_setattr(in, leaf, "requires_grad", dsl_bool(true));
+    dsl_value_release(leaf);
+    return r;
 }
 
 static int parameter_init(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
