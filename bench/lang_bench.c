@@ -65,8 +65,9 @@ static double python_cost(const char *python, const char *stmt)
              "a = timeit.timeit(loop, number=1, globals=g)\n"
              "b = timeit.timeit(empty, number=1, globals=g)\n"
              "print((a - b) / n)'",
-             python, "\"def f(x):\\n    return x\\nclass C:\\n    def __init__(self):\\n        "
-                     "self.a = 1\\n    def m(self, x):\\n        return x\\no = C()\\n\"",
+             python,
+             "\"def f(x):\\n    return x\\nclass C:\\n    def __init__(self):\\n        "
+             "self.a = 1\\n    def m(self, x):\\n        return x\\no = C()\\n\"",
              LOOP, stmt);
     FILE *p = popen(cmd, "r");
     if (!p) return -1;

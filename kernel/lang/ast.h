@@ -73,19 +73,19 @@ enum dsl_node_kind {
     DSL_N_FIELD,    /* an f-string's {a!c:spec}: value: the conversion letter (an int) or none;
                      * b: the format spec (an FSTRING) or NULL */
     /* statements */
-    DSL_N_TRY,      /* a: the body; kids: the except clauses (DSL_N_EXCEPT), then the else
-                     * block (a DSL_N_BLOCK) if there is one; b: the finally block or NULL */
-    DSL_N_EXCEPT,   /* a: the class (or tuple of classes) to catch, NULL for a bare except;
-                     * name: the `as` name or NULL; b: the handler block. Inside TRY only */
-    DSL_N_RAISE,    /* a: the exception, NULL for a bare raise; b: the `from` cause or NULL */
-    DSL_N_DEL,      /* a: the target: a name, an item, an attribute, or a tuple or list of
-                     * targets (`del a, b`), deleted left to right */
-    DSL_N_IMPORT,   /* `import m.n as x, ...` (flag false): kwnames the dotted module names;
-                     * `from m import a as x, ...` (flag true): name the module, kwnames the
-                     * members. kwvals: a NAME node each, at the imported name, naming the
-                     * variable bound (flag: given by `as`) */
+    DSL_N_TRY,    /* a: the body; kids: the except clauses (DSL_N_EXCEPT), then the else
+                   * block (a DSL_N_BLOCK) if there is one; b: the finally block or NULL */
+    DSL_N_EXCEPT, /* a: the class (or tuple of classes) to catch, NULL for a bare except;
+                   * name: the `as` name or NULL; b: the handler block. Inside TRY only */
+    DSL_N_RAISE,  /* a: the exception, NULL for a bare raise; b: the `from` cause or NULL */
+    DSL_N_DEL,    /* a: the target: a name, an item, an attribute, or a tuple or list of
+                   * targets (`del a, b`), deleted left to right */
+    DSL_N_IMPORT, /* `import m.n as x, ...` (flag false): kwnames the dotted module names;
+                   * `from m import a as x, ...` (flag true): name the module, kwnames the
+                   * members. kwvals: a NAME node each, at the imported name, naming the
+                   * variable bound (flag: given by `as`) */
     /* expressions */
-    DSL_N_STAR,     /* a: the value; op: DSL_T_STAR (*xs) or DSL_T_DSTAR (**d), in a call's kids */
+    DSL_N_STAR, /* a: the value; op: DSL_T_STAR (*xs) or DSL_T_DSTAR (**d), in a call's kids */
     DSL_N_COUNT
 };
 

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 /* What errors call f: "Linear.__init__" for a method, as CPython's qualified names. */
 static const char *fn_name(const struct dsl_function *f)
 {
@@ -151,7 +150,8 @@ static void callee_name(struct render_buf *b, struct dsl_value callee)
             render_buf_printf(b, "__main__.%s", fn_name(callee.as.m->func.as.fn_user));
         break;
     case DSL_CLASS:
-        render_buf_printf(b, "%s%s", callee.as.cls->builtin ? "" : "__main__.", callee.as.cls->name);
+        render_buf_printf(b, "%s%s", callee.as.cls->builtin ? "" : "__main__.",
+                          callee.as.cls->name);
         break;
     default: render_buf_puts(b, dsl_type_name(callee)); break;
     }

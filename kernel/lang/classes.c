@@ -181,7 +181,7 @@ int dsl_class_new(struct dsl_interp *in, const char *name, struct dsl_value base
     c->refs = 1;
     c->name = copy;
     c->base = base.kind == DSL_CLASS && base.as.cls != &types[T_OBJECT] ? dsl_value_retain(base)
-                                                                          : dsl_none();
+                                                                        : dsl_none();
     c->type_kind = DSL_INSTANCE;
     dsl_gc_track(&c->gc, DSL_CLASS);
     *out = class_value(c);
@@ -327,10 +327,10 @@ static int class_special(struct dsl_interp *in, const struct dsl_class *c, const
 {
     if (strcmp(name, "__name__") == 0)
         return dsl_str_value(c->name, strlen(c->name), out) != 0 ? dsl_raise_status(in, DSL_V_NOMEM)
-                                                                  : 1;
+                                                                 : 1;
     if (strcmp(name, "__doc__") == 0 && c->doc)
         return dsl_str_value(c->doc, strlen(c->doc), out) != 0 ? dsl_raise_status(in, DSL_V_NOMEM)
-                                                                : 1;
+                                                               : 1;
     if (strcmp(name, "__base__") == 0) {
         *out = c->base.kind == DSL_CLASS ? dsl_value_retain(c->base)
                : c == &types[T_OBJECT]   ? dsl_none()
@@ -380,14 +380,13 @@ int dsl_object_getattr(struct dsl_interp *in, struct dsl_value obj, const char *
 int dsl_object_setattr(struct dsl_interp *in, struct dsl_value obj, const char *name,
                        struct dsl_value v)
 {
-    struct dsl_attrs *a = obj.kind == DSL_INSTANCE                       ? &obj.as.inst->attrs
+    struct dsl_attrs *a = obj.kind == DSL_INSTANCE                        ? &obj.as.inst->attrs
                           : obj.kind == DSL_CLASS && !obj.as.cls->builtin ? &obj.as.cls->attrs
-                                                                           : NULL;
+                                                                          : NULL;
     if (!a) {
         if (obj.kind == DSL_CLASS)
-            return dsl_raise(in, "TypeError",
-                             "cannot set '%s' attribute of immutable type '%s'", name,
-                             obj.as.cls->name);
+            return dsl_raise(in, "TypeError", "cannot set '%s' attribute of immutable type '%s'",
+                             name, obj.as.cls->name);
         return dsl_raise(in, "AttributeError", "'%s' object has no attribute '%s'",
                          dsl_type_name(obj), name);
     }
@@ -397,9 +396,9 @@ int dsl_object_setattr(struct dsl_interp *in, struct dsl_value obj, const char *
 
 int dsl_object_delattr(struct dsl_interp *in, struct dsl_value obj, const char *name)
 {
-    struct dsl_attrs *a = obj.kind == DSL_INSTANCE                       ? &obj.as.inst->attrs
+    struct dsl_attrs *a = obj.kind == DSL_INSTANCE                        ? &obj.as.inst->attrs
                           : obj.kind == DSL_CLASS && !obj.as.cls->builtin ? &obj.as.cls->attrs
-                                                                           : NULL;
+                                                                          : NULL;
     if (a && dsl_attrs_remove(a, name)) return 0;
     return dsl_raise(in, "AttributeError", "'%s' object has no attribute '%s'", dsl_type_name(obj),
                      name);
@@ -464,8 +463,8 @@ int dsl_class_call(struct dsl_interp *in, struct dsl_value cls, const struct dsl
 }
 
 int dsl_instance_call(struct dsl_interp *in, struct dsl_value inst, const struct dsl_value *pos,
-                      size_t npos, char *const *kwnames, const struct dsl_value *kwvals,
-                      size_t nkw, struct dsl_value *out)
+                      size_t npos, char *const *kwnames, const struct dsl_value *kwvals, size_t nkw,
+                      struct dsl_value *out)
 {
     struct dsl_value fn;
     if (!dsl_instance_method(inst, "__call__", &fn))
@@ -493,8 +492,8 @@ int dsl_instance_text(struct render_buf *b, struct dsl_value v, bool repr)
     struct dsl_value s;
     if (dsl_call_method(in, fn, v, NULL, 0, NULL, NULL, 0, &s) != 0) return DSL_V_RAISED;
     if (s.kind != DSL_STR) {
-        dsl_raise(in, "TypeError", "%s returned non-string (type %s)", repr ? "__repr__" : "__str__",
-                  dsl_type_name(s));
+        dsl_raise(in, "TypeError", "%s returned non-string (type %s)",
+                  repr ? "__repr__" : "__str__", dsl_type_name(s));
         dsl_value_release(s);
         return DSL_V_RAISED;
     }
@@ -520,8 +519,8 @@ static int class_spec(struct dsl_interp *in, struct dsl_value spec, const char *
                                        : v.kind == DSL_EXC_TYPE ? v.as.exc_type
                                                                 : NULL;
         bool want_instance = test == test_instance;
-        *result = t && (v.kind == DSL_EXCEPTION) == want_instance &&
-                  dsl_exc_type_is(t, spec.as.exc_type);
+        *result =
+            t && (v.kind == DSL_EXCEPTION) == want_instance && dsl_exc_type_is(t, spec.as.exc_type);
         return 0;
     }
     if (spec.kind == DSL_CLASS) {
@@ -607,7 +606,8 @@ int dsl_bi_super(struct dsl_interp *in, const struct dsl_args *a, struct dsl_val
         if (after.kind != DSL_CLASS)
             return dsl_raise(in, "TypeError", "super() argument 1 must be a type, not %s",
                              dsl_type_name(after));
-        if (!a->has[1]) return dsl_raise(in, "TypeError", "super() needs an object: super(C, self)");
+        if (!a->has[1])
+            return dsl_raise(in, "TypeError", "super() needs an object: super(C, self)");
         self = a->slot[1];
         if (!dsl_isinstance(self, after.as.cls))
             return dsl_raise(in, "TypeError",
@@ -629,7 +629,8 @@ int dsl_bi_super(struct dsl_interp *in, const struct dsl_args *a, struct dsl_val
 int dsl_bi_staticmethod(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
     if (a->slot[0].kind != DSL_FUNCTION)
-        return dsl_raise(in, "TypeError", "staticmethod() takes a function defined with def, not %s",
+        return dsl_raise(in, "TypeError",
+                         "staticmethod() takes a function defined with def, not %s",
                          dsl_type_name(a->slot[0]));
     int st = dsl_method_value(NULL, dsl_none(), ret);
     if (st != DSL_V_OK) return dsl_raise_status(in, st);
@@ -741,14 +742,12 @@ int dsl_class_help(struct render_buf *b, struct dsl_value v)
         bool any = false;
         for (size_t i = 0; i < k->attrs.len; i++) {
             if (strcmp(k->attrs.items[i].name, "__doc__") == 0) continue;
-            if (!any)
-                render_buf_printf(b, k == c ? "\nDefined here:\n" : "\nFrom %s:\n", k->name);
+            if (!any) render_buf_printf(b, k == c ? "\nDefined here:\n" : "\nFrom %s:\n", k->name);
             any = true;
             attr_line(b, k->attrs.items[i].name, k->attrs.items[i].value, NULL);
         }
         for (const struct dsl_builtin *m = k->methods; m && m->name; m++) {
-            if (!any)
-                render_buf_printf(b, k == c ? "\nDefined here:\n" : "\nFrom %s:\n", k->name);
+            if (!any) render_buf_printf(b, k == c ? "\nDefined here:\n" : "\nFrom %s:\n", k->name);
             any = true;
             attr_line(b, m->name, dsl_none(), m);
         }

@@ -60,8 +60,8 @@ int dsl_class_call(struct dsl_interp *in, struct dsl_value cls, const struct dsl
                    struct dsl_value *out);
 /* Calls an instance: its class's __call__. */
 int dsl_instance_call(struct dsl_interp *in, struct dsl_value inst, const struct dsl_value *pos,
-                      size_t npos, char *const *kwnames, const struct dsl_value *kwvals,
-                      size_t nkw, struct dsl_value *out);
+                      size_t npos, char *const *kwnames, const struct dsl_value *kwvals, size_t nkw,
+                      struct dsl_value *out);
 
 /* Whether v is an instance of class c or of a class deriving from it. */
 bool dsl_isinstance(struct dsl_value v, const struct dsl_class *c);

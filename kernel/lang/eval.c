@@ -919,8 +919,7 @@ static int eval_index(struct dsl_interp *in, const struct dsl_node *n, struct ds
     return r;
 }
 
-int dsl_getattr(struct dsl_interp *in, struct dsl_value v, const char *name,
-                struct dsl_value *out)
+int dsl_getattr(struct dsl_interp *in, struct dsl_value v, const char *name, struct dsl_value *out)
 {
     switch (v.kind) {
     case DSL_TENSOR: return dsl_tensor_getattr(in, v, name, out);
@@ -939,12 +938,12 @@ int dsl_getattr(struct dsl_interp *in, struct dsl_value v, const char *name,
         *out = dsl_value_retain(dsl_type_of(v));
         return 0;
     }
-    const char *fname = v.kind == DSL_FUNCTION ? v.as.fn_user->def->name
+    const char *fname = v.kind == DSL_FUNCTION  ? v.as.fn_user->def->name
                         : v.kind == DSL_BUILTIN ? v.as.fn->name
                                                 : NULL;
     if (fname && strcmp(name, "__name__") == 0)
         return dsl_str_value(fname, strlen(fname), out) != 0 ? dsl_raise_status(in, DSL_V_NOMEM)
-                                                              : 0;
+                                                             : 0;
     if (v.kind == DSL_FUNCTION && strcmp(name, "__doc__") == 0) {
         *out = dsl_value_retain(v.as.fn_user->def->value);
         return 0;
@@ -1723,8 +1722,8 @@ static int analyse_function(struct dsl_interp *in, struct dsl_function *f, const
     }
     for (size_t i = 0; i < n->nkw; i++)
         if (names_has(&sc.nonlocals, n->kwnames[i]) || names_has(&sc.globals, n->kwnames[i])) {
-            dsl_raise_at(in, n->pos, "SyntaxError", "name '%s' is parameter and %s",
-                         n->kwnames[i], names_has(&sc.globals, n->kwnames[i]) ? "global" : "nonlocal");
+            dsl_raise_at(in, n->pos, "SyntaxError", "name '%s' is parameter and %s", n->kwnames[i],
+                         names_has(&sc.globals, n->kwnames[i]) ? "global" : "nonlocal");
             goto done;
         }
     f->nlocals = sc.locals.n;
@@ -2063,7 +2062,8 @@ static int del_item(struct dsl_interp *in, const struct dsl_node *t)
     if (dsl_eval(in, t->a, &obj) != 0) return X_ERR;
     int r = -1;
     if (obj.kind == DSL_DICT) {
-        if (eval_subscripts(in, t, obj, subs, &nsubs) == 0) r = dsl_dict_delete(in, obj.as.d, subs[0]);
+        if (eval_subscripts(in, t, obj, subs, &nsubs) == 0)
+            r = dsl_dict_delete(in, obj.as.d, subs[0]);
     } else if (obj.kind != DSL_LIST || obj.as.l->style == DSL_LIST_TUPLE) {
         dsl_raise(in, "TypeError", "'%s' object doesn't support item deletion", dsl_type_name(obj));
     } else if (eval_subscripts(in, t, obj, subs, &nsubs) == 0) {
@@ -2097,11 +2097,11 @@ static int del_target(struct dsl_interp *in, const struct dsl_node *t)
     default: { /* an attribute: of an instance or a class; other values have none to delete */
         struct dsl_value obj;
         if (dsl_eval(in, t->a, &obj) != 0) return X_ERR;
-        int r = obj.kind == DSL_INSTANCE || obj.kind == DSL_CLASS
-                    ? dsl_object_delattr(in, obj, t->name)
-                    : dsl_raise(in, "AttributeError",
-                                "'%s' object attribute '%s' cannot be deleted", dsl_type_name(obj),
-                                t->name);
+        int r =
+            obj.kind == DSL_INSTANCE || obj.kind == DSL_CLASS
+                ? dsl_object_delattr(in, obj, t->name)
+                : dsl_raise(in, "AttributeError", "'%s' object attribute '%s' cannot be deleted",
+                            dsl_type_name(obj), t->name);
         dsl_value_release(obj);
         if (r != 0) dsl_error_locate(in, t->pos);
         return r != 0 ? X_ERR : X_OK;
@@ -2146,9 +2146,9 @@ static const exec_fn exec_table[DSL_N_COUNT] = {
     [DSL_N_AUG] = exec_aug,       [DSL_N_IF] = exec_if,         [DSL_N_WHILE] = exec_while,
     [DSL_N_FOR] = exec_for,       [DSL_N_BREAK] = exec_break,   [DSL_N_CONTINUE] = exec_continue,
     [DSL_N_PASS] = exec_pass,     [DSL_N_MAGIC] = exec_magic,   [DSL_N_DEF] = exec_def,
-    [DSL_N_RETURN] = exec_return, [DSL_N_ASSERT] = exec_assert,   [DSL_N_CLASS] = exec_class,
-    [DSL_N_NONLOCAL] = exec_decl, [DSL_N_GLOBAL] = exec_decl,     [DSL_N_TRY] = exec_try,
-    [DSL_N_RAISE] = exec_raise,   [DSL_N_DEL] = exec_del,         [DSL_N_IMPORT] = exec_import,
+    [DSL_N_RETURN] = exec_return, [DSL_N_ASSERT] = exec_assert, [DSL_N_CLASS] = exec_class,
+    [DSL_N_NONLOCAL] = exec_decl, [DSL_N_GLOBAL] = exec_decl,   [DSL_N_TRY] = exec_try,
+    [DSL_N_RAISE] = exec_raise,   [DSL_N_DEL] = exec_del,       [DSL_N_IMPORT] = exec_import,
 };
 
 static int exec_stmt(struct dsl_interp *in, const struct dsl_node *n)

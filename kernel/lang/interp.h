@@ -91,20 +91,20 @@ struct dsl_interp {
     struct dsl_value retval; /* the value of the `return` that is ending a call */
     struct dsl_tb_entry *tb; /* innermost first: the calls an error went through */
     size_t ntb, captb;
-    size_t out_bytes;        /* stream text the cell has written (see dsl_emit) */
-    size_t shown_bytes;      /* displayed data the cell has sent (see dsl_display) */
-    size_t shown;            /* new displays the cell has sent */
-    const char *ename;       /* the pending error's name (static), NULL when none */
-    char *evalue;            /* its message, malloc'd (NULL: out of memory) */
-    bool has_pos;            /* the error has a position */
-    size_t pos;              /* byte offset into src */
-    unsigned polls;          /* loop iterations seen by dsl_check_cancel */
-    struct dsl_attrs *class_ns; /* running a class body: where its names are bound, else NULL */
-    struct dsl_interp *outer;   /* the run this one started inside, if any */
-    long long last_flush_ns; /* CLOCK_MONOTONIC of the last out->flush from a loop */
+    size_t out_bytes;            /* stream text the cell has written (see dsl_emit) */
+    size_t shown_bytes;          /* displayed data the cell has sent (see dsl_display) */
+    size_t shown;                /* new displays the cell has sent */
+    const char *ename;           /* the pending error's name (static), NULL when none */
+    char *evalue;                /* its message, malloc'd (NULL: out of memory) */
+    bool has_pos;                /* the error has a position */
+    size_t pos;                  /* byte offset into src */
+    unsigned polls;              /* loop iterations seen by dsl_check_cancel */
+    struct dsl_attrs *class_ns;  /* running a class body: where its names are bound, else NULL */
+    struct dsl_interp *outer;    /* the run this one started inside, if any */
+    long long last_flush_ns;     /* CLOCK_MONOTONIC of the last out->flush from a loop */
     struct dsl_comp_scope *comp; /* the innermost running comprehension's scope, or NULL */
-    struct dsl_value exc;    /* the pending error's exception value when `raise` raised one
-                              * (owned), else none (see exceptions.h) */
+    struct dsl_value exc;        /* the pending error's exception value when `raise` raised one
+                                  * (owned), else none (see exceptions.h) */
     const struct dsl_exc_saved *handling; /* the error the innermost running `except` clause
                                            * caught (what a bare `raise` raises), or NULL */
 };

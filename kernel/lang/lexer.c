@@ -19,10 +19,10 @@
 #define DSL_MAX_LITERAL (64u << 20)
 
 const char *const dsl_keywords[] = {
-    "if",      "elif",  "else",  "while",    "for",    "in",     "break", "continue",
-    "pass",    "and",   "or",    "not",      "true",   "false",  "none",  "def",
-    "return",  "assert", "class", "nonlocal", "global", "is",     "try",   "except",
-    "finally", "raise", "del",   "as",       "from",   "import", "lambda", NULL};
+    "if",      "elif",   "else",  "while",    "for",    "in",     "break",  "continue",
+    "pass",    "and",    "or",    "not",      "true",   "false",  "none",   "def",
+    "return",  "assert", "class", "nonlocal", "global", "is",     "try",    "except",
+    "finally", "raise",  "del",   "as",       "from",   "import", "lambda", NULL};
 static_assert(DSL_T_LAMBDA - DSL_T_IF + 1 == 31, "dsl_keywords must list every keyword token");
 
 static const struct {

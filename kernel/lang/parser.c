@@ -26,9 +26,9 @@ struct parser {
     struct dsl_tokens toks;
     size_t i; /* next token */
     struct dsl_syntax_error *err;
-    int depth;     /* expression/block nesting */
-    int loops;     /* enclosing loops of the current function or cell (break/continue) */
-    int functions; /* enclosing function definitions (return) */
+    int depth;        /* expression/block nesting */
+    int loops;        /* enclosing loops of the current function or cell (break/continue) */
+    int functions;    /* enclosing function definitions (return) */
     bool annotations; /* parsing a def's parameters: `name: annotation` allowed */
     bool failed;
 };

@@ -209,8 +209,7 @@ static void for_each_slot(struct dsl_value c, void (*fn)(struct dsl_value *slot,
         break;
     case DSL_INSTANCE:
         fn(&c.as.inst->cls, arg);
-        for (size_t i = 0; i < c.as.inst->attrs.len; i++)
-            fn(&c.as.inst->attrs.items[i].value, arg);
+        for (size_t i = 0; i < c.as.inst->attrs.len; i++) fn(&c.as.inst->attrs.items[i].value, arg);
         break;
     case DSL_SUPER:
         fn(&c.as.sup->after, arg);

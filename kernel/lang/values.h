@@ -113,8 +113,8 @@ struct dsl_cell;
 struct dsl_class;
 struct dsl_instance;
 struct dsl_super;
-struct dsl_exc_type;   /* exceptions.h */
-struct dsl_exception;  /* exceptions.h */
+struct dsl_exc_type;  /* exceptions.h */
+struct dsl_exception; /* exceptions.h */
 
 struct dsl_value {
     enum dsl_kind kind;
@@ -128,13 +128,13 @@ struct dsl_value {
         const struct dsl_builtin *fn;
         struct mt_tensor *t; /* DSL_TENSOR: one engine reference */
         struct dsl_method *m;
-        struct dsl_function *fn_user; /* DSL_FUNCTION */
-        struct dsl_object *obj;       /* DSL_OBJECT */
-        struct dsl_cell *cell;        /* DSL_CELL */
-        struct dsl_class *cls;        /* DSL_CLASS */
-        struct dsl_instance *inst;    /* DSL_INSTANCE */
-        struct dsl_super *sup;        /* DSL_SUPER */
-        struct dsl_dict *d;           /* DSL_DICT */
+        struct dsl_function *fn_user;        /* DSL_FUNCTION */
+        struct dsl_object *obj;              /* DSL_OBJECT */
+        struct dsl_cell *cell;               /* DSL_CELL */
+        struct dsl_class *cls;               /* DSL_CLASS */
+        struct dsl_instance *inst;           /* DSL_INSTANCE */
+        struct dsl_super *sup;               /* DSL_SUPER */
+        struct dsl_dict *d;                  /* DSL_DICT */
         const struct dsl_exc_type *exc_type; /* DSL_EXC_TYPE: static */
         struct dsl_exception *exc;           /* DSL_EXCEPTION */
     } as;
@@ -193,9 +193,9 @@ struct dsl_function {
                                  * where a parameter has none */
     const char **locals;        /* names borrowed from the AST; params are the first nkw */
     size_t nlocals;
-    bool *is_cell;              /* nlocals flags: the local lives in a cell */
-    const char **freevars;      /* names borrowed from the AST */
-    struct dsl_value *cells;    /* nfree owned DSL_CELL values, one per free variable */
+    bool *is_cell;           /* nlocals flags: the local lives in a cell */
+    const char **freevars;   /* names borrowed from the AST */
+    struct dsl_value *cells; /* nfree owned DSL_CELL values, one per free variable */
     size_t nfree;
     struct dsl_value owner; /* DSL_CLASS whose body defined it (zero-argument super()), or none */
     char *qualname;         /* "Class.method" for a method (what errors name it), or NULL */
@@ -278,14 +278,14 @@ struct dsl_cell {
 struct dsl_class {
     size_t refs;
     struct dsl_gc gc;
-    const char *name;              /* owned (a copy) unless `builtin` */
-    struct dsl_value base;         /* DSL_CLASS, or none: object */
-    struct dsl_attrs attrs;        /* methods, class variables, __doc__ */
-    const struct dsl_builtin *ctor; /* built-in types: what calling the class runs */
+    const char *name;                  /* owned (a copy) unless `builtin` */
+    struct dsl_value base;             /* DSL_CLASS, or none: object */
+    struct dsl_attrs attrs;            /* methods, class variables, __doc__ */
+    const struct dsl_builtin *ctor;    /* built-in types: what calling the class runs */
     const struct dsl_builtin *methods; /* NULL-name-terminated rows, or NULL */
-    const char *doc;               /* built-in classes: help() text */
-    enum dsl_kind type_kind;       /* the kind of its instances: DSL_INSTANCE for `class` */
-    bool builtin;                  /* static: never freed, never collected */
+    const char *doc;                   /* built-in classes: help() text */
+    enum dsl_kind type_kind;           /* the kind of its instances: DSL_INSTANCE for `class` */
+    bool builtin;                      /* static: never freed, never collected */
     struct dsl_value dead;
 };
 

@@ -1504,7 +1504,12 @@ static int datasets_keys(struct dsl_interp *in, const struct dsl_args *a, struct
 }
 
 static const struct dsl_builtin datasets_keys_row = {
-    "keys", "datasets.keys()", 0, 0, NULL, datasets_keys,
+    "keys",
+    "datasets.keys()",
+    0,
+    0,
+    NULL,
+    datasets_keys,
     "The names of the six datasets, as a list: Simple, Diag, Split, Xor, Circle, Spiral."};
 
 static int datasets_getattr(struct dsl_interp *in, struct dsl_value self, const char *name,
@@ -1576,8 +1581,7 @@ static const struct member minitorch_members[] = {
           "TensorBackend(CudaOps)); using it where no GPU is raises."),
     VALUE("MAX_DIMS", "minitorch.MAX_DIMS", v_max_dims,
           "MiniTorch's limit on a tensor's dims, 32 (the kernel's own tensors have at most 8)."),
-    VALUE("Module", "class minitorch.Module",
-          v_module,
+    VALUE("Module", "class minitorch.Module", v_module,
           "The base of a network: derive from it, call super().__init__(), set Parameters and "
           "child Modules as attributes, write forward(self, x). help(minitorch.Module) lists "
           "its methods."),

@@ -55,7 +55,8 @@ static int parameter_set_value(struct dsl_interp *in, struct dsl_value self, str
         leaf = dsl_tensor(d);
     }
     int r = set(in, self, "value", leaf);
-    if (r == 0 && leaf.kind == DSL_TENSOR) r = dsl_setattr(in, leaf, "requires_grad", dsl_bool(true));
+    if (r == 0 && leaf.kind == DSL_TENSOR)
+        r = dsl_setattr(in, leaf, "requires_grad", dsl_bool(true));
     dsl_value_release(leaf);
     return r;
 }
@@ -338,8 +339,7 @@ static const struct dsl_builtin module_methods[] = {
      "Sets training = False on this module and every module under it."},
     {"add_parameter", "add_parameter(k, v)", 2, 2, add_parameter_params, module_add_parameter,
      "Makes Parameter(v, k), sets it as attribute k and returns it."},
-    {"__call__", "__call__(*args)", 0, -1, NULL, module_call,
-     "module(x) calls module.forward(x)."},
+    {"__call__", "__call__(*args)", 0, -1, NULL, module_call, "module(x) calls module.forward(x)."},
     {"__repr__", "__repr__()", 0, 0, NULL, module_repr,
      "The class name and, indented under it, each child module: MiniTorch's layout."},
     {NULL, NULL, 0, 0, NULL, NULL, NULL},

@@ -23,8 +23,9 @@ static void test_garbage_cycles_are_freed(void)
     /* left: the class (and its attribute-free body), the last instance and its list */
     CHECK(dsl_gc_tracked() - base <= 4);
     /* closures that call themselves are cycles too (the cell holds the function) */
-    CHECK_STR(result_of(s, "def f(n):\n    def g(k):\n        return 0 if k == 0 else 1 + g(k - 1)\n"
-                           "    return g(n)\nt = 0\nfor i in range(100):\n    t += f(3)\nt"),
+    CHECK_STR(result_of(s,
+                        "def f(n):\n    def g(k):\n        return 0 if k == 0 else 1 + g(k - 1)\n"
+                        "    return g(n)\nt = 0\nfor i in range(100):\n    t += f(3)\nt"),
               "300");
     dsl_gc_collect();
     CHECK(dsl_gc_tracked() - base <= 6);
@@ -48,7 +49,8 @@ static void test_reachable_cycles_are_kept(void)
               "1");
     dsl_gc_collect();
     dsl_gc_collect();
-    CHECK_STR(result_of(s, "[a.me.me.v, a.other.other.v, xs[0].xs[0].v, c(), c()]"), "[5, 5, 5, 2, 3]");
+    CHECK_STR(result_of(s, "[a.me.me.v, a.other.other.v, xs[0].xs[0].v, c(), c()]"),
+              "[5, 5, 5, 2, 3]");
     /* dropping the last variable holding a cycle makes it garbage */
     size_t before = dsl_gc_tracked();
     CHECK_STR(result_of(s, "a = 0\nb = 0\nxs = 0\nc = 0\n1"), "1");
