@@ -346,16 +346,18 @@ int dsl_object_getattr(struct dsl_interp *in, struct dsl_value obj, const char *
     types_init();
     struct dsl_value attr;
     const struct dsl_builtin *row;
-    if (strcmp(name, "__class__") == 0) {
-        *out = dsl_value_retain(dsl_type_of(obj));
-        return 0;
-    }
-    if (obj.kind == DSL_INSTANCE) {
+    if (obj.kind == DSL_INSTANCE) { /* its own attributes first: the common read, self.w */
         struct dsl_value *own = dsl_attrs_find(&obj.as.inst->attrs, name);
         if (own) {
             *out = dsl_value_retain(*own);
             return 0;
         }
+    }
+    if (strcmp(name, "__class__") == 0) {
+        *out = dsl_value_retain(dsl_type_of(obj));
+        return 0;
+    }
+    if (obj.kind == DSL_INSTANCE) {
         const struct dsl_class *c = obj.as.inst->cls.as.cls;
         if (chain_find(c, name, &attr, &row)) return resolve(in, attr, row, obj, true, out);
         return no_attribute(in, false, c->name, name, suggest_attr(&obj.as.inst->attrs, c, name));

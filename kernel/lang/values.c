@@ -134,13 +134,23 @@ size_t *dsl_value_refs(struct dsl_value v)
 
 struct dsl_value dsl_value_retain(struct dsl_value v)
 {
-    if (v.kind == DSL_TENSOR) {
-        mt_tensor_retain(v.as.t);
+    /* the kinds every loop iteration touches first: retaining is most of a name's read */
+    switch (v.kind) {
+    case DSL_NONE:
+    case DSL_BOOL:
+    case DSL_INT:
+    case DSL_FLOAT:
+    case DSL_RANGE:
+    case DSL_BUILTIN: return v;
+    case DSL_TENSOR: mt_tensor_retain(v.as.t); return v;
+    case DSL_STR: v.as.s->refs++; return v;
+    case DSL_LIST: v.as.l->refs++; return v;
+    default: {
+        size_t *refs = dsl_value_refs(v);
+        if (refs) ++*refs;
         return v;
     }
-    size_t *refs = dsl_value_refs(v);
-    if (refs) ++*refs;
-    return v;
+    }
 }
 
 /* The link a dying container is stacked by, or NULL for a value that holds no language values
@@ -165,9 +175,15 @@ static struct dsl_value *dead_link(struct dsl_value v)
  * `dead` field) instead of being freed here, so freeing never recurses. */
 static void drop(struct dsl_value v, struct dsl_value *dead)
 {
-    if (v.kind == DSL_TENSOR) {
-        mt_tensor_release(v.as.t);
-        return;
+    switch (v.kind) {
+    case DSL_NONE:
+    case DSL_BOOL:
+    case DSL_INT:
+    case DSL_FLOAT:
+    case DSL_RANGE:
+    case DSL_BUILTIN: return;
+    case DSL_TENSOR: mt_tensor_release(v.as.t); return;
+    default: break;
     }
     size_t *refs = dsl_value_refs(v);
     if (!refs || --*refs) return;
