@@ -13,6 +13,7 @@
  * shuffle), so that `random.seed(1); random.shuffle(xs)` gives CPython's order. */
 #include "lib/modules.h"
 
+#include "lang/classes.h"
 #include "lang/interp.h"
 #include "lib/nn.h"
 #include "lib/tensor_methods.h"
@@ -1072,6 +1073,119 @@ bool dsl_backend_object(struct dsl_value v, enum mt_backend *out)
     return true;
 }
 
+/* ---- minitorch: TensorOps and TensorBackend --------------------------------------------- */
+
+/* MiniTorch builds a backend from a class of ops: TensorBackend(FastOps). The kernel's three
+ * backends are such classes (SimpleOps, FastOps, CudaOps, deriving from TensorOps), so that
+ * `minitorch.TensorBackend(minitorch.FastOps)` is the kernel's fast backend; TensorOps is the
+ * base a student's own ops class derives from. Its methods are what a backend class defines;
+ * called on TensorOps itself they say so. */
+static int ops_abstract(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    (void)a;
+    (void)ret;
+    return dsl_raise(in, "NotImplementedError",
+                     "TensorOps only names map, cmap, zip, reduce and matrix_multiply: a class "
+                     "of ops (minitorch.FastOps, or one of your own deriving from TensorOps) "
+                     "defines them");
+}
+
+static const struct dsl_builtin tensor_ops_methods[] = {
+    {"map", "map(fn)", 0, -1, NULL, ops_abstract, "A backend's elementwise map, made from fn."},
+    {"cmap", "cmap(fn)", 0, -1, NULL, ops_abstract, "map into an existing output."},
+    {"zip", "zip(fn)", 0, -1, NULL, ops_abstract, "A backend's elementwise zip, made from fn."},
+    {"reduce", "reduce(fn, start=0.0)", 0, -1, NULL, ops_abstract,
+     "A backend's reduction along a dim, made from fn."},
+    {"matrix_multiply", "matrix_multiply(a, b)", 0, -1, NULL, ops_abstract,
+     "A backend's batched matrix multiply."},
+    {NULL, NULL, 0, 0, NULL, NULL, NULL},
+};
+static const struct dsl_builtin simple_ops_methods[] = {{NULL, NULL, 0, 0, NULL, NULL, NULL}};
+static const struct dsl_builtin fast_ops_methods[] = {{NULL, NULL, 0, 0, NULL, NULL, NULL}};
+static const struct dsl_builtin cuda_ops_methods[] = {{NULL, NULL, 0, 0, NULL, NULL, NULL}};
+
+static struct dsl_class *tensor_ops_class(void)
+{
+    struct dsl_class *c = dsl_library_class(
+        "TensorOps",
+        "minitorch.TensorOps: the base class of a backend's ops (map, zip, reduce, "
+        "matrix_multiply); cuda says whether they run on the GPU.",
+        dsl_none(), tensor_ops_methods);
+    if (!dsl_attrs_find(&c->attrs, "cuda")) dsl_attrs_set(&c->attrs, "cuda", dsl_bool(false));
+    return c;
+}
+
+/* One of the kernel's ops classes: 0 simple, 1 fast, 2 cuda. */
+static struct dsl_class *kernel_ops_class(int which)
+{
+    static const char *const names[] = {"SimpleOps", "FastOps", "CudaOps"};
+    static const char *const docs[] = {
+        "minitorch.SimpleOps: the kernel's simple backend (plain loops) as MiniTorch's ops class: "
+        "TensorBackend(SimpleOps) is minitorch.SimpleBackend.",
+        "minitorch.FastOps: the kernel's fast backend (OpenMP and SIMD) as MiniTorch's ops "
+        "class: TensorBackend(FastOps) is minitorch.FastTensorBackend.",
+        "minitorch.CudaOps: the kernel's cuda backend as MiniTorch's ops class: "
+        "TensorBackend(CudaOps) is minitorch.GPUBackend."};
+    static const struct dsl_builtin *const rows[] = {simple_ops_methods, fast_ops_methods,
+                                                     cuda_ops_methods};
+    struct dsl_value base = {.kind = DSL_CLASS, .as.cls = tensor_ops_class()};
+    struct dsl_class *c = dsl_library_class(names[which], docs[which], base, rows[which]);
+    if (which == 2 && !dsl_attrs_find(&c->attrs, "cuda"))
+        dsl_attrs_set(&c->attrs, "cuda", dsl_bool(true));
+    return c;
+}
+
+static int ops_value(int which, struct dsl_value *out)
+{
+    *out = (struct dsl_value){.kind = DSL_CLASS, .as.cls = kernel_ops_class(which)};
+    return 0;
+}
+static int v_tensor_ops(struct dsl_interp *in, struct dsl_value *out)
+{
+    (void)in;
+    *out = (struct dsl_value){.kind = DSL_CLASS, .as.cls = tensor_ops_class()};
+    return 0;
+}
+static int v_simple_ops(struct dsl_interp *in, struct dsl_value *out)
+{
+    (void)in;
+    return ops_value(0, out);
+}
+static int v_fast_ops(struct dsl_interp *in, struct dsl_value *out)
+{
+    (void)in;
+    return ops_value(1, out);
+}
+static int v_cuda_ops(struct dsl_interp *in, struct dsl_value *out)
+{
+    (void)in;
+    return ops_value(2, out);
+}
+
+/* TensorBackend(ops): the kernel's backend for one of its ops classes. */
+static int tensor_backend_fn(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct dsl_value ops = a->slot[0];
+    for (int which = 0; which < 3; which++)
+        if (ops.kind == DSL_CLASS && ops.as.cls == kernel_ops_class(which))
+            return backend_value(in, which, ret);
+    if (ops.kind == DSL_CLASS) {
+        const struct dsl_class *c = ops.as.cls;
+        for (const struct dsl_class *k = c; k;
+             k = k->base.kind == DSL_CLASS ? k->base.as.cls : NULL)
+            if (k == tensor_ops_class())
+                return dsl_raise(in, "NotImplementedError",
+                                 "TensorBackend(%s): a backend made from ops of your own is not "
+                                 "supported by the kernel; use minitorch.FastTensorBackend "
+                                 "(TensorBackend(minitorch.FastOps)) or SimpleBackend",
+                                 c->name);
+    }
+    return dsl_raise(in, "TypeError",
+                     "TensorBackend() takes a class of ops (minitorch.FastOps, SimpleOps or "
+                     "CudaOps), not %s",
+                     dsl_type_name(ops));
+}
+
 /* ---- minitorch: tensors with MiniTorch's signatures ------------------------------------- */
 
 /* tensor(ls, backend=None, requires_grad=False): the kernel's tensor(data, requires_grad,
@@ -1550,6 +1664,7 @@ static const char *const broadcast_index_params[] = {"big_index", "big_shape", "
 static const char *const shape_broadcast_params[] = {"shape1", "shape2", NULL};
 static const char *const strides_params[] = {"shape", NULL};
 static const char *const central_params[] = {"arg", "epsilon", NULL};
+static const char *const tensor_backend_params[] = {"ops", NULL};
 
 /* MiniTorch's classes (lib/nn.c) */
 static int nn_class(struct dsl_interp *in, const char *name, struct dsl_value *out)
@@ -1573,6 +1688,11 @@ static int v_optimizer(struct dsl_interp *in, struct dsl_value *out)
 static int v_sgd(struct dsl_interp *in, struct dsl_value *out) { return nn_class(in, "SGD", out); }
 
 static const struct member minitorch_members[] = {
+    VALUE("CudaOps", "class minitorch.CudaOps", v_cuda_ops,
+          "The kernel's cuda backend as MiniTorch's ops class: TensorBackend(CudaOps)."),
+    VALUE("FastOps", "class minitorch.FastOps", v_fast_ops,
+          "The kernel's fast backend as MiniTorch's ops class: TensorBackend(FastOps) is "
+          "FastTensorBackend."),
     VALUE("FastTensorBackend", "minitorch.FastTensorBackend", v_fast,
           "The kernel's fast backend (OpenMP, SIMD) under MiniTorch's name: "
           "tensor(..., backend=minitorch.FastTensorBackend)."),
@@ -1594,6 +1714,15 @@ static const struct member minitorch_members[] = {
           "p.value.grad)."),
     VALUE("SimpleBackend", "minitorch.SimpleBackend", v_simple,
           "The kernel's simple backend (plain loops) under MiniTorch's name."),
+    VALUE("SimpleOps", "class minitorch.SimpleOps", v_simple_ops,
+          "The kernel's simple backend as MiniTorch's ops class: TensorBackend(SimpleOps) is "
+          "SimpleBackend."),
+    FN("TensorBackend", "minitorch.TensorBackend(ops)", 1, 1, tensor_backend_params,
+       tensor_backend_fn,
+       "The backend a class of ops makes: TensorBackend(minitorch.FastOps) is "
+       "FastTensorBackend, SimpleOps SimpleBackend, CudaOps GPUBackend."),
+    VALUE("TensorOps", "class minitorch.TensorOps", v_tensor_ops,
+          "The base class of a backend's ops: map, cmap, zip, reduce, matrix_multiply; cuda."),
     FN("broadcast_index", "minitorch.broadcast_index(big_index, big_shape, shape, out_index)", 4, 4,
        broadcast_index_params, td_broadcast_index,
        "Writes into the list out_index the index into `shape` that big_index (an index into "
