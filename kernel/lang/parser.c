@@ -897,21 +897,27 @@ static enum dsl_tok aug_binary_op(enum dsl_tok t)
     }
 }
 
-static bool check_target(struct parser *p, const struct dsl_node *t)
+/* What an assignment (verb "assign to") or a del ("delete") can take: a name, an item, an
+ * attribute, or a tuple or list of those (the parser bounds the nesting). */
+static bool check_target_as(struct parser *p, const struct dsl_node *t, const char *verb)
 {
     if (t->kind == DSL_N_NAME || t->kind == DSL_N_INDEX || t->kind == DSL_N_ATTR) return true;
     if (t->kind == DSL_N_TUPLE || t->kind == DSL_N_LIST) {
-        /* unpacking: every item is itself a target (the parser bounds the nesting) */
         for (size_t i = 0; i < t->nkids; i++)
-            if (!check_target(p, t->kids[i])) return false;
+            if (!check_target_as(p, t->kids[i], verb)) return false;
         return true;
     }
     const char *what = t->kind == DSL_N_CALL      ? "function call"
                        : t->kind == DSL_N_CONST   ? "literal"
                        : t->kind == DSL_N_COMPARE ? "comparison"
                                                   : "expression";
-    fail(p, "SyntaxError", t->pos, "cannot assign to %s", what);
+    fail(p, "SyntaxError", t->pos, "cannot %s %s", verb, what);
     return false;
+}
+
+static bool check_target(struct parser *p, const struct dsl_node *t)
+{
+    return check_target_as(p, t, "assign to");
 }
 
 /* Whether the token ends a tuple without its own brackets, after a comma that may be trailing:
@@ -1131,21 +1137,10 @@ error:
     return NULL;
 }
 
-/* What `del` can delete: a name, an item, an attribute, or a tuple or list of those. */
+/* What `del` can delete: what an assignment can bind. */
 static bool check_del_target(struct parser *p, const struct dsl_node *t)
 {
-    if (t->kind == DSL_N_NAME || t->kind == DSL_N_INDEX || t->kind == DSL_N_ATTR) return true;
-    if (t->kind == DSL_N_TUPLE || t->kind == DSL_N_LIST) {
-        for (size_t i = 0; i < t->nkids; i++)
-            if (!check_del_target(p, t->kids[i])) return false;
-        return true;
-    }
-    const char *what = t->kind == DSL_N_CALL      ? "function call"
-                       : t->kind == DSL_N_CONST   ? "literal"
-                       : t->kind == DSL_N_COMPARE ? "comparison"
-                                                  : "expression";
-    fail(p, "SyntaxError", t->pos, "cannot delete %s", what);
-    return false;
+    return check_target_as(p, t, "delete");
 }
 
 /* del TARGET (',' TARGET)*: `del a, b` deletes the tuple target (a, b), item by item. */
