@@ -99,7 +99,9 @@ static bool tensor_or_number(struct dsl_value v)
     return v.kind == DSL_TENSOR || dsl_is_number(v);
 }
 
-/* Both operands as tensors on the backend of the tensor among them. */
+/* Both operands as tensors on the backend of the tensor among them; two tensors on different
+ * backends meet on the left one's, as MiniTorch's _ensure_tensor moves the right operand
+ * (here a differentiable move, mt_to, that leaves the right tensor where it was). */
 static int operands(struct dsl_interp *in, struct dsl_value a, struct dsl_value b,
                     struct mt_tensor **ta, struct mt_tensor **tb)
 {
@@ -110,6 +112,13 @@ static int operands(struct dsl_interp *in, struct dsl_value a, struct dsl_value 
         mt_tensor_release(*ta);
         *ta = NULL;
         return -1;
+    }
+    if ((*tb)->backend != be) {
+        struct mt_tensor *moved = NULL;
+        enum mt_status st = mt_to(ctx_of(in), *tb, be, &moved);
+        mt_tensor_release(*tb);
+        *tb = moved;
+        if (st != MT_OK) return dsl_engine_raise(in, st);
     }
     return poll_cancel(in);
 }

@@ -95,5 +95,11 @@ print(reduce(larger, u, 1, start=-1e9).tolist(), map(abs, u).tolist())
 print(zip(larger, u, u.permute(1, 0).contiguous().permute(1, 0)).tolist())  # strided operand
 # expect: [[1.0, 5.0, 3.0], [4.0, -2.0, 6.0]]
 
-y + x
-# expect-error: RuntimeError: add: the operands are on different backends (cuda and fast); move one with to("cuda")
+# tensors of two backends meet on the left one's, as MiniTorch moves its right operand
+z = y + x
+print(z.backend, z.tolist(), (x * y).backend, (x == y).tolist())
+# expect: cuda [[2.0, 4.0], [6.0, 8.0]] fast [[1.0, 1.0], [1.0, 1.0]]
+
+# a shape mismatch on cuda is the same ShapeError as on the host
+y @ tensor([[1.0, 2.0, 3.0]]).to("cuda")
+# expect-error: ShapeError: matmul: inner sizes differ: (2, 2) @ (1, 3) (2 columns against 1 rows)
