@@ -125,6 +125,7 @@ enum name_context {
     CTX_OBJECT,    /* after '.' of an engine object (a dataset): its class's attributes */
     CTX_INSTANCE,  /* after '.' of a class or an instance of one: its attributes and methods */
     CTX_EXCEPTION, /* after '.' of an exception: args */
+    CTX_SELF,      /* after `self.` inside a class being written: what its text and class set */
     CTX_NO_ATTR,   /* after '.' of a value known to have no attributes, or of a number */
     CTX_MAGIC,     /* after a '%' that starts its line */
     CTX_MAGIC_ARG, /* the first argument of a magic: `%backend fa` */
@@ -250,6 +251,81 @@ static bool import_context(const char *code, size_t b, size_t *dotted_from, char
     return true;
 }
 
+#define SELF_NAMES 256 /* most names `self.` offers from the text of a class */
+
+/* The `class NAME` block of code that byte b is inside (a line above b, less indented than b's
+ * line, starting `class `): true with [*start, *end) its text and its name copied into name
+ * (64 bytes), when those are not NULL. */
+static bool class_block(const char *code, size_t b, size_t *start, size_t *end, char *name)
+{
+    int indent = line_indent(code, b);
+    size_t ls = b;
+    while (ls > 0 && code[ls - 1] != '\n') ls--;
+    while (ls > 0) {
+        size_t prev = ls - 1; /* the '\n' ending the line above */
+        while (prev > 0 && code[prev - 1] != '\n') prev--;
+        ls = prev;
+        size_t t = ls;
+        while (code[t] == ' ' || code[t] == '\t') t++;
+        if (code[t] == '\n' || code[t] == '#' || code[t] == '\0') continue; /* blank */
+        int w = line_indent(code, ls);
+        if (w >= indent) continue;
+        if (strncmp(code + t, "class ", 6) != 0) {
+            if (w == 0) return false; /* left every class at the margin */
+            indent = w;
+            continue;
+        }
+        if (name) {
+            size_t k = t + 6, n = 0;
+            while (code[k] == ' ') k++;
+            while (ident_char(code[k]) && n < 63) name[n++] = code[k++];
+            name[n] = '\0';
+        }
+        if (start) *start = ls;
+        if (end) { /* to the first line after it that is not indented deeper */
+            size_t e = ls;
+            while (code[e] && code[e] != '\n') e++;
+            while (code[e] == '\n') {
+                size_t next = e + 1, k = next;
+                while (code[k] == ' ' || code[k] == '\t') k++;
+                if (code[k] != '\n' && code[k] != '\0' && code[k] != '#' &&
+                    line_indent(code, next) <= w)
+                    break;
+                e = k;
+                while (code[e] && code[e] != '\n') e++;
+            }
+            *end = e;
+        }
+        return true;
+    }
+    return false;
+}
+
+/* The names `self.` completes to inside the class block [start, end) of code: the attributes
+ * its methods set (self.NAME = ...) and the methods it defines, as new strings added to out
+ * (at most cap); returns how many were added. */
+static size_t self_names(const char *code, size_t start, size_t end, char **out, size_t cap)
+{
+    size_t n = 0;
+    for (size_t i = start; i < end && n < cap; i++) {
+        bool attr = strncmp(code + i, "self.", 5) == 0 && (i == 0 || !ident_char(code[i - 1]));
+        bool def = strncmp(code + i, "def ", 4) == 0 && (i == 0 || !ident_char(code[i - 1]));
+        if (!attr && !def) continue;
+        size_t k = i + (attr ? 5 : 4), b = k;
+        while (def && code[b] == ' ') b++, k++;
+        while (k < end && ident_char(code[k])) k++;
+        if (k == b) continue;
+        size_t after = k;
+        while (code[after] == ' ') after++;
+        /* self.x = ... sets x (not self.x == y); def NAME( defines NAME */
+        if (attr && !(code[after] == '=' && code[after + 1] != '=')) continue;
+        if (def && code[after] != '(') continue;
+        char *copy = strndup(code + b, k - b);
+        if (copy) out[n++] = copy;
+    }
+    return n;
+}
+
 /* The context of a name starting at byte b of code: after `x.` it looks at x (a tensor, a
  * list or an object has attributes, other kinds none; an unknown name or a call result is
  * taken for a tensor). For CTX_OBJECT, *cls (when cls is not NULL) gets the object's class; for
@@ -295,7 +371,9 @@ static enum name_context context_of(struct dsl_session *s, const char *code, siz
     char *name = strndup(code + rb, re - rb);
     if (!name) return CTX_NO_ATTR;
     struct dsl_value *v = s ? dsl_session_lookup(s, name) : NULL;
+    bool self = strcmp(name, "self") == 0;
     free(name);
+    if (!v && self && class_block(code, rb, NULL, NULL, NULL)) return CTX_SELF;
     if (!v || v->kind == DSL_TENSOR) return CTX_TENSOR;
     if (v->kind == DSL_LIST) return v->as.l->style == DSL_LIST_TUPLE ? CTX_TUPLE : CTX_LIST;
     if (v->kind == DSL_DICT) return CTX_DICT;
@@ -451,10 +529,13 @@ json_t *dsl_complete(struct dsl_session *s, const char *code, size_t cursor, siz
     const struct dsl_node *udef = NULL;
     if (code && where == CTX_PLAIN) call_params(s, code, b, &bparams, &uparams, &udef, &nparams);
     char **kw = nparams ? calloc(nparams, sizeof *kw) : NULL;
+    char *selfnames[SELF_NAMES]; /* CTX_SELF: names copied out of the cell */
+    size_t nself = 0;
     size_t cap = dsl_builtin_count + dsl_exc_type_count + dsl_tensor_method_count +
                  dsl_tensor_prop_count + dsl_list_method_count + dsl_dict_method_count +
                  dsl_magic_count + 32 + (s ? s->count : 0) + nparams + nwords +
-                 (where == CTX_INSTANCE ? dsl_attr_names(obj, NULL, 0) : 0);
+                 (where == CTX_INSTANCE ? dsl_attr_names(obj, NULL, 0) : 0) +
+                 (where == CTX_SELF ? SELF_NAMES + 64 : 0);
     const char **names = malloc(cap * sizeof *names);
     if (!names || (nparams && !kw)) {
         free(names);
@@ -485,6 +566,18 @@ json_t *dsl_complete(struct dsl_session *s, const char *code, size_t cursor, siz
         for (size_t i = 0; i < na; i++) CONSIDER(names[kept + i]);
     } else if (where == CTX_EXCEPTION) {
         CONSIDER("args");
+    } else if (where == CTX_SELF) {
+        size_t cs = 0, ce = 0;
+        char cname[64];
+        class_block(code, b, &cs, &ce, cname);
+        nself = self_names(code, cs, ce, selfnames, SELF_NAMES);
+        for (size_t i = 0; i < nself; i++) CONSIDER(selfnames[i]);
+        struct dsl_value *cv = s ? dsl_session_lookup(s, cname) : NULL;
+        if (cv && cv->kind == DSL_CLASS) { /* the class as a cell defined it before */
+            size_t na = dsl_attr_names(*cv, names + n, cap - n), kept = n;
+            for (size_t i = 0; i < na; i++)
+                if (strcmp(names[kept + i], "__name__") != 0) CONSIDER(names[kept + i]);
+        }
     } else if (where == CTX_IMPORT) {
         /* the modules whose dotted names continue what is typed before b: after
          * `minitorch.`, the part after that prefix */
@@ -530,6 +623,7 @@ json_t *dsl_complete(struct dsl_session *s, const char *code, size_t cursor, siz
     free(names);
     for (size_t i = 0; i < nparams; i++) free(kw[i]);
     free(kw);
+    for (size_t i = 0; i < nself; i++) free(selfnames[i]);
     return matches;
 }
 
@@ -583,7 +677,7 @@ static bool describe(struct dsl_session *s, const char *code, const char *name, 
     enum name_context where = context_of(s, code, at, &cls, &obj);
     if (where == CTX_OBJECT) /* a module's members; other objects' attributes: help(obj) */
         return cls->attr_help && cls->attr_help(cls, name, b);
-    if (where == CTX_EXCEPTION) return false;
+    if (where == CTX_EXCEPTION || where == CTX_SELF) return false;
     if (where == CTX_INSTANCE) return dsl_attr_help(b, obj, name);
     if (where == CTX_TENSOR || where == CTX_LIST || where == CTX_TUPLE || where == CTX_NO_ATTR ||
         where == CTX_DICT) {

@@ -224,6 +224,14 @@ static void test_complete_classes(void)
     COMPLETES(s, "Net.f", 4, "fit forward");
     COMPLETES(s, "Net.__n", 4, "__name__");
     COMPLETES(s, "net.zz", 4, "");
+    /* self. inside a class being written: the attributes its methods set and the methods it
+     * defines, from the cell's text, then the class as an earlier cell defined it */
+    const char *cell = "class Layer:\n    def __init__(self, n):\n        self.weights = n\n"
+                       "        self.width == 2\n    def forward(self, x):\n        return self.w";
+    COMPLETES(s, cell, strlen(cell) - 1, "weights");
+    const char *cell2 = "class Net(Base):\n    def run(self):\n        self.total = 1\n"
+                        "        return self.";
+    COMPLETES(s, cell2, strlen(cell2), "__init__ fit forward run scale total");
     dsl_session_free(s);
 }
 

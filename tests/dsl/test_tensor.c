@@ -198,7 +198,8 @@ static void test_operators_broadcast(void)
     FAILS(s, "a // 2", "TypeError");
     FAILS(s, "a < \"s\"", "TypeError");
     /* two backends meet on the left operand's, as MiniTorch moves the right one */
-    CHECK_STR(OK(s, "(zeros(2, backend=\"simple\") + ones(2, backend=\"fast\")).backend"), "'simple'");
+    CHECK_STR(OK(s, "(zeros(2, backend=\"simple\") + ones(2, backend=\"fast\")).backend"),
+              "'simple'");
     dsl_session_free(s);
 }
 
