@@ -49,7 +49,7 @@ def test_complete_names_keywords_and_user_functions(kc):
     c = complete(kc, "t = zeros(2, requires_g")
     assert c["matches"] == ["requires_grad="]
     assert c["cursor_start"] == len("t = zeros(2, ")
-    assert complete(kc, "learn(3, ra")["matches"] == ["rand", "range", "rate="]
+    assert complete(kc, "learn(3, ra")["matches"] == ["raise", "rand", "range", "rate="]
 
 
 def test_complete_tensor_attributes(kc):
