@@ -86,6 +86,8 @@ int dsl_iter_init(struct dsl_interp *in, struct dsl_value v, struct dsl_iter *it
     memset(it, 0, sizeof *it);
     it->src = v;
     if (v.kind == DSL_RANGE) it->n = dsl_range_len(v.as.r);
+    if (v.kind == DSL_OBJECT && v.as.obj->cls->len && v.as.obj->cls->getitem)
+        return v.as.obj->cls->len(in, v, &it->n); /* item by item, as Python's old protocol */
     if (v.kind == DSL_DICT) it->k = (int64_t)v.as.d->len; /* its keys; a change of size raises */
     if (v.kind == DSL_LIST || v.kind == DSL_STR || v.kind == DSL_RANGE || v.kind == DSL_DICT)
         return 0;
@@ -108,6 +110,10 @@ int dsl_iter_next(struct dsl_interp *in, struct dsl_iter *it, struct dsl_value *
         if (st != 0) return dsl_raise_status(in, st);
         it->i += k;
         return 1;
+    }
+    if (v.kind == DSL_OBJECT) {
+        if (it->k >= it->n) return 0;
+        return v.as.obj->cls->getitem(in, v, dsl_int(it->k++), out) != 0 ? -1 : 1;
     }
     if (v.kind == DSL_DICT) {
         const struct dsl_dict *d = v.as.d;
@@ -827,6 +833,7 @@ static int eval_subscripts(struct dsl_interp *in, const struct dsl_node *n, stru
         return 0;
     }
     if (v.kind == DSL_OBJECT && v.as.obj->cls->getitem) { /* a dict-like object: one key */
+        if (is_slice(n)) return 0; /* obj[:] = v: store_into reads the node */
         if (n->nkids != 1)
             return dsl_raise(in, "TypeError", "'%s' takes one key, not %zu", dsl_type_name(v),
                              n->nkids);
@@ -864,6 +871,10 @@ static int get_item(struct dsl_interp *in, const struct dsl_node *n, struct dsl_
                     const struct dsl_value *subs, size_t nsubs, struct dsl_value *out)
 {
     if (v.kind == DSL_TENSOR) return dsl_tensor_getitem(in, v, subs, nsubs, out);
+    if (is_slice(n) && v.kind == DSL_OBJECT)
+        return dsl_raise(in, "NotImplementedError",
+                         "slicing a %s is not supported: index it, or make a list with list(x)",
+                         dsl_type_name(v));
     if (is_slice(n)) return dsl_slice_get(in, v, subs, out);
     if (v.kind == DSL_DICT) {
         struct dsl_value *slot;
@@ -1219,6 +1230,21 @@ static int exec_expr(struct dsl_interp *in, const struct dsl_node *n)
     return X_OK;
 }
 
+/* obj[key] = v or obj[:] = v on a sequence-like object (a Storage); other slices are not
+ * supported. */
+static int store_object_item(struct dsl_interp *in, const struct dsl_node *target,
+                             struct dsl_value obj, const struct dsl_value *subs, struct dsl_value v)
+{
+    const struct dsl_object_class *c = obj.as.obj->cls;
+    if (!is_slice(target)) return c->setitem(in, obj, subs[0], v);
+    const struct dsl_node *sl = target->kids[0];
+    if (sl->a || sl->b || sl->nkids || !c->setall)
+        return dsl_raise(in, "NotImplementedError",
+                         "a %s takes item assignment and x[:] = values, not other slices",
+                         dsl_type_name(obj));
+    return c->setall(in, obj, v);
+}
+
 /* Stores v (borrowed) into obj[subs] or obj.name, the target node's object and subscripts
  * already evaluated (eval_subscripts). Tensors take either, lists item assignment. */
 static int store_into(struct dsl_interp *in, const struct dsl_node *target, struct dsl_value obj,
@@ -1227,6 +1253,8 @@ static int store_into(struct dsl_interp *in, const struct dsl_node *target, stru
     int r;
     if (target->kind == DSL_N_INDEX && obj.kind == DSL_TENSOR)
         r = dsl_tensor_setitem(in, obj, subs, nsubs, v);
+    else if (target->kind == DSL_N_INDEX && obj.kind == DSL_OBJECT)
+        r = store_object_item(in, target, obj, subs, v);
     else if (is_slice(target))
         r = dsl_slice_set(in, obj, subs, v);
     else if (target->kind == DSL_N_INDEX && obj.kind == DSL_DICT)
@@ -1249,7 +1277,8 @@ static int target_subscripts(struct dsl_interp *in, const struct dsl_node *targe
 {
     *nsubs = 0;
     if (target->kind != DSL_N_INDEX) return 0;
-    if (obj.kind != DSL_TENSOR && obj.kind != DSL_DICT &&
+    bool settable = obj.kind == DSL_OBJECT && obj.as.obj->cls->setitem;
+    if (obj.kind != DSL_TENSOR && obj.kind != DSL_DICT && !settable &&
         (obj.kind != DSL_LIST || obj.as.l->style == DSL_LIST_TUPLE))
         return dsl_raise(in, "TypeError", "'%s' object does not support item assignment",
                          dsl_type_name(obj));

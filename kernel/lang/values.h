@@ -237,6 +237,13 @@ struct dsl_object_class {
     bool (*attr_help)(const struct dsl_object_class *cls, const char *name, struct render_buf *b);
     const struct dsl_object_class *(*attr_class)(const struct dsl_object_class *cls,
                                                  const char *name);
+    /* A sequence-like object (a tensor's Storage): obj[key] = v (borrowed), obj[:] = v (every
+     * item from v), and len(obj), which with getitem also makes it iterable. 0 or -1 after
+     * raising. Each may be NULL. */
+    int (*setitem)(struct dsl_interp *in, struct dsl_value self, struct dsl_value key,
+                   struct dsl_value v);
+    int (*setall)(struct dsl_interp *in, struct dsl_value self, struct dsl_value v);
+    int (*len)(struct dsl_interp *in, struct dsl_value self, int64_t *n);
 };
 struct dsl_object {
     size_t refs;

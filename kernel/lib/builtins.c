@@ -351,6 +351,14 @@ static int bi_len(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
     case DSL_DICT: *ret = dsl_int((int64_t)v.as.d->len); return 0;
     case DSL_RANGE: *ret = dsl_int(dsl_range_len(v.as.r)); return 0;
     case DSL_TENSOR: *ret = dsl_int(v.as.t->shape[0]); return 0; /* as PyTorch: the first dim */
+    case DSL_OBJECT:
+        if (v.as.obj->cls->len) {
+            int64_t n = 0;
+            if (v.as.obj->cls->len(in, v, &n) != 0) return -1;
+            *ret = dsl_int(n);
+            return 0;
+        }
+        /* fall through */
     default:
         return dsl_raise(in, "TypeError", "object of type '%s' has no len()", dsl_type_name(v));
     }

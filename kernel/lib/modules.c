@@ -16,6 +16,7 @@
 #include "lang/classes.h"
 #include "lang/interp.h"
 #include "lib/nn.h"
+#include "lib/storage.h"
 #include "lib/tensor_methods.h"
 
 #include "minitorch/minitorch.h"
@@ -1665,6 +1666,7 @@ static const char *const shape_broadcast_params[] = {"shape1", "shape2", NULL};
 static const char *const strides_params[] = {"shape", NULL};
 static const char *const central_params[] = {"arg", "epsilon", NULL};
 static const char *const tensor_backend_params[] = {"ops", NULL};
+static const char *const tensor_data_params[] = {"storage", "shape", "strides", NULL};
 
 /* MiniTorch's classes (lib/nn.c) */
 static int nn_class(struct dsl_interp *in, const char *name, struct dsl_value *out)
@@ -1721,6 +1723,10 @@ static const struct member minitorch_members[] = {
        tensor_backend_fn,
        "The backend a class of ops makes: TensorBackend(minitorch.FastOps) is "
        "FastTensorBackend, SimpleOps SimpleBackend, CudaOps GPUBackend."),
+    FN("TensorData", "minitorch.TensorData(storage, shape, strides=None)", 2, 3, tensor_data_params,
+       dsl_bi_tensor_data,
+       "A tensor's layout and memory, as MiniTorch's TensorData: the numbers of storage (a list "
+       "or tuple) laid out by shape and strides (row-major when strides is None)."),
     VALUE("TensorOps", "class minitorch.TensorOps", v_tensor_ops,
           "The base class of a backend's ops: map, cmap, zip, reduce, matrix_multiply; cuda."),
     FN("broadcast_index", "minitorch.broadcast_index(big_index, big_shape, shape, out_index)", 4, 4,

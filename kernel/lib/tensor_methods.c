@@ -12,6 +12,8 @@
  * on every path, so an error in the middle of an expression leaks nothing. */
 #include "lib/tensor_methods.h"
 
+#include "lib/storage.h"
+
 #include "lib/modules.h"
 
 #include "lang/interp.h"
@@ -822,7 +824,7 @@ static int m_tolist(struct dsl_interp *in, const struct dsl_args *a, struct dsl_
 /* ---- properties ------------------------------------------------------------------------- */
 
 /* A tuple-style list of n ints. */
-static int int_tuple(struct dsl_interp *in, const int64_t *v, int n, struct dsl_value *out)
+int dsl_int_tuple(struct dsl_interp *in, const int64_t *v, int n, struct dsl_value *out)
 {
     struct dsl_list *l = dsl_list_new((size_t)n);
     if (!l) return dsl_raise_status(in, DSL_V_NOMEM);
@@ -835,12 +837,12 @@ static int int_tuple(struct dsl_interp *in, const int64_t *v, int n, struct dsl_
 
 static int p_shape(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
-    return int_tuple(in, self_of(a)->shape, self_of(a)->ndim, ret);
+    return dsl_int_tuple(in, self_of(a)->shape, self_of(a)->ndim, ret);
 }
 
 static int p_strides(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
-    return int_tuple(in, self_of(a)->strides, self_of(a)->ndim, ret);
+    return dsl_int_tuple(in, self_of(a)->strides, self_of(a)->ndim, ret);
 }
 
 static int p_size(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
@@ -949,6 +951,10 @@ const struct dsl_builtin dsl_tensor_methods[] = {
     {"to", "tensor.to(backend)", 1, 1, backend_params, m_to,
      "The same values on another backend: \"simple\", \"fast\" or \"cuda\" (simple and fast "
      "share memory, so nothing is copied between them)."},
+    {"tuple", "tensor.tuple()", 0, 0, NULL, dsl_tensor_tuple,
+     "(storage, shape, strides), as MiniTorch's t.tuple(): what the course's kernels take for "
+     "one tensor (f(*out.tuple(), *a.tuple())). The storage is the tensor's memory, read and "
+     "written in place; help(t.tuple()[0]) says more."},
     {"tolist", "tensor.tolist()", 0, 0, NULL, m_tolist,
      "The elements as nested lists of floats, shown as JSON (NaN and Infinity spelled as "
      "json.loads reads them) with enough digits to give back the same float32 values."},
@@ -963,6 +969,9 @@ const struct dsl_builtin dsl_tensor_methods[] = {
 const size_t dsl_tensor_method_count = sizeof dsl_tensor_methods / sizeof dsl_tensor_methods[0];
 
 const struct dsl_builtin dsl_tensor_props[] = {
+    {"_tensor", "tensor._tensor", 0, 0, NULL, dsl_tensor_data_prop,
+     "The tensor's TensorData, as MiniTorch's t._tensor: _storage (its memory, read and "
+     "written in place), shape, strides, tuple(), index(idx)."},
     {"backend", "tensor.backend", 0, 0, NULL, p_backend,
      "The backend ops on this tensor run on: \"simple\", \"fast\" or \"cuda\"."},
     {"dims", "tensor.dims", 0, 0, NULL, p_dims,

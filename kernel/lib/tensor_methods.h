@@ -42,6 +42,9 @@ int dsl_seed_value(struct dsl_interp *in, struct dsl_value v, const char *fn, co
 
 /* Raises the exception an engine status stands for; returns -1. */
 int dsl_engine_raise(struct dsl_interp *in, enum mt_status st);
+
+/* A new tuple of the ints v[0..n) (a shape, strides) in *out: 0, or -1 after MemoryError. */
+int dsl_int_tuple(struct dsl_interp *in, const int64_t *v, int n, struct dsl_value *out);
 /* The backend named by argument slot `slot` of builtin `fn` ("simple", "fast", "cuda"; checked
  * to be available), or the session's default when absent or none: 0, or -1 after raising. */
 int dsl_backend_arg(struct dsl_interp *in, const struct dsl_args *a, int slot, const char *fn,
