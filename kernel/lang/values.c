@@ -721,8 +721,15 @@ bool dsl_value_is(struct dsl_value a, struct dsl_value b)
     case DSL_METHOD: return a.as.m == b.as.m;
     case DSL_FUNCTION: return a.as.fn_user == b.as.fn_user;
     case DSL_OBJECT: return a.as.obj == b.as.obj;
-    default: return false;
+    case DSL_CELL: return a.as.cell == b.as.cell;
+    case DSL_CLASS: return a.as.cls == b.as.cls;
+    case DSL_INSTANCE: return a.as.inst == b.as.inst;
+    case DSL_SUPER: return a.as.sup == b.as.sup;
+    case DSL_EXC_TYPE: return a.as.exc_type == b.as.exc_type;
+    case DSL_EXCEPTION: return a.as.exc == b.as.exc;
+    case DSL_KIND_COUNT: break;
     }
+    return false;
 }
 
 int dsl_value_equal_checked(struct dsl_value a, struct dsl_value b, bool *eq)

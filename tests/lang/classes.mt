@@ -139,3 +139,5 @@ def make():
 
 print(make().get())
 # expect: closure
+print(type(s) is Scaled, s is s, s is Scaled(1, 1), type(1) is int, Scaled is not Layer)
+# expect: True True False True True
