@@ -82,6 +82,10 @@ static int hash_at(struct dsl_value v, int level, uint64_t *h, const char **bad)
     case DSL_TENSOR: *h = hash_ptr(v.as.t); return DSL_V_OK;
     case DSL_FUNCTION: *h = hash_ptr(v.as.fn_user); return DSL_V_OK;
     case DSL_OBJECT: *h = hash_ptr(v.as.obj); return DSL_V_OK;
+    case DSL_CLASS: *h = hash_ptr(v.as.cls); return DSL_V_OK; /* == is identity for these */
+    case DSL_INSTANCE: *h = hash_ptr(v.as.inst); return DSL_V_OK;
+    case DSL_EXC_TYPE: *h = hash_ptr(v.as.exc_type); return DSL_V_OK;
+    case DSL_EXCEPTION: *h = hash_ptr(v.as.exc); return DSL_V_OK;
     case DSL_METHOD: *h = hash_ptr(v.as.m->fn); return DSL_V_OK; /* == needs the same row */
     default: *bad = dsl_type_name(v); return 1;
     }

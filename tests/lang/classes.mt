@@ -141,3 +141,11 @@ print(make().get())
 # expect: closure
 print(type(s) is Scaled, s is s, s is Scaled(1, 1), type(1) is int, Scaled is not Layer)
 # expect: True True False True True
+
+# classes, instances and exception classes are dict keys by identity, as in Python
+class Key:
+    pass
+k = Key()
+keys = {k: 1, Key: 2, int: 3, ValueError: 4}
+print(keys[k], keys[Key], keys[int], keys[ValueError], len(keys))
+# expect: 1 2 3 4 4
