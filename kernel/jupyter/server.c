@@ -115,17 +115,37 @@ static void log_dropped(const char *channel, const char *why)
 /* ---------------------------------------------------------------------------------------- */
 /* Sending and receiving multipart messages                                                   */
 
-/* Sends frames (plus a leading topic frame when topic is not NULL) as one multipart message. */
+/* Sends frames (plus a leading topic frame when topic is not NULL) as one multipart message.
+ * Every frame is copied into a ZeroMQ message before the first is sent: a multipart message
+ * that stopped halfway (a copy failing when memory runs out) would take the next message's
+ * frames as its own, and the client would read frames shifted under a signature that no longer
+ * matches them. Built in advance, the message goes out whole or not at all. */
+#define SMALL_FRAMES 16
 static int send_frames(void *sock, const char *topic, const struct jp_frame *frames, size_t n)
 {
-    if (topic && zmq_send(sock, topic, strlen(topic), ZMQ_SNDMORE) == -1) goto fail;
-    for (size_t i = 0; i < n; i++)
-        if (zmq_send(sock, frames[i].data, frames[i].len, i + 1 < n ? ZMQ_SNDMORE : 0) == -1)
-            goto fail;
-    return 0;
-fail:
-    fprintf(stderr, "minitorch-kernel: sending a message failed: %s\n", zmq_strerror(zmq_errno()));
-    return -1;
+    size_t first = topic ? 1 : 0, total = n + first, built = 0, sent = 0;
+    zmq_msg_t small[SMALL_FRAMES];
+    zmq_msg_t *m = total <= SMALL_FRAMES ? small : malloc(total * sizeof *m);
+    int rc = -1;
+    if (!m) goto done;
+    for (; built < total; built++) {
+        const void *data = built < first ? (const void *)topic : frames[built - first].data;
+        size_t len = built < first ? strlen(topic) : frames[built - first].len;
+        if (zmq_msg_init_size(&m[built], len) != 0) goto done;
+        if (len) memcpy(zmq_msg_data(&m[built]), data, len);
+    }
+    /* a built message moves into the socket's queue without a copy, so what can refuse one is
+     * the socket itself, and that it does at the first frame */
+    for (; sent < total; sent++)
+        if (zmq_msg_send(&m[sent], sock, sent + 1 < total ? ZMQ_SNDMORE : 0) == -1) break;
+    rc = sent == total ? 0 : -1;
+done:
+    for (size_t i = sent; m && i < built; i++) zmq_msg_close(&m[i]);
+    if (m != small) free(m);
+    if (rc != 0)
+        fprintf(stderr, "minitorch-kernel: sending a message failed: %s\n",
+                zmq_strerror(zmq_errno()));
+    return rc;
 }
 
 static int send_message(struct server *s, void *sock, bool iopub, const struct jp_message *msg)
