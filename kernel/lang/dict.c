@@ -6,6 +6,8 @@
  * Python's does. */
 #include "lang/dict.h"
 
+#include "lang/exceptions.h"
+
 #include "lang/interp.h"
 #include "lang/native.h"
 
@@ -254,11 +256,26 @@ int dsl_dict_delete(struct dsl_interp *in, struct dsl_dict *d, struct dsl_value 
 
 int dsl_dict_raise_key(struct dsl_interp *in, struct dsl_value key)
 {
+    bool first = in->ename == NULL; /* a second raise is ignored: keep the first's value too */
     struct render_buf b;
     render_buf_init(&b, 200);
     dsl_value_repr(&b, key);
     int r = dsl_raise(in, "KeyError", "%s%s", render_buf_str(&b), b.over ? "..." : "");
     render_buf_free(&b);
+    /* the exception a handler catches holds the key itself, as Python's: e.args[0] is key and
+     * repr(e) is KeyError('k'), not a KeyError of the message's text */
+    struct dsl_list *args = first ? dsl_list_new(1) : NULL;
+    struct dsl_value e;
+    if (args) {
+        args->style = DSL_LIST_TUPLE;
+        dsl_list_push(args, dsl_value_retain(key)); /* room was made */
+        if (dsl_exception_new(dsl_exc_type_find("KeyError"),
+                              (struct dsl_value){.kind = DSL_LIST, .as.l = args}, NULL,
+                              &e) == DSL_V_OK) {
+            dsl_value_release(in->exc);
+            in->exc = e;
+        }
+    }
     return r;
 }
 

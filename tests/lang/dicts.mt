@@ -102,5 +102,23 @@ print({(1, (2, 3)): "nested"})
 # where the kernel differs: keys(), values() and items() are lists, not views
 print(d.keys())
 # expect: ['b', 'c', (1, 2), 1, 'q', 'x', 'y']
-type(d)
+print(type(d))
 # expect: <class 'dict'>
+
+# a missing key's KeyError holds the key itself, as Python's (e.args[0], repr(e))
+dk = {"a": 1}
+try:
+    dk["zz"]
+except KeyError as e:
+    print(repr(e), str(e), e.args[0], e.args)
+    # expect: KeyError('zz') 'zz' zz ('zz',)
+try:
+    del dk[(1, 2)]
+except KeyError as e:
+    print(repr(e), str(e), e.args)
+    # expect: KeyError((1, 2)) (1, 2) ((1, 2),)
+try:
+    dk.pop("q")
+except KeyError as e:
+    print(repr(e), e.args)
+    # expect: KeyError('q') ('q',)
