@@ -126,3 +126,12 @@ def nonlocal_later():
 
 print(nonlocal_later())
 # expect: 42
+
+
+# a lambda captures its enclosing call's variables as a def does
+def scaler(k):
+    return lambda x: x * k
+
+
+print(scaler(3)(4), list(map(scaler(2), [1, 2])))
+# expect: 12 [2, 4]
