@@ -341,16 +341,22 @@ static void free_container(struct dsl_value c)
     }
 }
 
-void dsl_value_release(struct dsl_value v)
+/* Frees the stack of dying containers that starts at dead, and what only they held. */
+static void free_dead(struct dsl_value dead)
 {
-    struct dsl_value dead = dsl_none();
-    drop(v, &dead);
     while (dead.kind != DSL_NONE) {
         struct dsl_value c = dead;
         dead = *dead_link(c);
         for_each_slot(c, drop_slot, &dead);
         free_container(c);
     }
+}
+
+void dsl_value_release(struct dsl_value v)
+{
+    struct dsl_value dead = dsl_none();
+    drop(v, &dead);
+    free_dead(dead);
 }
 
 void dsl_value_clear(struct dsl_value c)
@@ -363,12 +369,7 @@ void dsl_value_clear(struct dsl_value c)
         c.as.d->len = c.as.d->n = 0;
         if (c.as.d->index) memset(c.as.d->index, 0, c.as.d->icap * sizeof *c.as.d->index);
     }
-    while (dead.kind != DSL_NONE) {
-        struct dsl_value d = dead;
-        dead = *dead_link(d);
-        for_each_slot(d, drop_slot, &dead);
-        free_container(d);
-    }
+    free_dead(dead);
 }
 
 /* ---- attributes ------------------------------------------------------------------------- */
