@@ -659,9 +659,9 @@ static enum mt_status check_versions(struct mt_ctx *ctx, struct mt_tensor *const
             return mt_fail(ctx, MT_ERR_GRAD,
                            "backward: one of the values needed for gradient computation has been "
                            "modified in place: the %s of %s (shape %s) is at version %llu, %s "
-                           "used it at version %llu (an element assignment, a map into out= or "
-                           "an optimizer step wrote it); make that write after backward(), or "
-                           "write a copy",
+                           "used it at version %llu (an element assignment, a map into out=, an "
+                           "optimizer step or a move to another backend wrote it); make that "
+                           "write after backward(), or write a copy",
                            role[k], name,
                            mt_shape_str(kept[k]->ndim, kept[k]->shape, sh, sizeof sh),
                            (unsigned long long)kept[k]->storage->version, name,

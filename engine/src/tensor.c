@@ -281,6 +281,46 @@ enum mt_status mt_to_raw(struct mt_ctx *ctx, struct mt_tensor *t, enum mt_backen
     return MT_OK;
 }
 
+/* Gives t the memory, strides and backend of r (t's values on another backend); r takes t's. */
+static void swap_place(struct mt_tensor *t, struct mt_tensor *r)
+{
+    struct mt_tensor keep = *t;
+    memcpy(t->strides, r->strides, sizeof t->strides);
+    t->offset = r->offset;
+    t->backend = r->backend;
+    t->storage = r->storage;
+    memcpy(r->strides, keep.strides, sizeof r->strides);
+    r->offset = keep.offset;
+    r->backend = keep.backend;
+    r->storage = keep.storage;
+}
+
+enum mt_status mt_move(struct mt_ctx *ctx, struct mt_tensor *t, enum mt_backend b)
+{
+    enum mt_status st = mt_backend_check(ctx, b);
+    if (st != MT_OK || b == t->backend) return st;
+    if (t->node)
+        return mt_fail(ctx, MT_ERR_GRAD,
+                       "only a tensor without autodiff history can move to %s in place (this "
+                       "one was computed from others); .to(\"%s\") gives a copy that gradients "
+                       "flow through",
+                       mt_backend_name(b), mt_backend_name(b));
+    struct mt_tensor *r = NULL, *g = NULL;
+    if ((st = mt_to_raw(ctx, t, b, &r)) != MT_OK) return st;
+    if (t->grad && (st = mt_to_raw(ctx, t->grad, b, &g)) != MT_OK) return drop(&r, st);
+    /* Ops recorded before the move saved t's old memory: a new storage starts past its version,
+     * so that backward through them says t was changed rather than mixing two backends. */
+    if (r->storage != t->storage) r->storage->version = t->storage->version + 1;
+    swap_place(t, r);
+    mt_tensor_release(r);
+    if (g) {
+        if (g->storage != t->grad->storage) g->storage->version = t->grad->storage->version + 1;
+        swap_place(t->grad, g);
+        mt_tensor_release(g);
+    }
+    return MT_OK;
+}
+
 /* ---- raw views ---- */
 
 enum mt_status mt_view_raw(struct mt_ctx *ctx, struct mt_tensor *t, int ndim,

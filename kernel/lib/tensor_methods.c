@@ -725,6 +725,34 @@ static int m_to(struct dsl_interp *in, const struct dsl_args *a, struct dsl_valu
     return wrap(in, mt_to(ctx_of(in), self_of(a), be, &r), &r, ret);
 }
 
+/* t.to_cuda_(): MiniTorch moves a tensor's own storage to the GPU, so every name for it now
+ * holds a cuda tensor. */
+static int m_to_cuda_(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    enum mt_status st = mt_move(ctx_of(in), self_of(a), MT_BACKEND_CUDA);
+    if (st != MT_OK) return dsl_engine_raise(in, st);
+    *ret = dsl_none();
+    return 0;
+}
+
+/* t.zeros(shape=None): MiniTorch's zeros on t's backend, of t's shape by default; the course's
+ * ops make their outputs with it (out = a.zeros(c_shape)). */
+static int m_zeros(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct mt_tensor *t = self_of(a);
+    int64_t shape[MT_MAX_DIMS];
+    int ndim = t->ndim;
+    memcpy(shape, t->shape, sizeof shape);
+    if (a->has[0] && a->slot[0].kind != DSL_NONE &&
+        read_dims(in, "zeros", "size", &a->slot[0], 1, 0, shape, &ndim) != 0)
+        return -1;
+    struct mt_tensor *r = NULL;
+    enum mt_status st = mt_zeros(ctx_of(in), t->backend, ndim, shape, &r);
+    if (st != MT_OK) return dsl_engine_raise(in, st);
+    *ret = dsl_tensor(r);
+    return 0;
+}
+
 /* The nested list of dims [d, ndim) starting at element *k of vals. Depth <= MT_MAX_DIMS. */
 static int nested_list(struct dsl_interp *in, const struct mt_tensor *t, const float *vals, int d,
                        size_t *k, struct dsl_value *out)
@@ -888,6 +916,7 @@ static const char *const other_params[] = {"other", NULL};
 static const char *const grad_params[] = {"grad", NULL};
 static const char *const flag_params[] = {"requires_grad", NULL};
 static const char *const backend_params[] = {"backend", NULL};
+static const char *const shape_params[] = {"shape", NULL};
 
 const struct dsl_builtin dsl_tensor_methods[] = {
     {"abs", "tensor.abs()", 0, 0, NULL, m_abs,
@@ -951,6 +980,10 @@ const struct dsl_builtin dsl_tensor_methods[] = {
     {"to", "tensor.to(backend)", 1, 1, backend_params, m_to,
      "The same values on another backend: \"simple\", \"fast\" or \"cuda\" (simple and fast "
      "share memory, so nothing is copied between them)."},
+    {"to_cuda_", "tensor.to_cuda_()", 0, 0, NULL, m_to_cuda_,
+     "Moves this tensor itself to the GPU (MiniTorch's to_cuda_()): every name for it then "
+     "holds a cuda tensor, its gradient too. Only a tensor without autodiff history moves; "
+     ".to(\"cuda\") gives a copy instead. RuntimeError where no GPU is."},
     {"tuple", "tensor.tuple()", 0, 0, NULL, dsl_tensor_tuple,
      "(storage, shape, strides), as MiniTorch's t.tuple(): what the course's kernels take for "
      "one tensor (f(*out.tuple(), *a.tuple())). The storage is the tensor's memory, read and "
@@ -965,6 +998,9 @@ const struct dsl_builtin dsl_tensor_methods[] = {
      "Forgets the accumulated gradient (grad becomes none)."},
     {"zero_grad_", "tensor.zero_grad_()", 0, 0, NULL, m_zero_grad,
      "MiniTorch's name for zero_grad(): grad becomes none."},
+    {"zeros", "tensor.zeros(shape=none)", 0, 1, shape_params, m_zeros,
+     "A new tensor of zeros on this tensor's backend, of its shape or of `shape` (MiniTorch's "
+     "t.zeros(shape)): what the course's ops make their outputs with."},
 };
 const size_t dsl_tensor_method_count = sizeof dsl_tensor_methods / sizeof dsl_tensor_methods[0];
 

@@ -8,4 +8,4 @@ xa[0] = 100
 print(xa.grad)
 # expect: None
 ya.sum().backward()
-# expect-error: RuntimeError: backward: one of the values needed for gradient computation has been modified in place: the first input of mul (shape (3,)) is at version 1, mul used it at version 0 (an element assignment, a map into out= or an optimizer step wrote it); make that write after backward(), or write a copy
+# expect-error: RuntimeError: backward: one of the values needed for gradient computation has been modified in place: the first input of mul (shape (3,)) is at version 1, mul used it at version 0 (an element assignment, a map into out=, an optimizer step or a move to another backend wrote it); make that write after backward(), or write a copy

@@ -52,5 +52,20 @@ try:
 except IndexError as ex:
     print("IndexError", ex)
     # expect: IndexError Storage index out of range
+
+# t.zeros(shape=None): zeros on t's backend, of t's shape or the one given, as the course's ops
+# make their outputs
+a = minitorch.tensor([[1.0, 2.0, 3.0]], backend=minitorch.SimpleBackend)
+print(a.zeros(), a.zeros((2, 1)).shape, a.zeros([4]).backend)
+# expect: tensor([[0., 0., 0.]], shape=(1, 3), backend=simple) (2, 1) simple
+
+# t.to_cuda_() moves t itself (tests/lang/cuda/to_cuda.mt); without a GPU it says why
+try:
+    a.to_cuda_()
+    print(a.backend == "cuda")
+except RuntimeError as e:
+    print(not cuda_available() and "the cuda backend is not available" in str(e))
+# expect: True
+
 storage[1:3]
 # expect-error: NotImplementedError: slicing a Storage is not supported: index it, or make a list with list(x)

@@ -497,6 +497,11 @@ enum mt_status mt_as_strided(struct mt_ctx *ctx, struct mt_tensor *t, int ndim,
  * cuda, a contiguous copy). Differentiable: the gradient goes back to t's backend. */
 enum mt_status mt_to(struct mt_ctx *ctx, struct mt_tensor *t, enum mt_backend b,
                      struct mt_tensor **out);
+/* Moves t itself to backend b (MiniTorch's t.to_cuda_()): every holder of t sees its values, and
+ * its gradient's, on b. Only a tensor without autodiff history moves (MT_ERR_GRAD otherwise: use
+ * mt_to); views made of t before keep the old memory, and backward through an op that used t
+ * before the move refuses it as written in place. */
+enum mt_status mt_move(struct mt_ctx *ctx, struct mt_tensor *t, enum mt_backend b);
 
 /* ---- autodiff: MiniTorch's Functions ------------------------------------------------------ */
 
