@@ -157,6 +157,7 @@ static const char *const backend_names[] = {
     [MT_BACKEND_SIMPLE] = "simple",
     [MT_BACKEND_FAST] = "fast",
     [MT_BACKEND_CUDA] = "cuda",
+    [MT_BACKEND_STUDENT] = "student",
 };
 _Static_assert(sizeof backend_names / sizeof backend_names[0] == MT_BACKEND_COUNT,
                "one name per backend");
@@ -174,13 +175,15 @@ enum mt_status mt_backend_parse(struct mt_ctx *ctx, const char *name, enum mt_ba
             return MT_OK;
         }
     }
-    return mt_fail(ctx, MT_ERR_INVALID, "unknown backend '%s' (known: simple, fast, cuda)", name);
+    return mt_fail(ctx, MT_ERR_INVALID, "unknown backend '%s' (known: simple, fast, cuda, student)",
+                   name);
 }
 
 const struct mt_backend_ops *const mt_backend_tables[MT_BACKEND_COUNT] = {
     [MT_BACKEND_SIMPLE] = &mt_simple_ops,
     [MT_BACKEND_FAST] = &mt_fast_ops,
     [MT_BACKEND_CUDA] = &mt_cuda_ops,
+    [MT_BACKEND_STUDENT] = &mt_student_ops,
 };
 
 enum mt_status mt_backend_check(struct mt_ctx *ctx, enum mt_backend b)

@@ -61,6 +61,8 @@ struct mt_ctx {
     struct mt_block dev_cache[MT_DEV_BLOCK_CACHE]; /* freed device blocks, unordered */
     size_t dev_used;                               /* bytes of live device storage */
     size_t dev_cache_bytes;                        /* bytes held by dev_cache */
+    const struct mt_student_ops *student;          /* the student backend's hooks, or NULL */
+    void *student_user;                            /* what they get as `user` */
     unsigned backward_pass; /* numbers mt_backward calls (node visit marks) */
     char err[MT_ERR_LEN];   /* last error message */
 };
@@ -271,9 +273,10 @@ struct mt_backend_ops {
                                   const int64_t *perm, double *loss);
 };
 
-extern const struct mt_backend_ops mt_simple_ops; /* cpu/simple.c */
-extern const struct mt_backend_ops mt_fast_ops;   /* cpu/fast.c */
-extern const struct mt_backend_ops mt_cuda_ops;   /* cuda/backend.c */
+extern const struct mt_backend_ops mt_simple_ops;  /* cpu/simple.c */
+extern const struct mt_backend_ops mt_fast_ops;    /* cpu/fast.c */
+extern const struct mt_backend_ops mt_cuda_ops;    /* cuda/backend.c */
+extern const struct mt_backend_ops mt_student_ops; /* student.c */
 
 /* The table of backend b, a valid enum mt_backend (the tables: context.c). Inline: the tiny ops
  * look it up before anything else. */

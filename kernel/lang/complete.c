@@ -6,8 +6,8 @@
  * (bad character, unterminated one-line string) or any other syntax error is "invalid".
  * Completion and inspection read the builtin table, the keyword table, the tensor method and
  * property tables (after "x."), the magic table (after a '%' that starts a line; a magic's
- * first argument from the alternatives its usage line lists, `%backend [simple|fast|cuda]`) and
- * the session's variables, so they always agree with what the evaluator knows. Nothing is
+ * first argument from the alternatives its usage line lists, `%backend [simple|fast|cuda|student]`)
+ * and the session's variables, so they always agree with what the evaluator knows. Nothing is
  * evaluated: after "x." only a variable's kind is looked at (a tensor's methods and properties,
  * a list's methods, nothing for other kinds), and an unknown receiver (a name the cell has not
  * run yet, a call's result) is taken for a tensor, the kind students chain methods on. Inside a
@@ -416,7 +416,7 @@ static const struct dsl_builtin *attr_find(enum name_context where, const char *
 #define MAGIC_WORD_LEN 24
 
 /* The literal words of a magic's first argument, from the alternatives its usage line lists
- * ("%backend [simple|fast|cuda]", "%diagnostics on|off|STMT"): into words (at most
+ * ("%backend [simple|fast|cuda|student]", "%diagnostics on|off|STMT"): into words (at most
  * MAGIC_WORDS), their count returned. A placeholder in capitals (STMT, N) or an option (-f) is
  * not a word; *stmt tells whether the magic takes a statement (STMT in its usage). */
 static size_t magic_words(const struct dsl_magic *m, char words[][MAGIC_WORD_LEN], bool *stmt)

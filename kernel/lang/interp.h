@@ -13,6 +13,8 @@
 #include "lang/dsl.h"
 #include "lang/values.h"
 
+#include "minitorch/minitorch.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -27,6 +29,9 @@ struct dsl_var {
 /* The state of a session: the variables, an open-addressing hash table (power-of-two
  * capacity), and the engine context every tensor of the session is made with (default backend,
  * threads, memory limit, random generator). */
+/* One function per map, zip and reduce op of the engine, and matrix_multiply. */
+#define DSL_STUDENT_FNS (MT_MAP_COUNT + MT_ZIP_COUNT + MT_RED_COUNT + 1)
+
 struct dsl_session {
     struct dsl_var *vars;
     size_t cap, count;
@@ -37,6 +42,11 @@ struct dsl_session {
     long execution_count;      /* In[n] of the cells being run; 0: unnumbered */
     double compare_budget_s;   /* compare(): what each backend's timing aims for (1 s; the
                                 * language's fuzz target sets 0: one timed run) */
+    /* The student backend (lib/student.c): the class of ops minitorch.TensorBackend(ops) was
+     * last given (none before), and what its map, zip, reduce and matrix_multiply made for each
+     * engine op so far (none until the op's first use). Owned references. */
+    struct dsl_value student_ops;
+    struct dsl_value student_fns[DSL_STUDENT_FNS];
 };
 
 /* The local variables of one running call of a user function: slot i holds fn->locals[i]. */

@@ -20,6 +20,7 @@
 #include <stddef.h>
 
 struct dsl_interp;
+struct dsl_session;
 struct mt_ctx;
 
 /* ---- builtins (lib/builtins.c) ---------------------------------------------------------- */
@@ -98,7 +99,7 @@ typedef int (*dsl_magic_fn)(struct dsl_interp *in, const struct dsl_magic_call *
 
 struct dsl_magic {
     const char *name;  /* without the '%' */
-    const char *usage; /* "%backend [simple|fast|cuda]" */
+    const char *usage; /* "%backend [simple|fast|cuda|student]" */
     dsl_magic_fn fn;
     const char *doc;
     bool words; /* its arguments are words, split before fn runs (a '#' starts a comment) */
@@ -128,6 +129,12 @@ struct dsl_diag_log *dsl_diag_open(struct mt_ctx *ctx);
 /* Stops and frees the log. Returns its table as a new mime bundle when `table` is true and an
  * op ran (NULL otherwise, or when memory ran out). */
 json_t *dsl_diag_close(struct dsl_diag_log *log, bool table);
+
+/* ---- the student backend (lib/student.c) ----------------------------------------------- */
+
+/* Forgets the session's class of ops and what it made (session reset): the student backend is
+ * unavailable until TensorBackend(ops) is called again. */
+void dsl_student_forget(struct dsl_session *s);
 
 /* ---- user functions compiled for map, zip and reduce (lib/compile.c) -------------------- */
 

@@ -143,6 +143,7 @@ void dsl_session_reset(struct dsl_session *s)
     free(s->vars);
     s->vars = NULL;
     s->cap = s->count = 0;
+    dsl_student_forget(s);
     dsl_gc_collect(); /* what only cycles kept alive, tensors among it, goes now too */
 }
 

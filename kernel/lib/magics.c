@@ -563,10 +563,11 @@ static int magic_plot_renderer(struct dsl_interp *in, const struct dsl_magic_cal
 /* ---- the table -------------------------------------------------------------------------- */
 
 const struct dsl_magic dsl_magics[] = {
-    {"backend", "%backend [simple|fast|cuda]", magic_backend,
+    {"backend", "%backend [simple|fast|cuda|student]", magic_backend,
      "Chooses the backend new tensors are made on: simple (serial reference loops), fast "
-     "(threads and SIMD) or cuda (the GPU, when this machine has one). Tensors made before keep "
-     "their backend; x.to(\"simple\") moves one. Without a name, shows the current backend.",
+     "(threads and SIMD), cuda (the GPU, when this machine has one) or student (your own ops, "
+     "once minitorch.TensorBackend(YourOps) has made it). Tensors made before keep their "
+     "backend; x.to(\"simple\") moves one. Without a name, shows the current backend.",
      true},
     {"cuda_matmul", "%cuda_matmul [auto|naive|tiled|register]", magic_cuda_matmul,
      "Chooses the kernel of matmul on the cuda backend, to compare Task 3.4's progression: "

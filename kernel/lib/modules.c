@@ -12,6 +12,7 @@
  * as CPython's random does (random() 53 bits, _randbelow by getrandbits for randint, choice and
  * shuffle), so that `random.seed(1); random.shuffle(xs)` gives CPython's order. */
 #include "lib/modules.h"
+#include "lib/student.h"
 
 #include "lang/classes.h"
 #include "lang/interp.h"
@@ -1050,22 +1051,27 @@ const struct dsl_object_class dsl_backend_class = {
     .getattr = backend_getattr,
 };
 
-static const enum mt_backend backends[] = {MT_BACKEND_SIMPLE, MT_BACKEND_FAST, MT_BACKEND_CUDA};
+static const enum mt_backend backends[] = {MT_BACKEND_SIMPLE, MT_BACKEND_FAST, MT_BACKEND_CUDA,
+                                           MT_BACKEND_STUDENT};
+_Static_assert(sizeof backends / sizeof backends[0] == MT_BACKEND_COUNT, "one value per backend");
 
-static int backend_value(struct dsl_interp *in, int k, struct dsl_value *out)
+int dsl_backend_value(struct dsl_interp *in, enum mt_backend b, struct dsl_value *out)
 {
-    int st = dsl_object_value(&dsl_backend_class, (void *)&backends[k], out);
+    int st = dsl_object_value(&dsl_backend_class, (void *)&backends[b], out);
     return st ? dsl_raise_status(in, st) : 0;
 }
 static int v_simple(struct dsl_interp *in, struct dsl_value *out)
 {
-    return backend_value(in, 0, out);
+    return dsl_backend_value(in, MT_BACKEND_SIMPLE, out);
 }
 static int v_fast(struct dsl_interp *in, struct dsl_value *out)
 {
-    return backend_value(in, 1, out);
+    return dsl_backend_value(in, MT_BACKEND_FAST, out);
 }
-static int v_gpu(struct dsl_interp *in, struct dsl_value *out) { return backend_value(in, 2, out); }
+static int v_gpu(struct dsl_interp *in, struct dsl_value *out)
+{
+    return dsl_backend_value(in, MT_BACKEND_CUDA, out);
+}
 
 bool dsl_backend_object(struct dsl_value v, enum mt_backend *out)
 {
@@ -1169,17 +1175,16 @@ static int tensor_backend_fn(struct dsl_interp *in, const struct dsl_args *a, st
     struct dsl_value ops = a->slot[0];
     for (int which = 0; which < 3; which++)
         if (ops.kind == DSL_CLASS && ops.as.cls == kernel_ops_class(which))
-            return backend_value(in, which, ret);
+            return dsl_backend_value(in, backends[which], ret);
     if (ops.kind == DSL_CLASS) {
         const struct dsl_class *c = ops.as.cls;
+        if (c == tensor_ops_class())
+            return dsl_raise(in, "TypeError",
+                             "TensorBackend(TensorOps): TensorOps only names the ops; give "
+                             "TensorBackend a class deriving from it that defines them");
         for (const struct dsl_class *k = c; k;
              k = k->base.kind == DSL_CLASS ? k->base.as.cls : NULL)
-            if (k == tensor_ops_class())
-                return dsl_raise(in, "NotImplementedError",
-                                 "TensorBackend(%s): a backend made from ops of your own is not "
-                                 "supported by the kernel; use minitorch.FastTensorBackend "
-                                 "(TensorBackend(minitorch.FastOps)) or SimpleBackend",
-                                 c->name);
+            if (k == tensor_ops_class()) return dsl_student_backend(in, ops, ret);
     }
     return dsl_raise(in, "TypeError",
                      "TensorBackend() takes a class of ops (minitorch.FastOps, SimpleOps or "

@@ -15,5 +15,8 @@ extern const struct dsl_object_class dsl_backend_class;
 
 /* Whether v is one of those backend values; its backend in *out when it is. */
 bool dsl_backend_object(struct dsl_value v, enum mt_backend *out);
+/* The value that stands for backend b (minitorch.FastTensorBackend for fast) in *out: 0, or -1
+ * after raising. */
+int dsl_backend_value(struct dsl_interp *in, enum mt_backend b, struct dsl_value *out);
 
 #endif

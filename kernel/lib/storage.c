@@ -4,10 +4,10 @@
  * The templates of the course's kernels index memory directly: `_map(out, out_shape,
  * out_strides, in_storage, in_shape, in_strides)` reads in_storage[j] and writes out[i] at
  * positions computed from the strides, and its caller passes `*out.tuple(), *a.tuple()`. A
- * Storage here is that memory: the float32 elements of the tensor's storage from position 0 to
- * the last one the tensor reaches, read and written in place (a write is seen by the tensor and
- * every view of it), indexed as a list is (len, negative indices, iteration, x[:] = values).
- * Shapes and strides are tuples of ints. */
+ * Storage here is that memory: the float32 elements of the tensor's storage from its first
+ * element to the last one the tensor reaches, read and written in place (a write is seen by the
+ * tensor and every view of it), indexed as a list is (len, negative indices, iteration, x[:] =
+ * values). Shapes and strides are tuples of ints. */
 #include "lib/storage.h"
 
 #include "lang/interp.h"
@@ -24,7 +24,8 @@ static void tensor_state_free(void *state) { mt_tensor_release(state); }
 
 /* ---- Storage ---------------------------------------------------------------------------- */
 
-/* The state is a 1-D view of the whole reachable storage: element k is storage position k. */
+/* The state is a 1-D view of the storage the tensor reaches: element k is position k, counted
+ * from the tensor's first element. */
 static struct mt_tensor *view_of(struct dsl_value self) { return self.as.obj->state; }
 
 static int storage_repr(struct render_buf *b, const void *state)
@@ -142,12 +143,14 @@ static const struct dsl_object_class storage_class = {
     .len = storage_len,
 };
 
-/* The Storage of tensor t: every position up to the last that t reaches. */
+/* The Storage of tensor t: every position from t's first element to the last that t reaches.
+ * MiniTorch's tensors have no offset: positions count from the tensor's first element, so the
+ * engine's views that start further in (a batch of rows) index as the course's kernels expect. */
 static int storage_of(struct dsl_interp *in, struct mt_tensor *t, struct dsl_value *out)
 {
     int64_t len = 0;
     if (t->size > 0) {
-        len = t->offset + 1;
+        len = 1;
         for (int i = 0; i < t->ndim; i++) len += (t->shape[i] - 1) * t->strides[i];
     }
     int64_t one = 1;
@@ -197,7 +200,7 @@ static int td_index(struct dsl_interp *in, const struct dsl_args *a, struct dsl_
         if (i < 0 || i >= t->shape[0])
             return dsl_raise(in, "IndexingError", "Index %lld out of range %lld.", (long long)i,
                              (long long)t->shape[0]);
-        *ret = dsl_int(t->offset + i * t->strides[0]);
+        *ret = dsl_int(i * t->strides[0]);
         return 0;
     }
     if (ix.kind != DSL_LIST)
@@ -205,7 +208,7 @@ static int td_index(struct dsl_interp *in, const struct dsl_args *a, struct dsl_
                          dsl_type_name(ix));
     if ((int)ix.as.l->len != t->ndim)
         return dsl_raise(in, "IndexingError", "Index must be size %d.", t->ndim);
-    int64_t pos = t->offset;
+    int64_t pos = 0;
     for (int i = 0; i < t->ndim; i++) {
         struct dsl_value v = ix.as.l->items[i];
         if (!dsl_is_intlike(v))

@@ -187,7 +187,7 @@ static void test_complete_attributes(void)
     COMPLETES(s, "t.view(3, 2).perm", 13, "permute");
     COMPLETES(s, "(t + 1).su", 8, "sum");
     /* a name the cell has not defined yet: the only values with attributes are tensors */
-    COMPLETES(s, "w.zero", 2, "zero_grad zero_grad_");
+    COMPLETES(s, "w.zero", 2, "zero_grad zero_grad_ zeros");
     /* a list's methods; a tuple-style list (a shape) is read-only: count and index */
     COMPLETES(s, "xs.", 3, "append clear copy count extend index insert pop remove reverse sort");
     COMPLETES(s, "xs.ap", 3, "append");
@@ -251,7 +251,7 @@ static void test_complete_magics(void)
     CHECK(names_has(m, "timing") && !names_has(m, "timeit"));
     json_decref(m);
     /* a magic's first argument: the words of its usage line */
-    COMPLETES(s, "%backend ", 9, "cuda fast simple");
+    COMPLETES(s, "%backend ", 9, "cuda fast simple student");
     COMPLETES(s, "%backend  f", 10, "fast");
     COMPLETES(s, "%plot_renderer ", 15, "auto html svg vegalite");
     COMPLETES(s, "%threads ", 9, "");

@@ -769,7 +769,7 @@ static void test_help_and_completion(void)
     CHECK(strstr(k.log, "page:tensor(data, requires_grad=false, backend=none)") != NULL);
     memset(&k, 0, sizeof k);
     run_cell_with(s, "help(\"%backend\")", &k);
-    CHECK(strstr(k.log, "page:%backend [simple|fast|cuda]") != NULL);
+    CHECK(strstr(k.log, "page:%backend [simple|fast|cuda|student]") != NULL);
 
     /* after "x." the tensor methods and properties, after "n." nothing */
     CHECK(completes_to(s, "x.", "sum"));
@@ -789,7 +789,7 @@ static void test_help_and_completion(void)
     CHECK(strncmp(inspect_of(s, "x.view(2, "), "tensor.view(*shape)", 19) == 0);
     CHECK(strncmp(inspect_of(s, "x.shape"), "tensor.shape\n\n", 14) == 0);
     CHECK(strncmp(inspect_of(s, "x"), "x: tensor = tensor([1., 1.]", 27) == 0);
-    CHECK(strncmp(inspect_of(s, "%backend"), "%backend [simple|fast|cuda]", 27) == 0);
+    CHECK(strncmp(inspect_of(s, "%backend"), "%backend [simple|fast|cuda|student]", 35) == 0);
     CHECK(strncmp(inspect_of(s, "rand"), "rand(*shape, requires_grad=false", 32) == 0);
     CHECK_STR(inspect_of(s, "n.sum"), "(null)");
     dsl_session_free(s);

@@ -77,7 +77,7 @@ def test_complete_magics(kc):
     assert c["matches"] == ["time", "timeit"]
     assert (c["cursor_start"], c["cursor_end"]) == (1, 3)
     assert "lsmagic" in complete(kc, "%")["matches"]
-    assert complete(kc, "%backend ")["matches"] == ["cuda", "fast", "simple"]
+    assert complete(kc, "%backend ")["matches"] == ["cuda", "fast", "simple", "student"]
     assert complete(kc, "%time pri")["matches"] == ["print"]
 
 

@@ -123,13 +123,14 @@ bool mt_cancel_requested(void);
 /* ---- backends --------------------------------------------------------------------------- */
 
 enum mt_backend {
-    MT_BACKEND_SIMPLE, /* serial reference loops */
-    MT_BACKEND_FAST,   /* OpenMP + SIMD */
-    MT_BACKEND_CUDA,   /* the GPU: tensors in device memory (mt_backend_check says if usable) */
+    MT_BACKEND_SIMPLE,  /* serial reference loops */
+    MT_BACKEND_FAST,    /* OpenMP + SIMD */
+    MT_BACKEND_CUDA,    /* the GPU: tensors in device memory (mt_backend_check says if usable) */
+    MT_BACKEND_STUDENT, /* ops given from outside the engine (mt_ctx_set_student), host memory */
     MT_BACKEND_COUNT
 };
 
-/* "simple", "fast", "cuda". Static. */
+/* "simple", "fast", "cuda", "student". Static. */
 const char *mt_backend_name(enum mt_backend b);
 /* The backend called `name`: MT_OK, or MT_ERR_INVALID (message in ctx, when ctx is non-NULL,
  * listing the known names). */
@@ -374,6 +375,36 @@ enum mt_reduce_op { MT_RED_SUM, MT_RED_PROD, MT_RED_MAX, MT_RED_MEAN, MT_RED_COU
 const char *mt_map_name(enum mt_map_op op);
 const char *mt_zip_name(enum mt_zip_op op);
 const char *mt_reduce_name(enum mt_reduce_op op);
+/* The scalar function an op applies to each element (each pair), as every backend computes it
+ * in float32; and the value a reduction starts from (0 sum and mean, 1 prod, -inf max). */
+float mt_map_scalar(enum mt_map_op op, float x);
+float mt_zip_scalar(enum mt_zip_op op, float x, float y);
+float mt_reduce_start_value(enum mt_reduce_op op);
+
+/* ---- the student backend: ops written outside the engine ------------------------------------
+ * MiniTorch's TensorBackend(ops) builds a backend from a student's map, zip, reduce and matrix
+ * multiply. The student backend runs every raw op through the hooks its user gives: tensors on
+ * it live in host memory (shared with simple and fast, so .to() between them copies nothing),
+ * and autodiff, training and the front door's checks are the engine's as on any backend. Each
+ * hook writes `out` (a new contiguous tensor of the op's shape, filled with zeros) from its
+ * inputs, with the engine's semantics (mt_map_scalar, mt_zip_scalar; a reduce keeps dim with
+ * size 1; matmul's operands have equal ndim >= 3 with batch dims equal to out's or 1), and
+ * returns MT_OK, or an error status (a message in ctx when the hook can set one; a hook that
+ * reports its error elsewhere may leave ctx's). Mean is the hook's sum divided by the size. The
+ * hooks may call the engine (make tensors, run ops) but not set new hooks. */
+struct mt_student_ops {
+    enum mt_status (*map)(void *user, struct mt_ctx *ctx, enum mt_map_op op, struct mt_tensor *out,
+                          struct mt_tensor *a);
+    enum mt_status (*zip)(void *user, struct mt_ctx *ctx, enum mt_zip_op op, struct mt_tensor *out,
+                          struct mt_tensor *a, struct mt_tensor *b);
+    enum mt_status (*reduce)(void *user, struct mt_ctx *ctx, enum mt_reduce_op op,
+                             struct mt_tensor *out, struct mt_tensor *a, int dim);
+    enum mt_status (*matmul)(void *user, struct mt_ctx *ctx, struct mt_tensor *out,
+                             struct mt_tensor *a, struct mt_tensor *b);
+};
+/* Gives the student backend its ops (borrowed until replaced; NULL: none, and the backend is
+ * unavailable, saying how to make one) and the `user` pointer they get. */
+void mt_ctx_set_student(struct mt_ctx *ctx, const struct mt_student_ops *ops, void *user);
 
 /* out = op(a) elementwise. *out NULL: a new tensor of a's shape. *out non-NULL: written in
  * place; a must broadcast to its shape (MiniTorch's map into a larger out). */

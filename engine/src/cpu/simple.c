@@ -18,6 +18,16 @@ static const mt_scalar_zip_fn zip_fns[] = MT_SCALAR_ZIP_TABLE;
 _Static_assert(sizeof map_fns / sizeof map_fns[0] == MT_MAP_COUNT, "one function per map op");
 _Static_assert(sizeof zip_fns / sizeof zip_fns[0] == MT_ZIP_COUNT, "one function per zip op");
 
+float mt_map_scalar(enum mt_map_op op, float x)
+{
+    return (unsigned)op < MT_MAP_COUNT ? map_fns[op](x) : NAN;
+}
+float mt_zip_scalar(enum mt_zip_op op, float x, float y)
+{
+    return (unsigned)op < MT_ZIP_COUNT ? zip_fns[op](x, y) : NAN;
+}
+float mt_reduce_start_value(enum mt_reduce_op op) { return mt_reduce_start(op); }
+
 /* Poll the cancel flag once per this many output elements. */
 #define POLL_EVERY 65536
 

@@ -1,0 +1,339 @@
+/* student.c — MiniTorch's TensorBackend(ops) for a class of ops a student wrote.
+ *
+ * Module 3's homework is a class deriving from minitorch.TensorOps whose static methods make the
+ * backend's kernels: map(fn) and zip(fn) give a function of tensors, reduce(fn, start) one of a
+ * tensor and a dim, matrix_multiply(a, b) is one. TensorBackend(ops) makes that class the
+ * session's student backend (the engine's `student`, engine/src/student.c): every op on a tensor
+ * there, autodiff's and train()'s included, calls the student's functions, as MiniTorch's
+ * Tensor does. As in MiniTorch the functions are made from the class once per op (map(neg),
+ * zip(add), reduce(add, 0.0), ...), but at the op's first use rather than all at once, so that
+ * a class with only map written already runs maps. The scalar functions handed to map, zip and
+ * reduce are the engine's own (float32, as every backend computes them), so that a correct
+ * student backend gives simple's values exactly.
+ *
+ * A later TensorBackend(ops) gives the student backend its new class: re-running a notebook's
+ * cell after fixing a kernel makes the fix the one that runs. */
+#include "lib/student.h"
+
+#include "lang/classes.h"
+#include "lang/interp.h"
+#include "lib/modules.h"
+#include "lib/tensor_methods.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ---- the scalar functions the student's ops are made from -------------------------------- */
+
+static int scalar_arg(struct dsl_interp *in, const struct dsl_args *a, int i, const char *fn,
+                      float *x)
+{
+    if (!dsl_is_number(a->slot[i]))
+        return dsl_raise(in, "TypeError", "%s() takes numbers, not %s", fn,
+                         dsl_type_name(a->slot[i]));
+    *x = (float)dsl_as_double(a->slot[i]);
+    return 0;
+}
+
+static int map_scalar(struct dsl_interp *in, const struct dsl_args *a, enum mt_map_op op,
+                      struct dsl_value *ret)
+{
+    float x = 0.0f;
+    if (scalar_arg(in, a, 0, mt_map_name(op), &x) != 0) return -1;
+    *ret = dsl_float((double)mt_map_scalar(op, x));
+    return 0;
+}
+
+static int zip_scalar(struct dsl_interp *in, const struct dsl_args *a, enum mt_zip_op op,
+                      struct dsl_value *ret)
+{
+    float x = 0.0f, y = 0.0f;
+    if (scalar_arg(in, a, 0, mt_zip_name(op), &x) != 0 ||
+        scalar_arg(in, a, 1, mt_zip_name(op), &y) != 0)
+        return -1;
+    *ret = dsl_float((double)mt_zip_scalar(op, x, y));
+    return 0;
+}
+
+#define MAP_FN(name, op)                                                                           \
+    static int s_##name(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)    \
+    {                                                                                              \
+        return map_scalar(in, a, op, ret);                                                         \
+    }
+#define ZIP_FN(name, op)                                                                           \
+    static int s_##name(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)    \
+    {                                                                                              \
+        return zip_scalar(in, a, op, ret);                                                         \
+    }
+MAP_FN(neg, MT_MAP_NEG)
+MAP_FN(id, MT_MAP_ID)
+MAP_FN(inv, MT_MAP_INV)
+MAP_FN(relu, MT_MAP_RELU)
+MAP_FN(sigmoid, MT_MAP_SIGMOID)
+MAP_FN(log, MT_MAP_LOG)
+MAP_FN(exp, MT_MAP_EXP)
+MAP_FN(abs, MT_MAP_ABS)
+MAP_FN(sqrt, MT_MAP_SQRT)
+MAP_FN(tanh, MT_MAP_TANH)
+ZIP_FN(add, MT_ZIP_ADD)
+ZIP_FN(sub, MT_ZIP_SUB)
+ZIP_FN(mul, MT_ZIP_MUL)
+ZIP_FN(div, MT_ZIP_DIV)
+ZIP_FN(lt, MT_ZIP_LT)
+ZIP_FN(gt, MT_ZIP_GT)
+ZIP_FN(eq, MT_ZIP_EQ)
+ZIP_FN(is_close, MT_ZIP_IS_CLOSE)
+ZIP_FN(max, MT_ZIP_MAX)
+ZIP_FN(relu_back, MT_ZIP_RELU_BACK)
+ZIP_FN(log_back, MT_ZIP_LOG_BACK)
+ZIP_FN(inv_back, MT_ZIP_INV_BACK)
+
+#define SCALAR_DOC                                                                                 \
+    "The engine's scalar function of this name, in float32, as every backend applies it (log "     \
+    "is ln(x), without operators.log's 1e-6): what the student backend makes its ops from."
+#define ROW1(name)                                                                                 \
+    {                                                                                              \
+#name, #name "(x)", 1, 1, NULL, s_##name, SCALAR_DOC                                       \
+    }
+#define ROW2(name)                                                                                 \
+    {                                                                                              \
+#name, #name "(x, y)", 2, 2, NULL, s_##name, SCALAR_DOC                                    \
+    }
+static const struct dsl_builtin map_rows[MT_MAP_COUNT] = {
+    [MT_MAP_NEG] = ROW1(neg),   [MT_MAP_ID] = ROW1(id),           [MT_MAP_INV] = ROW1(inv),
+    [MT_MAP_RELU] = ROW1(relu), [MT_MAP_SIGMOID] = ROW1(sigmoid), [MT_MAP_LOG] = ROW1(log),
+    [MT_MAP_EXP] = ROW1(exp),   [MT_MAP_ABS] = ROW1(abs),         [MT_MAP_SQRT] = ROW1(sqrt),
+    [MT_MAP_TANH] = ROW1(tanh),
+};
+static const struct dsl_builtin zip_rows[MT_ZIP_COUNT] = {
+    [MT_ZIP_ADD] = ROW2(add),
+    [MT_ZIP_SUB] = ROW2(sub),
+    [MT_ZIP_MUL] = ROW2(mul),
+    [MT_ZIP_DIV] = ROW2(div),
+    [MT_ZIP_LT] = ROW2(lt),
+    [MT_ZIP_GT] = ROW2(gt),
+    [MT_ZIP_EQ] = ROW2(eq),
+    [MT_ZIP_IS_CLOSE] = ROW2(is_close),
+    [MT_ZIP_MAX] = ROW2(max),
+    [MT_ZIP_RELU_BACK] = ROW2(relu_back),
+    [MT_ZIP_LOG_BACK] = ROW2(log_back),
+    [MT_ZIP_INV_BACK] = ROW2(inv_back),
+};
+/* A reduction folds with a zip's function from its start value (mean: a sum, divided by the
+ * engine). */
+static const enum mt_zip_op reduce_step[MT_RED_COUNT] = {
+    [MT_RED_SUM] = MT_ZIP_ADD,
+    [MT_RED_PROD] = MT_ZIP_MUL,
+    [MT_RED_MAX] = MT_ZIP_MAX,
+    [MT_RED_MEAN] = MT_ZIP_ADD,
+};
+
+static struct dsl_value row_value(const struct dsl_builtin *row)
+{
+    return (struct dsl_value){.kind = DSL_BUILTIN, .as.fn = row};
+}
+
+/* ---- the session's class of ops, and what it made ---------------------------------------- */
+
+enum {
+    SLOT_MAP = 0,
+    SLOT_ZIP = MT_MAP_COUNT,
+    SLOT_REDUCE = SLOT_ZIP + MT_ZIP_COUNT,
+    SLOT_MATMUL = SLOT_REDUCE + MT_RED_COUNT
+};
+_Static_assert(SLOT_MATMUL + 1 == DSL_STUDENT_FNS, "one slot per op");
+
+static void forget_fns(struct dsl_session *s)
+{
+    for (int i = 0; i < DSL_STUDENT_FNS; i++) {
+        dsl_value_release(s->student_fns[i]);
+        s->student_fns[i] = dsl_none();
+    }
+}
+
+void dsl_student_forget(struct dsl_session *s)
+{
+    forget_fns(s);
+    dsl_value_release(s->student_ops);
+    s->student_ops = dsl_none();
+    mt_ctx_set_student(s->ctx, NULL, NULL);
+}
+
+static const char *ops_name(const struct dsl_session *s) { return s->student_ops.as.cls->name; }
+
+/* The class's `method`: NotImplementedError when only TensorOps names it (the student has not
+ * written it yet), saying which op needed it. */
+static int ops_method(struct dsl_interp *in, const char *method, const char *need,
+                      struct dsl_value *out)
+{
+    struct dsl_session *s = in->session;
+    if (dsl_getattr(in, s->student_ops, method, out) != 0) return -1;
+    if (out->kind == DSL_BUILTIN) { /* TensorOps's own: nothing to run */
+        dsl_value_release(*out);
+        return dsl_raise(in, "NotImplementedError",
+                         "%s.%s is not written yet: the student backend's %s needs it (write it "
+                         "as a @staticmethod of %s, then run TensorBackend(%s) again)",
+                         ops_name(s), method, need, ops_name(s), ops_name(s));
+    }
+    return 0;
+}
+
+/* The function the class made for slot `slot` (made now at its first use): map(fn) and zip(fn)
+ * from the op's scalar function, reduce(fn, start), or matrix_multiply itself. A new reference:
+ * the student's code may give the backend a new class while it runs. */
+static int made(struct dsl_interp *in, int slot, struct dsl_value *out)
+{
+    struct dsl_session *s = in->session;
+    struct dsl_value *have = &s->student_fns[slot];
+    if (have->kind != DSL_NONE) {
+        *out = dsl_value_retain(*have);
+        return 0;
+    }
+    char need[64];
+    const char *method;
+    struct dsl_value args[2];
+    size_t nargs = 1;
+    if (slot < SLOT_ZIP) {
+        method = "map";
+        args[0] = row_value(&map_rows[slot - SLOT_MAP]);
+    } else if (slot < SLOT_REDUCE) {
+        method = "zip";
+        args[0] = row_value(&zip_rows[slot - SLOT_ZIP]);
+    } else if (slot < SLOT_MATMUL) {
+        enum mt_reduce_op op = (enum mt_reduce_op)(slot - SLOT_REDUCE);
+        method = "reduce";
+        args[0] = row_value(&zip_rows[reduce_step[op]]);
+        args[1] = dsl_float((double)mt_reduce_start_value(op));
+        nargs = 2;
+    } else {
+        method = "matrix_multiply";
+    }
+    if (slot == SLOT_MATMUL)
+        snprintf(need, sizeof need, "matmul");
+    else if (nargs == 2)
+        snprintf(need, sizeof need, "%s(%s, %g)", method, args[0].as.fn->name, args[1].as.f);
+    else
+        snprintf(need, sizeof need, "%s(%s)", method, args[0].as.fn->name);
+    struct dsl_value m;
+    if (ops_method(in, method, need, &m) != 0) return -1;
+    if (slot == SLOT_MATMUL) {
+        *have = m;
+    } else {
+        int st = dsl_call(in, m, args, nargs, NULL, NULL, 0, have);
+        dsl_value_release(m);
+        if (st != 0) return -1;
+    }
+    *out = dsl_value_retain(*have);
+    return 0;
+}
+
+/* The running cell of session user, where the hooks run the student's code. */
+static struct dsl_interp *running(void *user)
+{
+    struct dsl_interp *in = dsl_running;
+    return in && in->session == user && in->session->student_ops.kind == DSL_CLASS ? in : NULL;
+}
+
+/* Calls the function of slot with args (owned, released here) and puts what it gave into out
+ * (the engine's fresh contiguous output): a tensor of out's shape, or out itself (None too when
+ * out was among the arguments, as a map's is). */
+static enum mt_status run(struct dsl_interp *in, int slot, struct mt_tensor *out,
+                          struct dsl_value *args, size_t n, bool out_passed, const char *what)
+{
+    struct dsl_value fn, r = dsl_none();
+    int st = made(in, slot, &fn);
+    if (st == 0) {
+        st = dsl_call(in, fn, args, n, NULL, NULL, 0, &r);
+        dsl_value_release(fn);
+    }
+    for (size_t i = 0; i < n; i++) dsl_value_release(args[i]);
+    if (st != 0) return MT_ERR_BACKEND;
+    enum mt_status es = MT_OK;
+    if (r.kind == DSL_NONE && out_passed) {
+        /* written into out */
+    } else if (r.kind != DSL_TENSOR) {
+        dsl_raise(in, "TypeError", "the student backend's %s (from %s) gave %s, not a tensor", what,
+                  ops_name(in->session), dsl_type_name(r));
+        es = MT_ERR_BACKEND;
+    } else if (r.as.t != out) {
+        const struct mt_tensor *g = r.as.t;
+        if (g->ndim != out->ndim ||
+            memcmp(g->shape, out->shape, sizeof *g->shape * (size_t)g->ndim) != 0) {
+            char a[160], b[160];
+            dsl_raise(in, "ValueError",
+                      "the student backend's %s (from %s) gave a tensor of shape %s where the "
+                      "op's output has shape %s",
+                      what, ops_name(in->session), mt_shape_str(g->ndim, g->shape, a, sizeof a),
+                      mt_shape_str(out->ndim, out->shape, b, sizeof b));
+            es = MT_ERR_BACKEND;
+        } else if ((es = mt_tensor_copy_out(g, mt_tensor_data(out))) != MT_OK) {
+            dsl_engine_raise(in, es);
+        }
+    }
+    dsl_value_release(r);
+    return es;
+}
+
+static enum mt_status hook_map(void *user, struct mt_ctx *ctx, enum mt_map_op op,
+                               struct mt_tensor *out, struct mt_tensor *a)
+{
+    (void)ctx;
+    struct dsl_interp *in = running(user);
+    if (!in) return MT_ERR_BACKEND;
+    char what[32];
+    snprintf(what, sizeof what, "map(%s)", mt_map_name(op));
+    struct dsl_value args[2] = {dsl_tensor(mt_tensor_retain(a)), dsl_tensor(mt_tensor_retain(out))};
+    return run(in, SLOT_MAP + (int)op, out, args, 2, true, what);
+}
+
+static enum mt_status hook_zip(void *user, struct mt_ctx *ctx, enum mt_zip_op op,
+                               struct mt_tensor *out, struct mt_tensor *a, struct mt_tensor *b)
+{
+    (void)ctx;
+    struct dsl_interp *in = running(user);
+    if (!in) return MT_ERR_BACKEND;
+    char what[32];
+    snprintf(what, sizeof what, "zip(%s)", mt_zip_name(op));
+    struct dsl_value args[2] = {dsl_tensor(mt_tensor_retain(a)), dsl_tensor(mt_tensor_retain(b))};
+    return run(in, SLOT_ZIP + (int)op, out, args, 2, false, what);
+}
+
+static enum mt_status hook_reduce(void *user, struct mt_ctx *ctx, enum mt_reduce_op op,
+                                  struct mt_tensor *out, struct mt_tensor *a, int dim)
+{
+    (void)ctx;
+    struct dsl_interp *in = running(user);
+    if (!in) return MT_ERR_BACKEND;
+    char what[32];
+    snprintf(what, sizeof what, "reduce(%s)", mt_reduce_name(op));
+    struct dsl_value args[2] = {dsl_tensor(mt_tensor_retain(a)), dsl_int(dim)};
+    return run(in, SLOT_REDUCE + (int)op, out, args, 2, false, what);
+}
+
+static enum mt_status hook_matmul(void *user, struct mt_ctx *ctx, struct mt_tensor *out,
+                                  struct mt_tensor *a, struct mt_tensor *b)
+{
+    (void)ctx;
+    struct dsl_interp *in = running(user);
+    if (!in) return MT_ERR_BACKEND;
+    struct dsl_value args[2] = {dsl_tensor(mt_tensor_retain(a)), dsl_tensor(mt_tensor_retain(b))};
+    return run(in, SLOT_MATMUL, out, args, 2, false, "matrix_multiply");
+}
+
+static const struct mt_student_ops hooks = {
+    .map = hook_map,
+    .zip = hook_zip,
+    .reduce = hook_reduce,
+    .matmul = hook_matmul,
+};
+
+int dsl_student_backend(struct dsl_interp *in, struct dsl_value ops, struct dsl_value *ret)
+{
+    struct dsl_session *s = in->session;
+    forget_fns(s);
+    dsl_value_release(s->student_ops);
+    s->student_ops = dsl_value_retain(ops);
+    mt_ctx_set_student(s->ctx, &hooks, s);
+    return dsl_backend_value(in, MT_BACKEND_STUDENT, ret);
+}
