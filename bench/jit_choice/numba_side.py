@@ -1,0 +1,142 @@
+"""Numba side of the code-generator experiment (run.sh): MiniTorch's textbook Task 3.1/3.2 solutions
+(index math per element, prange over the output) on float32 storage; first call (compile) and
+steady-state times."""
+import os, sys, time, json
+import numpy as np
+from numba import njit, prange, set_num_threads
+
+MAX_DIMS = 32
+
+@njit(inline="always")
+def to_index(ordinal, shape, out_index):
+    cur = ordinal + 0
+    for i in range(len(shape) - 1, -1, -1):
+        sh = shape[i]
+        out_index[i] = int(cur % sh)
+        cur = cur // sh
+
+@njit(inline="always")
+def index_to_position(index, strides):
+    position = 0
+    for ind, stride in zip(index, strides):
+        position += ind * stride
+    return position
+
+@njit(inline="always")
+def broadcast_index(big_index, big_shape, shape, out_index):
+    for i, s in enumerate(shape):
+        if s > 1:
+            out_index[i] = big_index[i + (len(big_shape) - len(shape))]
+        else:
+            out_index[i] = 0
+
+def tensor_map(fn):
+    def _map(out, out_shape, out_strides, in_storage, in_shape, in_strides):
+        for i in prange(len(out)):
+            out_index = np.zeros(MAX_DIMS, np.int32)
+            in_index = np.zeros(MAX_DIMS, np.int32)
+            to_index(i, out_shape, out_index)
+            broadcast_index(out_index, out_shape, in_shape, in_index)
+            o = index_to_position(out_index, out_strides)
+            j = index_to_position(in_index, in_strides)
+            out[o] = fn(in_storage[j])
+    return njit(parallel=True)(_map)
+
+def tensor_zip(fn):
+    def _zip(out, out_shape, out_strides, a_storage, a_shape, a_strides, b_storage, b_shape, b_strides):
+        for i in prange(len(out)):
+            out_index = np.zeros(MAX_DIMS, np.int32)
+            a_index = np.zeros(MAX_DIMS, np.int32)
+            b_index = np.zeros(MAX_DIMS, np.int32)
+            to_index(i, out_shape, out_index)
+            o = index_to_position(out_index, out_strides)
+            broadcast_index(out_index, out_shape, a_shape, a_index)
+            j = index_to_position(a_index, a_strides)
+            broadcast_index(out_index, out_shape, b_shape, b_index)
+            k = index_to_position(b_index, b_strides)
+            out[o] = fn(a_storage[j], b_storage[k])
+    return njit(parallel=True)(_zip)
+
+def tensor_reduce(fn):
+    def _reduce(out, out_shape, out_strides, a_storage, a_shape, a_strides, reduce_dim):
+        for i in prange(len(out)):
+            out_index = np.zeros(MAX_DIMS, np.int32)
+            reduce_size = a_shape[reduce_dim]
+            to_index(i, out_shape, out_index)
+            o = index_to_position(out_index, out_strides)
+            for s in range(reduce_size):
+                out_index[reduce_dim] = s
+                j = index_to_position(out_index, a_strides)
+                out[o] = fn(out[o], a_storage[j])
+    return njit(parallel=True)(_reduce)
+
+def _mm(out, out_shape, out_strides, a_storage, a_shape, a_strides, b_storage, b_shape, b_strides):
+    a_batch_stride = a_strides[0] if a_shape[0] > 1 else 0
+    b_batch_stride = b_strides[0] if b_shape[0] > 1 else 0
+    for n in prange(out_shape[0]):
+        for i in range(out_shape[1]):
+            for j in range(out_shape[2]):
+                a_inner = n * a_batch_stride + i * a_strides[1]
+                b_inner = n * b_batch_stride + j * b_strides[2]
+                acc = 0.0
+                for k in range(a_shape[2]):
+                    acc += a_storage[a_inner] * b_storage[b_inner]
+                    a_inner += a_strides[2]
+                    b_inner += b_strides[1]
+                out[n * out_strides[0] + i * out_strides[1] + j * out_strides[2]] = acc
+
+relu = njit()(lambda x: x if x > 0 else 0.0)
+add = njit()(lambda x, y: x + y)
+
+def tup(a):
+    """(storage, shape, strides) of a numpy array viewed as MiniTorch's TensorData."""
+    base = a if a.base is None else a.base
+    st = np.array([s // 4 for s in a.strides], dtype=np.int32)
+    return base.reshape(-1), np.array(a.shape, dtype=np.int32), st
+
+def rows():
+    x = np.random.rand(1000, 1000).astype(np.float32)
+    row = np.random.rand(1, 1000).astype(np.float32)
+    a2 = np.random.rand(2, 256, 256).astype(np.float32)
+    a1 = np.random.rand(1, 512, 512).astype(np.float32)
+    return x, row, a2, a1
+
+def main():
+    threads = int(sys.argv[1])
+    set_num_threads(threads)
+    x, row, a2, a1 = rows()
+    out = np.zeros((1000, 1000), np.float32)
+    res = {}
+    def timeit(name, fn, first):
+        t0 = time.perf_counter(); first(); t1 = time.perf_counter()
+        ts = []
+        for _ in range(7):
+            s = time.perf_counter(); fn(); ts.append(time.perf_counter() - s)
+        ts.sort()
+        res[name] = {"first_s": t1 - t0, "median_ms": ts[3] * 1e3, "min_ms": ts[0] * 1e3, "max_ms": ts[-1] * 1e3}
+    m = tensor_map(relu)
+    f = lambda: m(*tup(out), *tup(x))
+    timeit("map relu contiguous", f, f)
+    xt = x.T
+    f = lambda: m(*tup(out), *tup(xt))
+    timeit("map relu transposed", f, f)
+    z = tensor_zip(add)
+    f = lambda: z(*tup(out), *tup(x), *tup(row))
+    timeit("zip add broadcast row", f, f)
+    r = tensor_reduce(add)
+    o0 = np.zeros((1, 1000), np.float32); o1 = np.zeros((1000, 1), np.float32)
+    f = lambda: r(*tup(o0), *tup(x), 0)
+    timeit("sum dim 0", f, f)
+    f = lambda: r(*tup(o1), *tup(x), 1)
+    timeit("sum dim 1", f, f)
+    mm = njit(parallel=True)(_mm)
+    o2 = np.zeros((2, 256, 256), np.float32)
+    f = lambda: mm(*tup(o2), *tup(a2), *tup(a2))
+    timeit("matmul (2,256,256)", f, f)
+    o3 = np.zeros((1, 512, 512), np.float32)
+    f = lambda: mm(*tup(o3), *tup(a1), *tup(a1))
+    timeit("matmul (1,512,512)", f, f)
+    print(json.dumps(res))
+
+if __name__ == "__main__":
+    main()
