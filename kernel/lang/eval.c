@@ -549,6 +549,10 @@ static int call_function(struct dsl_interp *in, struct dsl_function *f, const st
                          size_t nkw, struct dsl_value *out)
 {
     const struct dsl_node *def = f->def;
+    if (f->jit) {
+        int j = dsl_jit_call(in, f, pos, npos, kwnames, kwvals, nkw, out);
+        if (j <= 0) return j;
+    }
     if (in->calls >= DSL_MAX_CALL_DEPTH || in->height + def->height > DSL_MAX_EVAL_HEIGHT)
         return dsl_raise(in, "RecursionError",
                          "maximum recursion depth exceeded in %s() (%d calls deep)", def->name,

@@ -141,4 +141,15 @@ void dsl_student_forget(struct dsl_session *s);
 /* Frees a function's compiled programs. */
 void dsl_prog_cache_free(struct dsl_prog_cache *c);
 
+/* ---- functions given to numba's njit, compiled to native code (lib/jit.c) --------------- */
+
+/* Calls f, a function marked jit, through its compiled code: 0 with the result in *out, -1
+ * after raising, or 1 when the compiler does not take the function or these arguments yet
+ * (the caller then runs it as any function). */
+int dsl_jit_call(struct dsl_interp *in, struct dsl_function *f, const struct dsl_value *pos,
+                 size_t npos, char *const *kwnames, const struct dsl_value *kwvals, size_t nkw,
+                 struct dsl_value *out);
+/* Frees a function's compiled code. */
+void dsl_jit_cache_free(struct dsl_jit_cache *c);
+
 #endif

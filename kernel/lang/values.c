@@ -303,6 +303,7 @@ static void free_container(struct dsl_value c)
         free(f->freevars);
         free(f->cells);
         dsl_prog_cache_free(f->progs);
+        dsl_jit_cache_free(f->jits);
         dsl_code_release(f->code);
         free(f);
         break;

@@ -105,6 +105,7 @@ struct dsl_builtin;    /* native.h */
 struct dsl_method;     /* below */
 struct dsl_function;   /* below */
 struct dsl_prog_cache; /* lib/compile.c (freed through lang/library.h) */
+struct dsl_jit_cache;  /* lib/jit.c (freed through lang/library.h) */
 struct dsl_code;       /* ast.h */
 struct dsl_node;       /* ast.h */
 struct dsl_dict;       /* dict.h */
@@ -201,6 +202,8 @@ struct dsl_function {
     char *qualname;         /* "Class.method" for a method (what errors name it), or NULL */
     struct dsl_prog_cache *progs; /* owned: its compiled programs for map/zip/reduce
                                    * (lib/compile.c), or NULL */
+    bool jit;                     /* given to numba's njit: calls run its compiled code */
+    struct dsl_jit_cache *jits;   /* owned: that code, per argument types (lib/jit.c), or NULL */
     struct dsl_value dead;        /* while being freed: the next container to free */
 };
 

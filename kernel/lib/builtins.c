@@ -10,6 +10,7 @@
 
 #include "lib/compile.h"
 #include "lib/iterables.h"
+#include "lib/jit.h"
 
 #include "lang/classes.h"
 #include "lang/dict.h"
@@ -821,6 +822,7 @@ static const char *const map_params[] = {"fn", "t", "out", NULL};
 static const char *const zip_params[] = {"fn", "a", "b", NULL};
 static const char *const reduce_params[] = {"fn", "t", "dim", "start", NULL};
 static const char *const enumerate_params[] = {"iterable", "start", NULL};
+static const char *const diag_params[] = {"fn", "source", NULL};
 static const char *const sorted_params[] = {"key", "reverse", NULL};
 static const char *const min_max_params[] = {"key", "default", NULL};
 
@@ -984,6 +986,12 @@ const struct dsl_builtin dsl_builtins[] = {
     {"ones", "ones(*shape, requires_grad=false, backend=none)", 1, -1, create_params, dsl_bi_ones,
      "A tensor of the given shape filled with 1.0: ones(2, 3) or ones([2, 3]). backend is "
      "\"simple\", \"fast\" or \"cuda\" (default: the one %backend chose)."},
+    {"parallel_diagnostics", "parallel_diagnostics(fn, source=false)", 1, 2, diag_params,
+     dsl_bi_parallel_diagnostics,
+     "How a function given to numba's njit runs, for each kind of arguments it was called "
+     "with: compiled to native code (which prange loop runs in parallel and how it is split, "
+     "the variables each iteration has to itself, the functions compiled in) or in the "
+     "interpreter, and why. source=true also prints the C it was compiled from."},
     {"plot", "plot(model, data)", 2, 2, plot_params, dsl_bi_plot,
      "Draws the model's decision boundary (its probability of class 1 over the unit square, "
      "shaded from #69bac9 for 0 to #ea8484 for 1) under the points of the dataset."},

@@ -589,29 +589,54 @@ static int n_identity(struct dsl_interp *in, const struct dsl_args *a, struct ds
     return 0;
 }
 
+static const struct dsl_builtin cuda_jit_apply = {
+    "jit",
+    "cuda.jit(...)(fn)",
+    1,
+    1,
+    NULL,
+    n_identity,
+    "Returns fn unchanged (the kernel does not compile it for the GPU yet)."};
+
+/* njit(fn): fn itself, marked to run compiled (lib/jit.c); what is not a def is returned as it
+ * is (a builtin is native code already). */
+static int n_mark_jit(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    if (a->slot[0].kind == DSL_FUNCTION) a->slot[0].as.fn_user->jit = true;
+    return n_identity(in, a, ret);
+}
+
 static const struct dsl_builtin njit_apply = {
     "njit",
     "njit(...)(fn)",
     1,
     1,
     NULL,
-    n_identity,
-    "Returns fn unchanged (the kernel does not compile it yet)."};
+    n_mark_jit,
+    "Compiles fn to native code at its first call with each kind of arguments, as numba's "
+    "njit does, and returns it."};
 
 static const char *const njit_params[] = {"fn",    "parallel", "inline", "fastmath",
                                           "cache", "device",   NULL};
 
 static int n_njit(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
-    if (a->has[0] && a->slot[0].kind != DSL_NONE) return n_identity(in, a, ret);
+    if (a->has[0] && a->slot[0].kind != DSL_NONE) return n_mark_jit(in, a, ret);
     *ret = (struct dsl_value){.kind = DSL_BUILTIN, .as.fn = &njit_apply};
+    return 0;
+}
+
+static int n_cuda_jit(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    if (a->has[0] && a->slot[0].kind != DSL_NONE) return n_identity(in, a, ret);
+    *ret = (struct dsl_value){.kind = DSL_BUILTIN, .as.fn = &cuda_jit_apply};
     return 0;
 }
 
 static const struct member numba_cuda_members[] = {
     ALIAS("is_available", "numba.cuda.is_available()", "cuda_available",
           "Whether the kernel's cuda backend can run here: the kernel's cuda_available()."),
-    FN("jit", "numba.cuda.jit(fn=None, device=False, **options)", 0, 1, njit_params, n_njit,
+    FN("jit", "numba.cuda.jit(fn=None, device=False, **options)", 0, 1, njit_params, n_cuda_jit,
        "Accepted as a decorator, cuda.jit(device=True)(fn): returns fn unchanged (the kernel "
        "does not compile it for the GPU yet)."),
 };
@@ -630,13 +655,13 @@ static int v_numba_cuda(struct dsl_interp *in, struct dsl_value *out)
 
 static const struct member numba_members[] = {
     VALUE("cuda", "numba.cuda", v_numba_cuda, "numba.cuda: is_available()."),
-    FN("jit", "numba.jit(fn=None, **options)", 0, 1, njit_params, n_njit,
-       "The same as njit: accepted, and returns the function unchanged."),
+    FN("jit", "numba.jit(fn=None, **options)", 0, 1, njit_params, n_njit, "The same as njit."),
     FN("njit", "numba.njit(fn=None, parallel=False, inline=None, fastmath=False, cache=False)", 0,
        1, njit_params, n_njit,
-       "Accepted as MiniTorch's code uses it, `njit(parallel=True)(fn)`, `@njit`: returns fn "
-       "unchanged, which runs as the language runs any function. Compiling it is the kernel's "
-       "next step; map, zip and reduce already compile a function they are given."),
+       "As MiniTorch's code uses it, `njit(parallel=True)(fn)`, `@njit`: fn compiled to native "
+       "code at its first call with each kind of arguments (storages, tuples and lists of ints, "
+       "ints, floats), prange loops run on the engine's threads. What the compiler does not "
+       "take yet runs as the language runs any function."),
     ALIAS("prange", "numba.prange(stop) or prange(start, stop, step=1)", "range",
           "numba's parallel range: here the same as range."),
 };

@@ -143,6 +143,13 @@ static const struct dsl_object_class storage_class = {
     .len = storage_len,
 };
 
+bool dsl_storage_view(struct dsl_value v, struct mt_tensor **t)
+{
+    if (v.kind != DSL_OBJECT || v.as.obj->cls != &storage_class) return false;
+    *t = view_of(v);
+    return true;
+}
+
 /* The Storage of tensor t: every position from t's first element to the last that t reaches.
  * MiniTorch's tensors have no offset: positions count from the tensor's first element, so the
  * engine's views that start further in (a batch of rows) index as the course's kernels expect. */

@@ -129,6 +129,21 @@ static const enum mt_zip_op reduce_step[MT_RED_COUNT] = {
     [MT_RED_MEAN] = MT_ZIP_ADD,
 };
 
+bool dsl_student_scalar(const struct dsl_builtin *row, int *nargs, int *op)
+{
+    if (row >= map_rows && row < map_rows + MT_MAP_COUNT) {
+        *nargs = 1;
+        *op = (int)(row - map_rows);
+        return true;
+    }
+    if (row >= zip_rows && row < zip_rows + MT_ZIP_COUNT) {
+        *nargs = 2;
+        *op = (int)(row - zip_rows);
+        return true;
+    }
+    return false;
+}
+
 static struct dsl_value row_value(const struct dsl_builtin *row)
 {
     return (struct dsl_value){.kind = DSL_BUILTIN, .as.fn = row};

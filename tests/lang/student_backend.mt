@@ -17,9 +17,9 @@ from numba import njit, prange
 
 def tensor_map(fn):
     def _map(out, out_shape, out_strides, in_storage, in_shape, in_strides):
-        out_index = [0] * MAX_DIMS
-        in_index = [0] * MAX_DIMS
         for i in prange(len(out)):
+            out_index = [0] * MAX_DIMS
+            in_index = [0] * MAX_DIMS
             to_index(i, out_shape, out_index)
             broadcast_index(out_index, out_shape, in_shape, in_index)
             o = index_to_position(out_index, out_strides)
@@ -31,10 +31,10 @@ def tensor_map(fn):
 
 def tensor_zip(fn):
     def _zip(out, out_shape, out_strides, a_storage, a_shape, a_strides, b_storage, b_shape, b_strides):
-        out_index = [0] * MAX_DIMS
-        a_index = [0] * MAX_DIMS
-        b_index = [0] * MAX_DIMS
         for i in prange(len(out)):
+            out_index = [0] * MAX_DIMS
+            a_index = [0] * MAX_DIMS
+            b_index = [0] * MAX_DIMS
             to_index(i, out_shape, out_index)
             broadcast_index(out_index, out_shape, a_shape, a_index)
             broadcast_index(out_index, out_shape, b_shape, b_index)
@@ -48,8 +48,8 @@ def tensor_zip(fn):
 
 def tensor_reduce(fn):
     def _reduce(out, out_shape, out_strides, a_storage, a_shape, a_strides, reduce_dim):
-        out_index = [0] * MAX_DIMS
         for i in prange(len(out)):
+            out_index = [0] * MAX_DIMS
             to_index(i, out_shape, out_index)
             o = index_to_position(out_index, out_strides)
             acc = out[o]
@@ -181,6 +181,12 @@ c = a.to("student") @ b.to("student")
 print(c.shape, c.backend, (c.to("simple").is_close(a @ b)).all().item())
 # expect: (2, 3, 5) student 1.0
 
+# the kernels ran compiled to native code (njit), their prange loops in parallel
+parallel_diagnostics(tensor_matrix_multiply)
+# expect: _tensor_matrix_multiply(Storage, int array, int array, Storage, int array, int array, Storage, int array, int array): compiled to native code
+# expect-re:   parallel: the prange loop \(line 4 of _tensor_matrix_multiply\) runs in chunks of 1 to 1024 iterations \(8 per thread where the loop is long enough\) over [0-9]+ threads \(%threads\); the interrupt is polled between chunks
+# expect:   each iteration's own variables: n (int) i (int) j (int) acc (float) k (int)
+
 # train() runs on the student's ops, autodiff and SGD steps included: with matmul taken from
 # simple, the same weights as simple's to the bit
 class Delegating(StudentOps):
@@ -286,5 +292,5 @@ class OffByOne(StudentOps):
 minitorch.TensorBackend(OffByOne)
 x.relu()
 # expect-error: IndexError: Storage index out of range
-# expect-tb:   In ret(), line 280, column 44 of the cell defining it:
+# expect-tb:   In ret(), line 286, column 44 of the cell defining it:
 # expect-tb:                     out_storage[i] = fn(storage[i])

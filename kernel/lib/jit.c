@@ -1,0 +1,1485 @@
+/* jit.c — functions given to numba's njit, compiled to native code.
+ *
+ * Module 3's kernels (tensor_map's _map, _zip, _reduce, the matrix multiply) are loops over raw
+ * storage with index math. A function marked by njit is compiled at its first call with each
+ * kind of arguments: its body, and the functions it calls, become C (the choice and its
+ * measurements: docs/ARCHITECTURE.md, "Students' kernels: the code generator"), which the
+ * system's C compiler turns into a shared object that is loaded and called. A Storage argument
+ * is its float32 memory, a tuple or list of ints an int64 array (a list is written back after
+ * the call, as the kernels fill index lists), ints and floats are int64 and double. The
+ * function the kernel was made from (tensor_map(fn)'s fn) and the helpers it calls
+ * (to_index, ...) are looked up when it compiles and called directly; an engine scalar
+ * function (the student backend's neg, add, ...) is the engine's own float32 one.
+ *
+ * Python's meaning is kept: // and % floor, an index outside an array is an IndexError naming
+ * the function, the line, the index and the size, never a crash; a division by zero is a
+ * ZeroDivisionError. The outermost `for i in prange(n)` of the called function runs in chunks
+ * on OpenMP threads (%threads of them), polling the interrupt between chunks. Variables first
+ * assigned inside that loop belong to each iteration; one assigned before it and written in it
+ * would be shared by every thread at once, and is refused with an error that explains the race.
+ *
+ * What the compiler does not take yet (another construct, another kind of value) runs in the
+ * interpreter as any function; parallel_diagnostics(fn) says why. */
+#include "lib/jit.h"
+#include "lang/interp.h"
+#include "lang/library.h"
+#include "lib/storage.h"
+#include "lib/student.h"
+
+#include "minitorch/minitorch.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+#define MAX_ARGS 16
+#define MAX_FNS 32     /* compiled functions (specialisations) in one unit */
+#define MAX_VARS 64    /* locals of one function */
+#define MAX_ARRAY 1024 /* elements of a local array ([0] * n): each thread's stack holds them */
+
+/* ---- types ------------------------------------------------------------------------------ */
+
+enum jt {
+    JT_NONE,  /* no value: a function without return */
+    JT_BOOL,  /* int64_t 0/1 */
+    JT_INT,   /* int64_t */
+    JT_FLOAT, /* double */
+    JT_FARR,  /* farr: a Storage's float32 memory */
+    JT_IARR,  /* iarr: int64 elements */
+};
+
+static const char *const c_type[] = {"void", "int64_t", "int64_t", "double", "farr", "iarr"};
+static const char *const jt_name[] = {"None", "bool", "int", "float", "Storage", "int array"};
+
+static enum jt join(enum jt a, enum jt b)
+{
+    if (a == b) return a;
+    if ((a == JT_INT || a == JT_BOOL || a == JT_FLOAT) &&
+        (b == JT_INT || b == JT_BOOL || b == JT_FLOAT))
+        return a == JT_FLOAT || b == JT_FLOAT ? JT_FLOAT : JT_INT;
+    return JT_NONE; /* no common type */
+}
+
+static bool numeric(enum jt t) { return t == JT_BOOL || t == JT_INT || t == JT_FLOAT; }
+
+/* ---- the unit being compiled ------------------------------------------------------------ */
+
+struct var {
+    const char *name;
+    enum jt t;
+    bool param;
+    bool in_loop;   /* first assigned inside the prange loop: private to each iteration */
+    int64_t buflen; /* a local array's length ([0] * n), else 0 */
+};
+
+/* One C function: a user function compiled for its argument types. */
+struct cfn {
+    const struct dsl_function *f;
+    enum jt args[MAX_ARGS];
+    int nargs;
+    enum jt ret;
+    bool ret_seen;
+    struct var vars[MAX_VARS];
+    int nvars;
+    int id;
+    bool top;  /* the called function: its prange runs in parallel */
+    bool done; /* compiled (a call of one still compiling is recursion) */
+};
+
+struct unit {
+    struct dsl_interp *in;
+    struct cfn fns[MAX_FNS];
+    int nfns;
+    struct render_buf out;    /* the C text of the function being emitted */
+    struct render_buf protos; /* the compiled functions' prototypes */
+    struct render_buf bodies; /* and their bodies */
+    char *why;                /* what the compiler did not take: the first reason */
+    size_t why_pos;
+    const struct dsl_function *why_fn;
+    bool race;         /* why is a race: an error, not a fallback */
+    int loop_depth;    /* nested loops, inside the function being emitted */
+    bool in_prange;    /* emitting the body of the parallel loop */
+    int prange_depth;  /* loop_depth of that loop */
+    bool changed;      /* a local's type widened during this pass */
+    size_t prange_pos; /* the parallel loop of the called function, when it has one */
+    bool has_prange;
+    bool emitting; /* the final pass */
+    int tmp;
+};
+
+static int refuse(struct unit *u, const struct cfn *c, const struct dsl_node *n, const char *fmt,
+                  ...) __attribute__((format(printf, 4, 5)));
+static int refuse(struct unit *u, const struct cfn *c, const struct dsl_node *n, const char *fmt,
+                  ...)
+{
+    if (u->why) return -1;
+    va_list ap;
+    va_start(ap, fmt);
+    if (vasprintf(&u->why, fmt, ap) < 0) u->why = NULL;
+    va_end(ap);
+    u->why_pos = n ? n->pos : c->f->def->pos;
+    u->why_fn = c->f;
+    return -1;
+}
+
+static struct var *find_var(struct cfn *c, const char *name)
+{
+    for (int i = 0; i < c->nvars; i++)
+        if (strcmp(c->vars[i].name, name) == 0) return &c->vars[i];
+    return NULL;
+}
+
+/* ---- expressions ------------------------------------------------------------------------ */
+
+struct ex {
+    enum jt t;
+    struct render_buf s; /* C text */
+};
+
+static void ex_init(struct ex *e) { e->t = JT_NONE, render_buf_init(&e->s, 0); }
+static void ex_free(struct ex *e) { render_buf_free(&e->s); }
+
+static int expr(struct unit *u, struct cfn *c, const struct dsl_node *n, struct ex *e);
+
+/* What a name that is not a local means: a free variable's value or a session variable. */
+static const struct dsl_value *outer_value(struct unit *u, const struct cfn *c, const char *name)
+{
+    const struct dsl_function *f = c->f;
+    for (size_t i = 0; i < f->nfree; i++)
+        if (strcmp(f->freevars[i], name) == 0) {
+            const struct dsl_cell *cell = f->cells[i].as.cell;
+            return cell->bound ? &cell->value : NULL;
+        }
+    return dsl_session_lookup(u->in->session, name);
+}
+
+/* Where in the source a runtime error of the compiled code points: the function and the byte,
+ * as one number the C text carries. */
+static long long loc(const struct cfn *c, const struct dsl_node *n)
+{
+    return (long long)c->id << 40 | (long long)n->pos;
+}
+
+static int compile_fn(struct unit *u, const struct dsl_function *f, const enum jt *args, int nargs,
+                      int *id);
+
+/* A call of a user function, an engine scalar function, or a builtin the compiler knows. */
+static int call(struct unit *u, struct cfn *c, const struct dsl_node *n, struct ex *e)
+{
+    if (n->nkw || n->flag) return refuse(u, c, n, "keyword or * arguments in a call");
+    const struct dsl_node *callee = n->a;
+    struct ex a[MAX_ARGS];
+    int na = (int)n->nkids;
+    if (na > MAX_ARGS) return refuse(u, c, n, "a call with more than %d arguments", MAX_ARGS);
+    for (int i = 0; i < na; i++) ex_init(&a[i]);
+    int r = -1;
+    for (int i = 0; i < na; i++)
+        if (expr(u, c, n->kids[i], &a[i]) != 0) goto done;
+    const char *name = callee->kind == DSL_N_NAME ? callee->name : NULL;
+    if (callee->kind == DSL_N_NAME && !find_var(c, name)) {
+        const struct dsl_value *v = outer_value(u, c, name);
+        if (v && v->kind == DSL_FUNCTION) {
+            enum jt ts[MAX_ARGS];
+            for (int i = 0; i < na; i++) ts[i] = a[i].t;
+            int id;
+            if (compile_fn(u, v->as.fn_user, ts, na, &id) != 0) goto done;
+            e->t = u->fns[id].ret;
+            render_buf_printf(&e->s, "f%d(env", id);
+            for (int i = 0; i < na; i++) render_buf_printf(&e->s, ", %s", a[i].s.data);
+            render_buf_puts(&e->s, ")");
+            r = 0;
+            goto done;
+        }
+        if (v && v->kind == DSL_BUILTIN) {
+            int kind, op;
+            if (dsl_student_scalar(v->as.fn, &kind, &op)) {
+                if (na != kind) {
+                    refuse(u, c, n, "%s takes %d numbers", v->as.fn->name, kind);
+                    goto done;
+                }
+                for (int i = 0; i < na; i++)
+                    if (!numeric(a[i].t)) {
+                        refuse(u, c, n, "%s of a %s", v->as.fn->name, jt_name[a[i].t]);
+                        goto done;
+                    }
+                e->t = JT_FLOAT;
+                if (kind == 1)
+                    render_buf_printf(&e->s, "(double)env->map_scalar(%d, (float)(%s))", op,
+                                      a[0].s.data);
+                else
+                    render_buf_printf(&e->s,
+                                      "(double)env->zip_scalar(%d, (float)(%s), (float)(%s))", op,
+                                      a[0].s.data, a[1].s.data);
+                r = 0;
+                goto done;
+            }
+            name = v->as.fn->name; /* a builtin under another name: known by its own */
+        } else if (v) {
+            refuse(u, c, n, "a call of %s (%s)", name, dsl_type_name(*v));
+            goto done;
+        }
+        bool imported = v != NULL; /* a builtin the session holds: from a module */
+        /* MiniTorch's index helpers (minitorch.to_index, ...), as the course defines them */
+        static const struct {
+            const char *name;
+            int nargs;
+            enum jt ret;
+        } helpers[] = {{"to_index", 3, JT_NONE},
+                       {"broadcast_index", 4, JT_NONE},
+                       {"index_to_position", 2, JT_INT}};
+        for (size_t h = 0; h < sizeof helpers / sizeof helpers[0]; h++) {
+            if (!imported || strcmp(name, helpers[h].name) != 0 || na != helpers[h].nargs) continue;
+            for (int i = 0; i < na; i++)
+                if (a[i].t != (i == 0 && h == 0 ? JT_INT : JT_IARR) &&
+                    !(i == 0 && h == 0 && a[i].t == JT_BOOL)) {
+                    refuse(u, c, n, "%s() of a %s", name, jt_name[a[i].t]);
+                    goto done;
+                }
+            e->t = helpers[h].ret;
+            render_buf_printf(&e->s, "jit_%s(env", name);
+            for (int i = 0; i < na; i++) render_buf_printf(&e->s, ", %s", a[i].s.data);
+            render_buf_printf(&e->s, ", %lldLL)", loc(c, n));
+            r = 0;
+            goto done;
+        }
+        if (strcmp(name, "len") == 0 && na == 1) {
+            if (a[0].t != JT_FARR && a[0].t != JT_IARR) {
+                refuse(u, c, n, "len() of a %s", jt_name[a[0].t]);
+                goto done;
+            }
+            e->t = JT_INT;
+            render_buf_printf(&e->s, "(%s).n", a[0].s.data);
+            r = 0;
+            goto done;
+        }
+        if ((strcmp(name, "int") == 0 || strcmp(name, "float") == 0) && na == 1 &&
+            numeric(a[0].t)) {
+            bool to_int = name[0] == 'i';
+            e->t = to_int ? JT_INT : JT_FLOAT;
+            if (to_int && a[0].t != JT_FLOAT)
+                render_buf_printf(&e->s, "(int64_t)(%s)", a[0].s.data);
+            else if (to_int)
+                render_buf_printf(&e->s, "py_int(env, %s, %lldLL)", a[0].s.data, loc(c, n));
+            else
+                render_buf_printf(&e->s, "(double)(%s)", a[0].s.data);
+            r = 0;
+            goto done;
+        }
+        if ((strcmp(name, "min") == 0 || strcmp(name, "max") == 0) && na == 2 && numeric(a[0].t) &&
+            numeric(a[1].t)) {
+            e->t = join(a[0].t, a[1].t);
+            const char *cmp = name[1] == 'i' ? "<" : ">";
+            /* Python: the first of equal values */
+            render_buf_printf(&e->s, "({%s _x = %s, _y = %s; _y %s _x ? _y : _x;})", c_type[e->t],
+                              a[0].s.data, a[1].s.data, cmp);
+            r = 0;
+            goto done;
+        }
+        if (strcmp(name, "abs") == 0 && na == 1 && numeric(a[0].t)) {
+            e->t = a[0].t == JT_FLOAT ? JT_FLOAT : JT_INT;
+            render_buf_printf(&e->s, "({%s _x = %s; _x < 0 ? -_x : _x;})", c_type[e->t],
+                              a[0].s.data);
+            r = 0;
+            goto done;
+        }
+    }
+    refuse(u, c, n, "this call");
+done:
+    for (int i = 0; i < na; i++) ex_free(&a[i]);
+    return r;
+}
+
+/* arr[i] as a bounds-checked read. */
+static int index_load(struct unit *u, struct cfn *c, const struct dsl_node *n, struct ex *e)
+{
+    if (n->nkids != 1) return refuse(u, c, n, "an index of several values");
+    struct ex a, i;
+    ex_init(&a);
+    ex_init(&i);
+    int r = -1;
+    if (expr(u, c, n->a, &a) != 0 || expr(u, c, n->kids[0], &i) != 0) goto done;
+    if (a.t != JT_FARR && a.t != JT_IARR) {
+        refuse(u, c, n, "indexing a %s", jt_name[a.t]);
+        goto done;
+    }
+    if (i.t != JT_INT && i.t != JT_BOOL) {
+        refuse(u, c, n, "an index that is a %s", jt_name[i.t]);
+        goto done;
+    }
+    e->t = a.t == JT_FARR ? JT_FLOAT : JT_INT;
+    render_buf_printf(&e->s, "%s(%s).p[CHK(%s, (%s).n, %lldLL, \"%s\")]",
+                      a.t == JT_FARR ? "(double)" : "", a.s.data, i.s.data, a.s.data, loc(c, n),
+                      n->a->kind == DSL_N_NAME ? n->a->name : "an array");
+    r = 0;
+done:
+    ex_free(&a);
+    ex_free(&i);
+    return r;
+}
+
+static int binary(struct unit *u, struct cfn *c, const struct dsl_node *n, struct ex *e)
+{
+    struct ex a, b;
+    ex_init(&a);
+    ex_init(&b);
+    int r = -1;
+    if (expr(u, c, n->a, &a) != 0 || expr(u, c, n->b, &b) != 0) goto done;
+    if (!numeric(a.t) || !numeric(b.t)) {
+        refuse(u, c, n, "arithmetic on a %s and a %s", jt_name[a.t], jt_name[b.t]);
+        goto done;
+    }
+    enum jt t = join(a.t, b.t);
+    long long line = loc(c, n);
+    switch (n->op) {
+    case DSL_T_PLUS:
+    case DSL_T_MINUS:
+    case DSL_T_STAR:
+        e->t = t;
+        render_buf_printf(&e->s, "(%s %c %s)", a.s.data,
+                          n->op == DSL_T_PLUS    ? '+'
+                          : n->op == DSL_T_MINUS ? '-'
+                                                 : '*',
+                          b.s.data);
+        break;
+    case DSL_T_SLASH:
+        e->t = JT_FLOAT;
+        render_buf_printf(&e->s, "py_fdiv(env, %s, %s, %lldLL)", a.s.data, b.s.data, line);
+        break;
+    case DSL_T_DSLASH:
+    case DSL_T_PERCENT:
+        e->t = t;
+        render_buf_printf(&e->s, "%s_%s(env, %s, %s, %lldLL)", t == JT_FLOAT ? "pyf" : "py",
+                          n->op == DSL_T_DSLASH ? "div" : "mod", a.s.data, b.s.data, line);
+        break;
+    case DSL_T_DSTAR:
+        e->t = JT_FLOAT;
+        render_buf_printf(&e->s, "pow((double)(%s), (double)(%s))", a.s.data, b.s.data);
+        break;
+    default: refuse(u, c, n, "this operator"); goto done;
+    }
+    r = 0;
+done:
+    ex_free(&a);
+    ex_free(&b);
+    return r;
+}
+
+static int compare(struct unit *u, struct cfn *c, const struct dsl_node *n, struct ex *e)
+{
+    e->t = JT_BOOL;
+    render_buf_puts(&e->s, "(1");
+    for (size_t k = 0; k + 1 < n->nkids; k++) { /* a < b < c: each pair, as Python */
+        struct ex a, b;
+        ex_init(&a);
+        ex_init(&b);
+        int r = expr(u, c, n->kids[k], &a);
+        if (r == 0) r = expr(u, c, n->kids[k + 1], &b);
+        const char *op = NULL;
+        switch (n->ops[k]) {
+        case DSL_T_LT: op = "<"; break;
+        case DSL_T_LE: op = "<="; break;
+        case DSL_T_GT: op = ">"; break;
+        case DSL_T_GE: op = ">="; break;
+        case DSL_T_EQ: op = "=="; break;
+        case DSL_T_NE: op = "!="; break;
+        default: break;
+        }
+        if (r == 0 && (!op || !numeric(a.t) || !numeric(b.t)))
+            r = refuse(u, c, n, "this comparison");
+        if (r == 0) render_buf_printf(&e->s, " && (%s %s %s)", a.s.data, op, b.s.data);
+        ex_free(&a);
+        ex_free(&b);
+        if (r != 0) return -1;
+    }
+    render_buf_puts(&e->s, ")");
+    return 0;
+}
+
+static int expr(struct unit *u, struct cfn *c, const struct dsl_node *n, struct ex *e)
+{
+    switch (n->kind) {
+    case DSL_N_CONST:
+        if (n->value.kind == DSL_INT || n->value.kind == DSL_BOOL) {
+            e->t = n->value.kind == DSL_BOOL ? JT_BOOL : JT_INT;
+            render_buf_printf(&e->s, "INT64_C(%lld)", (long long)dsl_as_int(n->value));
+            return 0;
+        }
+        if (n->value.kind == DSL_FLOAT) {
+            e->t = JT_FLOAT;
+            render_buf_printf(&e->s, "%a", n->value.as.f);
+            return 0;
+        }
+        return refuse(u, c, n, "a constant of type %s", dsl_type_name(n->value));
+    case DSL_N_NAME: {
+        struct var *v = find_var(c, n->name);
+        if (v) {
+            if (v->t == JT_NONE) return refuse(u, c, n, "a variable read before it is assigned");
+            if (v->in_loop && !u->in_prange)
+                return refuse(u, c, n, "%s read after the prange loop that assigns it", n->name);
+            e->t = v->t;
+            render_buf_printf(&e->s, "v_%s", n->name);
+            return 0;
+        }
+        const struct dsl_value *g = outer_value(u, c, n->name);
+        if (g && dsl_is_intlike(*g)) {
+            e->t = JT_INT;
+            render_buf_printf(&e->s, "INT64_C(%lld)", (long long)dsl_as_int(*g));
+            return 0;
+        }
+        if (g && g->kind == DSL_FLOAT) {
+            e->t = JT_FLOAT;
+            render_buf_printf(&e->s, "%a", g->as.f);
+            return 0;
+        }
+        return refuse(u, c, n, "the name %s here", n->name);
+    }
+    case DSL_N_UNARY: {
+        int r = expr(u, c, n->a, e);
+        if (r != 0) return r;
+        if (!numeric(e->t)) return refuse(u, c, n, "a sign on a %s", jt_name[e->t]);
+        if (e->t == JT_BOOL) e->t = JT_INT;
+        struct render_buf s;
+        render_buf_init(&s, 0);
+        render_buf_printf(&s, "(%s%s)", n->op == DSL_T_MINUS ? "-" : "+", e->s.data);
+        render_buf_free(&e->s);
+        e->s = s;
+        return 0;
+    }
+    case DSL_N_NOT:
+    case DSL_N_AND:
+    case DSL_N_OR: {
+        struct ex a, b;
+        ex_init(&a);
+        ex_init(&b);
+        int r = expr(u, c, n->a, &a);
+        if (r == 0 && n->kind != DSL_N_NOT) r = expr(u, c, n->b, &b);
+        if (r == 0 && (!numeric(a.t) || (n->kind != DSL_N_NOT && !numeric(b.t))))
+            r = refuse(u, c, n, "and, or, not of values that are not numbers");
+        if (r == 0) {
+            e->t = JT_BOOL;
+            if (n->kind == DSL_N_NOT)
+                render_buf_printf(&e->s, "(!(%s))", a.s.data);
+            else
+                render_buf_printf(&e->s, "((%s) %s (%s))", a.s.data,
+                                  n->kind == DSL_N_AND ? "&&" : "||", b.s.data);
+        }
+        ex_free(&a);
+        ex_free(&b);
+        return r;
+    }
+    case DSL_N_BINARY: return binary(u, c, n, e);
+    case DSL_N_COMPARE: return compare(u, c, n, e);
+    case DSL_N_COND: {
+        struct ex a, b, k;
+        ex_init(&a);
+        ex_init(&b);
+        ex_init(&k);
+        int r = expr(u, c, n->a, &a);
+        if (r == 0) r = expr(u, c, n->b, &b);
+        if (r == 0) r = expr(u, c, n->kids[0], &k);
+        if (r == 0 && (!numeric(a.t) || !numeric(b.t) || !numeric(k.t)))
+            r = refuse(u, c, n, "a conditional expression of values that are not numbers");
+        if (r == 0) {
+            e->t = join(a.t, b.t);
+            render_buf_printf(&e->s, "((%s) ? (%s)(%s) : (%s)(%s))", k.s.data, c_type[e->t],
+                              a.s.data, c_type[e->t], b.s.data);
+        }
+        ex_free(&a);
+        ex_free(&b);
+        ex_free(&k);
+        return r;
+    }
+    case DSL_N_INDEX: return index_load(u, c, n, e);
+    case DSL_N_CALL: return call(u, c, n, e);
+    default: return refuse(u, c, n, "this expression");
+    }
+}
+
+/* ---- statements ------------------------------------------------------------------------- */
+
+static int block(struct unit *u, struct cfn *c, const struct dsl_node *n);
+
+/* The local `name` assigned a value of type t here: created or widened. */
+static int assign_var(struct unit *u, struct cfn *c, const struct dsl_node *at, const char *name,
+                      enum jt t, int64_t buflen, struct var **out)
+{
+    struct var *v = find_var(c, name);
+    if (!v) { /* as in Python, a name assigned in the body is a local of it */
+        if (c->nvars == MAX_VARS) return refuse(u, c, at, "more than %d local variables", MAX_VARS);
+        v = &c->vars[c->nvars++];
+        *v = (struct var){.name = name, .t = t, .in_loop = u->in_prange, .buflen = buflen};
+        u->changed = true;
+    } else {
+        if (u->in_prange && !v->in_loop) {
+            u->race = true;
+            return refuse(u, c, at,
+                          "%s is assigned before the prange loop and again inside it: every "
+                          "iteration runs at once on its own thread, so they would all write "
+                          "the same variable (a race). Assign it inside the loop only, or "
+                          "accumulate into the output array at the iteration's own position",
+                          name);
+        }
+        if ((v->buflen != 0) != (buflen != 0) || (buflen && v->buflen != buflen))
+            return refuse(u, c, at, "%s holding arrays of different lengths", name);
+        enum jt j = v->t == JT_NONE ? t : join(v->t, t);
+        if (j == JT_NONE)
+            return refuse(u, c, at, "%s holding a %s and a %s", name, jt_name[v->t], jt_name[t]);
+        if (j != v->t) {
+            v->t = j;
+            u->changed = true;
+        }
+    }
+    *out = v;
+    return 0;
+}
+
+/* The length of [0] * n, n a constant (or a global or enclosing int): a local int array of
+ * zeros; 0 when v is not that. */
+static int64_t array_literal(struct unit *u, struct cfn *c, const struct dsl_node *v)
+{
+    if (v->kind != DSL_N_BINARY || v->op != DSL_T_STAR) return 0;
+    const struct dsl_node *l = v->a, *k = v->b;
+    if (l->kind != DSL_N_LIST) l = v->b, k = v->a;
+    if (l->kind != DSL_N_LIST || l->nkids != 1 || l->kids[0]->kind != DSL_N_CONST ||
+        !dsl_is_intlike(l->kids[0]->value) || dsl_as_int(l->kids[0]->value) != 0)
+        return 0;
+    int64_t len = 0;
+    if (k->kind == DSL_N_CONST && dsl_is_intlike(k->value)) {
+        len = dsl_as_int(k->value);
+    } else if (k->kind == DSL_N_NAME && !find_var(c, k->name)) {
+        const struct dsl_value *g = outer_value(u, c, k->name);
+        if (g && dsl_is_intlike(*g)) len = dsl_as_int(*g);
+    }
+    return len > 0 && len <= MAX_ARRAY ? len : 0;
+}
+
+static void emit(struct unit *u, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void emit(struct unit *u, const char *fmt, ...)
+{
+    if (!u->emitting) return;
+    char *s = NULL;
+    va_list ap;
+    va_start(ap, fmt);
+    if (vasprintf(&s, fmt, ap) >= 0) {
+        for (int i = 0; i < u->loop_depth + 1; i++) render_buf_puts(&u->out, "    ");
+        render_buf_puts(&u->out, s);
+        render_buf_puts(&u->out, "\n");
+    }
+    free(s);
+    va_end(ap);
+}
+
+static int store(struct unit *u, struct cfn *c, const struct dsl_node *target, const char *value,
+                 enum jt vt, const struct dsl_node *at)
+{
+    if (vt == JT_NONE) return refuse(u, c, at, "assigning what returns None");
+    if (target->kind == DSL_N_NAME) {
+        struct var *v;
+        if (assign_var(u, c, at, target->name, vt, 0, &v) != 0) return -1;
+        emit(u, "v_%s = %s;", target->name, value);
+        return 0;
+    }
+    if (target->kind == DSL_N_INDEX && target->nkids == 1) {
+        struct ex a, i;
+        ex_init(&a);
+        ex_init(&i);
+        int r = expr(u, c, target->a, &a);
+        if (r == 0) r = expr(u, c, target->kids[0], &i);
+        if (r == 0 && a.t != JT_FARR && a.t != JT_IARR)
+            r = refuse(u, c, at, "assigning into a %s", jt_name[a.t]);
+        if (r == 0 && i.t != JT_INT && i.t != JT_BOOL)
+            r = refuse(u, c, at, "an index that is a %s", jt_name[i.t]);
+        if (r == 0 && !numeric(vt)) r = refuse(u, c, at, "storing a %s", jt_name[vt]);
+        if (r == 0 && a.t == JT_IARR && vt == JT_FLOAT)
+            r = refuse(u, c, at, "storing a float into an int array");
+        if (r == 0 && u->in_prange && target->a->kind == DSL_N_NAME) {
+            struct var *v = find_var(c, target->a->name);
+            if (v && v->buflen && !v->in_loop) {
+                u->race = true;
+                r = refuse(u, c, at,
+                           "%s is made once, before the prange loop, and written by every "
+                           "iteration: the iterations run at once on their own threads and "
+                           "would overwrite each other's values (a race). Make it inside the "
+                           "loop, as the loop's first statement",
+                           target->a->name);
+            }
+        }
+        if (r == 0)
+            emit(u, "(%s).p[CHK(%s, (%s).n, %lldLL, \"%s\")] = (%s)(%s);", a.s.data, i.s.data,
+                 a.s.data, loc(c, at), target->a->kind == DSL_N_NAME ? target->a->name : "an array",
+                 a.t == JT_FARR ? "float" : "int64_t", value);
+        ex_free(&a);
+        ex_free(&i);
+        return r;
+    }
+    return refuse(u, c, at, "assigning to this target");
+}
+
+/* Whether a call to a compiled function appears in n: its errors are seen after the statement. */
+static bool has_user_call(const struct dsl_node *n)
+{
+    if (!n) return false;
+    if (n->kind == DSL_N_CALL) return true;
+    if (has_user_call(n->a) || has_user_call(n->b)) return true;
+    for (size_t i = 0; i < n->nkids; i++)
+        if (has_user_call(n->kids[i])) return true;
+    return false;
+}
+
+static bool is_prange(const struct dsl_node *callee)
+{
+    return (callee->kind == DSL_N_NAME || callee->kind == DSL_N_ATTR) &&
+           strcmp(callee->name, "prange") == 0;
+}
+
+static int for_loop(struct unit *u, struct cfn *c, const struct dsl_node *n)
+{
+    const struct dsl_node *it = n->a;
+    if (!n->name) return refuse(u, c, n, "a for loop with several targets");
+    if (it->kind != DSL_N_CALL || it->nkw || it->flag || it->nkids < 1 || it->nkids > 3 ||
+        (it->a->kind == DSL_N_NAME && strcmp(it->a->name, "range") != 0 && !is_prange(it->a)) ||
+        (it->a->kind != DSL_N_NAME && !is_prange(it->a)))
+        return refuse(u, c, n, "a for loop over anything but range() or prange()");
+    struct ex a[3];
+    int na = (int)it->nkids, r = 0;
+    for (int i = 0; i < 3; i++) ex_init(&a[i]);
+    for (int i = 0; i < na && r == 0; i++) {
+        r = expr(u, c, it->kids[i], &a[i]);
+        if (r == 0 && a[i].t != JT_INT && a[i].t != JT_BOOL)
+            r = refuse(u, c, it, "range() of a %s", jt_name[a[i].t]);
+    }
+    const char *start = na >= 2 ? a[0].s.data : "0", *stop = na >= 2 ? a[1].s.data : a[0].s.data;
+    const char *step = na == 3 ? a[2].s.data : "1";
+    bool parallel = r == 0 && c->top && is_prange(it->a) && !u->in_prange && na < 3;
+    int k = u->tmp++;
+    if (r == 0 && parallel) {
+        struct var *v;
+        u->has_prange = true;
+        u->prange_pos = n->pos;
+        u->in_prange = true;
+        u->prange_depth = u->loop_depth;
+        r = assign_var(u, c, n, n->name, JT_INT, 0, &v);
+        if (r == 0) {
+            emit(u, "{");
+            emit(u, "int64_t s%d = %s, e%d = %s;", k, start, k, stop);
+            /* chunks of up to JIT_CHUNK iterations, at least 8 per thread when there are
+             * fewer (a batch loop of 2 still runs on 2 threads) */
+            emit(u, "int64_t l%d = e%d > s%d ? e%d - s%d : 0, w%d = 8 * env->threads;", k, k, k, k,
+                 k, k);
+            emit(u, "int64_t h%d = (l%d + w%d - 1) / w%d;", k, k, k, k);
+            emit(u, "if (h%d > JIT_CHUNK) h%d = JIT_CHUNK;", k, k);
+            emit(u, "if (h%d < 1) h%d = 1;", k, k);
+            emit(u, "int64_t n%d = (l%d + h%d - 1) / h%d;", k, k, k, k);
+            emit(u, "#pragma omp parallel for schedule(static) num_threads(env->threads)");
+            emit(u, "for (int64_t c%d = 0; c%d < n%d; c%d++) {", k, k, k, k);
+            u->loop_depth++;
+            emit(u, "if (env->failed || jit_cancelled(env)) continue;");
+            emit(u, "@PRIVATE@");
+            emit(u, "int64_t z%d = s%d + (c%d + 1) * h%d < e%d ? s%d + (c%d + 1) * h%d : e%d;", k,
+                 k, k, k, k, k, k, k, k);
+            emit(u, "for (v_%s = s%d + c%d * h%d; v_%s < z%d; v_%s++) {", n->name, k, k, k, n->name,
+                 k, n->name);
+            u->loop_depth++;
+            emit(u, "#undef JIT_FAIL");
+            emit(u, "#define JIT_FAIL pfail%d", k);
+            r = block(u, c, n->b);
+            u->loop_depth--;
+            emit(u, "}");
+            emit(u, "continue;");
+            emit(u, "pfail%d:;", k);
+            emit(u, "#undef JIT_FAIL");
+            emit(u, "#define JIT_FAIL fail");
+            u->loop_depth--;
+            emit(u, "}");
+            emit(u, "if (env->failed) goto JIT_FAIL;");
+            emit(u, "}");
+        }
+        u->in_prange = false;
+    } else if (r == 0) {
+        struct var *v;
+        r = assign_var(u, c, n, n->name, JT_INT, 0, &v);
+        if (r == 0) {
+            emit(u, "{");
+            emit(u, "int64_t e%d = %s, t%d = %s;", k, stop, k, step);
+            emit(u, "if (t%d == 0) { jit_fail(env, 3, %lldLL, 0, 0, \"range\"); goto JIT_FAIL; }",
+                 k, loc(c, it));
+            emit(u, "int64_t q%d = 0;", k);
+            emit(u, "for (int64_t i%d = %s; t%d > 0 ? i%d < e%d : i%d > e%d; i%d += t%d) {", k,
+                 start, k, k, k, k, k, k, k);
+            u->loop_depth++;
+            emit(u, "v_%s = i%d;", n->name, k);
+            /* any loop may be long: the interrupt is polled every 65536 iterations */
+            emit(u, "if ((++q%d & 65535) == 0 && jit_cancelled(env)) goto JIT_FAIL;", k);
+            r = block(u, c, n->b);
+            u->loop_depth--;
+            emit(u, "}");
+            emit(u, "}");
+        }
+    }
+    for (int i = 0; i < 3; i++) ex_free(&a[i]);
+    return r;
+}
+
+static int stmt(struct unit *u, struct cfn *c, const struct dsl_node *n)
+{
+    int r = 0;
+    switch (n->kind) {
+    case DSL_N_PASS: return 0;
+    case DSL_N_EXPR: {
+        if (n->a->kind == DSL_N_CONST && n->a->value.kind == DSL_STR) return 0; /* docstring */
+        struct ex e;
+        ex_init(&e);
+        r = n->a->kind == DSL_N_CALL ? expr(u, c, n->a, &e)
+                                     : refuse(u, c, n, "an expression statement");
+        if (r == 0) emit(u, "(void)(%s);", e.s.data);
+        ex_free(&e);
+        break;
+    }
+    case DSL_N_ASSIGN: {
+        if (n->nkids != 1) return refuse(u, c, n, "chained assignment");
+        const struct dsl_node *t = n->kids[0];
+        int64_t len = t->kind == DSL_N_NAME ? array_literal(u, c, n->a) : 0;
+        if (len) {
+            struct var *v;
+            if (assign_var(u, c, n, t->name, JT_IARR, len, &v) != 0) return -1;
+            emit(u, "memset(b_%s, 0, sizeof b_%s);", t->name, t->name);
+            break;
+        }
+        struct ex e;
+        ex_init(&e);
+        r = expr(u, c, n->a, &e);
+        if (r == 0) r = store(u, c, t, e.s.data, e.t, n);
+        ex_free(&e);
+        break;
+    }
+    case DSL_N_AUG: {
+        struct dsl_node bin = {
+            .kind = DSL_N_BINARY, .pos = n->pos, .op = n->op, .a = n->a, .b = n->b};
+        struct ex e;
+        ex_init(&e);
+        r = binary(u, c, &bin, &e);
+        if (r == 0) r = store(u, c, n->a, e.s.data, e.t, n);
+        ex_free(&e);
+        break;
+    }
+    case DSL_N_IF:
+        for (size_t i = 0; i + 1 < n->nkids && r == 0; i += 2) {
+            struct ex e;
+            ex_init(&e);
+            r = expr(u, c, n->kids[i], &e);
+            if (r == 0 && !numeric(e.t))
+                r = refuse(u, c, n, "a condition that is a %s", jt_name[e.t]);
+            if (r == 0) {
+                emit(u, "%sif (%s) {", i ? "} else " : "", e.s.data);
+                u->loop_depth++;
+                r = block(u, c, n->kids[i + 1]);
+                u->loop_depth--;
+            }
+            ex_free(&e);
+        }
+        if (r == 0 && n->b) {
+            emit(u, "} else {");
+            u->loop_depth++;
+            r = block(u, c, n->b);
+            u->loop_depth--;
+        }
+        emit(u, "}");
+        break;
+    case DSL_N_WHILE: {
+        struct ex e;
+        ex_init(&e);
+        r = expr(u, c, n->a, &e);
+        if (r == 0 && !numeric(e.t)) r = refuse(u, c, n, "a condition that is a %s", jt_name[e.t]);
+        if (r == 0) {
+            emit(u, "while (%s) {", e.s.data);
+            u->loop_depth++;
+            emit(u, "if (jit_cancelled(env)) goto JIT_FAIL;");
+            r = block(u, c, n->b);
+            u->loop_depth--;
+            emit(u, "}");
+        }
+        ex_free(&e);
+        break;
+    }
+    case DSL_N_FOR: return for_loop(u, c, n);
+    case DSL_N_BREAK:
+    case DSL_N_CONTINUE:
+        if (u->in_prange && u->loop_depth == u->prange_depth + 2 && n->kind == DSL_N_BREAK)
+            return refuse(u, c, n, "break out of a prange loop");
+        emit(u, n->kind == DSL_N_BREAK ? "break;" : "continue;");
+        return 0;
+    case DSL_N_RETURN: {
+        if (u->in_prange) return refuse(u, c, n, "return inside a prange loop");
+        struct ex e;
+        ex_init(&e);
+        if (n->a && n->a->kind != DSL_N_CONST)
+            r = expr(u, c, n->a, &e);
+        else if (n->a && n->a->value.kind != DSL_NONE)
+            r = expr(u, c, n->a, &e);
+        if (r == 0 && e.t != JT_NONE && !numeric(e.t))
+            r = refuse(u, c, n, "returning a %s", jt_name[e.t]);
+        if (r == 0) {
+            enum jt t = c->ret_seen ? join(c->ret, e.t) : e.t;
+            if (c->ret_seen && (t == JT_NONE) != (c->ret == JT_NONE && e.t == JT_NONE))
+                r = refuse(u, c, n, "returning a value on one path and none on another");
+            if (r == 0 && t != c->ret) u->changed = true;
+            c->ret = t;
+            c->ret_seen = true;
+        }
+        if (r == 0) {
+            if (c->top)
+                emit(u, e.t == JT_NONE ? "return 0;" : "{ *(%s *)slots[%d] = %s; return 0; }",
+                     c_type[c->ret], c->nargs, e.s.data);
+            else
+                emit(u, e.t == JT_NONE ? "return;" : "return %s;", e.s.data);
+        }
+        ex_free(&e);
+        return r;
+    }
+    default: return refuse(u, c, n, "this statement");
+    }
+    if (r == 0 && has_user_call(n) && n->kind != DSL_N_IF && n->kind != DSL_N_WHILE)
+        emit(u, "if (env->failed) goto JIT_FAIL;");
+    return r;
+}
+
+static int block(struct unit *u, struct cfn *c, const struct dsl_node *n)
+{
+    for (size_t i = 0; i < n->nkids; i++)
+        if (stmt(u, c, n->kids[i]) != 0) return -1;
+    return 0;
+}
+
+/* ---- functions and the unit ------------------------------------------------------------- */
+
+/* What every unit begins with: its types, the error record it shares with the kernel, Python's
+ * arithmetic, bounds checks. struct jit_env must match struct env below. */
+static const char prelude[] =
+    "#include <math.h>\n#include <stdint.h>\n#include <string.h>\n"
+    "typedef struct { float *p; int64_t n; } farr;\n"
+    "typedef struct { int64_t *p; int64_t n; } iarr;\n"
+    "struct jit_env {\n"
+    "    int threads; int failed;\n"
+    "    int kind; long long where; int64_t index, size; const char *what;\n"
+    "    _Bool (*cancelled)(void);\n"
+    "    float (*map_scalar)(int, float); float (*zip_scalar)(int, float, float);\n"
+    "};\n"
+    "#define JIT_CHUNK 1024\n#define JIT_FAIL fail\n"
+    "static void jit_fail(struct jit_env *e, int kind, long long where, int64_t index,\n"
+    "                     int64_t size, const char *what)\n{\n"
+    "    int expect = 0;\n"
+    "    if (!__atomic_compare_exchange_n(&e->failed, &expect, 1, 0, __ATOMIC_SEQ_CST,\n"
+    "                                     __ATOMIC_SEQ_CST)) return;\n"
+    "    e->kind = kind; e->where = where; e->index = index; e->size = size; e->what = what;\n"
+    "}\n"
+    "static inline _Bool jit_cancelled(struct jit_env *e)\n{\n"
+    "    if (e->failed) return 1;\n"
+    "    if (!e->cancelled()) return 0;\n"
+    "    jit_fail(e, 4, 0, 0, 0, \"\");\n    return 1;\n}\n"
+    "#define CHK(i, n, where, what) ({ int64_t _i = (i), _n = (n); if (_i < 0) _i += _n; \\\n"
+    "    if (__builtin_expect((uint64_t)_i >= (uint64_t)_n, 0)) { \\\n"
+    "        jit_fail(env, 1, where, (i), _n, what); goto JIT_FAIL; } _i; })\n"
+    "static inline int64_t py_div(struct jit_env *env, int64_t a, int64_t b, long long w)\n{\n"
+    "    if (b == 0) { jit_fail(env, 2, w, 0, 0, \"\"); return 0; }\n"
+    "    int64_t q = a / b; return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;\n}\n"
+    "static inline int64_t py_mod(struct jit_env *env, int64_t a, int64_t b, long long w)\n{\n"
+    "    if (b == 0) { jit_fail(env, 2, w, 0, 0, \"\"); return 0; }\n"
+    "    int64_t r = a % b; return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;\n}\n"
+    "static inline double pyf_div(struct jit_env *env, double a, double b, long long w)\n{\n"
+    "    if (b == 0) { jit_fail(env, 2, w, 0, 0, \"\"); return 0; }\n"
+    "    return floor(a / b);\n}\n"
+    "static inline double pyf_mod(struct jit_env *env, double a, double b, long long w)\n{\n"
+    "    if (b == 0) { jit_fail(env, 2, w, 0, 0, \"\"); return 0; }\n"
+    "    double r = fmod(a, b); return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;\n}\n"
+    "static inline double py_fdiv(struct jit_env *env, double a, double b, long long w)\n{\n"
+    "    if (b == 0) { jit_fail(env, 2, w, 0, 0, \"\"); return 0; }\n    return a / b;\n}\n"
+    "static void jit_to_index(struct jit_env *env, int64_t ord, iarr shape, iarr out, long long "
+    "w)\n{\n"
+    "    if (out.n < shape.n) { jit_fail(env, 1, w, shape.n - 1, out.n, \"out_index\"); return; }\n"
+    "    for (int64_t i = shape.n - 1; i >= 0; i--) {\n"
+    "        int64_t sh = shape.p[i];\n"
+    "        if (sh == 0) { jit_fail(env, 2, w, 0, 0, \"\"); return; }\n"
+    "        out.p[i] = py_mod(env, ord, sh, w); ord = py_div(env, ord, sh, w);\n    }\n}\n"
+    "static void jit_broadcast_index(struct jit_env *env, iarr big_index, iarr big_shape,\n"
+    "                                iarr shape, iarr out, long long w)\n{\n"
+    "    int64_t off = big_shape.n - shape.n;\n"
+    "    if (out.n < shape.n || off < 0 || big_index.n < big_shape.n) {\n"
+    "        jit_fail(env, 1, w, shape.n - 1, out.n, \"out_index\"); return; }\n"
+    "    for (int64_t i = 0; i < shape.n; i++) out.p[i] = shape.p[i] > 1 ? big_index.p[i + off] : "
+    "0;\n"
+    "}\n"
+    "static int64_t jit_index_to_position(struct jit_env *env, iarr index, iarr strides, long long "
+    "w)\n{\n"
+    "    if (index.n < strides.n) { jit_fail(env, 1, w, strides.n - 1, index.n, \"index\"); return "
+    "0; }\n"
+    "    int64_t p = 0;\n    for (int64_t i = 0; i < strides.n; i++) p += index.p[i] * "
+    "strides.p[i];\n"
+    "    return p;\n}\n"
+    "static inline int64_t py_int(struct jit_env *env, double x, long long w)\n{\n"
+    "    if (!(x > -9.2e18 && x < 9.2e18)) { jit_fail(env, 5, w, 0, 0, \"\"); return 0; }\n"
+    "    return (int64_t)x;\n}\n";
+
+struct env {
+    int threads;
+    int failed;
+    int kind; /* 1 IndexError, 2 ZeroDivisionError, 3 range step 0, 4 interrupt, 5 int(nan) */
+    long long where;
+    int64_t index, size;
+    const char *what;
+    bool (*cancelled)(void);
+    float (*map_scalar)(int, float);
+    float (*zip_scalar)(int, float, float);
+};
+
+/* Declarations of c's locals (private: those of its prange loop, else the others). */
+static void locals_text(const struct cfn *c, bool private, struct render_buf *b)
+{
+    for (int i = 0; i < c->nvars; i++) {
+        const struct var *v = &c->vars[i];
+        if (v->param || v->in_loop != private || v->t == JT_NONE) continue;
+        if (v->buflen)
+            render_buf_printf(b, "int64_t b_%s[%lld]; iarr v_%s = {b_%s, %lld}; ", v->name,
+                              (long long)v->buflen, v->name, v->name, (long long)v->buflen);
+        else
+            render_buf_printf(b, "%s v_%s = 0; ", c_type[v->t], v->name);
+    }
+}
+
+static int compile_fn(struct unit *u, const struct dsl_function *f, const enum jt *args, int nargs,
+                      int *id)
+{
+    for (int i = 0; i < u->nfns; i++) {
+        struct cfn *c = &u->fns[i];
+        if (c->f == f && c->nargs == nargs && memcmp(c->args, args, sizeof *args * nargs) == 0) {
+            if (!c->done) return refuse(u, c, f->def, "recursion (%s calls itself)", f->def->name);
+            *id = i;
+            return 0;
+        }
+    }
+    const struct dsl_node *def = f->def;
+    if (u->nfns == MAX_FNS) return refuse(u, &u->fns[0], def, "more than %d functions", MAX_FNS);
+    if (def->star || def->dstar || def->nkw != (size_t)nargs || (size_t)nargs != def->nargs) {
+        struct cfn tmp = {.f = f};
+        return refuse(u, &tmp, def,
+                      "%s() called with %d arguments (defaults, *args, keyword "
+                      "parameters are not compiled)",
+                      def->name, nargs);
+    }
+    int me = u->nfns++;
+    struct cfn *c = &u->fns[me];
+    *c = (struct cfn){.f = f, .nargs = nargs, .id = me, .top = me == 0, .ret = JT_NONE};
+    memcpy(c->args, args, sizeof *args * nargs);
+    for (int i = 0; i < nargs; i++) {
+        if (args[i] == JT_NONE) return refuse(u, c, def, "an argument of no known type");
+        c->vars[c->nvars++] = (struct var){.name = def->kwnames[i], .t = args[i], .param = true};
+    }
+    /* the caller's emission state, kept while this function is compiled */
+    struct render_buf saved = u->out;
+    int depth = u->loop_depth, pdepth = u->prange_depth;
+    bool in_prange = u->in_prange, emitting = u->emitting, changed = u->changed;
+    int r = 0;
+    for (int pass = 0; r == 0; pass++) { /* types widen until they settle, then emit */
+        bool final = !u->changed && pass > 0;
+        render_buf_init(&u->out, 0);
+        u->loop_depth = 0;
+        u->in_prange = false;
+        u->emitting = final;
+        u->changed = false;
+        if (!final) c->ret_seen = false;
+        r = block(u, c, def->b);
+        if (r == 0 && final) break;
+        if (pass == 8) r = refuse(u, c, def, "types that do not settle");
+        render_buf_free(&u->out);
+    }
+    if (r == 0) {
+        struct render_buf h, priv;
+        render_buf_init(&h, 0);
+        render_buf_init(&priv, 0);
+        locals_text(c, true, &priv);
+        if (c->top) {
+            render_buf_puts(&h, "int jit_entry(void **slots, struct jit_env *env)\n{\n");
+            for (int i = 0; i < nargs; i++)
+                render_buf_printf(&h, "    %s v_%s = *(%s *)slots[%d];\n", c_type[args[i]],
+                                  def->kwnames[i], c_type[args[i]], i);
+        } else {
+            render_buf_printf(&h, "static %s f%d(struct jit_env *env", c_type[c->ret], me);
+            for (int i = 0; i < nargs; i++)
+                render_buf_printf(&h, ", %s v_%s", c_type[args[i]], def->kwnames[i]);
+            render_buf_puts(&h, ")\n{\n");
+            render_buf_printf(&u->protos, "static %s f%d(struct jit_env *env", c_type[c->ret], me);
+            for (int i = 0; i < nargs; i++) render_buf_printf(&u->protos, ", %s", c_type[args[i]]);
+            render_buf_puts(&u->protos, ");\n");
+        }
+        render_buf_puts(&h, "    ");
+        locals_text(c, false, &h);
+        render_buf_puts(&h, "\n");
+        /* the body, with each prange chunk's private locals in place of its mark */
+        const char *body = u->out.data ? u->out.data : "", *mark;
+        while ((mark = strstr(body, "@PRIVATE@"))) {
+            render_buf_append(&h, body, (size_t)(mark - body));
+            render_buf_puts(&h, priv.data ? priv.data : "");
+            body = mark + strlen("@PRIVATE@");
+        }
+        render_buf_puts(&h, body);
+        if (c->top)
+            render_buf_puts(&h,
+                            "    return 0;\nfail: __attribute__((unused));\n    return 1;\n}\n");
+        else if (c->ret == JT_NONE)
+            render_buf_puts(&h, "fail: __attribute__((unused));\n    return;\n}\n");
+        else
+            render_buf_printf(&h,
+                              "    return 0;\nfail: __attribute__((unused));\n    return 0;\n}\n");
+        render_buf_free(&priv);
+        render_buf_puts(&u->bodies, h.data ? h.data : "");
+        render_buf_free(&h);
+        c->done = true;
+    }
+    render_buf_free(&u->out);
+    u->out = saved;
+    u->loop_depth = depth;
+    u->prange_depth = pdepth;
+    u->in_prange = in_prange;
+    u->emitting = emitting;
+    u->changed = changed;
+    *id = me;
+    return r;
+}
+
+/* ---- compiling the C, and the cache of what was compiled -------------------------------- */
+
+/* One compiled specialisation of a jit function: for these argument types. */
+struct spec {
+    struct spec *next;
+    enum jt args[MAX_ARGS];
+    int nargs;
+    enum jt ret;
+    void *dl;                                 /* the loaded object, or NULL */
+    int (*entry)(void **slots, struct env *); /* NULL: runs in the interpreter, why says why */
+    char *why;
+    char *report;                  /* what parallel_diagnostics says of it */
+    char *src;                     /* the C it was compiled from */
+    struct dsl_value fns[MAX_FNS]; /* the functions compiled in (errors point into them);
+                                    * fns[0], the owner itself, is not held */
+    int nfns;
+};
+
+struct dsl_jit_cache {
+    struct spec *specs;
+};
+
+static void spec_free(struct spec *s)
+{
+    if (s->dl) dlclose(s->dl);
+    for (int i = 1; i < s->nfns; i++) dsl_value_release(s->fns[i]);
+    free(s->why);
+    free(s->report);
+    free(s->src);
+    free(s);
+}
+
+void dsl_jit_cache_free(struct dsl_jit_cache *c)
+{
+    if (!c) return;
+    while (c->specs) {
+        struct spec *s = c->specs;
+        c->specs = s->next;
+        spec_free(s);
+    }
+    free(c);
+}
+
+/* The folder compiled objects are kept in, made if needed: 0, or -1 with the reason in why. */
+static int cache_dir(char *dir, size_t n)
+{
+    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    if (xdg && *xdg)
+        snprintf(dir, n, "%s/minitorch-kernel", xdg);
+    else if (home && *home)
+        snprintf(dir, n, "%s/.cache/minitorch-kernel", home);
+    else
+        snprintf(dir, n, "/tmp/minitorch-kernel-%ld", (long)getuid());
+    /* each level, as mkdir -p */
+    for (char *p = dir + 1;; p++) {
+        if (*p == '/' || !*p) {
+            char c = *p;
+            *p = 0;
+            if (mkdir(dir, 0700) != 0 && errno != EEXIST) return -1;
+            *p = c;
+            if (!c) break;
+        }
+    }
+    strncat(dir, "/jit", n - strlen(dir) - 1);
+    return mkdir(dir, 0700) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+static uint64_t fnv(const char *s, uint64_t h)
+{
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+/* Runs the C compiler on src into path (a shared object): 0, or -1 with its message in *why. */
+static int run_cc(const char *dir, const char *src_path, const char *so_path, char **why)
+{
+    const char *cc = getenv("MT_CC");
+    if (!cc || !*cc) cc = "cc";
+    char tmp[4300], log[4300];
+    snprintf(tmp, sizeof tmp, "%s.%ld.tmp", so_path, (long)getpid());
+    snprintf(log, sizeof log, "%s/cc.%ld.log", dir, (long)getpid());
+    char *argv[] = {(char *)cc, "-O2", "-fopenmp", "-fwrapv",        "-fPIC", "-shared",
+                    "-w",       "-o",  tmp,        (char *)src_path, "-lm",   NULL};
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    pid_t pid;
+    int err = posix_spawnp(&pid, cc, &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (err != 0) {
+        if (asprintf(why, "no C compiler: %s: %s (set MT_CC to one)", cc, strerror(err)) < 0)
+            *why = NULL;
+        return -1;
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && rename(tmp, so_path) == 0) {
+        unlink(log);
+        return 0;
+    }
+    char msg[600] = "";
+    FILE *f = fopen(log, "r");
+    if (f) {
+        size_t k = fread(msg, 1, sizeof msg - 1, f);
+        msg[k] = 0;
+        fclose(f);
+    }
+    unlink(log);
+    unlink(tmp);
+    if (asprintf(why, "the C compiler failed on the kernel's C (%s): %s", src_path, msg) < 0)
+        *why = NULL;
+    return -1;
+}
+
+static int line_in(const struct dsl_function *f, size_t pos)
+{
+    int line = 1;
+    for (size_t i = 0; i < pos && f->code->src[i]; i++) line += f->code->src[i] == '\n';
+    return line;
+}
+
+/* What parallel_diagnostics says of a compiled specialisation. */
+static void report(const struct unit *u, struct spec *s)
+{
+    struct render_buf b;
+    render_buf_init(&b, 0);
+    const struct cfn *top = &u->fns[0];
+    const struct dsl_function *f = top->f;
+    if (u->has_prange) {
+        render_buf_printf(&b,
+                          "  parallel: the prange loop (line %d of %s) runs in chunks of 1 to 1024 "
+                          "iterations (8 per thread where the loop is long enough) over "
+                          "@THREADS@ threads (%%threads); the interrupt is polled between "
+                          "chunks\n",
+                          line_in(f, u->prange_pos) - line_in(f, f->def->pos) + 1, f->def->name);
+        render_buf_puts(&b, "  each iteration's own variables:");
+        bool any = false;
+        for (int i = 0; i < top->nvars; i++)
+            if (top->vars[i].in_loop) {
+                const struct var *v = &top->vars[i];
+                if (v->buflen)
+                    render_buf_printf(&b, " %s (%lld ints)", v->name, (long long)v->buflen);
+                else
+                    render_buf_printf(&b, " %s (%s)", v->name, jt_name[v->t]);
+                any = true;
+            }
+        render_buf_puts(&b, any ? "\n" : " none\n");
+    } else {
+        render_buf_puts(&b, "  serial: no prange loop in the function called\n");
+    }
+    if (u->nfns > 1) {
+        render_buf_puts(&b, "  compiled in, each for the types it is called with:");
+        for (int i = 1; i < u->nfns; i++) render_buf_printf(&b, " %s()", u->fns[i].f->def->name);
+        render_buf_puts(&b, "\n");
+    }
+    s->report = b.nomem ? NULL : b.data;
+    if (b.nomem) render_buf_free(&b);
+}
+
+/* Compiles f for argument types args into s: s->entry set, or s->why (a reason to run it in the
+ * interpreter); -1 after raising (a race is the student's error, located). */
+static int build(struct dsl_interp *in, struct dsl_function *f, struct spec *s)
+{
+    struct unit *u = calloc(1, sizeof *u);
+    if (!u) return dsl_raise_status(in, DSL_V_NOMEM);
+    u->in = in;
+    render_buf_init(&u->protos, 0);
+    render_buf_init(&u->bodies, 0);
+    int id, r = 0;
+    if (compile_fn(u, f, s->args, s->nargs, &id) == 0) {
+        s->ret = u->fns[0].ret;
+        s->nfns = u->nfns;
+        for (int i = 0; i < u->nfns; i++) {
+            struct dsl_value v = {.kind = DSL_FUNCTION,
+                                  .as.fn_user = (struct dsl_function *)u->fns[i].f};
+            s->fns[i] = i ? dsl_value_retain(v) : v;
+        }
+        struct render_buf src;
+        render_buf_init(&src, 0);
+        render_buf_puts(&src, prelude);
+        render_buf_puts(&src, u->protos.data ? u->protos.data : "");
+        render_buf_puts(&src, u->bodies.data ? u->bodies.data : "");
+        char dir[4096], src_path[4200], so_path[4200];
+        if (src.nomem) {
+            r = dsl_raise_status(in, DSL_V_NOMEM);
+        } else if (cache_dir(dir, sizeof dir) != 0) {
+            if (asprintf(&s->why, "no folder for compiled code (%s): %s", dir, strerror(errno)) < 0)
+                s->why = NULL;
+        } else {
+            uint64_t h = fnv("cc -O2 -fopenmp -fwrapv", fnv(src.data, 1469598103934665603ull));
+            snprintf(src_path, sizeof src_path, "%s/%016llx.c", dir, (unsigned long long)h);
+            snprintf(so_path, sizeof so_path, "%s/%016llx.so", dir, (unsigned long long)h);
+            if (access(so_path, R_OK) != 0) { /* not compiled before, by any kernel */
+                /* a file of this process's own, renamed when written: kernels compiling the
+                 * same code at once never read each other's half-written files */
+                char own[4300];
+                snprintf(own, sizeof own, "%s.%ld.c", so_path, (long)getpid());
+                FILE *fp = fopen(own, "w");
+                bool ok = fp && fputs(src.data, fp) >= 0;
+                if (fp && fclose(fp) != 0) ok = false;
+                if (!ok && asprintf(&s->why, "cannot write %s: %s", own, strerror(errno)) < 0)
+                    s->why = NULL;
+                if (ok && run_cc(dir, own, so_path, &s->why) == 0) rename(own, src_path);
+                unlink(own);
+            }
+            if (!s->why) {
+                s->dl = dlopen(so_path, RTLD_NOW | RTLD_LOCAL);
+                if (s->dl) *(void **)&s->entry = dlsym(s->dl, "jit_entry");
+                if (!s->entry && asprintf(&s->why, "cannot load %s: %s", so_path, dlerror()) < 0)
+                    s->why = NULL;
+            }
+        }
+        if (!s->src && src.data) s->src = strdup(src.data);
+        report(u, s);
+        render_buf_free(&src);
+    } else if (u->race) {
+        r = dsl_raise_in(in, u->why_fn, u->why_pos, "CompileError",
+                         "%s() cannot run in parallel: %s", f->def->name,
+                         u->why ? u->why : "a race");
+    } else {
+        s->why = u->why;
+        u->why = NULL;
+        if (s->why && u->why_fn) { /* where, for parallel_diagnostics */
+            char *w = NULL;
+            if (asprintf(&w, "%s (in %s())", s->why, u->why_fn->def->name) >= 0) {
+                free(s->why);
+                s->why = w;
+            }
+        }
+    }
+    if (r == 0 && !s->entry && !s->why) s->why = strdup("not compiled");
+    free(u->why);
+    render_buf_free(&u->protos);
+    render_buf_free(&u->bodies);
+    free(u);
+    return r;
+}
+
+/* ---- calls ------------------------------------------------------------------------------ */
+
+union slot {
+    struct {
+        float *p;
+        int64_t n;
+    } f;
+    struct {
+        int64_t *p;
+        int64_t n;
+    } i;
+    int64_t n;
+    double x;
+};
+
+/* The type of argument v, and its slot; JT_NONE for what the compiler does not take. */
+static enum jt classify(struct dsl_value v, union slot *s, int64_t **heap)
+{
+    struct mt_tensor *t;
+    if (dsl_storage_view(v, &t)) {
+        if (t->backend == MT_BACKEND_CUDA) return JT_NONE;
+        s->f.p = mt_tensor_data(t);
+        s->f.n = t->size;
+        return JT_FARR;
+    }
+    if (v.kind == DSL_BOOL || v.kind == DSL_INT) {
+        s->n = dsl_as_int(v);
+        return JT_INT;
+    }
+    if (v.kind == DSL_FLOAT) {
+        s->x = v.as.f;
+        return JT_FLOAT;
+    }
+    if (v.kind == DSL_LIST) {
+        const struct dsl_list *l = v.as.l;
+        for (size_t k = 0; k < l->len; k++)
+            if (!dsl_is_intlike(l->items[k])) return JT_NONE;
+        *heap = malloc((l->len + 1) * sizeof **heap);
+        if (!*heap) return JT_NONE;
+        for (size_t k = 0; k < l->len; k++) (*heap)[k] = dsl_as_int(l->items[k]);
+        s->i.p = *heap;
+        s->i.n = (int64_t)l->len;
+        return JT_IARR;
+    }
+    return JT_NONE;
+}
+
+static int runtime_error(struct dsl_interp *in, struct spec *s, const struct env *e)
+{
+    int fn = (int)(e->where >> 40);
+    size_t pos = (size_t)(e->where & ((1ll << 40) - 1));
+    const struct dsl_function *f = fn < s->nfns ? s->fns[fn].as.fn_user : s->fns[0].as.fn_user;
+    switch (e->kind) {
+    case 1:
+        return dsl_raise_in(in, f, pos, "IndexError",
+                            "index %lld is out of bounds for %s of size %lld (compiled %s())",
+                            (long long)e->index, e->what, (long long)e->size, f->def->name);
+    case 2: return dsl_raise_in(in, f, pos, "ZeroDivisionError", "division by zero");
+    case 3: return dsl_raise_in(in, f, pos, "ValueError", "range() arg 3 must not be zero");
+    case 5:
+        return dsl_raise_in(in, f, pos, "ValueError",
+                            "cannot convert float NaN or infinity to integer");
+    default: return dsl_raise(in, "KeyboardInterrupt", "interrupted");
+    }
+}
+
+static float map_scalar(int op, float x) { return mt_map_scalar((enum mt_map_op)op, x); }
+static float zip_scalar(int op, float x, float y)
+{
+    return mt_zip_scalar((enum mt_zip_op)op, x, y);
+}
+
+int dsl_jit_call(struct dsl_interp *in, struct dsl_function *f, const struct dsl_value *pos,
+                 size_t npos, char *const *kwnames, const struct dsl_value *kwvals, size_t nkw,
+                 struct dsl_value *out)
+{
+    (void)kwnames;
+    (void)kwvals;
+    if (nkw || npos > MAX_ARGS || npos != f->def->nargs || f->def->nkw != npos) return 1;
+    union slot slots[MAX_ARGS + 1];
+    void *ptrs[MAX_ARGS + 1];
+    int64_t *heap[MAX_ARGS] = {0};
+    enum jt types[MAX_ARGS];
+    int r = 1;
+    for (size_t i = 0; i < npos; i++) {
+        types[i] = classify(pos[i], &slots[i], &heap[i]);
+        ptrs[i] = &slots[i];
+        if (types[i] == JT_NONE) goto done;
+    }
+    ptrs[npos] = &slots[npos];
+    if (!f->jits && !(f->jits = calloc(1, sizeof *f->jits))) {
+        r = dsl_raise_status(in, DSL_V_NOMEM);
+        goto done;
+    }
+    struct spec *s = f->jits->specs;
+    while (s && (s->nargs != (int)npos || memcmp(s->args, types, npos * sizeof *types) != 0))
+        s = s->next;
+    if (!s) {
+        if (!(s = calloc(1, sizeof *s))) {
+            r = dsl_raise_status(in, DSL_V_NOMEM);
+            goto done;
+        }
+        s->nargs = (int)npos;
+        memcpy(s->args, types, npos * sizeof *types);
+        if (build(in, f, s) != 0) {
+            spec_free(s); /* not kept: the race is raised at every call */
+            r = -1;
+            goto done;
+        }
+        struct spec **end = &f->jits->specs; /* kept in the order first called */
+        while (*end) end = &(*end)->next;
+        *end = s;
+    }
+    if (!s->entry) goto done; /* runs in the interpreter */
+    struct env e = {.threads = mt_ctx_threads(in->session->ctx),
+                    .cancelled = mt_cancel_requested,
+                    .map_scalar = map_scalar,
+                    .zip_scalar = zip_scalar};
+    s->entry(ptrs, &e);
+    for (size_t i = 0; i < npos; i++) /* lists the kernel filled (index buffers) */
+        if (types[i] == JT_IARR && pos[i].kind == DSL_LIST && pos[i].as.l->style != DSL_LIST_TUPLE)
+            for (int64_t k = 0; k < slots[i].i.n; k++) pos[i].as.l->items[k] = dsl_int(heap[i][k]);
+    if (e.failed) {
+        r = runtime_error(in, s, &e);
+        goto done;
+    }
+    *out = s->ret == JT_FLOAT  ? dsl_float(slots[npos].x)
+           : s->ret == JT_INT  ? dsl_int(slots[npos].n)
+           : s->ret == JT_BOOL ? dsl_bool(slots[npos].n != 0)
+                               : dsl_none();
+    r = 0;
+done:
+    for (size_t i = 0; i < npos; i++) free(heap[i]);
+    return r;
+}
+
+/* ---- parallel_diagnostics ----------------------------------------------------------------- */
+
+int dsl_bi_parallel_diagnostics(struct dsl_interp *in, const struct dsl_args *a,
+                                struct dsl_value *ret)
+{
+    struct dsl_value v = a->slot[0];
+    if (v.kind != DSL_FUNCTION)
+        return dsl_raise(in, "TypeError", "parallel_diagnostics() takes a function, not %s",
+                         dsl_type_name(v));
+    const struct dsl_function *f = v.as.fn_user;
+    bool source = a->has[1] && dsl_value_truthy(a->slot[1]);
+    struct render_buf b;
+    render_buf_init(&b, 0);
+    const char *name = f->def->name;
+    if (!f->jit)
+        render_buf_printf(&b, "%s() is not given to njit: it runs in the interpreter\n", name);
+    else if (!f->jits || !f->jits->specs)
+        render_buf_printf(&b,
+                          "%s() is compiled at its first call, for the kinds of its "
+                          "arguments; it has not been called yet\n",
+                          name);
+    for (const struct spec *s = f->jits && f->jit ? f->jits->specs : NULL; s; s = s->next) {
+        render_buf_printf(&b, "%s(", name);
+        for (int i = 0; i < s->nargs; i++)
+            render_buf_printf(&b, "%s%s", i ? ", " : "", jt_name[s->args[i]]);
+        if (s->entry) {
+            render_buf_puts(&b, "): compiled to native code\n");
+            const char *rep = s->report ? s->report : "", *mark = strstr(rep, "@THREADS@");
+            if (mark) {
+                render_buf_append(&b, rep, (size_t)(mark - rep));
+                render_buf_printf(&b, "%d", mt_ctx_threads(in->session->ctx));
+                rep = mark + strlen("@THREADS@");
+            }
+            render_buf_puts(&b, rep);
+            if (source && s->src) {
+                render_buf_puts(&b, "  the C it was compiled from:\n");
+                render_buf_puts(&b, s->src);
+            }
+        } else {
+            render_buf_printf(&b, "): runs in the interpreter, as the compiler does not take %s\n",
+                              s->why ? s->why : "it");
+        }
+    }
+    if (b.nomem) {
+        render_buf_free(&b);
+        return dsl_raise_status(in, DSL_V_NOMEM);
+    }
+    dsl_emit(in, "stdout", b.data ? b.data : "");
+    render_buf_free(&b);
+    *ret = dsl_none();
+    return 0;
+}

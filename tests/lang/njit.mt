@@ -1,0 +1,181 @@
+# numba's njit in the language: a function given to it is compiled to native code (C, by the
+# system's compiler) at its first call with each kind of arguments. Each result is checked
+# against the same function run by the interpreter (a twin made by the same factory, not given
+# to njit).
+import minitorch
+from minitorch import MAX_DIMS
+from numba import njit, prange
+
+
+def make_arith():
+    def arith(a, b):
+        q = a // b
+        r = a % b
+        x = a / b
+        y = -a // 3 + (-a) % 3 * 10
+        z = max(a, b) - min(a, 2) + abs(-b) * 2
+        w = 1 if a > b and not b == 0 or a < 0 else 2
+        while q > 100:
+            q = q // 2
+        return (q + r) * 1000 + x + y + z + w + 2 ** 3
+
+    return arith
+
+
+plain = make_arith()
+fast = njit(make_arith())
+cases = [(7, 2), (-7, 2), (7, -2), (-7, -2), (7.5, 2), (-7.5, 2.5), (1000, 3)]
+print([fast(a, b) == plain(a, b) for a, b in cases])
+# expect: [True, True, True, True, True, True, True]
+print(fast(-7, 2), fast(7.5, 2))
+# expect: -2969.5 4534.25
+parallel_diagnostics(fast)
+# expect: arith(int, int): compiled to native code
+# expect:   serial: no prange loop in the function called
+# expect: arith(float, int): compiled to native code
+# expect:   serial: no prange loop in the function called
+# expect: arith(float, float): compiled to native code
+# expect:   serial: no prange loop in the function called
+
+
+# The course's Task 3.1 template, with the student's own index helpers (Task 2.1): compiled,
+# the prange loop in parallel, the scalar function inlined as a call; the same values as the
+# interpreter on a permuted input broadcast into a larger output.
+def index_to_position(index, strides):
+    position = 0
+    for i in range(len(strides)):
+        position += index[i] * strides[i]
+    return position
+
+
+def to_index(ordinal, shape, out_index):
+    cur = ordinal + 0
+    for i in range(len(shape) - 1, -1, -1):
+        sh = shape[i]
+        out_index[i] = int(cur % sh)
+        cur = cur // sh
+
+
+def broadcast_index(big_index, big_shape, shape, out_index):
+    for i in range(len(shape)):
+        if shape[i] > 1:
+            out_index[i] = big_index[i + (len(big_shape) - len(shape))]
+        else:
+            out_index[i] = 0
+    return None
+
+
+index_to_position = njit(inline="always")(index_to_position)
+to_index = njit(inline="always")(to_index)
+broadcast_index = njit(inline="always")(broadcast_index)
+
+
+def tensor_map(fn, jit):
+    def _map(out, out_shape, out_strides, in_storage, in_shape, in_strides):
+        for i in prange(len(out)):
+            out_index = [0] * MAX_DIMS
+            in_index = [0] * MAX_DIMS
+            to_index(i, out_shape, out_index)
+            broadcast_index(out_index, out_shape, in_shape, in_index)
+            o = index_to_position(out_index, out_strides)
+            j = index_to_position(in_index, in_strides)
+            out[o] = fn(in_storage[j])
+
+    return njit(parallel=True)(_map) if jit else _map
+
+
+def square_plus(x):
+    return x * x + 1.0 if x > 0 else -x
+
+
+a = (minitorch.rand((40, 30), backend=minitorch.SimpleBackend) - 0.5).permute(1, 0)
+got = minitorch.zeros((2, 30, 40), backend=minitorch.SimpleBackend)
+want = minitorch.zeros((2, 30, 40), backend=minitorch.SimpleBackend)
+fast_map = tensor_map(njit()(square_plus), True)
+fast_map(*got.tuple(), *a.tuple())
+tensor_map(square_plus, False)(*want.tuple(), *a.tuple())
+print(got.tolist() == want.tolist(), got[1, 2, 3] == square_plus(a[2, 3]))
+# expect: True True
+%threads 1
+fast_map(*got.tuple(), *a.tuple())
+%threads 2
+print(got.tolist() == want.tolist())
+# expect: True
+parallel_diagnostics(fast_map)
+# expect: _map(Storage, int array, int array, Storage, int array, int array): compiled to native code
+# expect-re:   parallel: the prange loop \(line 2 of _map\) runs in chunks of 1 to 1024 iterations \(8 per thread where the loop is long enough\) over [0-9]+ threads \(%threads\); the interrupt is polled between chunks
+# expect:   each iteration's own variables: i (int) out_index (32 ints) in_index (32 ints) o (int) j (int)
+# expect:   compiled in, each for the types it is called with: to_index() broadcast_index() index_to_position() square_plus()
+
+# an index outside a storage is an IndexError naming the kernel, the index and the size,
+# located in the kernel's source; the kernel goes on running what comes next
+def fill_past(out):
+    for i in prange(len(out) + 1):
+        out[i] = 1.0
+
+
+try:
+    njit(parallel=True)(fill_past)(minitorch.zeros((5,))._tensor._storage)
+except IndexError as e:
+    print(e)
+# expect: index 5 is out of bounds for out of size 5 (compiled fill_past())
+
+
+@njit
+def divide(a, b):
+    return a // b
+
+
+try:
+    divide(1, 0)
+except ZeroDivisionError as e:
+    print("ZeroDivisionError:", e)
+# expect: ZeroDivisionError: division by zero
+
+# the classic prange mistakes that Numba runs into wrong results are located compile errors:
+# a variable carried from one iteration to the next ...
+def carried(x, out):
+    y = 0.0
+    for i in prange(len(x)):
+        y = (y + x[i]) * 5
+    out[0] = y
+
+
+try:
+    njit(parallel=True)(carried)(minitorch.ones((8,))._tensor._storage, got._tensor._storage)
+except CompileError as e:
+    print("CompileError:", e)
+# expect: CompileError: carried() cannot run in parallel: y is assigned before the prange loop and again inside it: every iteration runs at once on its own thread, so they would all write the same variable (a race). Assign it inside the loop only, or accumulate into the output array at the iteration's own position
+
+# ... and one scratch array shared by every iteration
+def shared(out, out_shape):
+    idx = [0] * MAX_DIMS
+    for i in prange(len(out)):
+        to_index(i, out_shape, idx)
+        idx[0] = i
+        out[i] = idx[0]
+
+
+try:
+    njit(parallel=True)(shared)(got._tensor._storage, got.shape)
+except CompileError as e:
+    print("CompileError:", e)
+# expect: CompileError: shared() cannot run in parallel: idx is made once, before the prange loop, and written by every iteration: the iterations run at once on their own threads and would overwrite each other's values (a race). Make it inside the loop, as the loop's first statement
+
+# what the compiler does not take yet runs in the interpreter, and the diagnostics say why
+@njit
+def describe(n):
+    return str(n) + " items"
+
+
+print(describe(3))
+# expect: 3 items
+parallel_diagnostics(describe)
+# expect: describe(int): runs in the interpreter, as the compiler does not take this call (in describe())
+parallel_diagnostics(square_plus)
+# expect: square_plus(float): compiled to native code
+# expect:   serial: no prange loop in the function called
+parallel_diagnostics(make_arith)
+# expect: make_arith() is not given to njit: it runs in the interpreter
+parallel_diagnostics(3)
+# expect-error: TypeError: parallel_diagnostics() takes a function, not int
