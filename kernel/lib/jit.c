@@ -1099,28 +1099,36 @@ void dsl_jit_cache_free(struct dsl_jit_cache *c)
     free(c);
 }
 
-/* The folder compiled objects are kept in, made if needed: 0, or -1 with the reason in why. */
-static int cache_dir(char *dir, size_t n)
+/* Makes dir and its parents (as mkdir -p): 0, or -1 with errno set. */
+static int make_dirs(char *dir)
 {
-    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-    if (xdg && *xdg)
-        snprintf(dir, n, "%s/minitorch-kernel", xdg);
-    else if (home && *home)
-        snprintf(dir, n, "%s/.cache/minitorch-kernel", home);
-    else
-        snprintf(dir, n, "/tmp/minitorch-kernel-%ld", (long)getuid());
-    /* each level, as mkdir -p */
     for (char *p = dir + 1;; p++) {
         if (*p == '/' || !*p) {
             char c = *p;
             *p = 0;
-            if (mkdir(dir, 0700) != 0 && errno != EEXIST) return -1;
+            int r = mkdir(dir, 0700);
             *p = c;
-            if (!c) break;
+            if (r != 0 && errno != EEXIST) return -1;
+            if (!c) return 0;
         }
     }
-    strncat(dir, "/jit", n - strlen(dir) - 1);
-    return mkdir(dir, 0700) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+/* The folder compiled objects are kept in, made if needed: the user's cache folder
+ * ($XDG_CACHE_HOME or ~/.cache), else one of the user's own in /tmp (a home that cannot be
+ * written, as in some containers). 0, or -1 with errno set. */
+static int cache_dir(char *dir, size_t n)
+{
+    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    if (xdg && *xdg)
+        snprintf(dir, n, "%s/minitorch-kernel/jit", xdg);
+    else if (home && *home)
+        snprintf(dir, n, "%s/.cache/minitorch-kernel/jit", home);
+    else
+        *dir = 0;
+    if (*dir && make_dirs(dir) == 0 && access(dir, W_OK) == 0) return 0;
+    snprintf(dir, n, "/tmp/minitorch-kernel-%ld/jit", (long)getuid());
+    return make_dirs(dir) == 0 && access(dir, W_OK) == 0 ? 0 : -1;
 }
 
 static uint64_t fnv(const char *s, uint64_t h)
@@ -1279,9 +1287,10 @@ static int build(struct dsl_interp *in, struct dsl_function *f, struct spec *s)
     } else {
         s->why = u->why;
         u->why = NULL;
-        if (s->why && u->why_fn) { /* where, for parallel_diagnostics */
+        if (s->why && u->why_fn) { /* what and where, for parallel_diagnostics */
             char *w = NULL;
-            if (asprintf(&w, "%s (in %s())", s->why, u->why_fn->def->name) >= 0) {
+            if (asprintf(&w, "the compiler does not take %s (in %s())", s->why,
+                         u->why_fn->def->name) >= 0) {
                 free(s->why);
                 s->why = w;
             }
@@ -1470,8 +1479,7 @@ int dsl_bi_parallel_diagnostics(struct dsl_interp *in, const struct dsl_args *a,
                 render_buf_puts(&b, s->src);
             }
         } else {
-            render_buf_printf(&b, "): runs in the interpreter, as the compiler does not take %s\n",
-                              s->why ? s->why : "it");
+            render_buf_printf(&b, "): runs in the interpreter: %s\n", s->why ? s->why : "");
         }
     }
     if (b.nomem) {

@@ -171,7 +171,7 @@ def describe(n):
 print(describe(3))
 # expect: 3 items
 parallel_diagnostics(describe)
-# expect: describe(int): runs in the interpreter, as the compiler does not take this call (in describe())
+# expect: describe(int): runs in the interpreter: the compiler does not take this call (in describe())
 parallel_diagnostics(square_plus)
 # expect: square_plus(float): compiled to native code
 # expect:   serial: no prange loop in the function called
