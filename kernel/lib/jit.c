@@ -23,6 +23,7 @@
 #include "lib/jit.h"
 #include "lang/interp.h"
 #include "lang/library.h"
+#include "lib/modules.h"
 #include "lib/storage.h"
 #include "lib/student.h"
 
@@ -107,13 +108,13 @@ struct unit {
     char *why;                /* what the compiler did not take: the first reason */
     size_t why_pos;
     const struct dsl_function *why_fn;
-    bool race;         /* why is a race: an error, not a fallback */
-    int loop_depth;    /* nested loops, inside the function being emitted */
-    bool in_prange;    /* emitting the body of the parallel loop */
-    int prange_depth;  /* loop_depth of that loop */
-    bool changed;      /* a local's type widened during this pass */
-    size_t prange_pos; /* the parallel loop of the called function, when it has one */
-    bool has_prange;
+    bool race;            /* why is a race: an error, not a fallback */
+    int loop_depth;       /* nested loops, inside the function being emitted */
+    bool in_prange;       /* emitting the body of the parallel loop */
+    int prange_depth;     /* loop_depth of that loop */
+    bool changed;         /* a local's type widened during this pass */
+    size_t prange_pos[8]; /* the parallel loops of the called function (the first 8) */
+    int nprange;
     bool emitting; /* the final pass */
     int tmp;
 };
@@ -174,6 +175,16 @@ static long long loc(const struct cfn *c, const struct dsl_node *n)
 static int compile_fn(struct unit *u, const struct dsl_function *f, const enum jt *args, int nargs,
                       int *id);
 
+/* name when n is numpy.name (numpy imported under any name), else NULL. */
+static const char *numpy_attr(struct unit *u, const struct cfn *c, const struct dsl_node *n)
+{
+    if (n->kind != DSL_N_ATTR || n->a->kind != DSL_N_NAME || find_var((struct cfn *)c, n->a->name))
+        return NULL;
+    const struct dsl_value *m = outer_value(u, c, n->a->name);
+    const char *mod = m ? dsl_module_of(*m) : NULL;
+    return mod && strcmp(mod, "numpy") == 0 ? n->name : NULL;
+}
+
 /* A call of a user function, an engine scalar function, or a builtin the compiler knows. */
 static int call(struct unit *u, struct cfn *c, const struct dsl_node *n, struct ex *e)
 {
@@ -187,6 +198,19 @@ static int call(struct unit *u, struct cfn *c, const struct dsl_node *n, struct 
     for (int i = 0; i < na; i++)
         if (expr(u, c, n->kids[i], &a[i]) != 0) goto done;
     const char *name = callee->kind == DSL_N_NAME ? callee->name : NULL;
+    const char *np = numpy_attr(u, c, callee);
+    if (np && strcmp(np, "prod") == 0 && na == 1 && a[0].t == JT_IARR) {
+        e->t = JT_INT;
+        render_buf_printf(&e->s, "jit_prod(%s)", a[0].s.data);
+        r = 0;
+        goto done;
+    }
+    if (np && strcmp(np, "array_equal") == 0 && na == 2 && a[0].t == JT_IARR && a[1].t == JT_IARR) {
+        e->t = JT_BOOL;
+        render_buf_printf(&e->s, "jit_array_equal(%s, %s)", a[0].s.data, a[1].s.data);
+        r = 0;
+        goto done;
+    }
     if (callee->kind == DSL_N_NAME && !find_var(c, name)) {
         const struct dsl_value *v = outer_value(u, c, name);
         if (v && v->kind == DSL_FUNCTION) {
@@ -544,23 +568,49 @@ static int assign_var(struct unit *u, struct cfn *c, const struct dsl_node *at, 
     return 0;
 }
 
-/* The length of [0] * n, n a constant (or a global or enclosing int): a local int array of
- * zeros; 0 when v is not that. */
+/* Whether n names an int dtype: numpy.int32, numpy.int64, int. */
+static bool int_dtype_node(struct unit *u, const struct cfn *c, const struct dsl_node *n)
+{
+    const char *np = numpy_attr(u, c, n);
+    if (np) return strcmp(np, "int32") == 0 || strcmp(np, "int64") == 0;
+    return n->kind == DSL_N_NAME && strcmp(n->name, "int") == 0 &&
+           !find_var((struct cfn *)c, n->name) && !outer_value(u, c, n->name);
+}
+
+static int64_t const_int(struct unit *u, struct cfn *c, const struct dsl_node *k)
+{
+    if (k->kind == DSL_N_CONST && dsl_is_intlike(k->value)) return dsl_as_int(k->value);
+    if (k->kind == DSL_N_NAME && !find_var(c, k->name)) {
+        const struct dsl_value *g = outer_value(u, c, k->name);
+        if (g && dsl_is_intlike(*g)) return dsl_as_int(*g);
+    }
+    return 0;
+}
+
+/* The length of [0] * n or np.zeros(n, np.int32), n a constant (or a global or enclosing
+ * int): a local int array of zeros; 0 when v is not that. */
 static int64_t array_literal(struct unit *u, struct cfn *c, const struct dsl_node *v)
 {
+    if (v->kind == DSL_N_CALL && !v->flag) { /* np.zeros(n, np.int32), dtype= too */
+        const char *np = numpy_attr(u, c, v->a);
+        const struct dsl_node *dtype = v->nkids == 2 ? v->kids[1] : NULL;
+        if (v->nkw == 1 && strcmp(v->kwnames[0], "dtype") == 0 && !dtype)
+            dtype = v->kwvals[0];
+        else if (v->nkw)
+            return 0;
+        if (!np || strcmp(np, "zeros") != 0 || v->nkids < 1 || v->nkids > 2 || !dtype ||
+            !int_dtype_node(u, c, dtype))
+            return 0;
+        int64_t len = const_int(u, c, v->kids[0]);
+        return len > 0 && len <= MAX_ARRAY ? len : 0;
+    }
     if (v->kind != DSL_N_BINARY || v->op != DSL_T_STAR) return 0;
     const struct dsl_node *l = v->a, *k = v->b;
     if (l->kind != DSL_N_LIST) l = v->b, k = v->a;
     if (l->kind != DSL_N_LIST || l->nkids != 1 || l->kids[0]->kind != DSL_N_CONST ||
         !dsl_is_intlike(l->kids[0]->value) || dsl_as_int(l->kids[0]->value) != 0)
         return 0;
-    int64_t len = 0;
-    if (k->kind == DSL_N_CONST && dsl_is_intlike(k->value)) {
-        len = dsl_as_int(k->value);
-    } else if (k->kind == DSL_N_NAME && !find_var(c, k->name)) {
-        const struct dsl_value *g = outer_value(u, c, k->name);
-        if (g && dsl_is_intlike(*g)) len = dsl_as_int(*g);
-    }
+    int64_t len = const_int(u, c, k);
     return len > 0 && len <= MAX_ARRAY ? len : 0;
 }
 
@@ -643,10 +693,70 @@ static bool is_prange(const struct dsl_node *callee)
            strcmp(callee->name, "prange") == 0;
 }
 
+/* for x in arr, for a, b in zip(xs, ys, ...), for i, x in enumerate(xs): over arrays, as many
+ * iterations as the shortest has elements. */
+static int for_each(struct unit *u, struct cfn *c, const struct dsl_node *n)
+{
+    const struct dsl_node *it = n->a;
+    struct dsl_node *const *names = n->name ? NULL : n->kids[0]->kids;
+    size_t ntargets = n->name ? 1 : n->kids[0]->nkids;
+    const struct dsl_node *const *arrays = &it;
+    size_t narrays = 1;
+    bool counted = false; /* enumerate: the first target is the count */
+    if (it->kind == DSL_N_CALL && it->a->kind == DSL_N_NAME && !it->nkw && !it->flag &&
+        !find_var(c, it->a->name) && !outer_value(u, c, it->a->name)) {
+        counted = strcmp(it->a->name, "enumerate") == 0 && it->nkids == 1;
+        if (counted || strcmp(it->a->name, "zip") == 0) {
+            arrays = (const struct dsl_node *const *)(void *)it->kids;
+            narrays = it->nkids;
+        }
+    }
+    if (narrays == 0 || narrays > MAX_ARGS || ntargets != narrays + counted)
+        return refuse(u, c, n, "this for loop's targets");
+    for (size_t i = 0; i < ntargets; i++)
+        if (names && names[i]->kind != DSL_N_NAME)
+            return refuse(u, c, n, "a for loop target that is not a name");
+    struct ex a[MAX_ARGS];
+    for (size_t i = 0; i < narrays; i++) ex_init(&a[i]);
+    int r = 0, k = u->tmp++;
+    for (size_t i = 0; i < narrays && r == 0; i++) {
+        r = expr(u, c, arrays[i], &a[i]);
+        if (r == 0 && a[i].t != JT_FARR && a[i].t != JT_IARR)
+            r = refuse(u, c, n, "a for loop over a %s", jt_name[a[i].t]);
+    }
+    for (size_t i = 0; i < ntargets && r == 0; i++) {
+        struct var *v;
+        enum jt t = counted && i == 0 ? JT_INT : a[i - counted].t == JT_FARR ? JT_FLOAT : JT_INT;
+        r = assign_var(u, c, n, names ? names[i]->name : n->name, t, 0, &v);
+    }
+    if (r == 0) {
+        emit(u, "{");
+        emit(u, "int64_t e%d = (%s).n;", k, a[0].s.data);
+        for (size_t i = 1; i < narrays; i++)
+            emit(u, "if ((%s).n < e%d) e%d = (%s).n;", a[i].s.data, k, k, a[i].s.data);
+        emit(u, "for (int64_t i%d = 0; i%d < e%d; i%d++) {", k, k, k, k);
+        u->loop_depth++;
+        emit(u, "if (((i%d + 1) & 65535) == 0 && jit_cancelled(env)) goto JIT_FAIL;", k);
+        if (counted) emit(u, "v_%s = i%d;", names[0]->name, k);
+        for (size_t i = 0; i < narrays; i++)
+            emit(u, "v_%s = (%s).p[i%d];", names ? names[i + counted]->name : n->name, a[i].s.data,
+                 k);
+        r = block(u, c, n->b);
+        u->loop_depth--;
+        emit(u, "}");
+        emit(u, "}");
+    }
+    for (size_t i = 0; i < narrays; i++) ex_free(&a[i]);
+    return r;
+}
+
 static int for_loop(struct unit *u, struct cfn *c, const struct dsl_node *n)
 {
     const struct dsl_node *it = n->a;
-    if (!n->name) return refuse(u, c, n, "a for loop with several targets");
+    bool over_range =
+        it->kind == DSL_N_CALL &&
+        ((it->a->kind == DSL_N_NAME && strcmp(it->a->name, "range") == 0) || is_prange(it->a));
+    if (!over_range || !n->name) return for_each(u, c, n);
     if (it->kind != DSL_N_CALL || it->nkw || it->flag || it->nkids < 1 || it->nkids > 3 ||
         (it->a->kind == DSL_N_NAME && strcmp(it->a->name, "range") != 0 && !is_prange(it->a)) ||
         (it->a->kind != DSL_N_NAME && !is_prange(it->a)))
@@ -665,8 +775,7 @@ static int for_loop(struct unit *u, struct cfn *c, const struct dsl_node *n)
     int k = u->tmp++;
     if (r == 0 && parallel) {
         struct var *v;
-        u->has_prange = true;
-        u->prange_pos = n->pos;
+        if (u->emitting && u->nprange < 8) u->prange_pos[u->nprange++] = n->pos;
         u->in_prange = true;
         u->prange_depth = u->loop_depth;
         r = assign_var(u, c, n, n->name, JT_INT, 0, &v);
@@ -926,6 +1035,11 @@ static const char prelude[] =
     "    int64_t p = 0;\n    for (int64_t i = 0; i < strides.n; i++) p += index.p[i] * "
     "strides.p[i];\n"
     "    return p;\n}\n"
+    "static int64_t jit_prod(iarr a)\n{\n"
+    "    int64_t p = 1;\n    for (int64_t i = 0; i < a.n; i++) p *= a.p[i];\n    return p;\n}\n"
+    "static int64_t jit_array_equal(iarr a, iarr b)\n{\n"
+    "    if (a.n != b.n) return 0;\n"
+    "    for (int64_t i = 0; i < a.n; i++) if (a.p[i] != b.p[i]) return 0;\n    return 1;\n}\n"
     "static inline int64_t py_int(struct jit_env *env, double x, long long w)\n{\n"
     "    if (!(x > -9.2e18 && x < 9.2e18)) { jit_fail(env, 5, w, 0, 0, \"\"); return 0; }\n"
     "    return (int64_t)x;\n}\n";
@@ -1193,13 +1307,19 @@ static void report(const struct unit *u, struct spec *s)
     render_buf_init(&b, 0);
     const struct cfn *top = &u->fns[0];
     const struct dsl_function *f = top->f;
-    if (u->has_prange) {
+    if (u->nprange) {
+        render_buf_puts(&b, "  parallel: the prange loop");
+        for (int i = 0; i < u->nprange; i++)
+            render_buf_printf(&b, "%s %d",
+                              i                ? ","
+                              : u->nprange > 1 ? "s (lines"
+                                               : " (line",
+                              line_in(f, u->prange_pos[i]) - line_in(f, f->def->pos) + 1);
         render_buf_printf(&b,
-                          "  parallel: the prange loop (line %d of %s) runs in chunks of 1 to 1024 "
-                          "iterations (8 per thread where the loop is long enough) over "
-                          "@THREADS@ threads (%%threads); the interrupt is polled between "
-                          "chunks\n",
-                          line_in(f, u->prange_pos) - line_in(f, f->def->pos) + 1, f->def->name);
+                          " of %s) run%s in chunks of 1 to 1024 iterations (8 per thread where "
+                          "the loop is long enough) over @THREADS@ threads (%%threads); the "
+                          "interrupt is polled between chunks\n",
+                          f->def->name, u->nprange > 1 ? "" : "s");
         render_buf_puts(&b, "  each iteration's own variables:");
         bool any = false;
         for (int i = 0; i < top->nvars; i++)

@@ -19,4 +19,7 @@ bool dsl_backend_object(struct dsl_value v, enum mt_backend *out);
  * after raising. */
 int dsl_backend_value(struct dsl_interp *in, enum mt_backend b, struct dsl_value *out);
 
+/* The name of module value v ("numpy", "minitorch.operators"), or NULL when v is no module. */
+const char *dsl_module_of(struct dsl_value v);
+
 #endif
