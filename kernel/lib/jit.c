@@ -82,6 +82,7 @@ struct var {
     bool param;
     bool in_loop;   /* first assigned inside the prange loop: private to each iteration */
     int64_t buflen; /* a local array's length ([0] * n), else 0 */
+    char reduce;    /* '+' or '*': a reduction of the prange loop (acc += x[i]), else 0 */
 };
 
 /* One C function: a user function compiled for its argument types. */
@@ -113,6 +114,7 @@ struct unit {
     bool in_prange;       /* emitting the body of the parallel loop */
     int prange_depth;     /* loop_depth of that loop */
     bool changed;         /* a local's type widened during this pass */
+    const char *aug;      /* the reduction variable an augmented assignment is reading */
     size_t prange_pos[8]; /* the parallel loops of the called function (the first 8) */
     int nprange;
     bool emitting; /* the final pass */
@@ -451,6 +453,15 @@ static int expr(struct unit *u, struct cfn *c, const struct dsl_node *n, struct 
             if (v->t == JT_NONE) return refuse(u, c, n, "a variable read before it is assigned");
             if (v->in_loop && !u->in_prange)
                 return refuse(u, c, n, "%s read after the prange loop that assigns it", n->name);
+            if (v->reduce && u->in_prange && !v->in_loop && (!u->aug || strcmp(u->aug, v->name))) {
+                u->race = true;
+                return refuse(
+                    u, c, n,
+                    "%s is summed up by the prange loop (%s %c= ...) and read inside it: "
+                    "each thread has its own partial %s until the loop ends, so the value "
+                    "read would be none of them. Read it after the loop",
+                    v->name, v->name, v->reduce, v->name);
+            }
             e->t = v->t;
             render_buf_printf(&e->s, "v_%s", n->name);
             return 0;
@@ -790,7 +801,18 @@ static int for_loop(struct unit *u, struct cfn *c, const struct dsl_node *n)
             emit(u, "if (h%d > JIT_CHUNK) h%d = JIT_CHUNK;", k, k);
             emit(u, "if (h%d < 1) h%d = 1;", k, k);
             emit(u, "int64_t n%d = (l%d + h%d - 1) / h%d;", k, k, k, k);
-            emit(u, "#pragma omp parallel for schedule(static) num_threads(env->threads)");
+            {
+                char clause[512] = "";
+                for (int i = 0; i < c->nvars; i++) {
+                    const struct var *rv = &c->vars[i];
+                    size_t len = strlen(clause);
+                    if (rv->reduce && len + strlen(rv->name) + 24 < sizeof clause)
+                        snprintf(clause + len, sizeof clause - len, " reduction(%c:v_%s)",
+                                 rv->reduce, rv->name);
+                }
+                emit(u, "#pragma omp parallel for schedule(static) num_threads(env->threads)%s",
+                     clause);
+            }
             emit(u, "for (int64_t c%d = 0; c%d < n%d; c%d++) {", k, k, k, k);
             u->loop_depth++;
             emit(u, "if (env->failed || jit_cancelled(env)) continue;");
@@ -877,8 +899,29 @@ static int stmt(struct unit *u, struct cfn *c, const struct dsl_node *n)
             .kind = DSL_N_BINARY, .pos = n->pos, .op = n->op, .a = n->a, .b = n->b};
         struct ex e;
         ex_init(&e);
-        r = binary(u, c, &bin, &e);
-        if (r == 0) r = store(u, c, n->a, e.s.data, e.t, n);
+        struct var *v = n->a->kind == DSL_N_NAME ? find_var(c, n->a->name) : NULL;
+        char op = n->op == DSL_T_PLUS ? '+' : n->op == DSL_T_STAR ? '*' : 0;
+        if (v && u->in_prange && !v->in_loop && op && numeric(v->t)) {
+            /* acc += x[i] in a prange loop: a reduction, as Numba makes it; each thread sums
+             * its own part from 0 (1 for *=), the parts are added to acc when the loop ends */
+            if (v->reduce && v->reduce != op) {
+                u->race = true;
+                r = refuse(u, c, n, "%s is reduced with both += and *= in the prange loop",
+                           v->name);
+            } else if (!v->reduce) {
+                v->reduce = op;
+                u->changed = true;
+            }
+            u->aug = v->name;
+            if (r == 0) r = binary(u, c, &bin, &e);
+            u->aug = NULL;
+            if (r == 0 && join(v->t, e.t) != v->t)
+                r = refuse(u, c, n, "%s, an int, reduced with a float", v->name);
+            if (r == 0) emit(u, "v_%s = %s;", v->name, e.s.data);
+        } else {
+            r = binary(u, c, &bin, &e);
+            if (r == 0) r = store(u, c, n->a, e.s.data, e.t, n);
+        }
         ex_free(&e);
         break;
     }
@@ -1332,6 +1375,17 @@ static void report(const struct unit *u, struct spec *s)
                 any = true;
             }
         render_buf_puts(&b, any ? "\n" : " none\n");
+        any = false;
+        for (int i = 0; i < top->nvars; i++)
+            if (top->vars[i].reduce) {
+                render_buf_printf(&b, "%s %s (%c=)",
+                                  any ? ","
+                                      : "  reductions, each thread's part "
+                                        "combined when the loop ends:",
+                                  top->vars[i].name, top->vars[i].reduce);
+                any = true;
+            }
+        if (any) render_buf_puts(&b, "\n");
     } else {
         render_buf_puts(&b, "  serial: no prange loop in the function called\n");
     }

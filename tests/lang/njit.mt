@@ -207,6 +207,47 @@ except CompileError as e:
     print("CompileError:", e)
 # expect: CompileError: carried() cannot run in parallel: y is assigned before the prange loop and again inside it: every iteration runs at once on its own thread, so they would all write the same variable (a race). Assign it inside the loop only, or accumulate into the output array at the iteration's own position
 
+# a sum into a variable (acc += ...) is a reduction, as in Numba: each thread adds up its part
+def make_total():
+    def total(x, out):
+        acc = 0.0
+        n = 0
+        for i in prange(len(x)):
+            acc += x[i] * 2
+            n += 1
+        out[0] = acc
+        return n
+
+    return total
+
+
+xs = minitorch.tensor([float(i) for i in range(5000)])
+o1 = minitorch.zeros((1,))
+o2 = minitorch.zeros((1,))
+fast_total = njit(parallel=True)(make_total())
+print(make_total()(xs._tensor._storage, o1._tensor._storage), fast_total(xs._tensor._storage, o2._tensor._storage), o1.item(), o2.item())
+# expect: 5000 5000 24995000.0 24995000.0
+parallel_diagnostics(fast_total)
+# expect: total(Storage, Storage): compiled to native code
+# expect-re:   parallel: the prange loop \(line 4 of total\) .*
+# expect:   each iteration's own variables: i (int)
+# expect:   reductions, each thread's part combined when the loop ends: acc (+=), n (+=)
+
+
+# ... but reading the partial sum inside the loop is a race
+def peek(x, out):
+    acc = 0.0
+    for i in prange(len(x)):
+        acc += x[i]
+        out[i] = acc
+
+
+try:
+    njit(parallel=True)(peek)(xs._tensor._storage, got._tensor._storage)
+except CompileError as e:
+    print("CompileError:", e)
+# expect: CompileError: peek() cannot run in parallel: acc is summed up by the prange loop (acc += ...) and read inside it: each thread has its own partial acc until the loop ends, so the value read would be none of them. Read it after the loop
+
 # ... and one scratch array shared by every iteration
 def shared(out, out_shape):
     idx = [0] * MAX_DIMS
