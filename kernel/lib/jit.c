@@ -83,6 +83,7 @@ struct var {
     bool in_loop;   /* first assigned inside the prange loop: private to each iteration */
     int64_t buflen; /* a local array's length ([0] * n), else 0 */
     char reduce;    /* '+' or '*': a reduction of the prange loop (acc += x[i]), else 0 */
+    bool dep;       /* its value follows from the prange loop's variable (which element) */
 };
 
 /* One C function: a user function compiled for its argument types. */
@@ -641,13 +642,81 @@ static void emit(struct unit *u, const char *fmt, ...)
     va_end(ap);
 }
 
+/* Whether expression n depends on the prange loop's variable: reads a variable that does. */
+static bool expr_dep(struct cfn *c, const struct dsl_node *n)
+{
+    if (!n) return false;
+    if (n->kind == DSL_N_NAME) {
+        const struct var *v = find_var(c, n->name);
+        return v && v->dep;
+    }
+    if (expr_dep(c, n->a) || expr_dep(c, n->b)) return true;
+    for (size_t i = 0; i < n->nkids; i++)
+        if (expr_dep(c, n->kids[i])) return true;
+    return false;
+}
+
+static void set_dep(struct unit *u, struct var *v)
+{
+    if (v && !v->dep) {
+        v->dep = true;
+        u->changed = true;
+    }
+}
+
+/* A call inside the prange loop given something that depends on the loop's variable fills the
+ * arrays it is given accordingly (to_index(i, shape, out_index)). */
+static void call_deps(struct unit *u, struct cfn *c, const struct dsl_node *n)
+{
+    if (!u->in_prange || n->kind != DSL_N_CALL) return;
+    bool any = false;
+    for (size_t i = 0; i < n->nkids; i++) any = any || expr_dep(c, n->kids[i]);
+    for (size_t i = 0; any && i < n->nkids; i++)
+        if (n->kids[i]->kind == DSL_N_NAME) {
+            struct var *v = find_var(c, n->kids[i]->name);
+            if (v && v->in_loop && v->t == JT_IARR) set_dep(u, v);
+        }
+}
+
+/* A store into an array every iteration shares, at an index that is the same for all of them
+ * or repeats (y[i % 4]): iterations running at once would write one element together. */
+static int shared_store(struct unit *u, struct cfn *c, const struct dsl_node *target,
+                        const struct dsl_node *at)
+{
+    const struct var *arr = target->a->kind == DSL_N_NAME ? find_var(c, target->a->name) : NULL;
+    /* a local array made before the loop has a message of its own (store) */
+    if (!u->in_prange || !arr || arr->in_loop || arr->buflen) return 0;
+    const struct dsl_node *ix = target->kids[0];
+    const char *name = target->a->name;
+    if (!expr_dep(c, ix)) {
+        u->race = true;
+        return refuse(u, c, at,
+                      "every iteration of the prange loop writes the same element of %s (its "
+                      "index does not follow from the loop's variable), at once on their own "
+                      "threads (a race). Write %s at a position of the iteration's own, or "
+                      "use range",
+                      name, name);
+    }
+    if (ix->kind == DSL_N_BINARY && (ix->op == DSL_T_PERCENT || ix->op == DSL_T_DSLASH) &&
+        expr_dep(c, ix->a)) {
+        u->race = true;
+        return refuse(u, c, at,
+                      "iterations of the prange loop write the same elements of %s: the index "
+                      "repeats (%s of the loop's variable), and they run at once on their own "
+                      "threads (a race). Give each iteration its own element, or use range",
+                      name, ix->op == DSL_T_PERCENT ? "%" : "//");
+    }
+    return 0;
+}
+
 static int store(struct unit *u, struct cfn *c, const struct dsl_node *target, const char *value,
-                 enum jt vt, const struct dsl_node *at)
+                 enum jt vt, const struct dsl_node *at, const struct dsl_node *from)
 {
     if (vt == JT_NONE) return refuse(u, c, at, "assigning what returns None");
     if (target->kind == DSL_N_NAME) {
         struct var *v;
         if (assign_var(u, c, at, target->name, vt, 0, &v) != 0) return -1;
+        if (u->in_prange && expr_dep(c, from)) set_dep(u, v);
         emit(u, "v_%s = %s;", target->name, value);
         return 0;
     }
@@ -664,6 +733,7 @@ static int store(struct unit *u, struct cfn *c, const struct dsl_node *target, c
         if (r == 0 && !numeric(vt)) r = refuse(u, c, at, "storing a %s", jt_name[vt]);
         if (r == 0 && a.t == JT_IARR && vt == JT_FLOAT)
             r = refuse(u, c, at, "storing a float into an int array");
+        if (r == 0) r = shared_store(u, c, target, at);
         if (r == 0 && u->in_prange && target->a->kind == DSL_N_NAME) {
             struct var *v = find_var(c, target->a->name);
             if (v && v->buflen && !v->in_loop) {
@@ -695,6 +765,17 @@ static bool has_user_call(const struct dsl_node *n)
     if (has_user_call(n->a) || has_user_call(n->b)) return true;
     for (size_t i = 0; i < n->nkids; i++)
         if (has_user_call(n->kids[i])) return true;
+    return false;
+}
+
+/* Whether statement n holds a loop of its own (its iterations are then not light). */
+static bool has_loop(const struct dsl_node *n)
+{
+    if (!n) return false;
+    if (n->kind == DSL_N_FOR || n->kind == DSL_N_WHILE) return true;
+    if (has_loop(n->b)) return true;
+    for (size_t i = 0; i < n->nkids; i++)
+        if (has_loop(n->kids[i])) return true;
     return false;
 }
 
@@ -739,6 +820,9 @@ static int for_each(struct unit *u, struct cfn *c, const struct dsl_node *n)
         struct var *v;
         enum jt t = counted && i == 0 ? JT_INT : a[i - counted].t == JT_FARR ? JT_FLOAT : JT_INT;
         r = assign_var(u, c, n, names ? names[i]->name : n->name, t, 0, &v);
+        /* an element of an array that follows from the loop's variable does too */
+        if (r == 0 && u->in_prange && !(counted && i == 0) && expr_dep(c, arrays[i - counted]))
+            set_dep(u, v);
     }
     if (r == 0) {
         emit(u, "{");
@@ -790,6 +874,7 @@ static int for_loop(struct unit *u, struct cfn *c, const struct dsl_node *n)
         u->in_prange = true;
         u->prange_depth = u->loop_depth;
         r = assign_var(u, c, n, n->name, JT_INT, 0, &v);
+        if (r == 0) set_dep(u, v);
         if (r == 0) {
             emit(u, "{");
             emit(u, "int64_t s%d = %s, e%d = %s;", k, start, k, stop);
@@ -810,8 +895,13 @@ static int for_loop(struct unit *u, struct cfn *c, const struct dsl_node *n)
                         snprintf(clause + len, sizeof clause - len, " reduction(%c:v_%s)",
                                  rv->reduce, rv->name);
                 }
-                emit(u, "#pragma omp parallel for schedule(static) num_threads(env->threads)%s",
-                     clause);
+                /* a short loop of light iterations costs less on one thread than the
+                 * threads' start and join (far less on a machine busy with other work) */
+                bool heavy = has_loop(n->b);
+                char cond[64] = "";
+                if (!heavy) snprintf(cond, sizeof cond, " if(l%d >= 256)", k);
+                emit(u, "#pragma omp parallel for schedule(static) num_threads(env->threads)%s%s",
+                     cond, clause);
             }
             emit(u, "for (int64_t c%d = 0; c%d < n%d; c%d++) {", k, k, k, k);
             u->loop_depth++;
@@ -840,6 +930,7 @@ static int for_loop(struct unit *u, struct cfn *c, const struct dsl_node *n)
     } else if (r == 0) {
         struct var *v;
         r = assign_var(u, c, n, n->name, JT_INT, 0, &v);
+        if (r == 0 && u->in_prange && expr_dep(c, it)) set_dep(u, v);
         if (r == 0) {
             emit(u, "{");
             emit(u, "int64_t e%d = %s, t%d = %s;", k, stop, k, step);
@@ -890,7 +981,7 @@ static int stmt(struct unit *u, struct cfn *c, const struct dsl_node *n)
         struct ex e;
         ex_init(&e);
         r = expr(u, c, n->a, &e);
-        if (r == 0) r = store(u, c, t, e.s.data, e.t, n);
+        if (r == 0) r = store(u, c, t, e.s.data, e.t, n, n->a);
         ex_free(&e);
         break;
     }
@@ -920,7 +1011,7 @@ static int stmt(struct unit *u, struct cfn *c, const struct dsl_node *n)
             if (r == 0) emit(u, "v_%s = %s;", v->name, e.s.data);
         } else {
             r = binary(u, c, &bin, &e);
-            if (r == 0) r = store(u, c, n->a, e.s.data, e.t, n);
+            if (r == 0) r = store(u, c, n->a, e.s.data, e.t, n, n);
         }
         ex_free(&e);
         break;
@@ -1001,6 +1092,7 @@ static int stmt(struct unit *u, struct cfn *c, const struct dsl_node *n)
     }
     default: return refuse(u, c, n, "this statement");
     }
+    if (r == 0 && n->kind == DSL_N_EXPR) call_deps(u, c, n->a);
     if (r == 0 && has_user_call(n) && n->kind != DSL_N_IF && n->kind != DSL_N_WHILE)
         emit(u, "if (env->failed) goto JIT_FAIL;");
     return r;
@@ -1360,7 +1452,8 @@ static void report(const struct unit *u, struct spec *s)
                               line_in(f, u->prange_pos[i]) - line_in(f, f->def->pos) + 1);
         render_buf_printf(&b,
                           " of %s) run%s in chunks of 1 to 1024 iterations (8 per thread where "
-                          "the loop is long enough) over @THREADS@ threads (%%threads); the "
+                          "the loop is long enough) over @THREADS@ threads (%%threads), on one "
+                          "when a loop without inner loops has under 256 iterations; the "
                           "interrupt is polled between chunks\n",
                           f->def->name, u->nprange > 1 ? "" : "s");
         render_buf_puts(&b, "  each iteration's own variables:");

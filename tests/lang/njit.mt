@@ -103,7 +103,7 @@ print(got.tolist() == want.tolist())
 # expect: True
 parallel_diagnostics(fast_map)
 # expect: _map(Storage, int array, int array, Storage, int array, int array): compiled to native code
-# expect-re:   parallel: the prange loop \(line 2 of _map\) runs in chunks of 1 to 1024 iterations \(8 per thread where the loop is long enough\) over [0-9]+ threads \(%threads\); the interrupt is polled between chunks
+# expect-re:   parallel: the prange loop \(line 2 of _map\) runs in chunks of 1 to 1024 iterations \(8 per thread where the loop is long enough\) over [0-9]+ threads \(%threads\), on one when a loop without inner loops has under 256 iterations; the interrupt is polled between chunks
 # expect:   each iteration's own variables: i (int) out_index (32 ints) in_index (32 ints) o (int) j (int)
 # expect:   compiled in, each for the types it is called with: to_index() broadcast_index() index_to_position() square_plus()
 
@@ -163,7 +163,7 @@ print(got.tolist() == (a - b).tolist(), same.tolist() == (a - a).tolist())
 # expect: True True
 parallel_diagnostics(z)
 # expect: _zip(Storage, int array, int array, Storage, int array, int array, Storage, int array, int array): compiled to native code
-# expect-re:   parallel: the prange loops \(lines 9, 12 of _zip\) run in chunks of 1 to 1024 iterations \(8 per thread where the loop is long enough\) over [0-9]+ threads \(%threads\); the interrupt is polled between chunks
+# expect-re:   parallel: the prange loops \(lines 9, 12 of _zip\) run in chunks of 1 to 1024 iterations \(8 per thread where the loop is long enough\) over [0-9]+ threads \(%threads\), on one when a loop without inner loops has under 256 iterations; the interrupt is polled between chunks
 # expect:   each iteration's own variables: i (int) out_index (32 ints) a_index (32 ints) b_index (32 ints) o (int) ind (int) stride (int) j (int) k (int) d (int) s (int)
 # expect:   compiled in, each for the types it is called with: sub() to_index() broadcast_index()
 
@@ -247,6 +247,32 @@ try:
 except CompileError as e:
     print("CompileError:", e)
 # expect: CompileError: peek() cannot run in parallel: acc is summed up by the prange loop (acc += ...) and read inside it: each thread has its own partial acc until the loop ends, so the value read would be none of them. Read it after the loop
+
+# iterations writing the same element of an output: a repeating index, or one that does not
+# follow from the loop's variable
+def fold(x, y):
+    for i in prange(len(x)):
+        y[i % 4] += x[i]
+
+
+try:
+    njit(parallel=True)(fold)(xs._tensor._storage, got._tensor._storage)
+except CompileError as e:
+    print("CompileError:", e)
+# expect: CompileError: fold() cannot run in parallel: iterations of the prange loop write the same elements of y: the index repeats (% of the loop's variable), and they run at once on their own threads (a race). Give each iteration its own element, or use range
+
+
+def last(x, y):
+    for i in prange(len(x)):
+        k = len(y) - 1
+        y[k] = x[i]
+
+
+try:
+    njit(parallel=True)(last)(xs._tensor._storage, got._tensor._storage)
+except CompileError as e:
+    print("CompileError:", e)
+# expect: CompileError: last() cannot run in parallel: every iteration of the prange loop writes the same element of y (its index does not follow from the loop's variable), at once on their own threads (a race). Write y at a position of the iteration's own, or use range
 
 # ... and one scratch array shared by every iteration
 def shared(out, out_shape):
