@@ -15,6 +15,7 @@ LAB_ARGS   ?=
 LAB_ROOT   := $(if $(filter 0,$(shell id -u)),--allow-root)
 VENV       := $(CURDIR)/.venv
 PY         := $(VENV)/bin/python
+BENCH_VENV := $(CURDIR)/.venv-bench
 KERNEL     := build/minitorch-kernel
 KERNEL_ASAN := build-asan/minitorch-kernel
 CLANG      ?= clang
@@ -24,7 +25,7 @@ C_SOURCES   = $(shell find engine kernel tests bench -type f \
 ASAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
             UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-.PHONY: help setup setup-test build build-asan build-tsan build-clang fuzz install-kernelspec lab notebook notebooks soak valgrind test bench bench-kernel bench-engine bench-train \
+.PHONY: help setup setup-test build build-asan build-tsan build-clang fuzz install-kernelspec lab notebook notebooks soak valgrind test bench bench-kernel bench-engine bench-train bench-jit \
         format format-check lock clean distclean
 
 help: ## list the targets
@@ -149,7 +150,12 @@ bench-train: setup-test build ## MiniTorch Task 3.5 training: fused step vs auto
 	cmake --build build -j$(JOBS) --target mt_train_bench
 	build/mt_train_bench --python $(PY)
 
-bench: bench-engine bench-train bench-kernel ## all benchmarks
+bench-jit: build ## students' njit kernels (textbook Task 3.1/3.2) vs the same code under Numba, in .venv-bench
+	test -x $(BENCH_VENV)/bin/python || python3 -m venv $(BENCH_VENV)
+	$(BENCH_VENV)/bin/pip install -q -r tools/requirements-bench.txt
+	bench/jit/run.sh $(KERNEL) $(BENCH_VENV)/bin/python
+
+bench: bench-engine bench-train bench-kernel bench-jit ## all benchmarks
 
 format: ## clang-format the C sources in place
 	@command -v clang-format >/dev/null || { echo "clang-format not found (make setup-test installs it)"; exit 1; }

@@ -84,6 +84,8 @@ struct var {
     int64_t buflen; /* a local array's length ([0] * n), else 0 */
     char reduce;    /* '+' or '*': a reduction of the prange loop (acc += x[i]), else 0 */
     bool dep;       /* its value follows from the prange loop's variable (which element) */
+    bool escapes;   /* a local array also reachable another way (a user function's parameter,
+                     * another name): zeroed whole when made again, not just what was written */
 };
 
 /* One C function: a user function compiled for its argument types. */
@@ -219,6 +221,11 @@ static int call(struct unit *u, struct cfn *c, const struct dsl_node *n, struct 
         if (v && v->kind == DSL_FUNCTION) {
             enum jt ts[MAX_ARGS];
             for (int i = 0; i < na; i++) ts[i] = a[i].t;
+            for (int i = 0; i < na; i++) { /* the callee may write any of their elements */
+                struct var *av =
+                    n->kids[i]->kind == DSL_N_NAME ? find_var(c, n->kids[i]->name) : NULL;
+                if (av && av->buflen && !av->escapes) av->escapes = u->changed = true;
+            }
             int id;
             if (compile_fn(u, v->as.fn_user, ts, na, &id) != 0) goto done;
             e->t = u->fns[id].ret;
@@ -276,7 +283,16 @@ static int call(struct unit *u, struct cfn *c, const struct dsl_node *n, struct 
             e->t = helpers[h].ret;
             render_buf_printf(&e->s, "jit_%s(env", name);
             for (int i = 0; i < na; i++) render_buf_printf(&e->s, ", %s", a[i].s.data);
-            render_buf_printf(&e->s, ", %lldLL)", loc(c, n));
+            render_buf_printf(&e->s, ", %lldLL", loc(c, n));
+            if (helpers[h].ret == JT_NONE) { /* it writes its last argument's first elements */
+                const struct dsl_node *w = n->kids[na - 1];
+                const struct var *wv = w->kind == DSL_N_NAME ? find_var(c, w->name) : NULL;
+                if (wv && wv->buflen && !wv->escapes)
+                    render_buf_printf(&e->s, ", &d_%s", wv->name);
+                else
+                    render_buf_puts(&e->s, ", NULL");
+            }
+            render_buf_puts(&e->s, ")");
             r = 0;
             goto done;
         }
@@ -715,6 +731,10 @@ static int store(struct unit *u, struct cfn *c, const struct dsl_node *target, c
     if (vt == JT_NONE) return refuse(u, c, at, "assigning what returns None");
     if (target->kind == DSL_N_NAME) {
         struct var *v;
+        if (from && from->kind == DSL_N_NAME && vt == JT_IARR) { /* another name for an array */
+            struct var *src = find_var(c, from->name);
+            if (src && src->buflen && !src->escapes) src->escapes = u->changed = true;
+        }
         if (assign_var(u, c, at, target->name, vt, 0, &v) != 0) return -1;
         if (u->in_prange && expr_dep(c, from)) set_dep(u, v);
         emit(u, "v_%s = %s;", target->name, value);
@@ -746,7 +766,13 @@ static int store(struct unit *u, struct cfn *c, const struct dsl_node *target, c
                            target->a->name);
             }
         }
-        if (r == 0)
+        const struct var *lv = target->a->kind == DSL_N_NAME ? find_var(c, target->a->name) : NULL;
+        if (r == 0 && lv && lv->buflen && !lv->escapes) /* a local array: note how far written */
+            emit(u,
+                 "{ int64_t k_ = CHK(%s, (%s).n, %lldLL, \"%s\"); (%s).p[k_] = (int64_t)(%s); "
+                 "if (k_ >= d_%s) d_%s = k_ + 1; }",
+                 i.s.data, a.s.data, loc(c, at), lv->name, a.s.data, value, lv->name, lv->name);
+        else if (r == 0)
             emit(u, "(%s).p[CHK(%s, (%s).n, %lldLL, \"%s\")] = (%s)(%s);", a.s.data, i.s.data,
                  a.s.data, loc(c, at), target->a->kind == DSL_N_NAME ? target->a->name : "an array",
                  a.t == JT_FARR ? "float" : "int64_t", value);
@@ -975,7 +1001,12 @@ static int stmt(struct unit *u, struct cfn *c, const struct dsl_node *n)
         if (len) {
             struct var *v;
             if (assign_var(u, c, n, t->name, JT_IARR, len, &v) != 0) return -1;
-            emit(u, "memset(b_%s, 0, sizeof b_%s);", t->name, t->name);
+            /* a new array of zeros: the elements written since the last one are cleared */
+            if (v->escapes)
+                emit(u, "memset(b_%s, 0, sizeof b_%s);", t->name, t->name);
+            else
+                emit(u, "memset(b_%s, 0, d_%s * sizeof *b_%s); d_%s = 0;", t->name, t->name,
+                     t->name, t->name);
             break;
         }
         struct ex e;
@@ -1149,17 +1180,19 @@ static const char prelude[] =
     "static inline double py_fdiv(struct jit_env *env, double a, double b, long long w)\n{\n"
     "    if (b == 0) { jit_fail(env, 2, w, 0, 0, \"\"); return 0; }\n    return a / b;\n}\n"
     "static void jit_to_index(struct jit_env *env, int64_t ord, iarr shape, iarr out, long long "
-    "w)\n{\n"
+    "w, int64_t *dirty)\n{\n"
     "    if (out.n < shape.n) { jit_fail(env, 1, w, shape.n - 1, out.n, \"out_index\"); return; }\n"
+    "    if (dirty && *dirty < shape.n) *dirty = shape.n;\n"
     "    for (int64_t i = shape.n - 1; i >= 0; i--) {\n"
     "        int64_t sh = shape.p[i];\n"
     "        if (sh == 0) { jit_fail(env, 2, w, 0, 0, \"\"); return; }\n"
     "        out.p[i] = py_mod(env, ord, sh, w); ord = py_div(env, ord, sh, w);\n    }\n}\n"
     "static void jit_broadcast_index(struct jit_env *env, iarr big_index, iarr big_shape,\n"
-    "                                iarr shape, iarr out, long long w)\n{\n"
+    "                                iarr shape, iarr out, long long w, int64_t *dirty)\n{\n"
     "    int64_t off = big_shape.n - shape.n;\n"
     "    if (out.n < shape.n || off < 0 || big_index.n < big_shape.n) {\n"
     "        jit_fail(env, 1, w, shape.n - 1, out.n, \"out_index\"); return; }\n"
+    "    if (dirty && *dirty < shape.n) *dirty = shape.n;\n"
     "    for (int64_t i = 0; i < shape.n; i++) out.p[i] = shape.p[i] > 1 ? big_index.p[i + off] : "
     "0;\n"
     "}\n"
@@ -1198,10 +1231,14 @@ static void locals_text(const struct cfn *c, bool private, struct render_buf *b)
         const struct var *v = &c->vars[i];
         if (v->param || v->in_loop != private || v->t == JT_NONE) continue;
         if (v->buflen)
-            render_buf_printf(b, "int64_t b_%s[%lld]; iarr v_%s = {b_%s, %lld}; ", v->name,
-                              (long long)v->buflen, v->name, v->name, (long long)v->buflen);
+            render_buf_printf(b,
+                              "int64_t b_%s[%lld] = {0}; int64_t d_%s = 0; (void)d_%s; "
+                              "iarr v_%s = {b_%s, %lld}; ",
+                              v->name, (long long)v->buflen, v->name, v->name, v->name, v->name,
+                              (long long)v->buflen);
         else
-            render_buf_printf(b, "%s v_%s = 0; ", c_type[v->t], v->name);
+            render_buf_printf(b, "%s v_%s = %s; ", c_type[v->t], v->name,
+                              v->t == JT_IARR || v->t == JT_FARR ? "{0}" : "0");
     }
 }
 

@@ -167,6 +167,36 @@ parallel_diagnostics(z)
 # expect:   each iteration's own variables: i (int) out_index (32 ints) a_index (32 ints) b_index (32 ints) o (int) ind (int) stride (int) j (int) k (int) d (int) s (int)
 # expect:   compiled in, each for the types it is called with: sub() to_index() broadcast_index()
 
+# an array made again is all zeros again, however it was written before (by an element, by
+# a helper, or through another name)
+from minitorch import to_index as mt_to_index
+
+
+def remake(out, shape):
+    for i in range(4):
+        idx = np.zeros(8, np.int64)
+        mine = [0] * 8
+        other = [0] * 8
+        total = 0
+        for k in range(8):
+            total += idx[k] * (k + 1) + mine[k] * 10 + other[k] * 100
+        idx[i + 3] = 5
+        mt_to_index(i + 5, shape, mine)
+        to_index(i + 5, shape, other)
+        alias = other
+        alias[i + 2] = 7
+        out[i] = total
+
+
+remade = minitorch.zeros((4,))
+njit(remake)(remade._tensor._storage, (2, 3))
+print(remade.tolist())
+# expect: [0.0, 0.0, 0.0, 0.0]
+parallel_diagnostics(remake)
+# expect: remake(Storage, int array): compiled to native code
+# expect:   serial: no prange loop in the function called
+# expect:   compiled in, each for the types it is called with: to_index()
+
 # an index outside a storage is an IndexError naming the kernel, the index and the size,
 # located in the kernel's source; the kernel goes on running what comes next
 def fill_past(out):

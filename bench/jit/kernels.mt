@@ -1,0 +1,148 @@
+# kernels.mt — the benchmark rows of students' njit kernels (run.sh): MiniTorch's textbook
+# Task 3.1/3.2 solutions written in the language, timed beside the built-in op on the same
+# shapes; one JSON member per row on stdout. The same code under Numba: ../jit_choice/numba_side.py.
+import time
+import minitorch
+from minitorch import MAX_DIMS
+from numba import njit, prange
+import numpy as np
+
+
+def to_index(ordinal, shape, out_index):
+    cur = ordinal + 0
+    for i in range(len(shape) - 1, -1, -1):
+        sh = shape[i]
+        out_index[i] = int(cur % sh)
+        cur = cur // sh
+
+
+def index_to_position(index, strides):
+    position = 0
+    for ind, stride in zip(index, strides):
+        position += ind * stride
+    return position
+
+
+def broadcast_index(big_index, big_shape, shape, out_index):
+    for i, s in enumerate(shape):
+        if s > 1:
+            out_index[i] = big_index[i + (len(big_shape) - len(shape))]
+        else:
+            out_index[i] = 0
+
+
+to_index = njit(inline="always")(to_index)
+index_to_position = njit(inline="always")(index_to_position)
+broadcast_index = njit(inline="always")(broadcast_index)
+
+
+def tensor_map(fn):
+    def _map(out, out_shape, out_strides, in_storage, in_shape, in_strides):
+        for i in prange(len(out)):
+            out_index = np.zeros(MAX_DIMS, np.int32)
+            in_index = np.zeros(MAX_DIMS, np.int32)
+            to_index(i, out_shape, out_index)
+            broadcast_index(out_index, out_shape, in_shape, in_index)
+            o = index_to_position(out_index, out_strides)
+            j = index_to_position(in_index, in_strides)
+            out[o] = fn(in_storage[j])
+    return njit(parallel=True)(_map)
+
+
+def tensor_zip(fn):
+    def _zip(out, out_shape, out_strides, a_storage, a_shape, a_strides, b_storage, b_shape, b_strides):
+        for i in prange(len(out)):
+            out_index = np.zeros(MAX_DIMS, np.int32)
+            a_index = np.zeros(MAX_DIMS, np.int32)
+            b_index = np.zeros(MAX_DIMS, np.int32)
+            to_index(i, out_shape, out_index)
+            o = index_to_position(out_index, out_strides)
+            broadcast_index(out_index, out_shape, a_shape, a_index)
+            j = index_to_position(a_index, a_strides)
+            broadcast_index(out_index, out_shape, b_shape, b_index)
+            k = index_to_position(b_index, b_strides)
+            out[o] = fn(a_storage[j], b_storage[k])
+    return njit(parallel=True)(_zip)
+
+
+def tensor_reduce(fn):
+    def _reduce(out, out_shape, out_strides, a_storage, a_shape, a_strides, reduce_dim):
+        for i in prange(len(out)):
+            out_index = np.zeros(MAX_DIMS, np.int32)
+            reduce_size = a_shape[reduce_dim]
+            to_index(i, out_shape, out_index)
+            o = index_to_position(out_index, out_strides)
+            for s in range(reduce_size):
+                out_index[reduce_dim] = s
+                j = index_to_position(out_index, a_strides)
+                out[o] = fn(out[o], a_storage[j])
+    return njit(parallel=True)(_reduce)
+
+
+def _mm(out, out_shape, out_strides, a_storage, a_shape, a_strides, b_storage, b_shape, b_strides):
+    a_batch_stride = a_strides[0] if a_shape[0] > 1 else 0
+    b_batch_stride = b_strides[0] if b_shape[0] > 1 else 0
+    for n in prange(out_shape[0]):
+        for i in range(out_shape[1]):
+            for j in range(out_shape[2]):
+                a_inner = n * a_batch_stride + i * a_strides[1]
+                b_inner = n * b_batch_stride + j * b_strides[2]
+                acc = 0.0
+                for k in range(a_shape[2]):
+                    acc += a_storage[a_inner] * b_storage[b_inner]
+                    a_inner += a_strides[2]
+                    b_inner += b_strides[1]
+                out[n * out_strides[0] + i * out_strides[1] + j * out_strides[2]] = acc
+
+
+def relu(x):
+    return x if x > 0 else 0.0
+
+
+def add(x, y):
+    return x + y
+
+
+def timeit(name, f, builtin):
+    t0 = time.perf_counter()
+    f()
+    first = time.perf_counter() - t0
+    ts = []
+    bs = []
+    for _ in range(7):  # alternating with the built-in op on the same shapes
+        t = time.perf_counter()
+        f()
+        ts.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        builtin()
+        bs.append(time.perf_counter() - t)
+    ts = sorted(ts)
+    bs = sorted(bs)
+    print(f'"{name}": {{"first_s": {first}, "median_ms": {ts[3] * 1e3}, "min_ms": {ts[0] * 1e3}, '
+          f'"max_ms": {ts[6] * 1e3}, "builtin_ms": {bs[3] * 1e3}}},')
+
+
+x = minitorch.rand((1000, 1000))
+xt = x.permute(1, 0)
+row = minitorch.rand((1, 1000))
+a2 = minitorch.rand((2, 256, 256))
+a1 = minitorch.rand((1, 512, 512))
+out = minitorch.zeros((1000, 1000))
+m = tensor_map(njit()(relu))
+timeit("map relu contiguous", lambda: m(*out.tuple(), *x.tuple()), lambda: x.relu())
+timeit("map relu transposed", lambda: m(*out.tuple(), *xt.tuple()), lambda: xt.relu())
+z = tensor_zip(njit()(add))
+timeit("zip add broadcast row", lambda: z(*out.tuple(), *x.tuple(), *row.tuple()), lambda: x + row)
+r = tensor_reduce(njit()(add))
+o0 = minitorch.zeros((1, 1000))
+o1 = minitorch.zeros((1000, 1))
+timeit("sum dim 0", lambda: r(*o0.tuple(), *x.tuple(), 0), lambda: x.sum(0))
+timeit("sum dim 1", lambda: r(*o1.tuple(), *x.tuple(), 1), lambda: x.sum(1))
+mm = njit(parallel=True)(_mm)
+o2 = minitorch.zeros((2, 256, 256))
+timeit("matmul (2,256,256)", lambda: mm(*o2.tuple(), *a2.tuple(), *a2.tuple()), lambda: a2 @ a2)
+o3 = minitorch.zeros((1, 512, 512))
+timeit("matmul (1,512,512)", lambda: mm(*o3.tuple(), *a1.tuple(), *a1.tuple()), lambda: a1 @ a1)
+# the compiled kernels' last results against the built-in ops
+ok = (o3 - a1 @ a1).abs().max().item() < 1e-3 and (out - (x + row)).abs().max().item() == 0.0
+print(f'"checked": {{"ok": {"true" if ok else "false"}}}')
