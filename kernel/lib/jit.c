@@ -84,6 +84,7 @@ struct var {
     int64_t buflen; /* a local array's length ([0] * n), else 0 */
     char reduce;    /* '+' or '*': a reduction of the prange loop (acc += x[i]), else 0 */
     bool dep;       /* its value follows from the prange loop's variable (which element) */
+    bool written;   /* a parameter array the function stores into */
     bool escapes;   /* a local array also reachable another way (a user function's parameter,
                      * another name): zeroed whole when made again, not just what was written */
 };
@@ -766,7 +767,8 @@ static int store(struct unit *u, struct cfn *c, const struct dsl_node *target, c
                            target->a->name);
             }
         }
-        const struct var *lv = target->a->kind == DSL_N_NAME ? find_var(c, target->a->name) : NULL;
+        struct var *lv = target->a->kind == DSL_N_NAME ? find_var(c, target->a->name) : NULL;
+        if (r == 0 && lv && lv->param && !lv->written) lv->written = u->changed = true;
         if (r == 0 && lv && lv->buflen && !lv->escapes) /* a local array: note how far written */
             emit(u,
                  "{ int64_t k_ = CHK(%s, (%s).n, %lldLL, \"%s\"); (%s).p[k_] = (int64_t)(%s); "
@@ -1353,6 +1355,7 @@ struct spec {
     void *dl;                                 /* the loaded object, or NULL */
     int (*entry)(void **slots, struct env *); /* NULL: runs in the interpreter, why says why */
     char *why;
+    bool wrote[MAX_ARGS];          /* the storages (parameters) the called function writes */
     char *report;                  /* what parallel_diagnostics says of it */
     char *src;                     /* the C it was compiled from */
     struct dsl_value fns[MAX_FNS]; /* the functions compiled in (errors point into them);
@@ -1541,6 +1544,7 @@ static int build(struct dsl_interp *in, struct dsl_function *f, struct spec *s)
     if (compile_fn(u, f, s->args, s->nargs, &id) == 0) {
         s->ret = u->fns[0].ret;
         s->nfns = u->nfns;
+        for (int i = 0; i < s->nargs; i++) s->wrote[i] = u->fns[0].vars[i].written;
         for (int i = 0; i < u->nfns; i++) {
             struct dsl_value v = {.kind = DSL_FUNCTION,
                                   .as.fn_user = (struct dsl_function *)u->fns[i].f};
@@ -1727,6 +1731,11 @@ int dsl_jit_call(struct dsl_interp *in, struct dsl_function *f, const struct dsl
                     .map_scalar = map_scalar,
                     .zip_scalar = zip_scalar};
     s->entry(ptrs, &e);
+    for (size_t i = 0; i < npos; i++) { /* backward sees the storages the kernel wrote */
+        struct mt_tensor *view;
+        if (types[i] == JT_FARR && s->wrote[i] && dsl_storage_view(pos[i], &view))
+            mt_tensor_mark_written(view);
+    }
     for (size_t i = 0; i < npos; i++) /* lists the kernel filled (index buffers) */
         if (types[i] == JT_IARR && pos[i].kind == DSL_LIST && pos[i].as.l->style != DSL_LIST_TUPLE)
             for (int64_t k = 0; k < slots[i].i.n; k++) pos[i].as.l->items[k] = dsl_int(heap[i][k]);

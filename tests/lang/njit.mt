@@ -319,6 +319,24 @@ except CompileError as e:
     print("CompileError:", e)
 # expect: CompileError: shared() cannot run in parallel: idx is made once, before the prange loop, and written by every iteration: the iterations run at once on their own threads and would overwrite each other's values (a race). Make it inside the loop, as the loop's first statement
 
+# a kernel's writes count as writes in place: backward refuses a value it saved before them
+w = minitorch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+sq = w * w
+
+
+@njit(parallel=True)
+def double(s):
+    for i in prange(len(s)):
+        s[i] = s[i] * 2
+
+
+double(w._tensor._storage)
+try:
+    sq.sum().backward()
+except RuntimeError as e:
+    print(w.tolist(), str(e)[:68])
+# expect: [2.0, 4.0, 6.0] backward: one of the values needed for gradient computation has been
+
 # what the compiler does not take yet runs in the interpreter, and the diagnostics say why
 @njit
 def describe(n):

@@ -310,6 +310,9 @@ bool mt_tensor_is_contiguous(const struct mt_tensor *t);
  * at data[sum(index[i] * strides[i])]. For a cuda tensor it is a device address: read those
  * with mt_tensor_get or mt_tensor_copy_out. */
 float *mt_tensor_data(const struct mt_tensor *t);
+/* Records that t's memory was written through mt_tensor_data: backward then refuses a graph
+ * that saved a value of it from before (as it does after mt_tensor_set). */
+void mt_tensor_mark_written(struct mt_tensor *t);
 /* The element at a full index (ndim values, each 0 <= index[i] < shape[i]; negative values
  * count from the end as in Python). MT_ERR_INDEX with a message otherwise. */
 enum mt_status mt_tensor_get(struct mt_ctx *ctx, const struct mt_tensor *t, int n,
