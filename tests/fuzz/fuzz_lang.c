@@ -100,6 +100,14 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     (void)argv;
     setenv("KMP_BLOCKTIME", "0", 0); /* before the first parallel region reads them */
     setenv("GOMP_SPINCOUNT", "0", 0);
+    /* njit's compiler writes its C for every function it takes, but no compiler builds it and
+     * no compiled code from an earlier run is loaded (an empty cache folder): a C compiler per
+     * input would be most of the fuzzing time, and the system compiler's OpenMP runtime is not
+     * the one of this clang build, whose threads it would leave behind */
+    static char cache[] = "/tmp/mt-fuzz-jit-XXXXXX";
+    if (!mkdtemp(cache)) abort();
+    setenv("XDG_CACHE_HOME", cache, 1);
+    setenv("MT_CC", "/nonexistent/cc", 1);
     static pthread_t dog;
     if (pthread_create(&dog, NULL, watchdog, NULL) != 0) abort();
     /* The machine's peaks (read by diagnostics and compare) are measured once per process, on
