@@ -129,6 +129,8 @@ def main():
     timeit("sum dim 0", f, f)
     f = lambda: r(*tup(o1), *tup(x), 1)
     timeit("sum dim 1", f, f)
+    f = lambda: r(*tup(o0), *tup(x), 0)
+    timeit("sum dim 0, unchecked", f, f)  # Numba checks no bounds unless asked
     mm = njit(parallel=True)(_mm)
     o2 = np.zeros((2, 256, 256), np.float32)
     f = lambda: mm(*tup(o2), *tup(a2), *tup(a2))

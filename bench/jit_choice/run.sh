@@ -60,7 +60,7 @@ import json, sys
 n, b, u = (json.load(open(p)) for p in sys.argv[1:])
 f = lambda r: "%7.2f (%.2f-%.2f)" % (r["median_ms"], r["min_ms"], r["max_ms"])
 print("  %-24s %-26s %-26s %-26s %s" % ("row", "numba", "gcc -O2, bounds checked", "gcc -O2, unchecked", "numba first call"))
-for k in n:
+for k in [k for k in n if k in b]:
     print("  %-24s %-26s %-26s %-26s %.2f s" % (k, f(n[k]), f(b[k]), f(u[k]), n[k]["first_s"]))
 PYEOF
 done

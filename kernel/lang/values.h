@@ -203,6 +203,7 @@ struct dsl_function {
     struct dsl_prog_cache *progs; /* owned: its compiled programs for map/zip/reduce
                                    * (lib/compile.c), or NULL */
     bool jit;                     /* given to numba's njit: calls run its compiled code */
+    bool jit_unchecked;           /* njit(boundscheck=False): its indices are not checked */
     struct dsl_jit_cache *jits;   /* owned: that code, per argument types (lib/jit.c), or NULL */
     struct dsl_value dead;        /* while being freed: the next container to free */
 };

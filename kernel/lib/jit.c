@@ -1164,9 +1164,13 @@ static const char prelude[] =
     "    if (e->failed) return 1;\n"
     "    if (!e->cancelled()) return 0;\n"
     "    jit_fail(e, 4, 0, 0, 0, \"\");\n    return 1;\n}\n"
+    "#ifdef JIT_UNCHECKED\n"
+    "#define CHK(i, n, where, what) ({ int64_t _i = (i); _i < 0 ? _i + (n) : _i; })\n"
+    "#else\n"
     "#define CHK(i, n, where, what) ({ int64_t _i = (i), _n = (n); if (_i < 0) _i += _n; \\\n"
     "    if (__builtin_expect((uint64_t)_i >= (uint64_t)_n, 0)) { \\\n"
     "        jit_fail(env, 1, where, (i), _n, what); goto JIT_FAIL; } _i; })\n"
+    "#endif\n"
     "static inline int64_t py_div(struct jit_env *env, int64_t a, int64_t b, long long w)\n{\n"
     "    if (b == 0) { jit_fail(env, 2, w, 0, 0, \"\"); return 0; }\n"
     "    int64_t q = a / b; return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;\n}\n"
@@ -1552,6 +1556,7 @@ static int build(struct dsl_interp *in, struct dsl_function *f, struct spec *s)
         }
         struct render_buf src;
         render_buf_init(&src, 0);
+        if (f->jit_unchecked) render_buf_puts(&src, "#define JIT_UNCHECKED 1\n");
         render_buf_puts(&src, prelude);
         render_buf_puts(&src, u->protos.data ? u->protos.data : "");
         render_buf_puts(&src, u->bodies.data ? u->bodies.data : "");
@@ -1779,7 +1784,9 @@ int dsl_bi_parallel_diagnostics(struct dsl_interp *in, const struct dsl_args *a,
         for (int i = 0; i < s->nargs; i++)
             render_buf_printf(&b, "%s%s", i ? ", " : "", jt_name[s->args[i]]);
         if (s->entry) {
-            render_buf_puts(&b, "): compiled to native code\n");
+            render_buf_puts(&b, f->jit_unchecked ? "): compiled to native code, indices unchecked "
+                                                   "(boundscheck=False)\n"
+                                                 : "): compiled to native code\n");
             const char *rep = s->report ? s->report : "", *mark = strstr(rep, "@THREADS@");
             if (mark) {
                 render_buf_append(&b, rep, (size_t)(mark - rep));

@@ -759,12 +759,30 @@ static const struct dsl_builtin cuda_jit_apply = {
     n_identity,
     "Returns fn unchanged (the kernel does not compile it for the GPU yet)."};
 
-/* njit(fn): fn itself, marked to run compiled (lib/jit.c); what is not a def is returned as it
- * is (a builtin is native code already). */
+/* njit(fn): fn itself, marked to run compiled (lib/jit.c), its indices checked or not; what
+ * is not a def is returned as it is (a builtin is native code already). */
+static int mark_jit(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret,
+                    bool unchecked)
+{
+    if (a->slot[0].kind == DSL_FUNCTION) {
+        struct dsl_function *f = a->slot[0].as.fn_user;
+        if (f->jit_unchecked != unchecked) { /* what was compiled before checked otherwise */
+            dsl_jit_cache_free(f->jits);
+            f->jits = NULL;
+        }
+        f->jit = true;
+        f->jit_unchecked = unchecked;
+    }
+    return n_identity(in, a, ret);
+}
 static int n_mark_jit(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
-    if (a->slot[0].kind == DSL_FUNCTION) a->slot[0].as.fn_user->jit = true;
-    return n_identity(in, a, ret);
+    return mark_jit(in, a, ret, false);
+}
+static int n_mark_jit_unchecked(struct dsl_interp *in, const struct dsl_args *a,
+                                struct dsl_value *ret)
+{
+    return mark_jit(in, a, ret, true);
 }
 
 static const struct dsl_builtin njit_apply = {
@@ -776,14 +794,26 @@ static const struct dsl_builtin njit_apply = {
     n_mark_jit,
     "Compiles fn to native code at its first call with each kind of arguments, as numba's "
     "njit does, and returns it."};
+static const struct dsl_builtin njit_apply_unchecked = {
+    "njit",
+    "njit(..., boundscheck=False)(fn)",
+    1,
+    1,
+    NULL,
+    n_mark_jit_unchecked,
+    "Compiles fn to native code without checking its indices (an index outside an array reads "
+    "or writes other memory), and returns it."};
 
-static const char *const njit_params[] = {"fn",    "parallel", "inline", "fastmath",
-                                          "cache", "device",   NULL};
+static const char *const njit_params[] = {"fn",    "parallel", "inline",      "fastmath",
+                                          "cache", "device",   "boundscheck", NULL};
 
 static int n_njit(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
-    if (a->has[0] && a->slot[0].kind != DSL_NONE) return n_mark_jit(in, a, ret);
-    *ret = (struct dsl_value){.kind = DSL_BUILTIN, .as.fn = &njit_apply};
+    /* boundscheck=False: Numba's default, here asked for (the kernel checks unless told) */
+    bool unchecked = a->has[6] && a->slot[6].kind != DSL_NONE && !dsl_value_truthy(a->slot[6]);
+    if (a->has[0] && a->slot[0].kind != DSL_NONE) return mark_jit(in, a, ret, unchecked);
+    *ret = (struct dsl_value){.kind = DSL_BUILTIN,
+                              .as.fn = unchecked ? &njit_apply_unchecked : &njit_apply};
     return 0;
 }
 

@@ -337,6 +337,21 @@ except RuntimeError as e:
     print(w.tolist(), str(e)[:68])
 # expect: [2.0, 4.0, 6.0] backward: one of the values needed for gradient computation has been
 
+# boundscheck=False compiles without the checks (Numba's default): the same values
+src = (minitorch.rand((40, 30), backend=minitorch.SimpleBackend) - 0.5).permute(1, 0)
+unchecked = minitorch.zeros((2, 30, 40), backend=minitorch.SimpleBackend)
+checked = minitorch.zeros((2, 30, 40), backend=minitorch.SimpleBackend)
+fast_unchecked = njit(parallel=True, boundscheck=False)(tensor_map(square_plus, False))
+fast_unchecked(*unchecked.tuple(), *src.tuple())
+fast_map(*checked.tuple(), *src.tuple())
+print(unchecked.tolist() == checked.tolist())
+# expect: True
+parallel_diagnostics(fast_unchecked)
+# expect: _map(Storage, int array, int array, Storage, int array, int array): compiled to native code, indices unchecked (boundscheck=False)
+# expect-re:   parallel: .*
+# expect:   each iteration's own variables: i (int) out_index (32 ints) in_index (32 ints) o (int) j (int)
+# expect:   compiled in, each for the types it is called with: to_index() broadcast_index() index_to_position() square_plus()
+
 # what the compiler does not take yet runs in the interpreter, and the diagnostics say why
 @njit
 def describe(n):
