@@ -27,6 +27,8 @@
 #include "lib/storage.h"
 #include "lib/student.h"
 
+#include "jit_scalar.h"
+
 #include "minitorch/minitorch.h"
 
 #include <dlfcn.h>
@@ -250,12 +252,11 @@ static int call(struct unit *u, struct cfn *c, const struct dsl_node *n, struct 
                     }
                 e->t = JT_FLOAT;
                 if (kind == 1)
-                    render_buf_printf(&e->s, "(double)env->map_scalar(%d, (float)(%s))", op,
-                                      a[0].s.data);
+                    render_buf_printf(&e->s, "(double)mt_s_%s((float)(%s))",
+                                      mt_map_name((enum mt_map_op)op), a[0].s.data);
                 else
-                    render_buf_printf(&e->s,
-                                      "(double)env->zip_scalar(%d, (float)(%s), (float)(%s))", op,
-                                      a[0].s.data, a[1].s.data);
+                    render_buf_printf(&e->s, "(double)mt_s_%s((float)(%s), (float)(%s))",
+                                      mt_zip_name((enum mt_zip_op)op), a[0].s.data, a[1].s.data);
                 r = 0;
                 goto done;
             }
@@ -1150,7 +1151,6 @@ static const char prelude[] =
     "    int threads; int failed;\n"
     "    int kind; long long where; int64_t index, size; const char *what;\n"
     "    _Bool (*cancelled)(void);\n"
-    "    float (*map_scalar)(int, float); float (*zip_scalar)(int, float, float);\n"
     "};\n"
     "#define JIT_CHUNK 1024\n#define JIT_FAIL fail\n"
     "static void jit_fail(struct jit_env *e, int kind, long long where, int64_t index,\n"
@@ -1226,8 +1226,6 @@ struct env {
     int64_t index, size;
     const char *what;
     bool (*cancelled)(void);
-    float (*map_scalar)(int, float);
-    float (*zip_scalar)(int, float, float);
 };
 
 /* Declarations of c's locals (private: those of its prange loop, else the others). */
@@ -1438,8 +1436,10 @@ static int run_cc(const char *dir, const char *src_path, const char *so_path, ch
     char tmp[4300], log[4300];
     snprintf(tmp, sizeof tmp, "%s.%ld.tmp", so_path, (long)getpid());
     snprintf(log, sizeof log, "%s/cc.%ld.log", dir, (long)getpid());
-    char *argv[] = {(char *)cc, "-O2", "-fopenmp", "-fwrapv",        "-fPIC", "-shared",
-                    "-w",       "-o",  tmp,        (char *)src_path, "-lm",   NULL};
+    /* no contraction into fused multiply-adds: float arithmetic as the engine's and Python's */
+    char *argv[] = {(char *)cc,       "-O2",     "-fopenmp", "-fwrapv", "-ffp-contract=off",
+                    "-fPIC",          "-shared", "-w",       "-o",      tmp,
+                    (char *)src_path, "-lm",     NULL};
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
@@ -1557,6 +1557,8 @@ static int build(struct dsl_interp *in, struct dsl_function *f, struct spec *s)
         struct render_buf src;
         render_buf_init(&src, 0);
         if (f->jit_unchecked) render_buf_puts(&src, "#define JIT_UNCHECKED 1\n");
+        /* the engine's scalar functions, as the engine's own source defines them */
+        render_buf_append(&src, (const char *)jit_scalar_src, sizeof jit_scalar_src - 1);
         render_buf_puts(&src, prelude);
         render_buf_puts(&src, u->protos.data ? u->protos.data : "");
         render_buf_puts(&src, u->bodies.data ? u->bodies.data : "");
@@ -1567,7 +1569,8 @@ static int build(struct dsl_interp *in, struct dsl_function *f, struct spec *s)
             if (asprintf(&s->why, "no folder for compiled code (%s): %s", dir, strerror(errno)) < 0)
                 s->why = NULL;
         } else {
-            uint64_t h = fnv("cc -O2 -fopenmp -fwrapv", fnv(src.data, 1469598103934665603ull));
+            uint64_t h = fnv("cc -O2 -fopenmp -fwrapv -ffp-contract=off",
+                             fnv(src.data, 1469598103934665603ull));
             snprintf(src_path, sizeof src_path, "%s/%016llx.c", dir, (unsigned long long)h);
             snprintf(so_path, sizeof so_path, "%s/%016llx.so", dir, (unsigned long long)h);
             if (access(so_path, R_OK) != 0) { /* not compiled before, by any kernel */
@@ -1683,12 +1686,6 @@ static int runtime_error(struct dsl_interp *in, struct spec *s, const struct env
     }
 }
 
-static float map_scalar(int op, float x) { return mt_map_scalar((enum mt_map_op)op, x); }
-static float zip_scalar(int op, float x, float y)
-{
-    return mt_zip_scalar((enum mt_zip_op)op, x, y);
-}
-
 int dsl_jit_call(struct dsl_interp *in, struct dsl_function *f, const struct dsl_value *pos,
                  size_t npos, char *const *kwnames, const struct dsl_value *kwvals, size_t nkw,
                  struct dsl_value *out)
@@ -1731,10 +1728,7 @@ int dsl_jit_call(struct dsl_interp *in, struct dsl_function *f, const struct dsl
         *end = s;
     }
     if (!s->entry) goto done; /* runs in the interpreter */
-    struct env e = {.threads = mt_ctx_threads(in->session->ctx),
-                    .cancelled = mt_cancel_requested,
-                    .map_scalar = map_scalar,
-                    .zip_scalar = zip_scalar};
+    struct env e = {.threads = mt_ctx_threads(in->session->ctx), .cancelled = mt_cancel_requested};
     s->entry(ptrs, &e);
     for (size_t i = 0; i < npos; i++) { /* backward sees the storages the kernel wrote */
         struct mt_tensor *view;
