@@ -9,18 +9,25 @@
  * the call, as the kernels fill index lists), ints and floats are int64 and double. The
  * function the kernel was made from (tensor_map(fn)'s fn) and the helpers it calls
  * (to_index, ...) are looked up when it compiles and called directly; an engine scalar
- * function (the student backend's neg, add, ...) is the engine's own float32 one.
+ * function (the student backend's neg, add, ...) is the engine's own float32 one, its source
+ * compiled into the unit. Compiled code is kept on disk by a hash of its C, so a restarted
+ * kernel loads it without compiling.
  *
  * Python's meaning is kept: // and % floor, an index outside an array is an IndexError naming
- * the function, the line, the index and the size, never a crash; a division by zero is a
- * ZeroDivisionError. The outermost `for i in prange(n)` of the called function runs in chunks
- * on OpenMP threads (%threads of them), polling the interrupt between chunks. Variables first
- * assigned inside that loop belong to each iteration; one assigned before it and written in it
- * would be shared by every thread at once, and is refused with an error that explains the race.
+ * the function, the line, the index and the size, never a crash (unless njit was told
+ * boundscheck=False); a division by zero is a ZeroDivisionError. The outermost
+ * `for i in prange(n)` of the called function runs in chunks on OpenMP threads (%threads of
+ * them), polling the interrupt between chunks. Variables first assigned inside that loop belong
+ * to each iteration; `acc += x` on one assigned before it is a reduction, as in Numba. The
+ * races Numba compiles into wrong results are refused with errors that explain them: a variable
+ * or local array shared by the iterations and written by them, and stores into a shared array
+ * at an index that does not follow from the loop's variable or repeats (y[i % 4]). What each
+ * variable follows from is tracked through assignments, loops and the arrays calls fill.
  *
  * What the compiler does not take yet (another construct, another kind of value) runs in the
  * interpreter as any function; parallel_diagnostics(fn) says why. */
 #include "lib/jit.h"
+
 #include "lang/interp.h"
 #include "lang/library.h"
 #include "lib/modules.h"
@@ -408,8 +415,15 @@ static int binary(struct unit *u, struct cfn *c, const struct dsl_node *n, struc
                           n->op == DSL_T_DSLASH ? "div" : "mod", a.s.data, b.s.data, line);
         break;
     case DSL_T_DSTAR:
-        e->t = JT_FLOAT;
-        render_buf_printf(&e->s, "pow((double)(%s), (double)(%s))", a.s.data, b.s.data);
+        /* Python: an int to a power that is a non-negative int is an int */
+        if (t != JT_FLOAT && n->b->kind == DSL_N_CONST && dsl_is_intlike(n->b->value) &&
+            dsl_as_int(n->b->value) >= 0) {
+            e->t = JT_INT;
+            render_buf_printf(&e->s, "jit_ipow(%s, %s)", a.s.data, b.s.data);
+        } else {
+            e->t = JT_FLOAT;
+            render_buf_printf(&e->s, "pow((double)(%s), (double)(%s))", a.s.data, b.s.data);
+        }
         break;
     default: refuse(u, c, n, "this operator"); goto done;
     }
@@ -1209,6 +1223,9 @@ static const char prelude[] =
     "    int64_t p = 0;\n    for (int64_t i = 0; i < strides.n; i++) p += index.p[i] * "
     "strides.p[i];\n"
     "    return p;\n}\n"
+    "static int64_t jit_ipow(int64_t a, int64_t b)\n{\n"
+    "    int64_t r = 1;\n    for (; b > 0; b >>= 1, a *= a) if (b & 1) r *= a;\n"
+    "    return r;\n}\n"
     "static int64_t jit_prod(iarr a)\n{\n"
     "    int64_t p = 1;\n    for (int64_t i = 0; i < a.n; i++) p *= a.p[i];\n    return p;\n}\n"
     "static int64_t jit_array_equal(iarr a, iarr b)\n{\n"

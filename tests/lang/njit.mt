@@ -17,7 +17,7 @@ def make_arith():
         w = 1 if a > b and not b == 0 or a < 0 else 2
         while q > 100:
             q = q // 2
-        return (q + r) * 1000 + x + y + z + w + 2 ** 3
+        return (q + r) * 1000 + x + y + z + w + 2 ** 3 + (b * 2) ** 2 + 2.0 ** -1
 
     return arith
 
@@ -28,7 +28,7 @@ cases = [(7, 2), (-7, 2), (7, -2), (-7, -2), (7.5, 2), (-7.5, 2.5), (1000, 3)]
 print([fast(a, b) == plain(a, b) for a, b in cases])
 # expect: [True, True, True, True, True, True, True]
 print(fast(-7, 2), fast(7.5, 2))
-# expect: -2969.5 4534.25
+# expect: -2953.0 4550.75
 parallel_diagnostics(fast)
 # expect: arith(int, int): compiled to native code
 # expect:   serial: no prange loop in the function called
