@@ -151,8 +151,8 @@ bool dsl_storage_view(struct dsl_value v, struct mt_tensor **t)
 }
 
 /* The Storage of tensor t: every position from t's first element to the last that t reaches.
- * MiniTorch's tensors have no offset: positions count from the tensor's first element, so the
- * engine's views that start further in (a batch of rows) index as the course's kernels expect. */
+ * MiniTorch's tensors have no offset: positions count from the tensor's first element, so a
+ * view that starts further into its storage indexes as the course's kernels expect. */
 static int storage_of(struct dsl_interp *in, struct mt_tensor *t, struct dsl_value *out)
 {
     int64_t len = 0;
