@@ -125,13 +125,14 @@ struct unit {
     bool race;            /* why is a race: an error, not a fallback */
     int loop_depth;       /* nested loops, inside the function being emitted */
     bool in_prange;       /* emitting the body of the parallel loop */
-    int prange_depth;     /* loop_depth of that loop */
     bool changed;         /* a local's type widened during this pass */
     const char *aug;      /* the reduction variable an augmented assignment is reading */
     size_t prange_pos[8]; /* the parallel loops of the called function (the first 8) */
     int nprange;
     bool emitting; /* the final pass */
     int tmp;
+    int brk; /* where `break` goes in the loop being emitted: the label brk<n>, or -1 `break;`,
+              * or -2 nowhere (the prange loop's own body) */
 };
 
 static int refuse(struct unit *u, const struct cfn *c, const struct dsl_node *n, const char *fmt,
@@ -784,15 +785,17 @@ static int store(struct unit *u, struct cfn *c, const struct dsl_node *target, c
         }
         struct var *lv = target->a->kind == DSL_N_NAME ? find_var(c, target->a->name) : NULL;
         if (r == 0 && lv && lv->param && !lv->written) lv->written = u->changed = true;
+        /* the value first, then the index, as Python evaluates them */
         if (r == 0 && lv && lv->buflen && !lv->escapes) /* a local array: note how far written */
             emit(u,
-                 "{ int64_t k_ = CHK(%s, (%s).n, %lldLL, \"%s\"); (%s).p[k_] = (int64_t)(%s); "
-                 "if (k_ >= d_%s) d_%s = k_ + 1; }",
-                 i.s.data, a.s.data, loc(c, at), lv->name, a.s.data, value, lv->name, lv->name);
+                 "{ int64_t w_ = (int64_t)(%s), k_ = CHK(%s, (%s).n, %lldLL, \"%s\"); "
+                 "(%s).p[k_] = w_; if (k_ >= d_%s) d_%s = k_ + 1; }",
+                 value, i.s.data, a.s.data, loc(c, at), lv->name, a.s.data, lv->name, lv->name);
         else if (r == 0)
-            emit(u, "(%s).p[CHK(%s, (%s).n, %lldLL, \"%s\")] = (%s)(%s);", a.s.data, i.s.data,
-                 a.s.data, loc(c, at), target->a->kind == DSL_N_NAME ? target->a->name : "an array",
-                 a.t == JT_FARR ? "float" : "int64_t", value);
+            emit(u, "{ %s w_ = (%s)(%s); (%s).p[CHK(%s, (%s).n, %lldLL, \"%s\")] = w_; }",
+                 a.t == JT_FARR ? "float" : "int64_t", a.t == JT_FARR ? "float" : "int64_t", value,
+                 a.s.data, i.s.data, a.s.data, loc(c, at),
+                 target->a->kind == DSL_N_NAME ? target->a->name : "an array");
         ex_free(&a);
         ex_free(&i);
         return r;
@@ -826,6 +829,41 @@ static bool is_prange(const struct dsl_node *callee)
 {
     return (callee->kind == DSL_N_NAME || callee->kind == DSL_N_ATTR) &&
            strcmp(callee->name, "prange") == 0;
+}
+
+/* The loop i<k> = 0 .. e<k> - 1 of a for statement n, the body emitted between the two calls.
+ * A loop with loops inside polls the interrupt every 65536 iterations; the innermost one runs
+ * in blocks of 65536 iterations, polled between blocks, so that its own body holds no call: a
+ * call there (even one never made) would keep the C compiler from taking what does not change
+ * out of the loop and from keeping the element a loop accumulates into in a register. `break`
+ * then leaves both loops, by a label. */
+static void strip_open(struct unit *u, const struct dsl_node *n, int k)
+{
+    if (has_loop(n->b)) {
+        emit(u, "for (int64_t i%d = 0; i%d < e%d; i%d++) {", k, k, k, k);
+        u->loop_depth++;
+        emit(u, "if (((i%d + 1) & 65535) == 0 && jit_cancelled(env)) goto JIT_FAIL;", k);
+        u->brk = -1;
+        return;
+    }
+    emit(u, "for (int64_t i%d = 0; i%d < e%d;) {", k, k, k);
+    u->loop_depth++;
+    emit(u, "if (i%d && jit_cancelled(env)) goto JIT_FAIL;", k);
+    emit(u, "int64_t b%d = e%d - i%d > 65536 ? i%d + 65536 : e%d;", k, k, k, k, k);
+    emit(u, "for (; i%d < b%d; i%d++) {", k, k, k);
+    u->loop_depth++;
+    u->brk = k;
+}
+
+static void strip_close(struct unit *u, const struct dsl_node *n, int k)
+{
+    u->loop_depth--;
+    emit(u, "}");
+    if (!has_loop(n->b)) {
+        u->loop_depth--;
+        emit(u, "}");
+        emit(u, "brk%d:;", k);
+    }
 }
 
 /* for x in arr, for a, b in zip(xs, ys, ...), for i, x in enumerate(xs): over arrays, as many
@@ -872,16 +910,15 @@ static int for_each(struct unit *u, struct cfn *c, const struct dsl_node *n)
         emit(u, "int64_t e%d = (%s).n;", k, a[0].s.data);
         for (size_t i = 1; i < narrays; i++)
             emit(u, "if ((%s).n < e%d) e%d = (%s).n;", a[i].s.data, k, k, a[i].s.data);
-        emit(u, "for (int64_t i%d = 0; i%d < e%d; i%d++) {", k, k, k, k);
-        u->loop_depth++;
-        emit(u, "if (((i%d + 1) & 65535) == 0 && jit_cancelled(env)) goto JIT_FAIL;", k);
+        int brk = u->brk;
+        strip_open(u, n, k);
         if (counted) emit(u, "v_%s = i%d;", names[0]->name, k);
         for (size_t i = 0; i < narrays; i++)
             emit(u, "v_%s = (%s).p[i%d];", names ? names[i + counted]->name : n->name, a[i].s.data,
                  k);
         r = block(u, c, n->b);
-        u->loop_depth--;
-        emit(u, "}");
+        strip_close(u, n, k);
+        u->brk = brk;
         emit(u, "}");
     }
     for (size_t i = 0; i < narrays; i++) ex_free(&a[i]);
@@ -915,7 +952,6 @@ static int for_loop(struct unit *u, struct cfn *c, const struct dsl_node *n)
         struct var *v;
         if (u->emitting && u->nprange < 8) u->prange_pos[u->nprange++] = n->pos;
         u->in_prange = true;
-        u->prange_depth = u->loop_depth;
         r = assign_var(u, c, n, n->name, JT_INT, 0, &v);
         if (r == 0) set_dep(u, v);
         if (r == 0) {
@@ -957,7 +993,10 @@ static int for_loop(struct unit *u, struct cfn *c, const struct dsl_node *n)
             u->loop_depth++;
             emit(u, "#undef JIT_FAIL");
             emit(u, "#define JIT_FAIL pfail%d", k);
+            int brk = u->brk;
+            u->brk = -2; /* the iterations run on their own threads: none can end the others */
             r = block(u, c, n->b);
+            u->brk = brk;
             u->loop_depth--;
             emit(u, "}");
             emit(u, "continue;");
@@ -976,19 +1015,21 @@ static int for_loop(struct unit *u, struct cfn *c, const struct dsl_node *n)
         if (r == 0 && u->in_prange && expr_dep(c, it)) set_dep(u, v);
         if (r == 0) {
             emit(u, "{");
-            emit(u, "int64_t e%d = %s, t%d = %s;", k, stop, k, step);
+            emit(u, "int64_t f%d = %s, s%d = %s, t%d = %s;", k, start, k, stop, k, step);
             emit(u, "if (t%d == 0) { jit_fail(env, 3, %lldLL, 0, 0, \"range\"); goto JIT_FAIL; }",
                  k, loc(c, it));
-            emit(u, "int64_t q%d = 0;", k);
-            emit(u, "for (int64_t i%d = %s; t%d > 0 ? i%d < e%d : i%d > e%d; i%d += t%d) {", k,
-                 start, k, k, k, k, k, k, k);
-            u->loop_depth++;
-            emit(u, "v_%s = i%d;", n->name, k);
-            /* any loop may be long: the interrupt is polled every 65536 iterations */
-            emit(u, "if ((++q%d & 65535) == 0 && jit_cancelled(env)) goto JIT_FAIL;", k);
+            /* the number of iterations, in unsigned arithmetic: no overflow at the ends */
+            emit(u,
+                 "int64_t e%d = t%d > 0 ? (f%d < s%d ? (int64_t)(((uint64_t)s%d - (uint64_t)f%d "
+                 "- 1) / (uint64_t)t%d + 1) : 0) : (f%d > s%d ? (int64_t)(((uint64_t)f%d - "
+                 "(uint64_t)s%d - 1) / (0 - (uint64_t)t%d) + 1) : 0);",
+                 k, k, k, k, k, k, k, k, k, k, k, k);
+            int brk = u->brk;
+            strip_open(u, n, k);
+            emit(u, "v_%s = f%d + i%d * t%d;", n->name, k, k, k);
             r = block(u, c, n->b);
-            u->loop_depth--;
-            emit(u, "}");
+            strip_close(u, n, k);
+            u->brk = brk;
             emit(u, "}");
         }
     }
@@ -1093,12 +1134,18 @@ static int stmt(struct unit *u, struct cfn *c, const struct dsl_node *n)
         r = expr(u, c, n->a, &e);
         if (r == 0 && !numeric(e.t)) r = refuse(u, c, n, "a condition that is a %s", jt_name[e.t]);
         if (r == 0) {
+            int k = u->tmp++, brk = u->brk;
+            u->brk = -1;
+            emit(u, "{");
+            emit(u, "int64_t q%d = 0;", k);
             emit(u, "while (%s) {", e.s.data);
             u->loop_depth++;
-            emit(u, "if (jit_cancelled(env)) goto JIT_FAIL;");
+            emit(u, "if ((++q%d & 65535) == 0 && jit_cancelled(env)) goto JIT_FAIL;", k);
             r = block(u, c, n->b);
             u->loop_depth--;
             emit(u, "}");
+            emit(u, "}");
+            u->brk = brk;
         }
         ex_free(&e);
         break;
@@ -1106,9 +1153,12 @@ static int stmt(struct unit *u, struct cfn *c, const struct dsl_node *n)
     case DSL_N_FOR: return for_loop(u, c, n);
     case DSL_N_BREAK:
     case DSL_N_CONTINUE:
-        if (u->in_prange && u->loop_depth == u->prange_depth + 2 && n->kind == DSL_N_BREAK)
+        if (n->kind == DSL_N_BREAK && u->brk == -2)
             return refuse(u, c, n, "break out of a prange loop");
-        emit(u, n->kind == DSL_N_BREAK ? "break;" : "continue;");
+        if (n->kind == DSL_N_BREAK && u->brk >= 0)
+            emit(u, "goto brk%d;", u->brk);
+        else
+            emit(u, n->kind == DSL_N_BREAK ? "break;" : "continue;");
         return 0;
     case DSL_N_RETURN: {
         if (u->in_prange) return refuse(u, c, n, "return inside a prange loop");
@@ -1167,7 +1217,8 @@ static const char prelude[] =
     "    _Bool (*cancelled)(void);\n"
     "};\n"
     "#define JIT_CHUNK 1024\n#define JIT_FAIL fail\n"
-    "static void jit_fail(struct jit_env *e, int kind, long long where, int64_t index,\n"
+    "__attribute__((noinline, cold)) static void jit_fail(struct jit_env *e, int kind,\n"
+    "                                                      long long where, int64_t index,\n"
     "                     int64_t size, const char *what)\n{\n"
     "    int expect = 0;\n"
     "    if (!__atomic_compare_exchange_n(&e->failed, &expect, 1, 0, __ATOMIC_SEQ_CST,\n"
@@ -1179,11 +1230,12 @@ static const char prelude[] =
     "    if (!e->cancelled()) return 0;\n"
     "    jit_fail(e, 4, 0, 0, 0, \"\");\n    return 1;\n}\n"
     "#ifdef JIT_UNCHECKED\n"
-    "#define CHK(i, n, where, what) ({ int64_t _i = (i); _i < 0 ? _i + (n) : _i; })\n"
+    "#define CHK(i, n, where, what) ({ int64_t _n = (n), _j = (i); _j + (_n & (_j >> 63)); })\n"
     "#else\n"
-    "#define CHK(i, n, where, what) ({ int64_t _i = (i), _n = (n); if (_i < 0) _i += _n; \\\n"
+    "#define CHK(i, n, where, what) ({ int64_t _n = (n), _j = (i), _i = _j + (_n & (_j >> 63)); "
+    "\\\n"
     "    if (__builtin_expect((uint64_t)_i >= (uint64_t)_n, 0)) { \\\n"
-    "        jit_fail(env, 1, where, (i), _n, what); goto JIT_FAIL; } _i; })\n"
+    "        jit_fail(env, 1, where, _j, _n, what); goto JIT_FAIL; } _i; })\n"
     "#endif\n"
     "static inline int64_t py_div(struct jit_env *env, int64_t a, int64_t b, long long w)\n{\n"
     "    if (b == 0) { jit_fail(env, 2, w, 0, 0, \"\"); return 0; }\n"
@@ -1199,7 +1251,8 @@ static const char prelude[] =
     "    double r = fmod(a, b); return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;\n}\n"
     "static inline double py_fdiv(struct jit_env *env, double a, double b, long long w)\n{\n"
     "    if (b == 0) { jit_fail(env, 2, w, 0, 0, \"\"); return 0; }\n    return a / b;\n}\n"
-    "static void jit_to_index(struct jit_env *env, int64_t ord, iarr shape, iarr out, long long "
+    "static inline void jit_to_index(struct jit_env *env, int64_t ord, iarr shape, iarr out, long "
+    "long "
     "w, int64_t *dirty)\n{\n"
     "    if (out.n < shape.n) { jit_fail(env, 1, w, shape.n - 1, out.n, \"out_index\"); return; }\n"
     "    if (dirty && *dirty < shape.n) *dirty = shape.n;\n"
@@ -1207,7 +1260,7 @@ static const char prelude[] =
     "        int64_t sh = shape.p[i];\n"
     "        if (sh == 0) { jit_fail(env, 2, w, 0, 0, \"\"); return; }\n"
     "        out.p[i] = py_mod(env, ord, sh, w); ord = py_div(env, ord, sh, w);\n    }\n}\n"
-    "static void jit_broadcast_index(struct jit_env *env, iarr big_index, iarr big_shape,\n"
+    "static inline void jit_broadcast_index(struct jit_env *env, iarr big_index, iarr big_shape,\n"
     "                                iarr shape, iarr out, long long w, int64_t *dirty)\n{\n"
     "    int64_t off = big_shape.n - shape.n;\n"
     "    if (out.n < shape.n || off < 0 || big_index.n < big_shape.n) {\n"
@@ -1216,19 +1269,20 @@ static const char prelude[] =
     "    for (int64_t i = 0; i < shape.n; i++) out.p[i] = shape.p[i] > 1 ? big_index.p[i + off] : "
     "0;\n"
     "}\n"
-    "static int64_t jit_index_to_position(struct jit_env *env, iarr index, iarr strides, long long "
+    "static inline int64_t jit_index_to_position(struct jit_env *env, iarr index, iarr strides, "
+    "long long "
     "w)\n{\n"
     "    if (index.n < strides.n) { jit_fail(env, 1, w, strides.n - 1, index.n, \"index\"); return "
     "0; }\n"
     "    int64_t p = 0;\n    for (int64_t i = 0; i < strides.n; i++) p += index.p[i] * "
     "strides.p[i];\n"
     "    return p;\n}\n"
-    "static int64_t jit_ipow(int64_t a, int64_t b)\n{\n"
+    "static inline int64_t jit_ipow(int64_t a, int64_t b)\n{\n"
     "    int64_t r = 1;\n    for (; b > 0; b >>= 1, a *= a) if (b & 1) r *= a;\n"
     "    return r;\n}\n"
-    "static int64_t jit_prod(iarr a)\n{\n"
+    "static inline int64_t jit_prod(iarr a)\n{\n"
     "    int64_t p = 1;\n    for (int64_t i = 0; i < a.n; i++) p *= a.p[i];\n    return p;\n}\n"
-    "static int64_t jit_array_equal(iarr a, iarr b)\n{\n"
+    "static inline int64_t jit_array_equal(iarr a, iarr b)\n{\n"
     "    if (a.n != b.n) return 0;\n"
     "    for (int64_t i = 0; i < a.n; i++) if (a.p[i] != b.p[i]) return 0;\n    return 1;\n}\n"
     "static inline int64_t py_int(struct jit_env *env, double x, long long w)\n{\n"
@@ -1293,13 +1347,14 @@ static int compile_fn(struct unit *u, const struct dsl_function *f, const enum j
     }
     /* the caller's emission state, kept while this function is compiled */
     struct render_buf saved = u->out;
-    int depth = u->loop_depth, pdepth = u->prange_depth;
+    int depth = u->loop_depth, brk = u->brk;
     bool in_prange = u->in_prange, emitting = u->emitting, changed = u->changed;
     int r = 0;
     for (int pass = 0; r == 0; pass++) { /* types widen until they settle, then emit */
         bool final = !u->changed && pass > 0;
         render_buf_init(&u->out, 0);
         u->loop_depth = 0;
+        u->brk = -1;
         u->in_prange = false;
         u->emitting = final;
         u->changed = false;
@@ -1320,7 +1375,12 @@ static int compile_fn(struct unit *u, const struct dsl_function *f, const enum j
                 render_buf_printf(&h, "    %s v_%s = *(%s *)slots[%d];\n", c_type[args[i]],
                                   def->kwnames[i], c_type[args[i]], i);
         } else {
-            render_buf_printf(&h, "static %s f%d(struct jit_env *env", c_type[c->ret], me);
+            /* inlined where called, as Numba's inline="always": the loop that calls an index
+             * helper then sees what the helper reads and writes (recursion is not compiled) */
+            render_buf_printf(&h,
+                              "static inline __attribute__((always_inline)) %s f%d(struct "
+                              "jit_env *env",
+                              c_type[c->ret], me);
             for (int i = 0; i < nargs; i++)
                 render_buf_printf(&h, ", %s v_%s", c_type[args[i]], def->kwnames[i]);
             render_buf_puts(&h, ")\n{\n");
@@ -1355,7 +1415,7 @@ static int compile_fn(struct unit *u, const struct dsl_function *f, const enum j
     render_buf_free(&u->out);
     u->out = saved;
     u->loop_depth = depth;
-    u->prange_depth = pdepth;
+    u->brk = brk;
     u->in_prange = in_prange;
     u->emitting = emitting;
     u->changed = changed;
