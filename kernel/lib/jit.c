@@ -133,6 +133,12 @@ struct unit {
     int tmp;
     int brk; /* where `break` goes in the loop being emitted: the label brk<n>, or -1 `break;`,
               * or -2 nowhere (the prange loop's own body) */
+    char fail[24]; /* the label JIT_FAIL stands for now */
+    /* the storage element an innermost loop keeps in a register (promote): its array's name,
+     * its index, and the id of the C variable pv<id> holding it; NULL when none */
+    const char *pr_arr;
+    const struct dsl_node *pr_ix;
+    int pr_id;
 };
 
 static int refuse(struct unit *u, const struct cfn *c, const struct dsl_node *n, const char *fmt,
@@ -353,6 +359,180 @@ done:
     return r;
 }
 
+/* Whether statement n holds a loop of its own (its iterations are then not light). */
+static bool has_loop(const struct dsl_node *n)
+{
+    if (!n) return false;
+    if (n->kind == DSL_N_FOR || n->kind == DSL_N_WHILE) return true;
+    if (has_loop(n->b)) return true;
+    for (size_t i = 0; i < n->nkids; i++)
+        if (has_loop(n->kids[i])) return true;
+    return false;
+}
+
+/* ---- an element kept in a register ------------------------------------------------------ */
+
+/* The reduce template's `out[o] = fn(out[o], a[j])` inside `for s in range(n)` reads and
+ * writes one element of a storage at every iteration. The C compiler would keep it in a
+ * register if it knew that no other access reaches it, which it cannot: the storages may be
+ * views of one buffer, and the bounds check guards the first read. So the compiler does it
+ * here: an innermost range loop whose stores into storages all go to A[e], with e the same
+ * arithmetic of names the loop does not assign, and which reads A only there and calls no
+ * function with a storage, runs with A[e] in a local when, at run time, e is inside A and
+ * outside every other storage the loop reads; otherwise the loop as written runs. */
+
+static bool same_expr(const struct dsl_node *a, const struct dsl_node *b)
+{
+    if (a->kind != b->kind) return false;
+    switch (a->kind) {
+    case DSL_N_NAME: return strcmp(a->name, b->name) == 0;
+    case DSL_N_CONST:
+        return a->value.kind == DSL_INT && b->value.kind == DSL_INT &&
+               a->value.as.i == b->value.as.i;
+    case DSL_N_UNARY: return a->op == b->op && same_expr(a->a, b->a);
+    case DSL_N_BINARY: return a->op == b->op && same_expr(a->a, b->a) && same_expr(a->b, b->b);
+    default: return false;
+    }
+}
+
+/* Whether n is a store into the promoted element, or a read of it. */
+static bool promoted(const struct unit *u, const struct dsl_node *n)
+{
+    return u->pr_arr && n->kind == DSL_N_INDEX && n->nkids == 1 && n->a->kind == DSL_N_NAME &&
+           strcmp(n->a->name, u->pr_arr) == 0 && same_expr(n->kids[0], u->pr_ix);
+}
+
+/* Whether a loop body assigns the name (or makes it a loop's variable). */
+static bool assigns(const struct dsl_node *n, const char *name)
+{
+    if (!n) return false;
+    const struct dsl_node *t = n->kind == DSL_N_AUG ? n->a : NULL;
+    if (n->kind == DSL_N_ASSIGN)
+        for (size_t i = 0; i < n->nkids; i++)
+            if (n->kids[i]->kind == DSL_N_NAME && strcmp(n->kids[i]->name, name) == 0) return true;
+    if (t && t->kind == DSL_N_NAME && strcmp(t->name, name) == 0) return true;
+    if (n->kind == DSL_N_FOR && n->name && strcmp(n->name, name) == 0) return true;
+    if (n->kind == DSL_N_BLOCK || n->kind == DSL_N_IF || n->kind == DSL_N_FOR) {
+        for (size_t i = 0; i < n->nkids; i++)
+            if (assigns(n->kids[i], name)) return true;
+        if (assigns(n->b, name)) return true;
+    }
+    return false;
+}
+
+/* Whether e is arithmetic (+, -, *) of int names the loop (its variable, its body) does not
+ * assign, and constants: the same value at every iteration, and computing it cannot fail. */
+static bool invariant_index(struct cfn *c, const struct dsl_node *e, const struct dsl_node *loop)
+{
+    switch (e->kind) {
+    case DSL_N_CONST: return e->value.kind == DSL_INT;
+    case DSL_N_NAME: {
+        const struct var *v = find_var(c, e->name);
+        return v && v->t == JT_INT && strcmp(e->name, loop->name) != 0 &&
+               !assigns(loop->b, e->name);
+    }
+    case DSL_N_UNARY: return e->op == DSL_T_MINUS && invariant_index(c, e->a, loop);
+    case DSL_N_BINARY:
+        return (e->op == DSL_T_PLUS || e->op == DSL_T_MINUS || e->op == DSL_T_STAR) &&
+               invariant_index(c, e->a, loop) && invariant_index(c, e->b, loop);
+    default: return false;
+    }
+}
+
+/* What a loop body does with storages: each element access (name, index, store or read). */
+#define MAX_ACCESS 32
+struct promo {
+    struct {
+        const char *arr;
+        const struct dsl_node *ix;
+        bool store;
+    } at[MAX_ACCESS];
+    int n;
+    bool no; /* something else: a loop, a return, a storage passed on or named otherwise */
+};
+
+static bool is_storage(struct cfn *c, const struct dsl_node *n)
+{
+    const struct var *v = n->kind == DSL_N_NAME ? find_var(c, n->name) : NULL;
+    return v && v->t == JT_FARR;
+}
+
+static void promo_scan(struct cfn *c, const struct dsl_node *n, bool store, struct promo *p)
+{
+    if (!n || p->no) return;
+    switch (n->kind) {
+    case DSL_N_FOR:
+    case DSL_N_WHILE:
+    case DSL_N_RETURN:
+    case DSL_N_LISTCOMP:
+    case DSL_N_GENEXP: p->no = true; return;
+    case DSL_N_NAME: /* a storage other than indexed: passed on, or another name for it */
+        if (is_storage(c, n)) p->no = true;
+        return;
+    case DSL_N_CALL:
+        if (n->a->kind == DSL_N_NAME && strcmp(n->a->name, "len") == 0 && n->nkids == 1 &&
+            is_storage(c, n->kids[0]))
+            return;
+        break;
+    case DSL_N_INDEX:
+        if (n->nkids == 1 && is_storage(c, n->a)) {
+            if (p->n == MAX_ACCESS) {
+                p->no = true;
+                return;
+            }
+            p->at[p->n].arr = n->a->name;
+            p->at[p->n].ix = n->kids[0];
+            p->at[p->n++].store = store;
+            promo_scan(c, n->kids[0], false, p);
+            return;
+        }
+        break;
+    case DSL_N_ASSIGN:
+        for (size_t i = 0; i < n->nkids; i++) promo_scan(c, n->kids[i], true, p);
+        promo_scan(c, n->a, false, p);
+        return;
+    case DSL_N_AUG:
+        promo_scan(c, n->a, true, p);
+        promo_scan(c, n->a, false, p);
+        promo_scan(c, n->b, false, p);
+        return;
+    default: break;
+    }
+    promo_scan(c, n->a, false, p);
+    promo_scan(c, n->b, false, p);
+    for (size_t i = 0; i < n->nkids; i++) promo_scan(c, n->kids[i], false, p);
+}
+
+/* Whether the innermost range loop n can keep a storage element in a local: 0 and the
+ * element's access in p->at[0] (the others storages it reads after it), or -1. */
+static int promotable(struct cfn *c, const struct dsl_node *n, struct promo *p)
+{
+    *p = (struct promo){0};
+    if (has_loop(n->b)) return -1;
+    promo_scan(c, n->b, false, p);
+    int first = -1;
+    for (int i = 0; i < p->n && first < 0; i++)
+        if (p->at[i].store) first = i;
+    if (p->no || first < 0 || !invariant_index(c, p->at[first].ix, n)) return -1;
+    const char *arr = p->at[first].arr;
+    const struct dsl_node *ix = p->at[first].ix;
+    /* every access to that storage is to the element, and the others are only read */
+    for (int i = 0; i < p->n; i++) {
+        bool mine = strcmp(p->at[i].arr, arr) == 0;
+        if ((mine && !same_expr(p->at[i].ix, ix)) || (!mine && p->at[i].store)) return -1;
+    }
+    struct promo all = *p;
+    int k = 1; /* at[0]: the element; then each other storage once */
+    p->at[0] = all.at[first];
+    for (int i = 0; i < all.n; i++) {
+        bool seen = strcmp(all.at[i].arr, arr) == 0;
+        for (int j = 1; j < k && !seen; j++) seen = strcmp(p->at[j].arr, all.at[i].arr) == 0;
+        if (!seen) p->at[k++] = all.at[i];
+    }
+    p->n = k;
+    return 0;
+}
+
 /* arr[i] as a bounds-checked read. */
 static int index_load(struct unit *u, struct cfn *c, const struct dsl_node *n, struct ex *e)
 {
@@ -371,6 +551,11 @@ static int index_load(struct unit *u, struct cfn *c, const struct dsl_node *n, s
         goto done;
     }
     e->t = a.t == JT_FARR ? JT_FLOAT : JT_INT;
+    if (promoted(u, n)) {
+        render_buf_printf(&e->s, "(double)pv%d", u->pr_id);
+        r = 0;
+        goto done;
+    }
     render_buf_printf(&e->s, "%s(%s).p[CHK(%s, (%s).n, %lldLL, \"%s\")]",
                       a.t == JT_FARR ? "(double)" : "", a.s.data, i.s.data, a.s.data, loc(c, n),
                       n->a->kind == DSL_N_NAME ? n->a->name : "an array");
@@ -786,7 +971,10 @@ static int store(struct unit *u, struct cfn *c, const struct dsl_node *target, c
         struct var *lv = target->a->kind == DSL_N_NAME ? find_var(c, target->a->name) : NULL;
         if (r == 0 && lv && lv->param && !lv->written) lv->written = u->changed = true;
         /* the value first, then the index, as Python evaluates them */
-        if (r == 0 && lv && lv->buflen && !lv->escapes) /* a local array: note how far written */
+        if (r == 0 && promoted(u, target))
+            emit(u, "pv%d = (float)(%s);", u->pr_id, value);
+        else if (r == 0 && lv && lv->buflen &&
+                 !lv->escapes) /* a local array: note how far written */
             emit(u,
                  "{ int64_t w_ = (int64_t)(%s), k_ = CHK(%s, (%s).n, %lldLL, \"%s\"); "
                  "(%s).p[k_] = w_; if (k_ >= d_%s) d_%s = k_ + 1; }",
@@ -811,17 +999,6 @@ static bool has_user_call(const struct dsl_node *n)
     if (has_user_call(n->a) || has_user_call(n->b)) return true;
     for (size_t i = 0; i < n->nkids; i++)
         if (has_user_call(n->kids[i])) return true;
-    return false;
-}
-
-/* Whether statement n holds a loop of its own (its iterations are then not light). */
-static bool has_loop(const struct dsl_node *n)
-{
-    if (!n) return false;
-    if (n->kind == DSL_N_FOR || n->kind == DSL_N_WHILE) return true;
-    if (has_loop(n->b)) return true;
-    for (size_t i = 0; i < n->nkids; i++)
-        if (has_loop(n->kids[i])) return true;
     return false;
 }
 
@@ -864,6 +1041,87 @@ static void strip_close(struct unit *u, const struct dsl_node *n, int k)
         emit(u, "}");
         emit(u, "brk%d:;", k);
     }
+}
+
+/* The body of a range loop (ids k: f<k> + i<k> * t<k> for i<k> < e<k>). */
+static int range_body(struct unit *u, struct cfn *c, const struct dsl_node *n, int k)
+{
+    int brk = u->brk;
+    strip_open(u, n, k);
+    emit(u, "v_%s = f%d + i%d * t%d;", n->name, k, k, k);
+    int r = block(u, c, n->b);
+    strip_close(u, n, k);
+    u->brk = brk;
+    return r;
+}
+
+/* The range loop n, with the element it reads and writes at every iteration in the local
+ * pv<k> when that is safe at run time (see promotable), else as written (a copy of its own:
+ * k2, whose counts are those of k). */
+static int range_promoted(struct unit *u, struct cfn *c, const struct dsl_node *n, int k,
+                          const struct promo *p)
+{
+    struct ex a, x;
+    ex_init(&a);
+    ex_init(&x);
+    int r = expr(
+        u, c, &(struct dsl_node){.kind = DSL_N_NAME, .pos = n->pos, .name = (char *)p->at[0].arr},
+        &a);
+    if (r == 0) r = expr(u, c, p->at[0].ix, &x);
+    if (r == 0) {
+        const char *A = a.s.data;
+        emit(u, "int64_t x%d = %s;", k, x.s.data);
+        emit(u, "x%d += (%s).n & (x%d >> 63);", k, A, k);
+        struct render_buf cond;
+        render_buf_init(&cond, 0);
+        render_buf_printf(&cond, "e%d > 0 && (uint64_t)x%d < (uint64_t)(%s).n", k, k, A);
+        for (int i = 1; i < p->n && r == 0; i++) {
+            struct ex b;
+            ex_init(&b);
+            r = expr(
+                u, c,
+                &(struct dsl_node){.kind = DSL_N_NAME, .pos = n->pos, .name = (char *)p->at[i].arr},
+                &b);
+            if (r == 0)
+                render_buf_printf(&cond,
+                                  " && (uintptr_t)((%s).p + x%d) - (uintptr_t)(%s).p >= "
+                                  "(uintptr_t)(%s).n * sizeof(float)",
+                                  A, k, b.s.data, b.s.data);
+            ex_free(&b);
+        }
+        if (r == 0) {
+            char fail[sizeof u->fail];
+            memcpy(fail, u->fail, sizeof fail);
+            emit(u, "if (%s) {", cond.data);
+            u->loop_depth++;
+            emit(u, "float pv%d = (%s).p[x%d];", k, A, k);
+            emit(u, "#undef JIT_FAIL");
+            emit(u, "#define JIT_FAIL pw%d", k);
+            snprintf(u->fail, sizeof u->fail, "pw%d", k);
+            u->pr_arr = p->at[0].arr;
+            u->pr_ix = p->at[0].ix;
+            u->pr_id = k;
+            r = range_body(u, c, n, k);
+            u->pr_arr = NULL;
+            memcpy(u->fail, fail, sizeof fail);
+            emit(u, "(%s).p[x%d] = pv%d;", A, k, k);
+            emit(u, "if (0) { pw%d: (%s).p[x%d] = pv%d; goto %s; }", k, A, k, k, fail);
+            emit(u, "#undef JIT_FAIL");
+            emit(u, "#define JIT_FAIL %s", fail);
+            u->loop_depth--;
+            emit(u, "} else {");
+            u->loop_depth++;
+            int k2 = u->tmp++;
+            emit(u, "int64_t f%d = f%d, t%d = t%d, e%d = e%d;", k2, k, k2, k, k2, k);
+            if (r == 0) r = range_body(u, c, n, k2);
+            u->loop_depth--;
+            emit(u, "}");
+        }
+        render_buf_free(&cond);
+    }
+    ex_free(&a);
+    ex_free(&x);
+    return r;
 }
 
 /* for x in arr, for a, b in zip(xs, ys, ...), for i, x in enumerate(xs): over arrays, as many
@@ -993,6 +1251,7 @@ static int for_loop(struct unit *u, struct cfn *c, const struct dsl_node *n)
             u->loop_depth++;
             emit(u, "#undef JIT_FAIL");
             emit(u, "#define JIT_FAIL pfail%d", k);
+            snprintf(u->fail, sizeof u->fail, "pfail%d", k);
             int brk = u->brk;
             u->brk = -2; /* the iterations run on their own threads: none can end the others */
             r = block(u, c, n->b);
@@ -1003,6 +1262,7 @@ static int for_loop(struct unit *u, struct cfn *c, const struct dsl_node *n)
             emit(u, "pfail%d:;", k);
             emit(u, "#undef JIT_FAIL");
             emit(u, "#define JIT_FAIL fail");
+            snprintf(u->fail, sizeof u->fail, "fail");
             u->loop_depth--;
             emit(u, "}");
             emit(u, "if (env->failed) goto JIT_FAIL;");
@@ -1024,12 +1284,11 @@ static int for_loop(struct unit *u, struct cfn *c, const struct dsl_node *n)
                  "- 1) / (uint64_t)t%d + 1) : 0) : (f%d > s%d ? (int64_t)(((uint64_t)f%d - "
                  "(uint64_t)s%d - 1) / (0 - (uint64_t)t%d) + 1) : 0);",
                  k, k, k, k, k, k, k, k, k, k, k, k);
-            int brk = u->brk;
-            strip_open(u, n, k);
-            emit(u, "v_%s = f%d + i%d * t%d;", n->name, k, k, k);
-            r = block(u, c, n->b);
-            strip_close(u, n, k);
-            u->brk = brk;
+            struct promo p;
+            if (!u->pr_arr && promotable(c, n, &p) == 0)
+                r = range_promoted(u, c, n, k, &p);
+            else
+                r = range_body(u, c, n, k);
             emit(u, "}");
         }
     }
@@ -1355,6 +1614,8 @@ static int compile_fn(struct unit *u, const struct dsl_function *f, const enum j
         render_buf_init(&u->out, 0);
         u->loop_depth = 0;
         u->brk = -1;
+        snprintf(u->fail, sizeof u->fail, "fail");
+        u->pr_arr = NULL;
         u->in_prange = false;
         u->emitting = final;
         u->changed = false;

@@ -1,10 +1,12 @@
 """njit's compiler against the interpreter, on random programs.
 
-Each program is a function over what Module 3's kernels take: a Storage (float32), a tuple of
-ints (a shape), an int and a list of ints (an index buffer the function fills). It is made of
+Each program is a function over what Module 3's kernels take: two Storages (float32; in some
+calls the same one twice), a tuple of ints (a shape), an int and a list of ints (an index
+buffer the function fills). It is made of
 index math (// and % on negative numbers too), loops (range with any step, over tuples, zip,
 enumerate, while), branches, break and continue, calls to a helper, stores into the storage and
-the list, and, in some programs, a prange loop with an int reduction. Every program is written
+the list (among them one element read and written at every iteration of a loop, which the
+compiler keeps in a register), and, in some programs, a prange loop with an int reduction. Every program is written
 twice in one script run by the kernel: once as it is (the interpreter runs it) and once given to
 njit; both get equal arguments, and the return value, the storage and the list after the call
 must be equal, bit for bit, or both calls raise the same exception. Every njit twin must have
@@ -73,7 +75,8 @@ class Gen:
         if d > 2 or c < 0.3:
             if self.prange:
                 return r.choice(["0.5", "-1.25", f"float({self.iexpr(d + 1)})"])
-            return r.choice(["f", f"x[{self.iexpr(d + 1)} % 32]", "0.5", "-1.25"])
+            return r.choice(["f", f"x[{self.iexpr(d + 1)} % 32]", f"y[{self.iexpr(d + 1)} % 32]",
+                             "0.5", "-1.25"])
         if c < 0.4:
             return f"float({self.iexpr(d + 1)})"
         op = r.choice(["+", "-", "*"])
@@ -115,6 +118,16 @@ class Gen:
                 return [f"{p}pass"]
             if r.random() < 0.5 and not self.frozen:
                 return [f"{p}idx[{self.iexpr()} % 4] = {self.iexpr()}"]
+            if self.loop and r.random() < 0.5:
+                # one element read and written at every iteration (the reduce template's
+                # out[o] = fn(out[o], a[j])), at an index the loop does not change
+                k = r.choice(self.ints + [str(r.randint(-32, 31))])
+                # y[k] is x[k] itself when y is x: the register must not be used then
+                at = k if r.random() < 0.5 else f"{self.iexpr()} % 32"
+                v = f"{r.choice(['0.5', '-1.25'])} * y[{at}]"
+                if r.random() < 0.5:
+                    return [f"{p}x[{k}] += {v}"]
+                return [f"{p}x[{k}] = x[{k}] * 0.5 + {v}"]
             return [f"{p}x[{self.iexpr()} % 32] = {self.fexpr()}"]
         if c < 0.5:
             lines = [f"{p}if {self.cond()}:"]
@@ -190,18 +203,19 @@ class Gen:
         if r.random() < 0.1:  # one that means to raise: an index that may be outside
             body.append(f"    acc = acc + s[{self.iexpr()}]")
         body.append(f"    return acc * 1000 + idx[0] + f")
-        fn = lambda name: [f"def {name}(x, s, n, idx):"] + body + [""]
+        fn = lambda name: [f"def {name}(x, y, s, n, idx):"] + body + [""]
         return "\n".join(helper + fn(f"p{k}") + fn(f"q{k}"))
 
 
 def _script(seed, n):
     rng = random.Random(seed)
     parts = ["import minitorch", "from numba import njit, prange", "",
-             "def run(fn, vals, s, n):",
+             "def run(fn, vals, yvals, s, n):",
              "    x = minitorch.tensor(vals)",
+             "    y = minitorch.tensor(yvals) if yvals else x",
              "    idx = [0, 0, 0, 0]",
              "    try:",
-             "        r = fn(x.tuple()[0], s, n, idx)",
+             "        r = fn(x.tuple()[0], y.tuple()[0], s, n, idx)",
              "    except Exception as e:",
              "        r = type(e).__name__",
              "    return [r, [v for v in x.tuple()[0]], idx]", ""]
@@ -210,9 +224,11 @@ def _script(seed, n):
         vals = [rng.choice([0.0, 0.25, -1.5, 2.0, 3.75, -0.125]) for _ in range(32)]
         s = tuple(rng.randint(1, 4) for _ in range(4))
         nn = rng.randint(0, 32)
+        # y: another storage, or x itself (a kernel given one buffer twice)
+        yv = [rng.choice([1.0, -0.5, 0.75]) for _ in range(32)] if rng.random() < 0.7 else []
         parts += [f"q{k} = njit(parallel=True)(q{k})",
-                  f"a = run(p{k}, {vals}, {s}, {nn})",
-                  f"b = run(q{k}, {vals}, {s}, {nn})",
+                  f"a = run(p{k}, {vals}, {yv}, {s}, {nn})",
+                  f"b = run(q{k}, {vals}, {yv}, {s}, {nn})",
                   f"print('program {k}', 'same' if str(a) == str(b) else 'DIFFERENT', a, b)",
                   f"parallel_diagnostics(q{k})", ""]
     return "\n".join(parts)
