@@ -8,6 +8,7 @@
  * follow Python, with the language's spellings true/false/none. */
 #include "lang/library.h"
 
+#include "lib/check.h"
 #include "lib/compile.h"
 #include "lib/iterables.h"
 #include "lib/jit.h"
@@ -823,6 +824,7 @@ static const char *const zip_params[] = {"fn", "a", "b", NULL};
 static const char *const reduce_params[] = {"fn", "t", "dim", "start", NULL};
 static const char *const enumerate_params[] = {"iterable", "start", NULL};
 static const char *const diag_params[] = {"fn", "source", NULL};
+static const char *const check_params[] = {"task", NULL};
 static const char *const sorted_params[] = {"key", "reverse", NULL};
 static const char *const min_max_params[] = {"key", "default", NULL};
 
@@ -886,6 +888,13 @@ const struct dsl_builtin dsl_builtins[] = {
     {"clear_output", "clear_output(wait=false)", 0, 1, clear_params, bi_clear_output,
      "Clears the output of the running cell. With wait=true the old output stays until new "
      "output arrives, which avoids flicker in animations."},
+    {"check", "check(task)", 1, 1, check_params, dsl_bi_check,
+     "MiniTorch's tests of a task, run on your backend (TensorBackend(YourOps)): check(\"3.1\") "
+     "tests map, zip and reduce (every function of the course's MathTest, forward and "
+     "gradients, permuted and broadcast inputs, sums and means), check(\"3.2\") matrix "
+     "multiply (mm and bmm with a broadcast batch). Expected values come from the simple "
+     "backend. Prints a table of the tests and, for each failure, the smallest input that "
+     "fails with the expected and the got values; raises AssertionError when any failed."},
     {"compare", "compare(stmt, backends=[\"simple\", \"fast\", \"cuda\"])", 1, 2, compare_params,
      dsl_bi_compare,
      "Runs the statement stmt (a string: statements, the last expression is the result) on "

@@ -1,0 +1,610 @@
+/* check.c — check("3.1") and check("3.2"): MiniTorch's tests of Tasks 3.1 and 3.2, run on the
+ * student's backend (TensorBackend(YourOps), student.c).
+ *
+ * The list is the course's own (its tests/test_tensor_general.py, marked task3_1 and task3_2):
+ * tensors made from a list; every one-argument and two-argument function of its MathTest, forward
+ * and with gradients; sums and means; gradients through broadcasting and a permutation; matmul
+ * and batched matmul with a broadcast batch. Inputs are shaped as the course draws them (1 to 4
+ * dims of 1 to 3, and laid out permuted as often as not), with values in [-100, 100] from a
+ * generator of check's own, so that a check neither depends on nor changes the session's seed.
+ * Each test runs on the student backend and on `simple`, which is the expected value; results
+ * and gradients must agree within the course's tolerance (|got - expected| < 0.01, relative for
+ * large values). The cases of a test go from the smallest input up, and the first failing one
+ * is reported: it is the smallest input that shows the mistake. An exception raised by the
+ * student's code is that case's failure, and the check goes on with the next test. */
+#include "lib/check.h"
+
+#include "lang/interp.h"
+#include "lib/tensor_methods.h"
+
+#include "minitorch/minitorch.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the functions tested, in reverse Polish notation --------------------------------------- */
+
+/* Tokens: a, b (the inputs), numbers (constants of shape (1,)), + - * / < > == (zip), neg inv
+ * relu sigmoid log exp (map), sum0 mean0 (over dim 0, the dim kept), mean (of all), rev (the
+ * dims reversed), @ (matmul). */
+struct fn {
+    const char *name;
+    const char *rpn;
+};
+
+/* MiniTorch's MathTest: its one-argument functions, then its two-argument ones */
+static const struct fn one_arg[] = {
+    {"addConstant", "a 5 +"},  {"complex", "a 10 * 7 + relu 6 * 5 + relu 10 * sigmoid log 50 /"},
+    {"cube", "a a * a *"},     {"div", "a 5 /"},
+    {"exp", "a 200 - exp"},    {"explog", "a 100000 + log a 200 - exp +"},
+    {"inv", "a 3.5 + inv"},    {"log", "a 100000 + log"},
+    {"multConstant", "a 5 *"}, {"neg", "a neg"},
+    {"relu", "a 5.5 + relu"},  {"sig", "a sigmoid"},
+    {"square", "a a *"},       {"subConstant", "a 5 -"},
+};
+static const struct fn two_arg[] = {
+    {"add2", "a b +"},       {"mul2", "a b *"},      {"div2", "a b 5.5 + /"},
+    {"eq2", "a b 5.5 + =="}, {"gt2", "a 1.2 + b >"}, {"lt2", "a 1.2 + b <"},
+};
+#define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+/* ---- one check run ------------------------------------------------------------------------ */
+
+struct ck {
+    struct dsl_interp *in;
+    struct mt_ctx *ctx;
+    uint64_t rng;
+    struct render_buf table; /* a line per test */
+    struct render_buf fails; /* what each failure was */
+    int passed, failed;
+    char first_failed[64];
+    char last_err[768]; /* the error of the last failure reported (said once when repeated) */
+    int stop;           /* 0, or -1 when an interrupt or running out of memory ends the check */
+};
+
+/* [-100, 100) in steps the course's floats can take (splitmix64) */
+static float draw(struct ck *k)
+{
+    uint64_t z = (k->rng += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    return (float)((double)(z >> 11) / 9007199254740992.0 * 200.0 - 100.0);
+}
+
+/* Why the last engine call failed: the student's exception when their code raised one (then no
+ * longer pending), else the engine's message. */
+static void failure_text(struct ck *k, enum mt_status st, char *buf, size_t n)
+{
+    struct dsl_interp *in = k->in;
+    if (in->ename) {
+        snprintf(buf, n, "%s: %s", in->ename, in->evalue ? in->evalue : "");
+        if (strcmp(in->ename, "KeyboardInterrupt") == 0 || strcmp(in->ename, "MemoryError") == 0)
+            k->stop = -1; /* the check ends; the error stays pending */
+        else
+            dsl_interp_clear_error(in);
+        return;
+    }
+    snprintf(buf, n, "%s: %s", mt_status_ename(st), mt_ctx_error(k->ctx));
+    if (st == MT_ERR_CANCELLED || st == MT_ERR_NOMEM) {
+        k->stop = -1;
+        dsl_engine_raise(in, st);
+    }
+}
+
+#define STACK 8
+
+/* Evaluates rpn on backend b's tensors a and b (borrowed; b may be NULL) into *out. */
+static enum mt_status eval(struct ck *k, const char *rpn, struct mt_tensor *a, struct mt_tensor *b,
+                           struct mt_tensor **out)
+{
+    struct mt_ctx *ctx = k->ctx;
+    struct mt_tensor *st[STACK];
+    int n = 0;
+    enum mt_status s = MT_OK;
+    char tok[16];
+    for (const char *p = rpn; *p && s == MT_OK;) {
+        while (*p == ' ') p++;
+        size_t len = strcspn(p, " ");
+        if (len == 0) break;
+        snprintf(tok, sizeof tok, "%.*s", (int)len, p);
+        p += len;
+        struct mt_tensor *r = NULL, *x = n ? st[n - 1] : NULL, *y = n > 1 ? st[n - 2] : NULL;
+        int pop = 0;
+        if (strcmp(tok, "a") == 0 || strcmp(tok, "b") == 0) {
+            r = mt_tensor_retain(tok[0] == 'a' ? a : b);
+        } else if ((tok[0] >= '0' && tok[0] <= '9') || tok[0] == '.') {
+            int64_t one = 1;
+            s = mt_full(ctx, a->backend, 1, &one, strtof(tok, NULL), &r);
+        } else if (strlen(tok) <= 2 && strchr("+-*/<>=@", tok[0])) {
+            enum mt_status (*f)(struct mt_ctx *, struct mt_tensor *, struct mt_tensor *,
+                                struct mt_tensor **) = NULL;
+            switch (tok[0]) {
+            case '+': f = mt_add; break;
+            case '-': f = mt_sub; break;
+            case '*': f = mt_mul; break;
+            case '/': f = mt_div; break;
+            case '<': f = mt_lt; break;
+            case '>': f = mt_gt; break;
+            case '=': f = mt_eq; break;
+            default: f = mt_matmul; break;
+            }
+            s = f(ctx, y, x, &r);
+            pop = 2;
+        } else {
+            static const struct {
+                const char *name;
+                enum mt_status (*f)(struct mt_ctx *, struct mt_tensor *, struct mt_tensor **);
+            } maps[] = {{"neg", mt_neg},         {"inv", mt_inv}, {"relu", mt_relu},
+                        {"sigmoid", mt_sigmoid}, {"log", mt_log}, {"exp", mt_exp}};
+            int i = 0;
+            while (i < COUNT(maps) && strcmp(maps[i].name, tok) != 0) i++;
+            if (i < COUNT(maps)) {
+                s = maps[i].f(ctx, x, &r);
+            } else if (strcmp(tok, "sum0") == 0) {
+                s = mt_sum(ctx, x, 0, &r);
+            } else if (strcmp(tok, "mean0") == 0) {
+                s = mt_mean(ctx, x, 0, &r);
+            } else if (strcmp(tok, "mean") == 0) {
+                s = mt_mean(ctx, x, MT_ALL_DIMS, &r);
+            } else { /* rev */
+                int64_t order[MT_MAX_DIMS];
+                for (int d = 0; d < x->ndim; d++) order[d] = x->ndim - 1 - d;
+                s = mt_permute(ctx, x, x->ndim, order, &r);
+            }
+            pop = 1;
+        }
+        if (s != MT_OK) break;
+        for (int i = 0; i < pop; i++) mt_tensor_release(st[--n]);
+        st[n++] = r;
+    }
+    if (s == MT_OK) {
+        *out = st[--n];
+        st[n] = NULL;
+    }
+    for (int i = 0; i < n; i++) mt_tensor_release(st[i]);
+    return s;
+}
+
+/* ---- inputs ------------------------------------------------------------------------------- */
+
+/* One input: its shape and values (row-major), and whether it is laid out permuted (a view of
+ * a tensor of the reversed shape, its dims reversed). */
+struct input {
+    int ndim;
+    int64_t shape[MT_MAX_DIMS];
+    bool permuted;
+    float v[256];
+};
+
+static int64_t numel(const struct input *x)
+{
+    int64_t n = 1;
+    for (int d = 0; d < x->ndim; d++) n *= x->shape[d];
+    return n;
+}
+
+/* The input as a tensor on backend b: a leaf (requires_grad when grad), and the view the
+ * function takes (the leaf itself, or its dims reversed). */
+static enum mt_status make(struct ck *k, const struct input *x, enum mt_backend b, bool grad,
+                           struct mt_tensor **leaf, struct mt_tensor **view)
+{
+    int64_t shape[MT_MAX_DIMS];
+    float data[256];
+    int64_t n = numel(x);
+    for (int d = 0; d < x->ndim; d++)
+        shape[d] = x->permuted ? x->shape[x->ndim - 1 - d] : x->shape[d];
+    if (!x->permuted) {
+        memcpy(data, x->v, sizeof(float) * (size_t)n);
+    } else { /* element (i0..in) of the view is element (in..i0) of the leaf */
+        for (int64_t i = 0; i < n; i++) {
+            int64_t idx[MT_MAX_DIMS], rest = i, at = 0, stride = 1;
+            for (int d = x->ndim - 1; d >= 0; d--) {
+                idx[d] = rest % x->shape[d];
+                rest /= x->shape[d];
+            }
+            for (int e = x->ndim - 1; e >= 0; e--) {
+                at += idx[x->ndim - 1 - e] * stride;
+                stride *= shape[e];
+            }
+            data[at] = x->v[i];
+        }
+    }
+    enum mt_status s = mt_from_data(k->ctx, b, x->ndim, shape, data, leaf);
+    if (s != MT_OK) return s;
+    if (grad) mt_tensor_requires_grad(*leaf, true);
+    if (!x->permuted) {
+        *view = mt_tensor_retain(*leaf);
+        return MT_OK;
+    }
+    int64_t order[MT_MAX_DIMS];
+    for (int d = 0; d < x->ndim; d++) order[d] = x->ndim - 1 - d;
+    s = mt_permute(k->ctx, *leaf, x->ndim, order, view);
+    if (s != MT_OK) {
+        mt_tensor_release(*leaf);
+        *leaf = NULL;
+    }
+    return s;
+}
+
+/* ---- one case on one backend -------------------------------------------------------------- */
+
+/* What a backend gave: the function's values, and the gradients of the inputs. */
+struct outcome {
+    int ndim;
+    int64_t shape[MT_MAX_DIMS];
+    float y[256], g[2][256];
+    bool has_g[2];
+    char err[768]; /* non-empty: the case failed with this error */
+};
+
+enum variant {
+    PLAIN,
+    A_SUMMED, /* f(a.sum(0), b): a broadcast along dim 0 */
+    B_SUMMED, /* f(a, b.sum(0)) */
+};
+
+/* Runs rpn on backend be for inputs x[0..nin) (with gradients when grad: of out.sum()). */
+static void run_case(struct ck *k, const char *rpn, const struct input *x, int nin, enum variant v,
+                     bool grad, enum mt_backend be, struct outcome *o)
+{
+    memset(o, 0, sizeof *o);
+    struct mt_tensor *leaf[2] = {NULL, NULL}, *view[2] = {NULL, NULL}, *y = NULL, *total = NULL;
+    enum mt_status s = MT_OK;
+    for (int i = 0; i < nin && s == MT_OK; i++) s = make(k, &x[i], be, grad, &leaf[i], &view[i]);
+    for (int i = 0; i < nin && s == MT_OK; i++)
+        if ((i == 0 && v == A_SUMMED) || (i == 1 && v == B_SUMMED)) {
+            struct mt_tensor *t = NULL;
+            s = mt_sum(k->ctx, view[i], 0, &t);
+            mt_tensor_release(view[i]);
+            view[i] = t;
+        }
+    if (s == MT_OK) s = eval(k, rpn, view[0], view[1], &y);
+    if (s == MT_OK && grad) s = mt_sum(k->ctx, y, MT_ALL_DIMS, &total);
+    if (s == MT_OK && grad) s = mt_backward(k->ctx, total, NULL);
+    if (s == MT_OK && y->size <= 256) {
+        o->ndim = y->ndim;
+        memcpy(o->shape, y->shape, sizeof o->shape);
+        s = mt_tensor_copy_out(y, o->y);
+    }
+    for (int i = 0; i < nin && s == MT_OK && grad; i++)
+        if (leaf[i]->grad) {
+            o->has_g[i] = true;
+            s = mt_tensor_copy_out(leaf[i]->grad, o->g[i]);
+        }
+    if (s != MT_OK) failure_text(k, s, o->err, sizeof o->err);
+    mt_tensor_release(total);
+    mt_tensor_release(y);
+    for (int i = 0; i < 2; i++) {
+        mt_tensor_release(view[i]);
+        mt_tensor_release(leaf[i]);
+    }
+}
+
+/* ---- comparing and reporting -------------------------------------------------------------- */
+
+static bool close_to(float got, float want)
+{
+    if (isnan(want) || isnan(got)) return isnan(want) && isnan(got);
+    if (isinf(want) || isinf(got)) return got == want;
+    return fabsf(got - want) < 1e-2f + 1e-5f * fabsf(want);
+}
+
+/* Appends values of the given shape as nested lists, as tolist() gives them. */
+static void put_values(struct render_buf *b, int ndim, const int64_t *shape, const float *v)
+{
+    int64_t inner = 1;
+    for (int d = 1; d < ndim; d++) inner *= shape[d];
+    render_buf_puts(b, "[");
+    for (int64_t i = 0; i < shape[0]; i++) {
+        if (i) render_buf_puts(b, ", ");
+        if (ndim > 1)
+            put_values(b, ndim - 1, shape + 1, v + i * inner);
+        else
+            render_buf_printf(b, "%.6g", (double)v[i]);
+    }
+    render_buf_puts(b, "]");
+}
+
+/* "of shape (2, 3)", or "of shape (2, 3) laid out permuted (strides (1, 2))" */
+static void put_input(struct render_buf *b, const struct input *x)
+{
+    char sh[96];
+    render_buf_printf(b, "of shape %s", mt_shape_str(x->ndim, x->shape, sh, sizeof sh));
+    if (!x->permuted) return;
+    int64_t st[MT_MAX_DIMS], stride = 1;
+    for (int e = x->ndim - 1; e >= 0; e--) { /* the leaf's dim e is the view's ndim-1-e */
+        st[x->ndim - 1 - e] = stride;
+        stride *= x->shape[x->ndim - 1 - e];
+    }
+    render_buf_printf(b, ", permuted (strides %s)", mt_shape_str(x->ndim, st, sh, sizeof sh));
+}
+
+static const char *const in_names[] = {"a", "b"};
+
+/* Compares the student's outcome with simple's; on a difference, writes the report and says
+ * false. */
+static bool agree(struct ck *k, const char *test, const struct input *x, int nin,
+                  const struct outcome *got, const struct outcome *want)
+{
+    struct render_buf *b = &k->fails;
+    const char *what = NULL;
+    const float *g = NULL, *w = NULL;
+    int ndim = want->ndim;
+    const int64_t *shape = want->shape;
+    int64_t n = 1;
+    for (int d = 0; d < ndim; d++) n *= shape[d];
+    char label[32] = "";
+    if (!got->err[0]) {
+        if (got->ndim != want->ndim ||
+            memcmp(got->shape, want->shape, sizeof *shape * (size_t)ndim) != 0) {
+            what = "shape";
+        } else {
+            for (int64_t i = 0; i < n && !what; i++)
+                if (!close_to(got->y[i], want->y[i])) what = "values", g = got->y, w = want->y;
+            for (int j = 0; j < nin && !what; j++) {
+                int64_t m = numel(&x[j]);
+                if (want->has_g[j] != got->has_g[j]) {
+                    snprintf(label, sizeof label, "gradient of %s", in_names[j]);
+                    what = label;
+                    break;
+                }
+                for (int64_t i = 0; i < m && want->has_g[j]; i++)
+                    if (!close_to(got->g[j][i], want->g[j][i])) {
+                        snprintf(label, sizeof label, "gradient of %s", in_names[j]);
+                        what = label, g = got->g[j], w = want->g[j], ndim = x[j].ndim,
+                        shape = x[j].shape;
+                        break;
+                    }
+            }
+            if (!what) return true;
+        }
+    }
+    if (got->err[0] && strcmp(got->err, k->last_err) == 0) {
+        render_buf_printf(b, "FAILED %s: the same error\n", test);
+        return false;
+    }
+    snprintf(k->last_err, sizeof k->last_err, "%s", got->err);
+    render_buf_printf(b, "\nFAILED %s, with ", test);
+    for (int j = 0; j < nin; j++) {
+        render_buf_printf(b, "%s%s ", j ? " and " : "", in_names[j]);
+        put_input(b, &x[j]);
+    }
+    render_buf_puts(b, ":\n");
+    for (int j = 0; j < nin; j++) {
+        render_buf_printf(b, "  %s = ", in_names[j]);
+        put_values(b, x[j].ndim, x[j].shape, x[j].v);
+        render_buf_puts(b, "\n");
+    }
+    if (got->err[0]) {
+        render_buf_printf(b, "  your backend raised %s\n", got->err);
+    } else if (!g) {
+        char s1[96], s2[96];
+        if (strcmp(what, "shape") == 0)
+            render_buf_printf(b, "  expected a result of shape %s, got %s\n",
+                              mt_shape_str(want->ndim, want->shape, s1, sizeof s1),
+                              mt_shape_str(got->ndim, got->shape, s2, sizeof s2));
+        else
+            render_buf_printf(b, "  expected a %s, got none (no gradient reached it)\n", what);
+    } else {
+        render_buf_printf(b, "  %s, expected: ", what);
+        put_values(b, ndim, shape, w);
+        render_buf_printf(b, "\n  %s, got:      ", what);
+        put_values(b, ndim, shape, g);
+        render_buf_puts(b, "\n");
+    }
+    return false;
+}
+
+/* ---- tests -------------------------------------------------------------------------------- */
+
+/* The shapes of the elementwise tests, smallest first: the course's 1 to 4 dims of 1 to 3. */
+static const int64_t shapes[][5] = {
+    {1, 1},       {1, 2},       {1, 3},          {2, 2, 3},       {2, 3, 1},
+    {3, 1, 2, 3}, {3, 3, 2, 2}, {4, 2, 3, 1, 2}, {4, 3, 3, 3, 3},
+};
+
+static void fill(struct ck *k, struct input *x, int ndim, const int64_t *shape, bool permuted)
+{
+    x->ndim = ndim;
+    memcpy(x->shape, shape, sizeof *shape * (size_t)ndim);
+    x->permuted = permuted;
+    for (int64_t i = 0; i < numel(x); i++) x->v[i] = draw(k);
+}
+
+/* Runs one test over its cases (each of x's shapes, contiguous then permuted; for each, the
+ * variants in the mask 1 << enum variant) until one fails; adds its line to the table. */
+static void test_cases(struct ck *k, const char *test, const char *rpn, int nin, unsigned variants,
+                       bool grad, const struct input *cases, int ncases)
+{
+    static const char *const vname[] = {"", " as f(a.sum(0), b)", " as f(a, b.sum(0))"};
+    int ran = 0;
+    bool ok = true;
+    struct outcome *got = malloc(sizeof *got), *want = malloc(sizeof *want);
+    if (!got || !want) {
+        free(got);
+        free(want);
+        k->stop = -1;
+        dsl_raise_status(k->in, DSL_V_NOMEM);
+        return;
+    }
+    for (int c = 0; c + nin <= ncases && ok && !k->stop; c += nin) {
+        const struct input *x = &cases[c];
+        ran++;
+        for (int v = PLAIN; v <= B_SUMMED && ok && !k->stop; v++) {
+            if (!(variants & (1u << v))) continue;
+            run_case(k, rpn, x, nin, (enum variant)v, grad, MT_BACKEND_STUDENT, got);
+            if (!k->stop) run_case(k, rpn, x, nin, (enum variant)v, grad, MT_BACKEND_SIMPLE, want);
+            if (k->stop) break;
+            char what[96];
+            snprintf(what, sizeof what, "%s%s", test, vname[v]);
+            if (want->err[0]) { /* the reference cannot fail on these inputs: the check's bug */
+                render_buf_printf(&k->fails, "\nFAILED %s: simple raised %s\n", what, want->err);
+                ok = false;
+            } else {
+                ok = agree(k, what, x, nin, got, want);
+            }
+        }
+    }
+    free(got);
+    free(want);
+    if (k->stop) return;
+    render_buf_printf(&k->table, "  %-36s %3d case%s  %s\n", test, ran, ran == 1 ? " " : "s",
+                      ok ? "passed" : "FAILED");
+    if (ok) {
+        k->passed++;
+    } else {
+        if (!k->failed) snprintf(k->first_failed, sizeof k->first_failed, "%s", test);
+        k->failed++;
+    }
+}
+
+/* The elementwise tests' cases: every shape, contiguous, then permuted when it has 2 dims or
+ * more; nin inputs of one shape and layout (as the course's shaped_tensors). */
+static int elementwise_cases(struct ck *k, int nin, struct input *cases, int cap)
+{
+    int n = 0;
+    for (int s = 0; s < COUNT(shapes); s++)
+        for (int p = 0; p < 2; p++) {
+            int ndim = (int)shapes[s][0];
+            if ((p && ndim < 2) || n + nin > cap) continue;
+            for (int i = 0; i < nin; i++) fill(k, &cases[n++], ndim, &shapes[s][1], p);
+        }
+    return n;
+}
+
+static void task_3_1(struct ck *k, struct input *cases, int cap)
+{
+    char name[64];
+    int n1 = elementwise_cases(k, 1, cases, cap);
+    /* create: a tensor made from values holds them */
+    test_cases(k, "create", "a", 1, 1, false, cases, n1);
+    for (int f = 0; f < COUNT(one_arg) && !k->stop; f++) {
+        snprintf(name, sizeof name, "one_args[%s]", one_arg[f].name);
+        test_cases(k, name, one_arg[f].rpn, 1, 1, false, cases, n1);
+    }
+    int n2 = elementwise_cases(k, 2, cases, cap);
+    for (int f = 0; f < COUNT(two_arg) && !k->stop; f++) {
+        snprintf(name, sizeof name, "two_args[%s]", two_arg[f].name);
+        test_cases(k, name, two_arg[f].rpn, 2, 1, false, cases, n2);
+    }
+    n1 = elementwise_cases(k, 1, cases, cap);
+    for (int f = 0; f < COUNT(one_arg) && !k->stop; f++) {
+        snprintf(name, sizeof name, "one_derivative[%s]", one_arg[f].name);
+        test_cases(k, name, one_arg[f].rpn, 1, 1, true, cases, n1);
+    }
+    n2 = elementwise_cases(k, 2, cases, cap);
+    for (int f = 0; f < COUNT(two_arg) && !k->stop; f++) {
+        snprintf(name, sizeof name, "two_grad[%s]", two_arg[f].name);
+        test_cases(k, name, two_arg[f].rpn, 2, 1, true, cases, n2);
+    }
+    static const struct fn reduces[] = {
+        {"sum(0)", "a sum0"}, {"mean(0)", "a mean0"}, {"mean()", "a mean"}};
+    n1 = elementwise_cases(k, 1, cases, cap);
+    for (int f = 0; f < COUNT(reduces) && !k->stop; f++) {
+        snprintf(name, sizeof name, "reduce[%s]", reduces[f].name);
+        test_cases(k, name, reduces[f].rpn, 1, 1, true, cases, n1);
+    }
+    /* the course checks f(a, b), f(a.sum(0), b) and f(a, b.sum(0)) for each function */
+    n2 = elementwise_cases(k, 2, cases, cap);
+    for (int f = 0; f < COUNT(two_arg) && !k->stop; f++) {
+        snprintf(name, sizeof name, "two_grad_broadcast[%s]", two_arg[f].name);
+        test_cases(k, name, two_arg[f].rpn, 2, 7, true, cases, n2);
+    }
+    n1 = elementwise_cases(k, 1, cases, cap);
+    test_cases(k, "permute", "a rev", 1, 1, true, cases, n1);
+}
+
+static void task_3_2(struct ck *k, struct input *cases, int cap)
+{
+    /* mm: (2, 3) @ (3, 4) as the course's test, then other sizes and layouts */
+    static const int64_t mm[][3] = {{2, 3, 4}, {1, 1, 1}, {3, 2, 3}, {3, 3, 2}};
+    int n = 0;
+    for (int i = 0; i < COUNT(mm) && n + 2 <= cap; i++) {
+        fill(k, &cases[n++], 2, (int64_t[]){mm[i][0], mm[i][1]}, i % 2 == 1);
+        fill(k, &cases[n++], 2, (int64_t[]){mm[i][1], mm[i][2]}, i >= 2);
+    }
+    test_cases(k, "mm2", "a b @", 2, 1, true, cases, n);
+    /* bmm: a (D, A, B) not contiguous, b (1, B, C): the batch broadcast */
+    static const int64_t bmm[][4] = {{2, 2, 2, 2}, {2, 3, 2, 4}, {3, 4, 3, 2}, {4, 4, 4, 4}};
+    n = 0;
+    for (int i = 0; i < COUNT(bmm) && n + 2 <= cap; i++) {
+        fill(k, &cases[n++], 3, (int64_t[]){bmm[i][0], bmm[i][1], bmm[i][2]}, true);
+        fill(k, &cases[n++], 3, (int64_t[]){1, bmm[i][2], bmm[i][3]}, false);
+    }
+    test_cases(k, "bmm", "a b @", 2, 1, true, cases, n);
+}
+
+/* ---- check(task) -------------------------------------------------------------------------- */
+
+int dsl_bi_check(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    char task[16];
+    struct dsl_value t = a->slot[0];
+    if (t.kind == DSL_STR)
+        snprintf(task, sizeof task, "%s", t.as.s->data);
+    else if (dsl_is_number(t))
+        snprintf(task, sizeof task, "%.1f", dsl_as_double(t));
+    else
+        return dsl_raise(in, "TypeError", "check() takes a task's name (\"3.1\"), not %s",
+                         dsl_type_name(t));
+    bool t31 = strcmp(task, "3.1") == 0, t32 = strcmp(task, "3.2") == 0;
+    if (strcmp(task, "3.3") == 0 || strcmp(task, "3.4") == 0)
+        return dsl_raise(in, "ValueError",
+                         "check(\"%s\") tests cuda.jit kernels, which this kernel does not "
+                         "compile yet; check(\"3.1\") and check(\"3.2\") test your CPU backend",
+                         task);
+    if (!t31 && !t32)
+        return dsl_raise(in, "ValueError",
+                         "check() knows the tasks \"3.1\" (map, zip, reduce) and \"3.2\" (matrix "
+                         "multiply), not \"%s\"",
+                         task);
+    struct dsl_session *s = in->session;
+    if (s->student_ops.kind != DSL_CLASS)
+        return dsl_raise(in, "RuntimeError",
+                         "check(\"%s\") tests your backend, and there is none yet: write your "
+                         "ops class (class FastOps(TensorOps): ...), then make it the backend "
+                         "with FastTensorBackend = minitorch.TensorBackend(FastOps)",
+                         task);
+    struct ck k = {.in = in, .ctx = s->ctx, .rng = t31 ? 31 : 32};
+    render_buf_init(&k.table, 0);
+    render_buf_init(&k.fails, 0);
+    enum { CAP = 64 };
+    struct input *cases = malloc(sizeof *cases * CAP);
+    if (!cases) return dsl_raise_status(in, DSL_V_NOMEM);
+    int64_t t0 = mt_now_ns();
+    if (t31)
+        task_3_1(&k, cases, CAP);
+    else
+        task_3_2(&k, cases, CAP);
+    free(cases);
+    int r = k.stop;
+    if (r == 0) {
+        struct render_buf b;
+        render_buf_init(&b, 0);
+        render_buf_printf(&b,
+                          "check(\"%s\"): MiniTorch's Task %s tests on your backend (%s), "
+                          "expected values from simple\n",
+                          task, task, s->student_ops.as.cls->name);
+        render_buf_puts(&b, k.table.data ? k.table.data : "");
+        render_buf_printf(&b, "%d passed, %d failed (%.1f s)\n", k.passed, k.failed,
+                          (double)(mt_now_ns() - t0) * 1e-9);
+        render_buf_puts(&b, k.fails.data ? k.fails.data : "");
+        if (b.nomem) {
+            r = dsl_raise_status(in, DSL_V_NOMEM);
+        } else {
+            dsl_emit(in, "stdout", b.data ? b.data : "");
+            if (k.failed)
+                r = dsl_raise(in, "AssertionError",
+                              "%d of %d tests of Task %s failed (the first: %s); see above",
+                              k.failed, k.passed + k.failed, task, k.first_failed);
+        }
+        render_buf_free(&b);
+    }
+    render_buf_free(&k.table);
+    render_buf_free(&k.fails);
+    if (r == 0) *ret = dsl_none();
+    return r;
+}
