@@ -1385,6 +1385,17 @@ static int v_cuda_ops(struct dsl_interp *in, struct dsl_value *out)
     return ops_value(2, out);
 }
 
+bool dsl_ops_class_backend(const struct dsl_class *c, enum mt_backend *out)
+{
+    for (; c; c = c->base.kind == DSL_CLASS ? c->base.as.cls : NULL)
+        for (int which = 0; which < 3; which++)
+            if (c == kernel_ops_class(which)) {
+                *out = backends[which];
+                return true;
+            }
+    return false;
+}
+
 /* TensorBackend(ops): the kernel's backend for one of its ops classes. */
 static int tensor_backend_fn(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {

@@ -19,6 +19,10 @@ bool dsl_backend_object(struct dsl_value v, enum mt_backend *out);
  * after raising. */
 int dsl_backend_value(struct dsl_interp *in, enum mt_backend b, struct dsl_value *out);
 
+/* The kernel backend whose ops class (minitorch.SimpleOps, FastOps, CudaOps) class c is or
+ * derives from, in *out: false when it derives only from TensorOps. */
+bool dsl_ops_class_backend(const struct dsl_class *c, enum mt_backend *out);
+
 /* The name of module value v ("numpy", "minitorch.operators"), or NULL when v is no module. */
 const char *dsl_module_of(struct dsl_value v);
 

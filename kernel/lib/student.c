@@ -184,6 +184,15 @@ static int ops_method(struct dsl_interp *in, const char *method, const char *nee
 {
     struct dsl_session *s = in->session;
     if (dsl_getattr(in, s->student_ops, method, out) != 0) return -1;
+    enum mt_backend be;
+    if (out->kind == DSL_BUILTIN && dsl_ops_class_backend(s->student_ops.as.cls, &be) &&
+        be != MT_BACKEND_CUDA) {
+        /* a class deriving from minitorch.FastOps (or SimpleOps) inherits its kernels: the op
+         * runs on that backend (see inherited) */
+        dsl_value_release(*out);
+        *out = dsl_int((int64_t)be);
+        return 0;
+    }
     if (out->kind == DSL_BUILTIN) { /* TensorOps's own: nothing to run */
         dsl_value_release(*out);
         return dsl_raise(in, "NotImplementedError",
@@ -232,7 +241,7 @@ static int made(struct dsl_interp *in, int slot, struct dsl_value *out)
         snprintf(need, sizeof need, "%s(%s)", method, args[0].as.fn->name);
     struct dsl_value m;
     if (ops_method(in, method, need, &m) != 0) return -1;
-    if (slot == SLOT_MATMUL) {
+    if (slot == SLOT_MATMUL || m.kind == DSL_INT) {
         *have = m;
     } else {
         int st = dsl_call(in, m, args, nargs, NULL, NULL, 0, have);
@@ -290,12 +299,50 @@ static enum mt_status run(struct dsl_interp *in, int slot, struct mt_tensor *out
     return es;
 }
 
+/* Whether the op of slot is inherited from one of the kernel's ops classes: 1 with its backend
+ * in *be, 0 when the student's class writes it, -1 after raising. */
+static int inherited(struct dsl_interp *in, int slot, enum mt_backend *be)
+{
+    struct dsl_value fn;
+    if (made(in, slot, &fn) != 0) return -1;
+    int r = fn.kind == DSL_INT;
+    if (r) *be = (enum mt_backend)fn.as.i;
+    dsl_value_release(fn);
+    return r;
+}
+
+/* The views of out and the inputs on backend be (sharing their memory), for the built-in op. */
+static enum mt_status on(struct mt_ctx *ctx, enum mt_backend be, struct mt_tensor **t, int n)
+{
+    enum mt_status st = MT_OK;
+    for (int i = 0; i < n; i++) {
+        struct mt_tensor *v = NULL;
+        if (st == MT_OK) st = mt_to(ctx, t[i], be, &v);
+        t[i] = v;
+    }
+    return st;
+}
+
+static void release_all(struct mt_tensor **t, int n)
+{
+    for (int i = 0; i < n; i++) mt_tensor_release(t[i]);
+}
+
 static enum mt_status hook_map(void *user, struct mt_ctx *ctx, enum mt_map_op op,
                                struct mt_tensor *out, struct mt_tensor *a)
 {
-    (void)ctx;
     struct dsl_interp *in = running(user);
     if (!in) return MT_ERR_BACKEND;
+    enum mt_backend be;
+    int own = inherited(in, SLOT_MAP + (int)op, &be);
+    if (own < 0) return MT_ERR_BACKEND;
+    if (own) {
+        struct mt_tensor *t[2] = {out, a};
+        enum mt_status st = on(ctx, be, t, 2);
+        if (st == MT_OK) st = mt_map(ctx, op, t[1], &t[0]);
+        release_all(t, 2);
+        return st;
+    }
     char what[32];
     snprintf(what, sizeof what, "map(%s)", mt_map_name(op));
     struct dsl_value args[2] = {dsl_tensor(mt_tensor_retain(a)), dsl_tensor(mt_tensor_retain(out))};
@@ -305,9 +352,18 @@ static enum mt_status hook_map(void *user, struct mt_ctx *ctx, enum mt_map_op op
 static enum mt_status hook_zip(void *user, struct mt_ctx *ctx, enum mt_zip_op op,
                                struct mt_tensor *out, struct mt_tensor *a, struct mt_tensor *b)
 {
-    (void)ctx;
     struct dsl_interp *in = running(user);
     if (!in) return MT_ERR_BACKEND;
+    enum mt_backend be;
+    int own = inherited(in, SLOT_ZIP + (int)op, &be);
+    if (own < 0) return MT_ERR_BACKEND;
+    if (own) {
+        struct mt_tensor *t[3] = {out, a, b};
+        enum mt_status st = on(ctx, be, t, 3);
+        if (st == MT_OK) st = mt_zip(ctx, op, t[1], t[2], &t[0]);
+        release_all(t, 3);
+        return st;
+    }
     char what[32];
     snprintf(what, sizeof what, "zip(%s)", mt_zip_name(op));
     struct dsl_value args[2] = {dsl_tensor(mt_tensor_retain(a)), dsl_tensor(mt_tensor_retain(b))};
@@ -317,9 +373,18 @@ static enum mt_status hook_zip(void *user, struct mt_ctx *ctx, enum mt_zip_op op
 static enum mt_status hook_reduce(void *user, struct mt_ctx *ctx, enum mt_reduce_op op,
                                   struct mt_tensor *out, struct mt_tensor *a, int dim)
 {
-    (void)ctx;
     struct dsl_interp *in = running(user);
     if (!in) return MT_ERR_BACKEND;
+    enum mt_backend be;
+    int own = inherited(in, SLOT_REDUCE + (int)op, &be);
+    if (own < 0) return MT_ERR_BACKEND;
+    if (own) {
+        struct mt_tensor *t[2] = {out, a};
+        enum mt_status st = on(ctx, be, t, 2);
+        if (st == MT_OK) st = mt_reduce(ctx, op, t[1], dim, &t[0]);
+        release_all(t, 2);
+        return st;
+    }
     char what[32];
     snprintf(what, sizeof what, "reduce(%s)", mt_reduce_name(op));
     struct dsl_value args[2] = {dsl_tensor(mt_tensor_retain(a)), dsl_int(dim)};
@@ -329,9 +394,18 @@ static enum mt_status hook_reduce(void *user, struct mt_ctx *ctx, enum mt_reduce
 static enum mt_status hook_matmul(void *user, struct mt_ctx *ctx, struct mt_tensor *out,
                                   struct mt_tensor *a, struct mt_tensor *b)
 {
-    (void)ctx;
     struct dsl_interp *in = running(user);
     if (!in) return MT_ERR_BACKEND;
+    enum mt_backend be;
+    int own = inherited(in, SLOT_MATMUL, &be);
+    if (own < 0) return MT_ERR_BACKEND;
+    if (own) {
+        struct mt_tensor *t[3] = {out, a, b};
+        enum mt_status st = on(ctx, be, t, 3);
+        if (st == MT_OK) st = mt_matmul_raw(ctx, t[1], t[2], &t[0]);
+        release_all(t, 3);
+        return st;
+    }
     struct dsl_value args[2] = {dsl_tensor(mt_tensor_retain(a)), dsl_tensor(mt_tensor_retain(b))};
     return run(in, SLOT_MATMUL, out, args, 2, false, "matrix_multiply");
 }
