@@ -7,7 +7,9 @@
 #    code cell was run, errors only where a cell is tagged raises-exception, and at least
 #    80% of the code cells are compared (not tagged nbval-ignore-output / nbval-skip); the README's
 #    Colab badges and every set-up cell name notebooks/src/colab_repo.txt's repository (and
-#    tests/notebooks/test_colab_repo.py checks set-repo and that check on a copy).
+#    tests/notebooks/test_colab_repo.py checks set-repo and that check on a copy);
+#    tests/notebooks/test_templates.py runs each task's cells with their solutions (check()
+#    passes) and with the template in their place (check() fails, saying so).
 # 2. nbval, strict (not --nbval-lax): each notebook run afresh by the kernel, every cell's
 #    outputs compared with the stored ones after tests/notebooks/sanitize.cfg. nbval reads its
 #    markers from the cells' tags (tools/notebooks.py turns the sources' NBVAL_ comments into them).
@@ -26,6 +28,9 @@ echo "-- tools/notebooks.py check"
 
 echo "-- tests/notebooks/test_colab_repo.py (set-repo and check on a copy)"
 "$PY" -m pytest -p no:cacheprovider -q tests/notebooks/test_colab_repo.py || status=1
+
+echo "-- tests/notebooks/test_templates.py (the task cells: solutions pass check, the template fails it)"
+"$PY" -m pytest -p no:cacheprovider -q tests/notebooks/test_templates.py || status=1
 
 echo "-- pytest --nbval (strict)"
 # the notebooks built from notebooks/src (colab_setup.ipynb is Colab's Python, not ours)
