@@ -108,8 +108,9 @@ struct cfn {
     struct var vars[MAX_VARS];
     int nvars;
     int id;
-    bool top;  /* the called function: its prange runs in parallel */
-    bool done; /* compiled (a call of one still compiling is recursion) */
+    bool top;      /* the called function: its prange runs in parallel */
+    bool done;     /* compiled (a call of one still compiling is recursion) */
+    bool may_fail; /* it can end with env->failed set: its callers test that after the call */
 };
 
 struct unit {
@@ -131,6 +132,9 @@ struct unit {
     int nprange;
     bool emitting; /* the final pass */
     int tmp;
+    bool soft_fail; /* the statement being emitted holds something that sets env->failed and
+                     * goes on (a division, a call of a function that may fail): it is tested
+                     * after the statement */
     int brk; /* where `break` goes in the loop being emitted: the label brk<n>, or -1 `break;`,
               * or -2 nowhere (the prange loop's own body) */
     char fail[24]; /* the label JIT_FAIL stands for now */
@@ -139,6 +143,10 @@ struct unit {
     const char *pr_arr;
     const struct dsl_node *pr_ix;
     int pr_id;
+    /* the accesses x[i] of the prange loop's body whose bounds each chunk checks once, before
+     * it runs (see unchecked_accesses) */
+    const struct dsl_node *elide[16];
+    int nelide;
 };
 
 static int refuse(struct unit *u, const struct cfn *c, const struct dsl_node *n, const char *fmt,
@@ -246,6 +254,7 @@ static int call(struct unit *u, struct cfn *c, const struct dsl_node *n, struct 
             int id;
             if (compile_fn(u, v->as.fn_user, ts, na, &id) != 0) goto done;
             e->t = u->fns[id].ret;
+            if (u->fns[id].may_fail) c->may_fail = u->soft_fail = true;
             render_buf_printf(&e->s, "f%d(env", id);
             for (int i = 0; i < na; i++) render_buf_printf(&e->s, ", %s", a[i].s.data);
             render_buf_puts(&e->s, ")");
@@ -297,6 +306,7 @@ static int call(struct unit *u, struct cfn *c, const struct dsl_node *n, struct 
                     goto done;
                 }
             e->t = helpers[h].ret;
+            c->may_fail = u->soft_fail = true;
             render_buf_printf(&e->s, "jit_%s(env", name);
             for (int i = 0; i < na; i++) render_buf_printf(&e->s, ", %s", a[i].s.data);
             render_buf_printf(&e->s, ", %lldLL", loc(c, n));
@@ -328,9 +338,10 @@ static int call(struct unit *u, struct cfn *c, const struct dsl_node *n, struct 
             e->t = to_int ? JT_INT : JT_FLOAT;
             if (to_int && a[0].t != JT_FLOAT)
                 render_buf_printf(&e->s, "(int64_t)(%s)", a[0].s.data);
-            else if (to_int)
+            else if (to_int) {
+                c->may_fail = u->soft_fail = true;
                 render_buf_printf(&e->s, "py_int(env, %s, %lldLL)", a[0].s.data, loc(c, n));
-            else
+            } else
                 render_buf_printf(&e->s, "(double)(%s)", a[0].s.data);
             r = 0;
             goto done;
@@ -367,6 +378,15 @@ static bool has_loop(const struct dsl_node *n)
     if (has_loop(n->b)) return true;
     for (size_t i = 0; i < n->nkids; i++)
         if (has_loop(n->kids[i])) return true;
+    return false;
+}
+
+/* Whether n is an access of the prange loop whose bounds each chunk checked (see
+ * unchecked_accesses). */
+static bool elided(const struct unit *u, const struct dsl_node *n)
+{
+    for (int i = 0; i < u->nelide; i++)
+        if (u->elide[i] == n) return true;
     return false;
 }
 
@@ -556,6 +576,13 @@ static int index_load(struct unit *u, struct cfn *c, const struct dsl_node *n, s
         r = 0;
         goto done;
     }
+    if (elided(u, n)) {
+        render_buf_printf(&e->s, "%s(%s).p[%s]", a.t == JT_FARR ? "(double)" : "", a.s.data,
+                          i.s.data);
+        r = 0;
+        goto done;
+    }
+    c->may_fail = true;
     render_buf_printf(&e->s, "%s(%s).p[CHK(%s, (%s).n, %lldLL, \"%s\")]",
                       a.t == JT_FARR ? "(double)" : "", a.s.data, i.s.data, a.s.data, loc(c, n),
                       n->a->kind == DSL_N_NAME ? n->a->name : "an array");
@@ -591,11 +618,13 @@ static int binary(struct unit *u, struct cfn *c, const struct dsl_node *n, struc
                           b.s.data);
         break;
     case DSL_T_SLASH:
+        c->may_fail = u->soft_fail = true;
         e->t = JT_FLOAT;
         render_buf_printf(&e->s, "py_fdiv(env, %s, %s, %lldLL)", a.s.data, b.s.data, line);
         break;
     case DSL_T_DSLASH:
     case DSL_T_PERCENT:
+        c->may_fail = u->soft_fail = true;
         e->t = t;
         render_buf_printf(&e->s, "%s_%s(env, %s, %s, %lldLL)", t == JT_FLOAT ? "pyf" : "py",
                           n->op == DSL_T_DSLASH ? "div" : "mod", a.s.data, b.s.data, line);
@@ -970,9 +999,12 @@ static int store(struct unit *u, struct cfn *c, const struct dsl_node *target, c
         }
         struct var *lv = target->a->kind == DSL_N_NAME ? find_var(c, target->a->name) : NULL;
         if (r == 0 && lv && lv->param && !lv->written) lv->written = u->changed = true;
+        c->may_fail = true;
         /* the value first, then the index, as Python evaluates them */
         if (r == 0 && promoted(u, target))
             emit(u, "pv%d = (float)(%s);", u->pr_id, value);
+        else if (r == 0 && elided(u, target))
+            emit(u, "{ float w_ = (float)(%s); (%s).p[%s] = w_; }", value, a.s.data, i.s.data);
         else if (r == 0 && lv && lv->buflen &&
                  !lv->escapes) /* a local array: note how far written */
             emit(u,
@@ -989,17 +1021,6 @@ static int store(struct unit *u, struct cfn *c, const struct dsl_node *target, c
         return r;
     }
     return refuse(u, c, at, "assigning to this target");
-}
-
-/* Whether a call to a compiled function appears in n: its errors are seen after the statement. */
-static bool has_user_call(const struct dsl_node *n)
-{
-    if (!n) return false;
-    if (n->kind == DSL_N_CALL) return true;
-    if (has_user_call(n->a) || has_user_call(n->b)) return true;
-    for (size_t i = 0; i < n->nkids; i++)
-        if (has_user_call(n->kids[i])) return true;
-    return false;
 }
 
 static bool is_prange(const struct dsl_node *callee)
@@ -1128,6 +1149,7 @@ static int range_promoted(struct unit *u, struct cfn *c, const struct dsl_node *
  * iterations as the shortest has elements. */
 static int for_each(struct unit *u, struct cfn *c, const struct dsl_node *n)
 {
+    c->may_fail = true; /* a loop polls the interrupt */
     const struct dsl_node *it = n->a;
     struct dsl_node *const *names = n->name ? NULL : n->kids[0]->kids;
     size_t ntargets = n->name ? 1 : n->kids[0]->nkids;
@@ -1183,8 +1205,55 @@ static int for_each(struct unit *u, struct cfn *c, const struct dsl_node *n)
     return r;
 }
 
+/* Collects, in the subtree n of a statement, the accesses storage[i] (i the prange loop's
+ * variable, the storage a parameter) that run whenever the statement does: not under the
+ * condition of `a if c else b`, `and` or `or`. */
+static void collect_accesses(struct unit *u, struct cfn *c, const struct dsl_node *n,
+                             const char *var)
+{
+    if (!n || n->kind == DSL_N_COND || n->kind == DSL_N_AND || n->kind == DSL_N_OR) return;
+    if (n->kind == DSL_N_INDEX && n->nkids == 1 && n->kids[0]->kind == DSL_N_NAME &&
+        strcmp(n->kids[0]->name, var) == 0 && n->a->kind == DSL_N_NAME) {
+        const struct var *v = find_var(c, n->a->name);
+        if (v && v->param && v->t == JT_FARR && u->nelide < 16) u->elide[u->nelide++] = n;
+        return;
+    }
+    collect_accesses(u, c, n->a, var);
+    collect_accesses(u, c, n->b, var);
+    for (size_t i = 0; i < n->nkids; i++) collect_accesses(u, c, n->kids[i], var);
+}
+
+static bool has_continue(const struct dsl_node *n)
+{
+    if (!n || n->kind == DSL_N_FOR || n->kind == DSL_N_WHILE) return false;
+    if (n->kind == DSL_N_CONTINUE) return true;
+    if (has_continue(n->b)) return true;
+    for (size_t i = 0; i < n->nkids; i++)
+        if (has_continue(n->kids[i])) return true;
+    return false;
+}
+
+/* The stride-aligned shortcut of the course's map (`out[i] = fn(in_storage[i])` over
+ * prange(len(out))) is a loop the C compiler vectorises, unless every access is checked. In
+ * the body of `for i in prange(n)`, when i is not assigned there and no `continue` skips
+ * statements, an access storage[i] in a statement of the body's own (not under an if or a
+ * loop) runs at every iteration: each chunk checks once that its last i is inside the storage,
+ * and raises the IndexError the first access out of it would (the same index and size; in a
+ * parallel loop, which failing iteration's error is raised is not fixed anyway). */
+static void unchecked_accesses(struct unit *u, struct cfn *c, const struct dsl_node *n)
+{
+    u->nelide = 0;
+    if (n->a->nkids != 1 || assigns(n->b, n->name) || has_continue(n->b)) return;
+    for (size_t i = 0; i < n->b->nkids; i++) {
+        const struct dsl_node *st = n->b->kids[i];
+        if (st->kind == DSL_N_ASSIGN || st->kind == DSL_N_AUG || st->kind == DSL_N_EXPR)
+            collect_accesses(u, c, st, n->name);
+    }
+}
+
 static int for_loop(struct unit *u, struct cfn *c, const struct dsl_node *n)
 {
+    c->may_fail = true; /* a loop polls the interrupt */
     const struct dsl_node *it = n->a;
     bool over_range =
         it->kind == DSL_N_CALL &&
@@ -1246,6 +1315,17 @@ static int for_loop(struct unit *u, struct cfn *c, const struct dsl_node *n)
             emit(u, "@PRIVATE@");
             emit(u, "int64_t z%d = s%d + (c%d + 1) * h%d < e%d ? s%d + (c%d + 1) * h%d : e%d;", k,
                  k, k, k, k, k, k, k, k);
+            unchecked_accesses(u, c, n);
+            for (int i = 0; i < u->nelide; i++) { /* once per storage */
+                const char *arr = u->elide[i]->a->name;
+                bool seen = false;
+                for (int j = 0; j < i && !seen; j++) seen = strcmp(u->elide[j]->a->name, arr) == 0;
+                if (!seen)
+                    emit(u,
+                         "if (z%d > v_%s.n) { jit_fail(env, 1, %lldLL, s%d + c%d * h%d > v_%s.n ? "
+                         "s%d + c%d * h%d : v_%s.n, v_%s.n, \"%s\"); goto pfail%d; }",
+                         k, arr, loc(c, u->elide[i]), k, k, k, arr, k, k, k, arr, arr, arr, k);
+            }
             emit(u, "for (v_%s = s%d + c%d * h%d; v_%s < z%d; v_%s++) {", n->name, k, k, k, n->name,
                  k, n->name);
             u->loop_depth++;
@@ -1256,6 +1336,7 @@ static int for_loop(struct unit *u, struct cfn *c, const struct dsl_node *n)
             u->brk = -2; /* the iterations run on their own threads: none can end the others */
             r = block(u, c, n->b);
             u->brk = brk;
+            u->nelide = 0;
             u->loop_depth--;
             emit(u, "}");
             emit(u, "continue;");
@@ -1296,7 +1377,21 @@ static int for_loop(struct unit *u, struct cfn *c, const struct dsl_node *n)
     return r;
 }
 
+static int stmt_body(struct unit *u, struct cfn *c, const struct dsl_node *n);
+
 static int stmt(struct unit *u, struct cfn *c, const struct dsl_node *n)
+{
+    bool soft = u->soft_fail;
+    u->soft_fail = false;
+    int r = stmt_body(u, c, n);
+    /* what set env->failed and went on is caught here, before anything else runs (the
+     * conditions of if and while: at the end of the statement) */
+    if (r == 0 && u->soft_fail) emit(u, "if (env->failed) goto JIT_FAIL;");
+    u->soft_fail = soft;
+    return r;
+}
+
+static int stmt_body(struct unit *u, struct cfn *c, const struct dsl_node *n)
 {
     int r = 0;
     switch (n->kind) {
@@ -1394,6 +1489,7 @@ static int stmt(struct unit *u, struct cfn *c, const struct dsl_node *n)
         if (r == 0 && !numeric(e.t)) r = refuse(u, c, n, "a condition that is a %s", jt_name[e.t]);
         if (r == 0) {
             int k = u->tmp++, brk = u->brk;
+            c->may_fail = true;
             u->brk = -1;
             emit(u, "{");
             emit(u, "int64_t q%d = 0;", k);
@@ -1450,8 +1546,6 @@ static int stmt(struct unit *u, struct cfn *c, const struct dsl_node *n)
     default: return refuse(u, c, n, "this statement");
     }
     if (r == 0 && n->kind == DSL_N_EXPR) call_deps(u, c, n->a);
-    if (r == 0 && has_user_call(n) && n->kind != DSL_N_IF && n->kind != DSL_N_WHILE)
-        emit(u, "if (env->failed) goto JIT_FAIL;");
     return r;
 }
 
@@ -1616,6 +1710,7 @@ static int compile_fn(struct unit *u, const struct dsl_function *f, const enum j
         u->brk = -1;
         snprintf(u->fail, sizeof u->fail, "fail");
         u->pr_arr = NULL;
+        u->nelide = 0;
         u->in_prange = false;
         u->emitting = final;
         u->changed = false;
@@ -1767,6 +1862,15 @@ static uint64_t fnv(const char *s, uint64_t h)
 }
 
 /* Runs the C compiler on src into path (a shared object): 0, or -1 with its message in *why. */
+/* The compiler's options, part of the cache's key. No contraction into fused multiply-adds:
+ * float arithmetic as the engine's and Python's. The cheap vectoriser cost model lets -O2
+ * vectorise a loop that needs a run-time test that its arrays do not overlap (the map's
+ * shortcut); it never reorders float sums. */
+static const char *const cc_flags[] = {
+    "-O2",   "-fopenmp", "-fwrapv", "-ffp-contract=off", "-fvect-cost-model=cheap",
+    "-fPIC", "-shared",  "-w"};
+#define N_CC_FLAGS (sizeof cc_flags / sizeof cc_flags[0])
+
 static int run_cc(const char *dir, const char *src_path, const char *so_path, char **why)
 {
     const char *cc = getenv("MT_CC");
@@ -1774,10 +1878,15 @@ static int run_cc(const char *dir, const char *src_path, const char *so_path, ch
     char tmp[4300], log[4300];
     snprintf(tmp, sizeof tmp, "%s.%ld.tmp", so_path, (long)getpid());
     snprintf(log, sizeof log, "%s/cc.%ld.log", dir, (long)getpid());
-    /* no contraction into fused multiply-adds: float arithmetic as the engine's and Python's */
-    char *argv[] = {(char *)cc,       "-O2",     "-fopenmp", "-fwrapv", "-ffp-contract=off",
-                    "-fPIC",          "-shared", "-w",       "-o",      tmp,
-                    (char *)src_path, "-lm",     NULL};
+    char *argv[N_CC_FLAGS + 6];
+    size_t na = 0;
+    argv[na++] = (char *)cc;
+    for (size_t i = 0; i < N_CC_FLAGS; i++) argv[na++] = (char *)cc_flags[i];
+    argv[na++] = "-o";
+    argv[na++] = tmp;
+    argv[na++] = (char *)src_path;
+    argv[na++] = "-lm";
+    argv[na] = NULL;
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
@@ -1907,8 +2016,8 @@ static int build(struct dsl_interp *in, struct dsl_function *f, struct spec *s)
             if (asprintf(&s->why, "no folder for compiled code (%s): %s", dir, strerror(errno)) < 0)
                 s->why = NULL;
         } else {
-            uint64_t h = fnv("cc -O2 -fopenmp -fwrapv -ffp-contract=off",
-                             fnv(src.data, 1469598103934665603ull));
+            uint64_t h = fnv(src.data, 1469598103934665603ull);
+            for (size_t i = 0; i < N_CC_FLAGS; i++) h = fnv(cc_flags[i], h);
             snprintf(src_path, sizeof src_path, "%s/%016llx.c", dir, (unsigned long long)h);
             snprintf(so_path, sizeof so_path, "%s/%016llx.so", dir, (unsigned long long)h);
             if (access(so_path, R_OK) != 0) { /* not compiled before, by any kernel */

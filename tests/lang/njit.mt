@@ -222,6 +222,39 @@ except ZeroDivisionError as e:
     print("ZeroDivisionError:", e)
 # expect: ZeroDivisionError: division by zero
 
+
+# the error stops the function where it happens: the store after it does not run
+@njit
+def divide_then_store(out, d):
+    q = 10 // d
+    out[0] = 5.0
+    return q
+
+
+stored = minitorch.zeros((2,))
+try:
+    divide_then_store(stored._tensor._storage, 0)
+except ZeroDivisionError as e:
+    print("ZeroDivisionError:", e)
+# expect: ZeroDivisionError: division by zero
+print(stored.tolist())
+# expect: [0.0, 0.0]
+
+
+# a prange loop's accesses out[i] are checked once per chunk, not at every iteration; an
+# access under an if runs only when its condition holds, so a guarded loop past the end is fine
+@njit(parallel=True)
+def guarded_fill(out, n):
+    for i in prange(n):
+        if i < len(out):
+            out[i] = 2.0
+
+
+filled = minitorch.zeros((5,))
+guarded_fill(filled._tensor._storage, 300)
+print(filled.tolist())
+# expect: [2.0, 2.0, 2.0, 2.0, 2.0]
+
 # the classic prange mistakes that Numba runs into wrong results are located compile errors:
 # a variable carried from one iteration to the next ...
 def carried(x, out):
