@@ -999,7 +999,8 @@ const struct dsl_builtin dsl_builtins[] = {
      dsl_bi_parallel_diagnostics,
      "How a function given to numba's njit runs, for each kind of arguments it was called "
      "with: compiled to native code (which prange loop runs in parallel and how it is split, "
-     "the variables each iteration has to itself, the functions compiled in) or in the "
+     "the variables each iteration has to itself, the functions compiled in and inlined, the "
+     "last call's time and rate against the machine's memory bandwidth) or in the "
      "interpreter, and why. source=true also prints the C it was compiled from."},
     {"plot", "plot(model, data)", 2, 2, plot_params, dsl_bi_plot,
      "Draws the model's decision boundary (its probability of class 1 over the unit square, "

@@ -128,8 +128,7 @@ static void sig3(double v, const char *unit, char *buf, size_t n)
     snprintf(buf, n, "%.*f%s", decimals, v, unit);
 }
 
-/* v with an SI prefix and unit: "112 B", "48.0 kB", "4.19 MB"; "12", "2.15 G" for FLOPs. */
-static void si(double v, const char *unit, char *buf, size_t n)
+void dsl_diag_si(double v, const char *unit, char *buf, size_t n)
 {
     static const char *const prefix[] = {"", "k", "M", "G", "T", "P"};
     int p = 0;
@@ -200,7 +199,7 @@ struct peaks {
 };
 
 /* The largest CPU cache (the last level, shared by the cores), in bytes; 0 when unknown. */
-static double cache_bytes(void)
+double dsl_diag_cache_bytes(void)
 {
     double most = 0;
 #ifdef _SC_LEVEL3_CACHE_SIZE
@@ -288,8 +287,8 @@ static void cell_text(const struct dsl_diag_row *r, int c, const struct peaks *p
         break;
     case C_VEC: snprintf(buf, n, "%d", d->vec_width); break;
     case C_CALLS: snprintf(buf, n, "%ld", r->count); break;
-    case C_BYTES: si(r->bytes, "B", buf, n); break; /* totals over the row's calls */
-    case C_FLOPS: si(r->flops, "", buf, n); break;
+    case C_BYTES: dsl_diag_si(r->bytes, "B", buf, n); break; /* totals over the row's calls */
+    case C_FLOPS: dsl_diag_si(r->flops, "", buf, n); break;
     case C_TIME: dsl_format_duration(r->ns * 1e-9, buf, n); break;
     case C_SPREAD: /* the fastest and slowest run, or that there was one */
         if (r->runs <= 1) {
@@ -347,7 +346,7 @@ static void gpu_cell(const struct dsl_diag_row *r, int c, const struct gpu_peaks
     case G_KERNEL: snprintf(buf, n, "%s", d->kernel); break;
     case G_GRID: dims_text(d->grid, buf, n); break;
     case G_BLOCK: dims_text(d->block, buf, n); break;
-    case G_SHARED: si(d->shared_bytes, "B", buf, n); break;
+    case G_SHARED: dsl_diag_si(d->shared_bytes, "B", buf, n); break;
     case G_REGS: snprintf(buf, n, "%d", d->registers); break;
     case G_OCC: sig3(100 * d->occupancy, "%", buf, n); break;
     case G_CALLS: snprintf(buf, n, "%ld", r->count); break;
@@ -420,7 +419,7 @@ void dsl_diag_gpu_summary(const struct dsl_diag_log *log, char *buf, size_t n)
         char grid[40], block[40], shared[32], occ[16];
         dims_text(d->grid, grid, sizeof grid);
         dims_text(d->block, block, sizeof block);
-        si(d->shared_bytes, "B", shared, sizeof shared);
+        dsl_diag_si(d->shared_bytes, "B", shared, sizeof shared);
         sig3(100 * d->occupancy, "%", occ, sizeof occ);
         dsl_format_duration(r->gpu_ns * 1e-9, t, sizeof t);
         char times[24] = "";
@@ -468,7 +467,7 @@ static void machine_peaks(struct peaks *pk, bool *busy)
         measured = true;
     }
     mt_machine_peak(&pk->read, &pk->fma);
-    pk->cache = cache_bytes();
+    pk->cache = dsl_diag_cache_bytes();
     *busy = was_busy;
 }
 
@@ -506,7 +505,7 @@ json_t *dsl_diag_bundle(const struct dsl_diag_log *log)
          "cuda op and an op written in place run once. %timeit repeats a whole statement.");
     if (l.pk.read > 0 || l.pk.fma > 0) { /* what the last column compares with, and its limits */
         char cache[32] = "unknown";
-        if (l.pk.cache > 0) si(l.pk.cache, "B", cache, sizeof cache);
+        if (l.pk.cache > 0) dsl_diag_si(l.pk.cache, "B", cache, sizeof cache);
         snprintf(text, sizeof text,
                  "Machine peak (measured once, all threads): reading main memory %.0f GB/s, FMA "
                  "%.0f GFLOP/s. No share above 100%% is given: \"data in cache\" means one "

@@ -71,6 +71,12 @@ void dsl_diag_rate(const char *op, double bytes, double flops, double ns, char *
 void dsl_diag_share(bool matmul, double rate, double peak, double call_bytes, double cache,
                     char *buf, size_t n);
 
+/* v with an SI prefix and unit: "112 B", "48.0 kB", "4.19 MB"; "12", "2.15 G" for FLOPs. */
+void dsl_diag_si(double v, const char *unit, char *buf, size_t n);
+
+/* The size in bytes of this machine's largest cache (0 when unknown). */
+double dsl_diag_cache_bytes(void);
+
 /* The table of the log as a new mime bundle (text/plain: aligned columns; text/html: a table),
  * or NULL when memory ran out. */
 json_t *dsl_diag_bundle(const struct dsl_diag_log *log);

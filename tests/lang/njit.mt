@@ -32,8 +32,10 @@ print(fast(-7, 2), fast(7.5, 2))
 parallel_diagnostics(fast)
 # expect: arith(int, int): compiled to native code
 # expect:   serial: no prange loop in the function called
+# expect-re:   last call: .*
 # expect: arith(float, int): compiled to native code
 # expect:   serial: no prange loop in the function called
+# expect-re:   last call: .*
 # expect: arith(float, float): compiled to native code
 # expect:   serial: no prange loop in the function called
 
@@ -95,6 +97,7 @@ fast_map = tensor_map(njit()(square_plus), True)
 fast_map(*got.tuple(), *a.tuple())
 tensor_map(square_plus, False)(*want.tuple(), *a.tuple())
 print(got.tolist() == want.tolist(), got[1, 2, 3] == square_plus(a[2, 3]))
+# expect-re:   last call: .*
 # expect: True True
 %threads 1
 fast_map(*got.tuple(), *a.tuple())
@@ -105,13 +108,15 @@ parallel_diagnostics(fast_map)
 # expect: _map(Storage, int array, int array, Storage, int array, int array): compiled to native code
 # expect-re:   parallel: the prange loop \(line 2 of _map\) runs in chunks of 1 to 1024 iterations \(8 per thread where the loop is long enough\) over [0-9]+ threads \(%threads\), on one when a loop without inner loops has under 256 iterations; the interrupt is polled between chunks
 # expect:   each iteration's own variables: i (int) out_index (32 ints) in_index (32 ints) o (int) j (int)
-# expect:   compiled in, each for the types it is called with: to_index() broadcast_index() index_to_position() square_plus()
+# expect:   index buffers made in the loop (np.zeros, [0] * n): one per chunk, on its thread's stack, each iteration clearing what the one before wrote; nothing is allocated per iteration
+# expect:   compiled in and inlined, each for the types it is called with: to_index() broadcast_index() index_to_position() square_plus()
 
 # the 2024 template's spelling: np.zeros index buffers, np.prod of the shape, and the stride
 # shortcut with np.array_equal; zip and enumerate loops over arrays
 import numpy as np
 
 print(np.zeros(3, np.int32), np.zeros(2), np.prod((2, 3, 4)), np.array((1, 2)), np.int32)
+# expect-re:   last call: .*
 # expect: [0, 0, 0] [0.0, 0.0] 24 [1, 2] int32
 
 
@@ -165,7 +170,8 @@ parallel_diagnostics(z)
 # expect: _zip(Storage, int array, int array, Storage, int array, int array, Storage, int array, int array): compiled to native code
 # expect-re:   parallel: the prange loops \(lines 9, 12 of _zip\) run in chunks of 1 to 1024 iterations \(8 per thread where the loop is long enough\) over [0-9]+ threads \(%threads\), on one when a loop without inner loops has under 256 iterations; the interrupt is polled between chunks
 # expect:   each iteration's own variables: i (int) out_index (32 ints) a_index (32 ints) b_index (32 ints) o (int) ind (int) stride (int) j (int) k (int) d (int) s (int)
-# expect:   compiled in, each for the types it is called with: sub() to_index() broadcast_index()
+# expect:   index buffers made in the loop (np.zeros, [0] * n): one per chunk, on its thread's stack, each iteration clearing what the one before wrote; nothing is allocated per iteration
+# expect:   compiled in and inlined, each for the types it is called with: sub() to_index() broadcast_index()
 
 # an array made again is all zeros again, however it was written before (by an element, by
 # a helper, or through another name)
@@ -191,11 +197,12 @@ def remake(out, shape):
 remade = minitorch.zeros((4,))
 njit(remake)(remade._tensor._storage, (2, 3))
 print(remade.tolist())
+# expect-re:   last call: .*
 # expect: [0.0, 0.0, 0.0, 0.0]
 parallel_diagnostics(remake)
 # expect: remake(Storage, int array): compiled to native code
 # expect:   serial: no prange loop in the function called
-# expect:   compiled in, each for the types it is called with: to_index()
+# expect:   compiled in and inlined, each for the types it is called with: to_index()
 
 # an index outside a storage is an IndexError naming the kernel, the index and the size,
 # located in the kernel's source; the kernel goes on running what comes next
@@ -208,6 +215,7 @@ try:
     njit(parallel=True)(fill_past)(minitorch.zeros((5,))._tensor._storage)
 except IndexError as e:
     print(e)
+# expect-re:   last call: .*
 # expect: index 5 is out of bounds for out of size 5 (compiled fill_past())
 
 
@@ -309,6 +317,7 @@ try:
     njit(parallel=True)(peek)(xs._tensor._storage, got._tensor._storage)
 except CompileError as e:
     print("CompileError:", e)
+# expect-re:   last call: .*
 # expect: CompileError: peek() cannot run in parallel: acc is summed up by the prange loop (acc += ...) and read inside it: each thread has its own partial acc until the loop ends, so the value read would be none of them. Read it after the loop
 
 # iterations writing the same element of an output: a repeating index, or one that does not
@@ -383,7 +392,8 @@ parallel_diagnostics(fast_unchecked)
 # expect: _map(Storage, int array, int array, Storage, int array, int array): compiled to native code, indices unchecked (boundscheck=False)
 # expect-re:   parallel: .*
 # expect:   each iteration's own variables: i (int) out_index (32 ints) in_index (32 ints) o (int) j (int)
-# expect:   compiled in, each for the types it is called with: to_index() broadcast_index() index_to_position() square_plus()
+# expect:   index buffers made in the loop (np.zeros, [0] * n): one per chunk, on its thread's stack, each iteration clearing what the one before wrote; nothing is allocated per iteration
+# expect:   compiled in and inlined, each for the types it is called with: to_index() broadcast_index() index_to_position() square_plus()
 
 # what the compiler does not take yet runs in the interpreter, and the diagnostics say why
 @njit
@@ -392,6 +402,7 @@ def describe(n):
 
 
 print(describe(3))
+# expect-re:   last call: .*
 # expect: 3 items
 parallel_diagnostics(describe)
 # expect: describe(int): runs in the interpreter: the compiler does not take this call (in describe())
@@ -399,6 +410,7 @@ parallel_diagnostics(square_plus)
 # expect: square_plus(float): compiled to native code
 # expect:   serial: no prange loop in the function called
 parallel_diagnostics(make_arith)
+# expect-re:   last call: .*
 # expect: make_arith() is not given to njit: it runs in the interpreter
 parallel_diagnostics(3)
 # expect-error: TypeError: parallel_diagnostics() takes a function, not int
