@@ -49,6 +49,24 @@ def tensor_map(fn):
     return njit(parallel=True)(_map)
 
 
+def tensor_map_aligned(fn):
+    # tensor_map with the stride-aligned shortcut the task asks for
+    def _map(out, out_shape, out_strides, in_storage, in_shape, in_strides):
+        if np.array_equal(out_strides, in_strides) and np.array_equal(out_shape, in_shape):
+            for i in prange(len(out)):
+                out[i] = fn(in_storage[i])
+            return
+        for i in prange(len(out)):
+            out_index = np.zeros(MAX_DIMS, np.int32)
+            in_index = np.zeros(MAX_DIMS, np.int32)
+            to_index(i, out_shape, out_index)
+            broadcast_index(out_index, out_shape, in_shape, in_index)
+            o = index_to_position(out_index, out_strides)
+            j = index_to_position(in_index, in_strides)
+            out[o] = fn(in_storage[j])
+    return njit(parallel=True)(_map)
+
+
 def tensor_zip(fn):
     def _zip(out, out_shape, out_strides, a_storage, a_shape, a_strides, b_storage, b_shape, b_strides):
         for i in prange(len(out)):
@@ -131,6 +149,8 @@ out = minitorch.zeros((1000, 1000))
 m = tensor_map(njit()(relu))
 timeit("map relu contiguous", lambda: m(*out.tuple(), *x.tuple()), lambda: x.relu())
 timeit("map relu transposed", lambda: m(*out.tuple(), *xt.tuple()), lambda: xt.relu())
+ma = tensor_map_aligned(njit()(relu))
+timeit("map relu aligned shortcut", lambda: ma(*out.tuple(), *x.tuple()), lambda: x.relu())
 z = tensor_zip(njit()(add))
 timeit("zip add broadcast row", lambda: z(*out.tuple(), *x.tuple(), *row.tuple()), lambda: x + row)
 r = tensor_reduce(njit()(add))
