@@ -229,6 +229,30 @@ static int call(struct unit *u, struct cfn *c, const struct dsl_node *n, struct 
     for (int i = 0; i < na; i++)
         if (expr(u, c, n->kids[i], &a[i]) != 0) goto done;
     const char *name = callee->kind == DSL_N_NAME ? callee->name : NULL;
+    if (callee->kind == DSL_N_ATTR && na == 0 &&
+        (strcmp(callee->name, "any") == 0 || strcmp(callee->name, "all") == 0) &&
+        callee->a->kind == DSL_N_COMPARE && callee->a->nkids == 2 &&
+        (callee->a->ops[0] == DSL_T_NE || callee->a->ops[0] == DSL_T_EQ)) {
+        /* (a != b).any(): the arrays compared element by element, as numpy's */
+        struct ex x, y;
+        ex_init(&x);
+        ex_init(&y);
+        r = expr(u, c, callee->a->kids[0], &x);
+        if (r == 0) r = expr(u, c, callee->a->kids[1], &y);
+        if (r == 0 && (x.t != JT_IARR || y.t != JT_IARR))
+            r = refuse(u, c, n, ".%s() of a comparison of a %s and a %s", callee->name,
+                       jt_name[x.t], jt_name[y.t]);
+        if (r == 0) {
+            c->may_fail = u->soft_fail = true;
+            e->t = JT_BOOL;
+            render_buf_printf(&e->s, "jit_cmp_reduce(env, %s, %s, %d, %d, %lldLL)", x.s.data,
+                              y.s.data, callee->a->ops[0] == DSL_T_NE, callee->name[1] == 'n',
+                              loc(c, n));
+        }
+        ex_free(&x);
+        ex_free(&y);
+        goto done;
+    }
     const char *np = numpy_attr(u, c, callee);
     if (np && strcmp(np, "prod") == 0 && na == 1 && a[0].t == JT_IARR) {
         e->t = JT_INT;
@@ -1639,6 +1663,17 @@ static const char prelude[] =
     "static inline int64_t jit_array_equal(iarr a, iarr b)\n{\n"
     "    if (a.n != b.n) return 0;\n"
     "    for (int64_t i = 0; i < a.n; i++) if (a.p[i] != b.p[i]) return 0;\n    return 1;\n}\n"
+    /* (a != b).any(), (a == b).all(): numpy's elementwise comparison of two int arrays, one
+     * of length 1 broadcast; other lengths are numpy's ValueError */
+    "static inline int64_t jit_cmp_reduce(struct jit_env *env, iarr a, iarr b, int ne, int any,\n"
+    "                                     long long w)\n{\n"
+    "    int64_t n = a.n > b.n ? a.n : b.n;\n"
+    "    if ((a.n != n && a.n != 1) || (b.n != n && b.n != 1)) {\n"
+    "        jit_fail(env, 6, w, a.n, b.n, \"\"); return 0; }\n"
+    "    for (int64_t i = 0; i < n; i++) {\n"
+    "        int d = (a.p[a.n == 1 ? 0 : i] != b.p[b.n == 1 ? 0 : i]) == ne;\n"
+    "        if (any ? d : !d) return any;\n    }\n"
+    "    return !any;\n}\n"
     "static inline int64_t py_int(struct jit_env *env, double x, long long w)\n{\n"
     "    if (!(x > -9.2e18 && x < 9.2e18)) { jit_fail(env, 5, w, 0, 0, \"\"); return 0; }\n"
     "    return (int64_t)x;\n}\n";
@@ -1646,7 +1681,8 @@ static const char prelude[] =
 struct env {
     int threads;
     int failed;
-    int kind; /* 1 IndexError, 2 ZeroDivisionError, 3 range step 0, 4 interrupt, 5 int(nan) */
+    int kind; /* 1 IndexError, 2 ZeroDivisionError, 3 range step 0, 4 interrupt, 5 int(nan),
+               * 6 arrays of lengths that do not broadcast */
     long long where;
     int64_t index, size;
     const char *what;
@@ -2142,6 +2178,10 @@ static int runtime_error(struct dsl_interp *in, struct spec *s, const struct env
     case 5:
         return dsl_raise_in(in, f, pos, "ValueError",
                             "cannot convert float NaN or infinity to integer");
+    case 6:
+        return dsl_raise_in(in, f, pos, "ValueError",
+                            "operands could not be broadcast together with shapes (%lld,) (%lld,)",
+                            (long long)e->index, (long long)e->size);
     default: return dsl_raise(in, "KeyboardInterrupt", "interrupted");
     }
 }
