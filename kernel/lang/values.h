@@ -204,6 +204,8 @@ struct dsl_function {
                                    * (lib/compile.c), or NULL */
     bool jit;                     /* given to numba's njit: calls run its compiled code */
     bool jit_unchecked;           /* njit(boundscheck=False): its indices are not checked */
+    bool jit_races;               /* njit(check_races=True): writes of two iterations of its
+                                   * prange loop to one element are an error */
     struct dsl_jit_cache *jits;   /* owned: that code, per argument types (lib/jit.c), or NULL */
     struct dsl_value dead;        /* while being freed: the next container to free */
 };

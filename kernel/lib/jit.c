@@ -124,12 +124,13 @@ struct unit {
     char *why;                /* what the compiler did not take: the first reason */
     size_t why_pos;
     const struct dsl_function *why_fn;
-    bool race;            /* why is a race: an error, not a fallback */
-    int loop_depth;       /* nested loops, inside the function being emitted */
-    bool in_prange;       /* emitting the body of the parallel loop */
-    bool changed;         /* a local's type widened during this pass */
-    const char *aug;      /* the reduction variable an augmented assignment is reading */
-    size_t prange_pos[8]; /* the parallel loops of the called function (the first 8) */
+    bool race;              /* why is a race: an error, not a fallback */
+    int loop_depth;         /* nested loops, inside the function being emitted */
+    bool in_prange;         /* emitting the body of the parallel loop */
+    const char *prange_var; /* its variable */
+    bool changed;           /* a local's type widened during this pass */
+    const char *aug;        /* the reduction variable an augmented assignment is reading */
+    size_t prange_pos[8];   /* the parallel loops of the called function (the first 8) */
     int nprange;
     bool emitting; /* the final pass */
     int tmp;
@@ -1036,7 +1037,15 @@ static int store(struct unit *u, struct cfn *c, const struct dsl_node *target, c
                  "{ int64_t w_ = (int64_t)(%s), k_ = CHK(%s, (%s).n, %lldLL, \"%s\"); "
                  "(%s).p[k_] = w_; if (k_ >= d_%s) d_%s = k_ + 1; }",
                  value, i.s.data, a.s.data, loc(c, at), lv->name, a.s.data, lv->name, lv->name);
-        else if (r == 0)
+        else if (r == 0 && u->in_prange && lv && lv->param && lv->t == JT_FARR) {
+            /* a storage the iterations share: under check_races, who writes is recorded */
+            int arg = (int)(lv - c->vars);
+            emit(u,
+                 "{ float w_ = (float)(%s); int64_t k_ = CHK(%s, (%s).n, %lldLL, \"%s\"); "
+                 "RACE(%d, k_, v_%s, %lldLL, \"%s\"); (%s).p[k_] = w_; }",
+                 value, i.s.data, a.s.data, loc(c, at), lv->name, arg, u->prange_var, loc(c, at),
+                 lv->name, a.s.data);
+        } else if (r == 0)
             emit(u, "{ %s w_ = (%s)(%s); (%s).p[CHK(%s, (%s).n, %lldLL, \"%s\")] = w_; }",
                  a.t == JT_FARR ? "float" : "int64_t", a.t == JT_FARR ? "float" : "int64_t", value,
                  a.s.data, i.s.data, a.s.data, loc(c, at),
@@ -1268,6 +1277,7 @@ static bool has_continue(const struct dsl_node *n)
 static void unchecked_accesses(struct unit *u, struct cfn *c, const struct dsl_node *n)
 {
     u->nelide = 0;
+    if (u->fns[0].f->jit_races) return; /* every write is recorded */
     if (n->a->nkids != 1 || assigns(n->b, n->name) || has_continue(n->b)) return;
     for (size_t i = 0; i < n->b->nkids; i++) {
         const struct dsl_node *st = n->b->kids[i];
@@ -1304,6 +1314,7 @@ static int for_loop(struct unit *u, struct cfn *c, const struct dsl_node *n)
         struct var *v;
         if (u->emitting && u->nprange < 8) u->prange_pos[u->nprange++] = n->pos;
         u->in_prange = true;
+        u->prange_var = n->name;
         r = assign_var(u, c, n, n->name, JT_INT, 0, &v);
         if (r == 0) set_dep(u, v);
         if (r == 0) {
@@ -1391,7 +1402,7 @@ static int for_loop(struct unit *u, struct cfn *c, const struct dsl_node *n)
                  "(uint64_t)s%d - 1) / (0 - (uint64_t)t%d) + 1) : 0);",
                  k, k, k, k, k, k, k, k, k, k, k, k);
             struct promo p;
-            if (!u->pr_arr && promotable(c, n, &p) == 0)
+            if (!u->pr_arr && !c->f->jit_races && promotable(c, n, &p) == 0)
                 r = range_promoted(u, c, n, k, &p);
             else
                 r = range_body(u, c, n, k);
@@ -1593,6 +1604,7 @@ static const char prelude[] =
     "    int threads; int failed;\n"
     "    int kind; long long where; int64_t index, size; const char *what;\n"
     "    _Bool (*cancelled)(void);\n"
+    "    int64_t other; int64_t **shadow;\n"
     "};\n"
     "#define JIT_CHUNK 1024\n#define JIT_FAIL fail\n"
     "__attribute__((noinline, cold)) static void jit_fail(struct jit_env *e, int kind,\n"
@@ -1614,6 +1626,20 @@ static const char prelude[] =
     "\\\n"
     "    if (__builtin_expect((uint64_t)_i >= (uint64_t)_n, 0)) { \\\n"
     "        jit_fail(env, 1, where, _j, _n, what); goto JIT_FAIL; } _i; })\n"
+    "#endif\n"
+    /* check_races: the element's writer is recorded; another iteration's write is the race */
+    "#ifdef JIT_RACES\n"
+    "#define RACE(arg, k, it, at, name) do { int64_t *s_ = env->shadow[arg], p_ = -1; \\\n"
+    "    if (s_ && !__atomic_compare_exchange_n(&s_[k], &p_, (it), 0, __ATOMIC_RELAXED, \\\n"
+    "                                          __ATOMIC_RELAXED) && p_ != (it)) { \\\n"
+    "        int expect = 0; \\\n"
+    "        if (__atomic_compare_exchange_n(&env->failed, &expect, 1, 0, __ATOMIC_SEQ_CST, \\\n"
+    "                                        __ATOMIC_SEQ_CST)) { \\\n"
+    "            env->kind = 7; env->where = at; env->index = (k); env->size = (it); \\\n"
+    "            env->other = p_; env->what = name; } \\\n"
+    "        goto JIT_FAIL; } } while (0)\n"
+    "#else\n"
+    "#define RACE(arg, k, it, at, name) ((void)0)\n"
     "#endif\n"
     "static inline int64_t py_div(struct jit_env *env, int64_t a, int64_t b, long long w)\n{\n"
     "    if (b == 0) { jit_fail(env, 2, w, 0, 0, \"\"); return 0; }\n"
@@ -1682,11 +1708,13 @@ struct env {
     int threads;
     int failed;
     int kind; /* 1 IndexError, 2 ZeroDivisionError, 3 range step 0, 4 interrupt, 5 int(nan),
-               * 6 arrays of lengths that do not broadcast */
+               * 6 arrays of lengths that do not broadcast, 7 two iterations wrote one element */
     long long where;
     int64_t index, size;
     const char *what;
     bool (*cancelled)(void);
+    int64_t other;    /* kind 7: the other iteration */
+    int64_t **shadow; /* check_races: per parameter, the iteration that wrote each element */
 };
 
 /* Declarations of c's locals (private: those of its prange loop, else the others). */
@@ -2053,6 +2081,7 @@ static int build(struct dsl_interp *in, struct dsl_function *f, struct spec *s)
         struct render_buf src;
         render_buf_init(&src, 0);
         if (f->jit_unchecked) render_buf_puts(&src, "#define JIT_UNCHECKED 1\n");
+        if (f->jit_races) render_buf_puts(&src, "#define JIT_RACES 1\n");
         /* the engine's scalar functions, as the engine's own source defines them */
         render_buf_append(&src, (const char *)jit_scalar_src, sizeof jit_scalar_src - 1);
         render_buf_puts(&src, prelude);
@@ -2178,6 +2207,15 @@ static int runtime_error(struct dsl_interp *in, struct spec *s, const struct env
     case 5:
         return dsl_raise_in(in, f, pos, "ValueError",
                             "cannot convert float NaN or infinity to integer");
+    case 7:
+        return dsl_raise_in(in, f, pos, "RuntimeError",
+                            "iterations %lld and %lld of the prange loop both wrote %s[%lld] "
+                            "(compiled %s()): they run at once on their own threads, so which "
+                            "value stays is chance (a race). Give each iteration elements of "
+                            "its own",
+                            (long long)(e->other < e->size ? e->other : e->size),
+                            (long long)(e->other < e->size ? e->size : e->other), e->what,
+                            (long long)e->index, f->def->name);
     case 6:
         return dsl_raise_in(in, f, pos, "ValueError",
                             "operands could not be broadcast together with shapes (%lld,) (%lld,)",
@@ -2229,8 +2267,22 @@ int dsl_jit_call(struct dsl_interp *in, struct dsl_function *f, const struct dsl
     }
     if (!s->entry) goto done; /* runs in the interpreter */
     struct env e = {.threads = mt_ctx_threads(in->session->ctx), .cancelled = mt_cancel_requested};
+    int64_t *shadow[MAX_ARGS] = {0}; /* check_races: each written storage's writers, none yet */
+    for (size_t i = 0; i < npos && f->jit_races; i++)
+        if (types[i] == JT_FARR && s->wrote[i]) {
+            shadow[i] = malloc((size_t)slots[i].f.n * sizeof **shadow + 1);
+            if (!shadow[i]) {
+                for (size_t j = 0; j < i; j++) free(shadow[j]);
+                r = dsl_raise_size(in, "the record of each element's writer",
+                                   (uint64_t)slots[i].f.n * sizeof **shadow);
+                goto done;
+            }
+            memset(shadow[i], 0xff, (size_t)slots[i].f.n * sizeof **shadow); /* -1: nobody */
+        }
+    e.shadow = shadow;
     int64_t t0 = mt_now_ns();
     s->entry(ptrs, &e);
+    for (size_t i = 0; i < npos; i++) free(shadow[i]);
     s->last_ns = mt_now_ns() - t0;
     s->last_threads = e.threads;
     s->last_bytes = 0;
@@ -2308,6 +2360,9 @@ int dsl_bi_parallel_diagnostics(struct dsl_interp *in, const struct dsl_args *a,
         if (s->entry) {
             render_buf_puts(&b, f->jit_unchecked ? "): compiled to native code, indices unchecked "
                                                    "(boundscheck=False)\n"
+                                : f->jit_races   ? "): compiled to native code, each write of its "
+                                                   "prange loop to a storage checked for races "
+                                                   "(check_races=True)\n"
                                                  : "): compiled to native code\n");
             const char *rep = s->report ? s->report : "", *mark = strstr(rep, "@THREADS@");
             if (mark) {

@@ -762,27 +762,32 @@ static const struct dsl_builtin cuda_jit_apply = {
 /* njit(fn): fn itself, marked to run compiled (lib/jit.c), its indices checked or not; what
  * is not a def is returned as it is (a builtin is native code already). */
 static int mark_jit(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret,
-                    bool unchecked)
+                    bool unchecked, bool races)
 {
     if (a->slot[0].kind == DSL_FUNCTION) {
         struct dsl_function *f = a->slot[0].as.fn_user;
-        if (f->jit_unchecked != unchecked) { /* what was compiled before checked otherwise */
-            dsl_jit_cache_free(f->jits);
+        if (f->jit_unchecked != unchecked || f->jit_races != races) {
+            dsl_jit_cache_free(f->jits); /* what was compiled before checked otherwise */
             f->jits = NULL;
         }
         f->jit = true;
         f->jit_unchecked = unchecked;
+        f->jit_races = races;
     }
     return n_identity(in, a, ret);
 }
 static int n_mark_jit(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
-    return mark_jit(in, a, ret, false);
+    return mark_jit(in, a, ret, false, false);
 }
 static int n_mark_jit_unchecked(struct dsl_interp *in, const struct dsl_args *a,
                                 struct dsl_value *ret)
 {
-    return mark_jit(in, a, ret, true);
+    return mark_jit(in, a, ret, true, false);
+}
+static int n_mark_jit_races(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    return mark_jit(in, a, ret, false, true);
 }
 
 static const struct dsl_builtin njit_apply = {
@@ -804,16 +809,33 @@ static const struct dsl_builtin njit_apply_unchecked = {
     "Compiles fn to native code without checking its indices (an index outside an array reads "
     "or writes other memory), and returns it."};
 
-static const char *const njit_params[] = {"fn",    "parallel", "inline",      "fastmath",
-                                          "cache", "device",   "boundscheck", NULL};
+static const struct dsl_builtin njit_apply_races = {
+    "njit",
+    "njit(..., check_races=True)(fn)",
+    1,
+    1,
+    NULL,
+    n_mark_jit_races,
+    "Compiles fn to native code that records which iteration of its prange loop wrote each "
+    "element of a storage, so that two iterations writing one element are an error, and "
+    "returns it."};
+
+static const char *const njit_params[] = {
+    "fn", "parallel", "inline", "fastmath", "cache", "device", "boundscheck", "check_races", NULL};
 
 static int n_njit(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
     /* boundscheck=False: Numba's default, here asked for (the kernel checks unless told) */
     bool unchecked = a->has[6] && a->slot[6].kind != DSL_NONE && !dsl_value_truthy(a->slot[6]);
-    if (a->has[0] && a->slot[0].kind != DSL_NONE) return mark_jit(in, a, ret, unchecked);
+    bool races = a->has[7] && dsl_value_truthy(a->slot[7]);
+    if (unchecked && races)
+        return dsl_raise(in, "ValueError",
+                         "njit(check_races=True) checks indices: it cannot be boundscheck=False");
+    if (a->has[0] && a->slot[0].kind != DSL_NONE) return mark_jit(in, a, ret, unchecked, races);
     *ret = (struct dsl_value){.kind = DSL_BUILTIN,
-                              .as.fn = unchecked ? &njit_apply_unchecked : &njit_apply};
+                              .as.fn = races       ? &njit_apply_races
+                                       : unchecked ? &njit_apply_unchecked
+                                                   : &njit_apply};
     return 0;
 }
 
@@ -852,7 +874,9 @@ static const struct member numba_members[] = {
        "As MiniTorch's code uses it, `njit(parallel=True)(fn)`, `@njit`: fn compiled to native "
        "code at its first call with each kind of arguments (storages, tuples and lists of ints, "
        "ints, floats), prange loops run on the engine's threads. What the compiler does not "
-       "take yet runs as the language runs any function."),
+       "take yet runs as the language runs any function. boundscheck=False leaves indices "
+       "unchecked; check_races=True makes two iterations of a prange loop writing one element "
+       "of a storage an error."),
     ALIAS("prange", "numba.prange(stop) or prange(start, stop, step=1)", "range",
           "numba's parallel range: here the same as range."),
 };

@@ -438,6 +438,39 @@ parallel_diagnostics(first_neg)
 # expect-re:   last call: .*
 
 
+# check_races=True: a race the compiler cannot see (the index comes from data) is caught at run
+# time, whichever threads the two writes ran on; without it the same call runs silently
+def scatter(out, src, idx):
+    for i in prange(len(src)):
+        out[idx[i]] = src[i]
+
+
+scattered = minitorch.zeros((4,))
+source = minitorch.tensor([1.0, 2.0, 3.0, 4.0])
+checked_scatter = njit(parallel=True, check_races=True)(scatter)
+checked_scatter(scattered.tuple()[0], source.tuple()[0], (3, 2, 1, 0))
+print(scattered.tolist())
+# expect: [4.0, 3.0, 2.0, 1.0]
+try:
+    checked_scatter(scattered.tuple()[0], source.tuple()[0], (0, 1, 2, 1))
+except RuntimeError as e:
+    print(e)
+# expect: iterations 1 and 3 of the prange loop both wrote out[1] (compiled scatter()): they run at once on their own threads, so which value stays is chance (a race). Give each iteration elements of its own
+parallel_diagnostics(checked_scatter)
+# expect: scatter(Storage, Storage, int array): compiled to native code, each write of its prange loop to a storage checked for races (check_races=True)
+# expect-re:   parallel: .*
+# expect:   each iteration's own variables: i (int)
+# expect-re:   last call: .*
+njit(parallel=True)(scatter)(scattered.tuple()[0], source.tuple()[0], (0, 1, 2, 1))
+print(scattered.tolist()[0], scattered.tolist()[2])
+# expect: 1.0 3.0
+try:
+    njit(parallel=True, check_races=True, boundscheck=False)
+except ValueError as e:
+    print(e)
+# expect: njit(check_races=True) checks indices: it cannot be boundscheck=False
+
+
 # what the compiler does not take yet runs in the interpreter, and the diagnostics say why
 @njit
 def describe(n):
