@@ -36,23 +36,11 @@ index_to_position = njit(inline="always")(index_to_position)
 broadcast_index = njit(inline="always")(broadcast_index)
 
 
-def tensor_map(fn):
+def tensor_map(fn, aligned=False):
+    # aligned: with the stride-aligned shortcut the task asks for (out and in laid out alike
+    # are one loop over the storage)
     def _map(out, out_shape, out_strides, in_storage, in_shape, in_strides):
-        for i in prange(len(out)):
-            out_index = np.zeros(MAX_DIMS, np.int32)
-            in_index = np.zeros(MAX_DIMS, np.int32)
-            to_index(i, out_shape, out_index)
-            broadcast_index(out_index, out_shape, in_shape, in_index)
-            o = index_to_position(out_index, out_strides)
-            j = index_to_position(in_index, in_strides)
-            out[o] = fn(in_storage[j])
-    return njit(parallel=True)(_map)
-
-
-def tensor_map_aligned(fn):
-    # tensor_map with the stride-aligned shortcut the task asks for
-    def _map(out, out_shape, out_strides, in_storage, in_shape, in_strides):
-        if np.array_equal(out_strides, in_strides) and np.array_equal(out_shape, in_shape):
+        if aligned and np.array_equal(out_strides, in_strides) and np.array_equal(out_shape, in_shape):
             for i in prange(len(out)):
                 out[i] = fn(in_storage[i])
             return
@@ -149,7 +137,7 @@ out = minitorch.zeros((1000, 1000))
 m = tensor_map(njit()(relu))
 timeit("map relu contiguous", lambda: m(*out.tuple(), *x.tuple()), lambda: x.relu())
 timeit("map relu transposed", lambda: m(*out.tuple(), *xt.tuple()), lambda: xt.relu())
-ma = tensor_map_aligned(njit()(relu))
+ma = tensor_map(njit()(relu), True)
 timeit("map relu aligned shortcut", lambda: ma(*out.tuple(), *x.tuple()), lambda: x.relu())
 z = tensor_zip(njit()(add))
 timeit("zip add broadcast row", lambda: z(*out.tuple(), *x.tuple(), *row.tuple()), lambda: x + row)

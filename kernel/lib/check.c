@@ -475,46 +475,35 @@ static int elementwise_cases(struct ck *k, int nin, struct input *cases, int cap
     return n;
 }
 
+/* One family of tests, "prefix[name]" for each function, on fresh elementwise cases. */
+static void family(struct ck *k, const char *prefix, const struct fn *fns, int nfns, int nin,
+                   unsigned variants, bool grad, struct input *cases, int cap)
+{
+    int n = elementwise_cases(k, nin, cases, cap);
+    char name[64];
+    for (int f = 0; f < nfns && !k->stop; f++) {
+        snprintf(name, sizeof name, "%s[%s]", prefix, fns[f].name);
+        test_cases(k, name, fns[f].rpn, nin, variants, grad, cases, n);
+    }
+}
+
 static void task_3_1(struct ck *k, struct input *cases, int cap)
 {
-    char name[64];
-    int n1 = elementwise_cases(k, 1, cases, cap);
-    /* create: a tensor made from values holds them */
-    test_cases(k, "create", "a", 1, 1, false, cases, n1);
-    for (int f = 0; f < COUNT(one_arg) && !k->stop; f++) {
-        snprintf(name, sizeof name, "one_args[%s]", one_arg[f].name);
-        test_cases(k, name, one_arg[f].rpn, 1, 1, false, cases, n1);
-    }
-    int n2 = elementwise_cases(k, 2, cases, cap);
-    for (int f = 0; f < COUNT(two_arg) && !k->stop; f++) {
-        snprintf(name, sizeof name, "two_args[%s]", two_arg[f].name);
-        test_cases(k, name, two_arg[f].rpn, 2, 1, false, cases, n2);
-    }
-    n1 = elementwise_cases(k, 1, cases, cap);
-    for (int f = 0; f < COUNT(one_arg) && !k->stop; f++) {
-        snprintf(name, sizeof name, "one_derivative[%s]", one_arg[f].name);
-        test_cases(k, name, one_arg[f].rpn, 1, 1, true, cases, n1);
-    }
-    n2 = elementwise_cases(k, 2, cases, cap);
-    for (int f = 0; f < COUNT(two_arg) && !k->stop; f++) {
-        snprintf(name, sizeof name, "two_grad[%s]", two_arg[f].name);
-        test_cases(k, name, two_arg[f].rpn, 2, 1, true, cases, n2);
-    }
+    static const struct fn create[] = {{"", "a"}}, permute[] = {{"", "a rev"}};
     static const struct fn reduces[] = {
         {"sum(0)", "a sum0"}, {"mean(0)", "a mean0"}, {"mean()", "a mean"}};
-    n1 = elementwise_cases(k, 1, cases, cap);
-    for (int f = 0; f < COUNT(reduces) && !k->stop; f++) {
-        snprintf(name, sizeof name, "reduce[%s]", reduces[f].name);
-        test_cases(k, name, reduces[f].rpn, 1, 1, true, cases, n1);
-    }
+    /* create: a tensor made from values holds them */
+    test_cases(k, "create", create[0].rpn, 1, 1, false, cases, elementwise_cases(k, 1, cases, cap));
+    family(k, "one_args", one_arg, COUNT(one_arg), 1, 1, false, cases, cap);
+    family(k, "two_args", two_arg, COUNT(two_arg), 2, 1, false, cases, cap);
+    family(k, "one_derivative", one_arg, COUNT(one_arg), 1, 1, true, cases, cap);
+    family(k, "two_grad", two_arg, COUNT(two_arg), 2, 1, true, cases, cap);
+    family(k, "reduce", reduces, COUNT(reduces), 1, 1, true, cases, cap);
     /* the course checks f(a, b), f(a.sum(0), b) and f(a, b.sum(0)) for each function */
-    n2 = elementwise_cases(k, 2, cases, cap);
-    for (int f = 0; f < COUNT(two_arg) && !k->stop; f++) {
-        snprintf(name, sizeof name, "two_grad_broadcast[%s]", two_arg[f].name);
-        test_cases(k, name, two_arg[f].rpn, 2, 7, true, cases, n2);
-    }
-    n1 = elementwise_cases(k, 1, cases, cap);
-    test_cases(k, "permute", "a rev", 1, 1, true, cases, n1);
+    family(k, "two_grad_broadcast", two_arg, COUNT(two_arg), 2, 7, true, cases, cap);
+    if (!k->stop)
+        test_cases(k, "permute", permute[0].rpn, 1, 1, true, cases,
+                   elementwise_cases(k, 1, cases, cap));
 }
 
 static void task_3_2(struct ck *k, struct input *cases, int cap)

@@ -100,7 +100,7 @@ except AssertionError as e:
 # expect-re: 1 passed, 50 failed \([0-9.]+ s\)
 # expect:
 # expect: FAILED one_args[addConstant], with a of shape (1,):
-# expect:   a = [68.2421]
+# expect:   a = [83.4422]
 # expect:   your backend raised NotImplementedError: Need to implement for Task 3.1
 # expect: FAILED one_args[complex]: the same error
 # expect: FAILED one_args[cube]: the same error
@@ -365,7 +365,7 @@ except AssertionError as e:
 # expect-re: 16 passed, 35 failed \([0-9.]+ s\)
 # expect:
 # expect: FAILED one_args[addConstant], with a of shape (2,):
-# expect:   a = [47.5246, 0.970056]
+# expect:   a = [19.8009, 82.6375]
 # expect:   your backend raised IndexError: index 1 is out of bounds for b_storage of size 1 (compiled _zip_b_at_a())
 # expect: FAILED one_args[complex]: the same error
 # expect: FAILED one_args[div]: the same error
