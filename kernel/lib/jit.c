@@ -22,7 +22,14 @@
  * races Numba compiles into wrong results are refused with errors that explain them: a variable
  * or local array shared by the iterations and written by them, and stores into a shared array
  * at an index that does not follow from the loop's variable or repeats (y[i % 4]). What each
- * variable follows from is tracked through assignments, loops and the arrays calls fill.
+ * variable follows from is tracked through assignments, loops and the arrays calls fill. The
+ * races it cannot see (an index read from data) njit(check_races=True) finds at run time, from
+ * a record of which iteration wrote each element.
+ *
+ * The C is written for gcc's optimiser (docs/ARCHITECTURE.md, "Students' kernels"): innermost
+ * loops hold no call, helpers are inlined, the element a loop accumulates into is kept in a
+ * local when a run-time test allows, and the prange body's accesses at its own index are
+ * checked once per chunk.
  *
  * What the compiler does not take yet (another construct, another kind of value) runs in the
  * interpreter as any function; parallel_diagnostics(fn) says why. */
@@ -550,7 +557,7 @@ static void promo_scan(struct cfn *c, const struct dsl_node *n, bool store, stru
 }
 
 /* Whether the innermost range loop n can keep a storage element in a local: 0 and the
- * element's access in p->at[0] (the others storages it reads after it), or -1. */
+ * element's access in p->at[0] (the other storages it reads after it), or -1. */
 static int promotable(struct cfn *c, const struct dsl_node *n, struct promo *p)
 {
     *p = (struct promo){0};
