@@ -452,10 +452,18 @@ static void note(struct render_buf *t, struct render_buf *h, const char *text)
     render_buf_puts(h, "</p>\n");
 }
 
+static bool measured, was_busy; /* the peaks, and whether other programs ran meanwhile */
+
+bool dsl_diag_read_peak(double *read_gbps)
+{
+    double fma = 0;
+    if (measured) mt_machine_peak(read_gbps, &fma);
+    return measured;
+}
+
 /* The peaks, measured at the first table, and whether the machine was busy meanwhile. */
 static void machine_peaks(struct peaks *pk, bool *busy)
 {
-    static bool measured, was_busy;
     if (!measured) {
         struct dsl_busy_window w;
         struct dsl_busy v;

@@ -74,6 +74,10 @@ void dsl_diag_share(bool matmul, double rate, double peak, double call_bytes, do
 /* v with an SI prefix and unit: "112 B", "48.0 kB", "4.19 MB"; "12", "2.15 G" for FLOPs. */
 void dsl_diag_si(double v, const char *unit, char *buf, size_t n);
 
+/* The machine's read peak in GB/s when a diagnostics table has measured it already (measuring
+ * takes 0.3 s of every core, far more under valgrind): false, and nothing set, before. */
+bool dsl_diag_read_peak(double *read_gbps);
+
 /* The size in bytes of this machine's largest cache (0 when unknown). */
 double dsl_diag_cache_bytes(void);
 

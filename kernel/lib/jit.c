@@ -2320,7 +2320,8 @@ done:
 /* ---- parallel_diagnostics ----------------------------------------------------------------- */
 
 /* "last call: 14.4 ms on 2 threads, storages of 8.00 MB (each counted once): 0.556 GB/s, 0.8%
- * of 73 GB/s", the share against the machine's read peak (diagnostics.h). */
+ * of 73 GB/s", the share against the machine's read peak (diagnostics.h) when a %diagnostics
+ * table has measured it. */
 static void last_call(struct render_buf *b, const struct spec *s)
 {
     char t[32], rate[48], share[96];
@@ -2331,11 +2332,14 @@ static void last_call(struct render_buf *b, const struct spec *s)
         render_buf_puts(b, "\n");
         return;
     }
-    double peak = 0, fma = 0;
-    mt_machine_peak(&peak, &fma);
+    double peak = 0;
     double gbps = s->last_bytes / (double)s->last_ns;
     dsl_diag_rate("map", s->last_bytes, 0, (double)s->last_ns, rate, sizeof rate);
-    dsl_diag_share(false, gbps, peak, s->last_bytes, dsl_diag_cache_bytes(), share, sizeof share);
+    if (dsl_diag_read_peak(&peak))
+        dsl_diag_share(false, gbps, peak, s->last_bytes, dsl_diag_cache_bytes(), share,
+                       sizeof share);
+    else /* the peak is measured by the first %diagnostics table, not here */
+        snprintf(share, sizeof share, "against this machine's peak once %%diagnostics has run");
     char size[32];
     dsl_diag_si(s->last_bytes, "B", size, sizeof size);
     render_buf_printf(b, ", storages of %s (each counted once): %s, %s\n", size, rate, share);
