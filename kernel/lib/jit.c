@@ -49,6 +49,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -57,6 +58,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -156,6 +158,8 @@ struct unit {
      * it runs (see unchecked_accesses) */
     const struct dsl_node *elide[16];
     int nelide;
+    /* loops nested inside the called function's prange body: now, and at most */
+    int nest, max_nest;
 };
 
 static int refuse(struct unit *u, const struct cfn *c, const struct dsl_node *n, const char *fmt,
@@ -1426,7 +1430,10 @@ static int stmt(struct unit *u, struct cfn *c, const struct dsl_node *n)
 {
     bool soft = u->soft_fail;
     u->soft_fail = false;
+    bool loop = c->top && u->in_prange && (n->kind == DSL_N_FOR || n->kind == DSL_N_WHILE);
+    if (loop && ++u->nest > u->max_nest) u->max_nest = u->nest;
     int r = stmt_body(u, c, n);
+    u->nest -= loop;
     /* what set env->failed and went on is caught here, before anything else runs (the
      * conditions of if and while: at the end of the statement) */
     if (r == 0 && u->soft_fail) emit(u, "if (env->failed) goto JIT_FAIL;");
@@ -1614,12 +1621,18 @@ static const char prelude[] =
     "    int64_t other; int64_t **shadow;\n"
     "};\n"
     "#define JIT_CHUNK 1024\n#define JIT_FAIL fail\n"
+    /* the first error of any thread is the one reported; tcc's quick build runs on one
+     * thread, and has no atomics */
+    "#ifdef __TINYC__\n"
+    "#define JIT_CLAIM(p) (*(p) ? 0 : (*(p) = 1))\n"
+    "#else\n"
+    "#define JIT_CLAIM(p) ({ int x_ = 0; __atomic_compare_exchange_n((p), &x_, 1, 0, \\\n"
+    "                        __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); })\n"
+    "#endif\n"
     "__attribute__((noinline, cold)) static void jit_fail(struct jit_env *e, int kind,\n"
     "                                                      long long where, int64_t index,\n"
     "                     int64_t size, const char *what)\n{\n"
-    "    int expect = 0;\n"
-    "    if (!__atomic_compare_exchange_n(&e->failed, &expect, 1, 0, __ATOMIC_SEQ_CST,\n"
-    "                                     __ATOMIC_SEQ_CST)) return;\n"
+    "    if (!JIT_CLAIM(&e->failed)) return;\n"
     "    e->kind = kind; e->where = where; e->index = index; e->size = size; e->what = what;\n"
     "}\n"
     "static inline _Bool jit_cancelled(struct jit_env *e)\n{\n"
@@ -1639,9 +1652,7 @@ static const char prelude[] =
     "#define RACE(arg, k, it, at, name) do { int64_t *s_ = env->shadow[arg], p_ = -1; \\\n"
     "    if (s_ && !__atomic_compare_exchange_n(&s_[k], &p_, (it), 0, __ATOMIC_RELAXED, \\\n"
     "                                          __ATOMIC_RELAXED) && p_ != (it)) { \\\n"
-    "        int expect = 0; \\\n"
-    "        if (__atomic_compare_exchange_n(&env->failed, &expect, 1, 0, __ATOMIC_SEQ_CST, \\\n"
-    "                                        __ATOMIC_SEQ_CST)) { \\\n"
+    "        if (JIT_CLAIM(&env->failed)) { \\\n"
     "            env->kind = 7; env->where = at; env->index = (k); env->size = (it); \\\n"
     "            env->other = p_; env->what = name; } \\\n"
     "        goto JIT_FAIL; } } while (0)\n"
@@ -1872,15 +1883,27 @@ struct spec {
     int64_t last_ns;
     int last_threads;
     double last_bytes;
+    /* Tiers: the first call runs a quick build (quick_cc) while gcc's runs in the background;
+     * the next call waits for gcc's and switches to it. */
+    struct cc_job *job; /* gcc's build, while it runs */
+    void *quick_dl;     /* the quick build, loaded while entry is it */
+    bool quick;         /* entry is the quick build */
+    bool was_quick;     /* the first call ran the quick build */
+    char *slow_why;     /* why gcc failed where the quick compiler did not */
 };
 
 struct dsl_jit_cache {
     struct spec *specs;
 };
 
+static void cc_drop(struct cc_job *j);
+
 static void spec_free(struct spec *s)
 {
+    cc_drop(s->job);
     if (s->dl) dlclose(s->dl);
+    if (s->quick_dl) dlclose(s->quick_dl);
+    free(s->slow_why);
     for (int i = 1; i < s->nfns; i++) dsl_value_release(s->fns[i]);
     free(s->why);
     free(s->report);
@@ -1937,7 +1960,6 @@ static uint64_t fnv(const char *s, uint64_t h)
     return h;
 }
 
-/* Runs the C compiler on src into path (a shared object): 0, or -1 with its message in *why. */
 /* The compiler's options, part of the cache's key. No contraction into fused multiply-adds:
  * float arithmetic as the engine's and Python's. The cheap vectoriser cost model lets -O2
  * vectorise a loop that needs a run-time test that its arrays do not overlap (the map's
@@ -1946,53 +1968,125 @@ static const char *const cc_flags[] = {
     "-O2",   "-fopenmp", "-fwrapv", "-ffp-contract=off", "-fvect-cost-model=cheap",
     "-fPIC", "-shared",  "-w"};
 #define N_CC_FLAGS (sizeof cc_flags / sizeof cc_flags[0])
+/* tcc's: it compiles a unit in milliseconds, into code that runs serially (it ignores OpenMP's
+ * pragmas) a few times slower than gcc's; its arithmetic is the same C, never contracted */
+static const char *const quick_flags[] = {"-fPIC", "-shared", "-w"};
+#define N_QUICK_FLAGS (sizeof quick_flags / sizeof quick_flags[0])
 
-static int run_cc(const char *dir, const char *src_path, const char *so_path, char **why)
+/* One run of a compiler on a unit's C: its process (a group of its own, so that cc1 and the
+ * linker go with it when it is stopped) and its files. */
+struct cc_job {
+    pid_t pid;
+    char src[4300];  /* its input */
+    char keep[4300]; /* where src is renamed to when it succeeds ("": src is left alone) */
+    char out[4300];  /* the shared object, renamed there from tmp when it succeeds */
+    char tmp[4400], log[4400];
+};
+
+/* Starts cc with flags on src into out: a job, or NULL with the reason in *why. */
+static struct cc_job *cc_start(const char *cc, const char *const *flags, size_t nflags,
+                               const char *src, const char *keep, const char *out, char **why)
 {
-    const char *cc = getenv("MT_CC");
-    if (!cc || !*cc) cc = "cc";
-    char tmp[4300], log[4300];
-    snprintf(tmp, sizeof tmp, "%s.%ld.tmp", so_path, (long)getpid());
-    snprintf(log, sizeof log, "%s/cc.%ld.log", dir, (long)getpid());
-    char *argv[N_CC_FLAGS + 6];
+    struct cc_job *j = calloc(1, sizeof *j);
+    if (!j) {
+        *why = strdup("out of memory");
+        return NULL;
+    }
+    snprintf(j->src, sizeof j->src, "%s", src);
+    snprintf(j->keep, sizeof j->keep, "%s", keep);
+    snprintf(j->out, sizeof j->out, "%s", out);
+    snprintf(j->tmp, sizeof j->tmp, "%s.%ld.tmp", out, (long)getpid());
+    snprintf(j->log, sizeof j->log, "%s.%ld.log", out, (long)getpid());
+    char *argv[16];
     size_t na = 0;
     argv[na++] = (char *)cc;
-    for (size_t i = 0; i < N_CC_FLAGS; i++) argv[na++] = (char *)cc_flags[i];
+    for (size_t i = 0; i < nflags; i++) argv[na++] = (char *)flags[i];
     argv[na++] = "-o";
-    argv[na++] = tmp;
-    argv[na++] = (char *)src_path;
+    argv[na++] = j->tmp;
+    argv[na++] = j->src;
     argv[na++] = "-lm";
     argv[na] = NULL;
     posix_spawn_file_actions_t fa;
+    posix_spawnattr_t at;
     posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    posix_spawn_file_actions_addopen(&fa, 1, j->log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     posix_spawn_file_actions_adddup2(&fa, 1, 2);
-    pid_t pid;
-    int err = posix_spawnp(&pid, cc, &fa, NULL, argv, environ);
+    posix_spawnattr_init(&at);
+    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&at, 0);
+    int err = posix_spawnp(&j->pid, cc, &fa, &at, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&at);
     if (err != 0) {
         if (asprintf(why, "no C compiler: %s: %s (set MT_CC to one)", cc, strerror(err)) < 0)
             *why = NULL;
-        return -1;
+        unlink(j->log);
+        free(j);
+        return NULL;
     }
+    return j;
+}
+
+/* Collects job j: 0 when it succeeded (out and keep in place), -1 when it failed (its message
+ * in *why), 1 while it runs: when wait is false, or when an interrupt stopped the wait. */
+static int cc_finish(struct cc_job *j, bool wait, char **why)
+{
     int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && rename(tmp, so_path) == 0) {
-        unlink(log);
+    for (;;) {
+        pid_t r = waitpid(j->pid, &status, WNOHANG);
+        if (r == j->pid) break;
+        if (r < 0 && errno != EINTR) { /* reaped elsewhere: its file says how it went */
+            status = access(j->tmp, R_OK) == 0 ? 0 : 1 << 8;
+            break;
+        }
+        if (!wait || mt_cancel_requested()) return 1;
+        struct timespec ms = {0, 200000};
+        nanosleep(&ms, NULL);
+    }
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && rename(j->tmp, j->out) == 0) {
+        unlink(j->log);
+        if (*j->keep && rename(j->src, j->keep) != 0) unlink(j->src);
         return 0;
     }
     char msg[600] = "";
-    FILE *f = fopen(log, "r");
+    FILE *f = fopen(j->log, "r");
     if (f) {
         size_t k = fread(msg, 1, sizeof msg - 1, f);
         msg[k] = 0;
         fclose(f);
     }
-    unlink(log);
-    unlink(tmp);
-    if (asprintf(why, "the C compiler failed on the kernel's C (%s): %s", src_path, msg) < 0)
+    unlink(j->log);
+    unlink(j->tmp);
+    if (*j->keep) unlink(j->src);
+    if (asprintf(why, "the C compiler failed on the kernel's C (%s): %s", j->src, msg) < 0)
         *why = NULL;
     return -1;
+}
+
+/* Ends job j: waits for it (what it builds is cached for a later session or a cell run
+ * again), unless an interrupt stops the wait and it; frees it. */
+static void cc_drop(struct cc_job *j)
+{
+    if (!j) return;
+    char *why = NULL;
+    if (cc_finish(j, true, &why) == 1) {
+        kill(-j->pid, SIGKILL);
+        while (waitpid(j->pid, NULL, 0) < 0 && errno == EINTR) {}
+        unlink(j->tmp);
+        unlink(j->log);
+        if (*j->keep) unlink(j->src);
+    }
+    free(why);
+    free(j);
+}
+
+/* The quick compiler for a kernel's first call: $MT_JIT_QUICK, tcc by default; NULL when
+ * MT_JIT_QUICK is "0" or empty (every call then waits for gcc's build). */
+static const char *quick_cc(void)
+{
+    const char *q = getenv("MT_JIT_QUICK");
+    if (!q) return "tcc";
+    return *q && strcmp(q, "0") != 0 ? q : NULL;
 }
 
 static int line_in(const struct dsl_function *f, size_t pos)
@@ -2066,6 +2160,96 @@ static void report(const struct unit *u, struct spec *s)
     if (b.nomem) render_buf_free(&b);
 }
 
+/* Loads the shared object at path: its entry and handle, or NULL. */
+static void *load(const char *path, int (**entry)(void **, struct env *))
+{
+    void *dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (dl && !(*(void **)entry = dlsym(dl, "jit_entry"))) {
+        dlclose(dl);
+        dl = NULL;
+    }
+    return dl;
+}
+
+/* Compiles the unit's C (text) into so_path for s. gcc -O2 starts in the background; when
+ * quick, the quick compiler then builds, in milliseconds, the code s's first call runs
+ * (s->entry), and gcc's build replaces it at the next call (upgrade). The first call waits for
+ * gcc where the quick compiler is missing or fails, where the unit checks races (its records
+ * need atomics and threads), and where it is not quick: a prange body with loops nested two
+ * deep (a matrix multiply), whose work grows faster than its data and runs several times
+ * faster in gcc's registers than in tcc's code, serially, so that the run and not the compile
+ * decides the first call's time. 0 (s->entry set, or neither it nor s->why: load so_path), or
+ * -1 after raising (an interrupt while waiting). */
+static int compile(struct dsl_interp *in, const struct dsl_function *f, bool quick,
+                   const char *text, const char *src_path, const char *so_path, struct spec *s)
+{
+    /* a file of this process's own, renamed when written: kernels compiling the same code at
+     * once never read each other's half-written files */
+    char own[4300];
+    snprintf(own, sizeof own, "%s.%ld.c", so_path, (long)getpid());
+    FILE *fp = fopen(own, "w");
+    bool ok = fp && fputs(text, fp) >= 0;
+    if (fp && fclose(fp) != 0) ok = false;
+    if (!ok) {
+        if (asprintf(&s->why, "cannot write %s: %s", own, strerror(errno)) < 0) s->why = NULL;
+        unlink(own);
+        return 0;
+    }
+    const char *cc = getenv("MT_CC");
+    struct cc_job *slow =
+        cc_start(cc && *cc ? cc : "cc", cc_flags, N_CC_FLAGS, own, src_path, so_path, &s->why);
+    if (!slow) {
+        unlink(own);
+        return 0;
+    }
+    const char *qc = quick && !f->jit_races ? quick_cc() : NULL;
+    if (qc) {
+        char qpath[4300], *qwhy = NULL;
+        snprintf(qpath, sizeof qpath, "%s.%ld.quick.so", so_path, (long)getpid());
+        struct cc_job *q = cc_start(qc, quick_flags, N_QUICK_FLAGS, own, "", qpath, &qwhy);
+        int qr = q ? cc_finish(q, true, &qwhy) : -1;
+        if (qr == 0 && (s->quick_dl = load(qpath, &s->entry))) {
+            s->quick = s->was_quick = true;
+            s->job = slow;
+        }
+        if (qr == 1)
+            cc_drop(q); /* an interrupt stopped the wait: it stops the job */
+        else
+            free(q);
+        unlink(qpath); /* loaded, or of no use */
+        free(qwhy);
+        if (s->quick) return 0;
+    }
+    int r = cc_finish(slow, true, &s->why);
+    if (r == 1) {
+        cc_drop(slow);
+        return dsl_raise(in, "KeyboardInterrupt", "interrupted while compiling %s()", f->def->name);
+    }
+    free(slow);
+    return 0;
+}
+
+/* At a call after the first: waits for gcc's build of s and runs it from now on. An interrupt
+ * stops the wait (the quick build runs, and sees it); a failed gcc keeps the quick build. */
+static void upgrade(struct spec *s)
+{
+    int r = cc_finish(s->job, true, &s->slow_why);
+    if (r == 1) return;
+    void *dl = NULL;
+    int (*entry)(void **, struct env *) = NULL;
+    if (r == 0 && !(dl = load(s->job->out, &entry)) &&
+        asprintf(&s->slow_why, "cannot load %s: %s", s->job->out, dlerror()) < 0)
+        s->slow_why = NULL;
+    free(s->job);
+    s->job = NULL;
+    if (!dl) return;
+    dlclose(s->quick_dl);
+    s->quick_dl = NULL;
+    s->dl = dl;
+    s->entry = entry;
+    s->quick = false;
+}
+
 /* Compiles f for argument types args into s: s->entry set, or s->why (a reason to run it in the
  * interpreter); -1 after raising (a race is the student's error, located). */
 static int build(struct dsl_interp *in, struct dsl_function *f, struct spec *s)
@@ -2105,20 +2289,9 @@ static int build(struct dsl_interp *in, struct dsl_function *f, struct spec *s)
             for (size_t i = 0; i < N_CC_FLAGS; i++) h = fnv(cc_flags[i], h);
             snprintf(src_path, sizeof src_path, "%s/%016llx.c", dir, (unsigned long long)h);
             snprintf(so_path, sizeof so_path, "%s/%016llx.so", dir, (unsigned long long)h);
-            if (access(so_path, R_OK) != 0) { /* not compiled before, by any kernel */
-                /* a file of this process's own, renamed when written: kernels compiling the
-                 * same code at once never read each other's half-written files */
-                char own[4300];
-                snprintf(own, sizeof own, "%s.%ld.c", so_path, (long)getpid());
-                FILE *fp = fopen(own, "w");
-                bool ok = fp && fputs(src.data, fp) >= 0;
-                if (fp && fclose(fp) != 0) ok = false;
-                if (!ok && asprintf(&s->why, "cannot write %s: %s", own, strerror(errno)) < 0)
-                    s->why = NULL;
-                if (ok && run_cc(dir, own, so_path, &s->why) == 0) rename(own, src_path);
-                unlink(own);
-            }
-            if (!s->why) {
+            if (access(so_path, R_OK) != 0) /* not compiled before, by any kernel */
+                r = compile(in, f, u->max_nest < 2, src.data, src_path, so_path, s);
+            if (r == 0 && !s->why && !s->entry) {
                 s->dl = dlopen(so_path, RTLD_NOW | RTLD_LOCAL);
                 if (s->dl) *(void **)&s->entry = dlsym(s->dl, "jit_entry");
                 if (!s->entry && asprintf(&s->why, "cannot load %s: %s", so_path, dlerror()) < 0)
@@ -2256,6 +2429,7 @@ int dsl_jit_call(struct dsl_interp *in, struct dsl_function *f, const struct dsl
     struct spec *s = f->jits->specs;
     while (s && (s->nargs != (int)npos || memcmp(s->args, types, npos * sizeof *types) != 0))
         s = s->next;
+    if (s && s->job) upgrade(s);
     if (!s) {
         if (!(s = calloc(1, sizeof *s))) {
             r = dsl_raise_status(in, DSL_V_NOMEM);
@@ -2291,7 +2465,7 @@ int dsl_jit_call(struct dsl_interp *in, struct dsl_function *f, const struct dsl
     s->entry(ptrs, &e);
     for (size_t i = 0; i < npos; i++) free(shadow[i]);
     s->last_ns = mt_now_ns() - t0;
-    s->last_threads = e.threads;
+    s->last_threads = s->quick ? 1 : e.threads;
     s->last_bytes = 0;
     for (size_t i = 0; i < npos; i++)
         if (types[i] == JT_FARR) s->last_bytes += (double)slots[i].f.n * sizeof(float);
@@ -2382,6 +2556,15 @@ int dsl_bi_parallel_diagnostics(struct dsl_interp *in, const struct dsl_args *a,
                 rep = mark + strlen("@THREADS@");
             }
             render_buf_puts(&b, rep);
+            if (s->quick && s->slow_why)
+                render_buf_printf(&b, "  runs tcc's quick build, on one thread: %s\n", s->slow_why);
+            else if (s->quick)
+                render_buf_puts(&b, "  its first call ran a build tcc made in milliseconds, on one "
+                                    "thread; gcc -O2's, compiling meanwhile, runs from the next "
+                                    "call\n");
+            else if (s->was_quick)
+                render_buf_puts(&b, "  its first call ran a build tcc made in milliseconds, on one "
+                                    "thread, while gcc -O2 compiled this one\n");
             if (s->last_ns > 0) last_call(&b, s);
             if (source && s->src) {
                 render_buf_puts(&b, "  the C it was compiled from:\n");

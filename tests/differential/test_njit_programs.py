@@ -11,6 +11,8 @@ twice in one script run by the kernel: once as it is (the interpreter runs it) a
 njit; both get equal arguments, and the return value, the storage and the list after the call
 must be equal, bit for bit, or both calls raise the same exception. Every njit twin must have
 been compiled: a function the compiler refused would run in the interpreter and prove nothing.
+The twin is called twice: its first call runs the quick build (tcc) where the kernel makes one,
+the second gcc's, and both must agree with the interpreter.
 """
 
 import os
@@ -228,15 +230,16 @@ def _script(seed, n):
         # a parallel loop may run past x's 32 elements: an IndexError from both, but which
         # iterations wrote before it is not fixed in a parallel loop, so only the error is compared
         nn = rng.randint(0, 36 if gen.parallel else 32)
-        same = "str(a) == str(b)"
+        same = "(str(a) == str(b) == str(c))"
         if gen.parallel:
-            same += " or (isinstance(a[0], str) and a[0] == b[0])"
+            same += " or (isinstance(a[0], str) and a[0] == b[0] == c[0])"
         # y: another storage, or x itself (a kernel given one buffer twice)
         yv = [rng.choice([1.0, -0.5, 0.75]) for _ in range(32)] if rng.random() < 0.7 else []
         parts += [f"q{k} = njit(parallel=True)(q{k})",
                   f"a = run(p{k}, {vals}, {yv}, {s}, {nn})",
                   f"b = run(q{k}, {vals}, {yv}, {s}, {nn})",
-                  f"print('program {k}', 'same' if {same} else 'DIFFERENT', a, b)",
+                  f"c = run(q{k}, {vals}, {yv}, {s}, {nn})",
+                  f"print('program {k}', 'same' if {same} else 'DIFFERENT', a, b, c)",
                   f"parallel_diagnostics(q{k})", ""]
     return "\n".join(parts)
 
@@ -259,3 +262,7 @@ def test_random_programs(seed):
     compiled = [ln for ln in lines if ": compiled to native code" in ln]
     refused = [ln for ln in lines if "runs in the interpreter" in ln]
     assert not refused and len(compiled) == N_PROGRAMS // 2, "\n".join(refused[:5])
+    # the first calls ran tcc's build, and gcc's replaced every one of them
+    quick = [ln for ln in lines if "its first call ran a build tcc made" in ln]
+    kept = [ln for ln in lines if "runs tcc's quick build" in ln]
+    assert len(quick) >= N_PROGRAMS // 4 and not kept, "\n".join(kept[:5])

@@ -1,7 +1,9 @@
 /* test_jit.c — where njit's compiled code comes from: the cache folder (made when missing,
- * reused by a later session without compiling again), and a machine without a C compiler
- * (the function then runs in the interpreter, with the same result, and the diagnostics say
- * why). The language-level behaviour is in tests/lang/njit.mt. */
+ * reused by a later session without compiling again), the two builds (tcc's for the first
+ * call, gcc's from the next; gcc alone for loop nests, without tcc, or when told), and a
+ * machine without a C compiler (the function then runs in the interpreter, with the same
+ * result, and the diagnostics say why). The language-level behaviour is in tests/lang/njit.mt;
+ * both builds against the interpreter in tests/differential/test_njit_programs.py. */
 #include "dsl_helpers.h"
 #include "test.h"
 
@@ -71,6 +73,89 @@ static void test_cache_folder(void)
     remove_tree(root);
 }
 
+/* A scale kernel and a matrix-vector product (loops two deep in its prange body), each
+ * called twice with different arguments; then their diagnostics. */
+#define TWO_CALLS                                                                                  \
+    KERNEL_SRC                                                                                     \
+    "scale(t._tensor._storage, 2)\n"                                                               \
+    "@njit(parallel=True)\n"                                                                       \
+    "def mv(out, a, x, n):\n"                                                                      \
+    "    for i in prange(n):\n"                                                                    \
+    "        acc = 0.0\n"                                                                          \
+    "        for r in range(2):\n"                                                                 \
+    "            for j in range(n):\n"                                                             \
+    "                acc += a[i * n + j] * x[j]\n"                                                 \
+    "        out[i] = acc\n"                                                                       \
+    "a = ones(9)\n"                                                                                \
+    "x = ones(3)\n"                                                                                \
+    "o = zeros(3)\n"                                                                               \
+    "mv(o._tensor._storage, a._tensor._storage, x._tensor._storage, 3)\n"                          \
+    "mv(o._tensor._storage, a._tensor._storage, x._tensor._storage, 2)\n"                          \
+    "print(t.tolist(), o.tolist())\n"                                                              \
+    "parallel_diagnostics(scale)\n"                                                                \
+    "parallel_diagnostics(mv)\n"
+
+/* Runs TWO_CALLS in a fresh session with an empty cache, MT_CC and MT_JIT_QUICK as given (NULL:
+ * unset); its output in k. */
+static void run_two_calls(const char *cc, const char *quick, struct sink *k)
+{
+    char root[] = "/tmp/mt-jit-test-XXXXXX";
+    CHECK(mkdtemp(root) != NULL);
+    setenv("XDG_CACHE_HOME", root, 1);
+    if (cc) setenv("MT_CC", cc, 1);
+    if (quick) setenv("MT_JIT_QUICK", quick, 1);
+    struct dsl_session *s = dsl_session_new();
+    memset(k, 0, sizeof *k);
+    CHECK_STR(run_cell_with(s, TWO_CALLS, k).result, "");
+    /* 5 ones scaled by 3, then by 2, plus i // 2 each time; rows of 3 ones, twice over 3 then
+     * over 2 columns */
+    CHECK(strstr(k->log, "[6.0, 6.0, 9.0, 9.0, 12.0] [4.0, 4.0, 6.0]") != NULL);
+    dsl_session_free(s);
+    unsetenv("MT_CC");
+    unsetenv("MT_JIT_QUICK");
+    unsetenv("XDG_CACHE_HOME");
+    remove_tree(root);
+}
+
+static const char quick_line[] = "its first call ran a build tcc made in milliseconds, on one "
+                                 "thread, while gcc -O2 compiled this one";
+
+static void test_two_builds(void)
+{
+    struct sink k;
+    run_two_calls(NULL, NULL, &k);
+    /* scale's first call ran tcc's build; mv, a loop nest, waited for gcc's */
+    const char *mv = strstr(k.log, "mv(Storage, Storage, Storage, int)");
+    CHECK(mv != NULL);
+    const char *q = strstr(k.log, quick_line);
+    CHECK(q != NULL && mv && q < mv);
+    CHECK(mv && strstr(mv, "tcc") == NULL);
+    CHECK(strstr(k.log, "last call:") != NULL);
+}
+
+static void test_one_build(void)
+{
+    struct sink k;
+    /* told: gcc only */
+    run_two_calls(NULL, "0", &k);
+    CHECK(strstr(k.log, "tcc") == NULL);
+    /* no quick compiler on the machine: gcc only, as well */
+    run_two_calls(NULL, "/nonexistent/tcc", &k);
+    CHECK(strstr(k.log, "tcc") == NULL);
+    CHECK(strstr(k.log, "scale(Storage, int): compiled to native code") != NULL);
+}
+
+static void test_gcc_fails(void)
+{
+    /* gcc's build fails where tcc's did not: scale keeps running tcc's, and says why; mv,
+     * which waits for gcc, runs in the interpreter */
+    struct sink k;
+    run_two_calls("false", NULL, &k);
+    CHECK(strstr(k.log, "runs tcc's quick build, on one thread: the C compiler failed") != NULL);
+    CHECK(strstr(k.log, "mv(Storage, Storage, Storage, int): runs in the interpreter: the C "
+                        "compiler failed") != NULL);
+}
+
 static void test_no_compiler(void)
 {
     char root[] = "/tmp/mt-jit-test-XXXXXX";
@@ -94,6 +179,9 @@ static void test_no_compiler(void)
 int main(void)
 {
     RUN_TEST(test_cache_folder);
+    RUN_TEST(test_two_builds);
+    RUN_TEST(test_one_build);
+    RUN_TEST(test_gcc_fails);
     RUN_TEST(test_no_compiler);
     return TEST_SUMMARY();
 }
