@@ -38,6 +38,7 @@
 #include "lang/interp.h"
 #include "lang/library.h"
 #include "lib/diagnostics.h"
+#include "lib/jit_loops.h"
 #include "lib/modules.h"
 #include "lib/storage.h"
 #include "lib/student.h"
@@ -1890,6 +1891,8 @@ struct spec {
     bool quick;         /* entry is the quick build */
     bool was_quick;     /* the first call ran the quick build */
     char *slow_why;     /* why gcc failed where the quick compiler did not */
+    char *so_path;      /* gcc's build, once entry is it */
+    char *loops;        /* what its loops cost (jit_loops.h), read when first asked */
 };
 
 struct dsl_jit_cache {
@@ -1904,6 +1907,8 @@ static void spec_free(struct spec *s)
     if (s->dl) dlclose(s->dl);
     if (s->quick_dl) dlclose(s->quick_dl);
     free(s->slow_why);
+    free(s->so_path);
+    free(s->loops);
     for (int i = 1; i < s->nfns; i++) dsl_value_release(s->fns[i]);
     free(s->why);
     free(s->report);
@@ -2240,6 +2245,7 @@ static void upgrade(struct spec *s)
     if (r == 0 && !(dl = load(s->job->out, &entry)) &&
         asprintf(&s->slow_why, "cannot load %s: %s", s->job->out, dlerror()) < 0)
         s->slow_why = NULL;
+    if (dl) s->so_path = strdup(s->job->out);
     free(s->job);
     s->job = NULL;
     if (!dl) return;
@@ -2296,6 +2302,7 @@ static int build(struct dsl_interp *in, struct dsl_function *f, struct spec *s)
                 if (s->dl) *(void **)&s->entry = dlsym(s->dl, "jit_entry");
                 if (!s->entry && asprintf(&s->why, "cannot load %s: %s", so_path, dlerror()) < 0)
                     s->why = NULL;
+                if (s->entry) s->so_path = strdup(so_path);
             }
         }
         if (!s->src && src.data) s->src = strdup(src.data);
@@ -2538,7 +2545,7 @@ int dsl_bi_parallel_diagnostics(struct dsl_interp *in, const struct dsl_args *a,
                           "%s() is compiled at its first call, for the kinds of its "
                           "arguments; it has not been called yet\n",
                           name);
-    for (const struct spec *s = f->jits && f->jit ? f->jits->specs : NULL; s; s = s->next) {
+    for (struct spec *s = f->jits && f->jit ? f->jits->specs : NULL; s; s = s->next) {
         render_buf_printf(&b, "%s(", name);
         for (int i = 0; i < s->nargs; i++)
             render_buf_printf(&b, "%s%s", i ? ", " : "", jt_name[s->args[i]]);
@@ -2565,6 +2572,16 @@ int dsl_bi_parallel_diagnostics(struct dsl_interp *in, const struct dsl_args *a,
             else if (s->was_quick)
                 render_buf_puts(&b, "  its first call ran a build tcc made in milliseconds, on one "
                                     "thread, while gcc -O2 compiled this one\n");
+            if (s->so_path && !s->quick) {
+                if (!s->loops) s->loops = jit_loops_describe(s->so_path);
+                if (s->loops)
+                    render_buf_printf(&b,
+                                      "  machine code (gcc's, read by objdump), instructions in "
+                                      "its loops over elements: %s\n",
+                                      s->loops);
+            } else if (s->quick) {
+                render_buf_puts(&b, "  machine code: read from gcc's build, once a call runs it\n");
+            }
             if (s->last_ns > 0) last_call(&b, s);
             if (source && s->src) {
                 render_buf_puts(&b, "  the C it was compiled from:\n");

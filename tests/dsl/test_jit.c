@@ -131,6 +131,12 @@ static void test_two_builds(void)
     CHECK(q != NULL && mv && q < mv);
     CHECK(mv && strstr(mv, "tcc") == NULL);
     CHECK(strstr(k.log, "last call:") != NULL);
+    /* gcc's machine code, read for both: mv's loop over j does float work per element */
+    const char *mc = "machine code (gcc's, read by objdump), instructions in its loops over "
+                     "elements: ";
+    const char *m1 = strstr(k.log, mc), *m2 = mv ? strstr(mv, mc) : NULL;
+    CHECK(m1 && m1 < mv && m2);
+    CHECK(m2 && strstr(m2, " per element") != NULL);
 }
 
 static void test_one_build(void)

@@ -32,12 +32,15 @@ print(fast(-7, 2), fast(7.5, 2))
 parallel_diagnostics(fast)
 # expect: arith(int, int): compiled to native code
 # expect:   serial: no prange loop in the function called
+# expect-re:   machine code.*
 # expect-re:   last call: .*
 # expect: arith(float, int): compiled to native code
 # expect:   serial: no prange loop in the function called
+# expect-re:   machine code.*
 # expect-re:   last call: .*
 # expect: arith(float, float): compiled to native code
 # expect:   serial: no prange loop in the function called
+# expect-re:   machine code.*
 # expect-re:   last call: .*
 
 
@@ -110,6 +113,7 @@ parallel_diagnostics(fast_map)
 # expect:   each iteration's own variables: i (int) out_index (32 ints) in_index (32 ints) o (int) j (int)
 # expect:   index buffers made in the loop (np.zeros, [0] * n): one per chunk, on its thread's stack, each iteration clearing what the one before wrote; nothing is allocated per iteration
 # expect:   compiled in and inlined, each for the types it is called with: to_index() broadcast_index() index_to_position() square_plus()
+# expect-re:   machine code.*
 # expect-re:   last call: .*
 
 # the 2024 template's spelling: np.zeros index buffers, np.prod of the shape, and the stride
@@ -172,6 +176,7 @@ parallel_diagnostics(z)
 # expect:   each iteration's own variables: i (int) out_index (32 ints) a_index (32 ints) b_index (32 ints) o (int) ind (int) stride (int) j (int) k (int) d (int) s (int)
 # expect:   index buffers made in the loop (np.zeros, [0] * n): one per chunk, on its thread's stack, each iteration clearing what the one before wrote; nothing is allocated per iteration
 # expect:   compiled in and inlined, each for the types it is called with: sub() to_index() broadcast_index()
+# expect-re:   machine code.*
 # expect-re:   last call: .*
 
 # an array made again is all zeros again, however it was written before (by an element, by
@@ -203,6 +208,7 @@ parallel_diagnostics(remake)
 # expect: remake(Storage, int array): compiled to native code
 # expect:   serial: no prange loop in the function called
 # expect:   compiled in and inlined, each for the types it is called with: to_index()
+# expect-re:   machine code.*
 # expect-re:   last call: .*
 
 # an index outside a storage is an IndexError naming the kernel, the index and the size,
@@ -303,6 +309,7 @@ parallel_diagnostics(fast_total)
 # expect-re:   parallel: the prange loop \(line 4 of total\) .*
 # expect:   each iteration's own variables: i (int)
 # expect:   reductions, each thread's part combined when the loop ends: acc (+=), n (+=)
+# expect-re:   machine code.*
 # expect-re:   last call: .*
 
 
@@ -394,6 +401,7 @@ parallel_diagnostics(fast_unchecked)
 # expect:   each iteration's own variables: i (int) out_index (32 ints) in_index (32 ints) o (int) j (int)
 # expect:   index buffers made in the loop (np.zeros, [0] * n): one per chunk, on its thread's stack, each iteration clearing what the one before wrote; nothing is allocated per iteration
 # expect:   compiled in and inlined, each for the types it is called with: to_index() broadcast_index() index_to_position() square_plus()
+# expect-re:   machine code.*
 # expect-re:   last call: .*
 
 # the 2024 template's own wrapper (njit(fn, **kwargs) over numba's), the shortcut's test
@@ -435,6 +443,7 @@ parallel_diagnostics(first_neg)
 # expect: first_negative(Storage, Storage, int array, int array, int array): compiled to native code
 # expect-re:   parallel: the prange loop \(line 7 of first_negative\) .*
 # expect:   each iteration's own variables: n (int)
+# expect-re:   machine code.*
 # expect-re:   last call: .*
 
 
@@ -460,6 +469,7 @@ parallel_diagnostics(checked_scatter)
 # expect: scatter(Storage, Storage, int array): compiled to native code, each write of its prange loop to a storage checked for races (check_races=True)
 # expect-re:   parallel: .*
 # expect:   each iteration's own variables: i (int)
+# expect-re:   machine code.*
 # expect-re:   last call: .*
 njit(parallel=True)(scatter)(scattered.tuple()[0], source.tuple()[0], (0, 1, 2, 1))
 print(scattered.tolist()[0], scattered.tolist()[2])
@@ -484,6 +494,7 @@ parallel_diagnostics(describe)
 parallel_diagnostics(square_plus)
 # expect: square_plus(float): compiled to native code
 # expect:   serial: no prange loop in the function called
+# expect-re:   machine code.*
 # expect-re:   last call: .*
 parallel_diagnostics(make_arith)
 # expect: make_arith() is not given to njit: it runs in the interpreter
