@@ -19,7 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct dsl_exc_saved; /* exceptions.h */
+struct dsl_exc_saved;  /* exceptions.h */
+struct dsl_student_op; /* the library's lib/student.h */
 
 struct dsl_var {
     char *name;             /* owned; NULL marks an empty slot */
@@ -47,6 +48,16 @@ struct dsl_session {
      * engine op so far (none until the op's first use). Owned references. */
     struct dsl_value student_ops;
     struct dsl_value student_fns[DSL_STUDENT_FNS];
+    /* the engine op the student's code is running for (lib/student.c; NULL otherwise) */
+    const struct dsl_student_op *student_op;
+    /* cells run so far, silent ones too (a cell's number where execution_count is not) */
+    unsigned long cells_run;
+    /* the functions given to njit whose compiled code ran last, the latest first, and the
+     * cell (cells_run) each last ran in; held for parallel_diagnostics() without arguments
+     * (lib/jit.c) */
+    struct dsl_value jit_recent[8];
+    unsigned long jit_recent_cell[8];
+    int jit_nrecent;
 };
 
 /* The local variables of one running call of a user function: slot i holds fn->locals[i]. */

@@ -151,5 +151,7 @@ int dsl_jit_call(struct dsl_interp *in, struct dsl_function *f, const struct dsl
                  struct dsl_value *out);
 /* Frees a function's compiled code. */
 void dsl_jit_cache_free(struct dsl_jit_cache *c);
+/* Forgets the functions whose compiled code the session ran last (session reset). */
+void dsl_jit_forget(struct dsl_session *s);
 
 #endif

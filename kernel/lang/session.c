@@ -144,6 +144,7 @@ void dsl_session_reset(struct dsl_session *s)
     s->vars = NULL;
     s->cap = s->count = 0;
     dsl_student_forget(s);
+    dsl_jit_forget(s);
     dsl_gc_collect(); /* what only cycles kept alive, tensors among it, goes now too */
 }
 
@@ -354,6 +355,7 @@ int dsl_execute(struct dsl_session *s, const char *code, const struct dsl_output
         return -1;
     }
     cell->cell_no = s->execution_count;
+    s->cells_run++;
     const struct dsl_node *block = cell->ast;
     struct dsl_interp in;
     interp_init(&in, s, out ? out : &no_output, cell->src, cell->len);

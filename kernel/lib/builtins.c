@@ -995,13 +995,16 @@ const struct dsl_builtin dsl_builtins[] = {
     {"ones", "ones(*shape, requires_grad=false, backend=none)", 1, -1, create_params, dsl_bi_ones,
      "A tensor of the given shape filled with 1.0: ones(2, 3) or ones([2, 3]). backend is "
      "\"simple\", \"fast\" or \"cuda\" (default: the one %backend chose)."},
-    {"parallel_diagnostics", "parallel_diagnostics(fn, source=false)", 1, 2, diag_params,
+    {"parallel_diagnostics", "parallel_diagnostics(fn=None, source=false)", 0, 2, diag_params,
      dsl_bi_parallel_diagnostics,
      "How a function given to numba's njit runs, for each kind of arguments it was called "
      "with: compiled to native code (which prange loop runs in parallel and how it is split, "
      "the variables each iteration has to itself, the functions compiled in and inlined, the "
-     "last call's time and rate against the machine's memory bandwidth) or in the "
-     "interpreter, and why. source=true also prints the C it was compiled from."},
+     "instructions per element of its loops, the last call's time and rate against the "
+     "machine's memory bandwidth and, when the student backend made the call, the built-in "
+     "fast op's time on the same shapes) or in the interpreter, and why. Without fn: the "
+     "functions whose compiled code this cell ran, the latest first (those the student "
+     "backend called too). source=true also prints the C it was compiled from."},
     {"plot", "plot(model, data)", 2, 2, plot_params, dsl_bi_plot,
      "Draws the model's decision boundary (its probability of class 1 over the unit square, "
      "shaded from #69bac9 for 0 to #ea8484 for 1) under the points of the dataset."},

@@ -1886,13 +1886,15 @@ struct spec {
     double last_bytes;
     /* Tiers: the first call runs a quick build (quick_cc) while gcc's runs in the background;
      * the next call waits for gcc's and switches to it. */
-    struct cc_job *job; /* gcc's build, while it runs */
-    void *quick_dl;     /* the quick build, loaded while entry is it */
-    bool quick;         /* entry is the quick build */
-    bool was_quick;     /* the first call ran the quick build */
-    char *slow_why;     /* why gcc failed where the quick compiler did not */
-    char *so_path;      /* gcc's build, once entry is it */
-    char *loops;        /* what its loops cost (jit_loops.h), read when first asked */
+    struct cc_job *job;        /* gcc's build, while it runs */
+    void *quick_dl;            /* the quick build, loaded while entry is it */
+    bool quick;                /* entry is the quick build */
+    bool was_quick;            /* the first call ran the quick build */
+    char *slow_why;            /* why gcc failed where the quick compiler did not */
+    char *so_path;             /* gcc's build, once entry is it */
+    struct dsl_student_op *op; /* the engine op the last call ran for, from the student
+                                * backend (NULL: called directly) */
+    char *loops;               /* what its loops cost (jit_loops.h), read when first asked */
 };
 
 struct dsl_jit_cache {
@@ -1908,6 +1910,7 @@ static void spec_free(struct spec *s)
     if (s->quick_dl) dlclose(s->quick_dl);
     free(s->slow_why);
     free(s->so_path);
+    free(s->op);
     free(s->loops);
     for (int i = 1; i < s->nfns; i++) dsl_value_release(s->fns[i]);
     free(s->why);
@@ -2411,6 +2414,35 @@ static int runtime_error(struct dsl_interp *in, struct spec *s, const struct env
     }
 }
 
+/* f's compiled code ran in this cell: f first in the session's list of those that ran last. */
+static void recent(struct dsl_session *ses, struct dsl_function *f)
+{
+    struct dsl_value v = {.kind = DSL_FUNCTION, .as.fn_user = f};
+    int n = ses->jit_nrecent, k = 0;
+    while (k < n && ses->jit_recent[k].as.fn_user != f) k++;
+    if (k == n) { /* not there: it comes in, the oldest goes when the list is full */
+        if (n == (int)(sizeof ses->jit_recent / sizeof *ses->jit_recent)) {
+            dsl_value_release(ses->jit_recent[--n]);
+            k = n;
+        }
+        v = dsl_value_retain(v);
+        ses->jit_nrecent = n + 1;
+    } else {
+        v = ses->jit_recent[k];
+    }
+    memmove(&ses->jit_recent[1], &ses->jit_recent[0], (size_t)k * sizeof *ses->jit_recent);
+    memmove(&ses->jit_recent_cell[1], &ses->jit_recent_cell[0],
+            (size_t)k * sizeof *ses->jit_recent_cell);
+    ses->jit_recent[0] = v;
+    ses->jit_recent_cell[0] = ses->cells_run;
+}
+
+void dsl_jit_forget(struct dsl_session *s)
+{
+    for (int i = 0; i < s->jit_nrecent; i++) dsl_value_release(s->jit_recent[i]);
+    s->jit_nrecent = 0;
+}
+
 int dsl_jit_call(struct dsl_interp *in, struct dsl_function *f, const struct dsl_value *pos,
                  size_t npos, char *const *kwnames, const struct dsl_value *kwvals, size_t nkw,
                  struct dsl_value *out)
@@ -2473,6 +2505,14 @@ int dsl_jit_call(struct dsl_interp *in, struct dsl_function *f, const struct dsl
     for (size_t i = 0; i < npos; i++) free(shadow[i]);
     s->last_ns = mt_now_ns() - t0;
     s->last_threads = s->quick ? 1 : e.threads;
+    recent(in->session, f);
+    struct dsl_student_op op;
+    if (dsl_student_op_keep(in, &op) && (s->op || (s->op = malloc(sizeof *s->op)))) {
+        *s->op = op;
+    } else {
+        free(s->op);
+        s->op = NULL;
+    }
     s->last_bytes = 0;
     for (size_t i = 0; i < npos; i++)
         if (types[i] == JT_FARR) s->last_bytes += (double)slots[i].f.n * sizeof(float);
@@ -2526,71 +2566,99 @@ static void last_call(struct render_buf *b, const struct spec *s)
     render_buf_printf(b, ", storages of %s (each counted once): %s, %s\n", size, rate, share);
 }
 
-int dsl_bi_parallel_diagnostics(struct dsl_interp *in, const struct dsl_args *a,
-                                struct dsl_value *ret)
+/* What parallel_diagnostics says of f, into *b. */
+static void describe(struct dsl_interp *in, const struct dsl_function *f, bool source,
+                     struct render_buf *b)
 {
-    struct dsl_value v = a->slot[0];
-    if (v.kind != DSL_FUNCTION)
-        return dsl_raise(in, "TypeError", "parallel_diagnostics() takes a function, not %s",
-                         dsl_type_name(v));
-    const struct dsl_function *f = v.as.fn_user;
-    bool source = a->has[1] && dsl_value_truthy(a->slot[1]);
-    struct render_buf b;
-    render_buf_init(&b, 0);
     const char *name = f->def->name;
     if (!f->jit)
-        render_buf_printf(&b, "%s() is not given to njit: it runs in the interpreter\n", name);
+        render_buf_printf(b, "%s() is not given to njit: it runs in the interpreter\n", name);
     else if (!f->jits || !f->jits->specs)
-        render_buf_printf(&b,
+        render_buf_printf(b,
                           "%s() is compiled at its first call, for the kinds of its "
                           "arguments; it has not been called yet\n",
                           name);
     for (struct spec *s = f->jits && f->jit ? f->jits->specs : NULL; s; s = s->next) {
-        render_buf_printf(&b, "%s(", name);
+        render_buf_printf(b, "%s(", name);
         for (int i = 0; i < s->nargs; i++)
-            render_buf_printf(&b, "%s%s", i ? ", " : "", jt_name[s->args[i]]);
+            render_buf_printf(b, "%s%s", i ? ", " : "", jt_name[s->args[i]]);
         if (s->entry) {
-            render_buf_puts(&b, f->jit_unchecked ? "): compiled to native code, indices unchecked "
-                                                   "(boundscheck=False)\n"
-                                : f->jit_races   ? "): compiled to native code, each write of its "
-                                                   "prange loop to a storage checked for races "
-                                                   "(check_races=True)\n"
-                                                 : "): compiled to native code\n");
+            render_buf_puts(b, f->jit_unchecked ? "): compiled to native code, indices unchecked "
+                                                  "(boundscheck=False)\n"
+                               : f->jit_races   ? "): compiled to native code, each write of its "
+                                                  "prange loop to a storage checked for races "
+                                                  "(check_races=True)\n"
+                                                : "): compiled to native code\n");
             const char *rep = s->report ? s->report : "", *mark = strstr(rep, "@THREADS@");
             if (mark) {
-                render_buf_append(&b, rep, (size_t)(mark - rep));
-                render_buf_printf(&b, "%d", mt_ctx_threads(in->session->ctx));
+                render_buf_append(b, rep, (size_t)(mark - rep));
+                render_buf_printf(b, "%d", mt_ctx_threads(in->session->ctx));
                 rep = mark + strlen("@THREADS@");
             }
-            render_buf_puts(&b, rep);
+            render_buf_puts(b, rep);
             if (s->quick && s->slow_why)
-                render_buf_printf(&b, "  runs tcc's quick build, on one thread: %s\n", s->slow_why);
+                render_buf_printf(b, "  runs tcc's quick build, on one thread: %s\n", s->slow_why);
             else if (s->quick)
-                render_buf_puts(&b, "  its first call ran a build tcc made in milliseconds, on one "
-                                    "thread; gcc -O2's, compiling meanwhile, runs from the next "
-                                    "call\n");
+                render_buf_puts(b, "  its first call ran a build tcc made in milliseconds, on one "
+                                   "thread; gcc -O2's, compiling meanwhile, runs from the next "
+                                   "call\n");
             else if (s->was_quick)
-                render_buf_puts(&b, "  its first call ran a build tcc made in milliseconds, on one "
-                                    "thread, while gcc -O2 compiled this one\n");
+                render_buf_puts(b, "  its first call ran a build tcc made in milliseconds, on one "
+                                   "thread, while gcc -O2 compiled this one\n");
             if (s->so_path && !s->quick) {
                 if (!s->loops) s->loops = jit_loops_describe(s->so_path);
                 if (s->loops)
-                    render_buf_printf(&b,
+                    render_buf_printf(b,
                                       "  machine code (gcc's, read by objdump), instructions in "
                                       "its loops over elements: %s\n",
                                       s->loops);
             } else if (s->quick) {
-                render_buf_puts(&b, "  machine code: read from gcc's build, once a call runs it\n");
+                render_buf_puts(b, "  machine code: read from gcc's build, once a call runs it\n");
             }
-            if (s->last_ns > 0) last_call(&b, s);
+            if (s->last_ns > 0) last_call(b, s);
+            double bns =
+                s->op && s->last_ns > 0 ? dsl_student_op_builtin_ns(in->session->ctx, s->op) : -1;
+            if (bns > 0) {
+                char t[32];
+                dsl_format_duration(bns * 1e-9, t, sizeof t);
+                render_buf_printf(b,
+                                  "  the last call ran %s for the student backend; the built-in "
+                                  "fast %s on the same shapes and strides takes %s (the last "
+                                  "call: %.3gx that)\n",
+                                  s->op->what, s->op->what, t, (double)s->last_ns / bns);
+            }
             if (source && s->src) {
-                render_buf_puts(&b, "  the C it was compiled from:\n");
-                render_buf_puts(&b, s->src);
+                render_buf_puts(b, "  the C it was compiled from:\n");
+                render_buf_puts(b, s->src);
             }
         } else {
-            render_buf_printf(&b, "): runs in the interpreter: %s\n", s->why ? s->why : "");
+            render_buf_printf(b, "): runs in the interpreter: %s\n", s->why ? s->why : "");
         }
     }
+}
+
+int dsl_bi_parallel_diagnostics(struct dsl_interp *in, const struct dsl_args *a,
+                                struct dsl_value *ret)
+{
+    struct dsl_value v = a->has[0] ? a->slot[0] : dsl_none();
+    if (v.kind != DSL_FUNCTION && v.kind != DSL_NONE)
+        return dsl_raise(in, "TypeError", "parallel_diagnostics() takes a function, not %s",
+                         dsl_type_name(v));
+    bool source = a->has[1] && dsl_value_truthy(a->slot[1]);
+    struct render_buf b;
+    render_buf_init(&b, 0);
+    struct dsl_session *ses = in->session;
+    if (v.kind == DSL_FUNCTION) describe(in, v.as.fn_user, source, &b);
+    /* without a function: those whose compiled code this cell ran (through the student
+     * backend too, where the student's kernels are out of reach), the latest first */
+    int shown = 0;
+    for (int i = 0; v.kind == DSL_NONE && i < ses->jit_nrecent; i++)
+        if (ses->jit_recent_cell[i] == ses->cells_run) {
+            describe(in, ses->jit_recent[i].as.fn_user, source, &b);
+            shown++;
+        }
+    if (v.kind == DSL_NONE && !shown)
+        render_buf_puts(&b, "no function given to njit has run compiled code in this cell\n");
     if (b.nomem) {
         render_buf_free(&b);
         return dsl_raise_status(in, DSL_V_NOMEM);

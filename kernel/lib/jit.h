@@ -5,9 +5,11 @@
 
 #include "lang/native.h"
 
-/* parallel_diagnostics(fn, source=False): how each compiled form of fn runs (parallel loop,
- * each iteration's own variables, the functions compiled in) or why it runs in the
- * interpreter; source=True adds the C it was compiled from. */
+/* parallel_diagnostics(fn=None, source=False): how each compiled form of fn runs (parallel
+ * loop, each iteration's own variables, the functions compiled in, its loops' instructions per
+ * element, the last call against the built-in op when the student backend made it) or why it
+ * runs in the interpreter; without fn, the same for the functions the cell ran compiled;
+ * source=True adds the C it was compiled from. */
 int dsl_bi_parallel_diagnostics(struct dsl_interp *in, const struct dsl_args *a,
                                 struct dsl_value *ret);
 

@@ -139,6 +139,26 @@ static void test_two_builds(void)
     CHECK(m2 && strstr(m2, " per element") != NULL);
 }
 
+static void test_recent(void)
+{
+    struct dsl_session *s = dsl_session_new();
+    struct sink k = {0};
+    /* none yet */
+    CHECK_STR(run_cell_with(s, "from numba import njit\nparallel_diagnostics()", &k).result, "");
+    CHECK(strstr(k.log, "no function given to njit has run compiled code in this cell") != NULL);
+    /* scale, then mv: without a function, both, the latest first */
+    memset(&k, 0, sizeof k);
+    CHECK_STR(run_cell_with(s, TWO_CALLS "parallel_diagnostics()\n", &k).result, "");
+    const char *all = strstr(k.log, "mv(Storage, Storage, Storage, int)");
+    all = all ? strstr(all + 1, "mv(Storage, Storage, Storage, int)") : NULL;
+    CHECK(all && strstr(all, "scale(Storage, int)") != NULL);
+    /* the next cell ran none */
+    memset(&k, 0, sizeof k);
+    CHECK_STR(run_cell_with(s, "parallel_diagnostics()", &k).result, "");
+    CHECK(strstr(k.log, "no function given to njit has run compiled code in this cell") != NULL);
+    dsl_session_free(s);
+}
+
 static void test_one_build(void)
 {
     struct sink k;
@@ -186,6 +206,7 @@ int main(void)
 {
     RUN_TEST(test_cache_folder);
     RUN_TEST(test_two_builds);
+    RUN_TEST(test_recent);
     RUN_TEST(test_one_build);
     RUN_TEST(test_gcc_fails);
     RUN_TEST(test_no_compiler);
