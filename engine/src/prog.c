@@ -11,8 +11,7 @@
  * operations reads each input and writes the output once: one pass over memory, where the same
  * expression written with tensor ops makes a pass per op. The chunks also keep the reads of memory
  * going while the arithmetic runs, so the engine benchmark's fused 4-op map runs well ahead of
- * numexpr's way (bench/results/engine-user-functions-2026-11-24-d.txt times the two,
- * alternated).
+ * numexpr's way (`make bench-engine` times the two, alternated).
  *
  * Backends. `simple` evaluates the program one element at a time (cpu/simple.c: mt_prog_eval's
  * reference meaning, with cpu/scalar.h's functions). `fast` runs the blocks (cpu/prog_fast.c), in

@@ -392,6 +392,19 @@ static int cmp_ns(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* The built-in op of kind (DSL_SOP_*) on a (and b), into *out (NULL: a new tensor). */
+static enum mt_status builtin_op(struct mt_ctx *ctx, int kind, int op, int dim,
+                                 const struct mt_tensor *a, const struct mt_tensor *b,
+                                 struct mt_tensor **out)
+{
+    switch (kind) {
+    case DSL_SOP_MAP: return mt_map(ctx, (enum mt_map_op)op, a, out);
+    case DSL_SOP_ZIP: return mt_zip(ctx, (enum mt_zip_op)op, a, b, out);
+    case DSL_SOP_REDUCE: return mt_reduce(ctx, (enum mt_reduce_op)op, a, dim, out);
+    default: return mt_matmul_raw(ctx, a, b, out);
+    }
+}
+
 double dsl_student_op_builtin_ns(struct mt_ctx *ctx, const struct dsl_student_op *o)
 {
     /* these runs are not the student's: no %diagnostics rows for them */
@@ -406,14 +419,7 @@ double dsl_student_op_builtin_ns(struct mt_ctx *ctx, const struct dsl_student_op
     for (int k = 0; k < 6 && st == MT_OK; k++) {
         struct mt_tensor *out = NULL;
         int64_t t0 = mt_now_ns();
-        switch (o->kind) {
-        case DSL_SOP_MAP: st = mt_map(ctx, (enum mt_map_op)o->op, x[0], &out); break;
-        case DSL_SOP_ZIP: st = mt_zip(ctx, (enum mt_zip_op)o->op, x[0], x[1], &out); break;
-        case DSL_SOP_REDUCE:
-            st = mt_reduce(ctx, (enum mt_reduce_op)o->op, x[0], o->dim, &out);
-            break;
-        default: st = mt_matmul_raw(ctx, x[0], x[1], &out); break;
-        }
+        st = builtin_op(ctx, o->kind, o->op, o->dim, x[0], x[1], &out);
         ns[k] = mt_now_ns() - t0;
         mt_tensor_release(out);
     }
@@ -424,88 +430,58 @@ double dsl_student_op_builtin_ns(struct mt_ctx *ctx, const struct dsl_student_op
     return (double)ns[3];
 }
 
-static enum mt_status hook_map(void *user, struct mt_ctx *ctx, enum mt_map_op op,
-                               struct mt_tensor *out, struct mt_tensor *a)
+/* An engine op on the student backend: the built-in op of the backend the student's class
+ * inherits it from, or the function the class's map, zip, reduce or matrix_multiply made (a
+ * map is handed out to write into; the others give their result). */
+static enum mt_status hook(void *user, struct mt_ctx *ctx, int kind, int op, int dim,
+                           struct mt_tensor *out, struct mt_tensor *a, struct mt_tensor *b)
 {
+    static const int first_slot[] = {SLOT_MAP, SLOT_ZIP, SLOT_REDUCE, SLOT_MATMUL};
+    int slot = first_slot[kind] + op;
     struct dsl_interp *in = running(user);
     if (!in) return MT_ERR_BACKEND;
     enum mt_backend be;
-    int own = inherited(in, SLOT_MAP + (int)op, &be);
+    int own = inherited(in, slot, &be);
     if (own < 0) return MT_ERR_BACKEND;
     if (own) {
-        struct mt_tensor *t[2] = {out, a};
-        enum mt_status st = on(ctx, be, t, 2);
-        if (st == MT_OK) st = mt_map(ctx, op, t[1], &t[0]);
-        release_all(t, 2);
+        struct mt_tensor *t[3] = {out, a, b};
+        int n = b ? 3 : 2;
+        enum mt_status st = on(ctx, be, t, n);
+        if (st == MT_OK) st = builtin_op(ctx, kind, op, dim, t[1], b ? t[2] : NULL, &t[0]);
+        release_all(t, n);
         return st;
     }
     struct dsl_student_op rec;
-    op_record(&rec, DSL_SOP_MAP, (int)op, 0, a, NULL);
-    struct dsl_value args[2] = {dsl_tensor(mt_tensor_retain(a)), dsl_tensor(mt_tensor_retain(out))};
-    return run(in, SLOT_MAP + (int)op, out, args, 2, true, &rec);
+    op_record(&rec, kind, op, dim, a, b);
+    struct dsl_value args[2] = {dsl_tensor(mt_tensor_retain(a)),
+                                kind == DSL_SOP_MAP      ? dsl_tensor(mt_tensor_retain(out))
+                                : kind == DSL_SOP_REDUCE ? dsl_int(dim)
+                                                         : dsl_tensor(mt_tensor_retain(b))};
+    return run(in, slot, out, args, 2, kind == DSL_SOP_MAP, &rec);
+}
+
+static enum mt_status hook_map(void *user, struct mt_ctx *ctx, enum mt_map_op op,
+                               struct mt_tensor *out, struct mt_tensor *a)
+{
+    return hook(user, ctx, DSL_SOP_MAP, (int)op, 0, out, a, NULL);
 }
 
 static enum mt_status hook_zip(void *user, struct mt_ctx *ctx, enum mt_zip_op op,
                                struct mt_tensor *out, struct mt_tensor *a, struct mt_tensor *b)
 {
-    struct dsl_interp *in = running(user);
-    if (!in) return MT_ERR_BACKEND;
-    enum mt_backend be;
-    int own = inherited(in, SLOT_ZIP + (int)op, &be);
-    if (own < 0) return MT_ERR_BACKEND;
-    if (own) {
-        struct mt_tensor *t[3] = {out, a, b};
-        enum mt_status st = on(ctx, be, t, 3);
-        if (st == MT_OK) st = mt_zip(ctx, op, t[1], t[2], &t[0]);
-        release_all(t, 3);
-        return st;
-    }
-    struct dsl_student_op rec;
-    op_record(&rec, DSL_SOP_ZIP, (int)op, 0, a, b);
-    struct dsl_value args[2] = {dsl_tensor(mt_tensor_retain(a)), dsl_tensor(mt_tensor_retain(b))};
-    return run(in, SLOT_ZIP + (int)op, out, args, 2, false, &rec);
+    return hook(user, ctx, DSL_SOP_ZIP, (int)op, 0, out, a, b);
 }
 
 static enum mt_status hook_reduce(void *user, struct mt_ctx *ctx, enum mt_reduce_op op,
                                   struct mt_tensor *out, struct mt_tensor *a, int dim)
 {
-    struct dsl_interp *in = running(user);
-    if (!in) return MT_ERR_BACKEND;
-    enum mt_backend be;
-    int own = inherited(in, SLOT_REDUCE + (int)op, &be);
-    if (own < 0) return MT_ERR_BACKEND;
-    if (own) {
-        struct mt_tensor *t[2] = {out, a};
-        enum mt_status st = on(ctx, be, t, 2);
-        if (st == MT_OK) st = mt_reduce(ctx, op, t[1], dim, &t[0]);
-        release_all(t, 2);
-        return st;
-    }
-    struct dsl_student_op rec;
-    op_record(&rec, DSL_SOP_REDUCE, (int)op, dim, a, NULL);
-    struct dsl_value args[2] = {dsl_tensor(mt_tensor_retain(a)), dsl_int(dim)};
-    return run(in, SLOT_REDUCE + (int)op, out, args, 2, false, &rec);
+    return hook(user, ctx, DSL_SOP_REDUCE, (int)op, dim, out, a, NULL);
 }
 
 static enum mt_status hook_matmul(void *user, struct mt_ctx *ctx, struct mt_tensor *out,
                                   struct mt_tensor *a, struct mt_tensor *b)
 {
-    struct dsl_interp *in = running(user);
-    if (!in) return MT_ERR_BACKEND;
-    enum mt_backend be;
-    int own = inherited(in, SLOT_MATMUL, &be);
-    if (own < 0) return MT_ERR_BACKEND;
-    if (own) {
-        struct mt_tensor *t[3] = {out, a, b};
-        enum mt_status st = on(ctx, be, t, 3);
-        if (st == MT_OK) st = mt_matmul_raw(ctx, t[1], t[2], &t[0]);
-        release_all(t, 3);
-        return st;
-    }
-    struct dsl_student_op rec;
-    op_record(&rec, DSL_SOP_MATMUL, 0, 0, a, b);
-    struct dsl_value args[2] = {dsl_tensor(mt_tensor_retain(a)), dsl_tensor(mt_tensor_retain(b))};
-    return run(in, SLOT_MATMUL, out, args, 2, false, &rec);
+    return hook(user, ctx, DSL_SOP_MATMUL, 0, 0, out, a, b);
 }
 
 static const struct mt_student_ops hooks = {

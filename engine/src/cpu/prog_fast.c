@@ -35,8 +35,8 @@
  * The blocks call the program once per step of the fold however few outputs the block has, so
  * their speed falls with the number of outputs; one output at a time runs at the same speed
  * whatever their number, faster through a fold kernel's chain (acc + x * x) than element by
- * element (acc * 0.5 + x), so the fold kernel's limit is the higher one. The folds over 4 rows
- * of bench/results/engine-user-functions-2026-11-25-b.txt time both ways. */
+ * element (acc * 0.5 + x), so the fold kernel's limit is the higher one. The fold rows of
+ * `make bench-engine` time both ways. */
 #define SERIAL_FOLD_MAX 32
 #define SERIAL_ELEMENTS_MAX 4
 /* Reduce blocks: outputs side by side in the input (a dim other than the last reduced) take
@@ -282,8 +282,8 @@ static bool elementwise_block(const struct job *j, int64_t o0, int64_t n, float 
 /* The built-in map a program is, or -1: one step of exp, log, sigmoid or tanh on its argument.
  * The block runs as that map (the same routine, so the same bits), not through the program's
  * chunks, where these ops leave the registers for a call per chunk and `exp(x)` as a function
- * ran well behind the built-in exp (the 'exp as a user function' rows of
- * bench/results/engine-user-functions-2026-11-24-d.txt are this path). */
+ * ran well behind the built-in exp (the 'exp as a user function' rows of `make bench-engine`
+ * are this path). */
 static int map_op(const struct job *j)
 {
     static const int maps[MT_P_COUNT] = {[MT_P_EXP] = MT_MAP_EXP + 1,
