@@ -1340,7 +1340,8 @@ static bool parse_simple_line(struct parser *p, struct dsl_node *block)
             unsupported_statement(p, s))
             return false;
         if (match(p, DSL_T_SEMI)) {
-            s->flag = true;
+            /* only an expression's flag means this: an import's says `from` */
+            if (s->kind == DSL_N_EXPR) s->flag = true;
             if (check(p, DSL_T_NEWLINE) || check(p, DSL_T_EOF)) break;
             continue;
         }

@@ -76,3 +76,7 @@ from minitorch import FastTensorBackend
 print(m1 == math, FastTensorBackend == minitorch.FastTensorBackend, mt.SimpleBackend == mt.FastTensorBackend)
 # expect: ['Simple', 'Diag', 'Split', 'Xor', 'Circle', 'Spiral']
 print(minitorch.datasets.keys())
+# statements after `;`: an import there stays an import, not a `from` import
+import random as r2; from math import sqrt as sq; import time as t2; x2 = sq(9.0)
+# expect: <module 'random'> 3.0 <module 'time'>
+print(r2, x2, t2)
