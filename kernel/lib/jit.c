@@ -1341,21 +1341,36 @@ static int for_loop(struct unit *u, struct cfn *c, const struct dsl_node *n)
             emit(u, "if (h%d < 1) h%d = 1;", k, k);
             emit(u, "int64_t n%d = (l%d + h%d - 1) / h%d;", k, k, k, k);
             {
-                char clause[512] = "";
+                /* The function's variables the loop reads (none of them can be assigned in it:
+                 * assign_var) are each thread's own copies, not the shared originals OpenMP
+                 * reaches through a pointer: the compiler then keeps a shape or a stride in a
+                 * register instead of reading it again after every store of an int64 index,
+                 * which might have changed it. An array's copy points at the same elements. */
+                struct render_buf clause;
+                render_buf_init(&clause, 0);
                 for (int i = 0; i < c->nvars; i++) {
                     const struct var *rv = &c->vars[i];
-                    size_t len = strlen(clause);
-                    if (rv->reduce && len + strlen(rv->name) + 24 < sizeof clause)
-                        snprintf(clause + len, sizeof clause - len, " reduction(%c:v_%s)",
-                                 rv->reduce, rv->name);
+                    if (rv->reduce)
+                        render_buf_printf(&clause, " reduction(%c:v_%s)", rv->reduce, rv->name);
                 }
+                const char *sep = " firstprivate(";
+                for (int i = 0; i < c->nvars; i++) {
+                    const struct var *rv = &c->vars[i];
+                    if (!rv->in_loop && !rv->reduce && rv->t != JT_NONE) {
+                        render_buf_printf(&clause, "%sv_%s", sep, rv->name);
+                        sep = ", ";
+                    }
+                }
+                if (*sep == ',') render_buf_puts(&clause, ")");
                 /* a short loop of light iterations costs less on one thread than the
                  * threads' start and join (far less on a machine busy with other work) */
                 bool heavy = has_loop(n->b);
                 char cond[64] = "";
                 if (!heavy) snprintf(cond, sizeof cond, " if(l%d >= 256)", k);
+                if (clause.nomem) r = dsl_raise_status(u->in, DSL_V_NOMEM);
                 emit(u, "#pragma omp parallel for schedule(static) num_threads(env->threads)%s%s",
-                     cond, clause);
+                     cond, clause.data ? clause.data : "");
+                render_buf_free(&clause);
             }
             emit(u, "for (int64_t c%d = 0; c%d < n%d; c%d++) {", k, k, k, k);
             u->loop_depth++;
