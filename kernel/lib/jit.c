@@ -1995,6 +1995,15 @@ static const char *const cc_flags[] = {
  * pragmas) a few times slower than gcc's; its arithmetic is the same C, never contracted */
 static const char *const quick_flags[] = {"-fPIC", "-shared", "-w"};
 #define N_QUICK_FLAGS (sizeof quick_flags / sizeof quick_flags[0])
+/* gcc's for a unit with loops nested two deep in its prange body (a matrix multiply), which
+ * tcc's code would run several times slower and whose first call waits for gcc: -O1 compiles
+ * it sooner than -O2, and -fcaller-saves keeps the nest's values in registers across the calls
+ * that poll the interrupt instead of in memory; what -O1 lacks beside -O2 (the vectoriser, more
+ * inlining) such a nest's reductions, one addition after another, do not use
+ * (bench/results/jit-matmul-first-call-*). The arithmetic options are cc_flags'. */
+static const char *const deep_flags[] = {
+    "-O1", "-fcaller-saves", "-fopenmp", "-fwrapv", "-ffp-contract=off", "-fPIC", "-shared", "-w"};
+#define N_DEEP_FLAGS (sizeof deep_flags / sizeof deep_flags[0])
 
 /* One run of a compiler on a unit's C: its process (a group of its own, so that cc1 and the
  * linker go with it when it is stopped) and its files. */
@@ -2174,6 +2183,10 @@ static void report(const struct unit *u, struct spec *s)
     } else {
         render_buf_puts(&b, "  serial: no prange loop in the function called\n");
     }
+    if (u->max_nest >= 2)
+        render_buf_puts(&b, "  built by gcc -O1 -fcaller-saves, not -O2: its prange body has loops "
+                            "nested two deep, which -O1 compiles sooner, and its first call waits "
+                            "for the build\n");
     if (u->nfns > 1) {
         render_buf_puts(&b, "  compiled in and inlined, each for the types it is called with:");
         for (int i = 1; i < u->nfns; i++) render_buf_printf(&b, " %s()", u->fns[i].f->def->name);
@@ -2194,17 +2207,18 @@ static void *load(const char *path, int (**entry)(void **, struct env *))
     return dl;
 }
 
-/* Compiles the unit's C (text) into so_path for s. gcc -O2 starts in the background; when
- * quick, the quick compiler then builds, in milliseconds, the code s's first call runs
- * (s->entry), and gcc's build replaces it at the next call (upgrade). The first call waits for
- * gcc where the quick compiler is missing or fails, where the unit checks races (its records
- * need atomics and threads), and where it is not quick: a prange body with loops nested two
- * deep (a matrix multiply), whose work grows faster than its data and runs several times
- * faster in gcc's registers than in tcc's code, serially, so that the run and not the compile
- * decides the first call's time. 0 (s->entry set, or neither it nor s->why: load so_path), or
- * -1 after raising (an interrupt while waiting). */
+/* Compiles the unit's C (text) into so_path for s, with gcc and flags. gcc starts in the
+ * background; when quick, the quick compiler then builds, in milliseconds, the code s's first
+ * call runs (s->entry), and gcc's build replaces it at the next call (upgrade). The first call
+ * waits for gcc where the quick compiler is missing or fails, where the unit checks races (its
+ * records need atomics and threads), and where it is not quick: a prange body with loops
+ * nested two deep (a matrix multiply, built with deep_flags), whose work grows faster than its
+ * data and runs several times faster in gcc's registers than in tcc's code, serially, so that
+ * the run and not the compile decides the first call's time. 0 (s->entry set, or neither it
+ * nor s->why: load so_path), or -1 after raising (an interrupt while waiting). */
 static int compile(struct dsl_interp *in, const struct dsl_function *f, bool quick,
-                   const char *text, const char *src_path, const char *so_path, struct spec *s)
+                   const char *const *flags, size_t nflags, const char *text, const char *src_path,
+                   const char *so_path, struct spec *s)
 {
     /* a file of this process's own, renamed when written: kernels compiling the same code at
      * once never read each other's half-written files */
@@ -2220,7 +2234,7 @@ static int compile(struct dsl_interp *in, const struct dsl_function *f, bool qui
     }
     const char *cc = getenv("MT_CC");
     struct cc_job *slow =
-        cc_start(cc && *cc ? cc : "cc", cc_flags, N_CC_FLAGS, own, src_path, so_path, &s->why);
+        cc_start(cc && *cc ? cc : "cc", flags, nflags, own, src_path, so_path, &s->why);
     if (!slow) {
         unlink(own);
         return 0;
@@ -2309,12 +2323,15 @@ static int build(struct dsl_interp *in, struct dsl_function *f, struct spec *s)
             if (asprintf(&s->why, "no folder for compiled code (%s): %s", dir, strerror(errno)) < 0)
                 s->why = NULL;
         } else {
+            bool deep = u->max_nest >= 2;
+            const char *const *flags = deep ? deep_flags : cc_flags;
+            size_t nflags = deep ? N_DEEP_FLAGS : N_CC_FLAGS;
             uint64_t h = fnv(src.data, 1469598103934665603ull);
-            for (size_t i = 0; i < N_CC_FLAGS; i++) h = fnv(cc_flags[i], h);
+            for (size_t i = 0; i < nflags; i++) h = fnv(flags[i], h);
             snprintf(src_path, sizeof src_path, "%s/%016llx.c", dir, (unsigned long long)h);
             snprintf(so_path, sizeof so_path, "%s/%016llx.so", dir, (unsigned long long)h);
             if (access(so_path, R_OK) != 0) /* not compiled before, by any kernel */
-                r = compile(in, f, u->max_nest < 2, src.data, src_path, so_path, s);
+                r = compile(in, f, !deep, flags, nflags, src.data, src_path, so_path, s);
             if (r == 0 && !s->why && !s->entry) {
                 s->dl = dlopen(so_path, RTLD_NOW | RTLD_LOCAL);
                 if (s->dl) *(void **)&s->entry = dlsym(s->dl, "jit_entry");

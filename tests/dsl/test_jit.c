@@ -8,8 +8,10 @@
 #include "test.h"
 
 #include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define KERNEL_SRC                                                                                 \
@@ -182,6 +184,45 @@ static void test_gcc_fails(void)
                         "compiler failed") != NULL);
 }
 
+/* The units gcc builds: scale's with -O2, mv's (loops two deep in its prange body) with -O1
+ * -fcaller-saves; parallel_diagnostics says so of mv only. */
+static void test_deep_flags(void)
+{
+    char dir[] = "/tmp/mt-jit-cc-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char cc[64], log[64];
+    snprintf(cc, sizeof cc, "%s/cc", dir);
+    snprintf(log, sizeof log, "%s/log", dir);
+    FILE *f = fopen(cc, "w");
+    CHECK(f != NULL);
+    if (f) {
+        fprintf(f, "#!/bin/sh\necho \"$*\" >> %s\nexec cc \"$@\"\n", log);
+        fclose(f);
+    }
+    CHECK(chmod(cc, 0700) == 0);
+    struct sink k;
+    run_two_calls(cc, NULL, &k);
+    char calls[4096] = "";
+    f = fopen(log, "r");
+    CHECK(f != NULL);
+    if (f) {
+        calls[fread(calls, 1, sizeof calls - 1, f)] = 0;
+        fclose(f);
+    }
+    /* two units, each built once */
+    const char *o2 = strstr(calls, "-O2 "), *o1 = strstr(calls, "-O1 -fcaller-saves ");
+    CHECK(o2 && !strstr(o2 + 1, "-O2 "));
+    CHECK(o1 && !strstr(o1 + 1, "-O1 "));
+    const char *deep = "built by gcc -O1 -fcaller-saves, not -O2";
+    const char *mv = strstr(k.log, "mv(Storage, Storage, Storage, int): compiled to native code");
+    CHECK(mv && strstr(mv, deep) != NULL);
+    const char *d = strstr(k.log, deep);
+    CHECK(d && mv && d > mv);
+    unlink(log);
+    unlink(cc);
+    rmdir(dir);
+}
+
 static void test_no_compiler(void)
 {
     char root[] = "/tmp/mt-jit-test-XXXXXX";
@@ -209,6 +250,7 @@ int main(void)
     RUN_TEST(test_recent);
     RUN_TEST(test_one_build);
     RUN_TEST(test_gcc_fails);
+    RUN_TEST(test_deep_flags);
     RUN_TEST(test_no_compiler);
     return TEST_SUMMARY();
 }
