@@ -963,6 +963,10 @@ int dsl_getattr(struct dsl_interp *in, struct dsl_value v, const char *name, str
         *out = dsl_value_retain(v.as.fn_user->def->value);
         return 0;
     }
+    if (v.kind == DSL_FUNCTION && v.as.fn_user->jit && strcmp(name, "parallel_diagnostics") == 0) {
+        int st = dsl_method_value(&dsl_jit_diagnostics_method, v, out);
+        return st ? dsl_raise_status(in, st) : 0;
+    }
     return dsl_raise(in, "AttributeError", "'%s' object has no attribute '%s'", dsl_type_name(v),
                      name);
 }

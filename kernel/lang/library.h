@@ -153,5 +153,8 @@ int dsl_jit_call(struct dsl_interp *in, struct dsl_function *f, const struct dsl
 void dsl_jit_cache_free(struct dsl_jit_cache *c);
 /* Forgets the functions whose compiled code the session ran last (session reset). */
 void dsl_jit_forget(struct dsl_session *s);
+/* fn.parallel_diagnostics(level=1, source=False), Numba's method of a function given to njit
+ * (MiniTorch's parallel_check.py prints it): parallel_diagnostics(fn), bound to fn. */
+extern const struct dsl_builtin dsl_jit_diagnostics_method;
 
 #endif

@@ -196,6 +196,7 @@ static void ex_init(struct ex *e) { e->t = JT_NONE, render_buf_init(&e->s, 0); }
 static void ex_free(struct ex *e) { render_buf_free(&e->s); }
 
 static int expr(struct unit *u, struct cfn *c, const struct dsl_node *n, struct ex *e);
+static int binary(struct unit *u, struct cfn *c, const struct dsl_node *n, struct ex *e);
 
 /* What a name that is not a local means: a free variable's value or a session variable. */
 static const struct dsl_value *outer_value(struct unit *u, const struct cfn *c, const char *name)
@@ -229,6 +230,68 @@ static const char *numpy_attr(struct unit *u, const struct cfn *c, const struct 
     return mod && strcmp(mod, "numpy") == 0 ? n->name : NULL;
 }
 
+/* A call of one of minitorch.operators' scalar functions (fn in the course's
+ * tensor_map(njit()(operators.neg))), as the interpreter computes it (lib/modules.c): Python's
+ * float arithmetic in doubles, and its errors (inv(0), log of x <= -1e-6, exp overflowing). */
+static int operator_call(struct unit *u, struct cfn *c, const struct dsl_node *n, const char *op,
+                         const struct ex *a, int na, struct ex *e)
+{
+    static const struct {
+        const char *name;
+        int nargs;
+        const char *c; /* its C: %s each argument as a double, then %lld its place if it fails */
+    } ops[] = {
+        {"neg", 1, "(-(double)(%s))"},
+        {"relu", 1, "({ double _x = (double)(%s); _x > 0 ? _x : 0.0; })"},
+        {"sigmoid", 1, "jop_sigmoid((double)(%s))"},
+        {"log", 1, "jop_log(env, (double)(%s), %lldLL)"},
+        {"exp", 1, "jop_exp(env, (double)(%s), %lldLL)"},
+        {"inv", 1, "jop_inv(env, (double)(%s), %lldLL)"},
+        {"lt", 2, "((double)(%s) < (double)(%s) ? 1.0 : 0.0)"},
+        {"eq", 2, "((double)(%s) == (double)(%s) ? 1.0 : 0.0)"},
+        {"is_close", 2, "(fabs((double)(%s) - (double)(%s)) < 1e-2)"},
+        {"relu_back", 2, "({ double _x = (double)(%s), _d = (double)(%s); _x > 0 ? _d : 0.0; })"},
+        {"log_back", 2, "jop_log_back(env, (double)(%s), (double)(%s), %lldLL)"},
+        {"inv_back", 2, "jop_inv_back(env, (double)(%s), (double)(%s), %lldLL)"}};
+    for (int i = 0; i < na; i++)
+        if (!numeric(a[i].t)) return refuse(u, c, n, "operators.%s of a %s", op, jt_name[a[i].t]);
+    if (strcmp(op, "add") == 0 || strcmp(op, "mul") == 0) { /* x + y, x * y: Python's */
+        if (na != 2) return refuse(u, c, n, "operators.%s of %d values", op, na);
+        struct dsl_node b = {.kind = DSL_N_BINARY,
+                             .pos = n->pos,
+                             .op = op[0] == 'a' ? DSL_T_PLUS : DSL_T_STAR,
+                             .a = n->kids[0],
+                             .b = n->kids[1]};
+        return binary(u, c, &b, e);
+    }
+    if (strcmp(op, "id") == 0 && na == 1) {
+        e->t = a[0].t;
+        render_buf_printf(&e->s, "(%s)", a[0].s.data);
+        return 0;
+    }
+    if (strcmp(op, "max") == 0 && na == 2) { /* x if x > y else y: one of the two, as given */
+        if (a[0].t != a[1].t)
+            return refuse(u, c, n, "operators.max of %s and %s values", jt_name[a[0].t],
+                          jt_name[a[1].t]);
+        e->t = a[0].t;
+        render_buf_printf(&e->s, "({%s _x = %s, _y = %s; (double)_x > (double)_y ? _x : _y;})",
+                          c_type[e->t], a[0].s.data, a[1].s.data);
+        return 0;
+    }
+    for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
+        if (strcmp(ops[k].name, op) != 0) continue;
+        if (na != ops[k].nargs) return refuse(u, c, n, "operators.%s of %d values", op, na);
+        e->t = strcmp(op, "is_close") == 0 ? JT_BOOL : JT_FLOAT;
+        if (strstr(ops[k].c, "%lld")) c->may_fail = u->soft_fail = true;
+        if (na == 1)
+            render_buf_printf(&e->s, ops[k].c, a[0].s.data, loc(c, n));
+        else
+            render_buf_printf(&e->s, ops[k].c, a[0].s.data, a[1].s.data, loc(c, n));
+        return 0;
+    }
+    return refuse(u, c, n, "operators.%s", op);
+}
+
 /* A call of a user function, an engine scalar function, or a builtin the compiler knows. */
 static int call(struct unit *u, struct cfn *c, const struct dsl_node *n, struct ex *e)
 {
@@ -242,6 +305,15 @@ static int call(struct unit *u, struct cfn *c, const struct dsl_node *n, struct 
     for (int i = 0; i < na; i++)
         if (expr(u, c, n->kids[i], &a[i]) != 0) goto done;
     const char *name = callee->kind == DSL_N_NAME ? callee->name : NULL;
+    if (callee->kind == DSL_N_ATTR && callee->a->kind == DSL_N_NAME &&
+        !find_var(c, callee->a->name)) { /* operators.mul(x, y), the module under any name */
+        const struct dsl_value *m = outer_value(u, c, callee->a->name);
+        const char *mod = m ? dsl_module_of(*m) : NULL;
+        if (mod && strcmp(mod, "minitorch.operators") == 0) {
+            r = operator_call(u, c, n, callee->name, a, na, e);
+            goto done;
+        }
+    }
     if (callee->kind == DSL_N_ATTR && na == 0 &&
         (strcmp(callee->name, "any") == 0 || strcmp(callee->name, "all") == 0) &&
         callee->a->kind == DSL_N_COMPARE && callee->a->nkids == 2 &&
@@ -319,6 +391,11 @@ static int call(struct unit *u, struct cfn *c, const struct dsl_node *n, struct 
                     render_buf_printf(&e->s, "(double)mt_s_%s((float)(%s), (float)(%s))",
                                       mt_zip_name((enum mt_zip_op)op), a[0].s.data, a[1].s.data);
                 r = 0;
+                goto done;
+            }
+            const char *opname = dsl_operator_name(v->as.fn);
+            if (opname) {
+                r = operator_call(u, c, n, opname, a, na, e);
                 goto done;
             }
             name = v->as.fn->name; /* a builtin under another name: known by its own */
@@ -658,7 +735,8 @@ static int binary(struct unit *u, struct cfn *c, const struct dsl_node *n, struc
     case DSL_T_SLASH:
         c->may_fail = u->soft_fail = true;
         e->t = JT_FLOAT;
-        render_buf_printf(&e->s, "py_fdiv(env, %s, %s, %lldLL)", a.s.data, b.s.data, line);
+        render_buf_printf(&e->s, "py_fdiv(env, %s, %s, %lldLL, \"%sdivision by zero\")", a.s.data,
+                          b.s.data, line, a.t == JT_FLOAT || b.t == JT_FLOAT ? "float " : "");
         break;
     case DSL_T_DSLASH:
     case DSL_T_PERCENT:
@@ -1675,20 +1753,24 @@ static const char prelude[] =
     "#else\n"
     "#define RACE(arg, k, it, at, name) ((void)0)\n"
     "#endif\n"
+    /* the errors' words are Python's, as the interpreter's */
     "static inline int64_t py_div(struct jit_env *env, int64_t a, int64_t b, long long w)\n{\n"
-    "    if (b == 0) { jit_fail(env, 2, w, 0, 0, \"\"); return 0; }\n"
+    "    if (b == 0) { jit_fail(env, 2, w, 0, 0, \"integer division or modulo by zero\"); return "
+    "0; "
+    "}\n"
     "    int64_t q = a / b; return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;\n}\n"
     "static inline int64_t py_mod(struct jit_env *env, int64_t a, int64_t b, long long w)\n{\n"
-    "    if (b == 0) { jit_fail(env, 2, w, 0, 0, \"\"); return 0; }\n"
+    "    if (b == 0) { jit_fail(env, 2, w, 0, 0, \"integer modulo by zero\"); return 0; }\n"
     "    int64_t r = a % b; return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;\n}\n"
     "static inline double pyf_div(struct jit_env *env, double a, double b, long long w)\n{\n"
-    "    if (b == 0) { jit_fail(env, 2, w, 0, 0, \"\"); return 0; }\n"
+    "    if (b == 0) { jit_fail(env, 2, w, 0, 0, \"float floor division by zero\"); return 0; }\n"
     "    return floor(a / b);\n}\n"
     "static inline double pyf_mod(struct jit_env *env, double a, double b, long long w)\n{\n"
-    "    if (b == 0) { jit_fail(env, 2, w, 0, 0, \"\"); return 0; }\n"
+    "    if (b == 0) { jit_fail(env, 2, w, 0, 0, \"float modulo by zero\"); return 0; }\n"
     "    double r = fmod(a, b); return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;\n}\n"
-    "static inline double py_fdiv(struct jit_env *env, double a, double b, long long w)\n{\n"
-    "    if (b == 0) { jit_fail(env, 2, w, 0, 0, \"\"); return 0; }\n    return a / b;\n}\n"
+    "static inline double py_fdiv(struct jit_env *env, double a, double b, long long w,\n"
+    "                             const char *what)\n{\n"
+    "    if (b == 0) { jit_fail(env, 2, w, 0, 0, what); return 0; }\n    return a / b;\n}\n"
     "static inline void jit_to_index(struct jit_env *env, int64_t ord, iarr shape, iarr out, long "
     "long "
     "w, int64_t *dirty)\n{\n"
@@ -1734,6 +1816,25 @@ static const char prelude[] =
     "        int d = (a.p[a.n == 1 ? 0 : i] != b.p[b.n == 1 ? 0 : i]) == ne;\n"
     "        if (any ? d : !d) return any;\n    }\n"
     "    return !any;\n}\n"
+    /* minitorch.operators' functions that can fail, as lib/modules.c computes them */
+    "static inline double jop_sigmoid(double x)\n{\n"
+    "    return x >= 0 ? 1.0 / (1.0 + exp(-x)) : exp(x) / (1.0 + exp(x));\n}\n"
+    "static inline double jop_log(struct jit_env *env, double x, long long w)\n{\n"
+    "    if (x + 1e-6 <= 0) { jit_fail(env, 8, w, 0, 0, \"\"); return 0; }\n"
+    "    return log(x + 1e-6);\n}\n"
+    "static inline double jop_exp(struct jit_env *env, double x, long long w)\n{\n"
+    "    double r = exp(x);\n"
+    "    if (isinf(r) && isfinite(x)) { jit_fail(env, 9, w, 0, 0, \"\"); return 0; }\n"
+    "    return r;\n}\n"
+    "static inline double jop_inv(struct jit_env *env, double x, long long w)\n{\n"
+    "    if (x == 0) { jit_fail(env, 2, w, 0, 0, \"float division by zero\"); return 0; }\n"
+    "    return 1.0 / x;\n}\n"
+    "static inline double jop_log_back(struct jit_env *env, double x, double d, long long w)\n{\n"
+    "    if (x + 1e-6 == 0) { jit_fail(env, 2, w, 0, 0, \"float division by zero\"); return 0; }\n"
+    "    return d / (x + 1e-6);\n}\n"
+    "static inline double jop_inv_back(struct jit_env *env, double x, double d, long long w)\n{\n"
+    "    if (x == 0) { jit_fail(env, 2, w, 0, 0, \"float division by zero\"); return 0; }\n"
+    "    return -(1.0 / (x * x)) * d;\n}\n"
     "static inline int64_t py_int(struct jit_env *env, double x, long long w)\n{\n"
     "    if (!(x > -9.2e18 && x < 9.2e18)) { jit_fail(env, 5, w, 0, 0, \"\"); return 0; }\n"
     "    return (int64_t)x;\n}\n";
@@ -2184,9 +2285,11 @@ static void report(const struct unit *u, struct spec *s)
         render_buf_puts(&b, "  serial: no prange loop in the function called\n");
     }
     if (u->max_nest >= 2)
-        render_buf_puts(&b, "  built by gcc -O1 -fcaller-saves, not -O2: its prange body has loops "
-                            "nested two deep, which -O1 compiles sooner, and its first call waits "
-                            "for the build\n");
+        render_buf_puts(&b,
+                        "  built by gcc -O1 -fcaller-saves, not -O2: its prange body nests loops "
+                        "two deep, so its first call waits for gcc (the quick build's code "
+                        "would run them several times slower), and -O1 compiles such loops "
+                        "sooner\n");
     if (u->nfns > 1) {
         render_buf_puts(&b, "  compiled in and inlined, each for the types it is called with:");
         for (int i = 1; i < u->nfns; i++) render_buf_printf(&b, " %s()", u->fns[i].f->def->name);
@@ -2424,7 +2527,9 @@ static int runtime_error(struct dsl_interp *in, struct spec *s, const struct env
         return dsl_raise_in(in, f, pos, "IndexError",
                             "index %lld is out of bounds for %s of size %lld (compiled %s())",
                             (long long)e->index, e->what, (long long)e->size, f->def->name);
-    case 2: return dsl_raise_in(in, f, pos, "ZeroDivisionError", "division by zero");
+    case 2:
+        return dsl_raise_in(in, f, pos, "ZeroDivisionError", "%s",
+                            e->what && *e->what ? e->what : "division by zero");
     case 3: return dsl_raise_in(in, f, pos, "ValueError", "range() arg 3 must not be zero");
     case 5:
         return dsl_raise_in(in, f, pos, "ValueError",
@@ -2442,6 +2547,8 @@ static int runtime_error(struct dsl_interp *in, struct spec *s, const struct env
         return dsl_raise_in(in, f, pos, "ValueError",
                             "operands could not be broadcast together with shapes (%lld,) (%lld,)",
                             (long long)e->index, (long long)e->size);
+    case 8: return dsl_raise_in(in, f, pos, "ValueError", "math domain error");
+    case 9: return dsl_raise_in(in, f, pos, "OverflowError", "math range error");
     default: return dsl_raise(in, "KeyboardInterrupt", "interrupted");
     }
 }
@@ -2669,14 +2776,10 @@ static void describe(struct dsl_interp *in, const struct dsl_function *f, bool s
     }
 }
 
-int dsl_bi_parallel_diagnostics(struct dsl_interp *in, const struct dsl_args *a,
-                                struct dsl_value *ret)
+/* Prints what parallel_diagnostics says of v (a function, or none: those this cell ran). */
+static int print_diagnostics(struct dsl_interp *in, struct dsl_value v, bool source,
+                             struct dsl_value *ret)
 {
-    struct dsl_value v = a->has[0] ? a->slot[0] : dsl_none();
-    if (v.kind != DSL_FUNCTION && v.kind != DSL_NONE)
-        return dsl_raise(in, "TypeError", "parallel_diagnostics() takes a function, not %s",
-                         dsl_type_name(v));
-    bool source = a->has[1] && dsl_value_truthy(a->slot[1]);
     struct render_buf b;
     render_buf_init(&b, 0);
     struct dsl_session *ses = in->session;
@@ -2700,3 +2803,46 @@ int dsl_bi_parallel_diagnostics(struct dsl_interp *in, const struct dsl_args *a,
     *ret = dsl_none();
     return 0;
 }
+
+int dsl_bi_parallel_diagnostics(struct dsl_interp *in, const struct dsl_args *a,
+                                struct dsl_value *ret)
+{
+    struct dsl_value v = a->has[0] ? a->slot[0] : dsl_none();
+    if (v.kind != DSL_FUNCTION && v.kind != DSL_NONE)
+        return dsl_raise(in, "TypeError", "parallel_diagnostics() takes a function, not %s",
+                         dsl_type_name(v));
+    return print_diagnostics(in, v, a->has[1] && dsl_value_truthy(a->slot[1]), ret);
+}
+
+/* Numba's levels (1 to 4) choose how much of its report it prints; this report is one size,
+ * so a level is only checked. */
+static int m_parallel_diagnostics(struct dsl_interp *in, const struct dsl_args *a,
+                                  struct dsl_value *ret)
+{
+    if (a->has[0]) {
+        struct dsl_value l = a->slot[0];
+        if (l.kind != DSL_INT && l.kind != DSL_BOOL)
+            return dsl_raise(in, "TypeError", "parallel_diagnostics() level must be an int, not %s",
+                             dsl_type_name(l));
+        int64_t level = dsl_as_int(l);
+        if (level < 1 || level > 4)
+            return dsl_raise(in, "ValueError",
+                             "parallel_diagnostics() level must be 1, 2, 3 or 4 (as in Numba), "
+                             "not %lld",
+                             (long long)level);
+    }
+    return print_diagnostics(in, a->self, a->has[1] && dsl_value_truthy(a->slot[1]), ret);
+}
+
+static const char *const method_diag_params[] = {"level", "source", NULL};
+
+const struct dsl_builtin dsl_jit_diagnostics_method = {
+    "parallel_diagnostics",
+    "fn.parallel_diagnostics(level=1, source=false)",
+    0,
+    2,
+    method_diag_params,
+    m_parallel_diagnostics,
+    "parallel_diagnostics(fn) as Numba's method of a function given to njit: how it runs for "
+    "each kind of arguments it was called with. level (1 to 4) is Numba's; the report is the "
+    "same at each. Prints, and returns None."};

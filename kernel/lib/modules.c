@@ -1243,6 +1243,13 @@ static const struct member operators_members[] = {
        "A function taking two lists and giving [fn(x, y) for x, y in zip(ls1, ls2)]."),
 };
 
+const char *dsl_operator_name(const struct dsl_builtin *fn)
+{
+    const struct member *m = (const struct member *)(const void *)fn; /* row is its first */
+    size_t n = sizeof operators_members / sizeof operators_members[0];
+    return m >= operators_members && m < operators_members + n ? fn->name : NULL;
+}
+
 static const struct module mod_operators = {
     .cls = MODULE_CLASS("module: MiniTorch's operators (Task 0.1 and 0.3): the scalar "
                         "functions and the higher-order list functions, with MiniTorch's "

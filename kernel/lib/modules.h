@@ -26,4 +26,7 @@ bool dsl_ops_class_backend(const struct dsl_class *c, enum mt_backend *out);
 /* The name of module value v ("numpy", "minitorch.operators"), or NULL when v is no module. */
 const char *dsl_module_of(struct dsl_value v);
 
+/* The name of fn ("neg", "mul") when it is one of minitorch.operators' functions, else NULL. */
+const char *dsl_operator_name(const struct dsl_builtin *fn);
+
 #endif

@@ -234,7 +234,47 @@ try:
     divide(1, 0)
 except ZeroDivisionError as e:
     print("ZeroDivisionError:", e)
-# expect: ZeroDivisionError: division by zero
+# expect: ZeroDivisionError: integer division or modulo by zero
+
+
+# each division's message is Python's (the interpreter's)
+@njit
+def divisions(a, b, k):
+    if k == 0:
+        return a / b
+    if k == 1:
+        return a % b
+    return a // b
+
+
+for a, b in ((1, 0), (1.5, 0.0), (2, 0.0)):
+    for k in range(3):
+        try:
+            divisions(a, b, k)
+        except ZeroDivisionError as e:
+            print(e)
+# expect: division by zero
+# expect: integer modulo by zero
+# expect: integer division or modulo by zero
+# expect: float division by zero
+# expect: float modulo by zero
+# expect: float floor division by zero
+# expect: float division by zero
+# expect: float modulo by zero
+# expect: float floor division by zero
+parallel_diagnostics(divisions)
+# expect: divisions(int, int, int): compiled to native code
+# expect:   serial: no prange loop in the function called
+# expect-re:   machine code.*
+# expect-re:   last call: .*
+# expect: divisions(float, float, int): compiled to native code
+# expect:   serial: no prange loop in the function called
+# expect-re:   machine code.*
+# expect-re:   last call: .*
+# expect: divisions(int, float, int): compiled to native code
+# expect:   serial: no prange loop in the function called
+# expect-re:   machine code.*
+# expect-re:   last call: .*
 
 
 # the error stops the function where it happens: the store after it does not run
@@ -250,7 +290,7 @@ try:
     divide_then_store(stored._tensor._storage, 0)
 except ZeroDivisionError as e:
     print("ZeroDivisionError:", e)
-# expect: ZeroDivisionError: division by zero
+# expect: ZeroDivisionError: integer division or modulo by zero
 print(stored.tolist())
 # expect: [0.0, 0.0]
 
@@ -498,5 +538,143 @@ parallel_diagnostics(square_plus)
 # expect-re:   last call: .*
 parallel_diagnostics(make_arith)
 # expect: make_arith() is not given to njit: it runs in the interpreter
+# minitorch.operators' functions as the scalar fn of a compiled kernel (the course's
+# tensor_map(njit()(operators.neg)), MiniTorch's parallel_check.py): the interpreter's values
+# bit for bit, its result types and its errors
+from minitorch import operators
+
+
+def apply1(f):
+    def k1(out, a):
+        for i in prange(len(out)):
+            out[i] = f(a[i])
+
+    return k1
+
+
+def apply2(f):
+    def k2(out, a, b):
+        for i in prange(len(out)):
+            out[i] = f(a[i], b[i])
+
+    return k2
+
+
+xs = minitorch.tensor([-3.5, -1.0, -0.25, 0.5, 1.0, 2.75, 7.0, 30.0, 88.5, -88.5])
+ys = minitorch.tensor([2.0, -1.0, 0.75, 0.5, -4.0, 2.75, 1e-3, -30.0, 88.5, 3.0])
+pos = minitorch.tensor([1e-3, 0.25, 0.5, 1.0, 2.75, 7.0, 30.0, 88.5, 1e6, 3.0])
+same = []
+for f in (operators.neg, operators.relu, operators.sigmoid, operators.log, operators.exp,
+          operators.inv, operators.id):
+    a = pos if f == operators.log else xs
+    got, want = minitorch.zeros((10,)), minitorch.zeros((10,))
+    njit(parallel=True)(apply1(f))(got.tuple()[0], a.tuple()[0])
+    apply1(f)(want.tuple()[0], a.tuple()[0])
+    same.append(got.tolist() == want.tolist())
+for f in (operators.add, operators.mul, operators.lt, operators.eq, operators.max,
+          operators.is_close, operators.relu_back, operators.log_back, operators.inv_back):
+    got, want = minitorch.zeros((10,)), minitorch.zeros((10,))
+    njit(parallel=True)(apply2(f))(got.tuple()[0], xs.tuple()[0], ys.tuple()[0])
+    apply2(f)(want.tuple()[0], xs.tuple()[0], ys.tuple()[0])
+    same.append(got.tolist() == want.tolist())
+print(same)
+# expect: [True, True, True, True, True, True, True, True, True, True, True, True, True, True, True, True]
+
+
+# the same at double precision: a compiled scalar function against the operator itself
+def scalar1(f):
+    def s1(x):
+        return f(x)
+
+    return s1
+
+
+def scalar2(f):
+    def s2(x, y):
+        return f(x, y)
+
+    return s2
+
+
+vals = [-700.5, -88.72, -3.5, -1.0, -0.25, -1e-9, 1e-9, 0.1, 0.5, 1.0, 2.75, 7.3, 30.1, 88.7, 700.2]
+exact = []
+for f in (operators.neg, operators.relu, operators.sigmoid, operators.exp, operators.inv,
+          operators.id):
+    cf = njit(scalar1(f))
+    exact.append(all(cf(x) == f(x) for x in vals))
+cl = njit(scalar1(operators.log))
+exact.append(all(cl(abs(x)) == operators.log(abs(x)) for x in vals))
+for f in (operators.add, operators.mul, operators.lt, operators.eq, operators.max,
+          operators.is_close, operators.relu_back, operators.log_back, operators.inv_back):
+    cf = njit(scalar2(f))
+    exact.append(all(cf(x, y) == f(x, y) for x in vals for y in vals[::3]))
+print(exact)
+# expect: [True, True, True, True, True, True, True, True, True, True, True, True, True, True, True, True]
+parallel_diagnostics(cl)
+# expect: s1(float): compiled to native code
+# expect:   serial: no prange loop in the function called
+# expect-re:   machine code.*
+# expect-re:   last call: .*
+sig = njit(parallel=True)(apply1(operators.sigmoid))
+sig(minitorch.zeros((10,)).tuple()[0], xs.tuple()[0])
+parallel_diagnostics(sig)
+# expect: k1(Storage, Storage): compiled to native code
+# expect-re:   parallel: .*
+# expect:   each iteration's own variables: i (int)
+# expect-re:   machine code.*
+# expect-re:   last call: .*
+
+
+@njit
+def op_scalars(a, b):
+    return operators.add(a, b) * 2 + operators.mul(a, b) + operators.max(a, b) + operators.id(a)
+
+
+print(op_scalars(2, 3), op_scalars(2.5, 1.5), op_scalars(2, 1.5))
+# expect: 21 16.75 14.0
+parallel_diagnostics(op_scalars)
+# expect: op_scalars(int, int): compiled to native code
+# expect:   serial: no prange loop in the function called
+# expect-re:   machine code.*
+# expect-re:   last call: .*
+# expect: op_scalars(float, float): compiled to native code
+# expect:   serial: no prange loop in the function called
+# expect-re:   machine code.*
+# expect-re:   last call: .*
+# expect: op_scalars(int, float): runs in the interpreter: the compiler does not take operators.max of int and float values (in op_scalars())
+failing = []
+for f, a, why in ((operators.inv, [0.0], "inv(0)"), (operators.log, [-1.0], "log(-1)"),
+                  (operators.exp, [1000.0], "exp(1000)")):
+    failing.append(njit(parallel=True)(apply1(f)))
+    try:
+        failing[-1](minitorch.zeros((1,)).tuple()[0], minitorch.tensor(a).tuple()[0])
+    except (ZeroDivisionError, ValueError, OverflowError) as e:
+        print(why, type(e).__name__, e)
+# expect: inv(0) ZeroDivisionError float division by zero
+# expect: log(-1) ValueError math domain error
+# expect: exp(1000) OverflowError math range error
+parallel_diagnostics(failing[2])
+# expect: k1(Storage, Storage): compiled to native code
+# expect-re:   parallel: .*
+# expect:   each iteration's own variables: i (int)
+# expect-re:   machine code.*
+# expect-re:   last call: .*
+# Numba's method, as MiniTorch's parallel_check.py prints it: the same report, then None
+print(square_plus.parallel_diagnostics(level=3))
+# expect: square_plus(float): compiled to native code
+# expect:   serial: no prange loop in the function called
+# expect-re:   machine code.*
+# expect-re:   last call: .*
+# expect: None
+for bad in (0, 5, "3"):
+    try:
+        square_plus.parallel_diagnostics(level=bad)
+    except (ValueError, TypeError) as e:
+        print(type(e).__name__, e)
+# expect: ValueError parallel_diagnostics() level must be 1, 2, 3 or 4 (as in Numba), not 0
+# expect: ValueError parallel_diagnostics() level must be 1, 2, 3 or 4 (as in Numba), not 5
+# expect: TypeError parallel_diagnostics() level must be an int, not str
+print(hasattr(make_arith, "parallel_diagnostics"), hasattr(square_plus, "parallel_diagnostics"))
+# expect: False True
 parallel_diagnostics(3)
 # expect-error: TypeError: parallel_diagnostics() takes a function, not int
