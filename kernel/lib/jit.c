@@ -1158,13 +1158,16 @@ static bool is_prange(const struct dsl_node *callee)
  * in blocks of 65536 iterations, polled between blocks, so that its own body holds no call: a
  * call there (even one never made) would keep the C compiler from taking what does not change
  * out of the loop and from keeping the element a loop accumulates into in a register. `break`
- * then leaves both loops, by a label. */
-static void strip_open(struct unit *u, const struct dsl_node *n, int k)
+ * then leaves both loops, by a label. A quiet loop, as long as an int array (a shape, strides,
+ * an index buffer: a list the session holds), does not poll: its inner loops do, and without
+ * the poll it cannot fail, nor can the index helpers made of such loops. */
+static void strip_open(struct unit *u, const struct dsl_node *n, int k, bool quiet)
 {
-    if (has_loop(n->b)) {
+    if (quiet || has_loop(n->b)) {
         emit(u, "for (int64_t i%d = 0; i%d < e%d; i%d++) {", k, k, k, k);
         u->loop_depth++;
-        emit(u, "if (((i%d + 1) & 65535) == 0 && jit_cancelled(env)) goto JIT_FAIL;", k);
+        if (!quiet)
+            emit(u, "if (((i%d + 1) & 65535) == 0 && jit_cancelled(env)) goto JIT_FAIL;", k);
         u->brk = -1;
         return;
     }
@@ -1177,11 +1180,11 @@ static void strip_open(struct unit *u, const struct dsl_node *n, int k)
     u->brk = k;
 }
 
-static void strip_close(struct unit *u, const struct dsl_node *n, int k)
+static void strip_close(struct unit *u, const struct dsl_node *n, int k, bool quiet)
 {
     u->loop_depth--;
     emit(u, "}");
-    if (!has_loop(n->b)) {
+    if (!quiet && !has_loop(n->b)) {
         u->loop_depth--;
         emit(u, "}");
         emit(u, "brk%d:;", k);
@@ -1189,13 +1192,13 @@ static void strip_close(struct unit *u, const struct dsl_node *n, int k)
 }
 
 /* The body of a range loop (ids k: f<k> + i<k> * t<k> for i<k> < e<k>). */
-static int range_body(struct unit *u, struct cfn *c, const struct dsl_node *n, int k)
+static int range_body(struct unit *u, struct cfn *c, const struct dsl_node *n, int k, bool quiet)
 {
     int brk = u->brk;
-    strip_open(u, n, k);
+    strip_open(u, n, k, quiet);
     emit(u, "v_%s = f%d + i%d * t%d;", n->name, k, k, k);
     int r = block(u, c, n->b);
-    strip_close(u, n, k);
+    strip_close(u, n, k, quiet);
     u->brk = brk;
     return r;
 }
@@ -1204,7 +1207,7 @@ static int range_body(struct unit *u, struct cfn *c, const struct dsl_node *n, i
  * pv<k> when that is safe at run time (see promotable), else as written (a copy of its own:
  * k2, whose counts are those of k). */
 static int range_promoted(struct unit *u, struct cfn *c, const struct dsl_node *n, int k,
-                          const struct promo *p)
+                          const struct promo *p, bool quiet)
 {
     struct ex a, x;
     ex_init(&a);
@@ -1246,7 +1249,7 @@ static int range_promoted(struct unit *u, struct cfn *c, const struct dsl_node *
             u->pr_arr = p->at[0].arr;
             u->pr_ix = p->at[0].ix;
             u->pr_id = k;
-            r = range_body(u, c, n, k);
+            r = range_body(u, c, n, k, quiet);
             u->pr_arr = NULL;
             memcpy(u->fail, fail, sizeof fail);
             emit(u, "(%s).p[x%d] = pv%d;", A, k, k);
@@ -1258,7 +1261,7 @@ static int range_promoted(struct unit *u, struct cfn *c, const struct dsl_node *
             u->loop_depth++;
             int k2 = u->tmp++;
             emit(u, "int64_t f%d = f%d, t%d = t%d, e%d = e%d;", k2, k, k2, k, k2, k);
-            if (r == 0) r = range_body(u, c, n, k2);
+            if (r == 0) r = range_body(u, c, n, k2, quiet);
             u->loop_depth--;
             emit(u, "}");
         }
@@ -1273,7 +1276,6 @@ static int range_promoted(struct unit *u, struct cfn *c, const struct dsl_node *
  * iterations as the shortest has elements. */
 static int for_each(struct unit *u, struct cfn *c, const struct dsl_node *n)
 {
-    c->may_fail = true; /* a loop polls the interrupt */
     const struct dsl_node *it = n->a;
     struct dsl_node *const *names = n->name ? NULL : n->kids[0]->kids;
     size_t ntargets = n->name ? 1 : n->kids[0]->nkids;
@@ -1309,19 +1311,23 @@ static int for_each(struct unit *u, struct cfn *c, const struct dsl_node *n)
         if (r == 0 && u->in_prange && !(counted && i == 0) && expr_dep(c, arrays[i - counted]))
             set_dep(u, v);
     }
+    /* as many iterations as the shortest array has elements: an int array bounds them */
+    bool quiet = false;
+    for (size_t i = 0; i < narrays && r == 0; i++) quiet = quiet || a[i].t == JT_IARR;
+    if (!quiet) c->may_fail = true; /* a loop polls the interrupt */
     if (r == 0) {
         emit(u, "{");
         emit(u, "int64_t e%d = (%s).n;", k, a[0].s.data);
         for (size_t i = 1; i < narrays; i++)
             emit(u, "if ((%s).n < e%d) e%d = (%s).n;", a[i].s.data, k, k, a[i].s.data);
         int brk = u->brk;
-        strip_open(u, n, k);
+        strip_open(u, n, k, quiet);
         if (counted) emit(u, "v_%s = i%d;", names[0]->name, k);
         for (size_t i = 0; i < narrays; i++)
             emit(u, "v_%s = (%s).p[i%d];", names ? names[i + counted]->name : n->name, a[i].s.data,
                  k);
         r = block(u, c, n->b);
-        strip_close(u, n, k);
+        strip_close(u, n, k, quiet);
         u->brk = brk;
         emit(u, "}");
     }
@@ -1376,14 +1382,44 @@ static void unchecked_accesses(struct unit *u, struct cfn *c, const struct dsl_n
     }
 }
 
+/* Whether n, an int, lies within a few times the length of the int arrays it is made of
+ * (len(shape) - 1, -1): small constants, len() of an int array, + and -. */
+static bool small_int(const struct unit *u, const struct cfn *c, const struct dsl_node *n)
+{
+    switch (n->kind) {
+    case DSL_N_CONST:
+        return n->value.kind == DSL_INT && n->value.as.i >= -65536 && n->value.as.i <= 65536;
+    case DSL_N_UNARY: return n->op == DSL_T_MINUS && small_int(u, c, n->a);
+    case DSL_N_BINARY:
+        return (n->op == DSL_T_PLUS || n->op == DSL_T_MINUS) && small_int(u, c, n->a) &&
+               small_int(u, c, n->b);
+    case DSL_N_CALL: {
+        const struct var *v = n->nkids == 1 && !n->nkw && !n->flag && n->kids[0]->kind == DSL_N_NAME
+                                  ? find_var((struct cfn *)c, n->kids[0]->name)
+                                  : NULL;
+        return v && v->t == JT_IARR && n->a->kind == DSL_N_NAME && strcmp(n->a->name, "len") == 0 &&
+               !find_var((struct cfn *)c, "len") && !outer_value((struct unit *)u, c, "len");
+    }
+    default: return false;
+    }
+}
+
 static int for_loop(struct unit *u, struct cfn *c, const struct dsl_node *n)
 {
-    c->may_fail = true; /* a loop polls the interrupt */
     const struct dsl_node *it = n->a;
     bool over_range =
         it->kind == DSL_N_CALL &&
         ((it->a->kind == DSL_N_NAME && strcmp(it->a->name, "range") == 0) || is_prange(it->a));
     if (!over_range || !n->name) return for_each(u, c, n);
+    /* a range over an int array's indices (to_index's) is quiet, as a loop over the array is */
+    bool quiet = !is_prange(it->a) && it->nkids >= 1 && it->nkids <= 3 && !it->nkw && !it->flag;
+    for (size_t i = 0; quiet && i < it->nkids && i < 2; i++) quiet = small_int(u, c, it->kids[i]);
+    if (quiet && it->nkids == 3) { /* a step that is a constant, so never 0 */
+        const struct dsl_node *t = it->kids[2];
+        if (t->kind == DSL_N_UNARY && t->op == DSL_T_MINUS) t = t->a;
+        quiet = t->kind == DSL_N_CONST && t->value.kind == DSL_INT && t->value.as.i != 0;
+    }
+    if (!quiet) c->may_fail = true; /* a loop polls the interrupt */
     if (it->kind != DSL_N_CALL || it->nkw || it->flag || it->nkids < 1 || it->nkids > 3 ||
         (it->a->kind == DSL_N_NAME && strcmp(it->a->name, "range") != 0 && !is_prange(it->a)) ||
         (it->a->kind != DSL_N_NAME && !is_prange(it->a)))
@@ -1508,9 +1544,9 @@ static int for_loop(struct unit *u, struct cfn *c, const struct dsl_node *n)
                  k, k, k, k, k, k, k, k, k, k, k, k);
             struct promo p;
             if (!u->pr_arr && !c->f->jit_races && promotable(c, n, &p) == 0)
-                r = range_promoted(u, c, n, k, &p);
+                r = range_promoted(u, c, n, k, &p, quiet);
             else
-                r = range_body(u, c, n, k);
+                r = range_body(u, c, n, k, quiet);
             emit(u, "}");
         }
     }

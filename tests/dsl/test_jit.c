@@ -223,6 +223,52 @@ static void test_deep_flags(void)
     rmdir(dir);
 }
 
+/* How often a string occurs in s. */
+static int occurrences(const char *s, const char *what)
+{
+    int n = 0;
+    for (const char *p = s; (p = strstr(p, what)) != NULL; p += strlen(what)) n++;
+    return n;
+}
+
+/* Loops as long as an int array (index_to_position's over an index and strides, to_index's
+ * over range(len(shape) - 1, -1, -1)) do not poll the interrupt, so the helper cannot fail
+ * and its callers test nothing after it; a loop over a storage, or over a range of any other
+ * length, polls. The C each function compiled to (source=True) shows it. */
+static void test_quiet_loops(void)
+{
+    struct dsl_session *s = dsl_session_new();
+    struct sink k = {0};
+    const char *code = "from numba import njit\n"
+                       "@njit\n"
+                       "def position(index, strides):\n"
+                       "    p = 0\n"
+                       "    for i, s in zip(index, strides):\n"
+                       "        p += i * s\n"
+                       "    for d in range(len(strides) - 1, -1, -1):\n"
+                       "        p += d\n"
+                       "    return p\n"
+                       "@njit\n"
+                       "def total(xs, n):\n"
+                       "    t = 0.0\n"
+                       "    for x in xs:\n"
+                       "        t += x\n"
+                       "    for d in range(n):\n"
+                       "        t += d\n"
+                       "    return t\n"
+                       "print(position([1, 2], [3, 4]), total(ones(3)._tensor._storage, 2))\n"
+                       "parallel_diagnostics(position, source=True)\n";
+    CHECK_STR(run_cell_with(s, code, &k).result, "");
+    CHECK(strstr(k.log, "stdout:12 4.0") != NULL);
+    const char *entry = strstr(k.log, "int jit_entry(");
+    CHECK(entry && occurrences(entry, "jit_cancelled(env)") == 0);
+    memset(&k, 0, sizeof k);
+    CHECK_STR(run_cell_with(s, "parallel_diagnostics(total, source=True)", &k).result, "");
+    entry = strstr(k.log, "int jit_entry(");
+    CHECK(entry && occurrences(entry, "jit_cancelled(env)") == 2);
+    dsl_session_free(s);
+}
+
 static void test_no_compiler(void)
 {
     char root[] = "/tmp/mt-jit-test-XXXXXX";
@@ -251,6 +297,7 @@ int main(void)
     RUN_TEST(test_one_build);
     RUN_TEST(test_gcc_fails);
     RUN_TEST(test_deep_flags);
+    RUN_TEST(test_quiet_loops);
     RUN_TEST(test_no_compiler);
     return TEST_SUMMARY();
 }
