@@ -199,7 +199,7 @@ const char *jp_message_type(const struct jp_message *msg);
 /* A fresh random UUID4 string into buf (37 bytes). */
 void jp_uuid4(char buf[37]);
 
-/* The current time as ISO 8601 with microseconds in UTC ("2026-11-22T06:00:00.123456Z"). */
+/* The current time as ISO 8601 with microseconds in UTC ("YYYY-MM-DDThh:mm:ss.ffffffZ"). */
 void jp_iso8601_now(char buf[32]);
 
 /* ---------------------------------------------------------------------------------------- */

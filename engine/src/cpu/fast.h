@@ -88,8 +88,9 @@ struct mt_fast_kernels {
      * constants filled with the constant. out may be args[0] or args[1] (in place), no other
      * overlap. nt: non-temporal stores, where out's alignment allows them, with no fence: the
      * caller issues one sfence after its last call (a fence after every block of 2,048 floats
-     * stalled the stream: bench/results/engine-user-functions-2026-11-25.txt times the fused
-     * 4-op map without it). */
+     * stalled the stream; the fused 4-op map is timed without it in
+     * bench/results/engine-user-functions-2026-11-25.txt)
+     */
     void (*prog)(const struct mt_fast_prog *fp, int64_t n, const float *const *args, float *bufs,
                  float *out, bool nt);
 };
@@ -323,10 +324,11 @@ static inline void fk_load_4x4(const float *const *rows, int64_t i, int64_t k, _
  * of W rows transposed. The second group runs FK_FOLD_SKEW columns ahead of the first: rows a
  * power of two apart share their L1 sets, and side by side at the same column the 16 rows of
  * two AVX groups, 4,096 floats apart, competed for the 8 ways of one set, so that a line read
- * in halves by two transposes was evicted in between and read again. Skewed, reduce(add, x, 1)
- * of 64 x 4096 floats (in L2) ran about twice as fast as side by side, near the speed of rows
- * that are not a power of two apart; a skew of 16 or 64 was no better
- * (bench/results/engine-user-functions-2026-11-25.txt has the skewed fold). */
+ * in halves by two transposes was evicted in between and read again. Skewed, the fold of rows
+ * in L2 runs near the speed of rows that are not a power of two apart, and a skew of 16 or 64
+ * is no better; the measurements are in
+ * bench/results/engine-user-functions-2026-11-25.txt
+ */
 #define FK_FOLD_SKEW 32
 /* Each row's lines are asked for this many floats ahead (into L2): too many rows at once for
  * the hardware prefetcher. The same reduce over 4096 x 4096 floats: 27.0-28.5 GB/s without,

@@ -112,10 +112,11 @@ __attribute__((noinline)) static void fk_step_out_of_line(enum mt_prog_op op, co
     break
 /* A binary op, one loop for each kind of its two operands (chained, in memory, the step's
  * immediate; never two immediates), so that the kinds are tested once a step, not once a
- * vector. A constant as an immediate is one broadcast a step where a constant's buffer was a
- * load a vector: f(x) = (x * 1.5 + 0.5) * x - 2 loaded 5 vectors for each it stored, and on
- * 32K floats (in L2) ran about a third faster with immediates
- * (bench/results/engine-user-functions-2026-11-25.txt). */
+ * vector. A constant as an immediate is one broadcast a step where a constant's buffer is a
+ * load a vector: f(x) = (x * 1.5 + 0.5) * x - 2 loads 5 vectors for each it stores with
+ * buffers, and runs faster on data in L2 with immediates, as measured in
+ * bench/results/engine-user-functions-2026-11-25.txt
+ */
 #define FK_KIND(s) ((s) == MT_FAST_CHAINED ? 0 : (s) == MT_FAST_IMM ? 2 : 1)
 #define FK_LD(p) fk_ld((p) + r * FK_W)
 #define FK_BIN_AS(X, Y, E)                                                                         \
