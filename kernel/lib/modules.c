@@ -1245,9 +1245,11 @@ static const struct member operators_members[] = {
 
 const char *dsl_operator_name(const struct dsl_builtin *fn)
 {
-    const struct member *m = (const struct member *)(const void *)fn; /* row is its first */
-    size_t n = sizeof operators_members / sizeof operators_members[0];
-    return m >= operators_members && m < operators_members + n ? fn->name : NULL;
+    /* a member's row is its first field; addresses compared as numbers, fn being any row */
+    uintptr_t p = (uintptr_t)fn, lo = (uintptr_t)operators_members;
+    uintptr_t hi =
+        (uintptr_t)(operators_members + sizeof operators_members / sizeof operators_members[0]);
+    return p >= lo && p < hi ? fn->name : NULL;
 }
 
 static const struct module mod_operators = {
