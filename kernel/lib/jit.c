@@ -1384,7 +1384,7 @@ static void unchecked_accesses(struct unit *u, struct cfn *c, const struct dsl_n
 
 /* Whether n, an int, lies within a few times the length of the int arrays it is made of
  * (len(shape) - 1, -1): small constants, len() of an int array, + and -. */
-static bool small_int(const struct unit *u, const struct cfn *c, const struct dsl_node *n)
+static bool small_int(struct unit *u, struct cfn *c, const struct dsl_node *n)
 {
     switch (n->kind) {
     case DSL_N_CONST:
@@ -1395,10 +1395,10 @@ static bool small_int(const struct unit *u, const struct cfn *c, const struct ds
                small_int(u, c, n->b);
     case DSL_N_CALL: {
         const struct var *v = n->nkids == 1 && !n->nkw && !n->flag && n->kids[0]->kind == DSL_N_NAME
-                                  ? find_var((struct cfn *)c, n->kids[0]->name)
+                                  ? find_var(c, n->kids[0]->name)
                                   : NULL;
         return v && v->t == JT_IARR && n->a->kind == DSL_N_NAME && strcmp(n->a->name, "len") == 0 &&
-               !find_var((struct cfn *)c, "len") && !outer_value((struct unit *)u, c, "len");
+               !find_var(c, "len") && !outer_value(u, c, "len");
     }
     default: return false;
     }
