@@ -1191,15 +1191,66 @@ static void strip_close(struct unit *u, const struct dsl_node *n, int k, bool qu
     }
 }
 
+/* Whether a break or continue is in n (a loop's body without loops inside). */
+static bool has_jump(const struct dsl_node *n)
+{
+    if (!n) return false;
+    if (n->kind == DSL_N_BREAK || n->kind == DSL_N_CONTINUE) return true;
+    if (has_jump(n->b)) return true;
+    for (size_t i = 0; i < n->nkids; i++)
+        if (has_jump(n->kids[i])) return true;
+    return false;
+}
+
+/* The iterations of a quiet loop run as straight code before the loop itself. A shape or
+ * strides has a few elements, and the C compiler does not unroll a loop whose count it does not
+ * know: index_to_position in a reduce's inner loop then paid a loop's set-up and counter at
+ * every element, a quarter of its instructions (bench/results/jit-*). */
+#define PEEL 3
+
+/* The body of the loop n (ids k; i<k> < e<k>), each iteration beginning with head, which sets
+ * its variables from i<k>. A quiet loop without loops, break or continue inside first runs PEEL
+ * iterations, each under its own test of the count, then the loop the rest. */
+static int loop_body(struct unit *u, struct cfn *c, const struct dsl_node *n, int k, bool quiet,
+                     const char *head)
+{
+    int brk = u->brk, r = 0;
+    if (quiet && !has_loop(n->b) && !has_jump(n->b)) {
+        emit(u, "int64_t i%d = 0;", k);
+        for (int p = 0; p < PEEL && r == 0; p++) {
+            emit(u, "if (i%d < e%d) {", k, k);
+            u->loop_depth++;
+            emit(u, "%s", head);
+            r = block(u, c, n->b);
+            emit(u, "i%d++;", k);
+        }
+        emit(u, "for (; i%d < e%d; i%d++) {", k, k, k);
+        u->loop_depth++;
+        emit(u, "%s", head);
+        if (r == 0) r = block(u, c, n->b);
+        for (int p = 0; p <= PEEL; p++) {
+            u->loop_depth--;
+            emit(u, "}");
+        }
+        return r;
+    }
+    strip_open(u, n, k, quiet);
+    emit(u, "%s", head);
+    r = block(u, c, n->b);
+    strip_close(u, n, k, quiet);
+    u->brk = brk;
+    return r;
+}
+
 /* The body of a range loop (ids k: f<k> + i<k> * t<k> for i<k> < e<k>). */
 static int range_body(struct unit *u, struct cfn *c, const struct dsl_node *n, int k, bool quiet)
 {
-    int brk = u->brk;
-    strip_open(u, n, k, quiet);
-    emit(u, "v_%s = f%d + i%d * t%d;", n->name, k, k, k);
-    int r = block(u, c, n->b);
-    strip_close(u, n, k, quiet);
-    u->brk = brk;
+    struct render_buf head;
+    render_buf_init(&head, 0);
+    render_buf_printf(&head, "v_%s = f%d + i%d * t%d;", n->name, k, k, k);
+    int r =
+        head.nomem ? dsl_raise_status(u->in, DSL_V_NOMEM) : loop_body(u, c, n, k, quiet, head.data);
+    render_buf_free(&head);
     return r;
 }
 
@@ -1320,15 +1371,15 @@ static int for_each(struct unit *u, struct cfn *c, const struct dsl_node *n)
         emit(u, "int64_t e%d = (%s).n;", k, a[0].s.data);
         for (size_t i = 1; i < narrays; i++)
             emit(u, "if ((%s).n < e%d) e%d = (%s).n;", a[i].s.data, k, k, a[i].s.data);
-        int brk = u->brk;
-        strip_open(u, n, k, quiet);
-        if (counted) emit(u, "v_%s = i%d;", names[0]->name, k);
+        struct render_buf head;
+        render_buf_init(&head, 0);
+        if (counted) render_buf_printf(&head, "v_%s = i%d; ", names[0]->name, k);
         for (size_t i = 0; i < narrays; i++)
-            emit(u, "v_%s = (%s).p[i%d];", names ? names[i + counted]->name : n->name, a[i].s.data,
-                 k);
-        r = block(u, c, n->b);
-        strip_close(u, n, k, quiet);
-        u->brk = brk;
+            render_buf_printf(&head, "v_%s = (%s).p[i%d]; ",
+                              names ? names[i + counted]->name : n->name, a[i].s.data, k);
+        r = head.nomem ? dsl_raise_status(u->in, DSL_V_NOMEM)
+                       : loop_body(u, c, n, k, quiet, head.data);
+        render_buf_free(&head);
         emit(u, "}");
     }
     for (size_t i = 0; i < narrays; i++) ex_free(&a[i]);
@@ -1772,10 +1823,13 @@ static const char prelude[] =
     "#ifdef JIT_UNCHECKED\n"
     "#define CHK(i, n, where, what) ({ int64_t _n = (n), _j = (i); _j + (_n & (_j >> 63)); })\n"
     "#else\n"
-    "#define CHK(i, n, where, what) ({ int64_t _n = (n), _j = (i), _i = _j + (_n & (_j >> 63)); "
-    "\\\n"
+    /* one compare where the index is in range: a negative one (from the end, as Python's) is
+     * made positive on the path where that compare failed */
+    "#define CHK(i, n, where, what) ({ int64_t _n = (n), _j = (i), _i = _j; \\\n"
     "    if (__builtin_expect((uint64_t)_i >= (uint64_t)_n, 0)) { \\\n"
-    "        jit_fail(env, 1, where, _j, _n, what); goto JIT_FAIL; } _i; })\n"
+    "        _i += _n & (_j >> 63); \\\n"
+    "        if ((uint64_t)_i >= (uint64_t)_n) { \\\n"
+    "            jit_fail(env, 1, where, _j, _n, what); goto JIT_FAIL; } } _i; })\n"
     "#endif\n"
     /* check_races: the element's writer is recorded; another iteration's write is the race */
     "#ifdef JIT_RACES\n"

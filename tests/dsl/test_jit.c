@@ -256,12 +256,30 @@ static void test_quiet_loops(void)
                        "    for d in range(n):\n"
                        "        t += d\n"
                        "    return t\n"
-                       "print(position([1, 2], [3, 4]), total(ones(3)._tensor._storage, 2))\n"
+                       "@njit\n"
+                       "def first_big(shape):\n"
+                       "    k = -1\n"
+                       "    for i in range(len(shape)):\n"
+                       "        if shape[i] > 1:\n"
+                       "            k = i\n"
+                       "            break\n"
+                       "    return k\n"
+                       "print(position([1, 2], [3, 4]), total(ones(3)._tensor._storage, 2),\n"
+                       "      first_big([1, 1, 5, 7, 1]))\n"
                        "parallel_diagnostics(position, source=True)\n";
     CHECK_STR(run_cell_with(s, code, &k).result, "");
-    CHECK(strstr(k.log, "stdout:12 4.0") != NULL);
+    CHECK(strstr(k.log, "stdout:12 4.0 2") != NULL);
     const char *entry = strstr(k.log, "int jit_entry(");
     CHECK(entry && occurrences(entry, "jit_cancelled(env)") == 0);
+    /* a quiet loop's first three iterations are straight code before the loop: four copies of
+     * its body */
+    CHECK(entry && occurrences(entry, "v_p = (v_p + (v_i * v_s));") == 4);
+    CHECK(entry && occurrences(entry, "v_p = (v_p + v_d);") == 4);
+    memset(&k, 0, sizeof k);
+    /* but not one that may leave early: break has a loop to leave */
+    CHECK_STR(run_cell_with(s, "parallel_diagnostics(first_big, source=True)", &k).result, "");
+    entry = strstr(k.log, "int jit_entry(");
+    CHECK(entry && occurrences(entry, "v_k = v_i;") == 1);
     memset(&k, 0, sizeof k);
     CHECK_STR(run_cell_with(s, "parallel_diagnostics(total, source=True)", &k).result, "");
     entry = strstr(k.log, "int jit_entry(");
