@@ -2178,23 +2178,27 @@ static uint64_t fnv(const char *s, uint64_t h)
 /* The compiler's options, part of the cache's key. No contraction into fused multiply-adds:
  * float arithmetic as the engine's and Python's. The cheap vectoriser cost model lets -O2
  * vectorise a loop that needs a run-time test that its arrays do not overlap (the map's
- * shortcut); it never reorders float sums. */
+ * shortcut); it never reorders float sums. The driver hands the assembly on through a pipe, a
+ * couple of milliseconds sooner. (Linking without libc, a few more, made the map's steady
+ * calls a third slower in some runs: bench/results/jit-2026-11-26-g.txt.) */
 static const char *const cc_flags[] = {
-    "-O2",   "-fopenmp", "-fwrapv", "-ffp-contract=off", "-fvect-cost-model=cheap",
-    "-fPIC", "-shared",  "-w"};
+    "-O2",     "-fopenmp", "-fwrapv", "-ffp-contract=off", "-fvect-cost-model=cheap", "-fPIC",
+    "-shared", "-w",       "-pipe"};
 #define N_CC_FLAGS (sizeof cc_flags / sizeof cc_flags[0])
 /* tcc's: it compiles a unit in milliseconds, into code that runs serially (it ignores OpenMP's
  * pragmas) a few times slower than gcc's; its arithmetic is the same C, never contracted */
 static const char *const quick_flags[] = {"-fPIC", "-shared", "-w"};
 #define N_QUICK_FLAGS (sizeof quick_flags / sizeof quick_flags[0])
 /* gcc's for a unit with loops nested two deep in its prange body (a matrix multiply), which
- * tcc's code would run several times slower and whose first call waits for gcc: -O1 compiles
- * it sooner than -O2, and -fcaller-saves keeps the nest's values in registers across the calls
- * that poll the interrupt instead of in memory; what -O1 lacks beside -O2 (the vectoriser, more
- * inlining) such a nest's reductions, one addition after another, do not use
- * (bench/results/jit-matmul-first-call-*). The arithmetic options are cc_flags'. */
+ * tcc's code would run several times slower and whose first call waits for gcc: -Og compiles
+ * it sooner than -O1, which compiles it sooner than -O2, and -fcaller-saves keeps the nest's
+ * values in registers across the calls that poll the interrupt instead of in memory; what -Og
+ * lacks beside -O2 (the vectoriser, more inlining, scheduling) such a nest's reductions, one
+ * addition after another, hardly use (bench/results/jit-matmul-first-call-*). The arithmetic
+ * options are cc_flags'. */
 static const char *const deep_flags[] = {
-    "-O1", "-fcaller-saves", "-fopenmp", "-fwrapv", "-ffp-contract=off", "-fPIC", "-shared", "-w"};
+    "-Og",   "-fcaller-saves", "-fopenmp", "-fwrapv", "-ffp-contract=off",
+    "-fPIC", "-shared",        "-w",       "-pipe"};
 #define N_DEEP_FLAGS (sizeof deep_flags / sizeof deep_flags[0])
 
 /* One run of a compiler on a unit's C: its process (a group of its own, so that cc1 and the
@@ -2377,9 +2381,9 @@ static void report(const struct unit *u, struct spec *s)
     }
     if (u->max_nest >= 2)
         render_buf_puts(&b,
-                        "  built by gcc -O1 -fcaller-saves, not -O2: its prange body nests loops "
+                        "  built by gcc -Og -fcaller-saves, not -O2: its prange body nests loops "
                         "two deep, so its first call waits for gcc (the quick build's code "
-                        "would run them several times slower), and -O1 compiles such loops "
+                        "would run them several times slower), and -Og compiles such loops "
                         "sooner\n");
     if (u->nfns > 1) {
         render_buf_puts(&b, "  compiled in and inlined, each for the types it is called with:");

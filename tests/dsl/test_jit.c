@@ -184,7 +184,7 @@ static void test_gcc_fails(void)
                         "compiler failed") != NULL);
 }
 
-/* The units gcc builds: scale's with -O2, mv's (loops two deep in its prange body) with -O1
+/* The units gcc builds: scale's with -O2, mv's (loops two deep in its prange body) with -Og
  * -fcaller-saves; parallel_diagnostics says so of mv only. */
 static void test_deep_flags(void)
 {
@@ -210,10 +210,10 @@ static void test_deep_flags(void)
         fclose(f);
     }
     /* two units, each built once */
-    const char *o2 = strstr(calls, "-O2 "), *o1 = strstr(calls, "-O1 -fcaller-saves ");
+    const char *o2 = strstr(calls, "-O2 "), *o1 = strstr(calls, "-Og -fcaller-saves ");
     CHECK(o2 && !strstr(o2 + 1, "-O2 "));
-    CHECK(o1 && !strstr(o1 + 1, "-O1 "));
-    const char *deep = "built by gcc -O1 -fcaller-saves, not -O2";
+    CHECK(o1 && !strstr(o1 + 1, "-Og "));
+    const char *deep = "built by gcc -Og -fcaller-saves, not -O2";
     const char *mv = strstr(k.log, "mv(Storage, Storage, Storage, int): compiled to native code");
     CHECK(mv && strstr(mv, deep) != NULL);
     const char *d = strstr(k.log, deep);
