@@ -161,6 +161,12 @@ struct unit {
     int nelide;
     /* loops nested inside the called function's prange body: now, and at most */
     int nest, max_nest;
+    /* loops whose iterations run in groups (range_jammed): whether to, whether one could, how
+     * many do, and the first */
+    bool jam_on, jam_cand;
+    int jams;
+    const struct dsl_node *jam_line;
+    const struct dsl_function *jam_fn;
 };
 
 static int refuse(struct unit *u, const struct cfn *c, const struct dsl_node *n, const char *fmt,
@@ -908,6 +914,7 @@ static int expr(struct unit *u, struct cfn *c, const struct dsl_node *n, struct 
 /* ---- statements ------------------------------------------------------------------------- */
 
 static int block(struct unit *u, struct cfn *c, const struct dsl_node *n);
+static int stmt(struct unit *u, struct cfn *c, const struct dsl_node *n);
 
 /* The local `name` assigned a value of type t here: created or widened. */
 static int assign_var(struct unit *u, struct cfn *c, const struct dsl_node *at, const char *name,
@@ -1455,6 +1462,334 @@ static bool small_int(struct unit *u, struct cfn *c, const struct dsl_node *n)
     }
 }
 
+/* ---- iterations of a loop run together ----------------------------------------------------
+ *
+ * The textbook matrix multiply's `for j` loop holds an inner loop that adds one product after
+ * another into acc: each addition waits for the one before, and the machine idles between
+ * them. Four iterations of the j loop are independent, so the compiler runs them together (an
+ * unroll-and-jam): four copies of the statements before the inner loop, one inner loop whose
+ * body holds four copies, then four copies of the statements after it. Each copy has its own
+ * variables (C macros rename them), so each acc still adds its products in their own order,
+ * and the results are the same bits. The loop as written runs the iterations left over, and
+ * those of a group that met an index out of range, so that the error raised is the one the
+ * iterations in order meet first: inside a group, an index out of range jumps there without a
+ * record. A group runs only where what the loop writes (storages, after the inner loop) is not
+ * read in it, checked by name and, for the storages' memory, at run time. */
+#define JAM 4
+#define JAM_NAMES 16
+
+struct jam {
+    const struct dsl_node *inner; /* the inner loop */
+    const char *names[JAM_NAMES]; /* what each copy has of its own */
+    int nnames;
+    const char *wrote[MAX_ARGS]; /* the storages stored into (after the inner loop) */
+    int nwrote;
+    const char *read[MAX_ARGS]; /* and those read */
+    int nread;
+};
+
+static bool jam_has(const char *const *list, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(list[i], name) == 0) return true;
+    return false;
+}
+
+/* Whether expression n is made of what cannot fail and writes nothing (names, numbers, + - *,
+ * comparisons, a if c else b, element reads), every name of the copies in it already assigned
+ * in the iteration (def), and its storage reads noted in j. */
+static bool jam_expr(struct cfn *c, const struct dsl_node *n, struct jam *j, const char *const *def,
+                     int ndef)
+{
+    switch (n->kind) {
+    case DSL_N_CONST: return n->value.kind == DSL_INT || n->value.kind == DSL_FLOAT;
+    case DSL_N_NAME: return !jam_has(j->names, j->nnames, n->name) || jam_has(def, ndef, n->name);
+    case DSL_N_UNARY:
+        return (n->op == DSL_T_MINUS || n->op == DSL_T_PLUS) && jam_expr(c, n->a, j, def, ndef);
+    case DSL_N_BINARY:
+        return (n->op == DSL_T_PLUS || n->op == DSL_T_MINUS || n->op == DSL_T_STAR) &&
+               jam_expr(c, n->a, j, def, ndef) && jam_expr(c, n->b, j, def, ndef);
+    case DSL_N_COND:
+        return jam_expr(c, n->a, j, def, ndef) && jam_expr(c, n->b, j, def, ndef) &&
+               jam_expr(c, n->kids[0], j, def, ndef);
+    case DSL_N_COMPARE:
+        for (size_t i = 0; i + 1 < n->nkids; i++)
+            if (n->ops[i] != DSL_T_LT && n->ops[i] != DSL_T_LE && n->ops[i] != DSL_T_GT &&
+                n->ops[i] != DSL_T_GE && n->ops[i] != DSL_T_EQ && n->ops[i] != DSL_T_NE)
+                return false;
+        for (size_t i = 0; i < n->nkids; i++)
+            if (!jam_expr(c, n->kids[i], j, def, ndef)) return false;
+        return true;
+    case DSL_N_INDEX: {
+        if (n->a->kind != DSL_N_NAME || n->nkids != 1 || !jam_expr(c, n->kids[0], j, def, ndef) ||
+            jam_has(j->names, j->nnames, n->a->name))
+            return false;
+        const struct var *v = find_var(c, n->a->name);
+        if (!v || (v->t != JT_FARR && v->t != JT_IARR)) return false;
+        if (v->t == JT_FARR && !jam_has(j->read, j->nread, n->a->name)) {
+            if (j->nread == MAX_ARGS) return false;
+            j->read[j->nread++] = n->a->name;
+        }
+        return true;
+    }
+    default: return false;
+    }
+}
+
+/* The names statement n assigns (a name, or an augmented name), added to j->names. */
+static bool jam_target(const struct dsl_node *n, struct jam *j)
+{
+    const char *name = NULL;
+    if (n->kind == DSL_N_ASSIGN && n->nkids == 1 && n->kids[0]->kind == DSL_N_NAME)
+        name = n->kids[0]->name;
+    else if (n->kind == DSL_N_AUG && n->a->kind == DSL_N_NAME)
+        name = n->a->name;
+    else if (n->kind == DSL_N_FOR)
+        name = n->name;
+    if (!name || jam_has(j->names, j->nnames, name)) return true;
+    if (j->nnames == JAM_NAMES) return false;
+    j->names[j->nnames++] = name;
+    return true;
+}
+
+/* One statement of the group (not the inner loop): an assignment of a name, an augmented
+ * assignment of one (+ - *), or, after the inner loop, a store into a storage. */
+static bool jam_stmt(struct cfn *c, const struct dsl_node *n, struct jam *j, const char **def,
+                     int *ndef, bool after)
+{
+    if (n->kind == DSL_N_PASS) return true;
+    const char *name = NULL;
+    if (n->kind == DSL_N_AUG) {
+        if (n->a->kind != DSL_N_NAME ||
+            (n->op != DSL_T_PLUS && n->op != DSL_T_MINUS && n->op != DSL_T_STAR) ||
+            !jam_has(def, *ndef, n->a->name) || !jam_expr(c, n->b, j, def, *ndef))
+            return false;
+        return true;
+    }
+    if (n->kind != DSL_N_ASSIGN || n->nkids != 1 || !jam_expr(c, n->a, j, def, *ndef)) return false;
+    const struct dsl_node *t = n->kids[0];
+    if (t->kind == DSL_N_NAME) {
+        name = t->name;
+    } else if (t->kind == DSL_N_INDEX && after && t->a->kind == DSL_N_NAME && t->nkids == 1 &&
+               jam_expr(c, t->kids[0], j, def, *ndef)) {
+        const struct var *v = find_var(c, t->a->name);
+        if (!v || v->t != JT_FARR || jam_has(j->names, j->nnames, t->a->name)) return false;
+        if (!jam_has(j->wrote, j->nwrote, t->a->name)) {
+            if (j->nwrote == MAX_ARGS) return false;
+            j->wrote[j->nwrote++] = t->a->name;
+        }
+        return true;
+    } else {
+        return false;
+    }
+    const struct var *v = find_var(c, name); /* none yet the first time it is compiled */
+    if (v && (v->t == JT_FARR || v->reduce)) return false;
+    if (!jam_has(def, *ndef, name)) def[(*ndef)++] = name;
+    return true;
+}
+
+/* Whether the range loop n runs its iterations in groups (see above): its body, statements of
+ * jam_stmt around one inner `for k in range(...)` whose body is made of them too (no stores),
+ * every variable of theirs assigned before it is read in an iteration, the inner loop's count
+ * the same in every iteration. */
+static bool jam_plan(struct unit *u, struct cfn *c, const struct dsl_node *n, struct jam *j)
+{
+    *j = (struct jam){0};
+    if (c->f->jit_races || !n->b || n->b->kind != DSL_N_BLOCK || has_jump(n->b) || u->pr_arr)
+        return false;
+    /* the names each copy has: the loop's variable and all the body assigns */
+    if (!jam_target(n, j)) return false;
+    for (size_t i = 0; i < n->b->nkids; i++) {
+        const struct dsl_node *s = n->b->kids[i];
+        if (s->kind == DSL_N_FOR) {
+            if (j->inner || !s->name || !s->b || has_loop(s->b)) return false;
+            j->inner = s;
+            if (!jam_target(s, j)) return false;
+            for (size_t k = 0; k < s->b->nkids; k++)
+                if (!jam_target(s->b->kids[k], j)) return false;
+        } else if (!jam_target(s, j)) {
+            return false;
+        }
+    }
+    const struct dsl_node *m = j->inner;
+    if (!m) return false;
+    const struct dsl_node *it = m->a;
+    if (it->kind != DSL_N_CALL || it->a->kind != DSL_N_NAME || strcmp(it->a->name, "range") != 0 ||
+        find_var(c, "range") || outer_value(u, c, "range") || it->nkw || it->flag ||
+        it->nkids < 1 || it->nkids > 2)
+        return false;
+    const char *def[JAM_NAMES];
+    int ndef = 0;
+    def[ndef++] = n->name;
+    bool after = false;
+    for (size_t i = 0; i < n->b->nkids; i++) {
+        const struct dsl_node *s = n->b->kids[i];
+        if (s != m) {
+            if (!jam_stmt(c, s, j, def, &ndef, after)) return false;
+            continue;
+        }
+        after = true;
+        for (size_t k = 0; k < it->nkids; k++) /* the same count in every copy */
+            if (!jam_expr(c, it->kids[k], j, NULL, 0)) return false;
+        def[ndef++] = m->name;
+        for (size_t k = 0; k < m->b->nkids; k++)
+            if (!jam_stmt(c, m->b->kids[k], j, def, &ndef, false)) return false;
+    }
+    for (int i = 0; i < j->nwrote; i++)
+        if (jam_has(j->read, j->nread, j->wrote[i])) return false;
+    return true;
+}
+
+/* #define (on) or #undef (off) the names of copy g, which is not the last: the last copy has
+ * the variables themselves, so that they hold the last iteration's values after the loop. */
+static void jam_names(struct unit *u, const struct jam *j, int g, bool on)
+{
+    if (g == JAM - 1) return;
+    for (int i = 0; i < j->nnames; i++)
+        if (on)
+            emit(u, "#define v_%s v_%s__j%d", j->names[i], j->names[i], g);
+        else
+            emit(u, "#undef v_%s", j->names[i]);
+}
+
+/* The statements of the block n from index from to index to, for each copy in turn. */
+static int jam_copies(struct unit *u, struct cfn *c, const struct jam *j, const struct dsl_node *n,
+                      size_t from, size_t to)
+{
+    for (int g = 0; g < JAM; g++) {
+        jam_names(u, j, g, true);
+        for (size_t i = from; i < to; i++)
+            if (stmt(u, c, n->kids[i]) != 0) return -1;
+        jam_names(u, j, g, false);
+    }
+    return 0;
+}
+
+/* The range loop n (ids k: f<k>, t<k>, e<k> set) run in groups of JAM iterations, then as
+ * written for those left (see jam_plan). */
+static int range_jammed(struct unit *u, struct cfn *c, const struct dsl_node *n, int k,
+                        const struct jam *j)
+{
+    const struct dsl_node *m = j->inner, *it = m->a;
+    size_t mi = 0;
+    while (n->b->kids[mi] != m) mi++;
+    struct render_buf cond;
+    render_buf_init(&cond, 0);
+    render_buf_printf(&cond, "e%d >= %d", k, JAM);
+    int r = 0;
+    for (int w = 0; w < j->nwrote && r == 0; w++)
+        for (int i = 0; i < j->nread && r == 0; i++) {
+            struct ex a, b;
+            ex_init(&a);
+            ex_init(&b);
+            r = expr(
+                u, c,
+                &(struct dsl_node){.kind = DSL_N_NAME, .pos = n->pos, .name = (char *)j->wrote[w]},
+                &a);
+            if (r == 0)
+                r = expr(u, c,
+                         &(struct dsl_node){
+                             .kind = DSL_N_NAME, .pos = n->pos, .name = (char *)j->read[i]},
+                         &b);
+            if (r == 0) /* the memory of the one written, apart from that of the one read */
+                render_buf_printf(&cond,
+                                  " && ((uintptr_t)((%s).p + (%s).n) <= (uintptr_t)(%s).p || "
+                                  "(uintptr_t)((%s).p + (%s).n) <= (uintptr_t)(%s).p)",
+                                  a.s.data, a.s.data, b.s.data, b.s.data, b.s.data, a.s.data);
+            ex_free(&a);
+            ex_free(&b);
+        }
+    struct ex lim[2];
+    ex_init(&lim[0]);
+    ex_init(&lim[1]);
+    for (size_t i = 0; i < it->nkids && r == 0; i++) {
+        r = expr(u, c, it->kids[i], &lim[i]);
+        if (r == 0 && lim[i].t != JT_INT && lim[i].t != JT_BOOL)
+            r = refuse(u, c, it, "range() of a %s", jt_name[lim[i].t]);
+    }
+    if (r == 0 && cond.nomem) r = dsl_raise_status(u->in, DSL_V_NOMEM);
+    if (r == 0) {
+        int q = u->tmp++;
+        for (int g = 0; g < JAM - 1; g++) {
+            struct render_buf d;
+            render_buf_init(&d, 0);
+            for (int i = 0; i < j->nnames; i++)
+                render_buf_printf(&d, "__typeof__(v_%s) v_%s__j%d = v_%s; ", j->names[i],
+                                  j->names[i], g, j->names[i]);
+            emit(u, "%s", d.data ? d.data : "");
+            render_buf_free(&d);
+        }
+        emit(u, "int64_t i%d = 0;", k);
+        emit(u, "if (%s) {", cond.data);
+        u->loop_depth++;
+        emit(u, "#undef JIT_OOB");
+        emit(u, "#define JIT_OOB(where, j, n, what) goto jam%d", k);
+        emit(u, "for (; i%d + %d < e%d; i%d += %d) {", k, JAM - 1, k, k, JAM);
+        u->loop_depth++;
+        emit(u, "if (((i%d + %d) & 65535) < %d && jit_cancelled(env)) goto JIT_FAIL;", k, JAM, JAM);
+        for (int g = 0; g < JAM; g++) {
+            jam_names(u, j, g, true);
+            emit(u, "v_%s = f%d + (i%d + %d) * t%d;", n->name, k, k, g, k);
+            jam_names(u, j, g, false);
+        }
+        r = jam_copies(u, c, j, n->b, 0, mi);
+        struct var *mv;
+        if (r == 0) r = assign_var(u, c, m, m->name, JT_INT, 0, &mv); /* as for_loop's */
+        if (r == 0 && u->in_prange && expr_dep(c, it)) set_dep(u, mv);
+        /* the inner loop, once, its body in each copy; polled between blocks as strip_open's */
+        bool loop = c->top && u->in_prange;
+        if (loop && ++u->nest > u->max_nest) u->max_nest = u->nest;
+        emit(u, "{");
+        emit(u, "int64_t f%d = %s, s%d = %s;", q, it->nkids == 2 ? lim[0].s.data : "0", q,
+             it->nkids == 2 ? lim[1].s.data : lim[0].s.data);
+        emit(u, "int64_t e%d = s%d > f%d ? s%d - f%d : 0;", q, q, q, q, q);
+        emit(u, "for (int64_t i%d = 0; i%d < e%d;) {", q, q, q);
+        u->loop_depth++;
+        emit(u, "if (i%d && jit_cancelled(env)) goto JIT_FAIL;", q);
+        emit(u, "int64_t b%d = e%d - i%d > 65536 ? i%d + 65536 : e%d;", q, q, q, q, q);
+        emit(u, "for (; i%d < b%d; i%d++) {", q, q, q);
+        u->loop_depth++;
+        for (int g = 0; g < JAM && r == 0; g++) {
+            jam_names(u, j, g, true);
+            emit(u, "v_%s = f%d + i%d;", m->name, q, q);
+            r = block(u, c, m->b);
+            jam_names(u, j, g, false);
+        }
+        u->loop_depth -= 2;
+        emit(u, "}");
+        emit(u, "}");
+        emit(u, "}");
+        u->nest -= loop;
+        if (r == 0) r = jam_copies(u, c, j, n->b, mi + 1, n->b->nkids);
+        u->loop_depth--;
+        emit(u, "}");
+        emit(u, "#undef JIT_OOB");
+        emit(u, "#define JIT_OOB(where, j, n, what) JIT_OOB_FAIL(where, j, n, what)");
+        u->loop_depth--;
+        emit(u, "}");
+        emit(u, "jam%d:;", k);
+        /* the iterations left, as written */
+        emit(u, "for (; i%d < e%d; i%d++) {", k, k, k);
+        u->loop_depth++;
+        emit(u, "if (((i%d + 1) & 65535) == 0 && jit_cancelled(env)) goto JIT_FAIL;", k);
+        emit(u, "v_%s = f%d + i%d * t%d;", n->name, k, k, k);
+        int brk = u->brk;
+        u->brk = -1;
+        if (r == 0) r = block(u, c, n->b);
+        u->brk = brk;
+        u->loop_depth--;
+        emit(u, "}");
+        if (u->emitting && !u->jams++) {
+            u->jam_line = n;
+            u->jam_fn = c->f;
+        }
+    }
+    ex_free(&lim[0]);
+    ex_free(&lim[1]);
+    render_buf_free(&cond);
+    return r;
+}
+
 static int for_loop(struct unit *u, struct cfn *c, const struct dsl_node *n)
 {
     const struct dsl_node *it = n->a;
@@ -1594,7 +1929,12 @@ static int for_loop(struct unit *u, struct cfn *c, const struct dsl_node *n)
                  "(uint64_t)s%d - 1) / (0 - (uint64_t)t%d) + 1) : 0);",
                  k, k, k, k, k, k, k, k, k, k, k, k);
             struct promo p;
-            if (!u->pr_arr && !c->f->jit_races && promotable(c, n, &p) == 0)
+            struct jam j;
+            bool jam = jam_plan(u, c, n, &j);
+            u->jam_cand = u->jam_cand || jam;
+            if (jam && u->jam_on)
+                r = range_jammed(u, c, n, k, &j);
+            else if (!u->pr_arr && !c->f->jit_races && promotable(c, n, &p) == 0)
                 r = range_promoted(u, c, n, k, &p, quiet);
             else
                 r = range_body(u, c, n, k, quiet);
@@ -1828,8 +2168,12 @@ static const char prelude[] =
     "#define CHK(i, n, where, what) ({ int64_t _n = (n), _j = (i), _i = _j; \\\n"
     "    if (__builtin_expect((uint64_t)_i >= (uint64_t)_n, 0)) { \\\n"
     "        _i += _n & (_j >> 63); \\\n"
-    "        if ((uint64_t)_i >= (uint64_t)_n) { \\\n"
-    "            jit_fail(env, 1, where, _j, _n, what); goto JIT_FAIL; } } _i; })\n"
+    "        if ((uint64_t)_i >= (uint64_t)_n) JIT_OOB(where, _j, _n, what); } _i; })\n"
+    /* an index out of range: an IndexError, or, in a group of iterations (range_jammed), the
+     * iterations in order */
+    "#define JIT_OOB_FAIL(where, j, n, what) \\\n"
+    "    do { jit_fail(env, 1, where, j, n, what); goto JIT_FAIL; } while (0)\n"
+    "#define JIT_OOB(where, j, n, what) JIT_OOB_FAIL(where, j, n, what)\n"
     "#endif\n"
     /* check_races: the element's writer is recorded; another iteration's write is the race */
     "#ifdef JIT_RACES\n"
@@ -2102,6 +2446,12 @@ struct spec {
     struct dsl_student_op *op; /* the engine op the last call ran for, from the student
                                 * backend (NULL: called directly) */
     char *loops;               /* what its loops cost (jit_loops.h), read when first asked */
+    /* A unit with loops nested two deep whose iterations run in groups (range_jammed) has two
+     * builds: the loops as written, by gcc with deep_flags, for its first call (plain), which
+     * then starts gcc -O2 on the grouped C (later_*), the quick build's way, which the next
+     * call waits for */
+    bool plain;
+    char *later_text, *later_c, *later_so;
 };
 
 struct dsl_jit_cache {
@@ -2112,6 +2462,9 @@ static void cc_drop(struct cc_job *j);
 
 static void spec_free(struct spec *s)
 {
+    free(s->later_text);
+    free(s->later_c);
+    free(s->later_so);
     cc_drop(s->job);
     if (s->dl) dlclose(s->dl);
     if (s->quick_dl) dlclose(s->quick_dl);
@@ -2379,12 +2732,33 @@ static void report(const struct unit *u, struct spec *s)
     } else {
         render_buf_puts(&b, "  serial: no prange loop in the function called\n");
     }
-    if (u->max_nest >= 2)
+    if (u->max_nest >= 2 && !u->jams)
         render_buf_puts(&b,
                         "  built by gcc -Og -fcaller-saves, not -O2: its prange body nests loops "
                         "two deep, so its first call waits for gcc (the quick build's code "
                         "would run them several times slower), and -Og compiles such loops "
                         "sooner\n");
+    else if (u->max_nest >= 2)
+        render_buf_puts(&b,
+                        "  built twice: its prange body nests loops two deep, so its first call "
+                        "waits for gcc (the quick build's code would run them several times "
+                        "slower), on its loops as written with -Og -fcaller-saves, which "
+                        "compiles them sooner; gcc -O2 then builds the grouped loops below for "
+                        "the calls after it\n");
+    if (u->jams) {
+        const struct dsl_function *jf = u->jam_fn;
+        render_buf_printf(&b,
+                          "  the loop over %s (line %d of %s) runs %d iterations at a time, "
+                          "each with variables of its own: one inner loop adds their terms in "
+                          "turn, each sum in its own order (the same bits, sooner); the "
+                          "iterations left over, those of a group that meets an index out of "
+                          "range, and all of them where a storage it writes overlaps one it "
+                          "reads, run as written\n",
+                          u->jam_line->name,
+                          line_in(jf, u->jam_line->pos) - line_in(jf, jf->def->pos) + 1,
+                          jf->def->name, JAM);
+        if (u->jams > 1) render_buf_printf(&b, "  (and %d more loops the same way)\n", u->jams - 1);
+    }
     if (u->nfns > 1) {
         render_buf_puts(&b, "  compiled in and inlined, each for the types it is called with:");
         for (int i = 1; i < u->nfns; i++) render_buf_printf(&b, " %s()", u->fns[i].f->def->name);
@@ -2414,29 +2788,37 @@ static void *load(const char *path, int (**entry)(void **, struct env *))
  * data and runs several times faster in gcc's registers than in tcc's code, serially, so that
  * the run and not the compile decides the first call's time. 0 (s->entry set, or neither it
  * nor s->why: load so_path), or -1 after raising (an interrupt while waiting). */
-static int compile(struct dsl_interp *in, const struct dsl_function *f, bool quick,
-                   const char *const *flags, size_t nflags, const char *text, const char *src_path,
-                   const char *so_path, struct spec *s)
+/* Writes the unit's C (text) and starts gcc on it with flags, into so_path (the C kept at
+ * src_path): the job, or NULL with the reason in *why. own: where the C is written first. */
+static struct cc_job *start_build(const char *const *flags, size_t nflags, const char *text,
+                                  const char *src_path, const char *so_path, char *own,
+                                  size_t own_size, char **why)
 {
     /* a file of this process's own, renamed when written: kernels compiling the same code at
      * once never read each other's half-written files */
-    char own[4300];
-    snprintf(own, sizeof own, "%s.%ld.c", so_path, (long)getpid());
+    snprintf(own, own_size, "%s.%ld.c", so_path, (long)getpid());
     FILE *fp = fopen(own, "w");
     bool ok = fp && fputs(text, fp) >= 0;
     if (fp && fclose(fp) != 0) ok = false;
     if (!ok) {
-        if (asprintf(&s->why, "cannot write %s: %s", own, strerror(errno)) < 0) s->why = NULL;
+        if (asprintf(why, "cannot write %s: %s", own, strerror(errno)) < 0) *why = NULL;
         unlink(own);
-        return 0;
+        return NULL;
     }
     const char *cc = getenv("MT_CC");
+    struct cc_job *j = cc_start(cc && *cc ? cc : "cc", flags, nflags, own, src_path, so_path, why);
+    if (!j) unlink(own);
+    return j;
+}
+
+static int compile(struct dsl_interp *in, const struct dsl_function *f, bool quick,
+                   const char *const *flags, size_t nflags, const char *text, const char *src_path,
+                   const char *so_path, struct spec *s)
+{
+    char own[4300];
     struct cc_job *slow =
-        cc_start(cc && *cc ? cc : "cc", flags, nflags, own, src_path, so_path, &s->why);
-    if (!slow) {
-        unlink(own);
-        return 0;
-    }
+        start_build(flags, nflags, text, src_path, so_path, own, sizeof own, &s->why);
+    if (!slow) return 0;
     const char *qc = quick && !f->jit_races ? quick_cc() : NULL;
     if (qc) {
         char qpath[4300], *qwhy = NULL;
@@ -2486,17 +2868,62 @@ static void upgrade(struct spec *s)
     s->quick = false;
 }
 
+/* The C of unit u: what every unit begins with, then its functions. */
+static void unit_source(const struct unit *u, const struct dsl_function *f, struct render_buf *src)
+{
+    render_buf_init(src, 0);
+    if (f->jit_unchecked) render_buf_puts(src, "#define JIT_UNCHECKED 1\n");
+    if (f->jit_races) render_buf_puts(src, "#define JIT_RACES 1\n");
+    /* the engine's scalar functions, as the engine's own source defines them */
+    render_buf_append(src, (const char *)jit_scalar_src, sizeof jit_scalar_src - 1);
+    render_buf_puts(src, prelude);
+    render_buf_puts(src, u->protos.data ? u->protos.data : "");
+    render_buf_puts(src, u->bodies.data ? u->bodies.data : "");
+}
+
+/* The cache's paths of the C text built with flags. */
+static void cache_paths(const char *dir, const char *text, const char *const *flags, size_t nflags,
+                        char *src_path, char *so_path, size_t size)
+{
+    uint64_t h = fnv(text, 1469598103934665603ull);
+    for (size_t i = 0; i < nflags; i++) h = fnv(flags[i], h);
+    snprintf(src_path, size, "%s/%016llx.c", dir, (unsigned long long)h);
+    snprintf(so_path, size, "%s/%016llx.so", dir, (unsigned long long)h);
+}
+
+static struct unit *unit_new(struct dsl_interp *in, bool jam)
+{
+    struct unit *u = calloc(1, sizeof *u);
+    if (!u) return NULL;
+    u->in = in;
+    u->jam_on = jam;
+    render_buf_init(&u->protos, 0);
+    render_buf_init(&u->bodies, 0);
+    return u;
+}
+
+static void unit_free(struct unit *u)
+{
+    if (!u) return;
+    free(u->why);
+    render_buf_free(&u->protos);
+    render_buf_free(&u->bodies);
+    free(u);
+}
+
 /* Compiles f for argument types args into s: s->entry set, or s->why (a reason to run it in the
  * interpreter); -1 after raising (a race is the student's error, located). */
 static int build(struct dsl_interp *in, struct dsl_function *f, struct spec *s)
 {
-    struct unit *u = calloc(1, sizeof *u);
+    struct unit *u = unit_new(in, false), *g = NULL;
     if (!u) return dsl_raise_status(in, DSL_V_NOMEM);
-    u->in = in;
-    render_buf_init(&u->protos, 0);
-    render_buf_init(&u->bodies, 0);
     int id, r = 0;
     if (compile_fn(u, f, s->args, s->nargs, &id) == 0) {
+        /* the same unit with the iterations of its loops in groups, where some can be */
+        if (u->jam_cand && (g = unit_new(in, true)) && compile_fn(g, f, s->args, s->nargs, &id)) {
+            unit_free(g);
+            g = NULL;
+        }
         s->ret = u->fns[0].ret;
         s->nfns = u->nfns;
         for (int i = 0; i < s->nargs; i++) s->wrote[i] = u->fns[0].vars[i].written;
@@ -2505,29 +2932,38 @@ static int build(struct dsl_interp *in, struct dsl_function *f, struct spec *s)
                                   .as.fn_user = (struct dsl_function *)u->fns[i].f};
             s->fns[i] = i ? dsl_value_retain(v) : v;
         }
-        struct render_buf src;
-        render_buf_init(&src, 0);
-        if (f->jit_unchecked) render_buf_puts(&src, "#define JIT_UNCHECKED 1\n");
-        if (f->jit_races) render_buf_puts(&src, "#define JIT_RACES 1\n");
-        /* the engine's scalar functions, as the engine's own source defines them */
-        render_buf_append(&src, (const char *)jit_scalar_src, sizeof jit_scalar_src - 1);
-        render_buf_puts(&src, prelude);
-        render_buf_puts(&src, u->protos.data ? u->protos.data : "");
-        render_buf_puts(&src, u->bodies.data ? u->bodies.data : "");
-        char dir[4096], src_path[4200], so_path[4200];
-        if (src.nomem) {
+        bool deep = u->max_nest >= 2;
+        struct render_buf src, gsrc;
+        unit_source(u, f, &src);
+        render_buf_init(&gsrc, 0);
+        if (g) unit_source(g, f, &gsrc);
+        if (g && !deep) { /* one C for both of its builds: the grouped one */
+            render_buf_free(&src);
+            src = gsrc;
+            render_buf_init(&gsrc, 0);
+        }
+        char dir[4096], src_path[4200], so_path[4200], gc_path[4200], gso_path[4200];
+        if (src.nomem || gsrc.nomem) {
             r = dsl_raise_status(in, DSL_V_NOMEM);
         } else if (cache_dir(dir, sizeof dir) != 0) {
             if (asprintf(&s->why, "no folder for compiled code (%s): %s", dir, strerror(errno)) < 0)
                 s->why = NULL;
         } else {
-            bool deep = u->max_nest >= 2;
             const char *const *flags = deep ? deep_flags : cc_flags;
             size_t nflags = deep ? N_DEEP_FLAGS : N_CC_FLAGS;
-            uint64_t h = fnv(src.data, 1469598103934665603ull);
-            for (size_t i = 0; i < nflags; i++) h = fnv(flags[i], h);
-            snprintf(src_path, sizeof src_path, "%s/%016llx.c", dir, (unsigned long long)h);
-            snprintf(so_path, sizeof so_path, "%s/%016llx.so", dir, (unsigned long long)h);
+            cache_paths(dir, src.data, flags, nflags, src_path, so_path, sizeof so_path);
+            bool later = gsrc.data != NULL;
+            if (later) { /* the grouped build, -O2's, if a kernel made it before */
+                cache_paths(dir, gsrc.data, cc_flags, N_CC_FLAGS, gc_path, gso_path,
+                            sizeof gso_path);
+                if (access(gso_path, R_OK) == 0) {
+                    later = false;
+                    memcpy(so_path, gso_path, sizeof so_path);
+                    render_buf_free(&src);
+                    src = gsrc;
+                    render_buf_init(&gsrc, 0);
+                }
+            }
             if (access(so_path, R_OK) != 0) /* not compiled before, by any kernel */
                 r = compile(in, f, !deep, flags, nflags, src.data, src_path, so_path, s);
             if (r == 0 && !s->why && !s->entry) {
@@ -2537,10 +2973,22 @@ static int build(struct dsl_interp *in, struct dsl_function *f, struct spec *s)
                     s->why = NULL;
                 if (s->entry) s->so_path = strdup(so_path);
             }
+            if (later && s->entry && !s->quick) { /* the first calls run the loops as written */
+                s->later_text = strdup(gsrc.data);
+                s->later_c = strdup(gc_path);
+                s->later_so = strdup(gso_path);
+                s->plain = s->quick = true;
+                s->quick_dl = s->dl;
+                s->dl = NULL;
+                free(s->so_path);
+                s->so_path = NULL;
+            }
         }
-        if (!s->src && src.data) s->src = strdup(src.data);
-        report(u, s);
+        const char *text = s->later_text ? s->later_text : src.data;
+        if (!s->src && text) s->src = strdup(text);
+        report(g ? g : u, s);
         render_buf_free(&src);
+        render_buf_free(&gsrc);
     } else if (u->race) {
         r = dsl_raise_in(in, u->why_fn, u->why_pos, "CompileError",
                          "%s() cannot run in parallel: %s", f->def->name,
@@ -2558,11 +3006,22 @@ static int build(struct dsl_interp *in, struct dsl_function *f, struct spec *s)
         }
     }
     if (r == 0 && !s->entry && !s->why) s->why = strdup("not compiled");
-    free(u->why);
-    render_buf_free(&u->protos);
-    render_buf_free(&u->bodies);
-    free(u);
+    unit_free(u);
+    unit_free(g);
     return r;
+}
+
+/* After the first call of a plain build: gcc starts on the grouped C, for the next call. */
+static void start_later(struct spec *s)
+{
+    char own[4300], *why = NULL;
+    s->job = start_build(cc_flags, N_CC_FLAGS, s->later_text, s->later_c, s->later_so, own,
+                         sizeof own, &why);
+    if (!s->job) s->slow_why = why;
+    free(s->later_text);
+    free(s->later_c);
+    free(s->later_so);
+    s->later_text = s->later_c = s->later_so = NULL;
 }
 
 /* ---- calls ------------------------------------------------------------------------------ */
@@ -2738,7 +3197,8 @@ int dsl_jit_call(struct dsl_interp *in, struct dsl_function *f, const struct dsl
     s->entry(ptrs, &e);
     for (size_t i = 0; i < npos; i++) free(shadow[i]);
     s->last_ns = mt_now_ns() - t0;
-    s->last_threads = s->quick ? 1 : e.threads;
+    if (s->later_text) start_later(s);
+    s->last_threads = s->quick && !s->plain ? 1 : e.threads;
     recent(in->session, f);
     struct dsl_student_op op;
     if (dsl_student_op_keep(in, &op) && (s->op || (s->op = malloc(sizeof *s->op)))) {
@@ -2830,7 +3290,17 @@ static void describe(struct dsl_interp *in, const struct dsl_function *f, bool s
                 rep = mark + strlen("@THREADS@");
             }
             render_buf_puts(b, rep);
-            if (s->quick && s->slow_why)
+            if (s->plain && s->quick && s->slow_why)
+                render_buf_printf(b, "  runs gcc's build of its loops as written: %s\n",
+                                  s->slow_why);
+            else if (s->plain && s->quick)
+                render_buf_puts(b, "  its first call ran gcc's quicker build of its loops as "
+                                   "written; gcc -O2's, compiling meanwhile, runs from the next "
+                                   "call\n");
+            else if (s->plain)
+                render_buf_puts(b, "  its first call ran gcc's quicker build of its loops as "
+                                   "written, while gcc -O2 compiled this one\n");
+            else if (s->quick && s->slow_why)
                 render_buf_printf(b, "  runs tcc's quick build, on one thread: %s\n", s->slow_why);
             else if (s->quick)
                 render_buf_puts(b, "  its first call ran a build tcc made in milliseconds, on one "

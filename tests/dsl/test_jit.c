@@ -231,6 +231,95 @@ static int occurrences(const char *s, const char *what)
     return n;
 }
 
+/* A matrix multiply's loop over j runs four iterations at a time (range_jammed) in a second
+ * build: its first call waits for gcc -Og's build of the loops as written, which then starts
+ * gcc -O2 on the grouped C; the next call waits for that and runs it, and a new session loads
+ * it at once. Both builds give the interpreter's values; 5 columns leave one iteration over. */
+#define MM_SRC                                                                                     \
+    "from numba import njit, prange\n"                                                             \
+    "def mm(out, a, b, n, m):\n"                                                                   \
+    "    for i in prange(n):\n"                                                                    \
+    "        for r in range(1):\n"                                                                 \
+    "            for j in range(m):\n"                                                             \
+    "                acc = 0.5\n"                                                                  \
+    "                for k in range(n):\n"                                                         \
+    "                    acc += a[i * n + k] * b[k * m + j] - k\n"                                 \
+    "                out[i * m + j] = acc\n"                                                       \
+    "a = tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]])\n"                            \
+    "b = tensor([[1.0, 0.0, 2.0, -1.0, 0.5], [0.0, 1.0, 1.0, 2.0, 0.25], [3.0, 1.0, 0.0, 1.0, "    \
+    "4.0]])\n"                                                                                     \
+    "def run(f):\n"                                                                                \
+    "    o = zeros(15)\n"                                                                          \
+    "    f(o._tensor._storage, a._tensor._storage, b._tensor._storage, 3, 5)\n"                    \
+    "    return o.tolist()\n"                                                                      \
+    "want = run(mm)\n"                                                                             \
+    "mm = njit(parallel=True)(mm)\n"
+
+static void test_grouped_builds(void)
+{
+    char dir[] = "/tmp/mt-jit-cc-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char cc[64], log[64];
+    snprintf(cc, sizeof cc, "%s/cc", dir);
+    snprintf(log, sizeof log, "%s/log", dir);
+    FILE *f = fopen(cc, "w");
+    CHECK(f != NULL);
+    if (f) {
+        fprintf(f, "#!/bin/sh\necho \"$*\" >> %s\nexec cc \"$@\"\n", log);
+        fclose(f);
+    }
+    CHECK(chmod(cc, 0700) == 0);
+    setenv("XDG_CACHE_HOME", dir, 1);
+    setenv("MT_CC", cc, 1);
+    const char *grouped = "the loop over j (line 4 of mm) runs 4 iterations at a time";
+    const char *first = "its first call ran gcc's quicker build of its loops as written; gcc "
+                        "-O2's, compiling meanwhile, runs from the next call";
+    const char *second = "its first call ran gcc's quicker build of its loops as written, while "
+                         "gcc -O2 compiled this one";
+    struct dsl_session *s = dsl_session_new();
+    struct sink k = {0};
+    CHECK_STR(
+        run_cell_with(s, MM_SRC "print(run(mm) == want)\nparallel_diagnostics(mm)\n", &k).result,
+        "");
+    CHECK(strstr(k.log, "stdout:True") != NULL);
+    CHECK(strstr(k.log, grouped) != NULL);
+    CHECK(strstr(k.log, first) != NULL);
+    memset(&k, 0, sizeof k);
+    CHECK_STR(run_cell_with(s, "print(run(mm) == want)\nparallel_diagnostics(mm)\n", &k).result,
+              "");
+    CHECK(strstr(k.log, "stdout:True") != NULL);
+    CHECK(strstr(k.log, second) != NULL);
+    dsl_session_free(s);
+    /* the two builds: -Og on the loops as written, -O2 on the grouped ones */
+    char calls[4096] = "";
+    f = fopen(log, "r");
+    CHECK(f != NULL);
+    if (f) {
+        calls[fread(calls, 1, sizeof calls - 1, f)] = 0;
+        fclose(f);
+    }
+    CHECK(occurrences(calls, "-Og ") == 1 && occurrences(calls, "-O2 ") == 1);
+    /* a new session loads the grouped build at once, compiling nothing */
+    s = dsl_session_new();
+    memset(&k, 0, sizeof k);
+    CHECK_STR(
+        run_cell_with(s, MM_SRC "print(run(mm) == want)\nparallel_diagnostics(mm)\n", &k).result,
+        "");
+    CHECK(strstr(k.log, "stdout:True") != NULL);
+    CHECK(strstr(k.log, grouped) != NULL && !strstr(k.log, "its first call ran"));
+    dsl_session_free(s);
+    f = fopen(log, "r");
+    CHECK(f != NULL);
+    if (f) {
+        calls[fread(calls, 1, sizeof calls - 1, f)] = 0;
+        fclose(f);
+    }
+    CHECK(occurrences(calls, "-Og ") == 1 && occurrences(calls, "-O2 ") == 1);
+    unsetenv("MT_CC");
+    unsetenv("XDG_CACHE_HOME");
+    remove_tree(dir);
+}
+
 /* Loops as long as an int array (index_to_position's over an index and strides, to_index's
  * over range(len(shape) - 1, -1, -1)) do not poll the interrupt, so the helper cannot fail
  * and its callers test nothing after it; a loop over a storage, or over a range of any other
@@ -316,6 +405,7 @@ int main(void)
     RUN_TEST(test_gcc_fails);
     RUN_TEST(test_deep_flags);
     RUN_TEST(test_quiet_loops);
+    RUN_TEST(test_grouped_builds);
     RUN_TEST(test_no_compiler);
     return TEST_SUMMARY();
 }

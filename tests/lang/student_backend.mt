@@ -186,7 +186,8 @@ parallel_diagnostics(tensor_matrix_multiply)
 # expect: _tensor_matrix_multiply(Storage, int array, int array, Storage, int array, int array, Storage, int array, int array): compiled to native code
 # expect-re:   parallel: the prange loop \(line 4 of _tensor_matrix_multiply\) runs in chunks of 1 to 1024 iterations \(8 per thread where the loop is long enough\) over [0-9]+ threads \(%threads\), on one when a loop without inner loops has under 256 iterations; the interrupt is polled between chunks
 # expect:   each iteration's own variables: n (int) i (int) j (int) acc (float) k (int)
-# expect:   built by gcc -Og -fcaller-saves, not -O2: its prange body nests loops two deep, so its first call waits for gcc (the quick build's code would run them several times slower), and -Og compiles such loops sooner
+# expect:   built twice: its prange body nests loops two deep, so its first call waits for gcc (the quick build's code would run them several times slower), on its loops as written with -Og -fcaller-saves, which compiles them sooner; gcc -O2 then builds the grouped loops below for the calls after it
+# expect:   the loop over j (line 6 of _tensor_matrix_multiply) runs 4 iterations at a time, each with variables of its own: one inner loop adds their terms in turn, each sum in its own order (the same bits, sooner); the iterations left over, those of a group that meets an index out of range, and all of them where a storage it writes overlaps one it reads, run as written
 # expect-re:   machine code.*
 # expect-re:   last call: .*
 # expect-re:   the last call ran matrix_multiply for the student backend; the built-in fast matrix_multiply on the same shapes and strides takes [0-9.]+ (ns|µs|ms) \(the last call: [0-9.e+]+x that\)
@@ -296,5 +297,5 @@ class OffByOne(StudentOps):
 minitorch.TensorBackend(OffByOne)
 x.relu()
 # expect-error: IndexError: Storage index out of range
-# expect-tb:   In ret(), line 290, column 44 of the cell defining it:
+# expect-tb:   In ret(), line 291, column 44 of the cell defining it:
 # expect-tb:                     out_storage[i] = fn(storage[i])
