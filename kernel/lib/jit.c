@@ -2554,6 +2554,33 @@ static const char *const deep_flags[] = {
     "-fPIC", "-shared",        "-w",       "-pipe"};
 #define N_DEEP_FLAGS (sizeof deep_flags / sizeof deep_flags[0])
 
+/* The instruction sets of this process's processor, as this process sees them (valgrind shows
+ * fewer), for gcc's builds: the code runs here, as Numba's does. With AVX-512's masked gathers
+ * and scatters gcc vectorises a kernel's index math: the textbook map and zip ran 3-4x faster
+ * on one thread, AVX2 alone gained nothing (bench/results/jit-2026-11-26-g.txt). Part of the
+ * cache's key. */
+static size_t host_isa(const char **out)
+{
+    size_t n = 0;
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+        __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2")) {
+        out[n++] = "-mavx2", out[n++] = "-mfma", out[n++] = "-mbmi", out[n++] = "-mbmi2";
+        if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+            __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq") &&
+            __builtin_cpu_supports("avx512cd")) {
+            out[n++] = "-mavx512f", out[n++] = "-mavx512bw", out[n++] = "-mavx512vl";
+            out[n++] = "-mavx512dq", out[n++] = "-mavx512cd";
+        }
+    }
+#else
+    (void)out;
+#endif
+    return n;
+}
+#define MAX_ISA 9
+
 /* One run of a compiler on a unit's C: its process (a group of its own, so that cc1 and the
  * linker go with it when it is stopped) and its files. */
 struct cc_job {
@@ -2578,10 +2605,12 @@ static struct cc_job *cc_start(const char *cc, const char *const *flags, size_t 
     snprintf(j->out, sizeof j->out, "%s", out);
     snprintf(j->tmp, sizeof j->tmp, "%s.%ld.tmp", out, (long)getpid());
     snprintf(j->log, sizeof j->log, "%s.%ld.log", out, (long)getpid());
-    char *argv[16];
-    size_t na = 0;
+    char *argv[32];
+    const char *isa[MAX_ISA];
+    size_t na = 0, nisa = flags == quick_flags ? 0 : host_isa(isa);
     argv[na++] = (char *)cc;
     for (size_t i = 0; i < nflags; i++) argv[na++] = (char *)flags[i];
+    for (size_t i = 0; i < nisa; i++) argv[na++] = (char *)isa[i];
     argv[na++] = "-o";
     argv[na++] = j->tmp;
     argv[na++] = j->src;
@@ -2886,7 +2915,10 @@ static void cache_paths(const char *dir, const char *text, const char *const *fl
                         char *src_path, char *so_path, size_t size)
 {
     uint64_t h = fnv(text, 1469598103934665603ull);
+    const char *isa[MAX_ISA];
+    size_t nisa = host_isa(isa);
     for (size_t i = 0; i < nflags; i++) h = fnv(flags[i], h);
+    for (size_t i = 0; i < nisa; i++) h = fnv(isa[i], h);
     snprintf(src_path, size, "%s/%016llx.c", dir, (unsigned long long)h);
     snprintf(so_path, size, "%s/%016llx.so", dir, (unsigned long long)h);
 }
