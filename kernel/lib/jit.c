@@ -1212,7 +1212,7 @@ static bool has_jump(const struct dsl_node *n)
 /* The iterations of a quiet loop run as straight code before the loop itself. A shape or
  * strides has a few elements, and the C compiler does not unroll a loop whose count it does not
  * know: index_to_position in a reduce's inner loop then paid a loop's set-up and counter at
- * every element, a quarter of its instructions (bench/results/jit-*). */
+ * every element (bench/results/jit-*). */
 #define PEEL 3
 
 /* The body of the loop n (ids k; i<k> < e<k>), each iteration beginning with head, which sets
@@ -2532,8 +2532,8 @@ static uint64_t fnv(const char *s, uint64_t h)
  * float arithmetic as the engine's and Python's. The cheap vectoriser cost model lets -O2
  * vectorise a loop that needs a run-time test that its arrays do not overlap (the map's
  * shortcut); it never reorders float sums. The driver hands the assembly on through a pipe, a
- * couple of milliseconds sooner. (Linking without libc, a few more, made the map's steady
- * calls a third slower in some runs: bench/results/jit-2026-11-26-g.txt.) */
+ * little sooner. (Linking without libc, sooner still, made the map's steady calls slower in
+ * some runs: bench/results/jit-*.) */
 static const char *const cc_flags[] = {
     "-O2",     "-fopenmp", "-fwrapv", "-ffp-contract=off", "-fvect-cost-model=cheap", "-fPIC",
     "-shared", "-w",       "-pipe"};
@@ -2556,9 +2556,8 @@ static const char *const deep_flags[] = {
 
 /* The instruction sets of this process's processor, as this process sees them (valgrind shows
  * fewer), for gcc's builds: the code runs here, as Numba's does. With AVX-512's masked gathers
- * and scatters gcc vectorises a kernel's index math: the textbook map and zip ran 3-4x faster
- * on one thread, AVX2 alone gained nothing (bench/results/jit-2026-11-26-g.txt). Part of the
- * cache's key. */
+ * and scatters gcc vectorises a kernel's index math, which it does not with AVX2 alone
+ * (bench/results/jit-*). Part of the cache's key. */
 static size_t host_isa(const char **out)
 {
     size_t n = 0;

@@ -25,8 +25,12 @@ cannot be asked there.
 
 import dataclasses
 import math
+import os
+import subprocess
+import tempfile
 
 import numpy as np
+import pytest
 from hypothesis import assume, strategies as st
 
 import mtbind
@@ -379,3 +383,19 @@ def prod_values(rng, shape, n):
 
 
 __all__ = ["assume"]
+
+
+def run_script(text, timeout):
+    """Runs a language script with `minitorch-kernel run` (the binary next to MT_ENGINE_LIB), on
+    an empty compile cache: the completed process, its output as text."""
+    lib = os.environ.get("MT_ENGINE_LIB", "")
+    kernel = os.path.join(os.path.dirname(lib), "minitorch-kernel")
+    if not os.access(kernel, os.X_OK):
+        pytest.fail(f"no kernel binary next to {lib!r}: build the minitorch-kernel target")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "script.mt")
+        with open(path, "w") as f:
+            f.write(text)
+        env = dict(os.environ, XDG_CACHE_HOME=os.path.join(tmp, "cache"))
+        return subprocess.run([kernel, "run", path], capture_output=True, text=True, env=env,
+                              timeout=timeout)

@@ -18,23 +18,14 @@ loops as written, the second the grouped one): there the order in which iteratio
 an error is not fixed, so only the error's type is compared then.
 """
 
-import os
 import random
-import subprocess
-import tempfile
 
 import pytest
 
+from helpers import run_script
+
 N_PROGRAMS = 60
 SIZE = 64
-
-
-def _kernel():
-    lib = os.environ.get("MT_ENGINE_LIB", "")
-    path = os.path.join(os.path.dirname(lib), "minitorch-kernel")
-    if not os.access(path, os.X_OK):
-        pytest.fail(f"no kernel binary next to {lib!r}: build the minitorch-kernel target")
-    return path
 
 
 def _program(r, k, parallel):
@@ -142,13 +133,7 @@ def _script(seed):
 @pytest.mark.parametrize("seed", [1, 2])
 def test_grouped_loops(seed):
     text, kinds = _script(seed)
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "groups.mt")
-        with open(path, "w") as f:
-            f.write(text)
-        env = dict(os.environ, XDG_CACHE_HOME=os.path.join(tmp, "cache"))
-        out = subprocess.run([_kernel(), "run", path], capture_output=True, text=True,
-                             env=env, timeout=600)
+    out = run_script(text, 600)
     lines = out.stdout.splitlines()
     results = [ln for ln in lines if ln.startswith("program ")]
     assert out.returncode == 0 and len(results) == N_PROGRAMS, (out.stderr[-3000:], text)

@@ -15,22 +15,13 @@ The twin is called twice: its first call runs the quick build (tcc) where the ke
 the second gcc's, and both must agree with the interpreter.
 """
 
-import os
 import random
-import subprocess
-import tempfile
 
 import pytest
 
+from helpers import run_script
+
 N_PROGRAMS = 160
-
-
-def _kernel():
-    lib = os.environ.get("MT_ENGINE_LIB", "")
-    path = os.path.join(os.path.dirname(lib), "minitorch-kernel")
-    if not os.access(path, os.X_OK):
-        pytest.fail(f"no kernel binary next to {lib!r}: build the minitorch-kernel target")
-    return path
 
 
 class Gen:
@@ -247,13 +238,7 @@ def _script(seed, n):
 @pytest.mark.parametrize("seed", [1, 2])
 def test_random_programs(seed):
     text = _script(seed, N_PROGRAMS // 2)
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "programs.mt")
-        with open(path, "w") as f:
-            f.write(text)
-        env = dict(os.environ, XDG_CACHE_HOME=os.path.join(tmp, "cache"))
-        out = subprocess.run([_kernel(), "run", path], capture_output=True, text=True,
-                             env=env, timeout=300)
+    out = run_script(text, 300)
     lines = out.stdout.splitlines()
     results = [ln for ln in lines if ln.startswith("program ")]
     assert out.returncode == 0 and len(results) == N_PROGRAMS // 2, (out.stderr[-3000:], text)

@@ -184,15 +184,11 @@ static void test_gcc_fails(void)
                         "compiler failed") != NULL);
 }
 
-/* The units gcc builds: scale's with -O2, mv's (loops two deep in its prange body) with -Og
- * -fcaller-saves; parallel_diagnostics says so of mv only. */
-static void test_deep_flags(void)
+/* A C compiler (cc, in dir) that appends its command line to log (in dir), then runs cc. */
+static void logging_cc(const char *dir, char cc[64], char log[64])
 {
-    char dir[] = "/tmp/mt-jit-cc-XXXXXX";
-    CHECK(mkdtemp(dir) != NULL);
-    char cc[64], log[64];
-    snprintf(cc, sizeof cc, "%s/cc", dir);
-    snprintf(log, sizeof log, "%s/log", dir);
+    snprintf(cc, 64, "%s/cc", dir);
+    snprintf(log, 64, "%s/log", dir);
     FILE *f = fopen(cc, "w");
     CHECK(f != NULL);
     if (f) {
@@ -200,15 +196,32 @@ static void test_deep_flags(void)
         fclose(f);
     }
     CHECK(chmod(cc, 0700) == 0);
-    struct sink k;
-    run_two_calls(cc, NULL, &k);
-    char calls[4096] = "";
-    f = fopen(log, "r");
+}
+
+/* The command lines logging_cc's compiler ran. */
+static void read_log(const char *log, char *calls, size_t size)
+{
+    calls[0] = 0;
+    FILE *f = fopen(log, "r");
     CHECK(f != NULL);
     if (f) {
-        calls[fread(calls, 1, sizeof calls - 1, f)] = 0;
+        calls[fread(calls, 1, size - 1, f)] = 0;
         fclose(f);
     }
+}
+
+/* The units gcc builds: scale's with -O2, mv's (loops two deep in its prange body) with -Og
+ * -fcaller-saves; parallel_diagnostics says so of mv only. */
+static void test_deep_flags(void)
+{
+    char dir[] = "/tmp/mt-jit-cc-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char cc[64], log[64];
+    logging_cc(dir, cc, log);
+    struct sink k;
+    run_two_calls(cc, NULL, &k);
+    char calls[4096];
+    read_log(log, calls, sizeof calls);
     /* two units, each built once */
     const char *o2 = strstr(calls, "-O2 "), *o1 = strstr(calls, "-Og -fcaller-saves ");
     CHECK(o2 && !strstr(o2 + 1, "-O2 "));
@@ -260,15 +273,7 @@ static void test_grouped_builds(void)
     char dir[] = "/tmp/mt-jit-cc-XXXXXX";
     CHECK(mkdtemp(dir) != NULL);
     char cc[64], log[64];
-    snprintf(cc, sizeof cc, "%s/cc", dir);
-    snprintf(log, sizeof log, "%s/log", dir);
-    FILE *f = fopen(cc, "w");
-    CHECK(f != NULL);
-    if (f) {
-        fprintf(f, "#!/bin/sh\necho \"$*\" >> %s\nexec cc \"$@\"\n", log);
-        fclose(f);
-    }
-    CHECK(chmod(cc, 0700) == 0);
+    logging_cc(dir, cc, log);
     setenv("XDG_CACHE_HOME", dir, 1);
     setenv("MT_CC", cc, 1);
     const char *grouped = "the loop over j (line 4 of mm) runs 4 iterations at a time";
@@ -291,13 +296,8 @@ static void test_grouped_builds(void)
     CHECK(strstr(k.log, second) != NULL);
     dsl_session_free(s);
     /* the two builds: -Og on the loops as written, -O2 on the grouped ones */
-    char calls[4096] = "";
-    f = fopen(log, "r");
-    CHECK(f != NULL);
-    if (f) {
-        calls[fread(calls, 1, sizeof calls - 1, f)] = 0;
-        fclose(f);
-    }
+    char calls[4096];
+    read_log(log, calls, sizeof calls);
     CHECK(occurrences(calls, "-Og ") == 1 && occurrences(calls, "-O2 ") == 1);
     /* a new session loads the grouped build at once, compiling nothing */
     s = dsl_session_new();
@@ -308,12 +308,7 @@ static void test_grouped_builds(void)
     CHECK(strstr(k.log, "stdout:True") != NULL);
     CHECK(strstr(k.log, grouped) != NULL && !strstr(k.log, "its first call ran"));
     dsl_session_free(s);
-    f = fopen(log, "r");
-    CHECK(f != NULL);
-    if (f) {
-        calls[fread(calls, 1, sizeof calls - 1, f)] = 0;
-        fclose(f);
-    }
+    read_log(log, calls, sizeof calls);
     CHECK(occurrences(calls, "-Og ") == 1 && occurrences(calls, "-O2 ") == 1);
     unsetenv("MT_CC");
     unsetenv("XDG_CACHE_HOME");
