@@ -3,10 +3,11 @@
 # MiniTorch's textbook Task 3.1/3.2 solutions: written in the language and compiled by the
 # kernel (kernels.mt), and the same code under Numba (../jit_choice/numba_side.py; PYTHON has
 # numpy and numba), on float32 storage, 1 and 2 threads. The kernel compiles into an empty cache
-# folder, so the first call includes the C compiler. Per row: the median of 7 calls (min-max),
-# the ratio to Numba's, the built-in fast op on the same shapes timed alternately with the
-# kernel, both first calls, and the kernel's second call (where it waits for gcc's build when
-# the first ran tcc's).
+# folder, so the first call includes the C compiler. Per row, after a fifth of a second of
+# untimed calls: the median of 15 calls back to back (min-max), the ratio to Numba's, the
+# built-in fast op on the same shapes (timed after the kernel's calls: it allocates its output),
+# both first calls, and the kernel's second call (where it waits for gcc's build when the first
+# ran tcc's, or ran gcc's build of a loop nest as written).
 set -euo pipefail
 kernel=${1:?usage: run.sh KERNEL PYTHON}
 py=${2:?usage: run.sh KERNEL PYTHON}
@@ -20,7 +21,7 @@ for t in 1 2; do
     { echo "{"; XDG_CACHE_HOME="$work/cache$t" "$kernel" run "$work/kernels.mt" | grep '^"'; echo '"end": {}}'; } \
         > "$work/ours.json"
     (cd "$here/../jit_choice" && NUMBA_NUM_THREADS=$t "$py" numba_side.py "$t") > "$work/numba.json"
-    echo "== $t thread(s): ms per call, median of 7 (min-max)"
+    echo "== $t thread(s): ms per call, median of 15 (min-max)"
     "$py" - "$work/ours.json" "$work/numba.json" <<'PYEOF'
 import json, sys
 ours, numba = (json.load(open(p)) for p in sys.argv[1:])
