@@ -102,10 +102,8 @@ def _script(seed):
              "        e = x",
              "    return [[v for v in out.tuple()[0]], [v for v in a.tuple()[0]],",
              "            type(e).__name__ if e else None, str(e) if e else None]", ""]
-    kinds = []
     for k in range(N_PROGRAMS):
         parallel = k % 3 == 0
-        kinds.append(parallel)
         parts.append(_program(rng, k, parallel))
         av = [rng.choice([0.5, -1.25, 2.0, 3.5, -0.75, 1.0]) for _ in range(SIZE)]
         bv = [rng.choice([1.5, -0.5, 0.25, 4.0]) for _ in range(SIZE)]
@@ -127,12 +125,12 @@ def _script(seed):
                          f"str(w[3])[:-{len(f' (compiled q{k}())')}]")
         parts += [f"print('program {k}', 'same' if ok else 'DIFFERENT', e, g1, g2, w)",
                   f"parallel_diagnostics(q{k})", f"parallel_diagnostics(r{k})", ""]
-    return "\n".join(parts), kinds
+    return "\n".join(parts)
 
 
 @pytest.mark.parametrize("seed", [1, 2])
 def test_grouped_loops(seed):
-    text, kinds = _script(seed)
+    text = _script(seed)
     out = run_script(text, 600)
     lines = out.stdout.splitlines()
     results = [ln for ln in lines if ln.startswith("program ")]
