@@ -122,6 +122,7 @@ struct cfn {
     bool top;      /* the called function: its prange runs in parallel */
     bool done;     /* compiled (a call of one still compiling is recursion) */
     bool may_fail; /* it can end with env->failed set: its callers test that after the call */
+    bool loops;    /* its body holds a loop, or calls a function that does */
 };
 
 struct unit {
@@ -141,7 +142,11 @@ struct unit {
     bool changed;           /* a local's type widened during this pass */
     const char *aug;        /* the reduction variable an augmented assignment is reading */
     size_t prange_pos[8];   /* the parallel loops of the called function (the first 8) */
+    bool prange_light[8];   /* and whether an iteration of each runs no loop nor calls one */
     int nprange;
+    size_t cur_prange;     /* the parallel loop being compiled (its position) */
+    size_t calls_loops[8]; /* the parallel loops whose bodies call a function holding a loop */
+    int ncalls_loops;
     bool emitting; /* the final pass */
     int tmp;
     bool soft_fail; /* the statement being emitted holds something that sets env->failed and
@@ -298,6 +303,18 @@ static int operator_call(struct unit *u, struct cfn *c, const struct dsl_node *n
     return refuse(u, c, n, "operators.%s", op);
 }
 
+/* c calls a function that loops (a user function holding a loop, an index helper, a numpy
+ * array predicate): so does c, and so do the iterations of the prange loop being compiled,
+ * whose chunks are then JIT_CHUNK's, not JIT_CHUNK_LIGHT's. */
+static void calls_loop(struct unit *u, struct cfn *c)
+{
+    c->loops = true;
+    bool seen = false;
+    for (int i = 0; i < u->ncalls_loops; i++) seen = seen || u->calls_loops[i] == u->cur_prange;
+    if (u->in_prange && !seen && u->ncalls_loops < 8)
+        u->calls_loops[u->ncalls_loops++] = u->cur_prange;
+}
+
 /* A call of a user function, an engine scalar function, or a builtin the compiler knows. */
 static int call(struct unit *u, struct cfn *c, const struct dsl_node *n, struct ex *e)
 {
@@ -336,6 +353,7 @@ static int call(struct unit *u, struct cfn *c, const struct dsl_node *n, struct 
         if (r == 0) {
             c->may_fail = u->soft_fail = true;
             e->t = JT_BOOL;
+            calls_loop(u, c);
             render_buf_printf(&e->s, "jit_cmp_reduce(env, %s, %s, %d, %d, %lldLL)", x.s.data,
                               y.s.data, callee->a->ops[0] == DSL_T_NE, callee->name[1] == 'n',
                               loc(c, n));
@@ -347,12 +365,14 @@ static int call(struct unit *u, struct cfn *c, const struct dsl_node *n, struct 
     const char *np = numpy_attr(u, c, callee);
     if (np && strcmp(np, "prod") == 0 && na == 1 && a[0].t == JT_IARR) {
         e->t = JT_INT;
+        calls_loop(u, c);
         render_buf_printf(&e->s, "jit_prod(%s)", a[0].s.data);
         r = 0;
         goto done;
     }
     if (np && strcmp(np, "array_equal") == 0 && na == 2 && a[0].t == JT_IARR && a[1].t == JT_IARR) {
         e->t = JT_BOOL;
+        calls_loop(u, c);
         render_buf_printf(&e->s, "jit_array_equal(%s, %s)", a[0].s.data, a[1].s.data);
         r = 0;
         goto done;
@@ -369,6 +389,7 @@ static int call(struct unit *u, struct cfn *c, const struct dsl_node *n, struct 
             }
             int id;
             if (compile_fn(u, v->as.fn_user, ts, na, &id) != 0) goto done;
+            if (u->fns[id].loops) calls_loop(u, c);
             e->t = u->fns[id].ret;
             if (u->fns[id].may_fail) c->may_fail = u->soft_fail = true;
             render_buf_printf(&e->s, "f%d(env", id);
@@ -428,6 +449,7 @@ static int call(struct unit *u, struct cfn *c, const struct dsl_node *n, struct 
                 }
             e->t = helpers[h].ret;
             c->may_fail = u->soft_fail = true;
+            calls_loop(u, c);
             render_buf_printf(&e->s, "jit_%s(env", name);
             for (int i = 0; i < na; i++) render_buf_printf(&e->s, ", %s", a[i].s.data);
             render_buf_printf(&e->s, ", %lldLL", loc(c, n));
@@ -1824,7 +1846,15 @@ static int for_loop(struct unit *u, struct cfn *c, const struct dsl_node *n)
     int k = u->tmp++;
     if (r == 0 && parallel) {
         struct var *v;
-        if (u->emitting && u->nprange < 8) u->prange_pos[u->nprange++] = n->pos;
+        /* light: an iteration runs no loop, in this body or in a function it calls (known from
+         * the passes before the one that emits) */
+        bool light = !has_loop(n->b);
+        for (int i = 0; i < u->ncalls_loops; i++) light = light && u->calls_loops[i] != n->pos;
+        if (u->emitting && u->nprange < 8) {
+            u->prange_light[u->nprange] = light;
+            u->prange_pos[u->nprange++] = n->pos;
+        }
+        u->cur_prange = n->pos;
         u->in_prange = true;
         u->prange_var = n->name;
         r = assign_var(u, c, n, n->name, JT_INT, 0, &v);
@@ -1832,12 +1862,14 @@ static int for_loop(struct unit *u, struct cfn *c, const struct dsl_node *n)
         if (r == 0) {
             emit(u, "{");
             emit(u, "int64_t s%d = %s, e%d = %s;", k, start, k, stop);
-            /* chunks of up to JIT_CHUNK iterations, at least 8 per thread when there are
-             * fewer (a batch loop of 2 still runs on 2 threads) */
+            /* chunks of up to JIT_CHUNK iterations (JIT_CHUNK_LIGHT where an iteration runs
+             * no loop), at least 8 per thread when there are fewer (a batch loop of 2 still
+             * runs on 2 threads) */
             emit(u, "int64_t l%d = e%d > s%d ? e%d - s%d : 0, w%d = 8 * env->threads;", k, k, k, k,
                  k, k);
             emit(u, "int64_t h%d = (l%d + w%d - 1) / w%d;", k, k, k, k);
-            emit(u, "if (h%d > JIT_CHUNK) h%d = JIT_CHUNK;", k, k);
+            emit(u, "if (h%d > %s) h%d = %s;", k, light ? "JIT_CHUNK_LIGHT" : "JIT_CHUNK", k,
+                 light ? "JIT_CHUNK_LIGHT" : "JIT_CHUNK");
             emit(u, "if (h%d < 1) h%d = 1;", k, k);
             emit(u, "int64_t n%d = (l%d + h%d - 1) / h%d;", k, k, k, k);
             {
@@ -2129,10 +2161,31 @@ static int block(struct unit *u, struct cfn *c, const struct dsl_node *n)
 
 /* ---- functions and the unit ------------------------------------------------------------- */
 
-/* What every unit begins with: its types, the error record it shares with the kernel, Python's
- * arithmetic, bounds checks. struct jit_env must match struct env below. */
-static const char prelude[] =
+/* What a unit has of the C library, before anything else. tcc reads the system's headers. gcc
+ * gets the functions a unit can call, declared as the C library declares them (its types and
+ * builtins are gcc's own): reading <math.h> and the engine's header was a fifth of each gcc
+ * build of a matrix multiply's unit (bench/results/jit-*). A function emitted without a
+ * declaration here does not compile (-Werror=implicit-function-declaration). */
+static const char prelude_libc[] =
+    "#ifdef __TINYC__\n"
     "#include <math.h>\n#include <stdint.h>\n#include <string.h>\n"
+    "#else\n"
+    "typedef __INT64_TYPE__ int64_t;\ntypedef __UINT64_TYPE__ uint64_t;\n"
+    "typedef __UINTPTR_TYPE__ uintptr_t;\n"
+    "#define INT64_C(c) c##LL\n"
+    "double exp(double); double log(double); double floor(double); double fabs(double);\n"
+    "double fmod(double, double); double pow(double, double);\n"
+    "float expf(float); float logf(float); float fabsf(float); float sqrtf(float);\n"
+    "float tanhf(float);\n"
+    "void *memset(void *, int, __SIZE_TYPE__);\n"
+    "#define INFINITY (__builtin_inff())\n"
+    "#define isinf(x) __builtin_isinf_sign(x)\n#define isfinite(x) __builtin_isfinite(x)\n"
+    "#endif\n";
+
+/* What every unit has next (after the engine's scalar functions): its types, the error record
+ * it shares with the kernel, Python's arithmetic, bounds checks. struct jit_env must match
+ * struct env below. */
+static const char prelude[] =
     "typedef struct { float *p; int64_t n; } farr;\n"
     "typedef struct { int64_t *p; int64_t n; } iarr;\n"
     "struct jit_env {\n"
@@ -2141,7 +2194,11 @@ static const char prelude[] =
     "    _Bool (*cancelled)(void);\n"
     "    int64_t other; int64_t **shadow;\n"
     "};\n"
-    "#define JIT_CHUNK 1024\n#define JIT_FAIL fail\n"
+    /* a parallel loop's chunks: between them the interrupt is polled and a thread sees another's
+     * error; a loop whose iterations run no loop takes few nanoseconds an iteration, and its
+     * chunks' own costs (the poll, the bounds check, the vectorised loop's set-up) were a
+     * tenth of the map's stride-aligned shortcut in chunks of 1024 (bench/results/jit-*) */
+    "#define JIT_CHUNK 1024\n#define JIT_CHUNK_LIGHT 65536\n#define JIT_FAIL fail\n"
     /* the first error of any thread is the one reported; tcc's quick build runs on one
      * thread, and has no atomics */
     "#ifdef __TINYC__\n"
@@ -2327,7 +2384,12 @@ static int compile_fn(struct unit *u, const struct dsl_function *f, const enum j
     }
     int me = u->nfns++;
     struct cfn *c = &u->fns[me];
-    *c = (struct cfn){.f = f, .nargs = nargs, .id = me, .top = me == 0, .ret = JT_NONE};
+    *c = (struct cfn){.f = f,
+                      .nargs = nargs,
+                      .id = me,
+                      .top = me == 0,
+                      .ret = JT_NONE,
+                      .loops = has_loop(def->b)};
     memcpy(c->args, args, sizeof *args * nargs);
     for (int i = 0; i < nargs; i++) {
         if (args[i] == JT_NONE) return refuse(u, c, def, "an argument of no known type");
@@ -2532,11 +2594,20 @@ static uint64_t fnv(const char *s, uint64_t h)
  * float arithmetic as the engine's and Python's. The cheap vectoriser cost model lets -O2
  * vectorise a loop that needs a run-time test that its arrays do not overlap (the map's
  * shortcut); it never reorders float sums. The driver hands the assembly on through a pipe, a
- * little sooner. (Linking without libc, sooner still, made the map's steady calls slower in
- * some runs: bench/results/jit-*.) */
-static const char *const cc_flags[] = {
-    "-O2",     "-fopenmp", "-fwrapv", "-ffp-contract=off", "-fvect-cost-model=cheap", "-fPIC",
-    "-shared", "-w",       "-pipe"};
+ * little sooner. Functions start at a cache line and loops at 32 bytes: where a loop of a few
+ * instructions falls otherwise follows from what the linker puts before the unit's code, and
+ * moved the matrix multiply's and the sum's steady calls by 3-10% (bench/results/jit-*). */
+static const char *const cc_flags[] = {"-O2",
+                                       "-falign-functions=64",
+                                       "-falign-loops=32",
+                                       "-fopenmp",
+                                       "-fwrapv",
+                                       "-ffp-contract=off",
+                                       "-fvect-cost-model=cheap",
+                                       "-fPIC",
+                                       "-shared",
+                                       "-Werror=implicit-function-declaration",
+                                       "-pipe"};
 #define N_CC_FLAGS (sizeof cc_flags / sizeof cc_flags[0])
 /* tcc's: it compiles a unit in milliseconds, into code that runs serially (it ignores OpenMP's
  * pragmas) a few times slower than gcc's; its arithmetic is the same C, never contracted */
@@ -2548,10 +2619,18 @@ static const char *const quick_flags[] = {"-fPIC", "-shared", "-w"};
  * values in registers across the calls that poll the interrupt instead of in memory; what -Og
  * lacks beside -O2 (the vectoriser, more inlining, scheduling) such a nest's reductions, one
  * addition after another, hardly use (bench/results/jit-matmul-first-call-*). The arithmetic
- * options are cc_flags'. */
-static const char *const deep_flags[] = {
-    "-Og",   "-fcaller-saves", "-fopenmp", "-fwrapv", "-ffp-contract=off",
-    "-fPIC", "-shared",        "-w",       "-pipe"};
+ * and alignment options are cc_flags'. */
+static const char *const deep_flags[] = {"-Og",
+                                         "-fcaller-saves",
+                                         "-falign-functions=64",
+                                         "-falign-loops=32",
+                                         "-fopenmp",
+                                         "-fwrapv",
+                                         "-ffp-contract=off",
+                                         "-fPIC",
+                                         "-shared",
+                                         "-Werror=implicit-function-declaration",
+                                         "-pipe"};
 #define N_DEEP_FLAGS (sizeof deep_flags / sizeof deep_flags[0])
 
 /* The instruction sets of this process's processor, as this process sees them (valgrind shows
@@ -2581,17 +2660,63 @@ static size_t host_isa(const char **out)
 #define MAX_ISA 9
 
 /* One run of a compiler on a unit's C: its process (a group of its own, so that cc1 and the
- * linker go with it when it is stopped) and its files. */
+ * linker go with it when it is stopped) and its files. gcc's builds run in two steps where they
+ * can (link_libs): the compiler makes an object (obj), then ld links it. */
 struct cc_job {
     pid_t pid;
     char src[4300];  /* its input */
     char keep[4300]; /* where src is renamed to when it succeeds ("": src is left alone) */
     char out[4300];  /* the shared object, renamed there from tmp when it succeeds */
     char tmp[4400], log[4400];
+    char obj[4400];     /* the object file the compiler makes ("": one step) */
+    char libs[2][4096]; /* what ld links it with */
+    char cc[256];       /* the compiler: it links the object where ld cannot be run */
+    char ld[256];       /* ld, or the one $MT_LD names */
+    bool linking;       /* the second step runs */
 };
 
-/* Starts cc with flags on src into out: a job, or NULL with the reason in *why. */
-static struct cc_job *cc_start(const char *cc, const char *const *flags, size_t nflags,
+/* The files of the OpenMP runtime and of libm that this process has loaded, into libs: gcc's
+ * builds are then linked by ld against them alone, not through the compiler's driver, which
+ * links the C library's start files and every library a program may need: 10 of gcc's 50
+ * ms on a matrix multiply's unit, against 5 (bench/results/jit-*). The two are named so that
+ * the unit's references carry their versions: an unversioned exp or pow binds to the C
+ * library's oldest one, a slower wrapper kept for old programs. 0, or -1 where either is not
+ * in a library of its own (then the driver links). */
+static int link_libs(char libs[2][4096])
+{
+    static const char *const sym[2] = {"GOMP_parallel", "exp"};
+    Dl_info self, lib;
+    if (!dladdr((const void *)sym, &self) || !self.dli_fname) return -1;
+    for (int i = 0; i < 2; i++) {
+        void *p = dlsym(RTLD_DEFAULT, sym[i]);
+        if (!p || !dladdr(p, &lib) || !lib.dli_fname || *lib.dli_fname != '/' ||
+            strcmp(lib.dli_fname, self.dli_fname) == 0 ||
+            snprintf(libs[i], 4096, "%s", lib.dli_fname) >= 4096)
+            return -1;
+    }
+    return 0;
+}
+
+/* Starts argv (program argv[0]) for job j, its output into j's log: 0, or an errno. */
+static int cc_spawn(struct cc_job *j, char *const *argv)
+{
+    posix_spawn_file_actions_t fa;
+    posix_spawnattr_t at;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, j->log, O_WRONLY | O_CREAT | O_APPEND, 0600);
+    posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    posix_spawnattr_init(&at);
+    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&at, 0);
+    int err = posix_spawnp(&j->pid, argv[0], &fa, &at, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&at);
+    return err;
+}
+
+/* Starts cc with flags on src into out (quick: tcc's build, one step and no processor's
+ * options): a job, or NULL with the reason in *why. */
+static struct cc_job *cc_start(const char *cc, bool quick, const char *const *flags, size_t nflags,
                                const char *src, const char *keep, const char *out, char **why)
 {
     struct cc_job *j = calloc(1, sizeof *j);
@@ -2604,28 +2729,28 @@ static struct cc_job *cc_start(const char *cc, const char *const *flags, size_t 
     snprintf(j->out, sizeof j->out, "%s", out);
     snprintf(j->tmp, sizeof j->tmp, "%s.%ld.tmp", out, (long)getpid());
     snprintf(j->log, sizeof j->log, "%s.%ld.log", out, (long)getpid());
+    const char *ld = getenv("MT_LD");
+    bool split = !quick && link_libs(j->libs) == 0 &&
+                 snprintf(j->cc, sizeof j->cc, "%s", cc) < (int)sizeof j->cc &&
+                 snprintf(j->ld, sizeof j->ld, "%s", ld && *ld ? ld : "ld") < (int)sizeof j->ld;
+    if (split) snprintf(j->obj, sizeof j->obj, "%s.%ld.o", out, (long)getpid());
     char *argv[32];
     const char *isa[MAX_ISA];
-    size_t na = 0, nisa = flags == quick_flags ? 0 : host_isa(isa);
+    size_t na = 0, nisa = quick ? 0 : host_isa(isa);
     argv[na++] = (char *)cc;
-    for (size_t i = 0; i < nflags; i++) argv[na++] = (char *)flags[i];
+    for (size_t i = 0; i < nflags; i++) { /* -shared is ld's part when it links */
+        if (split && strcmp(flags[i], "-shared") == 0) continue;
+        argv[na++] = (char *)flags[i];
+    }
     for (size_t i = 0; i < nisa; i++) argv[na++] = (char *)isa[i];
+    if (split) argv[na++] = "-c";
     argv[na++] = "-o";
-    argv[na++] = j->tmp;
+    argv[na++] = split ? j->obj : j->tmp;
     argv[na++] = j->src;
-    argv[na++] = "-lm";
+    if (!split) argv[na++] = "-lm";
     argv[na] = NULL;
-    posix_spawn_file_actions_t fa;
-    posix_spawnattr_t at;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 1, j->log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    posix_spawn_file_actions_adddup2(&fa, 1, 2);
-    posix_spawnattr_init(&at);
-    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
-    posix_spawnattr_setpgroup(&at, 0);
-    int err = posix_spawnp(&j->pid, cc, &fa, &at, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    posix_spawnattr_destroy(&at);
+    unlink(j->log);
+    int err = cc_spawn(j, argv);
     if (err != 0) {
         if (asprintf(why, "no C compiler: %s: %s (set MT_CC to one)", cc, strerror(err)) < 0)
             *why = NULL;
@@ -2643,15 +2768,25 @@ static int cc_finish(struct cc_job *j, bool wait, char **why)
     int status = 0;
     for (;;) {
         pid_t r = waitpid(j->pid, &status, WNOHANG);
-        if (r == j->pid) break;
         if (r < 0 && errno != EINTR) { /* reaped elsewhere: its file says how it went */
-            status = access(j->tmp, R_OK) == 0 ? 0 : 1 << 8;
-            break;
+            status = access(*j->obj && !j->linking ? j->obj : j->tmp, R_OK) == 0 ? 0 : 1 << 8;
+            r = j->pid;
         }
+        if (r == j->pid && *j->obj && !j->linking && WIFEXITED(status) &&
+            WEXITSTATUS(status) == 0) { /* the object is made: ld links it */
+            char *ld[] = {j->ld,         "-shared",  "-o",       j->tmp, j->obj,
+                          "--as-needed", j->libs[0], j->libs[1], NULL};
+            char *driver[] = {j->cc, "-fopenmp", "-shared", "-o", j->tmp, j->obj, "-lm", NULL};
+            j->linking = true;
+            if (cc_spawn(j, ld) == 0 || cc_spawn(j, driver) == 0) continue;
+            status = 1 << 8;
+        }
+        if (r == j->pid) break;
         if (!wait || mt_cancel_requested()) return 1;
         struct timespec ms = {0, 200000};
         nanosleep(&ms, NULL);
     }
+    if (*j->obj) unlink(j->obj);
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && rename(j->tmp, j->out) == 0) {
         unlink(j->log);
         if (*j->keep && rename(j->src, j->keep) != 0) unlink(j->src);
@@ -2682,6 +2817,7 @@ static void cc_drop(struct cc_job *j)
         kill(-j->pid, SIGKILL);
         while (waitpid(j->pid, NULL, 0) < 0 && errno == EINTR) {}
         unlink(j->tmp);
+        if (*j->obj) unlink(j->obj);
         unlink(j->log);
         if (*j->keep) unlink(j->src);
     }
@@ -2720,12 +2856,18 @@ static void report(const struct unit *u, struct spec *s)
                               : u->nprange > 1 ? "s (lines"
                                                : " (line",
                               line_in(f, u->prange_pos[i]) - line_in(f, f->def->pos) + 1);
-        render_buf_printf(&b,
-                          " of %s) run%s in chunks of 1 to 1024 iterations (8 per thread where "
-                          "the loop is long enough) over @THREADS@ threads (%%threads), on one "
-                          "when a loop without inner loops has under 256 iterations; the "
-                          "interrupt is polled between chunks\n",
-                          f->def->name, u->nprange > 1 ? "" : "s");
+        int light = 0;
+        for (int i = 0; i < u->nprange; i++) light += u->prange_light[i];
+        render_buf_printf(
+            &b,
+            " of %s) run%s in chunks of 1 to %s iterations%s (8 per thread where "
+            "the loop is long enough) over @THREADS@ threads (%%threads), on one "
+            "when a loop without inner loops has under 256 iterations; the "
+            "interrupt is polled between chunks\n",
+            f->def->name, u->nprange > 1 ? "" : "s", light == u->nprange ? "65536" : "1024",
+            light && light < u->nprange
+                ? ", 1 to 65536 where an iteration runs no loop and calls no function with one"
+                : "");
         render_buf_puts(&b, "  each iteration's own variables:");
         bool any = false;
         for (int i = 0; i < top->nvars; i++)
@@ -2834,7 +2976,8 @@ static struct cc_job *start_build(const char *const *flags, size_t nflags, const
         return NULL;
     }
     const char *cc = getenv("MT_CC");
-    struct cc_job *j = cc_start(cc && *cc ? cc : "cc", flags, nflags, own, src_path, so_path, why);
+    struct cc_job *j =
+        cc_start(cc && *cc ? cc : "cc", false, flags, nflags, own, src_path, so_path, why);
     if (!j) unlink(own);
     return j;
 }
@@ -2851,7 +2994,7 @@ static int compile(struct dsl_interp *in, const struct dsl_function *f, bool qui
     if (qc) {
         char qpath[4300], *qwhy = NULL;
         snprintf(qpath, sizeof qpath, "%s.%ld.quick.so", so_path, (long)getpid());
-        struct cc_job *q = cc_start(qc, quick_flags, N_QUICK_FLAGS, own, "", qpath, &qwhy);
+        struct cc_job *q = cc_start(qc, true, quick_flags, N_QUICK_FLAGS, own, "", qpath, &qwhy);
         int qr = q ? cc_finish(q, true, &qwhy) : -1;
         if (qr == 0 && (s->quick_dl = load(qpath, &s->entry))) {
             s->quick = s->was_quick = true;
@@ -2902,6 +3045,7 @@ static void unit_source(const struct unit *u, const struct dsl_function *f, stru
     render_buf_init(src, 0);
     if (f->jit_unchecked) render_buf_puts(src, "#define JIT_UNCHECKED 1\n");
     if (f->jit_races) render_buf_puts(src, "#define JIT_RACES 1\n");
+    render_buf_puts(src, prelude_libc);
     /* the engine's scalar functions, as the engine's own source defines them */
     render_buf_append(src, (const char *)jit_scalar_src, sizeof jit_scalar_src - 1);
     render_buf_puts(src, prelude);

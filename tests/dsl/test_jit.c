@@ -184,21 +184,22 @@ static void test_gcc_fails(void)
                         "compiler failed") != NULL);
 }
 
-/* A C compiler (cc, in dir) that appends its command line to log (in dir), then runs cc. */
-static void logging_cc(const char *dir, char cc[64], char log[64])
+/* A program (tool, in dir: cc or ld) that appends its command line to log (tool.log in dir),
+ * then runs the tool of that name. */
+static void logging_tool(const char *dir, const char *tool, char path[64], char log[64])
 {
-    snprintf(cc, 64, "%s/cc", dir);
-    snprintf(log, 64, "%s/log", dir);
-    FILE *f = fopen(cc, "w");
+    snprintf(path, 64, "%s/%s", dir, tool);
+    snprintf(log, 64, "%s/%s.log", dir, tool);
+    FILE *f = fopen(path, "w");
     CHECK(f != NULL);
     if (f) {
-        fprintf(f, "#!/bin/sh\necho \"$*\" >> %s\nexec cc \"$@\"\n", log);
+        fprintf(f, "#!/bin/sh\necho \"$*\" >> %s\nexec %s \"$@\"\n", log, tool);
         fclose(f);
     }
-    CHECK(chmod(cc, 0700) == 0);
+    CHECK(chmod(path, 0700) == 0);
 }
 
-/* The command lines logging_cc's compiler ran. */
+/* The command lines a logging_tool ran. */
 static void read_log(const char *log, char *calls, size_t size)
 {
     calls[0] = 0;
@@ -217,7 +218,7 @@ static void test_deep_flags(void)
     char dir[] = "/tmp/mt-jit-cc-XXXXXX";
     CHECK(mkdtemp(dir) != NULL);
     char cc[64], log[64];
-    logging_cc(dir, cc, log);
+    logging_tool(dir, "cc", cc, log);
     struct sink k;
     run_two_calls(cc, NULL, &k);
     char calls[4096];
@@ -242,6 +243,132 @@ static int occurrences(const char *s, const char *what)
     int n = 0;
     for (const char *p = s; (p = strstr(p, what)) != NULL; p += strlen(what)) n++;
     return n;
+}
+
+/* A parallel loop whose iterations run no loop, in its body or in a function it calls, runs in
+ * chunks of up to JIT_CHUNK_LIGHT iterations; the others (a loop in the body, a call of a
+ * function that loops: the session's, minitorch's index helpers) in chunks of up to JIT_CHUNK.
+ * The C (source=True) and the diagnostics show it; the values are the interpreter's. */
+static void test_chunks(void)
+{
+    struct dsl_session *s = dsl_session_new();
+    struct sink k = {0};
+    const char *code = "from numba import njit, prange\n"
+                       "from minitorch import index_to_position\n"
+                       "def helper(shape):\n"
+                       "    p = 0\n"
+                       "    for s in shape:\n"
+                       "        p += s\n"
+                       "    return p\n"
+                       "def twice(x):\n"
+                       "    return x * 2.0\n"
+                       "def k(out, shape):\n"
+                       "    for i in prange(len(out)):\n"
+                       "        out[i] = twice(out[i])\n"
+                       "    for i in prange(len(out)):\n"
+                       "        out[i] = out[i] + helper(shape)\n"
+                       "    for i in prange(len(out)):\n"
+                       "        for j in range(2):\n"
+                       "            out[i] += 1.0\n"
+                       "    for i in prange(len(out)):\n"
+                       "        out[i] -= index_to_position(shape, shape)\n"
+                       "t = ones(300)\nk(t._tensor._storage, (1, 2))\n"
+                       "helper = njit(helper)\ntwice = njit(twice)\njk = njit(parallel=True)(k)\n"
+                       "u = ones(300)\njk(u._tensor._storage, (1, 2))\n"
+                       "t.tolist() == u.tolist() and t.tolist()[0] == 2.0\n";
+    CHECK_STR(run_cell_with(s, code, &k).result, "True");
+    memset(&k, 0, sizeof k);
+    run_cell_with(s, "parallel_diagnostics(jk, source=True)", &k);
+    CHECK(occurrences(k.log, "JIT_CHUNK_LIGHT) h") == 1 && occurrences(k.log, "JIT_CHUNK) h") == 3);
+    CHECK(strstr(k.log, "run in chunks of 1 to 1024 iterations, 1 to 65536 where an iteration "
+                        "runs no loop and calls no function with one (8 per thread") != NULL);
+    dsl_session_free(s);
+}
+
+/* gcc reads no header for a unit: the C declares what it calls (tcc's build includes the
+ * system's), and of minitorch.h it has only the enum scalar.h uses. */
+static void test_unit_header(void)
+{
+    struct dsl_session *s = dsl_session_new();
+    struct sink k = {0};
+    CHECK_STR(run_cell_with(s,
+                            "from numba import njit\n@njit\ndef half(x):\n    return x / 2\n"
+                            "half(3.0)\n",
+                            &k)
+                  .result,
+              "1.5");
+    memset(&k, 0, sizeof k);
+    run_cell_with(s, "parallel_diagnostics(half, source=True)", &k);
+    const char *c = strstr(k.log, "the C it was compiled from:");
+    CHECK(c != NULL);
+    const char *tcc = c ? strstr(c, "#ifdef __TINYC__\n#include <math.h>") : NULL;
+    CHECK(tcc && occurrences(c, "#include") == 3);
+    CHECK(c && strstr(c, "enum mt_reduce_op") && !strstr(c, "struct mt_tensor"));
+    dsl_session_free(s);
+}
+
+/* gcc's builds are linked by ld against the OpenMP runtime and libm this process has loaded
+ * (not through the compiler's driver), so that a unit's exp binds to libm's current version;
+ * without ld (MT_LD names none), the driver links them. */
+static void test_linking(void)
+{
+    char dir[] = "/tmp/mt-jit-cc-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char cc[64], cc_log[64], ld[64], ld_log[64];
+    logging_tool(dir, "cc", cc, cc_log);
+    logging_tool(dir, "ld", ld, ld_log);
+    setenv("MT_LD", ld, 1);
+    struct sink k;
+    run_two_calls(cc, NULL, &k);
+    char calls[4096];
+    read_log(cc_log, calls, sizeof calls);
+    /* both units compiled to objects, neither linked by the compiler */
+    CHECK(occurrences(calls, " -c ") == 2 && !strstr(calls, "-shared"));
+    read_log(ld_log, calls, sizeof calls);
+    CHECK(occurrences(calls, "-shared ") == 2 && occurrences(calls, "--as-needed ") == 2);
+    CHECK(occurrences(calls, "libgomp") == 2 && occurrences(calls, "libm.so") == 2);
+    CHECK(strstr(k.log, "scale(Storage, int): compiled to native code") != NULL);
+    CHECK(strstr(k.log, "mv(Storage, Storage, Storage, int): compiled to native code") != NULL);
+    /* exp's reference in a unit carries libm's version */
+    char root[] = "/tmp/mt-jit-test-XXXXXX", cmd[256];
+    CHECK(mkdtemp(root) != NULL);
+    setenv("XDG_CACHE_HOME", root, 1);
+    struct dsl_session *s = dsl_session_new();
+    memset(&k, 0, sizeof k);
+    /* the interpreter's values (exp(exp(1)), twice rounded to float32) */
+    CHECK_STR(run_cell_with(s,
+                            "from numba import njit, prange\nfrom minitorch import operators\n"
+                            "def ex(out):\n"
+                            "    for i in prange(len(out)):\n"
+                            "        out[i] = operators.exp(out[i])\n"
+                            "jex = njit(parallel=True)(ex)\n"
+                            "t = ones(3)\njex(t._tensor._storage)\njex(t._tensor._storage)\n"
+                            "u = ones(3)\nex(u._tensor._storage)\nex(u._tensor._storage)\n"
+                            "t.tolist() == u.tolist() and t.tolist() != [1.0, 1.0, 1.0]\n",
+                            &k)
+                  .result,
+              "True");
+    dsl_session_free(s);
+    snprintf(cmd, sizeof cmd, "readelf -V %s/minitorch-kernel/jit/*.so", root);
+    FILE *p = popen(cmd, "r");
+    CHECK(p != NULL);
+    char versions[8192] = "";
+    if (p) {
+        versions[fread(versions, 1, sizeof versions - 1, p)] = 0;
+        CHECK(pclose(p) == 0);
+    }
+    CHECK(strstr(versions, "File: libm.so") != NULL);
+    remove_tree(root);
+    unsetenv("XDG_CACHE_HOME");
+    /* no ld: the same results (run_two_calls checks them), linked by the compiler */
+    setenv("MT_LD", "/nonexistent/ld", 1);
+    unlink(cc_log);
+    run_two_calls(cc, NULL, &k);
+    read_log(cc_log, calls, sizeof calls);
+    CHECK(occurrences(calls, " -c ") == 2 && occurrences(calls, "-shared ") == 2);
+    CHECK(strstr(k.log, "mv(Storage, Storage, Storage, int): compiled to native code") != NULL);
+    unsetenv("MT_LD");
+    remove_tree(dir);
 }
 
 /* A matrix multiply's loop over j runs four iterations at a time (range_jammed) in a second
@@ -273,7 +400,7 @@ static void test_grouped_builds(void)
     char dir[] = "/tmp/mt-jit-cc-XXXXXX";
     CHECK(mkdtemp(dir) != NULL);
     char cc[64], log[64];
-    logging_cc(dir, cc, log);
+    logging_tool(dir, "cc", cc, log);
     setenv("XDG_CACHE_HOME", dir, 1);
     setenv("MT_CC", cc, 1);
     const char *grouped = "the loop over j (line 4 of mm) runs 4 iterations at a time";
@@ -401,6 +528,9 @@ int main(void)
     RUN_TEST(test_deep_flags);
     RUN_TEST(test_quiet_loops);
     RUN_TEST(test_grouped_builds);
+    RUN_TEST(test_chunks);
+    RUN_TEST(test_unit_header);
+    RUN_TEST(test_linking);
     RUN_TEST(test_no_compiler);
     return TEST_SUMMARY();
 }

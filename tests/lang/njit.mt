@@ -172,7 +172,7 @@ print(got.tolist() == (a - b).tolist(), same.tolist() == (a - a).tolist())
 # expect: True True
 parallel_diagnostics(z)
 # expect: _zip(Storage, int array, int array, Storage, int array, int array, Storage, int array, int array): compiled to native code
-# expect-re:   parallel: the prange loops \(lines 9, 12 of _zip\) run in chunks of 1 to 1024 iterations \(8 per thread where the loop is long enough\) over [0-9]+ threads \(%threads\), on one when a loop without inner loops has under 256 iterations; the interrupt is polled between chunks
+# expect-re:   parallel: the prange loops \(lines 9, 12 of _zip\) run in chunks of 1 to 1024 iterations, 1 to 65536 where an iteration runs no loop and calls no function with one \(8 per thread where the loop is long enough\) over [0-9]+ threads \(%threads\), on one when a loop without inner loops has under 256 iterations; the interrupt is polled between chunks
 # expect:   each iteration's own variables: i (int) out_index (32 ints) a_index (32 ints) b_index (32 ints) o (int) ind (int) stride (int) j (int) k (int) d (int) s (int)
 # expect:   index buffers made in the loop (np.zeros, [0] * n): one per chunk, on its thread's stack, each iteration clearing what the one before wrote; nothing is allocated per iteration
 # expect:   compiled in and inlined, each for the types it is called with: sub() to_index() broadcast_index()
