@@ -2163,8 +2163,8 @@ static int block(struct unit *u, struct cfn *c, const struct dsl_node *n)
 
 /* What a unit has of the C library, before anything else. tcc reads the system's headers. gcc
  * gets the functions a unit can call, declared as the C library declares them (its types and
- * builtins are gcc's own): reading <math.h> and the engine's header was a fifth of each gcc
- * build of a matrix multiply's unit (bench/results/jit-*). A function emitted without a
+ * builtins are gcc's own): reading <math.h> and the engine's header was a large part of each
+ * gcc build of a matrix multiply's unit (bench/results/jit-*). A function emitted without a
  * declaration here does not compile (-Werror=implicit-function-declaration). */
 static const char prelude_libc[] =
     "#ifdef __TINYC__\n"
@@ -2195,9 +2195,9 @@ static const char prelude[] =
     "    int64_t other; int64_t **shadow;\n"
     "};\n"
     /* a parallel loop's chunks: between them the interrupt is polled and a thread sees another's
-     * error; a loop whose iterations run no loop takes few nanoseconds an iteration, and its
-     * chunks' own costs (the poll, the bounds check, the vectorised loop's set-up) were a
-     * tenth of the map's stride-aligned shortcut in chunks of 1024 (bench/results/jit-*) */
+     * error; a loop whose iterations run no loop takes nanoseconds an iteration, and in chunks
+     * of 1024 the chunks' own costs (the poll, the bounds check, the vectorised loop's set-up)
+     * were a visible part of the map's stride-aligned shortcut (bench/results/jit-*) */
     "#define JIT_CHUNK 1024\n#define JIT_CHUNK_LIGHT 65536\n#define JIT_FAIL fail\n"
     /* the first error of any thread is the one reported; tcc's quick build runs on one
      * thread, and has no atomics */
@@ -2595,8 +2595,8 @@ static uint64_t fnv(const char *s, uint64_t h)
  * vectorise a loop that needs a run-time test that its arrays do not overlap (the map's
  * shortcut); it never reorders float sums. The driver hands the assembly on through a pipe, a
  * little sooner. Functions start at a cache line and loops at 32 bytes: where a loop of a few
- * instructions falls otherwise follows from what the linker puts before the unit's code, and
- * moved the matrix multiply's and the sum's steady calls by 3-10% (bench/results/jit-*). */
+ * instructions falls otherwise follows from what the linker puts before the unit's code, which
+ * moved the matrix multiply's and the sums' steady calls (bench/results/jit-*). */
 static const char *const cc_flags[] = {"-O2",
                                        "-falign-functions=64",
                                        "-falign-loops=32",
@@ -2677,8 +2677,8 @@ struct cc_job {
 
 /* The files of the OpenMP runtime and of libm that this process has loaded, into libs: gcc's
  * builds are then linked by ld against them alone, not through the compiler's driver, which
- * links the C library's start files and every library a program may need: 10 of gcc's 50
- * ms on a matrix multiply's unit, against 5 (bench/results/jit-*). The two are named so that
+ * links the C library's start files and every library a program may need, in twice ld's time
+ * (bench/results/jit-*). The two are named so that
  * the unit's references carry their versions: an unversioned exp or pow binds to the C
  * library's oldest one, a slower wrapper kept for old programs. 0, or -1 where either is not
  * in a library of its own (then the driver links). */
