@@ -2678,10 +2678,10 @@ struct cc_job {
 /* The files of the OpenMP runtime and of libm that this process has loaded, into libs: gcc's
  * builds are then linked by ld against them alone, not through the compiler's driver, which
  * links the C library's start files and every library a program may need, in twice ld's time
- * (bench/results/jit-*). The two are named so that
- * the unit's references carry their versions: an unversioned exp or pow binds to the C
- * library's oldest one, a slower wrapper kept for old programs. 0, or -1 where either is not
- * in a library of its own (then the driver links). */
+ * (bench/results/jit-*). The two are named so that the unit's references carry their
+ * versions: an unversioned exp or pow binds to the C library's oldest one, a slower wrapper
+ * kept for old programs. 0, or -1 where either is not in a library of its own (then the driver
+ * links). */
 static int link_libs(char libs[2][4096])
 {
     static const char *const sym[2] = {"GOMP_parallel", "exp"};
