@@ -549,6 +549,11 @@ static int call_function(struct dsl_interp *in, struct dsl_function *f, const st
                          size_t nkw, struct dsl_value *out)
 {
     const struct dsl_node *def = f->def;
+    if (f->cuda_kernel)
+        return dsl_raise(in, "TypeError",
+                         "%s() is a CUDA kernel (cuda.jit): launch it with a grid, as "
+                         "%s[blocks, threads](...)",
+                         def->name, def->name);
     if (f->jit) {
         int j = dsl_jit_call(in, f, pos, npos, kwnames, kwvals, nkw, out);
         if (j <= 0) return j;
@@ -845,6 +850,17 @@ static int eval_subscripts(struct dsl_interp *in, const struct dsl_node *n, stru
         *nsubs = 1;
         return 0;
     }
+    if (v.kind == DSL_FUNCTION && v.as.fn_user->cuda_kernel) { /* kernel[blocks, threads] */
+        if (n->nkids > MT_MAX_DIMS || is_slice(n))
+            return dsl_raise(in, "TypeError", "a kernel's launch is kernel[blocks, threads]");
+        for (size_t i = 0; i < n->nkids; i++)
+            if (dsl_eval(in, n->kids[i], &subs[i]) != 0) {
+                release_all(subs, i);
+                return -1;
+            }
+        *nsubs = n->nkids;
+        return 0;
+    }
     const char *what = seq_what(v);
     if (!what)
         return dsl_raise(in, "TypeError", "'%s' object is not subscriptable", dsl_type_name(v));
@@ -875,6 +891,8 @@ static int get_item(struct dsl_interp *in, const struct dsl_node *n, struct dsl_
                     const struct dsl_value *subs, size_t nsubs, struct dsl_value *out)
 {
     if (v.kind == DSL_TENSOR) return dsl_tensor_getitem(in, v, subs, nsubs, out);
+    if (v.kind == DSL_FUNCTION && v.as.fn_user->cuda_kernel && !is_slice(n))
+        return dsl_cuda_configure(in, v, subs, nsubs, out);
     if (is_slice(n) && v.kind == DSL_OBJECT)
         return dsl_raise(in, "NotImplementedError",
                          "slicing a %s is not supported: index it, or make a list with list(x)",

@@ -149,6 +149,10 @@ void dsl_prog_cache_free(struct dsl_prog_cache *c);
 int dsl_jit_call(struct dsl_interp *in, struct dsl_function *f, const struct dsl_value *pos,
                  size_t npos, char *const *kwnames, const struct dsl_value *kwvals, size_t nkw,
                  struct dsl_value *out);
+/* f[blocks, threads] of a function given to cuda.jit: the kernel ready to launch, a value
+ * whose call runs it (lib/jit.c): 0, or -1 after raising. */
+int dsl_cuda_configure(struct dsl_interp *in, struct dsl_value f, const struct dsl_value *subs,
+                       size_t nsubs, struct dsl_value *out);
 /* Frees a function's compiled code. */
 void dsl_jit_cache_free(struct dsl_jit_cache *c);
 /* Forgets the functions whose compiled code the session ran last (session reset). */

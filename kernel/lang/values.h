@@ -206,6 +206,8 @@ struct dsl_function {
     bool jit_unchecked;           /* njit(boundscheck=False): its indices are not checked */
     bool jit_races;               /* njit(check_races=True): writes of two iterations of its
                                    * prange loop to one element are an error */
+    bool cuda_kernel;             /* given to numba's cuda.jit: launched as f[blocks, threads](...),
+                                   * on the GPU or in the kernel's simulator */
     struct dsl_jit_cache *jits;   /* owned: that code, per argument types (lib/jit.c), or NULL */
     struct dsl_value dead;        /* while being freed: the next container to free */
 };

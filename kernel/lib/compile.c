@@ -22,6 +22,7 @@
  * returning a value is refused (it would return None, not a number). Dead code after a return
  * is not compiled, as it never runs. */
 #include "lib/compile.h"
+#include "lib/jit.h"
 
 #include "lib/tensor_methods.h"
 
@@ -911,6 +912,8 @@ int dsl_bi_reduce(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
 
 int dsl_bi_cuda_source(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
+    if (a->slot[0].kind == DSL_FUNCTION && a->slot[0].as.fn_user->cuda_kernel)
+        return dsl_cuda_kernel_source(in, a->slot[0].as.fn_user, ret);
     const char *kind = "map";
     if (a->has[1]) {
         if (a->slot[1].kind != DSL_STR)

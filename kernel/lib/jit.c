@@ -44,6 +44,7 @@
 #include "lib/student.h"
 
 #include "jit_scalar.h"
+#include "jit_sim.h"
 
 #include "minitorch/minitorch.h"
 
@@ -78,10 +79,17 @@ enum jt {
     JT_FLOAT, /* double */
     JT_FARR,  /* farr: a Storage's float32 memory */
     JT_IARR,  /* iarr: int64 elements */
+    JT_SARR,  /* a CUDA kernel's shared array (struct var says its kind): only indexed */
 };
 
-static const char *const c_type[] = {"void", "int64_t", "int64_t", "double", "farr", "iarr"};
-static const char *const jt_name[] = {"None", "bool", "int", "float", "Storage", "int array"};
+static const char *const c_type[] = {"void", "int64_t", "int64_t", "double", "farr", "iarr", ""};
+static const char *const jt_name[] = {"None",    "bool",      "int",         "float",
+                                      "Storage", "int array", "shared array"};
+
+/* What a unit is compiled for: a function given to njit (host C, called once), or a cuda.jit
+ * kernel in the simulator (host C, each CUDA thread on a stack of its own) or on the GPU (CUDA
+ * C for NVRTC). */
+enum jit_target { JIT_HOST, JIT_SIM, JIT_GPU };
 
 static enum jt join(enum jt a, enum jt b)
 {
@@ -107,6 +115,13 @@ struct var {
     bool written;   /* a parameter array the function stores into */
     bool escapes;   /* a local array also reachable another way (a user function's parameter,
                      * another name): zeroed whole when made again, not just what was written */
+    /* a shared array (JT_SARR): its elements ('d' float64, 'f' float32, 'i' int32, 'l' int64),
+     * its dims, its place in the simulator's block memory (bytes), and the number of its first
+     * element among the kernel's shared elements (the simulator's record of each) */
+    char sh_dt;
+    int sh_nd;
+    int64_t sh_dim[2];
+    int64_t sh_off, sh_base;
 };
 
 /* One C function: a user function compiled for its argument types. */
@@ -127,6 +142,8 @@ struct cfn {
 
 struct unit {
     struct dsl_interp *in;
+    enum jit_target target;
+    int64_t sh_bytes, sh_elems; /* the kernel's shared arrays: bytes and elements */
     struct cfn fns[MAX_FNS];
     int nfns;
     struct render_buf out;    /* the C text of the function being emitted */
@@ -241,6 +258,101 @@ static const char *numpy_attr(struct unit *u, const struct cfn *c, const struct 
     return mod && strcmp(mod, "numpy") == 0 ? n->name : NULL;
 }
 
+/* Whether n names the module numba.cuda (`cuda`, `numba.cuda`, under any name). */
+static bool cuda_module(struct unit *u, const struct cfn *c, const struct dsl_node *n)
+{
+    const char *want = "numba.cuda";
+    if (n->kind == DSL_N_ATTR && strcmp(n->name, "cuda") == 0) n = n->a, want = "numba";
+    if (n->kind != DSL_N_NAME || find_var((struct cfn *)c, n->name)) return false;
+    const struct dsl_value *m = outer_value(u, c, n->name);
+    const char *mod = m ? dsl_module_of(*m) : NULL;
+    return mod && strcmp(mod, want) == 0;
+}
+
+/* name when n is cuda.<group>.name (cuda.threadIdx.x, cuda.shared.array), else NULL. */
+static const char *cuda_member(struct unit *u, const struct cfn *c, const struct dsl_node *n,
+                               const char *group)
+{
+    if (n->kind != DSL_N_ATTR || n->a->kind != DSL_N_ATTR || strcmp(n->a->name, group) != 0 ||
+        !cuda_module(u, c, n->a->a))
+        return NULL;
+    return n->name;
+}
+
+/* The element type n names as a dtype: 'd' float64 (and float), 'f' float32, 'i' int32, 'l'
+ * int64 (and int), of numpy or numba; 0 for anything else. */
+static char dtype_code(struct unit *u, const struct cfn *c, const struct dsl_node *n)
+{
+    const char *name = NULL;
+    if (n->kind == DSL_N_ATTR && n->a->kind == DSL_N_NAME &&
+        !find_var((struct cfn *)c, n->a->name)) {
+        const struct dsl_value *m = outer_value(u, c, n->a->name);
+        const char *mod = m ? dsl_module_of(*m) : NULL;
+        if (mod && (strcmp(mod, "numpy") == 0 || strcmp(mod, "numba") == 0)) name = n->name;
+    } else if (n->kind == DSL_N_NAME && !find_var((struct cfn *)c, n->name) &&
+               !outer_value(u, c, n->name)) {
+        name = strcmp(n->name, "int") == 0     ? "int64"
+               : strcmp(n->name, "float") == 0 ? "float64"
+                                               : NULL;
+    }
+    if (!name) return 0;
+    return strcmp(name, "float64") == 0   ? 'd'
+           : strcmp(name, "float32") == 0 ? 'f'
+           : strcmp(name, "int32") == 0   ? 'i'
+           : strcmp(name, "int64") == 0   ? 'l'
+                                          : 0;
+}
+
+/* How many times body assigns name (=, +=, a for loop's variable), and the last value given
+ * by `name = <constant>` in *k. */
+static int assignments(const struct dsl_node *n, const char *name, const struct dsl_node **k)
+{
+    if (!n) return 0;
+    int count = 0;
+    if (n->kind == DSL_N_ASSIGN)
+        for (size_t i = 0; i < n->nkids; i++)
+            if (n->kids[i]->kind == DSL_N_NAME && strcmp(n->kids[i]->name, name) == 0) {
+                count++;
+                *k = n->a;
+            }
+    if ((n->kind == DSL_N_AUG && n->a->kind == DSL_N_NAME && strcmp(n->a->name, name) == 0) ||
+        (n->kind == DSL_N_FOR && n->name && strcmp(n->name, name) == 0))
+        count += 2; /* changes: not a constant */
+    if (n->kind == DSL_N_DEF || n->kind == DSL_N_CLASS) return count;
+    if (n->kind != DSL_N_ASSIGN && n->kind != DSL_N_AUG) {
+        count += assignments(n->a, name, k) + assignments(n->b, name, k);
+        for (size_t i = 0; i < n->nkids; i++) count += assignments(n->kids[i], name, k);
+    }
+    return count;
+}
+
+/* A local assigned once, an int constant (BLOCK_DIM = 32): its value in *val. */
+static bool local_const(const struct cfn *c, const char *name, int64_t *val)
+{
+    const struct dsl_node *k = NULL;
+    if (assignments(c->f->def->b, name, &k) != 1 || !k || k->kind != DSL_N_CONST ||
+        !dsl_is_intlike(k->value))
+        return false;
+    *val = dsl_as_int(k->value);
+    return true;
+}
+
+/* fmt, a GNU statement expression "({ declarations; value; })", as the unit's target writes
+ * it: unchanged for gcc, a lambda called at once for NVRTC (C++, without statement
+ * expressions). The value is what follows the last ';' before the end. */
+static const char *sx(const struct unit *u, const char *fmt, char *buf, size_t n)
+{
+    if (u->target != JIT_GPU) return fmt;
+    size_t len = strlen(fmt);
+    const char *end = fmt + len - 2; /* at "})" */
+    while (end > fmt && (end[-1] == ' ' || end[-1] == ';')) end--;
+    const char *semi = end;
+    while (semi > fmt && *semi != ';') semi--;
+    snprintf(buf, n, "([&]() {%.*s; return%.*s; }())", (int)(semi - fmt - 2), fmt + 2,
+             (int)(end - semi - 1), semi + 1);
+    return buf;
+}
+
 /* A call of one of minitorch.operators' scalar functions (fn in the course's
  * tensor_map(njit()(operators.neg))), as the interpreter computes it (lib/modules.c): Python's
  * float arithmetic in doubles, and its errors (inv(0), log of x <= -1e-6, exp overflowing). */
@@ -285,8 +397,11 @@ static int operator_call(struct unit *u, struct cfn *c, const struct dsl_node *n
             return refuse(u, c, n, "operators.max of %s and %s values", jt_name[a[0].t],
                           jt_name[a[1].t]);
         e->t = a[0].t;
-        render_buf_printf(&e->s, "({%s _x = %s, _y = %s; (double)_x > (double)_y ? _x : _y;})",
-                          c_type[e->t], a[0].s.data, a[1].s.data);
+        char f[160];
+        render_buf_printf(
+            &e->s,
+            sx(u, "({%s _x = %s, _y = %s; (double)_x > (double)_y ? _x : _y;})", f, sizeof f),
+            c_type[e->t], a[0].s.data, a[1].s.data);
         return 0;
     }
     for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
@@ -294,10 +409,13 @@ static int operator_call(struct unit *u, struct cfn *c, const struct dsl_node *n
         if (na != ops[k].nargs) return refuse(u, c, n, "operators.%s of %d values", op, na);
         e->t = strcmp(op, "is_close") == 0 ? JT_BOOL : JT_FLOAT;
         if (strstr(ops[k].c, "%lld")) c->may_fail = u->soft_fail = true;
+        char f[160];
+        const char *fmt =
+            ops[k].c[0] == '(' && ops[k].c[1] == '{' ? sx(u, ops[k].c, f, sizeof f) : ops[k].c;
         if (na == 1)
-            render_buf_printf(&e->s, ops[k].c, a[0].s.data, loc(c, n));
+            render_buf_printf(&e->s, fmt, a[0].s.data, loc(c, n));
         else
-            render_buf_printf(&e->s, ops[k].c, a[0].s.data, a[1].s.data, loc(c, n));
+            render_buf_printf(&e->s, fmt, a[0].s.data, a[1].s.data, loc(c, n));
         return 0;
     }
     return refuse(u, c, n, "operators.%s", op);
@@ -328,6 +446,36 @@ static int call(struct unit *u, struct cfn *c, const struct dsl_node *n, struct 
     for (int i = 0; i < na; i++)
         if (expr(u, c, n->kids[i], &a[i]) != 0) goto done;
     const char *name = callee->kind == DSL_N_NAME ? callee->name : NULL;
+    if (callee->kind == DSL_N_ATTR && cuda_module(u, c, callee->a)) {
+        if (u->target == JIT_HOST) {
+            refuse(u, c, n, "cuda.%s() outside a cuda.jit kernel", callee->name);
+            goto done;
+        }
+        if (strcmp(callee->name, "syncthreads") == 0 && na == 0) {
+            /* every thread of the block meets here; in the simulator the thread's stack is
+             * left for the next thread's, until all have come (or one failed) */
+            e->t = JT_NONE;
+            c->may_fail = true;
+            if (u->target == JIT_GPU)
+                render_buf_puts(&e->s, "__syncthreads()");
+            else
+                render_buf_printf(&e->s, "({ if (jit_sync(env, %lldLL)) goto JIT_FAIL; })",
+                                  loc(c, n));
+            r = 0;
+            goto done;
+        }
+        if (strcmp(callee->name, "grid") == 0 && na == 1 && n->kids[0]->kind == DSL_N_CONST &&
+            dsl_is_intlike(n->kids[0]->value) && dsl_as_int(n->kids[0]->value) == 1) {
+            e->t = JT_INT;
+            render_buf_puts(&e->s, u->target == JIT_GPU
+                                       ? "((int64_t)blockIdx.x * blockDim.x + threadIdx.x)"
+                                       : "(env->bid[0] * env->block[0] + env->tid[0])");
+            r = 0;
+            goto done;
+        }
+        refuse(u, c, n, "cuda.%s() with %d arguments", callee->name, na);
+        goto done;
+    }
     if (callee->kind == DSL_N_ATTR && callee->a->kind == DSL_N_NAME &&
         !find_var(c, callee->a->name)) { /* operators.mul(x, y), the module under any name */
         const struct dsl_value *m = outer_value(u, c, callee->a->name);
@@ -494,15 +642,18 @@ static int call(struct unit *u, struct cfn *c, const struct dsl_node *n, struct 
             e->t = join(a[0].t, a[1].t);
             const char *cmp = name[1] == 'i' ? "<" : ">";
             /* Python: the first of equal values */
-            render_buf_printf(&e->s, "({%s _x = %s, _y = %s; _y %s _x ? _y : _x;})", c_type[e->t],
-                              a[0].s.data, a[1].s.data, cmp);
+            char f[160];
+            render_buf_printf(&e->s,
+                              sx(u, "({%s _x = %s, _y = %s; _y %s _x ? _y : _x;})", f, sizeof f),
+                              c_type[e->t], a[0].s.data, a[1].s.data, cmp);
             r = 0;
             goto done;
         }
         if (strcmp(name, "abs") == 0 && na == 1 && numeric(a[0].t)) {
             e->t = a[0].t == JT_FLOAT ? JT_FLOAT : JT_INT;
-            render_buf_printf(&e->s, "({%s _x = %s; _x < 0 ? -_x : _x;})", c_type[e->t],
-                              a[0].s.data);
+            char f[160];
+            render_buf_printf(&e->s, sx(u, "({%s _x = %s; _x < 0 ? -_x : _x;})", f, sizeof f),
+                              c_type[e->t], a[0].s.data);
             r = 0;
             goto done;
         }
@@ -697,8 +848,59 @@ static int promotable(struct cfn *c, const struct dsl_node *n, struct promo *p)
 }
 
 /* arr[i] as a bounds-checked read. */
+/* The shared array n indexes (n an INDEX node), or NULL. */
+static struct var *shared_of(struct cfn *c, const struct dsl_node *n)
+{
+    struct var *v = n->a->kind == DSL_N_NAME ? find_var(c, n->a->name) : NULL;
+    return v && v->t == JT_SARR ? v : NULL;
+}
+
+/* The element of shared array v that index node n reaches: its number in the array, each
+ * index checked against its dim, into *k. */
+static int shared_index(struct unit *u, struct cfn *c, const struct dsl_node *n,
+                        const struct var *v, struct render_buf *k)
+{
+    if ((int)n->nkids != v->sh_nd)
+        return refuse(u, c, n, "%s, of %d dims, indexed with %zu values", v->name, v->sh_nd,
+                      n->nkids);
+    c->may_fail = true;
+    render_buf_puts(k, "(INT64_C(0)");
+    for (int d = 0; d < v->sh_nd; d++) {
+        struct ex i;
+        ex_init(&i);
+        int r = expr(u, c, n->kids[d], &i);
+        if (r == 0 && i.t != JT_INT && i.t != JT_BOOL)
+            r = refuse(u, c, n, "an index that is a %s", jt_name[i.t]);
+        if (r == 0)
+            render_buf_printf(k, " * INT64_C(%lld) + CHK(%s, INT64_C(%lld), %lldLL, \"%s\")",
+                              (long long)v->sh_dim[d], i.s.data, (long long)v->sh_dim[d], loc(c, n),
+                              v->name);
+        ex_free(&i);
+        if (r != 0) return r;
+    }
+    render_buf_puts(k, ")");
+    return 0;
+}
+
 static int index_load(struct unit *u, struct cfn *c, const struct dsl_node *n, struct ex *e)
 {
+    struct var *sv = shared_of(c, n);
+    if (sv) { /* the simulator records who read it, for its races and unwritten reads */
+        struct render_buf k;
+        render_buf_init(&k, 0);
+        int r = shared_index(u, c, n, sv, &k);
+        e->t = sv->sh_dt == 'd' || sv->sh_dt == 'f' ? JT_FLOAT : JT_INT;
+        if (r == 0 && u->target == JIT_GPU)
+            render_buf_printf(&e->s, "(%s)v_%s[%s]", c_type[e->t], sv->name, k.data);
+        else if (r == 0)
+            render_buf_printf(&e->s,
+                              "({ int64_t k_ = %s; if (jit_sh_read(env, %lld + k_, %lldLL, "
+                              "\"%s\", k_)) goto JIT_FAIL; (%s)v_%s[k_]; })",
+                              k.data, (long long)sv->sh_base, loc(c, n), sv->name, c_type[e->t],
+                              sv->name);
+        render_buf_free(&k);
+        return r;
+    }
     if (n->nkids != 1) return refuse(u, c, n, "an index of several values");
     struct ex a, i;
     ex_init(&a);
@@ -843,6 +1045,8 @@ static int expr(struct unit *u, struct cfn *c, const struct dsl_node *n, struct 
         struct var *v = find_var(c, n->name);
         if (v) {
             if (v->t == JT_NONE) return refuse(u, c, n, "a variable read before it is assigned");
+            if (v->t == JT_SARR)
+                return refuse(u, c, n, "the shared array %s other than indexed", n->name);
             if (v->in_loop && !u->in_prange)
                 return refuse(u, c, n, "%s read after the prange loop that assigns it", n->name);
             if (v->reduce && u->in_prange && !v->in_loop && (!u->aug || strcmp(u->aug, v->name))) {
@@ -928,6 +1132,30 @@ static int expr(struct unit *u, struct cfn *c, const struct dsl_node *n, struct 
         return r;
     }
     case DSL_N_INDEX: return index_load(u, c, n, e);
+    case DSL_N_ATTR: {
+        /* cuda.threadIdx.x and the others: this thread's place in the launch */
+        static const char *const groups[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
+        static const char *const sim[] = {"tid", "bid", "block", "grid"};
+        for (int g = 0; g < 4; g++) {
+            const char *m = cuda_member(u, c, n, groups[g]);
+            int d = !m ? -1 : !strcmp(m, "x") ? 0 : !strcmp(m, "y") ? 1 : !strcmp(m, "z") ? 2 : -1;
+            if (d < 0) continue;
+            if (u->target == JIT_HOST)
+                return refuse(u, c, n, "cuda.%s outside a cuda.jit kernel", groups[g]);
+            e->t = JT_INT;
+            if (u->target == JIT_GPU)
+                render_buf_printf(&e->s, "((int64_t)%s.%s)", groups[g], m);
+            else
+                render_buf_printf(&e->s, "env->%s[%d]", sim[g], d);
+            return 0;
+        }
+        if (u->target != JIT_HOST && strcmp(n->name, "warpsize") == 0 && cuda_module(u, c, n->a)) {
+            e->t = JT_INT;
+            render_buf_puts(&e->s, "INT64_C(32)");
+            return 0;
+        }
+        return refuse(u, c, n, "the attribute .%s here", n->name);
+    }
     case DSL_N_CALL: return call(u, c, n, e);
     default: return refuse(u, c, n, "this expression");
     }
@@ -983,7 +1211,9 @@ static bool int_dtype_node(struct unit *u, const struct cfn *c, const struct dsl
 
 static int64_t const_int(struct unit *u, struct cfn *c, const struct dsl_node *k)
 {
+    int64_t val;
     if (k->kind == DSL_N_CONST && dsl_is_intlike(k->value)) return dsl_as_int(k->value);
+    if (k->kind == DSL_N_NAME && find_var(c, k->name) && local_const(c, k->name, &val)) return val;
     if (k->kind == DSL_N_NAME && !find_var(c, k->name)) {
         const struct dsl_value *g = outer_value(u, c, k->name);
         if (g && dsl_is_intlike(*g)) return dsl_as_int(*g);
@@ -995,6 +1225,13 @@ static int64_t const_int(struct unit *u, struct cfn *c, const struct dsl_node *k
  * int): a local int array of zeros; 0 when v is not that. */
 static int64_t array_literal(struct unit *u, struct cfn *c, const struct dsl_node *v)
 {
+    if (v->kind == DSL_N_CALL && !v->flag && v->nkw == 0 && v->nkids == 2 &&
+        cuda_member(u, c, v->a, "local") && strcmp(v->a->name, "array") == 0) {
+        /* cuda.local.array(n, numba.int32): each CUDA thread's own ints */
+        char dt = dtype_code(u, c, v->kids[1]);
+        int64_t len = const_int(u, c, v->kids[0]);
+        return (dt == 'i' || dt == 'l') && len > 0 && len <= MAX_ARRAY ? len : 0;
+    }
     if (v->kind == DSL_N_CALL && !v->flag) { /* np.zeros(n, np.int32), dtype= too */
         const char *np = numpy_attr(u, c, v->a);
         const struct dsl_node *dtype = v->nkids == 2 ? v->kids[1] : NULL;
@@ -1115,6 +1352,28 @@ static int store(struct unit *u, struct cfn *c, const struct dsl_node *target, c
         if (u->in_prange && expr_dep(c, from)) set_dep(u, v);
         emit(u, "v_%s = %s;", target->name, value);
         return 0;
+    }
+    struct var *sv = target->kind == DSL_N_INDEX ? shared_of(c, target) : NULL;
+    if (sv) {
+        static const char *const el[] = {
+            ['d'] = "double", ['f'] = "float", ['i'] = "int32_t", ['l'] = "int64_t"};
+        if (!numeric(vt)) return refuse(u, c, at, "storing a %s", jt_name[vt]);
+        if ((sv->sh_dt == 'i' || sv->sh_dt == 'l') && vt == JT_FLOAT)
+            return refuse(u, c, at, "storing a float into %s, an int array", sv->name);
+        struct render_buf k;
+        render_buf_init(&k, 0);
+        int r = shared_index(u, c, target, sv, &k);
+        if (r == 0 && u->target == JIT_GPU)
+            emit(u, "{ %s w_ = (%s)(%s); v_%s[%s] = w_; }", el[(int)sv->sh_dt], el[(int)sv->sh_dt],
+                 value, sv->name, k.data);
+        else if (r == 0)
+            emit(u,
+                 "{ %s w_ = (%s)(%s); int64_t k_ = %s; if (jit_sh_write(env, %lld + k_, %lldLL, "
+                 "\"%s\", k_)) goto JIT_FAIL; v_%s[k_] = w_; }",
+                 el[(int)sv->sh_dt], el[(int)sv->sh_dt], value, k.data, (long long)sv->sh_base,
+                 loc(c, at), sv->name, sv->name);
+        render_buf_free(&k);
+        return r;
     }
     if (target->kind == DSL_N_INDEX && target->nkids == 1) {
         struct ex a, i;
@@ -1979,6 +2238,53 @@ static int for_loop(struct unit *u, struct cfn *c, const struct dsl_node *n)
 
 static int stmt_body(struct unit *u, struct cfn *c, const struct dsl_node *n);
 
+/* name = cuda.shared.array(shape, dtype): memory of the block, shape a constant or a tuple of
+ * two (an int, or a name given an int once). Nothing runs there: the array is the block's
+ * for the whole kernel, as CUDA declares it. */
+static int shared_array(struct unit *u, struct cfn *c, const struct dsl_node *n)
+{
+    const struct dsl_node *call = n->a, *shape = call->nkids ? call->kids[0] : NULL;
+    const struct dsl_node *dtype = call->nkids > 1 ? call->kids[1] : NULL;
+    for (size_t i = 0; i < call->nkw; i++) {
+        if (strcmp(call->kwnames[i], "shape") == 0) shape = call->kwvals[i];
+        if (strcmp(call->kwnames[i], "dtype") == 0) dtype = call->kwvals[i];
+    }
+    if (u->target == JIT_HOST) return refuse(u, c, n, "cuda.shared.array outside a kernel");
+    char dt = dtype ? dtype_code(u, c, dtype) : 0;
+    if (!shape || !dt || call->flag)
+        return refuse(u, c, n, "cuda.shared.array(shape, dtype) with a dtype of numba or numpy");
+    int64_t dim[2] = {0, 0};
+    int nd = 1;
+    if (shape->kind == DSL_N_TUPLE) {
+        nd = (int)shape->nkids;
+        if (nd < 1 || nd > 2) return refuse(u, c, n, "a shared array of %d dims", nd);
+        for (int d = 0; d < nd; d++) dim[d] = const_int(u, c, shape->kids[d]);
+    } else {
+        dim[0] = const_int(u, c, shape);
+        dim[1] = 1;
+    }
+    int64_t count = dim[0] * dim[1], size = dt == 'f' || dt == 'i' ? 4 : 8;
+    if (dim[0] <= 0 || dim[1] <= 0 || count > (1 << 16))
+        return refuse(u, c, n,
+                      "a shared array whose shape is not a constant (up to 65536 elements)");
+    const char *name = n->kids[0]->name;
+    struct var *v = find_var(c, name);
+    if (v && (v->t != JT_SARR || v->sh_dt != dt || v->sh_nd != nd || v->sh_dim[0] != dim[0] ||
+              v->sh_dim[1] != dim[1]))
+        return refuse(u, c, n, "%s given two different arrays", name);
+    if (v) return 0;
+    if (assign_var(u, c, n, name, JT_SARR, 0, &v) != 0) return -1;
+    v->sh_dt = dt;
+    v->sh_nd = nd;
+    v->sh_dim[0] = dim[0];
+    v->sh_dim[1] = dim[1];
+    v->sh_off = u->sh_bytes;
+    v->sh_base = u->sh_elems;
+    u->sh_bytes += (count * size + 15) / 16 * 16;
+    u->sh_elems += count;
+    return 0;
+}
+
 static int stmt(struct unit *u, struct cfn *c, const struct dsl_node *n)
 {
     bool soft = u->soft_fail;
@@ -2012,6 +2318,9 @@ static int stmt_body(struct unit *u, struct cfn *c, const struct dsl_node *n)
     case DSL_N_ASSIGN: {
         if (n->nkids != 1) return refuse(u, c, n, "chained assignment");
         const struct dsl_node *t = n->kids[0];
+        if (t->kind == DSL_N_NAME && n->a->kind == DSL_N_CALL &&
+            cuda_member(u, c, n->a->a, "shared") && strcmp(n->a->a->name, "array") == 0)
+            return shared_array(u, c, n);
         int64_t len = t->kind == DSL_N_NAME ? array_literal(u, c, n->a) : 0;
         if (len) {
             struct var *v;
@@ -2171,6 +2480,7 @@ static const char prelude_libc[] =
     "#include <math.h>\n#include <stdint.h>\n#include <string.h>\n"
     "#else\n"
     "typedef __INT64_TYPE__ int64_t;\ntypedef __UINT64_TYPE__ uint64_t;\n"
+    "typedef __INT32_TYPE__ int32_t;\ntypedef __UINT32_TYPE__ uint32_t;\n"
     "typedef __UINTPTR_TYPE__ uintptr_t;\n"
     "#define INT64_C(c) c##LL\n"
     "double exp(double); double log(double); double floor(double); double fabs(double);\n"
@@ -2180,7 +2490,30 @@ static const char prelude_libc[] =
     "void *memset(void *, int, __SIZE_TYPE__);\n"
     "#define INFINITY (__builtin_inff())\n"
     "#define isinf(x) __builtin_isinf_sign(x)\n#define isfinite(x) __builtin_isfinite(x)\n"
-    "#endif\n";
+    "#endif\n"
+    /* how the prelude's and the compiled functions are declared: host C here, CUDA C in
+     * prelude_cuda */
+    "#define JIT_FN static inline\n"
+    "#define JIT_COLD __attribute__((noinline, cold)) static\n"
+    "#define JIT_INLINE static inline __attribute__((always_inline))\n"
+    "#define JIT_PROTO static\n#define JIT_UNUSED __attribute__((unused))\n"
+    "#define JIT_FAIL_MORE(e, what)\n";
+
+/* What a kernel's unit begins with for NVRTC, in place of prelude_libc: the same names as
+ * device code (math comes with NVRTC), and the thread a failure happened in recorded with it
+ * (the host reads the error record back after the launch, the array's name as text). */
+static const char prelude_cuda[] =
+    "typedef long long int64_t;\ntypedef unsigned long long uint64_t;\ntypedef int int32_t;\n"
+    "typedef unsigned int uint32_t;\ntypedef unsigned long long uintptr_t;\n"
+    "#define INT64_C(c) c##LL\n#define _Bool bool\n"
+    "#define INFINITY __int_as_float(0x7f800000)\n"
+    "#define JIT_FN static __device__ inline\n#define JIT_COLD static __device__ __noinline__\n"
+    "#define JIT_INLINE static __device__ __forceinline__\n#define JIT_PROTO static __device__\n"
+    "#define JIT_UNUSED\n"
+    "#define JIT_FAIL_MORE(e, what) { \\\n"
+    "    e->bid[0] = blockIdx.x; e->bid[1] = blockIdx.y; e->bid[2] = blockIdx.z; \\\n"
+    "    e->tid[0] = threadIdx.x; e->tid[1] = threadIdx.y; e->tid[2] = threadIdx.z; \\\n"
+    "    for (int i_ = 0; i_ < 31 && what && what[i_]; i_++) e->name[i_] = what[i_]; }\n";
 
 /* What every unit has next (after the engine's scalar functions): its types, the error record
  * it shares with the kernel, Python's arithmetic, bounds checks. struct jit_env must match
@@ -2193,6 +2526,10 @@ static const char prelude[] =
     "    int kind; long long where; int64_t index, size; const char *what;\n"
     "    _Bool (*cancelled)(void);\n"
     "    int64_t other; int64_t **shadow;\n"
+    "    int64_t grid[3], block[3], bid[3], tid[3], other_tid[3];\n"
+    "    long long other_where;\n"
+    "    char name[32];\n"
+    "    char *shm; void *blk;\n"
     "};\n"
     /* a parallel loop's chunks: between them the interrupt is polled and a thread sees another's
      * error; a loop whose iterations run no loop takes nanoseconds an iteration, and in chunks
@@ -2201,23 +2538,38 @@ static const char prelude[] =
     "#define JIT_CHUNK 1024\n#define JIT_CHUNK_LIGHT 65536\n#define JIT_FAIL fail\n"
     /* the first error of any thread is the one reported; tcc's quick build runs on one
      * thread, and has no atomics */
-    "#ifdef __TINYC__\n"
+    "#if defined(__CUDACC__)\n"
+    "#define JIT_CLAIM(p) (atomicCAS((p), 0, 1) == 0)\n"
+    "#elif defined(__TINYC__)\n"
     "#define JIT_CLAIM(p) (*(p) ? 0 : (*(p) = 1))\n"
     "#else\n"
     "#define JIT_CLAIM(p) ({ int x_ = 0; __atomic_compare_exchange_n((p), &x_, 1, 0, \\\n"
     "                        __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); })\n"
     "#endif\n"
-    "__attribute__((noinline, cold)) static void jit_fail(struct jit_env *e, int kind,\n"
-    "                                                      long long where, int64_t index,\n"
-    "                     int64_t size, const char *what)\n{\n"
+    "JIT_COLD void jit_fail(struct jit_env *e, int kind, long long where, int64_t index,\n"
+    "                       int64_t size, const char *what)\n{\n"
     "    if (!JIT_CLAIM(&e->failed)) return;\n"
     "    e->kind = kind; e->where = where; e->index = index; e->size = size; e->what = what;\n"
+    "    JIT_FAIL_MORE(e, what)\n"
     "}\n"
-    "static inline _Bool jit_cancelled(struct jit_env *e)\n{\n"
+    /* a GPU's threads cannot ask the host: they stop at another's error only */
+    "JIT_FN _Bool jit_cancelled(struct jit_env *e)\n{\n"
     "    if (e->failed) return 1;\n"
+    "#ifndef __CUDACC__\n"
     "    if (!e->cancelled()) return 0;\n"
-    "    jit_fail(e, 4, 0, 0, 0, \"\");\n    return 1;\n}\n"
-    "#ifdef JIT_UNCHECKED\n"
+    "    jit_fail(e, 4, 0, 0, 0, \"\");\n    return 1;\n"
+    "#else\n    return 0;\n#endif\n}\n"
+    "#if defined(__CUDACC__)\n"
+    /* a GPU's thread records the error and ends there (PTX's exit), as a bounds check of the
+     * other targets leaves the function; the other threads go on */
+    "JIT_FN int64_t jit_chk(struct jit_env *env, int64_t i, int64_t n, long long where,\n"
+    "                       const char *what)\n{\n"
+    "    if ((uint64_t)i < (uint64_t)n) return i;\n"
+    "    int64_t j = i + (n & (i >> 63));\n"
+    "    if ((uint64_t)j < (uint64_t)n) return j;\n"
+    "    jit_fail(env, 1, where, i, n, what);\n    asm volatile(\"exit;\");\n    return 0;\n}\n"
+    "#define CHK(i, n, where, what) jit_chk(env, (i), (n), (where), (what))\n"
+    "#elif defined(JIT_UNCHECKED)\n"
     "#define CHK(i, n, where, what) ({ int64_t _n = (n), _j = (i); _j + (_n & (_j >> 63)); })\n"
     "#else\n"
     /* one compare where the index is in range: a negative one (from the end, as Python's) is
@@ -2245,25 +2597,25 @@ static const char prelude[] =
     "#define RACE(arg, k, it, at, name) ((void)0)\n"
     "#endif\n"
     /* the errors' words are Python's, as the interpreter's */
-    "static inline int64_t py_div(struct jit_env *env, int64_t a, int64_t b, long long w)\n{\n"
+    "JIT_FN int64_t py_div(struct jit_env *env, int64_t a, int64_t b, long long w)\n{\n"
     "    if (b == 0) {\n"
     "        jit_fail(env, 2, w, 0, 0, \"integer division or modulo by zero\");\n"
     "        return 0;\n"
     "    }\n"
     "    int64_t q = a / b; return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;\n}\n"
-    "static inline int64_t py_mod(struct jit_env *env, int64_t a, int64_t b, long long w)\n{\n"
+    "JIT_FN int64_t py_mod(struct jit_env *env, int64_t a, int64_t b, long long w)\n{\n"
     "    if (b == 0) { jit_fail(env, 2, w, 0, 0, \"integer modulo by zero\"); return 0; }\n"
     "    int64_t r = a % b; return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;\n}\n"
-    "static inline double pyf_div(struct jit_env *env, double a, double b, long long w)\n{\n"
+    "JIT_FN double pyf_div(struct jit_env *env, double a, double b, long long w)\n{\n"
     "    if (b == 0) { jit_fail(env, 2, w, 0, 0, \"float floor division by zero\"); return 0; }\n"
     "    return floor(a / b);\n}\n"
-    "static inline double pyf_mod(struct jit_env *env, double a, double b, long long w)\n{\n"
+    "JIT_FN double pyf_mod(struct jit_env *env, double a, double b, long long w)\n{\n"
     "    if (b == 0) { jit_fail(env, 2, w, 0, 0, \"float modulo by zero\"); return 0; }\n"
     "    double r = fmod(a, b); return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;\n}\n"
-    "static inline double py_fdiv(struct jit_env *env, double a, double b, long long w,\n"
+    "JIT_FN double py_fdiv(struct jit_env *env, double a, double b, long long w,\n"
     "                             const char *what)\n{\n"
     "    if (b == 0) { jit_fail(env, 2, w, 0, 0, what); return 0; }\n    return a / b;\n}\n"
-    "static inline void jit_to_index(struct jit_env *env, int64_t ord, iarr shape, iarr out, long "
+    "JIT_FN void jit_to_index(struct jit_env *env, int64_t ord, iarr shape, iarr out, long "
     "long "
     "w, int64_t *dirty)\n{\n"
     "    if (out.n < shape.n) { jit_fail(env, 1, w, shape.n - 1, out.n, \"out_index\"); return; }\n"
@@ -2272,7 +2624,7 @@ static const char prelude[] =
     "        int64_t sh = shape.p[i];\n"
     "        if (sh == 0) { jit_fail(env, 2, w, 0, 0, \"integer modulo by zero\"); return; }\n"
     "        out.p[i] = py_mod(env, ord, sh, w); ord = py_div(env, ord, sh, w);\n    }\n}\n"
-    "static inline void jit_broadcast_index(struct jit_env *env, iarr big_index, iarr big_shape,\n"
+    "JIT_FN void jit_broadcast_index(struct jit_env *env, iarr big_index, iarr big_shape,\n"
     "                                iarr shape, iarr out, long long w, int64_t *dirty)\n{\n"
     "    int64_t off = big_shape.n - shape.n;\n"
     "    if (out.n < shape.n || off < 0 || big_index.n < big_shape.n) {\n"
@@ -2281,7 +2633,7 @@ static const char prelude[] =
     "    for (int64_t i = 0; i < shape.n; i++) out.p[i] = shape.p[i] > 1 ? big_index.p[i + off] : "
     "0;\n"
     "}\n"
-    "static inline int64_t jit_index_to_position(struct jit_env *env, iarr index, iarr strides, "
+    "JIT_FN int64_t jit_index_to_position(struct jit_env *env, iarr index, iarr strides, "
     "long long "
     "w)\n{\n"
     "    if (index.n < strides.n) { jit_fail(env, 1, w, strides.n - 1, index.n, \"index\"); return "
@@ -2289,17 +2641,17 @@ static const char prelude[] =
     "    int64_t p = 0;\n    for (int64_t i = 0; i < strides.n; i++) p += index.p[i] * "
     "strides.p[i];\n"
     "    return p;\n}\n"
-    "static inline int64_t jit_ipow(int64_t a, int64_t b)\n{\n"
+    "JIT_FN int64_t jit_ipow(int64_t a, int64_t b)\n{\n"
     "    int64_t r = 1;\n    for (; b > 0; b >>= 1, a *= a) if (b & 1) r *= a;\n"
     "    return r;\n}\n"
-    "static inline int64_t jit_prod(iarr a)\n{\n"
+    "JIT_FN int64_t jit_prod(iarr a)\n{\n"
     "    int64_t p = 1;\n    for (int64_t i = 0; i < a.n; i++) p *= a.p[i];\n    return p;\n}\n"
-    "static inline int64_t jit_array_equal(iarr a, iarr b)\n{\n"
+    "JIT_FN int64_t jit_array_equal(iarr a, iarr b)\n{\n"
     "    if (a.n != b.n) return 0;\n"
     "    for (int64_t i = 0; i < a.n; i++) if (a.p[i] != b.p[i]) return 0;\n    return 1;\n}\n"
     /* (a != b).any(), (a == b).all(): numpy's elementwise comparison of two int arrays, one
      * of length 1 broadcast; other lengths are numpy's ValueError */
-    "static inline int64_t jit_cmp_reduce(struct jit_env *env, iarr a, iarr b, int ne, int any,\n"
+    "JIT_FN int64_t jit_cmp_reduce(struct jit_env *env, iarr a, iarr b, int ne, int any,\n"
     "                                     long long w)\n{\n"
     "    int64_t n = a.n > b.n ? a.n : b.n;\n"
     "    if ((a.n != n && a.n != 1) || (b.n != n && b.n != 1)) {\n"
@@ -2309,25 +2661,25 @@ static const char prelude[] =
     "        if (any ? d : !d) return any;\n    }\n"
     "    return !any;\n}\n"
     /* minitorch.operators' functions that can fail, as lib/modules.c computes them */
-    "static inline double jop_sigmoid(double x)\n{\n"
+    "JIT_FN double jop_sigmoid(double x)\n{\n"
     "    return x >= 0 ? 1.0 / (1.0 + exp(-x)) : exp(x) / (1.0 + exp(x));\n}\n"
-    "static inline double jop_log(struct jit_env *env, double x, long long w)\n{\n"
+    "JIT_FN double jop_log(struct jit_env *env, double x, long long w)\n{\n"
     "    if (x + 1e-6 <= 0) { jit_fail(env, 8, w, 0, 0, \"\"); return 0; }\n"
     "    return log(x + 1e-6);\n}\n"
-    "static inline double jop_exp(struct jit_env *env, double x, long long w)\n{\n"
+    "JIT_FN double jop_exp(struct jit_env *env, double x, long long w)\n{\n"
     "    double r = exp(x);\n"
     "    if (isinf(r) && isfinite(x)) { jit_fail(env, 9, w, 0, 0, \"\"); return 0; }\n"
     "    return r;\n}\n"
-    "static inline double jop_inv(struct jit_env *env, double x, long long w)\n{\n"
+    "JIT_FN double jop_inv(struct jit_env *env, double x, long long w)\n{\n"
     "    if (x == 0) { jit_fail(env, 2, w, 0, 0, \"float division by zero\"); return 0; }\n"
     "    return 1.0 / x;\n}\n"
-    "static inline double jop_log_back(struct jit_env *env, double x, double d, long long w)\n{\n"
+    "JIT_FN double jop_log_back(struct jit_env *env, double x, double d, long long w)\n{\n"
     "    if (x + 1e-6 == 0) { jit_fail(env, 2, w, 0, 0, \"float division by zero\"); return 0; }\n"
     "    return d / (x + 1e-6);\n}\n"
-    "static inline double jop_inv_back(struct jit_env *env, double x, double d, long long w)\n{\n"
+    "JIT_FN double jop_inv_back(struct jit_env *env, double x, double d, long long w)\n{\n"
     "    if (x == 0) { jit_fail(env, 2, w, 0, 0, \"float division by zero\"); return 0; }\n"
     "    return -(1.0 / (x * x)) * d;\n}\n"
-    "static inline int64_t py_int(struct jit_env *env, double x, long long w)\n{\n"
+    "JIT_FN int64_t py_int(struct jit_env *env, double x, long long w)\n{\n"
     "    if (!(x > -9.2e18 && x < 9.2e18)) { jit_fail(env, 5, w, 0, 0, \"\"); return 0; }\n"
     "    return (int64_t)x;\n}\n";
 
@@ -2342,15 +2694,31 @@ struct env {
     bool (*cancelled)(void);
     int64_t other;    /* kind 7: the other iteration */
     int64_t **shadow; /* check_races: per parameter, the iteration that wrote each element */
+    /* a cuda.jit kernel's launch; the block and thread that failed, and for a race or a
+     * barrier the other thread and where it was; the array's name (from the GPU) */
+    int64_t grid[3], block[3], bid[3], tid[3], other_tid[3];
+    long long other_where;
+    char name[32];
+    char *shm;
+    void *blk;
 };
 
 /* Declarations of c's locals (private: those of its prange loop, else the others). */
-static void locals_text(const struct cfn *c, bool private, struct render_buf *b)
+static void locals_text(const struct cfn *c, bool private, enum jit_target target,
+                        struct render_buf *b)
 {
     for (int i = 0; i < c->nvars; i++) {
         const struct var *v = &c->vars[i];
         if (v->param || v->in_loop != private || v->t == JT_NONE) continue;
-        if (v->buflen)
+        static const char *const el[] = {
+            ['d'] = "double", ['f'] = "float", ['i'] = "int32_t", ['l'] = "int64_t"};
+        if (v->t == JT_SARR && target == JIT_GPU)
+            render_buf_printf(b, "__shared__ %s v_%s[%lld]; ", el[(int)v->sh_dt], v->name,
+                              (long long)(v->sh_dim[0] * v->sh_dim[1]));
+        else if (v->t == JT_SARR) /* the block's memory, where the simulator put it */
+            render_buf_printf(b, "%s *v_%s = (%s *)(env->shm + %lld); ", el[(int)v->sh_dt], v->name,
+                              el[(int)v->sh_dt], (long long)v->sh_off);
+        else if (v->buflen)
             render_buf_printf(b,
                               "int64_t b_%s[%lld] = {0}; int64_t d_%s = 0; (void)d_%s; "
                               "iarr v_%s = {b_%s, %lld}; ",
@@ -2387,7 +2755,7 @@ static int compile_fn(struct unit *u, const struct dsl_function *f, const enum j
     *c = (struct cfn){.f = f,
                       .nargs = nargs,
                       .id = me,
-                      .top = me == 0,
+                      .top = me == 0 && u->target == JIT_HOST,
                       .ret = JT_NONE,
                       .loops = has_loop(def->b)};
     memcpy(c->args, args, sizeof *args * nargs);
@@ -2417,11 +2785,15 @@ static int compile_fn(struct unit *u, const struct dsl_function *f, const enum j
         if (pass == 8) r = refuse(u, c, def, "types that do not settle");
         render_buf_free(&u->out);
     }
+    if (r == 0 && me == 0 && u->target != JIT_HOST && c->ret != JT_NONE)
+        r = refuse(u, c, def,
+                   "a kernel that returns a value (a kernel writes its results into "
+                   "arrays)");
     if (r == 0) {
         struct render_buf h, priv;
         render_buf_init(&h, 0);
         render_buf_init(&priv, 0);
-        locals_text(c, true, &priv);
+        locals_text(c, true, u->target, &priv);
         if (c->top) {
             render_buf_puts(&h, "int jit_entry(void **slots, struct jit_env *env)\n{\n");
             for (int i = 0; i < nargs; i++)
@@ -2430,19 +2802,17 @@ static int compile_fn(struct unit *u, const struct dsl_function *f, const enum j
         } else {
             /* inlined where called, as Numba's inline="always": the loop that calls an index
              * helper then sees what the helper reads and writes (recursion is not compiled) */
-            render_buf_printf(&h,
-                              "static inline __attribute__((always_inline)) %s f%d(struct "
-                              "jit_env *env",
-                              c_type[c->ret], me);
+            render_buf_printf(&h, "JIT_INLINE %s f%d(struct jit_env *env", c_type[c->ret], me);
             for (int i = 0; i < nargs; i++)
                 render_buf_printf(&h, ", %s v_%s", c_type[args[i]], def->kwnames[i]);
             render_buf_puts(&h, ")\n{\n");
-            render_buf_printf(&u->protos, "static %s f%d(struct jit_env *env", c_type[c->ret], me);
+            render_buf_printf(&u->protos, "JIT_PROTO %s f%d(struct jit_env *env", c_type[c->ret],
+                              me);
             for (int i = 0; i < nargs; i++) render_buf_printf(&u->protos, ", %s", c_type[args[i]]);
             render_buf_puts(&u->protos, ");\n");
         }
         render_buf_puts(&h, "    ");
-        locals_text(c, false, &h);
+        locals_text(c, false, u->target, &h);
         render_buf_puts(&h, "\n");
         /* the body, with each prange chunk's private locals in place of its mark */
         const char *body = u->out.data ? u->out.data : "", *mark;
@@ -2451,15 +2821,17 @@ static int compile_fn(struct unit *u, const struct dsl_function *f, const enum j
             render_buf_puts(&h, priv.data ? priv.data : "");
             body = mark + strlen("@PRIVATE@");
         }
+        /* C++ (NVRTC) refuses a goto to the end that passes an initialised declaration of the
+         * same block: the body is a block of its own */
+        render_buf_puts(&h, u->target == JIT_GPU ? "{\n" : "");
         render_buf_puts(&h, body);
+        render_buf_puts(&h, u->target == JIT_GPU ? "}\n" : "");
         if (c->top)
-            render_buf_puts(&h,
-                            "    return 0;\nfail: __attribute__((unused));\n    return 1;\n}\n");
+            render_buf_puts(&h, "    return 0;\nfail: JIT_UNUSED;\n    return 1;\n}\n");
         else if (c->ret == JT_NONE)
-            render_buf_puts(&h, "fail: __attribute__((unused));\n    return;\n}\n");
+            render_buf_puts(&h, "fail: JIT_UNUSED;\n    return;\n}\n");
         else
-            render_buf_printf(&h,
-                              "    return 0;\nfail: __attribute__((unused));\n    return 0;\n}\n");
+            render_buf_printf(&h, "    return 0;\nfail: JIT_UNUSED;\n    return 0;\n}\n");
         render_buf_free(&priv);
         render_buf_puts(&u->bodies, h.data ? h.data : "");
         render_buf_free(&h);
@@ -2487,9 +2859,11 @@ struct spec {
     void *dl;                                 /* the loaded object, or NULL */
     int (*entry)(void **slots, struct env *); /* NULL: runs in the interpreter, why says why */
     char *why;
-    bool wrote[MAX_ARGS];          /* the storages (parameters) the called function writes */
-    char *report;                  /* what parallel_diagnostics says of it */
-    char *src;                     /* the C it was compiled from */
+    bool wrote[MAX_ARGS]; /* the storages (parameters) the called function writes */
+    char *report;         /* what parallel_diagnostics says of it */
+    char *src;            /* the C it was compiled from (a kernel on the GPU: the
+                           * CUDA C NVRTC compiles at its launch) */
+    enum jit_target target;
     struct dsl_value fns[MAX_FNS]; /* the functions compiled in (errors point into them);
                                     * fns[0], the owner itself, is not held */
     int nfns;
@@ -3045,12 +3419,41 @@ static void unit_source(const struct unit *u, const struct dsl_function *f, stru
     render_buf_init(src, 0);
     if (f->jit_unchecked) render_buf_puts(src, "#define JIT_UNCHECKED 1\n");
     if (f->jit_races) render_buf_puts(src, "#define JIT_RACES 1\n");
-    render_buf_puts(src, prelude_libc);
+    render_buf_puts(src, u->target == JIT_GPU ? prelude_cuda : prelude_libc);
     /* the engine's scalar functions, as the engine's own source defines them */
     render_buf_append(src, (const char *)jit_scalar_src, sizeof jit_scalar_src - 1);
     render_buf_puts(src, prelude);
+    if (u->target == JIT_SIM) /* the simulator's entries the kernel calls (jit_sim.inc) */
+        render_buf_printf(src,
+                          "#define JIT_SH_BYTES %lld\n#define JIT_SH_ELEMS %lld\n"
+                          "static int jit_sync(struct jit_env *, long long);\n"
+                          "static int jit_sh_read(struct jit_env *, int64_t, long long, "
+                          "const char *, int64_t);\n"
+                          "static int jit_sh_write(struct jit_env *, int64_t, long long, "
+                          "const char *, int64_t);\n",
+                          (long long)u->sh_bytes, (long long)u->sh_elems);
     render_buf_puts(src, u->protos.data ? u->protos.data : "");
     render_buf_puts(src, u->bodies.data ? u->bodies.data : "");
+    if (u->target == JIT_HOST) return;
+    /* the kernel's entry: its arguments from the launch (slots in the simulator, the
+     * parameters of a __global__ function on the GPU) */
+    const struct cfn *k = &u->fns[0];
+    const char *const *names = (const char *const *)k->f->def->kwnames;
+    if (u->target == JIT_GPU) {
+        render_buf_puts(src, "extern \"C\" __global__ void mt_kernel(struct jit_env *env");
+        for (int i = 0; i < k->nargs; i++)
+            render_buf_printf(src, ", %s a%d", c_type[k->args[i]], i);
+        render_buf_puts(src, ")\n{\n    f0(env");
+        for (int i = 0; i < k->nargs; i++) render_buf_printf(src, ", a%d", i);
+        render_buf_puts(src, ");\n}\n");
+        return;
+    }
+    render_buf_puts(src,
+                    "static void jit_kernel(struct jit_env *env, void **slots)\n{\n    f0(env");
+    for (int i = 0; i < k->nargs; i++)
+        render_buf_printf(src, ", *(%s *)slots[%d] /* %s */", c_type[k->args[i]], i, names[i]);
+    render_buf_puts(src, ");\n}\n");
+    render_buf_append(src, (const char *)jit_sim_src, sizeof jit_sim_src - 1);
 }
 
 /* The cache's paths of the C text built with flags. */
@@ -3066,11 +3469,12 @@ static void cache_paths(const char *dir, const char *text, const char *const *fl
     snprintf(so_path, size, "%s/%016llx.so", dir, (unsigned long long)h);
 }
 
-static struct unit *unit_new(struct dsl_interp *in, bool jam)
+static struct unit *unit_new(struct dsl_interp *in, bool jam, enum jit_target target)
 {
     struct unit *u = calloc(1, sizeof *u);
     if (!u) return NULL;
     u->in = in;
+    u->target = target;
     u->jam_on = jam;
     render_buf_init(&u->protos, 0);
     render_buf_init(&u->bodies, 0);
@@ -3090,12 +3494,13 @@ static void unit_free(struct unit *u)
  * interpreter); -1 after raising (a race is the student's error, located). */
 static int build(struct dsl_interp *in, struct dsl_function *f, struct spec *s)
 {
-    struct unit *u = unit_new(in, false), *g = NULL;
+    struct unit *u = unit_new(in, false, JIT_HOST), *g = NULL;
     if (!u) return dsl_raise_status(in, DSL_V_NOMEM);
     int id, r = 0;
     if (compile_fn(u, f, s->args, s->nargs, &id) == 0) {
         /* the same unit with the iterations of its loops in groups, where some can be */
-        if (u->jam_cand && (g = unit_new(in, true)) && compile_fn(g, f, s->args, s->nargs, &id)) {
+        if (u->jam_cand && (g = unit_new(in, true, JIT_HOST)) &&
+            compile_fn(g, f, s->args, s->nargs, &id)) {
             unit_free(g);
             g = NULL;
         }
@@ -3405,6 +3810,392 @@ int dsl_jit_call(struct dsl_interp *in, struct dsl_function *f, const struct dsl
 done:
     for (size_t i = 0; i < npos; i++) free(heap[i]);
     return r;
+}
+
+/* ---- cuda.jit kernels -------------------------------------------------------------------- */
+
+/* Where kernels run: on the GPU when the cuda backend has one, else in the simulator;
+ * %cuda simulate (or MT_CUDA_SIMULATE=1) keeps them in the simulator. */
+static int cuda_mode = -1; /* -1 not asked yet, 0 auto, 1 simulate */
+
+void dsl_cuda_set_simulate(bool on) { cuda_mode = on; }
+
+bool dsl_cuda_simulating(struct mt_ctx *ctx)
+{
+    if (cuda_mode < 0) {
+        const char *e = getenv("MT_CUDA_SIMULATE");
+        cuda_mode = e && *e && strcmp(e, "0") != 0;
+    }
+    return cuda_mode == 1 || mt_backend_check(ctx, MT_BACKEND_CUDA) != MT_OK;
+}
+
+/* Compiles kernel f for its arguments' types into s, for s->target: the simulator's unit
+ * built and loaded (s->entry), or the GPU's CUDA C (s->src). 0, or -1 after raising: a kernel
+ * the compiler does not take cannot run at all (there is no interpreter of CUDA). */
+static int cuda_build(struct dsl_interp *in, struct dsl_function *f, struct spec *s)
+{
+    struct unit *u = unit_new(in, false, s->target);
+    if (!u) return dsl_raise_status(in, DSL_V_NOMEM);
+    int id, r = 0;
+    if (compile_fn(u, f, s->args, s->nargs, &id) != 0) {
+        r = dsl_raise_in(in, u->why_fn ? u->why_fn : f, u->why_fn ? u->why_pos : f->def->pos,
+                         "CompileError", "cuda.jit cannot compile %s(): it does not take %s",
+                         f->def->name, u->why ? u->why : "this kernel");
+        unit_free(u);
+        return r;
+    }
+    s->nfns = u->nfns;
+    for (int i = 0; i < s->nargs; i++) s->wrote[i] = u->fns[0].vars[i].written;
+    for (int i = 0; i < u->nfns; i++) {
+        struct dsl_value v = {.kind = DSL_FUNCTION,
+                              .as.fn_user = (struct dsl_function *)u->fns[i].f};
+        s->fns[i] = i ? dsl_value_retain(v) : v;
+    }
+    struct render_buf src;
+    unit_source(u, f, &src);
+    unit_free(u);
+    if (src.nomem) {
+        render_buf_free(&src);
+        return dsl_raise_status(in, DSL_V_NOMEM);
+    }
+    s->src = strdup(src.data);
+    if (s->target == JIT_GPU) {
+        render_buf_free(&src);
+        return s->src ? 0 : dsl_raise_status(in, DSL_V_NOMEM);
+    }
+    char dir[4096], src_path[4200], so_path[4200];
+    if (cache_dir(dir, sizeof dir) != 0) {
+        render_buf_free(&src);
+        return dsl_raise(in, "RuntimeError", "no folder for compiled code (%s): %s", dir,
+                         strerror(errno));
+    }
+    cache_paths(dir, src.data, cc_flags, N_CC_FLAGS, src_path, so_path, sizeof so_path);
+    if (access(so_path, R_OK) != 0)
+        r = compile(in, f, false, cc_flags, N_CC_FLAGS, src.data, src_path, so_path, s);
+    render_buf_free(&src);
+    if (r == 0 && !s->entry && !s->why) {
+        s->dl = dlopen(so_path, RTLD_NOW | RTLD_LOCAL);
+        if (s->dl) *(void **)&s->entry = dlsym(s->dl, "jit_entry");
+        if (!s->entry && asprintf(&s->why, "cannot load %s: %s", so_path, dlerror()) < 0)
+            s->why = NULL;
+    }
+    if (r == 0 && !s->entry)
+        r = dsl_raise(in, "RuntimeError", "the CUDA simulator could not build %s(): %s",
+                      f->def->name, s->why ? s->why : "no C compiler");
+    return r;
+}
+
+/* A dim of a launch: an int, or a tuple or list of up to three, into d[3] (the rest 1). */
+static int launch_dims(struct dsl_interp *in, struct dsl_value v, const char *what, int64_t d[3])
+{
+    d[0] = d[1] = d[2] = 1;
+    if (dsl_is_intlike(v) && v.kind != DSL_BOOL) {
+        d[0] = dsl_as_int(v);
+    } else if (v.kind == DSL_LIST && v.as.l->len >= 1 && v.as.l->len <= 3) {
+        for (size_t i = 0; i < v.as.l->len; i++) {
+            if (!dsl_is_intlike(v.as.l->items[i]))
+                return dsl_raise(in, "TypeError", "the launch's %s must be ints, not %s", what,
+                                 dsl_type_name(v.as.l->items[i]));
+            d[i] = dsl_as_int(v.as.l->items[i]);
+        }
+    } else {
+        return dsl_raise(in, "TypeError",
+                         "the launch's %s: an int or a tuple of one to three ints, not %s", what,
+                         dsl_type_name(v));
+    }
+    for (int i = 0; i < 3; i++)
+        if (d[i] < 1)
+            return dsl_raise(in, "ValueError", "the launch's %s must be positive, not %lld", what,
+                             (long long)d[i]);
+    return 0;
+}
+
+static int cuda_launch(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
+
+static const struct dsl_builtin cuda_launch_method = {
+    "kernel",
+    "kernel[blocks, threads](*args)",
+    0,
+    -1,
+    NULL,
+    cuda_launch,
+    "Runs the kernel once for every thread of every block: on the GPU when there is one, else "
+    "in the kernel's CUDA simulator."};
+
+int dsl_cuda_configure(struct dsl_interp *in, struct dsl_value f, const struct dsl_value *subs,
+                       size_t nsubs, struct dsl_value *out)
+{
+    if (nsubs != 2)
+        return dsl_raise(in, "TypeError",
+                         "a kernel is launched as %s[blocks, threads](...), with %s",
+                         f.as.fn_user->def->name, nsubs < 2 ? "both" : "two values only");
+    int64_t g[3], b[3];
+    if (launch_dims(in, subs[0], "blocks", g) != 0 || launch_dims(in, subs[1], "threads", b) != 0)
+        return -1;
+    /* a GPU's limits (CUDA's, for every device since compute capability 3.0) */
+    if (b[0] * b[1] * b[2] > 1024 || b[0] > 1024 || b[1] > 1024 || b[2] > 64)
+        return dsl_raise(in, "ValueError",
+                         "%lld x %lld x %lld threads in a block: a GPU runs at most 1024 "
+                         "(at most 1024 along x and y, 64 along z)",
+                         (long long)b[0], (long long)b[1], (long long)b[2]);
+    if (g[0] > 2147483647 || g[1] > 65535 || g[2] > 65535)
+        return dsl_raise(in, "ValueError",
+                         "a grid of %lld x %lld x %lld blocks: a GPU takes at most 2^31 - 1 "
+                         "along x and 65535 along y and z",
+                         (long long)g[0], (long long)g[1], (long long)g[2]);
+    struct dsl_list *l = dsl_list_new(7);
+    if (!l) return dsl_raise_status(in, DSL_V_NOMEM);
+    struct dsl_value self = {.kind = DSL_LIST, .as.l = l};
+    l->style = DSL_LIST_TUPLE;
+    int st = dsl_list_push(l, dsl_value_retain(f));
+    for (int i = 0; i < 3 && st == DSL_V_OK; i++) st = dsl_list_push(l, dsl_int(g[i]));
+    for (int i = 0; i < 3 && st == DSL_V_OK; i++) st = dsl_list_push(l, dsl_int(b[i]));
+    if (st == DSL_V_OK) st = dsl_method_value(&cuda_launch_method, self, out);
+    dsl_value_release(self);
+    return st == DSL_V_OK ? 0 : dsl_raise_status(in, st);
+}
+
+/* The GPU's run of s: storages in host memory copied to the device and back (those the kernel
+ * writes), int arrays copied there, the error record zeroed there and read back. */
+static int gpu_run(struct dsl_interp *in, struct spec *s, union slot *slots, const bool *on_dev,
+                   struct env *e)
+{
+    struct mt_ctx *ctx = in->session->ctx;
+    void *dev[MAX_ARGS] = {0}, *denv = NULL;
+    void *args[MAX_ARGS + 1];
+    union slot dslots[MAX_ARGS];
+    enum mt_status st = mt_cuda_buffer(ctx, sizeof *e, &denv);
+    if (st == MT_OK) st = mt_cuda_buffer_copy(ctx, denv, e, sizeof *e, true);
+    for (int i = 0; i < s->nargs && st == MT_OK; i++) {
+        dslots[i] = slots[i];
+        if (s->args[i] == JT_FARR && !on_dev[i]) {
+            size_t bytes = (size_t)slots[i].f.n * sizeof(float);
+            st = mt_cuda_buffer(ctx, bytes, &dev[i]);
+            if (st == MT_OK) st = mt_cuda_buffer_copy(ctx, dev[i], slots[i].f.p, bytes, true);
+            dslots[i].f.p = dev[i];
+        } else if (s->args[i] == JT_IARR) {
+            size_t bytes = (size_t)slots[i].i.n * sizeof(int64_t);
+            st = mt_cuda_buffer(ctx, bytes, &dev[i]);
+            if (st == MT_OK) st = mt_cuda_buffer_copy(ctx, dev[i], slots[i].i.p, bytes, true);
+            dslots[i].i.p = dev[i];
+        }
+        args[i + 1] = &dslots[i];
+    }
+    args[0] = &denv;
+    unsigned grid[3], block[3];
+    for (int d = 0; d < 3; d++) grid[d] = (unsigned)e->grid[d], block[d] = (unsigned)e->block[d];
+    if (st == MT_OK) st = mt_cuda_run_kernel(ctx, s->src, grid, block, args, NULL);
+    if (st == MT_OK) st = mt_cuda_buffer_copy(ctx, e, denv, sizeof *e, false);
+    for (int i = 0; i < s->nargs && st == MT_OK; i++)
+        if (s->args[i] == JT_FARR && !on_dev[i] && s->wrote[i])
+            st = mt_cuda_buffer_copy(ctx, slots[i].f.p, dev[i],
+                                     (size_t)slots[i].f.n * sizeof(float), false);
+    for (int i = 0; i < s->nargs; i++) mt_cuda_buffer_free(dev[i]);
+    mt_cuda_buffer_free(denv);
+    if (st != MT_OK) {
+        const struct dsl_function *f = s->fns[0].as.fn_user;
+        return dsl_raise(in, "RuntimeError", "%s[(%u, %u, %u), (%u, %u, %u)] on the GPU: %s",
+                         f->def->name, grid[0], grid[1], grid[2], block[0], block[1], block[2],
+                         mt_ctx_error(ctx));
+    }
+    e->what = e->name; /* the GPU's record names the array as text */
+    return 0;
+}
+
+/* The line of byte pos in f's cell, counted from 1. */
+static int line_at(const struct dsl_function *f, size_t pos)
+{
+    int line = 1;
+    for (size_t i = 0; i < pos && i < f->code->len; i++) line += f->code->src[i] == '\n';
+    return line;
+}
+
+/* The error a kernel's thread met, with the block and thread. */
+static int cuda_error(struct dsl_interp *in, struct spec *s, const struct env *e)
+{
+    int fn = (int)(e->where >> 40);
+    size_t pos = (size_t)(e->where & ((1ll << 40) - 1));
+    const struct dsl_function *f = fn < s->nfns ? s->fns[fn].as.fn_user : s->fns[0].as.fn_user;
+    const char *k = s->fns[0].as.fn_user->def->name;
+    char me[96], other[64], there[64] = "";
+    snprintf(me, sizeof me, "thread (%lld, %lld, %lld) of block (%lld, %lld, %lld)",
+             (long long)e->tid[0], (long long)e->tid[1], (long long)e->tid[2], (long long)e->bid[0],
+             (long long)e->bid[1], (long long)e->bid[2]);
+    snprintf(other, sizeof other, "thread (%lld, %lld, %lld)", (long long)e->other_tid[0],
+             (long long)e->other_tid[1], (long long)e->other_tid[2]);
+    if (e->other_where) {
+        int ofn = (int)(e->other_where >> 40);
+        const struct dsl_function *of = ofn < s->nfns ? s->fns[ofn].as.fn_user : f;
+        snprintf(there, sizeof there, " (line %d)",
+                 line_at(of, (size_t)(e->other_where & ((1ll << 40) - 1))));
+    }
+    static const char *const how[] = {"read", "wrote", "wrote"};
+    static const char *const other_how[] = {"wrote", "wrote", "read"};
+    switch (e->kind) {
+    case 1:
+        return dsl_raise_in(in, f, pos, "IndexError",
+                            "index %lld is out of bounds for %s of size %lld, in %s of %s[%lld, "
+                            "%lld]",
+                            (long long)e->index, e->what, (long long)e->size, me, k,
+                            (long long)(e->grid[0] * e->grid[1] * e->grid[2]),
+                            (long long)(e->block[0] * e->block[1] * e->block[2]));
+    case 10:
+        return dsl_raise_in(
+            in, f, pos, "RuntimeError",
+            "shared-memory race in %s(): %s %s %s[%lld], which %s of the same block %s%s with "
+            "no cuda.syncthreads() between them: on a GPU their order is chance",
+            k, me, how[e->size], e->what, (long long)e->index, other, other_how[e->size], there);
+    case 11:
+        return dsl_raise_in(in, f, pos, "RuntimeError",
+                            "%s read %s[%lld] of shared memory, which no thread of the block had "
+                            "written: it holds whatever a GPU left there",
+                            me, e->what, (long long)e->index);
+    case 12:
+        return dsl_raise_in(in, f, pos, "RuntimeError",
+                            "cuda.syncthreads() in %s(): %s waits there, but %s of the block "
+                            "ended without reaching it. Every thread of a block must reach each "
+                            "syncthreads() (keep it outside `if`s that some threads skip, and "
+                            "before any early return): on a GPU this hangs or goes wrong",
+                            k, me, other);
+    case 13:
+        return dsl_raise_in(in, f, pos, "RuntimeError",
+                            "cuda.syncthreads() in %s(): %s waits here, while %s of the block "
+                            "waits at another syncthreads()%s. Every thread of a block must "
+                            "reach the same barriers in the same order",
+                            k, me, other, there);
+    default: return runtime_error(in, s, e);
+    }
+}
+
+static int cuda_launch(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    const struct dsl_list *self = a->self.as.l;
+    struct dsl_function *f = self->items[0].as.fn_user;
+    size_t npos = a->nrest;
+    const struct dsl_value *pos = a->rest;
+    if (npos != f->def->nargs || f->def->nkw != npos || npos > MAX_ARGS)
+        return dsl_raise(in, "TypeError", "%s() takes %zu arguments (%zu given)", f->def->name,
+                         f->def->nkw, npos);
+    enum jit_target target = dsl_cuda_simulating(in->session->ctx) ? JIT_SIM : JIT_GPU;
+    union slot slots[MAX_ARGS + 1];
+    void *ptrs[MAX_ARGS + 1];
+    int64_t *heap[MAX_ARGS] = {0};
+    bool on_dev[MAX_ARGS] = {0};
+    enum jt types[MAX_ARGS];
+    int r = -1;
+    for (size_t i = 0; i < npos; i++) {
+        struct mt_tensor *t;
+        if (dsl_storage_view(pos[i], &t) && t->backend == MT_BACKEND_CUDA) {
+            if (target == JIT_SIM) {
+                r = dsl_raise(in, "TypeError",
+                              "argument %zu of %s() is a Storage in GPU memory, which the "
+                              "simulator cannot reach: give it a tensor on a CPU backend",
+                              i + 1, f->def->name);
+                goto done;
+            }
+            types[i] = JT_FARR;
+            slots[i].f.p = mt_tensor_data(t);
+            slots[i].f.n = t->size;
+            on_dev[i] = true;
+        } else {
+            types[i] = classify(pos[i], &slots[i], &heap[i]);
+        }
+        ptrs[i] = &slots[i];
+        if (types[i] == JT_NONE) {
+            r = dsl_raise(
+                in, "TypeError",
+                "argument %zu of %s() is a %s: a kernel takes Storages (t._tensor._storage, "
+                "t.tuple()), tuples or lists of ints, ints and floats",
+                i + 1, f->def->name, dsl_type_name(pos[i]));
+            goto done;
+        }
+    }
+    if (!f->jits && !(f->jits = calloc(1, sizeof *f->jits))) {
+        r = dsl_raise_status(in, DSL_V_NOMEM);
+        goto done;
+    }
+    struct spec *s = f->jits->specs;
+    while (s && (s->target != target || s->nargs != (int)npos ||
+                 memcmp(s->args, types, npos * sizeof *types) != 0))
+        s = s->next;
+    if (!s) {
+        if (!(s = calloc(1, sizeof *s))) {
+            r = dsl_raise_status(in, DSL_V_NOMEM);
+            goto done;
+        }
+        s->nargs = (int)npos;
+        s->target = target;
+        memcpy(s->args, types, npos * sizeof *types);
+        if (cuda_build(in, f, s) != 0) {
+            spec_free(s);
+            goto done;
+        }
+        struct spec **end = &f->jits->specs;
+        while (*end) end = &(*end)->next;
+        *end = s;
+    }
+    struct env e = {.threads = mt_ctx_threads(in->session->ctx), .cancelled = mt_cancel_requested};
+    for (int d = 0; d < 3; d++) {
+        e.grid[d] = dsl_as_int(self->items[1 + d]);
+        e.block[d] = dsl_as_int(self->items[4 + d]);
+    }
+    int64_t t0 = mt_now_ns();
+    if (target == JIT_GPU) {
+        if (gpu_run(in, s, slots, on_dev, &e) != 0) goto done;
+    } else if (s->entry(ptrs, &e) == 2) {
+        r = dsl_raise(in, "MemoryError", "the CUDA simulator could not allocate %s()'s blocks",
+                      f->def->name);
+        goto done;
+    }
+    s->last_ns = mt_now_ns() - t0;
+    s->last_threads = e.threads;
+    for (size_t i = 0; i < npos; i++) { /* backward sees the storages the kernel wrote */
+        struct mt_tensor *view;
+        if (types[i] == JT_FARR && s->wrote[i] && dsl_storage_view(pos[i], &view))
+            mt_tensor_mark_written(view);
+    }
+    for (size_t i = 0; i < npos; i++) /* lists the kernel filled */
+        if (types[i] == JT_IARR && pos[i].kind == DSL_LIST && pos[i].as.l->style != DSL_LIST_TUPLE)
+            for (int64_t k = 0; k < slots[i].i.n; k++) pos[i].as.l->items[k] = dsl_int(heap[i][k]);
+    if (e.failed) {
+        r = cuda_error(in, s, &e);
+        goto done;
+    }
+    *ret = dsl_none();
+    r = 0;
+done:
+    for (size_t i = 0; i < npos; i++) free(heap[i]);
+    return r;
+}
+
+int dsl_cuda_kernel_source(struct dsl_interp *in, struct dsl_function *f, struct dsl_value *ret)
+{
+    struct spec *last = NULL, *gpu = NULL;
+    for (struct spec *s = f->jits ? f->jits->specs : NULL; s; s = s->next) last = s;
+    if (!last)
+        return dsl_raise(in, "ValueError",
+                         "cuda_source(%s): the kernel is compiled for the kinds of its "
+                         "arguments at its first launch; launch it first",
+                         f->def->name);
+    for (struct spec *s = f->jits->specs; s; s = s->next)
+        if (s->target == JIT_GPU && s->nargs == last->nargs &&
+            memcmp(s->args, last->args, sizeof *s->args * (size_t)s->nargs) == 0)
+            gpu = s;
+    if (!gpu) {
+        if (!(gpu = calloc(1, sizeof *gpu))) return dsl_raise_status(in, DSL_V_NOMEM);
+        gpu->nargs = last->nargs;
+        gpu->target = JIT_GPU;
+        memcpy(gpu->args, last->args, sizeof *gpu->args * (size_t)gpu->nargs);
+        if (cuda_build(in, f, gpu) != 0) {
+            spec_free(gpu);
+            return -1;
+        }
+        struct spec **end = &f->jits->specs;
+        while (*end) end = &(*end)->next;
+        *end = gpu;
+    }
+    int st = dsl_str_value(gpu->src, strlen(gpu->src), ret);
+    return st ? dsl_raise_status(in, st) : 0;
 }
 
 /* ---- parallel_diagnostics ----------------------------------------------------------------- */

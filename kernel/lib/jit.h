@@ -13,4 +13,13 @@
 int dsl_bi_parallel_diagnostics(struct dsl_interp *in, const struct dsl_args *a,
                                 struct dsl_value *ret);
 
+/* cuda.jit kernels run on the GPU when the cuda backend has one, else in the kernel's CUDA
+ * simulator; %cuda simulate (on) or %cuda auto (off) chooses. */
+void dsl_cuda_set_simulate(bool on);
+/* cuda_source(kernel): the CUDA C a GPU runs for kernel f given the arguments of its last
+ * launch (simulated or not): 0 with a str in *ret, or -1 after raising. */
+int dsl_cuda_kernel_source(struct dsl_interp *in, struct dsl_function *f, struct dsl_value *ret);
+/* Whether the next launch is simulated (ctx: the session's, asked whether a GPU is there). */
+bool dsl_cuda_simulating(struct mt_ctx *ctx);
+
 #endif

@@ -750,15 +750,6 @@ static int n_identity(struct dsl_interp *in, const struct dsl_args *a, struct ds
     return 0;
 }
 
-static const struct dsl_builtin cuda_jit_apply = {
-    "jit",
-    "cuda.jit(...)(fn)",
-    1,
-    1,
-    NULL,
-    n_identity,
-    "Returns fn unchanged (the kernel does not compile it for the GPU yet)."};
-
 /* njit(fn): fn itself, marked to run compiled (lib/jit.c), its indices checked or not; what
  * is not a def is returned as it is (a builtin is native code already). */
 static int mark_jit(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret,
@@ -839,10 +830,42 @@ static int n_njit(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
     return 0;
 }
 
+/* cuda.jit(fn): fn marked as a CUDA kernel (launched as fn[blocks, threads](...), lib/jit.c);
+ * cuda.jit(device=True)(fn): fn as it is, a function kernels call (compiled into them). */
+static int mark_cuda_kernel(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    if (a->slot[0].kind != DSL_FUNCTION)
+        return dsl_raise(in, "TypeError", "cuda.jit compiles a function (def), not a %s",
+                         dsl_type_name(a->slot[0]));
+    a->slot[0].as.fn_user->cuda_kernel = true;
+    return n_identity(in, a, ret);
+}
+
+static const struct dsl_builtin cuda_jit_apply = {
+    "jit",
+    "cuda.jit(...)(fn)",
+    1,
+    1,
+    NULL,
+    mark_cuda_kernel,
+    "Makes fn a CUDA kernel, launched as fn[blocks, threads](args...): on the GPU when there is "
+    "one, else in the kernel's CUDA simulator."};
+static const struct dsl_builtin cuda_device_apply = {
+    "jit",
+    "cuda.jit(device=True)(fn)",
+    1,
+    1,
+    NULL,
+    n_identity,
+    "Returns fn, a device function: kernels that call it compile it in."};
+
 static int n_cuda_jit(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
-    if (a->has[0] && a->slot[0].kind != DSL_NONE) return n_identity(in, a, ret);
-    *ret = (struct dsl_value){.kind = DSL_BUILTIN, .as.fn = &cuda_jit_apply};
+    bool device = a->has[5] && dsl_value_truthy(a->slot[5]);
+    if (a->has[0] && a->slot[0].kind != DSL_NONE)
+        return device ? n_identity(in, a, ret) : mark_cuda_kernel(in, a, ret);
+    *ret = (struct dsl_value){.kind = DSL_BUILTIN,
+                              .as.fn = device ? &cuda_device_apply : &cuda_jit_apply};
     return 0;
 }
 
@@ -850,13 +873,18 @@ static const struct member numba_cuda_members[] = {
     ALIAS("is_available", "numba.cuda.is_available()", "cuda_available",
           "Whether the kernel's cuda backend can run here: the kernel's cuda_available()."),
     FN("jit", "numba.cuda.jit(fn=None, device=False, **options)", 0, 1, njit_params, n_cuda_jit,
-       "Accepted as a decorator, cuda.jit(device=True)(fn): returns fn unchanged (the kernel "
-       "does not compile it for the GPU yet)."),
+       "@cuda.jit, cuda.jit()(fn): fn becomes a CUDA kernel, launched as fn[blocks, "
+       "threads](args...) with ints or tuples of up to three; in it, cuda.threadIdx, blockIdx, "
+       "blockDim and gridDim (.x .y .z), cuda.local.array, cuda.shared.array and "
+       "cuda.syncthreads(). It runs on the GPU when there is one (compiled to CUDA C with NVRTC), "
+       "else in the kernel's simulator, which names out-of-range indices, shared-memory races, "
+       "barriers not every thread reaches and reads of shared memory nobody wrote. "
+       "cuda.jit(device=True)(fn) returns fn, which kernels call."),
 };
 
 static const struct module mod_numba_cuda = {
     .cls = MODULE_CLASS("module: numba.cuda, of which the kernel has is_available() and jit "
-                        "(accepted, returning the function)."),
+                        "(CUDA kernels, on the GPU or in the kernel's simulator)."),
     .name = "numba.cuda",
     .members = MEMBERS(numba_cuda_members),
 };
@@ -867,7 +895,11 @@ static int v_numba_cuda(struct dsl_interp *in, struct dsl_value *out)
 }
 
 static const struct member numba_members[] = {
-    VALUE("cuda", "numba.cuda", v_numba_cuda, "numba.cuda: is_available()."),
+    VALUE("cuda", "numba.cuda", v_numba_cuda, "numba.cuda: is_available(), jit."),
+    VALUE("float32", "numba.float32", v_float32, "The dtype name 'float32'."),
+    VALUE("float64", "numba.float64", v_float64, "The dtype name 'float64'."),
+    VALUE("int32", "numba.int32", v_int32, "The dtype name 'int32'."),
+    VALUE("int64", "numba.int64", v_int64, "The dtype name 'int64'."),
     FN("jit", "numba.jit(fn=None, **options)", 0, 1, njit_params, n_njit, "The same as njit."),
     FN("njit", "numba.njit(fn=None, parallel=False, inline=None, fastmath=False, cache=False)", 0,
        1, njit_params, n_njit,

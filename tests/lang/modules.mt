@@ -68,8 +68,13 @@ print(time.perf_counter() - t0 >= 0.01, time.time() > 1.7e9)
 # expect: {'Simple': <function simple>, 'Diag': <function diag>, 'Split': <function split>, 'Xor': <function xor>, 'Circle': <function circle>, 'Spiral': <function spiral>}
 print(mt.datasets)
 from numba import cuda
-# expect: 6 8
-print(cuda.jit(device=True)(twice)(3), cuda.jit(twice)(4))
+# expect: 6 True
+print(cuda.jit(device=True)(twice)(3), cuda.jit(twice) is twice)
+# expect: TypeError twice() is a CUDA kernel (cuda.jit): launch it with a grid, as twice[blocks, threads](...)
+try:
+    twice(4)
+except TypeError as e:
+    print("TypeError", e)
 import math as m1
 from minitorch import FastTensorBackend
 # expect: True True False

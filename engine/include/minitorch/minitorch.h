@@ -254,6 +254,23 @@ void mt_machine_peak(double *read_gbps, double *fma_gflops);
  * backend (see mt_backend_check). */
 bool mt_cuda_peak(double *dram_gbps, double *fp32_gflops, const char **name);
 
+/* Kernels compiled elsewhere (the language's cuda.jit): device memory and a launch of CUDA C.
+ * Each fails with MT_ERR_BACKEND (no usable GPU, or the CUDA error) or MT_ERR_NOMEM, the
+ * message in ctx. Buffers are not counted against the context's memory limit: they live for
+ * one launch. */
+enum mt_status mt_cuda_buffer(struct mt_ctx *ctx, size_t bytes, void **dev);
+void mt_cuda_buffer_free(void *dev);
+/* bytes from host src to device dst (to_device), or from device src to host dst */
+enum mt_status mt_cuda_buffer_copy(struct mt_ctx *ctx, void *dst, const void *src, size_t bytes,
+                                   bool to_device);
+/* Compiles source (CUDA C holding extern "C" __global__ void mt_kernel(...)) with NVRTC at its
+ * first use, kept by its text; launches it with grid and block on args (a pointer to each
+ * parameter's value, as cudaLaunchKernel takes them) and waits for it. The message of a
+ * failure is the CUDA error's name and text, or NVRTC's log. gpu_ms (may be NULL): the
+ * kernel's time, CUDA events around it. */
+enum mt_status mt_cuda_run_kernel(struct mt_ctx *ctx, const char *source, const unsigned grid[3],
+                                  const unsigned block[3], void **args, double *gpu_ms);
+
 typedef void (*mt_diag_fn)(void *user, const struct mt_diag *d);
 /* Calls fn after every op while set (NULL: off). Timing costs two clock reads per op. */
 void mt_ctx_set_diag(struct mt_ctx *ctx, mt_diag_fn fn, void *user);

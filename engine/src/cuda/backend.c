@@ -397,3 +397,47 @@ bool mt_cuda_peak(double *dram_gbps, double *fp32_gflops, const char **name)
     *name = dev->name;
     return true;
 }
+
+/* ---- kernels compiled elsewhere ------------------------------------------------------------ */
+
+enum mt_status mt_cuda_buffer(struct mt_ctx *ctx, size_t bytes, void **dev)
+{
+    const struct mt_cuda_plugin *p = lib();
+    if (!p) return cuda_available(ctx);
+    int code = p->alloc(bytes ? bytes : 1, dev);
+    if (code == MT_CUDA_ERR_NOMEM)
+        return mt_fail(ctx, MT_ERR_NOMEM, "cannot allocate %zu bytes on the GPU: out of memory",
+                       bytes);
+    return code == 0 ? MT_OK : cuda_fail(ctx, "allocation", code);
+}
+
+void mt_cuda_buffer_free(void *dev)
+{
+    const struct mt_cuda_plugin *p = lib();
+    if (p && dev) p->release(dev);
+}
+
+enum mt_status mt_cuda_buffer_copy(struct mt_ctx *ctx, void *dst, const void *src, size_t bytes,
+                                   bool to_device)
+{
+    const struct mt_cuda_plugin *p = lib();
+    if (!p) return cuda_available(ctx);
+    if (bytes == 0) return MT_OK;
+    int code = p->copy(dst, src, bytes, to_device ? MT_CUDA_H2D : MT_CUDA_D2H);
+    return code == 0 ? MT_OK
+                     : cuda_fail(ctx, to_device ? "copy to the GPU" : "copy from the GPU", code);
+}
+
+enum mt_status mt_cuda_run_kernel(struct mt_ctx *ctx, const char *source, const unsigned grid[3],
+                                  const unsigned block[3], void **args, double *gpu_ms)
+{
+    const struct mt_cuda_plugin *p = lib();
+    if (!p) return cuda_available(ctx);
+    struct mt_cuda_launch launch = {0};
+    char log[4096] = "";
+    int code = p->launch(source, grid, block, args, log, sizeof log, gpu_ms ? &launch : NULL);
+    if (code == MT_CUDA_ERR_COMPILE) return mt_fail(ctx, MT_ERR_BACKEND, "%s", log);
+    if (code != 0) return mt_fail(ctx, MT_ERR_BACKEND, "%s", p->error(code));
+    if (gpu_ms) *gpu_ms = launch.gpu_ms;
+    return MT_OK;
+}

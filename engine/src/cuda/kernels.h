@@ -24,6 +24,8 @@ int mt_cu_matmul(enum mt_cuda_matmul kernel, const struct mt_cuda_view *out,
 int mt_cu_prog(const char *source, const struct mt_prog *p, const struct mt_cuda_view *out,
                const struct mt_cuda_view *a, const struct mt_cuda_view *b, int dim, float start,
                char *log, size_t loglen, struct mt_cuda_launch *info);
+int mt_cu_launch(const char *source, const unsigned grid[3], const unsigned block[3], void **args,
+                 char *log, size_t loglen, struct mt_cuda_launch *info);
 #ifdef __CUDACC__
 /* nvrtc.cu: the kernel `name` of source, compiled at its first use and kept; 0, a CUDA error,
  * or MT_CUDA_ERR_COMPILE with the reason in log */

@@ -543,6 +543,21 @@ int mt_cu_prog(const char *source, const struct mt_prog *p, const struct mt_cuda
     return call.finish();
 }
 
+/* A kernel written elsewhere (nvrtc.cu's compile), as its author launched it. */
+int mt_cu_launch(const char *source, const unsigned grid[3], const unsigned block[3], void **args,
+                 char *log, size_t loglen, struct mt_cuda_launch *info)
+{
+    cudaKernel_t kernel;
+    int code = mt_cu_nvrtc_kernel(source, "mt_kernel", &kernel, log, loglen);
+    if (code != 0) return code;
+    mt_cu::Call call(info);
+    const void *fn = reinterpret_cast<const void *>(kernel);
+    const dim3 g(grid[0], grid[1], grid[2]), b(block[0], block[1], block[2]);
+    cudaLaunchKernel(fn, g, b, args, 0, nullptr);
+    call.describe(fn, "cuda.jit kernel (NVRTC)", g, b, 0);
+    return call.finish();
+}
+
 int mt_cu_zip(enum mt_zip_op op, const struct mt_cuda_view *out, const struct mt_cuda_view *a,
               const struct mt_cuda_view *b, struct mt_cuda_launch *info)
 {

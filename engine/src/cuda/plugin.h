@@ -18,7 +18,7 @@
 extern "C" {
 #endif
 
-#define MT_CUDA_PLUGIN_VERSION 5
+#define MT_CUDA_PLUGIN_VERSION 6
 #define MT_CUDA_PLUGIN_SYMBOL "mt_cuda_plugin"
 #define MT_CUDA_PLUGIN_FILE "libminitorch_cuda.so"
 
@@ -119,6 +119,12 @@ struct mt_cuda_plugin {
     int (*prog)(const char *source, const struct mt_prog *p, const struct mt_cuda_view *out,
                 const struct mt_cuda_view *a, const struct mt_cuda_view *b, int dim, float start,
                 char *log, size_t loglen, struct mt_cuda_launch *info);
+    /* A kernel written elsewhere (a student's cuda.jit kernel, as the language compiles it):
+     * source's extern "C" kernel `mt_kernel`, compiled with NVRTC at its first use and kept
+     * by its text, launched with grid and block on args (pointers to each parameter's value,
+     * cudaLaunchKernel's array), and waited for. MT_CUDA_ERR_COMPILE with the reason in log. */
+    int (*launch)(const char *source, const unsigned grid[3], const unsigned block[3], void **args,
+                  char *log, size_t loglen, struct mt_cuda_launch *info);
 };
 
 typedef const struct mt_cuda_plugin *(*mt_cuda_plugin_fn)(void);

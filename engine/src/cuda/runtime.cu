@@ -117,7 +117,8 @@ static const struct mt_cuda_plugin plugin = {MT_CUDA_PLUGIN_VERSION,
                                              mt_cu_matmul,
                                              mt_cu_train_smem,
                                              mt_cu_train_epoch,
-                                             mt_cu_prog};
+                                             mt_cu_prog,
+                                             mt_cu_launch};
 
 extern "C" __attribute__((visibility("default"))) const struct mt_cuda_plugin *mt_cuda_plugin(void)
 {
