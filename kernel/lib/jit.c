@@ -344,10 +344,10 @@ static const char *sx(const struct unit *u, const char *fmt, char *buf, size_t n
 {
     if (u->target != JIT_GPU) return fmt;
     size_t len = strlen(fmt);
-    const char *end = fmt + len - 2; /* at "})" */
-    while (end > fmt && (end[-1] == ' ' || end[-1] == ';')) end--;
-    const char *semi = end;
-    while (semi > fmt && *semi != ';') semi--;
+    const char *end = fmt + len - 2; /* at "})"; then after the value */
+    while (end > fmt + 2 && (end[-1] == ' ' || end[-1] == ';')) end--;
+    const char *semi = end - 1; /* the ';' ending the declarations */
+    while (semi > fmt + 2 && *semi != ';') semi--;
     snprintf(buf, n, "([&]() {%.*s; return%.*s; }())", (int)(semi - fmt - 2), fmt + 2,
              (int)(end - semi - 1), semi + 1);
     return buf;
@@ -981,6 +981,11 @@ static int binary(struct unit *u, struct cfn *c, const struct dsl_node *n, struc
             dsl_as_int(n->b->value) >= 0) {
             e->t = JT_INT;
             render_buf_printf(&e->s, "jit_ipow(%s, %s)", a.s.data, b.s.data);
+        } else if (t != JT_FLOAT && u->target != JIT_HOST) {
+            /* a kernel's 2 ** x: an int, as Numba types it (a negative power is an error) */
+            e->t = JT_INT;
+            c->may_fail = u->soft_fail = true;
+            render_buf_printf(&e->s, "py_ipow(env, %s, %s, %lldLL)", a.s.data, b.s.data, line);
         } else {
             e->t = JT_FLOAT;
             render_buf_printf(&e->s, "pow((double)(%s), (double)(%s))", a.s.data, b.s.data);
@@ -2644,6 +2649,9 @@ static const char prelude[] =
     "JIT_FN int64_t jit_ipow(int64_t a, int64_t b)\n{\n"
     "    int64_t r = 1;\n    for (; b > 0; b >>= 1, a *= a) if (b & 1) r *= a;\n"
     "    return r;\n}\n"
+    "JIT_FN int64_t py_ipow(struct jit_env *env, int64_t a, int64_t b, long long w)\n{\n"
+    "    if (b < 0) { jit_fail(env, 14, w, b, 0, \"\"); return 0; }\n"
+    "    return jit_ipow(a, b);\n}\n"
     "JIT_FN int64_t jit_prod(iarr a)\n{\n"
     "    int64_t p = 1;\n    for (int64_t i = 0; i < a.n; i++) p *= a.p[i];\n    return p;\n}\n"
     "JIT_FN int64_t jit_array_equal(iarr a, iarr b)\n{\n"
@@ -3682,6 +3690,12 @@ static int runtime_error(struct dsl_interp *in, struct spec *s, const struct env
                             "operands could not be broadcast together with shapes (%lld,) (%lld,)",
                             (long long)e->index, (long long)e->size);
     case 8: return dsl_raise_in(in, f, pos, "ValueError", "math domain error");
+    case 14:
+        return dsl_raise_in(
+            in, f, pos, "ValueError",
+            "an int to the power %lld in compiled code: a kernel's int ** int is an "
+            "int, as Numba's; write a float (2.0 ** x) for a negative power",
+            (long long)e->index);
     case 9: return dsl_raise_in(in, f, pos, "OverflowError", "math range error");
     default: return dsl_raise(in, "KeyboardInterrupt", "interrupted");
     }
@@ -3826,7 +3840,8 @@ bool dsl_cuda_simulating(struct mt_ctx *ctx)
         const char *e = getenv("MT_CUDA_SIMULATE");
         cuda_mode = e && *e && strcmp(e, "0") != 0;
     }
-    return cuda_mode == 1 || mt_backend_check(ctx, MT_BACKEND_CUDA) != MT_OK;
+    return cuda_mode == 1 || mt_backend_check(ctx, MT_BACKEND_CUDA) != MT_OK ||
+           !mt_cuda_runs_source();
 }
 
 /* Compiles kernel f for its arguments' types into s, for s->target: the simulator's unit
@@ -4174,8 +4189,8 @@ int dsl_cuda_kernel_source(struct dsl_interp *in, struct dsl_function *f, struct
     for (struct spec *s = f->jits ? f->jits->specs : NULL; s; s = s->next) last = s;
     if (!last)
         return dsl_raise(in, "ValueError",
-                         "cuda_source(%s): the kernel is compiled for the kinds of its "
-                         "arguments at its first launch; launch it first",
+                         "cuda_source(%s): a kernel is compiled for the kinds of its arguments "
+                         "at its first launch, and this one has not run (launch it first)",
                          f->def->name);
     for (struct spec *s = f->jits->specs; s; s = s->next)
         if (s->target == JIT_GPU && s->nargs == last->nargs &&

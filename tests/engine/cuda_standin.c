@@ -305,15 +305,6 @@ static int train_epoch(const struct mt_cuda_mlp *m, const int64_t *perm, double 
     return launched(MT_OK, info, t0);
 }
 
-/* A kernel's CUDA C: the stand-in compiles none (the language simulates kernels itself). */
-static int launch(const char *source, const unsigned grid[3], const unsigned block[3], void **args,
-                  char *log, size_t loglen, struct mt_cuda_launch *info)
-{
-    (void)source, (void)grid, (void)block, (void)args, (void)info;
-    snprintf(log, loglen, "the host stand-in of the cuda library runs no CUDA C");
-    return MT_CUDA_ERR_COMPILE;
-}
-
 static const struct mt_cuda_plugin table = {
     .version = MT_CUDA_PLUGIN_VERSION,
     .probe = probe,
@@ -331,7 +322,7 @@ static const struct mt_cuda_plugin table = {
     .train_smem = train_smem,
     .train_epoch = train_epoch,
     .prog = prog,
-    .launch = launch,
+    .launch = NULL, /* it compiles no CUDA C: the language simulates cuda.jit kernels */
 };
 
 const struct mt_cuda_plugin *mt_cuda_plugin(void) { return &table; }

@@ -9,10 +9,10 @@
  * the built-in maps bit for bit (a user function calling exp is the built-in exp). */
 #include "minitorch/minitorch.h"
 
+#include "../nvrtc.h"
 #include "../test.h"
 #include "prog_helpers.h"
 
-#include <dlfcn.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -707,47 +707,13 @@ static void test_cuda_source_text(void)
     free(red);
 }
 
-/* NVRTC, opened as the cuda backend's library opens it (the CUDA toolkit's run-time compiler:
- * no GPU needed). Its C API with opaque handles. */
-typedef int (*nvrtc_create_fn)(void **prog, const char *src, const char *name, int nheaders,
-                               const char *const *headers, const char *const *names);
-typedef int (*nvrtc_compile_fn)(void *prog, int n, const char *const *options);
-typedef int (*nvrtc_log_size_fn)(void *prog, size_t *n);
-typedef int (*nvrtc_log_fn)(void *prog, char *log);
-typedef int (*nvrtc_destroy_fn)(void **prog);
-static struct {
-    nvrtc_create_fn create;
-    nvrtc_compile_fn compile;
-    nvrtc_log_size_fn log_size;
-    nvrtc_log_fn log;
-    nvrtc_destroy_fn destroy;
-} nvrtc;
-
-static bool open_nvrtc(void)
-{
-    const char *names[] = {"libnvrtc.so", "libnvrtc.so.13", "libnvrtc.so.12"};
-    void *h = NULL;
-    for (size_t i = 0; i < 3 && !h; i++) h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-#ifdef MT_NVRTC_DIR
-    if (!h) h = dlopen(MT_NVRTC_DIR "/libnvrtc.so", RTLD_NOW | RTLD_LOCAL);
-#endif
-    if (!h) return false;
-    *(void **)&nvrtc.create = dlsym(h, "nvrtcCreateProgram");
-    *(void **)&nvrtc.compile = dlsym(h, "nvrtcCompileProgram");
-    *(void **)&nvrtc.log_size = dlsym(h, "nvrtcGetProgramLogSize");
-    *(void **)&nvrtc.log = dlsym(h, "nvrtcGetProgramLog");
-    *(void **)&nvrtc.destroy = dlsym(h, "nvrtcDestroyProgram");
-    return nvrtc.create && nvrtc.compile && nvrtc.log_size && nvrtc.log && nvrtc.destroy;
-}
-
-/* Random programs using every op, as map, zip and reduce kernels: NVRTC compiles each with the
- * options cuda/nvrtc.cu uses (for compute_75, the oldest device the backend supports). */
+/* Random programs using every op, as map, zip and reduce kernels: NVRTC compiles each as the
+ * cuda backend would. */
 static void test_cuda_source_compiles(void)
 {
     uint64_t rng = 2026;
     static struct mt_prog_insn insn[48];
     const char *kinds[] = {"map", "zip", "reduce"};
-    const char *options[] = {"--gpu-architecture=compute_75", "--fmad=false", "--std=c++17"};
     int compiled = 0, used[MT_P_COUNT] = {0};
     for (int t = 0; t < 24; t++) {
         const char *kind = kinds[t % 3];
@@ -756,23 +722,9 @@ static void test_cuda_source_compiles(void)
         for (int i = 0; i < p.ninsn; i++) used[p.insn[i].op]++;
         char *src = mt_prog_cuda_source(&p, kind);
         CHECK(src != NULL);
-        void *prog = NULL;
-        if (!src || nvrtc.create(&prog, src, "user_function.cu", 0, NULL, NULL) != 0) {
-            free(src);
-            CHECK(false);
-            continue;
-        }
-        int r = nvrtc.compile(prog, 3, options);
-        if (r != 0) {
-            size_t n = 0;
-            nvrtc.log_size(prog, &n);
-            char *log = malloc(n + 1);
-            if (log && nvrtc.log(prog, log) == 0) fprintf(stderr, "%s\n%s\n", src, log);
-            free(log);
-        }
+        int r = src ? nvrtc_compile_source(src, "user_function.cu") : -1;
         CHECK_INT(r, 0);
         compiled += r == 0;
-        nvrtc.destroy(&prog);
         free(src);
     }
     for (int op = 0; op < MT_P_COUNT; op++)

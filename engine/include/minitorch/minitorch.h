@@ -259,6 +259,9 @@ bool mt_cuda_peak(double *dram_gbps, double *fp32_gflops, const char **name);
  * message in ctx. Buffers are not counted against the context's memory limit: they live for
  * one launch. */
 enum mt_status mt_cuda_buffer(struct mt_ctx *ctx, size_t bytes, void **dev);
+/* Whether the loaded cuda library runs CUDA C (mt_cuda_run_kernel): false without a GPU, and
+ * with a library that only stands in for one. */
+bool mt_cuda_runs_source(void);
 void mt_cuda_buffer_free(void *dev);
 /* bytes from host src to device dst (to_device), or from device src to host dst */
 enum mt_status mt_cuda_buffer_copy(struct mt_ctx *ctx, void *dst, const void *src, size_t bytes,

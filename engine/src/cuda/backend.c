@@ -428,11 +428,19 @@ enum mt_status mt_cuda_buffer_copy(struct mt_ctx *ctx, void *dst, const void *sr
                      : cuda_fail(ctx, to_device ? "copy to the GPU" : "copy from the GPU", code);
 }
 
+bool mt_cuda_runs_source(void)
+{
+    const struct mt_cuda_plugin *p = lib();
+    return p && p->launch;
+}
+
 enum mt_status mt_cuda_run_kernel(struct mt_ctx *ctx, const char *source, const unsigned grid[3],
                                   const unsigned block[3], void **args, double *gpu_ms)
 {
     const struct mt_cuda_plugin *p = lib();
     if (!p) return cuda_available(ctx);
+    if (!p->launch)
+        return mt_fail(ctx, MT_ERR_BACKEND, "the cuda library loaded compiles no CUDA C");
     struct mt_cuda_launch launch = {0};
     char log[4096] = "";
     int code = p->launch(source, grid, block, args, log, sizeof log, gpu_ms ? &launch : NULL);

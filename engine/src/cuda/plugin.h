@@ -122,7 +122,8 @@ struct mt_cuda_plugin {
     /* A kernel written elsewhere (a student's cuda.jit kernel, as the language compiles it):
      * source's extern "C" kernel `mt_kernel`, compiled with NVRTC at its first use and kept
      * by its text, launched with grid and block on args (pointers to each parameter's value,
-     * cudaLaunchKernel's array), and waited for. MT_CUDA_ERR_COMPILE with the reason in log. */
+     * cudaLaunchKernel's array), and waited for. MT_CUDA_ERR_COMPILE with the reason in log.
+     * NULL in a library that compiles no CUDA C (the host stand-in). */
     int (*launch)(const char *source, const unsigned grid[3], const unsigned block[3], void **args,
                   char *log, size_t loglen, struct mt_cuda_launch *info);
 };

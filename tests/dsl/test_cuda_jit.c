@@ -1,0 +1,170 @@
+/* test_cuda_jit.c — the CUDA C of cuda.jit kernels through NVRTC, without a GPU.
+ *
+ * tests/lang/cuda_jit.mt launches the course's kernels (and the simulator's error cases) in the
+ * simulator; here it runs again, and cuda_source() gives, for every kernel it launched, the CUDA
+ * C a GPU would run for the same arguments, which NVRTC must compile as the cuda backend does.
+ * The kernels are found in the script itself (each `@cuda.jit` def, and each name assigned a
+ * cuda.jit kernel), so a kernel added there is compiled here too. */
+#include "dsl_helpers.h"
+#include "nvrtc.h"
+#include "test.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *read_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
+        free(s);
+        s = NULL;
+    }
+    if (s) s[n] = 0;
+    fclose(f);
+    return s;
+}
+
+/* The kernels script defines: names after `@cuda.jit` + `def`, and names assigned from
+ * cuda.jit(...), jit(...) or one of the kernel factories (tensor_map, tensor_zip,
+ * tensor_reduce). At most max, each at most 63 bytes. */
+static int kernel_names(const char *script, char names[][64], int max)
+{
+    static const char *const makers[] = {"cuda.jit(", "jit(", "tensor_map(", "tensor_zip(",
+                                         "tensor_reduce("};
+    int n = 0;
+    bool decorated = false;
+    for (const char *line = script; line && *line && n < max;) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) : strlen(line);
+        char name[64];
+        int k = 0;
+        if (strncmp(line, "@cuda.jit", 9) == 0) {
+            decorated = true;
+        } else if (decorated && strncmp(line, "def ", 4) == 0) {
+            for (const char *p = line + 4; (isalnum((unsigned char)*p) || *p == '_') && k < 63; p++)
+                name[k++] = *p;
+            name[k] = 0;
+            snprintf(names[n++], 64, "%s", name);
+            decorated = false;
+        } else if (isalpha((unsigned char)*line) || *line == '_') {
+            const char *p = line;
+            while ((isalnum((unsigned char)*p) || *p == '_') && k < 63) name[k++] = *p++;
+            name[k] = 0;
+            if (strncmp(p, " = ", 3) == 0)
+                for (size_t m = 0; m < sizeof makers / sizeof makers[0]; m++)
+                    if (strncmp(p + 3, makers[m], strlen(makers[m])) == 0) {
+                        snprintf(names[n++], 64, "%s", name);
+                        break;
+                    }
+        }
+        line = end ? line + len + 1 : NULL;
+    }
+    return n;
+}
+
+/* What a cell printed: the sink's log without its "stdout:" marks. */
+static void printed(const struct sink *k, char *out, size_t size)
+{
+    size_t used = 0;
+    for (const char *p = k->log; *p && used + 1 < size;) {
+        if (strncmp(p, "stdout:", 7) == 0) {
+            p += 7;
+            continue;
+        }
+        out[used++] = *p++;
+    }
+    out[used] = 0;
+}
+
+static void test_kernels_compile(void)
+{
+    char *script = read_file(MT_SOURCE_DIR "/tests/lang/cuda_jit.mt");
+    CHECK(script != NULL);
+    if (!script) return;
+    setenv("MT_CUDA_SIMULATE", "1", 1);
+    struct dsl_session *s = dsl_session_new();
+    struct outcome o = run_cell(s, script);
+    CHECK_INT(o.rc, 0);
+    static char names[64][64];
+    memset(names, 0, sizeof names);
+    int n = kernel_names(script, names, 64), compiled = 0, refused = 0;
+    static struct sink k;
+    static char src[1 << 16];
+    for (int i = 0; i < n; i++) {
+        char code[200];
+        snprintf(code, sizeof code, "print(cuda_source(%.63s), end='')", names[i]);
+        memset(&k, 0, sizeof k);
+        o = run_cell_with(s, code, &k);
+        if (o.rc != 0) { /* the one kernel the script shows the compiler refusing: never run */
+            CHECK_STR(o.ename, "ValueError");
+            CHECK_STR(names[i], "returns");
+            refused++;
+            continue;
+        }
+        printed(&k, src, sizeof src);
+        CHECK(strstr(src, "extern \"C\" __global__ void mt_kernel(") != NULL);
+        int r = nvrtc_compile_source(src, names[i]);
+        if (r != 0) fprintf(stderr, "  %s: NVRTC error %d\n", names[i], r);
+        CHECK_INT(r, 0);
+        compiled += r == 0;
+    }
+    CHECK_INT(refused, 1);
+    CHECK(n >= 13);
+    CHECK_INT(compiled, n - refused);
+    printf("  NVRTC compiled the CUDA C of %d kernels of tests/lang/cuda_jit.mt\n", compiled);
+    dsl_session_free(s);
+    free(script);
+}
+
+/* The two targets differ where CUDA C differs from the host's: a kernel entry, __shared__
+ * arrays, the launch's coordinates from CUDA's variables, bounds checks as calls, and no GNU
+ * statement expressions (NVRTC is C++: lambdas instead). */
+static void test_source_shape(void)
+{
+    struct dsl_session *s = dsl_session_new();
+    static struct sink k;
+    setenv("MT_CUDA_SIMULATE", "1", 1);
+    struct outcome o = run_cell(s, "import numba\nfrom numba import cuda\nimport minitorch\n"
+                                   "@cuda.jit\n"
+                                   "def k(out, a):\n"
+                                   "    t = cuda.shared.array((4, 8), numba.float32)\n"
+                                   "    i = cuda.threadIdx.x\n"
+                                   "    t[i // 8, i % 8] = a[i]\n"
+                                   "    cuda.syncthreads()\n"
+                                   "    out[i] = max(t[i % 4, i // 4], 0.5) + abs(a[i])\n"
+                                   "x = minitorch.tensor([float(i) for i in range(32)])\n"
+                                   "y = minitorch.zeros((32,))\n"
+                                   "k[1, 32](y._tensor._storage, x._tensor._storage)\n");
+    CHECK_INT(o.rc, 0);
+    o = run_cell_with(s, "print(cuda_source(k), end='')", &k);
+    CHECK_INT(o.rc, 0);
+    static char src[1 << 16];
+    printed(&k, src, sizeof src);
+    CHECK(strstr(src, "__shared__ float v_t[32];") != NULL);
+    CHECK(strstr(src, "((int64_t)threadIdx.x)") != NULL);
+    CHECK(strstr(src, "__syncthreads()") != NULL);
+    CHECK(strstr(src, "([&]() {") != NULL);
+    const char *body = strstr(src, "JIT_INLINE void f0(");
+    CHECK(body && strstr(body, "({") == NULL);
+    CHECK(strstr(src, "jit_sync") == NULL);
+    if (open_nvrtc()) CHECK_INT(nvrtc_compile_source(src, "k"), 0);
+    dsl_session_free(s);
+}
+
+int main(void)
+{
+    RUN_TEST(test_source_shape);
+    if (open_nvrtc())
+        RUN_TEST(test_kernels_compile);
+    else /* not a pass: said, and not counted */
+        printf("SKIPPED 1 test (cuda.jit kernels' CUDA C through NVRTC): libnvrtc is not "
+               "installed\n");
+    return TEST_SUMMARY();
+}

@@ -1,0 +1,290 @@
+# cuda.jit kernels as Module 3's Tasks 3.3 and 3.4 write them, run by the kernel's CUDA simulator
+# (MT_CUDA_SIMULATE=1 on a machine with a GPU too). Results are compared with the built-in ops or
+# worked out by hand; then each of the simulator's checks is made to fire. tests/dsl/
+# test_cuda_jit.c compiles the CUDA C of every kernel launched here with NVRTC, and bench/gpu.sh
+# runs this script on a GPU beside the simulator.
+import numba
+from numba import cuda
+import minitorch
+from minitorch import to_index, index_to_position, broadcast_index
+MAX_DIMS = 32
+
+# _sum_practice: each block of 32 threads sums its 32 values through shared memory
+def _sum_practice(out, a, size):
+    BLOCK_DIM = 32
+    cache = cuda.shared.array(BLOCK_DIM, numba.float64)
+    i = cuda.blockIdx.x * cuda.blockDim.x + cuda.threadIdx.x
+    pos = cuda.threadIdx.x
+    if i < size:
+        cache[pos] = a[i]
+    else:
+        cache[pos] = 0.0
+    cuda.syncthreads()
+    s = 1
+    while s < BLOCK_DIM:
+        if pos % (2 * s) == 0:
+            cache[pos] += cache[pos + s]
+        s *= 2
+        cuda.syncthreads()
+    if pos == 0:
+        out[cuda.blockIdx.x] = cache[0]
+
+jit_sum_practice = cuda.jit()(_sum_practice)
+a = minitorch.tensor([float(i) for i in range(48)])
+out = minitorch.zeros((2,))
+jit_sum_practice[2, 32](out._tensor._storage, a._tensor._storage, 48)
+# 0 + ... + 31 = 496, 32 + ... + 47 = 632
+# expect: [496.0, 632.0]
+print(out.tolist())
+
+# tensor_map and tensor_zip: a thread per output element, MiniTorch's index helpers compiled in
+def tensor_map(fn):
+    def _map(out, out_shape, out_strides, out_size, in_storage, in_shape, in_strides):
+        out_index = cuda.local.array(MAX_DIMS, numba.int32)
+        in_index = cuda.local.array(MAX_DIMS, numba.int32)
+        i = cuda.blockIdx.x * cuda.blockDim.x + cuda.threadIdx.x
+        if i < out_size:
+            to_index(i, out_shape, out_index)
+            broadcast_index(out_index, out_shape, in_shape, in_index)
+            o = index_to_position(out_index, out_strides)
+            j = index_to_position(in_index, in_strides)
+            out[o] = fn(in_storage[j])
+    return cuda.jit()(_map)
+
+def tensor_zip(fn):
+    def _zip(out, out_shape, out_strides, out_size, a_storage, a_shape, a_strides, b_storage, b_shape, b_strides):
+        out_index = cuda.local.array(MAX_DIMS, numba.int32)
+        a_index = cuda.local.array(MAX_DIMS, numba.int32)
+        b_index = cuda.local.array(MAX_DIMS, numba.int32)
+        i = cuda.blockIdx.x * cuda.blockDim.x + cuda.threadIdx.x
+        if i < out_size:
+            to_index(i, out_shape, out_index)
+            o = index_to_position(out_index, out_strides)
+            broadcast_index(out_index, out_shape, a_shape, a_index)
+            j = index_to_position(a_index, a_strides)
+            broadcast_index(out_index, out_shape, b_shape, b_index)
+            k = index_to_position(b_index, b_strides)
+            out[o] = fn(a_storage[j], b_storage[k])
+    return jit(_zip)
+
+def jit(fn, **kwargs):
+    return cuda.jit(**kwargs)(fn)
+
+def affine(x):
+    return x * -2.0 + 1.0
+
+def add(x, y):
+    return x + y
+
+x = minitorch.rand((3, 40)).permute(1, 0)
+y = minitorch.zeros((40, 3))
+map_kernel = tensor_map(cuda.jit(device=True)(affine))
+map_kernel[4, 32](*y.tuple(), y.size, *x.tuple())
+# expect: True
+print(bool((y == x * -2.0 + 1.0).all().item()))
+b = minitorch.rand((1, 3))
+z = minitorch.zeros((40, 3))
+zip_kernel = tensor_zip(add)
+zip_kernel[(40 * 3 + 31) // 32, 32](*z.tuple(), z.size, *x.tuple(), *b.tuple())
+# expect: True
+print(bool((z == x + b).all().item()))
+
+# tensor_reduce: a block of 1024 threads per output cell; a dim longer than 1024 leaves a partial
+# sum per 1024 values, as the course's CudaOps.reduce does
+def tensor_reduce(fn):
+    def _reduce(out, out_shape, out_strides, out_size, a_storage, a_shape, a_strides, reduce_dim, reduce_value):
+        BLOCK_DIM = 1024
+        cache = cuda.shared.array(BLOCK_DIM, numba.float64)
+        out_index = cuda.local.array(MAX_DIMS, numba.int32)
+        out_pos = cuda.blockIdx.x
+        pos = cuda.threadIdx.x
+        cache[pos] = reduce_value
+        if out_pos < out_size:
+            to_index(out_pos, out_shape, out_index)
+            o = index_to_position(out_index, out_strides)
+            out_index[reduce_dim] = out_index[reduce_dim] * BLOCK_DIM + pos
+            if out_index[reduce_dim] < a_shape[reduce_dim]:
+                cache[pos] = a_storage[index_to_position(out_index, a_strides)]
+            cuda.syncthreads()
+            x = 0
+            while 2 ** x < BLOCK_DIM:
+                j = 2 ** x
+                if pos % (j * 2) == 0:
+                    cache[pos] = fn(cache[pos], cache[pos + j])
+                cuda.syncthreads()
+                x += 1
+            if pos == 0:
+                out[o] = cache[0]
+    return cuda.jit()(_reduce)
+
+r = minitorch.tensor([[float(i % 7) for i in range(1500)], [1.0] * 1500])
+rout = minitorch.zeros((2, 2))
+reduce_kernel = tensor_reduce(add)
+reduce_kernel[rout.size, 1024](*rout.tuple(), rout.size, *r.tuple(), 1, 0.0)
+# row 0 is i % 7: its first 1024 values sum to 3067 and the other 476 to 1428 (Python's
+# sum() over the same list); row 1 is ones
+# expect: [[3067.0, 1428.0], [1024.0, 476.0]]
+print(rout.tolist())
+# the partial sums add up to the built-in sum
+# expect: True
+print(bool((rout.sum(1) == r.sum(1)).all().item()))
+
+# _tensor_matrix_multiply: 32 x 32 tiles of a and b in shared memory (2-D, float64), the batch
+# on blockIdx.z, b broadcast over the batch
+def _tensor_matrix_multiply(out, out_shape, out_strides, out_size, a_storage, a_shape, a_strides, b_storage, b_shape, b_strides):
+    a_batch_stride = a_strides[0] if a_shape[0] > 1 else 0
+    b_batch_stride = b_strides[0] if b_shape[0] > 1 else 0
+    batch = cuda.blockIdx.z
+    BLOCK_DIM = 32
+    a_shared = cuda.shared.array((BLOCK_DIM, BLOCK_DIM), numba.float64)
+    b_shared = cuda.shared.array((BLOCK_DIM, BLOCK_DIM), numba.float64)
+    i = cuda.blockIdx.x * cuda.blockDim.x + cuda.threadIdx.x
+    j = cuda.blockIdx.y * cuda.blockDim.y + cuda.threadIdx.y
+    pi = cuda.threadIdx.x
+    pj = cuda.threadIdx.y
+    acc = 0.0
+    for k0 in range(0, a_shape[2], BLOCK_DIM):
+        if i < a_shape[1] and k0 + pj < a_shape[2]:
+            a_shared[pi, pj] = a_storage[batch * a_batch_stride + i * a_strides[1] + (k0 + pj) * a_strides[2]]
+        else:
+            a_shared[pi, pj] = 0.0
+        if j < b_shape[2] and k0 + pi < b_shape[1]:
+            b_shared[pi, pj] = b_storage[batch * b_batch_stride + (k0 + pi) * b_strides[1] + j * b_strides[2]]
+        else:
+            b_shared[pi, pj] = 0.0
+        cuda.syncthreads()
+        for k in range(BLOCK_DIM):
+            acc += a_shared[pi, k] * b_shared[k, pj]
+        cuda.syncthreads()
+    if i < out_shape[1] and j < out_shape[2]:
+        out[batch * out_strides[0] + i * out_strides[1] + j * out_strides[2]] = acc
+
+tensor_matrix_multiply = jit(_tensor_matrix_multiply)
+A = minitorch.rand((2, 33, 45)).permute(0, 2, 1)
+B = minitorch.rand((1, 33, 40))
+C = minitorch.zeros((2, 45, 40))
+tensor_matrix_multiply[(2, 2, 2), (32, 32)](*C.tuple(), C.size, *A.tuple(), *B.tuple())
+# float64 sums of float32 products against the engine's float32 matmul
+# expect: True
+print(bool((((C - A @ B) * (C - A @ B)).sum() < 1e-8).item()))
+
+# ---- what the simulator tells ------------------------------------------------------------
+v = minitorch.tensor([float(i) for i in range(32)])
+w = minitorch.zeros((32,))
+
+def attempt(kernel, blocks, threads):
+    try:
+        kernel[blocks, threads](w._tensor._storage, v._tensor._storage, 20)
+        print(kernel.__name__, "ran")
+    except Exception as e:
+        print(type(e).__name__ + ":", e)
+
+# reading a neighbour's element before a barrier
+@cuda.jit
+def no_barrier(out, a, size):
+    cache = cuda.shared.array(32, numba.float64)
+    pos = cuda.threadIdx.x
+    cache[pos] = a[pos]
+    out[pos] = cache[(pos + 1) % 32]
+# expect: RuntimeError: shared-memory race in no_barrier(): thread (1, 0, 0) of block (0, 0, 0) wrote cache[1], which thread (0, 0, 0) of the same block read (line 188) with no cuda.syncthreads() between them: on a GPU their order is chance
+attempt(no_barrier, 1, 32)
+
+# the same with the barrier
+@cuda.jit
+def with_barrier(out, a, size):
+    cache = cuda.shared.array(32, numba.float64)
+    pos = cuda.threadIdx.x
+    cache[pos] = a[pos]
+    cuda.syncthreads()
+    out[pos] = cache[(pos + 1) % 32]
+# expect: with_barrier ran
+attempt(with_barrier, 1, 32)
+# expect: 1.0 31.0 0.0
+print(w[0], w[30], w[31])
+
+# two threads writing one element
+@cuda.jit
+def both_write(out, a, size):
+    cache = cuda.shared.array(4, numba.float64)
+    pos = cuda.threadIdx.x
+    cache[pos % 4] = a[pos]
+    cuda.syncthreads()
+    out[pos] = cache[pos % 4]
+# expect: RuntimeError: shared-memory race in both_write(): thread (4, 0, 0) of block (0, 0, 0) wrote cache[0], which thread (0, 0, 0) of the same block wrote (line 210) with no cuda.syncthreads() between them: on a GPU their order is chance
+attempt(both_write, 1, 32)
+
+# a read of what no thread wrote (threads 16.. write nothing)
+@cuda.jit
+def unwritten(out, a, size):
+    cache = cuda.shared.array(32, numba.float64)
+    pos = cuda.threadIdx.x
+    if pos < 16:
+        cache[pos] = a[pos]
+    cuda.syncthreads()
+    out[pos] = cache[pos]
+# expect: RuntimeError: thread (16, 0, 0) of block (0, 0, 0) read cache[16] of shared memory, which no thread of the block had written: it holds whatever a GPU left there
+attempt(unwritten, 1, 32)
+
+# a barrier after an early return (size is 20)
+@cuda.jit
+def early_return(out, a, size):
+    cache = cuda.shared.array(32, numba.float64)
+    pos = cuda.threadIdx.x
+    if pos >= size:
+        return
+    cache[pos] = a[pos]
+    cuda.syncthreads()
+    out[pos] = cache[size - 1 - pos]
+# expect: RuntimeError: cuda.syncthreads() in early_return(): thread (0, 0, 0) of block (0, 0, 0) waits there, but thread (20, 0, 0) of the block ended without reaching it. Every thread of a block must reach each syncthreads() (keep it outside `if`s that some threads skip, and before any early return): on a GPU this hangs or goes wrong
+attempt(early_return, 1, 32)
+# one block of 20 threads: every thread reaches it
+# expect: early_return ran
+attempt(early_return, 1, 20)
+# expect: 19.0 0.0
+print(w[0], w[19])
+
+# two branches, a barrier in each
+@cuda.jit
+def two_barriers(out, a, size):
+    pos = cuda.threadIdx.x
+    if pos < 8:
+        out[pos] = 1.0
+        cuda.syncthreads()
+    else:
+        out[pos] = 2.0
+        cuda.syncthreads()
+# expect: RuntimeError: cuda.syncthreads() in two_barriers(): thread (0, 0, 0) of block (0, 0, 0) waits here, while thread (8, 0, 0) of the block waits at another syncthreads() (line 255). Every thread of a block must reach the same barriers in the same order
+attempt(two_barriers, 1, 32)
+
+# MiniTorch's sum_practice launches size // 32 + 1 blocks: with 64 values, block 2 writes out[2]
+# expect: IndexError: index 2 is out of bounds for out of size 2, in thread (0, 0, 0) of block (2, 0, 0) of _sum_practice[3, 32]
+try:
+    jit_sum_practice[64 // 32 + 1, 32](out._tensor._storage, minitorch.ones((64,))._tensor._storage, 64)
+except IndexError as e:
+    print("IndexError:", e)
+
+# a shared array's dims are checked one by one: [0, 32] is outside (32, 32) though 32 < 32 * 32
+@cuda.jit
+def tile_index(out, a, size):
+    t = cuda.shared.array((32, 32), numba.float32)
+    t[0, cuda.threadIdx.x + 8] = 1.0
+# expect: IndexError: index 32 is out of bounds for t of size 32, in thread (24, 0, 0) of block (0, 0, 0) of tile_index[1, 64]
+attempt(tile_index, 1, 64)
+
+# launches the GPU would refuse
+# expect: ValueError: 64 x 32 x 1 threads in a block: a GPU runs at most 1024 (at most 1024 along x and y, 64 along z)
+attempt(with_barrier, 1, (64, 32))
+# expect: TypeError: the launch's threads: an int or a tuple of one to three ints, not float
+attempt(with_barrier, 1, 32.0)
+# expect: TypeError: a kernel is launched as with_barrier[blocks, threads](...), with both
+try:
+    with_barrier[4](w._tensor._storage, v._tensor._storage, 20)
+except TypeError as e:
+    print("TypeError:", e)
+
+# what the compiler does not take is an error naming it (there is no interpreter of CUDA)
+@cuda.jit
+def returns(out, a, size):
+    return 1
+# expect: CompileError: cuda.jit cannot compile returns(): it does not take a kernel that returns a value (a kernel writes its results into arrays)
+attempt(returns, 1, 32)
