@@ -291,11 +291,23 @@ static enum mt_status run(struct dsl_interp *in, int slot, struct mt_tensor *out
         if (g->ndim != out->ndim ||
             memcmp(g->shape, out->shape, sizeof *g->shape * (size_t)g->ndim) != 0) {
             char a[160], b[160];
+            /* MiniTorch's CudaOps.reduce: one partial result per 1024 values of the dim */
+            int partial = -1;
+            for (int d = 0; d < g->ndim && g->ndim == out->ndim && strncmp(what, "reduce", 6) == 0;
+                 d++)
+                if (g->shape[d] != out->shape[d])
+                    partial = partial == -1 && out->shape[d] == 1 && g->shape[d] > 1 ? d : -2;
             dsl_raise(in, "ValueError",
                       "the student backend's %s (from %s) gave a tensor of shape %s where the "
-                      "op's output has shape %s",
+                      "op's output has shape %s%s",
                       what, ops_name(in->session), mt_shape_str(g->ndim, g->shape, a, sizeof a),
-                      mt_shape_str(out->ndim, out->shape, b, sizeof b));
+                      mt_shape_str(out->ndim, out->shape, b, sizeof b),
+                      partial >= 0 ? ": one value per block of the dim, as MiniTorch's "
+                                     "CudaOps.reduce leaves a dim longer than a block of 1024 "
+                                     "threads (out_shape[dim] = (n - 1) // 1024 + 1). Reduce "
+                                     "dims of at most 1024 values, or reduce the partial results "
+                                     "again in your reduce"
+                                   : "");
             es = MT_ERR_BACKEND;
         } else if ((es = mt_tensor_copy_out(g, mt_tensor_data(out))) != MT_OK) {
             dsl_engine_raise(in, es);

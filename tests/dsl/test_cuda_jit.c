@@ -158,9 +158,49 @@ static void test_source_shape(void)
     dsl_session_free(s);
 }
 
+/* The line of a train() summary ("Trained 3 of 3 epochs on ..."), from its loss on. */
+static void summary(const char *log, const char *backend, char *out, size_t size)
+{
+    char head[96];
+    snprintf(head, sizeof head, "epochs on %s (autodiff ops): ", backend);
+    const char *p = strstr(log, head);
+    const char *end = p ? strstr(p, ", time per epoch") : NULL;
+    snprintf(out, size, "%.*s", p && end ? (int)(end - p - strlen(head)) : 0,
+             p ? p + strlen(head) : "");
+}
+
+/* train() through TensorBackend(CudaOps) of the script's kernels, simulated: the loss and the
+ * points right after three epochs are simple's. */
+static void test_train_on_kernels(void)
+{
+    char *script = read_file(MT_SOURCE_DIR "/tests/lang/cuda_jit.mt");
+    CHECK(script != NULL);
+    if (!script) return;
+    setenv("MT_CUDA_SIMULATE", "1", 1);
+    struct dsl_session *s = dsl_session_new();
+    CHECK_INT(run_cell(s, script).rc, 0);
+    static struct sink k;
+    memset(&k, 0, sizeof k);
+    struct outcome o = run_cell_with(
+        s,
+        "seed(5)\ntrain(mlp(2, 4, 1), dataset('simple', 20), epochs=3, rate=0.5, "
+        "backend='simple', log=0)\nseed(5)\ntrain(mlp(2, 4, 1), dataset('simple', 20), epochs=3, "
+        "rate=0.5, backend=GPUBackend, log=0)\n",
+        &k);
+    CHECK_INT(o.rc, 0);
+    char on_simple[128], on_kernels[128];
+    summary(k.log, "simple", on_simple, sizeof on_simple);
+    summary(k.log, "student", on_kernels, sizeof on_kernels);
+    CHECK(strstr(on_simple, "loss ") == on_simple && strstr(on_simple, "correct ") != NULL);
+    CHECK_STR(on_kernels, on_simple);
+    dsl_session_free(s);
+    free(script);
+}
+
 int main(void)
 {
     RUN_TEST(test_source_shape);
+    RUN_TEST(test_train_on_kernels);
     if (open_nvrtc())
         RUN_TEST(test_kernels_compile);
     else /* not a pass: said, and not counted */

@@ -288,3 +288,111 @@ def returns(out, a, size):
     return 1
 # expect: CompileError: cuda.jit cannot compile returns(): it does not take a kernel that returns a value (a kernel writes its results into arrays)
 attempt(returns, 1, 32)
+
+# ---- TensorBackend(CudaOps): the tensor library on the student's kernels ------------------
+# MiniTorch's CudaOps as the template gives it, on the kernels above
+THREADS_PER_BLOCK = 32
+
+class CudaOps(minitorch.TensorOps):
+    cuda = True
+
+    @staticmethod
+    def map(fn):
+        f = tensor_map(cuda.jit(device=True)(fn))
+
+        def ret(a, out=None):
+            if out is None:
+                out = a.zeros(a.shape)
+            blockspergrid = (out.size + THREADS_PER_BLOCK - 1) // THREADS_PER_BLOCK
+            f[blockspergrid, THREADS_PER_BLOCK](*out.tuple(), out.size, *a.tuple())
+            return out
+
+        return ret
+
+    @staticmethod
+    def zip(fn):
+        f = tensor_zip(cuda.jit(device=True)(fn))
+
+        def ret(a, b):
+            out = a.zeros(minitorch.shape_broadcast(a.shape, b.shape))
+            blockspergrid = (out.size + THREADS_PER_BLOCK - 1) // THREADS_PER_BLOCK
+            f[blockspergrid, THREADS_PER_BLOCK](*out.tuple(), out.size, *a.tuple(), *b.tuple())
+            return out
+
+        return ret
+
+    @staticmethod
+    def reduce(fn, start=0.0):
+        f = tensor_reduce(cuda.jit(device=True)(fn))
+
+        def ret(a, dim):
+            out_shape = list(a.shape)
+            out_shape[dim] = (a.shape[dim] - 1) // 1024 + 1
+            out_a = a.zeros(tuple(out_shape))
+            f[out_a.size, 1024](*out_a.tuple(), out_a.size, *a.tuple(), dim, start)
+            return out_a
+
+        return ret
+
+    @staticmethod
+    def matrix_multiply(a, b):
+        both_2d = 0
+        if len(a.shape) == 2:
+            a = a.contiguous().view(1, a.shape[0], a.shape[1])
+            both_2d += 1
+        if len(b.shape) == 2:
+            b = b.contiguous().view(1, b.shape[0], b.shape[1])
+            both_2d += 1
+        ls = list(minitorch.shape_broadcast(a.shape[:-2], b.shape[:-2]))
+        ls.append(a.shape[-2])
+        ls.append(b.shape[-1])
+        out = a.zeros(tuple(ls))
+        blockspergrid = ((out.shape[1] + THREADS_PER_BLOCK - 1) // THREADS_PER_BLOCK,
+                         (out.shape[2] + THREADS_PER_BLOCK - 1) // THREADS_PER_BLOCK, out.shape[0])
+        tensor_matrix_multiply[blockspergrid, (THREADS_PER_BLOCK, THREADS_PER_BLOCK, 1)](*out.tuple(), out.size, *a.tuple(), *b.tuple())
+        if both_2d == 2:
+            out = out.view(out.shape[1], out.shape[2])
+        return out
+
+GPUBackend = minitorch.TensorBackend(CudaOps)
+# maps and zips give simple's values exactly (the engine's float32 scalar functions); the
+# reduce adds in a tree, in float64, so its sums are close; gradients flow through all of them
+x = minitorch.rand((3, 5), backend=minitorch.SimpleBackend) + 0.25
+y = x.to("student")
+x.requires_grad = True
+y.requires_grad = True
+fx = ((x * 2 - 1).relu() + x.sigmoid().log() / x).permute(1, 0)
+fy = ((y * 2 - 1).relu() + y.sigmoid().log() / y).permute(1, 0)
+# expect: True student
+print(fx.tolist() == fy.tolist(), fy.backend)
+fx.sum().backward()
+fy.sum().backward()
+# expect: 1.0 1.0
+print(fx.sum().is_close(fy.sum().to("simple")).item(), x.grad.is_close(y.grad.to("simple")).all().item())
+a = minitorch.rand((2, 33, 45), backend=minitorch.SimpleBackend)
+b = minitorch.rand((45, 40), backend=minitorch.SimpleBackend)
+c = a.to("student") @ b.to("student")
+# expect: (2, 40, 33) 1.0
+print(c.permute(0, 2, 1).shape, c.to("simple").is_close(a @ b).all().item())
+# a dim longer than a block: the course's reduce leaves a partial sum per 1024 values
+# expect: ValueError: the student backend's reduce(sum) (from CudaOps) gave a tensor of shape (2,) where the op's output has shape (1,): one value per block of the dim, as MiniTorch's CudaOps.reduce leaves a dim longer than a block of 1024 threads (out_shape[dim] = (n - 1) // 1024 + 1). Reduce dims of at most 1024 values, or reduce the partial results again in your reduce
+try:
+    minitorch.ones((1500,), backend=GPUBackend).sum(0)
+except ValueError as e:
+    print("ValueError:", e)
+# SGD steps through autodiff on the student's kernels move the weights as simple's do
+# (tests/dsl/test_cuda_jit.c runs train() on them)
+def steps(backend):
+    seed(5)
+    w = minitorch.rand((2, 3), backend=backend)
+    w.requires_grad = True
+    pts = minitorch.rand((6, 2), backend=backend)
+    for _ in range(3):
+        loss = (pts @ w).sigmoid().sum()
+        loss.backward()
+        w = (w - w.grad * 0.5).detach()
+        w.requires_grad = True
+    return w.to("simple")
+ws, wg = steps(minitorch.SimpleBackend), steps(GPUBackend)
+# expect: True
+print(bool((((ws - wg) * (ws - wg)).sum() < 1e-10).item()))
