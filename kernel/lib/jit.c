@@ -144,6 +144,10 @@ struct unit {
     struct dsl_interp *in;
     enum jit_target target;
     int64_t sh_bytes, sh_elems; /* the kernel's shared arrays: bytes and elements */
+    /* the simulator's memory access sites (a global or shared array read or written at one
+     * place of the source), whose warps' accesses it counts: their table's C text */
+    int nsites;
+    struct render_buf sites;
     struct cfn fns[MAX_FNS];
     int nfns;
     struct render_buf out;    /* the C text of the function being emitted */
@@ -848,12 +852,26 @@ static int promotable(struct cfn *c, const struct dsl_node *n, struct promo *p)
 }
 
 /* arr[i] as a bounds-checked read. */
+/* A memory access site of the simulator's unit (kind 0 global read, 1 global write, 2 shared
+ * read, 3 shared write, of elements of `size` bytes): its number, registered in the final pass
+ * (the site table is the final C's). */
+static int access_site(struct unit *u, const struct cfn *c, const struct dsl_node *n, int kind,
+                       int size, const char *name)
+{
+    if (!u->emitting) return 0;
+    render_buf_printf(&u->sites, "    {%lldLL, \"%s\", %d, %d},\n", loc(c, n), name, kind, size);
+    return u->nsites++;
+}
+
 /* The shared array n indexes (n an INDEX node), or NULL. */
 static struct var *shared_of(struct cfn *c, const struct dsl_node *n)
 {
     struct var *v = n->a->kind == DSL_N_NAME ? find_var(c, n->a->name) : NULL;
     return v && v->t == JT_SARR ? v : NULL;
 }
+
+/* The bytes of an element of shared array v. */
+static int shared_size(const struct var *v) { return v->sh_dt == 'f' || v->sh_dt == 'i' ? 4 : 8; }
 
 /* The element of shared array v that index node n reaches: its number in the array, each
  * index checked against its dim, into *k. */
@@ -895,9 +913,10 @@ static int index_load(struct unit *u, struct cfn *c, const struct dsl_node *n, s
         else if (r == 0)
             render_buf_printf(&e->s,
                               "({ int64_t k_ = %s; if (jit_sh_read(env, %lld + k_, %lldLL, "
-                              "\"%s\", k_)) goto JIT_FAIL; (%s)v_%s[k_]; })",
-                              k.data, (long long)sv->sh_base, loc(c, n), sv->name, c_type[e->t],
-                              sv->name);
+                              "\"%s\", k_, %d, %lld + k_ * %d)) goto JIT_FAIL; (%s)v_%s[k_]; })",
+                              k.data, (long long)sv->sh_base, loc(c, n), sv->name,
+                              access_site(u, c, n, 2, shared_size(sv), sv->name),
+                              (long long)sv->sh_off, shared_size(sv), c_type[e->t], sv->name);
         render_buf_free(&k);
         return r;
     }
@@ -928,9 +947,15 @@ static int index_load(struct unit *u, struct cfn *c, const struct dsl_node *n, s
         goto done;
     }
     c->may_fail = true;
-    render_buf_printf(&e->s, "%s(%s).p[CHK(%s, (%s).n, %lldLL, \"%s\")]",
-                      a.t == JT_FARR ? "(double)" : "", a.s.data, i.s.data, a.s.data, loc(c, n),
-                      n->a->kind == DSL_N_NAME ? n->a->name : "an array");
+    const char *an = n->a->kind == DSL_N_NAME ? n->a->name : "an array";
+    if (u->target == JIT_SIM && a.t == JT_FARR) /* a Storage: global memory, counted */
+        render_buf_printf(
+            &e->s, "(double)*jit_gmem(env, %d, &(%s).p[CHK(%s, (%s).n, %lldLL, \"%s\")])",
+            access_site(u, c, n, 0, 4, an), a.s.data, i.s.data, a.s.data, loc(c, n), an);
+    else
+        render_buf_printf(&e->s, "%s(%s).p[CHK(%s, (%s).n, %lldLL, \"%s\")]",
+                          a.t == JT_FARR ? "(double)" : "", a.s.data, i.s.data, a.s.data, loc(c, n),
+                          an);
     r = 0;
 done:
     ex_free(&a);
@@ -1374,9 +1399,10 @@ static int store(struct unit *u, struct cfn *c, const struct dsl_node *target, c
         else if (r == 0)
             emit(u,
                  "{ %s w_ = (%s)(%s); int64_t k_ = %s; if (jit_sh_write(env, %lld + k_, %lldLL, "
-                 "\"%s\", k_)) goto JIT_FAIL; v_%s[k_] = w_; }",
+                 "\"%s\", k_, %d, %lld + k_ * %d)) goto JIT_FAIL; v_%s[k_] = w_; }",
                  el[(int)sv->sh_dt], el[(int)sv->sh_dt], value, k.data, (long long)sv->sh_base,
-                 loc(c, at), sv->name, sv->name);
+                 loc(c, at), sv->name, access_site(u, c, target, 3, shared_size(sv), sv->name),
+                 (long long)sv->sh_off, shared_size(sv), sv->name);
         render_buf_free(&k);
         return r;
     }
@@ -1428,7 +1454,16 @@ static int store(struct unit *u, struct cfn *c, const struct dsl_node *target, c
                  "RACE(%d, k_, v_%s, %lldLL, \"%s\"); (%s).p[k_] = w_; }",
                  value, i.s.data, a.s.data, loc(c, at), lv->name, arg, u->prange_var, loc(c, at),
                  lv->name, a.s.data);
-        } else if (r == 0)
+        } else if (r == 0 && u->target == JIT_SIM && a.t == JT_FARR)
+            emit(u,
+                 "{ float w_ = (float)(%s); *jit_gmem(env, %d, &(%s).p[CHK(%s, (%s).n, %lldLL, "
+                 "\"%s\")]) = w_; }",
+                 value,
+                 access_site(u, c, target, 1, 4,
+                             target->a->kind == DSL_N_NAME ? target->a->name : "an array"),
+                 a.s.data, i.s.data, a.s.data, loc(c, at),
+                 target->a->kind == DSL_N_NAME ? target->a->name : "an array");
+        else if (r == 0)
             emit(u, "{ %s w_ = (%s)(%s); (%s).p[CHK(%s, (%s).n, %lldLL, \"%s\")] = w_; }",
                  a.t == JT_FARR ? "float" : "int64_t", a.t == JT_FARR ? "float" : "int64_t", value,
                  a.s.data, i.s.data, a.s.data, loc(c, at),
@@ -2535,6 +2570,7 @@ static const char prelude[] =
     "    long long other_where;\n"
     "    char name[32];\n"
     "    char *shm; void *blk;\n"
+    "    int counting; int64_t counted; double *stats;\n"
     "};\n"
     /* a parallel loop's chunks: between them the interrupt is polled and a thread sees another's
      * error; a loop whose iterations run no loop takes nanoseconds an iteration, and in chunks
@@ -2709,6 +2745,12 @@ struct env {
     char name[32];
     char *shm;
     void *blk;
+    /* the simulator's counts of each access site's warps: whether to count, the blocks
+     * counted, and per site requests, transactions (sectors of 32 bytes; shared memory's
+     * wavefronts) and the fewest those requests could have taken */
+    int counting;
+    int64_t counted;
+    double *stats;
 };
 
 /* Declarations of c's locals (private: those of its prange loop, else the others). */
@@ -2858,6 +2900,13 @@ static int compile_fn(struct unit *u, const struct dsl_function *f, const enum j
 
 /* ---- compiling the C, and the cache of what was compiled -------------------------------- */
 
+/* An access site of a simulated kernel, as its unit's table jit_sites[] has it. */
+struct site_info {
+    long long where;
+    const char *name;
+    int kind, size; /* kind: 0 global read, 1 global write, 2 shared read, 3 shared write */
+};
+
 /* One compiled specialisation of a jit function: for these argument types. */
 struct spec {
     struct spec *next;
@@ -2872,6 +2921,16 @@ struct spec {
     char *src;            /* the C it was compiled from (a kernel on the GPU: the
                            * CUDA C NVRTC compiles at its launch) */
     enum jit_target target;
+    /* a kernel's last launch: its grid and block, its number among the process's launches,
+     * its time on the GPU (CUDA events), and in the simulator the counts of its access sites
+     * (requests, transactions, fewest: 3 per site) over the blocks counted */
+    int64_t grid[3], block[3];
+    long launch_no;
+    double gpu_ms;
+    int nsites;
+    const struct site_info *sites;
+    double *stats;
+    int64_t counted;
     struct dsl_value fns[MAX_FNS]; /* the functions compiled in (errors point into them);
                                     * fns[0], the owner itself, is not held */
     int nfns;
@@ -2916,6 +2975,7 @@ static void spec_free(struct spec *s)
     free(s->so_path);
     free(s->op);
     free(s->loops);
+    free(s->stats);
     for (int i = 1; i < s->nfns; i++) dsl_value_release(s->fns[i]);
     free(s->why);
     free(s->report);
@@ -3434,12 +3494,14 @@ static void unit_source(const struct unit *u, const struct dsl_function *f, stru
     if (u->target == JIT_SIM) /* the simulator's entries the kernel calls (jit_sim.inc) */
         render_buf_printf(src,
                           "#define JIT_SH_BYTES %lld\n#define JIT_SH_ELEMS %lld\n"
+                          "#define JIT_SITES %d\n"
                           "static int jit_sync(struct jit_env *, long long);\n"
                           "static int jit_sh_read(struct jit_env *, int64_t, long long, "
-                          "const char *, int64_t);\n"
+                          "const char *, int64_t, int, int64_t);\n"
                           "static int jit_sh_write(struct jit_env *, int64_t, long long, "
-                          "const char *, int64_t);\n",
-                          (long long)u->sh_bytes, (long long)u->sh_elems);
+                          "const char *, int64_t, int, int64_t);\n"
+                          "static float *jit_gmem(struct jit_env *, int, float *);\n",
+                          (long long)u->sh_bytes, (long long)u->sh_elems, u->nsites);
     render_buf_puts(src, u->protos.data ? u->protos.data : "");
     render_buf_puts(src, u->bodies.data ? u->bodies.data : "");
     if (u->target == JIT_HOST) return;
@@ -3461,6 +3523,13 @@ static void unit_source(const struct unit *u, const struct dsl_function *f, stru
     for (int i = 0; i < k->nargs; i++)
         render_buf_printf(src, ", *(%s *)slots[%d] /* %s */", c_type[k->args[i]], i, names[i]);
     render_buf_puts(src, ");\n}\n");
+    /* where each counted access is (struct jit_site, jit_sim.inc) */
+    render_buf_printf(
+        src,
+        "const struct jit_site { long long where; const char *name; int kind, size; } "
+        "jit_sites[%d] = {\n%s};\nconst int jit_nsites = %d;\n",
+        u->nsites ? u->nsites : 1, u->sites.data ? u->sites.data : "    {0, \"\", 0, 0},\n",
+        u->nsites);
     render_buf_append(src, (const char *)jit_sim_src, sizeof jit_sim_src - 1);
 }
 
@@ -3486,6 +3555,7 @@ static struct unit *unit_new(struct dsl_interp *in, bool jam, enum jit_target ta
     u->jam_on = jam;
     render_buf_init(&u->protos, 0);
     render_buf_init(&u->bodies, 0);
+    render_buf_init(&u->sites, 0);
     return u;
 }
 
@@ -3495,6 +3565,7 @@ static void unit_free(struct unit *u)
     free(u->why);
     render_buf_free(&u->protos);
     render_buf_free(&u->bodies);
+    render_buf_free(&u->sites);
     free(u);
 }
 
@@ -3831,6 +3902,7 @@ done:
 /* Where kernels run: on the GPU when the cuda backend has one, else in the simulator;
  * %cuda simulate (or MT_CUDA_SIMULATE=1) keeps them in the simulator. */
 static int cuda_mode = -1; /* -1 not asked yet, 0 auto, 1 simulate */
+static long launches;      /* cuda.jit launches so far (diagnostics shows those of a statement) */
 
 void dsl_cuda_set_simulate(bool on) { cuda_mode = on; }
 
@@ -3897,6 +3969,12 @@ static int cuda_build(struct dsl_interp *in, struct dsl_function *f, struct spec
     if (r == 0 && !s->entry)
         r = dsl_raise(in, "RuntimeError", "the CUDA simulator could not build %s(): %s",
                       f->def->name, s->why ? s->why : "no C compiler");
+    const int *nsites = s->dl ? dlsym(s->dl, "jit_nsites") : NULL;
+    if (r == 0 && nsites) {
+        s->nsites = *nsites;
+        s->sites = dlsym(s->dl, "jit_sites");
+        if (!s->sites) s->nsites = 0;
+    }
     return r;
 }
 
@@ -3999,7 +4077,7 @@ static int gpu_run(struct dsl_interp *in, struct spec *s, union slot *slots, con
     args[0] = &denv;
     unsigned grid[3], block[3];
     for (int d = 0; d < 3; d++) grid[d] = (unsigned)e->grid[d], block[d] = (unsigned)e->block[d];
-    if (st == MT_OK) st = mt_cuda_run_kernel(ctx, s->src, grid, block, args, NULL);
+    if (st == MT_OK) st = mt_cuda_run_kernel(ctx, s->src, grid, block, args, &s->gpu_ms);
     if (st == MT_OK) st = mt_cuda_buffer_copy(ctx, e, denv, sizeof *e, false);
     for (int i = 0; i < s->nargs && st == MT_OK; i++)
         if (s->args[i] == JT_FARR && !on_dev[i] && s->wrote[i])
@@ -4154,16 +4232,34 @@ static int cuda_launch(struct dsl_interp *in, const struct dsl_args *a, struct d
         e.grid[d] = dsl_as_int(self->items[1 + d]);
         e.block[d] = dsl_as_int(self->items[4 + d]);
     }
+    double *stats = NULL;
+    if (target == JIT_SIM && s->nsites) {
+        stats = calloc((size_t)s->nsites * 3, sizeof *stats);
+        if (!stats) {
+            r = dsl_raise_status(in, DSL_V_NOMEM);
+            goto done;
+        }
+        e.counting = 1;
+        e.stats = stats;
+    }
     int64_t t0 = mt_now_ns();
     if (target == JIT_GPU) {
         if (gpu_run(in, s, slots, on_dev, &e) != 0) goto done;
     } else if (s->entry(ptrs, &e) == 2) {
+        free(stats);
         r = dsl_raise(in, "MemoryError", "the CUDA simulator could not allocate %s()'s blocks",
                       f->def->name);
         goto done;
     }
     s->last_ns = mt_now_ns() - t0;
     s->last_threads = e.threads;
+    free(s->stats);
+    s->stats = stats;
+    s->counted = e.counted;
+    memcpy(s->grid, e.grid, sizeof s->grid);
+    memcpy(s->block, e.block, sizeof s->block);
+    s->launch_no = ++launches;
+    recent(in->session, f);
     for (size_t i = 0; i < npos; i++) { /* backward sees the storages the kernel wrote */
         struct mt_tensor *view;
         if (types[i] == JT_FARR && s->wrote[i] && dsl_storage_view(pos[i], &view))
@@ -4241,10 +4337,101 @@ static void last_call(struct render_buf *b, const struct spec *s)
     render_buf_printf(b, ", storages of %s (each counted once): %s, %s\n", size, rate, share);
 }
 
+/* What a GPU's memory would do for the simulated launch of s: a row per access site. */
+static void memory_rows(const struct spec *s, struct render_buf *b)
+{
+    static const char *const kinds[] = {"global read", "global write", "shared read",
+                                        "shared write"};
+    int64_t blocks = s->grid[0] * s->grid[1] * s->grid[2];
+    render_buf_printf(b,
+                      "  memory as a GPU would serve it, counted over %s%lld of the %lld "
+                      "blocks: a request is one access of a warp (32 threads in a row) at one "
+                      "place; it takes a transaction per 32-byte sector of global memory, or a "
+                      "wavefront per access to one of shared memory's 32 banks\n",
+                      s->counted < blocks ? "the first " : "", (long long)s->counted,
+                      (long long)blocks);
+    render_buf_printf(b, "    %-5s %-14s %-13s %9s %20s %8s\n", "line", "array", "access",
+                      "requests", "per request", "fewest");
+    for (int i = 0; i < s->nsites; i++) {
+        const struct site_info *site = &s->sites[i];
+        double req = s->stats[i * 3], took = s->stats[i * 3 + 1], least = s->stats[i * 3 + 2];
+        if (req == 0) continue;
+        int fn = (int)(site->where >> 40);
+        const struct dsl_function *f = fn < s->nfns ? s->fns[fn].as.fn_user : s->fns[0].as.fn_user;
+        char per[32], verdict[160];
+        bool shared = site->kind >= 2;
+        snprintf(per, sizeof per, "%.2f %s", took / req, shared ? "wavefronts" : "sectors");
+        double ratio = least > 0 ? took / least : 1;
+        if (ratio <= 1.05)
+            snprintf(verdict, sizeof verdict, shared ? "no bank conflict" : "coalesced");
+        else if (shared)
+            snprintf(verdict, sizeof verdict,
+                     "%.1f-way bank conflict: threads of a warp use different words of one bank",
+                     ratio);
+        else
+            snprintf(verdict, sizeof verdict,
+                     "%.1fx the fewest: uncoalesced, the warp's threads touch addresses far apart",
+                     ratio);
+        render_buf_printf(b, "    %-5d %-14s %-13s %9.0f %20s %8.2f  %s\n",
+                          line_at(f, (size_t)(site->where & ((1ll << 40) - 1))), site->name,
+                          kinds[site->kind], req, per, least / req, verdict);
+    }
+}
+
+/* What parallel_diagnostics says of a cuda.jit kernel f, into *b. */
+static void cuda_describe(const struct dsl_function *f, bool source, struct render_buf *b)
+{
+    const char *name = f->def->name;
+    if (!f->jits || !f->jits->specs)
+        render_buf_printf(b,
+                          "%s() is a CUDA kernel (cuda.jit), compiled at its first launch for the "
+                          "kinds of its arguments; it has not been launched yet\n",
+                          name);
+    for (struct spec *s = f->jits ? f->jits->specs : NULL; s; s = s->next) {
+        if (!s->launch_no) continue; /* cuda_source's text only */
+        render_buf_printf(b, "%s(", name);
+        for (int i = 0; i < s->nargs; i++)
+            render_buf_printf(b, "%s%s", i ? ", " : "", jt_name[s->args[i]]);
+        int64_t blocks = s->grid[0] * s->grid[1] * s->grid[2];
+        int64_t threads = s->block[0] * s->block[1] * s->block[2];
+        char t[32];
+        dsl_format_duration((double)s->last_ns * 1e-9, t, sizeof t);
+        render_buf_printf(
+            b,
+            "): a CUDA kernel, %s\n  last launch: %s[(%lld, %lld, %lld), (%lld, %lld, "
+            "%lld)], %lld block%s of %lld thread%s (%lld warp%s each): %s",
+            s->target == JIT_GPU ? "compiled with NVRTC for the GPU"
+                                 : "run by the kernel's CUDA simulator",
+            name, (long long)s->grid[0], (long long)s->grid[1], (long long)s->grid[2],
+            (long long)s->block[0], (long long)s->block[1], (long long)s->block[2],
+            (long long)blocks, blocks == 1 ? "" : "s", (long long)threads, threads == 1 ? "" : "s",
+            (long long)((threads + 31) / 32), threads > 32 ? "s" : "", t);
+        if (s->target == JIT_GPU) {
+            char g[32];
+            dsl_format_duration(s->gpu_ms * 1e-3, g, sizeof g);
+            render_buf_printf(b, " (copies included; the kernel alone %s, CUDA events)\n", g);
+        } else if (blocks > 1) {
+            render_buf_printf(b, ", blocks in parallel on %d thread%s\n", s->last_threads,
+                              s->last_threads == 1 ? "" : "s");
+        } else {
+            render_buf_puts(b, "\n");
+        }
+        if (s->target == JIT_SIM && s->stats && s->counted) memory_rows(s, b);
+        if (source && s->src) {
+            render_buf_puts(b, s->target == JIT_GPU ? "  its CUDA C:\n" : "  the simulator's C:\n");
+            render_buf_puts(b, s->src);
+        }
+    }
+}
+
 /* What parallel_diagnostics says of f, into *b. */
 static void describe(struct dsl_interp *in, const struct dsl_function *f, bool source,
                      struct render_buf *b)
 {
+    if (f->cuda_kernel) {
+        cuda_describe(f, source, b);
+        return;
+    }
     const char *name = f->def->name;
     if (!f->jit)
         render_buf_printf(b, "%s() is not given to njit: it runs in the interpreter\n", name);
@@ -4348,6 +4535,24 @@ static int print_diagnostics(struct dsl_interp *in, struct dsl_value v, bool sou
     render_buf_free(&b);
     *ret = dsl_none();
     return 0;
+}
+
+long dsl_cuda_launches(void) { return launches; }
+
+void dsl_cuda_report_since(struct dsl_interp *in, long since)
+{
+    struct dsl_session *ses = in->session;
+    struct render_buf b;
+    render_buf_init(&b, 0);
+    for (int i = 0; i < ses->jit_nrecent; i++) {
+        const struct dsl_function *f = ses->jit_recent[i].as.fn_user;
+        bool launched = false;
+        for (struct spec *s = f->cuda_kernel && f->jits ? f->jits->specs : NULL; s; s = s->next)
+            launched |= s->launch_no > since;
+        if (launched) cuda_describe(f, false, &b);
+    }
+    if (b.data && !b.nomem) dsl_emit(in, "stdout", b.data);
+    render_buf_free(&b);
 }
 
 int dsl_bi_parallel_diagnostics(struct dsl_interp *in, const struct dsl_args *a,

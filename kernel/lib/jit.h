@@ -19,6 +19,11 @@ void dsl_cuda_set_simulate(bool on);
 /* cuda_source(kernel): the CUDA C a GPU runs for kernel f given the arguments of its last
  * launch (simulated or not): 0 with a str in *ret, or -1 after raising. */
 int dsl_cuda_kernel_source(struct dsl_interp *in, struct dsl_function *f, struct dsl_value *ret);
+/* The number of cuda.jit launches so far in this process. */
+long dsl_cuda_launches(void);
+/* Prints parallel_diagnostics' report of each kernel launched after launch number `since`
+ * (%diagnostics STMT: those STMT launched); nothing when none was. */
+void dsl_cuda_report_since(struct dsl_interp *in, long since);
 /* Whether the next launch is simulated (ctx: the session's, asked whether a GPU is there). */
 bool dsl_cuda_simulating(struct mt_ctx *ctx);
 

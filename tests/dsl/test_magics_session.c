@@ -304,7 +304,7 @@ static void test_lsmagic_and_renderer(void)
 {
     struct dsl_session *s = dsl_session_new();
     const char *ls = stdout_of(s, "%lsmagic");
-    const char *head = "stdout:Available line magics:\n%backend  %cuda_matmul  ";
+    const char *head = "stdout:Available line magics:\n%backend  %cuda  %cuda_matmul  ";
     CHECK(strncmp(ls, head, strlen(head)) == 0);
     for (size_t i = 0; i < dsl_magic_count; i++) {
         char want[64];

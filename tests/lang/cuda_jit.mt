@@ -396,3 +396,33 @@ def steps(backend):
 ws, wg = steps(minitorch.SimpleBackend), steps(GPUBackend)
 # expect: True
 print(bool((((ws - wg) * (ws - wg)).sum() < 1e-10).item()))
+
+# ---- what a GPU's memory would do, counted by the simulator ------------------------------
+# a read along the warp is one request of 4 sectors (32 floats, 128 bytes); a read 32 floats
+# apart touches 32 sectors. A (32, 32) float32 tile read down a column puts all 32 threads in
+# one bank (32-way conflict); padded to 33 columns they fall in 32 banks.
+@cuda.jit
+def access(out, a):
+    i = cuda.threadIdx.x
+    t = cuda.shared.array((32, 33), numba.float32)
+    u = cuda.shared.array((32, 32), numba.float32)
+    t[i, 0] = a[i]
+    u[i, 0] = a[i * 32]
+    u[0, i] = 1.0
+    cuda.syncthreads()
+    out[i] = t[i, 0] + u[i, 0] + u[0, i]
+big = minitorch.rand((1024,))
+%diagnostics access[1, 32](w._tensor._storage, big._tensor._storage)
+# expect: access(Storage, Storage): a CUDA kernel, run by the kernel's CUDA simulator
+# expect-re:   last launch: access\[\(1, 1, 1\), \(32, 1, 1\)\], 1 block of 32 threads \(1 warp each\): [0-9.]+ .s
+# expect:   memory as a GPU would serve it, counted over 1 of the 1 blocks: a request is one access of a warp (32 threads in a row) at one place; it takes a transaction per 32-byte sector of global memory, or a wavefront per access to one of shared memory's 32 banks
+# expect:     line  array          access         requests          per request   fewest
+# expect:     409   a              global read           1         4.00 sectors     4.00  coalesced
+# expect:     409   t              shared write          1      1.00 wavefronts     1.00  no bank conflict
+# expect:     410   a              global read           1        32.00 sectors     4.00  8.0x the fewest: uncoalesced, the warp's threads touch addresses far apart
+# expect:     410   u              shared write          1     32.00 wavefronts     1.00  32.0-way bank conflict: threads of a warp use different words of one bank
+# expect:     411   u              shared write          1      1.00 wavefronts     1.00  no bank conflict
+# expect:     413   t              shared read           1      1.00 wavefronts     1.00  no bank conflict
+# expect:     413   u              shared read           1     32.00 wavefronts     1.00  32.0-way bank conflict: threads of a warp use different words of one bank
+# expect:     413   u              shared read           1      1.00 wavefronts     1.00  no bank conflict
+# expect:     413   out            global write          1         4.00 sectors     4.00  coalesced
