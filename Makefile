@@ -25,7 +25,7 @@ C_SOURCES   = $(shell find engine kernel tests bench -type f \
 ASAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
             UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-.PHONY: help setup setup-test build build-asan build-tsan build-clang fuzz install-kernelspec lab notebook notebooks soak valgrind test bench bench-kernel bench-engine bench-train bench-jit \
+.PHONY: help setup setup-test build build-asan build-tsan build-clang fuzz install-kernelspec lab notebook notebooks soak valgrind test bench bench-kernel bench-engine bench-train bench-jit bench-cudasim \
         format format-check lock clean distclean
 
 help: ## list the targets
@@ -155,7 +155,12 @@ bench-jit: build ## students' njit kernels (textbook Task 3.1/3.2) vs the same c
 	$(BENCH_VENV)/bin/pip install -q -r tools/requirements-bench.txt
 	bench/jit/run.sh $(KERNEL) $(BENCH_VENV)/bin/python
 
-bench: bench-engine bench-train bench-kernel bench-jit ## all benchmarks
+bench-cudasim: build ## students' cuda.jit kernels (textbook Task 3.3/3.4) in the kernel's simulator vs Numba's, in .venv-bench
+	test -x $(BENCH_VENV)/bin/python || python3 -m venv $(BENCH_VENV)
+	$(BENCH_VENV)/bin/pip install -q -r tools/requirements-bench.txt
+	bench/cudasim/run.sh $(KERNEL) $(BENCH_VENV)/bin/python
+
+bench: bench-engine bench-train bench-kernel bench-jit bench-cudasim ## all benchmarks
 
 format: ## clang-format the C sources in place
 	@command -v clang-format >/dev/null || { echo "clang-format not found (make setup-test installs it)"; exit 1; }

@@ -2571,6 +2571,7 @@ static const char prelude[] =
     "    char name[32];\n"
     "    char *shm; void *blk;\n"
     "    int counting; int64_t counted; double *stats;\n"
+    "    char *(*stacks_take)(int, long); void (*stacks_give)(char *);\n"
     "};\n"
     /* a parallel loop's chunks: between them the interrupt is polled and a thread sees another's
      * error; a loop whose iterations run no loop takes nanoseconds an iteration, and in chunks
@@ -2751,6 +2752,9 @@ struct env {
     int counting;
     int64_t counted;
     double *stats;
+    /* the simulator's blocks' stacks, from the kernel's pool (sim_stacks_take) */
+    char *(*stacks_take)(int n, long each);
+    void (*stacks_give)(char *stacks);
 };
 
 /* Declarations of c's locals (private: those of its prange loop, else the others). */
@@ -3916,6 +3920,39 @@ bool dsl_cuda_simulating(struct mt_ctx *ctx)
            !mt_cuda_runs_source();
 }
 
+/* The simulator's stacks for the CUDA threads of one block, kept between launches: a stack's
+ * first use costs the page faults of its pages, which for a block of 1024 threads took longer
+ * than running it. Each OpenMP thread of a launch takes one set and gives it back. n stacks of
+ * `each` bytes, the first 64 bytes before them holding their size. */
+#define STACK_POOL 8
+static char *stack_pool[STACK_POOL];
+
+static char *sim_stacks_take(int n, long each)
+{
+    size_t want = (size_t)n * (size_t)each;
+    for (int i = 0; i < STACK_POOL; i++) {
+        char *p = __atomic_exchange_n(&stack_pool[i], (char *)NULL, __ATOMIC_ACQ_REL);
+        if (p && *(size_t *)p >= want) return p + 64;
+        free(p);
+    }
+    char *p = malloc(64 + want);
+    if (!p) return NULL;
+    *(size_t *)p = want;
+    return p + 64;
+}
+
+static void sim_stacks_give(char *stacks)
+{
+    char *p = stacks ? stacks - 64 : NULL;
+    for (int i = 0; p && i < STACK_POOL; i++) {
+        char *none = NULL;
+        if (__atomic_compare_exchange_n(&stack_pool[i], &none, p, false, __ATOMIC_ACQ_REL,
+                                        __ATOMIC_ACQUIRE))
+            return;
+    }
+    free(p);
+}
+
 /* Compiles kernel f for its arguments' types into s, for s->target: the simulator's unit
  * built and loaded (s->entry), or the GPU's CUDA C (s->src). 0, or -1 after raising: a kernel
  * the compiler does not take cannot run at all (there is no interpreter of CUDA). */
@@ -4227,7 +4264,10 @@ static int cuda_launch(struct dsl_interp *in, const struct dsl_args *a, struct d
         while (*end) end = &(*end)->next;
         *end = s;
     }
-    struct env e = {.threads = mt_ctx_threads(in->session->ctx), .cancelled = mt_cancel_requested};
+    struct env e = {.threads = mt_ctx_threads(in->session->ctx),
+                    .cancelled = mt_cancel_requested,
+                    .stacks_take = sim_stacks_take,
+                    .stacks_give = sim_stacks_give};
     for (int d = 0; d < 3; d++) {
         e.grid[d] = dsl_as_int(self->items[1 + d]);
         e.block[d] = dsl_as_int(self->items[4 + d]);
