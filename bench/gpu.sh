@@ -11,7 +11,9 @@
 # host, device tensors against simple (ctest -R cuda), then bench/gpu_bench.c: the kernels
 # against the device's copy bandwidth, the matmul kernels, SGEMM beside cuBLAS, Task 3.4's table
 # beside the fast backend, and the training epoch on cuda (fused kernel and ops) beside fast;
-# last, compute-sanitizer's memcheck and racecheck over the CUDA tests (SAN_TIMEOUT seconds each).
+# then students' cuda.jit kernels (bench/gpu_kernels.sh, from the bundle tools/gpu-bundle.sh
+# makes on the development machine); last, compute-sanitizer's memcheck and racecheck over the
+# CUDA tests (SAN_TIMEOUT seconds each).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -61,6 +63,16 @@ ctest --test-dir "$BUILD" -R cuda --timeout 300 --output-on-failure -V >"$log" 2
     echo "== GPU benchmarks (build/mt_gpu_bench)"
     "$BUILD/mt_gpu_bench" 2>&1 || echo "(mt_gpu_bench exited $?)"
 } | tee -a "$OUT"
+
+# students' cuda.jit kernels through the kernel itself, when the development machine made its
+# bundle (tools/gpu-bundle.sh; this machine cannot build the kernel: no ZeroMQ, Jansson or
+# libsodium here)
+if [[ -x .gpurun/minitorch-kernel ]]; then
+    bash bench/gpu_kernels.sh "$OUT" || status=1
+else
+    echo "(no kernel bundle .gpurun: tools/gpu-bundle.sh makes one; students' kernels NOT run)" |
+        tee -a "$OUT"
+fi
 
 # compute-sanitizer: memcheck (out-of-bounds and misaligned accesses; no leak check: the library
 # keeps its scratch buffers for the life of the process on purpose) and racecheck

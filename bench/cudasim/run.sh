@@ -35,7 +35,7 @@ def load(path):
     return rows
 ours = [load(f"{w}/ours{i}.json") for i in (1, 2, 3)]
 numba = [load(f"{w}/numba{i}.json") for i in (1, 2, 3)]
-print("== ms per launch, median (min-max) of each process's launches; three processes a side")
+print("== ms per launch: the median of each process's launches (21 a process for the kernel, 3 for Numba), three processes a side; first launches: the range")
 print("  %-26s %-34s %-34s %-18s %-22s %s" % ("row", "kernel's simulator", "Numba's simulator",
       "Numba / kernel", "first launch: kernel", "Numba"))
 for k in ours[0]:

@@ -1,10 +1,11 @@
 /* test_cuda_jit.c — the CUDA C of cuda.jit kernels through NVRTC, without a GPU.
  *
- * tests/lang/cuda_jit.mt launches the course's kernels (and the simulator's error cases) in the
- * simulator; here it runs again, and cuda_source() gives, for every kernel it launched, the CUDA
- * C a GPU would run for the same arguments, which NVRTC must compile as the cuda backend does.
- * The kernels are found in the script itself (each `@cuda.jit` def, and each name assigned a
- * cuda.jit kernel), so a kernel added there is compiled here too. */
+ * tests/lang/cuda/kernels.mt (the course's kernels, its CudaOps) and tests/lang/cuda_jit.mt
+ * (the simulator's checks) launch their kernels in the simulator; here they run again, and
+ * cuda_source() gives, for every kernel launched, the CUDA C a GPU would run for the same
+ * arguments, which NVRTC must compile as the cuda backend does. The kernels are found in the
+ * scripts themselves (each `@cuda.jit` def, and each name assigned a cuda.jit kernel), so a
+ * kernel added there is compiled here too. */
 #include "dsl_helpers.h"
 #include "nvrtc.h"
 #include "test.h"
@@ -83,18 +84,33 @@ static void printed(const struct sink *k, char *out, size_t size)
     out[used] = 0;
 }
 
-static void test_kernels_compile(void)
+static const char *const scripts[] = {MT_SOURCE_DIR "/tests/lang/cuda/kernels.mt",
+                                      MT_SOURCE_DIR "/tests/lang/cuda_jit.mt"};
+
+/* A session that ran both scripts, simulated; the kernels they define into names (n of them). */
+static struct dsl_session *run_scripts(char names[][64], int max, int *n)
 {
-    char *script = read_file(MT_SOURCE_DIR "/tests/lang/cuda_jit.mt");
-    CHECK(script != NULL);
-    if (!script) return;
     setenv("MT_CUDA_SIMULATE", "1", 1);
     struct dsl_session *s = dsl_session_new();
-    struct outcome o = run_cell(s, script);
-    CHECK_INT(o.rc, 0);
+    *n = 0;
+    for (size_t i = 0; i < sizeof scripts / sizeof *scripts; i++) {
+        char *script = read_file(scripts[i]);
+        CHECK(script != NULL);
+        if (!script) continue;
+        CHECK_INT(run_cell(s, script).rc, 0);
+        *n += kernel_names(script, names + *n, max - *n);
+        free(script);
+    }
+    return s;
+}
+
+static void test_kernels_compile(void)
+{
     static char names[64][64];
     memset(names, 0, sizeof names);
-    int n = kernel_names(script, names, 64), compiled = 0, refused = 0;
+    int n, compiled = 0, refused = 0;
+    struct dsl_session *s = run_scripts(names, 64, &n);
+    struct outcome o;
     static struct sink k;
     static char src[1 << 16];
     for (int i = 0; i < n; i++) {
@@ -116,11 +132,10 @@ static void test_kernels_compile(void)
         compiled += r == 0;
     }
     CHECK_INT(refused, 1);
-    CHECK(n >= 13);
+    CHECK(n >= 14);
     CHECK_INT(compiled, n - refused);
-    printf("  NVRTC compiled the CUDA C of %d kernels of tests/lang/cuda_jit.mt\n", compiled);
+    printf("  NVRTC compiled the CUDA C of %d kernels of the scripts\n", compiled);
     dsl_session_free(s);
-    free(script);
 }
 
 /* The two targets differ where CUDA C differs from the host's: a kernel entry, __shared__
@@ -173,12 +188,9 @@ static void summary(const char *log, const char *backend, char *out, size_t size
  * points right after three epochs are simple's. */
 static void test_train_on_kernels(void)
 {
-    char *script = read_file(MT_SOURCE_DIR "/tests/lang/cuda_jit.mt");
-    CHECK(script != NULL);
-    if (!script) return;
-    setenv("MT_CUDA_SIMULATE", "1", 1);
-    struct dsl_session *s = dsl_session_new();
-    CHECK_INT(run_cell(s, script).rc, 0);
+    static char names[64][64];
+    int n;
+    struct dsl_session *s = run_scripts(names, 64, &n);
     static struct sink k;
     memset(&k, 0, sizeof k);
     struct outcome o = run_cell_with(
@@ -194,7 +206,6 @@ static void test_train_on_kernels(void)
     CHECK(strstr(on_simple, "loss ") == on_simple && strstr(on_simple, "correct ") != NULL);
     CHECK_STR(on_kernels, on_simple);
     dsl_session_free(s);
-    free(script);
 }
 
 int main(void)
