@@ -892,7 +892,10 @@ const struct dsl_builtin dsl_builtins[] = {
      "MiniTorch's tests of a task, run on your backend (TensorBackend(YourOps)): check(\"3.1\") "
      "tests map, zip and reduce (every function of the course's MathTest, forward and "
      "gradients, permuted and broadcast inputs, sums and means), check(\"3.2\") matrix "
-     "multiply (mm and bmm with a broadcast batch). Expected values come from the simple "
+     "multiply (mm and bmm with a broadcast batch); check(\"3.3\") the same tests as 3.1 on "
+     "your CudaOps backend and your jit_sum_practice kernel launched as the course does, "
+     "check(\"3.4\") your jit_mm_practice and matrix multiply on CudaOps. Expected values come "
+     "from the simple "
      "backend. Prints a table of the tests and, for each failure, the smallest input that "
      "fails with the expected and the got values; raises AssertionError when any failed."},
     {"compare", "compare(stmt, backends=[\"simple\", \"fast\", \"cuda\"])", 1, 2, compare_params,

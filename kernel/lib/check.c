@@ -1,5 +1,6 @@
-/* check.c — check("3.1") and check("3.2"): MiniTorch's tests of Tasks 3.1 and 3.2, run on the
- * student's backend (TensorBackend(YourOps), student.c).
+/* check.c — check("3.1") to check("3.4"): MiniTorch's tests of Tasks 3.1 to 3.4, run on the
+ * student's backend (TensorBackend(YourOps), student.c): FastOps for 3.1 and 3.2, CudaOps (cuda.jit
+ * kernels, on the GPU or in the simulator) for 3.3 and 3.4.
  *
  * The list is the course's own (its tests/test_tensor_general.py, marked task3_1 and task3_2):
  * tensors made from a list; every one-argument and two-argument function of its MathTest, forward
@@ -15,6 +16,8 @@
 #include "lib/check.h"
 
 #include "lang/interp.h"
+#include "lang/library.h"
+#include "lib/storage.h"
 #include "lib/tensor_methods.h"
 
 #include "minitorch/minitorch.h"
@@ -170,13 +173,16 @@ static enum mt_status eval(struct ck *k, const char *rpn, struct mt_tensor *a, s
 
 /* ---- inputs ------------------------------------------------------------------------------- */
 
+/* the most values of an input or a result: the course's largest, (2, 45, 33) @ (2, 33, 40) */
+#define MAX_VALUES 4096
+
 /* One input: its shape and values (row-major), and whether it is laid out permuted (a view of
  * a tensor of the reversed shape, its dims reversed). */
 struct input {
     int ndim;
     int64_t shape[MT_MAX_DIMS];
     bool permuted;
-    float v[256];
+    float v[MAX_VALUES];
 };
 
 static int64_t numel(const struct input *x)
@@ -192,7 +198,7 @@ static enum mt_status make(struct ck *k, const struct input *x, enum mt_backend 
                            struct mt_tensor **leaf, struct mt_tensor **view)
 {
     int64_t shape[MT_MAX_DIMS];
-    float data[256];
+    float data[MAX_VALUES];
     int64_t n = numel(x);
     for (int d = 0; d < x->ndim; d++)
         shape[d] = x->permuted ? x->shape[x->ndim - 1 - d] : x->shape[d];
@@ -235,7 +241,7 @@ static enum mt_status make(struct ck *k, const struct input *x, enum mt_backend 
 struct outcome {
     int ndim;
     int64_t shape[MT_MAX_DIMS];
-    float y[256], g[2][256];
+    float y[MAX_VALUES], g[2][MAX_VALUES];
     bool has_g[2];
     char err[768]; /* non-empty: the case failed with this error */
 };
@@ -264,7 +270,7 @@ static void run_case(struct ck *k, const char *rpn, const struct input *x, int n
     if (s == MT_OK) s = eval(k, rpn, view[0], view[1], &y);
     if (s == MT_OK && grad) s = mt_sum(k->ctx, y, MT_ALL_DIMS, &total);
     if (s == MT_OK && grad) s = mt_backward(k->ctx, total, NULL);
-    if (s == MT_OK && y->size <= 256) {
+    if (s == MT_OK && y->size <= MAX_VALUES) {
         o->ndim = y->ndim;
         memcpy(o->shape, y->shape, sizeof o->shape);
         s = mt_tensor_copy_out(y, o->y);
@@ -408,6 +414,9 @@ static const int64_t shapes[][5] = {
 
 static void fill(struct ck *k, struct input *x, int ndim, const int64_t *shape, bool permuted)
 {
+    int64_t n = 1;
+    for (int d = 0; d < ndim; d++) n *= shape[d];
+    if (n > MAX_VALUES) abort(); /* the tests' shapes are the check's own */
     x->ndim = ndim;
     memcpy(x->shape, shape, sizeof *shape * (size_t)ndim);
     x->permuted = permuted;
@@ -526,6 +535,178 @@ static void task_3_2(struct ck *k, struct input *cases, int cap)
     test_cases(k, "bmm", "a b @", 2, 1, true, cases, n);
 }
 
+/* ---- the practice kernels: the student's own cuda.jit kernels, launched as the course does -- */
+
+/* The session's cuda.jit kernel `name`, or NULL (the line saying why is added to the table). */
+static const struct dsl_value *practice_kernel(struct ck *k, const char *test, const char *name)
+{
+    const struct dsl_value *v = dsl_session_lookup(k->in->session, name);
+    if (v && v->kind == DSL_FUNCTION && v->as.fn_user->cuda_kernel) return v;
+    render_buf_printf(&k->table, "  %-36s          FAILED\n", test);
+    render_buf_printf(&k->fails,
+                      "\nFAILED %s: no kernel %s in the session: write the template's _%s and "
+                      "make it one as it does (%s = cuda.jit()(_%s))\n",
+                      test, name, name + 4, name, name + 4);
+    if (!k->failed) snprintf(k->first_failed, sizeof k->first_failed, "%s", test);
+    k->failed++;
+    return NULL;
+}
+
+/* A tensor of n values of simple's, drawn (n <= 1024 * 1024). */
+static struct mt_tensor *drawn(struct ck *k, int ndim, const int64_t *shape)
+{
+    int64_t n = 1;
+    for (int d = 0; d < ndim; d++) n *= shape[d];
+    float *v = malloc(sizeof *v * (size_t)n);
+    struct mt_tensor *t = NULL;
+    if (v) {
+        for (int64_t i = 0; i < n; i++) v[i] = draw(k);
+        if (mt_from_data(k->ctx, MT_BACKEND_SIMPLE, ndim, shape, v, &t) != MT_OK) t = NULL;
+    }
+    free(v);
+    return t;
+}
+
+/* Launches kernel[blocks, threads](args): 0, or the error's text in err (then cleared). */
+static int launch(struct ck *k, struct dsl_value kernel, int64_t blocks, int64_t tx, int64_t ty,
+                  struct dsl_value *args, size_t n, char *err, size_t errlen)
+{
+    struct dsl_interp *in = k->in;
+    struct dsl_value subs[2] = {dsl_int(blocks), dsl_none()}, launcher = dsl_none(), r = dsl_none();
+    struct dsl_list *l = ty > 1 ? dsl_list_new(2) : NULL;
+    if (l) {
+        l->style = DSL_LIST_TUPLE;
+        dsl_list_push(l, dsl_int(tx));
+        dsl_list_push(l, dsl_int(ty));
+        subs[1] = (struct dsl_value){.kind = DSL_LIST, .as.l = l};
+    } else {
+        subs[1] = dsl_int(tx);
+    }
+    int st = dsl_cuda_configure(in, kernel, subs, 2, &launcher);
+    if (st == 0) st = dsl_call(in, launcher, args, n, NULL, NULL, 0, &r);
+    dsl_value_release(launcher);
+    dsl_value_release(r);
+    dsl_value_release(subs[1]);
+    if (st != 0) failure_text(k, MT_ERR_BACKEND, err, errlen);
+    return st;
+}
+
+/* The Storage of t (t._tensor._storage), or none after an error. */
+static struct dsl_value storage_of(struct ck *k, struct mt_tensor *t)
+{
+    struct dsl_args a = {.self = dsl_tensor(t)};
+    struct dsl_value tup = dsl_none(), s = dsl_none();
+    if (dsl_tensor_tuple(k->in, &a, &tup) == 0) s = dsl_value_retain(tup.as.l->items[0]);
+    dsl_value_release(tup);
+    return s;
+}
+
+/* One practice test: the sums of a's blocks of 32 (sum_practice) or the product of two size x size
+ * matrices (mm_practice), by the student's kernel as the course launches it, against simple. */
+static void practice(struct ck *k, const char *test, bool mm, int64_t size)
+{
+    const struct dsl_value *kv =
+        practice_kernel(k, test, mm ? "jit_mm_practice" : "jit_sum_practice");
+    if (!kv) return;
+    int64_t sq[2] = {size, size}, two = 2, flat = size * size;
+    struct mt_tensor *a = mm ? drawn(k, 2, sq) : drawn(k, 1, &size);
+    struct mt_tensor *b = mm ? drawn(k, 2, sq) : NULL, *out = NULL, *want = NULL;
+    char err[768] = "";
+    bool ok =
+        a && (!mm || b) && mt_zeros(k->ctx, MT_BACKEND_SIMPLE, 1, mm ? &flat : &two, &out) == MT_OK;
+    if (ok) {
+        struct dsl_value args[4] = {storage_of(k, out), storage_of(k, a),
+                                    mm ? storage_of(k, b) : dsl_int(size), dsl_int(size)};
+        int st = mm ? launch(k, *kv, 1, 32, 32, args, 4, err, sizeof err)
+                    : launch(k, *kv, size / 32 + 1, 32, 1, args, 3, err, sizeof err);
+        for (int i = 0; i < 4; i++) dsl_value_release(args[i]);
+        (void)st;
+    }
+    /* the expected values: simple's sums of blocks of 32, or its matmul */
+    float got[1024], exp_[1024];
+    int64_t n = mm ? flat : 2;
+    if (ok && !err[0] && mt_tensor_copy_out(out, got) != MT_OK) ok = false;
+    if (ok && mm) {
+        ok = mt_matmul(k->ctx, a, b, &want) == MT_OK && mt_tensor_copy_out(want, exp_) == MT_OK;
+    } else if (ok) {
+        float v[1024];
+        ok = mt_tensor_copy_out(a, v) == MT_OK;
+        exp_[0] = exp_[1] = 0;
+        for (int64_t i = 0; i < size && i < 64; i++) exp_[i / 32] += v[i];
+    }
+    bool pass = ok && !err[0];
+    for (int64_t i = 0; pass && i < n; i++) pass = close_to(got[i], exp_[i]);
+    render_buf_printf(&k->table, "  %-36s %3d case   %s\n", test, 1, pass ? "passed" : "FAILED");
+    if (pass) {
+        k->passed++;
+    } else {
+        if (!k->failed) snprintf(k->first_failed, sizeof k->first_failed, "%s", test);
+        k->failed++;
+        if (err[0] && !mm && strstr(err, "IndexError") && strstr(err, "out of size 2"))
+            render_buf_printf(&k->fails,
+                              "\nFAILED %s: your kernel raised %s\n  The course launches "
+                              "size // 32 + 1 = %lld blocks for %lld values and gives out 2 cells: "
+                              "the last block has no cell of its own. A GPU would write past out "
+                              "without a word (Numba's simulator raises, as this one does): let a "
+                              "block write only when it has values (if i < size, or the block's "
+                              "first value is inside a)\n",
+                              test, err, (long long)(size / 32 + 1), (long long)size);
+        else if (err[0])
+            render_buf_printf(&k->fails, "\nFAILED %s: your kernel raised %s\n", test, err);
+        else if (ok) {
+            render_buf_printf(&k->fails, "\nFAILED %s:\n  expected: ", test);
+            put_values(&k->fails, 1, &n, exp_);
+            render_buf_puts(&k->fails, "\n  got:      ");
+            put_values(&k->fails, 1, &n, got);
+            render_buf_puts(&k->fails, "\n");
+        }
+    }
+    mt_tensor_release(a);
+    mt_tensor_release(b);
+    mt_tensor_release(out);
+    mt_tensor_release(want);
+}
+
+static void task_3_3(struct ck *k, struct input *cases, int cap)
+{
+    /* the course's sum_practice on 16, 64 and 48 values */
+    practice(k, "sum_practice (16 values)", false, 16);
+    practice(k, "sum_practice (64 values)", false, 64);
+    practice(k, "sum_practice (48 values)", false, 48);
+    /* sums through the backend's reduce: 32 and 500 values, and a (16, 32) tensor along dim 1 */
+    static const int64_t sums[][3] = {{1, 32}, {1, 500}};
+    for (int i = 0; i < COUNT(sums) && !k->stop; i++) {
+        struct input *x = &cases[0];
+        fill(k, x, 1, &sums[i][1], false);
+        char name[48];
+        snprintf(name, sizeof name, "sum(0) of %lld values", (long long)sums[i][1]);
+        test_cases(k, name, "a sum0", 1, 1, false, x, 1);
+    }
+    if (!k->stop) {
+        fill(k, &cases[0], 2, (int64_t[]){16, 32}, false);
+        test_cases(k, "sum(1) of (16, 32)", "a rev sum0", 1, 1, false, cases, 1);
+    }
+    /* and every test of Task 3.1, on the cuda backend the course's way */
+    if (!k->stop) task_3_1(k, cases, cap);
+}
+
+static void task_3_4(struct ck *k, struct input *cases, int cap)
+{
+    practice(k, "mm_practice (2 x 2)", true, 2);
+    practice(k, "mm_practice (32 x 32)", true, 32);
+    /* x @ y through the backend: 2 x 2, 33 x 33 (two blocks of tiles), a batch of 2 of those,
+     * and (2, 45, 33) @ (2, 33, 40) */
+    static const int64_t mm[][4] = {
+        {1, 2, 2, 2}, {1, 33, 33, 33}, {2, 33, 33, 33}, {2, 45, 33, 40}};
+    int n = 0;
+    for (int i = 0; i < COUNT(mm) && n + 2 <= cap; i++) {
+        fill(k, &cases[n++], 3, (int64_t[]){mm[i][0], mm[i][1], mm[i][2]}, false);
+        fill(k, &cases[n++], 3, (int64_t[]){mm[i][0], mm[i][2], mm[i][3]}, false);
+    }
+    test_cases(k, "mul_practice (x @ y)", "a b @", 2, 1, false, cases, n);
+    if (!k->stop) task_3_2(k, cases, cap);
+}
+
 /* ---- check(task) -------------------------------------------------------------------------- */
 
 int dsl_bi_check(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
@@ -540,24 +721,23 @@ int dsl_bi_check(struct dsl_interp *in, const struct dsl_args *a, struct dsl_val
         return dsl_raise(in, "TypeError", "check() takes a task's name (\"3.1\"), not %s",
                          dsl_type_name(t));
     bool t31 = strcmp(task, "3.1") == 0, t32 = strcmp(task, "3.2") == 0;
-    if (strcmp(task, "3.3") == 0 || strcmp(task, "3.4") == 0)
+    bool t33 = strcmp(task, "3.3") == 0, t34 = strcmp(task, "3.4") == 0;
+    if (!t31 && !t32 && !t33 && !t34)
         return dsl_raise(in, "ValueError",
-                         "check(\"%s\") tests cuda.jit kernels, which this kernel does not "
-                         "compile yet; check(\"3.1\") and check(\"3.2\") test your CPU backend",
-                         task);
-    if (!t31 && !t32)
-        return dsl_raise(in, "ValueError",
-                         "check() knows the tasks \"3.1\" (map, zip, reduce) and \"3.2\" (matrix "
-                         "multiply), not \"%s\"",
+                         "check() knows the tasks \"3.1\" (map, zip, reduce), \"3.2\" (matrix "
+                         "multiply), \"3.3\" (the same as CUDA kernels) and \"3.4\" (CUDA "
+                         "matrix multiply), not \"%s\"",
                          task);
     struct dsl_session *s = in->session;
     if (s->student_ops.kind != DSL_CLASS)
         return dsl_raise(in, "RuntimeError",
                          "check(\"%s\") tests your backend, and there is none yet: write your "
-                         "ops class (class FastOps(TensorOps): ...), then make it the backend "
-                         "with FastTensorBackend = minitorch.TensorBackend(FastOps)",
-                         task);
-    struct ck k = {.in = in, .ctx = s->ctx, .rng = t31 ? 31 : 32};
+                         "ops class (class %s(TensorOps): ...), then make it the backend "
+                         "with %s = minitorch.TensorBackend(%s)",
+                         task, t33 || t34 ? "CudaOps" : "FastOps",
+                         t33 || t34 ? "GPUBackend" : "FastTensorBackend",
+                         t33 || t34 ? "CudaOps" : "FastOps");
+    struct ck k = {.in = in, .ctx = s->ctx, .rng = t31 ? 31 : t32 ? 32 : t33 ? 33 : 34};
     render_buf_init(&k.table, 0);
     render_buf_init(&k.fails, 0);
     enum { CAP = 64 };
@@ -566,8 +746,12 @@ int dsl_bi_check(struct dsl_interp *in, const struct dsl_args *a, struct dsl_val
     int64_t t0 = mt_now_ns();
     if (t31)
         task_3_1(&k, cases, CAP);
-    else
+    else if (t32)
         task_3_2(&k, cases, CAP);
+    else if (t33)
+        task_3_3(&k, cases, CAP);
+    else
+        task_3_4(&k, cases, CAP);
     free(cases);
     int r = k.stop;
     if (r == 0) {

@@ -208,10 +208,87 @@ static void test_train_on_kernels(void)
     dsl_session_free(s);
 }
 
+/* mm_practice as the template asks, with or without the barrier between loading the tiles and
+ * using them */
+#define MM_PRACTICE(sync)                                                                          \
+    "def _mm_practice(out, a, b, size):\n"                                                         \
+    "    BLOCK_DIM = 32\n"                                                                         \
+    "    a_shared = cuda.shared.array((BLOCK_DIM, BLOCK_DIM), numba.float64)\n"                    \
+    "    b_shared = cuda.shared.array((BLOCK_DIM, BLOCK_DIM), numba.float64)\n"                    \
+    "    i = cuda.threadIdx.x\n"                                                                   \
+    "    j = cuda.threadIdx.y\n"                                                                   \
+    "    if i < size and j < size:\n"                                                              \
+    "        a_shared[i, j] = a[i * size + j]\n"                                                   \
+    "        b_shared[i, j] = b[i * size + j]\n" sync "    if i < size and j < size:\n"            \
+    "        acc = 0.0\n"                                                                          \
+    "        for k in range(size):\n"                                                              \
+    "            acc += a_shared[i, k] * b_shared[k, j]\n"                                         \
+    "        out[i * size + j] = acc\n"                                                            \
+    "jit_mm_practice = cuda.jit()(_mm_practice)\n"
+
+/* check("3.3") and check("3.4") on the scripts' CudaOps: the course's sum_practice launch makes
+ * the script's kernel write past out (said, with the why); guarded, every test passes; a
+ * mm_practice without its barrier is the simulator's race. */
+static void test_check(void)
+{
+    static char names[64][64];
+    int n;
+    struct dsl_session *s = run_scripts(names, 64, &n);
+    static struct sink k;
+    memset(&k, 0, sizeof k);
+    struct outcome o = run_cell_with(s, "check('3.3')", &k);
+    CHECK_STR(o.ename, "AssertionError");
+    CHECK(strstr(k.log, "sum_practice (64 values)               1 case   FAILED") != NULL);
+    CHECK(strstr(k.log, "sum_practice (48 values)               1 case   passed") != NULL);
+    CHECK(strstr(k.log, "56 passed, 1 failed") != NULL);
+    CHECK(strstr(k.log, "The course launches size // 32 + 1 = 3 blocks for 64 values") != NULL);
+    /* the write guarded: a block writes when its first value is inside a */
+    CHECK_INT(run_cell(s, "def _sum_practice2(out, a, size):\n"
+                          "    cache = cuda.shared.array(32, numba.float64)\n"
+                          "    i = cuda.blockIdx.x * cuda.blockDim.x + cuda.threadIdx.x\n"
+                          "    pos = cuda.threadIdx.x\n"
+                          "    cache[pos] = a[i] if i < size else 0.0\n"
+                          "    cuda.syncthreads()\n"
+                          "    s = 1\n"
+                          "    while s < 32:\n"
+                          "        if pos % (2 * s) == 0:\n"
+                          "            cache[pos] += cache[pos + s]\n"
+                          "        s *= 2\n"
+                          "        cuda.syncthreads()\n"
+                          "    if pos == 0 and cuda.blockIdx.x * cuda.blockDim.x < size:\n"
+                          "        out[cuda.blockIdx.x] = cache[0]\n"
+                          "jit_sum_practice = cuda.jit()(_sum_practice2)\n")
+                  .rc,
+              0);
+    memset(&k, 0, sizeof k);
+    o = run_cell_with(s, "check('3.3')", &k);
+    CHECK_INT(o.rc, 0);
+    CHECK(strstr(k.log, "57 passed, 0 failed") != NULL);
+    /* Task 3.4: no mm_practice yet, then one without its barrier, then the template's */
+    memset(&k, 0, sizeof k);
+    o = run_cell_with(s, "check('3.4')", &k);
+    CHECK_STR(o.ename, "AssertionError");
+    CHECK(strstr(k.log, "no kernel jit_mm_practice in the session") != NULL);
+    CHECK_INT(run_cell(s, MM_PRACTICE("")).rc, 0);
+    memset(&k, 0, sizeof k);
+    o = run_cell_with(s, "check('3.4')", &k);
+    CHECK_STR(o.ename, "AssertionError");
+    CHECK(strstr(k.log, "your kernel raised RuntimeError: shared-memory race in _mm_practice()") !=
+          NULL);
+    CHECK_INT(run_cell(s, MM_PRACTICE("    cuda.syncthreads()\n")).rc, 0);
+    memset(&k, 0, sizeof k);
+    o = run_cell_with(s, "check('3.4')", &k);
+    CHECK_INT(o.rc, 0);
+    CHECK(strstr(k.log, "mm_practice (32 x 32)                  1 case   passed") != NULL);
+    CHECK(strstr(k.log, "5 passed, 0 failed") != NULL);
+    dsl_session_free(s);
+}
+
 int main(void)
 {
     RUN_TEST(test_source_shape);
     RUN_TEST(test_train_on_kernels);
+    RUN_TEST(test_check);
     if (open_nvrtc())
         RUN_TEST(test_kernels_compile);
     else /* not a pass: said, and not counted */

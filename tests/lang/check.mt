@@ -18,7 +18,7 @@ try:
     check("3.5")
 except ValueError as e:
     print(e)
-# expect: check() knows the tasks "3.1" (map, zip, reduce) and "3.2" (matrix multiply), not "3.5"
+# expect: check() knows the tasks "3.1" (map, zip, reduce), "3.2" (matrix multiply), "3.3" (the same as CUDA kernels) and "3.4" (CUDA matrix multiply), not "3.5"
 
 
 # the template's ops, as a student first runs them
