@@ -26,6 +26,7 @@
 #include "lang/library.h"
 #include "lib/diagnostics.h"
 #include "lib/magics.h"
+#include "lib/student.h"
 #include "lib/tensor_methods.h"
 #include "render/chart.h"
 #include "render/render.h"
@@ -641,7 +642,7 @@ static int trial(struct dsl_interp *in, enum timing_op op, enum mt_backend b, in
 }
 
 static json_t *timing_table(enum timing_op op, const int64_t *sizes, size_t ns,
-                            const enum mt_backend *backends, size_t nb, const double *secs,
+                            const char *const *labels, size_t nb, const double *secs,
                             char (*why)[256])
 {
     char head[160];
@@ -651,7 +652,7 @@ static json_t *timing_table(enum timing_op op, const int64_t *sizes, size_t ns,
     const char *names[MAX_BACKENDS], *whys[MAX_BACKENDS], *cells[MAX_BACKENDS * MAX_SIZES];
     char c[MAX_BACKENDS * MAX_SIZES][32];
     for (size_t i = 0; i < nb; i++) {
-        names[i] = mt_backend_name(backends[i]);
+        names[i] = labels[i];
         whys[i] = why[i];
         for (size_t k = 0; k < ns; k++) {
             char *cell = c[i * ns + k];
@@ -722,14 +723,19 @@ int dsl_bi_timing(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
             secs[i * ns + k] = t[TRIALS / 2];
         }
     }
+    /* the student backend says whose ops it runs, and where their CUDA kernels ran */
     const char *names[MAX_BACKENDS];
-    for (size_t i = 0; i < nb; i++) names[i] = mt_backend_name(backends[i]);
+    char student[96];
+    for (size_t i = 0; i < nb; i++)
+        names[i] = backends[i] == MT_BACKEND_STUDENT
+                       ? dsl_student_label(in, student, sizeof student)
+                       : mt_backend_name(backends[i]);
     char title[64];
     snprintf(title, sizeof title, "timing: %s", op_what[op]);
     struct chart_lines lines = {
         title, "size n (log)", "time per op (s, log)", "backend", nb, ns, names, x, secs, true,
         true,  false};
-    if (show(in, timing_table(op, sizes, ns, backends, nb, secs, why),
+    if (show(in, timing_table(op, sizes, ns, names, nb, secs, why),
              chart_lines_bundle(dsl_plot_renderer(s), &lines)) != 0)
         return -1;
     say_busy(in, &window, s->ctx);

@@ -17,6 +17,7 @@
 
 #include "lang/classes.h"
 #include "lang/interp.h"
+#include "lib/jit.h"
 #include "lib/modules.h"
 #include "lib/tensor_methods.h"
 
@@ -177,6 +178,22 @@ void dsl_student_forget(struct dsl_session *s)
 }
 
 static const char *ops_name(const struct dsl_session *s) { return s->student_ops.as.cls->name; }
+
+const char *dsl_student_label(struct dsl_interp *in, char *buf, size_t n)
+{
+    struct dsl_session *s = in->session;
+    if (s->student_ops.kind != DSL_CLASS) {
+        snprintf(buf, n, "student");
+        return buf;
+    }
+    const struct dsl_value *cuda = dsl_attrs_find(&s->student_ops.as.cls->attrs, "cuda");
+    if (cuda && dsl_value_truthy(*cuda))
+        snprintf(buf, n, "student (%s, %s)", ops_name(s),
+                 dsl_cuda_simulating(s->ctx) ? "simulated" : "GPU");
+    else
+        snprintf(buf, n, "student (%s)", ops_name(s));
+    return buf;
+}
 
 /* The class's `method`: NotImplementedError when only TensorOps names it (the student has not
  * written it yet), saying which op needed it. */

@@ -42,4 +42,9 @@ double dsl_student_op_builtin_ns(struct mt_ctx *ctx, const struct dsl_student_op
  * zip and reduce; *nargs 1 with its enum mt_map_op in *op, or 2 with its enum mt_zip_op. */
 bool dsl_student_scalar(const struct dsl_builtin *row, int *nargs, int *op);
 
+/* The student backend as tables name it: "student (FastOps)", or for a class of CUDA kernels
+ * (its `cuda` attribute true) "student (CudaOps, simulated)" or "(CudaOps, GPU)"; "student"
+ * when it has no class yet. Into buf, returned. */
+const char *dsl_student_label(struct dsl_interp *in, char *buf, size_t n);
+
 #endif
