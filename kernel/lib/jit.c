@@ -148,6 +148,9 @@ struct unit {
      * place of the source), whose warps' accesses it counts: their table's C text */
     int nsites;
     struct render_buf sites;
+    /* a kernel's `raise E("message")` statements: the nodes, whose number the error carries */
+    const struct dsl_node *raises[16];
+    int nraises;
     struct cfn fns[MAX_FNS];
     int nfns;
     struct render_buf out;    /* the C text of the function being emitted */
@@ -2495,6 +2498,27 @@ static int stmt_body(struct unit *u, struct cfn *c, const struct dsl_node *n)
         ex_free(&e);
         return r;
     }
+    case DSL_N_RAISE: {
+        /* in a kernel, raise E or E("message"): the thread stops with that error, which the
+         * launch raises (the template's NotImplementedError) */
+        const struct dsl_node *x = n->a;
+        const struct dsl_node *cls = x && x->kind == DSL_N_CALL ? x->a : x;
+        if (u->target == JIT_HOST || !cls || cls->kind != DSL_N_NAME || n->b ||
+            (x->kind == DSL_N_CALL &&
+             (x->nkw || x->nkids > 1 ||
+              (x->nkids == 1 && (x->kids[0]->kind != DSL_N_CONST ||
+                                 x->kids[0]->value.kind != DSL_STR)))))
+            return refuse(u, c, n, "this raise (a kernel raises an exception class with at most "
+                                   "a string)");
+        int id = -1;
+        for (int i = 0; i < u->nraises; i++)
+            if (u->raises[i] == n) id = i;
+        if (id < 0 && u->nraises == 16) return refuse(u, c, n, "more than 16 raise statements");
+        if (id < 0) u->raises[id = u->nraises++] = n;
+        c->may_fail = true;
+        emit(u, "{ jit_fail(env, 15, %lldLL, %d, 0, \"raise\"); goto JIT_FAIL; }", loc(c, n), id);
+        return 0;
+    }
     default: return refuse(u, c, n, "this statement");
     }
     if (r == 0 && n->kind == DSL_N_EXPR) call_deps(u, c, n->a);
@@ -2935,6 +2959,8 @@ struct spec {
     const struct site_info *sites;
     double *stats;
     int64_t counted;
+    const struct dsl_node *raises[16]; /* the kernel's raise statements (their error's index) */
+    int nraises;
     struct dsl_value fns[MAX_FNS]; /* the functions compiled in (errors point into them);
                                     * fns[0], the owner itself, is not held */
     int nfns;
@@ -3969,6 +3995,8 @@ static int cuda_build(struct dsl_interp *in, struct dsl_function *f, struct spec
         return r;
     }
     s->nfns = u->nfns;
+    s->nraises = u->nraises;
+    memcpy(s->raises, u->raises, sizeof s->raises);
     for (int i = 0; i < s->nargs; i++) s->wrote[i] = u->fns[0].vars[i].written;
     for (int i = 0; i < u->nfns; i++) {
         struct dsl_value v = {.kind = DSL_FUNCTION,
@@ -4193,6 +4221,15 @@ static int cuda_error(struct dsl_interp *in, struct spec *s, const struct env *e
                             "waits at another syncthreads()%s. Every thread of a block must "
                             "reach the same barriers in the same order",
                             k, me, other, there);
+    case 15: { /* the kernel's own raise: its class and message, as written */
+        const struct dsl_node *n =
+            e->index >= 0 && e->index < s->nraises ? s->raises[e->index] : NULL;
+        const struct dsl_node *x = n ? n->a : NULL;
+        const struct dsl_node *cls = x && x->kind == DSL_N_CALL ? x->a : x;
+        const char *msg =
+            x && x->kind == DSL_N_CALL && x->nkids == 1 ? x->kids[0]->value.as.s->data : "";
+        return dsl_raise_in(in, f, pos, cls ? cls->name : "RuntimeError", "%s", msg);
+    }
     default: return runtime_error(in, s, e);
     }
 }

@@ -201,3 +201,256 @@ if gpu:
 else:
     print("no GPU here: skipped")
 
+
+# %% [markdown]
+# ## Task 3.3 yourself: kernels with `cuda.jit`
+#
+# The `cuda` backend's kernels above are the engine's. Task 3.3 is to write them yourself, as
+# MiniTorch's `cuda_ops.py` has them: Python functions given to Numba's `cuda.jit`, run by every
+# thread of a launch `kernel[blocks, threads](...)`, each finding its element from
+# `cuda.blockIdx`, `cuda.blockDim` and `cuda.threadIdx`. With a GPU this kernel compiles them to
+# CUDA C (NVRTC) and runs them there. Without one — or after `%cuda simulate` — it runs them in
+# its **CUDA simulator**: every thread of every block on the CPU, with CUDA's rules (each
+# thread's own locals, each block's shared memory, every thread of a block meeting at each
+# `cuda.syncthreads()`), and it stops at what a GPU would let pass silently: an index outside an
+# array, two threads racing on a shared element, a barrier some thread never reaches, a read of
+# shared memory nobody wrote. Each error names the block, the thread, the array, the index and
+# the line.
+#
+# The cells keep MiniTorch's names and signatures, so course code pastes in. Your code goes
+# between `### BEGIN SOLUTION` and `### END SOLUTION`; this copy holds a solution.
+
+# %%
+import numba
+from numba import cuda
+import minitorch
+from minitorch import MAX_DIMS, to_index, broadcast_index, index_to_position, shape_broadcast
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+%cuda
+
+# %% [markdown]
+# ### Practice: a block's sum in shared memory
+#
+# `_sum_practice` sums each block's 32 values into `out[block]`: every thread copies its value
+# into the block's shared `cache`, then the block folds it pairwise (the fold above), with a
+# barrier after each step so that no thread reads a cell another is still writing. MiniTorch
+# launches `size // 32 + 1` blocks for an `out` of two cells: with 64 values the third block has
+# no cell of its own, and must not write.
+
+# %%
+def _sum_practice(out, a, size):
+    BLOCK_DIM = 32
+    cache = cuda.shared.array(BLOCK_DIM, numba.float64)
+    i = cuda.blockIdx.x * cuda.blockDim.x + cuda.threadIdx.x
+    pos = cuda.threadIdx.x
+    ### BEGIN SOLUTION
+    if i < size:
+        cache[pos] = a[i]
+    else:
+        cache[pos] = 0.0
+    cuda.syncthreads()
+    s = 1
+    while s < BLOCK_DIM:
+        if pos % (2 * s) == 0:
+            cache[pos] += cache[pos + s]
+        s *= 2
+        cuda.syncthreads()
+    if pos == 0 and cuda.blockIdx.x * BLOCK_DIM < size:
+        out[cuda.blockIdx.x] = cache[0]
+    ### END SOLUTION
+
+
+jit_sum_practice = cuda.jit()(_sum_practice)
+
+# %% [markdown]
+# ### map, zip and reduce
+#
+# `tensor_map` and `tensor_zip` give each thread one output element, as the first half of this
+# notebook worked out; `tensor_reduce` gives each **block** one output element: its 1,024
+# threads load the reduced dim's values into shared memory and fold them pairwise. (MiniTorch's
+# `CudaOps.reduce` launches one block per 1,024 values of the dim, so a longer dim is left as
+# partial results; the student backend says so if you meet it.)
+
+# %%
+def tensor_map(fn):
+    def _map(out, out_shape, out_strides, out_size, in_storage, in_shape, in_strides):
+        out_index = cuda.local.array(MAX_DIMS, numba.int32)
+        in_index = cuda.local.array(MAX_DIMS, numba.int32)
+        i = cuda.blockIdx.x * cuda.blockDim.x + cuda.threadIdx.x
+        ### BEGIN SOLUTION
+        if i < out_size:
+            to_index(i, out_shape, out_index)
+            broadcast_index(out_index, out_shape, in_shape, in_index)
+            o = index_to_position(out_index, out_strides)
+            j = index_to_position(in_index, in_strides)
+            out[o] = fn(in_storage[j])
+        ### END SOLUTION
+
+    return cuda.jit()(_map)
+
+
+def tensor_zip(fn):
+    def _zip(out, out_shape, out_strides, out_size, a_storage, a_shape, a_strides, b_storage, b_shape, b_strides):
+        out_index = cuda.local.array(MAX_DIMS, numba.int32)
+        a_index = cuda.local.array(MAX_DIMS, numba.int32)
+        b_index = cuda.local.array(MAX_DIMS, numba.int32)
+        i = cuda.blockIdx.x * cuda.blockDim.x + cuda.threadIdx.x
+        ### BEGIN SOLUTION
+        if i < out_size:
+            to_index(i, out_shape, out_index)
+            o = index_to_position(out_index, out_strides)
+            broadcast_index(out_index, out_shape, a_shape, a_index)
+            j = index_to_position(a_index, a_strides)
+            broadcast_index(out_index, out_shape, b_shape, b_index)
+            k = index_to_position(b_index, b_strides)
+            out[o] = fn(a_storage[j], b_storage[k])
+        ### END SOLUTION
+
+    return cuda.jit()(_zip)
+
+
+def tensor_reduce(fn):
+    def _reduce(out, out_shape, out_strides, out_size, a_storage, a_shape, a_strides, reduce_dim, reduce_value):
+        BLOCK_DIM = 1024
+        cache = cuda.shared.array(BLOCK_DIM, numba.float64)
+        out_index = cuda.local.array(MAX_DIMS, numba.int32)
+        out_pos = cuda.blockIdx.x
+        pos = cuda.threadIdx.x
+        ### BEGIN SOLUTION
+        cache[pos] = reduce_value
+        if out_pos < out_size:
+            to_index(out_pos, out_shape, out_index)
+            o = index_to_position(out_index, out_strides)
+            out_index[reduce_dim] = out_index[reduce_dim] * BLOCK_DIM + pos
+            if out_index[reduce_dim] < a_shape[reduce_dim]:
+                cache[pos] = a_storage[index_to_position(out_index, a_strides)]
+            cuda.syncthreads()
+            s = 1
+            while s < BLOCK_DIM:
+                if pos % (2 * s) == 0:
+                    cache[pos] = fn(cache[pos], cache[pos + s])
+                s *= 2
+                cuda.syncthreads()
+            if pos == 0:
+                out[o] = cache[0]
+        ### END SOLUTION
+
+    return cuda.jit()(_reduce)
+
+# %% [markdown]
+# MiniTorch's `CudaOps` launches them (given, as in the course's template): 32 threads a block
+# for map and zip, a block of 1,024 per output for reduce. `TensorBackend(CudaOps)` makes it the
+# session's `student` backend: every op on a tensor there — autodiff's and `train()`'s too —
+# runs your kernels.
+
+# %%
+THREADS_PER_BLOCK = 32
+
+
+class CudaOps(minitorch.TensorOps):
+    cuda = True
+
+    @staticmethod
+    def map(fn):
+        f = tensor_map(cuda.jit(device=True)(fn))
+
+        def ret(a, out=None):
+            if out is None:
+                out = a.zeros(a.shape)
+            blockspergrid = (out.size + THREADS_PER_BLOCK - 1) // THREADS_PER_BLOCK
+            f[blockspergrid, THREADS_PER_BLOCK](*out.tuple(), out.size, *a.tuple())
+            return out
+
+        return ret
+
+    @staticmethod
+    def zip(fn):
+        f = tensor_zip(cuda.jit(device=True)(fn))
+
+        def ret(a, b):
+            out = a.zeros(shape_broadcast(a.shape, b.shape))
+            blockspergrid = (out.size + THREADS_PER_BLOCK - 1) // THREADS_PER_BLOCK
+            f[blockspergrid, THREADS_PER_BLOCK](*out.tuple(), out.size, *a.tuple(), *b.tuple())
+            return out
+
+        return ret
+
+    @staticmethod
+    def reduce(fn, start=0.0):
+        f = tensor_reduce(cuda.jit(device=True)(fn))
+
+        def ret(a, dim):
+            out_shape = list(a.shape)
+            out_shape[dim] = (a.shape[dim] - 1) // 1024 + 1
+            out_a = a.zeros(tuple(out_shape))
+            f[out_a.size, 1024](*out_a.tuple(), out_a.size, *a.tuple(), dim, start)
+            return out_a
+
+        return ret
+
+
+GPUBackend = minitorch.TensorBackend(CudaOps)
+GPUBackend
+
+# %% [markdown]
+# `check("3.3")` runs MiniTorch's Task 3.3 tests: your `jit_sum_practice` launched as the course
+# does (16, 64 and 48 values), sums through your backend, then every test of Task 3.1 on it, with
+# `simple` giving the expected values.
+
+# %%
+check("3.3")
+
+# %% [markdown]
+# Your `jit_sum_practice` at work, launched as the course does on 48 values: two blocks, and
+# each block's sum in its cell of `out`:
+
+# %%
+x = minitorch.tensor([float(i) for i in range(48)])
+out = minitorch.zeros((2,))
+jit_sum_practice[48 // 32 + 1, 32](out._tensor._storage, x._tensor._storage, 48)
+out.tolist(), [sum(range(32)), sum(range(32, 48))]
+
+# %% [markdown]
+# ### What the simulator tells
+#
+# A block sum without its barriers: each thread reads its neighbour's cell while that neighbour
+# may not have written it yet. On a GPU the result depends on how the warps were scheduled; the
+# simulator stops at the first such pair, and names both threads and both lines:
+
+# %%
+# NBVAL_RAISES_EXCEPTION
+%cuda simulate
+@cuda.jit
+def racy_sum(out, a, size):
+    cache = cuda.shared.array(32, numba.float64)
+    pos = cuda.threadIdx.x
+    cache[pos] = a[pos]
+    s = 1
+    while s < 32:
+        if pos % (2 * s) == 0:
+            cache[pos] += cache[pos + s]
+        s *= 2
+    if pos == 0:
+        out[0] = cache[0]
+
+racy_sum[1, 32](out._tensor._storage, x._tensor._storage, 32)
+
+# %% [markdown]
+# And the course's `sum_practice` launch on 64 values with the write left unguarded: the third
+# block writes `out[2]`, past the end. A GPU writes there silently (whatever lies after `out`
+# changes); the simulator, like Numba's, stops:
+
+# %%
+# NBVAL_RAISES_EXCEPTION
+@cuda.jit
+def unguarded(out, a, size):
+    i = cuda.blockIdx.x * cuda.blockDim.x + cuda.threadIdx.x
+    if cuda.threadIdx.x == 0:
+        out[cuda.blockIdx.x] = a[i] if i < size else 0.0
+
+unguarded[64 // 32 + 1, 32](out._tensor._storage, minitorch.ones((64,))._tensor._storage, 64)
+
+# %%
+%cuda auto

@@ -25,7 +25,8 @@ import notebooks  # noqa: E402  (tools/notebooks.py: the sources' cells)
 SOLUTION = re.compile(r"^( *)### BEGIN SOLUTION\n.*?^ *### END SOLUTION\n", re.M | re.S)
 
 # notebook -> (task, tests run, tests that need the student's code)
-TASKS = {"02_parallel": ("3.1", 51, 50), "03_matmul": ("3.2", 2, 2)}
+TASKS = {"02_parallel": ("3.1", 51, 50), "03_matmul": ("3.2", 2, 2), "04_cuda_ops": ("3.3", 57, 56),
+         "05_cuda_matmul": ("3.4", 5, 5)}
 
 
 def task_cells(name):
