@@ -322,11 +322,13 @@ C = minitorch.zeros((2, 64, 64))
 #
 # ## Your kernel in the timing table
 #
-# `timing` with the `student` backend times your `CudaOps` beside `fast` and the built-in `cuda`
-# (its column says when your kernels ran in the simulator, where a matmul of (2, 256, 256) runs
-# 2 million CUDA threads one after another on each CPU core):
+# `timing` with the `student` backend times your `CudaOps` beside `fast` and the built-in `cuda`,
+# at the course's sizes on a GPU. Its column says when your kernels ran in the simulator, which
+# runs a matmul's CUDA threads one after another on each CPU core (2 million of them for
+# (2, 256, 256)): there the sizes stop at 256.
 
 # %%
 # NBVAL_IGNORE_OUTPUT
 %cuda auto
-timing("matmul", sizes=[64, 128, 256], backends=["fast", "student", "cuda"])
+sizes = [64, 128, 256, 512, 1024] if gpu else [64, 128, 256]
+timing("matmul", sizes=sizes, backends=["fast", "student", "cuda"])
