@@ -2504,12 +2504,12 @@ static int stmt_body(struct unit *u, struct cfn *c, const struct dsl_node *n)
         const struct dsl_node *x = n->a;
         const struct dsl_node *cls = x && x->kind == DSL_N_CALL ? x->a : x;
         if (u->target == JIT_HOST || !cls || cls->kind != DSL_N_NAME || n->b ||
-            (x->kind == DSL_N_CALL &&
-             (x->nkw || x->nkids > 1 ||
-              (x->nkids == 1 && (x->kids[0]->kind != DSL_N_CONST ||
-                                 x->kids[0]->value.kind != DSL_STR)))))
-            return refuse(u, c, n, "this raise (a kernel raises an exception class with at most "
-                                   "a string)");
+            (x->kind == DSL_N_CALL && (x->nkw || x->nkids > 1 ||
+                                       (x->nkids == 1 && (x->kids[0]->kind != DSL_N_CONST ||
+                                                          x->kids[0]->value.kind != DSL_STR)))))
+            return refuse(u, c, n,
+                          "this raise (a kernel raises an exception class with at most "
+                          "a string)");
         int id = -1;
         for (int i = 0; i < u->nraises; i++)
             if (u->raises[i] == n) id = i;
