@@ -332,12 +332,13 @@ int render_wrap(struct render_buf *b, const char *s, size_t n, int indent, int w
         while (i < n && s[i] == ' ') i++;
         if (i == n) break;
         size_t room = width > indent ? (size_t)(width - indent) : 1, used = 0, end = i, cut = i;
-        /* take words while they fit; the first always goes, however long */
+        /* take words while they fit, with the spaces between them as written; the first
+         * always goes, however long */
         while (end < n) {
             size_t w = end;
             while (w < n && s[w] != ' ') w++;
             size_t len = render_utf8_count(s + end, w - end);
-            size_t need = used ? used + 1 + len : len;
+            size_t need = used ? used + (end - cut) + len : len;
             if (used && need > room) break;
             used = need;
             cut = w;

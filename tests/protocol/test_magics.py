@@ -152,8 +152,8 @@ def test_seed_who_reset_lsmagic(kc):
     lines = execute(kc, "%lsmagic").stream().splitlines()
     assert lines[0] == "Available line magics:"
     names = " ".join(lines[1:lines.index("")]).split()
-    assert names == ["%backend", "%cuda_matmul", "%diagnostics", "%lsmagic", "%plot_renderer",
-                     "%reset", "%seed", "%threads", "%time", "%timeit", "%who"]
+    assert names == ["%backend", "%cuda", "%cuda_matmul", "%diagnostics", "%lsmagic",
+                     "%plot_renderer", "%reset", "%seed", "%threads", "%time", "%timeit", "%who"]
     usages = [ln.split()[0] for ln in lines if ln.startswith("  %")]
     assert usages == names
     assert max(map(len, lines)) <= 79  # broken between words, not by the front end
