@@ -32,7 +32,15 @@
  * checked once per chunk.
  *
  * What the compiler does not take yet (another construct, another kind of value) runs in the
- * interpreter as any function; parallel_diagnostics(fn) says why. */
+ * interpreter as any function; parallel_diagnostics(fn) says why.
+ *
+ * A function given to numba's cuda.jit is a CUDA kernel, compiled at its first launch
+ * (kernel[blocks, threads](...)) by the same front end for one of two targets (docs/
+ * ARCHITECTURE.md, "Students' CUDA kernels"): CUDA C that the engine compiles with NVRTC and
+ * launches on a GPU, or host C ending in the simulator's run time (jit_sim.inc), where each CUDA
+ * thread of a block runs on a stack of its own and the simulator checks and counts what a GPU
+ * would do. A kernel the compiler does not take is a CompileError: there is no interpreter of
+ * CUDA. */
 #include "lib/jit.h"
 
 #include "lang/interp.h"
