@@ -25,7 +25,7 @@ C_SOURCES   = $(shell find engine kernel tests bench -type f \
 ASAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
             UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-.PHONY: help setup setup-test build build-asan build-tsan build-clang fuzz install-kernelspec lab notebook notebooks soak valgrind test bench bench-kernel bench-engine bench-train bench-jit bench-cudasim \
+.PHONY: help setup setup-test build build-asan build-tsan build-clang fuzz install-kernelspec lab notebook notebooks assignments autograde soak valgrind test bench bench-kernel bench-engine bench-train bench-jit bench-cudasim \
         format format-check lock clean distclean
 
 help: ## list the targets
@@ -77,7 +77,7 @@ notebook: install-kernelspec ## start classic Notebook 7 instead of JupyterLab (
 	$(VENV)/bin/jupyter notebook --ip=127.0.0.1 --no-browser --notebook-dir=notebooks $(LAB_ROOT) $(LAB_ARGS)
 
 # Every suite runs even when an earlier one fails; the table at the end says which failed.
-test: setup-test build build-asan build-clang build-tsan ## run all suites: ctest (gcc, clang, sanitized), format, layers, numpy, protocol (also under ASan and TSan), notebooks, browser, valgrind, fuzz smoke
+test: setup-test build build-asan build-clang build-tsan ## run all suites: ctest (gcc, clang, sanitized), format, layers, numpy, protocol (also under ASan and TSan), notebooks, nbgrader assignments, browser, valgrind, fuzz smoke
 	@results=(); status=0; \
 	suite() { \
 	    local name=$$1; shift; \
@@ -97,6 +97,7 @@ test: setup-test build build-asan build-clang build-tsan ## run all suites: ctes
 	    tests/differential/run.sh build -k cuda; \
 	suite "protocol build" tools/run-protocol-tests.sh $(KERNEL); \
 	suite "notebooks (nbval)" tools/run-notebook-tests.sh $(KERNEL); \
+	suite "assignments (nbgrader)" tools/run-assignment-tests.sh $(KERNEL); \
 	suite "browser (Chromium)" tools/run-browser-tests.sh $(KERNEL); \
 	suite "valgrind memcheck" tools/run-valgrind.sh $(KERNEL); \
 	suite "protocol build-asan" tools/run-protocol-tests.sh $(KERNEL_ASAN) --sanitized; \
@@ -112,6 +113,13 @@ valgrind: setup-test build ## valgrind memcheck over the language scripts run as
 SOAK_ARGS ?=
 soak: setup-test build ## soak test: 10,000 mixed execute requests (RSS growth < 2 MB) and 100 start/interrupt/shutdown cycles
 	MT_KERNEL_BIN=$(CURDIR)/$(KERNEL) $(PY) tests/soak/soak.py $(SOAK_ARGS)
+
+assignments: install-kernelspec ## release notebooks 02-06 as nbgrader assignments: student versions in notebooks/release/module3/
+	$(PY) tools/assignments.py release
+
+autograde: install-kernelspec ## grade a submission with nbgrader: SUBMISSION=dir (a student's notebooks, or a directory per student) [STUDENT=id]
+	@test -n "$(SUBMISSION)" || { echo "usage: make autograde SUBMISSION=dir [STUDENT=id]"; exit 2; }
+	$(PY) tools/assignments.py autograde "$(SUBMISSION)" $(if $(STUDENT),--student "$(STUDENT)")
 
 notebooks: build ## re-run the course notebooks from notebooks/src/*.mt into notebooks/*.ipynb (NB="01_tour ..." for some)
 	MT_KERNEL_BIN=$(CURDIR)/$(KERNEL) $(PY) tools/notebooks.py build $(NB)

@@ -33,7 +33,9 @@ install() {
         pip install -q -r "$req" "${c[@]}"
     fi
 }
-freeze() { pip freeze --exclude-editable | sort -f; }
+# --all: setuptools too, which a venv may or may not bring along and nbgrader needs at run time
+# (pip itself is the venv's own)
+freeze() { pip freeze --all --exclude-editable | grep -v '^pip==' | sort -f; }
 pyver=$("$WORK/venv/bin/python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
 
 install tools/requirements-lab.in

@@ -23,6 +23,19 @@ notebooks/src/colab_cell.py: Python that Colab's own runtime runs before the ker
 there, and that the kernel skips (its first line is the language's skip-cell mark). It is
 collapsed (COLAB_CELL_METADATA), so that a student outside Colab starts at the notebook's title.
 
+Includes. A line `# %% include OTHER NAME ...` stands for the code cells of notebooks/src/OTHER.mt
+that define (a `def` or `class` at the cell's first level) each NAME, in that order: a later
+notebook that needs a student's earlier code (Task 3.5 trains on Tasks 3.1 to 3.4's kernels)
+holds the same cells, written once. Such a source runs as a script only once expanded.
+
+Assignments (nbgrader). A notebook with a solution region or a graded cell is an nbgrader
+assignment source, and its code cells carry nbgrader's metadata: a cell with a region between
+`### BEGIN SOLUTION` and `### END SOLUTION` is a solution cell, named after the first function
+or class it defines (nbgrader's generate_assignment puts the language's stub in place of the
+region); a cell marked `# NBGRADER_TESTS ID POINTS` is an autograded test cell worth POINTS;
+every other code cell is read-only (locked: nbgrader restores it when grading). Markdown cells
+stay free.
+
 Test markers. A source cell carries nbval's comment markers (`# NBVAL_IGNORE_OUTPUT`, ...); in the
 notebook they become cell tags (MARKER_TAGS), which nbval reads as well, and the comment lines
 go: a student reads the cell, not the test's instructions.
@@ -51,8 +64,12 @@ MIN_COMPARED = 0.80
 KERNELSPEC = {"display_name": "MiniTorch", "language": "minitorch", "name": "minitorch"}
 
 
-def parse(path):
-    """The cells of a percent-format source: [(kind, source text)]."""
+INCLUDE = re.compile(r"# %% include (\w+)((?: \w+)+)\s*")
+DEFINES = re.compile(r"^(?:def|class) (\w+)", re.M)
+
+
+def parse(path, including=()):
+    """The cells of a percent-format source: [(kind, source text)], includes expanded."""
     cells, kind, lines = [], None, []
 
     def flush():
@@ -74,17 +91,39 @@ def parse(path):
 
     with open(path, encoding="utf-8") as f:
         for ln in f.read().split("\n"):
+            inc = INCLUDE.fullmatch(ln)
             m = re.fullmatch(r"# %%( \[markdown\])?\s*", ln)
-            if m:
+            if inc:
+                flush()
+                kind, lines = None, []
+                cells += included(path, inc.group(1), inc.group(2).split(), including)
+            elif m:
                 flush()
                 kind, lines = ("markdown" if m.group(1) else "code"), []
             elif kind is None:
                 if ln.strip():
-                    raise SystemExit(f"{path}: text before the first '# %%' line")
+                    raise SystemExit(f"{path}: text outside a cell (before the first '# %%' "
+                                     "line, or after an include)")
             else:
                 lines.append(ln)
     flush()
     return cells
+
+
+def included(path, other, names, including):
+    """The code cells of notebooks/src/OTHER.mt that define each of names, in that order."""
+    if other in including:
+        raise SystemExit(f"{path}: includes {other}, which includes it")
+    cells = [c for c in parse(os.path.join(SRC, other + ".mt"), including + (other,))
+             if c[0] == "code"]
+    out = []
+    for name in names:
+        found = [c for c in cells if name in DEFINES.findall(c[1])]
+        if len(found) != 1:
+            raise SystemExit(f"{path}: {len(found)} cells of {other}.mt define {name}, not one")
+        if found[0] not in out:  # a cell that defines several of the names comes once
+            out.append(found[0])
+    return out
 
 
 README = os.path.join(ROOT, "README.md")
@@ -168,10 +207,26 @@ MARKER_TAGS = {"# NBVAL_RAISES_EXCEPTION": "raises-exception",
                "# NBVAL_SKIP": "nbval-skip"}
 
 
+SOLUTION_REGION = re.compile(r"^ *### BEGIN SOLUTION\n.*?^ *### END SOLUTION$", re.M | re.S)
+GRADED = re.compile(r"^# NBGRADER_TESTS ([A-Za-z0-9_-]+) (\d+)\n?", re.M)
+
+
+def nbgrader_metadata(grade_id, solution=False, points=None):
+    """nbgrader's cell metadata (schema 3): a solution cell, a test cell worth points, or a
+    read-only cell."""
+    meta = {"grade": points is not None, "grade_id": grade_id, "locked": not solution,
+            "schema_version": 3, "solution": solution, "task": False}
+    if points is not None:
+        meta["points"] = points
+    return meta
+
+
 def notebook_cells(name):
     """The cells of notebooks/NAME.ipynb as its source makes them: [(kind, source, metadata)],
-    the Colab set-up cell first; in code cells nbval's markers are tags instead of comments."""
-    cells = [("code", colab_cell()[1], COLAB_CELL_METADATA)]
+    the Colab set-up cell first; in code cells nbval's markers are tags instead of comments, and
+    in an assignment every code cell has nbgrader's metadata."""
+    cells = [("code", colab_cell()[1], dict(COLAB_CELL_METADATA))]
+    grading = {}  # cell index -> nbgrader metadata
     for kind, text in parse(os.path.join(SRC, name + ".mt")):
         found = markers(text) if kind == "code" else set()
         if found - MARKER_TAGS.keys():
@@ -179,9 +234,34 @@ def notebook_cells(name):
                              f"{sorted(found - MARKER_TAGS.keys())}")
         if found:
             text = "\n".join(ln for ln in text.split("\n") if not markers(ln))
+        graded = GRADED.search(text) if kind == "code" else None
+        if graded:
+            text = GRADED.sub("", text, count=1)
+            grading[len(cells)] = nbgrader_metadata(graded.group(1), points=int(graded.group(2)))
+        elif kind == "code" and SOLUTION_REGION.search(text):
+            defines = DEFINES.findall(text)
+            if not defines:
+                raise SystemExit(f"notebooks/src/{name}.mt: a solution cell defines no function "
+                                 f"or class to name it after:\n{text[:200]}")
+            # the same function twice (Task 3.5's CPU and CUDA kernels): numbered
+            taken = {m["grade_id"] for m in grading.values()}
+            grade_id = next(g for g in [defines[0]] + [f"{defines[0]}-{n}" for n in range(2, 99)]
+                            if g not in taken)
+            grading[len(cells)] = nbgrader_metadata(grade_id, solution=True)
         tags = [MARKER_TAGS[m] for m in sorted(found)]
         cells.append((kind, text, {"tags": tags} if tags else {}))
+    if grading:  # an assignment: the other code cells are read-only
+        ids = [m["grade_id"] for m in grading.values()]
+        if len(set(ids)) != len(ids):
+            raise SystemExit(f"notebooks/src/{name}.mt: grade ids used twice: {sorted(ids)}")
+        for i, (kind, _, metadata) in enumerate(cells):
+            if kind == "code":
+                metadata["nbgrader"] = grading.get(i) or nbgrader_metadata(cell_id(name, i))
     return cells
+
+
+def cell_id(name, i):
+    return f"{name[:40]}-{i:02d}"
 
 
 def cell_tags(cell):
@@ -198,7 +278,7 @@ def to_notebook(name):
     for i, (kind, text, metadata) in enumerate(notebook_cells(name)):
         cell = (nbformat.v4.new_markdown_cell if kind == "markdown" else nbformat.v4.new_code_cell)(
             text)
-        cell["id"] = f"{name[:40]}-{i:02d}"
+        cell["id"] = cell_id(name, i)
         cell.metadata.update(copy.deepcopy(metadata))
         nb.cells.append(cell)
     return nb

@@ -8,14 +8,14 @@
 #    80% of the code cells are compared (not tagged nbval-ignore-output / nbval-skip); the README's
 #    Colab badges and every set-up cell name notebooks/src/colab_repo.txt's repository (and
 #    tests/notebooks/test_colab_repo.py checks set-repo and that check on a copy);
-#    tests/notebooks/test_templates.py runs each task's cells with their solutions (check()
-#    passes) and with the template in their place (check() fails, saying so).
+#    the task cells with their solutions and as students get them are nbgrader's to grade:
+#    tools/run-assignment-tests.sh.
 # 2. nbval, strict (not --nbval-lax): each notebook run afresh by the kernel, every cell's
 #    outputs compared with the stored ones after tests/notebooks/sanitize.cfg. nbval reads its
 #    markers from the cells' tags (tools/notebooks.py turns the sources' NBVAL_ comments into them).
-# 3. jupyter nbconvert --execute without --allow-errors: what Run All does in JupyterLab. Cells
-#    that raise on purpose carry the `raises-exception` tag (tools/notebooks.py writes it from
-#    NBVAL_RAISES_EXCEPTION), so every notebook must run to its end.
+#    It is also what Run All does in JupyterLab: a cell that raises fails nbval unless it is
+#    tagged `raises-exception`, the tag Run All goes on past, and check (1) makes every tagged
+#    cell's stored output an error, which nbval compares.
 # The kernelspec is installed into a temporary directory for the run. Fails when any of them
 # fails or finds nothing to check.
 set -euo pipefail
@@ -29,9 +29,6 @@ echo "-- tools/notebooks.py check"
 echo "-- tests/notebooks/test_colab_repo.py (set-repo and check on a copy)"
 "$PY" -m pytest -p no:cacheprovider -q tests/notebooks/test_colab_repo.py || status=1
 
-echo "-- tests/notebooks/test_templates.py (the task cells: solutions pass check, the template fails it)"
-"$PY" -m pytest -p no:cacheprovider -q tests/notebooks/test_templates.py || status=1
-
 echo "-- pytest --nbval (strict)"
 # the notebooks built from notebooks/src (colab_setup.ipynb is Colab's Python, not ours)
 mapfile -t notebooks < <(for src in notebooks/src/*.mt; do
@@ -40,16 +37,4 @@ mapfile -t notebooks < <(for src in notebooks/src/*.mt; do
 "$PY" -m pytest -p no:cacheprovider --nbval "${notebooks[@]}" --nbval-kernel-name minitorch \
     --nbval-sanitize-with tests/notebooks/sanitize.cfg --nbval-cell-timeout 1200 -q || status=1
 
-echo "-- jupyter nbconvert --execute (no --allow-errors: Run All reaches every notebook's end)"
-for nb in "${notebooks[@]}"; do
-    if "$PY" -m nbconvert --to notebook --execute --ExecutePreprocessor.kernel_name=minitorch \
-        --ExecutePreprocessor.timeout=1200 --output-dir "$WORK/executed" "$nb" \
-        >"$WORK/nbconvert.log" 2>&1; then
-        echo "  $nb: ran to the end"
-    else
-        echo "  $nb: FAILED"
-        tail -20 "$WORK/nbconvert.log"
-        status=1
-    fi
-done
 exit $status

@@ -12,7 +12,10 @@
  * and gradients must agree within the course's tolerance (|got - expected| < 0.01, relative for
  * large values). The cases of a test go from the smallest input up, and the first failing one
  * is reported: it is the smallest input that shows the mistake. An exception raised by the
- * student's code is that case's failure, and the check goes on with the next test. */
+ * student's code is that case's failure, and the check goes on with the next test.
+ *
+ * check(task, part) runs the tests of one function of the student's ops alone (the table `parts`
+ * at the end), so that a notebook can grade each function in a cell of its own. */
 #include "lib/check.h"
 
 #include "lang/interp.h"
@@ -484,16 +487,23 @@ static int elementwise_cases(struct ck *k, int nin, struct input *cases, int cap
     return n;
 }
 
+/* A test "prefix[name]" for each function, on the cases given. */
+static void tests(struct ck *k, const char *prefix, const struct fn *fns, int nfns, int nin,
+                  unsigned variants, bool grad, const struct input *cases, int ncases)
+{
+    char name[64];
+    for (int f = 0; f < nfns && !k->stop; f++) {
+        snprintf(name, sizeof name, "%s[%s]", prefix, fns[f].name);
+        test_cases(k, name, fns[f].rpn, nin, variants, grad, cases, ncases);
+    }
+}
+
 /* One family of tests, "prefix[name]" for each function, on fresh elementwise cases. */
 static void family(struct ck *k, const char *prefix, const struct fn *fns, int nfns, int nin,
                    unsigned variants, bool grad, struct input *cases, int cap)
 {
     int n = elementwise_cases(k, nin, cases, cap);
-    char name[64];
-    for (int f = 0; f < nfns && !k->stop; f++) {
-        snprintf(name, sizeof name, "%s[%s]", prefix, fns[f].name);
-        test_cases(k, name, fns[f].rpn, nin, variants, grad, cases, n);
-    }
+    tests(k, prefix, fns, nfns, nin, variants, grad, cases, n);
 }
 
 static void task_3_1(struct ck *k, struct input *cases, int cap)
@@ -515,7 +525,9 @@ static void task_3_1(struct ck *k, struct input *cases, int cap)
                    elementwise_cases(k, 1, cases, cap));
 }
 
-static void task_3_2(struct ck *k, struct input *cases, int cap)
+/* Task 3.2's tests, with gradients (the whole task) or forward only (its part, which then runs
+ * only matrix_multiply: a backward pass would run the student's other ops too). */
+static void matmuls(struct ck *k, struct input *cases, int cap, bool grad)
 {
     /* mm: (2, 3) @ (3, 4) as the course's test, then other sizes and layouts */
     static const int64_t mm[][3] = {{2, 3, 4}, {1, 1, 1}, {3, 2, 3}, {3, 3, 2}};
@@ -524,7 +536,7 @@ static void task_3_2(struct ck *k, struct input *cases, int cap)
         fill(k, &cases[n++], 2, (int64_t[]){mm[i][0], mm[i][1]}, i % 2 == 1);
         fill(k, &cases[n++], 2, (int64_t[]){mm[i][1], mm[i][2]}, i >= 2);
     }
-    test_cases(k, "mm2", "a b @", 2, 1, true, cases, n);
+    test_cases(k, "mm2", "a b @", 2, 1, grad, cases, n);
     /* bmm: a (D, A, B) not contiguous, b (1, B, C): the batch broadcast */
     static const int64_t bmm[][4] = {{2, 2, 2, 2}, {2, 3, 2, 4}, {3, 4, 3, 2}, {4, 4, 4, 4}};
     n = 0;
@@ -532,8 +544,10 @@ static void task_3_2(struct ck *k, struct input *cases, int cap)
         fill(k, &cases[n++], 3, (int64_t[]){bmm[i][0], bmm[i][1], bmm[i][2]}, true);
         fill(k, &cases[n++], 3, (int64_t[]){1, bmm[i][2], bmm[i][3]}, false);
     }
-    test_cases(k, "bmm", "a b @", 2, 1, true, cases, n);
+    test_cases(k, "bmm", "a b @", 2, 1, grad, cases, n);
 }
+
+static void task_3_2(struct ck *k, struct input *cases, int cap) { matmuls(k, cases, cap, true); }
 
 /* ---- the practice kernels: the student's own cuda.jit kernels, launched as the course does -- */
 
@@ -669,13 +683,19 @@ static void practice(struct ck *k, const char *test, bool mm, int64_t size)
     mt_tensor_release(want);
 }
 
-static void task_3_3(struct ck *k, struct input *cases, int cap)
+/* the course's sum_practice on 16, 64 and 48 values (cases unused: the signature of a part) */
+static void sum_practice(struct ck *k, struct input *cases, int cap)
 {
-    /* the course's sum_practice on 16, 64 and 48 values */
+    (void)cases, (void)cap;
     practice(k, "sum_practice (16 values)", false, 16);
     practice(k, "sum_practice (64 values)", false, 64);
     practice(k, "sum_practice (48 values)", false, 48);
-    /* sums through the backend's reduce: 32 and 500 values, and a (16, 32) tensor along dim 1 */
+}
+
+/* sums through the backend's reduce: 32 and 500 values, and a (16, 32) tensor along dim 1 (longer
+ * than the elementwise shapes: more than one thread of a block adds) */
+static void cuda_sums(struct ck *k, struct input *cases)
+{
     static const int64_t sums[][3] = {{1, 32}, {1, 500}};
     for (int i = 0; i < COUNT(sums) && !k->stop; i++) {
         struct input *x = &cases[0];
@@ -688,16 +708,27 @@ static void task_3_3(struct ck *k, struct input *cases, int cap)
         fill(k, &cases[0], 2, (int64_t[]){16, 32}, false);
         test_cases(k, "sum(1) of (16, 32)", "a rev sum0", 1, 1, false, cases, 1);
     }
+}
+
+static void task_3_3(struct ck *k, struct input *cases, int cap)
+{
+    sum_practice(k, cases, cap);
+    cuda_sums(k, cases);
     /* and every test of Task 3.1, on the cuda backend the course's way */
     if (!k->stop) task_3_1(k, cases, cap);
 }
 
-static void task_3_4(struct ck *k, struct input *cases, int cap)
+static void mm_practice(struct ck *k, struct input *cases, int cap)
 {
+    (void)cases, (void)cap;
     practice(k, "mm_practice (2 x 2)", true, 2);
     practice(k, "mm_practice (32 x 32)", true, 32);
-    /* x @ y through the backend: 2 x 2, 33 x 33 (two blocks of tiles), a batch of 2 of those,
-     * and (2, 45, 33) @ (2, 33, 40) */
+}
+
+/* x @ y through the backend, forward as the course's test: 2 x 2, 33 x 33 (two blocks of tiles),
+ * a batch of 2 of those, and (2, 45, 33) @ (2, 33, 40) */
+static void mul_practice(struct ck *k, struct input *cases, int cap)
+{
     static const int64_t mm[][4] = {
         {1, 2, 2, 2}, {1, 33, 33, 33}, {2, 33, 33, 33}, {2, 45, 33, 40}};
     int n = 0;
@@ -706,10 +737,102 @@ static void task_3_4(struct ck *k, struct input *cases, int cap)
         fill(k, &cases[n++], 3, (int64_t[]){mm[i][0], mm[i][2], mm[i][3]}, false);
     }
     test_cases(k, "mul_practice (x @ y)", "a b @", 2, 1, false, cases, n);
+}
+
+static void task_3_4(struct ck *k, struct input *cases, int cap)
+{
+    mm_practice(k, cases, cap);
+    mul_practice(k, cases, cap);
     if (!k->stop) task_3_2(k, cases, cap);
 }
 
-/* ---- check(task) -------------------------------------------------------------------------- */
+/* ---- the parts: check(task, part) --------------------------------------------------------- */
+
+/* A part tests one function of the student's ops alone, so that a notebook's cell can grade it on
+ * its own: its tests run that function and no other (forward only: a backward pass runs the
+ * others), and a bug in one function fails its part only. */
+
+/* map: the functions that are one map each (MathTest's relu and inv add a constant first, which
+ * is a zip) */
+static void map_part(struct ck *k, struct input *cases, int cap)
+{
+    static const struct fn maps[] = {
+        {"neg", "a neg"}, {"relu", "a relu"}, {"sigmoid", "a sigmoid"}, {"inv", "a inv"}};
+    family(k, "map", maps, COUNT(maps), 1, 1, false, cases, cap);
+}
+
+/* zip: MathTest's two-argument functions, zips only (their constants, of shape (1,), are
+ * broadcast); then b of a's shape but for a first dim of 1, broadcast against a as zip's second
+ * argument and as its first (a summed input would be a reduce) */
+static void zip_part(struct ck *k, struct input *cases, int cap)
+{
+    static const struct fn broadcast[] = {{"a + b", "a b +"}, {"b - a", "b a -"}};
+    family(k, "zip", two_arg, COUNT(two_arg), 2, 1, false, cases, cap);
+    int n = elementwise_cases(k, 2, cases, cap);
+    for (int c = 1; c < n; c += 2) cases[c].shape[0] = 1; /* b keeps its first values */
+    tests(k, "zip_broadcast", broadcast, COUNT(broadcast), 2, 1, false, cases, n);
+}
+
+/* reduce: sums along dim 0 of the input, and of its dims reversed (a sum along its last dim, over
+ * a view whose dims are not in memory order) */
+static void reduce_part(struct ck *k, struct input *cases, int cap)
+{
+    static const struct fn sums[] = {{"sum(0)", "a sum0"},
+                                     {"sum(0) of its dims reversed", "a rev sum0"}};
+    family(k, "reduce", sums, COUNT(sums), 1, 1, false, cases, cap);
+}
+
+/* Task 3.3's reduce: 3.1's, then its own longer sums */
+static void cuda_reduce_part(struct ck *k, struct input *cases, int cap)
+{
+    reduce_part(k, cases, cap);
+    if (!k->stop) cuda_sums(k, cases);
+}
+
+static void matmul_part(struct ck *k, struct input *cases, int cap)
+{
+    matmuls(k, cases, cap, false);
+}
+
+/* Task 3.4's matrix_multiply: mul_practice, then 3.2's forward */
+static void cuda_matmul_part(struct ck *k, struct input *cases, int cap)
+{
+    mul_practice(k, cases, cap);
+    if (!k->stop) matmuls(k, cases, cap, false);
+}
+
+/* Each task (part NULL: the whole, check(task)) and its parts, in the order an error lists them. */
+static const struct part {
+    const char *task, *name;
+    void (*run)(struct ck *k, struct input *cases, int cap);
+} parts[] = {
+    {"3.1", NULL, task_3_1},
+    {"3.1", "map", map_part},
+    {"3.1", "zip", zip_part},
+    {"3.1", "reduce", reduce_part},
+    {"3.2", NULL, task_3_2},
+    {"3.2", "matrix_multiply", matmul_part},
+    {"3.3", NULL, task_3_3},
+    {"3.3", "sum_practice", sum_practice},
+    {"3.3", "map", map_part},
+    {"3.3", "zip", zip_part},
+    {"3.3", "reduce", cuda_reduce_part},
+    {"3.4", NULL, task_3_4},
+    {"3.4", "mm_practice", mm_practice},
+    {"3.4", "matrix_multiply", cuda_matmul_part},
+};
+
+/* The row of task's part (NULL: the whole task), or NULL. */
+static const struct part *find_part(const char *task, const char *name)
+{
+    for (int i = 0; i < COUNT(parts); i++)
+        if (strcmp(parts[i].task, task) == 0 &&
+            (name ? parts[i].name && strcmp(parts[i].name, name) == 0 : !parts[i].name))
+            return &parts[i];
+    return NULL;
+}
+
+/* ---- check(task, part) -------------------------------------------------------------------- */
 
 int dsl_bi_check(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
@@ -722,47 +845,67 @@ int dsl_bi_check(struct dsl_interp *in, const struct dsl_args *a, struct dsl_val
     else
         return dsl_raise(in, "TypeError", "check() takes a task's name (\"3.1\"), not %s",
                          dsl_type_name(t));
-    bool t31 = strcmp(task, "3.1") == 0, t32 = strcmp(task, "3.2") == 0;
-    bool t33 = strcmp(task, "3.3") == 0, t34 = strcmp(task, "3.4") == 0;
-    if (!t31 && !t32 && !t33 && !t34)
+    const struct part *p = find_part(task, NULL);
+    if (!p)
         return dsl_raise(in, "ValueError",
                          "check() knows the tasks \"3.1\" (map, zip, reduce), \"3.2\" (matrix "
                          "multiply), \"3.3\" (the same as CUDA kernels) and \"3.4\" (CUDA "
                          "matrix multiply), not \"%s\"",
                          task);
+    struct dsl_value pv = a->has[1] ? a->slot[1] : dsl_none();
+    if (pv.kind != DSL_NONE && pv.kind != DSL_STR)
+        return dsl_raise(in, "TypeError", "check() takes a part's name (\"map\") or none, not %s",
+                         dsl_type_name(pv));
+    if (pv.kind == DSL_STR && !(p = find_part(task, pv.as.s->data))) {
+        /* the task's parts, listed: "map", "zip" and "reduce" */
+        char names[256] = "";
+        int total = 0, n = 0;
+        size_t len = 0;
+        for (int i = 0; i < COUNT(parts); i++)
+            total += parts[i].name && !strcmp(parts[i].task, task);
+        for (int i = 0; i < COUNT(parts) && len < sizeof names; i++) {
+            if (!parts[i].name || strcmp(parts[i].task, task) != 0) continue;
+            const char *sep = n == 0 ? "" : n == total - 1 ? " and " : ", ";
+            n++;
+            len +=
+                (size_t)snprintf(names + len, sizeof names - len, "%s\"%s\"", sep, parts[i].name);
+        }
+        return dsl_raise(in, "ValueError", "check(\"%s\") has the part%s %s, not \"%s\"", task,
+                         total == 1 ? "" : "s", names, pv.as.s->data);
+    }
+    char call[64]; /* how the report names the call: check("3.1") or check("3.1", "map") */
+    if (p->name)
+        snprintf(call, sizeof call, "check(\"%s\", \"%s\")", task, p->name);
+    else
+        snprintf(call, sizeof call, "check(\"%s\")", task);
+    bool cuda = strcmp(task, "3.3") == 0 || strcmp(task, "3.4") == 0;
     struct dsl_session *s = in->session;
     if (s->student_ops.kind != DSL_CLASS)
         return dsl_raise(in, "RuntimeError",
-                         "check(\"%s\") tests your backend, and there is none yet: write your "
+                         "%s tests your backend, and there is none yet: write your "
                          "ops class (class %s(TensorOps): ...), then make it the backend "
                          "with %s = minitorch.TensorBackend(%s)",
-                         task, t33 || t34 ? "CudaOps" : "FastOps",
-                         t33 || t34 ? "GPUBackend" : "FastTensorBackend",
-                         t33 || t34 ? "CudaOps" : "FastOps");
-    struct ck k = {.in = in, .ctx = s->ctx, .rng = t31 ? 31 : t32 ? 32 : t33 ? 33 : 34};
+                         call, cuda ? "CudaOps" : "FastOps",
+                         cuda ? "GPUBackend" : "FastTensorBackend", cuda ? "CudaOps" : "FastOps");
+    /* the seed is the task's number, 31 to 34, for its parts too */
+    struct ck k = {.in = in, .ctx = s->ctx, .rng = 30 + (uint64_t)(task[2] - '0')};
     render_buf_init(&k.table, 0);
     render_buf_init(&k.fails, 0);
     enum { CAP = 64 };
     struct input *cases = malloc(sizeof *cases * CAP);
     if (!cases) return dsl_raise_status(in, DSL_V_NOMEM);
     int64_t t0 = mt_now_ns();
-    if (t31)
-        task_3_1(&k, cases, CAP);
-    else if (t32)
-        task_3_2(&k, cases, CAP);
-    else if (t33)
-        task_3_3(&k, cases, CAP);
-    else
-        task_3_4(&k, cases, CAP);
+    p->run(&k, cases, CAP);
     free(cases);
     int r = k.stop;
     if (r == 0) {
         struct render_buf b;
         render_buf_init(&b, 0);
         render_buf_printf(&b,
-                          "check(\"%s\"): MiniTorch's Task %s tests on your backend (%s), "
-                          "expected values from simple\n",
-                          task, task, s->student_ops.as.cls->name);
+                          "%s: MiniTorch's Task %s tests%s%s on your backend (%s), expected "
+                          "values from simple\n",
+                          call, task, p->name ? " of " : "", p->name ? p->name : "",
+                          s->student_ops.as.cls->name);
         render_buf_puts(&b, k.table.data ? k.table.data : "");
         render_buf_printf(&b, "%d passed, %d failed (%.1f s)\n", k.passed, k.failed,
                           (double)(mt_now_ns() - t0) * 1e-9);
@@ -773,8 +916,9 @@ int dsl_bi_check(struct dsl_interp *in, const struct dsl_args *a, struct dsl_val
             dsl_emit(in, "stdout", b.data ? b.data : "");
             if (k.failed)
                 r = dsl_raise(in, "AssertionError",
-                              "%d of %d tests of Task %s failed (the first: %s); see above",
-                              k.failed, k.passed + k.failed, task, k.first_failed);
+                              "%d of %d tests of Task %s%s%s%s failed (the first: %s); see above",
+                              k.failed, k.passed + k.failed, task, p->name ? " (" : "",
+                              p->name ? p->name : "", p->name ? ")" : "", k.first_failed);
         }
         render_buf_free(&b);
     }

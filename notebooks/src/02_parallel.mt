@@ -170,8 +170,9 @@ print(s.backend, f.backend)
 # `njit(parallel=True)` with the outer loop a `prange`. Here `njit` compiles them to native code
 # with this machine's C compiler at their first call, and the `prange` loop runs on `%threads`
 # threads. The cells keep MiniTorch's names and signatures, so course code pastes in. Your code
-# goes between `### BEGIN SOLUTION` and `### END SOLUTION`; this copy of the notebook holds a
-# solution (with the stride-aligned shortcut the task asks for in `tensor_map`).
+# goes where the template raises `NotImplementedError()` (the instructor's copy has a solution
+# there, with the stride-aligned shortcut the task asks for in `tensor_map`). The cells that
+# call `check` are the graded tests: each tests one of your functions.
 
 # %%
 import minitorch
@@ -301,6 +302,26 @@ FastTensorBackend
 # `check("3.1")` runs MiniTorch's Task 3.1 tests on your backend, with `simple` giving the
 # expected values. For each test that fails it shows the smallest input that fails, what was
 # expected and what your kernels gave (or the error they raised); the cell then fails.
+#
+# The three graded tests come first: `check("3.1", "map")` runs only the tests whose results
+# your `tensor_map` alone computes (functions of one tensor, forward), and so on for `zip` and
+# `reduce`, so that a mistake in one function costs that function's marks only.
+
+# %%
+# NBGRADER_TESTS test_tensor_map 3
+check("3.1", "map")
+
+# %%
+# NBGRADER_TESTS test_tensor_zip 3
+check("3.1", "zip")
+
+# %%
+# NBGRADER_TESTS test_tensor_reduce 3
+check("3.1", "reduce")
+
+# %% [markdown]
+# Then the whole task, as the course runs it: the gradients go through all three functions at
+# once, so this cell is not graded on its own (the three above are), but it is the course's test.
 
 # %%
 check("3.1")
@@ -338,12 +359,13 @@ print("same as the built-in:", (out == x.permute(1, 0).relu()).all().item() == 1
 parallel_diagnostics(my_relu)
 
 # %% [markdown]
-# And its speed beside the built-in `fast` map on the same tensor (this machine's numbers):
+# And its speed beside the built-in `fast` map on the same tensor (this machine's numbers; `-r 5
+# -n 20` is 5 runs of 20 calls, where a bare `%timeit` would take seconds to choose its counts):
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-%timeit my_relu(*out.tuple(), *x.permute(1, 0).tuple())
-%timeit r = x.permute(1, 0).relu()
+%timeit -r 5 -n 20 my_relu(*out.tuple(), *x.permute(1, 0).tuple())
+%timeit -r 5 -n 200 r = x.permute(1, 0).relu()
 
 # %% [markdown]
 # MiniTorch's `project/parallel_check.py` runs here as the course wrote it, on your

@@ -106,8 +106,8 @@ print("w.grad is the column sums of x:", (w.grad - x.sum(0).permute(1, 0) * ones
 # Task 3.2 is the matrix multiply of MiniTorch's `fast_ops.py`: a kernel over raw storage for
 # batches of matrices (`out[n] = a[n] @ b[n]`, a batch of 1 broadcast), its outer loop a
 # `prange`, and no index buffers in the inner loop (only multiply-adds and stride steps). Write
-# it between `### BEGIN SOLUTION` and `### END SOLUTION` (this copy holds a solution); `njit`
-# compiles it to native code at its first call.
+# it where the template raises `NotImplementedError()`; `njit` compiles it to native code at its
+# first call.
 
 # %%
 import minitorch
@@ -164,8 +164,15 @@ class MatmulOps(minitorch.FastOps):
             out = out.view(out.shape[1], out.shape[2])
         return out
 
+# %% [markdown]
+# `TensorBackend(MatmulOps)` makes it this session's student backend, and `check("3.2")` runs
+# MiniTorch's Task 3.2 tests on it (the graded test: values and gradients of `mm` and `bmm`).
 
+# %%
 FastTensorBackend = minitorch.TensorBackend(MatmulOps)
+
+# %%
+# NBGRADER_TESTS test_matrix_multiply 4
 check("3.2")
 
 # %% [markdown]
@@ -180,8 +187,8 @@ print("largest difference from the built-in:", (o2 - a2 @ a2).abs().max().item()
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-%timeit tensor_matrix_multiply(*o2.tuple(), *a2.tuple(), *a2.tuple())
-%timeit r = a2 @ a2
+%timeit -r 5 -n 20 tensor_matrix_multiply(*o2.tuple(), *a2.tuple(), *a2.tuple())
+%timeit -r 5 -n 200 r = a2 @ a2
 
 # %% [markdown]
 # The matrix multiply's part of MiniTorch's `project/parallel_check.py`, as the course wrote

@@ -218,7 +218,8 @@ else:
 # the line.
 #
 # The cells keep MiniTorch's names and signatures, so course code pastes in. Your code goes
-# between `### BEGIN SOLUTION` and `### END SOLUTION`; this copy holds a solution.
+# where the template raises `NotImplementedError()`; the cells that call `check` are the graded
+# tests.
 
 # %%
 import numba
@@ -397,7 +398,25 @@ GPUBackend
 # %% [markdown]
 # `check("3.3")` runs MiniTorch's Task 3.3 tests: your `jit_sum_practice` launched as the course
 # does (16, 64 and 48 values), sums through your backend, then every test of Task 3.1 on it, with
-# `simple` giving the expected values.
+# `simple` giving the expected values. The graded tests take one function each, as in
+# notebook 2: `check("3.3", "sum_practice")`, then `"map"`, `"zip"` and `"reduce"` on your
+# backend; the whole task's check comes after them.
+
+# %%
+# NBGRADER_TESTS test_sum_practice 2
+check("3.3", "sum_practice")
+
+# %%
+# NBGRADER_TESTS test_cuda_map 2
+check("3.3", "map")
+
+# %%
+# NBGRADER_TESTS test_cuda_zip 2
+check("3.3", "zip")
+
+# %%
+# NBGRADER_TESTS test_cuda_reduce 2
+check("3.3", "reduce")
 
 # %%
 check("3.3")

@@ -137,7 +137,7 @@ print(c.shape, c.backend)
 # square matrices of at most 32 x 32 through shared memory, then `_tensor_matrix_multiply`, any
 # shapes and batches, a 32 x 32 tile of the output per block and the batch on `blockIdx.z`.
 # They run on the GPU when there is one, else in this kernel's CUDA simulator (see notebook 4).
-# Your code goes between `### BEGIN SOLUTION` and `### END SOLUTION`; this copy holds a solution.
+# Your code goes where the template raises `NotImplementedError()`.
 
 # %%
 import numba
@@ -204,16 +204,16 @@ def _tensor_matrix_multiply(out, out_shape, out_strides, out_size, a_storage, a_
 tensor_matrix_multiply = cuda.jit()(_tensor_matrix_multiply)
 
 # %% [markdown]
-# `CudaOps.matrix_multiply` launches it as the course does (given): a block of 32 x 32 threads
-# per 32 x 32 tile of the output, the batch on the grid's z. Map, zip and reduce here are the
-# kernel's own `fast` ones (inherited from `minitorch.FastOps`), so that this notebook stands on
-# its own; notebook 4 has them as your kernels.
+# `CudaMatmulOps.matrix_multiply` launches it as the course does (given): a block of 32 x 32
+# threads per 32 x 32 tile of the output, the batch on the grid's z. Map, zip and reduce here are
+# the kernel's own `fast` ones (inherited from `minitorch.FastOps`), so that this notebook stands
+# on its own; notebook 4 has them as your kernels.
 
 # %%
 THREADS_PER_BLOCK = 32
 
 
-class CudaOps(minitorch.FastOps):
+class CudaMatmulOps(minitorch.FastOps):
     cuda = True
 
     @staticmethod
@@ -238,12 +238,22 @@ class CudaOps(minitorch.FastOps):
         return out
 
 
-GPUBackend = minitorch.TensorBackend(CudaOps)
+GPUBackend = minitorch.TensorBackend(CudaMatmulOps)
 
 # %% [markdown]
 # `check("3.4")` runs MiniTorch's Task 3.4 tests: your `jit_mm_practice` on 2 x 2 and 32 x 32,
 # `x @ y` through your backend on 2 x 2, 33 x 33 (two tiles a side), a batch of those and
-# (2, 45, 33) @ (2, 33, 40), then Task 3.2's matmul tests with gradients.
+# (2, 45, 33) @ (2, 33, 40), then Task 3.2's matmul tests with gradients. The graded tests take
+# one function each: `check("3.4", "mm_practice")` and `check("3.4", "matrix_multiply")` (your
+# tiled kernel through the backend, forward); the whole task's check comes after them.
+
+# %%
+# NBGRADER_TESTS test_mm_practice 2
+check("3.4", "mm_practice")
+
+# %%
+# NBGRADER_TESTS test_cuda_matrix_multiply 4
+check("3.4", "matrix_multiply")
 
 # %%
 check("3.4")
@@ -322,7 +332,7 @@ C = minitorch.zeros((2, 64, 64))
 #
 # ## Your kernel in the timing table
 #
-# `timing` with the `student` backend times your `CudaOps` beside `fast` and the built-in `cuda`,
+# `timing` with the `student` backend times your `CudaMatmulOps` beside `fast` and the built-in `cuda`,
 # at the course's sizes on a GPU. Its column says when your kernels ran in the simulator, which
 # runs a matmul's CUDA threads one after another on each CPU core (2 million of them for
 # (2, 256, 256)): there the sizes stop at 256.

@@ -212,3 +212,248 @@ if cuda_available():
     train(m_gpu, split, epochs=500, log=100, backend="cuda")
 else:
     print("no GPU here: cuda training skipped")
+
+# %% [markdown]
+# ## Task 3.5 yourself: MiniTorch's `Network` on your backends
+#
+# Task 3.5 is MiniTorch's `project/run_fast_tensor.py`: you write the forward passes of its
+# `Linear` layer and its `Network`, and train the network with the course's own loop on your
+# backends: first the CPU one of Tasks 3.1 and 3.2, then the CUDA one of Tasks 3.3 and 3.4 (run
+# by the CUDA simulator where there is no GPU). It logs as the course's `default_log_fn` does,
+# with the time per epoch beside the course's targets: under 2 s on a CPU, under 1 s on a GPU.
+#
+# Each notebook runs in a session of its own, so your kernels come first: the cells below are
+# those of notebooks 2 and 3; paste your code into them as you wrote it there (the course keeps
+# these functions in `fast_ops.py` and `cuda_ops.py`, imported by every later task).
+
+# %%
+import random
+import time
+
+import minitorch
+from minitorch import MAX_DIMS, to_index, broadcast_index, index_to_position, shape_broadcast
+import numba
+from numba import cuda, njit, prange
+import numpy as np
+
+# %% include 02_parallel tensor_map tensor_zip tensor_reduce FastOps
+
+# %% include 03_matmul _tensor_matrix_multiply MatmulOps
+
+# %% [markdown]
+# Your map, zip and reduce with your matrix multiply: the course's `FastOps` whole.
+
+# %%
+class StudentOps(FastOps):
+    matrix_multiply = MatmulOps.matrix_multiply
+
+
+FastTensorBackend = minitorch.TensorBackend(StudentOps)
+
+# %% [markdown]
+# The network, as the course gives it but for the two `forward` methods, which are yours:
+# `Linear` computes `x @ weights + bias` for a batch `x` of shape (batch, in_size), and
+# `Network` is `Linear(2, hidden) → ReLU → Linear(hidden, hidden) → ReLU → Linear(hidden, 1) →
+# sigmoid`.
+
+# %%
+def RParam(*shape, backend):
+    r = minitorch.rand(shape, backend=backend) - 0.5
+    return minitorch.Parameter(r)
+
+
+def default_log_fn(epoch, total_loss, correct, losses):
+    print("Epoch ", epoch, " loss ", total_loss, "correct", correct)
+
+# %%
+class Network(minitorch.Module):
+    def __init__(self, hidden, backend):
+        super().__init__()
+        self.layer1 = Linear(2, hidden, backend)
+        self.layer2 = Linear(hidden, hidden, backend)
+        self.layer3 = Linear(hidden, 1, backend)
+
+    def forward(self, x):
+        ### BEGIN SOLUTION
+        h = self.layer1.forward(x).relu()
+        h = self.layer2.forward(h).relu()
+        return self.layer3.forward(h).sigmoid()
+        ### END SOLUTION
+
+
+class Linear(minitorch.Module):
+    def __init__(self, in_size, out_size, backend):
+        super().__init__()
+        self.weights = RParam(in_size, out_size, backend=backend)
+        s = minitorch.zeros((out_size,), backend=backend)
+        s = s + 0.1
+        self.bias = minitorch.Parameter(s)
+        self.out_size = out_size
+
+    def forward(self, x):
+        ### BEGIN SOLUTION
+        batch, in_size = x.shape
+        return x.view(batch, in_size) @ self.weights.value + self.bias.value
+        ### END SOLUTION
+
+# %% [markdown]
+# The graded test of your network: on the kernel's own `fast` backend (so that it tests the
+# network alone), its output must be the three layers computed from its own parameters.
+
+# %%
+# NBGRADER_TESTS test_network 2
+seed(5)
+net = Network(7, minitorch.FastTensorBackend)
+x = minitorch.rand((6, 2), backend=minitorch.FastTensorBackend)
+w = [p.value for p in net.parameters()]
+want = (((x @ w[0] + w[1]).relu() @ w[2] + w[3]).relu() @ w[4] + w[5]).sigmoid()
+got = net.forward(x)
+assert got.shape == (6, 1), f"Network.forward gave shape {got.shape}, expected (6, 1)"
+assert (got - want).abs().max().item() < 1e-5, "Network.forward differs from the three layers"
+print("Network.forward: the three layers, shape", got.shape)
+
+# %% [markdown]
+# The course's training loop, as `run_fast_tensor.py` has it (given). `timed_log` prints the
+# course's log line every 10 epochs with the time per epoch since the previous line, and keeps
+# the lines for the tests below.
+
+# %%
+class FastTrain:
+    def __init__(self, hidden_layers, backend=FastTensorBackend):
+        self.hidden_layers = hidden_layers
+        self.model = Network(hidden_layers, backend)
+        self.backend = backend
+
+    def run_one(self, x):
+        return self.model.forward(minitorch.tensor([x], backend=self.backend))
+
+    def run_many(self, X):
+        return self.model.forward(minitorch.tensor(X, backend=self.backend))
+
+    def train(self, data, learning_rate, max_epochs=500, log_fn=default_log_fn):
+        self.model = Network(self.hidden_layers, self.backend)
+        optim = minitorch.SGD(self.model.parameters(), learning_rate)
+        BATCH = 10
+        losses = []
+
+        for epoch in range(max_epochs):
+            total_loss = 0.0
+            c = list(zip(data.X, data.y))
+            random.shuffle(c)
+            X_shuf, y_shuf = zip(*c)
+
+            for i in range(0, len(X_shuf), BATCH):
+                optim.zero_grad()
+                X = minitorch.tensor(X_shuf[i : i + BATCH], backend=self.backend)
+                y = minitorch.tensor(y_shuf[i : i + BATCH], backend=self.backend)
+                out = self.model.forward(X).view(y.shape[0])
+                prob = (out * y) + (out - 1.0) * (y - 1.0)
+                loss = -prob.log()
+                (loss / y.shape[0]).sum().view(1).backward()
+                total_loss = loss.sum().view(1)[0]
+                optim.step()
+
+            losses.append(total_loss)
+            if epoch % 10 == 0 or epoch == max_epochs:
+                X = minitorch.tensor(data.X, backend=self.backend)
+                y = minitorch.tensor(data.y, backend=self.backend)
+                out = self.model.forward(X).view(y.shape[0])
+                y2 = minitorch.tensor(data.y)
+                correct = int(((out.detach() > 0.5) == y2).sum()[0])
+                log_fn(epoch, total_loss, correct, losses)
+
+
+def timed_log(lines):
+    """A log_fn: default_log_fn's line with the time per epoch, each line kept in lines as
+    (epoch, correct, seconds per epoch)."""
+    last = [time.perf_counter(), -1]
+
+    def log_fn(epoch, total_loss, correct, losses):
+        now = time.perf_counter()
+        per_epoch = (now - last[0]) / (epoch - last[1])
+        last[0] = now
+        last[1] = epoch
+        lines.append((epoch, correct, per_epoch))
+        print("Epoch ", epoch, " loss ", round(total_loss, 4), "correct", correct,
+              " time per epoch", round(per_epoch, 4), "s")
+
+    return log_fn
+
+
+def median_epoch(lines):
+    """The median time per epoch of the log lines after the first (which includes compiling)."""
+    times = sorted(t for _, _, t in lines[1:])
+    return times[len(times) // 2]
+
+# %% [markdown]
+# Training on your CPU backend: the split set, 50 points, hidden 100, rate 0.05, as the course
+# runs it. Then the same loop on the kernel's own `fast` backend for comparison (this machine's
+# times; the output differs on every run).
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+random.seed(1)
+data = minitorch.datasets["Split"](50)
+fast_lines = []
+random.seed(2)
+FastTrain(100, backend=FastTensorBackend).train(data, 0.05, max_epochs=500,
+                                                  log_fn=timed_log(fast_lines))
+builtin_lines = []
+random.seed(2)
+FastTrain(100, backend=minitorch.FastTensorBackend).train(data, 0.05, max_epochs=50,
+                                                            log_fn=timed_log(builtin_lines))
+fast_epoch = median_epoch(fast_lines)
+print("time per epoch (median):", round(fast_epoch * 1000, 2), "ms on your backend,",
+      round(median_epoch(builtin_lines) * 1000, 2), "ms on the built-in fast one;",
+      "the course's target: under 2 s")
+
+# %%
+# NBGRADER_TESTS test_train_cpu 3
+assert len(fast_lines) == 50, "training on your backend (the cell above) did not run to its end"
+assert fast_lines[-1][1] >= 45, f"{fast_lines[-1][1]} of 50 right after 500 epochs"
+assert fast_epoch < 2, f"{fast_epoch:.2f} s per epoch: the course asks for under 2 s"
+print("your backend: at least 45 of 50 right after 500 epochs, under 2 s per epoch")
+
+# %% [markdown]
+# Then your CUDA backend: the kernels of notebooks 4 and 5, pasted below as you wrote them
+# there. They take the course's names (`tensor_map`, ..., as `cuda_ops.py` has them), so from
+# here on those names are your CUDA kernels and the CPU backend above is done with. Without a
+# GPU the simulator runs every thread of every launch, checks included: far slower than a GPU,
+# so this run is 50 epochs (the log says whether a GPU or the simulator ran it).
+
+# %% include 04_cuda_ops tensor_map tensor_zip tensor_reduce CudaOps
+
+# %% include 05_cuda_matmul _tensor_matrix_multiply CudaMatmulOps
+
+# %%
+class StudentCudaOps(CudaOps):
+    matrix_multiply = CudaMatmulOps.matrix_multiply
+
+
+GPUBackend = minitorch.TensorBackend(StudentCudaOps)
+
+# %% [markdown]
+# The simulator runs every thread of every launch (a reduce is blocks of 1,024 threads), so this
+# run is small: hidden 10, 21 epochs, beside the built-in `fast` backend on the same draws.
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+print("on a GPU" if cuda.is_available() else "in the CUDA simulator (no GPU here)")
+cuda_lines = []
+random.seed(3)
+FastTrain(10, backend=GPUBackend).train(data, 0.05, max_epochs=21, log_fn=timed_log(cuda_lines))
+cuda_epoch = median_epoch(cuda_lines)
+builtin_lines = []
+random.seed(3)
+FastTrain(10, backend=minitorch.FastTensorBackend).train(data, 0.05, max_epochs=21,
+                                                           log_fn=timed_log(builtin_lines))
+print("time per epoch (median):", round(cuda_epoch * 1000, 2), "ms on your CUDA backend,",
+      round(median_epoch(builtin_lines) * 1000, 2), "ms on the built-in fast one;",
+      "the course's target on a GPU: under 1 s")
+
+# %%
+# NBGRADER_TESTS test_train_cuda 3
+assert len(cuda_lines) == 3, "training on your CUDA backend (the cell above) did not run to its end"
+for (epoch, correct, _), (_, want, _) in zip(cuda_lines, builtin_lines):
+    assert correct == want, f"epoch {epoch}: {correct} right on your CUDA backend, {want} on fast"
+print("your CUDA backend trains as the built-in fast backend does on the same draws")

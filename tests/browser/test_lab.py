@@ -22,6 +22,11 @@ which leaves JupyterLab's output area about 960 pixels wide beside the file brow
 - no title in an HTML output (a table's caption, a paragraph) is squeezed into a narrow
   column.
 
+A released assignment (notebook 02 as `make assignments` gives it to a student, in
+released_02_parallel.ipynb) opens with the MiniTorch kernel, its given cells are read-only and
+its solution cells editable, and Run All runs it without a crash up to the first graded test,
+which fails saying that the template is not implemented yet; the kernel lives on.
+
 Then: Tab after `t.` offers a tensor method, log lines of a long training run stay below its
 live chart and do not move when it is redrawn, and nbconvert's HTML export of each stored
 notebook with charts carries the kernel's SVG fallback for every chart, none wider than 900
@@ -60,6 +65,7 @@ def test_every_notebook_is_run():
 
 
 LIVE = "live_training.ipynb"  # a run long enough to watch, written by the fixture
+RELEASED = "released_02_parallel.ipynb"  # nbgrader's student version, made by the fixture
 
 
 def write_live_notebook(path):
@@ -91,6 +97,12 @@ def lab():
     for nb in NOTEBOOKS:
         shutil.copy(os.path.join(ROOT, "notebooks", nb), root)
     write_live_notebook(os.path.join(root, LIVE))
+    # a student's copy of notebook 02, released by nbgrader into a course directory of our own
+    course = os.path.join(work, "course")
+    subprocess.run([sys.executable, os.path.join(ROOT, "tools", "assignments.py"), "release",
+                    "--course", course], check=True, stdout=subprocess.DEVNULL)
+    shutil.copy(os.path.join(course, "release", "module3", "02_parallel.ipynb"),
+                os.path.join(root, RELEASED))
     # every cell in the DOM and laid out (the default attaches cells near the viewport only),
     # so that every output can be measured
     # (and no news pop-up over the screenshots)
@@ -339,6 +351,55 @@ def test_run_all(browser, lab, name):
         widths = sorted({round(a["width"]) for a in areas})
         print(f"{name}: {len(areas)} outputs, {vegalite} Vega-Lite charts, {len(drawn)} "
               f"drawings; output area widths {widths}")
+    finally:
+        close_notebook(pg)
+
+
+def test_released_assignment_runs_to_its_first_test(browser, lab):
+    pg = open_notebook(browser, lab, RELEASED)
+    try:
+        assert kernel_name(pg) == "minitorch"
+        cells = pg.evaluate("""() => window.jupyterapp.shell.currentWidget.content.widgets
+            .filter(c => c.model.type === 'code')
+            .map(c => ({nbgrader: c.model.getMetadata('nbgrader') || null,
+                        readOnly: c.readOnly,
+                        source: c.model.sharedModel.getSource()}))""")
+        solutions = [c for c in cells if c["nbgrader"]["solution"]]
+        given = [c for c in cells if not c["nbgrader"]["solution"]]
+        assert len(solutions) == 3 and all("raise NotImplementedError()" in c["source"]
+                                           for c in solutions)
+        assert not any(c["readOnly"] for c in solutions), "a solution cell is read-only"
+        assert all(c["readOnly"] for c in given), "a given or test cell can be edited"
+        first_test = next(i for i, c in enumerate(cells) if c["nbgrader"]["grade"])
+
+        command(pg, "notebook:run-all-cells")
+        time.sleep(1)
+        wait_idle(pg)
+        ran = pg.evaluate("""() => window.jupyterapp.shell.currentWidget.content.widgets
+            .filter(c => c.model.type === 'code')
+            .map(c => [c.model.executionCount,
+                       c.model.outputs.toJSON().filter(o => o.output_type === 'error')
+                        .map(o => o.ename + ': ' + o.evalue)])""")
+        assert all(count for count, _ in ran[:first_test + 1]), ran[:first_test + 1]
+        count, errors = ran[first_test]
+        assert errors and errors[0].startswith("AssertionError: ") and "Task 3.1 (map)" in \
+            errors[0], errors
+        text = pg.evaluate(f"""() => window.jupyterapp.shell.currentWidget.content.widgets
+            .filter(c => c.model.type === 'code')[{first_test}].node.innerText""")
+        assert "raised NotImplementedError" in text
+        # Run All stops at the failed test; the kernel is alive and runs the next cell
+        assert not ran[first_test + 1][0]
+        pg.evaluate(f"""() => {{
+            const nb = window.jupyterapp.shell.currentWidget.content;
+            const codes = nb.widgets.filter(c => c.model.type === 'code');
+            nb.activeCellIndex = nb.widgets.indexOf(codes[{first_test + 1}]);
+        }}""")
+        command(pg, "notebook:run-cell")
+        time.sleep(1)
+        wait_idle(pg)
+        assert pg.evaluate(f"""() => window.jupyterapp.shell.currentWidget.content.widgets
+            .filter(c => c.model.type === 'code')[{first_test + 1}].model.executionCount""")
+        screenshot(pg, os.path.join(ARTIFACTS, "released_02_parallel.png"))
     finally:
         close_notebook(pg)
 

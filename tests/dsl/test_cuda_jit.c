@@ -242,6 +242,56 @@ static void test_check(void)
     CHECK(strstr(k.log, "sum_practice (48 values)               1 case   passed") != NULL);
     CHECK(strstr(k.log, "56 passed, 1 failed") != NULL);
     CHECK(strstr(k.log, "The course launches size // 32 + 1 = 3 blocks for 64 values") != NULL);
+    /* its parts: sum_practice fails alone, map, zip and reduce (forward on CudaOps) pass */
+    memset(&k, 0, sizeof k);
+    o = run_cell_with(s, "check('3.3', 'sum_practice')", &k);
+    CHECK_STR(o.ename, "AssertionError");
+    CHECK_STR(o.evalue, "1 of 3 tests of Task 3.3 (sum_practice) failed (the first: "
+                        "sum_practice (64 values)); see above");
+    CHECK(strstr(k.log, "check(\"3.3\", \"sum_practice\"): MiniTorch's Task 3.3 tests of "
+                        "sum_practice on your backend (CudaOps)") == k.log + strlen("stdout:"));
+    CHECK(strstr(k.log, "2 passed, 1 failed") != NULL);
+    static const char *const passing[][2] = {
+        {"check('3.3', 'map')", "4 passed, 0 failed"},
+        {"check('3.3', 'zip')", "8 passed, 0 failed"},
+        {"check('3.3', 'reduce')", "5 passed, 0 failed"},
+        {"check('3.4', 'matrix_multiply')", "3 passed, 0 failed"},
+    };
+    for (size_t i = 0; i < sizeof passing / sizeof *passing; i++) {
+        memset(&k, 0, sizeof k);
+        o = run_cell_with(s, passing[i][0], &k);
+        CHECK_INT(o.rc, 0);
+        CHECK(strstr(k.log, passing[i][1]) != NULL);
+    }
+    CHECK(strstr(k.log, "mul_practice (x @ y)                   4 cases  passed") != NULL);
+    /* a zip planted with fn(a, a) fails 3.3's zip part alone */
+    CHECK_INT(
+        run_cell(s, "class ZipSelfOps(CudaOps):\n"
+                    "    @staticmethod\n"
+                    "    def zip(fn):\n"
+                    "        f = tensor_zip(cuda.jit(device=True)(fn))\n"
+                    "        def ret(a, b):\n"
+                    "            out = a.zeros(minitorch.shape_broadcast(a.shape, b.shape))\n"
+                    "            blocks = (out.size + THREADS_PER_BLOCK - 1) // THREADS_PER_BLOCK\n"
+                    "            f[blocks, THREADS_PER_BLOCK](*out.tuple(), out.size, *a.tuple(), "
+                    "*a.tuple())\n"
+                    "            return out\n"
+                    "        return ret\n"
+                    "minitorch.TensorBackend(ZipSelfOps)\n")
+            .rc,
+        0);
+    memset(&k, 0, sizeof k);
+    o = run_cell_with(s, "check('3.3', 'zip')", &k);
+    CHECK_STR(o.ename, "AssertionError");
+    CHECK(strstr(k.log, "0 passed, 8 failed") != NULL);
+    for (size_t i = 0; i < sizeof passing / sizeof *passing; i++) {
+        if (strstr(passing[i][0], "zip")) continue;
+        memset(&k, 0, sizeof k);
+        o = run_cell_with(s, passing[i][0], &k);
+        CHECK_INT(o.rc, 0);
+        CHECK(strstr(k.log, passing[i][1]) != NULL);
+    }
+    CHECK_INT(run_cell(s, "minitorch.TensorBackend(CudaOps)").rc, 0);
     /* the write guarded: a block writes when its first value is inside a */
     CHECK_INT(run_cell(s, "def _sum_practice2(out, a, size):\n"
                           "    cache = cuda.shared.array(32, numba.float64)\n"
@@ -264,11 +314,19 @@ static void test_check(void)
     o = run_cell_with(s, "check('3.3')", &k);
     CHECK_INT(o.rc, 0);
     CHECK(strstr(k.log, "57 passed, 0 failed") != NULL);
+    memset(&k, 0, sizeof k);
+    o = run_cell_with(s, "check('3.3', 'sum_practice')", &k);
+    CHECK_INT(o.rc, 0);
+    CHECK(strstr(k.log, "3 passed, 0 failed") != NULL);
     /* Task 3.4: no mm_practice yet, then one without its barrier, then the template's */
     memset(&k, 0, sizeof k);
     o = run_cell_with(s, "check('3.4')", &k);
     CHECK_STR(o.ename, "AssertionError");
     CHECK(strstr(k.log, "no kernel jit_mm_practice in the session") != NULL);
+    memset(&k, 0, sizeof k);
+    o = run_cell_with(s, "check('3.4', 'mm_practice')", &k);
+    CHECK_STR(o.ename, "AssertionError");
+    CHECK(strstr(k.log, "0 passed, 2 failed") != NULL);
     CHECK_INT(run_cell(s, MM_PRACTICE("")).rc, 0);
     memset(&k, 0, sizeof k);
     o = run_cell_with(s, "check('3.4')", &k);
@@ -281,6 +339,10 @@ static void test_check(void)
     CHECK_INT(o.rc, 0);
     CHECK(strstr(k.log, "mm_practice (32 x 32)                  1 case   passed") != NULL);
     CHECK(strstr(k.log, "5 passed, 0 failed") != NULL);
+    memset(&k, 0, sizeof k);
+    o = run_cell_with(s, "check('3.4', 'mm_practice')", &k);
+    CHECK_INT(o.rc, 0);
+    CHECK(strstr(k.log, "2 passed, 0 failed") != NULL);
     dsl_session_free(s);
 }
 

@@ -2,7 +2,8 @@
 # backend against simple. The course's template as given fails them with its own message; a
 # planted bug (zip reads b at a's index) fails exactly the tests whose zips broadcast (a
 # constant, or a summed input), each at its smallest failing input; the textbook solution passes
-# all 53.
+# all 53. check(task, part) runs one function's tests alone, forward: a bug planted in one of map,
+# zip, reduce and matrix_multiply fails that part and no other.
 import minitorch
 from minitorch import MAX_DIMS, to_index, broadcast_index, index_to_position, shape_broadcast
 from numba import njit, prange
@@ -19,6 +20,29 @@ try:
 except ValueError as e:
     print(e)
 # expect: check() knows the tasks "3.1" (map, zip, reduce), "3.2" (matrix multiply), "3.3" (the same as CUDA kernels) and "3.4" (CUDA matrix multiply), not "3.5"
+
+# a part the task lacks, and one that no task has; the arguments are checked before the backend
+for task, part in [("3.1", "matrix_multiply"), ("3.2", "map"), ("3.3", "mm_practice"), ("3.4", "Map")]:
+    try:
+        check(task, part)
+    except ValueError as e:
+        print(e)
+# expect: check("3.1") has the parts "map", "zip" and "reduce", not "matrix_multiply"
+# expect: check("3.2") has the part "matrix_multiply", not "map"
+# expect: check("3.3") has the parts "sum_practice", "map", "zip" and "reduce", not "mm_practice"
+# expect: check("3.4") has the parts "mm_practice" and "matrix_multiply", not "Map"
+
+try:
+    check("3.1", 1)
+except TypeError as e:
+    print(e)
+# expect: check() takes a part's name ("map") or none, not int
+
+try:
+    check("3.3", "sum_practice")
+except RuntimeError as e:
+    print(e)
+# expect: check("3.3", "sum_practice") tests your backend, and there is none yet: write your ops class (class CudaOps(TensorOps): ...), then make it the backend with GPUBackend = minitorch.TensorBackend(CudaOps)
 
 
 # the template's ops, as a student first runs them
@@ -558,3 +582,338 @@ except AssertionError as e:
 # expect:   values, expected: [[[480.422, 774.278], [4045.05, -1856.8]], [[4056.19, 1897.38], [-3687.27, -3621.59]]]
 # expect:   values, got:      [[[480.422, 774.278], [4045.05, -1856.8]], [[0, 0], [0, 0]]]
 # expect: AssertionError: 1 of 2 tests of Task 3.2 failed (the first: bmm); see above
+
+
+# check(task, part): one function's tests alone, forward, so that a bug in one function of the
+# ops fails its part and no other. Each backend below runs every part of 3.1 and 3.2.
+def check_parts():
+    for task, part in [("3.1", "map"), ("3.1", "zip"), ("3.1", "reduce"), ("3.2", "matrix_multiply")]:
+        try:
+            check(task, part)
+        except AssertionError as e:
+            print("AssertionError:", e)
+
+
+# map reads its input in storage order, as if it were contiguous (the shortcut without its test)
+def tensor_map_flat(fn):
+    def _map_flat(out, out_shape, out_strides, in_storage, in_shape, in_strides):
+        for i in prange(len(out)):
+            out[i] = fn(in_storage[i])
+
+    return njit(parallel=True)(_map_flat)
+
+
+class MapFlatOps(SolvedOps):
+    @staticmethod
+    def map(fn):
+        f = tensor_map_flat(njit()(fn))
+
+        def ret(a, out=None):
+            if out is None:
+                out = a.zeros(a.shape)
+            f(*out.tuple(), *a.tuple())
+            return out
+
+        return ret
+
+
+# zip computes fn(a, a): b is never read
+class ZipSelfOps(SolvedOps):
+    @staticmethod
+    def zip(fn):
+        f = tensor_zip(njit()(fn))
+
+        def ret(a, b):
+            out = a.zeros(shape_broadcast(a.shape, b.shape))
+            f(*out.tuple(), *a.tuple(), *a.tuple())
+            return out
+
+        return ret
+
+
+# reduce leaves out the last value along the dim (and adds, whatever fn: only sums are tested)
+def _reduce_short(out, out_shape, out_strides, a_storage, a_shape, a_strides, reduce_dim):
+    for i in prange(len(out)):
+        out_index = np.zeros(MAX_DIMS, np.int32)
+        to_index(i, out_shape, out_index)
+        o = index_to_position(out_index, out_strides)
+        for s in range(a_shape[reduce_dim] - 1):
+            out_index[reduce_dim] = s
+            out[o] += a_storage[index_to_position(out_index, a_strides)]
+
+
+reduce_short = njit(parallel=True)(_reduce_short)
+
+
+class ReduceShortOps(SolvedOps):
+    @staticmethod
+    def reduce(fn, start=0.0):
+        def ret(a, dim):
+            out_shape = list(a.shape)
+            out_shape[dim] = 1
+            out = a.zeros(tuple(out_shape))
+            reduce_short(*out.tuple(), *a.tuple(), dim)
+            return out
+
+        return ret
+
+
+# matrix_multiply multiplies the first matrix of each batch only (MatmulOps's, on SolvedOps)
+class MatmulFirstOps(SolvedOps):
+    @staticmethod
+    def matrix_multiply(a, b):
+        return MatmulOps.matrix_multiply(a, b)
+
+
+for ops in [SolvedOps, MapFlatOps, ZipSelfOps, ReduceShortOps, MatmulFirstOps]:
+    minitorch.TensorBackend(ops)
+    check_parts()
+# expect: check("3.1", "map"): MiniTorch's Task 3.1 tests of map on your backend (SolvedOps), expected values from simple
+# expect:   map[neg]                              15 cases  passed
+# expect:   map[relu]                             15 cases  passed
+# expect:   map[sigmoid]                          15 cases  passed
+# expect:   map[inv]                              15 cases  passed
+# expect-re: 4 passed, 0 failed \([0-9.]+ s\)
+# expect: check("3.1", "zip"): MiniTorch's Task 3.1 tests of zip on your backend (SolvedOps), expected values from simple
+# expect:   zip[add2]                             15 cases  passed
+# expect:   zip[mul2]                             15 cases  passed
+# expect:   zip[div2]                             15 cases  passed
+# expect:   zip[eq2]                              15 cases  passed
+# expect:   zip[gt2]                              15 cases  passed
+# expect:   zip[lt2]                              15 cases  passed
+# expect:   zip_broadcast[a + b]                  15 cases  passed
+# expect:   zip_broadcast[b - a]                  15 cases  passed
+# expect-re: 8 passed, 0 failed \([0-9.]+ s\)
+# expect: check("3.1", "reduce"): MiniTorch's Task 3.1 tests of reduce on your backend (SolvedOps), expected values from simple
+# expect:   reduce[sum(0)]                        15 cases  passed
+# expect:   reduce[sum(0) of its dims reversed]   15 cases  passed
+# expect-re: 2 passed, 0 failed \([0-9.]+ s\)
+# expect: check("3.2", "matrix_multiply"): MiniTorch's Task 3.2 tests of matrix_multiply on your backend (SolvedOps), expected values from simple
+# expect:   mm2                                    4 cases  passed
+# expect:   bmm                                    4 cases  passed
+# expect-re: 2 passed, 0 failed \([0-9.]+ s\)
+# expect: check("3.1", "map"): MiniTorch's Task 3.1 tests of map on your backend (MapFlatOps), expected values from simple
+# expect:   map[neg]                               5 cases  FAILED
+# expect:   map[relu]                              9 cases  FAILED
+# expect:   map[sigmoid]                           9 cases  FAILED
+# expect:   map[inv]                               5 cases  FAILED
+# expect-re: 0 passed, 4 failed \([0-9.]+ s\)
+# expect:
+# expect: FAILED map[neg], with a of shape (2, 3), permuted (strides (1, 2)):
+# expect:   a = [[30.5312, -64.6471, -31.1493], [-59.9623, -69.6001, -30.9508]]
+# expect:   values, expected: [[-30.5312, 64.6471, 31.1493], [59.9623, 69.6001, 30.9508]]
+# expect:   values, got:      [[-30.5312, 59.9623, 64.6471], [69.6001, 31.1493, 30.9508]]
+# expect:
+# expect: FAILED map[relu], with a of shape (1, 2, 3), permuted (strides (1, 1, 2)):
+# expect:   a = [[[-51.5283, -49.2532, -33.5047], [74.3379, 79.0774, 4.77223]]]
+# expect:   values, expected: [[[0, 0, 0], [74.3379, 79.0774, 4.77223]]]
+# expect:   values, got:      [[[0, 74.3379, 0], [79.0774, 0, 4.77223]]]
+# expect:
+# expect: FAILED map[sigmoid], with a of shape (1, 2, 3), permuted (strides (1, 1, 2)):
+# expect:   a = [[[-51.5283, -49.2532, -33.5047], [74.3379, 79.0774, 4.77223]]]
+# expect:   values, expected: [[[4.18344e-23, 4.07001e-22, 2.8124e-15], [1, 1, 0.99161]]]
+# expect:   values, got:      [[[4.18344e-23, 1, 4.07001e-22], [1, 2.8124e-15, 0.99161]]]
+# expect:
+# expect: FAILED map[inv], with a of shape (2, 3), permuted (strides (1, 2)):
+# expect:   a = [[30.5312, -64.6471, -31.1493], [-59.9623, -69.6001, -30.9508]]
+# expect:   values, expected: [[0.0327534, -0.0154686, -0.0321034], [-0.0166771, -0.0143678, -0.0323093]]
+# expect:   values, got:      [[0.0327534, -0.0166771, -0.0154686], [-0.0143678, -0.0321034, -0.0323093]]
+# expect: AssertionError: 4 of 4 tests of Task 3.1 (map) failed (the first: map[neg]); see above
+# expect: check("3.1", "zip"): MiniTorch's Task 3.1 tests of zip on your backend (MapFlatOps), expected values from simple
+# expect:   zip[add2]                             15 cases  passed
+# expect:   zip[mul2]                             15 cases  passed
+# expect:   zip[div2]                             15 cases  passed
+# expect:   zip[eq2]                              15 cases  passed
+# expect:   zip[gt2]                              15 cases  passed
+# expect:   zip[lt2]                              15 cases  passed
+# expect:   zip_broadcast[a + b]                  15 cases  passed
+# expect:   zip_broadcast[b - a]                  15 cases  passed
+# expect-re: 8 passed, 0 failed \([0-9.]+ s\)
+# expect: check("3.1", "reduce"): MiniTorch's Task 3.1 tests of reduce on your backend (MapFlatOps), expected values from simple
+# expect:   reduce[sum(0)]                        15 cases  passed
+# expect:   reduce[sum(0) of its dims reversed]   15 cases  passed
+# expect-re: 2 passed, 0 failed \([0-9.]+ s\)
+# expect: check("3.2", "matrix_multiply"): MiniTorch's Task 3.2 tests of matrix_multiply on your backend (MapFlatOps), expected values from simple
+# expect:   mm2                                    4 cases  passed
+# expect:   bmm                                    4 cases  passed
+# expect-re: 2 passed, 0 failed \([0-9.]+ s\)
+# expect: check("3.1", "map"): MiniTorch's Task 3.1 tests of map on your backend (ZipSelfOps), expected values from simple
+# expect:   map[neg]                              15 cases  passed
+# expect:   map[relu]                             15 cases  passed
+# expect:   map[sigmoid]                          15 cases  passed
+# expect:   map[inv]                              15 cases  passed
+# expect-re: 4 passed, 0 failed \([0-9.]+ s\)
+# expect: check("3.1", "zip"): MiniTorch's Task 3.1 tests of zip on your backend (ZipSelfOps), expected values from simple
+# expect:   zip[add2]                              1 case   FAILED
+# expect:   zip[mul2]                              1 case   FAILED
+# expect:   zip[div2]                              1 case   FAILED
+# expect:   zip[eq2]                               1 case   FAILED
+# expect:   zip[gt2]                               1 case   FAILED
+# expect:   zip[lt2]                               2 cases  FAILED
+# expect:   zip_broadcast[a + b]                   1 case   FAILED
+# expect:   zip_broadcast[b - a]                   1 case   FAILED
+# expect-re: 0 passed, 8 failed \([0-9.]+ s\)
+# expect:
+# expect: FAILED zip[add2], with a of shape (1,) and b of shape (1,):
+# expect:   a = [68.2421]
+# expect:   b = [47.5246]
+# expect:   values, expected: [115.767]
+# expect:   values, got:      [136.484]
+# expect:
+# expect: FAILED zip[mul2], with a of shape (1,) and b of shape (1,):
+# expect:   a = [68.2421]
+# expect:   b = [47.5246]
+# expect:   values, expected: [3243.18]
+# expect:   values, got:      [4656.99]
+# expect:
+# expect: FAILED zip[div2], with a of shape (1,) and b of shape (1,):
+# expect:   a = [68.2421]
+# expect:   b = [47.5246]
+# expect:   values, expected: [1.28699]
+# expect:   values, got:      [1]
+# expect:
+# expect: FAILED zip[eq2], with a of shape (1,) and b of shape (1,):
+# expect:   a = [68.2421]
+# expect:   b = [47.5246]
+# expect:   values, expected: [0]
+# expect:   values, got:      [1]
+# expect:
+# expect: FAILED zip[gt2], with a of shape (1,) and b of shape (1,):
+# expect:   a = [68.2421]
+# expect:   b = [47.5246]
+# expect:   values, expected: [1]
+# expect:   values, got:      [0]
+# expect:
+# expect: FAILED zip[lt2], with a of shape (2,) and b of shape (2,):
+# expect:   a = [0.970056, 8.11374]
+# expect:   b = [19.3157, -34.4203]
+# expect:   values, expected: [1, 0]
+# expect:   values, got:      [0, 0]
+# expect:
+# expect: FAILED zip_broadcast[a + b], with a of shape (1,) and b of shape (1,):
+# expect:   a = [-14.6278]
+# expect:   b = [35.2868]
+# expect:   values, expected: [20.659]
+# expect:   values, got:      [-29.2556]
+# expect:
+# expect: FAILED zip_broadcast[b - a], with a of shape (1,) and b of shape (1,):
+# expect:   a = [-14.6278]
+# expect:   b = [35.2868]
+# expect:   values, expected: [49.9146]
+# expect:   values, got:      [0]
+# expect: AssertionError: 8 of 8 tests of Task 3.1 (zip) failed (the first: zip[add2]); see above
+# expect: check("3.1", "reduce"): MiniTorch's Task 3.1 tests of reduce on your backend (ZipSelfOps), expected values from simple
+# expect:   reduce[sum(0)]                        15 cases  passed
+# expect:   reduce[sum(0) of its dims reversed]   15 cases  passed
+# expect-re: 2 passed, 0 failed \([0-9.]+ s\)
+# expect: check("3.2", "matrix_multiply"): MiniTorch's Task 3.2 tests of matrix_multiply on your backend (ZipSelfOps), expected values from simple
+# expect:   mm2                                    4 cases  passed
+# expect:   bmm                                    4 cases  passed
+# expect-re: 2 passed, 0 failed \([0-9.]+ s\)
+# expect: check("3.1", "map"): MiniTorch's Task 3.1 tests of map on your backend (ReduceShortOps), expected values from simple
+# expect:   map[neg]                              15 cases  passed
+# expect:   map[relu]                             15 cases  passed
+# expect:   map[sigmoid]                          15 cases  passed
+# expect:   map[inv]                              15 cases  passed
+# expect-re: 4 passed, 0 failed \([0-9.]+ s\)
+# expect: check("3.1", "zip"): MiniTorch's Task 3.1 tests of zip on your backend (ReduceShortOps), expected values from simple
+# expect:   zip[add2]                             15 cases  passed
+# expect:   zip[mul2]                             15 cases  passed
+# expect:   zip[div2]                             15 cases  passed
+# expect:   zip[eq2]                              15 cases  passed
+# expect:   zip[gt2]                              15 cases  passed
+# expect:   zip[lt2]                              15 cases  passed
+# expect:   zip_broadcast[a + b]                  15 cases  passed
+# expect:   zip_broadcast[b - a]                  15 cases  passed
+# expect-re: 8 passed, 0 failed \([0-9.]+ s\)
+# expect: check("3.1", "reduce"): MiniTorch's Task 3.1 tests of reduce on your backend (ReduceShortOps), expected values from simple
+# expect:   reduce[sum(0)]                         1 case   FAILED
+# expect:   reduce[sum(0) of its dims reversed]    1 case   FAILED
+# expect-re: 0 passed, 2 failed \([0-9.]+ s\)
+# expect:
+# expect: FAILED reduce[sum(0)], with a of shape (1,):
+# expect:   a = [68.2421]
+# expect:   values, expected: [68.2421]
+# expect:   values, got:      [0]
+# expect:
+# expect: FAILED reduce[sum(0) of its dims reversed], with a of shape (1,):
+# expect:   a = [68.2421]
+# expect:   values, expected: [68.2421]
+# expect:   values, got:      [0]
+# expect: AssertionError: 2 of 2 tests of Task 3.1 (reduce) failed (the first: reduce[sum(0)]); see above
+# expect: check("3.2", "matrix_multiply"): MiniTorch's Task 3.2 tests of matrix_multiply on your backend (ReduceShortOps), expected values from simple
+# expect:   mm2                                    4 cases  passed
+# expect:   bmm                                    4 cases  passed
+# expect-re: 2 passed, 0 failed \([0-9.]+ s\)
+# expect: check("3.1", "map"): MiniTorch's Task 3.1 tests of map on your backend (MatmulFirstOps), expected values from simple
+# expect:   map[neg]                              15 cases  passed
+# expect:   map[relu]                             15 cases  passed
+# expect:   map[sigmoid]                          15 cases  passed
+# expect:   map[inv]                              15 cases  passed
+# expect-re: 4 passed, 0 failed \([0-9.]+ s\)
+# expect: check("3.1", "zip"): MiniTorch's Task 3.1 tests of zip on your backend (MatmulFirstOps), expected values from simple
+# expect:   zip[add2]                             15 cases  passed
+# expect:   zip[mul2]                             15 cases  passed
+# expect:   zip[div2]                             15 cases  passed
+# expect:   zip[eq2]                              15 cases  passed
+# expect:   zip[gt2]                              15 cases  passed
+# expect:   zip[lt2]                              15 cases  passed
+# expect:   zip_broadcast[a + b]                  15 cases  passed
+# expect:   zip_broadcast[b - a]                  15 cases  passed
+# expect-re: 8 passed, 0 failed \([0-9.]+ s\)
+# expect: check("3.1", "reduce"): MiniTorch's Task 3.1 tests of reduce on your backend (MatmulFirstOps), expected values from simple
+# expect:   reduce[sum(0)]                        15 cases  passed
+# expect:   reduce[sum(0) of its dims reversed]   15 cases  passed
+# expect-re: 2 passed, 0 failed \([0-9.]+ s\)
+# expect: check("3.2", "matrix_multiply"): MiniTorch's Task 3.2 tests of matrix_multiply on your backend (MatmulFirstOps), expected values from simple
+# expect:   mm2                                    4 cases  passed
+# expect:   bmm                                    1 case   FAILED
+# expect-re: 1 passed, 1 failed \([0-9.]+ s\)
+# expect:
+# expect: FAILED bmm, with a of shape (2, 2, 2), permuted (strides (1, 2, 4)) and b of shape (1, 2, 2):
+# expect:   a = [[[-16.7155, 11.4324], [-18.7964, 81.8152]], [[-73.5786, 88.5231], [94.5009, -83.7423]]]
+# expect:   b = [[[6.01975, -73.3722], [50.8242, -39.5517]]]
+# expect:   values, expected: [[[480.422, 774.278], [4045.05, -1856.8]], [[4056.19, 1897.38], [-3687.27, -3621.59]]]
+# expect:   values, got:      [[[480.422, 774.278], [4045.05, -1856.8]], [[0, 0], [0, 0]]]
+# expect: AssertionError: 1 of 2 tests of Task 3.2 (matrix_multiply) failed (the first: bmm); see above
+
+# part none is the whole task; task and part by keyword
+minitorch.TensorBackend(SolvedOps)
+check(task=3.2, part=None)
+# expect: check("3.2"): MiniTorch's Task 3.2 tests on your backend (SolvedOps), expected values from simple
+# expect:   mm2                                    4 cases  passed
+# expect:   bmm                                    4 cases  passed
+# expect-re: 2 passed, 0 failed \([0-9.]+ s\)
+check(part="matrix_multiply", task="3.2")
+# expect: check("3.2", "matrix_multiply"): MiniTorch's Task 3.2 tests of matrix_multiply on your backend (SolvedOps), expected values from simple
+# expect:   mm2                                    4 cases  passed
+# expect:   bmm                                    4 cases  passed
+# expect-re: 2 passed, 0 failed \([0-9.]+ s\)
+
+# zip reading b at a's index (BuggyOps, above) fails where b is broadcast: against a constant, and
+# as the second argument of zip_broadcast, not as the first
+minitorch.TensorBackend(BuggyOps)
+try:
+    check("3.1", "zip")
+except AssertionError as e:
+    print("AssertionError:", e)
+# expect: check("3.1", "zip"): MiniTorch's Task 3.1 tests of zip on your backend (BuggyOps), expected values from simple
+# expect:   zip[add2]                             15 cases  passed
+# expect:   zip[mul2]                             15 cases  passed
+# expect:   zip[div2]                              2 cases  FAILED
+# expect:   zip[eq2]                               2 cases  FAILED
+# expect:   zip[gt2]                               2 cases  FAILED
+# expect:   zip[lt2]                               2 cases  FAILED
+# expect:   zip_broadcast[a + b]                   2 cases  FAILED
+# expect:   zip_broadcast[b - a]                  15 cases  passed
+# expect-re: 3 passed, 5 failed \([0-9.]+ s\)
+# expect:
+# expect: FAILED zip[div2], with a of shape (2,) and b of shape (2,):
+# expect:   a = [0.970056, 8.11374]
+# expect:   b = [19.3157, -34.4203]
+# expect:   your backend raised IndexError: index 1 is out of bounds for b_storage of size 1 (compiled _zip_b_at_a())
+# expect: FAILED zip[eq2]: the same error
+# expect: FAILED zip[gt2]: the same error
+# expect: FAILED zip[lt2]: the same error
+# expect: FAILED zip_broadcast[a + b]: the same error
+# expect: AssertionError: 5 of 8 tests of Task 3.1 (zip) failed (the first: zip[div2]); see above

@@ -1,8 +1,8 @@
 """tools/notebooks.py set-repo and check, on a copy of the repository's notebooks and README:
 the repository's GitHub location reaches every Colab set-up cell and badge, and check fails
 when the README's badges and notebooks/src/colab_repo.txt disagree. And what a student sees
-first in a stored course notebook: the set-up cell collapsed, no nbval comment anywhere (the
-markers are cell tags)."""
+first in a stored course notebook: the set-up cell collapsed, no nbval or nbgrader comment
+anywhere (the markers are cell tags and nbgrader's metadata)."""
 
 import json
 import os
@@ -71,7 +71,8 @@ def test_setup_cell_collapsed_and_markers_are_tags():
     for name in course_notebooks(ROOT):
         with open(os.path.join(ROOT, "notebooks", name + ".ipynb"), encoding="utf-8") as f:
             cells = json.load(f)["cells"]
-        assert cells[0]["metadata"] == {"cellView": "form", "jupyter": {"source_hidden": True}}
+        meta = {k: v for k, v in cells[0]["metadata"].items() if k != "nbgrader"}
+        assert meta == {"cellView": "form", "jupyter": {"source_hidden": True}}
         assert "".join(cells[0]["source"]).startswith("# minitorch: skip-cell"), name
         with open(os.path.join(ROOT, "notebooks", "src", name + ".mt"), encoding="utf-8") as f:
             src = f.read()
@@ -82,6 +83,9 @@ def test_setup_cell_collapsed_and_markers_are_tags():
             tagged += n
         for c in cells:
             assert "NBVAL_" not in "".join(c["source"]), (name, c["source"])
+            assert "NBGRADER_" not in "".join(c["source"]), (name, c["source"])
+        graded = sum(1 for c in cells if c["metadata"].get("nbgrader", {}).get("grade"))
+        assert graded == src.count("\n# NBGRADER_TESTS "), name
     assert tagged > 10
 
 

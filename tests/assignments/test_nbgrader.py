@@ -1,0 +1,150 @@
+"""The course notebooks as nbgrader assignments, graded by real nbgrader with the MiniTorch kernel.
+
+tools/assignments.py releases notebooks 02 to 06 into a temporary course directory (nbgrader's
+generate_assignment with notebooks/nbgrader_config.py), then grades three submissions with
+nbgrader's autograde and writes their feedback with generate_feedback:
+- the solutions (the stored notebooks): full marks on every graded cell;
+- the release as a student gets it: no crash, every notebook graded, zero on every graded cell,
+  the template's NotImplementedError in the tests' output;
+- the solutions with a bug planted in one function (Task 3.1's tensor_zip zips a with itself):
+  that function's test cell scores zero with the check's message in the feedback, and every
+  other graded cell keeps its marks.
+The kernelspec is the one tools/kernel-test-env.sh installs (JUPYTER_PATH); run through
+tools/run-assignment-tests.sh.
+"""
+
+import glob
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+TOOL = os.path.join(ROOT, "tools", "assignments.py")
+NOTEBOOKS = ["02_parallel", "03_matmul", "04_cuda_ops", "05_cuda_matmul", "06_training"]
+
+# the bug: tensor_zip's solution applies fn to a's element twice
+ZIP_LINE = "            out[o] = fn(a_storage[j], b_storage[k])"
+ZIP_BUG = "            out[o] = fn(a_storage[j], a_storage[j])"
+
+
+def tool(course, *args):
+    r = subprocess.run([sys.executable, TOOL, *args, "--course", course], capture_output=True,
+                       text=True, timeout=1500)
+    assert r.returncode == 0, f"assignments.py {args[0]} failed:\n{r.stdout[-3000:]}\n{r.stderr[-5000:]}"
+    return r.stdout
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory):
+    course = str(tmp_path_factory.mktemp("course"))
+    tool(course, "release")
+    return course
+
+
+def graded_cells(path):
+    """{grade_id: points} of a notebook's autograded test cells."""
+    with open(path, encoding="utf-8") as f:
+        nb = json.load(f)
+    return {c["metadata"]["nbgrader"]["grade_id"]: c["metadata"]["nbgrader"]["points"]
+            for c in nb["cells"] if c["metadata"].get("nbgrader", {}).get("grade")}
+
+
+def grades(course, student):
+    """{(notebook, grade_id): (score, max_score)} from the gradebook."""
+    from nbgrader.api import Gradebook
+
+    out = {}
+    with Gradebook(f"sqlite:///{os.path.join(course, 'gradebook.db')}") as gb:
+        for nb in gb.find_submission("module3", student).notebooks:
+            for g in nb.grades:
+                out[(nb.name, g.name)] = (g.score, g.max_score)
+    return out
+
+
+def autograde(course, student, submission):
+    tool(course, "autograde", submission, "--student", student)
+    return grades(course, student)
+
+
+def test_release_is_the_student_version(course):
+    release = os.path.join(course, "release", "module3")
+    assert sorted(os.listdir(release)) == sorted(n + ".ipynb" for n in NOTEBOOKS)
+    for name in NOTEBOOKS:
+        with open(os.path.join(release, name + ".ipynb"), encoding="utf-8") as f:
+            nb = json.load(f)
+        assert nb["metadata"]["kernelspec"]["name"] == "minitorch"
+        code = [c for c in nb["cells"] if c["cell_type"] == "code"]
+        text = "".join("".join(c["source"]) for c in code)
+        assert "BEGIN SOLUTION" not in text and "END SOLUTION" not in text
+        assert "# YOUR CODE HERE\n" in text and "raise NotImplementedError()" in text
+        assert not any(c.get("outputs") for c in code), f"{name}: outputs left in the release"
+        solutions = [c for c in code if c["metadata"]["nbgrader"]["solution"]]
+        assert solutions and all(c["metadata"].get("editable", True) for c in solutions)
+        given = [c for c in code if not c["metadata"]["nbgrader"]["solution"]]
+        assert all(c["metadata"].get("editable") is False for c in given), \
+            f"{name}: a given or test cell can be edited"
+        assert graded_cells(os.path.join(release, name + ".ipynb")), f"{name}: no graded cell"
+
+
+def test_solutions_get_full_marks(course, tmp_path):
+    sub = tmp_path / "solutions"
+    sub.mkdir()
+    for name in NOTEBOOKS:
+        shutil.copy(os.path.join(ROOT, "notebooks", name + ".ipynb"), sub)
+    got = autograde(course, "solutions", str(sub))
+    want = {(name, gid): (pts, pts) for name in NOTEBOOKS
+            for gid, pts in graded_cells(os.path.join(ROOT, "notebooks", name + ".ipynb")).items()}
+    assert got == want
+
+
+def test_untouched_release_scores_zero_without_a_crash(course):
+    got = autograde(course, "untouched", os.path.join(course, "release", "module3"))
+    assert {nb for nb, _ in got} == set(NOTEBOOKS), "a notebook was not graded"
+    assert got and all(score == 0 and top > 0 for score, top in got.values()), got
+    for name in NOTEBOOKS:
+        path = os.path.join(course, "autograded", "untouched", "module3", name + ".ipynb")
+        with open(path, encoding="utf-8") as f:
+            nb = json.load(f)
+        for c in nb["cells"]:
+            meta = c["metadata"].get("nbgrader", {})
+            errors = [o for o in c.get("outputs", []) if o["output_type"] == "error"]
+            if meta.get("grade"):
+                assert errors, f"{name} {meta['grade_id']}: no error"
+            elif meta.get("solution"):  # the template's cells themselves run
+                assert not errors, f"{name} {meta['grade_id']}: {errors[0]['ename']}"
+    feedback = os.path.join(course, "feedback", "untouched", "module3", "02_parallel.html")
+    with open(feedback, encoding="utf-8") as f:
+        html = f.read()
+    assert "raised NotImplementedError" in html
+
+
+def test_planted_bug_costs_only_its_function(course, tmp_path):
+    sub = tmp_path / "zip_bug"
+    sub.mkdir()
+    for name in NOTEBOOKS:
+        shutil.copy(os.path.join(ROOT, "notebooks", name + ".ipynb"), sub)
+    path = sub / "02_parallel.ipynb"
+    text = path.read_text(encoding="utf-8")
+    line = json.dumps(ZIP_LINE + "\n")
+    assert text.count(line) == 1, "the planted bug's line is not in notebook 02 once"
+    path.write_text(text.replace(line, json.dumps(ZIP_BUG + "\n")), encoding="utf-8")
+    got = autograde(course, "zip_bug", str(sub))
+    lost = {k for k, (score, top) in got.items() if score != top}
+    assert lost == {("02_parallel", "test_tensor_zip")}, got
+    assert got[("02_parallel", "test_tensor_zip")][0] == 0
+    feedback = os.path.join(course, "feedback", "zip_bug", "module3", "02_parallel.html")
+    with open(feedback, encoding="utf-8") as f:
+        html = f.read()
+    assert "tests of Task 3.1 (zip) failed" in html
+    assert "FAILED zip[add2]" in html
+
+
+def test_autograde_refuses_without_a_release(tmp_path):
+    r = subprocess.run([sys.executable, TOOL, "autograde", str(tmp_path), "--course",
+                        str(tmp_path / "empty")], capture_output=True, text=True)
+    assert r.returncode != 0 and "release the assignment first" in r.stderr
+    assert not glob.glob(str(tmp_path / "empty" / "*.db"))
