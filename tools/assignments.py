@@ -101,14 +101,18 @@ def submissions(path, student):
 
 
 def scores(course, student):
-    """Each graded cell's score: [(notebook, cell, score, max score)]."""
+    """Each graded cell's score, in the notebooks' order: [(notebook, cell, score, max score)]."""
     from nbgrader.api import Gradebook
 
     rows = []
     with Gradebook(f"sqlite:///{os.path.join(course, 'gradebook.db')}") as gb:
         submission = gb.find_submission(ASSIGNMENT, student)
         for nb in sorted(submission.notebooks, key=lambda n: n.name):
-            for g in sorted(nb.grades, key=lambda g: g.name):
+            with open(os.path.join(course, "release", ASSIGNMENT, nb.name + ".ipynb"),
+                      encoding="utf-8") as f:
+                order = [c["metadata"].get("nbgrader", {}).get("grade_id")
+                         for c in json.load(f)["cells"]]
+            for g in sorted(nb.grades, key=lambda g: order.index(g.name)):
                 rows.append((nb.name, g.name, g.score, g.max_score))
     return rows
 

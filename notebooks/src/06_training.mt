@@ -417,9 +417,7 @@ print("your backend: at least 45 of 50 right after 500 epochs, under 2 s per epo
 # %% [markdown]
 # Then your CUDA backend: the kernels of notebooks 4 and 5, pasted below as you wrote them
 # there. They take the course's names (`tensor_map`, ..., as `cuda_ops.py` has them), so from
-# here on those names are your CUDA kernels and the CPU backend above is done with. Without a
-# GPU the simulator runs every thread of every launch, checks included: far slower than a GPU,
-# so this run is 50 epochs (the log says whether a GPU or the simulator ran it).
+# here on those names are your CUDA kernels and the CPU backend above is done with.
 
 # %% include 04_cuda_ops tensor_map tensor_zip tensor_reduce CudaOps
 
@@ -433,8 +431,9 @@ class StudentCudaOps(CudaOps):
 GPUBackend = minitorch.TensorBackend(StudentCudaOps)
 
 # %% [markdown]
-# The simulator runs every thread of every launch (a reduce is blocks of 1,024 threads), so this
-# run is small: hidden 10, 21 epochs, beside the built-in `fast` backend on the same draws.
+# Without a GPU the simulator runs every thread of every launch, checks included (a reduce is
+# blocks of 1,024 threads), far slower than a GPU, so this run is small: hidden 10, 21 epochs,
+# beside the built-in `fast` backend on the same draws. Its first line says what ran it.
 
 # %%
 # NBVAL_IGNORE_OUTPUT

@@ -101,8 +101,12 @@ def test_solutions_get_full_marks(course, tmp_path):
     assert got == want
 
 
-def test_untouched_release_scores_zero_without_a_crash(course):
-    got = autograde(course, "untouched", os.path.join(course, "release", "module3"))
+def test_untouched_release_scores_zero_without_a_crash(course, tmp_path):
+    # handed in as nbgrader's collect lays submissions out: a directory per student
+    shutil.copytree(os.path.join(course, "release", "module3"),
+                    tmp_path / "submitted" / "untouched" / "module3")
+    tool(course, "autograde", str(tmp_path / "submitted"))
+    got = grades(course, "untouched")
     assert {nb for nb, _ in got} == set(NOTEBOOKS), "a notebook was not graded"
     assert got and all(score == 0 and top > 0 for score, top in got.values()), got
     for name in NOTEBOOKS:
