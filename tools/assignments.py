@@ -52,7 +52,8 @@ def nbgrader(course, *args):
     cmd = [sys.executable, "-m", "nbgrader", *args]
     r = subprocess.run(cmd, cwd=course)
     if r.returncode != 0:
-        raise SystemExit(f"nbgrader {' '.join(args)} failed (exit {r.returncode}); its log is above")
+        raise SystemExit(f"nbgrader {' '.join(args)} failed (exit {r.returncode}); "
+                         "its log is above")
 
 
 def course_dir(path):

@@ -13,9 +13,10 @@ the badges; `check` fails when any of them disagree.
 Sources. Each notebook is written as notebooks/src/NAME.mt in the "percent" format: a line
 `# %%` starts a code cell, `# %% [markdown]` a markdown cell whose lines are written as `# text`
 comments. A source is therefore a runnable script (`minitorch-kernel run` executes it, markdown
-and all; one with includes, below, once they are expanded), and a diff of it reads like one. `build` turns each into notebooks/NAME.ipynb and runs
-it through a real Jupyter client (nbclient) with the MiniTorch kernel, keeping the outputs: the
-stored outputs are a real run's, which nbval then compares with a fresh one. The kernel is the
+and all; one with includes, below, once they are expanded), and a diff of it reads like one.
+`build` turns each into notebooks/NAME.ipynb and runs it through a real Jupyter client
+(nbclient) with the MiniTorch kernel, keeping the outputs: the stored outputs are a real run's,
+which nbval then compares with a fresh one. The kernel is the
 one named by MT_KERNEL_BIN (default build/minitorch-kernel), installed for the run into a
 temporary kernelspec directory. Volatile metadata (execution timestamps) is not kept, so that a
 rebuild that changes nothing changes no byte. Every notebook starts with the Colab set-up cell,

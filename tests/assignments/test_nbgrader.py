@@ -34,7 +34,8 @@ ZIP_BUG = "            out[o] = fn(a_storage[j], a_storage[j])"
 def tool(course, *args):
     r = subprocess.run([sys.executable, TOOL, *args, "--course", course], capture_output=True,
                        text=True, timeout=1500)
-    assert r.returncode == 0, f"assignments.py {args[0]} failed:\n{r.stdout[-3000:]}\n{r.stderr[-5000:]}"
+    assert r.returncode == 0, \
+        f"assignments.py {args[0]} failed:\n{r.stdout[-3000:]}\n{r.stderr[-5000:]}"
     return r.stdout
 
 
