@@ -226,6 +226,31 @@ static void test_train_on_kernels(void)
     "        out[i * size + j] = acc\n"                                                            \
     "jit_mm_practice = cuda.jit()(_mm_practice)\n"
 
+/* Runs a check() cell with its output in k (emptied first), which must hold `says`. */
+static struct outcome run_check(struct dsl_session *s, struct sink *k, const char *cell,
+                                const char *says)
+{
+    memset(k, 0, sizeof *k);
+    struct outcome o = run_cell_with(s, cell, k);
+    CHECK(strstr(k->log, says) != NULL);
+    return o;
+}
+
+/* The parts of the scripts' CudaOps that pass, but for any whose cell names `except`: each with
+ * its count of tests. */
+static void parts_pass(struct dsl_session *s, struct sink *k, const char *except)
+{
+    static const char *const passing[][2] = {
+        {"check('3.3', 'map')", "4 passed, 0 failed"},
+        {"check('3.3', 'zip')", "8 passed, 0 failed"},
+        {"check('3.3', 'reduce')", "5 passed, 0 failed"},
+        {"check('3.4', 'matrix_multiply')", "3 passed, 0 failed"},
+    };
+    for (size_t i = 0; i < sizeof passing / sizeof *passing; i++)
+        if (!except || !strstr(passing[i][0], except))
+            CHECK_INT(run_check(s, k, passing[i][0], passing[i][1]).rc, 0);
+}
+
 /* check("3.3") and check("3.4") on the scripts' CudaOps: the course's sum_practice launch makes
  * the script's kernel write past out (said, with the why); guarded, every test passes; a
  * mm_practice without its barrier is the simulator's race. */
@@ -243,26 +268,13 @@ static void test_check(void)
     CHECK(strstr(k.log, "56 passed, 1 failed") != NULL);
     CHECK(strstr(k.log, "The course launches size // 32 + 1 = 3 blocks for 64 values") != NULL);
     /* its parts: sum_practice fails alone, map, zip and reduce (forward on CudaOps) pass */
-    memset(&k, 0, sizeof k);
-    o = run_cell_with(s, "check('3.3', 'sum_practice')", &k);
+    o = run_check(s, &k, "check('3.3', 'sum_practice')", "2 passed, 1 failed");
     CHECK_STR(o.ename, "AssertionError");
     CHECK_STR(o.evalue, "1 of 3 tests of Task 3.3 (sum_practice) failed (the first: "
                         "sum_practice (64 values)); see above");
     CHECK(strstr(k.log, "check(\"3.3\", \"sum_practice\"): MiniTorch's Task 3.3 tests of "
                         "sum_practice on your backend (CudaOps)") == k.log + strlen("stdout:"));
-    CHECK(strstr(k.log, "2 passed, 1 failed") != NULL);
-    static const char *const passing[][2] = {
-        {"check('3.3', 'map')", "4 passed, 0 failed"},
-        {"check('3.3', 'zip')", "8 passed, 0 failed"},
-        {"check('3.3', 'reduce')", "5 passed, 0 failed"},
-        {"check('3.4', 'matrix_multiply')", "3 passed, 0 failed"},
-    };
-    for (size_t i = 0; i < sizeof passing / sizeof *passing; i++) {
-        memset(&k, 0, sizeof k);
-        o = run_cell_with(s, passing[i][0], &k);
-        CHECK_INT(o.rc, 0);
-        CHECK(strstr(k.log, passing[i][1]) != NULL);
-    }
+    parts_pass(s, &k, NULL);
     CHECK(strstr(k.log, "mul_practice (x @ y)                   4 cases  passed") != NULL);
     /* a zip planted with fn(a, a) fails 3.3's zip part alone */
     CHECK_INT(
@@ -280,17 +292,9 @@ static void test_check(void)
                     "minitorch.TensorBackend(ZipSelfOps)\n")
             .rc,
         0);
-    memset(&k, 0, sizeof k);
-    o = run_cell_with(s, "check('3.3', 'zip')", &k);
-    CHECK_STR(o.ename, "AssertionError");
-    CHECK(strstr(k.log, "0 passed, 8 failed") != NULL);
-    for (size_t i = 0; i < sizeof passing / sizeof *passing; i++) {
-        if (strstr(passing[i][0], "zip")) continue;
-        memset(&k, 0, sizeof k);
-        o = run_cell_with(s, passing[i][0], &k);
-        CHECK_INT(o.rc, 0);
-        CHECK(strstr(k.log, passing[i][1]) != NULL);
-    }
+    CHECK_STR(run_check(s, &k, "check('3.3', 'zip')", "0 passed, 8 failed").ename,
+              "AssertionError");
+    parts_pass(s, &k, "zip");
     CHECK_INT(run_cell(s, "minitorch.TensorBackend(CudaOps)").rc, 0);
     /* the write guarded: a block writes when its first value is inside a */
     CHECK_INT(run_cell(s, "def _sum_practice2(out, a, size):\n"
@@ -310,23 +314,15 @@ static void test_check(void)
                           "jit_sum_practice = cuda.jit()(_sum_practice2)\n")
                   .rc,
               0);
-    memset(&k, 0, sizeof k);
-    o = run_cell_with(s, "check('3.3')", &k);
-    CHECK_INT(o.rc, 0);
-    CHECK(strstr(k.log, "57 passed, 0 failed") != NULL);
-    memset(&k, 0, sizeof k);
-    o = run_cell_with(s, "check('3.3', 'sum_practice')", &k);
-    CHECK_INT(o.rc, 0);
-    CHECK(strstr(k.log, "3 passed, 0 failed") != NULL);
+    CHECK_INT(run_check(s, &k, "check('3.3')", "57 passed, 0 failed").rc, 0);
+    CHECK_INT(run_check(s, &k, "check('3.3', 'sum_practice')", "3 passed, 0 failed").rc, 0);
     /* Task 3.4: no mm_practice yet, then one without its barrier, then the template's */
     memset(&k, 0, sizeof k);
     o = run_cell_with(s, "check('3.4')", &k);
     CHECK_STR(o.ename, "AssertionError");
     CHECK(strstr(k.log, "no kernel jit_mm_practice in the session") != NULL);
-    memset(&k, 0, sizeof k);
-    o = run_cell_with(s, "check('3.4', 'mm_practice')", &k);
-    CHECK_STR(o.ename, "AssertionError");
-    CHECK(strstr(k.log, "0 passed, 2 failed") != NULL);
+    CHECK_STR(run_check(s, &k, "check('3.4', 'mm_practice')", "0 passed, 2 failed").ename,
+              "AssertionError");
     CHECK_INT(run_cell(s, MM_PRACTICE("")).rc, 0);
     memset(&k, 0, sizeof k);
     o = run_cell_with(s, "check('3.4')", &k);
@@ -339,10 +335,7 @@ static void test_check(void)
     CHECK_INT(o.rc, 0);
     CHECK(strstr(k.log, "mm_practice (32 x 32)                  1 case   passed") != NULL);
     CHECK(strstr(k.log, "5 passed, 0 failed") != NULL);
-    memset(&k, 0, sizeof k);
-    o = run_cell_with(s, "check('3.4', 'mm_practice')", &k);
-    CHECK_INT(o.rc, 0);
-    CHECK(strstr(k.log, "2 passed, 0 failed") != NULL);
+    CHECK_INT(run_check(s, &k, "check('3.4', 'mm_practice')", "2 passed, 0 failed").rc, 0);
     dsl_session_free(s);
 }
 
