@@ -17,3 +17,11 @@ void mt_cancel_request(void) { atomic_store_explicit(&cancel_flag, true, memory_
 void mt_cancel_clear(void) { atomic_store_explicit(&cancel_flag, false, memory_order_relaxed); }
 
 bool mt_cancel_requested(void) { return atomic_load_explicit(&cancel_flag, memory_order_relaxed); }
+
+/* The flag is one byte (lock-free: no lock beside it), which a character type may read. */
+_Static_assert(sizeof cancel_flag == 1, "the cancel flag is read as one byte");
+
+const volatile unsigned char *mt_cancel_flag(void)
+{
+    return (const volatile unsigned char *)&cancel_flag;
+}

@@ -59,6 +59,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdarg.h>
@@ -66,6 +67,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -77,6 +79,11 @@ extern char **environ;
 #define MAX_FNS 32     /* compiled functions (specialisations) in one unit */
 #define MAX_VARS 64    /* locals of one function */
 #define MAX_ARRAY 1024 /* elements of a local array ([0] * n): each thread's stack holds them */
+/* The stack the locals of a chain of compiled calls may take: an njit function's run on the
+ * kernel's threads (whose stacks are a few MiB), and each CUDA thread's, as a GPU's 512 KiB of
+ * local memory per thread; a simulated thread's stack is sized from its kernel's need */
+#define MAX_HOST_STACK (1 << 20)
+#define MAX_THREAD_STACK (512 << 10)
 
 /* ---- types ------------------------------------------------------------------------------ */
 
@@ -88,11 +95,13 @@ enum jt {
     JT_FARR,  /* farr: a Storage's float32 memory */
     JT_IARR,  /* iarr: int64 elements */
     JT_SARR,  /* a CUDA kernel's shared array (struct var says its kind): only indexed */
+    JT_ITUP,  /* iarr, from a tuple: read only, as Python's tuples */
 };
 
-static const char *const c_type[] = {"void", "int64_t", "int64_t", "double", "farr", "iarr", ""};
-static const char *const jt_name[] = {"None",    "bool",      "int",         "float",
-                                      "Storage", "int array", "shared array"};
+static const char *const c_type[] = {"void", "int64_t", "int64_t", "double",
+                                     "farr", "iarr",    "",        "iarr"};
+static const char *const jt_name[] = {"None",    "bool",      "int",          "float",
+                                      "Storage", "int array", "shared array", "tuple of ints"};
 
 /* What a unit is compiled for: a function given to njit (host C, called once), or a cuda.jit
  * kernel in the simulator (host C, each CUDA thread on a stack of its own) or on the GPU (CUDA
@@ -110,6 +119,9 @@ static enum jt join(enum jt a, enum jt b)
 
 static bool numeric(enum jt t) { return t == JT_BOOL || t == JT_INT || t == JT_FLOAT; }
 
+/* An array of ints, a list's (written back after the call) or a tuple's (read only). */
+static bool ints(enum jt t) { return t == JT_IARR || t == JT_ITUP; }
+
 /* ---- the unit being compiled ------------------------------------------------------------ */
 
 struct var {
@@ -120,9 +132,15 @@ struct var {
     int64_t buflen; /* a local array's length ([0] * n), else 0 */
     char reduce;    /* '+' or '*': a reduction of the prange loop (acc += x[i]), else 0 */
     bool dep;       /* its value follows from the prange loop's variable (which element) */
-    bool written;   /* a parameter array the function stores into */
+    bool written;   /* a parameter array the function stores into (itself or by a call) */
     bool escapes;   /* a local array also reachable another way (a user function's parameter,
                      * another name): zeroed whole when made again, not just what was written */
+    /* the prange loop's view of an array: another name, given in the loop, for one every
+     * iteration shares (a parameter, or an array made before the loop: alias_of, the first
+     * such name); written in the loop, by a store or a call; where a local array was made */
+    bool alias_shared, pwritten;
+    const char *alias_of;
+    const struct dsl_node *made;
     /* a shared array (JT_SARR): its elements ('d' float64, 'f' float32, 'i' int32, 'l' int64),
      * its dims, its place in the simulator's block memory (bytes), and the number of its first
      * element among the kernel's shared elements (the simulator's record of each) */
@@ -146,6 +164,10 @@ struct cfn {
     bool done;     /* compiled (a call of one still compiling is recursion) */
     bool may_fail; /* it can end with env->failed set: its callers test that after the call */
     bool loops;    /* its body holds a loop, or calls a function that does */
+    /* the stack it takes, as bytes: its own frame (its local arrays, room for its other locals)
+     * and, of the functions it calls, the largest such need (callee_stack, that of deepest) */
+    int64_t stack, callee_stack;
+    int deepest;
 };
 
 struct unit {
@@ -240,6 +262,9 @@ static void ex_free(struct ex *e) { render_buf_free(&e->s); }
 
 static int expr(struct unit *u, struct cfn *c, const struct dsl_node *n, struct ex *e);
 static int binary(struct unit *u, struct cfn *c, const struct dsl_node *n, struct ex *e);
+static bool expr_dep(struct cfn *c, const struct dsl_node *n);
+static int prange_write(struct unit *u, struct cfn *c, struct var *v, const struct dsl_node *at,
+                        const struct dsl_node *ix, const char *how, bool dep);
 
 /* What a name that is not a local means: a free variable's value or a session variable. */
 static const struct dsl_value *outer_value(struct unit *u, const struct cfn *c, const char *name)
@@ -510,7 +535,7 @@ static int call(struct unit *u, struct cfn *c, const struct dsl_node *n, struct 
         ex_init(&y);
         r = expr(u, c, callee->a->kids[0], &x);
         if (r == 0) r = expr(u, c, callee->a->kids[1], &y);
-        if (r == 0 && (x.t != JT_IARR || y.t != JT_IARR))
+        if (r == 0 && (!ints(x.t) || !ints(y.t)))
             r = refuse(u, c, n, ".%s() of a comparison of a %s and a %s", callee->name,
                        jt_name[x.t], jt_name[y.t]);
         if (r == 0) {
@@ -526,14 +551,14 @@ static int call(struct unit *u, struct cfn *c, const struct dsl_node *n, struct 
         goto done;
     }
     const char *np = numpy_attr(u, c, callee);
-    if (np && strcmp(np, "prod") == 0 && na == 1 && a[0].t == JT_IARR) {
+    if (np && strcmp(np, "prod") == 0 && na == 1 && ints(a[0].t)) {
         e->t = JT_INT;
         calls_loop(u, c);
         render_buf_printf(&e->s, "jit_prod(%s)", a[0].s.data);
         r = 0;
         goto done;
     }
-    if (np && strcmp(np, "array_equal") == 0 && na == 2 && a[0].t == JT_IARR && a[1].t == JT_IARR) {
+    if (np && strcmp(np, "array_equal") == 0 && na == 2 && ints(a[0].t) && ints(a[1].t)) {
         e->t = JT_BOOL;
         calls_loop(u, c);
         render_buf_printf(&e->s, "jit_array_equal(%s, %s)", a[0].s.data, a[1].s.data);
@@ -553,6 +578,20 @@ static int call(struct unit *u, struct cfn *c, const struct dsl_node *n, struct 
             int id;
             if (compile_fn(u, v->as.fn_user, ts, na, &id) != 0) goto done;
             if (u->fns[id].loops) calls_loop(u, c);
+            /* the arrays the callee writes, this function writes */
+            bool dep = false;
+            for (int i = 0; i < na; i++) dep = dep || expr_dep(c, n->kids[i]);
+            for (int i = 0; i < na; i++) {
+                struct var *av =
+                    n->kids[i]->kind == DSL_N_NAME ? find_var(c, n->kids[i]->name) : NULL;
+                if (!av || !u->fns[id].vars[i].written) continue;
+                if (av->param && !av->written) av->written = u->changed = true;
+                if (prange_write(u, c, av, n, NULL, v->as.fn_user->def->name, dep) != 0) goto done;
+            }
+            if (u->fns[id].stack > c->callee_stack) {
+                c->callee_stack = u->fns[id].stack;
+                c->deepest = id;
+            }
             e->t = u->fns[id].ret;
             if (u->fns[id].may_fail) c->may_fail = u->soft_fail = true;
             render_buf_printf(&e->s, "f%d(env", id);
@@ -605,14 +644,22 @@ static int call(struct unit *u, struct cfn *c, const struct dsl_node *n, struct 
         for (size_t h = 0; h < sizeof helpers / sizeof helpers[0]; h++) {
             if (!imported || strcmp(name, helpers[h].name) != 0 || na != helpers[h].nargs) continue;
             for (int i = 0; i < na; i++)
-                if (a[i].t != (i == 0 && h == 0 ? JT_INT : JT_IARR) &&
-                    !(i == 0 && h == 0 && a[i].t == JT_BOOL)) {
+                if (i == 0 && h == 0 ? !numeric(a[i].t) || a[i].t == JT_FLOAT : !ints(a[i].t)) {
                     refuse(u, c, n, "%s() of a %s", name, jt_name[a[i].t]);
                     goto done;
                 }
+            if (helpers[h].ret == JT_NONE && a[na - 1].t == JT_ITUP) { /* Python's TypeError */
+                refuse(u, c, n, "%s() writing into a tuple (its last argument)", name);
+                goto done;
+            }
             e->t = helpers[h].ret;
             c->may_fail = u->soft_fail = true;
             calls_loop(u, c);
+            struct var *out = helpers[h].ret == JT_NONE && n->kids[na - 1]->kind == DSL_N_NAME
+                                  ? find_var(c, n->kids[na - 1]->name)
+                                  : NULL;
+            if (out && out->param && !out->written) out->written = u->changed = true;
+            if (out && prange_write(u, c, out, n, NULL, name, true) != 0) goto done;
             render_buf_printf(&e->s, "jit_%s(env", name);
             for (int i = 0; i < na; i++) render_buf_printf(&e->s, ", %s", a[i].s.data);
             render_buf_printf(&e->s, ", %lldLL", loc(c, n));
@@ -629,7 +676,7 @@ static int call(struct unit *u, struct cfn *c, const struct dsl_node *n, struct 
             goto done;
         }
         if (strcmp(name, "len") == 0 && na == 1) {
-            if (a[0].t != JT_FARR && a[0].t != JT_IARR) {
+            if (a[0].t != JT_FARR && !ints(a[0].t)) {
                 refuse(u, c, n, "len() of a %s", jt_name[a[0].t]);
                 goto done;
             }
@@ -937,7 +984,7 @@ static int index_load(struct unit *u, struct cfn *c, const struct dsl_node *n, s
     ex_init(&i);
     int r = -1;
     if (expr(u, c, n->a, &a) != 0 || expr(u, c, n->kids[0], &i) != 0) goto done;
-    if (a.t != JT_FARR && a.t != JT_IARR) {
+    if (a.t != JT_FARR && !ints(a.t)) {
         refuse(u, c, n, "indexing a %s", jt_name[a.t]);
         goto done;
     }
@@ -1016,7 +1063,8 @@ static int binary(struct unit *u, struct cfn *c, const struct dsl_node *n, struc
         if (t != JT_FLOAT && n->b->kind == DSL_N_CONST && dsl_is_intlike(n->b->value) &&
             dsl_as_int(n->b->value) >= 0) {
             e->t = JT_INT;
-            render_buf_printf(&e->s, "jit_ipow(%s, %s)", a.s.data, b.s.data);
+            c->may_fail = u->soft_fail = true;
+            render_buf_printf(&e->s, "py_ipow(env, %s, %s, %lldLL)", a.s.data, b.s.data, line);
         } else if (t != JT_FLOAT && u->target != JIT_HOST) {
             /* a kernel's 2 ** x: an int, as Numba types it (a negative power is an error) */
             e->t = JT_INT;
@@ -1067,6 +1115,18 @@ static int compare(struct unit *u, struct cfn *c, const struct dsl_node *n, stru
     return 0;
 }
 
+/* A float constant as C: exact (hexadecimal), infinities and NaN by the prelude's names (C has
+ * no literal for them; printf's "inf" is not C). */
+static void put_double(struct render_buf *b, double x)
+{
+    if (isnan(x))
+        render_buf_puts(b, "JIT_NAN");
+    else if (isinf(x))
+        render_buf_puts(b, x > 0 ? "JIT_INF" : "(-JIT_INF)");
+    else
+        render_buf_printf(b, "%a", x);
+}
+
 static int expr(struct unit *u, struct cfn *c, const struct dsl_node *n, struct ex *e)
 {
     switch (n->kind) {
@@ -1078,7 +1138,7 @@ static int expr(struct unit *u, struct cfn *c, const struct dsl_node *n, struct 
         }
         if (n->value.kind == DSL_FLOAT) {
             e->t = JT_FLOAT;
-            render_buf_printf(&e->s, "%a", n->value.as.f);
+            put_double(&e->s, n->value.as.f);
             return 0;
         }
         return refuse(u, c, n, "a constant of type %s", dsl_type_name(n->value));
@@ -1111,7 +1171,7 @@ static int expr(struct unit *u, struct cfn *c, const struct dsl_node *n, struct 
         }
         if (g && g->kind == DSL_FLOAT) {
             e->t = JT_FLOAT;
-            render_buf_printf(&e->s, "%a", g->as.f);
+            put_double(&e->s, g->as.f);
             return 0;
         }
         return refuse(u, c, n, "the name %s here", n->name);
@@ -1262,16 +1322,36 @@ static int64_t const_int(struct unit *u, struct cfn *c, const struct dsl_node *k
     return 0;
 }
 
+/* The length n of a local array of n int zeros, one of n at most MAX_ARRAY: the length
+ * given as a constant (or a global or enclosing int). */
+static int64_t array_length(struct unit *u, struct cfn *c, const struct dsl_node *v,
+                            const struct dsl_node *k, const char *what)
+{
+    int64_t len = const_int(u, c, k);
+    if (len > 0 && len <= MAX_ARRAY) return len;
+    if (len > MAX_ARRAY)
+        return refuse(u, c, v,
+                      "%s of %lld elements: a local array has at most %d (it lives on "
+                      "each thread's stack)",
+                      what, (long long)len, MAX_ARRAY);
+    return refuse(u, c, v, "%s whose length is not a positive int constant", what);
+}
+
 /* The length of [0] * n or np.zeros(n, np.int32), n a constant (or a global or enclosing
- * int): a local int array of zeros; 0 when v is not that. */
+ * int): a local int array of zeros; 0 when v is not that, -1 after refusing one that is (too
+ * long, or of another kind). */
 static int64_t array_literal(struct unit *u, struct cfn *c, const struct dsl_node *v)
 {
     if (v->kind == DSL_N_CALL && !v->flag && v->nkw == 0 && v->nkids == 2 &&
         cuda_member(u, c, v->a, "local") && strcmp(v->a->name, "array") == 0) {
         /* cuda.local.array(n, numba.int32): each CUDA thread's own ints */
         char dt = dtype_code(u, c, v->kids[1]);
-        int64_t len = const_int(u, c, v->kids[0]);
-        return (dt == 'i' || dt == 'l') && len > 0 && len <= MAX_ARRAY ? len : 0;
+        if (dt != 'i' && dt != 'l')
+            return refuse(u, c, v,
+                          "cuda.local.array of %s (compiled code keeps int32 and int64 "
+                          "local arrays)",
+                          dt ? "floats" : "this dtype");
+        return array_length(u, c, v, v->kids[0], "cuda.local.array");
     }
     if (v->kind == DSL_N_CALL && !v->flag) { /* np.zeros(n, np.int32), dtype= too */
         const char *np = numpy_attr(u, c, v->a);
@@ -1283,8 +1363,7 @@ static int64_t array_literal(struct unit *u, struct cfn *c, const struct dsl_nod
         if (!np || strcmp(np, "zeros") != 0 || v->nkids < 1 || v->nkids > 2 || !dtype ||
             !int_dtype_node(u, c, dtype))
             return 0;
-        int64_t len = const_int(u, c, v->kids[0]);
-        return len > 0 && len <= MAX_ARRAY ? len : 0;
+        return array_length(u, c, v, v->kids[0], "np.zeros");
     }
     if (v->kind != DSL_N_BINARY || v->op != DSL_T_STAR) return 0;
     const struct dsl_node *l = v->a, *k = v->b;
@@ -1293,7 +1372,8 @@ static int64_t array_literal(struct unit *u, struct cfn *c, const struct dsl_nod
         !dsl_is_intlike(l->kids[0]->value) || dsl_as_int(l->kids[0]->value) != 0)
         return 0;
     int64_t len = const_int(u, c, k);
-    return len > 0 && len <= MAX_ARRAY ? len : 0;
+    if (len > MAX_ARRAY) return array_length(u, c, v, k, "[0] * n");
+    return len > 0 ? len : 0;
 }
 
 static void emit(struct unit *u, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -1344,37 +1424,87 @@ static void call_deps(struct unit *u, struct cfn *c, const struct dsl_node *n)
     for (size_t i = 0; any && i < n->nkids; i++)
         if (n->kids[i]->kind == DSL_N_NAME) {
             struct var *v = find_var(c, n->kids[i]->name);
-            if (v && v->in_loop && v->t == JT_IARR) set_dep(u, v);
+            if (v && v->in_loop && ints(v->t)) set_dep(u, v);
         }
 }
 
-/* A store into an array every iteration shares, at an index that is the same for all of them
- * or repeats (y[i % 4]): iterations running at once would write one element together. */
-static int shared_store(struct unit *u, struct cfn *c, const struct dsl_node *target,
-                        const struct dsl_node *at)
+/* Whether array variable v's memory is the same in every iteration of the prange loop being
+ * compiled: a parameter, an array made before the loop, or another name given in the loop for
+ * one of those (an array made inside the loop is each iteration's own). */
+static bool shared_mem(const struct var *v) { return v->param || !v->in_loop || v->alias_shared; }
+
+static int line_at(const struct dsl_function *f, size_t pos);
+
+/* The line of node n within c's function (its def: line 1). */
+static int fn_line(const struct cfn *c, const struct dsl_node *n)
 {
-    const struct var *arr = target->a->kind == DSL_N_NAME ? find_var(c, target->a->name) : NULL;
-    /* a local array made before the loop has a message of its own (store) */
-    if (!u->in_prange || !arr || arr->in_loop || arr->buflen) return 0;
-    const struct dsl_node *ix = target->kids[0];
-    const char *name = target->a->name;
+    return line_at(c->f, n->pos) - line_at(c->f, c->f->def->pos) + 1;
+}
+
+/* A write into array v inside the prange loop, at node at: by a store whose index is ix (how
+ * NULL), or by a call of the function `how` (dep: an argument of it follows from the loop's
+ * variable). Iterations run at once on their own threads, so an array they share must not be
+ * written at the same elements by two of them. Refused: a store at an index that does not
+ * follow from the loop's variable or repeats (y[i % 4]); a shared index buffer filled by a call
+ * (to_index's out_index), which every iteration writes whole; a Storage written by a call none
+ * of whose arguments follows from the loop's variable. What the analysis cannot see (a position
+ * read from data) njit(check_races=True) finds at run time. */
+static int prange_write(struct unit *u, struct cfn *c, struct var *v, const struct dsl_node *at,
+                        const struct dsl_node *ix, const char *how, bool dep)
+{
+    if (!u->in_prange || !c->top) return 0;
+    if (!v->pwritten) v->pwritten = u->changed = true;
+    if (!shared_mem(v)) return 0;
+    const struct var *o = v->alias_of ? find_var(c, v->alias_of) : v;
+    if (!o) o = v;
+    char also[96] = "", by[64] = "";
+    if (o != v) snprintf(also, sizeof also, ", through %s (another name for it)", v->name);
+    if (how) snprintf(by, sizeof by, ", by %s()", how);
+    if (o->buflen) {
+        u->race = true;
+        return refuse(u, c, at,
+                      "%s is made once, before the prange loop (line %d of %s), and written by "
+                      "every iteration%s%s: the iterations run at once on their own threads and "
+                      "overwrite each other's values (a race). Make it inside the loop: move "
+                      "line %d into the loop's body, so that each iteration has its own",
+                      o->name, o->made ? fn_line(c, o->made) : 1, c->f->def->name, also, by,
+                      o->made ? fn_line(c, o->made) : 1);
+    }
+    if (how && ints(v->t)) {
+        u->race = true;
+        return refuse(u, c, at,
+                      "%s, an argument of %s(), is written by every iteration of the prange "
+                      "loop%s%s: the iterations run at once on their own threads and overwrite "
+                      "each other's values (a race). Give each iteration a buffer of its own, "
+                      "made inside the loop (idx = np.zeros(MAX_DIMS, np.int32)), and pass that",
+                      o->name, c->f->def->name, also, by);
+    }
+    if (how && !dep) {
+        u->race = true;
+        return refuse(u, c, at,
+                      "every iteration of the prange loop writes the same elements of %s%s%s "
+                      "(none of the call's arguments follows from the loop's variable), at once "
+                      "on their own threads (a race). Pass the call the iteration's own position",
+                      o->name, also, by);
+    }
+    if (how) return 0;
     if (!expr_dep(c, ix)) {
         u->race = true;
         return refuse(u, c, at,
-                      "every iteration of the prange loop writes the same element of %s (its "
+                      "every iteration of the prange loop writes the same element of %s%s (its "
                       "index does not follow from the loop's variable), at once on their own "
-                      "threads (a race). Write %s at a position of the iteration's own, or "
-                      "use range",
-                      name, name);
+                      "threads (a race). Write %s at a position of the iteration's own, or add "
+                      "into a local variable (acc += ...) and store it after the loop",
+                      o->name, also, o->name);
     }
     if (ix->kind == DSL_N_BINARY && (ix->op == DSL_T_PERCENT || ix->op == DSL_T_DSLASH) &&
         expr_dep(c, ix->a)) {
         u->race = true;
         return refuse(u, c, at,
-                      "iterations of the prange loop write the same elements of %s: the index "
+                      "iterations of the prange loop write the same elements of %s%s: the index "
                       "repeats (%s of the loop's variable), and they run at once on their own "
-                      "threads (a race). Give each iteration its own element, or use range",
-                      name, ix->op == DSL_T_PERCENT ? "%" : "//");
+                      "threads (a race). Give each iteration its own element",
+                      o->name, also, ix->op == DSL_T_PERCENT ? "%" : "//");
     }
     return 0;
 }
@@ -1385,11 +1515,16 @@ static int store(struct unit *u, struct cfn *c, const struct dsl_node *target, c
     if (vt == JT_NONE) return refuse(u, c, at, "assigning what returns None");
     if (target->kind == DSL_N_NAME) {
         struct var *v;
-        if (from && from->kind == DSL_N_NAME && vt == JT_IARR) { /* another name for an array */
-            struct var *src = find_var(c, from->name);
+        struct var *src = NULL;
+        if (from && from->kind == DSL_N_NAME && (ints(vt) || vt == JT_FARR)) { /* another name */
+            src = find_var(c, from->name);
             if (src && src->buflen && !src->escapes) src->escapes = u->changed = true;
         }
         if (assign_var(u, c, at, target->name, vt, 0, &v) != 0) return -1;
+        if (src && u->in_prange && v->in_loop && shared_mem(src) && !v->alias_shared) {
+            v->alias_shared = u->changed = true;
+            v->alias_of = src->alias_of ? src->alias_of : src->name;
+        }
         if (u->in_prange && expr_dep(c, from)) set_dep(u, v);
         emit(u, "v_%s = %s;", target->name, value);
         return 0;
@@ -1423,27 +1558,15 @@ static int store(struct unit *u, struct cfn *c, const struct dsl_node *target, c
         ex_init(&i);
         int r = expr(u, c, target->a, &a);
         if (r == 0) r = expr(u, c, target->kids[0], &i);
-        if (r == 0 && a.t != JT_FARR && a.t != JT_IARR)
+        if (r == 0 && a.t != JT_FARR && a.t != JT_IARR) /* a tuple too: Python's TypeError */
             r = refuse(u, c, at, "assigning into a %s", jt_name[a.t]);
         if (r == 0 && i.t != JT_INT && i.t != JT_BOOL)
             r = refuse(u, c, at, "an index that is a %s", jt_name[i.t]);
         if (r == 0 && !numeric(vt)) r = refuse(u, c, at, "storing a %s", jt_name[vt]);
         if (r == 0 && a.t == JT_IARR && vt == JT_FLOAT)
             r = refuse(u, c, at, "storing a float into an int array");
-        if (r == 0) r = shared_store(u, c, target, at);
-        if (r == 0 && u->in_prange && target->a->kind == DSL_N_NAME) {
-            struct var *v = find_var(c, target->a->name);
-            if (v && v->buflen && !v->in_loop) {
-                u->race = true;
-                r = refuse(u, c, at,
-                           "%s is made once, before the prange loop, and written by every "
-                           "iteration: the iterations run at once on their own threads and "
-                           "would overwrite each other's values (a race). Make it inside the "
-                           "loop, as the loop's first statement",
-                           target->a->name);
-            }
-        }
         struct var *lv = target->a->kind == DSL_N_NAME ? find_var(c, target->a->name) : NULL;
+        if (r == 0 && lv) r = prange_write(u, c, lv, at, target->kids[0], NULL, false);
         if (r == 0 && lv && lv->param && !lv->written) lv->written = u->changed = true;
         c->may_fail = true;
         /* the value first, then the index, as Python evaluates them */
@@ -1493,20 +1616,21 @@ static bool is_prange(const struct dsl_node *callee)
 }
 
 /* The loop i<k> = 0 .. e<k> - 1 of a for statement n, the body emitted between the two calls.
- * A loop with loops inside polls the interrupt every 65536 iterations; the innermost one runs
- * in blocks of 65536 iterations, polled between blocks, so that its own body holds no call: a
- * call there (even one never made) would keep the C compiler from taking what does not change
- * out of the loop and from keeping the element a loop accumulates into in a register. `break`
- * then leaves both loops, by a label. A quiet loop, as long as an int array (a shape, strides,
- * an index buffer: a list the session holds), does not poll: its inner loops do, and without
- * the poll it cannot fail, nor can the index helpers made of such loops. */
+ * A loop with loops inside polls the interrupt (and another thread's error) at every
+ * iteration, two loads of memory: an inner loop that does not poll may be long, and loops
+ * nested three deep multiply their counts. The innermost loop runs in blocks of 65536
+ * iterations, polled between blocks, so that its own body holds no test: one there would keep
+ * the C compiler from vectorising the loop, from taking what does not change out of it and
+ * from keeping the element it accumulates into in a register. `break` then leaves both loops,
+ * by a label. A quiet innermost loop, as long as an int array (a shape, strides, an index
+ * buffer: memory the session holds) or a small constant, does not poll: its count bounds its
+ * time, and without the poll it cannot fail, nor can the index helpers made of such loops. */
 static void strip_open(struct unit *u, const struct dsl_node *n, int k, bool quiet)
 {
     if (quiet || has_loop(n->b)) {
         emit(u, "for (int64_t i%d = 0; i%d < e%d; i%d++) {", k, k, k, k);
         u->loop_depth++;
-        if (!quiet)
-            emit(u, "if (((i%d + 1) & 65535) == 0 && jit_cancelled(env)) goto JIT_FAIL;", k);
+        if (has_loop(n->b)) emit(u, "if (jit_cancelled(env)) goto JIT_FAIL;");
         u->brk = -1;
         return;
     }
@@ -1690,7 +1814,7 @@ static int for_each(struct unit *u, struct cfn *c, const struct dsl_node *n)
     int r = 0, k = u->tmp++;
     for (size_t i = 0; i < narrays && r == 0; i++) {
         r = expr(u, c, arrays[i], &a[i]);
-        if (r == 0 && a[i].t != JT_FARR && a[i].t != JT_IARR)
+        if (r == 0 && a[i].t != JT_FARR && !ints(a[i].t))
             r = refuse(u, c, n, "a for loop over a %s", jt_name[a[i].t]);
     }
     for (size_t i = 0; i < ntargets && r == 0; i++) {
@@ -1703,8 +1827,8 @@ static int for_each(struct unit *u, struct cfn *c, const struct dsl_node *n)
     }
     /* as many iterations as the shortest array has elements: an int array bounds them */
     bool quiet = false;
-    for (size_t i = 0; i < narrays && r == 0; i++) quiet = quiet || a[i].t == JT_IARR;
-    if (!quiet) c->may_fail = true; /* a loop polls the interrupt */
+    for (size_t i = 0; i < narrays && r == 0; i++) quiet = quiet || ints(a[i].t);
+    if (!quiet || has_loop(n->b)) c->may_fail = true; /* a loop polls the interrupt */
     if (r == 0) {
         emit(u, "{");
         emit(u, "int64_t e%d = (%s).n;", k, a[0].s.data);
@@ -1787,7 +1911,7 @@ static bool small_int(struct unit *u, struct cfn *c, const struct dsl_node *n)
         const struct var *v = n->nkids == 1 && !n->nkw && !n->flag && n->kids[0]->kind == DSL_N_NAME
                                   ? find_var(c, n->kids[0]->name)
                                   : NULL;
-        return v && v->t == JT_IARR && n->a->kind == DSL_N_NAME && strcmp(n->a->name, "len") == 0 &&
+        return v && ints(v->t) && n->a->kind == DSL_N_NAME && strcmp(n->a->name, "len") == 0 &&
                !find_var(c, "len") && !outer_value(u, c, "len");
     }
     default: return false;
@@ -1857,7 +1981,7 @@ static bool jam_expr(struct cfn *c, const struct dsl_node *n, struct jam *j, con
             jam_has(j->names, j->nnames, n->a->name))
             return false;
         const struct var *v = find_var(c, n->a->name);
-        if (!v || (v->t != JT_FARR && v->t != JT_IARR)) return false;
+        if (!v || (v->t != JT_FARR && !ints(v->t))) return false;
         if (v->t == JT_FARR && !jam_has(j->read, j->nread, n->a->name)) {
             if (j->nread == MAX_ARGS) return false;
             j->read[j->nread++] = n->a->name;
@@ -1973,13 +2097,14 @@ static bool jam_plan(struct unit *u, struct cfn *c, const struct dsl_node *n, st
 }
 
 /* #define (on) or #undef (off) the names of copy g, which is not the last: the last copy has
- * the variables themselves, so that they hold the last iteration's values after the loop. */
+ * the variables themselves, so that they hold the last iteration's values after the loop. A
+ * copy's name, j<g>_<name>, is none of a user's variables (all v_<name>). */
 static void jam_names(struct unit *u, const struct jam *j, int g, bool on)
 {
     if (g == JAM - 1) return;
     for (int i = 0; i < j->nnames; i++)
         if (on)
-            emit(u, "#define v_%s v_%s__j%d", j->names[i], j->names[i], g);
+            emit(u, "#define v_%s j%d_%s", j->names[i], g, j->names[i]);
         else
             emit(u, "#undef v_%s", j->names[i]);
 }
@@ -2046,8 +2171,8 @@ static int range_jammed(struct unit *u, struct cfn *c, const struct dsl_node *n,
             struct render_buf d;
             render_buf_init(&d, 0);
             for (int i = 0; i < j->nnames; i++)
-                render_buf_printf(&d, "__typeof__(v_%s) v_%s__j%d = v_%s; ", j->names[i],
-                                  j->names[i], g, j->names[i]);
+                render_buf_printf(&d, "__typeof__(v_%s) j%d_%s = v_%s; ", j->names[i], g,
+                                  j->names[i], j->names[i]);
             emit(u, "%s", d.data ? d.data : "");
             render_buf_free(&d);
         }
@@ -2137,7 +2262,7 @@ static int for_loop(struct unit *u, struct cfn *c, const struct dsl_node *n)
         if (t->kind == DSL_N_UNARY && t->op == DSL_T_MINUS) t = t->a;
         quiet = t->kind == DSL_N_CONST && t->value.kind == DSL_INT && t->value.as.i != 0;
     }
-    if (!quiet) c->may_fail = true; /* a loop polls the interrupt */
+    if (!quiet || has_loop(n->b)) c->may_fail = true; /* a loop polls the interrupt */
     if (it->kind != DSL_N_CALL || it->nkw || it->flag || it->nkids < 1 || it->nkids > 3 ||
         (it->a->kind == DSL_N_NAME && strcmp(it->a->name, "range") != 0 && !is_prange(it->a)) ||
         (it->a->kind != DSL_N_NAME && !is_prange(it->a)))
@@ -2174,14 +2299,18 @@ static int for_loop(struct unit *u, struct cfn *c, const struct dsl_node *n)
             emit(u, "int64_t s%d = %s, e%d = %s;", k, start, k, stop);
             /* chunks of up to JIT_CHUNK iterations (JIT_CHUNK_LIGHT where an iteration runs
              * no loop), at least 8 per thread when there are fewer (a batch loop of 2 still
-             * runs on 2 threads) */
-            emit(u, "int64_t l%d = e%d > s%d ? e%d - s%d : 0, w%d = 8 * env->threads;", k, k, k, k,
-                 k, k);
-            emit(u, "int64_t h%d = (l%d + w%d - 1) / w%d;", k, k, k, k);
+             * runs on 2 threads); a loop of more than 2**63 - 1 iterations runs that many,
+             * which no machine finishes, and nothing here overflows */
+            emit(u,
+                 "int64_t l%d = e%d > s%d ? ((uint64_t)e%d - (uint64_t)s%d > "
+                 "(uint64_t)JIT_INT64_MAX ? JIT_INT64_MAX : e%d - s%d) : 0, "
+                 "w%d = 8 * env->threads;",
+                 k, k, k, k, k, k, k, k);
+            emit(u, "int64_t h%d = l%d / w%d + (l%d %% w%d != 0);", k, k, k, k, k);
             emit(u, "if (h%d > %s) h%d = %s;", k, light ? "JIT_CHUNK_LIGHT" : "JIT_CHUNK", k,
                  light ? "JIT_CHUNK_LIGHT" : "JIT_CHUNK");
             emit(u, "if (h%d < 1) h%d = 1;", k, k);
-            emit(u, "int64_t n%d = (l%d + h%d - 1) / h%d;", k, k, k, k);
+            emit(u, "int64_t n%d = l%d / h%d + (l%d %% h%d != 0);", k, k, k, k, k);
             {
                 /* The function's variables the loop reads (none of them can be assigned in it:
                  * assign_var) are each thread's own copies, not the shared originals OpenMP
@@ -2210,16 +2339,25 @@ static int for_loop(struct unit *u, struct cfn *c, const struct dsl_node *n)
                 char cond[64] = "";
                 if (!heavy) snprintf(cond, sizeof cond, " if(l%d >= 256)", k);
                 if (clause.nomem) r = dsl_raise_status(u->in, DSL_V_NOMEM);
-                emit(u, "#pragma omp parallel for schedule(static) num_threads(env->threads)%s%s",
-                     cond, clause.data ? clause.data : "");
+                emit(u, "#pragma omp parallel num_threads(env->threads)%s%s", cond,
+                     clause.data ? clause.data : "");
                 render_buf_free(&clause);
             }
-            emit(u, "for (int64_t c%d = 0; c%d < n%d; c%d++) {", k, k, k, k);
+            /* each thread its run of chunks, as OpenMP's static schedule deals them, in a loop
+             * of its own that an interrupt or an error ends at once (OpenMP's loops cannot
+             * end early: the chunks left would each be skipped in turn) */
+            emit(u, "{");
             u->loop_depth++;
-            emit(u, "if (env->failed || jit_cancelled(env)) continue;");
+            emit(u, "int64_t T%d = JIT_NUM_THREADS(), t%d = JIT_THREAD_NUM();", k, k);
+            emit(u, "int64_t c%d = t%d * (n%d / T%d) + (t%d < n%d %% T%d ? t%d : n%d %% T%d);", k,
+                 k, k, k, k, k, k, k, k, k);
+            emit(u, "int64_t g%d = c%d + n%d / T%d + (t%d < n%d %% T%d);", k, k, k, k, k, k, k);
+            emit(u, "for (; c%d < g%d; c%d++) {", k, k, k);
+            u->loop_depth++;
+            emit(u, "if (jit_cancelled(env)) break;");
             emit(u, "@PRIVATE@");
-            emit(u, "int64_t z%d = s%d + (c%d + 1) * h%d < e%d ? s%d + (c%d + 1) * h%d : e%d;", k,
-                 k, k, k, k, k, k, k, k);
+            emit(u, "int64_t a%d = c%d * h%d, z%d = s%d + (l%d - a%d > h%d ? a%d + h%d : l%d);", k,
+                 k, k, k, k, k, k, k, k, k, k);
             unchecked_accesses(u, c, n);
             for (int i = 0; i < u->nelide; i++) { /* once per storage */
                 const char *arr = u->elide[i]->a->name;
@@ -2227,12 +2365,12 @@ static int for_loop(struct unit *u, struct cfn *c, const struct dsl_node *n)
                 for (int j = 0; j < i && !seen; j++) seen = strcmp(u->elide[j]->a->name, arr) == 0;
                 if (!seen)
                     emit(u,
-                         "if (z%d > v_%s.n) { jit_fail(env, 1, %lldLL, s%d + c%d * h%d > v_%s.n ? "
-                         "s%d + c%d * h%d : v_%s.n, v_%s.n, \"%s\"); goto pfail%d; }",
-                         k, arr, loc(c, u->elide[i]), k, k, k, arr, k, k, k, arr, arr, arr, k);
+                         "if (z%d > v_%s.n) { jit_fail(env, 1, %lldLL, s%d + a%d > v_%s.n ? "
+                         "s%d + a%d : v_%s.n, v_%s.n, \"%s\"); goto pfail%d; }",
+                         k, arr, loc(c, u->elide[i]), k, k, arr, k, k, arr, arr, arr, k);
             }
-            emit(u, "for (v_%s = s%d + c%d * h%d; v_%s < z%d; v_%s++) {", n->name, k, k, k, n->name,
-                 k, n->name);
+            emit(u, "for (v_%s = s%d + a%d; v_%s < z%d; v_%s++) {", n->name, k, k, n->name, k,
+                 n->name);
             u->loop_depth++;
             emit(u, "#undef JIT_FAIL");
             emit(u, "#define JIT_FAIL pfail%d", k);
@@ -2245,10 +2383,13 @@ static int for_loop(struct unit *u, struct cfn *c, const struct dsl_node *n)
             u->loop_depth--;
             emit(u, "}");
             emit(u, "continue;");
-            emit(u, "pfail%d:;", k);
+            emit(u, "pfail%d:", k);
+            emit(u, "break;");
             emit(u, "#undef JIT_FAIL");
             emit(u, "#define JIT_FAIL fail");
             snprintf(u->fail, sizeof u->fail, "fail");
+            u->loop_depth--;
+            emit(u, "}");
             u->loop_depth--;
             emit(u, "}");
             emit(u, "if (env->failed) goto JIT_FAIL;");
@@ -2264,12 +2405,15 @@ static int for_loop(struct unit *u, struct cfn *c, const struct dsl_node *n)
             emit(u, "int64_t f%d = %s, s%d = %s, t%d = %s;", k, start, k, stop, k, step);
             emit(u, "if (t%d == 0) { jit_fail(env, 3, %lldLL, 0, 0, \"range\"); goto JIT_FAIL; }",
                  k, loc(c, it));
-            /* the number of iterations, in unsigned arithmetic: no overflow at the ends */
+            /* the number of iterations, in unsigned arithmetic: no overflow at the ends; past
+             * 2**63 - 1 (range(-2**62, 2**62)), that many, which no machine finishes */
             emit(u,
-                 "int64_t e%d = t%d > 0 ? (f%d < s%d ? (int64_t)(((uint64_t)s%d - (uint64_t)f%d "
-                 "- 1) / (uint64_t)t%d + 1) : 0) : (f%d > s%d ? (int64_t)(((uint64_t)f%d - "
-                 "(uint64_t)s%d - 1) / (0 - (uint64_t)t%d) + 1) : 0);",
+                 "uint64_t u%d = t%d > 0 ? (f%d < s%d ? ((uint64_t)s%d - (uint64_t)f%d - 1) / "
+                 "(uint64_t)t%d + 1 : 0) : (f%d > s%d ? ((uint64_t)f%d - (uint64_t)s%d - 1) / "
+                 "(0 - (uint64_t)t%d) + 1 : 0);",
                  k, k, k, k, k, k, k, k, k, k, k, k);
+            emit(u, "int64_t e%d = u%d > (uint64_t)JIT_INT64_MAX ? JIT_INT64_MAX : (int64_t)u%d;",
+                 k, k, k);
             struct promo p;
             struct jam j;
             bool jam = jam_plan(u, c, n, &j);
@@ -2373,9 +2517,11 @@ static int stmt_body(struct unit *u, struct cfn *c, const struct dsl_node *n)
             cuda_member(u, c, n->a->a, "shared") && strcmp(n->a->a->name, "array") == 0)
             return shared_array(u, c, n);
         int64_t len = t->kind == DSL_N_NAME ? array_literal(u, c, n->a) : 0;
+        if (len < 0) return -1;
         if (len) {
             struct var *v;
             if (assign_var(u, c, n, t->name, JT_IARR, len, &v) != 0) return -1;
+            if (!v->made) v->made = n;
             /* a new array of zeros: the elements written since the last one are cleared */
             if (v->escapes)
                 emit(u, "memset(b_%s, 0, sizeof b_%s);", t->name, t->name);
@@ -2458,7 +2604,10 @@ static int stmt_body(struct unit *u, struct cfn *c, const struct dsl_node *n)
             emit(u, "int64_t q%d = 0;", k);
             emit(u, "while (%s) {", e.s.data);
             u->loop_depth++;
-            emit(u, "if ((++q%d & 65535) == 0 && jit_cancelled(env)) goto JIT_FAIL;", k);
+            if (has_loop(n->b)) /* as strip_open's loops */
+                emit(u, "if (jit_cancelled(env)) goto JIT_FAIL;");
+            else
+                emit(u, "if ((++q%d & 65535) == 0 && jit_cancelled(env)) goto JIT_FAIL;", k);
             r = block(u, c, n->b);
             u->loop_depth--;
             emit(u, "}");
@@ -2550,6 +2699,7 @@ static int block(struct unit *u, struct cfn *c, const struct dsl_node *n)
 static const char prelude_libc[] =
     "#ifdef __TINYC__\n"
     "#include <math.h>\n#include <stdint.h>\n#include <string.h>\n"
+    "#define JIT_INF ((double)INFINITY)\n#define JIT_NAN ((double)NAN)\n"
     "#else\n"
     "typedef __INT64_TYPE__ int64_t;\ntypedef __UINT64_TYPE__ uint64_t;\n"
     "typedef __INT32_TYPE__ int32_t;\ntypedef __UINT32_TYPE__ uint32_t;\n"
@@ -2561,6 +2711,7 @@ static const char prelude_libc[] =
     "float tanhf(float);\n"
     "void *memset(void *, int, __SIZE_TYPE__);\n"
     "#define INFINITY (__builtin_inff())\n"
+    "#define JIT_INF (__builtin_inf())\n#define JIT_NAN (__builtin_nan(\"\"))\n"
     "#define isinf(x) __builtin_isinf_sign(x)\n#define isfinite(x) __builtin_isfinite(x)\n"
     "#endif\n"
     /* how the prelude's and the compiled functions are declared: host C here, CUDA C in
@@ -2579,6 +2730,8 @@ static const char prelude_cuda[] =
     "typedef unsigned int uint32_t;\ntypedef unsigned long long uintptr_t;\n"
     "#define INT64_C(c) c##LL\n#define _Bool bool\n"
     "#define INFINITY __int_as_float(0x7f800000)\n"
+    "#define JIT_INF __longlong_as_double(0x7ff0000000000000LL)\n"
+    "#define JIT_NAN __longlong_as_double(0x7ff8000000000000LL)\n"
     "#define JIT_FN static __device__ inline\n#define JIT_COLD static __device__ __noinline__\n"
     "#define JIT_INLINE static __device__ __forceinline__\n#define JIT_PROTO static __device__\n"
     "#define JIT_UNUSED\n"
@@ -2596,7 +2749,7 @@ static const char prelude[] =
     "struct jit_env {\n"
     "    int threads; int failed;\n"
     "    int kind; long long where; int64_t index, size; const char *what;\n"
-    "    _Bool (*cancelled)(void);\n"
+    "    const volatile unsigned char *stop;\n"
     "    int64_t other; int64_t **shadow;\n"
     "    int64_t grid[3], block[3], bid[3], tid[3], other_tid[3];\n"
     "    long long other_where;\n"
@@ -2610,6 +2763,13 @@ static const char prelude[] =
      * of 1024 the chunks' own costs (the poll, the bounds check, the vectorised loop's set-up)
      * were a visible part of the map's stride-aligned shortcut (bench/results/jit-*) */
     "#define JIT_CHUNK 1024\n#define JIT_CHUNK_LIGHT 65536\n#define JIT_FAIL fail\n"
+    "#define JIT_INT64_MAX INT64_C(9223372036854775807)\n"
+    /* a prange loop's thread and their number (one, in tcc's serial build) */
+    "#if defined(_OPENMP) && !defined(__CUDACC__)\n"
+    "int omp_get_num_threads(void); int omp_get_thread_num(void);\n"
+    "#define JIT_NUM_THREADS() omp_get_num_threads()\n#define JIT_THREAD_NUM() "
+    "omp_get_thread_num()\n"
+    "#else\n#define JIT_NUM_THREADS() 1\n#define JIT_THREAD_NUM() 0\n#endif\n"
     /* the first error of any thread is the one reported; tcc's quick build runs on one
      * thread, and has no atomics */
     "#if defined(__CUDACC__)\n"
@@ -2630,7 +2790,7 @@ static const char prelude[] =
     "JIT_FN _Bool jit_cancelled(struct jit_env *e)\n{\n"
     "    if (e->failed) return 1;\n"
     "#ifndef __CUDACC__\n"
-    "    if (!e->cancelled()) return 0;\n"
+    "    if (!*e->stop) return 0;\n"
     "    jit_fail(e, 4, 0, 0, 0, \"\");\n    return 1;\n"
     "#else\n    return 0;\n#endif\n}\n"
     "#if defined(__CUDACC__)\n"
@@ -2671,14 +2831,21 @@ static const char prelude[] =
     "#define RACE(arg, k, it, at, name) ((void)0)\n"
     "#endif\n"
     /* the errors' words are Python's, as the interpreter's */
+    /* the one quotient that does not fit, INT64_MIN // -1, is the interpreter's OverflowError
+     * (the processor's division would trap on it); its remainder is 0 */
+    "#define JIT_INT64_MIN (-INT64_C(9223372036854775807) - 1)\n"
     "JIT_FN int64_t py_div(struct jit_env *env, int64_t a, int64_t b, long long w)\n{\n"
     "    if (b == 0) {\n"
     "        jit_fail(env, 2, w, 0, 0, \"integer division or modulo by zero\");\n"
     "        return 0;\n"
     "    }\n"
+    "    if (b == -1) {\n"
+    "        if (a == JIT_INT64_MIN) { jit_fail(env, 16, w, 0, 0, \"//\"); return 0; }\n"
+    "        return -a;\n    }\n"
     "    int64_t q = a / b; return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;\n}\n"
     "JIT_FN int64_t py_mod(struct jit_env *env, int64_t a, int64_t b, long long w)\n{\n"
     "    if (b == 0) { jit_fail(env, 2, w, 0, 0, \"integer modulo by zero\"); return 0; }\n"
+    "    if (b == -1) return 0;\n"
     "    int64_t r = a % b; return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;\n}\n"
     "JIT_FN double pyf_div(struct jit_env *env, double a, double b, long long w)\n{\n"
     "    if (b == 0) { jit_fail(env, 2, w, 0, 0, \"float floor division by zero\"); return 0; }\n"
@@ -2715,12 +2882,24 @@ static const char prelude[] =
     "    int64_t p = 0;\n    for (int64_t i = 0; i < strides.n; i++) p += index.p[i] * "
     "strides.p[i];\n"
     "    return p;\n}\n"
-    "JIT_FN int64_t jit_ipow(int64_t a, int64_t b)\n{\n"
-    "    int64_t r = 1;\n    for (; b > 0; b >>= 1, a *= a) if (b & 1) r *= a;\n"
-    "    return r;\n}\n"
+    /* a * b into *r, or 1 where the product does not fit in 64 bits (the quotient of the
+     * wrapped product then differs from a: no builtin, which tcc lacks) */
+    "JIT_FN int jit_mul_ovf(int64_t a, int64_t b, int64_t *r)\n{\n"
+    "    if (a == 0 || b == 0) { *r = 0; return 0; }\n"
+    "    if (b == -1) { if (a == JIT_INT64_MIN) return 1; *r = -a; return 0; }\n"
+    "    int64_t q = (int64_t)((uint64_t)a * (uint64_t)b);\n"
+    "    if (q / b != a) return 1;\n    *r = q; return 0;\n}\n"
+    /* int ** int is the interpreter's: an OverflowError where the power does not fit, so that
+     * range(2**63) is an error, not a loop of none */
     "JIT_FN int64_t py_ipow(struct jit_env *env, int64_t a, int64_t b, long long w)\n{\n"
     "    if (b < 0) { jit_fail(env, 14, w, b, 0, \"\"); return 0; }\n"
-    "    return jit_ipow(a, b);\n}\n"
+    "    int64_t r = 1;\n"
+    "    for (;;) {\n"
+    "        if ((b & 1) && jit_mul_ovf(r, a, &r)) break;\n"
+    "        if ((b >>= 1) == 0) return r;\n"
+    "        if (jit_mul_ovf(a, a, &a)) break;\n"
+    "    }\n"
+    "    jit_fail(env, 16, w, 0, 0, \"**\");\n    return 0;\n}\n"
     "JIT_FN int64_t jit_prod(iarr a)\n{\n"
     "    int64_t p = 1;\n    for (int64_t i = 0; i < a.n; i++) p *= a.p[i];\n    return p;\n}\n"
     "JIT_FN int64_t jit_array_equal(iarr a, iarr b)\n{\n"
@@ -2768,8 +2947,8 @@ struct env {
     long long where;
     int64_t index, size;
     const char *what;
-    bool (*cancelled)(void);
-    int64_t other;    /* kind 7: the other iteration */
+    const volatile unsigned char *stop; /* the cancel flag (mt_cancel_flag) */
+    int64_t other;                      /* kind 7: the other iteration */
     int64_t **shadow; /* check_races: per parameter, the iteration that wrote each element */
     /* a cuda.jit kernel's launch; the block and thread that failed, and for a race or a
      * barrier the other thread and where it was; the array's name (from the GPU) */
@@ -2812,7 +2991,7 @@ static void locals_text(const struct cfn *c, bool private, enum jit_target targe
                               (long long)v->buflen);
         else
             render_buf_printf(b, "%s v_%s = %s; ", c_type[v->t], v->name,
-                              v->t == JT_IARR || v->t == JT_FARR ? "{0}" : "0");
+                              ints(v->t) || v->t == JT_FARR ? "{0}" : "0");
     }
 }
 
@@ -2922,6 +3101,10 @@ static int compile_fn(struct unit *u, const struct dsl_function *f, const enum j
         render_buf_puts(&u->bodies, h.data ? h.data : "");
         render_buf_free(&h);
         c->done = true;
+        /* its frame: the local arrays exactly, and a generous allowance for the rest (each
+         * variable, and what the C compiler keeps beside them) */
+        c->stack = 1024 + 32 * (int64_t)c->nvars + c->callee_stack;
+        for (int i = 0; i < c->nvars; i++) c->stack += c->vars[i].buflen * 8;
     }
     render_buf_free(&u->out);
     u->out = saved;
@@ -2932,6 +3115,26 @@ static int compile_fn(struct unit *u, const struct dsl_function *f, const enum j
     u->changed = changed;
     *id = me;
     return r;
+}
+
+/* Whether the stack unit u's called function takes, with the functions it calls, is at most
+ * limit bytes: 0, or -1 after refusing, naming the chain of calls whose locals take it. */
+static int stack_fits(struct unit *u, int64_t limit)
+{
+    const struct cfn *top = &u->fns[0];
+    if (top->stack <= limit) return 0;
+    char chain[256] = "";
+    size_t len = 0;
+    for (const struct cfn *k = top; len < sizeof chain; k = &u->fns[k->deepest]) {
+        len += (size_t)snprintf(chain + len, sizeof chain - len, "%s%s()", k == top ? "" : " -> ",
+                                k->f->def->name);
+        if (!k->callee_stack) break;
+    }
+    return refuse(u, top, top->f->def,
+                  "local arrays that take %lld KiB of stack along the calls %s: compiled code "
+                  "keeps them on a thread's stack, of which it takes at most %lld KiB (make "
+                  "the arrays smaller, or fewer)",
+                  (long long)(top->stack >> 10), chain, (long long)(limit >> 10));
 }
 
 /* ---- compiling the C, and the cache of what was compiled -------------------------------- */
@@ -3519,6 +3722,18 @@ static void upgrade(struct spec *s)
     s->quick = false;
 }
 
+/* The bytes of a simulated CUDA thread's stack for a kernel whose locals take `need`: room for
+ * the simulator's own calls (its records, the allocator, the math library) beside them, whole
+ * pages, and a page at the bottom that nothing may touch (sim_stacks_take), so that a stack
+ * that still overflowed would stop the kernel at once rather than write into the next
+ * thread's. */
+#define SIM_PAGE 4096
+#define SIM_STACK_ROOM (64 << 10)
+static int64_t sim_stack_bytes(int64_t need)
+{
+    return (need + SIM_STACK_ROOM + SIM_PAGE - 1) / SIM_PAGE * SIM_PAGE + SIM_PAGE;
+}
+
 /* The C of unit u: what every unit begins with, then its functions. */
 static void unit_source(const struct unit *u, const struct dsl_function *f, struct render_buf *src)
 {
@@ -3532,14 +3747,15 @@ static void unit_source(const struct unit *u, const struct dsl_function *f, stru
     if (u->target == JIT_SIM) /* the simulator's entries the kernel calls (jit_sim.inc) */
         render_buf_printf(src,
                           "#define JIT_SH_BYTES %lld\n#define JIT_SH_ELEMS %lld\n"
-                          "#define JIT_SITES %d\n"
+                          "#define JIT_SITES %d\n#define JIT_STACK %lld\n"
                           "static int jit_sync(struct jit_env *, long long);\n"
                           "static int jit_sh_read(struct jit_env *, int64_t, long long, "
                           "const char *, int64_t, int, int64_t);\n"
                           "static int jit_sh_write(struct jit_env *, int64_t, long long, "
                           "const char *, int64_t, int, int64_t);\n"
                           "static float *jit_gmem(struct jit_env *, int, float *);\n",
-                          (long long)u->sh_bytes, (long long)u->sh_elems, u->nsites);
+                          (long long)u->sh_bytes, (long long)u->sh_elems, u->nsites,
+                          (long long)sim_stack_bytes(u->fns[0].stack));
     render_buf_puts(src, u->protos.data ? u->protos.data : "");
     render_buf_puts(src, u->bodies.data ? u->bodies.data : "");
     if (u->target == JIT_HOST) return;
@@ -3614,7 +3830,7 @@ static int build(struct dsl_interp *in, struct dsl_function *f, struct spec *s)
     struct unit *u = unit_new(in, false, JIT_HOST), *g = NULL;
     if (!u) return dsl_raise_status(in, DSL_V_NOMEM);
     int id, r = 0;
-    if (compile_fn(u, f, s->args, s->nargs, &id) == 0) {
+    if (compile_fn(u, f, s->args, s->nargs, &id) == 0 && stack_fits(u, MAX_HOST_STACK) == 0) {
         /* the same unit with the iterations of its loops in groups, where some can be */
         if (u->jam_cand && (g = unit_new(in, true, JIT_HOST)) &&
             compile_fn(g, f, s->args, s->nargs, &id)) {
@@ -3763,7 +3979,7 @@ static enum jt classify(struct dsl_value v, union slot *s, int64_t **heap)
         for (size_t k = 0; k < l->len; k++) (*heap)[k] = dsl_as_int(l->items[k]);
         s->i.p = *heap;
         s->i.n = (int64_t)l->len;
-        return JT_IARR;
+        return l->style == DSL_LIST_TUPLE ? JT_ITUP : JT_IARR;
     }
     return JT_NONE;
 }
@@ -3806,6 +4022,10 @@ static int runtime_error(struct dsl_interp *in, struct spec *s, const struct env
             "int, as Numba's; write a float (2.0 ** x) for a negative power",
             (long long)e->index);
     case 9: return dsl_raise_in(in, f, pos, "OverflowError", "math range error");
+    case 16:
+        return dsl_raise_in(in, f, pos, "OverflowError",
+                            "integer overflow in '%s': the result does not fit in 64 bits",
+                            e->what);
     default: return dsl_raise(in, "KeyboardInterrupt", "interrupted");
     }
 }
@@ -3882,7 +4102,7 @@ int dsl_jit_call(struct dsl_interp *in, struct dsl_function *f, const struct dsl
         *end = s;
     }
     if (!s->entry) goto done; /* runs in the interpreter */
-    struct env e = {.threads = mt_ctx_threads(in->session->ctx), .cancelled = mt_cancel_requested};
+    struct env e = {.threads = mt_ctx_threads(in->session->ctx), .stop = mt_cancel_flag()};
     int64_t *shadow[MAX_ARGS] = {0}; /* check_races: each written storage's writers, none yet */
     for (size_t i = 0; i < npos && f->jit_races; i++)
         if (types[i] == JT_FARR && s->wrote[i]) {
@@ -3956,35 +4176,51 @@ bool dsl_cuda_simulating(struct mt_ctx *ctx)
 
 /* The simulator's stacks for the CUDA threads of one block, kept between launches: a stack's
  * first use costs the page faults of its pages, which for a block of 1024 threads took longer
- * than running it. Each OpenMP thread of a launch takes one set and gives it back. n stacks of
- * `each` bytes, the first 64 bytes before them holding their size. */
+ * than running it. Each OpenMP thread of a launch takes one set and gives it back. A set is one
+ * mapping: a page saying its size, then n stacks of `each` bytes (whole pages, sim_stack_bytes),
+ * the lowest page of each without access. Memory is reserved only as a stack touches it. */
 #define STACK_POOL 8
 static char *stack_pool[STACK_POOL];
 
+struct stack_set {
+    size_t bytes; /* the mapping's */
+    long each;    /* a stack's */
+    int n;        /* stacks */
+};
+
 static char *sim_stacks_take(int n, long each)
 {
-    size_t want = (size_t)n * (size_t)each;
     for (int i = 0; i < STACK_POOL; i++) {
         char *p = __atomic_exchange_n(&stack_pool[i], (char *)NULL, __ATOMIC_ACQ_REL);
-        if (p && *(size_t *)p >= want) return p + 64;
-        free(p);
+        if (!p) continue;
+        const struct stack_set *h = (const struct stack_set *)p;
+        if (h->each == each && h->n >= n) return p + SIM_PAGE;
+        munmap(p, h->bytes);
     }
-    char *p = malloc(64 + want);
-    if (!p) return NULL;
-    *(size_t *)p = want;
-    return p + 64;
+    if (each <= SIM_PAGE || each % SIM_PAGE) return NULL;
+    size_t bytes = SIM_PAGE + (size_t)n * (size_t)each;
+    char *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                   -1, 0);
+    if (p == MAP_FAILED) return NULL;
+    *(struct stack_set *)p = (struct stack_set){.bytes = bytes, .each = each, .n = n};
+    for (int k = 0; k < n; k++)
+        if (mprotect(p + SIM_PAGE + (size_t)k * (size_t)each, SIM_PAGE, PROT_NONE) != 0) {
+            munmap(p, bytes);
+            return NULL;
+        }
+    return p + SIM_PAGE;
 }
 
 static void sim_stacks_give(char *stacks)
 {
-    char *p = stacks ? stacks - 64 : NULL;
+    char *p = stacks ? stacks - SIM_PAGE : NULL;
     for (int i = 0; p && i < STACK_POOL; i++) {
         char *none = NULL;
         if (__atomic_compare_exchange_n(&stack_pool[i], &none, p, false, __ATOMIC_ACQ_REL,
                                         __ATOMIC_ACQUIRE))
             return;
     }
-    free(p);
+    if (p) munmap(p, ((const struct stack_set *)p)->bytes);
 }
 
 /* Compiles kernel f for its arguments' types into s, for s->target: the simulator's unit
@@ -3995,7 +4231,7 @@ static int cuda_build(struct dsl_interp *in, struct dsl_function *f, struct spec
     struct unit *u = unit_new(in, false, s->target);
     if (!u) return dsl_raise_status(in, DSL_V_NOMEM);
     int id, r = 0;
-    if (compile_fn(u, f, s->args, s->nargs, &id) != 0) {
+    if (compile_fn(u, f, s->args, s->nargs, &id) != 0 || stack_fits(u, MAX_THREAD_STACK) != 0) {
         r = dsl_raise_in(in, u->why_fn ? u->why_fn : f, u->why_fn ? u->why_pos : f->def->pos,
                          "CompileError", "cuda.jit cannot compile %s(): it does not take %s",
                          f->def->name, u->why ? u->why : "this kernel");
@@ -4139,7 +4375,7 @@ static int gpu_run(struct dsl_interp *in, struct spec *s, union slot *slots, con
             st = mt_cuda_buffer(ctx, bytes, &dev[i]);
             if (st == MT_OK) st = mt_cuda_buffer_copy(ctx, dev[i], slots[i].f.p, bytes, true);
             dslots[i].f.p = dev[i];
-        } else if (s->args[i] == JT_IARR) {
+        } else if (ints(s->args[i])) {
             size_t bytes = (size_t)slots[i].i.n * sizeof(int64_t);
             st = mt_cuda_buffer(ctx, bytes, &dev[i]);
             if (st == MT_OK) st = mt_cuda_buffer_copy(ctx, dev[i], slots[i].i.p, bytes, true);
@@ -4248,7 +4484,10 @@ static int cuda_launch(struct dsl_interp *in, const struct dsl_args *a, struct d
     struct dsl_function *f = self->items[0].as.fn_user;
     size_t npos = a->nrest;
     const struct dsl_value *pos = a->rest;
-    if (npos != f->def->nargs || f->def->nkw != npos || npos > MAX_ARGS)
+    if (f->def->nargs > MAX_ARGS)
+        return dsl_raise(in, "TypeError", "%s() has %zu parameters: a kernel takes at most %d",
+                         f->def->name, f->def->nargs, MAX_ARGS);
+    if (npos != f->def->nargs || f->def->nkw != npos)
         return dsl_raise(in, "TypeError", "%s() takes %zu arguments (%zu given)", f->def->name,
                          f->def->nkw, npos);
     enum jit_target target = dsl_cuda_simulating(in->session->ctx) ? JIT_SIM : JIT_GPU;
@@ -4310,7 +4549,7 @@ static int cuda_launch(struct dsl_interp *in, const struct dsl_args *a, struct d
         *end = s;
     }
     struct env e = {.threads = mt_ctx_threads(in->session->ctx),
-                    .cancelled = mt_cancel_requested,
+                    .stop = mt_cancel_flag(),
                     .stacks_take = sim_stacks_take,
                     .stacks_give = sim_stacks_give};
     for (int d = 0; d < 3; d++) {

@@ -108,7 +108,7 @@ fast_map(*got.tuple(), *a.tuple())
 print(got.tolist() == want.tolist())
 # expect: True
 parallel_diagnostics(fast_map)
-# expect: _map(Storage, int array, int array, Storage, int array, int array): compiled to native code
+# expect: _map(Storage, tuple of ints, tuple of ints, Storage, tuple of ints, tuple of ints): compiled to native code
 # expect-re:   parallel: the prange loop \(line 2 of _map\) runs in chunks of 1 to 1024 iterations \(8 per thread where the loop is long enough\) over [0-9]+ threads \(%threads\), on one when a loop without inner loops has under 256 iterations; the interrupt is polled between chunks
 # expect:   each iteration's own variables: i (int) out_index (32 ints) in_index (32 ints) o (int) j (int)
 # expect:   index buffers made in the loop (np.zeros, [0] * n): one per chunk, on its thread's stack, each iteration clearing what the one before wrote; nothing is allocated per iteration
@@ -171,7 +171,7 @@ z(*same.tuple(), *a.tuple(), *a.tuple())
 print(got.tolist() == (a - b).tolist(), same.tolist() == (a - a).tolist())
 # expect: True True
 parallel_diagnostics(z)
-# expect: _zip(Storage, int array, int array, Storage, int array, int array, Storage, int array, int array): compiled to native code
+# expect: _zip(Storage, tuple of ints, tuple of ints, Storage, tuple of ints, tuple of ints, Storage, tuple of ints, tuple of ints): compiled to native code
 # expect-re:   parallel: the prange loops \(lines 9, 12 of _zip\) run in chunks of 1 to 1024 iterations, 1 to 65536 where an iteration runs no loop and calls no function with one \(8 per thread where the loop is long enough\) over [0-9]+ threads \(%threads\), on one when a loop without inner loops has under 256 iterations; the interrupt is polled between chunks
 # expect:   each iteration's own variables: i (int) out_index (32 ints) a_index (32 ints) b_index (32 ints) o (int) ind (int) stride (int) j (int) k (int) d (int) s (int)
 # expect:   index buffers made in the loop (np.zeros, [0] * n): one per chunk, on its thread's stack, each iteration clearing what the one before wrote; nothing is allocated per iteration
@@ -205,7 +205,7 @@ njit(remake)(remade._tensor._storage, (2, 3))
 print(remade.tolist())
 # expect: [0.0, 0.0, 0.0, 0.0]
 parallel_diagnostics(remake)
-# expect: remake(Storage, int array): compiled to native code
+# expect: remake(Storage, tuple of ints): compiled to native code
 # expect:   serial: no prange loop in the function called
 # expect:   compiled in and inlined, each for the types it is called with: to_index()
 # expect-re:   machine code.*
@@ -378,7 +378,7 @@ try:
     njit(parallel=True)(fold)(xs._tensor._storage, got._tensor._storage)
 except CompileError as e:
     print("CompileError:", e)
-# expect: CompileError: fold() cannot run in parallel: iterations of the prange loop write the same elements of y: the index repeats (% of the loop's variable), and they run at once on their own threads (a race). Give each iteration its own element, or use range
+# expect: CompileError: fold() cannot run in parallel: iterations of the prange loop write the same elements of y: the index repeats (% of the loop's variable), and they run at once on their own threads (a race). Give each iteration its own element
 
 
 def last(x, y):
@@ -391,7 +391,7 @@ try:
     njit(parallel=True)(last)(xs._tensor._storage, got._tensor._storage)
 except CompileError as e:
     print("CompileError:", e)
-# expect: CompileError: last() cannot run in parallel: every iteration of the prange loop writes the same element of y (its index does not follow from the loop's variable), at once on their own threads (a race). Write y at a position of the iteration's own, or use range
+# expect: CompileError: last() cannot run in parallel: every iteration of the prange loop writes the same element of y (its index does not follow from the loop's variable), at once on their own threads (a race). Write y at a position of the iteration's own, or add into a local variable (acc += ...) and store it after the loop
 
 # ... and one scratch array shared by every iteration
 def shared(out, out_shape):
@@ -406,7 +406,7 @@ try:
     njit(parallel=True)(shared)(got._tensor._storage, got.shape)
 except CompileError as e:
     print("CompileError:", e)
-# expect: CompileError: shared() cannot run in parallel: idx is made once, before the prange loop, and written by every iteration: the iterations run at once on their own threads and would overwrite each other's values (a race). Make it inside the loop, as the loop's first statement
+# expect: CompileError: shared() cannot run in parallel: idx is made once, before the prange loop (line 2 of shared), and written by every iteration, by to_index(): the iterations run at once on their own threads and overwrite each other's values (a race). Make it inside the loop: move line 2 into the loop's body, so that each iteration has its own
 
 # a kernel's writes count as writes in place: backward refuses a value it saved before them
 w = minitorch.tensor([1.0, 2.0, 3.0], requires_grad=True)
@@ -436,7 +436,7 @@ fast_map(*checked.tuple(), *src.tuple())
 print(unchecked.tolist() == checked.tolist())
 # expect: True
 parallel_diagnostics(fast_unchecked)
-# expect: _map(Storage, int array, int array, Storage, int array, int array): compiled to native code, indices unchecked (boundscheck=False)
+# expect: _map(Storage, tuple of ints, tuple of ints, Storage, tuple of ints, tuple of ints): compiled to native code, indices unchecked (boundscheck=False)
 # expect-re:   parallel: .*
 # expect:   each iteration's own variables: i (int) out_index (32 ints) in_index (32 ints) o (int) j (int)
 # expect:   index buffers made in the loop (np.zeros, [0] * n): one per chunk, on its thread's stack, each iteration clearing what the one before wrote; nothing is allocated per iteration
@@ -480,7 +480,7 @@ except ValueError as e:
     print(e)
 # expect: operands could not be broadcast together with shapes (3,) (2,)
 parallel_diagnostics(first_neg)
-# expect: first_negative(Storage, Storage, int array, int array, int array): compiled to native code
+# expect: first_negative(Storage, Storage, tuple of ints, tuple of ints, tuple of ints): compiled to native code
 # expect-re:   parallel: the prange loop \(line 7 of first_negative\) .*
 # expect:   each iteration's own variables: n (int)
 # expect-re:   machine code.*
@@ -506,7 +506,7 @@ except RuntimeError as e:
     print(e)
 # expect: iterations 1 and 3 of the prange loop both wrote out[1] (compiled scatter()): they run at once on their own threads, so which value stays is chance (a race). Give each iteration elements of its own
 parallel_diagnostics(checked_scatter)
-# expect: scatter(Storage, Storage, int array): compiled to native code, each write of its prange loop to a storage checked for races (check_races=True)
+# expect: scatter(Storage, Storage, tuple of ints): compiled to native code, each write of its prange loop to a storage checked for races (check_races=True)
 # expect-re:   parallel: .*
 # expect:   each iteration's own variables: i (int)
 # expect-re:   machine code.*

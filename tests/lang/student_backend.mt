@@ -183,7 +183,7 @@ print(c.shape, c.backend, (c.to("simple").is_close(a @ b)).all().item())
 
 # the kernels ran compiled to native code (njit), their prange loops in parallel
 parallel_diagnostics(tensor_matrix_multiply)
-# expect: _tensor_matrix_multiply(Storage, int array, int array, Storage, int array, int array, Storage, int array, int array): compiled to native code
+# expect: _tensor_matrix_multiply(Storage, tuple of ints, tuple of ints, Storage, tuple of ints, tuple of ints, Storage, tuple of ints, tuple of ints): compiled to native code
 # expect-re:   parallel: the prange loop \(line 4 of _tensor_matrix_multiply\) runs in chunks of 1 to 1024 iterations \(8 per thread where the loop is long enough\) over [0-9]+ threads \(%threads\), on one when a loop without inner loops has under 256 iterations; the interrupt is polled between chunks
 # expect:   each iteration's own variables: n (int) i (int) j (int) acc (float) k (int)
 # expect:   built twice: its prange body nests loops two deep, so its first call waits for gcc (the quick build's code would run them several times slower), on its loops as written with -Og -fcaller-saves, which compiles them sooner; gcc -O2 then builds the grouped loops below for the calls after it

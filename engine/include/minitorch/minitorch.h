@@ -120,6 +120,10 @@ void mt_cancel_clear(void);
 /* True while the flag is raised. Cheap enough for every iteration of an outer loop. */
 bool mt_cancel_requested(void);
 
+/* The flag itself, one byte, nonzero while raised: for code that polls it with a load and no
+ * call (compiled kernels' loops). Static storage. */
+const volatile unsigned char *mt_cancel_flag(void);
+
 /* ---- backends --------------------------------------------------------------------------- */
 
 enum mt_backend {
