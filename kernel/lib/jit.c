@@ -3563,6 +3563,26 @@ static void report(const struct unit *u, struct spec *s)
                 any = true;
             }
         render_buf_puts(&b, any ? "\n" : " none\n");
+        /* the arrays all iterations share, and what they do with them (a write the analysis
+         * found unsafe was refused: what is listed passed it) */
+        any = false;
+        for (int i = 0; i < top->nvars; i++) {
+            const struct var *v = &top->vars[i];
+            if ((v->t != JT_FARR && !ints(v->t)) || !shared_mem(v)) continue;
+            render_buf_printf(&b, "%s %s (",
+                              any ? "," : "  arrays every iteration shares:", v->name);
+            if (v->alias_of)
+                render_buf_printf(&b, "another name for %s", v->alias_of);
+            else if (v->buflen)
+                render_buf_printf(&b, "%lld ints made before the loop", (long long)v->buflen);
+            else
+                render_buf_printf(&b, "%s, an argument", jt_name[v->t]);
+            render_buf_puts(&b, v->pwritten
+                                    ? ": written at positions that follow from the loop's variable)"
+                                    : ": not written in the loop)");
+            any = true;
+        }
+        if (any) render_buf_puts(&b, "\n");
         for (int i = 0; i < top->nvars; i++)
             if (top->vars[i].in_loop && top->vars[i].buflen) {
                 render_buf_puts(&b, "  index buffers made in the loop (np.zeros, [0] * n): one "
@@ -4702,6 +4722,11 @@ static void memory_rows(const struct spec *s, struct render_buf *b)
     }
 }
 
+/* How compiled code's integers differ from the interpreter's, said once per function. */
+static const char int_note[] =
+    "  integers: 64 bits; + - * wrap around past 2**63 - 1 as Numba's do, where the interpreter "
+    "raises OverflowError; // and ** raise it as the interpreter does\n";
+
 /* What parallel_diagnostics says of a cuda.jit kernel f, into *b. */
 static void cuda_describe(const struct dsl_function *f, bool source, struct render_buf *b)
 {
@@ -4711,6 +4736,7 @@ static void cuda_describe(const struct dsl_function *f, bool source, struct rend
                           "%s() is a CUDA kernel (cuda.jit), compiled at its first launch for the "
                           "kinds of its arguments; it has not been launched yet\n",
                           name);
+    bool launched = false;
     for (struct spec *s = f->jits ? f->jits->specs : NULL; s; s = s->next) {
         if (!s->launch_no) continue; /* cuda_source's text only */
         render_buf_printf(b, "%s(", name);
@@ -4745,7 +4771,9 @@ static void cuda_describe(const struct dsl_function *f, bool source, struct rend
             render_buf_puts(b, s->target == JIT_GPU ? "  its CUDA C:\n" : "  the simulator's C:\n");
             render_buf_puts(b, s->src);
         }
+        launched = true;
     }
+    if (launched) render_buf_puts(b, int_note);
 }
 
 /* What parallel_diagnostics says of f, into *b. */
@@ -4764,6 +4792,7 @@ static void describe(struct dsl_interp *in, const struct dsl_function *f, bool s
                           "%s() is compiled at its first call, for the kinds of its "
                           "arguments; it has not been called yet\n",
                           name);
+    bool compiled = false;
     for (struct spec *s = f->jits && f->jit ? f->jits->specs : NULL; s; s = s->next) {
         render_buf_printf(b, "%s(", name);
         for (int i = 0; i < s->nargs; i++)
@@ -4830,7 +4859,9 @@ static void describe(struct dsl_interp *in, const struct dsl_function *f, bool s
         } else {
             render_buf_printf(b, "): runs in the interpreter: %s\n", s->why ? s->why : "");
         }
+        compiled = compiled || s->entry;
     }
+    if (compiled) render_buf_puts(b, int_note);
 }
 
 /* Prints what parallel_diagnostics says of v (a function, or none: those this cell ran). */

@@ -152,3 +152,4 @@ big = minitorch.rand((1024,))
 # expect:     139   u              shared read           1     32.00 wavefronts     1.00  32.0-way bank conflict: threads of a warp use different words of one bank
 # expect:     139   u              shared read           1      1.00 wavefronts     1.00  no bank conflict
 # expect:     139   out            global write          1         4.00 sectors     4.00  coalesced
+# expect:   integers: 64 bits; + - * wrap around past 2**63 - 1 as Numba's do, where the interpreter raises OverflowError; // and ** raise it as the interpreter does

@@ -42,6 +42,7 @@ parallel_diagnostics(fast)
 # expect:   serial: no prange loop in the function called
 # expect-re:   machine code.*
 # expect-re:   last call: .*
+# expect:   integers: 64 bits; + - * wrap around past 2**63 - 1 as Numba's do, where the interpreter raises OverflowError; // and ** raise it as the interpreter does
 
 
 # The course's Task 3.1 template, with the student's own index helpers (Task 2.1): compiled,
@@ -111,10 +112,12 @@ parallel_diagnostics(fast_map)
 # expect: _map(Storage, tuple of ints, tuple of ints, Storage, tuple of ints, tuple of ints): compiled to native code
 # expect-re:   parallel: the prange loop \(line 2 of _map\) runs in chunks of 1 to 1024 iterations \(8 per thread where the loop is long enough\) over [0-9]+ threads \(%threads\), on one when a loop without inner loops has under 256 iterations; the interrupt is polled between chunks
 # expect:   each iteration's own variables: i (int) out_index (32 ints) in_index (32 ints) o (int) j (int)
+# expect:   arrays every iteration shares: out (Storage, an argument: written at positions that follow from the loop's variable), out_shape (tuple of ints, an argument: not written in the loop), out_strides (tuple of ints, an argument: not written in the loop), in_storage (Storage, an argument: not written in the loop), in_shape (tuple of ints, an argument: not written in the loop), in_strides (tuple of ints, an argument: not written in the loop)
 # expect:   index buffers made in the loop (np.zeros, [0] * n): one per chunk, on its thread's stack, each iteration clearing what the one before wrote; nothing is allocated per iteration
 # expect:   compiled in and inlined, each for the types it is called with: to_index() broadcast_index() index_to_position() square_plus()
 # expect-re:   machine code.*
 # expect-re:   last call: .*
+# expect:   integers: 64 bits; + - * wrap around past 2**63 - 1 as Numba's do, where the interpreter raises OverflowError; // and ** raise it as the interpreter does
 
 # the 2024 template's spelling: np.zeros index buffers, np.prod of the shape, and the stride
 # shortcut with np.array_equal; zip and enumerate loops over arrays
@@ -174,10 +177,12 @@ parallel_diagnostics(z)
 # expect: _zip(Storage, tuple of ints, tuple of ints, Storage, tuple of ints, tuple of ints, Storage, tuple of ints, tuple of ints): compiled to native code
 # expect-re:   parallel: the prange loops \(lines 9, 12 of _zip\) run in chunks of 1 to 1024 iterations, 1 to 65536 where an iteration runs no loop and calls no function with one \(8 per thread where the loop is long enough\) over [0-9]+ threads \(%threads\), on one when a loop without inner loops has under 256 iterations; the interrupt is polled between chunks
 # expect:   each iteration's own variables: i (int) out_index (32 ints) a_index (32 ints) b_index (32 ints) o (int) ind (int) stride (int) j (int) k (int) d (int) s (int)
+# expect:   arrays every iteration shares: out (Storage, an argument: written at positions that follow from the loop's variable), out_shape (tuple of ints, an argument: not written in the loop), out_strides (tuple of ints, an argument: not written in the loop), a_storage (Storage, an argument: not written in the loop), a_shape (tuple of ints, an argument: not written in the loop), a_strides (tuple of ints, an argument: not written in the loop), b_storage (Storage, an argument: not written in the loop), b_shape (tuple of ints, an argument: not written in the loop), b_strides (tuple of ints, an argument: not written in the loop)
 # expect:   index buffers made in the loop (np.zeros, [0] * n): one per chunk, on its thread's stack, each iteration clearing what the one before wrote; nothing is allocated per iteration
 # expect:   compiled in and inlined, each for the types it is called with: sub() to_index() broadcast_index()
 # expect-re:   machine code.*
 # expect-re:   last call: .*
+# expect:   integers: 64 bits; + - * wrap around past 2**63 - 1 as Numba's do, where the interpreter raises OverflowError; // and ** raise it as the interpreter does
 
 # an array made again is all zeros again, however it was written before (by an element, by
 # a helper, or through another name)
@@ -210,6 +215,7 @@ parallel_diagnostics(remake)
 # expect:   compiled in and inlined, each for the types it is called with: to_index()
 # expect-re:   machine code.*
 # expect-re:   last call: .*
+# expect:   integers: 64 bits; + - * wrap around past 2**63 - 1 as Numba's do, where the interpreter raises OverflowError; // and ** raise it as the interpreter does
 
 # an index outside a storage is an IndexError naming the kernel, the index and the size,
 # located in the kernel's source; the kernel goes on running what comes next
@@ -275,6 +281,7 @@ parallel_diagnostics(divisions)
 # expect:   serial: no prange loop in the function called
 # expect-re:   machine code.*
 # expect-re:   last call: .*
+# expect:   integers: 64 bits; + - * wrap around past 2**63 - 1 as Numba's do, where the interpreter raises OverflowError; // and ** raise it as the interpreter does
 
 
 # the error stops the function where it happens: the store after it does not run
@@ -348,9 +355,11 @@ parallel_diagnostics(fast_total)
 # expect: total(Storage, Storage): compiled to native code
 # expect-re:   parallel: the prange loop \(line 4 of total\) .*
 # expect:   each iteration's own variables: i (int)
+# expect:   arrays every iteration shares: x (Storage, an argument: not written in the loop), out (Storage, an argument: not written in the loop)
 # expect:   reductions, each thread's part combined when the loop ends: acc (+=), n (+=)
 # expect-re:   machine code.*
 # expect-re:   last call: .*
+# expect:   integers: 64 bits; + - * wrap around past 2**63 - 1 as Numba's do, where the interpreter raises OverflowError; // and ** raise it as the interpreter does
 
 
 # ... but reading the partial sum inside the loop is a race
@@ -439,10 +448,12 @@ parallel_diagnostics(fast_unchecked)
 # expect: _map(Storage, tuple of ints, tuple of ints, Storage, tuple of ints, tuple of ints): compiled to native code, indices unchecked (boundscheck=False)
 # expect-re:   parallel: .*
 # expect:   each iteration's own variables: i (int) out_index (32 ints) in_index (32 ints) o (int) j (int)
+# expect:   arrays every iteration shares: out (Storage, an argument: written at positions that follow from the loop's variable), out_shape (tuple of ints, an argument: not written in the loop), out_strides (tuple of ints, an argument: not written in the loop), in_storage (Storage, an argument: not written in the loop), in_shape (tuple of ints, an argument: not written in the loop), in_strides (tuple of ints, an argument: not written in the loop)
 # expect:   index buffers made in the loop (np.zeros, [0] * n): one per chunk, on its thread's stack, each iteration clearing what the one before wrote; nothing is allocated per iteration
 # expect:   compiled in and inlined, each for the types it is called with: to_index() broadcast_index() index_to_position() square_plus()
 # expect-re:   machine code.*
 # expect-re:   last call: .*
+# expect:   integers: 64 bits; + - * wrap around past 2**63 - 1 as Numba's do, where the interpreter raises OverflowError; // and ** raise it as the interpreter does
 
 # the 2024 template's own wrapper (njit(fn, **kwargs) over numba's), the shortcut's test
 # spelled (a != b).any() as numpy compares arrays, range with a step, an early return from a
@@ -483,8 +494,10 @@ parallel_diagnostics(first_neg)
 # expect: first_negative(Storage, Storage, tuple of ints, tuple of ints, tuple of ints): compiled to native code
 # expect-re:   parallel: the prange loop \(line 7 of first_negative\) .*
 # expect:   each iteration's own variables: n (int)
+# expect:   arrays every iteration shares: out (Storage, an argument: written at positions that follow from the loop's variable), in_storage (Storage, an argument: not written in the loop), in_shape (tuple of ints, an argument: not written in the loop), in_strides (tuple of ints, an argument: not written in the loop), out_strides (tuple of ints, an argument: not written in the loop)
 # expect-re:   machine code.*
 # expect-re:   last call: .*
+# expect:   integers: 64 bits; + - * wrap around past 2**63 - 1 as Numba's do, where the interpreter raises OverflowError; // and ** raise it as the interpreter does
 
 
 # check_races=True: a race the compiler cannot see (the index comes from data) is caught at run
@@ -509,8 +522,10 @@ parallel_diagnostics(checked_scatter)
 # expect: scatter(Storage, Storage, tuple of ints): compiled to native code, each write of its prange loop to a storage checked for races (check_races=True)
 # expect-re:   parallel: .*
 # expect:   each iteration's own variables: i (int)
+# expect:   arrays every iteration shares: out (Storage, an argument: written at positions that follow from the loop's variable), src (Storage, an argument: not written in the loop), idx (tuple of ints, an argument: not written in the loop)
 # expect-re:   machine code.*
 # expect-re:   last call: .*
+# expect:   integers: 64 bits; + - * wrap around past 2**63 - 1 as Numba's do, where the interpreter raises OverflowError; // and ** raise it as the interpreter does
 njit(parallel=True)(scatter)(scattered.tuple()[0], source.tuple()[0], (0, 1, 2, 1))
 print(scattered.tolist()[0], scattered.tolist()[2])
 # expect: 1.0 3.0
@@ -536,6 +551,7 @@ parallel_diagnostics(square_plus)
 # expect:   serial: no prange loop in the function called
 # expect-re:   machine code.*
 # expect-re:   last call: .*
+# expect:   integers: 64 bits; + - * wrap around past 2**63 - 1 as Numba's do, where the interpreter raises OverflowError; // and ** raise it as the interpreter does
 parallel_diagnostics(make_arith)
 # expect: make_arith() is not given to njit: it runs in the interpreter
 # minitorch.operators' functions as the scalar fn of a compiled kernel (the course's
@@ -615,14 +631,17 @@ parallel_diagnostics(cl)
 # expect:   serial: no prange loop in the function called
 # expect-re:   machine code.*
 # expect-re:   last call: .*
+# expect:   integers: 64 bits; + - * wrap around past 2**63 - 1 as Numba's do, where the interpreter raises OverflowError; // and ** raise it as the interpreter does
 sig = njit(parallel=True)(apply1(operators.sigmoid))
 sig(minitorch.zeros((10,)).tuple()[0], xs.tuple()[0])
 parallel_diagnostics(sig)
 # expect: k1(Storage, Storage): compiled to native code
 # expect-re:   parallel: .*
 # expect:   each iteration's own variables: i (int)
+# expect:   arrays every iteration shares: out (Storage, an argument: written at positions that follow from the loop's variable), a (Storage, an argument: not written in the loop)
 # expect-re:   machine code.*
 # expect-re:   last call: .*
+# expect:   integers: 64 bits; + - * wrap around past 2**63 - 1 as Numba's do, where the interpreter raises OverflowError; // and ** raise it as the interpreter does
 
 
 @njit
@@ -642,6 +661,7 @@ parallel_diagnostics(op_scalars)
 # expect-re:   machine code.*
 # expect-re:   last call: .*
 # expect: op_scalars(int, float): runs in the interpreter: the compiler does not take operators.max of int and float values (in op_scalars())
+# expect:   integers: 64 bits; + - * wrap around past 2**63 - 1 as Numba's do, where the interpreter raises OverflowError; // and ** raise it as the interpreter does
 failing = []
 for f, a, why in ((operators.inv, [0.0], "inv(0)"), (operators.log, [-1.0], "log(-1)"),
                   (operators.exp, [1000.0], "exp(1000)")):
@@ -657,14 +677,17 @@ parallel_diagnostics(failing[2])
 # expect: k1(Storage, Storage): compiled to native code
 # expect-re:   parallel: .*
 # expect:   each iteration's own variables: i (int)
+# expect:   arrays every iteration shares: out (Storage, an argument: written at positions that follow from the loop's variable), a (Storage, an argument: not written in the loop)
 # expect-re:   machine code.*
 # expect-re:   last call: .*
+# expect:   integers: 64 bits; + - * wrap around past 2**63 - 1 as Numba's do, where the interpreter raises OverflowError; // and ** raise it as the interpreter does
 # Numba's method, as MiniTorch's parallel_check.py prints it: the same report, then None
 print(square_plus.parallel_diagnostics(level=3))
 # expect: square_plus(float): compiled to native code
 # expect:   serial: no prange loop in the function called
 # expect-re:   machine code.*
 # expect-re:   last call: .*
+# expect:   integers: 64 bits; + - * wrap around past 2**63 - 1 as Numba's do, where the interpreter raises OverflowError; // and ** raise it as the interpreter does
 # expect: None
 for bad in (0, 5, "3"):
     try:

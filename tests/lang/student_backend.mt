@@ -186,11 +186,13 @@ parallel_diagnostics(tensor_matrix_multiply)
 # expect: _tensor_matrix_multiply(Storage, tuple of ints, tuple of ints, Storage, tuple of ints, tuple of ints, Storage, tuple of ints, tuple of ints): compiled to native code
 # expect-re:   parallel: the prange loop \(line 4 of _tensor_matrix_multiply\) runs in chunks of 1 to 1024 iterations \(8 per thread where the loop is long enough\) over [0-9]+ threads \(%threads\), on one when a loop without inner loops has under 256 iterations; the interrupt is polled between chunks
 # expect:   each iteration's own variables: n (int) i (int) j (int) acc (float) k (int)
+# expect:   arrays every iteration shares: out (Storage, an argument: written at positions that follow from the loop's variable), out_shape (tuple of ints, an argument: not written in the loop), out_strides (tuple of ints, an argument: not written in the loop), a_storage (Storage, an argument: not written in the loop), a_shape (tuple of ints, an argument: not written in the loop), a_strides (tuple of ints, an argument: not written in the loop), b_storage (Storage, an argument: not written in the loop), b_shape (tuple of ints, an argument: not written in the loop), b_strides (tuple of ints, an argument: not written in the loop)
 # expect:   built twice: its prange body nests loops two deep, so its first call waits for gcc (the quick build's code would run them several times slower), on its loops as written with -Og -fcaller-saves, which compiles them sooner; gcc -O2 then builds the grouped loops below for the calls after it
 # expect:   the loop over j (line 6 of _tensor_matrix_multiply) runs 4 iterations at a time, each with variables of its own: one inner loop adds their terms in turn, each sum in its own order (the same bits, sooner); the iterations left over, those of a group that meets an index out of range, and all of them where a storage it writes overlaps one it reads, run as written
 # expect-re:   machine code.*
 # expect-re:   last call: .*
 # expect-re:   the last call ran matrix_multiply for the student backend; the built-in fast matrix_multiply on the same shapes and strides takes [0-9.]+ (ns|µs|ms) \(the last call: [0-9.e+]+x that\)
+# expect:   integers: 64 bits; + - * wrap around past 2**63 - 1 as Numba's do, where the interpreter raises OverflowError; // and ** raise it as the interpreter does
 
 # train() runs on the student's ops, autodiff and SGD steps included: with matmul taken from
 # simple, the same weights as simple's to the bit
