@@ -28,11 +28,15 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 /* ---- helpers ---------------------------------------------------------------------------- */
 
@@ -1136,9 +1140,60 @@ const struct dsl_builtin dsl_builtins[] = {
 };
 const size_t dsl_builtin_count = sizeof dsl_builtins / sizeof dsl_builtins[0];
 
+/* Test hooks: student code that kills the kernel process or never answers an interrupt, on
+ * demand, so that the grader's handling of both (tools/mt_grading.py) is tested whatever bugs
+ * the kernel has or has not. They exist only when the environment says MT_TEST_HOOKS=1 (the
+ * grading test sets it for the kernels nbgrader starts); otherwise their names are unknown like
+ * any other, and neither help() nor completion lists them. */
+#define TEST_HOOK_PREFIX "_mt_test_"
+
+/* Dies of SIGSEGV, as a fault in native code would: the signal's default action (a handler,
+ * ASan's say, could turn it into an exit), unblocked, and no core file. */
+static int bi_test_crash(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    (void)in, (void)a, (void)ret;
+    fflush(NULL);
+    setrlimit(RLIMIT_CORE, &(struct rlimit){0, 0});
+    signal(SIGSEGV, SIG_DFL);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGSEGV);
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+    raise(SIGSEGV);
+    abort(); /* not reached */
+}
+
+/* Never returns and never looks at the cancel flag, as native code stuck in a loop or a
+ * wait: only killing the process ends it. */
+static int bi_test_hang(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    (void)a, (void)ret;
+    if (in->out->flush) in->out->flush(in->out->ctx); /* what the cell printed shows */
+    /* woken by a signal, it waits again; the return is never reached, but gcc asks for it in a
+     * static function */
+    for (;;) pause();
+    return 0;
+}
+
+static const struct dsl_builtin test_hooks[] = {
+    {TEST_HOOK_PREFIX "crash", TEST_HOOK_PREFIX "crash()", 0, 0, NULL, bi_test_crash,
+     "Test hook: the kernel dies of SIGSEGV."},
+    {TEST_HOOK_PREFIX "hang", TEST_HOOK_PREFIX "hang()", 0, 0, NULL, bi_test_hang,
+     "Test hook: never returns, deaf to interrupts."},
+};
+
+static bool test_hooks_on(void)
+{
+    const char *on = getenv("MT_TEST_HOOKS");
+    return on && strcmp(on, "1") == 0;
+}
+
 const struct dsl_builtin *dsl_builtin_find(const char *name)
 {
     for (size_t i = 0; i < dsl_builtin_count; i++)
         if (strcmp(dsl_builtins[i].name, name) == 0) return &dsl_builtins[i];
+    if (strncmp(name, TEST_HOOK_PREFIX, strlen(TEST_HOOK_PREFIX)) == 0 && test_hooks_on())
+        for (size_t i = 0; i < sizeof test_hooks / sizeof *test_hooks; i++)
+            if (strcmp(test_hooks[i].name, name) == 0) return &test_hooks[i];
     return NULL;
 }
