@@ -123,6 +123,11 @@ const char *mt_ctx_cuda_matmul(const struct mt_ctx *ctx)
 
 int mt_ctx_threads(const struct mt_ctx *ctx) { return ctx->threads; }
 
+uint64_t mt_ctx_ops_run(const struct mt_ctx *ctx, enum mt_backend b)
+{
+    return (unsigned)b < MT_BACKEND_COUNT ? ctx->ops_run[b] : 0;
+}
+
 enum mt_status mt_ctx_set_threads(struct mt_ctx *ctx, int n)
 {
     if (n < 1 || n > 1024)

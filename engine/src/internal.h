@@ -63,8 +63,9 @@ struct mt_ctx {
     size_t dev_cache_bytes;                        /* bytes held by dev_cache */
     const struct mt_student_ops *student;          /* the student backend's hooks, or NULL */
     void *student_user;                            /* what they get as `user` */
-    unsigned backward_pass; /* numbers mt_backward calls (node visit marks) */
-    char err[MT_ERR_LEN];   /* last error message */
+    unsigned backward_pass;             /* numbers mt_backward calls (node visit marks) */
+    uint64_t ops_run[MT_BACKEND_COUNT]; /* raw ops and user functions run, per backend */
+    char err[MT_ERR_LEN];               /* last error message */
 };
 
 /* The autodiff history of a computed tensor: the Function that made it and what its backward

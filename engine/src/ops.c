@@ -204,6 +204,7 @@ enum mt_status mt_map(struct mt_ctx *ctx, enum mt_map_op op, const struct mt_ten
                       struct mt_tensor **out)
 {
     if ((unsigned)op >= MT_MAP_COUNT) return mt_fail(ctx, MT_ERR_INVALID, "unknown map op");
+    ctx->ops_run[a->backend]++;
     if (*out && mt_overlaps(*out, a, true)) { /* a copy of a is read instead (alias.c) */
         struct mt_tensor *c = NULL;
         enum mt_status st = mt_unalias(ctx, *out, &a, true, &c);
@@ -260,6 +261,7 @@ enum mt_status mt_zip(struct mt_ctx *ctx, enum mt_zip_op op, const struct mt_ten
                       const struct mt_tensor *b, struct mt_tensor **out)
 {
     if ((unsigned)op >= MT_ZIP_COUNT) return mt_fail(ctx, MT_ERR_INVALID, "unknown zip op");
+    ctx->ops_run[a->backend]++;
     if (*out && (mt_overlaps(*out, a, true) || mt_overlaps(*out, b, true))) {
         struct mt_tensor *ca = NULL, *cb = NULL; /* copies are read instead (alias.c) */
         enum mt_status st = mt_unalias(ctx, *out, &a, true, &ca);
@@ -311,6 +313,7 @@ enum mt_status mt_reduce(struct mt_ctx *ctx, enum mt_reduce_op op, const struct 
                          int dim, struct mt_tensor **out)
 {
     if ((unsigned)op >= MT_RED_COUNT) return mt_fail(ctx, MT_ERR_INVALID, "unknown reduce op");
+    ctx->ops_run[a->backend]++;
     if (*out && mt_overlaps(*out, a, false)) { /* a copy of a is read instead (alias.c) */
         struct mt_tensor *c = NULL;
         enum mt_status st = mt_unalias(ctx, *out, &a, false, &c);
@@ -363,6 +366,7 @@ enum mt_status mt_reduce(struct mt_ctx *ctx, enum mt_reduce_op op, const struct 
 enum mt_status mt_matmul_raw(struct mt_ctx *ctx, const struct mt_tensor *a,
                              const struct mt_tensor *b, struct mt_tensor **out)
 {
+    ctx->ops_run[a->backend]++;
     char s1[160], s2[160];
     if (*out && (mt_overlaps(*out, a, false) || mt_overlaps(*out, b, false))) {
         struct mt_tensor *ca = NULL, *cb = NULL; /* copies are read instead (alias.c) */

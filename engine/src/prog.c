@@ -189,6 +189,7 @@ static enum mt_status enter(struct mt_ctx *ctx, const char *what, const struct m
 {
     enum mt_status st = mt_prog_check(ctx, p);
     if (st != MT_OK) return st;
+    ctx->ops_run[a->backend]++;
     if (p->nargs != nargs)
         return mt_fail(ctx, MT_ERR_INVALID, "%s needs a function of %d argument%s; %s takes %d",
                        what, nargs, nargs == 1 ? "" : "s", p->name, p->nargs);

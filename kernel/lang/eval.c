@@ -258,14 +258,25 @@ static int bind_in(struct dsl_interp *in, const char *name, long k, struct dsl_v
         cv->bound = true;
         return 0;
     }
-    if (in->class_ns) return dsl_attrs_set(in->class_ns, name, v);
+    if (in->class_ns)
+        return dsl_attrs_set(in->class_ns, name, v) != 0 ? dsl_raise_status(in, DSL_V_NOMEM) : 0;
     if (k < 0) {
         struct dsl_cell *c = free_cell(in, name);
         if (c) {
             cell_set(c, v);
             return 0;
         }
-        return dsl_session_assign(in->session, name, v);
+        if (dsl_builtin_protected(name)) {
+            dsl_value_release(v);
+            in->session->grader_rebound++;
+            return dsl_raise(in, "RuntimeError",
+                             "%s is the grader's: a notebook's graded cells call it, so no cell "
+                             "may give the name another value (def, =, import ... as, class, "
+                             "for, with ... as). Name yours otherwise (my_%s)",
+                             name, name);
+        }
+        if (dsl_session_assign(in->session, name, v) != 0) return dsl_raise_status(in, DSL_V_NOMEM);
+        return 0;
     }
     if (in->frame->fn->is_cell[k]) {
         cell_set(in->frame->vals[k].as.cell, v);
@@ -1320,7 +1331,7 @@ static int assign_to(struct dsl_interp *in, const struct dsl_node *target, struc
     if (target->kind == DSL_N_TUPLE || target->kind == DSL_N_LIST) return unpack_to(in, target, v);
     if (target->kind == DSL_N_NAME) {
         if (bind_in(in, target->name, node_slot(in, target), v) != 0)
-            return dsl_raise_status(in, DSL_V_NOMEM), dsl_error_locate(in, target->pos), X_ERR;
+            return dsl_error_locate(in, target->pos), X_ERR;
         return X_OK;
     }
     struct dsl_value obj, subs[MT_MAX_DIMS];
@@ -1568,7 +1579,6 @@ static int exec_for(struct dsl_interp *in, const struct dsl_node *n)
                 break;
             }
         } else if (bind_in(in, n->name, node_slot(in, n), item) != 0) {
-            dsl_raise_status(in, DSL_V_NOMEM);
             dsl_error_locate(in, n->pos);
             r = X_ERR;
             break;
@@ -1901,7 +1911,7 @@ static int exec_def(struct dsl_interp *in, const struct dsl_node *n)
     }
     r = bind_var(in, n->name, fv);
     fv = dsl_none();
-    if (r != 0) r = (dsl_raise_status(in, DSL_V_NOMEM), X_ERR);
+    if (r != 0) r = (dsl_error_locate(in, n->pos), X_ERR);
 cleanup:
     dsl_value_release(fv);
     for (size_t i = 0; i < done; i++) dsl_value_release(decos[i]);
@@ -1932,7 +1942,7 @@ static int exec_class(struct dsl_interp *in, const struct dsl_node *n)
         return X_ERR;
     }
     dsl_class_adopt_methods(cls);
-    if (bind_var(in, n->name, cls) != 0) return dsl_raise_status(in, DSL_V_NOMEM), X_ERR;
+    if (bind_var(in, n->name, cls) != 0) return dsl_error_locate(in, n->pos), X_ERR;
     return X_OK;
 }
 
@@ -2031,10 +2041,7 @@ static int run_handlers(struct dsl_interp *in, const struct dsl_node *n)
         if (h->name) {
             struct dsl_value e;
             if (dsl_exc_value(in, &saved, &e) != 0) goto replaced;
-            if (bind_var(in, h->name, e) != 0) {
-                dsl_raise_status(in, DSL_V_NOMEM);
-                goto replaced;
-            }
+            if (bind_var(in, h->name, e) != 0) goto replaced;
         }
         const struct dsl_exc_saved *outer = in->handling;
         in->handling = &saved;
@@ -2190,7 +2197,7 @@ static int exec_import(struct dsl_interp *in, const struct dsl_node *n)
         if (got != 0)
             r = X_ERR, dsl_error_locate(in, var->pos);
         else if (bind_var(in, var->name, v) != 0)
-            r = X_ERR, dsl_raise_status(in, DSL_V_NOMEM);
+            r = X_ERR, dsl_error_locate(in, var->pos);
     }
     dsl_value_release(from);
     return r;

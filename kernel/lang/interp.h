@@ -58,6 +58,12 @@ struct dsl_session {
     struct dsl_value jit_recent[8];
     unsigned long jit_recent_cell[8];
     int jit_nrecent;
+    unsigned grader_rebound; /* cells' attempts to bind a grader's name (refused) */
+    /* check is running: the ops (1 << DSL_SOP_MAP, ...) that must be the student's class's own
+     * (lib/student.c refuses them inherited, or run by the kernel's own backends), and the ops
+     * the student backend ran on those for the ops it inherits */
+    unsigned grading;
+    uint64_t inherited_ops;
 };
 
 /* The local variables of one running call of a user function: slot i holds fn->locals[i]. */

@@ -31,6 +31,10 @@ extern const size_t dsl_builtin_count;
 /* The builtin called `name`, or NULL. */
 const struct dsl_builtin *dsl_builtin_find(const char *name);
 
+/* Whether `name` is a builtin that grades (check): no session variable may take its name, so
+ * that no cell can replace what a notebook's graded cells call. */
+bool dsl_builtin_protected(const char *name);
+
 /* ---- tensors (lib/tensor_methods.c) ----------------------------------------------------- */
 
 /* Methods and properties of tensors, sorted by name. A property row has min = max = 0 and its

@@ -21,6 +21,7 @@
 #include "lang/interp.h"
 #include "lang/library.h"
 #include "lib/storage.h"
+#include "lib/student.h"
 #include "lib/tensor_methods.h"
 
 #include "minitorch/minitorch.h"
@@ -29,11 +30,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
 
 /* ---- the functions tested, in reverse Polish notation --------------------------------------- */
 
 /* Tokens: a, b (the inputs), numbers (constants of shape (1,)), + - * / < > == (zip), neg inv
- * relu sigmoid log exp (map), sum0 mean0 (over dim 0, the dim kept), mean (of all), rev (the
+ * relu sigmoid log exp (map), neg>b id>b (the map into a tensor of b's shape, which the input
+ * broadcasts to), sum0 sum1 sum2 mean0 (over that dim, the dim kept), mean (of all), rev (the
  * dims reversed), @ (matmul). */
 struct fn {
     const char *name;
@@ -56,6 +60,8 @@ static const struct fn two_arg[] = {
 };
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
+static const char *const input_names[] = {"a", "b"};
+
 /* ---- one check run ------------------------------------------------------------------------ */
 
 struct ck {
@@ -66,8 +72,11 @@ struct ck {
     struct render_buf fails; /* what each failure was */
     int passed, failed;
     char first_failed[64];
-    char last_err[768]; /* the error of the last failure reported (said once when repeated) */
-    int stop;           /* 0, or -1 when an interrupt or running out of memory ends the check */
+    char last_err[1024];  /* the error of the last failure reported (said once when repeated) */
+    char last_where[256]; /* and where it was raised */
+    int stop;             /* 0, or -1 when an interrupt or running out of memory ends the check */
+    const char *const *names; /* what a report calls the inputs: "a", "b" */
+    bool second_is_out;       /* the second input is only the shape of a map's output */
 };
 
 /* [-100, 100) in steps the course's floats can take (splitmix64) */
@@ -80,13 +89,36 @@ static float draw(struct ck *k)
     return (float)((double)(z >> 11) / 9007199254740992.0 * 200.0 - 100.0);
 }
 
+/* Where in the student's code the pending error was raised, as " (in f(), line 9 of the cell
+ * defining it: out[o] = ...)": the innermost call it went through (what a traceback shows
+ * last), or "" when it came from no function of theirs. */
+static void error_place(const struct dsl_interp *in, char *buf, size_t n)
+{
+    *buf = 0;
+    if (!in->ntb || !in->tb[0].code) return;
+    const struct dsl_tb_entry *e = &in->tb[0];
+    const char *src = e->code->src, *start = src;
+    int line = 1;
+    for (size_t i = 0; i < e->pos && src[i]; i++)
+        if (src[i] == '\n') line++, start = src + i + 1;
+    while (*start == ' ' || *start == '\t') start++;
+    int len = (int)strcspn(start, "\n");
+    snprintf(buf, n, " (in %s(), line %d of the cell defining it: %.*s)", e->func, line,
+             len > 120 ? 120 : len, start);
+}
+
 /* Why the last engine call failed: the student's exception when their code raised one (then no
- * longer pending), else the engine's message. */
-static void failure_text(struct ck *k, enum mt_status st, char *buf, size_t n)
+ * longer pending), and where it was raised (into where, else after the message), or the
+ * engine's message. */
+static void failure_text(struct ck *k, enum mt_status st, char *buf, size_t n, char *where,
+                         size_t wn)
 {
     struct dsl_interp *in = k->in;
     if (in->ename) {
-        snprintf(buf, n, "%s: %s", in->ename, in->evalue ? in->evalue : "");
+        char place[256];
+        error_place(in, place, sizeof place);
+        snprintf(buf, n, "%s: %s%s", in->ename, in->evalue ? in->evalue : "", where ? "" : place);
+        if (where) snprintf(where, wn, "%s", place);
         if (strcmp(in->ename, "KeyboardInterrupt") == 0 || strcmp(in->ename, "MemoryError") == 0)
             k->stop = -1; /* the check ends; the error stays pending */
         else
@@ -147,10 +179,19 @@ static enum mt_status eval(struct ck *k, const char *rpn, struct mt_tensor *a, s
                         {"sigmoid", mt_sigmoid}, {"log", mt_log}, {"exp", mt_exp}};
             int i = 0;
             while (i < COUNT(maps) && strcmp(maps[i].name, tok) != 0) i++;
+            size_t tl = strlen(tok);
             if (i < COUNT(maps)) {
                 s = maps[i].f(ctx, x, &r);
-            } else if (strcmp(tok, "sum0") == 0) {
-                s = mt_sum(ctx, x, 0, &r);
+            } else if (tl > 2 && strcmp(tok + tl - 2, ">b") == 0) {
+                int op = 0;
+                while (op < MT_MAP_COUNT && (strlen(mt_map_name((enum mt_map_op)op)) != tl - 2 ||
+                                             strncmp(mt_map_name((enum mt_map_op)op), tok, tl - 2)))
+                    op++;
+                s = op < MT_MAP_COUNT ? mt_zeros(ctx, x->backend, b->ndim, b->shape, &r)
+                                      : MT_ERR_INVALID;
+                if (s == MT_OK) s = mt_map(ctx, (enum mt_map_op)op, x, &r);
+            } else if (strncmp(tok, "sum", 3) == 0 && tok[3] >= '0' && tok[3] <= '9') {
+                s = mt_sum(ctx, x, tok[3] - '0', &r);
             } else if (strcmp(tok, "mean0") == 0) {
                 s = mt_mean(ctx, x, 0, &r);
             } else if (strcmp(tok, "mean") == 0) {
@@ -246,7 +287,8 @@ struct outcome {
     int64_t shape[MT_MAX_DIMS];
     float y[MAX_VALUES], g[2][MAX_VALUES];
     bool has_g[2];
-    char err[768]; /* non-empty: the case failed with this error */
+    char err[1024];  /* non-empty: the case failed with this error */
+    char where[256]; /* and where the student's code raised it, if it did */
 };
 
 enum variant {
@@ -279,11 +321,20 @@ static void run_case(struct ck *k, const char *rpn, const struct input *x, int n
         s = mt_tensor_copy_out(y, o->y);
     }
     for (int i = 0; i < nin && s == MT_OK && grad; i++)
-        if (leaf[i]->grad) {
+        if (leaf[i]->grad) { /* in the layout of the input as the function took it */
+            struct mt_tensor *g = mt_tensor_retain(leaf[i]->grad);
+            if (x[i].permuted) {
+                int64_t order[MT_MAX_DIMS];
+                for (int d = 0; d < x[i].ndim; d++) order[d] = x[i].ndim - 1 - d;
+                mt_tensor_release(g);
+                g = NULL;
+                s = mt_permute(k->ctx, leaf[i]->grad, x[i].ndim, order, &g);
+            }
             o->has_g[i] = true;
-            s = mt_tensor_copy_out(leaf[i]->grad, o->g[i]);
+            if (s == MT_OK) s = mt_tensor_copy_out(g, o->g[i]);
+            mt_tensor_release(g);
         }
-    if (s != MT_OK) failure_text(k, s, o->err, sizeof o->err);
+    if (s != MT_OK) failure_text(k, s, o->err, sizeof o->err, o->where, sizeof o->where);
     mt_tensor_release(total);
     mt_tensor_release(y);
     for (int i = 0; i < 2; i++) {
@@ -301,13 +352,26 @@ static bool close_to(float got, float want)
     return fabsf(got - want) < 1e-2f + 1e-5f * fabsf(want);
 }
 
-/* Appends values of the given shape as nested lists, as tolist() gives them. */
+/* Values past this many are summarised: a report reads in a notebook's output area. */
+#define SHOWN_VALUES 10
+
+/* Appends values of the given shape as nested lists, as tolist() gives them; more than
+ * SHOWN_VALUES as the first and last few in row-major order and their count. */
 static void put_values(struct render_buf *b, int ndim, const int64_t *shape, const float *v)
 {
-    int64_t inner = 1;
+    int64_t inner = 1, n = ndim ? shape[0] : 1;
     for (int d = 1; d < ndim; d++) inner *= shape[d];
+    if (n * inner > SHOWN_VALUES) {
+        render_buf_puts(b, "[");
+        for (int64_t i = 0; i < 6; i++) render_buf_printf(b, "%.6g, ", (double)v[i]);
+        render_buf_puts(b, "...");
+        for (int64_t i = n * inner - 3; i < n * inner; i++)
+            render_buf_printf(b, ", %.6g", (double)v[i]);
+        render_buf_printf(b, "] (%lld values, row by row)", (long long)(n * inner));
+        return;
+    }
     render_buf_puts(b, "[");
-    for (int64_t i = 0; i < shape[0]; i++) {
+    for (int64_t i = 0; i < n; i++) {
         if (i) render_buf_puts(b, ", ");
         if (ndim > 1)
             put_values(b, ndim - 1, shape + 1, v + i * inner);
@@ -317,25 +381,59 @@ static void put_values(struct render_buf *b, int ndim, const int64_t *shape, con
     render_buf_puts(b, "]");
 }
 
-/* "of shape (2, 3)", or "of shape (2, 3) laid out permuted (strides (1, 2))" */
-static void put_input(struct render_buf *b, const struct input *x)
+/* A tensor as a kernel gets it (*t.tuple()): "shape (2, 3), strides (1, 2), storage of 6" */
+static void put_layout(struct render_buf *b, int ndim, const int64_t *shape, const int64_t *strides,
+                       int64_t storage)
 {
-    char sh[96];
-    render_buf_printf(b, "of shape %s", mt_shape_str(x->ndim, x->shape, sh, sizeof sh));
-    if (!x->permuted) return;
-    int64_t st[MT_MAX_DIMS], stride = 1;
-    for (int e = x->ndim - 1; e >= 0; e--) { /* the leaf's dim e is the view's ndim-1-e */
-        st[x->ndim - 1 - e] = stride;
-        stride *= x->shape[x->ndim - 1 - e];
-    }
-    render_buf_printf(b, ", permuted (strides %s)", mt_shape_str(x->ndim, st, sh, sizeof sh));
+    char sh[160], st[160];
+    render_buf_printf(b, "shape %s, strides %s, storage of %lld",
+                      mt_shape_str(ndim, shape, sh, sizeof sh),
+                      mt_shape_str(ndim, strides, st, sizeof st), (long long)storage);
 }
 
-static const char *const in_names[] = {"a", "b"};
+/* Input x as the function under test takes it: its layout, for a summed input (f(a.sum(0), b))
+ * the sum's, and its values. */
+static void put_input(struct render_buf *b, const char *name, const struct input *x, bool summed)
+{
+    int64_t st[MT_MAX_DIMS], stride = 1;
+    if (x->permuted) { /* the leaf's dim e is the view's ndim-1-e */
+        for (int e = x->ndim - 1; e >= 0; e--) {
+            st[x->ndim - 1 - e] = stride;
+            stride *= x->shape[x->ndim - 1 - e];
+        }
+    } else {
+        for (int e = x->ndim - 1; e >= 0; e--) st[e] = stride, stride *= x->shape[e];
+    }
+    render_buf_printf(b, "  %s: ", name);
+    put_layout(b, x->ndim, x->shape, st, numel(x));
+    render_buf_puts(b, x->permuted ? " (permuted)" : "");
+    if (summed) { /* the sum over dim 0 is a new contiguous tensor */
+        int64_t sh[MT_MAX_DIMS], cs[MT_MAX_DIMS], n = 1;
+        memcpy(sh, x->shape, sizeof *sh * (size_t)x->ndim);
+        sh[0] = 1;
+        for (int e = x->ndim - 1; e >= 0; e--) cs[e] = n, n *= sh[e];
+        render_buf_printf(b, "; the function takes %s.sum(0): ", name);
+        put_layout(b, x->ndim, sh, cs, n);
+    }
+    render_buf_puts(b, "\n    values ");
+    put_values(b, x->ndim, x->shape, x->v);
+    render_buf_puts(b, "\n");
+}
 
-/* Compares the student's outcome with simple's; on a difference, writes the report and says
- * false. */
-static bool agree(struct ck *k, const char *test, const struct input *x, int nin,
+/* The index of element i of a tensor of the given shape, as "(1, 0, 2)". */
+static const char *index_str(int ndim, const int64_t *shape, int64_t i, char *buf, size_t n)
+{
+    int64_t idx[MT_MAX_DIMS];
+    for (int d = ndim - 1; d >= 0; d--) {
+        idx[d] = i % shape[d];
+        i /= shape[d];
+    }
+    return mt_shape_str(ndim, idx, buf, n);
+}
+
+/* Compares the student's outcome with simple's; on a difference, writes the report (what went
+ * wrong first, then the inputs as the function took them) and says false. v: the variant run. */
+static bool agree(struct ck *k, const char *test, const struct input *x, int nin, enum variant v,
                   const struct outcome *got, const struct outcome *want)
 {
     struct render_buf *b = &k->fails;
@@ -343,64 +441,72 @@ static bool agree(struct ck *k, const char *test, const struct input *x, int nin
     const float *g = NULL, *w = NULL;
     int ndim = want->ndim;
     const int64_t *shape = want->shape;
-    int64_t n = 1;
+    int64_t n = 1, bad = 0, first = -1;
     for (int d = 0; d < ndim; d++) n *= shape[d];
-    char label[32] = "";
+    char label[48] = "";
     if (!got->err[0]) {
         if (got->ndim != want->ndim ||
             memcmp(got->shape, want->shape, sizeof *shape * (size_t)ndim) != 0) {
             what = "shape";
         } else {
-            for (int64_t i = 0; i < n && !what; i++)
-                if (!close_to(got->y[i], want->y[i])) what = "values", g = got->y, w = want->y;
+            for (int64_t i = 0; i < n; i++)
+                if (!close_to(got->y[i], want->y[i])) bad++, first = first < 0 ? i : first;
+            if (bad) what = "values", g = got->y, w = want->y;
             for (int j = 0; j < nin && !what; j++) {
-                int64_t m = numel(&x[j]);
+                snprintf(label, sizeof label, "gradient of %s", k->names[j]);
                 if (want->has_g[j] != got->has_g[j]) {
-                    snprintf(label, sizeof label, "gradient of %s", in_names[j]);
                     what = label;
                     break;
                 }
-                for (int64_t i = 0; i < m && want->has_g[j]; i++)
-                    if (!close_to(got->g[j][i], want->g[j][i])) {
-                        snprintf(label, sizeof label, "gradient of %s", in_names[j]);
-                        what = label, g = got->g[j], w = want->g[j], ndim = x[j].ndim,
-                        shape = x[j].shape;
-                        break;
-                    }
+                int64_t m = want->has_g[j] ? numel(&x[j]) : 0;
+                for (int64_t i = 0; i < m; i++)
+                    if (!close_to(got->g[j][i], want->g[j][i]))
+                        bad++, first = first < 0 ? i : first;
+                if (bad)
+                    what = label, g = got->g[j], w = want->g[j], ndim = x[j].ndim,
+                    shape = x[j].shape, n = m;
             }
             if (!what) return true;
         }
     }
     if (got->err[0] && strcmp(got->err, k->last_err) == 0) {
-        render_buf_printf(b, "FAILED %s: the same error\n", test);
+        render_buf_printf(b, "FAILED %s: the same error%s\n", test,
+                          strcmp(got->where, k->last_where) ? got->where : "");
+        snprintf(k->last_where, sizeof k->last_where, "%s", got->where);
         return false;
     }
     snprintf(k->last_err, sizeof k->last_err, "%s", got->err);
-    render_buf_printf(b, "\nFAILED %s, with ", test);
-    for (int j = 0; j < nin; j++) {
-        render_buf_printf(b, "%s%s ", j ? " and " : "", in_names[j]);
-        put_input(b, &x[j]);
-    }
-    render_buf_puts(b, ":\n");
-    for (int j = 0; j < nin; j++) {
-        render_buf_printf(b, "  %s = ", in_names[j]);
-        put_values(b, x[j].ndim, x[j].shape, x[j].v);
-        render_buf_puts(b, "\n");
-    }
+    snprintf(k->last_where, sizeof k->last_where, "%s", got->where);
+    render_buf_printf(b, "\nFAILED %s: ", test);
+    char s1[160], s2[160];
     if (got->err[0]) {
-        render_buf_printf(b, "  your backend raised %s\n", got->err);
+        render_buf_printf(b, "your backend raised %s%s\n", got->err, got->where);
+    } else if (!g && strcmp(what, "shape") == 0) {
+        render_buf_printf(b, "expected a result of shape %s, got %s\n",
+                          mt_shape_str(want->ndim, want->shape, s1, sizeof s1),
+                          mt_shape_str(got->ndim, got->shape, s2, sizeof s2));
     } else if (!g) {
-        char s1[96], s2[96];
-        if (strcmp(what, "shape") == 0)
-            render_buf_printf(b, "  expected a result of shape %s, got %s\n",
-                              mt_shape_str(want->ndim, want->shape, s1, sizeof s1),
-                              mt_shape_str(got->ndim, got->shape, s2, sizeof s2));
-        else
-            render_buf_printf(b, "  expected a %s, got none (no gradient reached it)\n", what);
+        render_buf_printf(b, "expected a %s, got none (no gradient reached it)\n", what);
     } else {
-        render_buf_printf(b, "  %s, expected: ", what);
+        render_buf_printf(b,
+                          "%lld of the %lld values of the %s differ, the first at %s: "
+                          "expected %.6g, got %.6g\n",
+                          (long long)bad, (long long)n, strcmp(what, "values") ? what : "result",
+                          index_str(ndim, shape, first, s1, sizeof s1), (double)w[first],
+                          (double)g[first]);
+    }
+    for (int j = 0; j < nin; j++)
+        if (j == 1 && k->second_is_out) { /* a map into a larger out: only its shape counts */
+            render_buf_printf(b, "  out: shape %s (the map's output, which a broadcasts to)\n",
+                              mt_shape_str(x[j].ndim, x[j].shape, s1, sizeof s1));
+        } else {
+            put_input(b, k->names[j], &x[j],
+                      (j == 0 && v == A_SUMMED) || (j == 1 && v == B_SUMMED));
+        }
+    if (g) {
+        render_buf_puts(b, "  expected ");
         put_values(b, ndim, shape, w);
-        render_buf_printf(b, "\n  %s, got:      ", what);
+        render_buf_puts(b, "\n  got      ");
         put_values(b, ndim, shape, g);
         render_buf_puts(b, "\n");
     }
@@ -456,7 +562,7 @@ static void test_cases(struct ck *k, const char *test, const char *rpn, int nin,
                 render_buf_printf(&k->fails, "\nFAILED %s: simple raised %s\n", what, want->err);
                 ok = false;
             } else {
-                ok = agree(k, what, x, nin, got, want);
+                ok = agree(k, what, x, nin, (enum variant)v, got, want);
             }
         }
     }
@@ -601,7 +707,7 @@ static int launch(struct ck *k, struct dsl_value kernel, int64_t blocks, int64_t
     dsl_value_release(launcher);
     dsl_value_release(r);
     dsl_value_release(subs[1]);
-    if (st != 0) failure_text(k, MT_ERR_BACKEND, err, errlen);
+    if (st != 0) failure_text(k, MT_ERR_BACKEND, err, errlen, NULL, 0);
     return st;
 }
 
@@ -752,34 +858,64 @@ static void task_3_4(struct ck *k, struct input *cases, int cap)
  * its own: its tests run that function and no other (forward only: a backward pass runs the
  * others), and a bug in one function fails its part only. */
 
+/* Makes the inputs cases[c] (c = 1, 3, ... when which is 1; 0, 2, ... when 0) of pairs smaller
+ * so that they broadcast to their partners: a first dim of 1 (keeping the first values), or,
+ * every other pair with 2 dims or more, one dim fewer. */
+static void shrink(struct input *cases, int n, int which)
+{
+    for (int c = which; c < n; c += 2) {
+        struct input *x = &cases[c];
+        if ((c / 2) % 2 && x->ndim >= 2) {
+            memmove(x->shape, x->shape + 1, sizeof *x->shape * (size_t)(x->ndim - 1));
+            x->ndim--;
+        } else {
+            x->shape[0] = 1;
+        }
+    }
+}
+
 /* map: the functions that are one map each (MathTest's relu and inv add a constant first, which
- * is a zip) */
+ * is a zip); then a map into a larger out, which the input broadcasts to, as MiniTorch's
+ * expand() and the backward of a broadcast op run it */
 static void map_part(struct ck *k, struct input *cases, int cap)
 {
     static const struct fn maps[] = {
         {"neg", "a neg"}, {"relu", "a relu"}, {"sigmoid", "a sigmoid"}, {"inv", "a inv"}};
+    static const struct fn into[] = {{"neg", "a neg>b"}, {"id", "a id>b"}};
     family(k, "map", maps, COUNT(maps), 1, 1, false, cases, cap);
+    int n = elementwise_cases(k, 2, cases, cap);
+    shrink(cases, n, 0);
+    k->second_is_out = true;
+    tests(k, "map_broadcast", into, COUNT(into), 2, 1, false, cases, n);
+    k->second_is_out = false;
 }
 
 /* zip: MathTest's two-argument functions, zips only (their constants, of shape (1,), are
- * broadcast); then b of a's shape but for a first dim of 1, broadcast against a as zip's second
- * argument and as its first (a summed input would be a reduce) */
+ * broadcast); then b of a's shape but for a first dim of 1, or one dim fewer, broadcast against
+ * a as zip's second argument and as its first (a summed input would be a reduce) */
 static void zip_part(struct ck *k, struct input *cases, int cap)
 {
     static const struct fn broadcast[] = {{"a + b", "a b +"}, {"b - a", "b a -"}};
     family(k, "zip", two_arg, COUNT(two_arg), 2, 1, false, cases, cap);
     int n = elementwise_cases(k, 2, cases, cap);
-    for (int c = 1; c < n; c += 2) cases[c].shape[0] = 1; /* b keeps its first values */
+    shrink(cases, n, 1);
     tests(k, "zip_broadcast", broadcast, COUNT(broadcast), 2, 1, false, cases, n);
 }
 
 /* reduce: sums along dim 0 of the input, and of its dims reversed (a sum along its last dim, over
- * a view whose dims are not in memory order) */
+ * a view whose dims are not in memory order); then along each inner dim of inputs that have it */
 static void reduce_part(struct ck *k, struct input *cases, int cap)
 {
     static const struct fn sums[] = {{"sum(0)", "a sum0"},
                                      {"sum(0) of its dims reversed", "a rev sum0"}};
+    static const struct fn inner[] = {{"sum(1)", "a sum1"}, {"sum(2)", "a sum2"}};
     family(k, "reduce", sums, COUNT(sums), 1, 1, false, cases, cap);
+    for (int d = 1; d <= 2 && !k->stop; d++) {
+        int n = elementwise_cases(k, 1, cases, cap), m = 0;
+        for (int c = 0; c < n; c++)
+            if (cases[c].ndim > d) cases[m++] = cases[c];
+        tests(k, "reduce", &inner[d - 1], 1, 1, 1, false, cases, m);
+    }
 }
 
 /* Task 3.3's reduce: 3.1's, then its own longer sums */
@@ -801,25 +937,31 @@ static void cuda_matmul_part(struct ck *k, struct input *cases, int cap)
     if (!k->stop) matmuls(k, cases, cap, false);
 }
 
-/* Each task (part NULL: the whole, check(task)) and its parts, in the order an error lists them. */
+/* Each task (part NULL: the whole, check(task)) and its parts, in the order an error lists them,
+ * with the ops it grades: those must be the student's own (written in their class, computed by
+ * their kernels); the others may be inherited (Task 3.2's class derives from minitorch.FastOps,
+ * whose map, zip and reduce its backward runs). */
+#define OWN(kind) (1u << (kind))
+#define OWN_EACH (OWN(DSL_SOP_MAP) | OWN(DSL_SOP_ZIP) | OWN(DSL_SOP_REDUCE))
 static const struct part {
     const char *task, *name;
     void (*run)(struct ck *k, struct input *cases, int cap);
+    unsigned own;
 } parts[] = {
-    {"3.1", NULL, task_3_1},
-    {"3.1", "map", map_part},
-    {"3.1", "zip", zip_part},
-    {"3.1", "reduce", reduce_part},
-    {"3.2", NULL, task_3_2},
-    {"3.2", "matrix_multiply", matmul_part},
-    {"3.3", NULL, task_3_3},
-    {"3.3", "sum_practice", sum_practice},
-    {"3.3", "map", map_part},
-    {"3.3", "zip", zip_part},
-    {"3.3", "reduce", cuda_reduce_part},
-    {"3.4", NULL, task_3_4},
-    {"3.4", "mm_practice", mm_practice},
-    {"3.4", "matrix_multiply", cuda_matmul_part},
+    {"3.1", NULL, task_3_1, OWN_EACH},
+    {"3.1", "map", map_part, OWN(DSL_SOP_MAP)},
+    {"3.1", "zip", zip_part, OWN(DSL_SOP_ZIP)},
+    {"3.1", "reduce", reduce_part, OWN(DSL_SOP_REDUCE)},
+    {"3.2", NULL, task_3_2, OWN(DSL_SOP_MATMUL)},
+    {"3.2", "matrix_multiply", matmul_part, OWN(DSL_SOP_MATMUL)},
+    {"3.3", NULL, task_3_3, OWN_EACH},
+    {"3.3", "sum_practice", sum_practice, 0},
+    {"3.3", "map", map_part, OWN(DSL_SOP_MAP)},
+    {"3.3", "zip", zip_part, OWN(DSL_SOP_ZIP)},
+    {"3.3", "reduce", cuda_reduce_part, OWN(DSL_SOP_REDUCE)},
+    {"3.4", NULL, task_3_4, OWN(DSL_SOP_MATMUL)},
+    {"3.4", "mm_practice", mm_practice, 0},
+    {"3.4", "matrix_multiply", cuda_matmul_part, OWN(DSL_SOP_MATMUL)},
 };
 
 /* The row of task's part (NULL: the whole task), or NULL. */
@@ -887,15 +1029,33 @@ int dsl_bi_check(struct dsl_interp *in, const struct dsl_args *a, struct dsl_val
                          "with %s = minitorch.TensorBackend(%s)",
                          call, cuda ? "CudaOps" : "FastOps",
                          cuda ? "GPUBackend" : "FastTensorBackend", cuda ? "CudaOps" : "FastOps");
-    /* the seed is the task's number, 31 to 34, for its parts too */
-    struct ck k = {.in = in, .ctx = s->ctx, .rng = 30 + (uint64_t)(task[2] - '0')};
+    /* inputs drawn afresh at every check (a student who copied the values a report showed into
+     * their kernel does not pass the next one), from the seed given, else from the system's
+     * randomness; the report says which, so that a failure can be drawn again */
+    uint64_t seed = 0;
+    if (a->has[2] && a->slot[2].kind != DSL_NONE) {
+        if (!dsl_is_intlike(a->slot[2]) || a->slot[2].kind == DSL_BOOL)
+            return dsl_raise(in, "TypeError", "check()'s seed is an int, not %s",
+                             dsl_type_name(a->slot[2]));
+        seed = (uint64_t)dsl_as_int(a->slot[2]);
+    } else {
+        if (getrandom(&seed, sizeof seed, 0) != (ssize_t)sizeof seed)
+            seed = (uint64_t)mt_now_ns() ^ (uint64_t)getpid() << 32;
+        seed &= (1ull << 48) - 1; /* short enough to type */
+    }
+    char refreshed[256];
+    dsl_student_refresh(in, refreshed, sizeof refreshed);
+    struct ck k = {.in = in, .ctx = s->ctx, .rng = seed, .names = input_names};
     render_buf_init(&k.table, 0);
     render_buf_init(&k.fails, 0);
     enum { CAP = 64 };
     struct input *cases = malloc(sizeof *cases * CAP);
     if (!cases) return dsl_raise_status(in, DSL_V_NOMEM);
     int64_t t0 = mt_now_ns();
+    unsigned grading = s->grading;
+    s->grading = p->own;
     p->run(&k, cases, CAP);
+    s->grading = grading;
     free(cases);
     int r = k.stop;
     if (r == 0) {
@@ -903,9 +1063,16 @@ int dsl_bi_check(struct dsl_interp *in, const struct dsl_args *a, struct dsl_val
         render_buf_init(&b, 0);
         render_buf_printf(&b,
                           "%s: MiniTorch's Task %s tests%s%s on your backend (%s), expected "
-                          "values from simple\n",
+                          "values from simple, inputs drawn with seed %llu\n",
                           call, task, p->name ? " of " : "", p->name ? p->name : "",
-                          s->student_ops.as.cls->name);
+                          s->student_ops.as.cls->name, (unsigned long long)seed);
+        render_buf_puts(&b, refreshed);
+        if (s->grader_rebound)
+            render_buf_printf(&b,
+                              "note: %u attempt%s of this session's cells to give the name check "
+                              "another value %s refused: this is the kernel's own check\n",
+                              s->grader_rebound, s->grader_rebound == 1 ? "" : "s",
+                              s->grader_rebound == 1 ? "was" : "were");
         render_buf_puts(&b, k.table.data ? k.table.data : "");
         render_buf_printf(&b, "%d passed, %d failed (%.1f s)\n", k.passed, k.failed,
                           (double)(mt_now_ns() - t0) * 1e-9);

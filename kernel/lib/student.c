@@ -270,6 +270,15 @@ static int made(struct dsl_interp *in, int slot, struct dsl_value *out)
     return 0;
 }
 
+/* The ops run so far on the kernel's own backends (all but the student's). */
+static uint64_t builtin_ops(const struct mt_ctx *ctx)
+{
+    uint64_t n = 0;
+    for (int b = 0; b < MT_BACKEND_COUNT; b++)
+        if (b != MT_BACKEND_STUDENT) n += mt_ctx_ops_run(ctx, (enum mt_backend)b);
+    return n;
+}
+
 /* The running cell of session user, where the hooks run the student's code. */
 static struct dsl_interp *running(void *user)
 {
@@ -286,6 +295,8 @@ static enum mt_status run(struct dsl_interp *in, int slot, struct mt_tensor *out
 {
     const char *what = op->what;
     struct dsl_value fn, r = dsl_none();
+    struct dsl_session *ses = in->session;
+    uint64_t builtin = builtin_ops(ses->ctx), inherited = ses->inherited_ops;
     int st = made(in, slot, &fn);
     if (st == 0) {
         const struct dsl_student_op *was = in->session->student_op;
@@ -295,6 +306,17 @@ static enum mt_status run(struct dsl_interp *in, int slot, struct mt_tensor *out
         dsl_value_release(fn);
     }
     for (size_t i = 0; i < n; i++) dsl_value_release(args[i]);
+    /* graded, the op is the student's kernels' work: their code ran no op of the kernel's own
+     * backends (those the backend ran for the ops the class inherits aside) */
+    if (st == 0 && (ses->grading & 1u << op->kind) &&
+        builtin_ops(ses->ctx) - builtin != ses->inherited_ops - inherited) {
+        dsl_raise(in, "RuntimeError",
+                  "the student backend's %s (from %s) ran ops on a backend of the kernel's own "
+                  "(fast, simple or cuda): check grades your kernels, so they must compute the "
+                  "op",
+                  what, ops_name(ses));
+        st = -1;
+    }
     if (st != 0) return MT_ERR_BACKEND;
     enum mt_status es = MT_OK;
     if (r.kind == DSL_NONE && out_passed) {
@@ -472,11 +494,22 @@ static enum mt_status hook(void *user, struct mt_ctx *ctx, int kind, int op, int
     enum mt_backend be;
     int own = inherited(in, slot, &be);
     if (own < 0) return MT_ERR_BACKEND;
+    if (own && (in->session->grading & 1u << kind)) {
+        static const char *const method[] = {"map", "zip", "reduce", "matrix_multiply"};
+        dsl_raise(in, "RuntimeError",
+                  "%s.%s is the kernel's own (%s derives from minitorch's %s ops): check grades "
+                  "the kernels you write, so %s must define %s itself",
+                  ops_name(in->session), method[kind], ops_name(in->session), mt_backend_name(be),
+                  ops_name(in->session), method[kind]);
+        return MT_ERR_BACKEND;
+    }
     if (own) {
         struct mt_tensor *t[3] = {out, a, b};
         int n = b ? 3 : 2;
+        uint64_t before = builtin_ops(ctx);
         enum mt_status st = on(ctx, be, t, n);
         if (st == MT_OK) st = builtin_op(ctx, kind, op, dim, t[1], b ? t[2] : NULL, &t[0]);
+        in->session->inherited_ops += builtin_ops(ctx) - before;
         release_all(t, n);
         return st;
     }
@@ -519,6 +552,28 @@ static const struct mt_student_ops hooks = {
     .reduce = hook_reduce,
     .matmul = hook_matmul,
 };
+
+void dsl_student_refresh(struct dsl_interp *in, char *note, size_t n)
+{
+    struct dsl_session *s = in->session;
+    *note = 0;
+    forget_fns(s);
+    if (s->student_ops.kind != DSL_CLASS) return;
+    const struct dsl_class *was = s->student_ops.as.cls;
+    const struct dsl_value *now = dsl_session_lookup(s, was->name);
+    if (!now || now->kind != DSL_CLASS || now->as.cls == was) return;
+    const struct dsl_value *ops = NULL;
+    for (const struct dsl_class *c = now->as.cls; c && !ops;
+         c = c->base.kind == DSL_CLASS ? c->base.as.cls : NULL)
+        if (strcmp(c->name, "TensorOps") == 0) ops = now;
+    if (!ops) return;
+    dsl_value_release(s->student_ops);
+    s->student_ops = dsl_value_retain(*now);
+    snprintf(note, n,
+             "%s was defined again after TensorBackend(%s): this check runs the new one (run the "
+             "TensorBackend cell again for the session's other ops to run it too)\n",
+             was->name, was->name);
+}
 
 int dsl_student_backend(struct dsl_interp *in, struct dsl_value ops, struct dsl_value *ret)
 {

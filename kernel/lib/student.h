@@ -42,6 +42,12 @@ double dsl_student_op_builtin_ns(struct mt_ctx *ctx, const struct dsl_student_op
  * zip and reduce; *nargs 1 with its enum mt_map_op in *op, or 2 with its enum mt_zip_op. */
 bool dsl_student_scalar(const struct dsl_builtin *row, int *nargs, int *op);
 
+/* Before a check: the class's map, zip, reduce and matrix_multiply make the backend's functions
+ * again at their next use, from the code as it is now (a kernel fixed since TensorBackend ran);
+ * and where the session's variable of the class's name now holds another class of ops (its cell
+ * run again), the backend takes that one, which *note (n bytes, "" otherwise) then says. */
+void dsl_student_refresh(struct dsl_interp *in, char *note, size_t n);
+
 /* The student backend as tables name it: "student (FastOps)", or for a class of CUDA kernels
  * (its `cuda` attribute true) "student (CudaOps, simulated)" or "(CudaOps, GPU)"; "student"
  * when it has no class yet. Into buf, returned. */

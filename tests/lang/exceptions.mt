@@ -89,16 +89,16 @@ print(ZeroDivisionError.__name__)
 # expect: ZeroDivisionError
 
 # raise a class, an instance, and re-raise with a bare raise
-def check(x):
+def positive(x):
     if x < 0:
         raise ValueError("negative: " + str(x))
     return x
 
 try:
-    check(-2)
+    positive(-2)
 except ValueError as err:
-    print("check:", err)
-# expect: check: negative: -2
+    print("positive:", err)
+# expect: positive: negative: -2
 
 try:
     raise RuntimeError
@@ -108,7 +108,7 @@ except RuntimeError as err:
 
 try:
     try:
-        check(-1)
+        positive(-1)
     except ValueError:
         print("handling, then re-raising")
         raise

@@ -433,6 +433,10 @@ struct mt_student_ops {
  * unavailable, saying how to make one) and the `user` pointer they get. */
 void mt_ctx_set_student(struct mt_ctx *ctx, const struct mt_student_ops *ops, void *user);
 
+/* How many raw ops (map, zip, reduce, matmul) and user functions have run on backend b in ctx
+ * so far: what ran between two readings, for instance while a student's op computed. */
+uint64_t mt_ctx_ops_run(const struct mt_ctx *ctx, enum mt_backend b);
+
 /* out = op(a) elementwise. *out NULL: a new tensor of a's shape. *out non-NULL: written in
  * place; a must broadcast to its shape (MiniTorch's map into a larger out). */
 enum mt_status mt_map(struct mt_ctx *ctx, enum mt_map_op op, const struct mt_tensor *a,
