@@ -256,15 +256,24 @@ int dsl_dict_delete(struct dsl_interp *in, struct dsl_dict *d, struct dsl_value 
 
 int dsl_dict_raise_key(struct dsl_interp *in, struct dsl_value key)
 {
-    bool first = in->ename == NULL; /* a second raise is ignored: keep the first's value too */
+    if (in->ename) return -1; /* a second raise is ignored; no __repr__ runs with one pending */
     struct render_buf b;
     render_buf_init(&b, 200);
-    dsl_value_repr(&b, key);
+    int st = dsl_value_repr(&b, key);
+    /* the message is what Python's traceback shows, where a key whose repr raises shows as
+     * this; the KeyError itself is raised all the same (an interrupt goes on instead) */
+    if (dsl_text_error_drop(in, st)) {
+        render_buf_free(&b);
+        render_buf_puts(&b, DSL_STR_FAILED);
+    } else if (st == DSL_V_RAISED) {
+        render_buf_free(&b);
+        return -1;
+    }
     int r = dsl_raise(in, "KeyError", "%s%s", render_buf_str(&b), b.over ? "..." : "");
     render_buf_free(&b);
     /* the exception a handler catches holds the key itself, as Python's: e.args[0] is key and
      * repr(e) is KeyError('k'), not a KeyError of the message's text */
-    struct dsl_list *args = first ? dsl_list_new(1) : NULL;
+    struct dsl_list *args = dsl_list_new(1);
     struct dsl_value e;
     if (args) {
         args->style = DSL_LIST_TUPLE;

@@ -309,6 +309,12 @@ int dsl_exc_raise(struct dsl_interp *in, struct dsl_value v, size_t pos)
     struct render_buf b;
     render_buf_init(&b, DSL_MAX_REPR_BYTES);
     int st = dsl_value_str(&b, e);
+    /* Python makes the message when the traceback shows it, and shows this when the str() of an
+     * argument raises there: the exception itself is raised all the same */
+    if (dsl_text_error_drop(in, st)) {
+        render_buf_free(&b);
+        st = render_buf_puts(&b, DSL_STR_FAILED) == 0 ? DSL_V_OK : DSL_V_NOMEM;
+    }
     if (st == DSL_V_OK) {
         dsl_raise_at(in, pos, e.as.exc->type->name, "%s", render_buf_str(&b));
         dsl_value_release(in->exc);

@@ -55,7 +55,9 @@ int dsl_raise_status(struct dsl_interp *in, int status)
                          DSL_MAX_LIST_DEPTH);
     case DSL_V_CYCLE: return dsl_list_raise_store(in, status);
     case DSL_V_CANCELLED: return dsl_raise(in, "KeyboardInterrupt", "interrupted");
-    case DSL_V_RAISED: return -1;
+    case DSL_V_RAISED: /* the error is pending: the user's __repr__ raised it */
+        if (in->ename) return -1;
+        return dsl_raise(in, "SystemError", "a value's text failed without an error");
     default: return dsl_raise(in, "MemoryError", "out of memory");
     }
 }
@@ -202,4 +204,12 @@ int dsl_str_of(struct dsl_interp *in, struct render_buf *b, struct dsl_value v)
 {
     int st = dsl_value_str(b, v);
     return st != DSL_V_OK ? dsl_raise_status(in, st) : 0;
+}
+
+bool dsl_text_error_drop(struct dsl_interp *in, int st)
+{
+    if (st != DSL_V_RAISED || !in->ename || strcmp(in->ename, "KeyboardInterrupt") == 0)
+        return false;
+    dsl_interp_clear_error(in);
+    return true;
 }

@@ -231,6 +231,17 @@ int dsl_eval(struct dsl_interp *in, const struct dsl_node *expr, struct dsl_valu
 /* Appends the str() of v, raising MemoryError on failure. */
 int dsl_str_of(struct dsl_interp *in, struct render_buf *b, struct dsl_value v);
 
+/* A value's text is made by calling the user's __repr__ or __str__, which may raise: the
+ * status DSL_V_RAISED of dsl_value_repr/str (values.h) says so, its error pending on the
+ * running interp. Most callers pass it on (dsl_raise_status returns -1 for it), as CPython
+ * does. Where CPython shows a value without letting its text fail (a traceback's last line
+ * prints "<exception str() failed>", IPython's %whos a stand-in), the caller drops the error
+ * with this and shows its stand-in: true when st is DSL_V_RAISED and the error was cleared;
+ * false for any other status, and for an interrupt, which stays pending and must be passed on. */
+bool dsl_text_error_drop(struct dsl_interp *in, int st);
+/* What CPython's traceback shows for an exception whose str() raised. */
+#define DSL_STR_FAILED "<exception str() failed>"
+
 /* Python comparison a < b etc. for numbers, strings and lists (op: DSL_T_LT, LE, GT, GE).
  * 0 with *res set, or -1 after raising TypeError. */
 int dsl_compare(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a, struct dsl_value b,

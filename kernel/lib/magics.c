@@ -24,6 +24,7 @@
 #include <math.h>
 #include <sched.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -501,7 +502,18 @@ static int magic_who(struct dsl_interp *in, const struct dsl_magic_call *c)
         } else { /* the repr, cut to one short line */
             struct render_buf r;
             render_buf_init(&r, 4096);
-            dsl_value_repr(&r, v);
+            int st = dsl_value_repr(&r, v);
+            /* a repr that raises: IPython's %whos shows a stand-in with the object's address */
+            if (dsl_text_error_drop(in, st)) {
+                render_buf_free(&r);
+                render_buf_printf(&r, "<object with id %ju (repr() failed)>",
+                                  (uintmax_t)(uintptr_t)dsl_value_refs(v));
+            } else if (st == DSL_V_RAISED) { /* an interrupt goes on */
+                render_buf_free(&r);
+                render_buf_free(&b);
+                free(names);
+                return -1;
+            }
             const char *t = render_buf_str(&r);
             size_t len = strcspn(t, "\n");
             if (len > 60) len = 57;
