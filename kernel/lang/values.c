@@ -751,7 +751,10 @@ bool dsl_value_equal(struct dsl_value a, struct dsl_value b)
 /* The status of a failed buffer. */
 static int buf_status(const struct render_buf *b)
 {
-    return b->over ? DSL_V_TOOBIG : b->nomem ? DSL_V_NOMEM : DSL_V_OK;
+    return b->cancelled ? DSL_V_CANCELLED
+           : b->over    ? DSL_V_TOOBIG
+           : b->nomem   ? DSL_V_NOMEM
+                        : DSL_V_OK;
 }
 
 static int value_text(struct render_buf *b, struct dsl_value v, bool repr, bool json, int level);
@@ -972,14 +975,16 @@ json_t *dsl_value_bundle(struct dsl_value v, const char *renderer, enum dsl_vsta
         int st_html = render_tensor_html(&b, v.as.t);
         /* a table too big to send (set_printoptions(profile="full") on a big tensor): the text
          * alone, which says where it was cut */
-        bool too_big = st_html != 0 && b.over && !b.nomem;
+        bool too_big = st_html != 0 && b.over && !b.nomem && !b.cancelled;
+        bool cancelled = b.cancelled;
         json_t *html = st_html == 0 ? json_string(render_buf_str(&b)) : NULL;
         render_buf_free(&b);
         if (too_big) {
             /* nothing to add */
         } else if (!html || json_object_set_new(bundle, "text/html", html) != 0) {
             json_decref(bundle);
-            bundle = NULL;
+            *status = cancelled ? DSL_V_CANCELLED : DSL_V_NOMEM;
+            return NULL;
         }
     }
     if (bundle && v.kind == DSL_OBJECT && v.as.obj->cls->bundle) {

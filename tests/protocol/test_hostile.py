@@ -19,7 +19,7 @@ from jupyter_client.session import Session
 
 import mtkernel
 from mtkernel import (TIMEOUT, collect_iopub, execute, finish, get_reply, send_control,
-                      send_shell, wait_for)
+                      send_shell, wait_for, wait_started)
 
 DELIM = b"<IDS|MSG>"
 MAX_SOURCE = 4 << 20  # JP_MAX_SOURCE_BYTES
@@ -341,3 +341,31 @@ def test_out_of_address_space_every_request_is_answered(start_kernel, tmp_path):
     assert execute(kc, "zz.shape").status == "ok"
     assert execute(kc, "6*7").result_text() == "42"
     assert "could not encode" not in log_path.read_text(errors="replace")
+
+
+# --- a huge value being shown: the interrupt ends it --------------------------------------
+
+
+@pytest.mark.needs_binary
+def test_interrupt_while_a_huge_tensor_is_shown(start_kernel):
+    """With set_printoptions(profile="full"), the text of a 64-million-element tensor (and, as a
+    cell's result, its table too) is seconds of work inside one builtin, with no loop of the
+    language's to poll the interrupt: it used to go on for tens of seconds. Interrupted, the
+    cell ends with KeyboardInterrupt within a second or two and the next cell runs."""
+    km, kc = start_kernel(mtkernel.KERNEL_NAME)
+    setup = 'set_printoptions(profile="full")\nx = rand(8000, 8000)'
+    assert execute(kc, setup, timeout=120).status == "ok"
+    for cell in ("x", "s = str(x)", "print(x)"):
+        msg_id = kc.execute(cell)
+        wait_started(kc, msg_id)
+        time.sleep(0.3)  # well inside the rendering, which takes seconds even when quick
+        t0 = time.perf_counter()
+        km.interrupt_kernel()
+        reply = get_reply(kc, msg_id, timeout=30)
+        latency = time.perf_counter() - t0
+        assert reply["content"]["status"] == "error", reply["content"]
+        assert reply["content"]["ename"] == "KeyboardInterrupt", reply["content"]
+        assert latency < 2.0, f"{cell!r}: the reply came {latency:.1f} s after the interrupt"
+        collect_iopub(kc, msg_id)
+        assert execute(kc, "x.shape").result_text() == "(8000, 8000)"
+    assert execute(kc, "6*7").result_text() == "42"
