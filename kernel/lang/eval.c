@@ -1425,14 +1425,10 @@ static bool extends_in_place(struct dsl_value v, enum dsl_tok op)
 static bool extend_in_place(struct dsl_value *slot, struct dsl_value rhs)
 {
     if (slot->kind == DSL_STR && rhs.kind == DSL_STR && slot->as.s->refs == 1) {
-        struct dsl_str *s = slot->as.s;
-        size_t n = s->len + rhs.as.s->len;
-        if (n > DSL_MAX_STR_BYTES) return false;
-        struct dsl_str *p = realloc(s, sizeof *s + n + 1);
-        if (!p) return false;
-        memcpy(p->data + p->len, rhs.as.s->data, rhs.as.s->len);
-        p->len = n;
-        p->data[n] = '\0';
+        size_t old = slot->as.s->len, add = rhs.as.s->len;
+        struct dsl_str *p = dsl_str_grow(slot->as.s, old + add);
+        if (!p) return false; /* the plain + then says why */
+        memcpy(p->data + old, rhs.as.s->data, add);
         slot->as.s = p;
         return true;
     }

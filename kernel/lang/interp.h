@@ -177,8 +177,12 @@ int dsl_raise_in(struct dsl_interp *in, const struct dsl_function *f, size_t pos
  * first. The position is then cleared so that the call site in the caller's source locates it
  * next. */
 void dsl_interp_push_tb(struct dsl_interp *in, const struct dsl_function *f);
-/* Raises the error a dsl_vstatus stands for (MemoryError, RecursionError); returns -1. */
+/* Raises the error a dsl_vstatus stands for (MemoryError, RecursionError); returns -1.
+ * DSL_V_NOMEM after the limit of values' memory refused an allocation (values.h) raises the
+ * MemoryError that names the limit. */
 int dsl_raise_status(struct dsl_interp *in, int status);
+/* A size as a person reads it: "512 bytes", "1.5 KiB", "64.0 MiB", "128 GiB". */
+void dsl_format_bytes(size_t bytes, char *buf, size_t n);
 /* Raises the MemoryError of a `what` ("string" or "list") of `asked` bytes or items, over
  * DSL_MAX_STR_BYTES or DSL_MAX_LIST_LEN: it names the size asked for and the limit. -1. */
 int dsl_raise_size(struct dsl_interp *in, const char *what, uint64_t asked);

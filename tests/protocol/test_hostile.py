@@ -369,3 +369,43 @@ def test_interrupt_while_a_huge_tensor_is_shown(start_kernel):
         collect_iopub(kc, msg_id)
         assert execute(kc, "x.shape").result_text() == "(8000, 8000)"
     assert execute(kc, "6*7").result_text() == "42"
+
+
+# --- strings and lists without end: the session's limit of values -------------------------
+
+
+def _rss(km) -> int:
+    """The kernel process's resident memory, in bytes."""
+    with open(f"/proc/{mtkernel.kernel_pid(km)}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    raise AssertionError("no VmRSS")
+
+
+@pytest.mark.needs_binary
+def test_values_past_their_memory_limit(start_kernel):
+    """A cell that makes strings without end, each far within a string's own limit, stops with a
+    MemoryError naming the session's limit of values and how to change it (it used to take the
+    machine's memory); the kernel answers the next cells, and the memory goes back to the system
+    when the values are freed."""
+    sanitized = bool(os.environ.get("ASAN_OPTIONS") or os.environ.get("TSAN_OPTIONS"))
+    # a kernel that ignored the limit would take the machine's memory: 3 GiB of address space
+    # makes that a plain MemoryError (a sanitizer's runtime cannot start under such a limit)
+    limit = None if sanitized else (
+        lambda: resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30)))
+    km, kc = start_kernel(mtkernel.KERNEL_NAME, preexec_fn=limit)
+    assert execute(kc, "%memory values 512MiB").status == "ok"
+    before = _rss(km)
+    res = execute(kc, 'xs = []\nwhile true:\n    xs.append("x" * 1000000)', timeout=60)
+    assert res.status == "error", res.content
+    assert res.content["ename"] == "MemoryError", res.content
+    assert "512 MiB" in res.content["evalue"], res.content["evalue"]
+    assert "%memory values SIZE" in res.content["evalue"], res.content["evalue"]
+    assert execute(kc, "len(xs) > 400").result_text() == "True"
+    held = _rss(km)
+    assert held > before + (400 << 20), (before, held)
+    assert execute(kc, "del xs\n6*7").result_text() == "42"
+    if not sanitized:  # a sanitizer's allocator keeps freed memory in quarantine
+        after = _rss(km)
+        assert after < before + (64 << 20), (before, held, after)
