@@ -116,12 +116,20 @@ static int hash_key(struct dsl_interp *in, struct dsl_value key, uint64_t *h)
 
 struct dsl_dict *dsl_dict_new(void)
 {
+    if (!dsl_mem_take(sizeof(struct dsl_dict), "dict")) return NULL;
     struct dsl_dict *d = calloc(1, sizeof *d);
-    if (d) {
-        d->refs = 1;
-        dsl_gc_track(&d->gc, DSL_DICT);
+    if (!d) {
+        dsl_mem_give(sizeof(struct dsl_dict));
+        return NULL;
     }
+    d->refs = 1;
+    dsl_gc_track(&d->gc, DSL_DICT);
     return d;
+}
+
+size_t dsl_dict_bytes(const struct dsl_dict *d)
+{
+    return sizeof *d + d->cap * sizeof *d->entries + d->icap * sizeof *d->index;
 }
 
 struct dsl_dict_entry *dsl_dict_find(const struct dsl_dict *d, struct dsl_value key, uint64_t hash)
@@ -153,16 +161,27 @@ static int make_room(struct dsl_dict *d)
     bool compact = d->n == d->cap && d->n - d->len > d->n / 4;
     if (d->n == d->cap && !compact) {
         size_t cap = d->cap ? d->cap * 2 : 8;
+        size_t more = (cap - d->cap) * sizeof *d->entries;
+        if (!dsl_mem_take(more, "dict")) return DSL_V_NOMEM;
         struct dsl_dict_entry *p = realloc(d->entries, cap * sizeof *p);
-        if (!p) return DSL_V_NOMEM;
+        if (!p) {
+            dsl_mem_give(more);
+            return DSL_V_NOMEM;
+        }
         d->entries = p;
         d->cap = cap;
     }
     size_t n = compact ? d->len : d->n, icap = d->icap ? d->icap : 16;
     while ((n + 1) * 2 > icap) icap *= 2;
     if (!compact && icap == d->icap) return DSL_V_OK;
-    size_t *index = calloc(icap, sizeof *index); /* first: on failure nothing has changed */
-    if (!index) return DSL_V_NOMEM;
+    /* the new index first: on failure nothing has changed (but a larger entries array) */
+    if (!dsl_mem_take(icap * sizeof *d->index, "dict")) return DSL_V_NOMEM;
+    size_t *index = calloc(icap, sizeof *index);
+    if (!index) {
+        dsl_mem_give(icap * sizeof *d->index);
+        return DSL_V_NOMEM;
+    }
+    dsl_mem_give(d->icap * sizeof *d->index);
     if (compact) {
         size_t k = 0;
         for (size_t i = 0; i < d->n; i++)
@@ -256,15 +275,24 @@ int dsl_dict_delete(struct dsl_interp *in, struct dsl_dict *d, struct dsl_value 
 
 int dsl_dict_raise_key(struct dsl_interp *in, struct dsl_value key)
 {
-    bool first = in->ename == NULL; /* a second raise is ignored: keep the first's value too */
+    if (in->ename) return -1; /* a second raise is ignored; no __repr__ runs with one pending */
     struct render_buf b;
     render_buf_init(&b, 200);
-    dsl_value_repr(&b, key);
+    int st = dsl_value_repr(&b, key);
+    /* the message is what Python's traceback shows, where a key whose repr raises shows as
+     * this; the KeyError itself is raised all the same (an interrupt goes on instead) */
+    if (dsl_text_error_drop(in, st)) {
+        render_buf_free(&b);
+        render_buf_puts(&b, DSL_STR_FAILED);
+    } else if (st == DSL_V_RAISED) {
+        render_buf_free(&b);
+        return -1;
+    }
     int r = dsl_raise(in, "KeyError", "%s%s", render_buf_str(&b), b.over ? "..." : "");
     render_buf_free(&b);
     /* the exception a handler catches holds the key itself, as Python's: e.args[0] is key and
      * repr(e) is KeyError('k'), not a KeyError of the message's text */
-    struct dsl_list *args = first ? dsl_list_new(1) : NULL;
+    struct dsl_list *args = dsl_list_new(1);
     struct dsl_value e;
     if (args) {
         args->style = DSL_LIST_TUPLE;

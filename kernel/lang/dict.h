@@ -44,8 +44,11 @@ struct dsl_dict {
 extern const struct dsl_builtin dsl_dict_methods[];
 extern const size_t dsl_dict_method_count;
 
-/* A new empty dict (one reference), or NULL when out of memory. */
+/* A new empty dict (one reference), or NULL when out of memory (or past the limit of values'
+ * memory, values.h). */
 struct dsl_dict *dsl_dict_new(void);
+/* The bytes d counts against that limit: its header, entries and index. */
+size_t dsl_dict_bytes(const struct dsl_dict *d);
 
 /* The hash of key consistent with Python's ==: DSL_V_OK, DSL_V_DEPTH (tuples nested deeper than
  * DSL_MAX_LIST_DEPTH) or 1 when key is unhashable (*bad: the unhashable value's type name). */

@@ -645,7 +645,15 @@ static int call_builtin(struct dsl_interp *in, const struct dsl_builtin *fn, str
     struct dsl_args args;
     if (dsl_bind_args(in, fn, pos, npos, kwnames, kwvals, nkw, &args) != 0) return -1;
     args.self = self;
-    return fn->fn(in, &args, out);
+    if (fn->fn(in, &args, out) != 0) return -1;
+    if (in->ename) {
+        /* it succeeded over an error of user code it ran (a __repr__ that raised) and left it
+         * pending: raise it here, at its call, not at whatever next looks for an error */
+        dsl_value_release(*out);
+        *out = dsl_none();
+        return -1;
+    }
+    return 0;
 }
 
 int dsl_call_method(struct dsl_interp *in, struct dsl_value fn, struct dsl_value self,
@@ -1428,14 +1436,10 @@ static bool extends_in_place(struct dsl_value v, enum dsl_tok op)
 static bool extend_in_place(struct dsl_value *slot, struct dsl_value rhs)
 {
     if (slot->kind == DSL_STR && rhs.kind == DSL_STR && slot->as.s->refs == 1) {
-        struct dsl_str *s = slot->as.s;
-        size_t n = s->len + rhs.as.s->len;
-        if (n > DSL_MAX_STR_BYTES) return false;
-        struct dsl_str *p = realloc(s, sizeof *s + n + 1);
-        if (!p) return false;
-        memcpy(p->data + p->len, rhs.as.s->data, rhs.as.s->len);
-        p->len = n;
-        p->data[n] = '\0';
+        size_t old = slot->as.s->len, add = rhs.as.s->len;
+        struct dsl_str *p = dsl_str_grow(slot->as.s, old + add);
+        if (!p) return false; /* the plain + then says why */
+        memcpy(p->data + old, rhs.as.s->data, add);
         slot->as.s = p;
         return true;
     }
@@ -1979,6 +1983,10 @@ static int exec_assert(struct dsl_interp *in, const struct dsl_node *n)
     render_buf_init(&b, DSL_MAX_REPR_BYTES);
     int st = dsl_value_str(&b, v);
     dsl_value_release(v);
+    if (dsl_text_error_drop(in, st)) { /* as `raise` does (exceptions.c) */
+        render_buf_free(&b);
+        st = render_buf_puts(&b, DSL_STR_FAILED) == 0 ? DSL_V_OK : DSL_V_NOMEM;
+    }
     if (st == DSL_V_OK)
         dsl_raise_at(in, n->pos, "AssertionError", "%s", render_buf_str(&b));
     else

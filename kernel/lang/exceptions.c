@@ -275,20 +275,22 @@ int dsl_exc_value(struct dsl_interp *in, struct dsl_exc_saved *s, struct dsl_val
         /* an error of the interpreter or the library: args = (message,), as CPython's own
          * errors carry theirs; a bare `assert` has none, so no args */
         const char *msg = s->evalue ? s->evalue : "out of memory";
+        /* a MemoryError raised at the limit of values' memory must still be caught */
+        dsl_mem_exempt(true);
         struct dsl_list *l = dsl_list_new(1);
         struct dsl_value str;
-        if (!l) return dsl_raise_status(in, DSL_V_NOMEM);
-        l->style = DSL_LIST_TUPLE;
-        struct dsl_value args = {.kind = DSL_LIST, .as.l = l};
-        if (*msg) {
-            int st = dsl_str_value(msg, strlen(msg), &str);
-            if (st != DSL_V_OK) {
-                dsl_value_release(args);
-                return dsl_raise_status(in, st);
-            }
-            l->items[l->len++] = str;
+        int st = l ? DSL_V_OK : DSL_V_NOMEM;
+        struct dsl_value args = l ? (struct dsl_value){.kind = DSL_LIST, .as.l = l} : dsl_none();
+        if (l) l->style = DSL_LIST_TUPLE;
+        if (l && *msg) {
+            st = dsl_str_value(msg, strlen(msg), &str);
+            if (st == DSL_V_OK) l->items[l->len++] = str;
         }
-        int st = dsl_exception_new(dsl_exc_saved_type(s), args, *msg ? msg : NULL, &s->exc);
+        if (st == DSL_V_OK)
+            st = dsl_exception_new(dsl_exc_saved_type(s), args, *msg ? msg : NULL, &s->exc);
+        else
+            dsl_value_release(args);
+        dsl_mem_exempt(false);
         if (st != DSL_V_OK) return dsl_raise_status(in, st);
     }
     *out = dsl_value_retain(s->exc);
@@ -309,6 +311,12 @@ int dsl_exc_raise(struct dsl_interp *in, struct dsl_value v, size_t pos)
     struct render_buf b;
     render_buf_init(&b, DSL_MAX_REPR_BYTES);
     int st = dsl_value_str(&b, e);
+    /* Python makes the message when the traceback shows it, and shows this when the str() of an
+     * argument raises there: the exception itself is raised all the same */
+    if (dsl_text_error_drop(in, st)) {
+        render_buf_free(&b);
+        st = render_buf_puts(&b, DSL_STR_FAILED) == 0 ? DSL_V_OK : DSL_V_NOMEM;
+    }
     if (st == DSL_V_OK) {
         dsl_raise_at(in, pos, e.as.exc->type->name, "%s", render_buf_str(&b));
         dsl_value_release(in->exc);

@@ -55,9 +55,37 @@ int dsl_raise_status(struct dsl_interp *in, int status)
                          DSL_MAX_LIST_DEPTH);
     case DSL_V_CYCLE: return dsl_list_raise_store(in, status);
     case DSL_V_CANCELLED: return dsl_raise(in, "KeyboardInterrupt", "interrupted");
-    case DSL_V_RAISED: return -1;
-    default: return dsl_raise(in, "MemoryError", "out of memory");
+    case DSL_V_RAISED: /* the error is pending: the user's __repr__ raised it */
+        if (in->ename) return -1;
+        return dsl_raise(in, "SystemError", "a value's text failed without an error");
+    default: {
+        size_t asked;
+        const char *what;
+        if (!dsl_mem_refusal(&asked, &what)) return dsl_raise(in, "MemoryError", "out of memory");
+        /* the limit of values' memory refused it, not malloc */
+        char a[32], used[32], limit[32];
+        dsl_format_bytes(asked, a, sizeof a);
+        dsl_format_bytes(dsl_mem_used(), used, sizeof used);
+        dsl_format_bytes(dsl_mem_limit(), limit, sizeof limit);
+        return dsl_raise(in, "MemoryError",
+                         "a %s needing %s more would pass the memory limit of the session's "
+                         "strings, lists, tuples and dicts, %s (they hold %s): del the values "
+                         "no longer needed, or raise the limit with %%memory values SIZE",
+                         what, a, limit, used);
     }
+    }
+}
+
+void dsl_format_bytes(size_t bytes, char *buf, size_t n)
+{
+    static const char *const units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    double v = (double)bytes;
+    int u = 0;
+    while (v >= 1024.0 && u < 6) v /= 1024.0, u++;
+    if (u == 0)
+        snprintf(buf, n, "%zu bytes", bytes);
+    else
+        snprintf(buf, n, v >= 99.95 ? "%.0f %s" : "%.1f %s", v, units[u]);
 }
 
 int dsl_raise_size(struct dsl_interp *in, const char *what, uint64_t asked)
@@ -202,4 +230,12 @@ int dsl_str_of(struct dsl_interp *in, struct render_buf *b, struct dsl_value v)
 {
     int st = dsl_value_str(b, v);
     return st != DSL_V_OK ? dsl_raise_status(in, st) : 0;
+}
+
+bool dsl_text_error_drop(struct dsl_interp *in, int st)
+{
+    if (st != DSL_V_RAISED || !in->ename || strcmp(in->ename, "KeyboardInterrupt") == 0)
+        return false;
+    dsl_interp_clear_error(in);
+    return true;
 }

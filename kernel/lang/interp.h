@@ -183,8 +183,12 @@ int dsl_raise_in(struct dsl_interp *in, const struct dsl_function *f, size_t pos
  * first. The position is then cleared so that the call site in the caller's source locates it
  * next. */
 void dsl_interp_push_tb(struct dsl_interp *in, const struct dsl_function *f);
-/* Raises the error a dsl_vstatus stands for (MemoryError, RecursionError); returns -1. */
+/* Raises the error a dsl_vstatus stands for (MemoryError, RecursionError); returns -1.
+ * DSL_V_NOMEM after the limit of values' memory refused an allocation (values.h) raises the
+ * MemoryError that names the limit. */
 int dsl_raise_status(struct dsl_interp *in, int status);
+/* A size as a person reads it: "512 bytes", "1.5 KiB", "64.0 MiB", "128 GiB". */
+void dsl_format_bytes(size_t bytes, char *buf, size_t n);
 /* Raises the MemoryError of a `what` ("string" or "list") of `asked` bytes or items, over
  * DSL_MAX_STR_BYTES or DSL_MAX_LIST_LEN: it names the size asked for and the limit. -1. */
 int dsl_raise_size(struct dsl_interp *in, const char *what, uint64_t asked);
@@ -236,6 +240,17 @@ int dsl_eval(struct dsl_interp *in, const struct dsl_node *expr, struct dsl_valu
 
 /* Appends the str() of v, raising MemoryError on failure. */
 int dsl_str_of(struct dsl_interp *in, struct render_buf *b, struct dsl_value v);
+
+/* A value's text is made by calling the user's __repr__ or __str__, which may raise: the
+ * status DSL_V_RAISED of dsl_value_repr/str (values.h) says so, its error pending on the
+ * running interp. Most callers pass it on (dsl_raise_status returns -1 for it), as CPython
+ * does. Where CPython shows a value without letting its text fail (a traceback's last line
+ * prints "<exception str() failed>", IPython's %whos a stand-in), the caller drops the error
+ * with this and shows its stand-in: true when st is DSL_V_RAISED and the error was cleared;
+ * false for any other status, and for an interrupt, which stays pending and must be passed on. */
+bool dsl_text_error_drop(struct dsl_interp *in, int st);
+/* What CPython's traceback shows for an exception whose str() raised. */
+#define DSL_STR_FAILED "<exception str() failed>"
 
 /* Python comparison a < b etc. for numbers, strings and lists (op: DSL_T_LT, LE, GT, GE).
  * 0 with *res set, or -1 after raising TypeError. */

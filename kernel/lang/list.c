@@ -172,23 +172,27 @@ static int find(struct dsl_interp *in, const struct dsl_list *l, struct dsl_valu
     return 0;
 }
 
-/* Appends repr(x), cut to a readable length, to b. */
-static void short_repr(struct render_buf *b, struct dsl_value x)
+/* Appends repr(x), cut to a readable length, to b. DSL_V_RAISED when x's __repr__ raised. */
+static int short_repr(struct render_buf *b, struct dsl_value x)
 {
     struct render_buf r;
     render_buf_init(&r, 200);
-    dsl_value_repr(&r, x);
+    int st = dsl_value_repr(&r, x);
     render_buf_puts(b, render_buf_str(&r));
     if (r.over) render_buf_puts(b, "...");
     render_buf_free(&r);
+    return st == DSL_V_RAISED ? st : DSL_V_OK;
 }
 
+/* CPython makes this message with the value's repr at once: a __repr__ that raises raises
+ * instead of the ValueError. */
 static int not_in_list(struct dsl_interp *in, struct dsl_value x)
 {
     struct render_buf b;
     render_buf_init(&b, 0);
-    short_repr(&b, x);
-    int r = dsl_raise(in, "ValueError", "%s is not in list", render_buf_str(&b));
+    int r = short_repr(&b, x) == DSL_V_OK
+                ? dsl_raise(in, "ValueError", "%s is not in list", render_buf_str(&b))
+                : dsl_raise_status(in, DSL_V_RAISED);
     render_buf_free(&b);
     return r;
 }

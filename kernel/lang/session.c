@@ -124,6 +124,8 @@ struct dsl_session *dsl_session_new(void)
     const char *colab = getenv("COLAB_RELEASE_TAG");
     s->plot_renderer = colab && *colab ? "html" : "auto";
     s->compare_budget_s = 1.0;
+    /* values may hold half what tensors may: together, within three quarters of the memory */
+    dsl_mem_set_default(mt_ctx_mem_limit(s->ctx) / 2);
     return s;
 }
 
@@ -283,6 +285,7 @@ static void interp_init(struct dsl_interp *in, struct dsl_session *s, const stru
     in->src_len = len;
     in->outer = dsl_running;
     dsl_running = in;
+    if (!in->outer) dsl_mem_refusal(NULL, NULL); /* one no one reported is not this run's */
 }
 
 struct dsl_interp *dsl_running;

@@ -153,6 +153,81 @@ struct dsl_value dsl_value_retain(struct dsl_value v)
     }
 }
 
+/* ---- the memory values hold ------------------------------------------------------------- */
+
+static size_t mem_used;
+static size_t mem_limit = SIZE_MAX, mem_default = SIZE_MAX;
+static bool mem_set;   /* the limit was set, not the default */
+static int mem_exempt; /* dsl_mem_exempt: on while > 0 */
+static size_t refused_bytes;
+static const char *refused_what;
+
+bool dsl_mem_take(size_t bytes, const char *what)
+{
+    size_t limit = mem_limit;
+    if (bytes <= DSL_MEM_SMALL)
+        limit = limit > SIZE_MAX - DSL_MEM_RESERVE ? SIZE_MAX : limit + DSL_MEM_RESERVE;
+    if (mem_exempt > 0) limit = SIZE_MAX;
+    if (mem_used > limit || bytes > limit - mem_used) {
+        refused_bytes = bytes;
+        refused_what = what;
+        return false;
+    }
+    mem_used += bytes;
+    return true;
+}
+
+void dsl_mem_give(size_t bytes)
+{
+    assert(bytes <= mem_used);
+    mem_used -= bytes <= mem_used ? bytes : mem_used;
+}
+
+void dsl_mem_exempt(bool on) { mem_exempt += on ? 1 : -1; }
+
+size_t dsl_mem_used(void) { return mem_used; }
+
+size_t dsl_mem_limit(void) { return mem_limit; }
+
+void dsl_mem_set_limit(size_t bytes)
+{
+    mem_set = bytes != 0;
+    mem_limit = mem_set ? bytes : mem_default;
+}
+
+void dsl_mem_set_default(size_t bytes)
+{
+    mem_default = bytes;
+    if (!mem_set) mem_limit = bytes;
+}
+
+bool dsl_mem_limit_is_default(void) { return !mem_set; }
+
+bool dsl_mem_refusal(size_t *bytes, const char **what)
+{
+    if (!refused_what) return false;
+    if (bytes) *bytes = refused_bytes;
+    if (what) *what = refused_what;
+    refused_what = NULL;
+    return true;
+}
+
+/* What a string of len bytes counts: its header, its bytes and the NUL. */
+static size_t str_bytes(size_t len) { return sizeof(struct dsl_str) + len + 1; }
+
+static void str_free(struct dsl_str *s)
+{
+    if (!s) return;
+    dsl_mem_give(str_bytes(s->len));
+    free(s);
+}
+
+/* What a list with room for cap items counts: its header and its item array. */
+static size_t list_bytes(size_t cap)
+{
+    return sizeof(struct dsl_list) + cap * sizeof(struct dsl_value);
+}
+
 /* The link a dying container is stacked by, or NULL for a value that holds no language values
  * (freed at once). */
 static struct dsl_value *dead_link(struct dsl_value v)
@@ -192,7 +267,7 @@ static void drop(struct dsl_value v, struct dsl_value *dead)
         *link = *dead;
         *dead = v;
     } else if (v.kind == DSL_STR) {
-        free(v.as.s);
+        str_free(v.as.s);
     } else if (v.kind == DSL_OBJECT) { /* holds no language values: nothing to recurse into */
         v.as.obj->cls->free(v.as.obj->state);
         free(v.as.obj);
@@ -286,6 +361,7 @@ static void free_container(struct dsl_value c)
     switch (c.kind) {
     case DSL_LIST:
         dsl_gc_untrack(&c.as.l->gc);
+        dsl_mem_give(list_bytes(c.as.l->cap));
         free(c.as.l->items);
         free(c.as.l);
         break;
@@ -329,11 +405,12 @@ static void free_container(struct dsl_value c)
         break;
     case DSL_EXCEPTION:
         dsl_gc_untrack(&c.as.exc->gc);
-        free(c.as.exc->msg);
+        str_free(c.as.exc->msg);
         free(c.as.exc);
         break;
     case DSL_DICT:
         dsl_gc_untrack(&c.as.d->gc);
+        dsl_mem_give(dsl_dict_bytes(c.as.d));
         free(c.as.d->entries);
         free(c.as.d->index);
         free(c.as.d);
@@ -525,13 +602,29 @@ int dsl_method_value(const struct dsl_builtin *fn, struct dsl_value self, struct
 
 struct dsl_str *dsl_str_alloc(size_t n)
 {
-    if (n > DSL_MAX_STR_BYTES) return NULL;
-    struct dsl_str *s = malloc(sizeof *s + n + 1);
-    if (!s) return NULL;
+    if (n > DSL_MAX_STR_BYTES || !dsl_mem_take(str_bytes(n), "string")) return NULL;
+    struct dsl_str *s = malloc(str_bytes(n));
+    if (!s) {
+        dsl_mem_give(str_bytes(n));
+        return NULL;
+    }
     s->refs = 1;
     s->len = n;
     s->data[n] = '\0';
     return s;
+}
+
+struct dsl_str *dsl_str_grow(struct dsl_str *s, size_t n)
+{
+    if (n > DSL_MAX_STR_BYTES || n < s->len || !dsl_mem_take(n - s->len, "string")) return NULL;
+    struct dsl_str *p = realloc(s, str_bytes(n));
+    if (!p) {
+        dsl_mem_give(n - s->len);
+        return NULL;
+    }
+    p->len = n;
+    p->data[n] = '\0';
+    return p;
 }
 
 int dsl_str_value(const char *s, size_t n, struct dsl_value *out)
@@ -547,17 +640,22 @@ int dsl_str_value(const char *s, size_t n, struct dsl_value *out)
 
 struct dsl_list *dsl_list_new(size_t cap)
 {
+    if (cap > SIZE_MAX / 2 / sizeof(struct dsl_value) || !dsl_mem_take(list_bytes(cap), "list"))
+        return NULL;
     struct dsl_list *l = calloc(1, sizeof *l);
-    if (!l) return NULL;
-    l->refs = 1;
-    if (cap) {
+    if (l && cap) {
         l->items = malloc(cap * sizeof *l->items);
         if (!l->items) {
             free(l);
-            return NULL;
+            l = NULL;
         }
-        l->cap = cap;
     }
+    if (!l) {
+        dsl_mem_give(list_bytes(cap));
+        return NULL;
+    }
+    l->refs = 1;
+    l->cap = cap;
     dsl_gc_track(&l->gc, DSL_LIST);
     return l;
 }
@@ -568,8 +666,13 @@ int dsl_list_reserve(struct dsl_list *l, size_t n)
     if (l->len + n <= l->cap) return DSL_V_OK;
     size_t cap = l->cap ? l->cap : 4;
     while (cap < l->len + n) cap *= 2;
+    size_t more = (cap - l->cap) * sizeof(struct dsl_value);
+    if (!dsl_mem_take(more, "list")) return DSL_V_NOMEM;
     struct dsl_value *p = realloc(l->items, cap * sizeof *p);
-    if (!p) return DSL_V_NOMEM;
+    if (!p) {
+        dsl_mem_give(more);
+        return DSL_V_NOMEM;
+    }
     l->items = p;
     l->cap = cap;
     return DSL_V_OK;
@@ -751,7 +854,10 @@ bool dsl_value_equal(struct dsl_value a, struct dsl_value b)
 /* The status of a failed buffer. */
 static int buf_status(const struct render_buf *b)
 {
-    return b->over ? DSL_V_TOOBIG : b->nomem ? DSL_V_NOMEM : DSL_V_OK;
+    return b->cancelled ? DSL_V_CANCELLED
+           : b->over    ? DSL_V_TOOBIG
+           : b->nomem   ? DSL_V_NOMEM
+                        : DSL_V_OK;
 }
 
 static int value_text(struct render_buf *b, struct dsl_value v, bool repr, bool json, int level);
@@ -972,14 +1078,16 @@ json_t *dsl_value_bundle(struct dsl_value v, const char *renderer, enum dsl_vsta
         int st_html = render_tensor_html(&b, v.as.t);
         /* a table too big to send (set_printoptions(profile="full") on a big tensor): the text
          * alone, which says where it was cut */
-        bool too_big = st_html != 0 && b.over && !b.nomem;
+        bool too_big = st_html != 0 && b.over && !b.nomem && !b.cancelled;
+        bool cancelled = b.cancelled;
         json_t *html = st_html == 0 ? json_string(render_buf_str(&b)) : NULL;
         render_buf_free(&b);
         if (too_big) {
             /* nothing to add */
         } else if (!html || json_object_set_new(bundle, "text/html", html) != 0) {
             json_decref(bundle);
-            bundle = NULL;
+            *status = cancelled ? DSL_V_CANCELLED : DSL_V_NOMEM;
+            return NULL;
         }
     }
     if (bundle && v.kind == DSL_OBJECT && v.as.obj->cls->bundle) {

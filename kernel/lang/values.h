@@ -391,11 +391,57 @@ static inline bool dsl_is_tuple(struct dsl_value v)
     return v.kind == DSL_LIST && v.as.l->style == DSL_LIST_TUPLE;
 }
 
+/* ---- the memory values hold (values.c) ----------------------------------------------------
+ *
+ * Strings, lists (tuples too) and dicts count the bytes they allocate in one account, against
+ * one limit, as the engine counts tensor storage against its context's: an allocation that
+ * would pass it fails as when memory is exhausted (NULL, DSL_V_NOMEM), and the MemoryError
+ * dsl_raise_status raises then names the limit and how to change it (the refusal is kept for
+ * it, as errno keeps a failure's cause). Without a limit a loop that builds strings or lists
+ * takes the machine's memory until the system kills the kernel, per-value limits
+ * (DSL_MAX_STR_BYTES, DSL_MAX_LIST_LEN) notwithstanding: many values each within them add up.
+ *
+ * The account is the process's, like the cycle collector's list (a kernel runs one session).
+ * The limit is half the session's tensor memory limit (itself half of physical memory: a
+ * quarter of it) unless %memory sets another; none until a session sets it. An allocation of
+ * at most DSL_MEM_SMALL bytes may go up to DSL_MEM_RESERVE past the limit, so that after
+ * reaching it a session can still make small values (a number's str(), a short list) while no
+ * number of small values gets further. */
+#define DSL_MEM_SMALL ((size_t)4096)
+#define DSL_MEM_RESERVE ((size_t)1 << 20)
+
+/* Counts `bytes` more for a `what` ("string", "list", "dict": static) about to be allocated:
+ * true, or false (nothing counted, the refusal kept) when that would pass the limit. */
+bool dsl_mem_take(size_t bytes, const char *what);
+/* Counts `bytes` less: memory taken before has been freed. */
+void dsl_mem_give(size_t bytes);
+/* The bytes counted now, and the limit (SIZE_MAX: none). */
+size_t dsl_mem_used(void);
+size_t dsl_mem_limit(void);
+/* Sets the limit; 0 goes back to the default. */
+void dsl_mem_set_limit(size_t bytes);
+/* Sets the default (half a session's tensor limit), which is the limit unless one was set. */
+void dsl_mem_set_default(size_t bytes);
+/* Whether the limit is the default one. */
+bool dsl_mem_limit_is_default(void);
+/* While on (calls nest), the limit refuses nothing, the bytes still counted: for what catching
+ * an error makes (the exception, its args and message), so that a MemoryError raised at the
+ * limit can be caught. */
+void dsl_mem_exempt(bool on);
+/* The last refusal not yet reported: true with its size and kind, which are forgotten then
+ * (NULL pointers: only forget it). */
+bool dsl_mem_refusal(size_t *bytes, const char **what);
+
 /* A new string value copying s[0..n) (must be valid UTF-8) into *out. */
 int dsl_str_value(const char *s, size_t n, struct dsl_value *out);
 /* A new string object with room for n bytes, len = n, data uninitialised but NUL-terminated.
- * NULL when out of memory or n > DSL_MAX_STR_BYTES (check n first to tell them apart). */
+ * NULL when out of memory (or past the limit of values' memory) or n > DSL_MAX_STR_BYTES (check
+ * n first to tell them apart). */
 struct dsl_str *dsl_str_alloc(size_t n);
+/* String s, which no one else holds, lengthened to n bytes (its old bytes kept, the rest
+ * uninitialised, NUL-terminated), perhaps moved; NULL (s unchanged) when memory or the limit
+ * refuses. */
+struct dsl_str *dsl_str_grow(struct dsl_str *s, size_t n);
 
 /* A new empty list (one reference) with room for cap items; NULL when out of memory. */
 struct dsl_list *dsl_list_new(size_t cap);

@@ -59,24 +59,35 @@ static int buf_to_str(struct dsl_interp *in, struct render_buf *b, struct dsl_va
     return r;
 }
 
-/* buf_to_str after dsl_value_str/repr returned st: a list nested too deep to show raises
- * RecursionError instead of returning its cut text. */
+/* buf_to_str after dsl_value_str/repr returned st: whatever stopped the text (a list nested
+ * too deep, an interrupt, a __repr__ that raised or returned a non-string) raises, rather than
+ * returning the text cut where it stopped. */
 static int text_to_str(struct dsl_interp *in, struct render_buf *b, int st, struct dsl_value *ret)
 {
-    if (st == DSL_V_DEPTH || st == DSL_V_CANCELLED) {
+    if (st != DSL_V_OK) {
         render_buf_free(b);
         return dsl_raise_status(in, st);
     }
     return buf_to_str(in, b, ret);
 }
 
-/* Joins str() of args with sep into b. */
+/* Joins str() of args with sep into b. When one's str() fails (its __str__ raised), what came
+ * before it is written to stream `name` first, as CPython's print writes each argument before
+ * making the next one's text. */
 static int join_args(struct dsl_interp *in, struct render_buf *b, const struct dsl_value *args,
-                     size_t n, const char *sep, size_t seplen)
+                     size_t n, const char *sep, size_t seplen, const char *name)
 {
     for (size_t i = 0; i < n; i++) {
         if (i) render_buf_append(b, sep, seplen);
-        if (dsl_str_of(in, b, args[i]) != 0) return -1;
+        size_t before = b->len;
+        int st = dsl_value_str(b, args[i]);
+        if (st == DSL_V_OK) continue;
+        if (!b->nomem && !b->over && before > 0) {
+            b->len = before; /* the failed argument's partial text is not shown */
+            b->data[before] = '\0';
+            dsl_emit(in, name, render_buf_str(b));
+        }
+        return dsl_raise_status(in, st);
     }
     return 0;
 }
@@ -115,7 +126,7 @@ static int bi_print(struct dsl_interp *in, const struct dsl_args *a, struct dsl_
         return -1;
     struct render_buf b;
     render_buf_init(&b, DSL_MAX_STR_BYTES);
-    if (join_args(in, &b, a->rest, a->nrest, sep, seplen) != 0) {
+    if (join_args(in, &b, a->rest, a->nrest, sep, seplen, "stdout") != 0) {
         render_buf_free(&b);
         return -1;
     }
@@ -135,7 +146,7 @@ static int bi_warn(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
 {
     struct render_buf b;
     render_buf_init(&b, DSL_MAX_STR_BYTES);
-    if (join_args(in, &b, a->rest, a->nrest, " ", 1) != 0) {
+    if (join_args(in, &b, a->rest, a->nrest, " ", 1, "stderr") != 0) {
         render_buf_free(&b);
         return -1;
     }

@@ -24,9 +24,11 @@
 #include <math.h>
 #include <sched.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 /* ---- argument words --------------------------------------------------------------------- */
@@ -501,7 +503,18 @@ static int magic_who(struct dsl_interp *in, const struct dsl_magic_call *c)
         } else { /* the repr, cut to one short line */
             struct render_buf r;
             render_buf_init(&r, 4096);
-            dsl_value_repr(&r, v);
+            int st = dsl_value_repr(&r, v);
+            /* a repr that raises: IPython's %whos shows a stand-in with the object's address */
+            if (dsl_text_error_drop(in, st)) {
+                render_buf_free(&r);
+                render_buf_printf(&r, "<object with id %ju (repr() failed)>",
+                                  (uintmax_t)(uintptr_t)dsl_value_refs(v));
+            } else if (st == DSL_V_RAISED) { /* an interrupt goes on */
+                render_buf_free(&r);
+                render_buf_free(&b);
+                free(names);
+                return -1;
+            }
             const char *t = render_buf_str(&r);
             size_t len = strcspn(t, "\n");
             if (len > 60) len = 57;
@@ -535,6 +548,73 @@ static int magic_reset(struct dsl_interp *in, const struct dsl_magic_call *c)
     char line[96];
     snprintf(line, sizeof line, "Forgot %zu variable%s.\n", n, n == 1 ? "" : "s");
     say(in, line);
+    return 0;
+}
+
+/* A size as %memory takes it: a number and a unit, "512MiB", "2GiB", "1.5GB", "100000" (bytes);
+ * K, M, G, T alone or with "iB" are powers of 1024, with "B" powers of 1000 (case is ignored).
+ * 0 when it is none of these or not between 1 byte and 2^62. */
+static size_t parse_size(const char *w)
+{
+    static const struct {
+        const char *unit;
+        double scale;
+    } units[] = {{"", 1.0},     {"b", 1.0},      {"k", 0x1p10},   {"kib", 0x1p10}, {"kb", 1e3},
+                 {"m", 0x1p20}, {"mib", 0x1p20}, {"mb", 1e6},     {"g", 0x1p30},   {"gib", 0x1p30},
+                 {"gb", 1e9},   {"t", 0x1p40},   {"tib", 0x1p40}, {"tb", 1e12}};
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(w, &end);
+    if (end == w || errno || !(v > 0) || (w[0] != '.' && (w[0] < '0' || w[0] > '9'))) return 0;
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+        if (strcasecmp(end, units[i].unit) != 0) continue;
+        double bytes = v * units[i].scale;
+        return bytes >= 1.0 && bytes <= 0x1p62 ? (size_t)bytes : 0;
+    }
+    return 0;
+}
+
+static void memory_line(struct render_buf *b, const char *what, size_t used, size_t limit,
+                        const char *note)
+{
+    char u[32], l[32];
+    dsl_format_bytes(used, u, sizeof u);
+    dsl_format_bytes(limit, l, sizeof l);
+    render_buf_printf(b, "%s: %s in use, limit %s%s\n", what, u, l, note);
+}
+
+static int magic_memory(struct dsl_interp *in, const struct dsl_magic_call *c)
+{
+    struct mt_ctx *ctx = in->session->ctx;
+    if (c->n == 0) {
+        struct render_buf b;
+        render_buf_init(&b, 0);
+        memory_line(&b, "tensors", mt_ctx_mem_used(ctx), mt_ctx_mem_limit(ctx), "");
+        memory_line(&b, "values (strings, lists, tuples, dicts)", dsl_mem_used(), dsl_mem_limit(),
+                    dsl_mem_limit_is_default() ? " (half the tensors')" : "");
+        if (b.nomem) {
+            render_buf_free(&b);
+            return dsl_raise_status(in, DSL_V_NOMEM);
+        }
+        say(in, render_buf_str(&b));
+        render_buf_free(&b);
+        return 0;
+    }
+    bool tensors = strcmp(c->words[0], "tensors") == 0;
+    if (c->n != 2 || (!tensors && strcmp(c->words[0], "values") != 0))
+        return usage_error(in, "memory", "takes `values` or `tensors` and a size");
+    size_t bytes = 0;
+    if (strcmp(c->words[1], "default") != 0 && !(bytes = parse_size(c->words[1])))
+        return dsl_raise(in, "ValueError",
+                         "%%memory: '%s' is not a size; write one as 512MiB, 2GiB or 1.5GB, or "
+                         "default",
+                         c->words[1]);
+    if (tensors) { /* and the values' default, half of it, follows */
+        mt_ctx_set_mem_limit(ctx, bytes);
+        dsl_mem_set_default(mt_ctx_mem_limit(ctx) / 2);
+    } else {
+        dsl_mem_set_limit(bytes);
+    }
     return 0;
 }
 
@@ -624,6 +704,14 @@ const struct dsl_magic dsl_magics[] = {
      "`off`; without an argument, says which.",
      false},
     {"lsmagic", "%lsmagic", magic_lsmagic, "Lists the line magics. help(\"%name\") tells more.",
+     true},
+    {"memory", "%memory [values|tensors SIZE]", magic_memory,
+     "Shows the memory the session's tensors and its other values (strings, lists, tuples, "
+     "dicts) hold, and the limit of each: past it, making one more is a MemoryError. Tensors "
+     "may take half of this machine's memory, the other values half as much as tensors. "
+     "`%memory values 2GiB` sets the values' limit, `%memory tensors 8GiB` the tensors' (and "
+     "the values' default with it); `default` goes back to the default. Sizes: 512MiB, 2GiB, "
+     "1.5GB, or a number of bytes.",
      true},
     {"plot_renderer", "%plot_renderer [auto|vegalite|html|svg]", magic_plot_renderer,
      "Chooses how charts are sent: auto (Vega-Lite and an SVG, the front end picks), vegalite, "

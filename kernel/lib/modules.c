@@ -1886,7 +1886,14 @@ static int datasets_getitem(struct dsl_interp *in, struct dsl_value self, struct
             }
     struct render_buf b;
     render_buf_init(&b, 4096);
-    dsl_value_repr(&b, key);
+    int st = dsl_value_repr(&b, key);
+    if (dsl_text_error_drop(in, st)) { /* a key whose repr raises: as dsl_dict_raise_key */
+        render_buf_free(&b);
+        render_buf_puts(&b, DSL_STR_FAILED);
+    } else if (st == DSL_V_RAISED) {
+        render_buf_free(&b);
+        return -1;
+    }
     int r = dsl_raise(in, "KeyError",
                       "%s (the datasets are 'Simple', 'Diag', 'Split', 'Xor', 'Circle', "
                       "'Spiral')",

@@ -21,15 +21,24 @@
 #include <stdint.h>
 
 /* A NUL-terminated growable byte string with a size cap. Once an append fails (out of memory
- * or over the limit) the buffer keeps failing, so a long chain of appends needs one check. */
+ * or over the limit) the buffer keeps failing, so a long chain of appends needs one check. A
+ * renderer whose work grows with its data (a tensor shown whole) also polls the engine's cancel
+ * flag (an interrupt) as it goes, and stops with the buffer failed as `cancelled`. */
 struct render_buf {
-    char *data;   /* NUL-terminated when non-NULL; owned */
-    size_t len;   /* bytes in use, excluding the NUL */
-    size_t cap;   /* bytes allocated */
-    size_t limit; /* the most bytes the buffer may hold (0: no limit) */
-    bool nomem;   /* an allocation failed */
-    bool over;    /* an append would have passed the limit */
+    char *data;     /* NUL-terminated when non-NULL; owned */
+    size_t len;     /* bytes in use, excluding the NUL */
+    size_t cap;     /* bytes allocated */
+    size_t limit;   /* the most bytes the buffer may hold (0: no limit) */
+    bool nomem;     /* an allocation failed */
+    bool over;      /* an append would have passed the limit */
+    bool cancelled; /* an interrupt stopped the rendering */
 };
+
+/* Whether the buffer failed (out of memory, over its limit or cancelled). */
+static inline bool render_buf_failed(const struct render_buf *b)
+{
+    return b->nomem || b->over || b->cancelled;
+}
 
 /* An empty buffer holding at most `limit` bytes (0: unlimited). Allocates nothing yet. */
 void render_buf_init(struct render_buf *b, size_t limit);
@@ -57,7 +66,8 @@ size_t render_float_repr(double v, char *out, size_t cap);
 size_t render_float32_repr(float v, char *out, size_t cap);
 
 /* Appends Python's repr of a UTF-8 string: single quotes unless the text holds ' and no ",
- * backslash escapes for \\, the quote, \n \r \t and other control bytes (\xNN). */
+ * backslash escapes for \\, the quote, \n \r \t and other control bytes (\xNN). A long one
+ * stops at an interrupt, the buffer failed as cancelled. */
 int render_str_repr(struct render_buf *b, const char *s, size_t n);
 
 /* Appends s[0..n) broken into lines between words, as a terminal shows prose: each line is
@@ -171,7 +181,7 @@ void render_set_print_options(const struct render_print_options *o);
  * ("1.0000e-05") when their magnitudes need it (PyTorch's and numpy's rule); columns are
  * right-aligned to one width. Past `threshold` elements each dim longer than 2 * `edgeitems`
  * shows its first and last `edgeitems` entries around "...". Only the shown elements are read.
- * Returns 0, or -1 when the buffer failed. */
+ * Returns 0, or -1 when the buffer failed (an interrupt fails it as cancelled). */
 int render_tensor_text(struct render_buf *b, const struct mt_tensor *t);
 
 /* Non-empty tensors of 1 or 2 dims show as an HTML table (values formatted as in the text
@@ -180,7 +190,8 @@ int render_tensor_text(struct render_buf *b, const struct mt_tensor *t);
  * text has "...". Cells never wrap and a wide table scrolls sideways. Empty tensors and those of
  * 3 or more dims show as the escaped text form in <pre>. Both end with a footer: shape,
  * strides, backend, requires_grad (with "(leaf)" or "(computed, not a leaf)" when true) and
- * "grad set" when a gradient is there. Returns 0, or -1 when the buffer failed. */
+ * "grad set" when a gradient is there. Returns 0, or -1 when the buffer failed (an interrupt
+ * fails it as cancelled). */
 int render_tensor_html(struct render_buf *b, const struct mt_tensor *t);
 
 #endif

@@ -22,7 +22,13 @@
  *
  * Only the shown elements are read (mt_tensor_get), so showing a 100M-element tensor reads
  * at most (2 * edgeitems)^ndim values and never copies the tensor (a GPU tensor shown whole is
- * copied at once: a copy from the device costs microseconds whatever its size). */
+ * copied at once: a copy from the device costs microseconds whatever its size).
+ *
+ * A tensor shown whole (set_printoptions(profile="full")) is work in proportion to its size:
+ * the loops over its elements poll the engine's cancel flag, so that an interrupt ends them
+ * within milliseconds (the buffer then fails as cancelled), and stop as soon as the buffer
+ * has failed (past its limit nothing more would be kept). The widths are found from the
+ * extreme values rather than by formatting every element twice. */
 #include "render/render.h"
 
 #include "minitorch/minitorch.h"
@@ -63,6 +69,18 @@ static struct shown text_shown(const struct mt_tensor *t)
         .t = t, .edge = summarise ? options.edgeitems : 0, .max_len = 2 * options.edgeitems};
 }
 
+/* The long loops look at the cancel flag every this many elements: well under a millisecond
+ * of their work, a negligible share of it. */
+#define POLL_EVERY 4096
+
+/* Whether a loop over elements must stop at its i-th: the buffer failed already, or (every
+ * POLL_EVERY elements) an interrupt came, which makes it fail as cancelled. */
+static bool must_stop(struct render_buf *b, size_t i)
+{
+    if (i % POLL_EVERY == 0 && mt_cancel_requested()) b->cancelled = true;
+    return render_buf_failed(b);
+}
+
 /* Whether dim d is cut to its edges. */
 static bool cut(const struct shown *s, int d) { return s->edge > 0 && s->t->shape[d] > s->max_len; }
 
@@ -73,8 +91,8 @@ static int64_t shown_index(const struct shown *s, int d, int64_t k)
     return s->t->shape[d] - 2 * s->edge + k;
 }
 
-/* Reads the shown values. Returns 0, or -1 when out of memory. */
-static int gather(struct shown *s)
+/* Reads the shown values. Returns 0, or -1 with b failed (out of memory, or interrupted). */
+static int gather(struct shown *s, struct render_buf *b)
 {
     const struct mt_tensor *t = s->t;
     size_t n = 1;
@@ -83,7 +101,10 @@ static int gather(struct shown *s)
         n *= (size_t)s->count[d];
     }
     s->vals = malloc((n ? n : 1) * sizeof *s->vals);
-    if (!s->vals) return -1;
+    if (!s->vals) {
+        b->nomem = true;
+        return -1;
+    }
     s->nvals = n;
     /* a GPU tensor shown whole: one copy, not a copy per element */
     if (t->backend == MT_BACKEND_CUDA && (int64_t)n == t->size &&
@@ -91,6 +112,11 @@ static int gather(struct shown *s)
         return 0;
     int64_t k[MT_MAX_DIMS] = {0}, index[MT_MAX_DIMS];
     for (size_t i = 0; i < n; i++) {
+        if (must_stop(b, i)) {
+            free(s->vals);
+            s->vals = NULL;
+            return -1;
+        }
         for (int d = 0; d < t->ndim; d++) index[d] = shown_index(s, d, k[d]);
         float v = NAN;
         if (mt_tensor_get(t->ctx, t, t->ndim, index, &v) != MT_OK) v = NAN;
@@ -114,32 +140,74 @@ static int format_value(const struct shown *s, float v, char *out, size_t cap)
 
 /* PyTorch's _Formatter: whole numbers or not, the notation from the finite non-zero
  * magnitudes, then the width, which only those values set (so zeros, nan and inf, padded to it,
- * may stick out: "tensor([1., inf])", as PyTorch prints). */
-static void choose_format(struct shown *s)
+ * may stick out: "tensor([1., inf])", as PyTorch prints). Returns 0, or -1 when interrupted
+ * (b failed).
+ *
+ * The widest text among values of one sign is that of the largest or the smallest magnitude
+ * of that sign: the width of "%.4f" and "%.0f." grows with the magnitude (rounding is
+ * monotonic), and that of "%.4e" only with the exponent's digits, which the extremes have most
+ * of. So the widths come from those four values and the special ones present (+0, -0, nan,
+ * inf, -inf), rather than from formatting every element. */
+static int choose_format(struct shown *s, struct render_buf *b)
 {
     bool any = false;
     double lo = 0, hi = 0;
+    /* [0]: positive, [1]: negative; the smallest and largest magnitude of each */
+    double small[2] = {0, 0}, large[2] = {0, 0};
+    bool has[2] = {false, false}, zero[2] = {false, false}, nan = false, inf[2] = {false, false};
     s->integral = true;
     for (size_t i = 0; i < s->nvals; i++) {
+        if (must_stop(b, i)) return -1;
         double v = s->vals[i];
-        if (!isfinite(v) || v == 0) continue;
+        int neg = signbit(v) ? 1 : 0;
+        if (isnan(v)) {
+            nan = true;
+            continue;
+        }
+        if (isinf(v)) {
+            inf[neg] = true;
+            continue;
+        }
+        if (v == 0) {
+            zero[neg] = true;
+            continue;
+        }
         if (v != ceil(v)) s->integral = false;
         double a = fabs(v);
         if (!any || a < lo) lo = a;
         if (!any || a > hi) hi = a;
         any = true;
+        if (!has[neg] || a < small[neg]) small[neg] = a;
+        if (!has[neg] || a > large[neg]) large[neg] = a;
+        has[neg] = true;
     }
     /* the same rule for whole numbers (at least 1, never below 1e-4) as for the rest */
     s->sci = options.sci_mode >= 0 ? options.sci_mode == 1
                                    : any && (hi / lo > 1000.0 || hi > 1e8 || lo < 1e-4);
     s->width = s->line_width = 1;
     char buf[RENDER_VALUE_CHARS];
-    for (size_t i = 0; i < s->nvals; i++) {
-        int w = format_value(s, s->vals[i], buf, sizeof buf);
+    for (int neg = 0; neg < 2; neg++) {
+        double sign = neg ? -1.0 : 1.0;
+        /* the extremes were float32 values: formatted as the elements are */
+        for (int k = 0; has[neg] && k < 2; k++) {
+            int w = format_value(s, (float)(sign * (k ? large[neg] : small[neg])), buf, sizeof buf);
+            if (w > s->width) s->width = w;
+        }
+        if (zero[neg]) {
+            int w = format_value(s, neg ? -0.0f : 0.0f, buf, sizeof buf);
+            if (w > s->line_width) s->line_width = w;
+        }
+        if (inf[neg]) {
+            int w = format_value(s, neg ? -INFINITY : INFINITY, buf, sizeof buf);
+            if (w > s->line_width) s->line_width = w;
+        }
+    }
+    if (nan) {
+        int w = format_value(s, NAN, buf, sizeof buf);
         if (w > s->line_width) s->line_width = w;
-        if (isfinite(s->vals[i]) && s->vals[i] != 0 && w > s->width) s->width = w;
     }
     if (s->width > s->line_width) s->line_width = s->width;
+    return 0;
 }
 
 static void spaces(struct render_buf *b, int n)
@@ -161,6 +229,7 @@ static void put_row(struct render_buf *b, const struct shown *s, int indent, siz
     bool first = true;
     char buf[RENDER_VALUE_CHARS];
     for (int64_t k = 0; k < s->count[d]; k++) {
+        if (must_stop(b, *cursor)) return;
         bool dots = cut(s, d) && k == s->edge;
         for (int item = dots ? 0 : 1; item < 2; item++) { /* the " ..." entry, then the value */
             if (!first) {
@@ -207,6 +276,7 @@ static void put_dim(struct render_buf *b, const struct shown *s, int d, int inde
                 render_buf_puts(b, "...");
             else
                 put_dim(b, s, d + 1, indent + 1, cursor);
+            if (render_buf_failed(b)) return;
         }
     }
     render_buf_putc(b, ']');
@@ -237,14 +307,11 @@ int render_tensor_text(struct render_buf *b, const struct mt_tensor *t)
         render_buf_puts(b, "[]");
     } else {
         struct shown s = text_shown(t);
-        if (gather(&s) != 0) {
-            b->nomem = true;
-            return -1;
-        }
-        choose_format(&s);
+        if (gather(&s, b) != 0) return -1;
         size_t cursor = 0;
-        put_dim(b, &s, 0, (int)strlen("tensor("), &cursor);
+        if (choose_format(&s, b) == 0) put_dim(b, &s, 0, (int)strlen("tensor("), &cursor);
         free(s.vals);
+        if (render_buf_failed(b)) return -1;
     }
     char shape[MT_MAX_DIMS * 24 + 8], suffix[sizeof shape + 16];
     mt_shape_str(t->ndim, t->shape, shape, sizeof shape);
@@ -293,6 +360,7 @@ static void html_row(struct render_buf *b, const struct shown *s, int64_t rowk, 
     }
     char v[RENDER_VALUE_CHARS];
     for (int64_t j = 0; j < cols; j++) {
+        if (must_stop(b, (size_t)j)) return;
         bool cut_col = cut(s, cd) && j == s->edge;
         if (cut_col) /* the column standing for the cut middle */
             render_buf_puts(b, rowk < 0  ? "<th>&hellip;</th>"
@@ -315,23 +383,23 @@ static void html_row(struct render_buf *b, const struct shown *s, int64_t rowk, 
 static int html_table(struct render_buf *b, const struct mt_tensor *t)
 {
     struct shown s = text_shown(t);
-    if (gather(&s) != 0) {
-        b->nomem = true;
+    if (gather(&s, b) != 0) return -1;
+    if (choose_format(&s, b) != 0) {
+        free(s.vals);
         return -1;
     }
-    choose_format(&s);
     bool two_d = t->ndim == 2;
     render_buf_puts(b,
                     "<table style=\"font-family:monospace;text-align:right;white-space:nowrap\">");
     html_row(b, &s, -1, false, two_d);
     int64_t rows = two_d ? s.count[0] : 1;
-    for (int64_t i = 0; i < rows; i++) {
+    for (int64_t i = 0; i < rows && !render_buf_failed(b); i++) {
         if (two_d && cut(&s, 0) && i == s.edge) html_row(b, &s, i, true, true);
         html_row(b, &s, i, false, two_d);
     }
     render_buf_puts(b, "</table>");
     free(s.vals);
-    return 0;
+    return render_buf_failed(b) ? -1 : 0;
 }
 
 int render_tensor_html(struct render_buf *b, const struct mt_tensor *t)
@@ -341,14 +409,18 @@ int render_tensor_html(struct render_buf *b, const struct mt_tensor *t)
     if (t->size > 0 && (t->ndim == 1 || t->ndim == 2)) {
         if (html_table(b, t) != 0) return -1;
     } else { /* empty, or 3-D and more: the text form, which summarises */
+        /* escaping only lengthens the text: it may hold no more than b */
         struct render_buf text;
-        render_buf_init(&text, 0);
+        render_buf_init(&text, b->limit);
         render_tensor_text(&text, t);
         render_buf_puts(b, "<pre style=\"white-space:pre\">");
-        if (text.nomem)
-            b->nomem = true;
-        else
+        if (render_buf_failed(&text)) {
+            b->nomem |= text.nomem;
+            b->over |= text.over;
+            b->cancelled |= text.cancelled;
+        } else {
             render_html_escape(b, text.data ? text.data : "", text.len);
+        }
         render_buf_puts(b, "</pre>");
         render_buf_free(&text);
     }

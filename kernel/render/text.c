@@ -7,6 +7,8 @@
  * that becomes JSON passes through render_json_string, which repairs bad bytes. */
 #include "render/render.h"
 
+#include "minitorch/minitorch.h"
+
 #include <float.h>
 #include <math.h>
 #include <stdarg.h>
@@ -30,7 +32,7 @@ void render_buf_free(struct render_buf *b)
 
 static int buf_reserve(struct render_buf *b, size_t extra)
 {
-    if (b->nomem || b->over) return -1;
+    if (render_buf_failed(b)) return -1;
     if (extra > SIZE_MAX / 2 - b->len || (b->limit && b->len + extra > b->limit)) {
         b->over = true;
         return -1;
@@ -87,7 +89,7 @@ int render_buf_printf(struct render_buf *b, const char *fmt, ...)
 
 char *render_buf_take(struct render_buf *b)
 {
-    if (b->nomem || b->over) {
+    if (render_buf_failed(b)) {
         render_buf_free(b);
         return NULL;
     }
@@ -276,13 +278,22 @@ static uint32_t decode(const char *s, size_t k)
     return cp;
 }
 
+/* How many bytes of a string's repr are escaped between two looks at the cancel flag: about
+ * a millisecond's work. */
+#define REPR_POLL_EVERY ((size_t)1 << 16)
+
 int render_str_repr(struct render_buf *b, const char *s, size_t n)
 {
     bool has_single = memchr(s, '\'', n) != NULL, has_double = memchr(s, '"', n) != NULL;
     char quote = has_single && !has_double ? '"' : '\'';
     render_buf_putc(b, quote);
-    size_t i = 0;
-    while (i < n && !b->over && !b->nomem) { /* a full buffer takes nothing more: stop there */
+    size_t i = 0, polled = 0;
+    while (i < n && !render_buf_failed(b)) { /* a full buffer takes nothing more: stop there */
+        /* 64 MiB of text is a second of escapes: an interrupt stops it */
+        if (i - polled >= REPR_POLL_EVERY) {
+            polled = i;
+            if (mt_cancel_requested()) b->cancelled = true;
+        }
         unsigned char c = (unsigned char)s[i];
         if (c == '\\' || c == (unsigned char)quote) {
             render_buf_putc(b, '\\');

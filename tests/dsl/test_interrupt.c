@@ -201,6 +201,49 @@ static void test_long_repr(void)
     dsl_session_free(s);
 }
 
+/* The repr of a 60 MiB string of control characters, each escaped as \x01: most of a second
+ * of work in one builtin (until the repr passes the 64 MiB of a string). */
+static void test_long_str_repr(void)
+{
+    struct dsl_session *s = dsl_session_new();
+    CHECK_INT(run_cell(s, "t = \"\\x01\" * (60 * 2 ** 20)").rc, 0);
+    struct sink k = {0};
+    struct outcome o;
+    double lag = interrupted_run(s, "r = repr(t)", &k, &o);
+    CHECK_STR(o.ename, "KeyboardInterrupt");
+    CHECK(lag >= 0 && lag < 0.100);
+    if (!(lag < 0.100)) fprintf(stderr, "  repr(t): ended %.1f ms after the flag\n", lag * 1000);
+    CHECK_STR(run_cell(s, "len(t)").result, "62914560");
+    dsl_session_free(s);
+}
+
+/* A tensor shown whole (set_printoptions(profile="full")): its text and its table are work in
+ * proportion to its 16 million elements (seconds), in the renderer, with no loop of the
+ * language's to poll the flag: str(), print, display, a cell's result (text and table), a
+ * 3-D one's table (its text escaped), and tolist() of the largest tensor a list can hold. The
+ * cell ends within a second of the interrupt, and the next one runs. */
+static void test_full_tensor_text(void)
+{
+    struct dsl_session *s = dsl_session_new();
+    CHECK_INT(run_cell(s, "set_printoptions(profile=\"full\")\n"
+                          "x = rand(4000, 4000)\ny = rand(250, 250, 256)\nz = rand(2048, 2048)")
+                  .rc,
+              0);
+    const char *cells[] = {"s = str(x)", "print(x)", "display(x)", "x", "y", "l = z.tolist()"};
+    for (size_t c = 0; c < sizeof cells / sizeof cells[0]; c++) {
+        struct sink k = {0};
+        struct outcome o;
+        double lag = interrupted_run(s, cells[c], &k, &o);
+        CHECK_STR(o.ename, "KeyboardInterrupt");
+        CHECK(lag >= 0 && lag < 1.0);
+        if (!(lag < 1.0))
+            fprintf(stderr, "  %s: ended %.1f ms after the flag\n", cells[c], lag * 1000);
+        CHECK_STR(run_cell(s, "x.shape").result, "(4000, 4000)");
+    }
+    CHECK_INT(run_cell(s, "set_printoptions(profile=\"default\")").rc, 0);
+    dsl_session_free(s);
+}
+
 /* Tensor work: a loop of engine ops, and straight-line ops with no language loop at all (the
  * engine's own polling and the check before each op end it; a big matmul may finish its
  * current block first, hence the looser bound). */
@@ -293,6 +336,8 @@ int main(void)
 {
     RUN_TEST(test_while_true);
     RUN_TEST(test_long_repr);
+    RUN_TEST(test_long_str_repr);
+    RUN_TEST(test_full_tensor_text);
     RUN_TEST(test_while_block);
     RUN_TEST(test_sleep);
     RUN_TEST(test_long_for);

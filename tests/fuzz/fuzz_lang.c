@@ -132,6 +132,9 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
     struct dsl_session *s = dsl_session_new();
     if (!s) abort();
     mt_ctx_set_mem_limit(s->ctx, MEM_LIMIT);
+    /* the values' limit follows, and is the process's: what an input's %memory set goes */
+    dsl_mem_set_default(MEM_LIMIT / 2);
+    dsl_mem_set_limit(0);
     s->compare_budget_s = 0.0;
     run(s, code);
     run(s, code);

@@ -19,7 +19,7 @@ from jupyter_client.session import Session
 
 import mtkernel
 from mtkernel import (TIMEOUT, collect_iopub, execute, finish, get_reply, send_control,
-                      send_shell, wait_for)
+                      send_shell, wait_for, wait_started)
 
 DELIM = b"<IDS|MSG>"
 MAX_SOURCE = 4 << 20  # JP_MAX_SOURCE_BYTES
@@ -341,3 +341,71 @@ def test_out_of_address_space_every_request_is_answered(start_kernel, tmp_path):
     assert execute(kc, "zz.shape").status == "ok"
     assert execute(kc, "6*7").result_text() == "42"
     assert "could not encode" not in log_path.read_text(errors="replace")
+
+
+# --- a huge value being shown: the interrupt ends it --------------------------------------
+
+
+@pytest.mark.needs_binary
+def test_interrupt_while_a_huge_tensor_is_shown(start_kernel):
+    """With set_printoptions(profile="full"), the text of a 64-million-element tensor (and, as a
+    cell's result, its table too) is seconds of work inside one builtin, with no loop of the
+    language's to poll the interrupt: it used to go on for tens of seconds. Interrupted, the
+    cell ends with KeyboardInterrupt within a second or two and the next cell runs."""
+    km, kc = start_kernel(mtkernel.KERNEL_NAME)
+    setup = 'set_printoptions(profile="full")\nx = rand(8000, 8000)'
+    assert execute(kc, setup, timeout=120).status == "ok"
+    for cell in ("x", "s = str(x)", "print(x)"):
+        msg_id = kc.execute(cell)
+        wait_started(kc, msg_id)
+        time.sleep(0.3)  # well inside the rendering, which takes seconds even when quick
+        t0 = time.perf_counter()
+        km.interrupt_kernel()
+        reply = get_reply(kc, msg_id, timeout=30)
+        latency = time.perf_counter() - t0
+        assert reply["content"]["status"] == "error", reply["content"]
+        assert reply["content"]["ename"] == "KeyboardInterrupt", reply["content"]
+        assert latency < 2.0, f"{cell!r}: the reply came {latency:.1f} s after the interrupt"
+        collect_iopub(kc, msg_id)
+        assert execute(kc, "x.shape").result_text() == "(8000, 8000)"
+    assert execute(kc, "6*7").result_text() == "42"
+
+
+# --- strings and lists without end: the session's limit of values -------------------------
+
+
+def _rss(km) -> int:
+    """The kernel process's resident memory, in bytes."""
+    with open(f"/proc/{mtkernel.kernel_pid(km)}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    raise AssertionError("no VmRSS")
+
+
+@pytest.mark.needs_binary
+def test_values_past_their_memory_limit(start_kernel):
+    """A cell that makes strings without end, each far within a string's own limit, stops with a
+    MemoryError naming the session's limit of values and how to change it (it used to take the
+    machine's memory); the kernel answers the next cells, and the memory goes back to the system
+    when the values are freed."""
+    sanitized = bool(os.environ.get("ASAN_OPTIONS") or os.environ.get("TSAN_OPTIONS"))
+    # a kernel that ignored the limit would take the machine's memory: 3 GiB of address space
+    # makes that a plain MemoryError (a sanitizer's runtime cannot start under such a limit)
+    limit = None if sanitized else (
+        lambda: resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30)))
+    km, kc = start_kernel(mtkernel.KERNEL_NAME, preexec_fn=limit)
+    assert execute(kc, "%memory values 512MiB").status == "ok"
+    before = _rss(km)
+    res = execute(kc, 'xs = []\nwhile true:\n    xs.append("x" * 1000000)', timeout=60)
+    assert res.status == "error", res.content
+    assert res.content["ename"] == "MemoryError", res.content
+    assert "512 MiB" in res.content["evalue"], res.content["evalue"]
+    assert "%memory values SIZE" in res.content["evalue"], res.content["evalue"]
+    assert execute(kc, "len(xs) > 400").result_text() == "True"
+    held = _rss(km)
+    assert held > before + (400 << 20), (before, held)
+    assert execute(kc, "del xs\n6*7").result_text() == "42"
+    if not sanitized:  # a sanitizer's allocator keeps freed memory in quarantine
+        after = _rss(km)
+        assert after < before + (64 << 20), (before, held, after)

@@ -152,7 +152,7 @@ def test_seed_who_reset_lsmagic(kc):
     lines = execute(kc, "%lsmagic").stream().splitlines()
     assert lines[0] == "Available line magics:"
     names = " ".join(lines[1:lines.index("")]).split()
-    assert names == ["%backend", "%cuda", "%cuda_matmul", "%diagnostics", "%lsmagic",
+    assert names == ["%backend", "%cuda", "%cuda_matmul", "%diagnostics", "%lsmagic", "%memory",
                      "%plot_renderer", "%reset", "%seed", "%threads", "%time", "%timeit", "%who"]
     usages = [ln.split()[0] for ln in lines if ln.startswith("  %")]
     assert usages == names
