@@ -3172,6 +3172,14 @@ struct spec {
     int64_t counted;
     const struct dsl_node *raises[16]; /* the kernel's raise statements (their error's index) */
     int nraises;
+    /* a kernel's shared arrays (the first 8), for its errors: an element of a 2-D one is said
+     * as [i, j], as the kernel indexes it */
+    struct {
+        const char *name;
+        int nd;
+        int64_t dim[2];
+    } shared[8];
+    int nshared;
     struct dsl_value fns[MAX_FNS]; /* the functions compiled in (errors point into them);
                                     * fns[0], the owner itself, is not held */
     int nfns;
@@ -4261,6 +4269,14 @@ static int cuda_build(struct dsl_interp *in, struct dsl_function *f, struct spec
     s->nfns = u->nfns;
     s->nraises = u->nraises;
     memcpy(s->raises, u->raises, sizeof s->raises);
+    for (int i = 0; i < u->nfns; i++)
+        for (int j = 0; j < u->fns[i].nvars && s->nshared < 8; j++) {
+            const struct var *v = &u->fns[i].vars[j];
+            if (v->t != JT_SARR) continue;
+            s->shared[s->nshared].name = v->name;
+            s->shared[s->nshared].nd = v->sh_nd;
+            memcpy(s->shared[s->nshared++].dim, v->sh_dim, sizeof v->sh_dim);
+        }
     for (int i = 0; i < s->nargs; i++) s->wrote[i] = u->fns[0].vars[i].written;
     for (int i = 0; i < u->nfns; i++) {
         struct dsl_value v = {.kind = DSL_FUNCTION,
@@ -4433,13 +4449,27 @@ static int line_at(const struct dsl_function *f, size_t pos)
 }
 
 /* The error a kernel's thread met, with the block and thread. */
+/* Element `flat` of kernel s's shared array `name` as the kernel indexes it: "[3]", "[1, 2]". */
+static const char *shared_element(const struct spec *s, const char *name, int64_t flat, char *buf,
+                                  size_t n)
+{
+    for (int i = 0; i < s->nshared; i++)
+        if (s->shared[i].nd == 2 && strcmp(s->shared[i].name, name) == 0) {
+            int64_t cols = s->shared[i].dim[1];
+            snprintf(buf, n, "[%lld, %lld]", (long long)(flat / cols), (long long)(flat % cols));
+            return buf;
+        }
+    snprintf(buf, n, "[%lld]", (long long)flat);
+    return buf;
+}
+
 static int cuda_error(struct dsl_interp *in, struct spec *s, const struct env *e)
 {
     int fn = (int)(e->where >> 40);
     size_t pos = (size_t)(e->where & ((1ll << 40) - 1));
     const struct dsl_function *f = fn < s->nfns ? s->fns[fn].as.fn_user : s->fns[0].as.fn_user;
     const char *k = s->fns[0].as.fn_user->def->name;
-    char me[96], other[64], there[64] = "";
+    char me[96], other[64], there[64] = "", el[64];
     snprintf(me, sizeof me, "thread (%lld, %lld, %lld) of block (%lld, %lld, %lld)",
              (long long)e->tid[0], (long long)e->tid[1], (long long)e->tid[2], (long long)e->bid[0],
              (long long)e->bid[1], (long long)e->bid[2]);
@@ -4464,14 +4494,15 @@ static int cuda_error(struct dsl_interp *in, struct spec *s, const struct env *e
     case 10:
         return dsl_raise_in(
             in, f, pos, "RuntimeError",
-            "shared-memory race in %s(): %s %s %s[%lld], which %s of the same block %s%s with "
+            "shared-memory race in %s(): %s %s %s%s, which %s of the same block %s%s with "
             "no cuda.syncthreads() between them: on a GPU their order is chance",
-            k, me, how[e->size], e->what, (long long)e->index, other, other_how[e->size], there);
+            k, me, how[e->size], e->what, shared_element(s, e->what, e->index, el, sizeof el),
+            other, other_how[e->size], there);
     case 11:
         return dsl_raise_in(in, f, pos, "RuntimeError",
-                            "%s read %s[%lld] of shared memory, which no thread of the block had "
+                            "%s read %s%s of shared memory, which no thread of the block had "
                             "written: it holds whatever a GPU left there",
-                            me, e->what, (long long)e->index);
+                            me, e->what, shared_element(s, e->what, e->index, el, sizeof el));
     case 12:
         return dsl_raise_in(in, f, pos, "RuntimeError",
                             "cuda.syncthreads() in %s(): %s waits there, but %s of the block "

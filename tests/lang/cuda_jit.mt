@@ -153,3 +153,18 @@ big = minitorch.rand((1024,))
 # expect:     139   u              shared read           1      1.00 wavefronts     1.00  no bank conflict
 # expect:     139   out            global write          1         4.00 sectors     4.00  coalesced
 # expect:   integers: 64 bits; + - * wrap around past 2**63 - 1 as Numba's do, where the interpreter raises OverflowError; // and ** raise it as the interpreter does
+
+# an element of a 2-D shared array is named as the kernel indexes it: a tile read while a thread
+# of the block writes the next one (the loop's second barrier left out)
+@cuda.jit
+def tile_race(out, a, size):
+    tile = cuda.shared.array((4, 8), numba.float64)
+    i = cuda.threadIdx.x
+    acc = 0.0
+    for t in range(2):
+        tile[i % 4, i // 4] = a[i] + t
+        cuda.syncthreads()
+        acc += tile[(i + 1) % 4, i // 4]
+    out[i] = acc
+# expect: RuntimeError: shared-memory race in tile_race(): thread (1, 0, 0) of block (0, 0, 0) wrote tile[1, 0], which thread (0, 0, 0) of the same block read (line 167) with no cuda.syncthreads() between them: on a GPU their order is chance
+attempt(tile_race, 1, 32)
