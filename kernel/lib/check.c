@@ -1069,7 +1069,7 @@ int dsl_bi_check(struct dsl_interp *in, const struct dsl_args *a, struct dsl_val
         render_buf_puts(&b, refreshed);
         if (s->grader_rebound)
             render_buf_printf(&b,
-                              "note: %u attempt%s of this session's cells to give the name check "
+                              "%u attempt%s of this session's cells to give the name check "
                               "another value %s refused: this is the kernel's own check\n",
                               s->grader_rebound, s->grader_rebound == 1 ? "" : "s",
                               s->grader_rebound == 1 ? "was" : "were");

@@ -311,10 +311,9 @@ static enum mt_status run(struct dsl_interp *in, int slot, struct mt_tensor *out
     if (st == 0 && (ses->grading & 1u << op->kind) &&
         builtin_ops(ses->ctx) - builtin != ses->inherited_ops - inherited) {
         dsl_raise(in, "RuntimeError",
-                  "the student backend's %s (from %s) ran ops on a backend of the kernel's own "
-                  "(fast, simple or cuda): check grades your kernels, so they must compute the "
-                  "op",
-                  what, ops_name(ses));
+                  "%s.%.*s ran ops on a backend of the kernel's own (fast, simple or cuda): "
+                  "check grades your kernels, so they must compute the op",
+                  ops_name(ses), (int)strcspn(what, "("), what);
         st = -1;
     }
     if (st != 0) return MT_ERR_BACKEND;
