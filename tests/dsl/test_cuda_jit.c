@@ -173,6 +173,40 @@ static void test_source_shape(void)
     dsl_session_free(s);
 }
 
+/* What the prelude says for edge cases compiles for the GPU as well: an infinite constant, an
+ * integer division (the one quotient that does not fit raises), a power, local arrays in a
+ * kernel and in a device function it calls. */
+static void test_edges_compile(void)
+{
+    if (!open_nvrtc()) return;
+    struct dsl_session *s = dsl_session_new();
+    static struct sink k;
+    setenv("MT_CUDA_SIMULATE", "1", 1);
+    CHECK_INT(run_cell(s, "import numba\nfrom numba import cuda\n"
+                          "@cuda.jit(device=True)\n"
+                          "def third(i):\n"
+                          "    c = cuda.local.array(1024, numba.int32)\n"
+                          "    c[3] = i\n"
+                          "    return c[3]\n"
+                          "@cuda.jit\n"
+                          "def edges(out, a, b):\n"
+                          "    i = cuda.threadIdx.x\n"
+                          "    loc = cuda.local.array(1024, numba.int32)\n"
+                          "    loc[i] = a // b + a % b + a ** 3\n"
+                          "    out[i] = -1e309 if a < 0 else loc[i] + third(i)\n"
+                          "o = zeros(4)\n"
+                          "edges[1, 4](o._tensor._storage, 7, 2)\n")
+                  .rc,
+              0);
+    struct outcome o = run_cell_with(s, "print(cuda_source(edges), end='')", &k);
+    CHECK_INT(o.rc, 0);
+    static char src[1 << 16];
+    printed(&k, src, sizeof src);
+    CHECK(strstr(src, "JIT_INF") != NULL);
+    CHECK_INT(nvrtc_compile_source(src, "edges"), 0);
+    dsl_session_free(s);
+}
+
 /* The line of a train() summary ("Trained 3 of 3 epochs on ..."), from its loss on. */
 static void summary(const char *log, const char *backend, char *out, size_t size)
 {
@@ -342,6 +376,7 @@ static void test_check(void)
 int main(void)
 {
     RUN_TEST(test_source_shape);
+    RUN_TEST(test_edges_compile);
     RUN_TEST(test_train_on_kernels);
     RUN_TEST(test_check);
     if (open_nvrtc())
