@@ -46,6 +46,7 @@
 #include "lang/interp.h"
 #include "lang/library.h"
 #include "lib/diagnostics.h"
+#include "lib/jit_cache.h"
 #include "lib/jit_loops.h"
 #include "lib/modules.h"
 #include "lib/storage.h"
@@ -60,8 +61,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -69,11 +68,8 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-extern char **environ;
 
 #define MAX_ARGS 16
 #define MAX_FNS 32     /* compiled functions (specialisations) in one unit */
@@ -3189,7 +3185,7 @@ struct spec {
     double last_bytes;
     /* Tiers: the first call runs a quick build (quick_cc) while gcc's runs in the background;
      * the next call waits for gcc's and switches to it. */
-    struct cc_job *job;        /* gcc's build, while it runs */
+    struct jit_job *job;       /* gcc's build, while it runs */
     void *quick_dl;            /* the quick build, loaded while entry is it */
     bool quick;                /* entry is the quick build */
     bool was_quick;            /* the first call ran the quick build */
@@ -3203,23 +3199,19 @@ struct spec {
      * then starts gcc -O2 on the grouped C (later_*), the quick build's way, which the next
      * call waits for */
     bool plain;
-    char *later_text, *later_c, *later_so;
+    char *later_text;
 };
 
 struct dsl_jit_cache {
     struct spec *specs;
 };
 
-static void cc_drop(struct cc_job *j);
-
 static void spec_free(struct spec *s)
 {
     free(s->later_text);
-    free(s->later_c);
-    free(s->later_so);
-    cc_drop(s->job);
-    if (s->dl) dlclose(s->dl);
-    if (s->quick_dl) dlclose(s->quick_dl);
+    jit_job_drop(s->job);
+    jit_cache_unload(s->dl);
+    jit_cache_unload(s->quick_dl);
     free(s->slow_why);
     free(s->so_path);
     free(s->op);
@@ -3241,44 +3233,6 @@ void dsl_jit_cache_free(struct dsl_jit_cache *c)
         spec_free(s);
     }
     free(c);
-}
-
-/* Makes dir and its parents (as mkdir -p): 0, or -1 with errno set. */
-static int make_dirs(char *dir)
-{
-    for (char *p = dir + 1;; p++) {
-        if (*p == '/' || !*p) {
-            char c = *p;
-            *p = 0;
-            int r = mkdir(dir, 0700);
-            *p = c;
-            if (r != 0 && errno != EEXIST) return -1;
-            if (!c) return 0;
-        }
-    }
-}
-
-/* The folder compiled objects are kept in, made if needed: the user's cache folder
- * ($XDG_CACHE_HOME or ~/.cache), else one of the user's own in /tmp (a home that cannot be
- * written, as in some containers). 0, or -1 with errno set. */
-static int cache_dir(char *dir, size_t n)
-{
-    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-    if (xdg && *xdg)
-        snprintf(dir, n, "%s/minitorch-kernel/jit", xdg);
-    else if (home && *home)
-        snprintf(dir, n, "%s/.cache/minitorch-kernel/jit", home);
-    else
-        *dir = 0;
-    if (*dir && make_dirs(dir) == 0 && access(dir, W_OK) == 0) return 0;
-    snprintf(dir, n, "/tmp/minitorch-kernel-%ld/jit", (long)getuid());
-    return make_dirs(dir) == 0 && access(dir, W_OK) == 0 ? 0 : -1;
-}
-
-static uint64_t fnv(const char *s, uint64_t h)
-{
-    for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
 }
 
 /* The compiler's options, part of the cache's key. No contraction into fused multiply-adds:
@@ -3323,198 +3277,6 @@ static const char *const deep_flags[] = {"-Og",
                                          "-Werror=implicit-function-declaration",
                                          "-pipe"};
 #define N_DEEP_FLAGS (sizeof deep_flags / sizeof deep_flags[0])
-
-/* The instruction sets of this process's processor, as this process sees them (valgrind shows
- * fewer), for gcc's builds: the code runs here, as Numba's does. With AVX-512's masked gathers
- * and scatters gcc vectorises a kernel's index math, which it does not with AVX2 alone
- * (bench/results/jit-*). Part of the cache's key. */
-static size_t host_isa(const char **out)
-{
-    size_t n = 0;
-#if defined(__x86_64__)
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
-        __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2")) {
-        out[n++] = "-mavx2", out[n++] = "-mfma", out[n++] = "-mbmi", out[n++] = "-mbmi2";
-        if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-            __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq") &&
-            __builtin_cpu_supports("avx512cd")) {
-            out[n++] = "-mavx512f", out[n++] = "-mavx512bw", out[n++] = "-mavx512vl";
-            out[n++] = "-mavx512dq", out[n++] = "-mavx512cd";
-        }
-    }
-#else
-    (void)out;
-#endif
-    return n;
-}
-#define MAX_ISA 9
-
-/* One run of a compiler on a unit's C: its process (a group of its own, so that cc1 and the
- * linker go with it when it is stopped) and its files. gcc's builds run in two steps where they
- * can (link_libs): the compiler makes an object (obj), then ld links it. */
-struct cc_job {
-    pid_t pid;
-    char src[4300];  /* its input */
-    char keep[4300]; /* where src is renamed to when it succeeds ("": src is left alone) */
-    char out[4300];  /* the shared object, renamed there from tmp when it succeeds */
-    char tmp[4400], log[4400];
-    char obj[4400];     /* the object file the compiler makes ("": one step) */
-    char libs[2][4096]; /* what ld links it with */
-    char cc[256];       /* the compiler: it links the object where ld cannot be run */
-    char ld[256];       /* ld, or the one $MT_LD names */
-    bool linking;       /* the second step runs */
-};
-
-/* The files of the OpenMP runtime and of libm that this process has loaded, into libs: gcc's
- * builds are then linked by ld against them alone, not through the compiler's driver, which
- * links the C library's start files and every library a program may need, in twice ld's time
- * (bench/results/jit-*). The two are named so that the unit's references carry their
- * versions: an unversioned exp or pow binds to the C library's oldest one, a slower wrapper
- * kept for old programs. 0, or -1 where either is not in a library of its own (then the driver
- * links). */
-static int link_libs(char libs[2][4096])
-{
-    static const char *const sym[2] = {"GOMP_parallel", "exp"};
-    Dl_info self, lib;
-    if (!dladdr((const void *)sym, &self) || !self.dli_fname) return -1;
-    for (int i = 0; i < 2; i++) {
-        void *p = dlsym(RTLD_DEFAULT, sym[i]);
-        if (!p || !dladdr(p, &lib) || !lib.dli_fname || *lib.dli_fname != '/' ||
-            strcmp(lib.dli_fname, self.dli_fname) == 0 ||
-            snprintf(libs[i], 4096, "%s", lib.dli_fname) >= 4096)
-            return -1;
-    }
-    return 0;
-}
-
-/* Starts argv (program argv[0]) for job j, its output into j's log: 0, or an errno. */
-static int cc_spawn(struct cc_job *j, char *const *argv)
-{
-    posix_spawn_file_actions_t fa;
-    posix_spawnattr_t at;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 1, j->log, O_WRONLY | O_CREAT | O_APPEND, 0600);
-    posix_spawn_file_actions_adddup2(&fa, 1, 2);
-    posix_spawnattr_init(&at);
-    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
-    posix_spawnattr_setpgroup(&at, 0);
-    int err = posix_spawnp(&j->pid, argv[0], &fa, &at, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    posix_spawnattr_destroy(&at);
-    return err;
-}
-
-/* Starts cc with flags on src into out (quick: tcc's build, one step and no processor's
- * options): a job, or NULL with the reason in *why. */
-static struct cc_job *cc_start(const char *cc, bool quick, const char *const *flags, size_t nflags,
-                               const char *src, const char *keep, const char *out, char **why)
-{
-    struct cc_job *j = calloc(1, sizeof *j);
-    if (!j) {
-        *why = strdup("out of memory");
-        return NULL;
-    }
-    snprintf(j->src, sizeof j->src, "%s", src);
-    snprintf(j->keep, sizeof j->keep, "%s", keep);
-    snprintf(j->out, sizeof j->out, "%s", out);
-    snprintf(j->tmp, sizeof j->tmp, "%s.%ld.tmp", out, (long)getpid());
-    snprintf(j->log, sizeof j->log, "%s.%ld.log", out, (long)getpid());
-    const char *ld = getenv("MT_LD");
-    bool split = !quick && link_libs(j->libs) == 0 &&
-                 snprintf(j->cc, sizeof j->cc, "%s", cc) < (int)sizeof j->cc &&
-                 snprintf(j->ld, sizeof j->ld, "%s", ld && *ld ? ld : "ld") < (int)sizeof j->ld;
-    if (split) snprintf(j->obj, sizeof j->obj, "%s.%ld.o", out, (long)getpid());
-    char *argv[32];
-    const char *isa[MAX_ISA];
-    size_t na = 0, nisa = quick ? 0 : host_isa(isa);
-    argv[na++] = (char *)cc;
-    for (size_t i = 0; i < nflags; i++) { /* -shared is ld's part when it links */
-        if (split && strcmp(flags[i], "-shared") == 0) continue;
-        argv[na++] = (char *)flags[i];
-    }
-    for (size_t i = 0; i < nisa; i++) argv[na++] = (char *)isa[i];
-    if (split) argv[na++] = "-c";
-    argv[na++] = "-o";
-    argv[na++] = split ? j->obj : j->tmp;
-    argv[na++] = j->src;
-    if (!split) argv[na++] = "-lm";
-    argv[na] = NULL;
-    unlink(j->log);
-    int err = cc_spawn(j, argv);
-    if (err != 0) {
-        if (asprintf(why, "no C compiler: %s: %s (set MT_CC to one)", cc, strerror(err)) < 0)
-            *why = NULL;
-        unlink(j->log);
-        free(j);
-        return NULL;
-    }
-    return j;
-}
-
-/* Collects job j: 0 when it succeeded (out and keep in place), -1 when it failed (its message
- * in *why), 1 while it runs: when wait is false, or when an interrupt stopped the wait. */
-static int cc_finish(struct cc_job *j, bool wait, char **why)
-{
-    int status = 0;
-    for (;;) {
-        pid_t r = waitpid(j->pid, &status, WNOHANG);
-        if (r < 0 && errno != EINTR) { /* reaped elsewhere: its file says how it went */
-            status = access(*j->obj && !j->linking ? j->obj : j->tmp, R_OK) == 0 ? 0 : 1 << 8;
-            r = j->pid;
-        }
-        if (r == j->pid && *j->obj && !j->linking && WIFEXITED(status) &&
-            WEXITSTATUS(status) == 0) { /* the object is made: ld links it */
-            char *ld[] = {j->ld,         "-shared",  "-o",       j->tmp, j->obj,
-                          "--as-needed", j->libs[0], j->libs[1], NULL};
-            char *driver[] = {j->cc, "-fopenmp", "-shared", "-o", j->tmp, j->obj, "-lm", NULL};
-            j->linking = true;
-            if (cc_spawn(j, ld) == 0 || cc_spawn(j, driver) == 0) continue;
-            status = 1 << 8;
-        }
-        if (r == j->pid) break;
-        if (!wait || mt_cancel_requested()) return 1;
-        struct timespec ms = {0, 200000};
-        nanosleep(&ms, NULL);
-    }
-    if (*j->obj) unlink(j->obj);
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && rename(j->tmp, j->out) == 0) {
-        unlink(j->log);
-        if (*j->keep && rename(j->src, j->keep) != 0) unlink(j->src);
-        return 0;
-    }
-    char msg[600] = "";
-    FILE *f = fopen(j->log, "r");
-    if (f) {
-        size_t k = fread(msg, 1, sizeof msg - 1, f);
-        msg[k] = 0;
-        fclose(f);
-    }
-    unlink(j->log);
-    unlink(j->tmp);
-    if (*j->keep) unlink(j->src);
-    if (asprintf(why, "the C compiler failed on the kernel's C (%s): %s", j->src, msg) < 0)
-        *why = NULL;
-    return -1;
-}
-
-/* Ends job j: waits for it (what it builds is cached for a later session or a cell run
- * again), unless an interrupt stops the wait and it; frees it. */
-static void cc_drop(struct cc_job *j)
-{
-    if (!j) return;
-    char *why = NULL;
-    if (cc_finish(j, true, &why) == 1) {
-        kill(-j->pid, SIGKILL);
-        while (waitpid(j->pid, NULL, 0) < 0 && errno == EINTR) {}
-        unlink(j->tmp);
-        if (*j->obj) unlink(j->obj);
-        unlink(j->log);
-        if (*j->keep) unlink(j->src);
-    }
-    free(why);
-    free(j);
-}
 
 /* The quick compiler for a kernel's first call: $MT_JIT_QUICK, tcc by default; NULL when
  * MT_JIT_QUICK is "0" or empty (every call then waits for gcc's build). */
@@ -3649,101 +3411,107 @@ static void report(const struct unit *u, struct spec *s)
     if (b.nomem) render_buf_free(&b);
 }
 
-/* Loads the shared object at path: its entry and handle, or NULL. */
-static void *load(const char *path, int (**entry)(void **, struct env *))
+/* Writes the unit's C (text) into the folder and starts gcc on it with flags, for the unit's
+ * names (u): the job, or NULL with the reason in *why. own: the C's file, of this process's own
+ * until gcc's build succeeds (the quick build reads it too): kernels compiling the same code at
+ * once never read each other's half-written files. */
+static struct jit_job *start_build(const struct jit_folder *dir, const char *const *flags,
+                                   size_t nflags, const char *text, const struct jit_unit *u,
+                                   char own[JIT_NAME_MAX], char **why)
 {
-    void *dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (dl && !(*(void **)entry = dlsym(dl, "jit_entry"))) {
-        dlclose(dl);
-        dl = NULL;
-    }
-    return dl;
-}
-
-/* Compiles the unit's C (text) into so_path for s, with gcc and flags. gcc starts in the
- * background; when quick, the quick compiler then builds, in milliseconds, the code s's first
- * call runs (s->entry), and gcc's build replaces it at the next call (upgrade). The first call
- * waits for gcc where the quick compiler is missing or fails, where the unit checks races (its
- * records need atomics and threads), and where it is not quick: a prange body with loops
- * nested two deep (a matrix multiply, built with deep_flags), whose work grows faster than its
- * data and runs several times faster in gcc's registers than in tcc's code, serially, so that
- * the run and not the compile decides the first call's time. 0 (s->entry set, or neither it
- * nor s->why: load so_path), or -1 after raising (an interrupt while waiting). */
-/* Writes the unit's C (text) and starts gcc on it with flags, into so_path (the C kept at
- * src_path): the job, or NULL with the reason in *why. own: where the C is written first. */
-static struct cc_job *start_build(const char *const *flags, size_t nflags, const char *text,
-                                  const char *src_path, const char *so_path, char *own,
-                                  size_t own_size, char **why)
-{
-    /* a file of this process's own, renamed when written: kernels compiling the same code at
-     * once never read each other's half-written files */
-    snprintf(own, own_size, "%s.%ld.c", so_path, (long)getpid());
-    FILE *fp = fopen(own, "w");
-    bool ok = fp && fputs(text, fp) >= 0;
-    if (fp && fclose(fp) != 0) ok = false;
-    if (!ok) {
-        if (asprintf(why, "cannot write %s: %s", own, strerror(errno)) < 0) *why = NULL;
-        unlink(own);
-        return NULL;
-    }
+    if (jit_cache_write(dir, text, u, own, why) != 0) return NULL;
     const char *cc = getenv("MT_CC");
-    struct cc_job *j =
-        cc_start(cc && *cc ? cc : "cc", false, flags, nflags, own, src_path, so_path, why);
-    if (!j) unlink(own);
+    struct jit_job *j =
+        jit_job_start(dir, cc && *cc ? cc : "cc", false, flags, nflags, own, u, why);
+    if (!j) jit_cache_remove(dir, own);
     return j;
 }
 
+/* Compiles the unit's C (text) into the unit u of folder dir for s, with gcc and flags. gcc
+ * starts in the background; when quick, the quick compiler then builds, in milliseconds, the
+ * code s's first call runs (s->entry), and gcc's build replaces it at the next call (upgrade).
+ * The first call waits for gcc where the quick compiler is missing or fails, where the unit
+ * checks races (its records need atomics and threads), and where it is not quick: a prange body
+ * with loops nested two deep (a matrix multiply, built with deep_flags), whose work grows faster
+ * than its data and runs several times faster in gcc's registers than in tcc's code, serially,
+ * so that the run and not the compile decides the first call's time. 0 (s->entry set, or
+ * s->why, or neither: load u), or -1 after raising (an interrupt while waiting). */
 static int compile(struct dsl_interp *in, const struct dsl_function *f, bool quick,
-                   const char *const *flags, size_t nflags, const char *text, const char *src_path,
-                   const char *so_path, struct spec *s)
+                   const char *const *flags, size_t nflags, const char *text,
+                   const struct jit_folder *dir, const struct jit_unit *u, struct spec *s)
 {
-    char own[4300];
-    struct cc_job *slow =
-        start_build(flags, nflags, text, src_path, so_path, own, sizeof own, &s->why);
+    char own[JIT_NAME_MAX];
+    struct jit_job *slow = start_build(dir, flags, nflags, text, u, own, &s->why);
     if (!slow) return 0;
     const char *qc = quick && !f->jit_races ? quick_cc() : NULL;
     if (qc) {
-        char qpath[4300], *qwhy = NULL;
-        snprintf(qpath, sizeof qpath, "%s.%ld.quick.so", so_path, (long)getpid());
-        struct cc_job *q = cc_start(qc, true, quick_flags, N_QUICK_FLAGS, own, "", qpath, &qwhy);
-        int qr = q ? cc_finish(q, true, &qwhy) : -1;
-        if (qr == 0 && (s->quick_dl = load(qpath, &s->entry))) {
+        char *qwhy = NULL;
+        struct jit_job *q = jit_job_start(dir, qc, true, quick_flags, N_QUICK_FLAGS, own, u, &qwhy);
+        int qr = q ? jit_job_finish(q, true, &qwhy) : -1;
+        if (qr == 0 && jit_job_load(q, "jit_entry", &s->quick_dl, (void **)&s->entry, &qwhy) == 0) {
             s->quick = s->was_quick = true;
             s->job = slow;
         }
         if (qr == 1)
-            cc_drop(q); /* an interrupt stopped the wait: it stops the job */
+            jit_job_stop(q); /* an interrupt stopped the wait: it stops the job */
         else
-            free(q);
-        unlink(qpath); /* loaded, or of no use */
+            jit_job_free(q); /* its shared object goes: loaded, or of no use */
         free(qwhy);
         if (s->quick) return 0;
     }
-    int r = cc_finish(slow, true, &s->why);
+    int r = jit_job_finish(slow, true, &s->why);
     if (r == 1) {
-        cc_drop(slow);
+        jit_job_stop(slow);
         return dsl_raise(in, "KeyboardInterrupt", "interrupted while compiling %s()", f->def->name);
     }
-    free(slow);
+    jit_job_free(slow);
     return 0;
 }
 
+/* Loads unit u of folder dir into s (s->dl, s->entry), compiling it first (compile) where it is
+ * not there, or where it is unfit to load (truncated, a FIFO, not the user's, ...): then it was
+ * removed, and is built again once. 0 (s->entry set, or s->why), or -1 after raising. */
+static int load_or_compile(struct dsl_interp *in, const struct dsl_function *f, bool quick,
+                           const char *const *flags, size_t nflags, const char *text,
+                           const struct jit_folder *dir, const struct jit_unit *u, struct spec *s)
+{
+    char *bad = NULL, *why = NULL;
+    if (jit_cache_load(dir, u->so, "jit_entry", &s->dl, (void **)&s->entry, &bad) == 0) return 0;
+    int r = compile(in, f, quick, flags, nflags, text, dir, u, s);
+    if (r == 0 && !s->why && !s->entry &&
+        jit_cache_load(dir, u->so, "jit_entry", &s->dl, (void **)&s->entry, &why) != 0 &&
+        asprintf(&s->why, "cannot load its compiled code: %s", why ? why : "it is missing") < 0)
+        s->why = NULL;
+    char *w = NULL;
+    if (bad && s->why && asprintf(&w, "%s (the cached build was removed: %s)", s->why, bad) >= 0) {
+        free(s->why);
+        s->why = w;
+    }
+    free(bad);
+    free(why);
+    return r;
+}
+
 /* At a call after the first: waits for gcc's build of s and runs it from now on. An interrupt
- * stops the wait (the quick build runs, and sees it); a failed gcc keeps the quick build. */
+ * stops the wait and the build (the quick build runs, and sees the interrupt); a failed gcc, or
+ * one that ran past its time, keeps the quick build. */
 static void upgrade(struct spec *s)
 {
-    int r = cc_finish(s->job, true, &s->slow_why);
-    if (r == 1) return;
+    int r = jit_job_finish(s->job, true, &s->slow_why);
+    if (r == 1) {
+        jit_job_stop(s->job);
+        s->job = NULL;
+        s->slow_why = strdup("an interrupt stopped gcc's build (running its cell again builds it)");
+        return;
+    }
     void *dl = NULL;
     int (*entry)(void **, struct env *) = NULL;
-    if (r == 0 && !(dl = load(s->job->out, &entry)) &&
-        asprintf(&s->slow_why, "cannot load %s: %s", s->job->out, dlerror()) < 0)
-        s->slow_why = NULL;
-    if (dl) s->so_path = strdup(s->job->out);
-    free(s->job);
+    if (r == 0 && jit_job_load(s->job, "jit_entry", &dl, (void **)&entry, &s->slow_why) == 0)
+        s->so_path = jit_job_path(s->job);
+    jit_job_free(s->job);
     s->job = NULL;
     if (!dl) return;
-    dlclose(s->quick_dl);
+    jit_cache_unload(s->quick_dl);
     s->quick_dl = NULL;
     s->dl = dl;
     s->entry = entry;
@@ -3815,19 +3583,6 @@ static void unit_source(const struct unit *u, const struct dsl_function *f, stru
     render_buf_append(src, (const char *)jit_sim_src, sizeof jit_sim_src - 1);
 }
 
-/* The cache's paths of the C text built with flags. */
-static void cache_paths(const char *dir, const char *text, const char *const *flags, size_t nflags,
-                        char *src_path, char *so_path, size_t size)
-{
-    uint64_t h = fnv(text, 1469598103934665603ull);
-    const char *isa[MAX_ISA];
-    size_t nisa = host_isa(isa);
-    for (size_t i = 0; i < nflags; i++) h = fnv(flags[i], h);
-    for (size_t i = 0; i < nisa; i++) h = fnv(isa[i], h);
-    snprintf(src_path, size, "%s/%016llx.c", dir, (unsigned long long)h);
-    snprintf(so_path, size, "%s/%016llx.so", dir, (unsigned long long)h);
-}
-
 static struct unit *unit_new(struct dsl_interp *in, bool jam, enum jit_target target)
 {
     struct unit *u = calloc(1, sizeof *u);
@@ -3883,41 +3638,37 @@ static int build(struct dsl_interp *in, struct dsl_function *f, struct spec *s)
             src = gsrc;
             render_buf_init(&gsrc, 0);
         }
-        char dir[4096], src_path[4200], so_path[4200], gc_path[4200], gso_path[4200];
+        struct jit_folder *dir = NULL;
+        char *note = NULL, *dir_why = NULL;
         if (src.nomem || gsrc.nomem) {
             r = dsl_raise_status(in, DSL_V_NOMEM);
-        } else if (cache_dir(dir, sizeof dir) != 0) {
-            if (asprintf(&s->why, "no folder for compiled code (%s): %s", dir, strerror(errno)) < 0)
-                s->why = NULL;
+        } else if (!(dir = jit_cache_open(&note, &dir_why))) {
+            if (asprintf(&s->why, "no folder for compiled code: %s", dir_why) < 0) s->why = NULL;
         } else {
+            if (note) dsl_emit(in, "stderr", note);
             const char *const *flags = deep ? deep_flags : cc_flags;
             size_t nflags = deep ? N_DEEP_FLAGS : N_CC_FLAGS;
-            cache_paths(dir, src.data, flags, nflags, src_path, so_path, sizeof so_path);
+            struct jit_unit unit, grouped;
+            jit_unit_names(src.data, flags, nflags, &unit);
             bool later = gsrc.data != NULL;
-            if (later) { /* the grouped build, -O2's, if a kernel made it before */
-                cache_paths(dir, gsrc.data, cc_flags, N_CC_FLAGS, gc_path, gso_path,
-                            sizeof gso_path);
-                if (access(gso_path, R_OK) == 0) {
+            if (later) {            /* the grouped build, -O2's, if a kernel made it before */
+                char *unfit = NULL; /* then it is built again, after the first call */
+                jit_unit_names(gsrc.data, cc_flags, N_CC_FLAGS, &grouped);
+                if (jit_cache_load(dir, grouped.so, "jit_entry", &s->dl, (void **)&s->entry,
+                                   &unfit) == 0) {
                     later = false;
-                    memcpy(so_path, gso_path, sizeof so_path);
+                    unit = grouped;
                     render_buf_free(&src);
                     src = gsrc;
                     render_buf_init(&gsrc, 0);
                 }
+                free(unfit);
             }
-            if (access(so_path, R_OK) != 0) /* not compiled before, by any kernel */
-                r = compile(in, f, !deep, flags, nflags, src.data, src_path, so_path, s);
-            if (r == 0 && !s->why && !s->entry) {
-                s->dl = dlopen(so_path, RTLD_NOW | RTLD_LOCAL);
-                if (s->dl) *(void **)&s->entry = dlsym(s->dl, "jit_entry");
-                if (!s->entry && asprintf(&s->why, "cannot load %s: %s", so_path, dlerror()) < 0)
-                    s->why = NULL;
-                if (s->entry) s->so_path = strdup(so_path);
-            }
+            if (!s->entry)
+                r = load_or_compile(in, f, !deep, flags, nflags, src.data, dir, &unit, s);
+            if (r == 0 && s->entry && !s->quick) s->so_path = jit_cache_path(dir, unit.so);
             if (later && s->entry && !s->quick) { /* the first calls run the loops as written */
                 s->later_text = strdup(gsrc.data);
-                s->later_c = strdup(gc_path);
-                s->later_so = strdup(gso_path);
                 s->plain = s->quick = true;
                 s->quick_dl = s->dl;
                 s->dl = NULL;
@@ -3925,6 +3676,8 @@ static int build(struct dsl_interp *in, struct dsl_function *f, struct spec *s)
                 s->so_path = NULL;
             }
         }
+        free(note);
+        free(dir_why);
         const char *text = s->later_text ? s->later_text : src.data;
         if (!s->src && text) s->src = strdup(text);
         report(g ? g : u, s);
@@ -3955,14 +3708,14 @@ static int build(struct dsl_interp *in, struct dsl_function *f, struct spec *s)
 /* After the first call of a plain build: gcc starts on the grouped C, for the next call. */
 static void start_later(struct spec *s)
 {
-    char own[4300], *why = NULL;
-    s->job = start_build(cc_flags, N_CC_FLAGS, s->later_text, s->later_c, s->later_so, own,
-                         sizeof own, &why);
+    char own[JIT_NAME_MAX], *why = NULL;
+    struct jit_folder *dir = jit_cache_open(NULL, &why);
+    struct jit_unit u;
+    jit_unit_names(s->later_text, cc_flags, N_CC_FLAGS, &u);
+    if (dir) s->job = start_build(dir, cc_flags, N_CC_FLAGS, s->later_text, &u, own, &why);
     if (!s->job) s->slow_why = why;
     free(s->later_text);
-    free(s->later_c);
-    free(s->later_so);
-    s->later_text = s->later_c = s->later_so = NULL;
+    s->later_text = NULL;
 }
 
 /* ---- calls ------------------------------------------------------------------------------ */
@@ -4295,22 +4048,20 @@ static int cuda_build(struct dsl_interp *in, struct dsl_function *f, struct spec
         render_buf_free(&src);
         return s->src ? 0 : dsl_raise_status(in, DSL_V_NOMEM);
     }
-    char dir[4096], src_path[4200], so_path[4200];
-    if (cache_dir(dir, sizeof dir) != 0) {
+    char *note = NULL, *why = NULL;
+    struct jit_folder *dir = jit_cache_open(&note, &why);
+    if (!dir) {
         render_buf_free(&src);
-        return dsl_raise(in, "RuntimeError", "no folder for compiled code (%s): %s", dir,
-                         strerror(errno));
+        r = dsl_raise(in, "RuntimeError", "no folder for compiled code: %s", why);
+        free(why);
+        return r;
     }
-    cache_paths(dir, src.data, cc_flags, N_CC_FLAGS, src_path, so_path, sizeof so_path);
-    if (access(so_path, R_OK) != 0)
-        r = compile(in, f, false, cc_flags, N_CC_FLAGS, src.data, src_path, so_path, s);
+    if (note) dsl_emit(in, "stderr", note);
+    free(note);
+    struct jit_unit unit;
+    jit_unit_names(src.data, cc_flags, N_CC_FLAGS, &unit);
+    r = load_or_compile(in, f, false, cc_flags, N_CC_FLAGS, src.data, dir, &unit, s);
     render_buf_free(&src);
-    if (r == 0 && !s->entry && !s->why) {
-        s->dl = dlopen(so_path, RTLD_NOW | RTLD_LOCAL);
-        if (s->dl) *(void **)&s->entry = dlsym(s->dl, "jit_entry");
-        if (!s->entry && asprintf(&s->why, "cannot load %s: %s", so_path, dlerror()) < 0)
-            s->why = NULL;
-    }
     if (r == 0 && !s->entry)
         r = dsl_raise(in, "RuntimeError", "the CUDA simulator could not build %s(): %s",
                       f->def->name, s->why ? s->why : "no C compiler");
