@@ -78,12 +78,12 @@ notebook: install-kernelspec ## start classic Notebook 7 instead of JupyterLab (
 
 # Every suite runs even when an earlier one fails; the table at the end says which failed.
 test: setup-test build build-asan build-clang build-tsan ## run all suites: ctest (gcc, clang, sanitized), format, layers, numpy, protocol (also under ASan and TSan), notebooks, nbgrader assignments, browser, valgrind, fuzz smoke
-	@results=(); status=0; \
+	@results=(); status=0; started=$$SECONDS; \
 	suite() { \
-	    local name=$$1; shift; \
+	    local name=$$1 t0=$$SECONDS; shift; \
 	    echo; echo "==== $$name"; \
-	    if "$$@"; then results+=("$$name|PASS"); \
-	    else results+=("$$name|FAIL"); status=1; fi; \
+	    if "$$@"; then results+=("$$name|PASS $$((SECONDS - t0)) s"); \
+	    else results+=("$$name|FAIL $$((SECONDS - t0)) s"); status=1; fi; \
 	}; \
 	suite "ctest build" ctest --test-dir build --output-on-failure --no-tests=error $(CTEST_ARGS); \
 	suite "ctest build-asan" env $(ASAN_ENV) \
@@ -103,8 +103,9 @@ test: setup-test build build-asan build-clang build-tsan ## run all suites: ctes
 	suite "protocol build-asan" tools/run-protocol-tests.sh $(KERNEL_ASAN) --sanitized; \
 	suite "protocol build-tsan" tools/run-protocol-tests.sh build-tsan/minitorch-kernel --sanitized; \
 	suite "fuzz smoke" $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS); \
-	echo; echo "==== summary"; \
-	for r in "$${results[@]}"; do printf '  %-28s %s\n' "$${r%|*}" "$${r#*|}"; done; \
+	echo; echo "==== summary (each suite's wall time; the builds before them are not counted)"; \
+	for r in "$${results[@]}"; do printf '  %-36s %s\n' "$${r%|*}" "$${r#*|}"; done; \
+	echo "  all suites: $$((SECONDS - started)) s"; \
 	exit $$status
 
 valgrind: setup-test build ## valgrind memcheck over the language scripts run as sessions (no memory error, no leak)
