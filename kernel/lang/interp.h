@@ -64,6 +64,7 @@ struct dsl_session {
      * the student backend ran on those for the ops it inherits */
     unsigned grading;
     uint64_t inherited_ops;
+    int graded_ops; /* graded student ops running (nested: an op that calls ops) */
 };
 
 /* The local variables of one running call of a user function: slot i holds fn->locals[i]. */

@@ -37,8 +37,8 @@
 
 /* Tokens: a, b (the inputs), numbers (constants of shape (1,)), + - * / < > == (zip), neg inv
  * relu sigmoid log exp (map), neg>b id>b (the map into a tensor of b's shape, which the input
- * broadcasts to), sum0 sum1 sum2 mean0 (over that dim, the dim kept), mean (of all), rev (the
- * dims reversed), @ (matmul). */
+ * broadcasts to), sum0 sum1 sum2 max0 mean0 (over that dim, the dim kept), mean (of all), rev
+ * (the dims reversed), @ (matmul). */
 struct fn {
     const char *name;
     const char *rpn;
@@ -189,9 +189,14 @@ static enum mt_status eval(struct ck *k, const char *rpn, struct mt_tensor *a, s
                     op++;
                 s = op < MT_MAP_COUNT ? mt_zeros(ctx, x->backend, b->ndim, b->shape, &r)
                                       : MT_ERR_INVALID;
-                if (s == MT_OK) s = mt_map(ctx, (enum mt_map_op)op, x, &r);
+                if (s == MT_OK && (s = mt_map(ctx, (enum mt_map_op)op, x, &r)) != MT_OK) {
+                    mt_tensor_release(r);
+                    r = NULL;
+                }
             } else if (strncmp(tok, "sum", 3) == 0 && tok[3] >= '0' && tok[3] <= '9') {
                 s = mt_sum(ctx, x, tok[3] - '0', &r);
+            } else if (strcmp(tok, "max0") == 0) {
+                s = mt_max(ctx, x, 0, &r);
             } else if (strcmp(tok, "mean0") == 0) {
                 s = mt_mean(ctx, x, 0, &r);
             } else if (strcmp(tok, "mean") == 0) {
@@ -903,11 +908,13 @@ static void zip_part(struct ck *k, struct input *cases, int cap)
 }
 
 /* reduce: sums along dim 0 of the input, and of its dims reversed (a sum along its last dim, over
- * a view whose dims are not in memory order); then along each inner dim of inputs that have it */
+ * a view whose dims are not in memory order), a max (whose start value, -inf, is not a sum's 0:
+ * a reduce that ignores out's start value fails it); then sums along each inner dim of inputs
+ * that have it */
 static void reduce_part(struct ck *k, struct input *cases, int cap)
 {
-    static const struct fn sums[] = {{"sum(0)", "a sum0"},
-                                     {"sum(0) of its dims reversed", "a rev sum0"}};
+    static const struct fn sums[] = {
+        {"sum(0)", "a sum0"}, {"sum(0) of its dims reversed", "a rev sum0"}, {"max(0)", "a max0"}};
     static const struct fn inner[] = {{"sum(1)", "a sum1"}, {"sum(2)", "a sum2"}};
     family(k, "reduce", sums, COUNT(sums), 1, 1, false, cases, cap);
     for (int d = 1; d <= 2 && !k->stop; d++) {

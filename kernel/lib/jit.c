@@ -1584,16 +1584,17 @@ static int store(struct unit *u, struct cfn *c, const struct dsl_node *target, c
                  "RACE(%d, k_, v_%s, %lldLL, \"%s\"); (%s).p[k_] = w_; }",
                  value, i.s.data, a.s.data, loc(c, at), lv->name, arg, u->prange_var, loc(c, at),
                  lv->name, a.s.data);
-        } else if (r == 0 && u->target == JIT_SIM && a.t == JT_FARR)
+        } else if (r == 0 && u->target == JIT_SIM && a.t == JT_FARR) {
+            /* the simulator records who writes each element of a Storage: two threads that
+             * nothing orders writing one is a race */
+            const char *an = target->a->kind == DSL_N_NAME ? target->a->name : "an array";
             emit(u,
-                 "{ float w_ = (float)(%s); *jit_gmem(env, %d, &(%s).p[CHK(%s, (%s).n, %lldLL, "
-                 "\"%s\")]) = w_; }",
-                 value,
-                 access_site(u, c, target, 1, 4,
-                             target->a->kind == DSL_N_NAME ? target->a->name : "an array"),
-                 a.s.data, i.s.data, a.s.data, loc(c, at),
-                 target->a->kind == DSL_N_NAME ? target->a->name : "an array");
-        else if (r == 0)
+                 "{ float w_ = (float)(%s); int64_t k_ = CHK(%s, (%s).n, %lldLL, \"%s\"); "
+                 "if (jit_gwrite(env, (%s).p, k_, %lldLL, \"%s\")) goto JIT_FAIL; "
+                 "*jit_gmem(env, %d, &(%s).p[k_]) = w_; }",
+                 value, i.s.data, a.s.data, loc(c, at), an, a.s.data, loc(c, at), an,
+                 access_site(u, c, target, 1, 4, an), a.s.data);
+        } else if (r == 0)
             emit(u, "{ %s w_ = (%s)(%s); (%s).p[CHK(%s, (%s).n, %lldLL, \"%s\")] = w_; }",
                  a.t == JT_FARR ? "float" : "int64_t", a.t == JT_FARR ? "float" : "int64_t", value,
                  a.s.data, i.s.data, a.s.data, loc(c, at),
@@ -1762,6 +1763,9 @@ static int range_promoted(struct unit *u, struct cfn *c, const struct dsl_node *
             r = range_body(u, c, n, k, quiet);
             u->pr_arr = NULL;
             memcpy(u->fail, fail, sizeof fail);
+            if (u->target == JIT_SIM) /* the write the loop made, recorded (store) */
+                emit(u, "if (jit_gwrite(env, (%s).p, x%d, %lldLL, \"%s\")) goto %s;", A, k,
+                     loc(c, n), p->at[0].arr, fail);
             emit(u, "(%s).p[x%d] = pv%d;", A, k, k);
             emit(u, "if (0) { pw%d: (%s).p[x%d] = pv%d; goto %s; }", k, A, k, k, fail);
             emit(u, "#undef JIT_FAIL");
@@ -2753,6 +2757,7 @@ static const char prelude[] =
     "    char *shm; void *blk;\n"
     "    int counting; int64_t counted; double *stats;\n"
     "    char *(*stacks_take)(int, long); void (*stacks_give)(char *);\n"
+    "    int ngw; struct jit_gw *gw;\n"
     "};\n"
     /* a parallel loop's chunks: between them the interrupt is polled and a thread sees another's
      * error; a loop whose iterations run no loop takes nanoseconds an iteration, and in chunks
@@ -2962,6 +2967,14 @@ struct env {
     /* the simulator's blocks' stacks, from the kernel's pool (sim_stacks_take) */
     char *(*stacks_take)(int n, long each);
     void (*stacks_give)(char *stacks);
+    /* the simulator's record of global writes: for each Storage the kernel writes, the thread
+     * that last wrote each element and the block's interval it did so in (jit_gwrite) */
+    int ngw;
+    struct gw {
+        float *p;
+        uint64_t *who; /* (block * 1024 + thread) + 1; 0: none yet */
+        uint32_t *epoch;
+    } * gw;
 };
 
 /* Declarations of c's locals (private: those of its prange loop, else the others). */
@@ -3549,7 +3562,9 @@ static void unit_source(const struct unit *u, const struct dsl_function *f, stru
                           "const char *, int64_t, int, int64_t);\n"
                           "static int jit_sh_write(struct jit_env *, int64_t, long long, "
                           "const char *, int64_t, int, int64_t);\n"
-                          "static float *jit_gmem(struct jit_env *, int, float *);\n",
+                          "static float *jit_gmem(struct jit_env *, int, float *);\n"
+                          "static int jit_gwrite(struct jit_env *, float *, int64_t, long long, "
+                          "const char *);\n",
                           (long long)u->sh_bytes, (long long)u->sh_elems, u->nsites,
                           (long long)sim_stack_bytes(u->fns[0].stack));
     render_buf_puts(src, u->protos.data ? u->protos.data : "");
@@ -4267,6 +4282,18 @@ static int cuda_error(struct dsl_interp *in, struct spec *s, const struct env *e
                             "waits at another syncthreads()%s. Every thread of a block must "
                             "reach the same barriers in the same order",
                             k, me, other, there);
+    case 17: { /* two threads of the launch wrote one element of a Storage, unordered */
+        int64_t ob = e->other, obid[3] = {ob % e->grid[0], ob / e->grid[0] % e->grid[1],
+                                          ob / (e->grid[0] * e->grid[1])};
+        return dsl_raise_in(in, f, pos, "RuntimeError",
+                            "%s and thread (%lld, %lld, %lld) of block (%lld, %lld, %lld) both "
+                            "wrote %s[%lld] in %s(), with no barrier of one block between them: "
+                            "on a GPU which value stays is chance. Give each element one "
+                            "writer: a thread past the data (i >= the size) must not write",
+                            me, (long long)e->other_tid[0], (long long)e->other_tid[1],
+                            (long long)e->other_tid[2], (long long)obid[0], (long long)obid[1],
+                            (long long)obid[2], e->what, (long long)e->index, k);
+    }
     case 15: { /* the kernel's own raise: its class and message, as written */
         const struct dsl_node *n =
             e->index >= 0 && e->index < s->nraises ? s->raises[e->index] : NULL;
@@ -4368,10 +4395,27 @@ static int cuda_launch(struct dsl_interp *in, const struct dsl_args *a, struct d
         e.counting = 1;
         e.stats = stats;
     }
+    struct gw gw[MAX_ARGS];
+    for (size_t i = 0; target == JIT_SIM && i < npos; i++) /* who writes what (jit_gwrite) */
+        if (types[i] == JT_FARR && s->wrote[i]) {
+            struct gw *g = &gw[e.ngw++];
+            *g = (struct gw){.p = slots[i].f.p,
+                             .who = calloc((size_t)slots[i].f.n + 1, sizeof *g->who),
+                             .epoch = calloc((size_t)slots[i].f.n + 1, sizeof *g->epoch)};
+            if (!g->who || !g->epoch) {
+                for (int j = 0; j < e.ngw; j++) free(gw[j].who), free(gw[j].epoch);
+                free(stats);
+                r = dsl_raise_size(in, "the record of each element's writer",
+                                   (uint64_t)slots[i].f.n * 12);
+                goto done;
+            }
+        }
+    e.gw = gw;
     int64_t t0 = mt_now_ns();
-    if (target == JIT_GPU) {
-        if (gpu_run(in, s, slots, on_dev, &e) != 0) goto done;
-    } else if (s->entry(ptrs, &e) == 2) {
+    int ran = target == JIT_GPU ? gpu_run(in, s, slots, on_dev, &e) : s->entry(ptrs, &e);
+    for (int j = 0; j < e.ngw; j++) free(gw[j].who), free(gw[j].epoch);
+    if (target == JIT_GPU && ran != 0) goto done;
+    if (target == JIT_SIM && ran == 2) {
         free(stats);
         r = dsl_raise(in, "MemoryError", "the CUDA simulator could not allocate %s()'s blocks",
                       f->def->name);

@@ -297,26 +297,31 @@ static enum mt_status run(struct dsl_interp *in, int slot, struct mt_tensor *out
     struct dsl_value fn, r = dsl_none();
     struct dsl_session *ses = in->session;
     uint64_t builtin = builtin_ops(ses->ctx), inherited = ses->inherited_ops;
+    bool graded = ses->grading & 1u << op->kind;
     int st = made(in, slot, &fn);
     if (st == 0) {
         const struct dsl_student_op *was = in->session->student_op;
         in->session->student_op = op;
+        ses->graded_ops += graded;
         st = dsl_call(in, fn, args, n, NULL, NULL, 0, &r);
+        ses->graded_ops -= graded;
         in->session->student_op = was;
         dsl_value_release(fn);
     }
     for (size_t i = 0; i < n; i++) dsl_value_release(args[i]);
     /* graded, the op is the student's kernels' work: their code ran no op of the kernel's own
      * backends (those the backend ran for the ops the class inherits aside) */
-    if (st == 0 && (ses->grading & 1u << op->kind) &&
-        builtin_ops(ses->ctx) - builtin != ses->inherited_ops - inherited) {
+    if (st == 0 && graded && builtin_ops(ses->ctx) - builtin != ses->inherited_ops - inherited) {
         dsl_raise(in, "RuntimeError",
                   "%s.%.*s ran ops on a backend of the kernel's own (fast, simple or cuda): "
                   "check grades your kernels, so they must compute the op",
                   ops_name(ses), (int)strcspn(what, "("), what);
         st = -1;
     }
-    if (st != 0) return MT_ERR_BACKEND;
+    if (st != 0) {
+        dsl_value_release(r);
+        return MT_ERR_BACKEND;
+    }
     enum mt_status es = MT_OK;
     if (r.kind == DSL_NONE && out_passed) {
         /* written into out */
@@ -493,13 +498,23 @@ static enum mt_status hook(void *user, struct mt_ctx *ctx, int kind, int op, int
     enum mt_backend be;
     int own = inherited(in, slot, &be);
     if (own < 0) return MT_ERR_BACKEND;
+    static const char *const method[] = {"map", "zip", "reduce", "matrix_multiply"};
     if (own && (in->session->grading & 1u << kind)) {
-        static const char *const method[] = {"map", "zip", "reduce", "matrix_multiply"};
         dsl_raise(in, "RuntimeError",
                   "%s.%s is the kernel's own (%s derives from minitorch's %s ops): check grades "
                   "the kernels you write, so %s must define %s itself",
                   ops_name(in->session), method[kind], ops_name(in->session), mt_backend_name(be),
                   ops_name(in->session), method[kind]);
+        return MT_ERR_BACKEND;
+    }
+    /* inside an op that is graded, an inherited op would compute it (a matmul as a broadcast
+     * product summed): only a copy (contiguous()) may be the kernel's own */
+    if (own && in->session->graded_ops && !(kind == DSL_SOP_MAP && op == MT_MAP_ID)) {
+        dsl_raise(in, "RuntimeError",
+                  "a graded op of %s ran %s, which %s inherits from minitorch's %s ops: check "
+                  "grades your kernels, so they must compute it (a copy, as contiguous() makes, "
+                  "may be inherited)",
+                  ops_name(in->session), method[kind], ops_name(in->session), mt_backend_name(be));
         return MT_ERR_BACKEND;
     }
     if (own) {

@@ -687,9 +687,10 @@ for ops in [SolvedOps, MapFlatOps, MapOutIndexOps, ZipSelfOps, ReduceShortOps, M
 # expect: check("3.1", "reduce"): MiniTorch's Task 3.1 tests of reduce on your backend (SolvedOps), expected values from simple, inputs drawn with seed 31
 # expect:   reduce[sum(0)]                        15 cases  passed
 # expect:   reduce[sum(0) of its dims reversed]   15 cases  passed
+# expect:   reduce[max(0)]                        15 cases  passed
 # expect:   reduce[sum(1)]                        12 cases  passed
 # expect:   reduce[sum(2)]                         8 cases  passed
-# expect-re: 4 passed, 0 failed \([0-9.]+ s\)
+# expect-re: 5 passed, 0 failed \([0-9.]+ s\)
 # expect: check("3.2", "matrix_multiply"): MiniTorch's Task 3.2 tests of matrix_multiply on your backend (SolvedOps), expected values from simple, inputs drawn with seed 32
 # expect:   mm2                                    4 cases  passed
 # expect:   bmm                                    4 cases  passed
@@ -746,9 +747,10 @@ for ops in [SolvedOps, MapFlatOps, MapOutIndexOps, ZipSelfOps, ReduceShortOps, M
 # expect: check("3.1", "reduce"): MiniTorch's Task 3.1 tests of reduce on your backend (MapFlatOps), expected values from simple, inputs drawn with seed 31
 # expect:   reduce[sum(0)]                        15 cases  passed
 # expect:   reduce[sum(0) of its dims reversed]   15 cases  passed
+# expect:   reduce[max(0)]                        15 cases  passed
 # expect:   reduce[sum(1)]                        12 cases  passed
 # expect:   reduce[sum(2)]                         8 cases  passed
-# expect-re: 4 passed, 0 failed \([0-9.]+ s\)
+# expect-re: 5 passed, 0 failed \([0-9.]+ s\)
 # expect: check("3.2", "matrix_multiply"): MiniTorch's Task 3.2 tests of matrix_multiply on your backend (MapFlatOps), expected values from simple, inputs drawn with seed 32
 # expect:   mm2                                    4 cases  passed
 # expect:   bmm                                    4 cases  passed
@@ -781,9 +783,10 @@ for ops in [SolvedOps, MapFlatOps, MapOutIndexOps, ZipSelfOps, ReduceShortOps, M
 # expect: check("3.1", "reduce"): MiniTorch's Task 3.1 tests of reduce on your backend (MapOutIndexOps), expected values from simple, inputs drawn with seed 31
 # expect:   reduce[sum(0)]                        15 cases  passed
 # expect:   reduce[sum(0) of its dims reversed]   15 cases  passed
+# expect:   reduce[max(0)]                        15 cases  passed
 # expect:   reduce[sum(1)]                        12 cases  passed
 # expect:   reduce[sum(2)]                         8 cases  passed
-# expect-re: 4 passed, 0 failed \([0-9.]+ s\)
+# expect-re: 5 passed, 0 failed \([0-9.]+ s\)
 # expect: check("3.2", "matrix_multiply"): MiniTorch's Task 3.2 tests of matrix_multiply on your backend (MapOutIndexOps), expected values from simple, inputs drawn with seed 32
 # expect:   mm2                                    4 cases  passed
 # expect:   bmm                                    4 cases  passed
@@ -874,9 +877,10 @@ for ops in [SolvedOps, MapFlatOps, MapOutIndexOps, ZipSelfOps, ReduceShortOps, M
 # expect: check("3.1", "reduce"): MiniTorch's Task 3.1 tests of reduce on your backend (ZipSelfOps), expected values from simple, inputs drawn with seed 31
 # expect:   reduce[sum(0)]                        15 cases  passed
 # expect:   reduce[sum(0) of its dims reversed]   15 cases  passed
+# expect:   reduce[max(0)]                        15 cases  passed
 # expect:   reduce[sum(1)]                        12 cases  passed
 # expect:   reduce[sum(2)]                         8 cases  passed
-# expect-re: 4 passed, 0 failed \([0-9.]+ s\)
+# expect-re: 5 passed, 0 failed \([0-9.]+ s\)
 # expect: check("3.2", "matrix_multiply"): MiniTorch's Task 3.2 tests of matrix_multiply on your backend (ZipSelfOps), expected values from simple, inputs drawn with seed 32
 # expect:   mm2                                    4 cases  passed
 # expect:   bmm                                    4 cases  passed
@@ -902,9 +906,10 @@ for ops in [SolvedOps, MapFlatOps, MapOutIndexOps, ZipSelfOps, ReduceShortOps, M
 # expect: check("3.1", "reduce"): MiniTorch's Task 3.1 tests of reduce on your backend (ReduceShortOps), expected values from simple, inputs drawn with seed 31
 # expect:   reduce[sum(0)]                         1 case   FAILED
 # expect:   reduce[sum(0) of its dims reversed]    1 case   FAILED
+# expect:   reduce[max(0)]                         1 case   FAILED
 # expect:   reduce[sum(1)]                         1 case   FAILED
 # expect:   reduce[sum(2)]                         1 case   FAILED
-# expect-re: 0 passed, 4 failed \([0-9.]+ s\)
+# expect-re: 0 passed, 5 failed \([0-9.]+ s\)
 # expect:
 # expect: FAILED reduce[sum(0)]: 1 of the 1 values of the result differ, the first at (0,): expected 68.2421, got 0
 # expect:   a: shape (1,), strides (1,), storage of 1
@@ -913,6 +918,12 @@ for ops in [SolvedOps, MapFlatOps, MapOutIndexOps, ZipSelfOps, ReduceShortOps, M
 # expect:   got      [0]
 # expect:
 # expect: FAILED reduce[sum(0) of its dims reversed]: 1 of the 1 values of the result differ, the first at (0,): expected 68.2421, got 0
+# expect:   a: shape (1,), strides (1,), storage of 1
+# expect:     values [68.2421]
+# expect:   expected [68.2421]
+# expect:   got      [0]
+# expect:
+# expect: FAILED reduce[max(0)]: 1 of the 1 values of the result differ, the first at (0,): expected 68.2421, got 0
 # expect:   a: shape (1,), strides (1,), storage of 1
 # expect:     values [68.2421]
 # expect:   expected [68.2421]
@@ -929,7 +940,7 @@ for ops in [SolvedOps, MapFlatOps, MapOutIndexOps, ZipSelfOps, ReduceShortOps, M
 # expect:     values [[[60.1994, 91.2462, 77.8128], [79.2609, -81.5087, -24.4869]]]
 # expect:   expected [[[229.258], [-26.7347]]]
 # expect:   got      [[[151.446], [-2.24785]]]
-# expect: AssertionError: 4 of 4 tests of Task 3.1 (reduce) failed (the first: reduce[sum(0)]); see above
+# expect: AssertionError: 5 of 5 tests of Task 3.1 (reduce) failed (the first: reduce[sum(0)]); see above
 # expect: check("3.2", "matrix_multiply"): MiniTorch's Task 3.2 tests of matrix_multiply on your backend (ReduceShortOps), expected values from simple, inputs drawn with seed 32
 # expect:   mm2                                    4 cases  passed
 # expect:   bmm                                    4 cases  passed
@@ -955,9 +966,10 @@ for ops in [SolvedOps, MapFlatOps, MapOutIndexOps, ZipSelfOps, ReduceShortOps, M
 # expect: check("3.1", "reduce"): MiniTorch's Task 3.1 tests of reduce on your backend (MatmulFirstOps), expected values from simple, inputs drawn with seed 31
 # expect:   reduce[sum(0)]                        15 cases  passed
 # expect:   reduce[sum(0) of its dims reversed]   15 cases  passed
+# expect:   reduce[max(0)]                        15 cases  passed
 # expect:   reduce[sum(1)]                        12 cases  passed
 # expect:   reduce[sum(2)]                         8 cases  passed
-# expect-re: 4 passed, 0 failed \([0-9.]+ s\)
+# expect-re: 5 passed, 0 failed \([0-9.]+ s\)
 # expect: check("3.2", "matrix_multiply"): MiniTorch's Task 3.2 tests of matrix_multiply on your backend (MatmulFirstOps), expected values from simple, inputs drawn with seed 32
 # expect:   mm2                                    4 cases  passed
 # expect:   bmm                                    1 case   FAILED

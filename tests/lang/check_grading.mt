@@ -209,3 +209,33 @@ except AssertionError as e:
 # expect: FAILED map_broadcast[neg]: the same error
 # expect: FAILED map_broadcast[id]: the same error
 # expect: 6 of 6 tests of Task 3.1 (map) failed (the first: map[neg]); see above
+
+
+# a matrix multiply computed by the ops the class inherits (a broadcast product, summed): the
+# graded op must be the student's kernels' work; a copy (contiguous()) may still be inherited
+class SumOfProducts(minitorch.FastOps):
+    @staticmethod
+    def matrix_multiply(a, b):
+        a = a.contiguous()
+        b = b.contiguous()
+        return (a.view(a.shape[0], a.shape[1], a.shape[2], 1) * b.view(b.shape[0], 1, b.shape[1], b.shape[2])).sum(2).view(max(a.shape[0], b.shape[0]), a.shape[1], b.shape[2])
+
+
+minitorch.TensorBackend(SumOfProducts)
+try:
+    check("3.2", "matrix_multiply", seed=7)
+except AssertionError as e:
+    print(e)
+# expect-re: check\("3.2", "matrix_multiply"\): .* inputs drawn with seed 7
+# expect: 5 attempts of this session's cells to give the name check another value were refused: this is the kernel's own check
+# expect:   mm2                                    1 case   FAILED
+# expect:   bmm                                    1 case   FAILED
+# expect-re: 0 passed, 2 failed \([0-9.]+ s\)
+# expect:
+# expect-re: FAILED mm2: your backend raised RuntimeError: a graded op of SumOfProducts ran zip, which SumOfProducts inherits from minitorch's fast ops: check grades your kernels, so they must compute it \(a copy, as contiguous\(\) makes, may be inherited\) \(in matrix_multiply\(\), line [0-9]+ of the cell defining it: return .*
+# expect:   a: shape (2, 3), strides (3, 1), storage of 6
+# expect-re:     values .*
+# expect:   b: shape (3, 4), strides (4, 1), storage of 12
+# expect-re:     values .*
+# expect: FAILED bmm: the same error
+# expect: 2 of 2 tests of Task 3.2 (matrix_multiply) failed (the first: mm2); see above

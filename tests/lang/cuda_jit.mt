@@ -168,3 +168,39 @@ def tile_race(out, a, size):
     out[i] = acc
 # expect: RuntimeError: shared-memory race in tile_race(): thread (1, 0, 0) of block (0, 0, 0) wrote tile[1, 0], which thread (0, 0, 0) of the same block read (line 167) with no cuda.syncthreads() between them: on a GPU their order is chance
 attempt(tile_race, 1, 32)
+
+# a thread past the data (no `if i < size`) whose index wraps onto another thread's element:
+# two threads write one element of global memory, which nothing orders
+@cuda.jit
+def unguarded_map(out, a, size):
+    i = cuda.threadIdx.x
+    out[i % 20] = a[i % 20] * 2.0
+# expect: RuntimeError: thread (20, 0, 0) of block (0, 0, 0) and thread (0, 0, 0) of block (0, 0, 0) both wrote out[0] in unguarded_map(), with no barrier of one block between them: on a GPU which value stays is chance. Give each element one writer: a thread past the data (i >= the size) must not write
+attempt(unguarded_map, 1, 32)
+
+# one writer per element, across blocks too, or the same thread again: no race
+@cuda.jit
+def one_writer(out, a, size):
+    i = cuda.blockIdx.x * cuda.blockDim.x + cuda.threadIdx.x
+    if i < size:
+        out[i] = a[i]
+        out[i] = out[i] + 1.0
+# expect: one_writer ran
+attempt(one_writer, 4, 8)
+
+# two threads of one block writing an element in turn, a barrier between them, are ordered;
+# threads of two blocks never are
+@cuda.jit
+def in_turn(out, a, size):
+    i = cuda.threadIdx.x
+    if i == 0:
+        out[0] = 1.0
+    cuda.syncthreads()
+    if i == 1:
+        out[0] = 2.0
+# expect: in_turn ran
+attempt(in_turn, 1, 4)
+# expect: 2.0
+print(w[0])
+# expect-re: RuntimeError: thread \([01], 0, 0\) of block \([01], 0, 0\) and thread \([01], 0, 0\) of block \([01], 0, 0\) both wrote out\[0\] in in_turn\(\), with no barrier of one block between them: .*
+attempt(in_turn, 2, 4)
