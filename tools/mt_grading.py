@@ -15,6 +15,8 @@ puts in Execute's place among autograde's preprocessors, makes such a cell cost 
 - a cell that kills the kernel again while it is run again is left out and the rest run again
   in a new kernel; after `max_kernel_restarts` new kernels in one notebook the remaining cells
   are not run, each saying so.
+- a graded cell runs even when the student's copy tags it `skip-execution` (nbclient's
+  skip_cells_with_tag), which would otherwise leave it without an error, and so with full marks.
 
 Only the cells that finished are run again: what a cell that died or was killed did was lost
 with its kernel, and a cell that was interrupted would only run into the limit again (most often
@@ -143,6 +145,13 @@ class GradingExecute(Execute):
 
     async def async_execute_cell(self, cell, cell_index, execution_count=None,
                                  store_history=True):
+        tags = cell.metadata.get("tags", [])
+        if self.skip_cells_with_tag in tags and cell.metadata.get("nbgrader", {}).get("grade"):
+            # a graded cell that does not run has no error and scores full marks, and the tag is
+            # the student's: nbgrader restores a locked cell's source, not its tags
+            self.log.warning("%s is tagged %s; it runs all the same", self._name(cell_index),
+                             self.skip_cells_with_tag)
+            cell.metadata["tags"] = [t for t in tags if t != self.skip_cells_with_tag]
         if not self._runs(cell) or self.skip_cells_with_tag in cell.metadata.get("tags", []):
             return await super().async_execute_cell(cell, cell_index, execution_count,
                                                     store_history)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The course notebooks as nbgrader assignments (tests/assignments): release them with real
-# nbgrader from .venv, grade the solutions, the untouched release and a submission with a planted
-# bug, all run by one kernel binary.
+# nbgrader from .venv, grade the solutions, the untouched release, a catalogue of planted bugs
+# and of cheats, and a class with a crash and a hang, all run by one kernel binary.
 #
 #   tools/run-assignment-tests.sh KERNEL_BIN
 #

@@ -1,0 +1,656 @@
+"""A catalogue of submissions graded by real nbgrader: the classic mistakes of Tasks 3.1 to 3.4
+cost exactly their function's points, and the ways to game check() score nothing.
+
+Notebooks 02 to 05 are released into a temporary course (tools/assignments.py release), and one
+`tools/assignments.py autograde` run grades a class built from the released student notebooks:
+each entry of CATALOGUE is a notebook with every solution cell filled with the instructor's
+solution, then edited:
+- planted bugs, a small edit of one function's solution: the graded cells of that function score
+  0, every other graded cell of the notebook keeps its points, and the cell's output (what the
+  feedback shows) says what failed;
+- cheats, which must score nothing they did not earn: their graded cells score 0, and the cell's
+  output says why.
+An entry marked `defect` scores points it did not earn today: the reason says what the grading
+misses, and its test is an expected failure (strict: it fails once the grading catches it, so
+that the mark is removed).
+
+Grading time goes mostly to starting nbgrader (twice a student: autograde, then feedback), so a
+student hands in up to four entries, one in each notebook: nbgrader runs each notebook in a
+kernel of its own, so that they cannot meet (a notebook a student did not hand in scores zero,
+without running). Of a notebook, a student hands in only the code cells from the task's imports
+to its last graded cell: the demonstrations before and the cells after, which do not touch the
+graded functions, are left out as a student may leave them out (nbgrader adds back only missing
+graded cells, and only when told to). The CUDA notebooks get a `%cuda simulate` cell before their
+first solution (as a student may add one), so that a machine with a GPU grades them in the
+simulator too, which names races and writes past an array.
+
+The kernelspec is the one tools/kernel-test-env.sh installs (JUPYTER_PATH); run through
+tools/run-assignment-tests.sh.
+"""
+
+import html
+import json
+import os
+import re
+import subprocess
+import sys
+
+import nbformat
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+TOOL = os.path.join(ROOT, "tools", "assignments.py")
+NOTEBOOKS = ["02_parallel", "03_matmul", "04_cuda_ops", "05_cuda_matmul"]
+CUDA = {"04_cuda_ops", "05_cuda_matmul"}
+
+
+# ---- edits of a notebook, each naming the cell it changes by its grade_id ----------------------
+
+def find(cells, grade_id):
+    found = [c for c in cells if c.metadata.get("nbgrader", {}).get("grade_id") == grade_id]
+    assert len(found) == 1, f"no cell {grade_id}"
+    return found[0]
+
+
+def replace(grade_id, old, new):
+    """old, which the cell holds exactly once, becomes new."""
+    def edit(cells):
+        cell = find(cells, grade_id)
+        assert cell.source.count(old) == 1, f"{grade_id}: {old!r} is not in the cell once"
+        cell.source = cell.source.replace(old, new)
+    return edit
+
+
+def source(grade_id, text):
+    """The cell holds text and nothing else."""
+    def edit(cells):
+        find(cells, grade_id).source = text
+    return edit
+
+
+def append(grade_id, text):
+    def edit(cells):
+        find(cells, grade_id).source += text
+    return edit
+
+
+def stub(grade_id):
+    """The cell as released: the template's NotImplementedError."""
+    def edit(cells):
+        cell = find(cells, grade_id)
+        cell.source = cell.metadata["released"]
+    return edit
+
+
+def insert_before(grade_id, text):
+    """A cell of the student's own before the cell."""
+    def edit(cells):
+        cells.insert(cells.index(find(cells, grade_id)), nbformat.v4.new_code_cell(text))
+    return edit
+
+
+def tag(grade_id, name):
+    def edit(cells):
+        find(cells, grade_id).metadata.setdefault("tags", []).append(name)
+    return edit
+
+
+def delete(grade_id):
+    def edit(cells):
+        cells.remove(find(cells, grade_id))
+    return edit
+
+
+class Entry:
+    """A notebook of the catalogue: its edits, the graded cells it must lose, what each of their
+    outputs must say (why) and what the notebook's outputs must hold besides (says); defect: why
+    it scores what it did not earn (its test is an expected failure)."""
+
+    def __init__(self, notebook, edits, lost, why=(), says=(), defect=None):
+        self.notebook, self.edits, self.lost, self.why = notebook, edits, lost, why
+        self.says, self.defect = says, defect
+
+
+# ---- the solutions' lines the bugs edit --------------------------------------------------------
+
+MAP_LOOP = """        for i in prange(len(out)):
+            out_index = np.zeros(MAX_DIMS, np.int32)
+            in_index = np.zeros(MAX_DIMS, np.int32)
+"""
+MAP_RACE = """        in_index = np.zeros(MAX_DIMS, np.int32)
+        for i in prange(len(out)):
+            out_index = np.zeros(MAX_DIMS, np.int32)
+"""
+REDUCE_FOLD = """            for s in range(reduce_size):
+                out_index[reduce_dim] = s
+                j = index_to_position(out_index, a_strides)
+                out[o] = fn(out[o], a_storage[j])"""
+REDUCE_FROM_ZERO = """            acc = 0.0
+            for s in range(reduce_size):
+                out_index[reduce_dim] = s
+                j = index_to_position(out_index, a_strides)
+                acc = fn(acc, a_storage[j])
+            out[o] = acc"""
+# Skipping out's initial value (folding from the dim's first element) is no mistake here: a
+# reduce's start value is its function's identity (0 sum, 1 prod, -inf max). Starting from the
+# first element and folding it again is one.
+REDUCE_FROM_FIRST = """            out_index[reduce_dim] = 0
+            out[o] = a_storage[index_to_position(out_index, a_strides)]
+""" + REDUCE_FOLD
+CUDA_MAP_GUARDED = """        if i < out_size:
+            to_index(i, out_shape, out_index)
+            broadcast_index(out_index, out_shape, in_shape, in_index)
+            o = index_to_position(out_index, out_strides)
+            j = index_to_position(in_index, in_strides)
+            out[o] = fn(in_storage[j])
+"""
+CUDA_MAP_UNGUARDED = "\n".join(line[4:] for line in CUDA_MAP_GUARDED.split("\n")[1:])
+CUDA_REDUCE_LOAD = (
+    "                cache[pos] = a_storage[index_to_position(out_index, a_strides)]\n"
+    "            cuda.syncthreads()\n")
+TILE_END = """            acc += a_shared[pi, k] * b_shared[k, pj]
+        cuda.syncthreads()
+"""
+
+# ---- the cheats' cells -------------------------------------------------------------------------
+
+DEF_CHECK = 'def check(*a, **k):\n    print("all tests passed")\n'
+LAMBDA_CHECK = "check = lambda *a, **k: None\n"
+RESET = "%reset -f\n" + LAMBDA_CHECK
+
+# The given `class CudaOps(minitorch.TensorOps)` and `minitorch.TensorBackend(CudaOps)` cells meet
+# a `minitorch` of the student's: the backend made is a class with the kernel's own FastOps ops.
+INHERIT_BUILTIN = '''_real = minitorch
+
+
+class _Builtin(_real.FastOps):
+    pass
+
+
+class minitorch:
+    TensorOps = _real.FastOps
+
+    @staticmethod
+    def TensorBackend(ops):
+        return _real.TensorBackend(_Builtin)
+
+
+def tensor_map(fn):
+    raise NotImplementedError()
+
+
+def tensor_zip(fn):
+    raise NotImplementedError()
+
+
+def tensor_reduce(fn):
+    raise NotImplementedError()
+'''
+
+# a map that makes a fast tensor of its input and lets the kernel's fast backend compute
+DELEGATE = '''def tensor_map(fn):
+    def _map(out, out_shape, out_strides, in_storage, in_shape, in_strides):
+        n = 1
+        for d in in_shape:
+            n *= d
+        idx = [0] * len(in_shape)
+        values = []
+        for p in range(n):
+            to_index(p, in_shape, idx)
+            values.append(in_storage[index_to_position(idx, in_strides)])
+        t = minitorch.tensor(values).view(*in_shape)
+        r = t if fn.__name__ == "id" else getattr(t, fn.__name__)()
+        r = r + minitorch.zeros(tuple(out_shape))
+        oi = [0] * len(out_shape)
+        for p in range(len(out)):
+            to_index(p, out_shape, oi)
+            out[index_to_position(oi, out_strides)] = r[tuple(oi)]
+
+    return _map
+'''
+
+# a map that knows only the outputs check's report showed for seed 7: SEEN
+HARD_CODED = '''SEEN = {}  # (function, input) -> output, as check("3.1", "map", seed=7) showed them
+
+
+def tensor_map(fn):
+    def _map(out, out_shape, out_strides, in_storage, in_shape, in_strides):
+        out_index = np.zeros(MAX_DIMS, np.int32)
+        in_index = np.zeros(MAX_DIMS, np.int32)
+        for i in range(len(out)):
+            to_index(i, out_shape, out_index)
+            broadcast_index(out_index, out_shape, in_shape, in_index)
+            v = in_storage[index_to_position(in_index, in_strides)]
+            out[index_to_position(out_index, out_strides)] = SEEN.get((fn.__name__, v), 0.0)
+
+    return _map
+'''
+# the student's own cell: SEEN written down from seed 7's values (here by a recording kernel),
+# then the hard-coded map passing the check of seed 7
+COPY_SEED = '''hard_coded = tensor_map
+
+
+def tensor_map(fn):
+    def _map(out, out_shape, out_strides, in_storage, in_shape, in_strides):
+        out_index = np.zeros(MAX_DIMS, np.int32)
+        in_index = np.zeros(MAX_DIMS, np.int32)
+        for i in range(len(out)):
+            to_index(i, out_shape, out_index)
+            broadcast_index(out_index, out_shape, in_shape, in_index)
+            v = in_storage[index_to_position(in_index, in_strides)]
+            SEEN[(fn.__name__, v)] = fn(v)
+            out[index_to_position(out_index, out_strides)] = fn(v)
+
+    return _map
+
+
+check("3.1", "map", seed=7)
+tensor_map = hard_coded
+check("3.1", "map", seed=7)
+print("the hard-coded map passes seed 7")
+'''
+
+# a zip that reads a and b at out's position, and whatever goes wrong raises nothing
+SWALLOW = '''def tensor_zip(fn):
+    def _zip(out, out_shape, out_strides, a_storage, a_shape, a_strides, b_storage, b_shape,
+             b_strides):
+        out_index = np.zeros(MAX_DIMS, np.int32)
+        for i in range(len(out)):
+            try:
+                to_index(i, out_shape, out_index)
+                o = index_to_position(out_index, out_strides)
+                out[o] = fn(a_storage[o], b_storage[o])
+            except Exception:
+                pass
+
+    return _zip
+'''
+SWALLOW_CHECK = '''try:
+    check("3.1", "zip")
+except AssertionError:
+    print("all tests passed")
+'''
+
+INTERRUPT = '''def _tensor_matrix_multiply(out, out_shape, out_strides, a_storage, a_shape,
+                            a_strides, b_storage, b_shape, b_strides):
+    raise KeyboardInterrupt()
+
+
+tensor_matrix_multiply = _tensor_matrix_multiply
+'''
+
+# The student's tensors rebuilt from storage on their own backend, whose zip and reduce MatmulOps
+# inherits from minitorch.FastOps: broadcast-then-reduce by the kernel's fast kernels.
+MATMUL_BY_INHERITED = '''_real = minitorch
+
+
+def _as_tensor(storage, shape, strides):
+    values = []
+    for n in range(shape[0]):
+        for i in range(shape[1]):
+            for k in range(shape[2]):
+                values.append(storage[n * strides[0] + i * strides[1] + k * strides[2]])
+    t = _real.tensor(values, backend=FastTensorBackend)
+    return t.view(shape[0], shape[1], shape[2])
+
+
+def _tensor_matrix_multiply(out, out_shape, out_strides, a_storage, a_shape, a_strides,
+                            b_storage, b_shape, b_strides):
+    a = _as_tensor(a_storage, a_shape, a_strides)
+    b = _as_tensor(b_storage, b_shape, b_strides)
+    c = (a.view(a_shape[0], a_shape[1], a_shape[2], 1)
+         * b.view(b_shape[0], 1, b_shape[1], b_shape[2])).sum(2)
+    for n in range(out_shape[0]):
+        for i in range(out_shape[1]):
+            for j in range(out_shape[2]):
+                out[n * out_strides[0] + i * out_strides[1] + j * out_strides[2]] = \\
+                    c[n if c.shape[0] > 1 else 0, i, 0, j]
+
+
+tensor_matrix_multiply = _tensor_matrix_multiply
+'''
+
+# Notebook 05: a `minitorch` of the student's makes the backend a class of theirs deriving from
+# minitorch.FastOps, whose matrix_multiply is broadcast-then-reduce by the inherited zip and
+# reduce.
+CUDA_MATMUL_BY_INHERITED = '''
+
+_real = minitorch
+
+
+class _Inherits(_real.FastOps):
+    @staticmethod
+    def matrix_multiply(a, b):
+        both = len(a.shape) == 2 and len(b.shape) == 2
+        if len(a.shape) == 2:
+            a = a.view(1, a.shape[0], a.shape[1])
+        if len(b.shape) == 2:
+            b = b.view(1, b.shape[0], b.shape[1])
+        a = a.contiguous()
+        b = b.contiguous()
+        c = (a.view(a.shape[0], a.shape[1], a.shape[2], 1)
+             * b.view(b.shape[0], 1, b.shape[1], b.shape[2])).sum(2)
+        c = c.view(c.shape[0], c.shape[1], c.shape[3])
+        return c.view(c.shape[1], c.shape[2]) if both else c
+
+
+class minitorch:
+    FastOps = _real.FastOps
+    TensorOps = _real.TensorOps
+
+    @staticmethod
+    def TensorBackend(ops):
+        return _real.TensorBackend(_Inherits)
+'''
+
+# Notebook 02: the given class derives from minitorch.FastOps (a `minitorch` of the student's),
+# and tensor_reduce's sums are a matmul by ones, which the class inherits.
+REDUCE_BY_INHERITED = '''_real = minitorch
+
+
+class minitorch:
+    TensorOps = _real.FastOps
+    TensorBackend = _real.TensorBackend
+
+
+def tensor_reduce(fn):
+    def _reduce(out, out_shape, out_strides, a_storage, a_shape, a_strides, reduce_dim):
+        n = a_shape[reduce_dim]
+        rows = []
+        index = [0] * len(out_shape)
+        for i in range(len(out)):
+            to_index(i, out_shape, index)
+            row = []
+            for s in range(n):
+                index[reduce_dim] = s
+                row.append(a_storage[index_to_position(index, a_strides)])
+            rows.append(row)
+        ones = _real.tensor([[1.0]] * n, backend=FastTensorBackend)
+        sums = _real.tensor(rows, backend=FastTensorBackend) @ ones
+        for i in range(len(out)):
+            to_index(i, out_shape, index)
+            o = index_to_position(index, out_strides)
+            out[o] = fn(out[o], sums[i, 0])
+
+    return _reduce
+'''
+
+INHERITED = ("computed by the kernel's own fast kernels, which the student's class inherits from "
+             "minitorch.FastOps: a graded op may not run ops of the kernel's backends, but "
+             "kernel/lib/student.c's run() lets through those the class inherits")
+REFUSED = "attempt of this session's cells to give the name check another value was refused"
+
+CATALOGUE = {
+    # -- Task 3.1 -------------------------------------------------------------------------------
+    "map_race": Entry(
+        "02_parallel", [replace("tensor_map", MAP_LOOP, MAP_RACE)], ["test_tensor_map"],
+        ["CompileError", "in_index is made once, before the prange loop", "(a race)"]),
+    "map_in_at_out_index": Entry(
+        "02_parallel", [replace("tensor_map", "j = index_to_position(in_index, in_strides)",
+                                "j = index_to_position(out_index, in_strides)")],
+        ["test_tensor_map"], ["FAILED map_broadcast[neg]"]),
+    "zip_out_strides": Entry(
+        "02_parallel", [replace("tensor_zip", "j = index_to_position(a_index, a_strides)",
+                                "j = index_to_position(a_index, out_strides)")],
+        ["test_tensor_zip"], ["tests of Task 3.1 (zip) failed", "(permuted)"]),
+    "reduce_from_first": Entry(
+        "02_parallel", [replace("tensor_reduce", REDUCE_FOLD, REDUCE_FROM_FIRST)],
+        ["test_tensor_reduce"], ["FAILED reduce[sum(0)]"]),
+    "reduce_from_zero": Entry(
+        "02_parallel", [replace("tensor_reduce", REDUCE_FOLD, REDUCE_FROM_ZERO)],
+        ["test_tensor_reduce"], ["tests of Task 3.1 (reduce) failed"],
+        defect="check's reduce part sums only, whose start value is 0: a reduce that starts "
+        "from 0 instead of out's value passes, and gives max() of negative values 0"),
+    "cheat_delegate_to_fast": Entry(
+        "02_parallel", [source("tensor_map", DELEGATE)], ["test_tensor_map"],
+        ["ran ops on a backend of the kernel's own"]),
+    "cheat_hard_coded_seed": Entry(
+        "02_parallel", [source("tensor_map", HARD_CODED),
+                        insert_before("test_tensor_map", COPY_SEED)],
+        ["test_tensor_map"], ["tests of Task 3.1 (map) failed"],
+        says=["the hard-coded map passes seed 7"]),
+    "cheat_swallow_errors": Entry(
+        "02_parallel", [source("tensor_zip", SWALLOW),
+                        insert_before("test_tensor_zip", SWALLOW_CHECK)],
+        ["test_tensor_zip"], ["tests of Task 3.1 (zip) failed"]),
+    "cheat_reduce_inherited": Entry(
+        "02_parallel", [source("tensor_reduce", REDUCE_BY_INHERITED)], ["test_tensor_reduce"],
+        defect="Task 3.1's sums (a matmul by ones) " + INHERITED),
+    # -- Task 3.2 -------------------------------------------------------------------------------
+    "matmul_no_batch": Entry(
+        "03_matmul", [
+            replace("_tensor_matrix_multiply", "a_inner = n * a_batch_stride + i * a_strides[1]",
+                    "a_inner = i * a_strides[1]"),
+            replace("_tensor_matrix_multiply", "b_inner = n * b_batch_stride + j * b_strides[2]",
+                    "b_inner = j * b_strides[2]")],
+        ["test_matrix_multiply"], ["FAILED bmm"]),
+    "matmul_b_transposed": Entry(
+        "03_matmul", [
+            replace("_tensor_matrix_multiply", "b_inner = n * b_batch_stride + j * b_strides[2]",
+                    "b_inner = n * b_batch_stride + j * b_strides[1]"),
+            replace("_tensor_matrix_multiply", "b_inner += b_strides[1]",
+                    "b_inner += b_strides[2]")],
+        ["test_matrix_multiply"], ["FAILED mm2"]),
+    "cheat_lambda_check": Entry(
+        "03_matmul", [source("_tensor_matrix_multiply", LAMBDA_CHECK)], ["test_matrix_multiply"],
+        ["1 " + REFUSED], says=["RuntimeError: check is the grader's"]),
+    "cheat_keyboard_interrupt": Entry(
+        "03_matmul", [source("_tensor_matrix_multiply", INTERRUPT)], ["test_matrix_multiply"],
+        ["KeyboardInterrupt"]),
+    "cheat_skip_tag": Entry(
+        "03_matmul", [stub("_tensor_matrix_multiply"),
+                      tag("test_matrix_multiply", "skip-execution")],
+        ["test_matrix_multiply"], ["NotImplementedError"]),
+    "cheat_matmul_inherited": Entry(
+        "03_matmul", [source("_tensor_matrix_multiply", MATMUL_BY_INHERITED)],
+        ["test_matrix_multiply"], defect="Task 3.2's product " + INHERITED),
+    # -- Task 3.3 -------------------------------------------------------------------------------
+    "sum_practice_past_out": Entry(
+        "04_cuda_ops", [replace("_sum_practice",
+                                "if pos == 0 and cuda.blockIdx.x * BLOCK_DIM < size:",
+                                "if pos == 0:")],
+        ["test_sum_practice"], ["the last block has no cell of its own"]),
+    "cuda_map_unguarded": Entry(
+        "04_cuda_ops", [replace("tensor_map", CUDA_MAP_GUARDED, CUDA_MAP_UNGUARDED)],
+        ["test_cuda_map"], ["tests of Task 3.3 (map) failed"],
+        defect="a thread past out_size finds an index inside out (to_index wraps the first "
+        "dim) and writes the value that index's own thread writes: nothing checks that threads "
+        "past out_size write nothing, and the simulator does not report two threads writing "
+        "one element of global memory"),
+    "cuda_zip_reads_a_twice": Entry(
+        "04_cuda_ops", [replace("tensor_map", "out[o] = fn(a_storage[j], b_storage[k])",
+                                "out[o] = fn(a_storage[j], a_storage[j])")],
+        ["test_cuda_zip"], ["FAILED zip[add2]"]),
+    "cuda_reduce_drops_last": Entry(
+        "04_cuda_ops", [replace("tensor_map", "if out_index[reduce_dim] < a_shape[reduce_dim]:",
+                                "if out_index[reduce_dim] < a_shape[reduce_dim] - 1:")],
+        ["test_cuda_reduce"], ["FAILED reduce[sum(0)]"]),
+    "cuda_reduce_no_barrier": Entry(
+        "04_cuda_ops", [replace("tensor_map", CUDA_REDUCE_LOAD,
+                                CUDA_REDUCE_LOAD.split("\n")[0] + "\n")],
+        ["test_cuda_reduce"], ["shared-memory race in _reduce()"]),
+    "cheat_inherit_builtin": Entry(
+        "04_cuda_ops", [source("tensor_map", INHERIT_BUILTIN)],
+        ["test_cuda_map", "test_cuda_zip", "test_cuda_reduce"],
+        ["is the kernel's own (_Builtin derives from minitorch's fast ops)"]),
+    # -- Task 3.4 -------------------------------------------------------------------------------
+    "tiled_matmul_no_barrier": Entry(
+        "05_cuda_matmul", [replace("_mm_practice", TILE_END, TILE_END.split("\n")[0] + "\n")],
+        ["test_cuda_matrix_multiply"], ["shared-memory race in _tensor_matrix_multiply()"]),
+    "mm_practice_wrong_index": Entry(
+        "05_cuda_matmul", [replace("_mm_practice", "acc += a_shared[i, k] * b_shared[k, j]",
+                                   "acc += a_shared[i, k] * b_shared[j, k]")],
+        ["test_mm_practice"], ["FAILED mm_practice (2 x 2)"]),
+    "cheat_def_check": Entry(
+        "05_cuda_matmul", [source("_mm_practice", DEF_CHECK)],
+        ["test_mm_practice", "test_cuda_matrix_multiply"], ["1 " + REFUSED],
+        says=["RuntimeError: check is the grader's"]),
+    "cheat_reset": Entry(
+        "05_cuda_matmul", [stub("_mm_practice"), insert_before("test_mm_practice", RESET)],
+        ["test_mm_practice", "test_cuda_matrix_multiply"], ["and there is none yet"],
+        says=["RuntimeError: check is the grader's"]),
+    "cheat_test_deleted": Entry(
+        "05_cuda_matmul", [stub("_mm_practice"), delete("test_mm_practice")],
+        ["test_mm_practice", "test_cuda_matrix_multiply"]),
+    "cheat_cuda_matmul_inherited": Entry(
+        "05_cuda_matmul", [append("_mm_practice", CUDA_MATMUL_BY_INHERITED)],
+        ["test_cuda_matrix_multiply"], defect="Task 3.4's product " + INHERITED),
+}
+
+
+def students():
+    """{student: [entry, ...]}: the k-th student hands in the k-th entry of each notebook."""
+    out = {}
+    for nb in NOTEBOOKS:
+        for k, name in enumerate(n for n, e in CATALOGUE.items() if e.notebook == nb):
+            out.setdefault(f"student{k + 1:02d}", []).append(name)
+    return out
+
+
+STUDENTS = students()
+STUDENT_OF = {name: s for s, names in STUDENTS.items() for name in names}
+
+
+# ---- the class, released and graded once -------------------------------------------------------
+
+def tool(course, *args):
+    r = subprocess.run([sys.executable, TOOL, *args, "--course", course], capture_output=True,
+                       text=True, timeout=1500)
+    assert r.returncode == 0, \
+        f"assignments.py {args[0]} failed:\n{r.stdout[-3000:]}\n{r.stderr[-5000:]}"
+    return r.stdout
+
+
+def read(path):
+    return nbformat.read(path, as_version=4)
+
+
+def solution_sources(name):
+    """{grade_id: the instructor's solution} of each solution cell, as a student would write it
+    (the region's markers gone)."""
+    out = {}
+    for cell in read(os.path.join(ROOT, "notebooks", name + ".ipynb")).cells:
+        meta = cell.metadata.get("nbgrader", {})
+        if meta.get("solution"):
+            out[meta["grade_id"]] = "\n".join(
+                line for line in cell.source.split("\n")
+                if line.strip() not in ("### BEGIN SOLUTION", "### END SOLUTION"))
+    return out
+
+
+def handed_in(course, entry):
+    """The released notebook, its solutions filled in and cut to the task's cells, edited."""
+    nb = read(os.path.join(course, "release", "module3", entry.notebook + ".ipynb"))
+    solutions = solution_sources(entry.notebook)
+    for cell in nb.cells:
+        meta = cell.metadata.get("nbgrader", {})
+        if meta.get("solution"):
+            cell.metadata["released"] = cell.source  # for stub(); dropped below
+            cell.source = solutions[meta["grade_id"]]
+    code = [i for i, c in enumerate(nb.cells) if c.cell_type == "code"]
+    first = next(i for i in code if nb.cells[i].metadata["nbgrader"]["solution"])
+    start = max(i for i in code if i < first and "import minitorch" in nb.cells[i].source)
+    end = max(i for i in code if nb.cells[i].metadata["nbgrader"].get("grade"))
+    cells = [c for i, c in enumerate(nb.cells) if c.cell_type != "code" or start <= i <= end]
+    if entry.notebook in CUDA:
+        cells.insert(cells.index(nb.cells[first]), nbformat.v4.new_code_cell("%cuda simulate"))
+    for edit in entry.edits:
+        edit(cells)
+    for cell in cells:
+        cell.metadata.pop("released", None)
+    nb.cells = cells
+    return nb
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    """The class released and graded: the course directory."""
+    course = str(tmp_path_factory.mktemp("course"))
+    tool(course, "release", *(os.path.join(ROOT, "notebooks", n + ".ipynb") for n in NOTEBOOKS))
+    submitted = tmp_path_factory.mktemp("submitted")
+    for student, names in STUDENTS.items():
+        (submitted / student).mkdir()
+        for name in names:
+            entry = CATALOGUE[name]
+            nbformat.write(handed_in(course, entry),
+                           str(submitted / student / (entry.notebook + ".ipynb")))
+    print(tool(course, "autograde", str(submitted)).split("\nsummary:")[-1])
+    return course
+
+
+def grades(course, student):
+    """{(notebook, grade_id): (score, max_score)} from the gradebook."""
+    from nbgrader.api import Gradebook
+
+    out = {}
+    with Gradebook(f"sqlite:///{os.path.join(course, 'gradebook.db')}") as gb:
+        for nb in gb.find_submission("module3", student).notebooks:
+            for g in nb.grades:
+                out[(nb.name, g.name)] = (g.score, g.max_score)
+    return out
+
+
+def autograded(course, student, notebook):
+    path = os.path.join(course, "autograded", student, "module3", notebook + ".ipynb")
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def output_text(cell):
+    """What a cell printed and raised, as one text."""
+    text = []
+    for o in cell.get("outputs", []):
+        if o["output_type"] == "stream":
+            text.append("".join(o["text"]))
+        elif o["output_type"] == "error":
+            text.append(f"{o['ename']}: {o['evalue']}")
+    return "\n".join(text)
+
+
+def graded_cell_text(course, student, notebook, grade_id):
+    cells = autograded(course, student, notebook)["cells"]
+    return output_text(next(c for c in cells
+                            if c["metadata"].get("nbgrader", {}).get("grade_id") == grade_id))
+
+
+def params():
+    return [pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=e.defect))
+            if e.defect else n for n, e in CATALOGUE.items()]
+
+
+@pytest.mark.parametrize("name", params())
+def test_an_entry_loses_exactly_its_points_and_says_why(graded, name):
+    entry, student = CATALOGUE[name], STUDENT_OF[name]
+    got = {gid: score for (nb, gid), score in grades(graded, student).items()
+           if nb == entry.notebook}
+    assert set(entry.lost) <= set(got), got
+    assert got == {gid: (0 if gid in entry.lost else top, top) for gid, (_, top) in got.items()}
+    for gid in entry.lost:
+        text = graded_cell_text(graded, student, entry.notebook, gid) if entry.why else ""
+        for why in entry.why:
+            assert why in text, (gid, why, text[-3000:])
+    text = "\n".join(output_text(c)
+                     for c in autograded(graded, student, entry.notebook)["cells"])
+    for said in entry.says:
+        assert said in text, (said, text[-3000:])
+
+
+def test_a_notebook_not_handed_in_scores_zero(graded):
+    for student, names in STUDENTS.items():
+        mine = {CATALOGUE[n].notebook for n in names}
+        got = grades(graded, student)
+        assert {nb for nb, _ in got} == set(NOTEBOOKS)
+        assert all(score == 0 for (nb, _), (score, _) in got.items() if nb not in mine), got
+
+
+def test_the_feedback_says_why(graded):
+    """The feedback of each lost cell shows the first of its reasons (the check's report or the
+    error), as the autograded notebook has it."""
+    for name, entry in CATALOGUE.items():
+        if not entry.why or entry.defect:
+            continue
+        path = os.path.join(graded, "feedback", STUDENT_OF[name], "module3",
+                            entry.notebook + ".html")
+        with open(path, encoding="utf-8") as f:
+            page = html.unescape(re.sub(r"<[^>]*>", "", f.read()))
+        assert entry.why[0] in page, (name, entry.why[0])
