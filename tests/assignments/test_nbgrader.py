@@ -26,7 +26,6 @@ TOOL = os.path.join(ROOT, "tools", "assignments.py")
 NOTEBOOKS = ["02_parallel", "03_matmul", "04_cuda_ops", "05_cuda_matmul", "06_training"]
 
 
-
 def tool(course, *args):
     r = subprocess.run([sys.executable, TOOL, *args, "--course", course], capture_output=True,
                        text=True, timeout=1500)
