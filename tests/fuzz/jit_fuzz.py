@@ -44,8 +44,9 @@ operand's value, arithmetic and min/max on bools, a bool argument, int ** int wi
 known only at run time, a float's // and %, int / int, the global INT64_MIN in tcc's build.
 The runs that show the others (float ** that the interpreter refuses, int() of a float near
 2**63, a failing statement's store, operands evaluated in C's order, ...) are recognised by
-their pair of outcomes (KNOWN in the script) and counted apart. --known (JIT_FUZZ_KNOWN=1)
-generates every construct and makes every divergence a finding.
+their pair of outcomes (KNOWN in the script), and the programs whose C does not compile for a
+reported reason by the compiler's error (C_KNOWN); both are counted apart. --known
+(JIT_FUZZ_KNOWN=1) generates every construct and makes every divergence a finding.
 
 Each program runs in one `minitorch-kernel run` process, compiled once: half of the njit
 programs run tcc's build at their first call and gcc's from the second, the other half tcc's
@@ -784,6 +785,10 @@ class CudaGen(Code):
                 self.loc, self.loc_n = True, r.choice([1025, 2000, 100000])
             if self.fault == "unwritten" and two:
                 self.fault = "race"
+        if self.fault in ("race", "barrier"):  # two threads along x at least: a block of one
+            self.bmax[0] = max(self.bmax[0], 2)  # thread has no race, nor a thread that skips
+            tmax = self.bmax[0] * self.bmax[1] * self.bmax[2]
+            self.sh_shape = (self.bmax[1] * self.bmax[2], self.bmax[0]) if two else (tmax,)
         if self.fault == "unwritten":
             self.sh_shape = (tmax + 4,)
         s = Scope()
@@ -893,11 +898,11 @@ class CudaGen(Code):
 
     def launch(self, r):
         """A launch's grid and block as the script writes them, and as 3-tuples."""
-        def shape(maxes, nd):
-            dims = [r.randint(1, m) for m in maxes[:nd]]
+        def shape(maxes, nd, least=1):
+            dims = [r.randint(min(least, m) if i == 0 else 1, m) for i, m in enumerate(maxes[:nd])]
             return (dims[0] if nd == 1 and r.random() < 0.5 else tuple(dims)), dims + [1] * (3 - nd)
         grid, g3 = shape([4, 2, 2], self.grid_nd)
-        block, b3 = shape(self.bmax, self.block_nd)
+        block, b3 = shape(self.bmax, self.block_nd, 2 if self.fault in ("race", "barrier") else 1)
         return grid, block, g3, b3
 
 
@@ -1137,7 +1142,7 @@ def run_program(pr, kernel, work, stall):
     res = {"index": pr.index, "seed": pr.seed, "cuda": pr.cuda, "runs": 0, "same": 0,
            "overflow": 0, "errors": collections.Counter(), "refused": None, "fallback": None,
            "findings": [], "fault": getattr(gen, "fault", None), "tcc": pr.tcc,
-           "compiled": False, "probe": pr.probe}
+           "compiled": False, "probe": pr.probe, "known": collections.Counter()}
     path = os.path.join(work, f"p{pr.index}.mt")
     with open(path, "w") as f:
         f.write(text)
@@ -1153,6 +1158,14 @@ def run_program(pr, kernel, work, stall):
                                 "run": seed_run, "program": pr.seed, "cuda": pr.cuda,
                                 "tcc": pr.tcc})
 
+    def c_failure(what, text_c):
+        why = c_error(text_c)
+        for known, name in C_KNOWN:
+            if known in why and not pr.known:
+                res["known"]["known, programs: " + name] += 1
+                return
+        finding(what + why, text_c)
+
     if o.deaf:
         finding("hang deaf to SIGINT", o.stderr[-2000:])
     elif o.rc is not None and o.rc < 0:
@@ -1161,8 +1174,7 @@ def run_program(pr, kernel, work, stall):
         finding("sanitizer report", o.stderr[-3000:])
     summary = [ln for ln in o.lines if ln.startswith("SUMMARY ")]
     if "BUILD FAILED" in o.lines:
-        finding("the simulator's C for a kernel does not compile: " + c_error(o.stderr),
-                o.stderr[-3000:])
+        c_failure("the simulator's C for a kernel does not compile: ", o.stderr[-3000:])
         return res
     if "REFUSED" in o.lines:
         res["refused"] = first_error_line(o.stderr)
@@ -1183,15 +1195,17 @@ def run_program(pr, kernel, work, stall):
         diag = [o.lines[i] for i in at]
         if diag and "runs in the interpreter" in diag[0]:
             res["fallback"] = reason_of(diag[0])
-            if "C compiler failed" in diag[0]:  # the C the compiler wrote is wrong
-                text_c = "\n".join(o.lines[at[0]:at[0] + 12])
-                finding("njit's C does not compile: " + c_error(text_c), text_c)
         elif diag and "compiled to native code" in diag[0]:
             res["compiled"] = True
+        # the C the compiler wrote does not compile: the function runs in the interpreter, or
+        # keeps tcc's build of its first call where gcc's failed
+        failed = [i for i, ln in enumerate(o.lines) if "the C compiler failed" in ln]
+        if failed:
+            c_failure("njit's C does not compile: ", "\n".join(o.lines[failed[0]:failed[0] + 12]))
     else:
         res["compiled"] = True
     counts, errs, first_err, known = summary[0].split(" | ")
-    res["known"] = collections.Counter(eval(known))
+    res["known"].update(eval(known))
     _, runs, same, overflow, shown = counts.split()
     res["runs"], res["same"], res["overflow"] = int(runs), int(same), int(overflow)
     errs = eval(errs)  # the script printed a dict of names and counts
@@ -1214,6 +1228,12 @@ def run_program(pr, kernel, work, stall):
             check_located(pr, text, names, kernel, work, env, None if loose else ename,
                           pr.seed * 1000 + r, finding)
     return res
+
+
+# The C compilers' errors on C that the compiler wrote, reported: counted apart, as KNOWN's
+C_KNOWN = [("NULL", "gcc's C of to_index into an argument's or an aliased array fails (NULL)"),
+           ("is not a function", "a loop's C variable fN hides the compiled function fN"),
+           ("function pointer expected", "a loop's C variable fN hides the compiled function fN")]
 
 
 def c_error(text):
@@ -1312,7 +1332,7 @@ def report(results, wall, out, log):
         log(f"  {v:6d}  {k}")
     log("errors raised by compiled code (runs), by type: " +
         ", ".join(f"{k} {v}" for k, v in errors.most_common()))
-    log("runs showing a reported divergence (not findings), by divergence:")
+    log("runs (or programs) showing a reported divergence (not findings), by divergence:")
     for k, v in known.most_common():
         log(f"  {v:8d}  {k}")
     probes = [r for r in results if r.get("probe_ok") is not None]
