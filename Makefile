@@ -148,8 +148,8 @@ fuzz: setup-test ## build the libFuzzer targets (clang) and run each for FUZZ_SE
 # The fuzzer of compiled code (tests/fuzz/jit_fuzz.py): random njit functions and cuda.jit kernels
 # run with many argument values beside the interpreter; tests/differential/test_jit_fuzz.py runs a
 # smoke of it. Findings (scripts that reproduce them) go to build/jit-fuzz-findings.
-JIT_FUZZ_ARGS ?= --programs 1000 --runs 10000 --cuda-runs 2000 --jobs 2
-fuzz-jit: build ## fuzz njit and cuda.jit against the interpreter (JIT_FUZZ_ARGS, default 1000 programs x 10^4 runs)
+JIT_FUZZ_ARGS ?= --programs 1300 --runs 10000 --cuda-runs 2000 --jobs 2
+fuzz-jit: build ## fuzz njit and cuda.jit against the interpreter (JIT_FUZZ_ARGS: 1300 programs, about 10^7 runs)
 	$(PY) tests/fuzz/jit_fuzz.py --kernel $(KERNEL) --out build/jit-fuzz-findings $(JIT_FUZZ_ARGS)
 
 bench-kernel: setup-test build ## kernel start-up / round-trip benchmark vs. peer kernels
