@@ -25,7 +25,7 @@ C_SOURCES   = $(shell find engine kernel tests bench -type f \
 ASAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
             UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-.PHONY: help setup setup-test build build-asan build-tsan build-clang fuzz install-kernelspec lab notebook notebooks assignments autograde soak valgrind test bench bench-kernel bench-engine bench-train bench-jit bench-cudasim \
+.PHONY: help setup setup-test build build-asan build-tsan build-clang fuzz fuzz-jit install-kernelspec lab notebook notebooks assignments autograde soak valgrind test bench bench-kernel bench-engine bench-train bench-jit bench-cudasim \
         format format-check lock clean distclean
 
 help: ## list the targets
@@ -145,6 +145,13 @@ fuzz: setup-test ## build the libFuzzer targets (clang) and run each for FUZZ_SE
 	        $$work tests/fuzz/corpus/$$name || exit 1; \
 	    rm -rf $$work; \
 	done
+
+# The fuzzer of compiled code (tests/fuzz/jit_fuzz.py): random njit functions and cuda.jit kernels
+# run with many argument values beside the interpreter; tests/differential/test_jit_fuzz.py runs a
+# smoke of it. Findings (scripts that reproduce them) go to build/jit-fuzz-findings.
+JIT_FUZZ_ARGS ?= --programs 1300 --runs 10000 --cuda-runs 2000 --jobs 2
+fuzz-jit: build ## fuzz njit and cuda.jit against the interpreter (JIT_FUZZ_ARGS: 1300 programs, about 10^7 runs)
+	$(PY) tests/fuzz/jit_fuzz.py --kernel $(KERNEL) --out build/jit-fuzz-findings $(JIT_FUZZ_ARGS)
 
 bench-kernel: setup-test build ## kernel start-up / round-trip benchmark vs. peer kernels
 	$(PY) bench/kernel_bench.py --kernel $(KERNEL)
