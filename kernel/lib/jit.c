@@ -137,6 +137,11 @@ struct var {
     bool alias_shared, pwritten;
     const char *alias_of;
     const struct dsl_node *made;
+    /* an int variable of the prange loop as a store's index: what its values are (enum ixk,
+     * the join of all its assignments'); a Storage parameter some store into which the
+     * analysis cannot show one iteration's own, recorded at run time (racy) */
+    char ixk;
+    bool racy;
     /* a shared array (JT_SARR): its elements ('d' float64, 'f' float32, 'i' int32, 'l' int64),
      * its dims, its place in the simulator's block memory (bytes), and the number of its first
      * element among the kernel's shared elements (the simulator's record of each) */
@@ -219,6 +224,7 @@ struct unit {
     /* loops whose iterations run in groups (range_jammed): whether to, whether one could, how
      * many do, and the first */
     bool jam_on, jam_cand;
+    bool race_checks; /* some store of the prange loop is recorded and checked at run time */
     int jams;
     const struct dsl_node *jam_line;
     const struct dsl_function *jam_fn;
@@ -649,7 +655,7 @@ static int call(struct unit *u, struct cfn *c, const struct dsl_node *n, struct 
                 goto done;
             }
             e->t = helpers[h].ret;
-            c->may_fail = u->soft_fail = true;
+            if (h != 2) c->may_fail = u->soft_fail = true; /* index_to_position cannot fail */
             calls_loop(u, c);
             struct var *out = helpers[h].ret == JT_NONE && n->kids[na - 1]->kind == DSL_N_NAME
                                   ? find_var(c, n->kids[na - 1]->name)
@@ -665,7 +671,7 @@ static int call(struct unit *u, struct cfn *c, const struct dsl_node *n, struct 
                 if (wv && wv->buflen && !wv->escapes)
                     render_buf_printf(&e->s, ", &d_%s", wv->name);
                 else
-                    render_buf_puts(&e->s, ", NULL");
+                    render_buf_puts(&e->s, ", (int64_t *)0"); /* gcc's unit has no NULL */
             }
             render_buf_puts(&e->s, ")");
             r = 0;
@@ -707,8 +713,14 @@ static int call(struct unit *u, struct cfn *c, const struct dsl_node *n, struct 
             r = 0;
             goto done;
         }
+        if (strcmp(name, "abs") == 0 && na == 1 && a[0].t == JT_FLOAT) { /* abs(-0.0) is 0.0 */
+            e->t = JT_FLOAT;
+            render_buf_printf(&e->s, "fabs(%s)", a[0].s.data);
+            r = 0;
+            goto done;
+        }
         if (strcmp(name, "abs") == 0 && na == 1 && numeric(a[0].t)) {
-            e->t = a[0].t == JT_FLOAT ? JT_FLOAT : JT_INT;
+            e->t = JT_INT;
             char f[160];
             render_buf_printf(&e->s, sx(u, "({%s _x = %s; _x < 0 ? -_x : _x;})", f, sizeof f),
                               c_type[e->t], a[0].s.data);
@@ -1029,6 +1041,7 @@ static int binary(struct unit *u, struct cfn *c, const struct dsl_node *n, struc
         goto done;
     }
     enum jt t = join(a.t, b.t);
+    if (t == JT_BOOL) t = JT_INT; /* True + True is 2, as Python's bools are ints */
     long long line = loc(c, n);
     switch (n->op) {
     case DSL_T_PLUS:
@@ -1068,7 +1081,9 @@ static int binary(struct unit *u, struct cfn *c, const struct dsl_node *n, struc
             render_buf_printf(&e->s, "py_ipow(env, %s, %s, %lldLL)", a.s.data, b.s.data, line);
         } else {
             e->t = JT_FLOAT;
-            render_buf_printf(&e->s, "pow((double)(%s), (double)(%s))", a.s.data, b.s.data);
+            c->may_fail = u->soft_fail = true;
+            render_buf_printf(&e->s, "pyf_pow(env, (double)(%s), (double)(%s), %lldLL)", a.s.data,
+                              b.s.data, line);
         }
         break;
     default: refuse(u, c, n, "this operator"); goto done;
@@ -1111,6 +1126,16 @@ static int compare(struct unit *u, struct cfn *c, const struct dsl_node *n, stru
     return 0;
 }
 
+/* An int constant as C: the smallest int as an expression, since -9223372036854775808 is the
+ * negation of a literal that does not fit (an unsigned one for tcc). */
+static void put_int(struct render_buf *b, int64_t x)
+{
+    if (x == INT64_MIN)
+        render_buf_puts(b, "JIT_INT64_MIN");
+    else
+        render_buf_printf(b, "INT64_C(%lld)", (long long)x);
+}
+
 /* A float constant as C: exact (hexadecimal), infinities and NaN by the prelude's names (C has
  * no literal for them; printf's "inf" is not C). */
 static void put_double(struct render_buf *b, double x)
@@ -1129,7 +1154,7 @@ static int expr(struct unit *u, struct cfn *c, const struct dsl_node *n, struct 
     case DSL_N_CONST:
         if (n->value.kind == DSL_INT || n->value.kind == DSL_BOOL) {
             e->t = n->value.kind == DSL_BOOL ? JT_BOOL : JT_INT;
-            render_buf_printf(&e->s, "INT64_C(%lld)", (long long)dsl_as_int(n->value));
+            put_int(&e->s, dsl_as_int(n->value));
             return 0;
         }
         if (n->value.kind == DSL_FLOAT) {
@@ -1162,7 +1187,7 @@ static int expr(struct unit *u, struct cfn *c, const struct dsl_node *n, struct 
         const struct dsl_value *g = outer_value(u, c, n->name);
         if (g && dsl_is_intlike(*g)) {
             e->t = JT_INT;
-            render_buf_printf(&e->s, "INT64_C(%lld)", (long long)dsl_as_int(*g));
+            put_int(&e->s, dsl_as_int(*g));
             return 0;
         }
         if (g && g->kind == DSL_FLOAT) {
@@ -1194,13 +1219,23 @@ static int expr(struct unit *u, struct cfn *c, const struct dsl_node *n, struct 
         if (r == 0 && n->kind != DSL_N_NOT) r = expr(u, c, n->b, &b);
         if (r == 0 && (!numeric(a.t) || (n->kind != DSL_N_NOT && !numeric(b.t))))
             r = refuse(u, c, n, "and, or, not of values that are not numbers");
-        if (r == 0) {
+        enum jt t = n->kind == DSL_N_NOT ? JT_BOOL : join(a.t, b.t);
+        if (r == 0 && t == JT_BOOL) {
             e->t = JT_BOOL;
             if (n->kind == DSL_N_NOT)
                 render_buf_printf(&e->s, "(!(%s))", a.s.data);
             else
                 render_buf_printf(&e->s, "((%s) %s (%s))", a.s.data,
                                   n->kind == DSL_N_AND ? "&&" : "||", b.s.data);
+        } else if (r == 0) { /* `a and b` is a when a is false, else b (b runs only then) */
+            e->t = t;
+            char f[200];
+            render_buf_printf(&e->s,
+                              sx(u,
+                                 n->kind == DSL_N_AND ? "({%s _a = (%s)(%s); _a ? (%s)(%s) : _a;})"
+                                                      : "({%s _a = (%s)(%s); _a ? _a : (%s)(%s);})",
+                                 f, sizeof f),
+                              c_type[t], c_type[t], a.s.data, c_type[t], b.s.data);
         }
         ex_free(&a);
         ex_free(&b);
@@ -1420,8 +1455,78 @@ static void call_deps(struct unit *u, struct cfn *c, const struct dsl_node *n)
     for (size_t i = 0; any && i < n->nkids; i++)
         if (n->kids[i]->kind == DSL_N_NAME) {
             struct var *v = find_var(c, n->kids[i]->name);
-            if (v && v->in_loop && ints(v->t)) set_dep(u, v);
+            if (!v || !v->in_loop || !ints(v->t)) continue;
+            set_dep(u, v);
+            struct var *o = v->alias_of ? find_var(c, v->alias_of) : NULL; /* the same memory */
+            if (o && o->in_loop) set_dep(u, o);
         }
+}
+
+/* What the values of an index are over the prange loop's iterations, as far as the compiler
+ * can tell: the same in every iteration (IX_SAME), each iteration's own (IX_OWN: the loop's
+ * variable, plus or times what does not change, or index_to_position of an index buffer the
+ * iteration filled from it, as the course's kernels make their output's position), repeating
+ * (IX_REPEATS: % or // of the loop's variable), or unknown (IX_UNKNOWN: i - i, min(i, 3), an
+ * index read from data), whose stores are recorded and checked at run time. */
+enum ixk { IX_NONE, IX_SAME, IX_OWN, IX_UNKNOWN, IX_REPEATS };
+
+static enum ixk ix_join(enum ixk a, enum ixk b)
+{
+    if (a == IX_NONE || a == b) return b;
+    return a == IX_REPEATS || b == IX_REPEATS ? IX_REPEATS : IX_UNKNOWN;
+}
+
+static enum ixk index_kind(struct unit *u, struct cfn *c, const struct dsl_node *e)
+{
+    if (!expr_dep(c, e)) return IX_SAME;
+    switch (e->kind) {
+    case DSL_N_NAME: {
+        const struct var *v = find_var(c, e->name);
+        if (u->prange_var && strcmp(e->name, u->prange_var) == 0) return IX_OWN;
+        return v && v->ixk ? (enum ixk)v->ixk : IX_UNKNOWN;
+    }
+    case DSL_N_UNARY: return e->op == DSL_T_MINUS ? index_kind(u, c, e->a) : IX_UNKNOWN;
+    case DSL_N_BINARY: {
+        enum ixk a = index_kind(u, c, e->a), b = index_kind(u, c, e->b);
+        if (a == IX_REPEATS || b == IX_REPEATS) return IX_REPEATS;
+        switch (e->op) {
+        case DSL_T_PLUS:
+        case DSL_T_MINUS:
+            return (a == IX_OWN && b == IX_SAME) || (a == IX_SAME && b == IX_OWN) ? IX_OWN
+                                                                                  : IX_UNKNOWN;
+        case DSL_T_STAR: { /* times a stride: a stride of 0 is a broadcast output, not ours */
+            const struct dsl_node *k = a == IX_SAME ? e->a : e->b;
+            if (k->kind == DSL_N_CONST && dsl_is_intlike(k->value) && dsl_as_int(k->value) == 0)
+                return IX_SAME;
+            return (a == IX_OWN && b == IX_SAME) || (a == IX_SAME && b == IX_OWN) ? IX_OWN
+                                                                                  : IX_UNKNOWN;
+        }
+        case DSL_T_PERCENT:
+        case DSL_T_DSLASH: return IX_REPEATS;
+        default: return IX_UNKNOWN;
+        }
+    }
+    case DSL_N_CALL: /* the course's output position: an index buffer the iteration filled */
+        if (e->a->kind == DSL_N_NAME && strcmp(e->a->name, "index_to_position") == 0 &&
+            e->nkids == 2 && e->kids[0]->kind == DSL_N_NAME) {
+            const struct var *b = find_var(c, e->kids[0]->name);
+            if (b && b->in_loop && b->dep && !b->alias_shared && !expr_dep(c, e->kids[1]))
+                return IX_OWN;
+        }
+        return IX_UNKNOWN;
+    default: return IX_UNKNOWN;
+    }
+}
+
+/* A number variable v assigned `from` in the prange loop: what its values are as an index. */
+static void index_assigned(struct unit *u, struct cfn *c, struct var *v,
+                           const struct dsl_node *from)
+{
+    enum ixk k = ix_join((enum ixk)v->ixk, from ? index_kind(u, c, from) : IX_UNKNOWN);
+    if (k != (enum ixk)v->ixk) {
+        v->ixk = (char)k;
+        u->changed = true;
+    }
 }
 
 /* Whether array variable v's memory is the same in every iteration of the prange loop being
@@ -1475,16 +1580,19 @@ static int prange_write(struct unit *u, struct cfn *c, struct var *v, const stru
                       "made inside the loop (idx = np.zeros(MAX_DIMS, np.int32)), and pass that",
                       o->name, c->f->def->name, also, by);
     }
-    if (how && !dep) {
+    if (how) { /* what a function stores into, the loop cannot tell apart from another's */
+        (void)dep;
         u->race = true;
         return refuse(u, c, at,
-                      "every iteration of the prange loop writes the same elements of %s%s%s "
-                      "(none of the call's arguments follows from the loop's variable), at once "
-                      "on their own threads (a race). Pass the call the iteration's own position",
-                      o->name, also, by);
+                      "%s, which every iteration of the prange loop shares, is written by a "
+                      "function the loop calls%s%s: which elements it writes, the compiler "
+                      "cannot tell from one iteration to the next, and iterations run at once on "
+                      "their own threads. Write %s in the loop's body itself, at the iteration's "
+                      "own position (out[o] = ...)",
+                      o->name, also, by, o->name);
     }
-    if (how) return 0;
-    if (!expr_dep(c, ix)) {
+    enum ixk k = index_kind(u, c, ix);
+    if (k == IX_SAME) {
         u->race = true;
         return refuse(u, c, at,
                       "every iteration of the prange loop writes the same element of %s%s (its "
@@ -1493,14 +1601,30 @@ static int prange_write(struct unit *u, struct cfn *c, struct var *v, const stru
                       "into a local variable (acc += ...) and store it after the loop",
                       o->name, also, o->name);
     }
-    if (ix->kind == DSL_N_BINARY && (ix->op == DSL_T_PERCENT || ix->op == DSL_T_DSLASH) &&
-        expr_dep(c, ix->a)) {
+    if (k == IX_REPEATS) {
+        bool direct =
+            ix->kind == DSL_N_BINARY && (ix->op == DSL_T_PERCENT || ix->op == DSL_T_DSLASH);
         u->race = true;
         return refuse(u, c, at,
                       "iterations of the prange loop write the same elements of %s%s: the index "
                       "repeats (%s of the loop's variable), and they run at once on their own "
                       "threads (a race). Give each iteration its own element",
-                      o->name, also, ix->op == DSL_T_PERCENT ? "%" : "//");
+                      o->name, also,
+                      !direct                   ? "% or //"
+                      : ix->op == DSL_T_PERCENT ? "%"
+                                                : "//");
+    }
+    if (k == IX_UNKNOWN && o->param && o->t == JT_FARR) { /* recorded and checked at run time */
+        if (!o->racy) ((struct var *)o)->racy = u->changed = true;
+        u->race_checks = true;
+    } else if (k == IX_UNKNOWN) {
+        u->race = true;
+        return refuse(u, c, at,
+                      "the prange loop's iterations write %s%s at an index whose values the "
+                      "compiler cannot follow from the loop's variable, and they run at once on "
+                      "their own threads: write it at a position that is the iteration's own "
+                      "(i, or an index made from it by to_index and index_to_position)",
+                      o->name, also);
     }
     return 0;
 }
@@ -1517,11 +1641,14 @@ static int store(struct unit *u, struct cfn *c, const struct dsl_node *target, c
             if (src && src->buflen && !src->escapes) src->escapes = u->changed = true;
         }
         if (assign_var(u, c, at, target->name, vt, 0, &v) != 0) return -1;
-        if (src && u->in_prange && v->in_loop && shared_mem(src) && !v->alias_shared) {
-            v->alias_shared = u->changed = true;
+        if (src && !v->alias_of) { /* its memory is the first name's: an iteration's, or not */
             v->alias_of = src->alias_of ? src->alias_of : src->name;
+            u->changed = true;
         }
+        if (src && u->in_prange && v->in_loop && shared_mem(src) && !v->alias_shared)
+            v->alias_shared = u->changed = true;
         if (u->in_prange && expr_dep(c, from)) set_dep(u, v);
+        if (u->in_prange && numeric(vt)) index_assigned(u, c, v, from);
         emit(u, "v_%s = %s;", target->name, value);
         return 0;
     }
@@ -1565,40 +1692,51 @@ static int store(struct unit *u, struct cfn *c, const struct dsl_node *target, c
         if (r == 0 && lv) r = prange_write(u, c, lv, at, target->kids[0], NULL, false);
         if (r == 0 && lv && lv->param && !lv->written) lv->written = u->changed = true;
         c->may_fail = true;
-        /* the value first, then the index, as Python evaluates them */
+        /* the value first, then the index, as Python evaluates them; where either may have
+         * failed and gone on (a division by zero), nothing is stored, as in Python */
+        const char *held = u->soft_fail ? " if (env->failed) goto JIT_FAIL;" : "";
+        struct var *pv = lv && !lv->param && lv->alias_of ? find_var(c, lv->alias_of) : lv;
+        const char *an = target->a->kind == DSL_N_NAME ? target->a->name : "an array";
         if (r == 0 && promoted(u, target))
-            emit(u, "pv%d = (float)(%s);", u->pr_id, value);
+            emit(u, "{ float w_ = (float)(%s);%s pv%d = w_; }", value, held, u->pr_id);
         else if (r == 0 && elided(u, target))
-            emit(u, "{ float w_ = (float)(%s); (%s).p[%s] = w_; }", value, a.s.data, i.s.data);
+            emit(u, "{ float w_ = (float)(%s);%s (%s).p[%s] = w_; }", value, held, a.s.data,
+                 i.s.data);
         else if (r == 0 && lv && lv->buflen &&
                  !lv->escapes) /* a local array: note how far written */
             emit(u,
-                 "{ int64_t w_ = (int64_t)(%s), k_ = CHK(%s, (%s).n, %lldLL, \"%s\"); "
+                 "{ int64_t w_ = (int64_t)(%s), k_ = CHK(%s, (%s).n, %lldLL, \"%s\");%s "
                  "(%s).p[k_] = w_; if (k_ >= d_%s) d_%s = k_ + 1; }",
-                 value, i.s.data, a.s.data, loc(c, at), lv->name, a.s.data, lv->name, lv->name);
-        else if (r == 0 && u->in_prange && lv && lv->param && lv->t == JT_FARR) {
-            /* a storage the iterations share: under check_races, who writes is recorded */
-            int arg = (int)(lv - c->vars);
+                 value, i.s.data, a.s.data, loc(c, at), lv->name, held, a.s.data, lv->name,
+                 lv->name);
+        else if (r == 0 && u->in_prange && pv && pv->param && pv->t == JT_FARR) {
+            /* a storage the iterations share: who writes is recorded where a store's index
+             * is not known to be the iteration's own (racy), or under check_races */
+            int arg = (int)(pv - c->vars);
             emit(u,
-                 "{ float w_ = (float)(%s); int64_t k_ = CHK(%s, (%s).n, %lldLL, \"%s\"); "
-                 "RACE(%d, k_, v_%s, %lldLL, \"%s\"); (%s).p[k_] = w_; }",
-                 value, i.s.data, a.s.data, loc(c, at), lv->name, arg, u->prange_var, loc(c, at),
-                 lv->name, a.s.data);
+                 "{ float w_ = (float)(%s); int64_t k_ = CHK(%s, (%s).n, %lldLL, \"%s\");%s "
+                 "RACE%s(%d, k_, v_%s, %lldLL, \"%s\"); (%s).p[k_] = w_; }",
+                 value, i.s.data, a.s.data, loc(c, at), lv->name, held, pv->racy ? "_ALWAYS" : "",
+                 arg, u->prange_var, loc(c, at), pv->name, a.s.data);
         } else if (r == 0 && u->target == JIT_SIM && a.t == JT_FARR) {
             /* the simulator records who writes each element of a Storage: two threads that
              * nothing orders writing one is a race */
-            const char *an = target->a->kind == DSL_N_NAME ? target->a->name : "an array";
             emit(u,
-                 "{ float w_ = (float)(%s); int64_t k_ = CHK(%s, (%s).n, %lldLL, \"%s\"); "
+                 "{ float w_ = (float)(%s); int64_t k_ = CHK(%s, (%s).n, %lldLL, \"%s\");%s "
                  "if (jit_gwrite(env, (%s).p, k_, %lldLL, \"%s\")) goto JIT_FAIL; "
                  "*jit_gmem(env, %d, &(%s).p[k_]) = w_; }",
-                 value, i.s.data, a.s.data, loc(c, at), an, a.s.data, loc(c, at), an,
+                 value, i.s.data, a.s.data, loc(c, at), an, held, a.s.data, loc(c, at), an,
                  access_site(u, c, target, 1, 4, an), a.s.data);
+        } else if (r == 0 && *held) {
+            emit(u,
+                 "{ %s w_ = (%s)(%s); int64_t k_ = CHK(%s, (%s).n, %lldLL, \"%s\");%s "
+                 "(%s).p[k_] = w_; }",
+                 a.t == JT_FARR ? "float" : "int64_t", a.t == JT_FARR ? "float" : "int64_t", value,
+                 i.s.data, a.s.data, loc(c, at), an, held, a.s.data);
         } else if (r == 0)
             emit(u, "{ %s w_ = (%s)(%s); (%s).p[CHK(%s, (%s).n, %lldLL, \"%s\")] = w_; }",
                  a.t == JT_FARR ? "float" : "int64_t", a.t == JT_FARR ? "float" : "int64_t", value,
-                 a.s.data, i.s.data, a.s.data, loc(c, at),
-                 target->a->kind == DSL_N_NAME ? target->a->name : "an array");
+                 a.s.data, i.s.data, a.s.data, loc(c, at), an);
         ex_free(&a);
         ex_free(&i);
         return r;
@@ -1702,12 +1840,13 @@ static int loop_body(struct unit *u, struct cfn *c, const struct dsl_node *n, in
     return r;
 }
 
-/* The body of a range loop (ids k: f<k> + i<k> * t<k> for i<k> < e<k>). */
+/* The body of a range loop (ids k: r<k> + i<k> * t<k> for i<k> < e<k>; a loop's C names are a
+ * letter and its number, and none is f<n>, which names the unit's compiled functions). */
 static int range_body(struct unit *u, struct cfn *c, const struct dsl_node *n, int k, bool quiet)
 {
     struct render_buf head;
     render_buf_init(&head, 0);
-    render_buf_printf(&head, "v_%s = f%d + i%d * t%d;", n->name, k, k, k);
+    render_buf_printf(&head, "v_%s = r%d + i%d * t%d;", n->name, k, k, k);
     int r =
         head.nomem ? dsl_raise_status(u->in, DSL_V_NOMEM) : loop_body(u, c, n, k, quiet, head.data);
     render_buf_free(&head);
@@ -1774,7 +1913,7 @@ static int range_promoted(struct unit *u, struct cfn *c, const struct dsl_node *
             emit(u, "} else {");
             u->loop_depth++;
             int k2 = u->tmp++;
-            emit(u, "int64_t f%d = f%d, t%d = t%d, e%d = e%d;", k2, k, k2, k, k2, k);
+            emit(u, "int64_t r%d = r%d, t%d = t%d, e%d = e%d;", k2, k, k2, k, k2, k);
             if (r == 0) r = range_body(u, c, n, k2, quiet);
             u->loop_depth--;
             emit(u, "}");
@@ -1887,7 +2026,7 @@ static bool has_continue(const struct dsl_node *n)
 static void unchecked_accesses(struct unit *u, struct cfn *c, const struct dsl_node *n)
 {
     u->nelide = 0;
-    if (u->fns[0].f->jit_races) return; /* every write is recorded */
+    if (u->fns[0].f->jit_races || u->race_checks) return; /* every write is recorded */
     if (n->a->nkids != 1 || assigns(n->b, n->name) || has_continue(n->b)) return;
     for (size_t i = 0; i < n->b->nkids; i++) {
         const struct dsl_node *st = n->b->kids[i];
@@ -2051,7 +2190,8 @@ static bool jam_stmt(struct cfn *c, const struct dsl_node *n, struct jam *j, con
 static bool jam_plan(struct unit *u, struct cfn *c, const struct dsl_node *n, struct jam *j)
 {
     *j = (struct jam){0};
-    if (c->f->jit_races || !n->b || n->b->kind != DSL_N_BLOCK || has_jump(n->b) || u->pr_arr)
+    if (c->f->jit_races || u->race_checks || !n->b || n->b->kind != DSL_N_BLOCK || has_jump(n->b) ||
+        u->pr_arr)
         return false;
     /* the names each copy has: the loop's variable and all the body assigns */
     if (!jam_target(n, j)) return false;
@@ -2122,7 +2262,7 @@ static int jam_copies(struct unit *u, struct cfn *c, const struct jam *j, const 
     return 0;
 }
 
-/* The range loop n (ids k: f<k>, t<k>, e<k> set) run in groups of JAM iterations, then as
+/* The range loop n (ids k: r<k>, t<k>, e<k> set) run in groups of JAM iterations, then as
  * written for those left (see jam_plan). */
 static int range_jammed(struct unit *u, struct cfn *c, const struct dsl_node *n, int k,
                         const struct jam *j)
@@ -2186,7 +2326,7 @@ static int range_jammed(struct unit *u, struct cfn *c, const struct dsl_node *n,
         emit(u, "if (((i%d + %d) & 65535) < %d && jit_cancelled(env)) goto JIT_FAIL;", k, JAM, JAM);
         for (int g = 0; g < JAM; g++) {
             jam_names(u, j, g, true);
-            emit(u, "v_%s = f%d + (i%d + %d) * t%d;", n->name, k, k, g, k);
+            emit(u, "v_%s = r%d + (i%d + %d) * t%d;", n->name, k, k, g, k);
             jam_names(u, j, g, false);
         }
         r = jam_copies(u, c, j, n->b, 0, mi);
@@ -2197,9 +2337,9 @@ static int range_jammed(struct unit *u, struct cfn *c, const struct dsl_node *n,
         bool loop = c->top && u->in_prange;
         if (loop && ++u->nest > u->max_nest) u->max_nest = u->nest;
         emit(u, "{");
-        emit(u, "int64_t f%d = %s, s%d = %s;", q, it->nkids == 2 ? lim[0].s.data : "0", q,
+        emit(u, "int64_t r%d = %s, s%d = %s;", q, it->nkids == 2 ? lim[0].s.data : "0", q,
              it->nkids == 2 ? lim[1].s.data : lim[0].s.data);
-        emit(u, "int64_t e%d = s%d > f%d ? s%d - f%d : 0;", q, q, q, q, q);
+        emit(u, "int64_t e%d = s%d > r%d ? s%d - r%d : 0;", q, q, q, q, q);
         emit(u, "for (int64_t i%d = 0; i%d < e%d;) {", q, q, q);
         u->loop_depth++;
         emit(u, "if (i%d && jit_cancelled(env)) goto JIT_FAIL;", q);
@@ -2208,7 +2348,7 @@ static int range_jammed(struct unit *u, struct cfn *c, const struct dsl_node *n,
         u->loop_depth++;
         for (int g = 0; g < JAM && r == 0; g++) {
             jam_names(u, j, g, true);
-            emit(u, "v_%s = f%d + i%d;", m->name, q, q);
+            emit(u, "v_%s = r%d + i%d;", m->name, q, q);
             r = block(u, c, m->b);
             jam_names(u, j, g, false);
         }
@@ -2229,7 +2369,7 @@ static int range_jammed(struct unit *u, struct cfn *c, const struct dsl_node *n,
         emit(u, "for (; i%d < e%d; i%d++) {", k, k, k);
         u->loop_depth++;
         emit(u, "if (((i%d + 1) & 65535) == 0 && jit_cancelled(env)) goto JIT_FAIL;", k);
-        emit(u, "v_%s = f%d + i%d * t%d;", n->name, k, k, k);
+        emit(u, "v_%s = r%d + i%d * t%d;", n->name, k, k, k);
         int brk = u->brk;
         u->brk = -1;
         if (r == 0) r = block(u, c, n->b);
@@ -2402,14 +2542,14 @@ static int for_loop(struct unit *u, struct cfn *c, const struct dsl_node *n)
         if (r == 0 && u->in_prange && expr_dep(c, it)) set_dep(u, v);
         if (r == 0) {
             emit(u, "{");
-            emit(u, "int64_t f%d = %s, s%d = %s, t%d = %s;", k, start, k, stop, k, step);
+            emit(u, "int64_t r%d = %s, s%d = %s, t%d = %s;", k, start, k, stop, k, step);
             emit(u, "if (t%d == 0) { jit_fail(env, 3, %lldLL, 0, 0, \"range\"); goto JIT_FAIL; }",
                  k, loc(c, it));
             /* the number of iterations, in unsigned arithmetic: no overflow at the ends; past
              * 2**63 - 1 (range(-2**62, 2**62)), that many, which no machine finishes */
             emit(u,
-                 "uint64_t u%d = t%d > 0 ? (f%d < s%d ? ((uint64_t)s%d - (uint64_t)f%d - 1) / "
-                 "(uint64_t)t%d + 1 : 0) : (f%d > s%d ? ((uint64_t)f%d - (uint64_t)s%d - 1) / "
+                 "uint64_t u%d = t%d > 0 ? (r%d < s%d ? ((uint64_t)s%d - (uint64_t)r%d - 1) / "
+                 "(uint64_t)t%d + 1 : 0) : (r%d > s%d ? ((uint64_t)r%d - (uint64_t)s%d - 1) / "
                  "(0 - (uint64_t)t%d) + 1 : 0);",
                  k, k, k, k, k, k, k, k, k, k, k, k);
             emit(u, "int64_t e%d = u%d > (uint64_t)JIT_INT64_MAX ? JIT_INT64_MAX : (int64_t)u%d;",
@@ -2420,7 +2560,7 @@ static int for_loop(struct unit *u, struct cfn *c, const struct dsl_node *n)
             u->jam_cand = u->jam_cand || jam;
             if (jam && u->jam_on)
                 r = range_jammed(u, c, n, k, &j);
-            else if (!u->pr_arr && !c->f->jit_races && promotable(c, n, &p) == 0)
+            else if (!u->pr_arr && !c->f->jit_races && !u->race_checks && promotable(c, n, &p) == 0)
                 r = range_promoted(u, c, n, k, &p, quiet);
             else
                 r = range_body(u, c, n, k, quiet);
@@ -2706,7 +2846,7 @@ static const char prelude_libc[] =
     "typedef __UINTPTR_TYPE__ uintptr_t;\n"
     "#define INT64_C(c) c##LL\n"
     "double exp(double); double log(double); double floor(double); double fabs(double);\n"
-    "double fmod(double, double); double pow(double, double);\n"
+    "double fmod(double, double); double pow(double, double); double copysign(double, double);\n"
     "float expf(float); float logf(float); float fabsf(float); float sqrtf(float);\n"
     "float tanhf(float);\n"
     "void *memset(void *, int, __SIZE_TYPE__);\n"
@@ -2819,18 +2959,23 @@ static const char prelude[] =
     "    do { jit_fail(env, 1, where, j, n, what); goto JIT_FAIL; } while (0)\n"
     "#define JIT_OOB(where, j, n, what) JIT_OOB_FAIL(where, j, n, what)\n"
     "#endif\n"
-    /* check_races: the element's writer is recorded; another iteration's write is the race */
-    "#ifdef JIT_RACES\n"
-    "#define RACE(arg, k, it, at, name) do { int64_t *s_ = env->shadow[arg], p_ = -1; \\\n"
+    /* the element's writer recorded: another iteration's write is the race; under
+     * check_races for every store of the prange loop into a storage, and always for a store
+     * whose index the compiler cannot follow (a unit with either is built by gcc, which has
+     * the atomics, never by tcc) */
+    "#define JIT_RECORD(arg, k, it, at, name) do { int64_t *s_ = env->shadow[arg], p_ = -1; \\\n"
     "    if (s_ && !__atomic_compare_exchange_n(&s_[k], &p_, (it), 0, __ATOMIC_RELAXED, \\\n"
     "                                          __ATOMIC_RELAXED) && p_ != (it)) { \\\n"
     "        if (JIT_CLAIM(&env->failed)) { \\\n"
     "            env->kind = 7; env->where = at; env->index = (k); env->size = (it); \\\n"
     "            env->other = p_; env->what = name; } \\\n"
     "        goto JIT_FAIL; } } while (0)\n"
+    "#ifdef JIT_RACES\n"
+    "#define RACE(arg, k, it, at, name) JIT_RECORD(arg, k, it, at, name)\n"
     "#else\n"
     "#define RACE(arg, k, it, at, name) ((void)0)\n"
     "#endif\n"
+    "#define RACE_ALWAYS(arg, k, it, at, name) JIT_RECORD(arg, k, it, at, name)\n"
     /* the errors' words are Python's, as the interpreter's */
     /* the one quotient that does not fit, INT64_MIN // -1, is the interpreter's OverflowError
      * (the processor's division would trap on it); its remainder is 0 */
@@ -2848,12 +2993,33 @@ static const char prelude[] =
     "    if (b == 0) { jit_fail(env, 2, w, 0, 0, \"integer modulo by zero\"); return 0; }\n"
     "    if (b == -1) return 0;\n"
     "    int64_t r = a % b; return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;\n}\n"
+    /* a float's // and % as CPython's divmod computes them: floor(a / b) is off by one where
+     * the division rounds up to a whole number (1.0 // 0.1 is 9.0), and zeros keep signs */
     "JIT_FN double pyf_div(struct jit_env *env, double a, double b, long long w)\n{\n"
     "    if (b == 0) { jit_fail(env, 2, w, 0, 0, \"float floor division by zero\"); return 0; }\n"
-    "    return floor(a / b);\n}\n"
+    "    double mod = fmod(a, b), div = (a - mod) / b;\n"
+    "    if (mod != 0 && (b < 0) != (mod < 0)) div -= 1.0;\n"
+    "    if (div == 0) return copysign(0.0, a / b);\n"
+    "    double fl = floor(div);\n    return div - fl > 0.5 ? fl + 1.0 : fl;\n}\n"
     "JIT_FN double pyf_mod(struct jit_env *env, double a, double b, long long w)\n{\n"
     "    if (b == 0) { jit_fail(env, 2, w, 0, 0, \"float modulo by zero\"); return 0; }\n"
-    "    double r = fmod(a, b); return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;\n}\n"
+    "    double r = fmod(a, b);\n"
+    "    if (r == 0) return copysign(0.0, b);\n"
+    "    return (r < 0) != (b < 0) ? r + b : r;\n}\n"
+    /* a float's ** with the interpreter's errors, where C's pow gives inf or nan */
+    "JIT_FN double pyf_pow(struct jit_env *env, double a, double b, long long w)\n{\n"
+    "    if (a == 0 && b < 0) {\n"
+    "        jit_fail(env, 2, w, 0, 0, \"0.0 cannot be raised to a negative power\");\n"
+    "        return 0;\n    }\n"
+    "    if (a < 0 && isfinite(b) && b != floor(b)) {\n"
+    "        jit_fail(env, 19, w, 0, 0, \"negative number cannot be raised to a fractional "
+    "power\");\n"
+    "        return 0;\n    }\n"
+    "    double r = pow(a, b);\n"
+    "    if (isinf(r) && isfinite(a) && isfinite(b)) {\n"
+    "        jit_fail(env, 18, w, 0, 0, \"float power overflow: result too large\");\n"
+    "        return 0;\n    }\n"
+    "    return r;\n}\n"
     "JIT_FN double py_fdiv(struct jit_env *env, double a, double b, long long w,\n"
     "                             const char *what)\n{\n"
     "    if (b == 0) { jit_fail(env, 2, w, 0, 0, what); return 0; }\n    return a / b;\n}\n"
@@ -2875,13 +3041,12 @@ static const char prelude[] =
     "    for (int64_t i = 0; i < shape.n; i++) out.p[i] = shape.p[i] > 1 ? big_index.p[i + off] : "
     "0;\n"
     "}\n"
+    /* MiniTorch's: the sum over zip(index, strides), as long as the shorter */
     "JIT_FN int64_t jit_index_to_position(struct jit_env *env, iarr index, iarr strides, "
-    "long long "
-    "w)\n{\n"
-    "    if (index.n < strides.n) { jit_fail(env, 1, w, strides.n - 1, index.n, \"index\"); return "
-    "0; }\n"
-    "    int64_t p = 0;\n    for (int64_t i = 0; i < strides.n; i++) p += index.p[i] * "
-    "strides.p[i];\n"
+    "long long w)\n{\n"
+    "    (void)env, (void)w;\n"
+    "    int64_t p = 0, n = index.n < strides.n ? index.n : strides.n;\n"
+    "    for (int64_t i = 0; i < n; i++) p += index.p[i] * strides.p[i];\n"
     "    return p;\n}\n"
     /* a * b into *r, or 1 where the product does not fit in 64 bits (the quotient of the
      * wrapped product then differs from a: no builtin, which tcc lacks) */
@@ -2936,8 +3101,14 @@ static const char prelude[] =
     "JIT_FN double jop_inv_back(struct jit_env *env, double x, double d, long long w)\n{\n"
     "    if (x == 0) { jit_fail(env, 2, w, 0, 0, \"float division by zero\"); return 0; }\n"
     "    return -(1.0 / (x * x)) * d;\n}\n"
+    /* int() of a float as the builtin's: NaN a ValueError, what 64 bits cannot hold (an
+     * infinity, 1e19) an OverflowError */
     "JIT_FN int64_t py_int(struct jit_env *env, double x, long long w)\n{\n"
-    "    if (!(x > -9.2e18 && x < 9.2e18)) { jit_fail(env, 5, w, 0, 0, \"\"); return 0; }\n"
+    "    if (x != x) { jit_fail(env, 5, w, 0, 0, \"\"); return 0; }\n"
+    "    if (!(x > -9223372036854777856.0 && x < 9223372036854775808.0)) {\n"
+    "        jit_fail(env, 18, w, x < 0, 0, x - x == 0 ? \"float too large to convert to "
+    "int64\" : \"cannot convert float infinity to integer\");\n"
+    "        return 0;\n    }\n"
     "    return (int64_t)x;\n}\n";
 
 struct env {
@@ -3165,6 +3336,7 @@ struct spec {
     int (*entry)(void **slots, struct env *); /* NULL: runs in the interpreter, why says why */
     char *why;
     bool wrote[MAX_ARGS]; /* the storages (parameters) the called function writes */
+    bool racy[MAX_ARGS];  /* and those its prange loop's writes are recorded in (var.racy) */
     char *report;         /* what parallel_diagnostics says of it */
     char *src;            /* the C it was compiled from (a kernel on the GPU: the
                            * CUDA C NVRTC compiles at its launch) */
@@ -3360,7 +3532,10 @@ static void report(const struct unit *u, struct spec *s)
                 render_buf_printf(&b, "%lld ints made before the loop", (long long)v->buflen);
             else
                 render_buf_printf(&b, "%s, an argument", jt_name[v->t]);
-            render_buf_puts(&b, v->pwritten
+            render_buf_puts(&b, v->racy ? ": written, at some positions the compiler cannot "
+                                          "follow from the loop's variable: each write recorded "
+                                          "and checked at run time)"
+                                : v->pwritten
                                     ? ": written at positions that follow from the loop's variable)"
                                     : ": not written in the loop)");
             any = true;
@@ -3638,6 +3813,7 @@ static int build(struct dsl_interp *in, struct dsl_function *f, struct spec *s)
         s->ret = u->fns[0].ret;
         s->nfns = u->nfns;
         for (int i = 0; i < s->nargs; i++) s->wrote[i] = u->fns[0].vars[i].written;
+        for (int i = 0; i < s->nargs; i++) s->racy[i] = u->fns[0].vars[i].racy;
         for (int i = 0; i < u->nfns; i++) {
             struct dsl_value v = {.kind = DSL_FUNCTION,
                                   .as.fn_user = (struct dsl_function *)u->fns[i].f};
@@ -3680,7 +3856,8 @@ static int build(struct dsl_interp *in, struct dsl_function *f, struct spec *s)
                 free(unfit);
             }
             if (!s->entry)
-                r = load_or_compile(in, f, !deep, flags, nflags, src.data, dir, &unit, s);
+                r = load_or_compile(in, f, !deep && !u->race_checks, flags, nflags, src.data, dir,
+                                    &unit, s);
             if (r == 0 && s->entry && !s->quick) s->so_path = jit_cache_path(dir, unit.so);
             if (later && s->entry && !s->quick) { /* the first calls run the loops as written */
                 s->later_text = strdup(gsrc.data);
@@ -3760,7 +3937,7 @@ static enum jt classify(struct dsl_value v, union slot *s, int64_t **heap)
     }
     if (v.kind == DSL_BOOL || v.kind == DSL_INT) {
         s->n = dsl_as_int(v);
-        return JT_INT;
+        return v.kind == DSL_BOOL ? JT_BOOL : JT_INT;
     }
     if (v.kind == DSL_FLOAT) {
         s->x = v.as.f;
@@ -3794,9 +3971,9 @@ static int runtime_error(struct dsl_interp *in, struct spec *s, const struct env
         return dsl_raise_in(in, f, pos, "ZeroDivisionError", "%s",
                             e->what && *e->what ? e->what : "division by zero");
     case 3: return dsl_raise_in(in, f, pos, "ValueError", "range() arg 3 must not be zero");
-    case 5:
-        return dsl_raise_in(in, f, pos, "ValueError",
-                            "cannot convert float NaN or infinity to integer");
+    case 5: return dsl_raise_in(in, f, pos, "ValueError", "cannot convert float nan to integer");
+    case 18: return dsl_raise_in(in, f, pos, "OverflowError", "%s", e->what);
+    case 19: return dsl_raise_in(in, f, pos, "ValueError", "%s", e->what);
     case 7:
         return dsl_raise_in(in, f, pos, "RuntimeError",
                             "iterations %lld and %lld of the prange loop both wrote %s[%lld] "
@@ -3899,9 +4076,9 @@ int dsl_jit_call(struct dsl_interp *in, struct dsl_function *f, const struct dsl
     }
     if (!s->entry) goto done; /* runs in the interpreter */
     struct env e = {.threads = mt_ctx_threads(in->session->ctx), .stop = mt_cancel_flag()};
-    int64_t *shadow[MAX_ARGS] = {0}; /* check_races: each written storage's writers, none yet */
-    for (size_t i = 0; i < npos && f->jit_races; i++)
-        if (types[i] == JT_FARR && s->wrote[i]) {
+    int64_t *shadow[MAX_ARGS] = {0}; /* each recorded storage's writers, none yet */
+    for (size_t i = 0; i < npos; i++)
+        if (types[i] == JT_FARR && ((f->jit_races && s->wrote[i]) || s->racy[i])) {
             shadow[i] = malloc((size_t)slots[i].f.n * sizeof **shadow + 1);
             if (!shadow[i]) {
                 for (size_t j = 0; j < i; j++) free(shadow[j]);
