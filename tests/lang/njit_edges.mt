@@ -188,3 +188,120 @@ try:
 except TypeError as e:
     print(e)
 # expect: wide() has 17 parameters: a kernel takes at most 16
+
+# the interpreter's arithmetic, as the fuzzer of compiled code compared them (each was off)
+def fdivmod_py(a, b):
+    return a // b, a % b
+
+pairs = [(1.0, 0.1), (-1e-300, 1e300), (-1.5, float("inf")), (-0.0, float("inf")), (5.0, -3.0)]
+print(all([njit(lambda a, b: a // b)(a, b) == fdivmod_py(a, b)[0] for a, b in pairs]))
+# expect: True
+print([str(njit(lambda a, b: a % b)(a, b)) == str(fdivmod_py(a, b)[1]) for a, b in pairs])
+# expect: [True, True, True, True, True]
+
+@njit
+def fpow(a, b):
+    return a ** b
+
+for a, b in [(0.0, -1.0), (10.0, 400.0), (-8.0, 0.5)]:
+    try:
+        fpow(a, b)
+    except Exception as e:
+        print(type(e).__name__, e)
+# expect: ZeroDivisionError 0.0 cannot be raised to a negative power
+# expect: OverflowError float power overflow: result too large
+# expect: ValueError negative number cannot be raised to a fractional power
+
+@njit
+def to_int(x):
+    return int(x)
+
+print(to_int(-2.0 ** 63), to_int(9.2233720368547748e18))
+# expect: -9223372036854775808 9223372036854774784
+for v in [1e19, float("inf"), float("nan")]:
+    try:
+        to_int(v)
+    except Exception as e:
+        print(type(e).__name__, e)
+# expect: OverflowError float too large to convert to int64
+# expect: OverflowError cannot convert float infinity to integer
+# expect: ValueError cannot convert float nan to integer
+
+@njit
+def bool_minus(a, b):
+    return (a > 0) - (b > 0)
+
+@njit
+def and_(a, b):
+    return a and b
+
+@njit
+def or_(a, b):
+    return a or b
+
+@njit
+def abs_f(x):
+    return abs(x)
+
+@njit
+def same(flag):
+    return flag
+
+print(bool_minus(-1, 2), and_(-1, 2), and_(0, 5), or_(0, 5), or_(0, 2.5), abs_f(-0.0), same(True))
+# expect: -1 2 0 5 2.5 0.0 True
+
+# a statement that fails stores nothing
+@njit
+def store_div(xs, k):
+    xs[0] = 7 // k
+
+xs = [1, 2]
+try:
+    store_div(xs, 0)
+except ZeroDivisionError:
+    print(xs)
+# expect: [1, 2]
+
+# MiniTorch's index_to_position zips the index with the strides; to_index into an argument,
+# and a loop whose C names once hid the unit's functions, compile with gcc
+from minitorch import to_index, index_to_position
+
+@njit
+def position(index, strides):
+    return index_to_position(index, strides)
+
+@njit
+def fill(shape, idx):
+    to_index(5, shape, idx)
+
+def h1(x):
+    return x + 1
+
+def h2(x):
+    return x * 2
+
+@njit
+def twice(n):
+    s = 0
+    for j in range(1):
+        s += h1(n) + h2(n)
+    return s
+
+idx = [0, 0]
+fill((2, 3), idx)
+fill((2, 3), idx)
+print(position((2,), (10, 1)), idx, twice(3), twice(4))
+# expect: 20 [1, 2] 10 13
+parallel_diagnostics(fill)
+# expect: fill(tuple of ints, int array): compiled to native code
+# expect:   serial: no prange loop in the function called
+# expect-re:   machine code.*
+# expect-re:   last call: .*
+# expect:   integers: 64 bits; + - * wrap around past 2**63 - 1 as Numba's do, where the interpreter raises OverflowError; // and ** raise it as the interpreter does
+parallel_diagnostics(twice)
+# expect: twice(int): compiled to native code
+# expect:   serial: no prange loop in the function called
+# expect:   compiled in and inlined, each for the types it is called with: h1() h2()
+# expect-re:   machine code.*
+# expect-re:   last call: .*
+# expect:   integers: 64 bits; + - * wrap around past 2**63 - 1 as Numba's do, where the interpreter raises OverflowError; // and ** raise it as the interpreter does
