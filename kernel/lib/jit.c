@@ -475,6 +475,49 @@ static void calls_loop(struct unit *u, struct cfn *c)
         u->calls_loops[u->ncalls_loops++] = u->cur_prange;
 }
 
+/* The C of a call of the unit's function fn (returning ret) with the arguments a[0..na) and
+ * the text tail after them: fn(env, a..., tail). Where something before it in the statement
+ * may have failed and gone on (guarded: its arguments), the arguments are evaluated first and
+ * the call skipped if anything failed, as Python's call never happens: the function may write
+ * arrays. 0, or -1 after raising (out of memory). */
+static int call_text(struct unit *u, struct render_buf *b, const char *fn, const char *ret,
+                     const struct ex *a, int na, const char *tail, bool guarded)
+{
+    struct render_buf t;
+    render_buf_init(&t, 0);
+    if (!guarded) {
+        render_buf_printf(&t, "%s(env", fn);
+        for (int i = 0; i < na; i++) render_buf_printf(&t, ", %s", a[i].s.data);
+        render_buf_printf(&t, "%s)", tail ? tail : "");
+    } else {
+        int k = u->tmp++;
+        render_buf_puts(&t, "({ ");
+        for (int i = 0; i < na; i++)
+            render_buf_printf(&t, "%s g%d_%d = %s; ", c_type[a[i].t], k, i, a[i].s.data);
+        render_buf_printf(&t, "env->failed ? (%s)0 : %s(env", ret, fn);
+        for (int i = 0; i < na; i++) render_buf_printf(&t, ", g%d_%d", k, i);
+        render_buf_printf(&t, "%s); })", tail ? tail : "");
+    }
+    if (t.nomem) {
+        render_buf_free(&t);
+        return dsl_raise_status(u->in, DSL_V_NOMEM);
+    }
+    if (guarded && u->target == JIT_GPU) { /* NVRTC: a lambda called at once (sx) */
+        size_t n = t.len + 64;
+        char *buf = malloc(n);
+        if (!buf) {
+            render_buf_free(&t);
+            return dsl_raise_status(u->in, DSL_V_NOMEM);
+        }
+        render_buf_puts(b, sx(u, t.data, buf, n));
+        free(buf);
+    } else {
+        render_buf_puts(b, t.data);
+    }
+    render_buf_free(&t);
+    return 0;
+}
+
 /* A call of a user function, an engine scalar function, or a builtin the compiler knows. */
 static int call(struct unit *u, struct cfn *c, const struct dsl_node *n, struct ex *e)
 {
@@ -595,11 +638,13 @@ static int call(struct unit *u, struct cfn *c, const struct dsl_node *n, struct 
                 c->deepest = id;
             }
             e->t = u->fns[id].ret;
+            /* what failed before it in the statement (its arguments) ends the statement there,
+             * as Python would: the call, which may write arrays, does not run */
+            bool after_failure = u->soft_fail;
             if (u->fns[id].may_fail) c->may_fail = u->soft_fail = true;
-            render_buf_printf(&e->s, "f%d(env", id);
-            for (int i = 0; i < na; i++) render_buf_printf(&e->s, ", %s", a[i].s.data);
-            render_buf_puts(&e->s, ")");
-            r = 0;
+            char fname[16];
+            snprintf(fname, sizeof fname, "f%d", id);
+            r = call_text(u, &e->s, fname, c_type[e->t], a, na, NULL, after_failure);
             goto done;
         }
         if (v && v->kind == DSL_BUILTIN) {
@@ -655,6 +700,7 @@ static int call(struct unit *u, struct cfn *c, const struct dsl_node *n, struct 
                 goto done;
             }
             e->t = helpers[h].ret;
+            bool after_failure = u->soft_fail && helpers[h].ret == JT_NONE; /* (as f<n>'s) */
             if (h != 2) c->may_fail = u->soft_fail = true; /* index_to_position cannot fail */
             calls_loop(u, c);
             struct var *out = helpers[h].ret == JT_NONE && n->kids[na - 1]->kind == DSL_N_NAME
@@ -662,19 +708,18 @@ static int call(struct unit *u, struct cfn *c, const struct dsl_node *n, struct 
                                   : NULL;
             if (out && out->param && !out->written) out->written = u->changed = true;
             if (out && prange_write(u, c, out, n, NULL, name, true) != 0) goto done;
-            render_buf_printf(&e->s, "jit_%s(env", name);
-            for (int i = 0; i < na; i++) render_buf_printf(&e->s, ", %s", a[i].s.data);
-            render_buf_printf(&e->s, ", %lldLL", loc(c, n));
+            char fname[32], tail[96];
+            snprintf(fname, sizeof fname, "jit_%s", name);
+            int tl = snprintf(tail, sizeof tail, ", %lldLL", loc(c, n));
             if (helpers[h].ret == JT_NONE) { /* it writes its last argument's first elements */
                 const struct dsl_node *w = n->kids[na - 1];
                 const struct var *wv = w->kind == DSL_N_NAME ? find_var(c, w->name) : NULL;
                 if (wv && wv->buflen && !wv->escapes)
-                    render_buf_printf(&e->s, ", &d_%s", wv->name);
-                else
-                    render_buf_puts(&e->s, ", (int64_t *)0"); /* gcc's unit has no NULL */
+                    snprintf(tail + tl, sizeof tail - (size_t)tl, ", &d_%s", wv->name);
+                else /* gcc's unit has no NULL */
+                    snprintf(tail + tl, sizeof tail - (size_t)tl, ", (int64_t *)0");
             }
-            render_buf_puts(&e->s, ")");
-            r = 0;
+            r = call_text(u, &e->s, fname, c_type[e->t], a, na, tail, after_failure);
             goto done;
         }
         if (strcmp(name, "len") == 0 && na == 1) {

@@ -145,8 +145,7 @@ LOOP = """\
 def KNOWN(a, b):
     if a[0] != "ok" and b[0] != "ok" and a[0] != b[0]:
         return "operands evaluated in another order than Python's: another error first"
-    if (a[0] == "ZeroDivisionError" and "modulo by zero" in a[1] and TO_INDEX and
-            (b[0] != a[0] or b[1] != a[1])):
+    if a[0] == "ZeroDivisionError" and "modulo by zero" in a[1] and TO_INDEX and a != b:
         return "the interpreter's to_index refuses a dim < 0"
     if a[0] == "IndexingError" and "MAX_DIMS" in a[1]:
         return "the interpreter's index helpers take at most MAX_DIMS elements"

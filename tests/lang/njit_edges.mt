@@ -262,6 +262,29 @@ except ZeroDivisionError:
     print(xs)
 # expect: [1, 2]
 
+# nor does a call whose argument failed: to_index, or a function of the user's that writes
+from minitorch import to_index
+
+@njit
+def fill_bad(v, shape, idx):
+    to_index(int(v), shape, idx)
+
+def put(idx, k):
+    idx[0] = k
+
+@njit
+def put_bad(idx, a, b):
+    put(idx, a // b)
+
+idx = [9, 9, 9]
+for call, args in ((fill_bad, (float("inf"), (2, 3, 4), idx)), (put_bad, (idx, 1, 0))):
+    try:
+        call(*args)
+    except Exception as e:
+        print(type(e).__name__, idx)
+# expect: OverflowError [9, 9, 9]
+# expect: ZeroDivisionError [9, 9, 9]
+
 # MiniTorch's index_to_position zips the index with the strides; to_index into an argument,
 # and a loop whose C names once hid the unit's functions, compile with gcc
 from minitorch import to_index, index_to_position
