@@ -142,6 +142,18 @@ struct var {
      * analysis cannot show one iteration's own, recorded at run time (racy) */
     char ixk;
     bool racy;
+    /* the prange loop's view of what may change within one iteration: where a variable is
+     * first assigned in the loop, and whether it may hold two values in an iteration (assigned
+     * at two places, or in a loop the iteration runs: an inner loop's variable); of a shared
+     * array, the index of its first access at an element of the iteration's own, and whether
+     * some access may reach another iteration's element (mixed) or elements the compiler
+     * cannot name (whole: a call given the array, a loop over it) */
+    const struct dsl_node *pset, *pix;
+    bool ptwice, pinner, pmixed, pwhole;
+    /* an array of the iteration's own: the writes into it the compiler has passed so far in
+     * the loop's body (in this pass), and whether one is in a loop the iteration runs */
+    int fills;
+    bool pfill_inner;
     /* a shared array (JT_SARR): its elements ('d' float64, 'f' float32, 'i' int32, 'l' int64),
      * its dims, its place in the simulator's block memory (bytes), and the number of its first
      * element among the kernel's shared elements (the simulator's record of each) */
@@ -267,6 +279,9 @@ static int binary(struct unit *u, struct cfn *c, const struct dsl_node *n, struc
 static bool expr_dep(struct cfn *c, const struct dsl_node *n);
 static int prange_write(struct unit *u, struct cfn *c, struct var *v, const struct dsl_node *at,
                         const struct dsl_node *ix, const char *how, bool dep);
+static int prange_access(struct unit *u, struct cfn *c, struct var *o, const struct dsl_node *ix,
+                         const struct dsl_node *at);
+static bool shared_mem(const struct var *v);
 
 /* What a name that is not a local means: a free variable's value or a session variable. */
 static const struct dsl_value *outer_value(struct unit *u, const struct cfn *c, const char *name)
@@ -775,6 +790,15 @@ static int call(struct unit *u, struct cfn *c, const struct dsl_node *n, struct 
     }
     refuse(u, c, n, "this call");
 done:
+    /* an array given to a function (but len) may be read anywhere: a shared one the loop
+     * writes, another iteration's elements */
+    for (int i = 0; i < na && r == 0 && u->in_prange && c->top; i++) {
+        struct var *av = n->kids[i]->kind == DSL_N_NAME ? find_var(c, n->kids[i]->name) : NULL;
+        if (av && av->alias_of) av = find_var(c, av->alias_of);
+        if (av && (av->t == JT_FARR || av->t == JT_IARR) && shared_mem(av) &&
+            !(name && strcmp(name, "len") == 0 && na == 1))
+            r = prange_access(u, c, av, NULL, n);
+    }
     for (int i = 0; i < na; i++) ex_free(&a[i]);
     return r;
 }
@@ -1046,6 +1070,13 @@ static int index_load(struct unit *u, struct cfn *c, const struct dsl_node *n, s
         goto done;
     }
     e->t = a.t == JT_FARR ? JT_FLOAT : JT_INT;
+    /* a read of an array the prange loop's iterations share: of the iteration's own element,
+     * or recorded (racy) where the loop writes the array */
+    struct var *rv =
+        u->in_prange && c->top && n->a->kind == DSL_N_NAME ? find_var(c, n->a->name) : NULL;
+    if (rv && rv->alias_of) rv = find_var(c, rv->alias_of);
+    if (rv && shared_mem(rv) && rv->t != JT_ITUP && prange_access(u, c, rv, n->kids[0], n) != 0)
+        goto done;
     if (promoted(u, n)) {
         render_buf_printf(&e->s, "(double)pv%d", u->pr_id);
         r = 0;
@@ -1059,7 +1090,15 @@ static int index_load(struct unit *u, struct cfn *c, const struct dsl_node *n, s
     }
     c->may_fail = true;
     const char *an = n->a->kind == DSL_N_NAME ? n->a->name : "an array";
-    if (u->target == JIT_SIM && a.t == JT_FARR) /* a Storage: global memory, counted */
+    if (rv && rv->param && rv->t == JT_FARR && rv->pwritten && (rv->racy || c->f->jit_races))
+        render_buf_printf(&e->s,
+                          "({ int64_t k_ = CHK(%s, (%s).n, %lldLL, \"%s\"); "
+                          "RACE_READ%s(%d, k_, (%s).n, v_%s, %lldLL, \"%s\"); "
+                          "(double)(%s).p[k_]; })",
+                          i.s.data, a.s.data, loc(c, n), an, rv->racy ? "_ALWAYS" : "",
+                          (int)(rv - c->vars), a.s.data, u->prange_var, loc(c, n), rv->name,
+                          a.s.data);
+    else if (u->target == JIT_SIM && a.t == JT_FARR) /* a Storage: global memory, counted */
         render_buf_printf(
             &e->s, "(double)*jit_gmem(env, %d, &(%s).p[CHK(%s, (%s).n, %lldLL, \"%s\")])",
             access_site(u, c, n, 0, 4, an), a.s.data, i.s.data, a.s.data, loc(c, n), an);
@@ -1373,6 +1412,11 @@ static int assign_var(struct unit *u, struct cfn *c, const struct dsl_node *at, 
             u->changed = true;
         }
     }
+    if (u->in_prange && c->top) { /* where, within an iteration, it takes its values */
+        if (!v->pset) v->pset = at;
+        if (v->pset != at && !v->ptwice) v->ptwice = u->changed = true;
+        if (u->nest > 0 && !v->pinner) v->pinner = u->changed = true;
+    }
     *out = v;
     return 0;
 }
@@ -1509,10 +1553,11 @@ static void call_deps(struct unit *u, struct cfn *c, const struct dsl_node *n)
 
 /* What the values of an index are over the prange loop's iterations, as far as the compiler
  * can tell: the same in every iteration (IX_SAME), each iteration's own (IX_OWN: the loop's
- * variable, plus or times what does not change, or index_to_position of an index buffer the
- * iteration filled from it, as the course's kernels make their output's position), repeating
- * (IX_REPEATS: % or // of the loop's variable), or unknown (IX_UNKNOWN: i - i, min(i, 3), an
- * index read from data), whose stores are recorded and checked at run time. */
+ * variable, plus or times what does not change within an iteration (two_values), or
+ * index_to_position of an index buffer the iteration filled from it once, as the course's
+ * kernels make their output's position), repeating (IX_REPEATS: % or // of the loop's
+ * variable), or unknown (IX_UNKNOWN: i - i, min(i, 3), an index read from data, a variable
+ * given two values), whose accesses are recorded and checked at run time. */
 enum ixk { IX_NONE, IX_SAME, IX_OWN, IX_UNKNOWN, IX_REPEATS };
 
 static enum ixk ix_join(enum ixk a, enum ixk b)
@@ -1521,12 +1566,41 @@ static enum ixk ix_join(enum ixk a, enum ixk b)
     return a == IX_REPEATS || b == IX_REPEATS ? IX_REPEATS : IX_UNKNOWN;
 }
 
+/* Whether variable v of the prange loop may hold values that are not the iteration's own in
+ * a position made from it: assigned at two places, or in a loop the iteration runs, but for an
+ * inner loop's variable over a range, which sweeps the iteration's block as the course's
+ * kernels index their output (out[n * s0 + i * s1 + j * s2], i and j counting the output's
+ * dims: strides that make two iterations' blocks overlap are not detected). */
+static bool two_values(const struct var *v)
+{
+    if (!v->in_loop || !(v->ptwice || v->pinner)) return false;
+    if (v->ptwice) return true;
+    const struct dsl_node *f = v->pset, *it = f ? f->a : NULL;
+    return !(f && f->kind == DSL_N_FOR && it->kind == DSL_N_CALL && it->a->kind == DSL_N_NAME &&
+             strcmp(it->a->name, "range") == 0);
+}
+
+/* Whether e's value may change within one iteration of the prange loop (two_values). */
+static bool varies(struct cfn *c, const struct dsl_node *e)
+{
+    if (!e) return false;
+    if (e->kind == DSL_N_NAME) {
+        const struct var *v = find_var(c, e->name);
+        return v && two_values(v);
+    }
+    if (varies(c, e->a) || varies(c, e->b)) return true;
+    for (size_t i = 0; i < e->nkids; i++)
+        if (varies(c, e->kids[i])) return true;
+    return false;
+}
+
 static enum ixk index_kind(struct unit *u, struct cfn *c, const struct dsl_node *e)
 {
     if (!expr_dep(c, e)) return IX_SAME;
     switch (e->kind) {
-    case DSL_N_NAME: {
+    case DSL_N_NAME: { /* given two values in an iteration, two elements: they may be others' */
         const struct var *v = find_var(c, e->name);
+        if (v && two_values(v)) return IX_UNKNOWN;
         if (u->prange_var && strcmp(e->name, u->prange_var) == 0) return IX_OWN;
         return v && v->ixk ? (enum ixk)v->ixk : IX_UNKNOWN;
     }
@@ -1534,28 +1608,33 @@ static enum ixk index_kind(struct unit *u, struct cfn *c, const struct dsl_node 
     case DSL_N_BINARY: {
         enum ixk a = index_kind(u, c, e->a), b = index_kind(u, c, e->b);
         if (a == IX_REPEATS || b == IX_REPEATS) return IX_REPEATS;
+        /* the iteration's own plus, or times, what is the same in every iteration; what
+         * changes within one otherwise (i + v, v assigned twice) reaches others' elements */
+        bool own = (a == IX_OWN && b == IX_SAME && !varies(c, e->b)) ||
+                   (a == IX_SAME && b == IX_OWN && !varies(c, e->a));
         switch (e->op) {
         case DSL_T_PLUS:
-        case DSL_T_MINUS:
-            return (a == IX_OWN && b == IX_SAME) || (a == IX_SAME && b == IX_OWN) ? IX_OWN
-                                                                                  : IX_UNKNOWN;
+        case DSL_T_MINUS: return own ? IX_OWN : IX_UNKNOWN;
         case DSL_T_STAR: { /* times a stride: a stride of 0 is a broadcast output, not ours */
             const struct dsl_node *k = a == IX_SAME ? e->a : e->b;
             if (k->kind == DSL_N_CONST && dsl_is_intlike(k->value) && dsl_as_int(k->value) == 0)
                 return IX_SAME;
-            return (a == IX_OWN && b == IX_SAME) || (a == IX_SAME && b == IX_OWN) ? IX_OWN
-                                                                                  : IX_UNKNOWN;
+            return own ? IX_OWN : IX_UNKNOWN;
         }
         case DSL_T_PERCENT:
         case DSL_T_DSLASH: return IX_REPEATS;
         default: return IX_UNKNOWN;
         }
     }
-    case DSL_N_CALL: /* the course's output position: an index buffer the iteration filled */
+    case DSL_N_CALL: /* the course's output position: an index buffer the iteration filled, */
         if (e->a->kind == DSL_N_NAME && strcmp(e->a->name, "index_to_position") == 0 &&
             e->nkids == 2 && e->kids[0]->kind == DSL_N_NAME) {
             const struct var *b = find_var(c, e->kids[0]->name);
-            if (b && b->in_loop && b->dep && !b->alias_shared && !expr_dep(c, e->kids[1]))
+            if (b && b->alias_of && b->in_loop && !b->alias_shared) b = find_var(c, b->alias_of);
+            /* once, by to_index(i, ...), before (not changed since: out_index[d] = 0 would
+             * make it another iteration's, as would a change in a loop this one runs) */
+            if (b && b->in_loop && b->dep && !b->alias_shared && b->fills == 1 &&
+                !(u->nest > 0 && b->pfill_inner) && !expr_dep(c, e->kids[1]))
                 return IX_OWN;
         }
         return IX_UNKNOWN;
@@ -1587,6 +1666,54 @@ static int fn_line(const struct cfn *c, const struct dsl_node *n)
     return line_at(c->f, n->pos) - line_at(c->f, c->f->def->pos) + 1;
 }
 
+/* An access, at node at, of o, an array every iteration of the prange loop shares: at index
+ * ix, or (ix NULL) at elements the compiler cannot name (a call given o, a loop over it). An
+ * iteration that reads an element another writes races with it as surely as two writers do,
+ * and so does one that writes at two indices of its own (o[i] and o[i + 1]: the second is the
+ * next iteration's first). So an array the loop writes must be reached, wherever it is, at one
+ * index of the iteration's own (index_kind), the same expression at every place. Otherwise a
+ * Storage argument's reads and writes are recorded and checked at run time (racy), and any
+ * other array, or one reached whole, refused. 0, or -1 after refusing. */
+static int prange_access(struct unit *u, struct cfn *c, struct var *o, const struct dsl_node *ix,
+                         const struct dsl_node *at)
+{
+    if (!ix) {
+        if (!o->pwhole) o->pwhole = u->changed = true;
+    } else {
+        /* an index of the iteration's own (its names keep their values within it, or count
+         * within its own block: index_kind), the same at every place */
+        bool own = index_kind(u, c, ix) == IX_OWN;
+        if (own && !o->pix) {
+            o->pix = ix;
+            u->changed = true;
+        }
+        if ((!own || (ix != o->pix && !same_expr(o->pix, ix))) && !o->pmixed)
+            o->pmixed = u->changed = true;
+    }
+    if (!o->pwritten || (!o->pwhole && !o->pmixed)) return 0;
+    if (!o->pwhole && o->param && o->t == JT_FARR) {
+        if (!o->racy) o->racy = u->changed = true;
+        u->race_checks = true;
+        return 0;
+    }
+    u->race = true;
+    if (o->pwhole)
+        return refuse(u, c, at,
+                      "%s, which every iteration of the prange loop shares, is written in the "
+                      "loop and given whole to a function or a loop over it, which may read "
+                      "elements other iterations write, at once on their own threads (a race). "
+                      "Read and write %s in the loop's body itself, at the iteration's own "
+                      "position (out[o]), or read from an array the loop does not write",
+                      o->name, o->name);
+    return refuse(u, c, at,
+                  "%s, which every iteration of the prange loop shares, is written and read at "
+                  "indices that are not all one element of the iteration's own: an iteration "
+                  "may reach an element another writes, at once on their own threads (a race). "
+                  "Read and write %s only at the iteration's own position (out[o], one index "
+                  "everywhere), or read from an array the loop does not write",
+                  o->name, o->name);
+}
+
 /* A write into array v inside the prange loop, at node at: by a store whose index is ix (how
  * NULL), or by a call of the function `how` (dep: an argument of it follows from the loop's
  * variable). Iterations run at once on their own threads, so an array they share must not be
@@ -1599,10 +1726,13 @@ static int prange_write(struct unit *u, struct cfn *c, struct var *v, const stru
                         const struct dsl_node *ix, const char *how, bool dep)
 {
     if (!u->in_prange || !c->top) return 0;
-    if (!v->pwritten) v->pwritten = u->changed = true;
-    if (!shared_mem(v)) return 0;
-    const struct var *o = v->alias_of ? find_var(c, v->alias_of) : v;
+    struct var *o = v->alias_of ? find_var(c, v->alias_of) : v;
     if (!o) o = v;
+    if (!v->pwritten) v->pwritten = u->changed = true;
+    if (!o->pwritten) o->pwritten = u->changed = true;
+    if (o->fills < 2) o->fills++;
+    if (u->nest > 0 && !o->pfill_inner) o->pfill_inner = u->changed = true;
+    if (!shared_mem(v)) return 0;
     char also[96] = "", by[64] = "";
     if (o != v) snprintf(also, sizeof also, ", through %s (another name for it)", v->name);
     if (how) snprintf(by, sizeof by, ", by %s()", how);
@@ -1660,7 +1790,7 @@ static int prange_write(struct unit *u, struct cfn *c, struct var *v, const stru
                                                 : "//");
     }
     if (k == IX_UNKNOWN && o->param && o->t == JT_FARR) { /* recorded and checked at run time */
-        if (!o->racy) ((struct var *)o)->racy = u->changed = true;
+        if (!o->racy) o->racy = u->changed = true;
         u->race_checks = true;
     } else if (k == IX_UNKNOWN) {
         u->race = true;
@@ -1671,7 +1801,7 @@ static int prange_write(struct unit *u, struct cfn *c, struct var *v, const stru
                       "(i, or an index made from it by to_index and index_to_position)",
                       o->name, also);
     }
-    return 0;
+    return prange_access(u, c, o, ix, at);
 }
 
 static int store(struct unit *u, struct cfn *c, const struct dsl_node *target, const char *value,
@@ -1760,9 +1890,9 @@ static int store(struct unit *u, struct cfn *c, const struct dsl_node *target, c
             int arg = (int)(pv - c->vars);
             emit(u,
                  "{ float w_ = (float)(%s); int64_t k_ = CHK(%s, (%s).n, %lldLL, \"%s\");%s "
-                 "RACE%s(%d, k_, v_%s, %lldLL, \"%s\"); (%s).p[k_] = w_; }",
+                 "RACE%s(%d, k_, (%s).n, v_%s, %lldLL, \"%s\"); (%s).p[k_] = w_; }",
                  value, i.s.data, a.s.data, loc(c, at), lv->name, held, pv->racy ? "_ALWAYS" : "",
-                 arg, u->prange_var, loc(c, at), pv->name, a.s.data);
+                 arg, a.s.data, u->prange_var, loc(c, at), pv->name, a.s.data);
         } else if (r == 0 && u->target == JIT_SIM && a.t == JT_FARR) {
             /* the simulator records who writes each element of a Storage: two threads that
              * nothing orders writing one is a race */
@@ -2000,6 +2130,12 @@ static int for_each(struct unit *u, struct cfn *c, const struct dsl_node *n)
         r = expr(u, c, arrays[i], &a[i]);
         if (r == 0 && a[i].t != JT_FARR && !ints(a[i].t))
             r = refuse(u, c, n, "a for loop over a %s", jt_name[a[i].t]);
+        /* it reads every element: a shared array's others' too */
+        struct var *av = r == 0 && u->in_prange && c->top && arrays[i]->kind == DSL_N_NAME
+                             ? find_var(c, arrays[i]->name)
+                             : NULL;
+        if (av && av->alias_of) av = find_var(c, av->alias_of);
+        if (av && a[i].t != JT_ITUP && shared_mem(av)) r = prange_access(u, c, av, NULL, n);
     }
     for (size_t i = 0; i < ntargets && r == 0; i++) {
         struct var *v;
@@ -2477,6 +2613,7 @@ static int for_loop(struct unit *u, struct cfn *c, const struct dsl_node *n)
         u->cur_prange = n->pos;
         u->in_prange = true;
         u->prange_var = n->name;
+        for (int i = 0; i < c->nvars; i++) c->vars[i].fills = 0; /* none passed yet */
         r = assign_var(u, c, n, n->name, JT_INT, 0, &v);
         if (r == 0) set_dep(u, v);
         if (r == 0) {
@@ -2524,6 +2661,18 @@ static int for_loop(struct unit *u, struct cfn *c, const struct dsl_node *n)
                 char cond[64] = "";
                 if (!heavy) snprintf(cond, sizeof cond, " if(l%d >= 256)", k);
                 if (clause.nomem) r = dsl_raise_status(u->in, DSL_V_NOMEM);
+                /* what the iterations write and read is recorded anew for each run of the
+                 * loop: a run before (another prange loop, or this one in an earlier round of
+                 * a loop around it) is over */
+                for (int i = 0; i < c->nvars; i++) {
+                    const struct var *rv = &c->vars[i];
+                    if (rv->param && rv->t == JT_FARR &&
+                        (rv->racy || (c->f->jit_races && rv->written)))
+                        emit(u,
+                             "if (env->shadow[%d]) __builtin_memset(env->shadow[%d], 0xff, "
+                             "(uint64_t)v_%s.n * 2 * sizeof(int64_t));",
+                             i, i, rv->name);
+                }
                 emit(u, "#pragma omp parallel num_threads(env->threads)%s%s", cond,
                      clause.data ? clause.data : "");
                 render_buf_free(&clause);
@@ -3004,23 +3153,40 @@ static const char prelude[] =
     "    do { jit_fail(env, 1, where, j, n, what); goto JIT_FAIL; } while (0)\n"
     "#define JIT_OOB(where, j, n, what) JIT_OOB_FAIL(where, j, n, what)\n"
     "#endif\n"
-    /* the element's writer recorded: another iteration's write is the race; under
-     * check_races for every store of the prange loop into a storage, and always for a store
-     * whose index the compiler cannot follow (a unit with either is built by gcc, which has
-     * the atomics, never by tcc) */
-    "#define JIT_RECORD(arg, k, it, at, name) do { int64_t *s_ = env->shadow[arg], p_ = -1; \\\n"
-    "    if (s_ && !__atomic_compare_exchange_n(&s_[k], &p_, (it), 0, __ATOMIC_RELAXED, \\\n"
-    "                                          __ATOMIC_RELAXED) && p_ != (it)) { \\\n"
-    "        if (JIT_CLAIM(&env->failed)) { \\\n"
-    "            env->kind = 7; env->where = at; env->index = (k); env->size = (it); \\\n"
-    "            env->other = p_; env->what = name; } \\\n"
-    "        goto JIT_FAIL; } } while (0)\n"
+    /* each element's writer and reader recorded (a Storage of n elements: its writers, then
+     * its readers, -2 for several): another iteration's write, or a write of what another
+     * read, is the race; under check_races for every store and read of the prange loop into
+     * a storage it writes, and always for those of a storage the compiler cannot show is
+     * reached at the iteration's own element only (a unit with either is built by gcc, which
+     * has the atomics, never by tcc). Each side publishes itself before it looks at the
+     * other's record, so that of a write and a read at once, one sees the other. */
+    "#define JIT_RACE_AT(kd, k, it, o, at, name) do { if (JIT_CLAIM(&env->failed)) { \\\n"
+    "    env->kind = kd; env->where = at; env->index = (k); env->size = (it); \\\n"
+    "    env->other = (o); env->what = name; } goto JIT_FAIL; } while (0)\n"
+    "#define JIT_RECORD(arg, k, n, it, at, name) do { int64_t *s_ = env->shadow[arg], p_ = -1; \\\n"
+    "    if (s_) { \\\n"
+    "        if (!__atomic_compare_exchange_n(&s_[k], &p_, (it), 0, __ATOMIC_SEQ_CST, \\\n"
+    "                                         __ATOMIC_SEQ_CST) && p_ != (it)) \\\n"
+    "            JIT_RACE_AT(7, k, it, p_, at, name); \\\n"
+    "        p_ = __atomic_load_n(&s_[(n) + (k)], __ATOMIC_SEQ_CST); \\\n"
+    "        if (p_ != -1 && p_ != (it)) JIT_RACE_AT(20, k, it, p_, at, name); } } while (0)\n"
+    "#define JIT_RECORD_READ(arg, k, n, it, at, name) do { \\\n"
+    "    int64_t *s_ = env->shadow[arg], p_ = -1; \\\n"
+    "    if (s_) { \\\n"
+    "        if (!__atomic_compare_exchange_n(&s_[(n) + (k)], &p_, (it), 0, __ATOMIC_SEQ_CST, \\\n"
+    "                                         __ATOMIC_SEQ_CST) && p_ != (it) && p_ != -2) \\\n"
+    "            __atomic_store_n(&s_[(n) + (k)], -2, __ATOMIC_SEQ_CST); \\\n"
+    "        p_ = __atomic_load_n(&s_[k], __ATOMIC_SEQ_CST); \\\n"
+    "        if (p_ != -1 && p_ != (it)) JIT_RACE_AT(20, k, it, p_, at, name); } } while (0)\n"
     "#ifdef JIT_RACES\n"
-    "#define RACE(arg, k, it, at, name) JIT_RECORD(arg, k, it, at, name)\n"
+    "#define RACE(arg, k, n, it, at, name) JIT_RECORD(arg, k, n, it, at, name)\n"
+    "#define RACE_READ(arg, k, n, it, at, name) JIT_RECORD_READ(arg, k, n, it, at, name)\n"
     "#else\n"
-    "#define RACE(arg, k, it, at, name) ((void)0)\n"
+    "#define RACE(arg, k, n, it, at, name) ((void)0)\n"
+    "#define RACE_READ(arg, k, n, it, at, name) ((void)0)\n"
     "#endif\n"
-    "#define RACE_ALWAYS(arg, k, it, at, name) JIT_RECORD(arg, k, it, at, name)\n"
+    "#define RACE_ALWAYS(arg, k, n, it, at, name) JIT_RECORD(arg, k, n, it, at, name)\n"
+    "#define RACE_READ_ALWAYS(arg, k, n, it, at, name) JIT_RECORD_READ(arg, k, n, it, at, name)\n"
     /* the errors' words are Python's, as the interpreter's */
     /* the one quotient that does not fit, INT64_MIN // -1, is the interpreter's OverflowError
      * (the processor's division would trap on it); its remainder is 0 */
@@ -3160,12 +3326,13 @@ struct env {
     int threads;
     int failed;
     int kind; /* 1 IndexError, 2 ZeroDivisionError, 3 range step 0, 4 interrupt, 5 int(nan),
-               * 6 arrays of lengths that do not broadcast, 7 two iterations wrote one element */
+               * 6 arrays of lengths that do not broadcast, 7 two iterations wrote one element,
+               * 20 one iteration read an element another wrote */
     long long where;
     int64_t index, size;
     const char *what;
     const volatile unsigned char *stop; /* the cancel flag (mt_cancel_flag) */
-    int64_t other;                      /* kind 7: the other iteration */
+    int64_t other;                      /* kinds 7, 20: the other iteration (-2 several) */
     int64_t **shadow; /* check_races: per parameter, the iteration that wrote each element */
     /* a cuda.jit kernel's launch; the block and thread that failed, and for a race or a
      * barrier the other thread and where it was; the array's name (from the GPU) */
@@ -3577,9 +3744,9 @@ static void report(const struct unit *u, struct spec *s)
                 render_buf_printf(&b, "%lld ints made before the loop", (long long)v->buflen);
             else
                 render_buf_printf(&b, "%s, an argument", jt_name[v->t]);
-            render_buf_puts(&b, v->racy ? ": written, at some positions the compiler cannot "
-                                          "follow from the loop's variable: each write recorded "
-                                          "and checked at run time)"
+            render_buf_puts(&b, v->racy ? ": written, and reached at positions the compiler "
+                                          "cannot show are each iteration's own: each write and "
+                                          "read recorded and checked at run time)"
                                 : v->pwritten
                                     ? ": written at positions that follow from the loop's variable)"
                                     : ": not written in the loop)");
@@ -4028,6 +4195,24 @@ static int runtime_error(struct dsl_interp *in, struct spec *s, const struct env
                             (long long)(e->other < e->size ? e->other : e->size),
                             (long long)(e->other < e->size ? e->size : e->other), e->what,
                             (long long)e->index, f->def->name);
+    case 20:
+        if (e->other < 0)
+            return dsl_raise_in(in, f, pos, "RuntimeError",
+                                "iteration %lld of the prange loop wrote %s[%lld], which other "
+                                "iterations read (compiled %s()): they run at once on their own "
+                                "threads, so whether they read the value before or after is "
+                                "chance (a race). Read only elements the loop does not write, "
+                                "or the iteration's own",
+                                (long long)e->size, e->what, (long long)e->index, f->def->name);
+        return dsl_raise_in(in, f, pos, "RuntimeError",
+                            "iterations %lld and %lld of the prange loop both reach %s[%lld], "
+                            "one writing it, the other reading it (compiled %s()): they run at "
+                            "once on their own threads, so whether the read comes before or "
+                            "after the write is chance (a race). Read only elements the loop "
+                            "does not write, or the iteration's own",
+                            (long long)(e->other < e->size ? e->other : e->size),
+                            (long long)(e->other < e->size ? e->size : e->other), e->what,
+                            (long long)e->index, f->def->name);
     case 6:
         return dsl_raise_in(in, f, pos, "ValueError",
                             "operands could not be broadcast together with shapes (%lld,) (%lld,)",
@@ -4124,14 +4309,14 @@ int dsl_jit_call(struct dsl_interp *in, struct dsl_function *f, const struct dsl
     int64_t *shadow[MAX_ARGS] = {0}; /* each recorded storage's writers, none yet */
     for (size_t i = 0; i < npos; i++)
         if (types[i] == JT_FARR && ((f->jit_races && s->wrote[i]) || s->racy[i])) {
-            shadow[i] = malloc((size_t)slots[i].f.n * sizeof **shadow + 1);
+            shadow[i] = malloc(2 * (size_t)slots[i].f.n * sizeof **shadow + 1);
             if (!shadow[i]) {
                 for (size_t j = 0; j < i; j++) free(shadow[j]);
-                r = dsl_raise_size(in, "the record of each element's writer",
-                                   (uint64_t)slots[i].f.n * sizeof **shadow);
+                r = dsl_raise_size(in, "the record of each element's writer and reader",
+                                   2 * (uint64_t)slots[i].f.n * sizeof **shadow);
                 goto done;
             }
-            memset(shadow[i], 0xff, (size_t)slots[i].f.n * sizeof **shadow); /* -1: nobody */
+            memset(shadow[i], 0xff, 2 * (size_t)slots[i].f.n * sizeof **shadow); /* -1: none */
         }
     e.shadow = shadow;
     int64_t t0 = mt_now_ns();
@@ -4849,7 +5034,8 @@ static void describe(struct dsl_interp *in, const struct dsl_function *f, bool s
             render_buf_puts(b, f->jit_unchecked ? "): compiled to native code, indices unchecked "
                                                   "(boundscheck=False)\n"
                                : f->jit_races   ? "): compiled to native code, each write of its "
-                                                  "prange loop to a storage checked for races "
+                                                  "prange loop to a storage, and each read of one "
+                                                  "it writes, checked for races "
                                                   "(check_races=True)\n"
                                                 : "): compiled to native code\n");
             const char *rep = s->report ? s->report : "", *mark = strstr(rep, "@THREADS@");

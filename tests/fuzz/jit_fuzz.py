@@ -29,7 +29,10 @@ writing the list they are given), branches, for loops over ranges (any step), ar
 enumerate, while loops, break, continue and early returns, nested up to three deep with small
 bounds, and local int arrays of 1 to 5000 elements (past 1024 the compiler leaves the function
 to the interpreter); a quarter hold a prange loop with an int reduction, each iteration writing
-its own element. A cuda.jit kernel is launched on 1 to 4 blocks of 1 to 64 threads in one to
+its own element and reading the arrays it writes anywhere (where two iterations meet at an
+element, the compiled code raises the race, which the interpreter, running them in order,
+cannot see; such runs are counted apart, and a different result without it is a finding). A
+cuda.jit kernel is launched on 1 to 4 blocks of 1 to 64 threads in one to
 three dims (sometimes on a shape a GPU refuses), and runs rounds of two phases between
 cuda.syncthreads(): each thread writes its own element of a shared array (one or two dims;
 float64, float32, int32 or int64), then reads its neighbours', with cuda.local.array, device
@@ -155,6 +158,8 @@ def KNOWN(a, b):
 def COMPARE(a, b):
     if a[0] == "fault":
         return "fault"
+    if b[0] == "RuntimeError" and "(a race)" in b[1]:
+        return "race: two iterations met at an element, found as they ran"
     if a[0] == "OverflowError" and "64 bits" in a[1]:
         return "overflow"  # the interpreter's int overflow, where compiled + - * wrap
     if a[0] == b[0] and (a[0] != "ok" or repr(a[1]) == repr(b[1])):
@@ -1309,7 +1314,8 @@ def report(results, wall, out, log):
         log(f"  {v:6d}  {k}")
     log("errors raised by compiled code (runs), by type: " +
         ", ".join(f"{k} {v}" for k, v in errors.most_common()))
-    log("runs (or programs) showing a reported divergence (not findings), by divergence:")
+    log("runs (or programs) counted apart (not findings): races the compiled code found, and "
+        "reported divergences")
     for k, v in known.most_common():
         log(f"  {v:8d}  {k}")
     probes = [r for r in results if r.get("probe_ok") is not None]

@@ -177,7 +177,7 @@ parallel_diagnostics(z)
 # expect: _zip(Storage, tuple of ints, tuple of ints, Storage, tuple of ints, tuple of ints, Storage, tuple of ints, tuple of ints): compiled to native code
 # expect-re:   parallel: the prange loops \(lines 9, 12 of _zip\) run in chunks of 1 to 1024 iterations, 1 to 65536 where an iteration runs no loop and calls no function with one \(8 per thread where the loop is long enough\) over [0-9]+ threads \(%threads\), on one when a loop without inner loops has under 256 iterations; the interrupt is polled between chunks
 # expect:   each iteration's own variables: i (int) out_index (32 ints) a_index (32 ints) b_index (32 ints) o (int) ind (int) stride (int) j (int) k (int) d (int) s (int)
-# expect:   arrays every iteration shares: out (Storage, an argument: written, at some positions the compiler cannot follow from the loop's variable: each write recorded and checked at run time), out_shape (tuple of ints, an argument: not written in the loop), out_strides (tuple of ints, an argument: not written in the loop), a_storage (Storage, an argument: not written in the loop), a_shape (tuple of ints, an argument: not written in the loop), a_strides (tuple of ints, an argument: not written in the loop), b_storage (Storage, an argument: not written in the loop), b_shape (tuple of ints, an argument: not written in the loop), b_strides (tuple of ints, an argument: not written in the loop)
+# expect:   arrays every iteration shares: out (Storage, an argument: written, and reached at positions the compiler cannot show are each iteration's own: each write and read recorded and checked at run time), out_shape (tuple of ints, an argument: not written in the loop), out_strides (tuple of ints, an argument: not written in the loop), a_storage (Storage, an argument: not written in the loop), a_shape (tuple of ints, an argument: not written in the loop), a_strides (tuple of ints, an argument: not written in the loop), b_storage (Storage, an argument: not written in the loop), b_shape (tuple of ints, an argument: not written in the loop), b_strides (tuple of ints, an argument: not written in the loop)
 # expect:   index buffers made in the loop (np.zeros, [0] * n): one per chunk, on its thread's stack, each iteration clearing what the one before wrote; nothing is allocated per iteration
 # expect:   compiled in and inlined, each for the types it is called with: sub() to_index() broadcast_index()
 # expect-re:   machine code.*
@@ -519,10 +519,10 @@ except RuntimeError as e:
     print(e)
 # expect: iterations 1 and 3 of the prange loop both wrote out[1] (compiled scatter()): they run at once on their own threads, so which value stays is chance (a race). Give each iteration elements of its own
 parallel_diagnostics(checked_scatter)
-# expect: scatter(Storage, Storage, tuple of ints): compiled to native code, each write of its prange loop to a storage checked for races (check_races=True)
+# expect: scatter(Storage, Storage, tuple of ints): compiled to native code, each write of its prange loop to a storage, and each read of one it writes, checked for races (check_races=True)
 # expect-re:   parallel: .*
 # expect:   each iteration's own variables: i (int)
-# expect:   arrays every iteration shares: out (Storage, an argument: written, at some positions the compiler cannot follow from the loop's variable: each write recorded and checked at run time), src (Storage, an argument: not written in the loop), idx (tuple of ints, an argument: not written in the loop)
+# expect:   arrays every iteration shares: out (Storage, an argument: written, and reached at positions the compiler cannot show are each iteration's own: each write and read recorded and checked at run time), src (Storage, an argument: not written in the loop), idx (tuple of ints, an argument: not written in the loop)
 # expect-re:   machine code.*
 # expect-re:   last call: .*
 # expect:   integers: 64 bits; + - * wrap around past 2**63 - 1 as Numba's do, where the interpreter raises OverflowError; // and ** raise it as the interpreter does
@@ -538,6 +538,137 @@ try:
 except ValueError as e:
     print(e)
 # expect: njit(check_races=True) checks indices: it cannot be boundscheck=False
+
+
+# an iteration that reads an element another writes races with it as surely as two writers:
+# a Storage the loop writes and reaches anywhere but at one index of the iteration's own has
+# each read and write recorded, and a read of another iteration's element is the race
+@njit(parallel=True)
+def shift(x, n):
+    for i in prange(n):
+        x[i] = x[(i + 1) % n] + 1.0
+
+
+@njit(parallel=True)
+def pair(x, n):
+    for i in prange(n):
+        x[i] = 1.0
+        x[i + 1] = 2.0
+
+
+@njit(parallel=True)
+def moved(out, out_shape, out_strides):
+    for i in prange(len(out)):
+        idx = np.zeros(MAX_DIMS, np.int32)
+        to_index(i, out_shape, idx)
+        idx[0] = 0
+        out[index_to_position(idx, out_strides)] = i
+
+
+@njit(parallel=True)
+def two_o(x, n):
+    for i in prange(n):
+        o = i
+        if i % 2 == 1:
+            o = i + 1
+        x[o] = 1.0
+
+
+for fn, args in ((shift, 6), (pair, 6)):
+    try:
+        fn(minitorch.zeros((8,))._tensor._storage, args)
+    except RuntimeError as e:
+        print(e)
+# expect-re: iteration [0-9] of the prange loop wrote x\[[0-9]\], which other iterations read .*|iterations [0-9] and [0-9] of the prange loop both reach x\[[0-9]\], one writing it, the other.*
+# expect: iterations 0 and 1 of the prange loop both wrote x[1] (compiled pair()): they run at once on their own threads, so which value stays is chance (a race). Give each iteration elements of its own
+for fn, t in ((moved, minitorch.zeros((3, 2))), (two_o, None)):
+    try:
+        fn(*t.tuple()) if t is not None else fn(minitorch.zeros((8,))._tensor._storage, 6)
+    except RuntimeError as e:
+        print(e)
+# expect: iterations 0 and 2 of the prange loop both wrote out[0] (compiled moved()): they run at once on their own threads, so which value stays is chance (a race). Give each iteration elements of its own
+# expect: iterations 1 and 2 of the prange loop both wrote x[2] (compiled two_o()): they run at once on their own threads, so which value stays is chance (a race). Give each iteration elements of its own
+parallel_diagnostics(shift)
+# expect: shift(Storage, int): compiled to native code
+# expect-re:   parallel: .*
+# expect:   each iteration's own variables: i (int)
+# expect:   arrays every iteration shares: x (Storage, an argument: written, and reached at positions the compiler cannot show are each iteration's own: each write and read recorded and checked at run time)
+# expect-re:   machine code.*
+# expect-re:   last call: .*
+# expect:   integers: 64 bits; + - * wrap around past 2**63 - 1 as Numba's do, where the interpreter raises OverflowError; // and ** raise it as the interpreter does
+
+# ... which, where no two iterations meet, runs as the interpreter does; a loop run before
+# (another prange loop, or this one in an earlier round) is not another iteration
+@njit(parallel=True)
+def rounds(x, perm, n):
+    for r in range(3):
+        for i in prange(n):
+            x[perm[i]] = x[perm[i]] + r
+    for i in prange(n):
+        x[perm[(i + 1) % n]] = x[perm[(i + 1) % n]] * 2.0
+
+
+xs = minitorch.zeros((4,))._tensor._storage
+rounds(xs, (2, 0, 3, 1), 4)
+print(xs)
+# expect: Storage([6.0, 6.0, 6.0, 6.0])
+
+# an iteration reading and writing its own element (a reduction into out[o]) is not recorded
+@njit(parallel=True)
+def red(out, out_shape, out_strides, a, a_strides, dim, size):
+    for i in prange(len(out)):
+        idx = np.zeros(MAX_DIMS, np.int32)
+        to_index(i, out_shape, idx)
+        o = index_to_position(idx, out_strides)
+        for s in range(size):
+            idx[dim] = s
+            out[o] = out[o] + a[index_to_position(idx, a_strides)]
+
+
+t = minitorch.tensor([[1.0, 2.0], [3.0, 4.0]])
+r = minitorch.zeros((2, 1))
+red(*r.tuple(), t._tensor._storage, t._tensor._strides, 1, 2)
+print(r.tolist())
+# expect: [[3.0], [7.0]]
+parallel_diagnostics(red)
+# expect: red(Storage, tuple of ints, tuple of ints, Storage, tuple of ints, int, int): compiled to native code
+# expect-re:   parallel: .*
+# expect:   each iteration's own variables: i (int) idx (32 ints) o (int) s (int)
+# expect:   arrays every iteration shares: out (Storage, an argument: written at positions that follow from the loop's variable), out_shape (tuple of ints, an argument: not written in the loop), out_strides (tuple of ints, an argument: not written in the loop), a (Storage, an argument: not written in the loop), a_strides (tuple of ints, an argument: not written in the loop)
+# expect-re:   index buffers made in the loop.*
+# expect-re:   compiled in and inlined.*
+# expect-re:   machine code.*
+# expect-re:   last call: .*
+# expect:   integers: 64 bits; + - * wrap around past 2**63 - 1 as Numba's do, where the interpreter raises OverflowError; // and ** raise it as the interpreter does
+
+# an array that cannot be recorded (a list), or that a function or a loop reads whole, is
+# refused where the loop writes it
+@njit(parallel=True)
+def list_shift(xs, n):
+    for i in prange(n):
+        xs[i] = xs[n - 1 - i] + 1
+
+
+def total(x):
+    s = 0.0
+    for v in x:
+        s += v
+    return s
+
+
+@njit(parallel=True)
+def whole(x, n):
+    for i in prange(n):
+        x[i] = total(x)
+
+
+for fn, arg in ((list_shift, [1, 2, 3]), (whole, minitorch.zeros((3,))._tensor._storage)):
+    try:
+        fn(arg, 3)
+    except CompileError as e:
+        print(e)
+# expect: list_shift() cannot run in parallel: xs, which every iteration of the prange loop shares, is written and read at indices that are not all one element of the iteration's own: an iteration may reach an element another writes, at once on their own threads (a race). Read and write xs only at the iteration's own position (out[o], one index everywhere), or read from an array the loop does not write
+# expect: whole() cannot run in parallel: x, which every iteration of the prange loop shares, is written in the loop and given whole to a function or a loop over it, which may read elements other iterations write, at once on their own threads (a race). Read and write x in the loop's body itself, at the iteration's own position (out[o]), or read from an array the loop does not write
 
 
 # what the compiler does not take yet runs in the interpreter, and the diagnostics say why

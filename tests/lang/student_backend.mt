@@ -299,5 +299,5 @@ class OffByOne(StudentOps):
 minitorch.TensorBackend(OffByOne)
 x.relu()
 # expect-error: IndexError: Storage index out of range
-# expect-tb:   In ret(), line 291, column 44 of the cell defining it:
+# expect-tb:   In ret(), line 293, column 44 of the cell defining it:
 # expect-tb:                     out_storage[i] = fn(storage[i])
