@@ -1013,6 +1013,12 @@ int dsl_setattr(struct dsl_interp *in, struct dsl_value obj, const char *name, s
     if (obj.kind == DSL_TENSOR) return dsl_tensor_setattr(in, obj, name, v);
     if (obj.kind == DSL_INSTANCE || obj.kind == DSL_CLASS)
         return dsl_object_setattr(in, obj, name, v);
+    if (strcmp(dsl_type_name(obj), "module") == 0) /* what graded code calls stays the kernel's */
+        return dsl_raise(in, "AttributeError",
+                         "the kernel's modules are read only: '%s' cannot be set on one (the "
+                         "course's code and check() rely on them); give your value a name of "
+                         "its own",
+                         name);
     return dsl_raise(in, "AttributeError", "'%s' object has no attribute '%s'", dsl_type_name(obj),
                      name);
 }

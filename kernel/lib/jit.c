@@ -2619,6 +2619,7 @@ static int for_loop(struct unit *u, struct cfn *c, const struct dsl_node *n)
         if (r == 0) {
             emit(u, "{");
             emit(u, "int64_t s%d = %s, e%d = %s;", k, start, k, stop);
+            if (u->soft_fail) emit(u, "if (env->failed) goto JIT_FAIL;"); /* no iteration */
             /* chunks of up to JIT_CHUNK iterations (JIT_CHUNK_LIGHT where an iteration runs
              * no loop), at least 8 per thread when there are fewer (a batch loop of 2 still
              * runs on 2 threads); a loop of more than 2**63 - 1 iterations runs that many,
@@ -2737,6 +2738,7 @@ static int for_loop(struct unit *u, struct cfn *c, const struct dsl_node *n)
         if (r == 0) {
             emit(u, "{");
             emit(u, "int64_t r%d = %s, s%d = %s, t%d = %s;", k, start, k, stop, k, step);
+            if (u->soft_fail) emit(u, "if (env->failed) goto JIT_FAIL;"); /* no iteration */
             emit(u, "if (t%d == 0) { jit_fail(env, 3, %lldLL, 0, 0, \"range\"); goto JIT_FAIL; }",
                  k, loc(c, it));
             /* the number of iterations, in unsigned arithmetic: no overflow at the ends; past
@@ -2902,15 +2904,29 @@ static int stmt_body(struct unit *u, struct cfn *c, const struct dsl_node *n)
         ex_free(&e);
         break;
     }
-    case DSL_N_IF:
+    case DSL_N_IF: {
+        int opened = 0; /* blocks opened to test a condition's failure before its branch */
         for (size_t i = 0; i + 1 < n->nkids && r == 0; i += 2) {
             struct ex e;
             ex_init(&e);
+            bool before = u->soft_fail;
+            u->soft_fail = false;
             r = expr(u, c, n->kids[i], &e);
+            bool fails = u->soft_fail;
+            u->soft_fail = before || fails;
             if (r == 0 && !numeric(e.t))
                 r = refuse(u, c, n, "a condition that is a %s", jt_name[e.t]);
-            if (r == 0) {
+            if (r == 0 && fails) { /* a condition that failed picks no branch, as in Python */
+                int k = u->tmp++;
+                emit(u, "%s{", i ? "} else " : "");
+                emit(u, "%s c%d = (%s);", c_type[e.t], k, e.s.data);
+                emit(u, "if (env->failed) goto JIT_FAIL;");
+                emit(u, "if (c%d) {", k);
+                opened++;
+            } else if (r == 0) {
                 emit(u, "%sif (%s) {", i ? "} else " : "", e.s.data);
+            }
+            if (r == 0) {
                 u->loop_depth++;
                 r = block(u, c, n->kids[i + 1]);
                 u->loop_depth--;
@@ -2924,7 +2940,9 @@ static int stmt_body(struct unit *u, struct cfn *c, const struct dsl_node *n)
             u->loop_depth--;
         }
         emit(u, "}");
+        while (opened--) emit(u, "}");
         break;
+    }
     case DSL_N_WHILE: {
         struct ex e;
         ex_init(&e);
@@ -2936,7 +2954,14 @@ static int stmt_body(struct unit *u, struct cfn *c, const struct dsl_node *n)
             u->brk = -1;
             emit(u, "{");
             emit(u, "int64_t q%d = 0;", k);
-            emit(u, "while (%s) {", e.s.data);
+            if (u->soft_fail) { /* a condition that failed ends the loop there, as in Python */
+                emit(u, "while (1) {");
+                emit(u, "%s c%d = (%s);", c_type[e.t], k, e.s.data);
+                emit(u, "if (env->failed) goto JIT_FAIL;");
+                emit(u, "if (!c%d) break;", k);
+            } else {
+                emit(u, "while (%s) {", e.s.data);
+            }
             u->loop_depth++;
             if (has_loop(n->b)) /* as strip_open's loops */
                 emit(u, "if (jit_cancelled(env)) goto JIT_FAIL;");

@@ -32,14 +32,12 @@ import html
 import json
 import os
 import re
-import subprocess
-import sys
 
 import nbformat
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-TOOL = os.path.join(ROOT, "tools", "assignments.py")
+from course_tools import ROOT, grades, tool  # tests/assignments/course_tools.py
+
 NOTEBOOKS = ["02_parallel", "03_matmul", "04_cuda_ops", "05_cuda_matmul"]
 CUDA = {"04_cuda_ops", "05_cuda_matmul"}
 
@@ -506,14 +504,6 @@ STUDENT_OF = {name: s for s, names in STUDENTS.items() for name in names}
 
 # ---- the class, released and graded once -------------------------------------------------------
 
-def tool(course, *args):
-    r = subprocess.run([sys.executable, TOOL, *args, "--course", course], capture_output=True,
-                       text=True, timeout=1500)
-    assert r.returncode == 0, \
-        f"assignments.py {args[0]} failed:\n{r.stdout[-3000:]}\n{r.stderr[-5000:]}"
-    return r.stdout
-
-
 def read(path):
     return nbformat.read(path, as_version=4)
 
@@ -569,18 +559,6 @@ def graded(tmp_path_factory):
                            str(submitted / student / (entry.notebook + ".ipynb")))
     print(tool(course, "autograde", str(submitted)).split("\nsummary:")[-1])
     return course
-
-
-def grades(course, student):
-    """{(notebook, grade_id): (score, max_score)} from the gradebook."""
-    from nbgrader.api import Gradebook
-
-    out = {}
-    with Gradebook(f"sqlite:///{os.path.join(course, 'gradebook.db')}") as gb:
-        for nb in gb.find_submission("module3", student).notebooks:
-            for g in nb.grades:
-                out[(nb.name, g.name)] = (g.score, g.max_score)
-    return out
 
 
 def autograded(course, student, notebook):

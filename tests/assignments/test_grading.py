@@ -24,7 +24,6 @@ starts): student code's own ways to crash the kernel are bugs, fixed as they are
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 

@@ -21,17 +21,9 @@ import sys
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-TOOL = os.path.join(ROOT, "tools", "assignments.py")
+from course_tools import ROOT, TOOL, grades, tool  # tests/assignments/course_tools.py
+
 NOTEBOOKS = ["02_parallel", "03_matmul", "04_cuda_ops", "05_cuda_matmul", "06_training"]
-
-
-def tool(course, *args):
-    r = subprocess.run([sys.executable, TOOL, *args, "--course", course], capture_output=True,
-                       text=True, timeout=1500)
-    assert r.returncode == 0, \
-        f"assignments.py {args[0]} failed:\n{r.stdout[-3000:]}\n{r.stderr[-5000:]}"
-    return r.stdout
 
 
 @pytest.fixture(scope="module")
@@ -47,18 +39,6 @@ def graded_cells(path):
         nb = json.load(f)
     return {c["metadata"]["nbgrader"]["grade_id"]: c["metadata"]["nbgrader"]["points"]
             for c in nb["cells"] if c["metadata"].get("nbgrader", {}).get("grade")}
-
-
-def grades(course, student):
-    """{(notebook, grade_id): (score, max_score)} from the gradebook."""
-    from nbgrader.api import Gradebook
-
-    out = {}
-    with Gradebook(f"sqlite:///{os.path.join(course, 'gradebook.db')}") as gb:
-        for nb in gb.find_submission("module3", student).notebooks:
-            for g in nb.grades:
-                out[(nb.name, g.name)] = (g.score, g.max_score)
-    return out
 
 
 def autograde(course, student, submission):

@@ -47,7 +47,9 @@ interpreter that the compiler keeps by design or has not closed: min/max of a bo
 only at run time (a float compiled, as njit types it), int / int past 2**53 (each int made a
 float first). The runs that show the others (operands evaluated in C's order, so that another
 error comes first; the interpreter's to_index refusing a dim below 0, and its index helpers
-MAX_DIMS elements) are recognised by their pair of outcomes (KNOWN in the script), and
+MAX_DIMS elements; a bool where the compiled code has an int, as Numba's does: stored into an
+int list, or a value that is a bool on one path and an int on another, such as `b and n`) are
+recognised by their pair of outcomes (KNOWN in the script), and
 programs whose C does not compile for a known reason by the compiler's error (C_KNOWN, none
 now); both are counted apart. --known (JIT_FUZZ_KNOWN=1) generates every construct and makes
 every divergence a finding.
@@ -152,6 +154,8 @@ def KNOWN(a, b):
         return "the interpreter's to_index refuses a dim < 0"
     if a[0] == "IndexingError" and "MAX_DIMS" in a[1]:
         return "the interpreter's index helpers take at most MAX_DIMS elements"
+    if a[0] == b[0] and repr(a).replace("True", "1").replace("False", "0") == repr(b):
+        return "a bool where the compiled code has an int"
     return ""
 
 

@@ -34,6 +34,15 @@ for form in range(4):
 # expect: 3 check is the grader's: a noteb
 print(check)
 # expect: <built-in function check>
+# nor can what graded code calls be replaced inside the kernel's modules
+for mod in (minitorch, minitorch.operators, np):
+    try:
+        mod.tensor = None
+    except AttributeError as e:
+        print(e)
+# expect: the kernel's modules are read only: 'tensor' cannot be set on one (the course's code and check() rely on them); give your value a name of its own
+# expect: the kernel's modules are read only: 'tensor' cannot be set on one (the course's code and check() rely on them); give your value a name of its own
+# expect: the kernel's modules are read only: 'tensor' cannot be set on one (the course's code and check() rely on them); give your value a name of its own
 
 # ---- a student's kernels, the course's way ------------------------------------------------------
 def tensor_map(fn):

@@ -285,6 +285,53 @@ for call, args in ((fill_bad, (float("inf"), (2, 3, 4), idx)), (put_bad, (idx, 1
 # expect: OverflowError [9, 9, 9]
 # expect: ZeroDivisionError [9, 9, 9]
 
+# nor does a branch, or a loop's body, after its condition or its range failed
+@njit
+def if_bad(xs, v):
+    if 1.0 / v > 0.0:
+        xs[0] = 1
+    elif v > 5.0:
+        xs[1] = 2
+    else:
+        xs[2] = 3
+
+
+@njit
+def elif_bad(xs, v, k):
+    if v > 5.0:
+        xs[0] = 1
+    elif 7 // k > 0:
+        xs[1] = 2
+    else:
+        xs[2] = 3
+
+
+@njit
+def while_bad(xs, v):
+    n = 0
+    while 1.0 / v < 5.0 and n < 2:
+        xs[n] = 1
+        n += 1
+
+
+@njit
+def range_bad(xs, v):
+    for i in range(int(v), 2):
+        xs[i] = 5
+
+
+for call, args in ((if_bad, (idx, 0.0)), (elif_bad, (idx, 0.0, 0)), (while_bad, (idx, 0.0)),
+                   (range_bad, (idx, float("nan")))):
+    idx[:] = [9, 9, 9]
+    try:
+        call(*args)
+    except Exception as e:
+        print(type(e).__name__, idx)
+# expect: ZeroDivisionError [9, 9, 9]
+# expect: ZeroDivisionError [9, 9, 9]
+# expect: ZeroDivisionError [9, 9, 9]
+# expect: ValueError [9, 9, 9]
+
 # MiniTorch's index_to_position zips the index with the strides; to_index into an argument,
 # and a loop whose C names once hid the unit's functions, compile with gcc
 from minitorch import to_index, index_to_position
