@@ -73,7 +73,8 @@
 
 #define MAX_ARGS 16
 #define MAX_FNS 32     /* compiled functions (specialisations) in one unit */
-#define MAX_VARS 64    /* locals of one function */
+#define MAX_VARS 64    /* locals of one function (unset_read: a bit of a uint64_t each) */
+#define MAX_PRANGE 8   /* prange loops of one function told apart (the rest: as the last one) */
 #define MAX_ARRAY 1024 /* elements of a local array ([0] * n): each thread's stack holds them */
 /* The stack the locals of a chain of compiled calls may take: an njit function's run on the
  * kernel's threads (whose stacks are a few MiB), and each CUDA thread's, as a GPU's 512 KiB of
@@ -120,6 +121,12 @@ static bool ints(enum jt t) { return t == JT_IARR || t == JT_ITUP; }
 
 /* ---- the unit being compiled ------------------------------------------------------------ */
 
+/* A shared array's accesses in one prange loop (var.pl). */
+struct pacc {
+    const struct dsl_node *ix;
+    bool written, mixed, whole, racy;
+};
+
 struct var {
     const char *name;
     enum jt t;
@@ -133,26 +140,31 @@ struct var {
                      * another name): zeroed whole when made again, not just what was written */
     /* the prange loop's view of an array: another name, given in the loop, for one every
      * iteration shares (a parameter, or an array made before the loop: alias_of, the first
-     * such name); written in the loop, by a store or a call; where a local array was made */
+     * such name); written in a prange loop, by a store or a call; where a local array was made */
     bool alias_shared, pwritten;
     const char *alias_of;
     const struct dsl_node *made;
     /* an int variable of the prange loop as a store's index: what its values are (enum ixk,
      * the join of all its assignments'); a Storage parameter some store into which the
-     * analysis cannot show one iteration's own, recorded at run time (racy) */
+     * analysis cannot show one iteration's own, recorded at run time (racy: in some loop) */
     char ixk;
     bool racy;
     /* the prange loop's view of what may change within one iteration: where a variable is
      * first assigned in the loop, and whether it may hold two values in an iteration (assigned
-     * at two places, or in a loop the iteration runs: an inner loop's variable); of a shared
-     * array, the index of its first access at an element of the iteration's own, and whether
+     * at two places, or in a loop the iteration runs: an inner loop's variable) */
+    const struct dsl_node *pset;
+    bool ptwice, pinner;
+    /* of a shared array, in each prange loop of the function (its slot: prange_slot; loops
+     * run one after the other, so what one does cannot race with another's): the index of its
+     * first access at an element of the iteration's own; whether the loop writes it, whether
      * some access may reach another iteration's element (mixed) or elements the compiler
-     * cannot name (whole: a call given the array, a loop over it) */
-    const struct dsl_node *pset, *pix;
-    bool ptwice, pinner, pmixed, pwhole;
+     * cannot name (whole: a call given the array, a loop over it), and whether its accesses
+     * are recorded at run time (racy) */
+    struct pacc pl[MAX_PRANGE];
     /* an array of the iteration's own: the writes into it the compiler has passed so far in
      * the loop's body (in this pass), and whether one is in a loop the iteration runs */
     int fills;
+    bool fill_own; /* and whether the last is to_index of an ordinal of the iteration's own */
     bool pfill_inner;
     /* a shared array (JT_SARR): its elements ('d' float64, 'f' float32, 'i' int32, 'l' int64),
      * its dims, its place in the simulator's block memory (bytes), and the number of its first
@@ -202,16 +214,22 @@ struct unit {
     char *why;                /* what the compiler did not take: the first reason */
     size_t why_pos;
     const struct dsl_function *why_fn;
-    bool race;              /* why is a race: an error, not a fallback */
-    int loop_depth;         /* nested loops, inside the function being emitted */
-    bool in_prange;         /* emitting the body of the parallel loop */
-    const char *prange_var; /* its variable */
-    bool changed;           /* a local's type widened during this pass */
-    const char *aug;        /* the reduction variable an augmented assignment is reading */
-    size_t prange_pos[8];   /* the parallel loops of the called function (the first 8) */
-    bool prange_light[8];   /* and whether an iteration of each runs no loop nor calls one */
+    bool race;                     /* why is a race: an error, not a fallback */
+    int loop_depth;                /* nested loops, inside the function being emitted */
+    bool in_prange;                /* emitting the body of the parallel loop */
+    const char *prange_var;        /* its variable */
+    char prange_count[24];         /* the C counter of its iterations, where not that variable */
+    bool changed;                  /* a local's type widened during this pass */
+    const char *aug;               /* the reduction variable an augmented assignment is reading */
+    size_t prange_pos[MAX_PRANGE]; /* the parallel loops of the called function (the first) */
+    bool prange_light[MAX_PRANGE]; /* and whether an iteration of each runs no loop nor calls one */
     int nprange;
-    size_t cur_prange;     /* the parallel loop being compiled (its position) */
+    size_t cur_prange;         /* the parallel loop being compiled (its position) */
+    size_t pl_pos[MAX_PRANGE]; /* the prange loops met, by slot (their positions) */
+    int npl;
+    int pno;                            /* the slot of the one being compiled (var.pl) */
+    bool prange_head;                   /* assigning a prange loop's variable, in its header */
+    const struct dsl_node *prange_body; /* and the loop's body */
     size_t calls_loops[8]; /* the parallel loops whose bodies call a function holding a loop */
     int ncalls_loops;
     bool emitting; /* the final pass */
@@ -274,6 +292,10 @@ struct ex {
 static void ex_init(struct ex *e) { e->t = JT_NONE, render_buf_init(&e->s, 0); }
 static void ex_free(struct ex *e) { render_buf_free(&e->s); }
 
+/* The number of the prange loop's iteration being run, in its C: two strings, printed "%s%s". */
+#define ITERATION(u)                                                                               \
+    ((u)->prange_count[0] ? "" : "v_"), ((u)->prange_count[0] ? (u)->prange_count : (u)->prange_var)
+
 static int expr(struct unit *u, struct cfn *c, const struct dsl_node *n, struct ex *e);
 static int binary(struct unit *u, struct cfn *c, const struct dsl_node *n, struct ex *e);
 static bool expr_dep(struct cfn *c, const struct dsl_node *n);
@@ -282,6 +304,35 @@ static int prange_write(struct unit *u, struct cfn *c, struct var *v, const stru
 static int prange_access(struct unit *u, struct cfn *c, struct var *o, const struct dsl_node *ix,
                          const struct dsl_node *at);
 static bool shared_mem(const struct var *v);
+static bool own_index(struct unit *u, struct cfn *c, const struct dsl_node *e);
+static int read_whole(struct unit *u, struct cfn *c, const struct dsl_node *e,
+                      const struct dsl_node *at);
+
+/* Array v, just written by call n inside the prange loop: whether that fill makes it an index
+ * of the iteration's own (var.fill_own), as to_index(i, out_shape, out_index) makes the
+ * course's output index, i the iteration's own, and the call a statement of the loop's body,
+ * run by every iteration (one an if skips leaves the buffer as it was made, the same in each
+ * of those iterations). A buffer filled by another call (broadcast_index: many iterations, one
+ * index) is not. */
+static void own_fill(struct unit *u, struct cfn *c, struct var *v, const struct dsl_node *n)
+{
+    if (!u->in_prange || !c->top) return;
+    struct var *o = v->alias_of ? find_var(c, v->alias_of) : v;
+    bool every = false;
+    for (size_t i = 0; i < u->prange_body->nkids && !every; i++)
+        every = u->prange_body->kids[i]->kind == DSL_N_EXPR && u->prange_body->kids[i]->a == n;
+    if (o)
+        o->fill_own = every && n->a->kind == DSL_N_NAME && strcmp(n->a->name, "to_index") == 0 &&
+                      n->nkids == 3 && own_index(u, c, n->kids[0]);
+}
+
+/* Array variable v is written: so is the argument it names (itself, or the one it is another
+ * name for), which the caller then treats as written (backward, the copy back from a GPU). */
+static void mark_written(struct unit *u, struct cfn *c, struct var *v)
+{
+    struct var *o = !v->param && v->alias_of ? find_var(c, v->alias_of) : v;
+    if (o && o->param && !o->written) o->written = u->changed = true;
+}
 
 /* What a name that is not a local means: a free variable's value or a session variable. */
 static const struct dsl_value *outer_value(struct unit *u, const struct cfn *c, const char *name)
@@ -606,6 +657,7 @@ static int call(struct unit *u, struct cfn *c, const struct dsl_node *n, struct 
                               y.s.data, callee->a->ops[0] == DSL_T_NE, callee->name[1] == 'n',
                               loc(c, n));
         }
+        for (int i = 0; i < 2 && r == 0; i++) r = read_whole(u, c, callee->a->kids[i], n);
         ex_free(&x);
         ex_free(&y);
         goto done;
@@ -645,8 +697,9 @@ static int call(struct unit *u, struct cfn *c, const struct dsl_node *n, struct 
                 struct var *av =
                     n->kids[i]->kind == DSL_N_NAME ? find_var(c, n->kids[i]->name) : NULL;
                 if (!av || !u->fns[id].vars[i].written) continue;
-                if (av->param && !av->written) av->written = u->changed = true;
+                mark_written(u, c, av);
                 if (prange_write(u, c, av, n, NULL, v->as.fn_user->def->name, dep) != 0) goto done;
+                if (i == na - 1) own_fill(u, c, av, n); /* the student's own to_index */
             }
             if (u->fns[id].stack > c->callee_stack) {
                 c->callee_stack = u->fns[id].stack;
@@ -721,8 +774,9 @@ static int call(struct unit *u, struct cfn *c, const struct dsl_node *n, struct 
             struct var *out = helpers[h].ret == JT_NONE && n->kids[na - 1]->kind == DSL_N_NAME
                                   ? find_var(c, n->kids[na - 1]->name)
                                   : NULL;
-            if (out && out->param && !out->written) out->written = u->changed = true;
+            if (out) mark_written(u, c, out);
             if (out && prange_write(u, c, out, n, NULL, name, true) != 0) goto done;
+            if (out) own_fill(u, c, out, n);
             char fname[32], tail[96];
             snprintf(fname, sizeof fname, "jit_%s", name);
             int tl = snprintf(tail, sizeof tail, ", %lldLL", loc(c, n));
@@ -792,13 +846,8 @@ static int call(struct unit *u, struct cfn *c, const struct dsl_node *n, struct 
 done:
     /* an array given to a function (but len) may be read anywhere: a shared one the loop
      * writes, another iteration's elements */
-    for (int i = 0; i < na && r == 0 && u->in_prange && c->top; i++) {
-        struct var *av = n->kids[i]->kind == DSL_N_NAME ? find_var(c, n->kids[i]->name) : NULL;
-        if (av && av->alias_of) av = find_var(c, av->alias_of);
-        if (av && (av->t == JT_FARR || av->t == JT_IARR) && shared_mem(av) &&
-            !(name && strcmp(name, "len") == 0 && na == 1))
-            r = prange_access(u, c, av, NULL, n);
-    }
+    for (int i = 0; i < na && r == 0 && !(name && strcmp(name, "len") == 0 && na == 1); i++)
+        r = read_whole(u, c, n->kids[i], n);
     for (int i = 0; i < na; i++) ex_free(&a[i]);
     return r;
 }
@@ -1090,13 +1139,14 @@ static int index_load(struct unit *u, struct cfn *c, const struct dsl_node *n, s
     }
     c->may_fail = true;
     const char *an = n->a->kind == DSL_N_NAME ? n->a->name : "an array";
-    if (rv && rv->param && rv->t == JT_FARR && rv->pwritten && (rv->racy || c->f->jit_races))
+    bool racy = rv && rv->pl[u->pno].racy;
+    if (rv && rv->param && rv->t == JT_FARR && rv->pl[u->pno].written && (racy || c->f->jit_races))
         render_buf_printf(&e->s,
                           "({ int64_t k_ = CHK(%s, (%s).n, %lldLL, \"%s\"); "
-                          "RACE_READ%s(%d, k_, (%s).n, v_%s, %lldLL, \"%s\"); "
+                          "RACE_READ%s(%d, k_, (%s).n, %s%s, %lldLL, \"%s\"); "
                           "(double)(%s).p[k_]; })",
-                          i.s.data, a.s.data, loc(c, n), an, rv->racy ? "_ALWAYS" : "",
-                          (int)(rv - c->vars), a.s.data, u->prange_var, loc(c, n), rv->name,
+                          i.s.data, a.s.data, loc(c, n), an, racy ? "_ALWAYS" : "",
+                          (int)(rv - c->vars), a.s.data, ITERATION(u), loc(c, n), rv->name,
                           a.s.data);
     else if (u->target == JIT_SIM && a.t == JT_FARR) /* a Storage: global memory, counted */
         render_buf_printf(
@@ -1414,7 +1464,8 @@ static int assign_var(struct unit *u, struct cfn *c, const struct dsl_node *at, 
     }
     if (u->in_prange && c->top) { /* where, within an iteration, it takes its values */
         if (!v->pset) v->pset = at;
-        if (v->pset != at && !v->ptwice) v->ptwice = u->changed = true;
+        /* but the variable of each of the function's prange loops, each loop's own */
+        if (v->pset != at && !u->prange_head && !v->ptwice) v->ptwice = u->changed = true;
         if (u->nest > 0 && !v->pinner) v->pinner = u->changed = true;
     }
     *out = v;
@@ -1633,13 +1684,19 @@ static enum ixk index_kind(struct unit *u, struct cfn *c, const struct dsl_node 
             if (b && b->alias_of && b->in_loop && !b->alias_shared) b = find_var(c, b->alias_of);
             /* once, by to_index(i, ...), before (not changed since: out_index[d] = 0 would
              * make it another iteration's, as would a change in a loop this one runs) */
-            if (b && b->in_loop && b->dep && !b->alias_shared && b->fills == 1 &&
+            if (b && b->in_loop && b->dep && !b->alias_shared && b->fills == 1 && b->fill_own &&
                 !(u->nest > 0 && b->pfill_inner) && !expr_dep(c, e->kids[1]))
                 return IX_OWN;
         }
         return IX_UNKNOWN;
     default: return IX_UNKNOWN;
     }
+}
+
+/* Whether e's values are each iteration's own (index_kind). */
+static bool own_index(struct unit *u, struct cfn *c, const struct dsl_node *e)
+{
+    return index_kind(u, c, e) == IX_OWN;
 }
 
 /* A number variable v assigned `from` in the prange loop: what its values are as an index. */
@@ -1677,27 +1734,28 @@ static int fn_line(const struct cfn *c, const struct dsl_node *n)
 static int prange_access(struct unit *u, struct cfn *c, struct var *o, const struct dsl_node *ix,
                          const struct dsl_node *at)
 {
+    struct pacc *pl = &o->pl[u->pno];
     if (!ix) {
-        if (!o->pwhole) o->pwhole = u->changed = true;
+        if (!pl->whole) pl->whole = u->changed = true;
     } else {
         /* an index of the iteration's own (its names keep their values within it, or count
          * within its own block: index_kind), the same at every place */
         bool own = index_kind(u, c, ix) == IX_OWN;
-        if (own && !o->pix) {
-            o->pix = ix;
+        if (own && !pl->ix) {
+            pl->ix = ix;
             u->changed = true;
         }
-        if ((!own || (ix != o->pix && !same_expr(o->pix, ix))) && !o->pmixed)
-            o->pmixed = u->changed = true;
+        if ((!own || (ix != pl->ix && !same_expr(pl->ix, ix))) && !pl->mixed)
+            pl->mixed = u->changed = true;
     }
-    if (!o->pwritten || (!o->pwhole && !o->pmixed)) return 0;
-    if (!o->pwhole && o->param && o->t == JT_FARR) {
-        if (!o->racy) o->racy = u->changed = true;
+    if (!pl->written || (!pl->whole && !pl->mixed)) return 0;
+    if (!pl->whole && o->param && o->t == JT_FARR) {
+        if (!pl->racy) pl->racy = o->racy = u->changed = true;
         u->race_checks = true;
         return 0;
     }
     u->race = true;
-    if (o->pwhole)
+    if (pl->whole)
         return refuse(u, c, at,
                       "%s, which every iteration of the prange loop shares, is written in the "
                       "loop and given whole to a function or a loop over it, which may read "
@@ -1712,6 +1770,19 @@ static int prange_access(struct unit *u, struct cfn *c, struct var *o, const str
                   "Read and write %s only at the iteration's own position (out[o], one index "
                   "everywhere), or read from an array the loop does not write",
                   o->name, o->name);
+}
+
+/* Expression e, given whole at node at (to a call, a loop over it, an elementwise comparison):
+ * where e names an array every iteration of the prange loop shares, an access of all of its
+ * elements, others' too (prange_access). 0, or -1 after refusing. */
+static int read_whole(struct unit *u, struct cfn *c, const struct dsl_node *e,
+                      const struct dsl_node *at)
+{
+    if (!u->in_prange || !c->top || e->kind != DSL_N_NAME) return 0;
+    struct var *v = find_var(c, e->name);
+    if (v && v->alias_of) v = find_var(c, v->alias_of);
+    if (!v || (v->t != JT_FARR && v->t != JT_IARR) || !shared_mem(v)) return 0;
+    return prange_access(u, c, v, NULL, at);
 }
 
 /* A write into array v inside the prange loop, at node at: by a store whose index is ix (how
@@ -1730,7 +1801,9 @@ static int prange_write(struct unit *u, struct cfn *c, struct var *v, const stru
     if (!o) o = v;
     if (!v->pwritten) v->pwritten = u->changed = true;
     if (!o->pwritten) o->pwritten = u->changed = true;
+    if (!o->pl[u->pno].written) o->pl[u->pno].written = u->changed = true;
     if (o->fills < 2) o->fills++;
+    o->fill_own = false;
     if (u->nest > 0 && !o->pfill_inner) o->pfill_inner = u->changed = true;
     if (!shared_mem(v)) return 0;
     char also[96] = "", by[64] = "";
@@ -1790,7 +1863,7 @@ static int prange_write(struct unit *u, struct cfn *c, struct var *v, const stru
                                                 : "//");
     }
     if (k == IX_UNKNOWN && o->param && o->t == JT_FARR) { /* recorded and checked at run time */
-        if (!o->racy) o->racy = u->changed = true;
+        if (!o->pl[u->pno].racy) o->pl[u->pno].racy = o->racy = u->changed = true;
         u->race_checks = true;
     } else if (k == IX_UNKNOWN) {
         u->race = true;
@@ -1815,6 +1888,14 @@ static int store(struct unit *u, struct cfn *c, const struct dsl_node *target, c
             src = find_var(c, from->name);
             if (src && src->buflen && !src->escapes) src->escapes = u->changed = true;
         }
+        /* an array name stands for one array: what it writes is recorded (for backward, the
+         * copy back from a GPU, the race records) as that array's */
+        const struct var *old = src && vt != JT_ITUP ? find_var(c, target->name) : NULL;
+        const char *root = src ? (src->alias_of ? src->alias_of : src->name) : NULL;
+        if (old && (old->t == JT_FARR || old->t == JT_IARR) && strcmp(root, target->name) != 0 &&
+            (old->param || old->buflen || (old->alias_of && strcmp(old->alias_of, root) != 0)))
+            return refuse(u, c, at, "%s given two different arrays (%s, then %s)", target->name,
+                          old->alias_of ? old->alias_of : target->name, root);
         if (assign_var(u, c, at, target->name, vt, 0, &v) != 0) return -1;
         if (src && !v->alias_of) { /* its memory is the first name's: an iteration's, or not */
             v->alias_of = src->alias_of ? src->alias_of : src->name;
@@ -1865,7 +1946,7 @@ static int store(struct unit *u, struct cfn *c, const struct dsl_node *target, c
             r = refuse(u, c, at, "storing a float into an int array");
         struct var *lv = target->a->kind == DSL_N_NAME ? find_var(c, target->a->name) : NULL;
         if (r == 0 && lv) r = prange_write(u, c, lv, at, target->kids[0], NULL, false);
-        if (r == 0 && lv && lv->param && !lv->written) lv->written = u->changed = true;
+        if (r == 0 && lv) mark_written(u, c, lv);
         c->may_fail = true;
         /* the value first, then the index, as Python evaluates them; where either may have
          * failed and gone on (a division by zero), nothing is stored, as in Python */
@@ -1890,9 +1971,10 @@ static int store(struct unit *u, struct cfn *c, const struct dsl_node *target, c
             int arg = (int)(pv - c->vars);
             emit(u,
                  "{ float w_ = (float)(%s); int64_t k_ = CHK(%s, (%s).n, %lldLL, \"%s\");%s "
-                 "RACE%s(%d, k_, (%s).n, v_%s, %lldLL, \"%s\"); (%s).p[k_] = w_; }",
-                 value, i.s.data, a.s.data, loc(c, at), lv->name, held, pv->racy ? "_ALWAYS" : "",
-                 arg, a.s.data, u->prange_var, loc(c, at), pv->name, a.s.data);
+                 "RACE%s(%d, k_, (%s).n, %s%s, %lldLL, \"%s\"); (%s).p[k_] = w_; }",
+                 value, i.s.data, a.s.data, loc(c, at), lv->name, held,
+                 pv->pl[u->pno].racy ? "_ALWAYS" : "", arg, a.s.data, ITERATION(u), loc(c, at),
+                 pv->name, a.s.data);
         } else if (r == 0 && u->target == JIT_SIM && a.t == JT_FARR) {
             /* the simulator records who writes each element of a Storage: two threads that
              * nothing orders writing one is a race */
@@ -2130,12 +2212,7 @@ static int for_each(struct unit *u, struct cfn *c, const struct dsl_node *n)
         r = expr(u, c, arrays[i], &a[i]);
         if (r == 0 && a[i].t != JT_FARR && !ints(a[i].t))
             r = refuse(u, c, n, "a for loop over a %s", jt_name[a[i].t]);
-        /* it reads every element: a shared array's others' too */
-        struct var *av = r == 0 && u->in_prange && c->top && arrays[i]->kind == DSL_N_NAME
-                             ? find_var(c, arrays[i]->name)
-                             : NULL;
-        if (av && av->alias_of) av = find_var(c, av->alias_of);
-        if (av && a[i].t != JT_ITUP && shared_mem(av)) r = prange_access(u, c, av, NULL, n);
+        if (r == 0) r = read_whole(u, c, arrays[i], n); /* every element: others' too */
     }
     for (size_t i = 0; i < ntargets && r == 0; i++) {
         struct var *v;
@@ -2568,6 +2645,103 @@ static int range_jammed(struct unit *u, struct cfn *c, const struct dsl_node *n,
     return r;
 }
 
+/* The first read, in n (a statement or an expression of a prange loop's body), of a variable
+ * first assigned in a prange loop that this iteration may not have assigned yet, or NULL. In
+ * Python such a read sees the value an earlier iteration left; here iterations run at once on
+ * their own threads, each with variables of its own. *d: the variables (bits of c->vars) every
+ * path so far has assigned; after a statement, those every path through it has. */
+static const struct dsl_node *unset_read(struct cfn *c, const struct dsl_node *n, uint64_t *d)
+{
+    const struct dsl_node *r = NULL;
+    if (!n) return NULL;
+    switch (n->kind) {
+    case DSL_N_NAME: {
+        const struct var *v = find_var(c, n->name);
+        size_t i = v ? (size_t)(v - c->vars) : 0;
+        return v && v->in_loop && !v->reduce && !(*d >> i & 1) ? n : NULL;
+    }
+    case DSL_N_ASSIGN:
+    case DSL_N_FOR:
+        if ((r = unset_read(c, n->a, d))) return r;
+        for (size_t i = 0; n->kind == DSL_N_ASSIGN && i < n->nkids; i++) {
+            const struct dsl_node *t = n->kids[i];
+            bool many = t->kind == DSL_N_TUPLE; /* a, b = ...: each item a target */
+            for (size_t j = 0; j < (many ? t->nkids : 1); j++) {
+                const struct dsl_node *x = many ? t->kids[j] : t;
+                const struct var *v = x->kind == DSL_N_NAME ? find_var(c, x->name) : NULL;
+                if (v)
+                    *d |= UINT64_C(1) << (v - c->vars);
+                else if (x->kind != DSL_N_NAME && (r = unset_read(c, x, d)))
+                    return r;
+            }
+        }
+        if (n->kind == DSL_N_FOR) { /* the body may not run: what it assigns, not after it */
+            uint64_t in = *d;
+            const struct dsl_node *t = n->name ? NULL : n->nkids ? n->kids[0] : NULL;
+            for (size_t j = 0; j < (t ? t->nkids : 1); j++) { /* for i / for d, s in ... */
+                const char *name =
+                    t ? t->kids[j]->kind == DSL_N_NAME ? t->kids[j]->name : NULL : n->name;
+                const struct var *v = name ? find_var(c, name) : NULL;
+                if (v) in |= UINT64_C(1) << (v - c->vars);
+            }
+            return unset_read(c, n->b, &in);
+        }
+        return NULL;
+    case DSL_N_WHILE: {
+        if ((r = unset_read(c, n->a, d))) return r;
+        uint64_t in = *d;
+        return unset_read(c, n->b, &in);
+    }
+    case DSL_N_IF: {
+        uint64_t all = ~UINT64_C(0);
+        for (size_t i = 0; i + 1 < n->nkids; i += 2) {
+            if ((r = unset_read(c, n->kids[i], d))) return r;
+            uint64_t in = *d;
+            if ((r = unset_read(c, n->kids[i + 1], &in))) return r;
+            all &= in;
+        }
+        uint64_t in = *d;
+        if (n->b && (r = unset_read(c, n->b, &in))) return r;
+        *d = all & in;
+        return NULL;
+    }
+    case DSL_N_BLOCK:
+        for (size_t i = 0; i < n->nkids; i++) {
+            if ((r = unset_read(c, n->kids[i], d))) return r;
+            enum dsl_node_kind k = n->kids[i]->kind;
+            if (k == DSL_N_BREAK || k == DSL_N_CONTINUE || k == DSL_N_RETURN || k == DSL_N_RAISE)
+                *d = ~UINT64_C(0); /* what follows does not run: no path out of the block */
+        }
+        return NULL;
+    case DSL_N_CALL: /* the callee is not a read of a variable of the loop */
+        for (size_t i = 0; i < n->nkids; i++)
+            if ((r = unset_read(c, n->kids[i], d))) return r;
+        for (size_t i = 0; i < n->nkw; i++)
+            if ((r = unset_read(c, n->kwvals[i], d))) return r;
+        return n->a->kind == DSL_N_NAME ? NULL : unset_read(c, n->a, d);
+    case DSL_N_DEF:
+    case DSL_N_CLASS:
+    case DSL_N_LISTCOMP:
+    case DSL_N_DICTCOMP:
+    case DSL_N_GENEXP: return NULL; /* names of their own (the compiler takes none of them) */
+    default:
+        if ((r = unset_read(c, n->a, d)) || (r = unset_read(c, n->b, d))) return r;
+        for (size_t i = 0; i < n->nkids; i++)
+            if ((r = unset_read(c, n->kids[i], d))) return r;
+        return NULL;
+    }
+}
+
+/* The slot of the prange loop at pos among the function's (var.pl), the same in every pass. */
+static int prange_slot(struct unit *u, size_t pos)
+{
+    for (int i = 0; i < u->npl; i++)
+        if (u->pl_pos[i] == pos) return i;
+    if (u->npl == MAX_PRANGE) return MAX_PRANGE - 1;
+    u->pl_pos[u->npl] = pos;
+    return u->npl++;
+}
+
 static int for_loop(struct unit *u, struct cfn *c, const struct dsl_node *n)
 {
     const struct dsl_node *it = n->a;
@@ -2606,16 +2780,32 @@ static int for_loop(struct unit *u, struct cfn *c, const struct dsl_node *n)
          * the passes before the one that emits) */
         bool light = !has_loop(n->b);
         for (int i = 0; i < u->ncalls_loops; i++) light = light && u->calls_loops[i] != n->pos;
-        if (u->emitting && u->nprange < 8) {
+        if (u->emitting && u->nprange < MAX_PRANGE) {
             u->prange_light[u->nprange] = light;
             u->prange_pos[u->nprange++] = n->pos;
         }
         u->cur_prange = n->pos;
+        u->pno = prange_slot(u, n->pos);
+        u->prange_body = n->b;
         u->in_prange = true;
         u->prange_var = n->name;
         for (int i = 0; i < c->nvars; i++) c->vars[i].fills = 0; /* none passed yet */
+        u->prange_head = true;
         r = assign_var(u, c, n, n->name, JT_INT, 0, &v);
+        u->prange_head = false;
         if (r == 0) set_dep(u, v);
+        uint64_t assigned = r == 0 ? UINT64_C(1) << (v - c->vars) : 0;
+        const struct dsl_node *unset = r == 0 ? unset_read(c, n->b, &assigned) : NULL;
+        if (unset) {
+            u->race = true;
+            r = refuse(u, c, unset,
+                       "%s is read in an iteration of the prange loop that may not have given it "
+                       "a value: in Python it would hold what an earlier iteration left, but the "
+                       "iterations run at once on their own threads, each with variables of its "
+                       "own. Give %s a value in every iteration before reading it (%s = 0 at the "
+                       "top of the loop's body)",
+                       unset->name, unset->name, unset->name);
+        }
         if (r == 0) {
             emit(u, "{");
             emit(u, "int64_t s%d = %s, e%d = %s;", k, start, k, stop);
@@ -2668,7 +2858,7 @@ static int for_loop(struct unit *u, struct cfn *c, const struct dsl_node *n)
                 for (int i = 0; i < c->nvars; i++) {
                     const struct var *rv = &c->vars[i];
                     if (rv->param && rv->t == JT_FARR &&
-                        (rv->racy || (c->f->jit_races && rv->written)))
+                        (rv->pl[u->pno].racy || (c->f->jit_races && rv->written)))
                         emit(u,
                              "if (env->shadow[%d]) __builtin_memset(env->shadow[%d], 0xff, "
                              "(uint64_t)v_%s.n * 2 * sizeof(int64_t));",
@@ -2704,9 +2894,18 @@ static int for_loop(struct unit *u, struct cfn *c, const struct dsl_node *n)
                          "s%d + a%d : v_%s.n, v_%s.n, \"%s\"); goto pfail%d; }",
                          k, arr, loc(c, u->elide[i]), k, k, arr, k, k, arr, arr, arr, k);
             }
-            emit(u, "for (v_%s = s%d + a%d; v_%s < z%d; v_%s++) {", n->name, k, k, n->name, k,
-                 n->name);
+            /* an iteration that assigns the loop's variable changes its own copy, as in
+             * Python, never the count of the iterations its thread has left */
+            u->prange_count[0] = 0;
+            if (assigns(n->b, n->name)) {
+                snprintf(u->prange_count, sizeof u->prange_count, "q%d", k);
+                emit(u, "for (int64_t q%d = s%d + a%d; q%d < z%d; q%d++) {", k, k, k, k, k, k);
+            } else {
+                emit(u, "for (v_%s = s%d + a%d; v_%s < z%d; v_%s++) {", n->name, k, k, n->name, k,
+                     n->name);
+            }
             u->loop_depth++;
+            if (u->prange_count[0]) emit(u, "v_%s = q%d;", n->name, k);
             emit(u, "#undef JIT_FAIL");
             emit(u, "#define JIT_FAIL pfail%d", k);
             snprintf(u->fail, sizeof u->fail, "pfail%d", k);
