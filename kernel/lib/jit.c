@@ -1618,16 +1618,19 @@ static enum ixk ix_join(enum ixk a, enum ixk b)
 }
 
 /* Whether variable v of the prange loop may hold values that are not the iteration's own in
- * a position made from it: assigned at two places, or in a loop the iteration runs, but for an
- * inner loop's variable over a range, which sweeps the iteration's block as the course's
- * kernels index their output (out[n * s0 + i * s1 + j * s2], i and j counting the output's
- * dims: strides that make two iterations' blocks overlap are not detected). */
+ * a position made from it: assigned at two places, or the variable of a loop the iteration
+ * runs over an array's values (data). An inner loop's variable over a range sweeps the
+ * iteration's block as the course's kernels index their output (out[n * s0 + i * s1 + j * s2],
+ * i and j counting the output's dims: strides that make two iterations' blocks overlap are not
+ * detected), and so does a variable assigned at one place in an inner loop, a name for its
+ * expression (out_pos = n * s0 + i * s1 + j * s2; index_kind sorts the expression). */
 static bool two_values(const struct var *v)
 {
     if (!v->in_loop || !(v->ptwice || v->pinner)) return false;
     if (v->ptwice) return true;
     const struct dsl_node *f = v->pset, *it = f ? f->a : NULL;
-    return !(f && f->kind == DSL_N_FOR && it->kind == DSL_N_CALL && it->a->kind == DSL_N_NAME &&
+    return f && f->kind == DSL_N_FOR &&
+           !(it->kind == DSL_N_CALL && it->a->kind == DSL_N_NAME &&
              strcmp(it->a->name, "range") == 0);
 }
 

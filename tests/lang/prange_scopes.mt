@@ -135,6 +135,38 @@ parallel_diagnostics(steps)
 # expect:   integers: 64 bits; + - * wrap around past 2**63 - 1 as Numba's do, where the interpreter raises OverflowError; // and ** raise it as the interpreter does
 
 
+# a variable assigned at one place in an inner loop names its expression: out_pos sweeps the
+# iteration's block as the inner loops' variables do, so out is not recorded at run time
+@njit(parallel=True)
+def mm(out, out_shape, out_strides, a, a_shape, a_strides, b, b_shape, b_strides):
+    for n in prange(out_shape[0]):
+        for i in range(out_shape[1]):
+            for j in range(out_shape[2]):
+                out_pos = n * out_strides[0] + i * out_strides[1] + j * out_strides[2]
+                acc = 0.0
+                for k in range(a_shape[2]):
+                    acc += a[n * a_strides[0] + i * a_strides[1] + k * a_strides[2]] * b[n * b_strides[0] + k * b_strides[1] + j * b_strides[2]]
+                out[out_pos] = acc
+
+
+x = minitorch.tensor([[[1.0, 2.0], [3.0, 4.0]]])
+y = minitorch.tensor([[[5.0, 6.0], [7.0, 8.0]]])
+o = minitorch.zeros((1, 2, 2))
+mm(*o.tuple(), *x.tuple(), *y.tuple())
+print(o.tolist())
+# expect: [[[19.0, 22.0], [43.0, 50.0]]]
+parallel_diagnostics(mm)
+# expect: mm(Storage, tuple of ints, tuple of ints, Storage, tuple of ints, tuple of ints, Storage, tuple of ints, tuple of ints): compiled to native code
+# expect-re:   parallel: .*
+# expect:   each iteration's own variables: n (int) i (int) j (int) out_pos (int) acc (float) k (int)
+# expect:   arrays every iteration shares: out (Storage, an argument: written at positions that follow from the loop's variable), out_shape (tuple of ints, an argument: not written in the loop), out_strides (tuple of ints, an argument: not written in the loop), a (Storage, an argument: not written in the loop), a_shape (tuple of ints, an argument: not written in the loop), a_strides (tuple of ints, an argument: not written in the loop), b (Storage, an argument: not written in the loop), b_shape (tuple of ints, an argument: not written in the loop), b_strides (tuple of ints, an argument: not written in the loop)
+# expect-re:   built .*
+# expect-re:   the loop over j \(line 4 of mm\) runs 4 iterations at a time, .*
+# expect-re:   machine code.*
+# expect-re:   last call: .*
+# expect:   integers: 64 bits; + - * wrap around past 2**63 - 1 as Numba's do, where the interpreter raises OverflowError; // and ** raise it as the interpreter does
+
+
 # an index buffer is the iteration's own position only when to_index(i, ...) fills it in every
 # iteration: broadcast_index gives many iterations one index, and a to_index an if skips leaves
 # the buffer as made, the same in all those iterations
