@@ -3384,26 +3384,35 @@ static const char prelude[] =
      * its readers, -2 for several): another iteration's write, or a write of what another
      * read, is the race; under check_races for every store and read of the prange loop into
      * a storage it writes, and always for those of a storage the compiler cannot show is
-     * reached at the iteration's own element only (a unit with either is built by gcc, which
-     * has the atomics, never by tcc). Each side publishes itself before it looks at the
-     * other's record, so that of a write and a read at once, one sees the other. */
+     * reached at the iteration's own element only (a unit with either waits for gcc, but
+     * where tcc is the only compiler: its build runs on one thread, which needs no atomics).
+     * Each side publishes itself before it looks at the other's record, so that of a write
+     * and a read at once, one sees the other. */
+    "#ifdef __TINYC__\n"
+    "#define JIT_CAS(p, e, v) (*(p) == *(e) ? (*(p) = (v), 1) : (*(e) = *(p), 0))\n"
+    "#define JIT_LOAD(p) (*(p))\n"
+    "#define JIT_STORE(p, v) (*(p) = (v))\n"
+    "#else\n"
+    "#define JIT_CAS(p, e, v) __atomic_compare_exchange_n((p), (e), (v), 0, __ATOMIC_SEQ_CST, \\\n"
+    "                                                  __ATOMIC_SEQ_CST)\n"
+    "#define JIT_LOAD(p) __atomic_load_n((p), __ATOMIC_SEQ_CST)\n"
+    "#define JIT_STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_SEQ_CST)\n"
+    "#endif\n"
     "#define JIT_RACE_AT(kd, k, it, o, at, name) do { if (JIT_CLAIM(&env->failed)) { \\\n"
     "    env->kind = kd; env->where = at; env->index = (k); env->size = (it); \\\n"
     "    env->other = (o); env->what = name; } goto JIT_FAIL; } while (0)\n"
     "#define JIT_RECORD(arg, k, n, it, at, name) do { int64_t *s_ = env->shadow[arg], p_ = -1; \\\n"
     "    if (s_) { \\\n"
-    "        if (!__atomic_compare_exchange_n(&s_[k], &p_, (it), 0, __ATOMIC_SEQ_CST, \\\n"
-    "                                         __ATOMIC_SEQ_CST) && p_ != (it)) \\\n"
+    "        if (!JIT_CAS(&s_[k], &p_, (it)) && p_ != (it)) \\\n"
     "            JIT_RACE_AT(7, k, it, p_, at, name); \\\n"
-    "        p_ = __atomic_load_n(&s_[(n) + (k)], __ATOMIC_SEQ_CST); \\\n"
+    "        p_ = JIT_LOAD(&s_[(n) + (k)]); \\\n"
     "        if (p_ != -1 && p_ != (it)) JIT_RACE_AT(20, k, it, p_, at, name); } } while (0)\n"
     "#define JIT_RECORD_READ(arg, k, n, it, at, name) do { \\\n"
     "    int64_t *s_ = env->shadow[arg], p_ = -1; \\\n"
     "    if (s_) { \\\n"
-    "        if (!__atomic_compare_exchange_n(&s_[(n) + (k)], &p_, (it), 0, __ATOMIC_SEQ_CST, \\\n"
-    "                                         __ATOMIC_SEQ_CST) && p_ != (it) && p_ != -2) \\\n"
-    "            __atomic_store_n(&s_[(n) + (k)], -2, __ATOMIC_SEQ_CST); \\\n"
-    "        p_ = __atomic_load_n(&s_[k], __ATOMIC_SEQ_CST); \\\n"
+    "        if (!JIT_CAS(&s_[(n) + (k)], &p_, (it)) && p_ != (it) && p_ != -2) \\\n"
+    "            JIT_STORE(&s_[(n) + (k)], -2); \\\n"
+    "        p_ = JIT_LOAD(&s_[k]); \\\n"
     "        if (p_ != -1 && p_ != (it)) JIT_RACE_AT(20, k, it, p_, at, name); } } while (0)\n"
     "#ifdef JIT_RACES\n"
     "#define RACE(arg, k, n, it, at, name) JIT_RECORD(arg, k, n, it, at, name)\n"

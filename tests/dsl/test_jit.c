@@ -184,6 +184,42 @@ static void test_gcc_fails(void)
                         "compiler failed") != NULL);
 }
 
+/* Where tcc is the only compiler, a prange loop whose accesses are recorded at run time (they
+ * wait for gcc elsewhere, whose atomics tcc lacks) is tcc's build, on its one thread: the
+ * records need no atomics there, and the race is found as gcc's build finds it. */
+static void test_tcc_records(void)
+{
+    char root[] = "/tmp/mt-jit-test-XXXXXX";
+    CHECK(mkdtemp(root) != NULL);
+    setenv("XDG_CACHE_HOME", root, 1);
+    setenv("MT_CC", "tcc", 1);
+    struct dsl_session *s = dsl_session_new();
+    struct sink k = {0};
+    CHECK_STR(run_cell_with(s,
+                            "import minitorch\n"
+                            "from numba import njit, prange\n"
+                            "@njit(parallel=True)\n"
+                            "def shift(x, n):\n"
+                            "    for i in prange(n):\n"
+                            "        x[i] = x[(i + 1) % n] + 1.0\n"
+                            "try:\n"
+                            "    shift(minitorch.zeros((8,))._tensor._storage, 6)\n"
+                            "except RuntimeError as e:\n"
+                            "    print(e)\n"
+                            "parallel_diagnostics(shift)\n",
+                            &k)
+                  .result,
+              "");
+    /* iteration 0 reads x[1] first, iteration 1 then writes it */
+    CHECK(strstr(k.log, "iterations 0 and 1 of the prange loop both reach x[1], one writing it, "
+                        "the other reading it (compiled shift())") != NULL);
+    CHECK(strstr(k.log, "shift(Storage, int): compiled to native code") != NULL);
+    dsl_session_free(s);
+    unsetenv("MT_CC");
+    unsetenv("XDG_CACHE_HOME");
+    remove_tree(root);
+}
+
 /* A program (tool, in dir: cc or ld) that appends its command line to log (tool.log in dir),
  * then runs the tool of that name. */
 static void logging_tool(const char *dir, const char *tool, char path[64], char log[64])
@@ -526,6 +562,7 @@ int main(void)
     RUN_TEST(test_recent);
     RUN_TEST(test_one_build);
     RUN_TEST(test_gcc_fails);
+    RUN_TEST(test_tcc_records);
     RUN_TEST(test_deep_flags);
     RUN_TEST(test_quiet_loops);
     RUN_TEST(test_grouped_builds);
