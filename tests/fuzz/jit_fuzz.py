@@ -503,8 +503,9 @@ class NjitGen(Code):
                 arr = r.choice(outs)
                 v = self.fexpr(s) if arr in s.stors else self.iexpr(s)
                 return [f"{p}{arr}[i] = {v}"] if self.loop == 1 else [f"{p}pass"]
-            if s.own_bufs:
-                arr = r.choice(s.own_bufs)
+            bufs = [b for b in s.own_bufs if b not in s.frozen]
+            if bufs:
+                arr = r.choice(bufs)
                 return [f"{p}{arr}[{self.index(s, arr, 0)}] = {self.iexpr(s)}"]
             return [f"{p}pass"]
         ws, wi = s.writable_stors(), s.writable_ints()
@@ -542,8 +543,8 @@ class NjitGen(Code):
         v = self.tmp("k")
         w = None
         kind = r.random()
-        over = []  # arrays the loop goes over: not written inside it (Python reads them as it
-        # goes, the compiled loop as they were)
+        over = []  # arrays the loop goes over: not written inside it (Python and the compiled
+        # loop read them as they go, the interpreter's zip and enumerate before the loop)
         small = [a for a in s.arrays() if a not in s.big]
         if kind < 0.45 or not small:
             a, b = self.bound(s), self.bound(s)
