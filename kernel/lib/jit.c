@@ -4410,6 +4410,9 @@ static int runtime_error(struct dsl_interp *in, struct spec *s, const struct env
     int fn = (int)(e->where >> 40);
     size_t pos = (size_t)(e->where & ((1ll << 40) - 1));
     const struct dsl_function *f = fn < s->nfns ? s->fns[fn].as.fn_user : s->fns[0].as.fn_user;
+    /* a race's two iterations (size and other), the earlier first */
+    long long first = e->other < e->size ? e->other : e->size;
+    long long second = e->other < e->size ? e->size : e->other;
     switch (e->kind) {
     case 1:
         return dsl_raise_in(in, f, pos, "IndexError",
@@ -4428,9 +4431,7 @@ static int runtime_error(struct dsl_interp *in, struct spec *s, const struct env
                             "(compiled %s()): they run at once on their own threads, so which "
                             "value stays is chance (a race). Give each iteration elements of "
                             "its own",
-                            (long long)(e->other < e->size ? e->other : e->size),
-                            (long long)(e->other < e->size ? e->size : e->other), e->what,
-                            (long long)e->index, f->def->name);
+                            first, second, e->what, (long long)e->index, f->def->name);
     case 20:
         if (e->other < 0)
             return dsl_raise_in(in, f, pos, "RuntimeError",
@@ -4446,9 +4447,7 @@ static int runtime_error(struct dsl_interp *in, struct spec *s, const struct env
                             "once on their own threads, so whether the read comes before or "
                             "after the write is chance (a race). Read only elements the loop "
                             "does not write, or the iteration's own",
-                            (long long)(e->other < e->size ? e->other : e->size),
-                            (long long)(e->other < e->size ? e->size : e->other), e->what,
-                            (long long)e->index, f->def->name);
+                            first, second, e->what, (long long)e->index, f->def->name);
     case 6:
         return dsl_raise_in(in, f, pos, "ValueError",
                             "operands could not be broadcast together with shapes (%lld,) (%lld,)",
