@@ -54,7 +54,7 @@ struct dsl_session {
     unsigned long cells_run;
     /* the functions given to njit whose compiled code ran last, the latest first, and the
      * cell (cells_run) each last ran in; held for parallel_diagnostics() without arguments
-     * (lib/jit.c) */
+     * (lib/jit) */
     struct dsl_value jit_recent[8];
     unsigned long jit_recent_cell[8];
     int jit_nrecent;

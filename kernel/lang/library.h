@@ -145,7 +145,7 @@ void dsl_student_forget(struct dsl_session *s);
 /* Frees a function's compiled programs. */
 void dsl_prog_cache_free(struct dsl_prog_cache *c);
 
-/* ---- functions given to numba's njit, compiled to native code (lib/jit.c) --------------- */
+/* ---- functions given to numba's njit, compiled to native code (lib/jit) --------------- */
 
 /* Calls f, a function marked jit, through its compiled code: 0 with the result in *out, -1
  * after raising, or 1 when the compiler does not take the function or these arguments yet
@@ -154,7 +154,7 @@ int dsl_jit_call(struct dsl_interp *in, struct dsl_function *f, const struct dsl
                  size_t npos, char *const *kwnames, const struct dsl_value *kwvals, size_t nkw,
                  struct dsl_value *out);
 /* f[blocks, threads] of a function given to cuda.jit: the kernel ready to launch, a value
- * whose call runs it (lib/jit.c): 0, or -1 after raising. */
+ * whose call runs it (lib/jit): 0, or -1 after raising. */
 int dsl_cuda_configure(struct dsl_interp *in, struct dsl_value f, const struct dsl_value *subs,
                        size_t nsubs, struct dsl_value *out);
 /* Frees a function's compiled code. */

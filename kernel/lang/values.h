@@ -105,7 +105,7 @@ struct dsl_builtin;    /* native.h */
 struct dsl_method;     /* below */
 struct dsl_function;   /* below */
 struct dsl_prog_cache; /* lib/compile.c (freed through lang/library.h) */
-struct dsl_jit_cache;  /* lib/jit.c (freed through lang/library.h) */
+struct dsl_jit_cache;  /* lib/jit (freed through lang/library.h) */
 struct dsl_code;       /* ast.h */
 struct dsl_node;       /* ast.h */
 struct dsl_dict;       /* dict.h */
@@ -208,7 +208,7 @@ struct dsl_function {
                                    * prange loop to one element are an error */
     bool cuda_kernel;             /* given to numba's cuda.jit: launched as f[blocks, threads](...),
                                    * on the GPU or in the kernel's simulator */
-    struct dsl_jit_cache *jits;   /* owned: that code, per argument types (lib/jit.c), or NULL */
+    struct dsl_jit_cache *jits;   /* owned: that code, per argument types (lib/jit), or NULL */
     struct dsl_value dead;        /* while being freed: the next container to free */
 };
 

@@ -1,4 +1,4 @@
-/* test_jit_cache.c — the folder of compiled code (lib/jit_cache.c) is the user's alone, sound
+/* test_jit_cache.c — the folder of compiled code (lib/jit/cache.c) is the user's alone, sound
  * against broken files and compilers, and bounded.
  *
  * - Where it is: $XDG_CACHE_HOME, else the home's .cache, the home from the password database
@@ -22,7 +22,7 @@
 #include "dsl_helpers.h"
 #include "test.h"
 
-#include "lib/jit_cache.h"
+#include "lib/jit/cache.h"
 #include "minitorch/minitorch.h"
 
 #include <dirent.h>

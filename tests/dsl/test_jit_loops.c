@@ -1,7 +1,7 @@
 /* test_jit_loops.c — the instructions per element parallel_diagnostics reads from a compiled
- * kernel's machine code (kernel/lib/jit_loops.c): on a listing written here, whose loops are
+ * kernel's machine code (kernel/lib/jit/listing.c): on a listing written here, whose loops are
  * counted by hand, and on a file objdump cannot read. A real kernel's line is in test_jit.c. */
-#include "lib/jit_loops.h"
+#include "lib/jit/listing.h"
 #include "test.h"
 
 #include <stdlib.h>

@@ -2,7 +2,7 @@
 """jit_fuzz.py — random njit functions and cuda.jit kernels, compiled, against the interpreter.
 
 Where fuzz_lang.c feeds the language bytes (and compiles nothing), this fuzzer writes programs
-that the compilers take (kernel/lib/jit.c; the simulator's run time, jit_sim.inc) from a typed
+that the compilers take (kernel/lib/jit; the simulator's run time, kernel/lib/jit/rt/sim.inc) from a typed
 grammar, compiles each once and runs it with many random argument values, each run beside the
 interpreter's run of the same function. What it asks of the compiled code:
 

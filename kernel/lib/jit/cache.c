@@ -1,4 +1,4 @@
-/* jit_cache.c — the folder of compiled code, the compiler's runs, and loading what they built.
+/* jit/cache.c — the folder of compiled code, the compiler's runs, and loading what they built.
  *
  * A shared object in the cache is code the kernel runs, so the folder must be the user's alone:
  * a folder in a place another user can reach first (a fixed name in /tmp) would let that user
@@ -15,7 +15,7 @@
  * the kernel; temporary files have names of their own process (pid and a random number) and are
  * removed once that process is gone; and the folder is kept under a size cap, the units used
  * least recently removed first. */
-#include "lib/jit_cache.h"
+#include "lib/jit/cache.h"
 
 #include "minitorch/minitorch.h"
 

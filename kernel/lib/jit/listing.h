@@ -1,6 +1,6 @@
-/* jit_loops.h — what the loops of a compiled njit kernel cost in machine instructions, read from
- * the disassembly of its shared object (jit_loops.c; internal to kernel/lib, used by
- * parallel_diagnostics in jit.c). */
+/* jit/listing.h — what the loops of a compiled njit kernel cost in machine instructions, read from
+ * the disassembly of its shared object (jit/listing.c; internal to kernel/lib, used by
+ * parallel_diagnostics, jit/diagnostics.c). */
 #ifndef KERNEL_LIB_JIT_LOOPS_H
 #define KERNEL_LIB_JIT_LOOPS_H
 

@@ -1,4 +1,4 @@
-/* jit_loops.c — the instructions per element of a compiled njit kernel's loops.
+/* jit/listing.c — the instructions per element of a compiled njit kernel's loops.
  *
  * Hardware counters are not readable on every machine (virtual machines often have none), so
  * the count is read from the code itself: objdump's listing of the kernel's shared object. In
@@ -10,7 +10,7 @@
  * elements whose float instructions are packed (ps) handles as many floats per iteration as
  * its widest register holds. The count is of the instructions in the loop's address range, each
  * once: a branch not taken in every iteration counts as one that is. */
-#include "lib/jit_loops.h"
+#include "lib/jit/listing.h"
 
 #include "render/render.h"
 

@@ -1,7 +1,7 @@
-/* jit_cache.h — where the code njit and cuda.jit compile is kept, and how it is built and loaded
- * (jit_cache.c; internal to kernel/lib, used by jit.c): the user's private cache folder, a
- * unit's names in it, compiler jobs, shared objects loaded only after they are checked, and the
- * cap on the folder's size.
+/* jit/cache.h — where the code njit and cuda.jit compile is kept, and how it is built and loaded
+ * (jit/cache.c; internal to kernel/lib, used by the compiler in jit/): the user's private cache
+ * folder, a unit's names in it, compiler jobs, shared objects loaded only after they are checked,
+ * and the cap on the folder's size.
  *
  * Every file operation is relative to the folder's descriptor, which was opened by a walk that
  * follows no link at its end and checked to be this user's alone: another user can neither

@@ -1,0 +1,345 @@
+/* jit/compile.c — the pipeline. jit_compile_fn takes one function through the passes: the
+ * walk over its body runs until the locals' types settle (each pass may widen one), the race
+ * analysis judging each prange loop on the way, then once more to emit its C, which is wrapped
+ * with its locals' declarations. jit_unit_source puts a unit's functions between the run time's
+ * files (rt/); jit_build compiles an njit function and builds the result (jit/build.c). */
+#include "lib/jit/internal.h"
+
+/* the run time's text (CMakeLists.txt embeds each file) */
+#include "jit_rt_cuda.h"
+#include "jit_rt_env.h"
+#include "jit_rt_host.h"
+#include "jit_rt_runtime.h"
+#include "jit_rt_sim.h"
+#include "jit_scalar.h"
+
+/* Declarations of c's locals (private: those of its prange loop, else the others). */
+static void locals_text(const struct cfn *c, bool private, enum jit_target target,
+                        struct render_buf *b)
+{
+    for (int i = 0; i < c->nvars; i++) {
+        const struct var *v = &c->vars[i];
+        if (v->param || v->in_loop != private || v->t == JT_NONE) continue;
+        static const char *const el[] = {
+            ['d'] = "double", ['f'] = "float", ['i'] = "int32_t", ['l'] = "int64_t"};
+        if (v->t == JT_SARR && target == JIT_GPU)
+            render_buf_printf(b, "__shared__ %s v_%s[%lld]; ", el[(int)v->sh_dt], v->name,
+                              (long long)(v->sh_dim[0] * v->sh_dim[1]));
+        else if (v->t == JT_SARR) /* the block's memory, where the simulator put it */
+            render_buf_printf(b, "%s *v_%s = (%s *)(env->shm + %lld); ", el[(int)v->sh_dt], v->name,
+                              el[(int)v->sh_dt], (long long)v->sh_off);
+        else if (v->buflen)
+            render_buf_printf(b,
+                              "int64_t b_%s[%lld] = {0}; int64_t d_%s = 0; (void)d_%s; "
+                              "iarr v_%s = {b_%s, %lld}; ",
+                              v->name, (long long)v->buflen, v->name, v->name, v->name, v->name,
+                              (long long)v->buflen);
+        else
+            render_buf_printf(b, "%s v_%s = %s; ", jit_c_type[v->t], v->name,
+                              ints(v->t) || v->t == JT_FARR ? "{0}" : "0");
+    }
+}
+
+int jit_compile_fn(struct unit *u, const struct dsl_function *f, const enum jt *args, int nargs,
+                   int *id)
+{
+    for (int i = 0; i < u->nfns; i++) {
+        struct cfn *c = &u->fns[i];
+        if (c->f == f && c->nargs == nargs && memcmp(c->args, args, sizeof *args * nargs) == 0) {
+            if (!c->done)
+                return jit_refuse(u, c, f->def, "recursion (%s calls itself)", f->def->name);
+            *id = i;
+            return 0;
+        }
+    }
+    const struct dsl_node *def = f->def;
+    if (u->nfns == MAX_FNS)
+        return jit_refuse(u, &u->fns[0], def, "more than %d functions", MAX_FNS);
+    if (def->star || def->dstar || def->nkw != (size_t)nargs || (size_t)nargs != def->nargs) {
+        struct cfn tmp = {.f = f};
+        return jit_refuse(u, &tmp, def,
+                          "%s() called with %d arguments (defaults, *args, keyword "
+                          "parameters are not compiled)",
+                          def->name, nargs);
+    }
+    int me = u->nfns++;
+    struct cfn *c = &u->fns[me];
+    *c = (struct cfn){.f = f,
+                      .nargs = nargs,
+                      .id = me,
+                      .top = me == 0 && u->target == JIT_HOST,
+                      .ret = JT_NONE,
+                      .loops = jit_has_loop(def->b)};
+    memcpy(c->args, args, sizeof *args * nargs);
+    for (int i = 0; i < nargs; i++) {
+        if (args[i] == JT_NONE) return jit_refuse(u, c, def, "an argument of no known type");
+        c->vars[c->nvars++] = (struct var){.name = def->kwnames[i], .t = args[i], .param = true};
+    }
+    /* the caller's emission state, kept while this function is compiled */
+    struct render_buf saved = u->out;
+    int depth = u->loop_depth, brk = u->brk;
+    bool in_prange = u->in_prange, emitting = u->emitting, changed = u->changed;
+    int r = 0;
+    for (int pass = 0; r == 0; pass++) { /* types widen until they settle, then emit */
+        bool final = !u->changed && pass > 0;
+        render_buf_init(&u->out, 0);
+        u->loop_depth = 0;
+        u->brk = -1;
+        snprintf(u->fail, sizeof u->fail, "fail");
+        u->pr_arr = NULL;
+        u->nelide = 0;
+        u->in_prange = false;
+        u->emitting = final;
+        u->changed = false;
+        if (!final) c->ret_seen = false;
+        r = jit_block(u, c, def->b);
+        if (r == 0 && final) break;
+        if (pass == 8) r = jit_refuse(u, c, def, "types that do not settle");
+        render_buf_free(&u->out);
+    }
+    if (r == 0 && me == 0 && u->target != JIT_HOST && c->ret != JT_NONE)
+        r = jit_refuse(u, c, def,
+                       "a kernel that returns a value (a kernel writes its results into "
+                       "arrays)");
+    if (r == 0) {
+        struct render_buf h, priv;
+        render_buf_init(&h, 0);
+        render_buf_init(&priv, 0);
+        locals_text(c, true, u->target, &priv);
+        if (c->top) {
+            render_buf_puts(&h, "int jit_entry(void **slots, struct jit_env *env)\n{\n");
+            for (int i = 0; i < nargs; i++)
+                render_buf_printf(&h, "    %s v_%s = *(%s *)slots[%d];\n", jit_c_type[args[i]],
+                                  def->kwnames[i], jit_c_type[args[i]], i);
+        } else {
+            /* inlined where called, as Numba's inline="always": the loop that calls an index
+             * helper then sees what the helper reads and writes (recursion is not compiled) */
+            render_buf_printf(&h, "JIT_INLINE %s f%d(struct jit_env *env", jit_c_type[c->ret], me);
+            for (int i = 0; i < nargs; i++)
+                render_buf_printf(&h, ", %s v_%s", jit_c_type[args[i]], def->kwnames[i]);
+            render_buf_puts(&h, ")\n{\n");
+            render_buf_printf(&u->protos, "JIT_PROTO %s f%d(struct jit_env *env",
+                              jit_c_type[c->ret], me);
+            for (int i = 0; i < nargs; i++)
+                render_buf_printf(&u->protos, ", %s", jit_c_type[args[i]]);
+            render_buf_puts(&u->protos, ");\n");
+        }
+        render_buf_puts(&h, "    ");
+        locals_text(c, false, u->target, &h);
+        render_buf_puts(&h, "\n");
+        /* the body, with each prange chunk's private locals in place of its mark */
+        const char *body = u->out.data ? u->out.data : "", *mark;
+        while ((mark = strstr(body, "@PRIVATE@"))) {
+            render_buf_append(&h, body, (size_t)(mark - body));
+            render_buf_puts(&h, priv.data ? priv.data : "");
+            body = mark + strlen("@PRIVATE@");
+        }
+        /* C++ (NVRTC) refuses a goto to the end that passes an initialised declaration of the
+         * same block: the body is a block of its own */
+        render_buf_puts(&h, u->target == JIT_GPU ? "{\n" : "");
+        render_buf_puts(&h, body);
+        render_buf_puts(&h, u->target == JIT_GPU ? "}\n" : "");
+        if (c->top)
+            render_buf_puts(&h, "    return 0;\nfail: JIT_UNUSED;\n    return 1;\n}\n");
+        else if (c->ret == JT_NONE)
+            render_buf_puts(&h, "fail: JIT_UNUSED;\n    return;\n}\n");
+        else
+            render_buf_printf(&h, "    return 0;\nfail: JIT_UNUSED;\n    return 0;\n}\n");
+        render_buf_free(&priv);
+        render_buf_puts(&u->bodies, h.data ? h.data : "");
+        render_buf_free(&h);
+        c->done = true;
+        /* its frame: the local arrays exactly, and a generous allowance for the rest (each
+         * variable, and what the C compiler keeps beside them) */
+        c->stack = 1024 + 32 * (int64_t)c->nvars + c->callee_stack;
+        for (int i = 0; i < c->nvars; i++) c->stack += c->vars[i].buflen * 8;
+    }
+    render_buf_free(&u->out);
+    u->out = saved;
+    u->loop_depth = depth;
+    u->brk = brk;
+    u->in_prange = in_prange;
+    u->emitting = emitting;
+    u->changed = changed;
+    *id = me;
+    return r;
+}
+
+/* Whether the stack unit u's called function takes, with the functions it calls, is at most
+ * limit bytes: 0, or -1 after refusing, naming the chain of calls whose locals take it. */
+int jit_stack_fits(struct unit *u, int64_t limit)
+{
+    const struct cfn *top = &u->fns[0];
+    if (top->stack <= limit) return 0;
+    char chain[256] = "";
+    size_t len = 0;
+    for (const struct cfn *k = top; len < sizeof chain; k = &u->fns[k->deepest]) {
+        len += (size_t)snprintf(chain + len, sizeof chain - len, "%s%s()", k == top ? "" : " -> ",
+                                k->f->def->name);
+        if (!k->callee_stack) break;
+    }
+    return jit_refuse(u, top, top->f->def,
+                      "local arrays that take %lld KiB of stack along the calls %s: compiled code "
+                      "keeps them on a thread's stack, of which it takes at most %lld KiB (make "
+                      "the arrays smaller, or fewer)",
+                      (long long)(top->stack >> 10), chain, (long long)(limit >> 10));
+}
+
+/* The C of unit u: what every unit begins with, then its functions. */
+void jit_unit_source(const struct unit *u, const struct dsl_function *f, struct render_buf *src)
+{
+    render_buf_init(src, 0);
+    if (f->jit_unchecked) render_buf_puts(src, "#define JIT_UNCHECKED 1\n");
+    if (f->jit_races) render_buf_puts(src, "#define JIT_RACES 1\n");
+    if (u->target == JIT_GPU)
+        render_buf_append(src, (const char *)jit_rt_cuda_src, sizeof jit_rt_cuda_src - 1);
+    else
+        render_buf_append(src, (const char *)jit_rt_host_src, sizeof jit_rt_host_src - 1);
+    /* the engine's scalar functions, as the engine's own source defines them */
+    render_buf_append(src, (const char *)jit_scalar_src, sizeof jit_scalar_src - 1);
+    render_buf_append(src, (const char *)jit_rt_env_src, sizeof jit_rt_env_src - 1);
+    render_buf_append(src, (const char *)jit_rt_runtime_src, sizeof jit_rt_runtime_src - 1);
+    if (u->target == JIT_SIM) /* the simulator's entries the kernel calls (jit/rt/sim.inc) */
+        render_buf_printf(src,
+                          "#define JIT_SH_BYTES %lld\n#define JIT_SH_ELEMS %lld\n"
+                          "#define JIT_SITES %d\n#define JIT_STACK %lld\n"
+                          "static int jit_sync(struct jit_env *, long long);\n"
+                          "static int jit_sh_read(struct jit_env *, int64_t, long long, "
+                          "const char *, int64_t, int, int64_t);\n"
+                          "static int jit_sh_write(struct jit_env *, int64_t, long long, "
+                          "const char *, int64_t, int, int64_t);\n"
+                          "static float *jit_gmem(struct jit_env *, int, float *);\n"
+                          "static int jit_gwrite(struct jit_env *, float *, int64_t, long long, "
+                          "const char *);\n",
+                          (long long)u->sh_bytes, (long long)u->sh_elems, u->nsites,
+                          (long long)sim_stack_bytes(u->fns[0].stack));
+    render_buf_puts(src, u->protos.data ? u->protos.data : "");
+    render_buf_puts(src, u->bodies.data ? u->bodies.data : "");
+    if (u->target == JIT_HOST) return;
+    /* the kernel's entry: its arguments from the launch (slots in the simulator, the
+     * parameters of a __global__ function on the GPU) */
+    const struct cfn *k = &u->fns[0];
+    const char *const *names = (const char *const *)k->f->def->kwnames;
+    if (u->target == JIT_GPU) {
+        render_buf_puts(src, "extern \"C\" __global__ void mt_kernel(struct jit_env *env");
+        for (int i = 0; i < k->nargs; i++)
+            render_buf_printf(src, ", %s a%d", jit_c_type[k->args[i]], i);
+        render_buf_puts(src, ")\n{\n    f0(env");
+        for (int i = 0; i < k->nargs; i++) render_buf_printf(src, ", a%d", i);
+        render_buf_puts(src, ");\n}\n");
+        return;
+    }
+    render_buf_puts(src,
+                    "static void jit_kernel(struct jit_env *env, void **slots)\n{\n    f0(env");
+    for (int i = 0; i < k->nargs; i++)
+        render_buf_printf(src, ", *(%s *)slots[%d] /* %s */", jit_c_type[k->args[i]], i, names[i]);
+    render_buf_puts(src, ");\n}\n");
+    /* where each counted access is (struct jit_site, rt/env.h) */
+    render_buf_printf(src,
+                      "const struct jit_site jit_sites[%d] = {\n%s};\nconst int jit_nsites = %d;\n",
+                      u->nsites ? u->nsites : 1,
+                      u->sites.data ? u->sites.data : "    {0, \"\", 0, 0},\n", u->nsites);
+    render_buf_append(src, (const char *)jit_rt_sim_src, sizeof jit_rt_sim_src - 1);
+}
+
+/* Compiles f for argument types args into s: s->entry set, or s->why (a reason to run it in the
+ * interpreter); -1 after raising (a race is the student's error, located). */
+int jit_build(struct dsl_interp *in, struct dsl_function *f, struct spec *s)
+{
+    struct unit *u = jit_unit_new(in, false, JIT_HOST), *g = NULL;
+    if (!u) return dsl_raise_status(in, DSL_V_NOMEM);
+    int id, r = 0;
+    if (jit_compile_fn(u, f, s->args, s->nargs, &id) == 0 &&
+        jit_stack_fits(u, MAX_HOST_STACK) == 0) {
+        /* the same unit with the iterations of its loops in groups, where some can be */
+        if (u->jam_cand && (g = jit_unit_new(in, true, JIT_HOST)) &&
+            jit_compile_fn(g, f, s->args, s->nargs, &id)) {
+            jit_unit_free(g);
+            g = NULL;
+        }
+        s->ret = u->fns[0].ret;
+        s->nfns = u->nfns;
+        for (int i = 0; i < s->nargs; i++) s->wrote[i] = u->fns[0].vars[i].written;
+        for (int i = 0; i < s->nargs; i++) s->racy[i] = u->fns[0].vars[i].racy;
+        for (int i = 0; i < u->nfns; i++) {
+            struct dsl_value v = {.kind = DSL_FUNCTION,
+                                  .as.fn_user = (struct dsl_function *)u->fns[i].f};
+            s->fns[i] = i ? dsl_value_retain(v) : v;
+        }
+        bool deep = u->max_nest >= 2;
+        struct render_buf src, gsrc;
+        jit_unit_source(u, f, &src);
+        render_buf_init(&gsrc, 0);
+        if (g) jit_unit_source(g, f, &gsrc);
+        if (g && !deep) { /* one C for both of its builds: the grouped one */
+            render_buf_free(&src);
+            src = gsrc;
+            render_buf_init(&gsrc, 0);
+        }
+        struct jit_folder *dir = NULL;
+        char *note = NULL, *dir_why = NULL;
+        if (src.nomem || gsrc.nomem) {
+            r = dsl_raise_status(in, DSL_V_NOMEM);
+        } else if (!(dir = jit_cache_open(&note, &dir_why))) {
+            if (asprintf(&s->why, "no folder for compiled code: %s", dir_why) < 0) s->why = NULL;
+        } else {
+            if (note) dsl_emit(in, "stderr", note);
+            const char *const *flags = deep ? jit_deep_flags.v : jit_cc_flags.v;
+            size_t nflags = deep ? jit_deep_flags.n : jit_cc_flags.n;
+            struct jit_unit unit, grouped;
+            jit_unit_names(src.data, flags, nflags, &unit);
+            bool later = gsrc.data != NULL;
+            if (later) {            /* the grouped build, -O2's, if a kernel made it before */
+                char *unfit = NULL; /* then it is built again, after the first call */
+                jit_unit_names(gsrc.data, jit_cc_flags.v, jit_cc_flags.n, &grouped);
+                if (jit_cache_load(dir, grouped.so, "jit_entry", &s->dl, (void **)&s->entry,
+                                   &unfit) == 0) {
+                    later = false;
+                    unit = grouped;
+                    render_buf_free(&src);
+                    src = gsrc;
+                    render_buf_init(&gsrc, 0);
+                }
+                free(unfit);
+            }
+            if (!s->entry)
+                r = jit_load_or_compile(in, f, !deep && !u->race_checks, flags, nflags, src.data,
+                                        dir, &unit, s);
+            if (r == 0 && s->entry && !s->quick) s->so_path = jit_cache_path(dir, unit.so);
+            if (later && s->entry && !s->quick) { /* the first calls run the loops as written */
+                s->later_text = strdup(gsrc.data);
+                s->plain = s->quick = true;
+                s->quick_dl = s->dl;
+                s->dl = NULL;
+                free(s->so_path);
+                s->so_path = NULL;
+            }
+        }
+        free(note);
+        free(dir_why);
+        const char *text = s->later_text ? s->later_text : src.data;
+        if (!s->src && text) s->src = strdup(text);
+        jit_report(g ? g : u, s);
+        render_buf_free(&src);
+        render_buf_free(&gsrc);
+    } else if (u->race) {
+        r = dsl_raise_in(in, u->why_fn, u->why_pos, "CompileError",
+                         "%s() cannot run in parallel: %s", f->def->name,
+                         u->why ? u->why : "a race");
+    } else {
+        s->why = u->why;
+        u->why = NULL;
+        if (s->why && u->why_fn) { /* what and where, for parallel_diagnostics */
+            char *w = NULL;
+            if (asprintf(&w, "the compiler does not take %s (in %s())", s->why,
+                         u->why_fn->def->name) >= 0) {
+                free(s->why);
+                s->why = w;
+            }
+        }
+    }
+    if (r == 0 && !s->entry && !s->why) s->why = strdup("not compiled");
+    jit_unit_free(u);
+    jit_unit_free(g);
+    return r;
+}
