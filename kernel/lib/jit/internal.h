@@ -427,6 +427,68 @@ struct jam {
     int nread;
 };
 
+/* ---- the table of compiled builtins (builtins.c) ---- */
+
+/* Where a builtin is found: Python's own, a module's member (numpy, math, numba.cuda and its
+ * local and shared groups, minitorch.operators, MiniTorch's index helpers), a method of a
+ * comparison of arrays; JB_IMPORTED: a name bound to some module's builtin (Python's or
+ * MiniTorch's rows); JB_NOWHERE: not a builtin. */
+enum jb_where {
+    JB_NOWHERE,
+    JB_PYTHON,
+    JB_IMPORTED,
+    JB_MATH,
+    JB_NUMPY,
+    JB_CUDA,
+    JB_CUDA_LOCAL,
+    JB_CUDA_SHARED,
+    JB_OPERATORS,
+    JB_MINITORCH,
+    JB_METHOD,
+};
+
+/* What the analyses know of a builtin beside its value: len (no element read: an int the size
+ * of an array), to_index (fills its last argument with the position of an ordinal),
+ * index_to_position; and the arrays made by an assignment (np.zeros and cuda.local.array, a
+ * thread's own ints; cuda.shared.array), which are not calls in an expression. */
+enum jb_role {
+    JB_VALUE,
+    JB_LENGTH,
+    JB_TO_INDEX,
+    JB_POSITION,
+    JB_LOCAL_ARRAY,
+    JB_SHARED_ARRAY,
+};
+
+/* Whether a builtin's C can fail: never, by setting env->failed and going on (the statement is
+ * tested after it), or by leaving the function itself. */
+enum jb_fails { JB_NEVER, JB_SETS, JB_LEAVES };
+
+struct bcall;
+struct jit_builtin {
+    enum jb_where where;
+    const char *name;
+    int nargs;
+    enum jb_role role;
+    enum jt ret; /* its result's type, where check does not say another */
+    int (*check)(const struct bcall *k, enum jt *t);
+    /* its C for each enum jit_target (NULL: the host's): a printf format of the result's C type
+     * when typed, then each argument's C, then the call's place (%lld) */
+    const char *emit[3];
+    int (*emit_fn)(const struct bcall *k, struct ex *e); /* instead of emit */
+    bool typed;
+    enum jb_fails fails;
+    bool loops; /* it runs a loop (the prange loop's iterations are then not light) */
+};
+extern const struct jit_builtin jit_builtins[];
+
+/* The row of the builtin callee names (the first of its rows), or NULL. */
+const struct jit_builtin *jit_builtin_of(struct unit *u, struct cfn *c,
+                                         const struct dsl_node *callee);
+/* Whether some Python or MiniTorch builtin of this name has this role (the analyses that look
+ * at a call's name only). */
+bool jit_builtin_named(const char *name, enum jb_role role);
+
 /* build.c */
 void jit_spec_free(struct spec *s);
 int jit_load_or_compile(struct dsl_interp *in, const struct dsl_function *f, bool quick,

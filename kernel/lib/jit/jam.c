@@ -18,8 +18,8 @@ bool jit_small_int(struct unit *u, struct cfn *c, const struct dsl_node *n)
         const struct var *v = n->nkids == 1 && !n->nkw && !n->flag && n->kids[0]->kind == DSL_N_NAME
                                   ? jit_find_var(c, n->kids[0]->name)
                                   : NULL;
-        return v && ints(v->t) && n->a->kind == DSL_N_NAME && strcmp(n->a->name, "len") == 0 &&
-               !jit_find_var(c, "len") && !jit_outer_value(u, c, "len");
+        const struct jit_builtin *b = v && ints(v->t) ? jit_builtin_of(u, c, n->a) : NULL;
+        return b && b->where == JB_PYTHON && b->role == JB_LENGTH;
     }
     default: return false;
     }

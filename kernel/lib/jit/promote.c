@@ -112,7 +112,7 @@ static void promo_scan(struct cfn *c, const struct dsl_node *n, bool store, stru
         if (is_storage(c, n)) p->no = true;
         return;
     case DSL_N_CALL:
-        if (n->a->kind == DSL_N_NAME && strcmp(n->a->name, "len") == 0 && n->nkids == 1 &&
+        if (n->a->kind == DSL_N_NAME && jit_builtin_named(n->a->name, JB_LENGTH) && n->nkids == 1 &&
             is_storage(c, n->kids[0]))
             return;
         break;

@@ -20,8 +20,9 @@ void jit_own_fill(struct unit *u, struct cfn *c, struct var *v, const struct dsl
     for (size_t i = 0; i < u->prange_body->nkids && !every; i++)
         every = u->prange_body->kids[i]->kind == DSL_N_EXPR && u->prange_body->kids[i]->a == n;
     if (o)
-        o->fill_own = every && n->a->kind == DSL_N_NAME && strcmp(n->a->name, "to_index") == 0 &&
-                      n->nkids == 3 && own_index(u, c, n->kids[0]);
+        o->fill_own = every && n->a->kind == DSL_N_NAME &&
+                      jit_builtin_named(n->a->name, JB_TO_INDEX) && n->nkids == 3 &&
+                      own_index(u, c, n->kids[0]);
 }
 
 /* Array variable v is written: so is the argument it names (itself, or the one it is another
@@ -141,7 +142,7 @@ static enum ixk index_kind(struct unit *u, struct cfn *c, const struct dsl_node 
         }
     }
     case DSL_N_CALL: /* the course's output position: an index buffer the iteration filled, */
-        if (e->a->kind == DSL_N_NAME && strcmp(e->a->name, "index_to_position") == 0 &&
+        if (e->a->kind == DSL_N_NAME && jit_builtin_named(e->a->name, JB_POSITION) &&
             e->nkids == 2 && e->kids[0]->kind == DSL_N_NAME) {
             const struct var *b = jit_find_var(c, e->kids[0]->name);
             if (b && b->alias_of && b->in_loop && !b->alias_shared)

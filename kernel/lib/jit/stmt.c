@@ -88,8 +88,10 @@ static int64_t array_length(struct unit *u, struct cfn *c, const struct dsl_node
  * long, or of another kind). */
 static int64_t array_literal(struct unit *u, struct cfn *c, const struct dsl_node *v)
 {
-    if (v->kind == DSL_N_CALL && !v->flag && v->nkw == 0 && v->nkids == 2 &&
-        jit_cuda_member(u, c, v->a, "local") && strcmp(v->a->name, "array") == 0) {
+    const struct jit_builtin *b =
+        v->kind == DSL_N_CALL && !v->flag ? jit_builtin_of(u, c, v->a) : NULL;
+    if (b && b->role == JB_LOCAL_ARRAY && b->where == JB_CUDA_LOCAL && v->nkw == 0 &&
+        v->nkids == 2) {
         /* cuda.local.array(n, numba.int32): each CUDA thread's own ints */
         char dt = jit_dtype_code(u, c, v->kids[1]);
         if (dt != 'i' && dt != 'l')
@@ -100,14 +102,13 @@ static int64_t array_literal(struct unit *u, struct cfn *c, const struct dsl_nod
         return array_length(u, c, v, v->kids[0], "cuda.local.array");
     }
     if (v->kind == DSL_N_CALL && !v->flag) { /* np.zeros(n, np.int32), dtype= too */
-        const char *np = jit_numpy_attr(u, c, v->a);
         const struct dsl_node *dtype = v->nkids == 2 ? v->kids[1] : NULL;
         if (v->nkw == 1 && strcmp(v->kwnames[0], "dtype") == 0 && !dtype)
             dtype = v->kwvals[0];
         else if (v->nkw)
             return 0;
-        if (!np || strcmp(np, "zeros") != 0 || v->nkids < 1 || v->nkids > 2 || !dtype ||
-            !int_dtype_node(u, c, dtype))
+        if (!b || b->role != JB_LOCAL_ARRAY || b->where != JB_NUMPY || v->nkids < 1 ||
+            v->nkids > 2 || !dtype || !int_dtype_node(u, c, dtype))
             return 0;
         return array_length(u, c, v, v->kids[0], "np.zeros");
     }
@@ -329,9 +330,9 @@ static int stmt_body(struct unit *u, struct cfn *c, const struct dsl_node *n)
     case DSL_N_ASSIGN: {
         if (n->nkids != 1) return jit_refuse(u, c, n, "chained assignment");
         const struct dsl_node *t = n->kids[0];
-        if (t->kind == DSL_N_NAME && n->a->kind == DSL_N_CALL &&
-            jit_cuda_member(u, c, n->a->a, "shared") && strcmp(n->a->a->name, "array") == 0)
-            return shared_array(u, c, n);
+        const struct jit_builtin *b =
+            n->a->kind == DSL_N_CALL ? jit_builtin_of(u, c, n->a->a) : NULL;
+        if (t->kind == DSL_N_NAME && b && b->role == JB_SHARED_ARRAY) return shared_array(u, c, n);
         int64_t len = t->kind == DSL_N_NAME ? array_literal(u, c, n->a) : 0;
         if (len < 0) return -1;
         if (len) {

@@ -38,6 +38,23 @@ jit_sum_practice[2, 32](out._tensor._storage, a._tensor._storage, 48)
 # expect: [496.0, 632.0]
 print(out.tolist())
 
+# math's functions in a kernel (the compiler's table of builtins, for the GPU's CUDA C too):
+# softplus, log(1 + e^x), of each element
+import math
+
+def _softplus(out, a, size):
+    i = cuda.grid(1)
+    if i < size:
+        out[i] = math.log1p(math.exp(a[i]))
+
+jit_softplus = cuda.jit()(_softplus)
+sp_in = minitorch.tensor([-2.0, 0.0, 0.5, 3.0])
+sp_out = minitorch.zeros((4,))
+jit_softplus[1, 32](sp_out._tensor._storage, sp_in._tensor._storage, 4)
+# log1p(exp(x)) by Python: 0.12693, 0.69315, 0.97408, 3.04859
+# expect: [0.12693, 0.69315, 0.97408, 3.04859]
+print([round(v, 5) for v in sp_out.tolist()])
+
 # tensor_map and tensor_zip: a thread per output element, MiniTorch's index helpers compiled in
 def tensor_map(fn):
     def _map(out, out_shape, out_strides, out_size, in_storage, in_shape, in_strides):

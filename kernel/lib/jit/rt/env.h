@@ -16,8 +16,8 @@ enum jit_error {
     JIT_E_INT_NAN = 5,       /* int() of a NaN */
     JIT_E_BROADCAST = 6,     /* int arrays of lengths index, size that do not broadcast */
     JIT_E_RACE_WRITE = 7,    /* two prange iterations (size, other) wrote element index */
-    JIT_E_MATH_DOMAIN = 8,   /* operators.log of a number <= -1e-6 */
-    JIT_E_MATH_RANGE = 9,    /* exp overflowing */
+    JIT_E_MATH_DOMAIN = 8,   /* outside a math function's domain (math.sqrt(-1.0)) */
+    JIT_E_MATH_RANGE = 9,    /* a math function overflowing (math.exp(1000.0)) */
     JIT_E_SHARED_RACE = 10,  /* two CUDA threads met at a shared element, no barrier between */
     JIT_E_SHARED_UNSET = 11, /* a CUDA thread read a shared element no thread wrote */
     JIT_E_SYNC_ENDED = 12,   /* a thread waits at syncthreads() that another ended without */
