@@ -78,7 +78,7 @@ int dsl_tensor_getattr(struct dsl_interp *in, struct dsl_value t, const char *na
 int dsl_tensor_setattr(struct dsl_interp *in, struct dsl_value t, const char *name,
                        struct dsl_value v);
 
-/* ---- modules (lib/modules.c) ----------------------------------------------------------- */
+/* ---- modules (lib/modules/) ------------------------------------------------------------ */
 
 /* `import name`: the module called name (dotted for a submodule: "minitorch.operators") as a
  * new value: 0, or -1 after raising ModuleNotFoundError that lists the modules there are. */

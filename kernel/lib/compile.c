@@ -23,6 +23,7 @@
  * is not compiled, as it never runs. */
 #include "lib/compile.h"
 #include "lib/jit.h"
+#include "lib/operators.h"
 
 #include "lib/tensor_methods.h"
 
@@ -958,12 +959,6 @@ static int numeric_builtin(struct dsl_interp *in, const struct dsl_args *a, stru
     return 0;
 }
 
-static double num_sigmoid(double x)
-{
-    return x >= 0 ? 1.0 / (1.0 + exp(-x)) : exp(x) / (1.0 + exp(x));
-}
-static double num_relu(double x) { return x > 0 ? x : 0.0; }
-
 int dsl_bi_exp(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
     return numeric_builtin(in, a, ret, "exp", exp, mt_exp);
@@ -978,7 +973,7 @@ int dsl_bi_sqrt(struct dsl_interp *in, const struct dsl_args *a, struct dsl_valu
 }
 int dsl_bi_sigmoid(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
-    return numeric_builtin(in, a, ret, "sigmoid", num_sigmoid, mt_sigmoid);
+    return numeric_builtin(in, a, ret, "sigmoid", op_sigmoid, mt_sigmoid);
 }
 int dsl_bi_tanh(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
@@ -986,5 +981,5 @@ int dsl_bi_tanh(struct dsl_interp *in, const struct dsl_args *a, struct dsl_valu
 }
 int dsl_bi_relu(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
-    return numeric_builtin(in, a, ret, "relu", num_relu, mt_relu);
+    return numeric_builtin(in, a, ret, "relu", op_relu, mt_relu);
 }

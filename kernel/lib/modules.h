@@ -1,5 +1,6 @@
 /* modules.h — what `import` finds (internal to kernel/lib; the language reaches it through
- * dsl_module_import and dsl_module_from in lang/library.h). */
+ * dsl_module_import and dsl_module_from in lang/library.h). The modules are lib/modules/, a file
+ * each. */
 #ifndef KERNEL_LIB_MODULES_H
 #define KERNEL_LIB_MODULES_H
 

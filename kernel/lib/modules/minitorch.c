@@ -1,0 +1,554 @@
+/* minitorch.c — the minitorch module: MiniTorch's API as the kernel provides it, under
+ * MiniTorch's names and signatures. Its backends (SimpleBackend, FastTensorBackend, GPUBackend:
+ * the kernel's, as values of dsl_backend_class), the ops classes TensorBackend(ops) takes,
+ * tensor, zeros, ones and rand, tensor_data's functions (index_to_position, broadcast_index,
+ * ...), and the names of its submodules operators (operators.c) and datasets (datasets.c). */
+#include "lib/modules/module.h"
+
+#include "lang/classes.h"
+#include "lib/nn.h"
+#include "lib/storage.h"
+#include "lib/student.h"
+#include "lib/tensor_methods.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- minitorch: backends ---------------------------------------------------------------- */
+
+static int backend_repr(struct render_buf *b, const void *state)
+{
+    render_buf_printf(b, "TensorBackend('%s')", mt_backend_name(*(const enum mt_backend *)state));
+    return b->nomem ? DSL_V_NOMEM : DSL_V_OK;
+}
+
+static int backend_getattr(struct dsl_interp *in, struct dsl_value self, const char *name,
+                           struct dsl_value *out)
+{
+    enum mt_backend be = *(const enum mt_backend *)self.as.obj->state;
+    if (strcmp(name, "cuda") == 0) return *out = dsl_bool(be == MT_BACKEND_CUDA), 0;
+    if (strcmp(name, "name") == 0) {
+        const char *s = mt_backend_name(be);
+        int st = dsl_str_value(s, strlen(s), out);
+        return st ? dsl_raise_status(in, st) : 0;
+    }
+    return dsl_raise(in, "AttributeError", "'TensorBackend' object has no attribute '%s'", name);
+}
+
+static const char *const backend_attrs[] = {"cuda", "name", NULL};
+
+const struct dsl_object_class dsl_backend_class = {
+    .name = "TensorBackend",
+    .doc = "TensorBackend: one of the kernel's backends under MiniTorch's name "
+           "(minitorch.SimpleBackend is \"simple\", FastTensorBackend \"fast\", GPUBackend "
+           "\"cuda\"); backend= of tensor(), zeros(), rand() ... takes it as it takes the "
+           "name.",
+    .attrs = backend_attrs,
+    .free = mod_free_nothing,
+    .repr = backend_repr,
+    .getattr = backend_getattr,
+};
+
+static const enum mt_backend backends[] = {MT_BACKEND_SIMPLE, MT_BACKEND_FAST, MT_BACKEND_CUDA,
+                                           MT_BACKEND_STUDENT};
+_Static_assert(sizeof backends / sizeof backends[0] == MT_BACKEND_COUNT, "one value per backend");
+
+int dsl_backend_value(struct dsl_interp *in, enum mt_backend b, struct dsl_value *out)
+{
+    int st = dsl_object_value(&dsl_backend_class, (void *)&backends[b], out);
+    return st ? dsl_raise_status(in, st) : 0;
+}
+static int v_simple(struct dsl_interp *in, struct dsl_value *out)
+{
+    return dsl_backend_value(in, MT_BACKEND_SIMPLE, out);
+}
+static int v_fast(struct dsl_interp *in, struct dsl_value *out)
+{
+    return dsl_backend_value(in, MT_BACKEND_FAST, out);
+}
+static int v_gpu(struct dsl_interp *in, struct dsl_value *out)
+{
+    return dsl_backend_value(in, MT_BACKEND_CUDA, out);
+}
+
+bool dsl_backend_object(struct dsl_value v, enum mt_backend *out)
+{
+    if (v.kind != DSL_OBJECT || v.as.obj->cls != &dsl_backend_class) return false;
+    *out = *(const enum mt_backend *)v.as.obj->state;
+    return true;
+}
+
+/* ---- minitorch: TensorOps and TensorBackend --------------------------------------------- */
+
+/* MiniTorch builds a backend from a class of ops: TensorBackend(FastOps). The kernel's three
+ * backends are such classes (SimpleOps, FastOps, CudaOps, deriving from TensorOps), so that
+ * `minitorch.TensorBackend(minitorch.FastOps)` is the kernel's fast backend; TensorOps is the
+ * base a student's own ops class derives from. Its methods are what a backend class defines;
+ * called on TensorOps itself they say so. */
+static int ops_abstract(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    (void)a;
+    (void)ret;
+    return dsl_raise(in, "NotImplementedError",
+                     "TensorOps only names map, cmap, zip, reduce and matrix_multiply: a class "
+                     "of ops (minitorch.FastOps, or one of your own deriving from TensorOps) "
+                     "defines them");
+}
+
+static const struct dsl_builtin tensor_ops_methods[] = {
+    {"map", "map(fn)", 0, -1, NULL, ops_abstract, "A backend's elementwise map, made from fn."},
+    {"cmap", "cmap(fn)", 0, -1, NULL, ops_abstract, "map into an existing output."},
+    {"zip", "zip(fn)", 0, -1, NULL, ops_abstract, "A backend's elementwise zip, made from fn."},
+    {"reduce", "reduce(fn, start=0.0)", 0, -1, NULL, ops_abstract,
+     "A backend's reduction along a dim, made from fn."},
+    {"matrix_multiply", "matrix_multiply(a, b)", 0, -1, NULL, ops_abstract,
+     "A backend's batched matrix multiply."},
+    {NULL, NULL, 0, 0, NULL, NULL, NULL},
+};
+static const struct dsl_builtin simple_ops_methods[] = {{NULL, NULL, 0, 0, NULL, NULL, NULL}};
+static const struct dsl_builtin fast_ops_methods[] = {{NULL, NULL, 0, 0, NULL, NULL, NULL}};
+static const struct dsl_builtin cuda_ops_methods[] = {{NULL, NULL, 0, 0, NULL, NULL, NULL}};
+
+static struct dsl_class *tensor_ops_class(void)
+{
+    struct dsl_class *c = dsl_library_class(
+        "TensorOps",
+        "minitorch.TensorOps: the base class of a backend's ops (map, zip, reduce, "
+        "matrix_multiply); cuda says whether they run on the GPU.",
+        dsl_none(), tensor_ops_methods);
+    if (!dsl_attrs_find(&c->attrs, "cuda")) dsl_attrs_set(&c->attrs, "cuda", dsl_bool(false));
+    return c;
+}
+
+/* One of the kernel's ops classes: 0 simple, 1 fast, 2 cuda. */
+static struct dsl_class *kernel_ops_class(int which)
+{
+    static const char *const names[] = {"SimpleOps", "FastOps", "CudaOps"};
+    static const char *const docs[] = {
+        "minitorch.SimpleOps: the kernel's simple backend (plain loops) as MiniTorch's ops class: "
+        "TensorBackend(SimpleOps) is minitorch.SimpleBackend.",
+        "minitorch.FastOps: the kernel's fast backend (OpenMP and SIMD) as MiniTorch's ops "
+        "class: TensorBackend(FastOps) is minitorch.FastTensorBackend.",
+        "minitorch.CudaOps: the kernel's cuda backend as MiniTorch's ops class: "
+        "TensorBackend(CudaOps) is minitorch.GPUBackend."};
+    static const struct dsl_builtin *const rows[] = {simple_ops_methods, fast_ops_methods,
+                                                     cuda_ops_methods};
+    struct dsl_value base = {.kind = DSL_CLASS, .as.cls = tensor_ops_class()};
+    struct dsl_class *c = dsl_library_class(names[which], docs[which], base, rows[which]);
+    if (which == 2 && !dsl_attrs_find(&c->attrs, "cuda"))
+        dsl_attrs_set(&c->attrs, "cuda", dsl_bool(true));
+    return c;
+}
+
+static int ops_value(int which, struct dsl_value *out)
+{
+    *out = (struct dsl_value){.kind = DSL_CLASS, .as.cls = kernel_ops_class(which)};
+    return 0;
+}
+static int v_tensor_ops(struct dsl_interp *in, struct dsl_value *out)
+{
+    (void)in;
+    *out = (struct dsl_value){.kind = DSL_CLASS, .as.cls = tensor_ops_class()};
+    return 0;
+}
+static int v_simple_ops(struct dsl_interp *in, struct dsl_value *out)
+{
+    (void)in;
+    return ops_value(0, out);
+}
+static int v_fast_ops(struct dsl_interp *in, struct dsl_value *out)
+{
+    (void)in;
+    return ops_value(1, out);
+}
+static int v_cuda_ops(struct dsl_interp *in, struct dsl_value *out)
+{
+    (void)in;
+    return ops_value(2, out);
+}
+
+bool dsl_ops_class_backend(const struct dsl_class *c, enum mt_backend *out)
+{
+    for (; c; c = c->base.kind == DSL_CLASS ? c->base.as.cls : NULL)
+        for (int which = 0; which < 3; which++)
+            if (c == kernel_ops_class(which)) {
+                *out = backends[which];
+                return true;
+            }
+    return false;
+}
+
+/* TensorBackend(ops): the kernel's backend for one of its ops classes. */
+static int tensor_backend_fn(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct dsl_value ops = a->slot[0];
+    for (int which = 0; which < 3; which++)
+        if (ops.kind == DSL_CLASS && ops.as.cls == kernel_ops_class(which))
+            return dsl_backend_value(in, backends[which], ret);
+    if (ops.kind == DSL_CLASS) {
+        const struct dsl_class *c = ops.as.cls;
+        if (c == tensor_ops_class())
+            return dsl_raise(in, "TypeError",
+                             "TensorBackend(TensorOps): TensorOps only names the ops; give "
+                             "TensorBackend a class deriving from it that defines them");
+        for (const struct dsl_class *k = c; k;
+             k = k->base.kind == DSL_CLASS ? k->base.as.cls : NULL)
+            if (k == tensor_ops_class()) return dsl_student_backend(in, ops, ret);
+    }
+    return dsl_raise(in, "TypeError",
+                     "TensorBackend() takes a class of ops (minitorch.FastOps, SimpleOps or "
+                     "CudaOps), not %s",
+                     dsl_type_name(ops));
+}
+
+/* ---- minitorch: tensors with MiniTorch's signatures ------------------------------------- */
+
+/* tensor(ls, backend=None, requires_grad=False): the kernel's tensor(data, requires_grad,
+ * backend), its slots in MiniTorch's order. */
+static int mt_tensor_fn(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct dsl_args b = {.slot = {a->slot[0], a->slot[2], a->slot[1]},
+                         .has = {true, a->has[2], a->has[1]}};
+    return dsl_bi_tensor(in, &b, ret);
+}
+
+/* zeros/ones/rand(shape, backend=None, requires_grad=False): the shape one tuple or list. */
+static int creation(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret,
+                    dsl_builtin_fn fn)
+{
+    struct dsl_args b = {.rest = &a->slot[0],
+                         .nrest = 1,
+                         .slot = {a->slot[2], a->slot[1]},
+                         .has = {a->has[2], a->has[1]}};
+    if (a->slot[0].kind != DSL_LIST)
+        return dsl_raise(in, "TypeError", "shape must be a tuple of ints, not %s",
+                         dsl_type_name(a->slot[0]));
+    return fn(in, &b, ret);
+}
+static int mt_zeros_fn(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    return creation(in, a, ret, dsl_bi_zeros);
+}
+static int mt_ones_fn(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    return creation(in, a, ret, dsl_bi_ones);
+}
+static int mt_rand_fn(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    return creation(in, a, ret, dsl_bi_rand);
+}
+
+/* ---- minitorch: tensor_data's functions ------------------------------------------------- */
+
+/* A sequence of ints (a tuple or list) as values; TypeError otherwise. */
+static int ints_arg(struct dsl_interp *in, struct dsl_value v, const char *what, int64_t *out,
+                    size_t *n)
+{
+    if (v.kind != DSL_LIST)
+        return dsl_raise(in, "TypeError", "%s must be a tuple or list of ints, not %s", what,
+                         dsl_type_name(v));
+    if (v.as.l->len > 32) /* MAX_DIMS */
+        return dsl_raise(in, "IndexingError", "%s has %zu dims; MAX_DIMS is 32", what, v.as.l->len);
+    for (size_t i = 0; i < v.as.l->len; i++) {
+        if (!dsl_is_intlike(v.as.l->items[i]))
+            return dsl_raise(in, "TypeError", "%s[%zu] must be an int, not %s", what, i,
+                             dsl_type_name(v.as.l->items[i]));
+        out[i] = dsl_as_int(v.as.l->items[i]);
+    }
+    *n = v.as.l->len;
+    return 0;
+}
+
+static int tuple_of(struct dsl_interp *in, const int64_t *xs, size_t n, struct dsl_value *out)
+{
+    struct dsl_list *l = dsl_list_new(n);
+    if (!l) return dsl_raise_status(in, DSL_V_NOMEM);
+    l->style = DSL_LIST_TUPLE;
+    for (size_t i = 0; i < n; i++) dsl_list_push(l, dsl_int(xs[i]));
+    *out = (struct dsl_value){.kind = DSL_LIST, .as.l = l};
+    return 0;
+}
+
+/* out_index[i] = v, out_index a list (MiniTorch writes into a numpy array given by the caller). */
+static int store_index(struct dsl_interp *in, struct dsl_value out, size_t i, int64_t v)
+{
+    if (out.kind != DSL_LIST || out.as.l->style == DSL_LIST_TUPLE)
+        return dsl_raise(in, "TypeError", "out_index must be a list, not %s", dsl_type_name(out));
+    if (i >= out.as.l->len)
+        return dsl_raise(in, "IndexError", "out_index has %zu items; index %zu is out of range",
+                         out.as.l->len, i);
+    dsl_value_orphan(out.as.l->items[i]);
+    dsl_value_release(out.as.l->items[i]);
+    out.as.l->items[i] = dsl_int(v);
+    return 0;
+}
+
+static int td_index_to_position(struct dsl_interp *in, const struct dsl_args *a,
+                                struct dsl_value *ret)
+{
+    int64_t ix[64], st[64];
+    size_t n, m;
+    if (ints_arg(in, a->slot[0], "index", ix, &n) != 0 ||
+        ints_arg(in, a->slot[1], "strides", st, &m) != 0)
+        return -1;
+    int64_t pos = 0;
+    for (size_t i = 0; i < n && i < m; i++) pos += ix[i] * st[i];
+    return *ret = dsl_int(pos), 0;
+}
+
+static int td_to_index(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    int64_t ord, shape[64];
+    size_t n;
+    if (mod_int_arg(in, a->slot[0], &ord) != 0 || ints_arg(in, a->slot[1], "shape", shape, &n) != 0)
+        return -1;
+    for (size_t k = n; k-- > 0;) {
+        if (shape[k] <= 0) return dsl_raise(in, "ZeroDivisionError", "integer modulo by zero");
+        /* Python's % and // (floor), for a negative ordinal too */
+        int64_t q = ord / shape[k], r = ord % shape[k];
+        if (r < 0) r += shape[k], q--;
+        if (store_index(in, a->slot[2], k, r) != 0) return -1;
+        ord = q;
+    }
+    return *ret = dsl_none(), 0;
+}
+
+static int td_broadcast_index(struct dsl_interp *in, const struct dsl_args *a,
+                              struct dsl_value *ret)
+{
+    int64_t big[64], big_shape[64], shape[64];
+    size_t nb, nbs, ns;
+    if (ints_arg(in, a->slot[0], "big_index", big, &nb) != 0 ||
+        ints_arg(in, a->slot[1], "big_shape", big_shape, &nbs) != 0 ||
+        ints_arg(in, a->slot[2], "shape", shape, &ns) != 0)
+        return -1;
+    if (ns > nbs)
+        return dsl_raise(in, "IndexingError",
+                         "shape has %zu dims, more than big_shape's %zu: it cannot broadcast to it",
+                         ns, nbs);
+    for (size_t i = 0; i < ns; i++) {
+        size_t j = i + nbs - ns; /* the big dim this one lines up with, from the right */
+        if (j >= nb)
+            return dsl_raise(in, "IndexError", "big_index has no dim %zu for shape's dim %zu", j,
+                             i);
+        if (store_index(in, a->slot[3], i, shape[i] > 1 ? big[j] : 0) != 0) return -1;
+    }
+    return *ret = dsl_none(), 0;
+}
+
+static int td_shape_broadcast(struct dsl_interp *in, const struct dsl_args *a,
+                              struct dsl_value *ret)
+{
+    int64_t s1[64], s2[64], out[64];
+    size_t n1, n2;
+    if (ints_arg(in, a->slot[0], "shape1", s1, &n1) != 0 ||
+        ints_arg(in, a->slot[1], "shape2", s2, &n2) != 0)
+        return -1;
+    size_t m = n1 > n2 ? n1 : n2;
+    for (size_t i = 0; i < m; i++) { /* from the right */
+        int64_t x = i < n1 ? s1[n1 - 1 - i] : 1, y = i < n2 ? s2[n2 - 1 - i] : 1;
+        if (x != y && x != 1 && y != 1) {
+            struct render_buf b;
+            render_buf_init(&b, 4096);
+            dsl_value_repr(&b, a->slot[0]);
+            render_buf_puts(&b, " and ");
+            dsl_value_repr(&b, a->slot[1]);
+            int r = dsl_raise(in, "IndexingError",
+                              "cannot broadcast shapes %s: dim %lld of one is %lld, of the other "
+                              "%lld",
+                              render_buf_str(&b), -(long long)i - 1, (long long)x, (long long)y);
+            render_buf_free(&b);
+            return r;
+        }
+        out[m - 1 - i] = x == 1 ? y : x;
+    }
+    return tuple_of(in, out, m, ret);
+}
+
+static int td_strides_from_shape(struct dsl_interp *in, const struct dsl_args *a,
+                                 struct dsl_value *ret)
+{
+    int64_t shape[64], st[64];
+    size_t n;
+    if (ints_arg(in, a->slot[0], "shape", shape, &n) != 0) return -1;
+    int64_t off = 1;
+    for (size_t k = n; k-- > 0;) {
+        st[k] = off;
+        off *= shape[k];
+    }
+    return tuple_of(in, st, n, ret);
+}
+
+/* central_difference(f, *vals, arg=0, epsilon=1e-6): (f(..x + eps..) - f(..x - eps..)) / (2
+ * eps) in argument `arg`, MiniTorch's numerical derivative. */
+static int td_central_difference(struct dsl_interp *in, const struct dsl_args *a,
+                                 struct dsl_value *ret)
+{
+    struct dsl_value f = a->rest[0];
+    int64_t arg = 0;
+    double eps = 1e-6;
+    if (mod_check_callable(in, f, "central_difference") != 0) return -1;
+    if (a->has[0] && mod_int_arg(in, a->slot[0], &arg) != 0) return -1;
+    if (a->has[1] && mod_real_arg(in, a->slot[1], &eps) != 0) return -1;
+    size_t n = a->nrest - 1;
+    const struct dsl_value *rest = a->rest + 1;
+    if (arg < 0 || (size_t)arg >= n)
+        return dsl_raise(in, "IndexError",
+                         "central_difference(): arg %lld is not one of the %zu values",
+                         (long long)arg, n);
+    double x;
+    if (mod_real_arg(in, rest[arg], &x) != 0) return -1;
+    struct dsl_value *vals = malloc(n * sizeof *vals);
+    if (!vals) return dsl_raise_status(in, DSL_V_NOMEM);
+    memcpy(vals, rest, n * sizeof *vals);
+    struct dsl_value hi = dsl_none(), lo = dsl_none();
+    vals[arg] = dsl_float(x + eps);
+    int r = mod_call(in, f, vals, n, &hi);
+    if (r == 0) {
+        vals[arg] = dsl_float(x - eps);
+        r = mod_call(in, f, vals, n, &lo);
+    }
+    free(vals);
+    struct dsl_value diff = dsl_none();
+    if (r == 0) r = dsl_binary(in, DSL_T_MINUS, hi, lo, &diff);
+    if (r == 0) r = dsl_binary(in, DSL_T_SLASH, diff, dsl_float(2.0 * eps), ret);
+    dsl_value_release(hi);
+    dsl_value_release(lo);
+    dsl_value_release(diff);
+    return r;
+}
+
+static int v_max_dims(struct dsl_interp *in, struct dsl_value *out)
+{
+    (void)in;
+    return *out = dsl_int(32), 0;
+}
+
+/* ---- minitorch -------------------------------------------------------------------------- */
+
+static int v_operators(struct dsl_interp *in, struct dsl_value *out)
+{
+    return mod_module_value(in, &mod_operators, out);
+}
+
+static const char *const tensor_params[] = {"ls", "backend", "requires_grad", NULL};
+static const char *const shape_params[] = {"shape", "backend", "requires_grad", NULL};
+static const char *const index_to_position_params[] = {"index", "strides", NULL};
+static const char *const to_index_params[] = {"ordinal", "shape", "out_index", NULL};
+static const char *const broadcast_index_params[] = {"big_index", "big_shape", "shape", "out_index",
+                                                     NULL};
+static const char *const shape_broadcast_params[] = {"shape1", "shape2", NULL};
+static const char *const strides_params[] = {"shape", NULL};
+static const char *const central_params[] = {"arg", "epsilon", NULL};
+static const char *const tensor_backend_params[] = {"ops", NULL};
+static const char *const tensor_data_params[] = {"storage", "shape", "strides", NULL};
+
+/* MiniTorch's classes (lib/nn.c) */
+static int nn_class(struct dsl_interp *in, const char *name, struct dsl_value *out)
+{
+    (void)in;
+    *out = dsl_nn_class(name);
+    return 0;
+}
+static int v_module(struct dsl_interp *in, struct dsl_value *out)
+{
+    return nn_class(in, "Module", out);
+}
+static int v_parameter(struct dsl_interp *in, struct dsl_value *out)
+{
+    return nn_class(in, "Parameter", out);
+}
+static int v_optimizer(struct dsl_interp *in, struct dsl_value *out)
+{
+    return nn_class(in, "Optimizer", out);
+}
+static int v_sgd(struct dsl_interp *in, struct dsl_value *out) { return nn_class(in, "SGD", out); }
+
+static const struct member minitorch_members[] = {
+    VALUE("CudaOps", "class minitorch.CudaOps", v_cuda_ops,
+          "The kernel's cuda backend as MiniTorch's ops class: TensorBackend(CudaOps)."),
+    VALUE("FastOps", "class minitorch.FastOps", v_fast_ops,
+          "The kernel's fast backend as MiniTorch's ops class: TensorBackend(FastOps) is "
+          "FastTensorBackend."),
+    VALUE("FastTensorBackend", "minitorch.FastTensorBackend", v_fast,
+          "The kernel's fast backend (OpenMP, SIMD) under MiniTorch's name: "
+          "tensor(..., backend=minitorch.FastTensorBackend)."),
+    VALUE("GPUBackend", "minitorch.GPUBackend", v_gpu,
+          "The kernel's cuda backend (what run_fast_tensor.py builds as "
+          "TensorBackend(CudaOps)); using it where no GPU is raises."),
+    VALUE("MAX_DIMS", "minitorch.MAX_DIMS", v_max_dims,
+          "MiniTorch's limit on a tensor's dims, 32 (the kernel's own tensors have at most 8)."),
+    VALUE("Module", "class minitorch.Module", v_module,
+          "The base of a network: derive from it, call super().__init__(), set Parameters and "
+          "child Modules as attributes, write forward(self, x). help(minitorch.Module) lists "
+          "its methods."),
+    VALUE("Optimizer", "class minitorch.Optimizer(parameters)", v_optimizer,
+          "The base of SGD: keeps self.parameters."),
+    VALUE("Parameter", "class minitorch.Parameter(x, name=None)", v_parameter,
+          "A value a Module learns: p.value, p.update(x)."),
+    VALUE("SGD", "class minitorch.SGD(parameters, lr=1.0)", v_sgd,
+          "Stochastic gradient descent: zero_grad(), step() does p.update(p.value - lr * "
+          "p.value.grad)."),
+    VALUE("SimpleBackend", "minitorch.SimpleBackend", v_simple,
+          "The kernel's simple backend (plain loops) under MiniTorch's name."),
+    VALUE("SimpleOps", "class minitorch.SimpleOps", v_simple_ops,
+          "The kernel's simple backend as MiniTorch's ops class: TensorBackend(SimpleOps) is "
+          "SimpleBackend."),
+    FN("TensorBackend", "minitorch.TensorBackend(ops)", 1, 1, tensor_backend_params,
+       tensor_backend_fn,
+       "The backend a class of ops makes: TensorBackend(minitorch.FastOps) is "
+       "FastTensorBackend, SimpleOps SimpleBackend, CudaOps GPUBackend."),
+    FN("TensorData", "minitorch.TensorData(storage, shape, strides=None)", 2, 3, tensor_data_params,
+       dsl_bi_tensor_data,
+       "A tensor's layout and memory, as MiniTorch's TensorData: the numbers of storage (a list "
+       "or tuple) laid out by shape and strides (row-major when strides is None)."),
+    VALUE("TensorOps", "class minitorch.TensorOps", v_tensor_ops,
+          "The base class of a backend's ops: map, cmap, zip, reduce, matrix_multiply; cuda."),
+    FN("broadcast_index", "minitorch.broadcast_index(big_index, big_shape, shape, out_index)", 4, 4,
+       broadcast_index_params, td_broadcast_index,
+       "Writes into the list out_index the index into `shape` that big_index (an index into "
+       "big_shape) broadcasts from: the aligned dims, 0 where shape's dim is 1. Returns None."),
+    FN("central_difference", "minitorch.central_difference(f, *vals, arg=0, epsilon=1e-6)", 1, -1,
+       central_params, td_central_difference,
+       "(f(..., x + epsilon, ...) - f(..., x - epsilon, ...)) / (2 * epsilon) for x the value "
+       "number `arg`: MiniTorch's numerical derivative."),
+    VALUE("datasets", "minitorch.datasets", mod_datasets_value,
+          "MiniTorch's dict of datasets: minitorch.datasets[\"Simple\"](50) is a Graph with N, "
+          "X and y. Keys: Simple, Diag, Split, Xor, Circle, Spiral."),
+    FN("index_to_position", "minitorch.index_to_position(index, strides)", 2, 2,
+       index_to_position_params, td_index_to_position,
+       "The storage position of a multidimensional index: sum of index[i] * strides[i]."),
+    FN("ones", "minitorch.ones(shape, backend=None, requires_grad=False)", 1, 3, shape_params,
+       mt_ones_fn, "A tensor of ones of the shape (a tuple)."),
+    VALUE("operators", "minitorch.operators", v_operators,
+          "minitorch.operators: mul, add, neg, id, lt, eq, max, is_close, sigmoid, relu, log, "
+          "exp, inv, log_back, inv_back, relu_back, map, zipWith, reduce, negList, addLists, "
+          "sum, prod."),
+    FN("rand", "minitorch.rand(shape, backend=None, requires_grad=False)", 1, 3, shape_params,
+       mt_rand_fn,
+       "A tensor of the shape (a tuple) of uniform [0, 1) numbers from the session's "
+       "generator, one draw per element in order, as MiniTorch's rand."),
+    FN("shape_broadcast", "minitorch.shape_broadcast(shape1, shape2)", 2, 2, shape_broadcast_params,
+       td_shape_broadcast,
+       "The shape two shapes broadcast to, as a tuple; IndexingError when they cannot."),
+    FN("strides_from_shape", "minitorch.strides_from_shape(shape)", 1, 1, strides_params,
+       td_strides_from_shape, "The contiguous (row-major) strides of a shape, as a tuple."),
+    FN("tensor", "minitorch.tensor(ls, backend=None, requires_grad=False)", 1, 3, tensor_params,
+       mt_tensor_fn,
+       "A tensor from a number or nested lists or tuples of numbers (MiniTorch's argument "
+       "order; the kernel's tensor(data, requires_grad, backend) is the same function)."),
+    FN("to_index", "minitorch.to_index(ordinal, shape, out_index)", 3, 3, to_index_params,
+       td_to_index,
+       "Writes into the list out_index the multidimensional index of position `ordinal` in a "
+       "contiguous tensor of `shape`. Returns None."),
+    FN("zeros", "minitorch.zeros(shape, backend=None, requires_grad=False)", 1, 3, shape_params,
+       mt_zeros_fn, "A tensor of zeros of the shape (a tuple)."),
+};
+
+const struct module mod_minitorch = {
+    .cls = MODULE_CLASS("module: MiniTorch's API as the kernel provides it: tensor, zeros, "
+                        "rand, the backends, datasets, operators and tensor_data's functions, "
+                        "under MiniTorch's names and signatures."),
+    .name = "minitorch",
+    .members = MEMBERS(minitorch_members),
+};

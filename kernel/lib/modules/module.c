@@ -1,0 +1,205 @@
+/* module.c — what every module shares: the module class (attribute lookup with a suggestion,
+ * completion and help from the table), the list of modules `import` finds (lib/modules.h,
+ * lang/library.h), and the argument and call helpers the modules' functions use. */
+#include "lib/modules/module.h"
+
+#include "lang/native.h"
+
+#include <string.h>
+
+/* ---- the module class ------------------------------------------------------------------- */
+
+static const struct module *module_of(const struct dsl_object_class *cls)
+{
+    return (const struct module *)cls;
+}
+
+const struct member *mod_member_find(const struct module *m, const char *name)
+{
+    for (size_t i = 0; i < m->n; i++)
+        if (strcmp(m->members[i].row.name, name) == 0) return &m->members[i];
+    return NULL;
+}
+
+/* The closest member name within edit distance 2, or NULL. */
+static const char *member_suggest(const struct module *m, const char *name)
+{
+    const char *best = NULL;
+    size_t best_d = 3;
+    for (size_t i = 0; i < m->n; i++) {
+        size_t d = dsl_edit_distance(name, m->members[i].row.name);
+        if (d < best_d && d < strlen(name)) best = m->members[i].row.name, best_d = d;
+    }
+    return best;
+}
+
+static int member_value(struct dsl_interp *in, const struct member *mb, struct dsl_value *out)
+{
+    if (mb->value) return mb->value(in, out);
+    const struct dsl_builtin *fn = mb->builtin ? dsl_builtin_find(mb->builtin) : &mb->row;
+    *out = (struct dsl_value){.kind = DSL_BUILTIN, .as.fn = fn};
+    return 0;
+}
+
+void mod_free_nothing(void *state) { (void)state; }
+
+int mod_module_repr(struct render_buf *b, const void *state)
+{
+    const struct module *m = state;
+    render_buf_printf(b, "<module '%s'>", m->name);
+    return b->nomem ? DSL_V_NOMEM : DSL_V_OK;
+}
+
+int mod_module_getattr(struct dsl_interp *in, struct dsl_value self, const char *name,
+                       struct dsl_value *out)
+{
+    const struct module *m = self.as.obj->state;
+    const struct member *mb = mod_member_find(m, name);
+    if (mb) return member_value(in, mb, out);
+    const char *hint = member_suggest(m, name);
+    if (hint)
+        return dsl_raise(in, "AttributeError",
+                         "module '%s' has no attribute '%s', did you mean '%s'?", m->name, name,
+                         hint);
+    return dsl_raise(in, "AttributeError", "module '%s' has no attribute '%s'", m->name, name);
+}
+
+const char *mod_module_attr_name(const struct dsl_object_class *cls, size_t i)
+{
+    const struct module *m = module_of(cls);
+    return i < m->n ? m->members[i].row.name : NULL;
+}
+
+bool mod_module_attr_help(const struct dsl_object_class *cls, const char *name,
+                          struct render_buf *b)
+{
+    const struct member *mb = mod_member_find(module_of(cls), name);
+    if (!mb) return false;
+    const struct dsl_builtin *fn = mb->builtin ? dsl_builtin_find(mb->builtin) : &mb->row;
+    if (mb->builtin && mb->row.doc) { /* the same function under MiniTorch's name */
+        render_buf_printf(b, "%s\n\n%s\n\n", mb->row.signature, mb->row.doc);
+        dsl_builtin_help(b, fn);
+        return true;
+    }
+    dsl_builtin_help(b, fn);
+    return true;
+}
+
+int mod_module_value(struct dsl_interp *in, const struct module *m, struct dsl_value *out)
+{
+    int st = dsl_object_value(&m->cls, (void *)m, out);
+    return st ? dsl_raise_status(in, st) : 0;
+}
+
+const char *dsl_module_of(struct dsl_value v)
+{
+    if (v.kind != DSL_OBJECT || v.as.obj->cls->repr != mod_module_repr) return NULL;
+    return module_of(v.as.obj->cls)->name;
+}
+
+/* ---- arguments and calls ---------------------------------------------------------------- */
+
+int mod_real_arg(struct dsl_interp *in, struct dsl_value v, double *out)
+{
+    *out = 0;
+    if (!dsl_is_number(v))
+        return dsl_raise(in, "TypeError", "must be real number, not %s", dsl_type_name(v));
+    *out = dsl_as_double(v);
+    return 0;
+}
+
+int mod_int_arg(struct dsl_interp *in, struct dsl_value v, int64_t *out)
+{
+    *out = 0;
+    if (!dsl_is_intlike(v))
+        return dsl_raise(in, "TypeError", "'%s' object cannot be interpreted as an integer",
+                         dsl_type_name(v));
+    *out = dsl_as_int(v);
+    return 0;
+}
+
+int mod_domain_error(struct dsl_interp *in)
+{
+    return dsl_raise(in, "ValueError", "math domain error");
+}
+
+int mod_call(struct dsl_interp *in, struct dsl_value fn, const struct dsl_value *args, size_t n,
+             struct dsl_value *out)
+{
+    return dsl_call(in, fn, args, n, NULL, NULL, 0, out);
+}
+
+int mod_check_callable(struct dsl_interp *in, struct dsl_value fn, const char *who)
+{
+    bool ok = fn.kind == DSL_BUILTIN || fn.kind == DSL_METHOD || fn.kind == DSL_FUNCTION ||
+              (fn.kind == DSL_OBJECT && fn.as.obj->cls->call);
+    return ok ? 0
+              : dsl_raise(in, "TypeError", "%s(): fn must be a function, not %s", who,
+                          dsl_type_name(fn));
+}
+
+int mod_bound(struct dsl_interp *in, const struct dsl_builtin *row, struct dsl_value self,
+              struct dsl_value *ret)
+{
+    int st = dsl_method_value(row, self, ret);
+    return st ? dsl_raise_status(in, st) : 0;
+}
+
+/* ---- the modules ------------------------------------------------------------------------ */
+
+static const struct module *const all_modules[] = {
+    &mod_math,       &mod_minitorch, &mod_operators, &mod_numba,
+    &mod_numba_cuda, &mod_numpy,     &mod_random,    &mod_time,
+};
+#define NMODULES (sizeof all_modules / sizeof all_modules[0])
+
+const struct dsl_object_class *mod_module_attr_class(const struct dsl_object_class *cls,
+                                                     const char *name)
+{
+    /* a submodule is the module whose name is this one's, a dot, and name */
+    const struct module *m = module_of(cls);
+    size_t len = strlen(m->name);
+    for (size_t i = 0; i < NMODULES; i++) {
+        const char *full = all_modules[i]->name;
+        if (strncmp(full, m->name, len) == 0 && full[len] == '.' &&
+            strcmp(full + len + 1, name) == 0)
+            return &all_modules[i]->cls;
+    }
+    if (m == &mod_minitorch && strcmp(name, "datasets") == 0) return &mod_datasets_class;
+    return NULL;
+}
+
+const struct dsl_object_class *dsl_module_class(const char *name)
+{
+    for (size_t i = 0; i < NMODULES; i++)
+        if (strcmp(all_modules[i]->name, name) == 0) return &all_modules[i]->cls;
+    return NULL;
+}
+
+const char *dsl_module_name(size_t i) { return i < NMODULES ? all_modules[i]->name : NULL; }
+
+int dsl_module_import(struct dsl_interp *in, const char *name, struct dsl_value *out)
+{
+    *out = dsl_none();
+    for (size_t i = 0; i < NMODULES; i++)
+        if (strcmp(all_modules[i]->name, name) == 0)
+            return mod_module_value(in, all_modules[i], out);
+    return dsl_raise(in, "ModuleNotFoundError",
+                     "No module named '%s' (the kernel has math, random, time, numba, part of "
+                     "numpy, and minitorch with minitorch.operators)",
+                     name);
+}
+
+int dsl_module_from(struct dsl_interp *in, struct dsl_value module, const char *name,
+                    struct dsl_value *out)
+{
+    *out = dsl_none();
+    const struct module *m = module.as.obj->state;
+    const struct member *mb = mod_member_find(m, name);
+    if (mb) return member_value(in, mb, out);
+    const char *hint = member_suggest(m, name);
+    if (hint)
+        return dsl_raise(in, "ImportError", "cannot import name '%s' from '%s', did you mean '%s'?",
+                         name, m->name, hint);
+    return dsl_raise(in, "ImportError", "cannot import name '%s' from '%s'", name, m->name);
+}

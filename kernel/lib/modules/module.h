@@ -1,0 +1,122 @@
+/* module.h — what the files of lib/modules/ share (internal to that folder): a module's table
+ * of members and the macros that write its rows, the modules themselves (each defined in the
+ * file of its name), and the helpers more than one module calls (module.c).
+ *
+ * A module is an engine object (values.h) of its own class, whose state is its table: a
+ * member is a function (a builtin row of the module's file, called as any builtin), another
+ * name for a library builtin (time.sleep is sleep, minitorch.tensor's numbers are tensor's), or
+ * a value computed when looked up (math.pi, minitorch.operators, minitorch.datasets).
+ * Completion and Shift-Tab read the same tables through the class's attr_name, attr_help and
+ * attr_class. */
+#ifndef KERNEL_LIB_MODULES_MODULE_H
+#define KERNEL_LIB_MODULES_MODULE_H
+
+#include "lib/modules.h"
+
+#include "lang/interp.h"
+
+#include "minitorch/minitorch.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+static inline struct mt_ctx *ctx_of(struct dsl_interp *in) { return in->session->ctx; }
+
+/* A module's member. Exactly one of row.fn (a function of the module's file), builtin (the
+ * library builtin of that name) and value (computed on lookup; row.signature and row.doc
+ * describe it for help) is set. */
+struct member {
+    struct dsl_builtin row; /* first: a DSL_BUILTIN value points at it */
+    const char *builtin;
+    int (*value)(struct dsl_interp *in, struct dsl_value *out);
+};
+
+struct module {
+    struct dsl_object_class cls; /* first: a module object's class is its module */
+    const char *name;
+    const struct member *members; /* sorted by name */
+    size_t n;
+};
+
+/* The modules, each in the file of its name; module.c lists them for `import`. */
+extern const struct module mod_math, mod_random, mod_time, mod_numpy, mod_numba, mod_numba_cuda,
+    mod_operators, mod_minitorch;
+
+/* The class of minitorch.datasets (datasets.c), a dict rather than a module. */
+extern const struct dsl_object_class mod_datasets_class;
+
+/* ---- the module class (module.c) -------------------------------------------------------- */
+
+/* The functions of a module's class, which MODULE_CLASS names. A module's state is its static
+ * table, so freeing it frees nothing (as for the other static states: backends, datasets). */
+void mod_free_nothing(void *state);
+int mod_module_repr(struct render_buf *b, const void *state);
+int mod_module_getattr(struct dsl_interp *in, struct dsl_value self, const char *name,
+                       struct dsl_value *out);
+const char *mod_module_attr_name(const struct dsl_object_class *cls, size_t i);
+bool mod_module_attr_help(const struct dsl_object_class *cls, const char *name,
+                          struct render_buf *b);
+const struct dsl_object_class *mod_module_attr_class(const struct dsl_object_class *cls,
+                                                     const char *name);
+
+#define MODULE_CLASS(doc_)                                                                         \
+    {                                                                                              \
+        .name = "module", .doc = doc_, .free = mod_free_nothing, .repr = mod_module_repr,          \
+        .getattr = mod_module_getattr, .attr_name = mod_module_attr_name,                          \
+        .attr_help = mod_module_attr_help, .attr_class = mod_module_attr_class,                    \
+    }
+#define MEMBERS(arr) arr, sizeof arr / sizeof arr[0]
+
+/* The rows of a module's table: a function of its file, a value computed on lookup, another
+ * name for a library builtin. */
+#define FN(name_, sig, lo, hi, params, fn, doc_)                                                   \
+    {                                                                                              \
+        .row = { name_, sig, lo, hi, params, fn, doc_ }                                            \
+    }
+#define VALUE(name_, sig, fn, doc_)                                                                \
+    {                                                                                              \
+        .row = {name_, sig, 0, 0, NULL, NULL, doc_}, .value = fn                                   \
+    }
+#define ALIAS(name_, sig, builtin_, doc_)                                                          \
+    {                                                                                              \
+        .row = {name_, sig, 0, 0, NULL, NULL, doc_}, .builtin = builtin_                           \
+    }
+
+/* The member of m called name, or NULL. */
+const struct member *mod_member_find(const struct module *m, const char *name);
+/* A new module value (its state is the static table): 0, or -1 after raising. */
+int mod_module_value(struct dsl_interp *in, const struct module *m, struct dsl_value *out);
+
+/* ---- arguments and calls (module.c) ----------------------------------------------------- */
+
+/* A real number argument, as CPython's math functions take it: 0, or -1 after TypeError. */
+int mod_real_arg(struct dsl_interp *in, struct dsl_value v, double *out);
+/* An integer argument: 0, or -1 after TypeError. */
+int mod_int_arg(struct dsl_interp *in, struct dsl_value v, int64_t *out);
+/* Raises ValueError: math domain error; returns -1. */
+int mod_domain_error(struct dsl_interp *in);
+
+/* fn(args...) with n positional arguments. */
+int mod_call(struct dsl_interp *in, struct dsl_value fn, const struct dsl_value *args, size_t n,
+             struct dsl_value *out);
+/* 0 when fn can be called, else -1 after TypeError naming who was given it. */
+int mod_check_callable(struct dsl_interp *in, struct dsl_value fn, const char *who);
+/* The method value of row bound to self: 0, or -1 after raising. */
+int mod_bound(struct dsl_interp *in, const struct dsl_builtin *row, struct dsl_value self,
+              struct dsl_value *ret);
+
+/* ---- values more than one module holds -------------------------------------------------- */
+
+/* math.exp(x), which operators.exp is too (math.c). */
+int mod_math_exp(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
+
+/* The dtype names numpy.int32 ... numpy.float64, which numba has too (numpy.c). */
+int mod_dtype_int32(struct dsl_interp *in, struct dsl_value *out);
+int mod_dtype_int64(struct dsl_interp *in, struct dsl_value *out);
+int mod_dtype_float32(struct dsl_interp *in, struct dsl_value *out);
+int mod_dtype_float64(struct dsl_interp *in, struct dsl_value *out);
+
+/* minitorch.datasets, a new value of mod_datasets_class (datasets.c). */
+int mod_datasets_value(struct dsl_interp *in, struct dsl_value *out);
+
+#endif

@@ -1,0 +1,158 @@
+/* numpy.c — the part of numpy the course's kernels use: zeros, array, prod, array_equal and
+ * the dtypes, its arrays as lists. */
+#include "lib/modules/module.h"
+
+#include <string.h>
+
+/* The kernels' templates make index buffers with np.zeros(MAX_DIMS, np.int32) and read shapes
+ * with np.prod; here such arrays are lists (of ints for an int dtype), which the language and
+ * compiled code both index, and which np.array copies. Dtypes are their names. */
+static bool int_dtype(struct dsl_interp *in, const struct dsl_args *a, int slot, bool *is_int)
+{
+    *is_int = false;
+    if (!a->has[slot] || a->slot[slot].kind == DSL_NONE) return true;
+    struct dsl_value d = a->slot[slot];
+    if (d.kind == DSL_CLASS) { /* int or float themselves */
+        *is_int = strcmp(d.as.cls->name, "int") == 0 || strcmp(d.as.cls->name, "bool") == 0;
+        return true;
+    }
+    if (d.kind == DSL_STR) {
+        const char *n = d.as.s->data;
+        if (strcmp(n, "int32") == 0 || strcmp(n, "int64") == 0) return *is_int = true, true;
+        if (strcmp(n, "float32") == 0 || strcmp(n, "float64") == 0) return true;
+    }
+    dsl_raise(in, "TypeError", "numpy here knows the dtypes int32, int64, float32 and float64");
+    return false;
+}
+
+static int np_zeros(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct dsl_value shape = a->slot[0];
+    if (shape.kind == DSL_LIST && shape.as.l->len == 1) shape = shape.as.l->items[0];
+    if (!dsl_is_intlike(shape) || dsl_as_int(shape) < 0)
+        return dsl_raise(in, "NotImplementedError",
+                         "numpy.zeros makes one-dimensional arrays here: zeros(n, dtype)");
+    bool is_int;
+    if (!int_dtype(in, a, 1, &is_int)) return -1;
+    int64_t n = dsl_as_int(shape);
+    if ((uint64_t)n > DSL_MAX_LIST_LEN) return dsl_raise_status(in, DSL_V_TOOBIG);
+    struct dsl_list *l = dsl_list_new((size_t)n);
+    if (!l) return dsl_raise_status(in, DSL_V_NOMEM);
+    for (int64_t i = 0; i < n; i++) l->items[i] = is_int ? dsl_int(0) : dsl_float(0.0);
+    l->len = (size_t)n;
+    *ret = (struct dsl_value){.kind = DSL_LIST, .as.l = l};
+    return 0;
+}
+
+static int np_array(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct dsl_value v = a->slot[0];
+    if (v.kind != DSL_LIST)
+        return dsl_raise(in, "NotImplementedError",
+                         "numpy.array makes arrays of a list or tuple of numbers here");
+    bool is_int;
+    if (!int_dtype(in, a, 1, &is_int)) return -1;
+    bool as_float = a->has[1] && a->slot[1].kind != DSL_NONE && !is_int;
+    const struct dsl_list *src = v.as.l;
+    struct dsl_list *l = dsl_list_new(src->len);
+    if (!l) return dsl_raise_status(in, DSL_V_NOMEM);
+    for (size_t i = 0; i < src->len; i++) {
+        struct dsl_value x = src->items[i];
+        if (!dsl_is_number(x)) {
+            dsl_value_release((struct dsl_value){.kind = DSL_LIST, .as.l = l});
+            return dsl_raise(in, "NotImplementedError",
+                             "numpy.array makes arrays of numbers here, not of %s",
+                             dsl_type_name(x));
+        }
+        l->items[l->len++] = as_float ? dsl_float(dsl_as_double(x))
+                             : is_int ? dsl_int((int64_t)dsl_as_double(x))
+                                      : x;
+    }
+    *ret = (struct dsl_value){.kind = DSL_LIST, .as.l = l};
+    return 0;
+}
+
+static int np_prod(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct dsl_value v = a->slot[0];
+    if (v.kind != DSL_LIST) return dsl_raise(in, "TypeError", "numpy.prod of a list or tuple");
+    int64_t pi = 1;
+    double pf = 1.0;
+    bool ints = true;
+    for (size_t i = 0; i < v.as.l->len; i++) {
+        struct dsl_value x = v.as.l->items[i];
+        if (!dsl_is_number(x)) return dsl_raise(in, "TypeError", "numpy.prod of numbers");
+        if (dsl_is_intlike(x))
+            pi *= dsl_as_int(x), pf *= (double)dsl_as_int(x);
+        else
+            ints = false, pf *= x.as.f;
+    }
+    *ret = ints ? dsl_int(pi) : dsl_float(pf);
+    return 0;
+}
+
+static int np_array_equal(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct dsl_value x = a->slot[0], y = a->slot[1];
+    if (x.kind != DSL_LIST || y.kind != DSL_LIST)
+        return dsl_raise(in, "TypeError", "numpy.array_equal of two lists or tuples");
+    bool eq = x.as.l->len == y.as.l->len;
+    for (size_t i = 0; eq && i < x.as.l->len; i++) {
+        struct dsl_value p = x.as.l->items[i], q = y.as.l->items[i];
+        eq = dsl_is_number(p) && dsl_is_number(q) && dsl_as_double(p) == dsl_as_double(q);
+    }
+    *ret = dsl_bool(eq);
+    return 0;
+}
+
+static int dtype_value(const char *name, struct dsl_interp *in, struct dsl_value *out)
+{
+    int st = dsl_str_value(name, strlen(name), out);
+    return st ? dsl_raise_status(in, st) : 0;
+}
+int mod_dtype_int32(struct dsl_interp *in, struct dsl_value *out)
+{
+    return dtype_value("int32", in, out);
+}
+int mod_dtype_int64(struct dsl_interp *in, struct dsl_value *out)
+{
+    return dtype_value("int64", in, out);
+}
+int mod_dtype_float32(struct dsl_interp *in, struct dsl_value *out)
+{
+    return dtype_value("float32", in, out);
+}
+int mod_dtype_float64(struct dsl_interp *in, struct dsl_value *out)
+{
+    return dtype_value("float64", in, out);
+}
+
+static const char *const np_shape_params[] = {"shape", "dtype", NULL};
+static const char *const np_obj_params[] = {"object", "dtype", NULL};
+static const char *const np_a_params[] = {"a", NULL};
+static const char *const np_ab_params[] = {"a1", "a2", NULL};
+
+static const struct member numpy_members[] = {
+    FN("array", "numpy.array(object, dtype=None)", 1, 2, np_obj_params, np_array,
+       "A copy of a list or tuple of numbers, as a list (converted to the dtype when given)."),
+    FN("array_equal", "numpy.array_equal(a1, a2)", 2, 2, np_ab_params, np_array_equal,
+       "Whether two arrays (lists or tuples of numbers) have the same length and elements."),
+    VALUE("float32", "numpy.float32", mod_dtype_float32, "The dtype name 'float32'."),
+    VALUE("float64", "numpy.float64", mod_dtype_float64, "The dtype name 'float64'."),
+    VALUE("int32", "numpy.int32", mod_dtype_int32, "The dtype name 'int32'."),
+    VALUE("int64", "numpy.int64", mod_dtype_int64, "The dtype name 'int64'."),
+    FN("prod", "numpy.prod(a)", 1, 1, np_a_params, np_prod,
+       "The product of the numbers of a (an int when they all are): np.prod(shape) is a "
+       "tensor's size."),
+    FN("zeros", "numpy.zeros(shape, dtype=float)", 1, 2, np_shape_params, np_zeros,
+       "A one-dimensional array of shape zeros, as a list (of ints for an int dtype): the "
+       "index buffers of the course's kernels, np.zeros(MAX_DIMS, np.int32)."),
+};
+
+const struct module mod_numpy = {
+    .cls = MODULE_CLASS("module: the part of numpy the course's kernels use (zeros, array, prod, "
+                        "array_equal and the dtypes), its arrays as lists; compiled code (njit) "
+                        "takes them as arrays."),
+    .name = "numpy",
+    .members = MEMBERS(numpy_members),
+};
