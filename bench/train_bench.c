@@ -13,8 +13,8 @@
  * 100) — with --python beside the same loop in float64 on the same random stream
  * (train_peers.py --accuracy): what MiniTorch's own arithmetic reaches from the same start. Times
  * are wall clock with the context's default threads (every CPU): the fused step uses them from 256
- * hidden units (train.c), the ops' products from 10^6 multiply-adds (gemm.c), so hidden 100 runs on
- * one thread and hidden 500 on all. */
+ * hidden units (cpu/fast_train.c), the ops' products from 10^6 multiply-adds (gemm.c), so hidden
+ * 100 runs on one thread and hidden 500 on all. */
 #include "bench.h"
 #include "minitorch/minitorch.h"
 

@@ -191,6 +191,11 @@ const struct mt_backend_ops *const mt_backend_tables[MT_BACKEND_COUNT] = {
     [MT_BACKEND_STUDENT] = &mt_student_ops,
 };
 
+bool mt_backend_is_host(enum mt_backend b)
+{
+    return (unsigned)b < MT_BACKEND_COUNT && mt_backend_tables[b]->host;
+}
+
 enum mt_status mt_backend_check(struct mt_ctx *ctx, enum mt_backend b)
 {
     if ((unsigned)b >= MT_BACKEND_COUNT)

@@ -14,7 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct mt_cuda_mlp; /* cuda/plugin.h: a model for a backend's fused epoch */
+struct mt_mlp;         /* mlp.h: a model for a backend's fused training */
+struct mt_train_state; /* a backend's own buffers for it */
 
 struct mt_backend_ops;
 
@@ -224,6 +225,11 @@ struct mt_backend_ops {
     enum mt_status (*fill)(struct mt_ctx *ctx, float *dst, int64_t n, float value);
 
     /* ---- the raw ops (ops.c) ---- */
+    /* A raw op may run again on the same operands, for a steadier time in the diagnostics
+     * (ops.c): false where another run costs more than the time it would steady (cuda: CUDA
+     * events per launch, whose GPU time is measured anyway) or would be seen (student: the
+     * student's code, whose prints would show again). */
+    bool repeatable;
     /* out = op(a), a broadcastable to out's shape. */
     enum mt_status (*map)(struct mt_ctx *ctx, enum mt_map_op op, struct mt_tensor *out,
                           const struct mt_tensor *a, struct mt_diag *d);
@@ -262,16 +268,27 @@ struct mt_backend_ops {
                                   float start, struct mt_diag *d);
 
     /* ---- training (train.c) ---- */
-    /* train.c's fused step on host buffers computes exactly this backend's ops (it calls the
-     * fast kernels and sums as fast does): the trainer may take it for models and data on this
-     * backend. */
-    bool train_fused_host;
-    /* The backend's own fused epoch, may be NULL (both or neither): whether m (a model and data
-     * in this backend's memory, cuda/plugin.h) can run fused here, and one epoch of it in
-     * the batch order perm[0..m->n) (host memory), *loss the sum of the batches' losses. */
-    bool (*train_fits)(const struct mt_cuda_mlp *m);
-    enum mt_status (*train_epoch)(struct mt_ctx *ctx, const struct mt_cuda_mlp *m,
-                                  const int64_t *perm, double *loss);
+    /* The backend's fused training, may be NULL (all of them, or train_new and train_free,
+     * or train_correct): MiniTorch's network (mlp.h) trained on buffers made once, without the
+     * autodiff graph, giving what the ops give. `train_path` names it for mt_trainer_path.
+     * train_fits: whether m can run fused here, from its sizes (x, y, gw, gb are not set yet).
+     * train_new: the buffers the backend keeps for m, made once for every epoch, in *state
+     * (NULL entry: it keeps none, state NULL); m, every pointer set in this backend's memory,
+     * stays where it is and unchanged, but for the values it points to, until train_free.
+     * train_epoch: one epoch in the batch order perm[0..m->n) (host memory); *loss the sum of
+     * the batches' losses, m->gw and m->gb the last step's gradients. The cancel flag is polled
+     * before it starts; a backend that polls it between batches stops after a whole step.
+     * train_correct: *correct the points of m->x whose prediction (output > 0.5) equals their
+     * label (NULL entry: the trainer runs the model's ops). */
+    const char *train_path;
+    bool (*train_fits)(const struct mt_mlp *m);
+    enum mt_status (*train_new)(struct mt_ctx *ctx, const struct mt_mlp *m,
+                                struct mt_train_state **state);
+    void (*train_free)(struct mt_train_state *state);
+    enum mt_status (*train_epoch)(struct mt_ctx *ctx, const struct mt_mlp *m,
+                                  struct mt_train_state *state, const int64_t *perm, double *loss);
+    enum mt_status (*train_correct)(struct mt_ctx *ctx, const struct mt_mlp *m,
+                                    struct mt_train_state *state, int64_t *correct);
 };
 
 extern const struct mt_backend_ops mt_simple_ops;  /* cpu/simple.c */

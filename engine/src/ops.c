@@ -93,9 +93,8 @@ static void diag_begin(struct mt_diag *d, const char *op, const struct mt_tensor
  * or a neighbour's burst then do not decide the figure, at a cost of 20 ms per op at most.
  * Running again is safe where the output shares no storage with an input (the front doors have
  * made sure it overlaps none, alias.c, but map and zip may write in place, x = f(x), which a
- * second run would apply twice): every backend's op writes all of its output. The cuda backend is
- * not repeated: each launch it describes costs CUDA events, and its GPU time comes from them.
- * Nor is the student backend: its ops are a student's code, whose prints would show again. */
+ * second run would apply twice): every backend's op writes all of its output. A backend whose
+ * table says it is not repeatable runs once (internal.h). */
 #define DIAG_RUNS 5
 #define DIAG_REPEAT_NS 20000000
 
@@ -109,8 +108,8 @@ struct diag_runs {
 static void diag_runs_start(struct diag_runs *r, const struct mt_tensor *out,
                             const struct mt_tensor *a, const struct mt_tensor *b)
 {
-    r->again = out->backend != MT_BACKEND_CUDA && out->backend != MT_BACKEND_STUDENT &&
-               out->storage != a->storage && (!b || out->storage != b->storage);
+    r->again = mt_backend_ops_of(out->backend)->repeatable && out->storage != a->storage &&
+               (!b || out->storage != b->storage);
     r->n = 0;
     r->total = 0;
     r->t = mt_now_ns();
@@ -200,6 +199,55 @@ static enum mt_status fail_out(enum mt_status st, struct mt_tensor **out, bool m
     return st;
 }
 
+/* The kernel call of one raw op: the table entry and its arguments. */
+enum raw_kind { RAW_MAP, RAW_ZIP, RAW_REDUCE, RAW_MATMUL };
+struct raw_call {
+    enum raw_kind kind;
+    int op;                /* the map, zip or reduce op */
+    int dim;               /* reduce's */
+    struct mt_tensor *out; /* what the kernel writes: the output, or matmul's view of it */
+    const struct mt_tensor *a, *b;
+};
+
+static inline enum mt_status raw_kernel(struct mt_ctx *ctx, const struct mt_backend_ops *ops,
+                                        const struct raw_call *c, struct mt_diag *d)
+{
+    switch (c->kind) {
+    case RAW_MAP: return ops->map(ctx, (enum mt_map_op)c->op, c->out, c->a, d);
+    case RAW_ZIP: return ops->zip(ctx, (enum mt_zip_op)c->op, c->out, c->a, c->b, d);
+    case RAW_REDUCE: return ops->reduce(ctx, (enum mt_reduce_op)c->op, c->out, c->a, c->dim, d);
+    case RAW_MATMUL: return ops->matmul(ctx, c->out, c->a, c->b, d);
+    }
+    return MT_ERR_INVALID; /* not reached: every kind is above */
+}
+
+/* The end of every raw op's front door, its output ready (made: new, else the caller's, now
+ * written): the kernel of a's backend (none for an empty output); with the diagnostics hook set,
+ * run again while diag_again says so, then described with its bytes and flops. After a failed
+ * kernel a new output is released. Inline: at a constant kind the switch folds away. */
+static inline enum mt_status run_raw(struct mt_ctx *ctx, const char *name, const struct raw_call *c,
+                                     const struct mt_tensor *a, const struct mt_tensor *b,
+                                     struct mt_tensor **out, bool made, double bytes, double flops)
+{
+    const struct mt_backend_ops *ops = mt_backend_ops_of(a->backend);
+    struct mt_diag d; /* the kernels' to fill: never NULL (internal.h), read only with the hook */
+    enum mt_status st;
+    if (!ctx->diag) {
+        if (!made) mt_written(*out);
+        st = (*out)->size ? raw_kernel(ctx, ops, c, &d) : MT_OK;
+        return st == MT_OK ? MT_OK : fail_out(st, out, made);
+    }
+    struct diag_runs runs;
+    diag_begin(&d, name, a, b);
+    diag_runs_start(&runs, *out, a, b);
+    if (!made) mt_written(*out);
+    do st = (*out)->size ? raw_kernel(ctx, ops, c, &d) : MT_OK;
+    while (st == MT_OK && diag_again(&runs));
+    if (st != MT_OK) return fail_out(st, out, made);
+    diag_end(ctx, &d, *out, bytes, flops, &runs);
+    return MT_OK;
+}
+
 enum mt_status mt_map(struct mt_ctx *ctx, enum mt_map_op op, const struct mt_tensor *a,
                       struct mt_tensor **out)
 {
@@ -240,21 +288,9 @@ enum mt_status mt_map(struct mt_ctx *ctx, enum mt_map_op op, const struct mt_ten
     bool made = false;
     if (!*out && (st = prepare_out(ctx, name, a->backend, a->ndim, a->shape, out, &made)) != MT_OK)
         return st;
-    struct mt_diag d, *dp = NULL;
-    struct diag_runs runs;
-    if (ctx->diag) {
-        diag_begin(&d, name, a, NULL);
-        dp = &d;
-        diag_runs_start(&runs, *out, a, NULL);
-    }
-    if (!made) mt_written(*out);
-    do st = (*out)->size ? mt_backend_ops_of(a->backend)->map(ctx, op, *out, a, &d) : MT_OK;
-    while (st == MT_OK && dp && diag_again(&runs));
-    if (st != MT_OK) return fail_out(st, out, made);
-    if (dp)
-        diag_end(ctx, dp, *out, 4.0 * (double)(a->size + (*out)->size), (double)(*out)->size,
-                 &runs);
-    return MT_OK;
+    const struct raw_call c = {.kind = RAW_MAP, .op = op, .out = *out, .a = a};
+    return run_raw(ctx, name, &c, a, NULL, out, made, 4.0 * (double)(a->size + (*out)->size),
+                   (double)(*out)->size);
 }
 
 enum mt_status mt_zip(struct mt_ctx *ctx, enum mt_zip_op op, const struct mt_tensor *a,
@@ -292,21 +328,9 @@ enum mt_status mt_zip(struct mt_ctx *ctx, enum mt_zip_op op, const struct mt_ten
     bool made;
     st = prepare_out(ctx, name, a->backend, n, res, out, &made);
     if (st != MT_OK) return st;
-    struct mt_diag d, *dp = NULL;
-    struct diag_runs runs;
-    if (ctx->diag) {
-        diag_begin(&d, name, a, b);
-        dp = &d;
-        diag_runs_start(&runs, *out, a, b);
-    }
-    if (!made) mt_written(*out);
-    do st = (*out)->size ? mt_backend_ops_of(a->backend)->zip(ctx, op, *out, a, b, &d) : MT_OK;
-    while (st == MT_OK && dp && diag_again(&runs));
-    if (st != MT_OK) return fail_out(st, out, made);
-    if (dp)
-        diag_end(ctx, dp, *out, 4.0 * (double)(a->size + b->size + (*out)->size),
-                 (double)(*out)->size, &runs);
-    return MT_OK;
+    const struct raw_call c = {.kind = RAW_ZIP, .op = op, .out = *out, .a = a, .b = b};
+    return run_raw(ctx, name, &c, a, b, out, made, 4.0 * (double)(a->size + b->size + (*out)->size),
+                   (double)(*out)->size);
 }
 
 enum mt_status mt_reduce(struct mt_ctx *ctx, enum mt_reduce_op op, const struct mt_tensor *a,
@@ -348,19 +372,9 @@ enum mt_status mt_reduce(struct mt_ctx *ctx, enum mt_reduce_op op, const struct 
     bool made;
     st = prepare_out(ctx, name, a->backend, a->ndim, shape, out, &made);
     if (st != MT_OK) return st;
-    struct mt_diag d, *dp = NULL;
-    struct diag_runs runs;
-    if (ctx->diag) {
-        diag_begin(&d, name, a, NULL);
-        dp = &d;
-        diag_runs_start(&runs, *out, a, NULL);
-    }
-    if (!made) mt_written(*out);
-    do st = (*out)->size ? mt_backend_ops_of(a->backend)->reduce(ctx, op, *out, a, d0, &d) : MT_OK;
-    while (st == MT_OK && dp && diag_again(&runs));
-    if (st != MT_OK) return fail_out(st, out, made);
-    if (dp) diag_end(ctx, dp, *out, 4.0 * (double)(a->size + (*out)->size), (double)a->size, &runs);
-    return MT_OK;
+    const struct raw_call c = {.kind = RAW_REDUCE, .op = op, .dim = d0, .out = *out, .a = a};
+    return run_raw(ctx, name, &c, a, NULL, out, made, 4.0 * (double)(a->size + (*out)->size),
+                   (double)a->size);
 }
 
 enum mt_status mt_matmul_raw(struct mt_ctx *ctx, const struct mt_tensor *a,
@@ -436,21 +450,9 @@ enum mt_status mt_matmul_raw(struct mt_ctx *ctx, const struct mt_tensor *a,
     C.ndim = n3;
     /* A batch dim of size 1 in a or b now has stride 0 (broadcast); an M, K or N of size 1
      * may get stride 0 too, which is harmless: a dim of size 1 is never stepped. */
-    struct mt_diag d, *dp = NULL;
-    struct diag_runs runs;
-    if (ctx->diag) {
-        diag_begin(&d, "matmul", a, b);
-        dp = &d;
-        diag_runs_start(&runs, *out, a, b);
-    }
-    if (!made) mt_written(*out);
-    do st = (*out)->size ? mt_backend_ops_of(a->backend)->matmul(ctx, &C, &A, &B, &d) : MT_OK;
-    while (st == MT_OK && dp && diag_again(&runs));
-    if (st != MT_OK) return fail_out(st, out, made);
-    if (dp) {
-        double bsz = (double)((*out)->size / (M * N > 0 ? M * N : 1));
-        diag_end(ctx, dp, *out, 4.0 * (double)(a->size + b->size + (*out)->size),
-                 2.0 * bsz * (double)M * (double)N * (double)K, &runs);
-    }
-    return MT_OK;
+    const struct raw_call c = {.kind = RAW_MATMUL, .out = &C, .a = &A, .b = &B};
+    double bsz = (double)((*out)->size / (M * N > 0 ? M * N : 1));
+    return run_raw(ctx, "matmul", &c, a, b, out, made,
+                   4.0 * (double)(a->size + b->size + (*out)->size),
+                   2.0 * bsz * (double)M * (double)N * (double)K);
 }

@@ -126,7 +126,8 @@ static enum mt_status student_prog_reduce(struct mt_ctx *ctx, const struct mt_pr
     return mt_simple_ops.prog_reduce(ctx, p, out, a, dim, start, d);
 }
 
-/* No tiny-op shortcuts and no fused epoch: every op is the student's, through the front door. */
+/* No tiny-op shortcuts and no fused epoch: every op is the student's, through the front door,
+ * and runs once (not repeatable: the student's prints would show again). */
 const struct mt_backend_ops mt_student_ops = {
     MT_HOST_MEMORY_OPS,
     .available = student_available,

@@ -180,7 +180,7 @@ static int private_copy(struct dsl_interp *in, struct mt_tensor *t, enum mt_back
     enum mt_status st;
     if (t->size == 0) {
         st = mt_empty(ctx, b, t->ndim, t->shape, &r);
-    } else if (t->backend != MT_BACKEND_CUDA) {
+    } else if (mt_backend_is_host(t->backend)) {
         /* copy the storage t can reach, [lo, hi], and view it with t's strides: the copy runs
          * the same strided or contiguous paths as the original */
         int64_t lo = 0, hi = 0;
@@ -496,9 +496,9 @@ static int run_on(struct dsl_interp *in, struct dsl_code *code, const struct sav
     *result = dsl_none();
     if (stage(in, sv, b) != 0) return -1;
     mt_ctx_set_backend(ctx, b);
-    /* on cuda the check run also records its kernels (the timed runs do not: describing a
+    /* on a device the check run also records its kernels (the timed runs do not: describing a
      * launch costs CUDA events) */
-    struct dsl_diag_log *log = b == MT_BACKEND_CUDA ? malloc(sizeof *log) : NULL;
+    struct dsl_diag_log *log = !mt_backend_is_host(b) ? malloc(sizeof *log) : NULL;
     if (log) dsl_diag_start(log, ctx);
     double t0 = mt_now_s();
     int x = dsl_run_block(in, code->ast, result);

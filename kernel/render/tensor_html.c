@@ -106,8 +106,8 @@ static int gather(struct shown *s, struct render_buf *b)
         return -1;
     }
     s->nvals = n;
-    /* a GPU tensor shown whole: one copy, not a copy per element */
-    if (t->backend == MT_BACKEND_CUDA && (int64_t)n == t->size &&
+    /* a device tensor shown whole: one copy, not a copy per element */
+    if (!mt_backend_is_host(t->backend) && (int64_t)n == t->size &&
         mt_tensor_copy_out(t, s->vals) == MT_OK)
         return 0;
     int64_t k[MT_MAX_DIMS] = {0}, index[MT_MAX_DIMS];

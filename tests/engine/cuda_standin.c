@@ -279,18 +279,18 @@ static int prog(const char *source, const struct mt_prog *p, const struct mt_cud
  * heap (as large as the device's 227 KiB of an H100 allows: the same refusals as there). */
 #define STANDIN_SMEM_MAX (227 * 1024)
 
-static size_t train_smem(const struct mt_cuda_mlp *m)
+static size_t train_smem(const struct mt_mlp *m)
 {
     size_t bytes = (size_t)mt_ts_smem_floats(m) * sizeof(float);
     return bytes <= STANDIN_SMEM_MAX ? bytes : 0;
 }
 
-static int train_epoch(const struct mt_cuda_mlp *m, const int64_t *perm, double *loss,
+static int train_epoch(const struct mt_mlp *m, const int64_t *perm, double *loss,
                        struct mt_cuda_launch *info)
 {
     int64_t t0 = mt_now_ns();
     if (train_smem(m) == 0) return 1;
-    struct mt_cuda_mlp h = *m; /* its pointers as host addresses */
+    struct mt_mlp h = *m; /* its pointers as host addresses */
     for (int l = 0; l < h.nl; l++) {
         h.w[l] = untag(h.w[l]), h.b[l] = untag(h.b[l]);
         if (h.gw[l]) h.gw[l] = untag(h.gw[l]);

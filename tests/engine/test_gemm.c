@@ -249,7 +249,7 @@ static void test_threads_bit_identical(void)
 /* The order of the sums, exactly: on the FMA ISAs every element of C is an FMA chain from 0
  * over k in increasing order, per KC block (KC balanced as gemm.c's gemm_block does), each
  * block after the first added to C. The packed path and the small unpacked one (MNK at most
- * 64^3) must both give exactly these bits, whatever the layout: the training step (train.c)
+ * 64^3) must both give exactly these bits, whatever the layout: the training step (fast_train.c)
  * relies on it to reproduce the autodiff ops bit for bit. */
 static int64_t balanced_kc(int64_t K, int64_t kcmax)
 {

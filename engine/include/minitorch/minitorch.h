@@ -141,6 +141,11 @@ const char *mt_backend_name(enum mt_backend b);
 enum mt_status mt_backend_parse(struct mt_ctx *ctx, const char *name, enum mt_backend *out);
 /* MT_OK when the backend can run here, else MT_ERR_BACKEND with the reason in ctx. */
 enum mt_status mt_backend_check(struct mt_ctx *ctx, enum mt_backend b);
+/* Whether b's tensors are in host memory: true for simple, fast and student, whose
+ * mt_tensor_data the caller may read and write; false for cuda, whose data is a device address
+ * (read its values with mt_tensor_copy_out or mt_tensor_get). False for b out of range. Loads
+ * nothing: it says where the memory would be, not whether the backend can run. */
+bool mt_backend_is_host(enum mt_backend b);
 
 /* ---- contexts ----------------------------------------------------------------------------- */
 
@@ -234,6 +239,12 @@ struct mt_diag {
 };
 /* (tests/differential/mtbind.py mirrors this struct for ctypes: change both together) */
 
+typedef void (*mt_diag_fn)(void *user, const struct mt_diag *d);
+/* Calls fn after every op while set (NULL: off). Timing costs two clock reads per op. */
+void mt_ctx_set_diag(struct mt_ctx *ctx, mt_diag_fn fn, void *user);
+/* The hook set now (NULL, NULL when off), so that a caller can chain to it and restore it. */
+void mt_ctx_diag(const struct mt_ctx *ctx, mt_diag_fn *fn, void **user);
+
 /* ---- the clock ---- */
 
 /* The project's one clock, CLOCK_MONOTONIC: in nanoseconds, and in seconds as a double. */
@@ -251,6 +262,10 @@ double mt_probe_read_gbps(int threads, int runs);
 /* Both on all threads with the GEMM's instruction set, measured once per process at the first
  * call (about 0.3 s; later calls return at once): what diagnostics compare an op's rate with. */
 void mt_machine_peak(double *read_gbps, double *fma_gflops);
+
+/* ---- the cuda device (cuda/backend.c) ------------------------------------------------------
+ * The calls that only the cuda backend answers: its device's peaks, and kernels compiled outside
+ * the engine run on it. Where the backend cannot run they fail, or say false. */
 
 /* The cuda device's peaks from its properties (not measured): DRAM bandwidth in GB/s (memory
  * clock x bus width x 2) and FP32 GFLOP/s (SMs x FP32 lanes per SM x 2 x SM clock), and its
@@ -277,12 +292,6 @@ enum mt_status mt_cuda_buffer_copy(struct mt_ctx *ctx, void *dst, const void *sr
  * kernel's time, CUDA events around it. */
 enum mt_status mt_cuda_run_kernel(struct mt_ctx *ctx, const char *source, const unsigned grid[3],
                                   const unsigned block[3], void **args, double *gpu_ms);
-
-typedef void (*mt_diag_fn)(void *user, const struct mt_diag *d);
-/* Calls fn after every op while set (NULL: off). Timing costs two clock reads per op. */
-void mt_ctx_set_diag(struct mt_ctx *ctx, mt_diag_fn fn, void *user);
-/* The hook set now (NULL, NULL when off), so that a caller can chain to it and restore it. */
-void mt_ctx_diag(const struct mt_ctx *ctx, mt_diag_fn *fn, void **user);
 
 /* ---- tensors ------------------------------------------------------------------------------ */
 

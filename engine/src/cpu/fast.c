@@ -932,10 +932,11 @@ static enum mt_status fast_matmul(struct mt_ctx *ctx, struct mt_tensor *out,
     return MT_OK;
 }
 
-/* Storage on the host (cpu/host.c, shared with simple); user functions run by prog_fast.c;
- * train.c's fused step computes exactly these kernels. */
+/* Storage on the host (cpu/host.c, shared with simple); user functions run by prog_fast.c; the
+ * fused training step by fast_train.c, on these kernels. */
 const struct mt_backend_ops mt_fast_ops = {
     MT_HOST_MEMORY_OPS,
+    .repeatable = true,
     .map = fast_map,
     .zip = fast_zip,
     .reduce = fast_reduce,
@@ -944,5 +945,10 @@ const struct mt_backend_ops mt_fast_ops = {
     .zip_small = fast_zip_small,
     .prog_elementwise = mt_fast_prog_elementwise,
     .prog_reduce = mt_fast_prog_reduce,
-    .train_fused_host = true,
+    .train_path = "fused step",
+    .train_fits = mt_fast_train_fits,
+    .train_new = mt_fast_train_new,
+    .train_free = mt_fast_train_free,
+    .train_epoch = mt_fast_train_epoch,
+    .train_correct = mt_fast_train_correct,
 };

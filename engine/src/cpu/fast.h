@@ -79,7 +79,7 @@ struct mt_fast_kernels {
                    int64_t sb, float *out);
     /* The SGD step on columns [c0, c1) of W (in x out, row-major): w = w - g * rate, the product
      * and the difference each rounded (as the ops p - grad * rate), with the new columns also
-     * written transposed into WT (out x in). For the fused training step (train.c), which
+     * written transposed into WT (out x in). For the fused training step (fast_train.c), which
      * keeps W^T beside W; blocks are transposed in registers. */
     void (*sgd_t)(float *W, float *WT, const float *G, int64_t in, int64_t out, int64_t c0,
                   int64_t c1, float rate);
@@ -125,8 +125,19 @@ enum mt_status mt_fast_prog_reduce(struct mt_ctx *ctx, const struct mt_prog *p,
                                    float start, struct mt_diag *d);
 /* The float the fast backend's sum gives for a contiguous row of n >= 1 floats (t.sum() of a
  * contiguous 1-D t, or a (n, 1) t summed over dim 0): the same path and order as its reduce,
- * for code that must reproduce it bit for bit (the training step, train.c). */
+ * for code that must reproduce it bit for bit (the training step, fast_train.c). */
 float mt_fast_sum_contig(int64_t n, const float *a);
+/* The fast backend's fused training (fast_train.c): its table's train entries (internal.h). */
+struct mt_mlp;
+struct mt_train_state;
+bool mt_fast_train_fits(const struct mt_mlp *m);
+enum mt_status mt_fast_train_new(struct mt_ctx *ctx, const struct mt_mlp *m,
+                                 struct mt_train_state **state);
+void mt_fast_train_free(struct mt_train_state *state);
+enum mt_status mt_fast_train_epoch(struct mt_ctx *ctx, const struct mt_mlp *m,
+                                   struct mt_train_state *state, const int64_t *perm, double *loss);
+enum mt_status mt_fast_train_correct(struct mt_ctx *ctx, const struct mt_mlp *m,
+                                     struct mt_train_state *state, int64_t *correct);
 
 /* Elements a row reduction folds in one red_row call: rows longer than this are reduced block
  * by block and the block results folded in order, so that a long row can be split between

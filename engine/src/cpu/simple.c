@@ -222,6 +222,7 @@ static enum mt_status simple_prog_reduce(struct mt_ctx *ctx, const struct mt_pro
  * reference runs every op through the front door's checks and autodiff. */
 const struct mt_backend_ops mt_simple_ops = {
     MT_HOST_MEMORY_OPS,
+    .repeatable = true,
     .map = simple_map,
     .zip = simple_zip,
     .reduce = simple_reduce,

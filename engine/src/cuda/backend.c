@@ -329,15 +329,19 @@ static enum mt_status cuda_prog_reduce(struct mt_ctx *ctx, const struct mt_prog 
     return st;
 }
 
-static bool cuda_train_fits(const struct mt_cuda_mlp *m)
+static bool cuda_train_fits(const struct mt_mlp *m)
 {
     const struct mt_cuda_plugin *p = lib();
     return p && p->train_smem(m) > 0;
 }
 
-static enum mt_status cuda_train_epoch(struct mt_ctx *ctx, const struct mt_cuda_mlp *m,
-                                       const int64_t *perm, double *loss)
+/* One launch per epoch: the cancel flag, polled before it, cannot stop it part-way. The library
+ * keeps no buffers between epochs (no train_new): state is NULL. */
+static enum mt_status cuda_train_epoch(struct mt_ctx *ctx, const struct mt_mlp *m,
+                                       struct mt_train_state *state, const int64_t *perm,
+                                       double *loss)
 {
+    (void)state;
     const struct mt_cuda_plugin *p;
     struct mt_cuda_launch launch, *info = NULL;
     enum mt_status st = before(ctx, &p, &launch, &info);
@@ -367,7 +371,8 @@ static enum mt_status cuda_train_epoch(struct mt_ctx *ctx, const struct mt_cuda_
     return MT_OK;
 }
 
-/* Device memory cached per context (above); every op a kernel of the library. */
+/* Device memory cached per context (above); every op a kernel of the library, run once even for
+ * diagnostics (not repeatable: a launch described costs CUDA events, which time it anyway). */
 const struct mt_backend_ops mt_cuda_ops = {
     .available = cuda_available,
     .host = false,
@@ -383,6 +388,7 @@ const struct mt_backend_ops mt_cuda_ops = {
     .matmul = cuda_matmul,
     .prog_elementwise = cuda_prog_elementwise,
     .prog_reduce = cuda_prog_reduce,
+    .train_path = "fused kernel",
     .train_fits = cuda_train_fits,
     .train_epoch = cuda_train_epoch,
 };

@@ -33,8 +33,8 @@ int mt_cu_nvrtc_kernel(const char *source, const char *name, cudaKernel_t *kerne
                        size_t loglen);
 #endif
 
-size_t mt_cu_train_smem(const struct mt_cuda_mlp *m);
-int mt_cu_train_epoch(const struct mt_cuda_mlp *m, const int64_t *perm, double *loss,
+size_t mt_cu_train_smem(const struct mt_mlp *m);
+int mt_cu_train_epoch(const struct mt_mlp *m, const int64_t *perm, double *loss,
                       struct mt_cuda_launch *info);
 
 #endif

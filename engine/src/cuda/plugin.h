@@ -8,6 +8,7 @@
 #ifndef MINITORCH_CUDA_PLUGIN_H
 #define MINITORCH_CUDA_PLUGIN_H
 
+#include "../mlp.h"
 #include "device.h"
 
 #include "minitorch/minitorch.h"
@@ -58,21 +59,6 @@ struct mt_cuda_launch {
     double gpu_ms;    /* every kernel of the call, event to event */
 };
 
-/* MiniTorch's network for the fused training epoch (train_step.h): nl linear layers with ReLU
- * between them and a sigmoid after the last (one output), every pointer device memory. */
-#define MT_CUDA_MLP_MAX 8
-struct mt_cuda_mlp {
-    int nl;
-    int64_t width[MT_CUDA_MLP_MAX + 1]; /* width[0]: the input's; width[l + 1]: layer l's out */
-    float *w[MT_CUDA_MLP_MAX];          /* (width[l], width[l + 1]) row-major, updated in place */
-    float *b[MT_CUDA_MLP_MAX];          /* (width[l + 1]) */
-    float *gw[MT_CUDA_MLP_MAX];         /* the epoch's last step's gradients, same shapes */
-    float *gb[MT_CUDA_MLP_MAX];
-    const float *x, *y; /* the points (n, width[0]) row-major and labels (n) */
-    int64_t n, batch;
-    float rate;
-};
-
 /* Every call after `probe` returns 0 or a CUDA error code (cudaError_t), which `error` names;
  * the kernels have the semantics of struct mt_backend_ops (internal.h) — shapes already checked,
  * out allocated — and return after the work is done (synchronised), so that an error in a
@@ -106,10 +92,10 @@ struct mt_cuda_plugin {
                   struct mt_cuda_launch *info);
     /* Shared memory bytes the fused epoch needs for m, or 0 when it cannot run (more than the
      * device gives one block). Not a CUDA call's status: no error. */
-    size_t (*train_smem)(const struct mt_cuda_mlp *m);
+    size_t (*train_smem)(const struct mt_mlp *m);
     /* One epoch of m in one launch (train_step.h), batches in the order perm[0..n) (host
      * memory); *loss (host) gets the sum of the batches' losses. */
-    int (*train_epoch)(const struct mt_cuda_mlp *m, const int64_t *perm, double *loss,
+    int (*train_epoch)(const struct mt_mlp *m, const int64_t *perm, double *loss,
                        struct mt_cuda_launch *info);
     /* A user function (prog.c): `source` is mt_prog_cuda_source's kernel for p, compiled with
      * NVRTC at its first use and kept by its text; p itself is for a library that does not

@@ -17,7 +17,7 @@ namespace
 constexpr int kTrainThreads = 1024;
 
 __global__ void __launch_bounds__(kTrainThreads)
-    train_epoch_kernel(mt_cuda_mlp m, const int64_t *perm, double *loss)
+    train_epoch_kernel(mt_mlp m, const int64_t *perm, double *loss)
 {
     extern __shared__ float smem[];
     mt_ts_epoch(&m, perm, smem, loss);
@@ -29,7 +29,7 @@ mt_cu::Scratch dev_perm, dev_loss;
 
 } // namespace
 
-size_t mt_cu_train_smem(const struct mt_cuda_mlp *m)
+size_t mt_cu_train_smem(const struct mt_mlp *m)
 {
     const size_t bytes = (size_t)mt_ts_smem_floats(m) * sizeof(float);
     int dev = 0, most = 0;
@@ -39,7 +39,7 @@ size_t mt_cu_train_smem(const struct mt_cuda_mlp *m)
     return bytes <= (size_t)most ? bytes : 0;
 }
 
-int mt_cu_train_epoch(const struct mt_cuda_mlp *m, const int64_t *perm, double *loss,
+int mt_cu_train_epoch(const struct mt_mlp *m, const int64_t *perm, double *loss,
                       struct mt_cuda_launch *info)
 {
     const size_t smem = mt_cu_train_smem(m);

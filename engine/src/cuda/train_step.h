@@ -1,5 +1,5 @@
-/* train_step.h — one epoch of MiniTorch's training loop (train.c's contract, plugin.h's struct
- * mt_cuda_mlp) in one CUDA block: the cuda backend's fused training step (train.cu).
+/* train_step.h — one epoch of MiniTorch's training loop (train.c's contract, mlp.h's struct
+ * mt_mlp) in one CUDA block: the cuda backend's fused training step (train.cu).
  *
  * Why one block: at the course's sizes (batch 10, hidden 100) a step is about 300,000
  * multiply-adds in a dozen dependent phases. As separate kernels that is some 60 launches per
@@ -11,11 +11,11 @@
  * The arithmetic is the ops path's (train.c's ops_step on the simple backend), operation for
  * operation and sum for sum in the same order: each product is a k-ordered sum of rounded
  * products (no fused multiply-add: __fmul_rn/__fadd_rn on the GPU, where nvcc would fuse), the
- * loss and its gradient in autodiff's order (as train.c's fused CPU step writes them), each
- * parameter updated as p - grad * rate after the gradient of the layer below was computed with
- * its old value. So on the host (the tests' stand-in of the backend's library compiles this
- * file as C, one thread) it gives simple's bits exactly, and on a GPU it differs from simple
- * only where CUDA's expf/logf differ from glibc's.
+ * loss and its gradient in autodiff's order (as the fast backend's fused step, cpu/fast_train.c,
+ * writes them), each parameter updated as p - grad * rate after the gradient of the layer below was
+ * computed with its old value. So on the host (the tests' stand-in of the backend's library
+ * compiles this file as C, one thread) it gives simple's bits exactly, and on a GPU it differs from
+ * simple only where CUDA's expf/logf differ from glibc's.
  *
  * Shared memory, floats, for batch B and widths w[0..nl]: the batch B*w[0], its labels B, z and
  * h of every layer 2*B*w[l+1] each, two gradient buffers B*max(w), and the per-row probability
@@ -47,7 +47,7 @@
 #endif
 
 /* The shared memory the epoch needs, in floats. */
-MT_HD static inline int64_t mt_ts_smem_floats(const struct mt_cuda_mlp *m)
+MT_HD static inline int64_t mt_ts_smem_floats(const struct mt_mlp *m)
 {
     int64_t acts = 0, widest = m->width[0];
     for (int l = 0; l < m->nl; l++) {
@@ -59,14 +59,14 @@ MT_HD static inline int64_t mt_ts_smem_floats(const struct mt_cuda_mlp *m)
 
 /* One epoch: every thread of the block calls it with the same arguments; *loss (written by
  * thread 0) is the sum of the batches' losses, as train.c adds them. */
-TS_FN void mt_ts_epoch(const struct mt_cuda_mlp *m, const int64_t *perm, float *smem, double *loss)
+TS_FN void mt_ts_epoch(const struct mt_mlp *m, const int64_t *perm, float *smem, double *loss)
 {
     const int64_t B = m->batch, n = m->n, *w = m->width, tid = TS_TID, nt = TS_NT;
     const int nl = m->nl;
     int64_t widest = w[0];
     for (int l = 0; l < nl; l++)
         if (w[l + 1] > widest) widest = w[l + 1];
-    float *xb = smem, *yb = xb + B * w[0], *z[MT_CUDA_MLP_MAX], *h[MT_CUDA_MLP_MAX];
+    float *xb = smem, *yb = xb + B * w[0], *z[MT_MLP_MAX], *h[MT_MLP_MAX];
     float *p = yb + B;
     for (int l = 0; l < nl; l++) {
         z[l] = p, p += B * w[l + 1];
@@ -100,7 +100,7 @@ TS_FN void mt_ts_epoch(const struct mt_cuda_mlp *m, const int64_t *perm, float *
             hin = h[l];
         }
         /* loss = -log(out*y + (out-1)*(y-1)), and its gradient back to the last z, in the
-         * order autodiff.c's backward takes (train.c's fused step spells it out) */
+         * order autodiff.c's backward takes (cpu/fast_train.c's fused step spells it out) */
         const float *out = h[nl - 1];
         for (int64_t t = tid; t < bs; t += nt) {
             const float o = out[t], yy = yb[t];
