@@ -478,8 +478,8 @@ const struct jit_builtin jit_builtins[] = {
      JB_NEVER,
      true},
     /* minitorch.operators' (fn in the course's tensor_map(njit()(operators.neg))), as the
-     * interpreter computes them: Python's float arithmetic in doubles, and its errors (inv(0),
-     * log of x <= -1e-6, exp overflowing) */
+     * interpreter computes them (lib/operators.h, in the unit): Python's float arithmetic in
+     * doubles, and its errors (inv(0), log of x <= -1e-6, exp overflowing) */
     {JB_OPERATORS,
      "add",
      2,
@@ -514,17 +514,16 @@ const struct jit_builtin jit_builtins[] = {
      true,
      JB_NEVER,
      false},
-    OP("neg", 1, JT_FLOAT, "(-(double)(%s))", JB_NEVER),
-    OP("relu", 1, JT_FLOAT, "({ double _x = (double)(%s); _x > 0 ? _x : 0.0; })", JB_NEVER),
-    OP("sigmoid", 1, JT_FLOAT, "jop_sigmoid((double)(%s))", JB_NEVER),
+    OP("neg", 1, JT_FLOAT, "op_neg((double)(%s))", JB_NEVER),
+    OP("relu", 1, JT_FLOAT, "op_relu((double)(%s))", JB_NEVER),
+    OP("sigmoid", 1, JT_FLOAT, "op_sigmoid((double)(%s))", JB_NEVER),
     OP("log", 1, JT_FLOAT, "jop_log(env, (double)(%s), %lldLL)", JB_SETS),
     OP("exp", 1, JT_FLOAT, "jop_exp(env, (double)(%s), %lldLL)", JB_SETS),
     OP("inv", 1, JT_FLOAT, "jop_inv(env, (double)(%s), %lldLL)", JB_SETS),
-    OP("lt", 2, JT_FLOAT, "((double)(%s) < (double)(%s) ? 1.0 : 0.0)", JB_NEVER),
-    OP("eq", 2, JT_FLOAT, "((double)(%s) == (double)(%s) ? 1.0 : 0.0)", JB_NEVER),
-    OP("is_close", 2, JT_BOOL, "(fabs((double)(%s) - (double)(%s)) < 1e-2)", JB_NEVER),
-    OP("relu_back", 2, JT_FLOAT,
-       "({ double _x = (double)(%s), _d = (double)(%s); _x > 0 ? _d : 0.0; })", JB_NEVER),
+    OP("lt", 2, JT_FLOAT, "op_lt((double)(%s), (double)(%s))", JB_NEVER),
+    OP("eq", 2, JT_FLOAT, "op_eq((double)(%s), (double)(%s))", JB_NEVER),
+    OP("is_close", 2, JT_BOOL, "op_is_close((double)(%s), (double)(%s))", JB_NEVER),
+    OP("relu_back", 2, JT_FLOAT, "op_relu_back((double)(%s), (double)(%s))", JB_NEVER),
     OP("log_back", 2, JT_FLOAT, "jop_log_back(env, (double)(%s), (double)(%s), %lldLL)", JB_SETS),
     OP("inv_back", 2, JT_FLOAT, "jop_inv_back(env, (double)(%s), (double)(%s), %lldLL)", JB_SETS),
 };

@@ -9,6 +9,7 @@
 #include "jit_rt_cuda.h"
 #include "jit_rt_env.h"
 #include "jit_rt_host.h"
+#include "jit_rt_operators.h"
 #include "jit_rt_runtime.h"
 #include "jit_rt_sim.h"
 #include "jit_scalar.h"
@@ -198,6 +199,8 @@ void jit_unit_source(const struct unit *u, const struct dsl_function *f, struct 
     /* the engine's scalar functions, as the engine's own source defines them */
     render_buf_append(src, (const char *)jit_scalar_src, sizeof jit_scalar_src - 1);
     render_buf_append(src, (const char *)jit_rt_env_src, sizeof jit_rt_env_src - 1);
+    render_buf_puts(src, "#define OP_FN JIT_FN\n"); /* lib/operators.h's, for the target */
+    render_buf_append(src, (const char *)jit_rt_operators_src, sizeof jit_rt_operators_src - 1);
     render_buf_append(src, (const char *)jit_rt_runtime_src, sizeof jit_rt_runtime_src - 1);
     if (u->target == JIT_SIM) /* the simulator's entries the kernel calls (jit/rt/sim.inc) */
         render_buf_printf(src,

@@ -383,7 +383,7 @@ static int cuda_launch(struct dsl_interp *in, const struct dsl_args *a, struct d
     int r = -1;
     for (size_t i = 0; i < npos; i++) {
         struct mt_tensor *t;
-        if (dsl_storage_view(pos[i], &t) && t->backend == MT_BACKEND_CUDA) {
+        if (dsl_storage_view(pos[i], &t) && !mt_backend_is_host(t->backend)) {
             if (target == JIT_SIM) {
                 r = dsl_raise(in, "TypeError",
                               "argument %zu of %s() is a Storage in GPU memory, which the "

@@ -36,7 +36,7 @@ enum jt jit_classify(struct dsl_value v, union slot *s, int64_t **heap)
 {
     struct mt_tensor *t;
     if (dsl_storage_view(v, &t)) {
-        if (t->backend == MT_BACKEND_CUDA) return JT_NONE;
+        if (!mt_backend_is_host(t->backend)) return JT_NONE; /* a device's memory */
         s->f.p = mt_tensor_data(t);
         s->f.n = t->size;
         return JT_FARR;

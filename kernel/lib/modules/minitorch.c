@@ -26,7 +26,8 @@ static int backend_getattr(struct dsl_interp *in, struct dsl_value self, const c
                            struct dsl_value *out)
 {
     enum mt_backend be = *(const enum mt_backend *)self.as.obj->state;
-    if (strcmp(name, "cuda") == 0) return *out = dsl_bool(be == MT_BACKEND_CUDA), 0;
+    if (strcmp(name, "cuda") == 0)
+        return *out = dsl_bool(!mt_backend_is_host(be)), 0; /* a device's memory */
     if (strcmp(name, "name") == 0) {
         const char *s = mt_backend_name(be);
         int st = dsl_str_value(s, strlen(s), out);

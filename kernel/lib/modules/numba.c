@@ -1,5 +1,5 @@
 /* numba.c — numba's names MiniTorch's code uses: njit and jit (marking a function to run
- * compiled, lib/jit.c), prange, the dtypes, and numba.cuda (is_available and cuda.jit). */
+ * compiled, lib/jit/), prange, the dtypes, and numba.cuda (is_available and cuda.jit). */
 #include "lib/modules/module.h"
 
 /* njit(fn) gives fn; njit(parallel=True) and friends give a decorator that does. */
@@ -10,7 +10,7 @@ static int n_identity(struct dsl_interp *in, const struct dsl_args *a, struct ds
     return 0;
 }
 
-/* njit(fn): fn itself, marked to run compiled (lib/jit.c), its indices checked or not; what
+/* njit(fn): fn itself, marked to run compiled (lib/jit/), its indices checked or not; what
  * is not a def is returned as it is (a builtin is native code already). */
 static int mark_jit(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret,
                     bool unchecked, bool races)
@@ -90,7 +90,7 @@ static int n_njit(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
     return 0;
 }
 
-/* cuda.jit(fn): fn marked as a CUDA kernel (launched as fn[blocks, threads](...), lib/jit.c);
+/* cuda.jit(fn): fn marked as a CUDA kernel (launched as fn[blocks, threads](...), lib/jit/cuda.c);
  * cuda.jit(device=True)(fn): fn as it is, a function kernels call (compiled into them). */
 static int mark_cuda_kernel(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
