@@ -41,8 +41,10 @@ static void locals_text(const struct cfn *c, bool private, enum jit_target targe
     }
 }
 
-int jit_compile_fn(struct unit *u, const struct dsl_function *f, const enum jt *args, int nargs,
-                   int *id)
+/* The specialisation of f for args already in the unit: 1 (its number in *id), 0 none, -1
+ * after refusing recursion (a call of one still compiling). */
+static int compiled_already(struct unit *u, const struct dsl_function *f, const enum jt *args,
+                            int nargs, int *id)
 {
     for (int i = 0; i < u->nfns; i++) {
         struct cfn *c = &u->fns[i];
@@ -50,9 +52,17 @@ int jit_compile_fn(struct unit *u, const struct dsl_function *f, const enum jt *
             if (!c->done)
                 return jit_refuse(u, c, f->def, "recursion (%s calls itself)", f->def->name);
             *id = i;
-            return 0;
+            return 1;
         }
     }
+    return 0;
+}
+
+/* A new function of the unit, f for args, its parameters its first variables: 0, or -1 after
+ * refusing what the compiler does not take of a signature. */
+static int new_fn(struct unit *u, const struct dsl_function *f, const enum jt *args, int nargs,
+                  struct cfn **out)
+{
     const struct dsl_node *def = f->def;
     if (u->nfns == MAX_FNS)
         return jit_refuse(u, &u->fns[0], def, "more than %d functions", MAX_FNS);
@@ -64,7 +74,7 @@ int jit_compile_fn(struct unit *u, const struct dsl_function *f, const enum jt *
                           def->name, nargs);
     }
     int me = u->nfns++;
-    struct cfn *c = &u->fns[me];
+    struct cfn *c = *out = &u->fns[me];
     *c = (struct cfn){.f = f,
                       .nargs = nargs,
                       .id = me,
@@ -76,93 +86,142 @@ int jit_compile_fn(struct unit *u, const struct dsl_function *f, const enum jt *
         if (args[i] == JT_NONE) return jit_refuse(u, c, def, "an argument of no known type");
         c->vars[c->nvars++] = (struct var){.name = def->kwnames[i], .t = args[i], .param = true};
     }
-    /* the caller's emission state, kept while this function is compiled */
-    struct render_buf saved = u->out;
-    int depth = u->loop_depth, brk = u->brk;
-    bool in_prange = u->in_prange, emitting = u->emitting, changed = u->changed;
-    int r = 0;
-    for (int pass = 0; r == 0; pass++) { /* types widen until they settle, then emit */
-        bool final = !u->changed && pass > 0;
-        render_buf_init(&u->out, 0);
-        u->loop_depth = 0;
-        u->brk = -1;
-        snprintf(u->fail, sizeof u->fail, "fail");
-        u->pr_arr = NULL;
-        u->nelide = 0;
-        u->in_prange = false;
-        u->emitting = final;
-        u->changed = false;
-        if (!final) c->ret_seen = false;
-        r = jit_block(u, c, def->b);
-        if (r == 0 && final) break;
-        if (pass == 8) r = jit_refuse(u, c, def, "types that do not settle");
+    return 0;
+}
+
+/* The state of a walk over a function's body, which the walk of a function it calls (compiled
+ * in the middle of the caller's) must not disturb. */
+struct walk {
+    struct render_buf out;
+    int loop_depth, brk;
+    bool in_prange, emitting, changed;
+};
+
+static struct walk walk_save(const struct unit *u)
+{
+    return (struct walk){u->out, u->loop_depth, u->brk, u->in_prange, u->emitting, u->changed};
+}
+
+static void walk_restore(struct unit *u, const struct walk *w)
+{
+    u->out = w->out;
+    u->loop_depth = w->loop_depth;
+    u->brk = w->brk;
+    u->in_prange = w->in_prange;
+    u->emitting = w->emitting;
+    u->changed = w->changed;
+}
+
+/* A walk over c's body from its start: emitting its C, or only learning (types, races). */
+static int walk(struct unit *u, struct cfn *c, bool emitting)
+{
+    render_buf_init(&u->out, 0);
+    u->loop_depth = 0;
+    u->brk = -1;
+    snprintf(u->fail, sizeof u->fail, "fail");
+    u->pr_arr = NULL;
+    u->nelide = 0;
+    u->in_prange = false;
+    u->emitting = emitting;
+    u->changed = false;
+    return jit_block(u, c, c->f->def->b);
+}
+
+/* The type pass: walks over c's body, emitting nothing, until no local's type widens (a local
+ * takes the join of what it is given: an int given a float later is a float from its start).
+ * On the way the race analysis judges each prange loop with what is known so far; the last
+ * walk judges it with the settled types. */
+static int settle_types(struct unit *u, struct cfn *c)
+{
+    for (int pass = 0;; pass++) {
+        c->ret_seen = false;
+        int r = walk(u, c, false);
         render_buf_free(&u->out);
+        if (r != 0) return r;
+        if (pass == 8) return jit_refuse(u, c, c->f->def, "types that do not settle");
+        if (!u->changed) return 0;
     }
-    if (r == 0 && me == 0 && u->target != JIT_HOST && c->ret != JT_NONE)
-        r = jit_refuse(u, c, def,
+}
+
+/* c's C, from the body the final walk emitted: its signature, its locals (a prange chunk's own
+ * in place of each @PRIVATE@ mark), the body, and where JIT_FAIL leads; added to the unit's
+ * functions, with what its frame takes of the stack. */
+static void function_text(struct unit *u, struct cfn *c)
+{
+    const struct dsl_node *def = c->f->def;
+    int me = c->id, nargs = c->nargs;
+    struct render_buf h, priv;
+    render_buf_init(&h, 0);
+    render_buf_init(&priv, 0);
+    locals_text(c, true, u->target, &priv);
+    if (c->top) {
+        render_buf_puts(&h, "int jit_entry(void **slots, struct jit_env *env)\n{\n");
+        for (int i = 0; i < nargs; i++)
+            render_buf_printf(&h, "    %s v_%s = *(%s *)slots[%d];\n", jit_c_type[c->args[i]],
+                              def->kwnames[i], jit_c_type[c->args[i]], i);
+    } else {
+        /* inlined where called, as Numba's inline="always": the loop that calls an index
+         * helper then sees what the helper reads and writes (recursion is not compiled) */
+        render_buf_printf(&h, "JIT_INLINE %s f%d(struct jit_env *env", jit_c_type[c->ret], me);
+        for (int i = 0; i < nargs; i++)
+            render_buf_printf(&h, ", %s v_%s", jit_c_type[c->args[i]], def->kwnames[i]);
+        render_buf_puts(&h, ")\n{\n");
+        render_buf_printf(&u->protos, "JIT_PROTO %s f%d(struct jit_env *env", jit_c_type[c->ret],
+                          me);
+        for (int i = 0; i < nargs; i++)
+            render_buf_printf(&u->protos, ", %s", jit_c_type[c->args[i]]);
+        render_buf_puts(&u->protos, ");\n");
+    }
+    render_buf_puts(&h, "    ");
+    locals_text(c, false, u->target, &h);
+    render_buf_puts(&h, "\n");
+    const char *body = u->out.data ? u->out.data : "", *mark;
+    while ((mark = strstr(body, "@PRIVATE@"))) {
+        render_buf_append(&h, body, (size_t)(mark - body));
+        render_buf_puts(&h, priv.data ? priv.data : "");
+        body = mark + strlen("@PRIVATE@");
+    }
+    /* C++ (NVRTC) refuses a goto to the end that passes an initialised declaration of the
+     * same block: the body is a block of its own */
+    render_buf_puts(&h, u->target == JIT_GPU ? "{\n" : "");
+    render_buf_puts(&h, body);
+    render_buf_puts(&h, u->target == JIT_GPU ? "}\n" : "");
+    if (c->top)
+        render_buf_puts(&h, "    return 0;\nfail: JIT_UNUSED;\n    return 1;\n}\n");
+    else if (c->ret == JT_NONE)
+        render_buf_puts(&h, "fail: JIT_UNUSED;\n    return;\n}\n");
+    else
+        render_buf_printf(&h, "    return 0;\nfail: JIT_UNUSED;\n    return 0;\n}\n");
+    render_buf_free(&priv);
+    render_buf_puts(&u->bodies, h.data ? h.data : "");
+    render_buf_free(&h);
+    c->done = true;
+    /* its frame: the local arrays exactly, and a generous allowance for the rest (each
+     * variable, and what the C compiler keeps beside them) */
+    c->stack = 1024 + 32 * (int64_t)c->nvars + c->callee_stack;
+    for (int i = 0; i < c->nvars; i++) c->stack += c->vars[i].buflen * 8;
+}
+
+/* Compiles user function f for argument types args into the unit (once per types): the
+ * pipeline of one function. 0 (its number in *id), or -1 after refusing (u->why) or raising. */
+int jit_compile_fn(struct unit *u, const struct dsl_function *f, const enum jt *args, int nargs,
+                   int *id)
+{
+    int r = compiled_already(u, f, args, nargs, id);
+    if (r != 0) return r < 0 ? -1 : 0;
+    struct cfn *c;
+    if (new_fn(u, f, args, nargs, &c) != 0) return -1;
+    struct walk caller = walk_save(u);
+    r = settle_types(u, c);           /* the type pass, the races judged on the way */
+    if (r == 0) r = walk(u, c, true); /* the emitting pass */
+    if (r == 0 && c->id == 0 && u->target != JIT_HOST && c->ret != JT_NONE)
+        r = jit_refuse(u, c, f->def,
                        "a kernel that returns a value (a kernel writes its results into "
                        "arrays)");
-    if (r == 0) {
-        struct render_buf h, priv;
-        render_buf_init(&h, 0);
-        render_buf_init(&priv, 0);
-        locals_text(c, true, u->target, &priv);
-        if (c->top) {
-            render_buf_puts(&h, "int jit_entry(void **slots, struct jit_env *env)\n{\n");
-            for (int i = 0; i < nargs; i++)
-                render_buf_printf(&h, "    %s v_%s = *(%s *)slots[%d];\n", jit_c_type[args[i]],
-                                  def->kwnames[i], jit_c_type[args[i]], i);
-        } else {
-            /* inlined where called, as Numba's inline="always": the loop that calls an index
-             * helper then sees what the helper reads and writes (recursion is not compiled) */
-            render_buf_printf(&h, "JIT_INLINE %s f%d(struct jit_env *env", jit_c_type[c->ret], me);
-            for (int i = 0; i < nargs; i++)
-                render_buf_printf(&h, ", %s v_%s", jit_c_type[args[i]], def->kwnames[i]);
-            render_buf_puts(&h, ")\n{\n");
-            render_buf_printf(&u->protos, "JIT_PROTO %s f%d(struct jit_env *env",
-                              jit_c_type[c->ret], me);
-            for (int i = 0; i < nargs; i++)
-                render_buf_printf(&u->protos, ", %s", jit_c_type[args[i]]);
-            render_buf_puts(&u->protos, ");\n");
-        }
-        render_buf_puts(&h, "    ");
-        locals_text(c, false, u->target, &h);
-        render_buf_puts(&h, "\n");
-        /* the body, with each prange chunk's private locals in place of its mark */
-        const char *body = u->out.data ? u->out.data : "", *mark;
-        while ((mark = strstr(body, "@PRIVATE@"))) {
-            render_buf_append(&h, body, (size_t)(mark - body));
-            render_buf_puts(&h, priv.data ? priv.data : "");
-            body = mark + strlen("@PRIVATE@");
-        }
-        /* C++ (NVRTC) refuses a goto to the end that passes an initialised declaration of the
-         * same block: the body is a block of its own */
-        render_buf_puts(&h, u->target == JIT_GPU ? "{\n" : "");
-        render_buf_puts(&h, body);
-        render_buf_puts(&h, u->target == JIT_GPU ? "}\n" : "");
-        if (c->top)
-            render_buf_puts(&h, "    return 0;\nfail: JIT_UNUSED;\n    return 1;\n}\n");
-        else if (c->ret == JT_NONE)
-            render_buf_puts(&h, "fail: JIT_UNUSED;\n    return;\n}\n");
-        else
-            render_buf_printf(&h, "    return 0;\nfail: JIT_UNUSED;\n    return 0;\n}\n");
-        render_buf_free(&priv);
-        render_buf_puts(&u->bodies, h.data ? h.data : "");
-        render_buf_free(&h);
-        c->done = true;
-        /* its frame: the local arrays exactly, and a generous allowance for the rest (each
-         * variable, and what the C compiler keeps beside them) */
-        c->stack = 1024 + 32 * (int64_t)c->nvars + c->callee_stack;
-        for (int i = 0; i < c->nvars; i++) c->stack += c->vars[i].buflen * 8;
-    }
+    if (r == 0) function_text(u, c);
     render_buf_free(&u->out);
-    u->out = saved;
-    u->loop_depth = depth;
-    u->brk = brk;
-    u->in_prange = in_prange;
-    u->emitting = emitting;
-    u->changed = changed;
-    *id = me;
+    walk_restore(u, &caller);
+    *id = c->id;
     return r;
 }
 
