@@ -362,6 +362,71 @@ static int cuda_error(struct dsl_interp *in, struct spec *s, const struct jit_en
     }
 }
 
+/* A launch's arguments as the compiled kernel takes them: each one's type and slot (a Storage
+ * in GPU memory as it is, for the GPU only). 0, or -1 after raising. */
+static int launch_args(struct dsl_interp *in, const struct dsl_function *f,
+                       const struct dsl_value *pos, size_t npos, enum jit_target target,
+                       union slot *slots, void **ptrs, int64_t **heap, bool *on_dev, enum jt *types)
+{
+    for (size_t i = 0; i < npos; i++) {
+        struct mt_tensor *t;
+        if (dsl_storage_view(pos[i], &t) && !mt_backend_is_host(t->backend)) {
+            if (target == JIT_SIM) {
+                return dsl_raise(in, "TypeError",
+                                 "argument %zu of %s() is a Storage in GPU memory, which the "
+                                 "simulator cannot reach: give it a tensor on a CPU backend",
+                                 i + 1, f->def->name);
+            }
+            types[i] = JT_FARR;
+            slots[i].f.p = mt_tensor_data(t);
+            slots[i].f.n = t->size;
+            on_dev[i] = true;
+        } else {
+            types[i] = jit_classify(pos[i], &slots[i], &heap[i]);
+        }
+        ptrs[i] = &slots[i];
+        if (types[i] == JT_NONE)
+            return dsl_raise(
+                in, "TypeError",
+                "argument %zu of %s() is a %s: a kernel takes Storages (t._tensor._storage, "
+                "t.tuple()), tuples or lists of ints, ints and floats",
+                i + 1, f->def->name, dsl_type_name(pos[i]));
+    }
+    return 0;
+}
+
+/* Kernel f's specialisation for these arguments' types on target, compiled at its first
+ * launch; NULL after raising. */
+static struct spec *launch_spec(struct dsl_interp *in, struct dsl_function *f,
+                                enum jit_target target, const enum jt *types, size_t npos)
+{
+    if (!f->jits && !(f->jits = calloc(1, sizeof *f->jits))) {
+        dsl_raise_status(in, DSL_V_NOMEM);
+        return NULL;
+    }
+    struct spec *s = f->jits->specs;
+    while (s && (s->target != target || s->nargs != (int)npos ||
+                 memcmp(s->args, types, npos * sizeof *types) != 0))
+        s = s->next;
+    if (!s) {
+        if (!(s = calloc(1, sizeof *s))) {
+            dsl_raise_status(in, DSL_V_NOMEM);
+            return NULL;
+        }
+        s->nargs = (int)npos;
+        s->target = target;
+        memcpy(s->args, types, npos * sizeof *types);
+        if (cuda_build(in, f, s) != 0) {
+            jit_spec_free(s);
+            return NULL;
+        }
+        struct spec **end = &f->jits->specs;
+        while (*end) end = &(*end)->next;
+        *end = s;
+    }
+    return s;
+}
+
 static int cuda_launch(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
     const struct dsl_list *self = a->self.as.l;
@@ -381,57 +446,9 @@ static int cuda_launch(struct dsl_interp *in, const struct dsl_args *a, struct d
     bool on_dev[MAX_ARGS] = {0};
     enum jt types[MAX_ARGS];
     int r = -1;
-    for (size_t i = 0; i < npos; i++) {
-        struct mt_tensor *t;
-        if (dsl_storage_view(pos[i], &t) && !mt_backend_is_host(t->backend)) {
-            if (target == JIT_SIM) {
-                r = dsl_raise(in, "TypeError",
-                              "argument %zu of %s() is a Storage in GPU memory, which the "
-                              "simulator cannot reach: give it a tensor on a CPU backend",
-                              i + 1, f->def->name);
-                goto done;
-            }
-            types[i] = JT_FARR;
-            slots[i].f.p = mt_tensor_data(t);
-            slots[i].f.n = t->size;
-            on_dev[i] = true;
-        } else {
-            types[i] = jit_classify(pos[i], &slots[i], &heap[i]);
-        }
-        ptrs[i] = &slots[i];
-        if (types[i] == JT_NONE) {
-            r = dsl_raise(
-                in, "TypeError",
-                "argument %zu of %s() is a %s: a kernel takes Storages (t._tensor._storage, "
-                "t.tuple()), tuples or lists of ints, ints and floats",
-                i + 1, f->def->name, dsl_type_name(pos[i]));
-            goto done;
-        }
-    }
-    if (!f->jits && !(f->jits = calloc(1, sizeof *f->jits))) {
-        r = dsl_raise_status(in, DSL_V_NOMEM);
-        goto done;
-    }
-    struct spec *s = f->jits->specs;
-    while (s && (s->target != target || s->nargs != (int)npos ||
-                 memcmp(s->args, types, npos * sizeof *types) != 0))
-        s = s->next;
-    if (!s) {
-        if (!(s = calloc(1, sizeof *s))) {
-            r = dsl_raise_status(in, DSL_V_NOMEM);
-            goto done;
-        }
-        s->nargs = (int)npos;
-        s->target = target;
-        memcpy(s->args, types, npos * sizeof *types);
-        if (cuda_build(in, f, s) != 0) {
-            jit_spec_free(s);
-            goto done;
-        }
-        struct spec **end = &f->jits->specs;
-        while (*end) end = &(*end)->next;
-        *end = s;
-    }
+    if (launch_args(in, f, pos, npos, target, slots, ptrs, heap, on_dev, types) != 0) goto done;
+    struct spec *s = launch_spec(in, f, target, types, npos);
+    if (!s) goto done;
     struct jit_env e = {.threads = mt_ctx_threads(in->session->ctx),
                         .stop = mt_cancel_flag(),
                         .stacks_take = sim_stacks_take,

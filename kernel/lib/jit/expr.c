@@ -249,6 +249,69 @@ static void put_double(struct render_buf *b, double x)
         render_buf_printf(b, "%a", x);
 }
 
+/* A name: a local, or a global or enclosing int or float, written into the C as a constant. */
+static int name_load(struct unit *u, struct cfn *c, const struct dsl_node *n, struct ex *e)
+{
+    struct var *v = jit_find_var(c, n->name);
+    if (v) {
+        if (v->t == JT_NONE) return jit_refuse(u, c, n, "a variable read before it is assigned");
+        if (v->t == JT_SARR)
+            return jit_refuse(u, c, n, "the shared array %s other than indexed", n->name);
+        if (v->in_loop && !u->in_prange)
+            return jit_refuse(u, c, n, "%s read after the prange loop that assigns it", n->name);
+        if (v->reduce && u->in_prange && !v->in_loop && (!u->aug || strcmp(u->aug, v->name))) {
+            u->race = true;
+            return jit_refuse(
+                u, c, n,
+                "%s is summed up by the prange loop (%s %c= ...) and read inside it: "
+                "each thread has its own partial %s until the loop ends, so the value "
+                "read would be none of them. Read it after the loop",
+                v->name, v->name, v->reduce, v->name);
+        }
+        e->t = v->t;
+        render_buf_printf(&e->s, "v_%s", n->name);
+        return 0;
+    }
+    const struct dsl_value *g = jit_outer_value(u, c, n->name);
+    if (g && dsl_is_intlike(*g)) {
+        e->t = JT_INT;
+        put_int(&e->s, dsl_as_int(*g));
+        return 0;
+    }
+    if (g && g->kind == DSL_FLOAT) {
+        e->t = JT_FLOAT;
+        put_double(&e->s, g->as.f);
+        return 0;
+    }
+    return jit_refuse(u, c, n, "the name %s here", n->name);
+}
+
+/* cuda.threadIdx.x and the others (this thread's place in the launch), cuda.warpsize. */
+static int attribute(struct unit *u, struct cfn *c, const struct dsl_node *n, struct ex *e)
+{
+    static const char *const groups[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
+    static const char *const sim[] = {"tid", "bid", "block", "grid"};
+    for (int g = 0; g < 4; g++) {
+        const char *m = jit_cuda_member(u, c, n, groups[g]);
+        int d = !m ? -1 : !strcmp(m, "x") ? 0 : !strcmp(m, "y") ? 1 : !strcmp(m, "z") ? 2 : -1;
+        if (d < 0) continue;
+        if (u->target == JIT_HOST)
+            return jit_refuse(u, c, n, "cuda.%s outside a cuda.jit kernel", groups[g]);
+        e->t = JT_INT;
+        if (u->target == JIT_GPU)
+            render_buf_printf(&e->s, "((int64_t)%s.%s)", groups[g], m);
+        else
+            render_buf_printf(&e->s, "env->%s[%d]", sim[g], d);
+        return 0;
+    }
+    if (u->target != JIT_HOST && strcmp(n->name, "warpsize") == 0 && jit_cuda_module(u, c, n->a)) {
+        e->t = JT_INT;
+        render_buf_puts(&e->s, "INT64_C(32)");
+        return 0;
+    }
+    return jit_refuse(u, c, n, "the attribute .%s here", n->name);
+}
+
 int jit_expr(struct unit *u, struct cfn *c, const struct dsl_node *n, struct ex *e)
 {
     switch (n->kind) {
@@ -264,42 +327,7 @@ int jit_expr(struct unit *u, struct cfn *c, const struct dsl_node *n, struct ex 
             return 0;
         }
         return jit_refuse(u, c, n, "a constant of type %s", dsl_type_name(n->value));
-    case DSL_N_NAME: {
-        struct var *v = jit_find_var(c, n->name);
-        if (v) {
-            if (v->t == JT_NONE)
-                return jit_refuse(u, c, n, "a variable read before it is assigned");
-            if (v->t == JT_SARR)
-                return jit_refuse(u, c, n, "the shared array %s other than indexed", n->name);
-            if (v->in_loop && !u->in_prange)
-                return jit_refuse(u, c, n, "%s read after the prange loop that assigns it",
-                                  n->name);
-            if (v->reduce && u->in_prange && !v->in_loop && (!u->aug || strcmp(u->aug, v->name))) {
-                u->race = true;
-                return jit_refuse(
-                    u, c, n,
-                    "%s is summed up by the prange loop (%s %c= ...) and read inside it: "
-                    "each thread has its own partial %s until the loop ends, so the value "
-                    "read would be none of them. Read it after the loop",
-                    v->name, v->name, v->reduce, v->name);
-            }
-            e->t = v->t;
-            render_buf_printf(&e->s, "v_%s", n->name);
-            return 0;
-        }
-        const struct dsl_value *g = jit_outer_value(u, c, n->name);
-        if (g && dsl_is_intlike(*g)) {
-            e->t = JT_INT;
-            put_int(&e->s, dsl_as_int(*g));
-            return 0;
-        }
-        if (g && g->kind == DSL_FLOAT) {
-            e->t = JT_FLOAT;
-            put_double(&e->s, g->as.f);
-            return 0;
-        }
-        return jit_refuse(u, c, n, "the name %s here", n->name);
-    }
+    case DSL_N_NAME: return name_load(u, c, n, e);
     case DSL_N_UNARY: {
         int r = jit_expr(u, c, n->a, e);
         if (r != 0) return r;
@@ -368,31 +396,7 @@ int jit_expr(struct unit *u, struct cfn *c, const struct dsl_node *n, struct ex 
         return r;
     }
     case DSL_N_INDEX: return index_load(u, c, n, e);
-    case DSL_N_ATTR: {
-        /* cuda.threadIdx.x and the others: this thread's place in the launch */
-        static const char *const groups[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
-        static const char *const sim[] = {"tid", "bid", "block", "grid"};
-        for (int g = 0; g < 4; g++) {
-            const char *m = jit_cuda_member(u, c, n, groups[g]);
-            int d = !m ? -1 : !strcmp(m, "x") ? 0 : !strcmp(m, "y") ? 1 : !strcmp(m, "z") ? 2 : -1;
-            if (d < 0) continue;
-            if (u->target == JIT_HOST)
-                return jit_refuse(u, c, n, "cuda.%s outside a cuda.jit kernel", groups[g]);
-            e->t = JT_INT;
-            if (u->target == JIT_GPU)
-                render_buf_printf(&e->s, "((int64_t)%s.%s)", groups[g], m);
-            else
-                render_buf_printf(&e->s, "env->%s[%d]", sim[g], d);
-            return 0;
-        }
-        if (u->target != JIT_HOST && strcmp(n->name, "warpsize") == 0 &&
-            jit_cuda_module(u, c, n->a)) {
-            e->t = JT_INT;
-            render_buf_puts(&e->s, "INT64_C(32)");
-            return 0;
-        }
-        return jit_refuse(u, c, n, "the attribute .%s here", n->name);
-    }
+    case DSL_N_ATTR: return attribute(u, c, n, e);
     case DSL_N_CALL: return jit_call(u, c, n, e);
     default: return jit_refuse(u, c, n, "this expression");
     }

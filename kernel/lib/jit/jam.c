@@ -204,17 +204,11 @@ static int jam_copies(struct unit *u, struct cfn *c, const struct jam *j, const 
     return 0;
 }
 
-/* The range loop n (ids k: r<k>, t<k>, e<k> set) run in groups of JAM iterations, then as
- * written for those left (see jam_plan). */
-int jit_range_jammed(struct unit *u, struct cfn *c, const struct dsl_node *n, int k,
-                     const struct jam *j)
+/* Appends to cond the test that the memory of each array the jammed loop writes is apart from
+ * that of each it reads, which the groups' reordering of reads and writes needs. */
+static int disjoint_test(struct unit *u, struct cfn *c, const struct dsl_node *n,
+                         const struct jam *j, struct render_buf *cond)
 {
-    const struct dsl_node *m = j->inner, *it = m->a;
-    size_t mi = 0;
-    while (n->b->kids[mi] != m) mi++;
-    struct render_buf cond;
-    render_buf_init(&cond, 0);
-    render_buf_printf(&cond, "e%d >= %d", k, JAM);
     int r = 0;
     for (int w = 0; w < j->nwrote && r == 0; w++)
         for (int i = 0; i < j->nread && r == 0; i++) {
@@ -231,13 +225,62 @@ int jit_range_jammed(struct unit *u, struct cfn *c, const struct dsl_node *n, in
                                  .kind = DSL_N_NAME, .pos = n->pos, .name = (char *)j->read[i]},
                              &b);
             if (r == 0) /* the memory of the one written, apart from that of the one read */
-                render_buf_printf(&cond,
+                render_buf_printf(cond,
                                   " && ((uintptr_t)((%s).p + (%s).n) <= (uintptr_t)(%s).p || "
                                   "(uintptr_t)((%s).p + (%s).n) <= (uintptr_t)(%s).p)",
                                   a.s.data, a.s.data, b.s.data, b.s.data, b.s.data, a.s.data);
             ex_free(&a);
             ex_free(&b);
         }
+    return r;
+}
+
+/* The inner loop m of a jammed nest (its counter q, its range's limits lim), once, its body in
+ * each copy of the group; polled between blocks as strip_open's. */
+static int jam_inner(struct unit *u, struct cfn *c, const struct jam *j, int q,
+                     const struct ex *lim)
+{
+    const struct dsl_node *m = j->inner, *it = m->a;
+    int r = 0;
+    /* the inner loop, once, its body in each copy; polled between blocks as strip_open's */
+    bool loop = c->top && u->in_prange;
+    if (loop && ++u->nest > u->max_nest) u->max_nest = u->nest;
+    jit_emit(u, "{");
+    jit_emit(u, "int64_t r%d = %s, s%d = %s;", q, it->nkids == 2 ? lim[0].s.data : "0", q,
+             it->nkids == 2 ? lim[1].s.data : lim[0].s.data);
+    jit_emit(u, "int64_t e%d = s%d > r%d ? s%d - r%d : 0;", q, q, q, q, q);
+    jit_emit(u, "for (int64_t i%d = 0; i%d < e%d;) {", q, q, q);
+    u->loop_depth++;
+    jit_emit(u, "if (i%d && jit_cancelled(env)) goto JIT_FAIL;", q);
+    jit_emit(u, "int64_t b%d = e%d - i%d > 65536 ? i%d + 65536 : e%d;", q, q, q, q, q);
+    jit_emit(u, "for (; i%d < b%d; i%d++) {", q, q, q);
+    u->loop_depth++;
+    for (int g = 0; g < JAM && r == 0; g++) {
+        jam_names(u, j, g, true);
+        jit_emit(u, "v_%s = r%d + i%d;", m->name, q, q);
+        r = jit_block(u, c, m->b);
+        jam_names(u, j, g, false);
+    }
+    u->loop_depth -= 2;
+    jit_emit(u, "}");
+    jit_emit(u, "}");
+    jit_emit(u, "}");
+    u->nest -= loop;
+    return r;
+}
+
+/* The range loop n (ids k: r<k>, t<k>, e<k> set) run in groups of JAM iterations, then as
+ * written for those left (see jam_plan). */
+int jit_range_jammed(struct unit *u, struct cfn *c, const struct dsl_node *n, int k,
+                     const struct jam *j)
+{
+    const struct dsl_node *m = j->inner, *it = m->a;
+    size_t mi = 0;
+    while (n->b->kids[mi] != m) mi++;
+    struct render_buf cond;
+    render_buf_init(&cond, 0);
+    render_buf_printf(&cond, "e%d >= %d", k, JAM);
+    int r = disjoint_test(u, c, n, j, &cond);
     struct ex lim[2];
     ex_init(&lim[0]);
     ex_init(&lim[1]);
@@ -276,30 +319,7 @@ int jit_range_jammed(struct unit *u, struct cfn *c, const struct dsl_node *n, in
         struct var *mv;
         if (r == 0) r = jit_assign_var(u, c, m, m->name, JT_INT, 0, &mv); /* as for_loop's */
         if (r == 0 && u->in_prange && jit_expr_dep(c, it)) jit_set_dep(u, mv);
-        /* the inner loop, once, its body in each copy; polled between blocks as strip_open's */
-        bool loop = c->top && u->in_prange;
-        if (loop && ++u->nest > u->max_nest) u->max_nest = u->nest;
-        jit_emit(u, "{");
-        jit_emit(u, "int64_t r%d = %s, s%d = %s;", q, it->nkids == 2 ? lim[0].s.data : "0", q,
-                 it->nkids == 2 ? lim[1].s.data : lim[0].s.data);
-        jit_emit(u, "int64_t e%d = s%d > r%d ? s%d - r%d : 0;", q, q, q, q, q);
-        jit_emit(u, "for (int64_t i%d = 0; i%d < e%d;) {", q, q, q);
-        u->loop_depth++;
-        jit_emit(u, "if (i%d && jit_cancelled(env)) goto JIT_FAIL;", q);
-        jit_emit(u, "int64_t b%d = e%d - i%d > 65536 ? i%d + 65536 : e%d;", q, q, q, q, q);
-        jit_emit(u, "for (; i%d < b%d; i%d++) {", q, q, q);
-        u->loop_depth++;
-        for (int g = 0; g < JAM && r == 0; g++) {
-            jam_names(u, j, g, true);
-            jit_emit(u, "v_%s = r%d + i%d;", m->name, q, q);
-            r = jit_block(u, c, m->b);
-            jam_names(u, j, g, false);
-        }
-        u->loop_depth -= 2;
-        jit_emit(u, "}");
-        jit_emit(u, "}");
-        jit_emit(u, "}");
-        u->nest -= loop;
+        if (r == 0) r = jam_inner(u, c, j, q, lim);
         if (r == 0) r = jam_copies(u, c, j, n->b, mi + 1, n->b->nkids);
         u->loop_depth--;
         jit_emit(u, "}");

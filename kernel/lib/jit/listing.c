@@ -79,6 +79,40 @@ static bool holds(const struct loop *a, const struct loop *b)
            (a->start != b->start || a->end != b->end);
 }
 
+/* The phrase of loop i (of nl, over the n instructions in, owner[k] the innermost loop of
+ * each) when it runs per element: its own instructions (per vector where gcc vectorised it),
+ * plus each inner integer loop's; false for a loop that is not per element (no float work of
+ * its own, or some in a loop inside it). */
+static bool loop_phrase(const struct loop *lp, size_t nl, size_t i, const struct insn *in, size_t n,
+                        const int *owner, char *phrase, size_t size)
+{
+    if (!lp[i].direct_float) return false;
+    for (size_t j = 0; j < nl; j++) /* a loop inside it does float work: not per element */
+        for (int a = lp[j].parent; a >= 0; a = lp[a].parent)
+            if (a == (int)i && lp[j].direct_float) return false;
+    int own = 0, width = 1;
+    for (size_t k = 0; k < n; k++)
+        if (owner[k] == (int)i) {
+            own++;
+            if (in[k].width > width) width = in[k].width;
+        }
+    int at = width > 1 ? snprintf(phrase, size, "%d per %d elements (vectorised)", own, width)
+                       : snprintf(phrase, size, "%d per element", own);
+    int nkids = 0;
+    for (size_t j = 0; j < nl && at < (int)size - 40; j++) {
+        if (lp[j].parent != (int)i) continue;
+        int cnt = 0; /* the inner loop's instructions, its own inner loops' included */
+        for (size_t k = 0; k < n; k++)
+            if (in[k].fn == lp[j].fn && lp[j].start <= in[k].addr && in[k].addr <= lp[j].end) cnt++;
+        at += snprintf(phrase + at, size - (size_t)at, "%s%d", nkids ? " and " : ", plus ", cnt);
+        nkids++;
+    }
+    if (nkids)
+        snprintf(phrase + at, size - (size_t)at,
+                 " per step of its inner integer loop%s (index math)", nkids > 1 ? "s" : "");
+    return true;
+}
+
 char *jit_loops_from_listing(const char *listing)
 {
     size_t cap = 256, n = 0, lcap = 16, nl = 0;
@@ -167,36 +201,8 @@ char *jit_loops_from_listing(const char *listing)
     render_buf_init(&b, 0);
     int shown = 0;
     for (size_t i = 0; i < nl && shown < 4; i++) {
-        if (!lp[i].direct_float) continue;
-        bool inner_float = false; /* a loop inside it does float work: it is not per element */
-        for (size_t j = 0; j < nl; j++)
-            for (int a = lp[j].parent; a >= 0 && !inner_float; a = lp[a].parent)
-                if (a == (int)i && lp[j].direct_float) inner_float = true;
-        if (inner_float) continue;
-        int own = 0, width = 1;
-        for (size_t k = 0; k < n; k++)
-            if (owner[k] == (int)i) {
-                own++;
-                if (in[k].width > width) width = in[k].width;
-            }
         char phrase[256];
-        int at = width > 1 ? snprintf(phrase, sizeof phrase, "%d per %d elements (vectorised)", own,
-                                      width)
-                           : snprintf(phrase, sizeof phrase, "%d per element", own);
-        int nkids = 0;
-        for (size_t j = 0; j < nl && at < (int)sizeof phrase - 40; j++) {
-            if (lp[j].parent != (int)i) continue;
-            int cnt = 0; /* the inner loop's instructions, its own inner loops' included */
-            for (size_t k = 0; k < n; k++)
-                if (in[k].fn == lp[j].fn && lp[j].start <= in[k].addr && in[k].addr <= lp[j].end)
-                    cnt++;
-            at += snprintf(phrase + at, sizeof phrase - (size_t)at, "%s%d",
-                           nkids ? " and " : ", plus ", cnt);
-            nkids++;
-        }
-        if (nkids)
-            snprintf(phrase + at, sizeof phrase - (size_t)at,
-                     " per step of its inner integer loop%s (index math)", nkids > 1 ? "s" : "");
+        if (!loop_phrase(lp, nl, i, in, n, owner, phrase, sizeof phrase)) continue;
         if (b.data && strstr(b.data, phrase)) continue; /* another version of the same loop */
         render_buf_printf(&b, "%s%s", shown ? "; " : "", phrase);
         shown++;

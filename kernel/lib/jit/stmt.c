@@ -123,129 +123,146 @@ static int64_t array_literal(struct unit *u, struct cfn *c, const struct dsl_nod
     return len > 0 ? len : 0;
 }
 
+/* name = value: the local made or widened; another name for an array stands for that array. */
+static int store_name(struct unit *u, struct cfn *c, const struct dsl_node *target,
+                      const char *value, enum jt vt, const struct dsl_node *at,
+                      const struct dsl_node *from)
+{
+    struct var *v;
+    struct var *src = NULL;
+    if (from && from->kind == DSL_N_NAME && (ints(vt) || vt == JT_FARR)) { /* another name */
+        src = jit_find_var(c, from->name);
+        if (src && src->buflen && !src->escapes) src->escapes = u->changed = true;
+    }
+    /* an array name stands for one array: what it writes is recorded (for backward, the
+     * copy back from a GPU, the race records) as that array's */
+    const struct var *old = src && vt != JT_ITUP ? jit_find_var(c, target->name) : NULL;
+    const char *root = src ? (src->alias_of ? src->alias_of : src->name) : NULL;
+    if (old && (old->t == JT_FARR || old->t == JT_IARR) && strcmp(root, target->name) != 0 &&
+        (old->param || old->buflen || (old->alias_of && strcmp(old->alias_of, root) != 0)))
+        return jit_refuse(u, c, at, "%s given two different arrays (%s, then %s)", target->name,
+                          old->alias_of ? old->alias_of : target->name, root);
+    if (jit_assign_var(u, c, at, target->name, vt, 0, &v) != 0) return -1;
+    if (src && !v->alias_of) { /* its memory is the first name's: an iteration's, or not */
+        v->alias_of = src->alias_of ? src->alias_of : src->name;
+        u->changed = true;
+    }
+    if (src && u->in_prange && v->in_loop && jit_shared_mem(src) && !v->alias_shared)
+        v->alias_shared = u->changed = true;
+    if (u->in_prange && jit_expr_dep(c, from)) jit_set_dep(u, v);
+    if (u->in_prange && numeric(vt)) jit_index_assigned(u, c, v, from);
+    jit_emit(u, "v_%s = %s;", target->name, value);
+    return 0;
+}
+
+/* shared[i] = value, into block memory sv (the simulator records who wrote it). */
+static int store_shared(struct unit *u, struct cfn *c, const struct dsl_node *target,
+                        struct var *sv, const char *value, enum jt vt, const struct dsl_node *at)
+{
+    static const char *const el[] = {
+        ['d'] = "double", ['f'] = "float", ['i'] = "int32_t", ['l'] = "int64_t"};
+    if (!numeric(vt)) return jit_refuse(u, c, at, "storing a %s", jit_type_name[vt]);
+    if ((sv->sh_dt == 'i' || sv->sh_dt == 'l') && vt == JT_FLOAT)
+        return jit_refuse(u, c, at, "storing a float into %s, an int array", sv->name);
+    struct render_buf k;
+    render_buf_init(&k, 0);
+    int r = jit_shared_index(u, c, target, sv, &k);
+    if (r == 0 && u->target == JIT_GPU)
+        jit_emit(u, "{ %s w_ = (%s)(%s); v_%s[%s] = w_; }", el[(int)sv->sh_dt], el[(int)sv->sh_dt],
+                 value, sv->name, k.data);
+    else if (r == 0)
+        jit_emit(u,
+                 "{ %s w_ = (%s)(%s); int64_t k_ = %s; if (jit_sh_write(env, %lld + k_, %lldLL, "
+                 "\"%s\", k_, %d, %lld + k_ * %d)) goto JIT_FAIL; v_%s[k_] = w_; }",
+                 el[(int)sv->sh_dt], el[(int)sv->sh_dt], value, k.data, (long long)sv->sh_base,
+                 jit_loc(c, at), sv->name,
+                 jit_access_site(u, c, target, 3, shared_size(sv), sv->name), (long long)sv->sh_off,
+                 shared_size(sv), sv->name);
+    render_buf_free(&k);
+    return r;
+}
+
+/* a[i] = value: bounds-checked, and recorded where a race may be (the prange loop's shared
+ * storage, the simulator's global memory); into a register's copy where promoted. */
+static int store_element(struct unit *u, struct cfn *c, const struct dsl_node *target,
+                         const char *value, enum jt vt, const struct dsl_node *at)
+{
+    struct ex a, i;
+    ex_init(&a);
+    ex_init(&i);
+    int r = jit_expr(u, c, target->a, &a);
+    if (r == 0) r = jit_expr(u, c, target->kids[0], &i);
+    if (r == 0 && a.t != JT_FARR && a.t != JT_IARR) /* a tuple too: Python's TypeError */
+        r = jit_refuse(u, c, at, "assigning into a %s", jit_type_name[a.t]);
+    if (r == 0 && i.t != JT_INT && i.t != JT_BOOL)
+        r = jit_refuse(u, c, at, "an index that is a %s", jit_type_name[i.t]);
+    if (r == 0 && !numeric(vt)) r = jit_refuse(u, c, at, "storing a %s", jit_type_name[vt]);
+    if (r == 0 && a.t == JT_IARR && vt == JT_FLOAT)
+        r = jit_refuse(u, c, at, "storing a float into an int array");
+    struct var *lv = target->a->kind == DSL_N_NAME ? jit_find_var(c, target->a->name) : NULL;
+    if (r == 0 && lv) r = jit_prange_write(u, c, lv, at, target->kids[0], NULL, false);
+    if (r == 0 && lv) jit_mark_written(u, c, lv);
+    c->may_fail = true;
+    /* the value first, then the index, as Python evaluates them; where either may have
+     * failed and gone on (a division by zero), nothing is stored, as in Python */
+    const char *held = u->soft_fail ? " if (env->failed) goto JIT_FAIL;" : "";
+    struct var *pv = lv && !lv->param && lv->alias_of ? jit_find_var(c, lv->alias_of) : lv;
+    const char *an = target->a->kind == DSL_N_NAME ? target->a->name : "an array";
+    if (r == 0 && jit_promoted(u, target))
+        jit_emit(u, "{ float w_ = (float)(%s);%s pv%d = w_; }", value, held, u->pr_id);
+    else if (r == 0 && jit_elided(u, target))
+        jit_emit(u, "{ float w_ = (float)(%s);%s (%s).p[%s] = w_; }", value, held, a.s.data,
+                 i.s.data);
+    else if (r == 0 && lv && lv->buflen && !lv->escapes) /* a local array: note how far written */
+        jit_emit(u,
+                 "{ int64_t w_ = (int64_t)(%s), k_ = CHK(%s, (%s).n, %lldLL, \"%s\");%s "
+                 "(%s).p[k_] = w_; if (k_ >= d_%s) d_%s = k_ + 1; }",
+                 value, i.s.data, a.s.data, jit_loc(c, at), lv->name, held, a.s.data, lv->name,
+                 lv->name);
+    else if (r == 0 && u->in_prange && pv && pv->param && pv->t == JT_FARR) {
+        /* a storage the iterations share: who writes is recorded where a store's index
+         * is not known to be the iteration's own (racy), or under check_races */
+        int arg = (int)(pv - c->vars);
+        jit_emit(u,
+                 "{ float w_ = (float)(%s); int64_t k_ = CHK(%s, (%s).n, %lldLL, \"%s\");%s "
+                 "RACE%s(%d, k_, (%s).n, %s%s, %lldLL, \"%s\"); (%s).p[k_] = w_; }",
+                 value, i.s.data, a.s.data, jit_loc(c, at), lv->name, held,
+                 pv->pl[u->pno].racy ? "_ALWAYS" : "", arg, a.s.data, ITERATION(u), jit_loc(c, at),
+                 pv->name, a.s.data);
+    } else if (r == 0 && u->target == JIT_SIM && a.t == JT_FARR) {
+        /* the simulator records who writes each element of a Storage: two threads that
+         * nothing orders writing one is a race */
+        jit_emit(u,
+                 "{ float w_ = (float)(%s); int64_t k_ = CHK(%s, (%s).n, %lldLL, \"%s\");%s "
+                 "if (jit_gwrite(env, (%s).p, k_, %lldLL, \"%s\")) goto JIT_FAIL; "
+                 "*jit_gmem(env, %d, &(%s).p[k_]) = w_; }",
+                 value, i.s.data, a.s.data, jit_loc(c, at), an, held, a.s.data, jit_loc(c, at), an,
+                 jit_access_site(u, c, target, 1, 4, an), a.s.data);
+    } else if (r == 0 && *held) {
+        jit_emit(u,
+                 "{ %s w_ = (%s)(%s); int64_t k_ = CHK(%s, (%s).n, %lldLL, \"%s\");%s "
+                 "(%s).p[k_] = w_; }",
+                 a.t == JT_FARR ? "float" : "int64_t", a.t == JT_FARR ? "float" : "int64_t", value,
+                 i.s.data, a.s.data, jit_loc(c, at), an, held, a.s.data);
+    } else if (r == 0)
+        jit_emit(u, "{ %s w_ = (%s)(%s); (%s).p[CHK(%s, (%s).n, %lldLL, \"%s\")] = w_; }",
+                 a.t == JT_FARR ? "float" : "int64_t", a.t == JT_FARR ? "float" : "int64_t", value,
+                 a.s.data, i.s.data, a.s.data, jit_loc(c, at), an);
+    ex_free(&a);
+    ex_free(&i);
+    return r;
+}
+
+/* target = value (value the C of expression from, of type vt), for statement at. */
 int jit_store(struct unit *u, struct cfn *c, const struct dsl_node *target, const char *value,
               enum jt vt, const struct dsl_node *at, const struct dsl_node *from)
 {
     if (vt == JT_NONE) return jit_refuse(u, c, at, "assigning what returns None");
-    if (target->kind == DSL_N_NAME) {
-        struct var *v;
-        struct var *src = NULL;
-        if (from && from->kind == DSL_N_NAME && (ints(vt) || vt == JT_FARR)) { /* another name */
-            src = jit_find_var(c, from->name);
-            if (src && src->buflen && !src->escapes) src->escapes = u->changed = true;
-        }
-        /* an array name stands for one array: what it writes is recorded (for backward, the
-         * copy back from a GPU, the race records) as that array's */
-        const struct var *old = src && vt != JT_ITUP ? jit_find_var(c, target->name) : NULL;
-        const char *root = src ? (src->alias_of ? src->alias_of : src->name) : NULL;
-        if (old && (old->t == JT_FARR || old->t == JT_IARR) && strcmp(root, target->name) != 0 &&
-            (old->param || old->buflen || (old->alias_of && strcmp(old->alias_of, root) != 0)))
-            return jit_refuse(u, c, at, "%s given two different arrays (%s, then %s)", target->name,
-                              old->alias_of ? old->alias_of : target->name, root);
-        if (jit_assign_var(u, c, at, target->name, vt, 0, &v) != 0) return -1;
-        if (src && !v->alias_of) { /* its memory is the first name's: an iteration's, or not */
-            v->alias_of = src->alias_of ? src->alias_of : src->name;
-            u->changed = true;
-        }
-        if (src && u->in_prange && v->in_loop && jit_shared_mem(src) && !v->alias_shared)
-            v->alias_shared = u->changed = true;
-        if (u->in_prange && jit_expr_dep(c, from)) jit_set_dep(u, v);
-        if (u->in_prange && numeric(vt)) jit_index_assigned(u, c, v, from);
-        jit_emit(u, "v_%s = %s;", target->name, value);
-        return 0;
-    }
+    if (target->kind == DSL_N_NAME) return store_name(u, c, target, value, vt, at, from);
     struct var *sv = target->kind == DSL_N_INDEX ? jit_shared_of(c, target) : NULL;
-    if (sv) {
-        static const char *const el[] = {
-            ['d'] = "double", ['f'] = "float", ['i'] = "int32_t", ['l'] = "int64_t"};
-        if (!numeric(vt)) return jit_refuse(u, c, at, "storing a %s", jit_type_name[vt]);
-        if ((sv->sh_dt == 'i' || sv->sh_dt == 'l') && vt == JT_FLOAT)
-            return jit_refuse(u, c, at, "storing a float into %s, an int array", sv->name);
-        struct render_buf k;
-        render_buf_init(&k, 0);
-        int r = jit_shared_index(u, c, target, sv, &k);
-        if (r == 0 && u->target == JIT_GPU)
-            jit_emit(u, "{ %s w_ = (%s)(%s); v_%s[%s] = w_; }", el[(int)sv->sh_dt],
-                     el[(int)sv->sh_dt], value, sv->name, k.data);
-        else if (r == 0)
-            jit_emit(
-                u,
-                "{ %s w_ = (%s)(%s); int64_t k_ = %s; if (jit_sh_write(env, %lld + k_, %lldLL, "
-                "\"%s\", k_, %d, %lld + k_ * %d)) goto JIT_FAIL; v_%s[k_] = w_; }",
-                el[(int)sv->sh_dt], el[(int)sv->sh_dt], value, k.data, (long long)sv->sh_base,
-                jit_loc(c, at), sv->name,
-                jit_access_site(u, c, target, 3, shared_size(sv), sv->name), (long long)sv->sh_off,
-                shared_size(sv), sv->name);
-        render_buf_free(&k);
-        return r;
-    }
-    if (target->kind == DSL_N_INDEX && target->nkids == 1) {
-        struct ex a, i;
-        ex_init(&a);
-        ex_init(&i);
-        int r = jit_expr(u, c, target->a, &a);
-        if (r == 0) r = jit_expr(u, c, target->kids[0], &i);
-        if (r == 0 && a.t != JT_FARR && a.t != JT_IARR) /* a tuple too: Python's TypeError */
-            r = jit_refuse(u, c, at, "assigning into a %s", jit_type_name[a.t]);
-        if (r == 0 && i.t != JT_INT && i.t != JT_BOOL)
-            r = jit_refuse(u, c, at, "an index that is a %s", jit_type_name[i.t]);
-        if (r == 0 && !numeric(vt)) r = jit_refuse(u, c, at, "storing a %s", jit_type_name[vt]);
-        if (r == 0 && a.t == JT_IARR && vt == JT_FLOAT)
-            r = jit_refuse(u, c, at, "storing a float into an int array");
-        struct var *lv = target->a->kind == DSL_N_NAME ? jit_find_var(c, target->a->name) : NULL;
-        if (r == 0 && lv) r = jit_prange_write(u, c, lv, at, target->kids[0], NULL, false);
-        if (r == 0 && lv) jit_mark_written(u, c, lv);
-        c->may_fail = true;
-        /* the value first, then the index, as Python evaluates them; where either may have
-         * failed and gone on (a division by zero), nothing is stored, as in Python */
-        const char *held = u->soft_fail ? " if (env->failed) goto JIT_FAIL;" : "";
-        struct var *pv = lv && !lv->param && lv->alias_of ? jit_find_var(c, lv->alias_of) : lv;
-        const char *an = target->a->kind == DSL_N_NAME ? target->a->name : "an array";
-        if (r == 0 && jit_promoted(u, target))
-            jit_emit(u, "{ float w_ = (float)(%s);%s pv%d = w_; }", value, held, u->pr_id);
-        else if (r == 0 && jit_elided(u, target))
-            jit_emit(u, "{ float w_ = (float)(%s);%s (%s).p[%s] = w_; }", value, held, a.s.data,
-                     i.s.data);
-        else if (r == 0 && lv && lv->buflen &&
-                 !lv->escapes) /* a local array: note how far written */
-            jit_emit(u,
-                     "{ int64_t w_ = (int64_t)(%s), k_ = CHK(%s, (%s).n, %lldLL, \"%s\");%s "
-                     "(%s).p[k_] = w_; if (k_ >= d_%s) d_%s = k_ + 1; }",
-                     value, i.s.data, a.s.data, jit_loc(c, at), lv->name, held, a.s.data, lv->name,
-                     lv->name);
-        else if (r == 0 && u->in_prange && pv && pv->param && pv->t == JT_FARR) {
-            /* a storage the iterations share: who writes is recorded where a store's index
-             * is not known to be the iteration's own (racy), or under check_races */
-            int arg = (int)(pv - c->vars);
-            jit_emit(u,
-                     "{ float w_ = (float)(%s); int64_t k_ = CHK(%s, (%s).n, %lldLL, \"%s\");%s "
-                     "RACE%s(%d, k_, (%s).n, %s%s, %lldLL, \"%s\"); (%s).p[k_] = w_; }",
-                     value, i.s.data, a.s.data, jit_loc(c, at), lv->name, held,
-                     pv->pl[u->pno].racy ? "_ALWAYS" : "", arg, a.s.data, ITERATION(u),
-                     jit_loc(c, at), pv->name, a.s.data);
-        } else if (r == 0 && u->target == JIT_SIM && a.t == JT_FARR) {
-            /* the simulator records who writes each element of a Storage: two threads that
-             * nothing orders writing one is a race */
-            jit_emit(u,
-                     "{ float w_ = (float)(%s); int64_t k_ = CHK(%s, (%s).n, %lldLL, \"%s\");%s "
-                     "if (jit_gwrite(env, (%s).p, k_, %lldLL, \"%s\")) goto JIT_FAIL; "
-                     "*jit_gmem(env, %d, &(%s).p[k_]) = w_; }",
-                     value, i.s.data, a.s.data, jit_loc(c, at), an, held, a.s.data, jit_loc(c, at),
-                     an, jit_access_site(u, c, target, 1, 4, an), a.s.data);
-        } else if (r == 0 && *held) {
-            jit_emit(u,
-                     "{ %s w_ = (%s)(%s); int64_t k_ = CHK(%s, (%s).n, %lldLL, \"%s\");%s "
-                     "(%s).p[k_] = w_; }",
-                     a.t == JT_FARR ? "float" : "int64_t", a.t == JT_FARR ? "float" : "int64_t",
-                     value, i.s.data, a.s.data, jit_loc(c, at), an, held, a.s.data);
-        } else if (r == 0)
-            jit_emit(u, "{ %s w_ = (%s)(%s); (%s).p[CHK(%s, (%s).n, %lldLL, \"%s\")] = w_; }",
-                     a.t == JT_FARR ? "float" : "int64_t", a.t == JT_FARR ? "float" : "int64_t",
-                     value, a.s.data, i.s.data, a.s.data, jit_loc(c, at), an);
-        ex_free(&a);
-        ex_free(&i);
-        return r;
-    }
+    if (sv) return store_shared(u, c, target, sv, value, vt, at);
+    if (target->kind == DSL_N_INDEX && target->nkids == 1)
+        return store_element(u, c, target, value, vt, at);
     return jit_refuse(u, c, at, "assigning to this target");
 }
 
@@ -312,152 +329,232 @@ int jit_stmt(struct unit *u, struct cfn *c, const struct dsl_node *n)
     return r;
 }
 
-static int stmt_body(struct unit *u, struct cfn *c, const struct dsl_node *n)
+/* an expression statement: a call (a docstring is skipped) */
+static int stmt_expr(struct unit *u, struct cfn *c, const struct dsl_node *n)
 {
     int r = 0;
-    switch (n->kind) {
-    case DSL_N_PASS: return 0;
-    case DSL_N_EXPR: {
-        if (n->a->kind == DSL_N_CONST && n->a->value.kind == DSL_STR) return 0; /* docstring */
+    if (n->a->kind == DSL_N_CONST && n->a->value.kind == DSL_STR) return 0; /* docstring */
+    struct ex e;
+    ex_init(&e);
+    r = n->a->kind == DSL_N_CALL ? jit_expr(u, c, n->a, &e)
+                                 : jit_refuse(u, c, n, "an expression statement");
+    if (r == 0) jit_emit(u, "(void)(%s);", e.s.data);
+    ex_free(&e);
+    if (r == 0) jit_call_deps(u, c, n->a);
+    return r;
+}
+
+/* x = value: a local array of zeros made, or a value stored */
+static int stmt_assign(struct unit *u, struct cfn *c, const struct dsl_node *n)
+{
+    int r = 0;
+    if (n->nkids != 1) return jit_refuse(u, c, n, "chained assignment");
+    const struct dsl_node *t = n->kids[0];
+    const struct jit_builtin *b = n->a->kind == DSL_N_CALL ? jit_builtin_of(u, c, n->a->a) : NULL;
+    if (t->kind == DSL_N_NAME && b && b->role == JB_SHARED_ARRAY) return shared_array(u, c, n);
+    int64_t len = t->kind == DSL_N_NAME ? array_literal(u, c, n->a) : 0;
+    if (len < 0) return -1;
+    if (len) {
+        struct var *v;
+        if (jit_assign_var(u, c, n, t->name, JT_IARR, len, &v) != 0) return -1;
+        if (!v->made) v->made = n;
+        /* a new array of zeros: the elements written since the last one are cleared */
+        if (v->escapes)
+            jit_emit(u, "memset(b_%s, 0, sizeof b_%s);", t->name, t->name);
+        else
+            jit_emit(u, "memset(b_%s, 0, d_%s * sizeof *b_%s); d_%s = 0;", t->name, t->name,
+                     t->name, t->name);
+        return 0;
+    }
+    struct ex e;
+    ex_init(&e);
+    r = jit_expr(u, c, n->a, &e);
+    if (r == 0) r = jit_store(u, c, t, e.s.data, e.t, n, n->a);
+    ex_free(&e);
+    return r;
+}
+
+/* x += value and the others: a reduction of the prange loop, or x = x + value */
+static int stmt_aug(struct unit *u, struct cfn *c, const struct dsl_node *n)
+{
+    int r = 0;
+    struct dsl_node bin = {.kind = DSL_N_BINARY, .pos = n->pos, .op = n->op, .a = n->a, .b = n->b};
+    struct ex e;
+    ex_init(&e);
+    struct var *v = n->a->kind == DSL_N_NAME ? jit_find_var(c, n->a->name) : NULL;
+    char op = n->op == DSL_T_PLUS ? '+' : n->op == DSL_T_STAR ? '*' : 0;
+    if (v && u->in_prange && !v->in_loop && op && numeric(v->t)) {
+        /* acc += x[i] in a prange loop: a reduction, as Numba makes it; each thread sums
+         * its own part from 0 (1 for *=), the parts are added to acc when the loop ends */
+        if (v->reduce && v->reduce != op) {
+            u->race = true;
+            r = jit_refuse(u, c, n, "%s is reduced with both += and *= in the prange loop",
+                           v->name);
+        } else if (!v->reduce) {
+            v->reduce = op;
+            u->changed = true;
+        }
+        u->aug = v->name;
+        if (r == 0) r = jit_binary(u, c, &bin, &e);
+        u->aug = NULL;
+        if (r == 0 && join(v->t, e.t) != v->t)
+            r = jit_refuse(u, c, n, "%s, an int, reduced with a float", v->name);
+        if (r == 0) jit_emit(u, "v_%s = %s;", v->name, e.s.data);
+    } else {
+        r = jit_binary(u, c, &bin, &e);
+        if (r == 0) r = jit_store(u, c, n->a, e.s.data, e.t, n, n);
+    }
+    ex_free(&e);
+    return r;
+}
+
+/* if / elif / else */
+static int stmt_if(struct unit *u, struct cfn *c, const struct dsl_node *n)
+{
+    int r = 0;
+    int opened = 0; /* blocks opened to test a condition's failure before its branch */
+    for (size_t i = 0; i + 1 < n->nkids && r == 0; i += 2) {
         struct ex e;
         ex_init(&e);
-        r = n->a->kind == DSL_N_CALL ? jit_expr(u, c, n->a, &e)
-                                     : jit_refuse(u, c, n, "an expression statement");
-        if (r == 0) jit_emit(u, "(void)(%s);", e.s.data);
-        ex_free(&e);
-        break;
-    }
-    case DSL_N_ASSIGN: {
-        if (n->nkids != 1) return jit_refuse(u, c, n, "chained assignment");
-        const struct dsl_node *t = n->kids[0];
-        const struct jit_builtin *b =
-            n->a->kind == DSL_N_CALL ? jit_builtin_of(u, c, n->a->a) : NULL;
-        if (t->kind == DSL_N_NAME && b && b->role == JB_SHARED_ARRAY) return shared_array(u, c, n);
-        int64_t len = t->kind == DSL_N_NAME ? array_literal(u, c, n->a) : 0;
-        if (len < 0) return -1;
-        if (len) {
-            struct var *v;
-            if (jit_assign_var(u, c, n, t->name, JT_IARR, len, &v) != 0) return -1;
-            if (!v->made) v->made = n;
-            /* a new array of zeros: the elements written since the last one are cleared */
-            if (v->escapes)
-                jit_emit(u, "memset(b_%s, 0, sizeof b_%s);", t->name, t->name);
-            else
-                jit_emit(u, "memset(b_%s, 0, d_%s * sizeof *b_%s); d_%s = 0;", t->name, t->name,
-                         t->name, t->name);
-            break;
-        }
-        struct ex e;
-        ex_init(&e);
-        r = jit_expr(u, c, n->a, &e);
-        if (r == 0) r = jit_store(u, c, t, e.s.data, e.t, n, n->a);
-        ex_free(&e);
-        break;
-    }
-    case DSL_N_AUG: {
-        struct dsl_node bin = {
-            .kind = DSL_N_BINARY, .pos = n->pos, .op = n->op, .a = n->a, .b = n->b};
-        struct ex e;
-        ex_init(&e);
-        struct var *v = n->a->kind == DSL_N_NAME ? jit_find_var(c, n->a->name) : NULL;
-        char op = n->op == DSL_T_PLUS ? '+' : n->op == DSL_T_STAR ? '*' : 0;
-        if (v && u->in_prange && !v->in_loop && op && numeric(v->t)) {
-            /* acc += x[i] in a prange loop: a reduction, as Numba makes it; each thread sums
-             * its own part from 0 (1 for *=), the parts are added to acc when the loop ends */
-            if (v->reduce && v->reduce != op) {
-                u->race = true;
-                r = jit_refuse(u, c, n, "%s is reduced with both += and *= in the prange loop",
-                               v->name);
-            } else if (!v->reduce) {
-                v->reduce = op;
-                u->changed = true;
-            }
-            u->aug = v->name;
-            if (r == 0) r = jit_binary(u, c, &bin, &e);
-            u->aug = NULL;
-            if (r == 0 && join(v->t, e.t) != v->t)
-                r = jit_refuse(u, c, n, "%s, an int, reduced with a float", v->name);
-            if (r == 0) jit_emit(u, "v_%s = %s;", v->name, e.s.data);
-        } else {
-            r = jit_binary(u, c, &bin, &e);
-            if (r == 0) r = jit_store(u, c, n->a, e.s.data, e.t, n, n);
-        }
-        ex_free(&e);
-        break;
-    }
-    case DSL_N_IF: {
-        int opened = 0; /* blocks opened to test a condition's failure before its branch */
-        for (size_t i = 0; i + 1 < n->nkids && r == 0; i += 2) {
-            struct ex e;
-            ex_init(&e);
-            bool before = u->soft_fail;
-            u->soft_fail = false;
-            r = jit_expr(u, c, n->kids[i], &e);
-            bool fails = u->soft_fail;
-            u->soft_fail = before || fails;
-            if (r == 0 && !numeric(e.t))
-                r = jit_refuse(u, c, n, "a condition that is a %s", jit_type_name[e.t]);
-            if (r == 0 && fails) { /* a condition that failed picks no branch, as in Python */
-                int k = u->tmp++;
-                jit_emit(u, "%s{", i ? "} else " : "");
-                jit_emit(u, "%s c%d = (%s);", jit_c_type[e.t], k, e.s.data);
-                jit_emit(u, "if (env->failed) goto JIT_FAIL;");
-                jit_emit(u, "if (c%d) {", k);
-                opened++;
-            } else if (r == 0) {
-                jit_emit(u, "%sif (%s) {", i ? "} else " : "", e.s.data);
-            }
-            if (r == 0) {
-                u->loop_depth++;
-                r = jit_block(u, c, n->kids[i + 1]);
-                u->loop_depth--;
-            }
-            ex_free(&e);
-        }
-        if (r == 0 && n->b) {
-            jit_emit(u, "} else {");
-            u->loop_depth++;
-            r = jit_block(u, c, n->b);
-            u->loop_depth--;
-        }
-        jit_emit(u, "}");
-        while (opened--) jit_emit(u, "}");
-        break;
-    }
-    case DSL_N_WHILE: {
-        struct ex e;
-        ex_init(&e);
-        r = jit_expr(u, c, n->a, &e);
+        bool before = u->soft_fail;
+        u->soft_fail = false;
+        r = jit_expr(u, c, n->kids[i], &e);
+        bool fails = u->soft_fail;
+        u->soft_fail = before || fails;
         if (r == 0 && !numeric(e.t))
             r = jit_refuse(u, c, n, "a condition that is a %s", jit_type_name[e.t]);
+        if (r == 0 && fails) { /* a condition that failed picks no branch, as in Python */
+            int k = u->tmp++;
+            jit_emit(u, "%s{", i ? "} else " : "");
+            jit_emit(u, "%s c%d = (%s);", jit_c_type[e.t], k, e.s.data);
+            jit_emit(u, "if (env->failed) goto JIT_FAIL;");
+            jit_emit(u, "if (c%d) {", k);
+            opened++;
+        } else if (r == 0) {
+            jit_emit(u, "%sif (%s) {", i ? "} else " : "", e.s.data);
+        }
         if (r == 0) {
-            int k = u->tmp++, brk = u->brk;
-            c->may_fail = true;
-            u->brk = -1;
-            jit_emit(u, "{");
-            jit_emit(u, "int64_t q%d = 0;", k);
-            if (u->soft_fail) { /* a condition that failed ends the loop there, as in Python */
-                jit_emit(u, "while (1) {");
-                jit_emit(u, "%s c%d = (%s);", jit_c_type[e.t], k, e.s.data);
-                jit_emit(u, "if (env->failed) goto JIT_FAIL;");
-                jit_emit(u, "if (!c%d) break;", k);
-            } else {
-                jit_emit(u, "while (%s) {", e.s.data);
-            }
             u->loop_depth++;
-            if (jit_has_loop(n->b)) /* as strip_open's loops */
-                jit_emit(u, "if (jit_cancelled(env)) goto JIT_FAIL;");
-            else
-                jit_emit(u, "if ((++q%d & 65535) == 0 && jit_cancelled(env)) goto JIT_FAIL;", k);
-            r = jit_block(u, c, n->b);
+            r = jit_block(u, c, n->kids[i + 1]);
             u->loop_depth--;
-            jit_emit(u, "}");
-            jit_emit(u, "}");
-            u->brk = brk;
         }
         ex_free(&e);
-        break;
     }
+    if (r == 0 && n->b) {
+        jit_emit(u, "} else {");
+        u->loop_depth++;
+        r = jit_block(u, c, n->b);
+        u->loop_depth--;
+    }
+    jit_emit(u, "}");
+    while (opened--) jit_emit(u, "}");
+    return r;
+}
+
+/* while, polling the interrupt */
+static int stmt_while(struct unit *u, struct cfn *c, const struct dsl_node *n)
+{
+    int r = 0;
+    struct ex e;
+    ex_init(&e);
+    r = jit_expr(u, c, n->a, &e);
+    if (r == 0 && !numeric(e.t))
+        r = jit_refuse(u, c, n, "a condition that is a %s", jit_type_name[e.t]);
+    if (r == 0) {
+        int k = u->tmp++, brk = u->brk;
+        c->may_fail = true;
+        u->brk = -1;
+        jit_emit(u, "{");
+        jit_emit(u, "int64_t q%d = 0;", k);
+        if (u->soft_fail) { /* a condition that failed ends the loop there, as in Python */
+            jit_emit(u, "while (1) {");
+            jit_emit(u, "%s c%d = (%s);", jit_c_type[e.t], k, e.s.data);
+            jit_emit(u, "if (env->failed) goto JIT_FAIL;");
+            jit_emit(u, "if (!c%d) break;", k);
+        } else {
+            jit_emit(u, "while (%s) {", e.s.data);
+        }
+        u->loop_depth++;
+        if (jit_has_loop(n->b)) /* as strip_open's loops */
+            jit_emit(u, "if (jit_cancelled(env)) goto JIT_FAIL;");
+        else
+            jit_emit(u, "if ((++q%d & 65535) == 0 && jit_cancelled(env)) goto JIT_FAIL;", k);
+        r = jit_block(u, c, n->b);
+        u->loop_depth--;
+        jit_emit(u, "}");
+        jit_emit(u, "}");
+        u->brk = brk;
+    }
+    ex_free(&e);
+    return r;
+}
+
+/* return, its type joined with the function's other returns */
+static int stmt_return(struct unit *u, struct cfn *c, const struct dsl_node *n)
+{
+    int r = 0;
+    if (u->in_prange) return jit_refuse(u, c, n, "return inside a prange loop");
+    struct ex e;
+    ex_init(&e);
+    if (n->a && n->a->kind != DSL_N_CONST)
+        r = jit_expr(u, c, n->a, &e);
+    else if (n->a && n->a->value.kind != DSL_NONE)
+        r = jit_expr(u, c, n->a, &e);
+    if (r == 0 && e.t != JT_NONE && !numeric(e.t))
+        r = jit_refuse(u, c, n, "returning a %s", jit_type_name[e.t]);
+    if (r == 0) {
+        enum jt t = c->ret_seen ? join(c->ret, e.t) : e.t;
+        if (c->ret_seen && (t == JT_NONE) != (c->ret == JT_NONE && e.t == JT_NONE))
+            r = jit_refuse(u, c, n, "returning a value on one path and none on another");
+        if (r == 0 && t != c->ret) u->changed = true;
+        c->ret = t;
+        c->ret_seen = true;
+    }
+    if (r == 0) {
+        if (c->top)
+            jit_emit(u, e.t == JT_NONE ? "return 0;" : "{ *(%s *)slots[%d] = %s; return 0; }",
+                     jit_c_type[c->ret], c->nargs, e.s.data);
+        else
+            jit_emit(u, e.t == JT_NONE ? "return;" : "return %s;", e.s.data);
+    }
+    ex_free(&e);
+    return r;
+}
+
+/* raise in a kernel: the thread stops with that error, which the launch raises */
+static int stmt_raise(struct unit *u, struct cfn *c, const struct dsl_node *n)
+{
+    /* in a kernel, raise E or E("message"): the thread stops with that error, which the
+     * launch raises (the template's NotImplementedError) */
+    const struct dsl_node *x = n->a;
+    const struct dsl_node *cls = x && x->kind == DSL_N_CALL ? x->a : x;
+    if (u->target == JIT_HOST || !cls || cls->kind != DSL_N_NAME || n->b ||
+        (x->kind == DSL_N_CALL && (x->nkw || x->nkids > 1 ||
+                                   (x->nkids == 1 && (x->kids[0]->kind != DSL_N_CONST ||
+                                                      x->kids[0]->value.kind != DSL_STR)))))
+        return jit_refuse(u, c, n,
+                          "this raise (a kernel raises an exception class with at most "
+                          "a string)");
+    int id = -1;
+    for (int i = 0; i < u->nraises; i++)
+        if (u->raises[i] == n) id = i;
+    if (id < 0 && u->nraises == 16) return jit_refuse(u, c, n, "more than 16 raise statements");
+    if (id < 0) u->raises[id = u->nraises++] = n;
+    c->may_fail = true;
+    jit_emit(u, "{ jit_fail(env, JIT_E_RAISE, %lldLL, %d, 0, \"raise\"); goto JIT_FAIL; }",
+             jit_loc(c, n), id);
+    return 0;
+}
+
+static int stmt_body(struct unit *u, struct cfn *c, const struct dsl_node *n)
+{
+    switch (n->kind) {
+    case DSL_N_PASS: return 0;
+    case DSL_N_EXPR: return stmt_expr(u, c, n);
+    case DSL_N_ASSIGN: return stmt_assign(u, c, n);
+    case DSL_N_AUG: return stmt_aug(u, c, n);
+    case DSL_N_IF: return stmt_if(u, c, n);
+    case DSL_N_WHILE: return stmt_while(u, c, n);
     case DSL_N_FOR: return jit_for_loop(u, c, n);
     case DSL_N_BREAK:
     case DSL_N_CONTINUE:
@@ -468,60 +565,10 @@ static int stmt_body(struct unit *u, struct cfn *c, const struct dsl_node *n)
         else
             jit_emit(u, n->kind == DSL_N_BREAK ? "break;" : "continue;");
         return 0;
-    case DSL_N_RETURN: {
-        if (u->in_prange) return jit_refuse(u, c, n, "return inside a prange loop");
-        struct ex e;
-        ex_init(&e);
-        if (n->a && n->a->kind != DSL_N_CONST)
-            r = jit_expr(u, c, n->a, &e);
-        else if (n->a && n->a->value.kind != DSL_NONE)
-            r = jit_expr(u, c, n->a, &e);
-        if (r == 0 && e.t != JT_NONE && !numeric(e.t))
-            r = jit_refuse(u, c, n, "returning a %s", jit_type_name[e.t]);
-        if (r == 0) {
-            enum jt t = c->ret_seen ? join(c->ret, e.t) : e.t;
-            if (c->ret_seen && (t == JT_NONE) != (c->ret == JT_NONE && e.t == JT_NONE))
-                r = jit_refuse(u, c, n, "returning a value on one path and none on another");
-            if (r == 0 && t != c->ret) u->changed = true;
-            c->ret = t;
-            c->ret_seen = true;
-        }
-        if (r == 0) {
-            if (c->top)
-                jit_emit(u, e.t == JT_NONE ? "return 0;" : "{ *(%s *)slots[%d] = %s; return 0; }",
-                         jit_c_type[c->ret], c->nargs, e.s.data);
-            else
-                jit_emit(u, e.t == JT_NONE ? "return;" : "return %s;", e.s.data);
-        }
-        ex_free(&e);
-        return r;
-    }
-    case DSL_N_RAISE: {
-        /* in a kernel, raise E or E("message"): the thread stops with that error, which the
-         * launch raises (the template's NotImplementedError) */
-        const struct dsl_node *x = n->a;
-        const struct dsl_node *cls = x && x->kind == DSL_N_CALL ? x->a : x;
-        if (u->target == JIT_HOST || !cls || cls->kind != DSL_N_NAME || n->b ||
-            (x->kind == DSL_N_CALL && (x->nkw || x->nkids > 1 ||
-                                       (x->nkids == 1 && (x->kids[0]->kind != DSL_N_CONST ||
-                                                          x->kids[0]->value.kind != DSL_STR)))))
-            return jit_refuse(u, c, n,
-                              "this raise (a kernel raises an exception class with at most "
-                              "a string)");
-        int id = -1;
-        for (int i = 0; i < u->nraises; i++)
-            if (u->raises[i] == n) id = i;
-        if (id < 0 && u->nraises == 16) return jit_refuse(u, c, n, "more than 16 raise statements");
-        if (id < 0) u->raises[id = u->nraises++] = n;
-        c->may_fail = true;
-        jit_emit(u, "{ jit_fail(env, JIT_E_RAISE, %lldLL, %d, 0, \"raise\"); goto JIT_FAIL; }",
-                 jit_loc(c, n), id);
-        return 0;
-    }
+    case DSL_N_RETURN: return stmt_return(u, c, n);
+    case DSL_N_RAISE: return stmt_raise(u, c, n);
     default: return jit_refuse(u, c, n, "this statement");
     }
-    if (r == 0 && n->kind == DSL_N_EXPR) jit_call_deps(u, c, n->a);
-    return r;
 }
 
 int jit_block(struct unit *u, struct cfn *c, const struct dsl_node *n)
