@@ -12,7 +12,7 @@
  * expressions). The value is what follows the last ';' before the end. */
 const char *jit_sx(const struct unit *u, const char *fmt, char *buf, size_t n)
 {
-    if (u->target != JIT_GPU) return fmt;
+    if (!u->em->cxx) return fmt;
     size_t len = strlen(fmt);
     const char *end = fmt + len - 2; /* at "})"; then after the value */
     while (end > fmt + 2 && (end[-1] == ' ' || end[-1] == ';')) end--;
@@ -62,7 +62,7 @@ static int call_text(struct unit *u, struct render_buf *b, const char *fn, const
         render_buf_free(&t);
         return dsl_raise_status(u->in, DSL_V_NOMEM);
     }
-    if (guarded && u->target == JIT_GPU) { /* NVRTC: a lambda called at once (sx) */
+    if (guarded && u->em->cxx) { /* NVRTC: a lambda called at once (sx) */
         size_t n = t.len + 64;
         char *buf = malloc(n);
         if (!buf) {
@@ -238,11 +238,7 @@ static int em_cmp_reduce(const struct bcall *k, struct ex *e)
 static int em_syncthreads(const struct bcall *k, struct ex *e)
 {
     k->c->may_fail = true;
-    if (k->u->target == JIT_GPU)
-        render_buf_puts(&e->s, "__syncthreads()");
-    else
-        render_buf_printf(&e->s, "({ if (jit_sync(env, %lldLL)) goto JIT_FAIL; })",
-                          jit_loc(k->c, k->n));
+    k->u->em->sync(k->u, k->c, k->n, e);
     return 0;
 }
 
@@ -599,7 +595,8 @@ static int emit_row(const struct bcall *k, struct ex *e)
     if (b->emit_fn) return b->emit_fn(k, e); /* which says itself what it may do */
     if (b->fails == JB_SETS) k->c->may_fail = k->u->soft_fail = true;
     if (b->loops) calls_loop(k->u, k->c);
-    const char *fmt = b->emit[k->u->target] ? b->emit[k->u->target] : b->emit[JIT_HOST];
+    enum jit_target tg = k->u->em->target;
+    const char *fmt = b->emit[tg] ? b->emit[tg] : b->emit[JIT_HOST];
     char f[200];
     if (fmt[0] == '(' && fmt[1] == '{') fmt = jit_sx(k->u, fmt, f, sizeof f);
     const char *s[3] = {NULL};
@@ -620,7 +617,7 @@ static int emit_row(const struct bcall *k, struct ex *e)
 static int call_builtin(struct unit *u, struct cfn *c, const struct dsl_node *n, enum jb_where w,
                         const char *name, struct ex *a, int na, struct ex *e)
 {
-    if (w == JB_CUDA && u->target == JIT_HOST)
+    if (w == JB_CUDA && !u->em->kernel)
         return jit_refuse(u, c, n, "cuda.%s() outside a cuda.jit kernel", name);
     for (int i = 0; w == JB_OPERATORS && i < na; i++) /* an operator's meaning is a number's */
         if (!numeric(a[i].t))

@@ -6,29 +6,20 @@
 #include "lib/jit/internal.h"
 
 /* the run time's text (CMakeLists.txt embeds each file) */
-#include "jit_rt_cuda.h"
 #include "jit_rt_env.h"
-#include "jit_rt_host.h"
 #include "jit_rt_operators.h"
 #include "jit_rt_runtime.h"
-#include "jit_rt_sim.h"
 #include "jit_scalar.h"
 
 /* Declarations of c's locals (private: those of its prange loop, else the others). */
-static void locals_text(const struct cfn *c, bool private, enum jit_target target,
+static void locals_text(const struct cfn *c, bool private, const struct jit_emitter *em,
                         struct render_buf *b)
 {
     for (int i = 0; i < c->nvars; i++) {
         const struct var *v = &c->vars[i];
         if (v->param || v->in_loop != private || v->t == JT_NONE) continue;
-        static const char *const el[] = {
-            ['d'] = "double", ['f'] = "float", ['i'] = "int32_t", ['l'] = "int64_t"};
-        if (v->t == JT_SARR && target == JIT_GPU)
-            render_buf_printf(b, "__shared__ %s v_%s[%lld]; ", el[(int)v->sh_dt], v->name,
-                              (long long)(v->sh_dim[0] * v->sh_dim[1]));
-        else if (v->t == JT_SARR) /* the block's memory, where the simulator put it */
-            render_buf_printf(b, "%s *v_%s = (%s *)(env->shm + %lld); ", el[(int)v->sh_dt], v->name,
-                              el[(int)v->sh_dt], (long long)v->sh_off);
+        if (v->t == JT_SARR)
+            em->shared_decl(b, v);
         else if (v->buflen)
             render_buf_printf(b,
                               "int64_t b_%s[%lld] = {0}; int64_t d_%s = 0; (void)d_%s; "
@@ -78,7 +69,7 @@ static int new_fn(struct unit *u, const struct dsl_function *f, const enum jt *a
     *c = (struct cfn){.f = f,
                       .nargs = nargs,
                       .id = me,
-                      .top = me == 0 && u->target == JIT_HOST,
+                      .top = me == 0 && !u->em->kernel,
                       .ret = JT_NONE,
                       .loops = jit_has_loop(def->b)};
     memcpy(c->args, args, sizeof *args * nargs);
@@ -153,7 +144,7 @@ static void function_text(struct unit *u, struct cfn *c)
     struct render_buf h, priv;
     render_buf_init(&h, 0);
     render_buf_init(&priv, 0);
-    locals_text(c, true, u->target, &priv);
+    locals_text(c, true, u->em, &priv);
     if (c->top) {
         render_buf_puts(&h, "int jit_entry(void **slots, struct jit_env *env)\n{\n");
         for (int i = 0; i < nargs; i++)
@@ -173,7 +164,7 @@ static void function_text(struct unit *u, struct cfn *c)
         render_buf_puts(&u->protos, ");\n");
     }
     render_buf_puts(&h, "    ");
-    locals_text(c, false, u->target, &h);
+    locals_text(c, false, u->em, &h);
     render_buf_puts(&h, "\n");
     const char *body = u->out.data ? u->out.data : "", *mark;
     while ((mark = strstr(body, "@PRIVATE@"))) {
@@ -183,9 +174,9 @@ static void function_text(struct unit *u, struct cfn *c)
     }
     /* C++ (NVRTC) refuses a goto to the end that passes an initialised declaration of the
      * same block: the body is a block of its own */
-    render_buf_puts(&h, u->target == JIT_GPU ? "{\n" : "");
+    render_buf_puts(&h, u->em->cxx ? "{\n" : "");
     render_buf_puts(&h, body);
-    render_buf_puts(&h, u->target == JIT_GPU ? "}\n" : "");
+    render_buf_puts(&h, u->em->cxx ? "}\n" : "");
     if (c->top)
         render_buf_puts(&h, "    return 0;\nfail: JIT_UNUSED;\n    return 1;\n}\n");
     else if (c->ret == JT_NONE)
@@ -214,7 +205,7 @@ int jit_compile_fn(struct unit *u, const struct dsl_function *f, const enum jt *
     struct walk caller = walk_save(u);
     r = settle_types(u, c);           /* the type pass, the races judged on the way */
     if (r == 0) r = walk(u, c, true); /* the emitting pass */
-    if (r == 0 && c->id == 0 && u->target != JIT_HOST && c->ret != JT_NONE)
+    if (r == 0 && c->id == 0 && u->em->kernel && c->ret != JT_NONE)
         r = jit_refuse(u, c, f->def,
                        "a kernel that returns a value (a kernel writes its results into "
                        "arrays)");
@@ -251,57 +242,17 @@ void jit_unit_source(const struct unit *u, const struct dsl_function *f, struct 
     render_buf_init(src, 0);
     if (f->jit_unchecked) render_buf_puts(src, "#define JIT_UNCHECKED 1\n");
     if (f->jit_races) render_buf_puts(src, "#define JIT_RACES 1\n");
-    if (u->target == JIT_GPU)
-        render_buf_append(src, (const char *)jit_rt_cuda_src, sizeof jit_rt_cuda_src - 1);
-    else
-        render_buf_append(src, (const char *)jit_rt_host_src, sizeof jit_rt_host_src - 1);
+    render_buf_append(src, (const char *)u->em->start, u->em->nstart);
     /* the engine's scalar functions, as the engine's own source defines them */
     render_buf_append(src, (const char *)jit_scalar_src, sizeof jit_scalar_src - 1);
     render_buf_append(src, (const char *)jit_rt_env_src, sizeof jit_rt_env_src - 1);
     render_buf_puts(src, "#define OP_FN JIT_FN\n"); /* lib/operators.h's, for the target */
     render_buf_append(src, (const char *)jit_rt_operators_src, sizeof jit_rt_operators_src - 1);
     render_buf_append(src, (const char *)jit_rt_runtime_src, sizeof jit_rt_runtime_src - 1);
-    if (u->target == JIT_SIM) /* the simulator's entries the kernel calls (jit/rt/sim.inc) */
-        render_buf_printf(src,
-                          "#define JIT_SH_BYTES %lld\n#define JIT_SH_ELEMS %lld\n"
-                          "#define JIT_SITES %d\n#define JIT_STACK %lld\n"
-                          "static int jit_sync(struct jit_env *, long long);\n"
-                          "static int jit_sh_read(struct jit_env *, int64_t, long long, "
-                          "const char *, int64_t, int, int64_t);\n"
-                          "static int jit_sh_write(struct jit_env *, int64_t, long long, "
-                          "const char *, int64_t, int, int64_t);\n"
-                          "static float *jit_gmem(struct jit_env *, int, float *);\n"
-                          "static int jit_gwrite(struct jit_env *, float *, int64_t, long long, "
-                          "const char *);\n",
-                          (long long)u->sh_bytes, (long long)u->sh_elems, u->nsites,
-                          (long long)sim_stack_bytes(u->fns[0].stack));
+    if (u->em->defines) u->em->defines(u, src);
     render_buf_puts(src, u->protos.data ? u->protos.data : "");
     render_buf_puts(src, u->bodies.data ? u->bodies.data : "");
-    if (u->target == JIT_HOST) return;
-    /* the kernel's entry: its arguments from the launch (slots in the simulator, the
-     * parameters of a __global__ function on the GPU) */
-    const struct cfn *k = &u->fns[0];
-    const char *const *names = (const char *const *)k->f->def->kwnames;
-    if (u->target == JIT_GPU) {
-        render_buf_puts(src, "extern \"C\" __global__ void mt_kernel(struct jit_env *env");
-        for (int i = 0; i < k->nargs; i++)
-            render_buf_printf(src, ", %s a%d", jit_c_type[k->args[i]], i);
-        render_buf_puts(src, ")\n{\n    f0(env");
-        for (int i = 0; i < k->nargs; i++) render_buf_printf(src, ", a%d", i);
-        render_buf_puts(src, ");\n}\n");
-        return;
-    }
-    render_buf_puts(src,
-                    "static void jit_kernel(struct jit_env *env, void **slots)\n{\n    f0(env");
-    for (int i = 0; i < k->nargs; i++)
-        render_buf_printf(src, ", *(%s *)slots[%d] /* %s */", jit_c_type[k->args[i]], i, names[i]);
-    render_buf_puts(src, ");\n}\n");
-    /* where each counted access is (struct jit_site, rt/env.h) */
-    render_buf_printf(src,
-                      "const struct jit_site jit_sites[%d] = {\n%s};\nconst int jit_nsites = %d;\n",
-                      u->nsites ? u->nsites : 1,
-                      u->sites.data ? u->sites.data : "    {0, \"\", 0, 0},\n", u->nsites);
-    render_buf_append(src, (const char *)jit_rt_sim_src, sizeof jit_rt_sim_src - 1);
+    if (u->em->entry) u->em->entry(u, src);
 }
 
 /* Compiles f for argument types args into s: s->entry set, or s->why (a reason to run it in the

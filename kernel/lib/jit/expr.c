@@ -58,15 +58,7 @@ static int index_load(struct unit *u, struct cfn *c, const struct dsl_node *n, s
         render_buf_init(&k, 0);
         int r = jit_shared_index(u, c, n, sv, &k);
         e->t = sv->sh_dt == 'd' || sv->sh_dt == 'f' ? JT_FLOAT : JT_INT;
-        if (r == 0 && u->target == JIT_GPU)
-            render_buf_printf(&e->s, "(%s)v_%s[%s]", jit_c_type[e->t], sv->name, k.data);
-        else if (r == 0)
-            render_buf_printf(&e->s,
-                              "({ int64_t k_ = %s; if (jit_sh_read(env, %lld + k_, %lldLL, "
-                              "\"%s\", k_, %d, %lld + k_ * %d)) goto JIT_FAIL; (%s)v_%s[k_]; })",
-                              k.data, (long long)sv->sh_base, jit_loc(c, n), sv->name,
-                              jit_access_site(u, c, n, 2, shared_size(sv), sv->name),
-                              (long long)sv->sh_off, shared_size(sv), jit_c_type[e->t], sv->name);
+        if (r == 0) u->em->shared_read(u, c, n, sv, k.data, e);
         render_buf_free(&k);
         return r;
     }
@@ -115,7 +107,7 @@ static int index_load(struct unit *u, struct cfn *c, const struct dsl_node *n, s
                           i.s.data, a.s.data, jit_loc(c, n), an, racy ? "_ALWAYS" : "",
                           (int)(rv - c->vars), a.s.data, ITERATION(u), jit_loc(c, n), rv->name,
                           a.s.data);
-    else if (u->target == JIT_SIM && a.t == JT_FARR) /* a Storage: global memory, counted */
+    else if (u->em->counted && a.t == JT_FARR) /* a Storage: global memory, counted */
         render_buf_printf(
             &e->s, "(double)*jit_gmem(env, %d, &(%s).p[CHK(%s, (%s).n, %lldLL, \"%s\")])",
             jit_access_site(u, c, n, 0, 4, an), a.s.data, i.s.data, a.s.data, jit_loc(c, n), an);
@@ -175,7 +167,7 @@ int jit_binary(struct unit *u, struct cfn *c, const struct dsl_node *n, struct e
             e->t = JT_INT;
             c->may_fail = u->soft_fail = true;
             render_buf_printf(&e->s, "py_ipow(env, %s, %s, %lldLL)", a.s.data, b.s.data, line);
-        } else if (t != JT_FLOAT && u->target != JIT_HOST) {
+        } else if (t != JT_FLOAT && u->em->kernel) {
             /* a kernel's 2 ** x: an int, as Numba types it (a negative power is an error) */
             e->t = JT_INT;
             c->may_fail = u->soft_fail = true;
@@ -290,21 +282,17 @@ static int name_load(struct unit *u, struct cfn *c, const struct dsl_node *n, st
 static int attribute(struct unit *u, struct cfn *c, const struct dsl_node *n, struct ex *e)
 {
     static const char *const groups[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
-    static const char *const sim[] = {"tid", "bid", "block", "grid"};
     for (int g = 0; g < 4; g++) {
         const char *m = jit_cuda_member(u, c, n, groups[g]);
         int d = !m ? -1 : !strcmp(m, "x") ? 0 : !strcmp(m, "y") ? 1 : !strcmp(m, "z") ? 2 : -1;
         if (d < 0) continue;
-        if (u->target == JIT_HOST)
+        if (!u->em->kernel)
             return jit_refuse(u, c, n, "cuda.%s outside a cuda.jit kernel", groups[g]);
         e->t = JT_INT;
-        if (u->target == JIT_GPU)
-            render_buf_printf(&e->s, "((int64_t)%s.%s)", groups[g], m);
-        else
-            render_buf_printf(&e->s, "env->%s[%d]", sim[g], d);
+        u->em->place(&e->s, g, m, d);
         return 0;
     }
-    if (u->target != JIT_HOST && strcmp(n->name, "warpsize") == 0 && jit_cuda_module(u, c, n->a)) {
+    if (u->em->kernel && strcmp(n->name, "warpsize") == 0 && jit_cuda_module(u, c, n->a)) {
         e->t = JT_INT;
         render_buf_puts(&e->s, "INT64_C(32)");
         return 0;

@@ -196,8 +196,8 @@ struct cfn {
 
 struct unit {
     struct dsl_interp *in;
-    enum jit_target target;
-    int64_t sh_bytes, sh_elems; /* the kernel's shared arrays: bytes and elements */
+    const struct jit_emitter *em; /* its target's */
+    int64_t sh_bytes, sh_elems;   /* the kernel's shared arrays: bytes and elements */
     /* the simulator's memory access sites (a global or shared array read or written at one
      * place of the source), whose warps' accesses it counts: their table's C text */
     int nsites;
@@ -426,6 +426,35 @@ struct jam {
     const char *read[MAX_ARGS]; /* and those read */
     int nread;
 };
+
+/* ---- the targets (emit.c) ---- */
+
+/* What a target's C says differently: the passes ask the unit's emitter, never its target. */
+struct jit_emitter {
+    enum jit_target target;
+    bool kernel;  /* a cuda.jit kernel's: cuda's names and arrays are there, it returns nothing */
+    bool cxx;     /* C++ for NVRTC: statement expressions as lambdas (jit_sx), a function's body
+                   * a block of its own */
+    bool counted; /* the simulator's: global memory's accesses counted, its writes recorded */
+    const unsigned char *start; /* what a unit begins with (rt/host.inc, rt/cuda.inc) */
+    size_t nstart;
+    /* a kernel's: a shared array declared among its locals, an element of one read (e->t
+     * set) and written, at index k; the place of the thread (cuda.<group>.<member>, group 0
+     * threadIdx, 1 blockIdx, 2 blockDim, 3 gridDim, dim its number); cuda.syncthreads() */
+    void (*shared_decl)(struct render_buf *b, const struct var *v);
+    void (*shared_read)(struct unit *u, struct cfn *c, const struct dsl_node *n,
+                        const struct var *sv, const char *k, struct ex *e);
+    void (*shared_write)(struct unit *u, struct cfn *c, const struct dsl_node *at,
+                         const struct dsl_node *target, const struct var *sv, const char *k,
+                         const char *value);
+    void (*place)(struct render_buf *b, int group, const char *member, int dim);
+    void (*sync)(struct unit *u, struct cfn *c, const struct dsl_node *n, struct ex *e);
+    /* what the unit has before its functions (NULL: nothing) and after them (the launch's
+     * entry; NULL: none, an njit function's unit is called at jit_entry) */
+    void (*defines)(const struct unit *u, struct render_buf *src);
+    void (*entry)(const struct unit *u, struct render_buf *src);
+};
+extern const struct jit_emitter jit_emitters[];
 
 /* ---- the table of compiled builtins (builtins.c) ---- */
 

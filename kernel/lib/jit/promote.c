@@ -224,7 +224,7 @@ int jit_range_promoted(struct unit *u, struct cfn *c, const struct dsl_node *n, 
             r = jit_range_body(u, c, n, k, quiet);
             u->pr_arr = NULL;
             memcpy(u->fail, fail, sizeof fail);
-            if (u->target == JIT_SIM) /* the write the loop made, recorded (store) */
+            if (u->em->counted) /* the write the loop made, recorded (store) */
                 jit_emit(u, "if (jit_gwrite(env, (%s).p, x%d, %lldLL, \"%s\")) goto %s;", A, k,
                          jit_loc(c, n), p->at[0].arr, fail);
             jit_emit(u, "(%s).p[x%d] = pv%d;", A, k, k);

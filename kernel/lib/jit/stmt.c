@@ -159,25 +159,13 @@ static int store_name(struct unit *u, struct cfn *c, const struct dsl_node *targ
 static int store_shared(struct unit *u, struct cfn *c, const struct dsl_node *target,
                         struct var *sv, const char *value, enum jt vt, const struct dsl_node *at)
 {
-    static const char *const el[] = {
-        ['d'] = "double", ['f'] = "float", ['i'] = "int32_t", ['l'] = "int64_t"};
     if (!numeric(vt)) return jit_refuse(u, c, at, "storing a %s", jit_type_name[vt]);
     if ((sv->sh_dt == 'i' || sv->sh_dt == 'l') && vt == JT_FLOAT)
         return jit_refuse(u, c, at, "storing a float into %s, an int array", sv->name);
     struct render_buf k;
     render_buf_init(&k, 0);
     int r = jit_shared_index(u, c, target, sv, &k);
-    if (r == 0 && u->target == JIT_GPU)
-        jit_emit(u, "{ %s w_ = (%s)(%s); v_%s[%s] = w_; }", el[(int)sv->sh_dt], el[(int)sv->sh_dt],
-                 value, sv->name, k.data);
-    else if (r == 0)
-        jit_emit(u,
-                 "{ %s w_ = (%s)(%s); int64_t k_ = %s; if (jit_sh_write(env, %lld + k_, %lldLL, "
-                 "\"%s\", k_, %d, %lld + k_ * %d)) goto JIT_FAIL; v_%s[k_] = w_; }",
-                 el[(int)sv->sh_dt], el[(int)sv->sh_dt], value, k.data, (long long)sv->sh_base,
-                 jit_loc(c, at), sv->name,
-                 jit_access_site(u, c, target, 3, shared_size(sv), sv->name), (long long)sv->sh_off,
-                 shared_size(sv), sv->name);
+    if (r == 0) u->em->shared_write(u, c, at, target, sv, k.data, value);
     render_buf_free(&k);
     return r;
 }
@@ -229,7 +217,7 @@ static int store_element(struct unit *u, struct cfn *c, const struct dsl_node *t
                  value, i.s.data, a.s.data, jit_loc(c, at), lv->name, held,
                  pv->pl[u->pno].racy ? "_ALWAYS" : "", arg, a.s.data, ITERATION(u), jit_loc(c, at),
                  pv->name, a.s.data);
-    } else if (r == 0 && u->target == JIT_SIM && a.t == JT_FARR) {
+    } else if (r == 0 && u->em->counted && a.t == JT_FARR) {
         /* the simulator records who writes each element of a Storage: two threads that
          * nothing orders writing one is a race */
         jit_emit(u,
@@ -277,7 +265,7 @@ static int shared_array(struct unit *u, struct cfn *c, const struct dsl_node *n)
         if (strcmp(call->kwnames[i], "shape") == 0) shape = call->kwvals[i];
         if (strcmp(call->kwnames[i], "dtype") == 0) dtype = call->kwvals[i];
     }
-    if (u->target == JIT_HOST) return jit_refuse(u, c, n, "cuda.shared.array outside a kernel");
+    if (!u->em->kernel) return jit_refuse(u, c, n, "cuda.shared.array outside a kernel");
     char dt = dtype ? jit_dtype_code(u, c, dtype) : 0;
     if (!shape || !dt || call->flag)
         return jit_refuse(u, c, n,
@@ -528,7 +516,7 @@ static int stmt_raise(struct unit *u, struct cfn *c, const struct dsl_node *n)
      * launch raises (the template's NotImplementedError) */
     const struct dsl_node *x = n->a;
     const struct dsl_node *cls = x && x->kind == DSL_N_CALL ? x->a : x;
-    if (u->target == JIT_HOST || !cls || cls->kind != DSL_N_NAME || n->b ||
+    if (!u->em->kernel || !cls || cls->kind != DSL_N_NAME || n->b ||
         (x->kind == DSL_N_CALL && (x->nkw || x->nkids > 1 ||
                                    (x->nkids == 1 && (x->kids[0]->kind != DSL_N_CONST ||
                                                       x->kids[0]->value.kind != DSL_STR)))))

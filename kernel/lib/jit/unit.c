@@ -143,7 +143,7 @@ struct unit *jit_unit_new(struct dsl_interp *in, bool jam, enum jit_target targe
     struct unit *u = calloc(1, sizeof *u);
     if (!u) return NULL;
     u->in = in;
-    u->target = target;
+    u->em = &jit_emitters[target];
     u->jam_on = jam;
     render_buf_init(&u->protos, 0);
     render_buf_init(&u->bodies, 0);
