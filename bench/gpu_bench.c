@@ -169,34 +169,11 @@ static int train_epochs(enum mt_backend be, bool ops_only, int64_t hidden, int e
     return bad;
 }
 
-int main(int argc, char **argv)
+/* Copy, map, zip, a fused user function against four ops, and sums, on n float32 (x, y, z
+ * device buffers of n; the sums over dims of a side x side square of them). 0, or 1 when the
+ * user function's source could not be made. */
+static int bench_elementwise(int reps, int64_t n, int64_t side, float *x, float *y, float *z)
 {
-    int reps = 11;
-    bool quick = false;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
-            reps = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--quick") == 0)
-            quick = true;
-        else {
-            fprintf(stderr, "usage: mt_gpu_bench [--reps N] [--quick]\n");
-            return 2;
-        }
-    }
-    if (reps < 1 || reps > 101) reps = 11;
-    const char *why = NULL;
-    if (!mt_cuda_probe(&why)) {
-        printf("mt_gpu_bench: no usable GPU: %s\n", why);
-        return 2;
-    }
-    P = mt_cuda_plugin_loaded();
-    const struct mt_cuda_device *dev = mt_cuda_device();
-    printf("mt_gpu_bench: %s, compute capability %d.%d, %d SMs, %.1f GiB; medians of %d "
-           "(min-max)\n",
-           dev->name, dev->major, dev->minor, dev->sms, (double)dev->memory / (1 << 30), reps);
-
-    const int64_t n = quick ? (int64_t)1 << 22 : (int64_t)1 << 26, side = quick ? 1024 : 4096;
-    float *x = dev_floats(n, 1.0f), *y = dev_floats(n, 2.0f), *z = dev_floats(n, 0.0f);
     double lo, hi, med;
     const double fb = (double)n * sizeof(float);
     struct job j = {.kind = 0, .bytes = (size_t)fb};
@@ -243,9 +220,16 @@ int main(int argc, char **argv)
     j.dim = 1, j.out = view(z, 2, r1);
     med = time_median(reps, run_job, &j, &lo, &hi);
     row("sum over dim 1 of a square", med, lo, hi, sqb * 1e-9, "GB/s", copy_gbps);
+    return 0;
+}
 
+/* The three matmul kernels on squares up to `largest` (in x, y, z). */
+static void bench_matmul(int reps, int64_t largest, float *x, float *y, float *z)
+{
+    double lo, hi, med;
+    struct job j = {.kind = 5};
     printf("\nmatmul n x n x n, float32 (GFLOP/s):\n");
-    for (int64_t m = 1024; m <= (quick ? 1024 : 4096); m *= 2) {
+    for (int64_t m = 1024; m <= largest; m *= 2) {
         const int64_t s3[3] = {1, m, m};
         j.kind = 5, j.a = view(x, 3, s3), j.b = view(y, 3, s3), j.out = view(z, 3, s3);
         static const char *const names[] = {"naive", "tiled 32x32", "register 128x128"};
@@ -257,7 +241,48 @@ int main(int argc, char **argv)
             row(what, med, lo, hi, 2.0 * m * m * m * 1e-9, "GFLOP/s", 0);
         }
     }
+}
 
+/* cublasSgemm on m x m buffers of its own (the backend's library has its own runtime, linked
+ * statically), filled with the values dev_floats makes: median of r after a warm-up, in *med,
+ * spread in *lo, *hi. 0, or 1 after a failure. */
+static int cublas_sgemm_time(cublasHandle_t cublas, int64_t m, int r, double *med, double *lo,
+                             double *hi)
+{
+    const int64_t nn = m * m;
+    float *ca = NULL, *cb = NULL, *cc = NULL, *h = malloc((size_t)nn * 4);
+    if (!h || cudaMalloc((void **)&ca, (size_t)nn * 4) ||
+        cudaMalloc((void **)&cb, (size_t)nn * 4) || cudaMalloc((void **)&cc, (size_t)nn * 4))
+        return 1;
+    for (int64_t i = 0; i < nn; i++) h[i] = (float)((i % 1000) - 500) / 500.0f;
+    if (cudaMemcpy(ca, h, (size_t)nn * 4, cudaMemcpyHostToDevice) ||
+        cudaMemcpy(cb, h, (size_t)nn * 4, cudaMemcpyHostToDevice))
+        return 1;
+    free(h);
+    const float alpha = 1.0f, beta = 0.0f;
+    double s[101];
+    for (int k = 0; k <= r; k++) { /* row-major C = A B is column-major C^T = B^T A^T */
+        double t0 = mt_now_s();
+        if (cublasSgemm(cublas, CUBLAS_OP_N, CUBLAS_OP_N, (int)m, (int)m, (int)m, &alpha, cb,
+                        (int)m, ca, (int)m, &beta, cc, (int)m) != CUBLAS_STATUS_SUCCESS ||
+            cudaDeviceSynchronize() != cudaSuccess) {
+            fprintf(stderr, "mt_gpu_bench: cublasSgemm failed\n");
+            return 1;
+        }
+        if (k) s[k - 1] = mt_now_s() - t0; /* the first call is the warm-up */
+    }
+    qsort(s, (size_t)r, sizeof s[0], cmp_double);
+    *med = s[r / 2], *lo = s[0], *hi = s[r - 1];
+    cudaFree(ca), cudaFree(cb), cudaFree(cc);
+    return 0;
+}
+
+/* The register-blocked kernel beside cuBLAS on squares up to `largest`. 0, or 1 after a
+ * failure. */
+static int bench_sgemm(int reps, int64_t largest)
+{
+    double lo, hi, med;
+    struct job j = {.kind = 5};
     printf("\nSGEMM n x n x n, float32 without TF32 (GFLOP/s), beside cuBLAS:\n");
     cublasHandle_t cublas = NULL;
     const cublasStatus_t cs = cublasCreate(&cublas);
@@ -265,7 +290,7 @@ int main(int argc, char **argv)
         printf("  cuBLAS did not start (%s): no SGEMM comparison\n", cublasGetStatusString(cs));
     else if (cublasSetMathMode(cublas, CUBLAS_DEFAULT_MATH) != CUBLAS_STATUS_SUCCESS)
         return 1;
-    for (int64_t m = 1024; cublas && m <= (quick ? 1024 : 8192); m *= 2) {
+    for (int64_t m = 1024; cublas && m <= largest; m *= 2) {
         const int64_t s3[3] = {1, m, m}, nn = m * m;
         float *ga = dev_floats(nn, 1.0f), *gb = dev_floats(nn, 2.0f), *gc = dev_floats(nn, 0.0f);
         j.kind = 5, j.kernel = MT_CUDA_MATMUL_REGISTER;
@@ -276,38 +301,21 @@ int main(int argc, char **argv)
         snprintf(what, sizeof what, "n = %lld, register 128x128", (long long)m);
         const double flop = 2.0 * m * m * m * 1e-9, ours = flop / med;
         row(what, med, lo, hi, flop, "GFLOP/s", 0);
-        /* cuBLAS on buffers of its own runtime (the backend's library has its own, linked
-         * statically), filled with the same values */
-        float *ca = NULL, *cb = NULL, *cc = NULL, *h = malloc((size_t)nn * 4);
-        if (!h || cudaMalloc((void **)&ca, (size_t)nn * 4) ||
-            cudaMalloc((void **)&cb, (size_t)nn * 4) || cudaMalloc((void **)&cc, (size_t)nn * 4))
-            return 1;
-        for (int64_t i = 0; i < nn; i++) h[i] = (float)((i % 1000) - 500) / 500.0f;
-        if (cudaMemcpy(ca, h, (size_t)nn * 4, cudaMemcpyHostToDevice) ||
-            cudaMemcpy(cb, h, (size_t)nn * 4, cudaMemcpyHostToDevice))
-            return 1;
-        free(h);
-        const float alpha = 1.0f, beta = 0.0f;
-        double s[101];
-        for (int k = 0; k <= r; k++) { /* row-major C = A B is column-major C^T = B^T A^T */
-            double t0 = mt_now_s();
-            if (cublasSgemm(cublas, CUBLAS_OP_N, CUBLAS_OP_N, (int)m, (int)m, (int)m, &alpha, cb,
-                            (int)m, ca, (int)m, &beta, cc, (int)m) != CUBLAS_STATUS_SUCCESS ||
-                cudaDeviceSynchronize() != cudaSuccess) {
-                fprintf(stderr, "mt_gpu_bench: cublasSgemm failed\n");
-                return 1;
-            }
-            if (k) s[k - 1] = mt_now_s() - t0; /* the first call is the warm-up */
-        }
-        qsort(s, (size_t)r, sizeof s[0], cmp_double);
+        if (cublas_sgemm_time(cublas, m, r, &med, &lo, &hi) != 0) return 1;
         snprintf(what, sizeof what, "n = %lld, cuBLAS", (long long)m);
-        row(what, s[r / 2], s[0], s[r - 1], flop, "GFLOP/s", 0);
-        printf("  %-34s %9.1f%%\n", "register kernel / cuBLAS", 100.0 * ours / (flop / s[r / 2]));
-        cudaFree(ca), cudaFree(cb), cudaFree(cc);
+        row(what, med, lo, hi, flop, "GFLOP/s", 0);
+        printf("  %-34s %9.1f%%\n", "register kernel / cuBLAS", 100.0 * ours / (flop / med));
         P->release(ga), P->release(gb), P->release(gc);
     }
     if (cublas) cublasDestroy(cublas);
+    return 0;
+}
 
+/* MiniTorch's timing table (Task 3.4): fast against the cuda kernel the language's matmul runs
+ * (on x, y, z). 0, or 1 after a failure. */
+static int bench_table(float *x, float *y, float *z)
+{
+    struct job j = {.kind = 5};
     printf("\nMiniTorch's timing table (batch 2, n x n @ n x n; mean of 3 after a warm-up), ms:\n");
     printf("  %6s %12s %12s\n", "n", "fast", "cuda");
     struct mt_ctx *ctx = mt_ctx_new();
@@ -337,8 +345,13 @@ int main(int argc, char **argv)
         mt_tensor_release(hb);
     }
     mt_ctx_free(ctx);
-    P->release(x), P->release(y), P->release(z);
+    return 0;
+}
 
+/* The training epoch on cuda (fused kernel, autodiff ops) beside fast's fused step. 0, or 1
+ * after a failure. */
+static int bench_training(void)
+{
     printf("\ntraining epoch, split, 50 points, batch 10 (median of 200 epochs, min-max), us:\n");
     printf("  %6s %22s %22s %22s\n", "hidden", "cuda fused kernel", "cuda autodiff ops",
            "fast fused step");
@@ -354,4 +367,40 @@ int main(int argc, char **argv)
         printf("  %6lld %22s %22s %22s\n", (long long)hidden[hi_], cells[0], cells[1], cells[2]);
     }
     return 0;
+}
+
+int main(int argc, char **argv)
+{
+    int reps = 11;
+    bool quick = false;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
+            reps = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--quick") == 0)
+            quick = true;
+        else {
+            fprintf(stderr, "usage: mt_gpu_bench [--reps N] [--quick]\n");
+            return 2;
+        }
+    }
+    if (reps < 1 || reps > 101) reps = 11;
+    const char *why = NULL;
+    if (!mt_cuda_probe(&why)) {
+        printf("mt_gpu_bench: no usable GPU: %s\n", why);
+        return 2;
+    }
+    P = mt_cuda_plugin_loaded();
+    const struct mt_cuda_device *dev = mt_cuda_device();
+    printf("mt_gpu_bench: %s, compute capability %d.%d, %d SMs, %.1f GiB; medians of %d "
+           "(min-max)\n",
+           dev->name, dev->major, dev->minor, dev->sms, (double)dev->memory / (1 << 30), reps);
+
+    const int64_t n = quick ? (int64_t)1 << 22 : (int64_t)1 << 26, side = quick ? 1024 : 4096;
+    float *x = dev_floats(n, 1.0f), *y = dev_floats(n, 2.0f), *z = dev_floats(n, 0.0f);
+    if (bench_elementwise(reps, n, side, x, y, z) != 0) return 1;
+    bench_matmul(reps, quick ? 1024 : 4096, x, y, z);
+    if (bench_sgemm(reps, quick ? 1024 : 8192) != 0) return 1;
+    if (bench_table(x, y, z) != 0) return 1;
+    P->release(x), P->release(y), P->release(z);
+    return bench_training();
 }

@@ -1,8 +1,12 @@
-/* calls.c — how a call's arguments reach a user function, as CPython binds them: positional
- * parameters, *args, keyword-only parameters, **kwargs and defaults, with CPython's messages;
- * and the calls that unpack arguments at the call site (f(*xs, **d)). */
+/* calls.c — calls: dsl_call, which calls any callable value (a user function, its body run in
+ * a frame of its own; a builtin's row; a bound method; a class; a callable instance), and the
+ * call expression; how a call's arguments reach a user function, as CPython binds them:
+ * positional parameters, *args, keyword-only parameters, **kwargs and defaults, with CPython's
+ * messages; and the calls that unpack arguments at the call site (f(*xs, **d)). */
+#include "lang/classes.h"
 #include "lang/dict.h"
-#include "lang/interp.h"
+#include "lang/eval.h"
+#include "lang/exceptions.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -320,5 +324,236 @@ done:
     free(g.kwnames);
     free(g.kwvals);
     free(g.keys);
+    return r;
+}
+
+/* ---- calling a value -------------------------------------------------------------------- */
+
+#define SMALL_LOCALS 16
+
+/* Calls user function f (arguments borrowed): its body runs in a frame of its own, reading and
+ * writing its locals, with error positions in the source of the cell that defined it. */
+static int call_function(struct dsl_interp *in, struct dsl_function *f, const struct dsl_value *pos,
+                         size_t npos, char *const *kwnames, const struct dsl_value *kwvals,
+                         size_t nkw, struct dsl_value *out)
+{
+    const struct dsl_node *def = f->def;
+    if (f->cuda_kernel)
+        return dsl_raise(in, "TypeError",
+                         "%s() is a CUDA kernel (cuda.jit): launch it with a grid, as "
+                         "%s[blocks, threads](...)",
+                         def->name, def->name);
+    if (f->jit) {
+        int j = dsl_jit_call(in, f, pos, npos, kwnames, kwvals, nkw, out);
+        if (j <= 0) return j;
+    }
+    if (in->calls >= DSL_MAX_CALL_DEPTH || in->height + def->height > DSL_MAX_EVAL_HEIGHT)
+        return dsl_raise(in, "RecursionError",
+                         "maximum recursion depth exceeded in %s() (%d calls deep)", def->name,
+                         in->calls);
+    /* most functions have few locals: their slots live on the C stack, so a call allocates
+     * nothing (a call's cost is what students time against method calls and CPython) */
+    struct dsl_value small_vals[SMALL_LOCALS];
+    bool small_bound[SMALL_LOCALS];
+    bool small = f->nlocals <= SMALL_LOCALS;
+    struct dsl_frame frame = {f, small ? small_vals : calloc(f->nlocals + 1, sizeof *frame.vals),
+                              small ? small_bound : calloc(f->nlocals + 1, sizeof *frame.bound)};
+    if (small) memset(small_bound, 0, f->nlocals * sizeof *small_bound);
+    int r = -1;
+    if (!frame.vals || !frame.bound) {
+        dsl_raise_status(in, DSL_V_NOMEM);
+        goto done;
+    }
+    if (dsl_bind_params(in, f, pos, npos, kwnames, kwvals, nkw, &frame) != 0) goto done;
+    for (size_t k = 0; k < f->nlocals; k++) { /* the locals nested functions share */
+        if (!f->is_cell[k]) continue;
+        struct dsl_value cell;
+        if (dsl_new_cell(&cell) != DSL_V_OK) {
+            dsl_raise_status(in, DSL_V_NOMEM);
+            goto done;
+        }
+        if (frame.bound[k]) dsl_cell_set(cell.as.cell, frame.vals[k]);
+        frame.vals[k] = cell;
+        frame.bound[k] = true;
+    }
+    struct dsl_frame *up = in->frame;
+    struct dsl_attrs *class_ns = in->class_ns;
+    in->class_ns = NULL;
+    const char *src = in->src;
+    size_t src_len = in->src_len;
+    struct dsl_code *code = in->code;
+    struct dsl_comp_scope *comp = in->comp; /* a body sees no comprehension's variables */
+    in->comp = NULL;
+    in->frame = &frame;
+    in->src = f->code->src;
+    in->src_len = f->code->len;
+    in->code = f->code;
+    in->calls++;
+    in->height += def->height;
+    int x = dsl_exec_block(in, def->b);
+    in->calls--;
+    in->height -= def->height;
+    if (x == DSL_X_ERR) dsl_interp_push_tb(in, f);
+    in->frame = up;
+    in->class_ns = class_ns;
+    in->comp = comp;
+    in->src = src;
+    in->src_len = src_len;
+    in->code = code;
+    if (x != DSL_X_ERR) {
+        *out = x == DSL_X_RETURN ? in->retval : dsl_none();
+        in->retval = dsl_none();
+        r = 0;
+    }
+done:
+    for (size_t i = 0; frame.vals && frame.bound && i < f->nlocals; i++)
+        if (frame.bound[i]) dsl_value_release(frame.vals[i]);
+    if (!small) {
+        free(frame.vals);
+        free(frame.bound);
+    }
+    return r;
+}
+
+/* Runs builtin row fn with the arguments bound to it and args.self = self. */
+static int call_builtin(struct dsl_interp *in, const struct dsl_builtin *fn, struct dsl_value self,
+                        const struct dsl_value *pos, size_t npos, char *const *kwnames,
+                        const struct dsl_value *kwvals, size_t nkw, struct dsl_value *out)
+{
+    struct dsl_args args;
+    if (dsl_bind_args(in, fn, pos, npos, kwnames, kwvals, nkw, &args) != 0) return -1;
+    args.self = self;
+    if (fn->fn(in, &args, out) != 0) return -1;
+    if (in->ename) {
+        /* it succeeded over an error of user code it ran (a __repr__ that raised) and left it
+         * pending: raise it here, at its call, not at whatever next looks for an error */
+        dsl_value_release(*out);
+        *out = dsl_none();
+        return -1;
+    }
+    return 0;
+}
+
+int dsl_call_method(struct dsl_interp *in, struct dsl_value fn, struct dsl_value self,
+                    const struct dsl_value *pos, size_t npos, char *const *kwnames,
+                    const struct dsl_value *kwvals, size_t nkw, struct dsl_value *out)
+{
+    if (fn.kind == DSL_BUILTIN)
+        return call_builtin(in, fn.as.fn, self, pos, npos, kwnames, kwvals, nkw, out);
+    struct dsl_value small[DSL_SMALL_ARGS];
+    struct dsl_value *all = npos + 1 <= DSL_SMALL_ARGS ? small : malloc((npos + 1) * sizeof *all);
+    if (!all) return dsl_raise_status(in, DSL_V_NOMEM);
+    all[0] = self;
+    if (npos) memcpy(all + 1, pos, npos * sizeof *pos);
+    int r = dsl_call(in, fn, all, npos + 1, kwnames, kwvals, nkw, out);
+    if (all != small) free(all);
+    return r;
+}
+
+int dsl_call(struct dsl_interp *in, struct dsl_value callee, const struct dsl_value *pos,
+             size_t npos, char *const *kwnames, const struct dsl_value *kwvals, size_t nkw,
+             struct dsl_value *out)
+{
+    switch (callee.kind) {
+    case DSL_FUNCTION:
+        return call_function(in, callee.as.fn_user, pos, npos, kwnames, kwvals, nkw, out);
+    case DSL_BUILTIN:
+        return call_builtin(in, callee.as.fn, dsl_none(), pos, npos, kwnames, kwvals, nkw, out);
+    case DSL_METHOD: {
+        const struct dsl_method *m = callee.as.m;
+        if (m->fn) return call_builtin(in, m->fn, m->self, pos, npos, kwnames, kwvals, nkw, out);
+        if (m->is_static) return dsl_call(in, m->func, pos, npos, kwnames, kwvals, nkw, out);
+        return dsl_call_method(in, m->func, m->self, pos, npos, kwnames, kwvals, nkw, out);
+    }
+    case DSL_CLASS: return dsl_class_call(in, callee, pos, npos, kwnames, kwvals, nkw, out);
+    case DSL_INSTANCE: return dsl_instance_call(in, callee, pos, npos, kwnames, kwvals, nkw, out);
+    case DSL_EXC_TYPE: return dsl_exc_type_call(in, callee.as.exc_type, pos, npos, nkw, out);
+    case DSL_OBJECT:
+        if (callee.as.obj->cls->call)
+            return call_builtin(in, callee.as.obj->cls->call, callee, pos, npos, kwnames, kwvals,
+                                nkw, out);
+        break;
+    default: break;
+    }
+    return dsl_raise(in, "TypeError", "'%s' object is not callable", dsl_type_name(callee));
+}
+
+/* Whether dsl_call can call v. */
+static bool callable(struct dsl_value v)
+{
+    struct dsl_value fn;
+    switch (v.kind) {
+    case DSL_FUNCTION:
+    case DSL_BUILTIN:
+    case DSL_METHOD:
+    case DSL_CLASS:
+    case DSL_EXC_TYPE: return true;
+    case DSL_INSTANCE: return dsl_instance_method(v, "__call__", &fn);
+    case DSL_OBJECT: return v.as.obj->cls->call != NULL;
+    default: return false;
+    }
+}
+
+int dsl_eval_call(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
+{
+    struct dsl_value callee, self = dsl_none();
+    /* obj.method(...) on an instance calls the method with obj first, as Python's LOAD_METHOD
+     * does, without making a bound method for the one call */
+    if (n->a->kind == DSL_N_ATTR && !n->flag) { /* (f(*xs) binds a method: calls.c unpacks) */
+        struct dsl_value obj, fn;
+        if (dsl_eval(in, n->a->a, &obj) != 0) return -1;
+        if (obj.kind == DSL_INSTANCE && dsl_instance_method(obj, n->a->name, &fn)) {
+            self = obj;
+            callee = dsl_value_retain(fn);
+        } else {
+            int r = dsl_getattr(in, obj, n->a->name, &callee);
+            dsl_value_release(obj);
+            if (r != 0) return dsl_error_locate(in, n->a->pos), -1;
+            if (!callable(callee)) { /* `t.requires_grad()`, MiniTorch's method, is a value here */
+                r = dsl_raise_at(in, n->pos, "TypeError",
+                                 "'%s' object is not callable (.%s is a value, not a method: "
+                                 "drop the parentheses)",
+                                 dsl_type_name(callee), n->a->name);
+                dsl_value_release(callee);
+                return r;
+            }
+        }
+    } else if (dsl_eval(in, n->a, &callee) != 0) {
+        return -1;
+    }
+    if (n->flag) { /* f(*xs, **d) */
+        int r = dsl_call_unpacking(in, n, callee, out);
+        if (r != 0) dsl_error_locate(in, n->pos);
+        dsl_value_release(callee);
+        return r;
+    }
+    size_t total = n->nkids + n->nkw;
+    struct dsl_value small[DSL_SMALL_ARGS];
+    struct dsl_value *vals = small;
+    if (total > DSL_SMALL_ARGS) {
+        vals = malloc(total * sizeof *vals);
+        if (!vals) {
+            dsl_value_release(callee);
+            dsl_value_release(self);
+            return dsl_raise_status(in, DSL_V_NOMEM), dsl_error_locate(in, n->pos), -1;
+        }
+    }
+    size_t done = 0;
+    int r = -1;
+    for (; done < n->nkids; done++)
+        if (dsl_eval(in, n->kids[done], &vals[done]) != 0) goto cleanup;
+    for (; done < total; done++)
+        if (dsl_eval(in, n->kwvals[done - n->nkids], &vals[done]) != 0) goto cleanup;
+    if (self.kind != DSL_NONE)
+        r = dsl_call_method(in, callee, self, vals, n->nkids, n->kwnames, vals + n->nkids, n->nkw,
+                            out);
+    else
+        r = dsl_call(in, callee, vals, n->nkids, n->kwnames, vals + n->nkids, n->nkw, out);
+cleanup:
+    if (r != 0) dsl_error_locate(in, n->pos);
+    for (size_t i = 0; i < done; i++) dsl_value_release(vals[i]);
+    if (vals != small) free(vals);
+    dsl_value_release(callee);
+    dsl_value_release(self);
     return r;
 }

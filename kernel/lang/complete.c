@@ -495,6 +495,122 @@ static void call_params(struct dsl_session *s, const char *code, size_t cursor,
     free(name);
 }
 
+/* The names completion offers: those of the candidates that start with the typed prefix, at
+ * most cap of them. */
+struct offer {
+    const char **names; /* borrowed: from the tables, the session or the caller's copies */
+    size_t n, cap;
+    const char *prefix;
+    size_t plen;
+};
+
+static void offer(struct offer *o, const char *name)
+{
+    if (o->n < o->cap && strncmp(name, o->prefix, o->plen) == 0) o->names[o->n++] = name;
+}
+
+/* After "x.": the methods and attributes of what context_of found x to be (cls: an engine
+ * object's class; obj: a class or an instance). */
+static void offer_attrs(struct offer *o, enum name_context where,
+                        const struct dsl_object_class *cls, struct dsl_value obj)
+{
+    if (where == CTX_TENSOR) {
+        for (size_t i = 0; i < dsl_tensor_method_count; i++) offer(o, dsl_tensor_methods[i].name);
+        for (size_t i = 0; i < dsl_tensor_prop_count; i++) offer(o, dsl_tensor_props[i].name);
+    } else if (where == CTX_LIST || where == CTX_TUPLE) {
+        for (size_t i = 0; i < dsl_list_method_count; i++)
+            if (where == CTX_LIST || tuple_method(&dsl_list_methods[i]))
+                offer(o, dsl_list_methods[i].name);
+    } else if (where == CTX_DICT) {
+        for (size_t i = 0; i < dsl_dict_method_count; i++) offer(o, dsl_dict_methods[i].name);
+    } else if (where == CTX_OBJECT) {
+        for (size_t i = 0; cls->attrs && cls->attrs[i]; i++) offer(o, cls->attrs[i]);
+        for (size_t i = 0; !cls->attrs && cls->attr_name && cls->attr_name(cls, i); i++)
+            offer(o, cls->attr_name(cls, i));
+    } else if (where == CTX_INSTANCE) {
+        size_t na = dsl_attr_names(obj, o->names + o->n, o->cap - o->n), kept = o->n;
+        for (size_t i = 0; i < na; i++) offer(o, o->names[kept + i]);
+    } else if (where == CTX_EXCEPTION) {
+        offer(o, "args");
+    }
+}
+
+/* After `self.` inside the class before b: the names its text sets on self (copied into
+ * selfnames, *nself of them, which the caller frees), then the attributes of the class as a
+ * cell defined it before. */
+static void offer_self(struct offer *o, struct dsl_session *s, const char *code, size_t b,
+                       char **selfnames, size_t *nself)
+{
+    size_t cs = 0, ce = 0;
+    char cname[64];
+    class_block(code, b, &cs, &ce, cname);
+    *nself = self_names(code, cs, ce, selfnames, SELF_NAMES);
+    for (size_t i = 0; i < *nself; i++) offer(o, selfnames[i]);
+    struct dsl_value *cv = s ? dsl_session_lookup(s, cname) : NULL;
+    if (cv && cv->kind == DSL_CLASS) { /* the class as a cell defined it before */
+        size_t na = dsl_attr_names(*cv, o->names + o->n, o->cap - o->n), kept = o->n;
+        for (size_t i = 0; i < na; i++)
+            if (strcmp(o->names[kept + i], "__name__") != 0) offer(o, o->names[kept + i]);
+    }
+}
+
+/* After `import` or `from`: the modules whose dotted names continue what is typed before b:
+ * after `minitorch.`, the part after that prefix. */
+static void offer_modules(struct offer *o, const char *code, size_t b)
+{
+    size_t dotted = 0;
+    char *from = NULL;
+    import_context(code, b, &dotted, &from);
+    free(from);
+    for (size_t i = 0; dsl_module_name(i); i++) {
+        const char *m = dsl_module_name(i);
+        if (strncmp(m, code + dotted, b - dotted) == 0 && !strchr(m + (b - dotted), '.'))
+            offer(o, m + (b - dotted));
+    }
+}
+
+/* Where a name is read: a magic's words (one that takes a statement), builtins, keywords,
+ * exception types and the session's variables. */
+static void offer_names(struct offer *o, struct dsl_session *s, char words[][MAGIC_WORD_LEN],
+                        size_t nwords)
+{
+    for (size_t i = 0; i < nwords; i++) offer(o, words[i]);
+    for (size_t i = 0; i < dsl_builtin_count; i++) offer(o, dsl_builtins[i].name);
+    for (size_t i = 0; dsl_keywords[i]; i++) offer(o, dsl_keywords[i]);
+    for (size_t i = 0; extra_keywords[i]; i++) offer(o, extra_keywords[i]);
+    for (size_t i = 0; i < dsl_exc_type_count; i++) offer(o, dsl_exc_types[i].name);
+    for (size_t i = 0; s && i < s->cap; i++)
+        if (s->vars[i].name) offer(o, s->vars[i].name);
+}
+
+/* Inside a call's parentheses: its keyword parameters (as call_params found them) as `name=`,
+ * each made into kw[i], which the caller frees. */
+static void offer_keywords(struct offer *o, const char *const *bparams, char *const *uparams,
+                           const struct dsl_node *udef, size_t nparams, char **kw)
+{
+    for (size_t i = 0; i < nparams; i++) {
+        const char *p = bparams ? bparams[i] : uparams[i];
+        /* *args and **kwargs take no keyword of their name */
+        if (udef && ((udef->star && i == udef->nargs) || (udef->dstar && i + 1 == nparams)))
+            continue;
+        if (asprintf(&kw[i], "%s=", p) < 0)
+            kw[i] = NULL;
+        else
+            offer(o, kw[i]);
+    }
+}
+
+/* Appends names[0..n) to matches sorted, each once. */
+static void append_sorted(json_t *matches, const char **names, size_t n)
+{
+    qsort(names, n, sizeof *names, cmp_str);
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0 && strcmp(names[i], names[i - 1]) == 0) continue;
+        json_t *str = json_string(names[i]);
+        if (str) json_array_append_new(matches, str);
+    }
+}
+
 json_t *dsl_complete(struct dsl_session *s, const char *code, size_t cursor, size_t *start,
                      size_t *end)
 {
@@ -542,84 +658,22 @@ json_t *dsl_complete(struct dsl_session *s, const char *code, size_t cursor, siz
         free(kw);
         return matches;
     }
-    size_t n = 0;
-#define CONSIDER(name)                                                                             \
-    do {                                                                                           \
-        const char *nm_ = (name);                                                                  \
-        if (n < cap && strncmp(nm_, prefix, plen) == 0) names[n++] = nm_;                          \
-    } while (0)
-    if (where == CTX_TENSOR) {
-        for (size_t i = 0; i < dsl_tensor_method_count; i++) CONSIDER(dsl_tensor_methods[i].name);
-        for (size_t i = 0; i < dsl_tensor_prop_count; i++) CONSIDER(dsl_tensor_props[i].name);
-    } else if (where == CTX_LIST || where == CTX_TUPLE) {
-        for (size_t i = 0; i < dsl_list_method_count; i++)
-            if (where == CTX_LIST || tuple_method(&dsl_list_methods[i]))
-                CONSIDER(dsl_list_methods[i].name);
-    } else if (where == CTX_DICT) {
-        for (size_t i = 0; i < dsl_dict_method_count; i++) CONSIDER(dsl_dict_methods[i].name);
-    } else if (where == CTX_OBJECT) {
-        for (size_t i = 0; cls->attrs && cls->attrs[i]; i++) CONSIDER(cls->attrs[i]);
-        for (size_t i = 0; !cls->attrs && cls->attr_name && cls->attr_name(cls, i); i++)
-            CONSIDER(cls->attr_name(cls, i));
-    } else if (where == CTX_INSTANCE) {
-        size_t na = dsl_attr_names(obj, names + n, cap - n), kept = n;
-        for (size_t i = 0; i < na; i++) CONSIDER(names[kept + i]);
-    } else if (where == CTX_EXCEPTION) {
-        CONSIDER("args");
-    } else if (where == CTX_SELF) {
-        size_t cs = 0, ce = 0;
-        char cname[64];
-        class_block(code, b, &cs, &ce, cname);
-        nself = self_names(code, cs, ce, selfnames, SELF_NAMES);
-        for (size_t i = 0; i < nself; i++) CONSIDER(selfnames[i]);
-        struct dsl_value *cv = s ? dsl_session_lookup(s, cname) : NULL;
-        if (cv && cv->kind == DSL_CLASS) { /* the class as a cell defined it before */
-            size_t na = dsl_attr_names(*cv, names + n, cap - n), kept = n;
-            for (size_t i = 0; i < na; i++)
-                if (strcmp(names[kept + i], "__name__") != 0) CONSIDER(names[kept + i]);
-        }
+    struct offer o = {names, 0, cap, prefix, plen};
+    if (where == CTX_SELF) {
+        offer_self(&o, s, code, b, selfnames, &nself);
     } else if (where == CTX_IMPORT) {
-        /* the modules whose dotted names continue what is typed before b: after
-         * `minitorch.`, the part after that prefix */
-        size_t dotted = 0;
-        char *from = NULL;
-        import_context(code, b, &dotted, &from);
-        free(from);
-        for (size_t i = 0; dsl_module_name(i); i++) {
-            const char *m = dsl_module_name(i);
-            if (strncmp(m, code + dotted, b - dotted) == 0 && !strchr(m + (b - dotted), '.'))
-                CONSIDER(m + (b - dotted));
-        }
+        offer_modules(&o, code, b);
     } else if (where == CTX_MAGIC) {
-        for (size_t i = 0; i < dsl_magic_count; i++) CONSIDER(dsl_magics[i].name);
+        for (size_t i = 0; i < dsl_magic_count; i++) offer(&o, dsl_magics[i].name);
     } else if (where == CTX_MAGIC_ARG) {
-        for (size_t i = 0; i < nwords; i++) CONSIDER(words[i]);
-    } else {
-        for (size_t i = 0; i < nwords; i++) CONSIDER(words[i]);
-        for (size_t i = 0; i < dsl_builtin_count; i++) CONSIDER(dsl_builtins[i].name);
-        for (size_t i = 0; dsl_keywords[i]; i++) CONSIDER(dsl_keywords[i]);
-        for (size_t i = 0; extra_keywords[i]; i++) CONSIDER(extra_keywords[i]);
-        for (size_t i = 0; i < dsl_exc_type_count; i++) CONSIDER(dsl_exc_types[i].name);
-        for (size_t i = 0; s && i < s->cap; i++)
-            if (s->vars[i].name) CONSIDER(s->vars[i].name);
-        for (size_t i = 0; i < nparams; i++) {
-            const char *p = bparams ? bparams[i] : uparams[i];
-            /* *args and **kwargs take no keyword of their name */
-            if (udef && ((udef->star && i == udef->nargs) || (udef->dstar && i + 1 == nparams)))
-                continue;
-            if (asprintf(&kw[i], "%s=", p) < 0)
-                kw[i] = NULL;
-            else
-                CONSIDER(kw[i]);
-        }
+        for (size_t i = 0; i < nwords; i++) offer(&o, words[i]);
+    } else if (where == CTX_PLAIN) {
+        offer_names(&o, s, words, nwords);
+        offer_keywords(&o, bparams, uparams, udef, nparams, kw);
+    } else { /* after "x." */
+        offer_attrs(&o, where, cls, obj);
     }
-#undef CONSIDER
-    qsort(names, n, sizeof *names, cmp_str);
-    for (size_t i = 0; i < n; i++) {
-        if (i > 0 && strcmp(names[i], names[i - 1]) == 0) continue;
-        json_t *str = json_string(names[i]);
-        if (str) json_array_append_new(matches, str);
-    }
+    append_sorted(matches, names, o.n);
     free(names);
     for (size_t i = 0; i < nparams; i++) free(kw[i]);
     free(kw);

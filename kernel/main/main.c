@@ -119,27 +119,36 @@ static int sys_prefix(char *out, size_t n)
     return out[0] ? 0 : -1;
 }
 
-static int cmd_install(int argc, char **argv)
+/* Where `install` puts the kernelspec: the system's, the user's or the active environment's
+ * Jupyter data folder, or PREFIX/share/jupyter. */
+enum install_where { INSTALL_SYSTEM, INSTALL_USER, INSTALL_SYS_PREFIX, INSTALL_PREFIX };
+
+struct install_options {
+    const char *name, *display, *prefix;
+    enum install_where where;
+};
+
+/* Reads install's options into *o: 0, or 2 (the exit status) after saying what is wrong. */
+static int install_options(int argc, char **argv, struct install_options *o)
 {
-    const char *name = "minitorch", *display = "MiniTorch", *prefix = NULL;
-    enum { SYSTEM, USER, SYS_PREFIX, PREFIX } where = SYSTEM;
+    *o = (struct install_options){"minitorch", "MiniTorch", NULL, INSTALL_SYSTEM};
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--user") == 0) {
-            where = USER;
+            o->where = INSTALL_USER;
         } else if (strcmp(a, "--sys-prefix") == 0) {
-            where = SYS_PREFIX;
+            o->where = INSTALL_SYS_PREFIX;
         } else if ((strcmp(a, "--prefix") == 0 || strcmp(a, "--name") == 0 ||
                     strcmp(a, "--display-name") == 0) &&
                    i + 1 < argc) {
             const char *v = argv[++i];
             if (strcmp(a, "--prefix") == 0) {
-                where = PREFIX;
-                prefix = v;
+                o->where = INSTALL_PREFIX;
+                o->prefix = v;
             } else if (strcmp(a, "--name") == 0) {
-                name = v;
+                o->name = v;
             } else {
-                display = v;
+                o->display = v;
             }
         } else {
             fprintf(stderr, "minitorch-kernel install: unknown or incomplete option '%s'\n%s", a,
@@ -147,49 +156,44 @@ static int cmd_install(int argc, char **argv)
             return 2;
         }
     }
-    if (!*name || strchr(name, '/') ||
-        strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") !=
-            strlen(name)) {
+    if (!*o->name || strchr(o->name, '/') ||
+        strspn(o->name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") !=
+            strlen(o->name)) {
         fprintf(stderr,
                 "minitorch-kernel install: invalid kernel name '%s' (letters, digits, "
                 "'.', '_', '-')\n",
-                name);
+                o->name);
         return 2;
     }
+    return 0;
+}
 
-    char exe[PATH_MAX];
-    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (len <= 0) {
-        fprintf(stderr, "minitorch-kernel install: cannot find this executable: %s\n",
-                strerror(errno));
-        return 1;
-    }
-    exe[len] = '\0';
-
-    char base[PATH_MAX];
-    switch (where) {
-    case SYSTEM: snprintf(base, sizeof base, "/usr/local/share/jupyter"); break;
-    case PREFIX: snprintf(base, sizeof base, "%s/share/jupyter", prefix); break;
-    case SYS_PREFIX: {
+/* The Jupyter data folder o names into base: 0, or 1 (the exit status) after saying why not. */
+static int install_base(const struct install_options *o, char *base, size_t n)
+{
+    switch (o->where) {
+    case INSTALL_SYSTEM: snprintf(base, n, "/usr/local/share/jupyter"); break;
+    case INSTALL_PREFIX: snprintf(base, n, "%s/share/jupyter", o->prefix); break;
+    case INSTALL_SYS_PREFIX: {
         char sp[PATH_MAX - 32];
         if (sys_prefix(sp, sizeof sp) != 0) {
             fprintf(stderr, "minitorch-kernel install: --sys-prefix needs an active virtual "
                             "environment (VIRTUAL_ENV) or python3 on PATH\n");
             return 1;
         }
-        snprintf(base, sizeof base, "%s/share/jupyter", sp);
+        snprintf(base, n, "%s/share/jupyter", sp);
         break;
     }
-    case USER: {
+    case INSTALL_USER: {
         const char *data = getenv("JUPYTER_DATA_DIR");
         const char *xdg = getenv("XDG_DATA_HOME");
         const char *home = getenv("HOME");
         if (data && *data)
-            snprintf(base, sizeof base, "%s", data);
+            snprintf(base, n, "%s", data);
         else if (xdg && *xdg)
-            snprintf(base, sizeof base, "%s/jupyter", xdg);
+            snprintf(base, n, "%s/jupyter", xdg);
         else if (home && *home)
-            snprintf(base, sizeof base, "%s/.local/share/jupyter", home);
+            snprintf(base, n, "%s/.local/share/jupyter", home);
         else {
             fprintf(stderr, "minitorch-kernel install: --user needs HOME to be set\n");
             return 1;
@@ -197,21 +201,14 @@ static int cmd_install(int argc, char **argv)
         break;
     }
     }
+    return 0;
+}
 
-    char src[PATH_MAX], dst[PATH_MAX + 64];
-    if (find_kernelspec_source(exe, src, sizeof src) != 0) {
-        fprintf(stderr,
-                "minitorch-kernel install: cannot find the kernelspec files "
-                "(kernel.json and logos) next to %s\n",
-                exe);
-        return 1;
-    }
-    snprintf(dst, sizeof dst, "%s/kernels/%s", base, name);
-    if (mkdir_p(dst) != 0) {
-        fprintf(stderr, "minitorch-kernel install: cannot create %s: %s\n", dst, strerror(errno));
-        return 1;
-    }
-
+/* Writes the kernelspec into folder dst: the template kernel.json of folder src with this
+ * executable (exe) as its command and `display` as its name, and the logos. 0, or 1 (the exit
+ * status) after saying what failed. */
+static int write_kernelspec(const char *exe, const char *src, const char *dst, const char *display)
+{
     char path[PATH_MAX + 128];
     snprintf(path, sizeof path, "%s/kernel.json", src);
     json_error_t jerr;
@@ -241,7 +238,42 @@ static int cmd_install(int argc, char **argv)
             return 1;
         }
     }
-    printf("Installed kernelspec %s in %s\n", name, dst);
+    return 0;
+}
+
+static int cmd_install(int argc, char **argv)
+{
+    struct install_options o;
+    int bad = install_options(argc, argv, &o);
+    if (bad) return bad;
+
+    char exe[PATH_MAX];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (len <= 0) {
+        fprintf(stderr, "minitorch-kernel install: cannot find this executable: %s\n",
+                strerror(errno));
+        return 1;
+    }
+    exe[len] = '\0';
+
+    char base[PATH_MAX];
+    if (install_base(&o, base, sizeof base) != 0) return 1;
+
+    char src[PATH_MAX], dst[PATH_MAX + 64];
+    if (find_kernelspec_source(exe, src, sizeof src) != 0) {
+        fprintf(stderr,
+                "minitorch-kernel install: cannot find the kernelspec files "
+                "(kernel.json and logos) next to %s\n",
+                exe);
+        return 1;
+    }
+    snprintf(dst, sizeof dst, "%s/kernels/%s", base, o.name);
+    if (mkdir_p(dst) != 0) {
+        fprintf(stderr, "minitorch-kernel install: cannot create %s: %s\n", dst, strerror(errno));
+        return 1;
+    }
+    if (write_kernelspec(exe, src, dst, o.display) != 0) return 1;
+    printf("Installed kernelspec %s in %s\n", o.name, dst);
     return 0;
 }
 

@@ -363,6 +363,246 @@ static int shape_arg(struct input *in, int64_t *shape)
     return n;
 }
 
+/* The commands. Each reads its arguments from the input after run's three slots; one that
+ * makes a tensor returns its status with the tensor in *r, which stays NULL where the command
+ * made none (an operand missing or too large: nothing to check). */
+
+/* create: zeros, full, rand, or data of a pattern (with negatives, zeros and repeats: max's
+ * ties), kept in slot d. */
+static void cmd_create(struct slot *s, struct slot *d, struct input *in)
+{
+    struct mt_tensor *r = NULL;
+    enum mt_status st;
+    int64_t shape[MT_MAX_DIMS] = {0};
+    enum mt_backend b = byte(in) & 1 ? MT_BACKEND_FAST : MT_BACKEND_SIMPLE;
+    unsigned how = byte(in) % 5;
+    int n = shape_arg(in, shape);
+    int nd = n > MT_MAX_DIMS ? MT_MAX_DIMS : n;
+    if (how == 0)
+        st = mt_zeros(ctx, b, n, shape, &r);
+    else if (how == 1)
+        st = mt_full(ctx, b, n, shape, (float)((int)byte(in) - 128) / 8.0f, &r);
+    else if (how == 2)
+        st = mt_rand(ctx, b, n, shape, &r);
+    else { /* data: a pattern with negatives, zeros, repeats (max's ties) */
+        __int128 cnt = 1;
+        for (int i = 0; i < nd; i++) cnt *= shape[i] < 0 ? 0 : shape[i] > 8192 ? 8193 : shape[i];
+        if (n < 1 || n > MT_MAX_DIMS || cnt > 8192) return;
+        float *vals = malloc((size_t)(cnt > 0 ? cnt : 1) * sizeof *vals);
+        if (!vals) abort();
+        unsigned seed = byte(in);
+        for (int64_t i = 0; i < (int64_t)cnt; i++)
+            vals[i] = (float)((int)((i * 7 + seed) % 11) - 5) * (how == 3 ? 1.0f : 0.37f);
+        st = mt_from_data(ctx, b, n, shape, vals, &r);
+        free(vals);
+    }
+    check_status(st, r);
+    if (st == MT_OK) keep(s, d, r);
+}
+
+static enum mt_status cmd_view(struct mt_tensor *t, struct input *in, struct mt_tensor **r)
+{
+    int64_t shape[MT_MAX_DIMS] = {0};
+    int n = ndim_arg(in);
+    for (int i = 0; i < n && i < MT_MAX_DIMS; i++) shape[i] = byte(in) < 40 ? -1 : size_arg(in);
+    return mt_view(ctx, t, n, shape, r);
+}
+
+static enum mt_status cmd_permute(struct mt_tensor *t, struct input *in, struct mt_tensor **r)
+{
+    int64_t idx[MT_MAX_DIMS] = {0};
+    int n = ndim_arg(in);
+    for (int i = 0; i < n && i < MT_MAX_DIMS; i++) idx[i] = signed_arg(in);
+    return mt_permute(ctx, t, n, idx, r); /* a count other than t's is refused first */
+}
+
+static enum mt_status cmd_as_strided(struct mt_tensor *t, struct input *in, struct mt_tensor **r)
+{
+    int64_t shape[MT_MAX_DIMS] = {0}, strides[MT_MAX_DIMS] = {0};
+    int n = ndim_arg(in);
+    for (int i = 0; i < n && i < MT_MAX_DIMS; i++) {
+        shape[i] = size_arg(in);
+        strides[i] = signed_arg(in);
+    }
+    int64_t off = signed_arg(in);
+    return mt_as_strided(ctx, t, n, shape, strides, off, r);
+}
+
+/* get an element of x's tensor (after setting it, when set): the storage's value at the
+ * position its index gives, inside the storage. */
+static void cmd_get_set(struct slot *x, struct input *in, bool set)
+{
+    struct mt_tensor *t = x->t;
+    int64_t idx[MT_MAX_DIMS] = {0};
+    int n = (byte(in) & 7) ? t->ndim : (int)(byte(in) % 10);
+    for (int i = 0; i < n && i < MT_MAX_DIMS; i++) idx[i] = signed_arg(in);
+    if (n > MT_MAX_DIMS) n = MT_MAX_DIMS + 1; /* the count is checked before the values */
+    float v = 0.0f, put = (float)byte(in) - 100.0f;
+    enum mt_status st;
+    if (set) {
+        st = mt_tensor_set(ctx, t, n, idx, put);
+        check_status(st, NULL);
+    }
+    st = mt_tensor_get(ctx, t, n, idx, &v);
+    check_status(st, NULL);
+    if (st != MT_OK) return;
+    __int128 pos = t->offset;
+    for (int i = 0; i < t->ndim; i++) {
+        int64_t k = idx[i] < 0 ? idx[i] + t->shape[i] : idx[i];
+        pos += (__int128)k * t->strides[i];
+    }
+    if (x->nelem >= 0 && (pos < 0 || pos >= x->nelem)) abort();
+    const float *base = mt_tensor_data(t) - t->offset;
+    if (memcmp(&v, &base[(int64_t)pos], sizeof v) != 0) abort();
+    if (set && v != put) abort();
+}
+
+/* raw zip of t and u, broadcasting */
+static enum mt_status cmd_raw_zip(struct mt_tensor *t, struct mt_tensor *u, struct input *in,
+                                  struct mt_tensor **r)
+{
+    if (!u) return MT_OK;
+    return raw_both(1, (int)(byte(in) % MT_ZIP_COUNT), t, u, 0, r);
+}
+
+static enum mt_status cmd_raw_reduce(struct mt_tensor *t, struct input *in, struct mt_tensor **r)
+{
+    unsigned b = byte(in);
+    int dim = b >= 0xF0 ? MT_ALL_DIMS : (int)(b % 20) - 10;
+    return raw_both(2, (int)(byte(in) % MT_RED_COUNT), t, NULL, dim, r);
+}
+
+static enum mt_status cmd_raw_matmul(struct mt_tensor *t, struct mt_tensor *u, struct mt_tensor **r)
+{
+    if (!u || !matmul_small(t, u)) return MT_OK;
+    return raw_both(3, 0, t, u, 0, r);
+}
+
+/* into an out: map of t into y's tensor (broadcast), or zip of t and y's into d's */
+static void cmd_into_out(struct mt_tensor *t, struct slot *y, struct slot *d, struct input *in)
+{
+    if (!y->t) return;
+    struct mt_tensor *o = y->t;
+    enum mt_status st;
+    if (byte(in) & 1) {
+        st = mt_map(ctx, (enum mt_map_op)(byte(in) % MT_MAP_COUNT), t, &o);
+    } else {
+        if (!d->t) return;
+        o = d->t;
+        st = mt_zip(ctx, (enum mt_zip_op)(byte(in) % MT_ZIP_COUNT), t, y->t, &o);
+    }
+    if ((unsigned)st >= MT_STATUS_COUNT || o == NULL) abort();
+}
+
+/* the differentiable ops, on t and u (may be NULL) */
+static enum mt_status cmd_autodiff(struct mt_tensor *t, struct mt_tensor *u, struct input *in,
+                                   struct mt_tensor **r)
+{
+    unsigned k = byte(in) % 8;
+    if (k == 0) return mt_neg(ctx, t, r);
+    if (k == 1) return mt_sigmoid(ctx, t, r);
+    if (k == 2) return mt_relu(ctx, t, r);
+    if (k == 3) return u ? mt_mul(ctx, t, u, r) : mt_exp(ctx, t, r);
+    if (k == 4) return u ? mt_add(ctx, t, u, r) : mt_log(ctx, t, r);
+    if (k == 5) return mt_sum(ctx, t, (int)(byte(in) % 6) - 3, r);
+    if (k == 6) return mt_max(ctx, t, (int)(byte(in) % 6) - 3, r);
+    if (!u || !matmul_small(t, u)) return MT_OK;
+    return mt_matmul(ctx, t, u, r);
+}
+
+/* backward from the sum of t: every slot's gradient has its leaf's shape */
+static void cmd_backward(struct slot *s, struct mt_tensor *t)
+{
+    struct mt_tensor *sum = NULL;
+    enum mt_status st = mt_sum(ctx, t, MT_ALL_DIMS, &sum);
+    check_status(st, sum);
+    if (st == MT_OK) {
+        st = mt_backward(ctx, sum, NULL);
+        check_status(st, NULL);
+    }
+    mt_tensor_release(sum);
+    for (int i = 0; i < SLOTS; i++) /* gradients have their leaf's shape */
+        if (s[i].t && s[i].t->grad) {
+            const struct mt_tensor *g = s[i].t->grad;
+            check_geometry(g, -1);
+            if (g->ndim != s[i].t->ndim ||
+                memcmp(g->shape, s[i].t->shape, (size_t)g->ndim * sizeof g->shape[0]) != 0)
+                abort();
+        }
+}
+
+/* user functions (map, zip, reduce of a program) on both backends: the results agree */
+static enum mt_status cmd_user_fn(struct mt_tensor *t, struct mt_tensor *u, struct input *in,
+                                  struct mt_tensor **r)
+{
+    struct mt_tensor *a2 = twin(t), *b2 = u ? twin(u) : NULL, *r2 = NULL;
+    unsigned k = byte(in) % 3;
+    enum mt_status st, s2;
+    if (!a2 || (u && !b2)) {
+        mt_tensor_release(a2);
+        mt_tensor_release(b2);
+        return MT_OK;
+    }
+    int dim = (int)(byte(in) % 8) - 4;
+    if (k == 0) {
+        st = mt_map_prog(ctx, &map_fn, t, r);
+        s2 = mt_map_prog(ctx, &map_fn, a2, &r2);
+    } else if (k == 1 && u) {
+        st = mt_zip_prog(ctx, &zip_fn, t, u, r);
+        s2 = mt_zip_prog(ctx, &zip_fn, a2, b2, &r2);
+    } else {
+        st = mt_reduce_prog(ctx, &zip_fn, t, dim, 0.5f, r);
+        s2 = mt_reduce_prog(ctx, &zip_fn, a2, dim, 0.5f, &r2);
+    }
+    check_status(st, *r);
+    check_status(s2, r2);
+    if (st != s2 && st != MT_ERR_NOMEM && s2 != MT_ERR_NOMEM) abort();
+    if (st == MT_OK && s2 == MT_OK) {
+        struct mt_tensor *bound = NULL, *ab = NULL;
+        struct mt_tensor *sa = t->backend == MT_BACKEND_SIMPLE ? t : a2;
+        enum tolerance tol = ULPS;
+        if (k == 2) { /* a fold of acc + x/2: bounded by 0.5 + the sum of |x| */
+            tol = BOUNDED;
+            if (mt_map(ctx, MT_MAP_ABS, sa, &ab) != MT_OK ||
+                mt_reduce(ctx, MT_RED_SUM, ab, dim, &bound) != MT_OK)
+                tol = EXACT;
+        }
+        if (tol != EXACT || k != 2)
+            check_same(t->backend == MT_BACKEND_SIMPLE ? *r : r2,
+                       t->backend == MT_BACKEND_SIMPLE ? r2 : *r, tol, bound);
+        mt_tensor_release(bound);
+        mt_tensor_release(ab);
+    }
+    mt_tensor_release(r2);
+    mt_tensor_release(a2);
+    mt_tensor_release(b2);
+    return st;
+}
+
+/* the broadcast shape of t and u, checked against its rule */
+static void cmd_broadcast(const struct mt_tensor *t, const struct mt_tensor *u)
+{
+    if (!u) return;
+    int nout;
+    int64_t out[MT_MAX_DIMS];
+    enum mt_status st = mt_shape_broadcast(ctx, t->ndim, t->shape, u->ndim, u->shape, &nout, out);
+    check_status(st, NULL);
+    if (st != MT_OK) return;
+    if (nout != (t->ndim > u->ndim ? t->ndim : u->ndim)) abort();
+    for (int i = 0; i < nout; i++) {
+        int ia = i - (nout - t->ndim), ib = i - (nout - u->ndim);
+        int64_t da = ia >= 0 ? t->shape[ia] : 1, db = ib >= 0 ? u->shape[ib] : 1;
+        if (out[i] != (da == 1 ? db : da) || (da != db && da != 1 && db != 1)) abort();
+    }
+}
+
+/* the slot emptied (its tensor released) */
+static void drop(struct slot *x)
+{
+    mt_tensor_release(x->t);
+    x->t = NULL;
+}
+
 static void run(struct slot *s, struct input *in)
 {
     unsigned cmd = byte(in) % 20;
@@ -370,229 +610,36 @@ static void run(struct slot *s, struct input *in)
     if (trace)
         fprintf(stderr, "command %u: d %d, x %d, y %d\n", cmd, (int)(d - s), (int)(x - s),
                 (int)(y - s));
-    struct mt_tensor *r = NULL;
-    enum mt_status st;
-    int64_t shape[MT_MAX_DIMS] = {0}, strides[MT_MAX_DIMS] = {0}, idx[MT_MAX_DIMS] = {0};
-    int n;
-    if (cmd == 0) { /* create */
-        enum mt_backend b = byte(in) & 1 ? MT_BACKEND_FAST : MT_BACKEND_SIMPLE;
-        unsigned how = byte(in) % 5;
-        n = shape_arg(in, shape);
-        int nd = n > MT_MAX_DIMS ? MT_MAX_DIMS : n;
-        if (how == 0)
-            st = mt_zeros(ctx, b, n, shape, &r);
-        else if (how == 1)
-            st = mt_full(ctx, b, n, shape, (float)((int)byte(in) - 128) / 8.0f, &r);
-        else if (how == 2)
-            st = mt_rand(ctx, b, n, shape, &r);
-        else { /* data: a pattern with negatives, zeros, repeats (max's ties) */
-            __int128 cnt = 1;
-            for (int i = 0; i < nd; i++)
-                cnt *= shape[i] < 0 ? 0 : shape[i] > 8192 ? 8193 : shape[i];
-            if (n < 1 || n > MT_MAX_DIMS || cnt > 8192) return;
-            float *vals = malloc((size_t)(cnt > 0 ? cnt : 1) * sizeof *vals);
-            if (!vals) abort();
-            unsigned seed = byte(in);
-            for (int64_t i = 0; i < (int64_t)cnt; i++)
-                vals[i] = (float)((int)((i * 7 + seed) % 11) - 5) * (how == 3 ? 1.0f : 0.37f);
-            st = mt_from_data(ctx, b, n, shape, vals, &r);
-            free(vals);
-        }
-        check_status(st, r);
-        if (st == MT_OK) keep(s, d, r);
+    if (cmd == 0) {
+        cmd_create(s, d, in);
         return;
     }
     if (!x->t) return;
-    struct mt_tensor *t = x->t;
+    struct mt_tensor *t = x->t, *u = y->t, *r = NULL;
     if (cmd >= 8 && cmd <= 16 && cmd != 14 &&
         (t->size > OP_ELEMS || (y->t && y->t->size > OP_ELEMS) || (d->t && d->t->size > OP_ELEMS)))
         return;
+    enum mt_status st;
     switch (cmd) {
-    case 1: /* view */
-        n = ndim_arg(in);
-        for (int i = 0; i < n && i < MT_MAX_DIMS; i++) shape[i] = byte(in) < 40 ? -1 : size_arg(in);
-        st = mt_view(ctx, t, n, shape, &r);
-        break;
-    case 2: /* permute */
-        n = ndim_arg(in);
-        for (int i = 0; i < n && i < MT_MAX_DIMS; i++) idx[i] = signed_arg(in);
-        st = mt_permute(ctx, t, n, idx, &r); /* a count other than t's is refused first */
-        break;
-    case 3: { /* as_strided */
-        n = ndim_arg(in);
-        for (int i = 0; i < n && i < MT_MAX_DIMS; i++) {
-            shape[i] = size_arg(in);
-            strides[i] = signed_arg(in);
-        }
-        int64_t off = signed_arg(in);
-        st = mt_as_strided(ctx, t, n, shape, strides, off, &r);
-        break;
-    }
+    case 1: st = cmd_view(t, in, &r); break;
+    case 2: st = cmd_permute(t, in, &r); break;
+    case 3: st = cmd_as_strided(t, in, &r); break;
     case 4: st = mt_contiguous(ctx, t, &r); break;
     case 5: st = mt_to(ctx, t, byte(in) & 1 ? MT_BACKEND_FAST : MT_BACKEND_SIMPLE, &r); break;
-    case 6:   /* get */
-    case 7: { /* set, then get */
-        n = (byte(in) & 7) ? t->ndim : (int)(byte(in) % 10);
-        for (int i = 0; i < n && i < MT_MAX_DIMS; i++) idx[i] = signed_arg(in);
-        if (n > MT_MAX_DIMS) n = MT_MAX_DIMS + 1; /* the count is checked before the values */
-        float v = 0.0f, put = (float)byte(in) - 100.0f;
-        if (cmd == 7) {
-            st = mt_tensor_set(ctx, t, n, idx, put);
-            check_status(st, NULL);
-        }
-        st = mt_tensor_get(ctx, t, n, idx, &v);
-        check_status(st, NULL);
-        if (st == MT_OK) {
-            __int128 pos = t->offset;
-            for (int i = 0; i < t->ndim; i++) {
-                int64_t k = idx[i] < 0 ? idx[i] + t->shape[i] : idx[i];
-                pos += (__int128)k * t->strides[i];
-            }
-            if (x->nelem >= 0 && (pos < 0 || pos >= x->nelem)) abort();
-            const float *base = mt_tensor_data(t) - t->offset;
-            if (memcmp(&v, &base[(int64_t)pos], sizeof v) != 0) abort();
-            if (cmd == 7 && v != put) abort();
-        }
-        return;
-    }
+    case 6: cmd_get_set(x, in, false); return;
+    case 7: cmd_get_set(x, in, true); return;
     case 8: /* raw map */ st = raw_both(0, (int)(byte(in) % MT_MAP_COUNT), t, NULL, 0, &r); break;
-    case 9: /* raw zip, broadcasting */
-        if (!y->t) return;
-        st = raw_both(1, (int)(byte(in) % MT_ZIP_COUNT), t, y->t, 0, &r);
-        break;
-    case 10: { /* raw reduce */
-        unsigned b = byte(in);
-        int dim = b >= 0xF0 ? MT_ALL_DIMS : (int)(b % 20) - 10;
-        st = raw_both(2, (int)(byte(in) % MT_RED_COUNT), t, NULL, dim, &r);
-        break;
-    }
-    case 11: /* raw matmul */
-        if (!y->t || !matmul_small(t, y->t)) return;
-        st = raw_both(3, 0, t, y->t, 0, &r);
-        break;
-    case 12: { /* into an out: map of x into y (broadcast), or zip of x, y into d */
-        if (!y->t) return;
-        struct mt_tensor *o = y->t;
-        if (byte(in) & 1) {
-            st = mt_map(ctx, (enum mt_map_op)(byte(in) % MT_MAP_COUNT), t, &o);
-        } else {
-            if (!d->t) return;
-            o = d->t;
-            st = mt_zip(ctx, (enum mt_zip_op)(byte(in) % MT_ZIP_COUNT), t, y->t, &o);
-        }
-        if ((unsigned)st >= MT_STATUS_COUNT || o == NULL) abort();
-        return;
-    }
-    case 13: { /* differentiable ops */
-        unsigned k = byte(in) % 8;
-        if (k == 0)
-            st = mt_neg(ctx, t, &r);
-        else if (k == 1)
-            st = mt_sigmoid(ctx, t, &r);
-        else if (k == 2)
-            st = mt_relu(ctx, t, &r);
-        else if (k == 3)
-            st = y->t ? mt_mul(ctx, t, y->t, &r) : mt_exp(ctx, t, &r);
-        else if (k == 4)
-            st = y->t ? mt_add(ctx, t, y->t, &r) : mt_log(ctx, t, &r);
-        else if (k == 5)
-            st = mt_sum(ctx, t, (int)(byte(in) % 6) - 3, &r);
-        else if (k == 6)
-            st = mt_max(ctx, t, (int)(byte(in) % 6) - 3, &r);
-        else {
-            if (!y->t || !matmul_small(t, y->t)) return;
-            st = mt_matmul(ctx, t, y->t, &r);
-        }
-        break;
-    }
-    case 14:
-        st = mt_tensor_requires_grad(t, byte(in) & 1);
-        check_status(st, NULL);
-        return;
-    case 15: { /* backward from the sum of t */
-        struct mt_tensor *sum = NULL;
-        st = mt_sum(ctx, t, MT_ALL_DIMS, &sum);
-        check_status(st, sum);
-        if (st == MT_OK) {
-            st = mt_backward(ctx, sum, NULL);
-            check_status(st, NULL);
-        }
-        mt_tensor_release(sum);
-        for (int i = 0; i < SLOTS; i++) /* gradients have their leaf's shape */
-            if (s[i].t && s[i].t->grad) {
-                const struct mt_tensor *g = s[i].t->grad;
-                check_geometry(g, -1);
-                if (g->ndim != s[i].t->ndim ||
-                    memcmp(g->shape, s[i].t->shape, (size_t)g->ndim * sizeof g->shape[0]) != 0)
-                    abort();
-            }
-        return;
-    }
-    case 16: { /* user functions on both backends */
-        struct mt_tensor *a2 = twin(t), *b2 = y->t ? twin(y->t) : NULL, *r2 = NULL;
-        unsigned k = byte(in) % 3;
-        enum mt_status s2;
-        if (!a2 || (y->t && !b2)) {
-            mt_tensor_release(a2);
-            mt_tensor_release(b2);
-            return;
-        }
-        int dim = (int)(byte(in) % 8) - 4;
-        if (k == 0) {
-            st = mt_map_prog(ctx, &map_fn, t, &r);
-            s2 = mt_map_prog(ctx, &map_fn, a2, &r2);
-        } else if (k == 1 && y->t) {
-            st = mt_zip_prog(ctx, &zip_fn, t, y->t, &r);
-            s2 = mt_zip_prog(ctx, &zip_fn, a2, b2, &r2);
-        } else {
-            st = mt_reduce_prog(ctx, &zip_fn, t, dim, 0.5f, &r);
-            s2 = mt_reduce_prog(ctx, &zip_fn, a2, dim, 0.5f, &r2);
-        }
-        check_status(st, r);
-        check_status(s2, r2);
-        if (st != s2 && st != MT_ERR_NOMEM && s2 != MT_ERR_NOMEM) abort();
-        if (st == MT_OK && s2 == MT_OK) {
-            struct mt_tensor *bound = NULL, *ab = NULL;
-            struct mt_tensor *sa = t->backend == MT_BACKEND_SIMPLE ? t : a2;
-            enum tolerance tol = ULPS;
-            if (k == 2) { /* a fold of acc + x/2: bounded by 0.5 + the sum of |x| */
-                tol = BOUNDED;
-                if (mt_map(ctx, MT_MAP_ABS, sa, &ab) != MT_OK ||
-                    mt_reduce(ctx, MT_RED_SUM, ab, dim, &bound) != MT_OK)
-                    tol = EXACT;
-            }
-            if (tol != EXACT || k != 2)
-                check_same(t->backend == MT_BACKEND_SIMPLE ? r : r2,
-                           t->backend == MT_BACKEND_SIMPLE ? r2 : r, tol, bound);
-            mt_tensor_release(bound);
-            mt_tensor_release(ab);
-        }
-        mt_tensor_release(r2);
-        mt_tensor_release(a2);
-        mt_tensor_release(b2);
-        break;
-    }
+    case 9: st = cmd_raw_zip(t, u, in, &r); break;
+    case 10: st = cmd_raw_reduce(t, in, &r); break;
+    case 11: st = cmd_raw_matmul(t, u, &r); break;
+    case 12: cmd_into_out(t, y, d, in); return;
+    case 13: st = cmd_autodiff(t, u, in, &r); break;
+    case 14: check_status(mt_tensor_requires_grad(t, byte(in) & 1), NULL); return;
+    case 15: cmd_backward(s, t); return;
+    case 16: st = cmd_user_fn(t, u, in, &r); break;
     case 17: st = mt_detach(ctx, t, &r); break;
-    case 18:
-        mt_tensor_release(x->t);
-        x->t = NULL;
-        return;
-    default: { /* broadcast shape of x and y, checked against its rule */
-        if (!y->t) return;
-        int nout;
-        int64_t out[MT_MAX_DIMS];
-        st = mt_shape_broadcast(ctx, t->ndim, t->shape, y->t->ndim, y->t->shape, &nout, out);
-        check_status(st, NULL);
-        if (st == MT_OK) {
-            if (nout != (t->ndim > y->t->ndim ? t->ndim : y->t->ndim)) abort();
-            for (int i = 0; i < nout; i++) {
-                int ia = i - (nout - t->ndim), ib = i - (nout - y->t->ndim);
-                int64_t da = ia >= 0 ? t->shape[ia] : 1, db = ib >= 0 ? y->t->shape[ib] : 1;
-                if (out[i] != (da == 1 ? db : da) || (da != db && da != 1 && db != 1)) abort();
-            }
-        }
-        return;
-    }
+    case 18: drop(x); return;
+    default: cmd_broadcast(t, u); return;
     }
     check_status(st, r);
     if (trace && st != MT_OK) fprintf(stderr, "  %s: %s\n", mt_status_ename(st), mt_ctx_error(ctx));

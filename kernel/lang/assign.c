@@ -1,0 +1,317 @@
+/* assign.c — assignment targets: `=` into a name, an item (of a tensor, list, dict or object),
+ * an attribute, or a tuple or list of targets that the value is unpacked into; `op=`, which
+ * evaluates its target's object and subscripts once; and `del`. As in Python the value is
+ * computed first, then the target's object, then its subscripts. */
+#include "lang/eval.h"
+
+#include "lang/classes.h"
+#include "lang/dict.h"
+#include "lang/list.h"
+#include "lang/operators.h"
+
+#include "minitorch/minitorch.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* obj[key] = v or obj[:] = v on a sequence-like object (a Storage); other slices are not
+ * supported. */
+static int store_object_item(struct dsl_interp *in, const struct dsl_node *target,
+                             struct dsl_value obj, const struct dsl_value *subs, struct dsl_value v)
+{
+    const struct dsl_object_class *c = obj.as.obj->cls;
+    if (!dsl_is_slice(target)) return c->setitem(in, obj, subs[0], v);
+    const struct dsl_node *sl = target->kids[0];
+    if (sl->a || sl->b || sl->nkids || !c->setall)
+        return dsl_raise(in, "NotImplementedError",
+                         "a %s takes item assignment and x[:] = values, not other slices",
+                         dsl_type_name(obj));
+    return c->setall(in, obj, v);
+}
+
+/* Stores v (borrowed) into obj[subs] or obj.name, the target node's object and subscripts
+ * already evaluated (dsl_eval_subscripts). Tensors take either, lists item assignment. */
+static int store_into(struct dsl_interp *in, const struct dsl_node *target, struct dsl_value obj,
+                      const struct dsl_value *subs, size_t nsubs, struct dsl_value v)
+{
+    int r;
+    if (target->kind == DSL_N_INDEX && obj.kind == DSL_TENSOR)
+        r = dsl_tensor_setitem(in, obj, subs, nsubs, v);
+    else if (target->kind == DSL_N_INDEX && obj.kind == DSL_OBJECT)
+        r = store_object_item(in, target, obj, subs, v);
+    else if (dsl_is_slice(target))
+        r = dsl_slice_set(in, obj, subs, v);
+    else if (target->kind == DSL_N_INDEX && obj.kind == DSL_DICT)
+        r = dsl_dict_store(in, obj.as.d, subs[0], v);
+    else if (target->kind == DSL_N_INDEX && obj.kind != DSL_LIST)
+        r = dsl_raise(in, "TypeError", "'%s' object does not support item assignment",
+                      dsl_type_name(obj));
+    else if (target->kind == DSL_N_INDEX)
+        r = dsl_list_setitem(in, obj, subs[0], v);
+    else
+        r = dsl_setattr(in, obj, target->name, v);
+    if (r != 0) dsl_error_locate(in, target->pos);
+    return r != 0 ? DSL_X_ERR : DSL_X_OK;
+}
+
+/* Evaluates the subscripts of an index target on obj, as for reading, except that an object that
+ * takes no item assignment says so first (Python's message for `"abc"[0] = 1`). */
+static int target_subscripts(struct dsl_interp *in, const struct dsl_node *target,
+                             struct dsl_value obj, struct dsl_value *subs, size_t *nsubs)
+{
+    *nsubs = 0;
+    if (target->kind != DSL_N_INDEX) return 0;
+    bool settable = obj.kind == DSL_OBJECT && obj.as.obj->cls->setitem;
+    if (obj.kind != DSL_TENSOR && obj.kind != DSL_DICT && !settable &&
+        (obj.kind != DSL_LIST || obj.as.l->style == DSL_LIST_TUPLE))
+        return dsl_raise(in, "TypeError", "'%s' object does not support item assignment",
+                         dsl_type_name(obj));
+    return dsl_eval_subscripts(in, target, obj, subs, nsubs);
+}
+
+static int unpack_to(struct dsl_interp *in, const struct dsl_node *target, struct dsl_value v);
+
+int dsl_assign_to(struct dsl_interp *in, const struct dsl_node *target, struct dsl_value v)
+{
+    if (target->kind == DSL_N_TUPLE || target->kind == DSL_N_LIST) return unpack_to(in, target, v);
+    if (target->kind == DSL_N_NAME) {
+        if (dsl_bind_in(in, target->name, dsl_node_slot(in, target), v) != 0)
+            return dsl_error_locate(in, target->pos), DSL_X_ERR;
+        return DSL_X_OK;
+    }
+    struct dsl_value obj, subs[MT_MAX_DIMS];
+    size_t nsubs = 0;
+    int r = DSL_X_ERR;
+    if (dsl_eval(in, target->a, &obj) != 0) goto done;
+    if (target_subscripts(in, target, obj, subs, &nsubs) != 0)
+        dsl_error_locate(in, target->pos);
+    else
+        r = store_into(in, target, obj, subs, nsubs, v);
+    dsl_release_all(subs, nsubs);
+    dsl_value_release(obj);
+done:
+    dsl_value_release(v);
+    return r;
+}
+
+/* `a, b = v` (v owned): takes exactly as many items from the iterable v as there are targets,
+ * then assigns them left to right, as Python does; a wrong count is Python's ValueError. */
+static int unpack_to(struct dsl_interp *in, const struct dsl_node *target, struct dsl_value v)
+{
+    size_t want = target->nkids, got = 0;
+    struct dsl_value *items = calloc(want ? want : 1, sizeof *items);
+    struct dsl_iter it;
+    int r = DSL_X_ERR;
+    if (!items) {
+        dsl_raise_status(in, DSL_V_NOMEM);
+        goto located;
+    }
+    if (v.kind != DSL_LIST && v.kind != DSL_STR && v.kind != DSL_RANGE && v.kind != DSL_DICT) {
+        dsl_raise(in, "TypeError", "cannot unpack non-iterable %s object", dsl_type_name(v));
+        goto located;
+    }
+    dsl_iter_init(in, v, &it);
+    for (;;) {
+        struct dsl_value item;
+        int k = dsl_iter_next(in, &it, &item);
+        if (k < 0) goto located;
+        if (k == 0) break;
+        if (got == want) {
+            dsl_value_release(item);
+            dsl_raise(in, "ValueError", "too many values to unpack (expected %zu)", want);
+            goto located;
+        }
+        items[got++] = item;
+    }
+    if (got < want) {
+        dsl_raise(in, "ValueError", "not enough values to unpack (expected %zu, got %zu)", want,
+                  got);
+        goto located;
+    }
+    r = DSL_X_OK;
+    for (size_t i = 0; i < want; i++) {
+        struct dsl_value item = items[i];
+        items[i] = dsl_none();
+        if (r == DSL_X_OK)
+            r = dsl_assign_to(in, target->kids[i], item);
+        else
+            dsl_value_release(item);
+    }
+    goto done;
+located:
+    dsl_error_locate(in, target->pos);
+done:
+    if (items) dsl_release_all(items, got);
+    free(items);
+    dsl_value_release(v);
+    return r;
+}
+
+int dsl_exec_assign(struct dsl_interp *in, const struct dsl_node *n)
+{
+    struct dsl_value v;
+    if (dsl_eval(in, n->a, &v) != 0) return DSL_X_ERR;
+    for (size_t i = 0; i < n->nkids; i++)
+        if (dsl_assign_to(in, n->kids[i], dsl_value_retain(v)) != DSL_X_OK) {
+            dsl_value_release(v);
+            return DSL_X_ERR;
+        }
+    dsl_value_release(v);
+    return DSL_X_OK;
+}
+
+/* Whether `v += x` extends v itself, as Python's list += does (every name for the list sees
+ * it); a tuple, which never changes, makes a new tuple instead. */
+static bool extends_in_place(struct dsl_value v, enum dsl_tok op)
+{
+    return op == DSL_T_PLUS && v.kind == DSL_LIST && v.as.l->style != DSL_LIST_TUPLE;
+}
+
+/* `s += t` on a string variable nobody else references: extend it in place (strings are
+ * immutable, so no one can tell), so building a string in a loop is linear. Returns true when
+ * done. */
+static bool extend_in_place(struct dsl_value *slot, struct dsl_value rhs)
+{
+    if (slot->kind == DSL_STR && rhs.kind == DSL_STR && slot->as.s->refs == 1) {
+        size_t old = slot->as.s->len, add = rhs.as.s->len;
+        struct dsl_str *p = dsl_str_grow(slot->as.s, old + add);
+        if (!p) return false; /* the plain + then says why */
+        memcpy(p->data + old, rhs.as.s->data, add);
+        slot->as.s = p;
+        return true;
+    }
+    return false;
+}
+
+/* cur op= rhs (borrowed) as a value: a list extended in place (then the same list), else the
+ * operator's new value. 0 or -1. */
+static int augment(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value cur,
+                   struct dsl_value rhs, struct dsl_value *res)
+{
+    int r;
+    if (extends_in_place(cur, n->op)) {
+        r = dsl_list_extend(in, cur.as.l, rhs);
+        if (r == 0) *res = dsl_value_retain(cur);
+    } else {
+        r = dsl_binary(in, n->op, cur, rhs, res);
+    }
+    if (r != 0) dsl_error_locate(in, n->pos);
+    return r;
+}
+
+/* `obj[i] op= v` / `obj.name op= v`: obj and the subscripts are evaluated once, as in Python:
+ * read the item, apply op, store the result back. */
+static int exec_aug_item(struct dsl_interp *in, const struct dsl_node *n)
+{
+    const struct dsl_node *target = n->a;
+    struct dsl_value obj, cur = dsl_none(), rhs = dsl_none(), res = dsl_none();
+    struct dsl_value subs[MT_MAX_DIMS];
+    size_t nsubs = 0;
+    int r = DSL_X_ERR;
+    if (dsl_eval(in, target->a, &obj) != 0) return DSL_X_ERR;
+    if (target->kind == DSL_N_INDEX) {
+        if (dsl_eval_subscripts(in, target, obj, subs, &nsubs) != 0 ||
+            dsl_get_item(in, target, obj, subs, nsubs, &cur) != 0)
+            goto done;
+    } else if (dsl_getattr(in, obj, target->name, &cur) != 0) {
+        goto done;
+    }
+    if (dsl_eval(in, n->b, &rhs) != 0 || augment(in, n, cur, rhs, &res) != 0) goto done;
+    r = store_into(in, target, obj, subs, nsubs, res);
+done:
+    if (r != DSL_X_OK) dsl_error_locate(in, target->pos);
+    dsl_release_all(subs, nsubs);
+    dsl_value_release(obj);
+    dsl_value_release(cur);
+    dsl_value_release(rhs);
+    dsl_value_release(res);
+    return r;
+}
+
+int dsl_exec_aug(struct dsl_interp *in, const struct dsl_node *n)
+{
+    const struct dsl_node *target = n->a;
+    if (target->kind != DSL_N_NAME) return exec_aug_item(in, n);
+    struct dsl_value rhs, cur, res;
+    if (dsl_eval(in, n->b, &rhs) != 0) return DSL_X_ERR;
+    struct dsl_value *slot = dsl_lookup_var(in, target->name);
+    if (slot && n->op == DSL_T_PLUS && extend_in_place(slot, rhs)) {
+        dsl_value_release(rhs);
+        return DSL_X_OK;
+    }
+    /* not a variable: a builtin's name (TypeError below) or a NameError */
+    if (slot)
+        cur = dsl_value_retain(*slot);
+    else if (dsl_eval_name(in, target, &cur) != 0) {
+        dsl_value_release(rhs);
+        return DSL_X_ERR;
+    }
+    int r = augment(in, n, cur, rhs, &res);
+    bool same = r == 0 && res.kind == DSL_LIST && cur.kind == DSL_LIST && res.as.l == cur.as.l;
+    dsl_value_release(cur);
+    dsl_value_release(rhs);
+    if (r != 0) return DSL_X_ERR;
+    if (same && slot) { /* extended in place: the variable names it already */
+        dsl_value_release(res);
+        return DSL_X_OK;
+    }
+    return dsl_assign_to(in, target, res);
+}
+
+/* del xs[i]: the item of a list; other values take no item deletion. */
+static int del_item(struct dsl_interp *in, const struct dsl_node *t)
+{
+    struct dsl_value obj, subs[MT_MAX_DIMS];
+    size_t nsubs = 0;
+    if (dsl_eval(in, t->a, &obj) != 0) return DSL_X_ERR;
+    int r = -1;
+    if (obj.kind == DSL_DICT) {
+        if (dsl_eval_subscripts(in, t, obj, subs, &nsubs) == 0)
+            r = dsl_dict_delete(in, obj.as.d, subs[0]);
+    } else if (obj.kind != DSL_LIST || obj.as.l->style == DSL_LIST_TUPLE) {
+        dsl_raise(in, "TypeError", "'%s' object doesn't support item deletion", dsl_type_name(obj));
+    } else if (dsl_eval_subscripts(in, t, obj, subs, &nsubs) == 0) {
+        r = dsl_list_delitem(in, obj, subs[0]);
+    }
+    dsl_release_all(subs, nsubs);
+    dsl_value_release(obj);
+    if (r != 0) dsl_error_locate(in, t->pos);
+    return r != 0 ? DSL_X_ERR : DSL_X_OK;
+}
+
+/* Deletes one del target, a tuple or list target item by item. */
+static int del_target(struct dsl_interp *in, const struct dsl_node *t)
+{
+    switch (t->kind) {
+    case DSL_N_TUPLE:
+    case DSL_N_LIST:
+        for (size_t i = 0; i < t->nkids; i++)
+            if (del_target(in, t->kids[i]) != DSL_X_OK) return DSL_X_ERR;
+        return DSL_X_OK;
+    case DSL_N_NAME:
+        if (dsl_unbind_var(in, t->name)) return DSL_X_OK;
+        if (dsl_local_slot(in, t->name) >= 0)
+            return dsl_raise_at(in, t->pos, "UnboundLocalError",
+                                "cannot access local variable '%s' where it is not associated "
+                                "with a value",
+                                t->name),
+                   DSL_X_ERR;
+        return dsl_raise_at(in, t->pos, "NameError", "name '%s' is not defined", t->name),
+               DSL_X_ERR;
+    case DSL_N_INDEX: return del_item(in, t);
+    default: { /* an attribute: of an instance or a class; other values have none to delete */
+        struct dsl_value obj;
+        if (dsl_eval(in, t->a, &obj) != 0) return DSL_X_ERR;
+        int r =
+            obj.kind == DSL_INSTANCE || obj.kind == DSL_CLASS
+                ? dsl_object_delattr(in, obj, t->name)
+                : dsl_raise(in, "AttributeError", "'%s' object attribute '%s' cannot be deleted",
+                            dsl_type_name(obj), t->name);
+        dsl_value_release(obj);
+        if (r != 0) dsl_error_locate(in, t->pos);
+        return r != 0 ? DSL_X_ERR : DSL_X_OK;
+    }
+    }
+}
+
+int dsl_exec_del(struct dsl_interp *in, const struct dsl_node *n) { return del_target(in, n->a); }

@@ -1,0 +1,129 @@
+/* eval.h — the tree-walking evaluator's parts, as its files share them (internal to
+ * kernel/lang; interp.h has what the rest of the language and the library call).
+ *
+ * The evaluator is dsl_eval's table of expressions (eval.c) and dsl_run_block's table of
+ * statements (statements.c); between them, the names and scopes (scopes.c), calls (calls.c) and
+ * assignment targets (assign.c). An expression's function returns 0 with a new value or -1; a
+ * statement's returns one of enum dsl_exec_status. */
+#ifndef KERNEL_LANG_EVAL_H
+#define KERNEL_LANG_EVAL_H
+
+#include "lang/interp.h"
+#include "lang/library.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* How a statement ended: the next one runs after DSL_X_OK only; a loop takes BREAK and
+ * CONTINUE, a call RETURN (the value in in->retval); ERR leaves an error pending. */
+enum dsl_exec_status {
+    DSL_X_ERR = -1,
+    DSL_X_OK = 0,
+    DSL_X_BREAK = 1,
+    DSL_X_CONTINUE = 2,
+    DSL_X_RETURN = 3,
+};
+
+/* Calls with at most this many arguments keep them on the C stack (most calls: a call's cost
+ * is what students time against method calls and CPython). */
+#define DSL_SMALL_ARGS 8
+
+/* ---- expressions (eval.c) ---------------------------------------------------------------- */
+
+/* Python truth, raising for a tensor whose truth is ambiguous (more than one element). Inline:
+ * every `if`, `while` and `and` asks it. */
+static inline int dsl_truth(struct dsl_interp *in, struct dsl_value v, bool *out)
+{
+    if (v.kind == DSL_TENSOR) return dsl_tensor_truth(in, v, out);
+    *out = dsl_value_truthy(v);
+    return 0;
+}
+
+/* Releases v[0..n). */
+void dsl_release_all(struct dsl_value *v, size_t n);
+
+/* Whether index node n is a slice, xs[a:b:c]. */
+bool dsl_is_slice(const struct dsl_node *n);
+
+/* Evaluates the subscripts of index node n on v (already evaluated) into subs[0..*nsubs) (room
+ * for MT_MAX_DIMS): a tensor takes up to MT_MAX_DIMS, a sequence exactly one, or a slice's three
+ * bounds (none where omitted). 0, or -1 with nothing left to release. */
+int dsl_eval_subscripts(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value v,
+                        struct dsl_value *subs, size_t *nsubs);
+
+/* v[subs] (all borrowed), subs as dsl_eval_subscripts made them for index node n: 0 with a new
+ * value, or -1. */
+int dsl_get_item(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value v,
+                 const struct dsl_value *subs, size_t nsubs, struct dsl_value *out);
+
+/* ---- names and scopes (scopes.c) --------------------------------------------------------- */
+
+/* The slot of `name` among the running call's locals, or -1 (at cell level, or not local). */
+long dsl_local_slot(const struct dsl_interp *in, const char *name);
+
+/* dsl_local_slot for the name of node n (a NAME or a FOR), through the node's cache. Inline:
+ * every read of a name and every store to one asks it. */
+static inline long dsl_node_slot(const struct dsl_interp *in, const struct dsl_node *n)
+{
+    if (!in->frame) return -1;
+    const struct dsl_node *def = in->frame->fn->def;
+    struct dsl_node *cache = (struct dsl_node *)n; /* the cache only: the tree's meaning stays */
+    if (n->scope_def != def) {
+        cache->scope_slot = dsl_local_slot(in, n->name);
+        cache->scope_def = def;
+    }
+    return n->scope_slot;
+}
+
+/* A new unbound cell (a local that nested functions share): 0 or DSL_V_NOMEM. */
+int dsl_new_cell(struct dsl_value *out);
+
+/* Stores v (owned) in a cell. */
+void dsl_cell_set(struct dsl_cell *c, struct dsl_value v);
+
+/* The value variable `name` is bound to (borrowed), in the scopes a read searches; NULL when
+ * unbound. */
+struct dsl_value *dsl_lookup_var(struct dsl_interp *in, const char *name);
+
+/* Binds name to v (owned): a comprehension's variable, a class attribute inside a class body,
+ * a local inside a call (slot k, from dsl_local_slot or dsl_node_slot), a free variable the
+ * body declared nonlocal, else a session variable. 0, or -1 after raising. */
+int dsl_bind_in(struct dsl_interp *in, const char *name, long k, struct dsl_value v);
+/* dsl_bind_in with name's slot looked up. */
+int dsl_bind_var(struct dsl_interp *in, const char *name, struct dsl_value v);
+
+/* Unbinds name (a class body's name, a local of the running call, a free variable, else a
+ * session variable): whether it was bound. */
+bool dsl_unbind_var(struct dsl_interp *in, const char *name);
+
+/* The value of NAME node n: a variable, else a builtin, class or exception type; else
+ * UnboundLocalError or NameError (with a suggestion). 0 with a new value in *out, or -1. */
+int dsl_eval_name(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out);
+
+/* The function value of DEF node n (a def or a lambda): its defaults evaluated now, in the
+ * defining scope. 0 with a new value in *out, or -1. */
+int dsl_make_function(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out);
+
+/* ---- calls (calls.c) --------------------------------------------------------------------- */
+
+/* CALL node n: the callee, then its arguments left to right, then the call. 0 with a new
+ * value in *out, or -1. */
+int dsl_eval_call(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out);
+
+/* ---- assignment targets (assign.c) ------------------------------------------------------- */
+
+/* Stores v (owned) into an assignment target (a name, an item, an attribute, or a tuple or
+ * list of targets to unpack v into). A DSL_X_ status. */
+int dsl_assign_to(struct dsl_interp *in, const struct dsl_node *target, struct dsl_value v);
+
+/* The statements a = b = v, a op= v and del a, b (each a DSL_X_ status). */
+int dsl_exec_assign(struct dsl_interp *in, const struct dsl_node *n);
+int dsl_exec_aug(struct dsl_interp *in, const struct dsl_node *n);
+int dsl_exec_del(struct dsl_interp *in, const struct dsl_node *n);
+
+/* ---- statements (statements.c) ----------------------------------------------------------- */
+
+/* Runs the statements of BLOCK node n until one ends otherwise than DSL_X_OK: its status. */
+int dsl_exec_block(struct dsl_interp *in, const struct dsl_node *n);
+
+#endif

@@ -1,0 +1,425 @@
+/* statements.c — the tree-walking evaluator's statements: dsl_run_block, and the table, indexed
+ * by node kind, of what each statement does (if, while, for, def, class, return, assert, try,
+ * raise, import; assignments and del are assign.c's). Each ends in an enum dsl_exec_status
+ * (eval.h): OK, BREAK, CONTINUE, RETURN, or ERR with an error pending. Every loop iteration
+ * polls the cancel flag so an interrupt ends any cell within one iteration. A line magic is
+ * handed to the library (library.h). */
+#include "lang/eval.h"
+
+#include "lang/classes.h"
+#include "lang/exceptions.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- statements ------------------------------------------------------------------------- */
+
+typedef int (*exec_fn)(struct dsl_interp *in, const struct dsl_node *n);
+
+static int exec_stmt(struct dsl_interp *in, const struct dsl_node *n);
+
+int dsl_exec_block(struct dsl_interp *in, const struct dsl_node *n)
+{
+    for (size_t i = 0; i < n->nkids; i++) {
+        int r = exec_stmt(in, n->kids[i]);
+        if (r != DSL_X_OK) return r;
+    }
+    return DSL_X_OK;
+}
+
+static int exec_expr(struct dsl_interp *in, const struct dsl_node *n)
+{
+    struct dsl_value v;
+    if (dsl_eval(in, n->a, &v) != 0) return DSL_X_ERR;
+    dsl_value_release(v);
+    return DSL_X_OK;
+}
+
+/* ---- control flow ----------------------------------------------------------------------- */
+
+static int exec_if(struct dsl_interp *in, const struct dsl_node *n)
+{
+    for (size_t i = 0; i + 1 < n->nkids; i += 2) {
+        struct dsl_value c;
+        if (dsl_eval(in, n->kids[i], &c) != 0) return DSL_X_ERR;
+        bool t = false;
+        int r = dsl_truth(in, c, &t);
+        dsl_value_release(c);
+        if (r != 0) return dsl_error_locate(in, n->kids[i]->pos), DSL_X_ERR;
+        if (t) return dsl_exec_block(in, n->kids[i + 1]);
+    }
+    return n->b ? dsl_exec_block(in, n->b) : DSL_X_OK;
+}
+
+static int exec_while(struct dsl_interp *in, const struct dsl_node *n)
+{
+    for (;;) {
+        if (dsl_check_cancel(in, n->pos) != 0) return DSL_X_ERR;
+        struct dsl_value c;
+        if (dsl_eval(in, n->a, &c) != 0) return DSL_X_ERR;
+        bool t = false;
+        int tr = dsl_truth(in, c, &t);
+        dsl_value_release(c);
+        if (tr != 0) return dsl_error_locate(in, n->a->pos), DSL_X_ERR;
+        if (!t) return DSL_X_OK;
+        int r = dsl_exec_block(in, n->b);
+        if (r == DSL_X_ERR || r == DSL_X_RETURN) return r;
+        if (r == DSL_X_BREAK) return DSL_X_OK;
+    }
+}
+
+static int exec_for(struct dsl_interp *in, const struct dsl_node *n)
+{
+    struct dsl_value seq;
+    if (dsl_eval(in, n->a, &seq) != 0) return DSL_X_ERR;
+    struct dsl_iter it;
+    int r = DSL_X_OK;
+    if (dsl_iter_init(in, seq, &it) != 0) {
+        dsl_error_locate(in, n->a->pos);
+        r = DSL_X_ERR;
+        goto done;
+    }
+    for (;;) {
+        if (dsl_check_cancel(in, n->pos) != 0) {
+            r = DSL_X_ERR;
+            break;
+        }
+        struct dsl_value item;
+        int got = dsl_iter_next(in, &it, &item);
+        if (got <= 0) {
+            if (got < 0) {
+                dsl_error_locate(in, n->pos);
+                r = DSL_X_ERR;
+            }
+            break;
+        }
+        if (!n->name) { /* for a, b in ...: unpacks each item */
+            if (dsl_assign_to(in, n->kids[0], item) != DSL_X_OK) {
+                r = DSL_X_ERR;
+                break;
+            }
+        } else if (dsl_bind_in(in, n->name, dsl_node_slot(in, n), item) != 0) {
+            dsl_error_locate(in, n->pos);
+            r = DSL_X_ERR;
+            break;
+        }
+        r = dsl_exec_block(in, n->b);
+        if (r == DSL_X_ERR || r == DSL_X_RETURN) break;
+        if (r == DSL_X_BREAK) {
+            r = DSL_X_OK;
+            break;
+        }
+        r = DSL_X_OK;
+    }
+done:
+    dsl_value_release(seq);
+    return r;
+}
+
+static int exec_break(struct dsl_interp *in, const struct dsl_node *n)
+{
+    (void)in;
+    (void)n;
+    return DSL_X_BREAK;
+}
+
+static int exec_continue(struct dsl_interp *in, const struct dsl_node *n)
+{
+    (void)in;
+    (void)n;
+    return DSL_X_CONTINUE;
+}
+
+static int exec_pass(struct dsl_interp *in, const struct dsl_node *n)
+{
+    (void)in;
+    (void)n;
+    return DSL_X_OK;
+}
+
+static int exec_magic(struct dsl_interp *in, const struct dsl_node *n)
+{
+    return dsl_magic_run(in, n->name, n->value.as.s->data, n->pos, NULL) != 0 ? DSL_X_ERR
+                                                                              : DSL_X_OK;
+}
+
+/* ---- def, class, return and assert ------------------------------------------------------ */
+
+/* `def`: makes the function value, passes it through the decorators (bottom-up: the one
+ * nearest the def first, as Python; each evaluated before the function is made) and binds its
+ * name. */
+static int exec_def(struct dsl_interp *in, const struct dsl_node *n)
+{
+    struct dsl_value small[DSL_SMALL_ARGS];
+    struct dsl_value *decos = small;
+    if (n->nkids > DSL_SMALL_ARGS && !(decos = malloc(n->nkids * sizeof *decos)))
+        return dsl_raise_status(in, DSL_V_NOMEM), DSL_X_ERR;
+    size_t done = 0;
+    int r = DSL_X_ERR;
+    struct dsl_value fv = dsl_none();
+    for (; done < n->nkids; done++)
+        if (dsl_eval(in, n->kids[done], &decos[done]) != 0) goto cleanup;
+    if (dsl_make_function(in, n, &fv) != 0) goto cleanup;
+    for (size_t i = n->nkids; i-- > 0;) {
+        struct dsl_value next;
+        if (dsl_call(in, decos[i], &fv, 1, NULL, NULL, 0, &next) != 0) {
+            dsl_error_locate(in, n->kids[i]->pos);
+            goto cleanup;
+        }
+        dsl_value_release(fv);
+        fv = next;
+    }
+    r = dsl_bind_var(in, n->name, fv);
+    fv = dsl_none();
+    if (r != 0) r = (dsl_error_locate(in, n->pos), DSL_X_ERR);
+cleanup:
+    dsl_value_release(fv);
+    for (size_t i = 0; i < done; i++) dsl_value_release(decos[i]);
+    if (decos != small) free(decos);
+    return r;
+}
+
+/* `class`: evaluates the base, runs the body with its names bound as the class's attributes,
+ * then binds the class's name. */
+static int exec_class(struct dsl_interp *in, const struct dsl_node *n)
+{
+    struct dsl_value base = dsl_none(), cls;
+    if (n->a && dsl_eval(in, n->a, &base) != 0) return DSL_X_ERR;
+    int r = dsl_class_new(in, n->name, base, &cls);
+    dsl_value_release(base);
+    if (r != 0) return dsl_error_locate(in, n->a ? n->a->pos : n->pos), DSL_X_ERR;
+    if (n->value.kind == DSL_STR &&
+        dsl_attrs_set(&cls.as.cls->attrs, "__doc__", dsl_value_retain(n->value)) != 0) {
+        dsl_value_release(cls);
+        return dsl_raise_status(in, DSL_V_NOMEM), DSL_X_ERR;
+    }
+    struct dsl_attrs *outer = in->class_ns;
+    in->class_ns = &cls.as.cls->attrs;
+    int x = dsl_exec_block(in, n->b);
+    in->class_ns = outer;
+    if (x == DSL_X_ERR) {
+        dsl_value_release(cls);
+        return DSL_X_ERR;
+    }
+    dsl_class_adopt_methods(cls);
+    if (dsl_bind_var(in, n->name, cls) != 0) return dsl_error_locate(in, n->pos), DSL_X_ERR;
+    return DSL_X_OK;
+}
+
+/* nonlocal and global act when a def runs (analyse_function); at run time they do nothing. */
+static int exec_decl(struct dsl_interp *in, const struct dsl_node *n)
+{
+    (void)in;
+    (void)n;
+    return DSL_X_OK;
+}
+
+static int exec_return(struct dsl_interp *in, const struct dsl_node *n)
+{
+    struct dsl_value v = dsl_none();
+    if (n->a && dsl_eval(in, n->a, &v) != 0) return DSL_X_ERR;
+    dsl_value_release(in->retval);
+    in->retval = v;
+    return DSL_X_RETURN;
+}
+
+/* assert cond[, msg]: AssertionError with msg's str, located at the keyword. */
+static int exec_assert(struct dsl_interp *in, const struct dsl_node *n)
+{
+    struct dsl_value v;
+    bool ok;
+    if (dsl_eval(in, n->a, &v) != 0) return DSL_X_ERR;
+    int r = dsl_truth(in, v, &ok);
+    dsl_value_release(v);
+    if (r != 0) return dsl_error_locate(in, n->a->pos), DSL_X_ERR;
+    if (ok) return DSL_X_OK;
+    if (!n->b) return dsl_raise_at(in, n->pos, "AssertionError", "%s", ""), DSL_X_ERR;
+    if (dsl_eval(in, n->b, &v) != 0) return DSL_X_ERR;
+    struct render_buf b;
+    render_buf_init(&b, DSL_MAX_REPR_BYTES);
+    int st = dsl_value_str(&b, v);
+    dsl_value_release(v);
+    if (dsl_text_error_drop(in, st)) { /* as `raise` does (exceptions.c) */
+        render_buf_free(&b);
+        st = render_buf_puts(&b, DSL_STR_FAILED) == 0 ? DSL_V_OK : DSL_V_NOMEM;
+    }
+    if (st == DSL_V_OK)
+        dsl_raise_at(in, n->pos, "AssertionError", "%s", render_buf_str(&b));
+    else
+        dsl_raise_status(in, st), dsl_error_locate(in, n->pos);
+    render_buf_free(&b);
+    return DSL_X_ERR;
+}
+
+/* ---- try and raise ---------------------------------------------------------------------- */
+
+/* The except clauses of try node n, given the error its body raised: the first whose class
+ * matches runs, with the error handled (no longer pending) and, for `as e`, bound to e until
+ * the clause ends, as Python 3 does. No match: the error stays pending. */
+static int run_handlers(struct dsl_interp *in, const struct dsl_node *n)
+{
+    struct dsl_exc_saved saved;
+    dsl_exc_take(in, &saved);
+    for (size_t i = 0; i < n->nkids && n->kids[i]->kind == DSL_N_EXCEPT; i++) {
+        const struct dsl_node *h = n->kids[i];
+        bool match = true;
+        if (h->a) {
+            /* evaluated with no error pending, so that an error of its own is raised */
+            struct dsl_value cls;
+            if (dsl_eval(in, h->a, &cls) != 0) goto replaced;
+            int r = dsl_exc_matches(in, &saved, cls, &match);
+            dsl_value_release(cls);
+            if (r != 0) {
+                dsl_error_locate(in, h->a->pos);
+                goto replaced;
+            }
+        }
+        if (!match) continue;
+        dsl_exc_caught(&saved);
+        if (h->name) {
+            struct dsl_value e;
+            if (dsl_exc_value(in, &saved, &e) != 0) goto replaced;
+            if (dsl_bind_var(in, h->name, e) != 0) goto replaced;
+        }
+        const struct dsl_exc_saved *outer = in->handling;
+        in->handling = &saved;
+        int r = dsl_exec_block(in, h->b);
+        in->handling = outer;
+        if (h->name) dsl_unbind_var(in, h->name);
+        dsl_exc_saved_free(&saved);
+        return r;
+    }
+    dsl_exc_put(in, &saved);
+    return DSL_X_ERR;
+replaced: /* a new error, raised while looking for the clause, replaces the one caught */
+    dsl_exc_saved_free(&saved);
+    return DSL_X_ERR;
+}
+
+/* The finally block after the rest of the try ended with r: it runs whatever r is. When it
+ * completes normally r stands (its error or return value kept aside meanwhile); a return,
+ * break, continue or error of its own replaces r, as in Python. */
+static int run_finally(struct dsl_interp *in, const struct dsl_node *fin, int r)
+{
+    struct dsl_exc_saved saved = {.exc = dsl_none()};
+    if (r == DSL_X_ERR) dsl_exc_take(in, &saved);
+    struct dsl_value ret = dsl_none();
+    if (r == DSL_X_RETURN) {
+        ret = in->retval;
+        in->retval = dsl_none();
+    }
+    /* while an error goes through finally, a bare raise there raises it, as in Python */
+    const struct dsl_exc_saved *outer = in->handling;
+    if (r == DSL_X_ERR) in->handling = &saved;
+    int f = dsl_exec_block(in, fin);
+    in->handling = outer;
+    if (f == DSL_X_OK) {
+        if (r == DSL_X_ERR) dsl_exc_put(in, &saved);
+        if (r == DSL_X_RETURN) in->retval = ret;
+        return r;
+    }
+    dsl_exc_saved_free(&saved);
+    dsl_value_release(ret);
+    return f;
+}
+
+static int exec_try(struct dsl_interp *in, const struct dsl_node *n)
+{
+    int r = dsl_exec_block(in, n->a);
+    const struct dsl_node *last = n->nkids ? n->kids[n->nkids - 1] : NULL;
+    if (r == DSL_X_ERR && n->nkids)
+        r = run_handlers(in, n);
+    else if (r == DSL_X_OK && last && last->kind == DSL_N_BLOCK)
+        r = dsl_exec_block(in, last);
+    return n->b ? run_finally(in, n->b, r) : r;
+}
+
+/* raise [e [from cause]]: the cause must be an exception, a class or None, as in Python, and is
+ * not shown (no chained tracebacks). */
+static int exec_raise(struct dsl_interp *in, const struct dsl_node *n)
+{
+    if (!n->a) return dsl_exc_reraise(in, n->pos), DSL_X_ERR;
+    struct dsl_value e, cause = dsl_none();
+    if (dsl_eval(in, n->a, &e) != 0) return DSL_X_ERR;
+    if (n->b && dsl_eval(in, n->b, &cause) != 0) {
+        dsl_value_release(e);
+        return DSL_X_ERR;
+    }
+    if (cause.kind != DSL_NONE && cause.kind != DSL_EXCEPTION && cause.kind != DSL_EXC_TYPE)
+        dsl_raise_at(in, n->b->pos, "TypeError", "exception causes must derive from BaseException");
+    else
+        dsl_exc_raise(in, e, n->pos);
+    dsl_value_release(e);
+    dsl_value_release(cause);
+    return DSL_X_ERR;
+}
+
+/* ---- import, and the table -------------------------------------------------------------- */
+
+/* `import m as x` and `from m import a as x`: the library knows the modules (library.h); each
+ * name is bound as an assignment binds it, so an import inside a function makes a local. */
+static int exec_import(struct dsl_interp *in, const struct dsl_node *n)
+{
+    struct dsl_value from = dsl_none();
+    if (n->flag && dsl_module_import(in, n->name, &from) != 0)
+        return dsl_error_locate(in, n->pos), DSL_X_ERR;
+    int r = DSL_X_OK;
+    for (size_t i = 0; i < n->nkw && r == DSL_X_OK; i++) {
+        const struct dsl_node *var = n->kwvals[i];
+        struct dsl_value v;
+        int got = n->flag ? dsl_module_from(in, from, n->kwnames[i], &v)
+                          : dsl_module_import(in, n->kwnames[i], &v);
+        if (got == 0 && !n->flag && !var->flag && strchr(n->kwnames[i], '.')) {
+            /* `import a.b` binds a, the package, once a.b is known to exist */
+            dsl_value_release(v);
+            got = dsl_module_import(in, var->name, &v);
+        }
+        if (got != 0)
+            r = DSL_X_ERR, dsl_error_locate(in, var->pos);
+        else if (dsl_bind_var(in, var->name, v) != 0)
+            r = DSL_X_ERR, dsl_error_locate(in, var->pos);
+    }
+    dsl_value_release(from);
+    return r;
+}
+
+static const exec_fn exec_table[DSL_N_COUNT] = {
+    [DSL_N_BLOCK] = dsl_exec_block, [DSL_N_EXPR] = exec_expr,     [DSL_N_ASSIGN] = dsl_exec_assign,
+    [DSL_N_AUG] = dsl_exec_aug,     [DSL_N_IF] = exec_if,         [DSL_N_WHILE] = exec_while,
+    [DSL_N_FOR] = exec_for,         [DSL_N_BREAK] = exec_break,   [DSL_N_CONTINUE] = exec_continue,
+    [DSL_N_PASS] = exec_pass,       [DSL_N_MAGIC] = exec_magic,   [DSL_N_DEF] = exec_def,
+    [DSL_N_RETURN] = exec_return,   [DSL_N_ASSERT] = exec_assert, [DSL_N_CLASS] = exec_class,
+    [DSL_N_NONLOCAL] = exec_decl,   [DSL_N_GLOBAL] = exec_decl,   [DSL_N_TRY] = exec_try,
+    [DSL_N_RAISE] = exec_raise,     [DSL_N_DEL] = dsl_exec_del,   [DSL_N_IMPORT] = exec_import,
+};
+
+static int exec_stmt(struct dsl_interp *in, const struct dsl_node *n)
+{
+    exec_fn fn = (unsigned)n->kind < DSL_N_COUNT ? exec_table[n->kind] : NULL;
+    assert(fn && "not a statement node");
+    if (!fn) return dsl_raise_at(in, n->pos, "SystemError", "internal error: not a statement");
+    int r = fn(in, n);
+    if (r == DSL_X_ERR) dsl_error_locate(in, n->pos);
+    return r;
+}
+
+int dsl_run_block(struct dsl_interp *in, const struct dsl_node *block, struct dsl_value *result)
+{
+    if (result) *result = dsl_none();
+    for (size_t i = 0; i < block->nkids; i++) {
+        const struct dsl_node *s = block->kids[i];
+        bool last = i + 1 == block->nkids;
+        if (last && result && s->kind == DSL_N_MAGIC)
+            return dsl_magic_run(in, s->name, s->value.as.s->data, s->pos, result) != 0 ? -1 : 0;
+        if (last && result && s->kind == DSL_N_EXPR && !s->flag) {
+            if (dsl_eval(in, s->a, result) != 0) {
+                dsl_error_locate(in, s->pos);
+                return -1;
+            }
+            return 0;
+        }
+        if (exec_stmt(in, s) == DSL_X_ERR) return -1;
+    }
+    return 0;
+}
