@@ -1,6 +1,6 @@
 /* jit.h — functions given to numba's njit, compiled to native code, and kernels given to
- * cuda.jit, run on a GPU or in the kernel's CUDA simulator (kernel/lib/jit; internal to kernel/lib: the
- * language calls dsl_jit_call and dsl_cuda_configure through lang/library.h). */
+ * cuda.jit, run on a GPU or in the kernel's CUDA simulator (kernel/lib/jit; internal to kernel/lib:
+ * the language calls dsl_jit_call and dsl_cuda_configure through lang/library.h). */
 #ifndef KERNEL_LIB_JIT_H
 #define KERNEL_LIB_JIT_H
 
