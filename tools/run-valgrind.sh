@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# valgrind memcheck over scripted sessions: every language script of tests/lang, and the cuda
-# backend's (tests/lang/cuda/standin.mt, through its host stand-in; diagnostics.mt is left out:
+# valgrind memcheck over scripted sessions: every language script of tests/scripts, and the cuda
+# backend's (tests/scripts/cuda/standin.mt, through its host stand-in; diagnostics.mt is left out:
 # it measures the machine's peaks and times compare(), minutes under valgrind), run by
 # `minitorch-kernel run` under memcheck.
 #
@@ -19,9 +19,9 @@ standin=$(dirname "$KERNEL")/libmt_cuda_standin.so
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 bad=0 n=0
-for script in tests/lang/*.mt tests/lang/cuda/standin.mt; do
+for script in tests/scripts/*.mt tests/scripts/cuda/standin.mt; do
     env=()
-    [[ $script == tests/lang/cuda/* ]] && env=(env "MT_CUDA_PLUGIN=$standin")
+    [[ $script == tests/scripts/cuda/* ]] && env=(env "MT_CUDA_PLUGIN=$standin")
     rc=0
     "${env[@]}" valgrind --tool=memcheck --leak-check=full --show-leak-kinds=definite,indirect \
         --errors-for-leak-kinds=definite,indirect --error-exitcode=3 --quiet \
