@@ -17,12 +17,14 @@ sed -n 's/^[[:space:]]*# expect-tb: \{0,1\}//p' "$script" > "$work/traceback"
 
 "$kernel" run "$script" > "$work/raw" 2> "$work/stderr"
 status=$?
-# a timing's busy-machine note depends on what else the machine runs, not on the script
-# (tests/kernel/lib/test_busy.c checks it), and whether parallel_diagnostics says that a
-# kernel's first call ran tcc's build (or gcc's of its loops as written) depends on the compile
-# cache (a kernel compiled before loads the last build at once; tests/kernel/lib/test_jit.c
-# checks them): they are left out
-grep -Ev "^(note: (other programs|the hypervisor|this process's threads) |  its first call ran (a build tcc made|gcc's quicker build) )" \
+# Left out, as they depend on the machine and not on the script: a timing's busy-machine note
+# (what else the machine runs; tests/kernel/lib/test_busy.c checks it); whether
+# parallel_diagnostics says that a kernel's first call ran tcc's build (or gcc's of its loops as
+# written), which depends on the compile cache (a kernel compiled before loads the last build at
+# once; tests/kernel/lib/test_jit.c checks them); and train()'s live progress between its first
+# line ("epoch 0/N starting") and its last ("epoch N/N done"), updated at most every quarter of
+# a second, so that a slow or busy machine shows more of them (`run` prints every update).
+grep -Ev "^(note: (other programs|the hypervisor|this process's threads) |  its first call ran (a build tcc made|gcc's quicker build) |\[[#.]+\] epoch [0-9]+/[0-9]+  loss )" \
     "$work/raw" > "$work/stdout" || true
 
 fail=0

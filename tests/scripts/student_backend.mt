@@ -191,7 +191,7 @@ parallel_diagnostics(tensor_matrix_multiply)
 # expect:   the loop over j (line 6 of _tensor_matrix_multiply) runs 4 iterations at a time, each with variables of its own: one inner loop adds their terms in turn, each sum in its own order (the same bits, sooner); the iterations left over, those of a group that meets an index out of range, and all of them where a storage it writes overlaps one it reads, run as written
 # expect-re:   machine code.*
 # expect-re:   last call: .*
-# expect-re:   the last call ran matrix_multiply for the student backend; the built-in fast matrix_multiply on the same shapes and strides takes [0-9.]+ (ns|µs|ms) \(the last call: [0-9.e+]+x that\)
+# expect-re:   the last call ran matrix_multiply for the student backend; the built-in fast matrix_multiply on the same shapes and strides takes [0-9.]+ (ns|µs|ms|s) \(the last call: [0-9.e+]+x that\)
 # expect:   integers: 64 bits; + - * wrap around past 2**63 - 1 as Numba's do, where the interpreter raises OverflowError; // and ** raise it as the interpreter does
 
 # train() runs on the student's ops, autodiff and SGD steps included: with matmul taken from
