@@ -25,7 +25,7 @@ C_SOURCES   = $(shell find engine kernel tests bench -type f \
 ASAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
             UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-.PHONY: help setup setup-test build build-asan build-tsan build-clang fuzz fuzz-jit install-kernelspec lab notebook notebooks assignments autograde soak valgrind test bench bench-kernel bench-engine bench-train bench-jit bench-cudasim \
+.PHONY: help setup setup-test build build-asan build-tsan build-clang build-fuzz fuzz fuzz-jit install-kernelspec lab notebook notebooks assignments autograde soak valgrind test bench bench-kernel bench-engine bench-train bench-jit bench-cudasim \
         format format-check lock clean distclean
 
 help: ## list the targets
@@ -44,19 +44,24 @@ setup: ## install what building and running the kernel needs: Debian packages, .
 setup-test: ## setup plus the test and benchmark tools (clang, Chromium, valgrind, pytest, ...)
 	tools/setup.sh test
 
-build: setup ## release build in build/
+# `make test` runs setup-test and the builds below as sub-makes, each timed: NO_SETUP=1 keeps
+# each build from running tools/setup.sh again.
+SETUP      = $(if $(NO_SETUP),,setup)
+SETUP_TEST = $(if $(NO_SETUP),,setup-test)
+
+build: $(SETUP) ## release build in build/
 	cmake -S . -B build -DCMAKE_BUILD_TYPE=Release $(CMAKE_ARGS)
 	cmake --build build -j$(JOBS)
 
-build-asan: setup ## debug build with AddressSanitizer + UBSan in build-asan/
+build-asan: $(SETUP) ## debug build with AddressSanitizer + UBSan in build-asan/
 	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DMT_SANITIZE=ON $(CMAKE_ARGS)
 	cmake --build build-asan -j$(JOBS)
 
-build-tsan: setup-test ## ThreadSanitizer build with clang, no OpenMP, in build-tsan/ (for the threaded parts of the kernel)
+build-tsan: $(SETUP_TEST) ## ThreadSanitizer build with clang, no OpenMP, in build-tsan/ (for the threaded parts of the kernel)
 	CC=$(CLANG) cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMT_TSAN=ON -DMT_OPENMP=OFF $(CMAKE_ARGS)
 	cmake --build build-tsan -j$(JOBS) --target minitorch-kernel
 
-build-clang: setup-test ## release build with clang in build-clang/ (-Werror must hold there too)
+build-clang: $(SETUP_TEST) ## release build with clang in build-clang/ (-Werror must hold there too)
 	CC=$(CLANG) cmake -S . -B build-clang -DCMAKE_BUILD_TYPE=Release $(CMAKE_ARGS)
 	cmake --build build-clang -j$(JOBS)
 
@@ -76,15 +81,26 @@ notebook: install-kernelspec ## start classic Notebook 7 instead of JupyterLab (
 	@echo
 	$(VENV)/bin/jupyter notebook --ip=127.0.0.1 --no-browser --notebook-dir=notebooks $(LAB_ROOT) $(LAB_ARGS)
 
-# Every suite runs even when an earlier one fails; the table at the end says which failed.
-test: setup-test build build-asan build-clang build-tsan ## run all suites: ctest (gcc, clang, sanitized), format, layers, numpy, protocol (also under ASan and TSan), notebooks, nbgrader assignments, browser, valgrind, fuzz smoke
+# The set-up and the builds run first, timed, and stop the run when one fails (the suites need
+# them all); then every suite runs even when an earlier one fails, and the table at the end
+# gives the seconds of each step and suite, and of the whole run.
+test: ## run all suites: ctest (gcc, clang, sanitized), format, layers, numpy, protocol (also under ASan and TSan), notebooks, nbgrader assignments, browser, valgrind, fuzz smoke
 	@results=(); status=0; started=$$SECONDS; \
+	step() { \
+	    local name=$$1 t0=$$SECONDS; shift; \
+	    echo; echo "==== $$name"; \
+	    if "$$@"; then results+=("$$name|done $$((SECONDS - t0)) s"); \
+	    else echo "make test: $$name failed after $$((SECONDS - t0)) s; no suite ran"; exit 1; fi; \
+	}; \
 	suite() { \
 	    local name=$$1 t0=$$SECONDS; shift; \
 	    echo; echo "==== $$name"; \
 	    if "$$@"; then results+=("$$name|PASS $$((SECONDS - t0)) s"); \
 	    else results+=("$$name|FAIL $$((SECONDS - t0)) s"); status=1; fi; \
 	}; \
+	for b in setup-test build build-asan build-clang build-tsan; do \
+	    step "$$b" $(MAKE) --no-print-directory $$b NO_SETUP=1; \
+	done; \
 	suite "ctest build" ctest --test-dir build --output-on-failure --no-tests=error $(CTEST_ARGS); \
 	suite "ctest build-asan" env $(ASAN_ENV) \
 	    ctest --test-dir build-asan --output-on-failure --no-tests=error $(CTEST_ARGS); \
@@ -102,10 +118,11 @@ test: setup-test build build-asan build-clang build-tsan ## run all suites: ctes
 	suite "valgrind memcheck" tools/run-valgrind.sh $(KERNEL); \
 	suite "protocol build-asan" tools/run-protocol-tests.sh $(KERNEL_ASAN) --sanitized; \
 	suite "protocol build-tsan" tools/run-protocol-tests.sh build-tsan/minitorch-kernel --sanitized; \
-	suite "fuzz smoke" $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS); \
-	echo; echo "==== summary (each suite's wall time; the builds before them are not counted)"; \
+	suite "build-fuzz (clang, libFuzzer)" $(MAKE) --no-print-directory build-fuzz NO_SETUP=1; \
+	suite "fuzz smoke" $(MAKE) --no-print-directory fuzz NO_SETUP=1 FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS); \
+	echo; echo "==== summary (wall time of each step and suite)"; \
 	for r in "$${results[@]}"; do printf '  %-36s %s\n' "$${r%|*}" "$${r#*|}"; done; \
-	echo "  all suites: $$((SECONDS - started)) s"; \
+	echo "  the whole run (set-up, builds, suites): $$((SECONDS - started)) s"; \
 	exit $$status
 
 valgrind: setup-test build ## valgrind memcheck over the language scripts run as sessions (no memory error, no leak)
@@ -131,10 +148,12 @@ colab-repo: setup ## point the Colab set-up cells and README badges at github.co
 
 FUZZ_SECONDS ?= 30
 FUZZ_SMOKE_SECONDS ?= 20 # per target inside `make test`
-fuzz: setup-test ## build the libFuzzer targets (clang) and run each for FUZZ_SECONDS (default 30), with tests/fuzz/NAME.dict
+build-fuzz: $(SETUP_TEST) ## the libFuzzer targets (clang, ASan + UBSan) in build-fuzz/
 	CC=$(CLANG) cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMT_BUILD_FUZZ=ON \
 	    -DMT_BUILD_TESTS=OFF $(CMAKE_ARGS)
 	cmake --build build-fuzz -j$(JOBS)
+
+fuzz: build-fuzz ## build the libFuzzer targets and run each for FUZZ_SECONDS (default 30), with tests/fuzz/NAME.dict
 	@for t in build-fuzz/fuzz_*; do \
 	    name=$${t##*/fuzz_}; work=$$(mktemp -d); \
 	    echo "==== $$t ($(FUZZ_SECONDS) s, seeds tests/fuzz/corpus/$$name)"; \
