@@ -197,10 +197,20 @@ static void test_diagnostics(void)
     CHECK(strstr(t, note) != NULL && strstr(html, note) != NULL);
     double rate = 0, share = 0, peak = 0;
     CHECK(html_cell(html, 0, "rate", cell, sizeof cell) && sscanf(cell, "%lf GB/s", &rate) == 1);
-    CHECK(html_cell(html, 0, "of machine peak", cell, sizeof cell) &&
-          sscanf(cell, "%lf%% of %lf GB/s", &share, &peak) == 2);
-    CHECK(rate > 0 && fabs(peak - read_peak) <= 0.5);
-    CHECK(fabs(share - 100 * rate / read_peak) <= 0.01 * share + 1e-3);
+    CHECK(html_cell(html, 0, "of machine peak", cell, sizeof cell));
+    static const char past[] = "&gt;100% of ";
+    if (strncmp(cell, past, strlen(past)) == 0) {
+        /* a rate above the peak gives no share but why: a peak measured while other programs
+         * ran is lower than this tiny op's rate from cache, whose 112 bytes fit there */
+        char *rest = NULL;
+        peak = strtod(cell + strlen(past), &rest);
+        CHECK(rest && strcmp(rest, " GB/s: data in cache") == 0);
+        CHECK(fabs(peak - read_peak) <= 0.5 && rate >= 0.99 * read_peak); /* rate: 3 digits */
+    } else {
+        CHECK(sscanf(cell, "%lf%% of %lf GB/s", &share, &peak) == 2);
+        CHECK(rate > 0 && fabs(peak - read_peak) <= 0.5);
+        CHECK(fabs(share - 100 * rate / read_peak) <= 0.01 * share + 1e-3);
+    }
     /* the tiny op ran again: its fastest and slowest of 2 to 5 runs, or one run when that took
      * the engine's whole budget of 20 ms (a busy machine) */
     CHECK(html_cell(html, 0, "spread", cell, sizeof cell));
