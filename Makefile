@@ -84,8 +84,19 @@ notebook: install-kernelspec ## start classic Notebook 7 instead of JupyterLab (
 # The set-up and the builds run first, timed, and stop the run when one fails (the suites need
 # them all); then every suite runs even when an earlier one fails, and the table at the end
 # gives the seconds of each step and suite, and of the whole run.
+#
+# What keeps the run short without leaving anything out:
+# - ctest runs JOBS tests at once: the tests make their own temporary files and share only
+#   njit's compile cache, which concurrent kernels use safely (tests/README.md);
+# - valgrind checks JOBS scripts at once (each is one process, checked alone);
+# - the protocol suites of build-tsan run beside those of build-asan: most of their time is
+#   spent waiting (kernels starting and shutting down, replies, time limits), not computing;
+#   each starts its kernels from a temporary folder of its own, on ports found free, and checks
+#   the same as when run alone; the output of the one beside comes whole after the other's;
+# - the fuzz smoke fuzzes each target for FUZZ_SMOKE_SECONDS after it has run its whole seed
+#   corpus (the inputs of past findings), however long that takes; `make fuzz` fuzzes longer.
 test: ## run all suites: ctest (gcc, clang, sanitized), format, layers, numpy, protocol (also under ASan and TSan), notebooks, nbgrader assignments, browser, valgrind, fuzz smoke
-	@results=(); status=0; started=$$SECONDS; \
+	@results=(); besides=(); status=0; started=$$SECONDS; \
 	step() { \
 	    local name=$$1 t0=$$SECONDS; shift; \
 	    echo; echo "==== $$name"; \
@@ -98,13 +109,28 @@ test: ## run all suites: ctest (gcc, clang, sanitized), format, layers, numpy, p
 	    if "$$@"; then results+=("$$name|PASS $$((SECONDS - t0)) s"); \
 	    else results+=("$$name|FAIL $$((SECONDS - t0)) s"); status=1; fi; \
 	}; \
+	beside() { \
+	    local name=$$1 out; shift; out=$$(mktemp -d); \
+	    ( t0=$$SECONDS; if "$$@" >"$$out/log" 2>&1; then r=PASS; else r=FAIL; fi; \
+	      echo "$$r $$((SECONDS - t0)) s" >"$$out/result" ) & \
+	    besides+=("$$name|$$out|$$!"); \
+	}; \
+	collect() { \
+	    local b name out pid r; \
+	    for b in "$${besides[@]}"; do \
+	        IFS='|' read -r name out pid <<< "$$b"; wait "$$pid" || true; \
+	        echo; echo "==== $$name (ran beside the suite above)"; cat "$$out/log"; \
+	        r=$$(cat "$$out/result" 2>/dev/null || echo "FAIL (no result)"); \
+	        results+=("$$name|$$r, beside"); [[ $$r == PASS* ]] || status=1; rm -rf "$$out"; \
+	    done; besides=(); \
+	}; \
 	for b in setup-test build build-asan build-clang build-tsan; do \
 	    step "$$b" $(MAKE) --no-print-directory $$b NO_SETUP=1; \
 	done; \
-	suite "ctest build" ctest --test-dir build --output-on-failure --no-tests=error $(CTEST_ARGS); \
+	suite "ctest build" ctest --test-dir build -j$(JOBS) --output-on-failure --no-tests=error $(CTEST_ARGS); \
 	suite "ctest build-asan" env $(ASAN_ENV) \
-	    ctest --test-dir build-asan --output-on-failure --no-tests=error $(CTEST_ARGS); \
-	suite "ctest build-clang" ctest --test-dir build-clang --output-on-failure --no-tests=error $(CTEST_ARGS); \
+	    ctest --test-dir build-asan -j$(JOBS) --output-on-failure --no-tests=error $(CTEST_ARGS); \
+	suite "ctest build-clang" ctest --test-dir build-clang -j$(JOBS) --output-on-failure --no-tests=error $(CTEST_ARGS); \
 	suite "clang-format" $(MAKE) --no-print-directory format-check; \
 	suite "layers (include arrows)" tools/check-layers.py; \
 	suite "set-up lists (lab has no test tool)" $(PY) -m pytest -p no:cacheprovider -q tests/setup; \
@@ -115,9 +141,10 @@ test: ## run all suites: ctest (gcc, clang, sanitized), format, layers, numpy, p
 	suite "notebooks (nbval)" tools/run-notebook-tests.sh $(KERNEL); \
 	suite "assignments (nbgrader)" tools/run-assignment-tests.sh $(KERNEL); \
 	suite "browser (Chromium)" tools/run-browser-tests.sh $(KERNEL); \
-	suite "valgrind memcheck" tools/run-valgrind.sh $(KERNEL); \
+	suite "valgrind memcheck" env VALGRIND_JOBS=$(JOBS) tools/run-valgrind.sh $(KERNEL); \
+	beside "protocol build-tsan" tools/run-protocol-tests.sh build-tsan/minitorch-kernel --sanitized; \
 	suite "protocol build-asan" tools/run-protocol-tests.sh $(KERNEL_ASAN) --sanitized; \
-	suite "protocol build-tsan" tools/run-protocol-tests.sh build-tsan/minitorch-kernel --sanitized; \
+	collect; \
 	suite "build-fuzz (clang, libFuzzer)" $(MAKE) --no-print-directory build-fuzz NO_SETUP=1; \
 	suite "fuzz smoke" $(MAKE) --no-print-directory fuzz NO_SETUP=1 FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS); \
 	echo; echo "==== summary (wall time of each step and suite)"; \
@@ -126,7 +153,7 @@ test: ## run all suites: ctest (gcc, clang, sanitized), format, layers, numpy, p
 	exit $$status
 
 valgrind: setup-test build ## valgrind memcheck over the language scripts run as sessions (no memory error, no leak)
-	tools/run-valgrind.sh $(KERNEL)
+	VALGRIND_JOBS=$(JOBS) tools/run-valgrind.sh $(KERNEL)
 
 SOAK_ARGS ?=
 soak: setup-test build ## soak test: 10,000 mixed execute requests (RSS growth < 2 MB) and 100 start/interrupt/shutdown cycles
@@ -147,7 +174,7 @@ colab-repo: setup ## point the Colab set-up cells and README badges at github.co
 	$(PY) tools/notebooks.py set-repo $(REPO)
 
 FUZZ_SECONDS ?= 30
-FUZZ_SMOKE_SECONDS ?= 20 # per target inside `make test`
+FUZZ_SMOKE_SECONDS ?= 10 # per target inside `make test`, after its seed corpus
 build-fuzz: $(SETUP_TEST) ## the libFuzzer targets (clang, ASan + UBSan) in build-fuzz/
 	CC=$(CLANG) cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMT_BUILD_FUZZ=ON \
 	    -DMT_BUILD_TESTS=OFF $(CMAKE_ARGS)
