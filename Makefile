@@ -25,7 +25,7 @@ C_SOURCES   = $(shell find engine kernel tests bench -type f \
 ASAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
             UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-.PHONY: help setup setup-test build build-asan build-tsan build-clang fuzz fuzz-jit install-kernelspec lab notebook notebooks assignments autograde soak valgrind test bench bench-kernel bench-engine bench-train bench-jit bench-cudasim \
+.PHONY: help setup setup-test build build-asan build-tsan build-clang build-fuzz fuzz fuzz-jit install-kernelspec lab notebook notebooks assignments autograde soak valgrind test bench bench-kernel bench-engine bench-train bench-jit bench-cudasim \
         format format-check lock clean distclean
 
 help: ## list the targets
@@ -44,19 +44,24 @@ setup: ## install what building and running the kernel needs: Debian packages, .
 setup-test: ## setup plus the test and benchmark tools (clang, Chromium, valgrind, pytest, ...)
 	tools/setup.sh test
 
-build: setup ## release build in build/
+# `make test` runs setup-test and the builds below as sub-makes, each timed: NO_SETUP=1 keeps
+# each build from running tools/setup.sh again.
+SETUP      = $(if $(NO_SETUP),,setup)
+SETUP_TEST = $(if $(NO_SETUP),,setup-test)
+
+build: $(SETUP) ## release build in build/
 	cmake -S . -B build -DCMAKE_BUILD_TYPE=Release $(CMAKE_ARGS)
 	cmake --build build -j$(JOBS)
 
-build-asan: setup ## debug build with AddressSanitizer + UBSan in build-asan/
+build-asan: $(SETUP) ## debug build with AddressSanitizer + UBSan in build-asan/
 	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DMT_SANITIZE=ON $(CMAKE_ARGS)
 	cmake --build build-asan -j$(JOBS)
 
-build-tsan: setup-test ## ThreadSanitizer build with clang, no OpenMP, in build-tsan/ (for the threaded parts of the kernel)
+build-tsan: $(SETUP_TEST) ## ThreadSanitizer build with clang, no OpenMP, in build-tsan/ (for the threaded parts of the kernel)
 	CC=$(CLANG) cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMT_TSAN=ON -DMT_OPENMP=OFF $(CMAKE_ARGS)
 	cmake --build build-tsan -j$(JOBS) --target minitorch-kernel
 
-build-clang: setup-test ## release build with clang in build-clang/ (-Werror must hold there too)
+build-clang: $(SETUP_TEST) ## release build with clang in build-clang/ (-Werror must hold there too)
 	CC=$(CLANG) cmake -S . -B build-clang -DCMAKE_BUILD_TYPE=Release $(CMAKE_ARGS)
 	cmake --build build-clang -j$(JOBS)
 
@@ -76,19 +81,56 @@ notebook: install-kernelspec ## start classic Notebook 7 instead of JupyterLab (
 	@echo
 	$(VENV)/bin/jupyter notebook --ip=127.0.0.1 --no-browser --notebook-dir=notebooks $(LAB_ROOT) $(LAB_ARGS)
 
-# Every suite runs even when an earlier one fails; the table at the end says which failed.
-test: setup-test build build-asan build-clang build-tsan ## run all suites: ctest (gcc, clang, sanitized), format, layers, numpy, protocol (also under ASan and TSan), notebooks, nbgrader assignments, browser, valgrind, fuzz smoke
-	@results=(); status=0; started=$$SECONDS; \
+# The set-up and the builds run first, timed, and stop the run when one fails (the suites need
+# them all); then every suite runs even when an earlier one fails, and the table at the end
+# gives the seconds of each step and suite, and of the whole run.
+#
+# What keeps the run short without leaving anything out:
+# - ctest runs JOBS tests at once: the tests make their own temporary files and share only
+#   njit's compile cache, which concurrent kernels use safely (tests/README.md);
+# - valgrind checks JOBS scripts at once (each is one process, checked alone);
+# - the protocol suites of build-tsan run beside those of build-asan: most of their time is
+#   spent waiting (kernels starting and shutting down, replies, time limits), not computing;
+#   each starts its kernels from a temporary folder of its own, on ports found free, and checks
+#   the same as when run alone; the output of the one beside comes whole after the other's;
+# - the fuzz smoke fuzzes each target for FUZZ_SMOKE_SECONDS after it has run its whole seed
+#   corpus (the inputs of past findings), however long that takes; `make fuzz` fuzzes longer.
+test: ## run all suites: ctest (gcc, clang, sanitized), format, layers, numpy, protocol (also under ASan and TSan), notebooks, nbgrader assignments, browser, valgrind, fuzz smoke
+	@results=(); besides=(); status=0; started=$$SECONDS; \
+	step() { \
+	    local name=$$1 t0=$$SECONDS; shift; \
+	    echo; echo "==== $$name"; \
+	    if "$$@"; then results+=("$$name|done $$((SECONDS - t0)) s"); \
+	    else echo "make test: $$name failed after $$((SECONDS - t0)) s; no suite ran"; exit 1; fi; \
+	}; \
 	suite() { \
 	    local name=$$1 t0=$$SECONDS; shift; \
 	    echo; echo "==== $$name"; \
 	    if "$$@"; then results+=("$$name|PASS $$((SECONDS - t0)) s"); \
 	    else results+=("$$name|FAIL $$((SECONDS - t0)) s"); status=1; fi; \
 	}; \
-	suite "ctest build" ctest --test-dir build --output-on-failure --no-tests=error $(CTEST_ARGS); \
+	beside() { \
+	    local name=$$1 out; shift; out=$$(mktemp -d); \
+	    ( t0=$$SECONDS; if "$$@" >"$$out/log" 2>&1; then r=PASS; else r=FAIL; fi; \
+	      echo "$$r $$((SECONDS - t0)) s" >"$$out/result" ) & \
+	    besides+=("$$name|$$out|$$!"); \
+	}; \
+	collect() { \
+	    local b name out pid r; \
+	    for b in "$${besides[@]}"; do \
+	        IFS='|' read -r name out pid <<< "$$b"; wait "$$pid" || true; \
+	        echo; echo "==== $$name (ran beside the suite above)"; cat "$$out/log"; \
+	        r=$$(cat "$$out/result" 2>/dev/null || echo "FAIL (no result)"); \
+	        results+=("$$name|$$r, beside"); [[ $$r == PASS* ]] || status=1; rm -rf "$$out"; \
+	    done; besides=(); \
+	}; \
+	for b in setup-test build build-asan build-clang build-tsan; do \
+	    step "$$b" $(MAKE) --no-print-directory $$b NO_SETUP=1; \
+	done; \
+	suite "ctest build" ctest --test-dir build -j$(JOBS) --output-on-failure --no-tests=error $(CTEST_ARGS); \
 	suite "ctest build-asan" env $(ASAN_ENV) \
-	    ctest --test-dir build-asan --output-on-failure --no-tests=error $(CTEST_ARGS); \
-	suite "ctest build-clang" ctest --test-dir build-clang --output-on-failure --no-tests=error $(CTEST_ARGS); \
+	    ctest --test-dir build-asan -j$(JOBS) --output-on-failure --no-tests=error $(CTEST_ARGS); \
+	suite "ctest build-clang" ctest --test-dir build-clang -j$(JOBS) --output-on-failure --no-tests=error $(CTEST_ARGS); \
 	suite "clang-format" $(MAKE) --no-print-directory format-check; \
 	suite "layers (include arrows)" tools/check-layers.py; \
 	suite "set-up lists (lab has no test tool)" $(PY) -m pytest -p no:cacheprovider -q tests/setup; \
@@ -99,17 +141,19 @@ test: setup-test build build-asan build-clang build-tsan ## run all suites: ctes
 	suite "notebooks (nbval)" tools/run-notebook-tests.sh $(KERNEL); \
 	suite "assignments (nbgrader)" tools/run-assignment-tests.sh $(KERNEL); \
 	suite "browser (Chromium)" tools/run-browser-tests.sh $(KERNEL); \
-	suite "valgrind memcheck" tools/run-valgrind.sh $(KERNEL); \
+	suite "valgrind memcheck" env VALGRIND_JOBS=$(JOBS) tools/run-valgrind.sh $(KERNEL); \
+	beside "protocol build-tsan" tools/run-protocol-tests.sh build-tsan/minitorch-kernel --sanitized; \
 	suite "protocol build-asan" tools/run-protocol-tests.sh $(KERNEL_ASAN) --sanitized; \
-	suite "protocol build-tsan" tools/run-protocol-tests.sh build-tsan/minitorch-kernel --sanitized; \
-	suite "fuzz smoke" $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS); \
-	echo; echo "==== summary (each suite's wall time; the builds before them are not counted)"; \
+	collect; \
+	suite "build-fuzz (clang, libFuzzer)" $(MAKE) --no-print-directory build-fuzz NO_SETUP=1; \
+	suite "fuzz smoke" $(MAKE) --no-print-directory fuzz NO_SETUP=1 FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS); \
+	echo; echo "==== summary (wall time of each step and suite)"; \
 	for r in "$${results[@]}"; do printf '  %-36s %s\n' "$${r%|*}" "$${r#*|}"; done; \
-	echo "  all suites: $$((SECONDS - started)) s"; \
+	echo "  the whole run (set-up, builds, suites): $$((SECONDS - started)) s"; \
 	exit $$status
 
 valgrind: setup-test build ## valgrind memcheck over the language scripts run as sessions (no memory error, no leak)
-	tools/run-valgrind.sh $(KERNEL)
+	VALGRIND_JOBS=$(JOBS) tools/run-valgrind.sh $(KERNEL)
 
 SOAK_ARGS ?=
 soak: setup-test build ## soak test: 10,000 mixed execute requests (RSS growth < 2 MB) and 100 start/interrupt/shutdown cycles
@@ -130,11 +174,13 @@ colab-repo: setup ## point the Colab set-up cells and README badges at github.co
 	$(PY) tools/notebooks.py set-repo $(REPO)
 
 FUZZ_SECONDS ?= 30
-FUZZ_SMOKE_SECONDS ?= 20 # per target inside `make test`
-fuzz: setup-test ## build the libFuzzer targets (clang) and run each for FUZZ_SECONDS (default 30), with tests/fuzz/NAME.dict
+FUZZ_SMOKE_SECONDS ?= 10 # per target inside `make test`, after its seed corpus
+build-fuzz: $(SETUP_TEST) ## the libFuzzer targets (clang, ASan + UBSan) in build-fuzz/
 	CC=$(CLANG) cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMT_BUILD_FUZZ=ON \
 	    -DMT_BUILD_TESTS=OFF $(CMAKE_ARGS)
 	cmake --build build-fuzz -j$(JOBS)
+
+fuzz: build-fuzz ## build the libFuzzer targets and run each for FUZZ_SECONDS (default 30), with tests/fuzz/NAME.dict
 	@for t in build-fuzz/fuzz_*; do \
 	    name=$${t##*/fuzz_}; work=$$(mktemp -d); \
 	    echo "==== $$t ($(FUZZ_SECONDS) s, seeds tests/fuzz/corpus/$$name)"; \

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # gpu_kernels.sh [OUT_FILE] — students' cuda.jit kernels on a GPU, from the bundle
 # tools/gpu-bundle.sh made here (.gpurun: the kernel and its libraries, built on the development
-# machine). Runs tests/lang/cuda/kernels.mt on the GPU (kernels compiled with NVRTC) and in the
+# machine). Runs tests/scripts/cuda/kernels.mt on the GPU (kernels compiled with NVRTC) and in the
 # simulator, each against the script's expectations; compute-sanitizer's memcheck, racecheck,
 # synccheck and initcheck over the GPU's run; then bench/cudasim/gpu.mt, the student's tiled
 # matmul against the built-in cuda matmul, and PyTorch's (cuBLAS) on the same sizes where the
@@ -17,12 +17,12 @@ K=$B/minitorch-kernel
 status=0
 say() { echo "$@" | tee -a "$OUT"; }
 say
-say "== students' kernels (tests/lang/cuda/kernels.mt)"
+say "== students' kernels (tests/scripts/cuda/kernels.mt)"
 printf '%%cuda\n' > /tmp/where.mt
 say "$("$K" run /tmp/where.mt 2>&1)"
 for mode in gpu simulate; do
     if [ "$mode" = simulate ]; then export MT_CUDA_SIMULATE=1; else unset MT_CUDA_SIMULATE; fi
-    if r=$(sh tests/lang/run_mt.sh "$K" tests/lang/cuda/kernels.mt 2>&1); then
+    if r=$(sh tests/scripts/run_mt.sh "$K" tests/scripts/cuda/kernels.mt 2>&1); then
         say "$mode: ${r##*: }"
     else
         say "$mode: FAILED"; say "$r"; status=1
@@ -35,7 +35,7 @@ if [ -z "$cs" ]; then
 else
     for tool in memcheck racecheck synccheck initcheck; do
         log=$(mktemp)
-        if timeout 600 "$cs" --tool "$tool" --error-exitcode 3 "$K" run tests/lang/cuda/kernels.mt >"$log" 2>&1; then
+        if timeout 600 "$cs" --tool "$tool" --error-exitcode 3 "$K" run tests/scripts/cuda/kernels.mt >"$log" 2>&1; then
             say "$tool: clean ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1 | sed 's/^=* *//'))"
         else
             say "$tool: FAILED"; tail -30 "$log" | tee -a "$OUT"; status=1

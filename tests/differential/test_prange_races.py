@@ -33,7 +33,7 @@ sched_getaffinity, tests/differential/cpus8.c), so that %threads 8 is 8 threads 
 
 Races the analysis leaves to run time are not generated: an index read from data or one whose
 values it cannot follow (i - i, min(i, 3)), or a read of an element other iterations may write,
-whose accesses are recorded and checked as they run (tests/lang/njit.mt, and the njit fuzzer's
+whose accesses are recorded and checked as they run (tests/scripts/njit.mt, and the njit fuzzer's
 prange loops); nor are two arguments that are one Storage.
 
 RACE_PROGRAMS (default 160, in scripts of up to 100, each its own seed), RACE_RUNS (default 6)

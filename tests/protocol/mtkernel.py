@@ -55,7 +55,7 @@ class SetupError(RuntimeError):
 
 def timing_lines(stream: str) -> str:
     """A timing's output without the busy-machine note (kernel/lib/busy.h), which depends on
-    what else the machine runs: tests/dsl/test_busy.c checks it."""
+    what else the machine runs: tests/kernel/lib/test_busy.c checks it."""
     return "".join(line for line in stream.splitlines(keepends=True)
                    if not line.startswith("note: "))
 

@@ -257,7 +257,7 @@ def _rss_kb(km) -> int:
 
 @pytest.mark.needs_binary
 def test_long_inputs_kept_short_in_history_and_reset_clears_it(start_kernel):
-    """(The byte bound on the whole history is checked in tests/kernel/test_history.c.)"""
+    """(The byte bound on the whole history is checked in tests/kernel/jupyter/test_history.c.)"""
     km, kc = start_kernel()
     cell = "# " + "h" * (3 << 20) + "\nh_last = {}"
     for i in range(12):

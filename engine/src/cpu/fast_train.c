@@ -8,7 +8,7 @@
  * column reduce); and the products go through mt_cpu_gemm with the strides the autodiff views
  * have (x @ W, h^T @ g, g @ W^T), whose per-element sum is one FMA chain in k order whatever the
  * path (checked in tests/engine/test_gemm.c). tests/engine/test_train.c compares the two paths
- * bit for bit, and tests/lang/train.mt compares train() with the loop written by hand.
+ * bit for bit, and tests/scripts/train.mt compares train() with the loop written by hand.
  *
  * What it saves is everything around the arithmetic: a batch of the ops path builds ~40 tensors
  * and graph nodes; this one allocates nothing. Each hidden weight W is also kept transposed
