@@ -25,7 +25,7 @@ C_SOURCES   = $(shell find engine kernel tests bench -type f \
 ASAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
             UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-.PHONY: help setup setup-test build build-asan build-tsan build-clang build-fuzz fuzz fuzz-jit install-kernelspec lab notebook notebooks assignments autograde soak valgrind test bench bench-kernel bench-engine bench-train bench-jit bench-cudasim \
+.PHONY: help setup setup-test build build-asan build-tsan build-clang build-fuzz fuzz fuzz-jit install-kernelspec lab notebook notebooks assignments autograde soak valgrind test bench bench-kernel bench-engine bench-train bench-jit bench-cudasim bench-ab \
         format format-check lock clean distclean
 
 help: ## list the targets
@@ -221,6 +221,14 @@ bench-cudasim: build ## students' cuda.jit kernels (textbook Task 3.3/3.4) in th
 	test -x $(BENCH_VENV)/bin/python || python3 -m venv $(BENCH_VENV)
 	$(BENCH_VENV)/bin/pip install -q -r tools/requirements-bench.txt
 	bench/cudasim/run.sh $(KERNEL) $(BENCH_VENV)/bin/python
+
+BEFORE ?=
+AB_ARGS ?=
+bench-ab: build ## this build against another version's, runs alternating: make bench-ab BEFORE=<its build folder>
+	@test -n "$(BEFORE)" || { echo "make bench-ab BEFORE=<the build folder of the version to compare with>"; exit 1; }
+	cmake --build build -j$(JOBS) --target mt_ops_bench mt_lang_bench mt_train_bench
+	cmake --build $(BEFORE) -j$(JOBS) --target mt_ops_bench mt_lang_bench mt_train_bench
+	python3 bench/ab.py $(BEFORE) build $(AB_ARGS)
 
 bench: bench-engine bench-train bench-kernel bench-jit bench-cudasim ## all benchmarks
 
