@@ -518,6 +518,8 @@ const struct jit_builtin *jit_builtin_of(struct unit *u, struct cfn *c,
  * at a call's name only). */
 bool jit_builtin_named(const char *name, enum jb_role role);
 
+/* ---- the parts' functions, by file (each said where it is defined) ---- */
+
 /* build.c */
 void jit_spec_free(struct spec *s);
 int jit_load_or_compile(struct dsl_interp *in, const struct dsl_function *f, bool quick,
@@ -608,7 +610,8 @@ char jit_dtype_code(struct unit *u, const struct cfn *c, const struct dsl_node *
 enum jt jit_classify(struct dsl_value v, union slot *s, int64_t **heap);
 
 /* unit.c */
-int jit_refuse(struct unit *u, const struct cfn *c, const struct dsl_node *n, const char *fmt, ...);
+int jit_refuse(struct unit *u, const struct cfn *c, const struct dsl_node *n, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 struct var *jit_find_var(struct cfn *c, const char *name);
 const struct dsl_value *jit_outer_value(struct unit *u, const struct cfn *c, const char *name);
 long long jit_loc(const struct cfn *c, const struct dsl_node *n);

@@ -3,8 +3,8 @@
  * positions, and the text emitted. */
 #include "lib/jit/internal.h"
 
-int jit_refuse(struct unit *u, const struct cfn *c, const struct dsl_node *n, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
+/* What the compiler does not take, at node n of c's function: the unit's first reason is kept
+ * (u->why, a race where u->race is set), the rest ignored. Always -1. */
 int jit_refuse(struct unit *u, const struct cfn *c, const struct dsl_node *n, const char *fmt, ...)
 {
     if (u->why) return -1;
