@@ -315,7 +315,15 @@ def test_run_all(browser, lab, name):
         stored = code_cells(os.path.join(ROOT, "notebooks", name))
         assert len(prompts) == len(stored)
         not_run = [src for count, src in prompts if not count]
-        assert not not_run, f"cells Run All did not reach: {not_run}"
+        if not_run:  # what stopped it: the outputs of the last cell that ran (an error's text)
+            last = pg.evaluate("""() => {
+                const cells = window.jupyterapp.shell.currentWidget.content.widgets
+                    .filter(c => c.model.type === 'code' && c.model.executionCount);
+                const c = cells[cells.length - 1];
+                return c ? JSON.stringify(c.model.outputs.toJSON()).slice(-3000) : '';
+            }""")
+            pytest.fail(f"cells Run All did not reach: {not_run}; the last cell that ran "
+                        f"output: {last}")
         assert [count for count, _ in prompts] == list(range(1, len(prompts) + 1)), prompts
 
         # errors exactly where the notebook says a cell raises on purpose
