@@ -1,6 +1,7 @@
 /* jit/builtins.c — calls in compiled code: of the user's functions (compiled into the unit),
  * of the engine's scalar functions, and of the builtins the compiler knows: the table
- * jit_builtins[] below is the one place a compiled builtin is named. A row says where the
+ * jit_builtins[] below is the one place a builtin call is named, for the calls and for the
+ * analyses that ask about one (len, to_index, the arrays an assignment makes). A row says where the
  * builtin is found (a Python builtin, a module's member), how many arguments it takes, the types
  * it takes them of (check), its C for each target (emit, or emit_fn where a format cannot say
  * it), and whether it can fail or runs a loop. Adding one: docs/ARCHITECTURE.md, "Adding a
