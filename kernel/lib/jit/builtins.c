@@ -201,7 +201,7 @@ static int em_arith(const struct bcall *k, struct ex *e)
 {
     struct dsl_node b = {.kind = DSL_N_BINARY,
                          .pos = k->n->pos,
-                         .op = k->b->emit[0][0] == '+' ? DSL_T_PLUS : DSL_T_STAR,
+                         .op = strcmp(k->name, "add") == 0 ? DSL_T_PLUS : DSL_T_STAR,
                          .a = k->n->kids[0],
                          .b = k->n->kids[1]};
     return jit_binary(k->u, k->c, &b, e);
@@ -340,8 +340,8 @@ const struct jit_builtin jit_builtins[] = {
     /* minitorch.operators' (fn in the course's tensor_map(njit()(operators.neg))), as the
      * interpreter computes them (lib/operators.h, in the unit): Python's float arithmetic in
      * doubles, and its errors (inv(0), log of x <= -1e-6, exp overflowing) */
-    {JB_OPERATORS, "add", 2, JB_VALUE, JT_NONE, ck_numbers, {"+"}, em_arith, false, JB_NEVER, false},
-    {JB_OPERATORS, "mul", 2, JB_VALUE, JT_NONE, ck_numbers, {"*"}, em_arith, false, JB_NEVER, false},
+    {JB_OPERATORS, "add", 2, JB_VALUE, JT_NONE, ck_numbers, {NULL}, em_arith, false, JB_NEVER, false},
+    {JB_OPERATORS, "mul", 2, JB_VALUE, JT_NONE, ck_numbers, {NULL}, em_arith, false, JB_NEVER, false},
     {JB_OPERATORS, "id", 1, JB_VALUE, JT_NONE, ck_same, {"(%s)"}, NULL, false, JB_NEVER, false},
     {JB_OPERATORS, "max", 2, JB_VALUE, JT_NONE, ck_same_two,
      {"({%s _x = %s, _y = %s; (double)_x > (double)_y ? _x : _y;})"}, NULL, true, JB_NEVER, false},
@@ -405,14 +405,20 @@ static bool row_of(const struct jit_builtin *b, enum jb_where w, const char *nam
     return here && strcmp(b->name, name) == 0;
 }
 
+/* The first row of name found at w, or NULL. */
+static const struct jit_builtin *first_row(enum jb_where w, const char *name)
+{
+    for (size_t i = 0; w != JB_NOWHERE && i < N_BUILTINS; i++)
+        if (row_of(&jit_builtins[i], w, name)) return &jit_builtins[i];
+    return NULL;
+}
+
 const struct jit_builtin *jit_builtin_of(struct unit *u, struct cfn *c,
                                          const struct dsl_node *callee)
 {
     const char *name;
     enum jb_where w = where_of(u, c, callee, &name);
-    for (size_t i = 0; w != JB_NOWHERE && i < N_BUILTINS; i++)
-        if (row_of(&jit_builtins[i], w, name)) return &jit_builtins[i];
-    return NULL;
+    return first_row(w, name);
 }
 
 bool jit_builtin_named(const char *name, enum jb_role role)
@@ -566,7 +572,7 @@ int jit_call(struct unit *u, struct cfn *c, const struct dsl_node *n, struct ex 
         r = jit_refuse(u, c, n, "this call");
     /* an array given to a function may be read anywhere (a shared one the loop writes, another
      * iteration's elements), but not by a builtin that takes only its length */
-    const struct jit_builtin *b = r == 0 && w != JB_NOWHERE ? jit_builtin_of(u, c, callee) : NULL;
+    const struct jit_builtin *b = r == 0 ? first_row(w, name) : NULL;
     for (int i = 0; i < na && r == 0 && !(b && b->role == JB_LENGTH && na == 1); i++)
         r = jit_read_whole(u, c, n->kids[i], n);
 done:
