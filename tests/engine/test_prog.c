@@ -697,7 +697,7 @@ static void test_cuda_source_text(void)
     CHECK(strstr(zip, "extern \"C\" __global__ void mt_user(mt_view out, mt_view a, mt_view b,") !=
           NULL);
     CHECK(strstr(zip, "const float r2 = __int_as_float(0x3fc00000); /* 1.5 */") != NULL);
-    CHECK(strstr(zip, "const float r3 = r1 * r2;") != NULL);
+    CHECK(strstr(zip, "const float r3 = mt_s_mul(r1, r2);") != NULL);
     CHECK(strstr(zip, "const float r4 = r3 < r0 ? r3 : r0;") != NULL); /* b if b < a else a */
     CHECK(strstr(zip, "out.data[flat ? i : mt_pos(out, out, i)] = r4;") != NULL);
     CHECK(strstr(red, "float acc = start;") != NULL);

@@ -226,3 +226,24 @@ for fn, args in ((carried, (storage(8), 8)), (compare, ([0, 0, 0, 0], [0, 0, 0, 
         print(e)
 # expect: carried() cannot run in parallel: k is read in an iteration of the prange loop that may not have given it a value: in Python it would hold what an earlier iteration left, but the iterations run at once on their own threads, each with variables of its own. Give k a value in every iteration before reading it (k = 0 at the top of the loop's body)
 # expect: compare() cannot run in parallel: xs, which every iteration of the prange loop shares, is written in the loop and given whole to a function or a loop over it, which may read elements other iterations write, at once on their own threads (a race). Read and write xs in the loop's body itself, at the iteration's own position (out[o]), or read from an array the loop does not write
+
+
+# races are judged once every fact has settled: j follows from the loop's variable only once
+# the inner loop has run a first time, which the first walk over the body does not know yet
+def make_late():
+    def late(out, n):
+        for i in prange(n):
+            j = 0
+            for k in range(2):
+                if k == 1:
+                    out[j] = 1.0 + i
+                j = i
+
+    return late
+
+
+want, got = storage(8), storage(8)
+make_late()(want, 8)
+njit(parallel=True)(make_late())(got, 8)
+print([got[k] for k in range(8)] == [want[k] for k in range(8)], want[7])
+# expect: True 8.0

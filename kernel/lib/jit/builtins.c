@@ -1,11 +1,11 @@
 /* jit/builtins.c — calls in compiled code: of the user's functions (compiled into the unit),
  * of the engine's scalar functions, and of the builtins the compiler knows: the table
- * jit_builtins[] below is the one place a builtin call is named, for the calls and for the
- * analyses that ask about one (len, to_index, the arrays an assignment makes). A row says where the
- * builtin is found (a Python builtin, a module's member), how many arguments it takes, the types
- * it takes them of (check), its C for each target (emit, or emit_fn where a format cannot say
- * it), and whether it can fail or runs a loop. Adding one: docs/ARCHITECTURE.md, "Adding a
- * builtin to compiled code". */
+ * jit_builtins[] below is the one place a builtin is named, for the calls and for the passes
+ * that ask about one (len, to_index, the arrays an assignment makes, what a for loop runs over,
+ * cuda's attributes, the dtypes). A row says where the builtin is found (a Python builtin, a
+ * module's member), how many arguments it takes, the types it takes them of (check), its C for
+ * each target (emit, or emit_fn where a format cannot say it), and whether it can fail or runs
+ * a loop. Adding one: docs/ARCHITECTURE.md, "Adding a builtin to compiled code". */
 #include "lib/jit/internal.h"
 
 /* fmt, a GNU statement expression "({ declarations; value; })", as the unit's target writes
@@ -277,8 +277,11 @@ static int em_index(const struct bcall *k, struct ex *e)
 /* ---- the table ---------------------------------------------------------------------------- */
 
 /* The rows are read as a table: one a line, fields in struct jit_builtin's order (where, name,
- * nargs, role, ret, check, emit per target, emit_fn, typed, fails, loops). */
+ * nargs, role, ret, check, emit per target, emit_fn, typed, fails, loops, dtype); a row leaves
+ * off its dtype, which only the dtypes have. */
 /* clang-format off */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 
 /* A math function of one float with CPython's errors: ValueError where a NaN comes of a
  * number (math domain error), OverflowError where an infinity comes of a finite one (math
@@ -288,6 +291,14 @@ static int em_index(const struct bcall *k, struct ex *e)
 /* minitorch.operators' function of numbers, its C a format of its arguments (as doubles) */
 #define OP(name, n, ret, c, fails) \
     {JB_OPERATORS, name, n, JB_VALUE, ret, ck_numbers, {c}, NULL, false, fails, false}
+/* what a for loop runs over (jit/loops.c) */
+#define LOOP(where, name, role) {where, name, -1, role, JT_NONE, NULL, {NULL}, NULL, false, JB_NEVER, false}
+/* a dtype, of numpy and numba: its element */
+#define DTYPE(where, name, ret, code) \
+    {where, name, 0, JB_DTYPE, ret, NULL, {NULL}, NULL, false, JB_NEVER, false, code}
+/* cuda.<group>.x, .y, .z: the thread's place in the launch */
+#define PLACE(group, sim) {JB_CUDA, group, 1, JB_ATTRIBUTE, JT_INT, NULL, \
+    {[JIT_SIM] = "env->" sim "['%s' - 'x']", [JIT_GPU] = "((int64_t)" group ".%s)"}, NULL, false, JB_NEVER, false}
 
 const struct jit_builtin jit_builtins[] = {
     /* Python's */
@@ -305,6 +316,20 @@ const struct jit_builtin jit_builtins[] = {
     {JB_PYTHON, "abs", 1, JB_VALUE, JT_FLOAT, ck_float, {"fabs(%s)"}, NULL, false, JB_NEVER, false},
     {JB_PYTHON, "abs", 1, JB_VALUE, JT_INT, ck_integral,
      {"({%s _x = %s; _x < 0 ? -_x : _x;})"}, NULL, true, JB_NEVER, false},
+    LOOP(JB_PYTHON, "range", JB_RANGE),
+    LOOP(JB_NUMBA, "prange", JB_PRANGE), /* the called function's outermost: in parallel */
+    LOOP(JB_PYTHON, "enumerate", JB_ENUMERATE),
+    LOOP(JB_PYTHON, "zip", JB_ZIP),
+    DTYPE(JB_PYTHON, "int", JT_INT, 'l'),
+    DTYPE(JB_PYTHON, "float", JT_FLOAT, 'd'),
+    DTYPE(JB_NUMPY, "float64", JT_FLOAT, 'd'),
+    DTYPE(JB_NUMPY, "float32", JT_FLOAT, 'f'),
+    DTYPE(JB_NUMPY, "int64", JT_INT, 'l'),
+    DTYPE(JB_NUMPY, "int32", JT_INT, 'i'),
+    DTYPE(JB_NUMBA, "float64", JT_FLOAT, 'd'),
+    DTYPE(JB_NUMBA, "float32", JT_FLOAT, 'f'),
+    DTYPE(JB_NUMBA, "int64", JT_INT, 'l'),
+    DTYPE(JB_NUMBA, "int32", JT_INT, 'i'),
     /* math's, as the interpreter's math module computes them */
     MATH("exp", "exp(_m)"),
     MATH("expm1", "expm1(_m)"),
@@ -331,6 +356,11 @@ const struct jit_builtin jit_builtins[] = {
     {JB_CUDA, "grid", 1, JB_VALUE, JT_INT, ck_grid_1,
      {[JIT_SIM] = "(env->bid[0] * env->block[0] + env->tid[0])",
       [JIT_GPU] = "((int64_t)blockIdx.x * blockDim.x + threadIdx.x)"}, NULL, false, JB_NEVER, false},
+    PLACE("threadIdx", "tid"),
+    PLACE("blockIdx", "bid"),
+    PLACE("blockDim", "block"),
+    PLACE("gridDim", "grid"),
+    {JB_CUDA, "warpsize", 0, JB_ATTRIBUTE, JT_INT, NULL, {"INT64_C(32)"}, NULL, false, JB_NEVER, false},
     {JB_CUDA_LOCAL, "array", 2, JB_LOCAL_ARRAY, JT_IARR, NULL, {NULL}, NULL, false, JB_NEVER, false},
     {JB_CUDA_SHARED, "array", -1, JB_SHARED_ARRAY, JT_SARR, NULL, {NULL}, NULL, false, JB_NEVER, false},
     /* MiniTorch's index helpers (minitorch.to_index, ...), imported */
@@ -358,9 +388,13 @@ const struct jit_builtin jit_builtins[] = {
     OP("log_back", 2, JT_FLOAT, "jop_log_back(env, (double)(%s), (double)(%s), %lldLL)", JB_SETS),
     OP("inv_back", 2, JT_FLOAT, "jop_inv_back(env, (double)(%s), (double)(%s), %lldLL)", JB_SETS),
 };
+#pragma GCC diagnostic pop
 /* clang-format on */
 #undef MATH
 #undef OP
+#undef LOOP
+#undef DTYPE
+#undef PLACE
 #define N_BUILTINS (sizeof jit_builtins / sizeof jit_builtins[0])
 
 /* ---- finding a call's row ------------------------------------------------------------------ */
@@ -386,6 +420,7 @@ static enum jb_where where_of(struct unit *u, struct cfn *c, const struct dsl_no
         const char *mod = v ? dsl_module_of(*v) : NULL;
         if (mod && strcmp(mod, "minitorch.operators") == 0) return JB_OPERATORS;
         if (mod && strcmp(mod, "math") == 0) return JB_MATH;
+        if (mod && strcmp(mod, "numba") == 0) return JB_NUMBA;
         return JB_NOWHERE;
     }
     if (callee->kind != DSL_N_NAME || jit_find_var(c, callee->name)) return JB_NOWHERE;
@@ -400,8 +435,9 @@ static enum jb_where where_of(struct unit *u, struct cfn *c, const struct dsl_no
 
 static bool row_of(const struct jit_builtin *b, enum jb_where w, const char *name)
 {
-    bool here =
-        b->where == w || (w == JB_IMPORTED && (b->where == JB_MINITORCH || b->where == JB_PYTHON));
+    bool here = b->where == w ||
+                (w == JB_IMPORTED &&
+                 (b->where == JB_MINITORCH || b->where == JB_PYTHON || b->where == JB_NUMBA));
     return here && strcmp(b->name, name) == 0;
 }
 
@@ -419,6 +455,17 @@ const struct jit_builtin *jit_builtin_of(struct unit *u, struct cfn *c,
     const char *name;
     enum jb_where w = where_of(u, c, callee, &name);
     return first_row(w, name);
+}
+
+const struct jit_builtin *jit_builtin_as(struct unit *u, struct cfn *c, const struct dsl_node *n,
+                                         enum jb_role role)
+{
+    const char *name;
+    enum jb_where w = where_of(u, c, n, &name);
+    for (size_t i = 0; w != JB_NOWHERE && i < N_BUILTINS; i++)
+        if (jit_builtins[i].role == role && row_of(&jit_builtins[i], w, name))
+            return &jit_builtins[i];
+    return NULL;
 }
 
 bool jit_builtin_named(const char *name, enum jb_role role)

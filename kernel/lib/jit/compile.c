@@ -1,7 +1,7 @@
 /* jit/compile.c — the pipeline. jit_compile_fn takes one function through the passes: the
- * walk over its body runs until the locals' types settle (each pass may widen one), the race
- * analysis judging each prange loop on the way, then once more to emit its C, which is wrapped
- * with its locals' declarations. jit_unit_source puts a unit's functions between the run time's
+ * walk over its body runs until the locals' types settle (each pass may widen one) and the race
+ * analysis has learnt its facts, once more to judge each prange loop (the race check), then once
+ * more to emit its C, which is wrapped with its locals' declarations. jit_unit_source puts a unit's functions between the run time's
  * files (rt/); jit_build compiles an njit function and builds the result (jit/build.c). */
 #include "lib/jit/internal.h"
 
@@ -9,7 +9,7 @@
 #include "jit_rt_env.h"
 #include "jit_rt_operators.h"
 #include "jit_rt_runtime.h"
-#include "jit_scalar.h"
+#include "scalar_src.h"
 
 /* Declarations of c's locals (private: those of its prange loop, else the others). */
 static void locals_text(const struct cfn *c, bool private, const struct jit_emitter *em,
@@ -85,12 +85,13 @@ static int new_fn(struct unit *u, const struct dsl_function *f, const enum jt *a
 struct walk {
     struct render_buf out;
     int loop_depth, brk;
-    bool in_prange, emitting, changed;
+    bool in_prange, changed;
+    enum jit_pass pass;
 };
 
 static struct walk walk_save(const struct unit *u)
 {
-    return (struct walk){u->out, u->loop_depth, u->brk, u->in_prange, u->emitting, u->changed};
+    return (struct walk){u->out, u->loop_depth, u->brk, u->in_prange, u->changed, u->pass};
 }
 
 static void walk_restore(struct unit *u, const struct walk *w)
@@ -99,12 +100,12 @@ static void walk_restore(struct unit *u, const struct walk *w)
     u->loop_depth = w->loop_depth;
     u->brk = w->brk;
     u->in_prange = w->in_prange;
-    u->emitting = w->emitting;
+    u->pass = w->pass;
     u->changed = w->changed;
 }
 
-/* A walk over c's body from its start: emitting its C, or only learning (types, races). */
-static int walk(struct unit *u, struct cfn *c, bool emitting)
+/* A walk over c's body from its start, as pass (enum jit_pass) walks it. */
+static int walk(struct unit *u, struct cfn *c, enum jit_pass pass)
 {
     render_buf_init(&u->out, 0);
     u->loop_depth = 0;
@@ -113,25 +114,36 @@ static int walk(struct unit *u, struct cfn *c, bool emitting)
     u->pr_arr = NULL;
     u->nelide = 0;
     u->in_prange = false;
-    u->emitting = emitting;
+    u->pass = pass;
     u->changed = false;
     return jit_block(u, c, c->f->def->b);
 }
 
 /* The type pass: walks over c's body, emitting nothing, until no local's type widens (a local
- * takes the join of what it is given: an int given a float later is a float from its start).
- * On the way the race analysis judges each prange loop with what is known so far; the last
- * walk judges it with the settled types. */
+ * takes the join of what it is given: an int given a float later is a float from its start)
+ * and the race analysis has learnt all it learns (which array each iteration writes, at which
+ * indices, what follows from the loop's variable). */
 static int settle_types(struct unit *u, struct cfn *c)
 {
     for (int pass = 0;; pass++) {
         c->ret_seen = false;
-        int r = walk(u, c, false);
+        int r = walk(u, c, JIT_PASS_TYPES);
         render_buf_free(&u->out);
         if (r != 0) return r;
         if (pass == 8) return jit_refuse(u, c, c->f->def, "types that do not settle");
         if (!u->changed) return 0;
     }
+}
+
+/* The race check: a walk with the settled facts, refusing the first race of each prange loop
+ * (a store two iterations may make to one element, a variable shared by the iterations) with
+ * the CompileError that names it. */
+static int check_races(struct unit *u, struct cfn *c)
+{
+    c->ret_seen = false;
+    int r = walk(u, c, JIT_PASS_RACES);
+    render_buf_free(&u->out);
+    return r;
 }
 
 /* c's C, from the body the final walk emitted: its signature, its locals (a prange chunk's own
@@ -203,8 +215,9 @@ int jit_compile_fn(struct unit *u, const struct dsl_function *f, const enum jt *
     struct cfn *c;
     if (new_fn(u, f, args, nargs, &c) != 0) return -1;
     struct walk caller = walk_save(u);
-    r = settle_types(u, c);           /* the type pass, the races judged on the way */
-    if (r == 0) r = walk(u, c, true); /* the emitting pass */
+    r = settle_types(u, c);
+    if (r == 0) r = check_races(u, c);
+    if (r == 0) r = walk(u, c, JIT_PASS_EMIT);
     if (r == 0 && c->id == 0 && u->em->kernel && c->ret != JT_NONE)
         r = jit_refuse(u, c, f->def,
                        "a kernel that returns a value (a kernel writes its results into "
@@ -244,7 +257,7 @@ void jit_unit_source(const struct unit *u, const struct dsl_function *f, struct 
     if (f->jit_races) render_buf_puts(src, "#define JIT_RACES 1\n");
     render_buf_append(src, (const char *)u->em->start, u->em->nstart);
     /* the engine's scalar functions, as the engine's own source defines them */
-    render_buf_append(src, (const char *)jit_scalar_src, sizeof jit_scalar_src - 1);
+    render_buf_append(src, (const char *)mt_scalar_src, sizeof mt_scalar_src - 1);
     render_buf_append(src, (const char *)jit_rt_env_src, sizeof jit_rt_env_src - 1);
     render_buf_puts(src, "#define OP_FN JIT_FN\n"); /* lib/operators.h's, for the target */
     render_buf_append(src, (const char *)jit_rt_operators_src, sizeof jit_rt_operators_src - 1);

@@ -38,13 +38,6 @@ static void gpu_shared_write(struct unit *u, struct cfn *c, const struct dsl_nod
              value, sv->name, k);
 }
 
-static void gpu_place(struct render_buf *b, int group, const char *member, int dim)
-{
-    static const char *const groups[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
-    (void)dim;
-    render_buf_printf(b, "((int64_t)%s.%s)", groups[group], member);
-}
-
 static void gpu_sync(struct unit *u, struct cfn *c, const struct dsl_node *n, struct ex *e)
 {
     (void)u, (void)c, (void)n;
@@ -94,13 +87,6 @@ static void sim_shared_write(struct unit *u, struct cfn *c, const struct dsl_nod
              el[(int)sv->sh_dt], el[(int)sv->sh_dt], value, k, (long long)sv->sh_base,
              jit_loc(c, at), sv->name, jit_access_site(u, c, target, 3, shared_size(sv), sv->name),
              (long long)sv->sh_off, shared_size(sv), sv->name);
-}
-
-static void sim_place(struct render_buf *b, int group, const char *member, int dim)
-{
-    static const char *const fields[] = {"tid", "bid", "block", "grid"};
-    (void)member;
-    render_buf_printf(b, "env->%s[%d]", fields[group], dim);
 }
 
 /* the thread's stack is left for the next thread's, until all have come (or one failed) */
@@ -160,7 +146,6 @@ const struct jit_emitter jit_emitters[] = {
                  .shared_decl = sim_shared_decl,
                  .shared_read = sim_shared_read,
                  .shared_write = sim_shared_write,
-                 .place = sim_place,
                  .sync = sim_sync,
                  .defines = sim_defines,
                  .entry = sim_entry},
@@ -172,7 +157,6 @@ const struct jit_emitter jit_emitters[] = {
                  .shared_decl = gpu_shared_decl,
                  .shared_read = gpu_shared_read,
                  .shared_write = gpu_shared_write,
-                 .place = gpu_place,
                  .sync = gpu_sync,
                  .entry = gpu_entry},
 };

@@ -10,7 +10,7 @@
 int jit_access_site(struct unit *u, const struct cfn *c, const struct dsl_node *n, int kind,
                     int size, const char *name)
 {
-    if (!u->emitting) return 0;
+    if (u->pass != JIT_PASS_EMIT) return 0;
     render_buf_printf(&u->sites, "    {%lldLL, \"%s\", %d, %d},\n", jit_loc(c, n), name, kind,
                       size);
     return u->nsites++;
@@ -251,15 +251,13 @@ static int name_load(struct unit *u, struct cfn *c, const struct dsl_node *n, st
             return jit_refuse(u, c, n, "the shared array %s other than indexed", n->name);
         if (v->in_loop && !u->in_prange)
             return jit_refuse(u, c, n, "%s read after the prange loop that assigns it", n->name);
-        if (v->reduce && u->in_prange && !v->in_loop && (!u->aug || strcmp(u->aug, v->name))) {
-            u->race = true;
-            return jit_refuse(
-                u, c, n,
-                "%s is summed up by the prange loop (%s %c= ...) and read inside it: "
-                "each thread has its own partial %s until the loop ends, so the value "
-                "read would be none of them. Read it after the loop",
-                v->name, v->name, v->reduce, v->name);
-        }
+        if (v->reduce && u->in_prange && !v->in_loop && (!u->aug || strcmp(u->aug, v->name)) &&
+            jit_race(u, c, n,
+                     "%s is summed up by the prange loop (%s %c= ...) and read inside it: "
+                     "each thread has its own partial %s until the loop ends, so the value "
+                     "read would be none of them. Read it after the loop",
+                     v->name, v->name, v->reduce, v->name) != 0)
+            return -1;
         e->t = v->t;
         render_buf_printf(&e->s, "v_%s", n->name);
         return 0;
@@ -278,26 +276,23 @@ static int name_load(struct unit *u, struct cfn *c, const struct dsl_node *n, st
     return jit_refuse(u, c, n, "the name %s here", n->name);
 }
 
-/* cuda.threadIdx.x and the others (this thread's place in the launch), cuda.warpsize. */
+/* An attribute of the table (cuda.threadIdx.x and its kin, this thread's place in the launch;
+ * cuda.warpsize): its row's C, of the member named after it where the row takes one. */
 static int attribute(struct unit *u, struct cfn *c, const struct dsl_node *n, struct ex *e)
 {
-    static const char *const groups[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
-    for (int g = 0; g < 4; g++) {
-        const char *m = jit_cuda_member(u, c, n, groups[g]);
-        int d = !m ? -1 : !strcmp(m, "x") ? 0 : !strcmp(m, "y") ? 1 : !strcmp(m, "z") ? 2 : -1;
-        if (d < 0) continue;
-        if (!u->em->kernel)
-            return jit_refuse(u, c, n, "cuda.%s outside a cuda.jit kernel", groups[g]);
-        e->t = JT_INT;
-        u->em->place(&e->s, g, m, d);
-        return 0;
+    const struct jit_builtin *b = jit_builtin_as(u, c, n, JB_ATTRIBUTE);
+    const char *member = NULL;
+    if (!b && n->a->kind == DSL_N_ATTR) {
+        b = jit_builtin_as(u, c, n->a, JB_ATTRIBUTE);
+        member = n->name;
     }
-    if (u->em->kernel && strcmp(n->name, "warpsize") == 0 && jit_cuda_module(u, c, n->a)) {
-        e->t = JT_INT;
-        render_buf_puts(&e->s, "INT64_C(32)");
-        return 0;
-    }
-    return jit_refuse(u, c, n, "the attribute .%s here", n->name);
+    bool dim = member && member[0] >= 'x' && member[0] <= 'z' && !member[1];
+    if (!b || (b->nargs == 1) != dim) return jit_refuse(u, c, n, "the attribute .%s here", n->name);
+    if (!u->em->kernel) return jit_refuse(u, c, n, "cuda.%s outside a cuda.jit kernel", b->name);
+    const char *fmt = b->emit[u->em->target] ? b->emit[u->em->target] : b->emit[JIT_HOST];
+    e->t = b->ret;
+    render_buf_printf(&e->s, fmt, member);
+    return 0;
 }
 
 int jit_expr(struct unit *u, struct cfn *c, const struct dsl_node *n, struct ex *e)

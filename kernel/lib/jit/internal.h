@@ -194,6 +194,12 @@ struct cfn {
     int deepest;
 };
 
+/* The walks over a function's body (compile.c): the type pass, repeated until no local's type
+ * widens (the race analysis learns on the way what each variable follows from, but judges
+ * nothing on facts not settled yet); the race check, one walk that refuses each race; the
+ * emitting pass. */
+enum jit_pass { JIT_PASS_TYPES, JIT_PASS_RACES, JIT_PASS_EMIT };
+
 struct unit {
     struct dsl_interp *in;
     const struct jit_emitter *em; /* its target's */
@@ -231,7 +237,7 @@ struct unit {
     const struct dsl_node *prange_body; /* and the loop's body */
     size_t calls_loops[8]; /* the parallel loops whose bodies call a function holding a loop */
     int ncalls_loops;
-    bool emitting; /* the final pass */
+    enum jit_pass pass; /* the walk under way */
     int tmp;
     bool soft_fail; /* the statement being emitted holds something that sets env->failed and
                      * goes on (a division, a call of a function that may fail): it is tested
@@ -439,15 +445,13 @@ struct jit_emitter {
     const unsigned char *start; /* what a unit begins with (rt/host.inc, rt/cuda.inc) */
     size_t nstart;
     /* a kernel's: a shared array declared among its locals, an element of one read (e->t
-     * set) and written, at index k; the place of the thread (cuda.<group>.<member>, group 0
-     * threadIdx, 1 blockIdx, 2 blockDim, 3 gridDim, dim its number); cuda.syncthreads() */
+     * set) and written, at index k; cuda.syncthreads() */
     void (*shared_decl)(struct render_buf *b, const struct var *v);
     void (*shared_read)(struct unit *u, struct cfn *c, const struct dsl_node *n,
                         const struct var *sv, const char *k, struct ex *e);
     void (*shared_write)(struct unit *u, struct cfn *c, const struct dsl_node *at,
                          const struct dsl_node *target, const struct var *sv, const char *k,
                          const char *value);
-    void (*place)(struct render_buf *b, int group, const char *member, int dim);
     void (*sync)(struct unit *u, struct cfn *c, const struct dsl_node *n, struct ex *e);
     /* what the unit has before its functions (NULL: nothing) and after them (the launch's
      * entry; NULL: none, an njit function's unit is called at jit_entry) */
@@ -458,9 +462,9 @@ extern const struct jit_emitter jit_emitters[];
 
 /* ---- the table of compiled builtins (builtins.c) ---- */
 
-/* Where a builtin is found: Python's own, a module's member (numpy, math, numba.cuda and its
- * local and shared groups, minitorch.operators, MiniTorch's index helpers), a method of a
- * comparison of arrays; JB_IMPORTED: a name bound to some module's builtin (Python's or
+/* Where a builtin is found: Python's own, a module's member (numpy, math, numba, numba.cuda and
+ * its local and shared groups, minitorch.operators, MiniTorch's index helpers), a method of a
+ * comparison of arrays; JB_IMPORTED: a name bound to some module's builtin (Python's, numba's or
  * MiniTorch's rows); JB_NOWHERE: not a builtin. */
 enum jb_where {
     JB_NOWHERE,
@@ -468,6 +472,7 @@ enum jb_where {
     JB_IMPORTED,
     JB_MATH,
     JB_NUMPY,
+    JB_NUMBA,
     JB_CUDA,
     JB_CUDA_LOCAL,
     JB_CUDA_SHARED,
@@ -478,8 +483,11 @@ enum jb_where {
 
 /* What the analyses know of a builtin beside its value: len (no element read: an int the size
  * of an array), to_index (fills its last argument with the position of an ordinal),
- * index_to_position; and the arrays made by an assignment (np.zeros and cuda.local.array, a
- * thread's own ints; cuda.shared.array), which are not calls in an expression. */
+ * index_to_position. From JB_LOCAL_ARRAY on, what is not a call in an expression: the arrays
+ * made by an assignment (np.zeros and cuda.local.array, a thread's own ints;
+ * cuda.shared.array); what a for loop runs over (range, prange, enumerate, zip); an attribute
+ * (cuda.threadIdx and its kin, whose C is the row's format of the member after it: x, y or z;
+ * cuda.warpsize); a dtype (np.float32, int, ...: the row's dtype). */
 enum jb_role {
     JB_VALUE,
     JB_LENGTH,
@@ -487,6 +495,12 @@ enum jb_role {
     JB_POSITION,
     JB_LOCAL_ARRAY,
     JB_SHARED_ARRAY,
+    JB_RANGE,
+    JB_PRANGE,
+    JB_ENUMERATE,
+    JB_ZIP,
+    JB_ATTRIBUTE,
+    JB_DTYPE,
 };
 
 /* Whether a builtin's C can fail: never, by setting env->failed and going on (the statement is
@@ -508,12 +522,18 @@ struct jit_builtin {
     bool typed;
     enum jb_fails fails;
     bool loops; /* it runs a loop (the prange loop's iterations are then not light) */
+    /* a dtype's element: 'd' float64, 'f' float32, 'i' int32, 'l' int64 */
+    char dtype;
 };
 extern const struct jit_builtin jit_builtins[];
 
 /* The row of the builtin callee names (the first of its rows), or NULL. */
 const struct jit_builtin *jit_builtin_of(struct unit *u, struct cfn *c,
                                          const struct dsl_node *callee);
+/* The row of the builtin n names that has this role, or NULL (`int` is a function and a
+ * dtype). */
+const struct jit_builtin *jit_builtin_as(struct unit *u, struct cfn *c, const struct dsl_node *n,
+                                         enum jb_role role);
 /* Whether some Python or MiniTorch builtin of this name has this role (the analyses that look
  * at a call's name only). */
 bool jit_builtin_named(const char *name, enum jb_role role);
@@ -611,6 +631,8 @@ enum jt jit_classify(struct dsl_value v, union slot *s, int64_t **heap);
 
 /* unit.c */
 int jit_refuse(struct unit *u, const struct cfn *c, const struct dsl_node *n, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+int jit_race(struct unit *u, const struct cfn *c, const struct dsl_node *n, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 struct var *jit_find_var(struct cfn *c, const char *name);
 const struct dsl_value *jit_outer_value(struct unit *u, const struct cfn *c, const char *name);

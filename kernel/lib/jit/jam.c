@@ -152,8 +152,7 @@ bool jit_jam_plan(struct unit *u, struct cfn *c, const struct dsl_node *n, struc
     const struct dsl_node *m = j->inner;
     if (!m) return false;
     const struct dsl_node *it = m->a;
-    if (it->kind != DSL_N_CALL || it->a->kind != DSL_N_NAME || strcmp(it->a->name, "range") != 0 ||
-        jit_find_var(c, "range") || jit_outer_value(u, c, "range") || it->nkw || it->flag ||
+    if (it->kind != DSL_N_CALL || !jit_builtin_as(u, c, it->a, JB_RANGE) || it->nkw || it->flag ||
         it->nkids < 1 || it->nkids > 2)
         return false;
     const char *def[JAM_NAMES];
@@ -339,7 +338,7 @@ int jit_range_jammed(struct unit *u, struct cfn *c, const struct dsl_node *n, in
         u->brk = brk;
         u->loop_depth--;
         jit_emit(u, "}");
-        if (u->emitting && !u->jams++) {
+        if (u->pass == JIT_PASS_EMIT && !u->jams++) {
             u->jam_line = n;
             u->jam_fn = c->f;
         }

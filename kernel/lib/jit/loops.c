@@ -3,10 +3,16 @@
  * and zip, break and continue; short loops peeled into straight code. */
 #include "lib/jit/internal.h"
 
-static bool is_prange(const struct dsl_node *callee)
+/* What for loop n runs over, as the table's role: JB_RANGE, JB_PRANGE, JB_ENUMERATE, JB_ZIP,
+ * or JB_VALUE for an array (a call of another function among them). */
+static enum jb_role over(struct unit *u, struct cfn *c, const struct dsl_node *n)
 {
-    return (callee->kind == DSL_N_NAME || callee->kind == DSL_N_ATTR) &&
-           strcmp(callee->name, "prange") == 0;
+    static const enum jb_role loops[] = {JB_RANGE, JB_PRANGE, JB_ENUMERATE, JB_ZIP};
+    const struct dsl_node *it = n->a;
+    if (it->kind != DSL_N_CALL || it->nkw || it->flag) return JB_VALUE;
+    for (size_t i = 0; i < sizeof loops / sizeof loops[0]; i++)
+        if (jit_builtin_as(u, c, it->a, loops[i])) return loops[i];
+    return JB_VALUE;
 }
 
 /* The loop i<k> = 0 .. e<k> - 1 of a for statement n, the body emitted between the two calls.
@@ -114,21 +120,17 @@ int jit_range_body(struct unit *u, struct cfn *c, const struct dsl_node *n, int 
 
 /* for x in arr, for a, b in zip(xs, ys, ...), for i, x in enumerate(xs): over arrays, as many
  * iterations as the shortest has elements. */
-static int for_each(struct unit *u, struct cfn *c, const struct dsl_node *n)
+static int for_each(struct unit *u, struct cfn *c, const struct dsl_node *n, enum jb_role role)
 {
     const struct dsl_node *it = n->a;
     struct dsl_node *const *names = n->name ? NULL : n->kids[0]->kids;
     size_t ntargets = n->name ? 1 : n->kids[0]->nkids;
     const struct dsl_node *const *arrays = &it;
     size_t narrays = 1;
-    bool counted = false; /* enumerate: the first target is the count */
-    if (it->kind == DSL_N_CALL && it->a->kind == DSL_N_NAME && !it->nkw && !it->flag &&
-        !jit_find_var(c, it->a->name) && !jit_outer_value(u, c, it->a->name)) {
-        counted = strcmp(it->a->name, "enumerate") == 0 && it->nkids == 1;
-        if (counted || strcmp(it->a->name, "zip") == 0) {
-            arrays = (const struct dsl_node *const *)(void *)it->kids;
-            narrays = it->nkids;
-        }
+    bool counted = role == JB_ENUMERATE && it->nkids == 1; /* the first target the count */
+    if (counted || role == JB_ZIP) {
+        arrays = (const struct dsl_node *const *)(void *)it->kids;
+        narrays = it->nkids;
     }
     if (narrays == 0 || narrays > MAX_ARGS || ntargets != narrays + counted)
         return jit_refuse(u, c, n, "this for loop's targets");
@@ -178,9 +180,9 @@ static int for_each(struct unit *u, struct cfn *c, const struct dsl_node *n)
 
 /* Whether range loop n needs no poll of the interrupt: a range over an int array's indices
  * (to_index's) is quiet, as a loop over the array is. */
-static bool quiet_range(struct unit *u, struct cfn *c, const struct dsl_node *it)
+static bool quiet_range(struct unit *u, struct cfn *c, const struct dsl_node *it, enum jb_role role)
 {
-    bool quiet = !is_prange(it->a) && it->nkids >= 1 && it->nkids <= 3 && !it->nkw && !it->flag;
+    bool quiet = role == JB_RANGE && it->nkids >= 1 && it->nkids <= 3;
     for (size_t i = 0; quiet && i < it->nkids && i < 2; i++)
         quiet = jit_small_int(u, c, it->kids[i]);
     if (quiet && it->nkids == 3) { /* a step that is a constant, so never 0 */
@@ -201,7 +203,7 @@ static int prange_enter(struct unit *u, struct cfn *c, const struct dsl_node *n,
     struct var *v;
     *light = !jit_has_loop(n->b);
     for (int i = 0; i < u->ncalls_loops; i++) *light = *light && u->calls_loops[i] != n->pos;
-    if (u->emitting && u->nprange < MAX_PRANGE) {
+    if (u->pass == JIT_PASS_EMIT && u->nprange < MAX_PRANGE) {
         u->prange_light[u->nprange] = *light;
         u->prange_pos[u->nprange++] = n->pos;
     }
@@ -218,14 +220,13 @@ static int prange_enter(struct unit *u, struct cfn *c, const struct dsl_node *n,
     uint64_t assigned = r == 0 ? UINT64_C(1) << (v - c->vars) : 0;
     const struct dsl_node *unset = r == 0 ? jit_unset_read(c, n->b, &assigned) : NULL;
     if (unset) {
-        u->race = true;
-        r = jit_refuse(u, c, unset,
-                       "%s is read in an iteration of the prange loop that may not have given it "
-                       "a value: in Python it would hold what an earlier iteration left, but the "
-                       "iterations run at once on their own threads, each with variables of its "
-                       "own. Give %s a value in every iteration before reading it (%s = 0 at the "
-                       "top of the loop's body)",
-                       unset->name, unset->name, unset->name);
+        r = jit_race(u, c, unset,
+                     "%s is read in an iteration of the prange loop that may not have given it "
+                     "a value: in Python it would hold what an earlier iteration left, but the "
+                     "iterations run at once on their own threads, each with variables of its "
+                     "own. Give %s a value in every iteration before reading it (%s = 0 at the "
+                     "top of the loop's body)",
+                     unset->name, unset->name, unset->name);
     }
     return r;
 }
@@ -427,16 +428,12 @@ static int range_loop(struct unit *u, struct cfn *c, const struct dsl_node *n, c
 int jit_for_loop(struct unit *u, struct cfn *c, const struct dsl_node *n)
 {
     const struct dsl_node *it = n->a;
-    bool over_range =
-        it->kind == DSL_N_CALL &&
-        ((it->a->kind == DSL_N_NAME && strcmp(it->a->name, "range") == 0) || is_prange(it->a));
-    if (!over_range || !n->name) return for_each(u, c, n);
-    bool quiet = quiet_range(u, c, it);
+    enum jb_role role = over(u, c, n);
+    if ((role != JB_RANGE && role != JB_PRANGE) || !n->name) return for_each(u, c, n, role);
+    bool quiet = quiet_range(u, c, it, role);
     if (!quiet || jit_has_loop(n->b)) c->may_fail = true; /* a loop polls the interrupt */
-    if (it->kind != DSL_N_CALL || it->nkw || it->flag || it->nkids < 1 || it->nkids > 3 ||
-        (it->a->kind == DSL_N_NAME && strcmp(it->a->name, "range") != 0 && !is_prange(it->a)) ||
-        (it->a->kind != DSL_N_NAME && !is_prange(it->a)))
-        return jit_refuse(u, c, n, "a for loop over anything but range() or prange()");
+    if (it->nkids < 1 || it->nkids > 3)
+        return jit_refuse(u, c, n, "range() or prange() of %zu arguments", it->nkids);
     struct ex a[3];
     int na = (int)it->nkids, r = 0;
     for (int i = 0; i < 3; i++) ex_init(&a[i]);
@@ -447,7 +444,7 @@ int jit_for_loop(struct unit *u, struct cfn *c, const struct dsl_node *n)
     }
     const char *start = na >= 2 ? a[0].s.data : "0", *stop = na >= 2 ? a[1].s.data : a[0].s.data;
     const char *step = na == 3 ? a[2].s.data : "1";
-    bool parallel = r == 0 && c->top && is_prange(it->a) && !u->in_prange && na < 3;
+    bool parallel = r == 0 && c->top && role == JB_PRANGE && !u->in_prange && na < 3;
     if (r == 0 && parallel)
         r = prange_loop(u, c, n, start, stop);
     else if (r == 0)

@@ -92,7 +92,7 @@ static bool two_values(const struct var *v)
     const struct dsl_node *f = v->pset, *it = f ? f->a : NULL;
     return f && f->kind == DSL_N_FOR &&
            !(it->kind == DSL_N_CALL && it->a->kind == DSL_N_NAME &&
-             strcmp(it->a->name, "range") == 0);
+             jit_builtin_named(it->a->name, JB_RANGE));
 }
 
 /* Whether e's value may change within one iteration of the prange loop (two_values). */
@@ -210,22 +210,21 @@ int jit_prange_access(struct unit *u, struct cfn *c, struct var *o, const struct
         u->race_checks = true;
         return 0;
     }
-    u->race = true;
     if (pl->whole)
-        return jit_refuse(u, c, at,
-                          "%s, which every iteration of the prange loop shares, is written in the "
-                          "loop and given whole to a function or a loop over it, which may read "
-                          "elements other iterations write, at once on their own threads (a race). "
-                          "Read and write %s in the loop's body itself, at the iteration's own "
-                          "position (out[o]), or read from an array the loop does not write",
-                          o->name, o->name);
-    return jit_refuse(u, c, at,
-                      "%s, which every iteration of the prange loop shares, is written and read at "
-                      "indices that are not all one element of the iteration's own: an iteration "
-                      "may reach an element another writes, at once on their own threads (a race). "
-                      "Read and write %s only at the iteration's own position (out[o], one index "
-                      "everywhere), or read from an array the loop does not write",
-                      o->name, o->name);
+        return jit_race(u, c, at,
+                        "%s, which every iteration of the prange loop shares, is written in the "
+                        "loop and given whole to a function or a loop over it, which may read "
+                        "elements other iterations write, at once on their own threads (a race). "
+                        "Read and write %s in the loop's body itself, at the iteration's own "
+                        "position (out[o]), or read from an array the loop does not write",
+                        o->name, o->name);
+    return jit_race(u, c, at,
+                    "%s, which every iteration of the prange loop shares, is written and read at "
+                    "indices that are not all one element of the iteration's own: an iteration "
+                    "may reach an element another writes, at once on their own threads (a race). "
+                    "Read and write %s only at the iteration's own position (out[o], one index "
+                    "everywhere), or read from an array the loop does not write",
+                    o->name, o->name);
 }
 
 /* Expression e, given whole at node at (to a call, a loop over it, an elementwise comparison):
@@ -266,74 +265,63 @@ int jit_prange_write(struct unit *u, struct cfn *c, struct var *v, const struct 
     if (o != v) snprintf(also, sizeof also, ", through %s (another name for it)", v->name);
     if (how) snprintf(by, sizeof by, ", by %s()", how);
     if (o->buflen) {
-        u->race = true;
-        return jit_refuse(
-            u, c, at,
-            "%s is made once, before the prange loop (line %d of %s), and written by "
-            "every iteration%s%s: the iterations run at once on their own threads and "
-            "overwrite each other's values (a race). Make it inside the loop: move "
-            "line %d into the loop's body, so that each iteration has its own",
-            o->name, o->made ? jit_fn_line(c, o->made) : 1, c->f->def->name, also, by,
-            o->made ? jit_fn_line(c, o->made) : 1);
+        return jit_race(u, c, at,
+                        "%s is made once, before the prange loop (line %d of %s), and written by "
+                        "every iteration%s%s: the iterations run at once on their own threads and "
+                        "overwrite each other's values (a race). Make it inside the loop: move "
+                        "line %d into the loop's body, so that each iteration has its own",
+                        o->name, o->made ? jit_fn_line(c, o->made) : 1, c->f->def->name, also, by,
+                        o->made ? jit_fn_line(c, o->made) : 1);
     }
     if (how && ints(v->t)) {
-        u->race = true;
-        return jit_refuse(
-            u, c, at,
-            "%s, an argument of %s(), is written by every iteration of the prange "
-            "loop%s%s: the iterations run at once on their own threads and overwrite "
-            "each other's values (a race). Give each iteration a buffer of its own, "
-            "made inside the loop (idx = np.zeros(MAX_DIMS, np.int32)), and pass that",
-            o->name, c->f->def->name, also, by);
+        return jit_race(u, c, at,
+                        "%s, an argument of %s(), is written by every iteration of the prange "
+                        "loop%s%s: the iterations run at once on their own threads and overwrite "
+                        "each other's values (a race). Give each iteration a buffer of its own, "
+                        "made inside the loop (idx = np.zeros(MAX_DIMS, np.int32)), and pass that",
+                        o->name, c->f->def->name, also, by);
     }
     if (how) { /* what a function stores into, the loop cannot tell apart from another's */
         (void)dep;
-        u->race = true;
-        return jit_refuse(
-            u, c, at,
-            "%s, which every iteration of the prange loop shares, is written by a "
-            "function the loop calls%s%s: which elements it writes, the compiler "
-            "cannot tell from one iteration to the next, and iterations run at once on "
-            "their own threads. Write %s in the loop's body itself, at the iteration's "
-            "own position (out[o] = ...)",
-            o->name, also, by, o->name);
+        return jit_race(u, c, at,
+                        "%s, which every iteration of the prange loop shares, is written by a "
+                        "function the loop calls%s%s: which elements it writes, the compiler "
+                        "cannot tell from one iteration to the next, and iterations run at once on "
+                        "their own threads. Write %s in the loop's body itself, at the iteration's "
+                        "own position (out[o] = ...)",
+                        o->name, also, by, o->name);
     }
     enum ixk k = index_kind(u, c, ix);
     if (k == IX_SAME) {
-        u->race = true;
-        return jit_refuse(u, c, at,
-                          "every iteration of the prange loop writes the same element of %s%s (its "
-                          "index does not follow from the loop's variable), at once on their own "
-                          "threads (a race). Write %s at a position of the iteration's own, or add "
-                          "into a local variable (acc += ...) and store it after the loop",
-                          o->name, also, o->name);
+        return jit_race(u, c, at,
+                        "every iteration of the prange loop writes the same element of %s%s (its "
+                        "index does not follow from the loop's variable), at once on their own "
+                        "threads (a race). Write %s at a position of the iteration's own, or add "
+                        "into a local variable (acc += ...) and store it after the loop",
+                        o->name, also, o->name);
     }
     if (k == IX_REPEATS) {
         bool direct =
             ix->kind == DSL_N_BINARY && (ix->op == DSL_T_PERCENT || ix->op == DSL_T_DSLASH);
-        u->race = true;
-        return jit_refuse(
-            u, c, at,
-            "iterations of the prange loop write the same elements of %s%s: the index "
-            "repeats (%s of the loop's variable), and they run at once on their own "
-            "threads (a race). Give each iteration its own element",
-            o->name, also,
-            !direct                   ? "% or //"
-            : ix->op == DSL_T_PERCENT ? "%"
-                                      : "//");
+        return jit_race(u, c, at,
+                        "iterations of the prange loop write the same elements of %s%s: the index "
+                        "repeats (%s of the loop's variable), and they run at once on their own "
+                        "threads (a race). Give each iteration its own element",
+                        o->name, also,
+                        !direct                   ? "% or //"
+                        : ix->op == DSL_T_PERCENT ? "%"
+                                                  : "//");
     }
     if (k == IX_UNKNOWN && o->param && o->t == JT_FARR) { /* recorded and checked at run time */
         if (!o->pl[u->pno].racy) o->pl[u->pno].racy = o->racy = u->changed = true;
         u->race_checks = true;
     } else if (k == IX_UNKNOWN) {
-        u->race = true;
-        return jit_refuse(
-            u, c, at,
-            "the prange loop's iterations write %s%s at an index whose values the "
-            "compiler cannot follow from the loop's variable, and they run at once on "
-            "their own threads: write it at a position that is the iteration's own "
-            "(i, or an index made from it by to_index and index_to_position)",
-            o->name, also);
+        return jit_race(u, c, at,
+                        "the prange loop's iterations write %s%s at an index whose values the "
+                        "compiler cannot follow from the loop's variable, and they run at once on "
+                        "their own threads: write it at a position that is the iteration's own "
+                        "(i, or an index made from it by to_index and index_to_position)",
+                        o->name, also);
     }
     return jit_prange_access(u, c, o, ix, at);
 }

@@ -16,15 +16,14 @@ int jit_assign_var(struct unit *u, struct cfn *c, const struct dsl_node *at, con
         *v = (struct var){.name = name, .t = t, .in_loop = u->in_prange, .buflen = buflen};
         u->changed = true;
     } else {
-        if (u->in_prange && !v->in_loop) {
-            u->race = true;
-            return jit_refuse(u, c, at,
-                              "%s is assigned before the prange loop and again inside it: every "
-                              "iteration runs at once on its own thread, so they would all write "
-                              "the same variable (a race). Assign it inside the loop only, or "
-                              "accumulate into the output array at the iteration's own position",
-                              name);
-        }
+        if (u->in_prange && !v->in_loop &&
+            jit_race(u, c, at,
+                     "%s is assigned before the prange loop and again inside it: every "
+                     "iteration runs at once on its own thread, so they would all write "
+                     "the same variable (a race). Assign it inside the loop only, or "
+                     "accumulate into the output array at the iteration's own position",
+                     name) != 0)
+            return -1;
         if ((v->buflen != 0) != (buflen != 0) || (buflen && v->buflen != buflen))
             return jit_refuse(u, c, at, "%s holding arrays of different lengths", name);
         enum jt j = v->t == JT_NONE ? t : join(v->t, t);
@@ -44,15 +43,6 @@ int jit_assign_var(struct unit *u, struct cfn *c, const struct dsl_node *at, con
     }
     *out = v;
     return 0;
-}
-
-/* Whether n names an int dtype: numpy.int32, numpy.int64, int. */
-static bool int_dtype_node(struct unit *u, const struct cfn *c, const struct dsl_node *n)
-{
-    const char *np = jit_numpy_attr(u, c, n);
-    if (np) return strcmp(np, "int32") == 0 || strcmp(np, "int64") == 0;
-    return n->kind == DSL_N_NAME && strcmp(n->name, "int") == 0 &&
-           !jit_find_var((struct cfn *)c, n->name) && !jit_outer_value(u, c, n->name);
 }
 
 static int64_t const_int(struct unit *u, struct cfn *c, const struct dsl_node *k)
@@ -107,8 +97,9 @@ static int64_t array_literal(struct unit *u, struct cfn *c, const struct dsl_nod
             dtype = v->kwvals[0];
         else if (v->nkw)
             return 0;
+        char dt = dtype ? jit_dtype_code(u, c, dtype) : 0;
         if (!b || b->role != JB_LOCAL_ARRAY || b->where != JB_NUMPY || v->nkids < 1 ||
-            v->nkids > 2 || !dtype || !int_dtype_node(u, c, dtype))
+            v->nkids > 2 || (dt != 'i' && dt != 'l'))
             return 0;
         return array_length(u, c, v, v->kids[0], "np.zeros");
     }
@@ -375,9 +366,7 @@ static int stmt_aug(struct unit *u, struct cfn *c, const struct dsl_node *n)
         /* acc += x[i] in a prange loop: a reduction, as Numba makes it; each thread sums
          * its own part from 0 (1 for *=), the parts are added to acc when the loop ends */
         if (v->reduce && v->reduce != op) {
-            u->race = true;
-            r = jit_refuse(u, c, n, "%s is reduced with both += and *= in the prange loop",
-                           v->name);
+            r = jit_race(u, c, n, "%s is reduced with both += and *= in the prange loop", v->name);
         } else if (!v->reduce) {
             v->reduce = op;
             u->changed = true;

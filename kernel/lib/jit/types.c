@@ -7,28 +7,12 @@ const char *const jit_c_type[] = {"void", "int64_t", "int64_t", "double",
 const char *const jit_type_name[] = {"None",    "bool",      "int",          "float",
                                      "Storage", "int array", "shared array", "tuple of ints"};
 
-/* The element type n names as a dtype: 'd' float64 (and float), 'f' float32, 'i' int32, 'l'
- * int64 (and int), of numpy or numba; 0 for anything else. */
+/* The element type n names as a dtype (the table's dtype rows): 'd' float64 (and float), 'f'
+ * float32, 'i' int32, 'l' int64 (and int), of numpy or numba; 0 for anything else. */
 char jit_dtype_code(struct unit *u, const struct cfn *c, const struct dsl_node *n)
 {
-    const char *name = NULL;
-    if (n->kind == DSL_N_ATTR && n->a->kind == DSL_N_NAME &&
-        !jit_find_var((struct cfn *)c, n->a->name)) {
-        const struct dsl_value *m = jit_outer_value(u, c, n->a->name);
-        const char *mod = m ? dsl_module_of(*m) : NULL;
-        if (mod && (strcmp(mod, "numpy") == 0 || strcmp(mod, "numba") == 0)) name = n->name;
-    } else if (n->kind == DSL_N_NAME && !jit_find_var((struct cfn *)c, n->name) &&
-               !jit_outer_value(u, c, n->name)) {
-        name = strcmp(n->name, "int") == 0     ? "int64"
-               : strcmp(n->name, "float") == 0 ? "float64"
-                                               : NULL;
-    }
-    if (!name) return 0;
-    return strcmp(name, "float64") == 0   ? 'd'
-           : strcmp(name, "float32") == 0 ? 'f'
-           : strcmp(name, "int32") == 0   ? 'i'
-           : strcmp(name, "int64") == 0   ? 'l'
-                                          : 0;
+    const struct jit_builtin *b = jit_builtin_as(u, (struct cfn *)c, n, JB_DTYPE);
+    return b ? b->dtype : 0;
 }
 
 /* The type of argument v, and its slot; JT_NONE for what the compiler does not take. */

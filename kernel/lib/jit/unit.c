@@ -5,16 +5,36 @@
 
 /* What the compiler does not take, at node n of c's function: the unit's first reason is kept
  * (u->why, a race where u->race is set), the rest ignored. Always -1. */
-int jit_refuse(struct unit *u, const struct cfn *c, const struct dsl_node *n, const char *fmt, ...)
+static int vrefuse(struct unit *u, const struct cfn *c, const struct dsl_node *n, const char *fmt,
+                   va_list ap)
 {
     if (u->why) return -1;
-    va_list ap;
-    va_start(ap, fmt);
     if (vasprintf(&u->why, fmt, ap) < 0) u->why = NULL;
-    va_end(ap);
     u->why_pos = n ? n->pos : c->f->def->pos;
     u->why_fn = c->f;
     return -1;
+}
+
+int jit_refuse(struct unit *u, const struct cfn *c, const struct dsl_node *n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int r = vrefuse(u, c, n, fmt, ap);
+    va_end(ap);
+    return r;
+}
+
+/* A race at node n: nothing yet in the type pass, whose facts are not settled (0: the walk goes
+ * on learning); from the race check on, the unit's error (-1), a CompileError that names it. */
+int jit_race(struct unit *u, const struct cfn *c, const struct dsl_node *n, const char *fmt, ...)
+{
+    if (u->pass == JIT_PASS_TYPES) return 0;
+    if (!u->why) u->race = true;
+    va_list ap;
+    va_start(ap, fmt);
+    int r = vrefuse(u, c, n, fmt, ap);
+    va_end(ap);
+    return r;
 }
 
 struct var *jit_find_var(struct cfn *c, const char *name)
@@ -65,7 +85,7 @@ bool jit_cuda_module(struct unit *u, const struct cfn *c, const struct dsl_node 
     return mod && strcmp(mod, want) == 0;
 }
 
-/* name when n is cuda.<group>.name (cuda.threadIdx.x, cuda.shared.array), else NULL. */
+/* name when n is cuda.<group>.name (cuda.local.array, cuda.shared.array), else NULL. */
 const char *jit_cuda_member(struct unit *u, const struct cfn *c, const struct dsl_node *n,
                             const char *group)
 {
@@ -112,7 +132,7 @@ bool jit_local_const(const struct cfn *c, const char *name, int64_t *val)
 void jit_emit(struct unit *u, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void jit_emit(struct unit *u, const char *fmt, ...)
 {
-    if (!u->emitting) return;
+    if (u->pass != JIT_PASS_EMIT) return;
     char *s = NULL;
     va_list ap;
     va_start(ap, fmt);

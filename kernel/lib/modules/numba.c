@@ -154,6 +154,13 @@ static int v_numba_cuda(struct dsl_interp *in, struct dsl_value *out)
     return mod_module_value(in, &mod_numba_cuda, out);
 }
 
+/* prange(...): range(...), under a name of its own, which the compiler knows wherever it is
+ * bound (from numba import prange as pr). */
+static int n_prange(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    return dsl_builtin_find("range")->fn(in, a, ret);
+}
+
 static const struct member numba_members[] = {
     VALUE("cuda", "numba.cuda", v_numba_cuda, "numba.cuda: is_available(), jit."),
     VALUE("float32", "numba.float32", mod_dtype_float32, "The dtype name 'float32'."),
@@ -169,8 +176,9 @@ static const struct member numba_members[] = {
        "take yet runs as the language runs any function. boundscheck=False leaves indices "
        "unchecked; check_races=True makes two iterations of a prange loop writing one element "
        "of a storage an error."),
-    ALIAS("prange", "numba.prange(stop) or prange(start, stop, step=1)", "range",
-          "numba's parallel range: here the same as range."),
+    FN("prange", "numba.prange(stop) or prange(start, stop, step=1)", 1, 3, NULL, n_prange,
+       "numba's parallel range: run by the language, the same as range; the outermost prange "
+       "loop of a function compiled with njit runs in parallel."),
 };
 
 const struct module mod_numba = {

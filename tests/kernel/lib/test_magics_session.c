@@ -160,6 +160,62 @@ static bool html_cell(const char *html, int row, const char *column, char *out, 
     return true;
 }
 
+/* %diagnostics over many ops: one row per kind and shape, with its count; off; capped */
+static void diagnostics_rows(struct dsl_session *s)
+{
+    struct dsl_output out = {.display = keep_display};
+    json_t *res = NULL;
+    struct dsl_error err = {0};
+    char cell[128];
+    const char *t, *html;
+    /* a loop of identical ops is one row with its count */
+    CHECK_INT(dsl_execute(s, "%diagnostics on", &out, &res, &err), 0);
+    json_decref(last_bundle);
+    last_bundle = NULL;
+    CHECK_INT(dsl_execute(s, "for i in range(100):\n    c = a + a\nc.sum()", &out, &res, &err), 0);
+    json_decref(res);
+    t = plain_of();
+    CHECK(strstr(t, "101 engine ops\n") == t);
+    CHECK(strstr(t, "  100  ") != NULL); /* the add row's calls */
+    CHECK(strstr(t, "sum  fast") != NULL);
+    html = json_string_value(json_object_get(last_bundle, "text/html"));
+    CHECK(html_cell(html, 0, "calls", cell, sizeof cell) && strcmp(cell, "100") == 0);
+    /* totals over the calls: 100 x 4 x 36 bytes */
+    CHECK(html_cell(html, 0, "bytes", cell, sizeof cell) && strcmp(cell, "14.4 kB") == 0);
+    CHECK(html_cell(html, 1, "op", cell, sizeof cell) && strcmp(cell, "sum") == 0);
+    CHECK(!html_cell(html, 2, "op", cell, sizeof cell)); /* two rows */
+    /* 10,000 ops of two kinds: two rows, not 10,000 */
+    json_decref(last_bundle);
+    last_bundle = NULL;
+    CHECK_INT(dsl_execute(s,
+                          "x = zeros(5)\ny = zeros(6)\nfor i in range(5000):\n    x = x + 1\n"
+                          "    y = y * 2",
+                          &out, &res, &err),
+              0);
+    t = plain_of();
+    CHECK(strstr(t, "10000 engine ops\n") == t);
+    html = json_string_value(json_object_get(last_bundle, "text/html"));
+    CHECK(html_cell(html, 0, "calls", cell, sizeof cell) && strcmp(cell, "5000") == 0);
+    CHECK(html_cell(html, 1, "calls", cell, sizeof cell) && strcmp(cell, "5000") == 0);
+    CHECK(html_cell(html, 1, "op", cell, sizeof cell) && strcmp(cell, "mul") == 0);
+    CHECK(!html_cell(html, 2, "op", cell, sizeof cell));
+    /* `on` with a comment is still the switch; the statement `on` would be a NameError */
+    CHECK_INT(dsl_execute(s, "%diagnostics on   # keep it on", &out, &res, &err), 0);
+    CHECK_INT(dsl_execute(s, "%diagnostics off", &out, &res, &err), 0);
+    json_decref(last_bundle);
+    last_bundle = NULL;
+    CHECK_INT(dsl_execute(s, "c = a + a", &out, &res, &err), 0);
+    CHECK(last_bundle == NULL); /* off: no table */
+    /* many distinct shapes: capped, the rest counted */
+    CHECK_INT(
+        dsl_execute(s, "%diagnostics for i in range(1, 80): c = zeros(i) + 1", &out, &res, &err),
+        0);
+    CHECK(strstr(plain_of(), "79 engine ops\n") == plain_of());
+    CHECK(strstr(plain_of(), "(15 more ops in other shapes not shown)") != NULL);
+    json_decref(last_bundle);
+    last_bundle = NULL;
+}
+
 static void test_diagnostics(void)
 {
     struct dsl_session *s = dsl_session_new();
@@ -239,52 +295,7 @@ static void test_diagnostics(void)
     CHECK(html_cell(html, 0, "threads", cell, sizeof cell) && strcmp(cell, "1") == 0);
     CHECK(html_cell(html, 0, "loop", cell, sizeof cell) && strncmp(cell, "serial, ", 8) == 0);
 #endif
-    /* a loop of identical ops is one row with its count */
-    CHECK_INT(dsl_execute(s, "%diagnostics on", &out, &res, &err), 0);
-    json_decref(last_bundle);
-    last_bundle = NULL;
-    CHECK_INT(dsl_execute(s, "for i in range(100):\n    c = a + a\nc.sum()", &out, &res, &err), 0);
-    json_decref(res);
-    t = plain_of();
-    CHECK(strstr(t, "101 engine ops\n") == t);
-    CHECK(strstr(t, "  100  ") != NULL); /* the add row's calls */
-    CHECK(strstr(t, "sum  fast") != NULL);
-    html = json_string_value(json_object_get(last_bundle, "text/html"));
-    CHECK(html_cell(html, 0, "calls", cell, sizeof cell) && strcmp(cell, "100") == 0);
-    /* totals over the calls: 100 x 4 x 36 bytes */
-    CHECK(html_cell(html, 0, "bytes", cell, sizeof cell) && strcmp(cell, "14.4 kB") == 0);
-    CHECK(html_cell(html, 1, "op", cell, sizeof cell) && strcmp(cell, "sum") == 0);
-    CHECK(!html_cell(html, 2, "op", cell, sizeof cell)); /* two rows */
-    /* 10,000 ops of two kinds: two rows, not 10,000 */
-    json_decref(last_bundle);
-    last_bundle = NULL;
-    CHECK_INT(dsl_execute(s,
-                          "x = zeros(5)\ny = zeros(6)\nfor i in range(5000):\n    x = x + 1\n"
-                          "    y = y * 2",
-                          &out, &res, &err),
-              0);
-    t = plain_of();
-    CHECK(strstr(t, "10000 engine ops\n") == t);
-    html = json_string_value(json_object_get(last_bundle, "text/html"));
-    CHECK(html_cell(html, 0, "calls", cell, sizeof cell) && strcmp(cell, "5000") == 0);
-    CHECK(html_cell(html, 1, "calls", cell, sizeof cell) && strcmp(cell, "5000") == 0);
-    CHECK(html_cell(html, 1, "op", cell, sizeof cell) && strcmp(cell, "mul") == 0);
-    CHECK(!html_cell(html, 2, "op", cell, sizeof cell));
-    /* `on` with a comment is still the switch; the statement `on` would be a NameError */
-    CHECK_INT(dsl_execute(s, "%diagnostics on   # keep it on", &out, &res, &err), 0);
-    CHECK_INT(dsl_execute(s, "%diagnostics off", &out, &res, &err), 0);
-    json_decref(last_bundle);
-    last_bundle = NULL;
-    CHECK_INT(dsl_execute(s, "c = a + a", &out, &res, &err), 0);
-    CHECK(last_bundle == NULL); /* off: no table */
-    /* many distinct shapes: capped, the rest counted */
-    CHECK_INT(
-        dsl_execute(s, "%diagnostics for i in range(1, 80): c = zeros(i) + 1", &out, &res, &err),
-        0);
-    CHECK(strstr(plain_of(), "79 engine ops\n") == plain_of());
-    CHECK(strstr(plain_of(), "(15 more ops in other shapes not shown)") != NULL);
-    json_decref(last_bundle);
-    last_bundle = NULL;
+    diagnostics_rows(s);
     dsl_session_free(s);
 }
 
