@@ -39,6 +39,10 @@ static int store_into(struct dsl_interp *in, const struct dsl_node *target, stru
         r = dsl_tensor_setitem(in, obj, subs, nsubs, v);
     else if (target->kind == DSL_N_INDEX && obj.kind == DSL_OBJECT)
         r = store_object_item(in, target, obj, subs, v);
+    else if (target->kind == DSL_N_INDEX && obj.kind == DSL_INSTANCE)
+        r = dsl_instance_setitem(in, obj, subs[0], v);
+    else if (target->kind == DSL_N_INDEX && dsl_is_attrs_view(obj))
+        r = dsl_attrs_view_setitem(in, obj, subs[0], v);
     else if (dsl_is_slice(target))
         r = dsl_slice_set(in, obj, subs, v);
     else if (target->kind == DSL_N_INDEX && obj.kind == DSL_DICT)
@@ -61,7 +65,8 @@ static int target_subscripts(struct dsl_interp *in, const struct dsl_node *targe
 {
     *nsubs = 0;
     if (target->kind != DSL_N_INDEX) return 0;
-    bool settable = obj.kind == DSL_OBJECT && obj.as.obj->cls->setitem;
+    bool settable = (obj.kind == DSL_OBJECT && obj.as.obj->cls->setitem) ||
+                    obj.kind == DSL_INSTANCE || dsl_is_attrs_view(obj);
     if (obj.kind != DSL_TENSOR && obj.kind != DSL_DICT && !settable &&
         (obj.kind != DSL_LIST || obj.as.l->style == DSL_LIST_TUPLE))
         return dsl_raise(in, "TypeError", "'%s' object does not support item assignment",
@@ -106,23 +111,29 @@ static int unpack_to(struct dsl_interp *in, const struct dsl_node *target, struc
         dsl_raise_status(in, DSL_V_NOMEM);
         goto located;
     }
-    if (v.kind != DSL_LIST && v.kind != DSL_STR && v.kind != DSL_RANGE && v.kind != DSL_DICT) {
+    if ((v.kind != DSL_LIST && v.kind != DSL_STR && v.kind != DSL_RANGE && v.kind != DSL_DICT &&
+         v.kind != DSL_INSTANCE) ||
+        (v.kind == DSL_INSTANCE && !dsl_instance_iterable(v))) {
         dsl_raise(in, "TypeError", "cannot unpack non-iterable %s object", dsl_type_name(v));
         goto located;
     }
-    dsl_iter_init(in, v, &it);
+    if (dsl_iter_init(in, v, &it) != 0) goto located;
     for (;;) {
         struct dsl_value item;
         int k = dsl_iter_next(in, &it, &item);
-        if (k < 0) goto located;
         if (k == 0) break;
-        if (got == want) {
+        if (k > 0 && got == want) {
             dsl_value_release(item);
             dsl_raise(in, "ValueError", "too many values to unpack (expected %zu)", want);
+            k = -1;
+        }
+        if (k < 0) {
+            dsl_iter_end(&it);
             goto located;
         }
         items[got++] = item;
     }
+    dsl_iter_end(&it);
     if (got < want) {
         dsl_raise(in, "ValueError", "not enough values to unpack (expected %zu, got %zu)", want,
                   got);
@@ -192,6 +203,8 @@ static int augment(struct dsl_interp *in, const struct dsl_node *n, struct dsl_v
     if (extends_in_place(cur, n->op)) {
         r = dsl_list_extend(in, cur.as.l, rhs);
         if (r == 0) *res = dsl_value_retain(cur);
+    } else if (cur.kind == DSL_INSTANCE) {
+        r = dsl_instance_inplace(in, n->op, cur, rhs, res);
     } else {
         r = dsl_binary(in, n->op, cur, rhs, res);
     }
@@ -265,9 +278,11 @@ static int del_item(struct dsl_interp *in, const struct dsl_node *t)
     size_t nsubs = 0;
     if (dsl_eval(in, t->a, &obj) != 0) return DSL_X_ERR;
     int r = -1;
-    if (obj.kind == DSL_DICT) {
+    if (obj.kind == DSL_DICT || obj.kind == DSL_INSTANCE || dsl_is_attrs_view(obj)) {
         if (dsl_eval_subscripts(in, t, obj, subs, &nsubs) == 0)
-            r = dsl_dict_delete(in, obj.as.d, subs[0]);
+            r = obj.kind == DSL_DICT       ? dsl_dict_delete(in, obj.as.d, subs[0])
+                : obj.kind == DSL_INSTANCE ? dsl_instance_delitem(in, obj, subs[0])
+                                           : dsl_attrs_view_delitem(in, obj, subs[0]);
     } else if (obj.kind != DSL_LIST || obj.as.l->style == DSL_LIST_TUPLE) {
         dsl_raise(in, "TypeError", "'%s' object doesn't support item deletion", dsl_type_name(obj));
     } else if (dsl_eval_subscripts(in, t, obj, subs, &nsubs) == 0) {

@@ -249,8 +249,12 @@ static int spread(struct dsl_interp *in, struct gathered *g, struct dsl_value ca
     int got;
     while ((got = dsl_iter_next(in, &it, &item)) > 0) {
         int st = push_pos(g, item);
-        if (st != DSL_V_OK) return dsl_raise_status(in, st);
+        if (st != DSL_V_OK) {
+            got = dsl_raise_status(in, st);
+            break;
+        }
     }
+    dsl_iter_end(&it);
     return got;
 }
 
@@ -462,8 +466,11 @@ int dsl_call(struct dsl_interp *in, struct dsl_value callee, const struct dsl_va
     case DSL_METHOD: {
         const struct dsl_method *m = callee.as.m;
         if (m->fn) return call_builtin(in, m->fn, m->self, pos, npos, kwnames, kwvals, nkw, out);
-        if (m->is_static) return dsl_call(in, m->func, pos, npos, kwnames, kwvals, nkw, out);
-        return dsl_call_method(in, m->func, m->self, pos, npos, kwnames, kwvals, nkw, out);
+        if (m->wrap == DSL_WRAP_STATIC)
+            return dsl_call(in, m->func, pos, npos, kwnames, kwvals, nkw, out);
+        if (m->wrap == DSL_WRAP_BOUND)
+            return dsl_call_method(in, m->func, m->self, pos, npos, kwnames, kwvals, nkw, out);
+        break; /* a classmethod, a property, a __dict__: not callable, as in Python */
     }
     case DSL_CLASS: return dsl_class_call(in, callee, pos, npos, kwnames, kwvals, nkw, out);
     case DSL_INSTANCE: return dsl_instance_call(in, callee, pos, npos, kwnames, kwvals, nkw, out);

@@ -1,8 +1,12 @@
 /* classes.c — classes, instances, super() and the built-in types as classes (see classes.h). */
 #include "lang/classes.h"
 
+#include "lang/datamodel.h"
+#include "lang/dict.h"
+#include "lang/eval.h"
 #include "lang/exceptions.h"
 #include "lang/library.h"
+#include "lang/list.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -28,6 +32,8 @@ enum {
     T_FUNCTION,
     T_SUPER,
     T_STATICMETHOD,
+    T_CLASSMETHOD,
+    T_PROPERTY,
     T_DICT,
     T_COUNT
 };
@@ -52,11 +58,14 @@ static const struct {
     [T_FUNCTION] = {"function", NULL, NULL},
     [T_SUPER] = {"super", "super", NULL},
     [T_STATICMETHOD] = {"staticmethod", "staticmethod", NULL},
+    [T_CLASSMETHOD] = {"classmethod", "classmethod", NULL},
+    [T_PROPERTY] = {"property", "property", NULL},
     [T_DICT] = {"dict", "dict", NULL},
 };
 
 static struct dsl_class types[T_COUNT];
 static bool types_ready;
+static const struct dsl_builtin object_rows[]; /* below: object.__init__, __setattr__, ... */
 
 static struct dsl_value class_value(struct dsl_class *c)
 {
@@ -78,6 +87,7 @@ static void types_init(void)
         c->type_kind = DSL_KIND_COUNT;
     }
     types[T_BOOL].base = class_value(&types[T_INT]); /* as in Python: True + 1 == 2 */
+    types[T_OBJECT].methods = object_rows;
     types_ready = true;
 }
 
@@ -130,7 +140,15 @@ struct dsl_value dsl_type_of(struct dsl_value v)
     case DSL_RANGE: t = T_RANGE; break;
     case DSL_BUILTIN: t = T_BUILTIN; break;
     case DSL_TENSOR: t = T_TENSOR; break;
-    case DSL_METHOD: t = v.as.m->is_static ? T_STATICMETHOD : T_METHOD; break;
+    case DSL_METHOD: {
+        static const int wrapped[] = {[DSL_WRAP_BOUND] = T_METHOD,
+                                      [DSL_WRAP_STATIC] = T_STATICMETHOD,
+                                      [DSL_WRAP_CLASS] = T_CLASSMETHOD,
+                                      [DSL_WRAP_PROPERTY] = T_PROPERTY,
+                                      [DSL_WRAP_ATTRS] = T_DICT};
+        t = wrapped[v.as.m->wrap];
+        break;
+    }
     case DSL_FUNCTION: t = T_FUNCTION; break;
     case DSL_CLASS: t = T_TYPE; break;
     case DSL_SUPER: t = T_SUPER; break;
@@ -161,7 +179,7 @@ int dsl_class_new(struct dsl_interp *in, const char *name, struct dsl_value base
                   struct dsl_value *out)
 {
     types_init();
-    if (base.kind != DSL_NONE && base.kind != DSL_CLASS)
+    if (base.kind != DSL_NONE && base.kind != DSL_CLASS && base.kind != DSL_EXC_TYPE)
         return dsl_raise(in, "TypeError", "a class derives from a class, not from a %s value",
                          dsl_type_name(base));
     if (base.kind == DSL_CLASS && base.as.cls->builtin && base.as.cls != &types[T_OBJECT] &&
@@ -182,24 +200,42 @@ int dsl_class_new(struct dsl_interp *in, const char *name, struct dsl_value base
     c->name = copy;
     c->base = base.kind == DSL_CLASS && base.as.cls != &types[T_OBJECT] ? dsl_value_retain(base)
                                                                         : dsl_none();
+    if (base.kind == DSL_EXC_TYPE) c->exc_base = base.as.exc_type;
     c->type_kind = DSL_INSTANCE;
     dsl_gc_track(&c->gc, DSL_CLASS);
     *out = class_value(c);
     return 0;
 }
 
+/* The function a wrapper a class body binds holds (a staticmethod's, a classmethod's, a
+ * property's getter), else v itself. */
+static struct dsl_value unwrapped(struct dsl_value v)
+{
+    if (v.kind == DSL_METHOD && v.as.m->wrap != DSL_WRAP_BOUND && v.as.m->wrap != DSL_WRAP_ATTRS)
+        return v.as.m->func;
+    return v;
+}
+
+static void adopt(struct dsl_value cls, struct dsl_value v)
+{
+    if (v.kind != DSL_FUNCTION || v.as.fn_user->owner.kind != DSL_NONE) return;
+    struct dsl_function *f = v.as.fn_user;
+    f->owner = dsl_value_retain(cls);
+    size_t n = strlen(cls.as.cls->name) + strlen(f->def->name) + 2;
+    f->qualname = malloc(n);
+    if (f->qualname) snprintf(f->qualname, n, "%s.%s", cls.as.cls->name, f->def->name);
+}
+
+static void note_hooks(struct dsl_class *c);
+
 void dsl_class_adopt_methods(struct dsl_value cls)
 {
+    note_hooks(cls.as.cls);
     struct dsl_attrs *a = &cls.as.cls->attrs;
     for (size_t i = 0; i < a->len; i++) {
         struct dsl_value v = a->items[i].value;
-        if (v.kind == DSL_METHOD && v.as.m->is_static) v = v.as.m->func;
-        if (v.kind != DSL_FUNCTION || v.as.fn_user->owner.kind != DSL_NONE) continue;
-        struct dsl_function *f = v.as.fn_user;
-        f->owner = dsl_value_retain(cls);
-        size_t n = strlen(cls.as.cls->name) + strlen(f->def->name) + 2;
-        f->qualname = malloc(n);
-        if (f->qualname) snprintf(f->qualname, n, "%s.%s", cls.as.cls->name, f->def->name);
+        adopt(cls, unwrapped(v));
+        if (v.kind == DSL_METHOD && v.as.m->wrap == DSL_WRAP_PROPERTY) adopt(cls, v.as.m->self);
     }
 }
 
@@ -231,6 +267,28 @@ static bool chain_find(const struct dsl_class *c, const char *name, struct dsl_v
     return false;
 }
 
+const struct dsl_exc_type *dsl_class_exc_base(const struct dsl_class *c)
+{
+    for (; c; c = base_of(c))
+        if (c->exc_base) return c->exc_base;
+    return NULL;
+}
+
+bool dsl_class_special(const struct dsl_class *c, const char *name, struct dsl_value *fn)
+{
+    struct dsl_value attr;
+    const struct dsl_builtin *row;
+    if (!chain_find(c, name, &attr, &row)) return false;
+    if (row) {
+        *fn = (struct dsl_value){.kind = DSL_BUILTIN, .as.fn = row};
+        return true;
+    }
+    if (attr.kind == DSL_METHOD && attr.as.m->wrap == DSL_WRAP_STATIC) attr = attr.as.m->func;
+    if (attr.kind != DSL_FUNCTION && attr.kind != DSL_BUILTIN) return false;
+    *fn = attr;
+    return true;
+}
+
 bool dsl_isinstance(struct dsl_value v, const struct dsl_class *c)
 {
     types_init();
@@ -240,7 +298,7 @@ bool dsl_isinstance(struct dsl_value v, const struct dsl_class *c)
     return false;
 }
 
-static bool is_subclass(const struct dsl_class *a, const struct dsl_class *b)
+bool dsl_class_derives(const struct dsl_class *a, const struct dsl_class *b)
 {
     if (b == &types[T_OBJECT]) return true;
     for (; a; a = base_of(a))
@@ -264,9 +322,21 @@ static int bind(struct dsl_interp *in, struct dsl_value fn, struct dsl_value sel
     return st != DSL_V_OK ? dsl_raise_status(in, st) : 0;
 }
 
-/* What a class attribute gives when read through an instance (bound) or a class (as is). */
+/* A property's getter run on self (property `name`): 0 with its value, or -1. */
+static int property_get(struct dsl_interp *in, struct dsl_value prop, struct dsl_value self,
+                        const char *name, struct dsl_value *out)
+{
+    if (prop.as.m->func.kind == DSL_NONE)
+        return dsl_raise(in, "AttributeError", "property '%s' of '%s' object has no getter", name,
+                         dsl_type_name(self));
+    return dsl_call(in, prop.as.m->func, &self, 1, NULL, NULL, 0, out);
+}
+
+/* What class attribute `name` gives when read through an instance, a super object (bound to
+ * self) or a class (self the class; as is). */
 static int resolve(struct dsl_interp *in, struct dsl_value attr, const struct dsl_builtin *row,
-                   struct dsl_value self, bool through_instance, struct dsl_value *out)
+                   struct dsl_value self, bool through_instance, const char *name,
+                   struct dsl_value *out)
 {
     if (row) {
         struct dsl_value fn = {.kind = DSL_BUILTIN, .as.fn = row};
@@ -276,9 +346,18 @@ static int resolve(struct dsl_interp *in, struct dsl_value attr, const struct ds
         }
         return bind(in, fn, self, out);
     }
-    if (attr.kind == DSL_METHOD && attr.as.m->is_static) {
-        *out = dsl_value_retain(attr.as.m->func);
-        return 0;
+    if (attr.kind == DSL_METHOD) {
+        switch (attr.as.m->wrap) {
+        case DSL_WRAP_STATIC: *out = dsl_value_retain(attr.as.m->func); return 0;
+        case DSL_WRAP_CLASS: /* bound to the class, whichever way it was reached */
+            return bind(in, attr.as.m->func, self.kind == DSL_CLASS ? self : dsl_type_of(self),
+                        out);
+        case DSL_WRAP_PROPERTY:
+            if (through_instance && self.kind != DSL_CLASS)
+                return property_get(in, attr, self, name, out);
+            break;
+        default: break;
+        }
     }
     if (through_instance && attr.kind == DSL_FUNCTION) return bind(in, attr, self, out);
     *out = dsl_value_retain(attr);
@@ -340,6 +419,55 @@ static int class_special(struct dsl_interp *in, const struct dsl_class *c, const
     return 0;
 }
 
+static const struct dsl_builtin exception_rows[]; /* below: BaseException's __init__, ... */
+
+/* What a chain ending at class c derives beyond its own classes: BaseException's methods where
+ * it derives from an exception class, then object's. */
+static bool past_chain(const struct dsl_class *c, const char *name, struct dsl_value *attr,
+                       const struct dsl_builtin **row)
+{
+    for (const struct dsl_builtin *m = dsl_class_exc_base(c) ? exception_rows : NULL; m && m->name;
+         m++)
+        if (strcmp(m->name, name) == 0) {
+            *attr = dsl_none();
+            *row = m;
+            return true;
+        }
+    return chain_find(&types[T_OBJECT], name, attr, row);
+}
+
+/* chain_find, then what every class of the chain derives (past_chain). */
+static bool chain_or_object(const struct dsl_class *c, const char *name, struct dsl_value *attr,
+                            const struct dsl_builtin **row)
+{
+    return chain_find(c, name, attr, row) || past_chain(c, name, attr, row);
+}
+
+/* obj.name for an instance, found the way object.__getattribute__ finds it: its own attributes
+ * (but a property of its class first), its class chain, object's methods. 1 with *out, 0 when
+ * none has it, -1 after raising. */
+static int instance_lookup(struct dsl_interp *in, struct dsl_value obj, const char *name,
+                           struct dsl_value *out)
+{
+    struct dsl_value attr;
+    const struct dsl_builtin *row;
+    const struct dsl_class *c = obj.as.inst->cls.as.cls;
+    struct dsl_value *own = dsl_attrs_find(&obj.as.inst->attrs, name);
+    if (own && !(chain_find(c, name, &attr, &row) && attr.kind == DSL_METHOD &&
+                 attr.as.m->wrap == DSL_WRAP_PROPERTY)) {
+        *out = dsl_value_retain(*own);
+        return 1;
+    }
+    if (strcmp(name, "__class__") == 0) {
+        *out = dsl_value_retain(dsl_type_of(obj));
+        return 1;
+    }
+    if (strcmp(name, "__dict__") == 0) return dsl_attrs_view(in, obj, out) != 0 ? -1 : 1;
+    if (chain_or_object(c, name, &attr, &row))
+        return resolve(in, attr, row, obj, true, name, out) != 0 ? -1 : 1;
+    return 0;
+}
+
 int dsl_object_getattr(struct dsl_interp *in, struct dsl_value obj, const char *name,
                        struct dsl_value *out)
 {
@@ -348,62 +476,144 @@ int dsl_object_getattr(struct dsl_interp *in, struct dsl_value obj, const char *
     const struct dsl_builtin *row;
     if (obj.kind == DSL_INSTANCE) { /* its own attributes first: the common read, self.w */
         struct dsl_value *own = dsl_attrs_find(&obj.as.inst->attrs, name);
-        if (own) {
+        if (own && !obj.as.inst->cls.as.cls->has_property) {
             *out = dsl_value_retain(*own);
             return 0;
         }
+        int r = instance_lookup(in, obj, name, out);
+        if (r != 0) return r < 0 ? -1 : 0;
+        const struct dsl_class *c = obj.as.inst->cls.as.cls;
+        struct dsl_value hook;
+        if (dsl_class_special(c, "__getattr__", &hook)) { /* what nothing else has */
+            struct dsl_value key;
+            if (dsl_str_value(name, strlen(name), &key) != 0)
+                return dsl_raise_status(in, DSL_V_NOMEM);
+            r = dsl_call_method(in, hook, obj, &key, 1, NULL, NULL, 0, out);
+            dsl_value_release(key);
+            return r;
+        }
+        return no_attribute(in, false, c->name, name, suggest_attr(&obj.as.inst->attrs, c, name));
     }
     if (strcmp(name, "__class__") == 0) {
         *out = dsl_value_retain(dsl_type_of(obj));
         return 0;
     }
-    if (obj.kind == DSL_INSTANCE) {
-        const struct dsl_class *c = obj.as.inst->cls.as.cls;
-        if (chain_find(c, name, &attr, &row)) return resolve(in, attr, row, obj, true, out);
-        return no_attribute(in, false, c->name, name, suggest_attr(&obj.as.inst->attrs, c, name));
-    }
     if (obj.kind == DSL_CLASS) {
         const struct dsl_class *c = obj.as.cls;
-        if (chain_find(c, name, &attr, &row)) return resolve(in, attr, row, obj, false, out);
+        if (chain_or_object(c, name, &attr, &row))
+            return resolve(in, attr, row, obj, false, name, out);
         int sp = class_special(in, c, name, out);
         if (sp != 0) return sp < 0 ? -1 : 0;
         return no_attribute(in, true, c->name, name, suggest_attr(NULL, c, name));
     }
     if (obj.kind == DSL_SUPER) {
         const struct dsl_class *after = obj.as.sup->after.as.cls;
-        if (chain_find(base_of(after), name, &attr, &row))
-            return resolve(in, attr, row, obj.as.sup->self, true, out);
+        if (chain_find(base_of(after), name, &attr, &row) || past_chain(after, name, &attr, &row))
+            return resolve(in, attr, row, obj.as.sup->self, true, name, out);
         return dsl_raise(in, "AttributeError", "'super' object has no attribute '%s'", name);
     }
     return dsl_raise(in, "AttributeError", "'%s' object has no attribute '%s'", dsl_type_name(obj),
                      name);
 }
 
+/* The class's hooks and properties, from its own attributes and its base's: what a store or a
+ * read of an instance's attribute must look for beyond the instance itself. */
+static void note_hooks(struct dsl_class *c)
+{
+    const struct dsl_class *b = base_of(c);
+    c->has_property = b && b->has_property;
+    c->has_setattr = b && b->has_setattr;
+    for (size_t i = 0; i < c->attrs.len; i++) {
+        struct dsl_value v = c->attrs.items[i].value;
+        const char *name = c->attrs.items[i].name;
+        if (v.kind == DSL_METHOD && v.as.m->wrap == DSL_WRAP_PROPERTY) c->has_property = true;
+        if (strcmp(name, "__setattr__") == 0 || strcmp(name, "__delattr__") == 0)
+            c->has_setattr = true;
+    }
+}
+
+/* object.__setattr__: obj.name = v on an instance without its class's hook: a property's
+ * setter, else the instance's own attribute. */
+static int instance_store(struct dsl_interp *in, struct dsl_value obj, const char *name,
+                          struct dsl_value v)
+{
+    const struct dsl_class *c = obj.as.inst->cls.as.cls;
+    struct dsl_value attr;
+    const struct dsl_builtin *row;
+    if (c->has_property && chain_find(c, name, &attr, &row) && attr.kind == DSL_METHOD &&
+        attr.as.m->wrap == DSL_WRAP_PROPERTY) {
+        if (attr.as.m->self.kind == DSL_NONE)
+            return dsl_raise(in, "AttributeError", "property '%s' of '%s' object has no setter",
+                             name, c->name);
+        struct dsl_value args[2] = {obj, v}, r;
+        if (dsl_call(in, attr.as.m->self, args, 2, NULL, NULL, 0, &r) != 0) return -1;
+        dsl_value_release(r);
+        return 0;
+    }
+    int st = dsl_attrs_set(&obj.as.inst->attrs, name, dsl_value_retain(v));
+    return st != DSL_V_OK ? dsl_raise_status(in, st) : 0;
+}
+
+/* Calls the hook `hook` (__setattr__, __delattr__) of obj's class with name and the rest: 1
+ * when the class has one (0 or -1 to return then), 0 when not. */
+static int call_hook(struct dsl_interp *in, struct dsl_value obj, const char *hook,
+                     const char *name, const struct dsl_value *v, int *r)
+{
+    struct dsl_value fn;
+    if (!obj.as.inst->cls.as.cls->has_setattr ||
+        !dsl_class_special(obj.as.inst->cls.as.cls, hook, &fn))
+        return 0;
+    struct dsl_value args[2], out;
+    if (dsl_str_value(name, strlen(name), &args[0]) != 0) {
+        *r = dsl_raise_status(in, DSL_V_NOMEM);
+        return 1;
+    }
+    if (v) args[1] = *v;
+    *r = dsl_call_method(in, fn, obj, args, v ? 2 : 1, NULL, NULL, 0, &out);
+    if (*r == 0) dsl_value_release(out);
+    dsl_value_release(args[0]);
+    return 1;
+}
+
 int dsl_object_setattr(struct dsl_interp *in, struct dsl_value obj, const char *name,
                        struct dsl_value v)
 {
-    struct dsl_attrs *a = obj.kind == DSL_INSTANCE                        ? &obj.as.inst->attrs
-                          : obj.kind == DSL_CLASS && !obj.as.cls->builtin ? &obj.as.cls->attrs
-                                                                          : NULL;
-    if (!a) {
+    int r;
+    if (obj.kind == DSL_INSTANCE)
+        return call_hook(in, obj, "__setattr__", name, &v, &r) ? r
+                                                               : instance_store(in, obj, name, v);
+    if (obj.kind != DSL_CLASS || obj.as.cls->builtin) {
         if (obj.kind == DSL_CLASS)
             return dsl_raise(in, "TypeError", "cannot set '%s' attribute of immutable type '%s'",
                              name, obj.as.cls->name);
         return dsl_raise(in, "AttributeError", "'%s' object has no attribute '%s'",
                          dsl_type_name(obj), name);
     }
-    int st = dsl_attrs_set(a, name, dsl_value_retain(v));
-    return st != DSL_V_OK ? dsl_raise_status(in, st) : 0;
+    int st = dsl_attrs_set(&obj.as.cls->attrs, name, dsl_value_retain(v));
+    if (st != DSL_V_OK) return dsl_raise_status(in, st);
+    note_hooks(obj.as.cls);
+    return 0;
 }
 
-int dsl_object_delattr(struct dsl_interp *in, struct dsl_value obj, const char *name)
+/* object.__delattr__: del obj.name of an instance or a class, without the hook. */
+static int plain_delattr(struct dsl_interp *in, struct dsl_value obj, const char *name)
 {
     struct dsl_attrs *a = obj.kind == DSL_INSTANCE                        ? &obj.as.inst->attrs
                           : obj.kind == DSL_CLASS && !obj.as.cls->builtin ? &obj.as.cls->attrs
                                                                           : NULL;
-    if (a && dsl_attrs_remove(a, name)) return 0;
+    if (a && dsl_attrs_remove(a, name)) {
+        if (obj.kind == DSL_CLASS) note_hooks(obj.as.cls);
+        return 0;
+    }
     return dsl_raise(in, "AttributeError", "'%s' object has no attribute '%s'", dsl_type_name(obj),
                      name);
+}
+
+int dsl_object_delattr(struct dsl_interp *in, struct dsl_value obj, const char *name)
+{
+    int r;
+    if (obj.kind == DSL_INSTANCE && call_hook(in, obj, "__delattr__", name, NULL, &r)) return r;
+    return plain_delattr(in, obj, name);
 }
 
 bool dsl_instance_method(struct dsl_value inst, const char *name, struct dsl_value *fn)
@@ -423,6 +633,22 @@ bool dsl_instance_method(struct dsl_value inst, const char *name, struct dsl_val
 
 /* ---- calls ------------------------------------------------------------------------------ */
 
+/* self.args = the tuple of pos, as an exception keeps its arguments. 0 or -1. */
+static int set_exc_args(struct dsl_interp *in, struct dsl_value self, const struct dsl_value *pos,
+                        size_t npos)
+{
+    struct dsl_list *l = dsl_list_new(npos);
+    if (!l) return dsl_raise_status(in, DSL_V_NOMEM);
+    l->style = DSL_LIST_TUPLE;
+    for (size_t i = 0; i < npos; i++) {
+        dsl_value_adopt(pos[i]);
+        l->items[l->len++] = dsl_value_retain(pos[i]);
+    }
+    struct dsl_value t = {.kind = DSL_LIST, .as.l = l};
+    int st = dsl_attrs_set(&self.as.inst->attrs, "args", t);
+    return st != DSL_V_OK ? dsl_raise_status(in, st) : 0;
+}
+
 int dsl_class_call(struct dsl_interp *in, struct dsl_value cls, const struct dsl_value *pos,
                    size_t npos, char *const *kwnames, const struct dsl_value *kwvals, size_t nkw,
                    struct dsl_value *out)
@@ -441,7 +667,21 @@ int dsl_class_call(struct dsl_interp *in, struct dsl_value cls, const struct dsl
     dsl_gc_track(&o->gc, DSL_INSTANCE);
     struct dsl_value self = {.kind = DSL_INSTANCE, .as.inst = o};
     struct dsl_value init;
-    if (!dsl_instance_method(self, "__init__", &init)) {
+    if (dsl_class_exc_base(c)) { /* BaseException.__new__ keeps the arguments, whatever
+                                  * __init__ does with them */
+        if (set_exc_args(in, self, pos, npos) != 0) {
+            dsl_value_release(self);
+            return -1;
+        }
+        if (!dsl_instance_method(self, "__init__", &init)) {
+            if (nkw) {
+                dsl_value_release(self);
+                return dsl_raise(in, "TypeError", "%s() takes no keyword arguments", c->name);
+            }
+            *out = self;
+            return 0;
+        }
+    } else if (!dsl_instance_method(self, "__init__", &init)) {
         if (npos || nkw) {
             dsl_value_release(self);
             return dsl_raise(in, "TypeError", "%s() takes no arguments", c->name);
@@ -485,6 +725,12 @@ int dsl_instance_text(struct render_buf *b, struct dsl_value v, bool repr)
     }
     struct dsl_value fn;
     struct dsl_interp *in = dsl_running;
+    if (dsl_class_exc_base(v.as.inst->cls.as.cls) &&
+        !(in && dsl_instance_method(v, repr ? "__repr__" : "__str__", &fn))) {
+        /* BaseException's, which comes before object's __repr__ */
+        struct dsl_value *args = dsl_attrs_find(&v.as.inst->attrs, "args");
+        return dsl_args_text(b, dsl_type_name(v), args ? *args : dsl_none(), repr);
+    }
     bool found = in && ((!repr && dsl_instance_method(v, "__str__", &fn)) ||
                         dsl_instance_method(v, "__repr__", &fn));
     if (!found) {
@@ -519,10 +765,13 @@ static int class_spec(struct dsl_interp *in, struct dsl_value spec, const char *
     if (spec.kind == DSL_EXC_TYPE) { /* the built-in exception classes (exceptions.h) */
         const struct dsl_exc_type *t = v.kind == DSL_EXCEPTION  ? v.as.exc->type
                                        : v.kind == DSL_EXC_TYPE ? v.as.exc_type
-                                                                : NULL;
+                                       : v.kind == DSL_INSTANCE
+                                           ? dsl_class_exc_base(v.as.inst->cls.as.cls)
+                                       : v.kind == DSL_CLASS ? dsl_class_exc_base(v.as.cls)
+                                                             : NULL;
         bool want_instance = test == test_instance;
-        *result =
-            t && (v.kind == DSL_EXCEPTION) == want_instance && dsl_exc_type_is(t, spec.as.exc_type);
+        bool instance = v.kind == DSL_EXCEPTION || v.kind == DSL_INSTANCE;
+        *result = t && instance == want_instance && dsl_exc_type_is(t, spec.as.exc_type);
         return 0;
     }
     if (spec.kind == DSL_CLASS) {
@@ -551,7 +800,7 @@ static bool test_instance(struct dsl_value v, const struct dsl_class *c)
 
 static bool test_subclass(struct dsl_value v, const struct dsl_class *c)
 {
-    return v.kind == DSL_CLASS ? is_subclass(v.as.cls, c) : c == &types[T_OBJECT];
+    return v.kind == DSL_CLASS ? dsl_class_derives(v.as.cls, c) : c == &types[T_OBJECT];
 }
 
 int dsl_bi_isinstance(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
@@ -628,18 +877,222 @@ int dsl_bi_super(struct dsl_interp *in, const struct dsl_args *a, struct dsl_val
     return 0;
 }
 
+/* A wrapper (enum dsl_wrap) of func, and for a property of setter too (both borrowed). */
+static int wrap(struct dsl_interp *in, enum dsl_wrap how, struct dsl_value func,
+                struct dsl_value setter, struct dsl_value *ret)
+{
+    int st = dsl_method_value(NULL, setter, ret);
+    if (st != DSL_V_OK) return dsl_raise_status(in, st);
+    ret->as.m->func = dsl_value_retain(func);
+    ret->as.m->wrap = how;
+    return 0;
+}
+
 int dsl_bi_staticmethod(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
     if (a->slot[0].kind != DSL_FUNCTION)
         return dsl_raise(in, "TypeError",
                          "staticmethod() takes a function defined with def, not %s",
                          dsl_type_name(a->slot[0]));
-    int st = dsl_method_value(NULL, dsl_none(), ret);
-    if (st != DSL_V_OK) return dsl_raise_status(in, st);
-    ret->as.m->func = dsl_value_retain(a->slot[0]);
-    ret->as.m->is_static = true;
+    return wrap(in, DSL_WRAP_STATIC, a->slot[0], dsl_none(), ret);
+}
+
+int dsl_bi_classmethod(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    if (a->slot[0].kind != DSL_FUNCTION)
+        return dsl_raise(in, "TypeError", "classmethod() takes a function defined with def, not %s",
+                         dsl_type_name(a->slot[0]));
+    return wrap(in, DSL_WRAP_CLASS, a->slot[0], dsl_none(), ret);
+}
+
+int dsl_bi_property(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct dsl_value fget = a->has[0] ? a->slot[0] : dsl_none();
+    struct dsl_value fset = a->has[1] ? a->slot[1] : dsl_none();
+    for (int i = 0; i < 2; i++) {
+        struct dsl_value f = i ? fset : fget;
+        if (f.kind != DSL_NONE && f.kind != DSL_FUNCTION && f.kind != DSL_BUILTIN)
+            return dsl_raise(in, "TypeError", "property() takes functions, not %s",
+                             dsl_type_name(f));
+    }
+    return wrap(in, DSL_WRAP_PROPERTY, fget, fset, ret);
+}
+
+int dsl_bi_vars(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    if (a->slot[0].kind != DSL_INSTANCE)
+        return dsl_raise(in, "TypeError", "vars() argument must have __dict__ attribute");
+    return dsl_attrs_view(in, a->slot[0], ret);
+}
+
+/* ---- object's methods ------------------------------------------------------------------- */
+
+/* A method of object's, bound (self in a->self) or called through a class
+ * (object.__setattr__(self, name, v): self its first argument): self, and the `want` arguments
+ * after it in *rest. 0, or -1 after raising TypeError. */
+static int object_args(struct dsl_interp *in, const struct dsl_args *a, size_t want,
+                       struct dsl_value *self, const struct dsl_value **rest)
+{
+    size_t skip = a->self.kind == DSL_NONE ? 1 : 0;
+    if (a->nrest < skip || a->nrest - skip != want)
+        return dsl_raise(in, "TypeError", "expected %zu argument%s, got %zu", want,
+                         want == 1 ? "" : "s", a->nrest < skip ? 0 : a->nrest - skip);
+    *self = skip ? a->rest[0] : a->self;
+    *rest = a->rest + skip;
     return 0;
 }
+
+/* object's methods that need an instance and an attribute name: self and the name */
+static int object_name_args(struct dsl_interp *in, const struct dsl_args *a, size_t want,
+                            const char *method, struct dsl_value *self, const char **name,
+                            const struct dsl_value **rest)
+{
+    if (object_args(in, a, want, self, rest) != 0) return -1;
+    if ((*rest)[0].kind != DSL_STR)
+        return dsl_raise(in, "TypeError", "attribute name must be string, not '%s'",
+                         dsl_type_name((*rest)[0]));
+    if (self->kind != DSL_INSTANCE)
+        return dsl_raise(in, "TypeError", "can't apply this %s to %s object", method,
+                         dsl_type_name(*self));
+    *name = (*rest)[0].as.s->data;
+    return 0;
+}
+
+static int obj_init(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    size_t skip = a->self.kind == DSL_NONE ? 1 : 0;
+    if (a->nrest < skip || a->nrest > skip)
+        return dsl_raise(in, "TypeError",
+                         "object.__init__() takes exactly one argument (the instance to "
+                         "initialize)");
+    *ret = dsl_none();
+    return 0;
+}
+
+static int obj_setattr(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct dsl_value self;
+    const struct dsl_value *rest = NULL;
+    const char *name = NULL;
+    if (object_name_args(in, a, 2, "__setattr__", &self, &name, &rest) != 0) return -1;
+    if (instance_store(in, self, name, rest[1]) != 0) return -1;
+    *ret = dsl_none();
+    return 0;
+}
+
+static int obj_delattr(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct dsl_value self;
+    const struct dsl_value *rest = NULL;
+    const char *name = NULL;
+    if (object_name_args(in, a, 1, "__delattr__", &self, &name, &rest) != 0) return -1;
+    if (plain_delattr(in, self, name) != 0) return -1;
+    *ret = dsl_none();
+    return 0;
+}
+
+static int obj_getattribute(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct dsl_value self;
+    const struct dsl_value *rest = NULL;
+    const char *name = NULL;
+    if (object_name_args(in, a, 1, "__getattribute__", &self, &name, &rest) != 0) return -1;
+    int r = instance_lookup(in, self, name, ret);
+    if (r != 0) return r < 0 ? -1 : 0;
+    const struct dsl_class *c = self.as.inst->cls.as.cls;
+    return no_attribute(in, false, c->name, name, suggest_attr(&self.as.inst->attrs, c, name));
+}
+
+/* object.__repr__ and __str__: Python's default text (str: the class's __repr__, as repr()) */
+static int obj_text(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret,
+                    bool repr)
+{
+    struct dsl_value self;
+    const struct dsl_value *rest = NULL;
+    if (object_args(in, a, 0, &self, &rest) != 0) return -1;
+    struct render_buf b;
+    render_buf_init(&b, 0);
+    int st = DSL_V_OK;
+    if (repr && self.kind == DSL_INSTANCE)
+        render_buf_printf(&b, "<__main__.%s object at %p>", dsl_type_name(self),
+                          (void *)self.as.inst);
+    else
+        st = dsl_value_repr(&b, self);
+    if (st == DSL_V_OK && b.nomem) st = DSL_V_NOMEM;
+    if (st == DSL_V_OK) st = dsl_str_value(render_buf_str(&b), b.len, ret);
+    render_buf_free(&b);
+    return st != DSL_V_OK ? dsl_raise_status(in, st) : 0;
+}
+static int obj_repr(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    return obj_text(in, a, ret, true);
+}
+static int obj_str(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    return obj_text(in, a, ret, false);
+}
+
+/* object.__eq__: the same object, else NotImplemented (Python then tries the other side) */
+static int obj_eq(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct dsl_value self;
+    const struct dsl_value *rest = NULL;
+    if (object_args(in, a, 1, &self, &rest) != 0) return -1;
+    *ret = dsl_value_is(self, rest[0]) ? dsl_bool(true) : dsl_not_implemented();
+    return 0;
+}
+
+/* object.__ne__: the class's __eq__, inverted unless it is NotImplemented */
+static int obj_ne(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct dsl_value self, eq, r;
+    const struct dsl_value *rest = NULL;
+    if (object_args(in, a, 1, &self, &rest) != 0) return -1;
+    if (self.kind != DSL_INSTANCE || !dsl_class_special(self.as.inst->cls.as.cls, "__eq__", &eq)) {
+        *ret = dsl_value_is(self, rest[0]) ? dsl_bool(false) : dsl_not_implemented();
+        return 0;
+    }
+    if (dsl_call_method(in, eq, self, rest, 1, NULL, NULL, 0, &r) != 0) return -1;
+    if (dsl_is_not_implemented(r)) {
+        *ret = r;
+        return 0;
+    }
+    bool t = false;
+    int k = dsl_truth(in, r, &t);
+    dsl_value_release(r);
+    if (k != 0) return -1;
+    *ret = dsl_bool(!t);
+    return 0;
+}
+
+static int obj_hash(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct dsl_value self;
+    const struct dsl_value *rest = NULL;
+    if (object_args(in, a, 0, &self, &rest) != 0) return -1;
+    *ret = dsl_int(dsl_identity_hash(self));
+    return 0;
+}
+
+static const struct dsl_builtin object_rows[] = {
+    {"__init__", "object.__init__(self)", 0, -1, NULL, obj_init, "Does nothing."},
+    {"__setattr__", "object.__setattr__(self, name, value)", 0, -1, NULL, obj_setattr,
+     "Sets the instance's attribute (or calls a property's setter), without the class's "
+     "__setattr__: what a __setattr__ of your own calls to store."},
+    {"__delattr__", "object.__delattr__(self, name)", 0, -1, NULL, obj_delattr,
+     "Deletes the instance's attribute, without the class's __delattr__."},
+    {"__getattribute__", "object.__getattribute__(self, name)", 0, -1, NULL, obj_getattribute,
+     "The attribute found on the instance or its classes, without __getattr__."},
+    {"__repr__", "object.__repr__(self)", 0, -1, NULL, obj_repr, "<__main__.Name object at 0x...>"},
+    {"__str__", "object.__str__(self)", 0, -1, NULL, obj_str, "repr(self)."},
+    {"__eq__", "object.__eq__(self, other)", 0, -1, NULL, obj_eq,
+     "True for the same object, else NotImplemented."},
+    {"__ne__", "object.__ne__(self, other)", 0, -1, NULL, obj_ne,
+     "The inverse of the class's __eq__."},
+    {"__hash__", "object.__hash__(self)", 0, -1, NULL, obj_hash,
+     "A hash of the object's identity."},
+    {NULL, NULL, 0, 0, NULL, NULL, NULL},
+};
 
 static int want_name(struct dsl_interp *in, struct dsl_value v, const char *fname)
 {
@@ -681,6 +1134,280 @@ int dsl_bi_hasattr(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
     return 0;
 }
 
+/* ---- BaseException's methods, for classes deriving from an exception class -------------- */
+
+static int exc_init(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    size_t skip = a->self.kind == DSL_NONE ? 1 : 0;
+    struct dsl_value self = skip && a->nrest ? a->rest[0] : a->self;
+    if (self.kind != DSL_INSTANCE)
+        return dsl_raise(in, "TypeError", "BaseException.__init__ needs an exception");
+    if (set_exc_args(in, self, a->rest + skip, a->nrest - skip) != 0) return -1;
+    *ret = dsl_none();
+    return 0;
+}
+
+static int exc_text(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret,
+                    bool repr)
+{
+    struct dsl_value self;
+    const struct dsl_value *rest = NULL;
+    if (object_args(in, a, 0, &self, &rest) != 0) return -1;
+    struct dsl_value *args =
+        self.kind == DSL_INSTANCE ? dsl_attrs_find(&self.as.inst->attrs, "args") : NULL;
+    struct render_buf b;
+    render_buf_init(&b, 0);
+    int st = dsl_args_text(&b, dsl_type_name(self), args ? *args : dsl_none(), repr);
+    if (st == DSL_V_OK && b.nomem) st = DSL_V_NOMEM;
+    if (st == DSL_V_OK) st = dsl_str_value(render_buf_str(&b), b.len, ret);
+    render_buf_free(&b);
+    return st != DSL_V_OK ? dsl_raise_status(in, st) : 0;
+}
+static int exc_str(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    return exc_text(in, a, ret, false);
+}
+static int exc_repr(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    return exc_text(in, a, ret, true);
+}
+
+static const struct dsl_builtin exception_rows[] = {
+    {"__init__", "BaseException.__init__(self, *args)", 0, -1, NULL, exc_init,
+     "Keeps the arguments as self.args."},
+    {"__str__", "BaseException.__str__(self)", 0, -1, NULL, exc_str,
+     "The one argument's str, or the arguments' tuple."},
+    {"__repr__", "BaseException.__repr__(self)", 0, -1, NULL, exc_repr, "Name(args...)"},
+    {NULL, NULL, 0, 0, NULL, NULL, NULL},
+};
+
+/* ---- an instance's __dict__ -------------------------------------------------------------- */
+
+int dsl_attrs_view(struct dsl_interp *in, struct dsl_value inst, struct dsl_value *out)
+{
+    int st = dsl_method_value(NULL, inst, out);
+    if (st != DSL_V_OK) return dsl_raise_status(in, st);
+    out->as.m->wrap = DSL_WRAP_ATTRS;
+    return 0;
+}
+
+static struct dsl_attrs *view_attrs(struct dsl_value view)
+{
+    return &view.as.m->self.as.inst->attrs;
+}
+
+/* A view's key as an attribute name: 0, or -1 after raising (TypeError: the attributes are
+ * named by strings; Python's __dict__ takes any key, which no attribute lookup would find). */
+static int view_key(struct dsl_interp *in, struct dsl_value key, const char **name)
+{
+    if (key.kind != DSL_STR)
+        return dsl_raise(in, "TypeError",
+                         "an instance's __dict__ takes attribute names (strings), not %s",
+                         dsl_type_name(key));
+    *name = key.as.s->data;
+    return 0;
+}
+
+int dsl_attrs_view_getitem(struct dsl_interp *in, struct dsl_value view, struct dsl_value key,
+                           struct dsl_value *out)
+{
+    const char *name = NULL;
+    if (view_key(in, key, &name) != 0) return -1;
+    struct dsl_value *slot = dsl_attrs_find(view_attrs(view), name);
+    if (!slot) return dsl_dict_raise_key(in, key);
+    *out = dsl_value_retain(*slot);
+    return 0;
+}
+
+int dsl_attrs_view_setitem(struct dsl_interp *in, struct dsl_value view, struct dsl_value key,
+                           struct dsl_value v)
+{
+    const char *name = NULL;
+    if (view_key(in, key, &name) != 0) return -1;
+    int st = dsl_attrs_set(view_attrs(view), name, dsl_value_retain(v));
+    return st != DSL_V_OK ? dsl_raise_status(in, st) : 0;
+}
+
+int dsl_attrs_view_delitem(struct dsl_interp *in, struct dsl_value view, struct dsl_value key)
+{
+    const char *name = NULL;
+    if (view_key(in, key, &name) != 0) return -1;
+    return dsl_attrs_remove(view_attrs(view), name) ? 0 : dsl_dict_raise_key(in, key);
+}
+
+/* A dict of the view's attributes now (a new reference). */
+static int view_dict(struct dsl_interp *in, struct dsl_value view, struct dsl_value *out)
+{
+    struct dsl_dict *d = dsl_dict_new();
+    if (!d) return dsl_raise_status(in, DSL_V_NOMEM);
+    *out = dsl_dict_value(d);
+    const struct dsl_attrs *a = view_attrs(view);
+    for (size_t i = 0; i < a->len; i++) {
+        struct dsl_value k;
+        int st = dsl_str_value(a->items[i].name, strlen(a->items[i].name), &k);
+        if (st != DSL_V_OK) {
+            dsl_value_release(*out);
+            return dsl_raise_status(in, st);
+        }
+        int r = dsl_dict_store(in, d, k, a->items[i].value);
+        dsl_value_release(k);
+        if (r != 0) {
+            dsl_value_release(*out);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int dsl_attrs_view_keys(struct dsl_interp *in, struct dsl_value view, struct dsl_value *out)
+{
+    const struct dsl_attrs *a = view_attrs(view);
+    struct dsl_list *l = dsl_list_new(a->len);
+    if (!l) return dsl_raise_status(in, DSL_V_NOMEM);
+    *out = (struct dsl_value){.kind = DSL_LIST, .as.l = l};
+    for (size_t i = 0; i < a->len; i++) {
+        struct dsl_value k;
+        int st = dsl_str_value(a->items[i].name, strlen(a->items[i].name), &k);
+        if (st == DSL_V_OK) st = dsl_list_push(l, k);
+        if (st != DSL_V_OK) {
+            dsl_value_release(*out);
+            return dsl_raise_status(in, st);
+        }
+    }
+    return 0;
+}
+
+/* keys(), values(), items(), get(), copy(): the dict method `name` of the attributes now */
+static int view_read(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret,
+                     const char *name)
+{
+    struct dsl_value d, m;
+    if (view_dict(in, a->self, &d) != 0) return -1;
+    int r = dsl_dict_getattr(in, d, name, &m);
+    if (r == 0) {
+        r = dsl_call(in, m, a->rest, a->nrest, a->kwnames, a->kwvals, a->nkw, ret);
+        dsl_value_release(m);
+    }
+    dsl_value_release(d);
+    return r;
+}
+#define VIEW_READ(method)                                                                          \
+    static int view_##method(struct dsl_interp *in, const struct dsl_args *a,                      \
+                             struct dsl_value *ret)                                                \
+    {                                                                                              \
+        return view_read(in, a, ret, #method);                                                     \
+    }
+VIEW_READ(keys)
+VIEW_READ(values)
+VIEW_READ(items)
+VIEW_READ(get)
+VIEW_READ(copy)
+#undef VIEW_READ
+
+/* update(mapping): each of its keys stored as an attribute, as assigning through the view */
+static int view_update(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    if (a->nrest != 1 || a->rest[0].kind != DSL_DICT)
+        return dsl_raise(in, "TypeError", "an instance's __dict__.update() takes one dict");
+    const struct dsl_dict *d = a->rest[0].as.d;
+    for (size_t i = 0; i < d->n; i++)
+        if (d->entries[i].live &&
+            dsl_attrs_view_setitem(in, a->self, d->entries[i].key, d->entries[i].value) != 0)
+            return -1;
+    *ret = dsl_none();
+    return 0;
+}
+
+/* pop(key[, default]) */
+static int view_pop(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    if (a->nrest < 1 || a->nrest > 2)
+        return dsl_raise(in, "TypeError", "pop expected at least 1 argument, got %zu", a->nrest);
+    const char *name = NULL;
+    if (view_key(in, a->rest[0], &name) != 0) return -1;
+    struct dsl_value *slot = dsl_attrs_find(view_attrs(a->self), name);
+    if (!slot) {
+        if (a->nrest == 2) {
+            *ret = dsl_value_retain(a->rest[1]);
+            return 0;
+        }
+        return dsl_dict_raise_key(in, a->rest[0]);
+    }
+    *ret = dsl_value_retain(*slot);
+    dsl_attrs_remove(view_attrs(a->self), name);
+    return 0;
+}
+
+static const struct dsl_builtin view_rows[] = {
+    {"keys", "keys()", 0, -1, NULL, view_keys, "The attribute names."},
+    {"values", "values()", 0, -1, NULL, view_values, "The attributes' values."},
+    {"items", "items()", 0, -1, NULL, view_items, "(name, value) pairs."},
+    {"get", "get(name, default=None)", 0, -1, NULL, view_get, "The attribute, or default."},
+    {"copy", "copy()", 0, -1, NULL, view_copy, "A dict of the attributes now."},
+    {"update", "update(mapping)", 0, -1, NULL, view_update, "Sets an attribute for each key."},
+    {"pop", "pop(name[, default])", 0, -1, NULL, view_pop, "Removes the attribute; its value."},
+    {NULL, NULL, 0, 0, NULL, NULL, NULL},
+};
+
+/* ---- what the wrappers answer ----------------------------------------------------------- */
+
+/* prop.setter(f), prop.getter(f), prop.deleter(f): a copy of prop with f in that place */
+static int property_with(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret,
+                         bool setter)
+{
+    if (a->nrest != 1 || (a->rest[0].kind != DSL_FUNCTION && a->rest[0].kind != DSL_BUILTIN))
+        return dsl_raise(in, "TypeError", "a property's %s takes one function",
+                         setter ? "setter" : "getter");
+    const struct dsl_method *p = a->self.as.m;
+    return wrap(in, DSL_WRAP_PROPERTY, setter ? p->func : a->rest[0], setter ? a->rest[0] : p->self,
+                ret);
+}
+static int property_setter(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    return property_with(in, a, ret, true);
+}
+static int property_getter(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    return property_with(in, a, ret, false);
+}
+
+static const struct dsl_builtin property_rows[] = {
+    {"setter", "setter(fset)", 0, -1, NULL, property_setter,
+     "The property with fset as its setter (@name.setter above the def)."},
+    {"getter", "getter(fget)", 0, -1, NULL, property_getter,
+     "The property with fget as its getter."},
+    {NULL, NULL, 0, 0, NULL, NULL, NULL},
+};
+
+int dsl_wrapper_getattr(struct dsl_interp *in, struct dsl_value v, const char *name,
+                        struct dsl_value *out)
+{
+    const struct dsl_method *m = v.as.m;
+    const struct dsl_builtin *rows = m->wrap == DSL_WRAP_PROPERTY ? property_rows
+                                     : m->wrap == DSL_WRAP_ATTRS  ? view_rows
+                                                                  : NULL;
+    for (const struct dsl_builtin *r = rows; r && r->name; r++)
+        if (strcmp(r->name, name) == 0) {
+            int st = dsl_method_value(r, v, out);
+            return st ? dsl_raise_status(in, st) : 0;
+        }
+    struct dsl_value field = dsl_none();
+    bool found = false;
+    if (m->wrap == DSL_WRAP_PROPERTY && (!strcmp(name, "fget") || !strcmp(name, "fset")))
+        field = name[1] == 'g' ? m->func : m->self, found = true;
+    if ((m->wrap == DSL_WRAP_STATIC || m->wrap == DSL_WRAP_CLASS) && !strcmp(name, "__func__"))
+        field = m->func, found = true;
+    if (m->wrap == DSL_WRAP_BOUND && !m->fn && !strcmp(name, "__func__"))
+        field = m->func, found = true;
+    if (m->wrap == DSL_WRAP_BOUND && !strcmp(name, "__self__")) field = m->self, found = true;
+    if (found) {
+        *out = dsl_value_retain(field);
+        return 0;
+    }
+    return dsl_raise(in, "AttributeError", "'%s' object has no attribute '%s'", dsl_type_name(v),
+                     name);
+}
+
 /* ---- completion and help ---------------------------------------------------------------- */
 
 size_t dsl_attr_names(struct dsl_value v, const char **out, size_t cap)
@@ -715,7 +1442,7 @@ static void attr_line(struct render_buf *b, const char *name, struct dsl_value v
         render_buf_printf(b, "  %s\n", row->signature);
         return;
     }
-    if (v.kind == DSL_METHOD && v.as.m->is_static) v = v.as.m->func;
+    v = unwrapped(v);
     if (v.kind == DSL_FUNCTION)
         dsl_function_signature(b, v.as.fn_user, "  ", "\n");
     else
@@ -777,7 +1504,7 @@ bool dsl_attr_help(struct render_buf *b, struct dsl_value v, const char *name)
         dsl_builtin_help(b, row);
         return true;
     }
-    if (attr.kind == DSL_METHOD && attr.as.m->is_static) attr = attr.as.m->func;
+    attr = unwrapped(attr);
     if (attr.kind == DSL_FUNCTION) {
         dsl_function_help(b, attr.as.fn_user);
         return true;

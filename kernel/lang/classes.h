@@ -4,10 +4,14 @@
  * As in Python: `class Name(Base):` runs its body once, binding the names it assigns (methods,
  * class variables) as the class's attributes; calling the class makes an instance and runs
  * __init__ on it. Reading obj.name looks in the instance's attributes, then in its class and
- * the classes that class derives from (single inheritance, so that chain is the MRO); a
- * function found in a class comes back bound to the instance, a staticmethod unbound. A method
- * knows the class whose body defined it, which is what a zero-argument super() starts after.
- * The special methods the language calls are __init__, __call__, __repr__ and __str__.
+ * the classes that class derives from (single inheritance, so that chain is the MRO), and
+ * last in `object`'s own methods; a function found in a class comes back bound to the instance,
+ * a staticmethod unbound, a classmethod bound to the class, a property as its getter's value.
+ * A method knows the class whose body defined it, which is what a zero-argument super() starts
+ * after. The hooks __getattr__ (a name found nowhere else) and __setattr__ (every store, which
+ * reaches the instance through object.__setattr__) are called as Python calls them, and
+ * obj.__dict__ is a live view of the instance's attributes. The other special methods the
+ * language calls (operators, truth, len, items, iteration) are datamodel.c's.
  *
  * The built-in types (int, float, str, bool, list, tuple, range, NoneType, function, ...) are
  * classes too, so that type(x) is a class, `isinstance(x, list)` and `type(x).__name__` work,
@@ -65,6 +69,11 @@ int dsl_instance_call(struct dsl_interp *in, struct dsl_value inst, const struct
 
 /* Whether v is an instance of class c or of a class deriving from it. */
 bool dsl_isinstance(struct dsl_value v, const struct dsl_class *c);
+/* The built-in exception class c derives from (class MyError(ValueError)), or NULL: then c's
+ * instances are exceptions, raised and caught as Python's are (exceptions.c). */
+const struct dsl_exc_type *dsl_class_exc_base(const struct dsl_class *c);
+/* Whether class a is b or derives from it. */
+bool dsl_class_derives(const struct dsl_class *a, const struct dsl_class *b);
 
 /* The text of an instance (its class's __repr__ or __str__, else Python's default) or of a
  * super object: a dsl_vstatus (DSL_V_RAISED when __repr__ raised on dsl_running). */
@@ -80,13 +89,38 @@ int dsl_class_help(struct render_buf *b, struct dsl_value v);
 /* Shift-Tab on v.name for an instance or a class: true with the help appended when v has it. */
 bool dsl_attr_help(struct render_buf *b, struct dsl_value v, const char *name);
 
+/* The function (a user function, or a builtin row as DSL_BUILTIN) that c's chain binds a special
+ * method `name` to, as Python finds one: on the class, never the instance; a staticmethod's
+ * function. False when none does (object's own are not counted). Borrowed. */
+bool dsl_class_special(const struct dsl_class *c, const char *name, struct dsl_value *fn);
+
+/* obj.__dict__ and vars(obj) of an instance: a live view of its attributes (0, or -1 after
+ * raising); the view's d[key], d[key] = v, del d[key], `key in d`, len(d), its keys in order,
+ * and its methods (keys, values, items, get, update, pop, copy, setdefault). */
+int dsl_attrs_view(struct dsl_interp *in, struct dsl_value inst, struct dsl_value *out);
+static inline bool dsl_is_attrs_view(struct dsl_value v)
+{
+    return v.kind == DSL_METHOD && v.as.m->wrap == DSL_WRAP_ATTRS;
+}
+int dsl_attrs_view_getitem(struct dsl_interp *in, struct dsl_value view, struct dsl_value key,
+                           struct dsl_value *out);
+int dsl_attrs_view_setitem(struct dsl_interp *in, struct dsl_value view, struct dsl_value key,
+                           struct dsl_value v);
+int dsl_attrs_view_delitem(struct dsl_interp *in, struct dsl_value view, struct dsl_value key);
+int dsl_attrs_view_keys(struct dsl_interp *in, struct dsl_value view, struct dsl_value *out);
+int dsl_wrapper_getattr(struct dsl_interp *in, struct dsl_value v, const char *name,
+                        struct dsl_value *out);
+
 /* Builtins on classes, rows of the library's table: isinstance, issubclass, type, super,
- * staticmethod, getattr, setattr, hasattr. */
+ * staticmethod, classmethod, property, vars, getattr, setattr, hasattr. */
 int dsl_bi_isinstance(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
 int dsl_bi_issubclass(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
 int dsl_bi_type(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
 int dsl_bi_super(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
 int dsl_bi_staticmethod(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
+int dsl_bi_classmethod(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
+int dsl_bi_property(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
+int dsl_bi_vars(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
 int dsl_bi_getattr(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
 int dsl_bi_setattr(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
 int dsl_bi_hasattr(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);

@@ -344,15 +344,19 @@ static int update_from(struct dsl_interp *in, struct dsl_dict *d, struct dsl_val
         if (r == 0 && item.kind == DSL_STR) { /* "ab" is the pair ('a', 'b') */
             struct dsl_iter si;
             struct dsl_value a = dsl_none(), b = dsl_none();
-            dsl_iter_init(in, item, &si);
+            dsl_iter_init(in, item, &si); /* a string: nothing held, nothing to end */
             r = dsl_iter_next(in, &si, &a) < 0 || dsl_iter_next(in, &si, &b) < 0 ? -1 : 0;
             if (r == 0) r = dsl_dict_store(in, d, a, b);
             dsl_value_release(a);
             dsl_value_release(b);
         }
         dsl_value_release(item);
-        if (r != 0) return -1;
+        if (r != 0) {
+            dsl_iter_end(&it);
+            return -1;
+        }
     }
+    dsl_iter_end(&it);
     return got < 0 ? -1 : 0;
 }
 

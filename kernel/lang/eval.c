@@ -14,6 +14,7 @@
 #include "lang/eval.h"
 
 #include "lang/classes.h"
+#include "lang/datamodel.h"
 #include "lang/dict.h"
 #include "lang/exceptions.h"
 #include "lang/list.h"
@@ -32,6 +33,14 @@ int dsl_iter_init(struct dsl_interp *in, struct dsl_value v, struct dsl_iter *it
 {
     memset(it, 0, sizeof *it);
     it->src = v;
+    it->own = dsl_none();
+    if (v.kind == DSL_INSTANCE) return dsl_instance_iter(in, v, it);
+    if (v.kind == DSL_METHOD && v.as.m->wrap == DSL_WRAP_ATTRS) { /* obj.__dict__: its keys */
+        struct dsl_value keys;
+        if (dsl_attrs_view_keys(in, v, &keys) != 0) return -1;
+        it->src = it->own = keys;
+        return 0;
+    }
     if (v.kind == DSL_RANGE) it->n = dsl_range_len(v.as.r);
     if (v.kind == DSL_OBJECT && v.as.obj->cls->len && v.as.obj->cls->getitem)
         return v.as.obj->cls->len(in, v, &it->n); /* item by item, as Python's old protocol */
@@ -44,6 +53,7 @@ int dsl_iter_init(struct dsl_interp *in, struct dsl_value v, struct dsl_iter *it
 int dsl_iter_next(struct dsl_interp *in, struct dsl_iter *it, struct dsl_value *out)
 {
     struct dsl_value v = it->src;
+    if (v.kind == DSL_INSTANCE) return dsl_instance_next(in, it, out);
     if (v.kind == DSL_LIST) {
         if (it->i >= v.as.l->len) return 0;
         *out = dsl_value_retain(v.as.l->items[it->i++]);
@@ -159,8 +169,9 @@ static int eval_unary(struct dsl_interp *in, const struct dsl_node *n, struct ds
         return 0;
     }
     int r;
-    if (v.kind == DSL_TENSOR) {
-        r = dsl_tensor_unary(in, n->op, v, out);
+    if (v.kind == DSL_TENSOR || v.kind == DSL_INSTANCE) {
+        r = v.kind == DSL_TENSOR ? dsl_tensor_unary(in, n->op, v, out)
+                                 : dsl_instance_unary(in, n->op, v, out);
         if (r != 0) dsl_error_locate(in, n->pos);
         dsl_value_release(v);
         return r;
@@ -192,9 +203,12 @@ static int eval_binary(struct dsl_interp *in, const struct dsl_node *n, struct d
         return -1;
     }
     /* a tensor goes straight to the library: the per-op cost of `c = a * b` in a loop is the
-     * language's overhead that students time, and dsl_binary is a call into another file */
-    int r = a.kind == DSL_TENSOR || b.kind == DSL_TENSOR ? dsl_tensor_binary(in, n->op, a, b, out)
-                                                         : dsl_binary(in, n->op, a, b, out);
+     * language's overhead that students time, and dsl_binary is a call into another file (which
+     * asks an instance of a user class, tensor or not on the other side) */
+    int r = (a.kind == DSL_TENSOR && b.kind != DSL_INSTANCE) ||
+                    (b.kind == DSL_TENSOR && a.kind != DSL_INSTANCE)
+                ? dsl_tensor_binary(in, n->op, a, b, out)
+                : dsl_binary(in, n->op, a, b, out);
     if (r != 0) dsl_error_locate(in, n->pos);
     dsl_value_release(a);
     dsl_value_release(b);
@@ -228,7 +242,10 @@ static int compare_values(struct dsl_interp *in, enum dsl_tok op, struct dsl_val
         *out = dsl_bool(dsl_value_is(left, right) == (op == DSL_T_IS));
         return 0;
     }
-    if ((left.kind == DSL_TENSOR || right.kind == DSL_TENSOR) && op != DSL_T_IN && op != DSL_T_NOT)
+    bool contains = op == DSL_T_IN || op == DSL_T_NOT;
+    if ((left.kind == DSL_INSTANCE || right.kind == DSL_INSTANCE) && !contains)
+        return dsl_instance_compare(in, op, left, right, out);
+    if ((left.kind == DSL_TENSOR || right.kind == DSL_TENSOR) && !contains)
         return dsl_tensor_compare(in, op, left, right, out);
     switch (op) {
     case DSL_T_EQ: r = dsl_equal(in, left, right, &result); break;
@@ -346,7 +363,13 @@ int dsl_eval_subscripts(struct dsl_interp *in, const struct dsl_node *n, struct 
         *nsubs = n->nkids;
         return 0;
     }
-    if (v.kind == DSL_DICT) { /* d[a, b] is the key (a, b) */
+    if (v.kind == DSL_DICT || v.kind == DSL_INSTANCE || dsl_is_attrs_view(v)) {
+        /* d[a, b] is the key (a, b), as an instance's __getitem__ takes it */
+        if (v.kind == DSL_INSTANCE && dsl_is_slice(n))
+            return dsl_raise(in, "NotImplementedError",
+                             "slicing an instance of %s is not supported in the MiniTorch "
+                             "language (no slice objects): index it with ints or tuples",
+                             dsl_type_name(v));
         for (size_t i = 0; i < n->nkids; i++)
             if (n->kids[i]->kind == DSL_N_SLICE)
                 return dsl_raise(in, "TypeError", "unhashable type: 'slice'");
@@ -408,6 +431,8 @@ int dsl_get_item(struct dsl_interp *in, const struct dsl_node *n, struct dsl_val
                  const struct dsl_value *subs, size_t nsubs, struct dsl_value *out)
 {
     if (v.kind == DSL_TENSOR) return dsl_tensor_getitem(in, v, subs, nsubs, out);
+    if (v.kind == DSL_INSTANCE) return dsl_instance_getitem(in, v, subs[0], out);
+    if (dsl_is_attrs_view(v)) return dsl_attrs_view_getitem(in, v, subs[0], out);
     if (v.kind == DSL_FUNCTION && v.as.fn_user->cuda_kernel && !dsl_is_slice(n))
         return dsl_cuda_configure(in, v, subs, nsubs, out);
     if (dsl_is_slice(n) && v.kind == DSL_OBJECT)
@@ -473,6 +498,11 @@ int dsl_getattr(struct dsl_interp *in, struct dsl_value v, const char *name, str
 {
     switch (v.kind) {
     case DSL_TENSOR: return dsl_tensor_getattr(in, v, name, out);
+    case DSL_METHOD:
+        if (v.as.m->wrap != DSL_WRAP_BOUND || !strcmp(name, "__func__") ||
+            !strcmp(name, "__self__"))
+            return dsl_wrapper_getattr(in, v, name, out);
+        break;
     case DSL_LIST: return dsl_list_getattr(in, v, name, out);
     case DSL_DICT: return dsl_dict_getattr(in, v, name, out);
     case DSL_STR: return dsl_str_getattr(in, v, name, out);
@@ -624,6 +654,7 @@ static int comp_run(struct dsl_interp *in, const struct dsl_node *n, size_t k,
         if (dsl_assign_to(in, c->kids[0], item) != DSL_X_OK) r = -1;
         if (r == 0) r = comp_run(in, n, k + 1, first, acc);
     }
+    dsl_iter_end(&it);
     dsl_value_release(seq);
     return r;
 }

@@ -8,6 +8,7 @@
 #ifndef KERNEL_LANG_EVAL_H
 #define KERNEL_LANG_EVAL_H
 
+#include "lang/datamodel.h"
 #include "lang/interp.h"
 #include "lang/library.h"
 
@@ -30,11 +31,12 @@ enum dsl_exec_status {
 
 /* ---- expressions (eval.c) ---------------------------------------------------------------- */
 
-/* Python truth, raising for a tensor whose truth is ambiguous (more than one element). Inline:
- * every `if`, `while` and `and` asks it. */
+/* Python truth, raising for a tensor whose truth is ambiguous (more than one element), asking an
+ * instance's __bool__ or __len__. Inline: every `if`, `while` and `and` asks it. */
 static inline int dsl_truth(struct dsl_interp *in, struct dsl_value v, bool *out)
 {
     if (v.kind == DSL_TENSOR) return dsl_tensor_truth(in, v, out);
+    if (v.kind == DSL_INSTANCE) return dsl_instance_truth(in, v, out);
     *out = dsl_value_truthy(v);
     return 0;
 }

@@ -2,6 +2,8 @@
  * try/except/raise see it (exceptions.h). */
 #include "lang/exceptions.h"
 
+#include "lang/classes.h"
+
 #include "minitorch/minitorch.h"
 
 #include <stdio.h>
@@ -244,24 +246,43 @@ void dsl_exc_saved_free(struct dsl_exc_saved *s)
 const struct dsl_exc_type *dsl_exc_saved_type(const struct dsl_exc_saved *s)
 {
     if (s->exc.kind == DSL_EXCEPTION) return s->exc.as.exc->type;
+    if (s->exc.kind == DSL_INSTANCE) return dsl_class_exc_base(s->exc.as.inst->cls.as.cls);
     const struct dsl_exc_type *t = s->ename ? dsl_exc_type_find(s->ename) : NULL;
     return t ? t : &dsl_exc_types[E_EXCEPTION];
+}
+
+/* Whether v is an exception class: a row of the table, or a class deriving from one. */
+static bool is_exception_class(struct dsl_value v)
+{
+    return v.kind == DSL_EXC_TYPE || (v.kind == DSL_CLASS && dsl_class_exc_base(v.as.cls));
+}
+
+bool dsl_exc_raisable(struct dsl_value v)
+{
+    return is_exception_class(v) || v.kind == DSL_EXCEPTION ||
+           (v.kind == DSL_INSTANCE && is_exception_class(v.as.inst->cls));
+}
+
+/* Whether the saved error is an instance of exception class cls. */
+static bool matches(const struct dsl_exc_saved *s, struct dsl_value cls)
+{
+    if (cls.kind == DSL_EXC_TYPE) return dsl_exc_type_is(dsl_exc_saved_type(s), cls.as.exc_type);
+    return s->exc.kind == DSL_INSTANCE && dsl_isinstance(s->exc, cls.as.cls);
 }
 
 int dsl_exc_matches(struct dsl_interp *in, const struct dsl_exc_saved *s, struct dsl_value cls,
                     bool *match)
 {
     *match = false;
-    const struct dsl_exc_type *t = dsl_exc_saved_type(s);
-    if (cls.kind == DSL_EXC_TYPE) {
-        *match = dsl_exc_type_is(t, cls.as.exc_type);
+    if (is_exception_class(cls)) {
+        *match = matches(s, cls);
         return 0;
     }
     if (dsl_is_tuple(cls)) {
         for (size_t i = 0; i < cls.as.l->len; i++)
-            if (cls.as.l->items[i].kind != DSL_EXC_TYPE) goto bad;
+            if (!is_exception_class(cls.as.l->items[i])) goto bad;
         for (size_t i = 0; i < cls.as.l->len && !*match; i++)
-            *match = dsl_exc_type_is(t, cls.as.l->items[i].as.exc_type);
+            *match = matches(s, cls.as.l->items[i]);
         return 0;
     }
 bad:
@@ -271,7 +292,7 @@ bad:
 
 int dsl_exc_value(struct dsl_interp *in, struct dsl_exc_saved *s, struct dsl_value *out)
 {
-    if (s->exc.kind != DSL_EXCEPTION) {
+    if (s->exc.kind != DSL_EXCEPTION && s->exc.kind != DSL_INSTANCE) {
         /* an error of the interpreter or the library: args = (message,), as CPython's own
          * errors carry theirs; a bare `assert` has none, so no args */
         const char *msg = s->evalue ? s->evalue : "out of memory";
@@ -297,16 +318,46 @@ int dsl_exc_value(struct dsl_interp *in, struct dsl_exc_saved *s, struct dsl_val
     return 0;
 }
 
+/* A name for the pending error that outlives the class it names (an error's name is static
+ * wherever it travels): each class name raised is copied once and kept, NULL when out of
+ * memory. */
+static const char *interned(const char *name)
+{
+    static char **names;
+    static size_t n, cap;
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(names[i], name) == 0) return names[i];
+    if (n == cap) {
+        size_t ncap = cap ? 2 * cap : 16;
+        char **p = realloc(names, ncap * sizeof *p);
+        if (!p) return NULL;
+        names = p;
+        cap = ncap;
+    }
+    char *copy = strdup(name);
+    if (!copy) return NULL;
+    return names[n++] = copy;
+}
+
 int dsl_exc_raise(struct dsl_interp *in, struct dsl_value v, size_t pos)
 {
     struct dsl_value e;
     if (v.kind == DSL_EXC_TYPE) {
         if (dsl_exc_type_call(in, v.as.exc_type, NULL, 0, 0, &e) != 0)
             return dsl_error_locate(in, pos), -1;
-    } else if (v.kind == DSL_EXCEPTION) {
+    } else if (v.kind == DSL_CLASS && is_exception_class(v)) {
+        if (dsl_class_call(in, v, NULL, 0, NULL, NULL, 0, &e) != 0)
+            return dsl_error_locate(in, pos), -1;
+    } else if (v.kind == DSL_EXCEPTION ||
+               (v.kind == DSL_INSTANCE && is_exception_class(v.as.inst->cls))) {
         e = dsl_value_retain(v);
     } else {
         return dsl_raise_at(in, pos, "TypeError", "exceptions must derive from BaseException");
+    }
+    const char *name = e.kind == DSL_EXCEPTION ? e.as.exc->type->name : interned(dsl_type_name(e));
+    if (!name) {
+        dsl_value_release(e);
+        return dsl_raise_status(in, DSL_V_NOMEM), dsl_error_locate(in, pos), -1;
     }
     struct render_buf b;
     render_buf_init(&b, DSL_MAX_REPR_BYTES);
@@ -318,7 +369,7 @@ int dsl_exc_raise(struct dsl_interp *in, struct dsl_value v, size_t pos)
         st = render_buf_puts(&b, DSL_STR_FAILED) == 0 ? DSL_V_OK : DSL_V_NOMEM;
     }
     if (st == DSL_V_OK) {
-        dsl_raise_at(in, pos, e.as.exc->type->name, "%s", render_buf_str(&b));
+        dsl_raise_at(in, pos, name, "%s", render_buf_str(&b));
         dsl_value_release(in->exc);
         in->exc = e;
     } else {

@@ -108,6 +108,8 @@ int dsl_exc_value(struct dsl_interp *in, struct dsl_exc_saved *s, struct dsl_val
  * again (see exceptions.c for why). */
 void dsl_exc_caught(const struct dsl_exc_saved *s);
 
+/* Whether v is an exception or an exception class (a row, or a class deriving from one). */
+bool dsl_exc_raisable(struct dsl_value v);
 /* `raise v`: v (borrowed) an exception or a class (called without arguments). Raises it on the
  * interp at pos and returns -1, also when v is neither (TypeError). */
 int dsl_exc_raise(struct dsl_interp *in, struct dsl_value v, size_t pos);

@@ -263,17 +263,37 @@ int dsl_compare(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a, stru
 int dsl_binary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a, struct dsl_value b,
                struct dsl_value *out);
 
-/* Iteration over a list, string (by character) or range. The iterator borrows `src`. */
+/* Iteration over a list, string (by character), range, dict (its keys), a sequence-like
+ * object, or an instance of a user class (its __iter__, datamodel.h). The iterator borrows the
+ * value it was given; what it makes to iterate (what __iter__ returned) it owns until
+ * dsl_iter_end, which every dsl_iter_init that succeeded must be paired with. */
 struct dsl_iter {
     struct dsl_value src;
-    size_t i;  /* next list index or string byte offset */
-    int64_t k; /* next range index */
-    int64_t n; /* a range's length */
+    size_t i;             /* next list index or string byte offset */
+    int64_t k;            /* next range index */
+    int64_t n;            /* a range's length */
+    struct dsl_value own; /* what the iterator holds (none: nothing) */
 };
-/* 0, or -1 after raising TypeError when v is not iterable. */
+/* 0, or -1 after raising TypeError when v is not iterable (nothing then to end). */
 int dsl_iter_init(struct dsl_interp *in, struct dsl_value v, struct dsl_iter *it);
 /* 1 with a new value in *out, 0 at the end, -1 after raising. */
 int dsl_iter_next(struct dsl_interp *in, struct dsl_iter *it, struct dsl_value *out);
+/* Releases what the iterator holds. */
+static inline void dsl_iter_end(struct dsl_iter *it)
+{
+    dsl_value_release(it->own);
+    it->own = dsl_none();
+}
+
+/* Special methods of an instance of a user class, for the builtins: truth (__bool__, else
+ * __len__), len(v) (__len__; also the length of an instance's __dict__), hash(v) (__hash__, or
+ * the identity's; unhashable where the class defines __eq__ alone), abs(v) (__abs__). 0 or -1
+ * after raising CPython's TypeError. dsl_identity_hash: object.__hash__. */
+int dsl_instance_truth(struct dsl_interp *in, struct dsl_value v, bool *out);
+int dsl_instance_len(struct dsl_interp *in, struct dsl_value v, int64_t *n);
+int dsl_instance_hash(struct dsl_interp *in, struct dsl_value v, int64_t *h);
+int dsl_instance_abs(struct dsl_interp *in, struct dsl_value v, struct dsl_value *out);
+int64_t dsl_identity_hash(struct dsl_value v);
 
 /* Python's index rules for a sequence of len items: an int (or bool), negative counting from
  * the end. 0 with *out in [0, len), or -1 after raising TypeError ("<what> indices must be

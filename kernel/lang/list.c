@@ -64,18 +64,28 @@ int dsl_list_extend(struct dsl_interp *in, struct dsl_list *l, struct dsl_value 
         for (size_t i = 0; i < n; i++) dsl_list_push(l, dsl_value_retain(rhs.as.l->items[i]));
         return 0;
     }
-    /* a range or a string: items that hold nothing, so no cycle check */
+    /* a range, a string or a dict's keys hold nothing that could reach l; what an instance's
+     * iterator yields may */
     struct dsl_iter it;
-    if (dsl_iter_init(in, rhs, &it) != 0) return -1;
     if (rhs.kind == DSL_RANGE && dsl_range_len(rhs.as.r) > (int64_t)(DSL_MAX_LIST_LEN - l->len))
         return dsl_raise_size(in, "list", (uint64_t)l->len + (uint64_t)dsl_range_len(rhs.as.r));
+    if (dsl_iter_init(in, rhs, &it) != 0) return -1;
     struct dsl_value item;
     int got;
     while ((got = dsl_iter_next(in, &it, &item)) > 0) {
+        if (rhs.kind == DSL_INSTANCE && check_store(in, l, item) != 0) {
+            dsl_value_release(item);
+            got = -1;
+            break;
+        }
         int st = dsl_list_push(l, item);
-        if (st == DSL_V_TOOBIG) return dsl_raise_size(in, "list", (uint64_t)l->len + 1);
-        if (st != DSL_V_OK) return dsl_raise_status(in, st);
+        if (st != DSL_V_OK) {
+            got = st == DSL_V_TOOBIG ? dsl_raise_size(in, "list", (uint64_t)l->len + 1)
+                                     : dsl_raise_status(in, st);
+            break;
+        }
     }
+    dsl_iter_end(&it);
     return got < 0 ? -1 : 0;
 }
 

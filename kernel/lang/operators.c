@@ -1,9 +1,13 @@
 /* operators.c — Python's binary operators and comparisons on the language's values:
- * dsl_binary hands tensors to the library (lang/library.h), numbers to numbers.c and strings
- * and lists to sequences.c; ordering, == and `in` are here (see operators.h). */
+ * dsl_binary hands tensors to the library (lang/library.h), numbers to numbers.c, strings and
+ * lists to sequences.c, and instances of user classes to their special methods (datamodel.c);
+ * ordering, == and `in` are here (see operators.h). */
 #include "lang/operators.h"
 
+#include "lang/classes.h"
+#include "lang/datamodel.h"
 #include "lang/dict.h"
+#include "lang/eval.h"
 #include "lang/interp.h"
 #include "lang/library.h"
 
@@ -16,6 +20,8 @@ static bool is_seq(struct dsl_value v) { return v.kind == DSL_STR || v.kind == D
 int dsl_binary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a, struct dsl_value b,
                struct dsl_value *out)
 {
+    if (a.kind == DSL_INSTANCE || b.kind == DSL_INSTANCE)
+        return dsl_instance_binary(in, op, a, b, out);
     if (a.kind == DSL_TENSOR || b.kind == DSL_TENSOR) return dsl_tensor_binary(in, op, a, b, out);
     if (op != DSL_T_AT && dsl_is_number(a) && dsl_is_number(b)) {
         return dsl_number_binary(in, op, a, b, out);
@@ -54,9 +60,25 @@ static int raise_compare_depth(struct dsl_interp *in)
                      DSL_MAX_LIST_DEPTH);
 }
 
-/* Python ==, raising RecursionError for lists nested too deep to compare. */
+/* `a op b` of an instance, as a bool (the truth of what its method returned). */
+static int instance_test(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a,
+                         struct dsl_value b, bool *res)
+{
+    struct dsl_value r;
+    if (dsl_instance_compare(in, op, a, b, &r) != 0) return -1;
+    int k = dsl_truth(in, r, res);
+    dsl_value_release(r);
+    return k;
+}
+
+/* Python ==, raising RecursionError for lists nested too deep to compare. As containers compare
+ * (`in`, list.index), the same object is equal to itself before its __eq__ is asked. */
 int dsl_equal(struct dsl_interp *in, struct dsl_value a, struct dsl_value b, bool *res)
 {
+    if (a.kind == DSL_INSTANCE || b.kind == DSL_INSTANCE) {
+        if (dsl_value_is(a, b)) return *res = true, 0;
+        return instance_test(in, DSL_T_EQ, a, b, res);
+    }
     return dsl_value_equal_checked(a, b, res) != DSL_V_OK ? raise_compare_depth(in) : 0;
 }
 
@@ -64,6 +86,7 @@ int dsl_equal(struct dsl_interp *in, struct dsl_value a, struct dsl_value b, boo
 static int compare_at(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a,
                       struct dsl_value b, bool *res, int level)
 {
+    if (a.kind == DSL_INSTANCE || b.kind == DSL_INSTANCE) return instance_test(in, op, a, b, res);
     if (dsl_is_number(a) && dsl_is_number(b)) {
         if (a.kind == DSL_FLOAT || b.kind == DSL_FLOAT) {
             double x = dsl_as_double(a), y = dsl_as_double(b);
@@ -150,6 +173,14 @@ int dsl_contains(struct dsl_interp *in, struct dsl_value item, struct dsl_value 
         *res = slot != NULL;
         return 0;
     }
+    case DSL_INSTANCE: return dsl_instance_contains(in, item, seq, res);
+    case DSL_METHOD:
+        if (dsl_is_attrs_view(seq)) { /* `name in obj.__dict__` */
+            *res = item.kind == DSL_STR &&
+                   dsl_attrs_find(&seq.as.m->self.as.inst->attrs, item.as.s->data);
+            return 0;
+        }
+        /* fall through */
     default:
         return dsl_raise(in, "TypeError", "argument of type '%s' is not iterable",
                          dsl_type_name(seq));

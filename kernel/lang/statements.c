@@ -112,6 +112,7 @@ static int exec_for(struct dsl_interp *in, const struct dsl_node *n)
         }
         r = DSL_X_OK;
     }
+    dsl_iter_end(&it);
 done:
     dsl_value_release(seq);
     return r;
@@ -346,7 +347,7 @@ static int exec_raise(struct dsl_interp *in, const struct dsl_node *n)
         dsl_value_release(e);
         return DSL_X_ERR;
     }
-    if (cause.kind != DSL_NONE && cause.kind != DSL_EXCEPTION && cause.kind != DSL_EXC_TYPE)
+    if (cause.kind != DSL_NONE && !dsl_exc_raisable(cause))
         dsl_raise_at(in, n->b->pos, "TypeError", "exception causes must derive from BaseException");
     else
         dsl_exc_raise(in, e, n->pos);

@@ -106,6 +106,14 @@ const char *dsl_type_doc(struct dsl_value v)
 
 const char *dsl_type_name(struct dsl_value v)
 {
+    if (v.kind == DSL_METHOD) {
+        static const char *const wrapped[] = {[DSL_WRAP_BOUND] = "method",
+                                              [DSL_WRAP_STATIC] = "staticmethod",
+                                              [DSL_WRAP_CLASS] = "classmethod",
+                                              [DSL_WRAP_PROPERTY] = "property",
+                                              [DSL_WRAP_ATTRS] = "dict"};
+        return wrapped[v.as.m->wrap];
+    }
     if (v.kind == DSL_OBJECT) return v.as.obj->cls->name;
     if (v.kind == DSL_INSTANCE) return v.as.inst->cls.as.cls->name;
     if (v.kind == DSL_EXCEPTION) return v.as.exc->type->name;
@@ -865,23 +873,21 @@ static int value_text(struct render_buf *b, struct dsl_value v, bool repr, bool 
 /* Python's BaseException text: repr `ValueError('msg')`; str the message a library error was
  * raised with, else nothing for no args, str(arg) for one (repr(key) for a KeyError, as
  * Python's), the args tuple for more. Its args count as one level of nesting. */
-static int exception_text(struct render_buf *b, const struct dsl_exception *e, bool repr, int level)
+/* An exception's text from its class's name and its args (a tuple), as BaseException's __str__
+ * and __repr__ make it: str is the one argument's (a KeyError's repr), or the tuple's repr. */
+static int args_text(struct render_buf *b, const char *name, struct dsl_value argv, bool repr,
+                     int level)
 {
-    const struct dsl_list *args = e->args.as.l;
+    const struct dsl_list *args = argv.as.l;
     if (level >= DSL_MAX_LIST_DEPTH) {
-        render_buf_printf(b, "%s(...)", e->type->name);
+        render_buf_printf(b, "%s(...)", name);
         return buf_status(b) ? buf_status(b) : DSL_V_DEPTH;
-    }
-    if (!repr && e->msg) {
-        render_buf_append(b, e->msg->data, e->msg->len);
-        return buf_status(b);
     }
     if (!repr && args->len == 0) return buf_status(b);
     if (!repr && args->len == 1)
-        return value_text(b, args->items[0], strcmp(e->type->name, "KeyError") == 0, false,
-                          level + 1);
-    if (!repr) return value_text(b, e->args, true, false, level);
-    render_buf_printf(b, "%s(", e->type->name);
+        return value_text(b, args->items[0], strcmp(name, "KeyError") == 0, false, level + 1);
+    if (!repr) return value_text(b, argv, true, false, level);
+    render_buf_printf(b, "%s(", name);
     for (size_t i = 0; i < args->len; i++) {
         if (i) render_buf_puts(b, ", ");
         int st = value_text(b, args->items[i], true, false, level + 1);
@@ -889,6 +895,21 @@ static int exception_text(struct render_buf *b, const struct dsl_exception *e, b
     }
     render_buf_putc(b, ')');
     return buf_status(b);
+}
+
+static int exception_text(struct render_buf *b, const struct dsl_exception *e, bool repr, int level)
+{
+    if (!repr && e->msg) {
+        render_buf_append(b, e->msg->data, e->msg->len);
+        return buf_status(b);
+    }
+    return args_text(b, e->type->name, e->args, repr, level);
+}
+
+int dsl_args_text(struct render_buf *b, const char *name, struct dsl_value args, bool repr)
+{
+    if (!dsl_is_tuple(args)) return value_text(b, args, repr, false, 0);
+    return args_text(b, name, args, repr, 0);
 }
 
 /* json: inside a tensor.tolist() list, where non-finite floats take JSON's spellings; level:
@@ -967,13 +988,34 @@ static int value_text(struct render_buf *b, struct dsl_value v, bool repr, bool 
         break;
     case DSL_BUILTIN: render_buf_printf(b, "<built-in function %s>", v.as.fn->name); break;
     case DSL_TENSOR: render_tensor_text(b, v.as.t); break;
-    case DSL_METHOD:
-        if (v.as.m->is_static)
-            render_buf_printf(b, "<staticmethod(%s)>", v.as.m->func.as.fn_user->def->name);
-        else
-            render_buf_printf(b, "<bound method %s.%s>", dsl_type_name(v.as.m->self),
-                              v.as.m->fn ? v.as.m->fn->name : v.as.m->func.as.fn_user->def->name);
+    case DSL_METHOD: {
+        const struct dsl_method *m = v.as.m;
+        const char *fname = m->func.kind == DSL_FUNCTION  ? m->func.as.fn_user->def->name
+                            : m->func.kind == DSL_BUILTIN ? m->func.as.fn->name
+                                                          : "?";
+        switch (m->wrap) {
+        case DSL_WRAP_STATIC: render_buf_printf(b, "<staticmethod(%s)>", fname); break;
+        case DSL_WRAP_CLASS: render_buf_printf(b, "<classmethod(%s)>", fname); break;
+        case DSL_WRAP_PROPERTY: render_buf_printf(b, "<property object at %p>", (void *)m); break;
+        case DSL_WRAP_ATTRS: { /* an instance's __dict__, shown as the dict it stands for */
+            const struct dsl_attrs *a = &m->self.as.inst->attrs;
+            render_buf_putc(b, '{');
+            for (size_t i = 0; i < a->len; i++) {
+                if (i) render_buf_puts(b, ", ");
+                render_str_repr(b, a->items[i].name, strlen(a->items[i].name));
+                render_buf_puts(b, ": ");
+                int st = value_text(b, a->items[i].value, true, json, level + 1);
+                if (st != DSL_V_OK) return st;
+            }
+            render_buf_putc(b, '}');
+            break;
+        }
+        default:
+            render_buf_printf(b, "<bound method %s.%s>", dsl_type_name(m->self),
+                              m->fn ? m->fn->name : fname);
+        }
         break;
+    }
     case DSL_FUNCTION: dsl_function_signature(b, v.as.fn_user, "<function ", ">"); break;
     case DSL_OBJECT: {
         int st = v.as.obj->cls->repr(b, v.as.obj->state);

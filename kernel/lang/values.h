@@ -163,18 +163,29 @@ struct dsl_list {
     struct dsl_value dead;     /* while being freed: the next container to free */
 };
 
-/* A method bound to the value it was looked up on: a builtin row (a tensor's or a list's
- * method) or a user function (a method of a class, bound to its instance). With `is_static`
- * it is a staticmethod wrapper instead: looking it up on a class or an instance gives the
- * function itself, unbound. */
+/* What a DSL_METHOD is: a method bound to the value it was looked up on (a builtin row, a
+ * tensor's or a list's method, or a user function, a method of a class bound to its instance),
+ * or one of the wrappers a class body binds, which a lookup through the class or an instance
+ * turns into something else: a staticmethod gives the function itself, a classmethod the
+ * function bound to the class, a property calls its getter (fget) on the instance. An
+ * instance's `__dict__` is a view of its attributes, bound to it. */
+enum dsl_wrap {
+    DSL_WRAP_BOUND,
+    DSL_WRAP_STATIC,
+    DSL_WRAP_CLASS,
+    DSL_WRAP_PROPERTY,
+    DSL_WRAP_ATTRS,
+};
 struct dsl_method {
     size_t refs;
     struct dsl_gc gc;
     const struct dsl_builtin *fn; /* the method's row (lib/tensor_methods.c, list.c), or NULL */
-    struct dsl_value func;        /* when fn is NULL: the user function (owned) */
-    struct dsl_value self;        /* owned reference (a list's parents count it) */
-    bool is_static;               /* a staticmethod wrapper (self is none) */
-    struct dsl_value dead;        /* while being freed: the next container to free */
+    struct dsl_value func;        /* when fn is NULL: the user function (owned); a property's
+                                   * fget (none: unreadable) */
+    struct dsl_value self;        /* owned reference (a list's parents count it); a property's
+                                   * fset (none: read only); the instance of a __dict__ view */
+    enum dsl_wrap wrap;
+    struct dsl_value dead; /* while being freed: the next container to free */
 };
 
 /* A function made by `def`. Parameters and body are the DEF node's (inside `code`); `locals`
@@ -301,6 +312,12 @@ struct dsl_class {
     const char *doc;                   /* built-in classes: help() text */
     enum dsl_kind type_kind;           /* the kind of its instances: DSL_INSTANCE for `class` */
     bool builtin;                      /* static: never freed, never collected */
+    /* it or a base has a property, a __setattr__ or __delattr__ hook: an instance's attribute
+     * reads and stores look at the class (else the instance's own attributes answer) */
+    bool has_property, has_setattr;
+    /* the built-in exception class it derives from (class MyError(ValueError)): set on the
+     * class naming it as its base; its instances are exceptions (exceptions.h) */
+    const struct dsl_exc_type *exc_base;
     struct dsl_value dead;
 };
 
@@ -514,6 +531,9 @@ bool dsl_value_is(struct dsl_value a, struct dsl_value b);
  * DSL_V_DEPTH when lists nest deeper than DSL_MAX_LIST_DEPTH, shown as [...] from there. */
 int dsl_value_repr(struct render_buf *b, struct dsl_value v);
 int dsl_value_str(struct render_buf *b, struct dsl_value v);
+/* The text of an exception of class `name` whose args are `args` (a tuple; anything else: its
+ * own text), as BaseException's __str__ (repr false) and __repr__ make it. A dsl_vstatus. */
+int dsl_args_text(struct render_buf *b, const char *name, struct dsl_value args, bool repr);
 
 /* Appends before + "NAME(a, b=...)" + after for a user function. 0 or -1 (buffer failed). */
 int dsl_function_signature(struct render_buf *b, const struct dsl_function *f, const char *before,

@@ -368,6 +368,13 @@ static int bi_len(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
     case DSL_DICT: *ret = dsl_int((int64_t)v.as.d->len); return 0;
     case DSL_RANGE: *ret = dsl_int(dsl_range_len(v.as.r)); return 0;
     case DSL_TENSOR: *ret = dsl_int(v.as.t->shape[0]); return 0; /* as PyTorch: the first dim */
+    case DSL_INSTANCE:
+    case DSL_METHOD: { /* __len__, or an instance's __dict__ */
+        int64_t n = 0;
+        if (dsl_instance_len(in, v, &n) != 0) return -1;
+        *ret = dsl_int(n);
+        return 0;
+    }
     case DSL_OBJECT:
         if (v.as.obj->cls->len) {
             int64_t n = 0;
@@ -564,6 +571,8 @@ static int bi_bool(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
     bool t = false;
     if (a->has[0] && a->slot[0].kind == DSL_TENSOR) {
         if (dsl_tensor_truth(in, a->slot[0], &t) != 0) return -1;
+    } else if (a->has[0] && a->slot[0].kind == DSL_INSTANCE) {
+        if (dsl_instance_truth(in, a->slot[0], &t) != 0) return -1;
     } else {
         t = a->has[0] && dsl_value_truthy(a->slot[0]);
     }
@@ -575,23 +584,27 @@ static int bi_list(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
 {
     /* always a new list: lists are mutable, and list(xs) is how Python copies one */
     struct dsl_iter it;
-    if (a->has[0] && dsl_iter_init(in, a->slot[0], &it) != 0) return -1;
     if (a->has[0] && a->slot[0].kind == DSL_RANGE &&
         dsl_range_len(a->slot[0].as.r) > (int64_t)DSL_MAX_LIST_LEN)
         return dsl_raise_size(in, "list", (uint64_t)dsl_range_len(a->slot[0].as.r));
     struct dsl_list *l = dsl_list_new(0);
     if (!l) return dsl_raise_status(in, DSL_V_NOMEM);
     struct dsl_value lv = {.kind = DSL_LIST, .as.l = l};
+    if (a->has[0] && dsl_iter_init(in, a->slot[0], &it) != 0) {
+        dsl_value_release(lv);
+        return -1;
+    }
     if (a->has[0]) {
         struct dsl_value item;
         int got;
         while ((got = dsl_iter_next(in, &it, &item)) > 0) {
             int st = dsl_list_push(l, item);
             if (st != 0) {
-                dsl_value_release(lv);
-                return dsl_raise_status(in, st);
+                got = dsl_raise_status(in, st);
+                break;
             }
         }
+        dsl_iter_end(&it);
         if (got < 0) {
             dsl_value_release(lv);
             return -1;
@@ -623,28 +636,29 @@ static int bi_abs(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
         return 0;
     }
     if (v.kind == DSL_TENSOR) return dsl_tensor_abs(in, v, ret);
-    return dsl_raise(in, "TypeError", "bad operand type for abs(): '%s'", dsl_type_name(v));
+    return dsl_instance_abs(in, v, ret); /* __abs__, or the TypeError */
 }
 
 static int bi_sum(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
     struct dsl_iter it;
-    if (dsl_iter_init(in, a->slot[0], &it) != 0) return -1;
     if (a->has[1] && a->slot[1].kind == DSL_STR) /* CPython refuses: quadratic, join is linear */
         return dsl_raise(in, "TypeError", "sum() can't sum strings [use ''.join(seq) instead]");
+    if (dsl_iter_init(in, a->slot[0], &it) != 0) return -1;
     struct dsl_value acc = a->has[1] ? dsl_value_retain(a->slot[1]) : dsl_int(0), item, next;
     int got;
     while ((got = dsl_iter_next(in, &it, &item)) > 0) {
         int r = dsl_binary(in, DSL_T_PLUS, acc, item, &next);
         dsl_value_release(item);
         dsl_value_release(acc);
-        if (r != 0) return -1;
-        acc = next;
-        if (mt_cancel_requested()) {
-            dsl_value_release(acc);
-            return dsl_raise(in, "KeyboardInterrupt", "interrupted");
+        acc = r == 0 ? next : dsl_none();
+        if (r == 0 && mt_cancel_requested()) r = dsl_raise(in, "KeyboardInterrupt", "interrupted");
+        if (r != 0) {
+            got = -1;
+            break;
         }
     }
+    dsl_iter_end(&it);
     if (got < 0) {
         dsl_value_release(acc);
         return -1;
@@ -806,6 +820,7 @@ static int bi_set_printoptions(struct dsl_interp *in, const struct dsl_args *a,
 static const char *const compare_params[] = {"stmt", "backends", NULL};
 static const char *const timing_params[] = {"op", "sizes", "backends", NULL};
 static const char *const print_params[] = {"sep", "end", NULL};
+static const char *const property_params[] = {"fget", "fset", NULL};
 static const char *const display_params[] = {"value", "display_id", NULL};
 static const char *const dataset_params[] = {"name", "n", "seed", NULL};
 static const char *const linear_params[] = {"in_size", "out_size", NULL};
@@ -900,6 +915,10 @@ const struct dsl_builtin dsl_builtins[] = {
      "true item."},
     {"bool", "bool(x=false)", 0, 1, NULL, bi_bool,
      "true when x is truthy: non-zero numbers, non-empty strings, lists and ranges."},
+    {"classmethod", "classmethod(fn)", 1, 1, NULL, dsl_bi_classmethod,
+     "Marks a function in a class body as a class method: its first parameter (cls) is the "
+     "class it was called through, or the instance's class; MiniTorch's Function.apply is one. "
+     "Usually written @classmethod above the def."},
     {"clear_output", "clear_output(wait=false)", 0, 1, clear_params, bi_clear_output,
      "Clears the output of the running cell. With wait=true the old output stays until new "
      "output arrives, which avoids flicker in animations."},
@@ -1040,6 +1059,10 @@ const struct dsl_builtin dsl_builtins[] = {
      "A tensor of the given shape filled with uniform numbers in [0, 1), drawn in row-major "
      "order from the session's generator, which seed(n) seeds exactly as Python's "
      "random.seed(n): seed(3); rand(4) gives MiniTorch's numbers."},
+    {"property", "property(fget=None, fset=None)", 0, 2, property_params, dsl_bi_property,
+     "A computed attribute: reading obj.name calls fget(obj), assigning obj.name = v calls "
+     "fset(obj, v). Usually written @property above the getter's def and @name.setter above "
+     "the setter's."},
     {"range", "range(stop) or range(start, stop, step=1)", 1, 3, NULL, bi_range,
      "The integers from start (default 0) up to, not including, stop, counting by step; used "
      "in `for i in range(n):` loops and convertible with list()."},
@@ -1139,6 +1162,8 @@ const struct dsl_builtin dsl_builtins[] = {
     {"update_display", "update_display(value, display_id)", 1, 2, display_params, bi_update_display,
      "Replaces the output shown earlier by display(..., display_id=ID) with value; "
      "display_id is required."},
+    {"vars", "vars(obj)", 1, 1, NULL, dsl_bi_vars,
+     "An instance's __dict__: its attributes as a dict that reads and writes them."},
     {"warn", "warn(*args)", 0, -1, NULL, bi_warn,
      "Writes the values, separated by spaces, to the cell's standard error (shown highlighted "
      "in most frontends)."},

@@ -79,6 +79,7 @@ static int call1(struct dsl_interp *in, struct dsl_value fn, struct dsl_value x,
 static int truth(struct dsl_interp *in, struct dsl_value v, bool *out)
 {
     if (v.kind == DSL_TENSOR) return dsl_tensor_truth(in, v, out);
+    if (v.kind == DSL_INSTANCE) return dsl_instance_truth(in, v, out);
     *out = dsl_value_truthy(v);
     return 0;
 }
@@ -89,7 +90,10 @@ static int items_of(struct dsl_interp *in, struct dsl_value v, struct dsl_list *
     struct dsl_iter it;
     if (dsl_iter_init(in, v, &it) != 0) return -1;
     struct dsl_list *l = dsl_list_new(0);
-    if (!l) return dsl_raise_status(in, DSL_V_NOMEM);
+    if (!l) {
+        dsl_iter_end(&it);
+        return dsl_raise_status(in, DSL_V_NOMEM);
+    }
     struct dsl_value item;
     int got;
     while ((got = dsl_iter_next(in, &it, &item)) > 0)
@@ -97,6 +101,7 @@ static int items_of(struct dsl_interp *in, struct dsl_value v, struct dsl_list *
             got = -1;
             break;
         }
+    dsl_iter_end(&it);
     if (got < 0) {
         dsl_value_release(list_value(l));
         return -1;
@@ -118,12 +123,13 @@ static int side_by_side(struct dsl_interp *in, const struct dsl_value *its, size
     struct dsl_iter *it = n <= 8 ? small_it : malloc(n * sizeof *it);
     struct dsl_value *row = n <= 8 ? small_row : malloc(n * sizeof *row);
     int r = -1;
+    size_t started = 0;
     if (!it || !row) {
         dsl_raise_status(in, DSL_V_NOMEM);
         goto done;
     }
-    for (size_t i = 0; i < n; i++)
-        if (dsl_iter_init(in, its[i], &it[i]) != 0) goto done;
+    while (started < n && dsl_iter_init(in, its[started], &it[started]) == 0) started++;
+    if (started < n) goto done;
     for (;;) {
         size_t got = 0;
         int g = 1;
@@ -137,6 +143,7 @@ static int side_by_side(struct dsl_interp *in, const struct dsl_value *its, size
         if (poll_cancel(in) != 0) break;
     }
 done:
+    for (size_t i = 0; it && i < started; i++) dsl_iter_end(&it[i]);
     if (it != small_it) free(it);
     if (row != small_row) free(row);
     return r;
@@ -216,6 +223,7 @@ int dsl_py_reduce(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
             break;
         }
     }
+    dsl_iter_end(&it);
     if (got < 0) {
         dsl_value_release(acc);
         return -1;
@@ -266,7 +274,10 @@ int dsl_bi_filter(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
     struct dsl_iter it;
     if (dsl_iter_init(in, a->rest[1], &it) != 0) return -1;
     struct dsl_list *out = dsl_list_new(0);
-    if (!out) return dsl_raise_status(in, DSL_V_NOMEM);
+    if (!out) {
+        dsl_iter_end(&it);
+        return dsl_raise_status(in, DSL_V_NOMEM);
+    }
     struct dsl_value item;
     int got;
     while ((got = dsl_iter_next(in, &it, &item)) > 0) {
@@ -285,6 +296,7 @@ int dsl_bi_filter(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
             break;
         }
     }
+    dsl_iter_end(&it);
     if (got < 0) {
         dsl_value_release(list_value(out));
         return -1;
@@ -324,10 +336,14 @@ static int any_all(struct dsl_interp *in, const struct dsl_args *a, bool want,
         bool t;
         int r = truth(in, item, &t);
         dsl_value_release(item);
-        if (r != 0) return -1;
+        if (r != 0) {
+            got = -1;
+            break;
+        }
         found = t == want;
     }
-    if (!found && got < 0) return -1;
+    dsl_iter_end(&it);
+    if (got < 0) return -1;
     *ret = dsl_bool(found ? want : !want);
     return 0;
 }
@@ -480,6 +496,7 @@ static int min_max(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
             dsl_value_release(k);
         }
     }
+    dsl_iter_end(&it); /* several arguments: nothing held */
     dsl_value_release(best_key);
     if (got < 0) {
         dsl_value_release(best);

@@ -389,6 +389,7 @@ static int each_parameter(struct dsl_interp *in, struct dsl_value self,
         r = fn(in, p, arg);
         dsl_value_release(p);
     }
+    dsl_iter_end(&it);
     dsl_value_release(params);
     return r;
 }

@@ -95,11 +95,13 @@ static int storage_setall(struct dsl_interp *in, struct dsl_value self, struct d
     for (;;) {
         struct dsl_value item;
         int got = dsl_iter_next(in, &it, &item);
-        if (got < 0) return -1;
-        if (got == 0) break;
-        int r = k < n ? store_number(in, self, k, item) : 0;
-        dsl_value_release(item);
-        if (r != 0) return -1;
+        int r = got > 0 && k < n ? store_number(in, self, k, item) : 0;
+        if (got > 0) dsl_value_release(item);
+        if (got <= 0 || r != 0) {
+            dsl_iter_end(&it);
+            if (got < 0 || r != 0) return -1;
+            break;
+        }
         k++;
     }
     if (k != n)
@@ -353,7 +355,10 @@ int dsl_bi_tensor_data(struct dsl_interp *in, const struct dsl_args *a, struct d
     if (dsl_iter_init(in, data, &it) != 0) return -1;
     size_t cap = 16, n = 0;
     float *vals = malloc(cap * sizeof *vals);
-    if (!vals) return dsl_raise_status(in, DSL_V_NOMEM);
+    if (!vals) {
+        dsl_iter_end(&it);
+        return dsl_raise_status(in, DSL_V_NOMEM);
+    }
     for (;;) {
         struct dsl_value item;
         int got = dsl_iter_next(in, &it, &item);
@@ -377,6 +382,7 @@ int dsl_bi_tensor_data(struct dsl_interp *in, const struct dsl_args *a, struct d
         }
         vals[n++] = (float)x;
     }
+    dsl_iter_end(&it);
     int64_t size = 1, reach = 0;
     for (int i = 0; i < nd; i++) {
         if (shape[i] < 1 || strides[i] < 0) {
@@ -411,6 +417,7 @@ int dsl_bi_tensor_data(struct dsl_interp *in, const struct dsl_args *a, struct d
     mt_tensor_release(t);
     return r;
 fail:
+    dsl_iter_end(&it); /* ended already past the loop: then it holds nothing */
     free(vals);
     return -1;
 }

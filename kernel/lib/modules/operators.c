@@ -130,6 +130,7 @@ static int o_map_apply(struct dsl_interp *in, const struct dsl_args *a, struct d
             break;
         }
     }
+    dsl_iter_end(&it);
     if (r != 0) {
         dsl_value_release(out);
         return -1;
@@ -140,10 +141,17 @@ static int o_map_apply(struct dsl_interp *in, const struct dsl_args *a, struct d
 static int o_zip_apply(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
     struct dsl_iter i1, i2;
-    if (dsl_iter_init(in, a->slot[0], &i1) != 0 || dsl_iter_init(in, a->slot[1], &i2) != 0)
+    if (dsl_iter_init(in, a->slot[0], &i1) != 0) return -1;
+    if (dsl_iter_init(in, a->slot[1], &i2) != 0) {
+        dsl_iter_end(&i1);
         return -1;
+    }
     struct dsl_list *l = dsl_list_new(0);
-    if (!l) return dsl_raise_status(in, DSL_V_NOMEM);
+    if (!l) {
+        dsl_iter_end(&i1);
+        dsl_iter_end(&i2);
+        return dsl_raise_status(in, DSL_V_NOMEM);
+    }
     struct dsl_value out = {.kind = DSL_LIST, .as.l = l}, xy[2], z;
     for (;;) {
         int r1 = dsl_iter_next(in, &i1, &xy[0]);
@@ -167,8 +175,12 @@ static int o_zip_apply(struct dsl_interp *in, const struct dsl_args *a, struct d
             goto fail;
         }
     }
+    dsl_iter_end(&i1);
+    dsl_iter_end(&i2);
     return *ret = out, 0;
 fail:
+    dsl_iter_end(&i1);
+    dsl_iter_end(&i2);
     dsl_value_release(out);
     return -1;
 }
@@ -193,6 +205,7 @@ static int o_reduce_apply(struct dsl_interp *in, const struct dsl_args *a, struc
         }
         acc = next;
     }
+    dsl_iter_end(&it);
     if (r != 0) return dsl_value_release(acc), -1;
     return *ret = acc, 0;
 }

@@ -91,8 +91,12 @@ static int r_choice(struct dsl_interp *in, const struct dsl_args *a, struct dsl_
     for (int64_t i = 0;; i++) { /* strings step by character; lists and ranges could index */
         struct dsl_value v;
         int r = dsl_iter_next(in, &it, &v);
-        if (r <= 0) return r < 0 ? -1 : dsl_raise(in, "IndexError", "choice(): index out of range");
-        if (i == k) return *ret = v, 0;
+        if (r > 0 && i == k) *ret = v;
+        if (r <= 0 || i == k) {
+            dsl_iter_end(&it);
+            if (r > 0) return 0;
+            return r < 0 ? -1 : dsl_raise(in, "IndexError", "choice(): index out of range");
+        }
         dsl_value_release(v);
     }
 }

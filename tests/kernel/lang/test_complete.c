@@ -278,7 +278,7 @@ static void test_complete_call_keywords(void)
     COMPLETES(s, "f(al", 2, "all alpha=");
     /* keyword-only parameters complete; *args and **kwargs take no keyword */
     CHECK_INT(run_cell(s, "def g(a, *pargs, pkey, **popts):\n    return a").rc, 0);
-    COMPLETES(s, "g(1, p", 5, "parallel_diagnostics pass pkey= plot print");
+    COMPLETES(s, "g(1, p", 5, "parallel_diagnostics pass pkey= plot print property");
     /* on the next line of a call the call is still open */
     COMPLETES(s, "y = f(1,\n      be", 15, "beta=");
     /* brackets inside strings and comments do not count; an index inside a call is not the

@@ -1,0 +1,454 @@
+/* datamodel.c — Python's special methods on instances of user classes (see datamodel.h). */
+#include "lang/datamodel.h"
+
+#include "lang/classes.h"
+#include "lang/eval.h"
+#include "lang/exceptions.h"
+#include "lang/operators.h"
+
+#include <stdint.h>
+#include <string.h>
+
+/* ---- NotImplemented --------------------------------------------------------------------- */
+
+static int notimpl_repr(struct render_buf *b, const void *state)
+{
+    (void)state;
+    render_buf_puts(b, "NotImplemented");
+    return b->nomem ? DSL_V_NOMEM : DSL_V_OK;
+}
+
+static int notimpl_getattr(struct dsl_interp *in, struct dsl_value self, const char *name,
+                           struct dsl_value *out)
+{
+    (void)self, (void)out;
+    return dsl_raise(in, "AttributeError", "'NotImplementedType' object has no attribute '%s'",
+                     name);
+}
+
+static void notimpl_free(void *state) { (void)state; }
+
+static const struct dsl_object_class notimpl_class = {
+    .name = "NotImplementedType",
+    .doc = "NotImplemented: what a special method such as __add__ or __eq__ returns to let the "
+           "other operand answer (its reflected method, __radd__), or Python's default.",
+    .free = notimpl_free,
+    .repr = notimpl_repr,
+    .getattr = notimpl_getattr,
+};
+
+/* One object for the session's life: its count starts too high to reach zero. */
+static struct dsl_object notimpl = {.refs = SIZE_MAX / 2, .cls = &notimpl_class};
+
+struct dsl_value dsl_not_implemented(void)
+{
+    notimpl.refs++;
+    return (struct dsl_value){.kind = DSL_OBJECT, .as.obj = &notimpl};
+}
+
+bool dsl_is_not_implemented(struct dsl_value v)
+{
+    return v.kind == DSL_OBJECT && v.as.obj == &notimpl;
+}
+
+/* ---- calling a special method ----------------------------------------------------------- */
+
+static const struct dsl_class *class_of(struct dsl_value v)
+{
+    return v.kind == DSL_INSTANCE ? v.as.inst->cls.as.cls : NULL;
+}
+
+/* The special method `name` of v's class (v an instance), borrowed, in *fn. */
+static bool special(struct dsl_value v, const char *name, struct dsl_value *fn)
+{
+    return v.kind == DSL_INSTANCE && dsl_class_special(class_of(v), name, fn);
+}
+
+/* fn(self, args...) into *out: 0 or -1. */
+static int call(struct dsl_interp *in, struct dsl_value fn, struct dsl_value self,
+                const struct dsl_value *args, size_t nargs, struct dsl_value *out)
+{
+    return dsl_call_method(in, fn, self, args, nargs, NULL, NULL, 0, out);
+}
+
+/* fn(self, other): 1 with an answer in *out, 0 when it is NotImplemented, -1 after raising. */
+static int answer(struct dsl_interp *in, struct dsl_value fn, struct dsl_value self,
+                  struct dsl_value other, struct dsl_value *out)
+{
+    if (call(in, fn, self, &other, 1, out) != 0) return -1;
+    if (!dsl_is_not_implemented(*out)) return 1;
+    dsl_value_release(*out);
+    return 0;
+}
+
+/* Whether b's class derives from a's (not the same) and binds `name` to another function: then
+ * b's reflected method answers first, as in Python, so that a subclass can override. */
+static bool reflected_first(struct dsl_value a, struct dsl_value b, const char *name,
+                            struct dsl_value fb)
+{
+    const struct dsl_class *ca = class_of(a), *cb = class_of(b);
+    if (!ca || !cb || ca == cb || !dsl_class_derives(cb, ca)) return false;
+    struct dsl_value fa;
+    return !dsl_class_special(ca, name, &fa) || !dsl_value_is(fa, fb);
+}
+
+/* ---- operators -------------------------------------------------------------------------- */
+
+static const struct {
+    enum dsl_tok op;
+    const char *name, *rname, *iname;
+} binary_ops[] = {
+    {DSL_T_PLUS, "__add__", "__radd__", "__iadd__"},
+    {DSL_T_MINUS, "__sub__", "__rsub__", "__isub__"},
+    {DSL_T_STAR, "__mul__", "__rmul__", "__imul__"},
+    {DSL_T_SLASH, "__truediv__", "__rtruediv__", "__itruediv__"},
+    {DSL_T_DSLASH, "__floordiv__", "__rfloordiv__", "__ifloordiv__"},
+    {DSL_T_PERCENT, "__mod__", "__rmod__", "__imod__"},
+    {DSL_T_DSTAR, "__pow__", "__rpow__", "__ipow__"},
+    {DSL_T_AT, "__matmul__", "__rmatmul__", "__imatmul__"},
+};
+
+static int unsupported(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a,
+                       struct dsl_value b, bool inplace)
+{
+    const char *sym = op == DSL_T_DSTAR && !inplace ? "** or pow()" : dsl_op_symbol(op);
+    return dsl_raise(in, "TypeError", "unsupported operand type(s) for %s%s: '%s' and '%s'", sym,
+                     inplace ? "=" : "", dsl_type_name(a), dsl_type_name(b));
+}
+
+/* a op b with the method names of op: 1 with an answer, 0 when neither side answers, -1. */
+static int binary(struct dsl_interp *in, const char *name, const char *rname, struct dsl_value a,
+                  struct dsl_value b, struct dsl_value *out)
+{
+    struct dsl_value fa, fb;
+    bool ha = special(a, name, &fa);
+    bool hb = class_of(b) != class_of(a) && special(b, rname, &fb);
+    int r;
+    if (hb && ha && reflected_first(a, b, rname, fb)) {
+        if ((r = answer(in, fb, b, a, out)) != 0) return r;
+        hb = false;
+    }
+    if (ha && (r = answer(in, fa, a, b, out)) != 0) return r;
+    if (hb && (r = answer(in, fb, b, a, out)) != 0) return r;
+    return 0;
+}
+
+int dsl_instance_binary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a,
+                        struct dsl_value b, struct dsl_value *out)
+{
+    for (size_t i = 0; i < sizeof binary_ops / sizeof binary_ops[0]; i++) {
+        if (binary_ops[i].op != op) continue;
+        int r = binary(in, binary_ops[i].name, binary_ops[i].rname, a, b, out);
+        if (r != 0) return r < 0 ? -1 : 0;
+        break;
+    }
+    return unsupported(in, op, a, b, false);
+}
+
+int dsl_instance_inplace(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a,
+                         struct dsl_value b, struct dsl_value *out)
+{
+    for (size_t i = 0; i < sizeof binary_ops / sizeof binary_ops[0]; i++) {
+        if (binary_ops[i].op != op) continue;
+        struct dsl_value fn;
+        int r;
+        if (special(a, binary_ops[i].iname, &fn) && (r = answer(in, fn, a, b, out)) != 0)
+            return r < 0 ? -1 : 0;
+        r = binary(in, binary_ops[i].name, binary_ops[i].rname, a, b, out);
+        if (r != 0) return r < 0 ? -1 : 0;
+        break;
+    }
+    return unsupported(in, op, a, b, true);
+}
+
+int dsl_instance_unary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value v,
+                       struct dsl_value *out)
+{
+    struct dsl_value fn;
+    if (special(v, op == DSL_T_MINUS ? "__neg__" : "__pos__", &fn))
+        return call(in, fn, v, NULL, 0, out);
+    return dsl_raise(in, "TypeError", "bad operand type for unary %s: '%s'", dsl_op_symbol(op),
+                     dsl_type_name(v));
+}
+
+/* ---- comparisons ------------------------------------------------------------------------ */
+
+static const struct {
+    enum dsl_tok op;
+    const char *name, *rname;
+} compare_ops[] = {
+    {DSL_T_EQ, "__eq__", "__eq__"}, {DSL_T_NE, "__ne__", "__ne__"}, {DSL_T_LT, "__lt__", "__gt__"},
+    {DSL_T_LE, "__le__", "__ge__"}, {DSL_T_GT, "__gt__", "__lt__"}, {DSL_T_GE, "__ge__", "__le__"},
+};
+
+/* self != other as object.__ne__ answers it for a class with __eq__ and no __ne__: __eq__
+ * inverted. 1 with an answer, 0 (NotImplemented), -1. */
+static int ne_from_eq(struct dsl_interp *in, struct dsl_value self, struct dsl_value other,
+                      struct dsl_value *out)
+{
+    struct dsl_value eq, r;
+    if (!special(self, "__eq__", &eq)) return 0;
+    int k = answer(in, eq, self, other, &r);
+    if (k <= 0) return k;
+    bool t = false;
+    k = dsl_truth(in, r, &t);
+    dsl_value_release(r);
+    if (k != 0) return -1;
+    *out = dsl_bool(!t);
+    return 1;
+}
+
+/* One side's method for op: its own, or for != the inverse of its __eq__. */
+static int compare_side(struct dsl_interp *in, enum dsl_tok op, const char *name,
+                        struct dsl_value self, struct dsl_value other, struct dsl_value *out)
+{
+    struct dsl_value fn;
+    if (special(self, name, &fn)) return answer(in, fn, self, other, out);
+    return op == DSL_T_NE ? ne_from_eq(in, self, other, out) : 0;
+}
+
+int dsl_instance_compare(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a,
+                         struct dsl_value b, struct dsl_value *out)
+{
+    size_t i = 0;
+    while (i < sizeof compare_ops / sizeof compare_ops[0] && compare_ops[i].op != op) i++;
+    if (i == sizeof compare_ops / sizeof compare_ops[0])
+        return dsl_raise(in, "TypeError", "this comparison of '%s' and '%s'", dsl_type_name(a),
+                         dsl_type_name(b));
+    const char *name = compare_ops[i].name, *rname = compare_ops[i].rname;
+    struct dsl_value fb;
+    bool b_first = special(b, rname, &fb) && reflected_first(a, b, rname, fb);
+    int r;
+    if (b_first && (r = compare_side(in, op, rname, b, a, out)) != 0) return r < 0 ? -1 : 0;
+    if ((r = compare_side(in, op, name, a, b, out)) != 0) return r < 0 ? -1 : 0;
+    if (!b_first && (r = compare_side(in, op, rname, b, a, out)) != 0) return r < 0 ? -1 : 0;
+    if (op == DSL_T_EQ || op == DSL_T_NE) { /* object's: identity */
+        *out = dsl_bool(dsl_value_is(a, b) == (op == DSL_T_EQ));
+        return 0;
+    }
+    return dsl_raise(in, "TypeError", "'%s' not supported between instances of '%s' and '%s'",
+                     dsl_op_symbol(op), dsl_type_name(a), dsl_type_name(b));
+}
+
+/* ---- truth, len, hash ------------------------------------------------------------------- */
+
+/* What __len__ returned, as len() takes it: 0 with *n, or -1 after raising. */
+static int len_result(struct dsl_interp *in, struct dsl_value r, int64_t *n)
+{
+    if (!dsl_is_intlike(r))
+        return dsl_raise(in, "TypeError", "'%s' object cannot be interpreted as an integer",
+                         dsl_type_name(r));
+    *n = dsl_as_int(r);
+    if (*n < 0) return dsl_raise(in, "ValueError", "__len__() should return >= 0");
+    return 0;
+}
+
+int dsl_instance_truth(struct dsl_interp *in, struct dsl_value v, bool *out)
+{
+    struct dsl_value fn, r;
+    *out = true;
+    if (special(v, "__bool__", &fn)) {
+        if (call(in, fn, v, NULL, 0, &r) != 0) return -1;
+        if (r.kind != DSL_BOOL) {
+            dsl_raise(in, "TypeError", "__bool__ should return bool, returned %s",
+                      dsl_type_name(r));
+            dsl_value_release(r);
+            return -1;
+        }
+        *out = r.as.b;
+        return 0;
+    }
+    if (special(v, "__len__", &fn)) {
+        int64_t n = 0;
+        if (call(in, fn, v, NULL, 0, &r) != 0) return -1;
+        int k = len_result(in, r, &n);
+        dsl_value_release(r);
+        *out = n != 0;
+        return k;
+    }
+    return 0;
+}
+
+int dsl_instance_len(struct dsl_interp *in, struct dsl_value v, int64_t *n)
+{
+    struct dsl_value fn, r;
+    if (dsl_is_attrs_view(v)) {
+        *n = (int64_t)v.as.m->self.as.inst->attrs.len;
+        return 0;
+    }
+    if (!special(v, "__len__", &fn))
+        return dsl_raise(in, "TypeError", "object of type '%s' has no len()", dsl_type_name(v));
+    if (call(in, fn, v, NULL, 0, &r) != 0) return -1;
+    int k = len_result(in, r, n);
+    dsl_value_release(r);
+    return k;
+}
+
+int64_t dsl_identity_hash(struct dsl_value v)
+{
+    /* what CPython's object.__hash__ gives: the address, without its always-zero low bits */
+    uintptr_t p = v.kind == DSL_INSTANCE ? (uintptr_t)v.as.inst : (uintptr_t)v.as.obj;
+    return (int64_t)(p >> 4);
+}
+
+int dsl_instance_hash(struct dsl_interp *in, struct dsl_value v, int64_t *h)
+{
+    /* the nearest class defining __hash__ or __eq__ decides: one with __eq__ and no __hash__
+     * makes its instances unhashable, as Python sets __hash__ to None there */
+    for (const struct dsl_class *c = class_of(v); c;
+         c = c->base.kind == DSL_CLASS ? c->base.as.cls : NULL) {
+        struct dsl_value *fn = dsl_attrs_find(&c->attrs, "__hash__");
+        if (!fn && !dsl_attrs_find(&c->attrs, "__eq__")) continue;
+        if (!fn || fn->kind == DSL_NONE)
+            return dsl_raise(in, "TypeError", "unhashable type: '%s'", dsl_type_name(v));
+        struct dsl_value r;
+        if (call(in, *fn, v, NULL, 0, &r) != 0) return -1;
+        if (!dsl_is_intlike(r)) {
+            dsl_value_release(r);
+            return dsl_raise(in, "TypeError", "__hash__ method should return an integer");
+        }
+        *h = dsl_as_int(r);
+        if (*h == -1) *h = -2; /* -1 is CPython's error value, never a hash */
+        return 0;
+    }
+    *h = dsl_identity_hash(v);
+    return 0;
+}
+
+int dsl_instance_abs(struct dsl_interp *in, struct dsl_value v, struct dsl_value *out)
+{
+    struct dsl_value fn;
+    if (special(v, "__abs__", &fn)) return call(in, fn, v, NULL, 0, out);
+    return dsl_raise(in, "TypeError", "bad operand type for abs(): '%s'", dsl_type_name(v));
+}
+
+/* ---- items and containment -------------------------------------------------------------- */
+
+int dsl_instance_getitem(struct dsl_interp *in, struct dsl_value v, struct dsl_value key,
+                         struct dsl_value *out)
+{
+    struct dsl_value fn;
+    if (!special(v, "__getitem__", &fn))
+        return dsl_raise(in, "TypeError", "'%s' object is not subscriptable", dsl_type_name(v));
+    return call(in, fn, v, &key, 1, out);
+}
+
+int dsl_instance_setitem(struct dsl_interp *in, struct dsl_value v, struct dsl_value key,
+                         struct dsl_value x)
+{
+    struct dsl_value fn, r, args[2] = {key, x};
+    if (!special(v, "__setitem__", &fn))
+        return dsl_raise(in, "TypeError", "'%s' object does not support item assignment",
+                         dsl_type_name(v));
+    if (call(in, fn, v, args, 2, &r) != 0) return -1;
+    dsl_value_release(r);
+    return 0;
+}
+
+int dsl_instance_delitem(struct dsl_interp *in, struct dsl_value v, struct dsl_value key)
+{
+    struct dsl_value fn, r;
+    if (!special(v, "__delitem__", &fn))
+        return dsl_raise(in, "TypeError", "'%s' object doesn't support item deletion",
+                         dsl_type_name(v));
+    if (call(in, fn, v, &key, 1, &r) != 0) return -1;
+    dsl_value_release(r);
+    return 0;
+}
+
+int dsl_instance_contains(struct dsl_interp *in, struct dsl_value item, struct dsl_value v,
+                          bool *res)
+{
+    struct dsl_value fn, r;
+    *res = false;
+    if (special(v, "__contains__", &fn)) {
+        if (call(in, fn, v, &item, 1, &r) != 0) return -1;
+        int k = dsl_truth(in, r, res);
+        dsl_value_release(r);
+        return k;
+    }
+    if (!dsl_instance_iterable(v))
+        return dsl_raise(in, "TypeError", "argument of type '%s' is not iterable",
+                         dsl_type_name(v));
+    struct dsl_iter it;
+    if (dsl_iter_init(in, v, &it) != 0) return -1;
+    int k;
+    struct dsl_value x;
+    while (!*res && (k = dsl_iter_next(in, &it, &x)) == 1) {
+        int e = dsl_equal(in, x, item, res);
+        dsl_value_release(x);
+        if (e != 0) k = -1;
+        if (k < 0) break;
+    }
+    dsl_iter_end(&it);
+    return k < 0 ? -1 : 0;
+}
+
+/* ---- iteration -------------------------------------------------------------------------- */
+
+bool dsl_instance_iterable(struct dsl_value v)
+{
+    struct dsl_value fn;
+    return special(v, "__iter__", &fn) || special(v, "__getitem__", &fn);
+}
+
+/* How an instance is iterated (struct dsl_iter's n): by its iterator's __next__, or by
+ * __getitem__ at 0, 1, ... */
+enum { BY_NEXT = -1, BY_INDEX = -2 };
+
+int dsl_instance_iter(struct dsl_interp *in, struct dsl_value v, struct dsl_iter *it)
+{
+    struct dsl_value fn, r;
+    if (!special(v, "__iter__", &fn)) {
+        if (!special(v, "__getitem__", &fn))
+            return dsl_raise(in, "TypeError", "'%s' object is not iterable", dsl_type_name(v));
+        it->n = BY_INDEX;
+        return 0;
+    }
+    if (call(in, fn, v, NULL, 0, &r) != 0) return -1;
+    if (r.kind == DSL_INSTANCE) {
+        struct dsl_value next;
+        if (!special(r, "__next__", &next)) {
+            dsl_raise(in, "TypeError", "iter() returned non-iterator of type '%s'",
+                      dsl_type_name(r));
+            dsl_value_release(r);
+            return -1;
+        }
+        it->src = it->own = r;
+        it->n = BY_NEXT;
+        return 0;
+    }
+    /* a list, a string, ... (iter(self.items)): iterated as itself, held while it runs */
+    if (dsl_iter_init(in, r, it) != 0) {
+        dsl_value_release(r);
+        return -1;
+    }
+    it->own = r;
+    return 0;
+}
+
+/* Whether the pending error is `name` or a class deriving from it; if so it is dropped. */
+static bool ends_with(struct dsl_interp *in, const char *name)
+{
+    const struct dsl_exc_type *t = in->ename ? dsl_exc_type_find(in->ename) : NULL;
+    if (!t || !dsl_exc_type_is(t, dsl_exc_type_find(name))) return false;
+    dsl_interp_clear_error(in);
+    return true;
+}
+
+int dsl_instance_next(struct dsl_interp *in, struct dsl_iter *it, struct dsl_value *out)
+{
+    struct dsl_value fn;
+    if (it->n == BY_NEXT) {
+        if (!special(it->src, "__next__", &fn))
+            return dsl_raise(in, "TypeError", "'%s' object is not an iterator",
+                             dsl_type_name(it->src));
+        if (call(in, fn, it->src, NULL, 0, out) == 0) return 1;
+        return ends_with(in, "StopIteration") ? 0 : -1;
+    }
+    if (!special(it->src, "__getitem__", &fn))
+        return dsl_raise(in, "TypeError", "'%s' object is not iterable", dsl_type_name(it->src));
+    struct dsl_value k = dsl_int(it->k++);
+    if (call(in, fn, it->src, &k, 1, out) == 0) return 1;
+    return ends_with(in, "IndexError") || ends_with(in, "StopIteration") ? 0 : -1;
+}
