@@ -203,10 +203,8 @@ static int augment(struct dsl_interp *in, const struct dsl_node *n, struct dsl_v
     if (extends_in_place(cur, n->op)) {
         r = dsl_list_extend(in, cur.as.l, rhs);
         if (r == 0) *res = dsl_value_retain(cur);
-    } else if (cur.kind == DSL_INSTANCE) {
-        r = dsl_instance_inplace(in, n->op, cur, rhs, res);
     } else {
-        r = dsl_binary(in, n->op, cur, rhs, res);
+        r = dsl_binary_inplace(in, n->op, cur, rhs, res);
     }
     if (r != 0) dsl_error_locate(in, n->pos);
     return r;

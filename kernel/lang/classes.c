@@ -216,9 +216,12 @@ static struct dsl_value unwrapped(struct dsl_value v)
     return v;
 }
 
+/* Function v, found in class cls's attributes after its body ran: cls's method when its def ran
+ * there (a function defined elsewhere and assigned, `h = staticmethod(f)`, keeps its name). */
 static void adopt(struct dsl_value cls, struct dsl_value v)
 {
-    if (v.kind != DSL_FUNCTION || v.as.fn_user->owner.kind != DSL_NONE) return;
+    if (v.kind != DSL_FUNCTION || v.as.fn_user->owner.kind != DSL_NONE || !v.as.fn_user->class_body)
+        return;
     struct dsl_function *f = v.as.fn_user;
     f->owner = dsl_value_retain(cls);
     size_t n = strlen(cls.as.cls->name) + strlen(f->def->name) + 2;
@@ -375,10 +378,12 @@ static const char *suggest_attr(const struct dsl_attrs *own, const struct dsl_cl
         for (const struct dsl_class *k = pass ? c : NULL; pass == 0 || k; k = base_of(k)) {
             const struct dsl_attrs *a = pass ? &k->attrs : own;
             for (size_t i = 0; a && i < a->len; i++) {
+                if (a->items[i].name[0] == '_' && name[0] != '_') continue; /* as CPython */
                 size_t d = dsl_edit_distance(name, a->items[i].name);
                 if (d < best_d && d < strlen(name)) best = a->items[i].name, best_d = d;
             }
             for (const struct dsl_builtin *m = pass ? k->methods : NULL; m && m->name; m++) {
+                if (m->name[0] == '_' && name[0] != '_') continue;
                 size_t d = dsl_edit_distance(name, m->name);
                 if (d < best_d && d < strlen(name)) best = m->name, best_d = d;
             }
@@ -716,6 +721,13 @@ int dsl_instance_call(struct dsl_interp *in, struct dsl_value inst, const struct
 
 /* ---- text ------------------------------------------------------------------------------- */
 
+/* Whether instance v is a KeyError (its class derives from it), whose str is its key's repr. */
+static bool key_error(struct dsl_value v)
+{
+    const struct dsl_exc_type *t = dsl_class_exc_base(v.as.inst->cls.as.cls);
+    return t && dsl_exc_type_is(t, dsl_exc_type_find("KeyError"));
+}
+
 int dsl_instance_text(struct render_buf *b, struct dsl_value v, bool repr)
 {
     if (v.kind == DSL_SUPER) {
@@ -729,7 +741,7 @@ int dsl_instance_text(struct render_buf *b, struct dsl_value v, bool repr)
         !(in && dsl_instance_method(v, repr ? "__repr__" : "__str__", &fn))) {
         /* BaseException's, which comes before object's __repr__ */
         struct dsl_value *args = dsl_attrs_find(&v.as.inst->attrs, "args");
-        return dsl_args_text(b, dsl_type_name(v), args ? *args : dsl_none(), repr);
+        return dsl_args_text(b, dsl_type_name(v), args ? *args : dsl_none(), repr, key_error(v));
     }
     bool found = in && ((!repr && dsl_instance_method(v, "__str__", &fn)) ||
                         dsl_instance_method(v, "__repr__", &fn));
@@ -1157,7 +1169,8 @@ static int exc_text(struct dsl_interp *in, const struct dsl_args *a, struct dsl_
         self.kind == DSL_INSTANCE ? dsl_attrs_find(&self.as.inst->attrs, "args") : NULL;
     struct render_buf b;
     render_buf_init(&b, 0);
-    int st = dsl_args_text(&b, dsl_type_name(self), args ? *args : dsl_none(), repr);
+    int st = dsl_args_text(&b, dsl_type_name(self), args ? *args : dsl_none(), repr,
+                           self.kind == DSL_INSTANCE && key_error(self));
     if (st == DSL_V_OK && b.nomem) st = DSL_V_NOMEM;
     if (st == DSL_V_OK) st = dsl_str_value(render_buf_str(&b), b.len, ret);
     render_buf_free(&b);
@@ -1338,6 +1351,15 @@ static int view_pop(struct dsl_interp *in, const struct dsl_args *a, struct dsl_
     return 0;
 }
 
+static int view_clear(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    if (a->nrest) return dsl_raise(in, "TypeError", "clear() takes no arguments");
+    struct dsl_attrs *attrs = view_attrs(a->self);
+    while (attrs->len) dsl_attrs_remove(attrs, attrs->items[attrs->len - 1].name);
+    *ret = dsl_none();
+    return 0;
+}
+
 static const struct dsl_builtin view_rows[] = {
     {"keys", "keys()", 0, -1, NULL, view_keys, "The attribute names."},
     {"values", "values()", 0, -1, NULL, view_values, "The attributes' values."},
@@ -1346,6 +1368,7 @@ static const struct dsl_builtin view_rows[] = {
     {"copy", "copy()", 0, -1, NULL, view_copy, "A dict of the attributes now."},
     {"update", "update(mapping)", 0, -1, NULL, view_update, "Sets an attribute for each key."},
     {"pop", "pop(name[, default])", 0, -1, NULL, view_pop, "Removes the attribute; its value."},
+    {"clear", "clear()", 0, -1, NULL, view_clear, "Removes every attribute."},
     {NULL, NULL, 0, 0, NULL, NULL, NULL},
 };
 

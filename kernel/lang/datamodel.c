@@ -108,14 +108,6 @@ static const struct {
     {DSL_T_AT, "__matmul__", "__rmatmul__", "__imatmul__"},
 };
 
-static int unsupported(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a,
-                       struct dsl_value b, bool inplace)
-{
-    const char *sym = op == DSL_T_DSTAR && !inplace ? "** or pow()" : dsl_op_symbol(op);
-    return dsl_raise(in, "TypeError", "unsupported operand type(s) for %s%s: '%s' and '%s'", sym,
-                     inplace ? "=" : "", dsl_type_name(a), dsl_type_name(b));
-}
-
 /* a op b with the method names of op: 1 with an answer, 0 when neither side answers, -1. */
 static int binary(struct dsl_interp *in, const char *name, const char *rname, struct dsl_value a,
                   struct dsl_value b, struct dsl_value *out)
@@ -136,13 +128,10 @@ static int binary(struct dsl_interp *in, const char *name, const char *rname, st
 int dsl_instance_binary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a,
                         struct dsl_value b, struct dsl_value *out)
 {
-    for (size_t i = 0; i < sizeof binary_ops / sizeof binary_ops[0]; i++) {
-        if (binary_ops[i].op != op) continue;
-        int r = binary(in, binary_ops[i].name, binary_ops[i].rname, a, b, out);
-        if (r != 0) return r < 0 ? -1 : 0;
-        break;
-    }
-    return unsupported(in, op, a, b, false);
+    for (size_t i = 0; i < sizeof binary_ops / sizeof binary_ops[0]; i++)
+        if (binary_ops[i].op == op)
+            return binary(in, binary_ops[i].name, binary_ops[i].rname, a, b, out);
+    return 0;
 }
 
 int dsl_instance_inplace(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a,
@@ -152,13 +141,10 @@ int dsl_instance_inplace(struct dsl_interp *in, enum dsl_tok op, struct dsl_valu
         if (binary_ops[i].op != op) continue;
         struct dsl_value fn;
         int r;
-        if (special(a, binary_ops[i].iname, &fn) && (r = answer(in, fn, a, b, out)) != 0)
-            return r < 0 ? -1 : 0;
-        r = binary(in, binary_ops[i].name, binary_ops[i].rname, a, b, out);
-        if (r != 0) return r < 0 ? -1 : 0;
-        break;
+        if (special(a, binary_ops[i].iname, &fn) && (r = answer(in, fn, a, b, out)) != 0) return r;
+        return binary(in, binary_ops[i].name, binary_ops[i].rname, a, b, out);
     }
-    return unsupported(in, op, a, b, true);
+    return 0;
 }
 
 int dsl_instance_unary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value v,
@@ -337,9 +323,11 @@ int dsl_instance_setitem(struct dsl_interp *in, struct dsl_value v, struct dsl_v
                          struct dsl_value x)
 {
     struct dsl_value fn, r, args[2] = {key, x};
-    if (!special(v, "__setitem__", &fn))
-        return dsl_raise(in, "TypeError", "'%s' object does not support item assignment",
-                         dsl_type_name(v));
+    if (!special(v, "__setitem__", &fn)) /* CPython's slot for both asks the missing one */
+        return special(v, "__delitem__", &fn)
+                   ? dsl_raise(in, "AttributeError", "__setitem__")
+                   : dsl_raise(in, "TypeError", "'%s' object does not support item assignment",
+                               dsl_type_name(v));
     if (call(in, fn, v, args, 2, &r) != 0) return -1;
     dsl_value_release(r);
     return 0;
@@ -349,8 +337,12 @@ int dsl_instance_delitem(struct dsl_interp *in, struct dsl_value v, struct dsl_v
 {
     struct dsl_value fn, r;
     if (!special(v, "__delitem__", &fn))
-        return dsl_raise(in, "TypeError", "'%s' object doesn't support item deletion",
-                         dsl_type_name(v));
+        return special(v, "__setitem__", &fn)
+                   ? dsl_raise(in, "AttributeError", "__delitem__")
+                   : dsl_raise(in, "TypeError", "'%s' object %s support item deletion",
+                               dsl_type_name(v),
+                               /* CPython words the sequence's and the mapping's apart */
+                               dsl_is_intlike(key) ? "doesn't" : "does not");
     if (call(in, fn, v, &key, 1, &r) != 0) return -1;
     dsl_value_release(r);
     return 0;
@@ -418,13 +410,9 @@ int dsl_instance_iter(struct dsl_interp *in, struct dsl_value v, struct dsl_iter
         it->n = BY_NEXT;
         return 0;
     }
-    /* a list, a string, ... (iter(self.items)): iterated as itself, held while it runs */
-    if (dsl_iter_init(in, r, it) != 0) {
-        dsl_value_release(r);
-        return -1;
-    }
-    it->own = r;
-    return 0;
+    dsl_raise(in, "TypeError", "iter() returned non-iterator of type '%s'", dsl_type_name(r));
+    dsl_value_release(r);
+    return -1;
 }
 
 /* Whether the pending error is `name` or a class deriving from it; if so it is dropped. */
@@ -451,4 +439,126 @@ int dsl_instance_next(struct dsl_interp *in, struct dsl_iter *it, struct dsl_val
     struct dsl_value k = dsl_int(it->k++);
     if (call(in, fn, it->src, &k, 1, out) == 0) return 1;
     return ends_with(in, "IndexError") || ends_with(in, "StopIteration") ? 0 : -1;
+}
+
+/* ---- iter() and next() ------------------------------------------------------------------ */
+
+/* The iterator iter() gives for a built-in iterable: an instance of a library class whose
+ * __next__ steps through what it holds, under names no attribute syntax can reach: a list (a
+ * live one: appending during the loop is seen, as Python's list_iterator sees it), a range, or
+ * the items of anything else taken once. */
+#define ITER_SRC " src"
+#define ITER_POS " pos"
+
+static int iterator_next(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct dsl_value self = a->self;
+    if (self.kind != DSL_INSTANCE) return dsl_raise(in, "TypeError", "an iterator's __next__");
+    struct dsl_value *src = dsl_attrs_find(&self.as.inst->attrs, ITER_SRC);
+    struct dsl_value *pos = dsl_attrs_find(&self.as.inst->attrs, ITER_POS);
+    if (!src || !pos) return dsl_raise(in, "StopIteration", "%s", "");
+    int64_t k = pos->as.i;
+    if (src->kind == DSL_RANGE) {
+        struct dsl_range r = src->as.r;
+        if (k >= dsl_range_len(r)) return dsl_raise(in, "StopIteration", "%s", "");
+        *ret = dsl_int((int64_t)((uint64_t)r.start + (uint64_t)k * (uint64_t)r.step));
+    } else {
+        if (src->kind != DSL_LIST || k >= (int64_t)src->as.l->len)
+            return dsl_raise(in, "StopIteration", "%s", "");
+        *ret = dsl_value_retain(src->as.l->items[k]);
+    }
+    pos->as.i = k + 1;
+    return 0;
+}
+
+static int iterator_iter(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    (void)in;
+    *ret = dsl_value_retain(a->self);
+    return 0;
+}
+
+static const struct dsl_builtin iterator_rows[] = {
+    {"__next__", "__next__()", 0, 0, NULL, iterator_next,
+     "The next item, or StopIteration at the end."},
+    {"__iter__", "__iter__()", 0, 0, NULL, iterator_iter, "The iterator itself."},
+    {NULL, NULL, 0, 0, NULL, NULL, NULL},
+};
+
+/* An iterator over src (borrowed): a list or a range as it is, anything else as a list of its
+ * items made now. 0 or -1. */
+static int builtin_iterator(struct dsl_interp *in, struct dsl_value src, struct dsl_value *out)
+{
+    struct dsl_class *c = dsl_library_class(
+        "iterator", "An iterator over a list, range, string or dict: next(it) gives its items.",
+        dsl_none(), iterator_rows);
+    if (!c) return dsl_raise_status(in, DSL_V_NOMEM);
+    struct dsl_value held;
+    if (src.kind == DSL_LIST || src.kind == DSL_RANGE) {
+        held = dsl_value_retain(src);
+    } else {
+        struct dsl_list *l = dsl_list_new(0);
+        if (!l) return dsl_raise_status(in, DSL_V_NOMEM);
+        held = (struct dsl_value){.kind = DSL_LIST, .as.l = l};
+        struct dsl_iter it;
+        if (dsl_iter_init(in, src, &it) != 0) {
+            dsl_value_release(held);
+            return -1;
+        }
+        struct dsl_value item;
+        int got;
+        while ((got = dsl_iter_next(in, &it, &item)) > 0) {
+            int st = dsl_list_push(l, item);
+            if (st != DSL_V_OK) {
+                got = dsl_raise_status(in, st);
+                break;
+            }
+        }
+        dsl_iter_end(&it);
+        if (got < 0) {
+            dsl_value_release(held);
+            return -1;
+        }
+    }
+    struct dsl_value cls = {.kind = DSL_CLASS, .as.cls = c};
+    if (dsl_class_call(in, cls, NULL, 0, NULL, NULL, 0, out) != 0) {
+        dsl_value_release(held);
+        return -1;
+    }
+    dsl_value_adopt(held);
+    int st = dsl_attrs_set(&out->as.inst->attrs, ITER_SRC, held);
+    if (st == DSL_V_OK) st = dsl_attrs_set(&out->as.inst->attrs, ITER_POS, dsl_int(0));
+    if (st != DSL_V_OK) {
+        dsl_value_release(*out);
+        return dsl_raise_status(in, st);
+    }
+    return 0;
+}
+
+int dsl_bi_iter(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct dsl_value v = a->slot[0], fn;
+    if (v.kind == DSL_INSTANCE && special(v, "__iter__", &fn)) {
+        if (call(in, fn, v, NULL, 0, ret) != 0) return -1;
+        struct dsl_value next;
+        if (ret->kind == DSL_INSTANCE && special(*ret, "__next__", &next)) return 0;
+        dsl_raise(in, "TypeError", "iter() returned non-iterator of type '%s'",
+                  dsl_type_name(*ret));
+        dsl_value_release(*ret);
+        return -1;
+    }
+    if (v.kind == DSL_INSTANCE && !special(v, "__getitem__", &fn))
+        return dsl_raise(in, "TypeError", "'%s' object is not iterable", dsl_type_name(v));
+    return builtin_iterator(in, v, ret);
+}
+
+int dsl_bi_next(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct dsl_value it = a->slot[0], fn;
+    if (!special(it, "__next__", &fn))
+        return dsl_raise(in, "TypeError", "'%s' object is not an iterator", dsl_type_name(it));
+    if (call(in, fn, it, NULL, 0, ret) == 0) return 0;
+    if (!a->has[1] || !ends_with(in, "StopIteration")) return -1;
+    *ret = dsl_value_retain(a->slot[1]);
+    return 0;
 }

@@ -14,16 +14,18 @@
 
 #include "lang/interp.h"
 #include "lang/lexer.h"
+#include "lang/native.h"
 
 /* NotImplemented: a static value, which methods return to let the other operand answer. */
 struct dsl_value dsl_not_implemented(void);
 bool dsl_is_not_implemented(struct dsl_value v);
 
-/* a op b (op DSL_T_PLUS ... DSL_T_AT) where a or b is an instance: 0 with a new value, or -1
- * after raising (TypeError: unsupported operand type(s) when neither answers). */
+/* a op b (op DSL_T_PLUS ... DSL_T_AT) where a or b is an instance: 1 with a new value, 0 when
+ * no method answers (the caller raises the built-in types' TypeError), -1 after raising. */
 int dsl_instance_binary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a,
                         struct dsl_value b, struct dsl_value *out);
-/* a op= b (op the operator, DSL_T_PLUS ...) for an instance a: __iop__, else the binary. */
+/* a op= b (op the operator, DSL_T_PLUS ...) for an instance a: __iop__, else the binary; as
+ * dsl_instance_binary returns. */
 int dsl_instance_inplace(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a,
                          struct dsl_value b, struct dsl_value *out);
 /* -v and +v (op DSL_T_MINUS, DSL_T_PLUS) of an instance: __neg__, __pos__. */
@@ -48,5 +50,10 @@ bool dsl_instance_iterable(struct dsl_value v);
 /* dsl_iter_init and dsl_iter_next's part for an instance (interp.h's struct dsl_iter). */
 int dsl_instance_iter(struct dsl_interp *in, struct dsl_value v, struct dsl_iter *it);
 int dsl_instance_next(struct dsl_interp *in, struct dsl_iter *it, struct dsl_value *out);
+
+/* The builtins iter(x) (an instance's __iter__, or an iterator over a list, range, string,
+ * dict...) and next(it[, default]) (its __next__; the default at StopIteration). */
+int dsl_bi_iter(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
+int dsl_bi_next(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
 
 #endif

@@ -17,11 +17,18 @@
 
 static bool is_seq(struct dsl_value v) { return v.kind == DSL_STR || v.kind == DSL_LIST; }
 
-int dsl_binary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a, struct dsl_value b,
-               struct dsl_value *out)
+/* a op b, or a op= b (inplace: what the error says, and an instance's __iop__ first). */
+static int binary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a, struct dsl_value b,
+                  struct dsl_value *out, bool inplace)
 {
-    if (a.kind == DSL_INSTANCE || b.kind == DSL_INSTANCE)
-        return dsl_instance_binary(in, op, a, b, out);
+    if (a.kind == DSL_INSTANCE || b.kind == DSL_INSTANCE) {
+        int r = inplace && a.kind == DSL_INSTANCE ? dsl_instance_inplace(in, op, a, b, out)
+                                                  : dsl_instance_binary(in, op, a, b, out);
+        if (r != 0) return r < 0 ? -1 : 0;
+        /* no method answered: the built-in type's own TypeError, below; but a class's
+         * instance on the left of op= is no sequence to repeat or concatenate, as in CPython */
+        if (inplace && a.kind == DSL_INSTANCE) goto unsupported;
+    }
     if (a.kind == DSL_TENSOR || b.kind == DSL_TENSOR) return dsl_tensor_binary(in, op, a, b, out);
     if (op != DSL_T_AT && dsl_is_number(a) && dsl_is_number(b)) {
         return dsl_number_binary(in, op, a, b, out);
@@ -35,11 +42,25 @@ int dsl_binary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a, struc
             return dsl_raise(in, "TypeError", "can't multiply sequence by non-int of type '%s'",
                              dsl_type_name(is_seq(a) ? b : a));
     }
-    if (op == DSL_T_PLUS && is_seq(a) && is_seq(b))
+    if (op == DSL_T_PLUS && is_seq(a))
         return dsl_raise(in, "TypeError", "can only concatenate %s (not \"%s\") to %s",
                          dsl_type_name(a), dsl_type_name(b), dsl_type_name(a));
-    return dsl_raise(in, "TypeError", "unsupported operand type(s) for %s: '%s' and '%s'",
-                     dsl_op_symbol(op), dsl_type_name(a), dsl_type_name(b));
+unsupported:
+    return dsl_raise(in, "TypeError", "unsupported operand type(s) for %s%s: '%s' and '%s'",
+                     op == DSL_T_DSTAR && !inplace ? "** or pow()" : dsl_op_symbol(op),
+                     inplace ? "=" : "", dsl_type_name(a), dsl_type_name(b));
+}
+
+int dsl_binary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a, struct dsl_value b,
+               struct dsl_value *out)
+{
+    return binary(in, op, a, b, out, false);
+}
+
+int dsl_binary_inplace(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a,
+                       struct dsl_value b, struct dsl_value *out)
+{
+    return binary(in, op, a, b, out, true);
 }
 
 static int cmp_result(enum dsl_tok op, int c)
@@ -71,15 +92,36 @@ static int instance_test(struct dsl_interp *in, enum dsl_tok op, struct dsl_valu
     return k;
 }
 
-/* Python ==, raising RecursionError for lists nested too deep to compare. As containers compare
- * (`in`, list.index), the same object is equal to itself before its __eq__ is asked. */
-int dsl_equal(struct dsl_interp *in, struct dsl_value a, struct dsl_value b, bool *res)
+/* dsl_equal `level` lists deep: an instance's __eq__ asked wherever one is, in lists too. */
+static int equal_at(struct dsl_interp *in, struct dsl_value a, struct dsl_value b, bool *res,
+                    int level)
 {
     if (a.kind == DSL_INSTANCE || b.kind == DSL_INSTANCE) {
         if (dsl_value_is(a, b)) return *res = true, 0;
         return instance_test(in, DSL_T_EQ, a, b, res);
     }
-    return dsl_value_equal_checked(a, b, res) != DSL_V_OK ? raise_compare_depth(in) : 0;
+    if (a.kind != DSL_LIST || b.kind != DSL_LIST || dsl_is_tuple(a) != dsl_is_tuple(b) ||
+        a.as.l->len != b.as.l->len || a.as.l == b.as.l)
+        return dsl_value_equal_checked(a, b, res) != DSL_V_OK ? raise_compare_depth(in) : 0;
+    if (level >= DSL_MAX_LIST_DEPTH) return raise_compare_depth(in);
+    *res = true;
+    for (size_t i = 0; i < a.as.l->len && *res; i++) {
+        struct dsl_value x = a.as.l->items[i], y = b.as.l->items[i];
+        bool deep = x.kind == DSL_INSTANCE || y.kind == DSL_INSTANCE ||
+                    (x.kind == DSL_LIST && y.kind == DSL_LIST);
+        if (deep ? equal_at(in, x, y, res, level + 1) != 0
+                 : dsl_value_equal_checked(x, y, res) != DSL_V_OK)
+            return in->ename ? -1 : raise_compare_depth(in);
+    }
+    return 0;
+}
+
+/* Python ==, raising RecursionError for lists nested too deep to compare. As containers compare
+ * (`in`, list.index, lists' ==), the same object is equal to itself before its __eq__ is
+ * asked. */
+int dsl_equal(struct dsl_interp *in, struct dsl_value a, struct dsl_value b, bool *res)
+{
+    return equal_at(in, a, b, res, 0);
 }
 
 /* dsl_compare `level` lists deep. */

@@ -48,6 +48,10 @@ int dsl_bi_format(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
 
 /* Python ==, raising RecursionError for lists nested too deep to compare. 0 or -1. */
 int dsl_equal(struct dsl_interp *in, struct dsl_value a, struct dsl_value b, bool *res);
+/* a op= b where no in-place form applies (a list's +=, a string's): a op b, an instance's
+ * __iop__ first, and the error naming op= as CPython's does. 0 or -1. */
+int dsl_binary_inplace(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a,
+                       struct dsl_value b, struct dsl_value *out);
 /* `item in seq` for a list, string or range; TypeError for other kinds. 0 or -1. */
 int dsl_contains(struct dsl_interp *in, struct dsl_value item, struct dsl_value seq, bool *res);
 

@@ -162,6 +162,7 @@ static int exec_def(struct dsl_interp *in, const struct dsl_node *n)
     for (; done < n->nkids; done++)
         if (dsl_eval(in, n->kids[done], &decos[done]) != 0) goto cleanup;
     if (dsl_make_function(in, n, &fv) != 0) goto cleanup;
+    fv.as.fn_user->class_body = in->class_ns != NULL;
     for (size_t i = n->nkids; i-- > 0;) {
         struct dsl_value next;
         if (dsl_call(in, decos[i], &fv, 1, NULL, NULL, 0, &next) != 0) {

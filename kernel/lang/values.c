@@ -106,6 +106,7 @@ const char *dsl_type_doc(struct dsl_value v)
 
 const char *dsl_type_name(struct dsl_value v)
 {
+    if (v.kind == DSL_NONE) return "NoneType"; /* what Python's messages call it */
     if (v.kind == DSL_METHOD) {
         static const char *const wrapped[] = {[DSL_WRAP_BOUND] = "method",
                                               [DSL_WRAP_STATIC] = "staticmethod",
@@ -831,7 +832,10 @@ bool dsl_value_is(struct dsl_value a, struct dsl_value b)
     case DSL_DICT: return a.as.d == b.as.d;
     case DSL_BUILTIN: return a.as.fn == b.as.fn;
     case DSL_TENSOR: return a.as.t == b.as.t;
-    case DSL_METHOD: return a.as.m == b.as.m;
+    case DSL_METHOD: /* an instance's __dict__ is one object however often it is asked for */
+        if (a.as.m->wrap == DSL_WRAP_ATTRS && b.as.m->wrap == DSL_WRAP_ATTRS)
+            return a.as.m->self.as.inst == b.as.m->self.as.inst;
+        return a.as.m == b.as.m;
     case DSL_FUNCTION: return a.as.fn_user == b.as.fn_user;
     case DSL_OBJECT: return a.as.obj == b.as.obj;
     case DSL_CELL: return a.as.cell == b.as.cell;
@@ -876,7 +880,7 @@ static int value_text(struct render_buf *b, struct dsl_value v, bool repr, bool 
 /* An exception's text from its class's name and its args (a tuple), as BaseException's __str__
  * and __repr__ make it: str is the one argument's (a KeyError's repr), or the tuple's repr. */
 static int args_text(struct render_buf *b, const char *name, struct dsl_value argv, bool repr,
-                     int level)
+                     bool key, int level)
 {
     const struct dsl_list *args = argv.as.l;
     if (level >= DSL_MAX_LIST_DEPTH) {
@@ -884,8 +888,7 @@ static int args_text(struct render_buf *b, const char *name, struct dsl_value ar
         return buf_status(b) ? buf_status(b) : DSL_V_DEPTH;
     }
     if (!repr && args->len == 0) return buf_status(b);
-    if (!repr && args->len == 1)
-        return value_text(b, args->items[0], strcmp(name, "KeyError") == 0, false, level + 1);
+    if (!repr && args->len == 1) return value_text(b, args->items[0], key, false, level + 1);
     if (!repr) return value_text(b, argv, true, false, level);
     render_buf_printf(b, "%s(", name);
     for (size_t i = 0; i < args->len; i++) {
@@ -903,13 +906,15 @@ static int exception_text(struct render_buf *b, const struct dsl_exception *e, b
         render_buf_append(b, e->msg->data, e->msg->len);
         return buf_status(b);
     }
-    return args_text(b, e->type->name, e->args, repr, level);
+    return args_text(b, e->type->name, e->args, repr, strcmp(e->type->name, "KeyError") == 0,
+                     level);
 }
 
-int dsl_args_text(struct render_buf *b, const char *name, struct dsl_value args, bool repr)
+int dsl_args_text(struct render_buf *b, const char *name, struct dsl_value args, bool repr,
+                  bool key)
 {
     if (!dsl_is_tuple(args)) return value_text(b, args, repr, false, 0);
-    return args_text(b, name, args, repr, 0);
+    return args_text(b, name, args, repr, key, 0);
 }
 
 /* json: inside a tensor.tolist() list, where non-finite floats take JSON's spellings; level:
@@ -1011,8 +1016,16 @@ static int value_text(struct render_buf *b, struct dsl_value v, bool repr, bool 
             break;
         }
         default:
-            render_buf_printf(b, "<bound method %s.%s>", dsl_type_name(m->self),
-                              m->fn ? m->fn->name : fname);
+            if (m->fn) {
+                render_buf_printf(b, "<bound method %s.%s>", dsl_type_name(m->self), m->fn->name);
+                break;
+            }
+            /* a user function bound: Python's text, with what it is bound to */
+            render_buf_printf(b, "<bound method %s of ",
+                              m->func.as.fn_user->qualname ? m->func.as.fn_user->qualname : fname);
+            int st = value_text(b, m->self, true, json, level + 1);
+            if (st != DSL_V_OK) return st;
+            render_buf_putc(b, '>');
         }
         break;
     }

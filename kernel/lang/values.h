@@ -210,6 +210,7 @@ struct dsl_function {
     struct dsl_value *cells; /* nfree owned DSL_CELL values, one per free variable */
     size_t nfree;
     struct dsl_value owner; /* DSL_CLASS whose body defined it (zero-argument super()), or none */
+    bool class_body;        /* its def ran in a class body, which adopts it (owner, qualname) */
     char *qualname;         /* "Class.method" for a method (what errors name it), or NULL */
     struct dsl_prog_cache *progs; /* owned: its compiled programs for map/zip/reduce
                                    * (lib/compile.c), or NULL */
@@ -532,8 +533,10 @@ bool dsl_value_is(struct dsl_value a, struct dsl_value b);
 int dsl_value_repr(struct render_buf *b, struct dsl_value v);
 int dsl_value_str(struct render_buf *b, struct dsl_value v);
 /* The text of an exception of class `name` whose args are `args` (a tuple; anything else: its
- * own text), as BaseException's __str__ (repr false) and __repr__ make it. A dsl_vstatus. */
-int dsl_args_text(struct render_buf *b, const char *name, struct dsl_value args, bool repr);
+ * own text), as BaseException's __str__ (repr false) and __repr__ make it; `key`: a KeyError's,
+ * whose str is its one argument's repr. A dsl_vstatus. */
+int dsl_args_text(struct render_buf *b, const char *name, struct dsl_value args, bool repr,
+                  bool key);
 
 /* Appends before + "NAME(a, b=...)" + after for a user function. 0 or -1 (buffer failed). */
 int dsl_function_signature(struct render_buf *b, const struct dsl_function *f, const char *before,

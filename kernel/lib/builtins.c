@@ -14,6 +14,7 @@
 #include "lib/jit.h"
 
 #include "lang/classes.h"
+#include "lang/datamodel.h"
 #include "lang/dict.h"
 #include "lang/exceptions.h"
 #include "lang/interp.h"
@@ -1007,6 +1008,9 @@ const struct dsl_builtin dsl_builtins[] = {
      "tuple of classes: isinstance(x, (int, float))."},
     {"issubclass", "issubclass(cls, base)", 2, 2, NULL, dsl_bi_issubclass,
      "Whether class cls is base or derives from it; base may be a tuple of classes."},
+    {"iter", "iter(iterable)", 1, 1, NULL, dsl_bi_iter,
+     "An iterator over the iterable: next(it) gives its items one at a time (an object's own "
+     "__iter__ when its class has one)."},
     {"len", "len(x)", 1, 1, NULL, bi_len,
      "The number of items of a list or range, of characters of a string, or the size of a "
      "tensor's first dimension (as PyTorch: len(zeros(3, 4)) is 3)."},
@@ -1036,6 +1040,9 @@ const struct dsl_builtin dsl_builtins[] = {
      "MiniTorch's network of Task 3.5: Linear(in_size, hidden) -> ReLU -> Linear(hidden, "
      "hidden) -> ReLU -> Linear(hidden, out_size) -> sigmoid, weights drawn layer by layer as "
      "MiniTorch draws them. model(x) runs it; model.parameters() lists its weights and biases."},
+    {"next", "next(iterator, default)", 1, 2, NULL, dsl_bi_next,
+     "The iterator's next item (its __next__); at the end default when given, else "
+     "StopIteration."},
     {"ones", "ones(*shape, requires_grad=false, backend=none)", 1, -1, create_params, dsl_bi_ones,
      "A tensor of the given shape filled with 1.0: ones(2, 3) or ones([2, 3]). backend is "
      "\"simple\", \"fast\" or \"cuda\" (default: the one %backend chose)."},

@@ -76,6 +76,8 @@ NEEDS = {
     "hash-builtin": "the builtin hash()",
     "object-setattr": "object.__setattr__(obj, name, value)",
     # not the data model, but what these programs found:
+    "str-percent": "printf-style formatting of a string with an instance (`'s' % a`)",
+    "matmul-assign": "the augmented assignment `@=`",
     "msg-NoneType": "messages naming None's type as CPython does: NoneType (`__str__ returned "
                     "non-string (type NoneType)`, `object of type 'NoneType' has no len()`)",
     "qualname": "a function's name in its binding errors is where it was defined (`twice()`), "
@@ -1748,7 +1750,7 @@ class {E}({base}):
     def __init__(self, msg, code={code}):
         super().__init__(msg)
         self.code = code
-def check(x):
+def validate(x):
     if x < 0:
         raise {E}('negative: ' + str(x), code=x)
     if x == 0:
@@ -1756,7 +1758,7 @@ def check(x):
     return x
 for x in [3, 0, -{r.randint(1, 9)}]:
     try:
-        print('ok', check(x))
+        print('ok', validate(x))
     except {E} as e:
         print(type(e).__name__, e, e.code, e.args)
 """)
@@ -2714,6 +2716,14 @@ BITWISE = [  # the separate group: the language has no & | ^ << >>
 ]
 
 
+def _incidental(text):
+    """Needs a generated program has through an operand it tries, not the feature it tests:
+    a string on the left of % formats, `@=` is a statement of its own."""
+    import re
+    return {need for pat, (need,) in ((r"'[^'\n]*' % ", ("str-percent",)), (r"@=", ("matmul-assign",)))
+            if re.search(pat, text)}
+
+
 def generate(seed=SEED):
     """Every program, in a fixed order: the generated data-model programs, the bitwise group,
     then the hand-written MiniTorch ones."""
@@ -2723,8 +2733,10 @@ def generate(seed=SEED):
             for k in range(count):
                 r = random.Random(f"{seed}:{feature}:{k}")
                 p = fn(r, k)
+                text = p.text()
+                needs = set(p.needs) | _incidental(text)
                 progs.append(Program(len(progs), f"{feature}-{k:02d}", feature, group,
-                                     tuple(sorted(p.needs)), p.text()))
+                                     tuple(sorted(needs)), text))
     for name, (feature, needs, text) in MINITORCH.items():
         progs.append(Program(len(progs), f"minitorch-{name}", feature, "minitorch",
                              tuple(sorted(needs)), text.lstrip("\n")))
@@ -2766,13 +2778,15 @@ TEXT_NEEDS = [
     (r"\b(iter|next)\(", {"iter-next"}),
     (r"\bhash\(", {"hash-builtin"}),
     (r"object\.__setattr__", {"object-setattr"}),
+    (r"'[^'\n]*' % ", {"str-percent"}),
+    (r"@=", {"matmul-assign"}),
 ]
 
 
 # needs that only the text shows: one declared without its pattern in the text is a mistake
 TEXT_ONLY = ["bitwise", "format", "property", "classmethod", "staticmethod", "getattr-hook",
              "setattr-hook", "instance-dict", "vars", "exc-subclass", "super", "NotImplemented",
-             "iter-next", "hash-builtin", "object-setattr"]
+             "iter-next", "hash-builtin", "object-setattr", "str-percent", "matmul-assign"]
 
 
 def lint(prog):

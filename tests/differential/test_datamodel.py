@@ -41,39 +41,11 @@ import datamodel_gen as gen  # noqa: E402
 # xfails then tell whether every program that needs it passes. (datamodel_gen.py --summary reads
 # this table too, from this file's text: keep it a plain dict of strings.)
 XFAIL = {
-    "binop": "operator methods are defined but + - * / // % ** @ do not call them "
-             "(docs/LANGUAGE.md, Classes)",
-    "reflected": "no reflected operator methods (__radd__ ...)",
-    "inplace": "no in-place operator methods (__iadd__ ...), and `@=` is a SyntaxError",
     "bitwise": "the language has no bitwise operators: & | ^ << >> are a SyntaxError",
-    "unary": "- + abs() do not call __neg__ __pos__ __abs__",
-    "compare": "comparisons do not call __eq__ __lt__ ... (== is identity)",
-    "truth": "truth does not call __bool__ or __len__ (every instance is true)",
-    "len": "len() does not call __len__",
-    "item": "x[k], x[k] = v, del x[k] do not call __getitem__ __setitem__ __delitem__",
-    "iter": "for-loops, list() ... do not call __iter__/__next__ (nor __getitem__)",
-    "contains": "in does not call __contains__ (nor fall back to iteration)",
-    "hash": "dicts do not call __hash__/__eq__ (instances are keys by identity), and __eq__ "
-            "without __hash__ does not make a class unhashable",
     "format": "format specs do not call __format__",
-    "property": "no property (NameError)",
-    "classmethod": "no classmethod (NameError)",
-    "getattr-hook": "__getattr__ is not called for missing attributes",
-    "setattr-hook": "__setattr__ is not called on assignment",
-    "instance-dict": "no obj.__dict__ (AttributeError)",
-    "vars": "no vars() (NameError)",
-    "exc-subclass": "a class cannot derive from an exception class (TypeError: a class derives "
-                    "from a class, not from a type value)",
-    "NotImplemented": "no NotImplemented (NameError)",
-    "iter-next": "no iter() or next() (NameError)",
     "hash-builtin": "no hash() (NameError)",
-    "object-setattr": "no object.__setattr__ (AttributeError)",
-    # not the data model: differences these programs found in what the kernel supports
-    "msg-NoneType": "messages name None's type 'none' where CPython says 'NoneType' "
-                    "(`__str__ returned non-string (type none)`)",
-    "qualname": "a function is named by the class holding it in binding errors (`Tok.twice() "
-                "missing 1 required positional argument`) where CPython uses its __qualname__ "
-                "(`twice()`, defined outside the class)",
+    "str-percent": "no printf-style formatting of strings (`'s' % a`)",
+    "matmul-assign": "`@=` is a SyntaxError",
 }
 
 PROGRAMS = gen.generate()

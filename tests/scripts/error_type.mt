@@ -6,4 +6,4 @@ n = 1
 # expect-tb:   Cell line 5, column 5:
 # expect-tb:     "a" + n
 # expect-tb:         ^
-# expect-error: TypeError: unsupported operand type(s) for +: 'str' and 'int'
+# expect-error: TypeError: can only concatenate str (not "int") to str

@@ -152,7 +152,7 @@ static void test_variables(void)
     CHECK_STR(inspect_end(s, "f", 0), "f: float = 2.5");
     CHECK_STR(inspect_end(s, "name", 0), "name: str = 'Ada'");
     CHECK_STR(inspect_end(s, "ok", 0), "ok: bool = True");
-    CHECK_STR(inspect_end(s, "nothing", 0), "nothing: none = None");
+    CHECK_STR(inspect_end(s, "nothing", 0), "nothing: NoneType = None");
     CHECK_STR(inspect_end(s, "r", 0), "r: range = range(1, 5)");
     CHECK_STR(inspect_end(s, "xs", 0), "xs: list = [1, 'a']");
     /* a variable hides the builtin of the same name, as in Python */
