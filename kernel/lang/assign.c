@@ -162,6 +162,12 @@ int dsl_exec_assign(struct dsl_interp *in, const struct dsl_node *n)
 {
     struct dsl_value v;
     if (dsl_eval(in, n->a, &v) != 0) return DSL_X_ERR;
+    /* `name: annotation = value` in a class body: the annotation recorded, then assigned */
+    if (in->class_ns && n->value.kind == DSL_STR &&
+        dsl_class_note_annotation(in, in->class_ns, n->kids[0]->name, n->value) != 0) {
+        dsl_value_release(v);
+        return dsl_error_locate(in, n->pos), DSL_X_ERR;
+    }
     for (size_t i = 0; i < n->nkids; i++)
         if (dsl_assign_to(in, n->kids[i], dsl_value_retain(v)) != DSL_X_OK) {
             dsl_value_release(v);

@@ -229,6 +229,24 @@ static void adopt(struct dsl_value cls, struct dsl_value v)
     if (f->qualname) snprintf(f->qualname, n, "%s.%s", cls.as.cls->name, f->def->name);
 }
 
+int dsl_class_note_annotation(struct dsl_interp *in, struct dsl_attrs *ns, const char *name,
+                              struct dsl_value text)
+{
+    struct dsl_value *slot = dsl_attrs_find(ns, "__annotations__");
+    if (!slot || slot->kind != DSL_DICT) {
+        struct dsl_dict *d = dsl_dict_new();
+        if (!d) return dsl_raise_status(in, DSL_V_NOMEM);
+        int st = dsl_attrs_set(ns, "__annotations__", dsl_dict_value(d));
+        if (st != DSL_V_OK) return dsl_raise_status(in, st);
+        slot = dsl_attrs_find(ns, "__annotations__");
+    }
+    struct dsl_value key;
+    if (dsl_str_value(name, strlen(name), &key) != 0) return dsl_raise_status(in, DSL_V_NOMEM);
+    int r = dsl_dict_store(in, slot->as.d, key, text);
+    dsl_value_release(key);
+    return r;
+}
+
 static void note_hooks(struct dsl_class *c);
 
 void dsl_class_adopt_methods(struct dsl_value cls)

@@ -39,6 +39,10 @@ struct dsl_class *dsl_library_class(const char *name, const char *doc, struct ds
  * or -1 after raising (TypeError: a base that cannot be derived from). */
 int dsl_class_new(struct dsl_interp *in, const char *name, struct dsl_value base,
                   struct dsl_value *out);
+/* `name: annotation` run in a class body (ns, in->class_ns): the annotation's text recorded in
+ * the class's __annotations__ dict, in order (what dataclasses read). 0 or -1. */
+int dsl_class_note_annotation(struct dsl_interp *in, struct dsl_attrs *ns, const char *name,
+                              struct dsl_value text);
 /* Marks the functions the class body bound as defined by cls (what super() needs). */
 void dsl_class_adopt_methods(struct dsl_value cls);
 

@@ -14,6 +14,7 @@
  * stack, whatever the input. */
 #include "lang/ast.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1168,27 +1169,53 @@ static bool annotation_target(const struct dsl_node *e)
     return e->kind == DSL_N_ATTR || e->kind == DSL_N_INDEX;
 }
 
-/* `target: annotation [= value]` (target owned). The annotation is parsed and dropped, never
- * evaluated, as Python 3.14 defers annotations: MiniTorch's (`Dict[str, Module]`,
- * `Callable[[float], float]`) name types the language does not have. With a value it is an
- * assignment; without one it does nothing. */
+/* The source text of an annotation from byte start to end, its trailing blanks dropped: what
+ * `from __future__ import annotations` keeps of it (a string), in node n's value. */
+static bool annotation_text(struct parser *p, struct dsl_node *n, size_t start, size_t end)
+{
+    while (end > start && isspace((unsigned char)p->src[end - 1])) end--;
+    if (dsl_str_value(p->src + start, end - start, &n->value) == 0) return true;
+    fail(p, "MemoryError", start, "out of memory");
+    return false;
+}
+
+/* `target: annotation [= value]` (target owned). The annotation is parsed, never evaluated, as
+ * Python 3.14 defers annotations: MiniTorch's (`Dict[str, Module]`, `Callable[[float], float]`)
+ * name types the language does not have. A name's annotation keeps its text in the node's value
+ * (with the name, in a PASS), which a class body records in its __annotations__ (what
+ * dataclasses read). With a value it is an assignment; without one it does nothing else. */
 static struct dsl_node *parse_annotated(struct parser *p, struct dsl_node *target)
 {
     advance(p); /* ':' */
+    size_t start = peek(p)->pos;
     struct dsl_node *ann = parse_expr(p);
     if (!ann) {
         dsl_node_free(target);
         return NULL;
     }
     dsl_node_free(ann);
+    size_t end = peek(p)->pos;
+    bool named = target->kind == DSL_N_NAME;
     if (!check(p, DSL_T_ASSIGN)) {
         struct dsl_node *n = node(p, DSL_N_PASS, target->pos);
+        if (n && named) {
+            n->name = target->name; /* moved */
+            target->name = NULL;
+        }
         dsl_node_free(target);
+        if (n && named && !annotation_text(p, n, start, end)) {
+            dsl_node_free(n);
+            return NULL;
+        }
         return n;
     }
     struct dsl_node *n = node(p, DSL_N_ASSIGN, advance(p)->pos);
     if (!n || !push(p, n, target)) {
         if (!n) dsl_node_free(target);
+        dsl_node_free(n);
+        return NULL;
+    }
+    if (named && !annotation_text(p, n, start, end)) {
         dsl_node_free(n);
         return NULL;
     }
@@ -1788,8 +1815,8 @@ static struct dsl_node *parse_magic(struct parser *p)
     return n;
 }
 
-/* '@' expression NEWLINE, one or more, then the def they decorate: the decorators become the
- * def's kids, outermost first (applied last, as in Python). */
+/* '@' expression NEWLINE, one or more, then the def or class they decorate: the decorators
+ * become its kids, outermost first (applied last, as in Python). */
 static struct dsl_node *parse_decorated(struct parser *p)
 {
     struct dsl_node *decos = node(p, DSL_N_BLOCK, peek(p)->pos), *n = NULL;
@@ -1804,14 +1831,15 @@ static struct dsl_node *parse_decorated(struct parser *p)
         advance(p);
         while (match(p, DSL_T_NEWLINE)) {}
     }
-    if (!check(p, DSL_T_DEF)) {
+    if (!check(p, DSL_T_DEF) && !check(p, DSL_T_CLASS)) {
         fail(p, "SyntaxError", peek(p)->pos,
-             check(p, DSL_T_INDENT) ? "unexpected indent"
-                                    : "invalid syntax: a decorator must be followed by a def");
+             check(p, DSL_T_INDENT)
+                 ? "unexpected indent"
+                 : "invalid syntax: a decorator must be followed by a def or a class");
         goto done;
     }
-    if (!(n = parse_def(p))) goto done;
-    n->kids = decos->kids; /* the def has no kids of its own */
+    if (!(n = check(p, DSL_T_DEF) ? parse_def(p) : parse_class(p))) goto done;
+    n->kids = decos->kids; /* a def or a class has no kids of its own */
     n->nkids = decos->nkids;
     n->capkids = decos->capkids;
     decos->kids = NULL;

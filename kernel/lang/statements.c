@@ -132,10 +132,12 @@ static int exec_continue(struct dsl_interp *in, const struct dsl_node *n)
     return DSL_X_CONTINUE;
 }
 
+/* pass, and `name: annotation` without a value, which a class body records */
 static int exec_pass(struct dsl_interp *in, const struct dsl_node *n)
 {
-    (void)in;
-    (void)n;
+    if (in->class_ns && n->name && n->value.kind == DSL_STR &&
+        dsl_class_note_annotation(in, in->class_ns, n->name, n->value) != 0)
+        return dsl_error_locate(in, n->pos), DSL_X_ERR;
     return DSL_X_OK;
 }
 
@@ -182,19 +184,19 @@ cleanup:
     return r;
 }
 
-/* `class`: evaluates the base, runs the body with its names bound as the class's attributes,
- * then binds the class's name. */
-static int exec_class(struct dsl_interp *in, const struct dsl_node *n)
+/* The class of node n, its base evaluated, its body run with its names bound as the class's
+ * attributes: 0 with it in *out, or -1. */
+static int make_class(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
 {
     struct dsl_value base = dsl_none(), cls;
-    if (n->a && dsl_eval(in, n->a, &base) != 0) return DSL_X_ERR;
+    if (n->a && dsl_eval(in, n->a, &base) != 0) return -1;
     int r = dsl_class_new(in, n->name, base, &cls);
     dsl_value_release(base);
-    if (r != 0) return dsl_error_locate(in, n->a ? n->a->pos : n->pos), DSL_X_ERR;
+    if (r != 0) return dsl_error_locate(in, n->a ? n->a->pos : n->pos), -1;
     if (n->value.kind == DSL_STR &&
         dsl_attrs_set(&cls.as.cls->attrs, "__doc__", dsl_value_retain(n->value)) != 0) {
         dsl_value_release(cls);
-        return dsl_raise_status(in, DSL_V_NOMEM), DSL_X_ERR;
+        return dsl_raise_status(in, DSL_V_NOMEM), -1;
     }
     struct dsl_attrs *outer = in->class_ns;
     in->class_ns = &cls.as.cls->attrs;
@@ -202,11 +204,43 @@ static int exec_class(struct dsl_interp *in, const struct dsl_node *n)
     in->class_ns = outer;
     if (x == DSL_X_ERR) {
         dsl_value_release(cls);
-        return DSL_X_ERR;
+        return -1;
     }
     dsl_class_adopt_methods(cls);
-    if (dsl_bind_var(in, n->name, cls) != 0) return dsl_error_locate(in, n->pos), DSL_X_ERR;
-    return DSL_X_OK;
+    *out = cls;
+    return 0;
+}
+
+/* `class`: its decorators evaluated first, then the class made, then each decorator applied to
+ * it (the innermost first, as in Python: @dataclass), then its name bound. */
+static int exec_class(struct dsl_interp *in, const struct dsl_node *n)
+{
+    struct dsl_value small[DSL_SMALL_ARGS];
+    struct dsl_value *decos = small;
+    if (n->nkids > DSL_SMALL_ARGS && !(decos = malloc(n->nkids * sizeof *decos)))
+        return dsl_raise_status(in, DSL_V_NOMEM), DSL_X_ERR;
+    size_t done = 0;
+    int r = DSL_X_ERR;
+    struct dsl_value cls = dsl_none();
+    for (; done < n->nkids; done++)
+        if (dsl_eval(in, n->kids[done], &decos[done]) != 0) goto cleanup;
+    if (make_class(in, n, &cls) != 0) goto cleanup;
+    for (size_t i = n->nkids; i-- > 0;) {
+        struct dsl_value next;
+        if (dsl_call(in, decos[i], &cls, 1, NULL, NULL, 0, &next) != 0) {
+            dsl_error_locate(in, n->kids[i]->pos);
+            goto cleanup;
+        }
+        dsl_value_release(cls);
+        cls = next;
+    }
+    r = dsl_bind_var(in, n->name, cls) != 0 ? (dsl_error_locate(in, n->pos), DSL_X_ERR) : DSL_X_OK;
+    cls = dsl_none();
+cleanup:
+    dsl_value_release(cls);
+    for (size_t i = 0; i < done; i++) dsl_value_release(decos[i]);
+    if (decos != small) free(decos);
+    return r;
 }
 
 /* nonlocal and global act when a def runs (analyse_function); at run time they do nothing. */

@@ -148,8 +148,8 @@ int mod_bound(struct dsl_interp *in, const struct dsl_builtin *row, struct dsl_v
 /* ---- the modules ------------------------------------------------------------------------ */
 
 static const struct module *const all_modules[] = {
-    &mod_math,       &mod_minitorch, &mod_operators, &mod_numba,
-    &mod_numba_cuda, &mod_numpy,     &mod_random,    &mod_time,
+    &mod_math,  &mod_minitorch, &mod_operators, &mod_numba,       &mod_numba_cuda,
+    &mod_numpy, &mod_random,    &mod_time,      &mod_dataclasses,
 };
 #define NMODULES (sizeof all_modules / sizeof all_modules[0])
 

@@ -341,7 +341,7 @@ static void test_call_binding(void)
     CHECK_STR(ename1("lambda x: int: x"), "SyntaxError"); /* a lambda takes no annotation */
     CHECK_STR(eval1("def f(x: float) -> float:\n    return x\nf(2)"), "2");
     CHECK_STR(eval1("@print\nx = 1"),
-              "<SyntaxError: invalid syntax: a decorator must be followed by a def>");
+              "<SyntaxError: invalid syntax: a decorator must be followed by a def or a class>");
 }
 
 int main(void)

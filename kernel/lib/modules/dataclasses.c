@@ -1,0 +1,680 @@
+/* dataclasses.c — Python's dataclasses: @dataclass reads a class's annotated names (its
+ * __annotations__, which a class body records in order) and gives it __init__, __repr__ and
+ * __eq__ as Python generates them; field(), fields(), asdict(), is_dataclass(), MISSING.
+ *
+ * A field is an instance of the library class Field (name, type, default, default_factory, init,
+ * repr, compare), kept in the class's __dataclass_fields__ dict in definition order, a base
+ * dataclass's first. The generated methods are builtin rows of the class, found after what its
+ * body defines, so a method the class writes itself stays its own, as with Python's dataclass;
+ * they read the fields from the instance's class when called. */
+#include "lib/modules/module.h"
+
+#include "lang/classes.h"
+#include "lang/datamodel.h"
+#include "lang/dict.h"
+#include "lang/exceptions.h"
+#include "lang/operators.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- MISSING ---------------------------------------------------------------------------- */
+
+static int missing_repr(struct render_buf *b, const void *state)
+{
+    (void)state;
+    render_buf_puts(b, "<dataclasses._MISSING_TYPE object>");
+    return b->nomem ? DSL_V_NOMEM : DSL_V_OK;
+}
+
+static int missing_getattr(struct dsl_interp *in, struct dsl_value self, const char *name,
+                           struct dsl_value *out)
+{
+    (void)self, (void)out;
+    return dsl_raise(in, "AttributeError", "'_MISSING_TYPE' object has no attribute '%s'", name);
+}
+
+static const struct dsl_object_class missing_class = {
+    .name = "_MISSING_TYPE",
+    .doc = "dataclasses.MISSING: a field without a default (or default_factory).",
+    .free = mod_free_nothing,
+    .repr = missing_repr,
+    .getattr = missing_getattr,
+};
+
+/* One object for the session's life: its count starts too high to reach zero. */
+static struct dsl_object missing_obj = {.refs = SIZE_MAX / 2, .cls = &missing_class};
+
+static struct dsl_value missing(void)
+{
+    missing_obj.refs++;
+    return (struct dsl_value){.kind = DSL_OBJECT, .as.obj = &missing_obj};
+}
+
+static bool is_missing(struct dsl_value v)
+{
+    return v.kind == DSL_OBJECT && v.as.obj == &missing_obj;
+}
+
+static int v_missing(struct dsl_interp *in, struct dsl_value *out)
+{
+    (void)in;
+    *out = missing();
+    return 0;
+}
+
+/* ---- Field ------------------------------------------------------------------------------ */
+
+static int field_repr_row(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
+
+static const struct dsl_builtin field_rows[] = {
+    {"__repr__", "__repr__()", 0, 0, NULL, field_repr_row, "Field(name=..., type=..., ...)"},
+    {NULL, NULL, 0, 0, NULL, NULL, NULL},
+};
+
+static struct dsl_class *field_class(void)
+{
+    return dsl_library_class("Field", "A dataclass's field: what field() makes, fields() lists.",
+                             dsl_none(), field_rows);
+}
+
+static bool is_field(struct dsl_value v)
+{
+    struct dsl_class *c = field_class();
+    return c && v.kind == DSL_INSTANCE && v.as.inst->cls.as.cls == c;
+}
+
+/* field.name's value (borrowed; none when unset). */
+static struct dsl_value get(struct dsl_value obj, const char *name)
+{
+    struct dsl_value *slot = dsl_attrs_find(&obj.as.inst->attrs, name);
+    return slot ? *slot : dsl_none();
+}
+
+/* obj.name = v (borrowed) on an instance, without its class's hooks. 0 or -1. */
+static int put(struct dsl_interp *in, struct dsl_value obj, const char *name, struct dsl_value v)
+{
+    int st = dsl_attrs_set(&obj.as.inst->attrs, name, dsl_value_retain(v));
+    return st != DSL_V_OK ? dsl_raise_status(in, st) : 0;
+}
+
+static const char *const field_attrs[] = {"name", "type", "default", "default_factory",
+                                          "init", "repr", "compare", NULL};
+
+/* A new Field with default and factory (borrowed), the rest as given. */
+static int new_field(struct dsl_interp *in, struct dsl_value def, struct dsl_value factory,
+                     bool init, bool repr, bool compare, struct dsl_value *out)
+{
+    struct dsl_class *c = field_class();
+    if (!c) return dsl_raise_status(in, DSL_V_NOMEM);
+    struct dsl_value cls = {.kind = DSL_CLASS, .as.cls = c};
+    if (dsl_class_call(in, cls, NULL, 0, NULL, NULL, 0, out) != 0) return -1;
+    struct dsl_value vals[] = {dsl_none(),     dsl_none(),       def, factory, dsl_bool(init),
+                               dsl_bool(repr), dsl_bool(compare)};
+    for (size_t i = 0; field_attrs[i]; i++)
+        if (put(in, *out, field_attrs[i], vals[i]) != 0) {
+            dsl_value_release(*out);
+            return -1;
+        }
+    return 0;
+}
+
+static int field_repr_row(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct render_buf b;
+    render_buf_init(&b, 0);
+    render_buf_puts(&b, "Field(");
+    int st = DSL_V_OK;
+    for (size_t i = 0; field_attrs[i] && st == DSL_V_OK; i++) {
+        render_buf_printf(&b, "%s%s=", i ? "," : "", field_attrs[i]);
+        st = dsl_value_repr(&b, get(a->self, field_attrs[i]));
+    }
+    render_buf_putc(&b, ')');
+    if (st == DSL_V_OK && b.nomem) st = DSL_V_NOMEM;
+    if (st == DSL_V_OK) st = dsl_str_value(render_buf_str(&b), b.len, ret);
+    render_buf_free(&b);
+    return st != DSL_V_OK ? dsl_raise_status(in, st) : 0;
+}
+
+static const char *const field_params[] = {"default", "default_factory", "init",
+                                           "repr",    "compare",         NULL};
+
+static int d_field(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct dsl_value def = a->has[0] ? a->slot[0] : missing();
+    struct dsl_value factory = a->has[1] ? a->slot[1] : missing();
+    int r = -1;
+    if (!is_missing(def) && !is_missing(factory))
+        dsl_raise(in, "ValueError", "cannot specify both default and default_factory");
+    else
+        r = new_field(in, def, factory, !a->has[2] || dsl_value_truthy(a->slot[2]),
+                      !a->has[3] || dsl_value_truthy(a->slot[3]),
+                      !a->has[4] || dsl_value_truthy(a->slot[4]), ret);
+    if (!a->has[0]) dsl_value_release(def);
+    if (!a->has[1]) dsl_value_release(factory);
+    return r;
+}
+
+/* ---- the fields of a class -------------------------------------------------------------- */
+
+/* cls's __dataclass_fields__ (borrowed), found on it or a base; none when it is no dataclass. */
+static struct dsl_value fields_of(struct dsl_value cls)
+{
+    for (const struct dsl_class *c = cls.kind == DSL_CLASS ? cls.as.cls : NULL; c;
+         c = c->base.kind == DSL_CLASS ? c->base.as.cls : NULL) {
+        struct dsl_value *f = dsl_attrs_find(&c->attrs, "__dataclass_fields__");
+        if (f && f->kind == DSL_DICT) return *f;
+    }
+    return dsl_none();
+}
+
+/* The Field values of a fields dict, in order, into out[0..*n) (borrowed; room for d->len). */
+static size_t field_list(const struct dsl_dict *d, struct dsl_value *out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < d->n; i++)
+        if (d->entries[i].live) out[n++] = d->entries[i].value;
+    return n;
+}
+
+/* What an annotation's text says of its name: a class variable (typing.ClassVar), no field. */
+static bool class_var(struct dsl_value text)
+{
+    const char *s = text.kind == DSL_STR ? text.as.s->data : "";
+    while (*s == '"' || *s == '\'') s++;
+    if (strncmp(s, "typing.", 7) == 0) s += 7;
+    return strncmp(s, "ClassVar", 8) == 0;
+}
+
+/* A default Python refuses, shared by every instance: a list, a dict (or a set). */
+static bool mutable_default(struct dsl_value v)
+{
+    return (v.kind == DSL_LIST && !dsl_is_tuple(v)) || v.kind == DSL_DICT;
+}
+
+/* The field of cls's own annotation `name` (text its type): its default from the class body,
+ * a field() there, or none; the class attribute left the default (a field()'s), or removed. */
+static int own_field(struct dsl_interp *in, struct dsl_class *c, struct dsl_value name,
+                     struct dsl_value text, struct dsl_value *out)
+{
+    struct dsl_value *attr = dsl_attrs_find(&c->attrs, name.as.s->data);
+    if (attr && is_field(*attr)) {
+        *out = dsl_value_retain(*attr);
+        struct dsl_value def = get(*out, "default");
+        if (is_missing(def))
+            dsl_attrs_remove(&c->attrs, name.as.s->data);
+        else if (dsl_attrs_set(&c->attrs, name.as.s->data, dsl_value_retain(def)) != DSL_V_OK)
+            return dsl_value_release(*out), dsl_raise_status(in, DSL_V_NOMEM);
+    } else {
+        if (attr && mutable_default(*attr))
+            return dsl_raise(in, "ValueError",
+                             "mutable default <class '%s'> for field %s is not allowed: use "
+                             "default_factory",
+                             dsl_type_name(*attr), name.as.s->data);
+        struct dsl_value def = attr ? *attr : missing();
+        int r = new_field(in, def, missing(), true, true, true, out);
+        if (!attr) dsl_value_release(def);
+        if (r != 0) return -1;
+    }
+    if (put(in, *out, "name", name) != 0 || put(in, *out, "type", text) != 0) {
+        dsl_value_release(*out);
+        return -1;
+    }
+    return 0;
+}
+
+/* The fields of dataclass c: its base's, then its own annotations', in a new dict. */
+static int collect_fields(struct dsl_interp *in, struct dsl_class *c, struct dsl_dict **out)
+{
+    struct dsl_dict *d = dsl_dict_new();
+    if (!d) return dsl_raise_status(in, DSL_V_NOMEM);
+    struct dsl_value dv = dsl_dict_value(d), base = fields_of(c->base);
+    for (size_t i = 0; base.kind == DSL_DICT && i < base.as.d->n; i++) {
+        const struct dsl_dict_entry *e = &base.as.d->entries[i];
+        if (e->live && dsl_dict_store(in, d, e->key, e->value) != 0) goto fail;
+    }
+    struct dsl_value *ann = dsl_attrs_find(&c->attrs, "__annotations__");
+    for (size_t i = 0; ann && ann->kind == DSL_DICT && i < ann->as.d->n; i++) {
+        const struct dsl_dict_entry *e = &ann->as.d->entries[i];
+        if (!e->live || e->key.kind != DSL_STR || class_var(e->value)) continue;
+        struct dsl_value f;
+        if (own_field(in, c, e->key, e->value, &f) != 0) goto fail;
+        int r = dsl_dict_store(in, d, e->key, f);
+        dsl_value_release(f);
+        if (r != 0) goto fail;
+    }
+    *out = d;
+    return 0;
+fail:
+    dsl_value_release(dv);
+    return -1;
+}
+
+/* Python's rule for the generated __init__: a field without a default after one with. */
+static int check_order(struct dsl_interp *in, const struct dsl_dict *d)
+{
+    bool defaulted = false;
+    for (size_t i = 0; i < d->n; i++) {
+        if (!d->entries[i].live) continue;
+        struct dsl_value f = d->entries[i].value;
+        if (!dsl_value_truthy(get(f, "init"))) continue;
+        bool has = !is_missing(get(f, "default")) || !is_missing(get(f, "default_factory"));
+        if (defaulted && !has)
+            return dsl_raise(in, "TypeError", "non-default argument '%s' follows default argument",
+                             get(f, "name").as.s->data);
+        defaulted = defaulted || has;
+    }
+    return 0;
+}
+
+/* ---- the generated methods -------------------------------------------------------------- */
+
+/* The fields of self's class: 0 with the dict (borrowed), or -1. */
+static int self_fields(struct dsl_interp *in, struct dsl_value self, const struct dsl_dict **d)
+{
+    struct dsl_value f = self.kind == DSL_INSTANCE ? fields_of(self.as.inst->cls) : dsl_none();
+    if (f.kind != DSL_DICT) return dsl_raise(in, "TypeError", "not a dataclass instance");
+    *d = f.as.d;
+    return 0;
+}
+
+/* The value of init field f when the call gives none: its default, or its factory's result. */
+static int field_default(struct dsl_interp *in, struct dsl_value f, const char *cls,
+                         struct dsl_value *out, bool *missing_arg)
+{
+    struct dsl_value def = get(f, "default"), factory = get(f, "default_factory");
+    *missing_arg = false;
+    if (!is_missing(def)) return *out = dsl_value_retain(def), 0;
+    if (!is_missing(factory)) return dsl_call(in, factory, NULL, 0, NULL, NULL, 0, out);
+    (void)cls;
+    *missing_arg = true;
+    return 0;
+}
+
+/* CPython's TypeError for the required arguments a call left out: 'x', 'x' and 'y', ... */
+static int raise_missing(struct dsl_interp *in, const char *cls, const char **names, size_t n)
+{
+    struct render_buf b;
+    render_buf_init(&b, 0);
+    for (size_t i = 0; i < n; i++)
+        render_buf_printf(&b, "%s'%s'",
+                          i == 0       ? ""
+                          : i + 1 == n ? (n > 2 ? ", and " : " and ")
+                                       : ", ",
+                          names[i]);
+    dsl_raise(in, "TypeError", "%s.__init__() missing %zu required positional argument%s: %s", cls,
+              n, n == 1 ? "" : "s", render_buf_str(&b));
+    render_buf_free(&b);
+    return -1;
+}
+
+static int dc_init(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct dsl_value self = a->self;
+    const struct dsl_dict *d = NULL;
+    if (self_fields(in, self, &d) != 0) return -1;
+    const char *cls = dsl_type_name(self);
+    struct dsl_value *fields = d->len ? malloc(d->len * sizeof *fields) : NULL;
+    const char **absent = d->len ? malloc(d->len * sizeof *absent) : NULL;
+    if (d->len && (!fields || !absent)) {
+        free(fields);
+        free(absent);
+        return dsl_raise_status(in, DSL_V_NOMEM);
+    }
+    size_t n = field_list(d, fields), ninit = 0, nabsent = 0;
+    int r = 0;
+    size_t nrequired = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!dsl_value_truthy(get(fields[i], "init"))) continue;
+        ninit++;
+        if (is_missing(get(fields[i], "default")) && is_missing(get(fields[i], "default_factory")))
+            nrequired++;
+    }
+    if (a->nrest > ninit && nrequired == ninit)
+        r = dsl_raise(in, "TypeError",
+                      "%s.__init__() takes %zu positional argument%s but %zu %s given", cls,
+                      ninit + 1, ninit ? "s" : "", a->nrest + 1, a->nrest ? "were" : "was");
+    else if (a->nrest > ninit)
+        r = dsl_raise(in, "TypeError",
+                      "%s.__init__() takes from %zu to %zu positional arguments but %zu were given",
+                      cls, nrequired + 1, ninit + 1, a->nrest + 1);
+    for (size_t k = 0; k < a->nkw && r == 0; k++) { /* every keyword names an init field */
+        bool known = false;
+        for (size_t i = 0, p = 0; i < n && !known; i++) {
+            if (!dsl_value_truthy(get(fields[i], "init"))) continue;
+            if (strcmp(get(fields[i], "name").as.s->data, a->kwnames[k]) != 0) {
+                p++;
+                continue;
+            }
+            known = true;
+            if (p < a->nrest)
+                r = dsl_raise(in, "TypeError",
+                              "%s.__init__() got multiple values for argument '%s'", cls,
+                              a->kwnames[k]);
+        }
+        if (!known && r == 0)
+            r = dsl_raise(in, "TypeError", "%s.__init__() got an unexpected keyword argument '%s'",
+                          cls, a->kwnames[k]);
+    }
+    for (size_t i = 0, p = 0; i < n && r == 0; i++) {
+        struct dsl_value f = fields[i], v = dsl_none();
+        const char *name = get(f, "name").as.s->data;
+        bool absent_arg = false;
+        if (!dsl_value_truthy(get(f, "init"))) {
+            r = field_default(in, f, cls, &v, &absent_arg);
+            if (absent_arg) continue; /* init=False without a default: not set, as Python */
+        } else if (p < a->nrest) {
+            v = dsl_value_retain(a->rest[p]);
+            p++;
+        } else {
+            p++;
+            size_t k = 0;
+            while (k < a->nkw && strcmp(a->kwnames[k], name) != 0) k++;
+            if (k < a->nkw)
+                v = dsl_value_retain(a->kwvals[k]);
+            else
+                r = field_default(in, f, cls, &v, &absent_arg);
+            if (absent_arg) {
+                absent[nabsent++] = name;
+                continue;
+            }
+        }
+        if (r == 0 && nabsent == 0) r = dsl_setattr(in, self, name, v);
+        dsl_value_release(v);
+    }
+    if (r == 0 && nabsent) r = raise_missing(in, cls, absent, nabsent);
+    free(fields);
+    free(absent);
+    struct dsl_value post, out;
+    if (r == 0 && dsl_instance_method(self, "__post_init__", &post)) {
+        r = dsl_call_method(in, post, self, NULL, 0, NULL, NULL, 0, &out);
+        if (r == 0) dsl_value_release(out);
+    }
+    if (r != 0) return -1;
+    *ret = dsl_none();
+    return 0;
+}
+
+static int dc_repr(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    const struct dsl_dict *d = NULL;
+    if (self_fields(in, a->self, &d) != 0) return -1;
+    struct render_buf b;
+    render_buf_init(&b, 0);
+    render_buf_printf(&b, "%s(", dsl_type_name(a->self));
+    int st = DSL_V_OK;
+    bool first = true;
+    for (size_t i = 0; i < d->n && st == DSL_V_OK; i++) {
+        struct dsl_value f = d->entries[i].value, v;
+        if (!d->entries[i].live || !dsl_value_truthy(get(f, "repr"))) continue;
+        const char *name = get(f, "name").as.s->data;
+        if (dsl_getattr(in, a->self, name, &v) != 0) {
+            render_buf_free(&b);
+            return -1;
+        }
+        render_buf_printf(&b, "%s%s=", first ? "" : ", ", name);
+        first = false;
+        st = dsl_value_repr(&b, v);
+        dsl_value_release(v);
+    }
+    render_buf_putc(&b, ')');
+    if (st == DSL_V_OK && b.nomem) st = DSL_V_NOMEM;
+    if (st == DSL_V_OK) st = dsl_str_value(render_buf_str(&b), b.len, ret);
+    render_buf_free(&b);
+    return st != DSL_V_OK ? dsl_raise_status(in, st) : 0;
+}
+
+/* The compared fields of obj as a tuple (a new reference). */
+static int compared(struct dsl_interp *in, struct dsl_value obj, const struct dsl_dict *d,
+                    struct dsl_value *out)
+{
+    struct dsl_list *l = dsl_list_new(d->len);
+    if (!l) return dsl_raise_status(in, DSL_V_NOMEM);
+    l->style = DSL_LIST_TUPLE;
+    *out = (struct dsl_value){.kind = DSL_LIST, .as.l = l};
+    for (size_t i = 0; i < d->n; i++) {
+        struct dsl_value f = d->entries[i].value, v;
+        if (!d->entries[i].live || !dsl_value_truthy(get(f, "compare"))) continue;
+        if (dsl_getattr(in, obj, get(f, "name").as.s->data, &v) != 0) {
+            dsl_value_release(*out);
+            return -1;
+        }
+        dsl_value_adopt(v);
+        l->items[l->len++] = v;
+    }
+    return 0;
+}
+
+static int dc_eq(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    const struct dsl_dict *d = NULL;
+    struct dsl_value self = a->self, other = a->slot[0], x, y;
+    if (self_fields(in, self, &d) != 0) return -1;
+    if (other.kind != DSL_INSTANCE || other.as.inst->cls.as.cls != self.as.inst->cls.as.cls) {
+        *ret = dsl_not_implemented();
+        return 0;
+    }
+    if (compared(in, self, d, &x) != 0) return -1;
+    if (compared(in, other, d, &y) != 0) {
+        dsl_value_release(x);
+        return -1;
+    }
+    bool eq = false;
+    int r = dsl_equal(in, x, y, &eq);
+    dsl_value_release(x);
+    dsl_value_release(y);
+    if (r != 0) return -1;
+    *ret = dsl_bool(eq);
+    return 0;
+}
+
+/* The generated methods, for each choice of init, repr and eq (bit 0, 1, 2 of the index). */
+#define INIT_ROW                                                                                   \
+    {                                                                                              \
+        "__init__", "__init__(self, *fields)", 0, -1, dsl_any_keywords, dc_init,                   \
+            "Sets each field, from the arguments or its default; then __post_init__()."            \
+    }
+#define REPR_ROW                                                                                   \
+    {                                                                                              \
+        "__repr__", "__repr__(self)", 0, 0, NULL, dc_repr, "Name(field=value, ...)"                \
+    }
+#define EQ_ROW                                                                                     \
+    {                                                                                              \
+        "__eq__", "__eq__(self, other)", 1, 1, NULL, dc_eq,                                        \
+            "The fields compared as a tuple, for an instance of the same class."                   \
+    }
+#define END_ROW                                                                                    \
+    {                                                                                              \
+        NULL, NULL, 0, 0, NULL, NULL, NULL                                                         \
+    }
+static const struct dsl_builtin generated[8][4] = {
+    {END_ROW},
+    {INIT_ROW, END_ROW},
+    {REPR_ROW, END_ROW},
+    {INIT_ROW, REPR_ROW, END_ROW},
+    {EQ_ROW, END_ROW},
+    {INIT_ROW, EQ_ROW, END_ROW},
+    {REPR_ROW, EQ_ROW, END_ROW},
+    {INIT_ROW, REPR_ROW, EQ_ROW, END_ROW},
+};
+
+/* ---- dataclass() ------------------------------------------------------------------------ */
+
+static const char *const dataclass_params[] = {"init", "repr", "eq", "order", "frozen", NULL};
+
+/* dataclass's options, from a call's keywords: a bitmask of init, repr, eq. */
+static int options(struct dsl_interp *in, const struct dsl_args *a, int *mask)
+{
+    *mask = 0;
+    for (int i = 0; i < 3; i++)
+        if (!a->has[i] || dsl_value_truthy(a->slot[i])) *mask |= 1 << i;
+    for (int i = 3; i < 5; i++)
+        if (a->has[i] && dsl_value_truthy(a->slot[i]))
+            return dsl_raise(in, "NotImplementedError",
+                             "dataclass(%s=True) is not supported in the MiniTorch language",
+                             dataclass_params[i]);
+    return 0;
+}
+
+static int make_dataclass(struct dsl_interp *in, struct dsl_value cls, int mask,
+                          struct dsl_value *ret)
+{
+    if (cls.kind != DSL_CLASS || cls.as.cls->builtin)
+        return dsl_raise(in, "TypeError",
+                         "dataclass() should be called on a class of your own, "
+                         "not %s",
+                         dsl_type_name(cls));
+    struct dsl_class *c = cls.as.cls;
+    if (c->methods)
+        return dsl_raise(in, "NotImplementedError",
+                         "dataclass on a class deriving from a library class (%s) is not "
+                         "supported in the MiniTorch language",
+                         c->name);
+    struct dsl_dict *d = NULL;
+    if (collect_fields(in, c, &d) != 0) return -1;
+    struct dsl_value dv = dsl_dict_value(d);
+    if (check_order(in, d) != 0) {
+        dsl_value_release(dv);
+        return -1;
+    }
+    int st = dsl_attrs_set(&c->attrs, "__dataclass_fields__", dv);
+    /* __eq__ without __hash__ makes instances unhashable, as Python's dataclass does */
+    if (st == DSL_V_OK && (mask & 4) && !dsl_attrs_find(&c->attrs, "__hash__"))
+        st = dsl_attrs_set(&c->attrs, "__hash__", dsl_none());
+    if (st != DSL_V_OK) return dsl_raise_status(in, st);
+    c->methods = generated[mask];
+    *ret = dsl_value_retain(cls);
+    return 0;
+}
+
+/* dataclass(init=..., ...) without a class: this decorator, bound to the options */
+static int d_dataclass_with(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    return make_dataclass(in, a->slot[0], (int)a->self.as.i, ret);
+}
+
+static const struct dsl_builtin dataclass_with = {
+    "dataclass", "dataclass(cls)", 1, 1, NULL, d_dataclass_with, "@dataclass(...) applied."};
+
+static int d_dataclass(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    int mask;
+    if (options(in, a, &mask) != 0) return -1;
+    if (a->nrest > 1) return dsl_raise(in, "TypeError", "dataclass() takes one class");
+    if (a->nrest == 1) return make_dataclass(in, a->rest[0], mask, ret);
+    return mod_bound(in, &dataclass_with, dsl_int(mask), ret);
+}
+
+/* ---- fields(), asdict(), is_dataclass() ------------------------------------------------- */
+
+static struct dsl_value class_of(struct dsl_value v)
+{
+    return v.kind == DSL_INSTANCE ? v.as.inst->cls : v;
+}
+
+static int d_fields(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct dsl_value f = fields_of(class_of(a->slot[0]));
+    if (f.kind != DSL_DICT)
+        return dsl_raise(in, "TypeError", "must be called with a dataclass type or instance");
+    struct dsl_list *l = dsl_list_new(f.as.d->len);
+    if (!l) return dsl_raise_status(in, DSL_V_NOMEM);
+    l->style = DSL_LIST_TUPLE;
+    l->len = field_list(f.as.d, l->items);
+    for (size_t i = 0; i < l->len; i++) {
+        dsl_value_retain(l->items[i]);
+        dsl_value_adopt(l->items[i]);
+    }
+    *ret = (struct dsl_value){.kind = DSL_LIST, .as.l = l};
+    return 0;
+}
+
+static int d_is_dataclass(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    (void)in;
+    *ret = dsl_bool(fields_of(class_of(a->slot[0])).kind == DSL_DICT);
+    return 0;
+}
+
+/* v as asdict() gives it: a dataclass instance as a dict of its fields, lists and tuples item
+ * by item, anything else as it is. */
+static int as_plain(struct dsl_interp *in, struct dsl_value v, int depth, struct dsl_value *out)
+{
+    if (depth > 100) return dsl_raise(in, "RecursionError", "asdict(): nested too deep");
+    struct dsl_value f = v.kind == DSL_INSTANCE ? fields_of(v.as.inst->cls) : dsl_none();
+    if (f.kind == DSL_DICT) {
+        struct dsl_dict *d = dsl_dict_new();
+        if (!d) return dsl_raise_status(in, DSL_V_NOMEM);
+        *out = dsl_dict_value(d);
+        for (size_t i = 0; i < f.as.d->n; i++) {
+            if (!f.as.d->entries[i].live) continue;
+            struct dsl_value name = get(f.as.d->entries[i].value, "name"), x, y;
+            int r = dsl_getattr(in, v, name.as.s->data, &x);
+            if (r == 0) {
+                r = as_plain(in, x, depth + 1, &y);
+                dsl_value_release(x);
+            }
+            if (r == 0) {
+                r = dsl_dict_store(in, d, name, y);
+                dsl_value_release(y);
+            }
+            if (r != 0) {
+                dsl_value_release(*out);
+                return -1;
+            }
+        }
+        return 0;
+    }
+    if (v.kind == DSL_LIST) {
+        struct dsl_list *l = dsl_list_new(v.as.l->len);
+        if (!l) return dsl_raise_status(in, DSL_V_NOMEM);
+        l->style = v.as.l->style;
+        *out = (struct dsl_value){.kind = DSL_LIST, .as.l = l};
+        for (size_t i = 0; i < v.as.l->len; i++) {
+            struct dsl_value y;
+            if (as_plain(in, v.as.l->items[i], depth + 1, &y) != 0) {
+                dsl_value_release(*out);
+                return -1;
+            }
+            dsl_value_adopt(y);
+            l->items[l->len++] = y;
+        }
+        return 0;
+    }
+    *out = dsl_value_retain(v);
+    return 0;
+}
+
+static int d_asdict(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    if (a->slot[0].kind != DSL_INSTANCE || fields_of(a->slot[0].as.inst->cls).kind != DSL_DICT)
+        return dsl_raise(in, "TypeError", "asdict() should be called on dataclass instances");
+    return as_plain(in, a->slot[0], 0, ret);
+}
+
+static const struct member dataclasses_members[] = {
+    VALUE("MISSING", "dataclasses.MISSING", v_missing,
+          "What a field without a default has as its default."),
+    FN("asdict", "dataclasses.asdict(obj)", 1, 1, NULL, d_asdict,
+       "A dataclass instance's fields as a dict (nested dataclasses and lists converted too)."),
+    FN("dataclass", "@dataclass or @dataclass(init=True, repr=True, eq=True)", 0, -1,
+       dataclass_params, d_dataclass,
+       "Reads the class's annotated names (`x: float = 0.0`) as its fields and gives it "
+       "__init__ (arguments in field order, defaults after), __repr__ (Name(x=1.0)) and __eq__ "
+       "(fields compared as a tuple), unless the class defines its own. field(default_factory="
+       "list) makes a new default for each instance."),
+    FN("field",
+       "dataclasses.field(*, default, default_factory, init=True, repr=True, "
+       "compare=True)",
+       0, 0, field_params, d_field, "A field's options, as the value of its annotated name."),
+    FN("fields", "dataclasses.fields(cls_or_instance)", 1, 1, NULL, d_fields,
+       "The fields of a dataclass, as a tuple of Field (name, type, default, ...)."),
+    FN("is_dataclass", "dataclasses.is_dataclass(obj)", 1, 1, NULL, d_is_dataclass,
+       "Whether obj is a dataclass or an instance of one."),
+};
+
+const struct module mod_dataclasses = {
+    .cls = MODULE_CLASS("module: Python's dataclasses: @dataclass, field, fields, asdict."),
+    .name = "dataclasses",
+    .members = MEMBERS(dataclasses_members),
+};
