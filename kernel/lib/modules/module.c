@@ -148,9 +148,9 @@ int mod_bound(struct dsl_interp *in, const struct dsl_builtin *row, struct dsl_v
 /* ---- the modules ------------------------------------------------------------------------ */
 
 static const struct module *const all_modules[] = {
-    &mod_math,       &mod_minitorch, &mod_operators,         &mod_numba,
-    &mod_numba_cuda, &mod_numpy,     &mod_numpy_typing,      &mod_random,
-    &mod_time,       &mod_typing,    &mod_typing_extensions,
+    &mod_argparse, &mod_math,       &mod_minitorch, &mod_operators,
+    &mod_numba,    &mod_numba_cuda, &mod_numpy,     &mod_numpy_typing,
+    &mod_random,   &mod_time,       &mod_typing,    &mod_typing_extensions,
 };
 #define NMODULES (sizeof all_modules / sizeof all_modules[0])
 
@@ -186,7 +186,7 @@ int dsl_module_import(struct dsl_interp *in, const char *name, struct dsl_value 
         if (strcmp(all_modules[i]->name, name) == 0)
             return mod_module_value(in, all_modules[i], out);
     return dsl_raise(in, "ModuleNotFoundError",
-                     "No module named '%s' (the kernel has math, random, time, typing, "
+                     "No module named '%s' (the kernel has math, random, time, argparse, typing, "
                      "typing_extensions, numba, part of numpy, and minitorch with "
                      "minitorch.operators)",
                      name);
