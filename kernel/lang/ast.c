@@ -4,6 +4,7 @@
  * the recursion is bounded. */
 #include "lang/ast.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -104,4 +105,40 @@ void dsl_code_release(struct dsl_code *c)
     dsl_node_free(c->ast);
     free(c->src);
     free(c);
+}
+
+/* ---- Ellipsis ----------------------------------------------------------------------------- */
+
+static void ellipsis_free(void *state) { (void)state; }
+
+static int ellipsis_repr(struct render_buf *b, const void *state)
+{
+    (void)state;
+    render_buf_puts(b, "Ellipsis");
+    return b->nomem ? DSL_V_NOMEM : DSL_V_OK;
+}
+
+static const struct dsl_object_class ellipsis_class = {
+    .name = "ellipsis",
+    .doc = "Ellipsis, written `...`: a placeholder, as in a body that is not written yet "
+           "(`def f(): ...`), a default meaning \"not given\" or `Tuple[float, ...]`.",
+    .free = ellipsis_free,
+    .repr = ellipsis_repr,
+};
+
+/* Half the range: no program holds that many references, so the count never reaches zero and
+ * the static object is never freed. */
+static struct dsl_object ellipsis_object = {
+    .refs = SIZE_MAX / 2,
+    .cls = &ellipsis_class,
+};
+
+struct dsl_value dsl_ellipsis(void)
+{
+    return dsl_value_retain((struct dsl_value){.kind = DSL_OBJECT, .as.obj = &ellipsis_object});
+}
+
+bool dsl_is_ellipsis(struct dsl_value v)
+{
+    return v.kind == DSL_OBJECT && v.as.obj == &ellipsis_object;
 }

@@ -21,7 +21,7 @@
 
 enum dsl_node_kind {
     /* expressions */
-    DSL_N_CONST,   /* value */
+    DSL_N_CONST,   /* value (`...` too: Ellipsis) */
     DSL_N_NAME,    /* name */
     DSL_N_LIST,    /* kids: items */
     DSL_N_TUPLE,   /* kids: items: (a, b), (a,), (), a bare `a, b`; as a target, unpacking */
@@ -109,12 +109,19 @@ struct dsl_node {
      * not once per evaluation. A cache the evaluator fills; it changes no meaning. */
     const struct dsl_node *scope_def;
     long scope_slot;
-    /* DEF: how kwnames splits. The first nargs are positional parameters; then, when star, the
-     * *args parameter; then the keyword-only ones (after *args or a bare *); then, when dstar,
-     * the **kwargs parameter. */
-    size_t nargs;
+    /* DEF: how kwnames splits. The first nargs are positional parameters, of which the first
+     * nposonly are positional-only (before a `/`); then, when star, the *args parameter; then
+     * the keyword-only ones (after *args or a bare *); then, when dstar, the **kwargs
+     * parameter. */
+    size_t nargs, nposonly;
     bool star, dstar;
 };
+
+/* Ellipsis, the value of `...`: one object for the whole process, as Python's singleton, so
+ * that `x is ...` holds. Its references are counted as any object's but never reach zero. */
+struct dsl_value dsl_ellipsis(void);
+/* Whether v is Ellipsis. */
+bool dsl_is_ellipsis(struct dsl_value v);
 
 /* A parsed cell and its source text, reference counted: a function defined in the cell keeps
  * both alive after the cell has run, for its body and for the error locations inside it. */

@@ -85,6 +85,26 @@ static int too_many_positional(struct dsl_interp *in, const struct dsl_function 
     return r;
 }
 
+/* CPython's error for keywords naming positional-only parameters, all of them listed; true
+ * after raising it, false when no keyword names one. */
+static bool posonly_as_keyword(struct dsl_interp *in, const struct dsl_function *f,
+                               char *const *kwnames, size_t nkw)
+{
+    struct render_buf names;
+    render_buf_init(&names, 4096);
+    for (size_t k = 0; k < nkw; k++)
+        for (size_t i = 0; i < f->def->nposonly; i++)
+            if (strcmp(f->def->kwnames[i], kwnames[k]) == 0)
+                render_buf_printf(&names, "%s%s", names.len ? ", " : "", kwnames[k]);
+    bool any = names.len > 0;
+    if (any)
+        dsl_raise(in, "TypeError",
+                  "%s() got some positional-only arguments passed as keyword arguments: '%s'",
+                  fn_name(f), render_buf_str(&names));
+    render_buf_free(&names);
+    return any;
+}
+
 int dsl_bind_params(struct dsl_interp *in, const struct dsl_function *f,
                     const struct dsl_value *pos, size_t npos, char *const *kwnames,
                     const struct dsl_value *kwvals, size_t nkw, struct dsl_frame *frame)
@@ -114,7 +134,8 @@ int dsl_bind_params(struct dsl_interp *in, const struct dsl_function *f,
         frame->bound[def->nkw - 1] = true;
     }
     for (size_t k = 0; k < nkw; k++) {
-        size_t i = 0; /* a positional or keyword-only parameter of that name: not *args */
+        /* a parameter of that name a keyword may give: not positional-only, not *args */
+        size_t i = def->nposonly;
         while (i < kw_to && ((i >= np && i < kw_from) || strcmp(def->kwnames[i], kwnames[k]) != 0))
             i++;
         if (i < kw_to) {
@@ -125,6 +146,7 @@ int dsl_bind_params(struct dsl_interp *in, const struct dsl_function *f,
             frame->bound[i] = true;
             continue;
         }
+        if (!extra && posonly_as_keyword(in, f, kwnames, nkw)) return -1;
         if (!extra)
             return dsl_raise(in, "TypeError", "%s() got an unexpected keyword argument '%s'",
                              fn_name(f), kwnames[k]);

@@ -383,12 +383,15 @@ int dsl_eval_subscripts(struct dsl_interp *in, const struct dsl_node *n, struct 
         *nsubs = 1;
         return 0;
     }
-    if (v.kind == DSL_OBJECT && v.as.obj->cls->getitem) { /* a dict-like object: one key */
+    if (v.kind == DSL_OBJECT && v.as.obj->cls->getitem) { /* one key: obj[a, b] is (a, b) */
         if (dsl_is_slice(n)) return 0; /* obj[:] = v: store_into reads the node */
-        if (n->nkids != 1)
-            return dsl_raise(in, "TypeError", "'%s' takes one key, not %zu", dsl_type_name(v),
-                             n->nkids);
-        if (dsl_eval(in, n->kids[0], &subs[0]) != 0) return -1;
+        for (size_t i = 0; i < n->nkids; i++)
+            if (n->kids[i]->kind == DSL_N_SLICE)
+                return dsl_raise(in, "TypeError", "'%s' takes one key, not %zu", dsl_type_name(v),
+                                 n->nkids);
+        if (n->nkids == 1 ? dsl_eval(in, n->kids[0], &subs[0]) : eval_list(in, n, &subs[0]))
+            return -1;
+        if (n->nkids != 1) subs[0].as.l->style = DSL_LIST_TUPLE;
         *nsubs = 1;
         return 0;
     }

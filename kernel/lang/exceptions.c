@@ -14,6 +14,7 @@
 enum {
     E_BASE,
     E_KEYBOARD,
+    E_SYSTEMEXIT,
     E_EXCEPTION,
     E_ARITH,
     E_ZERODIV,
@@ -60,6 +61,9 @@ const struct dsl_exc_type dsl_exc_types[] = {
         "Program interrupted by user (Kernel > Interrupt). Not an Exception: `except "
         "Exception:` lets it through. A clause that catches it runs, but the interrupt stays "
         "requested, so the cell stops at its next loop iteration or tensor operation."),
+    ROW(E_SYSTEMEXIT, "SystemExit", E_BASE,
+        "Request to exit from the interpreter: argparse raises it after -h or an error in the "
+        "arguments (its code: 0, or 2). Not an Exception: `except Exception:` lets it through."),
     ROW(E_EXCEPTION, "Exception", E_BASE,
         "Common base class for all non-exit exceptions: `except Exception:` catches every "
         "error but KeyboardInterrupt."),

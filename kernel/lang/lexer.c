@@ -30,6 +30,7 @@ static const struct {
     enum dsl_tok type;
 } operators[] = {
     /* longest first */
+    {"...", DSL_T_ELLIPSIS},
     {"**=", DSL_T_DSTAR_ASSIGN},
     {"//=", DSL_T_DSLASH_ASSIGN},
     {"**", DSL_T_DSTAR},
@@ -105,6 +106,7 @@ static const char *const tok_names[DSL_T_COUNT] = {
     [DSL_T_DSLASH_ASSIGN] = "'//='",
     [DSL_T_PERCENT_ASSIGN] = "'%='",
     [DSL_T_DSTAR_ASSIGN] = "'**='",
+    [DSL_T_ELLIPSIS] = "'...'",
     [DSL_T_MAGIC] = "magic command",
     [DSL_T_IF] = "'if'",
     [DSL_T_ELIF] = "'elif'",

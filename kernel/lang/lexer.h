@@ -60,8 +60,9 @@ enum dsl_tok {
     DSL_T_DSLASH_ASSIGN,
     DSL_T_PERCENT_ASSIGN,
     DSL_T_DSTAR_ASSIGN,
-    DSL_T_MAGIC,  /* `%name args` at the start of a line */
-    DSL_T_IS_NOT, /* `is not`: a comparison operator the parser makes of two keywords */
+    DSL_T_ELLIPSIS, /* `...`: the constant Ellipsis */
+    DSL_T_MAGIC,    /* `%name args` at the start of a line */
+    DSL_T_IS_NOT,   /* `is not`: a comparison operator the parser makes of two keywords */
     /* An f-string is FSTRING_START, then its literal pieces (STRING, escapes decoded) and
      * replacement fields, then FSTRING_END. A field is FSTRING_FIELD ('{'), the expression's own
      * tokens, an optional FSTRING_CONV ('!r': v.i is the letter), an optional FSTRING_SPEC (':')

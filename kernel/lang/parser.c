@@ -13,6 +13,7 @@
  * against DSL_MAX_AST_HEIGHT, so neither this parser nor the evaluator can overflow the C
  * stack, whatever the input. */
 #include "lang/ast.h"
+#include "lang/exceptions.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -32,6 +33,9 @@ struct parser {
     int functions;    /* enclosing function definitions (return) */
     bool annotations; /* parsing a def's parameters: `name: annotation` allowed */
     bool failed;
+    /* The token from which a `from __future__ import` may still start: the cell's start, past
+     * a docstring and the future imports before it, as CPython allows them only there. */
+    size_t future_from;
 };
 
 enum prec {
@@ -341,6 +345,8 @@ static struct dsl_node *prefix_const(struct parser *p, const struct dsl_token *t
         n->value = dsl_bool(true);
     else if (tok->type == DSL_T_FALSE)
         n->value = dsl_bool(false);
+    else if (tok->type == DSL_T_ELLIPSIS)
+        n->value = dsl_ellipsis();
     else
         n->value = dsl_none();
     return n;
@@ -798,6 +804,7 @@ static const struct rule rules[DSL_T_COUNT] = {
     [DSL_T_TRUE] = {prefix_const, NULL, P_NONE},
     [DSL_T_FALSE] = {prefix_const, NULL, P_NONE},
     [DSL_T_NONE] = {prefix_const, NULL, P_NONE},
+    [DSL_T_ELLIPSIS] = {prefix_const, NULL, P_NONE},
     [DSL_T_NAME] = {prefix_name, NULL, P_NONE},
     [DSL_T_LPAREN] = {prefix_group, infix_call, P_POSTFIX},
     [DSL_T_LBRACKET] = {prefix_list, infix_index, P_POSTFIX},
@@ -1106,27 +1113,110 @@ static bool parse_import_item(struct parser *p, struct dsl_node *n, bool from)
     return var->name != NULL;
 }
 
-/* `import a.b as c, d` or `from a.b import x as y, z` (the names may be in parentheses). */
+/* Whether a future import starting at token `at` comes where CPython allows one: nothing but
+ * line ends between it and the docstring or future imports before it. */
+static bool future_in_place(const struct parser *p, size_t at)
+{
+    for (size_t k = p->future_from; k < at; k++)
+        if (p->toks.t[k].type != DSL_T_NEWLINE && p->toks.t[k].type != DSL_T_SEMI) return false;
+    return true;
+}
+
+/* What `from __future__ import ...` (parsed into n) may name: Python 3's features, each
+ * already how the language behaves (annotations are never evaluated, print is a function...),
+ * so the statement does nothing. */
+static bool future_features_known(struct parser *p, const struct dsl_node *n, size_t pos)
+{
+    static const char *const features[] = {
+        "absolute_import", "annotations",   "barry_as_FLUFL", "division",         "generator_stop",
+        "generators",      "nested_scopes", "print_function", "unicode_literals", "with_statement",
+    };
+    for (size_t i = 0; i < n->nkw; i++) {
+        bool known = false;
+        for (size_t k = 0; k < sizeof features / sizeof features[0] && !known; k++)
+            known = strcmp(n->kwnames[i], features[k]) == 0;
+        if (known) continue;
+        if (strcmp(n->kwnames[i], "braces") == 0)
+            fail(p, "SyntaxError", pos, "not a chance");
+        else
+            fail(p, "SyntaxError", pos, "future feature %s is not defined", n->kwnames[i]);
+        return false;
+    }
+    return true;
+}
+
+/* The statement a relative import becomes: `raise ImportError(...)` with CPython's words for a
+ * script, as a cell is in no package. It fails only when run, so that MiniTorch's `if
+ * TYPE_CHECKING: from .tensor import Tensor` parses and does nothing. */
+static struct dsl_node *relative_import(struct parser *p, struct dsl_node *import)
+{
+    static const char msg[] = "attempted relative import with no known parent package";
+    struct dsl_node *r = node(p, DSL_N_RAISE, import->pos);
+    struct dsl_node *call = r ? node(p, DSL_N_CALL, import->pos) : NULL;
+    struct dsl_node *cls = call ? node(p, DSL_N_CONST, import->pos) : NULL;
+    struct dsl_node *arg = cls ? node(p, DSL_N_CONST, import->pos) : NULL;
+    dsl_node_free(import);
+    if (arg && dsl_str_value(msg, sizeof msg - 1, &arg->value) != DSL_V_OK) {
+        fail_nomem(p);
+        dsl_node_free(arg);
+        arg = NULL;
+    }
+    if (!arg) {
+        dsl_node_free(cls);
+        dsl_node_free(call);
+        dsl_node_free(r);
+        return NULL;
+    }
+    cls->value = dsl_exc_type_value(dsl_exc_type_find("ImportError"));
+    call->a = cls;
+    r->a = call;
+    if (!push(p, call, arg)) {
+        dsl_node_free(r);
+        return NULL;
+    }
+    dsl_node_update_height(call);
+    return finish(p, r);
+}
+
+/* `import a.b as c, d` or `from a.b import x as y, z` (the names may be in parentheses); `from
+ * __future__ import ...` does nothing, and a relative import raises when run (above). */
 static struct dsl_node *parse_import(struct parser *p)
 {
+    size_t at = p->i;
     const struct dsl_token *tok = advance(p);
     struct dsl_node *n = node(p, DSL_N_IMPORT, tok->pos);
     if (!n) return NULL;
     if (tok->type == DSL_T_FROM) {
         n->flag = true;
-        if (check(p, DSL_T_DOT)) {
-            fail(p, "SyntaxError", peek(p)->pos,
-                 "relative imports ('from . import x') are not supported in the MiniTorch "
-                 "language: a cell is not in a package");
+        bool relative = false;
+        while (match(p, DSL_T_DOT) || match(p, DSL_T_ELLIPSIS)) relative = true;
+        if (relative && check(p, DSL_T_IMPORT)) {
+            if (!(n->name = strdup("."))) {
+                fail_nomem(p);
+                goto error;
+            }
+        } else if (!(n->name = parse_dotted(p))) {
             goto error;
         }
-        if (!(n->name = parse_dotted(p)) || !expect(p, DSL_T_IMPORT, "'import'")) goto error;
+        if (!expect(p, DSL_T_IMPORT, "'import'")) goto error;
         bool paren = match(p, DSL_T_LPAREN);
         do {
             if (paren && check(p, DSL_T_RPAREN) && n->nkw > 0) break;
             if (!parse_import_item(p, n, true)) goto error;
         } while (match(p, DSL_T_COMMA));
         if (paren && !expect(p, DSL_T_RPAREN, "')'")) goto error;
+        if (relative) return relative_import(p, n);
+        if (strcmp(n->name, "__future__") == 0) {
+            if (!future_in_place(p, at)) {
+                fail(p, "SyntaxError", tok->pos,
+                     "from __future__ imports must occur at the beginning of the file");
+                goto error;
+            }
+            if (!future_features_known(p, n, tok->pos)) goto error;
+            p->future_from = p->i;
+            dsl_node_free(n);
+            return node(p, DSL_N_PASS, tok->pos);
+        }
     } else {
         do {
             if (!parse_import_item(p, n, false)) goto error;
@@ -1535,12 +1625,17 @@ static bool parse_params(struct parser *p, struct dsl_node *n, enum dsl_tok clos
     n->nargs = SIZE_MAX; /* until a * is seen */
     while (!check(p, close)) {
         const struct dsl_token *t = peek(p);
-        if (t->type == DSL_T_SLASH) {
-            fail(p, "SyntaxError", t->pos,
-                 "positional-only parameters (/) are not supported in the MiniTorch language");
-            return false;
-        }
-        if (match(p, DSL_T_STAR)) {
+        if (match(p, DSL_T_SLASH)) { /* the names before it are positional-only */
+            const char *why = n->nargs != SIZE_MAX ? "/ must be ahead of *"
+                              : n->nposonly        ? "/ may appear only once"
+                              : n->nkw == 0        ? "at least one argument must precede /"
+                                                   : NULL;
+            if (why) {
+                fail(p, "SyntaxError", t->pos, "%s", why);
+                return false;
+            }
+            n->nposonly = n->nkw;
+        } else if (match(p, DSL_T_STAR)) {
             if (n->nargs != SIZE_MAX) {
                 fail(p, "SyntaxError", t->pos, "* argument may appear only once");
                 return false;
@@ -1891,6 +1986,9 @@ struct dsl_node *dsl_parse_cell(const char *src, size_t len, struct dsl_syntax_e
 {
     struct parser p;
     if (!parser_init(&p, src, len, err)) return NULL;
+    if (p.toks.n > 1 && p.toks.t[0].type == DSL_T_STRING &&
+        (p.toks.t[1].type == DSL_T_NEWLINE || p.toks.t[1].type == DSL_T_SEMI))
+        p.future_from = 2; /* a docstring may come before the future imports */
     struct dsl_node *block = node(&p, DSL_N_BLOCK, 0);
     while (block && !check(&p, DSL_T_EOF)) {
         if (!parse_line(&p, block)) {

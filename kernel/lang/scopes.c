@@ -230,6 +230,10 @@ int dsl_eval_name(struct dsl_interp *in, const struct dsl_node *n, struct dsl_va
         *out = dsl_not_implemented();
         return 0;
     }
+    if (strcmp(n->name, "Ellipsis") == 0) { /* a name of the builtins, as `...` is a literal */
+        *out = dsl_ellipsis();
+        return 0;
+    }
     if (strcmp(n->name, "__name__") == 0) { /* every cell runs as Python's main script */
         int st = dsl_str_value("__main__", 8, out);
         return st ? dsl_raise_status(in, st) : 0;

@@ -190,6 +190,10 @@ static int make_class(struct dsl_interp *in, const struct dsl_node *n, struct ds
 {
     struct dsl_value base = dsl_none(), cls;
     if (n->a && dsl_eval(in, n->a, &base) != 0) return -1;
+    if (base.kind == DSL_OBJECT && base.as.obj->cls->erased_base) {
+        dsl_value_release(base);
+        base = dsl_none();
+    }
     int r = dsl_class_new(in, n->name, base, &cls);
     dsl_value_release(base);
     if (r != 0) return dsl_error_locate(in, n->a ? n->a->pos : n->pos), -1;

@@ -1070,6 +1070,7 @@ int dsl_function_signature(struct render_buf *b, const struct dsl_function *f, c
         render_buf_printf(b, "%s%s", star, def->kwnames[i]);
         /* a default's value is not shown: it may be a big tensor or a long list */
         if (def->kwvals[i]) render_buf_puts(b, "=...");
+        if (i + 1 == def->nposonly) render_buf_puts(b, ", /");
     }
     return render_buf_printf(b, ")%s", after);
 }

@@ -264,6 +264,9 @@ struct dsl_object_class {
                    struct dsl_value v);
     int (*setall)(struct dsl_interp *in, struct dsl_value self, struct dsl_value v);
     int (*len)(struct dsl_interp *in, struct dsl_value self, int64_t *n);
+    /* As a class's base, no base at all: typing's Protocol and Generic[T], which only tell a
+     * type checker about the class (`class MapProto(Protocol):`). */
+    bool erased_base;
 };
 struct dsl_object {
     size_t refs;

@@ -148,8 +148,10 @@ int mod_bound(struct dsl_interp *in, const struct dsl_builtin *row, struct dsl_v
 /* ---- the modules ------------------------------------------------------------------------ */
 
 static const struct module *const all_modules[] = {
-    &mod_math,  &mod_minitorch, &mod_operators, &mod_numba,       &mod_numba_cuda,
-    &mod_numpy, &mod_random,    &mod_time,      &mod_dataclasses,
+    &mod_argparse,          &mod_dataclasses, &mod_math,       &mod_minitorch,
+    &mod_operators,         &mod_numba,       &mod_numba_cuda, &mod_numpy,
+    &mod_numpy_typing,      &mod_random,      &mod_time,       &mod_typing,
+    &mod_typing_extensions,
 };
 #define NMODULES (sizeof all_modules / sizeof all_modules[0])
 
@@ -184,10 +186,12 @@ int dsl_module_import(struct dsl_interp *in, const char *name, struct dsl_value 
     for (size_t i = 0; i < NMODULES; i++)
         if (strcmp(all_modules[i]->name, name) == 0)
             return mod_module_value(in, all_modules[i], out);
-    return dsl_raise(in, "ModuleNotFoundError",
-                     "No module named '%s' (the kernel has math, random, time, numba, part of "
-                     "numpy, and minitorch with minitorch.operators)",
-                     name);
+    return dsl_raise(
+        in, "ModuleNotFoundError",
+        "No module named '%s' (the kernel has math, random, time, argparse, dataclasses, "
+        "typing, typing_extensions, numba, part of numpy, and minitorch with "
+        "minitorch.operators)",
+        name);
 }
 
 int dsl_module_from(struct dsl_interp *in, struct dsl_value module, const char *name,

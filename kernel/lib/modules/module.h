@@ -40,7 +40,8 @@ struct module {
 
 /* The modules, each in the file of its name; module.c lists them for `import`. */
 extern const struct module mod_math, mod_random, mod_time, mod_numpy, mod_numba, mod_numba_cuda,
-    mod_operators, mod_minitorch, mod_dataclasses;
+    mod_operators, mod_minitorch, mod_typing, mod_typing_extensions, mod_numpy_typing, mod_argparse,
+    mod_dataclasses;
 
 /* The class of minitorch.datasets (datasets.c), a dict rather than a module. */
 extern const struct dsl_object_class mod_datasets_class;

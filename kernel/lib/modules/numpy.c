@@ -127,6 +127,11 @@ int mod_dtype_float64(struct dsl_interp *in, struct dsl_value *out)
     return dtype_value("float64", in, out);
 }
 
+static int v_numpy_typing(struct dsl_interp *in, struct dsl_value *out)
+{
+    return mod_module_value(in, &mod_numpy_typing, out);
+}
+
 static const char *const np_shape_params[] = {"shape", "dtype", NULL};
 static const char *const np_obj_params[] = {"object", "dtype", NULL};
 static const char *const np_a_params[] = {"a", NULL};
@@ -144,6 +149,8 @@ static const struct member numpy_members[] = {
     FN("prod", "numpy.prod(a)", 1, 1, np_a_params, np_prod,
        "The product of the numbers of a (an int when they all are): np.prod(shape) is a "
        "tensor's size."),
+    VALUE("typing", "numpy.typing", v_numpy_typing,
+          "numpy.typing: NDArray and ArrayLike, for annotations (typing.c)."),
     FN("zeros", "numpy.zeros(shape, dtype=float)", 1, 2, np_shape_params, np_zeros,
        "A one-dimensional array of shape zeros, as a list (of ints for an int dtype): the "
        "index buffers of the course's kernels, np.zeros(MAX_DIMS, np.int32)."),

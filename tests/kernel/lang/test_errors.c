@@ -280,6 +280,23 @@ static void test_invalid_utf8(void)
     dsl_session_free(s);
 }
 
+/* `from __future__ import ...`: Python 3's features are accepted (each is how the language
+ * already behaves), anywhere CPython allows them; the rest with CPython's words. */
+static void test_future_imports(void)
+{
+    CHECK_STR(eval1("from __future__ import annotations, division\nx = 1\nx"), "1");
+    CHECK_STR(eval1("'''doc'''\nfrom __future__ import annotations\n"
+                    "from __future__ import (print_function as p)\n2"),
+              "2");
+    CHECK_STR(eval1("from __future__ import nope"),
+              "<SyntaxError: future feature nope is not defined>");
+    CHECK_STR(eval1("from __future__ import braces"), "<SyntaxError: not a chance>");
+    CHECK_STR(eval1("import math\nfrom __future__ import annotations"),
+              "<SyntaxError: from __future__ imports must occur at the beginning of the file>");
+    CHECK_STR(eval1("def f():\n    from __future__ import annotations"),
+              "<SyntaxError: from __future__ imports must occur at the beginning of the file>");
+}
+
 int main(void)
 {
     RUN_TEST(test_traceback_layout);
@@ -289,5 +306,6 @@ int main(void)
     RUN_TEST(test_limits);
     RUN_TEST(test_garbage);
     RUN_TEST(test_invalid_utf8);
+    RUN_TEST(test_future_imports);
     return TEST_SUMMARY();
 }

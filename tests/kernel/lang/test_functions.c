@@ -335,9 +335,15 @@ static void test_call_binding(void)
               "<SyntaxError: iterable argument unpacking follows keyword argument unpacking>");
     CHECK_STR(eval1("f(**d, a)"),
               "<SyntaxError: positional argument follows keyword argument unpacking>");
-    CHECK_STR(eval1("def f(a, /, b): pass"),
-              "<SyntaxError: positional-only parameters (/) are not supported in the MiniTorch "
-              "language>");
+    CHECK_STR(eval1("def f(/, a): pass"), "<SyntaxError: at least one argument must precede />");
+    CHECK_STR(eval1("def f(a, /, b, /): pass"), "<SyntaxError: / may appear only once>");
+    CHECK_STR(eval1("def f(*a, /): pass"), "<SyntaxError: / must be ahead of *>");
+    CHECK_STR(eval1("def f(a=1, /, b): pass"),
+              "<SyntaxError: non-default argument follows default argument>");
+    /* a signature shows the slash where the def has it */
+    CHECK_STR(eval1("def f(a, b=1, /, c=2, *, d): pass\nf"),
+              "<function f(a, b=..., /, c=..., *, d)>");
+    CHECK_STR(eval1("lambda x, /: x"), "<function <lambda>(x, /)>");
     CHECK_STR(ename1("lambda x: int: x"), "SyntaxError"); /* a lambda takes no annotation */
     CHECK_STR(eval1("def f(x: float) -> float:\n    return x\nf(2)"), "2");
     CHECK_STR(eval1("@print\nx = 1"),
