@@ -52,8 +52,9 @@ enum dsl_node_kind {
     DSL_N_MAGIC,    /* name: the magic's name, value: its argument text (a string) */
     DSL_N_DEF,      /* name; kwnames: the parameters, kwvals: their defaults (NULL: none), nkw,
                      * split by nargs, star and dstar (below); b: the body; value: the docstring
-                     * (a string) or none; kids: the decorators, outermost first. As an
-                     * expression, a lambda: name "<lambda>", b: a block of one RETURN */
+                     * (a string) or none; kids: the decorators, outermost first; flag: its
+                     * body yields (a generator). As an expression, a lambda: name "<lambda>",
+                     * b: a block of one RETURN */
     DSL_N_RETURN,   /* a: the value, or NULL for a bare return */
     DSL_N_ASSERT,   /* a: the condition, b: the message or NULL */
     DSL_N_CLASS,    /* name; a: the base class expression or NULL; b: the body; value: the
@@ -85,7 +86,9 @@ enum dsl_node_kind {
                    * members. kwvals: a NAME node each, at the imported name, naming the
                    * variable bound (flag: given by `as`) */
     /* expressions */
-    DSL_N_STAR, /* a: the value; op: DSL_T_STAR (*xs) or DSL_T_DSTAR (**d), in a call's kids */
+    DSL_N_STAR,  /* a: the value; op: DSL_T_STAR (*xs) or DSL_T_DSTAR (**d), in a call's kids */
+    DSL_N_YIELD, /* a statement: a: the value (NULL: None); flag: `yield from a`. The def it is
+                  * in (directly) has flag set: a generator */
     DSL_N_COUNT
 };
 

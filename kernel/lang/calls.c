@@ -416,7 +416,12 @@ static int call_function(struct dsl_interp *in, struct dsl_function *f, const st
     in->code = f->code;
     in->calls++;
     in->height += def->height;
-    int x = dsl_exec_block(in, def->b);
+    /* a generator's body runs to its end now, its yields kept for the iterator it returns */
+    struct dsl_list *yields = in->yields, *mine = def->flag ? dsl_list_new(0) : NULL;
+    in->yields = mine;
+    int x = def->flag && !mine ? (dsl_raise_status(in, DSL_V_NOMEM), DSL_X_ERR)
+                               : dsl_exec_block(in, def->b);
+    in->yields = yields;
     in->calls--;
     in->height -= def->height;
     if (x == DSL_X_ERR) dsl_interp_push_tb(in, f);
@@ -430,6 +435,14 @@ static int call_function(struct dsl_interp *in, struct dsl_function *f, const st
         *out = x == DSL_X_RETURN ? in->retval : dsl_none();
         in->retval = dsl_none();
         r = 0;
+    }
+    if (mine) {
+        struct dsl_value list = {.kind = DSL_LIST, .as.l = mine};
+        if (r == 0) { /* what it returns is StopIteration's value, which no loop sees */
+            dsl_value_release(*out);
+            r = dsl_generator_over(in, list, out);
+        }
+        dsl_value_release(list);
     }
 done:
     for (size_t i = 0; frame.vals && frame.bound && i < f->nlocals; i++)

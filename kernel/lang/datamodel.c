@@ -485,13 +485,29 @@ static const struct dsl_builtin iterator_rows[] = {
     {NULL, NULL, 0, 0, NULL, NULL, NULL},
 };
 
-/* An iterator over src (borrowed): a list or a range as it is, anything else as a list of its
- * items made now. 0 or -1. */
-static int builtin_iterator(struct dsl_interp *in, struct dsl_value src, struct dsl_value *out)
+/* a generator's: the same, under the class Python names (a static class is keyed by its rows) */
+static const struct dsl_builtin generator_rows[] = {
+    {"__next__", "__next__()", 0, 0, NULL, iterator_next,
+     "The next value the generator yielded, or StopIteration at the end."},
+    {"__iter__", "__iter__()", 0, 0, NULL, iterator_iter, "The generator itself."},
+    {NULL, NULL, 0, 0, NULL, NULL, NULL},
+};
+
+/* An iterator (or a generator's: generator true) over src (borrowed): a list or a range as it
+ * is, anything else as a list of its items made now. 0 or -1. */
+static int iterator_over(struct dsl_interp *in, struct dsl_value src, bool generator,
+                         struct dsl_value *out)
 {
-    struct dsl_class *c = dsl_library_class(
-        "iterator", "An iterator over a list, range, string or dict: next(it) gives its items.",
-        dsl_none(), iterator_rows);
+    struct dsl_class *c =
+        generator ? dsl_library_class("generator",
+                                      "What a generator function (a def whose body yields) or a "
+                                      "generator expression gives: next(g) gives its values. Its "
+                                      "body ran to its end when it was called.",
+                                      dsl_none(), generator_rows)
+                  : dsl_library_class(
+                        "iterator",
+                        "An iterator over a list, range, string or dict: next(it) gives its items.",
+                        dsl_none(), iterator_rows);
     if (!c) return dsl_raise_status(in, DSL_V_NOMEM);
     struct dsl_value held;
     if (src.kind == DSL_LIST || src.kind == DSL_RANGE) {
@@ -549,7 +565,12 @@ int dsl_bi_iter(struct dsl_interp *in, const struct dsl_args *a, struct dsl_valu
     }
     if (v.kind == DSL_INSTANCE && !special(v, "__getitem__", &fn))
         return dsl_raise(in, "TypeError", "'%s' object is not iterable", dsl_type_name(v));
-    return builtin_iterator(in, v, ret);
+    return iterator_over(in, v, false, ret);
+}
+
+int dsl_generator_over(struct dsl_interp *in, struct dsl_value values, struct dsl_value *out)
+{
+    return iterator_over(in, values, true, out);
 }
 
 int dsl_bi_next(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)

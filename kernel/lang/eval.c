@@ -695,6 +695,11 @@ static int eval_comprehension(struct dsl_interp *in, const struct dsl_node *n,
         dsl_value_release(acc);
         return -1;
     }
+    if (n->kind == DSL_N_GENEXP) { /* (x for x in xs): its values made now, as a generator */
+        r = dsl_generator_over(in, acc, out);
+        dsl_value_release(acc);
+        return r;
+    }
     *out = acc;
     return 0;
 }

@@ -131,6 +131,7 @@ struct dsl_interp {
     struct dsl_interp *outer;    /* the run this one started inside, if any */
     long long last_flush_ns;     /* CLOCK_MONOTONIC of the last out->flush from a loop */
     struct dsl_comp_scope *comp; /* the innermost running comprehension's scope, or NULL */
+    struct dsl_list *yields;     /* what the running generator's `yield` appends to, or NULL */
     struct dsl_value exc;        /* the pending error's exception value when `raise` raised one
                                   * (owned), else none (see exceptions.h) */
     const struct dsl_exc_saved *handling; /* the error the innermost running `except` clause

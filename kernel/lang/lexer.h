@@ -60,6 +60,7 @@ enum dsl_tok {
     DSL_T_DSLASH_ASSIGN,
     DSL_T_PERCENT_ASSIGN,
     DSL_T_DSTAR_ASSIGN,
+    DSL_T_AT_ASSIGN,
     DSL_T_ELLIPSIS, /* `...`: the constant Ellipsis */
     DSL_T_MAGIC,    /* `%name args` at the start of a line */
     DSL_T_IS_NOT,   /* `is not`: a comparison operator the parser makes of two keywords */

@@ -25,6 +25,7 @@
 
 struct parser {
     const char *src;
+    struct dsl_node *def; /* the def whose body is being parsed (a yield makes it a generator) */
     struct dsl_tokens toks;
     size_t i; /* next token */
     struct dsl_syntax_error *err;
@@ -357,8 +358,8 @@ static struct dsl_node *prefix_const(struct parser *p, const struct dsl_token *t
 static const struct {
     const char *word, *msg;
 } unsupported_words[] = {
-    {"yield", "`yield` is not supported in the MiniTorch language (no generators: build a list "
-              "and return it)"},
+    {"yield", "`yield` as a value (x = yield v, send()) is not supported in the MiniTorch "
+              "language: write `yield v` as a statement of its own"},
     {"async", "`async` is not supported in the MiniTorch language (no coroutines)"},
     {"await", "`await` is not supported in the MiniTorch language (no coroutines)"},
     {"with", "the `with` statement is not supported in the MiniTorch language: call what it "
@@ -887,7 +888,8 @@ static bool is_assign_op(enum dsl_tok t)
     case DSL_T_SLASH_ASSIGN:
     case DSL_T_DSLASH_ASSIGN:
     case DSL_T_PERCENT_ASSIGN:
-    case DSL_T_DSTAR_ASSIGN: return true;
+    case DSL_T_DSTAR_ASSIGN:
+    case DSL_T_AT_ASSIGN: return true;
     default: return false;
     }
 }
@@ -901,6 +903,7 @@ static enum dsl_tok aug_binary_op(enum dsl_tok t)
     case DSL_T_SLASH_ASSIGN: return DSL_T_SLASH;
     case DSL_T_DSLASH_ASSIGN: return DSL_T_DSLASH;
     case DSL_T_PERCENT_ASSIGN: return DSL_T_PERCENT;
+    case DSL_T_AT_ASSIGN: return DSL_T_AT;
     default: return DSL_T_DSTAR;
     }
 }
@@ -1316,6 +1319,36 @@ static struct dsl_node *parse_annotated(struct parser *p, struct dsl_node *targe
     return finish(p, n);
 }
 
+/* Whether token tok is the name `word`. */
+static bool is_word(const struct parser *p, const struct dsl_token *tok, const char *word)
+{
+    return tok->type == DSL_T_NAME && strlen(word) == tok->len &&
+           memcmp(p->src + tok->pos, word, tok->len) == 0;
+}
+
+/* `yield [value]` or `yield from iterable` as a statement of a def's body, which makes the def a
+ * generator (ast.h). Anywhere else, and as a value (`x = yield v`, which send() would give), it
+ * is the SyntaxError that says so. */
+static struct dsl_node *parse_yield(struct parser *p)
+{
+    const struct dsl_token *kw = advance(p);
+    if (p->functions == 0) return fail(p, "SyntaxError", kw->pos, "'yield' outside function");
+    if (!p->def)
+        return fail(p, "SyntaxError", kw->pos,
+                    "`yield` in a lambda is not supported in the MiniTorch language");
+    struct dsl_node *n = node(p, DSL_N_YIELD, kw->pos);
+    if (!n) return NULL;
+    const struct dsl_token *t = peek(p);
+    n->flag = is_word(p, t, "from") || t->type == DSL_T_FROM;
+    if (n->flag) advance(p);
+    if ((n->flag || !at_statement_end(p)) && !(n->a = parse_exprlist(p, parse_expr))) {
+        dsl_node_free(n);
+        return NULL;
+    }
+    p->def->flag = true;
+    return finish(p, n);
+}
+
 static struct dsl_node *parse_simple(struct parser *p)
 {
     const struct dsl_token *tok = peek(p);
@@ -1355,6 +1388,9 @@ static struct dsl_node *parse_simple(struct parser *p)
     case DSL_T_NONLOCAL:
     case DSL_T_GLOBAL: return parse_scope_decl(p);
     case DSL_T_RAISE: return parse_raise(p);
+    case DSL_T_NAME:
+        if (is_word(p, tok, "yield")) return parse_yield(p);
+        break;
     case DSL_T_DEL: return parse_del(p);
     case DSL_T_IF:
     case DSL_T_ELIF:
@@ -1690,9 +1726,12 @@ static struct dsl_node *prefix_lambda(struct parser *p, const struct dsl_token *
     ret = node(p, DSL_N_RETURN, peek(p)->pos);
     if (!ret) goto error;
     int loops = p->loops;
+    struct dsl_node *outer = p->def;
     p->loops = 0;
     p->functions++;
+    p->def = NULL; /* a yield in a lambda is no statement: an error below */
     ret->a = parse_expr(p);
+    p->def = outer;
     p->functions--;
     p->loops = loops;
     if (!ret->a) goto error;
@@ -1733,9 +1772,12 @@ static struct dsl_node *parse_def(struct parser *p)
         if (!skip_annotation(p)) goto error;
     }
     int loops = p->loops; /* a loop around the def does not make `break` valid inside it */
+    struct dsl_node *outer = p->def;
     p->loops = 0;
     p->functions++;
+    p->def = n;
     n->b = parse_block(p, kw);
+    p->def = outer;
     p->functions--;
     p->loops = loops;
     if (!n->b) goto error;
@@ -1775,10 +1817,13 @@ static struct dsl_node *parse_class(struct parser *p)
     }
     /* a class body is no function and no loop: return, break and continue are errors there */
     int loops = p->loops, functions = p->functions;
+    struct dsl_node *def = p->def; /* a class body is no function: yield is an error there */
     p->loops = p->functions = 0;
+    p->def = NULL;
     n->b = parse_block(p, kw);
     p->loops = loops;
     p->functions = functions;
+    p->def = def;
     if (!n->b) goto error;
     n->value = docstring_of(n->b);
     return finish(p, n);

@@ -132,6 +132,31 @@ static int exec_continue(struct dsl_interp *in, const struct dsl_node *n)
     return DSL_X_CONTINUE;
 }
 
+/* `yield v` and `yield from xs` in a generator's body, which runs to its end when the generator
+ * is called (calls.c): the values are kept, in order, for the iterator it returns. */
+static int exec_yield(struct dsl_interp *in, const struct dsl_node *n)
+{
+    struct dsl_value v = dsl_none();
+    if (n->a && dsl_eval(in, n->a, &v) != 0) return DSL_X_ERR;
+    struct dsl_list *out = in->yields;
+    if (!n->flag) {
+        int st = dsl_list_push(out, v);
+        if (st != DSL_V_OK)
+            return dsl_raise_status(in, st), dsl_error_locate(in, n->pos), DSL_X_ERR;
+        return DSL_X_OK;
+    }
+    struct dsl_iter it;
+    int got = dsl_iter_init(in, v, &it) != 0 ? -1 : 1;
+    struct dsl_value item;
+    while (got > 0 && (got = dsl_iter_next(in, &it, &item)) > 0) {
+        int st = dsl_list_push(out, item);
+        if (st != DSL_V_OK) got = dsl_raise_status(in, st);
+    }
+    if (got == 0 || got > 0) dsl_iter_end(&it);
+    dsl_value_release(v);
+    return got < 0 ? (dsl_error_locate(in, n->pos), DSL_X_ERR) : DSL_X_OK;
+}
+
 /* pass, and `name: annotation` without a value, which a class body records */
 static int exec_pass(struct dsl_interp *in, const struct dsl_node *n)
 {
@@ -432,6 +457,7 @@ static const exec_fn exec_table[DSL_N_COUNT] = {
     [DSL_N_RETURN] = exec_return,   [DSL_N_ASSERT] = exec_assert, [DSL_N_CLASS] = exec_class,
     [DSL_N_NONLOCAL] = exec_decl,   [DSL_N_GLOBAL] = exec_decl,   [DSL_N_TRY] = exec_try,
     [DSL_N_RAISE] = exec_raise,     [DSL_N_DEL] = dsl_exec_del,   [DSL_N_IMPORT] = exec_import,
+    [DSL_N_YIELD] = exec_yield,
 };
 
 static int exec_stmt(struct dsl_interp *in, const struct dsl_node *n)
