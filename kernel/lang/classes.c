@@ -433,6 +433,25 @@ static int class_special(struct dsl_interp *in, const struct dsl_class *c, const
     if (strcmp(name, "__doc__") == 0 && c->doc)
         return dsl_str_value(c->doc, strlen(c->doc), out) != 0 ? dsl_raise_status(in, DSL_V_NOMEM)
                                                                : 1;
+    if (strcmp(name, "__dict__") == 0 && !c->builtin) { /* its attributes now, read only */
+        struct dsl_dict *d = dsl_dict_new();
+        if (!d) return dsl_raise_status(in, DSL_V_NOMEM);
+        *out = dsl_dict_value(d);
+        for (size_t i = 0; i < c->attrs.len; i++) {
+            struct dsl_value k;
+            int r = dsl_str_value(c->attrs.items[i].name, strlen(c->attrs.items[i].name), &k);
+            if (r != 0) r = dsl_raise_status(in, DSL_V_NOMEM);
+            if (r == 0) {
+                r = dsl_dict_store(in, d, k, c->attrs.items[i].value);
+                dsl_value_release(k);
+            }
+            if (r != 0) {
+                dsl_value_release(*out);
+                return -1;
+            }
+        }
+        return 1;
+    }
     if (strcmp(name, "__base__") == 0) {
         *out = c->base.kind == DSL_CLASS ? dsl_value_retain(c->base)
                : c == &types[T_OBJECT]   ? dsl_none()
@@ -950,9 +969,11 @@ int dsl_bi_property(struct dsl_interp *in, const struct dsl_args *a, struct dsl_
 
 int dsl_bi_vars(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
-    if (a->slot[0].kind != DSL_INSTANCE)
+    struct dsl_value v = a->slot[0];
+    if (v.kind == DSL_CLASS && !v.as.cls->builtin) return dsl_object_getattr(in, v, "__dict__", ret);
+    if (v.kind != DSL_INSTANCE)
         return dsl_raise(in, "TypeError", "vars() argument must have __dict__ attribute");
-    return dsl_attrs_view(in, a->slot[0], ret);
+    return dsl_attrs_view(in, v, ret);
 }
 
 /* ---- object's methods ------------------------------------------------------------------- */
