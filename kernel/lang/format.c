@@ -409,7 +409,7 @@ static int pct_pad(struct dsl_interp *in, struct render_buf *b, const struct con
 {
     int64_t chars = (int64_t)render_utf8_count(text, n);
     int64_t fill = cv->width > chars ? cv->width - chars : 0;
-    if ((uint64_t)fill > DSL_MAX_STR_BYTES) return dsl_raise_size(in, "string", (uint64_t)fill);
+    if ((uint64_t)fill > DSL_MAX_STR_BYTES) return dsl_raise_size(in, "string", (uint64_t)fill + n);
     for (int64_t i = 0; !cv->left && i < fill; i++) render_buf_putc(b, ' ');
     render_buf_append(b, text, n);
     for (int64_t i = 0; cv->left && i < fill; i++) render_buf_putc(b, ' ');
@@ -424,7 +424,8 @@ static int pct_number(struct dsl_interp *in, struct render_buf *b, const struct 
     char sign[2] = {neg ? '-' : cv->plus ? '+' : cv->space ? ' ' : '\0', '\0'};
     size_t plen = strlen(sign) + strlen(prefix);
     int64_t fill = cv->width > (int64_t)(plen + nd) ? cv->width - (int64_t)(plen + nd) : 0;
-    if ((uint64_t)fill > DSL_MAX_STR_BYTES) return dsl_raise_size(in, "string", (uint64_t)fill);
+    if ((uint64_t)fill > DSL_MAX_STR_BYTES)
+        return dsl_raise_size(in, "string", (uint64_t)fill + plen + nd);
     bool zeros = cv->zero && !cv->left;
     for (int64_t i = 0; !cv->left && !zeros && i < fill; i++) render_buf_putc(b, ' ');
     render_buf_puts(b, sign);

@@ -561,11 +561,11 @@ static int m_join(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
     size_t i = 0;
     while ((got = dsl_iter_next(in, &it, &item)) > 0) {
         if (item.kind != DSL_STR) {
-            const char *type = py_type(item);
+            dsl_raise(in, "TypeError", "sequence item %zu: expected str instance, %s found", i,
+                      py_type(item)); /* before the item, which may hold its type's name, goes */
             dsl_value_release(item);
             render_buf_free(&b);
-            return dsl_raise(in, "TypeError", "sequence item %zu: expected str instance, %s found",
-                             i, type);
+            return -1;
         }
         if (i++) render_buf_append(&b, sep->data, sep->len);
         render_buf_append(&b, item.as.s->data, item.as.s->len);
