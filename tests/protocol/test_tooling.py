@@ -62,7 +62,7 @@ def test_complete_tensor_attributes(kc):
     c = complete(kc, "w.sh")
     assert c["matches"] == ["shape"]
     assert (c["cursor_start"], c["cursor_end"]) == (2, 4)
-    assert complete(kc, "w.sum(di")["matches"] == ["dict", "dim=", "display"]
+    assert complete(kc, "w.sum(di")["matches"] == ["dict", "dim=", "dir", "display", "divmod"]
     # a list's methods; nothing for a number
     assert complete(kc, "xs.ap")["matches"] == ["append"]
     assert complete(kc, "xs.")["matches"] == ["append", "clear", "copy", "count", "extend",
