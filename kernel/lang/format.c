@@ -15,6 +15,7 @@
 #include "lang/operators.h"
 
 #include "lang/classes.h"
+#include "lang/datamodel.h"
 #include "lang/dict.h"
 #include "lang/interp.h"
 #include "lang/native.h"
@@ -367,7 +368,7 @@ static bool is_mapping(struct dsl_value v)
     case DSL_RANGE: return true;
     case DSL_LIST: return !dsl_is_tuple(v);
     case DSL_OBJECT: return v.as.obj->cls->getitem != NULL;
-    case DSL_INSTANCE: return dsl_instance_method(v, "__getitem__", &fn);
+    case DSL_INSTANCE: return dsl_class_special(v.as.inst->cls.as.cls, "__getitem__", &fn);
     default: return false;
     }
 }
@@ -376,7 +377,6 @@ static bool is_mapping(struct dsl_value v)
 static int mapping_get(struct dsl_interp *in, struct dsl_value m, struct dsl_value key,
                        struct dsl_value *out)
 {
-    struct dsl_value fn;
     switch (m.kind) {
     case DSL_DICT: {
         struct dsl_value *slot;
@@ -386,9 +386,7 @@ static int mapping_get(struct dsl_interp *in, struct dsl_value m, struct dsl_val
         return 0;
     }
     case DSL_OBJECT: return m.as.obj->cls->getitem(in, m, key, out);
-    case DSL_INSTANCE:
-        dsl_instance_method(m, "__getitem__", &fn);
-        return dsl_call_method(in, fn, m, &key, 1, NULL, NULL, 0, out);
+    case DSL_INSTANCE: return dsl_instance_getitem(in, m, key, out);
     default:
         return dsl_raise(in, "TypeError", "%s indices must be integers or slices, not str",
                          dsl_type_name(m));

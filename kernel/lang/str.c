@@ -564,6 +564,7 @@ static int m_join(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
             dsl_raise(in, "TypeError", "sequence item %zu: expected str instance, %s found", i,
                       py_type(item)); /* before the item, which may hold its type's name, goes */
             dsl_value_release(item);
+            dsl_iter_end(&it);
             render_buf_free(&b);
             return -1;
         }
@@ -572,6 +573,7 @@ static int m_join(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
         dsl_value_release(item);
         if (b.over || b.nomem) break;
     }
+    dsl_iter_end(&it);
     if (got < 0) {
         render_buf_free(&b);
         return -1;

@@ -1142,7 +1142,6 @@ static int hash_tuple(struct dsl_interp *in, const struct dsl_value *items, size
 
 static int hash_value(struct dsl_interp *in, struct dsl_value v, int depth, int64_t *out)
 {
-    struct dsl_value fn;
     switch (v.kind) {
     case DSL_NONE: *out = 0x6e6f6e65; return 0; /* any constant */
     case DSL_BOOL:
@@ -1178,21 +1177,7 @@ static int hash_value(struct dsl_interp *in, struct dsl_value v, int depth, int6
         *out = h == -1 ? -2 : h;
         return 0;
     }
-    case DSL_INSTANCE:
-        if (dsl_instance_method(v, "__hash__", &fn)) { /* the class's own hash */
-            struct dsl_value h;
-            if (dsl_call_method(in, fn, v, NULL, 0, NULL, NULL, 0, &h) != 0) return -1;
-            if (!dsl_is_intlike(h)) {
-                dsl_value_release(h);
-                return dsl_raise(in, "TypeError", "__hash__ method should return an integer");
-            }
-            *out = hash_int(dsl_as_int(h));
-            return 0;
-        }
-        if (dsl_instance_method(v, "__eq__", &fn)) /* == without a hash: unhashable */
-            return dsl_raise(in, "TypeError", "unhashable type: '%s'", py_type(v));
-        *out = hash_pointer(v.as.inst);
-        return 0;
+    case DSL_INSTANCE: return dsl_instance_hash(in, v, out); /* __hash__, as the data model */
     default: {
         const void *p = identity(v);
         if (!p) break;
