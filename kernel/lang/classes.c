@@ -253,6 +253,9 @@ void dsl_class_adopt_methods(struct dsl_value cls)
 {
     note_hooks(cls.as.cls);
     struct dsl_attrs *a = &cls.as.cls->attrs;
+    /* a class that defines __eq__ and not __hash__ has __hash__ None: unhashable, as Python */
+    if (dsl_attrs_find(a, "__eq__") && !dsl_attrs_find(a, "__hash__"))
+        dsl_attrs_set(a, "__hash__", dsl_none()); /* out of memory: left hashable by identity */
     for (size_t i = 0; i < a->len; i++) {
         struct dsl_value v = a->items[i].value;
         adopt(cls, unwrapped(v));
@@ -970,7 +973,8 @@ int dsl_bi_property(struct dsl_interp *in, const struct dsl_args *a, struct dsl_
 int dsl_bi_vars(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
     struct dsl_value v = a->slot[0];
-    if (v.kind == DSL_CLASS && !v.as.cls->builtin) return dsl_object_getattr(in, v, "__dict__", ret);
+    if (v.kind == DSL_CLASS && !v.as.cls->builtin)
+        return dsl_object_getattr(in, v, "__dict__", ret);
     if (v.kind != DSL_INSTANCE)
         return dsl_raise(in, "TypeError", "vars() argument must have __dict__ attribute");
     return dsl_attrs_view(in, v, ret);

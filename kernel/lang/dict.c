@@ -10,6 +10,7 @@
 
 #include "lang/interp.h"
 #include "lang/native.h"
+#include "lang/operators.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -98,9 +99,16 @@ int dsl_hash(struct dsl_value key, uint64_t *hash, const char **bad)
     return hash_at(key, 0, hash, bad);
 }
 
-/* The hash of key, raising TypeError (unhashable) or RecursionError. 0 or -1. */
+/* The hash of key, raising TypeError (unhashable) or RecursionError; an instance's own
+ * __hash__ (datamodel.c). 0 or -1. */
 static int hash_key(struct dsl_interp *in, struct dsl_value key, uint64_t *h)
 {
+    if (key.kind == DSL_INSTANCE) {
+        int64_t v;
+        if (dsl_instance_hash(in, key, &v) != 0) return -1;
+        *h = (uint64_t)v;
+        return 0;
+    }
     const char *bad = NULL;
     int st = dsl_hash(key, h, &bad);
     if (st == 1) return dsl_raise(in, "TypeError", "unhashable type: '%s'", bad);
@@ -141,6 +149,32 @@ struct dsl_dict_entry *dsl_dict_find(const struct dsl_dict *d, struct dsl_value 
         if (!s) return NULL;
         struct dsl_dict_entry *e = &d->entries[s - 1];
         if (e->live && e->hash == hash && dsl_value_equal(e->key, key)) return e;
+    }
+}
+
+/* dsl_dict_find where a key may be an instance, whose class's __eq__ decides (after identity,
+ * as Python's dict compares): 0 with the entry or NULL in *out, or -1 after raising. */
+static int find_key(struct dsl_interp *in, const struct dsl_dict *d, struct dsl_value key,
+                    uint64_t hash, struct dsl_dict_entry **out)
+{
+    *out = NULL;
+    if (key.kind != DSL_INSTANCE && !d->instance_keys) {
+        *out = dsl_dict_find(d, key, hash);
+        return 0;
+    }
+    if (!d->icap) return 0;
+    size_t mask = d->icap - 1;
+    for (size_t i = (size_t)hash & mask;; i = (i + 1) & mask) {
+        size_t s = d->index[i];
+        if (!s) return 0;
+        struct dsl_dict_entry *e = &d->entries[s - 1];
+        if (!e->live || e->hash != hash) continue;
+        bool eq = false;
+        if (dsl_equal(in, e->key, key, &eq) != 0) return -1;
+        if (eq) {
+            *out = e;
+            return 0;
+        }
     }
 }
 
@@ -235,8 +269,8 @@ int dsl_dict_lookup(struct dsl_interp *in, const struct dsl_dict *d, struct dsl_
                     struct dsl_value **slot)
 {
     uint64_t h;
-    if (hash_key(in, key, &h) != 0) return -1;
-    struct dsl_dict_entry *e = dsl_dict_find(d, key, h);
+    struct dsl_dict_entry *e;
+    if (hash_key(in, key, &h) != 0 || find_key(in, d, key, h, &e) != 0) return -1;
     *slot = e ? &e->value : NULL;
     return 0;
 }
@@ -245,8 +279,8 @@ int dsl_dict_store(struct dsl_interp *in, struct dsl_dict *d, struct dsl_value k
                    struct dsl_value value)
 {
     uint64_t h;
-    if (hash_key(in, key, &h) != 0) return -1;
-    struct dsl_dict_entry *e = dsl_dict_find(d, key, h);
+    struct dsl_dict_entry *e;
+    if (hash_key(in, key, &h) != 0 || find_key(in, d, key, h, &e) != 0) return -1;
     if (e) { /* the first key stays, as in Python: d[1] = 'a'; d[1.0] = 'b' keeps 1 */
         struct dsl_value old = e->value;
         e->value = dsl_value_retain(value);
@@ -255,6 +289,7 @@ int dsl_dict_store(struct dsl_interp *in, struct dsl_dict *d, struct dsl_value k
         dsl_value_release(old);
         return 0;
     }
+    if (key.kind == DSL_INSTANCE) d->instance_keys = true;
     int st = insert_new(d, dsl_value_retain(key), h, dsl_value_retain(value));
     if (st == DSL_V_TOOBIG) return dsl_raise_size(in, "dict", (uint64_t)d->len + 1);
     return st != DSL_V_OK ? dsl_raise_status(in, st) : 0;
@@ -263,8 +298,8 @@ int dsl_dict_store(struct dsl_interp *in, struct dsl_dict *d, struct dsl_value k
 int dsl_dict_delete(struct dsl_interp *in, struct dsl_dict *d, struct dsl_value key)
 {
     uint64_t h;
-    if (hash_key(in, key, &h) != 0) return -1;
-    struct dsl_dict_entry *e = dsl_dict_find(d, key, h);
+    struct dsl_dict_entry *e;
+    if (hash_key(in, key, &h) != 0 || find_key(in, d, key, h, &e) != 0) return -1;
     if (!e) return dsl_dict_raise_key(in, key);
     struct dsl_value k, v;
     remove_entry(d, e, &k, &v);
@@ -446,8 +481,8 @@ static int m_pop(struct dsl_interp *in, const struct dsl_args *a, struct dsl_val
 {
     struct dsl_dict *d = a->self.as.d;
     uint64_t h;
-    if (hash_key(in, a->slot[0], &h) != 0) return -1;
-    struct dsl_dict_entry *e = dsl_dict_find(d, a->slot[0], h);
+    struct dsl_dict_entry *e;
+    if (hash_key(in, a->slot[0], &h) != 0 || find_key(in, d, a->slot[0], h, &e) != 0) return -1;
     if (!e) {
         if (a->has[1]) {
             *ret = dsl_value_retain(a->slot[1]);

@@ -38,6 +38,7 @@ struct dsl_dict {
     struct dsl_dict_entry *entries; /* insertion order */
     size_t *index;                  /* icap slots: entry position + 1, 0 when empty */
     size_t icap;                    /* a power of two, more than twice n; 0 before the first */
+    bool instance_keys;             /* an instance has been a key: lookups ask its __eq__ */
     struct dsl_value dead;          /* while being freed: the next container to free */
 };
 

@@ -20,7 +20,7 @@ static int int_pow(struct dsl_interp *in, int64_t base, int64_t exp, struct dsl_
 {
     if (exp < 0) {
         if (base == 0)
-            return dsl_raise(in, "ZeroDivisionError", "0 cannot be raised to a negative power");
+            return dsl_raise(in, "ZeroDivisionError", "0.0 cannot be raised to a negative power");
         *out = dsl_float(pow((double)base, (double)exp));
         return 0;
     }

@@ -21,6 +21,9 @@ static bool is_seq(struct dsl_value v) { return v.kind == DSL_STR || v.kind == D
 static int binary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a, struct dsl_value b,
                   struct dsl_value *out, bool inplace)
 {
+    /* str % anything formats, whatever the right operand is (an instance whose class has
+     * __rmod__, a tensor), as in CPython */
+    if (op == DSL_T_PERCENT && a.kind == DSL_STR) return dsl_str_percent(in, a, b, out);
     if (a.kind == DSL_INSTANCE || b.kind == DSL_INSTANCE) {
         int r = inplace && a.kind == DSL_INSTANCE ? dsl_instance_inplace(in, op, a, b, out)
                                                   : dsl_instance_binary(in, op, a, b, out);

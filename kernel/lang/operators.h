@@ -42,6 +42,10 @@ int dsl_slice_set(struct dsl_interp *in, struct dsl_value xs, const struct dsl_v
 struct render_buf;
 int dsl_format(struct dsl_interp *in, struct render_buf *b, struct dsl_value v, const char *spec,
                size_t n);
+/* fmt % args for a string fmt (format.c): printf-style formatting with CPython's rules and
+ * errors; args is a tuple of values, a mapping for %(name)s, or one value. */
+int dsl_str_percent(struct dsl_interp *in, struct dsl_value fmt, struct dsl_value args,
+                    struct dsl_value *out);
 /* The builtin format(value, format_spec=""). */
 struct dsl_args;
 int dsl_bi_format(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);

@@ -19,7 +19,10 @@
 #include "lang/exceptions.h"
 #include "lang/interp.h"
 #include "lang/lexer.h"
+#include "lang/list.h"
 #include "lang/operators.h"
+#include "lang/str.h"
+#include "lang/unicode.h"
 #include "lib/magics.h"
 #include "lib/tensor_methods.h"
 #include "lib/training.h"
@@ -816,6 +819,499 @@ static int bi_set_printoptions(struct dsl_interp *in, const struct dsl_args *a,
     return 0;
 }
 
+/* ---- characters, arithmetic and identity: chr ord divmod pow id callable hash dir ------- */
+
+/* The type name CPython's messages use. */
+static const char *py_type(struct dsl_value v)
+{
+    switch (v.kind) {
+    case DSL_NONE: return "NoneType";
+    case DSL_BUILTIN: return "builtin_function_or_method";
+    case DSL_CLASS:
+    case DSL_EXC_TYPE: return "type";
+    default: return dsl_type_name(v);
+    }
+}
+
+/* The one argument of chr, ord, id, callable and hash, bound as CPython binds it (their rows
+ * take any number, so that the message is CPython's). 0 or -1. */
+static int one_arg(struct dsl_interp *in, const struct dsl_args *a, const char *fn)
+{
+    if (a->nrest != 1)
+        return dsl_raise(in, "TypeError", "%s() takes exactly one argument (%zu given)", fn,
+                         a->nrest);
+    return 0;
+}
+
+static int bi_chr(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    if (one_arg(in, a, "chr") != 0) return -1;
+    struct dsl_value v = a->rest[0];
+    if (!dsl_is_intlike(v))
+        return dsl_raise(in, "TypeError", "'%s' object cannot be interpreted as an integer",
+                         py_type(v));
+    int64_t c = dsl_as_int(v);
+    if (c < 0 || c > 0x10FFFF)
+        return dsl_raise(in, "ValueError", "chr() arg not in range(0x110000)");
+    if (c >= 0xD800 && c < 0xE000) /* text is UTF-8, which has no surrogates */
+        return dsl_raise(in, "NotImplementedError",
+                         "chr() of a surrogate (U+%04llX) is not supported in the MiniTorch "
+                         "language: strings are UTF-8",
+                         (long long)c);
+    char u[4];
+    return make_str(in, u, dsl_utf8_encode((uint32_t)c, u), ret);
+}
+
+static int bi_ord(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    if (one_arg(in, a, "ord") != 0) return -1;
+    struct dsl_value v = a->rest[0];
+    if (v.kind != DSL_STR)
+        return dsl_raise(in, "TypeError", "ord() expected string of length 1, but %s found",
+                         py_type(v));
+    size_t n = render_utf8_count(v.as.s->data, v.as.s->len), len;
+    if (n != 1)
+        return dsl_raise(in, "TypeError",
+                         "ord() expected a character, but string of length %zu found", n);
+    *ret = dsl_int(dsl_utf8_decode(v.as.s->data, v.as.s->len, &len));
+    return 0;
+}
+
+/* A tuple of two new values (taken). */
+static int pair(struct dsl_interp *in, struct dsl_value x, struct dsl_value y,
+                struct dsl_value *ret)
+{
+    struct dsl_list *l = dsl_list_new(2);
+    if (!l) {
+        dsl_value_release(x);
+        dsl_value_release(y);
+        return dsl_raise_status(in, DSL_V_NOMEM);
+    }
+    dsl_list_push(l, x);
+    dsl_list_push(l, y);
+    l->style = DSL_LIST_TUPLE;
+    *ret = (struct dsl_value){.kind = DSL_LIST, .as.l = l};
+    return 0;
+}
+
+static int bi_divmod(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    if (a->nrest != 2)
+        return dsl_raise(in, "TypeError", "divmod expected 2 arguments, got %zu", a->nrest);
+    struct dsl_value x = a->rest[0], y = a->rest[1], q, r;
+    if (!dsl_is_number(x) || !dsl_is_number(y))
+        return dsl_raise(in, "TypeError", "unsupported operand type(s) for divmod(): '%s' and '%s'",
+                         py_type(x), py_type(y));
+    if (dsl_as_double(y) == 0.0)
+        return x.kind == DSL_FLOAT || y.kind == DSL_FLOAT
+                   ? dsl_raise(in, "ZeroDivisionError", "float divmod()")
+                   : dsl_raise(in, "ZeroDivisionError", "integer division or modulo by zero");
+    if (dsl_binary(in, DSL_T_DSLASH, x, y, &q) != 0) return -1;
+    if (dsl_binary(in, DSL_T_PERCENT, x, y, &r) != 0) return -1;
+    return pair(in, q, r, ret);
+}
+
+/* base ** exp % mod for ints, mod != 0, as CPython: the result has mod's sign, and a negative
+ * exp takes the inverse of base modulo mod. 0 or -1. */
+static int pow_mod(struct dsl_interp *in, int64_t base, int64_t exp, int64_t mod, int64_t *out)
+{
+    uint64_t m = mod < 0 ? (uint64_t)0 - (uint64_t)mod : (uint64_t)mod;
+    if (m == 1) {
+        *out = 0;
+        return 0;
+    }
+    /* base in [0, m) */
+    uint64_t b = base < 0 ? (m - ((uint64_t)0 - (uint64_t)base) % m) % m : (uint64_t)base % m;
+    uint64_t e = exp < 0 ? (uint64_t)0 - (uint64_t)exp : (uint64_t)exp;
+    if (exp < 0) { /* the inverse of b modulo m, by the extended Euclidean algorithm */
+        __int128 r0 = (__int128)m, r1 = (__int128)b, s0 = 0, s1 = 1;
+        while (r1 != 0) {
+            __int128 q = r0 / r1, t = r0 - q * r1;
+            r0 = r1, r1 = t;
+            t = s0 - q * s1;
+            s0 = s1, s1 = t;
+        }
+        if (r0 != 1)
+            return dsl_raise(in, "ValueError", "base is not invertible for the given modulus");
+        b = (uint64_t)(s0 < 0 ? s0 + (__int128)m : s0);
+    }
+    uint64_t r = 1 % m;
+    for (; e; e >>= 1) {
+        if (e & 1) r = (uint64_t)((unsigned __int128)r * b % m);
+        b = (uint64_t)((unsigned __int128)b * b % m);
+    }
+    *out = mod < 0 && r != 0 ? (int64_t)(r - m) : (int64_t)r;
+    return 0;
+}
+
+static const char *const pow_params[] = {"base", "exp", "mod"};
+
+static int bi_pow(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    /* bound as CPython's pow binds: by position or by name, with its messages */
+    const struct dsl_value *arg[3] = {NULL, NULL, NULL};
+    size_t n = a->nrest;
+    if (n + a->nkw > 3)
+        return dsl_raise(in, "TypeError", "pow() takes at most 3 arguments (%zu given)",
+                         n + a->nkw);
+    for (size_t i = 0; i < n; i++) arg[i] = &a->rest[i];
+    for (size_t k = 0; k < a->nkw; k++) /* a name given twice is refused below */
+        for (size_t i = n; i < 3; i++)
+            if (strcmp(a->kwnames[k], pow_params[i]) == 0) arg[i] = &a->kwvals[k];
+    for (size_t i = 0; i < 2; i++)
+        if (!arg[i])
+            return dsl_raise(in, "TypeError", "pow() missing required argument '%s' (pos %zu)",
+                             pow_params[i], i + 1);
+    for (size_t k = 0; k < a->nkw; k++) {
+        size_t i = 0;
+        while (i < 3 && strcmp(a->kwnames[k], pow_params[i]) != 0) i++;
+        if (i == 3)
+            return dsl_raise(in, "TypeError", "'%s' is an invalid keyword argument for pow()",
+                             a->kwnames[k]);
+        if (i < n)
+            return dsl_raise(in, "TypeError",
+                             "argument for pow() given by name ('%s') and position (%zu)",
+                             pow_params[i], i + 1);
+    }
+    struct dsl_value x = *arg[0], y = *arg[1];
+    if (!arg[2] || arg[2]->kind == DSL_NONE) {
+        if ((dsl_is_number(x) && dsl_is_number(y)) || x.kind == DSL_TENSOR || y.kind == DSL_TENSOR)
+            return dsl_binary(in, DSL_T_DSTAR, x, y, ret);
+        return dsl_raise(in, "TypeError",
+                         "unsupported operand type(s) for ** or pow(): '%s' and '%s'", py_type(x),
+                         py_type(y));
+    }
+    struct dsl_value z = *arg[2];
+    if (!dsl_is_number(x) || !dsl_is_number(y) || !dsl_is_number(z))
+        return dsl_raise(in, "TypeError",
+                         "unsupported operand type(s) for ** or pow(): '%s', '%s', '%s'",
+                         py_type(x), py_type(y), py_type(z));
+    if (!dsl_is_intlike(x) || !dsl_is_intlike(y) || !dsl_is_intlike(z))
+        return dsl_raise(in, "TypeError",
+                         "pow() 3rd argument not allowed unless all arguments are integers");
+    if (dsl_as_int(z) == 0) return dsl_raise(in, "ValueError", "pow() 3rd argument cannot be 0");
+    int64_t r = 0;
+    if (pow_mod(in, dsl_as_int(x), dsl_as_int(y), dsl_as_int(z), &r) != 0) return -1;
+    *ret = dsl_int(r);
+    return 0;
+}
+
+/* The address of a heap value (its identity), or NULL for the values the language keeps by
+ * value (None, bools, numbers, ranges). */
+static const void *identity(struct dsl_value v)
+{
+    switch (v.kind) {
+    case DSL_STR: return v.as.s;
+    case DSL_LIST: return v.as.l;
+    case DSL_DICT: return v.as.d;
+    case DSL_BUILTIN: return v.as.fn;
+    case DSL_TENSOR: return v.as.t;
+    case DSL_METHOD: return v.as.m;
+    case DSL_FUNCTION: return v.as.fn_user;
+    case DSL_OBJECT: return v.as.obj;
+    case DSL_CELL: return v.as.cell;
+    case DSL_CLASS: return v.as.cls;
+    case DSL_INSTANCE: return v.as.inst;
+    case DSL_SUPER: return v.as.sup;
+    case DSL_EXC_TYPE: return v.as.exc_type;
+    case DSL_EXCEPTION: return v.as.exc;
+    default: return NULL;
+    }
+}
+
+static uint64_t mix64(uint64_t x)
+{
+    /* splitmix64's finalizer: a bijection that spreads nearby values apart */
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebULL;
+    x ^= x >> 31;
+    return x;
+}
+
+static int bi_id(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    if (one_arg(in, a, "id") != 0) return -1;
+    struct dsl_value v = a->rest[0];
+    const void *p = identity(v);
+    if (p) {
+        *ret = dsl_int((int64_t)(uintptr_t)p);
+        return 0;
+    }
+    /* a value kept by value is identical (`is`) to every equal one of its kind: its id comes
+     * from the kind and the value, odd so that no address (malloc's are even) has it */
+    uint64_t x = 0;
+    switch (v.kind) {
+    case DSL_BOOL: x = v.as.b; break;
+    case DSL_INT: x = (uint64_t)v.as.i; break;
+    case DSL_FLOAT: memcpy(&x, &v.as.f, sizeof x); break;
+    case DSL_RANGE:
+        x = mix64((uint64_t)v.as.r.start) ^ mix64((uint64_t)v.as.r.stop + 1) ^
+            mix64((uint64_t)v.as.r.step + 2);
+        break;
+    default: break;
+    }
+    *ret = dsl_int((int64_t)((mix64(x ^ mix64((uint64_t)v.kind + 1)) | 1) & INT64_MAX));
+    return 0;
+}
+
+static int bi_callable(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    if (one_arg(in, a, "callable") != 0) return -1;
+    struct dsl_value v = a->rest[0], fn;
+    bool yes;
+    switch (v.kind) { /* what a call accepts (lang/calls.c) */
+    case DSL_FUNCTION:
+    case DSL_BUILTIN:
+    case DSL_METHOD:
+    case DSL_CLASS:
+    case DSL_EXC_TYPE: yes = true; break;
+    case DSL_INSTANCE: yes = dsl_instance_method(v, "__call__", &fn); break;
+    case DSL_OBJECT: yes = v.as.obj->cls->call != NULL; break;
+    default: yes = false; break;
+    }
+    *ret = dsl_bool(yes);
+    return 0;
+}
+
+/* CPython's hashes: of an int, its value modulo the prime 2**61 - 1 with its sign; of a float
+ * the same of the rational it is (so hash(1.0) == hash(1)); of a tuple the xxHash-like mix of
+ * its items' hashes; -1 is never a hash (it becomes -2). Strings hash stably (CPython's are
+ * salted per process), and other objects by their identity. */
+#define HASH_MODULUS (((uint64_t)1 << 61) - 1)
+#define HASH_INF 314159
+
+static int64_t hash_int(int64_t v)
+{
+    uint64_t mag = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    int64_t h = (int64_t)(mag % HASH_MODULUS);
+    if (v < 0) h = -h;
+    return h == -1 ? -2 : h;
+}
+
+static int64_t hash_float(double f)
+{
+    if (isinf(f)) return f > 0 ? HASH_INF : -HASH_INF;
+    if (isnan(f)) return 0;
+    int e;
+    double m = frexp(fabs(f), &e);          /* |f| = m * 2**e, m in [0.5, 1) */
+    uint64_t mant = (uint64_t)ldexp(m, 53); /* |f| = mant * 2**(e - 53), exactly */
+    int k = (e - 53) % 61;                  /* 2**61 is 1 modulo the prime */
+    if (k < 0) k += 61;
+    uint64_t h = (uint64_t)(((unsigned __int128)mant << k) % HASH_MODULUS);
+    int64_t r = f < 0 ? -(int64_t)h : (int64_t)h;
+    return r == -1 ? -2 : r;
+}
+
+static int64_t hash_pointer(const void *p)
+{
+    uint64_t y = (uint64_t)(uintptr_t)p;
+    int64_t h = (int64_t)(y >> 4 | y << 60); /* the low bits of an address are all zero */
+    return h == -1 ? -2 : h;
+}
+
+/* The mix of a tuple's item hashes (xxHash64's round, as CPython's tuple hash). */
+static int64_t hash_items(const int64_t *h, size_t n)
+{
+    const uint64_t p1 = 11400714785074694791ULL, p2 = 14029467366897019727ULL,
+                   p5 = 2870177450012600261ULL;
+    uint64_t acc = p5;
+    for (size_t i = 0; i < n; i++) {
+        acc += (uint64_t)h[i] * p2;
+        acc = acc << 31 | acc >> 33;
+        acc *= p1;
+    }
+    acc += n ^ (p5 ^ 3527539UL);
+    return acc == UINT64_MAX ? 1546275796 : (int64_t)acc;
+}
+
+static int hash_value(struct dsl_interp *in, struct dsl_value v, int depth, int64_t *out);
+
+static int hash_tuple(struct dsl_interp *in, const struct dsl_value *items, size_t n, int depth,
+                      int64_t *out)
+{
+    int64_t small[8], *h = n <= 8 ? small : malloc(n * sizeof *h);
+    if (!h) return dsl_raise_status(in, DSL_V_NOMEM);
+    int r = 0;
+    for (size_t i = 0; i < n && r == 0; i++) r = hash_value(in, items[i], depth + 1, &h[i]);
+    if (r == 0) *out = hash_items(h, n);
+    if (h != small) free(h);
+    return r;
+}
+
+static int hash_value(struct dsl_interp *in, struct dsl_value v, int depth, int64_t *out)
+{
+    switch (v.kind) {
+    case DSL_NONE: *out = 0x6e6f6e65; return 0; /* any constant */
+    case DSL_BOOL:
+    case DSL_INT: *out = hash_int(dsl_as_int(v)); return 0;
+    case DSL_FLOAT: *out = hash_float(v.as.f); return 0;
+    case DSL_STR: {
+        uint64_t x = 1469598103934665603ULL; /* FNV-1a, then mixed */
+        for (size_t i = 0; i < v.as.s->len; i++)
+            x = (x ^ (unsigned char)v.as.s->data[i]) * 1099511628211ULL;
+        int64_t h = (int64_t)mix64(x);
+        *out = h == -1 ? -2 : h;
+        return 0;
+    }
+    case DSL_LIST:
+        if (!dsl_is_tuple(v)) break;
+        if (depth >= DSL_MAX_LIST_DEPTH)
+            return dsl_raise(in, "RecursionError",
+                             "maximum recursion depth exceeded while hashing a tuple nested more "
+                             "than %d deep",
+                             DSL_MAX_LIST_DEPTH);
+        return hash_tuple(in, v.as.l->items, v.as.l->len, depth, out);
+    case DSL_DICT: break;
+    case DSL_RANGE: { /* as CPython: the tuple (len, start, step), None where it does not matter */
+        int64_t n = dsl_range_len(v.as.r), h[3] = {hash_int(n), 0x6e6f6e65, 0x6e6f6e65};
+        if (n > 0) h[1] = hash_int(v.as.r.start);
+        if (n > 1) h[2] = hash_int(v.as.r.step);
+        *out = hash_items(h, 3);
+        return 0;
+    }
+    case DSL_METHOD: { /* its self's identity and its function's */
+        const void *f = v.as.m->fn ? (const void *)v.as.m->fn : identity(v.as.m->func);
+        int64_t h = hash_pointer(identity(v.as.m->self)) ^ hash_pointer(f);
+        *out = h == -1 ? -2 : h;
+        return 0;
+    }
+    case DSL_INSTANCE: return dsl_instance_hash(in, v, out); /* __hash__, as the data model */
+    default: {
+        const void *p = identity(v);
+        if (!p) break;
+        *out = hash_pointer(p);
+        return 0;
+    }
+    }
+    return dsl_raise(in, "TypeError", "unhashable type: '%s'", py_type(v));
+}
+
+static int bi_hash(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    int64_t h;
+    if (one_arg(in, a, "hash") != 0 || hash_value(in, a->rest[0], 0, &h) != 0) return -1;
+    *ret = dsl_int(h);
+    return 0;
+}
+
+/* dir(): the names a value's attributes are read by, sorted. */
+struct names {
+    const char **v;
+    size_t n, cap;
+};
+
+static void add_name(struct names *ns, const char *name)
+{
+    if (ns->n == ns->cap) {
+        size_t cap = ns->cap ? 2 * ns->cap : 64;
+        const char **v = realloc(ns->v, cap * sizeof *v);
+        if (!v) return;
+        ns->v = v;
+        ns->cap = cap;
+    }
+    ns->v[ns->n++] = name;
+}
+
+static int compare_names(const void *x, const void *y)
+{
+    return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+static void add_rows(struct names *ns, const struct dsl_builtin *rows, size_t n)
+{
+    for (size_t i = 0; i < n; i++) add_name(ns, rows[i].name);
+}
+
+/* The attributes of v this language reads (not CPython's special methods, which it has as
+ * operators and builtins rather than attributes). */
+static void attribute_names(struct names *ns, struct dsl_value v)
+{
+    enum dsl_kind k = v.kind;
+    if (k != DSL_LIST && k != DSL_DICT && k != DSL_TENSOR && k != DSL_OBJECT && k != DSL_EXC_TYPE &&
+        k != DSL_EXCEPTION) /* those whose getattr has no __class__ */
+        add_name(ns, "__class__");
+    switch (k) {
+    case DSL_STR: add_rows(ns, dsl_str_methods, dsl_str_method_count); break;
+    case DSL_LIST:
+        for (size_t i = 0; i < dsl_list_method_count; i++)
+            if (!dsl_is_tuple(v) || strcmp(dsl_list_methods[i].name, "count") == 0 ||
+                strcmp(dsl_list_methods[i].name, "index") == 0)
+                add_name(ns, dsl_list_methods[i].name);
+        break;
+    case DSL_DICT: add_rows(ns, dsl_dict_methods, dsl_dict_method_count); break;
+    case DSL_TENSOR:
+        add_rows(ns, dsl_tensor_methods, dsl_tensor_method_count);
+        add_rows(ns, dsl_tensor_props, dsl_tensor_prop_count);
+        break;
+    case DSL_FUNCTION: add_name(ns, "__doc__"); /* fall through */
+    case DSL_BUILTIN: add_name(ns, "__name__"); break;
+    case DSL_OBJECT: {
+        const struct dsl_object_class *c = v.as.obj->cls;
+        for (size_t i = 0; c->attrs && c->attrs[i]; i++) add_name(ns, c->attrs[i]);
+        for (size_t i = 0; !c->attrs && c->attr_name && c->attr_name(c, i); i++)
+            add_name(ns, c->attr_name(c, i));
+        break;
+    }
+    case DSL_INSTANCE:
+    case DSL_CLASS: {
+        size_t n = dsl_attr_names(v, NULL, 0);
+        const char **names = malloc((n ? n : 1) * sizeof *names);
+        if (!names) break;
+        dsl_attr_names(v, names, n);
+        for (size_t i = 0; i < n; i++) add_name(ns, names[i]);
+        free(names);
+        break;
+    }
+    default: break;
+    }
+}
+
+/* The names bound where dir() was called: the running call's locals, else the session's. */
+static void scope_names(struct names *ns, struct dsl_interp *in)
+{
+    const struct dsl_frame *f = in->frame;
+    if (f) {
+        for (size_t i = 0; i < f->fn->nlocals; i++) {
+            struct dsl_value v = f->vals[i];
+            bool bound = f->fn->is_cell[i] ? v.kind == DSL_CELL && v.as.cell->bound : f->bound[i];
+            if (bound) add_name(ns, f->fn->locals[i]);
+        }
+        return;
+    }
+    const struct dsl_session *s = in->session;
+    for (size_t i = 0; i < s->cap; i++)
+        if (s->vars[i].name) add_name(ns, s->vars[i].name);
+}
+
+static int bi_dir(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    if (a->nrest > 1)
+        return dsl_raise(in, "TypeError", "dir expected at most 1 argument, got %zu", a->nrest);
+    struct names ns = {0};
+    if (a->nrest)
+        attribute_names(&ns, a->rest[0]);
+    else
+        scope_names(&ns, in);
+    if (ns.n) qsort(ns.v, ns.n, sizeof *ns.v, compare_names);
+    struct dsl_list *l = dsl_list_new(ns.n);
+    int r = l ? 0 : dsl_raise_status(in, DSL_V_NOMEM);
+    for (size_t i = 0; i < ns.n && r == 0; i++) {
+        if (i && strcmp(ns.v[i], ns.v[i - 1]) == 0) continue; /* a name overridden */
+        struct dsl_value s;
+        r = make_str(in, ns.v[i], strlen(ns.v[i]), &s);
+        if (r == 0 && dsl_list_push(l, s) != DSL_V_OK) r = dsl_raise_status(in, DSL_V_NOMEM);
+    }
+    free(ns.v);
+    if (r != 0) {
+        if (l) dsl_value_release((struct dsl_value){.kind = DSL_LIST, .as.l = l});
+        return -1;
+    }
+    *ret = (struct dsl_value){.kind = DSL_LIST, .as.l = l};
+    return 0;
+}
+
 /* ---- the table -------------------------------------------------------------------------- */
 
 static const char *const compare_params[] = {"stmt", "backends", NULL};
@@ -923,6 +1419,11 @@ const struct dsl_builtin dsl_builtins[] = {
     {"clear_output", "clear_output(wait=false)", 0, 1, clear_params, bi_clear_output,
      "Clears the output of the running cell. With wait=true the old output stays until new "
      "output arrives, which avoids flicker in animations."},
+    {"callable", "callable(obj)", 0, -1, NULL, bi_callable,
+     "Whether obj can be called: a function, a builtin, a class, a bound method, or an "
+     "instance whose class defines __call__."},
+    {"chr", "chr(i)", 0, -1, NULL, bi_chr,
+     "The string of the one character whose code point is the int i (chr(65) is \"A\")."},
     {"check", "check(task, part=none, seed=none)", 1, 3, check_params, dsl_bi_check,
      "MiniTorch's tests of a task, run on your backend (TensorBackend(YourOps)): check(\"3.1\") "
      "tests map, zip and reduce (every function of the course's MathTest, forward and "
@@ -968,6 +1469,11 @@ const struct dsl_builtin dsl_builtins[] = {
     {"dict", "dict(iterable=(), **kwargs)", 0, 1, dsl_any_keywords, dsl_bi_dict,
      "A new dict: empty; with the pairs of a dict or of an iterable of (key, value) pairs; "
      "and with the keyword arguments as string keys (dict(a=1) is {'a': 1})."},
+    {"dir", "dir(obj=...)", 0, -1, NULL, bi_dir,
+     "The sorted names of obj's attributes (methods included; CPython's special methods, which "
+     "the operators and builtins stand for, are not listed); without obj, the names of the "
+     "variables in scope."},
+    {"divmod", "divmod(a, b)", 0, -1, NULL, bi_divmod, "The tuple (a // b, a % b) of two numbers."},
     {"display", "display(value, display_id=none)", 1, 2, display_params, bi_display,
      "Shows value in the cell's output now, as a rich output. Give display_id=\"name\" to "
      "replace it later with update_display(new_value, display_id=\"name\")."},
@@ -984,6 +1490,9 @@ const struct dsl_builtin dsl_builtins[] = {
     {"format", "format(value, format_spec=\"\")", 1, 2, NULL, dsl_bi_format,
      "value formatted by a format spec, as in an f-string's {value:spec}: \".3f\", \">8\", "
      "\"5d\", \",\", \"e\", \"%\", \"#x\"... (Python's format specification mini-language)."},
+    {"hash", "hash(obj)", 0, -1, NULL, bi_hash,
+     "The hash of obj, as dict keys use it: CPython's for numbers (hash(1.0) == hash(1)) and "
+     "tuples of them, a stable one for strings; a list or dict is unhashable (TypeError)."},
     {"heatmap", "heatmap(t, title=none)", 1, 2, heatmap_params, dsl_bi_heatmap,
      "Draws a 1-D or 2-D tensor (at most 10,000 entries) as a heat map: a cell per entry, row 0 "
      "at the top, shaded from white (the smallest value) to blue (the largest), the values "
@@ -997,6 +1506,8 @@ const struct dsl_builtin dsl_builtins[] = {
     {"help", "help(x)", 0, 1, NULL, bi_help,
      "Shows the documentation of a builtin (help(print)) or of a value's type; without an "
      "argument lists every builtin."},
+    {"id", "id(obj)", 0, -1, NULL, bi_id,
+     "An int identifying obj among the values alive now: x is y exactly when id(x) == id(y)."},
     {"input", "input(prompt=\"\", password=false)", 0, 2, input_params, bi_input,
      "Asks the user to type one line in the frontend and returns it as a string (without the "
      "newline). password=true hides what is typed. Raises StdinNotImplementedError when the "
@@ -1046,6 +1557,8 @@ const struct dsl_builtin dsl_builtins[] = {
     {"ones", "ones(*shape, requires_grad=false, backend=none)", 1, -1, create_params, dsl_bi_ones,
      "A tensor of the given shape filled with 1.0: ones(2, 3) or ones([2, 3]). backend is "
      "\"simple\", \"fast\" or \"cuda\" (default: the one %backend chose)."},
+    {"ord", "ord(c)", 0, -1, NULL, bi_ord,
+     "The code point of the one-character string c (ord(\"A\") is 65)."},
     {"parallel_diagnostics", "parallel_diagnostics(fn=None, source=false)", 0, 2, diag_params,
      dsl_bi_parallel_diagnostics,
      "How a function given to numba's njit runs, for each kind of arguments it was called "
@@ -1059,6 +1572,9 @@ const struct dsl_builtin dsl_builtins[] = {
     {"plot", "plot(model, data)", 2, 2, plot_params, dsl_bi_plot,
      "Draws the model's decision boundary (its probability of class 1 over the unit square, "
      "shaded from #69bac9 for 0 to #ea8484 for 1) under the points of the dataset."},
+    {"pow", "pow(base, exp, mod=None)", 0, -1, dsl_any_keywords, bi_pow,
+     "base ** exp; with mod, base ** exp % mod computed without the power, for ints (a "
+     "negative exp uses the inverse of base modulo mod)."},
     {"print", "print(*args, sep=\" \", end=\"\\n\")", 0, -1, print_params, bi_print,
      "Writes the values to the cell's standard output, separated by sep and followed by end. "
      "Strings appear without quotes."},

@@ -62,7 +62,7 @@ def test_complete_tensor_attributes(kc):
     c = complete(kc, "w.sh")
     assert c["matches"] == ["shape"]
     assert (c["cursor_start"], c["cursor_end"]) == (2, 4)
-    assert complete(kc, "w.sum(di")["matches"] == ["dict", "dim=", "display"]
+    assert complete(kc, "w.sum(di")["matches"] == ["dict", "dim=", "dir", "display", "divmod"]
     # a list's methods; nothing for a number
     assert complete(kc, "xs.ap")["matches"] == ["append"]
     assert complete(kc, "xs.")["matches"] == ["append", "clear", "copy", "count", "extend",
@@ -100,10 +100,10 @@ def test_complete_offsets_count_code_points(kc):
     assert c["matches"] == ["print"]
     assert (c["cursor_start"], c["cursor_end"]) == (len("ü = 1; "), len("ü = 1; pri"))
     # a multi-line cell: offsets count from the start of the cell
-    code = "# é\nzz = 'ß'\nprint(zz)\npr"
+    code = "# é\nzz = 'ß'\nprint(zz)\npri"
     c = complete(kc, code)
     assert c["matches"] == ["print"]
-    assert c["cursor_start"] == len(code) - 2
+    assert c["cursor_start"] == len(code) - 3
 
 
 def test_complete_odd_requests_leave_the_kernel_well(kc):

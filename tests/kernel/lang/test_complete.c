@@ -273,12 +273,12 @@ static void test_complete_call_keywords(void)
     CHECK_INT(run_cell(s, "t = ones(2)\ndef f(alpha, beta=1):\n    return alpha").rc, 0);
     COMPLETES(s, "zeros(2, requires_g", 9, "requires_grad=");
     COMPLETES(s, "x = rand(2, 3, back", 15, "backend=");
-    COMPLETES(s, "t.sum(di", 6, "dict dim= display");
+    COMPLETES(s, "t.sum(di", 6, "dict dim= dir display divmod");
     COMPLETES(s, "f(1, be", 5, "beta=");
     COMPLETES(s, "f(al", 2, "all alpha=");
     /* keyword-only parameters complete; *args and **kwargs take no keyword */
     CHECK_INT(run_cell(s, "def g(a, *pargs, pkey, **popts):\n    return a").rc, 0);
-    COMPLETES(s, "g(1, p", 5, "parallel_diagnostics pass pkey= plot print property");
+    COMPLETES(s, "g(1, p", 5, "parallel_diagnostics pass pkey= plot pow print property");
     /* on the next line of a call the call is still open */
     COMPLETES(s, "y = f(1,\n      be", 15, "beta=");
     /* brackets inside strings and comments do not count; an index inside a call is not the

@@ -285,7 +285,9 @@ static void test_conversions(void)
     CHECK_STR(ename1("sleep(-1)"), "ValueError");
     CHECK_STR(eval1("sleep(0.01)"), "<none>");
     CHECK_STR(eval1("sleep(seconds=0)"), "<none>");
-    CHECK_STR(ename1("'a'.upper"), "AttributeError");
+    CHECK_STR(ename1("'a'.uper"), "AttributeError");
+    CHECK_STR(ename1("'a'.translate"), "NotImplementedError");
+    CHECK_STR(eval1("'a'.upper()"), "'A'");
 }
 
 int main(void)
