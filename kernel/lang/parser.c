@@ -1262,14 +1262,25 @@ static bool annotation_target(const struct dsl_node *e)
     return e->kind == DSL_N_ATTR || e->kind == DSL_N_INDEX;
 }
 
-/* The source text of an annotation from byte start to end, its trailing blanks dropped: what
- * `from __future__ import annotations` keeps of it (a string), in node n's value. */
-static bool annotation_text(struct parser *p, struct dsl_node *n, size_t start, size_t end)
+/* The text of annotation ann, from byte start to end of the source, its trailing blanks
+ * dropped, in node n's value: what `from __future__ import annotations` keeps of it (a string;
+ * an annotation that is itself a string literal kept as its repr, as CPython writes it back). */
+static bool annotation_text(struct parser *p, struct dsl_node *n, const struct dsl_node *ann,
+                            size_t start, size_t end)
 {
     while (end > start && isspace((unsigned char)p->src[end - 1])) end--;
-    if (dsl_str_value(p->src + start, end - start, &n->value) == 0) return true;
-    fail(p, "MemoryError", start, "out of memory");
-    return false;
+    struct render_buf b;
+    render_buf_init(&b, 0);
+    bool literal = ann->kind == DSL_N_CONST && ann->value.kind == DSL_STR;
+    if (literal && dsl_value_repr(&b, ann->value) == DSL_V_OK && !b.nomem) {
+        start = 0;
+        end = b.len;
+    }
+    const char *text = literal && !b.nomem ? render_buf_str(&b) : p->src;
+    bool ok = dsl_str_value(text + start, end - start, &n->value) == 0;
+    render_buf_free(&b);
+    if (!ok) fail(p, "MemoryError", start, "out of memory");
+    return ok;
 }
 
 /* `target: annotation [= value]` (target owned). The annotation is parsed, never evaluated, as
@@ -1286,7 +1297,6 @@ static struct dsl_node *parse_annotated(struct parser *p, struct dsl_node *targe
         dsl_node_free(target);
         return NULL;
     }
-    dsl_node_free(ann);
     size_t end = peek(p)->pos;
     bool named = target->kind == DSL_N_NAME;
     if (!check(p, DSL_T_ASSIGN)) {
@@ -1296,7 +1306,9 @@ static struct dsl_node *parse_annotated(struct parser *p, struct dsl_node *targe
             target->name = NULL;
         }
         dsl_node_free(target);
-        if (n && named && !annotation_text(p, n, start, end)) {
+        bool ok = !n || !named || annotation_text(p, n, ann, start, end);
+        dsl_node_free(ann);
+        if (!ok) {
             dsl_node_free(n);
             return NULL;
         }
@@ -1306,9 +1318,12 @@ static struct dsl_node *parse_annotated(struct parser *p, struct dsl_node *targe
     if (!n || !push(p, n, target)) {
         if (!n) dsl_node_free(target);
         dsl_node_free(n);
+        dsl_node_free(ann);
         return NULL;
     }
-    if (named && !annotation_text(p, n, start, end)) {
+    bool ok = !named || annotation_text(p, n, ann, start, end);
+    dsl_node_free(ann);
+    if (!ok) {
         dsl_node_free(n);
         return NULL;
     }

@@ -1,7 +1,9 @@
-# dataclasses as MiniTorch's files use them (datasets.Graph, autodiff.Context, scalar.ScalarHistory):
-# @dataclass reads the annotated names of the class body as its fields and gives it __init__,
-# __repr__ and __eq__; field(default_factory=...), fields(), asdict(), __post_init__, a dataclass
-# deriving from another, and Python's errors. Each expectation is what CPython prints.
+# dataclasses as MiniTorch's files use them (datasets.Graph, autodiff.Context, scalar.ScalarHistory),
+# with their `from __future__ import annotations`: @dataclass reads the annotated names of the
+# class body as its fields and gives it __init__, __repr__ and __eq__; field(default_factory=...),
+# fields(), asdict(), __post_init__, a dataclass deriving from another, a class decorator of
+# your own, and Python's errors. Each expectation is what CPython prints.
+from __future__ import annotations
 from dataclasses import dataclass, field, fields, asdict, is_dataclass
 import dataclasses
 
@@ -80,8 +82,11 @@ for attempt in [lambda: Point(), lambda: Point(1, 2, 3), lambda: Point(1, q=2), 
 # expect: Point.__init__() takes from 2 to 3 positional arguments but 4 were given
 # expect: Point.__init__() got an unexpected keyword argument 'q'
 # expect: Point.__init__() got multiple values for argument 'x'
-print(Point.__hash__ is None)
-# expect: True
+try:
+    hash(Point(1))
+except TypeError as e:
+    print(e)
+# expect: unhashable type: 'Point'
 
 
 @dataclass(repr=False)
@@ -106,6 +111,21 @@ try:
 except ValueError as e:
     print(e)
 # expect: mutable default <class 'list'> for field xs is not allowed: use default_factory
-print(dataclasses.MISSING is dataclasses.MISSING, fields(Point)[1].default, fields(Point)[1].name)
-# expect: True 0.0 y
+print(dataclasses.MISSING is dataclasses.MISSING, fields(Point)[1].default, fields(Point)[0].type)
+# expect: True 0.0 float
+
+
+def register(cls):
+    cls.registered = True
+    return cls
+
+
+@register
+class Plain:
+    x: int
+    y: "List[int]" = []
+
+
+print(Plain.registered, Plain.__annotations__, Plain.y)
+# expect: True {'x': 'int', 'y': "'List[int]'"} []
 
