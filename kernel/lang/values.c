@@ -917,6 +917,44 @@ int dsl_args_text(struct render_buf *b, const char *name, struct dsl_value args,
     return args_text(b, name, args, repr, key, 0);
 }
 
+/* A DSL_METHOD's text: a bound method as Python shows it, or a wrapper a class binds. */
+static int method_text(struct render_buf *b, const struct dsl_method *m, bool json, int level)
+{
+    const char *fname = m->func.kind == DSL_FUNCTION  ? m->func.as.fn_user->def->name
+                        : m->func.kind == DSL_BUILTIN ? m->func.as.fn->name
+                                                      : "?";
+    switch (m->wrap) {
+    case DSL_WRAP_STATIC: render_buf_printf(b, "<staticmethod(%s)>", fname); break;
+    case DSL_WRAP_CLASS: render_buf_printf(b, "<classmethod(%s)>", fname); break;
+    case DSL_WRAP_PROPERTY: render_buf_printf(b, "<property object at %p>", (void *)m); break;
+    case DSL_WRAP_ATTRS: { /* an instance's __dict__, shown as the dict it stands for */
+        const struct dsl_attrs *a = &m->self.as.inst->attrs;
+        render_buf_putc(b, '{');
+        for (size_t i = 0; i < a->len; i++) {
+            if (i) render_buf_puts(b, ", ");
+            render_str_repr(b, a->items[i].name, strlen(a->items[i].name));
+            render_buf_puts(b, ": ");
+            int st = value_text(b, a->items[i].value, true, json, level + 1);
+            if (st != DSL_V_OK) return st;
+        }
+        render_buf_putc(b, '}');
+        break;
+    }
+    default:
+        if (m->fn) {
+            render_buf_printf(b, "<bound method %s.%s>", dsl_type_name(m->self), m->fn->name);
+            break;
+        }
+        /* a user function bound: Python's text, with what it is bound to */
+        render_buf_printf(b, "<bound method %s of ",
+                          m->func.as.fn_user->qualname ? m->func.as.fn_user->qualname : fname);
+        int st = value_text(b, m->self, true, json, level + 1);
+        if (st != DSL_V_OK) return st;
+        render_buf_putc(b, '>');
+    }
+    return buf_status(b);
+}
+
 /* json: inside a tensor.tolist() list, where non-finite floats take JSON's spellings; level:
  * lists around v. Returns a dsl_vstatus (DSL_V_DEPTH after writing [...] past the limit). */
 static int value_text(struct render_buf *b, struct dsl_value v, bool repr, bool json, int level)
@@ -994,39 +1032,8 @@ static int value_text(struct render_buf *b, struct dsl_value v, bool repr, bool 
     case DSL_BUILTIN: render_buf_printf(b, "<built-in function %s>", v.as.fn->name); break;
     case DSL_TENSOR: render_tensor_text(b, v.as.t); break;
     case DSL_METHOD: {
-        const struct dsl_method *m = v.as.m;
-        const char *fname = m->func.kind == DSL_FUNCTION  ? m->func.as.fn_user->def->name
-                            : m->func.kind == DSL_BUILTIN ? m->func.as.fn->name
-                                                          : "?";
-        switch (m->wrap) {
-        case DSL_WRAP_STATIC: render_buf_printf(b, "<staticmethod(%s)>", fname); break;
-        case DSL_WRAP_CLASS: render_buf_printf(b, "<classmethod(%s)>", fname); break;
-        case DSL_WRAP_PROPERTY: render_buf_printf(b, "<property object at %p>", (void *)m); break;
-        case DSL_WRAP_ATTRS: { /* an instance's __dict__, shown as the dict it stands for */
-            const struct dsl_attrs *a = &m->self.as.inst->attrs;
-            render_buf_putc(b, '{');
-            for (size_t i = 0; i < a->len; i++) {
-                if (i) render_buf_puts(b, ", ");
-                render_str_repr(b, a->items[i].name, strlen(a->items[i].name));
-                render_buf_puts(b, ": ");
-                int st = value_text(b, a->items[i].value, true, json, level + 1);
-                if (st != DSL_V_OK) return st;
-            }
-            render_buf_putc(b, '}');
-            break;
-        }
-        default:
-            if (m->fn) {
-                render_buf_printf(b, "<bound method %s.%s>", dsl_type_name(m->self), m->fn->name);
-                break;
-            }
-            /* a user function bound: Python's text, with what it is bound to */
-            render_buf_printf(b, "<bound method %s of ",
-                              m->func.as.fn_user->qualname ? m->func.as.fn_user->qualname : fname);
-            int st = value_text(b, m->self, true, json, level + 1);
-            if (st != DSL_V_OK) return st;
-            render_buf_putc(b, '>');
-        }
+        int st = method_text(b, v.as.m, json, level);
+        if (st != DSL_V_OK) return st;
         break;
     }
     case DSL_FUNCTION: dsl_function_signature(b, v.as.fn_user, "<function ", ">"); break;
