@@ -6,6 +6,7 @@
 #include "lib/modules/module.h"
 
 #include "lang/classes.h"
+#include "lang/exceptions.h"
 #include "lib/nn.h"
 #include "lib/storage.h"
 #include "lib/student.h"
@@ -425,6 +426,14 @@ static int v_max_dims(struct dsl_interp *in, struct dsl_value *out)
     return *out = dsl_int(32), 0;
 }
 
+/* minitorch.IndexingError: the exception class the kernel raises for MiniTorch's shape errors,
+ * so that MiniTorch's tests (`with pytest.raises(minitorch.IndexingError)`) name it */
+static int v_indexing_error(struct dsl_interp *in, struct dsl_value *out)
+{
+    (void)in;
+    return *out = dsl_exc_type_value(dsl_exc_type_find("IndexingError")), 0;
+}
+
 /* ---- minitorch -------------------------------------------------------------------------- */
 
 static int v_operators(struct dsl_interp *in, struct dsl_value *out)
@@ -477,6 +486,9 @@ static const struct member minitorch_members[] = {
     VALUE("GPUBackend", "minitorch.GPUBackend", v_gpu,
           "The kernel's cuda backend (what run_fast_tensor.py builds as "
           "TensorBackend(CudaOps)); using it where no GPU is raises."),
+    VALUE("IndexingError", "class minitorch.IndexingError", v_indexing_error,
+          "MiniTorch's shape error (a RuntimeError): an index out of a shape, shapes that do not "
+          "broadcast."),
     VALUE("MAX_DIMS", "minitorch.MAX_DIMS", v_max_dims,
           "MiniTorch's limit on a tensor's dims, 32 (the kernel's own tensors have at most 8)."),
     VALUE("Module", "class minitorch.Module", v_module,
