@@ -10,6 +10,7 @@
  * values). Shapes and strides are tuples of ints. */
 #include "lib/storage.h"
 
+#include "lang/datamodel.h"
 #include "lang/interp.h"
 #include "lib/tensor_methods.h"
 
@@ -241,6 +242,142 @@ static int td_is_contiguous(struct dsl_interp *in, const struct dsl_args *a, str
     return 0;
 }
 
+static int tensor_data_value(struct dsl_interp *in, struct mt_tensor *t, struct dsl_value *out);
+
+/* The full index of element `ordinal` in row-major order, as a tuple (MiniTorch's to_index). */
+static int index_tuple(struct dsl_interp *in, const struct mt_tensor *t, int64_t ordinal,
+                       struct dsl_value *out)
+{
+    int64_t ix[MT_MAX_DIMS];
+    for (int d = t->ndim - 1; d >= 0; d--) {
+        ix[d] = ordinal % t->shape[d];
+        ordinal /= t->shape[d];
+    }
+    return dsl_int_tuple(in, ix, t->ndim, out);
+}
+
+/* indices(): every full index in row-major order, as MiniTorch's generator gives them */
+static int td_indices(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    const struct mt_tensor *t = data_of(a->self);
+    struct dsl_list *l = dsl_list_new((size_t)t->size);
+    if (!l) return dsl_raise_status(in, DSL_V_NOMEM);
+    struct dsl_value all = {.kind = DSL_LIST, .as.l = l};
+    for (int64_t k = 0; k < t->size; k++) {
+        struct dsl_value ix;
+        if (index_tuple(in, t, k, &ix) != 0 || dsl_list_push(l, ix) != DSL_V_OK) {
+            dsl_value_release(all);
+            return in->ename ? -1 : dsl_raise_status(in, DSL_V_NOMEM);
+        }
+    }
+    int r = dsl_generator_over(in, all, ret);
+    dsl_value_release(all);
+    return r;
+}
+
+/* sample(): a random full index, one draw per dim from the session's generator (Python's
+ * randint(0, s - 1), so seed() gives MiniTorch's draws) */
+static int td_sample(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    const struct mt_tensor *t = data_of(a->self);
+    int64_t ix[MT_MAX_DIMS];
+    for (int d = 0; d < t->ndim; d++)
+        ix[d] = (int64_t)mt_random_below(ctx_of(in), (uint64_t)t->shape[d]);
+    return dsl_int_tuple(in, ix, t->ndim, ret);
+}
+
+/* get(index): the element at a full index, as a float */
+static int td_get(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct dsl_value pos;
+    if (td_index(in, a, &pos) != 0) return -1;
+    int64_t k = pos.as.i, n = 1;
+    struct mt_tensor *t = data_of(a->self), *flat = NULL;
+    float x = 0;
+    /* the storage element k, wherever the view's own offset puts it */
+    int64_t one = 1;
+    enum mt_status st = mt_as_strided(ctx_of(in), t, 1, &n, &one, k, &flat);
+    if (st == MT_OK) st = mt_tensor_get(ctx_of(in), flat, 1, &(int64_t){0}, &x);
+    mt_tensor_release(flat);
+    if (st != MT_OK) return dsl_engine_raise(in, st);
+    *ret = dsl_float((double)x);
+    return 0;
+}
+
+/* permute(*order): the same storage seen with its dims reordered */
+static int td_permute(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct mt_tensor *t = data_of(a->self), *view = NULL;
+    int64_t order[MT_MAX_DIMS];
+    bool seen[MT_MAX_DIMS] = {false}, ok = (int)a->nrest == t->ndim;
+    for (size_t i = 0; ok && i < a->nrest; i++) {
+        ok = dsl_is_intlike(a->rest[i]) && dsl_as_int(a->rest[i]) >= 0 &&
+             dsl_as_int(a->rest[i]) < t->ndim && !seen[dsl_as_int(a->rest[i])];
+        if (ok) seen[order[i] = dsl_as_int(a->rest[i])] = true;
+    }
+    if (!ok) { /* MiniTorch's assertion, word for word */
+        struct render_buf b;
+        char sh[160];
+        render_buf_init(&b, 0);
+        render_buf_printf(&b, "Must give a position to each dimension. Shape: %s Order: (",
+                          mt_shape_str(t->ndim, t->shape, sh, sizeof sh));
+        for (size_t i = 0; i < a->nrest; i++) {
+            if (i) render_buf_puts(&b, ", ");
+            dsl_value_repr(&b, a->rest[i]);
+        }
+        render_buf_puts(&b, a->nrest == 1 ? ",)" : ")");
+        dsl_raise(in, "AssertionError", "%s", render_buf_str(&b));
+        render_buf_free(&b);
+        return -1;
+    }
+    enum mt_status st = mt_permute(ctx_of(in), t, t->ndim, order, &view);
+    if (st != MT_OK) return dsl_engine_raise(in, st);
+    int r = tensor_data_value(in, view, ret);
+    mt_tensor_release(view);
+    return r;
+}
+
+/* to_string(): MiniTorch's text of a TensorData: nested brackets, one row a line, each value
+ * as f"{v:3.2f}" */
+static int td_to_string(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    const struct mt_tensor *t = data_of(a->self);
+    struct render_buf b;
+    render_buf_init(&b, DSL_MAX_STR_BYTES);
+    int64_t ix[MT_MAX_DIMS];
+    for (int64_t k = 0; k < t->size; k++) {
+        int64_t rest = k;
+        for (int d = t->ndim - 1; d >= 0; d--) {
+            ix[d] = rest % t->shape[d];
+            rest /= t->shape[d];
+        }
+        int open = t->ndim; /* the trailing dims at their first index open a bracket each */
+        while (open > 0 && ix[open - 1] == 0) open--;
+        for (int d = open; d < t->ndim; d++) {
+            render_buf_putc(&b, '\n');
+            for (int i = 0; i < d; i++) render_buf_putc(&b, '\t');
+            render_buf_putc(&b, '[');
+        }
+        float x = 0;
+        enum mt_status st = mt_tensor_get(ctx_of(in), t, t->ndim, ix, &x);
+        if (st != MT_OK) {
+            render_buf_free(&b);
+            return dsl_engine_raise(in, st);
+        }
+        render_buf_printf(&b, "%3.2f", (double)x);
+        int close = t->ndim; /* and those at their last close one */
+        while (close > 0 && ix[close - 1] == t->shape[close - 1] - 1) close--;
+        for (int d = close; d < t->ndim; d++) render_buf_putc(&b, ']');
+        if (close == t->ndim) render_buf_putc(&b, ' ');
+    }
+    int r = b.nomem || b.over ? dsl_raise_status(in, DSL_V_NOMEM)
+            : dsl_str_value(render_buf_str(&b), b.len, ret) != DSL_V_OK
+                ? dsl_raise_status(in, DSL_V_NOMEM)
+                : 0;
+    render_buf_free(&b);
+    return r;
+}
+
 static const char *const index_params[] = {"index", NULL};
 
 static const struct dsl_builtin td_methods[] = {
@@ -252,6 +389,16 @@ static const struct dsl_builtin td_methods[] = {
      "out-of-range index)."},
     {"is_contiguous", "tensor_data.is_contiguous()", 0, 0, NULL, td_is_contiguous,
      "Whether the strides are row-major for the shape."},
+    {"get", "tensor_data.get(index)", 1, 1, index_params, td_get,
+     "The element at a full index, as a float."},
+    {"indices", "tensor_data.indices()", 0, 0, NULL, td_indices,
+     "Every full index, in row-major order (a generator)."},
+    {"permute", "tensor_data.permute(*order)", 0, -1, NULL, td_permute,
+     "The same storage with its dims reordered: order is a permutation of 0 .. dims - 1."},
+    {"sample", "tensor_data.sample()", 0, 0, NULL, td_sample,
+     "A random full index, drawn from the session's generator."},
+    {"to_string", "tensor_data.to_string()", 0, 0, NULL, td_to_string,
+     "MiniTorch's text of the values: nested brackets, each value as f\"{v:3.2f}\"."},
 };
 
 static int td_getattr(struct dsl_interp *in, struct dsl_value self, const char *name,
@@ -289,8 +436,9 @@ static int td_repr(struct render_buf *b, const void *state)
     return b->nomem ? DSL_V_NOMEM : DSL_V_OK;
 }
 
-static const char *const td_attrs[] = {
-    "_storage", "dims", "index", "is_contiguous", "shape", "size", "strides", "tuple", NULL};
+static const char *const td_attrs[] = {"_storage",      "dims",      "get",    "index", "indices",
+                                       "is_contiguous", "permute",   "sample", "shape", "size",
+                                       "strides",       "to_string", "tuple",  NULL};
 
 static const struct dsl_object_class td_class = {
     .name = "TensorData",
