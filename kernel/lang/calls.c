@@ -359,9 +359,26 @@ done:
 
 /* Calls user function f (arguments borrowed): its body runs in a frame of its own, reading and
  * writing its locals, with error positions in the source of the cell that defined it. */
+static int call_function_held(struct dsl_interp *in, struct dsl_function *f,
+                              const struct dsl_value *pos, size_t npos, char *const *kwnames,
+                              const struct dsl_value *kwvals, size_t nkw, struct dsl_value *out);
+
 static int call_function(struct dsl_interp *in, struct dsl_function *f, const struct dsl_value *pos,
                          size_t npos, char *const *kwnames, const struct dsl_value *kwvals,
                          size_t nkw, struct dsl_value *out)
+{
+    /* the function may be a class's attribute that the call itself deletes (del A.__add__ in
+     * __add__): it is held until the call ends */
+    struct dsl_value held =
+        dsl_value_retain((struct dsl_value){.kind = DSL_FUNCTION, .as.fn_user = f});
+    int r = call_function_held(in, f, pos, npos, kwnames, kwvals, nkw, out);
+    dsl_value_release(held);
+    return r;
+}
+
+static int call_function_held(struct dsl_interp *in, struct dsl_function *f,
+                              const struct dsl_value *pos, size_t npos, char *const *kwnames,
+                              const struct dsl_value *kwvals, size_t nkw, struct dsl_value *out)
 {
     const struct dsl_node *def = f->def;
     if (f->cuda_kernel)

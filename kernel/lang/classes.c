@@ -248,6 +248,7 @@ int dsl_class_note_annotation(struct dsl_interp *in, struct dsl_attrs *ns, const
 }
 
 static void note_hooks(struct dsl_class *c);
+static bool chain_has(const struct dsl_class *c, bool setattr);
 
 void dsl_class_adopt_methods(struct dsl_value cls)
 {
@@ -507,7 +508,8 @@ static int instance_lookup(struct dsl_interp *in, struct dsl_value obj, const ch
         *out = dsl_value_retain(dsl_type_of(obj));
         return 1;
     }
-    if (strcmp(name, "__dict__") == 0) return dsl_attrs_view(in, obj, out) != 0 ? -1 : 1;
+    if (strcmp(name, "__dict__") == 0 && !c->builtin)
+        return dsl_attrs_view(in, obj, out) != 0 ? -1 : 1;
     if (chain_or_object(c, name, &attr, &row))
         return resolve(in, attr, row, obj, true, name, out) != 0 ? -1 : 1;
     return 0;
@@ -521,7 +523,7 @@ int dsl_object_getattr(struct dsl_interp *in, struct dsl_value obj, const char *
     const struct dsl_builtin *row;
     if (obj.kind == DSL_INSTANCE) { /* its own attributes first: the common read, self.w */
         struct dsl_value *own = dsl_attrs_find(&obj.as.inst->attrs, name);
-        if (own && !obj.as.inst->cls.as.cls->has_property) {
+        if (own && !chain_has(obj.as.inst->cls.as.cls, false)) {
             *out = dsl_value_retain(*own);
             return 0;
         }
@@ -561,13 +563,11 @@ int dsl_object_getattr(struct dsl_interp *in, struct dsl_value obj, const char *
                      name);
 }
 
-/* The class's hooks and properties, from its own attributes and its base's: what a store or a
- * read of an instance's attribute must look for beyond the instance itself. */
+/* Whether the class's own attributes hold a property, a __setattr__ or __delattr__ hook: what a
+ * store or a read of an instance's attribute must look for beyond the instance itself. */
 static void note_hooks(struct dsl_class *c)
 {
-    const struct dsl_class *b = base_of(c);
-    c->has_property = b && b->has_property;
-    c->has_setattr = b && b->has_setattr;
+    c->has_property = c->has_setattr = false;
     for (size_t i = 0; i < c->attrs.len; i++) {
         struct dsl_value v = c->attrs.items[i].value;
         const char *name = c->attrs.items[i].name;
@@ -575,6 +575,15 @@ static void note_hooks(struct dsl_class *c)
         if (strcmp(name, "__setattr__") == 0 || strcmp(name, "__delattr__") == 0)
             c->has_setattr = true;
     }
+}
+
+/* Whether c or a class it derives from has a property (or, setattr: a __setattr__ or
+ * __delattr__ hook), asked now: a base may gain one after its subclasses were made. */
+static bool chain_has(const struct dsl_class *c, bool setattr)
+{
+    for (; c; c = base_of(c))
+        if (setattr ? c->has_setattr : c->has_property) return true;
+    return false;
 }
 
 /* object.__setattr__: obj.name = v on an instance without its class's hook: a property's
@@ -585,7 +594,7 @@ static int instance_store(struct dsl_interp *in, struct dsl_value obj, const cha
     const struct dsl_class *c = obj.as.inst->cls.as.cls;
     struct dsl_value attr;
     const struct dsl_builtin *row;
-    if (c->has_property && chain_find(c, name, &attr, &row) && attr.kind == DSL_METHOD &&
+    if (chain_has(c, false) && chain_find(c, name, &attr, &row) && attr.kind == DSL_METHOD &&
         attr.as.m->wrap == DSL_WRAP_PROPERTY) {
         if (attr.as.m->self.kind == DSL_NONE)
             return dsl_raise(in, "AttributeError", "property '%s' of '%s' object has no setter",
@@ -605,7 +614,7 @@ static int call_hook(struct dsl_interp *in, struct dsl_value obj, const char *ho
                      const char *name, const struct dsl_value *v, int *r)
 {
     struct dsl_value fn;
-    if (!obj.as.inst->cls.as.cls->has_setattr ||
+    if (!chain_has(obj.as.inst->cls.as.cls, true) ||
         !dsl_class_special(obj.as.inst->cls.as.cls, hook, &fn))
         return 0;
     struct dsl_value args[2], out;
@@ -1237,10 +1246,19 @@ static const struct dsl_builtin exception_rows[] = {
     {NULL, NULL, 0, 0, NULL, NULL, NULL},
 };
 
+const struct dsl_builtin *dsl_exception_method(const char *name)
+{
+    for (const struct dsl_builtin *m = exception_rows; m->name; m++)
+        if (strcmp(m->name, name) == 0) return m;
+    return NULL;
+}
+
 /* ---- an instance's __dict__ -------------------------------------------------------------- */
 
 int dsl_attrs_view(struct dsl_interp *in, struct dsl_value inst, struct dsl_value *out)
 {
+    if (inst.as.inst->cls.as.cls->builtin) /* a library class's instance keeps its state there */
+        return dsl_raise(in, "TypeError", "vars() argument must have __dict__ attribute");
     int st = dsl_method_value(NULL, inst, out);
     if (st != DSL_V_OK) return dsl_raise_status(in, st);
     out->as.m->wrap = DSL_WRAP_ATTRS;

@@ -76,6 +76,9 @@ bool dsl_isinstance(struct dsl_value v, const struct dsl_class *c);
 /* The built-in exception class c derives from (class MyError(ValueError)), or NULL: then c's
  * instances are exceptions, raised and caught as Python's are (exceptions.c). */
 const struct dsl_exc_type *dsl_class_exc_base(const struct dsl_class *c);
+/* BaseException's method `name` (__init__, __str__, __repr__) as a row, which a class deriving
+ * from an exception reaches as Exception.__init__(self, msg); NULL for another name. */
+const struct dsl_builtin *dsl_exception_method(const char *name);
 /* Whether class a is b or derives from it. */
 bool dsl_class_derives(const struct dsl_class *a, const struct dsl_class *b);
 

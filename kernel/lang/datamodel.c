@@ -415,10 +415,14 @@ int dsl_instance_iter(struct dsl_interp *in, struct dsl_value v, struct dsl_iter
     return -1;
 }
 
-/* Whether the pending error is `name` or a class deriving from it; if so it is dropped. */
+/* Whether the pending error is `name` or a class deriving from it (a class of the program's own
+ * too); if so it is dropped. */
 static bool ends_with(struct dsl_interp *in, const char *name)
 {
-    const struct dsl_exc_type *t = in->ename ? dsl_exc_type_find(in->ename) : NULL;
+    const struct dsl_exc_type *t = in->exc.kind == DSL_INSTANCE
+                                       ? dsl_class_exc_base(in->exc.as.inst->cls.as.cls)
+                                   : in->ename ? dsl_exc_type_find(in->ename)
+                                               : NULL;
     if (!t || !dsl_exc_type_is(t, dsl_exc_type_find(name))) return false;
     dsl_interp_clear_error(in);
     return true;
@@ -457,6 +461,8 @@ static int iterator_next(struct dsl_interp *in, const struct dsl_args *a, struct
     struct dsl_value *src = dsl_attrs_find(&self.as.inst->attrs, ITER_SRC);
     struct dsl_value *pos = dsl_attrs_find(&self.as.inst->attrs, ITER_POS);
     if (!src || !pos) return dsl_raise(in, "StopIteration", "%s", "");
+    if (pos->kind != DSL_INT || pos->as.i < 0) /* its state is the language's to change */
+        return dsl_raise(in, "RuntimeError", "this iterator's state was changed");
     int64_t k = pos->as.i;
     if (src->kind == DSL_RANGE) {
         struct dsl_range r = src->as.r;
@@ -541,7 +547,6 @@ static int iterator_over(struct dsl_interp *in, struct dsl_value src, bool gener
         dsl_value_release(held);
         return -1;
     }
-    dsl_value_adopt(held);
     int st = dsl_attrs_set(&out->as.inst->attrs, ITER_SRC, held);
     if (st == DSL_V_OK) st = dsl_attrs_set(&out->as.inst->attrs, ITER_POS, dsl_int(0));
     if (st != DSL_V_OK) {

@@ -162,20 +162,31 @@ static int find_key(struct dsl_interp *in, const struct dsl_dict *d, struct dsl_
         *out = dsl_dict_find(d, key, hash);
         return 0;
     }
-    if (!d->icap) return 0;
-    size_t mask = d->icap - 1;
-    for (size_t i = (size_t)hash & mask;; i = (i + 1) & mask) {
-        size_t s = d->index[i];
-        if (!s) return 0;
-        struct dsl_dict_entry *e = &d->entries[s - 1];
-        if (!e->live || e->hash != hash) continue;
-        bool eq = false;
-        if (dsl_equal(in, e->key, key, &eq) != 0) return -1;
-        if (eq) {
-            *out = e;
-            return 0;
+    /* an __eq__ may change the dict under the search (insert, delete, clear): then the search
+     * starts again, as CPython's does, from what the dict is now */
+    for (int tries = 0; tries < 100; tries++) {
+        if (!d->icap) return 0;
+        const struct dsl_dict_entry *entries = d->entries;
+        size_t n = d->n, len = d->len, mask = d->icap - 1;
+        bool restart = false;
+        for (size_t i = (size_t)hash & mask; !restart; i = (i + 1) & mask) {
+            size_t s = d->index[i];
+            if (!s) return 0;
+            struct dsl_dict_entry *e = &d->entries[s - 1];
+            if (!e->live || e->hash != hash) continue;
+            bool eq = false;
+            struct dsl_value k = dsl_value_retain(e->key);
+            int r = dsl_equal(in, k, key, &eq);
+            dsl_value_release(k);
+            if (r != 0) return -1;
+            restart = d->entries != entries || d->n != n || d->len != len || !d->icap;
+            if (eq && !restart) {
+                *out = e;
+                return 0;
+            }
         }
     }
+    return dsl_raise(in, "RuntimeError", "dictionary changed size during lookup");
 }
 
 /* Puts entry position pos into the index (which has a free slot). */

@@ -182,6 +182,11 @@ int dsl_exc_getattr(struct dsl_interp *in, struct dsl_value v, const char *name,
         int st = dsl_str_value(v.as.exc_type->name, strlen(v.as.exc_type->name), out);
         return st != DSL_V_OK ? dsl_raise_status(in, st) : 0;
     }
+    const struct dsl_builtin *row = v.kind == DSL_EXC_TYPE ? dsl_exception_method(name) : NULL;
+    if (row) { /* Exception.__init__(self, msg) in a class of the program's own */
+        *out = (struct dsl_value){.kind = DSL_BUILTIN, .as.fn = row};
+        return 0;
+    }
     if (v.kind == DSL_EXC_TYPE)
         return dsl_raise(in, "AttributeError", "type object '%s' has no attribute '%s'",
                          v.as.exc_type->name, name);

@@ -6,6 +6,7 @@
 
 #include "lang/interp.h"
 #include "lang/native.h"
+#include "lang/operators.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -167,13 +168,12 @@ int dsl_list_delitem(struct dsl_interp *in, struct dsl_value xs, struct dsl_valu
 static int find(struct dsl_interp *in, const struct dsl_list *l, struct dsl_value x, int64_t *at)
 {
     *at = -1;
-    for (size_t i = 0; i < l->len; i++) {
+    for (size_t i = 0; i < l->len; i++) { /* the length read again: an __eq__ may change it */
         bool eq = false;
-        if (dsl_value_equal_checked(l->items[i], x, &eq) != DSL_V_OK)
-            return dsl_raise(in, "RecursionError",
-                             "maximum recursion depth exceeded in comparison (lists nested more "
-                             "than %d deep)",
-                             DSL_MAX_LIST_DEPTH);
+        struct dsl_value item = dsl_value_retain(l->items[i]);
+        int r = dsl_equal(in, item, x, &eq);
+        dsl_value_release(item);
+        if (r != 0) return -1;
         if (eq) {
             *at = (int64_t)i;
             return 0;
@@ -237,11 +237,10 @@ static int m_count(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
     int64_t n = 0;
     for (size_t i = 0; i < l->len; i++) {
         bool eq = false;
-        if (dsl_value_equal_checked(l->items[i], a->slot[0], &eq) != DSL_V_OK)
-            return dsl_raise(in, "RecursionError",
-                             "maximum recursion depth exceeded in comparison (lists nested more "
-                             "than %d deep)",
-                             DSL_MAX_LIST_DEPTH);
+        struct dsl_value item = dsl_value_retain(l->items[i]);
+        int r = dsl_equal(in, item, a->slot[0], &eq);
+        dsl_value_release(item);
+        if (r != 0) return -1;
         n += eq;
     }
     *ret = dsl_int(n);
@@ -311,18 +310,41 @@ static int m_sort(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
     struct dsl_list *l = a->self.as.l;
     bool descending = a->has[0] && dsl_value_truthy(a->slot[0]);
     size_t n = l->len;
-    /* sorted on a copy: a failed comparison (1 < "a") leaves the list as it was */
-    struct dsl_value *v = malloc((n ? n : 1) * sizeof *v), *tmp = malloc((n ? n : 1) * sizeof *v);
+    /* sorted on a copy: a failed comparison (1 < "a") leaves the list as it was. The items are
+     * the copy's while it is sorted and the list is empty, as CPython's sort leaves it, so that
+     * an item's __lt__ that changes the list reaches none of them */
+    size_t bytes = (n ? n : 1) * sizeof(struct dsl_value);
+    struct dsl_value *v = malloc(bytes), *tmp = malloc(bytes), *orig = malloc(bytes);
     int r = -1;
-    if (!v || !tmp) {
+    if (!v || !tmp || !orig) {
         dsl_raise_status(in, DSL_V_NOMEM);
     } else {
         memcpy(v, l->items, n * sizeof *v);
+        memcpy(orig, l->items, n * sizeof *v);
+        l->len = 0;
         r = merge_sort(in, v, tmp, n, descending);
-        if (r == 0) memcpy(l->items, v, n * sizeof *v); /* the same items: no count changes */
+        bool changed = l->len != 0;
+        while (l->len) { /* what __lt__ put there goes; the items come back */
+            struct dsl_value x = l->items[--l->len];
+            dsl_value_orphan(x);
+            dsl_value_release(x);
+        }
+        if (dsl_list_reserve(l, n) != DSL_V_OK) { /* __lt__ freed its room, and none is left */
+            for (size_t i = 0; i < n; i++) {
+                dsl_value_orphan(orig[i]);
+                dsl_value_release(orig[i]);
+            }
+            r = dsl_raise_status(in, DSL_V_NOMEM);
+        } else {
+            /* the same items, sorted or as they were: no count changes */
+            memcpy(l->items, r == 0 ? v : orig, n * sizeof *v);
+            l->len = n;
+            if (r == 0 && changed) r = dsl_raise(in, "ValueError", "list modified during sort");
+        }
     }
     free(v);
     free(tmp);
+    free(orig);
     *ret = dsl_none();
     return r;
 }

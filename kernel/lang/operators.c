@@ -84,20 +84,29 @@ static int raise_compare_depth(struct dsl_interp *in)
                      DSL_MAX_LIST_DEPTH);
 }
 
+/* How many lists and instances deep == and < are, across the instances' __eq__/__lt__ they
+ * call (each of which starts a comparison of its own): one count, so that lists and methods
+ * nested in turn end in RecursionError, not in the end of the C stack. */
+static int walks;
+
 /* `a op b` of an instance, as a bool (the truth of what its method returned). */
 static int instance_test(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a,
                          struct dsl_value b, bool *res)
 {
+    if (walks >= DSL_MAX_LIST_DEPTH) return raise_compare_depth(in);
+    walks++;
     struct dsl_value r;
-    if (dsl_instance_compare(in, op, a, b, &r) != 0) return -1;
-    int k = dsl_truth(in, r, res);
-    dsl_value_release(r);
+    int k = dsl_instance_compare(in, op, a, b, &r);
+    if (k == 0) {
+        k = dsl_truth(in, r, res);
+        dsl_value_release(r);
+    }
+    walks--;
     return k;
 }
 
-/* dsl_equal `level` lists deep: an instance's __eq__ asked wherever one is, in lists too. */
-static int equal_at(struct dsl_interp *in, struct dsl_value a, struct dsl_value b, bool *res,
-                    int level)
+/* dsl_equal: an instance's __eq__ asked wherever one is, in lists too. */
+static int equal_at(struct dsl_interp *in, struct dsl_value a, struct dsl_value b, bool *res)
 {
     if (a.kind == DSL_INSTANCE || b.kind == DSL_INSTANCE) {
         if (dsl_value_is(a, b)) return *res = true, 0;
@@ -106,16 +115,28 @@ static int equal_at(struct dsl_interp *in, struct dsl_value a, struct dsl_value 
     if (a.kind != DSL_LIST || b.kind != DSL_LIST || dsl_is_tuple(a) != dsl_is_tuple(b) ||
         a.as.l->len != b.as.l->len || a.as.l == b.as.l)
         return dsl_value_equal_checked(a, b, res) != DSL_V_OK ? raise_compare_depth(in) : 0;
-    if (level >= DSL_MAX_LIST_DEPTH) return raise_compare_depth(in);
+    if (walks >= DSL_MAX_LIST_DEPTH) return raise_compare_depth(in);
+    walks++;
     *res = true;
-    for (size_t i = 0; i < a.as.l->len && *res; i++) {
-        struct dsl_value x = a.as.l->items[i], y = b.as.l->items[i];
+    /* an item's __eq__ may change either list: each pair is held while it is compared, and the
+     * lengths are read again after it, as CPython's list comparison does */
+    for (size_t i = 0; i < a.as.l->len && i < b.as.l->len && *res; i++) {
+        struct dsl_value x = dsl_value_retain(a.as.l->items[i]);
+        struct dsl_value y = dsl_value_retain(b.as.l->items[i]);
         bool deep = x.kind == DSL_INSTANCE || y.kind == DSL_INSTANCE ||
                     (x.kind == DSL_LIST && y.kind == DSL_LIST);
-        if (deep ? equal_at(in, x, y, res, level + 1) != 0
-                 : dsl_value_equal_checked(x, y, res) != DSL_V_OK)
-            return in->ename ? -1 : raise_compare_depth(in);
+        int r =
+            deep ? equal_at(in, x, y, res)
+                 : (dsl_value_equal_checked(x, y, res) != DSL_V_OK ? raise_compare_depth(in) : 0);
+        dsl_value_release(x);
+        dsl_value_release(y);
+        if (r != 0) {
+            walks--;
+            return -1;
+        }
     }
+    walks--;
+    if (*res && a.as.l->len != b.as.l->len) *res = false;
     return 0;
 }
 
@@ -124,12 +145,12 @@ static int equal_at(struct dsl_interp *in, struct dsl_value a, struct dsl_value 
  * asked. */
 int dsl_equal(struct dsl_interp *in, struct dsl_value a, struct dsl_value b, bool *res)
 {
-    return equal_at(in, a, b, res, 0);
+    return equal_at(in, a, b, res);
 }
 
-/* dsl_compare `level` lists deep. */
+/* dsl_compare, lists item by item. */
 static int compare_at(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a,
-                      struct dsl_value b, bool *res, int level)
+                      struct dsl_value b, bool *res)
 {
     if (a.kind == DSL_INSTANCE || b.kind == DSL_INSTANCE) return instance_test(in, op, a, b, res);
     if (dsl_is_number(a) && dsl_is_number(b)) {
@@ -155,13 +176,24 @@ static int compare_at(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a
         return 0;
     }
     if (a.kind == DSL_LIST && b.kind == DSL_LIST && dsl_is_tuple(a) == dsl_is_tuple(b)) {
-        if (level >= DSL_MAX_LIST_DEPTH) return raise_compare_depth(in);
-        size_t n = a.as.l->len < b.as.l->len ? a.as.l->len : b.as.l->len;
-        for (size_t i = 0; i < n; i++) {
+        if (walks >= DSL_MAX_LIST_DEPTH) return raise_compare_depth(in);
+        walks++;
+        /* the first unequal pair decides; each pair is held, the lengths read again, as an
+         * item's __eq__ may change either list */
+        for (size_t i = 0; i < a.as.l->len && i < b.as.l->len; i++) {
             bool eq = false;
-            if (dsl_equal(in, a.as.l->items[i], b.as.l->items[i], &eq) != 0) return -1;
-            if (!eq) return compare_at(in, op, a.as.l->items[i], b.as.l->items[i], res, level + 1);
+            struct dsl_value x = dsl_value_retain(a.as.l->items[i]);
+            struct dsl_value y = dsl_value_retain(b.as.l->items[i]);
+            int r = dsl_equal(in, x, y, &eq);
+            if (r == 0 && !eq) r = compare_at(in, op, x, y, res);
+            dsl_value_release(x);
+            dsl_value_release(y);
+            if (r != 0 || !eq) {
+                walks--;
+                return r != 0 ? -1 : 0;
+            }
         }
+        walks--;
         int c = (a.as.l->len > b.as.l->len) - (a.as.l->len < b.as.l->len);
         *res = cmp_result(op, c);
         return 0;
@@ -173,7 +205,7 @@ static int compare_at(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a
 int dsl_compare(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a, struct dsl_value b,
                 bool *res)
 {
-    return compare_at(in, op, a, b, res, 0);
+    return compare_at(in, op, a, b, res);
 }
 
 int dsl_contains(struct dsl_interp *in, struct dsl_value item, struct dsl_value seq, bool *res)

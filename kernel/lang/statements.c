@@ -146,13 +146,14 @@ static int exec_yield(struct dsl_interp *in, const struct dsl_node *n)
         return DSL_X_OK;
     }
     struct dsl_iter it;
-    int got = dsl_iter_init(in, v, &it) != 0 ? -1 : 1;
+    bool started = dsl_iter_init(in, v, &it) == 0;
+    int got = started ? 1 : -1;
     struct dsl_value item;
     while (got > 0 && (got = dsl_iter_next(in, &it, &item)) > 0) {
         int st = dsl_list_push(out, item);
         if (st != DSL_V_OK) got = dsl_raise_status(in, st);
     }
-    if (got == 0 || got > 0) dsl_iter_end(&it);
+    if (started) dsl_iter_end(&it);
     dsl_value_release(v);
     return got < 0 ? (dsl_error_locate(in, n->pos), DSL_X_ERR) : DSL_X_OK;
 }

@@ -929,14 +929,26 @@ static int method_text(struct render_buf *b, const struct dsl_method *m, bool js
     case DSL_WRAP_PROPERTY: render_buf_printf(b, "<property object at %p>", (void *)m); break;
     case DSL_WRAP_ATTRS: { /* an instance's __dict__, shown as the dict it stands for */
         const struct dsl_attrs *a = &m->self.as.inst->attrs;
+        /* one that holds itself (self.d = self.__dict__) shows as {...} there, as a dict does */
+        static const struct dsl_attrs *shown[DSL_MAX_LIST_DEPTH];
+        static int nshown;
+        for (int i = 0; i < nshown; i++)
+            if (shown[i] == a) {
+                render_buf_puts(b, "{...}");
+                return buf_status(b);
+            }
+        if (nshown == DSL_MAX_LIST_DEPTH) return DSL_V_DEPTH;
+        shown[nshown++] = a;
         render_buf_putc(b, '{');
-        for (size_t i = 0; i < a->len; i++) {
+        int st = DSL_V_OK;
+        for (size_t i = 0; i < a->len && st == DSL_V_OK; i++) {
             if (i) render_buf_puts(b, ", ");
             render_str_repr(b, a->items[i].name, strlen(a->items[i].name));
             render_buf_puts(b, ": ");
-            int st = value_text(b, a->items[i].value, true, json, level + 1);
-            if (st != DSL_V_OK) return st;
+            st = value_text(b, a->items[i].value, true, json, level + 1);
         }
+        nshown--;
+        if (st != DSL_V_OK) return st;
         render_buf_putc(b, '}');
         break;
     }
@@ -955,9 +967,26 @@ static int method_text(struct render_buf *b, const struct dsl_method *m, bool js
     return buf_status(b);
 }
 
+static int value_text_at(struct render_buf *b, struct dsl_value v, bool repr, bool json, int level);
+
+/* How deep value texts are nested at once, across the __repr__ methods and builtin texts they
+ * call (each of which starts a text of its own at level 0): past twice the lists' own limit,
+ * DSL_V_DEPTH, so that a structure that holds itself through an instance ends in
+ * RecursionError, not in the end of the C stack. */
+static int texts;
+
 /* json: inside a tensor.tolist() list, where non-finite floats take JSON's spellings; level:
  * lists around v. Returns a dsl_vstatus (DSL_V_DEPTH after writing [...] past the limit). */
 static int value_text(struct render_buf *b, struct dsl_value v, bool repr, bool json, int level)
+{
+    if (texts >= 2 * DSL_MAX_LIST_DEPTH) return DSL_V_DEPTH;
+    texts++;
+    int st = value_text_at(b, v, repr, json, level);
+    texts--;
+    return st;
+}
+
+static int value_text_at(struct render_buf *b, struct dsl_value v, bool repr, bool json, int level)
 {
     switch (v.kind) {
     case DSL_NONE: render_buf_puts(b, "None"); break;

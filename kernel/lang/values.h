@@ -316,8 +316,9 @@ struct dsl_class {
     const char *doc;                   /* built-in classes: help() text */
     enum dsl_kind type_kind;           /* the kind of its instances: DSL_INSTANCE for `class` */
     bool builtin;                      /* static: never freed, never collected */
-    /* it or a base has a property, a __setattr__ or __delattr__ hook: an instance's attribute
-     * reads and stores look at the class (else the instance's own attributes answer) */
+    /* its own attributes hold a property, a __setattr__ or __delattr__ hook: an instance's
+     * attribute reads and stores look at the classes where one of its chain does (else the
+     * instance's own attributes answer) */
     bool has_property, has_setattr;
     /* the built-in exception class it derives from (class MyError(ValueError)): set on the
      * class naming it as its base; its instances are exceptions (exceptions.h) */

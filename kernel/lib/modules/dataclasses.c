@@ -91,6 +91,16 @@ static struct dsl_value get(struct dsl_value obj, const char *name)
     return slot ? *slot : dsl_none();
 }
 
+/* A field's name (borrowed): 0, or -1 after raising when the program has made it no string. */
+static int field_name(struct dsl_interp *in, struct dsl_value f, const char **name)
+{
+    struct dsl_value n = get(f, "name");
+    if (n.kind != DSL_STR)
+        return dsl_raise(in, "TypeError", "a dataclass field's name must be a string");
+    *name = n.as.s->data;
+    return 0;
+}
+
 /* obj.name = v (borrowed) on an instance, without its class's hooks. 0 or -1. */
 static int put(struct dsl_interp *in, struct dsl_value obj, const char *name, struct dsl_value v)
 {
@@ -233,9 +243,11 @@ static int collect_fields(struct dsl_interp *in, struct dsl_class *c, struct dsl
         const struct dsl_dict_entry *e = &base.as.d->entries[i];
         if (e->live && dsl_dict_store(in, d, e->key, e->value) != 0) goto fail;
     }
-    struct dsl_value *ann = dsl_attrs_find(&c->attrs, "__annotations__");
-    for (size_t i = 0; ann && ann->kind == DSL_DICT && i < ann->as.d->n; i++) {
-        const struct dsl_dict_entry *e = &ann->as.d->entries[i];
+    /* held: own_field changes the class's attributes, where it lives */
+    struct dsl_value *slot = dsl_attrs_find(&c->attrs, "__annotations__");
+    struct dsl_value ann = slot && slot->kind == DSL_DICT ? dsl_value_retain(*slot) : dsl_none();
+    for (size_t i = 0; ann.kind == DSL_DICT && i < ann.as.d->n; i++) {
+        const struct dsl_dict_entry *e = &ann.as.d->entries[i];
         if (!e->live || e->key.kind != DSL_STR || class_var(e->value)) continue;
         struct dsl_value f;
         if (own_field(in, c, e->key, e->value, &f) != 0) goto fail;
@@ -243,9 +255,11 @@ static int collect_fields(struct dsl_interp *in, struct dsl_class *c, struct dsl
         dsl_value_release(f);
         if (r != 0) goto fail;
     }
+    dsl_value_release(ann);
     *out = d;
     return 0;
 fail:
+    dsl_value_release(ann);
     dsl_value_release(dv);
     return -1;
 }
@@ -269,25 +283,63 @@ static int check_order(struct dsl_interp *in, const struct dsl_dict *d)
 
 /* ---- the generated methods -------------------------------------------------------------- */
 
-/* The fields of self's class: 0 with the dict (borrowed), or -1. */
-static int self_fields(struct dsl_interp *in, struct dsl_value self, const struct dsl_dict **d)
+/* A field as the generated methods read it, taken once per call: what the program does to the
+ * Field objects or the class while a method runs (a default factory, __setattr__, __eq__)
+ * changes nothing the method holds. */
+struct snap {
+    struct dsl_value name, def, factory; /* held; name a string */
+    bool init, repr, compare;
+};
+
+static void snaps_free(struct snap *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        dsl_value_release(s[i].name);
+        dsl_value_release(s[i].def);
+        dsl_value_release(s[i].factory);
+    }
+    free(s);
+}
+
+/* The fields of self's class, in order, into a new array of *n: 0, or -1 after raising. */
+static int snaps_of(struct dsl_interp *in, struct dsl_value self, struct snap **out, size_t *n)
 {
     struct dsl_value f = self.kind == DSL_INSTANCE ? fields_of(self.as.inst->cls) : dsl_none();
+    *out = NULL;
+    *n = 0;
     if (f.kind != DSL_DICT) return dsl_raise(in, "TypeError", "not a dataclass instance");
-    *d = f.as.d;
+    const struct dsl_dict *d = f.as.d;
+    struct snap *s = calloc(d->len ? d->len : 1, sizeof *s);
+    if (!s) return dsl_raise_status(in, DSL_V_NOMEM);
+    for (size_t i = 0; i < d->n && *n < d->len; i++) {
+        if (!d->entries[i].live) continue;
+        struct dsl_value fv = d->entries[i].value;
+        const char *name;
+        if (fv.kind != DSL_INSTANCE || field_name(in, fv, &name) != 0) {
+            snaps_free(s, *n);
+            return in->ename ? -1 : dsl_raise(in, "TypeError", "a dataclass field is no Field");
+        }
+        s[*n] = (struct snap){dsl_value_retain(get(fv, "name")),
+                              dsl_value_retain(get(fv, "default")),
+                              dsl_value_retain(get(fv, "default_factory")),
+                              dsl_value_truthy(get(fv, "init")),
+                              dsl_value_truthy(get(fv, "repr")),
+                              dsl_value_truthy(get(fv, "compare"))};
+        ++*n;
+    }
+    *out = s;
     return 0;
 }
 
-/* The value of init field f when the call gives none: its default, or its factory's result. */
-static int field_default(struct dsl_interp *in, struct dsl_value f, const char *cls,
-                         struct dsl_value *out, bool *missing_arg)
+/* The value of a field the call gives none for: its default, or its factory's result; *absent
+ * when it has neither. 0 or -1. */
+static int snap_default(struct dsl_interp *in, const struct snap *f, struct dsl_value *out,
+                        bool *absent)
 {
-    struct dsl_value def = get(f, "default"), factory = get(f, "default_factory");
-    *missing_arg = false;
-    if (!is_missing(def)) return *out = dsl_value_retain(def), 0;
-    if (!is_missing(factory)) return dsl_call(in, factory, NULL, 0, NULL, NULL, 0, out);
-    (void)cls;
-    *missing_arg = true;
+    *absent = false;
+    if (!is_missing(f->def)) return *out = dsl_value_retain(f->def), 0;
+    if (!is_missing(f->factory)) return dsl_call(in, f->factory, NULL, 0, NULL, NULL, 0, out);
+    *absent = true;
     return 0;
 }
 
@@ -308,83 +360,99 @@ static int raise_missing(struct dsl_interp *in, const char *cls, const char **na
     return -1;
 }
 
-static int dc_init(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+/* The positional and keyword arguments of a call of the generated __init__, checked against
+ * the init fields as CPython checks a function's: 0, or -1 after raising. */
+static int check_call(struct dsl_interp *in, const struct dsl_args *a, const char *cls,
+                      const struct snap *f, size_t n)
 {
-    struct dsl_value self = a->self;
-    const struct dsl_dict *d = NULL;
-    if (self_fields(in, self, &d) != 0) return -1;
-    const char *cls = dsl_type_name(self);
-    struct dsl_value *fields = d->len ? malloc(d->len * sizeof *fields) : NULL;
-    const char **absent = d->len ? malloc(d->len * sizeof *absent) : NULL;
-    if (d->len && (!fields || !absent)) {
-        free(fields);
-        free(absent);
-        return dsl_raise_status(in, DSL_V_NOMEM);
-    }
-    size_t n = field_list(d, fields), ninit = 0, nabsent = 0;
-    int r = 0;
-    size_t nrequired = 0;
+    size_t ninit = 0, nrequired = 0;
     for (size_t i = 0; i < n; i++) {
-        if (!dsl_value_truthy(get(fields[i], "init"))) continue;
+        if (!f[i].init) continue;
         ninit++;
-        if (is_missing(get(fields[i], "default")) && is_missing(get(fields[i], "default_factory")))
-            nrequired++;
+        nrequired += is_missing(f[i].def) && is_missing(f[i].factory);
     }
     if (a->nrest > ninit && nrequired == ninit)
-        r = dsl_raise(in, "TypeError",
-                      "%s.__init__() takes %zu positional argument%s but %zu %s given", cls,
-                      ninit + 1, ninit ? "s" : "", a->nrest + 1, a->nrest ? "were" : "was");
-    else if (a->nrest > ninit)
-        r = dsl_raise(in, "TypeError",
-                      "%s.__init__() takes from %zu to %zu positional arguments but %zu were given",
-                      cls, nrequired + 1, ninit + 1, a->nrest + 1);
-    for (size_t k = 0; k < a->nkw && r == 0; k++) { /* every keyword names an init field */
-        bool known = false;
-        for (size_t i = 0, p = 0; i < n && !known; i++) {
-            if (!dsl_value_truthy(get(fields[i], "init"))) continue;
-            if (strcmp(get(fields[i], "name").as.s->data, a->kwnames[k]) != 0) {
-                p++;
-                continue;
-            }
-            known = true;
-            if (p < a->nrest)
-                r = dsl_raise(in, "TypeError",
-                              "%s.__init__() got multiple values for argument '%s'", cls,
-                              a->kwnames[k]);
-        }
-        if (!known && r == 0)
-            r = dsl_raise(in, "TypeError", "%s.__init__() got an unexpected keyword argument '%s'",
-                          cls, a->kwnames[k]);
-    }
-    for (size_t i = 0, p = 0; i < n && r == 0; i++) {
-        struct dsl_value f = fields[i], v = dsl_none();
-        const char *name = get(f, "name").as.s->data;
-        bool absent_arg = false;
-        if (!dsl_value_truthy(get(f, "init"))) {
-            r = field_default(in, f, cls, &v, &absent_arg);
-            if (absent_arg) continue; /* init=False without a default: not set, as Python */
-        } else if (p < a->nrest) {
-            v = dsl_value_retain(a->rest[p]);
+        return dsl_raise(in, "TypeError",
+                         "%s.__init__() takes %zu positional argument%s but %zu %s given", cls,
+                         ninit + 1, ninit ? "s" : "", a->nrest + 1, a->nrest ? "were" : "was");
+    if (a->nrest > ninit)
+        return dsl_raise(in, "TypeError",
+                         "%s.__init__() takes from %zu to %zu positional arguments but %zu were "
+                         "given",
+                         cls, nrequired + 1, ninit + 1, a->nrest + 1);
+    for (size_t k = 0; k < a->nkw; k++) { /* every keyword names an init field, once */
+        size_t p = 0, i = 0;
+        for (; i < n; i++) {
+            if (!f[i].init) continue;
+            if (strcmp(f[i].name.as.s->data, a->kwnames[k]) == 0) break;
             p++;
+        }
+        if (i == n)
+            return dsl_raise(in, "TypeError",
+                             "%s.__init__() got an unexpected keyword argument '%s'", cls,
+                             a->kwnames[k]);
+        if (p < a->nrest)
+            return dsl_raise(in, "TypeError", "%s.__init__() got multiple values for argument '%s'",
+                             cls, a->kwnames[k]);
+    }
+    return 0;
+}
+
+/* Each field's value for this call, into v[0..n), set[i] false for an init=False field without
+ * a default (which is not set, as in Python); the required ones the call left out named in
+ * absent. */
+static int call_values(struct dsl_interp *in, const struct dsl_args *a, const struct snap *f,
+                       size_t n, struct dsl_value *v, bool *set, const char **absent,
+                       size_t *nabsent)
+{
+    for (size_t i = 0, p = 0; i < n; i++) {
+        bool missing_arg = false;
+        v[i] = dsl_none();
+        int r = 0;
+        if (!f[i].init) {
+            r = snap_default(in, &f[i], &v[i], &missing_arg);
+            set[i] = !missing_arg;
+        } else if (p < a->nrest) {
+            v[i] = dsl_value_retain(a->rest[p++]);
+            set[i] = true;
         } else {
             p++;
             size_t k = 0;
-            while (k < a->nkw && strcmp(a->kwnames[k], name) != 0) k++;
+            while (k < a->nkw && strcmp(a->kwnames[k], f[i].name.as.s->data) != 0) k++;
             if (k < a->nkw)
-                v = dsl_value_retain(a->kwvals[k]);
+                v[i] = dsl_value_retain(a->kwvals[k]);
             else
-                r = field_default(in, f, cls, &v, &absent_arg);
-            if (absent_arg) {
-                absent[nabsent++] = name;
-                continue;
-            }
+                r = snap_default(in, &f[i], &v[i], &missing_arg);
+            if (missing_arg) absent[(*nabsent)++] = f[i].name.as.s->data;
+            set[i] = true;
         }
-        if (r == 0 && nabsent == 0) r = dsl_setattr(in, self, name, v);
-        dsl_value_release(v);
+        if (r != 0) return -1;
     }
+    return 0;
+}
+
+static int dc_init(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct dsl_value self = a->self;
+    struct snap *f;
+    size_t n;
+    if (snaps_of(in, self, &f, &n) != 0) return -1;
+    const char *cls = dsl_type_name(self);
+    struct dsl_value *v = calloc(n ? n : 1, sizeof *v);
+    bool *set = calloc(n ? n : 1, sizeof *set);
+    const char **absent = calloc(n ? n : 1, sizeof *absent);
+    size_t nabsent = 0;
+    int r =
+        !v || !set || !absent ? dsl_raise_status(in, DSL_V_NOMEM) : check_call(in, a, cls, f, n);
+    if (r == 0) r = call_values(in, a, f, n, v, set, absent, &nabsent);
     if (r == 0 && nabsent) r = raise_missing(in, cls, absent, nabsent);
-    free(fields);
+    for (size_t i = 0; i < n && r == 0; i++)
+        if (set[i]) r = dsl_setattr(in, self, f[i].name.as.s->data, v[i]);
+    for (size_t i = 0; v && i < n; i++) dsl_value_release(v[i]);
+    free(v);
+    free(set);
     free(absent);
+    snaps_free(f, n);
     struct dsl_value post, out;
     if (r == 0 && dsl_instance_method(self, "__post_init__", &post)) {
         r = dsl_call_method(in, post, self, NULL, 0, NULL, NULL, 0, &out);
@@ -395,72 +463,84 @@ static int dc_init(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
     return 0;
 }
 
+/* The instances whose generated __repr__ is running, as reprlib.recursive_repr keeps them:
+ * one met again shows as "...". */
+#define REPR_NESTING 64
+static const void *in_repr[REPR_NESTING];
+static int nrepr;
+
 static int dc_repr(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
-    const struct dsl_dict *d = NULL;
-    if (self_fields(in, a->self, &d) != 0) return -1;
+    for (int i = 0; i < nrepr; i++)
+        if (in_repr[i] == a->self.as.inst) return dsl_str_value("...", 3, ret) ? -1 : 0;
+    if (nrepr == REPR_NESTING)
+        return dsl_raise(in, "RecursionError", "maximum recursion depth exceeded in __repr__");
+    struct snap *f;
+    size_t n;
+    if (snaps_of(in, a->self, &f, &n) != 0) return -1;
+    in_repr[nrepr++] = a->self.as.inst;
     struct render_buf b;
     render_buf_init(&b, 0);
     render_buf_printf(&b, "%s(", dsl_type_name(a->self));
     int st = DSL_V_OK;
     bool first = true;
-    for (size_t i = 0; i < d->n && st == DSL_V_OK; i++) {
-        struct dsl_value f = d->entries[i].value, v;
-        if (!d->entries[i].live || !dsl_value_truthy(get(f, "repr"))) continue;
-        const char *name = get(f, "name").as.s->data;
-        if (dsl_getattr(in, a->self, name, &v) != 0) {
-            render_buf_free(&b);
-            return -1;
+    for (size_t i = 0; i < n && st == DSL_V_OK; i++) {
+        if (!f[i].repr) continue;
+        struct dsl_value v;
+        if (dsl_getattr(in, a->self, f[i].name.as.s->data, &v) != 0) {
+            st = DSL_V_RAISED;
+            break;
         }
-        render_buf_printf(&b, "%s%s=", first ? "" : ", ", name);
+        render_buf_printf(&b, "%s%s=", first ? "" : ", ", f[i].name.as.s->data);
         first = false;
         st = dsl_value_repr(&b, v);
         dsl_value_release(v);
     }
+    nrepr--;
+    snaps_free(f, n);
     render_buf_putc(&b, ')');
     if (st == DSL_V_OK && b.nomem) st = DSL_V_NOMEM;
     if (st == DSL_V_OK) st = dsl_str_value(render_buf_str(&b), b.len, ret);
     render_buf_free(&b);
-    return st != DSL_V_OK ? dsl_raise_status(in, st) : 0;
+    return st == DSL_V_RAISED ? -1 : st != DSL_V_OK ? dsl_raise_status(in, st) : 0;
 }
 
 /* The compared fields of obj as a tuple (a new reference). */
-static int compared(struct dsl_interp *in, struct dsl_value obj, const struct dsl_dict *d,
+static int compared(struct dsl_interp *in, struct dsl_value obj, const struct snap *f, size_t n,
                     struct dsl_value *out)
 {
-    struct dsl_list *l = dsl_list_new(d->len);
+    struct dsl_list *l = dsl_list_new(n);
     if (!l) return dsl_raise_status(in, DSL_V_NOMEM);
     l->style = DSL_LIST_TUPLE;
     *out = (struct dsl_value){.kind = DSL_LIST, .as.l = l};
-    for (size_t i = 0; i < d->n; i++) {
-        struct dsl_value f = d->entries[i].value, v;
-        if (!d->entries[i].live || !dsl_value_truthy(get(f, "compare"))) continue;
-        if (dsl_getattr(in, obj, get(f, "name").as.s->data, &v) != 0) {
+    for (size_t i = 0; i < n; i++) {
+        struct dsl_value v;
+        if (!f[i].compare) continue;
+        int st = dsl_getattr(in, obj, f[i].name.as.s->data, &v) != 0 ? -1 : dsl_list_push(l, v);
+        if (st != 0) {
             dsl_value_release(*out);
-            return -1;
+            return in->ename ? -1 : dsl_raise_status(in, st);
         }
-        dsl_value_adopt(v);
-        l->items[l->len++] = v;
     }
     return 0;
 }
 
 static int dc_eq(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
-    const struct dsl_dict *d = NULL;
-    struct dsl_value self = a->self, other = a->slot[0], x, y;
-    if (self_fields(in, self, &d) != 0) return -1;
-    if (other.kind != DSL_INSTANCE || other.as.inst->cls.as.cls != self.as.inst->cls.as.cls) {
+    struct dsl_value self = a->self, other = a->slot[0], x = dsl_none(), y = dsl_none();
+    if (other.kind != DSL_INSTANCE || self.kind != DSL_INSTANCE ||
+        other.as.inst->cls.as.cls != self.as.inst->cls.as.cls) {
         *ret = dsl_not_implemented();
         return 0;
     }
-    if (compared(in, self, d, &x) != 0) return -1;
-    if (compared(in, other, d, &y) != 0) {
-        dsl_value_release(x);
-        return -1;
-    }
+    struct snap *f;
+    size_t n;
+    if (snaps_of(in, self, &f, &n) != 0) return -1;
     bool eq = false;
-    int r = dsl_equal(in, x, y, &eq);
+    int r = compared(in, self, f, n, &x);
+    if (r == 0) r = compared(in, other, f, n, &y);
+    snaps_free(f, n);
+    if (r == 0) r = dsl_equal(in, x, y, &eq);
     dsl_value_release(x);
     dsl_value_release(y);
     if (r != 0) return -1;
@@ -601,29 +681,32 @@ static int d_is_dataclass(struct dsl_interp *in, const struct dsl_args *a, struc
 static int as_plain(struct dsl_interp *in, struct dsl_value v, int depth, struct dsl_value *out)
 {
     if (depth > 100) return dsl_raise(in, "RecursionError", "asdict(): nested too deep");
-    struct dsl_value f = v.kind == DSL_INSTANCE ? fields_of(v.as.inst->cls) : dsl_none();
-    if (f.kind == DSL_DICT) {
+    if (v.kind == DSL_INSTANCE && fields_of(v.as.inst->cls).kind == DSL_DICT) {
+        struct snap *f;
+        size_t n;
+        if (snaps_of(in, v, &f, &n) != 0) return -1;
         struct dsl_dict *d = dsl_dict_new();
-        if (!d) return dsl_raise_status(in, DSL_V_NOMEM);
+        if (!d) {
+            snaps_free(f, n);
+            return dsl_raise_status(in, DSL_V_NOMEM);
+        }
         *out = dsl_dict_value(d);
-        for (size_t i = 0; i < f.as.d->n; i++) {
-            if (!f.as.d->entries[i].live) continue;
-            struct dsl_value name = get(f.as.d->entries[i].value, "name"), x, y;
-            int r = dsl_getattr(in, v, name.as.s->data, &x);
+        int r = 0;
+        for (size_t i = 0; i < n && r == 0; i++) {
+            struct dsl_value x, y;
+            r = dsl_getattr(in, v, f[i].name.as.s->data, &x);
             if (r == 0) {
                 r = as_plain(in, x, depth + 1, &y);
                 dsl_value_release(x);
             }
             if (r == 0) {
-                r = dsl_dict_store(in, d, name, y);
+                r = dsl_dict_store(in, d, f[i].name, y);
                 dsl_value_release(y);
             }
-            if (r != 0) {
-                dsl_value_release(*out);
-                return -1;
-            }
         }
-        return 0;
+        snaps_free(f, n);
+        if (r != 0) dsl_value_release(*out);
+        return r;
     }
     if (v.kind == DSL_LIST) {
         struct dsl_list *l = dsl_list_new(v.as.l->len);
