@@ -142,6 +142,7 @@ int ap_expand(struct dsl_interp *in, struct render_buf *b, const char *text, con
                 st = dsl_value_str(&t, item);
                 dsl_value_release(item);
             }
+            dsl_iter_end(&it);
             if (st == DSL_V_OK && got < 0) st = DSL_V_RAISED;
         } else {
             named = false;
@@ -200,6 +201,7 @@ static int metavars(struct dsl_interp *in, const struct act *a, const char *dflt
             st = dsl_value_str(one, item);
             dsl_value_release(item);
         }
+        dsl_iter_end(&it);
         if (st != DSL_V_OK) return dsl_raise_status(in, st);
         if (got < 0) return -1;
         render_buf_putc(one, '}');

@@ -120,6 +120,7 @@ static int check_value(struct dsl_interp *in, const struct parser *p, const stru
         st = dsl_value_repr(&b, item);
         dsl_value_release(item);
     }
+    dsl_iter_end(&it);
     render_buf_putc(&b, ')');
     int r = st != DSL_V_OK ? dsl_raise_status(in, st) : got < 0 ? -1 : buf_check(in, &b);
     if (r == 0) r = arg_error(in, p, a, "invalid choice: %s", render_buf_str(&b));
