@@ -25,7 +25,7 @@ enum dsl_node_kind {
     DSL_N_NAME,    /* name */
     DSL_N_LIST,    /* kids: items */
     DSL_N_TUPLE,   /* kids: items: (a, b), (a,), (), a bare `a, b`; as a target, unpacking */
-    DSL_N_UNARY,   /* op (DSL_T_MINUS, DSL_T_PLUS), a */
+    DSL_N_UNARY,   /* op (DSL_T_MINUS, DSL_T_PLUS, DSL_T_TILDE), a */
     DSL_N_NOT,     /* a */
     DSL_N_BINARY,  /* op, a, b */
     DSL_N_AND,     /* a, b */

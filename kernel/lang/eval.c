@@ -155,6 +155,16 @@ static int eval_unary(struct dsl_interp *in, const struct dsl_node *n, struct ds
 {
     struct dsl_value v;
     if (dsl_eval(in, n->a, &v) != 0) return -1;
+    if (n->op == DSL_T_TILDE && dsl_is_intlike(v)) { /* ~x is -x - 1, which always fits */
+        *out = dsl_int(~dsl_as_int(v));
+        return 0;
+    }
+    if (n->op == DSL_T_TILDE && v.kind != DSL_INSTANCE) { /* no tensor or float has one */
+        int r = dsl_raise_at(in, n->pos, "TypeError", "bad operand type for unary ~: '%s'",
+                             dsl_type_name(v));
+        dsl_value_release(v);
+        return r;
+    }
     if (dsl_is_intlike(v)) {
         int64_t i = dsl_as_int(v);
         if (n->op == DSL_T_MINUS && i == INT64_MIN)

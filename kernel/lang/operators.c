@@ -17,6 +17,18 @@
 
 static bool is_seq(struct dsl_value v) { return v.kind == DSL_STR || v.kind == DSL_LIST; }
 
+static bool is_bitwise(enum dsl_tok op)
+{
+    return op == DSL_T_AMP || op == DSL_T_PIPE || op == DSL_T_CARET || op == DSL_T_LSHIFT ||
+           op == DSL_T_RSHIFT;
+}
+
+/* Whether v is the builtin print: `print >>f, x` is Python 2's, which CPython's error names. */
+static bool is_print(struct dsl_value v)
+{
+    return v.kind == DSL_BUILTIN && strcmp(v.as.fn->name, "print") == 0;
+}
+
 /* a op b, or a op= b (inplace: what the error says, and an instance's __iop__ first). */
 static int binary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a, struct dsl_value b,
                   struct dsl_value *out, bool inplace)
@@ -30,7 +42,8 @@ static int binary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a, st
         if (inplace && a.kind == DSL_INSTANCE) goto unsupported;
     }
     if (a.kind == DSL_TENSOR || b.kind == DSL_TENSOR) return dsl_tensor_binary(in, op, a, b, out);
-    if (op != DSL_T_AT && dsl_is_number(a) && dsl_is_number(b)) {
+    if (op != DSL_T_AT && dsl_is_number(a) && dsl_is_number(b) &&
+        (!is_bitwise(op) || (dsl_is_intlike(a) && dsl_is_intlike(b)))) {
         return dsl_number_binary(in, op, a, b, out);
     }
     if (op == DSL_T_PLUS && is_seq(a) && a.kind == b.kind && dsl_is_tuple(a) == dsl_is_tuple(b))
@@ -46,9 +59,12 @@ static int binary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a, st
         return dsl_raise(in, "TypeError", "can only concatenate %s (not \"%s\") to %s",
                          dsl_type_name(a), dsl_type_name(b), dsl_type_name(a));
 unsupported:
-    return dsl_raise(in, "TypeError", "unsupported operand type(s) for %s%s: '%s' and '%s'",
+    return dsl_raise(in, "TypeError", "unsupported operand type(s) for %s%s: '%s' and '%s'%s",
                      op == DSL_T_DSTAR && !inplace ? "** or pow()" : dsl_op_symbol(op),
-                     inplace ? "=" : "", dsl_type_name(a), dsl_type_name(b));
+                     inplace ? "=" : "", dsl_type_name(a), dsl_type_name(b),
+                     op == DSL_T_RSHIFT && !inplace && is_print(a)
+                         ? ". Did you mean \"print(<message>, file=<output_stream>)\"?"
+                         : "");
 }
 
 int dsl_binary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a, struct dsl_value b,

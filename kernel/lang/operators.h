@@ -16,8 +16,9 @@
 
 struct dsl_interp;
 
-/* Arithmetic operator `op` (DSL_T_PLUS ... DSL_T_DSTAR, not DSL_T_AT) on two numbers: float
- * arithmetic when either is a float, else int64 with Python's floor division and modulo. */
+/* Arithmetic operator `op` (+ - * / // % **, not @) on two numbers: float arithmetic when
+ * either is a float, else int64 with Python's floor division and modulo; or a bitwise one (& | ^
+ * << >>) on two ints or bools (never floats), of two bools a bool for & | ^. */
 int dsl_number_binary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a,
                       struct dsl_value b, struct dsl_value *out);
 

@@ -45,6 +45,10 @@ enum prec {
     P_AND,
     P_NOT,
     P_CMP,
+    P_BOR,   /* | */
+    P_BXOR,  /* ^ */
+    P_BAND,  /* & */
+    P_SHIFT, /* << >> */
     P_TERM,
     P_FACTOR,
     P_UNARY,
@@ -593,7 +597,7 @@ static struct dsl_node *infix_compare(struct parser *p, struct dsl_node *left,
         }
         n->ops = ops;
         ops[n->nkids - 1] = op;
-        struct dsl_node *right = parse_prec(p, P_TERM);
+        struct dsl_node *right = parse_prec(p, P_BOR);
         if (!right || !push(p, n, right)) goto error;
         if (!is_compare_op(p)) break;
         op = advance(p)->type;
@@ -818,6 +822,12 @@ static const struct rule rules[DSL_T_COUNT] = {
     [DSL_T_PERCENT] = {NULL, infix_binary, P_FACTOR},
     [DSL_T_AT] = {NULL, infix_binary, P_FACTOR},
     [DSL_T_DSTAR] = {NULL, infix_binary, P_POWER},
+    [DSL_T_PIPE] = {NULL, infix_binary, P_BOR},
+    [DSL_T_CARET] = {NULL, infix_binary, P_BXOR},
+    [DSL_T_AMP] = {NULL, infix_binary, P_BAND},
+    [DSL_T_LSHIFT] = {NULL, infix_binary, P_SHIFT},
+    [DSL_T_RSHIFT] = {NULL, infix_binary, P_SHIFT},
+    [DSL_T_TILDE] = {prefix_unary, NULL, P_NONE},
     [DSL_T_EQ] = {NULL, infix_compare, P_CMP},
     [DSL_T_NE] = {NULL, infix_compare, P_CMP},
     [DSL_T_LT] = {NULL, infix_compare, P_CMP},
@@ -887,7 +897,12 @@ static bool is_assign_op(enum dsl_tok t)
     case DSL_T_SLASH_ASSIGN:
     case DSL_T_DSLASH_ASSIGN:
     case DSL_T_PERCENT_ASSIGN:
-    case DSL_T_DSTAR_ASSIGN: return true;
+    case DSL_T_DSTAR_ASSIGN:
+    case DSL_T_AMP_ASSIGN:
+    case DSL_T_PIPE_ASSIGN:
+    case DSL_T_CARET_ASSIGN:
+    case DSL_T_LSHIFT_ASSIGN:
+    case DSL_T_RSHIFT_ASSIGN: return true;
     default: return false;
     }
 }
@@ -901,6 +916,11 @@ static enum dsl_tok aug_binary_op(enum dsl_tok t)
     case DSL_T_SLASH_ASSIGN: return DSL_T_SLASH;
     case DSL_T_DSLASH_ASSIGN: return DSL_T_DSLASH;
     case DSL_T_PERCENT_ASSIGN: return DSL_T_PERCENT;
+    case DSL_T_AMP_ASSIGN: return DSL_T_AMP;
+    case DSL_T_PIPE_ASSIGN: return DSL_T_PIPE;
+    case DSL_T_CARET_ASSIGN: return DSL_T_CARET;
+    case DSL_T_LSHIFT_ASSIGN: return DSL_T_LSHIFT;
+    case DSL_T_RSHIFT_ASSIGN: return DSL_T_RSHIFT;
     default: return DSL_T_DSTAR;
     }
 }

@@ -107,6 +107,7 @@ const char *dsl_type_doc(struct dsl_value v)
 const char *dsl_type_name(struct dsl_value v)
 {
     if (v.kind == DSL_NONE) return "NoneType"; /* what Python's messages call it */
+    if (v.kind == DSL_BUILTIN) return "builtin_function_or_method";
     if (v.kind == DSL_METHOD) {
         static const char *const wrapped[] = {[DSL_WRAP_BOUND] = "method",
                                               [DSL_WRAP_STATIC] = "staticmethod",
