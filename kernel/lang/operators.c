@@ -1,7 +1,7 @@
 /* operators.c — Python's binary operators and comparisons on the language's values:
  * dsl_binary hands tensors to the library (lang/library.h), numbers to numbers.c, strings and
- * lists to sequences.c, and instances of user classes to their special methods (datamodel.c);
- * ordering, == and `in` are here (see operators.h). */
+ * lists to sequences.c, sets to set.c, and instances of user classes to their special methods
+ * (datamodel.c); ordering, == and `in` are here (see operators.h). */
 #include "lang/operators.h"
 
 #include "lang/classes.h"
@@ -10,6 +10,7 @@
 #include "lang/eval.h"
 #include "lang/interp.h"
 #include "lang/library.h"
+#include "lang/set.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -45,6 +46,10 @@ static int binary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a, st
     if (op != DSL_T_AT && dsl_is_number(a) && dsl_is_number(b) &&
         (!is_bitwise(op) || (dsl_is_intlike(a) && dsl_is_intlike(b)))) {
         return dsl_number_binary(in, op, a, b, out);
+    }
+    if (a.kind == DSL_SET && b.kind == DSL_SET) {
+        int r = dsl_set_binary(in, op, a, b, inplace, out);
+        if (r != 0) return r < 0 ? -1 : 0;
     }
     if (op == DSL_T_PLUS && is_seq(a) && a.kind == b.kind && dsl_is_tuple(a) == dsl_is_tuple(b))
         return dsl_seq_concat(in, a, b, out);
@@ -167,6 +172,10 @@ static int compare_at(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a
         *res = cmp_result(op, c);
         return 0;
     }
+    if (a.kind == DSL_SET && b.kind == DSL_SET) { /* subsets, not an order */
+        *res = dsl_set_compare(op, a, b);
+        return 0;
+    }
     if (a.kind == DSL_LIST && b.kind == DSL_LIST && dsl_is_tuple(a) == dsl_is_tuple(b)) {
         if (level >= DSL_MAX_LIST_DEPTH) return raise_compare_depth(in);
         size_t n = a.as.l->len < b.as.l->len ? a.as.l->len : b.as.l->len;
@@ -231,6 +240,7 @@ int dsl_contains(struct dsl_interp *in, struct dsl_value item, struct dsl_value 
         *res = slot != NULL;
         return 0;
     }
+    case DSL_SET: return dsl_set_contains(in, seq.as.d, item, res);
     case DSL_INSTANCE: return dsl_instance_contains(in, item, seq, res);
     case DSL_METHOD:
         if (dsl_is_attrs_view(seq)) { /* `name in obj.__dict__` */

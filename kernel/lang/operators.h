@@ -53,7 +53,8 @@ int dsl_equal(struct dsl_interp *in, struct dsl_value a, struct dsl_value b, boo
  * __iop__ first, and the error naming op= as CPython's does. 0 or -1. */
 int dsl_binary_inplace(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a,
                        struct dsl_value b, struct dsl_value *out);
-/* `item in seq` for a list, string or range; TypeError for other kinds. 0 or -1. */
+/* `item in seq` for a list, string, range, dict, set or instance; TypeError for other kinds.
+ * 0 or -1. */
 int dsl_contains(struct dsl_interp *in, struct dsl_value item, struct dsl_value seq, bool *res);
 
 #endif

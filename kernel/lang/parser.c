@@ -478,7 +478,32 @@ error:
     return NULL;
 }
 
-/* '{' [key ':' value (',' key ':' value)* [',']] '}': a dict display. */
+/* The rest of a set display whose first item n holds: (',' item)* [','] '}', or a set
+ * comprehension {x for ...}. */
+static struct dsl_node *parse_set(struct parser *p, struct dsl_node *n)
+{
+    if (check(p, DSL_T_FOR)) {
+        struct dsl_node *item = n->kids[0];
+        n->nkids = 0;
+        dsl_node_free(n);
+        n = parse_comprehension(p, DSL_N_SETCOMP, item, NULL);
+        if (!n || !expect(p, DSL_T_RBRACE, "'}'")) goto error;
+        return n;
+    }
+    while (match(p, DSL_T_COMMA) && !check(p, DSL_T_RBRACE)) {
+        struct dsl_node *item = parse_expr(p);
+        if (!item || !push(p, n, item)) goto error;
+    }
+    n->kind = DSL_N_SET;
+    if (!expect(p, DSL_T_RBRACE, "'}' or ','")) goto error;
+    return finish(p, n);
+error:
+    dsl_node_free(n);
+    return NULL;
+}
+
+/* '{' [key ':' value (',' key ':' value)* [',']] '}': a dict display; a first item without
+ * its ':' makes a set display (parse_set). */
 static struct dsl_node *prefix_dict(struct parser *p, const struct dsl_token *tok)
 {
     struct dsl_node *n = node(p, DSL_N_DICT, tok->pos);
@@ -495,11 +520,8 @@ static struct dsl_node *prefix_dict(struct parser *p, const struct dsl_token *to
         if (!check(p, DSL_T_COLON)) {
             if (n->nkids == 1 &&
                 (check(p, DSL_T_COMMA) || check(p, DSL_T_RBRACE) || check(p, DSL_T_FOR)))
-                fail(p, "SyntaxError", tok->pos,
-                     "sets are not supported in the MiniTorch language ({a, b} is a set in "
-                     "Python): use a list, or a dict");
-            else
-                fail(p, "SyntaxError", peek(p)->pos, "':' expected after dictionary key");
+                return parse_set(p, n);
+            fail(p, "SyntaxError", peek(p)->pos, "':' expected after dictionary key");
             goto error;
         }
         advance(p);
