@@ -112,7 +112,7 @@ static int unpack_to(struct dsl_interp *in, const struct dsl_node *target, struc
         goto located;
     }
     if ((v.kind != DSL_LIST && v.kind != DSL_STR && v.kind != DSL_RANGE && v.kind != DSL_DICT &&
-         v.kind != DSL_INSTANCE) ||
+         v.kind != DSL_SET && v.kind != DSL_INSTANCE) ||
         (v.kind == DSL_INSTANCE && !dsl_instance_iterable(v))) {
         dsl_raise(in, "TypeError", "cannot unpack non-iterable %s object", dsl_type_name(v));
         goto located;

@@ -25,7 +25,7 @@ enum dsl_node_kind {
     DSL_N_NAME,    /* name */
     DSL_N_LIST,    /* kids: items */
     DSL_N_TUPLE,   /* kids: items: (a, b), (a,), (), a bare `a, b`; as a target, unpacking */
-    DSL_N_UNARY,   /* op (DSL_T_MINUS, DSL_T_PLUS), a */
+    DSL_N_UNARY,   /* op (DSL_T_MINUS, DSL_T_PLUS, DSL_T_TILDE), a */
     DSL_N_NOT,     /* a */
     DSL_N_BINARY,  /* op, a, b */
     DSL_N_AND,     /* a, b */
@@ -63,10 +63,12 @@ enum dsl_node_kind {
     DSL_N_GLOBAL,   /* kwnames: the names (kwvals NULL), nkw */
     /* expressions */
     DSL_N_DICT,     /* kids: key, value, key, value, ... */
+    DSL_N_SET,      /* {a, b}: kids: the items (never none: {} is a dict) */
     DSL_N_SLICE,    /* only as a subscript, start:stop:step: a: start, b: stop (NULL: omitted);
                      * kids: the step, when given */
     DSL_N_LISTCOMP, /* [a for ... if ...]: a: the item; kids: the clauses, a COMP_FOR first */
     DSL_N_DICTCOMP, /* {a: b for ...}: a: the key, b: the value; kids: the clauses */
+    DSL_N_SETCOMP,  /* {a for ...}: as LISTCOMP, into a set */
     DSL_N_GENEXP,   /* (a for ...), f(a for ...): as LISTCOMP, evaluated at once into a list */
     DSL_N_COMP_FOR, /* a comprehension's `for T in a`: kids[0]: the target (a NAME or TUPLE) */
     DSL_N_COMP_IF,  /* a comprehension's `if a` */

@@ -254,7 +254,8 @@ static int spread(struct dsl_interp *in, struct gathered *g, struct dsl_value ca
                   struct dsl_value v, bool alone)
 {
     struct dsl_iter it;
-    if (v.kind != DSL_LIST && v.kind != DSL_STR && v.kind != DSL_RANGE && v.kind != DSL_DICT) {
+    if (v.kind != DSL_LIST && v.kind != DSL_STR && v.kind != DSL_RANGE && v.kind != DSL_DICT &&
+        v.kind != DSL_SET) {
         if (!alone)
             return dsl_raise(in, "TypeError", "Value after * must be an iterable, not %s",
                              dsl_type_name(v));

@@ -35,6 +35,8 @@ enum {
     T_CLASSMETHOD,
     T_PROPERTY,
     T_DICT,
+    T_SET,
+    T_FROZENSET,
     T_COUNT
 };
 
@@ -61,6 +63,8 @@ static const struct {
     [T_CLASSMETHOD] = {"classmethod", "classmethod", NULL},
     [T_PROPERTY] = {"property", "property", NULL},
     [T_DICT] = {"dict", "dict", NULL},
+    [T_SET] = {"set", "set", NULL},
+    [T_FROZENSET] = {"frozenset", "frozenset", NULL},
 };
 
 static struct dsl_class types[T_COUNT];
@@ -153,6 +157,7 @@ struct dsl_value dsl_type_of(struct dsl_value v)
     case DSL_CLASS: t = T_TYPE; break;
     case DSL_SUPER: t = T_SUPER; break;
     case DSL_DICT: t = T_DICT; break;
+    case DSL_SET: t = v.as.d->frozen ? T_FROZENSET : T_SET; break;
     default: break;
     }
     return class_value(&types[t]);

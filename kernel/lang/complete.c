@@ -23,6 +23,7 @@
 #include "lang/lexer.h"
 #include "lang/library.h"
 #include "lang/list.h"
+#include "lang/set.h"
 #include "render/render.h"
 
 #include <stdint.h>
@@ -132,6 +133,8 @@ enum name_context {
     CTX_TEXT,      /* inside a string literal or a comment */
     CTX_DICT,      /* after '.' of a dict: its methods */
     CTX_IMPORT,    /* a module's name after `import` or `from` (after its dotted prefix) */
+    CTX_SET,       /* after '.' of a set: its methods */
+    CTX_FROZENSET, /* after '.' of a frozenset: those of its methods that change nothing */
 };
 
 /* What surrounds byte `cursor`: whether it lies inside a string literal or a comment, and
@@ -377,6 +380,7 @@ static enum name_context context_of(struct dsl_session *s, const char *code, siz
     if (!v || v->kind == DSL_TENSOR) return CTX_TENSOR;
     if (v->kind == DSL_LIST) return v->as.l->style == DSL_LIST_TUPLE ? CTX_TUPLE : CTX_LIST;
     if (v->kind == DSL_DICT) return CTX_DICT;
+    if (v->kind == DSL_SET) return v->as.d->frozen ? CTX_FROZENSET : CTX_SET;
     if (v->kind == DSL_OBJECT) {
         if (cls) *cls = v->as.obj->cls;
         return CTX_OBJECT;
@@ -402,6 +406,14 @@ static const struct dsl_builtin *attr_find(enum name_context where, const char *
     if (where == CTX_DICT) {
         for (size_t i = 0; i < dsl_dict_method_count; i++)
             if (strcmp(dsl_dict_methods[i].name, name) == 0) return &dsl_dict_methods[i];
+        return NULL;
+    }
+    if (where == CTX_SET || where == CTX_FROZENSET) {
+        for (size_t i = 0; i < dsl_set_method_count; i++)
+            if (strcmp(dsl_set_methods[i].name, name) == 0)
+                return where == CTX_SET || !dsl_set_method_mutates(&dsl_set_methods[i])
+                           ? &dsl_set_methods[i]
+                           : NULL;
         return NULL;
     }
     if (where != CTX_LIST && where != CTX_TUPLE) return NULL;
@@ -523,6 +535,10 @@ static void offer_attrs(struct offer *o, enum name_context where,
                 offer(o, dsl_list_methods[i].name);
     } else if (where == CTX_DICT) {
         for (size_t i = 0; i < dsl_dict_method_count; i++) offer(o, dsl_dict_methods[i].name);
+    } else if (where == CTX_SET || where == CTX_FROZENSET) {
+        for (size_t i = 0; i < dsl_set_method_count; i++)
+            if (where == CTX_SET || !dsl_set_method_mutates(&dsl_set_methods[i]))
+                offer(o, dsl_set_methods[i].name);
     } else if (where == CTX_OBJECT) {
         for (size_t i = 0; cls->attrs && cls->attrs[i]; i++) offer(o, cls->attrs[i]);
         for (size_t i = 0; !cls->attrs && cls->attr_name && cls->attr_name(cls, i); i++)
@@ -734,7 +750,7 @@ static bool describe(struct dsl_session *s, const char *code, const char *name, 
     if (where == CTX_EXCEPTION || where == CTX_SELF) return false;
     if (where == CTX_INSTANCE) return dsl_attr_help(b, obj, name);
     if (where == CTX_TENSOR || where == CTX_LIST || where == CTX_TUPLE || where == CTX_NO_ATTR ||
-        where == CTX_DICT) {
+        where == CTX_DICT || where == CTX_SET || where == CTX_FROZENSET) {
         const struct dsl_builtin *attr = attr_find(where, name);
         if (attr) dsl_builtin_help(b, attr);
         return attr != NULL;

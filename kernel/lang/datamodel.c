@@ -106,6 +106,11 @@ static const struct {
     {DSL_T_PERCENT, "__mod__", "__rmod__", "__imod__"},
     {DSL_T_DSTAR, "__pow__", "__rpow__", "__ipow__"},
     {DSL_T_AT, "__matmul__", "__rmatmul__", "__imatmul__"},
+    {DSL_T_AMP, "__and__", "__rand__", "__iand__"},
+    {DSL_T_PIPE, "__or__", "__ror__", "__ior__"},
+    {DSL_T_CARET, "__xor__", "__rxor__", "__ixor__"},
+    {DSL_T_LSHIFT, "__lshift__", "__rlshift__", "__ilshift__"},
+    {DSL_T_RSHIFT, "__rshift__", "__rrshift__", "__irshift__"},
 };
 
 /* a op b with the method names of op: 1 with an answer, 0 when neither side answers, -1. */
@@ -151,8 +156,8 @@ int dsl_instance_unary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value 
                        struct dsl_value *out)
 {
     struct dsl_value fn;
-    if (special(v, op == DSL_T_MINUS ? "__neg__" : "__pos__", &fn))
-        return call(in, fn, v, NULL, 0, out);
+    const char *name = op == DSL_T_MINUS ? "__neg__" : op == DSL_T_PLUS ? "__pos__" : "__invert__";
+    if (special(v, name, &fn)) return call(in, fn, v, NULL, 0, out);
     return dsl_raise(in, "TypeError", "bad operand type for unary %s: '%s'", dsl_op_symbol(op),
                      dsl_type_name(v));
 }

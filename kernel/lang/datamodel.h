@@ -20,15 +20,17 @@
 struct dsl_value dsl_not_implemented(void);
 bool dsl_is_not_implemented(struct dsl_value v);
 
-/* a op b (op DSL_T_PLUS ... DSL_T_AT) where a or b is an instance: 1 with a new value, 0 when
- * no method answers (the caller raises the built-in types' TypeError), -1 after raising. */
+/* a op b (an arithmetic or bitwise operator: + - * / // % ** @ & | ^ << >>) where a or b is an
+ * instance: 1 with a new value, 0 when no method answers (the caller raises the built-in
+ * types' TypeError), -1 after raising. */
 int dsl_instance_binary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a,
                         struct dsl_value b, struct dsl_value *out);
 /* a op= b (op the operator, DSL_T_PLUS ...) for an instance a: __iop__, else the binary; as
  * dsl_instance_binary returns. */
 int dsl_instance_inplace(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a,
                          struct dsl_value b, struct dsl_value *out);
-/* -v and +v (op DSL_T_MINUS, DSL_T_PLUS) of an instance: __neg__, __pos__. */
+/* -v, +v and ~v (op DSL_T_MINUS, DSL_T_PLUS, DSL_T_TILDE) of an instance: __neg__, __pos__,
+ * __invert__. */
 int dsl_instance_unary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value v,
                        struct dsl_value *out);
 /* a op b (DSL_T_EQ, NE, LT, LE, GT, GE) where a or b is an instance, as a value (a method may

@@ -87,6 +87,27 @@ static int hash_at(struct dsl_value v, int level, uint64_t *h, const char **bad)
     case DSL_OBJECT: *h = hash_ptr(v.as.obj); return DSL_V_OK;
     case DSL_CLASS: *h = hash_ptr(v.as.cls); return DSL_V_OK; /* == is identity for these */
     case DSL_INSTANCE: *h = hash_ptr(v.as.inst); return DSL_V_OK;
+    case DSL_SET: {
+        if (!v.as.d->frozen) {
+            *bad = "set";
+            return 1;
+        }
+        /* equal frozensets hold equal elements in any order: a sum of the elements' hashes.
+         * Each is hashed again, one level down, so that nesting stays bounded as a tuple's
+         * does (== and repr walk it recursively) */
+        if (level >= DSL_MAX_LIST_DEPTH) return DSL_V_DEPTH;
+        const struct dsl_dict *d = v.as.d;
+        uint64_t x = 0;
+        for (size_t i = 0; i < d->n; i++) {
+            uint64_t ih;
+            if (!d->entries[i].live) continue;
+            int st = hash_at(d->entries[i].key, level + 1, &ih, bad);
+            if (st != DSL_V_OK) return st;
+            x += mix(ih ^ 0x66726f7aULL);
+        }
+        *h = mix(x ^ mix(d->len ^ 0x73657473ULL));
+        return DSL_V_OK;
+    }
     case DSL_EXC_TYPE: *h = hash_ptr(v.as.exc_type); return DSL_V_OK;
     case DSL_EXCEPTION: *h = hash_ptr(v.as.exc); return DSL_V_OK;
     case DSL_METHOD: *h = hash_ptr(v.as.m->fn); return DSL_V_OK; /* == needs the same row */
@@ -114,26 +135,34 @@ static int hash_key(struct dsl_interp *in, struct dsl_value key, uint64_t *h)
     if (st == 1) return dsl_raise(in, "TypeError", "unhashable type: '%s'", bad);
     if (st != DSL_V_OK)
         return dsl_raise(in, "RecursionError",
-                         "maximum recursion depth exceeded while hashing a tuple nested more "
-                         "than %d deep",
+                         "maximum recursion depth exceeded while hashing a tuple or frozenset "
+                         "nested more than %d deep",
                          DSL_MAX_LIST_DEPTH);
     return 0;
 }
 
 /* ---- the table -------------------------------------------------------------------------- */
 
-struct dsl_dict *dsl_dict_new(void)
+/* What d is called in MemoryError's messages. */
+static const char *what_of(const struct dsl_dict *d)
 {
-    if (!dsl_mem_take(sizeof(struct dsl_dict), "dict")) return NULL;
+    return d->gc.kind == DSL_SET ? "set" : "dict";
+}
+
+struct dsl_dict *dsl_dict_new_as(enum dsl_kind kind)
+{
+    if (!dsl_mem_take(sizeof(struct dsl_dict), kind == DSL_SET ? "set" : "dict")) return NULL;
     struct dsl_dict *d = calloc(1, sizeof *d);
     if (!d) {
         dsl_mem_give(sizeof(struct dsl_dict));
         return NULL;
     }
     d->refs = 1;
-    dsl_gc_track(&d->gc, DSL_DICT);
+    dsl_gc_track(&d->gc, kind);
     return d;
 }
+
+struct dsl_dict *dsl_dict_new(void) { return dsl_dict_new_as(DSL_DICT); }
 
 size_t dsl_dict_bytes(const struct dsl_dict *d)
 {
@@ -207,7 +236,7 @@ static int make_room(struct dsl_dict *d)
     if (d->n == d->cap && !compact) {
         size_t cap = d->cap ? d->cap * 2 : 8;
         size_t more = (cap - d->cap) * sizeof *d->entries;
-        if (!dsl_mem_take(more, "dict")) return DSL_V_NOMEM;
+        if (!dsl_mem_take(more, what_of(d))) return DSL_V_NOMEM;
         struct dsl_dict_entry *p = realloc(d->entries, cap * sizeof *p);
         if (!p) {
             dsl_mem_give(more);
@@ -220,7 +249,7 @@ static int make_room(struct dsl_dict *d)
     while ((n + 1) * 2 > icap) icap *= 2;
     if (!compact && icap == d->icap) return DSL_V_OK;
     /* the new index first: on failure nothing has changed (but a larger entries array) */
-    if (!dsl_mem_take(icap * sizeof *d->index, "dict")) return DSL_V_NOMEM;
+    if (!dsl_mem_take(icap * sizeof *d->index, what_of(d))) return DSL_V_NOMEM;
     size_t *index = calloc(icap, sizeof *index);
     if (!index) {
         dsl_mem_give(icap * sizeof *d->index);
@@ -259,9 +288,8 @@ static int insert_new(struct dsl_dict *d, struct dsl_value key, uint64_t hash,
     return DSL_V_OK;
 }
 
-/* Removes a live entry, handing its key and value to the caller. */
-static void remove_entry(struct dsl_dict *d, struct dsl_dict_entry *e, struct dsl_value *key,
-                         struct dsl_value *value)
+void dsl_dict_remove(struct dsl_dict *d, struct dsl_dict_entry *e, struct dsl_value *key,
+                     struct dsl_value *value)
 {
     *key = e->key;
     *value = e->value;
@@ -274,6 +302,14 @@ static void remove_entry(struct dsl_dict *d, struct dsl_dict_entry *e, struct ds
         d->n = 0;
         if (d->index) memset(d->index, 0, d->icap * sizeof *d->index);
     }
+}
+
+int dsl_dict_find_key(struct dsl_interp *in, const struct dsl_dict *d, struct dsl_value key,
+                      struct dsl_dict_entry **e)
+{
+    uint64_t h;
+    *e = NULL;
+    return hash_key(in, key, &h) != 0 || find_key(in, d, key, h, e) != 0 ? -1 : 0;
 }
 
 int dsl_dict_lookup(struct dsl_interp *in, const struct dsl_dict *d, struct dsl_value key,
@@ -302,7 +338,7 @@ int dsl_dict_store(struct dsl_interp *in, struct dsl_dict *d, struct dsl_value k
     }
     if (key.kind == DSL_INSTANCE) d->instance_keys = true;
     int st = insert_new(d, dsl_value_retain(key), h, dsl_value_retain(value));
-    if (st == DSL_V_TOOBIG) return dsl_raise_size(in, "dict", (uint64_t)d->len + 1);
+    if (st == DSL_V_TOOBIG) return dsl_raise_size(in, what_of(d), (uint64_t)d->len + 1);
     return st != DSL_V_OK ? dsl_raise_status(in, st) : 0;
 }
 
@@ -313,7 +349,7 @@ int dsl_dict_delete(struct dsl_interp *in, struct dsl_dict *d, struct dsl_value 
     if (hash_key(in, key, &h) != 0 || find_key(in, d, key, h, &e) != 0) return -1;
     if (!e) return dsl_dict_raise_key(in, key);
     struct dsl_value k, v;
-    remove_entry(d, e, &k, &v);
+    dsl_dict_remove(d, e, &k, &v);
     dsl_value_release(k);
     dsl_value_release(v);
     return 0;
@@ -502,7 +538,7 @@ static int m_pop(struct dsl_interp *in, const struct dsl_args *a, struct dsl_val
         return dsl_dict_raise_key(in, a->slot[0]);
     }
     struct dsl_value key;
-    remove_entry(d, e, &key, ret);
+    dsl_dict_remove(d, e, &key, ret);
     dsl_value_release(key);
     return 0;
 }
@@ -516,7 +552,7 @@ static int m_popitem(struct dsl_interp *in, const struct dsl_args *a, struct dsl
     size_t i = d->n;
     while (!d->entries[i - 1].live) i--;
     struct dsl_value key, value;
-    remove_entry(d, &d->entries[i - 1], &key, &value);
+    dsl_dict_remove(d, &d->entries[i - 1], &key, &value);
     pair->style = DSL_LIST_TUPLE;
     dsl_list_push(pair, key);
     dsl_list_push(pair, value);
@@ -561,7 +597,7 @@ static int m_clear(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
         struct dsl_dict_entry *e = &d->entries[i - 1];
         if (!e->live) continue;
         struct dsl_value key, value;
-        remove_entry(d, e, &key, &value);
+        dsl_dict_remove(d, e, &key, &value);
         dsl_value_release(key);
         dsl_value_release(value);
     }

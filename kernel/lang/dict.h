@@ -11,6 +11,9 @@
  * removed pair stays in place as a dead entry holding nothing until the array is compacted.
  * `index` is an open-addressing hash table of positions into `entries`.
  *
+ * The same table, holding keys only (every value none), is a set or a frozenset (kind
+ * DSL_SET, lang/set.h): the hashing, lookup, storing and removal here are theirs too.
+ *
  * keys(), values() and items() return new lists (items() a list of (key, value) tuples), not
  * Python's live views. The methods are rows of dsl_dict_methods, the same struct as the
  * builtins', so help, inspect and completion read them like any builtin. */
@@ -39,6 +42,7 @@ struct dsl_dict {
     size_t *index;                  /* icap slots: entry position + 1, 0 when empty */
     size_t icap;                    /* a power of two, more than twice n; 0 before the first */
     bool instance_keys;             /* an instance has been a key: lookups ask its __eq__ */
+    bool frozen;                    /* a DSL_SET's: a frozenset, never changed once made */
     struct dsl_value dead;          /* while being freed: the next container to free */
 };
 
@@ -48,6 +52,9 @@ extern const size_t dsl_dict_method_count;
 /* A new empty dict (one reference), or NULL when out of memory (or past the limit of values'
  * memory, values.h). */
 struct dsl_dict *dsl_dict_new(void);
+/* The same table for a value of `kind`: DSL_DICT, or DSL_SET (a set, which the cycle collector
+ * and the memory account then know as one). */
+struct dsl_dict *dsl_dict_new_as(enum dsl_kind kind);
 /* The bytes d counts against that limit: its header, entries and index. */
 size_t dsl_dict_bytes(const struct dsl_dict *d);
 
@@ -58,6 +65,10 @@ int dsl_hash(struct dsl_value key, uint64_t *hash, const char **bad);
 /* The live entry whose key equals key (of hash `hash`), or NULL. No errors: keys are hashable. */
 struct dsl_dict_entry *dsl_dict_find(const struct dsl_dict *d, struct dsl_value key, uint64_t hash);
 
+/* The live entry of d whose key equals key (NULL: none) into *e, as d[key] finds it: an
+ * instance's own __hash__ and __eq__ asked. 0, or -1 after raising. */
+int dsl_dict_find_key(struct dsl_interp *in, const struct dsl_dict *d, struct dsl_value key,
+                      struct dsl_dict_entry **e);
 /* d[key] (borrowed) into *slot (borrowed, NULL when absent): 0, or -1 after raising TypeError
  * for an unhashable key. */
 int dsl_dict_lookup(struct dsl_interp *in, const struct dsl_dict *d, struct dsl_value key,
@@ -67,6 +78,9 @@ int dsl_dict_store(struct dsl_interp *in, struct dsl_dict *d, struct dsl_value k
                    struct dsl_value value);
 /* del d[key] (borrowed): 0, or -1 after raising KeyError or TypeError (unhashable). */
 int dsl_dict_delete(struct dsl_interp *in, struct dsl_dict *d, struct dsl_value key);
+/* Removes the live entry e of d, handing its key and value (owned references) to the caller. */
+void dsl_dict_remove(struct dsl_dict *d, struct dsl_dict_entry *e, struct dsl_value *key,
+                     struct dsl_value *value);
 /* Raises Python's KeyError for key: its message is repr(key). -1. */
 int dsl_dict_raise_key(struct dsl_interp *in, struct dsl_value key);
 

@@ -19,6 +19,7 @@
 #include "lang/exceptions.h"
 #include "lang/list.h"
 #include "lang/operators.h"
+#include "lang/set.h"
 #include "lang/str.h"
 
 #include "minitorch/minitorch.h"
@@ -44,8 +45,10 @@ int dsl_iter_init(struct dsl_interp *in, struct dsl_value v, struct dsl_iter *it
     if (v.kind == DSL_RANGE) it->n = dsl_range_len(v.as.r);
     if (v.kind == DSL_OBJECT && v.as.obj->cls->len && v.as.obj->cls->getitem)
         return v.as.obj->cls->len(in, v, &it->n); /* item by item, as Python's old protocol */
-    if (v.kind == DSL_DICT) it->k = (int64_t)v.as.d->len; /* its keys; a change of size raises */
-    if (v.kind == DSL_LIST || v.kind == DSL_STR || v.kind == DSL_RANGE || v.kind == DSL_DICT)
+    /* a dict's keys, or a set's: a change of size raises */
+    if (v.kind == DSL_DICT || v.kind == DSL_SET) it->k = (int64_t)v.as.d->len;
+    if (v.kind == DSL_LIST || v.kind == DSL_STR || v.kind == DSL_RANGE || v.kind == DSL_DICT ||
+        v.kind == DSL_SET)
         return 0;
     return dsl_raise(in, "TypeError", "'%s' object is not iterable", dsl_type_name(v));
 }
@@ -72,10 +75,11 @@ int dsl_iter_next(struct dsl_interp *in, struct dsl_iter *it, struct dsl_value *
         if (it->k >= it->n) return 0;
         return v.as.obj->cls->getitem(in, v, dsl_int(it->k++), out) != 0 ? -1 : 1;
     }
-    if (v.kind == DSL_DICT) {
+    if (v.kind == DSL_DICT || v.kind == DSL_SET) {
         const struct dsl_dict *d = v.as.d;
         if ((int64_t)d->len != it->k)
-            return dsl_raise(in, "RuntimeError", "dictionary changed size during iteration");
+            return dsl_raise(in, "RuntimeError", "%s changed size during iteration",
+                             v.kind == DSL_SET ? "Set" : "dictionary");
         while (it->i < d->n && !d->entries[it->i].live) it->i++;
         if (it->i >= d->n) return 0;
         *out = dsl_value_retain(d->entries[it->i++].key);
@@ -151,10 +155,43 @@ error:
     return -1;
 }
 
+/* A set display: its items evaluated left to right, a repeated one keeping its first place. */
+static int eval_set(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
+{
+    struct dsl_dict *s = dsl_set_new(false);
+    if (!s) return dsl_raise_status(in, DSL_V_NOMEM);
+    struct dsl_value sv = dsl_set_value(s);
+    for (size_t i = 0; i < n->nkids; i++) {
+        struct dsl_value item;
+        if (dsl_eval(in, n->kids[i], &item) != 0) goto error;
+        int r = dsl_set_add(in, s, item);
+        dsl_value_release(item);
+        if (r != 0) {
+            dsl_error_locate(in, n->kids[i]->pos);
+            goto error;
+        }
+    }
+    *out = sv;
+    return 0;
+error:
+    dsl_value_release(sv);
+    return -1;
+}
+
 static int eval_unary(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
 {
     struct dsl_value v;
     if (dsl_eval(in, n->a, &v) != 0) return -1;
+    if (n->op == DSL_T_TILDE && dsl_is_intlike(v)) { /* ~x is -x - 1, which always fits */
+        *out = dsl_int(~dsl_as_int(v));
+        return 0;
+    }
+    if (n->op == DSL_T_TILDE && v.kind != DSL_INSTANCE) { /* no tensor or float has one */
+        int r = dsl_raise_at(in, n->pos, "TypeError", "bad operand type for unary ~: '%s'",
+                             dsl_type_name(v));
+        dsl_value_release(v);
+        return r;
+    }
     if (dsl_is_intlike(v)) {
         int64_t i = dsl_as_int(v);
         if (n->op == DSL_T_MINUS && i == INT64_MIN)
@@ -508,6 +545,7 @@ int dsl_getattr(struct dsl_interp *in, struct dsl_value v, const char *name, str
         break;
     case DSL_LIST: return dsl_list_getattr(in, v, name, out);
     case DSL_DICT: return dsl_dict_getattr(in, v, name, out);
+    case DSL_SET: return dsl_set_getattr(in, v, name, out);
     case DSL_STR: return dsl_str_getattr(in, v, name, out);
     case DSL_EXCEPTION:
     case DSL_EXC_TYPE: return dsl_exc_getattr(in, v, name, out);
@@ -611,6 +649,12 @@ static int comp_emit(struct dsl_interp *in, const struct dsl_node *n, struct dsl
 {
     struct dsl_value k, v;
     if (dsl_eval(in, n->a, &k) != 0) return -1;
+    if (n->kind == DSL_N_SETCOMP) {
+        int r = dsl_set_add(in, acc.as.d, k);
+        if (r != 0) dsl_error_locate(in, n->a->pos);
+        dsl_value_release(k);
+        return r;
+    }
     if (n->kind != DSL_N_DICTCOMP) {
         int st = dsl_list_push(acc.as.l, k);
         if (st == DSL_V_TOOBIG) return dsl_raise_size(in, "list", (uint64_t)acc.as.l->len + 1);
@@ -662,7 +706,8 @@ static int comp_run(struct dsl_interp *in, const struct dsl_node *n, size_t k,
     return r;
 }
 
-/* [x for ...], {k: v for ...} and a generator expression, which is made into a list at once. */
+/* [x for ...], {k: v for ...}, {x for ...} and a generator expression, which is made into a
+ * list at once. */
 static int eval_comprehension(struct dsl_interp *in, const struct dsl_node *n,
                               struct dsl_value *out)
 {
@@ -675,6 +720,9 @@ static int eval_comprehension(struct dsl_interp *in, const struct dsl_node *n,
     if (n->kind == DSL_N_DICTCOMP) {
         struct dsl_dict *d = ok ? dsl_dict_new() : NULL;
         acc = d ? dsl_dict_value(d) : dsl_none();
+    } else if (n->kind == DSL_N_SETCOMP) {
+        struct dsl_dict *s = ok ? dsl_set_new(false) : NULL;
+        acc = s ? dsl_set_value(s) : dsl_none();
     } else {
         struct dsl_list *l = ok ? dsl_list_new(0) : NULL;
         acc = l ? (struct dsl_value){.kind = DSL_LIST, .as.l = l} : dsl_none();
@@ -778,9 +826,11 @@ static const eval_fn eval_table[DSL_N_COUNT] = {
     [DSL_N_ATTR] = eval_attr,
     [DSL_N_COND] = eval_cond,
     [DSL_N_DICT] = eval_dict,
+    [DSL_N_SET] = eval_set,
     [DSL_N_SLICE] = eval_slice_alone,
     [DSL_N_LISTCOMP] = eval_comprehension,
     [DSL_N_DICTCOMP] = eval_comprehension,
+    [DSL_N_SETCOMP] = eval_comprehension,
     [DSL_N_GENEXP] = eval_comprehension,
     [DSL_N_FSTRING] = eval_fstring,
     [DSL_N_DEF] = eval_lambda,

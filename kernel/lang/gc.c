@@ -70,7 +70,8 @@ static struct dsl_value value_of(struct dsl_gc *g)
     case DSL_CLASS: v.as.cls = OWNER(struct dsl_class, gc); break;
     case DSL_INSTANCE: v.as.inst = OWNER(struct dsl_instance, gc); break;
     case DSL_SUPER: v.as.sup = OWNER(struct dsl_super, gc); break;
-    case DSL_DICT: v.as.d = OWNER(struct dsl_dict, gc); break;
+    case DSL_DICT:
+    case DSL_SET: v.as.d = OWNER(struct dsl_dict, gc); break;
     case DSL_EXCEPTION: v.as.exc = OWNER(struct dsl_exception, gc); break;
     default: v.kind = DSL_NONE; break;
     }
@@ -90,7 +91,8 @@ static struct dsl_gc *gc_of(struct dsl_value v)
     case DSL_CLASS: g = &v.as.cls->gc; break;
     case DSL_INSTANCE: g = &v.as.inst->gc; break;
     case DSL_SUPER: g = &v.as.sup->gc; break;
-    case DSL_DICT: g = &v.as.d->gc; break;
+    case DSL_DICT:
+    case DSL_SET: g = &v.as.d->gc; break;
     case DSL_EXCEPTION: g = &v.as.exc->gc; break;
     default: return NULL;
     }

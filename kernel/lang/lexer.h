@@ -46,6 +46,17 @@ enum dsl_tok {
     DSL_T_PERCENT,
     DSL_T_DSTAR,
     DSL_T_AT,
+    DSL_T_AMP,    /* & */
+    DSL_T_PIPE,   /* | */
+    DSL_T_CARET,  /* ^ */
+    DSL_T_TILDE,  /* ~ (unary only) */
+    DSL_T_LSHIFT, /* << */
+    DSL_T_RSHIFT, /* >> */
+    DSL_T_AMP_ASSIGN,
+    DSL_T_PIPE_ASSIGN,
+    DSL_T_CARET_ASSIGN,
+    DSL_T_LSHIFT_ASSIGN,
+    DSL_T_RSHIFT_ASSIGN,
     DSL_T_ASSIGN,
     DSL_T_EQ,
     DSL_T_NE,

@@ -1,6 +1,7 @@
 /* numbers.c — Python's arithmetic on ints (int64) and floats (double): / is true division,
  * // and % floor, ** of ints stays exact or raises OverflowError, and dividing by zero raises
- * ZeroDivisionError (see operators.h). */
+ * ZeroDivisionError; the bitwise operators of ints and bools, on the two's complement Python's
+ * ints behave as (see operators.h). */
 #include "lang/operators.h"
 
 #include "lang/interp.h"
@@ -33,6 +34,30 @@ static int int_pow(struct dsl_interp *in, int64_t base, int64_t exp, struct dsl_
         if (exp > 0 && __builtin_mul_overflow(base, base, &base)) return overflow(in, DSL_T_DSTAR);
     }
     *out = dsl_int(result);
+    return 0;
+}
+
+/* a >> n, n >= 0, rounding towards minus infinity as Python's does for negative a (C leaves
+ * the shift of a negative int to the compiler). */
+static int64_t shift_right(int64_t a, int64_t n)
+{
+    if (n > 63) n = 63; /* every bit shifted out: 0, or -1 for a negative a */
+    return a >= 0 ? a >> n : ~(~a >> n);
+}
+
+/* a << n or a >> n; a left shift that does not fit in 64 bits is the OverflowError where
+ * CPython's int would grow. */
+static int int_shift(struct dsl_interp *in, enum dsl_tok op, int64_t a, int64_t n,
+                     struct dsl_value *out)
+{
+    if (n < 0) return dsl_raise(in, "ValueError", "negative shift count");
+    if (op == DSL_T_RSHIFT || a == 0) {
+        *out = dsl_int(op == DSL_T_RSHIFT ? shift_right(a, n) : 0);
+        return 0;
+    }
+    int64_t r = n > 63 ? 0 : (int64_t)((uint64_t)a << n);
+    if (n > 63 || shift_right(r, n) != a) return overflow(in, op);
+    *out = dsl_int(r);
     return 0;
 }
 
@@ -72,6 +97,11 @@ static int int_arith(struct dsl_interp *in, enum dsl_tok op, int64_t a, int64_t 
         if (r != 0 && ((r < 0) != (b < 0))) r += b;
         break;
     case DSL_T_DSTAR: return int_pow(in, a, b, out);
+    case DSL_T_AMP: r = a & b; break;
+    case DSL_T_PIPE: r = a | b; break;
+    case DSL_T_CARET: r = a ^ b; break;
+    case DSL_T_LSHIFT:
+    case DSL_T_RSHIFT: return int_shift(in, op, a, b, out);
     default: return -1;
     }
     *out = dsl_int(r);
@@ -137,5 +167,11 @@ int dsl_number_binary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a
 {
     if (a.kind == DSL_FLOAT || b.kind == DSL_FLOAT)
         return float_arith(in, op, dsl_as_double(a), dsl_as_double(b), out);
+    if (a.kind == DSL_BOOL && b.kind == DSL_BOOL &&
+        (op == DSL_T_AMP || op == DSL_T_PIPE || op == DSL_T_CARET)) { /* bool's own: a bool */
+        bool x = a.as.b, y = b.as.b;
+        *out = dsl_bool(op == DSL_T_AMP ? x && y : op == DSL_T_PIPE ? x || y : x != y);
+        return 0;
+    }
     return int_arith(in, op, dsl_as_int(a), dsl_as_int(b), out);
 }

@@ -1,7 +1,7 @@
 /* operators.c — Python's binary operators and comparisons on the language's values:
  * dsl_binary hands tensors to the library (lang/library.h), numbers to numbers.c, strings and
- * lists to sequences.c, and instances of user classes to their special methods (datamodel.c);
- * ordering, == and `in` are here (see operators.h). */
+ * lists to sequences.c, sets to set.c, and instances of user classes to their special methods
+ * (datamodel.c); ordering, == and `in` are here (see operators.h). */
 #include "lang/operators.h"
 
 #include "lang/classes.h"
@@ -10,12 +10,25 @@
 #include "lang/eval.h"
 #include "lang/interp.h"
 #include "lang/library.h"
+#include "lang/set.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
 
 static bool is_seq(struct dsl_value v) { return v.kind == DSL_STR || v.kind == DSL_LIST; }
+
+static bool is_bitwise(enum dsl_tok op)
+{
+    return op == DSL_T_AMP || op == DSL_T_PIPE || op == DSL_T_CARET || op == DSL_T_LSHIFT ||
+           op == DSL_T_RSHIFT;
+}
+
+/* Whether v is the builtin print: `print >>f, x` is Python 2's, which CPython's error names. */
+static bool is_print(struct dsl_value v)
+{
+    return v.kind == DSL_BUILTIN && strcmp(v.as.fn->name, "print") == 0;
+}
 
 /* a op b, or a op= b (inplace: what the error says, and an instance's __iop__ first). */
 static int binary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a, struct dsl_value b,
@@ -33,8 +46,13 @@ static int binary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a, st
         if (inplace && a.kind == DSL_INSTANCE) goto unsupported;
     }
     if (a.kind == DSL_TENSOR || b.kind == DSL_TENSOR) return dsl_tensor_binary(in, op, a, b, out);
-    if (op != DSL_T_AT && dsl_is_number(a) && dsl_is_number(b)) {
+    if (op != DSL_T_AT && dsl_is_number(a) && dsl_is_number(b) &&
+        (!is_bitwise(op) || (dsl_is_intlike(a) && dsl_is_intlike(b)))) {
         return dsl_number_binary(in, op, a, b, out);
+    }
+    if (a.kind == DSL_SET && b.kind == DSL_SET) {
+        int r = dsl_set_binary(in, op, a, b, inplace, out);
+        if (r != 0) return r < 0 ? -1 : 0;
     }
     if (op == DSL_T_PLUS && is_seq(a) && a.kind == b.kind && dsl_is_tuple(a) == dsl_is_tuple(b))
         return dsl_seq_concat(in, a, b, out);
@@ -49,9 +67,12 @@ static int binary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a, st
         return dsl_raise(in, "TypeError", "can only concatenate %s (not \"%s\") to %s",
                          dsl_type_name(a), dsl_type_name(b), dsl_type_name(a));
 unsupported:
-    return dsl_raise(in, "TypeError", "unsupported operand type(s) for %s%s: '%s' and '%s'",
+    return dsl_raise(in, "TypeError", "unsupported operand type(s) for %s%s: '%s' and '%s'%s",
                      op == DSL_T_DSTAR && !inplace ? "** or pow()" : dsl_op_symbol(op),
-                     inplace ? "=" : "", dsl_type_name(a), dsl_type_name(b));
+                     inplace ? "=" : "", dsl_type_name(a), dsl_type_name(b),
+                     op == DSL_T_RSHIFT && !inplace && is_print(a)
+                         ? ". Did you mean \"print(<message>, file=<output_stream>)\"?"
+                         : "");
 }
 
 int dsl_binary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a, struct dsl_value b,
@@ -175,6 +196,10 @@ static int compare_at(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a
         *res = cmp_result(op, c);
         return 0;
     }
+    if (a.kind == DSL_SET && b.kind == DSL_SET) { /* subsets, not an order */
+        *res = dsl_set_compare(op, a, b);
+        return 0;
+    }
     if (a.kind == DSL_LIST && b.kind == DSL_LIST && dsl_is_tuple(a) == dsl_is_tuple(b)) {
         if (walks >= DSL_MAX_LIST_DEPTH) return raise_compare_depth(in);
         walks++;
@@ -250,6 +275,7 @@ int dsl_contains(struct dsl_interp *in, struct dsl_value item, struct dsl_value 
         *res = slot != NULL;
         return 0;
     }
+    case DSL_SET: return dsl_set_contains(in, seq.as.d, item, res);
     case DSL_INSTANCE: return dsl_instance_contains(in, item, seq, res);
     case DSL_METHOD:
         if (dsl_is_attrs_view(seq)) { /* `name in obj.__dict__` */

@@ -16,8 +16,9 @@
 
 struct dsl_interp;
 
-/* Arithmetic operator `op` (DSL_T_PLUS ... DSL_T_DSTAR, not DSL_T_AT) on two numbers: float
- * arithmetic when either is a float, else int64 with Python's floor division and modulo. */
+/* Arithmetic operator `op` (+ - * / // % **, not @) on two numbers: float arithmetic when
+ * either is a float, else int64 with Python's floor division and modulo; or a bitwise one (& | ^
+ * << >>) on two ints or bools (never floats), of two bools a bool for & | ^. */
 int dsl_number_binary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a,
                       struct dsl_value b, struct dsl_value *out);
 
@@ -56,7 +57,8 @@ int dsl_equal(struct dsl_interp *in, struct dsl_value a, struct dsl_value b, boo
  * __iop__ first, and the error naming op= as CPython's does. 0 or -1. */
 int dsl_binary_inplace(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a,
                        struct dsl_value b, struct dsl_value *out);
-/* `item in seq` for a list, string or range; TypeError for other kinds. 0 or -1. */
+/* `item in seq` for a list, string, range, dict, set or instance; TypeError for other kinds.
+ * 0 or -1. */
 int dsl_contains(struct dsl_interp *in, struct dsl_value item, struct dsl_value seq, bool *res);
 
 #endif

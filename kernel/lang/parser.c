@@ -46,6 +46,10 @@ enum prec {
     P_AND,
     P_NOT,
     P_CMP,
+    P_BOR,   /* | */
+    P_BXOR,  /* ^ */
+    P_BAND,  /* & */
+    P_SHIFT, /* << >> */
     P_TERM,
     P_FACTOR,
     P_UNARY,
@@ -475,7 +479,32 @@ error:
     return NULL;
 }
 
-/* '{' [key ':' value (',' key ':' value)* [',']] '}': a dict display. */
+/* The rest of a set display whose first item n holds: (',' item)* [','] '}', or a set
+ * comprehension {x for ...}. */
+static struct dsl_node *parse_set(struct parser *p, struct dsl_node *n)
+{
+    if (check(p, DSL_T_FOR)) {
+        struct dsl_node *item = n->kids[0];
+        n->nkids = 0;
+        dsl_node_free(n);
+        n = parse_comprehension(p, DSL_N_SETCOMP, item, NULL);
+        if (!n || !expect(p, DSL_T_RBRACE, "'}'")) goto error;
+        return n;
+    }
+    while (match(p, DSL_T_COMMA) && !check(p, DSL_T_RBRACE)) {
+        struct dsl_node *item = parse_expr(p);
+        if (!item || !push(p, n, item)) goto error;
+    }
+    n->kind = DSL_N_SET;
+    if (!expect(p, DSL_T_RBRACE, "'}' or ','")) goto error;
+    return finish(p, n);
+error:
+    dsl_node_free(n);
+    return NULL;
+}
+
+/* '{' [key ':' value (',' key ':' value)* [',']] '}': a dict display; a first item without
+ * its ':' makes a set display (parse_set). */
 static struct dsl_node *prefix_dict(struct parser *p, const struct dsl_token *tok)
 {
     struct dsl_node *n = node(p, DSL_N_DICT, tok->pos);
@@ -492,11 +521,8 @@ static struct dsl_node *prefix_dict(struct parser *p, const struct dsl_token *to
         if (!check(p, DSL_T_COLON)) {
             if (n->nkids == 1 &&
                 (check(p, DSL_T_COMMA) || check(p, DSL_T_RBRACE) || check(p, DSL_T_FOR)))
-                fail(p, "SyntaxError", tok->pos,
-                     "sets are not supported in the MiniTorch language ({a, b} is a set in "
-                     "Python): use a list, or a dict");
-            else
-                fail(p, "SyntaxError", peek(p)->pos, "':' expected after dictionary key");
+                return parse_set(p, n);
+            fail(p, "SyntaxError", peek(p)->pos, "':' expected after dictionary key");
             goto error;
         }
         advance(p);
@@ -594,7 +620,7 @@ static struct dsl_node *infix_compare(struct parser *p, struct dsl_node *left,
         }
         n->ops = ops;
         ops[n->nkids - 1] = op;
-        struct dsl_node *right = parse_prec(p, P_TERM);
+        struct dsl_node *right = parse_prec(p, P_BOR);
         if (!right || !push(p, n, right)) goto error;
         if (!is_compare_op(p)) break;
         op = advance(p)->type;
@@ -819,6 +845,12 @@ static const struct rule rules[DSL_T_COUNT] = {
     [DSL_T_PERCENT] = {NULL, infix_binary, P_FACTOR},
     [DSL_T_AT] = {NULL, infix_binary, P_FACTOR},
     [DSL_T_DSTAR] = {NULL, infix_binary, P_POWER},
+    [DSL_T_PIPE] = {NULL, infix_binary, P_BOR},
+    [DSL_T_CARET] = {NULL, infix_binary, P_BXOR},
+    [DSL_T_AMP] = {NULL, infix_binary, P_BAND},
+    [DSL_T_LSHIFT] = {NULL, infix_binary, P_SHIFT},
+    [DSL_T_RSHIFT] = {NULL, infix_binary, P_SHIFT},
+    [DSL_T_TILDE] = {prefix_unary, NULL, P_NONE},
     [DSL_T_EQ] = {NULL, infix_compare, P_CMP},
     [DSL_T_NE] = {NULL, infix_compare, P_CMP},
     [DSL_T_LT] = {NULL, infix_compare, P_CMP},
@@ -889,7 +921,12 @@ static bool is_assign_op(enum dsl_tok t)
     case DSL_T_DSLASH_ASSIGN:
     case DSL_T_PERCENT_ASSIGN:
     case DSL_T_DSTAR_ASSIGN:
-    case DSL_T_AT_ASSIGN: return true;
+    case DSL_T_AT_ASSIGN:
+    case DSL_T_AMP_ASSIGN:
+    case DSL_T_PIPE_ASSIGN:
+    case DSL_T_CARET_ASSIGN:
+    case DSL_T_LSHIFT_ASSIGN:
+    case DSL_T_RSHIFT_ASSIGN: return true;
     default: return false;
     }
 }
@@ -904,6 +941,11 @@ static enum dsl_tok aug_binary_op(enum dsl_tok t)
     case DSL_T_DSLASH_ASSIGN: return DSL_T_DSLASH;
     case DSL_T_PERCENT_ASSIGN: return DSL_T_PERCENT;
     case DSL_T_AT_ASSIGN: return DSL_T_AT;
+    case DSL_T_AMP_ASSIGN: return DSL_T_AMP;
+    case DSL_T_PIPE_ASSIGN: return DSL_T_PIPE;
+    case DSL_T_CARET_ASSIGN: return DSL_T_CARET;
+    case DSL_T_LSHIFT_ASSIGN: return DSL_T_LSHIFT;
+    case DSL_T_RSHIFT_ASSIGN: return DSL_T_RSHIFT;
     default: return DSL_T_DSTAR;
     }
 }

@@ -151,7 +151,8 @@ int dsl_slice_set(struct dsl_interp *in, struct dsl_value xs, const struct dsl_v
     struct dsl_list *l = xs.as.l;
     struct span sp;
     if (resolve(in, parts, (int64_t)l->len, &sp) != 0) return -1;
-    if (v.kind != DSL_LIST && v.kind != DSL_STR && v.kind != DSL_RANGE && v.kind != DSL_DICT)
+    if (v.kind != DSL_LIST && v.kind != DSL_STR && v.kind != DSL_RANGE && v.kind != DSL_DICT &&
+        v.kind != DSL_SET)
         return dsl_raise(in, "TypeError", "can only assign an iterable");
     /* the new items first, as they are now: xs[1:] = xs reads xs before changing it */
     struct dsl_list *items = dsl_list_new(0);

@@ -76,6 +76,13 @@ static const struct {
                           "absent) and d[key] = v stores; keys are hashable values (numbers, "
                           "strings, tuples, None); methods keys, values, items, get, pop, "
                           "popitem, setdefault, update, copy, clear."},
+    [DSL_SET] = {"set", "set: a mutable collection {a, b, ...} of distinct hashable values "
+                        "(set() when empty: {} is a dict), shared by reference; frozenset(...) "
+                        "makes one that never changes and is hashable. x in s, len, iteration; "
+                        "| & - ^ are union, intersection, difference and symmetric difference, "
+                        "<= and < test subsets; methods add, remove, discard, pop, clear, copy, "
+                        "update, union, intersection, difference, symmetric_difference, "
+                        "issubset, issuperset, isdisjoint."},
     [DSL_EXC_TYPE] = {"type", "type: an exception class (ValueError, Exception, ...); "
                               "help(ValueError) describes it."},
     [DSL_EXCEPTION] = {"exception", "exception: made by calling an exception class, "
@@ -107,6 +114,7 @@ const char *dsl_type_doc(struct dsl_value v)
 const char *dsl_type_name(struct dsl_value v)
 {
     if (v.kind == DSL_NONE) return "NoneType"; /* what Python's messages call it */
+    if (v.kind == DSL_BUILTIN) return "builtin_function_or_method";
     if (v.kind == DSL_METHOD) {
         static const char *const wrapped[] = {[DSL_WRAP_BOUND] = "method",
                                               [DSL_WRAP_STATIC] = "staticmethod",
@@ -119,6 +127,7 @@ const char *dsl_type_name(struct dsl_value v)
     if (v.kind == DSL_INSTANCE) return v.as.inst->cls.as.cls->name;
     if (v.kind == DSL_EXCEPTION) return v.as.exc->type->name;
     if (v.kind == DSL_LIST && v.as.l->style == DSL_LIST_TUPLE) return "tuple";
+    if (v.kind == DSL_SET && v.as.d->frozen) return "frozenset";
     return dsl_kind_name(v.kind);
 }
 
@@ -135,7 +144,8 @@ size_t *dsl_value_refs(struct dsl_value v)
     case DSL_CLASS: return v.as.cls->builtin ? NULL : &v.as.cls->refs;
     case DSL_INSTANCE: return &v.as.inst->refs;
     case DSL_SUPER: return &v.as.sup->refs;
-    case DSL_DICT: return &v.as.d->refs;
+    case DSL_DICT:
+    case DSL_SET: return &v.as.d->refs;
     case DSL_EXCEPTION: return &v.as.exc->refs;
     default: return NULL;
     }
@@ -249,7 +259,8 @@ static struct dsl_value *dead_link(struct dsl_value v)
     case DSL_CLASS: return &v.as.cls->dead;
     case DSL_INSTANCE: return &v.as.inst->dead;
     case DSL_SUPER: return &v.as.sup->dead;
-    case DSL_DICT: return &v.as.d->dead;
+    case DSL_DICT:
+    case DSL_SET: return &v.as.d->dead;
     case DSL_EXCEPTION: return &v.as.exc->dead;
     default: return NULL;
     }
@@ -317,6 +328,7 @@ static void for_each_slot(struct dsl_value c, void (*fn)(struct dsl_value *slot,
         break;
     case DSL_EXCEPTION: fn(&c.as.exc->args, arg); break;
     case DSL_DICT: /* its entries hold every value it holds, dead entries none */
+    case DSL_SET:  /* a set's values are all none */
         for (size_t i = 0; i < c.as.d->n; i++) {
             fn(&c.as.d->entries[i].key, arg);
             fn(&c.as.d->entries[i].value, arg);
@@ -418,6 +430,7 @@ static void free_container(struct dsl_value c)
         free(c.as.exc);
         break;
     case DSL_DICT:
+    case DSL_SET:
         dsl_gc_untrack(&c.as.d->gc);
         dsl_mem_give(dsl_dict_bytes(c.as.d));
         free(c.as.d->entries);
@@ -452,7 +465,7 @@ void dsl_value_clear(struct dsl_value c)
     for_each_slot(c, drop_slot, &dead);
     if (c.kind == DSL_LIST) c.as.l->len = 0;
     if (c.kind == DSL_CELL) c.as.cell->bound = false;
-    if (c.kind == DSL_DICT) { /* every entry is dead now: an empty dict */
+    if (c.kind == DSL_DICT || c.kind == DSL_SET) { /* every entry is dead now: empty */
         c.as.d->len = c.as.d->n = 0;
         if (c.as.d->index) memset(c.as.d->index, 0, c.as.d->icap * sizeof *c.as.d->index);
     }
@@ -723,7 +736,8 @@ bool dsl_value_truthy(struct dsl_value v)
     case DSL_FLOAT: return v.as.f != 0.0;
     case DSL_STR: return v.as.s->len != 0;
     case DSL_LIST: return v.as.l->len != 0;
-    case DSL_DICT: return v.as.d->len != 0;
+    case DSL_DICT:
+    case DSL_SET: return v.as.d->len != 0;
     case DSL_RANGE: return dsl_range_len(v.as.r) != 0;
     case DSL_BUILTIN: return true;
     case DSL_TENSOR:
@@ -794,6 +808,16 @@ static bool equal_at(struct dsl_value a, struct dsl_value b, int level, bool *to
         }
         return true;
     }
+    case DSL_SET: {
+        /* the same elements, a set's or a frozenset's (whose hashing bounds their nesting) */
+        const struct dsl_dict *x = a.as.d, *y = b.as.d;
+        if (x == y) return true;
+        if (x->len != y->len) return false;
+        for (size_t i = 0; i < x->n; i++)
+            if (x->entries[i].live && !dsl_dict_find(y, x->entries[i].key, x->entries[i].hash))
+                return false;
+        return true;
+    }
     case DSL_BUILTIN: return a.as.fn == b.as.fn;
     case DSL_TENSOR: return a.as.t == b.as.t;
     case DSL_FUNCTION: return a.as.fn_user == b.as.fn_user;
@@ -829,7 +853,8 @@ bool dsl_value_is(struct dsl_value a, struct dsl_value b)
                a.as.r.step == b.as.r.step;
     case DSL_STR: return a.as.s == b.as.s;
     case DSL_LIST: return a.as.l == b.as.l;
-    case DSL_DICT: return a.as.d == b.as.d;
+    case DSL_DICT:
+    case DSL_SET: return a.as.d == b.as.d;
     case DSL_BUILTIN: return a.as.fn == b.as.fn;
     case DSL_TENSOR: return a.as.t == b.as.t;
     case DSL_METHOD: /* an instance's __dict__ is one object however often it is asked for */
@@ -1048,6 +1073,32 @@ static int value_text_at(struct render_buf *b, struct dsl_value v, bool repr, bo
             if (st != DSL_V_OK) return st;
         }
         render_buf_putc(b, '}');
+        break;
+    }
+    case DSL_SET: { /* {1, 2}, frozenset({1, 2}); empty, set() and frozenset() */
+        const struct dsl_dict *d = v.as.d;
+        const char *name = d->frozen ? "frozenset" : "set";
+        if (d->len == 0) {
+            render_buf_printf(b, "%s()", name);
+            break;
+        }
+        if (level >= DSL_MAX_LIST_DEPTH) {
+            render_buf_printf(b, "%s(...)", name);
+            return buf_status(b) ? buf_status(b) : DSL_V_DEPTH;
+        }
+        if (d->frozen) render_buf_puts(b, "frozenset(");
+        render_buf_putc(b, '{');
+        bool first = true;
+        for (size_t i = 0; i < d->n; i++) {
+            if (!d->entries[i].live) continue;
+            if (mt_cancel_requested()) return DSL_V_CANCELLED;
+            if (!first) render_buf_puts(b, ", ");
+            first = false;
+            int st = value_text(b, d->entries[i].key, true, json, level + 1);
+            if (st != DSL_V_OK) return st;
+        }
+        render_buf_putc(b, '}');
+        if (d->frozen) render_buf_putc(b, ')');
         break;
     }
     case DSL_RANGE:

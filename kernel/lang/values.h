@@ -63,6 +63,7 @@ enum dsl_kind {
     DSL_INSTANCE,  /* an instance of a class made by `class` */
     DSL_SUPER,     /* what super() returns: attribute lookup past a class, bound to self */
     DSL_DICT,      /* a dict: struct dsl_dict (lang/dict.h) */
+    DSL_SET,       /* a set or a frozenset: a struct dsl_dict holding keys only (lang/set.h) */
     DSL_EXC_TYPE,  /* a built-in exception class (ValueError): a static row, exceptions.h */
     DSL_EXCEPTION, /* an exception: struct dsl_exception, exceptions.h */
     DSL_KIND_COUNT
@@ -135,7 +136,7 @@ struct dsl_value {
         struct dsl_class *cls;               /* DSL_CLASS */
         struct dsl_instance *inst;           /* DSL_INSTANCE */
         struct dsl_super *sup;               /* DSL_SUPER */
-        struct dsl_dict *d;                  /* DSL_DICT */
+        struct dsl_dict *d;                  /* DSL_DICT, DSL_SET */
         const struct dsl_exc_type *exc_type; /* DSL_EXC_TYPE: static */
         struct dsl_exception *exc;           /* DSL_EXCEPTION */
     } as;

@@ -21,6 +21,7 @@
 #include "lang/lexer.h"
 #include "lang/list.h"
 #include "lang/operators.h"
+#include "lang/set.h"
 #include "lang/str.h"
 #include "lang/unicode.h"
 #include "lib/magics.h"
@@ -369,7 +370,8 @@ static int bi_len(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
     switch (v.kind) {
     case DSL_STR: *ret = dsl_int((int64_t)render_utf8_count(v.as.s->data, v.as.s->len)); return 0;
     case DSL_LIST: *ret = dsl_int((int64_t)v.as.l->len); return 0;
-    case DSL_DICT: *ret = dsl_int((int64_t)v.as.d->len); return 0;
+    case DSL_DICT:
+    case DSL_SET: *ret = dsl_int((int64_t)v.as.d->len); return 0;
     case DSL_RANGE: *ret = dsl_int(dsl_range_len(v.as.r)); return 0;
     case DSL_TENSOR: *ret = dsl_int(v.as.t->shape[0]); return 0; /* as PyTorch: the first dim */
     case DSL_INSTANCE:
@@ -1490,6 +1492,9 @@ const struct dsl_builtin dsl_builtins[] = {
     {"format", "format(value, format_spec=\"\")", 1, 2, NULL, dsl_bi_format,
      "value formatted by a format spec, as in an f-string's {value:spec}: \".3f\", \">8\", "
      "\"5d\", \",\", \"e\", \"%\", \"#x\"... (Python's format specification mini-language)."},
+    {"frozenset", "frozenset(iterable=())", 0, -1, dsl_any_keywords, dsl_bi_frozenset,
+     "A new frozenset: a set that never changes and is hashable (an item of a set, a dict's "
+     "key), of the distinct items of the iterable; frozenset() is empty."},
     {"hash", "hash(obj)", 0, -1, NULL, bi_hash,
      "The hash of obj, as dict keys use it: CPython's for numbers (hash(1.0) == hash(1)) and "
      "tuples of them, a stable one for strings; a list or dict is unhashable (TypeError)."},
@@ -1608,6 +1613,9 @@ const struct dsl_builtin dsl_builtins[] = {
     {"seed", "seed(n)", 1, 1, seed_params, dsl_bi_seed,
      "Seeds the random generator rand() draws from, as Python's random.seed(n) does (MT19937), "
      "so that results repeat."},
+    {"set", "set(iterable=())", 0, -1, dsl_any_keywords, dsl_bi_set,
+     "A new set of the distinct items of the iterable (hashable values); set() is empty, as "
+     "{} is a dict."},
     {"set_printoptions",
      "set_printoptions(precision=none, threshold=none, edgeitems=none, linewidth=none, "
      "profile=none, sci_mode=none)",
@@ -1680,8 +1688,8 @@ const struct dsl_builtin dsl_builtins[] = {
      "Tuples are lists that cannot change, written (a, b), (a,) or ()."},
     {"type", "type(x)", 1, 1, NULL, dsl_bi_type,
      "The class of x: type(1) is int, type(x).__name__ its name, type(m) the class m was made "
-     "from. The built-in types (int, float, str, bool, list, tuple, dict, range, NoneType, "
-     "function, tensor) are classes too."},
+     "from. The built-in types (int, float, str, bool, list, tuple, dict, set, frozenset, "
+     "range, NoneType, function, tensor) are classes too."},
     {"update_display", "update_display(value, display_id)", 1, 2, display_params, bi_update_display,
      "Replaces the output shown earlier by display(..., display_id=ID) with value; "
      "display_id is required."},

@@ -262,6 +262,11 @@ static const char *tok_text(enum dsl_tok t)
     case DSL_T_IN: return "in";
     case DSL_T_IS: return "is";
     case DSL_T_IS_NOT: return "is not";
+    case DSL_T_AMP:
+    case DSL_T_PIPE:
+    case DSL_T_CARET:
+    case DSL_T_LSHIFT:
+    case DSL_T_RSHIFT: return dsl_op_symbol(t);
     default: return "this operator";
     }
 }
@@ -332,6 +337,7 @@ static int expr(struct scope *s, const struct dsl_node *n)
     case DSL_N_CONST: return number_value(s, n, n->value, "this constant");
     case DSL_N_NAME: return name_expr(s, n);
     case DSL_N_UNARY:
+        if (n->op == DSL_T_TILDE) return fail(s, n, "the operator ~ does not compile");
         if ((a = expr(s, n->a)) < 0) return -1;
         return n->op == DSL_T_MINUS ? emit(s, n, MT_P_NEG, a, 0, 0, 0.0f) : a;
     case DSL_N_NOT:

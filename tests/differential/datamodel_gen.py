@@ -15,8 +15,8 @@ test_datamodel.py keeps the list of needs the kernel does not support yet (its X
 Three groups:
   datamodel  the generated programs over + - * / // % ** @, comparisons, truth, items,
              iteration, hashing, calls, text, properties, classmethods, hooks, exceptions
-  bitwise    & | ^ << >> (and their reflected and in-place forms): the language has no bitwise
-             operators, so this group is marked apart (pytest marker `bitwise`)
+  bitwise    & | ^ << >> (and their reflected and in-place forms), which the language gained
+             after the rest: a group apart (pytest marker `bitwise`), to run or leave out alone
   minitorch  ten hand-written programs in MiniTorch's style: Scalar with its history, Module
              with __setattr__/__getattr__ over self.__dict__["_parameters"], Function.apply
 

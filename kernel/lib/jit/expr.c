@@ -312,6 +312,7 @@ int jit_expr(struct unit *u, struct cfn *c, const struct dsl_node *n, struct ex 
         return jit_refuse(u, c, n, "a constant of type %s", dsl_type_name(n->value));
     case DSL_N_NAME: return name_load(u, c, n, e);
     case DSL_N_UNARY: {
+        if (n->op == DSL_T_TILDE) return jit_refuse(u, c, n, "this operator");
         int r = jit_expr(u, c, n->a, e);
         if (r != 0) return r;
         if (!numeric(e->t)) return jit_refuse(u, c, n, "a sign on a %s", jit_type_name[e->t]);

@@ -404,6 +404,7 @@ const struct dsl_node *jit_unset_read(struct cfn *c, const struct dsl_node *n, u
     case DSL_N_CLASS:
     case DSL_N_LISTCOMP:
     case DSL_N_DICTCOMP:
+    case DSL_N_SETCOMP:
     case DSL_N_GENEXP: return NULL; /* names of their own (the compiler takes none of them) */
     default:
         if ((r = jit_unset_read(c, n->a, d)) || (r = jit_unset_read(c, n->b, d))) return r;

@@ -199,6 +199,14 @@ static void test_complete_attributes(void)
     run_cell(s, "d = {\"a\": 1}");
     COMPLETES(s, "d.", 2, "clear copy get items keys pop popitem setdefault update values");
     COMPLETES(s, "d.se", 2, "setdefault");
+    /* a set's methods; a frozenset's are those that change nothing */
+    run_cell(s, "st = {1, 2}\nfs = frozenset(st)");
+    COMPLETES(s, "st.is", 3, "isdisjoint issubset issuperset");
+    COMPLETES(s, "st.d", 3, "difference difference_update discard");
+    COMPLETES(s, "fs.", 3,
+              "copy difference intersection isdisjoint issubset issuperset symmetric_difference "
+              "union");
+    COMPLETES(s, "fs.ad", 3, "");
     /* values without attributes offer nothing */
     COMPLETES(s, "n.re", 2, "");
     COMPLETES(s, "word.", 5, "");
@@ -286,7 +294,7 @@ static void test_complete_call_keywords(void)
     COMPLETES(s, "f(1, \"(\", be", 10, "beta=");
     COMPLETES(s, "f(1,  # g(\n  be", 13, "beta=");
     COMPLETES(s, "f(t[0, be", 7, "");
-    COMPLETES(s, "print(f(1, 2), f(2), se", 21, "seed sep= set_printoptions setattr");
+    COMPLETES(s, "print(f(1, 2), f(2), se", 21, "seed sep= set set_printoptions setattr");
     /* after the call closed, no keywords */
     COMPLETES(s, "f(1) + be", 7, "");
     dsl_session_free(s);

@@ -1,6 +1,6 @@
-/* test_gc.c — the cycle collector: garbage cycles of instances, closures and lists are freed
- * (during a long loop and when asked), cycles still reachable from a variable are kept whole,
- * and a session's reset frees the cycles its variables held. */
+/* test_gc.c — the cycle collector: garbage cycles of instances, closures, lists, dicts and sets
+ * are freed (during a long loop and when asked), cycles still reachable from a variable are
+ * kept whole, and a session's reset frees the cycles its variables held. */
 #include "kernel/dsl_helpers.h"
 #include "test.h"
 
@@ -35,6 +35,12 @@ static void test_garbage_cycles_are_freed(void)
               "19999");
     dsl_gc_collect();
     CHECK(dsl_gc_tracked() - base <= 8);
+    /* an instance in a set that its attribute holds (a set's items are held as a dict's keys) */
+    CHECK_STR(result_of(s, "for i in range(20000):\n    n = Node()\n    n.i = i\n"
+                           "    n.peers = {n}\nlen(n.peers)"),
+              "1");
+    dsl_gc_collect();
+    CHECK(dsl_gc_tracked() - base <= 10);
     dsl_session_free(s);
     CHECK(dsl_gc_tracked() == base);
 }
