@@ -1011,6 +1011,44 @@ static int value_text(struct render_buf *b, struct dsl_value v, bool repr, bool 
     return st;
 }
 
+/* A dict's text, {k: v, ...}, or a set's, {1, 2} (frozenset({1, 2}); empty, set() and
+ * frozenset()): the live entries in order. */
+static int table_text(struct render_buf *b, struct dsl_value v, bool json, int level)
+{
+    const struct dsl_dict *d = v.as.d;
+    bool set = v.kind == DSL_SET;
+    const char *name = set && d->frozen ? "frozenset" : "set";
+    if (set && d->len == 0) {
+        render_buf_printf(b, "%s()", name);
+        return buf_status(b);
+    }
+    if (level >= DSL_MAX_LIST_DEPTH) {
+        if (set)
+            render_buf_printf(b, "%s(...)", name);
+        else
+            render_buf_puts(b, "{...}");
+        return buf_status(b) ? buf_status(b) : DSL_V_DEPTH;
+    }
+    if (set && d->frozen) render_buf_puts(b, "frozenset(");
+    render_buf_putc(b, '{');
+    bool first = true;
+    for (size_t i = 0; i < d->n; i++) {
+        if (!d->entries[i].live) continue;
+        if (mt_cancel_requested()) return DSL_V_CANCELLED;
+        if (!first) render_buf_puts(b, ", ");
+        first = false;
+        int st = value_text(b, d->entries[i].key, true, json, level + 1);
+        if (st == DSL_V_OK && !set) {
+            render_buf_puts(b, ": ");
+            st = value_text(b, d->entries[i].value, true, json, level + 1);
+        }
+        if (st != DSL_V_OK) return st;
+    }
+    render_buf_putc(b, '}');
+    if (set && d->frozen) render_buf_putc(b, ')');
+    return buf_status(b);
+}
+
 static int value_text_at(struct render_buf *b, struct dsl_value v, bool repr, bool json, int level)
 {
     switch (v.kind) {
@@ -1052,53 +1090,10 @@ static int value_text_at(struct render_buf *b, struct dsl_value v, bool repr, bo
         render_buf_putc(b, tuple ? ')' : ']');
         break;
     }
-    case DSL_DICT: {
-        if (level >= DSL_MAX_LIST_DEPTH) {
-            render_buf_puts(b, "{...}");
-            return buf_status(b) ? buf_status(b) : DSL_V_DEPTH;
-        }
-        const struct dsl_dict *d = v.as.d;
-        render_buf_putc(b, '{');
-        bool first = true;
-        for (size_t i = 0; i < d->n; i++) {
-            if (!d->entries[i].live) continue;
-            if (mt_cancel_requested()) return DSL_V_CANCELLED;
-            if (!first) render_buf_puts(b, ", ");
-            first = false;
-            int st = value_text(b, d->entries[i].key, true, json, level + 1);
-            if (st == DSL_V_OK) {
-                render_buf_puts(b, ": ");
-                st = value_text(b, d->entries[i].value, true, json, level + 1);
-            }
-            if (st != DSL_V_OK) return st;
-        }
-        render_buf_putc(b, '}');
-        break;
-    }
-    case DSL_SET: { /* {1, 2}, frozenset({1, 2}); empty, set() and frozenset() */
-        const struct dsl_dict *d = v.as.d;
-        const char *name = d->frozen ? "frozenset" : "set";
-        if (d->len == 0) {
-            render_buf_printf(b, "%s()", name);
-            break;
-        }
-        if (level >= DSL_MAX_LIST_DEPTH) {
-            render_buf_printf(b, "%s(...)", name);
-            return buf_status(b) ? buf_status(b) : DSL_V_DEPTH;
-        }
-        if (d->frozen) render_buf_puts(b, "frozenset(");
-        render_buf_putc(b, '{');
-        bool first = true;
-        for (size_t i = 0; i < d->n; i++) {
-            if (!d->entries[i].live) continue;
-            if (mt_cancel_requested()) return DSL_V_CANCELLED;
-            if (!first) render_buf_puts(b, ", ");
-            first = false;
-            int st = value_text(b, d->entries[i].key, true, json, level + 1);
-            if (st != DSL_V_OK) return st;
-        }
-        render_buf_putc(b, '}');
-        if (d->frozen) render_buf_putc(b, ')');
+    case DSL_DICT:
+    case DSL_SET: {
+        int st = table_text(b, v, json, level);
+        if (st != DSL_V_OK) return st;
         break;
     }
     case DSL_RANGE:
