@@ -306,6 +306,14 @@ int dsl_instance_hash(struct dsl_interp *in, struct dsl_value v, int64_t *h)
     return 0;
 }
 
+int dsl_instance_special(struct dsl_interp *in, struct dsl_value v, const char *name,
+                         const struct dsl_value *args, size_t nargs, struct dsl_value *out)
+{
+    struct dsl_value fn;
+    if (!special(v, name, &fn)) return 0;
+    return call(in, fn, v, args, nargs, out) != 0 ? -1 : 1;
+}
+
 int dsl_instance_abs(struct dsl_interp *in, struct dsl_value v, struct dsl_value *out)
 {
     struct dsl_value fn;

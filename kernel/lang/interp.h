@@ -294,6 +294,11 @@ int dsl_instance_truth(struct dsl_interp *in, struct dsl_value v, bool *out);
 int dsl_instance_len(struct dsl_interp *in, struct dsl_value v, int64_t *n);
 int dsl_instance_hash(struct dsl_interp *in, struct dsl_value v, int64_t *h);
 int dsl_instance_abs(struct dsl_interp *in, struct dsl_value v, struct dsl_value *out);
+/* v.name(*args) for an instance v whose class defines special method `name` (int() asks
+ * __int__, float() __float__, round() __round__): 1 with its result, 0 when the class defines
+ * none, -1 after raising. */
+int dsl_instance_special(struct dsl_interp *in, struct dsl_value v, const char *name,
+                         const struct dsl_value *args, size_t nargs, struct dsl_value *out);
 int64_t dsl_identity_hash(struct dsl_value v);
 
 /* Python's index rules for a sequence of len items: an int (or bool), negative counting from

@@ -463,6 +463,16 @@ static int bi_int(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
         *ret = dsl_int(dsl_as_int(v));
         return 0;
     }
+    if (v.kind == DSL_INSTANCE && !a->has[1]) { /* its class's __int__, else __index__ */
+        int r = dsl_instance_special(in, v, "__int__", NULL, 0, ret);
+        if (r == 0) r = dsl_instance_special(in, v, "__index__", NULL, 0, ret);
+        if (r > 0 && !dsl_is_intlike(*ret)) {
+            dsl_raise(in, "TypeError", "__int__ returned non-int (type %s)", dsl_type_name(*ret));
+            dsl_value_release(*ret);
+            return -1;
+        }
+        if (r != 0) return r < 0 ? -1 : 0;
+    }
     if (v.kind == DSL_FLOAT || v.kind == DSL_TENSOR) {
         double f = v.kind == DSL_FLOAT ? v.as.f : 0.0;
         if (v.kind == DSL_TENSOR && tensor_scalar(in, v, "int", &f) != 0) return -1;
@@ -523,6 +533,16 @@ static int bi_float(struct dsl_interp *in, const struct dsl_args *a, struct dsl_
     if (dsl_is_number(v)) {
         *ret = dsl_float(dsl_as_double(v));
         return 0;
+    }
+    if (v.kind == DSL_INSTANCE) { /* its class's __float__ */
+        int r = dsl_instance_special(in, v, "__float__", NULL, 0, ret);
+        if (r > 0 && ret->kind != DSL_FLOAT) {
+            dsl_raise(in, "TypeError", "%s.__float__ returned non-float (type %s)",
+                      dsl_type_name(v), dsl_type_name(*ret));
+            dsl_value_release(*ret);
+            return -1;
+        }
+        if (r != 0) return r < 0 ? -1 : 0;
     }
     if (v.kind == DSL_TENSOR) {
         double f = 0.0;
@@ -676,6 +696,10 @@ static int bi_sum(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
 static int bi_round(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
     struct dsl_value v = a->slot[0];
+    if (v.kind == DSL_INSTANCE) { /* its class's __round__(ndigits) */
+        int r = dsl_instance_special(in, v, "__round__", &a->slot[1], a->has[1] ? 1 : 0, ret);
+        if (r != 0) return r < 0 ? -1 : 0;
+    }
     bool has_nd = a->has[1] && a->slot[1].kind != DSL_NONE;
     int64_t nd = 0;
     if (has_nd && want_int(in, a->slot[1], "round", &nd) != 0) return -1;
@@ -977,7 +1001,8 @@ static int bi_pow(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
     }
     struct dsl_value x = *arg[0], y = *arg[1];
     if (!arg[2] || arg[2]->kind == DSL_NONE) {
-        if ((dsl_is_number(x) && dsl_is_number(y)) || x.kind == DSL_TENSOR || y.kind == DSL_TENSOR)
+        if ((dsl_is_number(x) && dsl_is_number(y)) || x.kind == DSL_TENSOR ||
+            y.kind == DSL_TENSOR || x.kind == DSL_INSTANCE || y.kind == DSL_INSTANCE)
             return dsl_binary(in, DSL_T_DSTAR, x, y, ret);
         return dsl_raise(in, "TypeError",
                          "unsupported operand type(s) for ** or pow(): '%s' and '%s'", py_type(x),
