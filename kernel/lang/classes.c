@@ -533,10 +533,15 @@ int dsl_object_getattr(struct dsl_interp *in, struct dsl_value obj, const char *
             return 0;
         }
         int r = instance_lookup(in, obj, name, out);
-        if (r != 0) return r < 0 ? -1 : 0;
         const struct dsl_class *c = obj.as.inst->cls.as.cls;
         struct dsl_value hook;
-        if (dsl_class_special(c, "__getattr__", &hook)) { /* what nothing else has */
+        bool has_hook = dsl_class_special(c, "__getattr__", &hook);
+        /* an AttributeError on the way (a property's getter) falls back to __getattr__ too */
+        if (r < 0 && has_hook && in->ename && strcmp(in->ename, "AttributeError") == 0)
+            dsl_interp_clear_error(in);
+        else if (r != 0)
+            return r < 0 ? -1 : 0;
+        if (has_hook) { /* what nothing else has */
             struct dsl_value key;
             if (dsl_str_value(name, strlen(name), &key) != 0)
                 return dsl_raise_status(in, DSL_V_NOMEM);

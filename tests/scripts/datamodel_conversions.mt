@@ -1,5 +1,6 @@
-# int(), float(), round() and pow() of instances: their classes' __int__ (else __index__),
-# __float__, __round__ and __pow__, with CPython's errors. Each expectation is what CPython prints.
+# int(), float(), round() and pow() of instances (their classes' __int__, else __index__,
+# __float__, __round__, __pow__), and __getattr__ after a property's AttributeError, with
+# CPython's errors. Each expectation is what CPython prints.
 class V:
     def __pow__(self, o):
         return "pow"
@@ -33,4 +34,21 @@ try:
 except TypeError as e:
     print(e)
 # expect: Bad.__float__ returned non-float (type int)
+class A:
+    @property
+    def p(self):
+        raise AttributeError("inner")
+    def __getattr__(self, n):
+        return "fallback:" + n
+print(A().p, A().q)
+# expect: fallback:p fallback:q
+class B:
+    @property
+    def p(self):
+        raise AttributeError("inner")
+try:
+    B().p
+except AttributeError as e:
+    print(e)
+# expect: inner
 
