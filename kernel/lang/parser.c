@@ -1,104 +1,23 @@
-/* parser.c — tokens to syntax tree: statements by recursive descent, expressions by Pratt.
+/* parser.c — tokens to syntax tree: statements and blocks by recursive descent, and the entry
+ * points dsl_parse_cell and dsl_parse_expression (ast.h). Expressions are parse_expr.c's; what
+ * the two share is parser.h.
  *
- * Expressions use a rule table indexed by token type (clox's design): each token may start an
- * expression (prefix), continue one (infix) and has a binding power. Precedence, lowest first,
- * follows Python: `a if c else b`, or, and, not, comparisons (chained, with in / not in),
- * + -, * / // % @, unary - +, ** (right-associative, binds tighter than a unary minus on its
- * left), then calls, indexing and attributes. Statements are Python's: simple statements
- * (`return` too, inside a function) separated by ';' on a line, compound statements
- * (if/elif/else, while, for, def) with a ':' suite that is either the rest of the line or an
- * indented block.
+ * Statements are Python's: simple statements (`return` too, inside a function) separated by ';'
+ * on a line, compound statements (if/elif/else, while, for, try, def, class) with a ':' suite
+ * that is either the rest of the line or an indented block.
  *
  * Limits: nesting of expressions and blocks counts against DSL_MAX_PARSE_DEPTH and tree height
  * against DSL_MAX_AST_HEIGHT, so neither this parser nor the evaluator can overflow the C
  * stack, whatever the input. */
-#include "lang/ast.h"
+#include "lang/parser.h"
 #include "lang/exceptions.h"
 
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
-#define DSL_MAX_PARSE_DEPTH 100
-
-struct parser {
-    const char *src;
-    struct dsl_node *def; /* the def whose body is being parsed (a yield makes it a generator) */
-    struct dsl_tokens toks;
-    size_t i; /* next token */
-    struct dsl_syntax_error *err;
-    int depth;        /* expression/block nesting */
-    int loops;        /* enclosing loops of the current function or cell (break/continue) */
-    int functions;    /* enclosing function definitions (return) */
-    bool annotations; /* parsing a def's parameters: `name: annotation` allowed */
-    bool failed;
-    /* The token from which a `from __future__ import` may still start: the cell's start, past
-     * a docstring and the future imports before it, as CPython allows them only there. */
-    size_t future_from;
-};
-
-enum prec {
-    P_NONE,
-    P_COND, /* a if c else b */
-    P_OR,
-    P_AND,
-    P_NOT,
-    P_CMP,
-    P_BOR,   /* | */
-    P_BXOR,  /* ^ */
-    P_BAND,  /* & */
-    P_SHIFT, /* << >> */
-    P_TERM,
-    P_FACTOR,
-    P_UNARY,
-    P_POWER,
-    P_POSTFIX,
-};
-
-typedef struct dsl_node *(*prefix_fn)(struct parser *p, const struct dsl_token *tok);
-typedef struct dsl_node *(*infix_fn)(struct parser *p, struct dsl_node *left,
-                                     const struct dsl_token *tok);
-
-struct rule {
-    prefix_fn prefix;
-    infix_fn infix;
-    enum prec prec;
-};
-
-static const struct rule *rule_of(enum dsl_tok t);
-static struct dsl_node *parse_expr(struct parser *p);
-static struct dsl_node *parse_prec(struct parser *p, enum prec prec);
-
-/* ---- helpers ---------------------------------------------------------------------------- */
-
-static const struct dsl_token *peek(const struct parser *p) { return &p->toks.t[p->i]; }
-
-static const struct dsl_token *peek2(const struct parser *p)
-{
-    return p->i + 1 < p->toks.n ? &p->toks.t[p->i + 1] : &p->toks.t[p->toks.n - 1];
-}
-
-static const struct dsl_token *advance(struct parser *p)
-{
-    const struct dsl_token *t = &p->toks.t[p->i];
-    if (t->type != DSL_T_EOF) p->i++;
-    return t;
-}
-
-static bool check(const struct parser *p, enum dsl_tok t) { return peek(p)->type == t; }
-
-static bool match(struct parser *p, enum dsl_tok t)
-{
-    if (!check(p, t)) return false;
-    advance(p);
-    return true;
-}
-
-/* Records the first error only. Always returns NULL so callers can `return fail(...)`. */
-__attribute__((format(printf, 4, 5))) static void *fail(struct parser *p, const char *ename,
-                                                        size_t pos, const char *fmt, ...)
+/* Out of line, unlike the other helpers in parser.h: a variadic function does not inline. */
+void *dsl_parse_fail(struct parser *p, const char *ename, size_t pos, const char *fmt, ...)
 {
     if (p->failed) return NULL;
     p->failed = true;
@@ -111,800 +30,6 @@ __attribute__((format(printf, 4, 5))) static void *fail(struct parser *p, const 
     va_end(ap);
     return NULL;
 }
-
-static void *fail_nomem(struct parser *p)
-{
-    return fail(p, "MemoryError", peek(p)->pos, "out of memory while parsing");
-}
-
-static void *fail_unexpected(struct parser *p, const struct dsl_token *t)
-{
-    if (t->type == DSL_T_INDENT) return fail(p, "IndentationError", t->pos, "unexpected indent");
-    if (t->type == DSL_T_EOF || t->type == DSL_T_NEWLINE || t->type == DSL_T_DEDENT)
-        return fail(p, "SyntaxError", t->pos, "invalid syntax: unexpected %s",
-                    dsl_tok_name(t->type));
-    return fail(p, "SyntaxError", t->pos, "invalid syntax");
-}
-
-static bool expect(struct parser *p, enum dsl_tok t, const char *what)
-{
-    if (match(p, t)) return true;
-    const struct dsl_token *got = peek(p);
-    if (got->type == DSL_T_INDENT) {
-        fail_unexpected(p, got);
-        return false;
-    }
-    fail(p, "SyntaxError", got->pos, "expected %s", what);
-    return false;
-}
-
-static struct dsl_node *node(struct parser *p, enum dsl_node_kind kind, size_t pos)
-{
-    struct dsl_node *n = dsl_node_new(kind, pos);
-    if (!n) fail_nomem(p);
-    return n;
-}
-
-/* Checks the height bound after a node got its children; frees n on failure. */
-static struct dsl_node *finish(struct parser *p, struct dsl_node *n)
-{
-    if (!n) return NULL;
-    dsl_node_update_height(n);
-    if (n->height > DSL_MAX_AST_HEIGHT) {
-        fail(p, "SyntaxError", n->pos, "expression too complex (more than %d levels)",
-             DSL_MAX_AST_HEIGHT);
-        dsl_node_free(n);
-        return NULL;
-    }
-    return n;
-}
-
-static bool push(struct parser *p, struct dsl_node *n, struct dsl_node *kid)
-{
-    if (dsl_node_push(n, kid) != 0) {
-        fail_nomem(p);
-        return false;
-    }
-    return true;
-}
-
-/* Appends a keyword (CALL) or parameter (DEF): name and value (may be NULL) pass to n, or are
- * freed on failure. */
-static bool push_kw(struct parser *p, struct dsl_node *n, char *name, struct dsl_node *val)
-{
-    char **names = realloc(n->kwnames, (n->nkw + 1) * sizeof *names);
-    if (names) n->kwnames = names;
-    struct dsl_node **vals = names ? realloc(n->kwvals, (n->nkw + 1) * sizeof *vals) : NULL;
-    if (!vals) {
-        free(name);
-        dsl_node_free(val);
-        fail_nomem(p);
-        return false;
-    }
-    n->kwvals = vals;
-    n->kwnames[n->nkw] = name;
-    n->kwvals[n->nkw++] = val;
-    return true;
-}
-
-static char *copy_text(struct parser *p, const struct dsl_token *t)
-{
-    char *s = strndup(p->src + t->pos, t->len);
-    if (!s) fail_nomem(p);
-    return s;
-}
-
-static bool enter(struct parser *p, size_t pos)
-{
-    if (++p->depth > DSL_MAX_PARSE_DEPTH) {
-        fail(p, "SyntaxError", pos, "too many nested expressions or blocks (limit %d)",
-             DSL_MAX_PARSE_DEPTH);
-        return false;
-    }
-    return true;
-}
-
-/* ---- expressions: prefix rules ---------------------------------------------------------- */
-
-static struct dsl_node *prefix_int(struct parser *p, const struct dsl_token *tok)
-{
-    if (tok->overflow)
-        return fail(p, "OverflowError", tok->pos, "integer literal too large for int64");
-    struct dsl_node *n = node(p, DSL_N_CONST, tok->pos);
-    if (n) n->value = dsl_int(tok->v.i);
-    return n;
-}
-
-static struct dsl_node *prefix_float(struct parser *p, const struct dsl_token *tok)
-{
-    struct dsl_node *n = node(p, DSL_N_CONST, tok->pos);
-    if (n) n->value = dsl_float(tok->v.f);
-    return n;
-}
-
-/* ---- f-strings: the lexer's pieces (lexer.h) into an FSTRING node ---------------------- */
-
-static bool fstring_parts(struct parser *p, struct dsl_node *n, enum dsl_tok end);
-static struct dsl_node *parse_exprlist(struct parser *p, struct dsl_node *(*one)(struct parser *));
-
-/* A CONST string node from a STRING token. */
-static struct dsl_node *string_part(struct parser *p, const struct dsl_token *t)
-{
-    struct dsl_node *c = node(p, DSL_N_CONST, t->pos);
-    if (c && dsl_str_value(t->v.str.s, t->v.str.n, &c->value) != 0) {
-        dsl_node_free(c);
-        return fail_nomem(p);
-    }
-    return c;
-}
-
-/* A field after its FSTRING_FIELD token: the expression (a bare a, b is a tuple), the
- * conversion and the format spec. */
-static struct dsl_node *fstring_field(struct parser *p, const struct dsl_token *open)
-{
-    struct dsl_node *f = node(p, DSL_N_FIELD, open->pos);
-    if (!f || !(f->a = parse_exprlist(p, parse_expr))) goto error;
-    enum dsl_tok t = peek(p)->type;
-    if (t != DSL_T_FSTRING_CONV && t != DSL_T_FSTRING_SPEC && t != DSL_T_FSTRING_FIELD_END) {
-        fail(p, "SyntaxError", peek(p)->pos, "f-string: invalid syntax");
-        goto error;
-    }
-    if (check(p, DSL_T_FSTRING_CONV)) f->value = dsl_int(advance(p)->v.i);
-    if (check(p, DSL_T_FSTRING_SPEC)) {
-        if (!(f->b = node(p, DSL_N_FSTRING, advance(p)->pos)) ||
-            !fstring_parts(p, f->b, DSL_T_FSTRING_FIELD_END))
-            goto error;
-        dsl_node_update_height(f->b);
-    }
-    if (!expect(p, DSL_T_FSTRING_FIELD_END, "'}'")) goto error;
-    return finish(p, f);
-error:
-    dsl_node_free(f);
-    return NULL;
-}
-
-/* Appends the pieces and fields up to the token `end` (not consumed) to n. */
-static bool fstring_parts(struct parser *p, struct dsl_node *n, enum dsl_tok end)
-{
-    while (!check(p, end)) {
-        const struct dsl_token *t = advance(p);
-        struct dsl_node *part = t->type == DSL_T_STRING          ? string_part(p, t)
-                                : t->type == DSL_T_FSTRING_FIELD ? fstring_field(p, t)
-                                                                 : fail_unexpected(p, t);
-        if (!part || !push(p, n, part)) return false;
-    }
-    return true;
-}
-
-/* The rest of an f-string after FSTRING_START, then the string literals and f-strings
- * adjacent to it, which join it as Python joins them. n: the FSTRING node. */
-static struct dsl_node *fstring_rest(struct parser *p, struct dsl_node *n)
-{
-    for (;;) {
-        if (!fstring_parts(p, n, DSL_T_FSTRING_END)) goto error;
-        advance(p);
-        while (check(p, DSL_T_STRING)) {
-            struct dsl_node *part = string_part(p, advance(p));
-            if (!part || !push(p, n, part)) goto error;
-        }
-        if (!match(p, DSL_T_FSTRING_START)) break;
-    }
-    return finish(p, n);
-error:
-    dsl_node_free(n);
-    return NULL;
-}
-
-static struct dsl_node *prefix_fstring(struct parser *p, const struct dsl_token *tok)
-{
-    struct dsl_node *n = node(p, DSL_N_FSTRING, tok->pos);
-    return n ? fstring_rest(p, n) : NULL;
-}
-
-static struct dsl_node *prefix_string(struct parser *p, const struct dsl_token *tok)
-{
-    /* adjacent literals concatenate: "a" "b" == "ab" */
-    size_t total = tok->v.str.n, j = p->i;
-    while (p->toks.t[j].type == DSL_T_STRING) {
-        total += p->toks.t[j].v.str.n;
-        j++;
-    }
-    struct dsl_node *n = node(p, DSL_N_CONST, tok->pos);
-    if (!n) return NULL;
-    if (total > DSL_MAX_STR_BYTES) {
-        dsl_node_free(n);
-        return fail(p, "MemoryError", tok->pos, "string literal too long");
-    }
-    struct dsl_str *s = dsl_str_alloc(total);
-    if (!s) {
-        dsl_node_free(n);
-        return fail_nomem(p);
-    }
-    memcpy(s->data, tok->v.str.s, tok->v.str.n);
-    size_t off = tok->v.str.n;
-    while (check(p, DSL_T_STRING)) {
-        const struct dsl_token *t = advance(p);
-        memcpy(s->data + off, t->v.str.s, t->v.str.n);
-        off += t->v.str.n;
-    }
-    n->value.kind = DSL_STR;
-    n->value.as.s = s;
-    if (check(p, DSL_T_FSTRING_START)) { /* "a" f"{b}": an f-string starting with "a" */
-        struct dsl_node *f = node(p, DSL_N_FSTRING, tok->pos);
-        if (!f || !push(p, f, n)) {
-            if (!f) dsl_node_free(n);
-            dsl_node_free(f);
-            return NULL;
-        }
-        advance(p);
-        return fstring_rest(p, f);
-    }
-    return n;
-}
-
-static struct dsl_node *prefix_const(struct parser *p, const struct dsl_token *tok)
-{
-    struct dsl_node *n = node(p, DSL_N_CONST, tok->pos);
-    if (!n) return NULL;
-    if (tok->type == DSL_T_TRUE)
-        n->value = dsl_bool(true);
-    else if (tok->type == DSL_T_FALSE)
-        n->value = dsl_bool(false);
-    else if (tok->type == DSL_T_ELLIPSIS)
-        n->value = dsl_ellipsis();
-    else
-        n->value = dsl_none();
-    return n;
-}
-
-/* Python's keywords the language does not have, which the lexer reads as names: the
- * SyntaxError that says so, wherever one starts an expression or a statement. */
-static const struct {
-    const char *word, *msg;
-} unsupported_words[] = {
-    {"yield", "`yield` as a value (x = yield v, send()) is not supported in the MiniTorch "
-              "language: write `yield v` as a statement of its own"},
-    {"async", "`async` is not supported in the MiniTorch language (no coroutines)"},
-    {"await", "`await` is not supported in the MiniTorch language (no coroutines)"},
-    {"with", "the `with` statement is not supported in the MiniTorch language: call what it "
-             "would enter and leave yourself, inside try/finally"},
-};
-
-/* Fails with the message of an unsupported word; false when tok is none. */
-static bool unsupported_word(struct parser *p, const struct dsl_token *tok)
-{
-    if (tok->type != DSL_T_NAME) return false;
-    for (size_t k = 0; k < sizeof unsupported_words / sizeof unsupported_words[0]; k++)
-        if (strlen(unsupported_words[k].word) == tok->len &&
-            memcmp(unsupported_words[k].word, p->src + tok->pos, tok->len) == 0) {
-            fail(p, "SyntaxError", tok->pos, "%s", unsupported_words[k].msg);
-            return true;
-        }
-    return false;
-}
-
-static struct dsl_node *prefix_name(struct parser *p, const struct dsl_token *tok)
-{
-    if (unsupported_word(p, tok)) return NULL;
-    struct dsl_node *n = node(p, DSL_N_NAME, tok->pos);
-    if (n && !(n->name = copy_text(p, tok))) {
-        dsl_node_free(n);
-        return NULL;
-    }
-    return n;
-}
-
-static struct dsl_node *parse_exprlist(struct parser *p, struct dsl_node *(*one)(struct parser *));
-static struct dsl_node *parse_exprlist_from(struct parser *p, struct dsl_node *e,
-                                            struct dsl_node *(*one)(struct parser *));
-static struct dsl_node *parse_for_target(struct parser *p);
-
-/* Most `for`/`if` clauses one comprehension may have: evaluating them nests one C call per
- * clause. */
-#define DSL_MAX_COMP_CLAUSES 20
-
-/* A comprehension of `kind` whose item (a, and b for a dict) was just parsed, with the parser
- * on its first `for`: reads the clauses `for T in x` and `if c` (each an or-level expression,
- * as in Python). The items pass to the new node, or are freed on failure. */
-static struct dsl_node *parse_comprehension(struct parser *p, enum dsl_node_kind kind,
-                                            struct dsl_node *a, struct dsl_node *b)
-{
-    struct dsl_node *n = node(p, kind, a->pos);
-    if (!n) {
-        dsl_node_free(a);
-        dsl_node_free(b);
-        return NULL;
-    }
-    n->a = a;
-    n->b = b;
-    while (check(p, DSL_T_FOR) || check(p, DSL_T_IF)) {
-        const struct dsl_token *kw = advance(p);
-        if (n->nkids == DSL_MAX_COMP_CLAUSES) {
-            fail(p, "SyntaxError", kw->pos, "too many clauses in one comprehension (limit %d)",
-                 DSL_MAX_COMP_CLAUSES);
-            goto error;
-        }
-        bool is_for = kw->type == DSL_T_FOR;
-        struct dsl_node *c = node(p, is_for ? DSL_N_COMP_FOR : DSL_N_COMP_IF, kw->pos);
-        if (!c || !push(p, n, c)) goto error;
-        if (is_for) {
-            struct dsl_node *target = parse_exprlist(p, parse_for_target);
-            if (!target || !push(p, c, target) || !expect(p, DSL_T_IN, "'in'")) goto error;
-        }
-        if (!(c->a = parse_prec(p, P_OR))) goto error;
-        dsl_node_update_height(c); /* n's finish below checks the bound */
-    }
-    return finish(p, n);
-error:
-    dsl_node_free(n);
-    return NULL;
-}
-
-/* '(' expr ')' is grouping; a comma makes a tuple: (), (a,), (a, b); a `for` a generator
- * expression. */
-static struct dsl_node *prefix_group(struct parser *p, const struct dsl_token *tok)
-{
-    if (match(p, DSL_T_RPAREN)) return node(p, DSL_N_TUPLE, tok->pos);
-    struct dsl_node *e = parse_expr(p);
-    if (e && check(p, DSL_T_FOR))
-        e = parse_comprehension(p, DSL_N_GENEXP, e, NULL);
-    else if (e)
-        e = parse_exprlist_from(p, e, parse_expr);
-    if (e && !expect(p, DSL_T_RPAREN, "')'")) {
-        dsl_node_free(e);
-        return NULL;
-    }
-    return e;
-}
-
-static struct dsl_node *prefix_list(struct parser *p, const struct dsl_token *tok)
-{
-    struct dsl_node *n = node(p, DSL_N_LIST, tok->pos);
-    if (!n) return NULL;
-    while (!check(p, DSL_T_RBRACKET)) {
-        struct dsl_node *item = parse_expr(p);
-        if (item && n->nkids == 0 && check(p, DSL_T_FOR)) { /* [x for x in xs] */
-            dsl_node_free(n);
-            n = parse_comprehension(p, DSL_N_LISTCOMP, item, NULL);
-            if (!n || !expect(p, DSL_T_RBRACKET, "']'")) goto error;
-            return n;
-        }
-        if (!item || !push(p, n, item)) goto error;
-        if (!match(p, DSL_T_COMMA)) break;
-    }
-    if (!expect(p, DSL_T_RBRACKET, "']' or ','")) goto error;
-    return finish(p, n);
-error:
-    dsl_node_free(n);
-    return NULL;
-}
-
-/* The rest of a set display whose first item n holds: (',' item)* [','] '}', or a set
- * comprehension {x for ...}. */
-static struct dsl_node *parse_set(struct parser *p, struct dsl_node *n)
-{
-    if (check(p, DSL_T_FOR)) {
-        struct dsl_node *item = n->kids[0];
-        n->nkids = 0;
-        dsl_node_free(n);
-        n = parse_comprehension(p, DSL_N_SETCOMP, item, NULL);
-        if (!n || !expect(p, DSL_T_RBRACE, "'}'")) goto error;
-        return n;
-    }
-    while (match(p, DSL_T_COMMA) && !check(p, DSL_T_RBRACE)) {
-        struct dsl_node *item = parse_expr(p);
-        if (!item || !push(p, n, item)) goto error;
-    }
-    n->kind = DSL_N_SET;
-    if (!expect(p, DSL_T_RBRACE, "'}' or ','")) goto error;
-    return finish(p, n);
-error:
-    dsl_node_free(n);
-    return NULL;
-}
-
-/* '{' [key ':' value (',' key ':' value)* [',']] '}': a dict display; a first item without
- * its ':' makes a set display (parse_set). */
-static struct dsl_node *prefix_dict(struct parser *p, const struct dsl_token *tok)
-{
-    struct dsl_node *n = node(p, DSL_N_DICT, tok->pos);
-    if (!n) return NULL;
-    while (!check(p, DSL_T_RBRACE)) {
-        if (check(p, DSL_T_DSTAR)) {
-            fail(p, "SyntaxError", peek(p)->pos,
-                 "dict unpacking {**d} is not supported in the MiniTorch language: use "
-                 "d.copy() and d.update(...)");
-            goto error;
-        }
-        struct dsl_node *key = parse_expr(p);
-        if (!key || !push(p, n, key)) goto error;
-        if (!check(p, DSL_T_COLON)) {
-            if (n->nkids == 1 &&
-                (check(p, DSL_T_COMMA) || check(p, DSL_T_RBRACE) || check(p, DSL_T_FOR)))
-                return parse_set(p, n);
-            fail(p, "SyntaxError", peek(p)->pos, "':' expected after dictionary key");
-            goto error;
-        }
-        advance(p);
-        struct dsl_node *value = parse_expr(p);
-        if (value && n->nkids == 1 && check(p, DSL_T_FOR)) { /* {k: v for ...} */
-            struct dsl_node *k = n->kids[0];
-            n->nkids = 0;
-            dsl_node_free(n);
-            n = parse_comprehension(p, DSL_N_DICTCOMP, k, value);
-            if (!n || !expect(p, DSL_T_RBRACE, "'}'")) goto error;
-            return n;
-        }
-        if (!value || !push(p, n, value)) goto error;
-        if (!match(p, DSL_T_COMMA)) break;
-    }
-    if (!expect(p, DSL_T_RBRACE, "'}' or ','")) goto error;
-    return finish(p, n);
-error:
-    dsl_node_free(n);
-    return NULL;
-}
-
-static struct dsl_node *prefix_unary(struct parser *p, const struct dsl_token *tok)
-{
-    bool is_not = tok->type == DSL_T_NOT;
-    struct dsl_node *n = node(p, is_not ? DSL_N_NOT : DSL_N_UNARY, tok->pos);
-    if (!n) return NULL;
-    n->op = tok->type;
-    n->a = parse_prec(p, is_not ? P_NOT : P_UNARY);
-    if (!n->a) {
-        dsl_node_free(n);
-        return NULL;
-    }
-    return finish(p, n);
-}
-
-/* ---- expressions: infix rules ----------------------------------------------------------- */
-
-static struct dsl_node *infix_binary(struct parser *p, struct dsl_node *left,
-                                     const struct dsl_token *tok)
-{
-    const struct rule *r = rule_of(tok->type);
-    enum dsl_node_kind kind = tok->type == DSL_T_AND  ? DSL_N_AND
-                              : tok->type == DSL_T_OR ? DSL_N_OR
-                                                      : DSL_N_BINARY;
-    struct dsl_node *n = node(p, kind, tok->pos);
-    if (!n) {
-        dsl_node_free(left);
-        return NULL;
-    }
-    n->op = tok->type;
-    n->a = left;
-    /* ** is right-associative and its right operand may carry a unary sign */
-    n->b = parse_prec(p, tok->type == DSL_T_DSTAR ? P_UNARY : (enum prec)(r->prec + 1));
-    if (!n->b) {
-        dsl_node_free(n);
-        return NULL;
-    }
-    return finish(p, n);
-}
-
-static bool is_compare_op(const struct parser *p)
-{
-    switch (peek(p)->type) {
-    case DSL_T_EQ:
-    case DSL_T_NE:
-    case DSL_T_LT:
-    case DSL_T_LE:
-    case DSL_T_GT:
-    case DSL_T_GE:
-    case DSL_T_IN:
-    case DSL_T_IS: return true;
-    case DSL_T_NOT: return peek2(p)->type == DSL_T_IN;
-    default: return false;
-    }
-}
-
-static struct dsl_node *infix_compare(struct parser *p, struct dsl_node *left,
-                                      const struct dsl_token *tok)
-{
-    struct dsl_node *n = node(p, DSL_N_COMPARE, tok->pos);
-    if (!n || !push(p, n, left)) {
-        if (!n) dsl_node_free(left);
-        dsl_node_free(n);
-        return NULL;
-    }
-    enum dsl_tok op = tok->type;
-    for (;;) {
-        if (op == DSL_T_NOT && !expect(p, DSL_T_IN, "'in' after 'not'")) goto error;
-        if (op == DSL_T_IS && match(p, DSL_T_NOT)) op = DSL_T_IS_NOT;
-        enum dsl_tok *ops = realloc(n->ops, n->nkids * sizeof *ops);
-        if (!ops) {
-            fail_nomem(p);
-            goto error;
-        }
-        n->ops = ops;
-        ops[n->nkids - 1] = op;
-        struct dsl_node *right = parse_prec(p, P_BOR);
-        if (!right || !push(p, n, right)) goto error;
-        if (!is_compare_op(p)) break;
-        op = advance(p)->type;
-    }
-    return finish(p, n);
-error:
-    dsl_node_free(n);
-    return NULL;
-}
-
-/* `*xs` or `**d` among a call's arguments: a STAR node in its kids, and the call's flag set.
- * `*xs` after `**d` is Python's SyntaxError. */
-static bool parse_star_arg(struct parser *p, struct dsl_node *call)
-{
-    const struct dsl_token *star = advance(p);
-    if (star->type == DSL_T_STAR)
-        for (size_t k = 0; k < call->nkids; k++)
-            if (call->kids[k]->kind == DSL_N_STAR && call->kids[k]->op == DSL_T_DSTAR) {
-                fail(p, "SyntaxError", star->pos,
-                     "iterable argument unpacking follows keyword argument unpacking");
-                return false;
-            }
-    struct dsl_node *s = node(p, DSL_N_STAR, star->pos);
-    if (!s) return false;
-    s->op = star->type;
-    if (!(s->a = parse_expr(p))) {
-        dsl_node_free(s);
-        return false;
-    }
-    call->flag = true;
-    return finish(p, s) && push(p, call, s);
-}
-
-static struct dsl_node *infix_call(struct parser *p, struct dsl_node *left,
-                                   const struct dsl_token *tok)
-{
-    struct dsl_node *n = node(p, DSL_N_CALL, left ? left->pos : tok->pos);
-    if (!n) {
-        dsl_node_free(left);
-        return NULL;
-    }
-    n->a = left;
-    while (!check(p, DSL_T_RPAREN)) {
-        if (check(p, DSL_T_NAME) && peek2(p)->type == DSL_T_ASSIGN) {
-            const struct dsl_token *name = advance(p);
-            advance(p);
-            for (size_t k = 0; k < n->nkw; k++)
-                if (strlen(n->kwnames[k]) == name->len &&
-                    memcmp(n->kwnames[k], p->src + name->pos, name->len) == 0) {
-                    fail(p, "SyntaxError", name->pos, "keyword argument repeated: %s",
-                         n->kwnames[k]);
-                    goto error;
-                }
-            char *kw = copy_text(p, name);
-            if (!kw) goto error;
-            struct dsl_node *val = parse_expr(p);
-            if (!val) {
-                free(kw);
-                goto error;
-            }
-            if (!push_kw(p, n, kw, val)) goto error;
-        } else if (check(p, DSL_T_STAR) || check(p, DSL_T_DSTAR)) {
-            if (!parse_star_arg(p, n)) goto error;
-        } else {
-            if (n->nkw > 0 || n->flag) {
-                /* after f(a=1) or f(**d), a plain argument is an error, as in Python; f(*xs)
-                 * may come after a keyword, and keywords after f(*xs) */
-                bool dstar = false;
-                for (size_t k = 0; k < n->nkids; k++)
-                    dstar =
-                        dstar || (n->kids[k]->kind == DSL_N_STAR && n->kids[k]->op == DSL_T_DSTAR);
-                if (n->nkw > 0 || dstar) {
-                    fail(p, "SyntaxError", peek(p)->pos,
-                         dstar && !n->nkw ? "positional argument follows keyword argument unpacking"
-                                          : "positional argument follows keyword argument");
-                    goto error;
-                }
-            }
-            struct dsl_node *arg = parse_expr(p);
-            if (arg && check(p, DSL_T_FOR)) { /* sum(x * x for x in xs): the sole argument */
-                bool alone = n->nkids == 0 && n->nkw == 0;
-                if (!(arg = parse_comprehension(p, DSL_N_GENEXP, arg, NULL))) goto error;
-                if (!alone || !check(p, DSL_T_RPAREN)) {
-                    fail(p, "SyntaxError", arg->pos, "Generator expression must be parenthesized");
-                    dsl_node_free(arg);
-                    goto error;
-                }
-            }
-            if (!arg || !push(p, n, arg)) goto error;
-        }
-        if (!match(p, DSL_T_COMMA)) break;
-    }
-    if (!expect(p, DSL_T_RPAREN, "')' or ','")) goto error;
-    return finish(p, n);
-error:
-    dsl_node_free(n);
-    return NULL;
-}
-
-/* Whether the next token ends one part of a slice: `xs[a:]`, `xs[::2]`, `t[1:, 0]`. */
-static bool ends_slice_part(const struct parser *p)
-{
-    enum dsl_tok t = peek(p)->type;
-    return t == DSL_T_COLON || t == DSL_T_RBRACKET || t == DSL_T_COMMA;
-}
-
-/* One subscript: an expression, or a slice [start]:[stop][:[step]]. */
-static struct dsl_node *parse_subscript(struct parser *p)
-{
-    struct dsl_node *start = NULL;
-    size_t pos = peek(p)->pos;
-    if (!check(p, DSL_T_COLON) && !(start = parse_expr(p))) return NULL;
-    if (!check(p, DSL_T_COLON)) return start;
-    advance(p);
-    struct dsl_node *n = node(p, DSL_N_SLICE, pos);
-    if (!n) {
-        dsl_node_free(start);
-        return NULL;
-    }
-    n->a = start;
-    if (!ends_slice_part(p) && !(n->b = parse_expr(p))) goto error;
-    if (match(p, DSL_T_COLON) && !ends_slice_part(p)) {
-        struct dsl_node *step = parse_expr(p);
-        if (!step || !push(p, n, step)) goto error;
-    }
-    return finish(p, n);
-error:
-    dsl_node_free(n);
-    return NULL;
-}
-
-static struct dsl_node *infix_index(struct parser *p, struct dsl_node *left,
-                                    const struct dsl_token *tok)
-{
-    struct dsl_node *n = node(p, DSL_N_INDEX, tok->pos);
-    if (!n) {
-        dsl_node_free(left);
-        return NULL;
-    }
-    n->a = left;
-    do {
-        if (check(p, DSL_T_RBRACKET) && n->nkids > 0) break;
-        struct dsl_node *ix = parse_subscript(p);
-        if (!ix || !push(p, n, ix)) goto error;
-    } while (match(p, DSL_T_COMMA));
-    if (!expect(p, DSL_T_RBRACKET, "']'")) goto error;
-    return finish(p, n);
-error:
-    dsl_node_free(n);
-    return NULL;
-}
-
-static struct dsl_node *infix_attr(struct parser *p, struct dsl_node *left,
-                                   const struct dsl_token *tok)
-{
-    struct dsl_node *n = node(p, DSL_N_ATTR, tok->pos);
-    if (!n) {
-        dsl_node_free(left);
-        return NULL;
-    }
-    n->a = left;
-    if (!check(p, DSL_T_NAME)) {
-        fail(p, "SyntaxError", peek(p)->pos, "expected an attribute name after '.'");
-        dsl_node_free(n);
-        return NULL;
-    }
-    n->pos = peek(p)->pos;
-    if (!(n->name = copy_text(p, advance(p)))) {
-        dsl_node_free(n);
-        return NULL;
-    }
-    return finish(p, n);
-}
-
-/* `then if cond else other`: the condition binds like an `or` operand, the else branch may
- * itself be conditional (right to left, as in Python). */
-static struct dsl_node *infix_cond(struct parser *p, struct dsl_node *left,
-                                   const struct dsl_token *tok)
-{
-    struct dsl_node *n = node(p, DSL_N_COND, tok->pos);
-    if (!n) {
-        dsl_node_free(left);
-        return NULL;
-    }
-    n->a = left;
-    struct dsl_node *cond = parse_prec(p, P_OR);
-    if (!cond || !push(p, n, cond)) goto error;
-    if (!check(p, DSL_T_ELSE)) {
-        fail(p, "SyntaxError", peek(p)->pos, "expected 'else' after 'if' expression");
-        goto error;
-    }
-    advance(p);
-    n->b = parse_prec(p, P_COND);
-    if (!n->b) goto error;
-    return finish(p, n);
-error:
-    dsl_node_free(n);
-    return NULL;
-}
-
-static struct dsl_node *prefix_lambda(struct parser *p, const struct dsl_token *tok);
-
-static const struct rule rules[DSL_T_COUNT] = {
-    [DSL_T_INT] = {prefix_int, NULL, P_NONE},
-    [DSL_T_FLOAT] = {prefix_float, NULL, P_NONE},
-    [DSL_T_STRING] = {prefix_string, NULL, P_NONE},
-    [DSL_T_FSTRING_START] = {prefix_fstring, NULL, P_NONE},
-    [DSL_T_TRUE] = {prefix_const, NULL, P_NONE},
-    [DSL_T_FALSE] = {prefix_const, NULL, P_NONE},
-    [DSL_T_NONE] = {prefix_const, NULL, P_NONE},
-    [DSL_T_ELLIPSIS] = {prefix_const, NULL, P_NONE},
-    [DSL_T_NAME] = {prefix_name, NULL, P_NONE},
-    [DSL_T_LPAREN] = {prefix_group, infix_call, P_POSTFIX},
-    [DSL_T_LBRACKET] = {prefix_list, infix_index, P_POSTFIX},
-    [DSL_T_LBRACE] = {prefix_dict, NULL, P_NONE},
-    [DSL_T_DOT] = {NULL, infix_attr, P_POSTFIX},
-    [DSL_T_MINUS] = {prefix_unary, infix_binary, P_TERM},
-    [DSL_T_PLUS] = {prefix_unary, infix_binary, P_TERM},
-    [DSL_T_STAR] = {NULL, infix_binary, P_FACTOR},
-    [DSL_T_SLASH] = {NULL, infix_binary, P_FACTOR},
-    [DSL_T_DSLASH] = {NULL, infix_binary, P_FACTOR},
-    [DSL_T_PERCENT] = {NULL, infix_binary, P_FACTOR},
-    [DSL_T_AT] = {NULL, infix_binary, P_FACTOR},
-    [DSL_T_DSTAR] = {NULL, infix_binary, P_POWER},
-    [DSL_T_PIPE] = {NULL, infix_binary, P_BOR},
-    [DSL_T_CARET] = {NULL, infix_binary, P_BXOR},
-    [DSL_T_AMP] = {NULL, infix_binary, P_BAND},
-    [DSL_T_LSHIFT] = {NULL, infix_binary, P_SHIFT},
-    [DSL_T_RSHIFT] = {NULL, infix_binary, P_SHIFT},
-    [DSL_T_TILDE] = {prefix_unary, NULL, P_NONE},
-    [DSL_T_EQ] = {NULL, infix_compare, P_CMP},
-    [DSL_T_NE] = {NULL, infix_compare, P_CMP},
-    [DSL_T_LT] = {NULL, infix_compare, P_CMP},
-    [DSL_T_LE] = {NULL, infix_compare, P_CMP},
-    [DSL_T_GT] = {NULL, infix_compare, P_CMP},
-    [DSL_T_GE] = {NULL, infix_compare, P_CMP},
-    [DSL_T_IN] = {NULL, infix_compare, P_CMP},
-    [DSL_T_IS] = {NULL, infix_compare, P_CMP},
-    [DSL_T_NOT] = {prefix_unary, infix_compare, P_CMP},
-    [DSL_T_AND] = {NULL, infix_binary, P_AND},
-    [DSL_T_OR] = {NULL, infix_binary, P_OR},
-    [DSL_T_IF] = {NULL, infix_cond, P_COND},
-    [DSL_T_LAMBDA] = {prefix_lambda, NULL, P_NONE},
-};
-
-static const struct rule *rule_of(enum dsl_tok t) { return &rules[t]; }
-
-/* The binding power of the next token as an infix operator. */
-static enum prec next_prec(const struct parser *p)
-{
-    const struct dsl_token *t = peek(p);
-    if (t->type == DSL_T_NOT && peek2(p)->type != DSL_T_IN) return P_NONE;
-    return rules[t->type].infix ? rules[t->type].prec : P_NONE;
-}
-
-static struct dsl_node *parse_prec(struct parser *p, enum prec prec)
-{
-    const struct dsl_token *tok = peek(p);
-    if (!enter(p, tok->pos)) return NULL;
-    struct dsl_node *left = NULL;
-    const struct rule *r = rule_of(tok->type);
-    if (tok->type == DSL_T_STAR || tok->type == DSL_T_DSTAR) {
-        fail(p, "SyntaxError", tok->pos,
-             "starred expressions ('%s' before a value) are not supported here in the MiniTorch "
-             "language",
-             tok->type == DSL_T_STAR ? "*" : "**");
-        goto done;
-    }
-    if (!r->prefix || (tok->type == DSL_T_NOT && prec > P_NOT)) {
-        fail_unexpected(p, tok);
-        goto done;
-    }
-    advance(p);
-    left = r->prefix(p, tok);
-    while (left && prec <= next_prec(p)) {
-        const struct dsl_token *op = advance(p);
-        left = rule_of(op->type)->infix(p, left, op);
-    }
-done:
-    p->depth--;
-    return left;
-}
-
-static struct dsl_node *parse_expr(struct parser *p) { return parse_prec(p, P_COND); }
 
 /* ---- statements ------------------------------------------------------------------------- */
 
@@ -964,7 +89,7 @@ static bool check_target_as(struct parser *p, const struct dsl_node *t, const ch
                        : t->kind == DSL_N_CONST   ? "literal"
                        : t->kind == DSL_N_COMPARE ? "comparison"
                                                   : "expression";
-    fail(p, "SyntaxError", t->pos, "cannot %s %s", verb, what);
+    dsl_parse_fail(p, "SyntaxError", t->pos, "cannot %s %s", verb, what);
     return false;
 }
 
@@ -992,15 +117,15 @@ static bool ends_exprlist(const struct parser *p)
 /* expr (',' expr)* [','] — more than one expression, or a trailing comma, is a tuple, as on
  * either side of `=`, after `return`, between `for` and `in` and inside parentheses. `one`
  * parses an item. */
-static struct dsl_node *parse_exprlist(struct parser *p, struct dsl_node *(*one)(struct parser *))
+struct dsl_node *dsl_parse_exprlist(struct parser *p, struct dsl_node *(*one)(struct parser *))
 {
     struct dsl_node *e = one(p);
-    return e ? parse_exprlist_from(p, e, one) : NULL;
+    return e ? dsl_parse_exprlist_from(p, e, one) : NULL;
 }
 
-/* parse_exprlist with its first item e already parsed (e passes to the result). */
-static struct dsl_node *parse_exprlist_from(struct parser *p, struct dsl_node *e,
-                                            struct dsl_node *(*one)(struct parser *))
+/* dsl_parse_exprlist with its first item e already parsed (e passes to the result). */
+struct dsl_node *dsl_parse_exprlist_from(struct parser *p, struct dsl_node *e,
+                                         struct dsl_node *(*one)(struct parser *))
 {
     if (!check(p, DSL_T_COMMA)) return e;
     struct dsl_node *n = node(p, DSL_N_TUPLE, e->pos);
@@ -1019,45 +144,20 @@ static struct dsl_node *parse_exprlist_from(struct parser *p, struct dsl_node *e
     return finish(p, n);
 }
 
-/* A for loop's variable: a name, or a tuple or list of targets, `(i, (a, b))`; not an
- * expression, which would read `for x in xs` as a comparison. */
-static struct dsl_node *parse_for_target(struct parser *p)
-{
-    const struct dsl_token *t = peek(p);
-    if (t->type == DSL_T_NAME) return prefix_name(p, advance(p));
-    if (t->type != DSL_T_LPAREN && t->type != DSL_T_LBRACKET)
-        return fail(p, "SyntaxError", t->pos, "expected a variable name after 'for'");
-    enum dsl_tok close = t->type == DSL_T_LPAREN ? DSL_T_RPAREN : DSL_T_RBRACKET;
-    advance(p);
-    if (!enter(p, t->pos)) return NULL;
-    struct dsl_node *n = node(p, DSL_N_TUPLE, t->pos);
-    while (n && !check(p, close)) {
-        struct dsl_node *item = parse_for_target(p);
-        if (!item || !push(p, n, item)) goto error;
-        if (!match(p, DSL_T_COMMA)) break;
-    }
-    if (!n || !expect(p, close, close == DSL_T_RPAREN ? "')'" : "']'")) goto error;
-    p->depth--;
-    return finish(p, n);
-error:
-    p->depth--;
-    dsl_node_free(n);
-    return NULL;
-}
-
 /* `nonlocal a, b` / `global a, b`: the names, each once. */
 static struct dsl_node *parse_scope_decl(struct parser *p)
 {
     const struct dsl_token *kw = advance(p);
     bool nonlocal = kw->type == DSL_T_NONLOCAL;
     if (nonlocal && p->functions == 0)
-        return fail(p, "SyntaxError", kw->pos, "nonlocal declaration not allowed at module level");
+        return dsl_parse_fail(p, "SyntaxError", kw->pos,
+                              "nonlocal declaration not allowed at module level");
     struct dsl_node *n = node(p, nonlocal ? DSL_N_NONLOCAL : DSL_N_GLOBAL, kw->pos);
     if (!n) return NULL;
     do {
         if (!check(p, DSL_T_NAME)) {
-            fail(p, "SyntaxError", peek(p)->pos, "expected a name after %s",
-                 dsl_tok_name(kw->type));
+            dsl_parse_fail(p, "SyntaxError", peek(p)->pos, "expected a name after %s",
+                           dsl_tok_name(kw->type));
             dsl_node_free(n);
             return NULL;
         }
@@ -1085,11 +185,12 @@ static struct dsl_node *parse_raise(struct parser *p)
     struct dsl_node *n = node(p, DSL_N_RAISE, kw->pos);
     if (!n || at_statement_end(p)) return n;
     if (check(p, DSL_T_FROM)) {
-        fail(p, "SyntaxError", peek(p)->pos, "invalid syntax: 'from' needs an exception to raise");
+        dsl_parse_fail(p, "SyntaxError", peek(p)->pos,
+                       "invalid syntax: 'from' needs an exception to raise");
         goto error;
     }
-    if (!(n->a = parse_expr(p))) goto error;
-    if (match(p, DSL_T_FROM) && !(n->b = parse_expr(p))) goto error;
+    if (!(n->a = dsl_parse_expr(p))) goto error;
+    if (match(p, DSL_T_FROM) && !(n->b = dsl_parse_expr(p))) goto error;
     return finish(p, n);
 error:
     dsl_node_free(n);
@@ -1100,13 +201,14 @@ error:
 static char *parse_dotted(struct parser *p)
 {
     const struct dsl_token *t = peek(p);
-    if (t->type != DSL_T_NAME) return fail(p, "SyntaxError", t->pos, "expected a module name");
+    if (t->type != DSL_T_NAME)
+        return dsl_parse_fail(p, "SyntaxError", t->pos, "expected a module name");
     char *name = copy_text(p, advance(p));
     while (name && match(p, DSL_T_DOT)) {
         t = peek(p);
         if (t->type != DSL_T_NAME) {
             free(name);
-            return fail(p, "SyntaxError", t->pos, "expected a module name after '.'");
+            return dsl_parse_fail(p, "SyntaxError", t->pos, "expected a module name after '.'");
         }
         char *longer = NULL;
         if (asprintf(&longer, "%s.%.*s", name, (int)t->len, p->src + t->pos) < 0) longer = NULL;
@@ -1126,10 +228,11 @@ static bool parse_import_item(struct parser *p, struct dsl_node *n, bool from)
     char *name = NULL;
     if (from) {
         if (t->type != DSL_T_NAME) {
-            fail(p, "SyntaxError", t->pos,
-                 t->type == DSL_T_STAR ? "'from ... import *' is not supported in the MiniTorch "
-                                         "language: name what you import"
-                                       : "expected a name to import");
+            dsl_parse_fail(p, "SyntaxError", t->pos,
+                           t->type == DSL_T_STAR
+                               ? "'from ... import *' is not supported in the MiniTorch "
+                                 "language: name what you import"
+                               : "expected a name to import");
             return false;
         }
         name = copy_text(p, advance(p));
@@ -1145,7 +248,7 @@ static bool parse_import_item(struct parser *p, struct dsl_node *n, bool from)
     if (match(p, DSL_T_AS)) {
         const struct dsl_token *a = peek(p);
         if (a->type != DSL_T_NAME) {
-            fail(p, "SyntaxError", a->pos, "expected a name after 'as'");
+            dsl_parse_fail(p, "SyntaxError", a->pos, "expected a name after 'as'");
             return false;
         }
         var->flag = true;
@@ -1182,9 +285,10 @@ static bool future_features_known(struct parser *p, const struct dsl_node *n, si
             known = strcmp(n->kwnames[i], features[k]) == 0;
         if (known) continue;
         if (strcmp(n->kwnames[i], "braces") == 0)
-            fail(p, "SyntaxError", pos, "not a chance");
+            dsl_parse_fail(p, "SyntaxError", pos, "not a chance");
         else
-            fail(p, "SyntaxError", pos, "future feature %s is not defined", n->kwnames[i]);
+            dsl_parse_fail(p, "SyntaxError", pos, "future feature %s is not defined",
+                           n->kwnames[i]);
         return false;
     }
     return true;
@@ -1253,8 +357,8 @@ static struct dsl_node *parse_import(struct parser *p)
         if (relative) return relative_import(p, n);
         if (strcmp(n->name, "__future__") == 0) {
             if (!future_in_place(p, at)) {
-                fail(p, "SyntaxError", tok->pos,
-                     "from __future__ imports must occur at the beginning of the file");
+                dsl_parse_fail(p, "SyntaxError", tok->pos,
+                               "from __future__ imports must occur at the beginning of the file");
                 goto error;
             }
             if (!future_features_known(p, n, tok->pos)) goto error;
@@ -1284,10 +388,11 @@ static struct dsl_node *parse_del(struct parser *p)
 {
     const struct dsl_token *kw = advance(p);
     if (at_statement_end(p))
-        return fail(p, "SyntaxError", peek(p)->pos, "invalid syntax: 'del' needs a name to delete");
+        return dsl_parse_fail(p, "SyntaxError", peek(p)->pos,
+                              "invalid syntax: 'del' needs a name to delete");
     struct dsl_node *n = node(p, DSL_N_DEL, kw->pos);
     if (!n) return NULL;
-    if (!(n->a = parse_exprlist(p, parse_expr)) || !check_del_target(p, n->a)) {
+    if (!(n->a = dsl_parse_exprlist(p, dsl_parse_expr)) || !check_del_target(p, n->a)) {
         dsl_node_free(n);
         return NULL;
     }
@@ -1321,7 +426,7 @@ static bool annotation_text(struct parser *p, struct dsl_node *n, const struct d
     const char *text = literal && !b.nomem ? render_buf_str(&b) : p->src;
     bool ok = dsl_str_value(text + start, end - start, &n->value) == 0;
     render_buf_free(&b);
-    if (!ok) fail(p, "MemoryError", start, "out of memory");
+    if (!ok) dsl_parse_fail(p, "MemoryError", start, "out of memory");
     return ok;
 }
 
@@ -1334,7 +439,7 @@ static struct dsl_node *parse_annotated(struct parser *p, struct dsl_node *targe
 {
     advance(p); /* ':' */
     size_t start = peek(p)->pos;
-    struct dsl_node *ann = parse_expr(p);
+    struct dsl_node *ann = dsl_parse_expr(p);
     if (!ann) {
         dsl_node_free(target);
         return NULL;
@@ -1369,7 +474,7 @@ static struct dsl_node *parse_annotated(struct parser *p, struct dsl_node *targe
         dsl_node_free(n);
         return NULL;
     }
-    if (!(n->a = parse_exprlist(p, parse_expr))) {
+    if (!(n->a = dsl_parse_exprlist(p, dsl_parse_expr))) {
         dsl_node_free(n);
         return NULL;
     }
@@ -1389,16 +494,17 @@ static bool is_word(const struct parser *p, const struct dsl_token *tok, const c
 static struct dsl_node *parse_yield(struct parser *p)
 {
     const struct dsl_token *kw = advance(p);
-    if (p->functions == 0) return fail(p, "SyntaxError", kw->pos, "'yield' outside function");
+    if (p->functions == 0)
+        return dsl_parse_fail(p, "SyntaxError", kw->pos, "'yield' outside function");
     if (!p->def)
-        return fail(p, "SyntaxError", kw->pos,
-                    "`yield` in a lambda is not supported in the MiniTorch language");
+        return dsl_parse_fail(p, "SyntaxError", kw->pos,
+                              "`yield` in a lambda is not supported in the MiniTorch language");
     struct dsl_node *n = node(p, DSL_N_YIELD, kw->pos);
     if (!n) return NULL;
     const struct dsl_token *t = peek(p);
     n->flag = is_word(p, t, "from") || t->type == DSL_T_FROM;
     if (n->flag) advance(p);
-    if ((n->flag || !at_statement_end(p)) && !(n->a = parse_exprlist(p, parse_expr))) {
+    if ((n->flag || !at_statement_end(p)) && !(n->a = dsl_parse_exprlist(p, dsl_parse_expr))) {
         dsl_node_free(n);
         return NULL;
     }
@@ -1417,16 +523,17 @@ static struct dsl_node *parse_simple(struct parser *p)
     case DSL_T_CONTINUE:
         advance(p);
         if (p->loops == 0)
-            return fail(p, "SyntaxError", tok->pos, "'%s' outside loop",
-                        tok->type == DSL_T_BREAK ? "break" : "continue");
+            return dsl_parse_fail(p, "SyntaxError", tok->pos, "'%s' outside loop",
+                                  tok->type == DSL_T_BREAK ? "break" : "continue");
         return node(p, tok->type == DSL_T_BREAK ? DSL_N_BREAK : DSL_N_CONTINUE, tok->pos);
     case DSL_T_RETURN: {
         advance(p);
-        if (p->functions == 0) return fail(p, "SyntaxError", tok->pos, "'return' outside function");
+        if (p->functions == 0)
+            return dsl_parse_fail(p, "SyntaxError", tok->pos, "'return' outside function");
         struct dsl_node *n = node(p, DSL_N_RETURN, tok->pos);
         if (!n) return NULL;
         if (!check(p, DSL_T_NEWLINE) && !check(p, DSL_T_EOF) && !check(p, DSL_T_SEMI) &&
-            !check(p, DSL_T_DEDENT) && !(n->a = parse_exprlist(p, parse_expr))) {
+            !check(p, DSL_T_DEDENT) && !(n->a = dsl_parse_exprlist(p, dsl_parse_expr))) {
             dsl_node_free(n);
             return NULL;
         }
@@ -1436,7 +543,7 @@ static struct dsl_node *parse_simple(struct parser *p)
         advance(p);
         struct dsl_node *n = node(p, DSL_N_ASSERT, tok->pos);
         if (!n) return NULL;
-        if (!(n->a = parse_expr(p)) || (match(p, DSL_T_COMMA) && !(n->b = parse_expr(p)))) {
+        if (!(n->a = dsl_parse_expr(p)) || (match(p, DSL_T_COMMA) && !(n->b = dsl_parse_expr(p)))) {
             dsl_node_free(n);
             return NULL;
         }
@@ -1459,11 +566,12 @@ static struct dsl_node *parse_simple(struct parser *p)
     case DSL_T_TRY:
     case DSL_T_EXCEPT:
     case DSL_T_FINALLY:
-        return fail(p, "SyntaxError", tok->pos, "invalid syntax: %s here needs its own line",
-                    dsl_tok_name(tok->type));
+        return dsl_parse_fail(p, "SyntaxError", tok->pos,
+                              "invalid syntax: %s here needs its own line",
+                              dsl_tok_name(tok->type));
     default: break;
     }
-    struct dsl_node *e = parse_exprlist(p, parse_expr);
+    struct dsl_node *e = dsl_parse_exprlist(p, dsl_parse_expr);
     if (!e) return NULL;
     if (check(p, DSL_T_COLON) && annotation_target(e)) return parse_annotated(p, e);
     if (check(p, DSL_T_ASSIGN)) {
@@ -1479,7 +587,7 @@ static struct dsl_node *parse_simple(struct parser *p)
             }
             if (!push(p, n, e)) /* frees e */
                 goto assign_error;
-            e = parse_exprlist(p, parse_expr);
+            e = dsl_parse_exprlist(p, dsl_parse_expr);
             if (!e) goto assign_error;
         }
         n->a = e;
@@ -1491,7 +599,7 @@ static struct dsl_node *parse_simple(struct parser *p)
     if (is_assign_op(peek(p)->type)) {
         const struct dsl_token *op = advance(p);
         if (e->kind != DSL_N_NAME && e->kind != DSL_N_INDEX && e->kind != DSL_N_ATTR) {
-            fail(p, "SyntaxError", e->pos, "illegal target for augmented assignment");
+            dsl_parse_fail(p, "SyntaxError", e->pos, "illegal target for augmented assignment");
             dsl_node_free(e);
             return NULL;
         }
@@ -1502,7 +610,7 @@ static struct dsl_node *parse_simple(struct parser *p)
         }
         n->op = aug_binary_op(op->type);
         n->a = e;
-        n->b = parse_expr(p);
+        n->b = dsl_parse_expr(p);
         if (!n->b) {
             dsl_node_free(n);
             return NULL;
@@ -1528,14 +636,15 @@ static bool unsupported_statement(struct parser *p, const struct dsl_node *s)
     const struct dsl_node *e = s->a;
     if (e->kind != DSL_N_NAME) return false;
     if (strcmp(e->name, "print") == 0)
-        fail(p, "SyntaxError", e->pos,
-             "Missing parentheses in call to 'print'. Did you mean print(...)?");
+        dsl_parse_fail(p, "SyntaxError", e->pos,
+                       "Missing parentheses in call to 'print'. Did you mean print(...)?");
     else if (strcmp(e->name, "match") == 0 || strcmp(e->name, "case") == 0)
-        fail(p, "SyntaxError", e->pos,
-             "the `match` statement is not supported in the MiniTorch language: use if/elif");
+        dsl_parse_fail(
+            p, "SyntaxError", e->pos,
+            "the `match` statement is not supported in the MiniTorch language: use if/elif");
     else if (strcmp(e->name, "type") == 0)
-        fail(p, "SyntaxError", e->pos,
-             "the `type` statement is not supported in the MiniTorch language");
+        dsl_parse_fail(p, "SyntaxError", e->pos,
+                       "the `type` statement is not supported in the MiniTorch language");
     else
         return false;
     return true;
@@ -1560,7 +669,8 @@ static bool parse_simple_line(struct parser *p, struct dsl_node *block)
     if (!check(p, DSL_T_NEWLINE) && !check(p, DSL_T_EOF)) {
         const struct dsl_token *t = peek(p);
         if (t->type == DSL_T_ASSIGN)
-            fail(p, "SyntaxError", t->pos, "invalid syntax: maybe you meant '==' instead of '='?");
+            dsl_parse_fail(p, "SyntaxError", t->pos,
+                           "invalid syntax: maybe you meant '==' instead of '='?");
         else
             fail_unexpected(p, t);
         return false;
@@ -1575,7 +685,7 @@ static struct dsl_node *parse_if(struct parser *p)
     struct dsl_node *n = node(p, DSL_N_IF, kw->pos);
     if (!n) return NULL;
     for (;;) {
-        struct dsl_node *cond = parse_expr(p);
+        struct dsl_node *cond = dsl_parse_expr(p);
         if (!cond || !push(p, n, cond)) goto error;
         struct dsl_node *body = parse_block(p, kw);
         if (!body || !push(p, n, body)) goto error;
@@ -1601,17 +711,18 @@ static struct dsl_node *parse_while(struct parser *p)
     const struct dsl_token *kw = advance(p);
     struct dsl_node *n = node(p, DSL_N_WHILE, kw->pos);
     if (!n) return NULL;
-    n->a = parse_expr(p);
+    n->a = dsl_parse_expr(p);
     if (!n->a) goto error;
     p->loops++;
     n->b = parse_block(p, kw);
     p->loops--;
     if (!n->b) goto error;
     if (check(p, DSL_T_ELSE)) {
-        fail(p, "SyntaxError", peek(p)->pos,
-             "`else` after a `%s` loop is not supported in the MiniTorch language: set a flag "
-             "before `break` and test it after the loop",
-             kw->type == DSL_T_FOR ? "for" : "while");
+        dsl_parse_fail(
+            p, "SyntaxError", peek(p)->pos,
+            "`else` after a `%s` loop is not supported in the MiniTorch language: set a flag "
+            "before `break` and test it after the loop",
+            kw->type == DSL_T_FOR ? "for" : "while");
         goto error;
     }
     return finish(p, n);
@@ -1625,7 +736,7 @@ static struct dsl_node *parse_for(struct parser *p)
     const struct dsl_token *kw = advance(p);
     struct dsl_node *n = node(p, DSL_N_FOR, kw->pos);
     if (!n) return NULL;
-    struct dsl_node *target = parse_exprlist(p, parse_for_target);
+    struct dsl_node *target = dsl_parse_exprlist(p, dsl_parse_for_target);
     if (!target) goto error;
     if (target->kind == DSL_N_NAME) { /* one variable: the common case keeps its name */
         n->name = target->name;
@@ -1635,17 +746,18 @@ static struct dsl_node *parse_for(struct parser *p)
         goto error;
     }
     if (!expect(p, DSL_T_IN, "'in'")) goto error;
-    n->a = parse_expr(p);
+    n->a = dsl_parse_expr(p);
     if (!n->a) goto error;
     p->loops++;
     n->b = parse_block(p, kw);
     p->loops--;
     if (!n->b) goto error;
     if (check(p, DSL_T_ELSE)) {
-        fail(p, "SyntaxError", peek(p)->pos,
-             "`else` after a `%s` loop is not supported in the MiniTorch language: set a flag "
-             "before `break` and test it after the loop",
-             kw->type == DSL_T_FOR ? "for" : "while");
+        dsl_parse_fail(
+            p, "SyntaxError", peek(p)->pos,
+            "`else` after a `%s` loop is not supported in the MiniTorch language: set a flag "
+            "before `break` and test it after the loop",
+            kw->type == DSL_T_FOR ? "for" : "while");
         goto error;
     }
     return finish(p, n);
@@ -1671,7 +783,7 @@ static struct dsl_value docstring_of(const struct dsl_node *body)
  * __future__ import annotations` (MiniTorch's files name typing's Callable, Optional...). */
 static bool skip_annotation(struct parser *p)
 {
-    struct dsl_node *e = parse_expr(p);
+    struct dsl_node *e = dsl_parse_expr(p);
     dsl_node_free(e);
     return e != NULL;
 }
@@ -1681,24 +793,24 @@ static bool skip_annotation(struct parser *p)
 static bool parse_param(struct parser *p, struct dsl_node *n, bool with_default, bool *defaults)
 {
     if (!check(p, DSL_T_NAME)) {
-        fail(p, "SyntaxError", peek(p)->pos, "expected a parameter name");
+        dsl_parse_fail(p, "SyntaxError", peek(p)->pos, "expected a parameter name");
         return false;
     }
     const struct dsl_token *pt = advance(p);
     for (size_t k = 0; k < n->nkw; k++)
         if (strlen(n->kwnames[k]) == pt->len &&
             memcmp(n->kwnames[k], p->src + pt->pos, pt->len) == 0) {
-            fail(p, "SyntaxError", pt->pos, "duplicate argument '%s' in function definition",
-                 n->kwnames[k]);
+            dsl_parse_fail(p, "SyntaxError", pt->pos,
+                           "duplicate argument '%s' in function definition", n->kwnames[k]);
             return false;
         }
     if (p->annotations && match(p, DSL_T_COLON) && !skip_annotation(p)) return false;
     struct dsl_node *def = NULL;
     if (with_default && match(p, DSL_T_ASSIGN)) {
-        if (!(def = parse_expr(p))) return false;
+        if (!(def = dsl_parse_expr(p))) return false;
         *defaults = true;
     } else if (with_default && *defaults && !n->star && n->nargs == SIZE_MAX) {
-        fail(p, "SyntaxError", pt->pos, "non-default argument follows default argument");
+        dsl_parse_fail(p, "SyntaxError", pt->pos, "non-default argument follows default argument");
         return false;
     }
     char *pname = copy_text(p, pt);
@@ -1724,13 +836,13 @@ static bool parse_params(struct parser *p, struct dsl_node *n, enum dsl_tok clos
                               : n->nkw == 0        ? "at least one argument must precede /"
                                                    : NULL;
             if (why) {
-                fail(p, "SyntaxError", t->pos, "%s", why);
+                dsl_parse_fail(p, "SyntaxError", t->pos, "%s", why);
                 return false;
             }
             n->nposonly = n->nkw;
         } else if (match(p, DSL_T_STAR)) {
             if (n->nargs != SIZE_MAX) {
-                fail(p, "SyntaxError", t->pos, "* argument may appear only once");
+                dsl_parse_fail(p, "SyntaxError", t->pos, "* argument may appear only once");
                 return false;
             }
             n->nargs = n->nkw;
@@ -1744,8 +856,8 @@ static bool parse_params(struct parser *p, struct dsl_node *n, enum dsl_tok clos
             if (!parse_param(p, n, false, &defaults)) return false;
             n->dstar = true;
             if (match(p, DSL_T_COMMA) && !check(p, close)) {
-                fail(p, "SyntaxError", peek(p)->pos,
-                     "arguments cannot follow var-keyword argument");
+                dsl_parse_fail(p, "SyntaxError", peek(p)->pos,
+                               "arguments cannot follow var-keyword argument");
                 return false;
             }
             break;
@@ -1756,7 +868,7 @@ static bool parse_params(struct parser *p, struct dsl_node *n, enum dsl_tok clos
     }
     if (n->nargs == SIZE_MAX) n->nargs = n->nkw - (n->dstar ? 1 : 0);
     if (bare && n->nkw - (n->dstar ? 1 : 0) == n->nargs) {
-        fail(p, "SyntaxError", bare->pos, "named arguments must follow bare *");
+        dsl_parse_fail(p, "SyntaxError", bare->pos, "named arguments must follow bare *");
         return false;
     }
     return true;
@@ -1764,7 +876,7 @@ static bool parse_params(struct parser *p, struct dsl_node *n, enum dsl_tok clos
 
 /* lambda [params]: expression -- a DEF named "<lambda>" whose body returns the expression, so
  * that it is a function like any other (calls, errors, closures). */
-static struct dsl_node *prefix_lambda(struct parser *p, const struct dsl_token *tok)
+struct dsl_node *dsl_parse_lambda(struct parser *p, const struct dsl_token *tok)
 {
     struct dsl_node *n = node(p, DSL_N_DEF, tok->pos);
     if (!n) return NULL;
@@ -1787,7 +899,7 @@ static struct dsl_node *prefix_lambda(struct parser *p, const struct dsl_token *
     p->loops = 0;
     p->functions++;
     p->def = NULL; /* a yield in a lambda is no statement: an error below */
-    ret->a = parse_expr(p);
+    ret->a = dsl_parse_expr(p);
     p->def = outer;
     p->functions--;
     p->loops = loops;
@@ -1812,8 +924,9 @@ static struct dsl_node *parse_def(struct parser *p)
 {
     const struct dsl_token *kw = advance(p);
     if (!check(p, DSL_T_NAME))
-        return fail(p, "SyntaxError", peek(p)->pos, "expected a function name after 'def'");
-    if (unsupported_word(p, peek(p))) return NULL;
+        return dsl_parse_fail(p, "SyntaxError", peek(p)->pos,
+                              "expected a function name after 'def'");
+    if (dsl_parse_unsupported_word(p, peek(p))) return NULL;
     const struct dsl_token *name = advance(p);
     struct dsl_node *n = node(p, DSL_N_DEF, name->pos);
     if (!n) return NULL;
@@ -1850,22 +963,25 @@ static struct dsl_node *parse_class(struct parser *p)
 {
     const struct dsl_token *kw = advance(p);
     if (!check(p, DSL_T_NAME))
-        return fail(p, "SyntaxError", peek(p)->pos, "expected a class name after 'class'");
+        return dsl_parse_fail(p, "SyntaxError", peek(p)->pos,
+                              "expected a class name after 'class'");
     const struct dsl_token *name = advance(p);
     struct dsl_node *n = node(p, DSL_N_CLASS, name->pos);
     if (!n) return NULL;
     if (!(n->name = copy_text(p, name))) goto error;
     if (match(p, DSL_T_LPAREN) && !check(p, DSL_T_RPAREN)) {
         if (check(p, DSL_T_NAME) && peek2(p)->type == DSL_T_ASSIGN) {
-            fail(p, "SyntaxError", peek(p)->pos,
-                 "class keywords (metaclass=...) are not supported in the MiniTorch language");
+            dsl_parse_fail(
+                p, "SyntaxError", peek(p)->pos,
+                "class keywords (metaclass=...) are not supported in the MiniTorch language");
             goto error;
         }
-        if (!(n->a = parse_expr(p))) goto error;
+        if (!(n->a = dsl_parse_expr(p))) goto error;
         if (match(p, DSL_T_COMMA) && !check(p, DSL_T_RPAREN)) {
-            fail(p, "SyntaxError", peek(p)->pos,
-                 "multiple inheritance is not supported in the MiniTorch language: one base "
-                 "class at most");
+            dsl_parse_fail(
+                p, "SyntaxError", peek(p)->pos,
+                "multiple inheritance is not supported in the MiniTorch language: one base "
+                "class at most");
             goto error;
         }
         if (!expect(p, DSL_T_RPAREN, "')'")) goto error;
@@ -1902,12 +1018,13 @@ static struct dsl_node *parse_try(struct parser *p)
     while (check(p, DSL_T_EXCEPT)) {
         const struct dsl_token *ek = advance(p);
         if (bare) {
-            fail(p, "SyntaxError", bare->pos, "default 'except:' must be last");
+            dsl_parse_fail(p, "SyntaxError", bare->pos, "default 'except:' must be last");
             goto error;
         }
         if (check(p, DSL_T_STAR)) {
-            fail(p, "SyntaxError", peek(p)->pos,
-                 "`except*` (exception groups) is not supported in the MiniTorch language");
+            dsl_parse_fail(
+                p, "SyntaxError", peek(p)->pos,
+                "`except*` (exception groups) is not supported in the MiniTorch language");
             goto error;
         }
         struct dsl_node *h = node(p, DSL_N_EXCEPT, ek->pos);
@@ -1916,17 +1033,18 @@ static struct dsl_node *parse_try(struct parser *p)
         if (check(p, DSL_T_COLON)) {
             bare = ek;
         } else {
-            if (!(h->a = parse_expr(p))) goto error;
+            if (!(h->a = dsl_parse_expr(p))) goto error;
             if (check(p, DSL_T_COMMA)) {
-                fail(p, "SyntaxError", h->a->pos, "multiple exception types must be parenthesized");
+                dsl_parse_fail(p, "SyntaxError", h->a->pos,
+                               "multiple exception types must be parenthesized");
                 goto error;
             }
             if (match(p, DSL_T_AS)) {
                 if (!check(p, DSL_T_NAME)) {
-                    fail(p, "SyntaxError", peek(p)->pos, "expected a name after 'as'");
+                    dsl_parse_fail(p, "SyntaxError", peek(p)->pos, "expected a name after 'as'");
                     goto error;
                 }
-                if (unsupported_word(p, peek(p)) || !(h->name = copy_text(p, advance(p))))
+                if (dsl_parse_unsupported_word(p, peek(p)) || !(h->name = copy_text(p, advance(p))))
                     goto error;
             }
         }
@@ -1936,7 +1054,7 @@ static struct dsl_node *parse_try(struct parser *p)
     if (check(p, DSL_T_ELSE)) {
         const struct dsl_token *ek = advance(p);
         if (!handlers) {
-            fail(p, "SyntaxError", ek->pos, "expected 'except' or 'finally' block");
+            dsl_parse_fail(p, "SyntaxError", ek->pos, "expected 'except' or 'finally' block");
             goto error;
         }
         struct dsl_node *b = parse_block(p, ek);
@@ -1946,7 +1064,7 @@ static struct dsl_node *parse_try(struct parser *p)
         const struct dsl_token *fk = advance(p);
         if (!(n->b = parse_block(p, fk))) goto error;
     } else if (!handlers) {
-        fail(p, "SyntaxError", peek(p)->pos, "expected 'except' or 'finally' block");
+        dsl_parse_fail(p, "SyntaxError", peek(p)->pos, "expected 'except' or 'finally' block");
         goto error;
     }
     return finish(p, n);
@@ -1969,9 +1087,9 @@ static struct dsl_node *parse_block(struct parser *p, const struct dsl_token *he
     if (!match(p, DSL_T_INDENT)) {
         int line = 1;
         for (size_t k = 0; k < header->pos; k++) line += p->src[k] == '\n';
-        fail(p, "IndentationError", peek(p)->pos,
-             "expected an indented block after %s statement on line %d", dsl_tok_name(header->type),
-             line);
+        dsl_parse_fail(p, "IndentationError", peek(p)->pos,
+                       "expected an indented block after %s statement on line %d",
+                       dsl_tok_name(header->type), line);
         goto error;
     }
     while (!check(p, DSL_T_DEDENT) && !check(p, DSL_T_EOF))
@@ -2019,20 +1137,21 @@ static struct dsl_node *parse_decorated(struct parser *p)
     struct dsl_node *decos = node(p, DSL_N_BLOCK, peek(p)->pos), *n = NULL;
     if (!decos) return NULL;
     while (match(p, DSL_T_AT)) {
-        struct dsl_node *e = parse_expr(p);
+        struct dsl_node *e = dsl_parse_expr(p);
         if (!e || !push(p, decos, e)) goto done;
         if (!check(p, DSL_T_NEWLINE)) {
-            fail(p, "SyntaxError", peek(p)->pos, "expected a new line after the decorator");
+            dsl_parse_fail(p, "SyntaxError", peek(p)->pos,
+                           "expected a new line after the decorator");
             goto done;
         }
         advance(p);
         while (match(p, DSL_T_NEWLINE)) {}
     }
     if (!check(p, DSL_T_DEF) && !check(p, DSL_T_CLASS)) {
-        fail(p, "SyntaxError", peek(p)->pos,
-             check(p, DSL_T_INDENT)
-                 ? "unexpected indent"
-                 : "invalid syntax: a decorator must be followed by a def or a class");
+        dsl_parse_fail(p, "SyntaxError", peek(p)->pos,
+                       check(p, DSL_T_INDENT)
+                           ? "unexpected indent"
+                           : "invalid syntax: a decorator must be followed by a def or a class");
         goto done;
     }
     if (!(n = check(p, DSL_T_DEF) ? parse_def(p) : parse_class(p))) goto done;
@@ -2063,11 +1182,13 @@ static bool parse_line(struct parser *p, struct dsl_node *block)
     case DSL_T_TRY: s = parse_try(p); break;
     case DSL_T_ELIF:
     case DSL_T_ELSE:
-        fail(p, "SyntaxError", t->pos, "%s without a matching 'if'", dsl_tok_name(t->type));
+        dsl_parse_fail(p, "SyntaxError", t->pos, "%s without a matching 'if'",
+                       dsl_tok_name(t->type));
         return false;
     case DSL_T_EXCEPT:
     case DSL_T_FINALLY:
-        fail(p, "SyntaxError", t->pos, "%s without a matching 'try'", dsl_tok_name(t->type));
+        dsl_parse_fail(p, "SyntaxError", t->pos, "%s without a matching 'try'",
+                       dsl_tok_name(t->type));
         return false;
     case DSL_T_INDENT: fail_unexpected(p, t); return false;
     case DSL_T_NEWLINE: advance(p); return true;
@@ -2113,9 +1234,9 @@ struct dsl_node *dsl_parse_expression(const char *src, size_t len, struct dsl_sy
     if (!parser_init(&p, src, len, err)) return NULL;
     struct dsl_node *e = NULL;
     if (check(&p, DSL_T_EOF)) {
-        fail(&p, "SyntaxError", peek(&p)->pos, "invalid syntax: expected an expression");
+        dsl_parse_fail(&p, "SyntaxError", peek(&p)->pos, "invalid syntax: expected an expression");
     } else {
-        e = parse_expr(&p);
+        e = dsl_parse_expr(&p);
         match(&p, DSL_T_NEWLINE);
         if (e && !check(&p, DSL_T_EOF)) {
             fail_unexpected(&p, peek(&p));
