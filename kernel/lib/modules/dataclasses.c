@@ -238,14 +238,14 @@ static int collect_fields(struct dsl_interp *in, struct dsl_class *c, struct dsl
 {
     struct dsl_dict *d = dsl_dict_new();
     if (!d) return dsl_raise_status(in, DSL_V_NOMEM);
-    struct dsl_value dv = dsl_dict_value(d), base = fields_of(c->base);
+    struct dsl_value dv = dsl_dict_value(d), base = fields_of(c->base), ann = dsl_none();
     for (size_t i = 0; base.kind == DSL_DICT && i < base.as.d->n; i++) {
         const struct dsl_dict_entry *e = &base.as.d->entries[i];
         if (e->live && dsl_dict_store(in, d, e->key, e->value) != 0) goto fail;
     }
     /* held: own_field changes the class's attributes, where it lives */
     struct dsl_value *slot = dsl_attrs_find(&c->attrs, "__annotations__");
-    struct dsl_value ann = slot && slot->kind == DSL_DICT ? dsl_value_retain(*slot) : dsl_none();
+    if (slot && slot->kind == DSL_DICT) ann = dsl_value_retain(*slot);
     for (size_t i = 0; ann.kind == DSL_DICT && i < ann.as.d->n; i++) {
         const struct dsl_dict_entry *e = &ann.as.d->entries[i];
         if (!e->live || e->key.kind != DSL_STR || class_var(e->value)) continue;
