@@ -104,6 +104,7 @@ void dsl_code_release(struct dsl_code *c)
     if (!c || --c->refs > 0) return;
     dsl_node_free(c->ast);
     free(c->src);
+    dsl_value_release(c->module);
     free(c);
 }
 

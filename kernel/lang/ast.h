@@ -136,6 +136,10 @@ struct dsl_code {
     size_t len;
     long cell_no;         /* the execution count it ran under (In[n]); 0: unnumbered */
     struct dsl_node *ast; /* owned; the cell's DSL_N_BLOCK */
+    /* owned: the module whose file this is (a package's file, lang/packages.c), whose
+     * attributes are the global variables of its code; none for a cell, whose globals are the
+     * session's */
+    struct dsl_value module;
 };
 
 /* Parses src[0..len) into a new code object (one reference). NULL with *err filled on a syntax

@@ -59,6 +59,10 @@ struct dsl_session {
     unsigned long jit_recent_cell[8];
     int jit_nrecent;
     unsigned grader_rebound; /* cells' attempts to bind a grader's name (refused) */
+    /* the modules of the package's files that cells wrote (lang/packages.c): owned instances
+     * of the module class, in the order first written */
+    struct dsl_value *packages;
+    size_t npackages;
     /* check is running: the ops (1 << DSL_SOP_MAP, ...) that must be the student's class's own
      * (lib/student.c refuses them inherited, or run by the kernel's own backends), and the ops
      * the student backend ran on those for the ops it inherits */

@@ -294,41 +294,10 @@ static bool future_features_known(struct parser *p, const struct dsl_node *n, si
     return true;
 }
 
-/* The statement a relative import becomes: `raise ImportError(...)` with CPython's words for a
- * script, as a cell is in no package. It fails only when run, so that MiniTorch's `if
- * TYPE_CHECKING: from .tensor import Tensor` parses and does nothing. */
-static struct dsl_node *relative_import(struct parser *p, struct dsl_node *import)
-{
-    static const char msg[] = "attempted relative import with no known parent package";
-    struct dsl_node *r = node(p, DSL_N_RAISE, import->pos);
-    struct dsl_node *call = r ? node(p, DSL_N_CALL, import->pos) : NULL;
-    struct dsl_node *cls = call ? node(p, DSL_N_CONST, import->pos) : NULL;
-    struct dsl_node *arg = cls ? node(p, DSL_N_CONST, import->pos) : NULL;
-    dsl_node_free(import);
-    if (arg && dsl_str_value(msg, sizeof msg - 1, &arg->value) != DSL_V_OK) {
-        fail_nomem(p);
-        dsl_node_free(arg);
-        arg = NULL;
-    }
-    if (!arg) {
-        dsl_node_free(cls);
-        dsl_node_free(call);
-        dsl_node_free(r);
-        return NULL;
-    }
-    cls->value = dsl_exc_type_value(dsl_exc_type_find("ImportError"));
-    call->a = cls;
-    r->a = call;
-    if (!push(p, call, arg)) {
-        dsl_node_free(r);
-        return NULL;
-    }
-    dsl_node_update_height(call);
-    return finish(p, r);
-}
-
 /* `import a.b as c, d` or `from a.b import x as y, z` (the names may be in parentheses); `from
- * __future__ import ...` does nothing, and a relative import raises when run (above). */
+ * __future__ import ...` does nothing. A relative import keeps its dots in the module's name
+ * (`from ..a import x` is "..a", `from . import x` is "."): which package they name is known
+ * only when it runs, in a package's file or (an ImportError) in a cell. */
 static struct dsl_node *parse_import(struct parser *p)
 {
     size_t at = p->i;
@@ -337,14 +306,30 @@ static struct dsl_node *parse_import(struct parser *p)
     if (!n) return NULL;
     if (tok->type == DSL_T_FROM) {
         n->flag = true;
-        bool relative = false;
-        while (match(p, DSL_T_DOT) || match(p, DSL_T_ELLIPSIS)) relative = true;
-        if (relative && check(p, DSL_T_IMPORT)) {
-            if (!(n->name = strdup("."))) {
-                fail_nomem(p);
-                goto error;
-            }
-        } else if (!(n->name = parse_dotted(p))) {
+        size_t dots = 0;
+        for (;;)
+            if (match(p, DSL_T_DOT))
+                dots++;
+            else if (match(p, DSL_T_ELLIPSIS))
+                dots += 3;
+            else
+                break;
+        if (dots > 32) {
+            dsl_parse_fail(p, "SyntaxError", tok->pos, "a relative import of over 32 levels");
+            goto error;
+        }
+        bool bare = dots && check(p, DSL_T_IMPORT); /* from . import x */
+        char *dotted = bare ? strdup("") : parse_dotted(p);
+        if (!dotted) {
+            if (bare) fail_nomem(p);
+            goto error;
+        }
+        int got =
+            asprintf(&n->name, "%.*s%s", (int)dots, "................................", dotted);
+        free(dotted);
+        if (got < 0) {
+            n->name = NULL;
+            fail_nomem(p);
             goto error;
         }
         if (!expect(p, DSL_T_IMPORT, "'import'")) goto error;
@@ -354,7 +339,6 @@ static struct dsl_node *parse_import(struct parser *p)
             if (!parse_import_item(p, n, true)) goto error;
         } while (match(p, DSL_T_COMMA));
         if (paren && !expect(p, DSL_T_RPAREN, "')'")) goto error;
-        if (relative) return relative_import(p, n);
         if (strcmp(n->name, "__future__") == 0) {
             if (!future_in_place(p, at)) {
                 dsl_parse_fail(p, "SyntaxError", tok->pos,

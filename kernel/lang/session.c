@@ -22,6 +22,7 @@
 #include "lang/ast.h"
 #include "lang/interp.h"
 #include "lang/library.h"
+#include "lang/packages.h"
 #include "render/render.h"
 
 #include <stdint.h>
@@ -147,6 +148,7 @@ void dsl_session_reset(struct dsl_session *s)
     s->cap = s->count = 0;
     dsl_student_forget(s);
     dsl_jit_forget(s);
+    dsl_packages_forget(s);
     dsl_gc_collect(); /* what only cycles kept alive, tensors among it, goes now too */
 }
 
@@ -351,8 +353,18 @@ int dsl_execute(struct dsl_session *s, const char *code, const struct dsl_output
     if (strncmp(code, DSL_SKIP_CELL, strlen(DSL_SKIP_CELL)) == 0) return 0; /* not ours */
     size_t len = strlen(code);
     struct dsl_syntax_error se;
+    /* a package's file: its magic line is parsed as a blank line, so that the lines keep their
+     * numbers (dsl_package_run reads the line) */
+    bool file = dsl_is_file_cell(code);
+    char *body = file ? strdup(code) : NULL;
+    if (file && !body) {
+        make_error(err, code, len, s->execution_count, "MemoryError", NULL, false, 0, NULL, 0);
+        return -1;
+    }
+    for (size_t i = 0; body && body[i] && body[i] != '\n'; i++) body[i] = ' ';
     /* a code object, not a bare tree: functions the cell defines keep it after the cell */
-    struct dsl_code *cell = dsl_code_parse(code, len, &se);
+    struct dsl_code *cell = dsl_code_parse(file ? body : code, len, &se);
+    free(body);
     if (!cell) {
         syntax_error(err, code, len, s->execution_count, &se);
         return -1;
@@ -361,11 +373,11 @@ int dsl_execute(struct dsl_session *s, const char *code, const struct dsl_output
     s->cells_run++;
     const struct dsl_node *block = cell->ast;
     struct dsl_interp in;
-    interp_init(&in, s, out ? out : &no_output, cell->src, cell->len);
+    interp_init(&in, s, out ? out : &no_output, file ? code : cell->src, cell->len);
     in.code = cell;
     struct dsl_value value = dsl_none();
     struct dsl_diag_log *log = s->diagnostics ? dsl_diag_open(s->ctx) : NULL;
-    int r = dsl_run_block(&in, block, result ? &value : NULL);
+    int r = file ? dsl_package_run(&in, cell) : dsl_run_block(&in, block, result ? &value : NULL);
     if (log) {
         /* %diagnostics on: the table comes before the cell's result, as a display */
         json_t *table = dsl_diag_close(log, in.out->display != NULL);

@@ -8,6 +8,7 @@
 
 #include "lang/classes.h"
 #include "lang/exceptions.h"
+#include "lang/packages.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -428,8 +429,15 @@ static int exec_raise(struct dsl_interp *in, const struct dsl_node *n)
 static int exec_import(struct dsl_interp *in, const struct dsl_node *n)
 {
     struct dsl_value from = dsl_none();
-    if (n->flag && dsl_module_import(in, n->name, &from) != 0)
-        return dsl_error_locate(in, n->pos), DSL_X_ERR;
+    if (n->flag && n->name[0] == '.') { /* relative: a package's file imports its siblings */
+        char *full;
+        if (dsl_package_resolve(in, n->name, &full) != 0) return DSL_X_ERR;
+        int got = dsl_module_import(in, full, &from);
+        free(full);
+        if (got != 0) return DSL_X_ERR;
+    } else if (n->flag && dsl_module_import(in, n->name, &from) != 0) {
+        return DSL_X_ERR;
+    }
     int r = DSL_X_OK;
     for (size_t i = 0; i < n->nkw && r == DSL_X_OK; i++) {
         const struct dsl_node *var = n->kwvals[i];

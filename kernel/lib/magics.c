@@ -214,6 +214,8 @@ static struct dsl_code *parse_statement(struct dsl_interp *in, const char *magic
     struct dsl_syntax_error se;
     struct dsl_code *code = dsl_code_parse(text, len, &se);
     free(text);
+    if (code && in->code) /* in a package's file, its globals are the statement's */
+        code->module = dsl_value_retain(in->code->module);
     if (!code) {
         if (aligned)
             dsl_raise_at(in, se.pos, se.ename ? se.ename : "SyntaxError", "%s", se.msg);
@@ -541,12 +543,18 @@ static int magic_reset(struct dsl_interp *in, const struct dsl_magic_call *c)
      * nothing is asked here, and -f, typed from habit, is accepted */
     if (!is_word(args, "-f") && args[0] && args[0] != '#')
         return usage_error(in, "reset", "takes no arguments but -f");
-    size_t n = in->session->count;
+    if (in->code && in->code->module.kind != DSL_NONE) /* it would empty the running file */
+        return dsl_raise(in, "UsageError", "%%reset in a file of the package: run it in a cell");
+    size_t n = in->session->count, files = in->session->npackages;
     dsl_session_reset(in->session);
     mt_ctx_trim(in->session->ctx); /* freed tensors' memory goes back to the system too */
     if (in->out->reset) in->out->reset(in->out->ctx);
-    char line[96];
-    snprintf(line, sizeof line, "Forgot %zu variable%s.\n", n, n == 1 ? "" : "s");
+    char line[128];
+    if (files)
+        snprintf(line, sizeof line, "Forgot %zu variable%s and %zu file%s of the package.\n", n,
+                 n == 1 ? "" : "s", files, files == 1 ? "" : "s");
+    else
+        snprintf(line, sizeof line, "Forgot %zu variable%s.\n", n, n == 1 ? "" : "s");
     say(in, line);
     return 0;
 }
@@ -719,8 +727,9 @@ const struct dsl_magic dsl_magics[] = {
      "argument, shows the current choice.",
      true},
     {"reset", "%reset [-f]", magic_reset,
-     "Forgets every variable and function of the session and returns the memory their tensors "
-     "held. The backend, threads and random generator stay as they are. Nothing is asked "
+     "Forgets every variable and function of the session, and the files of the package its "
+     "cells wrote (%%minitorch_file), and returns the memory their tensors held. The backend, "
+     "threads and random generator stay as they are. Nothing is asked "
      "first (-f, IPython's option for that, is accepted).",
      false},
     {"seed", "%seed N", magic_seed,

@@ -38,7 +38,8 @@ static const char usage[] =
     "                   directory; --sys-prefix: the active virtual environment; --prefix DIR:\n"
     "                   DIR/share/jupyter/kernels/NAME. NAME defaults to minitorch, TEXT to\n"
     "                   MiniTorch.\n"
-    "  run FILE         run FILE and print what it outputs as text; exit status 1 on an error\n"
+    "  run FILE         run FILE and print what it outputs as text; exit status 1 on an error.\n"
+    "                   Lines starting with `# %%` split it into cells, run in order.\n"
     "  --version        print the version\n"
     "  --help           print this help\n";
 
@@ -367,22 +368,35 @@ static int cmd_run(const char *file)
         .page = run_page,
         .input = run_input,
     };
-    json_t *result = NULL;
-    struct dsl_error err = {0};
     int status = 0;
     if (!s) {
         fprintf(stderr, "minitorch-kernel run: out of memory\n");
         status = 1;
-    } else if (dsl_execute(s, code, &out, &result, &err) == 0) {
-        if (result) print_bundle(stdout, result);
-    } else {
-        size_t i;
-        json_t *line;
-        json_array_foreach(err.traceback, i, line) fprintf(stderr, "%s\n", json_string_value(line));
-        status = 1;
     }
-    json_decref(result);
-    dsl_error_clear(&err);
+    /* a file in the percent format (VS Code's and jupytext's): a line starting with `# %%`
+     * begins a cell; the cells run in order in one session, as a notebook's would */
+    for (char *cell = code; s && cell && status == 0;) {
+        if (strncmp(cell, "# %%", 4) == 0) { /* the marker line is not the cell's */
+            char *nl = strchr(cell, '\n');
+            cell = nl ? nl + 1 : cell + strlen(cell);
+        }
+        char *next = strstr(cell, "\n# %%");
+        if (next) *next++ = '\0';
+        json_t *result = NULL;
+        struct dsl_error err = {0};
+        if (dsl_execute(s, cell, &out, &result, &err) == 0) {
+            if (result) print_bundle(stdout, result);
+        } else {
+            size_t i;
+            json_t *line;
+            json_array_foreach(err.traceback, i, line)
+                fprintf(stderr, "%s\n", json_string_value(line));
+            status = 1;
+        }
+        json_decref(result);
+        dsl_error_clear(&err);
+        cell = next;
+    }
     dsl_session_free(s);
     free(code);
     return status;

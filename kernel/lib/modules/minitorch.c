@@ -7,11 +7,13 @@
 
 #include "lang/classes.h"
 #include "lang/exceptions.h"
+#include "lang/packages.h"
 #include "lib/nn.h"
 #include "lib/storage.h"
 #include "lib/student.h"
 #include "lib/tensor_methods.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -557,6 +559,61 @@ static const struct member minitorch_members[] = {
     FN("zeros", "minitorch.zeros(shape, backend=None, requires_grad=False)", 1, 3, shape_params,
        mt_zeros_fn, "A tensor of zeros of the shape (a tuple)."),
 };
+
+/* ---- minitorch's files as the kernel has them ------------------------------------------- */
+
+#define MT_FILE(var, file, doc_, ...)                                                              \
+    static const struct member var##_members[] = {__VA_ARGS__};                                    \
+    const struct module var = {                                                                    \
+        .cls = MODULE_CLASS("module: " doc_ " A cell that starts with %%minitorch_file " file      \
+                            " replaces it with yours."),                                           \
+        .name = "minitorch." file,                                                                 \
+        .members = MEMBERS(var##_members),                                                         \
+    }
+
+MT_FILE(mod_mt_autodiff, "autodiff", "what the kernel has of MiniTorch's autodiff.py.",
+        FROM("central_difference", mod_minitorch));
+MT_FILE(mod_mt_cuda_ops, "cuda_ops", "the kernel's ops on the GPU, as MiniTorch's cuda_ops.py.",
+        FROM("CudaOps", mod_minitorch));
+MT_FILE(mod_mt_fast_ops, "fast_ops", "the kernel's fast ops, as MiniTorch's fast_ops.py.",
+        FROM("FastOps", mod_minitorch));
+MT_FILE(mod_mt_module, "module", "MiniTorch's module.py: Module and Parameter.",
+        FROM("Module", mod_minitorch), FROM("Parameter", mod_minitorch));
+MT_FILE(mod_mt_optim, "optim", "MiniTorch's optim.py: Optimizer and SGD.",
+        FROM("Optimizer", mod_minitorch), FROM("SGD", mod_minitorch));
+MT_FILE(mod_mt_tensor_data, "tensor_data", "MiniTorch's tensor_data.py, the kernel's.",
+        FROM("IndexingError", mod_minitorch), FROM("MAX_DIMS", mod_minitorch),
+        FROM("TensorData", mod_minitorch), FROM("broadcast_index", mod_minitorch),
+        FROM("index_to_position", mod_minitorch), FROM("shape_broadcast", mod_minitorch),
+        FROM("strides_from_shape", mod_minitorch), FROM("to_index", mod_minitorch));
+MT_FILE(mod_mt_tensor_functions, "tensor_functions",
+        "what the kernel has of MiniTorch's tensor_functions.py: the ways to make a tensor.",
+        FROM("ones", mod_minitorch), FROM("rand", mod_minitorch), FROM("tensor", mod_minitorch),
+        FROM("zeros", mod_minitorch));
+MT_FILE(mod_mt_tensor_ops, "tensor_ops", "MiniTorch's tensor_ops.py: the ops and backends.",
+        FROM("SimpleBackend", mod_minitorch), FROM("SimpleOps", mod_minitorch),
+        FROM("TensorBackend", mod_minitorch), FROM("TensorOps", mod_minitorch));
+
+/* ---- minitorch: the student's files ---------------------------------------------------- */
+
+struct dsl_value *mod_minitorch_file_export(struct dsl_interp *in, const char *name)
+{
+    /* MiniTorch's __init__ star-imports its files in an order in which a later file's name
+     * replaces an earlier's (scalar_functions' Mul over tensor_functions'): the last first */
+    static const char *const star_imported[] = {
+        "cuda_ops", "fast_ops",         "tensor_ops",  "optim",     "testing",
+        "datasets", "tensor",           "autodiff",    "module",    "scalar_functions",
+        "scalar",   "tensor_functions", "tensor_data", "fast_conv", "nn",
+    };
+    for (size_t i = 0; i < sizeof star_imported / sizeof star_imported[0]; i++) {
+        char full[64];
+        snprintf(full, sizeof full, "%s.%s", DSL_PACKAGE, star_imported[i]);
+        struct dsl_value *file = dsl_package_find(in->session, full);
+        struct dsl_value *v = file ? dsl_package_export(*file, name) : NULL;
+        if (v) return v;
+    }
+    return NULL;
+}
 
 const struct module mod_minitorch = {
     .cls = MODULE_CLASS("module: MiniTorch's API as the kernel provides it: tensor, zeros, "

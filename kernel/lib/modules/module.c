@@ -4,7 +4,9 @@
 #include "lib/modules/module.h"
 
 #include "lang/native.h"
+#include "lang/packages.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* ---- the module class ------------------------------------------------------------------- */
@@ -33,8 +35,22 @@ static const char *member_suggest(const struct module *m, const char *name)
     return best;
 }
 
+/* The member a FROM row stands for (the row itself otherwise). */
+static const struct member *resolved(const struct member *mb)
+{
+    while (mb && mb->from) mb = mod_member_find(mb->from, mb->row.name);
+    return mb;
+}
+
 static int member_value(struct dsl_interp *in, const struct member *mb, struct dsl_value *out)
 {
+    if (mb->from) { /* the same value as the other module's, written files included */
+        struct dsl_value m;
+        if (mod_module_value(in, mb->from, &m) != 0) return -1;
+        int r = dsl_getattr(in, m, mb->row.name, out);
+        dsl_value_release(m);
+        return r;
+    }
     if (mb->value) return mb->value(in, out);
     const struct dsl_builtin *fn = mb->builtin ? dsl_builtin_find(mb->builtin) : &mb->row;
     *out = (struct dsl_value){.kind = DSL_BUILTIN, .as.fn = fn};
@@ -50,12 +66,44 @@ int mod_module_repr(struct render_buf *b, const void *state)
     return b->nomem ? DSL_V_NOMEM : DSL_V_OK;
 }
 
+/* m.name where a cell wrote files of m's package: the file m.name itself, else what the files
+ * give m (minitorch's star imports): 1 with a new value in *out, else 0. */
+static int package_attr(struct dsl_interp *in, const struct module *m, const char *name,
+                        struct dsl_value *out)
+{
+    if (!in->session->npackages) return 0;
+    char full[160];
+    snprintf(full, sizeof full, "%s.%s", m->name, name);
+    /* as in MiniTorch, a star import binds over a submodule's name (minitorch.tensor is
+     * tensor_functions' function, not the file tensor.py) */
+    struct dsl_value *v = m == &mod_minitorch ? mod_minitorch_file_export(in, name) : NULL;
+    if (!v) v = dsl_package_find(in->session, full);
+    if (!v) return 0;
+    *out = dsl_value_retain(*v);
+    return 1;
+}
+
+static const struct module *submodule(const struct module *m, const char *name);
+
+/* m.name: a file a cell wrote or what it gives m, m's member, or m's submodule (the kernel's
+ * minitorch.tensor_data). 1 with a new value in *out, 0 when m has none, -1 after raising. */
+static int module_attr(struct dsl_interp *in, const struct module *m, const char *name,
+                       struct dsl_value *out)
+{
+    if (package_attr(in, m, name, out)) return 1;
+    const struct member *mb = mod_member_find(m, name);
+    if (mb) return member_value(in, mb, out) == 0 ? 1 : -1;
+    const struct module *sub = submodule(m, name);
+    if (sub) return mod_module_value(in, sub, out) == 0 ? 1 : -1;
+    return 0;
+}
+
 int mod_module_getattr(struct dsl_interp *in, struct dsl_value self, const char *name,
                        struct dsl_value *out)
 {
     const struct module *m = self.as.obj->state;
-    const struct member *mb = mod_member_find(m, name);
-    if (mb) return member_value(in, mb, out);
+    int got = module_attr(in, m, name, out);
+    if (got) return got > 0 ? 0 : -1;
     const char *hint = member_suggest(m, name);
     if (hint)
         return dsl_raise(in, "AttributeError",
@@ -73,7 +121,7 @@ const char *mod_module_attr_name(const struct dsl_object_class *cls, size_t i)
 bool mod_module_attr_help(const struct dsl_object_class *cls, const char *name,
                           struct render_buf *b)
 {
-    const struct member *mb = mod_member_find(module_of(cls), name);
+    const struct member *mb = resolved(mod_member_find(module_of(cls), name));
     if (!mb) return false;
     const struct dsl_builtin *fn = mb->builtin ? dsl_builtin_find(mb->builtin) : &mb->row;
     if (mb->builtin && mb->row.doc) { /* the same function under MiniTorch's name */
@@ -148,25 +196,34 @@ int mod_bound(struct dsl_interp *in, const struct dsl_builtin *row, struct dsl_v
 /* ---- the modules ------------------------------------------------------------------------ */
 
 static const struct module *const all_modules[] = {
-    &mod_argparse,          &mod_dataclasses, &mod_math,       &mod_minitorch,
-    &mod_operators,         &mod_numba,       &mod_numba_cuda, &mod_numpy,
-    &mod_numpy_typing,      &mod_random,      &mod_time,       &mod_typing,
-    &mod_typing_extensions,
+    &mod_argparse,          &mod_dataclasses, &mod_math,           &mod_minitorch,
+    &mod_operators,         &mod_numba,       &mod_numba_cuda,     &mod_numpy,
+    &mod_numpy_typing,      &mod_random,      &mod_time,           &mod_typing,
+    &mod_typing_extensions, &mod_mt_autodiff, &mod_mt_cuda_ops,    &mod_mt_fast_ops,
+    &mod_mt_module,         &mod_mt_optim,    &mod_mt_tensor_data, &mod_mt_tensor_functions,
+    &mod_mt_tensor_ops,
 };
 #define NMODULES (sizeof all_modules / sizeof all_modules[0])
 
-const struct dsl_object_class *mod_module_attr_class(const struct dsl_object_class *cls,
-                                                     const char *name)
+/* The submodule of m called name: the module whose name is m's, a dot, and name; or NULL. */
+static const struct module *submodule(const struct module *m, const char *name)
 {
-    /* a submodule is the module whose name is this one's, a dot, and name */
-    const struct module *m = module_of(cls);
     size_t len = strlen(m->name);
     for (size_t i = 0; i < NMODULES; i++) {
         const char *full = all_modules[i]->name;
         if (strncmp(full, m->name, len) == 0 && full[len] == '.' &&
             strcmp(full + len + 1, name) == 0)
-            return &all_modules[i]->cls;
+            return all_modules[i];
     }
+    return NULL;
+}
+
+const struct dsl_object_class *mod_module_attr_class(const struct dsl_object_class *cls,
+                                                     const char *name)
+{
+    const struct module *m = module_of(cls);
+    const struct module *sub = submodule(m, name);
+    if (sub) return &sub->cls;
     if (m == &mod_minitorch && strcmp(name, "datasets") == 0) return &mod_datasets_class;
     return NULL;
 }
@@ -183,9 +240,20 @@ const char *dsl_module_name(size_t i) { return i < NMODULES ? all_modules[i]->na
 int dsl_module_import(struct dsl_interp *in, const char *name, struct dsl_value *out)
 {
     *out = dsl_none();
+    struct dsl_value *file = dsl_package_find(in->session, name);
+    if (file) { /* a file a cell wrote comes before the kernel's module of that name */
+        *out = dsl_value_retain(*file);
+        return 0;
+    }
     for (size_t i = 0; i < NMODULES; i++)
         if (strcmp(all_modules[i]->name, name) == 0)
             return mod_module_value(in, all_modules[i], out);
+    size_t pl = strlen(DSL_PACKAGE);
+    if (strncmp(name, DSL_PACKAGE, pl) == 0 && name[pl] == '.')
+        return dsl_raise(in, "ModuleNotFoundError",
+                         "No module named '%s': the kernel's minitorch has no such file; write "
+                         "yours in a cell that starts with %%%%minitorch_file %s.py",
+                         name, name + pl + 1);
     return dsl_raise(
         in, "ModuleNotFoundError",
         "No module named '%s' (the kernel has math, random, time, argparse, dataclasses, "
@@ -198,9 +266,18 @@ int dsl_module_from(struct dsl_interp *in, struct dsl_value module, const char *
                     struct dsl_value *out)
 {
     *out = dsl_none();
+    if (module.kind == DSL_INSTANCE) { /* a file a cell wrote */
+        const struct dsl_value *v = dsl_attrs_find(&module.as.inst->attrs, name);
+        if (v) {
+            *out = dsl_value_retain(*v);
+            return 0;
+        }
+        return dsl_raise(in, "ImportError", "cannot import name '%s' from '%s'", name,
+                         dsl_package_name(module));
+    }
     const struct module *m = module.as.obj->state;
-    const struct member *mb = mod_member_find(m, name);
-    if (mb) return member_value(in, mb, out);
+    int got = module_attr(in, m, name, out);
+    if (got) return got > 0 ? 0 : -1;
     const char *hint = member_suggest(m, name);
     if (hint)
         return dsl_raise(in, "ImportError", "cannot import name '%s' from '%s', did you mean '%s'?",

@@ -23,12 +23,15 @@
 static inline struct mt_ctx *ctx_of(struct dsl_interp *in) { return in->session->ctx; }
 
 /* A module's member. Exactly one of row.fn (a function of the module's file), builtin (the
- * library builtin of that name) and value (computed on lookup; row.signature and row.doc
- * describe it for help) is set. */
+ * library builtin of that name), value (computed on lookup; row.signature and row.doc
+ * describe it for help) and from (the member of that name of another module, which MiniTorch's
+ * files import from each other: minitorch.tensor_data.to_index is minitorch.to_index) is set. */
+struct module;
 struct member {
     struct dsl_builtin row; /* first: a DSL_BUILTIN value points at it */
     const char *builtin;
     int (*value)(struct dsl_interp *in, struct dsl_value *out);
+    const struct module *from;
 };
 
 struct module {
@@ -42,6 +45,10 @@ struct module {
 extern const struct module mod_math, mod_random, mod_time, mod_numpy, mod_numba, mod_numba_cuda,
     mod_operators, mod_minitorch, mod_typing, mod_typing_extensions, mod_numpy_typing, mod_argparse,
     mod_dataclasses;
+/* minitorch's files as the kernel provides them, each the names of minitorch that MiniTorch
+ * defines in that file (minitorch.c) */
+extern const struct module mod_mt_autodiff, mod_mt_cuda_ops, mod_mt_fast_ops, mod_mt_module,
+    mod_mt_optim, mod_mt_tensor_data, mod_mt_tensor_functions, mod_mt_tensor_ops;
 
 /* The class of minitorch.datasets (datasets.c), a dict rather than a module. */
 extern const struct dsl_object_class mod_datasets_class;
@@ -77,6 +84,10 @@ const struct dsl_object_class *mod_module_attr_class(const struct dsl_object_cla
 #define VALUE(name_, sig, fn, doc_)                                                                \
     {                                                                                              \
         .row = {name_, sig, 0, 0, NULL, NULL, doc_}, .value = fn                                   \
+    }
+#define FROM(name_, module_)                                                                       \
+    {                                                                                              \
+        .row = {name_, NULL, 0, 0, NULL, NULL, NULL}, .from = &module_                             \
     }
 #define ALIAS(name_, sig, builtin_, doc_)                                                          \
     {                                                                                              \
@@ -116,6 +127,10 @@ int mod_dtype_int32(struct dsl_interp *in, struct dsl_value *out);
 int mod_dtype_int64(struct dsl_interp *in, struct dsl_value *out);
 int mod_dtype_float32(struct dsl_interp *in, struct dsl_value *out);
 int mod_dtype_float64(struct dsl_interp *in, struct dsl_value *out);
+
+/* minitorch.NAME as the package's files that cells wrote give it (MiniTorch's star imports of
+ * them, minitorch.c): borrowed, or NULL when none gives the name. */
+struct dsl_value *mod_minitorch_file_export(struct dsl_interp *in, const char *name);
 
 /* minitorch.datasets, a new value of mod_datasets_class (datasets.c). */
 int mod_datasets_value(struct dsl_interp *in, struct dsl_value *out);

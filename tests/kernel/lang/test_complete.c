@@ -504,10 +504,14 @@ static void test_complete_modules(void)
     CHECK_INT(json_array_size(m), 1);
     CHECK_STR(json_string_value(json_array_get(m, 0)), "minitorch");
     json_decref(m);
-    m = dsl_complete(s, "import math, minitorch.op", 25, &start, &end);
+    m = dsl_complete(s, "import math, minitorch.ope", 26, &start, &end);
     CHECK_INT(json_array_size(m), 1);
     CHECK_STR(json_string_value(json_array_get(m, 0)), "operators");
     CHECK_INT(start, 23);
+    json_decref(m);
+    /* minitorch's files are modules too: tensor_data, tensor_ops, tensor_functions */
+    m = dsl_complete(s, "import minitorch.tensor_", 24, &start, &end);
+    CHECK_INT(json_array_size(m), 3);
     json_decref(m);
     m = dsl_complete(s, "from numba import nj", 20, &start, &end);
     CHECK_INT(json_array_size(m), 1);

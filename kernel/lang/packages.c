@@ -1,0 +1,247 @@
+/* packages.c — a package's files written in cells: their modules, relative imports and what a
+ * star import of one would bind (packages.h). */
+#include "lang/packages.h"
+
+#include "lang/classes.h"
+#include "lang/eval.h"
+#include "lang/str.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the module class ------------------------------------------------------------------- */
+
+const char *dsl_package_name(struct dsl_value self)
+{
+    const struct dsl_value *v =
+        self.kind == DSL_INSTANCE ? dsl_attrs_find(&self.as.inst->attrs, "__name__") : NULL;
+    return v && v->kind == DSL_STR ? v->as.s->data : "?";
+}
+
+static int module_repr(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    const struct dsl_value *file = dsl_attrs_find(&a->self.as.inst->attrs, "__file__");
+    char *text = NULL;
+    int n = file && file->kind == DSL_STR
+                ? asprintf(&text, "<module '%s' (%%%%minitorch_file %s)>",
+                           dsl_package_name(a->self), file->as.s->data)
+                : asprintf(&text, "<module '%s'>", dsl_package_name(a->self));
+    if (n < 0) return dsl_raise_status(in, DSL_V_NOMEM);
+    int st = dsl_str_value(text, (size_t)n, ret);
+    free(text);
+    return st ? dsl_raise_status(in, st) : 0;
+}
+
+/* Called for a name the module's globals lack: Python's words, with a suggestion. */
+static int module_getattr(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    (void)ret;
+    if (a->slot[0].kind != DSL_STR)
+        return dsl_raise(in, "TypeError", "attribute name must be string, not '%s'",
+                         dsl_type_name(a->slot[0]));
+    const char *name = a->slot[0].as.s->data;
+    const struct dsl_attrs *g = &a->self.as.inst->attrs;
+    const char *best = NULL;
+    size_t best_d = 3;
+    for (size_t i = 0; i < g->len; i++) {
+        if (g->items[i].name[0] == '_' && name[0] != '_') continue;
+        size_t d = dsl_edit_distance(name, g->items[i].name);
+        if (d < best_d && d < strlen(name)) best = g->items[i].name, best_d = d;
+    }
+    if (best)
+        return dsl_raise(in, "AttributeError",
+                         "module '%s' has no attribute '%s', did you mean '%s'?",
+                         dsl_package_name(a->self), name, best);
+    return dsl_raise(in, "AttributeError", "module '%s' has no attribute '%s'",
+                     dsl_package_name(a->self), name);
+}
+
+static const char *const getattr_params[] = {"name", NULL};
+static const struct dsl_builtin module_rows[] = {
+    {"__repr__", "module.__repr__(self)", 0, 0, NULL, module_repr,
+     "<module 'minitorch.NAME' (%%minitorch_file NAME.py)>"},
+    {"__getattr__", "module.__getattr__(self, name)", 1, 1, getattr_params, module_getattr,
+     "AttributeError: the module has no global variable of that name."},
+    {NULL, NULL, 0, 0, NULL, NULL, NULL},
+};
+
+static struct dsl_value module_class(void)
+{
+    struct dsl_class *c =
+        dsl_library_class("module",
+                          "A module: a file of the minitorch package, written in a cell that "
+                          "starts with %%minitorch_file NAME.py. Its attributes are the file's "
+                          "global variables.",
+                          dsl_none(), module_rows);
+    return (struct dsl_value){.kind = DSL_CLASS, .as.cls = c};
+}
+
+/* ---- the session's modules -------------------------------------------------------------- */
+
+struct dsl_value *dsl_package_find(struct dsl_session *s, const char *name)
+{
+    for (size_t i = 0; i < s->npackages; i++)
+        if (strcmp(dsl_package_name(s->packages[i]), name) == 0) return &s->packages[i];
+    return NULL;
+}
+
+static int set_str(struct dsl_interp *in, struct dsl_value module, const char *name,
+                   const char *text)
+{
+    struct dsl_value v;
+    int st = dsl_str_value(text, strlen(text), &v);
+    if (st == 0) st = dsl_attrs_set(&module.as.inst->attrs, name, v);
+    return st ? dsl_raise_status(in, st) : 0;
+}
+
+/* The module `name` of file `file`: the one the session has, else a new one it keeps. 0 with
+ * a borrowed value in *out, or -1 after raising. */
+static int module_for(struct dsl_interp *in, const char *name, const char *file,
+                      struct dsl_value *out)
+{
+    struct dsl_session *s = in->session;
+    struct dsl_value *have = dsl_package_find(s, name);
+    if (have) {
+        *out = *have;
+        return 0;
+    }
+    struct dsl_value *grown = realloc(s->packages, (s->npackages + 1) * sizeof *grown);
+    if (!grown) return dsl_raise_status(in, DSL_V_NOMEM);
+    s->packages = grown;
+    struct dsl_value m;
+    if (dsl_class_call(in, module_class(), NULL, 0, NULL, NULL, 0, &m) != 0) return -1;
+    if (set_str(in, m, "__name__", name) != 0 || set_str(in, m, "__file__", file) != 0 ||
+        set_str(in, m, "__package__", DSL_PACKAGE) != 0 ||
+        dsl_attrs_set(&m.as.inst->attrs, "__doc__", dsl_none()) != 0) {
+        dsl_value_release(m);
+        return -1;
+    }
+    s->packages[s->npackages++] = m;
+    *out = m;
+    return 0;
+}
+
+void dsl_packages_forget(struct dsl_session *s)
+{
+    for (size_t i = 0; i < s->npackages; i++) {
+        struct dsl_attrs *g = &s->packages[i].as.inst->attrs;
+        while (g->len) dsl_attrs_remove(g, g->items[g->len - 1].name);
+    }
+    for (size_t i = 0; i < s->npackages; i++) dsl_value_release(s->packages[i]);
+    free(s->packages);
+    s->packages = NULL;
+    s->npackages = 0;
+}
+
+struct dsl_value *dsl_package_export(struct dsl_value module, const char *name)
+{
+    if (module.kind != DSL_INSTANCE) return NULL;
+    const struct dsl_attrs *g = &module.as.inst->attrs;
+    const struct dsl_value *all = dsl_attrs_find(g, "__all__");
+    if (all && all->kind == DSL_LIST) {
+        bool listed = false;
+        for (size_t i = 0; i < all->as.l->len && !listed; i++) {
+            struct dsl_value e = all->as.l->items[i];
+            listed = e.kind == DSL_STR && strcmp(e.as.s->data, name) == 0;
+        }
+        if (!listed) return NULL;
+    } else if (name[0] == '_') {
+        return NULL;
+    }
+    return dsl_attrs_find(g, name);
+}
+
+/* ---- relative imports ------------------------------------------------------------------- */
+
+int dsl_package_resolve(struct dsl_interp *in, const char *dotted, char **out)
+{
+    *out = NULL;
+    size_t dots = strspn(dotted, ".");
+    const char *from = in->code && in->code->module.kind == DSL_INSTANCE
+                           ? dsl_package_name(in->code->module)
+                           : NULL;
+    if (!from)
+        return dsl_raise(in, "ImportError",
+                         "attempted relative import with no known parent package (only a file "
+                         "of the package, a cell that starts with %%%%minitorch_file NAME.py, "
+                         "is in one)");
+    /* the package of a module is its name without the last part; each further dot drops one */
+    size_t len = strlen(from);
+    for (size_t k = 0; k < dots; k++) {
+        while (len > 0 && from[len - 1] != '.') len--;
+        if (len == 0)
+            return dsl_raise(in, "ImportError",
+                             "attempted relative import beyond top-level package");
+        len--;
+    }
+    const char *rest = dotted + dots;
+    if (asprintf(out, "%.*s%s%s", (int)len, from, *rest ? "." : "", rest) < 0) {
+        *out = NULL;
+        return dsl_raise_status(in, DSL_V_NOMEM);
+    }
+    return 0;
+}
+
+/* ---- file cells ------------------------------------------------------------------------- */
+
+bool dsl_is_file_cell(const char *src) { return strncmp(src, "%%", 2) == 0; }
+
+/* The module name a file name NAME.py gives ("minitorch.NAME" into out), or false when it is
+ * not a Python identifier followed by ".py". */
+static bool file_module(const char *file, char *out, size_t n)
+{
+    size_t len = strlen(file);
+    if (len < 4 || strcmp(file + len - 3, ".py") != 0) return false;
+    for (size_t i = 0; i + 3 < len; i++) {
+        char c = file[i];
+        bool ok = c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                  (i > 0 && c >= '0' && c <= '9');
+        if (!ok) return false;
+    }
+    return snprintf(out, n, "%s.%.*s", DSL_PACKAGE, (int)(len - 3), file) < (int)n;
+}
+
+/* The magic line's name and argument words: `%%NAME WORD...` into name and file (the one
+ * word), or a UsageError. */
+static int magic_line(struct dsl_interp *in, const char *src, char *file, size_t n)
+{
+    const char *p = src + 2, *e = strchr(src, '\n');
+    if (!e) e = src + strlen(src);
+    size_t nl = strcspn(p, " \t\r\n");
+    if (nl != strlen("minitorch_file") || strncmp(p, "minitorch_file", nl) != 0)
+        return dsl_raise_at(in, 0, "UsageError",
+                            "unknown cell magic %%%%%.*s; the cell magic is %%%%minitorch_file "
+                            "NAME.py (the cell is that file of the minitorch package); the "
+                            "line magics (%%time, %%timeit, ...) go on a line of their own",
+                            (int)(nl > 40 ? 40 : nl), p);
+    p += nl;
+    p += strspn(p, " \t");
+    size_t wl = strcspn(p, " \t\r\n");
+    const char *after = p + wl;
+    after += strspn(after, " \t\r");
+    if (wl == 0 || wl >= n || after < e) {
+        return dsl_raise_at(in, 0, "UsageError",
+                            "%%%%minitorch_file NAME.py: name one file of the package, as "
+                            "%%%%minitorch_file scalar.py");
+    }
+    memcpy(file, p, wl);
+    file[wl] = '\0';
+    return 0;
+}
+
+int dsl_package_run(struct dsl_interp *in, struct dsl_code *cell)
+{
+    char file[64], name[96];
+    if (magic_line(in, in->src, file, sizeof file) != 0) return -1;
+    if (!file_module(file, name, sizeof name))
+        return dsl_raise_at(in, 0, "UsageError",
+                            "%%%%minitorch_file %s: a file of the package is NAME.py, NAME a "
+                            "Python name (scalar.py, tensor_functions.py)",
+                            file);
+    struct dsl_value m;
+    if (module_for(in, name, file, &m) != 0) return -1;
+    dsl_value_release(cell->module);
+    cell->module = dsl_value_retain(m);
+    return dsl_run_block(in, cell->ast, NULL);
+}

@@ -1,0 +1,48 @@
+/* packages.h — a package's files written in cells (internal to kernel/lang).
+ *
+ * A cell that starts with `%%minitorch_file NAME.py` is the file NAME.py of the minitorch
+ * package: running it runs its code as the module `minitorch.NAME`, whose attributes are that
+ * code's global variables (so each file has its own, as in Python: scalar_functions.py's Mul
+ * and tensor_functions.py's Mul are two names in two modules). Running the cell again runs it
+ * again in the same module, as importlib.reload does. The session keeps each module until
+ * %reset or its end; `import minitorch.NAME`, `from minitorch.NAME import x`, a file's relative
+ * imports and `minitorch.x` (lib/modules) find them through the functions below. */
+#ifndef KERNEL_LANG_PACKAGES_H
+#define KERNEL_LANG_PACKAGES_H
+
+#include "lang/interp.h"
+
+#include <stdbool.h>
+
+/* The package a file cell writes into. */
+#define DSL_PACKAGE "minitorch"
+
+/* The module a file cell made under the full name `name` ("minitorch.scalar"), borrowed, or
+ * NULL. */
+struct dsl_value *dsl_package_find(struct dsl_session *s, const char *name);
+
+/* A file's module's __name__ (borrowed text; "?" when a program rebound it to a non-string). */
+const char *dsl_package_name(struct dsl_value module);
+
+/* In module (a file's), the value `name` that `from module import *` would bind: its __all__
+ * names it, or (without __all__) it does not start with '_'. Borrowed, or NULL. */
+struct dsl_value *dsl_package_export(struct dsl_value module, const char *name);
+
+/* The full name of the module that relative import `dotted` (leading dots: "..a", ".") names
+ * from the running code: 0 with a malloc'd name in *out, or -1 after raising ImportError (a
+ * cell is in no package; more dots than the package is deep). */
+int dsl_package_resolve(struct dsl_interp *in, const char *dotted, char **out);
+
+/* Source text is a file cell: its first line is `%%NAME ARGS`. */
+bool dsl_is_file_cell(const char *src);
+
+/* Runs file cell `cell` (parsed with its magic line blanked): checks the magic, makes or finds
+ * the module and runs the code with its globals. 0, or -1 after raising. */
+int dsl_package_run(struct dsl_interp *in, struct dsl_code *cell);
+
+/* Empties and forgets every module (%reset, the session's end). A module's functions hold
+ * their code and the code its module: emptying the modules first, as CPython empties modules
+ * at exit, is what breaks those cycles. */
+void dsl_packages_forget(struct dsl_session *s);
+
+#endif
