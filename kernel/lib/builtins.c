@@ -1030,7 +1030,8 @@ static const void *identity(struct dsl_value v)
     switch (v.kind) {
     case DSL_STR: return v.as.s;
     case DSL_LIST: return v.as.l;
-    case DSL_DICT: return v.as.d;
+    case DSL_DICT:
+    case DSL_SET: return v.as.d;
     case DSL_BUILTIN: return v.as.fn;
     case DSL_TENSOR: return v.as.t;
     case DSL_METHOD: return v.as.m;
@@ -1167,6 +1168,26 @@ static int hash_tuple(struct dsl_interp *in, const struct dsl_value *items, size
     return r;
 }
 
+/* One element's hash spread over the bits, as CPython's frozenset hash takes it. */
+static uint64_t shuffle_bits(uint64_t h) { return ((h ^ 89869747ULL) ^ (h << 16)) * 3644798167ULL; }
+
+/* CPython's hash of a frozenset: its elements' hashes combined whatever their order. */
+static int hash_frozenset(struct dsl_interp *in, const struct dsl_dict *s, int depth, int64_t *out)
+{
+    uint64_t h = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        int64_t e;
+        if (!s->entries[i].live) continue;
+        if (hash_value(in, s->entries[i].key, depth + 1, &e) != 0) return -1;
+        h ^= shuffle_bits((uint64_t)e);
+    }
+    h ^= ((uint64_t)s->len + 1) * 1927868237ULL;
+    h ^= (h >> 11) ^ (h >> 25);
+    h = h * 69069U + 907133923ULL;
+    *out = h == UINT64_MAX ? 590923713 : (int64_t)h;
+    return 0;
+}
+
 static int hash_value(struct dsl_interp *in, struct dsl_value v, int depth, int64_t *out)
 {
     switch (v.kind) {
@@ -1191,6 +1212,14 @@ static int hash_value(struct dsl_interp *in, struct dsl_value v, int depth, int6
                              DSL_MAX_LIST_DEPTH);
         return hash_tuple(in, v.as.l->items, v.as.l->len, depth, out);
     case DSL_DICT: break;
+    case DSL_SET: /* a frozenset; a set is unhashable */
+        if (!v.as.d->frozen) break;
+        if (depth >= DSL_MAX_LIST_DEPTH)
+            return dsl_raise(in, "RecursionError",
+                             "maximum recursion depth exceeded while hashing a frozenset nested "
+                             "more than %d deep",
+                             DSL_MAX_LIST_DEPTH);
+        return hash_frozenset(in, v.as.d, depth, out);
     case DSL_RANGE: { /* as CPython: the tuple (len, start, step), None where it does not matter */
         int64_t n = dsl_range_len(v.as.r), h[3] = {hash_int(n), 0x6e6f6e65, 0x6e6f6e65};
         if (n > 0) h[1] = hash_int(v.as.r.start);
@@ -1268,6 +1297,11 @@ static void attribute_names(struct names *ns, struct dsl_value v)
                 add_name(ns, dsl_list_methods[i].name);
         break;
     case DSL_DICT: add_rows(ns, dsl_dict_methods, dsl_dict_method_count); break;
+    case DSL_SET: /* a frozenset has those that change nothing */
+        for (size_t i = 0; i < dsl_set_method_count; i++)
+            if (!v.as.d->frozen || !dsl_set_method_mutates(&dsl_set_methods[i]))
+                add_name(ns, dsl_set_methods[i].name);
+        break;
     case DSL_TENSOR:
         add_rows(ns, dsl_tensor_methods, dsl_tensor_method_count);
         add_rows(ns, dsl_tensor_props, dsl_tensor_prop_count);

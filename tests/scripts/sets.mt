@@ -168,6 +168,29 @@ group = {p1, p1}
 group.add(P(2))
 print(len(group), p1 in group, P(1) in group, sorted(x.n for x in group))
 # expect: 2 True False [1, 2]
+class K:
+    def __init__(self, v):
+        self.v = v
+    def __hash__(self):
+        return hash(self.v)
+    def __eq__(self, o):
+        return isinstance(o, K) and o.v == self.v
+ks = {K(1), K(1), K(2)}
+print(len(ks), K(1) in ks, K(3) in ks, len({K(1)} | {K(1)}), len({K(1)} - {K(1)}), len({K(2)} & ks))
+# expect: 2 True False 1 0 1
+ks.remove(K(2))
+ks.discard(K(1))
+print(ks)
+# expect: set()
+# hash() of a frozenset is CPython's (of ints, floats and tuples, whose hashes are CPython's too)
+print(hash(frozenset({1, 2})), hash(frozenset()), hash(frozenset({(1, 2), 3.5, -1})))
+# expect: -1826646154956904602 133146708735736 -4350144100270561967
+print(hash(frozenset({frozenset({1})})), hash(frozenset([1, 2])) == hash(frozenset([2, 1, 2])))
+# expect: 5515263749738256364 True
+# id() and dir(): each set its own object; a frozenset's methods are those that change nothing
+s1, s2 = {1}, {1}
+print(id(s1) == id(s2), id(s1) == id(s1), "add" in dir(s1), "add" in dir(frozenset()), "union" in dir(frozenset()))
+# expect: False True True False True
 # errors, caught: CPython's types and messages
 def attempt(f):
     try:
@@ -188,6 +211,10 @@ attempt(lambda: {1: 2, {3}: 4})
 # expect: TypeError: unhashable type: 'set'
 attempt(lambda: {{1}: 2})
 # expect: TypeError: unhashable type: 'set'
+attempt(lambda: hash({1}))
+# expect: TypeError: unhashable type: 'set'
+attempt(lambda: hash(frozenset([(1, [2])])))
+# expect: TypeError: unhashable type: 'list'
 attempt(lambda: {1}.add([2]))
 # expect: TypeError: unhashable type: 'list'
 attempt(lambda: {1}.remove(2))
