@@ -122,16 +122,22 @@ static int module_for(struct dsl_interp *in, const char *name, const char *file,
     return 0;
 }
 
+/* Empties module i and drops it from the session. */
+static void forget(struct dsl_session *s, size_t i)
+{
+    struct dsl_value m = s->packages[i];
+    memmove(&s->packages[i], &s->packages[i + 1], (s->npackages - i - 1) * sizeof m);
+    s->npackages--;
+    struct dsl_attrs *g = &m.as.inst->attrs;
+    while (g->len) dsl_attrs_remove(g, g->items[g->len - 1].name);
+    dsl_value_release(m);
+}
+
 void dsl_packages_forget(struct dsl_session *s)
 {
-    for (size_t i = 0; i < s->npackages; i++) {
-        struct dsl_attrs *g = &s->packages[i].as.inst->attrs;
-        while (g->len) dsl_attrs_remove(g, g->items[g->len - 1].name);
-    }
-    for (size_t i = 0; i < s->npackages; i++) dsl_value_release(s->packages[i]);
+    while (s->npackages) forget(s, s->npackages - 1);
     free(s->packages);
     s->packages = NULL;
-    s->npackages = 0;
 }
 
 struct dsl_value *dsl_package_export(struct dsl_value module, const char *name)
@@ -239,9 +245,14 @@ int dsl_package_run(struct dsl_interp *in, struct dsl_code *cell)
                             "%%%%minitorch_file %s: a file of the package is NAME.py, NAME a "
                             "Python name (scalar.py, tensor_functions.py)",
                             file);
+    bool first = !dsl_package_find(in->session, name);
     struct dsl_value m;
     if (module_for(in, name, file, &m) != 0) return -1;
     dsl_value_release(cell->module);
     cell->module = dsl_value_retain(m);
-    return dsl_run_block(in, cell->ast, NULL);
+    int r = dsl_run_block(in, cell->ast, NULL);
+    struct dsl_value *have = dsl_package_find(in->session, name);
+    if (r != 0 && first && have) /* as a failed import: a file that never ran whole is none */
+        forget(in->session, (size_t)(have - in->session->packages));
+    return r;
 }

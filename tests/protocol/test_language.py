@@ -228,3 +228,28 @@ def test_train_long_run_shows_the_boundary_forming_then_interrupt_keeps_the_mode
     assert km.is_alive()
     after = execute(kc, "m(ds.X).sum()[0]").result_text()
     assert after != before  # trained, and usable
+
+
+def test_package_file_cells(kc):
+    # a file of the package is a cell: its errors are located in it (In[n]), a failed first
+    # run leaves no module behind, as a failed import leaves none
+    r = execute(kc, "%%minitorch_file proto_ops.py\n"
+                    "def double(x):\n"
+                    "    return x * 2 + missing\n")
+    validate_all(r)
+    assert r.status == "ok" and r.stream() == "" and r.result_text() is None
+    defined_in = r.reply["content"]["execution_count"]
+    r = execute(kc, "from minitorch.proto_ops import double\ndouble(1)")
+    err = r.error()
+    assert err["ename"] == "NameError"
+    tb = "\n".join(err["traceback"])
+    assert f"Cell In[{defined_in}], line 3, column 20, in double():" in tb
+    r = execute(kc, "%%minitorch_file proto_broken.py\nx = 1\nraise ValueError('half done')\n")
+    assert r.error()["ename"] == "ValueError"
+    tb = "\n".join(r.error()["traceback"])
+    assert "line 3, column 1:\n    raise ValueError('half done')" in tb
+    r = execute(kc, "import minitorch.proto_broken")
+    assert r.error()["ename"] == "ModuleNotFoundError"
+    # the kernel's minitorch is unchanged where no file replaces it
+    r = execute(kc, "import minitorch\nminitorch.tensor([1, 2]).shape")
+    assert r.result_text() == "(2,)"

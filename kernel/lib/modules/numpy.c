@@ -2,6 +2,10 @@
  * the dtypes, its arrays as lists. */
 #include "lib/modules/module.h"
 
+#include "lang/eval.h"
+
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The kernels' templates make index buffers with np.zeros(MAX_DIMS, np.int32) and read shapes
@@ -132,6 +136,112 @@ static int v_numpy_typing(struct dsl_interp *in, struct dsl_value *out)
     return mod_module_value(in, &mod_numpy_typing, out);
 }
 
+/* ---- numpy.testing ------------------------------------------------------------------------ */
+
+/* The numbers of v (a number, a tensor, or lists and tuples of them, nested) appended to out,
+ * in order, and its shape's rank as the first list's nesting. 0, or -1 after TypeError. */
+static int flatten(struct dsl_interp *in, struct dsl_value v, double **out, size_t *n, size_t *cap,
+                   int depth)
+{
+    if (depth > 32) return dsl_raise(in, "ValueError", "array nested deeper than 32 levels");
+    if (v.kind == DSL_TENSOR) { /* its numbers as tolist() gives them */
+        struct dsl_value m, l;
+        if (dsl_getattr(in, v, "tolist", &m) != 0) return -1;
+        int r = dsl_call(in, m, NULL, 0, NULL, NULL, 0, &l);
+        dsl_value_release(m);
+        if (r != 0) return -1;
+        r = flatten(in, l, out, n, cap, depth + 1);
+        dsl_value_release(l);
+        return r;
+    }
+    if (v.kind == DSL_LIST) {
+        for (size_t i = 0; i < v.as.l->len; i++)
+            if (flatten(in, v.as.l->items[i], out, n, cap, depth + 1) != 0) return -1;
+        return 0;
+    }
+    if (!dsl_is_number(v))
+        return dsl_raise(in, "TypeError",
+                         "numpy.testing compares numbers, tensors and lists or tuples of them, "
+                         "not %s",
+                         dsl_type_name(v));
+    if (*n == *cap) {
+        size_t c = *cap ? *cap * 2 : 16;
+        double *p = realloc(*out, c * sizeof *p);
+        if (!p) return dsl_raise_status(in, DSL_V_NOMEM);
+        *out = p, *cap = c;
+    }
+    (*out)[(*n)++] = dsl_as_double(v);
+    return 0;
+}
+
+static int np_assert_allclose(struct dsl_interp *in, const struct dsl_args *a,
+                              struct dsl_value *ret)
+{
+    *ret = dsl_none();
+    double rtol = 1e-7, atol = 0;
+    if (a->has[2] && mod_real_arg(in, a->slot[2], &rtol) != 0) return -1;
+    if (a->has[3] && mod_real_arg(in, a->slot[3], &atol) != 0) return -1;
+    bool equal_nan = true;
+    if (a->has[4] && dsl_truth(in, a->slot[4], &equal_nan) != 0) return -1;
+    double *x = NULL, *y = NULL;
+    size_t nx = 0, ny = 0, cx = 0, cy = 0;
+    int r = flatten(in, a->slot[0], &x, &nx, &cx, 0);
+    if (r == 0) r = flatten(in, a->slot[1], &y, &ny, &cy, 0);
+    if (r == 0 && nx != ny && nx != 1 && ny != 1)
+        r = dsl_raise(in, "AssertionError",
+                      "\nNot equal to tolerance rtol=%g, atol=%g\n%s\n"
+                      "(shapes mismatch: %zu and %zu numbers)",
+                      rtol, atol,
+                      a->has[5] && a->slot[5].kind == DSL_STR ? a->slot[5].as.s->data : "", nx, ny);
+    size_t n = nx > ny ? nx : ny, bad = 0;
+    double max_abs = 0, max_rel = 0;
+    for (size_t i = 0; r == 0 && i < n; i++) {
+        double p = x[nx == 1 ? 0 : i], q = y[ny == 1 ? 0 : i];
+        if (isnan(p) || isnan(q)) {
+            bad += !(equal_nan && isnan(p) && isnan(q));
+            continue;
+        }
+        double d = fabs(p - q);
+        if (d > atol + rtol * fabs(q)) bad++;
+        if (d > max_abs) max_abs = d;
+        if (q != 0 && d / fabs(q) > max_rel) max_rel = d / fabs(q);
+    }
+    free(x);
+    free(y);
+    if (r != 0 || bad == 0) return r;
+    /* numpy's message, less its printout of the two arrays */
+    return dsl_raise(in, "AssertionError",
+                     "\nNot equal to tolerance rtol=%g, atol=%g\n%s\nMismatched elements: %zu / "
+                     "%zu (%.3g%%)\nMax absolute difference: %.8g\nMax relative difference: %.8g",
+                     rtol, atol,
+                     a->has[5] && a->slot[5].kind == DSL_STR ? a->slot[5].as.s->data : "", bad, n,
+                     100.0 * (double)bad / (double)n, max_abs, max_rel);
+}
+
+static const char *const allclose_params[] = {"actual",    "desired", "rtol",    "atol",
+                                              "equal_nan", "err_msg", "verbose", NULL};
+
+static const struct member testing_members[] = {
+    FN("assert_allclose",
+       "numpy.testing.assert_allclose(actual, desired, rtol=1e-07, atol=0, equal_nan=True, "
+       "err_msg='', verbose=True)",
+       2, 7, allclose_params, np_assert_allclose,
+       "AssertionError unless |actual - desired| <= atol + rtol * |desired| for every number "
+       "(numbers, tensors, lists or tuples of them; one number is compared with every other)."),
+};
+
+const struct module mod_numpy_testing = {
+    .cls = MODULE_CLASS("module: numpy.testing's assert_allclose, which MiniTorch's derivative "
+                        "checks call."),
+    .name = "numpy.testing",
+    .members = MEMBERS(testing_members),
+};
+
+static int v_numpy_testing(struct dsl_interp *in, struct dsl_value *out)
+{
+    return mod_module_value(in, &mod_numpy_testing, out);
+}
+
 static const char *const np_shape_params[] = {"shape", "dtype", NULL};
 static const char *const np_obj_params[] = {"object", "dtype", NULL};
 static const char *const np_a_params[] = {"a", NULL};
@@ -149,6 +259,8 @@ static const struct member numpy_members[] = {
     FN("prod", "numpy.prod(a)", 1, 1, np_a_params, np_prod,
        "The product of the numbers of a (an int when they all are): np.prod(shape) is a "
        "tensor's size."),
+    VALUE("testing", "numpy.testing", v_numpy_testing,
+          "numpy.testing: assert_allclose, for MiniTorch's derivative checks."),
     VALUE("typing", "numpy.typing", v_numpy_typing,
           "numpy.typing: NDArray and ArrayLike, for annotations (typing.c)."),
     FN("zeros", "numpy.zeros(shape, dtype=float)", 1, 2, np_shape_params, np_zeros,
