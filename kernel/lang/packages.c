@@ -79,6 +79,19 @@ static struct dsl_value module_class(void)
 
 /* ---- the session's modules -------------------------------------------------------------- */
 
+void dsl_package_share(const struct dsl_interp *in, struct dsl_code *code)
+{
+    if (!in->code || code == in->code) return;
+    dsl_value_release(code->module);
+    code->module = dsl_value_retain(in->code->module);
+}
+
+struct dsl_attrs *dsl_package_globals(const struct dsl_interp *in)
+{
+    return in->code && in->code->module.kind == DSL_INSTANCE ? &in->code->module.as.inst->attrs
+                                                             : NULL;
+}
+
 struct dsl_value *dsl_package_find(struct dsl_session *s, const char *name)
 {
     for (size_t i = 0; i < s->npackages; i++)

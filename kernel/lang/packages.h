@@ -17,6 +17,14 @@
 /* The package a file cell writes into. */
 #define DSL_PACKAGE "minitorch"
 
+/* The global variables of the running code when it is a package's file (its module's
+ * attributes), else NULL: a cell's are the session's. */
+struct dsl_attrs *dsl_package_globals(const struct dsl_interp *in);
+
+/* Makes code (parsed from a statement the running code hands over: %time's, compare()'s) run
+ * with the running code's globals. */
+void dsl_package_share(const struct dsl_interp *in, struct dsl_code *code);
+
 /* The module a file cell made under the full name `name` ("minitorch.scalar"), borrowed, or
  * NULL. */
 struct dsl_value *dsl_package_find(struct dsl_session *s, const char *name);

@@ -7,6 +7,7 @@
 
 #include "lang/classes.h"
 #include "lang/exceptions.h"
+#include "lang/packages.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -118,14 +119,6 @@ static struct dsl_comp_var *comp_var(struct dsl_interp *in, const char *name)
     return NULL;
 }
 
-/* The global variables of the running code when it is a package's file (its module's
- * attributes), else NULL: the session's are a cell's. */
-static struct dsl_attrs *module_globals(const struct dsl_interp *in)
-{
-    return in->code && in->code->module.kind == DSL_INSTANCE ? &in->code->module.as.inst->attrs
-                                                             : NULL;
-}
-
 /* The variable `name` is bound to (borrowed): a running comprehension's variable, a name of the
  * class body being run, a local of the running call (in its cell when nested functions share
  * it), a free variable, or a global: the module's in a package's file, else the session's.
@@ -146,7 +139,7 @@ static struct dsl_value *lookup_in(struct dsl_interp *in, const char *name, long
     }
     struct dsl_cell *c = free_cell(in, name);
     if (c) return c->bound ? &c->value : NULL;
-    struct dsl_attrs *g = module_globals(in);
+    struct dsl_attrs *g = dsl_package_globals(in);
     return g ? dsl_attrs_find(g, name) : dsl_session_lookup(in->session, name);
 }
 
@@ -172,7 +165,7 @@ int dsl_bind_in(struct dsl_interp *in, const char *name, long k, struct dsl_valu
             dsl_cell_set(c, v);
             return 0;
         }
-        struct dsl_attrs *g = module_globals(in);
+        struct dsl_attrs *g = dsl_package_globals(in);
         if (g) /* a package's file: no graded cell reads its globals */
             return dsl_attrs_set(g, name, v) != 0 ? dsl_raise_status(in, DSL_V_NOMEM) : 0;
         if (dsl_builtin_protected(name)) {
@@ -284,7 +277,7 @@ bool dsl_unbind_var(struct dsl_interp *in, const char *name)
         dsl_value_release(old);
         return true;
     }
-    if (k < 0 && module_globals(in)) return dsl_attrs_remove(module_globals(in), name);
+    if (k < 0 && dsl_package_globals(in)) return dsl_attrs_remove(dsl_package_globals(in), name);
     if (k < 0) {
         if (!dsl_session_lookup(in->session, name)) return false;
         dsl_session_unset(in->session, name);

@@ -21,6 +21,7 @@
 #include "lang/lexer.h"
 #include "lang/list.h"
 #include "lang/operators.h"
+#include "lang/packages.h"
 #include "lang/set.h"
 #include "lang/str.h"
 #include "lang/unicode.h"
@@ -1329,7 +1330,8 @@ static void attribute_names(struct names *ns, struct dsl_value v)
     }
 }
 
-/* The names bound where dir() was called: the running call's locals, else the session's. */
+/* The names bound where dir() was called: the running call's locals, else the globals (a
+ * package file's module's, or the session's). */
 static void scope_names(struct names *ns, struct dsl_interp *in)
 {
     const struct dsl_frame *f = in->frame;
@@ -1339,6 +1341,11 @@ static void scope_names(struct names *ns, struct dsl_interp *in)
             bool bound = f->fn->is_cell[i] ? v.kind == DSL_CELL && v.as.cell->bound : f->bound[i];
             if (bound) add_name(ns, f->fn->locals[i]);
         }
+        return;
+    }
+    const struct dsl_attrs *g = dsl_package_globals(in);
+    if (g) {
+        for (size_t i = 0; i < g->len; i++) add_name(ns, g->items[i].name);
         return;
     }
     const struct dsl_session *s = in->session;

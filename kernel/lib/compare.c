@@ -24,6 +24,7 @@
 #include "lang/ast.h"
 #include "lang/interp.h"
 #include "lang/library.h"
+#include "lang/packages.h"
 #include "lib/diagnostics.h"
 #include "lib/magics.h"
 #include "lib/student.h"
@@ -528,8 +529,7 @@ int dsl_bi_compare(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
     const char *stmt = a->slot[0].as.s->data;
     struct dsl_syntax_error se = {0};
     struct dsl_code *code = dsl_code_parse(stmt, a->slot[0].as.s->len, &se);
-    if (code && in->code) /* in a package's file, its globals are the statement's */
-        code->module = dsl_value_retain(in->code->module);
+    if (code) dsl_package_share(in, code); /* in a package's file, its globals */
     if (!code)
         return dsl_raise(in, se.ename ? se.ename : "SyntaxError", "in compare's statement: %s",
                          se.msg);

@@ -14,6 +14,7 @@
 
 #include "lang/ast.h"
 #include "lang/interp.h"
+#include "lang/packages.h"
 #include "lib/diagnostics.h"
 #include "lib/jit.h"
 #include "lib/tensor_methods.h"
@@ -214,8 +215,7 @@ static struct dsl_code *parse_statement(struct dsl_interp *in, const char *magic
     struct dsl_syntax_error se;
     struct dsl_code *code = dsl_code_parse(text, len, &se);
     free(text);
-    if (code && in->code) /* in a package's file, its globals are the statement's */
-        code->module = dsl_value_retain(in->code->module);
+    if (code) dsl_package_share(in, code); /* in a package's file, its globals */
     if (!code) {
         if (aligned)
             dsl_raise_at(in, se.pos, se.ename ? se.ename : "SyntaxError", "%s", se.msg);
@@ -543,7 +543,7 @@ static int magic_reset(struct dsl_interp *in, const struct dsl_magic_call *c)
      * nothing is asked here, and -f, typed from habit, is accepted */
     if (!is_word(args, "-f") && args[0] && args[0] != '#')
         return usage_error(in, "reset", "takes no arguments but -f");
-    if (in->code && in->code->module.kind != DSL_NONE) /* it would empty the running file */
+    if (dsl_package_globals(in)) /* it would empty the running file */
         return dsl_raise(in, "UsageError", "%%reset in a file of the package: run it in a cell");
     size_t n = in->session->count, files = in->session->npackages;
     dsl_session_reset(in->session);

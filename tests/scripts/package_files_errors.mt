@@ -48,6 +48,13 @@ try:
     import minitorch.nn
 except ModuleNotFoundError as e:
     print(e)
+# %% a statement a magic runs in a file, and dir(), see the file's globals
+%%minitorch_file tensor_ops.py
+secret = 7
+%time y = secret * 2
+names = dir()
+# %%
+print(minitorch.tensor_ops.y, minitorch.tensor_ops.names)
 # %% %reset forgets the files: minitorch's names are the kernel's again
 %reset -f
 # %%
@@ -68,7 +75,9 @@ from ..other import x
 # expect: module 'minitorch.tensor_functions' has no attribute 'bmp', did you mean 'bump'?
 # expect: cannot import name 'nothing' from 'minitorch.scalar_functions'
 # expect: No module named 'minitorch.nn': the kernel's minitorch has no such file; write yours in a cell that starts with %%minitorch_file nn.py
-# expect: Forgot 3 variables and 2 files of the package.
+# expect-re: Wall time: .*
+# expect: 14 ['__doc__', '__file__', '__name__', '__package__', 'secret', 'y']
+# expect: Forgot 3 variables and 3 files of the package.
 # expect: False tensor([2.], shape=(1,), backend=fast)
 # expect-tb:     from ..other import x
 # expect-error: ImportError: attempted relative import beyond top-level package

@@ -273,8 +273,9 @@ int dsl_module_import(struct dsl_interp *in, const char *name, struct dsl_value 
     return dsl_raise(
         in, "ModuleNotFoundError",
         "No module named '%s' (the kernel has math, random, time, argparse, dataclasses, "
-        "typing, typing_extensions, numba, part of numpy, and minitorch with "
-        "minitorch.operators)",
+        "typing, typing_extensions, numba, part of numpy, and minitorch with its files "
+        "minitorch.operators, minitorch.tensor_data, ...; a cell that starts with "
+        "%%%%minitorch_file NAME.py adds one)",
         name);
 }
 
