@@ -126,13 +126,47 @@ static int instance_test(struct dsl_interp *in, enum dsl_tok op, struct dsl_valu
     return k;
 }
 
-/* dsl_equal: an instance's __eq__ asked wherever one is, in lists too. */
+static int equal_at(struct dsl_interp *in, struct dsl_value a, struct dsl_value b, bool *res);
+
+/* Two dicts' ==: the same keys, as d[key] finds them, with values equal as == finds them. */
+static int dict_equal(struct dsl_interp *in, const struct dsl_dict *x, const struct dsl_dict *y,
+                      bool *res)
+{
+    *res = x->len == y->len;
+    if (!*res) return 0;
+    if (walks >= DSL_MAX_LIST_DEPTH) return raise_compare_depth(in);
+    walks++;
+    int r = 0;
+    /* each pair is held and the table read again after each test, as an __eq__ may change
+     * either dict */
+    for (size_t i = 0; r == 0 && *res && i < x->n; i++) {
+        if (!x->entries[i].live) continue;
+        struct dsl_value k = dsl_value_retain(x->entries[i].key);
+        struct dsl_value v = dsl_value_retain(x->entries[i].value);
+        struct dsl_dict_entry *e;
+        r = dsl_dict_find_key(in, y, k, &e);
+        if (r == 0 && !e) *res = false;
+        if (r == 0 && e) {
+            struct dsl_value w = dsl_value_retain(e->value);
+            r = equal_at(in, v, w, res);
+            dsl_value_release(w);
+        }
+        dsl_value_release(k);
+        dsl_value_release(v);
+    }
+    walks--;
+    return r;
+}
+
+/* dsl_equal: an instance's __eq__ asked wherever one is, in lists, dicts and sets too. */
 static int equal_at(struct dsl_interp *in, struct dsl_value a, struct dsl_value b, bool *res)
 {
     if (a.kind == DSL_INSTANCE || b.kind == DSL_INSTANCE) {
         if (dsl_value_is(a, b)) return *res = true, 0;
         return instance_test(in, DSL_T_EQ, a, b, res);
     }
+    if (a.kind == DSL_SET && b.kind == DSL_SET) return dsl_set_compare(in, DSL_T_EQ, a, b, res);
+    if (a.kind == DSL_DICT && b.kind == DSL_DICT) return dict_equal(in, a.as.d, b.as.d, res);
     if (a.kind != DSL_LIST || b.kind != DSL_LIST || dsl_is_tuple(a) != dsl_is_tuple(b) ||
         a.as.l->len != b.as.l->len || a.as.l == b.as.l)
         return dsl_value_equal_checked(a, b, res) != DSL_V_OK ? raise_compare_depth(in) : 0;
@@ -144,8 +178,9 @@ static int equal_at(struct dsl_interp *in, struct dsl_value a, struct dsl_value 
     for (size_t i = 0; i < a.as.l->len && i < b.as.l->len && *res; i++) {
         struct dsl_value x = dsl_value_retain(a.as.l->items[i]);
         struct dsl_value y = dsl_value_retain(b.as.l->items[i]);
-        bool deep = x.kind == DSL_INSTANCE || y.kind == DSL_INSTANCE ||
-                    (x.kind == DSL_LIST && y.kind == DSL_LIST);
+        bool deep =
+            x.kind == DSL_INSTANCE || y.kind == DSL_INSTANCE ||
+            (x.kind == y.kind && (x.kind == DSL_LIST || x.kind == DSL_DICT || x.kind == DSL_SET));
         int r =
             deep ? equal_at(in, x, y, res)
                  : (dsl_value_equal_checked(x, y, res) != DSL_V_OK ? raise_compare_depth(in) : 0);
@@ -196,10 +231,8 @@ static int compare_at(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a
         *res = cmp_result(op, c);
         return 0;
     }
-    if (a.kind == DSL_SET && b.kind == DSL_SET) { /* subsets, not an order */
-        *res = dsl_set_compare(op, a, b);
-        return 0;
-    }
+    if (a.kind == DSL_SET && b.kind == DSL_SET) /* subsets, not an order */
+        return dsl_set_compare(in, op, a, b, res);
     if (a.kind == DSL_LIST && b.kind == DSL_LIST && dsl_is_tuple(a) == dsl_is_tuple(b)) {
         if (walks >= DSL_MAX_LIST_DEPTH) return raise_compare_depth(in);
         walks++;

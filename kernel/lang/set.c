@@ -104,8 +104,14 @@ static int each(struct dsl_interp *in, struct dsl_value src,
 {
     if (src.kind == DSL_SET || src.kind == DSL_DICT) {
         const struct dsl_dict *d = src.as.d;
-        for (size_t i = 0; i < d->n; i++) /* d is never s: update() treats s op s alone */
-            if (d->entries[i].live && fn(in, s, d->entries[i].key, arg) != 0) return -1;
+        for (size_t i = 0; i < d->n; i++) { /* d is never s: update() treats s op s alone */
+            if (!d->entries[i].live) continue;
+            /* held: an __eq__ that fn asks may take it out of d */
+            struct dsl_value key = dsl_value_retain(d->entries[i].key);
+            int r = fn(in, s, key, arg);
+            dsl_value_release(key);
+            if (r != 0) return -1;
+        }
         return 0;
     }
     struct dsl_iter it;
@@ -267,15 +273,38 @@ static bool subset(const struct dsl_dict *a, const struct dsl_dict *b)
     return true;
 }
 
-bool dsl_set_compare(enum dsl_tok op, struct dsl_value a, struct dsl_value b)
+/* Whether every item of a is in b as `in` finds it (an instance's __hash__ and __eq__ asked,
+ * where either set has held one): 0 with *res, or -1 after raising. */
+static int subset_of(struct dsl_interp *in, const struct dsl_dict *a, const struct dsl_dict *b,
+                     bool *res)
+{
+    if (!a->instance_keys && !b->instance_keys) {
+        *res = subset(a, b);
+        return 0;
+    }
+    *res = a->len <= b->len;
+    for (size_t i = 0; *res && i < a->n; i++) {
+        if (!a->entries[i].live) continue;
+        struct dsl_value key = dsl_value_retain(a->entries[i].key); /* an __eq__ may drop it */
+        int r = contains(in, b, key, true, res);
+        dsl_value_release(key);
+        if (r != 0) return -1;
+    }
+    return 0;
+}
+
+int dsl_set_compare(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a, struct dsl_value b,
+                    bool *res)
 {
     const struct dsl_dict *x = a.as.d, *y = b.as.d;
     switch (op) {
-    case DSL_T_LT: return x->len < y->len && subset(x, y);
-    case DSL_T_LE: return subset(x, y);
-    case DSL_T_GT: return y->len < x->len && subset(y, x);
-    default: return subset(y, x);
+    case DSL_T_LT: *res = x->len < y->len; break;
+    case DSL_T_GT: *res = y->len < x->len; break;
+    case DSL_T_EQ: *res = x->len == y->len; break;
+    default: *res = true; break;
     }
+    if (!*res) return 0;
+    return op == DSL_T_GT || op == DSL_T_GE ? subset_of(in, y, x, res) : subset_of(in, x, y, res);
 }
 
 int dsl_set_binary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a, struct dsl_value b,
@@ -427,9 +456,12 @@ static int subset_test(struct dsl_interp *in, const struct dsl_args *a, bool sup
 {
     struct dsl_value set, own;
     if (as_set(in, a->slot[0], &set, &own) != 0) return -1;
-    *ret = dsl_bool(superset ? subset(set.as.d, a->self.as.d) : subset(a->self.as.d, set.as.d));
+    bool res;
+    int r = superset ? subset_of(in, set.as.d, a->self.as.d, &res)
+                     : subset_of(in, a->self.as.d, set.as.d, &res);
     dsl_value_release(own);
-    return 0;
+    *ret = dsl_bool(r == 0 && res);
+    return r;
 }
 
 static int m_issubset(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)

@@ -55,8 +55,10 @@ int dsl_set_contains(struct dsl_interp *in, const struct dsl_dict *s, struct dsl
 int dsl_set_binary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a, struct dsl_value b,
                    bool inplace, struct dsl_value *out);
 
-/* a op b for two sets, op one of < <= > >=: subset and superset tests. */
-bool dsl_set_compare(enum dsl_tok op, struct dsl_value a, struct dsl_value b);
+/* a op b for two sets, op one of < <= > >= ==: subset, superset and equality tests, items
+ * found as `in` finds them. 0 with *res, or -1 after raising (an __eq__ or __hash__ did). */
+int dsl_set_compare(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a, struct dsl_value b,
+                    bool *res);
 
 /* The method of set v called name, bound to v, in *out; AttributeError otherwise. 0 or -1. */
 int dsl_set_getattr(struct dsl_interp *in, struct dsl_value v, const char *name,
