@@ -16,131 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- hashing ---------------------------------------------------------------------------- */
-
-static uint64_t mix(uint64_t x)
-{
-    /* splitmix64's finalizer: nearby ints land far apart in the table */
-    x ^= x >> 30;
-    x *= 0xbf58476d1ce4e5b9ULL;
-    x ^= x >> 27;
-    x *= 0x94d049bb133111ebULL;
-    x ^= x >> 31;
-    return x;
-}
-
-static uint64_t hash_ptr(const void *p) { return mix((uint64_t)(uintptr_t)p ^ 0x5bd1e995u); }
-
-static int hash_at(struct dsl_value v, int level, uint64_t *h, const char **bad)
-{
-    switch (v.kind) {
-    case DSL_NONE: *h = mix(0x6e6f6e65); return DSL_V_OK;
-    case DSL_BOOL:
-    case DSL_INT: *h = mix((uint64_t)dsl_as_int(v)); return DSL_V_OK;
-    case DSL_FLOAT: {
-        double f = v.as.f;
-        /* an integral float equals the int of the same value, so it hashes as that int */
-        if (f == floor(f) && f >= -9223372036854775808.0 && f < 9223372036854775808.0) {
-            *h = mix((uint64_t)(int64_t)f);
-            return DSL_V_OK;
-        }
-        uint64_t bits;
-        memcpy(&bits, &f, sizeof bits);
-        *h = mix(bits ^ 0x666c6f6174ULL);
-        return DSL_V_OK;
-    }
-    case DSL_STR: {
-        uint64_t x = 1469598103934665603ULL; /* FNV-1a */
-        for (size_t i = 0; i < v.as.s->len; i++)
-            x = (x ^ (unsigned char)v.as.s->data[i]) * 1099511628211ULL;
-        *h = mix(x);
-        return DSL_V_OK;
-    }
-    case DSL_LIST: {
-        if (!dsl_is_tuple(v)) {
-            *bad = "list";
-            return 1;
-        }
-        if (level >= DSL_MAX_LIST_DEPTH) return DSL_V_DEPTH;
-        uint64_t x = mix(v.as.l->len ^ 0x7475706cULL);
-        for (size_t i = 0; i < v.as.l->len; i++) {
-            uint64_t ih;
-            int st = hash_at(v.as.l->items[i], level + 1, &ih, bad);
-            if (st != DSL_V_OK) return st;
-            x = mix(x * 31 + ih);
-        }
-        *h = x;
-        return DSL_V_OK;
-    }
-    case DSL_RANGE: {
-        /* equal ranges yield the same ints: hash what == compares */
-        int64_t n = dsl_range_len(v.as.r);
-        uint64_t x = mix((uint64_t)n ^ 0x72616e67ULL);
-        if (n > 0) x = mix(x ^ mix((uint64_t)v.as.r.start));
-        if (n > 1) x = mix(x ^ mix((uint64_t)v.as.r.step + 1));
-        *h = x;
-        return DSL_V_OK;
-    }
-    case DSL_BUILTIN: *h = hash_ptr(v.as.fn); return DSL_V_OK;
-    case DSL_TENSOR: *h = hash_ptr(v.as.t); return DSL_V_OK;
-    case DSL_FUNCTION: *h = hash_ptr(v.as.fn_user); return DSL_V_OK;
-    case DSL_OBJECT: *h = hash_ptr(v.as.obj); return DSL_V_OK;
-    case DSL_CLASS: *h = hash_ptr(v.as.cls); return DSL_V_OK; /* == is identity for these */
-    case DSL_INSTANCE: *h = hash_ptr(v.as.inst); return DSL_V_OK;
-    case DSL_SET: {
-        if (!v.as.d->frozen) {
-            *bad = "set";
-            return 1;
-        }
-        /* equal frozensets hold equal elements in any order: a sum of the elements' hashes.
-         * Each is hashed again, one level down, so that nesting stays bounded as a tuple's
-         * does (== and repr walk it recursively) */
-        if (level >= DSL_MAX_LIST_DEPTH) return DSL_V_DEPTH;
-        const struct dsl_dict *d = v.as.d;
-        uint64_t x = 0;
-        for (size_t i = 0; i < d->n; i++) {
-            uint64_t ih;
-            if (!d->entries[i].live) continue;
-            int st = hash_at(d->entries[i].key, level + 1, &ih, bad);
-            if (st != DSL_V_OK) return st;
-            x += mix(ih ^ 0x66726f7aULL);
-        }
-        *h = mix(x ^ mix(d->len ^ 0x73657473ULL));
-        return DSL_V_OK;
-    }
-    case DSL_EXC_TYPE: *h = hash_ptr(v.as.exc_type); return DSL_V_OK;
-    case DSL_EXCEPTION: *h = hash_ptr(v.as.exc); return DSL_V_OK;
-    case DSL_METHOD: *h = hash_ptr(v.as.m->fn); return DSL_V_OK; /* == needs the same row */
-    default: *bad = dsl_type_name(v); return 1;
-    }
-}
-
-int dsl_hash(struct dsl_value key, uint64_t *hash, const char **bad)
-{
-    return hash_at(key, 0, hash, bad);
-}
-
-/* The hash of key, raising TypeError (unhashable) or RecursionError; an instance's own
- * __hash__ (datamodel.c). 0 or -1. */
-static int hash_key(struct dsl_interp *in, struct dsl_value key, uint64_t *h)
-{
-    if (key.kind == DSL_INSTANCE) {
-        int64_t v;
-        if (dsl_instance_hash(in, key, &v) != 0) return -1;
-        *h = (uint64_t)v;
-        return 0;
-    }
-    const char *bad = NULL;
-    int st = dsl_hash(key, h, &bad);
-    if (st == 1) return dsl_raise(in, "TypeError", "unhashable type: '%s'", bad);
-    if (st != DSL_V_OK)
-        return dsl_raise(in, "RecursionError",
-                         "maximum recursion depth exceeded while hashing a tuple or frozenset "
-                         "nested more than %d deep",
-                         DSL_MAX_LIST_DEPTH);
-    return 0;
-}
-
 /* ---- the table -------------------------------------------------------------------------- */
 
 /* What d is called in MemoryError's messages. */
@@ -187,7 +62,7 @@ static int find_key(struct dsl_interp *in, const struct dsl_dict *d, struct dsl_
                     uint64_t hash, struct dsl_dict_entry **out)
 {
     *out = NULL;
-    if (key.kind != DSL_INSTANCE && !d->instance_keys) {
+    if (!d->instance_keys && !dsl_key_has_instance(key)) {
         *out = dsl_dict_find(d, key, hash);
         return 0;
     }
@@ -309,7 +184,7 @@ int dsl_dict_find_key(struct dsl_interp *in, const struct dsl_dict *d, struct ds
 {
     uint64_t h;
     *e = NULL;
-    return hash_key(in, key, &h) != 0 || find_key(in, d, key, h, e) != 0 ? -1 : 0;
+    return dsl_hash_key(in, key, false, &h) != 0 || find_key(in, d, key, h, e) != 0 ? -1 : 0;
 }
 
 int dsl_dict_lookup(struct dsl_interp *in, const struct dsl_dict *d, struct dsl_value key,
@@ -317,7 +192,7 @@ int dsl_dict_lookup(struct dsl_interp *in, const struct dsl_dict *d, struct dsl_
 {
     uint64_t h;
     struct dsl_dict_entry *e;
-    if (hash_key(in, key, &h) != 0 || find_key(in, d, key, h, &e) != 0) return -1;
+    if (dsl_hash_key(in, key, false, &h) != 0 || find_key(in, d, key, h, &e) != 0) return -1;
     *slot = e ? &e->value : NULL;
     return 0;
 }
@@ -327,7 +202,7 @@ int dsl_dict_store(struct dsl_interp *in, struct dsl_dict *d, struct dsl_value k
 {
     uint64_t h;
     struct dsl_dict_entry *e;
-    if (hash_key(in, key, &h) != 0 || find_key(in, d, key, h, &e) != 0) return -1;
+    if (dsl_hash_key(in, key, false, &h) != 0 || find_key(in, d, key, h, &e) != 0) return -1;
     if (e) { /* the first key stays, as in Python: d[1] = 'a'; d[1.0] = 'b' keeps 1 */
         struct dsl_value old = e->value;
         e->value = dsl_value_retain(value);
@@ -336,7 +211,7 @@ int dsl_dict_store(struct dsl_interp *in, struct dsl_dict *d, struct dsl_value k
         dsl_value_release(old);
         return 0;
     }
-    if (key.kind == DSL_INSTANCE) d->instance_keys = true;
+    if (dsl_key_has_instance(key)) d->instance_keys = true;
     int st = insert_new(d, dsl_value_retain(key), h, dsl_value_retain(value));
     if (st == DSL_V_TOOBIG) return dsl_raise_size(in, what_of(d), (uint64_t)d->len + 1);
     return st != DSL_V_OK ? dsl_raise_status(in, st) : 0;
@@ -346,7 +221,7 @@ int dsl_dict_delete(struct dsl_interp *in, struct dsl_dict *d, struct dsl_value 
 {
     uint64_t h;
     struct dsl_dict_entry *e;
-    if (hash_key(in, key, &h) != 0 || find_key(in, d, key, h, &e) != 0) return -1;
+    if (dsl_hash_key(in, key, false, &h) != 0 || find_key(in, d, key, h, &e) != 0) return -1;
     if (!e) return dsl_dict_raise_key(in, key);
     struct dsl_value k, v;
     dsl_dict_remove(d, e, &k, &v);
@@ -529,7 +404,8 @@ static int m_pop(struct dsl_interp *in, const struct dsl_args *a, struct dsl_val
     struct dsl_dict *d = a->self.as.d;
     uint64_t h;
     struct dsl_dict_entry *e;
-    if (hash_key(in, a->slot[0], &h) != 0 || find_key(in, d, a->slot[0], h, &e) != 0) return -1;
+    if (dsl_hash_key(in, a->slot[0], false, &h) != 0 || find_key(in, d, a->slot[0], h, &e) != 0)
+        return -1;
     if (!e) {
         if (a->has[1]) {
             *ret = dsl_value_retain(a->slot[1]);

@@ -58,9 +58,20 @@ struct dsl_dict *dsl_dict_new_as(enum dsl_kind kind);
 /* The bytes d counts against that limit: its header, entries and index. */
 size_t dsl_dict_bytes(const struct dsl_dict *d);
 
-/* The hash of key consistent with Python's ==: DSL_V_OK, DSL_V_DEPTH (tuples nested deeper than
- * DSL_MAX_LIST_DEPTH) or 1 when key is unhashable (*bad: the unhashable value's type name). */
-int dsl_hash(struct dsl_value key, uint64_t *hash, const char **bad);
+/* Python's hash(v) (lang/hash.c): an instance's __hash__, a tuple's and a frozenset's of their
+ * items'. 0, or -1 after raising TypeError (unhashable) or RecursionError. */
+int dsl_hash_value(struct dsl_interp *in, struct dsl_value v, int64_t *out);
+/* Where key goes in a table: its hash() spread over the bits; with as_frozen, a set hashed as
+ * the frozenset it equals (`x in s` retries so). 0, or -1 after raising. */
+int dsl_hash_key(struct dsl_interp *in, struct dsl_value key, bool as_frozen, uint64_t *h);
+/* key is or holds (a tuple's item, a frozenset's) an instance: equal keys are found by its
+ * __eq__. */
+bool dsl_key_has_instance(struct dsl_value key);
+/* The address of a heap value (its identity), or NULL for the values the language keeps by
+ * value (None, bools, numbers, ranges). */
+const void *dsl_value_identity(struct dsl_value v);
+/* splitmix64's finalizer: a bijection that spreads nearby values apart. */
+uint64_t dsl_mix64(uint64_t x);
 
 /* The live entry whose key equals key (of hash `hash`), or NULL. No errors: keys are hashable. */
 struct dsl_dict_entry *dsl_dict_find(const struct dsl_dict *d, struct dsl_value key, uint64_t hash);

@@ -26,29 +26,6 @@ int dsl_set_add(struct dsl_interp *in, struct dsl_dict *s, struct dsl_value key)
     return dsl_dict_store(in, s, key, dsl_none());
 }
 
-/* The hash of key for a lookup in a set: with as_frozen, a set key hashed as the frozenset it
- * equals, as CPython retries `x in s`, s.remove(x) and s.discard(x) (its other methods do
- * not). 0, or -1 after raising TypeError (unhashable) or RecursionError. */
-static int lookup_hash(struct dsl_interp *in, struct dsl_value key, bool as_frozen, uint64_t *h)
-{
-    const char *bad = NULL;
-    int st;
-    if (as_frozen && key.kind == DSL_SET && !key.as.d->frozen) {
-        key.as.d->frozen = true; /* for the hash alone: nothing runs in between */
-        st = dsl_hash(key, h, &bad);
-        key.as.d->frozen = false;
-    } else {
-        st = dsl_hash(key, h, &bad);
-    }
-    if (st == 1) return dsl_raise(in, "TypeError", "unhashable type: '%s'", bad);
-    if (st != DSL_V_OK)
-        return dsl_raise(in, "RecursionError",
-                         "maximum recursion depth exceeded while hashing a tuple or frozenset "
-                         "nested more than %d deep",
-                         DSL_MAX_LIST_DEPTH);
-    return 0;
-}
-
 /* The live entry of s equal to key, into *e (NULL when absent): 0 or -1. */
 static int lookup(struct dsl_interp *in, const struct dsl_dict *s, struct dsl_value key,
                   bool as_frozen, struct dsl_dict_entry **e)
@@ -57,7 +34,7 @@ static int lookup(struct dsl_interp *in, const struct dsl_dict *s, struct dsl_va
     if (!as_frozen || key.kind != DSL_SET || key.as.d->frozen) /* as a dict finds its keys */
         return dsl_dict_find_key(in, s, key, e);
     uint64_t h;
-    if (lookup_hash(in, key, as_frozen, &h) != 0) return -1;
+    if (dsl_hash_key(in, key, as_frozen, &h) != 0) return -1;
     *e = dsl_dict_find(s, key, h);
     return 0;
 }
