@@ -192,7 +192,7 @@ static int bench_elementwise(int reps, int64_t n, int64_t side, float *x, float 
     /* a user function of four operations: one pass (its NVRTC kernel), or four built-in ops;
      * both counted as one pass's bytes (x read, out written) */
     int64_t one = 1;
-    char *src = mt_prog_cuda_source(&bench_fused_prog, "map");
+    char *src = mt_prog_cuda_source(&bench_fused_prog, "map", false);
     if (!src) return 1;
     j.kind = 6, j.source = src;
     med = time_median(reps, run_job, &j, &lo, &hi);

@@ -935,7 +935,7 @@ int dsl_bi_cuda_source(struct dsl_interp *in, const struct dsl_args *a, struct d
     const struct mt_prog *p;
     if (dsl_prog_compile(in, a->slot[0], strcmp(kind, "map") == 0 ? 1 : 2, kind, &p, &scratch) != 0)
         return -1;
-    char *src = mt_prog_cuda_source(p, kind);
+    char *src = mt_prog_cuda_source(p, kind, true);
     dsl_prog_free(&scratch);
     if (!src) return dsl_raise_status(in, DSL_V_NOMEM);
     int st = dsl_str_value(src, strlen(src), ret);

@@ -530,9 +530,11 @@ float mt_prog_eval(const struct mt_prog *p, const float *args);
 /* The CUDA C the cuda backend compiles (NVRTC, at the first use of each text, cached) to run p
  * as `what` ("map", "zip" or "reduce"): one kernel, `mt_user`, whose body is the program's
  * instructions as float32 expressions in order (Numba's cuda.jit, written out: students can
- * read what their function became). malloc'd, NUL-terminated; NULL when out of memory or what
- * is unknown. p must have passed mt_prog_check. */
-char *mt_prog_cuda_source(const struct mt_prog *p, const char *what);
+ * read what their function became). With `shown`, the text for a reader: the engine's scalar
+ * functions it calls are an #include line instead of their definitions. malloc'd,
+ * NUL-terminated; NULL when out of memory or what is unknown. p must have passed
+ * mt_prog_check. */
+char *mt_prog_cuda_source(const struct mt_prog *p, const char *what, bool shown);
 /* out = fn(a) elementwise, as mt_map: *out NULL gives a new tensor of a's shape, a non-NULL
  * *out is written in place (a must broadcast to its shape). */
 enum mt_status mt_map_prog(struct mt_ctx *ctx, const struct mt_prog *p, const struct mt_tensor *a,

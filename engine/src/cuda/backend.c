@@ -294,7 +294,7 @@ static enum mt_status cuda_prog(struct mt_ctx *ctx, const char *what, const stru
     struct mt_cuda_launch launch, *info = NULL;
     enum mt_status st = before(ctx, &lp, &launch, &info);
     if (st != MT_OK) return st;
-    char *source = mt_prog_cuda_source(p, what);
+    char *source = mt_prog_cuda_source(p, what, false);
     if (!source) return mt_fail(ctx, MT_ERR_NOMEM, "%s(%s): out of memory", what, p->name);
     struct mt_cuda_view vo = view_of(out), va = view_of(a), vb = b ? view_of(b) : va;
     char log[2048] = "";

@@ -97,7 +97,7 @@ static void put_insn(struct src *b, const struct mt_prog_insn *in)
     put(b, ";\n");
 }
 
-char *mt_prog_cuda_source(const struct mt_prog *p, const char *what)
+char *mt_prog_cuda_source(const struct mt_prog *p, const char *what, bool shown)
 {
     const bool reduce = strcmp(what, "reduce") == 0;
     if (!reduce && strcmp(what, "map") != 0 && strcmp(what, "zip") != 0) return NULL;
@@ -117,8 +117,12 @@ char *mt_prog_cuda_source(const struct mt_prog *p, const char *what)
             "        const int vd = d - shift;\n"
             "        if (vd >= 0 && v.shape[vd] != 1) pos += idx * v.strides[vd];\n    }\n"
             "    return pos;\n}\n");
-    put(&b, "#ifndef INFINITY\n#define INFINITY __int_as_float(0x7f800000)\n#endif\n%s",
-        (const char *)mt_scalar_src);
+    if (shown) /* for a reader, the engine's functions by name: the kernel is what they read */
+        put(&b, "#include \"scalar.h\" /* the scalar functions every backend applies, mt_s_mul, "
+                "mt_s_sigmoid, ... (engine/src/cpu/scalar.h) */\n");
+    else
+        put(&b, "#ifndef INFINITY\n#define INFINITY __int_as_float(0x7f800000)\n#endif\n%s",
+            (const char *)mt_scalar_src);
     if (reduce) {
         /* one thread per output: acc = start, then acc = f(acc, x) along the dim in order */
         put(&b, "extern \"C\" __global__ void mt_user(mt_view out, mt_view a, int dim, float "

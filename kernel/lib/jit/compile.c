@@ -1,8 +1,9 @@
 /* jit/compile.c — the pipeline. jit_compile_fn takes one function through the passes: the
  * walk over its body runs until the locals' types settle (each pass may widen one) and the race
  * analysis has learnt its facts, once more to judge each prange loop (the race check), then once
- * more to emit its C, which is wrapped with its locals' declarations. jit_unit_source puts a unit's functions between the run time's
- * files (rt/); jit_build compiles an njit function and builds the result (jit/build.c). */
+ * more to emit its C, which is wrapped with its locals' declarations. jit_unit_source puts a unit's
+ * functions between the run time's files (rt/); jit_build compiles an njit function and builds the
+ * result (jit/build.c). */
 #include "lib/jit/internal.h"
 
 /* the run time's text (CMakeLists.txt embeds each file) */
