@@ -196,11 +196,27 @@ int mod_bound(struct dsl_interp *in, const struct dsl_builtin *row, struct dsl_v
 /* ---- the modules ------------------------------------------------------------------------ */
 
 static const struct module *const all_modules[] = {
-    &mod_argparse,          &mod_dataclasses, &mod_math,           &mod_minitorch,
-    &mod_operators,         &mod_numba,       &mod_numba_cuda,     &mod_numpy,
-    &mod_numpy_typing,      &mod_random,      &mod_time,           &mod_typing,
-    &mod_typing_extensions, &mod_mt_autodiff, &mod_mt_cuda_ops,    &mod_mt_fast_ops,
-    &mod_mt_module,         &mod_mt_optim,    &mod_mt_tensor_data, &mod_mt_tensor_functions,
+    &mod_argparse,
+    &mod_dataclasses,
+    &mod_math,
+    &mod_minitorch,
+    &mod_operators,
+    &mod_numba,
+    &mod_numba_cuda,
+    &mod_numpy,
+    &mod_numpy_typing,
+    &mod_numpy_testing,
+    &mod_random,
+    &mod_time,
+    &mod_typing,
+    &mod_typing_extensions,
+    &mod_mt_autodiff,
+    &mod_mt_cuda_ops,
+    &mod_mt_fast_ops,
+    &mod_mt_module,
+    &mod_mt_optim,
+    &mod_mt_tensor_data,
+    &mod_mt_tensor_functions,
     &mod_mt_tensor_ops,
 };
 #define NMODULES (sizeof all_modules / sizeof all_modules[0])

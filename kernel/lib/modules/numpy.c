@@ -1,7 +1,14 @@
 /* numpy.c — the part of numpy the course's kernels use: zeros, array, prod, array_equal and
- * the dtypes, its arrays as lists. */
+ * the dtypes, its arrays as lists; and numpy.testing.assert_allclose of two numbers, which
+ * MiniTorch's derivative_check calls. */
 #include "lib/modules/module.h"
 
+#include "lang/eval.h"
+#include "render/render.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The kernels' templates make index buffers with np.zeros(MAX_DIMS, np.int32) and read shapes
@@ -132,6 +139,145 @@ static int v_numpy_typing(struct dsl_interp *in, struct dsl_value *out)
     return mod_module_value(in, &mod_numpy_typing, out);
 }
 
+/* ---- numpy.testing ---------------------------------------------------------------------- */
+
+/* A double as numpy's array printing writes it with `precision` digits (floatmode "maxprec"):
+ * the shortest digits that read back, rounded to at most `precision` after the point, trailing
+ * zeros dropped but the point kept ("1.", "0.333333"); scientific from 1e8 up and below 1e-4
+ * ("1.e+09", "2.9e-05"). */
+static void np_format_double(double x, int precision, char *out, size_t cap)
+{
+    if (isnan(x)) {
+        snprintf(out, cap, "nan");
+        return;
+    }
+    if (isinf(x)) {
+        snprintf(out, cap, x < 0 ? "-inf" : "inf");
+        return;
+    }
+    double m = fabs(x);
+    bool sci = m != 0.0 && (m >= 1e8 || m < 1e-4);
+    int k = 0;
+    for (; k < precision; k++) { /* the fewest digits that read back, at most precision */
+        snprintf(out, cap, sci ? "%.*e" : "%.*f", k, x);
+        if (strtod(out, NULL) == x) break;
+    }
+    snprintf(out, cap, sci ? "%.*e" : "%.*f", k, x);
+    char *e = sci ? strchr(out, 'e') : out + strlen(out);
+    char *dot = strchr(out, '.');
+    char *end = e;
+    if (dot)
+        while (end > dot + 1 && end[-1] == '0') end--;
+    else { /* "%.0f" writes no point; numpy writes "1." */
+        memmove(e + 1, e, strlen(e) + 1);
+        *e = '.';
+        return;
+    }
+    memmove(end, e, strlen(e) + 1);
+}
+
+/* A number as numpy shows it: an int or a bool as Python writes it, a float as above. */
+static void np_format_number(struct dsl_value v, int precision, char *out, size_t cap)
+{
+    if (v.kind == DSL_BOOL)
+        snprintf(out, cap, "%s", v.as.b ? "True" : "False");
+    else if (v.kind == DSL_INT)
+        snprintf(out, cap, "%lld", (long long)v.as.i);
+    else
+        np_format_double(v.as.f, precision, out, cap);
+}
+
+static int np_assert_allclose(struct dsl_interp *in, const struct dsl_args *a,
+                              struct dsl_value *ret)
+{
+    struct dsl_value x = a->slot[0], y = a->slot[1];
+    if (!dsl_is_number(x) || !dsl_is_number(y))
+        return dsl_raise(in, "NotImplementedError",
+                         "numpy.testing.assert_allclose compares two numbers here, not %s and %s",
+                         dsl_type_name(x), dsl_type_name(y));
+    double rtol = 1e-7, atol = 0.0;
+    if (a->has[2] && mod_real_arg(in, a->slot[2], &rtol) != 0) return -1;
+    if (a->has[3] && mod_real_arg(in, a->slot[3], &atol) != 0) return -1;
+    bool equal_nan = true, verbose = true;
+    if (a->has[4] && dsl_truth(in, a->slot[4], &equal_nan) != 0) return -1;
+    if (a->has[6] && dsl_truth(in, a->slot[6], &verbose) != 0) return -1;
+    double xd = dsl_as_double(x), yd = dsl_as_double(y);
+    const char *where = NULL; /* numpy's checks of nan and inf positions come first */
+    if (isnan(xd) || isnan(yd)) {
+        if (!(isnan(xd) && isnan(yd)))
+            where = "nan location mismatch:";
+        else if (equal_nan)
+            return *ret = dsl_none(), 0;
+    } else if (isinf(xd) || isinf(yd)) {
+        if (xd == yd) return *ret = dsl_none(), 0;
+        where = isinf(xd) && isinf(yd) ? "inf values mismatch:" : "inf location mismatch:";
+    } else if (fabs(xd - yd) <= atol + rtol * fabs(yd))
+        return *ret = dsl_none(), 0;
+
+    struct render_buf b;
+    render_buf_init(&b, 0);
+    render_buf_printf(&b, "\nNot equal to tolerance rtol=%g, atol=%g\n", rtol, atol);
+    if (a->has[5] && dsl_str_of(in, &b, a->slot[5]) != 0) {
+        render_buf_free(&b);
+        return -1;
+    }
+    char xs[64], ys[64];
+    if (where)
+        render_buf_printf(&b, "\n%s", where);
+    else {
+        /* the differences: exact for two ints, as numpy subtracts them */
+        char abs_s[64], rel_s[64];
+        int64_t d;
+        if (dsl_is_intlike(x) && dsl_is_intlike(y) &&
+            !__builtin_sub_overflow(dsl_as_int(x), dsl_as_int(y), &d) && d != INT64_MIN)
+            snprintf(abs_s, sizeof abs_s, "%lld", (long long)(d < 0 ? -d : d));
+        else
+            np_format_double(fabs(xd - yd), 8, abs_s, sizeof abs_s);
+        np_format_double(fabs(xd - yd) / fabs(yd), 8, rel_s, sizeof rel_s);
+        render_buf_printf(&b,
+                          "\nMismatched elements: 1 / 1 (100%%)\n"
+                          "Max absolute difference among violations: %s\n"
+                          "Max relative difference among violations: %s",
+                          abs_s, rel_s);
+    }
+    if (verbose) {
+        np_format_number(x, 6, xs, sizeof xs);
+        np_format_number(y, 6, ys, sizeof ys);
+        render_buf_printf(&b, "\n ACTUAL: array(%s)\n DESIRED: array(%s)", xs, ys);
+    }
+    if (render_buf_failed(&b)) {
+        render_buf_free(&b);
+        return dsl_raise_status(in, DSL_V_NOMEM);
+    }
+    dsl_raise(in, "AssertionError", "%s", render_buf_str(&b));
+    render_buf_free(&b);
+    return -1;
+}
+
+static const char *const np_allclose_params[] = {"actual",    "desired", "rtol",    "atol",
+                                                 "equal_nan", "err_msg", "verbose", NULL};
+
+static const struct member numpy_testing_members[] = {
+    FN("assert_allclose",
+       "numpy.testing.assert_allclose(actual, desired, rtol=1e-07, atol=0, equal_nan=True, "
+       "err_msg='', verbose=True)",
+       2, 7, np_allclose_params, np_assert_allclose,
+       "Raises numpy's AssertionError unless |actual - desired| <= atol + rtol * |desired| "
+       "(two numbers here; NaNs equal when equal_nan)."),
+};
+
+const struct module mod_numpy_testing = {
+    .cls = MODULE_CLASS("module: numpy.testing, of which the kernel has assert_allclose of two "
+                        "numbers (MiniTorch's derivative_check)."),
+    .name = "numpy.testing",
+    .members = MEMBERS(numpy_testing_members),
+};
+
+static int v_numpy_testing(struct dsl_interp *in, struct dsl_value *out)
+{
+    return mod_module_value(in, &mod_numpy_testing, out);
+}
+
 static const char *const np_shape_params[] = {"shape", "dtype", NULL};
 static const char *const np_obj_params[] = {"object", "dtype", NULL};
 static const char *const np_a_params[] = {"a", NULL};
@@ -149,6 +295,8 @@ static const struct member numpy_members[] = {
     FN("prod", "numpy.prod(a)", 1, 1, np_a_params, np_prod,
        "The product of the numbers of a (an int when they all are): np.prod(shape) is a "
        "tensor's size."),
+    VALUE("testing", "numpy.testing", v_numpy_testing,
+          "numpy.testing: assert_allclose of two numbers."),
     VALUE("typing", "numpy.typing", v_numpy_typing,
           "numpy.typing: NDArray and ArrayLike, for annotations (typing.c)."),
     FN("zeros", "numpy.zeros(shape, dtype=float)", 1, 2, np_shape_params, np_zeros,
@@ -157,9 +305,10 @@ static const struct member numpy_members[] = {
 };
 
 const struct module mod_numpy = {
-    .cls = MODULE_CLASS("module: the part of numpy the course's kernels use (zeros, array, prod, "
-                        "array_equal and the dtypes), its arrays as lists; compiled code (njit) "
-                        "takes them as arrays."),
+    .cls = MODULE_CLASS(
+        "module: the part of numpy the course's kernels use (zeros, array, prod, "
+        "array_equal and the dtypes), its arrays as lists, and testing; compiled code (njit) "
+        "takes them as arrays."),
     .name = "numpy",
     .members = MEMBERS(numpy_members),
 };
