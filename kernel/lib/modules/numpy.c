@@ -1,10 +1,13 @@
 /* numpy.c — the part of numpy the course's kernels use: zeros, array, prod, array_equal and
- * the dtypes, its arrays as lists. */
+ * the dtypes, its arrays as lists; and numpy.testing.assert_allclose, which MiniTorch's
+ * derivative_check and grad_check call. */
 #include "lib/modules/module.h"
 
 #include "lang/eval.h"
+#include "render/render.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -136,10 +139,56 @@ static int v_numpy_typing(struct dsl_interp *in, struct dsl_value *out)
     return mod_module_value(in, &mod_numpy_typing, out);
 }
 
-/* ---- numpy.testing ------------------------------------------------------------------------ */
+/* ---- numpy.testing ---------------------------------------------------------------------- */
 
-/* The numbers of v (a number, a tensor, or lists and tuples of them, nested) appended to out,
- * in order, and its shape's rank as the first list's nesting. 0, or -1 after TypeError. */
+/* A double as numpy's array printing writes it with `precision` digits (floatmode "maxprec"):
+ * the shortest digits that read back, rounded to at most `precision` after the point, trailing
+ * zeros dropped but the point kept ("1.", "0.333333"); scientific from 1e8 up and below 1e-4
+ * ("1.e+09", "2.9e-05"). */
+static void np_format_double(double x, int precision, char *out, size_t cap)
+{
+    if (isnan(x)) {
+        snprintf(out, cap, "nan");
+        return;
+    }
+    if (isinf(x)) {
+        snprintf(out, cap, x < 0 ? "-inf" : "inf");
+        return;
+    }
+    double m = fabs(x);
+    bool sci = m != 0.0 && (m >= 1e8 || m < 1e-4);
+    int k = 0;
+    for (; k < precision; k++) { /* the fewest digits that read back, at most precision */
+        snprintf(out, cap, sci ? "%.*e" : "%.*f", k, x);
+        if (strtod(out, NULL) == x) break;
+    }
+    snprintf(out, cap, sci ? "%.*e" : "%.*f", k, x);
+    char *e = sci ? strchr(out, 'e') : out + strlen(out);
+    char *dot = strchr(out, '.');
+    char *end = e;
+    if (dot)
+        while (end > dot + 1 && end[-1] == '0') end--;
+    else { /* "%.0f" writes no point; numpy writes "1." */
+        memmove(e + 1, e, strlen(e) + 1);
+        *e = '.';
+        return;
+    }
+    memmove(end, e, strlen(e) + 1);
+}
+
+/* A number as numpy shows it: an int or a bool as Python writes it, a float as above. */
+static void np_format_number(struct dsl_value v, int precision, char *out, size_t cap)
+{
+    if (v.kind == DSL_BOOL)
+        snprintf(out, cap, "%s", v.as.b ? "True" : "False");
+    else if (v.kind == DSL_INT)
+        snprintf(out, cap, "%lld", (long long)v.as.i);
+    else
+        np_format_double(v.as.f, precision, out, cap);
+}
+
+/* The numbers of v (a tensor, or lists and tuples of numbers, nested) appended to *out, in
+ * order. 0, or -1 after raising. */
 static int flatten(struct dsl_interp *in, struct dsl_value v, double **out, size_t *n, size_t *cap,
                    int depth)
 {
@@ -160,9 +209,9 @@ static int flatten(struct dsl_interp *in, struct dsl_value v, double **out, size
         return 0;
     }
     if (!dsl_is_number(v))
-        return dsl_raise(in, "TypeError",
-                         "numpy.testing compares numbers, tensors and lists or tuples of them, "
-                         "not %s",
+        return dsl_raise(in, "NotImplementedError",
+                         "numpy.testing.assert_allclose compares numbers, tensors and lists or "
+                         "tuples of numbers here, not %s",
                          dsl_type_name(v));
     if (*n == *cap) {
         size_t c = *cap ? *cap * 2 : 16;
@@ -174,67 +223,166 @@ static int flatten(struct dsl_interp *in, struct dsl_value v, double **out, size
     return 0;
 }
 
-static int np_assert_allclose(struct dsl_interp *in, const struct dsl_args *a,
-                              struct dsl_value *ret)
+/* numpy's test of every element (one number against each of the other's), with its message:
+ * NaN and infinity positions first, then the tolerance; the arrays are written out element by
+ * element in numpy's number format (numpy also pads them to one width). */
+static int allclose_arrays(struct dsl_interp *in, const struct dsl_args *a, double rtol,
+                           double atol, bool equal_nan, bool verbose)
 {
-    *ret = dsl_none();
-    double rtol = 1e-7, atol = 0;
-    if (a->has[2] && mod_real_arg(in, a->slot[2], &rtol) != 0) return -1;
-    if (a->has[3] && mod_real_arg(in, a->slot[3], &atol) != 0) return -1;
-    bool equal_nan = true;
-    if (a->has[4] && dsl_truth(in, a->slot[4], &equal_nan) != 0) return -1;
     double *x = NULL, *y = NULL;
     size_t nx = 0, ny = 0, cx = 0, cy = 0;
     int r = flatten(in, a->slot[0], &x, &nx, &cx, 0);
     if (r == 0) r = flatten(in, a->slot[1], &y, &ny, &cy, 0);
     if (r == 0 && nx != ny && nx != 1 && ny != 1)
-        r = dsl_raise(in, "AssertionError",
-                      "\nNot equal to tolerance rtol=%g, atol=%g\n%s\n"
-                      "(shapes mismatch: %zu and %zu numbers)",
-                      rtol, atol,
-                      a->has[5] && a->slot[5].kind == DSL_STR ? a->slot[5].as.s->data : "", nx, ny);
+        r = dsl_raise(in, "ValueError",
+                      "operands could not be broadcast together: %zu and %zu numbers", nx, ny);
     size_t n = nx > ny ? nx : ny, bad = 0;
+    const char *where = NULL;
     double max_abs = 0, max_rel = 0;
-    for (size_t i = 0; r == 0 && i < n; i++) {
+    for (size_t i = 0; r == 0 && i < n && !where; i++) {
         double p = x[nx == 1 ? 0 : i], q = y[ny == 1 ? 0 : i];
         if (isnan(p) || isnan(q)) {
-            bad += !(equal_nan && isnan(p) && isnan(q));
-            continue;
+            if (!(isnan(p) && isnan(q)))
+                where = "nan location mismatch:";
+            else if (!equal_nan) /* two NaNs that are not equal differ by NaN */
+                bad++, max_abs = max_rel = NAN;
+        } else if (isinf(p) || isinf(q)) {
+            if (p != q)
+                where = isinf(p) && isinf(q) ? "inf values mismatch:" : "inf location mismatch:";
+        } else if (fabs(p - q) > atol + rtol * fabs(q)) {
+            bad++;
+            if (!(fabs(p - q) <= max_abs)) max_abs = isnan(max_abs) ? max_abs : fabs(p - q);
+            if (!(fabs(p - q) / fabs(q) <= max_rel))
+                max_rel = isnan(max_rel) ? max_rel : fabs(p - q) / fabs(q);
         }
-        double d = fabs(p - q);
-        if (d > atol + rtol * fabs(q)) bad++;
-        if (d > max_abs) max_abs = d;
-        if (q != 0 && d / fabs(q) > max_rel) max_rel = d / fabs(q);
+    }
+    if (r != 0 || (!bad && !where)) {
+        free(x);
+        free(y);
+        return r;
+    }
+    struct render_buf b;
+    render_buf_init(&b, 0);
+    render_buf_printf(&b, "\nNot equal to tolerance rtol=%g, atol=%g\n", rtol, atol);
+    if (a->has[5]) r = dsl_str_of(in, &b, a->slot[5]);
+    char num[64], num2[64];
+    if (r == 0 && where) {
+        render_buf_printf(&b, "\n%s", where);
+    } else if (r == 0) {
+        np_format_double(max_abs, 8, num, sizeof num);
+        np_format_double(max_rel, 8, num2, sizeof num2);
+        render_buf_printf(&b,
+                          "\nMismatched elements: %zu / %zu (%.3g%%)\n"
+                          "Max absolute difference among violations: %s\n"
+                          "Max relative difference among violations: %s",
+                          bad, n, 100.0 * (double)bad / (double)n, num, num2);
+    }
+    for (int k = 0; r == 0 && verbose && k < 2; k++) {
+        const double *v = k ? y : x;
+        size_t m = k ? ny : nx;
+        render_buf_puts(&b, k ? "\n DESIRED: array(" : "\n ACTUAL: array(");
+        for (size_t i = 0; i < m; i++) {
+            np_format_double(v[i], 6, num, sizeof num);
+            render_buf_printf(&b, "%s%s%s",
+                              i       ? ", "
+                              : m > 1 ? "["
+                                      : "",
+                              num, m > 1 && i + 1 == m ? "]" : "");
+        }
+        render_buf_puts(&b, ")");
     }
     free(x);
     free(y);
-    if (r != 0 || bad == 0) return r;
-    /* numpy's message, less its printout of the two arrays */
-    return dsl_raise(in, "AssertionError",
-                     "\nNot equal to tolerance rtol=%g, atol=%g\n%s\nMismatched elements: %zu / "
-                     "%zu (%.3g%%)\nMax absolute difference: %.8g\nMax relative difference: %.8g",
-                     rtol, atol,
-                     a->has[5] && a->slot[5].kind == DSL_STR ? a->slot[5].as.s->data : "", bad, n,
-                     100.0 * (double)bad / (double)n, max_abs, max_rel);
+    if (r == 0 && render_buf_failed(&b)) r = dsl_raise_status(in, DSL_V_NOMEM);
+    if (r == 0) dsl_raise(in, "AssertionError", "%s", render_buf_str(&b));
+    render_buf_free(&b);
+    return -1;
 }
 
-static const char *const allclose_params[] = {"actual",    "desired", "rtol",    "atol",
-                                              "equal_nan", "err_msg", "verbose", NULL};
+static int np_assert_allclose(struct dsl_interp *in, const struct dsl_args *a,
+                              struct dsl_value *ret)
+{
+    *ret = dsl_none();
+    struct dsl_value x = a->slot[0], y = a->slot[1];
+    double rtol = 1e-7, atol = 0.0;
+    if (a->has[2] && mod_real_arg(in, a->slot[2], &rtol) != 0) return -1;
+    if (a->has[3] && mod_real_arg(in, a->slot[3], &atol) != 0) return -1;
+    bool equal_nan = true, verbose = true;
+    if (a->has[4] && dsl_truth(in, a->slot[4], &equal_nan) != 0) return -1;
+    if (a->has[6] && dsl_truth(in, a->slot[6], &verbose) != 0) return -1;
+    if (!dsl_is_number(x) || !dsl_is_number(y))
+        return allclose_arrays(in, a, rtol, atol, equal_nan, verbose);
+    double xd = dsl_as_double(x), yd = dsl_as_double(y);
+    const char *where = NULL; /* numpy's checks of nan and inf positions come first */
+    if (isnan(xd) || isnan(yd)) {
+        if (!(isnan(xd) && isnan(yd)))
+            where = "nan location mismatch:";
+        else if (equal_nan)
+            return *ret = dsl_none(), 0;
+    } else if (isinf(xd) || isinf(yd)) {
+        if (xd == yd) return *ret = dsl_none(), 0;
+        where = isinf(xd) && isinf(yd) ? "inf values mismatch:" : "inf location mismatch:";
+    } else if (fabs(xd - yd) <= atol + rtol * fabs(yd))
+        return *ret = dsl_none(), 0;
 
-static const struct member testing_members[] = {
+    struct render_buf b;
+    render_buf_init(&b, 0);
+    render_buf_printf(&b, "\nNot equal to tolerance rtol=%g, atol=%g\n", rtol, atol);
+    if (a->has[5] && dsl_str_of(in, &b, a->slot[5]) != 0) {
+        render_buf_free(&b);
+        return -1;
+    }
+    char xs[64], ys[64];
+    if (where)
+        render_buf_printf(&b, "\n%s", where);
+    else {
+        /* the differences: exact for two ints, as numpy subtracts them */
+        char abs_s[64], rel_s[64];
+        int64_t d;
+        if (dsl_is_intlike(x) && dsl_is_intlike(y) &&
+            !__builtin_sub_overflow(dsl_as_int(x), dsl_as_int(y), &d) && d != INT64_MIN)
+            snprintf(abs_s, sizeof abs_s, "%lld", (long long)(d < 0 ? -d : d));
+        else
+            np_format_double(fabs(xd - yd), 8, abs_s, sizeof abs_s);
+        np_format_double(fabs(xd - yd) / fabs(yd), 8, rel_s, sizeof rel_s);
+        render_buf_printf(&b,
+                          "\nMismatched elements: 1 / 1 (100%%)\n"
+                          "Max absolute difference among violations: %s\n"
+                          "Max relative difference among violations: %s",
+                          abs_s, rel_s);
+    }
+    if (verbose) {
+        np_format_number(x, 6, xs, sizeof xs);
+        np_format_number(y, 6, ys, sizeof ys);
+        render_buf_printf(&b, "\n ACTUAL: array(%s)\n DESIRED: array(%s)", xs, ys);
+    }
+    if (render_buf_failed(&b)) {
+        render_buf_free(&b);
+        return dsl_raise_status(in, DSL_V_NOMEM);
+    }
+    dsl_raise(in, "AssertionError", "%s", render_buf_str(&b));
+    render_buf_free(&b);
+    return -1;
+}
+
+static const char *const np_allclose_params[] = {"actual",    "desired", "rtol",    "atol",
+                                                 "equal_nan", "err_msg", "verbose", NULL};
+
+static const struct member numpy_testing_members[] = {
     FN("assert_allclose",
        "numpy.testing.assert_allclose(actual, desired, rtol=1e-07, atol=0, equal_nan=True, "
        "err_msg='', verbose=True)",
-       2, 7, allclose_params, np_assert_allclose,
-       "AssertionError unless |actual - desired| <= atol + rtol * |desired| for every number "
-       "(numbers, tensors, lists or tuples of them; one number is compared with every other)."),
+       2, 7, np_allclose_params, np_assert_allclose,
+       "Raises numpy's AssertionError unless |actual - desired| <= atol + rtol * |desired| "
+       "for every number (numbers, tensors, lists or tuples of numbers; one number is "
+       "compared with each of the other's; NaNs equal when equal_nan)."),
 };
 
 const struct module mod_numpy_testing = {
-    .cls = MODULE_CLASS("module: numpy.testing's assert_allclose, which MiniTorch's derivative "
-                        "checks call."),
+    .cls = MODULE_CLASS("module: numpy.testing, of which the kernel has assert_allclose "
+                        "(MiniTorch's derivative_check and grad_check)."),
     .name = "numpy.testing",
-    .members = MEMBERS(testing_members),
+    .members = MEMBERS(numpy_testing_members),
 };
 
 static int v_numpy_testing(struct dsl_interp *in, struct dsl_value *out)
@@ -259,8 +407,7 @@ static const struct member numpy_members[] = {
     FN("prod", "numpy.prod(a)", 1, 1, np_a_params, np_prod,
        "The product of the numbers of a (an int when they all are): np.prod(shape) is a "
        "tensor's size."),
-    VALUE("testing", "numpy.testing", v_numpy_testing,
-          "numpy.testing: assert_allclose, for MiniTorch's derivative checks."),
+    VALUE("testing", "numpy.testing", v_numpy_testing, "numpy.testing: assert_allclose."),
     VALUE("typing", "numpy.typing", v_numpy_typing,
           "numpy.typing: NDArray and ArrayLike, for annotations (typing.c)."),
     FN("zeros", "numpy.zeros(shape, dtype=float)", 1, 2, np_shape_params, np_zeros,
@@ -269,9 +416,10 @@ static const struct member numpy_members[] = {
 };
 
 const struct module mod_numpy = {
-    .cls = MODULE_CLASS("module: the part of numpy the course's kernels use (zeros, array, prod, "
-                        "array_equal and the dtypes), its arrays as lists; compiled code (njit) "
-                        "takes them as arrays."),
+    .cls = MODULE_CLASS(
+        "module: the part of numpy the course's kernels use (zeros, array, prod, "
+        "array_equal and the dtypes), its arrays as lists, and testing; compiled code (njit) "
+        "takes them as arrays."),
     .name = "numpy",
     .members = MEMBERS(numpy_members),
 };
