@@ -433,9 +433,20 @@ static int no_attribute(struct dsl_interp *in, bool is_class, const char *type_n
 }
 
 /* Attributes every class has. 1 when name is one, 0 when not, -1 after raising. */
+const char *dsl_class_module(const struct dsl_class *c)
+{
+    if (c->builtin) return "builtins";
+    const struct dsl_value *m = dsl_attrs_find(&c->attrs, "__module__");
+    return m && m->kind == DSL_STR ? m->as.s->data : "__main__";
+}
+
 static int class_special(struct dsl_interp *in, const struct dsl_class *c, const char *name,
                          struct dsl_value *out)
 {
+    if (strcmp(name, "__module__") == 0) { /* a cell's classes are the main module's */
+        const char *m = dsl_class_module(c);
+        return dsl_str_value(m, strlen(m), out) != 0 ? dsl_raise_status(in, DSL_V_NOMEM) : 1;
+    }
     if (strcmp(name, "__name__") == 0)
         return dsl_str_value(c->name, strlen(c->name), out) != 0 ? dsl_raise_status(in, DSL_V_NOMEM)
                                                                  : 1;
@@ -805,7 +816,8 @@ int dsl_instance_text(struct render_buf *b, struct dsl_value v, bool repr)
     bool found = in && ((!repr && dsl_instance_method(v, "__str__", &fn)) ||
                         dsl_instance_method(v, "__repr__", &fn));
     if (!found) {
-        render_buf_printf(b, "<__main__.%s object at %p>", dsl_type_name(v), (void *)v.as.inst);
+        render_buf_printf(b, "<%s.%s object at %p>", dsl_class_module(v.as.inst->cls.as.cls),
+                          dsl_type_name(v), (void *)v.as.inst);
         return b->over ? DSL_V_TOOBIG : b->nomem ? DSL_V_NOMEM : DSL_V_OK;
     }
     struct dsl_value s;
@@ -1088,8 +1100,8 @@ static int obj_text(struct dsl_interp *in, const struct dsl_args *a, struct dsl_
     render_buf_init(&b, 0);
     int st = DSL_V_OK;
     if (repr && self.kind == DSL_INSTANCE)
-        render_buf_printf(&b, "<__main__.%s object at %p>", dsl_type_name(self),
-                          (void *)self.as.inst);
+        render_buf_printf(&b, "<%s.%s object at %p>", dsl_class_module(self.as.inst->cls.as.cls),
+                          dsl_type_name(self), (void *)self.as.inst);
     else
         st = dsl_value_repr(&b, self);
     if (st == DSL_V_OK && b.nomem) st = DSL_V_NOMEM;
@@ -1564,7 +1576,8 @@ int dsl_class_help(struct render_buf *b, struct dsl_value v)
     for (const struct dsl_class *k = c; k; k = base_of(k)) {
         bool any = false;
         for (size_t i = 0; i < k->attrs.len; i++) {
-            if (strcmp(k->attrs.items[i].name, "__doc__") == 0) continue;
+            const char *name = k->attrs.items[i].name;
+            if (strcmp(name, "__doc__") == 0 || strcmp(name, "__module__") == 0) continue;
             if (!any) render_buf_printf(b, k == c ? "\nDefined here:\n" : "\nFrom %s:\n", k->name);
             any = true;
             attr_line(b, k->attrs.items[i].name, k->attrs.items[i].value, NULL);

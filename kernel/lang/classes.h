@@ -35,6 +35,10 @@ struct dsl_value dsl_builtin_class(const char *name);
 struct dsl_class *dsl_library_class(const char *name, const char *doc, struct dsl_value base,
                                     const struct dsl_builtin *methods);
 
+/* The module a class was defined in: its __module__ ("minitorch.tensor" for a package file's,
+ * "__main__" for a cell's), "builtins" for a built-in type. */
+const char *dsl_class_module(const struct dsl_class *c);
+
 /* A new class `name` deriving from base (borrowed; none for object): 0 with the class in *out,
  * or -1 after raising (TypeError: a base that cannot be derived from). */
 int dsl_class_new(struct dsl_interp *in, const char *name, struct dsl_value base,

@@ -545,7 +545,8 @@ static void offer_attrs(struct offer *o, enum name_context where,
             offer(o, cls->attr_name(cls, i));
     } else if (where == CTX_INSTANCE) {
         size_t na = dsl_attr_names(obj, o->names + o->n, o->cap - o->n), kept = o->n;
-        for (size_t i = 0; i < na; i++) offer(o, o->names[kept + i]);
+        for (size_t i = 0; i < na; i++) /* every class's __module__ is no name one looks for */
+            if (strcmp(o->names[kept + i], "__module__") != 0) offer(o, o->names[kept + i]);
     } else if (where == CTX_EXCEPTION) {
         offer(o, "args");
     }
@@ -566,7 +567,9 @@ static void offer_self(struct offer *o, struct dsl_session *s, const char *code,
     if (cv && cv->kind == DSL_CLASS) { /* the class as a cell defined it before */
         size_t na = dsl_attr_names(*cv, o->names + o->n, o->cap - o->n), kept = o->n;
         for (size_t i = 0; i < na; i++)
-            if (strcmp(o->names[kept + i], "__name__") != 0) offer(o, o->names[kept + i]);
+            if (strcmp(o->names[kept + i], "__name__") != 0 &&
+                strcmp(o->names[kept + i], "__module__") != 0)
+                offer(o, o->names[kept + i]);
     }
 }
 

@@ -229,6 +229,18 @@ static int make_class(struct dsl_interp *in, const struct dsl_node *n, struct ds
         dsl_value_release(cls);
         return dsl_raise_status(in, DSL_V_NOMEM), -1;
     }
+    /* its module, as Python records it first in the class body: a package file's, or a cell's
+     * __main__ */
+    struct dsl_attrs *g = dsl_package_globals(in);
+    struct dsl_value *file = g ? dsl_attrs_find(g, "__name__") : NULL, module;
+    if (file && file->kind == DSL_STR)
+        module = dsl_value_retain(*file);
+    else if (dsl_str_value("__main__", 8, &module) != 0)
+        module = dsl_none();
+    if (module.kind == DSL_NONE || dsl_attrs_set(&cls.as.cls->attrs, "__module__", module) != 0) {
+        dsl_value_release(cls);
+        return dsl_raise_status(in, DSL_V_NOMEM), -1;
+    }
     struct dsl_attrs *outer = in->class_ns;
     in->class_ns = &cls.as.cls->attrs;
     int x = dsl_exec_block(in, n->b);

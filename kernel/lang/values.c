@@ -1118,9 +1118,10 @@ static int value_text_at(struct render_buf *b, struct dsl_value v, bool repr, bo
         break;
     }
     case DSL_CELL: render_buf_puts(b, "<cell>"); break;
-    case DSL_CLASS: /* a class made by `class` lives in the notebook's __main__, as Python says */
-        render_buf_printf(b, "<class '%s%s'>", v.as.cls->builtin ? "" : "__main__.",
-                          v.as.cls->name);
+    case DSL_CLASS: /* a cell's class lives in the notebook's __main__, as Python says */
+        render_buf_printf(b, "<class '%s%s%s'>",
+                          v.as.cls->builtin ? "" : dsl_class_module(v.as.cls),
+                          v.as.cls->builtin ? "" : ".", v.as.cls->name);
         break;
     case DSL_INSTANCE:
     case DSL_SUPER: {

@@ -216,7 +216,7 @@ show(lambda: dir(obj=1))
 # What dir() lists here: the attributes the language reads, without CPython's special methods
 # (which it has as operators and builtins); worked out from the tables of methods.
 print(dir(Called()))
-# expect: ['__call__', '__class__', 'method']
+# expect: ['__call__', '__class__', '__module__', 'method']
 print(dir(()), dir(fn), dir(len))
 # expect: ['count', 'index'] ['__class__', '__doc__', '__name__'] ['__class__', '__name__']
 print(dir("")[:6], len(dir("")))

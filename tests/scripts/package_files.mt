@@ -689,6 +689,7 @@ print(operators.sum([1.0, 2.0, 3.5]), operators.prod([2.0, 3.0]), minitorch.oper
 print(central_difference(operators.mul, 3.0, 4.0, arg=1))
 print(minitorch.Mul is minitorch.scalar_functions.Mul, type(minitorch.Context(False)).__name__)
 print(minitorch.Context(False, (1, 2)))
+print(minitorch.Scalar, minitorch.Context, Function1, minitorch.Scalar.__module__, Function1.__module__)
 
 
 class ModuleA1(minitorch.Module):
@@ -817,6 +818,7 @@ print(x.value.name, x)
 # expect: 2.9999999995311555
 # expect: True Context
 # expect: Context(no_grad=False, saved_values=(1, 2))
+# expect: <class 'minitorch.scalar.Scalar'> <class 'minitorch.autodiff.Context'> <class '__main__.Function1'> minitorch.scalar __main__
 # expect: ['a.p2', 'b.c.p3', 'p1'] 3 10
 # expect: None 5
 # expect: 1321 Scalar(2.000000)
