@@ -201,7 +201,7 @@ static const struct module *const all_modules[] = {
     &mod_numpy_typing,      &mod_random,      &mod_time,           &mod_typing,
     &mod_typing_extensions, &mod_mt_autodiff, &mod_mt_cuda_ops,    &mod_mt_fast_ops,
     &mod_mt_module,         &mod_mt_optim,    &mod_mt_tensor_data, &mod_mt_tensor_functions,
-    &mod_mt_tensor_ops,
+    &mod_mt_tensor_ops,     &mod_mt_testing,
 };
 #define NMODULES (sizeof all_modules / sizeof all_modules[0])
 
