@@ -569,7 +569,7 @@ int dsl_eval_call(struct dsl_interp *in, const struct dsl_node *n, struct dsl_va
             int r = dsl_getattr(in, obj, n->a->name, &callee);
             dsl_value_release(obj);
             if (r != 0) return dsl_error_locate(in, n->a->pos), -1;
-            if (!callable(callee)) { /* `t.requires_grad()`, MiniTorch's method, is a value here */
+            if (!callable(callee)) { /* `t.shape()`: an attribute that is a value */
                 r = dsl_raise_at(in, n->pos, "TypeError",
                                  "'%s' object is not callable (.%s is a value, not a method: "
                                  "drop the parentheses)",

@@ -178,43 +178,38 @@ error:
     return -1;
 }
 
+int dsl_unary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value v, struct dsl_value *out)
+{
+    if (op == DSL_T_TILDE && dsl_is_intlike(v)) { /* ~x is -x - 1, which always fits */
+        *out = dsl_int(~dsl_as_int(v));
+        return 0;
+    }
+    if (op == DSL_T_TILDE && v.kind != DSL_INSTANCE) /* no tensor or float has one */
+        return dsl_raise(in, "TypeError", "bad operand type for unary ~: '%s'", dsl_type_name(v));
+    if (dsl_is_intlike(v)) {
+        int64_t i = dsl_as_int(v);
+        if (op == DSL_T_MINUS && i == INT64_MIN)
+            return dsl_raise(in, "OverflowError",
+                             "integer overflow in unary '-': the result does not fit in 64 bits");
+        *out = dsl_int(op == DSL_T_MINUS ? -i : i);
+        return 0;
+    }
+    if (v.kind == DSL_FLOAT) {
+        *out = dsl_float(op == DSL_T_MINUS ? -v.as.f : v.as.f);
+        return 0;
+    }
+    if (v.kind == DSL_TENSOR) return dsl_tensor_unary(in, op, v, out);
+    if (v.kind == DSL_INSTANCE) return dsl_instance_unary(in, op, v, out);
+    return dsl_raise(in, "TypeError", "bad operand type for unary %s: '%s'", dsl_op_symbol(op),
+                     dsl_type_name(v));
+}
+
 static int eval_unary(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
 {
     struct dsl_value v;
     if (dsl_eval(in, n->a, &v) != 0) return -1;
-    if (n->op == DSL_T_TILDE && dsl_is_intlike(v)) { /* ~x is -x - 1, which always fits */
-        *out = dsl_int(~dsl_as_int(v));
-        return 0;
-    }
-    if (n->op == DSL_T_TILDE && v.kind != DSL_INSTANCE) { /* no tensor or float has one */
-        int r = dsl_raise_at(in, n->pos, "TypeError", "bad operand type for unary ~: '%s'",
-                             dsl_type_name(v));
-        dsl_value_release(v);
-        return r;
-    }
-    if (dsl_is_intlike(v)) {
-        int64_t i = dsl_as_int(v);
-        if (n->op == DSL_T_MINUS && i == INT64_MIN)
-            return dsl_raise_at(
-                in, n->pos, "OverflowError",
-                "integer overflow in unary '-': the result does not fit in 64 bits");
-        *out = dsl_int(n->op == DSL_T_MINUS ? -i : i);
-        return 0;
-    }
-    if (v.kind == DSL_FLOAT) {
-        *out = dsl_float(n->op == DSL_T_MINUS ? -v.as.f : v.as.f);
-        return 0;
-    }
-    int r;
-    if (v.kind == DSL_TENSOR || v.kind == DSL_INSTANCE) {
-        r = v.kind == DSL_TENSOR ? dsl_tensor_unary(in, n->op, v, out)
-                                 : dsl_instance_unary(in, n->op, v, out);
-        if (r != 0) dsl_error_locate(in, n->pos);
-        dsl_value_release(v);
-        return r;
-    }
-    r = dsl_raise_at(in, n->pos, "TypeError", "bad operand type for unary %s: '%s'",
-                     dsl_op_symbol(n->op), dsl_type_name(v));
+    int r = dsl_unary(in, n->op, v, out);
+    if (r != 0) dsl_error_locate(in, n->pos);
     dsl_value_release(v);
     return r;
 }
@@ -269,9 +264,8 @@ static int eval_logic(struct dsl_interp *in, const struct dsl_node *n, struct ds
     return dsl_eval(in, n->b, out);
 }
 
-/* One comparison `left op right` as a value: a bool, or a tensor when either side is one. */
-static int compare_values(struct dsl_interp *in, enum dsl_tok op, struct dsl_value left,
-                          struct dsl_value right, struct dsl_value *out)
+int dsl_compare_value(struct dsl_interp *in, enum dsl_tok op, struct dsl_value left,
+                      struct dsl_value right, struct dsl_value *out)
 {
     bool result = false;
     int r = 0;
@@ -313,7 +307,7 @@ static int eval_compare(struct dsl_interp *in, const struct dsl_node *n, struct 
             dsl_value_release(left);
             return -1;
         }
-        int r = compare_values(in, n->ops[i - 1], left, right, &cmp);
+        int r = dsl_compare_value(in, n->ops[i - 1], left, right, &cmp);
         dsl_value_release(left);
         left = right;
         bool go_on = false;

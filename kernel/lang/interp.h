@@ -263,6 +263,15 @@ bool dsl_text_error_drop(struct dsl_interp *in, int st);
 int dsl_compare(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a, struct dsl_value b,
                 bool *res);
 
+/* One comparison `left op right` (any of Python's comparison operators, `in` and `is`) as a
+ * value: a bool, or what a tensor's or an instance's comparison gives (a tensor; whatever the
+ * method returns). 0 with a new value in *out, or -1 after raising. */
+int dsl_compare_value(struct dsl_interp *in, enum dsl_tok op, struct dsl_value left,
+                      struct dsl_value right, struct dsl_value *out);
+/* Python's unary operator `op` (DSL_T_MINUS, DSL_T_PLUS, DSL_T_TILDE) on v (borrowed): 0 with a
+ * new value in *out, or -1 after raising. */
+int dsl_unary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value v, struct dsl_value *out);
+
 /* Python's binary operator `op` (DSL_T_PLUS ... DSL_T_DSTAR, DSL_T_AT) on a and b (borrowed):
  * 0 with a new value in *out, or -1 after raising. */
 int dsl_binary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a, struct dsl_value b,

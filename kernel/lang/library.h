@@ -74,7 +74,8 @@ int dsl_tensor_setitem(struct dsl_interp *in, struct dsl_value t, const struct d
 /* t.name: a property's value or a bound method; AttributeError (with a suggestion) otherwise. */
 int dsl_tensor_getattr(struct dsl_interp *in, struct dsl_value t, const char *name,
                        struct dsl_value *out);
-/* t.name = v: requires_grad (a bool) and grad (none only) are writable. */
+/* t.name = v: grad (none only) is writable; requires_grad, a method, says to call
+ * requires_grad_(). */
 int dsl_tensor_setattr(struct dsl_interp *in, struct dsl_value t, const char *name,
                        struct dsl_value v);
 

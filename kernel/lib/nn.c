@@ -15,6 +15,7 @@
 #include "lib/nn.h"
 
 #include "lang/classes.h"
+#include "lang/eval.h"
 #include "lang/library.h"
 #include "lib/tensor_methods.h"
 
@@ -40,31 +41,61 @@ static int ret_none(struct dsl_value *ret)
 
 /* ---- Parameter -------------------------------------------------------------------------- */
 
-/* self.value = x, and a tensor is made a leaf that requires grad (Parameter.update). A tensor
- * computed from others (SGD's p.value - lr * grad) keeps no history: MiniTorch's
- * requires_grad_(True) gives it a fresh History, so the next backward stops at it and fills its
- * .grad, as at any leaf. Here that is its detached view, which shares its storage. */
+/* MiniTorch's `x.requires_grad_(True)` on a value that has that method, and `x.name = name`
+ * when the Parameter has a name: 0, or -1 after raising. Any value may be a Parameter's
+ * (MiniTorch's test_parameter gives one a mock object). */
+static int parameter_mark(struct dsl_interp *in, struct dsl_value self, struct dsl_value x)
+{
+    struct dsl_value fn, r = dsl_none(), name = dsl_none(), t = dsl_bool(true);
+    if (dsl_getattr(in, x, "requires_grad_", &fn) != 0) {
+        if (strcmp(in->ename, "AttributeError") != 0) return -1;
+        dsl_interp_clear_error(in); /* hasattr(x, "requires_grad_") is false */
+        return 0;
+    }
+    int st = dsl_call(in, fn, &t, 1, NULL, NULL, 0, &r);
+    dsl_value_release(fn);
+    dsl_value_release(r);
+    if (st == 0) st = dsl_getattr(in, self, "name", &name);
+    bool named = false;
+    if (st == 0) st = dsl_truth(in, name, &named);
+    if (st == 0 && named) st = dsl_setattr(in, x, "name", name);
+    dsl_value_release(name);
+    return st;
+}
+
+/* self.value = x, marked as MiniTorch's Parameter marks it. A tensor of the kernel is made a
+ * leaf that requires grad; one computed from others (SGD's p.value - lr * grad) keeps no
+ * history: MiniTorch's requires_grad_(True) gives it a fresh History, so the next backward
+ * stops at it and fills its .grad, as at any leaf. Here that is its detached view, which shares
+ * its storage. The kernel's tensors have no name to set. */
 static int parameter_set_value(struct dsl_interp *in, struct dsl_value self, struct dsl_value x)
 {
-    struct dsl_value leaf = dsl_value_retain(x);
-    if (x.kind == DSL_TENSOR && x.as.t->node) {
-        struct mt_tensor *d = NULL;
-        enum mt_status st = mt_detach(in->session->ctx, x.as.t, &d);
-        dsl_value_release(leaf);
-        if (st != MT_OK) return dsl_engine_raise(in, st);
-        leaf = dsl_tensor(d);
+    if (x.kind != DSL_TENSOR) {
+        if (set(in, self, "value", x) != 0) return -1;
+        return parameter_mark(in, self, x);
     }
-    int r = set(in, self, "value", leaf);
-    if (r == 0 && leaf.kind == DSL_TENSOR)
-        r = dsl_setattr(in, leaf, "requires_grad", dsl_bool(true));
-    dsl_value_release(leaf);
+    struct mt_tensor *leaf = mt_tensor_retain(x.as.t);
+    if (leaf->node) {
+        mt_tensor_release(leaf);
+        leaf = NULL;
+        enum mt_status st = mt_detach(in->session->ctx, x.as.t, &leaf);
+        if (st != MT_OK) return dsl_engine_raise(in, st);
+    }
+    enum mt_status st = mt_tensor_requires_grad(leaf, true);
+    struct dsl_value v = dsl_tensor(leaf);
+    int r = st != MT_OK ? dsl_engine_raise(in, st) : set(in, self, "value", v);
+    dsl_value_release(v);
     return r;
 }
 
 static int parameter_init(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
-    if (parameter_set_value(in, a->self, a->slot[0]) != 0) return -1;
-    if (set(in, a->self, "name", a->has[1] ? a->slot[1] : dsl_none()) != 0) return -1;
+    /* value, then name, in the instance's attributes, as MiniTorch sets them; marking the value
+     * reads the name */
+    if (set(in, a->self, "value", dsl_none()) != 0 ||
+        set(in, a->self, "name", a->has[1] ? a->slot[1] : dsl_none()) != 0 ||
+        parameter_set_value(in, a->self, a->slot[0]) != 0)
+        return -1;
     return ret_none(ret);
 }
 

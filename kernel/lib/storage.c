@@ -12,6 +12,7 @@
 
 #include "lang/datamodel.h"
 #include "lang/interp.h"
+#include "lib/jit.h"
 #include "lib/tensor_methods.h"
 
 #include "minitorch/minitorch.h"
@@ -156,7 +157,7 @@ bool dsl_storage_view(struct dsl_value v, struct mt_tensor **t)
 /* The Storage of tensor t: every position from t's first element to the last that t reaches.
  * MiniTorch's tensors have no offset: positions count from the tensor's first element, so a
  * view that starts further into its storage indexes as the course's kernels expect. */
-static int storage_of(struct dsl_interp *in, struct mt_tensor *t, struct dsl_value *out)
+int dsl_storage_of(struct dsl_interp *in, struct mt_tensor *t, struct dsl_value *out)
 {
     int64_t len = 0;
     if (t->size > 0) {
@@ -177,7 +178,8 @@ static int storage_of(struct dsl_interp *in, struct mt_tensor *t, struct dsl_val
 static int tuple_of(struct dsl_interp *in, struct mt_tensor *t, struct dsl_value *out)
 {
     struct dsl_value parts[3] = {dsl_none(), dsl_none(), dsl_none()};
-    if (storage_of(in, t, &parts[0]) != 0 || dsl_int_tuple(in, t->shape, t->ndim, &parts[1]) != 0 ||
+    if (dsl_storage_of(in, t, &parts[0]) != 0 ||
+        dsl_int_tuple(in, t->shape, t->ndim, &parts[1]) != 0 ||
         dsl_int_tuple(in, t->strides, t->ndim, &parts[2]) != 0) {
         for (int i = 0; i < 3; i++) dsl_value_release(parts[i]);
         return -1;
@@ -378,6 +380,22 @@ static int td_to_string(struct dsl_interp *in, const struct dsl_args *a, struct 
     return r;
 }
 
+/* MiniTorch's TensorData.to_cuda_(): its storage goes to the device unless it is there. Where
+ * cuda.jit kernels run in the kernel's simulator (no GPU, or %cuda simulate), the simulator's
+ * device memory is the host's, as Numba's simulator's is, so the storage stays where it is;
+ * otherwise the memory moves to the GPU, and with it the tensor's it belongs to (t._tensor is
+ * the tensor's own, as in MiniTorch). */
+static int td_to_cuda_(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct mt_tensor *t = data_of(a->self);
+    if (t->backend != MT_BACKEND_CUDA && !dsl_cuda_simulating(ctx_of(in))) {
+        enum mt_status st = mt_move(ctx_of(in), t, MT_BACKEND_CUDA);
+        if (st != MT_OK) return dsl_engine_raise(in, st);
+    }
+    *ret = dsl_none();
+    return 0;
+}
+
 static const char *const index_params[] = {"index", NULL};
 
 static const struct dsl_builtin td_methods[] = {
@@ -399,13 +417,17 @@ static const struct dsl_builtin td_methods[] = {
      "A random full index, drawn from the session's generator."},
     {"to_string", "tensor_data.to_string()", 0, 0, NULL, td_to_string,
      "MiniTorch's text of the values: nested brackets, each value as f\"{v:3.2f}\"."},
+    {"to_cuda_", "tensor_data.to_cuda_()", 0, 0, NULL, td_to_cuda_,
+     "Moves the memory to the GPU, the tensor's it belongs to included (MiniTorch's "
+     "to_cuda_()); where cuda.jit kernels run in the simulator, it stays in host memory, "
+     "which simulated kernels take as the device's."},
 };
 
 static int td_getattr(struct dsl_interp *in, struct dsl_value self, const char *name,
                       struct dsl_value *out)
 {
     struct mt_tensor *t = data_of(self);
-    if (strcmp(name, "_storage") == 0) return storage_of(in, t, out);
+    if (strcmp(name, "_storage") == 0) return dsl_storage_of(in, t, out);
     if (strcmp(name, "shape") == 0 || strcmp(name, "_shape") == 0)
         return dsl_int_tuple(in, t->shape, t->ndim, out);
     if (strcmp(name, "strides") == 0 || strcmp(name, "_strides") == 0)
@@ -436,9 +458,9 @@ static int td_repr(struct render_buf *b, const void *state)
     return b->nomem ? DSL_V_NOMEM : DSL_V_OK;
 }
 
-static const char *const td_attrs[] = {"_storage",      "dims",      "get",    "index", "indices",
-                                       "is_contiguous", "permute",   "sample", "shape", "size",
-                                       "strides",       "to_string", "tuple",  NULL};
+static const char *const td_attrs[] = {"_storage",      "dims",     "get",       "index", "indices",
+                                       "is_contiguous", "permute",  "sample",    "shape", "size",
+                                       "strides",       "to_cuda_", "to_string", "tuple", NULL};
 
 static const struct dsl_object_class td_class = {
     .name = "TensorData",

@@ -13,6 +13,9 @@ int dsl_tensor_tuple(struct dsl_interp *in, const struct dsl_args *a, struct dsl
  * numbers of storage, laid out by shape and strides (row-major without strides). */
 int dsl_bi_tensor_data(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
 
+/* A new Storage value of t's memory, from its first element to the last it reaches: 0 with it in
+ * *out, or -1 after raising. */
+int dsl_storage_of(struct dsl_interp *in, struct mt_tensor *t, struct dsl_value *out);
 /* Whether v is a Storage; its 1-D view of the tensor's memory (borrowed) in *t when it is. */
 bool dsl_storage_view(struct dsl_value v, struct mt_tensor **t);
 

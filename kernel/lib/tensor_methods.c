@@ -895,7 +895,9 @@ static int p_grad(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
     return 0;
 }
 
-static int p_requires_grad(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+/* t.requires_grad(): a method, as in MiniTorch (whose Tensor answers whether it has a history),
+ * so that MiniTorch's `if v.requires_grad():` runs as written. */
+static int m_requires_grad(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
     (void)in;
     *ret = dsl_bool(self_of(a)->requires_grad);
@@ -962,10 +964,13 @@ const struct dsl_builtin dsl_tensor_methods[] = {
      "result is usually not contiguous."},
     {"relu", "tensor.relu()", 0, 0, NULL, m_relu,
      "Elementwise max(x, 0), a new tensor (MiniTorch's ReLU). Gradient: 1 where x > 0, else 0."},
+    {"requires_grad", "tensor.requires_grad()", 0, 0, NULL, m_requires_grad,
+     "Whether gradients flow to this tensor (a leaf marked with requires_grad_(True), or a "
+     "tensor computed from one): MiniTorch's method."},
     {"requires_grad_", "tensor.requires_grad_(requires_grad=true)", 0, 1, flag_params,
      m_requires_grad_,
-     "Marks this leaf tensor as needing gradients (or not) and returns it; the same as "
-     "setting x.requires_grad."},
+     "Marks this leaf tensor as needing gradients (or not) and returns it; "
+     "x.requires_grad() then says true."},
     {"sigmoid", "tensor.sigmoid()", 0, 0, NULL, m_sigmoid,
      "Elementwise 1 / (1 + e**-x), a new tensor with values in [0, 1] (MiniTorch's Sigmoid). "
      "Gradient: s * (1 - s) where s is the result."},
@@ -984,6 +989,9 @@ const struct dsl_builtin dsl_tensor_methods[] = {
      "Moves this tensor itself to the GPU (MiniTorch's to_cuda_()): every name for it then "
      "holds a cuda tensor, its gradient too. Only a tensor without autodiff history moves; "
      ".to(\"cuda\") gives a copy instead. RuntimeError where no GPU is."},
+    {"to_numpy", "tensor.to_numpy()", 0, 0, NULL, m_tolist,
+     "MiniTorch's array of the values, in the shape: nested lists of floats here, as the "
+     "kernel's numpy makes its arrays lists (the same as tolist())."},
     {"tuple", "tensor.tuple()", 0, 0, NULL, dsl_tensor_tuple,
      "(storage, shape, strides), as MiniTorch's t.tuple(): what the course's kernels take for "
      "one tensor (f(*out.tuple(), *a.tuple())). The storage is the tensor's memory, read and "
@@ -1015,8 +1023,6 @@ const struct dsl_builtin dsl_tensor_props[] = {
     {"grad", "tensor.grad", 0, 0, NULL, p_grad,
      "The gradient accumulated by backward() for a leaf with requires_grad, or none. "
      "Assigning none forgets it."},
-    {"requires_grad", "tensor.requires_grad", 0, 0, NULL, p_requires_grad,
-     "Whether gradients flow to this tensor; assignable on leaves (x.requires_grad = true)."},
     {"shape", "tensor.shape", 0, 0, NULL, p_shape,
      "The sizes of the dims, shown as a tuple: (2, 3). len(x.shape) and x.shape[0] work as on "
      "a list."},
@@ -1103,13 +1109,11 @@ int dsl_tensor_getattr(struct dsl_interp *in, struct dsl_value t, const char *na
 int dsl_tensor_setattr(struct dsl_interp *in, struct dsl_value t, const char *name,
                        struct dsl_value v)
 {
-    if (strcmp(name, "requires_grad") == 0) {
-        if (v.kind != DSL_BOOL)
-            return dsl_raise(in, "TypeError", "requires_grad must be true or false, not %s",
-                             dsl_type_name(v));
-        enum mt_status st = mt_tensor_requires_grad(t.as.t, v.as.b);
-        return st ? dsl_engine_raise(in, st) : 0;
-    }
+    if (strcmp(name, "requires_grad") == 0) /* MiniTorch's is a method: one name, one meaning */
+        return dsl_raise(in, "AttributeError",
+                         "'tensor' object attribute 'requires_grad' is a method (x.requires_grad() "
+                         "says whether it requires grad): set it with x.requires_grad_(%s)",
+                         v.kind == DSL_BOOL && !v.as.b ? "False" : "True");
     if (strcmp(name, "grad") == 0) {
         if (v.kind != DSL_NONE)
             return dsl_raise(in, "TypeError",

@@ -28,7 +28,7 @@ xor
 seed(10)
 untrained = mlp(2, 100, 1)
 for p in untrained.parameters():
-    print(p.shape, p.requires_grad)
+    print(p.shape, p.requires_grad())
 untrained(tensor([[0.1, 0.5], [0.5, 0.5], [0.9, 0.5]]))
 
 # %% [markdown]

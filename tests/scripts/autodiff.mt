@@ -44,5 +44,5 @@ v = tensor([1, 2, 3], requires_grad=true)
 (v * 2).backward(tensor([1, 10, 100]))
 print(v.grad.tolist())
 # expect: [2.0, 20.0, 200.0]
-print(e.requires_grad, (e * 2).requires_grad, e.detach().requires_grad, tensor([1]).grad)
+print(e.requires_grad(), (e * 2).requires_grad(), e.detach().requires_grad(), tensor([1]).grad)
 # expect: True True False None

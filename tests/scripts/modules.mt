@@ -34,7 +34,7 @@ print(tensor((1, 2, 3)))
 print(mt.tensor(((1, 2), (3, 4))).shape)
 x = mt.tensor([1.0, 2.0], backend=mt.SimpleBackend, requires_grad=True)
 # expect: simple True
-print(x.backend, x.requires_grad)
+print(x.backend, x.requires_grad())
 # expect: fast
 print(mt.tensor([1], mt.FastTensorBackend).backend)
 # expect: (2, 3) fast tensor([[1., 1.]], shape=(1, 2), backend=fast)

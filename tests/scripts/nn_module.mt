@@ -36,7 +36,7 @@ print(m)
 # expect:   (a): Inner()
 # expect:   (b): Inner()
 # expect: )
-print(m.scale, repr(m.scale.value.requires_grad), m.scale.name)
+print(m.scale, repr(m.scale.value.requires_grad()), m.scale.name)
 # expect: tensor([3.], shape=(1,), backend=fast, requires_grad=True) True scale
 p = m.add_parameter("extra", minitorch.tensor([0.5]))
 print(p.name, m.extra is p, [name for name, q in m.named_parameters()])
@@ -54,5 +54,5 @@ opt.step()
 print(m.a.w.value.tolist(), m.scale.value.tolist(), m.b.w.value.tolist())
 # expect: [0.7, 1.7] [2.7] [0.9, 1.9]
 opt.zero_grad()
-print(m.a.w.value.grad, m.scale.value.requires_grad)
+print(m.a.w.value.grad, m.scale.value.requires_grad())
 # expect: None True

@@ -146,7 +146,7 @@ def both(f, *shapes):
     xs = [minitorch.rand(s, backend=minitorch.SimpleBackend) + 0.25 for s in shapes]
     ys = [x.to("student") for x in xs]
     for x in xs + ys:
-        x.requires_grad = True
+        x.requires_grad_(True)
     a = f(*xs)
     b = f(*ys)
     a.sum().backward()

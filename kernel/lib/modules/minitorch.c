@@ -25,6 +25,161 @@ static int backend_repr(struct render_buf *b, const void *state)
     return b->nomem ? DSL_V_NOMEM : DSL_V_OK;
 }
 
+/* ---- minitorch: a TensorBackend's ops -------------------------------------------------- */
+
+/* MiniTorch's TensorBackend keeps the functions its ops class makes (neg_map = ops.map(neg),
+ * add_zip = ops.zip(add), add_reduce = ops.reduce(add, 0.0), matrix_multiply), which its
+ * Functions call on tensors without recording autodiff history. Here each is the engine's raw
+ * op run on the backend the object is: the inputs are taken there without their history (simple,
+ * fast and the student backend share host memory, so that copies nothing), and the result comes
+ * back on the first input's backend, as MiniTorch's ops make their output with a.zeros(...). The
+ * scalar functions are the engine's, as the student backend is handed them (log is ln). */
+enum backend_op_kind { OP_MAP, OP_ZIP, OP_REDUCE, OP_MATMUL };
+
+static bool backends_share(enum mt_backend a, enum mt_backend b)
+{
+    return a == b || (mt_backend_is_host(a) && mt_backend_is_host(b));
+}
+
+/* t on backend b, without autodiff history: *out a new reference, or an error status. */
+static enum mt_status raw_on(struct mt_ctx *ctx, struct mt_tensor *t, enum mt_backend b,
+                             struct mt_tensor **out)
+{
+    struct mt_tensor *d = NULL;
+    enum mt_status st = mt_detach(ctx, t, &d);
+    if (st != MT_OK || d->backend == b) return *out = d, st;
+    st = mt_to(ctx, d, b, out);
+    mt_tensor_release(d);
+    return st;
+}
+
+/* map's `out`: op(a) written into out, which a broadcasts to (MiniTorch's map(fn)(a, out)). */
+static enum mt_status map_into(struct mt_ctx *ctx, enum mt_map_op op, struct mt_tensor *x,
+                               enum mt_backend be, struct mt_tensor *out)
+{
+    struct mt_tensor *o = NULL, *r = NULL, *back = NULL;
+    enum mt_status st;
+    if (backends_share(out->backend, be)) { /* a view of out's memory, written in place */
+        st = raw_on(ctx, out, be, &o);
+        if (st == MT_OK) st = mt_map(ctx, op, x, &o);
+    } else { /* out's memory is elsewhere: computed here, then copied into it */
+        st = mt_map(ctx, op, x, &r);
+        if (st == MT_OK) st = raw_on(ctx, r, out->backend, &back);
+        if (st == MT_OK) st = mt_map(ctx, MT_MAP_ID, back, &out);
+    }
+    mt_tensor_release(o);
+    mt_tensor_release(r);
+    mt_tensor_release(back);
+    return st;
+}
+
+static int backend_op(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret,
+                      enum backend_op_kind kind, int op)
+{
+    enum mt_backend be = *(const enum mt_backend *)a->self.as.obj->state;
+    struct mt_ctx *ctx = ctx_of(in);
+    int nin = kind == OP_ZIP || kind == OP_MATMUL ? 2 : 1;
+    bool has_out = kind == OP_MAP && a->has[1] && a->slot[1].kind != DSL_NONE;
+    int64_t dim = 0;
+    for (int i = 0; i < nin + has_out; i++)
+        if (a->slot[i].kind != DSL_TENSOR)
+            return dsl_raise(in, "TypeError", "the backend's ops take tensors, not %s",
+                             dsl_type_name(a->slot[i]));
+    if (kind == OP_REDUCE && mod_int_arg(in, a->slot[1], &dim) != 0) return -1;
+    struct mt_tensor *x[2] = {NULL, NULL}, *r = NULL, *res = NULL;
+    enum mt_status st = MT_OK;
+    for (int i = 0; i < nin && st == MT_OK; i++) st = raw_on(ctx, a->slot[i].as.t, be, &x[i]);
+    if (st == MT_OK && has_out) {
+        st = map_into(ctx, (enum mt_map_op)op, x[0], be, a->slot[1].as.t);
+    } else if (st == MT_OK) {
+        switch (kind) {
+        case OP_MAP: st = mt_map(ctx, (enum mt_map_op)op, x[0], &r); break;
+        case OP_ZIP: st = mt_zip(ctx, (enum mt_zip_op)op, x[0], x[1], &r); break;
+        case OP_REDUCE: /* a dim out of range is an IndexError (the engine's message) */
+            st = mt_reduce(ctx, (enum mt_reduce_op)op, x[0], dim < -64 || dim > 64 ? 64 : (int)dim,
+                           &r);
+            break;
+        case OP_MATMUL: st = mt_matmul_raw(ctx, x[0], x[1], &r); break;
+        }
+        if (st == MT_OK) st = raw_on(ctx, r, a->slot[0].as.t->backend, &res);
+    }
+    mt_tensor_release(x[0]);
+    mt_tensor_release(x[1]);
+    mt_tensor_release(r);
+    if (st != MT_OK) return dsl_engine_raise(in, st);
+    *ret = has_out ? dsl_value_retain(a->slot[1]) : dsl_tensor(res);
+    return 0;
+}
+
+#define BACKEND_OP(name_, kind, op)                                                                \
+    static int bo_##name_(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)  \
+    {                                                                                              \
+        return backend_op(in, a, ret, kind, op);                                                   \
+    }
+BACKEND_OP(add_reduce, OP_REDUCE, MT_RED_SUM)
+BACKEND_OP(add_zip, OP_ZIP, MT_ZIP_ADD)
+BACKEND_OP(eq_zip, OP_ZIP, MT_ZIP_EQ)
+BACKEND_OP(exp_map, OP_MAP, MT_MAP_EXP)
+BACKEND_OP(id_map, OP_MAP, MT_MAP_ID)
+BACKEND_OP(inv_back_zip, OP_ZIP, MT_ZIP_INV_BACK)
+BACKEND_OP(inv_map, OP_MAP, MT_MAP_INV)
+BACKEND_OP(is_close_zip, OP_ZIP, MT_ZIP_IS_CLOSE)
+BACKEND_OP(log_back_zip, OP_ZIP, MT_ZIP_LOG_BACK)
+BACKEND_OP(log_map, OP_MAP, MT_MAP_LOG)
+BACKEND_OP(lt_zip, OP_ZIP, MT_ZIP_LT)
+BACKEND_OP(matrix_multiply, OP_MATMUL, 0)
+BACKEND_OP(mul_reduce, OP_REDUCE, MT_RED_PROD)
+BACKEND_OP(mul_zip, OP_ZIP, MT_ZIP_MUL)
+BACKEND_OP(neg_map, OP_MAP, MT_MAP_NEG)
+BACKEND_OP(relu_back_zip, OP_ZIP, MT_ZIP_RELU_BACK)
+BACKEND_OP(relu_map, OP_MAP, MT_MAP_RELU)
+BACKEND_OP(sigmoid_map, OP_MAP, MT_MAP_SIGMOID)
+
+static const char *const map_params[] = {"a", "out", NULL};
+static const char *const zip_params[] = {"a", "b", NULL};
+static const char *const reduce_params[] = {"a", "dim", NULL};
+
+#define MAP_ROW(name_, what)                                                                       \
+    {                                                                                              \
+#name_, "TensorBackend." #name_ "(a, out=None)", 1, 2, map_params, bo_##name_,             \
+            what                                                                                   \
+            " of each element of a, a new tensor; with out, written into out (which a broadcasts " \
+            "to) and out returned. No autodiff history."                                           \
+    }
+#define ZIP_ROW(name_, what)                                                                       \
+    {                                                                                              \
+#name_, "TensorBackend." #name_ "(a, b)", 2, 2, zip_params, bo_##name_,                    \
+            what                                                                                   \
+            " of the elements of a and b, broadcast together: a new tensor, without autodiff "     \
+            "history."                                                                             \
+    }
+static const struct dsl_builtin backend_op_rows[] = {
+    {"add_reduce", "TensorBackend.add_reduce(a, dim)", 2, 2, reduce_params, bo_add_reduce,
+     "The sum of a along dim, which is kept with size 1: a new tensor, without autodiff "
+     "history."},
+    ZIP_ROW(add_zip, "x + y"),
+    ZIP_ROW(eq_zip, "1.0 where x == y, else 0.0,"),
+    MAP_ROW(exp_map, "e**x"),
+    MAP_ROW(id_map, "x itself"),
+    ZIP_ROW(inv_back_zip, "-d / x**2 (inv's backward: x of a, d of b)"),
+    MAP_ROW(inv_map, "1 / x"),
+    ZIP_ROW(is_close_zip, "1.0 where |x - y| < 1e-2, else 0.0,"),
+    ZIP_ROW(log_back_zip, "d / x (log's backward: x of a, d of b)"),
+    MAP_ROW(log_map, "ln(x)"),
+    ZIP_ROW(lt_zip, "1.0 where x < y, else 0.0,"),
+    {"matrix_multiply", "TensorBackend.matrix_multiply(a, b)", 2, 2, zip_params, bo_matrix_multiply,
+     "a @ b, batched over the leading dims (two matrices give a matrix): a new tensor, without "
+     "autodiff history."},
+    {"mul_reduce", "TensorBackend.mul_reduce(a, dim)", 2, 2, reduce_params, bo_mul_reduce,
+     "The product of a along dim, which is kept with size 1: a new tensor, without autodiff "
+     "history."},
+    ZIP_ROW(mul_zip, "x * y"),
+    MAP_ROW(neg_map, "-x"),
+    ZIP_ROW(relu_back_zip, "d where x > 0, else 0 (relu's backward: x of a, d of b),"),
+    MAP_ROW(relu_map, "max(x, 0)"),
+    MAP_ROW(sigmoid_map, "1 / (1 + e**-x)"),
+};
+
 static int backend_getattr(struct dsl_interp *in, struct dsl_value self, const char *name,
                            struct dsl_value *out)
 {
@@ -36,10 +191,33 @@ static int backend_getattr(struct dsl_interp *in, struct dsl_value self, const c
         int st = dsl_str_value(s, strlen(s), out);
         return st ? dsl_raise_status(in, st) : 0;
     }
+    for (size_t i = 0; i < sizeof backend_op_rows / sizeof backend_op_rows[0]; i++)
+        if (strcmp(name, backend_op_rows[i].name) == 0)
+            return mod_bound(in, &backend_op_rows[i], self, out);
     return dsl_raise(in, "AttributeError", "'TensorBackend' object has no attribute '%s'", name);
 }
 
-static const char *const backend_attrs[] = {"cuda", "name", NULL};
+static const char *const backend_attrs[] = {"add_reduce",
+                                            "add_zip",
+                                            "cuda",
+                                            "eq_zip",
+                                            "exp_map",
+                                            "id_map",
+                                            "inv_back_zip",
+                                            "inv_map",
+                                            "is_close_zip",
+                                            "log_back_zip",
+                                            "log_map",
+                                            "lt_zip",
+                                            "matrix_multiply",
+                                            "mul_reduce",
+                                            "mul_zip",
+                                            "name",
+                                            "neg_map",
+                                            "relu_back_zip",
+                                            "relu_map",
+                                            "sigmoid_map",
+                                            NULL};
 
 const struct dsl_object_class dsl_backend_class = {
     .name = "TensorBackend",
@@ -452,6 +630,7 @@ static const char *const broadcast_index_params[] = {"big_index", "big_shape", "
 static const char *const shape_broadcast_params[] = {"shape1", "shape2", NULL};
 static const char *const strides_params[] = {"shape", NULL};
 static const char *const central_params[] = {"arg", "epsilon", NULL};
+static const char *const grad_check_params[] = {NULL};
 static const char *const tensor_backend_params[] = {"ops", NULL};
 static const char *const tensor_data_params[] = {"storage", "shape", "strides", NULL};
 
@@ -493,6 +672,13 @@ static const struct member minitorch_members[] = {
           "broadcast."),
     VALUE("MAX_DIMS", "minitorch.MAX_DIMS", v_max_dims,
           "MiniTorch's limit on a tensor's dims, 32 (the kernel's own tensors have at most 8)."),
+    VALUE("MathTest", "class minitorch.MathTest", mod_math_test_value,
+          "The functions MiniTorch's tests check every unit on, as static methods on numbers "
+          "(minitorch.operators); _tests() and _comp_testing() list them."),
+    VALUE("MathTestVariable", "class minitorch.MathTestVariable(MathTest)",
+          mod_math_test_variable_value,
+          "MathTest's functions with the value's own methods and operators (x.sigmoid(), "
+          "a.sum(0)), for tensors and Scalars; _comp_testing() pairs them with MathTest's."),
     VALUE("Module", "class minitorch.Module", v_module,
           "The base of a network: derive from it, call super().__init__(), set Parameters and "
           "child Modules as attributes, write forward(self, x). help(minitorch.Module) lists "
@@ -530,6 +716,11 @@ static const struct member minitorch_members[] = {
     VALUE("datasets", "minitorch.datasets", mod_datasets_value,
           "MiniTorch's dict of datasets: minitorch.datasets[\"Simple\"](50) is a Graph with N, "
           "X and y. Keys: Simple, Diag, Split, Xor, Circle, Spiral."),
+    FN("grad_check", "minitorch.grad_check(f, *vals)", 1, -1, grad_check_params, mod_grad_check,
+       "Checks f's gradients: backward() from f(*vals).sum(), then for each input, at an index "
+       "its TensorData samples, the gradient against a central difference (sized for float32), "
+       "within rtol = atol = 1e-2; AssertionError naming the function, argument and index "
+       "otherwise."),
     FN("index_to_position", "minitorch.index_to_position(index, strides)", 2, 2,
        index_to_position_params, td_index_to_position,
        "The storage position of a multidimensional index: sum of index[i] * strides[i]."),
@@ -587,9 +778,12 @@ MT_FILE(mod_mt_tensor_data, "tensor_data", "MiniTorch's tensor_data.py, the kern
         FROM("index_to_position", mod_minitorch), FROM("shape_broadcast", mod_minitorch),
         FROM("strides_from_shape", mod_minitorch), FROM("to_index", mod_minitorch));
 MT_FILE(mod_mt_tensor_functions, "tensor_functions",
-        "what the kernel has of MiniTorch's tensor_functions.py: the ways to make a tensor.",
-        FROM("ones", mod_minitorch), FROM("rand", mod_minitorch), FROM("tensor", mod_minitorch),
-        FROM("zeros", mod_minitorch));
+        "what the kernel has of MiniTorch's tensor_functions.py: the ways to make a tensor, "
+        "grad_check.",
+        FROM("grad_check", mod_minitorch), FROM("ones", mod_minitorch), FROM("rand", mod_minitorch),
+        FROM("tensor", mod_minitorch), FROM("zeros", mod_minitorch));
+MT_FILE(mod_mt_testing, "testing", "MiniTorch's testing.py: MathTest and MathTestVariable.",
+        FROM("MathTest", mod_minitorch), FROM("MathTestVariable", mod_minitorch));
 MT_FILE(mod_mt_tensor_ops, "tensor_ops", "MiniTorch's tensor_ops.py: the ops and backends.",
         FROM("SimpleBackend", mod_minitorch), FROM("SimpleOps", mod_minitorch),
         FROM("TensorBackend", mod_minitorch), FROM("TensorOps", mod_minitorch));

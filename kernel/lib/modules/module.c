@@ -218,6 +218,7 @@ static const struct module *const all_modules[] = {
     &mod_mt_tensor_data,
     &mod_mt_tensor_functions,
     &mod_mt_tensor_ops,
+    &mod_mt_testing,
 };
 #define NMODULES (sizeof all_modules / sizeof all_modules[0])
 

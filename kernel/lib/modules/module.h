@@ -48,7 +48,7 @@ extern const struct module mod_math, mod_random, mod_time, mod_numpy, mod_numba,
 /* minitorch's files as the kernel provides them, each the names of minitorch that MiniTorch
  * defines in that file (minitorch.c) */
 extern const struct module mod_mt_autodiff, mod_mt_cuda_ops, mod_mt_fast_ops, mod_mt_module,
-    mod_mt_optim, mod_mt_tensor_data, mod_mt_tensor_functions, mod_mt_tensor_ops;
+    mod_mt_optim, mod_mt_tensor_data, mod_mt_tensor_functions, mod_mt_tensor_ops, mod_mt_testing;
 
 /* The class of minitorch.datasets (datasets.c), a dict rather than a module. */
 extern const struct dsl_object_class mod_datasets_class;
@@ -131,6 +131,12 @@ int mod_dtype_float64(struct dsl_interp *in, struct dsl_value *out);
 /* minitorch.NAME as the package's files that cells wrote give it (MiniTorch's star imports of
  * them, minitorch.c): borrowed, or NULL when none gives the name. */
 struct dsl_value *mod_minitorch_file_export(struct dsl_interp *in, const char *name);
+
+/* minitorch.MathTest and MathTestVariable, the classes (testing.c). */
+int mod_math_test_value(struct dsl_interp *in, struct dsl_value *out);
+int mod_math_test_variable_value(struct dsl_interp *in, struct dsl_value *out);
+/* minitorch.grad_check(f, *vals) (testing.c). */
+int mod_grad_check(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
 
 /* minitorch.datasets, a new value of mod_datasets_class (datasets.c). */
 int mod_datasets_value(struct dsl_interp *in, struct dsl_value *out);

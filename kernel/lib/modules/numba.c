@@ -2,6 +2,12 @@
  * compiled, lib/jit/), prange, the dtypes, and numba.cuda (is_available and cuda.jit). */
 #include "lib/modules/module.h"
 
+#include "lib/jit.h"
+#include "lib/storage.h"
+#include "lib/tensor_methods.h"
+
+#include <stdlib.h>
+
 /* njit(fn) gives fn; njit(parallel=True) and friends give a decorator that does. */
 static int n_identity(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
@@ -129,9 +135,82 @@ static int n_cuda_jit(struct dsl_interp *in, const struct dsl_args *a, struct ds
     return 0;
 }
 
+/* cuda.is_cuda_array(x): whether x is memory on the GPU (a Storage or a tensor of the cuda
+ * backend), as Numba asks of an array; a list, a number or host memory is not. */
+static int n_is_cuda_array(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    (void)in;
+    struct mt_tensor *t = NULL;
+    struct dsl_value x = a->slot[0];
+    if (!dsl_storage_view(x, &t) && x.kind == DSL_TENSOR) t = x.as.t;
+    *ret = dsl_bool(t && t->backend == MT_BACKEND_CUDA);
+    return 0;
+}
+
+/* The numbers of a list or tuple (numpy's arrays here), as a new tensor on backend b. */
+static int numbers_tensor(struct dsl_interp *in, struct dsl_value v, enum mt_backend b,
+                          struct mt_tensor **out)
+{
+    size_t n = v.as.l->len;
+    float *vals = malloc((n ? n : 1) * sizeof *vals);
+    if (!vals) return dsl_raise_status(in, DSL_V_NOMEM);
+    for (size_t i = 0; i < n; i++) {
+        if (!dsl_is_number(v.as.l->items[i])) {
+            free(vals);
+            return dsl_raise(in, "TypeError", "cuda.to_device() copies numbers, not %s",
+                             dsl_type_name(v.as.l->items[i]));
+        }
+        vals[i] = (float)dsl_as_double(v.as.l->items[i]);
+    }
+    int64_t len = (int64_t)n;
+    enum mt_status st = mt_from_data(ctx_of(in), b, 1, &len, vals, out);
+    free(vals);
+    return st != MT_OK ? dsl_engine_raise(in, st) : 0;
+}
+
+/* cuda.to_device(x): a copy of x (a Storage, or a list or tuple of numbers) in the device's
+ * memory, as a Storage. Where cuda.jit kernels run in the kernel's simulator (no GPU, or %cuda
+ * simulate), the device's memory is the host's, as in Numba's simulator, whose to_device
+ * copies into host memory too. */
+static int n_to_device(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct mt_ctx *ctx = ctx_of(in);
+    enum mt_backend b = dsl_cuda_simulating(ctx) ? MT_BACKEND_SIMPLE : MT_BACKEND_CUDA;
+    struct dsl_value x = a->slot[0];
+    struct mt_tensor *src = NULL, *copy = NULL;
+    enum mt_status st = MT_OK;
+    if (dsl_storage_view(x, &src)) {
+        st = mt_zeros(ctx, b, src->ndim, src->shape, &copy);
+        struct mt_tensor *there = NULL; /* src's values where copy is (a copy off the host) */
+        if (st == MT_OK) st = mt_detach(ctx, src, &there);
+        if (st == MT_OK && there->backend != b) {
+            struct mt_tensor *moved = NULL;
+            st = mt_to(ctx, there, b, &moved);
+            mt_tensor_release(there);
+            there = moved;
+        }
+        if (st == MT_OK) st = mt_map(ctx, MT_MAP_ID, there, &copy);
+        mt_tensor_release(there);
+    } else if (x.kind == DSL_LIST) {
+        if (numbers_tensor(in, x, b, &copy) != 0) return -1;
+    } else {
+        return dsl_raise(in, "TypeError",
+                         "cuda.to_device() copies a Storage or a list of numbers, not %s",
+                         dsl_type_name(x));
+    }
+    int r = st != MT_OK ? dsl_engine_raise(in, st) : dsl_storage_of(in, copy, ret);
+    mt_tensor_release(copy);
+    return r;
+}
+
+static const char *const obj_params[] = {"obj", NULL};
+
 static const struct member numba_cuda_members[] = {
     ALIAS("is_available", "numba.cuda.is_available()", "cuda_available",
           "Whether the kernel's cuda backend can run here: the kernel's cuda_available()."),
+    FN("is_cuda_array", "numba.cuda.is_cuda_array(obj)", 1, 1, obj_params, n_is_cuda_array,
+       "Whether obj is memory on the GPU: a Storage or a tensor of the cuda backend (lists, "
+       "numbers and host memory are not)."),
     FN("jit", "numba.cuda.jit(fn=None, device=False, **options)", 0, 1, njit_params, n_cuda_jit,
        "@cuda.jit, cuda.jit()(fn): fn becomes a CUDA kernel, launched as fn[blocks, "
        "threads](args...) with ints or tuples of up to three; in it, cuda.threadIdx, blockIdx, "
@@ -140,11 +219,16 @@ static const struct member numba_cuda_members[] = {
        "else in the kernel's simulator, which names out-of-range indices, shared-memory races, "
        "barriers not every thread reaches and reads of shared memory nobody wrote. "
        "cuda.jit(device=True)(fn) returns fn, which kernels call."),
+    FN("to_device", "numba.cuda.to_device(obj)", 1, 1, obj_params, n_to_device,
+       "A copy of obj (a Storage, or a list or tuple of numbers) in the device's memory, as a "
+       "Storage: on the GPU, or in host memory where cuda.jit kernels run in the simulator "
+       "(as Numba's simulator copies)."),
 };
 
 const struct module mod_numba_cuda = {
-    .cls = MODULE_CLASS("module: numba.cuda, of which the kernel has is_available() and jit "
-                        "(CUDA kernels, on the GPU or in the kernel's simulator)."),
+    .cls = MODULE_CLASS("module: numba.cuda, of which the kernel has is_available(), jit (CUDA "
+                        "kernels, on the GPU or in the kernel's simulator), is_cuda_array and "
+                        "to_device."),
     .name = "numba.cuda",
     .members = MEMBERS(numba_cuda_members),
 };
@@ -162,7 +246,8 @@ static int n_prange(struct dsl_interp *in, const struct dsl_args *a, struct dsl_
 }
 
 static const struct member numba_members[] = {
-    VALUE("cuda", "numba.cuda", v_numba_cuda, "numba.cuda: is_available(), jit."),
+    VALUE("cuda", "numba.cuda", v_numba_cuda,
+          "numba.cuda: is_available(), jit, is_cuda_array, to_device."),
     VALUE("float32", "numba.float32", mod_dtype_float32, "The dtype name 'float32'."),
     VALUE("float64", "numba.float64", mod_dtype_float64, "The dtype name 'float64'."),
     VALUE("int32", "numba.int32", mod_dtype_int32, "The dtype name 'int32'."),

@@ -202,7 +202,7 @@ static void test_compare_leaves_variables(void)
     CHECK_STR(OK(s, "[a.backend, n, a.tolist(), keep.tolist(), len(xs), xs[1]]"),
               "['fast', 5, [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], "
               "2, 1]");
-    CHECK_STR(OK(s, "[w.grad == none, w.requires_grad, at.strides, at.tolist()]"),
+    CHECK_STR(OK(s, "[w.grad == none, w.requires_grad(), at.strides, at.tolist()]"),
               "[True, True, (1, 3), [[1.0, 4.0], [2.0, 5.0], [3.0, 6.0]]]");
     FAILS(s, "c", "NameError");                     /* made inside: gone again */
     CHECK_STR(OK(s, "zeros(1).backend"), "'fast'"); /* the default backend is back */

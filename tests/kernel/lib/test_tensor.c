@@ -62,9 +62,9 @@ static void test_create(void)
     for (int i = 0; i < 4; i++) CHECK((float)got[i] == (float)py[i]);
 
     /* keywords */
-    CHECK_STR(OK(s, "tensor([1, 2], requires_grad=true).requires_grad"), "True");
-    CHECK_STR(OK(s, "tensor([1, 2]).requires_grad"), "False");
-    CHECK_STR(OK(s, "rand(2, requires_grad=true).requires_grad"), "True");
+    CHECK_STR(OK(s, "tensor([1, 2], requires_grad=true).requires_grad()"), "True");
+    CHECK_STR(OK(s, "tensor([1, 2]).requires_grad()"), "False");
+    CHECK_STR(OK(s, "rand(2, requires_grad=true).requires_grad()"), "True");
     CHECK_STR(OK(s, "zeros(2, backend=\"simple\").backend"), "'simple'");
     CHECK_STR(OK(s, "ones(2, requires_grad=true, backend=\"fast\").backend"), "'fast'");
     CHECK_STR(OK(s, "tensor(data=[1, 2], backend=\"simple\").backend"), "'simple'");
@@ -408,19 +408,23 @@ static void test_properties(void)
     CHECK_STR(OK(s, "x.backend"), "'fast'");
     CHECK_STR(OK(s, "x.grad"), "");
     CHECK_STR(OK(s, "x.grad == none"), "True");
-    CHECK_STR(OK(s, "x.requires_grad"), "False");
-    OK(s, "x.requires_grad = true");
-    CHECK_STR(OK(s, "x.requires_grad"), "True");
+    const char *m = NULL;
+    CHECK_STR(OK(s, "x.requires_grad()"), "False");
+    OK(s, "x.requires_grad_(true)");
+    CHECK_STR(OK(s, "x.requires_grad()"), "True");
     OK(s, "x.requires_grad_(false)");
-    CHECK_STR(OK(s, "x.requires_grad"), "False");
-    CHECK_STR(OK(s, "x.requires_grad_().requires_grad"), "True");
-    const char *m = FAILS(s, "x.nope", "AttributeError");
+    CHECK_STR(OK(s, "x.requires_grad()"), "False");
+    CHECK_STR(OK(s, "x.requires_grad_().requires_grad()"), "True");
+    /* MiniTorch's requires_grad is a method: assigning it names the one that sets it */
+    m = FAILS(s, "x.requires_grad = true", "AttributeError");
+    CHECK(strstr(m, "x.requires_grad_(True)") != NULL);
+    CHECK_STR(OK(s, "x.requires_grad()"), "True"); /* unchanged by the refused assignment */
+    m = FAILS(s, "x.nope", "AttributeError");
     CHECK(strstr(m, "nope") != NULL);
     m = FAILS(s, "x.shap", "AttributeError");
     CHECK(strstr(m, "shape") != NULL); /* a suggestion */
     FAILS(s, "x.shape = [1]", "AttributeError");
     FAILS(s, "x.sum = 1", "AttributeError");
-    FAILS(s, "x.requires_grad = 1", "TypeError");
     FAILS(s, "x.grad = x", "TypeError");
     FAILS(s, "x.shape()", "TypeError"); /* a tuple is not callable */
     FAILS(s, "[1].shape", "AttributeError");
@@ -444,7 +448,7 @@ static void test_properties(void)
     const char *why = NULL, *m2 = FAILS(s, "x.to(\"cuda\")", "RuntimeError");
     if (!mt_cuda_probe(&why)) CHECK(strstr(m2, why) != NULL); /* says what is missing */
     OK(s, "y = tensor([1, 2], requires_grad=true); d = (y * 2).detach()");
-    CHECK_STR(OK(s, "d.requires_grad"), "False");
+    CHECK_STR(OK(s, "d.requires_grad()"), "False");
     OK(s, "e = y.detach(); e[0] = 9");
     CHECK_STR(OK(s, "y[0]"), "9.0");
     dsl_session_free(s);
@@ -537,7 +541,7 @@ static void test_backward(void)
     const int64_t sx[] = {4};
     SET_TENSOR(s, "x", x, sx, 1, ", requires_grad=true");
     OK(s, "y = (3 * x * x + x.exp() + x / (x + 1)).sum()");
-    CHECK_STR(OK(s, "y.requires_grad"), "True");
+    CHECK_STR(OK(s, "y.requires_grad()"), "True");
     OK(s, "y.backward()");
     double want[4];
     for (int i = 0; i < 4; i++) {
@@ -583,7 +587,7 @@ static void test_backward(void)
     OK(s, "x.zero_grad(); ((x < 1) * x).sum().backward()");
     for (int i = 0; i < 4; i++) want[i] = x[i] < 1;
     CHECK_VALUES(s, "x.grad", want, 4, 1e-6);
-    CHECK_STR(OK(s, "(x.detach() * 2).requires_grad"), "False");
+    CHECK_STR(OK(s, "(x.detach() * 2).requires_grad()"), "False");
     dsl_session_free(s);
 }
 

@@ -161,7 +161,7 @@ static void test_models(void)
     CHECK_STR(run_cell(s, "opt = sgd(ps, rate=0.25)\nloss = m(x).sum()\nloss.backward()\n"
                           "w = ps[0][1, 2]\ng = ps[0].grad[1, 2]\nopt.step()\n"
                           "[abs(ps[0][1, 2] - (w - 0.25 * g)) < 1e-6, opt.rate, "
-                          "ps[0].requires_grad]")
+                          "ps[0].requires_grad()]")
                   .result,
               "[True, 0.25, True]");
     CHECK_STR(run_cell(s, "opt.zero_grad()\n[ps[0].grad, ps[5].grad]").result, "[None, None]");

@@ -266,8 +266,8 @@ GPUBackend = minitorch.TensorBackend(CudaOps)
 # flow through all of them
 x = minitorch.rand((3, 5), backend=minitorch.SimpleBackend) + 0.25
 y = x.to("student")
-x.requires_grad = True
-y.requires_grad = True
+x.requires_grad_(True)
+y.requires_grad_(True)
 # expect: True student
 print(((x * 2 - 1).relu() / (x + 1)).tolist() == ((y * 2 - 1).relu() / (y + 1)).tolist(), y.backend)
 fx = ((x * 2 - 1).relu() + x.sigmoid().log() / x).permute(1, 0)
@@ -294,13 +294,13 @@ except ValueError as e:
 def steps(backend):
     seed(5)
     w = minitorch.rand((2, 3), backend=backend)
-    w.requires_grad = True
+    w.requires_grad_(True)
     pts = minitorch.rand((6, 2), backend=backend)
     for _ in range(3):
         loss = (pts @ w).sigmoid().sum()
         loss.backward()
         w = (w - w.grad * 0.5).detach()
-        w.requires_grad = True
+        w.requires_grad_(True)
     return w.to("simple")
 ws, wg = steps(minitorch.SimpleBackend), steps(GPUBackend)
 # expect: True

@@ -17,7 +17,7 @@ print(y.sum(0), y.tolist(), y[1, 0])
 # expect: tensor([[4., 6.]], shape=(1, 2), backend=cuda) [[1.0, 2.0], [3.0, 4.0]] 3.0
 
 # autodiff on the device, and back across .to(): d/dx sum((2x)^2) = 8x
-x.requires_grad = True
+x.requires_grad_(True)
 z = x.to("cuda") * 2
 (z * z).sum().backward()
 print(x.grad)
