@@ -321,11 +321,7 @@ static int del_target(struct dsl_interp *in, const struct dsl_node *t)
     default: { /* an attribute: of an instance or a class; other values have none to delete */
         struct dsl_value obj;
         if (dsl_eval(in, t->a, &obj) != 0) return DSL_X_ERR;
-        int r =
-            obj.kind == DSL_INSTANCE || obj.kind == DSL_CLASS
-                ? dsl_object_delattr(in, obj, t->name)
-                : dsl_raise(in, "AttributeError", "'%s' object attribute '%s' cannot be deleted",
-                            dsl_type_name(obj), t->name);
+        int r = dsl_delattr(in, obj, t->name);
         dsl_value_release(obj);
         if (r != 0) dsl_error_locate(in, t->pos);
         return r != 0 ? DSL_X_ERR : DSL_X_OK;

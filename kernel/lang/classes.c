@@ -1205,6 +1205,21 @@ int dsl_bi_setattr(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
     return 0;
 }
 
+int dsl_delattr(struct dsl_interp *in, struct dsl_value obj, const char *name)
+{
+    if (obj.kind == DSL_INSTANCE || obj.kind == DSL_CLASS) return dsl_object_delattr(in, obj, name);
+    return dsl_raise(in, "AttributeError", "'%s' object attribute '%s' cannot be deleted",
+                     dsl_type_name(obj), name);
+}
+
+int dsl_bi_delattr(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    if (want_name(in, a->slot[1], "delattr") != 0) return -1;
+    if (dsl_delattr(in, a->slot[0], a->slot[1].as.s->data) != 0) return -1;
+    *ret = dsl_none();
+    return 0;
+}
+
 int dsl_bi_hasattr(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
     if (want_name(in, a->slot[1], "hasattr") != 0) return -1;

@@ -134,6 +134,10 @@ int dsl_bi_property(struct dsl_interp *in, const struct dsl_args *a, struct dsl_
 int dsl_bi_vars(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
 int dsl_bi_getattr(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
 int dsl_bi_setattr(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
+int dsl_bi_delattr(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
+/* del obj.name: an instance's or a class's attribute (through __delattr__); other values have
+ * none to delete (AttributeError). 0 or -1. */
+int dsl_delattr(struct dsl_interp *in, struct dsl_value obj, const char *name);
 int dsl_bi_hasattr(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
 
 #endif

@@ -95,7 +95,7 @@ struct dsl_attrs *dsl_package_globals(const struct dsl_interp *in)
 struct dsl_value *dsl_package_find(struct dsl_session *s, const char *name)
 {
     for (size_t i = 0; i < s->npackages; i++)
-        if (strcmp(dsl_package_name(s->packages[i]), name) == 0) return &s->packages[i];
+        if (strcmp(s->package_names[i], name) == 0) return &s->packages[i];
     return NULL;
 }
 
@@ -120,16 +120,24 @@ static int module_for(struct dsl_interp *in, const char *name, const char *file,
         return 0;
     }
     struct dsl_value *grown = realloc(s->packages, (s->npackages + 1) * sizeof *grown);
-    if (!grown) return dsl_raise_status(in, DSL_V_NOMEM);
-    s->packages = grown;
+    if (grown) s->packages = grown;
+    char **names = grown ? realloc(s->package_names, (s->npackages + 1) * sizeof *names) : NULL;
+    if (names) s->package_names = names;
+    char *copy = names ? strdup(name) : NULL;
+    if (!copy) return dsl_raise_status(in, DSL_V_NOMEM);
     struct dsl_value m;
-    if (dsl_class_call(in, module_class(), NULL, 0, NULL, NULL, 0, &m) != 0) return -1;
+    if (dsl_class_call(in, module_class(), NULL, 0, NULL, NULL, 0, &m) != 0) {
+        free(copy);
+        return -1;
+    }
     if (set_str(in, m, "__name__", name) != 0 || set_str(in, m, "__file__", file) != 0 ||
         set_str(in, m, "__package__", DSL_PACKAGE) != 0 ||
         dsl_attrs_set(&m.as.inst->attrs, "__doc__", dsl_none()) != 0) {
         dsl_value_release(m);
+        free(copy);
         return -1;
     }
+    s->package_names[s->npackages] = copy;
     s->packages[s->npackages++] = m;
     *out = m;
     return 0;
@@ -139,7 +147,10 @@ static int module_for(struct dsl_interp *in, const char *name, const char *file,
 static void forget(struct dsl_session *s, size_t i)
 {
     struct dsl_value m = s->packages[i];
+    free(s->package_names[i]);
     memmove(&s->packages[i], &s->packages[i + 1], (s->npackages - i - 1) * sizeof m);
+    memmove(&s->package_names[i], &s->package_names[i + 1],
+            (s->npackages - i - 1) * sizeof *s->package_names);
     s->npackages--;
     struct dsl_attrs *g = &m.as.inst->attrs;
     while (g->len) dsl_attrs_remove(g, g->items[g->len - 1].name);
@@ -150,7 +161,9 @@ void dsl_packages_forget(struct dsl_session *s)
 {
     while (s->npackages) forget(s, s->npackages - 1);
     free(s->packages);
+    free(s->package_names);
     s->packages = NULL;
+    s->package_names = NULL;
 }
 
 struct dsl_value *dsl_package_export(struct dsl_value module, const char *name)

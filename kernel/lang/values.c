@@ -373,6 +373,7 @@ static void free_attrs(struct dsl_attrs *a)
 {
     for (size_t i = 0; i < a->len; i++) free(a->items[i].name);
     free(a->items);
+    free(a->index);
     *a = (struct dsl_attrs){0};
 }
 
@@ -474,10 +475,51 @@ void dsl_value_clear(struct dsl_value c)
 
 /* ---- attributes ------------------------------------------------------------------------- */
 
+/* Up to this many names a scan; past it the index. */
+#define ATTRS_SCAN 8
+
+static size_t name_hash(const char *name)
+{
+    uint64_t x = 1469598103934665603ULL; /* FNV-1a */
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+        x = (x ^ *p) * 1099511628211ULL;
+    return (size_t)(x ^ (x >> 29));
+}
+
+static void index_put(struct dsl_attrs *a, size_t pos)
+{
+    size_t mask = a->icap - 1, i = name_hash(a->items[pos].name) & mask;
+    while (a->index[i]) i = (i + 1) & mask;
+    a->index[i] = pos + 1;
+}
+
+/* (Re)builds the index for the names there are, at most a quarter full; without memory for it
+ * the table is scanned, as a small one is. */
+static void index_rebuild(struct dsl_attrs *a)
+{
+    free(a->index);
+    a->index = NULL;
+    a->icap = 0;
+    if (a->len <= ATTRS_SCAN) return;
+    size_t icap = 64;
+    while (icap < 4 * a->len) icap *= 2;
+    if (!(a->index = calloc(icap, sizeof *a->index))) return;
+    a->icap = icap;
+    for (size_t i = 0; i < a->len; i++) index_put(a, i);
+}
+
 struct dsl_value *dsl_attrs_find(const struct dsl_attrs *a, const char *name)
 {
-    for (size_t i = 0; i < a->len; i++)
-        if (strcmp(a->items[i].name, name) == 0) return &a->items[i].value;
+    if (!a->index) {
+        for (size_t i = 0; i < a->len; i++)
+            if (strcmp(a->items[i].name, name) == 0) return &a->items[i].value;
+        return NULL;
+    }
+    size_t mask = a->icap - 1;
+    for (size_t i = name_hash(name) & mask; a->index[i]; i = (i + 1) & mask) {
+        struct dsl_attr *at = &a->items[a->index[i] - 1];
+        if (strcmp(at->name, name) == 0) return &at->value;
+    }
     return NULL;
 }
 
@@ -509,6 +551,12 @@ int dsl_attrs_set(struct dsl_attrs *a, const char *name, struct dsl_value v)
     }
     dsl_value_adopt(v);
     a->items[a->len++] = (struct dsl_attr){copy, v};
+    if (a->len > ATTRS_SCAN) {
+        if (a->index && 4 * a->len <= a->icap)
+            index_put(a, a->len - 1);
+        else
+            index_rebuild(a);
+    }
     return DSL_V_OK;
 }
 
@@ -519,6 +567,7 @@ bool dsl_attrs_remove(struct dsl_attrs *a, const char *name)
         struct dsl_attr gone = a->items[i];
         memmove(&a->items[i], &a->items[i + 1], (a->len - i - 1) * sizeof *a->items);
         a->len--;
+        if (a->index) index_rebuild(a); /* the positions after i moved */
         free(gone.name);
         dsl_value_orphan(gone.value);
         dsl_value_release(gone.value);

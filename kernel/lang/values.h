@@ -275,8 +275,8 @@ struct dsl_object {
     void *state; /* owned: cls->free releases it */
 };
 /* Attributes: names and values in the order they were first set, as a Python __dict__ keeps
- * them (a Module's parameters come out in that order). Classes and instances have few, so a
- * scan beats hashing. */
+ * them (a Module's parameters come out in that order). Most instances have few, where a scan
+ * beats hashing; a class of many methods or a package file's globals get an index. */
 struct dsl_attr {
     char *name;             /* owned */
     struct dsl_value value; /* owned reference */
@@ -284,6 +284,9 @@ struct dsl_attr {
 struct dsl_attrs {
     struct dsl_attr *items;
     size_t len, cap;
+    size_t *index; /* past a few names: icap open-addressing slots, an item's position + 1 (0:
+                    * empty), by the name's hash; NULL below that or when out of memory */
+    size_t icap;
 };
 /* The slot of name, or NULL. */
 struct dsl_value *dsl_attrs_find(const struct dsl_attrs *a, const char *name);

@@ -1361,6 +1361,8 @@ const struct dsl_builtin dsl_builtins[] = {
     {"dict", "dict(iterable=(), **kwargs)", 0, 1, dsl_any_keywords, dsl_bi_dict,
      "A new dict: empty; with the pairs of a dict or of an iterable of (key, value) pairs; "
      "and with the keyword arguments as string keys (dict(a=1) is {'a': 1})."},
+    {"delattr", "delattr(obj, name)", 2, 2, NULL, dsl_bi_delattr,
+     "Deletes obj's attribute called name (a string): delattr(m, \"w\") is del m.w."},
     {"dir", "dir(obj=...)", 0, -1, NULL, bi_dir,
      "The sorted names of obj's attributes (methods included; CPython's special methods, which "
      "the operators and builtins stand for, are not listed); without obj, the names of the "
@@ -1650,10 +1652,41 @@ static bool test_hooks_on(void)
 
 bool dsl_builtin_protected(const char *name) { return strcmp(name, "check") == 0; }
 
+/* An index of the table by name, made once: every global name a program reads that no
+ * variable has (len, range, isinstance) is looked up here. */
+#define BUILTIN_SLOTS 1024
+static unsigned short builtin_slots[BUILTIN_SLOTS]; /* a row's position + 1; 0: empty */
+static pthread_once_t builtin_slots_once = PTHREAD_ONCE_INIT;
+
+static size_t builtin_hash(const char *name)
+{
+    uint64_t x = 1469598103934665603ULL; /* FNV-1a */
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+        x = (x ^ *p) * 1099511628211ULL;
+    return (size_t)(x ^ (x >> 29)) & (BUILTIN_SLOTS - 1);
+}
+
+static void index_builtins(void)
+{
+    _Static_assert(BUILTIN_SLOTS < 65536, "positions fit the slots");
+    for (size_t i = 0; i < dsl_builtin_count && 2 * i < BUILTIN_SLOTS; i++) {
+        size_t k = builtin_hash(dsl_builtins[i].name);
+        while (builtin_slots[k]) k = (k + 1) & (BUILTIN_SLOTS - 1);
+        builtin_slots[k] = (unsigned short)(i + 1);
+    }
+}
+
 const struct dsl_builtin *dsl_builtin_find(const char *name)
 {
-    for (size_t i = 0; i < dsl_builtin_count; i++)
-        if (strcmp(dsl_builtins[i].name, name) == 0) return &dsl_builtins[i];
+    pthread_once(&builtin_slots_once, index_builtins);
+    if (2 * dsl_builtin_count < BUILTIN_SLOTS) {
+        for (size_t k = builtin_hash(name); builtin_slots[k]; k = (k + 1) & (BUILTIN_SLOTS - 1))
+            if (strcmp(dsl_builtins[builtin_slots[k] - 1].name, name) == 0)
+                return &dsl_builtins[builtin_slots[k] - 1];
+    } else {
+        for (size_t i = 0; i < dsl_builtin_count; i++)
+            if (strcmp(dsl_builtins[i].name, name) == 0) return &dsl_builtins[i];
+    }
     if (strncmp(name, TEST_HOOK_PREFIX, strlen(TEST_HOOK_PREFIX)) == 0 && test_hooks_on())
         for (size_t i = 0; i < sizeof test_hooks / sizeof *test_hooks; i++)
             if (strcmp(test_hooks[i].name, name) == 0) return &test_hooks[i];

@@ -795,14 +795,17 @@ struct dsl_value *mod_minitorch_file_export(struct dsl_interp *in, const char *n
     /* MiniTorch's __init__ star-imports its files in an order in which a later file's name
      * replaces an earlier's (scalar_functions' Mul over tensor_functions'): the last first */
     static const char *const star_imported[] = {
-        "cuda_ops", "fast_ops",         "tensor_ops",  "optim",     "testing",
-        "datasets", "tensor",           "autodiff",    "module",    "scalar_functions",
-        "scalar",   "tensor_functions", "tensor_data", "fast_conv", "nn",
+        "minitorch.cuda_ops",    "minitorch.fast_ops",
+        "minitorch.tensor_ops",  "minitorch.optim",
+        "minitorch.testing",     "minitorch.datasets",
+        "minitorch.tensor",      "minitorch.autodiff",
+        "minitorch.module",      "minitorch.scalar_functions",
+        "minitorch.scalar",      "minitorch.tensor_functions",
+        "minitorch.tensor_data", "minitorch.fast_conv",
+        "minitorch.nn",
     };
     for (size_t i = 0; i < sizeof star_imported / sizeof star_imported[0]; i++) {
-        char full[64];
-        snprintf(full, sizeof full, "%s.%s", DSL_PACKAGE, star_imported[i]);
-        struct dsl_value *file = dsl_package_find(in->session, full);
+        struct dsl_value *file = dsl_package_find(in->session, star_imported[i]);
         struct dsl_value *v = file ? dsl_package_export(*file, name) : NULL;
         if (v) return v;
     }

@@ -41,7 +41,7 @@ static void test_keyword_completion(void)
     CHECK(strstr(complete_end(s, "t.su", &start), "sum") != NULL);
     CHECK_STR(complete_end(s, "he", &start), "heatmap help");
     /* def, return and del are keywords now */
-    CHECK_STR(complete_end(s, "de", &start), "def del");
+    CHECK_STR(complete_end(s, "de", &start), "def del delattr"); /* keywords, then builtins */
     CHECK_STR(complete_end(s, "retu", &start), "return");
     CHECK_STR(complete_end(s, "fina", &start), "finally");
     /* the built-in exception classes are names too */
