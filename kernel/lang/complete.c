@@ -364,6 +364,12 @@ static enum name_context context_of(struct dsl_session *s, const char *code, siz
         enum name_context up = context_of(s, code, rb, &owner, NULL);
         if (up != CTX_OBJECT) return up == CTX_TEXT ? CTX_TEXT : CTX_TENSOR;
         char *attr = strndup(code + rb, re - rb);
+        struct dsl_value *file = attr ? dsl_module_file(s, owner, attr) : NULL;
+        if (file) { /* a file a cell wrote: its globals */
+            free(attr);
+            if (obj) *obj = *file;
+            return CTX_INSTANCE;
+        }
         const struct dsl_object_class *c =
             attr && owner->attr_class ? owner->attr_class(owner, attr) : NULL;
         free(attr);
@@ -523,7 +529,7 @@ static void offer(struct offer *o, const char *name)
 
 /* After "x.": the methods and attributes of what context_of found x to be (cls: an engine
  * object's class; obj: a class or an instance). */
-static void offer_attrs(struct offer *o, enum name_context where,
+static void offer_attrs(struct offer *o, struct dsl_session *s, enum name_context where,
                         const struct dsl_object_class *cls, struct dsl_value obj)
 {
     if (where == CTX_TENSOR) {
@@ -543,6 +549,8 @@ static void offer_attrs(struct offer *o, enum name_context where,
         for (size_t i = 0; cls->attrs && cls->attrs[i]; i++) offer(o, cls->attrs[i]);
         for (size_t i = 0; !cls->attrs && cls->attr_name && cls->attr_name(cls, i); i++)
             offer(o, cls->attr_name(cls, i));
+        size_t nf = dsl_module_file_names(s, cls, o->names + o->n, o->cap - o->n), kept = o->n;
+        for (size_t i = 0; i < nf && kept + i < o->cap; i++) offer(o, o->names[kept + i]);
     } else if (where == CTX_INSTANCE) {
         size_t na = dsl_attr_names(obj, o->names + o->n, o->cap - o->n), kept = o->n;
         for (size_t i = 0; i < na; i++) /* every class's __module__ is no name one looks for */
@@ -670,6 +678,7 @@ json_t *dsl_complete(struct dsl_session *s, const char *code, size_t cursor, siz
                  dsl_tensor_prop_count + dsl_list_method_count + dsl_dict_method_count +
                  dsl_magic_count + 32 + (s ? s->count : 0) + nparams + nwords +
                  (where == CTX_INSTANCE ? dsl_attr_names(obj, NULL, 0) : 0) +
+                 (where == CTX_OBJECT && cls ? dsl_module_file_names(s, cls, NULL, 0) : 0) +
                  (where == CTX_SELF ? SELF_NAMES + 64 : 0);
     const char **names = malloc(cap * sizeof *names);
     if (!names || (nparams && !kw)) {
@@ -690,7 +699,7 @@ json_t *dsl_complete(struct dsl_session *s, const char *code, size_t cursor, siz
         offer_names(&o, s, words, nwords);
         offer_keywords(&o, bparams, uparams, udef, nparams, kw);
     } else { /* after "x." */
-        offer_attrs(&o, where, cls, obj);
+        offer_attrs(&o, s, where, cls, obj);
     }
     append_sorted(matches, names, o.n);
     free(names);

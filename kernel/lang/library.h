@@ -89,6 +89,15 @@ int dsl_module_import(struct dsl_interp *in, const char *name, struct dsl_value 
 const char *dsl_module_name(size_t i);
 /* The class of the module called name (its members: attr_name, attr_help), or NULL. */
 const struct dsl_object_class *dsl_module_class(const char *name);
+/* The names the package's files that cells wrote add to the module of class cls (its files,
+ * and minitorch's star imports of them), borrowed: up to cap into out, the count returned (dir(),
+ * completion). 0 for another class. */
+size_t dsl_module_file_names(struct dsl_session *s, const struct dsl_object_class *cls,
+                             const char **out, size_t cap);
+/* The file a cell wrote that is the attribute `name` of the module of class cls
+ * (minitorch.scalar), borrowed, or NULL. */
+struct dsl_value *dsl_module_file(struct dsl_session *s, const struct dsl_object_class *cls,
+                                  const char *name);
 /* `from module import name`: the member as a new value: 0, or -1 after raising ImportError
  * (cannot import name ..., with a suggestion). */
 int dsl_module_from(struct dsl_interp *in, struct dsl_value module, const char *name,

@@ -1107,7 +1107,7 @@ static void add_rows(struct names *ns, const struct dsl_builtin *rows, size_t n)
 
 /* The attributes of v this language reads (not CPython's special methods, which it has as
  * operators and builtins rather than attributes). */
-static void attribute_names(struct names *ns, struct dsl_value v)
+static void attribute_names(struct names *ns, struct dsl_session *s, struct dsl_value v)
 {
     enum dsl_kind k = v.kind;
     if (k != DSL_LIST && k != DSL_DICT && k != DSL_TENSOR && k != DSL_OBJECT && k != DSL_EXC_TYPE &&
@@ -1138,6 +1138,11 @@ static void attribute_names(struct names *ns, struct dsl_value v)
         for (size_t i = 0; c->attrs && c->attrs[i]; i++) add_name(ns, c->attrs[i]);
         for (size_t i = 0; !c->attrs && c->attr_name && c->attr_name(c, i); i++)
             add_name(ns, c->attr_name(c, i));
+        size_t nf = dsl_module_file_names(s, c, NULL, 0); /* what files cells wrote add */
+        const char **files = nf ? malloc(nf * sizeof *files) : NULL;
+        if (files) dsl_module_file_names(s, c, files, nf);
+        for (size_t i = 0; files && i < nf; i++) add_name(ns, files[i]);
+        free(files);
         break;
     }
     case DSL_INSTANCE:
@@ -1183,7 +1188,7 @@ static int bi_dir(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
         return dsl_raise(in, "TypeError", "dir expected at most 1 argument, got %zu", a->nrest);
     struct names ns = {0};
     if (a->nrest)
-        attribute_names(&ns, a->rest[0]);
+        attribute_names(&ns, in->session, a->rest[0]);
     else
         scope_names(&ns, in);
     if (ns.n) qsort(ns.v, ns.n, sizeof *ns.v, compare_names);

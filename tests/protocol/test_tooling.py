@@ -292,3 +292,20 @@ def test_display_data_and_other_values(kc):
     for code, text in (("2.5", "2.5"), ("'<b>'", "'<b>'"), ("true", "True"),
                        ("print", "<built-in function print>"), ("range(2)", "range(0, 2)")):
         assert data_of(execute(kc, code)) == {"text/plain": text}, code
+
+
+def test_complete_names_from_package_files(kc):
+    # a file a cell wrote completes as a module of its own, and what its star import gives
+    # minitorch completes after `minitorch.`
+    r = execute(kc, "%%minitorch_file scalar_functions.py\n"
+                    "class ScalarFunctionDemo:\n    pass\n"
+                    "def scale_demo(x):\n    return x\n_hidden_demo = 1\n")
+    assert r.status == "ok"
+    execute(kc, "import minitorch")
+    assert complete(kc, "minitorch.scalar_functions.scale_d")["matches"] == ["scale_demo"]
+    assert complete(kc, "minitorch.ScalarFunctionD")["matches"] == ["ScalarFunctionDemo"]
+    assert complete(kc, "minitorch.scalar_f")["matches"] == ["scalar_functions"]
+    assert complete(kc, "minitorch._hidden_d")["matches"] == []
+    r = execute(kc, "print('scale_demo' in dir(minitorch), '_hidden_demo' in dir(minitorch), "
+                    "'scalar_functions' in dir(minitorch))")
+    assert r.stream() == "True False True\n"

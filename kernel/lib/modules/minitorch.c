@@ -790,26 +790,43 @@ MT_FILE(mod_mt_tensor_ops, "tensor_ops", "MiniTorch's tensor_ops.py: the ops and
 
 /* ---- minitorch: the student's files ---------------------------------------------------- */
 
+/* MiniTorch's __init__ star-imports its files in an order in which a later file's name
+ * replaces an earlier's (scalar_functions' Mul over tensor_functions'): the last first */
+static const char *const star_imported[] = {
+    "minitorch.cuda_ops",    "minitorch.fast_ops",
+    "minitorch.tensor_ops",  "minitorch.optim",
+    "minitorch.testing",     "minitorch.datasets",
+    "minitorch.tensor",      "minitorch.autodiff",
+    "minitorch.module",      "minitorch.scalar_functions",
+    "minitorch.scalar",      "minitorch.tensor_functions",
+    "minitorch.tensor_data", "minitorch.fast_conv",
+    "minitorch.nn",
+};
+#define NSTAR (sizeof star_imported / sizeof star_imported[0])
+
 struct dsl_value *mod_minitorch_file_export(struct dsl_interp *in, const char *name)
 {
-    /* MiniTorch's __init__ star-imports its files in an order in which a later file's name
-     * replaces an earlier's (scalar_functions' Mul over tensor_functions'): the last first */
-    static const char *const star_imported[] = {
-        "minitorch.cuda_ops",    "minitorch.fast_ops",
-        "minitorch.tensor_ops",  "minitorch.optim",
-        "minitorch.testing",     "minitorch.datasets",
-        "minitorch.tensor",      "minitorch.autodiff",
-        "minitorch.module",      "minitorch.scalar_functions",
-        "minitorch.scalar",      "minitorch.tensor_functions",
-        "minitorch.tensor_data", "minitorch.fast_conv",
-        "minitorch.nn",
-    };
-    for (size_t i = 0; i < sizeof star_imported / sizeof star_imported[0]; i++) {
+    for (size_t i = 0; i < NSTAR; i++) {
         struct dsl_value *file = dsl_package_find(in->session, star_imported[i]);
         struct dsl_value *v = file ? dsl_package_export(*file, name) : NULL;
         if (v) return v;
     }
     return NULL;
+}
+
+size_t mod_minitorch_file_names(struct dsl_session *s, const char **out, size_t cap)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < NSTAR; i++) {
+        struct dsl_value *file = dsl_package_find(s, star_imported[i]);
+        const struct dsl_attrs *g = file ? &file->as.inst->attrs : NULL;
+        for (size_t k = 0; g && k < g->len; k++) {
+            if (!dsl_package_export(*file, g->items[k].name)) continue;
+            if (out && n < cap) out[n] = g->items[k].name;
+            n++;
+        }
+    }
+    return n;
 }
 
 const struct module mod_minitorch = {

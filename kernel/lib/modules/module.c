@@ -245,6 +245,34 @@ const struct dsl_object_class *mod_module_attr_class(const struct dsl_object_cla
     return NULL;
 }
 
+size_t dsl_module_file_names(struct dsl_session *s, const struct dsl_object_class *cls,
+                             const char **out, size_t cap)
+{
+    if (!s || cls->repr != mod_module_repr) return 0;
+    const struct module *m = module_of(cls);
+    size_t n = 0, len = strlen(m->name);
+    for (size_t i = 0; i < s->npackages; i++) { /* its files */
+        const char *full = s->package_names[i];
+        if (strncmp(full, m->name, len) != 0 || full[len] != '.' || strchr(full + len + 1, '.'))
+            continue;
+        if (out && n < cap) out[n] = full + len + 1;
+        n++;
+    }
+    if (m == &mod_minitorch)
+        n += mod_minitorch_file_names(s, out ? out + (n < cap ? n : cap) : NULL,
+                                      n < cap ? cap - n : 0);
+    return n;
+}
+
+struct dsl_value *dsl_module_file(struct dsl_session *s, const struct dsl_object_class *cls,
+                                  const char *name)
+{
+    if (!s || cls->repr != mod_module_repr) return NULL;
+    char full[160];
+    snprintf(full, sizeof full, "%s.%s", module_of(cls)->name, name);
+    return dsl_package_find(s, full);
+}
+
 const struct dsl_object_class *dsl_module_class(const char *name)
 {
     for (size_t i = 0; i < NMODULES; i++)

@@ -131,6 +131,9 @@ int mod_dtype_float64(struct dsl_interp *in, struct dsl_value *out);
 /* minitorch.NAME as the package's files that cells wrote give it (MiniTorch's star imports of
  * them, minitorch.c): borrowed, or NULL when none gives the name. */
 struct dsl_value *mod_minitorch_file_export(struct dsl_interp *in, const char *name);
+/* The names those star imports give minitorch (duplicates included), borrowed: up to cap into
+ * out, the count returned. */
+size_t mod_minitorch_file_names(struct dsl_session *s, const char **out, size_t cap);
 
 /* minitorch.MathTest and MathTestVariable, the classes (testing.c). */
 int mod_math_test_value(struct dsl_interp *in, struct dsl_value *out);
