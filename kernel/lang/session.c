@@ -181,7 +181,7 @@ static void tb_line(json_t *tb, const char *text, size_t n)
  * cell_no: the In[n] src ran under (0: unnumbered); func: the function whose body it is, or
  * NULL at cell level. */
 static void tb_location(json_t *tb, const char *src, size_t len, size_t pos, long cell_no,
-                        const char *func)
+                        const char *func, const char *file)
 {
     struct render_buf b;
     render_buf_init(&b, 0);
@@ -197,11 +197,12 @@ static void tb_location(json_t *tb, const char *src, size_t len, size_t pos, lon
     if (shown && src[ls + shown - 1] == '\r') shown--;
     /* line numbers of a function count in the cell that defined it */
     if (cell_no > 0)
-        render_buf_printf(&b, "  Cell In[%ld], line %zu, column %zu%s%s%s:", cell_no, line, col,
+        render_buf_printf(&b, "  Cell In[%ld]%s%s%s, line %zu, column %zu%s%s%s:", cell_no,
+                          file ? " (" : "", file ? file : "", file ? ")" : "", line, col,
                           func ? ", in " : "", func ? func : "", func ? "()" : "");
     else if (func)
-        render_buf_printf(&b, "  In %s(), line %zu, column %zu of the cell defining it:", func,
-                          line, col);
+        render_buf_printf(&b, "  In %s(), line %zu, column %zu of %s:", func, line, col,
+                          file ? file : "the cell defining it");
     else
         render_buf_printf(&b, "  Cell line %zu, column %zu:", line, col);
     tb_line(tb, render_buf_str(&b), b.len);
@@ -244,12 +245,21 @@ static void make_error(struct dsl_error *err, const char *src, size_t len, long 
     json_decref(fixed);
     err->traceback = json_array();
     if (!err->traceback) return;
-    if (has_pos && src) tb_location(err->traceback, src, len, pos, cell_no, NULL);
+    if (has_pos && src) tb_location(err->traceback, src, len, pos, cell_no, NULL, NULL);
     struct render_buf b;
     render_buf_init(&b, 0);
     for (size_t i = ncalls; i-- > 0;) {
+        /* a function of a package's file names its file, as Python's tracebacks do */
+        char file[160] = "";
+        const struct dsl_value m = calls[i].code->module;
+        const char *name = m.kind == DSL_INSTANCE ? dsl_package_name(m) : NULL;
+        if (name) {
+            snprintf(file, sizeof file, "%s.py", name);
+            for (char *c = file; *c && strcmp(c, ".py") != 0; c++)
+                if (*c == '.') *c = '/';
+        }
         tb_location(err->traceback, calls[i].code->src, calls[i].code->len, calls[i].pos,
-                    calls[i].code->cell_no, calls[i].func);
+                    calls[i].code->cell_no, calls[i].func, *file ? file : NULL);
         /* a recursion shows its repeating line once, as Python does */
         size_t same = 0;
         while (i > 0 && calls[i - 1].code == calls[i].code && calls[i - 1].pos == calls[i].pos)

@@ -243,7 +243,7 @@ def test_package_file_cells(kc):
     err = r.error()
     assert err["ename"] == "NameError"
     tb = "\n".join(err["traceback"])
-    assert f"Cell In[{defined_in}], line 3, column 20, in double():" in tb
+    assert f"Cell In[{defined_in}] (minitorch/proto_ops.py), line 3, column 20, in double():" in tb
     r = execute(kc, "%%minitorch_file proto_broken.py\nx = 1\nraise ValueError('half done')\n")
     assert r.error()["ename"] == "ValueError"
     tb = "\n".join(r.error()["traceback"])
