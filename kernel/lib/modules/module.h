@@ -46,9 +46,10 @@ extern const struct module mod_math, mod_random, mod_time, mod_numpy, mod_numba,
     mod_operators, mod_minitorch, mod_typing, mod_typing_extensions, mod_numpy_typing, mod_argparse,
     mod_dataclasses, mod_numpy_testing;
 /* minitorch's files as the kernel provides them, each the names of minitorch that MiniTorch
- * defines in that file (minitorch.c) */
+ * defines in that file (minitorch_files.c) */
 extern const struct module mod_mt_autodiff, mod_mt_cuda_ops, mod_mt_fast_ops, mod_mt_module,
-    mod_mt_optim, mod_mt_tensor_data, mod_mt_tensor_functions, mod_mt_tensor_ops, mod_mt_testing;
+    mod_mt_tensor, mod_mt_optim, mod_mt_tensor_data, mod_mt_tensor_functions, mod_mt_tensor_ops,
+    mod_mt_testing;
 
 /* The class of minitorch.datasets (datasets.c), a dict rather than a module. */
 extern const struct dsl_object_class mod_datasets_class;
@@ -129,7 +130,7 @@ int mod_dtype_float32(struct dsl_interp *in, struct dsl_value *out);
 int mod_dtype_float64(struct dsl_interp *in, struct dsl_value *out);
 
 /* minitorch.NAME as the package's files that cells wrote give it (MiniTorch's star imports of
- * them, minitorch.c): borrowed, or NULL when none gives the name. */
+ * them, minitorch_files.c): borrowed, or NULL when none gives the name. */
 struct dsl_value *mod_minitorch_file_export(struct dsl_interp *in, const char *name);
 /* The names those star imports give minitorch (duplicates included), borrowed: up to cap into
  * out, the count returned. */
