@@ -506,16 +506,18 @@ const size_t dsl_dict_method_count = sizeof dsl_dict_methods / sizeof dsl_dict_m
 int dsl_dict_getattr(struct dsl_interp *in, struct dsl_value v, const char *name,
                      struct dsl_value *out)
 {
-    const char *best = NULL;
-    size_t best_d = 3;
     for (size_t i = 0; i < dsl_dict_method_count; i++) {
         const struct dsl_builtin *m = &dsl_dict_methods[i];
         if (strcmp(m->name, name) == 0) {
             int st = dsl_method_value(m, v, out);
             return st ? dsl_raise_status(in, st) : 0;
         }
-        size_t d = dsl_edit_distance(name, m->name);
-        if (d < best_d) best_d = d, best = m->name;
+    }
+    const char *best = NULL; /* only now: a method call must not pay for a suggestion */
+    size_t best_d = 3;
+    for (size_t i = 0; i < dsl_dict_method_count; i++) {
+        size_t d = dsl_edit_distance(name, dsl_dict_methods[i].name);
+        if (d < best_d) best_d = d, best = dsl_dict_methods[i].name;
     }
     if (best)
         return dsl_raise(in, "AttributeError",

@@ -379,8 +379,6 @@ int dsl_list_getattr(struct dsl_interp *in, struct dsl_value v, const char *name
                      struct dsl_value *out)
 {
     bool tuple = v.as.l->style == DSL_LIST_TUPLE;
-    const char *best = NULL;
-    size_t best_d = 3;
     for (size_t i = 0; i < dsl_list_method_count; i++) {
         const struct dsl_builtin *m = &dsl_list_methods[i];
         /* a tuple (a shape) is read-only */
@@ -389,6 +387,12 @@ int dsl_list_getattr(struct dsl_interp *in, struct dsl_value v, const char *name
             int st = dsl_method_value(m, v, out);
             return st ? dsl_raise_status(in, st) : 0;
         }
+    }
+    const char *best = NULL; /* only now: a method call must not pay for a suggestion */
+    size_t best_d = 3;
+    for (size_t i = 0; i < dsl_list_method_count; i++) {
+        const struct dsl_builtin *m = &dsl_list_methods[i];
+        if (tuple && m->fn != m_count && m->fn != m_index) continue;
         size_t d = dsl_edit_distance(name, m->name);
         if (d < best_d) best_d = d, best = m->name;
     }

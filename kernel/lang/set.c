@@ -515,8 +515,6 @@ int dsl_set_getattr(struct dsl_interp *in, struct dsl_value v, const char *name,
                     struct dsl_value *out)
 {
     bool frozen = v.as.d->frozen;
-    const char *best = NULL;
-    size_t best_d = 3;
     for (size_t i = 0; i < dsl_set_method_count; i++) {
         const struct dsl_builtin *m = &dsl_set_methods[i];
         if (frozen && dsl_set_method_mutates(m)) continue; /* a frozenset never changes */
@@ -524,12 +522,18 @@ int dsl_set_getattr(struct dsl_interp *in, struct dsl_value v, const char *name,
             int st = dsl_method_value(m, v, out);
             return st ? dsl_raise_status(in, st) : 0;
         }
-        size_t d = dsl_edit_distance(name, m->name);
-        if (d < best_d) best_d = d, best = m->name;
     }
     if (strcmp(name, "__class__") == 0) {
         *out = dsl_value_retain(dsl_type_of(v));
         return 0;
+    }
+    const char *best = NULL; /* only now: a method call must not pay for a suggestion */
+    size_t best_d = 3;
+    for (size_t i = 0; i < dsl_set_method_count; i++) {
+        const struct dsl_builtin *m = &dsl_set_methods[i];
+        if (frozen && dsl_set_method_mutates(m)) continue;
+        size_t d = dsl_edit_distance(name, m->name);
+        if (d < best_d) best_d = d, best = m->name;
     }
     if (best)
         return dsl_raise(in, "AttributeError",
