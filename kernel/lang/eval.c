@@ -555,6 +555,10 @@ int dsl_getattr(struct dsl_interp *in, struct dsl_value v, const char *name, str
     }
     const char *fname = v.kind == DSL_FUNCTION  ? v.as.fn_user->def->name
                         : v.kind == DSL_BUILTIN ? v.as.fn->name
+                        : v.kind == DSL_METHOD  ? (v.as.m->fn ? v.as.m->fn->name
+                                                   : v.as.m->func.kind == DSL_FUNCTION
+                                                       ? v.as.m->func.as.fn_user->def->name
+                                                       : NULL)
                                                 : NULL;
     if (fname && strcmp(name, "__name__") == 0)
         return dsl_str_value(fname, strlen(fname), out) != 0 ? dsl_raise_status(in, DSL_V_NOMEM)

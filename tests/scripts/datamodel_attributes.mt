@@ -207,3 +207,10 @@ except KeyError as e:
     print("KeyError", e)
 # expect: KeyError 'nope'
 
+
+# a bound method's __name__ is its function's (a library method's too)
+class Named:
+    def m(self):
+        pass
+print(Named().m.__name__, [].append.__name__, Named.m.__name__)
+# expect: m append m
