@@ -181,7 +181,8 @@ int dsl_exec_assign(struct dsl_interp *in, const struct dsl_node *n)
  * it); a tuple, which never changes, makes a new tuple instead. */
 static bool extends_in_place(struct dsl_value v, enum dsl_tok op)
 {
-    return op == DSL_T_PLUS && v.kind == DSL_LIST && v.as.l->style != DSL_LIST_TUPLE;
+    return op == DSL_T_PLUS && v.kind == DSL_LIST && v.as.l->style != DSL_LIST_TUPLE &&
+           !dsl_is_ndarray(v);
 }
 
 /* `s += t` on a string variable nobody else references: extend it in place (strings are
@@ -287,6 +288,8 @@ static int del_item(struct dsl_interp *in, const struct dsl_node *t)
             r = obj.kind == DSL_DICT       ? dsl_dict_delete(in, obj.as.d, subs[0])
                 : obj.kind == DSL_INSTANCE ? dsl_instance_delitem(in, obj, subs[0])
                                            : dsl_attrs_view_delitem(in, obj, subs[0]);
+    } else if (dsl_is_ndarray(obj)) {
+        dsl_raise(in, "ValueError", "cannot delete array elements");
     } else if (obj.kind != DSL_LIST || obj.as.l->style == DSL_LIST_TUPLE) {
         dsl_raise(in, "TypeError", "'%s' object doesn't support item deletion", dsl_type_name(obj));
     } else if (dsl_eval_subscripts(in, t, obj, subs, &nsubs) == 0) {

@@ -18,6 +18,7 @@
 #include "lang/dict.h"
 #include "lang/exceptions.h"
 #include "lang/list.h"
+#include "lang/ndarray.h"
 #include "lang/operators.h"
 #include "lang/set.h"
 #include "lang/str.h"
@@ -440,6 +441,10 @@ int dsl_eval_subscripts(struct dsl_interp *in, const struct dsl_node *n, struct 
     const char *what = seq_what(v);
     if (!what)
         return dsl_raise(in, "TypeError", "'%s' object is not subscriptable", dsl_type_name(v));
+    if (n->nkids != 1 && dsl_is_ndarray(v))
+        return dsl_raise(in, "NotImplementedError",
+                         "indexing an array with a tuple (a[i, j]) is not supported here: write "
+                         "a[i][j]");
     if (n->nkids != 1)
         return dsl_raise(in, "TypeError", "%s indices must be integers%s, not tuple", what,
                          v.kind == DSL_STR ? "" : " or slices");
@@ -485,12 +490,18 @@ int dsl_get_item(struct dsl_interp *in, const struct dsl_node *n, struct dsl_val
     const char *what = seq_what(v);
     struct dsl_value ix = subs[0];
     int64_t i = 0;
-    if (!dsl_is_intlike(ix)) /* Python's wording: a slice would do too, except for strings */
+    if (!dsl_is_intlike(ix) &&
+        !dsl_is_ndarray(v)) /* Python's wording: a slice would do too, except for strings */
         return v.kind == DSL_STR
                    ? dsl_raise(in, "TypeError", "string indices must be integers, not '%s'",
                                dsl_type_name(ix))
                    : dsl_raise(in, "TypeError", "%s indices must be integers or slices, not %s",
                                what, dsl_type_name(ix));
+    if (dsl_is_ndarray(v)) {
+        if (dsl_ndarray_index(in, v, ix, &i) != 0) return -1;
+        *out = dsl_value_retain(v.as.l->items[i]);
+        return 0;
+    }
     if (v.kind == DSL_LIST) {
         if (dsl_index_of(in, ix, (int64_t)v.as.l->len, what, &i) != 0) return -1;
         *out = dsl_value_retain(v.as.l->items[i]);
