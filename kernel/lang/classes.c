@@ -1,5 +1,6 @@
 /* classes.c — classes, instances, super() and the built-in types as classes (see classes.h). */
 #include "lang/classes.h"
+#include "lang/ndarray.h"
 
 #include "lang/datamodel.h"
 #include "lang/dict.h"
@@ -66,9 +67,7 @@ static const struct {
     [T_DICT] = {"dict", "dict", NULL},
     [T_SET] = {"set", "set", NULL},
     [T_FROZENSET] = {"frozenset", "frozenset", NULL},
-    [T_NDARRAY] = {"ndarray", NULL,
-                   "numpy.ndarray: numpy's array of numbers (int32, int64, float32, float64), "
-                   "one or more dimensions; make one with numpy.array or numpy.zeros."},
+    [T_NDARRAY] = {"ndarray", NULL, DSL_NDARRAY_DOC},
 };
 
 static struct dsl_class types[T_COUNT];

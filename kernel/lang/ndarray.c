@@ -484,7 +484,7 @@ static int m_tolist(struct dsl_interp *in, const struct dsl_args *a, struct dsl_
 static const char *const value_params[] = {"value", NULL};
 static const char *const dtype_params[] = {"dtype", NULL};
 
-static const struct dsl_builtin ndarray_methods[] = {
+const struct dsl_builtin dsl_ndarray_methods[] = {
     {"astype", "a.astype(dtype)", 1, 1, dtype_params, m_astype,
      "A new array of a's elements cast to dtype (numpy's casts: a float to an int truncates)."},
     {"copy", "a.copy()", 0, 0, NULL, m_copy, "A new array of a's shape, dtype and elements."},
@@ -498,6 +498,8 @@ static const struct dsl_builtin ndarray_methods[] = {
     {"tolist", "a.tolist()", 0, 0, NULL, m_tolist,
      "a's elements as nested lists of Python ints or floats."},
 };
+const size_t dsl_ndarray_method_count = sizeof dsl_ndarray_methods / sizeof dsl_ndarray_methods[0];
+const char *const dsl_ndarray_attrs[] = {"dtype", "ndim", "shape", "size", NULL};
 
 int dsl_ndarray_getattr(struct dsl_interp *in, struct dsl_value v, const char *name,
                         struct dsl_value *out)
@@ -519,9 +521,9 @@ int dsl_ndarray_getattr(struct dsl_interp *in, struct dsl_value v, const char *n
         *out = (struct dsl_value){.kind = DSL_LIST, .as.l = l};
         return 0;
     }
-    for (size_t i = 0; i < sizeof ndarray_methods / sizeof ndarray_methods[0]; i++)
-        if (strcmp(ndarray_methods[i].name, name) == 0) {
-            int st = dsl_method_value(&ndarray_methods[i], v, out);
+    for (size_t i = 0; i < dsl_ndarray_method_count; i++)
+        if (strcmp(dsl_ndarray_methods[i].name, name) == 0) {
+            int st = dsl_method_value(&dsl_ndarray_methods[i], v, out);
             return st ? dsl_raise_status(in, st) : 0;
         }
     return dsl_raise(in, "AttributeError", "'numpy.ndarray' object has no attribute '%s'", name);

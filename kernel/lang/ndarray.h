@@ -16,7 +16,20 @@
 #define KERNEL_LANG_NDARRAY_H
 
 #include "lang/interp.h"
+#include "lang/native.h"
 #include "render/render.h"
+
+/* What help() says of an array and of numpy.ndarray. */
+#define DSL_NDARRAY_DOC                                                                            \
+    "numpy.ndarray: numpy's array of numbers (int32, int64, float32 or float64), of one or more "  \
+    "dimensions; make one with numpy.array or numpy.zeros. a[i], a[i] = x (cast to the dtype), "   \
+    "a[:] = x, len, iteration; a.shape, a.size, a.ndim, a.dtype; methods reshape, tolist, copy, "  \
+    "fill, astype, flatten."
+
+/* Its methods, and the names of its other attributes (for dir). */
+extern const struct dsl_builtin dsl_ndarray_methods[];
+extern const size_t dsl_ndarray_method_count;
+extern const char *const dsl_ndarray_attrs[];
 
 /* The most dimensions an array has here (numpy's is 64). */
 #define DSL_ND_MAX_DIMS 32

@@ -109,6 +109,7 @@ const char *dsl_type_doc(struct dsl_value v)
         return c->doc ? c->doc : dsl_kind_doc(v.kind);
     }
     if (v.kind == DSL_EXCEPTION) return v.as.exc->type->doc;
+    if (dsl_is_ndarray(v)) return DSL_NDARRAY_DOC;
     return v.kind == DSL_OBJECT ? v.as.obj->cls->doc : dsl_kind_doc(v.kind);
 }
 

@@ -7,6 +7,7 @@
  * every 10 ms so an interrupt ends them promptly. The conversions (int, float, str, ...)
  * follow Python, with the language's spellings true/false/none. */
 #include "lang/library.h"
+#include "lang/ndarray.h"
 
 #include "lib/check.h"
 #include "lib/compile.h"
@@ -1116,6 +1117,11 @@ static void attribute_names(struct names *ns, struct dsl_value v)
     switch (k) {
     case DSL_STR: add_rows(ns, dsl_str_methods, dsl_str_method_count); break;
     case DSL_LIST:
+        if (dsl_is_ndarray(v)) {
+            add_rows(ns, dsl_ndarray_methods, dsl_ndarray_method_count);
+            for (size_t i = 0; dsl_ndarray_attrs[i]; i++) add_name(ns, dsl_ndarray_attrs[i]);
+            break;
+        }
         for (size_t i = 0; i < dsl_list_method_count; i++)
             if (!dsl_is_tuple(v) || strcmp(dsl_list_methods[i].name, "count") == 0 ||
                 strcmp(dsl_list_methods[i].name, "index") == 0)
