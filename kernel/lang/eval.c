@@ -279,6 +279,8 @@ int dsl_compare_value(struct dsl_interp *in, enum dsl_tok op, struct dsl_value l
         return dsl_instance_compare(in, op, left, right, out);
     if ((left.kind == DSL_TENSOR || right.kind == DSL_TENSOR) && !contains)
         return dsl_tensor_compare(in, op, left, right, out);
+    if ((dsl_is_ndarray(left) || dsl_is_ndarray(right)) && !contains)
+        return dsl_ndarray_compare(in, op, left, right, out);
     switch (op) {
     case DSL_T_EQ: r = dsl_equal(in, left, right, &result); break;
     case DSL_T_NE:

@@ -4,6 +4,7 @@
 
 #include "lang/interp.h"
 #include "lang/native.h"
+#include "lang/operators.h"
 
 #include <minitorch/minitorch.h>
 
@@ -14,22 +15,25 @@
 
 static const char *const dtype_names[] = {
     [DSL_DT_NONE] = "",           [DSL_DT_INT32] = "int32",     [DSL_DT_INT64] = "int64",
-    [DSL_DT_FLOAT32] = "float32", [DSL_DT_FLOAT64] = "float64",
+    [DSL_DT_FLOAT32] = "float32", [DSL_DT_FLOAT64] = "float64", [DSL_DT_BOOL] = "bool",
 };
 
-const char *dsl_dtype_name(enum dsl_dtype dt)
-{
-    return dt <= DSL_DT_FLOAT64 ? dtype_names[dt] : "";
-}
+const char *dsl_dtype_name(enum dsl_dtype dt) { return dt <= DSL_DT_BOOL ? dtype_names[dt] : ""; }
 
 enum dsl_dtype dsl_dtype_named(const char *name)
 {
-    for (int d = DSL_DT_INT32; d <= DSL_DT_FLOAT64; d++)
+    for (int d = DSL_DT_INT32; d <= DSL_DT_BOOL; d++)
         if (strcmp(name, dtype_names[d]) == 0) return (enum dsl_dtype)d;
     return DSL_DT_NONE;
 }
 
 static bool float_dtype(enum dsl_dtype dt) { return dt == DSL_DT_FLOAT32 || dt == DSL_DT_FLOAT64; }
+
+/* The zero of dtype dt: what numpy.zeros holds. */
+static struct dsl_value zero_of(enum dsl_dtype dt)
+{
+    return float_dtype(dt) ? dsl_float(0.0) : dt == DSL_DT_BOOL ? dsl_bool(false) : dsl_int(0);
+}
 
 static bool has_rows(const struct dsl_list *a) { return a->len && dsl_is_ndarray(a->items[0]); }
 
@@ -38,6 +42,11 @@ static bool has_rows(const struct dsl_list *a) { return a->len && dsl_is_ndarray
 int dsl_ndarray_cast(struct dsl_interp *in, enum dsl_dtype dt, struct dsl_value v,
                      struct dsl_value *out)
 {
+    if (dt == DSL_DT_BOOL && (dsl_is_number(v) || v.kind == DSL_NONE)) { /* numpy's truth */
+        *out =
+            dsl_bool(v.kind != DSL_NONE && (v.kind == DSL_FLOAT ? v.as.f != 0.0 : dsl_as_int(v)));
+        return 0;
+    }
     if (!dsl_is_number(v)) {
         if ((v.kind == DSL_LIST || v.kind == DSL_TENSOR) && float_dtype(dt))
             return dsl_raise(in, "ValueError", "setting an array element with a sequence.");
@@ -76,6 +85,7 @@ int dsl_ndarray_cast(struct dsl_interp *in, enum dsl_dtype dt, struct dsl_value 
 
 struct dsl_value dsl_ndarray_int(enum dsl_dtype dt, int64_t v)
 {
+    if (dt == DSL_DT_BOOL) return dsl_bool(v != 0);
     return dsl_int(dt == DSL_DT_INT32 ? (int64_t)(int32_t)(uint32_t)(uint64_t)v : v);
 }
 
@@ -149,9 +159,7 @@ static int build(enum dsl_dtype dt, const int64_t *shape, int nd, const struct d
             }
             dsl_value_adopt(item);
         } else {
-            item = flat              ? dsl_value_retain(flat[(*pos)++])
-                   : float_dtype(dt) ? dsl_float(0.0)
-                                     : dsl_int(0);
+            item = flat ? dsl_value_retain(flat[(*pos)++]) : zero_of(dt);
         }
         dsl_list_push(l, item);
     }
@@ -252,11 +260,7 @@ int dsl_ndarray_from(struct dsl_interp *in, struct dsl_value src, enum dsl_dtype
     for (size_t i = 0; r == 0 && i < n; i++)
         any_float |= flat[i].kind == DSL_FLOAT, all_bool &= flat[i].kind == DSL_BOOL;
     if (r == 0 && dt == DSL_DT_NONE) {
-        if (all_bool)
-            r = dsl_raise(in, "NotImplementedError",
-                          "arrays of bools (numpy's dtype bool) are not supported here: give "
-                          "dtype=np.int32 or np.float64");
-        dt = any_float || n == 0 ? DSL_DT_FLOAT64 : DSL_DT_INT64;
+        dt = all_bool ? DSL_DT_BOOL : any_float || n == 0 ? DSL_DT_FLOAT64 : DSL_DT_INT64;
         for (size_t i = 0; r == 0 && i < n; i++) r = dsl_ndarray_cast(in, dt, flat[i], &flat[i]);
     }
     size_t pos = 0;
@@ -421,25 +425,24 @@ static int m_copy(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
     return remade(in, a->self, (enum dsl_dtype)a->self.as.l->dtype, shape, nd, ret);
 }
 
-/* The dtype a value names (a dtype's name, as numpy's dtypes are here, or int or float):
- * DSL_DT_NONE after raising. */
-static enum dsl_dtype dtype_arg(struct dsl_interp *in, struct dsl_value d)
+enum dsl_dtype dsl_dtype_of(struct dsl_interp *in, struct dsl_value d)
 {
     enum dsl_dtype dt = DSL_DT_NONE;
     if (d.kind == DSL_STR) dt = dsl_dtype_named(d.as.s->data);
     if (d.kind == DSL_CLASS && strcmp(d.as.cls->name, "int") == 0) dt = DSL_DT_INT64;
     if (d.kind == DSL_CLASS && strcmp(d.as.cls->name, "float") == 0) dt = DSL_DT_FLOAT64;
+    if (d.kind == DSL_CLASS && strcmp(d.as.cls->name, "bool") == 0) dt = DSL_DT_BOOL;
     if (dt == DSL_DT_NONE)
         dsl_raise(in, "TypeError",
-                  "numpy here knows the dtypes int32, int64, float32 and float64 (and int, "
-                  "float), not %s",
+                  "numpy here knows the dtypes int32, int64, float32, float64 and bool (and "
+                  "int, float), not %s",
                   dsl_type_name(d));
     return dt;
 }
 
 static int m_astype(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
-    enum dsl_dtype dt = dtype_arg(in, a->slot[0]);
+    enum dsl_dtype dt = dsl_dtype_of(in, a->slot[0]);
     if (dt == DSL_DT_NONE) return -1;
     int64_t shape[DSL_ND_MAX_DIMS];
     int nd = dsl_ndarray_shape(a->self, shape);
@@ -481,10 +484,37 @@ static int m_tolist(struct dsl_interp *in, const struct dsl_args *a, struct dsl_
     return st == DSL_V_OK ? 0 : dsl_raise_status(in, st);
 }
 
+/* all() (want true) or any() (want false) of the elements' truth. */
+static int truth_of_all(struct dsl_interp *in, const struct dsl_args *a, bool want,
+                        struct dsl_value *ret)
+{
+    size_t n;
+    struct dsl_value *flat = flat_copy(in, a->self, &n);
+    if (!flat) return -1;
+    bool res = want;
+    for (size_t i = 0; i < n && res == want; i++)
+        if (dsl_value_truthy(flat[i]) != want) res = !want;
+    free(flat);
+    *ret = dsl_bool(res);
+    return 0;
+}
+
+static int m_all(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    return truth_of_all(in, a, true, ret);
+}
+
+static int m_any(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    return truth_of_all(in, a, false, ret);
+}
+
 static const char *const value_params[] = {"value", NULL};
 static const char *const dtype_params[] = {"dtype", NULL};
 
 const struct dsl_builtin dsl_ndarray_methods[] = {
+    {"all", "a.all()", 0, 0, NULL, m_all, "Whether every element of a is true (nonzero)."},
+    {"any", "a.any()", 0, 0, NULL, m_any, "Whether some element of a is true (nonzero)."},
     {"astype", "a.astype(dtype)", 1, 1, dtype_params, m_astype,
      "A new array of a's elements cast to dtype (numpy's casts: a float to an int truncates)."},
     {"copy", "a.copy()", 0, 0, NULL, m_copy, "A new array of a's shape, dtype and elements."},
@@ -572,7 +602,7 @@ void dsl_np_format_double(double x, int precision, char *out, size_t cap)
 }
 
 struct np_fmt {
-    bool floats, exp, finite, neginf, nonfinite;
+    bool bools, floats, exp, finite, neginf, nonfinite;
     double lo, hi;                                  /* nonzero magnitudes, for exp */
     int pad_left, pad_right, prec, exp_size, width; /* width: ints' */
 };
@@ -581,6 +611,7 @@ struct np_fmt {
 static void measure(struct np_fmt *f, struct dsl_value x, int pass)
 {
     char s[64];
+    if (f->bools) return;
     if (!f->floats) {
         int n = snprintf(s, sizeof s, "%lld", (long long)dsl_as_int(x));
         if (n > f->width) f->width = n;
@@ -624,7 +655,8 @@ static void walk(struct dsl_value v, bool summarize, struct np_fmt *f, int pass)
 
 static void np_fmt_init(struct np_fmt *f, struct dsl_value v, bool summarize)
 {
-    *f = (struct np_fmt){.floats = float_dtype((enum dsl_dtype)v.as.l->dtype)};
+    *f = (struct np_fmt){.floats = float_dtype((enum dsl_dtype)v.as.l->dtype),
+                         .bools = v.as.l->dtype == DSL_DT_BOOL};
     walk(v, summarize, f, 0);
     f->exp = f->finite && (f->hi >= 1e8 || f->lo < 1e-4 || f->hi / f->lo > 1000.0);
     walk(v, summarize, f, 1);
@@ -643,6 +675,7 @@ static void np_fmt_init(struct np_fmt *f, struct dsl_value v, bool summarize)
 /* One element as the format writes it, into s; its length. */
 static int element_text(const struct np_fmt *f, struct dsl_value x, char *s, size_t cap)
 {
+    if (f->bools) return snprintf(s, cap, "%s", dsl_as_int(x) ? " True" : "False");
     if (!f->floats) return snprintf(s, cap, "%*lld", f->width, (long long)dsl_as_int(x));
     double d = x.as.f;
     int width = f->pad_left + 1 + f->pad_right;
@@ -797,4 +830,78 @@ void dsl_ndarray_text(struct render_buf *b, struct dsl_value v, bool repr)
         render_buf_putc(b, ' ');
     }
     render_buf_printf(b, "%s)", extras);
+}
+
+/* ---- comparisons and truth ------------------------------------------------------------------ */
+
+/* The other operand of a comparison as an array of the shape want[0..nd): itself, a new array
+ * of a list's numbers, or NULL for a number (compared with every element). 0 or -1. */
+static int operand(struct dsl_interp *in, struct dsl_value v, const int64_t *want, int nd,
+                   struct dsl_value *arr)
+{
+    *arr = dsl_none();
+    if (dsl_is_number(v)) return 0;
+    if (v.kind != DSL_LIST)
+        return dsl_raise(in, "NotImplementedError",
+                         "numpy arrays are compared with numbers, lists or arrays here, not %s",
+                         dsl_type_name(v));
+    if (dsl_is_ndarray(v))
+        *arr = dsl_value_retain(v);
+    else if (dsl_ndarray_from(in, v, DSL_DT_NONE, arr) != 0)
+        return -1;
+    int64_t have[DSL_ND_MAX_DIMS];
+    int hn = dsl_ndarray_shape(*arr, have);
+    if (hn == nd && memcmp(have, want, sizeof *have * (size_t)nd) == 0) return 0;
+    char t1[DSL_ND_MAX_DIMS * 24], t2[DSL_ND_MAX_DIMS * 24];
+    shape_text(t1, sizeof t1, want, nd);
+    shape_text(t2, sizeof t2, have, hn);
+    dsl_value_release(*arr);
+    return dsl_raise(in, "ValueError",
+                     "operands could not be broadcast together with shapes %s %s ", t1, t2);
+}
+
+int dsl_ndarray_compare(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a,
+                        struct dsl_value b, struct dsl_value *out)
+{
+    bool left = dsl_is_ndarray(a);
+    struct dsl_value arr = left ? a : b, other;
+    int64_t shape[DSL_ND_MAX_DIMS];
+    int nd = dsl_ndarray_shape(arr, shape);
+    if (operand(in, left ? b : a, shape, nd, &other) != 0) return -1;
+    size_t n = 0, m = 0;
+    struct dsl_value *xs = flat_copy(in, arr, &n);
+    struct dsl_value *ys = other.kind == DSL_LIST ? flat_copy(in, other, &m) : NULL;
+    int r = xs && (ys || other.kind != DSL_LIST) ? 0 : -1;
+    for (size_t i = 0; r == 0 && i < n; i++) {
+        struct dsl_value x = xs[i], y = ys ? ys[i] : left ? b : a;
+        if (!left) x = y, y = xs[i];
+        bool res = false;
+        r = op == DSL_T_EQ || op == DSL_T_NE ? dsl_equal(in, x, y, &res)
+                                             : dsl_compare(in, op, x, y, &res);
+        xs[i] = dsl_bool(op == DSL_T_NE ? !res : res);
+    }
+    size_t pos = 0;
+    int st = r == 0 ? build(DSL_DT_BOOL, shape, nd, xs, &pos, out) : DSL_V_OK;
+    if (st != DSL_V_OK) r = dsl_raise_status(in, st);
+    free(xs);
+    free(ys);
+    dsl_value_release(other);
+    return r;
+}
+
+int dsl_ndarray_truth(struct dsl_interp *in, struct dsl_value v, bool *out)
+{
+    int64_t shape[DSL_ND_MAX_DIMS];
+    int64_t size = size_of(shape, dsl_ndarray_shape(v, shape));
+    if (size == 0)
+        return dsl_raise(in, "ValueError",
+                         "The truth value of an empty array is ambiguous. Use "
+                         "`array.size > 0` to check that an array is not empty.");
+    if (size > 1)
+        return dsl_raise(in, "ValueError",
+                         "The truth value of an array with more than one element "
+                         "is ambiguous. Use a.any() or a.all()");
+    while (dsl_is_ndarray(v)) v = v.as.l->items[0];
+    *out = dsl_value_truthy(v);
+    return 0;
 }

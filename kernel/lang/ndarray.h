@@ -1,8 +1,8 @@
 /* ndarray.h — numpy's array, as a style of list (internal to the language and its numpy).
  *
  * An ndarray is a list of style DSL_LIST_NDARRAY with a dtype (values.h): its items are ints
- * (int32, int64) or floats (float32, float64), each within its dtype, since every store casts
- * as numpy casts (a float stored into an int32 array truncates; an int out of its range is
+ * (int32, int64), floats (float32, float64) or bools (bool), each within its dtype, since every
+ * store casts as numpy casts (a float stored into an int32 array truncates; an int out of its range is
  * numpy's OverflowError). An n-dimensional array is an ndarray of ndarrays, one a row, all of
  * one dtype and one length per level: a[i] of a 2-d array is its row itself, which writes go
  * through to. So everything that takes a list (len, a[i], iteration, tuple(a), the compiler's
@@ -10,12 +10,14 @@
  * methods are not its methods, and .shape, .size, .dtype, .ndim, reshape, tolist... are.
  *
  * What it is not: a[i] is a Python int or float (numpy's scalars print as np.float64(1.0)); a
- * slice, reshape and copy make new arrays (numpy's slices and reshapes are views); arithmetic
- * and ordering are refused (numpy's are elementwise), and a == b compares whole arrays. */
+ * slice, reshape and copy make new arrays (numpy's slices and reshapes are views); arithmetic is
+ * refused (numpy's is elementwise); comparisons (a == b, a < 2) are elementwise, as numpy's, but
+ * broadcast only a number, and inside lists (`in`, list ==) arrays compare as wholes. */
 #ifndef KERNEL_LANG_NDARRAY_H
 #define KERNEL_LANG_NDARRAY_H
 
 #include "lang/interp.h"
+#include "lang/lexer.h"
 #include "lang/native.h"
 #include "render/render.h"
 
@@ -38,6 +40,10 @@ extern const char *const dsl_ndarray_attrs[];
 const char *dsl_dtype_name(enum dsl_dtype dt);
 /* The dtype of that name, or DSL_DT_NONE. */
 enum dsl_dtype dsl_dtype_named(const char *name);
+
+/* The dtype value d names (numpy's dtypes are their names here; int, float and bool stand for
+ * int64, float64 and bool): DSL_DT_NONE after raising TypeError. */
+enum dsl_dtype dsl_dtype_of(struct dsl_interp *in, struct dsl_value d);
 
 /* A Python number v as an element of dtype dt holds it (numpy's casts and errors): 0 with
  * *out, or -1 after raising. */
@@ -69,6 +75,15 @@ int dsl_ndarray_setitem(struct dsl_interp *in, struct dsl_list *a, int64_t i, st
  * one) is stored item by item, as numpy broadcasts. 0 or -1 after raising. */
 int dsl_ndarray_setslice(struct dsl_interp *in, struct dsl_list *a, int64_t start, int64_t step,
                          int64_t count, struct dsl_value v);
+
+/* a op b for a comparison op (== != < <= > >=) with an ndarray on either side: numpy's
+ * elementwise bool array (the other side an array or list of the same shape, or a number).
+ * 0 or -1 after raising. */
+int dsl_ndarray_compare(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a,
+                        struct dsl_value b, struct dsl_value *out);
+
+/* The truth of ndarray v: its one element's; numpy's ValueError for more or none. */
+int dsl_ndarray_truth(struct dsl_interp *in, struct dsl_value v, bool *out);
 
 /* a[ix] for an index of ndarray a: 0 with *i in range, or -1 after numpy's IndexError. */
 int dsl_ndarray_index(struct dsl_interp *in, struct dsl_value a, struct dsl_value ix, int64_t *i);

@@ -99,14 +99,15 @@ enum dsl_list_style {
     DSL_LIST_NDARRAY, /* numpy's array: array([1., 2.]); see ndarray.h */
 };
 
-/* The element type of an ndarray-style list. Its items are always ints (an int dtype) or floats
- * (a float dtype) within the dtype's range, as every store casts (ndarray.h). */
+/* The element type of an ndarray-style list. Its items are always ints (an int dtype), floats
+ * (a float dtype) or bools (bool), within the dtype's range, as every store casts (ndarray.h). */
 enum dsl_dtype {
     DSL_DT_NONE, /* not an ndarray */
     DSL_DT_INT32,
     DSL_DT_INT64,
     DSL_DT_FLOAT32,
     DSL_DT_FLOAT64,
+    DSL_DT_BOOL, /* items are bools */
 };
 
 struct dsl_range {

@@ -6,6 +6,7 @@
  * callback drops that output. Waiting builtins (sleep, input) poll the cancel flag at least
  * every 10 ms so an interrupt ends them promptly. The conversions (int, float, str, ...)
  * follow Python, with the language's spellings true/false/none. */
+#include "lang/eval.h"
 #include "lang/library.h"
 #include "lang/ndarray.h"
 
@@ -597,13 +598,7 @@ static int bi_float(struct dsl_interp *in, const struct dsl_args *a, struct dsl_
 static int bi_bool(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
     bool t = false;
-    if (a->has[0] && a->slot[0].kind == DSL_TENSOR) {
-        if (dsl_tensor_truth(in, a->slot[0], &t) != 0) return -1;
-    } else if (a->has[0] && a->slot[0].kind == DSL_INSTANCE) {
-        if (dsl_instance_truth(in, a->slot[0], &t) != 0) return -1;
-    } else {
-        t = a->has[0] && dsl_value_truthy(a->slot[0]);
-    }
+    if (a->has[0] && dsl_truth(in, a->slot[0], &t) != 0) return -1;
     *ret = dsl_bool(t);
     return 0;
 }

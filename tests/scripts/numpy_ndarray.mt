@@ -105,7 +105,6 @@ print(np.prod(np.array([2, 3, 4])), np.prod((2, 3)), np.prod(np.array([1.5, 2.0]
 print(np.array_equal(np.array([1, 2]), np.array([1, 2])), np.array_equal(np.array([1, 2]), [1, 3]))
 print(np.array_equal(m, m.copy()), np.array_equal(m, m.reshape(4, 3)))
 print([np.array([1, 2])], (np.zeros(1),))
-
 # expect: array([[8., 9., 7.],
 # expect:        [5., 5., 5.]]) [[8.0, 9.0, 7.0], [5.0, 5.0, 5.0]] 2 6 (2, 3)
 # expect: [1.5 2.5] [4. 4.] array([1, 2], dtype=int32) 2.5 [2.5, 1.5]
@@ -115,3 +114,25 @@ print([np.array([1, 2])], (np.zeros(1),))
 # expect: True False
 # expect: True False
 # expect: [array([1, 2])] (array([0.]),)
+
+x = np.array([1, 2, 3])
+y = np.array([1, 5, 3])
+print(repr(x == y), repr(x != y), repr(x < 2), repr(x >= [1, 3, 3]), repr(2 > x))
+print((x == y).all(), (x == y).any(), (x != x).any(), (x == x).all(), repr(m == m))
+print(repr(np.array([True, False])), np.array([True]).dtype, repr(np.zeros(2, bool)))
+print(repr(np.array([], bool)), repr(np.array([True, 2])), np.array([1.5]) == 1.5)
+g = np.zeros(3, bool)
+g[0] = 2.5
+g[1] = 0.0
+print(repr(g), repr(g.astype(np.int32)), bool(np.array([0])), bool(np.array([[2.0]])))
+if (x == x).all():
+    print("all equal")
+
+# expect: array([ True, False,  True]) array([False,  True, False]) array([ True, False, False]) array([ True, False,  True]) array([ True, False, False])
+# expect: False True False True array([[ True,  True,  True,  True],
+# expect:        [ True,  True,  True,  True],
+# expect:        [ True,  True,  True,  True]])
+# expect: array([ True, False]) bool array([False, False])
+# expect: array([], dtype=bool) array([1, 2]) [ True]
+# expect: array([ True, False, False]) array([1, 0, 0], dtype=int32) False True
+# expect: all equal

@@ -61,7 +61,6 @@ t(lambda: np.array([[1, 2], [3]]))
 t(lambda: np.array([1, [2, 3]]))
 t(lambda: st(np.zeros((2, 2)), 0, [1, 2, 3]))
 t(lambda: hash(a))
-
 # expect: ValueError: cannot reshape array of size 3 into shape (4,)
 # expect: ValueError: cannot reshape array of size 3 into shape (2,2)
 # expect: ValueError: can only specify one unknown dimension
@@ -74,22 +73,31 @@ t(lambda: hash(a))
 # expect: ValueError: could not broadcast input array from shape (3,) into shape (2,)
 # expect: TypeError: unhashable type: 'numpy.ndarray'
 
+t(lambda: bool(np.array([1, 2]) == np.array([1, 2])))
+t(lambda: bool(np.array([])))
+t(lambda: np.array([1, 2, 3]) == np.array([1, 2]))
+
+# expect: ValueError: The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()
+# expect: ValueError: The truth value of an empty array is ambiguous. Use `array.size > 0` to check that an array is not empty.
+# expect: ValueError: operands could not be broadcast together with shapes (3,) (2,) 
+
 # %%
 # What numpy computes and the kernel refuses, with its own NotImplementedError (these lines are
-# the kernel's, not numpy's): elementwise operators and ordering, a[i, j], 0-d arrays, arrays of
-# bools, strings stored into an array, an empty array with its zero before the last dimension.
+# the kernel's, not numpy's): arithmetic operators, ordering arrays (sorted), comparisons that
+# would broadcast other than against a number, a[i, j], 0-d arrays, strings stored into an array,
+# an empty array with its zero before the last dimension.
 t(lambda: np.array([1, 2]) + np.array([3, 4]))
 # expect: NotImplementedError: '+' of 'numpy.ndarray' and 'numpy.ndarray': numpy's elementwise operators on arrays are not supported in the MiniTorch language (its numpy arrays are buffers: index them, or compute on tensors)
 t(lambda: b * 2)
 # expect: NotImplementedError: '*' of 'numpy.ndarray' and 'int': numpy's elementwise operators on arrays are not supported in the MiniTorch language (its numpy arrays are buffers: index them, or compute on tensors)
-t(lambda: a < b)
+t(lambda: sorted([a, b]))
 # expect: NotImplementedError: '<' of 'numpy.ndarray' and 'numpy.ndarray': numpy's elementwise operators on arrays are not supported in the MiniTorch language (its numpy arrays are buffers: index them, or compute on tensors)
+t(lambda: np.zeros((2, 2)) < np.zeros(2))
+# expect: ValueError: operands could not be broadcast together with shapes (2, 2) (2,) 
 t(lambda: np.zeros((2, 2))[0, 1])
 # expect: NotImplementedError: indexing an array with a tuple (a[i, j]) is not supported here: write a[i][j]
 t(lambda: np.array(3.0))
 # expect: NotImplementedError: numpy.array makes arrays of lists, tuples or arrays of numbers here (0-d arrays, of one float, are not supported)
-t(lambda: np.array([True, False]))
-# expect: NotImplementedError: arrays of bools (numpy's dtype bool) are not supported here: give dtype=np.int32 or np.float64
 t(lambda: st(b, 0, "1.5"))
 # expect: NotImplementedError: numpy arrays hold numbers here: convert the string with float() first
 t(lambda: np.zeros((0, 2)))

@@ -13,21 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The dtype argument in slot `slot` (numpy's dtypes are their names here; int and float are
- * int64 and float64): DSL_DT_NONE when not given. 0, or -1 after raising. */
+/* The dtype argument in slot `slot`: DSL_DT_NONE when not given. 0, or -1 after raising. */
 static int dtype_of(struct dsl_interp *in, const struct dsl_args *a, int slot, enum dsl_dtype *dt)
 {
     *dt = DSL_DT_NONE;
     if (!a->has[slot] || a->slot[slot].kind == DSL_NONE) return 0;
-    struct dsl_value d = a->slot[slot];
-    if (d.kind == DSL_CLASS && strcmp(d.as.cls->name, "int") == 0) *dt = DSL_DT_INT64;
-    if (d.kind == DSL_CLASS && strcmp(d.as.cls->name, "float") == 0) *dt = DSL_DT_FLOAT64;
-    if (d.kind == DSL_STR) *dt = dsl_dtype_named(d.as.s->data);
-    if (*dt != DSL_DT_NONE) return 0;
-    return dsl_raise(in, "TypeError",
-                     "numpy here knows the dtypes int32, int64, float32 and float64 (and int, "
-                     "float), not %s",
-                     dsl_type_name(d));
+    *dt = dsl_dtype_of(in, a->slot[slot]);
+    return *dt == DSL_DT_NONE ? -1 : 0;
 }
 
 static int np_zeros(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
