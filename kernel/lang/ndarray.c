@@ -133,7 +133,7 @@ static int shape_size(struct dsl_interp *in, const int64_t *shape, int nd, int64
                              "an empty array has its zero in the last dimension here (shape "
                              "(2, 0), not (0, 2)): an n-d array is rows of rows");
         if (__builtin_mul_overflow(n, (uint64_t)shape[k], &n) || n > DSL_MAX_LIST_LEN)
-            return dsl_raise_size(in, "array", n > DSL_MAX_LIST_LEN ? n : UINT64_MAX);
+            return dsl_raise_size(in, "numpy array", n > DSL_MAX_LIST_LEN ? n : UINT64_MAX);
     }
     *size = (int64_t)n;
     return 0;
@@ -432,7 +432,12 @@ enum dsl_dtype dsl_dtype_of(struct dsl_interp *in, struct dsl_value d)
     if (d.kind == DSL_CLASS && strcmp(d.as.cls->name, "int") == 0) dt = DSL_DT_INT64;
     if (d.kind == DSL_CLASS && strcmp(d.as.cls->name, "float") == 0) dt = DSL_DT_FLOAT64;
     if (d.kind == DSL_CLASS && strcmp(d.as.cls->name, "bool") == 0) dt = DSL_DT_BOOL;
-    if (dt == DSL_DT_NONE)
+    if (dt == DSL_DT_NONE && d.kind == DSL_STR)
+        dsl_raise(in, "TypeError",
+                  "numpy here knows the dtypes int32, int64, float32, float64 and bool (and "
+                  "int, float), not '%s'",
+                  d.as.s->data);
+    else if (dt == DSL_DT_NONE)
         dsl_raise(in, "TypeError",
                   "numpy here knows the dtypes int32, int64, float32, float64 and bool (and "
                   "int, float), not %s",

@@ -29,7 +29,10 @@ static int np_zeros(struct dsl_interp *in, const struct dsl_args *a, struct dsl_
     int nd = 0;
     if (dsl_is_intlike(shape)) {
         dims[nd++] = dsl_as_int(shape);
-    } else if (shape.kind == DSL_LIST && shape.as.l->len <= DSL_ND_MAX_DIMS) {
+    } else if (shape.kind == DSL_LIST && shape.as.l->len > DSL_ND_MAX_DIMS) {
+        return dsl_raise(in, "ValueError", "an array has at most %d dimensions here",
+                         DSL_ND_MAX_DIMS);
+    } else if (shape.kind == DSL_LIST) {
         for (size_t k = 0; k < shape.as.l->len; k++) {
             struct dsl_value d = shape.as.l->items[k];
             if (!dsl_is_intlike(d))
