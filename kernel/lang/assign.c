@@ -3,6 +3,7 @@
  * evaluates its target's object and subscripts once; and `del`. As in Python the value is
  * computed first, then the target's object, then its subscripts. */
 #include "lang/eval.h"
+#include "lang/ndarray.h"
 
 #include "lang/classes.h"
 #include "lang/dict.h"
@@ -31,6 +32,16 @@ static int store_object_item(struct dsl_interp *in, const struct dsl_node *targe
 
 /* Stores v (borrowed) into obj[subs] or obj.name, the target node's object and subscripts
  * already evaluated (dsl_eval_subscripts). Tensors take either, lists item assignment. */
+/* a[i, j] = v for an n-d array a. */
+static int store_element(struct dsl_interp *in, struct dsl_value a, const struct dsl_value *subs,
+                         size_t nsubs, struct dsl_value v)
+{
+    struct dsl_list *row;
+    int64_t i;
+    if (dsl_ndarray_at(in, a, subs, nsubs, &row, &i) != 0) return -1;
+    return dsl_ndarray_setitem(in, row, i, v);
+}
+
 static int store_into(struct dsl_interp *in, const struct dsl_node *target, struct dsl_value obj,
                       const struct dsl_value *subs, size_t nsubs, struct dsl_value v)
 {
@@ -50,6 +61,8 @@ static int store_into(struct dsl_interp *in, const struct dsl_node *target, stru
     else if (target->kind == DSL_N_INDEX && obj.kind != DSL_LIST)
         r = dsl_raise(in, "TypeError", "'%s' object does not support item assignment",
                       dsl_type_name(obj));
+    else if (target->kind == DSL_N_INDEX && dsl_is_ndarray(obj) && nsubs > 1)
+        r = store_element(in, obj, subs, nsubs, v);
     else if (target->kind == DSL_N_INDEX)
         r = dsl_list_setitem(in, obj, subs[0], v);
     else

@@ -443,10 +443,25 @@ int dsl_eval_subscripts(struct dsl_interp *in, const struct dsl_node *n, struct 
     const char *what = seq_what(v);
     if (!what)
         return dsl_raise(in, "TypeError", "'%s' object is not subscriptable", dsl_type_name(v));
-    if (n->nkids != 1 && dsl_is_ndarray(v))
-        return dsl_raise(in, "NotImplementedError",
-                         "indexing an array with a tuple (a[i, j]) is not supported here: write "
-                         "a[i][j]");
+    if (n->nkids != 1 && dsl_is_ndarray(v)) { /* a[i, j]: one int per dimension */
+        if (n->nkids > MT_MAX_DIMS)
+            return dsl_raise(in, "NotImplementedError",
+                             "an array is indexed with at most %d ints here", MT_MAX_DIMS);
+        for (size_t i = 0; i < n->nkids; i++) {
+            if (n->kids[i]->kind == DSL_N_SLICE) {
+                dsl_release_all(subs, i);
+                return dsl_raise(in, "NotImplementedError",
+                                 "slices inside an array's index (a[:, j]) are not supported "
+                                 "here: index it with ints, a[i, j]");
+            }
+            if (dsl_eval(in, n->kids[i], &subs[i]) != 0) {
+                dsl_release_all(subs, i);
+                return -1;
+            }
+        }
+        *nsubs = n->nkids;
+        return 0;
+    }
     if (n->nkids != 1)
         return dsl_raise(in, "TypeError", "%s indices must be integers%s, not tuple", what,
                          v.kind == DSL_STR ? "" : " or slices");
@@ -500,8 +515,9 @@ int dsl_get_item(struct dsl_interp *in, const struct dsl_node *n, struct dsl_val
                    : dsl_raise(in, "TypeError", "%s indices must be integers or slices, not %s",
                                what, dsl_type_name(ix));
     if (dsl_is_ndarray(v)) {
-        if (dsl_ndarray_index(in, v, ix, &i) != 0) return -1;
-        *out = dsl_value_retain(v.as.l->items[i]);
+        struct dsl_list *row;
+        if (dsl_ndarray_at(in, v, subs, nsubs, &row, &i) != 0) return -1;
+        *out = dsl_value_retain(row->items[i]);
         return 0;
     }
     if (v.kind == DSL_LIST) {

@@ -325,18 +325,41 @@ static int assign_into(struct dsl_interp *in, struct dsl_list *row, struct dsl_v
     return dsl_ndarray_setslice(in, row, 0, 1, (int64_t)row->len, v);
 }
 
-int dsl_ndarray_index(struct dsl_interp *in, struct dsl_value a, struct dsl_value ix, int64_t *i)
+/* An index of axis `axis` of length n: 0 with *i in range, or -1 after numpy's IndexError. */
+static int axis_index(struct dsl_interp *in, int64_t n, int axis, struct dsl_value ix, int64_t *i)
 {
     if (!dsl_is_intlike(ix))
         return dsl_raise(in, "IndexError",
                          "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) "
                          "and integer or boolean arrays are valid indices");
-    int64_t n = (int64_t)a.as.l->len, k = dsl_as_int(ix);
+    int64_t k = dsl_as_int(ix);
     if (k < -n || k >= n)
-        return dsl_raise(in, "IndexError", "index %lld is out of bounds for axis 0 with size %lld",
-                         (long long)k, (long long)n);
+        return dsl_raise(in, "IndexError", "index %lld is out of bounds for axis %d with size %lld",
+                         (long long)k, axis, (long long)n);
     *i = k < 0 ? k + n : k;
     return 0;
+}
+
+int dsl_ndarray_index(struct dsl_interp *in, struct dsl_value a, struct dsl_value ix, int64_t *i)
+{
+    return axis_index(in, (int64_t)a.as.l->len, 0, ix, i);
+}
+
+int dsl_ndarray_at(struct dsl_interp *in, struct dsl_value a, const struct dsl_value *ix, size_t n,
+                   struct dsl_list **row, int64_t *i)
+{
+    int64_t shape[DSL_ND_MAX_DIMS];
+    int nd = dsl_ndarray_shape(a, shape);
+    if ((int)n > nd)
+        return dsl_raise(in, "IndexError",
+                         "too many indices for array: array is %d-dimensional, but %zu were "
+                         "indexed",
+                         nd, n);
+    for (size_t k = 0;; k++) {
+        if (axis_index(in, (int64_t)a.as.l->len, (int)k, ix[k], i) != 0) return -1;
+        if (k + 1 == n) return *row = a.as.l, 0;
+        a = a.as.l->items[*i];
+    }
 }
 
 /* ---- attributes and methods ---------------------------------------------------------------- */

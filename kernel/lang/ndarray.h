@@ -2,8 +2,8 @@
  *
  * An ndarray is a list of style DSL_LIST_NDARRAY with a dtype (values.h): its items are ints
  * (int32, int64), floats (float32, float64) or bools (bool), each within its dtype, since every
- * store casts as numpy casts (a float stored into an int32 array truncates; an int out of its range is
- * numpy's OverflowError). An n-dimensional array is an ndarray of ndarrays, one a row, all of
+ * store casts as numpy casts (a float stored into an int32 array truncates; an int out of its range
+ * is numpy's OverflowError). An n-dimensional array is an ndarray of ndarrays, one a row, all of
  * one dtype and one length per level: a[i] of a 2-d array is its row itself, which writes go
  * through to. So everything that takes a list (len, a[i], iteration, tuple(a), the compiler's
  * int arrays) takes an ndarray, while its type is numpy.ndarray, its repr numpy's, list
@@ -87,6 +87,11 @@ int dsl_ndarray_truth(struct dsl_interp *in, struct dsl_value v, bool *out);
 
 /* a[ix] for an index of ndarray a: 0 with *i in range, or -1 after numpy's IndexError. */
 int dsl_ndarray_index(struct dsl_interp *in, struct dsl_value a, struct dsl_value ix, int64_t *i);
+
+/* a[ix[0], ..., ix[n-1]] (n >= 1): 0 with the element or row in (*row)->items[*i], or -1 after
+ * numpy's IndexError. */
+int dsl_ndarray_at(struct dsl_interp *in, struct dsl_value a, const struct dsl_value *ix, size_t n,
+                   struct dsl_list **row, int64_t *i);
 
 /* The attribute `name` of ndarray v (shape, size, ndim, dtype, or a method bound to v): 0, or
  * -1 after numpy's AttributeError. */

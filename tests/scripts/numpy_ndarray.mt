@@ -127,7 +127,6 @@ g[1] = 0.0
 print(repr(g), repr(g.astype(np.int32)), bool(np.array([0])), bool(np.array([[2.0]])))
 if (x == x).all():
     print("all equal")
-
 # expect: array([ True, False,  True]) array([False,  True, False]) array([ True, False, False]) array([ True, False,  True]) array([ True, False, False])
 # expect: False True False True array([[ True,  True,  True,  True],
 # expect:        [ True,  True,  True,  True],
@@ -136,3 +135,17 @@ if (x == x).all():
 # expect: array([], dtype=bool) array([1, 2]) [ True]
 # expect: array([ True, False, False]) array([1, 0, 0], dtype=int32) False True
 # expect: all equal
+
+h = np.zeros((2, 3), np.int32)
+h[1, 2] = 7.9
+h[0, -1] = -2
+h[1, 0] += 5
+print(repr(h), int(h[1, 2]), int(h[-1, 0]), repr(h[1]), np.array([[1.5, 2.5]])[0, 1])
+k = np.zeros((2, 2, 2))
+k[1, 0] = 3.0
+k[0, 1, 1] = 4.0
+print(k[1, 0, 1], repr(k[1, 0]), k.tolist())
+
+# expect: array([[ 0,  0, -2],
+# expect:        [ 5,  0,  7]], dtype=int32) 7 5 array([5, 0, 7], dtype=int32) 2.5
+# expect: 3.0 array([3., 3.]) [[[0.0, 0.0], [0.0, 4.0]], [[3.0, 3.0], [0.0, 0.0]]]

@@ -76,15 +76,24 @@ t(lambda: hash(a))
 t(lambda: bool(np.array([1, 2]) == np.array([1, 2])))
 t(lambda: bool(np.array([])))
 t(lambda: np.array([1, 2, 3]) == np.array([1, 2]))
-
 # expect: ValueError: The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()
 # expect: ValueError: The truth value of an empty array is ambiguous. Use `array.size > 0` to check that an array is not empty.
 # expect: ValueError: operands could not be broadcast together with shapes (3,) (2,) 
 
+t(lambda: np.zeros((2, 3))[1, 3])
+t(lambda: np.zeros((2, 3))[2, 0])
+t(lambda: np.zeros(3)[0, 0])
+t(lambda: np.zeros((2, 3))[0, 1.5])
+
+# expect: IndexError: index 3 is out of bounds for axis 1 with size 3
+# expect: IndexError: index 2 is out of bounds for axis 0 with size 2
+# expect: IndexError: too many indices for array: array is 1-dimensional, but 2 were indexed
+# expect: IndexError: only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean arrays are valid indices
+
 # %%
 # What numpy computes and the kernel refuses, with its own NotImplementedError (these lines are
 # the kernel's, not numpy's): arithmetic operators, ordering arrays (sorted), comparisons that
-# would broadcast other than against a number, a[i, j], 0-d arrays, strings stored into an array,
+# would broadcast other than against a number, a[:, j], 0-d arrays, strings stored into an array,
 # an empty array with its zero before the last dimension.
 t(lambda: np.array([1, 2]) + np.array([3, 4]))
 # expect: NotImplementedError: '+' of 'numpy.ndarray' and 'numpy.ndarray': numpy's elementwise operators on arrays are not supported in the MiniTorch language (its numpy arrays are buffers: index them, or compute on tensors)
@@ -94,8 +103,8 @@ t(lambda: sorted([a, b]))
 # expect: NotImplementedError: '<' of 'numpy.ndarray' and 'numpy.ndarray': numpy's elementwise operators on arrays are not supported in the MiniTorch language (its numpy arrays are buffers: index them, or compute on tensors)
 t(lambda: np.zeros((2, 2)) < np.zeros(2))
 # expect: ValueError: operands could not be broadcast together with shapes (2, 2) (2,) 
-t(lambda: np.zeros((2, 2))[0, 1])
-# expect: NotImplementedError: indexing an array with a tuple (a[i, j]) is not supported here: write a[i][j]
+t(lambda: np.zeros((2, 2))[:, 1])
+# expect: NotImplementedError: slices inside an array's index (a[:, j]) are not supported here: index it with ints, a[i, j]
 t(lambda: np.array(3.0))
 # expect: NotImplementedError: numpy.array makes arrays of lists, tuples or arrays of numbers here (0-d arrays, of one float, are not supported)
 t(lambda: st(b, 0, "1.5"))
