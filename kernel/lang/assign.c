@@ -3,6 +3,7 @@
  * evaluates its target's object and subscripts once; and `del`. As in Python the value is
  * computed first, then the target's object, then its subscripts. */
 #include "lang/eval.h"
+#include "lang/ndarray.h"
 
 #include "lang/classes.h"
 #include "lang/dict.h"
@@ -31,6 +32,16 @@ static int store_object_item(struct dsl_interp *in, const struct dsl_node *targe
 
 /* Stores v (borrowed) into obj[subs] or obj.name, the target node's object and subscripts
  * already evaluated (dsl_eval_subscripts). Tensors take either, lists item assignment. */
+/* a[i, j] = v for an n-d array a. */
+static int store_element(struct dsl_interp *in, struct dsl_value a, const struct dsl_value *subs,
+                         size_t nsubs, struct dsl_value v)
+{
+    struct dsl_list *row;
+    int64_t i;
+    if (dsl_ndarray_at(in, a, subs, nsubs, &row, &i) != 0) return -1;
+    return dsl_ndarray_setitem(in, row, i, v);
+}
+
 static int store_into(struct dsl_interp *in, const struct dsl_node *target, struct dsl_value obj,
                       const struct dsl_value *subs, size_t nsubs, struct dsl_value v)
 {
@@ -50,6 +61,8 @@ static int store_into(struct dsl_interp *in, const struct dsl_node *target, stru
     else if (target->kind == DSL_N_INDEX && obj.kind != DSL_LIST)
         r = dsl_raise(in, "TypeError", "'%s' object does not support item assignment",
                       dsl_type_name(obj));
+    else if (target->kind == DSL_N_INDEX && dsl_is_ndarray(obj) && nsubs > 1)
+        r = store_element(in, obj, subs, nsubs, v);
     else if (target->kind == DSL_N_INDEX)
         r = dsl_list_setitem(in, obj, subs[0], v);
     else
@@ -181,7 +194,8 @@ int dsl_exec_assign(struct dsl_interp *in, const struct dsl_node *n)
  * it); a tuple, which never changes, makes a new tuple instead. */
 static bool extends_in_place(struct dsl_value v, enum dsl_tok op)
 {
-    return op == DSL_T_PLUS && v.kind == DSL_LIST && v.as.l->style != DSL_LIST_TUPLE;
+    return op == DSL_T_PLUS && v.kind == DSL_LIST && v.as.l->style != DSL_LIST_TUPLE &&
+           !dsl_is_ndarray(v);
 }
 
 /* `s += t` on a string variable nobody else references: extend it in place (strings are
@@ -287,6 +301,8 @@ static int del_item(struct dsl_interp *in, const struct dsl_node *t)
             r = obj.kind == DSL_DICT       ? dsl_dict_delete(in, obj.as.d, subs[0])
                 : obj.kind == DSL_INSTANCE ? dsl_instance_delitem(in, obj, subs[0])
                                            : dsl_attrs_view_delitem(in, obj, subs[0]);
+    } else if (dsl_is_ndarray(obj)) {
+        dsl_raise(in, "ValueError", "cannot delete array elements");
     } else if (obj.kind != DSL_LIST || obj.as.l->style == DSL_LIST_TUPLE) {
         dsl_raise(in, "TypeError", "'%s' object doesn't support item deletion", dsl_type_name(obj));
     } else if (dsl_eval_subscripts(in, t, obj, subs, &nsubs) == 0) {

@@ -1,5 +1,6 @@
 /* classes.c — classes, instances, super() and the built-in types as classes (see classes.h). */
 #include "lang/classes.h"
+#include "lang/ndarray.h"
 
 #include "lang/datamodel.h"
 #include "lang/dict.h"
@@ -37,6 +38,7 @@ enum {
     T_DICT,
     T_SET,
     T_FROZENSET,
+    T_NDARRAY,
     T_COUNT
 };
 
@@ -65,6 +67,7 @@ static const struct {
     [T_DICT] = {"dict", "dict", NULL},
     [T_SET] = {"set", "set", NULL},
     [T_FROZENSET] = {"frozenset", "frozenset", NULL},
+    [T_NDARRAY] = {"ndarray", NULL, DSL_NDARRAY_DOC},
 };
 
 static struct dsl_class types[T_COUNT];
@@ -140,7 +143,7 @@ struct dsl_value dsl_type_of(struct dsl_value v)
     case DSL_INT: t = T_INT; break;
     case DSL_FLOAT: t = T_FLOAT; break;
     case DSL_STR: t = T_STR; break;
-    case DSL_LIST: t = dsl_is_tuple(v) ? T_TUPLE : T_LIST; break;
+    case DSL_LIST: t = dsl_is_tuple(v) ? T_TUPLE : dsl_is_ndarray(v) ? T_NDARRAY : T_LIST; break;
     case DSL_RANGE: t = T_RANGE; break;
     case DSL_BUILTIN: t = T_BUILTIN; break;
     case DSL_TENSOR: t = T_TENSOR; break;
@@ -175,6 +178,7 @@ struct dsl_value dsl_builtin_class(const char *name)
 {
     types_init();
     if (strcmp(name, "object") == 0) return class_value(&types[T_OBJECT]);
+    if (strcmp(name, "numpy.ndarray") == 0) return class_value(&types[T_NDARRAY]);
     return dsl_none();
 }
 
@@ -435,6 +439,7 @@ static int no_attribute(struct dsl_interp *in, bool is_class, const char *type_n
 /* Attributes every class has. 1 when name is one, 0 when not, -1 after raising. */
 const char *dsl_class_module(const struct dsl_class *c)
 {
+    if (c == &types[T_NDARRAY]) return "numpy";
     if (c->builtin) return "builtins";
     const struct dsl_value *m = dsl_attrs_find(&c->attrs, "__module__");
     return m && m->kind == DSL_STR ? m->as.s->data : "__main__";

@@ -14,6 +14,7 @@
  * string literal or a comment nothing is offered. Every position is clamped to the text, so no
  * request can fail. */
 #include "lang/dsl.h"
+#include "lang/ndarray.h"
 
 #include "lang/ast.h"
 #include "lang/classes.h"
@@ -123,6 +124,7 @@ enum name_context {
     CTX_TENSOR,    /* after '.' of a tensor (or of an unknown value): its methods, properties */
     CTX_LIST,      /* after '.' of a list: its methods */
     CTX_TUPLE,     /* after '.' of a tuple-style list (a shape): count and index */
+    CTX_NDARRAY,   /* after '.' of a numpy array: its methods and attributes */
     CTX_OBJECT,    /* after '.' of an engine object (a dataset): its class's attributes */
     CTX_INSTANCE,  /* after '.' of a class or an instance of one: its attributes and methods */
     CTX_EXCEPTION, /* after '.' of an exception: args */
@@ -384,6 +386,7 @@ static enum name_context context_of(struct dsl_session *s, const char *code, siz
     free(name);
     if (!v && self && class_block(code, rb, NULL, NULL, NULL)) return CTX_SELF;
     if (!v || v->kind == DSL_TENSOR) return CTX_TENSOR;
+    if (dsl_is_ndarray(*v)) return CTX_NDARRAY;
     if (v->kind == DSL_LIST) return v->as.l->style == DSL_LIST_TUPLE ? CTX_TUPLE : CTX_LIST;
     if (v->kind == DSL_DICT) return CTX_DICT;
     if (v->kind == DSL_SET) return v->as.d->frozen ? CTX_FROZENSET : CTX_SET;
@@ -420,6 +423,11 @@ static const struct dsl_builtin *attr_find(enum name_context where, const char *
                 return where == CTX_SET || !dsl_set_method_mutates(&dsl_set_methods[i])
                            ? &dsl_set_methods[i]
                            : NULL;
+        return NULL;
+    }
+    if (where == CTX_NDARRAY) {
+        for (size_t i = 0; i < dsl_ndarray_method_count; i++)
+            if (strcmp(dsl_ndarray_methods[i].name, name) == 0) return &dsl_ndarray_methods[i];
         return NULL;
     }
     if (where != CTX_LIST && where != CTX_TUPLE) return NULL;
@@ -535,6 +543,9 @@ static void offer_attrs(struct offer *o, struct dsl_session *s, enum name_contex
     if (where == CTX_TENSOR) {
         for (size_t i = 0; i < dsl_tensor_method_count; i++) offer(o, dsl_tensor_methods[i].name);
         for (size_t i = 0; i < dsl_tensor_prop_count; i++) offer(o, dsl_tensor_props[i].name);
+    } else if (where == CTX_NDARRAY) {
+        for (size_t i = 0; i < dsl_ndarray_method_count; i++) offer(o, dsl_ndarray_methods[i].name);
+        for (size_t i = 0; dsl_ndarray_attrs[i]; i++) offer(o, dsl_ndarray_attrs[i]);
     } else if (where == CTX_LIST || where == CTX_TUPLE) {
         for (size_t i = 0; i < dsl_list_method_count; i++)
             if (where == CTX_LIST || tuple_method(&dsl_list_methods[i]))
@@ -761,8 +772,8 @@ static bool describe(struct dsl_session *s, const char *code, const char *name, 
         return cls->attr_help && cls->attr_help(cls, name, b);
     if (where == CTX_EXCEPTION || where == CTX_SELF) return false;
     if (where == CTX_INSTANCE) return dsl_attr_help(b, obj, name);
-    if (where == CTX_TENSOR || where == CTX_LIST || where == CTX_TUPLE || where == CTX_NO_ATTR ||
-        where == CTX_DICT || where == CTX_SET || where == CTX_FROZENSET) {
+    if (where == CTX_TENSOR || where == CTX_LIST || where == CTX_TUPLE || where == CTX_NDARRAY ||
+        where == CTX_NO_ATTR || where == CTX_DICT || where == CTX_SET || where == CTX_FROZENSET) {
         const struct dsl_builtin *attr = attr_find(where, name);
         if (attr) dsl_builtin_help(b, attr);
         return attr != NULL;

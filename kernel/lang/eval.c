@@ -18,6 +18,7 @@
 #include "lang/dict.h"
 #include "lang/exceptions.h"
 #include "lang/list.h"
+#include "lang/ndarray.h"
 #include "lang/operators.h"
 #include "lang/set.h"
 #include "lang/str.h"
@@ -278,6 +279,8 @@ int dsl_compare_value(struct dsl_interp *in, enum dsl_tok op, struct dsl_value l
         return dsl_instance_compare(in, op, left, right, out);
     if ((left.kind == DSL_TENSOR || right.kind == DSL_TENSOR) && !contains)
         return dsl_tensor_compare(in, op, left, right, out);
+    if ((dsl_is_ndarray(left) || dsl_is_ndarray(right)) && !contains)
+        return dsl_ndarray_compare(in, op, left, right, out);
     switch (op) {
     case DSL_T_EQ: r = dsl_equal(in, left, right, &result); break;
     case DSL_T_NE:
@@ -440,6 +443,25 @@ int dsl_eval_subscripts(struct dsl_interp *in, const struct dsl_node *n, struct 
     const char *what = seq_what(v);
     if (!what)
         return dsl_raise(in, "TypeError", "'%s' object is not subscriptable", dsl_type_name(v));
+    if (n->nkids != 1 && dsl_is_ndarray(v)) { /* a[i, j]: one int per dimension */
+        if (n->nkids > MT_MAX_DIMS)
+            return dsl_raise(in, "NotImplementedError",
+                             "an array is indexed with at most %d ints here", MT_MAX_DIMS);
+        for (size_t i = 0; i < n->nkids; i++) {
+            if (n->kids[i]->kind == DSL_N_SLICE) {
+                dsl_release_all(subs, i);
+                return dsl_raise(in, "NotImplementedError",
+                                 "slices inside an array's index (a[:, j]) are not supported "
+                                 "here: index it with ints, a[i, j]");
+            }
+            if (dsl_eval(in, n->kids[i], &subs[i]) != 0) {
+                dsl_release_all(subs, i);
+                return -1;
+            }
+        }
+        *nsubs = n->nkids;
+        return 0;
+    }
     if (n->nkids != 1)
         return dsl_raise(in, "TypeError", "%s indices must be integers%s, not tuple", what,
                          v.kind == DSL_STR ? "" : " or slices");
@@ -485,12 +507,19 @@ int dsl_get_item(struct dsl_interp *in, const struct dsl_node *n, struct dsl_val
     const char *what = seq_what(v);
     struct dsl_value ix = subs[0];
     int64_t i = 0;
-    if (!dsl_is_intlike(ix)) /* Python's wording: a slice would do too, except for strings */
+    if (!dsl_is_intlike(ix) &&
+        !dsl_is_ndarray(v)) /* Python's wording: a slice would do too, except for strings */
         return v.kind == DSL_STR
                    ? dsl_raise(in, "TypeError", "string indices must be integers, not '%s'",
                                dsl_type_name(ix))
                    : dsl_raise(in, "TypeError", "%s indices must be integers or slices, not %s",
                                what, dsl_type_name(ix));
+    if (dsl_is_ndarray(v)) {
+        struct dsl_list *row;
+        if (dsl_ndarray_at(in, v, subs, nsubs, &row, &i) != 0) return -1;
+        *out = dsl_value_retain(row->items[i]);
+        return 0;
+    }
     if (v.kind == DSL_LIST) {
         if (dsl_index_of(in, ix, (int64_t)v.as.l->len, what, &i) != 0) return -1;
         *out = dsl_value_retain(v.as.l->items[i]);

@@ -11,6 +11,7 @@
 #include "lang/datamodel.h"
 #include "lang/interp.h"
 #include "lang/library.h"
+#include "lang/ndarray.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -37,6 +38,7 @@ static inline int dsl_truth(struct dsl_interp *in, struct dsl_value v, bool *out
 {
     if (v.kind == DSL_TENSOR) return dsl_tensor_truth(in, v, out);
     if (v.kind == DSL_INSTANCE) return dsl_instance_truth(in, v, out);
+    if (dsl_is_ndarray(v)) return dsl_ndarray_truth(in, v, out);
     *out = dsl_value_truthy(v);
     return 0;
 }

@@ -6,6 +6,7 @@
 
 #include "lang/interp.h"
 #include "lang/native.h"
+#include "lang/ndarray.h"
 #include "lang/operators.h"
 
 #include <stdlib.h>
@@ -40,6 +41,8 @@ int dsl_list_setitem(struct dsl_interp *in, struct dsl_value xs, struct dsl_valu
     if (mutable_list(in, xs, "item assignment") != 0) return -1;
     struct dsl_list *l = xs.as.l;
     int64_t i = 0;
+    if (dsl_is_ndarray(xs))
+        return dsl_ndarray_index(in, xs, ix, &i) != 0 ? -1 : dsl_ndarray_setitem(in, l, i, item);
     if (!dsl_is_intlike(ix)) /* Python words the two errors differently */
         return dsl_raise(in, "TypeError", "list indices must be integers or slices, not %s",
                          dsl_type_name(ix));
@@ -378,6 +381,7 @@ const size_t dsl_list_method_count = sizeof dsl_list_methods / sizeof dsl_list_m
 int dsl_list_getattr(struct dsl_interp *in, struct dsl_value v, const char *name,
                      struct dsl_value *out)
 {
+    if (dsl_is_ndarray(v)) return dsl_ndarray_getattr(in, v, name, out);
     bool tuple = v.as.l->style == DSL_LIST_TUPLE;
     for (size_t i = 0; i < dsl_list_method_count; i++) {
         const struct dsl_builtin *m = &dsl_list_methods[i];

@@ -30,6 +30,18 @@ static bool is_print(struct dsl_value v)
     return v.kind == DSL_BUILTIN && strcmp(v.as.fn->name, "print") == 0;
 }
 
+/* numpy's operators on arrays work element by element; here an array is a buffer of numbers
+ * (a tensor's storage, shape, strides), and a list's + (concatenation) would be wrong. */
+static int ndarray_refused(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a,
+                           struct dsl_value b)
+{
+    return dsl_raise(in, "NotImplementedError",
+                     "'%s' of '%s' and '%s': numpy's elementwise operators on arrays are not "
+                     "supported in the MiniTorch language (its numpy arrays are buffers: "
+                     "index them, or compute on tensors)",
+                     dsl_op_symbol(op), dsl_type_name(a), dsl_type_name(b));
+}
+
 /* a op b, or a op= b (inplace: what the error says, and an instance's __iop__ first). */
 static int binary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a, struct dsl_value b,
                   struct dsl_value *out, bool inplace)
@@ -46,6 +58,7 @@ static int binary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a, st
         if (inplace && a.kind == DSL_INSTANCE) goto unsupported;
     }
     if (a.kind == DSL_TENSOR || b.kind == DSL_TENSOR) return dsl_tensor_binary(in, op, a, b, out);
+    if (dsl_is_ndarray(a) || dsl_is_ndarray(b)) return ndarray_refused(in, op, a, b);
     if (op != DSL_T_AT && dsl_is_number(a) && dsl_is_number(b) &&
         (!is_bitwise(op) || (dsl_is_intlike(a) && dsl_is_intlike(b)))) {
         return dsl_number_binary(in, op, a, b, out);
@@ -233,6 +246,7 @@ static int compare_at(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a
     }
     if (a.kind == DSL_SET && b.kind == DSL_SET) /* subsets, not an order */
         return dsl_set_compare(in, op, a, b, res);
+    if (dsl_is_ndarray(a) || dsl_is_ndarray(b)) return ndarray_refused(in, op, a, b);
     if (a.kind == DSL_LIST && b.kind == DSL_LIST && dsl_is_tuple(a) == dsl_is_tuple(b)) {
         if (walks >= DSL_MAX_LIST_DEPTH) return raise_compare_depth(in);
         walks++;

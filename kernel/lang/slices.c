@@ -6,6 +6,7 @@
  * never raises IndexError. A slice of a tuple is a tuple, of a string a string (by character),
  * of a range a range. */
 #include "lang/list.h"
+#include "lang/ndarray.h"
 #include "lang/operators.h"
 
 #include "lang/interp.h"
@@ -135,6 +136,7 @@ int dsl_slice_get(struct dsl_interp *in, struct dsl_value v, const struct dsl_va
     struct dsl_list *l = dsl_list_new((size_t)sp.count);
     if (!l) return dsl_raise_status(in, DSL_V_NOMEM);
     l->style = src->style;
+    l->dtype = src->dtype; /* an array's slice is an array (a copy: numpy's is a view) */
     for (int64_t i = 0, k = sp.start; i < sp.count; i++, k += sp.step)
         dsl_list_push(l, dsl_value_retain(src->items[k]));
     out->kind = DSL_LIST;
@@ -151,6 +153,7 @@ int dsl_slice_set(struct dsl_interp *in, struct dsl_value xs, const struct dsl_v
     struct dsl_list *l = xs.as.l;
     struct span sp;
     if (resolve(in, parts, (int64_t)l->len, &sp) != 0) return -1;
+    if (dsl_is_ndarray(xs)) return dsl_ndarray_setslice(in, l, sp.start, sp.step, sp.count, v);
     if (v.kind != DSL_LIST && v.kind != DSL_STR && v.kind != DSL_RANGE && v.kind != DSL_DICT &&
         v.kind != DSL_SET)
         return dsl_raise(in, "TypeError", "can only assign an iterable");

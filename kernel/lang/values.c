@@ -13,6 +13,7 @@
 #include "lang/dict.h"
 #include "lang/exceptions.h"
 #include "lang/library.h"
+#include "lang/ndarray.h"
 
 #include <minitorch/minitorch.h>
 
@@ -108,6 +109,7 @@ const char *dsl_type_doc(struct dsl_value v)
         return c->doc ? c->doc : dsl_kind_doc(v.kind);
     }
     if (v.kind == DSL_EXCEPTION) return v.as.exc->type->doc;
+    if (dsl_is_ndarray(v)) return DSL_NDARRAY_DOC;
     return v.kind == DSL_OBJECT ? v.as.obj->cls->doc : dsl_kind_doc(v.kind);
 }
 
@@ -127,6 +129,7 @@ const char *dsl_type_name(struct dsl_value v)
     if (v.kind == DSL_INSTANCE) return v.as.inst->cls.as.cls->name;
     if (v.kind == DSL_EXCEPTION) return v.as.exc->type->name;
     if (v.kind == DSL_LIST && v.as.l->style == DSL_LIST_TUPLE) return "tuple";
+    if (v.kind == DSL_LIST && v.as.l->style == DSL_LIST_NDARRAY) return "numpy.ndarray";
     if (v.kind == DSL_SET && v.as.d->frozen) return "frozenset";
     return dsl_kind_name(v.kind);
 }
@@ -1121,6 +1124,11 @@ static int value_text_at(struct render_buf *b, struct dsl_value v, bool repr, bo
             render_buf_append(b, v.as.s->data, v.as.s->len);
         break;
     case DSL_LIST: {
+        if (dsl_is_ndarray(v)) {
+            dsl_ndarray_text(b, v, repr);
+            if (b->cancelled || mt_cancel_requested()) return DSL_V_CANCELLED;
+            break;
+        }
         bool tuple = v.as.l->style == DSL_LIST_TUPLE;
         json = json || v.as.l->style == DSL_LIST_JSON;
         if (level >= DSL_MAX_LIST_DEPTH) { /* callers that cannot raise still show something */
@@ -1167,11 +1175,12 @@ static int value_text_at(struct render_buf *b, struct dsl_value v, bool repr, bo
         break;
     }
     case DSL_CELL: render_buf_puts(b, "<cell>"); break;
-    case DSL_CLASS: /* a cell's class lives in the notebook's __main__, as Python says */
-        render_buf_printf(b, "<class '%s%s%s'>",
-                          v.as.cls->builtin ? "" : dsl_class_module(v.as.cls),
-                          v.as.cls->builtin ? "" : ".", v.as.cls->name);
+    case DSL_CLASS: { /* a cell's class lives in the notebook's __main__, as Python says */
+        const char *mod = dsl_class_module(v.as.cls);
+        bool bare = strcmp(mod, "builtins") == 0; /* int, not builtins.int */
+        render_buf_printf(b, "<class '%s%s%s'>", bare ? "" : mod, bare ? "" : ".", v.as.cls->name);
         break;
+    }
     case DSL_INSTANCE:
     case DSL_SUPER: {
         int st = dsl_instance_text(b, v, repr);

@@ -93,9 +93,21 @@ struct dsl_str {
  * that json.loads reads, so its non-finite floats show as NaN/Infinity; otherwise it is a plain
  * list. Everything else (len, indexing, iteration, in) is the same for all three. */
 enum dsl_list_style {
-    DSL_LIST_PLAIN, /* [1, 2] */
-    DSL_LIST_TUPLE, /* (1, 2), (1,), (): type() says "tuple" */
-    DSL_LIST_JSON,  /* [1.0, NaN, Infinity] */
+    DSL_LIST_PLAIN,   /* [1, 2] */
+    DSL_LIST_TUPLE,   /* (1, 2), (1,), (): type() says "tuple" */
+    DSL_LIST_JSON,    /* [1.0, NaN, Infinity] */
+    DSL_LIST_NDARRAY, /* numpy's array: array([1., 2.]); see ndarray.h */
+};
+
+/* The element type of an ndarray-style list. Its items are always ints (an int dtype), floats
+ * (a float dtype) or bools (bool), within the dtype's range, as every store casts (ndarray.h). */
+enum dsl_dtype {
+    DSL_DT_NONE, /* not an ndarray */
+    DSL_DT_INT32,
+    DSL_DT_INT64,
+    DSL_DT_FLOAT32,
+    DSL_DT_FLOAT64,
+    DSL_DT_BOOL, /* items are bools */
 };
 
 struct dsl_range {
@@ -160,6 +172,7 @@ struct dsl_list {
     size_t len, cap;
     enum dsl_list_style style; /* how repr shows it; a tuple is never mutated */
     bool mark;                 /* visited, during a cycle check */
+    unsigned char dtype;       /* an ndarray's enum dsl_dtype */
     struct dsl_value *items;   /* owned references */
     struct dsl_value dead;     /* while being freed: the next container to free */
 };
@@ -415,6 +428,12 @@ int dsl_list_check_store(const struct dsl_list *l, struct dsl_value v);
 static inline bool dsl_is_tuple(struct dsl_value v)
 {
     return v.kind == DSL_LIST && v.as.l->style == DSL_LIST_TUPLE;
+}
+
+/* Whether v is a numpy array (an ndarray-style list, ndarray.h). */
+static inline bool dsl_is_ndarray(struct dsl_value v)
+{
+    return v.kind == DSL_LIST && v.as.l->style == DSL_LIST_NDARRAY;
 }
 
 /* ---- the memory values hold (values.c) ----------------------------------------------------

@@ -6,7 +6,9 @@
  * callback drops that output. Waiting builtins (sleep, input) poll the cancel flag at least
  * every 10 ms so an interrupt ends them promptly. The conversions (int, float, str, ...)
  * follow Python, with the language's spellings true/false/none. */
+#include "lang/eval.h"
 #include "lang/library.h"
+#include "lang/ndarray.h"
 
 #include "lib/check.h"
 #include "lib/compile.h"
@@ -596,13 +598,7 @@ static int bi_float(struct dsl_interp *in, const struct dsl_args *a, struct dsl_
 static int bi_bool(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
     bool t = false;
-    if (a->has[0] && a->slot[0].kind == DSL_TENSOR) {
-        if (dsl_tensor_truth(in, a->slot[0], &t) != 0) return -1;
-    } else if (a->has[0] && a->slot[0].kind == DSL_INSTANCE) {
-        if (dsl_instance_truth(in, a->slot[0], &t) != 0) return -1;
-    } else {
-        t = a->has[0] && dsl_value_truthy(a->slot[0]);
-    }
+    if (a->has[0] && dsl_truth(in, a->slot[0], &t) != 0) return -1;
     *ret = dsl_bool(t);
     return 0;
 }
@@ -1116,6 +1112,11 @@ static void attribute_names(struct names *ns, struct dsl_session *s, struct dsl_
     switch (k) {
     case DSL_STR: add_rows(ns, dsl_str_methods, dsl_str_method_count); break;
     case DSL_LIST:
+        if (dsl_is_ndarray(v)) {
+            add_rows(ns, dsl_ndarray_methods, dsl_ndarray_method_count);
+            for (size_t i = 0; dsl_ndarray_attrs[i]; i++) add_name(ns, dsl_ndarray_attrs[i]);
+            break;
+        }
         for (size_t i = 0; i < dsl_list_method_count; i++)
             if (!dsl_is_tuple(v) || strcmp(dsl_list_methods[i].name, "count") == 0 ||
                 strcmp(dsl_list_methods[i].name, "index") == 0)

@@ -236,6 +236,7 @@ static int stage_value(struct dsl_interp *in, struct dsl_value v, enum mt_backen
     struct dsl_list *src = v.as.l, *l = dsl_list_new(src->len);
     if (!l) return dsl_raise_status(in, DSL_V_NOMEM);
     l->style = src->style;
+    l->dtype = src->dtype;
     struct dsl_value copy = {.kind = DSL_LIST, .as.l = l};
     for (size_t i = 0; i < src->len; i++) {
         struct dsl_value item = src->items[i], it;

@@ -18,6 +18,7 @@
  * Python's, and zip(f, 1.0, t) (a number beside a tensor) stays the tensor form. */
 #include "lib/iterables.h"
 
+#include "lang/eval.h"
 #include "lang/interp.h"
 #include "lang/library.h"
 
@@ -78,10 +79,7 @@ static int call1(struct dsl_interp *in, struct dsl_value fn, struct dsl_value x,
 /* Python truth; a tensor of more than one element is the ValueError it is in an `if`. */
 static int truth(struct dsl_interp *in, struct dsl_value v, bool *out)
 {
-    if (v.kind == DSL_TENSOR) return dsl_tensor_truth(in, v, out);
-    if (v.kind == DSL_INSTANCE) return dsl_instance_truth(in, v, out);
-    *out = dsl_value_truthy(v);
-    return 0;
+    return dsl_truth(in, v, out);
 }
 
 /* The items of iterable v as a new plain list (one reference) in *out. */

@@ -17,6 +17,7 @@
 #include "lib/modules.h"
 
 #include "lang/interp.h"
+#include "lang/ndarray.h"
 #include "lib/magics.h"
 #include "render/chart.h"
 #include "render/render.h"
@@ -849,6 +850,17 @@ static int m_tolist(struct dsl_interp *in, const struct dsl_args *a, struct dsl_
     return r;
 }
 
+/* MiniTorch's to_numpy: a float64 array of the values in the tensor's shape. */
+static int m_to_numpy(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct dsl_value l;
+    if (m_tolist(in, a, &l) != 0) return -1;
+    if (l.kind != DSL_LIST) return *ret = l, 0; /* a tensor of no dimensions: its number */
+    int r = dsl_ndarray_from(in, l, DSL_DT_FLOAT64, ret);
+    dsl_value_release(l);
+    return r;
+}
+
 /* ---- properties ------------------------------------------------------------------------- */
 
 /* A tuple-style list of n ints. */
@@ -989,9 +1001,9 @@ const struct dsl_builtin dsl_tensor_methods[] = {
      "Moves this tensor itself to the GPU (MiniTorch's to_cuda_()): every name for it then "
      "holds a cuda tensor, its gradient too. Only a tensor without autodiff history moves; "
      ".to(\"cuda\") gives a copy instead. RuntimeError where no GPU is."},
-    {"to_numpy", "tensor.to_numpy()", 0, 0, NULL, m_tolist,
-     "MiniTorch's array of the values, in the shape: nested lists of floats here, as the "
-     "kernel's numpy makes its arrays lists (the same as tolist())."},
+    {"to_numpy", "tensor.to_numpy()", 0, 0, NULL, m_to_numpy,
+     "MiniTorch's array of the values: a numpy float64 array of the tensor's shape (a copy; "
+     "tensor(t.to_numpy()) gives the values back)."},
     {"tuple", "tensor.tuple()", 0, 0, NULL, dsl_tensor_tuple,
      "(storage, shape, strides), as MiniTorch's t.tuple(): what the course's kernels take for "
      "one tensor (f(*out.tuple(), *a.tuple())). The storage is the tensor's memory, read and "

@@ -47,12 +47,15 @@ q.update(t2)
 print(t.x, t2.x, minitorch.Parameter(2.5).value, minitorch.Parameter(MockParam(), "w").value.name)
 # expect: True True 2.5 w
 
-# to_numpy(): the values in the shape (lists here), which tensor() takes back
+# to_numpy(): a float64 numpy array of the values in the shape, which tensor() takes back
 t = tensor([[2, 3, 4], [4, 5, 7]])
 n = t.to_numpy()
 t2 = tensor(n)
 print(n, all(t[ind] == t2[ind] for ind in t._tensor.indices()), t.permute(1, 0).to_numpy())
-# expect: [[2.0, 3.0, 4.0], [4.0, 5.0, 7.0]] True [[2.0, 4.0], [3.0, 5.0], [4.0, 7.0]]
+# expect: [[2. 3. 4.]
+# expect:  [4. 5. 7.]] True [[2. 4.]
+# expect:  [3. 5.]
+# expect:  [4. 7.]]
 
 # sum_practice's out: a TensorData moved to the device, written by a kernel, read back; in the
 # simulator the device's memory is the host's, as in Numba's

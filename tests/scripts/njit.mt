@@ -123,8 +123,9 @@ parallel_diagnostics(fast_map)
 # shortcut with np.array_equal; zip and enumerate loops over arrays
 import numpy as np
 
+# (numpy's dtypes are their names here: numpy prints np.int32 as <class 'numpy.int32'>)
 print(np.zeros(3, np.int32), np.zeros(2), np.prod((2, 3, 4)), np.array((1, 2)), np.int32)
-# expect: [0, 0, 0] [0.0, 0.0] 24 [1, 2] int32
+# expect: [0 0 0] [0. 0.] 24 [1 2] int32
 
 
 def tensor_zip(fn):

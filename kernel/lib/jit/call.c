@@ -180,7 +180,9 @@ int dsl_jit_call(struct dsl_interp *in, struct dsl_function *f, const struct dsl
     }
     for (size_t i = 0; i < npos; i++) /* lists the kernel filled (index buffers) */
         if (types[i] == JT_IARR && pos[i].kind == DSL_LIST && pos[i].as.l->style != DSL_LIST_TUPLE)
-            for (int64_t k = 0; k < slots[i].i.n; k++) pos[i].as.l->items[k] = dsl_int(heap[i][k]);
+            for (int64_t k = 0; k < slots[i].i.n; k++) /* an int32 array's dtype holds */
+                pos[i].as.l->items[k] =
+                    dsl_ndarray_int((enum dsl_dtype)pos[i].as.l->dtype, heap[i][k]);
     if (e.failed) {
         r = jit_runtime_error(in, s, &e);
         goto done;

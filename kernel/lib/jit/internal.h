@@ -54,6 +54,7 @@
 
 #include "lang/interp.h"
 #include "lang/library.h"
+#include "lang/ndarray.h"
 #include "lib/diagnostics.h"
 #include "lib/jit/cache.h"
 #include "lib/jit/listing.h"

@@ -712,6 +712,7 @@ static int as_plain(struct dsl_interp *in, struct dsl_value v, int depth, struct
         struct dsl_list *l = dsl_list_new(v.as.l->len);
         if (!l) return dsl_raise_status(in, DSL_V_NOMEM);
         l->style = v.as.l->style;
+        l->dtype = v.as.l->dtype;
         *out = (struct dsl_value){.kind = DSL_LIST, .as.l = l};
         for (size_t i = 0; i < v.as.l->len; i++) {
             struct dsl_value y;

@@ -1,9 +1,11 @@
-/* numpy.c — the part of numpy the course's kernels use: zeros, array, prod, array_equal and
- * the dtypes, its arrays as lists; and numpy.testing.assert_allclose, which MiniTorch's
- * derivative_check and grad_check call. */
+/* numpy.c — the part of numpy MiniTorch's tensor files use: numpy.ndarray (lang/ndarray.h),
+ * zeros, array, prod, array_equal and the dtypes; and numpy.testing.assert_allclose, which
+ * MiniTorch's derivative_check and grad_check call. */
 #include "lib/modules/module.h"
 
+#include "lang/classes.h"
 #include "lang/eval.h"
+#include "lang/ndarray.h"
 #include "render/render.h"
 
 #include <math.h>
@@ -11,104 +13,110 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The kernels' templates make index buffers with np.zeros(MAX_DIMS, np.int32) and read shapes
- * with np.prod; here such arrays are lists (of ints for an int dtype), which the language and
- * compiled code both index, and which np.array copies. Dtypes are their names. */
-static bool int_dtype(struct dsl_interp *in, const struct dsl_args *a, int slot, bool *is_int)
+/* The dtype argument in slot `slot`: DSL_DT_NONE when not given. 0, or -1 after raising. */
+static int dtype_of(struct dsl_interp *in, const struct dsl_args *a, int slot, enum dsl_dtype *dt)
 {
-    *is_int = false;
-    if (!a->has[slot] || a->slot[slot].kind == DSL_NONE) return true;
-    struct dsl_value d = a->slot[slot];
-    if (d.kind == DSL_CLASS) { /* int or float themselves */
-        *is_int = strcmp(d.as.cls->name, "int") == 0 || strcmp(d.as.cls->name, "bool") == 0;
-        return true;
-    }
-    if (d.kind == DSL_STR) {
-        const char *n = d.as.s->data;
-        if (strcmp(n, "int32") == 0 || strcmp(n, "int64") == 0) return *is_int = true, true;
-        if (strcmp(n, "float32") == 0 || strcmp(n, "float64") == 0) return true;
-    }
-    dsl_raise(in, "TypeError", "numpy here knows the dtypes int32, int64, float32 and float64");
-    return false;
+    *dt = DSL_DT_NONE;
+    if (!a->has[slot] || a->slot[slot].kind == DSL_NONE) return 0;
+    *dt = dsl_dtype_of(in, a->slot[slot]);
+    return *dt == DSL_DT_NONE ? -1 : 0;
 }
 
 static int np_zeros(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
     struct dsl_value shape = a->slot[0];
-    if (shape.kind == DSL_LIST && shape.as.l->len == 1) shape = shape.as.l->items[0];
-    if (!dsl_is_intlike(shape) || dsl_as_int(shape) < 0)
-        return dsl_raise(in, "NotImplementedError",
-                         "numpy.zeros makes one-dimensional arrays here: zeros(n, dtype)");
-    bool is_int;
-    if (!int_dtype(in, a, 1, &is_int)) return -1;
-    int64_t n = dsl_as_int(shape);
-    if ((uint64_t)n > DSL_MAX_LIST_LEN) return dsl_raise_status(in, DSL_V_TOOBIG);
-    struct dsl_list *l = dsl_list_new((size_t)n);
-    if (!l) return dsl_raise_status(in, DSL_V_NOMEM);
-    for (int64_t i = 0; i < n; i++) l->items[i] = is_int ? dsl_int(0) : dsl_float(0.0);
-    l->len = (size_t)n;
-    *ret = (struct dsl_value){.kind = DSL_LIST, .as.l = l};
-    return 0;
+    int64_t dims[DSL_ND_MAX_DIMS];
+    int nd = 0;
+    if (dsl_is_intlike(shape)) {
+        dims[nd++] = dsl_as_int(shape);
+    } else if (shape.kind == DSL_LIST && shape.as.l->len > DSL_ND_MAX_DIMS) {
+        return dsl_raise(in, "ValueError", "an array has at most %d dimensions here",
+                         DSL_ND_MAX_DIMS);
+    } else if (shape.kind == DSL_LIST) {
+        for (size_t k = 0; k < shape.as.l->len; k++) {
+            struct dsl_value d = shape.as.l->items[k];
+            if (!dsl_is_intlike(d))
+                return dsl_raise(in, "TypeError", "'%s' object cannot be interpreted as an integer",
+                                 dsl_type_name(d));
+            dims[nd++] = dsl_as_int(d);
+        }
+    } else {
+        return dsl_raise(in, "TypeError",
+                         "numpy.zeros takes a shape: an int, or a tuple of at most %d ints, not "
+                         "%s",
+                         DSL_ND_MAX_DIMS, dsl_type_name(shape));
+    }
+    enum dsl_dtype dt;
+    if (dtype_of(in, a, 1, &dt) != 0) return -1;
+    return dsl_ndarray_zeros(in, dt == DSL_DT_NONE ? DSL_DT_FLOAT64 : dt, dims, nd, ret);
 }
 
 static int np_array(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
-    struct dsl_value v = a->slot[0];
-    if (v.kind != DSL_LIST)
-        return dsl_raise(in, "NotImplementedError",
-                         "numpy.array makes arrays of a list or tuple of numbers here");
-    bool is_int;
-    if (!int_dtype(in, a, 1, &is_int)) return -1;
-    bool as_float = a->has[1] && a->slot[1].kind != DSL_NONE && !is_int;
-    const struct dsl_list *src = v.as.l;
-    struct dsl_list *l = dsl_list_new(src->len);
-    if (!l) return dsl_raise_status(in, DSL_V_NOMEM);
-    for (size_t i = 0; i < src->len; i++) {
-        struct dsl_value x = src->items[i];
-        if (!dsl_is_number(x)) {
-            dsl_value_release((struct dsl_value){.kind = DSL_LIST, .as.l = l});
-            return dsl_raise(in, "NotImplementedError",
-                             "numpy.array makes arrays of numbers here, not of %s",
-                             dsl_type_name(x));
-        }
-        l->items[l->len++] = as_float ? dsl_float(dsl_as_double(x))
-                             : is_int ? dsl_int((int64_t)dsl_as_double(x))
-                                      : x;
+    enum dsl_dtype dt;
+    if (dtype_of(in, a, 1, &dt) != 0) return -1;
+    return dsl_ndarray_from(in, a->slot[0], dt, ret);
+}
+
+/* The product of the numbers of v (nested lists, tuples and arrays), as ints while all are. */
+static int prod_of(struct dsl_interp *in, struct dsl_value v, int64_t *pi, double *pf, bool *ints,
+                   int depth)
+{
+    if (depth > DSL_ND_MAX_DIMS) return dsl_raise(in, "ValueError", "array nested too deeply");
+    if (v.kind == DSL_LIST) {
+        for (size_t i = 0; i < v.as.l->len; i++)
+            if (prod_of(in, v.as.l->items[i], pi, pf, ints, depth + 1) != 0) return -1;
+        return 0;
     }
-    *ret = (struct dsl_value){.kind = DSL_LIST, .as.l = l};
+    if (!dsl_is_number(v)) return dsl_raise(in, "TypeError", "numpy.prod of numbers");
+    if (dsl_is_intlike(v)) {
+        *pf *= (double)dsl_as_int(v);
+        *pi = (int64_t)((uint64_t)*pi * (uint64_t)dsl_as_int(v)); /* numpy's int64 wraps */
+    } else {
+        *ints = false, *pf *= v.as.f;
+    }
     return 0;
 }
 
 static int np_prod(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
     struct dsl_value v = a->slot[0];
-    if (v.kind != DSL_LIST) return dsl_raise(in, "TypeError", "numpy.prod of a list or tuple");
+    if (v.kind != DSL_LIST && !dsl_is_number(v))
+        return dsl_raise(in, "TypeError", "numpy.prod of an array, list or tuple");
     int64_t pi = 1;
     double pf = 1.0;
-    bool ints = true;
-    for (size_t i = 0; i < v.as.l->len; i++) {
-        struct dsl_value x = v.as.l->items[i];
-        if (!dsl_is_number(x)) return dsl_raise(in, "TypeError", "numpy.prod of numbers");
-        if (dsl_is_intlike(x))
-            pi *= dsl_as_int(x), pf *= (double)dsl_as_int(x);
-        else
-            ints = false, pf *= x.as.f;
-    }
+    bool ints =
+        !dsl_is_ndarray(v) || v.as.l->dtype == DSL_DT_INT32 || v.as.l->dtype == DSL_DT_INT64;
+    if (prod_of(in, v, &pi, &pf, &ints, 0) != 0) return -1;
     *ret = ints ? dsl_int(pi) : dsl_float(pf);
     return 0;
 }
 
+/* Whether x and y have one shape and equal numbers (nested lists, tuples, arrays). */
+static bool same_array(struct dsl_value x, struct dsl_value y, int depth)
+{
+    if (x.kind == DSL_LIST || y.kind == DSL_LIST) {
+        if (x.kind != y.kind || x.as.l->len != y.as.l->len || depth > DSL_ND_MAX_DIMS) return false;
+        for (size_t i = 0; i < x.as.l->len; i++)
+            if (!same_array(x.as.l->items[i], y.as.l->items[i], depth + 1)) return false;
+        return true;
+    }
+    if (!dsl_is_number(x) || !dsl_is_number(y)) return false;
+    if (dsl_is_intlike(x) && dsl_is_intlike(y)) return dsl_as_int(x) == dsl_as_int(y);
+    return dsl_as_double(x) == dsl_as_double(y);
+}
+
 static int np_array_equal(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
-    struct dsl_value x = a->slot[0], y = a->slot[1];
-    if (x.kind != DSL_LIST || y.kind != DSL_LIST)
-        return dsl_raise(in, "TypeError", "numpy.array_equal of two lists or tuples");
-    bool eq = x.as.l->len == y.as.l->len;
-    for (size_t i = 0; eq && i < x.as.l->len; i++) {
-        struct dsl_value p = x.as.l->items[i], q = y.as.l->items[i];
-        eq = dsl_is_number(p) && dsl_is_number(q) && dsl_as_double(p) == dsl_as_double(q);
-    }
-    *ret = dsl_bool(eq);
+    (void)in;
+    *ret = dsl_bool(same_array(a->slot[0], a->slot[1], 0));
+    return 0;
+}
+
+static int v_ndarray(struct dsl_interp *in, struct dsl_value *out)
+{
+    (void)in;
+    *out = dsl_builtin_class("numpy.ndarray");
     return 0;
 }
 
@@ -141,41 +149,6 @@ static int v_numpy_typing(struct dsl_interp *in, struct dsl_value *out)
 
 /* ---- numpy.testing ---------------------------------------------------------------------- */
 
-/* A double as numpy's array printing writes it with `precision` digits (floatmode "maxprec"):
- * the shortest digits that read back, rounded to at most `precision` after the point, trailing
- * zeros dropped but the point kept ("1.", "0.333333"); scientific from 1e8 up and below 1e-4
- * ("1.e+09", "2.9e-05"). */
-static void np_format_double(double x, int precision, char *out, size_t cap)
-{
-    if (isnan(x)) {
-        snprintf(out, cap, "nan");
-        return;
-    }
-    if (isinf(x)) {
-        snprintf(out, cap, x < 0 ? "-inf" : "inf");
-        return;
-    }
-    double m = fabs(x);
-    bool sci = m != 0.0 && (m >= 1e8 || m < 1e-4);
-    int k = 0;
-    for (; k < precision; k++) { /* the fewest digits that read back, at most precision */
-        snprintf(out, cap, sci ? "%.*e" : "%.*f", k, x);
-        if (strtod(out, NULL) == x) break;
-    }
-    snprintf(out, cap, sci ? "%.*e" : "%.*f", k, x);
-    char *e = sci ? strchr(out, 'e') : out + strlen(out);
-    char *dot = strchr(out, '.');
-    char *end = e;
-    if (dot)
-        while (end > dot + 1 && end[-1] == '0') end--;
-    else { /* "%.0f" writes no point; numpy writes "1." */
-        memmove(e + 1, e, strlen(e) + 1);
-        *e = '.';
-        return;
-    }
-    memmove(end, e, strlen(e) + 1);
-}
-
 /* A number as numpy shows it: an int or a bool as Python writes it, a float as above. */
 static void np_format_number(struct dsl_value v, int precision, char *out, size_t cap)
 {
@@ -184,7 +157,7 @@ static void np_format_number(struct dsl_value v, int precision, char *out, size_
     else if (v.kind == DSL_INT)
         snprintf(out, cap, "%lld", (long long)v.as.i);
     else
-        np_format_double(v.as.f, precision, out, cap);
+        dsl_np_format_double(v.as.f, precision, out, cap);
 }
 
 /* The numbers of v (a tensor, or lists and tuples of numbers, nested) appended to *out, in
@@ -269,8 +242,8 @@ static int allclose_arrays(struct dsl_interp *in, const struct dsl_args *a, doub
     if (r == 0 && where) {
         render_buf_printf(&b, "\n%s", where);
     } else if (r == 0) {
-        np_format_double(max_abs, 8, num, sizeof num);
-        np_format_double(max_rel, 8, num2, sizeof num2);
+        dsl_np_format_double(max_abs, 8, num, sizeof num);
+        dsl_np_format_double(max_rel, 8, num2, sizeof num2);
         render_buf_printf(&b,
                           "\nMismatched elements: %zu / %zu (%.3g%%)\n"
                           "Max absolute difference among violations: %s\n"
@@ -282,7 +255,7 @@ static int allclose_arrays(struct dsl_interp *in, const struct dsl_args *a, doub
         size_t m = k ? ny : nx;
         render_buf_puts(&b, k ? "\n DESIRED: array(" : "\n ACTUAL: array(");
         for (size_t i = 0; i < m; i++) {
-            np_format_double(v[i], 6, num, sizeof num);
+            dsl_np_format_double(v[i], 6, num, sizeof num);
             render_buf_printf(&b, "%s%s%s",
                               i       ? ", "
                               : m > 1 ? "["
@@ -343,8 +316,8 @@ static int np_assert_allclose(struct dsl_interp *in, const struct dsl_args *a,
             !__builtin_sub_overflow(dsl_as_int(x), dsl_as_int(y), &d) && d != INT64_MIN)
             snprintf(abs_s, sizeof abs_s, "%lld", (long long)(d < 0 ? -d : d));
         else
-            np_format_double(fabs(xd - yd), 8, abs_s, sizeof abs_s);
-        np_format_double(fabs(xd - yd) / fabs(yd), 8, rel_s, sizeof rel_s);
+            dsl_np_format_double(fabs(xd - yd), 8, abs_s, sizeof abs_s);
+        dsl_np_format_double(fabs(xd - yd) / fabs(yd), 8, rel_s, sizeof rel_s);
         render_buf_printf(&b,
                           "\nMismatched elements: 1 / 1 (100%%)\n"
                           "Max absolute difference among violations: %s\n"
@@ -397,13 +370,17 @@ static const char *const np_ab_params[] = {"a1", "a2", NULL};
 
 static const struct member numpy_members[] = {
     FN("array", "numpy.array(object, dtype=None)", 1, 2, np_obj_params, np_array,
-       "A copy of a list or tuple of numbers, as a list (converted to the dtype when given)."),
+       "A new array of the numbers of a list, tuple or array (nested evenly for more "
+       "dimensions), cast to dtype; without one, int64 when all are ints and float64 "
+       "otherwise."),
     FN("array_equal", "numpy.array_equal(a1, a2)", 2, 2, np_ab_params, np_array_equal,
-       "Whether two arrays (lists or tuples of numbers) have the same length and elements."),
+       "Whether two arrays (or lists or tuples of numbers) have one shape and equal elements."),
     VALUE("float32", "numpy.float32", mod_dtype_float32, "The dtype name 'float32'."),
     VALUE("float64", "numpy.float64", mod_dtype_float64, "The dtype name 'float64'."),
     VALUE("int32", "numpy.int32", mod_dtype_int32, "The dtype name 'int32'."),
     VALUE("int64", "numpy.int64", mod_dtype_int64, "The dtype name 'int64'."),
+    VALUE("ndarray", "numpy.ndarray", v_ndarray,
+          "The type of numpy's arrays, for isinstance(x, np.ndarray)."),
     FN("prod", "numpy.prod(a)", 1, 1, np_a_params, np_prod,
        "The product of the numbers of a (an int when they all are): np.prod(shape) is a "
        "tensor's size."),
@@ -411,15 +388,16 @@ static const struct member numpy_members[] = {
     VALUE("typing", "numpy.typing", v_numpy_typing,
           "numpy.typing: NDArray and ArrayLike, for annotations (typing.c)."),
     FN("zeros", "numpy.zeros(shape, dtype=float)", 1, 2, np_shape_params, np_zeros,
-       "A one-dimensional array of shape zeros, as a list (of ints for an int dtype): the "
-       "index buffers of the course's kernels, np.zeros(MAX_DIMS, np.int32)."),
+       "A new array of zeros of the shape (an int, or a tuple of ints) and dtype (float64 "
+       "when not given): the index buffers of the course's kernels, "
+       "np.zeros(MAX_DIMS, np.int32)."),
 };
 
 const struct module mod_numpy = {
     .cls = MODULE_CLASS(
-        "module: the part of numpy the course's kernels use (zeros, array, prod, "
-        "array_equal and the dtypes), its arrays as lists, and testing; compiled code (njit) "
-        "takes them as arrays."),
+        "module: the part of numpy MiniTorch's tensor files use: ndarray (arrays of int32, "
+        "int64, float32 or float64 numbers, one or more dimensions), zeros, array, prod, "
+        "array_equal, the dtypes, and testing; compiled code (njit) takes int arrays."),
     .name = "numpy",
     .members = MEMBERS(numpy_members),
 };
