@@ -91,6 +91,8 @@ enum dsl_node_kind {
     DSL_N_STAR,  /* a: the value; op: DSL_T_STAR (*xs) or DSL_T_DSTAR (**d), in a call's kids */
     DSL_N_YIELD, /* a statement: a: the value (NULL: None); flag: `yield from a`. The def it is
                   * in (directly) has flag set: a generator */
+    DSL_N_WITH,  /* `with a as kids[0]: b` (no kids without `as`); `with x, y:` is a WITH whose b
+                  * is a block of one WITH */
     DSL_N_COUNT
 };
 

@@ -197,8 +197,9 @@ static struct dsl_node *prefix_const(struct parser *p, const struct dsl_token *t
     return n;
 }
 
-/* Python's keywords the language does not have, which the lexer reads as names: the
- * SyntaxError that says so, wherever one starts an expression or a statement. */
+/* Python's keywords the lexer reads as names, which the language does not have or (`with`)
+ * has only where a statement starts: the SyntaxError that says so, wherever one starts an
+ * expression. */
 static const struct {
     const char *word, *msg;
 } unsupported_words[] = {
@@ -206,8 +207,7 @@ static const struct {
               "language: write `yield v` as a statement of its own"},
     {"async", "`async` is not supported in the MiniTorch language (no coroutines)"},
     {"await", "`await` is not supported in the MiniTorch language (no coroutines)"},
-    {"with", "the `with` statement is not supported in the MiniTorch language: call what it "
-             "would enter and leave yourself, inside try/finally"},
+    {"with", "invalid syntax: `with` starts a statement of its own"},
 };
 
 /* Fails with the message of an unsupported word; false when tok is none. */

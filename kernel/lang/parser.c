@@ -1150,6 +1150,54 @@ done:
     return n;
 }
 
+/* with ITEM (',' ITEM)* ':' block, where ITEM is EXPR ['as' TARGET]: several items nest, as
+ * Python's `with a, b:` is `with a:` around `with b:`. */
+#define MAX_WITH_ITEMS 16
+static struct dsl_node *parse_with(struct parser *p)
+{
+    const struct dsl_token *kw = advance(p);
+    struct dsl_node *items[MAX_WITH_ITEMS], *body = NULL;
+    size_t n = 0;
+    do {
+        if (n == MAX_WITH_ITEMS) {
+            dsl_parse_fail(p, "SyntaxError", peek(p)->pos, "more than %d items in one `with`",
+                           MAX_WITH_ITEMS);
+            goto error;
+        }
+        struct dsl_node *w = node(p, DSL_N_WITH, n ? peek(p)->pos : kw->pos);
+        if (!w) goto error;
+        items[n++] = w;
+        if (!(w->a = dsl_parse_expr(p))) goto error;
+        if (match(p, DSL_T_AS)) {
+            struct dsl_node *t = dsl_parse_for_target(p);
+            if (!t) goto error;
+            if (!push(p, w, t)) {
+                dsl_node_free(t);
+                goto error;
+            }
+        }
+    } while (match(p, DSL_T_COMMA));
+    if (!(body = parse_block(p, kw))) goto error;
+    /* inside out: each item's body is the next item's statement */
+    for (size_t i = n; i-- > 0;) {
+        items[i]->b = body;
+        body = NULL;
+        n = i; /* items[i] and those after it now belong to items[i] */
+        if (!finish(p, items[i])) goto error;
+        if (i == 0) return items[0];
+        if (!(body = node(p, DSL_N_BLOCK, items[i]->pos)) || !push(p, body, items[i])) {
+            dsl_node_free(items[i]);
+            goto error;
+        }
+        body = finish(p, body);
+        if (!body) goto error;
+    }
+error:
+    for (size_t i = 0; i < n; i++) dsl_node_free(items[i]);
+    dsl_node_free(body);
+    return NULL;
+}
+
 /* One statement line (simple statements or a compound statement) appended to block. */
 static bool parse_line(struct parser *p, struct dsl_node *block)
 {
@@ -1164,6 +1212,10 @@ static bool parse_line(struct parser *p, struct dsl_node *block)
     case DSL_T_AT: s = parse_decorated(p); break;
     case DSL_T_MAGIC: s = parse_magic(p); break;
     case DSL_T_TRY: s = parse_try(p); break;
+    case DSL_T_NAME:
+        if (!is_word(p, t, "with")) return parse_simple_line(p, block);
+        s = parse_with(p);
+        break;
     case DSL_T_ELIF:
     case DSL_T_ELSE:
         dsl_parse_fail(p, "SyntaxError", t->pos, "%s without a matching 'if'",

@@ -342,7 +342,8 @@ static void scan_decls(struct scope_scan *sc, const struct dsl_node *n)
         return;
     }
     if (n->kind == DSL_N_BLOCK || n->kind == DSL_N_IF || n->kind == DSL_N_WHILE ||
-        n->kind == DSL_N_FOR || n->kind == DSL_N_TRY || n->kind == DSL_N_EXCEPT) {
+        n->kind == DSL_N_FOR || n->kind == DSL_N_TRY || n->kind == DSL_N_EXCEPT ||
+        n->kind == DSL_N_WITH) {
         if (n->kind == DSL_N_TRY) scan_decls(sc, n->a);
         scan_decls(sc, n->b);
         for (size_t i = 0; i < n->nkids; i++) scan_decls(sc, n->kids[i]);
@@ -404,6 +405,10 @@ static void collect_locals(struct scope_scan *sc, const struct dsl_node *n)
         collect_locals(sc, n->b);
         break;
     case DSL_N_DEL: collect_target(sc, n->a); break; /* as in Python, del makes x local */
+    case DSL_N_WITH:                                 /* `as` binds as an assignment does */
+        if (n->nkids) collect_target(sc, n->kids[0]);
+        collect_locals(sc, n->b);
+        break;
     default: break;
     }
 }

@@ -414,6 +414,71 @@ static int exec_try(struct dsl_interp *in, const struct dsl_node *n)
     return n->b ? run_finally(in, n->b, r) : r;
 }
 
+/* with: the manager's __enter__ (its value to the `as` target), the body, then its __exit__
+ * whatever the body did: with the error the body raised (type, value, None), whose truth says
+ * whether the error is swallowed, or (None, None, None). An error of __exit__'s own replaces
+ * the body's, as in Python. */
+static int exec_with(struct dsl_interp *in, const struct dsl_node *n)
+{
+    struct dsl_value mgr, enter, leave, v;
+    if (dsl_eval(in, n->a, &mgr) != 0) return DSL_X_ERR;
+    if (mgr.kind != DSL_INSTANCE || !dsl_instance_method(mgr, "__enter__", &enter) ||
+        !dsl_instance_method(mgr, "__exit__", &leave)) {
+        dsl_raise_at(in, n->a->pos, "TypeError",
+                     "'%s' object does not support the context manager protocol",
+                     dsl_type_name(mgr));
+        dsl_value_release(mgr);
+        return DSL_X_ERR;
+    }
+    /* held: the methods are the class's, which __enter__ or the body may change */
+    enter = dsl_value_retain(enter);
+    leave = dsl_value_retain(leave);
+    int r = dsl_call_method(in, enter, mgr, NULL, 0, NULL, NULL, 0, &v) != 0 ? DSL_X_ERR : DSL_X_OK;
+    if (r == DSL_X_OK && n->nkids)
+        r = dsl_assign_to(in, n->kids[0], v);
+    else if (r == DSL_X_OK)
+        dsl_value_release(v);
+    if (r != DSL_X_OK) { /* __enter__ failed: no __exit__, as in Python */
+        dsl_value_release(mgr);
+        dsl_value_release(enter);
+        dsl_value_release(leave);
+        return DSL_X_ERR;
+    }
+    r = dsl_exec_block(in, n->b);
+    struct dsl_value args[3] = {dsl_none(), dsl_none(), dsl_none()}, res, ret = dsl_none();
+    struct dsl_exc_saved saved = {.exc = dsl_none()};
+    int x = 0;
+    bool swallow = false;
+    if (r == DSL_X_RETURN) ret = in->retval, in->retval = dsl_none();
+    if (r == DSL_X_ERR) {
+        dsl_exc_take(in, &saved);
+        x = dsl_exc_value(in, &saved, &args[1]); /* fails only without memory: that error */
+        if (x == 0) args[0] = dsl_value_retain(dsl_type_of(args[1]));
+    }
+    if (x == 0) x = dsl_call_method(in, leave, mgr, args, 3, NULL, NULL, 0, &res);
+    if (x == 0) {
+        if (r == DSL_X_ERR) x = dsl_truth(in, res, &swallow);
+        dsl_value_release(res);
+    }
+    for (int i = 0; i < 3; i++) dsl_value_release(args[i]);
+    dsl_value_release(mgr);
+    dsl_value_release(enter);
+    dsl_value_release(leave);
+    if (x != 0) { /* __exit__'s own error replaces the body's */
+        dsl_exc_saved_free(&saved);
+        dsl_value_release(ret);
+        return DSL_X_ERR;
+    }
+    if (r == DSL_X_ERR && swallow) {
+        dsl_exc_caught(&saved);
+        dsl_exc_saved_free(&saved);
+        return DSL_X_OK;
+    }
+    if (r == DSL_X_ERR) dsl_exc_put(in, &saved);
+    if (r == DSL_X_RETURN) in->retval = ret;
+    return r;
+}
+
 /* raise [e [from cause]]: the cause must be an exception, a class or None, as in Python, and is
  * not shown (no chained tracebacks). */
 static int exec_raise(struct dsl_interp *in, const struct dsl_node *n)
@@ -478,7 +543,7 @@ static const exec_fn exec_table[DSL_N_COUNT] = {
     [DSL_N_RETURN] = exec_return,   [DSL_N_ASSERT] = exec_assert, [DSL_N_CLASS] = exec_class,
     [DSL_N_NONLOCAL] = exec_decl,   [DSL_N_GLOBAL] = exec_decl,   [DSL_N_TRY] = exec_try,
     [DSL_N_RAISE] = exec_raise,     [DSL_N_DEL] = dsl_exec_del,   [DSL_N_IMPORT] = exec_import,
-    [DSL_N_YIELD] = exec_yield,
+    [DSL_N_YIELD] = exec_yield,     [DSL_N_WITH] = exec_with,
 };
 
 static int exec_stmt(struct dsl_interp *in, const struct dsl_node *n)
