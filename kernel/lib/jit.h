@@ -25,6 +25,9 @@ long dsl_cuda_launches(void);
 /* Prints parallel_diagnostics' report of each kernel launched after launch number `since`
  * (%diagnostics STMT: those STMT launched); nothing when none was. */
 void dsl_cuda_report_since(struct dsl_interp *in, long since);
+/* Whether the simulator was chosen (%cuda simulate, MT_CUDA_SIMULATE=1), as Numba's
+ * NUMBA_ENABLE_CUDASIM=1 chooses it, rather than taken for want of a GPU. */
+bool dsl_cuda_simulate_chosen(void);
 /* Whether the next launch is simulated (ctx: the session's, asked whether a GPU is there). */
 bool dsl_cuda_simulating(struct mt_ctx *ctx);
 

@@ -13,13 +13,18 @@ static long launches;      /* cuda.jit launches so far (diagnostics shows those 
 
 void dsl_cuda_set_simulate(bool on) { cuda_mode = on; }
 
-bool dsl_cuda_simulating(struct mt_ctx *ctx)
+bool dsl_cuda_simulate_chosen(void)
 {
     if (cuda_mode < 0) {
         const char *e = getenv("MT_CUDA_SIMULATE");
         cuda_mode = e && *e && strcmp(e, "0") != 0;
     }
-    return cuda_mode == 1 || mt_backend_check(ctx, MT_BACKEND_CUDA) != MT_OK ||
+    return cuda_mode == 1;
+}
+
+bool dsl_cuda_simulating(struct mt_ctx *ctx)
+{
+    return dsl_cuda_simulate_chosen() || mt_backend_check(ctx, MT_BACKEND_CUDA) != MT_OK ||
            !mt_cuda_runs_source();
 }
 

@@ -135,6 +135,18 @@ static int n_cuda_jit(struct dsl_interp *in, const struct dsl_args *a, struct ds
     return 0;
 }
 
+/* cuda.is_available(): whether cuda.jit kernels have a device to run on: the cuda backend's GPU,
+ * or the simulator where it was chosen (%cuda simulate), as Numba's simulator says true under
+ * NUMBA_ENABLE_CUDASIM=1, so that code guarded by it (MiniTorch's cuda tests) runs there. */
+static int n_cuda_is_available(struct dsl_interp *in, const struct dsl_args *a,
+                               struct dsl_value *ret)
+{
+    (void)a;
+    *ret = dsl_bool(dsl_cuda_simulate_chosen() ||
+                    mt_backend_check(ctx_of(in), MT_BACKEND_CUDA) == MT_OK);
+    return 0;
+}
+
 /* cuda.is_cuda_array(x): whether x is memory on the GPU (a Storage or a tensor of the cuda
  * backend), as Numba asks of an array; a list, a number or host memory is not. */
 static int n_is_cuda_array(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
@@ -206,8 +218,11 @@ static int n_to_device(struct dsl_interp *in, const struct dsl_args *a, struct d
 static const char *const obj_params[] = {"obj", NULL};
 
 static const struct member numba_cuda_members[] = {
-    ALIAS("is_available", "numba.cuda.is_available()", "cuda_available",
-          "Whether the kernel's cuda backend can run here: the kernel's cuda_available()."),
+    FN("is_available", "numba.cuda.is_available()", 0, 0, NULL, n_cuda_is_available,
+       "Whether cuda.jit kernels have a device: true where the kernel's cuda backend can run "
+       "(cuda_available()), and under %cuda simulate (or MT_CUDA_SIMULATE=1), as Numba's "
+       "simulator says under NUMBA_ENABLE_CUDASIM=1; false in the simulator taken for want "
+       "of a GPU."),
     FN("is_cuda_array", "numba.cuda.is_cuda_array(obj)", 1, 1, obj_params, n_is_cuda_array,
        "Whether obj is memory on the GPU: a Storage or a tensor of the cuda backend (lists, "
        "numbers and host memory are not)."),
