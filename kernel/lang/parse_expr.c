@@ -246,13 +246,21 @@ struct dsl_node *dsl_parse_for_target(struct parser *p)
     advance(p);
     if (!enter(p, t->pos)) return NULL;
     struct dsl_node *n = node(p, DSL_N_TUPLE, t->pos);
+    bool comma = false;
     while (n && !check(p, close)) {
         struct dsl_node *item = dsl_parse_for_target(p);
         if (!item || !push(p, n, item)) goto error;
         if (!match(p, DSL_T_COMMA)) break;
+        comma = true;
     }
     if (!n || !expect(p, close, close == DSL_T_RPAREN ? "')'" : "']'")) goto error;
     p->depth--;
+    if (close == DSL_T_RPAREN && n->nkids == 1 && !comma) { /* (x) is x, as in Python */
+        struct dsl_node *only = n->kids[0];
+        n->nkids = 0;
+        dsl_node_free(n);
+        return only;
+    }
     return finish(p, n);
 error:
     p->depth--;
