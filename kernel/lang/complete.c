@@ -67,6 +67,11 @@ const char *dsl_is_complete(const char *code, const char **indent)
     if (indent) *indent = none;
     if (!code) return "complete";
     size_t len = strlen(code);
+    /* a file cell (%%minitorch_file) goes on, as IPython's cell magics do, until it ends with
+     * an empty line */
+    if (strncmp(code, "%%", 2) == 0)
+        return len >= 2 && code[len - 1] == '\n' && code[len - 2] == '\n' ? "complete"
+                                                                          : "incomplete";
     struct dsl_tokens toks;
     struct dsl_syntax_error se;
     if (dsl_lex(code, len, &toks, &se) != 0) {

@@ -195,6 +195,10 @@ def test_is_complete_statuses(kc):
         ("1 $ 2", "invalid", None),
         ('print("unterminated', "invalid", None),
         ("x = = 1", "invalid", None),
+        # a file cell goes on until an empty line, as IPython's cell magics do
+        ("%%minitorch_file ops.py", "incomplete", ""),
+        ("%%minitorch_file ops.py\nx = 1\n", "incomplete", ""),
+        ("%%minitorch_file ops.py\nx = 1\n\n", "complete", None),
     ]
     for code, status, indent in cases:
         c = is_complete(kc, code)
