@@ -53,3 +53,31 @@ print(out.reshape((2, 3)))
 # expect: array([ 2.5,  6.5, 10.5,  4.5,  8.5, 12.5]) float64
 # expect: [[ 2.5  6.5 10.5]
 # expect:  [ 4.5  8.5 12.5]]
+
+# A float64 array is a kind the compiler does not take yet (Numba compiles it): such a call runs
+# in the interpreter, with Numba's results, and the diagnostics count those calls rather than
+# say the function has not been called (MiniTorch's parallel_check.py prints them). The values
+# are CPython's with Numba; the diagnostics' wording is the kernel's own.
+tmap(out, shape, np.array([3, 1], dtype=np.int32), storage, shape, np.array([1, 2], dtype=np.int32))
+print(tmap.parallel_diagnostics(level=3))
+# expect: tmap(): 2 calls ran in the interpreter, not compiled: the first one's argument out is a numpy.ndarray of float64, a kind the compiler does not take
+# expect: None
+
+@njit
+def scale(out, k):
+    for i in range(len(out)):
+        out[i] = out[i] * k
+ia = np.array([1, 2], dtype=np.int32)
+fa = np.array([1.5, 2.0])
+scale(ia, 3)
+scale(fa, 3)
+scale(fa, 2)
+print(repr(ia), repr(fa))
+# expect: array([3, 6], dtype=int32) array([ 9., 12.])
+scale.parallel_diagnostics(level=3)
+# expect: scale(): 2 calls ran in the interpreter, not compiled: the first one's argument out is a numpy.ndarray of float64, a kind the compiler does not take
+# expect: scale(int array, int): compiled to native code
+# expect:   serial: no prange loop in the function called
+# expect-re:   machine code.*
+# expect-re:   last call: .*
+# expect:   integers: 64 bits; + - * wrap around past 2**63 - 1 as Numba's do, where the interpreter raises OverflowError; // and ** raise it as the interpreter does

@@ -99,6 +99,22 @@ void dsl_jit_forget(struct dsl_session *s)
     s->jit_nrecent = 0;
 }
 
+/* Records on f that a call runs in the interpreter because its argument i, v, is of a kind the
+ * compiler does not take. Without memory for the record the call still runs: only the
+ * diagnostics lose it. */
+static void note_interp_call(struct dsl_function *f, int i, struct dsl_value v)
+{
+    if (!f->jits && !(f->jits = calloc(1, sizeof *f->jits))) return;
+    struct dsl_jit_cache *c = f->jits;
+    if (c->interp_calls++) return;
+    c->interp_arg = i;
+    if (dsl_is_ndarray(v))
+        snprintf(c->interp_kind, sizeof c->interp_kind, "numpy.ndarray of %s",
+                 dsl_dtype_name((enum dsl_dtype)v.as.l->dtype));
+    else
+        snprintf(c->interp_kind, sizeof c->interp_kind, "%s", dsl_type_name(v));
+}
+
 int dsl_jit_call(struct dsl_interp *in, struct dsl_function *f, const struct dsl_value *pos,
                  size_t npos, char *const *kwnames, const struct dsl_value *kwvals, size_t nkw,
                  struct dsl_value *out)
@@ -114,7 +130,10 @@ int dsl_jit_call(struct dsl_interp *in, struct dsl_function *f, const struct dsl
     for (size_t i = 0; i < npos; i++) {
         types[i] = jit_classify(pos[i], &slots[i], &heap[i]);
         ptrs[i] = &slots[i];
-        if (types[i] == JT_NONE) goto done;
+        if (types[i] == JT_NONE) {
+            note_interp_call(f, (int)i, pos[i]);
+            goto done;
+        }
     }
     ptrs[npos] = &slots[npos];
     if (!f->jits && !(f->jits = calloc(1, sizeof *f->jits))) {

@@ -257,11 +257,19 @@ static void describe(struct dsl_interp *in, const struct dsl_function *f, bool s
     const char *name = f->def->name;
     if (!f->jit)
         render_buf_printf(b, "%s() is not given to njit: it runs in the interpreter\n", name);
-    else if (!f->jits || !f->jits->specs)
+    else if (!f->jits || (!f->jits->specs && !f->jits->interp_calls))
         render_buf_printf(b,
                           "%s() is compiled at its first call, for the kinds of its "
                           "arguments; it has not been called yet\n",
                           name);
+    if (f->jit && f->jits && f->jits->interp_calls) {
+        const struct dsl_jit_cache *c = f->jits;
+        render_buf_printf(b,
+                          "%s(): %lld call%s ran in the interpreter, not compiled: the first "
+                          "one's argument %s is a %s, a kind the compiler does not take\n",
+                          name, (long long)c->interp_calls, c->interp_calls == 1 ? "" : "s",
+                          f->def->kwnames[c->interp_arg], c->interp_kind);
+    }
     bool compiled = false;
     for (struct spec *s = f->jits && f->jit ? f->jits->specs : NULL; s; s = s->next) {
         render_buf_printf(b, "%s(", name);

@@ -352,6 +352,12 @@ struct spec {
 
 struct dsl_jit_cache {
     struct spec *specs;
+    /* Calls that ran in the interpreter because an argument is of a kind the compiler does not
+     * take (no spec is built for them), and the first such argument of the first such call:
+     * what parallel_diagnostics says in place of "not called yet" */
+    int64_t interp_calls;
+    int interp_arg;
+    char interp_kind[64];
 };
 
 /* The bytes of a simulated CUDA thread's stack for a kernel whose locals take `need`: room for
