@@ -1,7 +1,8 @@
 # numpy arrays passed to functions compiled with numba.njit, as fast_ops.py passes a tensor's
 # storage, shape and strides: int arrays are written in place (an int32 array keeps int32
 # values), float64 storages are written by the call, and index buffers np.zeros(MAX_DIMS,
-# np.int32) made inside a prange loop. Expectations are CPython's with numpy 2 and Numba.
+# np.int32) made inside a prange loop (tests/scripts/njit_float64.mt has more of float arrays).
+# Expectations are CPython's with numpy 2 and Numba.
 import numpy as np
 from numba import njit, prange
 MAX_DIMS = 32
@@ -54,15 +55,8 @@ print(out.reshape((2, 3)))
 # expect: [[ 2.5  6.5 10.5]
 # expect:  [ 4.5  8.5 12.5]]
 
-# A float64 array is a kind the compiler does not take yet (Numba compiles it): such a call runs
-# in the interpreter, with Numba's results, and the diagnostics count those calls rather than
-# say the function has not been called (MiniTorch's parallel_check.py prints them). The values
-# are CPython's with Numba; the diagnostics' wording is the kernel's own.
-tmap(out, shape, np.array([3, 1], dtype=np.int32), storage, shape, np.array([1, 2], dtype=np.int32))
-print(tmap.parallel_diagnostics(level=3))
-# expect: tmap(): 2 calls ran in the interpreter, not compiled: the first one's argument out is a numpy.ndarray of float64, a kind the compiler does not take
-# expect: None
-
+# An int array and a float64 array make two compiled versions of one function. The values are
+# CPython's with Numba; the diagnostics' wording is the kernel's own.
 @njit
 def scale(out, k):
     for i in range(len(out)):
@@ -75,8 +69,11 @@ scale(fa, 2)
 print(repr(ia), repr(fa))
 # expect: array([3, 6], dtype=int32) array([ 9., 12.])
 scale.parallel_diagnostics(level=3)
-# expect: scale(): 2 calls ran in the interpreter, not compiled: the first one's argument out is a numpy.ndarray of float64, a kind the compiler does not take
 # expect: scale(int array, int): compiled to native code
+# expect:   serial: no prange loop in the function called
+# expect-re:   machine code.*
+# expect-re:   last call: .*
+# expect: scale(float64 array, int): compiled to native code
 # expect:   serial: no prange loop in the function called
 # expect-re:   machine code.*
 # expect-re:   last call: .*

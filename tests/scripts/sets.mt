@@ -330,7 +330,7 @@ def write_len(out, items):
     out[0] = len(items)
 launch = cuda.jit(write_len)
 attempt(lambda: launch[1, 1](zeros(1).tuple()[0], {1}))
-# expect: TypeError: argument 2 of write_len() is a set: a kernel takes Storages (t._tensor._storage, t.tuple()), tuples or lists of ints, ints and floats
+# expect: TypeError: argument 2 of write_len() is a set: a kernel takes Storages (t._tensor._storage, t.tuple()), 1-d numpy arrays of numbers, tuples or lists of ints, ints and floats
 print("end")
 # expect: end
 

@@ -152,7 +152,7 @@ static int ck_integral(const struct bcall *k, enum jt *t)
 static int ck_len(const struct bcall *k, enum jt *t)
 {
     (void)t;
-    if (k->a[0].t == JT_FARR || ints(k->a[0].t)) return 1;
+    if (floats(k->a[0].t) || ints(k->a[0].t)) return 1;
     return jit_refuse(k->u, k->c, k->n, "len() of a %s", jit_type_name[k->a[0].t]);
 }
 

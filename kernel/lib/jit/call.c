@@ -124,7 +124,7 @@ int dsl_jit_call(struct dsl_interp *in, struct dsl_function *f, const struct dsl
     if (nkw || npos > MAX_ARGS || npos != f->def->nargs || f->def->nkw != npos) return 1;
     union slot slots[MAX_ARGS + 1];
     void *ptrs[MAX_ARGS + 1];
-    int64_t *heap[MAX_ARGS] = {0};
+    void *heap[MAX_ARGS] = {0};
     enum jt types[MAX_ARGS];
     int r = 1;
     for (size_t i = 0; i < npos; i++) {
@@ -135,6 +135,7 @@ int dsl_jit_call(struct dsl_interp *in, struct dsl_function *f, const struct dsl
             goto done;
         }
     }
+    jit_share_copies(pos, types, slots, heap, npos);
     ptrs[npos] = &slots[npos];
     if (!f->jits && !(f->jits = calloc(1, sizeof *f->jits))) {
         r = dsl_raise_status(in, DSL_V_NOMEM);
@@ -164,7 +165,7 @@ int dsl_jit_call(struct dsl_interp *in, struct dsl_function *f, const struct dsl
     struct jit_env e = {.threads = mt_ctx_threads(in->session->ctx), .stop = mt_cancel_flag()};
     int64_t *shadow[MAX_ARGS] = {0}; /* each recorded storage's writers, none yet */
     for (size_t i = 0; i < npos; i++)
-        if (types[i] == JT_FARR && ((f->jit_races && s->wrote[i]) || s->racy[i])) {
+        if (floats(types[i]) && ((f->jit_races && s->wrote[i]) || s->racy[i])) {
             shadow[i] = malloc(2 * (size_t)slots[i].f.n * sizeof **shadow + 1);
             if (!shadow[i]) {
                 for (size_t j = 0; j < i; j++) free(shadow[j]);
@@ -191,17 +192,13 @@ int dsl_jit_call(struct dsl_interp *in, struct dsl_function *f, const struct dsl
     }
     s->last_bytes = 0;
     for (size_t i = 0; i < npos; i++)
-        if (types[i] == JT_FARR) s->last_bytes += (double)slots[i].f.n * sizeof(float);
+        if (floats(types[i])) s->last_bytes += (double)slots[i].f.n * jit_elem_size(types[i]);
     for (size_t i = 0; i < npos; i++) { /* backward sees the storages the kernel wrote */
         struct mt_tensor *view;
         if (types[i] == JT_FARR && s->wrote[i] && dsl_storage_view(pos[i], &view))
             mt_tensor_mark_written(view);
     }
-    for (size_t i = 0; i < npos; i++) /* lists the kernel filled (index buffers) */
-        if (types[i] == JT_IARR && pos[i].kind == DSL_LIST && pos[i].as.l->style != DSL_LIST_TUPLE)
-            for (int64_t k = 0; k < slots[i].i.n; k++) /* an int32 array's dtype holds */
-                pos[i].as.l->items[k] =
-                    dsl_ndarray_int((enum dsl_dtype)pos[i].as.l->dtype, heap[i][k]);
+    for (size_t i = 0; i < npos; i++) jit_write_back(pos[i], types[i], &slots[i], s->wrote[i]);
     if (e.failed) {
         r = jit_runtime_error(in, s, &e);
         goto done;

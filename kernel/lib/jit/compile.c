@@ -29,7 +29,7 @@ static void locals_text(const struct cfn *c, bool private, const struct jit_emit
                               (long long)v->buflen);
         else
             render_buf_printf(b, "%s v_%s = %s; ", jit_c_type[v->t], v->name,
-                              ints(v->t) || v->t == JT_FARR ? "{0}" : "0");
+                              ints(v->t) || floats(v->t) ? "{0}" : "0");
     }
 }
 

@@ -231,8 +231,8 @@ static int gpu_run(struct dsl_interp *in, struct spec *s, union slot *slots, con
     if (st == MT_OK) st = mt_cuda_buffer_copy(ctx, denv, e, sizeof *e, true);
     for (int i = 0; i < s->nargs && st == MT_OK; i++) {
         dslots[i] = slots[i];
-        if (s->args[i] == JT_FARR && !on_dev[i]) {
-            size_t bytes = (size_t)slots[i].f.n * sizeof(float);
+        if (floats(s->args[i]) && !on_dev[i]) {
+            size_t bytes = (size_t)slots[i].f.n * jit_elem_size(s->args[i]);
             st = mt_cuda_buffer(ctx, bytes, &dev[i]);
             if (st == MT_OK) st = mt_cuda_buffer_copy(ctx, dev[i], slots[i].f.p, bytes, true);
             dslots[i].f.p = dev[i];
@@ -250,9 +250,9 @@ static int gpu_run(struct dsl_interp *in, struct spec *s, union slot *slots, con
     if (st == MT_OK) st = mt_cuda_run_kernel(ctx, s->src, grid, block, args, &s->gpu_ms);
     if (st == MT_OK) st = mt_cuda_buffer_copy(ctx, e, denv, sizeof *e, false);
     for (int i = 0; i < s->nargs && st == MT_OK; i++)
-        if (s->args[i] == JT_FARR && !on_dev[i] && s->wrote[i])
+        if (floats(s->args[i]) && !on_dev[i] && s->wrote[i])
             st = mt_cuda_buffer_copy(ctx, slots[i].f.p, dev[i],
-                                     (size_t)slots[i].f.n * sizeof(float), false);
+                                     (size_t)slots[i].f.n * jit_elem_size(s->args[i]), false);
     for (int i = 0; i < s->nargs; i++) mt_cuda_buffer_free(dev[i]);
     mt_cuda_buffer_free(denv);
     if (st != MT_OK) {
@@ -371,7 +371,7 @@ static int cuda_error(struct dsl_interp *in, struct spec *s, const struct jit_en
  * in GPU memory as it is, for the GPU only). 0, or -1 after raising. */
 static int launch_args(struct dsl_interp *in, const struct dsl_function *f,
                        const struct dsl_value *pos, size_t npos, enum jit_target target,
-                       union slot *slots, void **ptrs, int64_t **heap, bool *on_dev, enum jt *types)
+                       union slot *slots, void **ptrs, void **heap, bool *on_dev, enum jt *types)
 {
     for (size_t i = 0; i < npos; i++) {
         struct mt_tensor *t;
@@ -394,9 +394,11 @@ static int launch_args(struct dsl_interp *in, const struct dsl_function *f,
             return dsl_raise(
                 in, "TypeError",
                 "argument %zu of %s() is a %s: a kernel takes Storages (t._tensor._storage, "
-                "t.tuple()), tuples or lists of ints, ints and floats",
+                "t.tuple()), 1-d numpy arrays of numbers, tuples or lists of ints, ints and "
+                "floats",
                 i + 1, f->def->name, dsl_type_name(pos[i]));
     }
+    jit_share_copies(pos, types, slots, heap, npos);
     return 0;
 }
 
@@ -447,7 +449,7 @@ static int cuda_launch(struct dsl_interp *in, const struct dsl_args *a, struct d
     enum jit_target target = dsl_cuda_simulating(in->session->ctx) ? JIT_SIM : JIT_GPU;
     union slot slots[MAX_ARGS + 1];
     void *ptrs[MAX_ARGS + 1];
-    int64_t *heap[MAX_ARGS] = {0};
+    void *heap[MAX_ARGS] = {0};
     bool on_dev[MAX_ARGS] = {0};
     enum jt types[MAX_ARGS];
     int r = -1;
@@ -474,7 +476,7 @@ static int cuda_launch(struct dsl_interp *in, const struct dsl_args *a, struct d
     }
     struct jit_gw gw[MAX_ARGS];
     for (size_t i = 0; target == JIT_SIM && i < npos; i++) /* who writes what (jit_gwrite) */
-        if (types[i] == JT_FARR && s->wrote[i]) {
+        if (floats(types[i]) && s->wrote[i]) {
             struct jit_gw *g = &gw[e.ngw++];
             *g = (struct jit_gw){.p = slots[i].f.p,
                                  .who = calloc((size_t)slots[i].f.n + 1, sizeof *g->who),
@@ -512,11 +514,7 @@ static int cuda_launch(struct dsl_interp *in, const struct dsl_args *a, struct d
         if (types[i] == JT_FARR && s->wrote[i] && dsl_storage_view(pos[i], &view))
             mt_tensor_mark_written(view);
     }
-    for (size_t i = 0; i < npos; i++) /* lists the kernel filled */
-        if (types[i] == JT_IARR && pos[i].kind == DSL_LIST && pos[i].as.l->style != DSL_LIST_TUPLE)
-            for (int64_t k = 0; k < slots[i].i.n; k++) /* an int32 array's dtype holds */
-                pos[i].as.l->items[k] =
-                    dsl_ndarray_int((enum dsl_dtype)pos[i].as.l->dtype, heap[i][k]);
+    for (size_t i = 0; i < npos; i++) jit_write_back(pos[i], types[i], &slots[i], s->wrote[i]);
     if (e.failed) {
         r = cuda_error(in, s, &e);
         goto done;

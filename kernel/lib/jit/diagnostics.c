@@ -47,7 +47,7 @@ void jit_report(const struct unit *u, struct spec *s)
         any = false;
         for (int i = 0; i < top->nvars; i++) {
             const struct var *v = &top->vars[i];
-            if ((v->t != JT_FARR && !ints(v->t)) || !jit_shared_mem(v)) continue;
+            if ((!floats(v->t) && !ints(v->t)) || !jit_shared_mem(v)) continue;
             render_buf_printf(&b, "%s %s (",
                               any ? "," : "  arrays every iteration shares:", v->name);
             if (v->alias_of)

@@ -107,8 +107,8 @@ static void sim_defines(const struct unit *u, struct render_buf *src)
                       "const char *, int64_t, int, int64_t);\n"
                       "static int jit_sh_write(struct jit_env *, int64_t, long long, "
                       "const char *, int64_t, int, int64_t);\n"
-                      "static float *jit_gmem(struct jit_env *, int, float *);\n"
-                      "static int jit_gwrite(struct jit_env *, float *, int64_t, long long, "
+                      "static void *jit_gmem(struct jit_env *, int, void *);\n"
+                      "static int jit_gwrite(struct jit_env *, const void *, int64_t, long long, "
                       "const char *);\n",
                       (long long)u->sh_bytes, (long long)u->sh_elems, u->nsites,
                       (long long)sim_stack_bytes(u->fns[0].stack));

@@ -68,7 +68,7 @@ static int index_load(struct unit *u, struct cfn *c, const struct dsl_node *n, s
     ex_init(&i);
     int r = -1;
     if (jit_expr(u, c, n->a, &a) != 0 || jit_expr(u, c, n->kids[0], &i) != 0) goto done;
-    if (a.t != JT_FARR && !ints(a.t)) {
+    if (!floats(a.t) && !ints(a.t)) {
         jit_refuse(u, c, n, "indexing a %s", jit_type_name[a.t]);
         goto done;
     }
@@ -76,7 +76,7 @@ static int index_load(struct unit *u, struct cfn *c, const struct dsl_node *n, s
         jit_refuse(u, c, n, "an index that is a %s", jit_type_name[i.t]);
         goto done;
     }
-    e->t = a.t == JT_FARR ? JT_FLOAT : JT_INT;
+    e->t = floats(a.t) ? JT_FLOAT : JT_INT;
     /* a read of an array the prange loop's iterations share: of the iteration's own element,
      * or recorded (racy) where the loop writes the array */
     struct var *rv =
@@ -91,15 +91,14 @@ static int index_load(struct unit *u, struct cfn *c, const struct dsl_node *n, s
         goto done;
     }
     if (jit_elided(u, n)) {
-        render_buf_printf(&e->s, "%s(%s).p[%s]", a.t == JT_FARR ? "(double)" : "", a.s.data,
-                          i.s.data);
+        render_buf_printf(&e->s, "%s(%s).p[%s]", floats(a.t) ? "(double)" : "", a.s.data, i.s.data);
         r = 0;
         goto done;
     }
     c->may_fail = true;
     const char *an = n->a->kind == DSL_N_NAME ? n->a->name : "an array";
     bool racy = rv && rv->pl[u->pno].racy;
-    if (rv && rv->param && rv->t == JT_FARR && rv->pl[u->pno].written && (racy || c->f->jit_races))
+    if (rv && rv->param && floats(rv->t) && rv->pl[u->pno].written && (racy || c->f->jit_races))
         render_buf_printf(&e->s,
                           "({ int64_t k_ = CHK(%s, (%s).n, %lldLL, \"%s\"); "
                           "RACE_READ%s(%d, k_, (%s).n, %s%s, %lldLL, \"%s\"); "
@@ -107,13 +106,14 @@ static int index_load(struct unit *u, struct cfn *c, const struct dsl_node *n, s
                           i.s.data, a.s.data, jit_loc(c, n), an, racy ? "_ALWAYS" : "",
                           (int)(rv - c->vars), a.s.data, ITERATION(u), jit_loc(c, n), rv->name,
                           a.s.data);
-    else if (u->em->counted && a.t == JT_FARR) /* a Storage: global memory, counted */
+    else if (u->em->counted && floats(a.t)) /* a kernel's array: global memory, counted */
         render_buf_printf(
-            &e->s, "(double)*jit_gmem(env, %d, &(%s).p[CHK(%s, (%s).n, %lldLL, \"%s\")])",
-            jit_access_site(u, c, n, 0, 4, an), a.s.data, i.s.data, a.s.data, jit_loc(c, n), an);
+            &e->s, "(double)*(%s *)jit_gmem(env, %d, &(%s).p[CHK(%s, (%s).n, %lldLL, \"%s\")])",
+            jit_elem_c(a.t), jit_access_site(u, c, n, 0, jit_elem_size(a.t), an), a.s.data,
+            i.s.data, a.s.data, jit_loc(c, n), an);
     else
         render_buf_printf(&e->s, "%s(%s).p[CHK(%s, (%s).n, %lldLL, \"%s\")]",
-                          a.t == JT_FARR ? "(double)" : "", a.s.data, i.s.data, a.s.data,
+                          floats(a.t) ? "(double)" : "", a.s.data, i.s.data, a.s.data,
                           jit_loc(c, n), an);
     r = 0;
 done:

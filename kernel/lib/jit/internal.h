@@ -7,9 +7,10 @@
  * storage with index math. A function marked by njit is compiled at its first call with each
  * kind of arguments: its body, and the functions it calls, become C (docs/JIT.md), which the
  * system's C compiler turns into a shared object that is loaded and called. A Storage argument
- * is its float32 memory, a tuple or list of ints an int64 array (a list is written back after
- * the call, as the kernels fill index lists), ints and floats are int64 and double. The
- * function the kernel was made from (tensor_map(fn)'s fn) and the helpers it calls
+ * is its float32 memory, a numpy float64 array (MiniTorch's own storages) an array of doubles, a
+ * tuple or list of ints an int64 array; a list or numpy array is copied for the call and what
+ * the code wrote copied back (as the kernels fill index lists); ints and floats are int64 and
+ * double. The function the kernel was made from (tensor_map(fn)'s fn) and the helpers it calls
  * (to_index, ...) are looked up when it compiles and called directly; an engine scalar
  * function (the student backend's neg, add, ...) is the engine's own float32 one, its source
  * compiled into the unit. Compiled code is kept on disk by a hash of its C, so a restarted
@@ -96,10 +97,11 @@ enum jt {
     JT_BOOL,  /* int64_t 0/1 */
     JT_INT,   /* int64_t */
     JT_FLOAT, /* double */
-    JT_FARR,  /* farr: a Storage's float32 memory */
+    JT_FARR,  /* farr: a Storage's float32 memory (or a numpy float32 array's, copied) */
     JT_IARR,  /* iarr: int64 elements */
     JT_SARR,  /* a CUDA kernel's shared array (struct var says its kind): only indexed */
     JT_ITUP,  /* iarr, from a tuple: read only, as Python's tuples */
+    JT_DARR,  /* darr: a numpy float64 array's numbers (MiniTorch's own storages) */
 };
 
 /* What a unit is compiled for: a function given to njit (host C, called once), or a cuda.jit
@@ -120,6 +122,16 @@ static inline bool numeric(enum jt t) { return t == JT_BOOL || t == JT_INT || t 
 
 /* An array of ints, a list's (written back after the call) or a tuple's (read only). */
 static inline bool ints(enum jt t) { return t == JT_IARR || t == JT_ITUP; }
+
+/* An array of floats: a Storage's float32 memory or a float64 array (a kernel's data). */
+static inline bool floats(enum jt t) { return t == JT_FARR || t == JT_DARR; }
+
+/* The C type of an element of array type t, and its bytes. */
+static inline const char *jit_elem_c(enum jt t)
+{
+    return t == JT_DARR ? "double" : t == JT_FARR ? "float" : "int64_t";
+}
+static inline int jit_elem_size(enum jt t) { return t == JT_FARR ? 4 : 8; }
 
 /* A shared array's accesses in one prange loop (var.pl). */
 struct pacc {
@@ -372,6 +384,8 @@ static inline int64_t sim_stack_bytes(int64_t need)
     return (need + SIM_STACK_ROOM + SIM_PAGE - 1) / SIM_PAGE * SIM_PAGE + SIM_PAGE;
 }
 
+/* An argument as compiled code takes it. Its arrays are a pointer and a length in that order,
+ * so f.n is the length of any of them. */
 union slot {
     struct {
         float *p;
@@ -381,6 +395,10 @@ union slot {
         int64_t *p;
         int64_t n;
     } i;
+    struct {
+        double *p;
+        int64_t n;
+    } d;
     int64_t n;
     double x;
 };
@@ -634,7 +652,16 @@ int jit_block(struct unit *u, struct cfn *c, const struct dsl_node *n);
 
 /* types.c */
 char jit_dtype_code(struct unit *u, const struct cfn *c, const struct dsl_node *n);
-enum jt jit_classify(struct dsl_value v, union slot *s, int64_t **heap);
+/* The type of argument v and its slot, JT_NONE for what the compiler does not take. An array
+ * whose numbers live in the interpreter's values (a list, a numpy array) is copied into *heap
+ * (free it), and jit_write_back copies what the compiled code wrote back into it: wrote says
+ * whether the code stores into the argument. */
+enum jt jit_classify(struct dsl_value v, union slot *s, void **heap);
+void jit_write_back(struct dsl_value v, enum jt t, const union slot *s, bool wrote);
+/* One array given twice is one array to the compiled code, as to Numba: later copies of an
+ * argument given before share its copy. */
+void jit_share_copies(const struct dsl_value *pos, const enum jt *types, union slot *slots,
+                      void **heap, size_t npos);
 
 /* unit.c */
 int jit_refuse(struct unit *u, const struct cfn *c, const struct dsl_node *n, const char *fmt, ...)

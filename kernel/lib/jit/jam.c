@@ -62,8 +62,8 @@ static bool jam_expr(struct cfn *c, const struct dsl_node *n, struct jam *j, con
             jam_has(j->names, j->nnames, n->a->name))
             return false;
         const struct var *v = jit_find_var(c, n->a->name);
-        if (!v || (v->t != JT_FARR && !ints(v->t))) return false;
-        if (v->t == JT_FARR && !jam_has(j->read, j->nread, n->a->name)) {
+        if (!v || (!floats(v->t) && !ints(v->t))) return false;
+        if (floats(v->t) && !jam_has(j->read, j->nread, n->a->name)) {
             if (j->nread == MAX_ARGS) return false;
             j->read[j->nread++] = n->a->name;
         }
@@ -110,7 +110,7 @@ static bool jam_stmt(struct cfn *c, const struct dsl_node *n, struct jam *j, con
     } else if (t->kind == DSL_N_INDEX && after && t->a->kind == DSL_N_NAME && t->nkids == 1 &&
                jam_expr(c, t->kids[0], j, def, *ndef)) {
         const struct var *v = jit_find_var(c, t->a->name);
-        if (!v || v->t != JT_FARR || jam_has(j->names, j->nnames, t->a->name)) return false;
+        if (!v || !floats(v->t) || jam_has(j->names, j->nnames, t->a->name)) return false;
         if (!jam_has(j->wrote, j->nwrote, t->a->name)) {
             if (j->nwrote == MAX_ARGS) return false;
             j->wrote[j->nwrote++] = t->a->name;
@@ -120,7 +120,7 @@ static bool jam_stmt(struct cfn *c, const struct dsl_node *n, struct jam *j, con
         return false;
     }
     const struct var *v = jit_find_var(c, name); /* none yet the first time it is compiled */
-    if (v && (v->t == JT_FARR || v->reduce)) return false;
+    if (v && (floats(v->t) || v->reduce)) return false;
     if (!jam_has(def, *ndef, name)) def[(*ndef)++] = name;
     return true;
 }

@@ -142,13 +142,13 @@ static int for_each(struct unit *u, struct cfn *c, const struct dsl_node *n, enu
     int r = 0, k = u->tmp++;
     for (size_t i = 0; i < narrays && r == 0; i++) {
         r = jit_expr(u, c, arrays[i], &a[i]);
-        if (r == 0 && a[i].t != JT_FARR && !ints(a[i].t))
+        if (r == 0 && !floats(a[i].t) && !ints(a[i].t))
             r = jit_refuse(u, c, n, "a for loop over a %s", jit_type_name[a[i].t]);
         if (r == 0) r = jit_read_whole(u, c, arrays[i], n); /* every element: others' too */
     }
     for (size_t i = 0; i < ntargets && r == 0; i++) {
         struct var *v;
-        enum jt t = counted && i == 0 ? JT_INT : a[i - counted].t == JT_FARR ? JT_FLOAT : JT_INT;
+        enum jt t = counted && i == 0 ? JT_INT : floats(a[i - counted].t) ? JT_FLOAT : JT_INT;
         r = jit_assign_var(u, c, n, names ? names[i]->name : n->name, t, 0, &v);
         /* an element of an array that follows from the loop's variable does too */
         if (r == 0 && u->in_prange && !(counted && i == 0) && jit_expr_dep(c, arrays[i - counted]))
@@ -268,8 +268,7 @@ static int prange_pragma(struct unit *u, struct cfn *c, const struct dsl_node *n
      * a loop around it) is over */
     for (int i = 0; i < c->nvars; i++) {
         const struct var *rv = &c->vars[i];
-        if (rv->param && rv->t == JT_FARR &&
-            (rv->pl[u->pno].racy || (c->f->jit_races && rv->written)))
+        if (rv->param && floats(rv->t) && (rv->pl[u->pno].racy || (c->f->jit_races && rv->written)))
             jit_emit(u,
                      "if (env->shadow[%d]) __builtin_memset(env->shadow[%d], 0xff, "
                      "(uint64_t)v_%s.n * 2 * sizeof(int64_t));",

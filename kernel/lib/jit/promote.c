@@ -96,7 +96,7 @@ static bool invariant_index(struct cfn *c, const struct dsl_node *e, const struc
 static bool is_storage(struct cfn *c, const struct dsl_node *n)
 {
     const struct var *v = n->kind == DSL_N_NAME ? jit_find_var(c, n->name) : NULL;
-    return v && v->t == JT_FARR;
+    return v && floats(v->t);
 }
 
 static void promo_scan(struct cfn *c, const struct dsl_node *n, bool store, struct promo *p)
@@ -205,8 +205,8 @@ int jit_range_promoted(struct unit *u, struct cfn *c, const struct dsl_node *n, 
             if (r == 0)
                 render_buf_printf(&cond,
                                   " && (uintptr_t)((%s).p + x%d) - (uintptr_t)(%s).p >= "
-                                  "(uintptr_t)(%s).n * sizeof(float)",
-                                  A, k, b.s.data, b.s.data);
+                                  "(uintptr_t)(%s).n * sizeof *(%s).p",
+                                  A, k, b.s.data, b.s.data, b.s.data);
             ex_free(&b);
         }
         if (r == 0) {
@@ -214,7 +214,7 @@ int jit_range_promoted(struct unit *u, struct cfn *c, const struct dsl_node *n, 
             memcpy(fail, u->fail, sizeof fail);
             jit_emit(u, "if (%s) {", cond.data);
             u->loop_depth++;
-            jit_emit(u, "float pv%d = (%s).p[x%d];", k, A, k);
+            jit_emit(u, "%s pv%d = (%s).p[x%d];", jit_elem_c(a.t), k, A, k);
             jit_emit(u, "#undef JIT_FAIL");
             jit_emit(u, "#define JIT_FAIL pw%d", k);
             snprintf(u->fail, sizeof u->fail, "pw%d", k);
@@ -257,7 +257,7 @@ static void collect_accesses(struct unit *u, struct cfn *c, const struct dsl_nod
     if (n->kind == DSL_N_INDEX && n->nkids == 1 && n->kids[0]->kind == DSL_N_NAME &&
         strcmp(n->kids[0]->name, var) == 0 && n->a->kind == DSL_N_NAME) {
         const struct var *v = jit_find_var(c, n->a->name);
-        if (v && v->param && v->t == JT_FARR && u->nelide < 16) u->elide[u->nelide++] = n;
+        if (v && v->param && floats(v->t) && u->nelide < 16) u->elide[u->nelide++] = n;
         return;
     }
     collect_accesses(u, c, n->a, var);

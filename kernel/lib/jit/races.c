@@ -205,7 +205,7 @@ int jit_prange_access(struct unit *u, struct cfn *c, struct var *o, const struct
             pl->mixed = u->changed = true;
     }
     if (!pl->written || (!pl->whole && !pl->mixed)) return 0;
-    if (!pl->whole && o->param && o->t == JT_FARR) {
+    if (!pl->whole && o->param && floats(o->t)) {
         if (!pl->racy) pl->racy = o->racy = u->changed = true;
         u->race_checks = true;
         return 0;
@@ -236,7 +236,7 @@ int jit_read_whole(struct unit *u, struct cfn *c, const struct dsl_node *e,
     if (!u->in_prange || !c->top || e->kind != DSL_N_NAME) return 0;
     struct var *v = jit_find_var(c, e->name);
     if (v && v->alias_of) v = jit_find_var(c, v->alias_of);
-    if (!v || (v->t != JT_FARR && v->t != JT_IARR) || !jit_shared_mem(v)) return 0;
+    if (!v || (!floats(v->t) && v->t != JT_IARR) || !jit_shared_mem(v)) return 0;
     return jit_prange_access(u, c, v, NULL, at);
 }
 
@@ -312,7 +312,7 @@ int jit_prange_write(struct unit *u, struct cfn *c, struct var *v, const struct 
                         : ix->op == DSL_T_PERCENT ? "%"
                                                   : "//");
     }
-    if (k == IX_UNKNOWN && o->param && o->t == JT_FARR) { /* recorded and checked at run time */
+    if (k == IX_UNKNOWN && o->param && floats(o->t)) { /* recorded and checked at run time */
         if (!o->pl[u->pno].racy) o->pl[u->pno].racy = o->racy = u->changed = true;
         u->race_checks = true;
     } else if (k == IX_UNKNOWN) {

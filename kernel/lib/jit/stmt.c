@@ -121,7 +121,7 @@ static int store_name(struct unit *u, struct cfn *c, const struct dsl_node *targ
 {
     struct var *v;
     struct var *src = NULL;
-    if (from && from->kind == DSL_N_NAME && (ints(vt) || vt == JT_FARR)) { /* another name */
+    if (from && from->kind == DSL_N_NAME && (ints(vt) || floats(vt))) { /* another name */
         src = jit_find_var(c, from->name);
         if (src && src->buflen && !src->escapes) src->escapes = u->changed = true;
     }
@@ -129,7 +129,7 @@ static int store_name(struct unit *u, struct cfn *c, const struct dsl_node *targ
      * copy back from a GPU, the race records) as that array's */
     const struct var *old = src && vt != JT_ITUP ? jit_find_var(c, target->name) : NULL;
     const char *root = src ? (src->alias_of ? src->alias_of : src->name) : NULL;
-    if (old && (old->t == JT_FARR || old->t == JT_IARR) && strcmp(root, target->name) != 0 &&
+    if (old && (floats(old->t) || old->t == JT_IARR) && strcmp(root, target->name) != 0 &&
         (old->param || old->buflen || (old->alias_of && strcmp(old->alias_of, root) != 0)))
         return jit_refuse(u, c, at, "%s given two different arrays (%s, then %s)", target->name,
                           old->alias_of ? old->alias_of : target->name, root);
@@ -171,7 +171,7 @@ static int store_element(struct unit *u, struct cfn *c, const struct dsl_node *t
     ex_init(&i);
     int r = jit_expr(u, c, target->a, &a);
     if (r == 0) r = jit_expr(u, c, target->kids[0], &i);
-    if (r == 0 && a.t != JT_FARR && a.t != JT_IARR) /* a tuple too: Python's TypeError */
+    if (r == 0 && !floats(a.t) && a.t != JT_IARR) /* a tuple too: Python's TypeError */
         r = jit_refuse(u, c, at, "assigning into a %s", jit_type_name[a.t]);
     if (r == 0 && i.t != JT_INT && i.t != JT_BOOL)
         r = jit_refuse(u, c, at, "an index that is a %s", jit_type_name[i.t]);
@@ -187,10 +187,11 @@ static int store_element(struct unit *u, struct cfn *c, const struct dsl_node *t
     const char *held = u->soft_fail ? " if (env->failed) goto JIT_FAIL;" : "";
     struct var *pv = lv && !lv->param && lv->alias_of ? jit_find_var(c, lv->alias_of) : lv;
     const char *an = target->a->kind == DSL_N_NAME ? target->a->name : "an array";
+    const char *et = jit_elem_c(a.t);
     if (r == 0 && jit_promoted(u, target))
-        jit_emit(u, "{ float w_ = (float)(%s);%s pv%d = w_; }", value, held, u->pr_id);
+        jit_emit(u, "{ %s w_ = (%s)(%s);%s pv%d = w_; }", et, et, value, held, u->pr_id);
     else if (r == 0 && jit_elided(u, target))
-        jit_emit(u, "{ float w_ = (float)(%s);%s (%s).p[%s] = w_; }", value, held, a.s.data,
+        jit_emit(u, "{ %s w_ = (%s)(%s);%s (%s).p[%s] = w_; }", et, et, value, held, a.s.data,
                  i.s.data);
     else if (r == 0 && lv && lv->buflen && !lv->escapes) /* a local array: note how far written */
         jit_emit(u,
@@ -198,35 +199,34 @@ static int store_element(struct unit *u, struct cfn *c, const struct dsl_node *t
                  "(%s).p[k_] = w_; if (k_ >= d_%s) d_%s = k_ + 1; }",
                  value, i.s.data, a.s.data, jit_loc(c, at), lv->name, held, a.s.data, lv->name,
                  lv->name);
-    else if (r == 0 && u->in_prange && pv && pv->param && pv->t == JT_FARR) {
+    else if (r == 0 && u->in_prange && pv && pv->param && floats(pv->t)) {
         /* a storage the iterations share: who writes is recorded where a store's index
          * is not known to be the iteration's own (racy), or under check_races */
         int arg = (int)(pv - c->vars);
         jit_emit(u,
-                 "{ float w_ = (float)(%s); int64_t k_ = CHK(%s, (%s).n, %lldLL, \"%s\");%s "
+                 "{ %s w_ = (%s)(%s); int64_t k_ = CHK(%s, (%s).n, %lldLL, \"%s\");%s "
                  "RACE%s(%d, k_, (%s).n, %s%s, %lldLL, \"%s\"); (%s).p[k_] = w_; }",
-                 value, i.s.data, a.s.data, jit_loc(c, at), lv->name, held,
+                 et, et, value, i.s.data, a.s.data, jit_loc(c, at), lv->name, held,
                  pv->pl[u->pno].racy ? "_ALWAYS" : "", arg, a.s.data, ITERATION(u), jit_loc(c, at),
                  pv->name, a.s.data);
-    } else if (r == 0 && u->em->counted && a.t == JT_FARR) {
+    } else if (r == 0 && u->em->counted && floats(a.t)) {
         /* the simulator records who writes each element of a Storage: two threads that
          * nothing orders writing one is a race */
         jit_emit(u,
-                 "{ float w_ = (float)(%s); int64_t k_ = CHK(%s, (%s).n, %lldLL, \"%s\");%s "
+                 "{ %s w_ = (%s)(%s); int64_t k_ = CHK(%s, (%s).n, %lldLL, \"%s\");%s "
                  "if (jit_gwrite(env, (%s).p, k_, %lldLL, \"%s\")) goto JIT_FAIL; "
-                 "*jit_gmem(env, %d, &(%s).p[k_]) = w_; }",
-                 value, i.s.data, a.s.data, jit_loc(c, at), an, held, a.s.data, jit_loc(c, at), an,
-                 jit_access_site(u, c, target, 1, 4, an), a.s.data);
+                 "*(%s *)jit_gmem(env, %d, &(%s).p[k_]) = w_; }",
+                 et, et, value, i.s.data, a.s.data, jit_loc(c, at), an, held, a.s.data,
+                 jit_loc(c, at), an, et, jit_access_site(u, c, target, 1, jit_elem_size(a.t), an),
+                 a.s.data);
     } else if (r == 0 && *held) {
         jit_emit(u,
                  "{ %s w_ = (%s)(%s); int64_t k_ = CHK(%s, (%s).n, %lldLL, \"%s\");%s "
                  "(%s).p[k_] = w_; }",
-                 a.t == JT_FARR ? "float" : "int64_t", a.t == JT_FARR ? "float" : "int64_t", value,
-                 i.s.data, a.s.data, jit_loc(c, at), an, held, a.s.data);
+                 et, et, value, i.s.data, a.s.data, jit_loc(c, at), an, held, a.s.data);
     } else if (r == 0)
-        jit_emit(u, "{ %s w_ = (%s)(%s); (%s).p[CHK(%s, (%s).n, %lldLL, \"%s\")] = w_; }",
-                 a.t == JT_FARR ? "float" : "int64_t", a.t == JT_FARR ? "float" : "int64_t", value,
-                 a.s.data, i.s.data, a.s.data, jit_loc(c, at), an);
+        jit_emit(u, "{ %s w_ = (%s)(%s); (%s).p[CHK(%s, (%s).n, %lldLL, \"%s\")] = w_; }", et, et,
+                 value, a.s.data, i.s.data, a.s.data, jit_loc(c, at), an);
     ex_free(&a);
     ex_free(&i);
     return r;

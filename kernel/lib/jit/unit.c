@@ -44,7 +44,8 @@ struct var *jit_find_var(struct cfn *c, const char *name)
     return NULL;
 }
 
-/* What a name that is not a local means: a free variable's value or a session variable. */
+/* What a name that is not a local means: a free variable's value, or a global of the function's
+ * code (a package file's module, or the session's variables for a cell's). */
 const struct dsl_value *jit_outer_value(struct unit *u, const struct cfn *c, const char *name)
 {
     const struct dsl_function *f = c->f;
@@ -53,6 +54,8 @@ const struct dsl_value *jit_outer_value(struct unit *u, const struct cfn *c, con
             const struct dsl_cell *cell = f->cells[i].as.cell;
             return cell->bound ? &cell->value : NULL;
         }
+    if (f->code && f->code->module.kind == DSL_INSTANCE) /* a package file's globals */
+        return dsl_attrs_find(&f->code->module.as.inst->attrs, name);
     return dsl_session_lookup(u->in->session, name);
 }
 

@@ -2,6 +2,7 @@
  * compiled, lib/jit/), prange, the dtypes, and numba.cuda (is_available and cuda.jit). */
 #include "lib/modules/module.h"
 
+#include "lang/ndarray.h"
 #include "lib/jit.h"
 #include "lib/storage.h"
 #include "lib/tensor_methods.h"
@@ -183,7 +184,9 @@ static int numbers_tensor(struct dsl_interp *in, struct dsl_value v, enum mt_bac
 /* cuda.to_device(x): a copy of x (a Storage, or a list or tuple of numbers) in the device's
  * memory, as a Storage. Where cuda.jit kernels run in the kernel's simulator (no GPU, or %cuda
  * simulate), the device's memory is the host's, as in Numba's simulator, whose to_device
- * copies into host memory too. */
+ * copies into host memory too. A numpy array's copy is a numpy array of its dtype (a Storage
+ * holds float32, MiniTorch's storages are float64), in host memory: a kernel given it copies
+ * it to the GPU and back at each launch, as Numba does with a host array. */
 static int n_to_device(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
     struct mt_ctx *ctx = ctx_of(in);
@@ -203,6 +206,8 @@ static int n_to_device(struct dsl_interp *in, const struct dsl_args *a, struct d
         }
         if (st == MT_OK) st = mt_map(ctx, MT_MAP_ID, there, &copy);
         mt_tensor_release(there);
+    } else if (dsl_is_ndarray(x)) { /* of its dtype: float64 has no Storage */
+        return dsl_ndarray_from(in, x, (enum dsl_dtype)x.as.l->dtype, ret);
     } else if (x.kind == DSL_LIST) {
         if (numbers_tensor(in, x, b, &copy) != 0) return -1;
     } else {
@@ -237,7 +242,8 @@ static const struct member numba_cuda_members[] = {
     FN("to_device", "numba.cuda.to_device(obj)", 1, 1, obj_params, n_to_device,
        "A copy of obj (a Storage, or a list or tuple of numbers) in the device's memory, as a "
        "Storage: on the GPU, or in host memory where cuda.jit kernels run in the simulator "
-       "(as Numba's simulator copies)."),
+       "(as Numba's simulator copies). A numpy array's copy is a numpy array of its dtype, "
+       "which kernels copy to the GPU and back at each launch."),
 };
 
 const struct module mod_numba_cuda = {

@@ -1,7 +1,8 @@
 /* test_cuda_jit.c — the CUDA C of cuda.jit kernels through NVRTC, without a GPU.
  *
- * tests/scripts/cuda/kernels.mt (the course's kernels, its CudaOps) and tests/scripts/cuda_jit.mt
- * (the simulator's checks) launch their kernels in the simulator; here they run again, and
+ * tests/scripts/cuda/kernels.mt (the course's kernels, its CudaOps), tests/scripts/cuda/float64.mt
+ * (kernels given numpy float64 arrays) and tests/scripts/cuda_jit.mt (the simulator's checks)
+ * launch their kernels in the simulator; here they run again, and
  * cuda_source() gives, for every kernel launched, the CUDA C a GPU would run for the same
  * arguments, which NVRTC must compile as the cuda backend does. The kernels are found in the
  * scripts themselves (each `@cuda.jit` def, and each name assigned a cuda.jit kernel), so a
@@ -85,6 +86,7 @@ static void printed(const struct sink *k, char *out, size_t size)
 }
 
 static const char *const scripts[] = {MT_SOURCE_DIR "/tests/scripts/cuda/kernels.mt",
+                                      MT_SOURCE_DIR "/tests/scripts/cuda/float64.mt",
                                       MT_SOURCE_DIR "/tests/scripts/cuda_jit.mt"};
 
 /* A session that ran both scripts, simulated; the kernels they define into names (n of them). */

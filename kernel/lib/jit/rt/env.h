@@ -35,7 +35,7 @@ enum jit_error {
  * wrote each element ((block * 1024 + thread) + 1, 0 for none) and the interval of its block it
  * wrote in (rt/sim.inc). */
 struct jit_gw {
-    float *p;
+    const void *p;
     uint64_t *who;
     uint32_t *epoch;
 };
