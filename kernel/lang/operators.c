@@ -10,6 +10,7 @@
 #include "lang/eval.h"
 #include "lang/interp.h"
 #include "lang/library.h"
+#include "lang/ndarray.h"
 #include "lang/set.h"
 
 #include <math.h>
@@ -30,15 +31,14 @@ static bool is_print(struct dsl_value v)
     return v.kind == DSL_BUILTIN && strcmp(v.as.fn->name, "print") == 0;
 }
 
-/* numpy's operators on arrays work element by element; here an array is a buffer of numbers
- * (a tensor's storage, shape, strides), and a list's + (concatenation) would be wrong. */
+/* Arrays inside lists compare as wholes (sorted([a, b])): numpy's elementwise < gives an
+ * array, whose truth numpy then refuses; here the ordering itself is refused, by name. */
 static int ndarray_refused(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a,
                            struct dsl_value b)
 {
     return dsl_raise(in, "NotImplementedError",
-                     "'%s' of '%s' and '%s': numpy's elementwise operators on arrays are not "
-                     "supported in the MiniTorch language (its numpy arrays are buffers: "
-                     "index them, or compute on tensors)",
+                     "'%s' of '%s' and '%s' inside lists: arrays are ordered elementwise, "
+                     "compare them as a < b, not within lists or sorted()",
                      dsl_op_symbol(op), dsl_type_name(a), dsl_type_name(b));
 }
 
@@ -58,7 +58,8 @@ static int binary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a, st
         if (inplace && a.kind == DSL_INSTANCE) goto unsupported;
     }
     if (a.kind == DSL_TENSOR || b.kind == DSL_TENSOR) return dsl_tensor_binary(in, op, a, b, out);
-    if (dsl_is_ndarray(a) || dsl_is_ndarray(b)) return ndarray_refused(in, op, a, b);
+    if (inplace && dsl_is_ndarray(a)) return dsl_ndarray_inplace(in, op, a, b, out);
+    if (dsl_is_ndarray(a) || dsl_is_ndarray(b)) return dsl_ndarray_binary(in, op, a, b, out);
     if (op != DSL_T_AT && dsl_is_number(a) && dsl_is_number(b) &&
         (!is_bitwise(op) || (dsl_is_intlike(a) && dsl_is_intlike(b)))) {
         return dsl_number_binary(in, op, a, b, out);
