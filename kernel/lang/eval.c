@@ -600,6 +600,17 @@ int dsl_getattr(struct dsl_interp *in, struct dsl_value v, const char *name, str
     case DSL_SUPER: return dsl_object_getattr(in, v, name, out);
     default: break;
     }
+    /* a function's own attributes (f.tag = 1), read through a method bound to it too */
+    struct dsl_function *uf = v.kind == DSL_FUNCTION ? v.as.fn_user
+                              : v.kind == DSL_METHOD && v.as.m->func.kind == DSL_FUNCTION
+                                  ? v.as.m->func.as.fn_user
+                                  : NULL;
+    struct dsl_value *own = uf ? dsl_attrs_find(&uf->attrs, name) : NULL;
+    if (own) {
+        *out = dsl_value_retain(*own);
+        return 0;
+    }
+    if (v.kind == DSL_FUNCTION && strcmp(name, "__dict__") == 0) return dsl_attrs_view(in, v, out);
     if (strcmp(name, "__class__") == 0) {
         *out = dsl_value_retain(dsl_type_of(v));
         return 0;
@@ -631,6 +642,10 @@ int dsl_setattr(struct dsl_interp *in, struct dsl_value obj, const char *name, s
     if (obj.kind == DSL_TENSOR) return dsl_tensor_setattr(in, obj, name, v);
     if (obj.kind == DSL_INSTANCE || obj.kind == DSL_CLASS)
         return dsl_object_setattr(in, obj, name, v);
+    if (obj.kind == DSL_FUNCTION) {
+        int st = dsl_attrs_set(&obj.as.fn_user->attrs, name, dsl_value_retain(v));
+        return st != DSL_V_OK ? dsl_raise_status(in, st) : 0;
+    }
     if (strcmp(dsl_type_name(obj), "module") == 0) /* what graded code calls stays the kernel's */
         return dsl_raise(in, "AttributeError",
                          "the kernel's modules are read only: '%s' cannot be set on one (the "

@@ -181,6 +181,20 @@ static int equal_at(struct dsl_interp *in, struct dsl_value a, struct dsl_value 
     }
     if (a.kind == DSL_SET && b.kind == DSL_SET) return dsl_set_compare(in, DSL_T_EQ, a, b, res);
     if (a.kind == DSL_DICT && b.kind == DSL_DICT) return dict_equal(in, a.as.d, b.as.d, res);
+    if ((dsl_is_attrs_view(a) && (b.kind == DSL_DICT || dsl_is_attrs_view(b))) ||
+        (dsl_is_attrs_view(b) && a.kind == DSL_DICT)) { /* an obj.__dict__: the dict it is */
+        if (dsl_value_is(a, b)) return *res = true, 0;
+        struct dsl_value x = dsl_none(), y = dsl_none();
+        int r =
+            dsl_is_attrs_view(a) ? dsl_attrs_view_dict(in, a, &x) : (x = dsl_value_retain(a), 0);
+        if (r == 0)
+            r = dsl_is_attrs_view(b) ? dsl_attrs_view_dict(in, b, &y)
+                                     : (y = dsl_value_retain(b), 0);
+        if (r == 0) r = dict_equal(in, x.as.d, y.as.d, res);
+        dsl_value_release(x);
+        dsl_value_release(y);
+        return r;
+    }
     if (a.kind != DSL_LIST || b.kind != DSL_LIST || dsl_is_tuple(a) != dsl_is_tuple(b) ||
         a.as.l->len != b.as.l->len || a.as.l == b.as.l)
         return dsl_value_equal_checked(a, b, res) != DSL_V_OK ? raise_compare_depth(in) : 0;
@@ -327,8 +341,8 @@ int dsl_contains(struct dsl_interp *in, struct dsl_value item, struct dsl_value 
     case DSL_INSTANCE: return dsl_instance_contains(in, item, seq, res);
     case DSL_METHOD:
         if (dsl_is_attrs_view(seq)) { /* `name in obj.__dict__` */
-            *res = item.kind == DSL_STR &&
-                   dsl_attrs_find(&seq.as.m->self.as.inst->attrs, item.as.s->data);
+            *res =
+                item.kind == DSL_STR && dsl_attrs_find(dsl_view_attrs(seq.as.m), item.as.s->data);
             return 0;
         }
         /* fall through */
