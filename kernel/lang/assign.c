@@ -42,6 +42,14 @@ static int store_element(struct dsl_interp *in, struct dsl_value a, const struct
     return dsl_ndarray_setitem(in, row, i, v);
 }
 
+/* Whether index node n has a slice among several indices (a[:, j]). */
+static bool has_slice(const struct dsl_node *n)
+{
+    for (size_t k = 0; n->nkids > 1 && k < n->nkids; k++)
+        if (n->kids[k]->kind == DSL_N_SLICE) return true;
+    return false;
+}
+
 static int store_into(struct dsl_interp *in, const struct dsl_node *target, struct dsl_value obj,
                       const struct dsl_value *subs, size_t nsubs, struct dsl_value v)
 {
@@ -62,7 +70,10 @@ static int store_into(struct dsl_interp *in, const struct dsl_node *target, stru
         r = dsl_raise(in, "TypeError", "'%s' object does not support item assignment",
                       dsl_type_name(obj));
     else if (target->kind == DSL_N_INDEX && dsl_is_ndarray(obj) && nsubs > 1)
-        r = store_element(in, obj, subs, nsubs, v);
+        r = has_slice(target) ? dsl_raise(in, "NotImplementedError",
+                                          "storing into a[:, j] is not supported here (reading "
+                                          "it is): store element by element, a[i, j] = x")
+                              : store_element(in, obj, subs, nsubs, v);
     else if (target->kind == DSL_N_INDEX)
         r = dsl_list_setitem(in, obj, subs[0], v);
     else

@@ -95,6 +95,7 @@ static void types_init(void)
     }
     types[T_BOOL].base = class_value(&types[T_INT]); /* as in Python: True + 1 == 2 */
     types[T_OBJECT].methods = object_rows;
+    types[T_OBJECT].no_dict = true;
     types_ready = true;
 }
 
@@ -529,7 +530,7 @@ static int instance_lookup(struct dsl_interp *in, struct dsl_value obj, const ch
         *out = dsl_value_retain(dsl_type_of(obj));
         return 1;
     }
-    if (strcmp(name, "__dict__") == 0 && !c->builtin)
+    if (strcmp(name, "__dict__") == 0 && !c->no_dict)
         return dsl_attrs_view(in, obj, out) != 0 ? -1 : 1;
     if (chain_or_object(c, name, &attr, &row))
         return resolve(in, attr, row, obj, true, name, out) != 0 ? -1 : 1;
@@ -1011,7 +1012,7 @@ int dsl_bi_vars(struct dsl_interp *in, const struct dsl_args *a, struct dsl_valu
     struct dsl_value v = a->slot[0];
     if (v.kind == DSL_CLASS && !v.as.cls->builtin)
         return dsl_object_getattr(in, v, "__dict__", ret);
-    if (v.kind != DSL_INSTANCE)
+    if (v.kind != DSL_INSTANCE && v.kind != DSL_FUNCTION)
         return dsl_raise(in, "TypeError", "vars() argument must have __dict__ attribute");
     return dsl_attrs_view(in, v, ret);
 }
@@ -1213,6 +1214,9 @@ int dsl_bi_setattr(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
 int dsl_delattr(struct dsl_interp *in, struct dsl_value obj, const char *name)
 {
     if (obj.kind == DSL_INSTANCE || obj.kind == DSL_CLASS) return dsl_object_delattr(in, obj, name);
+    if (obj.kind == DSL_FUNCTION && dsl_attrs_remove(&obj.as.fn_user->attrs, name)) return 0;
+    if (obj.kind == DSL_FUNCTION)
+        return dsl_raise(in, "AttributeError", "'function' object has no attribute '%s'", name);
     return dsl_raise(in, "AttributeError", "'%s' object attribute '%s' cannot be deleted",
                      dsl_type_name(obj), name);
 }
@@ -1299,17 +1303,14 @@ const struct dsl_builtin *dsl_exception_method(const char *name)
 
 int dsl_attrs_view(struct dsl_interp *in, struct dsl_value inst, struct dsl_value *out)
 {
-    if (inst.as.inst->cls.as.cls->builtin) /* a library class's instance keeps its state there */
+    /* a library class's instance (Parameter, SGD, argparse's Namespace) keeps its attributes
+     * there as a Python one does, so they are its __dict__ */
+    if (inst.kind == DSL_INSTANCE && inst.as.inst->cls.as.cls->no_dict)
         return dsl_raise(in, "TypeError", "vars() argument must have __dict__ attribute");
     int st = dsl_method_value(NULL, inst, out);
     if (st != DSL_V_OK) return dsl_raise_status(in, st);
     out->as.m->wrap = DSL_WRAP_ATTRS;
     return 0;
-}
-
-static struct dsl_attrs *view_attrs(struct dsl_value view)
-{
-    return &view.as.m->self.as.inst->attrs;
 }
 
 /* A view's key as an attribute name: 0, or -1 after raising (TypeError: the attributes are
@@ -1329,7 +1330,7 @@ int dsl_attrs_view_getitem(struct dsl_interp *in, struct dsl_value view, struct 
 {
     const char *name = NULL;
     if (view_key(in, key, &name) != 0) return -1;
-    struct dsl_value *slot = dsl_attrs_find(view_attrs(view), name);
+    struct dsl_value *slot = dsl_attrs_find(dsl_view_attrs(view.as.m), name);
     if (!slot) return dsl_dict_raise_key(in, key);
     *out = dsl_value_retain(*slot);
     return 0;
@@ -1340,7 +1341,7 @@ int dsl_attrs_view_setitem(struct dsl_interp *in, struct dsl_value view, struct 
 {
     const char *name = NULL;
     if (view_key(in, key, &name) != 0) return -1;
-    int st = dsl_attrs_set(view_attrs(view), name, dsl_value_retain(v));
+    int st = dsl_attrs_set(dsl_view_attrs(view.as.m), name, dsl_value_retain(v));
     return st != DSL_V_OK ? dsl_raise_status(in, st) : 0;
 }
 
@@ -1348,16 +1349,15 @@ int dsl_attrs_view_delitem(struct dsl_interp *in, struct dsl_value view, struct 
 {
     const char *name = NULL;
     if (view_key(in, key, &name) != 0) return -1;
-    return dsl_attrs_remove(view_attrs(view), name) ? 0 : dsl_dict_raise_key(in, key);
+    return dsl_attrs_remove(dsl_view_attrs(view.as.m), name) ? 0 : dsl_dict_raise_key(in, key);
 }
 
-/* A dict of the view's attributes now (a new reference). */
-static int view_dict(struct dsl_interp *in, struct dsl_value view, struct dsl_value *out)
+int dsl_attrs_view_dict(struct dsl_interp *in, struct dsl_value view, struct dsl_value *out)
 {
     struct dsl_dict *d = dsl_dict_new();
     if (!d) return dsl_raise_status(in, DSL_V_NOMEM);
     *out = dsl_dict_value(d);
-    const struct dsl_attrs *a = view_attrs(view);
+    const struct dsl_attrs *a = dsl_view_attrs(view.as.m);
     for (size_t i = 0; i < a->len; i++) {
         struct dsl_value k;
         int st = dsl_str_value(a->items[i].name, strlen(a->items[i].name), &k);
@@ -1377,7 +1377,7 @@ static int view_dict(struct dsl_interp *in, struct dsl_value view, struct dsl_va
 
 int dsl_attrs_view_keys(struct dsl_interp *in, struct dsl_value view, struct dsl_value *out)
 {
-    const struct dsl_attrs *a = view_attrs(view);
+    const struct dsl_attrs *a = dsl_view_attrs(view.as.m);
     struct dsl_list *l = dsl_list_new(a->len);
     if (!l) return dsl_raise_status(in, DSL_V_NOMEM);
     *out = (struct dsl_value){.kind = DSL_LIST, .as.l = l};
@@ -1398,7 +1398,7 @@ static int view_read(struct dsl_interp *in, const struct dsl_args *a, struct dsl
                      const char *name)
 {
     struct dsl_value d, m;
-    if (view_dict(in, a->self, &d) != 0) return -1;
+    if (dsl_attrs_view_dict(in, a->self, &d) != 0) return -1;
     int r = dsl_dict_getattr(in, d, name, &m);
     if (r == 0) {
         r = dsl_call(in, m, a->rest, a->nrest, a->kwnames, a->kwvals, a->nkw, ret);
@@ -1441,7 +1441,7 @@ static int view_pop(struct dsl_interp *in, const struct dsl_args *a, struct dsl_
         return dsl_raise(in, "TypeError", "pop expected at least 1 argument, got %zu", a->nrest);
     const char *name = NULL;
     if (view_key(in, a->rest[0], &name) != 0) return -1;
-    struct dsl_value *slot = dsl_attrs_find(view_attrs(a->self), name);
+    struct dsl_value *slot = dsl_attrs_find(dsl_view_attrs(a->self.as.m), name);
     if (!slot) {
         if (a->nrest == 2) {
             *ret = dsl_value_retain(a->rest[1]);
@@ -1450,14 +1450,14 @@ static int view_pop(struct dsl_interp *in, const struct dsl_args *a, struct dsl_
         return dsl_dict_raise_key(in, a->rest[0]);
     }
     *ret = dsl_value_retain(*slot);
-    dsl_attrs_remove(view_attrs(a->self), name);
+    dsl_attrs_remove(dsl_view_attrs(a->self.as.m), name);
     return 0;
 }
 
 static int view_clear(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
     if (a->nrest) return dsl_raise(in, "TypeError", "clear() takes no arguments");
-    struct dsl_attrs *attrs = view_attrs(a->self);
+    struct dsl_attrs *attrs = dsl_view_attrs(a->self.as.m);
     while (attrs->len) dsl_attrs_remove(attrs, attrs->items[attrs->len - 1].name);
     *ret = dsl_none();
     return 0;

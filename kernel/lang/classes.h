@@ -105,8 +105,9 @@ bool dsl_attr_help(struct render_buf *b, struct dsl_value v, const char *name);
  * function. False when none does (object's own are not counted). Borrowed. */
 bool dsl_class_special(const struct dsl_class *c, const char *name, struct dsl_value *fn);
 
-/* obj.__dict__ and vars(obj) of an instance: a live view of its attributes (0, or -1 after
- * raising); the view's d[key], d[key] = v, del d[key], `key in d`, len(d), its keys in order,
+/* obj.__dict__ and vars(obj) of an instance or a user function: a live view of its attributes
+ * (0, or -1 after raising; CPython's TypeError for an instance whose class has no_dict); the
+ * view's d[key], d[key] = v, del d[key], `key in d`, len(d), its keys in order,
  * and its methods (keys, values, items, get, update, pop, copy, setdefault). */
 int dsl_attrs_view(struct dsl_interp *in, struct dsl_value inst, struct dsl_value *out);
 static inline bool dsl_is_attrs_view(struct dsl_value v)
@@ -119,6 +120,8 @@ int dsl_attrs_view_setitem(struct dsl_interp *in, struct dsl_value view, struct 
                            struct dsl_value v);
 int dsl_attrs_view_delitem(struct dsl_interp *in, struct dsl_value view, struct dsl_value key);
 int dsl_attrs_view_keys(struct dsl_interp *in, struct dsl_value view, struct dsl_value *out);
+/* A dict of the view's attributes now (a new reference): 0, or -1 after raising. */
+int dsl_attrs_view_dict(struct dsl_interp *in, struct dsl_value view, struct dsl_value *out);
 int dsl_wrapper_getattr(struct dsl_interp *in, struct dsl_value v, const char *name,
                         struct dsl_value *out);
 

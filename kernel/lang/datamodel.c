@@ -264,7 +264,7 @@ int dsl_instance_len(struct dsl_interp *in, struct dsl_value v, int64_t *n)
 {
     struct dsl_value fn, r;
     if (dsl_is_attrs_view(v)) {
-        *n = (int64_t)v.as.m->self.as.inst->attrs.len;
+        *n = (int64_t)dsl_view_attrs(v.as.m)->len;
         return 0;
     }
     if (!special(v, "__len__", &fn))
@@ -528,6 +528,7 @@ static int iterator_over(struct dsl_interp *in, struct dsl_value src, bool gener
                         "An iterator over a list, range, string or dict: next(it) gives its items.",
                         dsl_none(), iterator_rows);
     if (!c) return dsl_raise_status(in, DSL_V_NOMEM);
+    c->no_dict = true; /* its attributes are its source and position, under hidden names */
     struct dsl_value held;
     if (src.kind == DSL_LIST || src.kind == DSL_RANGE) {
         held = dsl_value_retain(src);

@@ -185,7 +185,7 @@ int dsl_unary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value v, struct
         *out = dsl_int(~dsl_as_int(v));
         return 0;
     }
-    if (op == DSL_T_TILDE && v.kind != DSL_INSTANCE) /* no tensor or float has one */
+    if (op == DSL_T_TILDE && v.kind != DSL_INSTANCE && !dsl_is_ndarray(v)) /* no tensor or float */
         return dsl_raise(in, "TypeError", "bad operand type for unary ~: '%s'", dsl_type_name(v));
     if (dsl_is_intlike(v)) {
         int64_t i = dsl_as_int(v);
@@ -201,6 +201,7 @@ int dsl_unary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value v, struct
     }
     if (v.kind == DSL_TENSOR) return dsl_tensor_unary(in, op, v, out);
     if (v.kind == DSL_INSTANCE) return dsl_instance_unary(in, op, v, out);
+    if (dsl_is_ndarray(v)) return dsl_ndarray_unary(in, op, v, out);
     return dsl_raise(in, "TypeError", "bad operand type for unary %s: '%s'", dsl_op_symbol(op),
                      dsl_type_name(v));
 }
@@ -388,6 +389,28 @@ bool dsl_is_slice(const struct dsl_node *n)
     return n->kind == DSL_N_INDEX && n->nkids == 1 && n->kids[0]->kind == DSL_N_SLICE;
 }
 
+/* The three bounds of slice node sl (none where omitted) as a new tuple in *out: a slice
+ * among an array's indices, which dsl_get_item tells from a tuple by the node. 0 or -1. */
+static int eval_slice_bounds(struct dsl_interp *in, const struct dsl_node *sl,
+                             struct dsl_value *out)
+{
+    const struct dsl_node *part[3] = {sl->a, sl->b, sl->nkids ? sl->kids[0] : NULL};
+    struct dsl_list *l = dsl_list_new(3);
+    if (!l) return dsl_raise_status(in, DSL_V_NOMEM);
+    l->style = DSL_LIST_TUPLE;
+    *out = (struct dsl_value){.kind = DSL_LIST, .as.l = l};
+    for (size_t i = 0; i < 3; i++) {
+        struct dsl_value x = dsl_none();
+        if (part[i] && dsl_eval(in, part[i], &x) != 0) {
+            dsl_value_release(*out);
+            return -1;
+        }
+        dsl_value_adopt(x);
+        dsl_list_push(l, x);
+    }
+    return 0;
+}
+
 int dsl_eval_subscripts(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value v,
                         struct dsl_value *subs, size_t *nsubs)
 {
@@ -443,18 +466,13 @@ int dsl_eval_subscripts(struct dsl_interp *in, const struct dsl_node *n, struct 
     const char *what = seq_what(v);
     if (!what)
         return dsl_raise(in, "TypeError", "'%s' object is not subscriptable", dsl_type_name(v));
-    if (n->nkids != 1 && dsl_is_ndarray(v)) { /* a[i, j]: one int per dimension */
+    if (n->nkids != 1 && dsl_is_ndarray(v)) { /* a[i, j], a[:, j]: an int or slice a dimension */
         if (n->nkids > MT_MAX_DIMS)
             return dsl_raise(in, "NotImplementedError",
                              "an array is indexed with at most %d ints here", MT_MAX_DIMS);
         for (size_t i = 0; i < n->nkids; i++) {
-            if (n->kids[i]->kind == DSL_N_SLICE) {
-                dsl_release_all(subs, i);
-                return dsl_raise(in, "NotImplementedError",
-                                 "slices inside an array's index (a[:, j]) are not supported "
-                                 "here: index it with ints, a[i, j]");
-            }
-            if (dsl_eval(in, n->kids[i], &subs[i]) != 0) {
+            if (n->kids[i]->kind == DSL_N_SLICE ? eval_slice_bounds(in, n->kids[i], &subs[i])
+                                                : dsl_eval(in, n->kids[i], &subs[i])) {
                 dsl_release_all(subs, i);
                 return -1;
             }
@@ -515,6 +533,10 @@ int dsl_get_item(struct dsl_interp *in, const struct dsl_node *n, struct dsl_val
                    : dsl_raise(in, "TypeError", "%s indices must be integers or slices, not %s",
                                what, dsl_type_name(ix));
     if (dsl_is_ndarray(v)) {
+        bool slice[MT_MAX_DIMS], any = false;
+        for (size_t k = 0; nsubs > 1 && k < nsubs; k++)
+            any |= slice[k] = n->kids[k]->kind == DSL_N_SLICE;
+        if (any) return dsl_ndarray_select(in, v, subs, slice, nsubs, out);
         struct dsl_list *row;
         if (dsl_ndarray_at(in, v, subs, nsubs, &row, &i) != 0) return -1;
         *out = dsl_value_retain(row->items[i]);
@@ -578,6 +600,17 @@ int dsl_getattr(struct dsl_interp *in, struct dsl_value v, const char *name, str
     case DSL_SUPER: return dsl_object_getattr(in, v, name, out);
     default: break;
     }
+    /* a function's own attributes (f.tag = 1), read through a method bound to it too */
+    struct dsl_function *uf = v.kind == DSL_FUNCTION ? v.as.fn_user
+                              : v.kind == DSL_METHOD && v.as.m->func.kind == DSL_FUNCTION
+                                  ? v.as.m->func.as.fn_user
+                                  : NULL;
+    struct dsl_value *own = uf ? dsl_attrs_find(&uf->attrs, name) : NULL;
+    if (own) {
+        *out = dsl_value_retain(*own);
+        return 0;
+    }
+    if (v.kind == DSL_FUNCTION && strcmp(name, "__dict__") == 0) return dsl_attrs_view(in, v, out);
     if (strcmp(name, "__class__") == 0) {
         *out = dsl_value_retain(dsl_type_of(v));
         return 0;
@@ -609,6 +642,10 @@ int dsl_setattr(struct dsl_interp *in, struct dsl_value obj, const char *name, s
     if (obj.kind == DSL_TENSOR) return dsl_tensor_setattr(in, obj, name, v);
     if (obj.kind == DSL_INSTANCE || obj.kind == DSL_CLASS)
         return dsl_object_setattr(in, obj, name, v);
+    if (obj.kind == DSL_FUNCTION) {
+        int st = dsl_attrs_set(&obj.as.fn_user->attrs, name, dsl_value_retain(v));
+        return st != DSL_V_OK ? dsl_raise_status(in, st) : 0;
+    }
     if (strcmp(dsl_type_name(obj), "module") == 0) /* what graded code calls stays the kernel's */
         return dsl_raise(in, "AttributeError",
                          "the kernel's modules are read only: '%s' cannot be set on one (the "

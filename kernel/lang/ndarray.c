@@ -102,7 +102,8 @@ int dsl_ndarray_shape(struct dsl_value v, int64_t *shape)
     return nd;
 }
 
-/* A shape as Python writes a tuple, "(2, 3)", or as numpy's reshape error does, "(2,3)". */
+/* A shape as Python writes a tuple, "(2, 3)", or as numpy's errors of reshape and broadcasting
+ * do, "(2,3)". */
 static void shape_text_sep(char *out, size_t cap, const int64_t *shape, int nd, const char *sep)
 {
     size_t n = 0;
@@ -587,6 +588,64 @@ int dsl_ndarray_getattr(struct dsl_interp *in, struct dsl_value v, const char *n
     return dsl_raise(in, "AttributeError", "'numpy.ndarray' object has no attribute '%s'", name);
 }
 
+/* The part of v (an array, or an element past the last dimension) that ix[k..n) picks, as a new
+ * value: an element itself, an array copied (see dsl_ndarray_select). 0 or -1 after raising. */
+static int select_from(struct dsl_interp *in, struct dsl_value v, const struct dsl_value *ix,
+                       const bool *slice, size_t n, size_t k, struct dsl_value *out)
+{
+    if (k == n || !dsl_is_ndarray(v)) {
+        if (!dsl_is_ndarray(v)) return *out = v, 0;
+        int64_t shape[DSL_ND_MAX_DIMS];
+        int nd = dsl_ndarray_shape(v, shape);
+        return remade(in, v, (enum dsl_dtype)v.as.l->dtype, shape, nd, out);
+    }
+    int64_t len = (int64_t)v.as.l->len, i = 0;
+    if (!slice[k]) {
+        if (axis_index(in, len, (int)k, ix[k], &i) != 0) return -1;
+        return select_from(in, v.as.l->items[i], ix, slice, n, k + 1, out);
+    }
+    int64_t start, step, count;
+    if (dsl_slice_span(in, ix[k].as.l->items, len, &start, &step, &count) != 0) return -1;
+    struct dsl_list *l = dsl_list_new((size_t)count);
+    if (!l) return dsl_raise_status(in, DSL_V_NOMEM);
+    l->style = DSL_LIST_NDARRAY;
+    l->dtype = v.as.l->dtype;
+    *out = (struct dsl_value){.kind = DSL_LIST, .as.l = l};
+    for (i = 0; i < count; i++) {
+        struct dsl_value item;
+        if (select_from(in, v.as.l->items[start + i * step], ix, slice, n, k + 1, &item) != 0) {
+            dsl_value_release(*out);
+            return -1;
+        }
+        dsl_value_adopt(item);
+        dsl_list_push(l, item);
+    }
+    return 0;
+}
+
+int dsl_ndarray_select(struct dsl_interp *in, struct dsl_value a, const struct dsl_value *ix,
+                       const bool *slice, size_t n, struct dsl_value *out)
+{
+    int64_t shape[DSL_ND_MAX_DIMS], want[DSL_ND_MAX_DIMS], size;
+    int nd = dsl_ndarray_shape(a, shape), wn = 0;
+    if ((int)n > nd)
+        return dsl_raise(in, "IndexError",
+                         "too many indices for array: array is %d-dimensional, but %zu were "
+                         "indexed",
+                         nd, n);
+    /* the result's shape first: an empty slice before another dimension is a shape that rows
+     * of rows cannot show (shape_size says so) */
+    for (size_t k = 0; k < n; k++) {
+        int64_t start, step;
+        if (slice[k] &&
+            dsl_slice_span(in, ix[k].as.l->items, shape[k], &start, &step, &want[wn++]) != 0)
+            return -1;
+    }
+    for (int k = (int)n; k < nd; k++) want[wn++] = shape[k];
+    if (shape_size(in, want, wn, &size) != 0) return -1;
+    return select_from(in, a, ix, slice, n, 0, out);
+}
+
 /* ---- numpy's printing ----------------------------------------------------------------------
  *
  * As numpy's array2string with its default options: floats in "maxprec" mode with precision 8
@@ -597,14 +656,15 @@ int dsl_ndarray_getattr(struct dsl_interp *in, struct dsl_value v, const char *n
 
 enum { NP_PRECISION = 8, NP_EDGE = 3, NP_THRESHOLD = 1000, NP_LINE = 75 };
 
-/* x with the fewest digits that read back, at most precision after the point, positional or
- * scientific, trailing zeros dropped but the point kept ("1.", "1.5e-05"). */
-static void np_digits(double x, int precision, bool sci, char *out, size_t cap)
+/* x with the fewest digits that read back (as a float32 for f32, whose shortest digits numpy
+ * prints: 0.6, not 0.60000002), at most precision after the point, positional or scientific,
+ * trailing zeros dropped but the point kept ("1.", "1.5e-05"). */
+static void np_digits(double x, int precision, bool sci, bool f32, char *out, size_t cap)
 {
     int k = 0;
     for (; k < precision; k++) {
         snprintf(out, cap, sci ? "%.*e" : "%.*f", k, x);
-        if (strtod(out, NULL) == x) break;
+        if (f32 ? strtof(out, NULL) == (float)x : strtod(out, NULL) == x) break;
     }
     snprintf(out, cap, sci ? "%.*e" : "%.*f", k, x);
     char *e = sci ? strchr(out, 'e') : out + strlen(out);
@@ -626,11 +686,11 @@ void dsl_np_format_double(double x, int precision, char *out, size_t cap)
         return;
     }
     double m = fabs(x);
-    np_digits(x, precision, m != 0.0 && (m >= 1e8 || m < 1e-4), out, cap);
+    np_digits(x, precision, m != 0.0 && (m >= 1e8 || m < 1e-4), false, out, cap);
 }
 
 struct np_fmt {
-    bool bools, floats, exp, finite, neginf, nonfinite;
+    bool bools, floats, f32, exp, finite, neginf, nonfinite;
     double lo, hi;                                  /* nonzero magnitudes, for exp */
     int pad_left, pad_right, prec, exp_size, width; /* width: ints' */
 };
@@ -658,7 +718,7 @@ static void measure(struct np_fmt *f, struct dsl_value x, int pass)
         if (m != 0.0) f->finite = true;
         return;
     }
-    np_digits(d, NP_PRECISION, f->exp, s, sizeof s);
+    np_digits(d, NP_PRECISION, f->exp, f->f32, s, sizeof s);
     char *dot = strchr(s, '.'), *e = strchr(s, 'e');
     int left = (int)(dot - s), frac = (int)((e ? e : s + strlen(s)) - dot - 1);
     if (left > f->pad_left) f->pad_left = left;
@@ -684,6 +744,7 @@ static void walk(struct dsl_value v, bool summarize, struct np_fmt *f, int pass)
 static void np_fmt_init(struct np_fmt *f, struct dsl_value v, bool summarize)
 {
     *f = (struct np_fmt){.floats = float_dtype((enum dsl_dtype)v.as.l->dtype),
+                         .f32 = v.as.l->dtype == DSL_DT_FLOAT32,
                          .bools = v.as.l->dtype == DSL_DT_BOOL};
     walk(v, summarize, f, 0);
     f->exp = f->finite && (f->hi >= 1e8 || f->lo < 1e-4 || f->hi / f->lo > 1000.0);
@@ -720,7 +781,7 @@ static int element_text(const struct np_fmt *f, struct dsl_value x, char *s, siz
         return snprintf(s, cap, "%*s%s%se%c%0*d", f->pad_left - left, "", t, dot ? "" : ".",
                         exp < 0 ? '-' : '+', f->exp_size, exp < 0 ? -exp : exp);
     }
-    np_digits(d, NP_PRECISION, false, t, sizeof t);
+    np_digits(d, NP_PRECISION, false, f->f32, t, sizeof t);
     const char *dot = strchr(t, '.');
     int left = (int)(dot - t), frac = (int)strlen(dot + 1);
     return snprintf(s, cap, "%*s%s%*s", f->pad_left - left, "", t, f->pad_right - frac, "");
@@ -862,58 +923,379 @@ void dsl_ndarray_text(struct render_buf *b, struct dsl_value v, bool repr)
 
 /* ---- comparisons and truth ------------------------------------------------------------------ */
 
-/* The other operand of a comparison as an array of the shape want[0..nd): itself, a new array
- * of a list's numbers, or NULL for a number (compared with every element). 0 or -1. */
-static int operand(struct dsl_interp *in, struct dsl_value v, const int64_t *want, int nd,
-                   struct dsl_value *arr)
+/* ---- elementwise operations: broadcasting, comparisons, arithmetic --------------------------- */
+
+/* One operand of an elementwise operation: an array (a list made one), or a number as a 0-d
+ * operand. A Python int or float is numpy 2's "weak" scalar, which takes the array's dtype. */
+struct side {
+    struct dsl_value arr; /* held: the array, or none for a number */
+    struct dsl_value num; /* the number, for a 0-d side */
+    struct dsl_value *flat;
+    int64_t shape[DSL_ND_MAX_DIMS];
+    int nd;
+    enum dsl_dtype dt;
+    bool weak;
+};
+
+/* v as a side; `what` names the operation in the error for other values. 0 or -1 after
+ * raising, with nothing held. */
+static int side_of(struct dsl_interp *in, struct dsl_value v, const char *what, struct side *s)
 {
-    *arr = dsl_none();
-    if (dsl_is_number(v)) return 0;
+    *s = (struct side){.arr = dsl_none(), .num = v};
+    if (dsl_is_number(v)) {
+        s->flat = &s->num;
+        s->weak = v.kind != DSL_BOOL; /* a Python bool is numpy's bool */
+        s->dt = v.kind == DSL_BOOL    ? DSL_DT_BOOL
+                : v.kind == DSL_FLOAT ? DSL_DT_FLOAT64
+                                      : DSL_DT_INT64;
+        return 0;
+    }
     if (v.kind != DSL_LIST)
         return dsl_raise(in, "NotImplementedError",
-                         "numpy arrays are compared with numbers, lists or arrays here, not %s",
+                         "numpy arrays are %s numbers, lists or arrays here, not %s", what,
                          dsl_type_name(v));
     if (dsl_is_ndarray(v))
-        *arr = dsl_value_retain(v);
-    else if (dsl_ndarray_from(in, v, DSL_DT_NONE, arr) != 0)
+        s->arr = dsl_value_retain(v);
+    else if (dsl_ndarray_from(in, v, DSL_DT_NONE, &s->arr) != 0)
         return -1;
-    int64_t have[DSL_ND_MAX_DIMS];
-    int hn = dsl_ndarray_shape(*arr, have);
-    if (hn == nd && memcmp(have, want, sizeof *have * (size_t)nd) == 0) return 0;
-    char t1[DSL_ND_MAX_DIMS * 24], t2[DSL_ND_MAX_DIMS * 24];
-    shape_text(t1, sizeof t1, want, nd);
-    shape_text(t2, sizeof t2, have, hn);
-    dsl_value_release(*arr);
-    return dsl_raise(in, "ValueError",
-                     "operands could not be broadcast together with shapes %s %s ", t1, t2);
+    s->dt = (enum dsl_dtype)s->arr.as.l->dtype;
+    s->nd = dsl_ndarray_shape(s->arr, s->shape);
+    size_t n;
+    s->flat = flat_copy(in, s->arr, &n);
+    if (!s->flat) dsl_value_release(s->arr);
+    return s->flat ? 0 : -1;
+}
+
+static void side_free(struct side *s)
+{
+    if (s->flat != &s->num) free(s->flat);
+    dsl_value_release(s->arr);
+}
+
+/* The elements of x and y paired by numpy's broadcasting (shapes aligned at their last
+ * dimension; a dimension of 1 stretches to the other's), into px and py (borrowed, *size of
+ * each, malloc'd), with the result's shape. 0, or -1 after numpy's ValueError. */
+static int broadcast(struct dsl_interp *in, const struct side *x, const struct side *y,
+                     int64_t *shape, int *nd, struct dsl_value **px, struct dsl_value **py,
+                     int64_t *size)
+{
+    int n = x->nd > y->nd ? x->nd : y->nd;
+    int64_t sx[DSL_ND_MAX_DIMS], sy[DSL_ND_MAX_DIMS], idx[DSL_ND_MAX_DIMS] = {0};
+    int64_t stride_x = 1, stride_y = 1;
+    for (int k = n - 1; k >= 0; k--) {
+        int kx = k - (n - x->nd), ky = k - (n - y->nd);
+        int64_t dx = kx >= 0 ? x->shape[kx] : 1, dy = ky >= 0 ? y->shape[ky] : 1;
+        if (dx != dy && dx != 1 && dy != 1) {
+            char t1[DSL_ND_MAX_DIMS * 24], t2[DSL_ND_MAX_DIMS * 24];
+            shape_text_sep(t1, sizeof t1, x->shape, x->nd, ","); /* numpy's, as reshape's */
+            shape_text_sep(t2, sizeof t2, y->shape, y->nd, ",");
+            return dsl_raise(in, "ValueError",
+                             "operands could not be broadcast together with shapes %s %s ", t1, t2);
+        }
+        shape[k] = dx == 1 ? dy : dx;
+        sx[k] = dx == 1 ? 0 : stride_x, sy[k] = dy == 1 ? 0 : stride_y;
+        stride_x *= dx, stride_y *= dy;
+    }
+    *nd = n;
+    if (shape_size(in, shape, n, size) != 0) return -1;
+    *px = malloc(((size_t)*size + 1) * sizeof **px);
+    *py = malloc(((size_t)*size + 1) * sizeof **py);
+    if (!*px || !*py) {
+        free(*px), free(*py);
+        return dsl_raise_status(in, DSL_V_NOMEM);
+    }
+    int64_t ox = 0, oy = 0;
+    for (int64_t i = 0; i < *size; i++) {
+        (*px)[i] = x->flat[ox], (*py)[i] = y->flat[oy];
+        for (int k = n - 1; k >= 0; k--) { /* the next index, the last dimension fastest */
+            ox += sx[k], oy += sy[k];
+            if (++idx[k] < shape[k]) break;
+            ox -= sx[k] * shape[k], oy -= sy[k] * shape[k], idx[k] = 0;
+        }
+    }
+    return 0;
+}
+
+/* a and b as broadcast pairs (broadcast), their sides filled; 0 or -1 with nothing held. */
+static int pair_up(struct dsl_interp *in, struct dsl_value a, struct dsl_value b, const char *what,
+                   struct side *x, struct side *y, int64_t *shape, int *nd, struct dsl_value **px,
+                   struct dsl_value **py, int64_t *size)
+{
+    if (side_of(in, a, what, x) != 0) return -1;
+    if (side_of(in, b, what, y) != 0) {
+        side_free(x);
+        return -1;
+    }
+    if (broadcast(in, x, y, shape, nd, px, py, size) == 0) return 0;
+    side_free(x);
+    side_free(y);
+    return -1;
+}
+
+/* A new array of the given shape whose elements are vals[0..) (numbers: nothing to release).
+ * 0 or -1 after raising. */
+static int result_of(struct dsl_interp *in, enum dsl_dtype dt, const int64_t *shape, int nd,
+                     struct dsl_value *vals, struct dsl_value *out)
+{
+    size_t pos = 0;
+    int st = build(dt, shape, nd, vals, &pos, out);
+    return st == DSL_V_OK ? 0 : dsl_raise_status(in, st);
 }
 
 int dsl_ndarray_compare(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a,
                         struct dsl_value b, struct dsl_value *out)
 {
-    bool left = dsl_is_ndarray(a);
-    struct dsl_value arr = left ? a : b, other;
-    int64_t shape[DSL_ND_MAX_DIMS];
-    int nd = dsl_ndarray_shape(arr, shape);
-    if (operand(in, left ? b : a, shape, nd, &other) != 0) return -1;
-    size_t n = 0, m = 0;
-    struct dsl_value *xs = flat_copy(in, arr, &n);
-    struct dsl_value *ys = other.kind == DSL_LIST ? flat_copy(in, other, &m) : NULL;
-    int r = xs && (ys || other.kind != DSL_LIST) ? 0 : -1;
-    for (size_t i = 0; r == 0 && i < n; i++) {
-        struct dsl_value x = xs[i], y = ys ? ys[i] : left ? b : a;
-        if (!left) x = y, y = xs[i];
+    struct side x, y;
+    int64_t shape[DSL_ND_MAX_DIMS], size;
+    int nd;
+    struct dsl_value *px, *py;
+    if (pair_up(in, a, b, "compared with", &x, &y, shape, &nd, &px, &py, &size) != 0) return -1;
+    int r = 0;
+    for (int64_t i = 0; r == 0 && i < size; i++) {
         bool res = false;
-        r = op == DSL_T_EQ || op == DSL_T_NE ? dsl_equal(in, x, y, &res)
-                                             : dsl_compare(in, op, x, y, &res);
-        xs[i] = dsl_bool(op == DSL_T_NE ? !res : res);
+        r = op == DSL_T_EQ || op == DSL_T_NE ? dsl_equal(in, px[i], py[i], &res)
+                                             : dsl_compare(in, op, px[i], py[i], &res);
+        px[i] = dsl_bool(op == DSL_T_NE ? !res : res);
     }
-    size_t pos = 0;
-    int st = r == 0 ? build(DSL_DT_BOOL, shape, nd, xs, &pos, out) : DSL_V_OK;
-    if (st != DSL_V_OK) r = dsl_raise_status(in, st);
-    free(xs);
-    free(ys);
-    dsl_value_release(other);
+    if (r == 0) r = result_of(in, DSL_DT_BOOL, shape, nd, px, out);
+    free(px), free(py);
+    side_free(&x), side_free(&y);
+    return r;
+}
+
+/* The dtype of an operation's result from its operands' (numpy's promotion, NEP 50: a weak
+ * Python int takes an int or bool... array's dtype but lifts bool to int64; a weak float keeps
+ * a float dtype and lifts the others to float64). */
+static enum dsl_dtype promoted(const struct side *x, const struct side *y)
+{
+    if (x->weak || y->weak) {
+        const struct side *s = x->weak ? x : y, *arr = x->weak ? y : x;
+        if (arr->weak) return s->dt;
+        if (s->dt == DSL_DT_FLOAT64) return float_dtype(arr->dt) ? arr->dt : DSL_DT_FLOAT64;
+        return arr->dt == DSL_DT_BOOL ? DSL_DT_INT64 : arr->dt;
+    }
+    enum dsl_dtype p = x->dt, q = y->dt;
+    if (p == q || q == DSL_DT_BOOL) return p;
+    if (p == DSL_DT_BOOL) return q;
+    if (float_dtype(p) != float_dtype(q) || (float_dtype(p) && float_dtype(q)))
+        return DSL_DT_FLOAT64; /* int32 or int64 with float32 too: float32 holds neither */
+    return DSL_DT_INT64;
+}
+
+/* x op y of two ints of an int dtype, wrapping as numpy's machine ints do (int32's afterwards,
+ * by dsl_ndarray_int); dividing by zero gives 0, as numpy's (which also warns). */
+static int int_op(struct dsl_interp *in, enum dsl_tok op, int64_t x, int64_t y, int64_t *r)
+{
+    uint64_t a = (uint64_t)x, b = (uint64_t)y;
+    switch (op) {
+    case DSL_T_PLUS: *r = (int64_t)(a + b); return 0;
+    case DSL_T_MINUS: *r = (int64_t)(a - b); return 0;
+    case DSL_T_STAR: *r = (int64_t)(a * b); return 0;
+    case DSL_T_DSLASH: *r = y ? dsl_int_floordiv(x, y, NULL) : 0; return 0;
+    case DSL_T_PERCENT:
+        *r = 0;
+        if (y) dsl_int_floordiv(x, y, r);
+        return 0;
+    default: { /* ** by squaring, wrapping */
+        if (y < 0)
+            return dsl_raise(in, "ValueError",
+                             "Integers to negative integer powers are not "
+                             "allowed.");
+        uint64_t p = 1;
+        for (; b; b >>= 1, a *= a)
+            if (b & 1) p *= a;
+        *r = (int64_t)p;
+        return 0;
+    }
+    }
+}
+
+/* x op y of two floats of dtype dt: IEEE's, so dividing by zero gives inf or nan as numpy's
+ * (which also warns); float32's rounded to float32, ** by float32's own powf. */
+static double float_op(enum dsl_tok op, enum dsl_dtype dt, double x, double y)
+{
+    double r, mod;
+    switch (op) {
+    case DSL_T_PLUS: r = x + y; break;
+    case DSL_T_MINUS: r = x - y; break;
+    case DSL_T_STAR: r = x * y; break;
+    case DSL_T_SLASH: r = x / y; break;
+    case DSL_T_DSLASH: r = y == 0.0 ? x / y : dsl_float_floordiv(x, y, &mod); break;
+    case DSL_T_PERCENT:
+        if (y == 0.0) {
+            r = fmod(x, y);
+        } else {
+            dsl_float_floordiv(x, y, &mod);
+            r = mod;
+        }
+        break;
+    default: r = dt == DSL_DT_FLOAT32 ? (double)powf((float)x, (float)y) : pow(x, y); break;
+    }
+    return dt == DSL_DT_FLOAT32 ? (double)(float)r : r;
+}
+
+/* What numpy refuses of bools: - and unary - (its own TypeErrors); //, % and ** make int8,
+ * which the arrays here do not have. */
+static int bool_refused(struct dsl_interp *in, enum dsl_tok op, bool unary)
+{
+    if (op == DSL_T_MINUS)
+        return dsl_raise(in, "TypeError",
+                         unary ? "The numpy boolean negative, the `-` operator, is not supported, "
+                                 "use the `~` operator or the logical_not function instead."
+                               : "numpy boolean subtract, the `-` operator, is not supported, "
+                                 "use the bitwise_xor, the `^` operator, or the logical_xor "
+                                 "function instead.");
+    return dsl_raise(in, "NotImplementedError",
+                     "'%s' of two bool arrays makes numpy's int8, which arrays here do not have: "
+                     "convert one with astype(int) first",
+                     dsl_op_symbol(op));
+}
+
+/* Whether op is one of the arithmetic operators arrays take here. */
+static bool arith_op(enum dsl_tok op)
+{
+    return op == DSL_T_PLUS || op == DSL_T_MINUS || op == DSL_T_STAR || op == DSL_T_SLASH ||
+           op == DSL_T_DSLASH || op == DSL_T_PERCENT || op == DSL_T_DSTAR;
+}
+
+/* Computes vals[i] = px[i] op py[i] in dtype dt (the operands cast to it first, as numpy casts
+ * a weak scalar to the array's dtype, with its OverflowError for an int out of int32's range),
+ * each result as dt holds it. 0 or -1 after raising. */
+static int compute(struct dsl_interp *in, enum dsl_tok op, enum dsl_dtype dt,
+                   const struct dsl_value *px, const struct dsl_value *py, int64_t size,
+                   struct dsl_value *vals)
+{
+    for (int64_t i = 0; i < size; i++) {
+        struct dsl_value x, y;
+        if (dsl_ndarray_cast(in, dt, px[i], &x) != 0 || dsl_ndarray_cast(in, dt, py[i], &y) != 0)
+            return -1;
+        if (dt == DSL_DT_BOOL) { /* + is or, * is and, as numpy's bools */
+            vals[i] = dsl_bool(op == DSL_T_PLUS ? x.as.b || y.as.b : x.as.b && y.as.b);
+        } else if (float_dtype(dt)) {
+            vals[i] = dsl_float(float_op(op, dt, x.as.f, y.as.f));
+        } else {
+            int64_t r;
+            if (int_op(in, op, dsl_as_int(x), dsl_as_int(y), &r) != 0) return -1;
+            vals[i] = dsl_ndarray_int(dt, r);
+        }
+    }
+    return 0;
+}
+
+int dsl_ndarray_binary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a,
+                       struct dsl_value b, struct dsl_value *out)
+{
+    if (!arith_op(op))
+        return dsl_raise(in, "NotImplementedError",
+                         "'%s' of '%s' and '%s': numpy arrays take + - * / // %% ** and "
+                         "comparisons here, not numpy's bitwise operators or @",
+                         dsl_op_symbol(op), dsl_type_name(a), dsl_type_name(b));
+    struct side x, y;
+    int64_t shape[DSL_ND_MAX_DIMS], size;
+    int nd;
+    struct dsl_value *px, *py;
+    if (pair_up(in, a, b, "computed with", &x, &y, shape, &nd, &px, &py, &size) != 0) return -1;
+    enum dsl_dtype dt = promoted(&x, &y);
+    int r = 0;
+    if (dt == DSL_DT_BOOL && op != DSL_T_PLUS && op != DSL_T_STAR && op != DSL_T_SLASH)
+        r = bool_refused(in, op, false);
+    if (op == DSL_T_SLASH && !float_dtype(dt)) dt = DSL_DT_FLOAT64; /* true division */
+    if (r == 0) r = compute(in, op, dt, px, py, size, px);
+    if (r == 0) r = result_of(in, dt, shape, nd, px, out);
+    free(px), free(py);
+    side_free(&x), side_free(&y);
+    return r;
+}
+
+/* The elements of src (flat, numbers) stored into ndarray a in order, cast to a's dtype. */
+static int store_flat(struct dsl_interp *in, struct dsl_list *a, const struct dsl_value *src,
+                      size_t *pos)
+{
+    for (size_t i = 0; i < a->len; i++) {
+        if (dsl_is_ndarray(a->items[i])) {
+            if (store_flat(in, a->items[i].as.l, src, pos) != 0) return -1;
+        } else if (dsl_ndarray_setitem(in, a, (int64_t)i, src[(*pos)++]) != 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The kind of a dtype as numpy's "same_kind" casting ranks them: bool, int, float. */
+static int kind_of(enum dsl_dtype dt) { return dt == DSL_DT_BOOL ? 0 : float_dtype(dt) ? 2 : 1; }
+
+int dsl_ndarray_inplace(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a,
+                        struct dsl_value b, struct dsl_value *out)
+{
+    struct dsl_value r;
+    if (dsl_ndarray_binary(in, op, a, b, &r) != 0) return -1;
+    int64_t want[DSL_ND_MAX_DIMS], have[DSL_ND_MAX_DIMS];
+    int wn = dsl_ndarray_shape(a, want), hn = dsl_ndarray_shape(r, have);
+    enum dsl_dtype to = (enum dsl_dtype)a.as.l->dtype, from = (enum dsl_dtype)r.as.l->dtype;
+    int k = 0;
+    if (hn != wn || memcmp(have, want, sizeof *have * (size_t)wn) != 0) {
+        char t1[DSL_ND_MAX_DIMS * 24], t2[DSL_ND_MAX_DIMS * 24];
+        shape_text_sep(t1, sizeof t1, want, wn, ",");
+        shape_text_sep(t2, sizeof t2, have, hn, ",");
+        k = dsl_raise(in, "ValueError",
+                      "non-broadcastable output operand with shape %s doesn't match the "
+                      "broadcast shape %s",
+                      t1, t2);
+    } else if (kind_of(from) > kind_of(to)) { /* numpy's UFuncTypeError, a TypeError */
+        static const char *const ufunc[] = {[DSL_T_PLUS] = "add",
+                                            [DSL_T_MINUS] = "subtract",
+                                            [DSL_T_STAR] = "multiply",
+                                            [DSL_T_SLASH] = "divide",
+                                            [DSL_T_DSLASH] = "floor_divide",
+                                            [DSL_T_PERCENT] = "remainder",
+                                            [DSL_T_DSTAR] = "power"};
+        k = dsl_raise(in, "TypeError",
+                      "Cannot cast ufunc '%s' output from dtype('%s') to dtype('%s') with "
+                      "casting rule 'same_kind'",
+                      ufunc[op], dsl_dtype_name(from), dsl_dtype_name(to));
+    } else {
+        size_t n, pos = 0;
+        struct dsl_value *flat = flat_copy(in, r, &n);
+        k = flat ? store_flat(in, a.as.l, flat, &pos) : -1;
+        free(flat);
+    }
+    dsl_value_release(r);
+    if (k == 0) *out = dsl_value_retain(a);
+    return k;
+}
+
+int dsl_ndarray_unary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value v,
+                      struct dsl_value *out)
+{
+    enum dsl_dtype dt = (enum dsl_dtype)v.as.l->dtype;
+    if (dt == DSL_DT_BOOL && op == DSL_T_MINUS) return bool_refused(in, op, true);
+    if (dt == DSL_DT_BOOL && op == DSL_T_PLUS)
+        return dsl_raise(in, "TypeError",
+                         "ufunc 'positive' did not contain a loop with signature matching types "
+                         "<class 'numpy.dtypes.BoolDType'> -> None");
+    if (float_dtype(dt) && op == DSL_T_TILDE)
+        return dsl_raise(in, "TypeError",
+                         "ufunc 'invert' not supported for the input types, and the inputs "
+                         "could not be safely coerced to any supported types according to the "
+                         "casting rule ''safe''");
+    int64_t shape[DSL_ND_MAX_DIMS];
+    int nd = dsl_ndarray_shape(v, shape);
+    size_t n;
+    struct dsl_value *flat = flat_copy(in, v, &n);
+    if (!flat) return -1;
+    for (size_t i = 0; i < n; i++) {
+        struct dsl_value x = flat[i];
+        if (op == DSL_T_PLUS) continue;
+        if (dt == DSL_DT_BOOL) /* ~ */
+            flat[i] = dsl_bool(!x.as.b);
+        else if (float_dtype(dt))
+            flat[i] = dsl_float(-x.as.f);
+        else /* - wraps, as numpy's: -INT64_MIN is INT64_MIN */
+            flat[i] =
+                dsl_ndarray_int(dt, op == DSL_T_MINUS ? (int64_t)(0 - (uint64_t)x.as.i) : ~x.as.i);
+    }
+    int r = result_of(in, dt, shape, nd, flat, out);
+    free(flat);
     return r;
 }
 

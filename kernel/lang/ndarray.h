@@ -9,10 +9,15 @@
  * int arrays) takes an ndarray, while its type is numpy.ndarray, its repr numpy's, list
  * methods are not its methods, and .shape, .size, .dtype, .ndim, reshape, tolist... are.
  *
+ * Arithmetic (+ - * / // % **, unary - and +, ~ of ints and bools) and comparisons are
+ * elementwise, as numpy's, with numpy's broadcasting and numpy 2's result dtypes (a Python int
+ * or float takes the array's dtype where it can: int32 + 1 is int32, float32 * 0.5 float32, an
+ * int array / anything float64); a op= b writes into a, as numpy's does.
+ *
  * What it is not: a[i] is a Python int or float (numpy's scalars print as np.float64(1.0)); a
- * slice, reshape and copy make new arrays (numpy's slices and reshapes are views); arithmetic is
- * refused (numpy's is elementwise); comparisons (a == b, a < 2) are elementwise, as numpy's, but
- * broadcast only a number, and inside lists (`in`, list ==) arrays compare as wholes. */
+ * slice, a[:, j], a[i, :], reshape and copy make new arrays (numpy's slices and reshapes are
+ * views); dividing by zero gives numpy's inf, nan or 0 without its RuntimeWarning; bitwise
+ * operators and @ are refused; inside lists (`in`, list ==) arrays compare as wholes. */
 #ifndef KERNEL_LANG_NDARRAY_H
 #define KERNEL_LANG_NDARRAY_H
 
@@ -25,7 +30,8 @@
 #define DSL_NDARRAY_DOC                                                                            \
     "numpy.ndarray: numpy's array of numbers (int32, int64, float32 or float64), of one or more "  \
     "dimensions; make one with numpy.array or numpy.zeros. a[i], a[i] = x (cast to the dtype), "   \
-    "a[:] = x, len, iteration; a.shape, a.size, a.ndim, a.dtype; methods reshape, tolist, copy, "  \
+    "a[:] = x, a[i, j], a[:, j], len, iteration; elementwise + - * / // % ** and comparisons, "    \
+    "broadcast as numpy's; a.shape, a.size, a.ndim, a.dtype; methods reshape, tolist, copy, "      \
     "fill, astype, flatten."
 
 /* Its methods, and the names of its other attributes (for dir). */
@@ -77,10 +83,34 @@ int dsl_ndarray_setslice(struct dsl_interp *in, struct dsl_list *a, int64_t star
                          int64_t count, struct dsl_value v);
 
 /* a op b for a comparison op (== != < <= > >=) with an ndarray on either side: numpy's
- * elementwise bool array (the other side an array or list of the same shape, or a number).
- * 0 or -1 after raising. */
+ * elementwise bool array (the other side an array, a list or a number, broadcast as numpy
+ * broadcasts). 0 or -1 after raising. */
 int dsl_ndarray_compare(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a,
                         struct dsl_value b, struct dsl_value *out);
+
+/* a op b for an arithmetic op (+ - * / // % **) with an ndarray on either side: a new array,
+ * elementwise, broadcast, of numpy's result dtype (see the header comment); numpy's
+ * NotImplementedError for other operators. 0 or -1 after raising. */
+int dsl_ndarray_binary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a,
+                       struct dsl_value b, struct dsl_value *out);
+
+/* a op= b for ndarray a: a op b written into a itself (numpy's in-place ufunc), a retained in
+ * *out; numpy's errors for a result of another shape or of a higher kind (a float result into an
+ * int array). 0 or -1 after raising. */
+int dsl_ndarray_inplace(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a,
+                        struct dsl_value b, struct dsl_value *out);
+
+/* op v for ndarray v, op - + or ~: a new array; numpy's TypeErrors for -v of bools, +v of
+ * bools and ~v of floats. 0 or -1 after raising. */
+int dsl_ndarray_unary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value v,
+                      struct dsl_value *out);
+
+/* a[ix[0], ..., ix[n-1]] where some of the indices are slices (slice[k]: ix[k] is then the
+ * tuple of its three bounds, none where omitted): a new array (a copy; numpy's is a view) of
+ * the elements the ints and slices pick, with one dimension per slice and per dimension past
+ * n. 0 or -1 after numpy's IndexError. */
+int dsl_ndarray_select(struct dsl_interp *in, struct dsl_value a, const struct dsl_value *ix,
+                       const bool *slice, size_t n, struct dsl_value *out);
 
 /* The truth of ndarray v: its one element's; numpy's ValueError for more or none. */
 int dsl_ndarray_truth(struct dsl_interp *in, struct dsl_value v, bool *out);

@@ -61,6 +61,42 @@ static int int_shift(struct dsl_interp *in, enum dsl_tok op, int64_t a, int64_t 
     return 0;
 }
 
+int64_t dsl_int_floordiv(int64_t a, int64_t b, int64_t *mod)
+{
+    if (b == -1) { /* a % -1 is 0; -INT64_MIN wraps, which a % b would trap on */
+        if (mod) *mod = 0;
+        return (int64_t)(0 - (uint64_t)a);
+    }
+    int64_t q = a / b, r = a % b;
+    if (r != 0 && ((r < 0) != (b < 0))) q--, r += b;
+    if (mod) *mod = r;
+    return q;
+}
+
+double dsl_float_floordiv(double a, double b, double *mod)
+{
+    /* CPython's float_divmod */
+    double m = fmod(a, b);
+    double div = (a - m) / b;
+    if (m != 0.0) {
+        if ((b < 0) != (m < 0)) {
+            m += b;
+            div -= 1.0;
+        }
+    } else {
+        m = copysign(0.0, b);
+    }
+    double floordiv;
+    if (div != 0.0) {
+        floordiv = floor(div);
+        if (div - floordiv > 0.5) floordiv += 1.0;
+    } else {
+        floordiv = copysign(0.0, a / b);
+    }
+    *mod = m;
+    return floordiv;
+}
+
 static int int_arith(struct dsl_interp *in, enum dsl_tok op, int64_t a, int64_t b,
                      struct dsl_value *out)
 {
@@ -84,17 +120,11 @@ static int int_arith(struct dsl_interp *in, enum dsl_tok op, int64_t a, int64_t 
     case DSL_T_DSLASH:
         if (b == 0) return dsl_raise(in, "ZeroDivisionError", "integer division or modulo by zero");
         if (a == INT64_MIN && b == -1) return overflow(in, op);
-        r = a / b;
-        if (a % b != 0 && ((a < 0) != (b < 0))) r--;
+        r = dsl_int_floordiv(a, b, NULL);
         break;
     case DSL_T_PERCENT:
         if (b == 0) return dsl_raise(in, "ZeroDivisionError", "integer modulo by zero");
-        if (b == -1) {
-            r = 0;
-            break;
-        }
-        r = a % b;
-        if (r != 0 && ((r < 0) != (b < 0))) r += b;
+        dsl_int_floordiv(a, b, &r);
         break;
     case DSL_T_DSTAR: return int_pow(in, a, b, out);
     case DSL_T_AMP: r = a & b; break;
@@ -125,24 +155,7 @@ static int float_arith(struct dsl_interp *in, enum dsl_tok op, double a, double 
         if (b == 0.0)
             return dsl_raise(in, "ZeroDivisionError", "float %s by zero",
                              op == DSL_T_DSLASH ? "floor division" : "modulo");
-        /* CPython's float_divmod */
-        double mod = fmod(a, b);
-        double div = (a - mod) / b;
-        if (mod != 0.0) {
-            if ((b < 0) != (mod < 0)) {
-                mod += b;
-                div -= 1.0;
-            }
-        } else {
-            mod = copysign(0.0, b);
-        }
-        double floordiv;
-        if (div != 0.0) {
-            floordiv = floor(div);
-            if (div - floordiv > 0.5) floordiv += 1.0;
-        } else {
-            floordiv = copysign(0.0, a / b);
-        }
+        double mod, floordiv = dsl_float_floordiv(a, b, &mod);
         r = op == DSL_T_DSLASH ? floordiv : mod;
         break;
     }

@@ -10,6 +10,7 @@
 #include "lang/eval.h"
 #include "lang/interp.h"
 #include "lang/library.h"
+#include "lang/ndarray.h"
 #include "lang/set.h"
 
 #include <math.h>
@@ -30,15 +31,14 @@ static bool is_print(struct dsl_value v)
     return v.kind == DSL_BUILTIN && strcmp(v.as.fn->name, "print") == 0;
 }
 
-/* numpy's operators on arrays work element by element; here an array is a buffer of numbers
- * (a tensor's storage, shape, strides), and a list's + (concatenation) would be wrong. */
+/* Arrays inside lists compare as wholes (sorted([a, b])): numpy's elementwise < gives an
+ * array, whose truth numpy then refuses; here the ordering itself is refused, by name. */
 static int ndarray_refused(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a,
                            struct dsl_value b)
 {
     return dsl_raise(in, "NotImplementedError",
-                     "'%s' of '%s' and '%s': numpy's elementwise operators on arrays are not "
-                     "supported in the MiniTorch language (its numpy arrays are buffers: "
-                     "index them, or compute on tensors)",
+                     "'%s' of '%s' and '%s' inside lists: arrays are ordered elementwise, "
+                     "compare them as a < b, not within lists or sorted()",
                      dsl_op_symbol(op), dsl_type_name(a), dsl_type_name(b));
 }
 
@@ -58,7 +58,8 @@ static int binary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value a, st
         if (inplace && a.kind == DSL_INSTANCE) goto unsupported;
     }
     if (a.kind == DSL_TENSOR || b.kind == DSL_TENSOR) return dsl_tensor_binary(in, op, a, b, out);
-    if (dsl_is_ndarray(a) || dsl_is_ndarray(b)) return ndarray_refused(in, op, a, b);
+    if (inplace && dsl_is_ndarray(a)) return dsl_ndarray_inplace(in, op, a, b, out);
+    if (dsl_is_ndarray(a) || dsl_is_ndarray(b)) return dsl_ndarray_binary(in, op, a, b, out);
     if (op != DSL_T_AT && dsl_is_number(a) && dsl_is_number(b) &&
         (!is_bitwise(op) || (dsl_is_intlike(a) && dsl_is_intlike(b)))) {
         return dsl_number_binary(in, op, a, b, out);
@@ -180,6 +181,20 @@ static int equal_at(struct dsl_interp *in, struct dsl_value a, struct dsl_value 
     }
     if (a.kind == DSL_SET && b.kind == DSL_SET) return dsl_set_compare(in, DSL_T_EQ, a, b, res);
     if (a.kind == DSL_DICT && b.kind == DSL_DICT) return dict_equal(in, a.as.d, b.as.d, res);
+    if ((dsl_is_attrs_view(a) && (b.kind == DSL_DICT || dsl_is_attrs_view(b))) ||
+        (dsl_is_attrs_view(b) && a.kind == DSL_DICT)) { /* an obj.__dict__: the dict it is */
+        if (dsl_value_is(a, b)) return *res = true, 0;
+        struct dsl_value x = dsl_none(), y = dsl_none();
+        int r =
+            dsl_is_attrs_view(a) ? dsl_attrs_view_dict(in, a, &x) : (x = dsl_value_retain(a), 0);
+        if (r == 0)
+            r = dsl_is_attrs_view(b) ? dsl_attrs_view_dict(in, b, &y)
+                                     : (y = dsl_value_retain(b), 0);
+        if (r == 0) r = dict_equal(in, x.as.d, y.as.d, res);
+        dsl_value_release(x);
+        dsl_value_release(y);
+        return r;
+    }
     if (a.kind != DSL_LIST || b.kind != DSL_LIST || dsl_is_tuple(a) != dsl_is_tuple(b) ||
         a.as.l->len != b.as.l->len || a.as.l == b.as.l)
         return dsl_value_equal_checked(a, b, res) != DSL_V_OK ? raise_compare_depth(in) : 0;
@@ -326,8 +341,8 @@ int dsl_contains(struct dsl_interp *in, struct dsl_value item, struct dsl_value 
     case DSL_INSTANCE: return dsl_instance_contains(in, item, seq, res);
     case DSL_METHOD:
         if (dsl_is_attrs_view(seq)) { /* `name in obj.__dict__` */
-            *res = item.kind == DSL_STR &&
-                   dsl_attrs_find(&seq.as.m->self.as.inst->attrs, item.as.s->data);
+            *res =
+                item.kind == DSL_STR && dsl_attrs_find(dsl_view_attrs(seq.as.m), item.as.s->data);
             return 0;
         }
         /* fall through */

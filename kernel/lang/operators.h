@@ -28,6 +28,18 @@ int dsl_seq_concat(struct dsl_interp *in, struct dsl_value a, struct dsl_value b
 /* seq * n for a string or a list; n <= 0 gives an empty one. */
 int dsl_seq_repeat(struct dsl_interp *in, struct dsl_value seq, int64_t n, struct dsl_value *out);
 
+/* Python's a // b of ints (b != 0), and a % b into *mod unless NULL: both round toward minus
+ * infinity. INT64_MIN // -1 wraps to INT64_MIN, as numpy's int64 does (numbers.c; Python's own
+ * int raises first). */
+int64_t dsl_int_floordiv(int64_t a, int64_t b, int64_t *mod);
+/* Python's a // b of floats (b != 0, CPython's float_divmod), and a % b into *mod. */
+double dsl_float_floordiv(double a, double b, double *mod);
+
+/* The slice parts[3] (none where omitted) over a sequence of len items, as CPython's
+ * slice.indices: the first index, the step and how many (slices.c). 0 or -1 after raising. */
+int dsl_slice_span(struct dsl_interp *in, const struct dsl_value parts[3], int64_t len,
+                   int64_t *start, int64_t *step, int64_t *count);
+
 /* seq[start:stop:step] for a list, tuple, string or range (slices.c): parts are the three
  * bounds, none where omitted. */
 int dsl_slice_get(struct dsl_interp *in, struct dsl_value seq, const struct dsl_value parts[3],

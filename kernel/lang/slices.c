@@ -60,6 +60,15 @@ static int resolve(struct dsl_interp *in, const struct dsl_value parts[3], int64
     return 0;
 }
 
+int dsl_slice_span(struct dsl_interp *in, const struct dsl_value parts[3], int64_t len,
+                   int64_t *start, int64_t *step, int64_t *count)
+{
+    struct span sp = {0, 0, 1, 0};
+    if (resolve(in, parts, len, &sp) != 0) return -1;
+    *start = sp.start, *step = sp.step, *count = sp.count;
+    return 0;
+}
+
 /* Byte offsets of the characters of a UTF-8 string: offs[i] is where character i starts,
  * offs[count] the length. NULL when out of memory. */
 static size_t *char_offsets(const char *s, size_t len, size_t count)

@@ -313,6 +313,7 @@ static void for_each_slot(struct dsl_value c, void (*fn)(struct dsl_value *slot,
         struct dsl_function *f = c.as.fn_user;
         for (size_t i = 0; f->defaults && i < f->def->nkw; i++) fn(&f->defaults[i], arg);
         for (size_t i = 0; f->cells && i < f->nfree; i++) fn(&f->cells[i], arg);
+        for (size_t i = 0; i < f->attrs.len; i++) fn(&f->attrs.items[i].value, arg);
         fn(&f->owner, arg);
         break;
     }
@@ -405,6 +406,7 @@ static void free_container(struct dsl_value c)
         free(f->cells);
         dsl_prog_cache_free(f->progs);
         dsl_jit_cache_free(f->jits);
+        free_attrs(&f->attrs);
         dsl_code_release(f->code);
         free(f);
         break;
@@ -911,7 +913,7 @@ bool dsl_value_is(struct dsl_value a, struct dsl_value b)
     case DSL_TENSOR: return a.as.t == b.as.t;
     case DSL_METHOD: /* an instance's __dict__ is one object however often it is asked for */
         if (a.as.m->wrap == DSL_WRAP_ATTRS && b.as.m->wrap == DSL_WRAP_ATTRS)
-            return a.as.m->self.as.inst == b.as.m->self.as.inst;
+            return dsl_view_attrs(a.as.m) == dsl_view_attrs(b.as.m);
         return a.as.m == b.as.m;
     case DSL_FUNCTION: return a.as.fn_user == b.as.fn_user;
     case DSL_OBJECT: return a.as.obj == b.as.obj;
@@ -1004,8 +1006,8 @@ static int method_text(struct render_buf *b, const struct dsl_method *m, bool js
     case DSL_WRAP_STATIC: render_buf_printf(b, "<staticmethod(%s)>", fname); break;
     case DSL_WRAP_CLASS: render_buf_printf(b, "<classmethod(%s)>", fname); break;
     case DSL_WRAP_PROPERTY: render_buf_printf(b, "<property object at %p>", (void *)m); break;
-    case DSL_WRAP_ATTRS: { /* an instance's __dict__, shown as the dict it stands for */
-        const struct dsl_attrs *a = &m->self.as.inst->attrs;
+    case DSL_WRAP_ATTRS: { /* an object's __dict__, shown as the dict it stands for */
+        const struct dsl_attrs *a = dsl_view_attrs(m);
         /* one that holds itself (self.d = self.__dict__) shows as {...} there, as a dict does */
         static const struct dsl_attrs *shown[DSL_MAX_LIST_DEPTH];
         static int nshown;

@@ -197,10 +197,32 @@ struct dsl_method {
     struct dsl_value func;        /* when fn is NULL: the user function (owned); a property's
                                    * fget (none: unreadable) */
     struct dsl_value self;        /* owned reference (a list's parents count it); a property's
-                                   * fset (none: read only); the instance of a __dict__ view */
+                                   * fset (none: read only); the instance or function of a
+                                   * __dict__ view */
     enum dsl_wrap wrap;
     struct dsl_value dead; /* while being freed: the next container to free */
 };
+
+/* Attributes: names and values in the order they were first set, as a Python __dict__ keeps
+ * them (a Module's parameters come out in that order). Most instances have few, where a scan
+ * beats hashing; a class of many methods or a package file's globals get an index. */
+struct dsl_attr {
+    char *name;             /* owned */
+    struct dsl_value value; /* owned reference */
+};
+struct dsl_attrs {
+    struct dsl_attr *items;
+    size_t len, cap;
+    size_t *index; /* past a few names: icap open-addressing slots, an item's position + 1 (0:
+                    * empty), by the name's hash; NULL below that or when out of memory */
+    size_t icap;
+};
+/* The slot of name, or NULL. */
+struct dsl_value *dsl_attrs_find(const struct dsl_attrs *a, const char *name);
+/* Binds name to v (owned; released on failure): DSL_V_OK or DSL_V_NOMEM. */
+int dsl_attrs_set(struct dsl_attrs *a, const char *name, struct dsl_value v);
+/* Removes name: true when it was there. */
+bool dsl_attrs_remove(struct dsl_attrs *a, const char *name);
 
 /* A function made by `def`. Parameters and body are the DEF node's (inside `code`); `locals`
  * are the names the body assigns (parameters first), which are local to a call, as in Python.
@@ -235,6 +257,7 @@ struct dsl_function {
     bool cuda_kernel;             /* given to numba's cuda.jit: launched as f[blocks, threads](...),
                                    * on the GPU or in the kernel's simulator */
     struct dsl_jit_cache *jits;   /* owned: that code, per argument types (lib/jit), or NULL */
+    struct dsl_attrs attrs;       /* f.name = value: its own attributes, its __dict__ */
     struct dsl_value dead;        /* while being freed: the next container to free */
 };
 
@@ -287,26 +310,6 @@ struct dsl_object {
     const struct dsl_object_class *cls;
     void *state; /* owned: cls->free releases it */
 };
-/* Attributes: names and values in the order they were first set, as a Python __dict__ keeps
- * them (a Module's parameters come out in that order). Most instances have few, where a scan
- * beats hashing; a class of many methods or a package file's globals get an index. */
-struct dsl_attr {
-    char *name;             /* owned */
-    struct dsl_value value; /* owned reference */
-};
-struct dsl_attrs {
-    struct dsl_attr *items;
-    size_t len, cap;
-    size_t *index; /* past a few names: icap open-addressing slots, an item's position + 1 (0:
-                    * empty), by the name's hash; NULL below that or when out of memory */
-    size_t icap;
-};
-/* The slot of name, or NULL. */
-struct dsl_value *dsl_attrs_find(const struct dsl_attrs *a, const char *name);
-/* Binds name to v (owned; released on failure): DSL_V_OK or DSL_V_NOMEM. */
-int dsl_attrs_set(struct dsl_attrs *a, const char *name, struct dsl_value v);
-/* Removes name: true when it was there. */
-bool dsl_attrs_remove(struct dsl_attrs *a, const char *name);
 
 /* A variable shared between a call and the functions nested in it (see struct dsl_function). */
 struct dsl_cell {
@@ -333,6 +336,9 @@ struct dsl_class {
     const char *doc;                   /* built-in classes: help() text */
     enum dsl_kind type_kind;           /* the kind of its instances: DSL_INSTANCE for `class` */
     bool builtin;                      /* static: never freed, never collected */
+    /* its instances have no __dict__ (object(), the iterators, whose attributes are the
+     * kernel's own state): vars() and .__dict__ are Python's errors, as for CPython's */
+    bool no_dict;
     /* its own attributes hold a property, a __setattr__ or __delattr__ hook: an instance's
      * attribute reads and stores look at the classes where one of its chain does (else the
      * instance's own attributes answer) */
@@ -351,6 +357,14 @@ struct dsl_instance {
     struct dsl_attrs attrs; /* self.name = value */
     struct dsl_value dead;
 };
+
+/* The attributes an obj.__dict__ view (the method of a DSL_METHOD of wrap DSL_WRAP_ATTRS,
+ * classes.h) stands for: its instance's or its function's. */
+static inline struct dsl_attrs *dsl_view_attrs(const struct dsl_method *view)
+{
+    struct dsl_value self = view->self;
+    return self.kind == DSL_FUNCTION ? &self.as.fn_user->attrs : &self.as.inst->attrs;
+}
 
 /* super(): attributes are looked up in the classes after `after` in self's class chain and bound
  * to self. */

@@ -92,19 +92,21 @@ t(lambda: np.zeros((2, 3))[0, 1.5])
 
 # %%
 # What numpy computes and the kernel refuses, with its own NotImplementedError (these lines are
-# the kernel's, not numpy's): arithmetic operators, ordering arrays (sorted), comparisons that
-# would broadcast other than against a number, a[:, j], 0-d arrays, strings stored into an array,
+# the kernel's, not numpy's): bitwise operators and @ on arrays, ordering arrays (sorted), `//` of
+# two bool arrays (numpy's int8), storing into a[:, j], 0-d arrays, strings stored into an array,
 # an empty array with its zero before the last dimension.
-t(lambda: np.array([1, 2]) + np.array([3, 4]))
-# expect: NotImplementedError: '+' of 'numpy.ndarray' and 'numpy.ndarray': numpy's elementwise operators on arrays are not supported in the MiniTorch language (its numpy arrays are buffers: index them, or compute on tensors)
-t(lambda: b * 2)
-# expect: NotImplementedError: '*' of 'numpy.ndarray' and 'int': numpy's elementwise operators on arrays are not supported in the MiniTorch language (its numpy arrays are buffers: index them, or compute on tensors)
+t(lambda: np.array([1, 2]) & np.array([3, 4]))
+# expect: NotImplementedError: '&' of 'numpy.ndarray' and 'numpy.ndarray': numpy arrays take + - * / // % ** and comparisons here, not numpy's bitwise operators or @
 t(lambda: sorted([a, b]))
-# expect: NotImplementedError: '<' of 'numpy.ndarray' and 'numpy.ndarray': numpy's elementwise operators on arrays are not supported in the MiniTorch language (its numpy arrays are buffers: index them, or compute on tensors)
-t(lambda: np.zeros((2, 2)) < np.zeros(2))
-# expect: ValueError: operands could not be broadcast together with shapes (2, 2) (2,) 
-t(lambda: np.zeros((2, 2))[:, 1])
-# expect: NotImplementedError: slices inside an array's index (a[:, j]) are not supported here: index it with ints, a[i, j]
+# expect: NotImplementedError: '<' of 'numpy.ndarray' and 'numpy.ndarray' inside lists: arrays are ordered elementwise, compare them as a < b, not within lists or sorted()
+t(lambda: np.array([True]) // np.array([True]))
+# expect: NotImplementedError: '//' of two bool arrays makes numpy's int8, which arrays here do not have: convert one with astype(int) first
+t(lambda: b + "1")
+# expect: NotImplementedError: numpy arrays are computed with numbers, lists or arrays here, not str
+def st2(arr, v):
+    arr[:, 0] = v
+t(lambda: st2(np.zeros((2, 2)), 1))
+# expect: NotImplementedError: storing into a[:, j] is not supported here (reading it is): store element by element, a[i, j] = x
 t(lambda: np.array(3.0))
 # expect: NotImplementedError: numpy.array makes arrays of lists, tuples or arrays of numbers here (0-d arrays, of one float, are not supported)
 t(lambda: st(b, 0, "1.5"))
