@@ -284,48 +284,92 @@ static int m_reverse(struct dsl_interp *in, const struct dsl_args *a, struct dsl
     return 0;
 }
 
-/* Stable merge sort of v[0..n) with Python's <, using tmp[0..n); descending keeps equal items
- * in their order too, as Python's reverse=True does. 0 or -1 (a comparison raised). */
-static int merge_sort(struct dsl_interp *in, struct dsl_value *v, struct dsl_value *tmp, size_t n,
-                      bool descending)
+/* Whether key b must come before key a (a stable sort takes from the right run only then):
+ * b < a, or a < b when descending (which keeps equal items in their order too, as Python's
+ * reverse=True does). */
+static int before(struct dsl_interp *in, struct dsl_value a, struct dsl_value b, bool descending,
+                  bool *out)
 {
-    if (n < 2) return 0;
-    size_t h = n / 2;
-    if (merge_sort(in, v, tmp, h, descending) != 0 ||
-        merge_sort(in, v + h, tmp, n - h, descending) != 0)
-        return -1;
-    size_t i = 0, j = h, k = 0;
-    while (i < h && j < n) {
-        bool right_first = false; /* only when strictly before: stability */
-        if (dsl_compare(in, DSL_T_LT, descending ? v[i] : v[j], descending ? v[j] : v[i],
-                        &right_first) != 0)
-            return -1;
-        tmp[k++] = right_first ? v[j++] : v[i++];
+    return descending ? dsl_compare(in, DSL_T_LT, a, b, out) : dsl_compare(in, DSL_T_LT, b, a, out);
+}
+
+/* Stable bottom-up merge sort of idx[0..n) by keys[idx[i]], with tmp as scratch; the interrupt
+ * is polled between passes. 0 or -1 (a comparison raised). */
+static int merge_sort(struct dsl_interp *in, const struct dsl_value *keys, size_t *idx, size_t *tmp,
+                      size_t n, bool descending)
+{
+    for (size_t width = 1; width < n; width *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * width) {
+            size_t mid = lo + width < n ? lo + width : n;
+            size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+            size_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) {
+                bool b;
+                if (before(in, keys[idx[i]], keys[idx[j]], descending, &b) != 0) return -1;
+                tmp[k++] = b ? idx[j++] : idx[i++];
+            }
+            while (i < mid) tmp[k++] = idx[i++];
+            while (j < hi) tmp[k++] = idx[j++];
+        }
+        memcpy(idx, tmp, n * sizeof *idx); /* n > 1 here */
+        if (mt_cancel_requested()) return dsl_raise(in, "KeyboardInterrupt", "interrupted");
     }
-    while (i < h) tmp[k++] = v[i++];
-    while (j < n) tmp[k++] = v[j++];
-    memcpy(v, tmp, n * sizeof *v);
     return 0;
+}
+
+int dsl_sort_values(struct dsl_interp *in, struct dsl_value *v, size_t n, struct dsl_value key,
+                    bool descending)
+{
+    bool keyed = key.kind != DSL_NONE;
+    struct dsl_value *keys = keyed ? calloc(n + 1, sizeof *keys) : v;
+    size_t *idx = malloc((n + 1) * sizeof *idx), *tmp = malloc((n + 1) * sizeof *tmp);
+    struct dsl_value *moved = malloc((n + 1) * sizeof *moved);
+    size_t nkeys = 0;
+    int r = -1;
+    if ((keyed && !keys) || !idx || !tmp || !moved) {
+        dsl_raise_status(in, DSL_V_NOMEM);
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++) idx[i] = i;
+    if (keyed)
+        for (; nkeys < n; nkeys++)
+            if (dsl_call(in, key, &v[nkeys], 1, NULL, NULL, 0, &keys[nkeys]) != 0) goto done;
+    if (merge_sort(in, keys, idx, tmp, n, descending) != 0) goto done;
+    for (size_t i = 0; i < n; i++) moved[i] = v[idx[i]];
+    if (n) memcpy(v, moved, n * sizeof *v); /* v may be NULL when empty */
+    r = 0;
+done:
+    if (keyed) {
+        for (size_t i = 0; i < nkeys; i++) dsl_value_release(keys[i]);
+        free(keys);
+    }
+    free(idx);
+    free(tmp);
+    free(moved);
+    return r;
 }
 
 static int m_sort(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
     struct dsl_list *l = a->self.as.l;
-    bool descending = a->has[0] && dsl_value_truthy(a->slot[0]);
+    struct dsl_value key = a->has[0] ? a->slot[0] : dsl_none();
+    bool descending = a->has[1] && dsl_value_truthy(a->slot[1]);
     size_t n = l->len;
     /* sorted on a copy: a failed comparison (1 < "a") leaves the list as it was. The items are
      * the copy's while it is sorted and the list is empty, as CPython's sort leaves it, so that
      * an item's __lt__ that changes the list reaches none of them */
     size_t bytes = (n ? n : 1) * sizeof(struct dsl_value);
-    struct dsl_value *v = malloc(bytes), *tmp = malloc(bytes), *orig = malloc(bytes);
+    struct dsl_value *v = malloc(bytes), *orig = malloc(bytes);
     int r = -1;
-    if (!v || !tmp || !orig) {
+    if (!v || !orig) {
         dsl_raise_status(in, DSL_V_NOMEM);
     } else {
-        memcpy(v, l->items, n * sizeof *v);
-        memcpy(orig, l->items, n * sizeof *v);
+        if (n) { /* an empty list may have no items' memory */
+            memcpy(v, l->items, n * sizeof *v);
+            memcpy(orig, l->items, n * sizeof *v);
+        }
         l->len = 0;
-        r = merge_sort(in, v, tmp, n, descending);
+        r = dsl_sort_values(in, v, n, key, descending);
         bool changed = l->len != 0;
         while (l->len) { /* what __lt__ put there goes; the items come back */
             struct dsl_value x = l->items[--l->len];
@@ -340,19 +384,18 @@ static int m_sort(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
             r = dsl_raise_status(in, DSL_V_NOMEM);
         } else {
             /* the same items, sorted or as they were: no count changes */
-            memcpy(l->items, r == 0 ? v : orig, n * sizeof *v);
+            if (n) memcpy(l->items, r == 0 ? v : orig, n * sizeof *v);
             l->len = n;
             if (r == 0 && changed) r = dsl_raise(in, "ValueError", "list modified during sort");
         }
     }
     free(v);
-    free(tmp);
     free(orig);
     *ret = dsl_none();
     return r;
 }
 
-static const char *const sort_params[] = {"reverse", NULL}; /* keyword-only */
+static const char *const sort_params[] = {"key", "reverse", NULL}; /* keyword-only */
 
 const struct dsl_builtin dsl_list_methods[] = {
     {"append", "xs.append(x)", 1, 1, NULL, m_append, "Adds x at the end of the list."},
@@ -372,9 +415,10 @@ const struct dsl_builtin dsl_list_methods[] = {
     {"remove", "xs.remove(x)", 1, 1, NULL, m_remove,
      "Removes the first item equal to x; ValueError when there is none."},
     {"reverse", "xs.reverse()", 0, 0, NULL, m_reverse, "Reverses the list in place."},
-    {"sort", "xs.sort(reverse=false)", 0, 0, sort_params, m_sort,
-     "Sorts the list in place, smallest first (largest first with reverse=true). The sort is "
-     "stable; items must be comparable with < (numbers, strings or lists of them)."},
+    {"sort", "xs.sort(key=none, reverse=false)", 0, 0, sort_params, m_sort,
+     "Sorts the list in place, smallest first (largest first with reverse=true), by key(item) "
+     "where a key function is given. The sort is stable; items (or keys) must be comparable "
+     "with < (numbers, strings or lists of them)."},
 };
 const size_t dsl_list_method_count = sizeof dsl_list_methods / sizeof dsl_list_methods[0];
 

@@ -35,6 +35,12 @@ int dsl_list_delitem(struct dsl_interp *in, struct dsl_value xs, struct dsl_valu
  * 0 or -1. */
 int dsl_list_extend(struct dsl_interp *in, struct dsl_list *xs, struct dsl_value rhs);
 
+/* Sorts v[0..n) in place as Python's sort: stable, by key(item) (each called once, in order)
+ * or, key none, by the items, with <; descending keeps equal items in their order too. 0, or -1
+ * after raising (a comparison or key raised, an interrupt), with v as it was. */
+int dsl_sort_values(struct dsl_interp *in, struct dsl_value *v, size_t n, struct dsl_value key,
+                    bool descending);
+
 /* Raises the ValueError of a store refused by dsl_list_check_store (or its MemoryError). */
 int dsl_list_raise_store(struct dsl_interp *in, int status);
 

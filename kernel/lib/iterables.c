@@ -21,6 +21,7 @@
 #include "lang/eval.h"
 #include "lang/interp.h"
 #include "lang/library.h"
+#include "lang/list.h"
 
 #include "minitorch/minitorch.h"
 
@@ -358,37 +359,6 @@ int dsl_bi_all(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value
 
 /* ---- sorted ------------------------------------------------------------------------------ */
 
-/* Whether key b must come before key a (a stable sort takes from the right run only then):
- * b < a, or a < b when reversed (reverse keeps equal items in their order, as Python's). */
-static int before(struct dsl_interp *in, struct dsl_value a, struct dsl_value b, bool reverse,
-                  bool *out)
-{
-    return reverse ? dsl_compare(in, DSL_T_LT, a, b, out) : dsl_compare(in, DSL_T_LT, b, a, out);
-}
-
-/* Stable merge sort of idx[0..n) by keys[idx[i]], with tmp as scratch. */
-static int merge_sort(struct dsl_interp *in, const struct dsl_value *keys, size_t *idx, size_t *tmp,
-                      size_t n, bool reverse)
-{
-    for (size_t width = 1; width < n; width *= 2) {
-        for (size_t lo = 0; lo < n; lo += 2 * width) {
-            size_t mid = lo + width < n ? lo + width : n;
-            size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
-            size_t i = lo, j = mid, k = lo;
-            while (i < mid && j < hi) {
-                bool b;
-                if (before(in, keys[idx[i]], keys[idx[j]], reverse, &b) != 0) return -1;
-                tmp[k++] = b ? idx[j++] : idx[i++];
-            }
-            while (i < mid) tmp[k++] = idx[i++];
-            while (j < hi) tmp[k++] = idx[j++];
-        }
-        memcpy(idx, tmp, n * sizeof *idx); /* n > 1 here */
-        if (poll_cancel(in) != 0) return -1;
-    }
-    return 0;
-}
-
 int dsl_bi_sorted(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
     if (a->nrest != 1)
@@ -403,34 +373,7 @@ int dsl_bi_sorted(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
     }
     struct dsl_list *l;
     if (items_of(in, a->rest[0], &l) != 0) return -1;
-    size_t n = l->len;
-    struct dsl_value *keys = calloc(n + 1, sizeof *keys);
-    size_t *idx = malloc((n + 1) * sizeof *idx), *tmp = malloc((n + 1) * sizeof *tmp);
-    struct dsl_value *items = malloc((n + 1) * sizeof *items);
-    size_t nkeys = 0;
-    int r = -1;
-    if (!keys || !idx || !tmp || !items) {
-        dsl_raise_status(in, DSL_V_NOMEM);
-        goto done;
-    }
-    for (; nkeys < n; nkeys++) {
-        idx[nkeys] = nkeys;
-        if (key.kind == DSL_NONE)
-            keys[nkeys] = dsl_value_retain(l->items[nkeys]);
-        else if (call1(in, key, l->items[nkeys], &keys[nkeys]) != 0)
-            goto done;
-    }
-    if (merge_sort(in, keys, idx, tmp, n, reverse) != 0) goto done;
-    for (size_t i = 0; i < n; i++) items[i] = l->items[idx[i]];
-    for (size_t i = 0; i < n; i++) l->items[i] = items[i];
-    r = 0;
-done:
-    for (size_t i = 0; i < nkeys; i++) dsl_value_release(keys[i]);
-    free(keys);
-    free(idx);
-    free(tmp);
-    free(items);
-    if (r != 0) {
+    if (dsl_sort_values(in, l->items, l->len, key, reverse) != 0) {
         dsl_value_release(list_value(l));
         return -1;
     }
