@@ -18,6 +18,7 @@
 #include "lang/dict.h"
 #include "lang/exceptions.h"
 #include "lang/list.h"
+#include "lang/missing.h"
 #include "lang/ndarray.h"
 #include "lang/operators.h"
 #include "lang/set.h"
@@ -633,6 +634,7 @@ int dsl_getattr(struct dsl_interp *in, struct dsl_value v, const char *name, str
         int st = dsl_method_value(&dsl_jit_diagnostics_method, v, out);
         return st ? dsl_raise_status(in, st) : 0;
     }
+    if (dsl_raise_missing(in, dsl_type_name(v), name) != 0) return -1; /* int.bit_length ... */
     return dsl_raise(in, "AttributeError", "'%s' object has no attribute '%s'", dsl_type_name(v),
                      name);
 }

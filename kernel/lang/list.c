@@ -5,6 +5,7 @@
 #include "lang/list.h"
 
 #include "lang/interp.h"
+#include "lang/missing.h"
 #include "lang/native.h"
 #include "lang/ndarray.h"
 #include "lang/operators.h"
@@ -436,6 +437,7 @@ int dsl_list_getattr(struct dsl_interp *in, struct dsl_value v, const char *name
             return st ? dsl_raise_status(in, st) : 0;
         }
     }
+    if (dsl_raise_missing(in, dsl_type_name(v), name) != 0) return -1;
     const char *best = NULL; /* only now: a method call must not pay for a suggestion */
     size_t best_d = 3;
     for (size_t i = 0; i < dsl_list_method_count; i++) {

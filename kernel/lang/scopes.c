@@ -7,6 +7,7 @@
 
 #include "lang/classes.h"
 #include "lang/exceptions.h"
+#include "lang/missing.h"
 #include "lang/packages.h"
 
 #include <stdlib.h>
@@ -244,6 +245,7 @@ int dsl_eval_name(struct dsl_interp *in, const struct dsl_node *n, struct dsl_va
         int st = dsl_str_value("__main__", 8, out);
         return st ? dsl_raise_status(in, st) : 0;
     }
+    if (dsl_raise_missing_at(in, n->pos, "builtins", n->name) != 0) return -1; /* hex, eval */
     const char *hint = NULL;
     size_t best = 3; /* a local within edit distance 2 first, as it is the nearer scope */
     for (size_t i = 0; in->frame && i < in->frame->fn->nlocals; i++) {

@@ -8,6 +8,7 @@
  * keeps (1 or 1.0) follows CPython: a union keeps the left one's, an intersection the keys of
  * the operand it walks, the smaller (the right one on a tie). */
 #include "lang/set.h"
+#include "lang/missing.h"
 
 #include "lang/classes.h"
 #include "lang/eval.h"
@@ -527,6 +528,7 @@ int dsl_set_getattr(struct dsl_interp *in, struct dsl_value v, const char *name,
         *out = dsl_value_retain(dsl_type_of(v));
         return 0;
     }
+    if (dsl_raise_missing(in, dsl_type_name(v), name) != 0) return -1;
     const char *best = NULL; /* only now: a method call must not pay for a suggestion */
     size_t best_d = 3;
     for (size_t i = 0; i < dsl_set_method_count; i++) {

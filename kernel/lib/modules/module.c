@@ -3,6 +3,7 @@
  * lang/library.h), and the argument and call helpers the modules' functions use. */
 #include "lib/modules/module.h"
 
+#include "lang/missing.h"
 #include "lang/native.h"
 #include "lang/packages.h"
 
@@ -104,6 +105,7 @@ int mod_module_getattr(struct dsl_interp *in, struct dsl_value self, const char 
     const struct module *m = self.as.obj->state;
     int got = module_attr(in, m, name, out);
     if (got) return got > 0 ? 0 : -1;
+    if (dsl_raise_missing(in, m->name, name) != 0) return -1; /* math.prod, numpy.linspace */
     const char *hint = member_suggest(m, name);
     if (hint)
         return dsl_raise(in, "AttributeError",
