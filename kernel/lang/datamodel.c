@@ -207,8 +207,11 @@ int dsl_instance_compare(struct dsl_interp *in, enum dsl_tok op, struct dsl_valu
         return dsl_raise(in, "TypeError", "this comparison of '%s' and '%s'", dsl_type_name(a),
                          dsl_type_name(b));
     const char *name = compare_ops[i].name, *rname = compare_ops[i].rname;
-    struct dsl_value fb;
-    bool b_first = special(b, rname, &fb) && reflected_first(a, b, rname, fb);
+    /* unlike the binary operators, b's reflected method goes first whenever b's class is a
+     * proper subclass of a's, overriding it or not: CPython's do_richcompare asks only for the
+     * subtype relation */
+    const struct dsl_class *ca = class_of(a), *cb = class_of(b);
+    bool b_first = ca && cb && ca != cb && dsl_class_derives(cb, ca);
     int r;
     if (b_first && (r = compare_side(in, op, rname, b, a, out)) != 0) return r < 0 ? -1 : 0;
     if ((r = compare_side(in, op, name, a, b, out)) != 0) return r < 0 ? -1 : 0;
