@@ -730,6 +730,17 @@ static int set_exc_args(struct dsl_interp *in, struct dsl_value self, const stru
     return st != DSL_V_OK ? dsl_raise_status(in, st) : 0;
 }
 
+int dsl_instance_blank(struct dsl_interp *in, struct dsl_value cls, struct dsl_value *out)
+{
+    struct dsl_instance *o = calloc(1, sizeof *o);
+    if (!o) return dsl_raise_status(in, DSL_V_NOMEM);
+    o->refs = 1;
+    o->cls = dsl_value_retain(cls);
+    dsl_gc_track(&o->gc, DSL_INSTANCE);
+    *out = (struct dsl_value){.kind = DSL_INSTANCE, .as.inst = o};
+    return 0;
+}
+
 int dsl_class_call(struct dsl_interp *in, struct dsl_value cls, const struct dsl_value *pos,
                    size_t npos, char *const *kwnames, const struct dsl_value *kwvals, size_t nkw,
                    struct dsl_value *out)
@@ -741,13 +752,8 @@ int dsl_class_call(struct dsl_interp *in, struct dsl_value cls, const struct dsl
     }
     if (c->type_kind != DSL_INSTANCE && c != &types[T_OBJECT])
         return dsl_raise(in, "TypeError", "cannot create '%s' instances", c->name);
-    struct dsl_instance *o = calloc(1, sizeof *o);
-    if (!o) return dsl_raise_status(in, DSL_V_NOMEM);
-    o->refs = 1;
-    o->cls = dsl_value_retain(cls);
-    dsl_gc_track(&o->gc, DSL_INSTANCE);
-    struct dsl_value self = {.kind = DSL_INSTANCE, .as.inst = o};
-    struct dsl_value init;
+    struct dsl_value self, init;
+    if (dsl_instance_blank(in, cls, &self) != 0) return -1;
     if (dsl_class_exc_base(c)) { /* BaseException.__new__ keeps the arguments, whatever
                                   * __init__ does with them */
         if (set_exc_args(in, self, pos, npos) != 0) {
