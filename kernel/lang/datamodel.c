@@ -469,6 +469,24 @@ int dsl_instance_next(struct dsl_interp *in, struct dsl_iter *it, struct dsl_val
  * the items of anything else taken once. */
 #define ITER_SRC " src"
 #define ITER_POS " pos"
+#define ITER_RET " ret" /* a generator's: what its body returned, until its end is raised */
+
+/* The StopIteration that ends iterator self: with a generator's return value, the first time. */
+static int iterator_end(struct dsl_interp *in, struct dsl_value self)
+{
+    struct dsl_value *ret = dsl_attrs_find(&self.as.inst->attrs, ITER_RET);
+    if (!ret || ret->kind == DSL_NONE) return dsl_raise(in, "StopIteration", "%s", "");
+    struct dsl_value e; /* its args hold the value, which self then drops */
+    if (dsl_exc_type_call(in, dsl_exc_type_find("StopIteration"), ret, 1, 0, &e) != 0) return -1;
+    int st = dsl_attrs_set(&self.as.inst->attrs, ITER_RET, dsl_none());
+    if (st != DSL_V_OK) {
+        dsl_value_release(e);
+        return dsl_raise_status(in, st);
+    }
+    dsl_exc_throw(in, e);
+    dsl_value_release(e);
+    return -1;
+}
 
 static int iterator_next(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
@@ -476,17 +494,16 @@ static int iterator_next(struct dsl_interp *in, const struct dsl_args *a, struct
     if (self.kind != DSL_INSTANCE) return dsl_raise(in, "TypeError", "an iterator's __next__");
     struct dsl_value *src = dsl_attrs_find(&self.as.inst->attrs, ITER_SRC);
     struct dsl_value *pos = dsl_attrs_find(&self.as.inst->attrs, ITER_POS);
-    if (!src || !pos) return dsl_raise(in, "StopIteration", "%s", "");
+    if (!src || !pos) return iterator_end(in, self);
     if (pos->kind != DSL_INT || pos->as.i < 0) /* its state is the language's to change */
         return dsl_raise(in, "RuntimeError", "this iterator's state was changed");
     int64_t k = pos->as.i;
     if (src->kind == DSL_RANGE) {
         struct dsl_range r = src->as.r;
-        if (k >= dsl_range_len(r)) return dsl_raise(in, "StopIteration", "%s", "");
+        if (k >= dsl_range_len(r)) return iterator_end(in, self);
         *ret = dsl_int((int64_t)((uint64_t)r.start + (uint64_t)k * (uint64_t)r.step));
     } else {
-        if (src->kind != DSL_LIST || k >= (int64_t)src->as.l->len)
-            return dsl_raise(in, "StopIteration", "%s", "");
+        if (src->kind != DSL_LIST || k >= (int64_t)src->as.l->len) return iterator_end(in, self);
         *ret = dsl_value_retain(src->as.l->items[k]);
     }
     pos->as.i = k + 1;
@@ -518,7 +535,7 @@ static const struct dsl_builtin generator_rows[] = {
 /* An iterator (or a generator's: generator true) over src (borrowed): a list or a range as it
  * is, anything else as a list of its items made now. 0 or -1. */
 static int iterator_over(struct dsl_interp *in, struct dsl_value src, bool generator,
-                         struct dsl_value *out)
+                         struct dsl_value returned, struct dsl_value *out)
 {
     struct dsl_class *c =
         generator ? dsl_library_class("generator",
@@ -566,6 +583,8 @@ static int iterator_over(struct dsl_interp *in, struct dsl_value src, bool gener
     }
     int st = dsl_attrs_set(&out->as.inst->attrs, ITER_SRC, held);
     if (st == DSL_V_OK) st = dsl_attrs_set(&out->as.inst->attrs, ITER_POS, dsl_int(0));
+    if (st == DSL_V_OK && returned.kind != DSL_NONE)
+        st = dsl_attrs_set(&out->as.inst->attrs, ITER_RET, dsl_value_retain(returned));
     if (st != DSL_V_OK) {
         dsl_value_release(*out);
         return dsl_raise_status(in, st);
@@ -587,12 +606,13 @@ int dsl_bi_iter(struct dsl_interp *in, const struct dsl_args *a, struct dsl_valu
     }
     if (v.kind == DSL_INSTANCE && !special(v, "__getitem__", &fn))
         return dsl_raise(in, "TypeError", "'%s' object is not iterable", dsl_type_name(v));
-    return iterator_over(in, v, false, ret);
+    return iterator_over(in, v, false, dsl_none(), ret);
 }
 
-int dsl_generator_over(struct dsl_interp *in, struct dsl_value values, struct dsl_value *out)
+int dsl_generator_over(struct dsl_interp *in, struct dsl_value values, struct dsl_value returned,
+                       struct dsl_value *out)
 {
-    return iterator_over(in, values, true, out);
+    return iterator_over(in, values, true, returned, out);
 }
 
 int dsl_bi_next(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)

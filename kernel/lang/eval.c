@@ -808,7 +808,7 @@ static int eval_comprehension(struct dsl_interp *in, const struct dsl_node *n,
         return -1;
     }
     if (n->kind == DSL_N_GENEXP) { /* (x for x in xs): its values made now, as a generator */
-        r = dsl_generator_over(in, acc, out);
+        r = dsl_generator_over(in, acc, dsl_none(), out);
         dsl_value_release(acc);
         return r;
     }

@@ -178,6 +178,13 @@ int dsl_exc_getattr(struct dsl_interp *in, struct dsl_value v, const char *name,
         *out = dsl_value_retain(v.as.exc->args);
         return 0;
     }
+    if (v.kind == DSL_EXCEPTION && strcmp(name, "value") == 0 &&
+        dsl_exc_type_is(v.as.exc->type, dsl_exc_type_find("StopIteration"))) {
+        /* StopIteration's first argument: what a generator returned */
+        const struct dsl_list *a = v.as.exc->args.as.l;
+        *out = a->len ? dsl_value_retain(a->items[0]) : dsl_none();
+        return 0;
+    }
     if (v.kind == DSL_EXC_TYPE && strcmp(name, "__name__") == 0) {
         int st = dsl_str_value(v.as.exc_type->name, strlen(v.as.exc_type->name), out);
         return st != DSL_V_OK ? dsl_raise_status(in, st) : 0;
@@ -348,25 +355,25 @@ static const char *interned(const char *name)
     return names[n++] = copy;
 }
 
-int dsl_exc_raise(struct dsl_interp *in, struct dsl_value v, size_t pos)
+int dsl_exc_throw(struct dsl_interp *in, struct dsl_value v)
 {
     struct dsl_value e;
     if (v.kind == DSL_EXC_TYPE) {
         if (dsl_exc_type_call(in, v.as.exc_type, NULL, 0, 0, &e) != 0)
-            return dsl_error_locate(in, pos), -1;
+            return -1;
     } else if (v.kind == DSL_CLASS && is_exception_class(v)) {
         if (dsl_class_call(in, v, NULL, 0, NULL, NULL, 0, &e) != 0)
-            return dsl_error_locate(in, pos), -1;
+            return -1;
     } else if (v.kind == DSL_EXCEPTION ||
                (v.kind == DSL_INSTANCE && is_exception_class(v.as.inst->cls))) {
         e = dsl_value_retain(v);
     } else {
-        return dsl_raise_at(in, pos, "TypeError", "exceptions must derive from BaseException");
+        return dsl_raise(in, "TypeError", "exceptions must derive from BaseException");
     }
     const char *name = e.kind == DSL_EXCEPTION ? e.as.exc->type->name : interned(dsl_type_name(e));
     if (!name) {
         dsl_value_release(e);
-        return dsl_raise_status(in, DSL_V_NOMEM), dsl_error_locate(in, pos), -1;
+        return dsl_raise_status(in, DSL_V_NOMEM);
     }
     struct render_buf b;
     render_buf_init(&b, DSL_MAX_REPR_BYTES);
@@ -378,15 +385,21 @@ int dsl_exc_raise(struct dsl_interp *in, struct dsl_value v, size_t pos)
         st = render_buf_puts(&b, DSL_STR_FAILED) == 0 ? DSL_V_OK : DSL_V_NOMEM;
     }
     if (st == DSL_V_OK) {
-        dsl_raise_at(in, pos, name, "%s", render_buf_str(&b));
+        dsl_raise(in, name, "%s", render_buf_str(&b));
         dsl_value_release(in->exc);
         in->exc = e;
     } else {
         dsl_value_release(e);
         dsl_raise_status(in, st);
-        dsl_error_locate(in, pos);
     }
     render_buf_free(&b);
+    return -1;
+}
+
+int dsl_exc_raise(struct dsl_interp *in, struct dsl_value v, size_t pos)
+{
+    dsl_exc_throw(in, v);
+    dsl_error_locate(in, pos);
     return -1;
 }
 

@@ -113,6 +113,8 @@ bool dsl_exc_raisable(struct dsl_value v);
 /* `raise v`: v (borrowed) an exception or a class (called without arguments). Raises it on the
  * interp at pos and returns -1, also when v is neither (TypeError). */
 int dsl_exc_raise(struct dsl_interp *in, struct dsl_value v, size_t pos);
+/* The same without a position, for a builtin (its call locates the error). -1. */
+int dsl_exc_throw(struct dsl_interp *in, struct dsl_value v);
 /* Bare `raise`: raises the exception being handled again (its position and traceback when
  * raised again from the source it was caught in), or RuntimeError when there is none. -1. */
 int dsl_exc_reraise(struct dsl_interp *in, size_t pos);
