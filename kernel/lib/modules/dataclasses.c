@@ -598,6 +598,8 @@ static int options(struct dsl_interp *in, const struct dsl_args *a, int *mask)
     return 0;
 }
 
+static bool generated_rows(const struct dsl_builtin *m);
+
 static int make_dataclass(struct dsl_interp *in, struct dsl_value cls, int mask,
                           struct dsl_value *ret)
 {
@@ -607,6 +609,22 @@ static int make_dataclass(struct dsl_interp *in, struct dsl_value cls, int mask,
                          "not %s",
                          dsl_type_name(cls));
     struct dsl_class *c = cls.as.cls;
+    if (c->methods && generated_rows(c->methods) &&
+        dsl_attrs_find(&c->attrs, "__dataclass_fields__")) {
+        /* @dataclass again: as Python's, the methods made before stay (a method already in the
+         * class is never replaced) and those missing are added; the fields stay those the
+         * first pass read, which its __init__ takes (Python reads them again, with the defaults
+         * the first pass left in the class, but its __init__ is the first one still) */
+        int old = 0;
+        while (generated[old] != c->methods) old++;
+        int st = DSL_V_OK;
+        if ((mask & 4) && !(old & 4) && !dsl_attrs_find(&c->attrs, "__hash__"))
+            st = dsl_attrs_set(&c->attrs, "__hash__", dsl_none()); /* __eq__ added: as below */
+        if (st != DSL_V_OK) return dsl_raise_status(in, st);
+        c->methods = generated[old | mask];
+        *ret = dsl_value_retain(cls);
+        return 0;
+    }
     if (c->methods)
         return dsl_raise(in, "NotImplementedError",
                          "dataclass on a class deriving from a library class (%s) is not "
