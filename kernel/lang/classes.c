@@ -100,7 +100,7 @@ static void types_init(void)
 }
 
 /* Library classes and the engine objects' classes (datasets, models): made once, kept. */
-#define MAX_STATIC_CLASSES 64
+#define MAX_STATIC_CLASSES 128 /* about 55 exist: the library's, the modules', the iterators' */
 static struct dsl_class statics[MAX_STATIC_CLASSES];
 static const void *static_keys[MAX_STATIC_CLASSES];
 static size_t nstatics;
@@ -576,7 +576,14 @@ int dsl_object_getattr(struct dsl_interp *in, struct dsl_value obj, const char *
         return 0;
     }
     if (obj.kind == DSL_CLASS) {
-        const struct dsl_class *c = obj.as.cls;
+        struct dsl_class *c = obj.as.cls;
+        if (!c->builtin && strcmp(name, "__annotations__") == 0 &&
+            !dsl_attrs_find(&c->attrs, name)) { /* 3.10's: made empty when first asked, the
+                                                 * class's own (a base's are not inherited) */
+            struct dsl_dict *d = dsl_dict_new();
+            int st = d ? dsl_attrs_set(&c->attrs, name, dsl_dict_value(d)) : DSL_V_NOMEM;
+            if (st != DSL_V_OK) return dsl_raise_status(in, st);
+        }
         if (chain_or_object(c, name, &attr, &row))
             return resolve(in, attr, row, obj, false, name, out);
         int sp = class_special(in, c, name, out);
@@ -633,6 +640,12 @@ static int instance_store(struct dsl_interp *in, struct dsl_value obj, const cha
         if (dsl_call(in, attr.as.m->self, args, 2, NULL, NULL, 0, &r) != 0) return -1;
         dsl_value_release(r);
         return 0;
+    }
+    if (strcmp(name, "args") == 0 && dsl_class_exc_base(c)) { /* BaseException's setter */
+        struct dsl_value args;
+        if (dsl_exc_args_tuple(in, v, &args) != 0) return -1;
+        int st = dsl_attrs_set(&obj.as.inst->attrs, name, args);
+        return st != DSL_V_OK ? dsl_raise_status(in, st) : 0;
     }
     int st = dsl_attrs_set(&obj.as.inst->attrs, name, dsl_value_retain(v));
     return st != DSL_V_OK ? dsl_raise_status(in, st) : 0;

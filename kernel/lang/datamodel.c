@@ -517,12 +517,55 @@ static int iterator_iter(struct dsl_interp *in, const struct dsl_args *a, struct
     return 0;
 }
 
-static const struct dsl_builtin iterator_rows[] = {
-    {"__next__", "__next__()", 0, 0, NULL, iterator_next,
-     "The next item, or StopIteration at the end."},
-    {"__iter__", "__iter__()", 0, 0, NULL, iterator_iter, "The iterator itself."},
-    {NULL, NULL, 0, 0, NULL, NULL, NULL},
-};
+/* an iterator's rows, one copy per class name CPython gives (a static class is keyed by its
+ * rows): list_iterator, range_iterator, ... */
+#define ITERATOR_ROWS(var)                                                                         \
+    static const struct dsl_builtin var[] = {                                                      \
+        {"__next__", "__next__()", 0, 0, NULL, iterator_next,                                      \
+         "The next item, or StopIteration at the end."},                                           \
+        {"__iter__", "__iter__()", 0, 0, NULL, iterator_iter, "The iterator itself."},             \
+        {NULL, NULL, 0, 0, NULL, NULL, NULL},                                                      \
+    }
+ITERATOR_ROWS(iterator_rows);
+ITERATOR_ROWS(list_iterator_rows);
+ITERATOR_ROWS(tuple_iterator_rows);
+ITERATOR_ROWS(range_iterator_rows);
+ITERATOR_ROWS(str_iterator_rows);
+ITERATOR_ROWS(str_ascii_iterator_rows);
+ITERATOR_ROWS(dict_iterator_rows);
+ITERATOR_ROWS(set_iterator_rows);
+
+/* The class of iter(src) for a built-in src, under CPython's name for it. */
+static struct dsl_class *iterator_class(struct dsl_value src)
+{
+    static const struct {
+        const char *name;
+        const struct dsl_builtin *rows;
+    } named[] = {
+        {"iterator", iterator_rows},
+        {"list_iterator", list_iterator_rows},
+        {"tuple_iterator", tuple_iterator_rows},
+        {"range_iterator", range_iterator_rows},
+        {"str_iterator", str_iterator_rows},
+        {"str_ascii_iterator", str_ascii_iterator_rows},
+        {"dict_keyiterator", dict_iterator_rows},
+        {"set_iterator", set_iterator_rows},
+    };
+    size_t k = 0;
+    if (src.kind == DSL_LIST && !dsl_is_ndarray(src)) k = dsl_is_tuple(src) ? 2 : 1;
+    if (src.kind == DSL_RANGE) k = 3;
+    if (src.kind == DSL_STR) {
+        k = 5;
+        for (size_t i = 0; i < src.as.s->len; i++)
+            if ((unsigned char)src.as.s->data[i] >= 0x80) k = 4;
+    }
+    if (src.kind == DSL_DICT || dsl_is_attrs_view(src)) k = 6;
+    if (src.kind == DSL_SET) k = 7;
+    return dsl_library_class(named[k].name,
+                             "An iterator over a list, range, string or dict: next(it) gives its "
+                             "items.",
+                             dsl_none(), named[k].rows);
+}
 
 /* a generator's: the same, under the class Python names (a static class is keyed by its rows) */
 static const struct dsl_builtin generator_rows[] = {
@@ -543,10 +586,7 @@ static int iterator_over(struct dsl_interp *in, struct dsl_value src, bool gener
                                       "generator expression gives: next(g) gives its values. Its "
                                       "body ran to its end when it was called.",
                                       dsl_none(), generator_rows)
-                  : dsl_library_class(
-                        "iterator",
-                        "An iterator over a list, range, string or dict: next(it) gives its items.",
-                        dsl_none(), iterator_rows);
+                  : iterator_class(src);
     if (!c) return dsl_raise_status(in, DSL_V_NOMEM);
     c->no_dict = true; /* its attributes are its source and position, under hidden names */
     struct dsl_value held;

@@ -201,6 +201,51 @@ int dsl_exc_getattr(struct dsl_interp *in, struct dsl_value v, const char *name,
                      v.as.exc->type->name, name);
 }
 
+int dsl_exc_args_tuple(struct dsl_interp *in, struct dsl_value v, struct dsl_value *out)
+{
+    struct dsl_list *l = dsl_list_new(0);
+    if (!l) return dsl_raise_status(in, DSL_V_NOMEM);
+    l->style = DSL_LIST_TUPLE;
+    *out = (struct dsl_value){.kind = DSL_LIST, .as.l = l};
+    struct dsl_iter it;
+    if (dsl_iter_init(in, v, &it) != 0) {
+        dsl_value_release(*out);
+        return -1;
+    }
+    struct dsl_value item;
+    int got;
+    while ((got = dsl_iter_next(in, &it, &item)) > 0) {
+        int st = dsl_list_push(l, item);
+        if (st != DSL_V_OK) {
+            got = dsl_raise_status(in, st);
+            break;
+        }
+    }
+    dsl_iter_end(&it);
+    if (got < 0) dsl_value_release(*out);
+    return got < 0 ? -1 : 0;
+}
+
+int dsl_exc_setattr(struct dsl_interp *in, struct dsl_value v, const char *name,
+                    struct dsl_value value)
+{
+    if (strcmp(name, "args") != 0)
+        return dsl_raise(in, "AttributeError", "'%s' object has no attribute '%s'",
+                         v.as.exc->type->name, name);
+    struct dsl_value args;
+    if (dsl_exc_args_tuple(in, value, &args) != 0) return -1;
+    struct dsl_exception *e = v.as.exc;
+    dsl_value_orphan(e->args);
+    dsl_value_release(e->args);
+    dsl_value_adopt(args);
+    e->args = args;
+    if (e->msg) { /* str(e) comes from the new args, as Python's */
+        dsl_value_release((struct dsl_value){.kind = DSL_STR, .as.s = e->msg});
+        e->msg = NULL;
+    }
+    return 0;
+}
+
 int dsl_exc_help(struct render_buf *b, const struct dsl_exc_type *t)
 {
     render_buf_printf(b, "class %s(%s)\n\n%s\n\nBuilt-in exception: ", t->name,

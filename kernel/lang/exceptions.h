@@ -69,6 +69,12 @@ int dsl_exc_type_call(struct dsl_interp *in, const struct dsl_exc_type *t,
 /* e.args, and a class's __name__: 0 with a new value, or -1 after raising AttributeError. */
 int dsl_exc_getattr(struct dsl_interp *in, struct dsl_value v, const char *name,
                     struct dsl_value *out);
+/* BaseException's args setter: tuple(v) (a TypeError when v is not iterable) into *out. 0 or
+ * -1. */
+int dsl_exc_args_tuple(struct dsl_interp *in, struct dsl_value v, struct dsl_value *out);
+/* e.name = value on an exception (DSL_EXCEPTION): `args` (as a tuple), else AttributeError. */
+int dsl_exc_setattr(struct dsl_interp *in, struct dsl_value v, const char *name,
+                    struct dsl_value value);
 /* help(ValueError), help(e): the class line, its bases and its doc. */
 int dsl_exc_help(struct render_buf *b, const struct dsl_exc_type *t);
 
