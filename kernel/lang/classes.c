@@ -1090,11 +1090,14 @@ static int object_name_args(struct dsl_interp *in, const struct dsl_args *a, siz
         return dsl_raise(in, "TypeError", "attribute name must be string, not '%s'",
                          dsl_type_name((*rest)[0]));
     *name = (*rest)[0].as.s->data;
-    if (self->kind != DSL_INSTANCE && strcmp(method, "__getattribute__") != 0)
-        /* what object's own __setattr__/__delattr__ say of a value without a __dict__ */
-        return dsl_raise(in, "AttributeError", "'%s' object has no attribute '%s'",
-                         dsl_type_name(*self), *name);
-    return 0;
+    if (self->kind == DSL_INSTANCE || self->kind == DSL_FUNCTION ||
+        strcmp(method, "__getattribute__") == 0)
+        return 0;
+    if (self->kind == DSL_CLASS || self->kind == DSL_EXC_TYPE) /* type's own slot, not object's */
+        return dsl_raise(in, "TypeError", "can't apply this %s to type object", method);
+    /* what object's own __setattr__/__delattr__ say of a value without a __dict__ */
+    return dsl_raise(in, "AttributeError", "'%s' object has no attribute '%s'",
+                     dsl_type_name(*self), *name);
 }
 
 static int obj_init(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
@@ -1114,7 +1117,9 @@ static int obj_setattr(struct dsl_interp *in, const struct dsl_args *a, struct d
     const struct dsl_value *rest = NULL;
     const char *name = NULL;
     if (object_name_args(in, a, 2, "__setattr__", &self, &name, &rest) != 0) return -1;
-    if (instance_store(in, self, name, rest[1]) != 0) return -1;
+    if (self.kind == DSL_FUNCTION ? dsl_setattr(in, self, name, rest[1])
+                                  : instance_store(in, self, name, rest[1]))
+        return -1;
     *ret = dsl_none();
     return 0;
 }
@@ -1125,7 +1130,8 @@ static int obj_delattr(struct dsl_interp *in, const struct dsl_args *a, struct d
     const struct dsl_value *rest = NULL;
     const char *name = NULL;
     if (object_name_args(in, a, 1, "__delattr__", &self, &name, &rest) != 0) return -1;
-    if (plain_delattr(in, self, name) != 0) return -1;
+    if (self.kind == DSL_FUNCTION ? dsl_delattr(in, self, name) : plain_delattr(in, self, name))
+        return -1;
     *ret = dsl_none();
     return 0;
 }
@@ -1411,7 +1417,7 @@ int dsl_attrs_view_delitem(struct dsl_interp *in, struct dsl_value view, struct 
     const char *name = NULL;
     if (view_key(in, key, &name) != 0) return -1;
     return name && dsl_attrs_remove(dsl_view_attrs(view.as.m), name) ? 0
-                                                                      : dsl_dict_raise_key(in, key);
+                                                                     : dsl_dict_raise_key(in, key);
 }
 
 int dsl_attrs_view_dict(struct dsl_interp *in, struct dsl_value view, struct dsl_value *out)

@@ -404,11 +404,9 @@ int dsl_exc_throw(struct dsl_interp *in, struct dsl_value v)
 {
     struct dsl_value e;
     if (v.kind == DSL_EXC_TYPE) {
-        if (dsl_exc_type_call(in, v.as.exc_type, NULL, 0, 0, &e) != 0)
-            return -1;
+        if (dsl_exc_type_call(in, v.as.exc_type, NULL, 0, 0, &e) != 0) return -1;
     } else if (v.kind == DSL_CLASS && is_exception_class(v)) {
-        if (dsl_class_call(in, v, NULL, 0, NULL, NULL, 0, &e) != 0)
-            return -1;
+        if (dsl_class_call(in, v, NULL, 0, NULL, NULL, 0, &e) != 0) return -1;
     } else if (v.kind == DSL_EXCEPTION ||
                (v.kind == DSL_INSTANCE && is_exception_class(v.as.inst->cls))) {
         e = dsl_value_retain(v);

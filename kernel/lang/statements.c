@@ -147,8 +147,8 @@ static int yields_refused(struct dsl_interp *in, int st)
                          n, why);
     dsl_raise_status(in, st); /* memory's own message (the session's limit, how to raise it) */
     char *both = NULL;
-    if (in->evalue &&
-        asprintf(&both, "%s (generator %s(), after %zu values: %s)", in->evalue, name, n, why) > 0) {
+    if (in->evalue && asprintf(&both, "%s (generator %s(), after %zu values: %s)", in->evalue, name,
+                               n, why) > 0) {
         free(in->evalue);
         in->evalue = both;
     }

@@ -514,7 +514,8 @@ static int bi_int(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
         struct render_buf b;
         render_buf_init(&b, 200);
         render_str_repr(&b, v.as.s->data, v.as.s->len < 80 ? v.as.s->len : 80);
-        r = dsl_raise(in, "ValueError", "invalid literal for int() with base 10: %s", render_buf_str(&b));
+        r = dsl_raise(in, "ValueError", "invalid literal for int() with base 10: %s",
+                      render_buf_str(&b));
         render_buf_free(&b);
     } else {
         errno = 0;

@@ -7,6 +7,10 @@ class A:
 
 a = A()
 a.x = 1
+
+def fn():
+    pass
+
 checks = [
     ("getattr(a, 5)", lambda: getattr(a, 5)),
     ("getattr(a, 5, 0)", lambda: getattr(a, 5, 0)),
@@ -28,6 +32,13 @@ checks = [
     ("object.__delattr__(5, 'x')", lambda: object.__delattr__(5, "x")),
     ("object.__getattribute__(5, 'x')", lambda: object.__getattribute__(5, "x")),
     ("object.__getattribute__('s', 'upper')()", lambda: object.__getattribute__("s", "upper")()),
+    ("object.__setattr__(A, 'x', 1)", lambda: object.__setattr__(A, "x", 1)),
+    ("object.__setattr__(int, 'x', 1)", lambda: object.__setattr__(int, "x", 1)),
+    ("object.__delattr__(A, 'x')", lambda: object.__delattr__(A, "x")),
+    ("object.__setattr__(fn, 'x', 1)", lambda: object.__setattr__(fn, "x", 1)),
+    ("fn.x", lambda: fn.x),
+    ("object.__delattr__(fn, 'x')", lambda: object.__delattr__(fn, "x")),
+    ("fn.__dict__", lambda: fn.__dict__),
     ("int(A())", lambda: int(A())),
     ("int([])", lambda: int([])),
     ("int(None)", lambda: int(None)),
@@ -61,6 +72,13 @@ for label, f in checks:
 # expect: object.__delattr__(5, 'x') ! AttributeError: 'int' object has no attribute 'x'
 # expect: object.__getattribute__(5, 'x') ! AttributeError: 'int' object has no attribute 'x'
 # expect: object.__getattribute__('s', 'upper')() -> S
+# expect: object.__setattr__(A, 'x', 1) ! TypeError: can't apply this __setattr__ to type object
+# expect: object.__setattr__(int, 'x', 1) ! TypeError: can't apply this __setattr__ to type object
+# expect: object.__delattr__(A, 'x') ! TypeError: can't apply this __delattr__ to type object
+# expect: object.__setattr__(fn, 'x', 1) -> None
+# expect: fn.x -> 1
+# expect: object.__delattr__(fn, 'x') -> None
+# expect: fn.__dict__ -> {}
 # expect: int(A()) ! TypeError: int() argument must be a string, a bytes-like object or a real number, not 'A'
 # expect: int([]) ! TypeError: int() argument must be a string, a bytes-like object or a real number, not 'list'
 # expect: int(None) ! TypeError: int() argument must be a string, a bytes-like object or a real number, not 'NoneType'

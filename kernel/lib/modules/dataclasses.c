@@ -773,15 +773,26 @@ static int deep_copy(struct dsl_interp *in, struct dsl_value v, struct memo *m, 
     if (depth > DSL_MAX_LIST_DEPTH)
         return dsl_raise(in, "RecursionError", "maximum recursion depth exceeded in deepcopy");
     switch (v.kind) {
-    case DSL_NONE: case DSL_BOOL: case DSL_INT: case DSL_FLOAT: case DSL_STR: case DSL_RANGE:
-    case DSL_BUILTIN: case DSL_FUNCTION: case DSL_CLASS: case DSL_EXC_TYPE:
+    case DSL_NONE:
+    case DSL_BOOL:
+    case DSL_INT:
+    case DSL_FLOAT:
+    case DSL_STR:
+    case DSL_RANGE:
+    case DSL_BUILTIN:
+    case DSL_FUNCTION:
+    case DSL_CLASS:
+    case DSL_EXC_TYPE:
         *out = dsl_value_retain(v); /* immutable, or copied by reference as Python's are */
         return 0;
     case DSL_OBJECT:
         if (!dsl_is_not_implemented(v) && !is_missing(v)) return no_deepcopy(in, v);
         *out = dsl_value_retain(v);
         return 0;
-    case DSL_LIST: case DSL_DICT: case DSL_SET: case DSL_INSTANCE: break;
+    case DSL_LIST:
+    case DSL_DICT:
+    case DSL_SET:
+    case DSL_INSTANCE: break;
     default: return no_deepcopy(in, v);
     }
     const void *key = v.kind == DSL_LIST       ? (const void *)v.as.l
@@ -911,8 +922,10 @@ static int as_plain(struct dsl_interp *in, struct dsl_value v, bool tuple, struc
             *out = dsl_value_retain(items);
         } else if (r == 0) {
             struct dsl_dict *d = dsl_dict_new();
-            if (!d) r = dsl_raise_status(in, DSL_V_NOMEM);
-            else *out = dsl_dict_value(d);
+            if (!d)
+                r = dsl_raise_status(in, DSL_V_NOMEM);
+            else
+                *out = dsl_dict_value(d);
             for (size_t i = 0; r == 0 && i < l->len; i++)
                 r = dsl_dict_store(in, d, l->items[i].as.l->items[0], l->items[i].as.l->items[1]);
             if (r != 0 && d) dsl_value_release(*out);
@@ -992,8 +1005,7 @@ static int d_astuple(struct dsl_interp *in, const struct dsl_args *a, struct dsl
 static const struct member dataclasses_members[] = {
     VALUE("MISSING", "dataclasses.MISSING", v_missing,
           "What a field without a default has as its default."),
-    FN("asdict", "dataclasses.asdict(obj, *, dict_factory=dict)", 1, 1, asdict_params,
-       d_asdict,
+    FN("asdict", "dataclasses.asdict(obj, *, dict_factory=dict)", 1, 1, asdict_params, d_asdict,
        "A dataclass instance's fields as a dict: nested dataclasses, lists, tuples and dicts "
        "converted too, other values copied as copy.deepcopy copies them."),
     FN("astuple", "dataclasses.astuple(obj, *, tuple_factory=tuple)", 1, 1, astuple_params,
@@ -1016,7 +1028,8 @@ static const struct member dataclasses_members[] = {
 };
 
 const struct module mod_dataclasses = {
-    .cls = MODULE_CLASS("module: Python's dataclasses: @dataclass, field, fields, asdict, astuple."),
+    .cls =
+        MODULE_CLASS("module: Python's dataclasses: @dataclass, field, fields, asdict, astuple."),
     .name = "dataclasses",
     .members = MEMBERS(dataclasses_members),
 };
