@@ -364,6 +364,26 @@ static int call_function_held(struct dsl_interp *in, struct dsl_function *f,
                               const struct dsl_value *pos, size_t npos, char *const *kwnames,
                               const struct dsl_value *kwvals, size_t nkw, struct dsl_value *out);
 
+/* PEP 479: a StopIteration (or a subclass's) leaving a generator's body is a RuntimeError, so
+ * that it cannot end the loop that consumes the generator as if the values had run out. The
+ * error keeps the position and the traceback of the StopIteration. */
+static void stop_iteration_escaped(struct dsl_interp *in)
+{
+    struct dsl_exc_saved s;
+    dsl_exc_take(in, &s);
+    if (!s.ename || !dsl_exc_type_is(dsl_exc_saved_type(&s), dsl_exc_type_find("StopIteration"))) {
+        dsl_exc_put(in, &s);
+        return;
+    }
+    if (s.has_pos)
+        dsl_raise_at(in, s.pos, "RuntimeError", "generator raised StopIteration");
+    else
+        dsl_raise(in, "RuntimeError", "generator raised StopIteration");
+    in->tb = s.tb, in->ntb = s.ntb, in->captb = s.captb;
+    s.tb = NULL, s.ntb = s.captb = 0;
+    dsl_exc_saved_free(&s);
+}
+
 static int call_function(struct dsl_interp *in, struct dsl_function *f, const struct dsl_value *pos,
                          size_t npos, char *const *kwnames, const struct dsl_value *kwvals,
                          size_t nkw, struct dsl_value *out)
@@ -440,6 +460,7 @@ static int call_function_held(struct dsl_interp *in, struct dsl_function *f,
     int x = def->flag && !mine ? (dsl_raise_status(in, DSL_V_NOMEM), DSL_X_ERR)
                                : dsl_exec_block(in, def->b);
     in->yields = yields;
+    if (x == DSL_X_ERR && mine) stop_iteration_escaped(in);
     in->calls--;
     in->height -= def->height;
     if (x == DSL_X_ERR) dsl_interp_push_tb(in, f);
@@ -456,9 +477,10 @@ static int call_function_held(struct dsl_interp *in, struct dsl_function *f,
     }
     if (mine) {
         struct dsl_value list = {.kind = DSL_LIST, .as.l = mine};
-        if (r == 0) { /* what it returns is StopIteration's value, which no loop sees */
-            dsl_value_release(*out);
-            r = dsl_generator_over(in, list, out);
+        if (r == 0) { /* what it returns is its StopIteration's value, which next() shows */
+            struct dsl_value returned = *out;
+            r = dsl_generator_over(in, list, returned, out);
+            dsl_value_release(returned);
         }
         dsl_value_release(list);
     }

@@ -100,7 +100,7 @@ static void types_init(void)
 }
 
 /* Library classes and the engine objects' classes (datasets, models): made once, kept. */
-#define MAX_STATIC_CLASSES 64
+#define MAX_STATIC_CLASSES 128 /* about 55 exist: the library's, the modules', the iterators' */
 static struct dsl_class statics[MAX_STATIC_CLASSES];
 static const void *static_keys[MAX_STATIC_CLASSES];
 static size_t nstatics;
@@ -270,7 +270,10 @@ void dsl_class_adopt_methods(struct dsl_value cls)
     for (size_t i = 0; i < a->len; i++) {
         struct dsl_value v = a->items[i].value;
         adopt(cls, unwrapped(v));
-        if (v.kind == DSL_METHOD && v.as.m->wrap == DSL_WRAP_PROPERTY) adopt(cls, v.as.m->self);
+        if (v.kind == DSL_METHOD && v.as.m->wrap == DSL_WRAP_PROPERTY) {
+            adopt(cls, v.as.m->self);
+            adopt(cls, v.as.m->fdel);
+        }
     }
 }
 
@@ -573,7 +576,14 @@ int dsl_object_getattr(struct dsl_interp *in, struct dsl_value obj, const char *
         return 0;
     }
     if (obj.kind == DSL_CLASS) {
-        const struct dsl_class *c = obj.as.cls;
+        struct dsl_class *c = obj.as.cls;
+        if (!c->builtin && strcmp(name, "__annotations__") == 0 &&
+            !dsl_attrs_find(&c->attrs, name)) { /* 3.10's: made empty when first asked, the
+                                                 * class's own (a base's are not inherited) */
+            struct dsl_dict *d = dsl_dict_new();
+            int st = d ? dsl_attrs_set(&c->attrs, name, dsl_dict_value(d)) : DSL_V_NOMEM;
+            if (st != DSL_V_OK) return dsl_raise_status(in, st);
+        }
         if (chain_or_object(c, name, &attr, &row))
             return resolve(in, attr, row, obj, false, name, out);
         int sp = class_special(in, c, name, out);
@@ -631,6 +641,12 @@ static int instance_store(struct dsl_interp *in, struct dsl_value obj, const cha
         dsl_value_release(r);
         return 0;
     }
+    if (strcmp(name, "args") == 0 && dsl_class_exc_base(c)) { /* BaseException's setter */
+        struct dsl_value args;
+        if (dsl_exc_args_tuple(in, v, &args) != 0) return -1;
+        int st = dsl_attrs_set(&obj.as.inst->attrs, name, args);
+        return st != DSL_V_OK ? dsl_raise_status(in, st) : 0;
+    }
     int st = dsl_attrs_set(&obj.as.inst->attrs, name, dsl_value_retain(v));
     return st != DSL_V_OK ? dsl_raise_status(in, st) : 0;
 }
@@ -679,6 +695,21 @@ int dsl_object_setattr(struct dsl_interp *in, struct dsl_value obj, const char *
 /* object.__delattr__: del obj.name of an instance or a class, without the hook. */
 static int plain_delattr(struct dsl_interp *in, struct dsl_value obj, const char *name)
 {
+    struct dsl_value attr;
+    const struct dsl_builtin *row;
+    if (obj.kind == DSL_INSTANCE && chain_has(obj.as.inst->cls.as.cls, false) &&
+        chain_find(obj.as.inst->cls.as.cls, name, &attr, &row) && attr.kind == DSL_METHOD &&
+        attr.as.m->wrap == DSL_WRAP_PROPERTY) { /* a property comes before the instance's own */
+        if (attr.as.m->fdel.kind == DSL_NONE)
+            return dsl_raise(in, "AttributeError", "property '%s' of '%s' object has no deleter",
+                             name, dsl_type_name(obj));
+        struct dsl_value prop = dsl_value_retain(attr), r; /* the deleter may delete it */
+        int k = dsl_call(in, prop.as.m->fdel, &obj, 1, NULL, NULL, 0, &r);
+        dsl_value_release(prop);
+        if (k != 0) return -1;
+        dsl_value_release(r);
+        return 0;
+    }
     struct dsl_attrs *a = obj.kind == DSL_INSTANCE                        ? &obj.as.inst->attrs
                           : obj.kind == DSL_CLASS && !obj.as.cls->builtin ? &obj.as.cls->attrs
                                                                           : NULL;
@@ -730,6 +761,17 @@ static int set_exc_args(struct dsl_interp *in, struct dsl_value self, const stru
     return st != DSL_V_OK ? dsl_raise_status(in, st) : 0;
 }
 
+int dsl_instance_blank(struct dsl_interp *in, struct dsl_value cls, struct dsl_value *out)
+{
+    struct dsl_instance *o = calloc(1, sizeof *o);
+    if (!o) return dsl_raise_status(in, DSL_V_NOMEM);
+    o->refs = 1;
+    o->cls = dsl_value_retain(cls);
+    dsl_gc_track(&o->gc, DSL_INSTANCE);
+    *out = (struct dsl_value){.kind = DSL_INSTANCE, .as.inst = o};
+    return 0;
+}
+
 int dsl_class_call(struct dsl_interp *in, struct dsl_value cls, const struct dsl_value *pos,
                    size_t npos, char *const *kwnames, const struct dsl_value *kwvals, size_t nkw,
                    struct dsl_value *out)
@@ -741,13 +783,8 @@ int dsl_class_call(struct dsl_interp *in, struct dsl_value cls, const struct dsl
     }
     if (c->type_kind != DSL_INSTANCE && c != &types[T_OBJECT])
         return dsl_raise(in, "TypeError", "cannot create '%s' instances", c->name);
-    struct dsl_instance *o = calloc(1, sizeof *o);
-    if (!o) return dsl_raise_status(in, DSL_V_NOMEM);
-    o->refs = 1;
-    o->cls = dsl_value_retain(cls);
-    dsl_gc_track(&o->gc, DSL_INSTANCE);
-    struct dsl_value self = {.kind = DSL_INSTANCE, .as.inst = o};
-    struct dsl_value init;
+    struct dsl_value self, init;
+    if (dsl_instance_blank(in, cls, &self) != 0) return -1;
     if (dsl_class_exc_base(c)) { /* BaseException.__new__ keeps the arguments, whatever
                                   * __init__ does with them */
         if (set_exc_args(in, self, pos, npos) != 0) {
@@ -977,6 +1014,16 @@ static int wrap(struct dsl_interp *in, enum dsl_wrap how, struct dsl_value func,
     return 0;
 }
 
+/* A property of fget, fset and fdel (each a function or none). */
+static int property_of(struct dsl_interp *in, struct dsl_value fget, struct dsl_value fset,
+                       struct dsl_value fdel, struct dsl_value *ret)
+{
+    if (wrap(in, DSL_WRAP_PROPERTY, fget, fset, ret) != 0) return -1;
+    ret->as.m->fdel = dsl_value_retain(fdel);
+    dsl_value_adopt(fdel);
+    return 0;
+}
+
 int dsl_bi_staticmethod(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
     if (a->slot[0].kind != DSL_FUNCTION)
@@ -996,15 +1043,14 @@ int dsl_bi_classmethod(struct dsl_interp *in, const struct dsl_args *a, struct d
 
 int dsl_bi_property(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
-    struct dsl_value fget = a->has[0] ? a->slot[0] : dsl_none();
-    struct dsl_value fset = a->has[1] ? a->slot[1] : dsl_none();
-    for (int i = 0; i < 2; i++) {
-        struct dsl_value f = i ? fset : fget;
-        if (f.kind != DSL_NONE && f.kind != DSL_FUNCTION && f.kind != DSL_BUILTIN)
+    struct dsl_value f[3];
+    for (int i = 0; i < 3; i++) {
+        f[i] = a->has[i] ? a->slot[i] : dsl_none();
+        if (f[i].kind != DSL_NONE && f[i].kind != DSL_FUNCTION && f[i].kind != DSL_BUILTIN)
             return dsl_raise(in, "TypeError", "property() takes functions, not %s",
-                             dsl_type_name(f));
+                             dsl_type_name(f[i]));
     }
-    return wrap(in, DSL_WRAP_PROPERTY, fget, fset, ret);
+    return property_of(in, f[0], f[1], f[2], ret);
 }
 
 int dsl_bi_vars(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
@@ -1043,11 +1089,15 @@ static int object_name_args(struct dsl_interp *in, const struct dsl_args *a, siz
     if ((*rest)[0].kind != DSL_STR)
         return dsl_raise(in, "TypeError", "attribute name must be string, not '%s'",
                          dsl_type_name((*rest)[0]));
-    if (self->kind != DSL_INSTANCE)
-        return dsl_raise(in, "TypeError", "can't apply this %s to %s object", method,
-                         dsl_type_name(*self));
     *name = (*rest)[0].as.s->data;
-    return 0;
+    if (self->kind == DSL_INSTANCE || self->kind == DSL_FUNCTION ||
+        strcmp(method, "__getattribute__") == 0)
+        return 0;
+    if (self->kind == DSL_CLASS || self->kind == DSL_EXC_TYPE) /* type's own slot, not object's */
+        return dsl_raise(in, "TypeError", "can't apply this %s to type object", method);
+    /* what object's own __setattr__/__delattr__ say of a value without a __dict__ */
+    return dsl_raise(in, "AttributeError", "'%s' object has no attribute '%s'",
+                     dsl_type_name(*self), *name);
 }
 
 static int obj_init(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
@@ -1067,7 +1117,9 @@ static int obj_setattr(struct dsl_interp *in, const struct dsl_args *a, struct d
     const struct dsl_value *rest = NULL;
     const char *name = NULL;
     if (object_name_args(in, a, 2, "__setattr__", &self, &name, &rest) != 0) return -1;
-    if (instance_store(in, self, name, rest[1]) != 0) return -1;
+    if (self.kind == DSL_FUNCTION ? dsl_setattr(in, self, name, rest[1])
+                                  : instance_store(in, self, name, rest[1]))
+        return -1;
     *ret = dsl_none();
     return 0;
 }
@@ -1078,7 +1130,8 @@ static int obj_delattr(struct dsl_interp *in, const struct dsl_args *a, struct d
     const struct dsl_value *rest = NULL;
     const char *name = NULL;
     if (object_name_args(in, a, 1, "__delattr__", &self, &name, &rest) != 0) return -1;
-    if (plain_delattr(in, self, name) != 0) return -1;
+    if (self.kind == DSL_FUNCTION ? dsl_delattr(in, self, name) : plain_delattr(in, self, name))
+        return -1;
     *ret = dsl_none();
     return 0;
 }
@@ -1089,6 +1142,7 @@ static int obj_getattribute(struct dsl_interp *in, const struct dsl_args *a, str
     const struct dsl_value *rest = NULL;
     const char *name = NULL;
     if (object_name_args(in, a, 1, "__getattribute__", &self, &name, &rest) != 0) return -1;
+    if (self.kind != DSL_INSTANCE) return dsl_getattr(in, self, name, ret);
     int r = instance_lookup(in, self, name, ret);
     if (r != 0) return r < 0 ? -1 : 0;
     const struct dsl_class *c = self.as.inst->cls.as.cls;
@@ -1186,16 +1240,16 @@ static const struct dsl_builtin object_rows[] = {
     {NULL, NULL, 0, 0, NULL, NULL, NULL},
 };
 
-static int want_name(struct dsl_interp *in, struct dsl_value v, const char *fname)
+/* getattr()'s and the others' name: 3.11's TypeError names no function (3.12's does) */
+static int want_name(struct dsl_interp *in, struct dsl_value v)
 {
     if (v.kind == DSL_STR) return 0;
-    return dsl_raise(in, "TypeError", "%s(): attribute name must be string, not '%s'", fname,
-                     dsl_type_name(v));
+    return dsl_raise(in, "TypeError", "attribute name must be string, not '%s'", dsl_type_name(v));
 }
 
 int dsl_bi_getattr(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
-    if (want_name(in, a->slot[1], "getattr") != 0) return -1;
+    if (want_name(in, a->slot[1]) != 0) return -1;
     if (dsl_getattr(in, a->slot[0], a->slot[1].as.s->data, ret) == 0) return 0;
     if (!a->has[2] || strcmp(in->ename, "AttributeError") != 0) return -1;
     dsl_interp_clear_error(in);
@@ -1205,7 +1259,7 @@ int dsl_bi_getattr(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
 
 int dsl_bi_setattr(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
-    if (want_name(in, a->slot[1], "setattr") != 0) return -1;
+    if (want_name(in, a->slot[1]) != 0) return -1;
     if (dsl_setattr(in, a->slot[0], a->slot[1].as.s->data, a->slot[2]) != 0) return -1;
     *ret = dsl_none();
     return 0;
@@ -1223,7 +1277,7 @@ int dsl_delattr(struct dsl_interp *in, struct dsl_value obj, const char *name)
 
 int dsl_bi_delattr(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
-    if (want_name(in, a->slot[1], "delattr") != 0) return -1;
+    if (want_name(in, a->slot[1]) != 0) return -1;
     if (dsl_delattr(in, a->slot[0], a->slot[1].as.s->data) != 0) return -1;
     *ret = dsl_none();
     return 0;
@@ -1231,7 +1285,7 @@ int dsl_bi_delattr(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
 
 int dsl_bi_hasattr(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
-    if (want_name(in, a->slot[1], "hasattr") != 0) return -1;
+    if (want_name(in, a->slot[1]) != 0) return -1;
     struct dsl_value v;
     if (dsl_getattr(in, a->slot[0], a->slot[1].as.s->data, &v) == 0) {
         dsl_value_release(v);
@@ -1313,16 +1367,24 @@ int dsl_attrs_view(struct dsl_interp *in, struct dsl_value inst, struct dsl_valu
     return 0;
 }
 
-/* A view's key as an attribute name: 0, or -1 after raising (TypeError: the attributes are
- * named by strings; Python's __dict__ takes any key, which no attribute lookup would find). */
+/* A view's key as an attribute name: 0 with *name, or with NULL for a key that is no string,
+ * which Python's dict looks up and no attribute has; -1 after raising TypeError for an
+ * unhashable key, as a dict's lookup does. */
 static int view_key(struct dsl_interp *in, struct dsl_value key, const char **name)
 {
-    if (key.kind != DSL_STR)
-        return dsl_raise(in, "TypeError",
-                         "an instance's __dict__ takes attribute names (strings), not %s",
-                         dsl_type_name(key));
-    *name = key.as.s->data;
-    return 0;
+    *name = NULL;
+    if (key.kind == DSL_STR) {
+        *name = key.as.s->data;
+        return 0;
+    }
+    int64_t h;
+    return dsl_hash_value(in, key, &h);
+}
+
+/* The attribute slot of a view's key, or NULL. */
+static struct dsl_value *view_find(struct dsl_value view, const char *name)
+{
+    return name ? dsl_attrs_find(dsl_view_attrs(view.as.m), name) : NULL;
 }
 
 int dsl_attrs_view_getitem(struct dsl_interp *in, struct dsl_value view, struct dsl_value key,
@@ -1330,7 +1392,7 @@ int dsl_attrs_view_getitem(struct dsl_interp *in, struct dsl_value view, struct 
 {
     const char *name = NULL;
     if (view_key(in, key, &name) != 0) return -1;
-    struct dsl_value *slot = dsl_attrs_find(dsl_view_attrs(view.as.m), name);
+    struct dsl_value *slot = view_find(view, name);
     if (!slot) return dsl_dict_raise_key(in, key);
     *out = dsl_value_retain(*slot);
     return 0;
@@ -1341,6 +1403,11 @@ int dsl_attrs_view_setitem(struct dsl_interp *in, struct dsl_value view, struct 
 {
     const char *name = NULL;
     if (view_key(in, key, &name) != 0) return -1;
+    if (!name) /* Python's __dict__ would keep it, under a key no attribute lookup finds */
+        return dsl_raise(in, "TypeError",
+                         "an instance's __dict__ holds attribute names (strings) in the MiniTorch "
+                         "language, not %s",
+                         dsl_type_name(key));
     int st = dsl_attrs_set(dsl_view_attrs(view.as.m), name, dsl_value_retain(v));
     return st != DSL_V_OK ? dsl_raise_status(in, st) : 0;
 }
@@ -1349,7 +1416,8 @@ int dsl_attrs_view_delitem(struct dsl_interp *in, struct dsl_value view, struct 
 {
     const char *name = NULL;
     if (view_key(in, key, &name) != 0) return -1;
-    return dsl_attrs_remove(dsl_view_attrs(view.as.m), name) ? 0 : dsl_dict_raise_key(in, key);
+    return name && dsl_attrs_remove(dsl_view_attrs(view.as.m), name) ? 0
+                                                                     : dsl_dict_raise_key(in, key);
 }
 
 int dsl_attrs_view_dict(struct dsl_interp *in, struct dsl_value view, struct dsl_value *out)
@@ -1441,7 +1509,7 @@ static int view_pop(struct dsl_interp *in, const struct dsl_args *a, struct dsl_
         return dsl_raise(in, "TypeError", "pop expected at least 1 argument, got %zu", a->nrest);
     const char *name = NULL;
     if (view_key(in, a->rest[0], &name) != 0) return -1;
-    struct dsl_value *slot = dsl_attrs_find(dsl_view_attrs(a->self.as.m), name);
+    struct dsl_value *slot = view_find(a->self, name);
     if (!slot) {
         if (a->nrest == 2) {
             *ret = dsl_value_retain(a->rest[1]);
@@ -1477,24 +1545,30 @@ static const struct dsl_builtin view_rows[] = {
 
 /* ---- what the wrappers answer ----------------------------------------------------------- */
 
-/* prop.setter(f), prop.getter(f), prop.deleter(f): a copy of prop with f in that place */
+/* prop.getter(f) (which 0), prop.setter(f) (1), prop.deleter(f) (2): a copy of prop with f in
+ * that place */
 static int property_with(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret,
-                         bool setter)
+                         int which)
 {
+    static const char *const what[] = {"getter", "setter", "deleter"};
     if (a->nrest != 1 || (a->rest[0].kind != DSL_FUNCTION && a->rest[0].kind != DSL_BUILTIN))
-        return dsl_raise(in, "TypeError", "a property's %s takes one function",
-                         setter ? "setter" : "getter");
+        return dsl_raise(in, "TypeError", "a property's %s takes one function", what[which]);
     const struct dsl_method *p = a->self.as.m;
-    return wrap(in, DSL_WRAP_PROPERTY, setter ? p->func : a->rest[0], setter ? a->rest[0] : p->self,
-                ret);
-}
-static int property_setter(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
-{
-    return property_with(in, a, ret, true);
+    struct dsl_value f[3] = {p->func, p->self, p->fdel};
+    f[which] = a->rest[0];
+    return property_of(in, f[0], f[1], f[2], ret);
 }
 static int property_getter(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
-    return property_with(in, a, ret, false);
+    return property_with(in, a, ret, 0);
+}
+static int property_setter(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    return property_with(in, a, ret, 1);
+}
+static int property_deleter(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    return property_with(in, a, ret, 2);
 }
 
 static const struct dsl_builtin property_rows[] = {
@@ -1502,6 +1576,9 @@ static const struct dsl_builtin property_rows[] = {
      "The property with fset as its setter (@name.setter above the def)."},
     {"getter", "getter(fget)", 0, -1, NULL, property_getter,
      "The property with fget as its getter."},
+    {"deleter", "deleter(fdel)", 0, -1, NULL, property_deleter,
+     "The property with fdel as its deleter (@name.deleter above the def): what del obj.name "
+     "calls."},
     {NULL, NULL, 0, 0, NULL, NULL, NULL},
 };
 
@@ -1519,8 +1596,9 @@ int dsl_wrapper_getattr(struct dsl_interp *in, struct dsl_value v, const char *n
         }
     struct dsl_value field = dsl_none();
     bool found = false;
-    if (m->wrap == DSL_WRAP_PROPERTY && (!strcmp(name, "fget") || !strcmp(name, "fset")))
-        field = name[1] == 'g' ? m->func : m->self, found = true;
+    if (m->wrap == DSL_WRAP_PROPERTY &&
+        (!strcmp(name, "fget") || !strcmp(name, "fset") || !strcmp(name, "fdel")))
+        field = name[1] == 'g' ? m->func : name[1] == 's' ? m->self : m->fdel, found = true;
     if ((m->wrap == DSL_WRAP_STATIC || m->wrap == DSL_WRAP_CLASS) && !strcmp(name, "__func__"))
         field = m->func, found = true;
     if (m->wrap == DSL_WRAP_BOUND && !m->fn && !strcmp(name, "__func__"))

@@ -66,6 +66,9 @@ int dsl_object_delattr(struct dsl_interp *in, struct dsl_value obj, const char *
  * name, or it is no plain method (a staticmethod, a class variable). */
 bool dsl_instance_method(struct dsl_value inst, const char *name, struct dsl_value *fn);
 
+/* A new instance of user class cls with no attributes and no __init__ run (object.__new__):
+ * 0, or -1 after raising. */
+int dsl_instance_blank(struct dsl_interp *in, struct dsl_value cls, struct dsl_value *out);
 /* Calls a class: a built-in type's constructor, or a new instance with __init__ run on it. */
 int dsl_class_call(struct dsl_interp *in, struct dsl_value cls, const struct dsl_value *pos,
                    size_t npos, char *const *kwnames, const struct dsl_value *kwvals, size_t nkw,

@@ -207,8 +207,11 @@ int dsl_instance_compare(struct dsl_interp *in, enum dsl_tok op, struct dsl_valu
         return dsl_raise(in, "TypeError", "this comparison of '%s' and '%s'", dsl_type_name(a),
                          dsl_type_name(b));
     const char *name = compare_ops[i].name, *rname = compare_ops[i].rname;
-    struct dsl_value fb;
-    bool b_first = special(b, rname, &fb) && reflected_first(a, b, rname, fb);
+    /* unlike the binary operators, b's reflected method goes first whenever b's class is a
+     * proper subclass of a's, overriding it or not: CPython's do_richcompare asks only for the
+     * subtype relation */
+    const struct dsl_class *ca = class_of(a), *cb = class_of(b);
+    bool b_first = ca && cb && ca != cb && dsl_class_derives(cb, ca);
     int r;
     if (b_first && (r = compare_side(in, op, rname, b, a, out)) != 0) return r < 0 ? -1 : 0;
     if ((r = compare_side(in, op, name, a, b, out)) != 0) return r < 0 ? -1 : 0;
@@ -466,6 +469,24 @@ int dsl_instance_next(struct dsl_interp *in, struct dsl_iter *it, struct dsl_val
  * the items of anything else taken once. */
 #define ITER_SRC " src"
 #define ITER_POS " pos"
+#define ITER_RET " ret" /* a generator's: what its body returned, until its end is raised */
+
+/* The StopIteration that ends iterator self: with a generator's return value, the first time. */
+static int iterator_end(struct dsl_interp *in, struct dsl_value self)
+{
+    struct dsl_value *ret = dsl_attrs_find(&self.as.inst->attrs, ITER_RET);
+    if (!ret || ret->kind == DSL_NONE) return dsl_raise(in, "StopIteration", "%s", "");
+    struct dsl_value e; /* its args hold the value, which self then drops */
+    if (dsl_exc_type_call(in, dsl_exc_type_find("StopIteration"), ret, 1, 0, &e) != 0) return -1;
+    int st = dsl_attrs_set(&self.as.inst->attrs, ITER_RET, dsl_none());
+    if (st != DSL_V_OK) {
+        dsl_value_release(e);
+        return dsl_raise_status(in, st);
+    }
+    dsl_exc_throw(in, e);
+    dsl_value_release(e);
+    return -1;
+}
 
 static int iterator_next(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
@@ -473,17 +494,16 @@ static int iterator_next(struct dsl_interp *in, const struct dsl_args *a, struct
     if (self.kind != DSL_INSTANCE) return dsl_raise(in, "TypeError", "an iterator's __next__");
     struct dsl_value *src = dsl_attrs_find(&self.as.inst->attrs, ITER_SRC);
     struct dsl_value *pos = dsl_attrs_find(&self.as.inst->attrs, ITER_POS);
-    if (!src || !pos) return dsl_raise(in, "StopIteration", "%s", "");
+    if (!src || !pos) return iterator_end(in, self);
     if (pos->kind != DSL_INT || pos->as.i < 0) /* its state is the language's to change */
         return dsl_raise(in, "RuntimeError", "this iterator's state was changed");
     int64_t k = pos->as.i;
     if (src->kind == DSL_RANGE) {
         struct dsl_range r = src->as.r;
-        if (k >= dsl_range_len(r)) return dsl_raise(in, "StopIteration", "%s", "");
+        if (k >= dsl_range_len(r)) return iterator_end(in, self);
         *ret = dsl_int((int64_t)((uint64_t)r.start + (uint64_t)k * (uint64_t)r.step));
     } else {
-        if (src->kind != DSL_LIST || k >= (int64_t)src->as.l->len)
-            return dsl_raise(in, "StopIteration", "%s", "");
+        if (src->kind != DSL_LIST || k >= (int64_t)src->as.l->len) return iterator_end(in, self);
         *ret = dsl_value_retain(src->as.l->items[k]);
     }
     pos->as.i = k + 1;
@@ -497,12 +517,55 @@ static int iterator_iter(struct dsl_interp *in, const struct dsl_args *a, struct
     return 0;
 }
 
-static const struct dsl_builtin iterator_rows[] = {
-    {"__next__", "__next__()", 0, 0, NULL, iterator_next,
-     "The next item, or StopIteration at the end."},
-    {"__iter__", "__iter__()", 0, 0, NULL, iterator_iter, "The iterator itself."},
-    {NULL, NULL, 0, 0, NULL, NULL, NULL},
-};
+/* an iterator's rows, one copy per class name CPython gives (a static class is keyed by its
+ * rows): list_iterator, range_iterator, ... */
+#define ITERATOR_ROWS(var)                                                                         \
+    static const struct dsl_builtin var[] = {                                                      \
+        {"__next__", "__next__()", 0, 0, NULL, iterator_next,                                      \
+         "The next item, or StopIteration at the end."},                                           \
+        {"__iter__", "__iter__()", 0, 0, NULL, iterator_iter, "The iterator itself."},             \
+        {NULL, NULL, 0, 0, NULL, NULL, NULL},                                                      \
+    }
+ITERATOR_ROWS(iterator_rows);
+ITERATOR_ROWS(list_iterator_rows);
+ITERATOR_ROWS(tuple_iterator_rows);
+ITERATOR_ROWS(range_iterator_rows);
+ITERATOR_ROWS(str_iterator_rows);
+ITERATOR_ROWS(str_ascii_iterator_rows);
+ITERATOR_ROWS(dict_iterator_rows);
+ITERATOR_ROWS(set_iterator_rows);
+
+/* The class of iter(src) for a built-in src, under CPython's name for it. */
+static struct dsl_class *iterator_class(struct dsl_value src)
+{
+    static const struct {
+        const char *name;
+        const struct dsl_builtin *rows;
+    } named[] = {
+        {"iterator", iterator_rows},
+        {"list_iterator", list_iterator_rows},
+        {"tuple_iterator", tuple_iterator_rows},
+        {"range_iterator", range_iterator_rows},
+        {"str_iterator", str_iterator_rows},
+        {"str_ascii_iterator", str_ascii_iterator_rows},
+        {"dict_keyiterator", dict_iterator_rows},
+        {"set_iterator", set_iterator_rows},
+    };
+    size_t k = 0;
+    if (src.kind == DSL_LIST && !dsl_is_ndarray(src)) k = dsl_is_tuple(src) ? 2 : 1;
+    if (src.kind == DSL_RANGE) k = 3;
+    if (src.kind == DSL_STR) {
+        k = 5;
+        for (size_t i = 0; i < src.as.s->len; i++)
+            if ((unsigned char)src.as.s->data[i] >= 0x80) k = 4;
+    }
+    if (src.kind == DSL_DICT || dsl_is_attrs_view(src)) k = 6;
+    if (src.kind == DSL_SET) k = 7;
+    return dsl_library_class(named[k].name,
+                             "An iterator over a list, range, string or dict: next(it) gives its "
+                             "items.",
+                             dsl_none(), named[k].rows);
+}
 
 /* a generator's: the same, under the class Python names (a static class is keyed by its rows) */
 static const struct dsl_builtin generator_rows[] = {
@@ -515,7 +578,7 @@ static const struct dsl_builtin generator_rows[] = {
 /* An iterator (or a generator's: generator true) over src (borrowed): a list or a range as it
  * is, anything else as a list of its items made now. 0 or -1. */
 static int iterator_over(struct dsl_interp *in, struct dsl_value src, bool generator,
-                         struct dsl_value *out)
+                         struct dsl_value returned, struct dsl_value *out)
 {
     struct dsl_class *c =
         generator ? dsl_library_class("generator",
@@ -523,10 +586,7 @@ static int iterator_over(struct dsl_interp *in, struct dsl_value src, bool gener
                                       "generator expression gives: next(g) gives its values. Its "
                                       "body ran to its end when it was called.",
                                       dsl_none(), generator_rows)
-                  : dsl_library_class(
-                        "iterator",
-                        "An iterator over a list, range, string or dict: next(it) gives its items.",
-                        dsl_none(), iterator_rows);
+                  : iterator_class(src);
     if (!c) return dsl_raise_status(in, DSL_V_NOMEM);
     c->no_dict = true; /* its attributes are its source and position, under hidden names */
     struct dsl_value held;
@@ -563,6 +623,8 @@ static int iterator_over(struct dsl_interp *in, struct dsl_value src, bool gener
     }
     int st = dsl_attrs_set(&out->as.inst->attrs, ITER_SRC, held);
     if (st == DSL_V_OK) st = dsl_attrs_set(&out->as.inst->attrs, ITER_POS, dsl_int(0));
+    if (st == DSL_V_OK && returned.kind != DSL_NONE)
+        st = dsl_attrs_set(&out->as.inst->attrs, ITER_RET, dsl_value_retain(returned));
     if (st != DSL_V_OK) {
         dsl_value_release(*out);
         return dsl_raise_status(in, st);
@@ -584,12 +646,13 @@ int dsl_bi_iter(struct dsl_interp *in, const struct dsl_args *a, struct dsl_valu
     }
     if (v.kind == DSL_INSTANCE && !special(v, "__getitem__", &fn))
         return dsl_raise(in, "TypeError", "'%s' object is not iterable", dsl_type_name(v));
-    return iterator_over(in, v, false, ret);
+    return iterator_over(in, v, false, dsl_none(), ret);
 }
 
-int dsl_generator_over(struct dsl_interp *in, struct dsl_value values, struct dsl_value *out)
+int dsl_generator_over(struct dsl_interp *in, struct dsl_value values, struct dsl_value returned,
+                       struct dsl_value *out)
 {
-    return iterator_over(in, values, true, out);
+    return iterator_over(in, values, true, returned, out);
 }
 
 int dsl_bi_next(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)

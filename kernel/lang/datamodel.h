@@ -54,8 +54,10 @@ int dsl_instance_iter(struct dsl_interp *in, struct dsl_value v, struct dsl_iter
 int dsl_instance_next(struct dsl_interp *in, struct dsl_iter *it, struct dsl_value *out);
 
 /* The generator a generator function's call or a generator expression gives: an iterator over
- * the list of its values (borrowed), which it holds. 0 or -1. */
-int dsl_generator_over(struct dsl_interp *in, struct dsl_value values, struct dsl_value *out);
+ * the list of its values (borrowed), which it holds, and what its body returned (borrowed; none
+ * for nothing): the value of the StopIteration its end raises, once. 0 or -1. */
+int dsl_generator_over(struct dsl_interp *in, struct dsl_value values, struct dsl_value returned,
+                       struct dsl_value *out);
 
 /* The builtins iter(x) (an instance's __iter__, or an iterator over a list, range, string,
  * dict...) and next(it[, default]) (its __next__; the default at StopIteration). */

@@ -644,6 +644,7 @@ int dsl_setattr(struct dsl_interp *in, struct dsl_value obj, const char *name, s
     if (obj.kind == DSL_TENSOR) return dsl_tensor_setattr(in, obj, name, v);
     if (obj.kind == DSL_INSTANCE || obj.kind == DSL_CLASS)
         return dsl_object_setattr(in, obj, name, v);
+    if (obj.kind == DSL_EXCEPTION) return dsl_exc_setattr(in, obj, name, v);
     if (obj.kind == DSL_FUNCTION) {
         int st = dsl_attrs_set(&obj.as.fn_user->attrs, name, dsl_value_retain(v));
         return st != DSL_V_OK ? dsl_raise_status(in, st) : 0;
@@ -810,7 +811,7 @@ static int eval_comprehension(struct dsl_interp *in, const struct dsl_node *n,
         return -1;
     }
     if (n->kind == DSL_N_GENEXP) { /* (x for x in xs): its values made now, as a generator */
-        r = dsl_generator_over(in, acc, out);
+        r = dsl_generator_over(in, acc, dsl_none(), out);
         dsl_value_release(acc);
         return r;
     }

@@ -178,6 +178,13 @@ int dsl_exc_getattr(struct dsl_interp *in, struct dsl_value v, const char *name,
         *out = dsl_value_retain(v.as.exc->args);
         return 0;
     }
+    if (v.kind == DSL_EXCEPTION && strcmp(name, "value") == 0 &&
+        dsl_exc_type_is(v.as.exc->type, dsl_exc_type_find("StopIteration"))) {
+        /* StopIteration's first argument: what a generator returned */
+        const struct dsl_list *a = v.as.exc->args.as.l;
+        *out = a->len ? dsl_value_retain(a->items[0]) : dsl_none();
+        return 0;
+    }
     if (v.kind == DSL_EXC_TYPE && strcmp(name, "__name__") == 0) {
         int st = dsl_str_value(v.as.exc_type->name, strlen(v.as.exc_type->name), out);
         return st != DSL_V_OK ? dsl_raise_status(in, st) : 0;
@@ -192,6 +199,51 @@ int dsl_exc_getattr(struct dsl_interp *in, struct dsl_value v, const char *name,
                          v.as.exc_type->name, name);
     return dsl_raise(in, "AttributeError", "'%s' object has no attribute '%s'",
                      v.as.exc->type->name, name);
+}
+
+int dsl_exc_args_tuple(struct dsl_interp *in, struct dsl_value v, struct dsl_value *out)
+{
+    struct dsl_list *l = dsl_list_new(0);
+    if (!l) return dsl_raise_status(in, DSL_V_NOMEM);
+    l->style = DSL_LIST_TUPLE;
+    *out = (struct dsl_value){.kind = DSL_LIST, .as.l = l};
+    struct dsl_iter it;
+    if (dsl_iter_init(in, v, &it) != 0) {
+        dsl_value_release(*out);
+        return -1;
+    }
+    struct dsl_value item;
+    int got;
+    while ((got = dsl_iter_next(in, &it, &item)) > 0) {
+        int st = dsl_list_push(l, item);
+        if (st != DSL_V_OK) {
+            got = dsl_raise_status(in, st);
+            break;
+        }
+    }
+    dsl_iter_end(&it);
+    if (got < 0) dsl_value_release(*out);
+    return got < 0 ? -1 : 0;
+}
+
+int dsl_exc_setattr(struct dsl_interp *in, struct dsl_value v, const char *name,
+                    struct dsl_value value)
+{
+    if (strcmp(name, "args") != 0)
+        return dsl_raise(in, "AttributeError", "'%s' object has no attribute '%s'",
+                         v.as.exc->type->name, name);
+    struct dsl_value args;
+    if (dsl_exc_args_tuple(in, value, &args) != 0) return -1;
+    struct dsl_exception *e = v.as.exc;
+    dsl_value_orphan(e->args);
+    dsl_value_release(e->args);
+    dsl_value_adopt(args);
+    e->args = args;
+    if (e->msg) { /* str(e) comes from the new args, as Python's */
+        dsl_value_release((struct dsl_value){.kind = DSL_STR, .as.s = e->msg});
+        e->msg = NULL;
+    }
+    return 0;
 }
 
 int dsl_exc_help(struct render_buf *b, const struct dsl_exc_type *t)
@@ -348,25 +400,23 @@ static const char *interned(const char *name)
     return names[n++] = copy;
 }
 
-int dsl_exc_raise(struct dsl_interp *in, struct dsl_value v, size_t pos)
+int dsl_exc_throw(struct dsl_interp *in, struct dsl_value v)
 {
     struct dsl_value e;
     if (v.kind == DSL_EXC_TYPE) {
-        if (dsl_exc_type_call(in, v.as.exc_type, NULL, 0, 0, &e) != 0)
-            return dsl_error_locate(in, pos), -1;
+        if (dsl_exc_type_call(in, v.as.exc_type, NULL, 0, 0, &e) != 0) return -1;
     } else if (v.kind == DSL_CLASS && is_exception_class(v)) {
-        if (dsl_class_call(in, v, NULL, 0, NULL, NULL, 0, &e) != 0)
-            return dsl_error_locate(in, pos), -1;
+        if (dsl_class_call(in, v, NULL, 0, NULL, NULL, 0, &e) != 0) return -1;
     } else if (v.kind == DSL_EXCEPTION ||
                (v.kind == DSL_INSTANCE && is_exception_class(v.as.inst->cls))) {
         e = dsl_value_retain(v);
     } else {
-        return dsl_raise_at(in, pos, "TypeError", "exceptions must derive from BaseException");
+        return dsl_raise(in, "TypeError", "exceptions must derive from BaseException");
     }
     const char *name = e.kind == DSL_EXCEPTION ? e.as.exc->type->name : interned(dsl_type_name(e));
     if (!name) {
         dsl_value_release(e);
-        return dsl_raise_status(in, DSL_V_NOMEM), dsl_error_locate(in, pos), -1;
+        return dsl_raise_status(in, DSL_V_NOMEM);
     }
     struct render_buf b;
     render_buf_init(&b, DSL_MAX_REPR_BYTES);
@@ -378,15 +428,21 @@ int dsl_exc_raise(struct dsl_interp *in, struct dsl_value v, size_t pos)
         st = render_buf_puts(&b, DSL_STR_FAILED) == 0 ? DSL_V_OK : DSL_V_NOMEM;
     }
     if (st == DSL_V_OK) {
-        dsl_raise_at(in, pos, name, "%s", render_buf_str(&b));
+        dsl_raise(in, name, "%s", render_buf_str(&b));
         dsl_value_release(in->exc);
         in->exc = e;
     } else {
         dsl_value_release(e);
         dsl_raise_status(in, st);
-        dsl_error_locate(in, pos);
     }
     render_buf_free(&b);
+    return -1;
+}
+
+int dsl_exc_raise(struct dsl_interp *in, struct dsl_value v, size_t pos)
+{
+    dsl_exc_throw(in, v);
+    dsl_error_locate(in, pos);
     return -1;
 }
 

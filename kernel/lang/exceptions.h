@@ -69,6 +69,12 @@ int dsl_exc_type_call(struct dsl_interp *in, const struct dsl_exc_type *t,
 /* e.args, and a class's __name__: 0 with a new value, or -1 after raising AttributeError. */
 int dsl_exc_getattr(struct dsl_interp *in, struct dsl_value v, const char *name,
                     struct dsl_value *out);
+/* BaseException's args setter: tuple(v) (a TypeError when v is not iterable) into *out. 0 or
+ * -1. */
+int dsl_exc_args_tuple(struct dsl_interp *in, struct dsl_value v, struct dsl_value *out);
+/* e.name = value on an exception (DSL_EXCEPTION): `args` (as a tuple), else AttributeError. */
+int dsl_exc_setattr(struct dsl_interp *in, struct dsl_value v, const char *name,
+                    struct dsl_value value);
 /* help(ValueError), help(e): the class line, its bases and its doc. */
 int dsl_exc_help(struct render_buf *b, const struct dsl_exc_type *t);
 
@@ -113,6 +119,8 @@ bool dsl_exc_raisable(struct dsl_value v);
 /* `raise v`: v (borrowed) an exception or a class (called without arguments). Raises it on the
  * interp at pos and returns -1, also when v is neither (TypeError). */
 int dsl_exc_raise(struct dsl_interp *in, struct dsl_value v, size_t pos);
+/* The same without a position, for a builtin (its call locates the error). -1. */
+int dsl_exc_throw(struct dsl_interp *in, struct dsl_value v);
 /* Bare `raise`: raises the exception being handled again (its position and traceback when
  * raised again from the source it was caught in), or RuntimeError when there is none. -1. */
 int dsl_exc_reraise(struct dsl_interp *in, size_t pos);

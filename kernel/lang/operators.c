@@ -300,8 +300,14 @@ int dsl_contains(struct dsl_interp *in, struct dsl_value item, struct dsl_value 
     switch (seq.kind) {
     case DSL_LIST:
         *res = false;
-        for (size_t i = 0; i < seq.as.l->len && !*res; i++)
-            if (dsl_equal(in, item, seq.as.l->items[i], res) != 0) return -1;
+        /* the list's item on the left, as CPython's list_contains asks it, held while its
+         * __eq__ runs (which may change the list; the length is read again) */
+        for (size_t i = 0; i < seq.as.l->len && !*res; i++) {
+            struct dsl_value x = dsl_value_retain(seq.as.l->items[i]);
+            int r = dsl_equal(in, x, item, res);
+            dsl_value_release(x);
+            if (r != 0) return -1;
+        }
         return 0;
     case DSL_STR:
         if (item.kind != DSL_STR)

@@ -133,6 +133,28 @@ static int exec_continue(struct dsl_interp *in, const struct dsl_node *n)
     return DSL_X_CONTINUE;
 }
 
+/* The values of a generator's body outgrew a list (or memory) at a yield: said so, as the cause
+ * is that the body runs to its end at the call, which a generator that never ends cannot. */
+static int yields_refused(struct dsl_interp *in, int st)
+{
+    if (st != DSL_V_TOOBIG && st != DSL_V_NOMEM) return dsl_raise_status(in, st);
+    const char *name = in->frame ? in->frame->fn->def->name : "?";
+    size_t n = in->yields->len;
+    const char *why = "here a generator's body runs to its end when the generator is called, "
+                      "not one value per next(), so a generator that never ends is not supported";
+    if (st == DSL_V_TOOBIG)
+        return dsl_raise(in, "MemoryError", "generator %s() yielded more than %zu values: %s", name,
+                         n, why);
+    dsl_raise_status(in, st); /* memory's own message (the session's limit, how to raise it) */
+    char *both = NULL;
+    if (in->evalue && asprintf(&both, "%s (generator %s(), after %zu values: %s)", in->evalue, name,
+                               n, why) > 0) {
+        free(in->evalue);
+        in->evalue = both;
+    }
+    return -1;
+}
+
 /* `yield v` and `yield from xs` in a generator's body, which runs to its end when the generator
  * is called (calls.c): the values are kept, in order, for the iterator it returns. */
 static int exec_yield(struct dsl_interp *in, const struct dsl_node *n)
@@ -142,8 +164,7 @@ static int exec_yield(struct dsl_interp *in, const struct dsl_node *n)
     struct dsl_list *out = in->yields;
     if (!n->flag) {
         int st = dsl_list_push(out, v);
-        if (st != DSL_V_OK)
-            return dsl_raise_status(in, st), dsl_error_locate(in, n->pos), DSL_X_ERR;
+        if (st != DSL_V_OK) return yields_refused(in, st), dsl_error_locate(in, n->pos), DSL_X_ERR;
         return DSL_X_OK;
     }
     struct dsl_iter it;
@@ -152,7 +173,7 @@ static int exec_yield(struct dsl_interp *in, const struct dsl_node *n)
     struct dsl_value item;
     while (got > 0 && (got = dsl_iter_next(in, &it, &item)) > 0) {
         int st = dsl_list_push(out, item);
-        if (st != DSL_V_OK) got = dsl_raise_status(in, st);
+        if (st != DSL_V_OK) got = yields_refused(in, st);
     }
     if (started) dsl_iter_end(&it);
     dsl_value_release(v);

@@ -308,6 +308,7 @@ static void for_each_slot(struct dsl_value c, void (*fn)(struct dsl_value *slot,
     case DSL_METHOD:
         fn(&c.as.m->self, arg);
         fn(&c.as.m->func, arg);
+        fn(&c.as.m->fdel, arg);
         break;
     case DSL_FUNCTION: {
         struct dsl_function *f = c.as.fn_user;

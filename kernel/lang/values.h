@@ -199,6 +199,8 @@ struct dsl_method {
     struct dsl_value self;        /* owned reference (a list's parents count it); a property's
                                    * fset (none: read only); the instance or function of a
                                    * __dict__ view */
+    struct dsl_value fdel;        /* a property's deleter (owned; none: del is refused), else
+                                   * none */
     enum dsl_wrap wrap;
     struct dsl_value dead; /* while being freed: the next container to free */
 };

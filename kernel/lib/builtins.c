@@ -485,7 +485,9 @@ static int bi_int(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
         return 0;
     }
     if (v.kind != DSL_STR)
-        return dsl_raise(in, "TypeError", "int() argument must be a string or a number, not '%s'",
+        return dsl_raise(in, "TypeError",
+                         "int() argument must be a string, a bytes-like object or a real number, "
+                         "not '%s'",
                          dsl_type_name(v));
     char *t = trimmed(in, v.as.s);
     if (!t) return -1;
@@ -512,7 +514,8 @@ static int bi_int(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
         struct render_buf b;
         render_buf_init(&b, 200);
         render_str_repr(&b, v.as.s->data, v.as.s->len < 80 ? v.as.s->len : 80);
-        r = dsl_raise(in, "ValueError", "invalid literal for int(): %s", render_buf_str(&b));
+        r = dsl_raise(in, "ValueError", "invalid literal for int() with base 10: %s",
+                      render_buf_str(&b));
         render_buf_free(&b);
     } else {
         errno = 0;
@@ -555,8 +558,7 @@ static int bi_float(struct dsl_interp *in, const struct dsl_args *a, struct dsl_
     }
     if (v.kind != DSL_STR)
         return dsl_raise(in, "TypeError",
-                         "float() argument must be a string or a number, not "
-                         "'%s'",
+                         "float() argument must be a string or a real number, not '%s'",
                          dsl_type_name(v));
     char *t = trimmed(in, v.as.s);
     if (!t) return -1;
@@ -1215,7 +1217,7 @@ static int bi_dir(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
 static const char *const compare_params[] = {"stmt", "backends", NULL};
 static const char *const timing_params[] = {"op", "sizes", "backends", NULL};
 static const char *const print_params[] = {"sep", "end", NULL};
-static const char *const property_params[] = {"fget", "fset", NULL};
+static const char *const property_params[] = {"fget", "fset", "fdel", NULL};
 static const char *const display_params[] = {"value", "display_id", NULL};
 static const char *const dataset_params[] = {"name", "n", "seed", NULL};
 static const char *const linear_params[] = {"in_size", "out_size", NULL};
@@ -1485,10 +1487,11 @@ const struct dsl_builtin dsl_builtins[] = {
      "A tensor of the given shape filled with uniform numbers in [0, 1), drawn in row-major "
      "order from the session's generator, which seed(n) seeds exactly as Python's "
      "random.seed(n): seed(3); rand(4) gives MiniTorch's numbers."},
-    {"property", "property(fget=None, fset=None)", 0, 2, property_params, dsl_bi_property,
+    {"property", "property(fget=None, fset=None, fdel=None)", 0, 3, property_params,
+     dsl_bi_property,
      "A computed attribute: reading obj.name calls fget(obj), assigning obj.name = v calls "
-     "fset(obj, v). Usually written @property above the getter's def and @name.setter above "
-     "the setter's."},
+     "fset(obj, v), del obj.name calls fdel(obj). Usually written @property above the getter's "
+     "def, @name.setter above the setter's and @name.deleter above the deleter's."},
     {"range", "range(stop) or range(start, stop, step=1)", 1, 3, NULL, bi_range,
      "The integers from start (default 0) up to, not including, stop, counting by step; used "
      "in `for i in range(n):` loops and convertible with list()."},

@@ -272,7 +272,7 @@ static int td_indices(struct dsl_interp *in, const struct dsl_args *a, struct ds
             return in->ename ? -1 : dsl_raise_status(in, DSL_V_NOMEM);
         }
     }
-    int r = dsl_generator_over(in, all, ret);
+    int r = dsl_generator_over(in, all, dsl_none(), ret);
     dsl_value_release(all);
     return r;
 }

@@ -503,6 +503,62 @@ class {S}({C}):
     return p
 
 
+def fam_compare_order(r, k):
+    """Which operand's method a comparison asks first: a subclass's reflected method before the
+    left operand's, whether it overrides it or only inherits it (CPython's do_richcompare), and
+    the order of == in a container's search (the container's item on the left)."""
+    p = Prog(r)
+    p.need("compare", "repr-str", "NotImplemented")
+    B, S, T, O = p.fresh(), p.fresh(), p.fresh(), p.fresh()
+    methods = r.sample(["eq", "ne", "lt", "le", "gt", "ge"], r.randint(2, 6))
+    body = ""
+    for m in methods:
+        res = r.choice(["NotImplemented", f"'{m}:' + str(self.v)", "self.v < other.v",
+                        "NotImplemented if isinstance(other, int) else self.v == other.v"])
+        body += f"""
+    def __{m}__(self, other):
+        print('{m} of', type(self).__name__, self.v)
+        return {res}"""
+    p.add(value_class(B, body))
+    over = r.choice([m for m in methods] + [None])  # the subclass overrides one, or none
+    sbody = "    pass" if over is None else f"""    def __{over}__(self, other):
+        print('{over} of {S}', self.v)
+        return NotImplemented"""
+    p.add(f"""
+class {S}({B}):
+{sbody}
+""")
+    p.add(f"""
+class {T}({S}):
+    pass
+""")
+    p.add(f"""
+class {O}:
+    def __init__(self, v):
+        self.v = v{repr_method(O)}
+    def __eq__(self, other):
+        print('eq of {O}', self.v)
+        return NotImplemented
+""")
+    vals = [r.randint(0, 3) for _ in range(6)]
+    objs = [f"{B}({vals[0]})", f"{S}({vals[1]})", f"{T}({vals[2]})", f"{O}({vals[3]})",
+            str(vals[4])]
+    for _ in range(12):
+        x, y = r.sample(objs, 2)
+        p.ex(f"{x} {r.choice(CMPS)} {y}")
+    for _ in range(4):
+        x = r.choice(objs)
+        p.ex(f"{x} {r.choice(CMPS)} {x}")
+    items = ", ".join(r.sample(objs, 3))
+    p.add(f"xs = [{items}]")
+    for x in r.sample(objs, 3):
+        p.ex(f"{x} in xs")
+        p.ex(f"{x} in tuple(xs)")
+        p.ex(f"xs.count({x})")
+        p.ex(f"xs.index({x})")
+    return p
+
+
 def fam_truth(r, k):
     p = Prog(r)
     p.need("truth", "repr-str")
@@ -2691,6 +2747,7 @@ FAMILIES = [  # (feature, generator, count)
     ("inplace", fam_inplace, 16),
     ("unary", fam_unary, 8),
     ("compare", fam_compare, 14),
+    ("compare-order", fam_compare_order, 8),
     ("truth", fam_truth, 8),
     ("item", fam_item, 10),
     ("iter", fam_iter, 10),

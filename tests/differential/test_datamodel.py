@@ -1,10 +1,11 @@
 """Python's data model for user classes: CPython against the kernel, on generated programs.
 
-datamodel_gen.py writes, from a fixed seed, ~240 small deterministic programs over user classes
-(operator methods and their reflected and in-place forms, comparisons with NotImplemented,
-truth, items, iteration, containment, hashing, calls, text and format, properties,
-classmethods, staticmethods, __getattr__/__setattr__ hooks, __dict__ and vars(), exception
-subclasses, super(), overridden dunders), a separate group over & | ^ << >>, and ten
+datamodel_gen.py writes, from a fixed seed, ~250 small deterministic programs over user classes
+(operator methods and their reflected and in-place forms, comparisons with NotImplemented and
+the order they ask the operands in, truth, items, iteration, containment, hashing, calls, text
+and format, properties, classmethods, staticmethods, __getattr__/__setattr__ hooks, __dict__
+and vars(), exception subclasses, super(), overridden dunders), a separate group over
+& | ^ << >>, and ten
 hand-written programs in MiniTorch's style (Scalar, Module, Function.apply). Each test runs one
 program with CPython (this interpreter, or $MT_REFERENCE_PYTHON; the reference is CPython 3.11,
 as the kernel's messages are) and with `minitorch-kernel run`, and compares stdout exactly and

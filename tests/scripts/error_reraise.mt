@@ -13,4 +13,4 @@ except ValueError:
 # expect-tb:         parse("seven")
 # expect-tb:   In parse(), line 4, column 12 of the cell defining it:
 # expect-tb:         return int(s)
-# expect-error: ValueError: invalid literal for int(): 'seven'
+# expect-error: ValueError: invalid literal for int() with base 10: 'seven'

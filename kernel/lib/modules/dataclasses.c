@@ -1,6 +1,7 @@
 /* dataclasses.c — Python's dataclasses: @dataclass reads a class's annotated names (its
  * __annotations__, which a class body records in order) and gives it __init__, __repr__ and
- * __eq__ as Python generates them; field(), fields(), asdict(), is_dataclass(), MISSING.
+ * __eq__ as Python generates them; field(), fields(), asdict(), astuple(), is_dataclass(),
+ * MISSING.
  *
  * A field is an instance of the library class Field (name, type, default, default_factory, init,
  * repr, compare), kept in the class's __dataclass_fields__ dict in definition order, a base
@@ -14,6 +15,7 @@
 #include "lang/dict.h"
 #include "lang/exceptions.h"
 #include "lang/operators.h"
+#include "lang/set.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -596,6 +598,8 @@ static int options(struct dsl_interp *in, const struct dsl_args *a, int *mask)
     return 0;
 }
 
+static bool generated_rows(const struct dsl_builtin *m);
+
 static int make_dataclass(struct dsl_interp *in, struct dsl_value cls, int mask,
                           struct dsl_value *ret)
 {
@@ -605,6 +609,22 @@ static int make_dataclass(struct dsl_interp *in, struct dsl_value cls, int mask,
                          "not %s",
                          dsl_type_name(cls));
     struct dsl_class *c = cls.as.cls;
+    if (c->methods && generated_rows(c->methods) &&
+        dsl_attrs_find(&c->attrs, "__dataclass_fields__")) {
+        /* @dataclass again: as Python's, the methods made before stay (a method already in the
+         * class is never replaced) and those missing are added; the fields stay those the
+         * first pass read, which its __init__ takes (Python reads them again, with the defaults
+         * the first pass left in the class, but its __init__ is the first one still) */
+        int old = 0;
+        while (generated[old] != c->methods) old++;
+        int st = DSL_V_OK;
+        if ((mask & 4) && !(old & 4) && !dsl_attrs_find(&c->attrs, "__hash__"))
+            st = dsl_attrs_set(&c->attrs, "__hash__", dsl_none()); /* __eq__ added: as below */
+        if (st != DSL_V_OK) return dsl_raise_status(in, st);
+        c->methods = generated[old | mask];
+        *ret = dsl_value_retain(cls);
+        return 0;
+    }
     if (c->methods)
         return dsl_raise(in, "NotImplementedError",
                          "dataclass on a class deriving from a library class (%s) is not "
@@ -676,71 +696,321 @@ static int d_is_dataclass(struct dsl_interp *in, const struct dsl_args *a, struc
     return 0;
 }
 
-/* v as asdict() gives it: a dataclass instance as a dict of its fields, lists and tuples item
- * by item, anything else as it is. */
-static int as_plain(struct dsl_interp *in, struct dsl_value v, int depth, struct dsl_value *out)
+/* Whether a class's builtin rows are the ones @dataclass gave it (not a library class's). */
+static bool generated_rows(const struct dsl_builtin *m)
 {
-    if (depth > 100) return dsl_raise(in, "RecursionError", "asdict(): nested too deep");
-    if (v.kind == DSL_INSTANCE && fields_of(v.as.inst->cls).kind == DSL_DICT) {
-        struct snap *f;
-        size_t n;
-        if (snaps_of(in, v, &f, &n) != 0) return -1;
-        struct dsl_dict *d = dsl_dict_new();
-        if (!d) {
-            snaps_free(f, n);
-            return dsl_raise_status(in, DSL_V_NOMEM);
-        }
-        *out = dsl_dict_value(d);
-        int r = 0;
-        for (size_t i = 0; i < n && r == 0; i++) {
-            struct dsl_value x, y;
-            r = dsl_getattr(in, v, f[i].name.as.s->data, &x);
-            if (r == 0) {
-                r = as_plain(in, x, depth + 1, &y);
-                dsl_value_release(x);
-            }
-            if (r == 0) {
-                r = dsl_dict_store(in, d, f[i].name, y);
-                dsl_value_release(y);
-            }
-        }
-        snaps_free(f, n);
-        if (r != 0) dsl_value_release(*out);
-        return r;
+    for (size_t i = 0; i < sizeof generated / sizeof generated[0]; i++)
+        if (m == generated[i]) return true;
+    return false;
+}
+
+/* The copies copy.deepcopy has made so far in one call (its memo): the same object reached
+ * twice is copied once, and an instance that holds itself holds its copy. */
+struct memo {
+    const void **from;
+    struct dsl_value *to; /* held */
+    size_t n, cap;
+};
+
+static void memo_free(struct memo *m)
+{
+    for (size_t i = 0; i < m->n; i++) dsl_value_release(m->to[i]);
+    free(m->from);
+    free(m->to);
+}
+
+static int memo_put(struct dsl_interp *in, struct memo *m, const void *from, struct dsl_value to)
+{
+    if (m->n == m->cap) {
+        size_t cap = m->cap ? 2 * m->cap : 8;
+        const void **f = realloc(m->from, cap * sizeof *f);
+        if (f) m->from = f;
+        struct dsl_value *t = f ? realloc(m->to, cap * sizeof *t) : NULL;
+        if (!t) return dsl_raise_status(in, DSL_V_NOMEM);
+        m->to = t;
+        m->cap = cap;
     }
+    m->from[m->n] = from;
+    m->to[m->n++] = dsl_value_retain(to);
+    return 0;
+}
+
+static bool memo_get(const struct memo *m, const void *from, struct dsl_value *out)
+{
+    for (size_t i = 0; i < m->n; i++)
+        if (m->from[i] == from) return *out = dsl_value_retain(m->to[i]), true;
+    return false;
+}
+
+static int no_deepcopy(struct dsl_interp *in, struct dsl_value v)
+{
+    return dsl_raise(in, "NotImplementedError",
+                     "asdict()/astuple() copy a field's value as copy.deepcopy does; copying a "
+                     "'%s' value is not supported in the MiniTorch language",
+                     dsl_type_name(v));
+}
+
+/* A plain instance's class, as copy.deepcopy copies it (a new instance, its attributes copied,
+ * no __init__ run): false for a class that customises copying or pickling, derives from an
+ * exception or from a library class, whose copy the kernel cannot make as Python would. */
+static bool plain_class(const struct dsl_class *c)
+{
+    static const char *const hooks[] = {"__deepcopy__", "__reduce_ex__", "__reduce__",
+                                        "__getstate__", "__setstate__",  NULL};
+    struct dsl_value fn;
+    if (dsl_class_exc_base(c)) return false;
+    for (size_t i = 0; hooks[i]; i++)
+        if (dsl_class_special(c, hooks[i], &fn)) return false;
+    for (; c; c = c->base.kind == DSL_CLASS ? c->base.as.cls : NULL)
+        if (c->builtin || (c->methods && !generated_rows(c->methods))) return false;
+    return true;
+}
+
+/* copy.deepcopy(v) into *out: 0, or -1 after raising. */
+static int deep_copy(struct dsl_interp *in, struct dsl_value v, struct memo *m, int depth,
+                     struct dsl_value *out)
+{
+    if (depth > DSL_MAX_LIST_DEPTH)
+        return dsl_raise(in, "RecursionError", "maximum recursion depth exceeded in deepcopy");
+    switch (v.kind) {
+    case DSL_NONE:
+    case DSL_BOOL:
+    case DSL_INT:
+    case DSL_FLOAT:
+    case DSL_STR:
+    case DSL_RANGE:
+    case DSL_BUILTIN:
+    case DSL_FUNCTION:
+    case DSL_CLASS:
+    case DSL_EXC_TYPE:
+        *out = dsl_value_retain(v); /* immutable, or copied by reference as Python's are */
+        return 0;
+    case DSL_OBJECT:
+        if (!dsl_is_not_implemented(v) && !is_missing(v)) return no_deepcopy(in, v);
+        *out = dsl_value_retain(v);
+        return 0;
+    case DSL_LIST:
+    case DSL_DICT:
+    case DSL_SET:
+    case DSL_INSTANCE: break;
+    default: return no_deepcopy(in, v);
+    }
+    const void *key = v.kind == DSL_LIST       ? (const void *)v.as.l
+                      : v.kind == DSL_INSTANCE ? (const void *)v.as.inst
+                                               : (const void *)v.as.d;
+    if (memo_get(m, key, out)) return 0;
+    if (dsl_is_ndarray(v)) { /* numpy's __deepcopy__: a copy of the array */
+        struct dsl_value copy;
+        if (dsl_getattr(in, v, "copy", &copy) != 0) return -1;
+        int r = dsl_call(in, copy, NULL, 0, NULL, NULL, 0, out);
+        dsl_value_release(copy);
+        return r != 0 ? -1 : memo_put(in, m, key, *out);
+    }
+    int r = 0;
     if (v.kind == DSL_LIST) {
         struct dsl_list *l = dsl_list_new(v.as.l->len);
         if (!l) return dsl_raise_status(in, DSL_V_NOMEM);
         l->style = v.as.l->style;
-        l->dtype = v.as.l->dtype;
         *out = (struct dsl_value){.kind = DSL_LIST, .as.l = l};
-        for (size_t i = 0; i < v.as.l->len; i++) {
-            struct dsl_value y;
-            if (as_plain(in, v.as.l->items[i], depth + 1, &y) != 0) {
-                dsl_value_release(*out);
-                return -1;
+        bool same = true, tup = dsl_is_tuple(v);
+        if (!tup) r = memo_put(in, m, key, *out);
+        for (size_t i = 0; r == 0 && i < v.as.l->len; i++) {
+            struct dsl_value x = dsl_value_retain(v.as.l->items[i]), y;
+            r = deep_copy(in, x, m, depth + 1, &y);
+            if (r == 0) {
+                same = same && dsl_value_is(x, y);
+                int st = dsl_list_push(l, y);
+                if (st != DSL_V_OK) r = dsl_raise_status(in, st);
             }
-            dsl_value_adopt(y);
-            l->items[l->len++] = y;
+            dsl_value_release(x);
         }
-        return 0;
+        if (r == 0 && same && tup) { /* a tuple of what copies as itself */
+            dsl_value_release(*out);
+            *out = dsl_value_retain(v);
+        }
+        if (r == 0 && tup) r = memo_put(in, m, key, *out);
+    } else if (v.kind == DSL_INSTANCE) {
+        if (!plain_class(v.as.inst->cls.as.cls)) return no_deepcopy(in, v);
+        if (dsl_instance_blank(in, v.as.inst->cls, out) != 0) return -1;
+        r = memo_put(in, m, key, *out); /* first: an attribute may lead back to v */
+        /* the attributes as they are now, each read by name: a copy may run user code */
+        for (size_t i = 0; r == 0 && i < v.as.inst->attrs.len; i++) {
+            char *name = strdup(v.as.inst->attrs.items[i].name);
+            struct dsl_value x = dsl_value_retain(v.as.inst->attrs.items[i].value), y;
+            r = name ? deep_copy(in, x, m, depth + 1, &y) : dsl_raise_status(in, DSL_V_NOMEM);
+            if (r == 0) {
+                int st = dsl_attrs_set(&out->as.inst->attrs, name, y);
+                if (st != DSL_V_OK) r = dsl_raise_status(in, st);
+            }
+            dsl_value_release(x);
+            free(name);
+        }
+    } else { /* a dict, a set or a frozenset: keys (and values) copied */
+        bool set = v.kind == DSL_SET;
+        struct dsl_dict *d = set ? dsl_set_new(v.as.d->frozen) : dsl_dict_new();
+        if (!d) return dsl_raise_status(in, DSL_V_NOMEM);
+        *out = set ? dsl_set_value(d) : dsl_dict_value(d);
+        if (!set) r = memo_put(in, m, key, *out);
+        for (size_t i = 0; r == 0 && i < v.as.d->n; i++) {
+            if (!v.as.d->entries[i].live) continue;
+            struct dsl_value k = dsl_value_retain(v.as.d->entries[i].key);
+            struct dsl_value x = set ? dsl_none() : dsl_value_retain(v.as.d->entries[i].value);
+            struct dsl_value k2 = dsl_none(), x2 = dsl_none();
+            r = deep_copy(in, k, m, depth + 1, &k2);
+            if (r == 0 && !set) r = deep_copy(in, x, m, depth + 1, &x2);
+            if (r == 0) r = set ? dsl_set_add(in, d, k2) : dsl_dict_store(in, d, k2, x2);
+            dsl_value_release(k);
+            dsl_value_release(x);
+            dsl_value_release(k2);
+            dsl_value_release(x2);
+        }
+        if (r == 0 && set) r = memo_put(in, m, key, *out);
     }
-    *out = dsl_value_retain(v);
-    return 0;
+    if (r != 0) dsl_value_release(*out);
+    return r;
+}
+
+/* v as asdict() (tuple false) or astuple() gives it, as CPython's _asdict_inner: a dataclass
+ * instance as a dict (a tuple) of its fields, made by factory when given; lists, tuples and
+ * dicts (keys and values) item by item; anything else as copy.deepcopy copies it. */
+static int as_plain(struct dsl_interp *in, struct dsl_value v, bool tuple, struct dsl_value factory,
+                    int depth, struct dsl_value *out)
+{
+    if (depth > DSL_MAX_LIST_DEPTH)
+        return dsl_raise(in, "RecursionError", "maximum recursion depth exceeded in %s()",
+                         tuple ? "astuple" : "asdict");
+    int r = 0;
+    if (v.kind == DSL_INSTANCE && fields_of(v.as.inst->cls).kind == DSL_DICT) {
+        struct snap *f;
+        size_t n;
+        if (snaps_of(in, v, &f, &n) != 0) return -1;
+        struct dsl_list *l = dsl_list_new(n); /* the values, or (name, value) pairs */
+        if (!l) {
+            snaps_free(f, n);
+            return dsl_raise_status(in, DSL_V_NOMEM);
+        }
+        struct dsl_value items = {.kind = DSL_LIST, .as.l = l};
+        for (size_t i = 0; i < n && r == 0; i++) {
+            struct dsl_value x, y;
+            r = dsl_getattr(in, v, f[i].name.as.s->data, &x);
+            if (r == 0) {
+                r = as_plain(in, x, tuple, factory, depth + 1, &y);
+                dsl_value_release(x);
+            }
+            if (r == 0 && !tuple) {
+                struct dsl_list *pair = dsl_list_new(2);
+                if (!pair) {
+                    dsl_value_release(y);
+                    r = dsl_raise_status(in, DSL_V_NOMEM);
+                } else {
+                    pair->style = DSL_LIST_TUPLE;
+                    dsl_list_push(pair, dsl_value_retain(f[i].name)); /* room made above */
+                    dsl_list_push(pair, y);
+                    y = (struct dsl_value){.kind = DSL_LIST, .as.l = pair};
+                }
+            }
+            if (r == 0) {
+                int st = dsl_list_push(l, y);
+                if (st != DSL_V_OK) r = dsl_raise_status(in, st);
+            }
+        }
+        snaps_free(f, n);
+        if (r == 0 && factory.kind != DSL_NONE) {
+            r = dsl_call(in, factory, &items, 1, NULL, NULL, 0, out);
+        } else if (r == 0 && tuple) {
+            l->style = DSL_LIST_TUPLE;
+            *out = dsl_value_retain(items);
+        } else if (r == 0) {
+            struct dsl_dict *d = dsl_dict_new();
+            if (!d)
+                r = dsl_raise_status(in, DSL_V_NOMEM);
+            else
+                *out = dsl_dict_value(d);
+            for (size_t i = 0; r == 0 && i < l->len; i++)
+                r = dsl_dict_store(in, d, l->items[i].as.l->items[0], l->items[i].as.l->items[1]);
+            if (r != 0 && d) dsl_value_release(*out);
+        }
+        dsl_value_release(items);
+        return r;
+    }
+    if (v.kind == DSL_LIST && !dsl_is_ndarray(v)) { /* read live, as CPython's generator */
+        struct dsl_list *l = dsl_list_new(v.as.l->len);
+        if (!l) return dsl_raise_status(in, DSL_V_NOMEM);
+        l->style = v.as.l->style;
+        *out = (struct dsl_value){.kind = DSL_LIST, .as.l = l};
+        for (size_t i = 0; r == 0 && i < v.as.l->len; i++) {
+            struct dsl_value x = dsl_value_retain(v.as.l->items[i]), y;
+            r = as_plain(in, x, tuple, factory, depth + 1, &y);
+            dsl_value_release(x);
+            if (r == 0) {
+                int st = dsl_list_push(l, y);
+                if (st != DSL_V_OK) r = dsl_raise_status(in, st);
+            }
+        }
+        if (r != 0) dsl_value_release(*out);
+        return r;
+    }
+    if (v.kind == DSL_DICT) {
+        struct dsl_dict *d = dsl_dict_new();
+        if (!d) return dsl_raise_status(in, DSL_V_NOMEM);
+        *out = dsl_dict_value(d);
+        const struct dsl_dict *src = v.as.d;
+        size_t len = src->len;
+        for (size_t i = 0; r == 0 && i < src->n; i++) {
+            if (!src->entries[i].live) continue;
+            struct dsl_value k = dsl_value_retain(src->entries[i].key);
+            struct dsl_value x = dsl_value_retain(src->entries[i].value);
+            struct dsl_value k2 = dsl_none(), x2 = dsl_none();
+            r = as_plain(in, k, tuple, factory, depth + 1, &k2);
+            if (r == 0) r = as_plain(in, x, tuple, factory, depth + 1, &x2);
+            if (r == 0) r = dsl_dict_store(in, d, k2, x2);
+            dsl_value_release(k);
+            dsl_value_release(x);
+            dsl_value_release(k2);
+            dsl_value_release(x2);
+            if (r == 0 && src->len != len)
+                r = dsl_raise(in, "RuntimeError", "dictionary changed size during iteration");
+        }
+        if (r != 0) dsl_value_release(*out);
+        return r;
+    }
+    struct memo m = {0};
+    r = deep_copy(in, v, &m, depth, out);
+    memo_free(&m);
+    return r;
+}
+
+static const char *const asdict_params[] = {"obj", "dict_factory", NULL};
+static const char *const astuple_params[] = {"obj", "tuple_factory", NULL};
+
+static int as_plain_call(struct dsl_interp *in, const struct dsl_args *a, bool tuple,
+                         struct dsl_value *ret)
+{
+    if (a->slot[0].kind != DSL_INSTANCE || fields_of(a->slot[0].as.inst->cls).kind != DSL_DICT)
+        return dsl_raise(in, "TypeError", "%s() should be called on dataclass instances",
+                         tuple ? "astuple" : "asdict");
+    return as_plain(in, a->slot[0], tuple, a->has[1] ? a->slot[1] : dsl_none(), 0, ret);
 }
 
 static int d_asdict(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
-    if (a->slot[0].kind != DSL_INSTANCE || fields_of(a->slot[0].as.inst->cls).kind != DSL_DICT)
-        return dsl_raise(in, "TypeError", "asdict() should be called on dataclass instances");
-    return as_plain(in, a->slot[0], 0, ret);
+    return as_plain_call(in, a, false, ret);
+}
+
+static int d_astuple(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    return as_plain_call(in, a, true, ret);
 }
 
 static const struct member dataclasses_members[] = {
     VALUE("MISSING", "dataclasses.MISSING", v_missing,
           "What a field without a default has as its default."),
-    FN("asdict", "dataclasses.asdict(obj)", 1, 1, NULL, d_asdict,
-       "A dataclass instance's fields as a dict (nested dataclasses and lists converted too)."),
+    FN("asdict", "dataclasses.asdict(obj, *, dict_factory=dict)", 1, 1, asdict_params, d_asdict,
+       "A dataclass instance's fields as a dict: nested dataclasses, lists, tuples and dicts "
+       "converted too, other values copied as copy.deepcopy copies them."),
+    FN("astuple", "dataclasses.astuple(obj, *, tuple_factory=tuple)", 1, 1, astuple_params,
+       d_astuple,
+       "A dataclass instance's field values as a tuple, converted as asdict() converts them."),
     FN("dataclass", "@dataclass or @dataclass(init=True, repr=True, eq=True)", 0, -1,
        dataclass_params, d_dataclass,
        "Reads the class's annotated names (`x: float = 0.0`) as its fields and gives it "
@@ -758,7 +1028,8 @@ static const struct member dataclasses_members[] = {
 };
 
 const struct module mod_dataclasses = {
-    .cls = MODULE_CLASS("module: Python's dataclasses: @dataclass, field, fields, asdict."),
+    .cls =
+        MODULE_CLASS("module: Python's dataclasses: @dataclass, field, fields, asdict, astuple."),
     .name = "dataclasses",
     .members = MEMBERS(dataclasses_members),
 };
