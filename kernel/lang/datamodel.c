@@ -4,6 +4,7 @@
 #include "lang/classes.h"
 #include "lang/eval.h"
 #include "lang/exceptions.h"
+#include "lang/list.h"
 #include "lang/operators.h"
 
 #include <stdint.h>
@@ -596,22 +597,7 @@ static int iterator_over(struct dsl_interp *in, struct dsl_value src, bool gener
         struct dsl_list *l = dsl_list_new(0);
         if (!l) return dsl_raise_status(in, DSL_V_NOMEM);
         held = (struct dsl_value){.kind = DSL_LIST, .as.l = l};
-        struct dsl_iter it;
-        if (dsl_iter_init(in, src, &it) != 0) {
-            dsl_value_release(held);
-            return -1;
-        }
-        struct dsl_value item;
-        int got;
-        while ((got = dsl_iter_next(in, &it, &item)) > 0) {
-            int st = dsl_list_push(l, item);
-            if (st != DSL_V_OK) {
-                got = dsl_raise_status(in, st);
-                break;
-            }
-        }
-        dsl_iter_end(&it);
-        if (got < 0) {
+        if (dsl_list_extend(in, l, src) != 0) {
             dsl_value_release(held);
             return -1;
         }

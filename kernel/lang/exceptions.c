@@ -3,6 +3,7 @@
 #include "lang/exceptions.h"
 
 #include "lang/classes.h"
+#include "lang/list.h"
 
 #include "minitorch/minitorch.h"
 
@@ -207,23 +208,9 @@ int dsl_exc_args_tuple(struct dsl_interp *in, struct dsl_value v, struct dsl_val
     if (!l) return dsl_raise_status(in, DSL_V_NOMEM);
     l->style = DSL_LIST_TUPLE;
     *out = (struct dsl_value){.kind = DSL_LIST, .as.l = l};
-    struct dsl_iter it;
-    if (dsl_iter_init(in, v, &it) != 0) {
-        dsl_value_release(*out);
-        return -1;
-    }
-    struct dsl_value item;
-    int got;
-    while ((got = dsl_iter_next(in, &it, &item)) > 0) {
-        int st = dsl_list_push(l, item);
-        if (st != DSL_V_OK) {
-            got = dsl_raise_status(in, st);
-            break;
-        }
-    }
-    dsl_iter_end(&it);
-    if (got < 0) dsl_value_release(*out);
-    return got < 0 ? -1 : 0;
+    if (dsl_list_extend(in, l, v) == 0) return 0;
+    dsl_value_release(*out);
+    return -1;
 }
 
 int dsl_exc_setattr(struct dsl_interp *in, struct dsl_value v, const char *name,
