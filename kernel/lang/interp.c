@@ -103,6 +103,11 @@ int dsl_raise_size(struct dsl_interp *in, const char *what, uint64_t asked)
 
 void dsl_interp_push_tb(struct dsl_interp *in, const struct dsl_function *f)
 {
+    dsl_interp_push_tb_code(in, f->code, f->def->name);
+}
+
+void dsl_interp_push_tb_code(struct dsl_interp *in, struct dsl_code *code, const char *func)
+{
     if (in->ntb == in->captb) {
         size_t cap = in->captb ? in->captb * 2 : 8;
         struct dsl_tb_entry *p = realloc(in->tb, cap * sizeof *p);
@@ -110,9 +115,9 @@ void dsl_interp_push_tb(struct dsl_interp *in, const struct dsl_function *f)
         in->tb = p;
         in->captb = cap;
     }
-    char *name = strdup(f->def->name);
+    char *name = strdup(func);
     if (!name) return;
-    in->tb[in->ntb++] = (struct dsl_tb_entry){dsl_code_retain(f->code), in->pos, name};
+    in->tb[in->ntb++] = (struct dsl_tb_entry){dsl_code_retain(code), in->pos, name};
     in->has_pos = false;
 }
 

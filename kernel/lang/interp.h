@@ -62,7 +62,8 @@ struct dsl_session {
     /* the modules of the package's files that cells wrote (lang/packages.c): owned instances
      * of the module class, in the order first written */
     struct dsl_value *packages;
-    char **package_names; /* owned: each module's full name, as made (lookups by name) */
+    char **package_names;  /* owned: each module's full name, as made (lookups by name) */
+    bool *package_builtin; /* owned: the module runs a file of the kernel's (dsl_package_load) */
     size_t npackages;
     /* check is running: the ops (1 << DSL_SOP_MAP, ...) that must be the student's class's own
      * (lib/student.c refuses them inherited, or run by the kernel's own backends), and the ops
@@ -190,6 +191,8 @@ int dsl_raise_in(struct dsl_interp *in, const struct dsl_function *f, size_t pos
  * first. The position is then cleared so that the call site in the caller's source locates it
  * next. */
 void dsl_interp_push_tb(struct dsl_interp *in, const struct dsl_function *f);
+/* The same for code that is no function's body (a module's top level): func names it. */
+void dsl_interp_push_tb_code(struct dsl_interp *in, struct dsl_code *code, const char *func);
 /* Raises the error a dsl_vstatus stands for (MemoryError, RecursionError); returns -1.
  * DSL_V_NOMEM after the limit of values' memory refused an allocation (values.h) raises the
  * MemoryError that names the limit. */

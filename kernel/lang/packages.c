@@ -19,14 +19,23 @@ const char *dsl_package_name(struct dsl_value self)
     return v && v->kind == DSL_STR ? v->as.s->data : "?";
 }
 
+static bool is_builtin(const struct dsl_session *s, const struct dsl_instance *inst)
+{
+    for (size_t i = 0; s && i < s->npackages; i++)
+        if (s->packages[i].as.inst == inst) return s->package_builtin[i];
+    return false;
+}
+
 static int module_repr(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
     const struct dsl_value *file = dsl_attrs_find(&a->self.as.inst->attrs, "__file__");
+    const char *name = dsl_package_name(a->self);
     char *text = NULL;
-    int n = file && file->kind == DSL_STR
-                ? asprintf(&text, "<module '%s' (%%%%minitorch_file %s)>",
-                           dsl_package_name(a->self), file->as.s->data)
-                : asprintf(&text, "<module '%s'>", dsl_package_name(a->self));
+    int n = !file || file->kind != DSL_STR ? asprintf(&text, "<module '%s'>", name)
+            : is_builtin(in->session, a->self.as.inst)
+                ? asprintf(&text, "<module '%s' (the kernel's %s/%s)>", name, DSL_PACKAGE,
+                           file->as.s->data)
+                : asprintf(&text, "<module '%s' (%%%%minitorch_file %s)>", name, file->as.s->data);
     if (n < 0) return dsl_raise_status(in, DSL_V_NOMEM);
     int st = dsl_str_value(text, (size_t)n, ret);
     free(text);
@@ -60,7 +69,8 @@ static int module_getattr(struct dsl_interp *in, const struct dsl_args *a, struc
 static const char *const getattr_params[] = {"name", NULL};
 static const struct dsl_builtin module_rows[] = {
     {"__repr__", "module.__repr__(self)", 0, 0, NULL, module_repr,
-     "<module 'minitorch.NAME' (%%minitorch_file NAME.py)>"},
+     "<module 'minitorch.NAME' (%%minitorch_file NAME.py)>, or (the kernel's minitorch/NAME.py) "
+     "for a file of the kernel's."},
     {"__getattr__", "module.__getattr__(self, name)", 1, 1, getattr_params, module_getattr,
      "AttributeError: the module has no global variable of that name."},
     {NULL, NULL, 0, 0, NULL, NULL, NULL},
@@ -108,9 +118,15 @@ static int set_str(struct dsl_interp *in, struct dsl_value module, const char *n
     return st ? dsl_raise_status(in, st) : 0;
 }
 
-/* The module `name` of file `file`: the one the session has, else a new one it keeps. 0 with
- * a borrowed value in *out, or -1 after raising. */
-static int module_for(struct dsl_interp *in, const char *name, const char *file,
+bool dsl_package_builtin(struct dsl_session *s, const char *name)
+{
+    struct dsl_value *m = dsl_package_find(s, name);
+    return m && s->package_builtin[m - s->packages];
+}
+
+/* The module `name` of file `file`: the one the session has, else a new one it keeps (a file
+ * of the kernel's when builtin). 0 with a borrowed value in *out, or -1 after raising. */
+static int module_for(struct dsl_interp *in, const char *name, const char *file, bool builtin,
                       struct dsl_value *out)
 {
     struct dsl_session *s = in->session;
@@ -123,7 +139,9 @@ static int module_for(struct dsl_interp *in, const char *name, const char *file,
     if (grown) s->packages = grown;
     char **names = grown ? realloc(s->package_names, (s->npackages + 1) * sizeof *names) : NULL;
     if (names) s->package_names = names;
-    char *copy = names ? strdup(name) : NULL;
+    bool *flags = names ? realloc(s->package_builtin, (s->npackages + 1) * sizeof *flags) : NULL;
+    if (flags) s->package_builtin = flags;
+    char *copy = flags ? strdup(name) : NULL;
     if (!copy) return dsl_raise_status(in, DSL_V_NOMEM);
     struct dsl_value m;
     if (dsl_class_call(in, module_class(), NULL, 0, NULL, NULL, 0, &m) != 0) {
@@ -138,6 +156,7 @@ static int module_for(struct dsl_interp *in, const char *name, const char *file,
         return -1;
     }
     s->package_names[s->npackages] = copy;
+    s->package_builtin[s->npackages] = builtin;
     s->packages[s->npackages++] = m;
     *out = m;
     return 0;
@@ -151,6 +170,8 @@ static void forget(struct dsl_session *s, size_t i)
     memmove(&s->packages[i], &s->packages[i + 1], (s->npackages - i - 1) * sizeof m);
     memmove(&s->package_names[i], &s->package_names[i + 1],
             (s->npackages - i - 1) * sizeof *s->package_names);
+    memmove(&s->package_builtin[i], &s->package_builtin[i + 1],
+            (s->npackages - i - 1) * sizeof *s->package_builtin);
     s->npackages--;
     struct dsl_attrs *g = &m.as.inst->attrs;
     while (g->len) dsl_attrs_remove(g, g->items[g->len - 1].name);
@@ -162,8 +183,10 @@ void dsl_packages_forget(struct dsl_session *s)
     while (s->npackages) forget(s, s->npackages - 1);
     free(s->packages);
     free(s->package_names);
+    free(s->package_builtin);
     s->packages = NULL;
     s->package_names = NULL;
+    s->package_builtin = NULL;
 }
 
 struct dsl_value *dsl_package_export(struct dsl_value module, const char *name)
@@ -271,14 +294,64 @@ int dsl_package_run(struct dsl_interp *in, struct dsl_code *cell)
                             "%%%%minitorch_file %s: a file of the package is NAME.py, NAME a "
                             "Python name (scalar.py, tensor_functions.py)",
                             file);
+    /* a student's file replaces the kernel's of that name: a new module, none of the kernel's
+     * globals left in it (what other modules imported from the kernel's stays theirs, as
+     * after a reload in Python) */
+    struct dsl_value *was = dsl_package_find(in->session, name);
+    if (was && in->session->package_builtin[was - in->session->packages])
+        forget(in->session, (size_t)(was - in->session->packages));
     bool first = !dsl_package_find(in->session, name);
     struct dsl_value m;
-    if (module_for(in, name, file, &m) != 0) return -1;
+    if (module_for(in, name, file, false, &m) != 0) return -1;
     dsl_value_release(cell->module);
     cell->module = dsl_value_retain(m);
     int r = dsl_run_block(in, cell->ast, NULL);
     struct dsl_value *have = dsl_package_find(in->session, name);
     if (r != 0 && first && have) /* as a failed import: a file that never ran whole is none */
         forget(in->session, (size_t)(have - in->session->packages));
+    return r;
+}
+
+int dsl_package_load(struct dsl_interp *in, const char *name, const char *file, const char *src,
+                     size_t len)
+{
+    if (dsl_package_find(in->session, name)) return 0;
+    struct dsl_syntax_error se;
+    struct dsl_code *code = dsl_code_parse(src, len, &se);
+    if (!code) /* the build embeds files the tests run: only memory can fail here */
+        return se.ename && strcmp(se.ename, "MemoryError") != 0
+                   ? dsl_raise(in, "SystemError", "the kernel's %s/%s does not parse: %s",
+                               DSL_PACKAGE, file, se.msg)
+                   : dsl_raise_status(in, DSL_V_NOMEM);
+    struct dsl_value m;
+    if (module_for(in, name, file, true, &m) != 0) {
+        dsl_code_release(code);
+        return -1;
+    }
+    code->module = dsl_value_retain(m);
+    /* its top level runs as a call would: its own source, globals and frame */
+    const char *src_was = in->src;
+    size_t len_was = in->src_len;
+    struct dsl_code *code_was = in->code;
+    struct dsl_frame *frame_was = in->frame;
+    struct dsl_attrs *class_ns = in->class_ns;
+    struct dsl_comp_scope *comp = in->comp;
+    in->src = code->src;
+    in->src_len = code->len;
+    in->code = code;
+    in->frame = NULL;
+    in->class_ns = NULL;
+    in->comp = NULL;
+    int r = dsl_run_block(in, code->ast, NULL);
+    if (r != 0) dsl_interp_push_tb_code(in, code, "<module>");
+    in->src = src_was;
+    in->src_len = len_was;
+    in->code = code_was;
+    in->frame = frame_was;
+    in->class_ns = class_ns;
+    in->comp = comp;
+    struct dsl_value *have = dsl_package_find(in->session, name);
+    if (r != 0 && have) forget(in->session, (size_t)(have - in->session->packages));
+    dsl_code_release(code);
     return r;
 }

@@ -48,6 +48,17 @@ bool dsl_is_file_cell(const char *src);
  * the module and runs the code with its globals. 0, or -1 after raising. */
 int dsl_package_run(struct dsl_interp *in, struct dsl_code *cell);
 
+/* Runs the kernel's own file `file` ("scalar.py"), whose text is src[0..len), as the module
+ * `name` ("minitorch.scalar"), unless the session has a module of that name already (a
+ * student's file, or this one loaded before). Its functions and errors name the file as
+ * "minitorch/scalar.py"; a student's file cell of the same name later replaces it by a new
+ * module. 0, or -1 after raising (the module is then forgotten, as a failed import). */
+int dsl_package_load(struct dsl_interp *in, const char *name, const char *file, const char *src,
+                     size_t len);
+
+/* The session's module `name` runs a file of the kernel's (dsl_package_load), not a cell. */
+bool dsl_package_builtin(struct dsl_session *s, const char *name);
+
 /* Empties and forgets every module (%reset, the session's end). A module's functions hold
  * their code and the code its module: emptying the modules first, as CPython empties modules
  * at exit, is what breaks those cycles. */

@@ -431,32 +431,82 @@ static int value_of(struct dsl_interp *in, struct dsl_value p, struct dsl_value 
     return dsl_getattr(in, p, "value", v);
 }
 
+/* v.name as hasattr() sees it: 1 with a new value in *out, 0 when v has no such attribute,
+ * -1 after another error. */
+static int attr_if_any(struct dsl_interp *in, struct dsl_value v, const char *name,
+                       struct dsl_value *out)
+{
+    if (dsl_getattr(in, v, name, out) == 0) return 1;
+    *out = dsl_none();
+    if (strcmp(in->ename, "AttributeError") != 0) return -1;
+    dsl_interp_clear_error(in);
+    return 0;
+}
+
 static int zero_one(struct dsl_interp *in, struct dsl_value p, struct dsl_value unused)
 {
     (void)unused;
-    struct dsl_value v;
+    struct dsl_value v, d;
     if (value_of(in, p, &v) != 0) return -1;
-    int r = v.kind == DSL_TENSOR ? dsl_setattr(in, v, "grad", dsl_none()) : 0;
+    int r = 0;
+    if (v.kind == DSL_TENSOR) {
+        r = dsl_setattr(in, v, "grad", dsl_none());
+    } else if (v.kind != DSL_NONE) { /* a Scalar: MiniTorch's p.value.derivative = None */
+        r = attr_if_any(in, v, "derivative", &d);
+        if (r > 0 && d.kind != DSL_NONE) r = dsl_setattr(in, v, "derivative", dsl_none());
+        dsl_value_release(d);
+    }
     dsl_value_release(v);
-    return r;
+    return r < 0 ? -1 : 0;
+}
+
+/* p.update(x) */
+static int update(struct dsl_interp *in, struct dsl_value p, struct dsl_value x)
+{
+    struct dsl_value fn, r;
+    if (dsl_getattr(in, p, "update", &fn) != 0) return -1;
+    int rc = dsl_call(in, fn, &x, 1, NULL, NULL, 0, &r);
+    dsl_value_release(fn);
+    if (rc == 0) dsl_value_release(r);
+    return rc;
+}
+
+/* A Scalar parameter: MiniTorch's p.update(Scalar(p.value.data - lr * p.value.derivative)),
+ * Scalar being minitorch.scalar's (the student's file, or the kernel's). */
+static int step_scalar(struct dsl_interp *in, struct dsl_value p, struct dsl_value v,
+                       struct dsl_value d, struct dsl_value lr)
+{
+    struct dsl_value data = dsl_none(), scaled = dsl_none(), next = dsl_none(), mod = dsl_none(),
+                     cls = dsl_none(), made = dsl_none();
+    int rc = dsl_getattr(in, v, "data", &data);
+    if (rc == 0) rc = dsl_binary(in, DSL_T_STAR, lr, d, &scaled);
+    if (rc == 0) rc = dsl_binary(in, DSL_T_MINUS, data, scaled, &next);
+    if (rc == 0) rc = dsl_module_import(in, "minitorch.scalar", &mod);
+    if (rc == 0) rc = dsl_getattr(in, mod, "Scalar", &cls);
+    if (rc == 0) rc = dsl_call(in, cls, &next, 1, NULL, NULL, 0, &made);
+    if (rc == 0) rc = update(in, p, made);
+    struct dsl_value all[] = {data, scaled, next, mod, cls, made};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) dsl_value_release(all[i]);
+    return rc;
 }
 
 static int step_one(struct dsl_interp *in, struct dsl_value p, struct dsl_value lr)
 {
-    struct dsl_value v, grad = dsl_none(), scaled = dsl_none(), next = dsl_none(), fn, r;
+    struct dsl_value v, grad = dsl_none(), scaled = dsl_none(), next = dsl_none();
     if (value_of(in, p, &v) != 0) return -1;
     int rc = 0;
+    if (v.kind != DSL_TENSOR && v.kind != DSL_NONE) {
+        struct dsl_value d;
+        int has = attr_if_any(in, v, "derivative", &d);
+        rc = has < 0 ? -1 : has && d.kind != DSL_NONE ? step_scalar(in, p, v, d, lr) : 0;
+        dsl_value_release(d);
+    }
     if (v.kind == DSL_TENSOR && dsl_getattr(in, v, "grad", &grad) != 0) rc = -1;
     if (rc == 0 && grad.kind == DSL_TENSOR) {
         /* MiniTorch's p.update(p.value - self.lr * p.value.grad), operation for operation */
         rc = dsl_tensor_binary(in, DSL_T_STAR, lr, grad, &scaled);
         if (rc == 0) rc = dsl_tensor_binary(in, DSL_T_MINUS, v, scaled, &next);
-        if (rc == 0) rc = dsl_getattr(in, p, "update", &fn);
-        if (rc == 0) {
-            rc = dsl_call(in, fn, &next, 1, NULL, NULL, 0, &r);
-            dsl_value_release(fn);
-            if (rc == 0) dsl_value_release(r);
-        }
+        if (rc == 0) rc = update(in, p, next);
     }
     dsl_value_release(v);
     dsl_value_release(grad);
@@ -492,9 +542,10 @@ static const struct dsl_builtin sgd_methods[] = {
     {"__init__", "SGD(parameters, lr=1.0)", 1, 2, sgd_params, sgd_init,
      "Stochastic gradient descent over a list of Parameters with learning rate lr."},
     {"zero_grad", "zero_grad()", 0, 0, NULL, sgd_zero_grad,
-     "Drops every parameter's gradient (p.value.grad = None)."},
+     "Drops every parameter's gradient (p.value.grad = None; a Scalar's p.value.derivative)."},
     {"step", "step()", 0, 0, NULL, sgd_step,
-     "p.update(p.value - lr * p.value.grad) for every parameter that has a gradient."},
+     "p.update(p.value - lr * p.value.grad) for every parameter that has a gradient; a Scalar "
+     "p.update(Scalar(p.value.data - lr * p.value.derivative))."},
     {NULL, NULL, 0, 0, NULL, NULL, NULL},
 };
 

@@ -562,7 +562,9 @@ static int td_strides_from_shape(struct dsl_interp *in, const struct dsl_args *a
 }
 
 /* central_difference(f, *vals, arg=0, epsilon=1e-6): (f(..x + eps..) - f(..x - eps..)) / (2
- * eps) in argument `arg`, MiniTorch's numerical derivative. */
+ * eps) in argument `arg`, MiniTorch's numerical derivative. x +/- eps, the difference and the
+ * division are the language's operators, as in MiniTorch, so that a Scalar's (x + eps is a
+ * Scalar, the result one too: derivative_check reads its .data) are its own. */
 static int td_central_difference(struct dsl_interp *in, const struct dsl_args *a,
                                  struct dsl_value *ret)
 {
@@ -578,18 +580,23 @@ static int td_central_difference(struct dsl_interp *in, const struct dsl_args *a
         return dsl_raise(in, "IndexError",
                          "central_difference(): arg %lld is not one of the %zu values",
                          (long long)arg, n);
-    double x;
-    if (mod_real_arg(in, rest[arg], &x) != 0) return -1;
     struct dsl_value *vals = malloc(n * sizeof *vals);
     if (!vals) return dsl_raise_status(in, DSL_V_NOMEM);
     memcpy(vals, rest, n * sizeof *vals);
-    struct dsl_value hi = dsl_none(), lo = dsl_none();
-    vals[arg] = dsl_float(x + eps);
-    int r = mod_call(in, f, vals, n, &hi);
+    struct dsl_value x = rest[arg], moved = dsl_none(), hi = dsl_none(), lo = dsl_none();
+    int r = dsl_binary(in, DSL_T_PLUS, x, dsl_float(eps), &moved);
     if (r == 0) {
-        vals[arg] = dsl_float(x - eps);
+        vals[arg] = moved;
+        r = mod_call(in, f, vals, n, &hi);
+        dsl_value_release(moved);
+        moved = dsl_none();
+    }
+    if (r == 0) r = dsl_binary(in, DSL_T_MINUS, x, dsl_float(eps), &moved);
+    if (r == 0) {
+        vals[arg] = moved;
         r = mod_call(in, f, vals, n, &lo);
     }
+    dsl_value_release(moved);
     free(vals);
     struct dsl_value diff = dsl_none();
     if (r == 0) r = dsl_binary(in, DSL_T_MINUS, hi, lo, &diff);
@@ -712,7 +719,7 @@ static const struct member minitorch_members[] = {
     FN("central_difference", "minitorch.central_difference(f, *vals, arg=0, epsilon=1e-6)", 1, -1,
        central_params, td_central_difference,
        "(f(..., x + epsilon, ...) - f(..., x - epsilon, ...)) / (2 * epsilon) for x the value "
-       "number `arg`: MiniTorch's numerical derivative."),
+       "number `arg`: MiniTorch's numerical derivative, of numbers or Scalars."),
     VALUE("datasets", "minitorch.datasets", mod_datasets_value,
           "MiniTorch's dict of datasets: minitorch.datasets[\"Simple\"](50) is a Graph with N, "
           "X and y. Keys: Simple, Diag, Split, Xor, Circle, Spiral."),

@@ -67,17 +67,20 @@ int mod_module_repr(struct render_buf *b, const void *state)
     return b->nomem ? DSL_V_NOMEM : DSL_V_OK;
 }
 
-/* m.name where a cell wrote files of m's package: the file m.name itself, else what the files
- * give m (minitorch's star imports): 1 with a new value in *out, else 0. */
+/* m.name where the session has files of m's package (a student's cells, the kernel's own
+ * files): what a student's files give m (minitorch's star imports), else the file m.name itself,
+ * run first if it is one of the kernel's the session lacks. 1 with a new value in *out, 0 when
+ * none, -1 after raising. */
 static int package_attr(struct dsl_interp *in, const struct module *m, const char *name,
                         struct dsl_value *out)
 {
-    if (!in->session->npackages) return 0;
     char full[160];
     snprintf(full, sizeof full, "%s.%s", m->name, name);
     /* as in MiniTorch, a star import binds over a submodule's name (minitorch.tensor is
      * tensor_functions' function, not the file tensor.py) */
-    struct dsl_value *v = m == &mod_minitorch ? mod_minitorch_file_export(in, name) : NULL;
+    struct dsl_value *v =
+        m == &mod_minitorch && in->session->npackages ? mod_minitorch_file_export(in, name) : NULL;
+    if (!v && mod_minitorch_builtin_load(in, full) != 0) return -1;
     if (!v) v = dsl_package_find(in->session, full);
     if (!v) return 0;
     *out = dsl_value_retain(*v);
@@ -86,17 +89,20 @@ static int package_attr(struct dsl_interp *in, const struct module *m, const cha
 
 static const struct module *submodule(const struct module *m, const char *name);
 
-/* m.name: a file a cell wrote or what it gives m, m's member, or m's submodule (the kernel's
- * minitorch.tensor_data). 1 with a new value in *out, 0 when m has none, -1 after raising. */
+/* m.name: a file a cell wrote or what it gives m, m's member, m's submodule (the kernel's
+ * minitorch.tensor_data), or what the kernel's own files give minitorch (minitorch.Scalar),
+ * last so that a name of the C library never runs them. 1 with a new value in *out, 0 when m
+ * has none, -1 after raising. */
 static int module_attr(struct dsl_interp *in, const struct module *m, const char *name,
                        struct dsl_value *out)
 {
-    if (package_attr(in, m, name, out)) return 1;
+    int got = package_attr(in, m, name, out);
+    if (got) return got;
     const struct member *mb = mod_member_find(m, name);
     if (mb) return member_value(in, mb, out) == 0 ? 1 : -1;
     const struct module *sub = submodule(m, name);
     if (sub) return mod_module_value(in, sub, out) == 0 ? 1 : -1;
-    return 0;
+    return m == &mod_minitorch ? mod_minitorch_builtin_export(in, name, out) : 0;
 }
 
 int mod_module_getattr(struct dsl_interp *in, struct dsl_value self, const char *name,
@@ -276,6 +282,7 @@ const char *dsl_module_name(size_t i) { return i < NMODULES ? all_modules[i]->na
 int dsl_module_import(struct dsl_interp *in, const char *name, struct dsl_value *out)
 {
     *out = dsl_none();
+    if (mod_minitorch_builtin_load(in, name) != 0) return -1; /* the kernel's own file */
     struct dsl_value *file = dsl_package_find(in->session, name);
     if (file) { /* a file a cell wrote comes before the kernel's module of that name */
         *out = dsl_value_retain(*file);

@@ -132,6 +132,14 @@ int mod_dtype_float64(struct dsl_interp *in, struct dsl_value *out);
 /* minitorch.NAME as the package's files that cells wrote give it (MiniTorch's star imports of
  * them, minitorch_files.c): borrowed, or NULL when none gives the name. */
 struct dsl_value *mod_minitorch_file_export(struct dsl_interp *in, const char *name);
+/* Runs the kernel's own file whose module is `name` ("minitorch.scalar") unless the session has
+ * that module already; nothing for a name that is none of the kernel's files. 0, or -1 after
+ * raising (minitorch_files.c). */
+int mod_minitorch_builtin_load(struct dsl_interp *in, const char *name);
+/* minitorch.NAME as the kernel's own files give it, after everything else had no NAME: runs the
+ * file whose __all__ lists NAME (unless a student's file of that name replaced it), then 1 with
+ * a new value in *out, 0 when none gives the name, -1 after raising. */
+int mod_minitorch_builtin_export(struct dsl_interp *in, const char *name, struct dsl_value *out);
 /* The names those star imports give minitorch (duplicates included), borrowed: up to cap into
  * out, the count returned. */
 size_t mod_minitorch_file_names(struct dsl_session *s, const char **out, size_t cap);
