@@ -162,8 +162,9 @@ static int module_for(struct dsl_interp *in, const char *name, const char *file,
     return 0;
 }
 
-/* Empties module i and drops it from the session. */
-static void forget(struct dsl_session *s, size_t i)
+/* Empties module i and drops it from the session. With keep_name its __name__ stays, for the
+ * traceback of the error that made it fail to name its file (lang/session.c). */
+static void drop(struct dsl_session *s, size_t i, bool keep_name)
 {
     struct dsl_value m = s->packages[i];
     free(s->package_names[i]);
@@ -174,9 +175,13 @@ static void forget(struct dsl_session *s, size_t i)
             (s->npackages - i - 1) * sizeof *s->package_builtin);
     s->npackages--;
     struct dsl_attrs *g = &m.as.inst->attrs;
-    while (g->len) dsl_attrs_remove(g, g->items[g->len - 1].name);
+    for (size_t k = g->len; k-- > 0;)
+        if (!keep_name || strcmp(g->items[k].name, "__name__") != 0)
+            dsl_attrs_remove(g, g->items[k].name);
     dsl_value_release(m);
 }
+
+static void forget(struct dsl_session *s, size_t i) { drop(s, i, false); }
 
 void dsl_packages_forget(struct dsl_session *s)
 {
@@ -351,7 +356,7 @@ int dsl_package_load(struct dsl_interp *in, const char *name, const char *file, 
     in->class_ns = class_ns;
     in->comp = comp;
     struct dsl_value *have = dsl_package_find(in->session, name);
-    if (r != 0 && have) forget(in->session, (size_t)(have - in->session->packages));
+    if (r != 0 && have) drop(in->session, (size_t)(have - in->session->packages), true);
     dsl_code_release(code);
     return r;
 }
