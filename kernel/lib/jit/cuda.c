@@ -37,10 +37,48 @@ bool dsl_cuda_simulating(struct mt_ctx *ctx)
 static char *stack_pool[STACK_POOL];
 
 struct stack_set {
-    size_t bytes; /* the mapping's */
-    long each;    /* a stack's */
-    int n;        /* stacks */
+    size_t bytes;          /* the mapping's */
+    long each;             /* a stack's */
+    int n;                 /* stacks */
+    unsigned *valgrind_id; /* each stack's id in valgrind's record (NULL: not running on it) */
 };
+
+/* Under valgrind, each stack is registered as one: otherwise memcheck takes a switch onto a
+ * stack mapped near the thread's own for a call or return moving the stack pointer, and marks
+ * the frames between the two as freed (invalid reads of the block's state in the simulator's
+ * scheduler). Builds without valgrind's header, which never run under it in the tests, skip
+ * this. */
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+static void stacks_register(struct stack_set *h, char *first)
+{
+    if (!RUNNING_ON_VALGRIND || !(h->valgrind_id = calloc((size_t)h->n, sizeof *h->valgrind_id)))
+        return;
+    for (int k = 0; k < h->n; k++) {
+        char *lo = first + (size_t)k * (size_t)h->each;
+        h->valgrind_id[k] = VALGRIND_STACK_REGISTER(lo + SIM_PAGE, lo + h->each);
+    }
+}
+static void stacks_deregister(struct stack_set *h)
+{
+    for (int k = 0; h->valgrind_id && k < h->n; k++) VALGRIND_STACK_DEREGISTER(h->valgrind_id[k]);
+    free(h->valgrind_id);
+}
+#else
+static void stacks_register(struct stack_set *h, char *first)
+{
+    (void)h;
+    (void)first;
+}
+static void stacks_deregister(struct stack_set *h) { (void)h; }
+#endif
+
+static void stacks_unmap(char *p)
+{
+    struct stack_set *h = (struct stack_set *)p;
+    stacks_deregister(h);
+    munmap(p, h->bytes);
+}
 
 static char *sim_stacks_take(int n, long each)
 {
@@ -49,7 +87,7 @@ static char *sim_stacks_take(int n, long each)
         if (!p) continue;
         const struct stack_set *h = (const struct stack_set *)p;
         if (h->each == each && h->n >= n) return p + SIM_PAGE;
-        munmap(p, h->bytes);
+        stacks_unmap(p);
     }
     if (each <= SIM_PAGE || each % SIM_PAGE) return NULL;
     size_t bytes = SIM_PAGE + (size_t)n * (size_t)each;
@@ -62,6 +100,7 @@ static char *sim_stacks_take(int n, long each)
             munmap(p, bytes);
             return NULL;
         }
+    stacks_register((struct stack_set *)p, p + SIM_PAGE);
     return p + SIM_PAGE;
 }
 
@@ -74,7 +113,7 @@ static void sim_stacks_give(char *stacks)
                                         __ATOMIC_ACQUIRE))
             return;
     }
-    if (p) munmap(p, ((const struct stack_set *)p)->bytes);
+    if (p) stacks_unmap(p);
 }
 
 /* Compiles kernel f for its arguments' types into s, for s->target: the simulator's unit
