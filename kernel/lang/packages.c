@@ -118,10 +118,9 @@ static int set_str(struct dsl_interp *in, struct dsl_value module, const char *n
     return st ? dsl_raise_status(in, st) : 0;
 }
 
-bool dsl_package_builtin(struct dsl_session *s, const char *name)
+bool dsl_package_builtin(const struct dsl_session *s, const struct dsl_value *module)
 {
-    struct dsl_value *m = dsl_package_find(s, name);
-    return m && s->package_builtin[m - s->packages];
+    return s->package_builtin[module - s->packages];
 }
 
 /* The module `name` of file `file`: the one the session has, else a new one it keeps (a file
@@ -303,7 +302,7 @@ int dsl_package_run(struct dsl_interp *in, struct dsl_code *cell)
      * globals left in it (what other modules imported from the kernel's stays theirs, as
      * after a reload in Python) */
     struct dsl_value *was = dsl_package_find(in->session, name);
-    if (was && in->session->package_builtin[was - in->session->packages])
+    if (was && dsl_package_builtin(in->session, was))
         forget(in->session, (size_t)(was - in->session->packages));
     bool first = !dsl_package_find(in->session, name);
     struct dsl_value m;

@@ -56,8 +56,9 @@ int dsl_package_run(struct dsl_interp *in, struct dsl_code *cell);
 int dsl_package_load(struct dsl_interp *in, const char *name, const char *file, const char *src,
                      size_t len);
 
-/* The session's module `name` runs a file of the kernel's (dsl_package_load), not a cell. */
-bool dsl_package_builtin(struct dsl_session *s, const char *name);
+/* The session's module `module` (as dsl_package_find gives it) runs a file of the kernel's
+ * (dsl_package_load), not a cell. */
+bool dsl_package_builtin(const struct dsl_session *s, const struct dsl_value *module);
 
 /* Empties and forgets every module (%reset, the session's end). A module's functions hold
  * their code and the code its module: emptying the modules first, as CPython empties modules

@@ -194,10 +194,10 @@ int mod_minitorch_builtin_export(struct dsl_interp *in, const char *name, struct
         const struct builtin_file *f = &builtin_files[i];
         bool listed = false;
         for (const char *const *n = f->names; *n && !listed; n++) listed = strcmp(*n, name) == 0;
+        if (!listed) continue;
         /* only the file that gives the name runs, and never over a student's file */
-        if (!listed ||
-            (dsl_package_find(in->session, f->name) && !dsl_package_builtin(in->session, f->name)))
-            continue;
+        struct dsl_value *have = dsl_package_find(in->session, f->name);
+        if (have && !dsl_package_builtin(in->session, have)) continue;
         if (mod_minitorch_builtin_load(in, f->name) != 0) return -1;
         struct dsl_value *v = dsl_package_export(*dsl_package_find(in->session, f->name), name);
         if (v) {
@@ -213,9 +213,9 @@ int mod_minitorch_builtin_export(struct dsl_interp *in, const char *name, struct
 struct dsl_value *mod_minitorch_file_export(struct dsl_interp *in, const char *name)
 {
     for (size_t i = 0; i < NSTAR; i++) {
-        if (dsl_package_builtin(in->session, star_imported[i])) continue; /* theirs come later */
         struct dsl_value *file = dsl_package_find(in->session, star_imported[i]);
-        struct dsl_value *v = file ? dsl_package_export(*file, name) : NULL;
+        if (!file || dsl_package_builtin(in->session, file)) continue; /* theirs come later */
+        struct dsl_value *v = dsl_package_export(*file, name);
         if (v) return v;
     }
     return NULL;
