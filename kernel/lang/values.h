@@ -210,6 +210,7 @@ struct dsl_method {
  * beats hashing; a class of many methods or a package file's globals get an index. */
 struct dsl_attr {
     char *name;             /* owned */
+    size_t hash;            /* of name: a lookup compares it before the text */
     struct dsl_value value; /* owned reference */
 };
 struct dsl_attrs {
