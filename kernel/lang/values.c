@@ -462,6 +462,22 @@ static void free_dead(struct dsl_value dead)
 
 void dsl_value_release(struct dsl_value v)
 {
+    /* most releases free nothing: they return before the stack of dying containers is made */
+    switch (v.kind) {
+    case DSL_NONE:
+    case DSL_BOOL:
+    case DSL_INT:
+    case DSL_FLOAT:
+    case DSL_RANGE:
+    case DSL_BUILTIN: return;
+    case DSL_TENSOR: mt_tensor_release(v.as.t); return;
+    default: break;
+    }
+    size_t *refs = dsl_value_refs(v);
+    if (refs && *refs > 1) {
+        --*refs;
+        return;
+    }
     struct dsl_value dead = dsl_none();
     drop(v, &dead);
     free_dead(dead);
