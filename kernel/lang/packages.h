@@ -28,6 +28,9 @@ void dsl_package_share(const struct dsl_interp *in, struct dsl_code *code);
 /* The module a file cell made under the full name `name` ("minitorch.scalar"), borrowed, or
  * NULL. */
 struct dsl_value *dsl_package_find(struct dsl_session *s, const char *name);
+/* dsl_package_find for a name whose dsl_name_hash the caller has: a caller that asks for the
+ * same names often hashes them once. */
+struct dsl_value *dsl_package_find_hashed(struct dsl_session *s, const char *name, size_t hash);
 
 /* A file's module's __name__ (borrowed text; "?" when a program rebound it to a non-string). */
 const char *dsl_package_name(struct dsl_value module);

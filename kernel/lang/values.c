@@ -501,7 +501,7 @@ void dsl_value_clear(struct dsl_value c)
 /* Up to this many names a scan; past it the index. */
 #define ATTRS_SCAN 8
 
-static size_t name_hash(const char *name)
+size_t dsl_name_hash(const char *name)
 {
     uint64_t x = 1469598103934665603ULL; /* FNV-1a */
     for (const unsigned char *p = (const unsigned char *)name; *p; p++)
@@ -551,13 +551,13 @@ static ptrdiff_t attrs_pos(const struct dsl_attrs *a, const char *name, size_t h
 struct dsl_value *dsl_attrs_find(const struct dsl_attrs *a, const char *name)
 {
     if (!a->len) return NULL;
-    ptrdiff_t pos = attrs_pos(a, name, name_hash(name));
+    ptrdiff_t pos = attrs_pos(a, name, dsl_name_hash(name));
     return pos < 0 ? NULL : &a->items[pos].value;
 }
 
 int dsl_attrs_set(struct dsl_attrs *a, const char *name, struct dsl_value v)
 {
-    size_t h = name_hash(name);
+    size_t h = dsl_name_hash(name);
     ptrdiff_t pos = attrs_pos(a, name, h);
     if (pos >= 0) {
         struct dsl_value *slot = &a->items[pos].value, old = *slot;
@@ -595,7 +595,7 @@ int dsl_attrs_set(struct dsl_attrs *a, const char *name, struct dsl_value v)
 
 bool dsl_attrs_remove(struct dsl_attrs *a, const char *name)
 {
-    ptrdiff_t pos = a->len ? attrs_pos(a, name, name_hash(name)) : -1;
+    ptrdiff_t pos = a->len ? attrs_pos(a, name, dsl_name_hash(name)) : -1;
     if (pos < 0) return false;
     size_t i = (size_t)pos;
     struct dsl_attr gone = a->items[i];

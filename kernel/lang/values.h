@@ -220,6 +220,8 @@ struct dsl_attrs {
                     * empty), by the name's hash; NULL below that or when out of memory */
     size_t icap;
 };
+/* A name's hash, as attribute tables and the session's modules keep it. */
+size_t dsl_name_hash(const char *name);
 /* The slot of name, or NULL. */
 struct dsl_value *dsl_attrs_find(const struct dsl_attrs *a, const char *name);
 /* Binds name to v (owned; released on failure): DSL_V_OK or DSL_V_NOMEM. */
