@@ -548,11 +548,15 @@ static ptrdiff_t attrs_pos(const struct dsl_attrs *a, const char *name, size_t h
     return -1;
 }
 
+struct dsl_value *dsl_attrs_find_hashed(const struct dsl_attrs *a, const char *name, size_t hash)
+{
+    ptrdiff_t pos = attrs_pos(a, name, hash);
+    return pos < 0 ? NULL : &a->items[pos].value;
+}
+
 struct dsl_value *dsl_attrs_find(const struct dsl_attrs *a, const char *name)
 {
-    if (!a->len) return NULL;
-    ptrdiff_t pos = attrs_pos(a, name, dsl_name_hash(name));
-    return pos < 0 ? NULL : &a->items[pos].value;
+    return a->len ? dsl_attrs_find_hashed(a, name, dsl_name_hash(name)) : NULL;
 }
 
 int dsl_attrs_set(struct dsl_attrs *a, const char *name, struct dsl_value v)

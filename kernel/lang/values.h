@@ -224,6 +224,9 @@ struct dsl_attrs {
 size_t dsl_name_hash(const char *name);
 /* The slot of name, or NULL. */
 struct dsl_value *dsl_attrs_find(const struct dsl_attrs *a, const char *name);
+/* dsl_attrs_find for a name whose dsl_name_hash the caller has (a lookup along a class chain
+ * hashes the name once). */
+struct dsl_value *dsl_attrs_find_hashed(const struct dsl_attrs *a, const char *name, size_t hash);
 /* Binds name to v (owned; released on failure): DSL_V_OK or DSL_V_NOMEM. */
 int dsl_attrs_set(struct dsl_attrs *a, const char *name, struct dsl_value v);
 /* Removes name: true when it was there. */
