@@ -288,8 +288,9 @@ static const struct dsl_class *base_of(const struct dsl_class *c)
 static bool chain_find(const struct dsl_class *c, const char *name, struct dsl_value *attr,
                        const struct dsl_builtin **row)
 {
+    size_t hash = dsl_name_hash(name);
     for (; c; c = base_of(c)) {
-        struct dsl_value *slot = dsl_attrs_find(&c->attrs, name);
+        struct dsl_value *slot = dsl_attrs_find_hashed(&c->attrs, name, hash);
         if (slot) {
             *attr = *slot;
             *row = NULL;

@@ -62,8 +62,9 @@ struct dsl_session {
     /* the modules of the package's files that cells wrote (lang/packages.c): owned instances
      * of the module class, in the order first written */
     struct dsl_value *packages;
-    char **package_names;  /* owned: each module's full name, as made (lookups by name) */
-    bool *package_builtin; /* owned: the module runs a file of the kernel's (dsl_package_load) */
+    char **package_names;   /* owned: each module's full name, as made (lookups by name) */
+    size_t *package_hashes; /* owned: each name's dsl_name_hash, compared before its text */
+    bool *package_builtin;  /* owned: the module runs a file of the kernel's (dsl_package_load) */
     size_t npackages;
     /* check is running: the ops (1 << DSL_SOP_MAP, ...) that must be the student's class's own
      * (lib/student.c refuses them inherited, or run by the kernel's own backends), and the ops

@@ -102,11 +102,17 @@ struct dsl_attrs *dsl_package_globals(const struct dsl_interp *in)
                                                              : NULL;
 }
 
-struct dsl_value *dsl_package_find(struct dsl_session *s, const char *name)
+struct dsl_value *dsl_package_find_hashed(struct dsl_session *s, const char *name, size_t hash)
 {
     for (size_t i = 0; i < s->npackages; i++)
-        if (strcmp(s->package_names[i], name) == 0) return &s->packages[i];
+        if (s->package_hashes[i] == hash && strcmp(s->package_names[i], name) == 0)
+            return &s->packages[i];
     return NULL;
+}
+
+struct dsl_value *dsl_package_find(struct dsl_session *s, const char *name)
+{
+    return dsl_package_find_hashed(s, name, dsl_name_hash(name));
 }
 
 static int set_str(struct dsl_interp *in, struct dsl_value module, const char *name,
@@ -118,10 +124,9 @@ static int set_str(struct dsl_interp *in, struct dsl_value module, const char *n
     return st ? dsl_raise_status(in, st) : 0;
 }
 
-bool dsl_package_builtin(struct dsl_session *s, const char *name)
+bool dsl_package_builtin(const struct dsl_session *s, const struct dsl_value *module)
 {
-    struct dsl_value *m = dsl_package_find(s, name);
-    return m && s->package_builtin[m - s->packages];
+    return s->package_builtin[module - s->packages];
 }
 
 /* The module `name` of file `file`: the one the session has, else a new one it keeps (a file
@@ -139,7 +144,9 @@ static int module_for(struct dsl_interp *in, const char *name, const char *file,
     if (grown) s->packages = grown;
     char **names = grown ? realloc(s->package_names, (s->npackages + 1) * sizeof *names) : NULL;
     if (names) s->package_names = names;
-    bool *flags = names ? realloc(s->package_builtin, (s->npackages + 1) * sizeof *flags) : NULL;
+    size_t *hashes = names ? realloc(s->package_hashes, (s->npackages + 1) * sizeof *hashes) : NULL;
+    if (hashes) s->package_hashes = hashes;
+    bool *flags = hashes ? realloc(s->package_builtin, (s->npackages + 1) * sizeof *flags) : NULL;
     if (flags) s->package_builtin = flags;
     char *copy = flags ? strdup(name) : NULL;
     if (!copy) return dsl_raise_status(in, DSL_V_NOMEM);
@@ -156,6 +163,7 @@ static int module_for(struct dsl_interp *in, const char *name, const char *file,
         return -1;
     }
     s->package_names[s->npackages] = copy;
+    s->package_hashes[s->npackages] = dsl_name_hash(copy);
     s->package_builtin[s->npackages] = builtin;
     s->packages[s->npackages++] = m;
     *out = m;
@@ -171,6 +179,8 @@ static void drop(struct dsl_session *s, size_t i, bool keep_name)
     memmove(&s->packages[i], &s->packages[i + 1], (s->npackages - i - 1) * sizeof m);
     memmove(&s->package_names[i], &s->package_names[i + 1],
             (s->npackages - i - 1) * sizeof *s->package_names);
+    memmove(&s->package_hashes[i], &s->package_hashes[i + 1],
+            (s->npackages - i - 1) * sizeof *s->package_hashes);
     memmove(&s->package_builtin[i], &s->package_builtin[i + 1],
             (s->npackages - i - 1) * sizeof *s->package_builtin);
     s->npackages--;
@@ -188,9 +198,11 @@ void dsl_packages_forget(struct dsl_session *s)
     while (s->npackages) forget(s, s->npackages - 1);
     free(s->packages);
     free(s->package_names);
+    free(s->package_hashes);
     free(s->package_builtin);
     s->packages = NULL;
     s->package_names = NULL;
+    s->package_hashes = NULL;
     s->package_builtin = NULL;
 }
 
@@ -303,7 +315,7 @@ int dsl_package_run(struct dsl_interp *in, struct dsl_code *cell)
      * globals left in it (what other modules imported from the kernel's stays theirs, as
      * after a reload in Python) */
     struct dsl_value *was = dsl_package_find(in->session, name);
-    if (was && in->session->package_builtin[was - in->session->packages])
+    if (was && dsl_package_builtin(in->session, was))
         forget(in->session, (size_t)(was - in->session->packages));
     bool first = !dsl_package_find(in->session, name);
     struct dsl_value m;

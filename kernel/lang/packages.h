@@ -28,6 +28,9 @@ void dsl_package_share(const struct dsl_interp *in, struct dsl_code *code);
 /* The module a file cell made under the full name `name` ("minitorch.scalar"), borrowed, or
  * NULL. */
 struct dsl_value *dsl_package_find(struct dsl_session *s, const char *name);
+/* dsl_package_find for a name whose dsl_name_hash the caller has: a caller that asks for the
+ * same names often hashes them once. */
+struct dsl_value *dsl_package_find_hashed(struct dsl_session *s, const char *name, size_t hash);
 
 /* A file's module's __name__ (borrowed text; "?" when a program rebound it to a non-string). */
 const char *dsl_package_name(struct dsl_value module);
@@ -56,8 +59,9 @@ int dsl_package_run(struct dsl_interp *in, struct dsl_code *cell);
 int dsl_package_load(struct dsl_interp *in, const char *name, const char *file, const char *src,
                      size_t len);
 
-/* The session's module `name` runs a file of the kernel's (dsl_package_load), not a cell. */
-bool dsl_package_builtin(struct dsl_session *s, const char *name);
+/* The session's module `module` (as dsl_package_find gives it) runs a file of the kernel's
+ * (dsl_package_load), not a cell. */
+bool dsl_package_builtin(const struct dsl_session *s, const struct dsl_value *module);
 
 /* Empties and forgets every module (%reset, the session's end). A module's functions hold
  * their code and the code its module: emptying the modules first, as CPython empties modules

@@ -19,6 +19,7 @@
 
 #include <assert.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -461,6 +462,22 @@ static void free_dead(struct dsl_value dead)
 
 void dsl_value_release(struct dsl_value v)
 {
+    /* most releases free nothing: they return before the stack of dying containers is made */
+    switch (v.kind) {
+    case DSL_NONE:
+    case DSL_BOOL:
+    case DSL_INT:
+    case DSL_FLOAT:
+    case DSL_RANGE:
+    case DSL_BUILTIN: return;
+    case DSL_TENSOR: mt_tensor_release(v.as.t); return;
+    default: break;
+    }
+    size_t *refs = dsl_value_refs(v);
+    if (refs && *refs > 1) {
+        --*refs;
+        return;
+    }
     struct dsl_value dead = dsl_none();
     drop(v, &dead);
     free_dead(dead);
@@ -484,7 +501,7 @@ void dsl_value_clear(struct dsl_value c)
 /* Up to this many names a scan; past it the index. */
 #define ATTRS_SCAN 8
 
-static size_t name_hash(const char *name)
+size_t dsl_name_hash(const char *name)
 {
     uint64_t x = 1469598103934665603ULL; /* FNV-1a */
     for (const unsigned char *p = (const unsigned char *)name; *p; p++)
@@ -494,7 +511,7 @@ static size_t name_hash(const char *name)
 
 static void index_put(struct dsl_attrs *a, size_t pos)
 {
-    size_t mask = a->icap - 1, i = name_hash(a->items[pos].name) & mask;
+    size_t mask = a->icap - 1, i = a->items[pos].hash & mask;
     while (a->index[i]) i = (i + 1) & mask;
     a->index[i] = pos + 1;
 }
@@ -514,26 +531,40 @@ static void index_rebuild(struct dsl_attrs *a)
     for (size_t i = 0; i < a->len; i++) index_put(a, i);
 }
 
-struct dsl_value *dsl_attrs_find(const struct dsl_attrs *a, const char *name)
+/* The position of name, whose hash is h, or -1: names of another hash are passed over
+ * without reading their text. */
+static ptrdiff_t attrs_pos(const struct dsl_attrs *a, const char *name, size_t h)
 {
     if (!a->index) {
         for (size_t i = 0; i < a->len; i++)
-            if (strcmp(a->items[i].name, name) == 0) return &a->items[i].value;
-        return NULL;
+            if (a->items[i].hash == h && strcmp(a->items[i].name, name) == 0) return (ptrdiff_t)i;
+        return -1;
     }
     size_t mask = a->icap - 1;
-    for (size_t i = name_hash(name) & mask; a->index[i]; i = (i + 1) & mask) {
-        struct dsl_attr *at = &a->items[a->index[i] - 1];
-        if (strcmp(at->name, name) == 0) return &at->value;
+    for (size_t i = h & mask; a->index[i]; i = (i + 1) & mask) {
+        size_t pos = a->index[i] - 1;
+        if (a->items[pos].hash == h && strcmp(a->items[pos].name, name) == 0) return (ptrdiff_t)pos;
     }
-    return NULL;
+    return -1;
+}
+
+struct dsl_value *dsl_attrs_find_hashed(const struct dsl_attrs *a, const char *name, size_t hash)
+{
+    ptrdiff_t pos = attrs_pos(a, name, hash);
+    return pos < 0 ? NULL : &a->items[pos].value;
+}
+
+struct dsl_value *dsl_attrs_find(const struct dsl_attrs *a, const char *name)
+{
+    return a->len ? dsl_attrs_find_hashed(a, name, dsl_name_hash(name)) : NULL;
 }
 
 int dsl_attrs_set(struct dsl_attrs *a, const char *name, struct dsl_value v)
 {
-    struct dsl_value *slot = dsl_attrs_find(a, name);
-    if (slot) {
-        struct dsl_value old = *slot;
+    size_t h = dsl_name_hash(name);
+    ptrdiff_t pos = attrs_pos(a, name, h);
+    if (pos >= 0) {
+        struct dsl_value *slot = &a->items[pos].value, old = *slot;
         dsl_value_adopt(v);
         *slot = v;
         dsl_value_orphan(old);
@@ -556,7 +587,7 @@ int dsl_attrs_set(struct dsl_attrs *a, const char *name, struct dsl_value v)
         return DSL_V_NOMEM;
     }
     dsl_value_adopt(v);
-    a->items[a->len++] = (struct dsl_attr){copy, v};
+    a->items[a->len++] = (struct dsl_attr){copy, h, v};
     if (a->len > ATTRS_SCAN) {
         if (a->index && 4 * a->len <= a->icap)
             index_put(a, a->len - 1);
@@ -568,18 +599,17 @@ int dsl_attrs_set(struct dsl_attrs *a, const char *name, struct dsl_value v)
 
 bool dsl_attrs_remove(struct dsl_attrs *a, const char *name)
 {
-    for (size_t i = 0; i < a->len; i++) {
-        if (strcmp(a->items[i].name, name) != 0) continue;
-        struct dsl_attr gone = a->items[i];
-        memmove(&a->items[i], &a->items[i + 1], (a->len - i - 1) * sizeof *a->items);
-        a->len--;
-        if (a->index) index_rebuild(a); /* the positions after i moved */
-        free(gone.name);
-        dsl_value_orphan(gone.value);
-        dsl_value_release(gone.value);
-        return true;
-    }
-    return false;
+    ptrdiff_t pos = a->len ? attrs_pos(a, name, dsl_name_hash(name)) : -1;
+    if (pos < 0) return false;
+    size_t i = (size_t)pos;
+    struct dsl_attr gone = a->items[i];
+    memmove(&a->items[i], &a->items[i + 1], (a->len - i - 1) * sizeof *a->items);
+    a->len--;
+    if (a->index) index_rebuild(a); /* the positions after i moved */
+    free(gone.name);
+    dsl_value_orphan(gone.value);
+    dsl_value_release(gone.value);
+    return true;
 }
 
 /* ---- cycle check ------------------------------------------------------------------------- */

@@ -210,6 +210,7 @@ struct dsl_method {
  * beats hashing; a class of many methods or a package file's globals get an index. */
 struct dsl_attr {
     char *name;             /* owned */
+    size_t hash;            /* of name: a lookup compares it before the text */
     struct dsl_value value; /* owned reference */
 };
 struct dsl_attrs {
@@ -219,8 +220,13 @@ struct dsl_attrs {
                     * empty), by the name's hash; NULL below that or when out of memory */
     size_t icap;
 };
+/* A name's hash, as attribute tables and the session's modules keep it. */
+size_t dsl_name_hash(const char *name);
 /* The slot of name, or NULL. */
 struct dsl_value *dsl_attrs_find(const struct dsl_attrs *a, const char *name);
+/* dsl_attrs_find for a name whose dsl_name_hash the caller has (a lookup along a class chain
+ * hashes the name once). */
+struct dsl_value *dsl_attrs_find_hashed(const struct dsl_attrs *a, const char *name, size_t hash);
 /* Binds name to v (owned; released on failure): DSL_V_OK or DSL_V_NOMEM. */
 int dsl_attrs_set(struct dsl_attrs *a, const char *name, struct dsl_value v);
 /* Removes name: true when it was there. */
