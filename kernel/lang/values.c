@@ -270,9 +270,10 @@ static struct dsl_value *dead_link(struct dsl_value v)
     }
 }
 
-/* Drops one reference of v; a container reaching zero goes on the stack *dead (through its own
- * `dead` field) instead of being freed here, so freeing never recurses. */
-static void drop(struct dsl_value v, struct dsl_value *dead)
+/* Drops one reference of v where that frees nothing: a plain value, a tensor (the engine's
+ * count), a reference that is not the last. False, with nothing done, for the last reference of
+ * a string or container. */
+static inline bool drop_alive(struct dsl_value v)
 {
     switch (v.kind) {
     case DSL_NONE:
@@ -280,12 +281,23 @@ static void drop(struct dsl_value v, struct dsl_value *dead)
     case DSL_INT:
     case DSL_FLOAT:
     case DSL_RANGE:
-    case DSL_BUILTIN: return;
-    case DSL_TENSOR: mt_tensor_release(v.as.t); return;
+    case DSL_BUILTIN: return true;
+    case DSL_TENSOR: mt_tensor_release(v.as.t); return true;
     default: break;
     }
     size_t *refs = dsl_value_refs(v);
-    if (!refs || --*refs) return;
+    if (!refs) return true;
+    if (*refs == 1) return false;
+    --*refs;
+    return true;
+}
+
+/* Drops one reference of v; a container reaching zero goes on the stack *dead (through its own
+ * `dead` field) instead of being freed here, so freeing never recurses. */
+static void drop(struct dsl_value v, struct dsl_value *dead)
+{
+    if (drop_alive(v)) return;
+    *dsl_value_refs(v) = 0;
     struct dsl_value *link = dead_link(v);
     if (link) {
         *link = *dead;
@@ -463,21 +475,7 @@ static void free_dead(struct dsl_value dead)
 void dsl_value_release(struct dsl_value v)
 {
     /* most releases free nothing: they return before the stack of dying containers is made */
-    switch (v.kind) {
-    case DSL_NONE:
-    case DSL_BOOL:
-    case DSL_INT:
-    case DSL_FLOAT:
-    case DSL_RANGE:
-    case DSL_BUILTIN: return;
-    case DSL_TENSOR: mt_tensor_release(v.as.t); return;
-    default: break;
-    }
-    size_t *refs = dsl_value_refs(v);
-    if (refs && *refs > 1) {
-        --*refs;
-        return;
-    }
+    if (drop_alive(v)) return;
     struct dsl_value dead = dsl_none();
     drop(v, &dead);
     free_dead(dead);
