@@ -104,6 +104,7 @@ struct dsl_node {
     bool flag;              /* EXPR: followed by ';' */
     struct dsl_value value; /* CONST: owned reference */
     char *name;             /* NAME, ATTR, FOR: owned */
+    size_t hash;            /* NAME, ATTR: dsl_name_hash(name), taken once when parsed */
     struct dsl_node *a, *b; /* operands, see the kinds */
     struct dsl_node **kids; /* owned array of owned nodes */
     size_t nkids, capkids;

@@ -584,11 +584,12 @@ int dsl_eval_call(struct dsl_interp *in, const struct dsl_node *n, struct dsl_va
     if (n->a->kind == DSL_N_ATTR && !n->flag) { /* (f(*xs) binds a method: calls.c unpacks) */
         struct dsl_value obj, fn;
         if (dsl_eval(in, n->a->a, &obj) != 0) return -1;
-        if (obj.kind == DSL_INSTANCE && dsl_instance_method(obj, n->a->name, &fn)) {
+        if (obj.kind == DSL_INSTANCE &&
+            dsl_instance_method_hashed(obj, n->a->name, n->a->hash, &fn)) {
             self = obj;
             callee = dsl_value_retain(fn);
         } else {
-            int r = dsl_getattr(in, obj, n->a->name, &callee);
+            int r = dsl_getattr_hashed(in, obj, n->a->name, n->a->hash, &callee);
             dsl_value_release(obj);
             if (r != 0) return dsl_error_locate(in, n->a->pos), -1;
             if (!callable(callee)) { /* `t.shape()`: an attribute that is a value */

@@ -283,12 +283,11 @@ static const struct dsl_class *base_of(const struct dsl_class *c)
     return c->base.kind == DSL_CLASS ? c->base.as.cls : NULL;
 }
 
-/* What the class chain from c binds name to: an attribute (*attr) or a builtin row (*row).
- * The class it was found in goes to *where. */
-static bool chain_find(const struct dsl_class *c, const char *name, struct dsl_value *attr,
-                       const struct dsl_builtin **row)
+/* What the class chain from c binds name (whose dsl_name_hash is hash) to: an attribute
+ * (*attr) or a builtin row (*row). */
+static bool chain_find_hashed(const struct dsl_class *c, const char *name, size_t hash,
+                              struct dsl_value *attr, const struct dsl_builtin **row)
 {
-    size_t hash = dsl_name_hash(name);
     for (; c; c = base_of(c)) {
         struct dsl_value *slot = dsl_attrs_find_hashed(&c->attrs, name, hash);
         if (slot) {
@@ -304,6 +303,12 @@ static bool chain_find(const struct dsl_class *c, const char *name, struct dsl_v
             }
     }
     return false;
+}
+
+static bool chain_find(const struct dsl_class *c, const char *name, struct dsl_value *attr,
+                       const struct dsl_builtin **row)
+{
+    return chain_find_hashed(c, name, dsl_name_hash(name), attr, row);
 }
 
 const struct dsl_exc_type *dsl_class_exc_base(const struct dsl_class *c)
@@ -495,8 +500,8 @@ static const struct dsl_builtin exception_rows[]; /* below: BaseException's __in
 
 /* What a chain ending at class c derives beyond its own classes: BaseException's methods where
  * it derives from an exception class, then object's. */
-static bool past_chain(const struct dsl_class *c, const char *name, struct dsl_value *attr,
-                       const struct dsl_builtin **row)
+static bool past_chain(const struct dsl_class *c, const char *name, size_t hash,
+                       struct dsl_value *attr, const struct dsl_builtin **row)
 {
     for (const struct dsl_builtin *m = dsl_class_exc_base(c) ? exception_rows : NULL; m && m->name;
          m++)
@@ -505,27 +510,27 @@ static bool past_chain(const struct dsl_class *c, const char *name, struct dsl_v
             *row = m;
             return true;
         }
-    return chain_find(&types[T_OBJECT], name, attr, row);
+    return chain_find_hashed(&types[T_OBJECT], name, hash, attr, row);
 }
 
 /* chain_find, then what every class of the chain derives (past_chain). */
-static bool chain_or_object(const struct dsl_class *c, const char *name, struct dsl_value *attr,
-                            const struct dsl_builtin **row)
+static bool chain_or_object(const struct dsl_class *c, const char *name, size_t hash,
+                            struct dsl_value *attr, const struct dsl_builtin **row)
 {
-    return chain_find(c, name, attr, row) || past_chain(c, name, attr, row);
+    return chain_find_hashed(c, name, hash, attr, row) || past_chain(c, name, hash, attr, row);
 }
 
 /* obj.name for an instance, found the way object.__getattribute__ finds it: its own attributes
  * (but a property of its class first), its class chain, object's methods. 1 with *out, 0 when
  * none has it, -1 after raising. */
 static int instance_lookup(struct dsl_interp *in, struct dsl_value obj, const char *name,
-                           struct dsl_value *out)
+                           size_t hash, struct dsl_value *out)
 {
     struct dsl_value attr;
     const struct dsl_builtin *row;
     const struct dsl_class *c = obj.as.inst->cls.as.cls;
-    struct dsl_value *own = dsl_attrs_find(&obj.as.inst->attrs, name);
-    if (own && !(chain_find(c, name, &attr, &row) && attr.kind == DSL_METHOD &&
+    struct dsl_value *own = dsl_attrs_find_hashed(&obj.as.inst->attrs, name, hash);
+    if (own && !(chain_find_hashed(c, name, hash, &attr, &row) && attr.kind == DSL_METHOD &&
                  attr.as.m->wrap == DSL_WRAP_PROPERTY)) {
         *out = dsl_value_retain(*own);
         return 1;
@@ -536,7 +541,7 @@ static int instance_lookup(struct dsl_interp *in, struct dsl_value obj, const ch
     }
     if (strcmp(name, "__dict__") == 0 && !c->no_dict)
         return dsl_attrs_view(in, obj, out) != 0 ? -1 : 1;
-    if (chain_or_object(c, name, &attr, &row))
+    if (chain_or_object(c, name, hash, &attr, &row))
         return resolve(in, attr, row, obj, true, name, out) != 0 ? -1 : 1;
     return 0;
 }
@@ -544,24 +549,31 @@ static int instance_lookup(struct dsl_interp *in, struct dsl_value obj, const ch
 int dsl_object_getattr(struct dsl_interp *in, struct dsl_value obj, const char *name,
                        struct dsl_value *out)
 {
+    return dsl_object_getattr_hashed(in, obj, name, dsl_name_hash(name), out);
+}
+
+int dsl_object_getattr_hashed(struct dsl_interp *in, struct dsl_value obj, const char *name,
+                              size_t hash, struct dsl_value *out)
+{
     types_init();
     struct dsl_value attr;
     const struct dsl_builtin *row;
     if (obj.kind == DSL_INSTANCE) { /* its own attributes first: the common read, self.w */
-        struct dsl_value *own = dsl_attrs_find(&obj.as.inst->attrs, name);
+        struct dsl_value *own = dsl_attrs_find_hashed(&obj.as.inst->attrs, name, hash);
         if (own && !chain_has(obj.as.inst->cls.as.cls, false)) {
             *out = dsl_value_retain(*own);
             return 0;
         }
-        int r = instance_lookup(in, obj, name, out);
+        int r = instance_lookup(in, obj, name, hash, out);
+        if (r > 0) return 0; /* found: __getattr__ is for what nothing else has */
         const struct dsl_class *c = obj.as.inst->cls.as.cls;
         struct dsl_value hook;
         bool has_hook = dsl_class_special(c, "__getattr__", &hook);
         /* an AttributeError on the way (a property's getter) falls back to __getattr__ too */
         if (r < 0 && has_hook && in->ename && strcmp(in->ename, "AttributeError") == 0)
             dsl_interp_clear_error(in);
-        else if (r != 0)
-            return r < 0 ? -1 : 0;
+        else if (r < 0)
+            return -1;
         if (has_hook) { /* what nothing else has */
             struct dsl_value key;
             if (dsl_str_value(name, strlen(name), &key) != 0)
@@ -585,7 +597,7 @@ int dsl_object_getattr(struct dsl_interp *in, struct dsl_value obj, const char *
             int st = d ? dsl_attrs_set(&c->attrs, name, dsl_dict_value(d)) : DSL_V_NOMEM;
             if (st != DSL_V_OK) return dsl_raise_status(in, st);
         }
-        if (chain_or_object(c, name, &attr, &row))
+        if (chain_or_object(c, name, hash, &attr, &row))
             return resolve(in, attr, row, obj, false, name, out);
         int sp = class_special(in, c, name, out);
         if (sp != 0) return sp < 0 ? -1 : 0;
@@ -593,7 +605,8 @@ int dsl_object_getattr(struct dsl_interp *in, struct dsl_value obj, const char *
     }
     if (obj.kind == DSL_SUPER) {
         const struct dsl_class *after = obj.as.sup->after.as.cls;
-        if (chain_find(base_of(after), name, &attr, &row) || past_chain(after, name, &attr, &row))
+        if (chain_find_hashed(base_of(after), name, hash, &attr, &row) ||
+            past_chain(after, name, hash, &attr, &row))
             return resolve(in, attr, row, obj.as.sup->self, true, name, out);
         return dsl_raise(in, "AttributeError", "'super' object has no attribute '%s'", name);
     }
@@ -627,13 +640,13 @@ static bool chain_has(const struct dsl_class *c, bool setattr)
 /* object.__setattr__: obj.name = v on an instance without its class's hook: a property's
  * setter, else the instance's own attribute. */
 static int instance_store(struct dsl_interp *in, struct dsl_value obj, const char *name,
-                          struct dsl_value v)
+                          size_t hash, struct dsl_value v)
 {
     const struct dsl_class *c = obj.as.inst->cls.as.cls;
     struct dsl_value attr;
     const struct dsl_builtin *row;
-    if (chain_has(c, false) && chain_find(c, name, &attr, &row) && attr.kind == DSL_METHOD &&
-        attr.as.m->wrap == DSL_WRAP_PROPERTY) {
+    if (chain_has(c, false) && chain_find_hashed(c, name, hash, &attr, &row) &&
+        attr.kind == DSL_METHOD && attr.as.m->wrap == DSL_WRAP_PROPERTY) {
         if (attr.as.m->self.kind == DSL_NONE)
             return dsl_raise(in, "AttributeError", "property '%s' of '%s' object has no setter",
                              name, c->name);
@@ -648,7 +661,7 @@ static int instance_store(struct dsl_interp *in, struct dsl_value obj, const cha
         int st = dsl_attrs_set(&obj.as.inst->attrs, name, args);
         return st != DSL_V_OK ? dsl_raise_status(in, st) : 0;
     }
-    int st = dsl_attrs_set(&obj.as.inst->attrs, name, dsl_value_retain(v));
+    int st = dsl_attrs_set_hashed(&obj.as.inst->attrs, name, hash, dsl_value_retain(v));
     return st != DSL_V_OK ? dsl_raise_status(in, st) : 0;
 }
 
@@ -676,10 +689,17 @@ static int call_hook(struct dsl_interp *in, struct dsl_value obj, const char *ho
 int dsl_object_setattr(struct dsl_interp *in, struct dsl_value obj, const char *name,
                        struct dsl_value v)
 {
+    return dsl_object_setattr_hashed(in, obj, name, dsl_name_hash(name), v);
+}
+
+int dsl_object_setattr_hashed(struct dsl_interp *in, struct dsl_value obj, const char *name,
+                              size_t hash, struct dsl_value v)
+{
     int r;
     if (obj.kind == DSL_INSTANCE)
-        return call_hook(in, obj, "__setattr__", name, &v, &r) ? r
-                                                               : instance_store(in, obj, name, v);
+        return call_hook(in, obj, "__setattr__", name, &v, &r)
+                   ? r
+                   : instance_store(in, obj, name, hash, v);
     if (obj.kind != DSL_CLASS || obj.as.cls->builtin) {
         if (obj.kind == DSL_CLASS)
             return dsl_raise(in, "TypeError", "cannot set '%s' attribute of immutable type '%s'",
@@ -687,7 +707,7 @@ int dsl_object_setattr(struct dsl_interp *in, struct dsl_value obj, const char *
         return dsl_raise(in, "AttributeError", "'%s' object has no attribute '%s'",
                          dsl_type_name(obj), name);
     }
-    int st = dsl_attrs_set(&obj.as.cls->attrs, name, dsl_value_retain(v));
+    int st = dsl_attrs_set_hashed(&obj.as.cls->attrs, name, hash, dsl_value_retain(v));
     if (st != DSL_V_OK) return dsl_raise_status(in, st);
     note_hooks(obj.as.cls);
     return 0;
@@ -731,10 +751,16 @@ int dsl_object_delattr(struct dsl_interp *in, struct dsl_value obj, const char *
 
 bool dsl_instance_method(struct dsl_value inst, const char *name, struct dsl_value *fn)
 {
-    if (dsl_attrs_find(&inst.as.inst->attrs, name)) return false;
+    return dsl_instance_method_hashed(inst, name, dsl_name_hash(name), fn);
+}
+
+bool dsl_instance_method_hashed(struct dsl_value inst, const char *name, size_t hash,
+                                struct dsl_value *fn)
+{
+    if (dsl_attrs_find_hashed(&inst.as.inst->attrs, name, hash)) return false;
     struct dsl_value attr;
     const struct dsl_builtin *row;
-    if (!chain_find(inst.as.inst->cls.as.cls, name, &attr, &row)) return false;
+    if (!chain_find_hashed(inst.as.inst->cls.as.cls, name, hash, &attr, &row)) return false;
     if (row) {
         *fn = (struct dsl_value){.kind = DSL_BUILTIN, .as.fn = row};
         return true;
@@ -1119,7 +1145,7 @@ static int obj_setattr(struct dsl_interp *in, const struct dsl_args *a, struct d
     const char *name = NULL;
     if (object_name_args(in, a, 2, "__setattr__", &self, &name, &rest) != 0) return -1;
     if (self.kind == DSL_FUNCTION ? dsl_setattr(in, self, name, rest[1])
-                                  : instance_store(in, self, name, rest[1]))
+                                  : instance_store(in, self, name, dsl_name_hash(name), rest[1]))
         return -1;
     *ret = dsl_none();
     return 0;
@@ -1144,7 +1170,7 @@ static int obj_getattribute(struct dsl_interp *in, const struct dsl_args *a, str
     const char *name = NULL;
     if (object_name_args(in, a, 1, "__getattribute__", &self, &name, &rest) != 0) return -1;
     if (self.kind != DSL_INSTANCE) return dsl_getattr(in, self, name, ret);
-    int r = instance_lookup(in, self, name, ret);
+    int r = instance_lookup(in, self, name, dsl_name_hash(name), ret);
     if (r != 0) return r < 0 ? -1 : 0;
     const struct dsl_class *c = self.as.inst->cls.as.cls;
     return no_attribute(in, false, c->name, name, suggest_attr(&self.as.inst->attrs, c, name));

@@ -54,9 +54,15 @@ void dsl_class_adopt_methods(struct dsl_value cls);
  * -1 after raising AttributeError (with a did-you-mean). */
 int dsl_object_getattr(struct dsl_interp *in, struct dsl_value obj, const char *name,
                        struct dsl_value *out);
+/* dsl_object_getattr for a name whose dsl_name_hash the caller has (a parsed `.name`). */
+int dsl_object_getattr_hashed(struct dsl_interp *in, struct dsl_value obj, const char *name,
+                              size_t hash, struct dsl_value *out);
 /* obj.name = v (v borrowed) on a class or an instance: 0 or -1. */
 int dsl_object_setattr(struct dsl_interp *in, struct dsl_value obj, const char *name,
                        struct dsl_value v);
+/* dsl_object_setattr for a name whose dsl_name_hash the caller has. */
+int dsl_object_setattr_hashed(struct dsl_interp *in, struct dsl_value obj, const char *name,
+                              size_t hash, struct dsl_value v);
 /* del obj.name: 0 or -1 (AttributeError). */
 int dsl_object_delattr(struct dsl_interp *in, struct dsl_value obj, const char *name);
 
@@ -65,6 +71,9 @@ int dsl_object_delattr(struct dsl_interp *in, struct dsl_value obj, const char *
  * without making a bound method. False when the instance's own attribute or no method has the
  * name, or it is no plain method (a staticmethod, a class variable). */
 bool dsl_instance_method(struct dsl_value inst, const char *name, struct dsl_value *fn);
+/* dsl_instance_method for a name whose dsl_name_hash the caller has. */
+bool dsl_instance_method_hashed(struct dsl_value inst, const char *name, size_t hash,
+                                struct dsl_value *fn);
 
 /* A new instance of user class cls with no attributes and no __init__ run (object.__new__):
  * 0, or -1 after raising. */

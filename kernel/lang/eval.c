@@ -659,11 +659,27 @@ int dsl_setattr(struct dsl_interp *in, struct dsl_value obj, const char *name, s
                      name);
 }
 
+int dsl_getattr_hashed(struct dsl_interp *in, struct dsl_value obj, const char *name, size_t hash,
+                       struct dsl_value *out)
+{
+    if (obj.kind == DSL_INSTANCE || obj.kind == DSL_CLASS || obj.kind == DSL_SUPER)
+        return dsl_object_getattr_hashed(in, obj, name, hash, out);
+    return dsl_getattr(in, obj, name, out);
+}
+
+int dsl_setattr_hashed(struct dsl_interp *in, struct dsl_value obj, const char *name, size_t hash,
+                       struct dsl_value v)
+{
+    if (obj.kind == DSL_INSTANCE || obj.kind == DSL_CLASS)
+        return dsl_object_setattr_hashed(in, obj, name, hash, v);
+    return dsl_setattr(in, obj, name, v);
+}
+
 static int eval_attr(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
 {
     struct dsl_value v;
     if (dsl_eval(in, n->a, &v) != 0) return -1;
-    int r = dsl_getattr(in, v, n->name, out);
+    int r = dsl_getattr_hashed(in, v, n->name, n->hash, out);
     if (r != 0) dsl_error_locate(in, n->pos);
     dsl_value_release(v);
     return r;

@@ -166,6 +166,12 @@ int dsl_getattr(struct dsl_interp *in, struct dsl_value obj, const char *name,
                 struct dsl_value *out);
 /* obj.name = v (borrowed): 0 or -1. */
 int dsl_setattr(struct dsl_interp *in, struct dsl_value obj, const char *name, struct dsl_value v);
+/* dsl_getattr and dsl_setattr for a name whose dsl_name_hash the caller has (a parsed `.name`):
+ * the lookups in instances and classes take it instead of hashing the name each time. */
+int dsl_getattr_hashed(struct dsl_interp *in, struct dsl_value obj, const char *name, size_t hash,
+                       struct dsl_value *out);
+int dsl_setattr_hashed(struct dsl_interp *in, struct dsl_value obj, const char *name, size_t hash,
+                       struct dsl_value v);
 /* Binds a call's arguments (borrowed) to user function f's parameters in frame (positional,
  * *args as a tuple, keyword-only, **kwargs as a dict, defaults), with CPython's TypeErrors
  * (lang/calls.c). 0 or -1. */
@@ -237,6 +243,8 @@ void dsl_interp_clear_error(struct dsl_interp *in);
 
 /* Variables: the value bound to name (borrowed), or NULL. */
 struct dsl_value *dsl_session_lookup(struct dsl_session *s, const char *name);
+/* dsl_session_lookup for a name whose dsl_name_hash the caller has (a parsed name). */
+struct dsl_value *dsl_session_lookup_hashed(struct dsl_session *s, const char *name, size_t hash);
 /* Forgets the variable name (releasing its value); nothing when there is none. */
 void dsl_session_unset(struct dsl_session *s, const char *name);
 /* Binds name to value, taking ownership of value (released on failure). 0 or DSL_V_NOMEM. */

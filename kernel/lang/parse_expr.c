@@ -231,6 +231,7 @@ static struct dsl_node *prefix_name(struct parser *p, const struct dsl_token *to
         dsl_node_free(n);
         return NULL;
     }
+    if (n) n->hash = dsl_name_hash(n->name);
     return n;
 }
 
@@ -664,6 +665,7 @@ static struct dsl_node *infix_attr(struct parser *p, struct dsl_node *left,
         dsl_node_free(n);
         return NULL;
     }
+    n->hash = dsl_name_hash(n->name);
     return finish(p, n);
 }
 

@@ -258,6 +258,7 @@ static bool parse_import_item(struct parser *p, struct dsl_node *n, bool from)
         var->name = strndup(name, first);
         if (!var->name) fail_nomem(p);
     }
+    if (var->name) var->hash = dsl_name_hash(var->name);
     return var->name != NULL;
 }
 

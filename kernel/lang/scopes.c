@@ -124,12 +124,12 @@ static struct dsl_comp_var *comp_var(struct dsl_interp *in, const char *name)
  * class body being run, a local of the running call (in its cell when nested functions share
  * it), a free variable, or a global: the module's in a package's file, else the session's.
  * NULL when unbound. */
-static struct dsl_value *lookup_in(struct dsl_interp *in, const char *name, long k)
+static struct dsl_value *lookup_in(struct dsl_interp *in, const char *name, size_t hash, long k)
 {
     struct dsl_comp_var *cv = in->comp ? comp_var(in, name) : NULL;
     if (cv && cv->bound) return &cv->value;
     if (in->class_ns) {
-        struct dsl_value *v = dsl_attrs_find(in->class_ns, name);
+        struct dsl_value *v = dsl_attrs_find_hashed(in->class_ns, name, hash);
         if (v) return v;
     }
     if (k >= 0) {
@@ -141,12 +141,13 @@ static struct dsl_value *lookup_in(struct dsl_interp *in, const char *name, long
     struct dsl_cell *c = free_cell(in, name);
     if (c) return c->bound ? &c->value : NULL;
     struct dsl_attrs *g = dsl_package_globals(in);
-    return g ? dsl_attrs_find(g, name) : dsl_session_lookup(in->session, name);
+    return g ? dsl_attrs_find_hashed(g, name, hash)
+             : dsl_session_lookup_hashed(in->session, name, hash);
 }
 
 struct dsl_value *dsl_lookup_var(struct dsl_interp *in, const char *name)
 {
-    return lookup_in(in, name, dsl_local_slot(in, name));
+    return lookup_in(in, name, dsl_name_hash(name), dsl_local_slot(in, name));
 }
 
 int dsl_bind_in(struct dsl_interp *in, const char *name, long k, struct dsl_value v)
@@ -199,7 +200,7 @@ int dsl_bind_var(struct dsl_interp *in, const char *name, struct dsl_value v)
 int dsl_eval_name(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
 {
     long k = dsl_node_slot(in, n);
-    struct dsl_value *v = lookup_in(in, n->name, k);
+    struct dsl_value *v = lookup_in(in, n->name, n->hash, k);
     if (v) {
         *out = dsl_value_retain(*v);
         return 0;

@@ -31,27 +31,29 @@
 
 /* ---- variables -------------------------------------------------------------------------- */
 
-static uint64_t hash_name(const char *s)
+/* The slot of name, whose dsl_name_hash is hash: its own or the empty one it would take. */
+static struct dsl_var *find_slot_hashed(struct dsl_var *vars, size_t cap, const char *name,
+                                        size_t hash)
 {
-    uint64_t h = 1469598103934665603ull; /* FNV-1a */
-    for (; *s; s++) {
-        h ^= (unsigned char)*s;
-        h *= 1099511628211ull;
-    }
-    return h;
-}
-
-static struct dsl_var *find_slot(struct dsl_var *vars, size_t cap, const char *name)
-{
-    size_t i = (size_t)hash_name(name) & (cap - 1);
+    size_t i = hash & (cap - 1);
     while (vars[i].name && strcmp(vars[i].name, name) != 0) i = (i + 1) & (cap - 1);
     return &vars[i];
 }
 
+static struct dsl_var *find_slot(struct dsl_var *vars, size_t cap, const char *name)
+{
+    return find_slot_hashed(vars, cap, name, dsl_name_hash(name));
+}
+
 struct dsl_value *dsl_session_lookup(struct dsl_session *s, const char *name)
 {
+    return dsl_session_lookup_hashed(s, name, dsl_name_hash(name));
+}
+
+struct dsl_value *dsl_session_lookup_hashed(struct dsl_session *s, const char *name, size_t hash)
+{
     if (!s->cap) return NULL;
-    struct dsl_var *v = find_slot(s->vars, s->cap, name);
+    struct dsl_var *v = find_slot_hashed(s->vars, s->cap, name, hash);
     return v->name ? &v->value : NULL;
 }
 

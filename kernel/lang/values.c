@@ -559,7 +559,11 @@ struct dsl_value *dsl_attrs_find(const struct dsl_attrs *a, const char *name)
 
 int dsl_attrs_set(struct dsl_attrs *a, const char *name, struct dsl_value v)
 {
-    size_t h = dsl_name_hash(name);
+    return dsl_attrs_set_hashed(a, name, dsl_name_hash(name), v);
+}
+
+int dsl_attrs_set_hashed(struct dsl_attrs *a, const char *name, size_t h, struct dsl_value v)
+{
     ptrdiff_t pos = attrs_pos(a, name, h);
     if (pos >= 0) {
         struct dsl_value *slot = &a->items[pos].value, old = *slot;

@@ -229,6 +229,8 @@ struct dsl_value *dsl_attrs_find(const struct dsl_attrs *a, const char *name);
 struct dsl_value *dsl_attrs_find_hashed(const struct dsl_attrs *a, const char *name, size_t hash);
 /* Binds name to v (owned; released on failure): DSL_V_OK or DSL_V_NOMEM. */
 int dsl_attrs_set(struct dsl_attrs *a, const char *name, struct dsl_value v);
+/* dsl_attrs_set for a name whose dsl_name_hash the caller has. */
+int dsl_attrs_set_hashed(struct dsl_attrs *a, const char *name, size_t hash, struct dsl_value v);
 /* Removes name: true when it was there. */
 bool dsl_attrs_remove(struct dsl_attrs *a, const char *name);
 
