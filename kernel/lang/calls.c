@@ -579,18 +579,19 @@ static bool callable(struct dsl_value v)
 int dsl_eval_call(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
 {
     struct dsl_value callee, self = dsl_none();
+    bool own_self = true; /* false: self is lent by a local's slot (dsl_eval_lent) */
     /* obj.method(...) on an instance calls the method with obj first, as Python's LOAD_METHOD
      * does, without making a bound method for the one call */
     if (n->a->kind == DSL_N_ATTR && !n->flag) { /* (f(*xs) binds a method: calls.c unpacks) */
         struct dsl_value obj, fn;
-        if (dsl_eval(in, n->a->a, &obj) != 0) return -1;
+        if (dsl_eval_lent(in, n->a->a, &obj, &own_self) != 0) return -1;
         if (obj.kind == DSL_INSTANCE &&
             dsl_instance_method_hashed(obj, n->a->name, n->a->hash, &fn)) {
             self = obj;
             callee = dsl_value_retain(fn);
         } else {
             int r = dsl_getattr_hashed(in, obj, n->a->name, n->a->hash, &callee);
-            dsl_value_release(obj);
+            if (own_self) dsl_value_release(obj);
             if (r != 0) return dsl_error_locate(in, n->a->pos), -1;
             if (!callable(callee)) { /* `t.shape()`: an attribute that is a value */
                 r = dsl_raise_at(in, n->pos, "TypeError",
@@ -612,21 +613,25 @@ int dsl_eval_call(struct dsl_interp *in, const struct dsl_node *n, struct dsl_va
     }
     size_t total = n->nkids + n->nkw;
     struct dsl_value small[DSL_SMALL_ARGS];
+    bool small_own[DSL_SMALL_ARGS]; /* false: vals[i] is lent by a local's slot */
     struct dsl_value *vals = small;
+    bool *own = small_own;
     if (total > DSL_SMALL_ARGS) {
-        vals = malloc(total * sizeof *vals);
+        vals = malloc(total * (sizeof *vals + sizeof *own));
         if (!vals) {
             dsl_value_release(callee);
-            dsl_value_release(self);
+            if (own_self) dsl_value_release(self);
             return dsl_raise_status(in, DSL_V_NOMEM), dsl_error_locate(in, n->pos), -1;
         }
+        own = (bool *)(vals + total);
     }
     size_t done = 0;
     int r = -1;
     for (; done < n->nkids; done++)
-        if (dsl_eval(in, n->kids[done], &vals[done]) != 0) goto cleanup;
+        if (dsl_eval_lent(in, n->kids[done], &vals[done], &own[done]) != 0) goto cleanup;
     for (; done < total; done++)
-        if (dsl_eval(in, n->kwvals[done - n->nkids], &vals[done]) != 0) goto cleanup;
+        if (dsl_eval_lent(in, n->kwvals[done - n->nkids], &vals[done], &own[done]) != 0)
+            goto cleanup;
     if (self.kind != DSL_NONE)
         r = dsl_call_method(in, callee, self, vals, n->nkids, n->kwnames, vals + n->nkids, n->nkw,
                             out);
@@ -634,9 +639,10 @@ int dsl_eval_call(struct dsl_interp *in, const struct dsl_node *n, struct dsl_va
         r = dsl_call(in, callee, vals, n->nkids, n->kwnames, vals + n->nkids, n->nkw, out);
 cleanup:
     if (r != 0) dsl_error_locate(in, n->pos);
-    for (size_t i = 0; i < done; i++) dsl_value_release(vals[i]);
+    for (size_t i = 0; i < done; i++)
+        if (own[i]) dsl_value_release(vals[i]);
     if (vals != small) free(vals);
     dsl_value_release(callee);
-    dsl_value_release(self);
+    if (own_self) dsl_value_release(self);
     return r;
 }

@@ -232,9 +232,10 @@ static int eval_not(struct dsl_interp *in, const struct dsl_node *n, struct dsl_
 static int eval_binary(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
 {
     struct dsl_value a, b;
-    if (dsl_eval(in, n->a, &a) != 0) return -1;
-    if (dsl_eval(in, n->b, &b) != 0) {
-        dsl_value_release(a);
+    bool own_a, own_b;
+    if (dsl_eval_lent(in, n->a, &a, &own_a) != 0) return -1;
+    if (dsl_eval_lent(in, n->b, &b, &own_b) != 0) {
+        if (own_a) dsl_value_release(a);
         return -1;
     }
     /* a tensor goes straight to the library: the per-op cost of `c = a * b` in a loop is the
@@ -245,8 +246,8 @@ static int eval_binary(struct dsl_interp *in, const struct dsl_node *n, struct d
                 ? dsl_tensor_binary(in, n->op, a, b, out)
                 : dsl_binary(in, n->op, a, b, out);
     if (r != 0) dsl_error_locate(in, n->pos);
-    dsl_value_release(a);
-    dsl_value_release(b);
+    if (own_a) dsl_value_release(a);
+    if (own_b) dsl_value_release(b);
     return r;
 }
 
@@ -678,10 +679,11 @@ int dsl_setattr_hashed(struct dsl_interp *in, struct dsl_value obj, const char *
 static int eval_attr(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
 {
     struct dsl_value v;
-    if (dsl_eval(in, n->a, &v) != 0) return -1;
+    bool owned;
+    if (dsl_eval_lent(in, n->a, &v, &owned) != 0) return -1;
     int r = dsl_getattr_hashed(in, v, n->name, n->hash, out);
     if (r != 0) dsl_error_locate(in, n->pos);
-    dsl_value_release(v);
+    if (owned) dsl_value_release(v);
     return r;
 }
 

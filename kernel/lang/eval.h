@@ -79,6 +79,26 @@ static inline long dsl_node_slot(const struct dsl_interp *in, const struct dsl_n
     return n->scope_slot;
 }
 
+/* Evaluates n into *out, as dsl_eval, with *owned telling whether the caller has a reference to
+ * release. A plain local of the running call (not a cell, no comprehension or class body
+ * running) is lent from its slot without one: nothing rebinds that slot while one expression
+ * of the call is evaluated (the language has no `:=`, and a nested function rebinds only
+ * cells), so the slot keeps the value alive for as long as the expression uses it. */
+static inline int dsl_eval_lent(struct dsl_interp *in, const struct dsl_node *n,
+                                struct dsl_value *out, bool *owned)
+{
+    if (n->kind == DSL_N_NAME && !in->comp && !in->class_ns) {
+        long k = dsl_node_slot(in, n);
+        if (k >= 0 && in->frame->bound[k] && !in->frame->fn->is_cell[k]) {
+            *out = in->frame->vals[k];
+            *owned = false;
+            return 0;
+        }
+    }
+    *owned = true;
+    return dsl_eval(in, n, out);
+}
+
 /* A new unbound cell (a local that nested functions share): 0 or DSL_V_NOMEM. */
 int dsl_new_cell(struct dsl_value *out);
 
