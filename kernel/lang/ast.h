@@ -104,7 +104,8 @@ struct dsl_node {
     bool flag;              /* EXPR: followed by ';' */
     struct dsl_value value; /* CONST: owned reference */
     char *name;             /* NAME, ATTR, FOR: owned */
-    size_t hash;            /* NAME, ATTR: dsl_name_hash(name), taken once when parsed */
+    size_t hash;            /* NAME, ATTR: dsl_name_hash(name), taken once when parsed (0: not
+                             * taken, for a node made elsewhere: dsl_node_hash takes it) */
     struct dsl_node *a, *b; /* operands, see the kinds */
     struct dsl_node **kids; /* owned array of owned nodes */
     size_t nkids, capkids;
@@ -144,6 +145,12 @@ struct dsl_code {
      * session's */
     struct dsl_value module;
 };
+
+/* The hash of NAME or ATTR node n's name: the parser's, or taken now for a node it did not make. */
+static inline size_t dsl_node_hash(const struct dsl_node *n)
+{
+    return n->hash ? n->hash : dsl_name_hash(n->name);
+}
 
 /* Parses src[0..len) into a new code object (one reference). NULL with *err filled on a syntax
  * error (or MemoryError). */
