@@ -144,6 +144,9 @@ struct dsl_code {
      * attributes are the global variables of its code; none for a cell, whose globals are the
      * session's */
     struct dsl_value module;
+    /* the name of the kernel's own file of the package it is ("scalar.py", static;
+     * dsl_package_load), or NULL: while check() grades, such code refuses to run */
+    const char *kernel_file;
 };
 
 /* The hash of NAME or ATTR node n's name: the parser's, or taken now for a node it did not make. */

@@ -402,11 +402,6 @@ int dsl_package_private(struct dsl_interp *in, const char *name, const char *fil
 
 void dsl_package_private_end(struct dsl_value module) { empty(module, false); }
 
-bool dsl_package_kernel_code(const struct dsl_session *s, const struct dsl_code *code)
-{
-    return code->module.kind == DSL_INSTANCE && is_builtin(s, code->module.as.inst);
-}
-
 int dsl_package_load(struct dsl_interp *in, const char *name, const char *file, const char *src,
                      size_t len)
 {
@@ -415,6 +410,7 @@ int dsl_package_load(struct dsl_interp *in, const char *name, const char *file, 
     snprintf(path, sizeof path, "%s/%s", DSL_PACKAGE, file);
     struct dsl_code *code = parse_kernel_file(in, path, src, len);
     if (!code) return -1;
+    code->kernel_file = file;
     struct dsl_value m;
     if (module_for(in, name, file, true, &m) != 0) {
         dsl_code_release(code);

@@ -51,7 +51,7 @@ bool dsl_is_file_cell(const char *src);
  * the module and runs the code with its globals. 0, or -1 after raising. */
 int dsl_package_run(struct dsl_interp *in, struct dsl_code *cell);
 
-/* Runs the kernel's own file `file` ("scalar.py"), whose text is src[0..len), as the module
+/* Runs the kernel's own file `file` ("scalar.py", static: its code keeps it), whose text is src[0..len), as the module
  * `name` ("minitorch.scalar"), unless the session has a module of that name already (a
  * student's file, or this one loaded before). Its functions and errors name the file as
  * "minitorch/scalar.py"; a student's file cell of the same name later replaces it by a new
@@ -66,9 +66,6 @@ int dsl_package_load(struct dsl_interp *in, const char *name, const char *file, 
 int dsl_package_private(struct dsl_interp *in, const char *name, const char *file, const char *src,
                         size_t len, struct dsl_value *out);
 void dsl_package_private_end(struct dsl_value module);
-
-/* code is part of a file of the kernel's that dsl_package_load ran (minitorch/scalar.py). */
-bool dsl_package_kernel_code(const struct dsl_session *s, const struct dsl_code *code);
 
 /* The session's module `module` (as dsl_package_find gives it) runs a file of the kernel's
  * (dsl_package_load), not a cell. */

@@ -148,7 +148,7 @@ OPS = [
         None,
     ),
     ("sigmoid", 1, sigmoid_ref, [(0.0,), (1.0,), (-1.0,), (50.0,), (-50.0,), (-800.0,)], None),
-    ("relu", 1, lambda x: x if x > 0 else 0.0, [(0.0,), (2.5,), (-2.5,)], None),
+    ("relu", 1, lambda x: x if x > 0 else 0.0, [(0.0,), (2.5,), (-2.5,), (-0.5,), (0.25,)], None),
     ("log", 1, math.log, [(1.0,), (math.e,), (0.5,), (100.0,)], lambda c: (abs(c[0]) + 1e-3,)),
     ("exp", 1, math.exp, [(0.0,), (1.0,), (-1.0,), (10.0,)], None),
     ("inv", 1, lambda x: 1.0 / x, [(1.0,), (2.0,), (-4.0,), (0.5,)], None),
@@ -164,7 +164,7 @@ OPS = [
         "relu_back",
         2,
         lambda x, d: d if x > 0 else 0.0,
-        [(1.0, 5.0), (-1.0, 5.0), (0.0, 5.0), (3.0, -2.0), (2.0, 0.0)],
+        [(1.0, 5.0), (-1.0, 5.0), (0.0, 5.0), (3.0, -2.0), (2.0, 0.0), (-0.5, 2.0), (0.5, 2.0)],
         None,
     ),
 ]
@@ -694,8 +694,53 @@ FUNCTIONS = ["mul", "inv", "neg", "sigmoid", "relu", "exp", "lt", "eq"]
 GIVEN = ["add", "log"]
 
 
-def in_part(part, fns):
-    return part is None or [f for f in fns if f not in GIVEN] == [part]
+# each function of Task 1.2 alone: its class, arity, and the forms that run its forward (its
+# apply, and the Scalar methods that are it), each with its expected value
+FORWARD = {
+    "mul": ("Mul", 2, [("Mul.apply(a, b)", lambda a, b: a * b, lambda F, a, b: F.apply(a, b)),
+                       ("a * b", lambda a, b: a * b, lambda F, a, b: a * b)]),
+    "inv": ("Inv", 1, [("Inv.apply(a)", lambda a: 1.0 / a, lambda F, a: F.apply(a))]),
+    "neg": ("Neg", 1, [("Neg.apply(a)", lambda a: -a, lambda F, a: F.apply(a)),
+                       ("-a", lambda a: -a, lambda F, a: -a)]),
+    "sigmoid": ("Sigmoid", 1, [("Sigmoid.apply(a)", sigmoid_ref, lambda F, a: F.apply(a)),
+                               ("a.sigmoid()", sigmoid_ref, lambda F, a: a.sigmoid())]),
+    "relu": ("ReLU", 1, [("ReLU.apply(a)", lambda a: max(a, 0.0), lambda F, a: F.apply(a)),
+                         ("a.relu()", lambda a: max(a, 0.0), lambda F, a: a.relu())]),
+    "exp": ("Exp", 1, [("Exp.apply(a)", math.exp, lambda F, a: F.apply(a)),
+                       ("a.exp()", math.exp, lambda F, a: a.exp())]),
+    "lt": ("LT", 2, [("LT.apply(a, b)", lambda a, b: float(a < b), lambda F, a, b: F.apply(a, b)),
+                     ("a < b", lambda a, b: float(a < b), lambda F, a, b: a < b),
+                     ("a > b", lambda a, b: float(a > b), lambda F, a, b: a > b)]),
+    "eq": ("EQ", 2, [("EQ.apply(a, b)", lambda a, b: float(a == b), lambda F, a, b: F.apply(a, b)),
+                     ("a == b", lambda a, b: float(a == b), lambda F, a, b: a == b)]),
+}
+
+
+def forward_cases(ck, part, n):
+    if n == 2:
+        return [tuple(v / 10 for v in c) for c in pair_cases(ck)]
+    cases = cases_of(ck, [(0.0,), (1.0,), (-0.5,), (2.5,)], 1, 14)
+    if part == "exp":
+        return [(c[0] / 10,) for c in cases]
+    return [c for c in cases if part != "inv" or abs(c[0]) > 0.05]
+
+
+def forward_test(ck, r, part):
+    cls_name, n, forms = FORWARD[part]
+    Fn = ck.student("scalar_functions", cls_name)
+    Scalar = ck.student("scalar", "Scalar")
+
+    def one(c):
+        for text, ref, expr in forms:
+            xs = [call(ck, Scalar, (v,), "your Scalar(%s)" % show(v)) for v in c]
+            where = "%s with %s" % (text, ", ".join(
+                "%s = Scalar(%s)" % ("ab"[i], show(c[i])) for i in range(n)))
+            out = call(ck, lambda: expr(Fn, *xs), (), where)
+            got = scalar_data(ck, out, where)
+            if not close(got, ref(*c)):
+                raise Failure("%s: expected .data %s, got %s" % (where, show(ref(*c)), show(got)))
+
+    run_cases(r, "forward[%s]" % cls_name, forward_cases(ck, part, n), one)
 
 
 def scalar_cases(ck, nargs):
@@ -727,9 +772,14 @@ def wanted(parts, fns):
 
 
 def task_1_2(ck, r, part):
+    """Each function's forward alone (a part each), then, for the whole task, MiniTorch's
+    MathTest expressions of Scalars, which combine them"""
     ck.student("scalar_functions", "ScalarFunction")
+    for fn in FUNCTIONS:
+        if part is None or part == fn:
+            forward_test(ck, r, fn)
     for name, n, fns, ref, expr in MATH:
-        if not in_part(part, fns):
+        if part is not None:
             continue
 
         def one(c, name=name, ref=ref, expr=expr):

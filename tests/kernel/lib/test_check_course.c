@@ -1,0 +1,409 @@
+/* test_check_course.c — check("0.1") to check("1.4") (kernel/lib/check_course.c and .py).
+ *
+ * The student's files are correct ones: tests/kernel/lib/course/operators.py and module.py,
+ * and for Module 1 the kernel's own autodiff.py, scalar_functions.py and scalar.py (with a
+ * central_difference of their own in place of the import of the kernel's, which check refuses).
+ * On them every task passes. Then one bug at a time is planted by replacing one line of one
+ * file (the line must be there exactly once, so that a change of the files cannot silently
+ * plant nothing), and each part of the task is checked alone: the parts the bug breaks fail and
+ * every other part passes, as a notebook's graded cells need. The expected values are check's
+ * own; the bugs are what students get wrong (an operand swapped, a prefix forgotten, a
+ * derivative's sign, a reduction's start).
+ *
+ * Then the ways to game a check: definitions that are the kernel's (its Module, its
+ * central_difference), files that imported the kernel's autodiff.py before the student's own,
+ * a value whose __eq__ says yes, check called from inside the student's code. */
+#include "test.h"
+
+#include "kernel/dsl_helpers.h"
+#include "lang/interp.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "cannot read %s\n", path);
+        exit(1);
+    }
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    if (!s || fread(s, 1, (size_t)n, f) != (size_t)n) exit(1);
+    s[n] = '\0';
+    fclose(f);
+    return s;
+}
+
+/* s with its one occurrence of old replaced by new (NULL, and a failed CHECK, when old is not
+ * there exactly once) */
+static char *replace_once(const char *s, const char *old, const char *new)
+{
+    const char *at = strstr(s, old);
+    bool once = at && !strstr(at + 1, old);
+    if (!once) fprintf(stderr, "  not exactly once: %s\n", old);
+    CHECK(once);
+    if (!once) return NULL;
+    size_t n = strlen(s) - strlen(old) + strlen(new);
+    char *out = malloc(n + 1);
+    size_t head = (size_t)(at - s);
+    memcpy(out, s, head);
+    strcpy(out + head, new);
+    strcat(out, at + strlen(old));
+    return out;
+}
+
+enum { OPERATORS, MODULE, AUTODIFF, SCALAR_FUNCTIONS, SCALAR, NFILES };
+static const char *const file_names[NFILES] = {"operators", "module", "autodiff",
+                                               "scalar_functions", "scalar"};
+static char *files[NFILES];
+
+static void load_files(void)
+{
+    static const char *const paths[NFILES] = {
+        MT_SOURCE_DIR "/tests/kernel/lib/course/operators.py",
+        MT_SOURCE_DIR "/tests/kernel/lib/course/module.py",
+        MT_SOURCE_DIR "/kernel/lib/minitorch/autodiff.py",
+        MT_SOURCE_DIR "/kernel/lib/minitorch/scalar_functions.py",
+        MT_SOURCE_DIR "/kernel/lib/minitorch/scalar.py",
+    };
+    for (int i = 0; i < NFILES; i++) files[i] = slurp(paths[i]);
+    char *own = replace_once(files[AUTODIFF], "from minitorch import central_difference\n",
+                             "\n\ndef central_difference(f, *vals, arg=0, epsilon=1e-6):\n"
+                             "    up = list(vals)\n"
+                             "    down = list(vals)\n"
+                             "    up[arg] += epsilon\n"
+                             "    down[arg] -= epsilon\n"
+                             "    return (f(*up) - f(*down)) / (2 * epsilon)\n");
+    free(files[AUTODIFF]);
+    files[AUTODIFF] = own;
+}
+
+/* Runs file i (text) as the student's file cell; the cell must run. */
+static void run_file(struct dsl_session *s, int i, const char *text)
+{
+    size_t n = strlen(text) + 64;
+    char *cell = malloc(n);
+    snprintf(cell, n, "%%%%minitorch_file %s.py\n%s", file_names[i], text);
+    struct outcome o = run_cell(s, cell);
+    if (o.rc != 0) fprintf(stderr, "  %s.py: %s: %s\n", file_names[i], o.ename, o.evalue);
+    CHECK_INT(o.rc, 0);
+    free(cell);
+}
+
+/* A session with the student's files, file `bugged` (or none: -1) replaced by `text`. */
+static struct dsl_session *session_with(int bugged, const char *text)
+{
+    struct dsl_session *s = dsl_session_new();
+    for (int i = 0; i < NFILES; i++) run_file(s, i, i == bugged ? text : files[i]);
+    return s;
+}
+
+/* Whether check(task, part, seed=5) passes; its output in *k. */
+static bool passes(struct dsl_session *s, const char *task, const char *part, struct sink *k)
+{
+    char code[128];
+    if (part)
+        snprintf(code, sizeof code, "check(\"%s\", \"%s\", seed=5)", task, part);
+    else
+        snprintf(code, sizeof code, "check(\"%s\", seed=5)", task);
+    memset(k, 0, sizeof *k);
+    struct outcome o = run_cell_with(s, code, k);
+    if (o.rc != 0 && strcmp(o.ename, "AssertionError") != 0)
+        fprintf(stderr, "  %s: %s: %s\n", code, o.ename, o.evalue);
+    CHECK(o.rc == 0 || strcmp(o.ename, "AssertionError") == 0);
+    return o.rc == 0;
+}
+
+struct task {
+    const char *name;
+    const char *parts[16];
+};
+static const struct task tasks[] = {
+    {"0.1",
+     {"mul", "id", "add", "neg", "lt", "eq", "max", "is_close", "sigmoid", "relu", "log", "exp",
+      "inv", "log_back", "inv_back", "relu_back"}},
+    {"0.2", {"sigmoid", "transitive", "symmetric", "distribute"}},
+    {"0.3", {"map", "zipWith", "reduce", "negList", "addLists", "sum", "prod"}},
+    {"0.4", {"modules", "train", "eval", "named_parameters", "parameters"}},
+    {"1.1", {"central_difference"}},
+    {"1.2", {"mul", "inv", "neg", "sigmoid", "relu", "exp", "lt", "eq"}},
+    {"1.3", {"chain_rule"}},
+    {"1.4",
+     {"topological_sort", "backpropagate", "mul", "inv", "neg", "sigmoid", "relu", "exp", "lt",
+      "eq"}},
+};
+
+static const struct task *task_of(const char *name)
+{
+    for (size_t i = 0; i < sizeof tasks / sizeof *tasks; i++)
+        if (strcmp(tasks[i].name, name) == 0) return &tasks[i];
+    return NULL;
+}
+
+static void test_correct_files_pass(void)
+{
+    struct dsl_session *s = session_with(-1, NULL);
+    static struct sink k;
+    static const char *const whole[] = {"0.1", "0.2", "0.3", "0.4", "1.1", "1.2", "1.3", "1.4"};
+    for (size_t i = 0; i < sizeof whole / sizeof *whole; i++) {
+        bool ok = passes(s, whole[i], NULL, &k);
+        if (!ok) fprintf(stderr, "%s", k.log);
+        CHECK(ok);
+        CHECK(strstr(k.log, " 0 failed (") != NULL);
+    }
+    for (size_t t = 0; t < sizeof tasks / sizeof *tasks; t++) {
+        for (int p = 0; p < 16 && tasks[t].parts[p]; p++)
+            CHECK(passes(s, tasks[t].name, tasks[t].parts[p], &k));
+    }
+    dsl_session_free(s);
+}
+
+/* One planted bug: in file `file`, `old` becomes `new`; the parts of `task` that then fail,
+ * space-separated (each must fail, every other part of the task must pass). */
+struct bug {
+    int file;
+    const char *old, *new;
+    const char *task;
+    const char *fails;
+};
+
+static const struct bug bugs[] = {
+    /* Task 0.1: each function of operators.py */
+    {OPERATORS, "return x * y\n", "return x + y\n", "0.1", "mul"},
+    {OPERATORS, "def id(x):\n    return x\n", "def id(x):\n    return abs(x)\n", "0.1", "id"},
+    {OPERATORS, "return x + y\n", "return x - y\n", "0.1", "add"},
+    {OPERATORS, "return -1.0 * x", "return 1.0 * x", "0.1", "neg"},
+    {OPERATORS, "1.0 if x < y else 0.0", "1.0 if x <= y else 0.0", "0.1", "lt"},
+    {OPERATORS, "1.0 if x == y else 0.0", "1.0 if abs(x - y) < 2 else 0.0", "0.1", "eq"},
+    {OPERATORS, "return x if x > y else y", "return y", "0.1", "max"},
+    {OPERATORS, "< 1e-2", "< 1e-1", "0.1", "is_close"},
+    {OPERATORS, "1.0 / (1.0 + math.exp(-x))", "1.0 / (1.0 + math.exp(x))", "0.1", "sigmoid"},
+    {OPERATORS, "return x if x > 0 else 0.0", "return x if x > -1 else 0.0", "0.1", "relu"},
+    {OPERATORS, "return math.log(x)", "return math.log(x + 1)", "0.1", "log"},
+    {OPERATORS, "return math.exp(x)\n", "return math.exp(x) * 1.1\n", "0.1", "exp"},
+    {OPERATORS, "return 1.0 / x", "return 1.0 / (x + 1)", "0.1", "inv"},
+    {OPERATORS, "return d / x\n", "return d * x\n", "0.1", "log_back"},
+    {OPERATORS, "return -d / (x * x)", "return d / (x * x)", "0.1", "inv_back"},
+    {OPERATORS, "return d if x > 0 else 0.0", "return x if x > 0 else 0.0", "0.1", "relu_back"},
+    /* Task 0.2: the properties of the operators */
+    {OPERATORS, "1.0 / (1.0 + math.exp(-x))", "1.0 / (1.0 + math.exp(x))", "0.2", "sigmoid"},
+    {OPERATORS, "1.0 if x < y else 0.0", "1.0 if x > y else 0.0", "0.2", "transitive"},
+    {OPERATORS, "return x * y\n", "return x * y + x\n", "0.2", "symmetric distribute"},
+    {OPERATORS, "return x + y\n", "return x + y + 1\n", "0.2", "distribute"},
+    /* Task 0.3: the higher-order functions, and those built on them */
+    {OPERATORS, "[fn(x) for x in ls]", "[fn(x) for x in ls[1:]]", "0.3", "map negList"},
+    {OPERATORS, "[fn(x, y) for x, y", "[fn(x, x) for x, y", "0.3", "zipWith addLists"},
+    {OPERATORS, "for x in ls:\n            acc", "for x in ls[1:]:\n            acc", "0.3",
+     "reduce sum prod"},
+    {OPERATORS, "map(neg)(ls)", "map(id)(ls)", "0.3", "negList"},
+    {OPERATORS, "zipWith(add)(a, b)", "zipWith(mul)(a, b)", "0.3", "addLists"},
+    {OPERATORS, "reduce(add, 0.0)", "reduce(add, 1.0)", "0.3", "sum"},
+    {OPERATORS, "reduce(mul, 1.0)", "reduce(mul, 0.0)", "0.3", "prod"},
+    /* Task 0.4: Module */
+    {MODULE, "            m.train()", "            pass", "0.4", "train"},
+    {MODULE, "            m.eval()", "            pass", "0.4", "eval"},
+    {MODULE, "out.append((name + \".\" + k, p))", "out.append((k, p))", "0.4", "named_parameters"},
+    {MODULE, "for _, p in self.named_parameters()]", "for _, p in self.named_parameters()][1:]",
+     "0.4", "parameters"},
+    /* Task 1.1 */
+    {AUTODIFF, "/ (2 * epsilon)", "/ epsilon", "1.1", "central_difference"},
+    /* Task 1.2: each function's forward */
+    {SCALAR_FUNCTIONS, "return operators.mul(a, b)", "return operators.add(a, b)", "1.2", "mul"},
+    {SCALAR_FUNCTIONS, "return operators.inv(a)", "return operators.inv(a + 1.0)", "1.2", "inv"},
+    {SCALAR_FUNCTIONS, "return operators.neg(a)", "return operators.mul(a, 1.0)", "1.2", "neg"},
+    {SCALAR_FUNCTIONS, "s = operators.sigmoid(a)", "s = operators.sigmoid(-a)", "1.2", "sigmoid"},
+    {SCALAR_FUNCTIONS, "return operators.relu(a)", "return operators.relu(a) + 0.5", "1.2", "relu"},
+    {SCALAR_FUNCTIONS, "e = operators.exp(a)", "e = operators.exp(a) * 2.0", "1.2", "exp"},
+    {SCALAR_FUNCTIONS, "return operators.lt(a, b)", "return operators.lt(b, a)", "1.2", "lt"},
+    {SCALAR_FUNCTIONS, "return operators.eq(a, b)", "return operators.lt(a, b)", "1.2", "eq"},
+    /* Task 1.3 */
+    {SCALAR, "_backward(h.ctx, d_output)", "_backward(h.ctx, 1.0)", "1.3", "chain_rule"},
+    /* Task 1.4: the graph's order, backpropagation, and each function's backward */
+    {AUTODIFF, "    post.reverse()\n", "", "1.4", "topological_sort backpropagate"},
+    {AUTODIFF, "pending[parent.unique_id] + d_parent", "d_parent", "1.4", "backpropagate"},
+    {SCALAR_FUNCTIONS, "operators.mul(b, d_output), operators.mul(a, d_output)",
+     "operators.mul(a, d_output), operators.mul(b, d_output)", "1.4", "mul"},
+    {SCALAR_FUNCTIONS, "return operators.inv_back(a, d_output)",
+     "return operators.neg(operators.inv_back(a, d_output))", "1.4", "inv"},
+    {SCALAR_FUNCTIONS, "return operators.neg(d_output)", "return d_output", "1.4", "neg"},
+    {SCALAR_FUNCTIONS, "operators.mul(operators.mul(s, 1.0 - s), d_output)",
+     "operators.mul(s, d_output)", "1.4", "sigmoid"},
+    {SCALAR_FUNCTIONS, "return operators.relu_back(a, d_output)", "return d_output", "1.4", "relu"},
+    {SCALAR_FUNCTIONS, "return operators.mul(e, d_output)", "return e", "1.4", "exp"},
+    {SCALAR_FUNCTIONS,
+     "return operators.lt(a, b)\n\n    @staticmethod\n    def backward(ctx: Context, d_output: "
+     "float) -> Tuple[float, float]:\n        return 0.0, 0.0",
+     "return operators.lt(a, b)\n\n    @staticmethod\n    def backward(ctx: Context, d_output: "
+     "float) -> Tuple[float, float]:\n        return d_output, 0.0",
+     "1.4", "lt"},
+    {SCALAR_FUNCTIONS,
+     "return operators.eq(a, b)\n\n    @staticmethod\n    def backward(ctx: Context, d_output: "
+     "float) -> Tuple[float, float]:\n        return 0.0, 0.0",
+     "return operators.eq(a, b)\n\n    @staticmethod\n    def backward(ctx: Context, d_output: "
+     "float) -> Tuple[float, float]:\n        return 0.0, d_output",
+     "1.4", "eq"},
+};
+
+static bool listed(const char *list, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *p = list; (p = strstr(p, word)); p += n)
+        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0')) return true;
+    return false;
+}
+
+static void test_each_bug_fails_its_parts_only(void)
+{
+    static struct sink k;
+    for (size_t b = 0; b < sizeof bugs / sizeof *bugs; b++) {
+        const struct bug *g = &bugs[b];
+        char *text = replace_once(files[g->file], g->old, g->new);
+        if (!text) continue;
+        struct dsl_session *s = session_with(g->file, text);
+        const struct task *t = task_of(g->task);
+        const char *task = t->name;
+        for (int p = 0; p < 16 && t->parts[p]; p++) {
+            bool want_fail = listed(g->fails, t->parts[p]);
+            bool ok = passes(s, task, t->parts[p], &k);
+            if (ok == want_fail)
+                fprintf(stderr, "  bug %zu (%s): check(\"%s\", \"%s\") %s\n%s", b, g->fails, task,
+                        t->parts[p], ok ? "passed" : "failed", k.log);
+            CHECK(ok != want_fail);
+        }
+        /* and the whole task fails, naming a failure in its report */
+        CHECK(!passes(s, task, NULL, &k));
+        CHECK(strstr(k.log, "\nFAILED ") != NULL);
+        dsl_session_free(s);
+        free(text);
+    }
+}
+
+static void test_a_failure_reports_the_case_and_the_line(void)
+{
+    static struct sink k;
+    char *text = replace_once(files[OPERATORS], "return 1.0 / x", "return 1.0 / (x - 1.0)");
+    struct dsl_session *s = session_with(OPERATORS, text);
+    CHECK(!passes(s, "0.1", "inv", &k));
+    /* the first failing input is reported: 1.0 is inv's first case */
+    CHECK(strstr(k.log, "FAILED inv: your inv raised ZeroDivisionError: float division by zero "
+                        "(in inv(), line ") != NULL);
+    CHECK(strstr(k.log, "of the cell defining it: return 1.0 / (x - 1.0))") != NULL);
+    dsl_session_free(s);
+    free(text);
+    text = replace_once(files[OPERATORS], "return x * y\n", "return x * y + 0.5\n");
+    s = session_with(OPERATORS, text);
+    CHECK(!passes(s, "0.1", "mul", &k));
+    CHECK(strstr(k.log, "FAILED mul: mul(0.0, 5.0): expected 0.0, got 0.5") != NULL);
+    dsl_session_free(s);
+    free(text);
+}
+
+static void test_gaming_the_check(void)
+{
+    static struct sink k;
+    struct outcome o;
+    /* the kernel's Module under the student's name, or derived from */
+    static const char *const kernel_modules[] = {
+        "import minitorch\nModule = minitorch.Module\nParameter = minitorch.Parameter\n",
+        "import minitorch\n\n\nclass Module(minitorch.Module):\n    pass\n\n\n"
+        "Parameter = minitorch.Parameter\n",
+    };
+    for (int i = 0; i < 2; i++) {
+        struct dsl_session *s = session_with(MODULE, kernel_modules[i]);
+        o = run_cell(s, "check(\"0.4\", seed=1)");
+        CHECK_STR(o.ename, "RuntimeError");
+        CHECK(strstr(o.evalue, "check(\"0.4\") tests your own Module, and the Module of your "
+                               "module.py is (or derives from) the kernel's") != NULL);
+        dsl_session_free(s);
+    }
+    /* the kernel's central_difference imported into the student's autodiff.py */
+    char *text = replace_once(files[AUTODIFF], "def central_difference(",
+                              "from minitorch import central_difference\n\n\ndef unused(");
+    struct dsl_session *s = session_with(AUTODIFF, text);
+    o = run_cell(s, "check(\"1.1\")");
+    CHECK_STR(o.ename, "RuntimeError");
+    CHECK(strstr(o.evalue, "the central_difference of your autodiff.py is (or derives from) the "
+                           "kernel's") != NULL);
+    /* the traceback is the student's cell, not check's own program */
+    CHECK(strstr(o.tb, "check_course") == NULL);
+    dsl_session_free(s);
+    free(text);
+    /* a file without the file cell: check says what to write */
+    s = dsl_session_new();
+    o = run_cell(s, "def mul(x, y):\n    return x * y\ncheck(\"0.1\", \"mul\")");
+    CHECK_STR(o.ename, "RuntimeError");
+    CHECK(strstr(o.evalue, "check(\"0.1\", \"mul\") tests your operators.py, and no cell has "
+                           "written it: write it in a cell that starts with %%minitorch_file "
+                           "operators.py") != NULL);
+    /* the kernel's own Module 1 files do not count as the student's */
+    o = run_cell(s, "import minitorch\nminitorch.Scalar(1.0)\ncheck(\"1.2\")");
+    CHECK_STR(o.ename, "RuntimeError");
+    CHECK(strstr(o.evalue, "no cell has written it") != NULL);
+    dsl_session_free(s);
+    /* scalar.py written while the kernel's autodiff.py and scalar_functions.py were the
+     * package's: it keeps what it imported from them, which refuses to run while check does */
+    s = dsl_session_new();
+    run_file(s, OPERATORS, files[OPERATORS]);
+    run_file(s, SCALAR, files[SCALAR]);
+    run_file(s, AUTODIFF, files[AUTODIFF]);
+    run_file(s, SCALAR_FUNCTIONS, files[SCALAR_FUNCTIONS]);
+    CHECK(!passes(s, "1.2", "mul", &k));
+    CHECK(strstr(k.log, "raised RuntimeError: check() grades your own files, and this called "
+                        "ScalarFunction.apply() of the kernel's scalar_functions.py: write your "
+                        "scalar_functions.py in a cell") != NULL);
+    /* running scalar.py's cell again imports the student's files: then it passes */
+    run_file(s, SCALAR, files[SCALAR]);
+    CHECK(passes(s, "1.2", "mul", &k));
+    dsl_session_free(s);
+    /* a value whose == and - say "equal" is not a number */
+    text = replace_once(files[OPERATORS], "def mul(x, y):\n    return x * y\n",
+                        "class Yes:\n    def __eq__(self, o):\n        return True\n\n"
+                        "    def __sub__(self, o):\n        return 0.0\n\n"
+                        "    def __rsub__(self, o):\n        return 0.0\n\n"
+                        "    def __abs__(self):\n        return 0.0\n\n\n"
+                        "def mul(x, y):\n    return Yes()\n");
+    s = session_with(OPERATORS, text);
+    CHECK(!passes(s, "0.1", "mul", &k));
+    CHECK(strstr(k.log, "returned a Yes, not a number") != NULL);
+    dsl_session_free(s);
+    free(text);
+    /* check called from the student's code while check runs it */
+    text = replace_once(files[OPERATORS], "def mul(x, y):\n    return x * y\n",
+                        "def mul(x, y):\n    check(\"0.2\")\n    return x * y\n");
+    s = session_with(OPERATORS, text);
+    CHECK(!passes(s, "0.1", "mul", &k));
+    CHECK(strstr(k.log, "RuntimeError: check() cannot run inside check(\"0.1\", \"mul\")") != NULL);
+    dsl_session_free(s);
+    free(text);
+}
+
+static void test_errors(void)
+{
+    struct dsl_session *s = dsl_session_new();
+    struct outcome o = run_cell(s, "check(\"0.5\")");
+    CHECK_STR(o.ename, "ValueError");
+    o = run_cell(s, "check(\"0.1\", \"mull\")");
+    CHECK_STR(o.ename, "ValueError");
+    CHECK(strstr(o.evalue, "check(\"0.1\") has the parts \"mul\", \"id\"") != NULL);
+    CHECK(strstr(o.evalue, "not \"mull\"") != NULL);
+    o = run_cell(s, "check(0.3, \"sum\", seed=\"x\")");
+    CHECK_STR(o.ename, "TypeError");
+    dsl_session_free(s);
+}
+
+int main(void)
+{
+    load_files();
+    RUN_TEST(test_correct_files_pass);
+    RUN_TEST(test_each_bug_fails_its_parts_only);
+    RUN_TEST(test_a_failure_reports_the_case_and_the_line);
+    RUN_TEST(test_gaming_the_check);
+    RUN_TEST(test_errors);
+    for (int i = 0; i < NFILES; i++) free(files[i]);
+    return TEST_SUMMARY();
+}
