@@ -166,9 +166,10 @@ static void hash_star_imported(void)
  * A student's file of the same name comes first, always: while it exists the kernel's is never
  * run, and a student's cell replaces the kernel's module if it ran before (lang/packages.c).
  *
- * Graded expectations never come from these files: check() (lib/check.c) computes its own in C
- * and reads no module of the package, so what a student does to these modules (rebinding
- * minitorch.scalar.Scalar, say) changes their session and never a grade. */
+ * Graded expectations never come from these files: check() (lib/check.c, check_course.c)
+ * computes its own and reads no module of the package, so what a student does to these modules
+ * (rebinding minitorch.scalar.Scalar, say) changes their session and never a grade; and while
+ * it grades a student's files, code of these refuses to run (dsl_code.kernel_file). */
 
 struct builtin_file {
     const char *name, *file;
