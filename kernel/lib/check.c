@@ -1060,7 +1060,8 @@ int dsl_bi_check(struct dsl_interp *in, const struct dsl_args *a, struct dsl_val
         return dsl_raise(in, "ValueError",
                          "check() knows the tasks \"0.1\" to \"0.4\" (operators, properties, "
                          "higher-order functions, Module), \"1.1\" to \"1.4\" (central "
-                         "differences, Scalar, chain rule, backpropagation), \"3.1\" (map, zip, "
+                         "differences, Scalar, chain rule, backpropagation), \"2.1\" and "
+                         "\"2.2\" (indexing, broadcasting), \"3.1\" (map, zip, "
                          "reduce), \"3.2\" (matrix multiply), \"3.3\" (the same as CUDA kernels) "
                          "and \"3.4\" (CUDA matrix multiply), not \"%s\"",
                          task);

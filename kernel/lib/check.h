@@ -1,5 +1,5 @@
 /* check.h — check(): MiniTorch's tests of Tasks 3.1 to 3.4 on the student's backend (check.c),
- * and of Modules 0 and 1 on the student's files (check_course.c); internal to kernel/lib. */
+ * and of Modules 0 to 2 on the student's files (check_course.c); internal to kernel/lib. */
 #ifndef KERNEL_LIB_CHECK_H
 #define KERNEL_LIB_CHECK_H
 
@@ -28,7 +28,7 @@ int dsl_check_report(struct dsl_interp *in, const char *head, const char *table,
                      int passed, int failed, const char *task, const char *part, const char *first,
                      double seconds);
 
-/* Modules 0 and 1 (check_course.c): whether task is one of theirs ("0.1" ... "1.4"), and
+/* Modules 0 to 2 (check_course.c): whether task is one of theirs ("0.1" ... "2.2"), and
  * check(task, part) of it with inputs drawn from seed; call is how reports name the call. */
 bool dsl_check_course_task(const char *task);
 int dsl_check_course(struct dsl_interp *in, const char *task, const char *part, uint64_t seed,

@@ -1,6 +1,6 @@
-/* check_course.c — check("0.1") to check("1.4"): the tests of Modules 0 and 1, which test the
+/* check_course.c — check("0.1") to check("2.2"): the tests of Modules 0 to 2, which test the
  * student's own files of the package (operators.py, module.py, autodiff.py,
- * scalar_functions.py, scalar.py) rather than a backend.
+ * scalar_functions.py, scalar.py, tensor_data.py) rather than a backend.
  *
  * The tests are a program in the language, lib/check_course.py (its docstring says what it
  * tests and how), which the build embeds. Each check runs it afresh as a module that no import
@@ -176,14 +176,15 @@ static const struct member ck_members[] = {
 };
 
 static const struct module mod_check_natives = {
-    .cls = MODULE_CLASS("module: what check's tests of Modules 0 and 1 are given."),
+    .cls = MODULE_CLASS("module: what check's tests of Modules 0 to 2 are given."),
     .name = "check",
     .members = MEMBERS(ck_members),
 };
 
-/* ---- check(task, part) of Modules 0 and 1 ------------------------------------------------ */
+/* ---- check(task, part) of Modules 0 to 2 ------------------------------------------------ */
 
-static const char *const course_tasks[] = {"0.1", "0.2", "0.3", "0.4", "1.1", "1.2", "1.3", "1.4"};
+static const char *const course_tasks[] = {"0.1", "0.2", "0.3", "0.4", "1.1",
+                                           "1.2", "1.3", "1.4", "2.1", "2.2"};
 
 bool dsl_check_course_task(const char *task)
 {

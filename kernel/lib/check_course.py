@@ -1,6 +1,6 @@
-"""check("0.1") ... check("1.4"): what MiniTorch's tests of Modules 0 and 1 check, run on the
+"""check("0.1") ... check("2.2"): what MiniTorch's tests of Modules 0 to 2 check, run on the
 student's own files (their `%%minitorch_file operators.py`, `module.py`, `autodiff.py`,
-`scalar_functions.py`, `scalar.py`).
+`scalar_functions.py`, `scalar.py`, `tensor_data.py`).
 
 The kernel runs this program (lib/check_course.c) afresh for each check, as a module that no
 import reaches, and calls run(task, part, ck): ck is a module of natives that only this program
@@ -17,6 +17,8 @@ whose __eq__ or __sub__ says "equal" proves nothing. Each test's cases go from t
 input up, and its first failing case is the one reported.
 """
 import math
+
+import numpy as np
 
 # MiniTorch's assert_close (|a - b| < 1e-2), relative beyond magnitude 1
 TOL = 1e-2
@@ -1060,6 +1062,210 @@ def topo(ck, r):
     run_cases(r, "topological_sort", [1, 2, 3, 4], one)
 
 
+# ---- Module 2: tensor_data.py --------------------------------------------------------------------
+
+
+def size_of(shape):
+    n = 1
+    for s in shape:
+        n *= s
+    return n
+
+
+def dim_draw(ck, lo, hi):
+    """an int in [lo, hi] from check's draws"""
+    return lo + int(abs(ck.draw()) * 1000) % (hi - lo + 1)
+
+
+def shape_cases(ck, n):
+    """n shapes of 1 to 4 dims of 1 to 4, smallest first, after the fixed ones"""
+    shapes = [(1,), (3,), (2, 3), (3, 1, 2)]
+    for _ in range(n):
+        shapes.append(tuple(dim_draw(ck, 1, 4) for _ in range(dim_draw(ck, 1, 4))))
+    shapes.sort(key=lambda s: (len(s), size_of(s)))
+    return shapes
+
+
+def contiguous_strides(shape):
+    strides = [1] * len(shape)
+    for i in range(len(shape) - 2, -1, -1):
+        strides[i] = strides[i + 1] * shape[i + 1]
+    return strides
+
+
+def row_major(ordinal, shape):
+    index = [0] * len(shape)
+    for i in range(len(shape) - 1, -1, -1):
+        index[i] = ordinal % shape[i]
+        ordinal //= shape[i]
+    return index
+
+
+def int_array(xs):
+    return np.array([int(x) for x in xs], dtype=np.int32)
+
+
+def ints_of(v, n, what):
+    try:
+        got = [v[i] for i in range(len(v))]
+    except Exception as e:
+        raise Failure("%s is %s, not a sequence of ints (%s)" % (what, show(v), e))
+    for g in got:
+        if type(g) is not int:
+            raise Failure("%s holds %s, not an int" % (what, show(g)))
+    if n is not None and len(got) != n:
+        raise Failure("%s has %d entries, expected %d" % (what, len(got), n))
+    return got
+
+
+def t_index_to_position(ck, r):
+    f = ck.student("tensor_data", "index_to_position")
+
+    def one(shape):
+        strides = contiguous_strides(shape)
+        if len(shape) > 1 and shape[0] % 2:  # a permuted layout as often as not
+            strides = list(reversed(contiguous_strides(list(reversed(shape)))))
+        for ordinal in range(min(size_of(shape), 24)):
+            index = row_major(ordinal, shape)
+            args = (int_array(index), int_array(strides))
+            got = number(call(ck, f, args, "your index_to_position"), "index_to_position")
+            want = sum([i * s for i, s in zip(index, strides)])
+            if got != want:
+                raise Failure("index_to_position(%s, strides %s): expected %d, got %s"
+                              % (show(tuple(index)), show(tuple(strides)), want, show(got)))
+
+    run_cases(r, "index_to_position", shape_cases(ck, 8), one)
+
+
+def t_to_index(ck, r):
+    f = ck.student("tensor_data", "to_index")
+
+    def one(shape):
+        for ordinal in range(size_of(shape)):
+            out = np.zeros(len(shape), dtype=np.int32)
+            call(ck, f, (ordinal, int_array(shape), out), "your to_index")
+            got = ints_of(out, len(shape), "out_index")
+            want = row_major(ordinal, shape)
+            if got != want:
+                raise Failure("to_index(%d, shape %s, out_index): out_index is %s, expected %s "
+                              "(MiniTorch's order: the last dim fastest)"
+                              % (ordinal, show(tuple(shape)), show(got), show(want)))
+
+    run_cases(r, "to_index", shape_cases(ck, 8), one)
+
+
+def t_permute(ck, r):
+    TensorData = ck.student("tensor_data", "TensorData")
+
+    def one(c):
+        shape, order = c
+        td = call(ck, TensorData, ([0.0] * size_of(shape), tuple(shape)), "your TensorData")
+        p = call(ck, td.permute, tuple(order), "your TensorData.permute")
+        text = "TensorData(shape %s).permute(%s)" % (show(tuple(shape)),
+                                                      ", ".join(str(o) for o in order))
+        got_shape = ints_of(p.shape, len(shape), text + "'s shape")
+        got_strides = ints_of(p.strides, len(shape), text + "'s strides")
+        strides = contiguous_strides(shape)
+        want_shape = [shape[o] for o in order]
+        want_strides = [strides[o] for o in order]
+        if got_shape != want_shape or got_strides != want_strides:
+            raise Failure("%s: expected shape %s and strides %s, got %s and %s"
+                          % (text, show(tuple(want_shape)), show(tuple(want_strides)),
+                             show(tuple(got_shape)), show(tuple(got_strides))))
+
+    cases = []
+    for shape in shape_cases(ck, 8):
+        n = len(shape)
+        cases.append((shape, list(reversed(range(n)))))
+        order = list(range(n))
+        for i in range(n - 1, 0, -1):
+            j = dim_draw(ck, 0, i)
+            order[i], order[j] = order[j], order[i]
+        cases.append((shape, order))
+    run_cases(r, "permute", cases, one)
+
+
+def broadcast_ref(a, b):
+    """the broadcast shape of a and b, or None"""
+    n = len(a) if len(a) > len(b) else len(b)
+    a = [1] * (n - len(a)) + list(a)
+    b = [1] * (n - len(b)) + list(b)
+    out = []
+    for x, y in zip(a, b):
+        if x != y and x != 1 and y != 1:
+            return None
+        out.append(x if x != 1 else y)
+    return out
+
+
+def t_shape_broadcast(ck, r):
+    f = ck.student("tensor_data", "shape_broadcast")
+
+    def one(c):
+        a, b = c
+        want = broadcast_ref(a, b)
+        text = "shape_broadcast(%s, %s)" % (show(tuple(a)), show(tuple(b)))
+        res = ck.call(f, (tuple(a), tuple(b)))
+        if want is None:
+            if res[0]:
+                raise Failure("%s: expected an IndexingError (they do not broadcast), got %s"
+                              % (text, show(res[1])))
+            if not res[1].startswith("IndexingError"):
+                raise Failure("%s: expected an IndexingError, got %s%s" % (text, res[1], res[2]))
+            return
+        if not res[0]:
+            raise Failure("%s raised %s%s" % (text, res[1], res[2]))
+        got = ints_of(res[1], None, text)
+        if got != want:
+            raise Failure("%s: expected %s, got %s" % (text, show(tuple(want)), show(res[1])))
+
+    cases = [((1,), (5, 5)), ((5, 5), (1,)), ((1, 5, 5), (5, 5)), ((5, 1, 5, 1), (1, 5, 1, 5)),
+             ((5, 7, 5, 1), (1, 5, 1, 5)), ((5, 2), (5,)), ((2, 5), (5,)), ((3,), (3,))]
+    for shape in shape_cases(ck, 8):
+        other = [1 if dim_draw(ck, 0, 1) else s for s in shape][dim_draw(ck, 0, len(shape) - 1):]
+        cases.append((shape, other) if dim_draw(ck, 0, 1) else (other, shape))
+    run_cases(r, "shape_broadcast", cases, one)
+
+
+def t_broadcast_index(ck, r):
+    f = ck.student("tensor_data", "broadcast_index")
+
+    def one(c):
+        big, small = c
+        for ordinal in range(size_of(big)):
+            big_index = row_major(ordinal, big)
+            out = np.zeros(len(small), dtype=np.int32)
+            args = (int_array(big_index), int_array(big), int_array(small), out)
+            call(ck, f, args, "your broadcast_index")
+            got = ints_of(out, len(small), "out_index")
+            off = len(big) - len(small)
+            want = [big_index[i + off] if small[i] > 1 else 0 for i in range(len(small))]
+            if got != want:
+                raise Failure("broadcast_index(%s, shape %s, into shape %s): out_index is %s, "
+                              "expected %s" % (show(tuple(big_index)), show(tuple(big)),
+                                               show(tuple(small)), show(got), show(want)))
+
+    cases = [((2, 3), (3,)), ((2, 3), (1, 3)), ((2, 3), (2, 1)), ((3, 2, 2), (2, 1))]
+    for shape in shape_cases(ck, 6):
+        small = [1 if dim_draw(ck, 0, 1) else s for s in shape][dim_draw(ck, 0, len(shape) - 1):]
+        cases.append((shape, small))
+    run_cases(r, "broadcast_index", cases, one)
+
+
+def task_2_1(ck, r, part):
+    for name, test in [("index_to_position", t_index_to_position), ("to_index", t_to_index),
+                       ("permute", t_permute)]:
+        if part is None or part == name:
+            test(ck, r)
+
+
+def task_2_2(ck, r, part):
+    for name, test in [("shape_broadcast", t_shape_broadcast),
+                       ("broadcast_index", t_broadcast_index)]:
+        if part is None or part == name:
+            test(ck, r)
+
+
 # ---- the tasks --------------------------------------------------------------------------------
 
 OPS_NAMES = [o[0] for o in OPS]
@@ -1075,6 +1281,8 @@ TASKS = {
     "1.2": (task_1_2, MODULE1, FUNCTIONS),
     "1.3": (task_1_3, MODULE1, ["chain_rule"]),
     "1.4": (task_1_4, MODULE1, ["topological_sort", "backpropagate"] + FUNCTIONS),
+    "2.1": (task_2_1, "tensor_data.py", ["index_to_position", "to_index", "permute"]),
+    "2.2": (task_2_2, "tensor_data.py", ["shape_broadcast", "broadcast_index"]),
 }
 
 

@@ -1,6 +1,7 @@
-/* test_check_course.c — check("0.1") to check("1.4") (kernel/lib/check_course.c and .py).
+/* test_check_course.c — check("0.1") to check("2.2") (kernel/lib/check_course.c and .py).
  *
- * The student's files are correct ones: tests/kernel/lib/course/operators.py and module.py,
+ * The student's files are correct ones: tests/kernel/lib/course/operators.py, module.py and
+ * tensor_data.py,
  * and for Module 1 the kernel's own autodiff.py, scalar_functions.py and scalar.py (with a
  * central_difference of their own in place of the import of the kernel's, which check refuses).
  * On them every task passes. Then one bug at a time is planted by replacing one line of one
@@ -57,9 +58,9 @@ static char *replace_once(const char *s, const char *old, const char *new)
     return out;
 }
 
-enum { OPERATORS, MODULE, AUTODIFF, SCALAR_FUNCTIONS, SCALAR, NFILES };
-static const char *const file_names[NFILES] = {"operators", "module", "autodiff",
-                                               "scalar_functions", "scalar"};
+enum { OPERATORS, MODULE, AUTODIFF, SCALAR_FUNCTIONS, SCALAR, TENSOR_DATA, NFILES };
+static const char *const file_names[NFILES] = {"operators",        "module", "autodiff",
+                                               "scalar_functions", "scalar", "tensor_data"};
 static char *files[NFILES];
 
 static void load_files(void)
@@ -70,6 +71,7 @@ static void load_files(void)
         MT_SOURCE_DIR "/kernel/lib/minitorch/autodiff.py",
         MT_SOURCE_DIR "/kernel/lib/minitorch/scalar_functions.py",
         MT_SOURCE_DIR "/kernel/lib/minitorch/scalar.py",
+        MT_SOURCE_DIR "/tests/kernel/lib/course/tensor_data.py",
     };
     for (int i = 0; i < NFILES; i++) files[i] = slurp(paths[i]);
     char *own = replace_once(files[AUTODIFF], "from minitorch import central_difference\n",
@@ -136,6 +138,8 @@ static const struct task tasks[] = {
     {"1.4",
      {"topological_sort", "backpropagate", "mul", "inv", "neg", "sigmoid", "relu", "exp", "lt",
       "eq"}},
+    {"2.1", {"index_to_position", "to_index", "permute"}},
+    {"2.2", {"shape_broadcast", "broadcast_index"}},
 };
 
 static const struct task *task_of(const char *name)
@@ -149,7 +153,8 @@ static void test_correct_files_pass(void)
 {
     struct dsl_session *s = session_with(-1, NULL);
     static struct sink k;
-    static const char *const whole[] = {"0.1", "0.2", "0.3", "0.4", "1.1", "1.2", "1.3", "1.4"};
+    static const char *const whole[] = {"0.1", "0.2", "0.3", "0.4", "1.1",
+                                        "1.2", "1.3", "1.4", "2.1", "2.2"};
     for (size_t i = 0; i < sizeof whole / sizeof *whole; i++) {
         bool ok = passes(s, whole[i], NULL, &k);
         if (!ok) fprintf(stderr, "%s", k.log);
@@ -247,6 +252,16 @@ static const struct bug bugs[] = {
      "return operators.eq(a, b)\n\n    @staticmethod\n    def backward(ctx: Context, d_output: "
      "float) -> Tuple[float, float]:\n        return 0.0, d_output",
      "1.4", "eq"},
+    /* Tasks 2.1 and 2.2: tensor_data.py */
+    {TENSOR_DATA, "position += i * s", "position += i * s + (1 if s == 1 and i > 1 else 0)", "2.1",
+     "index_to_position"},
+    {TENSOR_DATA, "for i in range(len(shape) - 1, -1, -1):", "for i in range(len(shape)):", "2.1",
+     "to_index"},
+    {TENSOR_DATA, "tuple(self.strides[o] for o in order)", "self.strides", "2.1", "permute"},
+    {TENSOR_DATA, "if x != y and x != 1 and y != 1:", "if x != y and x != 1 and y != 1 and n < 4:",
+     "2.2", "shape_broadcast"},
+    {TENSOR_DATA, "big_index[i + offset] if shape[i] > 1 else 0", "big_index[i]", "2.2",
+     "broadcast_index"},
 };
 
 static bool listed(const char *list, const char *word)
