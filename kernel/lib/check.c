@@ -89,14 +89,14 @@ static float draw(struct ck *k)
     return (float)((double)(z >> 11) / 9007199254740992.0 * 200.0 - 100.0);
 }
 
-/* Where in the student's code the pending error was raised, as " (in f(), line 9 of the cell
- * defining it: out[o] = ...)": the innermost call it went through (what a traceback shows
- * last), or "" when it came from no function of theirs. */
-void dsl_check_error_place(const struct dsl_interp *in, char *buf, size_t n)
+void dsl_check_error_place(const struct dsl_interp *in, const struct dsl_code *skip, char *buf,
+                           size_t n)
 {
     *buf = 0;
-    if (!in->ntb || !in->tb[0].code) return;
-    const struct dsl_tb_entry *e = &in->tb[0];
+    const struct dsl_tb_entry *e = NULL;
+    for (size_t i = 0; i < in->ntb && !e; i++)
+        if (in->tb[i].code && in->tb[i].code != skip) e = &in->tb[i];
+    if (!e) return;
     const char *src = e->code->src, *start = src;
     int line = 1;
     for (size_t i = 0; i < e->pos && src[i]; i++)
@@ -116,7 +116,7 @@ static void failure_text(struct ck *k, enum mt_status st, char *buf, size_t n, c
     struct dsl_interp *in = k->in;
     if (in->ename) {
         char place[256];
-        dsl_check_error_place(in, place, sizeof place);
+        dsl_check_error_place(in, NULL, place, sizeof place);
         snprintf(buf, n, "%s: %s%s", in->ename, in->evalue ? in->evalue : "", where ? "" : place);
         if (where) snprintf(where, wn, "%s", place);
         if (strcmp(in->ename, "KeyboardInterrupt") == 0 || strcmp(in->ename, "MemoryError") == 0)
@@ -1060,8 +1060,9 @@ int dsl_bi_check(struct dsl_interp *in, const struct dsl_args *a, struct dsl_val
         return dsl_raise(in, "ValueError",
                          "check() knows the tasks \"0.1\" to \"0.4\" (operators, properties, "
                          "higher-order functions, Module), \"1.1\" to \"1.4\" (central "
-                         "differences, Scalar, chain rule, backpropagation), \"2.1\" and "
-                         "\"2.2\" (indexing, broadcasting), \"3.1\" (map, zip, "
+                         "differences, Scalar, chain rule, backpropagation), \"2.1\" to "
+                         "\"2.4\" (indexing, broadcasting, tensor functions forward and "
+                         "backward), \"3.1\" (map, zip, "
                          "reduce), \"3.2\" (matrix multiply), \"3.3\" (the same as CUDA kernels) "
                          "and \"3.4\" (CUDA matrix multiply), not \"%s\"",
                          task);

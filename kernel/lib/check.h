@@ -19,8 +19,11 @@ int dsl_bi_check(struct dsl_interp *in, const struct dsl_args *a, struct dsl_val
 /* ---- what check.c and check_course.c share ------------------------------------------------- */
 
 /* Where in the student's code the pending error was raised, as " (in f(), line 9 of the cell
- * defining it: out[o] = ...)", or "" when it came from no function of theirs. */
-void dsl_check_error_place(const struct dsl_interp *in, char *buf, size_t n);
+ * defining it: out[o] = ...)": the innermost call it went through (what a traceback shows
+ * last) whose code is not `skip` (check's own program, or NULL), or "" when it came from no
+ * function of theirs. */
+void dsl_check_error_place(const struct dsl_interp *in, const struct dsl_code *skip, char *buf,
+                           size_t n);
 
 /* Prints a check's report (head, the table of tests, "N passed, M failed (s)", the failures)
  * and raises the AssertionError that names the first failure when any failed. 0, or -1. */
@@ -28,7 +31,7 @@ int dsl_check_report(struct dsl_interp *in, const char *head, const char *table,
                      int passed, int failed, const char *task, const char *part, const char *first,
                      double seconds);
 
-/* Modules 0 to 2 (check_course.c): whether task is one of theirs ("0.1" ... "2.2"), and
+/* Modules 0 to 2 (check_course.c): whether task is one of theirs ("0.1" ... "2.4"), and
  * check(task, part) of it with inputs drawn from seed; call is how reports name the call. */
 bool dsl_check_course_task(const char *task);
 int dsl_check_course(struct dsl_interp *in, const char *task, const char *part, uint64_t seed,

@@ -1,6 +1,7 @@
-/* check_course.c — check("0.1") to check("2.2"): the tests of Modules 0 to 2, which test the
+/* check_course.c — check("0.1") to check("2.4"): the tests of Modules 0 to 2, which test the
  * student's own files of the package (operators.py, module.py, autodiff.py,
- * scalar_functions.py, scalar.py, tensor_data.py) rather than a backend.
+ * scalar_functions.py, scalar.py, tensor_data.py, tensor_ops.py, tensor_functions.py,
+ * tensor.py) rather than a backend.
  *
  * The tests are a program in the language, lib/check_course.py (its docstring says what it
  * tests and how), which the build embeds. Each check runs it afresh as a module that no import
@@ -27,7 +28,8 @@
 /* The running check: one at a time (a student's function that calls check() is refused). */
 struct course {
     uint64_t rng;
-    const char *call; /* check("0.1", "mul"): what errors name */
+    const char *call;            /* check("0.1", "mul"): what errors name */
+    const struct dsl_code *code; /* the tests' program, which no error is placed in */
 };
 static _Thread_local struct course *running;
 
@@ -144,7 +146,7 @@ static int ck_call(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
             strcmp(in->ename, "MemoryError") == 0)
             return -1;
         char where[256];
-        dsl_check_error_place(in, where, sizeof where);
+        dsl_check_error_place(in, running->code, where, sizeof where);
         char *text = NULL;
         int n = asprintf(&text, "%s: %s", in->ename, in->evalue ? in->evalue : "");
         dsl_interp_clear_error(in);
@@ -183,8 +185,8 @@ static const struct module mod_check_natives = {
 
 /* ---- check(task, part) of Modules 0 to 2 ------------------------------------------------ */
 
-static const char *const course_tasks[] = {"0.1", "0.2", "0.3", "0.4", "1.1",
-                                           "1.2", "1.3", "1.4", "2.1", "2.2"};
+static const char *const course_tasks[] = {"0.1", "0.2", "0.3", "0.4", "1.1", "1.2",
+                                           "1.3", "1.4", "2.1", "2.2", "2.3", "2.4"};
 
 bool dsl_check_course_task(const char *task)
 {
@@ -226,7 +228,9 @@ int dsl_check_course(struct dsl_interp *in, const char *task, const char *part, 
     if (r == 0 && (dsl_str_value(task, strlen(task), &args[0]) != 0 ||
                    (part && dsl_str_value(part, strlen(part), &args[1]) != 0)))
         r = dsl_raise_status(in, DSL_V_NOMEM);
-    struct course c = {.rng = seed, .call = call};
+    struct course c = {.rng = seed,
+                       .call = call,
+                       .code = run_fn.kind == DSL_FUNCTION ? run_fn.as.fn_user->code : NULL};
     if (r == 0) {
         running = &c;
         s->course_grading = true;

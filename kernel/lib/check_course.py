@@ -1,6 +1,7 @@
-"""check("0.1") ... check("2.2"): what MiniTorch's tests of Modules 0 to 2 check, run on the
+"""check("0.1") ... check("2.4"): what MiniTorch's tests of Modules 0 to 2 check, run on the
 student's own files (their `%%minitorch_file operators.py`, `module.py`, `autodiff.py`,
-`scalar_functions.py`, `scalar.py`, `tensor_data.py`).
+`scalar_functions.py`, `scalar.py`, `tensor_data.py`, `tensor_ops.py`, `tensor_functions.py`,
+`tensor.py`).
 
 The kernel runs this program (lib/check_course.c) afresh for each check, as a module that no
 import reaches, and calls run(task, part, ck): ck is a module of natives that only this program
@@ -109,6 +110,10 @@ def run_cases(r, name, cases, one):
             one(c)
         except Failure as e:
             r.result(name, len(cases), str(e))
+            return
+        except Exception as e:  # what the student's objects did when check read them
+            r.result(name, len(cases), "reading your result raised %s: %s"
+                     % (type(e).__name__, e))
             return
     r.result(name, len(cases), None)
 
@@ -1266,6 +1271,505 @@ def task_2_2(ck, r, part):
             test(ck, r)
 
 
+# ---- Module 2: tensor_ops.py, tensor_functions.py ------------------------------------------------
+
+
+def values_of(t, what):
+    """tensor t's shape and values in row-major order, read from its storage with check's own
+    index math (nothing of the student's computes them)"""
+    if type(t) in NUMBER or t is None:
+        raise Failure("%s is %s, not a tensor" % (what, show(t)))
+    td = t._tensor
+    shape = ints_of(td.shape, None, what + "'s shape")
+    strides = ints_of(td.strides, len(shape), what + "'s strides")
+    storage = td._storage
+    out = []
+    for ordinal in range(size_of(shape)):
+        index = row_major(ordinal, shape)
+        out.append(number(storage[sum([i * s for i, s in zip(index, strides)])], what))
+    return shape, out
+
+
+def layout(shape, strides, ordinal):
+    return sum([i * s for i, s in zip(row_major(ordinal, shape), strides)])
+
+
+def reduced_index(index, dim):
+    out = list(index)
+    out[dim] = 0
+    return out
+
+
+# the scalar functions a backend is made from, by name: check's ops compute these itself, so
+# that a function's test does not hang on the student's operators
+REFS = {
+    "neg": lambda x: -x, "sigmoid": sigmoid_ref, "relu": lambda x: x if x > 0 else 0.0,
+    "log": math.log, "exp": math.exp, "id": lambda x: x, "inv": lambda x: 1.0 / x,
+    "add": lambda x, y: x + y, "mul": lambda x, y: x * y,
+    "lt": lambda x, y: 1.0 if x < y else 0.0, "eq": lambda x, y: 1.0 if x == y else 0.0,
+    "is_close": lambda x, y: 1.0 if abs(x - y) < 1e-2 else 0.0,
+    "relu_back": lambda x, d: d if x > 0 else 0.0, "log_back": lambda x, d: d / x,
+    "inv_back": lambda x, d: -d / (x * x),
+}
+
+
+def ref_of(fn):
+    return REFS.get(getattr(fn, "__name__", ""), fn)
+
+
+def check_backend(ck):
+    """the student's TensorBackend over ops of check's own (map, zip and reduce written here),
+    so that a function's test runs the student's Function and not their tensor_map"""
+    TensorOps = ck.student("tensor_ops", "TensorOps")
+    TensorBackend = ck.student("tensor_ops", "TensorBackend")
+
+    def broadcast_read(t, out_index):
+        shape = list(t._tensor.shape)
+        strides = list(t._tensor.strides)
+        off = len(out_index) - len(shape)
+        pos = 0
+        for i in range(len(shape)):
+            pos += (out_index[i + off] if shape[i] > 1 else 0) * strides[i]
+        return t._tensor._storage[pos]
+
+    def put(out, index, v):
+        strides = list(out._tensor.strides)
+        out._tensor._storage[sum([i * s for i, s in zip(index, strides)])] = v
+
+    class CheckOps(TensorOps):
+        @staticmethod
+        def map(fn):
+            f = ref_of(fn)
+
+            def ret(a, out=None):
+                if out is None:
+                    out = a.zeros(a.shape)
+                shape = list(out.shape)
+                for o in range(size_of(shape)):
+                    index = row_major(o, shape)
+                    put(out, index, f(broadcast_read(a, index)))
+                return out
+
+            return ret
+
+        @staticmethod
+        def cmap(fn):
+            return CheckOps.map(fn)
+
+        @staticmethod
+        def zip(fn):
+            f = ref_of(fn)
+
+            def ret(a, b):
+                shape = broadcast_ref(list(a.shape), list(b.shape))
+                out = a.zeros(tuple(shape))
+                for o in range(size_of(shape)):
+                    index = row_major(o, shape)
+                    put(out, index, f(broadcast_read(a, index), broadcast_read(b, index)))
+                return out
+
+            return ret
+
+        @staticmethod
+        def reduce(fn, start=0.0):
+            f = ref_of(fn)
+
+            def ret(a, dim):
+                shape = list(a.shape)
+                out_shape = list(shape)
+                out_shape[dim] = 1
+                out = a.zeros(tuple(out_shape))
+                acc = {}
+                for o in range(size_of(shape)):
+                    index = row_major(o, shape)
+                    key = tuple(reduced_index(index, dim))
+                    acc[key] = f(acc.get(key, start), broadcast_read(a, index))
+                for key in acc:
+                    put(out, list(key), acc[key])
+                return out
+
+            return ret
+
+        @staticmethod
+        def matrix_multiply(a, b):
+            raise NotImplementedError("check's ops have no matrix_multiply")
+
+        cuda = False
+        is_cuda = False
+
+    return TensorBackend(CheckOps)
+
+
+def tensor_cases(ck, n, positive=False, scale=1.0):
+    """(shape, values of each of n inputs) with shapes of 1 to 3 dims of 1 to 3"""
+    cases = []
+    for shape in [(1,), (3,), (2, 3), (3, 1, 2)] + [
+        tuple(dim_draw(ck, 1, 3) for _ in range(dim_draw(ck, 1, 3))) for _ in range(4)
+    ]:
+        vals = []
+        for _ in range(n):
+            v = [ck.draw() * scale for _ in range(size_of(shape))]
+            vals.append([abs(x) + 0.1 for x in v] if positive else v)
+        if n == 2:  # equal and nearly equal pairs, for lt, eq and is_close
+            for i in range(0, size_of(shape), 2):
+                vals[1][i] = vals[0][i] + (0.0 if i % 4 == 0 else 0.005)
+        cases.append((shape, vals))
+    cases.sort(key=lambda c: size_of(c[0]))
+    return cases
+
+
+def make(ck, tensor, shape, vals, backend):
+    flat = [float(v) for v in vals]
+    t = call(ck, tensor, (flat, backend), "your tensor(ls, backend)") if backend else call(
+        ck, tensor, (flat,), "your tensor(ls)")
+    if len(shape) == 1:
+        return t
+    return call(ck, t.view, tuple(shape), "your Tensor.view")
+
+
+def show_tensor(shape, vals):
+    return "shape %s, values %s" % (show(tuple(shape)), show([round(v, 4) for v in vals[:8]])
+                                    + (" ..." if len(vals) > 8 else ""))
+
+
+# Task 2.3's functions, forward: how check calls each (the Tensor method, MiniTorch's given
+# code) and what each element should be
+FORWARD_T = {
+    "mul": ("Mul", 2, "a * b", lambda a, b: a * b, lambda x, y: x * y),
+    "sigmoid": ("Sigmoid", 1, "a.sigmoid()", lambda a: a.sigmoid(), sigmoid_ref),
+    "relu": ("ReLU", 1, "a.relu()", lambda a: a.relu(), lambda x: x if x > 0 else 0.0),
+    "log": ("Log", 1, "a.log()", lambda a: a.log(), math.log),
+    "exp": ("Exp", 1, "a.exp()", lambda a: a.exp(), math.exp),
+    "lt": ("LT", 2, "a < b", lambda a, b: a < b, lambda x, y: 1.0 if x < y else 0.0),
+    "eq": ("EQ", 2, "a == b", lambda a, b: a == b, lambda x, y: 1.0 if x == y else 0.0),
+    "is_close": ("IsClose", 2, "a.is_close(b)", lambda a, b: a.is_close(b),
+                 lambda x, y: 1.0 if abs(x - y) < 1e-2 else 0.0),
+}
+
+
+def tensor_forward(ck, r, part):
+    cls_name, n, text, expr, ref = FORWARD_T[part]
+    tensor = ck.student("tensor_functions", "tensor")
+    backend = check_backend(ck)
+
+    def one(c):
+        shape, vals = c
+        ts = [make(ck, tensor, shape, v, backend) for v in vals]
+        out = call(ck, lambda: expr(*ts), (), "%s (%s)" % (text, cls_name))
+        got_shape, got = values_of(out, text)
+        want = [ref(*xs) for xs in zip(*vals)]
+        where = "%s with %s" % (text, "; ".join("%s: %s" % ("ab"[i], show_tensor(shape, vals[i]))
+                                                 for i in range(n)))
+        if got_shape != list(shape):
+            raise Failure("%s: expected shape %s, got %s" % (where, show(tuple(shape)),
+                                                             show(tuple(got_shape))))
+        for i in range(len(want)):
+            if not close(got[i], want[i]):
+                raise Failure("%s: at %s expected %s, got %s" % (
+                    where, show(tuple(row_major(i, shape))), show(want[i]), show(got[i])))
+
+    cases = tensor_cases(ck, n, positive=part == "log", scale=0.1 if part == "exp" else 1.0)
+    run_cases(r, "forward[%s]" % cls_name, cases, one)
+
+
+def turned(n):
+    """an order of n dims that is not its own inverse where there is one (n > 2)"""
+    return list(range(1, n)) + [0] if n > 2 else list(reversed(range(n)))
+
+
+def tensor_permute(ck, r):
+    tensor = ck.student("tensor_functions", "tensor")
+    backend = check_backend(ck)
+
+    def one(c):
+        shape, vals = c
+        a = make(ck, tensor, shape, vals[0], backend)
+        order = turned(len(shape))
+        out = call(ck, a.permute, tuple(order), "a.permute(%s)" % show(tuple(order)))
+        got_shape, got = values_of(out, "a.permute")
+        want_shape = [shape[o] for o in order]
+        text = "a.permute(%s) with a: %s" % (", ".join(str(o) for o in order),
+                                             show_tensor(shape, vals[0]))
+        if got_shape != want_shape:
+            raise Failure("%s: expected shape %s, got %s" % (text, show(tuple(want_shape)),
+                                                             show(tuple(got_shape))))
+        for i in range(len(got)):
+            out_index = row_major(i, want_shape)
+            in_index = [0] * len(shape)
+            for k in range(len(order)):
+                in_index[order[k]] = out_index[k]
+            want = vals[0][sum([x * s for x, s in zip(in_index, contiguous_strides(shape))])]
+            if not close(got[i], want):
+                raise Failure("%s: at %s expected %s, got %s" % (text, show(tuple(out_index)),
+                                                                 show(want), show(got[i])))
+
+    run_cases(r, "forward[Permute]", tensor_cases(ck, 1), one)
+
+
+# the whole of Task 2.3 also runs MiniTorch's MathTest on the student's own backend
+def tensor_math(ck, r, grads):
+    tensor = ck.student("tensor_functions", "tensor")
+    for name, n, fns, ref, expr in MATH:
+        def one(c, name=name, n=n, ref=ref, expr=expr):
+            shape, vals = c
+            ts = [make(ck, tensor, shape, v, None) for v in vals]
+            if grads:
+                for t in ts:
+                    call(ck, t.requires_grad_, (True,), "requires_grad_")
+            out = call(ck, lambda: expr(*ts), (), "%s of your tensors" % name)
+            got_shape, got = values_of(out, name)
+            want = [ref(*xs) for xs in zip(*vals)]
+            where = "%s with %s" % (name, "; ".join(
+                "%s: %s" % ("ab"[i], show_tensor(shape, vals[i])) for i in range(n)))
+            for i in range(len(want)):
+                if not close(got[i], want[i]):
+                    raise Failure("%s: at %s expected %s, got %s" % (
+                        where, show(tuple(row_major(i, shape))), show(want[i]), show(got[i])))
+            if not grads:
+                return
+            total = call(ck, out.sum, (), "sum()")
+            call(ck, total.backward, (), "backward()")
+            for k in range(n):
+                if kink(name, [vals[j][0] for j in range(n)]):
+                    continue
+                g_shape, g = values_of(ts[k].grad, "%s's grad" % "ab"[k])
+                for i in range(len(g)):
+                    xs = [vals[j][i] for j in range(n)]
+                    if kink(name, xs):
+                        continue
+                    h = 1e-6 * max(1.0, abs(xs[k]))
+                    up = list(xs)
+                    down = list(xs)
+                    up[k] += h
+                    down[k] -= h
+                    want_g = (ref(*up) - ref(*down)) / (2 * h)
+                    if not close(g[i], want_g):
+                        raise Failure("d/d%s of %s.sum() at %s: expected %s (central "
+                                      "difference), got %s" % ("ab"[k], where,
+                                                                show(tuple(row_major(i, shape))),
+                                                                show(want_g), show(g[i])))
+
+        prefix = ("one" if n == 1 else "two") + ("_derivative" if grads else "_args")
+        run_cases(r, "%s[%s]" % (prefix, name), tensor_cases(ck, n), one)
+
+
+# Task 2.3's tensor_map, tensor_zip and tensor_reduce, called as SimpleOps calls them: float64
+# storages, int32 shapes and strides, inputs laid out reversed as often as not, and broadcast
+def float_array(xs):
+    return np.array([float(x) for x in xs], dtype=np.float64)
+
+
+def storage_of(ck, shape, reverse):
+    """(storage, strides, values in row-major order) of a tensor of shape, laid out with its
+    dims reversed when reverse"""
+    vals = [round(ck.draw(), 2) for _ in range(size_of(shape))]
+    if not reverse:
+        return float_array(vals), contiguous_strides(shape), vals
+    strides = list(reversed(contiguous_strides(list(reversed(shape)))))
+    storage = [0.0] * size_of(shape)
+    for i in range(size_of(shape)):
+        storage[layout(shape, strides, i)] = vals[i]
+    return float_array(storage), strides, vals
+
+
+def small_of(ck, shape):
+    """a shape that broadcasts to shape: some dims 1, maybe fewer dims"""
+    small = [1 if dim_draw(ck, 0, 2) == 0 else s for s in shape]
+    return small[dim_draw(ck, 0, len(shape) - 1):]
+
+
+def broadcast_value(vals, small, index):
+    off = len(index) - len(small)
+    i = [index[k + off] if small[k] > 1 else 0 for k in range(len(small))]
+    return vals[sum([x * s for x, s in zip(i, contiguous_strides(small))])]
+
+
+def low_level(ck, r, name):
+    f = ck.student("tensor_ops", "tensor_" + name)
+    fns = {
+        "map": [("lambda x: 2 * x + 1", lambda x: 2 * x + 1), ("lambda x: -x", lambda x: -x)],
+        "zip": [("lambda x, y: x - y", lambda x, y: x - y),
+                ("lambda x, y: x * y", lambda x, y: x * y)],
+        "reduce": [("lambda acc, x: acc + x", lambda acc, x: acc + x, 0.0),
+                   ("lambda acc, x: max(acc, x)", lambda acc, x: acc if acc > x else x, -1e9)],
+    }[name]
+
+    def one(c):
+        shape, variant = c
+        text, fn = fns[variant % len(fns)][0], fns[variant % len(fns)][1]
+        kernel = call(ck, f, (fn,), "your tensor_%s(%s)" % (name, text))
+        out = np.zeros(size_of(shape), dtype=np.float64)
+        ostr = contiguous_strides(shape)
+        if name == "map":
+            small = small_of(ck, shape) if variant >= 2 else list(shape)
+            st, strides, vals = storage_of(ck, small, variant % 2 == 1)
+            args = (out, int_array(shape), int_array(ostr), st, int_array(small),
+                    int_array(strides))
+            want = [fn(broadcast_value(vals, small, row_major(i, shape)))
+                    for i in range(size_of(shape))]
+            inputs = "in: shape %s, strides %s" % (show(tuple(small)), show(tuple(strides)))
+        elif name == "zip":
+            a_shape = small_of(ck, shape) if variant >= 2 else list(shape)
+            b_shape = small_of(ck, shape) if variant >= 4 else list(shape)
+            a, a_str, a_vals = storage_of(ck, a_shape, variant % 2 == 1)
+            b, b_str, b_vals = storage_of(ck, b_shape, variant % 3 == 1)
+            shape = broadcast_ref(a_shape, b_shape)
+            out = np.zeros(size_of(shape), dtype=np.float64)
+            ostr = contiguous_strides(shape)
+            args = (out, int_array(shape), int_array(ostr), a, int_array(a_shape),
+                    int_array(a_str), b, int_array(b_shape), int_array(b_str))
+            want = [fn(broadcast_value(a_vals, a_shape, row_major(i, shape)),
+                       broadcast_value(b_vals, b_shape, row_major(i, shape)))
+                    for i in range(size_of(shape))]
+            inputs = "a: shape %s, strides %s; b: shape %s, strides %s" % (
+                show(tuple(a_shape)), show(tuple(a_str)), show(tuple(b_shape)),
+                show(tuple(b_str)))
+        else:
+            start = fns[variant % len(fns)][2]
+            dim = variant % len(shape)
+            a, a_str, a_vals = storage_of(ck, shape, variant % 2 == 1)
+            oshape = list(shape)
+            oshape[dim] = 1
+            out = float_array([start] * size_of(oshape))
+            ostr = contiguous_strides(oshape)
+            args = (out, int_array(oshape), int_array(ostr), a, int_array(shape),
+                    int_array(a_str), dim)
+            want = [start] * size_of(oshape)
+            for i in range(size_of(shape)):
+                o = reduced_index(row_major(i, shape), dim)
+                k = sum([x * s for x, s in zip(o, ostr)])
+                want[k] = fn(want[k], a_vals[i])
+            inputs = "a: shape %s, strides %s, reduced along dim %d, out filled with %s" % (
+                show(tuple(shape)), show(tuple(a_str)), dim, show(start))
+            shape = oshape
+        call(ck, kernel, args, "your tensor_%s's function" % name)
+        for i in range(size_of(shape)):
+            got = number(out[i], "out")
+            if not close(got, want[i]):
+                raise Failure("tensor_%s(%s) into out of shape %s with %s: out at %s is %s, "
+                              "expected %s" % (name, text, show(tuple(shape)), inputs,
+                                               show(tuple(row_major(i, shape))), show(got),
+                                               show(want[i])))
+
+    cases = []
+    for shape in shape_cases(ck, 6):
+        for variant in range(6 if name != "reduce" else 4):
+            cases.append((list(shape), variant))
+    run_cases(r, name, cases, one)
+
+
+TENSOR_FUNCTIONS = ["mul", "sigmoid", "relu", "log", "exp", "lt", "eq", "is_close", "permute"]
+
+
+def task_2_3(ck, r, part):
+    for name in ["map", "zip", "reduce"]:
+        if part is None or part == name:
+            low_level(ck, r, name)
+    for name in TENSOR_FUNCTIONS:
+        if part is None or part == name:
+            if name == "permute":
+                tensor_permute(ck, r)
+            else:
+                tensor_forward(ck, r, name)
+    if part is None:
+        tensor_math(ck, r, False)
+
+
+# Task 2.4: each function's backward alone, on check's ops
+BACKWARD_T = {
+    "mul": ("Mul", 2, lambda a, b, d: [d * b, d * a]),
+    "sigmoid": ("Sigmoid", 1, lambda a, d: [d * sigmoid_ref(a) * (1 - sigmoid_ref(a))]),
+    "relu": ("ReLU", 1, lambda a, d: [d if a > 0 else 0.0]),
+    "log": ("Log", 1, lambda a, d: [d / a]),
+    "exp": ("Exp", 1, lambda a, d: [d * math.exp(a)]),
+    "lt": ("LT", 2, lambda a, b, d: [0.0, 0.0]),
+    "eq": ("EQ", 2, lambda a, b, d: [0.0, 0.0]),
+}
+
+
+def tensor_backward(ck, r, part):
+    cls_name, n, deriv = BACKWARD_T[part]
+    tensor = ck.student("tensor_functions", "tensor")
+    Fn = ck.student("tensor_functions", cls_name)
+    Context = ck.student("autodiff", "Context")
+    backend = check_backend(ck)
+
+    def one(c):
+        shape, vals = c
+        ts = [make(ck, tensor, shape, v, backend) for v in vals[:n]]
+        d = make(ck, tensor, shape, vals[n], backend)
+        ctx = call(ck, Context, (), "your Context()")
+        call(ck, Fn.forward, tuple([ctx] + ts), "your %s.forward" % cls_name)
+        got = call(ck, Fn.backward, (ctx, d), "your %s.backward" % cls_name)
+        got = list(got) if type(got) in (tuple, list) else [got]
+        text = "%s.backward(ctx, d) after %s.forward(ctx, %s) with %s; d: %s" % (
+            cls_name, cls_name, ", ".join("ab"[:n]),
+            "; ".join("%s: %s" % ("ab"[i], show_tensor(shape, vals[i])) for i in range(n)),
+            show_tensor(shape, vals[n]))
+        if len(got) < n:
+            raise Failure("%s gave %d gradients, expected %d" % (text, len(got), n))
+        for k in range(n):
+            g_shape, g = values_of(got[k], "the gradient of " + "ab"[k])
+            if g_shape != list(shape):
+                raise Failure("%s: the gradient of %s has shape %s, expected %s" % (
+                    text, "ab"[k], show(tuple(g_shape)), show(tuple(shape))))
+            for i in range(len(g)):
+                want = deriv(*([vals[j][i] for j in range(n)] + [vals[n][i]]))[k]
+                if not close(g[i], want):
+                    raise Failure("%s: the gradient of %s at %s is %s, expected %s" % (
+                        text, "ab"[k], show(tuple(row_major(i, shape))), show(g[i]),
+                        show(want)))
+
+    cases = tensor_cases(ck, n + 1, positive=part == "log", scale=0.1 if part == "exp" else 1.0)
+    run_cases(r, "backward[%s]" % cls_name, cases, one)
+
+
+def tensor_permute_backward(ck, r):
+    """Permute.backward(ctx, d) after Permute.forward(ctx, a, order): d put back in a's order"""
+    tensor = ck.student("tensor_functions", "tensor")
+    Permute = ck.student("tensor_functions", "Permute")
+    Context = ck.student("autodiff", "Context")
+    backend = check_backend(ck)
+
+    def one(c):
+        shape, vals = c
+        a = make(ck, tensor, shape, vals[0], backend)
+        order = turned(len(shape))
+        pshape = [shape[o] for o in order]
+        order_t = call(ck, tensor, ([float(o) for o in order], backend), "your tensor")
+        d = make(ck, tensor, pshape, vals[1], backend)
+        ctx = call(ck, Context, (), "your Context()")
+        call(ck, Permute.forward, (ctx, a, order_t), "your Permute.forward")
+        got = call(ck, Permute.backward, (ctx, d), "your Permute.backward")
+        got = got[0] if type(got) in (tuple, list) else got
+        g_shape, g = values_of(got, "Permute.backward's gradient")
+        text = "Permute.backward(ctx, d) after Permute.forward(ctx, a, order %s), a of shape " \
+               "%s, d: %s" % (show(tuple(order)), show(tuple(shape)), show_tensor(pshape, vals[1]))
+        if g_shape != list(shape):
+            raise Failure("%s: the gradient has shape %s, expected %s" % (
+                text, show(tuple(g_shape)), show(tuple(shape))))
+        for i in range(len(g)):
+            index = row_major(i, shape)
+            d_index = [index[o] for o in order]
+            want = vals[1][sum([x * s for x, s in zip(d_index, contiguous_strides(pshape))])]
+            if not close(g[i], want):
+                raise Failure("%s: the gradient at %s is %s, expected %s (d at %s)" % (
+                    text, show(tuple(index)), show(g[i]), show(want), show(tuple(d_index))))
+
+    run_cases(r, "backward[Permute]", tensor_cases(ck, 2), one)
+
+
+def task_2_4(ck, r, part):
+    for name in ["mul", "sigmoid", "relu", "log", "exp", "lt", "eq", "permute"]:
+        if part is None or part == name:
+            if name == "permute":
+                tensor_permute_backward(ck, r)
+            else:
+                tensor_backward(ck, r, name)
+    if part is None:
+        tensor_math(ck, r, True)
+
+
 # ---- the tasks --------------------------------------------------------------------------------
 
 OPS_NAMES = [o[0] for o in OPS]
@@ -1283,6 +1787,10 @@ TASKS = {
     "1.4": (task_1_4, MODULE1, ["topological_sort", "backpropagate"] + FUNCTIONS),
     "2.1": (task_2_1, "tensor_data.py", ["index_to_position", "to_index", "permute"]),
     "2.2": (task_2_2, "tensor_data.py", ["shape_broadcast", "broadcast_index"]),
+    "2.3": (task_2_3, "tensor_functions.py, tensor_ops.py and tensor.py",
+            ["map", "zip", "reduce"] + TENSOR_FUNCTIONS),
+    "2.4": (task_2_4, "tensor_functions.py, tensor_ops.py and tensor.py",
+            ["mul", "sigmoid", "relu", "log", "exp", "lt", "eq", "permute"]),
 }
 
 

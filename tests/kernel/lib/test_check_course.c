@@ -1,7 +1,7 @@
-/* test_check_course.c — check("0.1") to check("2.2") (kernel/lib/check_course.c and .py).
+/* test_check_course.c — check("0.1") to check("2.4") (kernel/lib/check_course.c and .py).
  *
  * The student's files are correct ones: tests/kernel/lib/course/operators.py, module.py and
- * tensor_data.py,
+ * the Module 2 files (tensor_data.py, tensor_ops.py, tensor_functions.py, tensor.py),
  * and for Module 1 the kernel's own autodiff.py, scalar_functions.py and scalar.py (with a
  * central_difference of their own in place of the import of the kernel's, which check refuses).
  * On them every task passes. Then one bug at a time is planted by replacing one line of one
@@ -58,9 +58,21 @@ static char *replace_once(const char *s, const char *old, const char *new)
     return out;
 }
 
-enum { OPERATORS, MODULE, AUTODIFF, SCALAR_FUNCTIONS, SCALAR, TENSOR_DATA, NFILES };
-static const char *const file_names[NFILES] = {"operators",        "module", "autodiff",
-                                               "scalar_functions", "scalar", "tensor_data"};
+enum {
+    OPERATORS,
+    MODULE,
+    AUTODIFF,
+    SCALAR_FUNCTIONS,
+    SCALAR,
+    TENSOR_DATA,
+    TENSOR_OPS,
+    TENSOR_FUNCTIONS,
+    TENSOR,
+    NFILES
+};
+static const char *const file_names[NFILES] = {
+    "operators",  "module",           "autodiff", "scalar_functions", "scalar", "tensor_data",
+    "tensor_ops", "tensor_functions", "tensor"};
 static char *files[NFILES];
 
 static void load_files(void)
@@ -72,6 +84,9 @@ static void load_files(void)
         MT_SOURCE_DIR "/kernel/lib/minitorch/scalar_functions.py",
         MT_SOURCE_DIR "/kernel/lib/minitorch/scalar.py",
         MT_SOURCE_DIR "/tests/kernel/lib/course/tensor_data.py",
+        MT_SOURCE_DIR "/tests/kernel/lib/course/tensor_ops.py",
+        MT_SOURCE_DIR "/tests/kernel/lib/course/tensor_functions.py",
+        MT_SOURCE_DIR "/tests/kernel/lib/course/tensor.py",
     };
     for (int i = 0; i < NFILES; i++) files[i] = slurp(paths[i]);
     char *own = replace_once(files[AUTODIFF], "from minitorch import central_difference\n",
@@ -140,6 +155,10 @@ static const struct task tasks[] = {
       "eq"}},
     {"2.1", {"index_to_position", "to_index", "permute"}},
     {"2.2", {"shape_broadcast", "broadcast_index"}},
+    {"2.3",
+     {"map", "zip", "reduce", "mul", "sigmoid", "relu", "log", "exp", "lt", "eq", "is_close",
+      "permute"}},
+    {"2.4", {"mul", "sigmoid", "relu", "log", "exp", "lt", "eq", "permute"}},
 };
 
 static const struct task *task_of(const char *name)
@@ -153,8 +172,8 @@ static void test_correct_files_pass(void)
 {
     struct dsl_session *s = session_with(-1, NULL);
     static struct sink k;
-    static const char *const whole[] = {"0.1", "0.2", "0.3", "0.4", "1.1",
-                                        "1.2", "1.3", "1.4", "2.1", "2.2"};
+    static const char *const whole[] = {"0.1", "0.2", "0.3", "0.4", "1.1", "1.2",
+                                        "1.3", "1.4", "2.1", "2.2", "2.3", "2.4"};
     for (size_t i = 0; i < sizeof whole / sizeof *whole; i++) {
         bool ok = passes(s, whole[i], NULL, &k);
         if (!ok) fprintf(stderr, "%s", k.log);
@@ -262,6 +281,47 @@ static const struct bug bugs[] = {
      "2.2", "shape_broadcast"},
     {TENSOR_DATA, "big_index[i + offset] if shape[i] > 1 else 0", "big_index[i]", "2.2",
      "broadcast_index"},
+    /* Task 2.3: tensor_ops.py's kernels, then each function's forward */
+    {TENSOR_OPS, "fn(in_storage[index_to_position(in_index, in_strides)])",
+     "fn(in_storage[index_to_position(out_index, in_strides)])", "2.3", "map"},
+    {TENSOR_OPS, "x = a[index_to_position(a_index, a_strides)]",
+     "x = a[index_to_position(a_index, b_strides)]", "2.3", "zip"},
+    {TENSOR_OPS, "for j in range(a_shape[dim]):", "for j in range(a_shape[dim] - 1):", "2.3",
+     "reduce"},
+    {TENSOR_FUNCTIONS, "return a.f.mul_zip(a, b)", "return a.f.add_zip(a, b)", "2.3", "mul"},
+    {TENSOR_FUNCTIONS, "s = a.f.sigmoid_map(a)", "s = a.f.exp_map(a)", "2.3", "sigmoid"},
+    {TENSOR_FUNCTIONS, "return a.f.relu_map(a)", "return a.f.id_map(a)", "2.3", "relu"},
+    {TENSOR_FUNCTIONS, "return a.f.log_map(a)", "return a.f.exp_map(a)", "2.3", "log"},
+    {TENSOR_FUNCTIONS, "e = a.f.exp_map(a)", "e = a.f.id_map(a)", "2.3", "exp"},
+    {TENSOR_FUNCTIONS, "return a.f.lt_zip(a, b)", "return a.f.lt_zip(b, a)", "2.3", "lt"},
+    {TENSOR_FUNCTIONS, "return a.f.eq_zip(a, b)", "return a.f.lt_zip(a, b)", "2.3", "eq"},
+    {TENSOR_FUNCTIONS, "return a.f.is_close_zip(a, b)", "return a.f.eq_zip(a, b)", "2.3",
+     "is_close"},
+    {TENSOR_FUNCTIONS, "minitorch.Tensor(a._tensor.permute(*o), backend=a.backend)",
+     "minitorch.Tensor(a._tensor, backend=a.backend)", "2.3", "permute"},
+    /* Task 2.4: each function's backward */
+    {TENSOR_FUNCTIONS, "return d.f.mul_zip(b, d), d.f.mul_zip(a, d)",
+     "return d.f.mul_zip(a, d), d.f.mul_zip(b, d)", "2.4", "mul"},
+    {TENSOR_FUNCTIONS, "return d.f.mul_zip(d.f.mul_zip(s, one_minus), d)",
+     "return d.f.mul_zip(s, d)", "2.4", "sigmoid"},
+    {TENSOR_FUNCTIONS, "return d.f.relu_back_zip(a, d)", "return d", "2.4", "relu"},
+    {TENSOR_FUNCTIONS, "return d.f.log_back_zip(a, d)", "return d.f.inv_back_zip(a, d)", "2.4",
+     "log"},
+    {TENSOR_FUNCTIONS, "(e,) = ctx.saved_values\n        return d.f.mul_zip(e, d)",
+     "(e,) = ctx.saved_values\n        return e", "2.4", "exp"},
+    {TENSOR_FUNCTIONS,
+     "a.f.lt_zip(a, b)\n\n    @staticmethod\n    def backward(ctx, d):\n        a_shape, b_shape "
+     "= ctx.saved_values\n        return zeros(a_shape, d.backend)",
+     "a.f.lt_zip(a, b)\n\n    @staticmethod\n    def backward(ctx, d):\n        a_shape, b_shape "
+     "= ctx.saved_values\n        return d",
+     "2.4", "lt"},
+    {TENSOR_FUNCTIONS,
+     "a.f.eq_zip(a, b)\n\n    @staticmethod\n    def backward(ctx, d):\n        a_shape, b_shape "
+     "= ctx.saved_values\n        return zeros(a_shape, d.backend)",
+     "a.f.eq_zip(a, b)\n\n    @staticmethod\n    def backward(ctx, d):\n        a_shape, b_shape "
+     "= ctx.saved_values\n        return d",
+     "2.4", "eq"},
+    {TENSOR_FUNCTIONS, "back = [o.index(i) for i in range(len(o))]", "back = o", "2.4", "permute"},
 };
 
 static bool listed(const char *list, const char *word)
