@@ -71,8 +71,11 @@ struct dsl_session {
      * the student backend ran on those for the ops it inherits */
     unsigned grading;
     /* check() of Modules 0-2 is running: code of the kernel's own files (dsl_package_load)
-     * refuses to run, so that what is graded is the student's */
+     * refuses to run, and so does a builtin this says is the kernel's MiniTorch (a student's
+     * function that hands its work to the kernel's operators), so that what is graded is the
+     * student's */
     bool course_grading;
+    bool (*course_refuses)(const struct dsl_builtin *fn);
     uint64_t inherited_ops;
     int graded_ops; /* graded student ops running (nested: an op that calls ops) */
 };

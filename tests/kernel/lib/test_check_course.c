@@ -447,6 +447,22 @@ static void test_gaming_the_check(void)
     CHECK(strstr(k.log, "returned a Yes, not a number") != NULL);
     dsl_session_free(s);
     free(text);
+    /* the kernel's operators reached from the student's function (a module captured before
+     * their operators.py replaced it, handed to the file): they refuse to run while Module 0
+     * is graded; Module 1 may build on them (a student who skipped Module 0) */
+    text = replace_once(files[OPERATORS], "def mul(x, y):\n    return x * y\n",
+                        "def mul(x, y):\n    return K.mul(x, y)\n");
+    s = dsl_session_new();
+    CHECK_INT(run_cell(s, "import minitorch\nK = minitorch.operators").rc, 0);
+    run_file(s, OPERATORS, text);
+    CHECK_INT(run_cell(s, "minitorch.operators.K = K\nminitorch.operators.mul(2.0, 3.0)").rc, 0);
+    CHECK(!passes(s, "0.1", "mul", &k));
+    CHECK(strstr(k.log, "raised RuntimeError: check() grades your own code, and this called the "
+                        "kernel's mul(): write it yourself") != NULL);
+    for (int i = AUTODIFF; i <= SCALAR; i++) run_file(s, i, files[i]);
+    CHECK(passes(s, "1.2", "mul", &k));
+    dsl_session_free(s);
+    free(text);
     /* check called from the student's code while check runs it */
     text = replace_once(files[OPERATORS], "def mul(x, y):\n    return x * y\n",
                         "def mul(x, y):\n    check(\"0.2\")\n    return x * y\n");
