@@ -266,12 +266,9 @@ line_chart(ps, {"log": [operators.log(x) for x in ps], "inv": [operators.inv(x) 
 # The graded tests of Task 0.1, a cell for a function or a few small ones:
 
 # %%
-# NBGRADER_TESTS test_mul_id 1
+# NBGRADER_TESTS test_mul_id_add_neg 2
 check("0.1", "mul")
 check("0.1", "id")
-
-# %%
-# NBGRADER_TESTS test_add_neg 1
 check("0.1", "add")
 check("0.1", "neg")
 
@@ -403,25 +400,22 @@ print(operators.addLists([1.0, 2.0, 3.0], [10.0, 20.0, 30.0]))
 print(operators.sum([1.0, 2.0, 3.0, 4.0]), operators.prod([1.0, 2.0, 3.0, 4.0]))
 print(operators.reduce(operators.max, -1e9)([3.0, 7.0, -1.0]))
 
+# %% [markdown]
+# The graded tests: each higher-order function with the list functions made from it.
+
 # %%
-# NBGRADER_TESTS test_map 2
+# NBGRADER_TESTS test_map_negList 3
 check("0.3", "map")
-
-# %%
-# NBGRADER_TESTS test_zipWith 2
-check("0.3", "zipWith")
-
-# %%
-# NBGRADER_TESTS test_reduce 2
-check("0.3", "reduce")
-
-# %%
-# NBGRADER_TESTS test_negList_addLists 2
 check("0.3", "negList")
+
+# %%
+# NBGRADER_TESTS test_zipWith_addLists 3
+check("0.3", "zipWith")
 check("0.3", "addLists")
 
 # %%
-# NBGRADER_TESTS test_sum_prod 2
+# NBGRADER_TESTS test_reduce_sum_prod 3
+check("0.3", "reduce")
 check("0.3", "sum")
 check("0.3", "prod")
 
@@ -466,7 +460,7 @@ class Module:
         """Puts this module and every module below it in training mode."""
         ### BEGIN SOLUTION
         self.training = True
-        for child in self.modules():
+        for child in self.__dict__["_modules"].values():
             child.train()
         ### END SOLUTION
 
@@ -474,7 +468,7 @@ class Module:
         """Puts this module and every module below it in evaluation mode."""
         ### BEGIN SOLUTION
         self.training = False
-        for child in self.modules():
+        for child in self.__dict__["_modules"].values():
             child.eval()
         ### END SOLUTION
 
