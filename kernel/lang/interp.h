@@ -70,6 +70,9 @@ struct dsl_session {
      * (lib/student.c refuses them inherited, or run by the kernel's own backends), and the ops
      * the student backend ran on those for the ops it inherits */
     unsigned grading;
+    /* check() of Modules 0-2 is running: code of the kernel's own files (dsl_package_load)
+     * refuses to run, so that what is graded is the student's */
+    bool course_grading;
     uint64_t inherited_ops;
     int graded_ops; /* graded student ops running (nested: an op that calls ops) */
 };

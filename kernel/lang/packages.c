@@ -170,6 +170,17 @@ static int module_for(struct dsl_interp *in, const char *name, const char *file,
     return 0;
 }
 
+/* Removes module m's globals (its __name__ too, unless keep_name) and releases it: its
+ * functions hold their code and the code its module, a cycle that emptying breaks. */
+static void empty(struct dsl_value m, bool keep_name)
+{
+    struct dsl_attrs *g = &m.as.inst->attrs;
+    for (size_t k = g->len; k-- > 0;)
+        if (!keep_name || strcmp(g->items[k].name, "__name__") != 0)
+            dsl_attrs_remove(g, g->items[k].name);
+    dsl_value_release(m);
+}
+
 /* Empties module i and drops it from the session. With keep_name its __name__ stays, for the
  * traceback of the error that made it fail to name its file (lang/session.c). */
 static void drop(struct dsl_session *s, size_t i, bool keep_name)
@@ -184,11 +195,7 @@ static void drop(struct dsl_session *s, size_t i, bool keep_name)
     memmove(&s->package_builtin[i], &s->package_builtin[i + 1],
             (s->npackages - i - 1) * sizeof *s->package_builtin);
     s->npackages--;
-    struct dsl_attrs *g = &m.as.inst->attrs;
-    for (size_t k = g->len; k-- > 0;)
-        if (!keep_name || strcmp(g->items[k].name, "__name__") != 0)
-            dsl_attrs_remove(g, g->items[k].name);
-    dsl_value_release(m);
+    empty(m, keep_name);
 }
 
 static void forget(struct dsl_session *s, size_t i) { drop(s, i, false); }
@@ -329,24 +336,11 @@ int dsl_package_run(struct dsl_interp *in, struct dsl_code *cell)
     return r;
 }
 
-int dsl_package_load(struct dsl_interp *in, const char *name, const char *file, const char *src,
-                     size_t len)
+/* Runs parsed code's top level as module m's, as a call would run a body: its own source,
+ * globals and frame. 0, or -1 after raising. */
+static int run_top_level(struct dsl_interp *in, struct dsl_code *code, struct dsl_value m)
 {
-    if (dsl_package_find(in->session, name)) return 0;
-    struct dsl_syntax_error se;
-    struct dsl_code *code = dsl_code_parse(src, len, &se);
-    if (!code) /* the build embeds files the tests run: only memory can fail here */
-        return se.ename && strcmp(se.ename, "MemoryError") != 0
-                   ? dsl_raise(in, "SystemError", "the kernel's %s/%s does not parse: %s",
-                               DSL_PACKAGE, file, se.msg)
-                   : dsl_raise_status(in, DSL_V_NOMEM);
-    struct dsl_value m;
-    if (module_for(in, name, file, true, &m) != 0) {
-        dsl_code_release(code);
-        return -1;
-    }
     code->module = dsl_value_retain(m);
-    /* its top level runs as a call would: its own source, globals and frame */
     const char *src_was = in->src;
     size_t len_was = in->src_len;
     struct dsl_code *code_was = in->code;
@@ -367,6 +361,66 @@ int dsl_package_load(struct dsl_interp *in, const char *name, const char *file, 
     in->frame = frame_was;
     in->class_ns = class_ns;
     in->comp = comp;
+    return r;
+}
+
+/* The kernel's own source src[0..len) (file names it), parsed: NULL after raising. */
+static struct dsl_code *parse_kernel_file(struct dsl_interp *in, const char *file, const char *src,
+                                          size_t len)
+{
+    struct dsl_syntax_error se;
+    struct dsl_code *code = dsl_code_parse(src, len, &se);
+    if (code) return code;
+    /* the build embeds files the tests run: only memory can fail here */
+    if (se.ename && strcmp(se.ename, "MemoryError") != 0)
+        dsl_raise(in, "SystemError", "the kernel's %s does not parse: %s", file, se.msg);
+    else
+        dsl_raise_status(in, DSL_V_NOMEM);
+    return NULL;
+}
+
+int dsl_package_private(struct dsl_interp *in, const char *name, const char *file, const char *src,
+                        size_t len, struct dsl_value *out)
+{
+    struct dsl_code *code = parse_kernel_file(in, file, src, len);
+    if (!code) return -1;
+    struct dsl_value m;
+    int r = dsl_class_call(in, module_class(), NULL, 0, NULL, NULL, 0, &m);
+    if (r == 0 &&
+        (set_str(in, m, "__name__", name) != 0 || set_str(in, m, "__file__", file) != 0)) {
+        empty(m, false);
+        r = -1;
+    }
+    if (r == 0 && run_top_level(in, code, m) != 0) {
+        empty(m, false);
+        r = -1;
+    }
+    dsl_code_release(code);
+    if (r == 0) *out = m;
+    return r;
+}
+
+void dsl_package_private_end(struct dsl_value module) { empty(module, false); }
+
+bool dsl_package_kernel_code(const struct dsl_session *s, const struct dsl_code *code)
+{
+    return code->module.kind == DSL_INSTANCE && is_builtin(s, code->module.as.inst);
+}
+
+int dsl_package_load(struct dsl_interp *in, const char *name, const char *file, const char *src,
+                     size_t len)
+{
+    if (dsl_package_find(in->session, name)) return 0;
+    char path[128];
+    snprintf(path, sizeof path, "%s/%s", DSL_PACKAGE, file);
+    struct dsl_code *code = parse_kernel_file(in, path, src, len);
+    if (!code) return -1;
+    struct dsl_value m;
+    if (module_for(in, name, file, true, &m) != 0) {
+        dsl_code_release(code);
+        return -1;
+    }
+    int r = run_top_level(in, code, m);
     struct dsl_value *have = dsl_package_find(in->session, name);
     if (r != 0 && have) drop(in->session, (size_t)(have - in->session->packages), true);
     dsl_code_release(code);

@@ -59,6 +59,17 @@ int dsl_package_run(struct dsl_interp *in, struct dsl_code *cell);
 int dsl_package_load(struct dsl_interp *in, const char *name, const char *file, const char *src,
                      size_t len);
 
+/* Runs the kernel's own program src[0..len) (`file` names it in errors) as a module `name` of
+ * its own that the session does not keep: no import reaches it. 0 with the module (a new
+ * reference) in *out, or -1 after raising. dsl_package_private_end empties and releases it
+ * (its functions and their code hold it: a cycle that emptying breaks). */
+int dsl_package_private(struct dsl_interp *in, const char *name, const char *file, const char *src,
+                        size_t len, struct dsl_value *out);
+void dsl_package_private_end(struct dsl_value module);
+
+/* code is part of a file of the kernel's that dsl_package_load ran (minitorch/scalar.py). */
+bool dsl_package_kernel_code(const struct dsl_session *s, const struct dsl_code *code);
+
 /* The session's module `module` (as dsl_package_find gives it) runs a file of the kernel's
  * (dsl_package_load), not a cell. */
 bool dsl_package_builtin(const struct dsl_session *s, const struct dsl_value *module);

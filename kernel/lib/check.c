@@ -92,7 +92,7 @@ static float draw(struct ck *k)
 /* Where in the student's code the pending error was raised, as " (in f(), line 9 of the cell
  * defining it: out[o] = ...)": the innermost call it went through (what a traceback shows
  * last), or "" when it came from no function of theirs. */
-static void error_place(const struct dsl_interp *in, char *buf, size_t n)
+void dsl_check_error_place(const struct dsl_interp *in, char *buf, size_t n)
 {
     *buf = 0;
     if (!in->ntb || !in->tb[0].code) return;
@@ -116,7 +116,7 @@ static void failure_text(struct ck *k, enum mt_status st, char *buf, size_t n, c
     struct dsl_interp *in = k->in;
     if (in->ename) {
         char place[256];
-        error_place(in, place, sizeof place);
+        dsl_check_error_place(in, place, sizeof place);
         snprintf(buf, n, "%s: %s%s", in->ename, in->evalue ? in->evalue : "", where ? "" : place);
         if (where) snprintf(where, wn, "%s", place);
         if (strcmp(in->ename, "KeyboardInterrupt") == 0 || strcmp(in->ename, "MemoryError") == 0)
@@ -983,29 +983,102 @@ static const struct part *find_part(const char *task, const char *name)
 
 /* ---- check(task, part) -------------------------------------------------------------------- */
 
-int dsl_bi_check(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+int dsl_check_report(struct dsl_interp *in, const char *head, const char *table, const char *fails,
+                     int passed, int failed, const char *task, const char *part, const char *first,
+                     double seconds)
 {
-    char task[16];
-    struct dsl_value t = a->slot[0];
+    struct dsl_session *s = in->session;
+    struct render_buf b;
+    render_buf_init(&b, 0);
+    render_buf_puts(&b, head);
+    if (s->grader_rebound)
+        render_buf_printf(&b,
+                          "%u attempt%s of this session's cells to give the name check "
+                          "another value %s refused: this is the kernel's own check\n",
+                          s->grader_rebound, s->grader_rebound == 1 ? "" : "s",
+                          s->grader_rebound == 1 ? "was" : "were");
+    render_buf_puts(&b, table);
+    if (*table && table[strlen(table) - 1] != '\n') render_buf_puts(&b, "\n");
+    render_buf_printf(&b, "%d passed, %d failed (%.1f s)\n", passed, failed, seconds);
+    render_buf_puts(&b, fails);
+    if (*fails && fails[strlen(fails) - 1] != '\n') render_buf_puts(&b, "\n");
+    int r = 0;
+    if (b.nomem) {
+        r = dsl_raise_status(in, DSL_V_NOMEM);
+    } else {
+        dsl_emit(in, "stdout", b.data ? b.data : "");
+        if (failed)
+            r = dsl_raise(in, "AssertionError",
+                          "%d of %d tests of Task %s%s%s%s failed (the first: %s); see above",
+                          failed, passed + failed, task, part ? " (" : "", part ? part : "",
+                          part ? ")" : "", first);
+    }
+    render_buf_free(&b);
+    return r;
+}
+
+/* The task's name: check("3.1") or check(3.1). 0, or -1 after raising. */
+static int task_name(struct dsl_interp *in, struct dsl_value t, char *task, size_t n)
+{
     if (t.kind == DSL_STR)
-        snprintf(task, sizeof task, "%s", t.as.s->data);
-    else if (dsl_is_number(t))
-        snprintf(task, sizeof task, "%.1f", dsl_as_double(t));
+        snprintf(task, n, "%s", t.as.s->data);
+    else if (dsl_is_number(t) && t.kind != DSL_BOOL)
+        snprintf(task, n, "%.1f", dsl_as_double(t));
     else
         return dsl_raise(in, "TypeError", "check() takes a task's name (\"3.1\"), not %s",
                          dsl_type_name(t));
+    return 0;
+}
+
+/* The seed the inputs are drawn with: the one given, else a fresh one. Inputs are drawn afresh
+ * at every check (a student who copied the values a report showed into their code does not pass
+ * the next one), from the system's randomness; the report says which, so that a failure can be
+ * drawn again. 0, or -1 after raising. */
+static int check_seed(struct dsl_interp *in, const struct dsl_args *a, uint64_t *seed)
+{
+    *seed = 0;
+    if (a->has[2] && a->slot[2].kind != DSL_NONE) {
+        if (!dsl_is_intlike(a->slot[2]) || a->slot[2].kind == DSL_BOOL)
+            return dsl_raise(in, "TypeError", "check()'s seed is an int, not %s",
+                             dsl_type_name(a->slot[2]));
+        *seed = (uint64_t)dsl_as_int(a->slot[2]);
+        return 0;
+    }
+    if (getrandom(seed, sizeof *seed, 0) != (ssize_t)sizeof *seed)
+        *seed = (uint64_t)mt_now_ns() ^ (uint64_t)getpid() << 32;
+    *seed &= (1ull << 48) - 1; /* short enough to type */
+    return 0;
+}
+
+int dsl_bi_check(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    char task[16];
+    if (task_name(in, a->slot[0], task, sizeof task) != 0) return -1;
     const struct part *p = find_part(task, NULL);
-    if (!p)
+    bool course = dsl_check_course_task(task);
+    if (!p && !course)
         return dsl_raise(in, "ValueError",
-                         "check() knows the tasks \"3.1\" (map, zip, reduce), \"3.2\" (matrix "
-                         "multiply), \"3.3\" (the same as CUDA kernels) and \"3.4\" (CUDA "
-                         "matrix multiply), not \"%s\"",
+                         "check() knows the tasks \"0.1\" to \"0.4\" (operators, properties, "
+                         "higher-order functions, Module), \"1.1\" to \"1.4\" (central "
+                         "differences, Scalar, chain rule, backpropagation), \"3.1\" (map, zip, "
+                         "reduce), \"3.2\" (matrix multiply), \"3.3\" (the same as CUDA kernels) "
+                         "and \"3.4\" (CUDA matrix multiply), not \"%s\"",
                          task);
     struct dsl_value pv = a->has[1] ? a->slot[1] : dsl_none();
     if (pv.kind != DSL_NONE && pv.kind != DSL_STR)
         return dsl_raise(in, "TypeError", "check() takes a part's name (\"map\") or none, not %s",
                          dsl_type_name(pv));
-    if (pv.kind == DSL_STR && !(p = find_part(task, pv.as.s->data))) {
+    const char *part = pv.kind == DSL_STR ? pv.as.s->data : NULL;
+    char call[96]; /* how the report names the call: check("3.1") or check("3.1", "map") */
+    if (part)
+        snprintf(call, sizeof call, "check(\"%s\", \"%.40s\")", task, part);
+    else
+        snprintf(call, sizeof call, "check(\"%s\")", task);
+    uint64_t seed;
+    if (course)
+        return check_seed(in, a, &seed) != 0 ? -1
+                                             : dsl_check_course(in, task, part, seed, call, ret);
+    if (part && !(p = find_part(task, part))) {
         /* the task's parts, listed: "map", "zip" and "reduce" */
         char names[256] = "";
         int total = 0, n = 0;
@@ -1020,13 +1093,8 @@ int dsl_bi_check(struct dsl_interp *in, const struct dsl_args *a, struct dsl_val
                 (size_t)snprintf(names + len, sizeof names - len, "%s\"%s\"", sep, parts[i].name);
         }
         return dsl_raise(in, "ValueError", "check(\"%s\") has the part%s %s, not \"%s\"", task,
-                         total == 1 ? "" : "s", names, pv.as.s->data);
+                         total == 1 ? "" : "s", names, part);
     }
-    char call[64]; /* how the report names the call: check("3.1") or check("3.1", "map") */
-    if (p->name)
-        snprintf(call, sizeof call, "check(\"%s\", \"%s\")", task, p->name);
-    else
-        snprintf(call, sizeof call, "check(\"%s\")", task);
     bool cuda = strcmp(task, "3.3") == 0 || strcmp(task, "3.4") == 0;
     struct dsl_session *s = in->session;
     if (s->student_ops.kind != DSL_CLASS)
@@ -1036,20 +1104,7 @@ int dsl_bi_check(struct dsl_interp *in, const struct dsl_args *a, struct dsl_val
                          "with %s = minitorch.TensorBackend(%s)",
                          call, cuda ? "CudaOps" : "FastOps",
                          cuda ? "GPUBackend" : "FastTensorBackend", cuda ? "CudaOps" : "FastOps");
-    /* inputs drawn afresh at every check (a student who copied the values a report showed into
-     * their kernel does not pass the next one), from the seed given, else from the system's
-     * randomness; the report says which, so that a failure can be drawn again */
-    uint64_t seed = 0;
-    if (a->has[2] && a->slot[2].kind != DSL_NONE) {
-        if (!dsl_is_intlike(a->slot[2]) || a->slot[2].kind == DSL_BOOL)
-            return dsl_raise(in, "TypeError", "check()'s seed is an int, not %s",
-                             dsl_type_name(a->slot[2]));
-        seed = (uint64_t)dsl_as_int(a->slot[2]);
-    } else {
-        if (getrandom(&seed, sizeof seed, 0) != (ssize_t)sizeof seed)
-            seed = (uint64_t)mt_now_ns() ^ (uint64_t)getpid() << 32;
-        seed &= (1ull << 48) - 1; /* short enough to type */
-    }
+    if (check_seed(in, a, &seed) != 0) return -1;
     char refreshed[256];
     dsl_student_refresh(in, refreshed, sizeof refreshed);
     struct ck k = {.in = in, .ctx = s->ctx, .rng = seed, .names = input_names};
@@ -1066,35 +1121,15 @@ int dsl_bi_check(struct dsl_interp *in, const struct dsl_args *a, struct dsl_val
     free(cases);
     int r = k.stop;
     if (r == 0) {
-        struct render_buf b;
-        render_buf_init(&b, 0);
-        render_buf_printf(&b,
-                          "%s: MiniTorch's Task %s tests%s%s on your backend (%s), expected "
-                          "values from simple, inputs drawn with seed %llu\n",
-                          call, task, p->name ? " of " : "", p->name ? p->name : "",
-                          s->student_ops.as.cls->name, (unsigned long long)seed);
-        render_buf_puts(&b, refreshed);
-        if (s->grader_rebound)
-            render_buf_printf(&b,
-                              "%u attempt%s of this session's cells to give the name check "
-                              "another value %s refused: this is the kernel's own check\n",
-                              s->grader_rebound, s->grader_rebound == 1 ? "" : "s",
-                              s->grader_rebound == 1 ? "was" : "were");
-        render_buf_puts(&b, k.table.data ? k.table.data : "");
-        render_buf_printf(&b, "%d passed, %d failed (%.1f s)\n", k.passed, k.failed,
-                          (double)(mt_now_ns() - t0) * 1e-9);
-        render_buf_puts(&b, k.fails.data ? k.fails.data : "");
-        if (b.nomem) {
-            r = dsl_raise_status(in, DSL_V_NOMEM);
-        } else {
-            dsl_emit(in, "stdout", b.data ? b.data : "");
-            if (k.failed)
-                r = dsl_raise(in, "AssertionError",
-                              "%d of %d tests of Task %s%s%s%s failed (the first: %s); see above",
-                              k.failed, k.passed + k.failed, task, p->name ? " (" : "",
-                              p->name ? p->name : "", p->name ? ")" : "", k.first_failed);
-        }
-        render_buf_free(&b);
+        char head[512];
+        snprintf(head, sizeof head,
+                 "%s: MiniTorch's Task %s tests%s%s on your backend (%s), expected values from "
+                 "simple, inputs drawn with seed %llu\n%s",
+                 call, task, p->name ? " of " : "", p->name ? p->name : "",
+                 s->student_ops.as.cls->name, (unsigned long long)seed, refreshed);
+        r = dsl_check_report(in, head, k.table.data ? k.table.data : "",
+                             k.fails.data ? k.fails.data : "", k.passed, k.failed, task, p->name,
+                             k.first_failed, (double)(mt_now_ns() - t0) * 1e-9);
     }
     render_buf_free(&k.table);
     render_buf_free(&k.fails);

@@ -1,0 +1,263 @@
+/* check_course.c — check("0.1") to check("1.4"): the tests of Modules 0 and 1, which test the
+ * student's own files of the package (operators.py, module.py, autodiff.py,
+ * scalar_functions.py, scalar.py) rather than a backend.
+ *
+ * The tests are a program in the language, lib/check_course.py (its docstring says what it
+ * tests and how), which the build embeds. Each check runs it afresh as a module that no import
+ * reaches and calls its run(task, part, ck), handing it `ck`, a module of the natives below
+ * that nothing else is given: the student's definitions, calls into their code that report
+ * what it raised and where, and check's own generator. While it runs, the kernel's own files of
+ * the package refuse to run (session->course_grading, lang/calls.c): a student whose file
+ * imported the kernel's autodiff.py before writing their own is told so, not graded on the
+ * kernel's code. What the program returns is printed as Module 3's checks print theirs
+ * (check.c). */
+#include "lib/check.h"
+
+#include "lang/classes.h"
+#include "lang/interp.h"
+#include "lang/packages.h"
+#include "lib/modules/module.h"
+
+#include "check_course_src.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The running check: one at a time (a student's function that calls check() is refused). */
+struct course {
+    uint64_t rng;
+    const char *call; /* check("0.1", "mul"): what errors name */
+};
+static _Thread_local struct course *running;
+
+/* ---- the natives ---------------------------------------------------------------------------- */
+
+/* ck.draw(): a float in [-100, 100) (splitmix64, as check.c's draws) */
+static int ck_draw(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    (void)in, (void)a;
+    uint64_t z = (running->rng += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    /* three decimals: a report's inputs can be typed back in as they are shown */
+    double x = (double)(z >> 11) / 9007199254740992.0 * 200.0 - 100.0;
+    *ret = dsl_float((double)(int64_t)(x * 1000.0) / 1000.0);
+    return 0;
+}
+
+/* The library modules whose functions are the kernel's own MiniTorch, never a student's. */
+static const struct module *const kernel_modules[] = {
+    &mod_minitorch,     &mod_operators,  &mod_mt_autodiff,    &mod_mt_module,
+    &mod_mt_optim,      &mod_mt_tensor,  &mod_mt_tensor_data, &mod_mt_tensor_functions,
+    &mod_mt_tensor_ops, &mod_mt_testing, &mod_mt_fast_ops,    &mod_mt_cuda_ops,
+};
+
+static bool kernel_builtin(const struct dsl_builtin *fn)
+{
+    for (size_t m = 0; m < sizeof kernel_modules / sizeof *kernel_modules; m++) {
+        const struct module *mod = kernel_modules[m];
+        for (size_t i = 0; i < mod->n; i++) {
+            const struct member *mb = &mod->members[i];
+            if (&mb->row == fn || (mb->builtin && dsl_builtin_find(mb->builtin) == fn)) return true;
+        }
+    }
+    return false;
+}
+
+/* Whether v is the kernel's rather than the student's: one of its C functions or classes, a
+ * function of its own files, or a class that derives from one of those (a student's
+ * `class Module(minitorch.Module): pass` inherits the kernel's methods). */
+static bool kernel_value(const struct dsl_session *s, struct dsl_value v)
+{
+    switch (v.kind) {
+    case DSL_BUILTIN: return kernel_builtin(v.as.fn);
+    case DSL_FUNCTION: return dsl_package_kernel_code(s, v.as.fn_user->code);
+    case DSL_CLASS:
+        for (const struct dsl_class *c = v.as.cls; c;
+             c = c->base.kind == DSL_CLASS ? c->base.as.cls : NULL) {
+            if (c->builtin && !dsl_class_exc_base(c)) return true;
+            for (size_t i = 0; i < c->attrs.len; i++)
+                if (kernel_value(s, c->attrs.items[i].value)) return true;
+        }
+        return false;
+    default: return false;
+    }
+}
+
+static const char *const student_params[] = {"file", "name", NULL};
+
+/* ck.student(file, name): the global `name` of the student's file minitorch.<file>, or a
+ * RuntimeError saying what to write */
+static int ck_student(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    if (a->slot[0].kind != DSL_STR || a->slot[1].kind != DSL_STR)
+        return dsl_raise(in, "TypeError", "student(file, name) takes two strings");
+    const char *file = a->slot[0].as.s->data, *name = a->slot[1].as.s->data;
+    char full[96];
+    snprintf(full, sizeof full, "%s.%s", DSL_PACKAGE, file);
+    struct dsl_session *s = in->session;
+    struct dsl_value *m = dsl_package_find(s, full);
+    if (!m || dsl_package_builtin(s, m))
+        return dsl_raise(in, "RuntimeError",
+                         "%s tests your %s.py, and no cell has written it: write it in a cell "
+                         "that starts with %%%%minitorch_file %s.py, run that cell, then check",
+                         running->call, file, file);
+    const struct dsl_value *v = dsl_attrs_find(&m->as.inst->attrs, name);
+    if (!v)
+        return dsl_raise(in, "RuntimeError",
+                         "%s tests %s of your %s.py, which does not define it: write it there "
+                         "and run the file's cell again",
+                         running->call, name, file);
+    if (kernel_value(s, *v))
+        return dsl_raise(in, "RuntimeError",
+                         "%s tests your own %s, and the %s of your %s.py is (or derives from) "
+                         "the kernel's: write it yourself",
+                         running->call, name, name, file);
+    *ret = dsl_value_retain(*v);
+    return 0;
+}
+
+static const char *const call_params[] = {"f", "args", NULL};
+
+/* ck.call(f, args): (True, f(*args)), or (False, "ValueError: ...", " (in f(), line 3 ...)")
+ * when the call raised; an interrupt or running out of memory ends the check instead */
+static int ck_call(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct dsl_value args = a->slot[1];
+    if (args.kind != DSL_LIST)
+        return dsl_raise(in, "TypeError", "call(f, args) takes a tuple of arguments");
+    struct dsl_value got;
+    int r = dsl_call(in, a->slot[0], args.as.l->items, args.as.l->len, NULL, NULL, 0, &got);
+    struct dsl_list *t = NULL;
+    if (r == 0) {
+        t = dsl_list_new(2);
+        if (!t) {
+            dsl_value_release(got);
+            return dsl_raise_status(in, DSL_V_NOMEM);
+        }
+        t->items[t->len++] = dsl_bool(true);
+        t->items[t->len++] = got;
+    } else {
+        if (!in->ename || strcmp(in->ename, "KeyboardInterrupt") == 0 ||
+            strcmp(in->ename, "MemoryError") == 0)
+            return -1;
+        char where[256];
+        dsl_check_error_place(in, where, sizeof where);
+        char *text = NULL;
+        int n = asprintf(&text, "%s: %s", in->ename, in->evalue ? in->evalue : "");
+        dsl_interp_clear_error(in);
+        struct dsl_value msg = dsl_none(), place = dsl_none();
+        t = n >= 0 ? dsl_list_new(3) : NULL;
+        if (!t || dsl_str_value(text, (size_t)n, &msg) != 0 ||
+            dsl_str_value(where, strlen(where), &place) != 0) {
+            free(text);
+            dsl_value_release(msg);
+            if (t) dsl_value_release((struct dsl_value){.kind = DSL_LIST, .as.l = t});
+            return dsl_raise_status(in, DSL_V_NOMEM);
+        }
+        free(text);
+        t->items[t->len++] = dsl_bool(false);
+        t->items[t->len++] = msg;
+        t->items[t->len++] = place;
+    }
+    t->style = DSL_LIST_TUPLE;
+    *ret = (struct dsl_value){.kind = DSL_LIST, .as.l = t};
+    return 0;
+}
+
+static const struct member ck_members[] = {
+    FN("call", "call(f, args)", 2, 2, call_params, ck_call,
+       "(True, f(*args)), or (False, error, where) when it raised."),
+    FN("draw", "draw()", 0, 0, NULL, ck_draw, "A float in [-100, 100) from check's generator."),
+    FN("student", "student(file, name)", 2, 2, student_params, ck_student,
+       "The student's definition of name in their file minitorch.<file>."),
+};
+
+static const struct module mod_check_natives = {
+    .cls = MODULE_CLASS("module: what check's tests of Modules 0 and 1 are given."),
+    .name = "check",
+    .members = MEMBERS(ck_members),
+};
+
+/* ---- check(task, part) of Modules 0 and 1 ------------------------------------------------ */
+
+static const char *const course_tasks[] = {"0.1", "0.2", "0.3", "0.4", "1.1", "1.2", "1.3", "1.4"};
+
+bool dsl_check_course_task(const char *task)
+{
+    for (size_t i = 0; i < sizeof course_tasks / sizeof *course_tasks; i++)
+        if (strcmp(course_tasks[i], task) == 0) return true;
+    return false;
+}
+
+/* An error the tests' program let through (the student has no such file, say): raised again
+ * from check() itself, so that its traceback is the student's cell and not the program's. */
+static int raise_again(struct dsl_interp *in)
+{
+    const char *ename = in->ename;
+    if (!ename || strcmp(ename, "KeyboardInterrupt") == 0 || strcmp(ename, "MemoryError") == 0)
+        return -1;
+    char *value = in->evalue ? strdup(in->evalue) : NULL;
+    dsl_interp_clear_error(in);
+    int r = dsl_raise(in, ename, "%s", value ? value : "");
+    free(value);
+    return r;
+}
+
+int dsl_check_course(struct dsl_interp *in, const char *task, const char *part, uint64_t seed,
+                     const char *call, struct dsl_value *ret)
+{
+    if (running)
+        return dsl_raise(in, "RuntimeError", "check() cannot run inside %s", running->call);
+    struct dsl_session *s = in->session;
+    int64_t t0 = mt_now_ns();
+    struct dsl_value prog, ck = dsl_none(), run_fn = dsl_none(), result = dsl_none();
+    if (dsl_package_private(in, "check", "check_course.py", (const char *)check_course_src,
+                            sizeof check_course_src - 1, &prog) != 0)
+        return -1;
+    int r = mod_module_value(in, &mod_check_natives, &ck);
+    const struct dsl_value *f = r == 0 ? dsl_attrs_find(&prog.as.inst->attrs, "run") : NULL;
+    struct dsl_value args[3] = {dsl_none(), dsl_none(), ck};
+    if (r == 0 && !f) r = dsl_raise(in, "SystemError", "check_course.py has no run()");
+    if (r == 0) run_fn = dsl_value_retain(*f);
+    if (r == 0 && (dsl_str_value(task, strlen(task), &args[0]) != 0 ||
+                   (part && dsl_str_value(part, strlen(part), &args[1]) != 0)))
+        r = dsl_raise_status(in, DSL_V_NOMEM);
+    struct course c = {.rng = seed, .call = call};
+    if (r == 0) {
+        running = &c;
+        s->course_grading = true;
+        r = dsl_call(in, run_fn, args, 3, NULL, NULL, 0, &result);
+        s->course_grading = false;
+        running = NULL;
+        if (r != 0) r = raise_again(in);
+    }
+    for (int i = 0; i < 3; i++) dsl_value_release(args[i]);
+    dsl_value_release(run_fn);
+    dsl_package_private_end(prog);
+    if (r != 0) return r;
+    const struct dsl_value *t = result.kind == DSL_LIST ? result.as.l->items : NULL;
+    bool report = t && result.as.l->len == 6 && t[0].kind == DSL_STR && t[1].kind == DSL_STR &&
+                  t[2].kind == DSL_INT && t[3].kind == DSL_INT && t[4].kind == DSL_STR &&
+                  t[5].kind == DSL_STR;
+    if (result.kind != DSL_STR && !report) {
+        r = dsl_raise(in, "SystemError", "check_course.py's run() gave %s", dsl_type_name(result));
+    } else if (result.kind == DSL_STR) { /* a part the task does not have: the message says which */
+        r = dsl_raise(in, "ValueError", "%s", result.as.s->data);
+    } else {
+        char head[384];
+        snprintf(head, sizeof head,
+                 "%s: MiniTorch's Task %s tests%s%s on your %s, expected values computed by "
+                 "check, inputs drawn with seed %llu\n",
+                 call, task, part ? " of " : "", part ? part : "", t[5].as.s->data,
+                 (unsigned long long)seed);
+        r = dsl_check_report(in, head, t[0].as.s->data, t[1].as.s->data, (int)dsl_as_int(t[2]),
+                             (int)dsl_as_int(t[3]), task, part, t[4].as.s->data,
+                             (double)(mt_now_ns() - t0) * 1e-9);
+    }
+    dsl_value_release(result);
+    if (r == 0) *ret = dsl_none();
+    return r;
+}
