@@ -609,11 +609,8 @@ net.train()
 print(net.training, net.layer1.training, net.layer2.training)
 
 # %% [markdown]
-# The graded tests of Task 0.4 build trees of the course's test modules, of random sizes:
-
-# %%
-# NBGRADER_TESTS test_modules 2
-check("0.4", "modules")
+# The graded tests of Task 0.4 build trees of the course's test modules, of random sizes
+# (`modules()` is given code, so it has no graded cell):
 
 # %%
 # NBGRADER_TESTS test_train 2
@@ -630,3 +627,15 @@ check("0.4", "named_parameters")
 # %%
 # NBGRADER_TESTS test_parameters 2
 check("0.4", "parameters")
+
+# %% [markdown]
+# Last, each task whole, as the course runs its tests: `modules()` (given) is in Task 0.4's.
+# These cells are not graded (the cells above are), but they are the course's tests.
+
+# %%
+check("0.1")
+check("0.2")
+
+# %%
+check("0.3")
+check("0.4")
