@@ -71,7 +71,7 @@ install-kernelspec: build ## install the "minitorch" kernelspec into .venv
 lab: install-kernelspec ## start JupyterLab on 127.0.0.1 with notebooks/
 	@echo
 	@echo "Starting JupyterLab; open the http://127.0.0.1:... URL with the token printed below."
-	@echo "Pick the MiniTorch kernel: notebooks/hello.ipynb, then the Module 3 course notebooks 01-06. Ctrl-C to stop."
+	@echo "Pick the MiniTorch kernel: notebooks/hello.ipynb, then the course notebooks: m0_fundamentals (Module 0), 01-06 (Module 3). Ctrl-C to stop."
 	@echo
 	$(VENV)/bin/jupyter lab --ip=127.0.0.1 --no-browser --notebook-dir=notebooks $(LAB_ROOT) $(LAB_ARGS)
 
@@ -159,12 +159,12 @@ SOAK_ARGS ?=
 soak: setup-test build ## soak test: 10,000 mixed execute requests (RSS growth < 2 MB) and 100 start/interrupt/shutdown cycles
 	MT_KERNEL_BIN=$(CURDIR)/$(KERNEL) $(PY) tests/soak/soak.py $(SOAK_ARGS)
 
-assignments: install-kernelspec ## release notebooks 02-06 as nbgrader assignments: student versions in notebooks/release/module3/
+assignments: install-kernelspec ## release the nbgrader assignments, module0 (m0_*) and module3 (02-06): student versions in notebooks/release/ASSIGNMENT/
 	$(PY) tools/assignments.py release
 
-autograde: install-kernelspec ## grade a submission with nbgrader: SUBMISSION=dir (a student's notebooks, or a directory per student) [STUDENT=id]
-	@test -n "$(SUBMISSION)" || { echo "usage: make autograde SUBMISSION=dir [STUDENT=id]"; exit 2; }
-	$(PY) tools/assignments.py autograde "$(SUBMISSION)" $(if $(STUDENT),--student "$(STUDENT)")
+autograde: install-kernelspec ## grade a submission with nbgrader: SUBMISSION=dir (a student's notebooks, or a directory per student) [STUDENT=id] [ASSIGNMENT=module0|module3]
+	@test -n "$(SUBMISSION)" || { echo "usage: make autograde SUBMISSION=dir [STUDENT=id] [ASSIGNMENT=module0|module3]"; exit 2; }
+	$(PY) tools/assignments.py autograde "$(SUBMISSION)" $(if $(STUDENT),--student "$(STUDENT)") $(if $(ASSIGNMENT),--assignment "$(ASSIGNMENT)")
 
 notebooks: build ## re-run the course notebooks from notebooks/src/*.mt into notebooks/*.ipynb (NB="01_tour ..." for some)
 	MT_KERNEL_BIN=$(CURDIR)/$(KERNEL) $(PY) tools/notebooks.py build $(NB)

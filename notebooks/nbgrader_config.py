@@ -1,6 +1,7 @@
 # nbgrader's settings for the course: this directory is the course directory (nbgrader reads
-# this file from the directory it runs in). `make assignments` copies the course notebooks that
-# are assignments into source/module3/ and releases them into release/module3/; `make autograde
+# this file from the directory it runs in). Each module is an assignment: `make assignments` copies
+# the course notebooks that are assignments into source/module0/ (m0_*) and source/module3/ (02 to
+# 06) and releases them into release/module0/ and release/module3/; `make autograde
 # SUBMISSION=dir` grades into autograded/ and writes feedback/. The gradebook is gradebook.db
 # here. tools/assignments.py runs both; see the README's "For instructors".
 import os
@@ -11,7 +12,7 @@ from nbgrader.preprocessors import Execute
 
 c = get_config()  # noqa: F821 (nbgrader defines it)
 
-c.CourseDirectory.course_id = "minitorch-module3"
+c.CourseDirectory.course_id = "minitorch"
 
 # The notebooks' language is the kernelspec's "minitorch"; nbgrader needs the stub that replaces
 # a solution region in that language: the template's own raise, as Python writes it.

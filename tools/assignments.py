@@ -1,18 +1,23 @@
 """The course notebooks as nbgrader assignments: release them to students, grade what they hand in.
 
-    python tools/assignments.py release [--course DIR] [NOTEBOOK ...]
+    python tools/assignments.py release [--course DIR] [--assignment NAME] [NOTEBOOK ...]
         (make assignments) the stored notebooks that are assignments (those with nbgrader
-        metadata: 02 to 06), or the NOTEBOOKs given, go to DIR/source/module3/, and nbgrader's
-        generate_assignment writes the student versions to DIR/release/module3/: solutions
-        replaced by the language's stub, outputs cleared, given cells locked.
+        metadata), or the NOTEBOOKs given, go to DIR/source/ASSIGNMENT/, and nbgrader's
+        generate_assignment writes the student versions to DIR/release/ASSIGNMENT/: solutions
+        replaced by the language's stub, outputs cleared, given cells locked. Each module is an
+        assignment of its own, named by the notebook (assignment_of): module0 for m0_*.ipynb,
+        module3 for notebooks 02 to 06 (and any other name); --assignment puts every NOTEBOOK
+        given in that one.
     python tools/assignments.py autograde SUBMISSION [--course DIR] [--student ID]
+                                         [--assignment NAME]
         (make autograde) grades a submission with nbgrader's autograde and writes the feedback
         with generate_feedback, then prints each graded cell's score. SUBMISSION is a directory
         holding one student's notebooks (the student's id is the directory's name, or ID), or a
         directory of such directories, one per student (nbgrader's submitted/ layout, with or
-        without the module3/ level). Each student is graded on their own: one whose grading
-        fails is reported in the summary at the end, and the others are graded. The exit status
-        is 1 when a student could not be graded or got no feedback.
+        without the assignment's level, module0/ or module3/). Notebooks are graded in the
+        assignment their names belong to (or NAME's). Each student's assignment is graded on
+        its own: one whose grading fails is reported in the summary at the end, and the others
+        are graded. The exit status is 1 when a student could not be graded or got no feedback.
 
 DIR is the course directory, notebooks/ by default: nbgrader reads notebooks/nbgrader_config.py
 there (the kernel's language and its code stub) and keeps its gradebook (gradebook.db),
@@ -27,6 +32,7 @@ import argparse
 import glob
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -34,12 +40,26 @@ import sys
 TOOLS = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(TOOLS)
 NOTEBOOKS = os.path.join(ROOT, "notebooks")
-ASSIGNMENT = "module3"
 CONFIG = "nbgrader_config.py"
 
 # nbgrader's gradebook runs the `alembic` command by name: it must find the one installed beside
 # this interpreter (the venv's bin/, which need not be on PATH).
 os.environ["PATH"] = os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")
+
+
+def assignment_of(notebook):
+    """The assignment a notebook (a path or a name) belongs to: moduleN for mN_*.ipynb, the
+    Module 3 course's module3 for the others (02_parallel.ipynb ...)."""
+    m = re.match(r"m(\d+)_", os.path.basename(notebook))
+    return f"module{m.group(1)}" if m else "module3"
+
+
+def by_assignment(notebooks, assignment=None):
+    """{assignment: [notebook, ...]}, in the notebooks' order."""
+    out = {}
+    for path in notebooks:
+        out.setdefault(assignment or assignment_of(path), []).append(path)
+    return out
 
 
 def assignment_notebooks():
@@ -74,54 +94,66 @@ def course_dir(path):
     return course
 
 
-def release(course, notebooks):
-    source = os.path.join(course, "source", ASSIGNMENT)
-    shutil.rmtree(source, ignore_errors=True)
-    os.makedirs(source)
-    names = []
-    for path in notebooks or assignment_notebooks():
-        shutil.copy(path, source)
-        names.append(os.path.basename(path))
-    if not names:
+def release(course, notebooks, assignment=None):
+    groups = by_assignment(notebooks or assignment_notebooks(), assignment)
+    if not groups:
         raise SystemExit("no notebook in notebooks/ has nbgrader metadata (tools/notebooks.py "
                          "build writes it)")
-    failed = nbgrader(course, "generate_assignment", ASSIGNMENT, "--force")
-    if failed:
-        raise SystemExit(failed)
-    out = os.path.join(course, "release", ASSIGNMENT)
-    print(f"released {len(names)} notebooks to {out}: {', '.join(names)}")
+    for name, paths in sorted(groups.items()):
+        source = os.path.join(course, "source", name)
+        shutil.rmtree(source, ignore_errors=True)
+        os.makedirs(source)
+        for path in paths:
+            shutil.copy(path, source)
+        failed = nbgrader(course, "generate_assignment", name, "--force")
+        if failed:
+            raise SystemExit(failed)
+        out = os.path.join(course, "release", name)
+        print(f"released {len(paths)} notebooks to {out}: "
+              f"{', '.join(os.path.basename(p) for p in paths)}")
 
 
-def submissions(path, student):
-    """[(student id, directory of that student's notebooks)] in a submission directory."""
+def notebooks_in(directory):
+    return sorted(glob.glob(os.path.join(directory, "*.ipynb")))
+
+
+def submissions(path, student, assignment=None):
+    """[(student id, assignment, [that student's notebooks of it])] in a submission directory:
+    a student's notebooks, or a directory per student holding them or, as nbgrader's
+    submitted/ does, a directory per assignment (module0/, module3/) holding them."""
     path = os.path.abspath(path)
     if not os.path.isdir(path):
         raise SystemExit(f"{path}: not a directory")
-    if glob.glob(os.path.join(path, "*.ipynb")):
-        return [(student or os.path.basename(path), path)]
+    if notebooks_in(path):
+        sid = student or os.path.basename(path)
+        return [(sid, a, nbs) for a, nbs in by_assignment(notebooks_in(path), assignment).items()]
     if student:
         raise SystemExit(f"--student: {path} holds no notebook of its own")
     found = []
     for d in sorted(os.listdir(path)):
         sub = os.path.join(path, d)
-        if os.path.isdir(os.path.join(sub, ASSIGNMENT)):
-            sub = os.path.join(sub, ASSIGNMENT)
-        if glob.glob(os.path.join(sub, "*.ipynb")):
-            found.append((d, sub))
+        if not os.path.isdir(sub):
+            continue
+        levels = [os.path.join(sub, a) for a in sorted(os.listdir(sub))
+                  if re.fullmatch(r"module\d+", a) and os.path.isdir(os.path.join(sub, a))]
+        for level in levels or [sub]:
+            own = os.path.basename(level) if levels else None
+            for a, nbs in by_assignment(notebooks_in(level), assignment or own).items():
+                found.append((d, a, nbs))
     if not found:
         raise SystemExit(f"{path}: no notebooks, and no directories of a student's notebooks")
     return found
 
 
-def scores(course, student):
+def scores(course, student, assignment):
     """Each graded cell's score, in the notebooks' order: [(notebook, cell, score, max score)]."""
     from nbgrader.api import Gradebook
 
     rows = []
     with Gradebook(f"sqlite:///{os.path.join(course, 'gradebook.db')}") as gb:
-        submission = gb.find_submission(ASSIGNMENT, student)
+        submission = gb.find_submission(assignment, student)
         for nb in sorted(submission.notebooks, key=lambda n: n.name):
-            with open(os.path.join(course, "release", ASSIGNMENT, nb.name + ".ipynb"),
+            with open(os.path.join(course, "release", assignment, nb.name + ".ipynb"),
                       encoding="utf-8") as f:
                 order = [c["metadata"].get("nbgrader", {}).get("grade_id")
                          for c in json.load(f)["cells"]]
@@ -130,13 +162,13 @@ def scores(course, student):
     return rows
 
 
-def stopped_cells(course, student):
+def stopped_cells(course, student, assignment):
     """{(notebook, grade_id): why} of the graded cells in which grading stopped the kernel or
     saw it die, from the autograded notebooks."""
     from mt_grading import stopped
 
     out = {}
-    for path in glob.glob(os.path.join(course, "autograded", student, ASSIGNMENT, "*.ipynb")):
+    for path in glob.glob(os.path.join(course, "autograded", student, assignment, "*.ipynb")):
         with open(path, encoding="utf-8") as f:
             nb = json.load(f)
         name = os.path.splitext(os.path.basename(path))[0]
@@ -146,23 +178,27 @@ def stopped_cells(course, student):
     return out
 
 
-def grade(course, student, sub):
-    """Grades one student's notebooks and writes their feedback, printing each graded cell's
-    score: (whether both were done, the student's line in the summary)."""
-    dest = os.path.join(course, "submitted", student, ASSIGNMENT)
-    if os.path.abspath(sub) != dest:
+def grade(course, student, assignment, notebooks):
+    """Grades one student's notebooks of an assignment and writes their feedback, printing each
+    graded cell's score: (whether both were done, the student's line in the summary)."""
+    dest = os.path.join(course, "submitted", student, assignment)
+    if {os.path.dirname(os.path.abspath(p)) for p in notebooks} != {dest}:
         shutil.rmtree(dest, ignore_errors=True)
-        shutil.copytree(sub, dest)
-    failed = nbgrader(course, "autograde", ASSIGNMENT, "--student", student, "--force")
+        os.makedirs(dest)
+        for path in notebooks:
+            shutil.copy(path, dest)
+    if not os.path.isdir(os.path.join(course, "release", assignment)):
+        return False, f"NOT GRADED: {assignment} was not released (make assignments)"
+    failed = nbgrader(course, "autograde", assignment, "--student", student, "--force")
     if failed:
         return False, f"NOT GRADED: {failed}"
-    rows = scores(course, student)
-    stopped = stopped_cells(course, student)
-    feedback = os.path.join(course, "feedback", student, ASSIGNMENT)
-    failed = nbgrader(course, "generate_feedback", ASSIGNMENT, "--student", student, "--force")
+    rows = scores(course, student, assignment)
+    stopped = stopped_cells(course, student, assignment)
+    feedback = os.path.join(course, "feedback", student, assignment)
+    failed = nbgrader(course, "generate_feedback", assignment, "--student", student, "--force")
     total = sum(r[2] for r in rows)
     most = sum(r[3] for r in rows)
-    print(f"\n{student}: {total:g} of {most:g} points "
+    print(f"\n{student} {assignment}: {total:g} of {most:g} points "
           f"({'NO FEEDBACK: ' + failed if failed else 'feedback: ' + feedback})")
     for nb, cell, score, top in rows:
         why = stopped.get((nb, cell))
@@ -177,24 +213,25 @@ def grade(course, student, sub):
     return not failed, line
 
 
-def autograde(course, path, student):
-    """Grades every student of the submission, each on their own; returns the exit status: 1
-    when one could not be graded or got no feedback."""
+def autograde(course, path, student, assignment=None):
+    """Grades every student of the submission, each assignment of each on its own; returns the
+    exit status: 1 when one could not be graded or got no feedback."""
     if not os.path.exists(os.path.join(course, "gradebook.db")):
         raise SystemExit(f"{course} has no gradebook: release the assignment first "
                          "(make assignments)")
     summary = []
-    for sid, sub in submissions(path, student):
+    for sid, name, notebooks in submissions(path, student, assignment):
         try:
-            summary.append((sid, *grade(course, sid, sub)))
+            summary.append((sid, name, *grade(course, sid, name, notebooks)))
         except Exception as e:  # a student's submission must not stop the class's grading
-            summary.append((sid, False, f"NOT GRADED: {type(e).__name__}: {e}"))
-    bad = [sid for sid, ok, _ in summary if not ok]
-    print(f"\nsummary: {len(summary)} student{'s' if len(summary) > 1 else ''}"
+            summary.append((sid, name, False, f"NOT GRADED: {type(e).__name__}: {e}"))
+    students = sorted({sid for sid, *_ in summary})
+    bad = sorted({sid for sid, _, ok, _ in summary if not ok})
+    print(f"\nsummary: {len(students)} student{'s' if len(students) > 1 else ''}"
           + (f", {len(bad)} not graded or without feedback: {', '.join(bad)}" if bad else ""))
-    width = max(len(sid) for sid, _, _ in summary)
-    for sid, _, line in summary:
-        print(f"  {sid:<{width}}  {line}")
+    width = max(len(sid) for sid in students)
+    for sid, name, _, line in summary:
+        print(f"  {sid:<{width}}  {name}  {line}")
     return 1 if bad else 0
 
 
@@ -204,18 +241,22 @@ def main(argv):
     sub = p.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("release")
     r.add_argument("--course", default=NOTEBOOKS)
+    r.add_argument("--assignment", help="the assignment of every NOTEBOOK given (default: each "
+                                        "notebook's own, module0 for m0_*, module3 for others)")
     r.add_argument("notebooks", nargs="*", metavar="NOTEBOOK",
                    help="the assignment's source notebooks (default: those of notebooks/)")
     a = sub.add_parser("autograde")
     a.add_argument("submission")
     a.add_argument("--course", default=NOTEBOOKS)
     a.add_argument("--student")
+    a.add_argument("--assignment", help="grade every notebook in this assignment (default: "
+                                        "each notebook's own)")
     args = p.parse_args(argv[1:])
     course = course_dir(args.course)
     if args.cmd == "release":
-        release(course, [os.path.abspath(p) for p in args.notebooks])
+        release(course, [os.path.abspath(p) for p in args.notebooks], args.assignment)
         return 0
-    return autograde(course, args.submission, args.student)
+    return autograde(course, args.submission, args.student, args.assignment)
 
 
 if __name__ == "__main__":

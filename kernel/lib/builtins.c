@@ -1227,6 +1227,7 @@ static const char *const train_params[] = {"model", "data",    "rate",   "epochs
                                            "log",   "backend", "on_nan", NULL};
 static const char *const plot_params[] = {"model", "data", NULL};
 static const char *const heatmap_params[] = {"t", "title", NULL};
+static const char *const line_chart_params[] = {"x", "series", "title", "x_title", "y_title", NULL};
 static const char *const clear_params[] = {"wait", NULL};
 static const char *const sleep_params[] = {"seconds", NULL};
 static const char *const input_params[] = {"prompt", "password", NULL};
@@ -1430,6 +1431,12 @@ const struct dsl_builtin dsl_builtins[] = {
     {"len", "len(x)", 1, 1, NULL, bi_len,
      "The number of items of a list or range, of characters of a string, or the size of a "
      "tensor's first dimension (as PyTorch: len(zeros(3, 4)) is 3)."},
+    {"line_chart", "line_chart(x, series, title=none, x_title=\"x\", y_title=none)", 2, 5,
+     line_chart_params, dsl_bi_line_chart,
+     "Draws lines of numbers: x a list of 1 to 2,000 numbers, series a dict of 1 to 8 lines, each "
+     "a name and a list of as many y values ({\"relu\": [relu(v) for v in x]}), in a legend "
+     "when there are several. A chart like compare's (%plot_renderer chooses its format). "
+     "Returns none."},
     {"linear", "linear(in_size, out_size)", 2, 2, linear_params, dsl_bi_linear,
      "MiniTorch's Linear layer as a model: model(x) is x @ weight + bias for x (batch, "
      "in_size), with weight (in_size, out_size) drawn uniform in [-0.5, 0.5) from the session's "

@@ -16,6 +16,7 @@
 
 #include "lib/modules.h"
 
+#include "lang/dict.h"
 #include "lang/interp.h"
 #include "lang/ndarray.h"
 #include "lib/magics.h"
@@ -826,6 +827,96 @@ int dsl_bi_heatmap(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
                               .values = vals};
     json_t *bundle = chart_heatmap_bundle(dsl_plot_renderer(in->session), &c);
     free(vals);
+    if (!bundle) return dsl_raise_status(in, DSL_V_NOMEM);
+    dsl_display(in, bundle, NULL, false);
+    json_decref(bundle);
+    *ret = dsl_none();
+    return 0;
+}
+
+/* line_chart(x, series, title=none, x_title="x", y_title=none): lines of numbers a program
+ * computed (a function over a range), drawn as compare's and timing's are (render/chart.h). */
+#define LINE_CHART_MAX_POINTS 2000
+#define LINE_CHART_MAX_SERIES 8
+
+/* The numbers of a list or tuple of n numbers (n = 0: any length from 1 to the maximum), into
+ * out; what is wrong with it, or NULL. */
+static const char *chart_numbers(struct dsl_value v, size_t *n, double *out)
+{
+    if (v.kind != DSL_LIST) return "must be a list or tuple of numbers";
+    if (v.as.l->len == 0 || v.as.l->len > LINE_CHART_MAX_POINTS)
+        return "must hold 1 to 2000 numbers";
+    if (*n && v.as.l->len != *n) return "must hold as many numbers as x";
+    for (size_t i = 0; i < v.as.l->len; i++) {
+        if (!dsl_is_number(v.as.l->items[i])) return "must be a list or tuple of numbers";
+        out[i] = dsl_as_double(v.as.l->items[i]);
+    }
+    *n = v.as.l->len;
+    return NULL;
+}
+
+int dsl_bi_line_chart(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    const char *text[3] = {NULL, "x", NULL}; /* title, x_title, y_title: none, none */
+    static const char *const param[3] = {"title", "x_title", "y_title"};
+    for (int k = 0; k < 3; k++) {
+        struct dsl_value v = a->slot[2 + k];
+        if (!a->has[2 + k] || v.kind == DSL_NONE) continue;
+        if (v.kind != DSL_STR)
+            return dsl_raise(in, "TypeError", "line_chart(): %s must be a string, not %s", param[k],
+                             dsl_type_name(v));
+        text[k] = v.as.s->data;
+    }
+    struct dsl_value series = a->slot[1];
+    if (series.kind != DSL_DICT || series.as.d->len == 0 ||
+        series.as.d->len > LINE_CHART_MAX_SERIES)
+        return dsl_raise(in, "TypeError",
+                         "line_chart(): series must be a dict of 1 to %d lines, each a name and "
+                         "its y values ({\"relu\": ys}), not %s",
+                         LINE_CHART_MAX_SERIES, dsl_type_name(series));
+    size_t n = 0, ns = 0;
+    const char *names[LINE_CHART_MAX_SERIES];
+    double *x = malloc(sizeof *x * LINE_CHART_MAX_POINTS * (1 + LINE_CHART_MAX_SERIES));
+    if (!x) return dsl_raise_status(in, DSL_V_NOMEM);
+    double *y = x + LINE_CHART_MAX_POINTS;
+    const char *bad = chart_numbers(a->slot[0], &n, x);
+    if (bad) {
+        free(x);
+        return dsl_raise(in, a->slot[0].kind == DSL_LIST ? "ValueError" : "TypeError",
+                         "line_chart(): x %s", bad);
+    }
+    const struct dsl_dict *d = series.as.d;
+    for (size_t i = 0; i < d->n; i++) {
+        const struct dsl_dict_entry *e = &d->entries[i];
+        if (!e->live) continue;
+        if (e->key.kind != DSL_STR) {
+            free(x);
+            return dsl_raise(in, "TypeError",
+                             "line_chart(): a line's name must be a string, "
+                             "not %s",
+                             dsl_type_name(e->key));
+        }
+        names[ns] = e->key.as.s->data;
+        bad = chart_numbers(e->value, &n, y + ns * n);
+        if (bad) {
+            free(x);
+            return dsl_raise(in, e->value.kind == DSL_LIST ? "ValueError" : "TypeError",
+                             "line_chart(): series[\"%s\"] %s", names[ns], bad);
+        }
+        ns++;
+    }
+    struct chart_lines c = {.title = text[0],
+                            .x_title = text[1],
+                            .y_title = text[2],
+                            .series_title = ns > 1 ? "" : NULL,
+                            .nseries = ns,
+                            .npoints = n,
+                            .series = names,
+                            .x = x,
+                            .y = y,
+                            .dense = n > 20};
+    json_t *bundle = chart_lines_bundle(dsl_plot_renderer(in->session), &c);
+    free(x);
     if (!bundle) return dsl_raise_status(in, DSL_V_NOMEM);
     dsl_display(in, bundle, NULL, false);
     json_decref(bundle);

@@ -62,8 +62,10 @@ int dsl_bi_zeros(struct dsl_interp *in, const struct dsl_args *a, struct dsl_val
 int dsl_bi_ones(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
 int dsl_bi_rand(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
 int dsl_bi_seed(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
-/* compare() and timing() (compare.c). */
+/* heatmap() and line_chart(): charts of a tensor and of a program's numbers. */
 int dsl_bi_heatmap(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
+int dsl_bi_line_chart(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
+/* compare() and timing() (compare.c). */
 int dsl_bi_compare(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
 int dsl_bi_timing(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
 

@@ -1,13 +1,15 @@
-"""A catalogue of submissions graded by real nbgrader: the classic mistakes of Tasks 3.1 to 3.4
-cost exactly their function's points, and the ways to game check() score nothing.
+"""A catalogue of submissions graded by real nbgrader: the classic mistakes of Tasks 0.1 to 0.4
+and 3.1 to 3.4 cost exactly their function's points, and the ways to game check() score nothing.
 
-Notebooks 02 to 05 are released into a temporary course (tools/assignments.py release), and one
-`tools/assignments.py autograde` run grades a class built from the released student notebooks:
+Module 0's notebook (the assignment module0) and notebooks 02 to 05 (module3) are released into
+a temporary course (tools/assignments.py release), and one `tools/assignments.py autograde` run
+grades a class built from the released student notebooks:
 each entry of CATALOGUE is a notebook with every solution cell filled with the instructor's
 solution, then edited:
 - planted bugs, a small edit of one function's solution: the graded cells of that function score
   0, every other graded cell of the notebook keeps its points, and the cell's output (what the
-  feedback shows) says what failed;
+  feedback shows) says what failed. In Module 0 a function the list functions or the properties
+  are built on (mul, map, ...) costs their cells too, and the entry names them;
 - cheats, which must score nothing they did not earn: their graded cells score 0, and the cell's
   output says why.
 An entry marked `defect` scores points it did not earn today: the reason says what the grading
@@ -36,9 +38,9 @@ import re
 import nbformat
 import pytest
 
-from course_tools import ROOT, grades, tool  # tests/assignments/course_tools.py
+from course_tools import ROOT, assignment_of, grades, tool  # tests/assignments/course_tools.py
 
-NOTEBOOKS = ["02_parallel", "03_matmul", "04_cuda_ops", "05_cuda_matmul"]
+NOTEBOOKS = ["m0_fundamentals", "02_parallel", "03_matmul", "04_cuda_ops", "05_cuda_matmul"]
 CUDA = {"04_cuda_ops", "05_cuda_matmul"}
 
 
@@ -149,6 +151,31 @@ CUDA_REDUCE_LOAD = (
 TILE_END = """            acc += a_shared[pi, k] * b_shared[k, pj]
         cuda.syncthreads()
 """
+
+# ---- Module 0's mistakes and cheats --------------------------------------------------------------
+
+M0 = "m0_fundamentals"
+OPS, MODULE = "mul", "Module"  # the grade ids of the operators.py and module.py cells
+ALL_OPS = ["test_mul_id_add_neg", "test_lt_eq", "test_max", "test_is_close", "test_sigmoid",
+           "test_relu", "test_log_exp", "test_inv", "test_log_back", "test_inv_back",
+           "test_relu_back", "test_properties", "test_map_negList", "test_zipWith_addLists",
+           "test_reduce_sum_prod"]
+MODULE_TESTS = ["test_train", "test_eval", "test_named_parameters", "test_parameters"]
+OPERATOR_NAMES = ("mul id add neg lt eq max is_close sigmoid relu log exp inv log_back inv_back "
+                  "relu_back map zipWith reduce negList addLists sum prod").split()
+
+# operators.py that hands out the kernel's own functions: the kernel's scalar_functions.py
+# imported them as `operators` before the student's file replaced the module
+KERNEL_OPERATORS = ("%%minitorch_file operators.py\n"
+                    "from minitorch import scalar_functions as _sf\n\n"
+                    "_kernel = _sf.operators\n"
+                    + "".join(f"{n} = _kernel.{n}\n" for n in OPERATOR_NAMES))
+# module.py that is the kernel's Module and Parameter, as minitorch has them before it runs
+KERNEL_MODULE = ("%%minitorch_file module.py\nimport minitorch\n\n"
+                 "Module = minitorch.Module\nParameter = minitorch.Parameter\n")
+TRAIN_RECURSES = """        self.training = True
+        for child in self.__dict__["_modules"].values():
+            child.train()"""
 
 # ---- the cheats' cells -------------------------------------------------------------------------
 
@@ -378,6 +405,70 @@ INHERITED = "inherits from minitorch's fast ops: check grades your kernels"
 REFUSED = "attempt of this session's cells to give the name check another value was refused"
 
 CATALOGUE = {
+    # -- Task 0.1 -------------------------------------------------------------------------------
+    "id_no_return": Entry(
+        M0, [replace(OPS, "    return x\n\n\ndef add(", "    x\n\n\ndef add(")],
+        ["test_mul_id_add_neg"]),
+    "eq_is_le": Entry(
+        M0, [replace(OPS, "return 1.0 if x == y else 0.0", "return 1.0 if x <= y else 0.0")],
+        ["test_lt_eq"]),
+    "max_is_min": Entry(
+        M0, [replace(OPS, "return x if x > y else y", "return x if x < y else y")], ["test_max"]),
+    "is_close_no_abs": Entry(
+        M0, [replace(OPS, "return abs(x - y) < 1e-2", "return x - y < 1e-2")],
+        ["test_is_close"]),
+    "sigmoid_overflows": Entry(
+        M0, [replace(OPS, "    e = math.exp(x)\n    return e / (1.0 + e)",
+                     "    return 1.0 / (1.0 + math.exp(-x))")], ["test_sigmoid"]),
+    "relu_leaky": Entry(
+        M0, [replace(OPS, "return x if x > 0.0 else 0.0", "return x if x > 0.0 else 0.01 * x")],
+        ["test_relu"]),
+    "exp_of_minus_x": Entry(
+        M0, [replace(OPS, "return math.exp(x)", "return math.exp(-x)")], ["test_log_exp"]),
+    "inv_negated": Entry(
+        M0, [replace(OPS, "return 1.0 / x\n", "return -1.0 / x\n")], ["test_inv"]),
+    "log_back_squares": Entry(
+        M0, [replace(OPS, "return d / x\n", "return d / (x * x)\n")], ["test_log_back"]),
+    "inv_back_sign": Entry(
+        M0, [replace(OPS, "return -d / (x * x)", "return d / (x * x)")], ["test_inv_back"]),
+    "relu_back_wrong_argument": Entry(
+        M0, [replace(OPS, "return d if x > 0.0 else 0.0", "return d if d > 0.0 else 0.0")],
+        ["test_relu_back"]),
+    # -- Task 0.2: a sigmoid within 1e-6 of the right one, above 1 for large x ------------------
+    "sigmoid_above_one": Entry(
+        M0, [replace(OPS, "return 1.0 / (1.0 + math.exp(-x))",
+                     "return 1.0 / (1.0 + math.exp(-x) - 1e-6)")], ["test_properties"]),
+    # -- Task 0.3 -------------------------------------------------------------------------------
+    "map_drops_last": Entry(
+        M0, [replace(OPS, "return [fn(x) for x in ls]",
+                     "return [fn(ls[i]) for i in range(len(ls) - 1)]")], ["test_map_negList"]),
+    "zipWith_first_list_twice": Entry(
+        M0, [replace(OPS, "for x, y in zip(ls1, ls2)", "for x, y in zip(ls1, ls1)")],
+        ["test_zipWith_addLists"]),
+    "prod_starts_at_zero": Entry(
+        M0, [replace(OPS, "reduce(mul, 1.0)", "reduce(mul, 0.0)")], ["test_reduce_sum_prod"]),
+    # -- a function others are built on costs their cells too ----------------------------------
+    "mul_adds": Entry(
+        M0, [replace(OPS, "return x * y\n", "return x + y\n")],
+        ["test_mul_id_add_neg", "test_properties", "test_reduce_sum_prod"]),
+    # -- Task 0.4 -------------------------------------------------------------------------------
+    "train_not_below": Entry(
+        M0, [replace(MODULE, TRAIN_RECURSES, "        self.training = True")], ["test_train"]),
+    "eval_trains_children": Entry(
+        M0, [replace(MODULE, "child.eval()", "child.train()")], ["test_eval"]),
+    "named_parameters_no_prefix": Entry(
+        M0, [replace(MODULE, 'found.append((name + "." + sub, p))', "found.append((sub, p))")],
+        ["test_named_parameters"]),
+    "parameters_own_only": Entry(
+        M0, [replace(MODULE, "return [p for _, p in self.named_parameters()]",
+                     'return list(self.__dict__["_parameters"].values())')],
+        ["test_parameters"]),
+    # -- cheats ---------------------------------------------------------------------------------
+    "cheat_kernel_operators": Entry(M0, [source(OPS, KERNEL_OPERATORS)], ALL_OPS),
+    "cheat_kernel_module": Entry(M0, [source(MODULE, KERNEL_MODULE)], MODULE_TESTS),
+    "cheat_def_check_m0": Entry(
+        M0, [stub(MODULE), insert_before("test_train", DEF_CHECK)], MODULE_TESTS, ["1 " + REFUSED],
+        says=["RuntimeError: check is the grader's"]),
     # -- Task 3.1 -------------------------------------------------------------------------------
     "map_race": Entry(
         "02_parallel", [replace("tensor_map", MAP_LOOP, MAP_RACE)], ["test_tensor_map"],
@@ -523,7 +614,8 @@ def solution_sources(name):
 
 def handed_in(course, entry):
     """The released notebook, its solutions filled in and cut to the task's cells, edited."""
-    nb = read(os.path.join(course, "release", "module3", entry.notebook + ".ipynb"))
+    nb = read(os.path.join(course, "release", assignment_of(entry.notebook),
+                           entry.notebook + ".ipynb"))
     solutions = solution_sources(entry.notebook)
     for cell in nb.cells:
         meta = cell.metadata.get("nbgrader", {})
@@ -532,7 +624,9 @@ def handed_in(course, entry):
             cell.source = solutions[meta["grade_id"]]
     code = [i for i, c in enumerate(nb.cells) if c.cell_type == "code"]
     first = next(i for i in code if nb.cells[i].metadata["nbgrader"]["solution"])
-    start = max(i for i in code if i < first and "import minitorch" in nb.cells[i].source)
+    # Module 0's first solution is its first code cell: the whole notebook is the task
+    start = max((i for i in code if i < first and "import minitorch" in nb.cells[i].source),
+                default=code[0])
     end = max(i for i in code if nb.cells[i].metadata["nbgrader"].get("grade"))
     cells = [c for i, c in enumerate(nb.cells) if c.cell_type != "code" or start <= i <= end]
     if entry.notebook in CUDA:
@@ -562,7 +656,8 @@ def graded(tmp_path_factory):
 
 
 def autograded(course, student, notebook):
-    path = os.path.join(course, "autograded", student, "module3", notebook + ".ipynb")
+    path = os.path.join(course, "autograded", student, assignment_of(notebook),
+                        notebook + ".ipynb")
     with open(path, encoding="utf-8") as f:
         return json.load(f)
 
@@ -592,7 +687,8 @@ def params():
 @pytest.mark.parametrize("name", params())
 def test_an_entry_loses_exactly_its_points_and_says_why(graded, name):
     entry, student = CATALOGUE[name], STUDENT_OF[name]
-    got = {gid: score for (nb, gid), score in grades(graded, student).items()
+    got = {gid: score for (nb, gid), score in
+           grades(graded, student, assignment_of(entry.notebook)).items()
            if nb == entry.notebook}
     assert set(entry.lost) <= set(got), got
     assert got == {gid: (0 if gid in entry.lost else top, top) for gid, (_, top) in got.items()}
@@ -607,11 +703,14 @@ def test_an_entry_loses_exactly_its_points_and_says_why(graded, name):
 
 
 def test_a_notebook_not_handed_in_scores_zero(graded):
+    """In each assignment a student handed notebooks of, the others score zero."""
     for student, names in STUDENTS.items():
         mine = {CATALOGUE[n].notebook for n in names}
-        got = grades(graded, student)
-        assert {nb for nb, _ in got} == set(NOTEBOOKS)
-        assert all(score == 0 for (nb, _), (score, _) in got.items() if nb not in mine), got
+        for assignment in sorted({assignment_of(nb) for nb in mine}):
+            got = grades(graded, student, assignment)
+            assert {nb for nb, _ in got} == {n for n in NOTEBOOKS
+                                             if assignment_of(n) == assignment}
+            assert all(score == 0 for (nb, _), (score, _) in got.items() if nb not in mine), got
 
 
 def test_the_feedback_says_why(graded):
@@ -620,7 +719,7 @@ def test_the_feedback_says_why(graded):
     for name, entry in CATALOGUE.items():
         if not entry.why or entry.defect:
             continue
-        path = os.path.join(graded, "feedback", STUDENT_OF[name], "module3",
+        path = os.path.join(graded, "feedback", STUDENT_OF[name], assignment_of(entry.notebook),
                             entry.notebook + ".html")
         with open(path, encoding="utf-8") as f:
             page = html.unescape(re.sub(r"<[^>]*>", "", f.read()))

@@ -1,9 +1,11 @@
 """The course notebooks as nbgrader assignments, graded by real nbgrader with the MiniTorch kernel.
 
-tools/assignments.py releases notebooks 02 to 06 into a temporary course directory (nbgrader's
-generate_assignment with notebooks/nbgrader_config.py), then grades three submissions with
-nbgrader's autograde and writes their feedback with generate_feedback:
-- the solutions (the stored notebooks): full marks on every graded cell;
+tools/assignments.py releases the course's two assignments, module0 (m0_fundamentals) and
+module3 (notebooks 02 to 06), into a temporary course directory (nbgrader's generate_assignment
+with notebooks/nbgrader_config.py), then grades three submissions with nbgrader's autograde and
+writes their feedback with generate_feedback:
+- the solutions (the stored notebooks, of both modules handed in at once): full marks on every
+  graded cell;
 - the release as a student gets it: no crash, every notebook graded, zero on every graded cell,
   the template's NotImplementedError in the tests' output.
 Bugs planted in one function, which cost that function's cells only, and cheats are
@@ -23,7 +25,9 @@ import pytest
 
 from course_tools import ROOT, TOOL, grades, tool  # tests/assignments/course_tools.py
 
-NOTEBOOKS = ["02_parallel", "03_matmul", "04_cuda_ops", "05_cuda_matmul", "06_training"]
+ASSIGNMENTS = {"module0": ["m0_fundamentals"],
+               "module3": ["02_parallel", "03_matmul", "04_cuda_ops", "05_cuda_matmul",
+                           "06_training"]}
 
 
 @pytest.fixture(scope="module")
@@ -41,15 +45,11 @@ def graded_cells(path):
             for c in nb["cells"] if c["metadata"].get("nbgrader", {}).get("grade")}
 
 
-def autograde(course, student, submission):
-    tool(course, "autograde", submission, "--student", student)
-    return grades(course, student)
-
-
-def test_release_is_the_student_version(course):
-    release = os.path.join(course, "release", "module3")
-    assert sorted(os.listdir(release)) == sorted(n + ".ipynb" for n in NOTEBOOKS)
-    for name in NOTEBOOKS:
+@pytest.mark.parametrize("assignment", sorted(ASSIGNMENTS))
+def test_release_is_the_student_version(course, assignment):
+    release = os.path.join(course, "release", assignment)
+    assert sorted(os.listdir(release)) == sorted(n + ".ipynb" for n in ASSIGNMENTS[assignment])
+    for name in ASSIGNMENTS[assignment]:
         with open(os.path.join(release, name + ".ipynb"), encoding="utf-8") as f:
             nb = json.load(f)
         assert nb["metadata"]["kernelspec"]["name"] == "minitorch"
@@ -69,24 +69,31 @@ def test_release_is_the_student_version(course):
 def test_solutions_get_full_marks(course, tmp_path):
     sub = tmp_path / "solutions"
     sub.mkdir()
-    for name in NOTEBOOKS:
-        shutil.copy(os.path.join(ROOT, "notebooks", name + ".ipynb"), sub)
-    got = autograde(course, "solutions", str(sub))
-    want = {(name, gid): (pts, pts) for name in NOTEBOOKS
-            for gid, pts in graded_cells(os.path.join(ROOT, "notebooks", name + ".ipynb")).items()}
-    assert got == want
+    for names in ASSIGNMENTS.values():
+        for name in names:
+            shutil.copy(os.path.join(ROOT, "notebooks", name + ".ipynb"), sub)
+    tool(course, "autograde", str(sub), "--student", "solutions")
+    for assignment, names in ASSIGNMENTS.items():
+        got = grades(course, "solutions", assignment)
+        want = {(name, gid): (pts, pts) for name in names
+                for gid, pts in graded_cells(os.path.join(ROOT, "notebooks",
+                                                          name + ".ipynb")).items()}
+        assert got == want, assignment
 
 
 def test_untouched_release_scores_zero_without_a_crash(course, tmp_path):
-    # handed in as nbgrader's collect lays submissions out: a directory per student
-    shutil.copytree(os.path.join(course, "release", "module3"),
-                    tmp_path / "submitted" / "untouched" / "module3")
+    # handed in as nbgrader's collect lays submissions out: a directory per student, and in it
+    # one per assignment
+    for assignment in ASSIGNMENTS:
+        shutil.copytree(os.path.join(course, "release", assignment),
+                        tmp_path / "submitted" / "untouched" / assignment)
     tool(course, "autograde", str(tmp_path / "submitted"))
-    got = grades(course, "untouched")
-    assert {nb for nb, _ in got} == set(NOTEBOOKS), "a notebook was not graded"
-    assert got and all(score == 0 and top > 0 for score, top in got.values()), got
-    for name in NOTEBOOKS:
-        path = os.path.join(course, "autograded", "untouched", "module3", name + ".ipynb")
+    for assignment, names in ASSIGNMENTS.items():
+        got = grades(course, "untouched", assignment)
+        assert {nb for nb, _ in got} == set(names), "a notebook was not graded"
+        assert got and all(score == 0 and top > 0 for score, top in got.values()), got
+    for assignment, name in [(a, n) for a, names in ASSIGNMENTS.items() for n in names]:
+        path = os.path.join(course, "autograded", "untouched", assignment, name + ".ipynb")
         with open(path, encoding="utf-8") as f:
             nb = json.load(f)
         for c in nb["cells"]:

@@ -6,8 +6,8 @@ with a non-empty canvas and to an SVG that holds the marks the chart is made of 
 rects, lines, bars), and the kernel's own SVG fallback parses as XML. The kinds: a dataset's
 scatter plot (spiral, whose outer points are clipped), a decision boundary (plot), train()'s
 chart (the boundary beside the loss curve over the time per epoch), compare()'s bars,
-timing()'s lines, and heatmap()'s cells (with and without the values written in, and 40 x 60
-with thinned axis labels).
+timing()'s lines, line_chart()'s lines, and heatmap()'s cells (with and without the values
+written in, and 40 x 60 with thinned axis labels).
 
 Every chart fits a notebook's column: JupyterLab's output area is about 960 pixels wide in a
 1400-pixel window beside its file browser (tests/browser measures it), so both forms, the
@@ -174,3 +174,19 @@ def test_heatmaps_render(kc):
     assert "0" in numbers and "59" not in numbers and len(numbers) >= 8, numbers
     r = execute(kc, "heatmap(rand(2, 2, 2))")
     assert r.error()["ename"] == "ShapeError"
+
+
+def test_line_charts_render(kc):
+    execute(kc, "%plot_renderer auto")
+    r = execute(kc, 'xs = [i / 4 for i in range(-20, 21)]\n'
+                    'line_chart(xs, {"relu": [relu(v) for v in xs], "step": '
+                    '[1.0 if v > 0 else 0.0 for v in xs]}, title="t", y_title="y")')
+    (chart,) = charts_of(r)
+    spec = chart[VEGALITE]
+    values = spec["data"]["values"]
+    assert len(values) == 82 and {v["series"] for v in values} == {"relu", "step"}
+    assert [v["y"] for v in values if v["series"] == "relu"][-1] == 5.0
+    check_renders(spec, ["line"])
+    (few,) = charts_of(execute(kc, 'line_chart([1, 2, 3], {"a": [3, 1, 2]})'))
+    assert [v["y"] for v in few[VEGALITE]["data"]["values"]] == [3, 1, 2]
+    check_renders(few[VEGALITE], ["line", "symbol"])
