@@ -549,9 +549,9 @@ minitorch.derivative_check(lambda a, b: (a * b + a * a) / b, Scalar(1.5), Scalar
 # Yours: `Linear.forward` (each output `j` is `bias[j]` plus the sum over inputs `i` of
 # `inputs[i] * weights[i][j]`, the parameters' `.value`s) and `Network.__init__` (its three
 # layers, `layer1` from 2 to `hidden`, `layer2` from `hidden` to `hidden`, `layer3` from
-# `hidden` to 1). `minitorch.Module`, `Parameter` and `SGD` are the kernel's (Module 0's, as
-# MiniTorch's `module.py` and `optim.py`); your Module 0 `module.py` may replace them in a
-# `%%minitorch_file module.py` cell.
+# `hidden` to 1). `minitorch.Module` and `Parameter` are the kernel's, as MiniTorch's
+# `module.py` has them (your `module.py` of Module 0, in a `%%minitorch_file module.py` cell
+# above, takes their place), and so is `SGD` (MiniTorch's `optim.py`).
 
 # %%
 import random
