@@ -281,16 +281,20 @@ static const struct bug bugs[] = {
     {SCALAR_FUNCTIONS, "return operators.relu_back(a, d_output)", "return d_output", "1.4", "relu"},
     {SCALAR_FUNCTIONS, "return operators.mul(e, d_output)", "return e", "1.4", "exp"},
     {SCALAR_FUNCTIONS,
-     "return operators.lt(a, b)\n\n    @staticmethod\n    def backward(ctx: Context, d_output: "
-     "float) -> Tuple[float, float]:\n        return 0.0, 0.0",
-     "return operators.lt(a, b)\n\n    @staticmethod\n    def backward(ctx: Context, d_output: "
-     "float) -> Tuple[float, float]:\n        return d_output, 0.0",
+     "return operators.lt(a, b)\n        ### END SOLUTION\n\n    @staticmethod\n    def "
+     "backward(ctx: Context, d_output: float) -> Tuple[float, float]:\n        ### BEGIN "
+     "SOLUTION\n        return 0.0, 0.0",
+     "return operators.lt(a, b)\n        ### END SOLUTION\n\n    @staticmethod\n    def "
+     "backward(ctx: Context, d_output: float) -> Tuple[float, float]:\n        ### BEGIN "
+     "SOLUTION\n        return d_output, 0.0",
      "1.4", "lt"},
     {SCALAR_FUNCTIONS,
-     "return operators.eq(a, b)\n\n    @staticmethod\n    def backward(ctx: Context, d_output: "
-     "float) -> Tuple[float, float]:\n        return 0.0, 0.0",
-     "return operators.eq(a, b)\n\n    @staticmethod\n    def backward(ctx: Context, d_output: "
-     "float) -> Tuple[float, float]:\n        return 0.0, d_output",
+     "return operators.eq(a, b)\n        ### END SOLUTION\n\n    @staticmethod\n    def "
+     "backward(ctx: Context, d_output: float) -> Tuple[float, float]:\n        ### BEGIN "
+     "SOLUTION\n        return 0.0, 0.0",
+     "return operators.eq(a, b)\n        ### END SOLUTION\n\n    @staticmethod\n    def "
+     "backward(ctx: Context, d_output: float) -> Tuple[float, float]:\n        ### BEGIN "
+     "SOLUTION\n        return 0.0, d_output",
      "1.4", "eq"},
     /* Tasks 2.1 and 2.2: tensor_data.py */
     {TENSOR_DATA, "position += i * s", "position += i * s + (1 if s == 1 and i > 1 else 0)", "2.1",
