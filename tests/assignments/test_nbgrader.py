@@ -2,8 +2,8 @@
 
 tools/assignments.py releases the course's assignments, module0 (m0_fundamentals), module1
 (m1_autodiff) and module3 (notebooks 02 to 06), into a temporary course directory (nbgrader's
-generate_assignment with notebooks/nbgrader_config.py), then grades three submissions with nbgrader's autograde and
-writes their feedback with generate_feedback:
+generate_assignment with notebooks/nbgrader_config.py), then grades three submissions with
+nbgrader's autograde and writes their feedback with generate_feedback:
 - the solutions (the stored notebooks, of every module handed in at once): full marks on every
   graded cell;
 - the release as a student gets it: no crash, every notebook graded, zero on every graded cell,
