@@ -66,6 +66,9 @@ struct dsl_session {
     size_t *package_hashes; /* owned: each name's dsl_name_hash, compared before its text */
     bool *package_builtin;  /* owned: the module runs a file of the kernel's (dsl_package_load) */
     size_t npackages;
+    /* changes whenever a module is added or dropped, to a value no session had before (0: none
+     * ever was): what a cache of positions in the arrays above checks */
+    size_t packages_gen;
     /* check is running: the ops (1 << DSL_SOP_MAP, ...) that must be the student's class's own
      * (lib/student.c refuses them inherited, or run by the kernel's own backends), and the ops
      * the student backend ran on those for the ops it inherits */
