@@ -586,11 +586,11 @@ int dsl_eval_call(struct dsl_interp *in, const struct dsl_node *n, struct dsl_va
         struct dsl_value obj, fn;
         if (dsl_eval_lent(in, n->a->a, &obj, &own_self) != 0) return -1;
         if (obj.kind == DSL_INSTANCE &&
-            dsl_instance_method_hashed(obj, n->a->name, dsl_node_hash(n->a), &fn)) {
+            dsl_instance_method_hashed(obj, dsl_node_name(n->a), dsl_node_hash(n->a), &fn)) {
             self = obj;
             callee = dsl_value_retain(fn);
         } else {
-            int r = dsl_getattr_hashed(in, obj, n->a->name, dsl_node_hash(n->a), &callee);
+            int r = dsl_getattr_hashed(in, obj, dsl_node_name(n->a), dsl_node_hash(n->a), &callee);
             if (own_self) dsl_value_release(obj);
             if (r != 0) return dsl_error_locate(in, n->a->pos), -1;
             if (!callable(callee)) { /* `t.shape()`: an attribute that is a value */

@@ -200,7 +200,7 @@ int dsl_bind_var(struct dsl_interp *in, const char *name, struct dsl_value v)
 int dsl_eval_name(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
 {
     long k = dsl_node_slot(in, n);
-    struct dsl_value *v = lookup_in(in, n->name, dsl_node_hash(n), k);
+    struct dsl_value *v = lookup_in(in, dsl_node_name(n), dsl_node_hash(n), k);
     if (v) {
         *out = dsl_value_retain(*v);
         return 0;

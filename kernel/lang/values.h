@@ -209,7 +209,7 @@ struct dsl_method {
  * them (a Module's parameters come out in that order). Most instances have few, where a scan
  * beats hashing; a class of many methods or a package file's globals get an index. */
 struct dsl_attr {
-    char *name;             /* owned */
+    const char *name;       /* interned (dsl_name_intern): one reference */
     size_t hash;            /* of name: a lookup compares it before the text */
     struct dsl_value value; /* owned reference */
 };
@@ -222,6 +222,17 @@ struct dsl_attrs {
 };
 /* A name's hash, as attribute tables and the session's modules keep it. */
 size_t dsl_name_hash(const char *name);
+/* Interned names: one copy of each name's text, which attribute tables and the parser's names
+ * share, counting references. A lookup given the interned copy finds its entry by comparing
+ * pointers, without reading the text (any other copy of the text still finds it); and an
+ * instance's attribute costs no copy of its name. The table is the process's, used by one
+ * thread at a time, as the cycle collector's list is.
+ *
+ * The interned copy of name (whose dsl_name_hash is hash), with one more reference; NULL when
+ * out of memory. */
+const char *dsl_name_intern(const char *name, size_t hash);
+/* Drops a reference dsl_name_intern gave; the text is freed with the last. */
+void dsl_name_release(const char *interned);
 /* The slot of name, or NULL. */
 struct dsl_value *dsl_attrs_find(const struct dsl_attrs *a, const char *name);
 /* dsl_attrs_find for a name whose dsl_name_hash the caller has (a lookup along a class chain
