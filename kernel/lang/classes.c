@@ -655,7 +655,7 @@ static int instance_store(struct dsl_interp *in, struct dsl_value obj, const cha
         dsl_value_release(r);
         return 0;
     }
-    if (strcmp(name, "args") == 0 && dsl_class_exc_base(c)) { /* BaseException's setter */
+    if (dsl_class_exc_base(c) && strcmp(name, "args") == 0) { /* BaseException's setter */
         struct dsl_value args;
         if (dsl_exc_args_tuple(in, v, &args) != 0) return -1;
         int st = dsl_attrs_set(&obj.as.inst->attrs, name, args);

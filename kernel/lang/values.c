@@ -632,7 +632,7 @@ static ptrdiff_t attrs_pos(const struct dsl_attrs *a, const char *name, size_t h
     return -1;
 }
 
-struct dsl_value *dsl_attrs_find_hashed(const struct dsl_attrs *a, const char *name, size_t hash)
+struct dsl_value *dsl_attrs_find_slow(const struct dsl_attrs *a, const char *name, size_t hash)
 {
     ptrdiff_t pos = attrs_pos(a, name, hash);
     return pos < 0 ? NULL : &a->items[pos].value;

@@ -236,8 +236,28 @@ void dsl_name_release(const char *interned);
 /* The slot of name, or NULL. */
 struct dsl_value *dsl_attrs_find(const struct dsl_attrs *a, const char *name);
 /* dsl_attrs_find for a name whose dsl_name_hash the caller has (a lookup along a class chain
- * hashes the name once). */
-struct dsl_value *dsl_attrs_find_hashed(const struct dsl_attrs *a, const char *name, size_t hash);
+ * hashes the name once). The common cases are inline, as every attribute read and method call
+ * makes a few of these: no name of that hash, or the one there given as its interned copy;
+ * dsl_attrs_find_slow does the rest (another copy of the text, two names of one hash). */
+struct dsl_value *dsl_attrs_find_slow(const struct dsl_attrs *a, const char *name, size_t hash);
+static inline struct dsl_value *dsl_attrs_find_hashed(const struct dsl_attrs *a, const char *name,
+                                                      size_t hash)
+{
+    if (!a->index) {
+        for (size_t i = 0; i < a->len; i++)
+            if (a->items[i].hash == hash)
+                return a->items[i].name == name ? &a->items[i].value
+                                                : dsl_attrs_find_slow(a, name, hash);
+        return NULL;
+    }
+    size_t mask = a->icap - 1;
+    for (size_t i = hash & mask; a->index[i]; i = (i + 1) & mask) {
+        struct dsl_attr *item = &a->items[a->index[i] - 1];
+        if (item->hash == hash)
+            return item->name == name ? &item->value : dsl_attrs_find_slow(a, name, hash);
+    }
+    return NULL;
+}
 /* Binds name to v (owned; released on failure): DSL_V_OK or DSL_V_NOMEM. */
 int dsl_attrs_set(struct dsl_attrs *a, const char *name, struct dsl_value v);
 /* dsl_attrs_set for a name whose dsl_name_hash the caller has. */

@@ -94,18 +94,30 @@ static struct dsl_value get(struct dsl_value obj, const char *name)
     return slot ? *slot : dsl_none();
 }
 
-/* A Field's attributes, in field_attrs' order, and their dsl_name_hash: every call of a
+/* A Field's attributes, in field_attrs' order, their dsl_name_hash and their interned copies
+ * (kept for the process's life; the text itself when out of memory): every call of a
  * generated method reads them (get_at). */
 enum { F_NAME, F_TYPE, F_DEFAULT, F_FACTORY, F_INIT, F_REPR, F_COMPARE, F_COUNT };
 static const char *const field_attrs[] = {"name", "type", "default", "default_factory",
                                           "init", "repr", "compare", NULL};
 static size_t field_hashes[F_COUNT], post_init_hash;
+static const char *field_names[F_COUNT], *post_init_name;
 static pthread_once_t field_hashes_once = PTHREAD_ONCE_INIT;
+
+static const char *interned(const char *name, size_t hash)
+{
+    const char *i = dsl_name_intern(name, hash);
+    return i ? i : name;
+}
 
 static void hash_field_attrs(void)
 {
-    for (size_t i = 0; i < F_COUNT; i++) field_hashes[i] = dsl_name_hash(field_attrs[i]);
+    for (size_t i = 0; i < F_COUNT; i++) {
+        field_hashes[i] = dsl_name_hash(field_attrs[i]);
+        field_names[i] = interned(field_attrs[i], field_hashes[i]);
+    }
     post_init_hash = dsl_name_hash("__post_init__");
+    post_init_name = interned("__post_init__", post_init_hash);
 }
 
 /* get(field, field_attrs[i]). */
@@ -113,7 +125,7 @@ static struct dsl_value get_at(struct dsl_value field, size_t i)
 {
     pthread_once(&field_hashes_once, hash_field_attrs);
     struct dsl_value *slot =
-        dsl_attrs_find_hashed(&field.as.inst->attrs, field_attrs[i], field_hashes[i]);
+        dsl_attrs_find_hashed(&field.as.inst->attrs, field_names[i], field_hashes[i]);
     return slot ? *slot : dsl_none();
 }
 
@@ -486,7 +498,7 @@ static int dc_init(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
     }
     snaps_free(f, n);
     struct dsl_value post, out;
-    if (r == 0 && dsl_instance_method_hashed(self, "__post_init__", post_init_hash, &post)) {
+    if (r == 0 && dsl_instance_method_hashed(self, post_init_name, post_init_hash, &post)) {
         r = dsl_call_method(in, post, self, NULL, 0, NULL, NULL, 0, &out);
         if (r == 0) dsl_value_release(out);
     }
