@@ -770,6 +770,20 @@ bool dsl_instance_method_hashed(struct dsl_value inst, const char *name, size_t 
     return true;
 }
 
+bool dsl_class_method_hashed(struct dsl_value cls, const char *name, size_t hash,
+                             struct dsl_value *fn)
+{
+    /* what dsl_object_getattr_hashed would find first; __annotations__ it may make first */
+    struct dsl_value attr;
+    const struct dsl_builtin *row;
+    if (strcmp(name, "__annotations__") == 0 ||
+        !chain_find_hashed(cls.as.cls, name, hash, &attr, &row) || row || attr.kind != DSL_METHOD ||
+        attr.as.m->wrap != DSL_WRAP_CLASS || attr.as.m->func.kind != DSL_FUNCTION)
+        return false;
+    *fn = attr.as.m->func;
+    return true;
+}
+
 /* ---- calls ------------------------------------------------------------------------------ */
 
 /* self.args = the tuple of pos, as an exception keeps its arguments. 0 or -1. */
