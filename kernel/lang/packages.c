@@ -226,7 +226,8 @@ struct dsl_value *dsl_package_export_hashed(struct dsl_value module, const char 
 {
     if (module.kind != DSL_INSTANCE) return NULL;
     const struct dsl_attrs *g = &module.as.inst->attrs;
-    const struct dsl_value *all = dsl_attrs_find(g, "__all__");
+    static struct dsl_name_const all_name = DSL_NAME_CONST("__all__");
+    const struct dsl_value *all = dsl_attrs_find_const(g, &all_name);
     if (all && all->kind == DSL_LIST) {
         bool listed = false;
         for (size_t i = 0; i < all->as.l->len && !listed; i++) {

@@ -587,6 +587,13 @@ void dsl_name_release(const char *interned)
     free(e);
 }
 
+void dsl_name_const_init(struct dsl_name_const *c)
+{
+    c->hash = dsl_name_hash(c->text);
+    const char *name = dsl_name_intern(c->text, c->hash);
+    c->name = name ? name : c->text;
+}
+
 /* ---- attribute tables ------------------------------------------------------------------- */
 
 static void index_put(struct dsl_attrs *a, size_t pos)

@@ -258,6 +258,25 @@ static inline struct dsl_value *dsl_attrs_find_hashed(const struct dsl_attrs *a,
     }
     return NULL;
 }
+/* A name the kernel's C looks up often ("__all__"): hashed and interned when first used, kept
+ * for the process's life (its text when out of memory). A static one per name:
+ * `static struct dsl_name_const all = DSL_NAME_CONST("__all__");`. */
+struct dsl_name_const {
+    const char *text, *name;
+    size_t hash;
+};
+#define DSL_NAME_CONST(text)                                                                       \
+    {                                                                                              \
+        (text), NULL, 0                                                                            \
+    }
+void dsl_name_const_init(struct dsl_name_const *c);
+/* dsl_attrs_find of a name const. */
+static inline struct dsl_value *dsl_attrs_find_const(const struct dsl_attrs *a,
+                                                     struct dsl_name_const *c)
+{
+    if (!c->name) dsl_name_const_init(c);
+    return dsl_attrs_find_hashed(a, c->name, c->hash);
+}
 /* Binds name to v (owned; released on failure): DSL_V_OK or DSL_V_NOMEM. */
 int dsl_attrs_set(struct dsl_attrs *a, const char *name, struct dsl_value v);
 /* dsl_attrs_set for a name whose dsl_name_hash the caller has. */

@@ -17,7 +17,6 @@
 #include "lang/operators.h"
 #include "lang/set.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -94,38 +93,22 @@ static struct dsl_value get(struct dsl_value obj, const char *name)
     return slot ? *slot : dsl_none();
 }
 
-/* A Field's attributes, in field_attrs' order, their dsl_name_hash and their interned copies
- * (kept for the process's life; the text itself when out of memory): every call of a
- * generated method reads them (get_at). */
+/* A Field's attributes, in field_attrs' order: every call of a generated method reads them
+ * (get_at). */
 enum { F_NAME, F_TYPE, F_DEFAULT, F_FACTORY, F_INIT, F_REPR, F_COMPARE, F_COUNT };
 static const char *const field_attrs[] = {"name", "type", "default", "default_factory",
                                           "init", "repr", "compare", NULL};
-static size_t field_hashes[F_COUNT], post_init_hash;
-static const char *field_names[F_COUNT], *post_init_name;
-static pthread_once_t field_hashes_once = PTHREAD_ONCE_INIT;
-
-static const char *interned(const char *name, size_t hash)
-{
-    const char *i = dsl_name_intern(name, hash);
-    return i ? i : name;
-}
-
-static void hash_field_attrs(void)
-{
-    for (size_t i = 0; i < F_COUNT; i++) {
-        field_hashes[i] = dsl_name_hash(field_attrs[i]);
-        field_names[i] = interned(field_attrs[i], field_hashes[i]);
-    }
-    post_init_hash = dsl_name_hash("__post_init__");
-    post_init_name = interned("__post_init__", post_init_hash);
-}
+static struct dsl_name_const field_names[F_COUNT] = {
+    DSL_NAME_CONST("name"),    DSL_NAME_CONST("type"),
+    DSL_NAME_CONST("default"), DSL_NAME_CONST("default_factory"),
+    DSL_NAME_CONST("init"),    DSL_NAME_CONST("repr"),
+    DSL_NAME_CONST("compare"),
+};
 
 /* get(field, field_attrs[i]). */
 static struct dsl_value get_at(struct dsl_value field, size_t i)
 {
-    pthread_once(&field_hashes_once, hash_field_attrs);
-    struct dsl_value *slot =
-        dsl_attrs_find_hashed(&field.as.inst->attrs, field_names[i], field_hashes[i]);
+    struct dsl_value *slot = dsl_attrs_find_const(&field.as.inst->attrs, &field_names[i]);
     return slot ? *slot : dsl_none();
 }
 
@@ -207,7 +190,8 @@ static struct dsl_value fields_of(struct dsl_value cls)
 {
     for (const struct dsl_class *c = cls.kind == DSL_CLASS ? cls.as.cls : NULL; c;
          c = c->base.kind == DSL_CLASS ? c->base.as.cls : NULL) {
-        struct dsl_value *f = dsl_attrs_find(&c->attrs, "__dataclass_fields__");
+        static struct dsl_name_const fields = DSL_NAME_CONST("__dataclass_fields__");
+        struct dsl_value *f = dsl_attrs_find_const(&c->attrs, &fields);
         if (f && f->kind == DSL_DICT) return *f;
     }
     return dsl_none();
@@ -339,7 +323,6 @@ static void snaps_free(struct snap *s, size_t n)
 /* The fields of self's class, in order, into a new array of *n: 0, or -1 after raising. */
 static int snaps_of(struct dsl_interp *in, struct dsl_value self, struct snap **out, size_t *n)
 {
-    pthread_once(&field_hashes_once, hash_field_attrs);
     struct dsl_value f = self.kind == DSL_INSTANCE ? fields_of(self.as.inst->cls) : dsl_none();
     *out = NULL;
     *n = 0;
@@ -498,7 +481,9 @@ static int dc_init(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
     }
     snaps_free(f, n);
     struct dsl_value post, out;
-    if (r == 0 && dsl_instance_method_hashed(self, post_init_name, post_init_hash, &post)) {
+    static struct dsl_name_const post_init = DSL_NAME_CONST("__post_init__");
+    if (!post_init.name) dsl_name_const_init(&post_init);
+    if (r == 0 && dsl_instance_method_hashed(self, post_init.name, post_init.hash, &post)) {
         r = dsl_call_method(in, post, self, NULL, 0, NULL, NULL, 0, &out);
         if (r == 0) dsl_value_release(out);
     }
