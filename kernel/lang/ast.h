@@ -119,6 +119,10 @@ struct dsl_node {
      * not once per evaluation. A cache the evaluator fills; it changes no meaning. */
     const struct dsl_node *scope_def;
     long scope_slot;
+    /* NAME: what the name means as one of the builtins (a row, or a built-in class) once
+     * dsl_eval_name found it so (none before): a cache, as the builtins' table never changes,
+     * read only when no variable has the name */
+    struct dsl_value builtin;
     /* DEF: how kwnames splits. The first nargs are positional parameters, of which the first
      * nposonly are positional-only (before a `/`); then, when star, the *args parameter; then
      * the keyword-only ones (after *args or a bare *); then, when dstar, the **kwargs
