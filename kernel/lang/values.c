@@ -155,23 +155,16 @@ size_t *dsl_value_refs(struct dsl_value v)
     }
 }
 
-struct dsl_value dsl_value_retain(struct dsl_value v)
+void dsl_value_retain_held(struct dsl_value v)
 {
-    /* the kinds every loop iteration touches first: retaining is most of a name's read */
     switch (v.kind) {
-    case DSL_NONE:
-    case DSL_BOOL:
-    case DSL_INT:
-    case DSL_FLOAT:
-    case DSL_RANGE:
-    case DSL_BUILTIN: return v;
-    case DSL_TENSOR: mt_tensor_retain(v.as.t); return v;
-    case DSL_STR: v.as.s->refs++; return v;
-    case DSL_LIST: v.as.l->refs++; return v;
+    case DSL_TENSOR: mt_tensor_retain(v.as.t); return;
+    case DSL_STR: v.as.s->refs++; return;
+    case DSL_LIST: v.as.l->refs++; return;
     default: {
         size_t *refs = dsl_value_refs(v);
         if (refs) ++*refs;
-        return v;
+        return;
     }
     }
 }
@@ -472,7 +465,7 @@ static void free_dead(struct dsl_value dead)
     }
 }
 
-void dsl_value_release(struct dsl_value v)
+void dsl_value_release_held(struct dsl_value v)
 {
     /* most releases free nothing: they return before the stack of dying containers is made */
     if (drop_alive(v)) return;

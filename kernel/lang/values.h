@@ -477,11 +477,30 @@ static inline struct dsl_value dsl_float(double f)
     return (struct dsl_value){.kind = DSL_FLOAT, .as.f = f};
 }
 
-/* Adds one reference (heap kinds) and returns v. */
-struct dsl_value dsl_value_retain(struct dsl_value v);
+/* Whether v is held by value, with no reference to count: None, a bool, a number, a range, a
+ * builtin function. */
+static inline bool dsl_value_plain(struct dsl_value v)
+{
+    const unsigned plain = 1u << DSL_NONE | 1u << DSL_BOOL | 1u << DSL_INT | 1u << DSL_FLOAT |
+                           1u << DSL_RANGE | 1u << DSL_BUILTIN;
+    return (plain >> v.kind) & 1u;
+}
+/* dsl_value_retain and dsl_value_release of a value that is not plain. */
+void dsl_value_retain_held(struct dsl_value v);
+void dsl_value_release_held(struct dsl_value v);
+/* Adds one reference (heap kinds) and returns v. Inline, as most values an expression makes
+ * are numbers, for which it does nothing. */
+static inline struct dsl_value dsl_value_retain(struct dsl_value v)
+{
+    if (!dsl_value_plain(v)) dsl_value_retain_held(v);
+    return v;
+}
 /* Drops one reference; frees the object at zero, and what only it held, without recursion (a
  * chain of a million nested lists is fine). Scalars: no-op. */
-void dsl_value_release(struct dsl_value v);
+static inline void dsl_value_release(struct dsl_value v)
+{
+    if (!dsl_value_plain(v)) dsl_value_release_held(v);
+}
 
 /* A container slot starts or stops holding v: counts a list's parents (see above). Every store
  * into a list item, a default or a bound method's self calls adopt; taking it out, orphan. */
