@@ -77,7 +77,7 @@ static int store_into(struct dsl_interp *in, const struct dsl_node *target, stru
     else if (target->kind == DSL_N_INDEX)
         r = dsl_list_setitem(in, obj, subs[0], v);
     else
-        r = dsl_setattr_hashed(in, obj, target->name, dsl_node_hash(target), v);
+        r = dsl_setattr_hashed(in, obj, dsl_node_name(target), dsl_node_hash(target), v);
     if (r != 0) dsl_error_locate(in, target->pos);
     return r != 0 ? DSL_X_ERR : DSL_X_OK;
 }
@@ -255,7 +255,8 @@ static int exec_aug_item(struct dsl_interp *in, const struct dsl_node *n)
         if (dsl_eval_subscripts(in, target, obj, subs, &nsubs) != 0 ||
             dsl_get_item(in, target, obj, subs, nsubs, &cur) != 0)
             goto done;
-    } else if (dsl_getattr_hashed(in, obj, target->name, dsl_node_hash(target), &cur) != 0) {
+    } else if (dsl_getattr_hashed(in, obj, dsl_node_name(target), dsl_node_hash(target), &cur) !=
+               0) {
         goto done;
     }
     if (dsl_eval(in, n->b, &rhs) != 0 || augment(in, n, cur, rhs, &res) != 0) goto done;

@@ -55,6 +55,7 @@ void dsl_node_free(struct dsl_node *n)
     if (!n) return;
     dsl_value_release(n->value);
     free(n->name);
+    dsl_name_release(n->iname);
     dsl_node_free(n->a);
     dsl_node_free(n->b);
     for (size_t i = 0; i < n->nkids; i++) dsl_node_free(n->kids[i]);

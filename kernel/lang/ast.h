@@ -106,6 +106,7 @@ struct dsl_node {
     char *name;             /* NAME, ATTR, FOR: owned */
     size_t hash;            /* NAME, ATTR: dsl_name_hash(name), taken once when parsed (0: not
                              * taken, for a node made elsewhere: dsl_node_hash takes it) */
+    const char *iname;      /* NAME, ATTR: name interned when parsed (a reference), or NULL */
     struct dsl_node *a, *b; /* operands, see the kinds */
     struct dsl_node **kids; /* owned array of owned nodes */
     size_t nkids, capkids;
@@ -118,6 +119,10 @@ struct dsl_node {
      * not once per evaluation. A cache the evaluator fills; it changes no meaning. */
     const struct dsl_node *scope_def;
     long scope_slot;
+    /* NAME: what the name means as one of the builtins (a row, or a built-in class) once
+     * dsl_eval_name found it so (none before): a cache, as the builtins' table never changes,
+     * read only when no variable has the name */
+    struct dsl_value builtin;
     /* DEF: how kwnames splits. The first nargs are positional parameters, of which the first
      * nposonly are positional-only (before a `/`); then, when star, the *args parameter; then
      * the keyword-only ones (after *args or a bare *); then, when dstar, the **kwargs
@@ -153,6 +158,13 @@ struct dsl_code {
 static inline size_t dsl_node_hash(const struct dsl_node *n)
 {
     return n->hash ? n->hash : dsl_name_hash(n->name);
+}
+
+/* The text of NAME or ATTR node n's name to look up: interned when the parser interned it, so
+ * that attribute tables find it by its pointer. */
+static inline const char *dsl_node_name(const struct dsl_node *n)
+{
+    return n->iname ? n->iname : n->name;
 }
 
 /* Parses src[0..len) into a new code object (one reference). NULL with *err filled on a syntax

@@ -7,6 +7,7 @@
 #include "lang/dict.h"
 #include "lang/eval.h"
 #include "lang/exceptions.h"
+#include "lang/list.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -307,10 +308,17 @@ static int spread_keywords(struct dsl_interp *in, struct gathered *g, struct dsl
 }
 
 int dsl_call_unpacking(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value callee,
-                       struct dsl_value *out)
+                       struct dsl_value self, struct dsl_value *out)
 {
     struct gathered g = {0};
     int r = -1;
+    if (self.kind != DSL_NONE) { /* the callee's first argument, as a bound method's self */
+        int st = push_pos(&g, dsl_value_retain(self));
+        if (st != DSL_V_OK) {
+            dsl_raise_status(in, st);
+            goto done;
+        }
+    }
     size_t npositional = 0;
     for (size_t i = 0; i < n->nkids; i++)
         npositional += n->kids[i]->kind != DSL_N_STAR || n->kids[i]->op == DSL_T_STAR;
@@ -592,18 +600,39 @@ int dsl_eval_call(struct dsl_interp *in, const struct dsl_node *n, struct dsl_va
 {
     struct dsl_value callee, self = dsl_none();
     bool own_self = true; /* false: self is lent by a local's slot (dsl_eval_lent) */
-    /* obj.method(...) on an instance calls the method with obj first, as Python's LOAD_METHOD
-     * does, without making a bound method for the one call */
-    if (n->a->kind == DSL_N_ATTR && !n->flag) { /* (f(*xs) binds a method: calls.c unpacks) */
+    /* obj.method(...) calls the method with obj first, as Python's LOAD_METHOD does, without
+     * making a bound method for the one call: a method of an instance's class, a classmethod
+     * called on its class, a method of a list or a dict */
+    if (n->a->kind == DSL_N_ATTR) {
+        const char *name = dsl_node_name(n->a);
+        size_t hash = dsl_node_hash(n->a);
         struct dsl_value obj, fn;
         if (dsl_eval_lent(in, n->a->a, &obj, &own_self) != 0) return -1;
-        if (obj.kind == DSL_INSTANCE &&
-            dsl_instance_method_hashed(obj, n->a->name, dsl_node_hash(n->a), &fn)) {
+        const struct dsl_builtin *row = NULL;
+        bool found = false;
+        if (obj.kind == DSL_INSTANCE)
+            found = dsl_instance_method_hashed(obj, name, hash, &fn);
+        else if (obj.kind == DSL_CLASS)
+            found = dsl_class_method_hashed(obj, name, hash, &fn);
+        else if (obj.kind == DSL_LIST)
+            row = dsl_list_method_row(obj, name);
+        else if (obj.kind == DSL_DICT)
+            row = dsl_dict_method_row(name);
+        if (row) found = true, fn = (struct dsl_value){.kind = DSL_BUILTIN, .as.fn = row};
+        /* f(*xs) names a bound builtin method as type.name in its errors: that one is bound */
+        if (found && n->flag && fn.kind != DSL_FUNCTION) found = false;
+        if (found) {
             self = obj;
             callee = dsl_value_retain(fn);
-        } else {
-            int r = dsl_getattr_hashed(in, obj, n->a->name, dsl_node_hash(n->a), &callee);
+        } else if (n->flag) { /* as eval_attr reads it: called as any value is */
+            int r = dsl_getattr_hashed(in, obj, name, hash, &callee);
             if (own_self) dsl_value_release(obj);
+            own_self = true;
+            if (r != 0) return dsl_error_locate(in, n->a->pos), -1;
+        } else {
+            int r = dsl_getattr_hashed(in, obj, name, hash, &callee);
+            if (own_self) dsl_value_release(obj);
+            own_self = true;
             if (r != 0) return dsl_error_locate(in, n->a->pos), -1;
             if (!callable(callee)) { /* `t.shape()`: an attribute that is a value */
                 r = dsl_raise_at(in, n->pos, "TypeError",
@@ -618,9 +647,10 @@ int dsl_eval_call(struct dsl_interp *in, const struct dsl_node *n, struct dsl_va
         return -1;
     }
     if (n->flag) { /* f(*xs, **d) */
-        int r = dsl_call_unpacking(in, n, callee, out);
+        int r = dsl_call_unpacking(in, n, callee, self, out);
         if (r != 0) dsl_error_locate(in, n->pos);
         dsl_value_release(callee);
+        if (own_self) dsl_value_release(self);
         return r;
     }
     size_t total = n->nkids + n->nkw;

@@ -655,7 +655,7 @@ static int instance_store(struct dsl_interp *in, struct dsl_value obj, const cha
         dsl_value_release(r);
         return 0;
     }
-    if (strcmp(name, "args") == 0 && dsl_class_exc_base(c)) { /* BaseException's setter */
+    if (dsl_class_exc_base(c) && strcmp(name, "args") == 0) { /* BaseException's setter */
         struct dsl_value args;
         if (dsl_exc_args_tuple(in, v, &args) != 0) return -1;
         int st = dsl_attrs_set(&obj.as.inst->attrs, name, args);
@@ -767,6 +767,20 @@ bool dsl_instance_method_hashed(struct dsl_value inst, const char *name, size_t 
     }
     if (attr.kind != DSL_FUNCTION) return false;
     *fn = attr;
+    return true;
+}
+
+bool dsl_class_method_hashed(struct dsl_value cls, const char *name, size_t hash,
+                             struct dsl_value *fn)
+{
+    /* what dsl_object_getattr_hashed would find first; __annotations__ it may make first */
+    struct dsl_value attr;
+    const struct dsl_builtin *row;
+    if (strcmp(name, "__annotations__") == 0 ||
+        !chain_find_hashed(cls.as.cls, name, hash, &attr, &row) || row || attr.kind != DSL_METHOD ||
+        attr.as.m->wrap != DSL_WRAP_CLASS || attr.as.m->func.kind != DSL_FUNCTION)
+        return false;
+    *fn = attr.as.m->func;
     return true;
 }
 

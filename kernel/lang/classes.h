@@ -75,6 +75,11 @@ bool dsl_instance_method(struct dsl_value inst, const char *name, struct dsl_val
 bool dsl_instance_method_hashed(struct dsl_value inst, const char *name, size_t hash,
                                 struct dsl_value *fn);
 
+/* The user function of classmethod `name` found on class cls's chain (borrowed), for calling
+ * cls.name(...) with cls first without making a bound method; false for anything else. */
+bool dsl_class_method_hashed(struct dsl_value cls, const char *name, size_t hash,
+                             struct dsl_value *fn);
+
 /* A new instance of user class cls with no attributes and no __init__ run (object.__new__):
  * 0, or -1 after raising. */
 int dsl_instance_blank(struct dsl_interp *in, struct dsl_value cls, struct dsl_value *out);

@@ -504,15 +504,20 @@ const struct dsl_builtin dsl_dict_methods[] = {
 };
 const size_t dsl_dict_method_count = sizeof dsl_dict_methods / sizeof dsl_dict_methods[0];
 
+const struct dsl_builtin *dsl_dict_method_row(const char *name)
+{
+    for (size_t i = 0; i < dsl_dict_method_count; i++)
+        if (strcmp(dsl_dict_methods[i].name, name) == 0) return &dsl_dict_methods[i];
+    return NULL;
+}
+
 int dsl_dict_getattr(struct dsl_interp *in, struct dsl_value v, const char *name,
                      struct dsl_value *out)
 {
-    for (size_t i = 0; i < dsl_dict_method_count; i++) {
-        const struct dsl_builtin *m = &dsl_dict_methods[i];
-        if (strcmp(m->name, name) == 0) {
-            int st = dsl_method_value(m, v, out);
-            return st ? dsl_raise_status(in, st) : 0;
-        }
+    const struct dsl_builtin *row = dsl_dict_method_row(name);
+    if (row) {
+        int st = dsl_method_value(row, v, out);
+        return st ? dsl_raise_status(in, st) : 0;
     }
     if (dsl_raise_missing(in, "dict", name) != 0) return -1;
     const char *best = NULL; /* only now: a method call must not pay for a suggestion */

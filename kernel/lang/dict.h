@@ -95,6 +95,10 @@ void dsl_dict_remove(struct dsl_dict *d, struct dsl_dict_entry *e, struct dsl_va
 /* Raises Python's KeyError for key: its message is repr(key). -1. */
 int dsl_dict_raise_key(struct dsl_interp *in, struct dsl_value key);
 
+/* The row of the method of dict v called name, or NULL: what d.name(...) calls with d as
+ * self. */
+const struct dsl_builtin *dsl_dict_method_row(const char *name);
+
 /* The method of dict v called name, bound to v, in *out; AttributeError (with a suggestion)
  * otherwise. 0 or -1. */
 int dsl_dict_getattr(struct dsl_interp *in, struct dsl_value v, const char *name,

@@ -681,7 +681,7 @@ static int eval_attr(struct dsl_interp *in, const struct dsl_node *n, struct dsl
     struct dsl_value v;
     bool owned;
     if (dsl_eval_lent(in, n->a, &v, &owned) != 0) return -1;
-    int r = dsl_getattr_hashed(in, v, n->name, dsl_node_hash(n), out);
+    int r = dsl_getattr_hashed(in, v, dsl_node_name(n), dsl_node_hash(n), out);
     if (r != 0) dsl_error_locate(in, n->pos);
     if (owned) dsl_value_release(v);
     return r;

@@ -66,6 +66,9 @@ struct dsl_session {
     size_t *package_hashes; /* owned: each name's dsl_name_hash, compared before its text */
     bool *package_builtin;  /* owned: the module runs a file of the kernel's (dsl_package_load) */
     size_t npackages;
+    /* changes whenever a module is added or dropped, to a value no session had before (0: none
+     * ever was): what a cache of positions in the arrays above checks */
+    size_t packages_gen;
     /* check is running: the ops (1 << DSL_SOP_MAP, ...) that must be the student's class's own
      * (lib/student.c refuses them inherited, or run by the kernel's own backends), and the ops
      * the student backend ran on those for the ops it inherits */
@@ -187,9 +190,10 @@ int dsl_bind_params(struct dsl_interp *in, const struct dsl_function *f,
                     const struct dsl_value *kwvals, size_t nkw, struct dsl_frame *frame);
 
 /* Evaluates the arguments of call node n, which unpacks some (f(*xs, **d): its flag), and
- * calls callee (borrowed) with them (lang/calls.c). 0 with a new value in *out, or -1. */
+ * calls callee (borrowed) with them, after self (borrowed) unless self is none: a method called
+ * on its object without a bound method (lang/calls.c). 0 with a new value in *out, or -1. */
 int dsl_call_unpacking(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value callee,
-                       struct dsl_value *out);
+                       struct dsl_value self, struct dsl_value *out);
 
 /* Raises ename (a static string) with a printf-style message; returns -1. The _at form also
  * records the position. A second raise while one is pending is ignored. */

@@ -423,19 +423,28 @@ const struct dsl_builtin dsl_list_methods[] = {
 };
 const size_t dsl_list_method_count = sizeof dsl_list_methods / sizeof dsl_list_methods[0];
 
-int dsl_list_getattr(struct dsl_interp *in, struct dsl_value v, const char *name,
-                     struct dsl_value *out)
+const struct dsl_builtin *dsl_list_method_row(struct dsl_value v, const char *name)
 {
-    if (dsl_is_ndarray(v)) return dsl_ndarray_getattr(in, v, name, out);
+    if (dsl_is_ndarray(v)) return NULL;
     bool tuple = v.as.l->style == DSL_LIST_TUPLE;
     for (size_t i = 0; i < dsl_list_method_count; i++) {
         const struct dsl_builtin *m = &dsl_list_methods[i];
         /* a tuple (a shape) is read-only */
         if (tuple && m->fn != m_count && m->fn != m_index) continue;
-        if (strcmp(m->name, name) == 0) {
-            int st = dsl_method_value(m, v, out);
-            return st ? dsl_raise_status(in, st) : 0;
-        }
+        if (strcmp(m->name, name) == 0) return m;
+    }
+    return NULL;
+}
+
+int dsl_list_getattr(struct dsl_interp *in, struct dsl_value v, const char *name,
+                     struct dsl_value *out)
+{
+    if (dsl_is_ndarray(v)) return dsl_ndarray_getattr(in, v, name, out);
+    bool tuple = v.as.l->style == DSL_LIST_TUPLE;
+    const struct dsl_builtin *row = dsl_list_method_row(v, name);
+    if (row) {
+        int st = dsl_method_value(row, v, out);
+        return st ? dsl_raise_status(in, st) : 0;
     }
     if (dsl_raise_missing(in, dsl_type_name(v), name) != 0) return -1;
     const char *best = NULL; /* only now: a method call must not pay for a suggestion */

@@ -17,6 +17,10 @@
 extern const struct dsl_builtin dsl_list_methods[];
 extern const size_t dsl_list_method_count;
 
+/* The row of the method of list (or tuple) v called name, or NULL (none, or v is a numpy
+ * array, whose attributes are its own): what xs.name(...) calls with xs as self. */
+const struct dsl_builtin *dsl_list_method_row(struct dsl_value v, const char *name);
+
 /* The method of list (or tuple) v called name, bound to v, in *out; AttributeError (with a
  * suggestion) otherwise. 0 or -1. */
 int dsl_list_getattr(struct dsl_interp *in, struct dsl_value v, const char *name,

@@ -6,6 +6,7 @@
 #include "lang/eval.h"
 #include "lang/str.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +90,14 @@ static struct dsl_value module_class(void)
 
 /* ---- the session's modules -------------------------------------------------------------- */
 
+/* The modules' positions changed: a generation no session has had (sessions may run on several
+ * threads, each with caches of its own). */
+static void packages_changed(struct dsl_session *s)
+{
+    static atomic_size_t generation;
+    s->packages_gen = atomic_fetch_add(&generation, 1) + 1;
+}
+
 void dsl_package_share(const struct dsl_interp *in, struct dsl_code *code)
 {
     if (!in->code || code == in->code) return;
@@ -166,6 +175,7 @@ static int module_for(struct dsl_interp *in, const char *name, const char *file,
     s->package_hashes[s->npackages] = dsl_name_hash(copy);
     s->package_builtin[s->npackages] = builtin;
     s->packages[s->npackages++] = m;
+    packages_changed(s);
     *out = m;
     return 0;
 }
@@ -195,6 +205,7 @@ static void drop(struct dsl_session *s, size_t i, bool keep_name)
     memmove(&s->package_builtin[i], &s->package_builtin[i + 1],
             (s->npackages - i - 1) * sizeof *s->package_builtin);
     s->npackages--;
+    packages_changed(s);
     empty(m, keep_name);
 }
 
@@ -215,9 +226,15 @@ void dsl_packages_forget(struct dsl_session *s)
 
 struct dsl_value *dsl_package_export(struct dsl_value module, const char *name)
 {
+    return dsl_package_export_hashed(module, name, dsl_name_hash(name));
+}
+
+struct dsl_value *dsl_package_export_hashed(struct dsl_value module, const char *name, size_t hash)
+{
     if (module.kind != DSL_INSTANCE) return NULL;
     const struct dsl_attrs *g = &module.as.inst->attrs;
-    const struct dsl_value *all = dsl_attrs_find(g, "__all__");
+    static struct dsl_name_const all_name = DSL_NAME_CONST("__all__");
+    const struct dsl_value *all = dsl_attrs_find_const(g, &all_name);
     if (all && all->kind == DSL_LIST) {
         bool listed = false;
         for (size_t i = 0; i < all->as.l->len && !listed; i++) {
@@ -228,7 +245,7 @@ struct dsl_value *dsl_package_export(struct dsl_value module, const char *name)
     } else if (name[0] == '_') {
         return NULL;
     }
-    return dsl_attrs_find(g, name);
+    return dsl_attrs_find_hashed(g, name, hash);
 }
 
 /* ---- relative imports ------------------------------------------------------------------- */

@@ -38,6 +38,8 @@ const char *dsl_package_name(struct dsl_value module);
 /* In module (a file's), the value `name` that `from module import *` would bind: its __all__
  * names it, or (without __all__) it does not start with '_'. Borrowed, or NULL. */
 struct dsl_value *dsl_package_export(struct dsl_value module, const char *name);
+/* dsl_package_export for a name whose dsl_name_hash the caller has. */
+struct dsl_value *dsl_package_export_hashed(struct dsl_value module, const char *name, size_t hash);
 
 /* The full name of the module that relative import `dotted` (leading dots: "..a", ".") names
  * from the running code: 0 with a malloc'd name in *out, or -1 after raising ImportError (a

@@ -232,6 +232,7 @@ static struct dsl_node *prefix_name(struct parser *p, const struct dsl_token *to
         return NULL;
     }
     if (n) n->hash = dsl_name_hash(n->name);
+    if (n) n->iname = dsl_name_intern(n->name, n->hash); /* NULL: looked up by its text */
     return n;
 }
 
@@ -666,6 +667,7 @@ static struct dsl_node *infix_attr(struct parser *p, struct dsl_node *left,
         return NULL;
     }
     n->hash = dsl_name_hash(n->name);
+    n->iname = dsl_name_intern(n->name, n->hash); /* NULL: looked up by its text */
     return finish(p, n);
 }
 

@@ -259,6 +259,7 @@ static bool parse_import_item(struct parser *p, struct dsl_node *n, bool from)
         if (!var->name) fail_nomem(p);
     }
     if (var->name) var->hash = dsl_name_hash(var->name);
+    if (var->name) var->iname = dsl_name_intern(var->name, var->hash);
     return var->name != NULL;
 }
 

@@ -200,7 +200,7 @@ int dsl_bind_var(struct dsl_interp *in, const char *name, struct dsl_value v)
 int dsl_eval_name(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
 {
     long k = dsl_node_slot(in, n);
-    struct dsl_value *v = lookup_in(in, n->name, dsl_node_hash(n), k);
+    struct dsl_value *v = lookup_in(in, dsl_node_name(n), dsl_node_hash(n), k);
     if (v) {
         *out = dsl_value_retain(*v);
         return 0;
@@ -215,16 +215,18 @@ int dsl_eval_name(struct dsl_interp *in, const struct dsl_node *n, struct dsl_va
                             "cannot access free variable '%s' where it is not associated with a "
                             "value in enclosing scope",
                             n->name);
+    if (n->builtin.kind != DSL_NONE) { /* a row or a built-in class: nothing to retain */
+        *out = n->builtin;
+        return 0;
+    }
     const struct dsl_builtin *fn = dsl_builtin_find(n->name);
     if (fn) {
         /* int, list, str... are classes: type(x) == int, isinstance(x, list) */
         struct dsl_value type = dsl_builtin_type(fn);
-        if (type.kind == DSL_CLASS) {
-            *out = type;
-            return 0;
-        }
-        out->kind = DSL_BUILTIN;
-        out->as.fn = fn;
+        *out = type.kind == DSL_CLASS ? type : (struct dsl_value){.kind = DSL_BUILTIN, .as.fn = fn};
+        /* the table's rows only: a test's hook depends on the environment */
+        if (fn >= dsl_builtins && fn < dsl_builtins + dsl_builtin_count)
+            ((struct dsl_node *)n)->builtin = *out; /* the cache only: the meaning stays */
         return 0;
     }
     *out = dsl_builtin_class(n->name);

@@ -155,23 +155,16 @@ size_t *dsl_value_refs(struct dsl_value v)
     }
 }
 
-struct dsl_value dsl_value_retain(struct dsl_value v)
+void dsl_value_retain_held(struct dsl_value v)
 {
-    /* the kinds every loop iteration touches first: retaining is most of a name's read */
     switch (v.kind) {
-    case DSL_NONE:
-    case DSL_BOOL:
-    case DSL_INT:
-    case DSL_FLOAT:
-    case DSL_RANGE:
-    case DSL_BUILTIN: return v;
-    case DSL_TENSOR: mt_tensor_retain(v.as.t); return v;
-    case DSL_STR: v.as.s->refs++; return v;
-    case DSL_LIST: v.as.l->refs++; return v;
+    case DSL_TENSOR: mt_tensor_retain(v.as.t); return;
+    case DSL_STR: v.as.s->refs++; return;
+    case DSL_LIST: v.as.l->refs++; return;
     default: {
         size_t *refs = dsl_value_refs(v);
         if (refs) ++*refs;
-        return v;
+        return;
     }
     }
 }
@@ -389,7 +382,7 @@ static void drop_slot(struct dsl_value *slot, void *dead)
 
 static void free_attrs(struct dsl_attrs *a)
 {
-    for (size_t i = 0; i < a->len; i++) free(a->items[i].name);
+    for (size_t i = 0; i < a->len; i++) dsl_name_release(a->items[i].name);
     free(a->items);
     free(a->index);
     *a = (struct dsl_attrs){0};
@@ -472,7 +465,7 @@ static void free_dead(struct dsl_value dead)
     }
 }
 
-void dsl_value_release(struct dsl_value v)
+void dsl_value_release_held(struct dsl_value v)
 {
     /* most releases free nothing: they return before the stack of dying containers is made */
     if (drop_alive(v)) return;
@@ -507,6 +500,95 @@ size_t dsl_name_hash(const char *name)
     return (size_t)(x ^ (x >> 29));
 }
 
+/* ---- interned names --------------------------------------------------------------------- */
+
+struct iname {
+    size_t refs;
+    size_t hash;
+    char text[];
+};
+
+/* Open addressing by hash, at most half full counting the slots of removed names (GONE). */
+static struct iname **names;
+static size_t names_cap, names_used, names_gone;
+static struct iname names_gone_mark;
+#define GONE (&names_gone_mark)
+
+static struct iname *iname_of(const char *text)
+{
+    return (struct iname *)(void *)(text - offsetof(struct iname, text));
+}
+
+/* Rebuilds the table with room for twice the names there are, without GONE slots: false when
+ * out of memory (the table unchanged). */
+static bool names_rebuild(void)
+{
+    size_t cap = 64;
+    while (cap < 4 * (names_used + 1)) cap *= 2;
+    struct iname **t = calloc(cap, sizeof *t);
+    if (!t) return false;
+    for (size_t i = 0; i < names_cap; i++) {
+        struct iname *e = names[i];
+        if (!e || e == GONE) continue;
+        size_t k = e->hash & (cap - 1);
+        while (t[k]) k = (k + 1) & (cap - 1);
+        t[k] = e;
+    }
+    free(names);
+    names = t;
+    names_cap = cap;
+    names_gone = 0;
+    return true;
+}
+
+const char *dsl_name_intern(const char *name, size_t hash)
+{
+    size_t mask = names_cap - 1;
+    for (size_t i = hash & mask; names_cap && names[i]; i = (i + 1) & mask) {
+        struct iname *e = names[i];
+        if (e != GONE && e->hash == hash && (e->text == name || strcmp(e->text, name) == 0)) {
+            e->refs++;
+            return e->text;
+        }
+    }
+    if (2 * (names_used + names_gone + 1) > names_cap && !names_rebuild()) return NULL;
+    size_t len = strlen(name);
+    struct iname *e = malloc(sizeof *e + len + 1);
+    if (!e) return NULL;
+    e->refs = 1;
+    e->hash = hash;
+    memcpy(e->text, name, len + 1);
+    mask = names_cap - 1;
+    size_t i = hash & mask;
+    while (names[i] && names[i] != GONE) i = (i + 1) & mask;
+    if (names[i] == GONE) names_gone--;
+    names[i] = e;
+    names_used++;
+    return e->text;
+}
+
+void dsl_name_release(const char *interned)
+{
+    if (!interned) return;
+    struct iname *e = iname_of(interned);
+    if (--e->refs) return;
+    size_t mask = names_cap - 1, i = e->hash & mask;
+    while (names[i] != e) i = (i + 1) & mask;
+    names[i] = GONE;
+    names_used--;
+    names_gone++;
+    free(e);
+}
+
+void dsl_name_const_init(struct dsl_name_const *c)
+{
+    c->hash = dsl_name_hash(c->text);
+    const char *name = dsl_name_intern(c->text, c->hash);
+    c->name = name ? name : c->text;
+}
+
+/* ---- attribute tables ------------------------------------------------------------------- */
+
 static void index_put(struct dsl_attrs *a, size_t pos)
 {
     size_t mask = a->icap - 1, i = a->items[pos].hash & mask;
@@ -535,18 +617,22 @@ static ptrdiff_t attrs_pos(const struct dsl_attrs *a, const char *name, size_t h
 {
     if (!a->index) {
         for (size_t i = 0; i < a->len; i++)
-            if (a->items[i].hash == h && strcmp(a->items[i].name, name) == 0) return (ptrdiff_t)i;
+            if (a->items[i].hash == h &&
+                (a->items[i].name == name || strcmp(a->items[i].name, name) == 0))
+                return (ptrdiff_t)i;
         return -1;
     }
     size_t mask = a->icap - 1;
     for (size_t i = h & mask; a->index[i]; i = (i + 1) & mask) {
         size_t pos = a->index[i] - 1;
-        if (a->items[pos].hash == h && strcmp(a->items[pos].name, name) == 0) return (ptrdiff_t)pos;
+        if (a->items[pos].hash == h &&
+            (a->items[pos].name == name || strcmp(a->items[pos].name, name) == 0))
+            return (ptrdiff_t)pos;
     }
     return -1;
 }
 
-struct dsl_value *dsl_attrs_find_hashed(const struct dsl_attrs *a, const char *name, size_t hash)
+struct dsl_value *dsl_attrs_find_slow(const struct dsl_attrs *a, const char *name, size_t hash)
 {
     ptrdiff_t pos = attrs_pos(a, name, hash);
     return pos < 0 ? NULL : &a->items[pos].value;
@@ -583,7 +669,7 @@ int dsl_attrs_set_hashed(struct dsl_attrs *a, const char *name, size_t h, struct
         a->items = p;
         a->cap = cap;
     }
-    char *copy = strdup(name);
+    const char *copy = dsl_name_intern(name, h);
     if (!copy) {
         dsl_value_release(v);
         return DSL_V_NOMEM;
@@ -608,7 +694,7 @@ bool dsl_attrs_remove(struct dsl_attrs *a, const char *name)
     memmove(&a->items[i], &a->items[i + 1], (a->len - i - 1) * sizeof *a->items);
     a->len--;
     if (a->index) index_rebuild(a); /* the positions after i moved */
-    free(gone.name);
+    dsl_name_release(gone.name);
     dsl_value_orphan(gone.value);
     dsl_value_release(gone.value);
     return true;

@@ -209,7 +209,7 @@ struct dsl_method {
  * them (a Module's parameters come out in that order). Most instances have few, where a scan
  * beats hashing; a class of many methods or a package file's globals get an index. */
 struct dsl_attr {
-    char *name;             /* owned */
+    const char *name;       /* interned (dsl_name_intern): one reference */
     size_t hash;            /* of name: a lookup compares it before the text */
     struct dsl_value value; /* owned reference */
 };
@@ -222,11 +222,61 @@ struct dsl_attrs {
 };
 /* A name's hash, as attribute tables and the session's modules keep it. */
 size_t dsl_name_hash(const char *name);
+/* Interned names: one copy of each name's text, which attribute tables and the parser's names
+ * share, counting references. A lookup given the interned copy finds its entry by comparing
+ * pointers, without reading the text (any other copy of the text still finds it); and an
+ * instance's attribute costs no copy of its name. The table is the process's, used by one
+ * thread at a time, as the cycle collector's list is.
+ *
+ * The interned copy of name (whose dsl_name_hash is hash), with one more reference; NULL when
+ * out of memory. */
+const char *dsl_name_intern(const char *name, size_t hash);
+/* Drops a reference dsl_name_intern gave; the text is freed with the last. */
+void dsl_name_release(const char *interned);
 /* The slot of name, or NULL. */
 struct dsl_value *dsl_attrs_find(const struct dsl_attrs *a, const char *name);
 /* dsl_attrs_find for a name whose dsl_name_hash the caller has (a lookup along a class chain
- * hashes the name once). */
-struct dsl_value *dsl_attrs_find_hashed(const struct dsl_attrs *a, const char *name, size_t hash);
+ * hashes the name once). The common cases are inline, as every attribute read and method call
+ * makes a few of these: no name of that hash, or the one there given as its interned copy;
+ * dsl_attrs_find_slow does the rest (another copy of the text, two names of one hash). */
+struct dsl_value *dsl_attrs_find_slow(const struct dsl_attrs *a, const char *name, size_t hash);
+static inline struct dsl_value *dsl_attrs_find_hashed(const struct dsl_attrs *a, const char *name,
+                                                      size_t hash)
+{
+    if (!a->index) {
+        for (size_t i = 0; i < a->len; i++)
+            if (a->items[i].hash == hash)
+                return a->items[i].name == name ? &a->items[i].value
+                                                : dsl_attrs_find_slow(a, name, hash);
+        return NULL;
+    }
+    size_t mask = a->icap - 1;
+    for (size_t i = hash & mask; a->index[i]; i = (i + 1) & mask) {
+        struct dsl_attr *item = &a->items[a->index[i] - 1];
+        if (item->hash == hash)
+            return item->name == name ? &item->value : dsl_attrs_find_slow(a, name, hash);
+    }
+    return NULL;
+}
+/* A name the kernel's C looks up often ("__all__"): hashed and interned when first used, kept
+ * for the process's life (its text when out of memory). A static one per name:
+ * `static struct dsl_name_const all = DSL_NAME_CONST("__all__");`. */
+struct dsl_name_const {
+    const char *text, *name;
+    size_t hash;
+};
+#define DSL_NAME_CONST(text)                                                                       \
+    {                                                                                              \
+        (text), NULL, 0                                                                            \
+    }
+void dsl_name_const_init(struct dsl_name_const *c);
+/* dsl_attrs_find of a name const. */
+static inline struct dsl_value *dsl_attrs_find_const(const struct dsl_attrs *a,
+                                                     struct dsl_name_const *c)
+{
+    if (!c->name) dsl_name_const_init(c);
+    return dsl_attrs_find_hashed(a, c->name, c->hash);
+}
 /* Binds name to v (owned; released on failure): DSL_V_OK or DSL_V_NOMEM. */
 int dsl_attrs_set(struct dsl_attrs *a, const char *name, struct dsl_value v);
 /* dsl_attrs_set for a name whose dsl_name_hash the caller has. */
@@ -427,11 +477,30 @@ static inline struct dsl_value dsl_float(double f)
     return (struct dsl_value){.kind = DSL_FLOAT, .as.f = f};
 }
 
-/* Adds one reference (heap kinds) and returns v. */
-struct dsl_value dsl_value_retain(struct dsl_value v);
+/* Whether v is held by value, with no reference to count: None, a bool, a number, a range, a
+ * builtin function. */
+static inline bool dsl_value_plain(struct dsl_value v)
+{
+    const unsigned plain = 1u << DSL_NONE | 1u << DSL_BOOL | 1u << DSL_INT | 1u << DSL_FLOAT |
+                           1u << DSL_RANGE | 1u << DSL_BUILTIN;
+    return (plain >> v.kind) & 1u;
+}
+/* dsl_value_retain and dsl_value_release of a value that is not plain. */
+void dsl_value_retain_held(struct dsl_value v);
+void dsl_value_release_held(struct dsl_value v);
+/* Adds one reference (heap kinds) and returns v. Inline, as most values an expression makes
+ * are numbers, for which it does nothing. */
+static inline struct dsl_value dsl_value_retain(struct dsl_value v)
+{
+    if (!dsl_value_plain(v)) dsl_value_retain_held(v);
+    return v;
+}
 /* Drops one reference; frees the object at zero, and what only it held, without recursion (a
  * chain of a million nested lists is fine). Scalars: no-op. */
-void dsl_value_release(struct dsl_value v);
+static inline void dsl_value_release(struct dsl_value v)
+{
+    if (!dsl_value_plain(v)) dsl_value_release_held(v);
+}
 
 /* A container slot starts or stops holding v: counts a list's parents (see above). Every store
  * into a list item, a default or a bound method's self calls adopt; taking it out, orphan. */

@@ -93,10 +93,29 @@ static struct dsl_value get(struct dsl_value obj, const char *name)
     return slot ? *slot : dsl_none();
 }
 
+/* A Field's attributes, in field_attrs' order: every call of a generated method reads them
+ * (get_at). */
+enum { F_NAME, F_TYPE, F_DEFAULT, F_FACTORY, F_INIT, F_REPR, F_COMPARE, F_COUNT };
+static const char *const field_attrs[] = {"name", "type", "default", "default_factory",
+                                          "init", "repr", "compare", NULL};
+static struct dsl_name_const field_names[F_COUNT] = {
+    DSL_NAME_CONST("name"),    DSL_NAME_CONST("type"),
+    DSL_NAME_CONST("default"), DSL_NAME_CONST("default_factory"),
+    DSL_NAME_CONST("init"),    DSL_NAME_CONST("repr"),
+    DSL_NAME_CONST("compare"),
+};
+
+/* get(field, field_attrs[i]). */
+static struct dsl_value get_at(struct dsl_value field, size_t i)
+{
+    struct dsl_value *slot = dsl_attrs_find_const(&field.as.inst->attrs, &field_names[i]);
+    return slot ? *slot : dsl_none();
+}
+
 /* A field's name (borrowed): 0, or -1 after raising when the program has made it no string. */
 static int field_name(struct dsl_interp *in, struct dsl_value f, const char **name)
 {
-    struct dsl_value n = get(f, "name");
+    struct dsl_value n = get_at(f, F_NAME);
     if (n.kind != DSL_STR)
         return dsl_raise(in, "TypeError", "a dataclass field's name must be a string");
     *name = n.as.s->data;
@@ -109,9 +128,6 @@ static int put(struct dsl_interp *in, struct dsl_value obj, const char *name, st
     int st = dsl_attrs_set(&obj.as.inst->attrs, name, dsl_value_retain(v));
     return st != DSL_V_OK ? dsl_raise_status(in, st) : 0;
 }
-
-static const char *const field_attrs[] = {"name", "type", "default", "default_factory",
-                                          "init", "repr", "compare", NULL};
 
 /* A new Field with default and factory (borrowed), the rest as given. */
 static int new_field(struct dsl_interp *in, struct dsl_value def, struct dsl_value factory,
@@ -174,7 +190,8 @@ static struct dsl_value fields_of(struct dsl_value cls)
 {
     for (const struct dsl_class *c = cls.kind == DSL_CLASS ? cls.as.cls : NULL; c;
          c = c->base.kind == DSL_CLASS ? c->base.as.cls : NULL) {
-        struct dsl_value *f = dsl_attrs_find(&c->attrs, "__dataclass_fields__");
+        static struct dsl_name_const fields = DSL_NAME_CONST("__dataclass_fields__");
+        struct dsl_value *f = dsl_attrs_find_const(&c->attrs, &fields);
         if (f && f->kind == DSL_DICT) return *f;
     }
     return dsl_none();
@@ -321,12 +338,10 @@ static int snaps_of(struct dsl_interp *in, struct dsl_value self, struct snap **
             snaps_free(s, *n);
             return in->ename ? -1 : dsl_raise(in, "TypeError", "a dataclass field is no Field");
         }
-        s[*n] = (struct snap){dsl_value_retain(get(fv, "name")),
-                              dsl_value_retain(get(fv, "default")),
-                              dsl_value_retain(get(fv, "default_factory")),
-                              dsl_value_truthy(get(fv, "init")),
-                              dsl_value_truthy(get(fv, "repr")),
-                              dsl_value_truthy(get(fv, "compare"))};
+        s[*n] = (struct snap){
+            dsl_value_retain(get_at(fv, F_NAME)),    dsl_value_retain(get_at(fv, F_DEFAULT)),
+            dsl_value_retain(get_at(fv, F_FACTORY)), dsl_value_truthy(get_at(fv, F_INIT)),
+            dsl_value_truthy(get_at(fv, F_REPR)),    dsl_value_truthy(get_at(fv, F_COMPARE))};
         ++*n;
     }
     *out = s;
@@ -440,10 +455,18 @@ static int dc_init(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
     size_t n;
     if (snaps_of(in, self, &f, &n) != 0) return -1;
     const char *cls = dsl_type_name(self);
-    struct dsl_value *v = calloc(n ? n : 1, sizeof *v);
-    bool *set = calloc(n ? n : 1, sizeof *set);
-    const char **absent = calloc(n ? n : 1, sizeof *absent);
+    /* most dataclasses have few fields: their room on the C stack (each instance made runs
+     * this: MiniTorch's Context, ScalarHistory) */
+    enum { SMALL = 8 };
+    struct dsl_value small_v[SMALL];
+    bool small_set[SMALL];
+    const char *small_absent[SMALL];
+    bool small = n <= SMALL;
+    struct dsl_value *v = small ? small_v : calloc(n, sizeof *v);
+    bool *set = small ? small_set : calloc(n, sizeof *set);
+    const char **absent = small ? small_absent : calloc(n, sizeof *absent);
     size_t nabsent = 0;
+    for (size_t i = 0; small && i < n; i++) v[i] = dsl_none(), set[i] = false;
     int r =
         !v || !set || !absent ? dsl_raise_status(in, DSL_V_NOMEM) : check_call(in, a, cls, f, n);
     if (r == 0) r = call_values(in, a, f, n, v, set, absent, &nabsent);
@@ -451,12 +474,16 @@ static int dc_init(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
     for (size_t i = 0; i < n && r == 0; i++)
         if (set[i]) r = dsl_setattr(in, self, f[i].name.as.s->data, v[i]);
     for (size_t i = 0; v && i < n; i++) dsl_value_release(v[i]);
-    free(v);
-    free(set);
-    free(absent);
+    if (!small) {
+        free(v);
+        free(set);
+        free(absent);
+    }
     snaps_free(f, n);
     struct dsl_value post, out;
-    if (r == 0 && dsl_instance_method(self, "__post_init__", &post)) {
+    static struct dsl_name_const post_init = DSL_NAME_CONST("__post_init__");
+    if (!post_init.name) dsl_name_const_init(&post_init);
+    if (r == 0 && dsl_instance_method_hashed(self, post_init.name, post_init.hash, &post)) {
         r = dsl_call_method(in, post, self, NULL, 0, NULL, NULL, 0, &out);
         if (r == 0) dsl_value_release(out);
     }

@@ -221,14 +221,38 @@ int mod_minitorch_builtin_export(struct dsl_interp *in, const char *name, struct
 
 /* ---- minitorch: the student's files ---------------------------------------------------- */
 
+/* The positions in the session's modules of the student's files that star imports read, in
+ * their order, as they were at generation `gen` of the session's modules: each minitorch.NAME
+ * reads them, and they change only when a file is added or dropped. One per thread, as
+ * sessions are. */
+struct star_files {
+    size_t gen;
+    size_t n, pos[NSTAR];
+};
+static _Thread_local struct star_files star_files;
+
+static const struct star_files *star_files_of(struct dsl_session *s)
+{
+    struct star_files *f = &star_files;
+    if (f->gen == s->packages_gen) return f;
+    pthread_once(&star_hashes_once, hash_star_imported);
+    f->n = 0;
+    for (size_t i = 0; i < NSTAR; i++) {
+        struct dsl_value *file = dsl_package_find_hashed(s, star_imported[i], star_hashes[i]);
+        if (!file || dsl_package_builtin(s, file)) continue; /* theirs come later */
+        f->pos[f->n++] = (size_t)(file - s->packages);
+    }
+    f->gen = s->packages_gen;
+    return f;
+}
+
 struct dsl_value *mod_minitorch_file_export(struct dsl_interp *in, const char *name)
 {
-    pthread_once(&star_hashes_once, hash_star_imported);
-    for (size_t i = 0; i < NSTAR; i++) {
-        struct dsl_value *file =
-            dsl_package_find_hashed(in->session, star_imported[i], star_hashes[i]);
-        if (!file || dsl_package_builtin(in->session, file)) continue; /* theirs come later */
-        struct dsl_value *v = dsl_package_export(*file, name);
+    const struct star_files *f = star_files_of(in->session);
+    size_t hash = dsl_name_hash(name);
+    for (size_t i = 0; i < f->n; i++) {
+        struct dsl_value *v =
+            dsl_package_export_hashed(in->session->packages[f->pos[i]], name, hash);
         if (v) return v;
     }
     return NULL;

@@ -74,14 +74,27 @@ int mod_module_repr(struct render_buf *b, const void *state)
 static int package_attr(struct dsl_interp *in, const struct module *m, const char *name,
                         struct dsl_value *out)
 {
-    char full[160];
-    snprintf(full, sizeof full, "%s.%s", m->name, name);
     /* as in MiniTorch, a star import binds over a submodule's name (minitorch.tensor is
      * tensor_functions' function, not the file tensor.py) */
     struct dsl_value *v =
         m == &mod_minitorch && in->session->npackages ? mod_minitorch_file_export(in, name) : NULL;
-    if (!v && mod_minitorch_builtin_load(in, full) != 0) return -1;
-    if (!v) v = dsl_package_find(in->session, full);
+    if (!v) {
+        /* "m.name", cut as snprintf would (no module's name is that long); snprintf itself
+         * costs more than the rest of a minitorch.scalar read */
+        char full[160];
+        size_t lm = strlen(m->name), ln = strnlen(name, sizeof full);
+        if (lm + 1 + ln >= sizeof full) {
+            snprintf(full, sizeof full, "%s.%s", m->name, name);
+        } else {
+            memcpy(full, m->name, lm);
+            full[lm] = '.';
+            memcpy(full + lm + 1, name, ln + 1);
+        }
+        /* the kernel's own file runs only when the session has no module of that name */
+        v = dsl_package_find(in->session, full);
+        if (!v && mod_minitorch_builtin_load(in, full) != 0) return -1;
+        if (!v) v = dsl_package_find(in->session, full);
+    }
     if (!v) return 0;
     *out = dsl_value_retain(*v);
     return 1;
