@@ -26,6 +26,7 @@ import pytest
 from course_tools import ROOT, TOOL, grades, tool  # tests/assignments/course_tools.py
 
 ASSIGNMENTS = {"module0": ["m0_fundamentals"],
+               "module2": ["m2_tensors"],
                "module3": ["02_parallel", "03_matmul", "04_cuda_ops", "05_cuda_matmul",
                            "06_training"]}
 
