@@ -29,13 +29,25 @@ that define (a `def` or `class` at the cell's first level) each NAME, in that or
 notebook that needs a student's earlier code (Task 3.5 trains on Tasks 3.1 to 3.4's kernels)
 holds the same cells, written once. Such a source runs as a script only once expanded.
 
+Files. A line `# %% file PATH` (PATH from the repository's root, e.g.
+kernel/lib/minitorch/scalar.py) stands for a code cell `%%minitorch_file NAME.py` whose text is
+that file's, less its leading docstring (which describes the file where it lives, not the
+student's copy): a notebook whose solution is one of the kernel's own files holds it once, in
+that file, and `check` fails when the file changed after the notebook was built. The lines under
+the directive, up to the next `# %%`, change the copy: `# replace: LINE` takes out LINE (a whole
+line that the file has exactly once) with the comment lines directly above it, and puts the
+lines that follow in their place, up to the next `# replace:`, set off by two blank lines as a
+definition at a file's first level is (the kernel's autodiff.py imports the C library's
+central_difference, which the student's file defines instead). Such a source runs as a script
+only once expanded, as with includes.
+
 Assignments (nbgrader). A notebook with a solution region or a graded cell is an nbgrader
 assignment source, and its code cells carry nbgrader's metadata: a cell with a region between
 `### BEGIN SOLUTION` and `### END SOLUTION` is a solution cell, named after the first function
-or class it defines (nbgrader's generate_assignment puts the language's stub in place of the
-region); a cell marked `# NBGRADER_TESTS ID POINTS` is an autograded test cell worth POINTS;
-every other code cell is read-only (locked: nbgrader restores it when grading). Markdown cells
-stay free.
+or class it defines, or a file's cell after the file (`scalar_py`; nbgrader's generate_assignment
+puts the language's stub in place of each region); a cell marked `# NBGRADER_TESTS ID POINTS` is
+an autograded test cell worth POINTS; every other code cell is read-only (locked: nbgrader
+restores it when grading). Markdown cells stay free.
 
 Test markers. A source cell carries nbval's comment markers (`# NBVAL_IGNORE_OUTPUT`, ...); in the
 notebook they become cell tags (MARKER_TAGS), which nbval reads as well, and the comment lines
@@ -66,6 +78,9 @@ KERNELSPEC = {"display_name": "MiniTorch", "language": "minitorch", "name": "min
 
 
 INCLUDE = re.compile(r"# %% include (\w+)((?: \w+)+)\s*")
+FILE = re.compile(r"# %% file ([\w./-]+\.py)\s*")
+FILE_CELL = re.compile(r"%%minitorch_file (\w+)\.py\n")
+REPLACE = "# replace: "
 DEFINES = re.compile(r"^(?:def|class) (\w+)", re.M)
 
 
@@ -80,7 +95,9 @@ def parse(path, including=()):
             lines.pop()
         while lines and not lines[0].strip():
             lines.pop(0)
-        if kind == "markdown":
+        if isinstance(kind, tuple):  # ("file", its path)
+            cells.append(("code", file_cell(path, kind[1], lines)))
+        elif kind == "markdown":
             text = []
             for ln in lines:
                 if ln.strip() and not ln.startswith("#"):
@@ -93,8 +110,12 @@ def parse(path, including=()):
     with open(path, encoding="utf-8") as f:
         for ln in f.read().split("\n"):
             inc = INCLUDE.fullmatch(ln)
+            file = FILE.fullmatch(ln)
             m = re.fullmatch(r"# %%( \[markdown\])?\s*", ln)
-            if inc:
+            if file:
+                flush()
+                kind, lines = ("file", file.group(1)), []
+            elif inc:
                 flush()
                 kind, lines = None, []
                 cells += included(path, inc.group(1), inc.group(2).split(), including)
@@ -109,6 +130,42 @@ def parse(path, including=()):
                 lines.append(ln)
     flush()
     return cells
+
+
+def file_cell(path, name, edits):
+    """The cell `%%minitorch_file NAME.py` holding the file at name (from the repository's root),
+    its leading docstring left out and the replacements in edits made."""
+    with open(os.path.join(ROOT, name), encoding="utf-8") as f:
+        text = f.read()
+    doc = re.match(r'\s*(?:"""|\'\'\')', text)
+    if doc:  # the docstring and the blank lines after it
+        end = text.index(doc.group(0)[-3:], doc.end())
+        text = text[end + 3:].lstrip("\n")
+    lines = text.rstrip("\n").split("\n")
+    if edits and not edits[0].startswith(REPLACE):
+        raise SystemExit(f"{path}: under '# %% file {name}', a line that is no "
+                         f"'{REPLACE}LINE' or part of one: {edits[0]!r}")
+    starts = [i for i, ln in enumerate(edits) if ln.startswith(REPLACE)] + [len(edits)]
+    for a, b in zip(starts, starts[1:]):
+        old, new = edits[a][len(REPLACE):], edits[a + 1:b]
+        while new and not new[-1].strip():
+            new.pop()
+        while new and not new[0].strip():
+            new.pop(0)
+        at = [i for i, ln in enumerate(lines) if ln == old]
+        if len(at) != 1:
+            raise SystemExit(f"{path}: {name} has the line {old!r} {len(at)} times, not once")
+        first, last = at[0], at[0] + 1
+        while first > 0 and lines[first - 1].lstrip().startswith("#"):
+            first -= 1
+        while first > 0 and not lines[first - 1].strip():
+            first -= 1
+        while last < len(lines) and not lines[last].strip():
+            last += 1
+        before = ["", ""] if first > 0 else []
+        after = ["", ""] if last < len(lines) else []
+        lines[first:last] = before + new + after
+    return f"%%minitorch_file {os.path.basename(name)}\n" + "\n".join(lines)
 
 
 def included(path, other, names, including):
@@ -240,7 +297,8 @@ def notebook_cells(name):
             text = GRADED.sub("", text, count=1)
             grading[len(cells)] = nbgrader_metadata(graded.group(1), points=int(graded.group(2)))
         elif kind == "code" and SOLUTION_REGION.search(text):
-            defines = DEFINES.findall(text)
+            file = FILE_CELL.match(text)
+            defines = [file.group(1) + "_py"] if file else DEFINES.findall(text)
             if not defines:
                 raise SystemExit(f"notebooks/src/{name}.mt: a solution cell defines no function "
                                  f"or class to name it after:\n{text[:200]}")
@@ -381,8 +439,12 @@ def check():
         want = notebook_cells(name)
         have = [(c.cell_type, c.source, c.metadata) for c in nb.cells]
         if have != want:
+            changed = [f"{i}" for i, (h, w) in enumerate(zip(have, want))
+                       if h != w and FILE_CELL.match(w[1])]
             problems.append(f"{name}: notebooks/{name}.ipynb does not match its source "
-                            f"(rebuild: tools/notebooks.py build {name})")
+                            + (f"(code cell {', '.join(changed)}: a file of the repository the "
+                               "source names with '# %% file' changed) " if changed else "")
+                            + f"(rebuild: tools/notebooks.py build {name})")
         problems += errors(name, nb)
         # the course's own cells: the Colab set-up cell (skipped by the kernel, so its empty
         # output is compared trivially) does not count towards the share

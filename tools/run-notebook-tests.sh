@@ -7,7 +7,8 @@
 #    code cell was run, errors only where a cell is tagged raises-exception, and at least
 #    80% of the code cells are compared (not tagged nbval-ignore-output / nbval-skip); the README's
 #    Colab badges and every set-up cell name notebooks/src/colab_repo.txt's repository (and
-#    tests/notebooks/test_colab_repo.py checks set-repo and that check on a copy);
+#    tests/notebooks/test_colab_repo.py checks set-repo and that check on a copy,
+#    tests/notebooks/test_file_cells.py the cells a source makes from the kernel's files);
 #    the task cells with their solutions and as students get them are nbgrader's to grade:
 #    tools/run-assignment-tests.sh.
 # 2. nbval, strict (not --nbval-lax): each notebook run afresh by the kernel, every cell's
@@ -26,8 +27,9 @@ status=0
 echo "-- tools/notebooks.py check"
 "$PY" tools/notebooks.py check || status=1
 
-echo "-- tests/notebooks/test_colab_repo.py (set-repo and check on a copy)"
-"$PY" -m pytest -p no:cacheprovider -q tests/notebooks/test_colab_repo.py || status=1
+echo "-- tests/notebooks: set-repo and check on a copy; the cells made from the kernel's files"
+"$PY" -m pytest -p no:cacheprovider -q tests/notebooks/test_colab_repo.py \
+    tests/notebooks/test_file_cells.py || status=1
 
 echo "-- pytest --nbval (strict)"
 # the notebooks built from notebooks/src (colab_setup.ipynb is Colab's Python, not ours)

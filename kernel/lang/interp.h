@@ -76,6 +76,7 @@ struct dsl_session {
      * student's */
     bool course_grading;
     bool (*course_refuses)(const struct dsl_builtin *fn);
+    struct dsl_code *check_code; /* owned: that check's program, parsed at its first run */
     uint64_t inherited_ops;
     int graded_ops; /* graded student ops running (nested: an op that calls ops) */
 };

@@ -380,10 +380,12 @@ static struct dsl_code *parse_kernel_file(struct dsl_interp *in, const char *fil
 }
 
 int dsl_package_private(struct dsl_interp *in, const char *name, const char *file, const char *src,
-                        size_t len, struct dsl_value *out)
+                        size_t len, struct dsl_code **cache, struct dsl_value *out)
 {
-    struct dsl_code *code = parse_kernel_file(in, file, src, len);
-    if (!code) return -1;
+    if (!*cache && !(*cache = parse_kernel_file(in, file, src, len))) return -1;
+    struct dsl_code *code = *cache;
+    dsl_value_release(code->module); /* the module of its last run, emptied since */
+    code->module = dsl_none();
     struct dsl_value m;
     int r = dsl_class_call(in, module_class(), NULL, 0, NULL, NULL, 0, &m);
     if (r == 0 &&
@@ -395,7 +397,6 @@ int dsl_package_private(struct dsl_interp *in, const char *name, const char *fil
         empty(m, false);
         r = -1;
     }
-    dsl_code_release(code);
     if (r == 0) *out = m;
     return r;
 }

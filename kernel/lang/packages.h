@@ -51,20 +51,22 @@ bool dsl_is_file_cell(const char *src);
  * the module and runs the code with its globals. 0, or -1 after raising. */
 int dsl_package_run(struct dsl_interp *in, struct dsl_code *cell);
 
-/* Runs the kernel's own file `file` ("scalar.py", static: its code keeps it), whose text is src[0..len), as the module
- * `name` ("minitorch.scalar"), unless the session has a module of that name already (a
- * student's file, or this one loaded before). Its functions and errors name the file as
- * "minitorch/scalar.py"; a student's file cell of the same name later replaces it by a new
+/* Runs the kernel's own file `file` ("scalar.py", static: its code keeps it), whose text is
+ * src[0..len), as the module `name` ("minitorch.scalar"), unless the session has a module of that
+ * name already (a student's file, or this one loaded before). Its functions and errors name the
+ * file as "minitorch/scalar.py"; a student's file cell of the same name later replaces it by a new
  * module. 0, or -1 after raising (the module is then forgotten, as a failed import). */
 int dsl_package_load(struct dsl_interp *in, const char *name, const char *file, const char *src,
                      size_t len);
 
 /* Runs the kernel's own program src[0..len) (`file` names it in errors) as a module `name` of
- * its own that the session does not keep: no import reaches it. 0 with the module (a new
- * reference) in *out, or -1 after raising. dsl_package_private_end empties and releases it
- * (its functions and their code hold it: a cycle that emptying breaks). */
+ * its own that the session does not keep: no import reaches it. Its parsed code is kept in
+ * *cache (parsed at the first run; the caller owns it), so that a program run again and again
+ * is parsed once. 0 with the module (a new reference) in *out, or -1 after raising.
+ * dsl_package_private_end empties and releases it (its functions and their code hold it: a
+ * cycle that emptying breaks). */
 int dsl_package_private(struct dsl_interp *in, const char *name, const char *file, const char *src,
-                        size_t len, struct dsl_value *out);
+                        size_t len, struct dsl_code **cache, struct dsl_value *out);
 void dsl_package_private_end(struct dsl_value module);
 
 /* The session's module `module` (as dsl_package_find gives it) runs a file of the kernel's

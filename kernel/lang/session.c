@@ -158,7 +158,8 @@ void dsl_session_free(struct dsl_session *s)
 {
     if (!s) return;
     dsl_session_reset(s); /* releases every tensor a variable held ... */
-    mt_ctx_free(s->ctx);  /* ... before the context they count against goes */
+    dsl_code_release(s->check_code);
+    mt_ctx_free(s->ctx); /* ... before the context they count against goes */
     free(s);
 }
 

@@ -229,7 +229,7 @@ int dsl_check_course(struct dsl_interp *in, const char *task, const char *part, 
     int64_t t0 = mt_now_ns();
     struct dsl_value prog, ck = dsl_none(), run_fn = dsl_none(), result = dsl_none();
     if (dsl_package_private(in, "check", "check_course.py", (const char *)check_course_src,
-                            sizeof check_course_src - 1, &prog) != 0)
+                            sizeof check_course_src - 1, &s->check_code, &prog) != 0)
         return -1;
     int r = mod_module_value(in, &mod_check_natives, &ck);
     const struct dsl_value *f = r == 0 ? dsl_attrs_find(&prog.as.inst->attrs, "run") : NULL;

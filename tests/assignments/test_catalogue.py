@@ -182,7 +182,7 @@ TRAIN_RECURSES = """        self.training = True
 
 M2 = "m2_tensors"
 # the grade ids of the tensor_data.py, tensor_ops.py and tensor_functions.py cells
-TDATA, TOPS, TFNS = "IndexingError", "TensorOps", "wrap_tuple"
+TDATA, TOPS, TFNS = "tensor_data_py", "tensor_ops_py", "tensor_functions_py"
 KERNELS = ["test_tensor_map", "test_tensor_zip", "test_tensor_reduce"]
 M2_TESTS = (["test_index_to_position", "test_to_index", "test_tensordata_permute",
              "test_shape_broadcast", "test_broadcast_index"] + KERNELS

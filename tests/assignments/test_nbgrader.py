@@ -1,10 +1,10 @@
 """The course notebooks as nbgrader assignments, graded by real nbgrader with the MiniTorch kernel.
 
-tools/assignments.py releases the course's two assignments, module0 (m0_fundamentals) and
-module3 (notebooks 02 to 06), into a temporary course directory (nbgrader's generate_assignment
-with notebooks/nbgrader_config.py), then grades three submissions with nbgrader's autograde and
-writes their feedback with generate_feedback:
-- the solutions (the stored notebooks, of both modules handed in at once): full marks on every
+tools/assignments.py releases the course's assignments, module0 (m0_fundamentals), module1
+(m1_autodiff) and module3 (notebooks 02 to 06), into a temporary course directory (nbgrader's
+generate_assignment with notebooks/nbgrader_config.py), then grades three submissions with
+nbgrader's autograde and writes their feedback with generate_feedback:
+- the solutions (the stored notebooks, of every module handed in at once): full marks on every
   graded cell;
 - the release as a student gets it: no crash, every notebook graded, zero on every graded cell,
   the template's NotImplementedError in the tests' output.
@@ -26,6 +26,7 @@ import pytest
 from course_tools import ROOT, TOOL, grades, tool  # tests/assignments/course_tools.py
 
 ASSIGNMENTS = {"module0": ["m0_fundamentals"],
+               "module1": ["m1_autodiff"],
                "module2": ["m2_tensors"],
                "module3": ["02_parallel", "03_matmul", "04_cuda_ops", "05_cuda_matmul",
                            "06_training"]}

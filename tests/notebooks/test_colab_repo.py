@@ -15,6 +15,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 def copy(tmp):
     shutil.copytree(os.path.join(ROOT, "notebooks"), os.path.join(tmp, "notebooks"))
+    # the kernel's files whose text notebooks hold (a source's `# %% file` cells)
+    shutil.copytree(os.path.join(ROOT, "kernel", "lib", "minitorch"),
+                    os.path.join(tmp, "kernel", "lib", "minitorch"))
     os.makedirs(os.path.join(tmp, "tools"))
     shutil.copy(os.path.join(ROOT, "tools", "notebooks.py"), os.path.join(tmp, "tools"))
     shutil.copy(os.path.join(ROOT, "README.md"), tmp)

@@ -346,6 +346,32 @@ def test_display_id_and_update(kc):
     validate_message(u[0], "update_display_data", res.msg_id)
 
 
+def test_ipython_display_objects(kc):
+    """IPython.display's SVG, HTML and Markdown: a display_data of their one rich type, the text
+    as given, beside IPython's text/plain; an SVG redrawn in place through its display_id."""
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8">'
+           '<circle cx="4" cy="4" r="3"/></svg>')
+    svg2 = '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"/>'
+    res = execute(kc, "from IPython.display import SVG, HTML, Markdown\n"
+                      f"display(SVG({svg!r}), display_id='pic')\n"
+                      "display(HTML('<b>bold</b>'))\n"
+                      "display(Markdown('*it*'))\n"
+                      f"update_display(SVG({svg2!r}), display_id='pic')")
+    validate_all(res)
+    assert res.status == "ok", res
+    types = [m["msg_type"] for m in res.outputs]
+    assert types == ["display_data"] * 3 + ["update_display_data"], types
+    data = [m["content"]["data"] for m in res.outputs]
+    assert data[0] == {"image/svg+xml": svg, "text/plain": "<IPython.core.display.SVG object>"}
+    assert data[1] == {"text/html": "<b>bold</b>",
+                       "text/plain": "<IPython.core.display.HTML object>"}
+    assert data[2] == {"text/markdown": "*it*",
+                       "text/plain": "<IPython.core.display.Markdown object>"}
+    assert data[3] == {"image/svg+xml": svg2, "text/plain": "<IPython.core.display.SVG object>"}
+    assert res.outputs[0]["content"]["transient"] == {"display_id": "pic"}
+    assert res.outputs[3]["content"]["transient"] == {"display_id": "pic"}
+
+
 def test_display_updates_coalesced(kc):
     # a loop that updates two displays at every step: the kernel holds the latest update of each
     # id and sends them at most every 50 ms (or before other output, or when the cell ends), so

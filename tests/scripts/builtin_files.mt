@@ -29,8 +29,8 @@ print(minitorch.Scalar(2.0).unique_id, minitorch.scalar)
 y = minitorch.Scalar(1.0) / 0.0
 # expect-error: ZeroDivisionError: float division by zero
 # expect-tb:   Cell line 4, column 27:
-# expect-tb:   In __truediv__(), line 98, column 36 of minitorch/scalar.py:
+# expect-tb:   In __truediv__(), line 102, column 36 of minitorch/scalar.py:
 # expect-tb:             return Mul.apply(self, Inv.apply(b))
 # expect-tb:   In apply(), line 76, column 19 of minitorch/scalar_functions.py:
-# expect-tb:   In forward(), line 127, column 26 of minitorch/scalar_functions.py:
+# expect-tb:   In forward(), line 132, column 26 of minitorch/scalar_functions.py:
 # expect-tb:             return operators.inv(a)

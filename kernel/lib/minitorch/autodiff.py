@@ -52,11 +52,11 @@ class Variable(Protocol):
 
 def topological_sort(variable: Variable) -> Iterable[Variable]:
     """The non-constant variables `variable` depends on, itself first: each comes before
-    every variable it was computed from, and appears once.
-
-    A depth-first walk that lists a variable once all its parents are listed, then the list
-    reversed. The walk keeps its own stack rather than recursing, so that a long chain of
-    operations is not limited by the depth of calls."""
+    every variable it was computed from, and appears once."""
+    ### BEGIN SOLUTION
+    # A depth-first walk that lists a variable once all its parents are listed, then the list
+    # reversed. The walk keeps its own stack rather than recursing, so that a long chain of
+    # operations is not limited by the depth of calls.
     done = set()
     post: List[Variable] = []
     if variable.is_constant():
@@ -79,12 +79,14 @@ def topological_sort(variable: Variable) -> Iterable[Variable]:
             post.append(var)
     post.reverse()
     return post
+    ### END SOLUTION
 
 
 def backpropagate(variable: Variable, deriv: Any) -> None:
     """Pushes the derivative `deriv` of the output `variable` back through the graph, and
     adds to each leaf the derivative of the output with respect to it
     (accumulate_derivative). Returns nothing."""
+    ### BEGIN SOLUTION
     pending = {variable.unique_id: deriv}
     for var in topological_sort(variable):
         d = pending.pop(var.unique_id, 0.0)
@@ -96,6 +98,7 @@ def backpropagate(variable: Variable, deriv: Any) -> None:
                 pending[parent.unique_id] = pending[parent.unique_id] + d_parent
             else:
                 pending[parent.unique_id] = d_parent
+    ### END SOLUTION
 
 
 @dataclass

@@ -77,13 +77,17 @@ class Scalar:
         return bool(self.data)
 
     def __add__(self, b: ScalarLike) -> Scalar:
+        ### BEGIN SOLUTION
         return Add.apply(self, b)
+        ### END SOLUTION
 
     def __radd__(self, b: ScalarLike) -> Scalar:
         return self + b
 
     def __sub__(self, b: ScalarLike) -> Scalar:
+        ### BEGIN SOLUTION
         return Add.apply(self, Neg.apply(b))
+        ### END SOLUTION
 
     def __rsub__(self, b: ScalarLike) -> Scalar:
         return Add.apply(b, Neg.apply(self))
@@ -101,28 +105,44 @@ class Scalar:
         return Mul.apply(b, Inv.apply(self))
 
     def __neg__(self) -> Scalar:
+        ### BEGIN SOLUTION
         return Neg.apply(self)
+        ### END SOLUTION
 
     def __lt__(self, b: ScalarLike) -> Scalar:
+        ### BEGIN SOLUTION
         return LT.apply(self, b)
+        ### END SOLUTION
 
     def __gt__(self, b: ScalarLike) -> Scalar:
+        ### BEGIN SOLUTION
         return LT.apply(b, self)
+        ### END SOLUTION
 
     def __eq__(self, b: ScalarLike) -> Scalar:  # type: ignore[override]
+        ### BEGIN SOLUTION
         return EQ.apply(self, b)
+        ### END SOLUTION
 
     def log(self) -> Scalar:
+        ### BEGIN SOLUTION
         return Log.apply(self)
+        ### END SOLUTION
 
     def exp(self) -> Scalar:
+        ### BEGIN SOLUTION
         return Exp.apply(self)
+        ### END SOLUTION
 
     def sigmoid(self) -> Scalar:
+        ### BEGIN SOLUTION
         return Sigmoid.apply(self)
+        ### END SOLUTION
 
     def relu(self) -> Scalar:
+        ### BEGIN SOLUTION
         return ReLU.apply(self)
+        ### END SOLUTION
 
     # ---- what autodiff asks of a Variable
 
@@ -153,8 +173,10 @@ class Scalar:
         assert h is not None
         assert h.last_fn is not None
         assert h.ctx is not None
+        ### BEGIN SOLUTION
         derivs = h.last_fn._backward(h.ctx, d_output)
         return [(x, d) for x, d in zip(h.inputs, derivs) if not x.is_constant()]
+        ### END SOLUTION
 
     def backward(self, d_output: Optional[float] = None) -> None:
         """Fills in the derivative of every leaf this Scalar came from, starting from

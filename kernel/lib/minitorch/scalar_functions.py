@@ -109,13 +109,17 @@ class Mul(ScalarFunction):
 
     @staticmethod
     def forward(ctx: Context, a: float, b: float) -> float:
+        ### BEGIN SOLUTION
         ctx.save_for_backward(a, b)
         return operators.mul(a, b)
+        ### END SOLUTION
 
     @staticmethod
     def backward(ctx: Context, d_output: float) -> Tuple[float, float]:
+        ### BEGIN SOLUTION
         a, b = ctx.saved_values
         return operators.mul(b, d_output), operators.mul(a, d_output)
+        ### END SOLUTION
 
 
 class Inv(ScalarFunction):
@@ -123,13 +127,17 @@ class Inv(ScalarFunction):
 
     @staticmethod
     def forward(ctx: Context, a: float) -> float:
+        ### BEGIN SOLUTION
         ctx.save_for_backward(a)
         return operators.inv(a)
+        ### END SOLUTION
 
     @staticmethod
     def backward(ctx: Context, d_output: float) -> float:
+        ### BEGIN SOLUTION
         (a,) = ctx.saved_values
         return operators.inv_back(a, d_output)
+        ### END SOLUTION
 
 
 class Neg(ScalarFunction):
@@ -137,11 +145,15 @@ class Neg(ScalarFunction):
 
     @staticmethod
     def forward(ctx: Context, a: float) -> float:
+        ### BEGIN SOLUTION
         return operators.neg(a)
+        ### END SOLUTION
 
     @staticmethod
     def backward(ctx: Context, d_output: float) -> float:
+        ### BEGIN SOLUTION
         return operators.neg(d_output)
+        ### END SOLUTION
 
 
 class Sigmoid(ScalarFunction):
@@ -149,14 +161,18 @@ class Sigmoid(ScalarFunction):
 
     @staticmethod
     def forward(ctx: Context, a: float) -> float:
+        ### BEGIN SOLUTION
         s = operators.sigmoid(a)
         ctx.save_for_backward(s)
         return s
+        ### END SOLUTION
 
     @staticmethod
     def backward(ctx: Context, d_output: float) -> float:
+        ### BEGIN SOLUTION
         (s,) = ctx.saved_values
         return operators.mul(operators.mul(s, 1.0 - s), d_output)
+        ### END SOLUTION
 
 
 class ReLU(ScalarFunction):
@@ -164,13 +180,17 @@ class ReLU(ScalarFunction):
 
     @staticmethod
     def forward(ctx: Context, a: float) -> float:
+        ### BEGIN SOLUTION
         ctx.save_for_backward(a)
         return operators.relu(a)
+        ### END SOLUTION
 
     @staticmethod
     def backward(ctx: Context, d_output: float) -> float:
+        ### BEGIN SOLUTION
         (a,) = ctx.saved_values
         return operators.relu_back(a, d_output)
+        ### END SOLUTION
 
 
 class Exp(ScalarFunction):
@@ -178,14 +198,18 @@ class Exp(ScalarFunction):
 
     @staticmethod
     def forward(ctx: Context, a: float) -> float:
+        ### BEGIN SOLUTION
         e = operators.exp(a)
         ctx.save_for_backward(e)
         return e
+        ### END SOLUTION
 
     @staticmethod
     def backward(ctx: Context, d_output: float) -> float:
+        ### BEGIN SOLUTION
         (e,) = ctx.saved_values
         return operators.mul(e, d_output)
+        ### END SOLUTION
 
 
 class LT(ScalarFunction):
@@ -193,11 +217,15 @@ class LT(ScalarFunction):
 
     @staticmethod
     def forward(ctx: Context, a: float, b: float) -> float:
+        ### BEGIN SOLUTION
         return operators.lt(a, b)
+        ### END SOLUTION
 
     @staticmethod
     def backward(ctx: Context, d_output: float) -> Tuple[float, float]:
+        ### BEGIN SOLUTION
         return 0.0, 0.0
+        ### END SOLUTION
 
 
 class EQ(ScalarFunction):
@@ -205,8 +233,12 @@ class EQ(ScalarFunction):
 
     @staticmethod
     def forward(ctx: Context, a: float, b: float) -> float:
+        ### BEGIN SOLUTION
         return operators.eq(a, b)
+        ### END SOLUTION
 
     @staticmethod
     def backward(ctx: Context, d_output: float) -> Tuple[float, float]:
+        ### BEGIN SOLUTION
         return 0.0, 0.0
+        ### END SOLUTION

@@ -204,18 +204,13 @@ int mod_bound(struct dsl_interp *in, const struct dsl_builtin *row, struct dsl_v
 /* ---- the modules ------------------------------------------------------------------------ */
 
 static const struct module *const all_modules[] = {
-    &mod_argparse,       &mod_dataclasses,
-    &mod_math,           &mod_minitorch,
-    &mod_operators,      &mod_numba,
-    &mod_numba_cuda,     &mod_numpy,
-    &mod_numpy_testing,  &mod_numpy_typing,
-    &mod_random,         &mod_time,
-    &mod_typing,         &mod_typing_extensions,
-    &mod_mt_autodiff,    &mod_mt_cuda_ops,
-    &mod_mt_fast_ops,    &mod_mt_module,
-    &mod_mt_optim,       &mod_mt_tensor,
-    &mod_mt_tensor_data, &mod_mt_tensor_functions,
-    &mod_mt_tensor_ops,  &mod_mt_testing,
+    &mod_argparse,      &mod_dataclasses, &mod_ipython,        &mod_ipython_display,
+    &mod_math,          &mod_minitorch,   &mod_operators,      &mod_numba,
+    &mod_numba_cuda,    &mod_numpy,       &mod_numpy_testing,  &mod_numpy_typing,
+    &mod_random,        &mod_time,        &mod_typing,         &mod_typing_extensions,
+    &mod_mt_autodiff,   &mod_mt_cuda_ops, &mod_mt_fast_ops,    &mod_mt_module,
+    &mod_mt_optim,      &mod_mt_tensor,   &mod_mt_tensor_data, &mod_mt_tensor_functions,
+    &mod_mt_tensor_ops, &mod_mt_testing,
 };
 #define NMODULES (sizeof all_modules / sizeof all_modules[0])
 
@@ -300,7 +295,8 @@ int dsl_module_import(struct dsl_interp *in, const char *name, struct dsl_value 
     return dsl_raise(
         in, "ModuleNotFoundError",
         "No module named '%s' (the kernel has math, random, time, argparse, dataclasses, "
-        "typing, typing_extensions, numba, part of numpy, and minitorch with its files "
+        "typing, typing_extensions, numba, part of numpy, IPython.display, and minitorch with "
+        "its files "
         "minitorch.operators, minitorch.tensor_data, ...; a cell that starts with "
         "%%%%minitorch_file NAME.py adds one)",
         name);

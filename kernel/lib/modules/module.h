@@ -44,7 +44,7 @@ struct module {
 /* The modules, each in the file of its name; module.c lists them for `import`. */
 extern const struct module mod_math, mod_random, mod_time, mod_numpy, mod_numba, mod_numba_cuda,
     mod_operators, mod_minitorch, mod_typing, mod_typing_extensions, mod_numpy_typing, mod_argparse,
-    mod_dataclasses, mod_numpy_testing;
+    mod_dataclasses, mod_numpy_testing, mod_ipython, mod_ipython_display;
 /* minitorch's files as the kernel provides them, each the names of minitorch that MiniTorch
  * defines in that file (minitorch_files.c) */
 extern const struct module mod_mt_autodiff, mod_mt_cuda_ops, mod_mt_fast_ops, mod_mt_module,

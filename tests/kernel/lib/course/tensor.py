@@ -125,8 +125,8 @@ class Tensor:
     def item(self):
         return float(self._tensor._storage[0])
 
-    def __getitem__(self, i):
-        return self._tensor._storage[self._tensor.index((i,))]
+    def __getitem__(self, key):
+        return self._tensor._storage[self._tensor.index(key if isinstance(key, tuple) else (key,))]
 
     def zeros(self, shape=None):
         return zeros(self.shape if shape is None else shape, self.backend)
