@@ -505,19 +505,18 @@ CATALOGUE = {
     "cheat_def_check_m0": Entry(
         M0, [stub(MODULE), insert_before("test_train", DEF_CHECK)], MODULE_TESTS, ["1 " + REFUSED],
         says=["RuntimeError: check is the grader's"]),
-    # -- Task 2.1: an index helper the kernels are built on costs their cells too -------------
+    # -- Task 2.1: a helper the kernels (or Permute) are built on costs their cells too --------
     "index_to_position_strides_reversed": Entry(
         M2, [replace(TDATA, "for i, s in zip(index, strides):",
                      "for i, s in zip(index, strides[::-1]):")],
-        ["test_index_to_position"] + KERNELS, ["FAILED index_to_position"]),
+        ["test_index_to_position"] + KERNELS),
     "to_index_first_dim_fastest": Entry(
         M2, [replace(TDATA, "for k in range(len(shape) - 1, -1, -1):",
                      "for k in range(len(shape)):")],
         ["test_to_index"], ["the last dim fastest"]),
     "tensordata_permute_keeps_strides": Entry(
         M2, [replace(TDATA, "tuple(self.strides[o] for o in order)", "self.strides")],
-        ["test_tensordata_permute", "test_permute_forward", "test_permute_backward"],
-        ["FAILED permute"]),
+        ["test_tensordata_permute", "test_permute_forward", "test_permute_backward"]),
     # -- Task 2.2 -------------------------------------------------------------------------------
     "shape_broadcast_pads_right": Entry(
         M2, [replace(TDATA, "a = [1] * (n - len(shape1)) + list(shape1)",
@@ -528,8 +527,7 @@ CATALOGUE = {
     "broadcast_index_left_aligned": Entry(
         M2, [replace(TDATA, "out_index[k] = big_index[k + offset] if shape[k] > 1 else 0",
                      "out_index[k] = big_index[k] if shape[k] > 1 else 0")],
-        ["test_broadcast_index", "test_tensor_map", "test_tensor_zip"],
-        ["FAILED broadcast_index"]),
+        ["test_broadcast_index", "test_tensor_map", "test_tensor_zip"]),
     # -- Task 2.3: the kernels ------------------------------------------------------------------
     "m2_map_in_at_out_index": Entry(
         M2, [replace(TOPS, "j = index_to_position(in_index, in_strides)",
