@@ -451,10 +451,17 @@ static int zero_one(struct dsl_interp *in, struct dsl_value p, struct dsl_value 
     int r = 0;
     if (v.kind == DSL_TENSOR) {
         r = dsl_setattr(in, v, "grad", dsl_none());
-    } else if (v.kind != DSL_NONE) { /* a Scalar: MiniTorch's p.value.derivative = None */
+    } else if (v.kind != DSL_NONE) {
+        /* MiniTorch's optim.py: a Scalar's p.value.derivative = None, and a Tensor of the
+         * student's tensor.py (an object with a grad) p.value.grad = None */
         r = attr_if_any(in, v, "derivative", &d);
         if (r > 0 && d.kind != DSL_NONE) r = dsl_setattr(in, v, "derivative", dsl_none());
         dsl_value_release(d);
+        if (r >= 0) {
+            r = attr_if_any(in, v, "grad", &d);
+            if (r > 0 && d.kind != DSL_NONE) r = dsl_setattr(in, v, "grad", dsl_none());
+            dsl_value_release(d);
+        }
     }
     dsl_value_release(v);
     return r < 0 ? -1 : 0;
@@ -496,10 +503,22 @@ static int step_one(struct dsl_interp *in, struct dsl_value p, struct dsl_value 
     if (value_of(in, p, &v) != 0) return -1;
     int rc = 0;
     if (v.kind != DSL_TENSOR && v.kind != DSL_NONE) {
+        /* MiniTorch's optim.py: a value with a derivative is a Scalar; else one with a grad is
+         * a Tensor of the student's tensor.py, stepped with its own operators */
         struct dsl_value d;
         int has = attr_if_any(in, v, "derivative", &d);
         rc = has < 0 ? -1 : has && d.kind != DSL_NONE ? step_scalar(in, p, v, d, lr) : 0;
         dsl_value_release(d);
+        if (rc == 0 && !has) {
+            has = attr_if_any(in, v, "grad", &d);
+            if (has < 0) rc = -1;
+            if (has > 0 && d.kind != DSL_NONE) {
+                rc = dsl_binary(in, DSL_T_STAR, lr, d, &scaled);
+                if (rc == 0) rc = dsl_binary(in, DSL_T_MINUS, v, scaled, &next);
+                if (rc == 0) rc = update(in, p, next);
+            }
+            dsl_value_release(d);
+        }
     }
     if (v.kind == DSL_TENSOR && dsl_getattr(in, v, "grad", &grad) != 0) rc = -1;
     if (rc == 0 && grad.kind == DSL_TENSOR) {

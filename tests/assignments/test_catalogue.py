@@ -40,7 +40,8 @@ import pytest
 
 from course_tools import ROOT, assignment_of, grades, tool  # tests/assignments/course_tools.py
 
-NOTEBOOKS = ["m0_fundamentals", "02_parallel", "03_matmul", "04_cuda_ops", "05_cuda_matmul"]
+NOTEBOOKS = ["m0_fundamentals", "m2_tensors", "02_parallel", "03_matmul", "04_cuda_ops",
+             "05_cuda_matmul"]
 CUDA = {"04_cuda_ops", "05_cuda_matmul"}
 
 
@@ -176,6 +177,41 @@ KERNEL_MODULE = ("%%minitorch_file module.py\nimport minitorch\n\n"
 TRAIN_RECURSES = """        self.training = True
         for child in self.__dict__["_modules"].values():
             child.train()"""
+
+# ---- Module 2's mistakes and cheats --------------------------------------------------------------
+
+M2 = "m2_tensors"
+# the grade ids of the tensor_data.py, tensor_ops.py and tensor_functions.py cells
+TDATA, TOPS, TFNS = "tensor_data_py", "tensor_ops_py", "tensor_functions_py"
+KERNELS = ["test_tensor_map", "test_tensor_zip", "test_tensor_reduce"]
+M2_TESTS = (["test_index_to_position", "test_to_index", "test_tensordata_permute",
+             "test_shape_broadcast", "test_broadcast_index"] + KERNELS
+            + [f"test_{f}_forward" for f in ("mul sigmoid relu log exp lt eq is_close "
+                                             "permute").split()]
+            + [f"test_{f}_backward" for f in "mul sigmoid relu log exp lt eq permute".split()])
+# the comparisons' backward, as the solution writes it after each one's forward
+ZEROS = ("        a_shape, b_shape = ctx.saved_values\n"
+         "        return grad_output.zeros(a_shape), grad_output.zeros(b_shape)")
+
+
+def comparison_backward(zip_name, new):
+    """The backward of the comparison whose forward calls zip_name, made new (as a student
+    writes the solution: without the region's markers)."""
+    head = (f"return a.f.{zip_name}(a, b)\n\n    @staticmethod\n"
+            "    def backward(ctx: Context, grad_output: Any) -> Tuple[Any, Any]:\n")
+    return replace(TFNS, head + ZEROS, head + new)
+
+
+# tensor_data.py with the kernel's own index helpers in place of the student's
+KERNEL_INDEXING = """
+
+import minitorch as _mt
+
+index_to_position = _mt.index_to_position
+to_index = _mt.to_index
+broadcast_index = _mt.broadcast_index
+shape_broadcast = _mt.shape_broadcast
+"""
 
 # ---- the cheats' cells -------------------------------------------------------------------------
 
@@ -468,6 +504,105 @@ CATALOGUE = {
     "cheat_kernel_module": Entry(M0, [source(MODULE, KERNEL_MODULE)], MODULE_TESTS),
     "cheat_def_check_m0": Entry(
         M0, [stub(MODULE), insert_before("test_train", DEF_CHECK)], MODULE_TESTS, ["1 " + REFUSED],
+        says=["RuntimeError: check is the grader's"]),
+    # -- Task 2.1: a helper the kernels (or Permute) are built on costs their cells too --------
+    "index_to_position_strides_reversed": Entry(
+        M2, [replace(TDATA, "for i, s in zip(index, strides):",
+                     "for i, s in zip(index, strides[::-1]):")],
+        ["test_index_to_position"] + KERNELS),
+    "to_index_first_dim_fastest": Entry(
+        M2, [replace(TDATA, "for k in range(len(shape) - 1, -1, -1):",
+                     "for k in range(len(shape)):")],
+        ["test_to_index"], ["the last dim fastest"]),
+    "tensordata_permute_keeps_strides": Entry(
+        M2, [replace(TDATA, "tuple(self.strides[o] for o in order)", "self.strides")],
+        ["test_tensordata_permute", "test_permute_forward", "test_permute_backward"]),
+    # -- Task 2.2 -------------------------------------------------------------------------------
+    "shape_broadcast_pads_right": Entry(
+        M2, [replace(TDATA, "a = [1] * (n - len(shape1)) + list(shape1)",
+                     "a = list(shape1) + [1] * (n - len(shape1))"),
+             replace(TDATA, "b = [1] * (n - len(shape2)) + list(shape2)",
+                     "b = list(shape2) + [1] * (n - len(shape2))")],
+        ["test_shape_broadcast"], ["FAILED shape_broadcast"]),
+    "broadcast_index_left_aligned": Entry(
+        M2, [replace(TDATA, "out_index[k] = big_index[k + offset] if shape[k] > 1 else 0",
+                     "out_index[k] = big_index[k] if shape[k] > 1 else 0")],
+        ["test_broadcast_index", "test_tensor_map", "test_tensor_zip"]),
+    # -- Task 2.3: the kernels ------------------------------------------------------------------
+    "m2_map_in_at_out_index": Entry(
+        M2, [replace(TOPS, "j = index_to_position(in_index, in_strides)",
+                     "j = index_to_position(out_index, in_strides)")],
+        ["test_tensor_map"], ["FAILED map"]),
+    "m2_zip_reads_a_twice": Entry(
+        M2, [replace(TOPS, "out[o] = fn(a_storage[j], b_storage[k])",
+                     "out[o] = fn(a_storage[j], a_storage[j])")],
+        ["test_tensor_zip"], ["FAILED zip"]),
+    "m2_reduce_drops_last": Entry(
+        M2, [replace(TOPS, "for s in range(a_shape[reduce_dim]):",
+                     "for s in range(a_shape[reduce_dim] - 1):")],
+        ["test_tensor_reduce"], ["FAILED reduce"]),
+    # -- Task 2.3: the forwards -----------------------------------------------------------------
+    "mul_forward_adds": Entry(
+        M2, [replace(TFNS, "return a.f.mul_zip(a, b)", "return a.f.add_zip(a, b)")],
+        ["test_mul_forward"], ["FAILED forward[Mul]"]),
+    "sigmoid_forward_exp": Entry(
+        M2, [replace(TFNS, "        return s\n", "        return t1.f.exp_map(t1)\n")],
+        ["test_sigmoid_forward"], ["FAILED forward[Sigmoid]"]),
+    "relu_forward_id": Entry(
+        M2, [replace(TFNS, "return t1.f.relu_map(t1)", "return t1.f.id_map(t1)")],
+        ["test_relu_forward"], ["FAILED forward[ReLU]"]),
+    "log_forward_exp": Entry(
+        M2, [replace(TFNS, "return t1.f.log_map(t1)", "return t1.f.exp_map(t1)")],
+        ["test_log_forward"], ["FAILED forward[Log]"]),
+    "exp_forward_neg": Entry(
+        M2, [replace(TFNS, "        return e\n", "        return t1.f.neg_map(t1)\n")],
+        ["test_exp_forward"], ["FAILED forward[Exp]"]),
+    "lt_forward_swapped": Entry(
+        M2, [replace(TFNS, "return a.f.lt_zip(a, b)", "return a.f.lt_zip(b, a)")],
+        ["test_lt_forward"], ["FAILED forward[LT]"]),
+    "eq_forward_is_close": Entry(
+        M2, [replace(TFNS, "return a.f.eq_zip(a, b)", "return a.f.is_close_zip(a, b)")],
+        ["test_eq_forward"], ["FAILED forward[EQ]"]),
+    "is_close_forward_eq": Entry(
+        M2, [replace(TFNS, "        return a.f.is_close_zip(a, b)\n",
+                     "        return a.f.eq_zip(a, b)\n")],
+        ["test_is_close_forward"], ["FAILED forward[IsClose]"]),
+    "permute_forward_reversed": Entry(
+        M2, [replace(TFNS, "return a._new(a._tensor.permute(*dims))",
+                     "return a._new(a._tensor.permute(*reversed(dims)))")],
+        ["test_permute_forward"], ["FAILED forward[Permute]"]),
+    # -- Task 2.4 -------------------------------------------------------------------------------
+    "mul_backward_swapped": Entry(
+        M2, [replace(TFNS, "f.mul_zip(grad_output, b), f.mul_zip(grad_output, a)",
+                     "f.mul_zip(grad_output, a), f.mul_zip(grad_output, b)")],
+        ["test_mul_backward"], ["FAILED backward[Mul]"]),
+    "sigmoid_backward_s_squared": Entry(
+        M2, [replace(TFNS, "slope = f.add_zip(s, f.neg_map(f.mul_zip(s, s)))",
+                     "slope = f.mul_zip(s, s)")],
+        ["test_sigmoid_backward"], ["FAILED backward[Sigmoid]"]),
+    "relu_backward_arguments_swapped": Entry(
+        M2, [replace(TFNS, "relu_back_zip(t1, grad_output)", "relu_back_zip(grad_output, t1)")],
+        ["test_relu_backward"], ["FAILED backward[ReLU]"]),
+    "log_backward_inv_back": Entry(
+        M2, [replace(TFNS, "log_back_zip(t1, grad_output)", "inv_back_zip(t1, grad_output)")],
+        ["test_log_backward"], ["FAILED backward[Log]"]),
+    "exp_backward_no_d": Entry(
+        M2, [replace(TFNS, "return grad_output.f.mul_zip(grad_output, e)", "return e")],
+        ["test_exp_backward"], ["FAILED backward[Exp]"]),
+    "lt_backward_passes_d": Entry(
+        M2, [comparison_backward("lt_zip", "        return grad_output, grad_output")],
+        ["test_lt_backward"], ["FAILED backward[LT]"]),
+    "eq_backward_passes_d": Entry(
+        M2, [comparison_backward("eq_zip", "        return grad_output, grad_output")],
+        ["test_eq_backward"], ["FAILED backward[EQ]"]),
+    "permute_backward_not_inverted": Entry(
+        M2, [replace(TFNS, "grad_output._tensor.permute(*back)",
+                     "grad_output._tensor.permute(*dims)")],
+        ["test_permute_backward"], ["FAILED backward[Permute]"]),
+    # -- cheats ---------------------------------------------------------------------------------
+    "cheat_kernel_indexing": Entry(M2, [stub(TDATA), append(TDATA, KERNEL_INDEXING)], M2_TESTS),
+    "cheat_def_check_m2": Entry(
+        M2, [stub(TOPS), insert_before("test_tensor_map", DEF_CHECK)], KERNELS, ["1 " + REFUSED],
         says=["RuntimeError: check is the grader's"]),
     # -- Task 3.1 -------------------------------------------------------------------------------
     "map_race": Entry(

@@ -27,6 +27,7 @@ from course_tools import ROOT, TOOL, grades, tool  # tests/assignments/course_to
 
 ASSIGNMENTS = {"module0": ["m0_fundamentals"],
                "module1": ["m1_autodiff"],
+               "module2": ["m2_tensors"],
                "module3": ["02_parallel", "03_matmul", "04_cuda_ops", "05_cuda_matmul",
                            "06_training"]}
 

@@ -56,3 +56,37 @@ print(m.a.w.value.tolist(), m.scale.value.tolist(), m.b.w.value.tolist())
 opt.zero_grad()
 print(m.a.w.value.grad, m.scale.value.requires_grad())
 # expect: None True
+
+
+# A value of the student's own Tensor class (Module 2's tensor.py: a grad, operators of its
+# own): SGD steps it with them, p.update(p.value - lr * p.value.grad), and zero_grad drops its
+# grad, as MiniTorch's optim.py does for any value with a grad.
+class Vec:
+    def __init__(self, xs):
+        self.xs = xs
+        self.grad = None
+        self.leaf = False
+
+    def requires_grad_(self, flag):
+        self.leaf = flag
+
+    def __rmul__(self, k):
+        return Vec([k * x for x in self.xs])
+
+    def __sub__(self, other):
+        return Vec([a - b for a, b in zip(self.xs, other.xs)])
+
+
+v = minitorch.Parameter(Vec([1.0, 2.0]))
+mine = minitorch.SGD([v], 0.5)
+mine.step()
+print(v.value.xs)
+# expect: [1.0, 2.0]
+v.value.grad = Vec([4.0, -2.0])
+mine.step()
+print(v.value.xs, v.value.leaf, v.value.grad)
+# expect: [-1.0, 3.0] True None
+v.value.grad = Vec([1.0, 1.0])
+mine.zero_grad()
+print(v.value.grad)
+# expect: None
