@@ -159,11 +159,11 @@ SOAK_ARGS ?=
 soak: setup-test build ## soak test: 10,000 mixed execute requests (RSS growth < 2 MB) and 100 start/interrupt/shutdown cycles
 	MT_KERNEL_BIN=$(CURDIR)/$(KERNEL) $(PY) tests/soak/soak.py $(SOAK_ARGS)
 
-assignments: install-kernelspec ## release the nbgrader assignments, module0 (m0_*) and module3 (02-06): student versions in notebooks/release/ASSIGNMENT/
+assignments: install-kernelspec ## release the nbgrader assignments, module0 to module2 (m0_* to m2_*) and module3 (02-06): student versions in notebooks/release/ASSIGNMENT/
 	$(PY) tools/assignments.py release
 
-autograde: install-kernelspec ## grade a submission with nbgrader: SUBMISSION=dir (a student's notebooks, or a directory per student) [STUDENT=id] [ASSIGNMENT=module0|module3]
-	@test -n "$(SUBMISSION)" || { echo "usage: make autograde SUBMISSION=dir [STUDENT=id] [ASSIGNMENT=module0|module3]"; exit 2; }
+autograde: install-kernelspec ## grade a submission with nbgrader: SUBMISSION=dir (a student's notebooks, or a directory per student) [STUDENT=id] [ASSIGNMENT=moduleN]
+	@test -n "$(SUBMISSION)" || { echo "usage: make autograde SUBMISSION=dir [STUDENT=id] [ASSIGNMENT=moduleN]"; exit 2; }
 	$(PY) tools/assignments.py autograde "$(SUBMISSION)" $(if $(STUDENT),--student "$(STUDENT)") $(if $(ASSIGNMENT),--assignment "$(ASSIGNMENT)")
 
 notebooks: build ## re-run the course notebooks from notebooks/src/*.mt into notebooks/*.ipynb (NB="01_tour ..." for some)

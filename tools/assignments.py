@@ -5,8 +5,8 @@
         metadata), or the NOTEBOOKs given, go to DIR/source/ASSIGNMENT/, and nbgrader's
         generate_assignment writes the student versions to DIR/release/ASSIGNMENT/: solutions
         replaced by the language's stub, outputs cleared, given cells locked. Each module is an
-        assignment of its own, named by the notebook (assignment_of): module0 for m0_*.ipynb,
-        module3 for notebooks 02 to 06 (and any other name); --assignment puts every NOTEBOOK
+        assignment of its own, named by the notebook (assignment_of): moduleN for mN_*.ipynb
+        (module0 to module2), module3 for notebooks 02 to 06 (and any other name); --assignment puts every NOTEBOOK
         given in that one.
     python tools/assignments.py autograde SUBMISSION [--course DIR] [--student ID]
                                          [--assignment NAME]
@@ -14,7 +14,7 @@
         with generate_feedback, then prints each graded cell's score. SUBMISSION is a directory
         holding one student's notebooks (the student's id is the directory's name, or ID), or a
         directory of such directories, one per student (nbgrader's submitted/ layout, with or
-        without the assignment's level, module0/ or module3/). Notebooks are graded in the
+        without the assignment's level, module0/ ... module3/). Notebooks are graded in the
         assignment their names belong to (or NAME's). Each student's assignment is graded on
         its own: one whose grading fails is reported in the summary at the end, and the others
         are graded. The exit status is 1 when a student could not be graded or got no feedback.
@@ -120,7 +120,7 @@ def notebooks_in(directory):
 def submissions(path, student, assignment=None):
     """[(student id, assignment, [that student's notebooks of it])] in a submission directory:
     a student's notebooks, or a directory per student holding them or, as nbgrader's
-    submitted/ does, a directory per assignment (module0/, module3/) holding them."""
+    submitted/ does, a directory per assignment (module0/ ... module3/) holding them."""
     path = os.path.abspath(path)
     if not os.path.isdir(path):
         raise SystemExit(f"{path}: not a directory")
@@ -242,7 +242,7 @@ def main(argv):
     r = sub.add_parser("release")
     r.add_argument("--course", default=NOTEBOOKS)
     r.add_argument("--assignment", help="the assignment of every NOTEBOOK given (default: each "
-                                        "notebook's own, module0 for m0_*, module3 for others)")
+                                        "notebook's own, moduleN for mN_*, module3 for others)")
     r.add_argument("notebooks", nargs="*", metavar="NOTEBOOK",
                    help="the assignment's source notebooks (default: those of notebooks/)")
     a = sub.add_parser("autograde")
