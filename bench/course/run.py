@@ -115,7 +115,8 @@ def main():
                 "%.3f (%.3f-%.3f)" % (c, min(theirs), max(theirs)),
                 "%.2fx" % (m / c), same))
             if same != "identical":
-                print("    kernel:  %s\n    CPython: %s" % (out["kernel"][-1:], out["cpython"][-1:]))
+                print("    kernel:  %s\n    CPython: %s"
+                      % (out["kernel"][-1:], out["cpython"][-1:]))
     print("(ratio: the kernel's median over CPython's; below 1 the kernel is faster)")
 
 
