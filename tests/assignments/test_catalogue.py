@@ -1,24 +1,26 @@
-"""A catalogue of submissions graded by real nbgrader: the classic mistakes of Tasks 0.1 to 0.4
-and 3.1 to 3.4 cost exactly their function's points, and the ways to game check() score nothing.
+"""A catalogue of submissions graded by real nbgrader: the classic mistakes of Tasks 0.1 to 0.4,
+1.1 to 1.4 and 3.1 to 3.4 cost exactly their function's points, and the ways to game check()
+score nothing.
 
-Module 0's notebook (the assignment module0) and notebooks 02 to 05 (module3) are released into
-a temporary course (tools/assignments.py release), and one `tools/assignments.py autograde` run
-grades a class built from the released student notebooks:
+Module 0's and Module 1's notebooks (the assignments module0 and module1) and notebooks 02 to 05
+(module3) are released into a temporary course (tools/assignments.py release), and one
+`tools/assignments.py autograde` run grades a class built from the released student notebooks:
 each entry of CATALOGUE is a notebook with every solution cell filled with the instructor's
 solution, then edited:
 - planted bugs, a small edit of one function's solution: the graded cells of that function score
   0, every other graded cell of the notebook keeps its points, and the cell's output (what the
   feedback shows) says what failed. In Module 0 a function the list functions or the properties
-  are built on (mul, map, ...) costs their cells too, and the entry names them;
+  are built on (mul, map, ...) costs their cells too, and the entry names them (in Module 1
+  the functions backpropagate calls: chain_rule, topological_sort);
 - cheats, which must score nothing they did not earn: their graded cells score 0, and the cell's
   output says why.
 An entry marked `defect` scores points it did not earn today: the reason says what the grading
 misses, and its test is an expected failure (strict: it fails once the grading catches it, so
 that the mark is removed).
 
-Grading time goes mostly to starting nbgrader (twice a student: autograde, then feedback), so a
-student hands in up to four entries, one in each notebook: nbgrader runs each notebook in a
-kernel of its own, so that they cannot meet (a notebook a student did not hand in scores zero,
+Grading time goes mostly to starting nbgrader (twice a student and assignment: autograde, then
+feedback), so a student hands in up to one entry of each notebook: nbgrader runs each notebook
+in a kernel of its own, so that they cannot meet (a notebook a student did not hand in scores zero,
 without running). Of a notebook, a student hands in only the code cells from the task's imports
 to its last graded cell: the demonstrations before and the cells after, which do not touch the
 graded functions, are left out as a student may leave them out (nbgrader adds back only missing
@@ -40,8 +42,8 @@ import pytest
 
 from course_tools import ROOT, assignment_of, grades, tool  # tests/assignments/course_tools.py
 
-NOTEBOOKS = ["m0_fundamentals", "m2_tensors", "02_parallel", "03_matmul", "04_cuda_ops",
-             "05_cuda_matmul"]
+NOTEBOOKS = ["m0_fundamentals", "m1_autodiff", "m2_tensors",
+             "02_parallel", "03_matmul", "04_cuda_ops", "05_cuda_matmul"]
 CUDA = {"04_cuda_ops", "05_cuda_matmul"}
 
 
@@ -715,6 +717,151 @@ CATALOGUE = {
 }
 
 
+# ---- Module 1's mistakes and cheats --------------------------------------------------------------
+# The notebook m1_autodiff (the assignment module1): its solutions are three file cells,
+# autodiff.py, scalar_functions.py and scalar.py, graded by a cell per part of check. A bug in a
+# function backpropagate calls (chain_rule, topological_sort) costs its cell too.
+
+M1 = "m1_autodiff"
+AUTODIFF, FUNCTIONS, SCALAR = "autodiff_py", "scalar_functions_py", "scalar_py"
+M1_FUNCTIONS = "mul inv neg sigmoid relu exp lt eq".split()
+M1_FORWARD = ["test_forward_" + f for f in M1_FUNCTIONS]
+M1_BACKWARD = ["test_backward_" + f for f in M1_FUNCTIONS]
+M1_ALL = (["test_central_difference"] + M1_FORWARD
+          + ["test_chain_rule", "test_topological_sort", "test_backpropagate"] + M1_BACKWARD)
+# LT's and EQ's backward are the same two lines: each named by what follows or precedes it
+FLAT_BACKWARD = ("    def backward(ctx: Context, d_output: float) -> Tuple[float, float]:\n"
+                 "        return 0.0, 0.0")
+LT_BACKWARD = FLAT_BACKWARD + "\n\n\nclass EQ"
+EQ_BACKWARD = "return operators.eq(a, b)\n\n    @staticmethod\n" + FLAT_BACKWARD
+CENTRAL = "return (f(*up) - f(*down)) / (2 * epsilon)"
+
+# the kernel's ScalarFunctions of Task 1.2, kept before the student's file replaces their module
+# (which empties it), and put into the student's module before scalar.py imports them
+KEEP_KERNEL_FUNCTIONS = (
+    "import minitorch\n\n"
+    "kernel_functions = {name: getattr(minitorch.scalar_functions, name)\n"
+    "                    for name in %r}\n" % "Mul Inv Neg Sigmoid ReLU Exp LT EQ".split())
+KERNEL_FUNCTIONS = ("for name, value in kernel_functions.items():\n"
+                    "    setattr(minitorch.scalar_functions, name, value)\n")
+
+
+def kernel_central_difference(cells):
+    """autodiff.py without its central_difference: the kernel's, imported as the kernel's own
+    autodiff.py does"""
+    cell = find(cells, AUTODIFF)
+    start = cell.source.index("def central_difference")
+    end = cell.source.index("__all__")
+    cell.source = (cell.source[:start] + "from minitorch import central_difference\n\n\n"
+                   + cell.source[end:])
+
+
+CATALOGUE.update({
+    # -- Task 1.1 -------------------------------------------------------------------------------
+    "m1_central_difference_over_epsilon": Entry(
+        M1, [replace(AUTODIFF, "/ (2 * epsilon)", "/ epsilon")], ["test_central_difference"],
+        ["FAILED central_difference: central_difference(f, "]),
+    # -- Task 1.2 -------------------------------------------------------------------------------
+    "m1_mul_forward_adds": Entry(
+        M1, [replace(FUNCTIONS, "return operators.mul(a, b)", "return operators.add(a, b)")],
+        ["test_forward_mul"], ["FAILED forward[Mul]: Mul.apply(a, b)"]),
+    "m1_inv_forward_no_reciprocal": Entry(
+        M1, [replace(FUNCTIONS, "return operators.inv(a)", "return a")], ["test_forward_inv"],
+        ["FAILED forward[Inv]: Inv.apply(a)"]),
+    "m1_neg_operator_not_written": Entry(
+        M1, [replace(SCALAR, "return Neg.apply(self)\n", "raise NotImplementedError()\n")],
+        ["test_forward_neg"], ["FAILED forward[Neg]: -a with", "raised NotImplementedError"]),
+    "m1_sigmoid_forward_sign": Entry(
+        M1, [replace(FUNCTIONS, "s = operators.sigmoid(a)",
+                     "s = 1.0 / (1.0 + operators.exp(a))")],
+        ["test_forward_sigmoid"], ["FAILED forward[Sigmoid]: Sigmoid.apply(a)"]),
+    "m1_relu_forward_int_zero": Entry(
+        M1, [replace(FUNCTIONS, "return operators.relu(a)", "return max(a, 0)")],
+        ["test_forward_relu"],
+        ["FAILED forward[ReLU]", "Expected return type float got <class 'int'>"]),
+    "m1_exp_forward_returns_input": Entry(
+        M1, [replace(FUNCTIONS, "        return e\n", "        return a\n")],
+        ["test_forward_exp"], ["FAILED forward[Exp]: Exp.apply(a)"]),
+    "m1_lt_reversed": Entry(
+        M1, [replace(FUNCTIONS, "return operators.lt(a, b)", "return operators.lt(b, a)")],
+        ["test_forward_lt"], ["FAILED forward[LT]: LT.apply(a, b)"]),
+    "m1_eq_is_le": Entry(
+        M1, [replace(FUNCTIONS, "return operators.eq(a, b)", "return 1.0 if a <= b else 0.0")],
+        ["test_forward_eq"], ["FAILED forward[EQ]: EQ.apply(a, b)"]),
+    # -- Task 1.3 -------------------------------------------------------------------------------
+    "m1_chain_rule_drops_d_output": Entry(
+        M1, [replace(SCALAR, "_backward(h.ctx, d_output)", "_backward(h.ctx, 1.0)")],
+        ["test_chain_rule", "test_backpropagate"],
+        says=["FAILED chain_rule: f(x, y) = x * y + x at Scalars x = 5.0, y = 10.0",
+              "FAILED backpropagate: backpropagate(out, 5.0) for out = F1(0, v)"]),
+    # -- Task 1.4 -------------------------------------------------------------------------------
+    "m1_topological_sort_not_reversed": Entry(
+        M1, [replace(AUTODIFF, "    post.reverse()\n", "")],
+        ["test_topological_sort", "test_backpropagate"],
+        says=["topological_sort(F1(0, v)) does not start with the output",
+              "FAILED backpropagate: backpropagate(out, 5.0) for out = F1(0, v)"]),
+    "m1_backpropagate_overwrites": Entry(
+        M1, [replace(AUTODIFF, "pending[parent.unique_id] = pending[parent.unique_id] + d_parent",
+                     "pending[parent.unique_id] = d_parent")],
+        ["test_backpropagate"], ["FAILED backpropagate", "(MiniTorch's test_backprop3)"]),
+    "m1_mul_backward_swapped": Entry(
+        M1, [replace(FUNCTIONS, "return operators.mul(b, d_output), operators.mul(a, d_output)",
+                     "return operators.mul(a, d_output), operators.mul(b, d_output)")],
+        ["test_backward_mul"], ["FAILED backward[Mul]: Mul.backward(ctx, "]),
+    "m1_inv_backward_sign": Entry(
+        M1, [replace(FUNCTIONS, "return operators.inv_back(a, d_output)",
+                     "return d_output / (a * a)")],
+        ["test_backward_inv"], ["FAILED backward[Inv]: Inv.backward(ctx, "]),
+    "m1_neg_backward_sign": Entry(
+        M1, [replace(FUNCTIONS, "return operators.neg(d_output)", "return d_output")],
+        ["test_backward_neg"], ["FAILED backward[Neg]: Neg.backward(ctx, "]),
+    "m1_sigmoid_backward_of_input": Entry(
+        M1, [replace(FUNCTIONS, "ctx.save_for_backward(s)", "ctx.save_for_backward(a)")],
+        ["test_backward_sigmoid"], ["FAILED backward[Sigmoid]: Sigmoid.backward(ctx, "]),
+    "m1_relu_backward_passes_d": Entry(
+        M1, [replace(FUNCTIONS, "return operators.relu_back(a, d_output)", "return d_output")],
+        ["test_backward_relu"], ["FAILED backward[ReLU]: ReLU.backward(ctx, "]),
+    "m1_exp_backward_without_d": Entry(
+        M1, [replace(FUNCTIONS, "return operators.mul(e, d_output)", "return e")],
+        ["test_backward_exp"], ["FAILED backward[Exp]: Exp.backward(ctx, "]),
+    "m1_lt_backward_passes_d": Entry(
+        M1, [replace(FUNCTIONS, LT_BACKWARD,
+                     LT_BACKWARD.replace("0.0, 0.0", "d_output, d_output"))],
+        ["test_backward_lt"], ["FAILED backward[LT]: LT.backward(ctx, "]),
+    "m1_eq_backward_one_value": Entry(
+        M1, [replace(FUNCTIONS, EQ_BACKWARD, EQ_BACKWARD.replace("0.0, 0.0", "0.0"))],
+        ["test_backward_eq"], ["gave 1 derivatives, expected 2"]),
+    # -- cheats ---------------------------------------------------------------------------------
+    "m1_cheat_kernel_functions": Entry(
+        M1, [insert_before(FUNCTIONS, KEEP_KERNEL_FUNCTIONS), stub(FUNCTIONS),
+             insert_before(SCALAR, KERNEL_FUNCTIONS)], M1_FORWARD + M1_BACKWARD,
+        ["of the kernel's scalar_functions.py: write your scalar_functions.py"]),
+    "m1_cheat_kernel_central_difference": Entry(
+        M1, [kernel_central_difference], ["test_central_difference"],
+        ["the central_difference of your autodiff.py is (or derives from) the kernel's"]),
+    # %reset forgets the file cells run before it too: every check after it finds no file of the
+    # student's (the kernel's own are refused)
+    "m1_cheat_reset": Entry(
+        M1, [stub(AUTODIFF), insert_before("test_central_difference", RESET)], M1_ALL,
+        ["and no cell has written it"], says=["RuntimeError: check is the grader's"]),
+    # -- what the grading misses ----------------------------------------------------------------
+    "m1_central_difference_one_sided": Entry(
+        M1, [replace(AUTODIFF, CENTRAL, "return (f(*up) - f(*vals)) / epsilon")],
+        ["test_central_difference"],
+        defect="check calls central_difference with its default epsilon, 1e-6, at which a "
+               "one-sided difference is within check's tolerance of the derivative: it passes "
+               "an epsilon of its own nowhere, at which the two would differ"),
+    "m1_chain_rule_unwrapped": Entry(
+        M1, [replace(SCALAR, "_backward(h.ctx, d_output)", "backward(h.ctx, d_output)")],
+        ["test_chain_rule"],
+        defect="a chain_rule that calls backward, not _backward (which makes a one-input "
+               "function's float a tuple), raises TypeError for every function of one input "
+               "(x.exp().backward()), but check's chain_rule and backpropagate tests apply "
+               "only functions of two inputs, and the backward parts call backward directly"),
+})
+
+
+
 def students():
     """{student: [entry, ...]}: the k-th student hands in the k-th entry of each notebook."""
     out = {}
@@ -859,3 +1006,5 @@ def test_the_feedback_says_why(graded):
         with open(path, encoding="utf-8") as f:
             page = html.unescape(re.sub(r"<[^>]*>", "", f.read()))
         assert entry.why[0] in page, (name, entry.why[0])
+
+
