@@ -625,26 +625,35 @@ def task_0_4(ck, r, part):
 
 def task_1_1(ck, r, part):
     cd = ck.student("autodiff", "central_difference")
+    # each function, its arity, its derivatives, and whether its central difference is exact
+    # (at most quadratic in each argument): those are also taken with a wide epsilon of check's
+    # own, at which a one-sided difference is visibly off
     fns = [
-        ("x * x", 1, lambda x: x * x, lambda x: [2 * x]),
-        ("x * y + y", 2, lambda x, y: x * y + y, lambda x, y: [y, x + 1]),
-        ("exp(x / 50)", 1, lambda x: math.exp(x / 50), lambda x: [math.exp(x / 50) / 50]),
-        ("x * y * z", 3, lambda x, y, z: x * y * z, lambda x, y, z: [y * z, x * z, x * y]),
-        ("x", 1, lambda x: x, lambda x: [1.0]),
+        ("x * x", 1, lambda x: x * x, lambda x: [2 * x], True),
+        ("x * y + y", 2, lambda x, y: x * y + y, lambda x, y: [y, x + 1], True),
+        ("exp(x / 50)", 1, lambda x: math.exp(x / 50), lambda x: [math.exp(x / 50) / 50], False),
+        ("x * y * z", 3, lambda x, y, z: x * y * z, lambda x, y, z: [y * z, x * z, x * y], True),
+        ("x", 1, lambda x: x, lambda x: [1.0], True),
     ]
 
     def one(c):
-        text, n, f, grad = c[0]
+        text, n, f, grad, exact = c[0]
         vals = c[1][:n]
         want = grad(*vals)
         for arg in range(n):
-            got = call(ck, lambda: cd(f, *vals, arg=arg), (), "your central_difference")
-            got = number(got, "your central_difference")
-            if not close(got, want[arg]):
-                raise Failure(
-                    "central_difference(f, %s, arg=%d) for f = lambda: %s: expected %s, got %s"
-                    % (", ".join(show(v) for v in vals), arg, text, show(want[arg]), show(got))
-                )
+            for eps in [None, 0.5] if exact else [None]:
+                if eps is None:
+                    got = call(ck, lambda: cd(f, *vals, arg=arg), (), "your central_difference")
+                else:
+                    got = call(ck, lambda: cd(f, *vals, arg=arg, epsilon=eps), (),
+                               "your central_difference")
+                got = number(got, "your central_difference")
+                if not close(got, want[arg]):
+                    raise Failure(
+                        "central_difference(f, %s, arg=%d%s) for f = lambda: %s: expected %s, "
+                        "got %s" % (", ".join(show(v) for v in vals), arg,
+                                    "" if eps is None else ", epsilon=%s" % eps, text,
+                                    show(want[arg]), show(got)))
 
     cases = []
     for vals in cases_of(ck, [(5.0, 10.0, 2.0), (2.0, -3.0, 0.5)], 3, 8):
@@ -830,6 +839,25 @@ def test_functions(ck):
     return Function1, Function2
 
 
+def square_function(ck):
+    """a function of one input, whose backward returns a float, not a tuple (as MiniTorch's
+    one-input functions do: ScalarFunction._backward makes it one)"""
+    ScalarFunction = ck.student("scalar_functions", "ScalarFunction")
+
+    class Square(ScalarFunction):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * x
+
+        @staticmethod
+        def backward(ctx, d_output):
+            (x,) = ctx.saved_values
+            return 2.0 * x * d_output
+
+    return Square
+
+
 def pairs_of(ck, back, what):
     got = as_list(back, what)
     for item in got:
@@ -844,10 +872,23 @@ def task_1_3(ck, r, part):
     wraps it as a Scalar), and each pair's derivative is d_output times the partial."""
     Scalar = ck.student("scalar", "Scalar")
     Function1, Function2 = test_functions(ck)
+    Square = square_function(ck)
 
     def one(c):
         kind, a, b, d = c
         y = call(ck, Scalar, (b,), "your Scalar")
+        if kind == "one":
+            out = call(ck, Square.apply, (y,), "Square.apply(Scalar)")
+            text = "f(x) = x * x at Scalar x = %s" % show(b)
+            back = call(ck, out.chain_rule, (d,), "your chain_rule(%s)" % show(d))
+            got = pairs_of(ck, back, "chain_rule(d_output)")
+            if len(got) != 1 or got[0][0] is not y:
+                raise Failure("%s, chain_rule(d_output=%s): expected 1 pair (x, derivative), got "
+                              "%d" % (text, show(d), len(got)))
+            if not close(number(got[0][1], "a derivative chain_rule gave"), 2 * b * d):
+                raise Failure("%s, chain_rule(d_output=%s): expected x's derivative %s, got %s"
+                              % (text, show(d), show(2 * b * d), show(got[0][1])))
+            return
         if kind == "const":
             out = call(ck, Function2.apply, (a, y), "Function2.apply(%s, Scalar)" % show(a))
             text = "f(x, y) = x * y + x at x = %s (a number), y = Scalar(%s)" % (show(a), show(b))
@@ -875,9 +916,10 @@ def task_1_3(ck, r, part):
                     % (text, show(d), "xy"[i], show(want[i]), show(gd))
                 )
 
-    cases = [("var", 5.0, 10.0, 5.0), ("const", 10.0, 5.0, 5.0)]
+    cases = [("var", 5.0, 10.0, 5.0), ("const", 10.0, 5.0, 5.0), ("one", 0.0, 3.0, 5.0)]
     for v in cases_of(ck, [], 3, 10):
-        cases.append(("var" if v[2] > 0 else "const", v[0] / 10, v[1] / 10, v[2] / 10))
+        kind = "var" if v[2] > 30 else "const" if v[2] > -30 else "one"
+        cases.append((kind, v[0] / 10, v[1] / 10, v[2] / 10))
     run_cases(r, "chain_rule", cases, one)
 
 
@@ -955,10 +997,11 @@ def backward_test(ck, r, part):
         got = call(ck, Fn.backward, (ctx, d), "your %s.backward" % cls_name)
         got = list(got) if type(got) in (tuple, list) else [got]
         want = deriv(*(c[:n] + (d,)))
-        text = "%s.backward(ctx, %s) after %s" % (cls_name, show(d), call_args(
-            cls_name + ".forward", ["ctx"] + args))
+        text = "%s.backward(ctx, %s) after %s.forward(ctx, %s)" % (
+            cls_name, show(d), cls_name, ", ".join(show(a) for a in args))
         if len(got) != n:
-            raise Failure("%s gave %d derivatives, expected %d" % (text, len(got), n))
+            raise Failure("%s gave %d derivative%s, expected %d" % (
+                text, len(got), "" if len(got) == 1 else "s", n))
         for i in range(n):
             if not close(number(got[i], "your " + cls_name + ".backward"), want[i]):
                 raise Failure("%s: expected %s, got %s" % (text, show(want), show(tuple(got))))
@@ -1707,7 +1750,8 @@ def tensor_backward(ck, r, part):
             "; ".join("%s: %s" % ("ab"[i], show_tensor(shape, vals[i])) for i in range(n)),
             show_tensor(shape, vals[n]))
         if len(got) < n:
-            raise Failure("%s gave %d gradients, expected %d" % (text, len(got), n))
+            raise Failure("%s gave %d gradient%s, expected %d" % (
+                text, len(got), "" if len(got) == 1 else "s", n))
         for k in range(n):
             g_shape, g = values_of(got[k], "the gradient of " + "ab"[k])
             if g_shape != list(shape):

@@ -257,6 +257,8 @@ static const struct bug bugs[] = {
      "0.4", "parameters"},
     /* Task 1.1 */
     {AUTODIFF, "/ (2 * epsilon)", "/ epsilon", "1.1", "central_difference"},
+    {AUTODIFF, "(f(*up) - f(*down)) / (2 * epsilon)", "(f(*up) - f(*vals)) / epsilon", "1.1",
+     "central_difference"}, /* one-sided: within tolerance at the default epsilon */
     /* Task 1.2: each function's forward */
     {SCALAR_FUNCTIONS, "return operators.mul(a, b)", "return operators.add(a, b)", "1.2", "mul"},
     {SCALAR_FUNCTIONS, "return operators.inv(a)", "return operators.inv(a + 1.0)", "1.2", "inv"},
@@ -268,6 +270,9 @@ static const struct bug bugs[] = {
     {SCALAR_FUNCTIONS, "return operators.eq(a, b)", "return operators.lt(a, b)", "1.2", "eq"},
     /* Task 1.3 */
     {SCALAR, "_backward(h.ctx, d_output)", "_backward(h.ctx, 1.0)", "1.3", "chain_rule"},
+    /* backward for _backward: a one-input function's float is not made a tuple */
+    {SCALAR, "h.last_fn._backward(h.ctx, d_output)", "h.last_fn.backward(h.ctx, d_output)", "1.3",
+     "chain_rule"},
     /* Task 1.4: the graph's order, backpropagation, and each function's backward */
     {AUTODIFF, "    post.reverse()\n", "", "1.4", "topological_sort backpropagate"},
     {AUTODIFF, "pending[parent.unique_id] + d_parent", "d_parent", "1.4", "backpropagate"},
