@@ -9,7 +9,7 @@
         (module0 to module2), module3 for notebooks 02 to 06 (and any other name); --assignment
         puts every NOTEBOOK given in that one.
     python tools/assignments.py autograde SUBMISSION [--course DIR] [--student ID]
-                                         [--assignment NAME]
+                                         [--assignment NAME] [--together]
         (make autograde) grades a submission with nbgrader's autograde and writes the feedback
         with generate_feedback, then prints each graded cell's score. SUBMISSION is a directory
         holding one student's notebooks (the student's id is the directory's name, or ID), or a
@@ -18,6 +18,9 @@
         assignment their names belong to (or NAME's). Each student's assignment is graded on
         its own: one whose grading fails is reported in the summary at the end, and the others
         are graded. The exit status is 1 when a student could not be graded or got no feedback.
+        --together grades each assignment's submitted students in one nbgrader run instead
+        (nbgrader starts twice an assignment rather than twice a student: the tests' classes of
+        dozens); an assignment whose run fails is then graded a student at a time.
 
 DIR is the course directory, notebooks/ by default: nbgrader reads notebooks/nbgrader_config.py
 there (the kernel's language and its code stub) and keeps its gradebook (gradebook.db),
@@ -178,24 +181,34 @@ def stopped_cells(course, student, assignment):
     return out
 
 
-def grade(course, student, assignment, notebooks):
-    """Grades one student's notebooks of an assignment and writes their feedback, printing each
-    graded cell's score: (whether both were done, the student's line in the summary)."""
+def place(course, student, assignment, notebooks):
+    """Puts a student's notebooks of an assignment where nbgrader looks for them."""
     dest = os.path.join(course, "submitted", student, assignment)
     if {os.path.dirname(os.path.abspath(p)) for p in notebooks} != {dest}:
         shutil.rmtree(dest, ignore_errors=True)
         os.makedirs(dest)
         for path in notebooks:
             shutil.copy(path, dest)
+
+
+def grade(course, student, assignment, notebooks):
+    """Grades one student's notebooks of an assignment and writes their feedback, printing each
+    graded cell's score: (whether both were done, the student's line in the summary)."""
+    place(course, student, assignment, notebooks)
     if not os.path.isdir(os.path.join(course, "release", assignment)):
         return False, f"NOT GRADED: {assignment} was not released (make assignments)"
     failed = nbgrader(course, "autograde", assignment, "--student", student, "--force")
     if failed:
         return False, f"NOT GRADED: {failed}"
+    failed = nbgrader(course, "generate_feedback", assignment, "--student", student, "--force")
+    return report(course, student, assignment, failed)
+
+
+def report(course, student, assignment, failed):
+    """Prints a graded student's scores: (whether they have feedback, their summary line)."""
     rows = scores(course, student, assignment)
     stopped = stopped_cells(course, student, assignment)
     feedback = os.path.join(course, "feedback", student, assignment)
-    failed = nbgrader(course, "generate_feedback", assignment, "--student", student, "--force")
     total = sum(r[2] for r in rows)
     most = sum(r[3] for r in rows)
     print(f"\n{student} {assignment}: {total:g} of {most:g} points "
@@ -213,14 +226,38 @@ def grade(course, student, assignment, notebooks):
     return not failed, line
 
 
-def autograde(course, path, student, assignment=None):
-    """Grades every student of the submission, each assignment of each on its own; returns the
-    exit status: 1 when one could not be graded or got no feedback."""
+def together(course, found):
+    """Grades the students of each assignment in one nbgrader run (autograde, then feedback),
+    which spares a start of nbgrader per student; an assignment whose run fails is graded a
+    student at a time, as without --together. [(student, assignment, done, line)]."""
+    out = []
+    for name in sorted({a for _, a, _ in found}):
+        group = [(sid, nbs) for sid, a, nbs in found if a == name]
+        for sid, nbs in group:
+            place(course, sid, name, nbs)
+        failed = (f"{name} was not released" if not os.path.isdir(
+            os.path.join(course, "release", name)) else nbgrader(course, "autograde", name,
+                                                                 "--force"))
+        if failed:
+            out += [(sid, name, *grade(course, sid, name, nbs)) for sid, nbs in group]
+            continue
+        failed = nbgrader(course, "generate_feedback", name, "--force")
+        out += [(sid, name, *report(course, sid, name, failed)) for sid, _ in group]
+    return out
+
+
+def autograde(course, path, student, assignment=None, at_once=False):
+    """Grades every student of the submission, each assignment of each on its own (at_once:
+    each assignment's students in one nbgrader run); returns the exit status: 1 when one could
+    not be graded or got no feedback."""
     if not os.path.exists(os.path.join(course, "gradebook.db")):
         raise SystemExit(f"{course} has no gradebook: release the assignment first "
                          "(make assignments)")
     summary = []
-    for sid, name, notebooks in submissions(path, student, assignment):
+    found = submissions(path, student, assignment)
+    if at_once:
+        summary = together(course, found)
+    for sid, name, notebooks in [] if at_once else found:
         try:
             summary.append((sid, name, *grade(course, sid, name, notebooks)))
         except Exception as e:  # a student's submission must not stop the class's grading
@@ -251,12 +288,15 @@ def main(argv):
     a.add_argument("--student")
     a.add_argument("--assignment", help="grade every notebook in this assignment (default: "
                                         "each notebook's own)")
+    a.add_argument("--together", action="store_true",
+                   help="each assignment's students in one nbgrader run (quicker for a class; "
+                        "an assignment whose run fails is graded a student at a time)")
     args = p.parse_args(argv[1:])
     course = course_dir(args.course)
     if args.cmd == "release":
         release(course, [os.path.abspath(p) for p in args.notebooks], args.assignment)
         return 0
-    return autograde(course, args.submission, args.student, args.assignment)
+    return autograde(course, args.submission, args.student, args.assignment, args.together)
 
 
 if __name__ == "__main__":

@@ -930,7 +930,7 @@ def graded(tmp_path_factory):
             entry = CATALOGUE[name]
             nbformat.write(handed_in(course, entry),
                            str(submitted / student / (entry.notebook + ".ipynb")))
-    print(tool(course, "autograde", str(submitted)).split("\nsummary:")[-1])
+    print(tool(course, "autograde", str(submitted), "--together").split("\nsummary:")[-1])
     return course
 
 
