@@ -830,7 +830,7 @@ CATALOGUE.update({
         ["test_backward_lt"], ["FAILED backward[LT]: LT.backward(ctx, "]),
     "m1_eq_backward_one_value": Entry(
         M1, [replace(FUNCTIONS, EQ_BACKWARD, EQ_BACKWARD.replace("0.0, 0.0", "0.0"))],
-        ["test_backward_eq"], ["gave 1 derivatives, expected 2"]),
+        ["test_backward_eq"], ["gave 1 derivative, expected 2"]),
     # -- cheats ---------------------------------------------------------------------------------
     "m1_cheat_kernel_functions": Entry(
         M1, [insert_before(FUNCTIONS, KEEP_KERNEL_FUNCTIONS), stub(FUNCTIONS),
