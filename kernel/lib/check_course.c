@@ -160,6 +160,7 @@ static int ck_call(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
         dsl_check_error_place(in, running->code, where, sizeof where);
         char *text = NULL;
         int n = asprintf(&text, "%s: %s", in->ename, in->evalue ? in->evalue : "");
+        if (n < 0) text = NULL; /* asprintf leaves it undefined then */
         dsl_interp_clear_error(in);
         struct dsl_value msg = dsl_none(), place = dsl_none();
         t = n >= 0 ? dsl_list_new(3) : NULL;
