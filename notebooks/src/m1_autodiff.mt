@@ -160,8 +160,11 @@ def graph_svg(out):
     box_w, box_h, col_w, row_h = 128, 50, 190, 66
     width = 20 + (max(depth.values()) + 1) * col_w - (col_w - box_w)
     height = 20 + max(rows.values()) * row_h
+    # a wide graph is scaled down to the page's width (its viewBox keeps every box in it)
+    shown = min(width, 860)
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{shown}" '
+        f'height="{height * shown // width}" viewBox="0 0 {width} {height}" '
         'font-family="sans-serif" font-size="11">',
         '<defs><marker id="mt-arrow" viewBox="0 0 8 8" refX="8" refY="4" markerWidth="7" '
         'markerHeight="7" orient="auto"><path d="M0,0 L8,4 L0,8 z" fill="#666"/></marker></defs>',
@@ -219,8 +222,11 @@ def line_chart(xs, series, title, width=460, height=270):
     def py(y):
         return top + (hi - y) / (hi - lo) * ph
 
+    # a wide graph is scaled down to the page's width (its viewBox keeps every box in it)
+    shown = min(width, 860)
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{shown}" '
+        f'height="{height * shown // width}" viewBox="0 0 {width} {height}" '
         'font-family="sans-serif" font-size="11">',
         f'<text x="{left}" y="16" font-size="13">{esc(title)}</text>',
         f'<rect x="{left}" y="{top}" width="{pw}" height="{ph}" fill="none" stroke="#999"/>',
