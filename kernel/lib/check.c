@@ -79,15 +79,17 @@ struct ck {
     bool second_is_out;       /* the second input is only the shape of a map's output */
 };
 
-/* [-100, 100) in steps the course's floats can take (splitmix64) */
-static float draw(struct ck *k)
+double dsl_check_draw(uint64_t *state)
 {
-    uint64_t z = (k->rng += 0x9e3779b97f4a7c15ull);
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ull); /* splitmix64 */
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     z ^= z >> 31;
-    return (float)((double)(z >> 11) / 9007199254740992.0 * 200.0 - 100.0);
+    return (double)(z >> 11) / 9007199254740992.0 * 200.0 - 100.0;
 }
+
+/* [-100, 100) in steps the course's floats can take */
+static float draw(struct ck *k) { return (float)dsl_check_draw(&k->rng); }
 
 void dsl_check_error_place(const struct dsl_interp *in, const struct dsl_code *skip, char *buf,
                            size_t n)

@@ -18,6 +18,9 @@ int dsl_bi_check(struct dsl_interp *in, const struct dsl_args *a, struct dsl_val
 
 /* ---- what check.c and check_course.c share ------------------------------------------------- */
 
+/* The next draw of check's own generator at *state (splitmix64): a double in [-100, 100). */
+double dsl_check_draw(uint64_t *state);
+
 /* Where in the student's code the pending error was raised, as " (in f(), line 9 of the cell
  * defining it: out[o] = ...)": the innermost call it went through (what a traceback shows
  * last) whose code is not `skip` (check's own program, or NULL), or "" when it came from no

@@ -35,16 +35,12 @@ static _Thread_local struct course *running;
 
 /* ---- the natives ---------------------------------------------------------------------------- */
 
-/* ck.draw(): a float in [-100, 100) (splitmix64, as check.c's draws) */
+/* ck.draw(): a float in [-100, 100), three decimals */
 static int ck_draw(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
     (void)in, (void)a;
-    uint64_t z = (running->rng += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    z ^= z >> 31;
     /* three decimals: a report's inputs can be typed back in as they are shown */
-    double x = (double)(z >> 11) / 9007199254740992.0 * 200.0 - 100.0;
+    double x = dsl_check_draw(&running->rng);
     *ret = dsl_float((double)(int64_t)(x * 1000.0) / 1000.0);
     return 0;
 }

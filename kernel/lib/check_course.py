@@ -582,9 +582,7 @@ def mod_parameters(ck, r):
                 "a module with %d parameters (p1; children with 3 + %d and 3 + %d): "
                 "parameters() gave %d values" % (len(want), c[0], c[1], len(got))
             )
-        ids = set()
-        for p in got:
-            ids.add(id(p))
+        ids = set(id(p) for p in got)
         own = [m.p1, m.a.parameter_a, m.b.parameter_b, m.a.c.p3, m.b.c.p3]
         for p in own:
             if id(p) not in ids:
