@@ -12,6 +12,7 @@ build=${1:-build}
 [ -x "$build/minitorch-kernel" ] || { echo "error: $build/minitorch-kernel is not built" >&2; exit 2; }
 [ -f "$build/libminitorch_cuda.so" ] || { echo "error: $build has no cuda library (configure with the CUDA toolkit)" >&2; exit 2; }
 exclude=$(git rev-parse --git-path info/exclude)
+mkdir -p "$(dirname "$exclude")"
 grep -qx '/.gpurun/' "$exclude" 2>/dev/null || echo '/.gpurun/' >> "$exclude"
 rm -rf .gpurun
 mkdir -p .gpurun/lib
