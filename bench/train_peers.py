@@ -5,7 +5,9 @@ sigmoid, weights U(-0.5, 0.5), bias 0.1), a fresh shuffle every epoch, batches o
 batch-mean binary cross-entropy of prob = out*y + (out-1)*(y-1), SGD at rate 0.05, and the
 evaluation on every point each 10 epochs. numpy: forward and backward written out (float32).
 PyTorch (when importable): autograd and torch.optim.SGD, one thread as ours. Prints the median
-time per epoch and the min-max spread over --reps runs, in mt_train_bench's format.
+time per epoch and the min-max spread over --reps runs, in mt_train_bench's format. With
+--device cuda --no-eval, PyTorch alone on the GPU, timed as mt_gpu_bench times the cuda
+backend's autodiff-ops epoch.
 
 With --accuracy, the reference for mt_train_bench's accuracy over many seeds instead: the same
 loop in float64 (MiniTorch's own precision) on the random stream mt_train_bench's runs draw —
@@ -134,8 +136,9 @@ def accuracy(a):
 def run_torch(a, seed, torch):
     rng = random.Random(seed)
     X, y = dataset(a.dataset, a.points, rng)
-    params = [torch.tensor(p, requires_grad=True) for p in init(a.hidden, rng)]
-    Xt, yt = torch.tensor(X), torch.tensor(y)
+    dev = a.device
+    params = [torch.tensor(p, requires_grad=True, device=dev) for p in init(a.hidden, rng)]
+    Xt, yt = torch.tensor(X, device=dev), torch.tensor(y, device=dev)
     opt = torch.optim.SGD(params, lr=0.05)
     W1, b1, W2, b2, W3, b3 = params
 
@@ -149,7 +152,7 @@ def run_torch(a, seed, torch):
         idx = list(range(len(X)))
         rng.shuffle(idx)
         for i in range(0, len(idx), 10):
-            j = torch.tensor(idx[i:i + 10])
+            j = torch.tensor(idx[i:i + 10], device=dev)
             x, t = Xt[j], yt[j]
             opt.zero_grad()
             out = model(x).view(len(j))
@@ -157,9 +160,11 @@ def run_torch(a, seed, torch):
             loss = -prob.log()
             (loss / len(j)).sum().backward()
             opt.step()
-        if e % 10 == 0:
+        if e % 10 == 0 and not a.no_eval:
             with torch.no_grad():
                 int(((model(Xt).view(-1) > 0.5) == (yt > 0.5)).sum())
+    if dev == "cuda":
+        torch.cuda.synchronize()
     return (time.perf_counter() - t0) / a.epochs
 
 
@@ -183,19 +188,27 @@ def main():
                    help="the float64 reference over seeds 1..--seeds instead of the timings")
     p.add_argument("--seeds", type=int, default=100)
     p.add_argument("--ours", default="", help="our correct counts for seeds 1.., comma-separated")
+    p.add_argument("--device", default="cpu",
+                   help="cuda: PyTorch alone, on the GPU (beside the cuda backend's epoch)")
+    p.add_argument("--no-eval", action="store_true",
+                   help="PyTorch without the evaluation each 10 epochs (as mt_gpu_bench's epoch)")
     a = p.parse_args()
     if a.accuracy:
         accuracy(a)
         return
     reps = max(1, a.reps // 2) if a.points >= 1000 else a.reps
-    show(f"numpy {np.__version__}", [run_numpy(a, 1) for _ in range(reps)])
+    if a.device == "cpu":
+        show(f"numpy {np.__version__}", [run_numpy(a, 1) for _ in range(reps)])
     try:
         import torch
     except ImportError:
         print("  PyTorch                 not installed (pip install torch to compare)")
         return
     torch.set_num_threads(1)
-    show(f"PyTorch {torch.__version__}", [run_torch(a, 1, torch) for _ in range(reps)])
+    name = f"PyTorch {torch.__version__}" + (f" on {a.device}" if a.device != "cpu" else "")
+    if a.device == "cuda":
+        run_torch(a, 1, torch)  # CUDA's start and the kernels' first loads, untimed
+    show(name, [run_torch(a, 1, torch) for _ in range(reps)])
 
 
 if __name__ == "__main__":

@@ -80,6 +80,16 @@ void mt_ctx_trim(struct mt_ctx *ctx)
     }
 }
 
+enum mt_status mt_ctx_wait(struct mt_ctx *ctx)
+{
+    for (int b = 0; b < MT_BACKEND_COUNT; b++) {
+        const struct mt_backend_ops *ops = mt_backend_ops_of((enum mt_backend)b);
+        enum mt_status st = ops->wait ? ops->wait(ctx) : MT_OK;
+        if (st != MT_OK) return st;
+    }
+    return MT_OK;
+}
+
 void mt_ctx_free(struct mt_ctx *ctx)
 {
     if (!ctx) return;

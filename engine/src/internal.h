@@ -218,6 +218,10 @@ struct mt_backend_ops {
     /* Gives back every block the backend keeps cached for ctx (mt_ctx_trim, mt_ctx_free). May be
      * NULL. Must not start a device that holds nothing. */
     void (*trim)(struct mt_ctx *ctx);
+    /* Returns when the work this backend's ops queued for ctx is done (mt_ctx_wait), with the
+     * error a queued kernel hit. May be NULL: the ops return after their work. Must not start
+     * a device that holds nothing. */
+    enum mt_status (*wait)(struct mt_ctx *ctx);
     /* n floats from host memory into this backend's memory, from it to host memory, and a fill
      * of its memory: dst and src are storage data pointers (plus an offset). n may be 0. */
     enum mt_status (*upload)(struct mt_ctx *ctx, float *dst, const float *host, int64_t n);

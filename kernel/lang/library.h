@@ -37,6 +37,11 @@ bool dsl_builtin_protected(const char *name);
 
 /* ---- tensors (lib/tensor_methods.c) ----------------------------------------------------- */
 
+/* Waits for the tensor work the session queued on the GPU (mt_ctx_wait): before a clock is
+ * read, and at the end of a cell, so that a kernel's error belongs to the cell that queued it.
+ * 0, or -1 after raising that error. */
+int dsl_engine_wait(struct dsl_interp *in);
+
 /* Methods and properties of tensors, sorted by name. A property row has min = max = 0 and its
  * fn returns the value. */
 extern const struct dsl_builtin dsl_tensor_methods[];

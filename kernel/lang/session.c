@@ -391,6 +391,7 @@ int dsl_execute(struct dsl_session *s, const char *code, const struct dsl_output
     struct dsl_value value = dsl_none();
     struct dsl_diag_log *log = s->diagnostics ? dsl_diag_open(s->ctx) : NULL;
     int r = file ? dsl_package_run(&in, cell) : dsl_run_block(&in, block, result ? &value : NULL);
+    if (r == 0) r = dsl_engine_wait(&in);
     if (log) {
         /* %diagnostics on: the table comes before the cell's result, as a display */
         json_t *table = dsl_diag_close(log, in.out->display != NULL);

@@ -39,6 +39,12 @@ int dsl_engine_raise(struct dsl_interp *in, enum mt_status st)
     return dsl_raise(in, mt_status_ename(st), "%s", msg);
 }
 
+int dsl_engine_wait(struct dsl_interp *in)
+{
+    enum mt_status st = mt_ctx_wait(ctx_of(in));
+    return st == MT_OK ? 0 : dsl_engine_raise(in, st);
+}
+
 /* Called before every engine op: an interrupt between two ops ends the cell at once. */
 static int poll_cancel(struct dsl_interp *in)
 {

@@ -15,6 +15,8 @@ struct mt_cuda_standin {
     long launches;     /* fill/map/zip/reduce/matmul calls */
     long copies;       /* copy calls */
     int fail_next;     /* a nonzero code: returned by the next launch or copy, then cleared */
+    int fail_wait;     /* a nonzero code: returned by the next wait (a queued kernel's error) */
+    long waits;        /* wait calls */
     int matmul_kernel; /* the kernel (enum mt_cuda_matmul) the last matmul asked for */
 };
 

@@ -505,11 +505,26 @@ static void test_cuda_errors(void)
     mt_cancel_request();
     CHECK_INT(mt_add(ctx, a, a, &r), MT_ERR_CANCELLED);
     mt_cancel_clear();
+    /* a queued kernel's error comes back from the wait, which names it */
+    long waits = standin->waits;
+    CHECK_INT(mt_ctx_wait(ctx), MT_OK);
+    CHECK_INT(standin->waits, waits + 1);
+    standin->fail_wait = 703;
+    CHECK_INT(mt_ctx_wait(ctx), MT_ERR_BACKEND);
+    CHECK(strstr(mt_ctx_error(ctx), "work queued on the GPU failed") &&
+          strstr(mt_ctx_error(ctx), "stand-in error 703"));
     /* and after all that, it works */
     CHECK_INT(mt_add(ctx, a, a, &r), MT_OK);
     CHECK_INT(mt_tensor_copy_out(r, h), MT_OK);
     for (int i = 0; i < 8; i++) CHECK(h[i] == 2.0f);
     mt_tensor_release(a), mt_tensor_release(r);
+    mt_ctx_free(ctx);
+    /* a context that holds no device memory has nothing queued: its wait asks nothing of the
+     * library (and so starts no device) */
+    ctx = mt_ctx_new();
+    waits = standin->waits;
+    CHECK_INT(mt_ctx_wait(ctx), MT_OK);
+    CHECK_INT(standin->waits, waits);
     mt_ctx_free(ctx);
 }
 

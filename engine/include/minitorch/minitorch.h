@@ -183,6 +183,11 @@ size_t mt_ctx_mem_used(const struct mt_ctx *ctx);
 /* Returns the freed blocks the context keeps for reuse (up to 256 MiB) to the system; the
  * language's %reset calls it so that forgetting big tensors also shrinks the process. */
 void mt_ctx_trim(struct mt_ctx *ctx);
+/* Ops on the cuda backend return once their kernels are queued, as PyTorch's do; reading a
+ * tensor's values waits for them. This waits for all of ctx's queued work: before a clock is
+ * read, and to have the error a queued kernel hit (MT_ERR_BACKEND) reported now. At once when
+ * nothing is queued, and on the CPU backends. */
+enum mt_status mt_ctx_wait(struct mt_ctx *ctx);
 
 /* The random generator: MT19937 seeded like Python's random.seed(n) for n >= 0, so that
  * seed(n) then rand(...) draws the same numbers as `random.seed(n); random.random()` in

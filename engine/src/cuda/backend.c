@@ -189,6 +189,18 @@ static enum mt_status cuda_fill(struct mt_ctx *ctx, float *dev, int64_t n, float
     return code == 0 ? MT_OK : cuda_fail(ctx, "fill", code);
 }
 
+/* The library's kernels run behind the calls that queue them (plugin.h). A context that holds
+ * no device memory has nothing queued: every block it had was given back through cudaFree,
+ * which waits for the device, or sits in its cache. */
+static enum mt_status cuda_wait(struct mt_ctx *ctx)
+{
+    if (ctx->dev_used == 0 && ctx->dev_cache_bytes == 0) return MT_OK;
+    const struct mt_cuda_plugin *p = lib();
+    if (!p) return MT_OK;
+    int code = p->wait();
+    return code == 0 ? MT_OK : cuda_fail(ctx, "work queued on the GPU", code);
+}
+
 /* ---- the kernel table ---------------------------------------------------------------------------
  */
 
@@ -379,6 +391,7 @@ const struct mt_backend_ops mt_cuda_ops = {
     .alloc = cuda_alloc,
     .free = cuda_free,
     .trim = cuda_trim,
+    .wait = cuda_wait,
     .upload = cuda_upload,
     .download = cuda_download,
     .fill = cuda_fill,

@@ -13,7 +13,8 @@ namespace mt_cu
 
 /* A call's kernels from the first launch to the device's end: when the caller asked for a
  * description (plugin.h's struct mt_cuda_launch), CUDA events around them and the main
- * kernel's attributes and theoretical occupancy. finish() checks the launches and waits. */
+ * kernel's attributes and theoretical occupancy. finish() checks the launches; it waits for
+ * the kernels only when they are timed or `wait` says so (plugin.h: calls queue their work). */
 class Call
 {
   public:
@@ -55,11 +56,11 @@ class Call
             info_->occupancy = (double)(resident * warps) / (max_threads / 32);
     }
 
-    int finish()
+    int finish(bool wait = false)
     {
         cudaError_t e = cudaGetLastError();
         if (stop_) cudaEventRecord(stop_);
-        if (e == cudaSuccess) e = cudaDeviceSynchronize();
+        if (e == cudaSuccess && (wait || stop_)) e = cudaDeviceSynchronize();
         float ms = 0.0f;
         if (e == cudaSuccess && stop_ && cudaEventElapsedTime(&ms, start_, stop_) == cudaSuccess)
             info_->gpu_ms = ms;
@@ -72,7 +73,9 @@ class Call
 };
 
 /* Device memory a call keeps between calls, grown on demand (callers hold a lock of their own
- * around its use: the library's calls wait for their kernels, so one at a time suffices). */
+ * around its use). A call's kernels may still be reading it when the next call is made; that
+ * call's kernels come after them in the same stream, and cudaFree, before growing, waits for
+ * the device. */
 class Scratch
 {
   public:

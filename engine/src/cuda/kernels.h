@@ -10,6 +10,7 @@ int mt_cu_alloc(size_t bytes, void **out);
 void mt_cu_release(void *p);
 int mt_cu_copy(void *dst, const void *src, size_t bytes, enum mt_cuda_copy kind);
 int mt_cu_fill(float *dst, int64_t n, float value);
+int mt_cu_wait(void);
 int mt_cu_mem_info(size_t *free_bytes, size_t *total_bytes);
 int mt_cu_map(enum mt_map_op op, const struct mt_cuda_view *out, const struct mt_cuda_view *a,
               struct mt_cuda_launch *info);

@@ -472,12 +472,12 @@ int mt_cu_copy(void *dst, const void *src, size_t bytes, enum mt_cuda_copy kind)
                              : kind == MT_CUDA_D2H ? cudaMemcpyDeviceToHost
                                                    : cudaMemcpyDeviceToDevice;
     if (!bytes) return 0;
-    cudaError_t e = cudaMemcpy(dst, src, bytes, k);
-    /* between two device buffers cudaMemcpy returns before the copy is done, and the plugin's
-     * calls return after their work (plugin.h) */
-    if (e == cudaSuccess && k == cudaMemcpyDeviceToDevice) e = cudaDeviceSynchronize();
-    return (int)e;
+    /* in the default stream, after the work queued before it: a copy to the host returns with
+     * the data, one between device buffers is queued like a kernel (plugin.h) */
+    return (int)cudaMemcpy(dst, src, bytes, k);
 }
+
+int mt_cu_wait(void) { return (int)cudaDeviceSynchronize(); }
 
 int mt_cu_fill(float *dst, int64_t n, float value)
 {
@@ -555,7 +555,7 @@ int mt_cu_launch(const char *source, const unsigned grid[3], const unsigned bloc
     const dim3 g(grid[0], grid[1], grid[2]), b(block[0], block[1], block[2]);
     cudaLaunchKernel(fn, g, b, args, 0, nullptr);
     call.describe(fn, "cuda.jit kernel (NVRTC)", g, b, 0);
-    return call.finish();
+    return call.finish(true);
 }
 
 int mt_cu_zip(enum mt_zip_op op, const struct mt_cuda_view *out, const struct mt_cuda_view *a,

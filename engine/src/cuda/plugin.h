@@ -19,7 +19,7 @@
 extern "C" {
 #endif
 
-#define MT_CUDA_PLUGIN_VERSION 6
+#define MT_CUDA_PLUGIN_VERSION 7
 #define MT_CUDA_PLUGIN_SYMBOL "mt_cuda_plugin"
 #define MT_CUDA_PLUGIN_FILE "libminitorch_cuda.so"
 
@@ -61,8 +61,17 @@ struct mt_cuda_launch {
 
 /* Every call after `probe` returns 0 or a CUDA error code (cudaError_t), which `error` names;
  * the kernels have the semantics of struct mt_backend_ops (internal.h) — shapes already checked,
- * out allocated — and return after the work is done (synchronised), so that an error in a
- * launch is reported by the call that made it. */
+ * out allocated.
+ *
+ * The kernel calls queue their work in the default stream and return, as PyTorch's ops do:
+ * waiting for the device after each of them costs more than a small kernel, and a training
+ * step is hundreds of small kernels. Everything runs in queue order, so a call may use what
+ * earlier ones have not finished writing, and memory given back is reused only by later work.
+ * A copy to the host, `release` and `wait` return after all queued work. An error in a launch
+ * (a bad configuration) is returned by the call that made it; one that a kernel hits while
+ * running comes back from a later call, at the latest `wait`. Calls that are timed (an
+ * mt_cuda_launch given) and `launch` (students' kernels, whose errors belong to their launch)
+ * wait for their kernels before they return. */
 struct mt_cuda_plugin {
     int version; /* MT_CUDA_PLUGIN_VERSION */
     /* device.h's probe and device, run inside the library */
@@ -74,6 +83,8 @@ struct mt_cuda_plugin {
     int (*copy)(void *dst, const void *src, size_t bytes, enum mt_cuda_copy kind);
     /* dst[0..n) = value (device memory) */
     int (*fill)(float *dst, int64_t n, float value);
+    /* returns when every queued kernel and copy is done; the error one of them hit, if any */
+    int (*wait)(void);
     /* the device's free and total memory, bytes (cudaMemGetInfo) */
     int (*mem_info)(size_t *free_bytes, size_t *total_bytes);
     /* out = op(a), a broadcast to out's shape (aligned at the last dim) */
