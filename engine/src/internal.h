@@ -275,7 +275,8 @@ struct mt_backend_ops {
     /* The backend's fused training, may be NULL (all of them, or train_new and train_free,
      * or train_correct): MiniTorch's network (mlp.h) trained on buffers made once, without the
      * autodiff graph, giving what the ops give. `train_path` names it for mt_trainer_path.
-     * train_fits: whether m can run fused here, from its sizes (x, y, gw, gb are not set yet).
+     * train_fits: whether m can run fused here, and is faster so than through the ops, from
+     * its sizes (x, y, gw, gb are not set yet).
      * train_new: the buffers the backend keeps for m, made once for every epoch, in *state
      * (NULL entry: it keeps none, state NULL); m, every pointer set in this backend's memory,
      * stays where it is and unchanged, but for the values it points to, until train_free.

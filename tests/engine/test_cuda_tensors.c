@@ -362,19 +362,19 @@ static void test_backward_on_cuda(void)
 
 /* ---- training ------------------------------------------------------------------------------ */
 
-/* MiniTorch's split task (hidden 10, 50 points, batch 7: a last batch of 1) for `epochs` on
- * backend be (the autodiff ops when ops_only, else the backend's fused step where it has one):
- * the per-epoch losses, the final correct count, and the last gradient of the first weight
- * (2 x 10) in grad0. */
+/* MiniTorch's split task (two hidden layers of `hidden`, 50 points, batch 7: a last batch of
+ * 1) for `epochs` on backend be (the autodiff ops when ops_only, else the backend's fused step
+ * where it has one): the per-epoch losses, the final correct count, and the last gradient of
+ * the first weight (2 x hidden) in grad0. */
 static void train_on(enum mt_backend be, bool ops_only, int epochs, double *losses,
-                     int64_t *correct, float *grad0, const char *want_path)
+                     int64_t *correct, float *grad0, const char *want_path, int64_t hidden)
 {
     struct mt_ctx *ctx = mt_ctx_new();
     mt_seed(ctx, 3);
     struct mt_tensor *X = NULL, *y = NULL;
     CHECK_INT(mt_dataset_make(ctx, be, MT_DATASET_SPLIT, 50, &X, &y), MT_OK);
     struct mt_linear layers[3];
-    int64_t sizes[4] = {2, 10, 10, 1};
+    int64_t sizes[4] = {2, hidden, hidden, 1};
     for (int l = 0; l < 3; l++)
         CHECK_INT(mt_linear_init(ctx, be, sizes[l], sizes[l + 1], &layers[l]), MT_OK);
     struct mt_trainer *t = NULL;
@@ -402,9 +402,14 @@ static void test_training_on_cuda(void)
     double ls[EPOCHS] = {0}, lo[EPOCHS] = {0}, lf[EPOCHS] = {0};
     int64_t cs = -1, co = -2, cf = -3;
     float gs[20] = {0}, go[20] = {1}, gf[20] = {2};
-    train_on(SIMPLE, true, EPOCHS, ls, &cs, gs, "autodiff ops");
-    train_on(CUDA, true, EPOCHS, lo, &co, go, "autodiff ops");
-    train_on(CUDA, false, EPOCHS, lf, &cf, gf, "fused kernel");
+    train_on(SIMPLE, true, EPOCHS, ls, &cs, gs, "autodiff ops", 10);
+    train_on(CUDA, true, EPOCHS, lo, &co, go, "autodiff ops", 10);
+    train_on(CUDA, false, EPOCHS, lf, &cf, gf, "fused kernel", 10);
+    /* past about 65,536 parameters the ops are faster than the one-block fused kernel */
+    double l1[1];
+    int64_t c1;
+    static float g1[2 * 300];
+    train_on(CUDA, false, 1, l1, &c1, g1, "autodiff ops", 300);
     const double *lc[2] = {lo, lf};
     const int64_t cc[2] = {co, cf};
     const float *gc[2] = {go, gf};
