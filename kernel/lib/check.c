@@ -1061,10 +1061,10 @@ int dsl_bi_check(struct dsl_interp *in, const struct dsl_args *a, struct dsl_val
     if (!p && !course)
         return dsl_raise(in, "ValueError",
                          "check() knows the tasks \"0.1\" to \"0.4\" (operators, properties, "
-                         "higher-order functions, Module), \"1.1\" to \"1.4\" (central "
-                         "differences, Scalar, chain rule, backpropagation), \"2.1\" to "
-                         "\"2.4\" (indexing, broadcasting, tensor functions forward and "
-                         "backward), \"3.1\" (map, zip, "
+                         "higher-order functions, Module), \"1.1\" to \"1.5\" (central "
+                         "differences, Scalar, chain rule, backpropagation, the network), "
+                         "\"2.1\" to \"2.5\" (indexing, broadcasting, tensor functions forward "
+                         "and backward, the network), \"3.1\" (map, zip, "
                          "reduce), \"3.2\" (matrix multiply), \"3.3\" (the same as CUDA kernels) "
                          "and \"3.4\" (CUDA matrix multiply), not \"%s\"",
                          task);

@@ -34,7 +34,7 @@ int dsl_check_report(struct dsl_interp *in, const char *head, const char *table,
                      int passed, int failed, const char *task, const char *part, const char *first,
                      double seconds);
 
-/* Modules 0 to 2 (check_course.c): whether task is one of theirs ("0.1" ... "2.4"), and
+/* Modules 0 to 2 (check_course.c): whether task is one of theirs ("0.1" ... "2.5"), and
  * check(task, part) of it with inputs drawn from seed; call is how reports name the call. */
 bool dsl_check_course_task(const char *task);
 int dsl_check_course(struct dsl_interp *in, const char *task, const char *part, uint64_t seed,

@@ -1,7 +1,7 @@
-/* check_course.c — check("0.1") to check("2.4"): the tests of Modules 0 to 2, which test the
+/* check_course.c — check("0.1") to check("2.5"): the tests of Modules 0 to 2, which test the
  * student's own files of the package (operators.py, module.py, autodiff.py,
  * scalar_functions.py, scalar.py, tensor_data.py, tensor_ops.py, tensor_functions.py,
- * tensor.py) rather than a backend.
+ * tensor.py) rather than a backend, and for the training tasks their notebook's network.
  *
  * The tests are a program in the language, lib/check_course.py (its docstring says what it
  * tests and how), which the build embeds. Each check runs it afresh as a module that no import
@@ -28,6 +28,7 @@
 /* The running check: one at a time (a student's function that calls check() is refused). */
 struct course {
     uint64_t rng;
+    const char *task;            /* "0.1" */
     const char *call;            /* check("0.1", "mul"): what errors name */
     const struct dsl_code *code; /* the tests' program, which no error is placed in */
 };
@@ -128,6 +129,57 @@ static int ck_student(struct dsl_interp *in, const struct dsl_args *a, struct ds
     return 0;
 }
 
+static const char *const notebook_params[] = {"name", NULL};
+
+/* ck.notebook(name): the class `name` of the student's notebook (Tasks 1.5 and 2.5 test their
+ * Linear and Network), or a RuntimeError saying what to run. Its bases may be the kernel's
+ * (minitorch.Module is the given code those tasks build on); its own methods must not be. */
+static int ck_notebook(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    if (a->slot[0].kind != DSL_STR)
+        return dsl_raise(in, "TypeError", "notebook(name) takes a string");
+    const char *name = a->slot[0].as.s->data;
+    const struct dsl_value *v = dsl_session_lookup(in->session, name);
+    if (!v || v->kind != DSL_CLASS)
+        return dsl_raise(in, "RuntimeError",
+                         "%s tests your class %s of Task %s, and %s: run the task's cell that "
+                         "defines it, then check",
+                         running->call, name, running->task,
+                         v ? "the notebook's is not a class" : "no cell has defined it");
+    const struct dsl_class *c = v->as.cls;
+    bool kernel = c->builtin && !dsl_class_exc_base(c);
+    for (size_t i = 0; !kernel && i < c->attrs.len; i++)
+        kernel = kernel_value(c->attrs.items[i].value);
+    if (kernel)
+        return dsl_raise(in, "RuntimeError",
+                         "%s tests your own %s, and the notebook's %s is (or takes its methods "
+                         "from) the kernel's: write it yourself",
+                         running->call, name, name);
+    *ret = dsl_value_retain(*v);
+    return 0;
+}
+
+static const char *const swap_params[] = {"name", "value", NULL};
+
+/* ck.swap_global(name, value): binds the notebook's global name to value (none: unbinds it)
+ * and returns what it was bound to (none: nothing), for check to put back */
+static int ck_swap_global(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    if (a->slot[0].kind != DSL_STR)
+        return dsl_raise(in, "TypeError", "swap_global(name, value) takes a name");
+    const char *name = a->slot[0].as.s->data;
+    struct dsl_value *v = dsl_session_lookup(in->session, name);
+    struct dsl_value old = v ? dsl_value_retain(*v) : dsl_none();
+    if (a->slot[1].kind == DSL_NONE) {
+        dsl_session_unset(in->session, name);
+    } else if (dsl_session_assign(in->session, name, dsl_value_retain(a->slot[1])) != 0) {
+        dsl_value_release(old);
+        return dsl_raise_status(in, DSL_V_NOMEM);
+    }
+    *ret = old;
+    return 0;
+}
+
 static const char *const call_params[] = {"f", "args", NULL};
 
 /* ck.call(f, args): (True, f(*args)), or (False, "ValueError: ...", " (in f(), line 3 ...)")
@@ -181,8 +233,12 @@ static const struct member ck_members[] = {
     FN("call", "call(f, args)", 2, 2, call_params, ck_call,
        "(True, f(*args)), or (False, error, where) when it raised."),
     FN("draw", "draw()", 0, 0, NULL, ck_draw, "A float in [-100, 100) from check's generator."),
+    FN("notebook", "notebook(name)", 1, 1, notebook_params, ck_notebook,
+       "The class name of the student's notebook."),
     FN("student", "student(file, name)", 2, 2, student_params, ck_student,
        "The student's definition of name in their file minitorch.<file>."),
+    FN("swap_global", "swap_global(name, value)", 2, 2, swap_params, ck_swap_global,
+       "Binds the notebook's global name to value; returns the old value."),
 };
 
 static const struct module mod_check_natives = {
@@ -193,8 +249,8 @@ static const struct module mod_check_natives = {
 
 /* ---- check(task, part) of Modules 0 to 2 ------------------------------------------------ */
 
-static const char *const course_tasks[] = {"0.1", "0.2", "0.3", "0.4", "1.1", "1.2",
-                                           "1.3", "1.4", "2.1", "2.2", "2.3", "2.4"};
+static const char *const course_tasks[] = {"0.1", "0.2", "0.3", "0.4", "1.1", "1.2", "1.3",
+                                           "1.4", "1.5", "2.1", "2.2", "2.3", "2.4", "2.5"};
 
 bool dsl_check_course_task(const char *task)
 {
@@ -237,12 +293,19 @@ int dsl_check_course(struct dsl_interp *in, const char *task, const char *part, 
                    (part && dsl_str_value(part, strlen(part), &args[1]) != 0)))
         r = dsl_raise_status(in, DSL_V_NOMEM);
     struct course c = {.rng = seed,
+                       .task = task,
                        .call = call,
                        .code = run_fn.kind == DSL_FUNCTION ? run_fn.as.fn_user->code : NULL};
+    /* The training tasks build the student's network with what the notebook's minitorch holds
+     * (the kernel's Module, and its Scalar or tensors where a student skipped a module) and
+     * run it on Scalars and tensors of check's own: their check refuses none of the kernel. */
+    bool training = strcmp(task, "1.5") == 0 || strcmp(task, "2.5") == 0;
     if (r == 0) {
         running = &c;
-        s->course_grading = true;
-        s->course_refuses = task[0] == '0' ? kernel_builtin : refuses_but_operators;
+        s->course_grading = !training;
+        s->course_refuses = training         ? NULL
+                            : task[0] == '0' ? kernel_builtin
+                                             : refuses_but_operators;
         r = dsl_call(in, run_fn, args, 3, NULL, NULL, 0, &result);
         s->course_grading = false;
         s->course_refuses = NULL;

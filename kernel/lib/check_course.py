@@ -1,12 +1,14 @@
-"""check("0.1") ... check("2.4"): what MiniTorch's tests of Modules 0 to 2 check, run on the
+"""check("0.1") ... check("2.5"): what MiniTorch's tests of Modules 0 to 2 check, run on the
 student's own files (their `%%minitorch_file operators.py`, `module.py`, `autodiff.py`,
 `scalar_functions.py`, `scalar.py`, `tensor_data.py`, `tensor_ops.py`, `tensor_functions.py`,
-`tensor.py`).
+`tensor.py`), and for the training tasks 1.5 and 2.5 on their notebook's `Linear` and
+`Network`.
 
 The kernel runs this program (lib/check_course.c) afresh for each check, as a module that no
 import reaches, and calls run(task, part, ck): ck is a module of natives that only this program
 is given. ck.student(file, name) is the student's definition of name in their file (an error
-that says what to write when there is none, or when it is the kernel's own); ck.call(f, args)
+that says what to write when there is none, or when it is the kernel's own), ck.notebook(name)
+the class `name` the student's notebook defines (Tasks 1.5 and 2.5); ck.call(f, args)
 calls student code and returns (True, value) or (False, error, where), the error the student's
 code raised and the line of theirs it came from; ck.draw() is a float in [-100, 100) from
 check's own generator, seeded as the report says.
@@ -1803,6 +1805,779 @@ def task_2_4(ck, r, part):
         tensor_math(ck, r, True)
 
 
+# ---- Tasks 1.5 and 2.5: the network, on Scalars and on tensors -----------------------------------
+#
+# The student's Linear and Network classes of the notebook (ck.notebook), built with MiniTorch's
+# given __init__ code. check then gives each parameter a value of its own draws through
+# Parameter.update (so that the seed of a report draws the same network again), as a Scalar or
+# tensor of check's own (CheckScalar, CheckTensor below): the student's layers run on autodiff
+# that check trusts, so that these tasks grade the layers alone, as each function of Modules 1
+# and 2 is graded by its own tests. From the parameters check computes what the network should
+# give: its output, the derivatives backward() should leave, and the losses and parameters of a
+# few training epochs in which check itself takes each SGD step.
+
+
+def backward_order(root):
+    """root and everything it was computed from, each after all it was computed from"""
+    order, seen = [], set()
+    stack = [(root, False)]
+    while stack:
+        v, done = stack.pop()
+        if done:
+            order.append(v)
+            continue
+        if id(v) in seen:
+            continue
+        seen.add(id(v))
+        stack.append((v, True))
+        for p in v.parents:
+            stack.append((p[0], False))
+    return order
+
+
+class CheckScalar:
+    """check's own Scalar: a float, the Scalars it was computed from (each with the local
+    derivative), and after backward() the derivative of each leaf"""
+
+    def __init__(self, v, parents=()):
+        self.data = float(v)
+        self.parents = parents
+        self.derivative = None
+
+    def __repr__(self):
+        return "Scalar(%s)" % show(self.data)
+
+    def __add__(self, o):
+        o = lift_scalar(o)
+        return CheckScalar(self.data + o.data, ((self, 1.0), (o, 1.0)))
+
+    def __radd__(self, o):
+        return self.__add__(o)
+
+    def __sub__(self, o):
+        o = lift_scalar(o)
+        return CheckScalar(self.data - o.data, ((self, 1.0), (o, -1.0)))
+
+    def __rsub__(self, o):
+        return lift_scalar(o).__sub__(self)
+
+    def __mul__(self, o):
+        o = lift_scalar(o)
+        return CheckScalar(self.data * o.data, ((self, o.data), (o, self.data)))
+
+    def __rmul__(self, o):
+        return self.__mul__(o)
+
+    def __truediv__(self, o):
+        o = lift_scalar(o)
+        return CheckScalar(self.data / o.data,
+                           ((self, 1.0 / o.data), (o, -self.data / (o.data * o.data))))
+
+    def __rtruediv__(self, o):
+        return lift_scalar(o).__truediv__(self)
+
+    def __neg__(self):
+        return CheckScalar(-self.data, ((self, -1.0),))
+
+    def relu(self):
+        return CheckScalar(max(self.data, 0.0), ((self, 1.0 if self.data > 0 else 0.0),))
+
+    def sigmoid(self):
+        s = sigmoid_ref(self.data)
+        return CheckScalar(s, ((self, s * (1.0 - s)),))
+
+    def log(self):
+        return CheckScalar(math.log(self.data), ((self, 1.0 / self.data),))
+
+    def exp(self):
+        e = math.exp(self.data)
+        return CheckScalar(e, ((self, e),))
+
+    def backward(self, d=1.0):
+        pending = {id(self): d}
+        for v in reversed(backward_order(self)):
+            g = pending.get(id(v), 0.0)
+            if not v.parents:
+                v.derivative = (v.derivative or 0.0) + g
+            for p, local in v.parents:
+                pending[id(p)] = pending.get(id(p), 0.0) + g * local
+
+
+def lift_scalar(x):
+    if isinstance(x, CheckScalar):
+        return x
+    if type(x) in NUMBER:
+        return CheckScalar(x)
+    raise TypeError("check runs your network on Scalars of its own, which take numbers and "
+                    "each other, not %s: build on the Scalars your layer is given (the "
+                    "inputs and the parameters' .value)" % type(x).__name__)
+
+
+def broadcast_position(shape, out_index):
+    """the position in a row-major tensor of shape read for out_index (aligned at the right,
+    dims of size 1 broadcast)"""
+    pos, off = 0, len(out_index) - len(shape)
+    for i in range(len(shape)):
+        pos = pos * shape[i] + (out_index[i + off] if shape[i] > 1 else 0)
+    return pos
+
+
+class CheckTensor:
+    """check's own tensor: row-major float values, a shape, the tensors it was computed from
+    (each with a function from this one's gradient to its own), and after backward() the grad
+    of each leaf that requires one. What MiniTorch's layers use: view, permute, contiguous,
+    broadcasting + - * / (numbers too), unary -, sum and mean (of a dim or of all), relu,
+    sigmoid, log, exp, shape, size, dims, t[i, j], detach and requires_grad_."""
+
+    def __init__(self, vals, shape, parents=()):
+        self.vals = vals
+        self.shape = tuple(shape)
+        self.parents = parents
+        self.grad = None
+        self.requires = False
+
+    @property
+    def size(self):
+        return size_of(self.shape)
+
+    @property
+    def dims(self):
+        return len(self.shape)
+
+    def __repr__(self):
+        return "Tensor(%s, shape %s)" % (show(self.vals[:8]), show(self.shape))
+
+    def requires_grad_(self, x=True):
+        self.requires = x
+
+    def requires_grad(self):
+        return self.requires or len(self.parents) > 0
+
+    def detach(self):
+        return CheckTensor(list(self.vals), self.shape)
+
+    def __getitem__(self, key):
+        index = [key] if type(key) is int else list(key)
+        return self.vals[broadcast_position(self.shape, index)]
+
+    def view(self, *shape):
+        if len(shape) == 1 and type(shape[0]) in (tuple, list):
+            shape = shape[0]
+        shape = tuple(shape)
+        if size_of(shape) != self.size:
+            raise ValueError("view%s of a tensor of shape %s" % (show(shape), show(self.shape)))
+        return CheckTensor(list(self.vals), shape, ((self, lambda g: g),))
+
+    def contiguous(self):
+        return CheckTensor(list(self.vals), self.shape, ((self, lambda g: g),))
+
+    def permute(self, *order):
+        shape = tuple(self.shape[o] for o in order)
+        src = []
+        for ordinal in range(self.size):
+            index = row_major(ordinal, shape)
+            back = [0] * len(order)
+            for k in range(len(order)):
+                back[order[k]] = index[k]
+            src.append(broadcast_position(self.shape, back))
+        n = self.size
+
+        def grad(g):
+            out = [0.0] * n
+            for o in range(n):
+                out[src[o]] += g[o]
+            return out
+        return CheckTensor([self.vals[s] for s in src], shape, ((self, grad),))
+
+    def zip(self, o, f, da, db):
+        o = lift_tensor(o)
+        shape = broadcast_shape(self.shape, o.shape)
+        ia, ib = [], []
+        for ordinal in range(size_of(shape)):
+            index = row_major(ordinal, shape)
+            ia.append(broadcast_position(self.shape, index))
+            ib.append(broadcast_position(o.shape, index))
+        xs = [self.vals[i] for i in ia]
+        ys = [o.vals[i] for i in ib]
+
+        def grad_of(n, at, d):
+            def grad(g):
+                out = [0.0] * n
+                for k in range(len(g)):
+                    out[at[k]] += g[k] * d(xs[k], ys[k])
+                return out
+            return grad
+        return CheckTensor([f(x, y) for x, y in zip(xs, ys)], shape,
+                           ((self, grad_of(self.size, ia, da)), (o, grad_of(o.size, ib, db))))
+
+    def map(self, f, d):
+        xs = self.vals
+        return CheckTensor([f(x) for x in xs], self.shape,
+                           ((self, lambda g: [g[k] * d(xs[k]) for k in range(len(g))]),))
+
+    def __add__(self, o):
+        return self.zip(o, lambda x, y: x + y, lambda x, y: 1.0, lambda x, y: 1.0)
+
+    def __radd__(self, o):
+        return self.__add__(o)
+
+    def __sub__(self, o):
+        return self.zip(o, lambda x, y: x - y, lambda x, y: 1.0, lambda x, y: -1.0)
+
+    def __rsub__(self, o):
+        return lift_tensor(o).__sub__(self)
+
+    def __mul__(self, o):
+        return self.zip(o, lambda x, y: x * y, lambda x, y: y, lambda x, y: x)
+
+    def __rmul__(self, o):
+        return self.__mul__(o)
+
+    def __truediv__(self, o):
+        return self.zip(o, lambda x, y: x / y, lambda x, y: 1.0 / y, lambda x, y: -x / (y * y))
+
+    def __rtruediv__(self, o):
+        return lift_tensor(o).__truediv__(self)
+
+    def __neg__(self):
+        return self.map(lambda x: -x, lambda x: -1.0)
+
+    def relu(self):
+        return self.map(lambda x: max(x, 0.0), lambda x: 1.0 if x > 0 else 0.0)
+
+    def sigmoid(self):
+        return self.map(sigmoid_ref, lambda x: sigmoid_ref(x) * (1.0 - sigmoid_ref(x)))
+
+    def log(self):
+        return self.map(math.log, lambda x: 1.0 / x)
+
+    def exp(self):
+        return self.map(math.exp, math.exp)
+
+    def sum(self, dim=None):
+        if dim is None:
+            return self.contiguous().view(self.size).sum(0)
+        shape = list(self.shape)
+        shape[dim] = 1
+        at = [broadcast_position(shape, row_major(k, self.shape)) for k in range(self.size)]
+        vals = [0.0] * size_of(shape)
+        for k in range(self.size):
+            vals[at[k]] += self.vals[k]
+        return CheckTensor(vals, shape, ((self, lambda g: [g[at[k]] for k in range(len(at))]),))
+
+    def mean(self, dim=None):
+        n = self.size if dim is None else self.shape[dim]
+        return self.sum(dim) / float(n)
+
+    def backward(self, grad=None):
+        if grad is None:
+            grad = [1.0] * self.size
+        elif isinstance(grad, CheckTensor):
+            grad = grad.vals
+        pending = {id(self): grad}
+        for v in reversed(backward_order(self)):
+            g = pending.get(id(v))
+            if g is None:
+                continue
+            if not v.parents:
+                if v.requires:
+                    old = v.grad.vals if v.grad is not None else [0.0] * v.size
+                    v.grad = CheckTensor([a + b for a, b in zip(old, g)], v.shape)
+                continue
+            for p, fn in v.parents:
+                mine = fn(g)
+                had = pending.get(id(p))
+                pending[id(p)] = mine if had is None else [a + b for a, b in zip(had, mine)]
+
+
+def lift_tensor(x):
+    if isinstance(x, CheckTensor):
+        return x
+    if type(x) in NUMBER:
+        return CheckTensor([float(x)], (1,))
+    raise TypeError("check runs your network on tensors of its own, which take numbers and "
+                    "each other, not %s: build on the tensors your layer is given (the input "
+                    "and the parameters' .value)" % type(x).__name__)
+
+
+def broadcast_shape(a, b):
+    n = max(len(a), len(b))
+    a = [1] * (n - len(a)) + list(a)
+    b = [1] * (n - len(b)) + list(b)
+    out = []
+    for x, y in zip(a, b):
+        if x != y and x != 1 and y != 1:
+            raise ValueError("shapes %s and %s do not broadcast" % (show(tuple(a)),
+                                                                    show(tuple(b))))
+        out.append(max(x, y))
+    return tuple(out)
+
+
+# the layers' names and sizes of Network(hidden), as MiniTorch's template has them
+LAYERS = ["layer1", "layer2", "layer3"]
+
+
+def layer_sizes(hidden):
+    return [(2, hidden), (hidden, hidden), (hidden, 1)]
+
+
+def forward_ref(layers, x):
+    """MiniTorch's network on plain floats: each layer's pre-activations and outputs"""
+    pre, acts, h = [], [x], x
+    for k in range(len(layers)):
+        W, b = layers[k]
+        z = [b[j] + sum([h[i] * W[i][j] for i in range(len(h))]) for j in range(len(b))]
+        pre.append(z)
+        h = [max(v, 0.0) for v in z] if k < len(layers) - 1 else [sigmoid_ref(z[0])]
+        acts.append(h)
+    return pre, acts
+
+
+def point_grads(layers, x, label, scale, grads):
+    """adds scale times the derivatives of the point's loss, -log(prob of its label), to
+    grads (as layers: (W, b) per layer); returns the loss"""
+    pre, acts = forward_ref(layers, x)
+    out = acts[-1][0]
+    prob = out if label == 1 else 1.0 - out
+    dz = [scale * (-1.0 / prob) * (1.0 if label == 1 else -1.0) * out * (1.0 - out)]
+    for k in range(len(layers) - 1, -1, -1):
+        W, b = layers[k]
+        gW, gb = grads[k]
+        h = acts[k]
+        for j in range(len(b)):
+            gb[j] += dz[j]
+            for i in range(len(h)):
+                gW[i][j] += h[i] * dz[j]
+        if k > 0:
+            dz = [sum([W[i][j] * dz[j] for j in range(len(b))]) if pre[k - 1][i] > 0 else 0.0
+                  for i in range(len(h))]
+    return -math.log(prob)
+
+
+def epoch_ref(layers, X, y, rate):
+    """one epoch of the course's loop on plain floats: the total loss, the stepped layers"""
+    grads = [([[0.0] * len(b) for _ in W], [0.0] * len(b)) for W, b in layers]
+    total = 0.0
+    for x, label in zip(X, y):
+        total += point_grads(layers, x, label, 1.0 / len(X), grads)
+    stepped = []
+    for (W, b), (gW, gb) in zip(layers, grads):
+        stepped.append(([[W[i][j] - rate * gW[i][j] for j in range(len(b))]
+                         for i in range(len(W))], [b[j] - rate * gb[j] for j in range(len(b))]))
+    return total, stepped
+
+
+def train_points(ck, n):
+    """n points of the unit square (three decimals) and MiniTorch's Simple labels"""
+    X = [[round((ck.draw() + 100) / 200, 3), round((ck.draw() + 100) / 200, 3)]
+         for _ in range(n)]
+    return X, [1 if a < 0.5 else 0 for a, b in X]
+
+
+# A step of SGD moves a parameter by little: after training, parameters and losses are
+# compared this closely (the network is small, and its sums are short)
+TRAIN_TOL = 1e-5
+
+
+def close_train(got, want):
+    return abs(got - want) < TRAIN_TOL * max(1.0, abs(want))
+
+
+def compare_layers(got, want, what):
+    for k in range(len(want)):
+        (gW, gb), (wW, wb) = got[k], want[k]
+        for i in range(len(wW)):
+            for j in range(len(wb)):
+                if not close_train(gW[i][j], wW[i][j]):
+                    raise Failure("%s: %s's weight [%d][%d] expected %s, got %s" % (
+                        what, LAYERS[k], i, j, show(wW[i][j]), show(gW[i][j])))
+        for j in range(len(wb)):
+            if not close_train(gb[j], wb[j]):
+                raise Failure("%s: %s's bias [%d] expected %s, got %s" % (
+                    what, LAYERS[k], j, show(wb[j]), show(gb[j])))
+
+
+def draw_layer(ck, n_in, n_out, k):
+    """a layer's weights and bias from check's draws, in [-1, 1). In a Network (k: the layer's
+    place), the first unit of layer2 gets a bias below -1.5 and small weights in, and layer3 a
+    weight of at least 0.5 from it: a unit that relu turns off on most points and that the
+    output feels, so that a relu left out changes the output whatever else was drawn. The last
+    unit of layer2 (of two or more) gets a bias above 0.5: one that is on for most points, so
+    that the derivatives reach every layer's weights."""
+    W = [[ck.draw() / 100 for _ in range(n_out)] for _ in range(n_in)]
+    b = [ck.draw() / 100 for _ in range(n_out)]
+    if k == 1:
+        b[0] = -1.5 - abs(b[0]) / 2
+        for i in range(n_in):
+            W[i][0] /= 4
+        if n_out > 1:
+            b[-1] = 0.5 + abs(b[-1]) / 2
+    if k == 2:
+        W[0][0] = (0.5 + abs(W[0][0]) / 2) * (1.0 if W[0][0] >= 0 else -1.0)
+    return W, b
+
+
+def net_of(ck, Network, hidden, fill):
+    """the student's Network(hidden), its parameters drawn by fill, and them as floats"""
+    net = call(ck, Network, (hidden,), "your Network(%d)" % hidden)
+    layers = []
+    for k in range(3):
+        n_in, n_out = layer_sizes(hidden)[k]
+        layer = getattr(net, LAYERS[k], None)
+        if layer is None:
+            raise Failure("Network(%d) has no %s: MiniTorch's network names its layers layer1, "
+                          "layer2 and layer3" % (hidden, LAYERS[k]))
+        layers.append(fill(layer, n_in, n_out, "Network(%d).%s" % (hidden, LAYERS[k]), k))
+    return net, layers
+
+
+def parameter_count(ck, net, what):
+    return len(as_list(call(ck, net.parameters, (), "parameters()"), what + ".parameters()"))
+
+
+# -- Task 1.5: Scalars
+
+
+def scalar_sizes(layer, n_in, n_out, what):
+    W, b = layer.weights, layer.bias
+    ok = type(W) is list and len(W) == n_in and type(b) is list and len(b) == n_out
+    if ok:
+        for row in W:
+            ok = ok and type(row) is list and len(row) == n_out
+    if not ok:
+        raise Failure("%s should be Linear(%d, %d): %d rows of %d weights and %d biases" % (
+            what, n_in, n_out, n_in, n_out, n_out))
+
+
+def scalar_layer(layer, n_in, n_out, what):
+    """a Linear's weights[i][j] and bias[j] (Parameters of check's Scalars) as floats"""
+    scalar_sizes(layer, n_in, n_out, what)
+    return ([[number(p.value.data, what + "'s weight") for p in row] for row in layer.weights],
+            [number(p.value.data, what + "'s bias") for p in layer.bias])
+
+
+def scalar_fill(ck):
+    def fill(layer, n_in, n_out, what, k=None):
+        scalar_sizes(layer, n_in, n_out, what)
+        W, b = draw_layer(ck, n_in, n_out, k)
+        for i in range(n_in):
+            for j in range(n_out):
+                call(ck, layer.weights[i][j].update, (CheckScalar(W[i][j]),), "Parameter.update")
+        for j in range(n_out):
+            call(ck, layer.bias[j].update, (CheckScalar(b[j]),), "Parameter.update")
+        return scalar_layer(layer, n_in, n_out, what)
+    return fill
+
+
+def derivative_of(s, what):
+    d = s.derivative
+    if d is None:
+        raise Failure("%s has no derivative after backward(): does forward compute with the "
+                      "parameters' Scalars (self.weights[i][j].value), not their floats (.data)?"
+                      % what)
+    return d
+
+
+def scalar_out(v, what):
+    if not isinstance(v, CheckScalar):
+        raise Failure("%s is %s, not a Scalar computed from the inputs: check runs your layer on "
+                      "Scalars of its own, and this is not one of them" % (what, show(v)))
+    return v
+
+
+def scalar_linear(ck, r):
+    Linear = ck.notebook("Linear")
+
+    def one(c):
+        n_in, n_out = c
+        layer = call(ck, Linear, (n_in, n_out), "your Linear(%d, %d)" % c)
+        W, b = scalar_fill(ck)(layer, n_in, n_out, "Linear(%d, %d)" % c)
+        x = [ck.draw() / 10 for _ in range(n_in)]
+        xs = [CheckScalar(v) for v in x]
+        what = "Linear(%d, %d).forward(%s)" % (n_in, n_out, show(x))
+        out = as_list(call(ck, layer.forward, (xs,), "your Linear.forward"), what)
+        if len(out) != n_out:
+            raise Failure("%s gave %d outputs, expected %d" % (what, len(out), n_out))
+        want = forward_ref([(W, b)], x)[0][0]
+        for j in range(n_out):
+            got = scalar_out(out[j], "%s's output %d" % (what, j)).data
+            if not close(got, want[j]):
+                raise Failure("%s: output %d expected %s, got %s (weights %s, bias %s)" % (
+                    what, j, show(want[j]), show(got), show(W), show(b)))
+        cs = [ck.draw() / 10 for _ in range(n_out)]
+        total = out[0] * cs[0]
+        for j in range(1, n_out):
+            total = total + out[j] * cs[j]
+        total.backward()
+        text = "after backward() of the sum of output j times %s" % show(cs)
+        for i in range(n_in):
+            want_d = sum([cs[j] * W[i][j] for j in range(n_out)])
+            got_d = derivative_of(xs[i], "input %d" % i)
+            if not close(got_d, want_d):
+                raise Failure("%s, %s: input %d's derivative expected %s, got %s" % (
+                    what, text, i, show(want_d), show(got_d)))
+            for j in range(n_out):
+                got_w = derivative_of(layer.weights[i][j].value, "weights[%d][%d]" % (i, j))
+                if not close(got_w, cs[j] * x[i]):
+                    raise Failure("%s, %s: weights[%d][%d]'s derivative expected %s, got %s" % (
+                        what, text, i, j, show(cs[j] * x[i]), show(got_w)))
+        for j in range(n_out):
+            got_b = derivative_of(layer.bias[j].value, "bias[%d]" % j)
+            if not close(got_b, cs[j]):
+                raise Failure("%s, %s: bias[%d]'s derivative expected %s, got %s" % (
+                    what, text, j, show(cs[j]), show(got_b)))
+
+    run_cases(r, "Linear.forward", [(1, 1), (2, 3), (3, 2), (4, 1)], one)
+
+
+def scalar_network(ck, r):
+    Network = ck.notebook("Network")
+
+    def one(hidden):
+        net, layers = net_of(ck, Network, hidden, scalar_fill(ck))
+        count = parameter_count(ck, net, "Network(%d)" % hidden)
+        want_count = hidden * hidden + 5 * hidden + 1
+        if count != want_count:
+            raise Failure("Network(%d) has %d parameters, expected %d" % (hidden, count,
+                                                                         want_count))
+        for _ in range(4):
+            x = [round((ck.draw() + 100) / 200, 3), round((ck.draw() + 100) / 200, 3)]
+            what = "Network(%d).forward(%s)" % (hidden, show(tuple(x)))
+            out = call(ck, net.forward, ((CheckScalar(x[0]), CheckScalar(x[1])),),
+                       "your Network.forward")
+            got = scalar_out(out, what).data
+            want = forward_ref(layers, x)[1][-1][0]
+            if not close(got, want):
+                raise Failure("%s expected %s, got %s" % (what, show(want), show(got)))
+
+    run_cases(r, "Network", [1, 2, 3], one)
+
+
+def scalar_training(ck, r):
+    Network = ck.notebook("Network")
+    epochs, rate = 3, 0.5
+
+    def one(hidden):
+        net, layers = net_of(ck, Network, hidden, scalar_fill(ck))
+        X, y = train_points(ck, 10)
+        params = as_list(call(ck, net.parameters, (), "parameters()"), "parameters()")
+        for e in range(1, epochs + 1):
+            for p in params:
+                p.value.derivative = None
+            total = 0.0
+            for x, label in zip(X, y):
+                out = scalar_out(call(ck, net.forward, ((CheckScalar(x[0]), CheckScalar(x[1])),),
+                                      "your Network.forward"), "Network.forward's output")
+                loss = -(out if label == 1 else -out + 1.0).log()
+                (loss / len(X)).backward()
+                total += loss.data
+            for p in params:
+                step = rate * (p.value.derivative or 0.0)
+                call(ck, p.update, (CheckScalar(p.value.data - step),), "Parameter.update")
+            want, layers = epoch_ref(layers, X, y, rate)
+            what = "Network(%d), %d points, SGD at rate %s: epoch %d" % (hidden, len(X),
+                                                                        show(rate), e)
+            if not close_train(total, want):
+                raise Failure("%s's loss expected %s, got %s" % (what, show(want), show(total)))
+            got = [scalar_layer(getattr(net, LAYERS[k]), len(layers[k][0]), len(layers[k][1]),
+                                LAYERS[k]) for k in range(3)]
+            compare_layers(got, layers, "after " + what)
+
+    run_cases(r, "training", [2, 3], one)
+
+
+def task_1_5(ck, r, part):
+    for name, test in [("Linear", scalar_linear), ("Network", scalar_network),
+                       ("training", scalar_training)]:
+        if part is None or part == name:
+            test(ck, r)
+
+
+# -- Task 2.5: tensors
+
+
+def check_values(t, shape, what):
+    """check's tensor t's values, after checking that it is one of check's and of shape"""
+    if not isinstance(t, CheckTensor):
+        raise Failure("%s is %s, not a tensor computed from the inputs: check runs your layers "
+                      "on tensors of its own, and this is not one of them (made with "
+                      "minitorch.tensor, say)" % (what, show(t)))
+    if list(t.shape) != list(shape):
+        raise Failure("%s has shape %s, expected %s" % (what, show(t.shape), show(tuple(shape))))
+    return t.vals
+
+
+def tensor_layer(layer, n_in, n_out, what):
+    """a Linear's weights (in_size, out_size) and bias (out_size,) as lists of floats"""
+    w = check_values(layer.weights.value, [n_in, n_out], what + "'s weights")
+    b = check_values(layer.bias.value, [n_out], what + "'s bias")
+    return [w[i * n_out:(i + 1) * n_out] for i in range(n_in)], b
+
+
+def own_rparam(ck, test):
+    """test(), with the notebook's RParam (which MiniTorch's Linear draws its parameters with,
+    through the student's tensors) one of check's while it runs: check gives the parameters
+    values of its own anyway, and so a bug of Tasks 2.1 to 2.4 does not stop Task 2.5's tests"""
+    import minitorch
+
+    def RParam(*shape):
+        return minitorch.Parameter(CheckTensor([0.0] * size_of(shape), shape))
+
+    theirs = ck.swap_global("RParam", RParam)
+    try:
+        test()
+    finally:
+        ck.swap_global("RParam", theirs)
+
+
+def tensor_fill(ck):
+    def fill(layer, n_in, n_out, what, k=None):
+        for p, shape, name in [(layer.weights, (n_in, n_out), "weights"),
+                               (layer.bias, (n_out,), "bias")]:
+            got = tuple(p.value.shape)
+            if got != shape:
+                raise Failure("%s should be Linear(%d, %d): its %s of shape %s, not %s" % (
+                    what, n_in, n_out, name, show(shape), show(got)))
+        W, b = draw_layer(ck, n_in, n_out, k)
+        flat = []
+        for row in W:
+            flat += row
+        call(ck, layer.weights.update, (CheckTensor(flat, (n_in, n_out)),), "Parameter.update")
+        call(ck, layer.bias.update, (CheckTensor(b, (n_out,)),), "Parameter.update")
+        for p in [layer.weights.value, layer.bias.value]:
+            if not p.requires:
+                raise Failure("%s: Parameter.update(x) should call x.requires_grad_(True), as "
+                              "MiniTorch's does" % what)
+        return tensor_layer(layer, n_in, n_out, what)
+    return fill
+
+
+def grad_of(t, shape, what):
+    if t.grad is None:
+        raise Failure("%s has no grad after backward(): does forward compute with the "
+                      "parameters' tensors (self.weights.value), kept in the graph (no "
+                      "detach())?" % what)
+    return check_values(t.grad, shape, what + "'s grad")
+
+
+def tensor_linear(ck, r):
+    Linear = ck.notebook("Linear")
+
+    def one(c):
+        batch, n_in, n_out = c
+        layer = call(ck, Linear, (n_in, n_out), "your Linear(%d, %d)" % (n_in, n_out))
+        W, b = tensor_fill(ck)(layer, n_in, n_out, "Linear(%d, %d)" % (n_in, n_out))
+        xv = [ck.draw() / 10 for _ in range(batch * n_in)]
+        x = CheckTensor(xv, (batch, n_in))
+        x.requires_grad_(True)
+        what = "Linear(%d, %d).forward(x), x: %s" % (n_in, n_out, show_tensor([batch, n_in], xv))
+        out = call(ck, layer.forward, (x,), "your Linear.forward")
+        got = check_values(out, [batch, n_out], what)
+        for n in range(batch):
+            want = forward_ref([(W, b)], xv[n * n_in:(n + 1) * n_in])[0][0]
+            for j in range(n_out):
+                if not close(got[n * n_out + j], want[j]):
+                    raise Failure("%s: at %s expected %s, got %s (weights %s, bias %s)" % (
+                        what, show((n, j)), show(want[j]), show(got[n * n_out + j]), show(W),
+                        show(b)))
+        cv = [ck.draw() / 10 for _ in range(batch * n_out)]
+        (out * CheckTensor(cv, (batch, n_out))).sum().backward()
+        text = "%s, after backward() of (out * c).sum(), c: %s" % (
+            what, show_tensor([batch, n_out], cv))
+        gx = grad_of(x, [batch, n_in], "x")
+        gw = grad_of(layer.weights.value, [n_in, n_out], "weights")
+        gb = grad_of(layer.bias.value, [n_out], "bias")
+        for n in range(batch):
+            for i in range(n_in):
+                want = sum([cv[n * n_out + j] * W[i][j] for j in range(n_out)])
+                if not close(gx[n * n_in + i], want):
+                    raise Failure("%s: x.grad at %s expected %s, got %s" % (
+                        text, show((n, i)), show(want), show(gx[n * n_in + i])))
+        for i in range(n_in):
+            for j in range(n_out):
+                want = sum([cv[n * n_out + j] * xv[n * n_in + i] for n in range(batch)])
+                if not close(gw[i * n_out + j], want):
+                    raise Failure("%s: the weights' grad at %s expected %s, got %s" % (
+                        text, show((i, j)), show(want), show(gw[i * n_out + j])))
+        for j in range(n_out):
+            want = sum([cv[n * n_out + j] for n in range(batch)])
+            if not close(gb[j], want):
+                raise Failure("%s: the bias's grad at %s expected %s, got %s" % (
+                    text, show((j,)), show(want), show(gb[j])))
+
+    run_cases(r, "Linear.forward", [(1, 1, 1), (2, 2, 3), (3, 3, 2), (4, 2, 1)], one)
+
+
+def tensor_network(ck, r):
+    Network = ck.notebook("Network")
+
+    def one(hidden):
+        net, layers = net_of(ck, Network, hidden, tensor_fill(ck))
+        count = parameter_count(ck, net, "Network(%d)" % hidden)
+        if count != 6:
+            raise Failure("Network(%d) has %d parameters, expected 6 (each layer's weights and "
+                          "bias)" % (hidden, count))
+        X, y = train_points(ck, 4)
+        flat = []
+        for x in X:
+            flat += x
+        what = "Network(%d).forward(x), x: %s" % (hidden, show(X))
+        out = call(ck, net.forward, (CheckTensor(flat, (4, 2)),), "your Network.forward")
+        got = check_values(out, [4, 1], what + " (one probability per point)")
+        for n in range(4):
+            want = forward_ref(layers, X[n])[1][-1][0]
+            if not close(got[n], want):
+                raise Failure("%s: at %s expected %s, got %s" % (what, show((n, 0)), show(want),
+                                                                 show(got[n])))
+
+    run_cases(r, "Network", [1, 2, 3], one)
+
+
+def tensor_training(ck, r):
+    Network = ck.notebook("Network")
+    epochs, rate, n = 3, 0.5, 10
+
+    def one(hidden):
+        net, layers = net_of(ck, Network, hidden, tensor_fill(ck))
+        X, y = train_points(ck, n)
+        flat = []
+        for x in X:
+            flat += x
+        xt = CheckTensor(flat, (n, 2))
+        yt = CheckTensor([float(c) for c in y], (n,))
+        params = as_list(call(ck, net.parameters, (), "parameters()"), "parameters()")
+        for e in range(1, epochs + 1):
+            for p in params:
+                p.value.grad = None
+            out = call(ck, net.forward, (xt,), "your Network.forward")
+            check_values(out, [n, 1], "Network.forward's output")
+            out = out.view(n)
+            loss = -(out * yt + (out - 1.0) * (yt - 1.0)).log()
+            (loss / n).sum().backward()
+            total = sum(loss.vals)
+            for p in params:
+                v = p.value
+                g = v.grad.vals if v.grad is not None else [0.0] * v.size
+                new = CheckTensor([v.vals[i] - rate * g[i] for i in range(v.size)], v.shape)
+                call(ck, p.update, (new,), "Parameter.update")
+            want, layers = epoch_ref(layers, X, y, rate)
+            what = "Network(%d), %d points, SGD at rate %s: epoch %d" % (hidden, n, show(rate), e)
+            if not close_train(total, want):
+                raise Failure("%s's loss expected %s, got %s" % (what, show(want), show(total)))
+            got = [tensor_layer(getattr(net, LAYERS[k]), len(layers[k][0]), len(layers[k][1]),
+                                LAYERS[k]) for k in range(3)]
+            compare_layers(got, layers, "after " + what)
+
+    run_cases(r, "training", [2, 3], one)
+
+
+def task_2_5(ck, r, part):
+    for name, test in [("Linear", tensor_linear), ("Network", tensor_network),
+                       ("training", tensor_training)]:
+        if part is None or part == name:
+            own_rparam(ck, lambda: test(ck, r))
+
+
 # ---- the tasks --------------------------------------------------------------------------------
 
 OPS_NAMES = [o[0] for o in OPS]
@@ -1824,6 +2599,8 @@ TASKS = {
             ["map", "zip", "reduce"] + TENSOR_FUNCTIONS),
     "2.4": (task_2_4, "tensor_functions.py, tensor_ops.py and tensor.py",
             ["mul", "sigmoid", "relu", "log", "exp", "lt", "eq", "permute"]),
+    "1.5": (task_1_5, "Network and Linear", ["Linear", "Network", "training"]),
+    "2.5": (task_2_5, "Network and Linear", ["Linear", "Network", "training"]),
 }
 
 

@@ -606,6 +606,29 @@ class Linear(minitorch.Module):
         ### END SOLUTION
 
 # %% [markdown]
+# Before training them, `check("1.5", part)` grades the two classes: `"Linear"` runs
+# `Linear.forward` and checks each output and the derivatives `backward()` leaves in the
+# inputs, the weights and the biases; `"Network"` checks the three layers' sizes, the number of
+# parameters and the output; `"training"` runs three epochs of the course's loop (below), check
+# taking each SGD step, and compares the loss and every parameter after each epoch with its
+# own. check gives the parameters values of its own draws, and runs your classes on Scalars of
+# its own, so that this task's grade is your network's alone (Tasks 1.2 to 1.4 grade your
+# Scalars). Building the networks runs `Linear`'s given code, which draws from `random`: seed
+# it again before you train anew.
+
+# %%
+# NBGRADER_TESTS test_linear 2
+check("1.5", "Linear")
+
+# %%
+# NBGRADER_TESTS test_network 2
+check("1.5", "Network")
+
+# %%
+# NBGRADER_TESTS test_training 2
+check("1.5", "training")
+
+# %% [markdown]
 # A first look, untrained: the network's output for one point, and its graph, which is already
 # large for 2 hidden units (the same graph is built anew for every point of every epoch).
 

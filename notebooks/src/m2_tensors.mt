@@ -1489,6 +1489,29 @@ class Linear(minitorch.Module):
         ### END SOLUTION
 
 # %% [markdown]
+# Before training them, `check("2.5", part)` grades the two classes as `check("1.5")` graded
+# Module 1's: `"Linear"` runs `Linear.forward` on a batch and checks its output and the grads
+# `backward()` leaves in the input, the weights and the bias; `"Network"` checks the layers'
+# shapes, the parameters and one probability per point; `"training"` runs three epochs of the
+# course's loop (below), check taking each SGD step, and compares the loss and every parameter
+# after each epoch with its own. check gives the parameters values of its own draws, and runs
+# your classes on tensors of its own (with the operations MiniTorch's layers use: `view`,
+# `permute`, broadcasting arithmetic, `sum`, `mean`, `relu`, `sigmoid`, `log`, `exp`), so that
+# this task's grade is your network's alone.
+
+# %%
+# NBGRADER_TESTS test_linear 2
+check("2.5", "Linear")
+
+# %%
+# NBGRADER_TESTS test_network 2
+check("2.5", "Network")
+
+# %%
+# NBGRADER_TESTS test_training 2
+check("2.5", "training")
+
+# %% [markdown]
 # Each epoch runs the whole set forward as one batch, takes the binary cross-entropy of each
 # point's probability of its class (`out` for class 1, `1 - out` for class 0), backpropagates
 # their mean and takes an SGD step. The picture (given code) is redrawn in place every few

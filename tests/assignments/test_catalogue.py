@@ -857,6 +857,25 @@ CATALOGUE.update({
         ["test_chain_rule"], ["raised TypeError"]),
 })
 
+# Tasks 1.5 and 2.5: the network's classes (in Module 2's cell after RParam, which names it),
+# graded by check on Scalars and tensors of its own
+CATALOGUE.update({
+    "m1_linear_forward_on_floats": Entry(
+        M1, [replace("Network", "out[j] = out[j] + x * self.weights[i][j].value",
+                     "out[j] = out[j] + x * self.weights[i][j].value.data")],
+        ["test_linear", "test_training"], says=["has no derivative after backward()"]),
+    "m1_network_layer2_to_one": Entry(
+        M1, [replace("Network", "self.layer2 = Linear(hidden_layers, hidden_layers)",
+                     "self.layer2 = Linear(hidden_layers, 1)")],
+        ["test_network", "test_training"], ["should be Linear(2, 2)"]),
+    "m2_linear_forward_no_bias": Entry(
+        M2, [replace("RParam", " + self.bias.value.view(self.out_size)", "")],
+        ["test_linear", "test_network", "test_training"], says=["FAILED Linear.forward"]),
+    "m2_network_without_relu": Entry(
+        M2, [replace("RParam", "h = self.layer2.forward(h).relu()", "h = self.layer2.forward(h)")],
+        ["test_network", "test_training"], says=["FAILED Network: Network(1).forward(x)"]),
+})
+
 
 
 def students():

@@ -1,4 +1,4 @@
-/* test_check_course.c — check("0.1") to check("2.4") (kernel/lib/check_course.c and .py).
+/* test_check_course.c — check("0.1") to check("2.5") (kernel/lib/check_course.c and .py).
  *
  * The student's files are correct ones: tests/kernel/lib/course/operators.py, module.py and
  * the Module 2 files (tensor_data.py, tensor_ops.py, tensor_functions.py, tensor.py),
@@ -68,11 +68,14 @@ enum {
     TENSOR_OPS,
     TENSOR_FUNCTIONS,
     TENSOR,
+    NET_SCALAR, /* the notebook's cells of Tasks 1.5 and 2.5, not files */
+    NET_TENSOR,
     NFILES
 };
 static const char *const file_names[NFILES] = {
-    "operators",  "module",           "autodiff", "scalar_functions", "scalar", "tensor_data",
-    "tensor_ops", "tensor_functions", "tensor"};
+    "operators", "module",      "autodiff",   "scalar_functions",
+    "scalar",    "tensor_data", "tensor_ops", "tensor_functions",
+    "tensor",    NULL,          NULL};
 static char *files[NFILES];
 
 static void load_files(void)
@@ -87,6 +90,8 @@ static void load_files(void)
         MT_SOURCE_DIR "/tests/kernel/lib/course/tensor_ops.py",
         MT_SOURCE_DIR "/tests/kernel/lib/course/tensor_functions.py",
         MT_SOURCE_DIR "/tests/kernel/lib/course/tensor.py",
+        MT_SOURCE_DIR "/tests/kernel/lib/course/network_scalar.py",
+        MT_SOURCE_DIR "/tests/kernel/lib/course/network_tensor.py",
     };
     for (int i = 0; i < NFILES; i++) files[i] = slurp(paths[i]);
     char *own = replace_once(files[AUTODIFF], "from minitorch import central_difference\n",
@@ -100,14 +105,20 @@ static void load_files(void)
     files[AUTODIFF] = own;
 }
 
-/* Runs file i (text) as the student's file cell; the cell must run. */
+/* Runs file i (text) as the student's file cell, or as a plain cell for the networks; the
+ * cell must run. */
 static void run_file(struct dsl_session *s, int i, const char *text)
 {
     size_t n = strlen(text) + 64;
     char *cell = malloc(n);
-    snprintf(cell, n, "%%%%minitorch_file %s.py\n%s", file_names[i], text);
+    if (file_names[i])
+        snprintf(cell, n, "%%%%minitorch_file %s.py\n%s", file_names[i], text);
+    else
+        snprintf(cell, n, "%s", text);
     struct outcome o = run_cell(s, cell);
-    if (o.rc != 0) fprintf(stderr, "  %s.py: %s: %s\n", file_names[i], o.ename, o.evalue);
+    if (o.rc != 0)
+        fprintf(stderr, "  %s: %s: %s\n", file_names[i] ? file_names[i] : "network", o.ename,
+                o.evalue);
     CHECK_INT(o.rc, 0);
     free(cell);
 }
@@ -118,12 +129,16 @@ static unsigned files_of(const char *task)
 {
     const unsigned module1 =
         1u << OPERATORS | 1u << AUTODIFF | 1u << SCALAR_FUNCTIONS | 1u << SCALAR;
-    if (!task) return (1u << NFILES) - 1;
+    const unsigned module2 = 1u << OPERATORS | 1u << AUTODIFF | 1u << TENSOR_DATA |
+                             1u << TENSOR_OPS | 1u << TENSOR_FUNCTIONS | 1u << TENSOR;
+    /* the networks last: a session holds one Linear and one Network, and the tensors' wins */
+    if (!task) return (1u << NFILES) - 1 - (1u << NET_SCALAR);
     if (task[0] == '0') return 1u << OPERATORS | 1u << MODULE;
+    if (strcmp(task, "1.5") == 0) return module1 | 1u << NET_SCALAR;
     if (task[0] == '1') return module1;
     if (strcmp(task, "2.1") == 0 || strcmp(task, "2.2") == 0) return 1u << TENSOR_DATA;
-    return 1u << OPERATORS | 1u << AUTODIFF | 1u << TENSOR_DATA | 1u << TENSOR_OPS |
-           1u << TENSOR_FUNCTIONS | 1u << TENSOR;
+    if (strcmp(task, "2.5") == 0) return module2 | 1u << NET_TENSOR;
+    return module2;
 }
 
 /* A session with the student's files that task reads (NULL: all), file `bugged` (or none: -1)
@@ -180,6 +195,8 @@ static const struct task tasks[] = {
      {"map", "zip", "reduce", "mul", "sigmoid", "relu", "log", "exp", "lt", "eq", "is_close",
       "permute"}},
     {"2.4", {"mul", "sigmoid", "relu", "log", "exp", "lt", "eq", "permute"}},
+    {"1.5", {"Linear", "Network", "training"}},
+    {"2.5", {"Linear", "Network", "training"}},
 };
 
 static const struct task *task_of(const char *name)
@@ -193,18 +210,25 @@ static void test_correct_files_pass(void)
 {
     struct dsl_session *s = session_with(-1, NULL);
     static struct sink k;
-    static const char *const whole[] = {"0.1", "0.2", "0.3", "0.4", "1.1", "1.2",
-                                        "1.3", "1.4", "2.1", "2.2", "2.3", "2.4"};
+    static const char *const whole[] = {"0.1", "0.2", "0.3", "0.4", "1.1", "1.2", "1.3",
+                                        "1.4", "2.1", "2.2", "2.3", "2.4", "2.5"};
     for (size_t i = 0; i < sizeof whole / sizeof *whole; i++) {
         bool ok = passes(s, whole[i], NULL, &k);
         if (!ok) fprintf(stderr, "%s", k.log);
         CHECK(ok);
         CHECK(strstr(k.log, " 0 failed (") != NULL);
     }
+    /* Task 1.5's network has a session of its own: the notebooks' two networks share names */
+    struct dsl_session *scalars = session_for("1.5", -1, NULL);
+    bool ok = passes(scalars, "1.5", NULL, &k);
+    if (!ok) fprintf(stderr, "%s", k.log);
+    CHECK(ok);
     for (size_t t = 0; t < sizeof tasks / sizeof *tasks; t++) {
+        struct dsl_session *in = strcmp(tasks[t].name, "1.5") == 0 ? scalars : s;
         for (int p = 0; p < 16 && tasks[t].parts[p]; p++)
-            CHECK(passes(s, tasks[t].name, tasks[t].parts[p], &k));
+            CHECK(passes(in, tasks[t].name, tasks[t].parts[p], &k));
     }
+    dsl_session_free(scalars);
     dsl_session_free(s);
 }
 
@@ -352,6 +376,22 @@ static const struct bug bugs[] = {
      "= ctx.saved_values\n        return d",
      "2.4", "eq"},
     {TENSOR_FUNCTIONS, "back = [o.index(i) for i in range(len(o))]", "back = o", "2.4", "permute"},
+    /* Task 1.5: the network of Scalars (a float where a Scalar belongs loses the derivatives
+     * but not the output) */
+    {NET_SCALAR, "x * self.weights[i][j].value\n", "x * self.weights[i][j].value.data\n", "1.5",
+     "Linear training"},
+    {NET_SCALAR, "out = [b.value for b in self.bias]", "out = [0.0 for b in self.bias]", "1.5",
+     "Linear Network training"},
+    {NET_SCALAR, "self.layer2 = Linear(hidden_layers, hidden_layers)",
+     "self.layer2 = Linear(hidden_layers, 1)", "1.5", "Network training"},
+    {NET_SCALAR, "end = [h.relu() for h in", "end = [h for h in", "1.5", "Network training"},
+    /* Task 2.5: the network of tensors */
+    {NET_TENSOR, "products.sum(1)", "products.sum(2)", "2.5", "Linear Network training"},
+    {NET_TENSOR, " + self.bias.value.view(self.out_size)", "", "2.5", "Linear Network training"},
+    {NET_TENSOR, "h = self.layer2.forward(h).relu()", "h = self.layer2.forward(h)", "2.5",
+     "Network training"},
+    {NET_TENSOR, "w = self.weights.value.view(", "w = self.weights.value.detach().view(", "2.5",
+     "Linear training"},
 };
 
 static bool listed(const char *list, const char *word)
@@ -383,6 +423,33 @@ static void test_each_bug_fails_its_parts_only(void)
         /* and the whole task fails, naming a failure in its report */
         CHECK(!passes(s, task, NULL, &k));
         CHECK(strstr(k.log, "\nFAILED ") != NULL);
+        dsl_session_free(s);
+        free(text);
+    }
+}
+
+/* Tasks 1.5 and 2.5 grade the network's layers alone: they run on check's own Scalars and
+ * tensors, so that a bug of Module 1 or 2, which costs its own test, does not cost these too */
+static void test_training_tasks_grade_the_layers_alone(void)
+{
+    static struct sink k;
+    static const struct bug others[] = {
+        {SCALAR_FUNCTIONS, "return operators.mul(a, b)", "return operators.add(a, b)", "1.5", ""},
+        {SCALAR, "return Neg.apply(self)\n", "raise NotImplementedError()\n", "1.5", ""},
+        {TENSOR_FUNCTIONS, "return a.f.mul_zip(a, b)", "return a.f.add_zip(a, b)", "2.5", ""},
+        {TENSOR_OPS, "x = a[index_to_position(a_index, a_strides)]",
+         "x = a[index_to_position(a_index, b_strides)]", "2.5", ""},
+        /* one that breaks every tensor: MiniTorch's Linear draws its parameters with them */
+        {TENSOR_DATA, "for i, s in zip(index, strides):",
+         "for i, s in zip(index, reversed(list(strides))):", "2.5", ""},
+    };
+    for (size_t b = 0; b < sizeof others / sizeof *others; b++) {
+        char *text = replace_once(files[others[b].file], others[b].old, others[b].new);
+        if (!text) continue;
+        struct dsl_session *s = session_for(others[b].task, others[b].file, text);
+        bool ok = passes(s, others[b].task, NULL, &k);
+        if (!ok) fprintf(stderr, "  %s with %s: %s", others[b].task, others[b].new, k.log);
+        CHECK(ok);
         dsl_session_free(s);
         free(text);
     }
@@ -501,6 +568,25 @@ static void test_gaming_the_check(void)
     CHECK(strstr(k.log, "RuntimeError: check() cannot run inside check(\"0.1\", \"mul\")") != NULL);
     dsl_session_free(s);
     free(text);
+    /* Task 1.5's network: the kernel's class under the notebook's name, none at all, and a
+     * class that takes its methods from the kernel's (a kernel function as its forward) */
+    s = session_for("1.5", -1, NULL);
+    o = run_cell(s, "Network = minitorch.Module\ncheck(\"1.5\", \"Network\")");
+    CHECK_STR(o.ename, "RuntimeError");
+    CHECK(strstr(o.evalue, "tests your own Network, and the notebook's Network is (or takes its "
+                           "methods from) the kernel's") != NULL);
+    o = run_cell(s, "class Linear(minitorch.Module):\n    forward = minitorch.zeros\n"
+                    "check(\"1.5\", \"Linear\")");
+    CHECK_STR(o.ename, "RuntimeError");
+    CHECK(strstr(o.evalue, "the notebook's Linear is (or takes its methods from) the kernel's") !=
+          NULL);
+    dsl_session_free(s);
+    s = dsl_session_new();
+    o = run_cell(s, "check(\"2.5\", \"Linear\")");
+    CHECK_STR(o.ename, "RuntimeError");
+    CHECK(strstr(o.evalue, "tests your class Linear of Task 2.5, and no cell has defined it") !=
+          NULL);
+    dsl_session_free(s);
 }
 
 static void test_errors(void)
@@ -522,6 +608,7 @@ int main(void)
     load_files();
     RUN_TEST(test_correct_files_pass);
     RUN_TEST(test_each_bug_fails_its_parts_only);
+    RUN_TEST(test_training_tasks_grade_the_layers_alone);
     RUN_TEST(test_a_failure_reports_the_case_and_the_line);
     RUN_TEST(test_gaming_the_check);
     RUN_TEST(test_errors);

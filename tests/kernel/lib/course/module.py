@@ -55,6 +55,10 @@ class Parameter:
     def __init__(self, x, name=None):
         self.value = x
         self.name = name
+        if hasattr(x, "requires_grad_"):
+            self.value.requires_grad_(True)
 
     def update(self, x):
         self.value = x
+        if hasattr(x, "requires_grad_"):
+            self.value.requires_grad_(True)
