@@ -342,10 +342,9 @@ static enum mt_status cuda_prog_reduce(struct mt_ctx *ctx, const struct mt_prog 
 }
 
 /* The fused kernel is one block: its epoch grows with the parameters, while the autodiff ops'
- * epoch is mostly the launches of their small kernels, near constant for MiniTorch's sizes. On
- * an H200 the fused epoch took 0.23 ms at hidden 100 (10,401 parameters) against the ops'
- * 1.97, and 4.51 ms at hidden 500 (251,501) against 1.72; past FUSED_MAX_PARAMS, about where
- * the two lines cross, the ops are the faster path. */
+ * epoch is mostly the launches of their small kernels, near constant for MiniTorch's sizes.
+ * Past FUSED_MAX_PARAMS, about where the two cross in bench/gpu.sh's training table (hidden
+ * 100 is far below it, hidden 500 far above), the ops are the faster path. */
 #define FUSED_MAX_PARAMS 65536.0
 
 static bool cuda_train_fits(const struct mt_mlp *m)
