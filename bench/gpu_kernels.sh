@@ -4,8 +4,10 @@
 # machine). Runs tests/scripts/cuda/kernels.mt on the GPU (kernels compiled with NVRTC) and in the
 # simulator, each against the script's expectations; compute-sanitizer's memcheck, racecheck,
 # synccheck and initcheck over the GPU's run; then bench/cudasim/gpu.mt, the student's tiled
-# matmul against the built-in cuda matmul, and PyTorch's (cuBLAS) on the same sizes where the
-# machine's python3 has torch. Exits non-zero when a check fails.
+# matmul against the built-in cuda matmul, the training loop in the language
+# (bench/gpu_training.mt) with its launches queued and with each waited for, and PyTorch's
+# (cuBLAS) matmul on the same sizes where the machine's python3 has torch. Exits non-zero when a
+# check fails.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:-/dev/null}
@@ -49,6 +51,11 @@ say "== the student's tiled matmul on the GPU (bench/cudasim/gpu.mt)"
   printf 'from minitorch import to_index, index_to_position, broadcast_index\nMAX_DIMS = 32\n'
   cat bench/cudasim/kernels.py bench/cudasim/gpu.mt; } > /tmp/gpu_bench.mt
 "$K" run /tmp/gpu_bench.mt 2>&1 | tee -a "$OUT" || status=1
+say
+say "== the training loop in the language on cuda (bench/gpu_training.mt): queued, then each launch waited for"
+"$K" run bench/gpu_training.mt 2>&1 | tee -a "$OUT" || status=1
+CUDA_LAUNCH_BLOCKING=1 "$K" run bench/gpu_training.mt 2>&1 | sed 's/$/ (CUDA_LAUNCH_BLOCKING=1)/' |
+    tee -a "$OUT" || status=1
 if python3 -c 'import torch, sys; sys.exit(not torch.cuda.is_available())' 2>/dev/null; then
     python3 bench/cudasim/torch_side.py 2>&1 | tee -a "$OUT" || status=1
 else
