@@ -311,6 +311,23 @@ static uint32_t rng_next(struct mt_ctx *ctx)
     return y;
 }
 
+void mt_random_state(const struct mt_ctx *ctx, uint32_t words[MT_RANDOM_WORDS], int *pos)
+{
+    memcpy(words, ctx->rng, sizeof ctx->rng);
+    *pos = ctx->rng_i;
+}
+
+enum mt_status mt_random_set_state(struct mt_ctx *ctx, const uint32_t words[MT_RANDOM_WORDS],
+                                   int pos)
+{
+    if (pos < 0 || pos > MT_RANDOM_WORDS)
+        return mt_fail(ctx, MT_ERR_INVALID, "invalid state: position %d of %d words", pos,
+                       MT_RANDOM_WORDS);
+    memcpy(ctx->rng, words, sizeof ctx->rng);
+    ctx->rng_i = pos;
+    return MT_OK;
+}
+
 double mt_random(struct mt_ctx *ctx)
 {
     uint32_t a = rng_next(ctx) >> 5, b = rng_next(ctx) >> 6;

@@ -53,9 +53,9 @@ struct mt_ctx {
     size_t mem_limit;        /* bytes of storage allowed */
     size_t mem_used;         /* bytes of live storage */
     size_t mem_default;      /* the limit 0 restores */
-    uint32_t rng[624];       /* MT19937 state */
-    int rng_i;               /* next word of rng to temper */
-    mt_diag_fn diag;         /* per-op hook, NULL when off */
+    uint32_t rng[MT_RANDOM_WORDS]; /* MT19937 state */
+    int rng_i;                     /* next word of rng to temper */
+    mt_diag_fn diag;               /* per-op hook, NULL when off */
     void *diag_user;
     struct mt_block cache[MT_BLOCK_CACHE];         /* freed blocks, oldest first, not in mem_used */
     size_t cache_bytes;                            /* bytes held by the cache */

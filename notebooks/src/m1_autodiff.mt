@@ -613,8 +613,7 @@ class Linear(minitorch.Module):
 # taking each SGD step, and compares the loss and every parameter after each epoch with its
 # own. check gives the parameters values of its own draws, and runs your classes on Scalars of
 # its own, so that this task's grade is your network's alone (Tasks 1.2 to 1.4 grade your
-# Scalars). Building the networks runs `Linear`'s given code, which draws from `random`: seed
-# it again before you train anew.
+# Scalars). It leaves `random` as it found it.
 
 # %%
 # NBGRADER_TESTS test_linear 2

@@ -84,3 +84,31 @@ print(minitorch.datasets["Circle"](3))
 # expect: (-0.9820474361392928, 0.2686228251686239)
 print(minitorch.datasets["Spiral"](4).X[3])
 
+
+# getstate() is CPython's tuple for the same seed and draws; setstate() of it draws the same
+# numbers again, and the kernel's seed() and rand() share the state
+random.seed(1)
+s = random.getstate()
+# expect: 3 2147483648 163610392 1781494222 624 None 625
+print(s[0], s[1][0], s[1][1], s[1][623], s[1][624], s[2], len(s[1]))
+a = [random.random() for _ in range(3)]
+s3 = random.getstate()
+# expect: 6 1634707757
+print(s3[1][624], s3[1][5])
+random.setstate(s)
+# expect: True
+print(a == [random.random() for _ in range(3)])
+random.setstate(s)
+t = rand((3,))
+random.setstate(s)
+# expect: True
+print([round(x, 6) for x in t.tolist()] == [round(random.random(), 6) for _ in range(3)])
+for bad in [(3, (1, 2), None), (3, s[1][:624] + (625,), None), (3, s[1][:623] + (-1, 624), None), (3,)]:
+    try:
+        random.setstate(bad)
+    except (ValueError, OverflowError) as e:
+        print(type(e).__name__, e)
+# expect: ValueError state vector is the wrong size
+# expect: ValueError invalid state
+# expect: OverflowError can't convert negative value to unsigned int
+# expect: ValueError not enough values to unpack (expected 3, got 1)

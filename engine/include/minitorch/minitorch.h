@@ -193,6 +193,13 @@ enum mt_status mt_ctx_wait(struct mt_ctx *ctx);
  * seed(n) then rand(...) draws the same numbers as `random.seed(n); random.random()` in
  * MiniTorch (one draw per element, row-major). */
 void mt_seed(struct mt_ctx *ctx, uint64_t seed);
+/* The generator's whole state as CPython's random.getstate() holds it: MT19937's words and
+ * the position of the next one to use (0 to MT_RANDOM_WORDS; MT_RANDOM_WORDS after seeding).
+ * mt_random_set_state puts one back: MT_ERR_INVALID for a position past MT_RANDOM_WORDS. */
+#define MT_RANDOM_WORDS 624
+void mt_random_state(const struct mt_ctx *ctx, uint32_t words[MT_RANDOM_WORDS], int *pos);
+enum mt_status mt_random_set_state(struct mt_ctx *ctx, const uint32_t words[MT_RANDOM_WORDS],
+                                   int pos);
 double mt_random(struct mt_ctx *ctx); /* uniform in [0, 1), 53 bits, as random.random() */
 /* An integer uniform in [0, n) for 1 <= n <= 2^63, drawn as Python's random._randbelow(n)
  * (getrandbits of n's bit length, redrawn while >= n): the same numbers for the same seed. */

@@ -127,14 +127,75 @@ static int r_shuffle(struct dsl_interp *in, const struct dsl_args *a, struct dsl
 }
 
 static const char *const seed_params[] = {"a", NULL};
+/* random.getstate(): CPython's (3, (word 0, ..., word 623, position), None), the same tuple as
+ * CPython's after the same seed and draws */
+static int r_getstate(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    (void)a;
+    uint32_t words[MT_RANDOM_WORDS];
+    int pos;
+    mt_random_state(ctx_of(in), words, &pos);
+    struct dsl_list *inner = dsl_list_new(MT_RANDOM_WORDS + 1), *outer = dsl_list_new(3);
+    if (!inner || !outer) {
+        if (inner) dsl_value_release((struct dsl_value){.kind = DSL_LIST, .as.l = inner});
+        if (outer) dsl_value_release((struct dsl_value){.kind = DSL_LIST, .as.l = outer});
+        return dsl_raise_status(in, DSL_V_NOMEM);
+    }
+    for (int i = 0; i < MT_RANDOM_WORDS; i++) inner->items[inner->len++] = dsl_int(words[i]);
+    inner->items[inner->len++] = dsl_int(pos);
+    inner->style = outer->style = DSL_LIST_TUPLE;
+    outer->items[outer->len++] = dsl_int(3);
+    outer->items[outer->len++] = (struct dsl_value){.kind = DSL_LIST, .as.l = inner};
+    outer->items[outer->len++] = dsl_none();
+    *ret = (struct dsl_value){.kind = DSL_LIST, .as.l = outer};
+    return 0;
+}
+
+/* random.setstate(state): a state getstate() gave, with CPython's errors for others */
+static int r_setstate(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct dsl_value st = a->slot[0];
+    if (st.kind != DSL_LIST || st.as.l->style != DSL_LIST_TUPLE)
+        return dsl_raise(in, "TypeError", "setstate() takes the tuple getstate() gave, not %s",
+                         dsl_type_name(st));
+    const struct dsl_list *t = st.as.l;
+    if (t->len != 3)
+        return dsl_raise(in, "ValueError", "%s values to unpack (expected 3, got %zu)",
+                         t->len < 3 ? "not enough" : "too many", t->len);
+    if (t->items[0].kind != DSL_INT || t->items[0].as.i != 3)
+        return dsl_raise(in, "ValueError",
+                         "setstate() takes a state of version 3, as getstate() gives");
+    const struct dsl_value w = t->items[1];
+    if (w.kind != DSL_LIST || w.as.l->len != MT_RANDOM_WORDS + 1)
+        return dsl_raise(in, "ValueError", "state vector is the wrong size");
+    uint32_t words[MT_RANDOM_WORDS];
+    for (int i = 0; i <= MT_RANDOM_WORDS; i++) {
+        struct dsl_value v = w.as.l->items[i];
+        if (!dsl_is_intlike(v))
+            return dsl_raise(in, "TypeError", "the state's words are ints, not %s",
+                             dsl_type_name(v));
+        if (dsl_as_int(v) < 0)
+            return dsl_raise(in, "OverflowError", "can't convert negative value to unsigned int");
+        if (i < MT_RANDOM_WORDS) words[i] = (uint32_t)dsl_as_int(v);
+    }
+    int64_t pos = dsl_as_int(w.as.l->items[MT_RANDOM_WORDS]);
+    if (pos > MT_RANDOM_WORDS || mt_random_set_state(ctx_of(in), words, (int)pos) != MT_OK)
+        return dsl_raise(in, "ValueError", "invalid state");
+    *ret = dsl_none();
+    return 0;
+}
+
 static const char *const ab_params[] = {"a", "b", NULL};
 static const char *const seq_params[] = {"seq", NULL};
 static const char *const shuffle_params[] = {"x", NULL};
+static const char *const state_params[] = {"state", NULL};
 static const char *const randrange_params[] = {"start", "stop", NULL};
 
 static const struct member random_members[] = {
     FN("choice", "random.choice(seq)", 1, 1, seq_params, r_choice,
        "An item of the non-empty sequence seq, chosen as CPython chooses it."),
+    FN("getstate", "random.getstate()", 0, 0, NULL, r_getstate,
+       "The generator's state, CPython's tuple: setstate() of it draws the same numbers again."),
     FN("randint", "random.randint(a, b)", 2, 2, ab_params, r_randint,
        "An integer N with a <= N <= b, drawn as CPython draws it."),
     FN("random", "random.random()", 0, 0, NULL, r_random,
@@ -145,6 +206,8 @@ static const struct member random_members[] = {
     FN("seed", "random.seed(a=None)", 0, 1, seed_params, r_seed,
        "Seeds the session's generator as CPython's random.seed(a) does for an integer a (the "
        "same as the kernel's seed(a)); without a, from the clock."),
+    FN("setstate", "random.setstate(state)", 1, 1, state_params, r_setstate,
+       "Puts back a state getstate() gave."),
     FN("shuffle", "random.shuffle(x)", 1, 1, shuffle_params, r_shuffle,
        "Shuffles the list x in place, in CPython's order for the same seed (so MiniTorch's "
        "`random.shuffle(c)` of its training loop draws the same batches)."),

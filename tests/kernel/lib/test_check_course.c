@@ -428,6 +428,21 @@ static void test_each_bug_fails_its_parts_only(void)
     }
 }
 
+/* A check leaves the session's generator as it found it, though the network's given code
+ * draws from it */
+static void test_check_leaves_random_alone(void)
+{
+    static struct sink k;
+    struct dsl_session *s = session_for("1.5", -1, NULL);
+    CHECK_INT(run_cell(s, "random.seed(4)\nbefore = [random.random(), random.random()]").rc, 0);
+    CHECK_INT(run_cell(s, "random.seed(4)\nfirst = random.random()").rc, 0);
+    CHECK(passes(s, "1.5", NULL, &k));
+    struct outcome o = run_cell(s, "assert [first, random.random()] == before");
+    if (o.rc != 0) fprintf(stderr, "  %s: %s\n", o.ename, o.evalue);
+    CHECK_INT(o.rc, 0);
+    dsl_session_free(s);
+}
+
 /* Tasks 1.5 and 2.5 grade the network's layers alone: they run on check's own Scalars and
  * tensors, so that a bug of Module 1 or 2, which costs its own test, does not cost these too */
 static void test_training_tasks_grade_the_layers_alone(void)
@@ -609,6 +624,7 @@ int main(void)
     RUN_TEST(test_correct_files_pass);
     RUN_TEST(test_each_bug_fails_its_parts_only);
     RUN_TEST(test_training_tasks_grade_the_layers_alone);
+    RUN_TEST(test_check_leaves_random_alone);
     RUN_TEST(test_a_failure_reports_the_case_and_the_line);
     RUN_TEST(test_gaming_the_check);
     RUN_TEST(test_errors);
