@@ -1613,9 +1613,7 @@ def small_of(ck, shape):
 
 
 def broadcast_value(vals, small, index):
-    off = len(index) - len(small)
-    i = [index[k + off] if small[k] > 1 else 0 for k in range(len(small))]
-    return vals[sum([x * s for x, s in zip(i, contiguous_strides(small))])]
+    return vals[broadcast_position(small, index)]
 
 
 def low_level(ck, r, name):
@@ -1991,7 +1989,10 @@ class CheckTensor:
 
     def zip(self, o, f, da, db):
         o = lift_tensor(o)
-        shape = broadcast_shape(self.shape, o.shape)
+        shape = broadcast_ref(self.shape, o.shape)
+        if shape is None:
+            raise ValueError("shapes %s and %s do not broadcast" % (show(self.shape),
+                                                                    show(o.shape)))
         ia, ib = [], []
         for ordinal in range(size_of(shape)):
             index = row_major(ordinal, shape)
@@ -2098,19 +2099,6 @@ def lift_tensor(x):
     raise TypeError("check runs your network on tensors of its own, which take numbers and "
                     "each other, not %s: build on the tensors your layer is given (the input "
                     "and the parameters' .value)" % type(x).__name__)
-
-
-def broadcast_shape(a, b):
-    n = max(len(a), len(b))
-    a = [1] * (n - len(a)) + list(a)
-    b = [1] * (n - len(b)) + list(b)
-    out = []
-    for x, y in zip(a, b):
-        if x != y and x != 1 and y != 1:
-            raise ValueError("shapes %s and %s do not broadcast" % (show(tuple(a)),
-                                                                    show(tuple(b))))
-        out.append(max(x, y))
-    return tuple(out)
 
 
 # the layers' names and sizes of Network(hidden), as MiniTorch's template has them
