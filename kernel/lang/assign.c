@@ -128,9 +128,14 @@ done:
 static int unpack_to(struct dsl_interp *in, const struct dsl_node *target, struct dsl_value v)
 {
     size_t want = target->nkids, got = 0;
-    struct dsl_value *items = calloc(want ? want : 1, sizeof *items);
+    struct dsl_value small[8];
+    struct dsl_value *items = want <= 8 ? small : calloc(want, sizeof *items);
     struct dsl_iter it;
     int r = DSL_X_ERR;
+    if (v.kind == DSL_LIST && v.as.l->len == want) { /* a, b = pair: its items, no iterator */
+        for (; got < want; got++) items[got] = dsl_value_retain(v.as.l->items[got]);
+        goto assign;
+    }
     if (!items) {
         dsl_raise_status(in, DSL_V_NOMEM);
         goto located;
@@ -163,6 +168,7 @@ static int unpack_to(struct dsl_interp *in, const struct dsl_node *target, struc
                   got);
         goto located;
     }
+assign:
     r = DSL_X_OK;
     for (size_t i = 0; i < want; i++) {
         struct dsl_value item = items[i];
@@ -177,7 +183,7 @@ located:
     dsl_error_locate(in, target->pos);
 done:
     if (items) dsl_release_all(items, got);
-    free(items);
+    if (items != small) free(items);
     dsl_value_release(v);
     return r;
 }

@@ -117,6 +117,8 @@ int dsl_bind_params(struct dsl_interp *in, const struct dsl_function *f,
         frame->vals[i] = dsl_value_retain(pos[i]);
         frame->bound[i] = true;
     }
+    /* the common call, one argument per parameter and nothing else, is done */
+    if (npos == np && nkw == 0 && def->nkw == np) return 0;
     if (def->star) { /* the rest of the positional arguments, as a tuple */
         struct dsl_list *rest = dsl_list_new(npos > np ? npos - np : 0);
         if (!rest) return dsl_raise_status(in, DSL_V_NOMEM);
@@ -159,8 +161,8 @@ int dsl_bind_params(struct dsl_interp *in, const struct dsl_function *f,
         if (r != 0) return -1;
     }
     if (npos > np && !def->star) return too_many_positional(in, f, npos, kw_from, kw_to, frame);
-    if (fill_defaults(in, f, 0, np, "positional", frame) != 0) return -1;
-    return fill_defaults(in, f, kw_from, kw_to, "keyword-only", frame);
+    if (npos < np && fill_defaults(in, f, 0, np, "positional", frame) != 0) return -1;
+    return kw_from < kw_to ? fill_defaults(in, f, kw_from, kw_to, "keyword-only", frame) : 0;
 }
 
 /* The name a call-site error gives the callee, as CPython's: __main__.f (a cell's functions
@@ -187,8 +189,9 @@ static void callee_name(struct render_buf *b, struct dsl_value callee)
 /* The arguments of one call being gathered: owned values, and keyword names borrowed from the
  * call node or from the strings held in `keys`. */
 struct gathered {
-    struct dsl_value *pos;
+    struct dsl_value *pos; /* small until more are gathered */
     size_t npos, cappos;
+    struct dsl_value small[8];
     char **kwnames;
     struct dsl_value *kwvals; /* owned */
     struct dsl_value *keys;   /* owned: the string each kwname of a ** comes from, or none */
@@ -198,12 +201,16 @@ struct gathered {
 static int push_pos(struct gathered *g, struct dsl_value v)
 {
     if (g->npos == g->cappos) {
-        size_t cap = g->cappos ? g->cappos * 2 : 8;
-        struct dsl_value *p = cap <= DSL_MAX_LIST_LEN ? realloc(g->pos, cap * sizeof *p) : NULL;
+        size_t cap = g->cappos * 2;
+        bool small = g->pos == g->small;
+        struct dsl_value *p = cap > DSL_MAX_LIST_LEN ? NULL
+                              : small                ? malloc(cap * sizeof *p)
+                                                     : realloc(g->pos, cap * sizeof *p);
         if (!p) {
             dsl_value_release(v);
             return cap <= DSL_MAX_LIST_LEN ? DSL_V_NOMEM : DSL_V_TOOBIG;
         }
+        if (small) memcpy(p, g->small, g->npos * sizeof *p);
         g->pos = p;
         g->cappos = cap;
     }
@@ -268,6 +275,13 @@ static int spread(struct dsl_interp *in, struct gathered *g, struct dsl_value ca
         render_buf_free(&b);
         return -1;
     }
+    if (v.kind == DSL_LIST) { /* f(*args): the tuple's items, no iterator */
+        for (size_t i = 0; i < v.as.l->len; i++) {
+            int st = push_pos(g, dsl_value_retain(v.as.l->items[i]));
+            if (st != DSL_V_OK) return dsl_raise_status(in, st);
+        }
+        return 0;
+    }
     if (dsl_iter_init(in, v, &it) != 0) return -1;
     struct dsl_value item;
     int got;
@@ -311,6 +325,8 @@ int dsl_call_unpacking(struct dsl_interp *in, const struct dsl_node *n, struct d
                        struct dsl_value self, struct dsl_value *out)
 {
     struct gathered g = {0};
+    g.pos = g.small;
+    g.cappos = sizeof g.small / sizeof g.small[0];
     int r = -1;
     if (self.kind != DSL_NONE) { /* the callee's first argument, as a bound method's self */
         int st = push_pos(&g, dsl_value_retain(self));
@@ -355,7 +371,7 @@ done:
         dsl_value_release(g.kwvals[k]);
         dsl_value_release(g.keys[k]);
     }
-    free(g.pos);
+    if (g.pos != g.small) free(g.pos);
     free(g.kwnames);
     free(g.kwvals);
     free(g.keys);

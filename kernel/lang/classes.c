@@ -320,9 +320,15 @@ const struct dsl_exc_type *dsl_class_exc_base(const struct dsl_class *c)
 
 bool dsl_class_special(const struct dsl_class *c, const char *name, struct dsl_value *fn)
 {
+    return dsl_class_special_hashed(c, name, dsl_name_hash(name), fn);
+}
+
+bool dsl_class_special_hashed(const struct dsl_class *c, const char *name, size_t hash,
+                              struct dsl_value *fn)
+{
     struct dsl_value attr;
     const struct dsl_builtin *row;
-    if (!chain_find(c, name, &attr, &row)) return false;
+    if (!chain_find_hashed(c, name, hash, &attr, &row)) return false;
     if (row) {
         *fn = (struct dsl_value){.kind = DSL_BUILTIN, .as.fn = row};
         return true;
@@ -826,13 +832,15 @@ int dsl_class_call(struct dsl_interp *in, struct dsl_value cls, const struct dsl
         return dsl_raise(in, "TypeError", "cannot create '%s' instances", c->name);
     struct dsl_value self, init;
     if (dsl_instance_blank(in, cls, &self) != 0) return -1;
+    static struct dsl_name_const init_name = DSL_NAME_CONST("__init__");
+    if (!init_name.name) dsl_name_const_init(&init_name);
     if (dsl_class_exc_base(c)) { /* BaseException.__new__ keeps the arguments, whatever
                                   * __init__ does with them */
         if (set_exc_args(in, self, pos, npos) != 0) {
             dsl_value_release(self);
             return -1;
         }
-        if (!dsl_instance_method(self, "__init__", &init)) {
+        if (!dsl_instance_method_hashed(self, init_name.name, init_name.hash, &init)) {
             if (nkw) {
                 dsl_value_release(self);
                 return dsl_raise(in, "TypeError", "%s() takes no keyword arguments", c->name);
@@ -840,7 +848,7 @@ int dsl_class_call(struct dsl_interp *in, struct dsl_value cls, const struct dsl
             *out = self;
             return 0;
         }
-    } else if (!dsl_instance_method(self, "__init__", &init)) {
+    } else if (!dsl_instance_method_hashed(self, init_name.name, init_name.hash, &init)) {
         if (npos || nkw) {
             dsl_value_release(self);
             return dsl_raise(in, "TypeError", "%s() takes no arguments", c->name);

@@ -380,6 +380,14 @@ static void drop_slot(struct dsl_value *slot, void *dead)
     *slot = dsl_none();
 }
 
+/* Lists made with room for at most this many items hold them in their own block, right after
+ * the struct (list_inline); a list that grows past its room moves them to an array of their own. */
+#define LIST_INLINE 8
+static struct dsl_value *list_inline(struct dsl_list *l)
+{
+    return (struct dsl_value *)(void *)(l + 1);
+}
+
 static void free_attrs(struct dsl_attrs *a)
 {
     for (size_t i = 0; i < a->len; i++) dsl_name_release(a->items[i].name);
@@ -395,7 +403,7 @@ static void free_container(struct dsl_value c)
     case DSL_LIST:
         dsl_gc_untrack(&c.as.l->gc);
         dsl_mem_give(list_bytes(c.as.l->cap));
-        free(c.as.l->items);
+        if (c.as.l->items != list_inline(c.as.l)) free(c.as.l->items);
         free(c.as.l);
         break;
     case DSL_METHOD:
@@ -660,7 +668,8 @@ int dsl_attrs_set_hashed(struct dsl_attrs *a, const char *name, size_t h, struct
         return DSL_V_OK;
     }
     if (a->len == a->cap) {
-        size_t cap = a->cap ? a->cap * 2 : 4;
+        /* room at first for the attributes most instances get in __init__ */
+        size_t cap = a->cap ? a->cap * 2 : 6;
         struct dsl_attr *p = realloc(a->items, cap * sizeof *p);
         if (!p) {
             dsl_value_release(v);
@@ -837,8 +846,12 @@ struct dsl_list *dsl_list_new(size_t cap)
 {
     if (cap > SIZE_MAX / 2 / sizeof(struct dsl_value) || !dsl_mem_take(list_bytes(cap), "list"))
         return NULL;
-    struct dsl_list *l = calloc(1, sizeof *l);
-    if (l && cap) {
+    /* a small list (a tuple of arguments, a pair) keeps its items in its own block: one
+     * allocation, and one free */
+    struct dsl_list *l = calloc(1, sizeof *l + (cap <= LIST_INLINE ? cap * sizeof *l->items : 0));
+    if (l && cap && cap <= LIST_INLINE) {
+        l->items = list_inline(l);
+    } else if (l && cap) {
         l->items = malloc(cap * sizeof *l->items);
         if (!l->items) {
             free(l);
@@ -863,7 +876,10 @@ int dsl_list_reserve(struct dsl_list *l, size_t n)
     while (cap < l->len + n) cap *= 2;
     size_t more = (cap - l->cap) * sizeof(struct dsl_value);
     if (!dsl_mem_take(more, "list")) return DSL_V_NOMEM;
-    struct dsl_value *p = realloc(l->items, cap * sizeof *p);
+    bool inline_items = l->items == list_inline(l);
+    struct dsl_value *p =
+        inline_items ? malloc(cap * sizeof *p) : realloc(l->items, cap * sizeof *p);
+    if (p && inline_items) memcpy(p, l->items, l->len * sizeof *p);
     if (!p) {
         dsl_mem_give(more);
         return DSL_V_NOMEM;

@@ -151,6 +151,7 @@ struct dsl_value {
         struct dsl_dict *d;                  /* DSL_DICT, DSL_SET */
         const struct dsl_exc_type *exc_type; /* DSL_EXC_TYPE: static */
         struct dsl_exception *exc;           /* DSL_EXCEPTION */
+        size_t *refs; /* the heap kinds but tensors: each object starts with its count */
     } as;
 };
 
@@ -485,21 +486,37 @@ static inline bool dsl_value_plain(struct dsl_value v)
                            1u << DSL_RANGE | 1u << DSL_BUILTIN;
     return (plain >> v.kind) & 1u;
 }
+/* Whether v's object starts with its reference count (as.refs): every heap kind but tensors
+ * (counted by the engine) and classes (a built-in one is static, uncounted). */
+static inline bool dsl_value_counted(struct dsl_value v)
+{
+    const unsigned counted = 1u << DSL_STR | 1u << DSL_LIST | 1u << DSL_METHOD |
+                             1u << DSL_FUNCTION | 1u << DSL_OBJECT | 1u << DSL_CELL |
+                             1u << DSL_INSTANCE | 1u << DSL_SUPER | 1u << DSL_DICT | 1u << DSL_SET |
+                             1u << DSL_EXCEPTION;
+    return (counted >> v.kind) & 1u;
+}
 /* dsl_value_retain and dsl_value_release of a value that is not plain. */
 void dsl_value_retain_held(struct dsl_value v);
 void dsl_value_release_held(struct dsl_value v);
-/* Adds one reference (heap kinds) and returns v. Inline, as most values an expression makes
- * are numbers, for which it does nothing. */
+/* Adds one reference (heap kinds) and returns v. Inline, with the count of the common kinds
+ * changed in place, as every name read, argument and store makes one. */
 static inline struct dsl_value dsl_value_retain(struct dsl_value v)
 {
-    if (!dsl_value_plain(v)) dsl_value_retain_held(v);
+    if (dsl_value_counted(v))
+        ++*v.as.refs;
+    else if (!dsl_value_plain(v))
+        dsl_value_retain_held(v);
     return v;
 }
 /* Drops one reference; frees the object at zero, and what only it held, without recursion (a
- * chain of a million nested lists is fine). Scalars: no-op. */
+ * chain of a million nested lists is fine). Scalars: no-op. Inline where the object stays. */
 static inline void dsl_value_release(struct dsl_value v)
 {
-    if (!dsl_value_plain(v)) dsl_value_release_held(v);
+    if (dsl_value_counted(v) && *v.as.refs > 1)
+        --*v.as.refs;
+    else if (!dsl_value_plain(v))
+        dsl_value_release_held(v);
 }
 
 /* A container slot starts or stops holding v: counts a list's parents (see above). Every store

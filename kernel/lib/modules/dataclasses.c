@@ -310,6 +310,12 @@ struct snap {
     bool init, repr, compare;
 };
 
+/* One array of snaps kept from the last call for the next, as every instance a dataclass makes
+ * takes one: room for SPARE_SNAPS, or NULL while a call holds it (a call made inside one, by a
+ * default factory or a __setattr__, allocates its own). */
+enum { SPARE_SNAPS = 8 };
+static struct snap *spare;
+
 static void snaps_free(struct snap *s, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
@@ -317,7 +323,10 @@ static void snaps_free(struct snap *s, size_t n)
         dsl_value_release(s[i].def);
         dsl_value_release(s[i].factory);
     }
-    free(s);
+    if (!spare && n <= SPARE_SNAPS)
+        spare = s; /* room for SPARE_SNAPS: made so by snaps_of */
+    else
+        free(s);
 }
 
 /* The fields of self's class, in order, into a new array of *n: 0, or -1 after raising. */
@@ -328,7 +337,11 @@ static int snaps_of(struct dsl_interp *in, struct dsl_value self, struct snap **
     *n = 0;
     if (f.kind != DSL_DICT) return dsl_raise(in, "TypeError", "not a dataclass instance");
     const struct dsl_dict *d = f.as.d;
-    struct snap *s = calloc(d->len ? d->len : 1, sizeof *s);
+    struct snap *s = spare;
+    if (s && d->len <= SPARE_SNAPS)
+        spare = NULL;
+    else
+        s = calloc(d->len > SPARE_SNAPS ? d->len : SPARE_SNAPS, sizeof *s);
     if (!s) return dsl_raise_status(in, DSL_V_NOMEM);
     for (size_t i = 0; i < d->n && *n < d->len; i++) {
         if (!d->entries[i].live) continue;
