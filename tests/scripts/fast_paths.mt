@@ -1,0 +1,144 @@
+# The interpreter's quick paths against Python's rules: a small list growing past the room it
+# was made with, unpacking a tuple of the right and of the wrong length, f(*args) of more
+# arguments than its room on the stack, calls one argument per parameter and not, a dataclass
+# of more fields than its reused snapshot holds and one made inside another's __init__, and the
+# operators of instances (reflected, unary, comparisons) found by their interned names.
+xs = [1, 2, 3]
+for i in range(7):
+    xs.append(i * 10)
+print(len(xs), xs[0], xs[7], xs[-1])
+t = tuple(range(8))
+ys = list(t) + [8]
+ys.append(9)
+print(ys)
+a, b = (1, 2)
+print(a, b)
+try:
+    a, b = (1, 2, 3)
+except ValueError as e:
+    print("ValueError:", e)
+try:
+    a, b, c = [1, 2]
+except ValueError as e:
+    print("ValueError:", e)
+[p, q] = "ab"
+print(p, q)
+
+
+def f(*args, **kw):
+    return len(args), args[-1], kw
+
+
+print(f(*range(12), *(1, 2), x=1))
+print(f(*(), *[[1]]))
+print(f(*tuple(range(9))))
+
+
+def g(a, b=2, *, c=3):
+    return a, b, c
+
+
+print(g(1), g(1, 5), g(1, c=9), g(a=4))
+try:
+    g()
+except TypeError as e:
+    print("TypeError:", e)
+try:
+    g(1, 2, 3)
+except TypeError as e:
+    print("TypeError:", e)
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Inner:
+    v: int = 7
+
+
+@dataclass
+class Outer:
+    a: int
+    inner: Inner = field(default_factory=Inner)
+    c: int = 3
+
+
+for i in range(2):
+    print(Outer(i), Outer(1, Inner(2), c=4))
+
+
+@dataclass
+class Wide:
+    f1: int = 1
+    f2: int = 2
+    f3: int = 3
+    f4: int = 4
+    f5: int = 5
+    f6: int = 6
+    f7: int = 7
+    f8: int = 8
+    f9: int = 9
+    f10: int = 10
+
+
+print(Wide(), Wide(3, f10=0) == Wide(3, f10=0))
+try:
+    Outer()
+except TypeError as e:
+    print("TypeError:", e)
+
+
+class V:
+    def __init__(self, x):
+        self.x = x
+
+    def __add__(self, o):
+        return V(self.x + (o.x if isinstance(o, V) else o))
+
+    def __radd__(self, o):
+        return V(o + self.x)
+
+    def __neg__(self):
+        return V(-self.x)
+
+    def __lt__(self, o):
+        return self.x < o.x
+
+    def __eq__(self, o):
+        return isinstance(o, V) and self.x == o.x
+
+    def __bool__(self):
+        return self.x != 0
+
+
+class W(V):
+    def __radd__(self, o):
+        return "W.__radd__ first"
+
+
+print((V(1) + V(2)).x, (1 + V(2)).x, (-V(3)).x, V(1) < V(2), V(2) > V(1))
+print(V(1) == V(1), V(1) != V(2), bool(V(0)), V(1) + W(2))
+try:
+    ~V(1)
+except TypeError as e:
+    print("TypeError:", e)
+
+# expect: 10 1 40 60
+# expect: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]
+# expect: 1 2
+# expect: ValueError: too many values to unpack (expected 2)
+# expect: ValueError: not enough values to unpack (expected 3, got 2)
+# expect: a b
+# expect: (14, 2, {'x': 1})
+# expect: (1, [1], {})
+# expect: (9, 8, {})
+# expect: (1, 2, 3) (1, 5, 3) (1, 2, 9) (4, 2, 3)
+# expect: TypeError: g() missing 1 required positional argument: 'a'
+# expect: TypeError: g() takes from 1 to 2 positional arguments but 3 were given
+# expect: Outer(a=0, inner=Inner(v=7), c=3) Outer(a=1, inner=Inner(v=2), c=4)
+# expect: Outer(a=1, inner=Inner(v=7), c=3) Outer(a=1, inner=Inner(v=2), c=4)
+# expect: Wide(f1=1, f2=2, f3=3, f4=4, f5=5, f6=6, f7=7, f8=8, f9=9, f10=10) True
+# expect: TypeError: Outer.__init__() missing 1 required positional argument: 'a'
+# expect: 3 3 -3 True True
+# expect: True True False W.__radd__ first
+# expect: TypeError: bad operand type for unary ~: 'V'
