@@ -132,13 +132,13 @@ static int unpack_to(struct dsl_interp *in, const struct dsl_node *target, struc
     struct dsl_value *items = want <= 8 ? small : calloc(want, sizeof *items);
     struct dsl_iter it;
     int r = DSL_X_ERR;
-    if (v.kind == DSL_LIST && v.as.l->len == want) { /* a, b = pair: its items, no iterator */
-        for (; got < want; got++) items[got] = dsl_value_retain(v.as.l->items[got]);
-        goto assign;
-    }
     if (!items) {
         dsl_raise_status(in, DSL_V_NOMEM);
         goto located;
+    }
+    if (v.kind == DSL_LIST && v.as.l->len == want) { /* a, b = pair: its items, no iterator */
+        for (; got < want; got++) items[got] = dsl_value_retain(v.as.l->items[got]);
+        goto assign;
     }
     if ((v.kind != DSL_LIST && v.kind != DSL_STR && v.kind != DSL_RANGE && v.kind != DSL_DICT &&
          v.kind != DSL_SET && v.kind != DSL_INSTANCE) ||
