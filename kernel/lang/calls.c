@@ -670,17 +670,20 @@ int dsl_eval_call(struct dsl_interp *in, const struct dsl_node *n, struct dsl_va
         return r;
     }
     size_t total = n->nkids + n->nkw;
-    struct dsl_value small[DSL_SMALL_ARGS];
+    /* vals[0] is left for self, so that a method call passes self and the arguments as one
+     * array without copying them */
+    struct dsl_value small[DSL_SMALL_ARGS + 1];
     bool small_own[DSL_SMALL_ARGS]; /* false: vals[i] is lent by a local's slot */
-    struct dsl_value *vals = small;
+    struct dsl_value *vals = small + 1;
     bool *own = small_own;
     if (total > DSL_SMALL_ARGS) {
-        vals = malloc(total * (sizeof *vals + sizeof *own));
-        if (!vals) {
+        struct dsl_value *all = malloc((total + 1) * sizeof *vals + total * sizeof *own);
+        if (!all) {
             dsl_value_release(callee);
             if (own_self) dsl_value_release(self);
             return dsl_raise_status(in, DSL_V_NOMEM), dsl_error_locate(in, n->pos), -1;
         }
+        vals = all + 1;
         own = (bool *)(vals + total);
     }
     size_t done = 0;
@@ -690,16 +693,19 @@ int dsl_eval_call(struct dsl_interp *in, const struct dsl_node *n, struct dsl_va
     for (; done < total; done++)
         if (dsl_eval_lent(in, n->kwvals[done - n->nkids], &vals[done], &own[done]) != 0)
             goto cleanup;
-    if (self.kind != DSL_NONE)
-        r = dsl_call_method(in, callee, self, vals, n->nkids, n->kwnames, vals + n->nkids, n->nkw,
-                            out);
-    else
+    if (self.kind != DSL_NONE && callee.kind == DSL_BUILTIN)
+        r = call_builtin(in, callee.as.fn, self, vals, n->nkids, n->kwnames, vals + n->nkids,
+                         n->nkw, out);
+    else if (self.kind != DSL_NONE) { /* what dsl_call_method does, self in the slot before */
+        vals[-1] = self;
+        r = dsl_call(in, callee, vals - 1, n->nkids + 1, n->kwnames, vals + n->nkids, n->nkw, out);
+    } else
         r = dsl_call(in, callee, vals, n->nkids, n->kwnames, vals + n->nkids, n->nkw, out);
 cleanup:
     if (r != 0) dsl_error_locate(in, n->pos);
     for (size_t i = 0; i < done; i++)
         if (own[i]) dsl_value_release(vals[i]);
-    if (vals != small) free(vals);
+    if (vals != small + 1) free(vals - 1);
     dsl_value_release(callee);
     if (own_self) dsl_value_release(self);
     return r;

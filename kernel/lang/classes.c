@@ -259,6 +259,7 @@ int dsl_class_note_annotation(struct dsl_interp *in, struct dsl_attrs *ns, const
 
 static void note_hooks(struct dsl_class *c);
 static bool chain_has(const struct dsl_class *c, bool setattr);
+static bool chain_may_have_property(const struct dsl_class *c, size_t hash);
 
 void dsl_class_adopt_methods(struct dsl_value cls)
 {
@@ -566,7 +567,7 @@ int dsl_object_getattr_hashed(struct dsl_interp *in, struct dsl_value obj, const
     const struct dsl_builtin *row;
     if (obj.kind == DSL_INSTANCE) { /* its own attributes first: the common read, self.w */
         struct dsl_value *own = dsl_attrs_find_hashed(&obj.as.inst->attrs, name, hash);
-        if (own && !chain_has(obj.as.inst->cls.as.cls, false)) {
+        if (own && !chain_may_have_property(obj.as.inst->cls.as.cls, hash)) {
             *out = dsl_value_retain(*own);
             return 0;
         }
@@ -625,10 +626,14 @@ int dsl_object_getattr_hashed(struct dsl_interp *in, struct dsl_value obj, const
 static void note_hooks(struct dsl_class *c)
 {
     c->has_property = c->has_setattr = false;
+    c->property_bits = 0;
     for (size_t i = 0; i < c->attrs.len; i++) {
         struct dsl_value v = c->attrs.items[i].value;
         const char *name = c->attrs.items[i].name;
-        if (v.kind == DSL_METHOD && v.as.m->wrap == DSL_WRAP_PROPERTY) c->has_property = true;
+        if (v.kind == DSL_METHOD && v.as.m->wrap == DSL_WRAP_PROPERTY) {
+            c->has_property = true;
+            c->property_bits |= (uint64_t)1 << (c->attrs.items[i].hash & 63);
+        }
         if (strcmp(name, "__setattr__") == 0 || strcmp(name, "__delattr__") == 0)
             c->has_setattr = true;
     }
@@ -643,6 +648,14 @@ static bool chain_has(const struct dsl_class *c, bool setattr)
     return false;
 }
 
+/* Whether a class of c's chain may have a property named by hash (false: none has). */
+static bool chain_may_have_property(const struct dsl_class *c, size_t hash)
+{
+    for (; c; c = base_of(c))
+        if (c->has_property && ((c->property_bits >> (hash & 63)) & 1)) return true;
+    return false;
+}
+
 /* object.__setattr__: obj.name = v on an instance without its class's hook: a property's
  * setter, else the instance's own attribute. */
 static int instance_store(struct dsl_interp *in, struct dsl_value obj, const char *name,
@@ -651,7 +664,7 @@ static int instance_store(struct dsl_interp *in, struct dsl_value obj, const cha
     const struct dsl_class *c = obj.as.inst->cls.as.cls;
     struct dsl_value attr;
     const struct dsl_builtin *row;
-    if (chain_has(c, false) && chain_find_hashed(c, name, hash, &attr, &row) &&
+    if (chain_may_have_property(c, hash) && chain_find_hashed(c, name, hash, &attr, &row) &&
         attr.kind == DSL_METHOD && attr.as.m->wrap == DSL_WRAP_PROPERTY) {
         if (attr.as.m->self.kind == DSL_NONE)
             return dsl_raise(in, "AttributeError", "property '%s' of '%s' object has no setter",

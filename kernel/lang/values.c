@@ -383,6 +383,7 @@ static void drop_slot(struct dsl_value *slot, void *dead)
 /* Lists made with room for at most this many items hold them in their own block, right after
  * the struct (list_inline); a list that grows past its room moves them to an array of their own. */
 #define LIST_INLINE 8
+#define LIST_MIN_ROOM 4
 static struct dsl_value *list_inline(struct dsl_list *l)
 {
     return (struct dsl_value *)(void *)(l + 1);
@@ -844,12 +845,15 @@ int dsl_str_value(const char *s, size_t n, struct dsl_value *out)
 
 struct dsl_list *dsl_list_new(size_t cap)
 {
+    /* room for a few items even in a list made empty: most get one to four (inputs = [] then
+     * appends, a comprehension's result) */
+    if (cap < LIST_MIN_ROOM) cap = LIST_MIN_ROOM;
     if (cap > SIZE_MAX / 2 / sizeof(struct dsl_value) || !dsl_mem_take(list_bytes(cap), "list"))
         return NULL;
     /* a small list (a tuple of arguments, a pair) keeps its items in its own block: one
      * allocation, and one free */
     struct dsl_list *l = calloc(1, sizeof *l + (cap <= LIST_INLINE ? cap * sizeof *l->items : 0));
-    if (l && cap && cap <= LIST_INLINE) {
+    if (l && cap <= LIST_INLINE) {
         l->items = list_inline(l);
     } else if (l && cap) {
         l->items = malloc(cap * sizeof *l->items);

@@ -404,6 +404,10 @@ struct dsl_class {
      * attribute reads and stores look at the classes where one of its chain does (else the
      * instance's own attributes answer) */
     bool has_property, has_setattr;
+    /* bit (hash & 63) set for the dsl_name_hash of each of its own properties' names: a name
+     * whose bit is clear in every class of a chain is no property there, which an instance's
+     * attribute read or store asks without looking the name up in the classes */
+    uint64_t property_bits;
     /* the built-in exception class it derives from (class MyError(ValueError)): set on the
      * class naming it as its base; its instances are exceptions (exceptions.h) */
     const struct dsl_exc_type *exc_base;
