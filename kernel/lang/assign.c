@@ -198,6 +198,18 @@ int dsl_exec_assign(struct dsl_interp *in, const struct dsl_node *n)
         dsl_value_release(v);
         return dsl_error_locate(in, n->pos), DSL_X_ERR;
     }
+    if (n->nkids == 1 && n->kids[0]->kind == DSL_N_NAME && !in->comp && !in->class_ns) {
+        /* x = value for a plain local of the running call: the commonest store */
+        long k = dsl_node_slot(in, n->kids[0]);
+        if (k >= 0 && !in->frame->fn->is_cell[k]) {
+            struct dsl_value old = in->frame->vals[k];
+            bool was = in->frame->bound[k];
+            in->frame->vals[k] = v;
+            in->frame->bound[k] = true;
+            if (was) dsl_value_release(old); /* after the store, as CPython's STORE_FAST */
+            return DSL_X_OK;
+        }
+    }
     for (size_t i = 0; i < n->nkids; i++)
         if (dsl_assign_to(in, n->kids[i], dsl_value_retain(v)) != DSL_X_OK) {
             dsl_value_release(v);

@@ -460,7 +460,7 @@ static int call_function_held(struct dsl_interp *in, struct dsl_function *f,
         goto done;
     }
     if (dsl_bind_params(in, f, pos, npos, kwnames, kwvals, nkw, &frame) != 0) goto done;
-    for (size_t k = 0; k < f->nlocals; k++) { /* the locals nested functions share */
+    for (size_t k = 0; f->any_cell && k < f->nlocals; k++) { /* the locals nested functions share */
         if (!f->is_cell[k]) continue;
         struct dsl_value cell;
         if (dsl_new_cell(&cell) != DSL_V_OK) {

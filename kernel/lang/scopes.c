@@ -482,7 +482,10 @@ static int analyse_function(struct dsl_interp *in, struct dsl_function *f, const
         dsl_raise_status(in, DSL_V_NOMEM);
         goto done;
     }
-    for (size_t i = 0; i < f->nlocals; i++) f->is_cell[i] = names_has(&sc.nested, f->locals[i]);
+    for (size_t i = 0; i < f->nlocals; i++) {
+        f->is_cell[i] = names_has(&sc.nested, f->locals[i]);
+        f->any_cell = f->any_cell || f->is_cell[i];
+    }
     /* free variables: names read here (or declared nonlocal) that the enclosing function has */
     for (size_t i = 0; i < sc.nonlocals.n; i++) names_add(&sc.used, sc.nonlocals.v[i]);
     if (sc.used.nomem) {

@@ -303,6 +303,7 @@ struct dsl_function {
     const char **locals;        /* names borrowed from the AST; params are the first nkw */
     size_t nlocals;
     bool *is_cell;           /* nlocals flags: the local lives in a cell */
+    bool any_cell;           /* one of them does */
     const char **freevars;   /* names borrowed from the AST */
     struct dsl_value *cells; /* nfree owned DSL_CELL values, one per free variable */
     size_t nfree;
