@@ -268,6 +268,11 @@ static struct dsl_value *dead_link(struct dsl_value v)
  * a string or container. */
 static inline bool drop_alive(struct dsl_value v)
 {
+    if (dsl_value_counted(v)) { /* the common kinds: their count is first */
+        if (*v.as.refs == 1) return false;
+        --*v.as.refs;
+        return true;
+    }
     switch (v.kind) {
     case DSL_NONE:
     case DSL_BOOL:

@@ -2,7 +2,9 @@
 # was made with, unpacking a tuple of the right and of the wrong length, f(*args) of more
 # arguments than its room on the stack, calls one argument per parameter and not, a dataclass
 # of more fields than its reused snapshot holds and one made inside another's __init__, and the
-# operators of instances (reflected, unary, comparisons) found by their interned names.
+# operators of instances (reflected, unary, comparisons) found by their interned names,
+# xs[i] of lists and tuples (negative, a bool, out of range, not an int), and comparisons of
+# numbers (NaN, int with float, chained).
 xs = [1, 2, 3]
 for i in range(7):
     xs.append(i * 10)
@@ -122,6 +124,29 @@ try:
     ~V(1)
 except TypeError as e:
     print("TypeError:", e)
+zs = [10, 20, 30]
+k = 1
+print(zs[0], zs[-1], zs[k], zs[-k], zs[True], (7, 8)[k], [[1, 2], [3, 4]][k][0])
+for bad in (3, -4):
+    try:
+        zs[bad]
+    except IndexError as e:
+        print("IndexError:", e)
+try:
+    (1, 2)[5]
+except IndexError as e:
+    print("IndexError:", e)
+try:
+    zs["a"]
+except TypeError as e:
+    print("TypeError:", e)
+try:
+    zs[1.0]
+except TypeError as e:
+    print("TypeError:", e)
+nan = float("nan")
+print(1 < 2, 2.5 >= 2.5, nan == nan, nan != nan, nan < 1.0, 1 == 1.0, 2 ** 62 > 2 ** 61, -3 <= -3)
+print(1 < 2 < 3, 3 > 2 > 2, True == 1, None is None, [1] == [1], (1, 2) != (1, 2), 2 > 1.5)
 
 # expect: 10 1 40 60
 # expect: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]
@@ -142,3 +167,11 @@ except TypeError as e:
 # expect: 3 3 -3 True True
 # expect: True True False W.__radd__ first
 # expect: TypeError: bad operand type for unary ~: 'V'
+# expect: 10 30 20 30 20 8 3
+# expect: IndexError: list index out of range
+# expect: IndexError: list index out of range
+# expect: IndexError: tuple index out of range
+# expect: TypeError: list indices must be integers or slices, not str
+# expect: TypeError: list indices must be integers or slices, not float
+# expect: True True False True False True True True
+# expect: True False True True True False True
