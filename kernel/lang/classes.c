@@ -823,7 +823,7 @@ static int set_exc_args(struct dsl_interp *in, struct dsl_value self, const stru
 
 int dsl_instance_blank(struct dsl_interp *in, struct dsl_value cls, struct dsl_value *out)
 {
-    struct dsl_instance *o = calloc(1, sizeof *o);
+    struct dsl_instance *o = dsl_block_new(sizeof *o);
     if (!o) return dsl_raise_status(in, DSL_V_NOMEM);
     o->refs = 1;
     o->cls = dsl_value_retain(cls);

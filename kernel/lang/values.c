@@ -385,6 +385,51 @@ static void drop_slot(struct dsl_value *slot, void *dead)
     *slot = dsl_none();
 }
 
+/* ---- blocks kept for reuse ------------------------------------------------------------- */
+
+/* Per size class (a multiple of 16 bytes, below BLOCK_CLASSES * 16), up to BLOCK_KEEP freed
+ * blocks. Every block of a class is allocated at the class's full size, so that any of them
+ * serves any request of the class. */
+#define BLOCK_CLASSES 32
+#define BLOCK_KEEP 256
+static struct {
+    void *kept[BLOCK_KEEP];
+    size_t n;
+} blocks[BLOCK_CLASSES];
+
+/* none kept under AddressSanitizer (gcc says so by a macro, clang by a feature) */
+#if defined(__SANITIZE_ADDRESS__)
+#define BLOCK_REUSE 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define BLOCK_REUSE 0
+#endif
+#endif
+#ifndef BLOCK_REUSE
+#define BLOCK_REUSE 1
+#endif
+
+void *dsl_block_new(size_t size)
+{
+    size_t k = (size + 15) / 16;
+    if (!BLOCK_REUSE || k >= BLOCK_CLASSES) return calloc(1, size);
+    if (blocks[k].n) {
+        void *b = blocks[k].kept[--blocks[k].n];
+        memset(b, 0, k * 16);
+        return b;
+    }
+    return calloc(1, k * 16);
+}
+
+void dsl_block_free(void *block, size_t size)
+{
+    size_t k = (size + 15) / 16;
+    if (BLOCK_REUSE && k < BLOCK_CLASSES && blocks[k].n < BLOCK_KEEP)
+        blocks[k].kept[blocks[k].n++] = block;
+    else
+        free(block);
+}
+
 /* Lists made with room for at most this many items hold them in their own block, right after
  * the struct (list_inline); a list that grows past its room moves them to an array of their own. */
 #define LIST_INLINE 8
@@ -410,7 +455,7 @@ static void free_container(struct dsl_value c)
         dsl_gc_untrack(&c.as.l->gc);
         dsl_mem_give(list_bytes(c.as.l->cap));
         if (c.as.l->items != list_inline(c.as.l)) free(c.as.l->items);
-        free(c.as.l);
+        dsl_block_free(c.as.l, sizeof *c.as.l + c.as.l->room * sizeof *c.as.l->items);
         break;
     case DSL_METHOD:
         dsl_gc_untrack(&c.as.m->gc);
@@ -445,7 +490,7 @@ static void free_container(struct dsl_value c)
     case DSL_INSTANCE:
         dsl_gc_untrack(&c.as.inst->gc);
         free_attrs(&c.as.inst->attrs);
-        free(c.as.inst);
+        dsl_block_free(c.as.inst, sizeof *c.as.inst);
         break;
     case DSL_SUPER:
         dsl_gc_untrack(&c.as.sup->gc);
@@ -857,13 +902,15 @@ struct dsl_list *dsl_list_new(size_t cap)
         return NULL;
     /* a small list (a tuple of arguments, a pair) keeps its items in its own block: one
      * allocation, and one free */
-    struct dsl_list *l = calloc(1, sizeof *l + (cap <= LIST_INLINE ? cap * sizeof *l->items : 0));
-    if (l && cap <= LIST_INLINE) {
+    size_t room = cap <= LIST_INLINE ? cap : 0;
+    struct dsl_list *l = dsl_block_new(sizeof *l + room * sizeof *l->items);
+    if (l && room) {
+        l->room = (unsigned char)room;
         l->items = list_inline(l);
     } else if (l && cap) {
         l->items = malloc(cap * sizeof *l->items);
         if (!l->items) {
-            free(l);
+            dsl_block_free(l, sizeof *l);
             l = NULL;
         }
     }

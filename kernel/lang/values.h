@@ -174,6 +174,7 @@ struct dsl_list {
     enum dsl_list_style style; /* how repr shows it; a tuple is never mutated */
     bool mark;                 /* visited, during a cycle check */
     unsigned char dtype;       /* an ndarray's enum dsl_dtype */
+    unsigned char room;        /* items its own block has room for (values.c), 0: none */
     struct dsl_value *items;   /* owned references */
     struct dsl_value dead;     /* while being freed: the next container to free */
 };
@@ -550,6 +551,13 @@ static inline bool dsl_is_ndarray(struct dsl_value v)
 {
     return v.kind == DSL_LIST && v.as.l->style == DSL_LIST_NDARRAY;
 }
+
+/* Blocks of the sizes the commonest containers take (an instance, a small list), kept when
+ * freed for the next one made, as every Scalar operation makes and frees several: a new
+ * zeroed block of `size` bytes (NULL when out of memory), and giving one back. Builds with
+ * AddressSanitizer keep none, so that it sees every use after free. */
+void *dsl_block_new(size_t size);
+void dsl_block_free(void *block, size_t size);
 
 /* ---- the memory values hold (values.c) ----------------------------------------------------
  *
