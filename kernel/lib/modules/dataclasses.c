@@ -112,14 +112,17 @@ static struct dsl_value get_at(struct dsl_value field, size_t i)
     return slot ? *slot : dsl_none();
 }
 
-/* A field's name (borrowed): 0, or -1 after raising when the program has made it no string. */
-static int field_name(struct dsl_interp *in, struct dsl_value f, const char **name)
+/* Every attribute of a Field, in field_attrs' order, into v (borrowed): where new_field put
+ * them, unless the program has deleted and set one again (then looked up by name). Each
+ * instance a dataclass makes reads them all for each field. */
+static void field_values(struct dsl_value field, struct dsl_value v[F_COUNT])
 {
-    struct dsl_value n = get_at(f, F_NAME);
-    if (n.kind != DSL_STR)
-        return dsl_raise(in, "TypeError", "a dataclass field's name must be a string");
-    *name = n.as.s->data;
-    return 0;
+    const struct dsl_attrs *a = &field.as.inst->attrs;
+    for (size_t k = 0; k < F_COUNT; k++) {
+        if (!field_names[k].name) dsl_name_const_init(&field_names[k]);
+        v[k] = k < a->len && a->items[k].name == field_names[k].name ? a->items[k].value
+                                                                     : get_at(field, k);
+    }
 }
 
 /* obj.name = v (borrowed) on an instance, without its class's hooks. 0 or -1. */
@@ -345,16 +348,17 @@ static int snaps_of(struct dsl_interp *in, struct dsl_value self, struct snap **
     if (!s) return dsl_raise_status(in, DSL_V_NOMEM);
     for (size_t i = 0; i < d->n && *n < d->len; i++) {
         if (!d->entries[i].live) continue;
-        struct dsl_value fv = d->entries[i].value;
-        const char *name;
-        if (fv.kind != DSL_INSTANCE || field_name(in, fv, &name) != 0) {
+        struct dsl_value fv = d->entries[i].value, v[F_COUNT];
+        if (fv.kind == DSL_INSTANCE) field_values(fv, v);
+        if (fv.kind != DSL_INSTANCE || v[F_NAME].kind != DSL_STR) {
             snaps_free(s, *n);
-            return in->ename ? -1 : dsl_raise(in, "TypeError", "a dataclass field is no Field");
+            return fv.kind != DSL_INSTANCE
+                       ? dsl_raise(in, "TypeError", "a dataclass field is no Field")
+                       : dsl_raise(in, "TypeError", "a dataclass field's name must be a string");
         }
-        s[*n] = (struct snap){
-            dsl_value_retain(get_at(fv, F_NAME)),    dsl_value_retain(get_at(fv, F_DEFAULT)),
-            dsl_value_retain(get_at(fv, F_FACTORY)), dsl_value_truthy(get_at(fv, F_INIT)),
-            dsl_value_truthy(get_at(fv, F_REPR)),    dsl_value_truthy(get_at(fv, F_COMPARE))};
+        s[*n] = (struct snap){dsl_value_retain(v[F_NAME]),    dsl_value_retain(v[F_DEFAULT]),
+                              dsl_value_retain(v[F_FACTORY]), dsl_value_truthy(v[F_INIT]),
+                              dsl_value_truthy(v[F_REPR]),    dsl_value_truthy(v[F_COMPARE])};
         ++*n;
     }
     *out = s;
