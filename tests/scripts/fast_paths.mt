@@ -1,10 +1,9 @@
-# The interpreter's quick paths against Python's rules: a small list growing past the room it
-# was made with, unpacking a tuple of the right and of the wrong length, f(*args) of more
-# arguments than its room on the stack, calls one argument per parameter and not, a dataclass
-# of more fields than its reused snapshot holds and one made inside another's __init__, and the
-# operators of instances (reflected, unary, comparisons) found by their interned names,
-# xs[i] of lists and tuples (negative, a bool, out of range, not an int), and comparisons of
-# numbers (NaN, int with float, chained).
+# Python's rules where an interpreter's shortcuts for common cases end: a list growing past a
+# few items, unpacking a tuple of the right and of the wrong length, f(*args) of many
+# arguments, calls one argument per parameter and not, a wide dataclass and one made inside
+# another's __init__, operators of instances (reflected, unary, comparisons), xs[i] of lists
+# and tuples (negative, a bool, out of range, not an int), and comparisons of numbers (NaN, int
+# with float, chained). The expectations are CPython's output.
 xs = [1, 2, 3]
 for i in range(7):
     xs.append(i * 10)
