@@ -428,6 +428,7 @@ static void handle_execute(struct jp_kernel *k, enum jp_channel ch, const struct
     int rc = -1;
     if (code) {
         rc = dsl_execute(k->dsl, code, &out, &result, &err);
+        jp_reserve_check(); /* a cell that filled the address space: the reserve goes now */
     } else {
         char line[400];
         snprintf(line, sizeof line, "%s: %s", ename, why);

@@ -177,12 +177,15 @@ void jp_message_clear(struct jp_message *msg);
 int jp_message_init(struct jp_message *msg, const char *msg_type, const struct jp_message *parent,
                     json_t *content, const char *session, bool with_ids);
 
-/* A reserve of memory for the message path (16 MiB, process-wide, thread-safe): when building or
- * encoding a message fails for want of memory (a cell filled the address space), release frees
- * it (true if it was held) and the caller tries once more, so that busy, the error reply and
- * idle still go out; restore takes it again (the server does after each request). The reserve
- * is not freed at exit: it stays reachable from a static pointer until the process ends. */
+/* A reserve of address space for the message path (16 MiB, process-wide, thread-safe): when
+ * building or encoding a message fails for want of memory (a cell filled the address space),
+ * release unmaps it (true if it was held) and the caller tries once more, so that busy, the error
+ * reply and idle still go out. check releases it at once where less than its size is left, as
+ * after a cell that filled the address space: ZeroMQ's own threads need memory too, and abort
+ * the process when they get none. restore takes it again (the server does after each request),
+ * only where as much again stays free. */
 bool jp_reserve_release(void);
+void jp_reserve_check(void);
 void jp_reserve_restore(void);
 
 /* jansson's allocations go through `under` (malloc in the kernel), and each thread notes when
