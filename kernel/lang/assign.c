@@ -128,12 +128,17 @@ done:
 static int unpack_to(struct dsl_interp *in, const struct dsl_node *target, struct dsl_value v)
 {
     size_t want = target->nkids, got = 0;
-    struct dsl_value *items = calloc(want ? want : 1, sizeof *items);
+    struct dsl_value small[8];
+    struct dsl_value *items = want <= 8 ? small : calloc(want, sizeof *items);
     struct dsl_iter it;
     int r = DSL_X_ERR;
     if (!items) {
         dsl_raise_status(in, DSL_V_NOMEM);
         goto located;
+    }
+    if (v.kind == DSL_LIST && v.as.l->len == want) { /* a, b = pair: its items, no iterator */
+        for (; got < want; got++) items[got] = dsl_value_retain(v.as.l->items[got]);
+        goto assign;
     }
     if ((v.kind != DSL_LIST && v.kind != DSL_STR && v.kind != DSL_RANGE && v.kind != DSL_DICT &&
          v.kind != DSL_SET && v.kind != DSL_INSTANCE) ||
@@ -163,6 +168,7 @@ static int unpack_to(struct dsl_interp *in, const struct dsl_node *target, struc
                   got);
         goto located;
     }
+assign:
     r = DSL_X_OK;
     for (size_t i = 0; i < want; i++) {
         struct dsl_value item = items[i];
@@ -177,7 +183,7 @@ located:
     dsl_error_locate(in, target->pos);
 done:
     if (items) dsl_release_all(items, got);
-    free(items);
+    if (items != small) free(items);
     dsl_value_release(v);
     return r;
 }
@@ -191,6 +197,18 @@ int dsl_exec_assign(struct dsl_interp *in, const struct dsl_node *n)
         dsl_class_note_annotation(in, in->class_ns, n->kids[0]->name, n->value) != 0) {
         dsl_value_release(v);
         return dsl_error_locate(in, n->pos), DSL_X_ERR;
+    }
+    if (n->nkids == 1 && n->kids[0]->kind == DSL_N_NAME && !in->comp && !in->class_ns) {
+        /* x = value for a plain local of the running call: the commonest store */
+        long k = dsl_node_slot(in, n->kids[0]);
+        if (k >= 0 && !in->frame->fn->is_cell[k]) {
+            struct dsl_value old = in->frame->vals[k];
+            bool was = in->frame->bound[k];
+            in->frame->vals[k] = v;
+            in->frame->bound[k] = true;
+            if (was) dsl_value_release(old); /* after the store, as CPython's STORE_FAST */
+            return DSL_X_OK;
+        }
     }
     for (size_t i = 0; i < n->nkids; i++)
         if (dsl_assign_to(in, n->kids[i], dsl_value_retain(v)) != DSL_X_OK) {

@@ -117,6 +117,8 @@ int dsl_bind_params(struct dsl_interp *in, const struct dsl_function *f,
         frame->vals[i] = dsl_value_retain(pos[i]);
         frame->bound[i] = true;
     }
+    /* the common call, one argument per parameter and nothing else, is done */
+    if (npos == np && nkw == 0 && def->nkw == np) return 0;
     if (def->star) { /* the rest of the positional arguments, as a tuple */
         struct dsl_list *rest = dsl_list_new(npos > np ? npos - np : 0);
         if (!rest) return dsl_raise_status(in, DSL_V_NOMEM);
@@ -159,8 +161,8 @@ int dsl_bind_params(struct dsl_interp *in, const struct dsl_function *f,
         if (r != 0) return -1;
     }
     if (npos > np && !def->star) return too_many_positional(in, f, npos, kw_from, kw_to, frame);
-    if (fill_defaults(in, f, 0, np, "positional", frame) != 0) return -1;
-    return fill_defaults(in, f, kw_from, kw_to, "keyword-only", frame);
+    if (npos < np && fill_defaults(in, f, 0, np, "positional", frame) != 0) return -1;
+    return kw_from < kw_to ? fill_defaults(in, f, kw_from, kw_to, "keyword-only", frame) : 0;
 }
 
 /* The name a call-site error gives the callee, as CPython's: __main__.f (a cell's functions
@@ -187,8 +189,9 @@ static void callee_name(struct render_buf *b, struct dsl_value callee)
 /* The arguments of one call being gathered: owned values, and keyword names borrowed from the
  * call node or from the strings held in `keys`. */
 struct gathered {
-    struct dsl_value *pos;
+    struct dsl_value *pos; /* small until more are gathered */
     size_t npos, cappos;
+    struct dsl_value small[8];
     char **kwnames;
     struct dsl_value *kwvals; /* owned */
     struct dsl_value *keys;   /* owned: the string each kwname of a ** comes from, or none */
@@ -198,12 +201,16 @@ struct gathered {
 static int push_pos(struct gathered *g, struct dsl_value v)
 {
     if (g->npos == g->cappos) {
-        size_t cap = g->cappos ? g->cappos * 2 : 8;
-        struct dsl_value *p = cap <= DSL_MAX_LIST_LEN ? realloc(g->pos, cap * sizeof *p) : NULL;
+        size_t cap = g->cappos * 2;
+        bool small = g->pos == g->small;
+        struct dsl_value *p = cap > DSL_MAX_LIST_LEN ? NULL
+                              : small                ? malloc(cap * sizeof *p)
+                                                     : realloc(g->pos, cap * sizeof *p);
         if (!p) {
             dsl_value_release(v);
             return cap <= DSL_MAX_LIST_LEN ? DSL_V_NOMEM : DSL_V_TOOBIG;
         }
+        if (small) memcpy(p, g->small, g->npos * sizeof *p);
         g->pos = p;
         g->cappos = cap;
     }
@@ -268,6 +275,13 @@ static int spread(struct dsl_interp *in, struct gathered *g, struct dsl_value ca
         render_buf_free(&b);
         return -1;
     }
+    if (v.kind == DSL_LIST) { /* f(*args): the tuple's items, no iterator */
+        for (size_t i = 0; i < v.as.l->len; i++) {
+            int st = push_pos(g, dsl_value_retain(v.as.l->items[i]));
+            if (st != DSL_V_OK) return dsl_raise_status(in, st);
+        }
+        return 0;
+    }
     if (dsl_iter_init(in, v, &it) != 0) return -1;
     struct dsl_value item;
     int got;
@@ -311,6 +325,8 @@ int dsl_call_unpacking(struct dsl_interp *in, const struct dsl_node *n, struct d
                        struct dsl_value self, struct dsl_value *out)
 {
     struct gathered g = {0};
+    g.pos = g.small;
+    g.cappos = sizeof g.small / sizeof g.small[0];
     int r = -1;
     if (self.kind != DSL_NONE) { /* the callee's first argument, as a bound method's self */
         int st = push_pos(&g, dsl_value_retain(self));
@@ -355,7 +371,7 @@ done:
         dsl_value_release(g.kwvals[k]);
         dsl_value_release(g.keys[k]);
     }
-    free(g.pos);
+    if (g.pos != g.small) free(g.pos);
     free(g.kwnames);
     free(g.kwvals);
     free(g.keys);
@@ -444,7 +460,7 @@ static int call_function_held(struct dsl_interp *in, struct dsl_function *f,
         goto done;
     }
     if (dsl_bind_params(in, f, pos, npos, kwnames, kwvals, nkw, &frame) != 0) goto done;
-    for (size_t k = 0; k < f->nlocals; k++) { /* the locals nested functions share */
+    for (size_t k = 0; f->any_cell && k < f->nlocals; k++) { /* the locals nested functions share */
         if (!f->is_cell[k]) continue;
         struct dsl_value cell;
         if (dsl_new_cell(&cell) != DSL_V_OK) {
@@ -654,17 +670,20 @@ int dsl_eval_call(struct dsl_interp *in, const struct dsl_node *n, struct dsl_va
         return r;
     }
     size_t total = n->nkids + n->nkw;
-    struct dsl_value small[DSL_SMALL_ARGS];
+    /* vals[0] is left for self, so that a method call passes self and the arguments as one
+     * array without copying them */
+    struct dsl_value small[DSL_SMALL_ARGS + 1];
     bool small_own[DSL_SMALL_ARGS]; /* false: vals[i] is lent by a local's slot */
-    struct dsl_value *vals = small;
+    struct dsl_value *vals = small + 1;
     bool *own = small_own;
     if (total > DSL_SMALL_ARGS) {
-        vals = malloc(total * (sizeof *vals + sizeof *own));
-        if (!vals) {
+        struct dsl_value *all = malloc((total + 1) * sizeof *vals + total * sizeof *own);
+        if (!all) {
             dsl_value_release(callee);
             if (own_self) dsl_value_release(self);
             return dsl_raise_status(in, DSL_V_NOMEM), dsl_error_locate(in, n->pos), -1;
         }
+        vals = all + 1;
         own = (bool *)(vals + total);
     }
     size_t done = 0;
@@ -674,16 +693,19 @@ int dsl_eval_call(struct dsl_interp *in, const struct dsl_node *n, struct dsl_va
     for (; done < total; done++)
         if (dsl_eval_lent(in, n->kwvals[done - n->nkids], &vals[done], &own[done]) != 0)
             goto cleanup;
-    if (self.kind != DSL_NONE)
-        r = dsl_call_method(in, callee, self, vals, n->nkids, n->kwnames, vals + n->nkids, n->nkw,
-                            out);
-    else
+    if (self.kind != DSL_NONE && callee.kind == DSL_BUILTIN)
+        r = call_builtin(in, callee.as.fn, self, vals, n->nkids, n->kwnames, vals + n->nkids,
+                         n->nkw, out);
+    else if (self.kind != DSL_NONE) { /* what dsl_call_method does, self in the slot before */
+        vals[-1] = self;
+        r = dsl_call(in, callee, vals - 1, n->nkids + 1, n->kwnames, vals + n->nkids, n->nkw, out);
+    } else
         r = dsl_call(in, callee, vals, n->nkids, n->kwnames, vals + n->nkids, n->nkw, out);
 cleanup:
     if (r != 0) dsl_error_locate(in, n->pos);
     for (size_t i = 0; i < done; i++)
         if (own[i]) dsl_value_release(vals[i]);
-    if (vals != small) free(vals);
+    if (vals != small + 1) free(vals - 1);
     dsl_value_release(callee);
     if (own_self) dsl_value_release(self);
     return r;

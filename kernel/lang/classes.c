@@ -259,6 +259,7 @@ int dsl_class_note_annotation(struct dsl_interp *in, struct dsl_attrs *ns, const
 
 static void note_hooks(struct dsl_class *c);
 static bool chain_has(const struct dsl_class *c, bool setattr);
+static bool chain_may_have_property(const struct dsl_class *c, size_t hash);
 
 void dsl_class_adopt_methods(struct dsl_value cls)
 {
@@ -320,9 +321,15 @@ const struct dsl_exc_type *dsl_class_exc_base(const struct dsl_class *c)
 
 bool dsl_class_special(const struct dsl_class *c, const char *name, struct dsl_value *fn)
 {
+    return dsl_class_special_hashed(c, name, dsl_name_hash(name), fn);
+}
+
+bool dsl_class_special_hashed(const struct dsl_class *c, const char *name, size_t hash,
+                              struct dsl_value *fn)
+{
     struct dsl_value attr;
     const struct dsl_builtin *row;
-    if (!chain_find(c, name, &attr, &row)) return false;
+    if (!chain_find_hashed(c, name, hash, &attr, &row)) return false;
     if (row) {
         *fn = (struct dsl_value){.kind = DSL_BUILTIN, .as.fn = row};
         return true;
@@ -560,7 +567,7 @@ int dsl_object_getattr_hashed(struct dsl_interp *in, struct dsl_value obj, const
     const struct dsl_builtin *row;
     if (obj.kind == DSL_INSTANCE) { /* its own attributes first: the common read, self.w */
         struct dsl_value *own = dsl_attrs_find_hashed(&obj.as.inst->attrs, name, hash);
-        if (own && !chain_has(obj.as.inst->cls.as.cls, false)) {
+        if (own && !chain_may_have_property(obj.as.inst->cls.as.cls, hash)) {
             *out = dsl_value_retain(*own);
             return 0;
         }
@@ -619,10 +626,14 @@ int dsl_object_getattr_hashed(struct dsl_interp *in, struct dsl_value obj, const
 static void note_hooks(struct dsl_class *c)
 {
     c->has_property = c->has_setattr = false;
+    c->property_bits = 0;
     for (size_t i = 0; i < c->attrs.len; i++) {
         struct dsl_value v = c->attrs.items[i].value;
         const char *name = c->attrs.items[i].name;
-        if (v.kind == DSL_METHOD && v.as.m->wrap == DSL_WRAP_PROPERTY) c->has_property = true;
+        if (v.kind == DSL_METHOD && v.as.m->wrap == DSL_WRAP_PROPERTY) {
+            c->has_property = true;
+            c->property_bits |= (uint64_t)1 << (c->attrs.items[i].hash & 63);
+        }
         if (strcmp(name, "__setattr__") == 0 || strcmp(name, "__delattr__") == 0)
             c->has_setattr = true;
     }
@@ -637,6 +648,14 @@ static bool chain_has(const struct dsl_class *c, bool setattr)
     return false;
 }
 
+/* Whether a class of c's chain may have a property named by hash (false: none has). */
+static bool chain_may_have_property(const struct dsl_class *c, size_t hash)
+{
+    for (; c; c = base_of(c))
+        if (c->has_property && ((c->property_bits >> (hash & 63)) & 1)) return true;
+    return false;
+}
+
 /* object.__setattr__: obj.name = v on an instance without its class's hook: a property's
  * setter, else the instance's own attribute. */
 static int instance_store(struct dsl_interp *in, struct dsl_value obj, const char *name,
@@ -645,7 +664,7 @@ static int instance_store(struct dsl_interp *in, struct dsl_value obj, const cha
     const struct dsl_class *c = obj.as.inst->cls.as.cls;
     struct dsl_value attr;
     const struct dsl_builtin *row;
-    if (chain_has(c, false) && chain_find_hashed(c, name, hash, &attr, &row) &&
+    if (chain_may_have_property(c, hash) && chain_find_hashed(c, name, hash, &attr, &row) &&
         attr.kind == DSL_METHOD && attr.as.m->wrap == DSL_WRAP_PROPERTY) {
         if (attr.as.m->self.kind == DSL_NONE)
             return dsl_raise(in, "AttributeError", "property '%s' of '%s' object has no setter",
@@ -804,7 +823,7 @@ static int set_exc_args(struct dsl_interp *in, struct dsl_value self, const stru
 
 int dsl_instance_blank(struct dsl_interp *in, struct dsl_value cls, struct dsl_value *out)
 {
-    struct dsl_instance *o = calloc(1, sizeof *o);
+    struct dsl_instance *o = dsl_block_new(sizeof *o);
     if (!o) return dsl_raise_status(in, DSL_V_NOMEM);
     o->refs = 1;
     o->cls = dsl_value_retain(cls);
@@ -826,13 +845,15 @@ int dsl_class_call(struct dsl_interp *in, struct dsl_value cls, const struct dsl
         return dsl_raise(in, "TypeError", "cannot create '%s' instances", c->name);
     struct dsl_value self, init;
     if (dsl_instance_blank(in, cls, &self) != 0) return -1;
+    static struct dsl_name_const init_name = DSL_NAME_CONST("__init__");
+    if (!init_name.name) dsl_name_const_init(&init_name);
     if (dsl_class_exc_base(c)) { /* BaseException.__new__ keeps the arguments, whatever
                                   * __init__ does with them */
         if (set_exc_args(in, self, pos, npos) != 0) {
             dsl_value_release(self);
             return -1;
         }
-        if (!dsl_instance_method(self, "__init__", &init)) {
+        if (!dsl_instance_method_hashed(self, init_name.name, init_name.hash, &init)) {
             if (nkw) {
                 dsl_value_release(self);
                 return dsl_raise(in, "TypeError", "%s() takes no keyword arguments", c->name);
@@ -840,7 +861,7 @@ int dsl_class_call(struct dsl_interp *in, struct dsl_value cls, const struct dsl
             *out = self;
             return 0;
         }
-    } else if (!dsl_instance_method(self, "__init__", &init)) {
+    } else if (!dsl_instance_method_hashed(self, init_name.name, init_name.hash, &init)) {
         if (npos || nkw) {
             dsl_value_release(self);
             return dsl_raise(in, "TypeError", "%s() takes no arguments", c->name);

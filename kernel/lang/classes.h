@@ -121,6 +121,10 @@ bool dsl_attr_help(struct render_buf *b, struct dsl_value v, const char *name);
  * method `name` to, as Python finds one: on the class, never the instance; a staticmethod's
  * function. False when none does (object's own are not counted). Borrowed. */
 bool dsl_class_special(const struct dsl_class *c, const char *name, struct dsl_value *fn);
+/* dsl_class_special for a name whose dsl_name_hash the caller has (an interned one is found
+ * without reading its text). */
+bool dsl_class_special_hashed(const struct dsl_class *c, const char *name, size_t hash,
+                              struct dsl_value *fn);
 
 /* obj.__dict__ and vars(obj) of an instance or a user function: a live view of its attributes
  * (0, or -1 after raising; CPython's TypeError for an instance whose class has no_dict); the

@@ -59,11 +59,21 @@ static const struct dsl_class *class_of(struct dsl_value v)
     return v.kind == DSL_INSTANCE ? v.as.inst->cls.as.cls : NULL;
 }
 
-/* The special method `name` of v's class (v an instance), borrowed, in *fn. */
-static bool special(struct dsl_value v, const char *name, struct dsl_value *fn)
+/* The special method `name` of v's class (v an instance), borrowed, in *fn. The name is a
+ * name const, hashed and interned once, as every operator on an instance asks for one. */
+static bool special_named(struct dsl_value v, struct dsl_name_const *name, struct dsl_value *fn)
 {
-    return v.kind == DSL_INSTANCE && dsl_class_special(class_of(v), name, fn);
+    if (v.kind != DSL_INSTANCE) return false;
+    if (!name->name) dsl_name_const_init(name);
+    return dsl_class_special_hashed(class_of(v), name->name, name->hash, fn);
 }
+/* special_named of a literal name: its const is made where it is used. */
+#define special(v, text, fn)                                                                       \
+    special_named((v), ({                                                                          \
+                      static struct dsl_name_const name_ = DSL_NAME_CONST(text);                   \
+                      &name_;                                                                      \
+                  }),                                                                              \
+                  (fn))
 
 /* fn(self, args...) into *out: 0 or -1. */
 static int call(struct dsl_interp *in, struct dsl_value fn, struct dsl_value self,
@@ -84,43 +94,52 @@ static int answer(struct dsl_interp *in, struct dsl_value fn, struct dsl_value s
 
 /* Whether b's class derives from a's (not the same) and binds `name` to another function: then
  * b's reflected method answers first, as in Python, so that a subclass can override. */
-static bool reflected_first(struct dsl_value a, struct dsl_value b, const char *name,
+static bool reflected_first(struct dsl_value a, struct dsl_value b, struct dsl_name_const *name,
                             struct dsl_value fb)
 {
     const struct dsl_class *ca = class_of(a), *cb = class_of(b);
     if (!ca || !cb || ca == cb || !dsl_class_derives(cb, ca)) return false;
     struct dsl_value fa;
-    return !dsl_class_special(ca, name, &fa) || !dsl_value_is(fa, fb);
+    return !special_named(a, name, &fa) || !dsl_value_is(fa, fb);
 }
 
 /* ---- operators -------------------------------------------------------------------------- */
 
-static const struct {
+static struct {
     enum dsl_tok op;
-    const char *name, *rname, *iname;
+    struct dsl_name_const name, rname, iname;
 } binary_ops[] = {
-    {DSL_T_PLUS, "__add__", "__radd__", "__iadd__"},
-    {DSL_T_MINUS, "__sub__", "__rsub__", "__isub__"},
-    {DSL_T_STAR, "__mul__", "__rmul__", "__imul__"},
-    {DSL_T_SLASH, "__truediv__", "__rtruediv__", "__itruediv__"},
-    {DSL_T_DSLASH, "__floordiv__", "__rfloordiv__", "__ifloordiv__"},
-    {DSL_T_PERCENT, "__mod__", "__rmod__", "__imod__"},
-    {DSL_T_DSTAR, "__pow__", "__rpow__", "__ipow__"},
-    {DSL_T_AT, "__matmul__", "__rmatmul__", "__imatmul__"},
-    {DSL_T_AMP, "__and__", "__rand__", "__iand__"},
-    {DSL_T_PIPE, "__or__", "__ror__", "__ior__"},
-    {DSL_T_CARET, "__xor__", "__rxor__", "__ixor__"},
-    {DSL_T_LSHIFT, "__lshift__", "__rlshift__", "__ilshift__"},
-    {DSL_T_RSHIFT, "__rshift__", "__rrshift__", "__irshift__"},
+    {DSL_T_PLUS, DSL_NAME_CONST("__add__"), DSL_NAME_CONST("__radd__"), DSL_NAME_CONST("__iadd__")},
+    {DSL_T_MINUS, DSL_NAME_CONST("__sub__"), DSL_NAME_CONST("__rsub__"),
+     DSL_NAME_CONST("__isub__")},
+    {DSL_T_STAR, DSL_NAME_CONST("__mul__"), DSL_NAME_CONST("__rmul__"), DSL_NAME_CONST("__imul__")},
+    {DSL_T_SLASH, DSL_NAME_CONST("__truediv__"), DSL_NAME_CONST("__rtruediv__"),
+     DSL_NAME_CONST("__itruediv__")},
+    {DSL_T_DSLASH, DSL_NAME_CONST("__floordiv__"), DSL_NAME_CONST("__rfloordiv__"),
+     DSL_NAME_CONST("__ifloordiv__")},
+    {DSL_T_PERCENT, DSL_NAME_CONST("__mod__"), DSL_NAME_CONST("__rmod__"),
+     DSL_NAME_CONST("__imod__")},
+    {DSL_T_DSTAR, DSL_NAME_CONST("__pow__"), DSL_NAME_CONST("__rpow__"),
+     DSL_NAME_CONST("__ipow__")},
+    {DSL_T_AT, DSL_NAME_CONST("__matmul__"), DSL_NAME_CONST("__rmatmul__"),
+     DSL_NAME_CONST("__imatmul__")},
+    {DSL_T_AMP, DSL_NAME_CONST("__and__"), DSL_NAME_CONST("__rand__"), DSL_NAME_CONST("__iand__")},
+    {DSL_T_PIPE, DSL_NAME_CONST("__or__"), DSL_NAME_CONST("__ror__"), DSL_NAME_CONST("__ior__")},
+    {DSL_T_CARET, DSL_NAME_CONST("__xor__"), DSL_NAME_CONST("__rxor__"),
+     DSL_NAME_CONST("__ixor__")},
+    {DSL_T_LSHIFT, DSL_NAME_CONST("__lshift__"), DSL_NAME_CONST("__rlshift__"),
+     DSL_NAME_CONST("__ilshift__")},
+    {DSL_T_RSHIFT, DSL_NAME_CONST("__rshift__"), DSL_NAME_CONST("__rrshift__"),
+     DSL_NAME_CONST("__irshift__")},
 };
 
 /* a op b with the method names of op: 1 with an answer, 0 when neither side answers, -1. */
-static int binary(struct dsl_interp *in, const char *name, const char *rname, struct dsl_value a,
-                  struct dsl_value b, struct dsl_value *out)
+static int binary(struct dsl_interp *in, struct dsl_name_const *name, struct dsl_name_const *rname,
+                  struct dsl_value a, struct dsl_value b, struct dsl_value *out)
 {
     struct dsl_value fa, fb;
-    bool ha = special(a, name, &fa);
-    bool hb = class_of(b) != class_of(a) && special(b, rname, &fb);
+    bool ha = special_named(a, name, &fa);
+    bool hb = class_of(b) != class_of(a) && special_named(b, rname, &fb);
     int r;
     if (hb && ha && reflected_first(a, b, rname, fb)) {
         if ((r = answer(in, fb, b, a, out)) != 0) return r;
@@ -136,7 +155,7 @@ int dsl_instance_binary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value
 {
     for (size_t i = 0; i < sizeof binary_ops / sizeof binary_ops[0]; i++)
         if (binary_ops[i].op == op)
-            return binary(in, binary_ops[i].name, binary_ops[i].rname, a, b, out);
+            return binary(in, &binary_ops[i].name, &binary_ops[i].rname, a, b, out);
     return 0;
 }
 
@@ -147,8 +166,9 @@ int dsl_instance_inplace(struct dsl_interp *in, enum dsl_tok op, struct dsl_valu
         if (binary_ops[i].op != op) continue;
         struct dsl_value fn;
         int r;
-        if (special(a, binary_ops[i].iname, &fn) && (r = answer(in, fn, a, b, out)) != 0) return r;
-        return binary(in, binary_ops[i].name, binary_ops[i].rname, a, b, out);
+        if (special_named(a, &binary_ops[i].iname, &fn) && (r = answer(in, fn, a, b, out)) != 0)
+            return r;
+        return binary(in, &binary_ops[i].name, &binary_ops[i].rname, a, b, out);
     }
     return 0;
 }
@@ -157,20 +177,26 @@ int dsl_instance_unary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value 
                        struct dsl_value *out)
 {
     struct dsl_value fn;
-    const char *name = op == DSL_T_MINUS ? "__neg__" : op == DSL_T_PLUS ? "__pos__" : "__invert__";
-    if (special(v, name, &fn)) return call(in, fn, v, NULL, 0, out);
+    bool has = op == DSL_T_MINUS  ? special(v, "__neg__", &fn)
+               : op == DSL_T_PLUS ? special(v, "__pos__", &fn)
+                                  : special(v, "__invert__", &fn);
+    if (has) return call(in, fn, v, NULL, 0, out);
     return dsl_raise(in, "TypeError", "bad operand type for unary %s: '%s'", dsl_op_symbol(op),
                      dsl_type_name(v));
 }
 
 /* ---- comparisons ------------------------------------------------------------------------ */
 
-static const struct {
+static struct {
     enum dsl_tok op;
-    const char *name, *rname;
+    struct dsl_name_const name, rname;
 } compare_ops[] = {
-    {DSL_T_EQ, "__eq__", "__eq__"}, {DSL_T_NE, "__ne__", "__ne__"}, {DSL_T_LT, "__lt__", "__gt__"},
-    {DSL_T_LE, "__le__", "__ge__"}, {DSL_T_GT, "__gt__", "__lt__"}, {DSL_T_GE, "__ge__", "__le__"},
+    {DSL_T_EQ, DSL_NAME_CONST("__eq__"), DSL_NAME_CONST("__eq__")},
+    {DSL_T_NE, DSL_NAME_CONST("__ne__"), DSL_NAME_CONST("__ne__")},
+    {DSL_T_LT, DSL_NAME_CONST("__lt__"), DSL_NAME_CONST("__gt__")},
+    {DSL_T_LE, DSL_NAME_CONST("__le__"), DSL_NAME_CONST("__ge__")},
+    {DSL_T_GT, DSL_NAME_CONST("__gt__"), DSL_NAME_CONST("__lt__")},
+    {DSL_T_GE, DSL_NAME_CONST("__ge__"), DSL_NAME_CONST("__le__")},
 };
 
 /* self != other as object.__ne__ answers it for a class with __eq__ and no __ne__: __eq__
@@ -191,11 +217,11 @@ static int ne_from_eq(struct dsl_interp *in, struct dsl_value self, struct dsl_v
 }
 
 /* One side's method for op: its own, or for != the inverse of its __eq__. */
-static int compare_side(struct dsl_interp *in, enum dsl_tok op, const char *name,
+static int compare_side(struct dsl_interp *in, enum dsl_tok op, struct dsl_name_const *name,
                         struct dsl_value self, struct dsl_value other, struct dsl_value *out)
 {
     struct dsl_value fn;
-    if (special(self, name, &fn)) return answer(in, fn, self, other, out);
+    if (special_named(self, name, &fn)) return answer(in, fn, self, other, out);
     return op == DSL_T_NE ? ne_from_eq(in, self, other, out) : 0;
 }
 
@@ -207,7 +233,7 @@ int dsl_instance_compare(struct dsl_interp *in, enum dsl_tok op, struct dsl_valu
     if (i == sizeof compare_ops / sizeof compare_ops[0])
         return dsl_raise(in, "TypeError", "this comparison of '%s' and '%s'", dsl_type_name(a),
                          dsl_type_name(b));
-    const char *name = compare_ops[i].name, *rname = compare_ops[i].rname;
+    struct dsl_name_const *name = &compare_ops[i].name, *rname = &compare_ops[i].rname;
     /* unlike the binary operators, b's reflected method goes first whenever b's class is a
      * proper subclass of a's, overriding it or not: CPython's do_richcompare asks only for the
      * subtype relation */
@@ -314,7 +340,7 @@ int dsl_instance_special(struct dsl_interp *in, struct dsl_value v, const char *
                          const struct dsl_value *args, size_t nargs, struct dsl_value *out)
 {
     struct dsl_value fn;
-    if (!special(v, name, &fn)) return 0;
+    if (v.kind != DSL_INSTANCE || !dsl_class_special(class_of(v), name, &fn)) return 0;
     return call(in, fn, v, args, nargs, out) != 0 ? -1 : 1;
 }
 

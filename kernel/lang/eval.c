@@ -303,9 +303,47 @@ int dsl_compare_value(struct dsl_interp *in, enum dsl_tok op, struct dsl_value l
 
 /* a < b < c is (a < b) and (b < c) with b evaluated once: the value is the first false
  * comparison's, else the last one's (a tensor for tensor operands, as in Python). */
+/* a op b for two ints or two floats: true with the answer in *res, false for other operands. */
+static bool compare_numbers(enum dsl_tok op, struct dsl_value a, struct dsl_value b, bool *res)
+{
+    int c;
+    if (a.kind == DSL_INT && b.kind == DSL_INT)
+        c = (a.as.i > b.as.i) - (a.as.i < b.as.i);
+    else if (a.kind == DSL_FLOAT && b.kind == DSL_FLOAT && a.as.f == a.as.f && b.as.f == b.as.f)
+        c = (a.as.f > b.as.f) - (a.as.f < b.as.f); /* NaN left to dsl_compare_value */
+    else
+        return false;
+    switch (op) {
+    case DSL_T_LT: *res = c < 0; return true;
+    case DSL_T_LE: *res = c <= 0; return true;
+    case DSL_T_GT: *res = c > 0; return true;
+    case DSL_T_GE: *res = c >= 0; return true;
+    case DSL_T_EQ: *res = c == 0; return true;
+    case DSL_T_NE: *res = c != 0; return true;
+    default: return false;
+    }
+}
+
 static int eval_compare(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
 {
     struct dsl_value left;
+    if (n->nkids == 2) { /* a op b: its operands lent where they are locals */
+        struct dsl_value right;
+        bool own_left, own_right, res;
+        if (dsl_eval_lent(in, n->kids[0], &left, &own_left) != 0) return -1;
+        if (dsl_eval_lent(in, n->kids[1], &right, &own_right) != 0) {
+            if (own_left) dsl_value_release(left);
+            return -1;
+        }
+        int r = 0;
+        if (compare_numbers(n->ops[0], left, right, &res))
+            *out = dsl_bool(res);
+        else if ((r = dsl_compare_value(in, n->ops[0], left, right, out)) != 0)
+            dsl_error_locate(in, n->pos);
+        if (own_left) dsl_value_release(left);
+        if (own_right) dsl_value_release(right);
+        return r;
+    }
     if (dsl_eval(in, n->kids[0], &left) != 0) return -1;
     for (size_t i = 1; i < n->nkids; i++) {
         struct dsl_value right, cmp;
@@ -573,6 +611,24 @@ static int eval_index(struct dsl_interp *in, const struct dsl_node *n, struct ds
     struct dsl_value v, subs[MT_MAX_DIMS];
     size_t nsubs = 0;
     if (dsl_eval(in, n->a, &v) != 0) return -1;
+    if (v.kind == DSL_LIST && !dsl_is_ndarray(v) && n->nkids == 1 &&
+        n->kids[0]->kind != DSL_N_SLICE) { /* xs[i]: the commonest subscript */
+        bool owned;
+        if (dsl_eval_lent(in, n->kids[0], &subs[0], &owned) != 0) {
+            dsl_value_release(v);
+            return -1;
+        }
+        int64_t i = subs[0].kind == DSL_INT ? subs[0].as.i : -1 - (int64_t)v.as.l->len;
+        if (i < 0) i += (int64_t)v.as.l->len;
+        int r = 0;
+        if (i >= 0 && i < (int64_t)v.as.l->len)
+            *out = dsl_value_retain(v.as.l->items[i]);
+        else if ((r = dsl_get_item(in, n, v, subs, 1, out)) != 0) /* what Python says of it */
+            dsl_error_locate(in, n->pos);
+        if (owned) dsl_value_release(subs[0]);
+        dsl_value_release(v);
+        return r;
+    }
     int r = dsl_eval_subscripts(in, n, v, subs, &nsubs);
     if (r == 0) r = dsl_get_item(in, n, v, subs, nsubs, out);
     if (r != 0) dsl_error_locate(in, n->pos);

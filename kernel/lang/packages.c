@@ -233,6 +233,10 @@ struct dsl_value *dsl_package_export_hashed(struct dsl_value module, const char 
 {
     if (module.kind != DSL_INSTANCE) return NULL;
     const struct dsl_attrs *g = &module.as.inst->attrs;
+    /* a name the module does not bind is no export, whatever __all__ lists: that answer needs
+     * no walk of __all__ (minitorch.scalar asks every star-imported file) */
+    struct dsl_value *v = dsl_attrs_find_hashed(g, name, hash);
+    if (!v) return NULL;
     static struct dsl_name_const all_name = DSL_NAME_CONST("__all__");
     const struct dsl_value *all = dsl_attrs_find_const(g, &all_name);
     if (all && all->kind == DSL_LIST) {
@@ -245,7 +249,7 @@ struct dsl_value *dsl_package_export_hashed(struct dsl_value module, const char 
     } else if (name[0] == '_') {
         return NULL;
     }
-    return dsl_attrs_find_hashed(g, name, hash);
+    return v;
 }
 
 /* ---- relative imports ------------------------------------------------------------------- */

@@ -79,9 +79,9 @@ long dsl_local_slot(const struct dsl_interp *in, const char *name)
 }
 
 /* The cell of free variable `name` of the running call, or NULL. */
-static struct dsl_cell *free_cell(const struct dsl_interp *in, const char *name)
+static inline struct dsl_cell *free_cell(const struct dsl_interp *in, const char *name)
 {
-    if (!in->frame) return NULL;
+    if (!in->frame || !in->frame->fn->nfree) return NULL;
     const struct dsl_function *f = in->frame->fn;
     for (size_t i = 0; i < f->nfree; i++)
         if (strcmp(f->freevars[i], name) == 0) return f->cells[i].as.cell;
@@ -200,6 +200,11 @@ int dsl_bind_var(struct dsl_interp *in, const char *name, struct dsl_value v)
 int dsl_eval_name(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
 {
     long k = dsl_node_slot(in, n);
+    if (k >= 0 && !in->comp && !in->class_ns && in->frame->bound[k] &&
+        !in->frame->fn->is_cell[k]) { /* a plain local: the commonest read */
+        *out = dsl_value_retain(in->frame->vals[k]);
+        return 0;
+    }
     struct dsl_value *v = lookup_in(in, dsl_node_name(n), dsl_node_hash(n), k);
     if (v) {
         *out = dsl_value_retain(*v);
@@ -477,7 +482,10 @@ static int analyse_function(struct dsl_interp *in, struct dsl_function *f, const
         dsl_raise_status(in, DSL_V_NOMEM);
         goto done;
     }
-    for (size_t i = 0; i < f->nlocals; i++) f->is_cell[i] = names_has(&sc.nested, f->locals[i]);
+    for (size_t i = 0; i < f->nlocals; i++) {
+        f->is_cell[i] = names_has(&sc.nested, f->locals[i]);
+        f->any_cell = f->any_cell || f->is_cell[i];
+    }
     /* free variables: names read here (or declared nonlocal) that the enclosing function has */
     for (size_t i = 0; i < sc.nonlocals.n; i++) names_add(&sc.used, sc.nonlocals.v[i]);
     if (sc.used.nomem) {

@@ -268,6 +268,11 @@ static struct dsl_value *dead_link(struct dsl_value v)
  * a string or container. */
 static inline bool drop_alive(struct dsl_value v)
 {
+    if (dsl_value_counted(v)) { /* the common kinds: their count is first */
+        if (*v.as.refs == 1) return false;
+        --*v.as.refs;
+        return true;
+    }
     switch (v.kind) {
     case DSL_NONE:
     case DSL_BOOL:
@@ -380,6 +385,60 @@ static void drop_slot(struct dsl_value *slot, void *dead)
     *slot = dsl_none();
 }
 
+/* ---- blocks kept for reuse ------------------------------------------------------------- */
+
+/* Per size class (a multiple of 16 bytes, below BLOCK_CLASSES * 16), up to BLOCK_KEEP freed
+ * blocks. Every block of a class is allocated at the class's full size, so that any of them
+ * serves any request of the class. */
+#define BLOCK_CLASSES 32
+#define BLOCK_KEEP 256
+static struct {
+    void *kept[BLOCK_KEEP];
+    size_t n;
+} blocks[BLOCK_CLASSES];
+
+/* none kept under AddressSanitizer (gcc says so by a macro, clang by a feature) */
+#if defined(__SANITIZE_ADDRESS__)
+#define BLOCK_REUSE 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define BLOCK_REUSE 0
+#endif
+#endif
+#ifndef BLOCK_REUSE
+#define BLOCK_REUSE 1
+#endif
+
+void *dsl_block_new(size_t size)
+{
+    size_t k = (size + 15) / 16;
+    if (!BLOCK_REUSE || k >= BLOCK_CLASSES) return calloc(1, size);
+    if (blocks[k].n) {
+        void *b = blocks[k].kept[--blocks[k].n];
+        memset(b, 0, k * 16);
+        return b;
+    }
+    return calloc(1, k * 16);
+}
+
+void dsl_block_free(void *block, size_t size)
+{
+    size_t k = (size + 15) / 16;
+    if (BLOCK_REUSE && k < BLOCK_CLASSES && blocks[k].n < BLOCK_KEEP)
+        blocks[k].kept[blocks[k].n++] = block;
+    else
+        free(block);
+}
+
+/* Lists made with room for at most this many items hold them in their own block, right after
+ * the struct (list_inline); a list that grows past its room moves them to an array of their own. */
+#define LIST_INLINE 8
+#define LIST_MIN_ROOM 4
+static struct dsl_value *list_inline(struct dsl_list *l)
+{
+    return (struct dsl_value *)(void *)(l + 1);
+}
+
 static void free_attrs(struct dsl_attrs *a)
 {
     for (size_t i = 0; i < a->len; i++) dsl_name_release(a->items[i].name);
@@ -395,8 +454,8 @@ static void free_container(struct dsl_value c)
     case DSL_LIST:
         dsl_gc_untrack(&c.as.l->gc);
         dsl_mem_give(list_bytes(c.as.l->cap));
-        free(c.as.l->items);
-        free(c.as.l);
+        if (c.as.l->items != list_inline(c.as.l)) free(c.as.l->items);
+        dsl_block_free(c.as.l, sizeof *c.as.l + c.as.l->room * sizeof *c.as.l->items);
         break;
     case DSL_METHOD:
         dsl_gc_untrack(&c.as.m->gc);
@@ -431,7 +490,7 @@ static void free_container(struct dsl_value c)
     case DSL_INSTANCE:
         dsl_gc_untrack(&c.as.inst->gc);
         free_attrs(&c.as.inst->attrs);
-        free(c.as.inst);
+        dsl_block_free(c.as.inst, sizeof *c.as.inst);
         break;
     case DSL_SUPER:
         dsl_gc_untrack(&c.as.sup->gc);
@@ -660,7 +719,8 @@ int dsl_attrs_set_hashed(struct dsl_attrs *a, const char *name, size_t h, struct
         return DSL_V_OK;
     }
     if (a->len == a->cap) {
-        size_t cap = a->cap ? a->cap * 2 : 4;
+        /* room at first for the attributes most instances get in __init__ */
+        size_t cap = a->cap ? a->cap * 2 : 6;
         struct dsl_attr *p = realloc(a->items, cap * sizeof *p);
         if (!p) {
             dsl_value_release(v);
@@ -835,13 +895,22 @@ int dsl_str_value(const char *s, size_t n, struct dsl_value *out)
 
 struct dsl_list *dsl_list_new(size_t cap)
 {
+    /* room for a few items even in a list made empty: most get one to four (inputs = [] then
+     * appends, a comprehension's result) */
+    if (cap < LIST_MIN_ROOM) cap = LIST_MIN_ROOM;
     if (cap > SIZE_MAX / 2 / sizeof(struct dsl_value) || !dsl_mem_take(list_bytes(cap), "list"))
         return NULL;
-    struct dsl_list *l = calloc(1, sizeof *l);
-    if (l && cap) {
+    /* a small list (a tuple of arguments, a pair) keeps its items in its own block: one
+     * allocation, and one free */
+    size_t room = cap <= LIST_INLINE ? cap : 0;
+    struct dsl_list *l = dsl_block_new(sizeof *l + room * sizeof *l->items);
+    if (l && room) {
+        l->room = (unsigned char)room;
+        l->items = list_inline(l);
+    } else if (l && cap) {
         l->items = malloc(cap * sizeof *l->items);
         if (!l->items) {
-            free(l);
+            dsl_block_free(l, sizeof *l);
             l = NULL;
         }
     }
@@ -863,7 +932,10 @@ int dsl_list_reserve(struct dsl_list *l, size_t n)
     while (cap < l->len + n) cap *= 2;
     size_t more = (cap - l->cap) * sizeof(struct dsl_value);
     if (!dsl_mem_take(more, "list")) return DSL_V_NOMEM;
-    struct dsl_value *p = realloc(l->items, cap * sizeof *p);
+    bool inline_items = l->items == list_inline(l);
+    struct dsl_value *p =
+        inline_items ? malloc(cap * sizeof *p) : realloc(l->items, cap * sizeof *p);
+    if (p && inline_items) memcpy(p, l->items, l->len * sizeof *p);
     if (!p) {
         dsl_mem_give(more);
         return DSL_V_NOMEM;

@@ -151,6 +151,7 @@ struct dsl_value {
         struct dsl_dict *d;                  /* DSL_DICT, DSL_SET */
         const struct dsl_exc_type *exc_type; /* DSL_EXC_TYPE: static */
         struct dsl_exception *exc;           /* DSL_EXCEPTION */
+        size_t *refs; /* the heap kinds but tensors: each object starts with its count */
     } as;
 };
 
@@ -173,6 +174,7 @@ struct dsl_list {
     enum dsl_list_style style; /* how repr shows it; a tuple is never mutated */
     bool mark;                 /* visited, during a cycle check */
     unsigned char dtype;       /* an ndarray's enum dsl_dtype */
+    unsigned char room;        /* items its own block has room for (values.c), 0: none */
     struct dsl_value *items;   /* owned references */
     struct dsl_value dead;     /* while being freed: the next container to free */
 };
@@ -302,6 +304,7 @@ struct dsl_function {
     const char **locals;        /* names borrowed from the AST; params are the first nkw */
     size_t nlocals;
     bool *is_cell;           /* nlocals flags: the local lives in a cell */
+    bool any_cell;           /* one of them does */
     const char **freevars;   /* names borrowed from the AST */
     struct dsl_value *cells; /* nfree owned DSL_CELL values, one per free variable */
     size_t nfree;
@@ -403,6 +406,10 @@ struct dsl_class {
      * attribute reads and stores look at the classes where one of its chain does (else the
      * instance's own attributes answer) */
     bool has_property, has_setattr;
+    /* bit (hash & 63) set for the dsl_name_hash of each of its own properties' names: a name
+     * whose bit is clear in every class of a chain is no property there, which an instance's
+     * attribute read or store asks without looking the name up in the classes */
+    uint64_t property_bits;
     /* the built-in exception class it derives from (class MyError(ValueError)): set on the
      * class naming it as its base; its instances are exceptions (exceptions.h) */
     const struct dsl_exc_type *exc_base;
@@ -485,21 +492,37 @@ static inline bool dsl_value_plain(struct dsl_value v)
                            1u << DSL_RANGE | 1u << DSL_BUILTIN;
     return (plain >> v.kind) & 1u;
 }
+/* Whether v's object starts with its reference count (as.refs): every heap kind but tensors
+ * (counted by the engine) and classes (a built-in one is static, uncounted). */
+static inline bool dsl_value_counted(struct dsl_value v)
+{
+    const unsigned counted = 1u << DSL_STR | 1u << DSL_LIST | 1u << DSL_METHOD |
+                             1u << DSL_FUNCTION | 1u << DSL_OBJECT | 1u << DSL_CELL |
+                             1u << DSL_INSTANCE | 1u << DSL_SUPER | 1u << DSL_DICT | 1u << DSL_SET |
+                             1u << DSL_EXCEPTION;
+    return (counted >> v.kind) & 1u;
+}
 /* dsl_value_retain and dsl_value_release of a value that is not plain. */
 void dsl_value_retain_held(struct dsl_value v);
 void dsl_value_release_held(struct dsl_value v);
-/* Adds one reference (heap kinds) and returns v. Inline, as most values an expression makes
- * are numbers, for which it does nothing. */
+/* Adds one reference (heap kinds) and returns v. Inline, with the count of the common kinds
+ * changed in place, as every name read, argument and store makes one. */
 static inline struct dsl_value dsl_value_retain(struct dsl_value v)
 {
-    if (!dsl_value_plain(v)) dsl_value_retain_held(v);
+    if (dsl_value_counted(v))
+        ++*v.as.refs;
+    else if (!dsl_value_plain(v))
+        dsl_value_retain_held(v);
     return v;
 }
 /* Drops one reference; frees the object at zero, and what only it held, without recursion (a
- * chain of a million nested lists is fine). Scalars: no-op. */
+ * chain of a million nested lists is fine). Scalars: no-op. Inline where the object stays. */
 static inline void dsl_value_release(struct dsl_value v)
 {
-    if (!dsl_value_plain(v)) dsl_value_release_held(v);
+    if (dsl_value_counted(v) && *v.as.refs > 1)
+        --*v.as.refs;
+    else if (!dsl_value_plain(v))
+        dsl_value_release_held(v);
 }
 
 /* A container slot starts or stops holding v: counts a list's parents (see above). Every store
@@ -528,6 +551,13 @@ static inline bool dsl_is_ndarray(struct dsl_value v)
 {
     return v.kind == DSL_LIST && v.as.l->style == DSL_LIST_NDARRAY;
 }
+
+/* Blocks of the sizes the commonest containers take (an instance, a small list), kept when
+ * freed for the next one made, as every Scalar operation makes and frees several: a new
+ * zeroed block of `size` bytes (NULL when out of memory), and giving one back. Builds with
+ * AddressSanitizer keep none, so that it sees every use after free. */
+void *dsl_block_new(size_t size);
+void dsl_block_free(void *block, size_t size);
 
 /* ---- the memory values hold (values.c) ----------------------------------------------------
  *

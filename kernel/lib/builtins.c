@@ -35,6 +35,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
@@ -403,6 +404,11 @@ static int bi_str(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
     if (a->slot[0].kind == DSL_STR) {
         *ret = dsl_value_retain(a->slot[0]);
         return 0;
+    }
+    if (a->slot[0].kind == DSL_INT) { /* str(n): the digits, without a text buffer */
+        char digits[24];
+        int len = snprintf(digits, sizeof digits, "%" PRId64, a->slot[0].as.i);
+        return make_str(in, digits, (size_t)len, ret);
     }
     struct render_buf b;
     render_buf_init(&b, DSL_MAX_STR_BYTES);

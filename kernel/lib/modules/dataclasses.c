@@ -112,14 +112,17 @@ static struct dsl_value get_at(struct dsl_value field, size_t i)
     return slot ? *slot : dsl_none();
 }
 
-/* A field's name (borrowed): 0, or -1 after raising when the program has made it no string. */
-static int field_name(struct dsl_interp *in, struct dsl_value f, const char **name)
+/* Every attribute of a Field, in field_attrs' order, into v (borrowed): where new_field put
+ * them, unless the program has deleted and set one again (then looked up by name). Each
+ * instance a dataclass makes reads them all for each field. */
+static void field_values(struct dsl_value field, struct dsl_value v[F_COUNT])
 {
-    struct dsl_value n = get_at(f, F_NAME);
-    if (n.kind != DSL_STR)
-        return dsl_raise(in, "TypeError", "a dataclass field's name must be a string");
-    *name = n.as.s->data;
-    return 0;
+    const struct dsl_attrs *a = &field.as.inst->attrs;
+    for (size_t k = 0; k < F_COUNT; k++) {
+        if (!field_names[k].name) dsl_name_const_init(&field_names[k]);
+        v[k] = k < a->len && a->items[k].name == field_names[k].name ? a->items[k].value
+                                                                     : get_at(field, k);
+    }
 }
 
 /* obj.name = v (borrowed) on an instance, without its class's hooks. 0 or -1. */
@@ -310,6 +313,12 @@ struct snap {
     bool init, repr, compare;
 };
 
+/* One array of snaps kept from the last call for the next, as every instance a dataclass makes
+ * takes one: room for SPARE_SNAPS, or NULL while a call holds it (a call made inside one, by a
+ * default factory or a __setattr__, allocates its own). */
+enum { SPARE_SNAPS = 8 };
+static struct snap *spare;
+
 static void snaps_free(struct snap *s, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
@@ -317,7 +326,10 @@ static void snaps_free(struct snap *s, size_t n)
         dsl_value_release(s[i].def);
         dsl_value_release(s[i].factory);
     }
-    free(s);
+    if (!spare && n <= SPARE_SNAPS)
+        spare = s; /* room for SPARE_SNAPS: made so by snaps_of */
+    else
+        free(s);
 }
 
 /* The fields of self's class, in order, into a new array of *n: 0, or -1 after raising. */
@@ -328,20 +340,25 @@ static int snaps_of(struct dsl_interp *in, struct dsl_value self, struct snap **
     *n = 0;
     if (f.kind != DSL_DICT) return dsl_raise(in, "TypeError", "not a dataclass instance");
     const struct dsl_dict *d = f.as.d;
-    struct snap *s = calloc(d->len ? d->len : 1, sizeof *s);
+    struct snap *s = spare;
+    if (s && d->len <= SPARE_SNAPS)
+        spare = NULL;
+    else
+        s = calloc(d->len > SPARE_SNAPS ? d->len : SPARE_SNAPS, sizeof *s);
     if (!s) return dsl_raise_status(in, DSL_V_NOMEM);
     for (size_t i = 0; i < d->n && *n < d->len; i++) {
         if (!d->entries[i].live) continue;
-        struct dsl_value fv = d->entries[i].value;
-        const char *name;
-        if (fv.kind != DSL_INSTANCE || field_name(in, fv, &name) != 0) {
+        struct dsl_value fv = d->entries[i].value, v[F_COUNT];
+        if (fv.kind == DSL_INSTANCE) field_values(fv, v);
+        if (fv.kind != DSL_INSTANCE || v[F_NAME].kind != DSL_STR) {
             snaps_free(s, *n);
-            return in->ename ? -1 : dsl_raise(in, "TypeError", "a dataclass field is no Field");
+            return fv.kind != DSL_INSTANCE
+                       ? dsl_raise(in, "TypeError", "a dataclass field is no Field")
+                       : dsl_raise(in, "TypeError", "a dataclass field's name must be a string");
         }
-        s[*n] = (struct snap){
-            dsl_value_retain(get_at(fv, F_NAME)),    dsl_value_retain(get_at(fv, F_DEFAULT)),
-            dsl_value_retain(get_at(fv, F_FACTORY)), dsl_value_truthy(get_at(fv, F_INIT)),
-            dsl_value_truthy(get_at(fv, F_REPR)),    dsl_value_truthy(get_at(fv, F_COMPARE))};
+        s[*n] = (struct snap){dsl_value_retain(v[F_NAME]),    dsl_value_retain(v[F_DEFAULT]),
+                              dsl_value_retain(v[F_FACTORY]), dsl_value_truthy(v[F_INIT]),
+                              dsl_value_truthy(v[F_REPR]),    dsl_value_truthy(v[F_COMPARE])};
         ++*n;
     }
     *out = s;
