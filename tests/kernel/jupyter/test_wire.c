@@ -1,11 +1,16 @@
 /* test_wire.c — the wire format: encode/decode round trips (identities, buffers, UTF-8), the
- * signature over the four JSON frames, and every way a message can be malformed. */
+ * signature over the four JSON frames, every way a message can be malformed, and the message
+ * path's reserve when memory runs out. */
 #include "jupyter/jupyter.h"
 #include "test.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 static const char key[] = "5c0c2d8e-test-key";
 
@@ -281,6 +286,84 @@ static void test_decode_out_of_memory(void)
     CHECK(points > 8 && dropped > 0 && marked > 0);
 }
 
+/* A mapping of n bytes of address space (no memory), or NULL where it does not fit. */
+static void *take_space(size_t n)
+{
+    void *p = mmap(NULL, n, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+/* Whether a mapping of n bytes fits in the address space left. */
+static bool space_for(size_t n)
+{
+    void *p = take_space(n);
+    if (p) munmap(p, n);
+    return p != NULL;
+}
+
+/* The process's address space in use (VmSize), in bytes; 0 when unknown. */
+static size_t address_space_used(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    size_t kb = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "VmSize: %zu kB", &kb) == 1) break;
+    if (f) fclose(f);
+    return kb * 1024;
+}
+
+/* Under a limit on address space (RLIMIT_AS, in a child process), the reserve is address space
+ * that comes back when released: once a cell has filled the rest, check gives it back at once
+ * (the space ZeroMQ's threads and the reply need), and restore takes it again only where as much
+ * again stays free, not the last of the space. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define UNDER_SANITIZER 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define UNDER_SANITIZER 1
+#endif
+#endif
+
+static void test_reserve_under_address_limit(void)
+{
+#ifdef UNDER_SANITIZER
+    printf("  skipped under a sanitizer: its shadow memory is mapped as the program runs, and a "
+           "limit on address space stops it\n");
+    return;
+#endif
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int failed = 0;
+#define CHILD_CHECK(c) (failed += !(c) && fprintf(stderr, "reserve: failed: %s\n", #c))
+        jp_reserve_release();
+        const size_t mib = (size_t)1 << 20, used = address_space_used();
+        struct rlimit lim = {used + 40 * mib, used + 40 * mib};
+        CHILD_CHECK(used > 0 && setrlimit(RLIMIT_AS, &lim) == 0);
+        jp_reserve_restore(); /* 16 MiB taken, as much again left */
+        CHILD_CHECK(!space_for(32 * mib));
+        void *fill[64];
+        int n = 0;
+        while (n < 64 && (fill[n] = take_space(mib))) n++;
+        CHILD_CHECK(n > 8 && n < 64 && !space_for(mib)); /* a cell took the rest */
+        jp_reserve_check();
+        CHILD_CHECK(space_for(8 * mib)); /* released: space for the reply */
+        jp_reserve_restore();            /* not where it would take the last of the space */
+        CHILD_CHECK(space_for(8 * mib));
+        CHILD_CHECK(!jp_reserve_release());
+        for (int i = 0; i < n; i++) munmap(fill[i], mib);
+        jp_reserve_restore(); /* the cell's values gone: taken again */
+        CHILD_CHECK(jp_reserve_release());
+        fflush(NULL);
+        _exit(failed ? 1 : 0);
+#undef CHILD_CHECK
+    }
+    int status = 0;
+    CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
 static void test_utf8_offsets(void)
 {
     const char *s = "é=1 # 世界x";
@@ -299,6 +382,7 @@ int main(void)
     RUN_TEST(test_replayed);
     RUN_TEST(test_message_init);
     RUN_TEST(test_decode_out_of_memory);
+    RUN_TEST(test_reserve_under_address_limit);
     RUN_TEST(test_utf8_offsets);
     return TEST_SUMMARY();
 }
