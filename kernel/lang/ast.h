@@ -123,6 +123,11 @@ struct dsl_node {
      * dsl_eval_name found it so (none before): a cache, as the builtins' table never changes,
      * read only when no variable has the name */
     struct dsl_value builtin;
+    /* ATTR called as a method of a list, tuple, dict, set or frozenset: the method row the
+     * last such call found, and the sort of receiver it was found for (row_key, calls.c; 0:
+     * none yet). A cache, as the method tables never change. */
+    int row_key;
+    const struct dsl_builtin *row;
     /* DEF: how kwnames splits. The first nargs are positional parameters, of which the first
      * nposonly are positional-only (before a `/`); then, when star, the *args parameter; then
      * the keyword-only ones (after *args or a bare *); then, when dstar, the **kwargs

@@ -8,6 +8,7 @@
 #include "lang/eval.h"
 #include "lang/exceptions.h"
 #include "lang/list.h"
+#include "lang/set.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -612,13 +613,43 @@ static bool callable(struct dsl_value v)
     }
 }
 
+/* Which method table serves v, and which part of it (a tuple, a frozenset: the methods that
+ * do not change it): the key of an ATTR node's row cache, 0 for a value of no table. */
+static int row_key(struct dsl_value v)
+{
+    switch (v.kind) {
+    case DSL_LIST: return dsl_is_ndarray(v) ? 0 : v.as.l->style == DSL_LIST_TUPLE ? 2 : 1;
+    case DSL_DICT: return 3;
+    case DSL_SET: return v.as.d->frozen ? 5 : 4;
+    default: return 0;
+    }
+}
+
+/* The builtin method row `attr.name` of obj, whose row_key is key (not 0), or NULL: through
+ * the node's cache, so that a call in a loop looks its name up once. */
+static const struct dsl_builtin *method_row(const struct dsl_node *attr, struct dsl_value obj,
+                                            int key)
+{
+    if (attr->row_key == key) return attr->row;
+    const char *name = dsl_node_name(attr);
+    const struct dsl_builtin *row = key <= 2   ? dsl_list_method_row(obj, name)
+                                    : key == 3 ? dsl_dict_method_row(name)
+                                               : dsl_set_method_row(obj, name);
+    if (row) { /* the cache only: the node's meaning stays */
+        struct dsl_node *cache = (struct dsl_node *)attr;
+        cache->row_key = key;
+        cache->row = row;
+    }
+    return row;
+}
+
 int dsl_eval_call(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
 {
     struct dsl_value callee, self = dsl_none();
     bool own_self = true; /* false: self is lent by a local's slot (dsl_eval_lent) */
     /* obj.method(...) calls the method with obj first, as Python's LOAD_METHOD does, without
      * making a bound method for the one call: a method of an instance's class, a classmethod
-     * called on its class, a method of a list or a dict */
+     * called on its class, a method of a list, tuple, dict, set or frozenset */
     if (n->a->kind == DSL_N_ATTR) {
         const char *name = dsl_node_name(n->a);
         size_t hash = dsl_node_hash(n->a);
@@ -626,14 +657,13 @@ int dsl_eval_call(struct dsl_interp *in, const struct dsl_node *n, struct dsl_va
         if (dsl_eval_lent(in, n->a->a, &obj, &own_self) != 0) return -1;
         const struct dsl_builtin *row = NULL;
         bool found = false;
+        int key;
         if (obj.kind == DSL_INSTANCE)
             found = dsl_instance_method_hashed(obj, name, hash, &fn);
         else if (obj.kind == DSL_CLASS)
             found = dsl_class_method_hashed(obj, name, hash, &fn);
-        else if (obj.kind == DSL_LIST)
-            row = dsl_list_method_row(obj, name);
-        else if (obj.kind == DSL_DICT)
-            row = dsl_dict_method_row(name);
+        else if ((key = row_key(obj)) != 0)
+            row = method_row(n->a, obj, key);
         if (row) found = true, fn = (struct dsl_value){.kind = DSL_BUILTIN, .as.fn = row};
         /* f(*xs) names a bound builtin method as type.name in its errors: that one is bound */
         if (found && n->flag && fn.kind != DSL_FUNCTION) found = false;

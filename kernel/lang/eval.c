@@ -336,7 +336,9 @@ static int eval_compare(struct dsl_interp *in, const struct dsl_node *n, struct 
             return -1;
         }
         int r = 0;
-        if (compare_numbers(n->ops[0], left, right, &res))
+        if (n->ops[0] == DSL_T_IS || n->ops[0] == DSL_T_IS_NOT) /* `x is None`: no dispatch */
+            *out = dsl_bool(dsl_value_is(left, right) == (n->ops[0] == DSL_T_IS));
+        else if (compare_numbers(n->ops[0], left, right, &res))
             *out = dsl_bool(res);
         else if ((r = dsl_compare_value(in, n->ops[0], left, right, out)) != 0)
             dsl_error_locate(in, n->pos);

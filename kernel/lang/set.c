@@ -512,17 +512,25 @@ bool dsl_set_method_mutates(const struct dsl_builtin *m)
            m->fn == m_remove || m->fn == m_symmetric_difference_update || m->fn == m_update;
 }
 
-int dsl_set_getattr(struct dsl_interp *in, struct dsl_value v, const char *name,
-                    struct dsl_value *out)
+const struct dsl_builtin *dsl_set_method_row(struct dsl_value v, const char *name)
 {
     bool frozen = v.as.d->frozen;
     for (size_t i = 0; i < dsl_set_method_count; i++) {
         const struct dsl_builtin *m = &dsl_set_methods[i];
         if (frozen && dsl_set_method_mutates(m)) continue; /* a frozenset never changes */
-        if (strcmp(m->name, name) == 0) {
-            int st = dsl_method_value(m, v, out);
-            return st ? dsl_raise_status(in, st) : 0;
-        }
+        if (strcmp(m->name, name) == 0) return m;
+    }
+    return NULL;
+}
+
+int dsl_set_getattr(struct dsl_interp *in, struct dsl_value v, const char *name,
+                    struct dsl_value *out)
+{
+    bool frozen = v.as.d->frozen;
+    const struct dsl_builtin *row = dsl_set_method_row(v, name);
+    if (row) {
+        int st = dsl_method_value(row, v, out);
+        return st ? dsl_raise_status(in, st) : 0;
     }
     if (strcmp(name, "__class__") == 0) {
         *out = dsl_value_retain(dsl_type_of(v));

@@ -33,6 +33,9 @@ extern const size_t dsl_set_method_count;
 /* Whether the method row m changes its set (add, update, ...): a frozenset lacks it. */
 bool dsl_set_method_mutates(const struct dsl_builtin *m);
 
+/* The method row `name` of set or frozenset v, or NULL when it has none by that name. */
+const struct dsl_builtin *dsl_set_method_row(struct dsl_value v, const char *name);
+
 /* A new empty set, or frozenset when frozen (one reference); NULL when out of memory. */
 struct dsl_dict *dsl_set_new(bool frozen);
 

@@ -2,8 +2,10 @@
 # few items, unpacking a tuple of the right and of the wrong length, f(*args) of many
 # arguments, calls one argument per parameter and not, a wide dataclass and one made inside
 # another's __init__, operators of instances (reflected, unary, comparisons), xs[i] of lists
-# and tuples (negative, a bool, out of range, not an int), and comparisons of numbers (NaN, int
-# with float, chained). The expectations are CPython's output.
+# and tuples (negative, a bool, out of range, not an int), comparisons of numbers (NaN, int
+# with float, chained) and `is`, and one method call written once for receivers of several
+# types (a list then a tuple, a set then a frozenset: what one has, the other may lack). The
+# expectations are CPython's output.
 xs = [1, 2, 3]
 for i in range(7):
     xs.append(i * 10)
@@ -147,6 +149,36 @@ nan = float("nan")
 print(1 < 2, 2.5 >= 2.5, nan == nan, nan != nan, nan < 1.0, 1 == 1.0, 2 ** 62 > 2 ** 61, -3 <= -3)
 print(1 < 2 < 3, 3 > 2 > 2, True == 1, None is None, [1] == [1], (1, 2) != (1, 2), 2 > 1.5)
 
+
+x, y = object(), object()
+print(x is x, x is not y, 1.5 is not None, None is not None, (x is y) is False)
+
+
+def count_ones(v):
+    return v.count(1)
+
+
+def add_two(v):
+    try:
+        v.add(2)
+        return sorted(v)
+    except AttributeError as e:
+        return "AttributeError: %s" % e
+
+
+def grow(v):
+    try:
+        v.append(5)
+        return v
+    except AttributeError as e:
+        return "AttributeError: %s" % e
+
+
+print([count_ones(v) for v in ([1, 1, 2], (1, 2, 1, 1), [3], (1,))])
+print([add_two(v) for v in ({1}, frozenset([1]), set(), frozenset())])
+print([grow(v) for v in ([1], (1,), [], ())])
+print([v.copy() for v in ({1: 2}, {3}, frozenset([4]), [5])])
+
 # expect: 10 1 40 60
 # expect: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]
 # expect: 1 2
@@ -174,3 +206,8 @@ print(1 < 2 < 3, 3 > 2 > 2, True == 1, None is None, [1] == [1], (1, 2) != (1, 2
 # expect: TypeError: list indices must be integers or slices, not float
 # expect: True True False True False True True True
 # expect: True False True True True False True
+# expect: True True True False True
+# expect: [2, 3, 0, 1]
+# expect: [[1, 2], "AttributeError: 'frozenset' object has no attribute 'add'", [2], "AttributeError: 'frozenset' object has no attribute 'add'"]
+# expect: [[1, 5], "AttributeError: 'tuple' object has no attribute 'append'", [5], "AttributeError: 'tuple' object has no attribute 'append'"]
+# expect: [{1: 2}, {3}, frozenset({4}), [5]]
