@@ -206,14 +206,17 @@ def kernel_name(pg):
 
 
 def wait_idle(pg, timeout_s=600):
-    """Until no cell is queued or running ([*]) and the kernel is idle."""
+    """Until no cell is queued or running ([*]) and the kernel is idle. Read from the cells'
+    models, not the page: a windowed notebook keeps only the cells in view in the page, and the
+    kernel is idle for a moment between two queued cells."""
     deadline = time.time() + timeout_s
     while time.time() < deadline:
         busy = pg.evaluate("""() => {
-            const prompts = [...document.querySelectorAll('.jp-InputArea-prompt')];
             const w = window.jupyterapp.shell.currentWidget;
             const status = w.sessionContext.session.kernel.status;
-            return prompts.some(p => p.textContent.includes('*')) || status !== 'idle';
+            return w.content.widgets.some(c => c.model.type === 'code' &&
+                                               c.model.executionState === 'running') ||
+                   status !== 'idle';
         }""")
         if not busy:
             return
