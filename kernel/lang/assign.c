@@ -104,7 +104,8 @@ int dsl_assign_to(struct dsl_interp *in, const struct dsl_node *target, struct d
 {
     if (target->kind == DSL_N_TUPLE || target->kind == DSL_N_LIST) return unpack_to(in, target, v);
     if (target->kind == DSL_N_NAME) {
-        if (dsl_bind_in(in, target->name, dsl_node_slot(in, target), v) != 0)
+        if (dsl_store_local(in, target, v)) return DSL_X_OK;
+        if (dsl_bind_in(in, dsl_node_name(target), dsl_node_slot(in, target), v) != 0)
             return dsl_error_locate(in, target->pos), DSL_X_ERR;
         return DSL_X_OK;
     }
@@ -178,6 +179,7 @@ assign:
         else
             dsl_value_release(item);
     }
+    got = 0; /* each item went to its target, or was released */
     goto done;
 located:
     dsl_error_locate(in, target->pos);
@@ -198,17 +200,22 @@ int dsl_exec_assign(struct dsl_interp *in, const struct dsl_node *n)
         dsl_value_release(v);
         return dsl_error_locate(in, n->pos), DSL_X_ERR;
     }
-    if (n->nkids == 1 && n->kids[0]->kind == DSL_N_NAME && !in->comp && !in->class_ns) {
-        /* x = value for a plain local of the running call: the commonest store */
-        long k = dsl_node_slot(in, n->kids[0]);
-        if (k >= 0 && !in->frame->fn->is_cell[k]) {
-            struct dsl_value old = in->frame->vals[k];
-            bool was = in->frame->bound[k];
-            in->frame->vals[k] = v;
-            in->frame->bound[k] = true;
-            if (was) dsl_value_release(old); /* after the store, as CPython's STORE_FAST */
-            return DSL_X_OK;
+    if (n->nkids == 1 && n->kids[0]->kind == DSL_N_NAME && dsl_store_local(in, n->kids[0], v))
+        return DSL_X_OK;
+    if (n->nkids == 1 && n->kids[0]->kind == DSL_N_ATTR) {
+        /* obj.name = value: the object lent where it is a local (self.x = v), as a read of
+         * obj.name is, with no subscripts to evaluate */
+        const struct dsl_node *t = n->kids[0];
+        struct dsl_value obj;
+        bool owned;
+        int r = dsl_eval_lent(in, t->a, &obj, &owned);
+        if (r == 0) {
+            r = dsl_setattr_hashed(in, obj, dsl_node_name(t), dsl_node_hash(t), v);
+            if (r != 0) dsl_error_locate(in, t->pos);
+            if (owned) dsl_value_release(obj);
         }
+        dsl_value_release(v);
+        return r != 0 ? DSL_X_ERR : DSL_X_OK;
     }
     for (size_t i = 0; i < n->nkids; i++)
         if (dsl_assign_to(in, n->kids[i], dsl_value_retain(v)) != DSL_X_OK) {
@@ -295,7 +302,7 @@ int dsl_exec_aug(struct dsl_interp *in, const struct dsl_node *n)
     if (target->kind != DSL_N_NAME) return exec_aug_item(in, n);
     struct dsl_value rhs, cur, res;
     if (dsl_eval(in, n->b, &rhs) != 0) return DSL_X_ERR;
-    struct dsl_value *slot = dsl_lookup_var(in, target->name);
+    struct dsl_value *slot = dsl_lookup_node(in, target);
     if (slot && n->op == DSL_T_PLUS && extend_in_place(slot, rhs)) {
         dsl_value_release(rhs);
         return DSL_X_OK;

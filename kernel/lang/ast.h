@@ -128,6 +128,13 @@ struct dsl_node {
      * none yet). A cache, as the method tables never change. */
     int row_key;
     const struct dsl_builtin *row;
+    /* NAME read as a global: the table of names it was last looked up in (a module's
+     * attributes, or the session's variables), that table's version then, and the slot it
+     * found there (NULL: none, so a builtin's or an error). A cache, good while the table
+     * and its version are the same: only a name coming or going moves or makes a slot. */
+    const void *global_table;
+    size_t global_version;
+    struct dsl_value *global_slot;
     /* DEF: how kwnames splits. The first nargs are positional parameters, of which the first
      * nposonly are positional-only (before a `/`); then, when star, the *args parameter; then
      * the keyword-only ones (after *args or a bare *); then, when dstar, the **kwargs

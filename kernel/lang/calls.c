@@ -422,9 +422,9 @@ static int call_function(struct dsl_interp *in, struct dsl_function *f, const st
     return r;
 }
 
-static int call_function_held(struct dsl_interp *in, struct dsl_function *f,
-                              const struct dsl_value *pos, size_t npos, char *const *kwnames,
-                              const struct dsl_value *kwvals, size_t nkw, struct dsl_value *out)
+/* What calling f refuses before its arguments are bound: a CUDA kernel called as a function;
+ * a kernel's file that check() must not run in the student's place. 0, or -1 after raising. */
+static int call_refused(struct dsl_interp *in, const struct dsl_function *f)
 {
     const struct dsl_node *def = f->def;
     if (f->cuda_kernel)
@@ -439,28 +439,21 @@ static int call_function_held(struct dsl_interp *in, struct dsl_function *f,
                          "then run again the cells of your files that import it",
                          f->qualname ? f->qualname : def->name, f->code->kernel_file,
                          f->code->kernel_file, f->code->kernel_file);
-    if (f->jit) {
-        int j = dsl_jit_call(in, f, pos, npos, kwnames, kwvals, nkw, out);
-        if (j <= 0) return j;
-    }
-    if (in->calls >= DSL_MAX_CALL_DEPTH || in->height + def->height > DSL_MAX_EVAL_HEIGHT)
-        return dsl_raise(in, "RecursionError",
-                         "maximum recursion depth exceeded in %s() (%d calls deep)", def->name,
-                         in->calls);
-    /* most functions have few locals: their slots live on the C stack, so a call allocates
-     * nothing (a call's cost is what students time against method calls and CPython) */
-    struct dsl_value small_vals[SMALL_LOCALS];
-    bool small_bound[SMALL_LOCALS];
-    bool small = f->nlocals <= SMALL_LOCALS;
-    struct dsl_frame frame = {f, small ? small_vals : calloc(f->nlocals + 1, sizeof *frame.vals),
-                              small ? small_bound : calloc(f->nlocals + 1, sizeof *frame.bound)};
-    if (small) memset(small_bound, 0, f->nlocals * sizeof *small_bound);
+    return 0;
+}
+
+/* Runs f's body in frame, whose parameters are bound: its cells made, the interpreter's state
+ * switched to the call and back. Releases the frame's locals (its arrays are the caller's). */
+static int run_frame(struct dsl_interp *in, struct dsl_function *f, struct dsl_frame *frame,
+                     struct dsl_value *out)
+{
+    const struct dsl_node *def = f->def;
     int r = -1;
-    if (!frame.vals || !frame.bound) {
-        dsl_raise_status(in, DSL_V_NOMEM);
+    if (in->calls >= DSL_MAX_CALL_DEPTH || in->height + def->height > DSL_MAX_EVAL_HEIGHT) {
+        dsl_raise(in, "RecursionError", "maximum recursion depth exceeded in %s() (%d calls deep)",
+                  def->name, in->calls);
         goto done;
     }
-    if (dsl_bind_params(in, f, pos, npos, kwnames, kwvals, nkw, &frame) != 0) goto done;
     for (size_t k = 0; f->any_cell && k < f->nlocals; k++) { /* the locals nested functions share */
         if (!f->is_cell[k]) continue;
         struct dsl_value cell;
@@ -468,9 +461,9 @@ static int call_function_held(struct dsl_interp *in, struct dsl_function *f,
             dsl_raise_status(in, DSL_V_NOMEM);
             goto done;
         }
-        if (frame.bound[k]) dsl_cell_set(cell.as.cell, frame.vals[k]);
-        frame.vals[k] = cell;
-        frame.bound[k] = true;
+        if (frame->bound[k]) dsl_cell_set(cell.as.cell, frame->vals[k]);
+        frame->vals[k] = cell;
+        frame->bound[k] = true;
     }
     struct dsl_frame *up = in->frame;
     struct dsl_attrs *class_ns = in->class_ns;
@@ -480,7 +473,7 @@ static int call_function_held(struct dsl_interp *in, struct dsl_function *f,
     struct dsl_code *code = in->code;
     struct dsl_comp_scope *comp = in->comp; /* a body sees no comprehension's variables */
     in->comp = NULL;
-    in->frame = &frame;
+    in->frame = frame;
     in->src = f->code->src;
     in->src_len = f->code->len;
     in->code = f->code;
@@ -517,13 +510,102 @@ static int call_function_held(struct dsl_interp *in, struct dsl_function *f,
         dsl_value_release(list);
     }
 done:
-    for (size_t i = 0; frame.vals && frame.bound && i < f->nlocals; i++)
-        if (frame.bound[i]) dsl_value_release(frame.vals[i]);
+    for (size_t i = 0; i < f->nlocals; i++)
+        if (frame->bound[i]) dsl_value_release(frame->vals[i]);
+    return r;
+}
+
+static int call_function_held(struct dsl_interp *in, struct dsl_function *f,
+                              const struct dsl_value *pos, size_t npos, char *const *kwnames,
+                              const struct dsl_value *kwvals, size_t nkw, struct dsl_value *out)
+{
+    if (call_refused(in, f) != 0) return -1;
+    if (f->jit) {
+        int j = dsl_jit_call(in, f, pos, npos, kwnames, kwvals, nkw, out);
+        if (j <= 0) return j;
+    }
+    /* most functions have few locals: their slots live on the C stack, so a call allocates
+     * nothing (a call's cost is what students time against method calls and CPython) */
+    struct dsl_value small_vals[SMALL_LOCALS];
+    bool small_bound[SMALL_LOCALS];
+    bool small = f->nlocals <= SMALL_LOCALS;
+    struct dsl_frame frame = {f, small ? small_vals : calloc(f->nlocals + 1, sizeof *frame.vals),
+                              small ? small_bound : calloc(f->nlocals + 1, sizeof *frame.bound)};
+    if (small) memset(small_bound, 0, sizeof small_bound);
+    int r = -1;
+    if (!frame.vals || !frame.bound) {
+        dsl_raise_status(in, DSL_V_NOMEM);
+    } else if (dsl_bind_params(in, f, pos, npos, kwnames, kwvals, nkw, &frame) != 0) {
+        for (size_t i = 0; i < f->nlocals; i++)
+            if (frame.bound[i]) dsl_value_release(frame.vals[i]);
+    } else {
+        r = run_frame(in, f, &frame, out);
+    }
     if (!small) {
         free(frame.vals);
         free(frame.bound);
     }
     return r;
+}
+
+/* Whether f's parameters are all plain positional ones (no *args, keyword-only or **kwargs),
+ * its locals few, none of them a cell, and it is neither compiled nor a generator: a call
+ * giving it exactly its positional arguments binds them straight into the frame's slots. */
+static bool plain_positional(const struct dsl_function *f)
+{
+    const struct dsl_node *def = f->def;
+    return def->nkw == def->nargs && f->nlocals <= SMALL_LOCALS && !f->any_cell && !f->jit &&
+           !def->flag;
+}
+
+/* A call of f (plain_positional) with self (where not none: the first argument) and pos
+ * (borrowed), as many as its parameters: held for the call, as call_function holds it. */
+static int call_exact(struct dsl_interp *in, struct dsl_function *f, struct dsl_value self,
+                      const struct dsl_value *pos, size_t npos, struct dsl_value *out)
+{
+    if (call_refused(in, f) != 0) return -1;
+    size_t first = self.kind != DSL_NONE;
+    struct dsl_value vals[SMALL_LOCALS];
+    bool bound[SMALL_LOCALS];
+    struct dsl_frame frame = {f, vals, bound};
+    memset(bound, 0, sizeof bound); /* all SMALL_LOCALS: two stores, not a call */
+    if (first) vals[0] = dsl_value_retain(self);
+    for (size_t i = 0; i < npos; i++) vals[first + i] = dsl_value_retain(pos[i]);
+    for (size_t i = 0; i < npos + first; i++) bound[i] = true;
+    struct dsl_value held =
+        dsl_value_retain((struct dsl_value){.kind = DSL_FUNCTION, .as.fn_user = f});
+    int r = run_frame(in, f, &frame, out);
+    dsl_value_release(held);
+    return r;
+}
+
+/* f(a, b) or obj.method(b) of a plain_positional user function given exactly its arguments
+ * (self first where self is not none: borrowed): the arguments evaluated straight into the new
+ * frame's slots, with no array between and no binding step. The callee is held by the caller.
+ * 1 when it is not such a call (nothing done), else 0 or -1 as the call went. */
+static int call_direct(struct dsl_interp *in, const struct dsl_node *n, struct dsl_function *f,
+                       struct dsl_value self, struct dsl_value *out)
+{
+    const struct dsl_node *def = f->def;
+    size_t first = self.kind != DSL_NONE;
+    if (n->nkw || def->nargs != n->nkids + first || !plain_positional(f)) return 1;
+    if (call_refused(in, f) != 0) return -1;
+    struct dsl_value vals[SMALL_LOCALS];
+    bool bound[SMALL_LOCALS];
+    struct dsl_frame frame = {f, vals, bound};
+    memset(bound, 0, sizeof bound);
+    if (first) {
+        vals[0] = dsl_value_retain(self);
+        bound[0] = true;
+    }
+    for (size_t i = 0; i < n->nkids; i++) {
+        if (dsl_eval(in, n->kids[i], &vals[first + i]) != 0) {
+            for (size_t k = 0; k < first + i; k++) dsl_value_release(vals[k]);
+            return -1;
+        }
+        bound[first + i] = true;
+    }
+    return run_frame(in, f, &frame, out);
 }
 
 /* Runs builtin row fn with the arguments bound to it and args.self = self. */
@@ -556,6 +638,9 @@ int dsl_call_method(struct dsl_interp *in, struct dsl_value fn, struct dsl_value
 {
     if (fn.kind == DSL_BUILTIN)
         return call_builtin(in, fn.as.fn, self, pos, npos, kwnames, kwvals, nkw, out);
+    if (fn.kind == DSL_FUNCTION && !nkw && fn.as.fn_user->def->nargs == npos + 1 &&
+        plain_positional(fn.as.fn_user)) /* an operator's method: a.__add__(b) */
+        return call_exact(in, fn.as.fn_user, self, pos, npos, out);
     struct dsl_value small[DSL_SMALL_ARGS];
     struct dsl_value *all = npos + 1 <= DSL_SMALL_ARGS ? small : malloc((npos + 1) * sizeof *all);
     if (!all) return dsl_raise_status(in, DSL_V_NOMEM);
@@ -698,6 +783,15 @@ int dsl_eval_call(struct dsl_interp *in, const struct dsl_node *n, struct dsl_va
         dsl_value_release(callee);
         if (own_self) dsl_value_release(self);
         return r;
+    }
+    if (callee.kind == DSL_FUNCTION) {
+        int r = call_direct(in, n, callee.as.fn_user, self, out);
+        if (r != 1) {
+            if (r != 0) dsl_error_locate(in, n->pos);
+            dsl_value_release(callee);
+            if (own_self) dsl_value_release(self);
+            return r;
+        }
     }
     size_t total = n->nkids + n->nkw;
     /* vals[0] is left for self, so that a method call passes self and the arguments as one

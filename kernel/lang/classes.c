@@ -284,6 +284,13 @@ static const struct dsl_class *base_of(const struct dsl_class *c)
     return c->base.kind == DSL_CLASS ? c->base.as.cls : NULL;
 }
 
+/* strcmp(a, b) == 0, without the call where the first letters differ: the lookups of an
+ * attribute read ask a few special names and rows of methods, which most names are not. */
+static inline bool same_name(const char *a, const char *b)
+{
+    return a[0] == b[0] && strcmp(a, b) == 0;
+}
+
 /* What the class chain from c binds name (whose dsl_name_hash is hash) to: an attribute
  * (*attr) or a builtin row (*row). */
 static bool chain_find_hashed(const struct dsl_class *c, const char *name, size_t hash,
@@ -297,7 +304,7 @@ static bool chain_find_hashed(const struct dsl_class *c, const char *name, size_
             return true;
         }
         for (const struct dsl_builtin *m = c->methods; m && m->name; m++)
-            if (strcmp(m->name, name) == 0) {
+            if (same_name(m->name, name)) {
                 *attr = dsl_none();
                 *row = m;
                 return true;
@@ -512,7 +519,7 @@ static bool past_chain(const struct dsl_class *c, const char *name, size_t hash,
 {
     for (const struct dsl_builtin *m = dsl_class_exc_base(c) ? exception_rows : NULL; m && m->name;
          m++)
-        if (strcmp(m->name, name) == 0) {
+        if (same_name(m->name, name)) {
             *attr = dsl_none();
             *row = m;
             return true;
@@ -542,11 +549,11 @@ static int instance_lookup(struct dsl_interp *in, struct dsl_value obj, const ch
         *out = dsl_value_retain(*own);
         return 1;
     }
-    if (strcmp(name, "__class__") == 0) {
+    if (same_name(name, "__class__")) {
         *out = dsl_value_retain(dsl_type_of(obj));
         return 1;
     }
-    if (strcmp(name, "__dict__") == 0 && !c->no_dict)
+    if (same_name(name, "__dict__") && !c->no_dict)
         return dsl_attrs_view(in, obj, out) != 0 ? -1 : 1;
     if (chain_or_object(c, name, hash, &attr, &row))
         return resolve(in, attr, row, obj, true, name, out) != 0 ? -1 : 1;
@@ -591,13 +598,13 @@ int dsl_object_getattr_hashed(struct dsl_interp *in, struct dsl_value obj, const
         }
         return no_attribute(in, false, c->name, name, suggest_attr(&obj.as.inst->attrs, c, name));
     }
-    if (strcmp(name, "__class__") == 0) {
+    if (same_name(name, "__class__")) {
         *out = dsl_value_retain(dsl_type_of(obj));
         return 0;
     }
     if (obj.kind == DSL_CLASS) {
         struct dsl_class *c = obj.as.cls;
-        if (!c->builtin && strcmp(name, "__annotations__") == 0 &&
+        if (!c->builtin && same_name(name, "__annotations__") &&
             !dsl_attrs_find(&c->attrs, name)) { /* 3.10's: made empty when first asked, the
                                                  * class's own (a base's are not inherited) */
             struct dsl_dict *d = dsl_dict_new();
@@ -654,6 +661,19 @@ static bool chain_may_have_property(const struct dsl_class *c, size_t hash)
     for (; c; c = base_of(c))
         if (c->has_property && ((c->property_bits >> (hash & 63)) & 1)) return true;
     return false;
+}
+
+/* Whether a store of the attribute named by hash into an instance of c is its own attribute's,
+ * nothing else to look for: no class of the chain has a __setattr__ hook, a property of that
+ * name's bit, or an exception base (whose `args` is a setter). One walk of the chain: the
+ * commonest store, self.x = v. */
+static bool plain_store(const struct dsl_class *c, size_t hash)
+{
+    for (; c; c = base_of(c))
+        if (c->has_setattr || c->exc_base ||
+            (c->has_property && ((c->property_bits >> (hash & 63)) & 1)))
+            return false;
+    return true;
 }
 
 /* object.__setattr__: obj.name = v on an instance without its class's hook: a property's
@@ -715,6 +735,10 @@ int dsl_object_setattr_hashed(struct dsl_interp *in, struct dsl_value obj, const
                               size_t hash, struct dsl_value v)
 {
     int r;
+    if (obj.kind == DSL_INSTANCE && plain_store(obj.as.inst->cls.as.cls, hash)) {
+        int st = dsl_attrs_set_hashed(&obj.as.inst->attrs, name, hash, dsl_value_retain(v));
+        return st != DSL_V_OK ? dsl_raise_status(in, st) : 0;
+    }
     if (obj.kind == DSL_INSTANCE)
         return call_hook(in, obj, "__setattr__", name, &v, &r)
                    ? r
@@ -795,7 +819,7 @@ bool dsl_class_method_hashed(struct dsl_value cls, const char *name, size_t hash
     /* what dsl_object_getattr_hashed would find first; __annotations__ it may make first */
     struct dsl_value attr;
     const struct dsl_builtin *row;
-    if (strcmp(name, "__annotations__") == 0 ||
+    if (same_name(name, "__annotations__") ||
         !chain_find_hashed(cls.as.cls, name, hash, &attr, &row) || row || attr.kind != DSL_METHOD ||
         attr.as.m->wrap != DSL_WRAP_CLASS || attr.as.m->func.kind != DSL_FUNCTION)
         return false;

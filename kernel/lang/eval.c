@@ -783,7 +783,8 @@ static bool comp_collect(struct dsl_comp_scope *s, const struct dsl_node *t)
         s->vars = p;
         s->cap = cap;
     }
-    s->vars[s->n++] = (struct dsl_comp_var){t->name, dsl_none(), false};
+    /* the interned name where the parser made one: a read of it compares pointers */
+    s->vars[s->n++] = (struct dsl_comp_var){dsl_node_name(t), dsl_none(), false};
     return true;
 }
 

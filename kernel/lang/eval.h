@@ -79,21 +79,52 @@ static inline long dsl_node_slot(const struct dsl_interp *in, const struct dsl_n
     return n->scope_slot;
 }
 
+/* Binds the name of node n (a NAME or a FOR) to v (owned) when it is a plain local of the
+ * running call (not a cell, no comprehension or class body running): the commonest store, as
+ * CPython's STORE_FAST, the old value released after the store. False, with nothing done,
+ * for any other name (dsl_bind_in binds it). */
+static inline bool dsl_store_local(struct dsl_interp *in, const struct dsl_node *n,
+                                   struct dsl_value v)
+{
+    if (in->comp || in->class_ns) return false;
+    long k = dsl_node_slot(in, n);
+    if (k < 0 || in->frame->fn->is_cell[k]) return false;
+    struct dsl_value old = in->frame->vals[k];
+    bool was = in->frame->bound[k];
+    in->frame->vals[k] = v;
+    in->frame->bound[k] = true;
+    if (was) dsl_value_release(old);
+    return true;
+}
+
+/* The slot of NAME node n when it is a plain local of the running call, bound (not a cell, no
+ * comprehension or class body running): the commonest read; NULL for any other name. */
+static inline struct dsl_value *dsl_local_value(struct dsl_interp *in, const struct dsl_node *n)
+{
+    if (in->comp || in->class_ns) return NULL;
+    long k = dsl_node_slot(in, n);
+    return k >= 0 && in->frame->bound[k] && !in->frame->fn->is_cell[k] ? &in->frame->vals[k] : NULL;
+}
+
 /* Evaluates n into *out, as dsl_eval, with *owned telling whether the caller has a reference to
  * release. A plain local of the running call (not a cell, no comprehension or class body
  * running) is lent from its slot without one: nothing rebinds that slot while one expression
  * of the call is evaluated (the language has no `:=`, and a nested function rebinds only
- * cells), so the slot keeps the value alive for as long as the expression uses it. */
+ * cells), so the slot keeps the value alive for as long as the expression uses it. A literal
+ * is lent by its node likewise. */
 static inline int dsl_eval_lent(struct dsl_interp *in, const struct dsl_node *n,
                                 struct dsl_value *out, bool *owned)
 {
-    if (n->kind == DSL_N_NAME && !in->comp && !in->class_ns) {
-        long k = dsl_node_slot(in, n);
-        if (k >= 0 && in->frame->bound[k] && !in->frame->fn->is_cell[k]) {
-            *out = in->frame->vals[k];
-            *owned = false;
-            return 0;
-        }
+    struct dsl_value *local = n->kind == DSL_N_NAME ? dsl_local_value(in, n) : NULL;
+    if (local) {
+        *out = *local;
+        *owned = false;
+        return 0;
+    }
+    if (n->kind == DSL_N_CONST) {
+        *out = n->value;
+        *owned = false;
+        return 0;
     }
     *owned = true;
     return dsl_eval(in, n, out);
@@ -108,6 +139,9 @@ void dsl_cell_set(struct dsl_cell *c, struct dsl_value v);
 /* The value variable `name` is bound to (borrowed), in the scopes a read searches; NULL when
  * unbound. */
 struct dsl_value *dsl_lookup_var(struct dsl_interp *in, const char *name);
+/* dsl_lookup_var for the name of NAME node n, with the slot, hash and interned name its node
+ * keeps. */
+struct dsl_value *dsl_lookup_node(struct dsl_interp *in, const struct dsl_node *n);
 
 /* Binds name to v (owned): a comprehension's variable, a class attribute inside a class body,
  * a local inside a call (slot k, from dsl_local_slot or dsl_node_slot), a free variable the

@@ -36,6 +36,7 @@ struct dsl_var {
 struct dsl_session {
     struct dsl_var *vars;
     size_t cap, count;
+    size_t version;            /* dsl_table_version of the last name to come or go (0: none) */
     struct mt_ctx *ctx;        /* owned; freed after every variable is released */
     bool diagnostics;          /* %diagnostics on: every cell shows what the engine did */
     const char *plot_renderer; /* %plot_renderer: "auto", "vegalite", "html" or "svg" (static) */

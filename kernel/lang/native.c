@@ -25,8 +25,20 @@ int dsl_bind_args(struct dsl_interp *in, const struct dsl_builtin *fn, const str
                   size_t npos, char *const *kwnames, const struct dsl_value *kwvals, size_t nkw,
                   struct dsl_args *args)
 {
-    memset(args, 0, sizeof *args);
+    /* field by field, as every call of a builtin runs this: the slots a row may read unset
+     * (as none) are those past the positional arguments, up to its last parameter (any, for
+     * a row that takes keywords) */
+    args->self = dsl_none();
+    args->rest = NULL;
+    args->nrest = 0;
+    args->kwnames = NULL;
+    args->kwvals = NULL;
+    args->nkw = 0;
+    memset(args->has, 0, sizeof args->has);
     bool varargs = fn->max_args < 0;
+    size_t upto = varargs || fn->params ? DSL_MAX_PARAMS : (size_t)fn->max_args;
+    for (size_t i = varargs ? 0 : npos; i < upto && i < DSL_MAX_PARAMS; i++)
+        args->slot[i] = dsl_none();
     if (varargs) {
         args->rest = pos;
         args->nrest = npos;

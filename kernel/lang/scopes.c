@@ -116,7 +116,7 @@ static struct dsl_comp_var *comp_var(struct dsl_interp *in, const char *name)
 {
     for (struct dsl_comp_scope *s = in->comp; s; s = s->up)
         for (size_t i = 0; i < s->n; i++)
-            if (strcmp(s->vars[i].name, name) == 0) return &s->vars[i];
+            if (s->vars[i].name == name || strcmp(s->vars[i].name, name) == 0) return &s->vars[i];
     return NULL;
 }
 
@@ -148,6 +148,11 @@ static struct dsl_value *lookup_in(struct dsl_interp *in, const char *name, size
 struct dsl_value *dsl_lookup_var(struct dsl_interp *in, const char *name)
 {
     return lookup_in(in, name, dsl_name_hash(name), dsl_local_slot(in, name));
+}
+
+struct dsl_value *dsl_lookup_node(struct dsl_interp *in, const struct dsl_node *n)
+{
+    return lookup_in(in, dsl_node_name(n), dsl_node_hash(n), dsl_node_slot(in, n));
 }
 
 int dsl_bind_in(struct dsl_interp *in, const char *name, long k, struct dsl_value v)
@@ -199,13 +204,34 @@ int dsl_bind_var(struct dsl_interp *in, const char *name, struct dsl_value v)
 
 int dsl_eval_name(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
 {
-    long k = dsl_node_slot(in, n);
-    if (k >= 0 && !in->comp && !in->class_ns && in->frame->bound[k] &&
-        !in->frame->fn->is_cell[k]) { /* a plain local: the commonest read */
-        *out = dsl_value_retain(in->frame->vals[k]);
+    struct dsl_value *v = dsl_local_value(in, n);
+    if (v) {
+        *out = dsl_value_retain(*v);
         return 0;
     }
-    struct dsl_value *v = lookup_in(in, dsl_node_name(n), dsl_node_hash(n), k);
+    long k = dsl_node_slot(in, n);
+    if (k < 0 && !in->comp && !in->class_ns && (!in->frame || !in->frame->fn->nfree)) {
+        /* a global or a builtin, as lookup_in finds it there: the slot found last time while
+         * no name came to or went from the globals since */
+        struct dsl_attrs *g = dsl_package_globals(in);
+        const void *table = g ? (const void *)g : (const void *)in->session;
+        size_t version = g ? g->version : in->session->version;
+        struct dsl_node *cache = (struct dsl_node *)n; /* the cache only: the meaning stays */
+        if (n->global_table != table || n->global_version != version) {
+            cache->global_slot =
+                g ? dsl_attrs_find_hashed(g, dsl_node_name(n), dsl_node_hash(n))
+                  : dsl_session_lookup_hashed(in->session, dsl_node_name(n), dsl_node_hash(n));
+            cache->global_table = table;
+            cache->global_version = version;
+        }
+        v = n->global_slot;
+        if (!v && n->builtin.kind != DSL_NONE) { /* a row or a built-in class */
+            *out = n->builtin;
+            return 0;
+        }
+    } else {
+        v = lookup_in(in, dsl_node_name(n), dsl_node_hash(n), k);
+    }
     if (v) {
         *out = dsl_value_retain(*v);
         return 0;

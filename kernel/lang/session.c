@@ -67,6 +67,7 @@ static int grow(struct dsl_session *s)
     free(s->vars);
     s->vars = vars;
     s->cap = cap;
+    s->version = dsl_table_version(); /* every slot moved */
     return DSL_V_OK;
 }
 
@@ -90,6 +91,7 @@ int dsl_session_assign(struct dsl_session *s, const char *name, struct dsl_value
     v->name = copy;
     v->value = value;
     s->count++;
+    s->version = dsl_table_version();
     return DSL_V_OK;
 }
 
@@ -102,6 +104,7 @@ void dsl_session_unset(struct dsl_session *s, const char *name)
     dsl_value_release(v->value);
     *v = (struct dsl_var){0};
     s->count--;
+    s->version = dsl_table_version();
     /* open addressing: re-place the entries after the hole so that lookups still find them */
     size_t i = (size_t)(v - s->vars);
     for (size_t j = (i + 1) & (s->cap - 1); s->vars[j].name; j = (j + 1) & (s->cap - 1)) {
@@ -148,6 +151,7 @@ void dsl_session_reset(struct dsl_session *s)
     free(s->vars);
     s->vars = NULL;
     s->cap = s->count = 0;
+    s->version = dsl_table_version();
     dsl_student_forget(s);
     dsl_jit_forget(s);
     dsl_packages_forget(s);

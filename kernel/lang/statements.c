@@ -100,7 +100,8 @@ static int exec_for(struct dsl_interp *in, const struct dsl_node *n)
                 r = DSL_X_ERR;
                 break;
             }
-        } else if (dsl_bind_in(in, n->name, dsl_node_slot(in, n), item) != 0) {
+        } else if (!dsl_store_local(in, n, item) &&
+                   dsl_bind_in(in, dsl_node_name(n), dsl_node_slot(in, n), item) != 0) {
             dsl_error_locate(in, n->pos);
             r = DSL_X_ERR;
             break;

@@ -672,6 +672,12 @@ static void index_rebuild(struct dsl_attrs *a)
 
 /* The position of name, whose hash is h, or -1: names of another hash are passed over
  * without reading their text. */
+size_t dsl_table_version(void)
+{
+    static size_t clock;
+    return ++clock;
+}
+
 static ptrdiff_t attrs_pos(const struct dsl_attrs *a, const char *name, size_t h)
 {
     if (!a->index) {
@@ -736,6 +742,7 @@ int dsl_attrs_set_hashed(struct dsl_attrs *a, const char *name, size_t h, struct
     }
     dsl_value_adopt(v);
     a->items[a->len++] = (struct dsl_attr){copy, h, v};
+    a->version = dsl_table_version();
     if (a->len > ATTRS_SCAN) {
         if (a->index && 4 * a->len <= a->icap)
             index_put(a, a->len - 1);
@@ -753,6 +760,7 @@ bool dsl_attrs_remove(struct dsl_attrs *a, const char *name)
     struct dsl_attr gone = a->items[i];
     memmove(&a->items[i], &a->items[i + 1], (a->len - i - 1) * sizeof *a->items);
     a->len--;
+    a->version = dsl_table_version();
     if (a->index) index_rebuild(a); /* the positions after i moved */
     dsl_name_release(gone.name);
     dsl_value_orphan(gone.value);

@@ -221,7 +221,13 @@ struct dsl_attrs {
     size_t *index; /* past a few names: icap open-addressing slots, an item's position + 1 (0:
                     * empty), by the name's hash; NULL below that or when out of memory */
     size_t icap;
+    /* what dsl_table_version gave when a name last came or went (0: none ever did): a read
+     * that found a name's slot, or found no slot, may keep the answer while it is the same */
+    size_t version;
 };
+/* A new version for a table of names whose names just changed (not their values): one clock
+ * for every table, so that no two changes anywhere share a version. */
+size_t dsl_table_version(void);
 /* A name's hash, as attribute tables and the session's modules keep it. */
 size_t dsl_name_hash(const char *name);
 /* Interned names: one copy of each name's text, which attribute tables and the parser's names
