@@ -128,6 +128,10 @@ struct dsl_node {
      * none yet). A cache, as the method tables never change. */
     int row_key;
     const struct dsl_builtin *row;
+    /* ATTR read of an instance's own attribute: where the last one found it among the
+     * instance's attributes (position + 1; 0: none yet), tried first (dsl_instance_own_attr).
+     * A cache: the attribute's name at that position is checked each time. */
+    size_t attr_pos;
     /* NAME read as a global: the table of names it was last looked up in (a module's
      * attributes, or the session's variables), that table's version then, and the slot it
      * found there (NULL: none, so a builtin's or an error). A cache, good while the table

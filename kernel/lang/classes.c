@@ -259,7 +259,6 @@ int dsl_class_note_annotation(struct dsl_interp *in, struct dsl_attrs *ns, const
 
 static void note_hooks(struct dsl_class *c);
 static bool chain_has(const struct dsl_class *c, bool setattr);
-static bool chain_may_have_property(const struct dsl_class *c, size_t hash);
 
 void dsl_class_adopt_methods(struct dsl_value cls)
 {
@@ -574,7 +573,7 @@ int dsl_object_getattr_hashed(struct dsl_interp *in, struct dsl_value obj, const
     const struct dsl_builtin *row;
     if (obj.kind == DSL_INSTANCE) { /* its own attributes first: the common read, self.w */
         struct dsl_value *own = dsl_attrs_find_hashed(&obj.as.inst->attrs, name, hash);
-        if (own && !chain_may_have_property(obj.as.inst->cls.as.cls, hash)) {
+        if (own && !dsl_class_may_have_property(obj.as.inst->cls.as.cls, hash)) {
             *out = dsl_value_retain(*own);
             return 0;
         }
@@ -655,14 +654,6 @@ static bool chain_has(const struct dsl_class *c, bool setattr)
     return false;
 }
 
-/* Whether a class of c's chain may have a property named by hash (false: none has). */
-static bool chain_may_have_property(const struct dsl_class *c, size_t hash)
-{
-    for (; c; c = base_of(c))
-        if (c->has_property && ((c->property_bits >> (hash & 63)) & 1)) return true;
-    return false;
-}
-
 /* Whether a store of the attribute named by hash into an instance of c is its own attribute's,
  * nothing else to look for: no class of the chain has a __setattr__ hook, a property of that
  * name's bit, or an exception base (whose `args` is a setter). One walk of the chain: the
@@ -684,7 +675,7 @@ static int instance_store(struct dsl_interp *in, struct dsl_value obj, const cha
     const struct dsl_class *c = obj.as.inst->cls.as.cls;
     struct dsl_value attr;
     const struct dsl_builtin *row;
-    if (chain_may_have_property(c, hash) && chain_find_hashed(c, name, hash, &attr, &row) &&
+    if (dsl_class_may_have_property(c, hash) && chain_find_hashed(c, name, hash, &attr, &row) &&
         attr.kind == DSL_METHOD && attr.as.m->wrap == DSL_WRAP_PROPERTY) {
         if (attr.as.m->self.kind == DSL_NONE)
             return dsl_raise(in, "AttributeError", "property '%s' of '%s' object has no setter",

@@ -126,6 +126,35 @@ bool dsl_class_special(const struct dsl_class *c, const char *name, struct dsl_v
 bool dsl_class_special_hashed(const struct dsl_class *c, const char *name, size_t hash,
                               struct dsl_value *fn);
 
+/* Whether a class of c's chain may have a property named by hash (false: none has): asked
+ * now, as a base may gain one after its subclasses were made. */
+static inline bool dsl_class_may_have_property(const struct dsl_class *c, size_t hash)
+{
+    for (; c; c = c->base.kind == DSL_CLASS ? c->base.as.cls : NULL)
+        if (c->has_property && ((c->property_bits >> (hash & 63)) & 1)) return true;
+    return false;
+}
+
+/* The slot of the instance's own attribute `name` (whose dsl_name_hash is hash) when a read
+ * inst.name gives it: the commonest read, self.w. NULL when the read must look further (no
+ * such own attribute, or a property of the class chain may have the name). *pos is where an
+ * earlier read found it (its position + 1; 0: none): tried first, and updated. Inline, with
+ * the position compared by the interned name's pointer, as every attribute read asks it. */
+static inline struct dsl_value *dsl_instance_own_attr(const struct dsl_instance *inst,
+                                                      const char *name, size_t hash, size_t *pos)
+{
+    if (dsl_class_may_have_property(inst->cls.as.cls, hash)) return NULL;
+    const struct dsl_attrs *a = &inst->attrs;
+    size_t p = *pos;
+    if (p && p <= a->len && a->items[p - 1].name == name) return &a->items[p - 1].value;
+    for (size_t i = 0; !a->index && i < a->len; i++) /* a few names: a scan, as attrs_find's */
+        if (a->items[i].name == name) {
+            *pos = i + 1;
+            return &a->items[i].value;
+        }
+    return dsl_attrs_find_hashed(a, name, hash);
+}
+
 /* obj.__dict__ and vars(obj) of an instance or a user function: a live view of its attributes
  * (0, or -1 after raising; CPython's TypeError for an instance whose class has no_dict); the
  * view's d[key], d[key] = v, del d[key], `key in d`, len(d), its keys in order,

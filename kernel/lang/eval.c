@@ -739,6 +739,16 @@ static int eval_attr(struct dsl_interp *in, const struct dsl_node *n, struct dsl
     struct dsl_value v;
     bool owned;
     if (dsl_eval_lent(in, n->a, &v, &owned) != 0) return -1;
+    if (v.kind == DSL_INSTANCE) {
+        struct dsl_node *cache = (struct dsl_node *)n; /* the cache only: the meaning stays */
+        struct dsl_value *own =
+            dsl_instance_own_attr(v.as.inst, dsl_node_name(n), dsl_node_hash(n), &cache->attr_pos);
+        if (own) {
+            *out = dsl_value_retain(*own);
+            if (owned) dsl_value_release(v);
+            return 0;
+        }
+    }
     int r = dsl_getattr_hashed(in, v, dsl_node_name(n), dsl_node_hash(n), out);
     if (r != 0) dsl_error_locate(in, n->pos);
     if (owned) dsl_value_release(v);
