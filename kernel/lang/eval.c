@@ -612,12 +612,13 @@ static int eval_index(struct dsl_interp *in, const struct dsl_node *n, struct ds
 {
     struct dsl_value v, subs[MT_MAX_DIMS];
     size_t nsubs = 0;
-    if (dsl_eval(in, n->a, &v) != 0) return -1;
+    bool own_v;
+    if (dsl_eval_lent(in, n->a, &v, &own_v) != 0) return -1;
     if (v.kind == DSL_LIST && !dsl_is_ndarray(v) && n->nkids == 1 &&
         n->kids[0]->kind != DSL_N_SLICE) { /* xs[i]: the commonest subscript */
         bool owned;
         if (dsl_eval_lent(in, n->kids[0], &subs[0], &owned) != 0) {
-            dsl_value_release(v);
+            if (own_v) dsl_value_release(v);
             return -1;
         }
         int64_t i = subs[0].kind == DSL_INT ? subs[0].as.i : -1 - (int64_t)v.as.l->len;
@@ -628,14 +629,14 @@ static int eval_index(struct dsl_interp *in, const struct dsl_node *n, struct ds
         else if ((r = dsl_get_item(in, n, v, subs, 1, out)) != 0) /* what Python says of it */
             dsl_error_locate(in, n->pos);
         if (owned) dsl_value_release(subs[0]);
-        dsl_value_release(v);
+        if (own_v) dsl_value_release(v);
         return r;
     }
     int r = dsl_eval_subscripts(in, n, v, subs, &nsubs);
     if (r == 0) r = dsl_get_item(in, n, v, subs, nsubs, out);
     if (r != 0) dsl_error_locate(in, n->pos);
     dsl_release_all(subs, nsubs);
-    dsl_value_release(v);
+    if (own_v) dsl_value_release(v);
     return r;
 }
 

@@ -36,6 +36,10 @@ enum dsl_exec_status {
  * instance's __bool__ or __len__. Inline: every `if`, `while` and `and` asks it. */
 static inline int dsl_truth(struct dsl_interp *in, struct dsl_value v, bool *out)
 {
+    if (v.kind == DSL_BOOL) { /* a comparison's result: the commonest condition */
+        *out = v.as.b;
+        return 0;
+    }
     if (v.kind == DSL_TENSOR) return dsl_tensor_truth(in, v, out);
     if (v.kind == DSL_INSTANCE) return dsl_instance_truth(in, v, out);
     if (dsl_is_ndarray(v)) return dsl_ndarray_truth(in, v, out);

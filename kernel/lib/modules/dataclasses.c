@@ -332,6 +332,9 @@ static void snaps_free(struct snap *s, size_t n)
         free(s);
 }
 
+/* A Field's init, repr or compare: a bool as field() makes it, else its truth. */
+static bool flag(struct dsl_value v) { return v.kind == DSL_BOOL ? v.as.b : dsl_value_truthy(v); }
+
 /* The fields of self's class, in order, into a new array of *n: 0, or -1 after raising. */
 static int snaps_of(struct dsl_interp *in, struct dsl_value self, struct snap **out, size_t *n)
 {
@@ -356,9 +359,12 @@ static int snaps_of(struct dsl_interp *in, struct dsl_value self, struct snap **
                        ? dsl_raise(in, "TypeError", "a dataclass field is no Field")
                        : dsl_raise(in, "TypeError", "a dataclass field's name must be a string");
         }
-        s[*n] = (struct snap){dsl_value_retain(v[F_NAME]),    dsl_value_retain(v[F_DEFAULT]),
-                              dsl_value_retain(v[F_FACTORY]), dsl_value_truthy(v[F_INIT]),
-                              dsl_value_truthy(v[F_REPR]),    dsl_value_truthy(v[F_COMPARE])};
+        s[*n] = (struct snap){dsl_value_retain(v[F_NAME]),
+                              dsl_value_retain(v[F_DEFAULT]),
+                              dsl_value_retain(v[F_FACTORY]),
+                              flag(v[F_INIT]),
+                              flag(v[F_REPR]),
+                              flag(v[F_COMPARE])};
         ++*n;
     }
     *out = s;
