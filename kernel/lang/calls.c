@@ -373,9 +373,11 @@ done:
         dsl_value_release(g.keys[k]);
     }
     if (g.pos != g.small) free(g.pos);
-    free(g.kwnames);
-    free(g.kwvals);
-    free(g.keys);
+    if (g.kwnames) { /* push_kw grows kwnames first, then the others: none without it */
+        free(g.kwnames);
+        free(g.kwvals);
+        free(g.keys);
+    }
     return r;
 }
 

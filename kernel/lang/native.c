@@ -21,24 +21,12 @@ static int param_index(const struct dsl_builtin *fn, const char *name)
     return -1;
 }
 
-int dsl_bind_args(struct dsl_interp *in, const struct dsl_builtin *fn, const struct dsl_value *pos,
-                  size_t npos, char *const *kwnames, const struct dsl_value *kwvals, size_t nkw,
-                  struct dsl_args *args)
+int dsl_bind_args_any(struct dsl_interp *in, const struct dsl_builtin *fn,
+                      const struct dsl_value *pos, size_t npos, char *const *kwnames,
+                      const struct dsl_value *kwvals, size_t nkw, struct dsl_args *args)
 {
-    /* field by field, as every call of a builtin runs this: the slots a row may read unset
-     * (as none) are those past the positional arguments, up to its last parameter (any, for
-     * a row that takes keywords) */
-    args->self = dsl_none();
-    args->rest = NULL;
-    args->nrest = 0;
-    args->kwnames = NULL;
-    args->kwvals = NULL;
-    args->nkw = 0;
-    memset(args->has, 0, sizeof args->has);
     bool varargs = fn->max_args < 0;
-    size_t upto = varargs || fn->params ? DSL_MAX_PARAMS : (size_t)fn->max_args;
-    for (size_t i = varargs ? 0 : npos; i < upto && i < DSL_MAX_PARAMS; i++)
-        args->slot[i] = dsl_none();
+    dsl_args_start(fn, pos, varargs || npos > (size_t)fn->max_args ? 0 : npos, args);
     if (varargs) {
         args->rest = pos;
         args->nrest = npos;
@@ -52,10 +40,6 @@ int dsl_bind_args(struct dsl_interp *in, const struct dsl_builtin *fn, const str
                                  fn->max_args, fn->max_args == 1 ? "" : "s", npos);
             return dsl_raise(in, "TypeError", "%s() takes at most %d arguments (%zu given)",
                              fn->name, fn->max_args, npos);
-        }
-        for (size_t i = 0; i < npos; i++) {
-            args->slot[i] = pos[i];
-            args->has[i] = true;
         }
     }
     if (fn->params == dsl_any_keywords) {

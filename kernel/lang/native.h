@@ -22,6 +22,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 #define DSL_MAX_PARAMS 8
 
@@ -56,11 +57,45 @@ struct dsl_builtin {
  * kwvals (dict(a=1)). */
 extern const char *const dsl_any_keywords[];
 
+/* Starts *args for row fn with npos positional arguments in its slots (none for a varargs
+ * row, whose arguments go to rest), self none: field by field, as every call of a builtin runs
+ * this; the slots a row may read unset (as none) are those past the positional arguments, up
+ * to its last parameter (any, for a row that takes keywords). */
+static inline void dsl_args_start(const struct dsl_builtin *fn, const struct dsl_value *pos,
+                                  size_t npos, struct dsl_args *args)
+{
+    args->self = dsl_none();
+    args->rest = NULL;
+    args->nrest = 0;
+    args->kwnames = NULL;
+    args->kwvals = NULL;
+    args->nkw = 0;
+    memset(args->has, 0, sizeof args->has);
+    size_t upto = fn->max_args < 0 || fn->params ? DSL_MAX_PARAMS : (size_t)fn->max_args;
+    for (size_t i = 0; i < npos && i < DSL_MAX_PARAMS; i++) {
+        args->slot[i] = pos[i];
+        args->has[i] = true;
+    }
+    for (size_t i = npos; i < upto && i < DSL_MAX_PARAMS; i++) args->slot[i] = dsl_none();
+}
+
+/* dsl_bind_args for any call: keywords, varargs, and the errors of a wrong call. */
+int dsl_bind_args_any(struct dsl_interp *in, const struct dsl_builtin *fn,
+                      const struct dsl_value *pos, size_t npos, char *const *kwnames,
+                      const struct dsl_value *kwvals, size_t nkw, struct dsl_args *args);
+
 /* Binds a call's arguments (all borrowed) into *args per the rules above (self left none).
- * Returns 0, or -1 after raising a TypeError on `in`. */
-int dsl_bind_args(struct dsl_interp *in, const struct dsl_builtin *fn, const struct dsl_value *pos,
-                  size_t npos, char *const *kwnames, const struct dsl_value *kwvals, size_t nkw,
-                  struct dsl_args *args);
+ * Returns 0, or -1 after raising a TypeError on `in`. Inline for the commonest call: positional
+ * arguments only, as many as the row takes. */
+static inline int dsl_bind_args(struct dsl_interp *in, const struct dsl_builtin *fn,
+                                const struct dsl_value *pos, size_t npos, char *const *kwnames,
+                                const struct dsl_value *kwvals, size_t nkw, struct dsl_args *args)
+{
+    if (nkw || fn->max_args < 0 || npos < (size_t)fn->min_args || npos > (size_t)fn->max_args)
+        return dsl_bind_args_any(in, fn, pos, npos, kwnames, kwvals, nkw, args);
+    dsl_args_start(fn, pos, npos, args);
+    return 0;
+}
 
 /* Appends the signature line, a blank line and the doc of fn. */
 int dsl_builtin_help(struct render_buf *b, const struct dsl_builtin *fn);

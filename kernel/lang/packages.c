@@ -105,12 +105,6 @@ void dsl_package_share(const struct dsl_interp *in, struct dsl_code *code)
     code->module = dsl_value_retain(in->code->module);
 }
 
-struct dsl_attrs *dsl_package_globals(const struct dsl_interp *in)
-{
-    return in->code && in->code->module.kind == DSL_INSTANCE ? &in->code->module.as.inst->attrs
-                                                             : NULL;
-}
-
 struct dsl_value *dsl_package_find_hashed(struct dsl_session *s, const char *name, size_t hash)
 {
     for (size_t i = 0; i < s->npackages; i++)

@@ -594,15 +594,19 @@ static void test_gaming_the_check(void)
     dsl_session_free(s);
     /* the same with the kernel's autodiff.py alone, imported by scalar.py: Scalar.backward
      * calls its backpropagate with exactly its positional arguments, which a call binds
-     * straight into the frame, and it is refused there too */
+     * straight into the frame, and it is refused there too while check grades (set here as
+     * check sets it, without running its whole catalogue) */
     s = dsl_session_new();
     run_file(s, OPERATORS, files[OPERATORS]);
     run_file(s, SCALAR_FUNCTIONS, files[SCALAR_FUNCTIONS]);
     run_file(s, SCALAR, files[SCALAR]);
     run_file(s, AUTODIFF, files[AUTODIFF]);
-    CHECK(!passes(s, "1.4", NULL, &k));
-    CHECK(strstr(k.log, "raised RuntimeError: check() grades your own files, and this called "
-                        "backpropagate() of the kernel's autodiff.py") != NULL);
+    s->course_grading = true;
+    o = run_cell(s, "from minitorch.scalar import Scalar\n(-Scalar(2.0)).backward()");
+    s->course_grading = false;
+    CHECK_STR(o.ename, "RuntimeError");
+    CHECK(strstr(o.evalue, "check() grades your own files, and this called backpropagate() of "
+                           "the kernel's autodiff.py") != NULL);
     dsl_session_free(s);
     /* a value whose == and - say "equal" is not a number */
     text = replace_once(files[OPERATORS], "def mul(x, y):\n    return x * y\n",
