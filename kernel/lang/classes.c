@@ -661,9 +661,7 @@ static bool chain_has(const struct dsl_class *c, bool setattr)
 static bool plain_store(const struct dsl_class *c, size_t hash)
 {
     for (; c; c = base_of(c))
-        if (c->has_setattr || c->exc_base ||
-            (c->has_property && ((c->property_bits >> (hash & 63)) & 1)))
-            return false;
+        if (c->has_setattr || c->exc_base || dsl_class_property_bit(c, hash)) return false;
     return true;
 }
 

@@ -126,12 +126,18 @@ bool dsl_class_special(const struct dsl_class *c, const char *name, struct dsl_v
 bool dsl_class_special_hashed(const struct dsl_class *c, const char *name, size_t hash,
                               struct dsl_value *fn);
 
+/* Whether class c itself may have a property named by hash (its property_bits). */
+static inline bool dsl_class_property_bit(const struct dsl_class *c, size_t hash)
+{
+    return c->has_property && ((c->property_bits >> (hash & 63)) & 1);
+}
+
 /* Whether a class of c's chain may have a property named by hash (false: none has): asked
  * now, as a base may gain one after its subclasses were made. */
 static inline bool dsl_class_may_have_property(const struct dsl_class *c, size_t hash)
 {
     for (; c; c = c->base.kind == DSL_CLASS ? c->base.as.cls : NULL)
-        if (c->has_property && ((c->property_bits >> (hash & 63)) & 1)) return true;
+        if (dsl_class_property_bit(c, hash)) return true;
     return false;
 }
 

@@ -140,11 +140,8 @@ int dsl_new_cell(struct dsl_value *out);
 /* Stores v (owned) in a cell. */
 void dsl_cell_set(struct dsl_cell *c, struct dsl_value v);
 
-/* The value variable `name` is bound to (borrowed), in the scopes a read searches; NULL when
- * unbound. */
-struct dsl_value *dsl_lookup_var(struct dsl_interp *in, const char *name);
-/* dsl_lookup_var for the name of NAME node n, with the slot, hash and interned name its node
- * keeps. */
+/* The value the name of NAME node n is bound to (borrowed), in the scopes a read searches;
+ * NULL when unbound. */
 struct dsl_value *dsl_lookup_node(struct dsl_interp *in, const struct dsl_node *n);
 
 /* Binds name to v (owned): a comprehension's variable, a class attribute inside a class body,

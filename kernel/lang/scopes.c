@@ -145,11 +145,6 @@ static struct dsl_value *lookup_in(struct dsl_interp *in, const char *name, size
              : dsl_session_lookup_hashed(in->session, name, hash);
 }
 
-struct dsl_value *dsl_lookup_var(struct dsl_interp *in, const char *name)
-{
-    return lookup_in(in, name, dsl_name_hash(name), dsl_local_slot(in, name));
-}
-
 struct dsl_value *dsl_lookup_node(struct dsl_interp *in, const struct dsl_node *n)
 {
     return lookup_in(in, dsl_node_name(n), dsl_node_hash(n), dsl_node_slot(in, n));
