@@ -209,8 +209,30 @@ int dsl_exec_assign(struct dsl_interp *in, const struct dsl_node *n)
         struct dsl_value obj;
         bool owned;
         int r = dsl_eval_lent(in, t->a, &obj, &owned);
+        const char *name = dsl_node_name(t);
+        size_t hash = dsl_node_hash(t);
+        if (r == 0 && obj.kind == DSL_INSTANCE &&
+            dsl_class_plain_store(obj.as.inst->cls.as.cls, hash)) {
+            /* the instance's own attribute, with nothing else to ask: v's reference moves in */
+            struct dsl_value *slot = dsl_instance_own_slot(
+                obj.as.inst, name, hash, &((struct dsl_node *)t)->attr_pos); /* a cache only */
+            int st = DSL_V_OK;
+            if (slot) {
+                struct dsl_value old = *slot;
+                dsl_value_adopt(v);
+                *slot = v;
+                dsl_value_orphan(old);
+                dsl_value_release(old);
+            } else {
+                st = dsl_attrs_set_hashed(&obj.as.inst->attrs, name, hash, v);
+            }
+            if (owned) dsl_value_release(obj);
+            if (st != DSL_V_OK)
+                return dsl_raise_status(in, st), dsl_error_locate(in, t->pos), DSL_X_ERR;
+            return DSL_X_OK;
+        }
         if (r == 0) {
-            r = dsl_setattr_hashed(in, obj, dsl_node_name(t), dsl_node_hash(t), v);
+            r = dsl_setattr_hashed(in, obj, name, hash, v);
             if (r != 0) dsl_error_locate(in, t->pos);
             if (owned) dsl_value_release(obj);
         }

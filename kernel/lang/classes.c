@@ -654,17 +654,6 @@ static bool chain_has(const struct dsl_class *c, bool setattr)
     return false;
 }
 
-/* Whether a store of the attribute named by hash into an instance of c is its own attribute's,
- * nothing else to look for: no class of the chain has a __setattr__ hook, a property of that
- * name's bit, or an exception base (whose `args` is a setter). One walk of the chain: the
- * commonest store, self.x = v. */
-static bool plain_store(const struct dsl_class *c, size_t hash)
-{
-    for (; c; c = base_of(c))
-        if (c->has_setattr || c->exc_base || dsl_class_property_bit(c, hash)) return false;
-    return true;
-}
-
 /* object.__setattr__: obj.name = v on an instance without its class's hook: a property's
  * setter, else the instance's own attribute. */
 static int instance_store(struct dsl_interp *in, struct dsl_value obj, const char *name,
@@ -724,7 +713,7 @@ int dsl_object_setattr_hashed(struct dsl_interp *in, struct dsl_value obj, const
                               size_t hash, struct dsl_value v)
 {
     int r;
-    if (obj.kind == DSL_INSTANCE && plain_store(obj.as.inst->cls.as.cls, hash)) {
+    if (obj.kind == DSL_INSTANCE && dsl_class_plain_store(obj.as.inst->cls.as.cls, hash)) {
         int st = dsl_attrs_set_hashed(&obj.as.inst->attrs, name, hash, dsl_value_retain(v));
         return st != DSL_V_OK ? dsl_raise_status(in, st) : 0;
     }

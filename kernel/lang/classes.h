@@ -161,6 +161,34 @@ static inline struct dsl_value *dsl_instance_own_attr(const struct dsl_instance 
     return dsl_attrs_find_hashed(a, name, hash);
 }
 
+/* Whether a store of the attribute named by hash into an instance of c is its own attribute's,
+ * nothing else to look for: no class of the chain has a __setattr__ hook, a property of that
+ * name's bit, or an exception base (whose `args` is a setter). One walk of the chain: the
+ * commonest store, self.x = v. */
+static inline bool dsl_class_plain_store(const struct dsl_class *c, size_t hash)
+{
+    for (; c; c = c->base.kind == DSL_CLASS ? c->base.as.cls : NULL)
+        if (c->has_setattr || c->exc_base || dsl_class_property_bit(c, hash)) return false;
+    return true;
+}
+
+/* The slot of the instance's own attribute `name` (interned), or NULL when it has none: what a
+ * plain store (dsl_class_plain_store) replaces. *pos as for dsl_instance_own_attr, whose cache
+ * it is for a store's node. */
+static inline struct dsl_value *dsl_instance_own_slot(struct dsl_instance *inst, const char *name,
+                                                      size_t hash, size_t *pos)
+{
+    struct dsl_attrs *a = &inst->attrs;
+    size_t p = *pos;
+    if (p && p <= a->len && a->items[p - 1].name == name) return &a->items[p - 1].value;
+    for (size_t i = 0; !a->index && i < a->len; i++)
+        if (a->items[i].name == name) {
+            *pos = i + 1;
+            return &a->items[i].value;
+        }
+    return a->index ? dsl_attrs_find_hashed(a, name, hash) : NULL;
+}
+
 /* obj.__dict__ and vars(obj) of an instance or a user function: a live view of its attributes
  * (0, or -1 after raising; CPython's TypeError for an instance whose class has no_dict); the
  * view's d[key], d[key] = v, del d[key], `key in d`, len(d), its keys in order,

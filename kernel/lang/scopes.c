@@ -69,7 +69,9 @@ const char *dsl_suggest_name(struct dsl_session *s, const char *name)
 /* ---- scopes: a class body's names, a call's locals and free variables, then the session's
  * variables, then builtins ------------------------------------------------------------------ */
 
-long dsl_local_slot(const struct dsl_interp *in, const char *name)
+/* noinline: its loop, inlined into the readers of names through dsl_node_slot's cache miss,
+ * would cost every read of a name the registers it needs */
+__attribute__((noinline)) long dsl_local_slot(const struct dsl_interp *in, const char *name)
 {
     if (!in->frame) return -1;
     const struct dsl_function *f = in->frame->fn;
@@ -197,7 +199,9 @@ int dsl_bind_var(struct dsl_interp *in, const char *name, struct dsl_value v)
     return dsl_bind_in(in, name, dsl_local_slot(in, name), v);
 }
 
-int dsl_eval_name(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
+/* dsl_eval_name's every case, the caches filled where they are empty or stale. */
+static __attribute__((noinline)) int eval_name_full(struct dsl_interp *in, const struct dsl_node *n,
+                                                    struct dsl_value *out)
 {
     struct dsl_value *v = dsl_local_value(in, n);
     if (v) {
@@ -291,6 +295,38 @@ int dsl_eval_name(struct dsl_interp *in, const struct dsl_node *n, struct dsl_va
         return dsl_raise_at(in, n->pos, "NameError", "name '%s' is not defined, did you mean '%s'?",
                             n->name, hint);
     return dsl_raise_at(in, n->pos, "NameError", "name '%s' is not defined", n->name);
+}
+
+int dsl_eval_name(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
+{
+    /* what every read of a name runs: a hit in the node's caches, with no call, so that it
+     * needs few registers; anything else (a cache to fill, a comprehension, a class body, free
+     * variables, an unbound or unknown name) goes to eval_name_full */
+    if (!in->comp && !in->class_ns) {
+        const struct dsl_frame *f = in->frame;
+        if (f && n->scope_def == f->fn->def && n->scope_slot >= 0) {
+            long k = n->scope_slot;
+            if (f->bound[k] && !f->fn->is_cell[k]) {
+                *out = dsl_value_retain(f->vals[k]);
+                return 0;
+            }
+        } else if (!f || (n->scope_def == f->fn->def && !f->fn->nfree)) {
+            const struct dsl_attrs *g = dsl_package_globals(in);
+            const void *table = g ? (const void *)g : (const void *)in->session;
+            size_t version = g ? g->version : in->session->version;
+            if (n->global_table == table && n->global_version == version) {
+                if (n->global_slot) {
+                    *out = dsl_value_retain(*n->global_slot);
+                    return 0;
+                }
+                if (n->builtin.kind != DSL_NONE) { /* a row or a built-in class */
+                    *out = n->builtin;
+                    return 0;
+                }
+            }
+        }
+    }
+    return eval_name_full(in, n, out);
 }
 
 bool dsl_unbind_var(struct dsl_interp *in, const char *name)
