@@ -49,9 +49,8 @@ setup-test: ## setup plus the test and benchmark tools (clang, Chromium, valgrin
 SETUP      = $(if $(NO_SETUP),,setup)
 SETUP_TEST = $(if $(NO_SETUP),,setup-test)
 
-build: $(SETUP) ## release build in build/
-	cmake -S . -B build -DCMAKE_BUILD_TYPE=Release $(CMAKE_ARGS)
-	cmake --build build -j$(JOBS)
+build: $(SETUP) ## release build in build/, profile-guided (tools/build-release.sh; PGO=0: plain)
+	JOBS=$(JOBS) tools/build-release.sh $(CMAKE_ARGS)
 
 build-asan: $(SETUP) ## debug build with AddressSanitizer + UBSan in build-asan/
 	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DMT_SANITIZE=ON $(CMAKE_ARGS)
@@ -250,7 +249,7 @@ lock: ## regenerate tools/requirements-{lab,test}.txt from tools/requirements-{l
 	tools/lock.sh
 
 clean: ## remove build directories
-	rm -rf build build-asan build-clang build-tsan build-fuzz
+	rm -rf build build-pgo build-asan build-clang build-tsan build-fuzz
 
 distclean: clean ## also remove the Python venv
 	rm -rf .venv

@@ -444,7 +444,7 @@ static int m_flatten(struct dsl_interp *in, const struct dsl_args *a, struct dsl
 
 static int m_copy(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
-    int64_t shape[DSL_ND_MAX_DIMS];
+    int64_t shape[DSL_ND_MAX_DIMS] = {0}; /* filled by dsl_ndarray_shape: some compilers miss it */
     int nd = dsl_ndarray_shape(a->self, shape);
     return remade(in, a->self, (enum dsl_dtype)a->self.as.l->dtype, shape, nd, ret);
 }

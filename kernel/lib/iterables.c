@@ -311,7 +311,7 @@ int dsl_bi_reversed(struct dsl_interp *in, const struct dsl_args *a, struct dsl_
     struct dsl_value v = a->rest[0];
     if (v.kind != DSL_LIST && v.kind != DSL_STR && v.kind != DSL_RANGE && v.kind != DSL_DICT)
         return dsl_raise(in, "TypeError", "'%s' object is not reversible", dsl_type_name(v));
-    struct dsl_list *l;
+    struct dsl_list *l = NULL; /* set by items_of: some compilers miss it */
     if (items_of(in, v, &l) != 0) return -1;
     for (size_t i = 0, j = l->len; i + 1 < j; i++, j--) {
         struct dsl_value t = l->items[i];
