@@ -188,17 +188,23 @@ static int d_field(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
 
 /* ---- the fields of a class -------------------------------------------------------------- */
 
-/* cls's __dataclass_fields__ (borrowed), found on it or a base; none when it is no dataclass. */
-static struct dsl_value fields_of(struct dsl_value cls)
+/* cls's __dataclass_fields__ (borrowed), found on it or a base (*owner: that class, where
+ * owner is not NULL); none when it is no dataclass. */
+static struct dsl_value fields_in(struct dsl_value cls, const struct dsl_class **owner)
 {
     for (const struct dsl_class *c = cls.kind == DSL_CLASS ? cls.as.cls : NULL; c;
          c = c->base.kind == DSL_CLASS ? c->base.as.cls : NULL) {
         static struct dsl_name_const fields = DSL_NAME_CONST("__dataclass_fields__");
         struct dsl_value *f = dsl_attrs_find_const(&c->attrs, &fields);
-        if (f && f->kind == DSL_DICT) return *f;
+        if (f && f->kind == DSL_DICT) {
+            if (owner) *owner = c;
+            return *f;
+        }
     }
     return dsl_none();
 }
+
+static struct dsl_value fields_of(struct dsl_value cls) { return fields_in(cls, NULL); }
 
 /* The Field values of a fields dict, in order, into out[0..*n) (borrowed; room for d->len). */
 static size_t field_list(const struct dsl_dict *d, struct dsl_value *out)
@@ -305,69 +311,185 @@ static int check_order(struct dsl_interp *in, const struct dsl_dict *d)
 
 /* ---- the generated methods -------------------------------------------------------------- */
 
-/* A field as the generated methods read it, taken once per call: what the program does to the
- * Field objects or the class while a method runs (a default factory, __setattr__, __eq__)
- * changes nothing the method holds. */
+/* A field as the generated methods and asdict() read it. */
 struct snap {
-    struct dsl_value name, def, factory; /* held; name a string */
+    struct dsl_value name, def, factory; /* name a string; held, or lent by a snapshot */
     bool init, repr, compare;
 };
 
-/* One array of snaps kept from the last call for the next, as every instance a dataclass makes
- * takes one: room for SPARE_SNAPS, or NULL while a call holds it (a call made inside one, by a
- * default factory or a __setattr__, allocates its own). */
-enum { SPARE_SNAPS = 8 };
-static struct snap *spare;
+/* The fields that __init__, __repr__ and __eq__ use are those dataclass() found when it
+ * decorated the class, as CPython makes those methods then: a Field changed afterwards (its
+ * default, the fields dict) changes nothing they do. The snapshot is kept in the class as
+ * __dataclass_params__ (where CPython keeps the decorator's options): a tuple of mark_obj, then
+ * one (name, default, default_factory, flags) tuple per field, flags SNAP_* bits. */
+enum { SNAP_INIT = 1, SNAP_REPR = 2, SNAP_COMPARE = 4 };
+static struct dsl_name_const params_name = DSL_NAME_CONST("__dataclass_params__");
 
-static void snaps_free(struct snap *s, size_t n)
+static int mark_repr(struct render_buf *b, const void *state)
 {
-    for (size_t i = 0; i < n; i++) {
-        dsl_value_release(s[i].name);
-        dsl_value_release(s[i].def);
-        dsl_value_release(s[i].factory);
-    }
-    if (!spare && n <= SPARE_SNAPS)
-        spare = s; /* room for SPARE_SNAPS: made so by snaps_of */
-    else
-        free(s);
+    (void)state;
+    render_buf_puts(b, "<dataclass snapshot>");
+    return b->nomem ? DSL_V_NOMEM : DSL_V_OK;
 }
+
+static const struct dsl_object_class mark_class = {
+    .name = "_DataclassSnapshot",
+    .doc = "The first item of the fields @dataclass took when it decorated the class.",
+    .free = mod_free_nothing,
+    .repr = mark_repr,
+};
+
+/* The first item of every snapshot: a tuple without it is none of dataclass()'s making (a
+ * program's value of the name), whose methods then read the Fields as they are. One object for
+ * the session's life: its count starts too high to reach zero. */
+static struct dsl_object mark_obj = {.refs = SIZE_MAX / 2, .cls = &mark_class};
 
 /* A Field's init, repr or compare: a bool as field() makes it, else its truth. */
 static bool flag(struct dsl_value v) { return v.kind == DSL_BOOL ? v.as.b : dsl_value_truthy(v); }
 
-/* The fields of self's class, in order, into a new array of *n: 0, or -1 after raising. */
-static int snaps_of(struct dsl_interp *in, struct dsl_value self, struct snap **out, size_t *n)
+/* The fields of d (a fields dict) as they are now, into v[F_COUNT] each (borrowed); 0, or -1
+ * after raising when one is no Field with a string name. */
+static int field_at(struct dsl_interp *in, struct dsl_value fv, struct dsl_value v[F_COUNT])
 {
-    struct dsl_value f = self.kind == DSL_INSTANCE ? fields_of(self.as.inst->cls) : dsl_none();
-    *out = NULL;
-    *n = 0;
-    if (f.kind != DSL_DICT) return dsl_raise(in, "TypeError", "not a dataclass instance");
-    const struct dsl_dict *d = f.as.d;
-    struct snap *s = spare;
-    if (s && d->len <= SPARE_SNAPS)
+    if (fv.kind == DSL_INSTANCE) field_values(fv, v);
+    if (fv.kind != DSL_INSTANCE) return dsl_raise(in, "TypeError", "a dataclass field is no Field");
+    if (v[F_NAME].kind != DSL_STR)
+        return dsl_raise(in, "TypeError", "a dataclass field's name must be a string");
+    return 0;
+}
+
+/* The snapshot of fields dict d, as a new tuple into *out: 0, or -1 after raising. */
+static int make_snapshot(struct dsl_interp *in, const struct dsl_dict *d, struct dsl_value *out)
+{
+    struct dsl_list *l = dsl_list_new(d->len + 1);
+    if (!l) return dsl_raise_status(in, DSL_V_NOMEM);
+    l->style = DSL_LIST_TUPLE;
+    *out = (struct dsl_value){.kind = DSL_LIST, .as.l = l};
+    mark_obj.refs++;
+    dsl_list_push(l, (struct dsl_value){.kind = DSL_OBJECT, .as.obj = &mark_obj}); /* room made */
+    for (size_t i = 0; i < d->n; i++) {
+        if (!d->entries[i].live) continue;
+        struct dsl_value v[F_COUNT];
+        int r = field_at(in, d->entries[i].value, v), st = DSL_V_OK;
+        struct dsl_list *e = r == 0 ? dsl_list_new(4) : NULL;
+        if (r == 0 && !e) st = DSL_V_NOMEM;
+        if (e) {
+            e->style = DSL_LIST_TUPLE;
+            int64_t bits = (flag(v[F_INIT]) ? SNAP_INIT : 0) | (flag(v[F_REPR]) ? SNAP_REPR : 0) |
+                           (flag(v[F_COMPARE]) ? SNAP_COMPARE : 0);
+            struct dsl_value items[4] = {v[F_NAME], v[F_DEFAULT], v[F_FACTORY], dsl_int(bits)};
+            for (size_t k = 0; k < 4 && st == DSL_V_OK; k++)
+                st = dsl_list_push(e, dsl_value_retain(items[k]));
+            if (st == DSL_V_OK)
+                st = dsl_list_push(l, (struct dsl_value){.kind = DSL_LIST, .as.l = e});
+            else
+                dsl_value_release((struct dsl_value){.kind = DSL_LIST, .as.l = e});
+        }
+        if (r != 0 || st != DSL_V_OK) {
+            dsl_value_release(*out);
+            return r != 0 ? -1 : dsl_raise_status(in, st);
+        }
+    }
+    return 0;
+}
+
+/* The snapshot of dataclass c (borrowed), or NULL when it has none of dataclass()'s making (the
+ * program replaced or deleted it). */
+static const struct dsl_list *snapshot_of(const struct dsl_class *c)
+{
+    if (!params_name.name) dsl_name_const_init(&params_name);
+    const struct dsl_value *p = dsl_attrs_find_const(&c->attrs, &params_name);
+    if (!p || !dsl_is_tuple(*p)) return NULL;
+    const struct dsl_list *l = p->as.l;
+    if (!l->len || l->items[0].kind != DSL_OBJECT || l->items[0].as.obj != &mark_obj) return NULL;
+    for (size_t i = 1; i < l->len; i++) {
+        struct dsl_value e = l->items[i];
+        if (!dsl_is_tuple(e) || e.as.l->len != 4 || e.as.l->items[0].kind != DSL_STR ||
+            e.as.l->items[3].kind != DSL_INT)
+            return NULL;
+    }
+    return l;
+}
+
+/* The fields of self's class for one call of a method: an array of *n snaps (its room kept
+ * from call to call, as every instance a dataclass makes takes one) and what holds their
+ * values while the method runs: the class's snapshot (generated: __init__, __repr__, __eq__),
+ * or each snap its own, read from the Fields as they are now (asdict()). What the program
+ * does to the class while the method runs (a default factory, __setattr__, __eq__) changes
+ * nothing the method holds. */
+struct snaps {
+    struct snap *f;
+    size_t n;
+    struct dsl_value held; /* the snapshot lent to f, or none: each snap holds its values */
+};
+
+/* One array of snaps kept from the last call for the next: room for SPARE_SNAPS, or NULL while
+ * a call holds it (a call made inside one, by a default factory or a __setattr__, allocates its
+ * own). */
+enum { SPARE_SNAPS = 8 };
+static struct snap *spare;
+
+static void snaps_free(struct snaps *s)
+{
+    if (s->held.kind != DSL_NONE) {
+        dsl_value_release(s->held);
+    } else {
+        for (size_t i = 0; i < s->n; i++) {
+            dsl_value_release(s->f[i].name);
+            dsl_value_release(s->f[i].def);
+            dsl_value_release(s->f[i].factory);
+        }
+    }
+    if (!spare && s->n <= SPARE_SNAPS)
+        spare = s->f; /* room for SPARE_SNAPS: made so by snaps_of */
+    else
+        free(s->f);
+}
+
+/* The fields of self's class into *s, from its snapshot (generated) or its Fields now: 0, or -1
+ * after raising. */
+static int snaps_of(struct dsl_interp *in, struct dsl_value self, bool generated, struct snaps *s)
+{
+    const struct dsl_class *c = NULL;
+    struct dsl_value fv = self.kind == DSL_INSTANCE ? fields_in(self.as.inst->cls, &c) : dsl_none();
+    *s = (struct snaps){NULL, 0, dsl_none()};
+    if (fv.kind != DSL_DICT) return dsl_raise(in, "TypeError", "not a dataclass instance");
+    const struct dsl_list *p = generated ? snapshot_of(c) : NULL;
+    const struct dsl_dict *d = fv.as.d;
+    size_t want = p ? p->len - 1 : d->len; /* a snapshot's first item is mark_obj */
+    struct snap *f = spare;
+    if (f && want <= SPARE_SNAPS)
         spare = NULL;
     else
-        s = calloc(d->len > SPARE_SNAPS ? d->len : SPARE_SNAPS, sizeof *s);
-    if (!s) return dsl_raise_status(in, DSL_V_NOMEM);
-    for (size_t i = 0; i < d->n && *n < d->len; i++) {
-        if (!d->entries[i].live) continue;
-        struct dsl_value fv = d->entries[i].value, v[F_COUNT];
-        if (fv.kind == DSL_INSTANCE) field_values(fv, v);
-        if (fv.kind != DSL_INSTANCE || v[F_NAME].kind != DSL_STR) {
-            snaps_free(s, *n);
-            return fv.kind != DSL_INSTANCE
-                       ? dsl_raise(in, "TypeError", "a dataclass field is no Field")
-                       : dsl_raise(in, "TypeError", "a dataclass field's name must be a string");
+        f = calloc(want > SPARE_SNAPS ? want : SPARE_SNAPS, sizeof *f);
+    if (!f) return dsl_raise_status(in, DSL_V_NOMEM);
+    s->f = f;
+    if (p) {
+        s->held =
+            dsl_value_retain((struct dsl_value){.kind = DSL_LIST, .as.l = (struct dsl_list *)p});
+        for (size_t i = 0; i < want; i++) {
+            const struct dsl_value *e = p->items[i + 1].as.l->items;
+            int64_t bits = e[3].as.i;
+            f[i] = (struct snap){
+                e[0], e[1], e[2], bits & SNAP_INIT, bits & SNAP_REPR, bits & SNAP_COMPARE};
         }
-        s[*n] = (struct snap){dsl_value_retain(v[F_NAME]),
-                              dsl_value_retain(v[F_DEFAULT]),
-                              dsl_value_retain(v[F_FACTORY]),
-                              flag(v[F_INIT]),
-                              flag(v[F_REPR]),
-                              flag(v[F_COMPARE])};
-        ++*n;
+        s->n = want;
+        return 0;
     }
-    *out = s;
+    for (size_t i = 0; i < d->n && s->n < d->len; i++) {
+        if (!d->entries[i].live) continue;
+        struct dsl_value v[F_COUNT];
+        if (field_at(in, d->entries[i].value, v) != 0) {
+            snaps_free(s);
+            return -1;
+        }
+        f[s->n++] = (struct snap){dsl_value_retain(v[F_NAME]),
+                                  dsl_value_retain(v[F_DEFAULT]),
+                                  dsl_value_retain(v[F_FACTORY]),
+                                  flag(v[F_INIT]),
+                                  flag(v[F_REPR]),
+                                  flag(v[F_COMPARE])};
+    }
     return 0;
 }
 
@@ -474,9 +596,10 @@ static int call_values(struct dsl_interp *in, const struct dsl_args *a, const st
 static int dc_init(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
     struct dsl_value self = a->self;
-    struct snap *f;
-    size_t n;
-    if (snaps_of(in, self, &f, &n) != 0) return -1;
+    struct snaps held;
+    if (snaps_of(in, self, true, &held) != 0) return -1;
+    const struct snap *f = held.f;
+    size_t n = held.n;
     const char *cls = dsl_type_name(self);
     /* most dataclasses have few fields: their room on the C stack (each instance made runs
      * this: MiniTorch's Context, ScalarHistory) */
@@ -495,14 +618,16 @@ static int dc_init(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
     if (r == 0) r = call_values(in, a, f, n, v, set, absent, &nabsent);
     if (r == 0 && nabsent) r = raise_missing(in, cls, absent, nabsent);
     for (size_t i = 0; i < n && r == 0; i++)
-        if (set[i]) r = dsl_setattr(in, self, f[i].name.as.s->data, v[i]);
+        if (set[i]) /* self is an instance (snaps_of): its store, with no kind to ask */
+            r = dsl_object_setattr_hashed(in, self, f[i].name.as.s->data,
+                                          dsl_name_hash(f[i].name.as.s->data), v[i]);
     for (size_t i = 0; v && i < n; i++) dsl_value_release(v[i]);
     if (!small) {
         free(v);
         free(set);
         free(absent);
     }
-    snaps_free(f, n);
+    snaps_free(&held);
     struct dsl_value post, out;
     static struct dsl_name_const post_init = DSL_NAME_CONST("__post_init__");
     if (!post_init.name) dsl_name_const_init(&post_init);
@@ -527,9 +652,10 @@ static int dc_repr(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
         if (in_repr[i] == a->self.as.inst) return dsl_str_value("...", 3, ret) ? -1 : 0;
     if (nrepr == REPR_NESTING)
         return dsl_raise(in, "RecursionError", "maximum recursion depth exceeded in __repr__");
-    struct snap *f;
-    size_t n;
-    if (snaps_of(in, a->self, &f, &n) != 0) return -1;
+    struct snaps held;
+    if (snaps_of(in, a->self, true, &held) != 0) return -1;
+    const struct snap *f = held.f;
+    size_t n = held.n;
     in_repr[nrepr++] = a->self.as.inst;
     struct render_buf b;
     render_buf_init(&b, 0);
@@ -549,7 +675,7 @@ static int dc_repr(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
         dsl_value_release(v);
     }
     nrepr--;
-    snaps_free(f, n);
+    snaps_free(&held);
     render_buf_putc(&b, ')');
     if (st == DSL_V_OK && b.nomem) st = DSL_V_NOMEM;
     if (st == DSL_V_OK) st = dsl_str_value(render_buf_str(&b), b.len, ret);
@@ -585,13 +711,12 @@ static int dc_eq(struct dsl_interp *in, const struct dsl_args *a, struct dsl_val
         *ret = dsl_not_implemented();
         return 0;
     }
-    struct snap *f;
-    size_t n;
-    if (snaps_of(in, self, &f, &n) != 0) return -1;
+    struct snaps held;
+    if (snaps_of(in, self, true, &held) != 0) return -1;
     bool eq = false;
-    int r = compared(in, self, f, n, &x);
-    if (r == 0) r = compared(in, other, f, n, &y);
-    snaps_free(f, n);
+    int r = compared(in, self, held.f, held.n, &x);
+    if (r == 0) r = compared(in, other, held.f, held.n, &y);
+    snaps_free(&held);
     if (r == 0) r = dsl_equal(in, x, y, &eq);
     dsl_value_release(x);
     dsl_value_release(y);
@@ -687,7 +812,16 @@ static int make_dataclass(struct dsl_interp *in, struct dsl_value cls, int mask,
         dsl_value_release(dv);
         return -1;
     }
+    struct dsl_value snapshot;
+    if (make_snapshot(in, d, &snapshot) != 0) {
+        dsl_value_release(dv);
+        return -1;
+    }
     int st = dsl_attrs_set(&c->attrs, "__dataclass_fields__", dv);
+    if (st == DSL_V_OK)
+        st = dsl_attrs_set(&c->attrs, "__dataclass_params__", snapshot);
+    else
+        dsl_value_release(snapshot);
     /* __eq__ without __hash__ makes instances unhashable, as Python's dataclass does */
     if (st == DSL_V_OK && (mask & 4) && !dsl_attrs_find(&c->attrs, "__hash__"))
         st = dsl_attrs_set(&c->attrs, "__hash__", dsl_none());
@@ -931,12 +1065,13 @@ static int as_plain(struct dsl_interp *in, struct dsl_value v, bool tuple, struc
                          tuple ? "astuple" : "asdict");
     int r = 0;
     if (v.kind == DSL_INSTANCE && fields_of(v.as.inst->cls).kind == DSL_DICT) {
-        struct snap *f;
-        size_t n;
-        if (snaps_of(in, v, &f, &n) != 0) return -1;
+        struct snaps held;
+        if (snaps_of(in, v, false, &held) != 0) return -1;
+        const struct snap *f = held.f;
+        size_t n = held.n;
         struct dsl_list *l = dsl_list_new(n); /* the values, or (name, value) pairs */
         if (!l) {
-            snaps_free(f, n);
+            snaps_free(&held);
             return dsl_raise_status(in, DSL_V_NOMEM);
         }
         struct dsl_value items = {.kind = DSL_LIST, .as.l = l};
@@ -964,7 +1099,7 @@ static int as_plain(struct dsl_interp *in, struct dsl_value v, bool tuple, struc
                 if (st != DSL_V_OK) r = dsl_raise_status(in, st);
             }
         }
-        snaps_free(f, n);
+        snaps_free(&held);
         if (r == 0 && factory.kind != DSL_NONE) {
             r = dsl_call(in, factory, &items, 1, NULL, NULL, 0, out);
         } else if (r == 0 && tuple) {
