@@ -21,11 +21,11 @@ fi
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DMT_PGO=use "$@"
 # the instrumented kernel, without the tests, configured as build/ is (its MT_ options, also
-# those an earlier configuration left in its cache): a source compiled with other definitions
-# (MT_HAVE_CUDA) would not match its profile
+# those an earlier configuration left in its cache: a source compiled with other definitions,
+# MT_HAVE_CUDA, would not match its profile) and with build/'s include roots (GCC matches the
+# profile of a header's function by the header's path)
 options=$(sed -n 's/^\(MT_[A-Z_]*:[A-Z]*=.*\)$/-D\1/p' build/CMakeCache.txt)
 # shellcheck disable=SC2086 # one option per word: the values have no spaces
-# and with build/'s include roots: GCC matches the profile of a function of a header by its path
 cmake -S . -B build-pgo -DCMAKE_BUILD_TYPE=Release $options -DMT_PGO=generate \
     -DMT_BUILD_TESTS=OFF -DMT_LAYERS_DIR="$(pwd)/build/layers" >/dev/null
 cmake --build build-pgo -j"$jobs" --target minitorch-kernel
