@@ -347,8 +347,8 @@ static struct dsl_object mark_obj = {.refs = SIZE_MAX / 2, .cls = &mark_class};
 /* A Field's init, repr or compare: a bool as field() makes it, else its truth. */
 static bool flag(struct dsl_value v) { return v.kind == DSL_BOOL ? v.as.b : dsl_value_truthy(v); }
 
-/* The fields of d (a fields dict) as they are now, into v[F_COUNT] each (borrowed); 0, or -1
- * after raising when one is no Field with a string name. */
+/* The attributes of fv, a value of a fields dict, as they are now, into v (borrowed): 0, or -1
+ * after raising when fv is no Field or its name no string. */
 static int field_at(struct dsl_interp *in, struct dsl_value fv, struct dsl_value v[F_COUNT])
 {
     if (fv.kind == DSL_INSTANCE) field_values(fv, v);
