@@ -141,15 +141,13 @@ static inline bool dsl_class_may_have_property(const struct dsl_class *c, size_t
     return false;
 }
 
-/* The slot of the instance's own attribute `name` (whose dsl_name_hash is hash) when a read
- * inst.name gives it: the commonest read, self.w. NULL when the read must look further (no
- * such own attribute, or a property of the class chain may have the name). *pos is where an
- * earlier read found it (its position + 1; 0: none): tried first, and updated. Inline, with
- * the position compared by the interned name's pointer, as every attribute read asks it. */
-static inline struct dsl_value *dsl_instance_own_attr(const struct dsl_instance *inst,
+/* The slot of the instance's own attribute `name` (interned; hash its dsl_name_hash), or NULL
+ * when it has none. *pos is where an earlier read or store of a node found it (its position +
+ * 1; 0: none): tried first, and updated. Inline, with the position compared by the interned
+ * name's pointer, as every attribute read and plain store asks it. */
+static inline struct dsl_value *dsl_instance_own_slot(const struct dsl_instance *inst,
                                                       const char *name, size_t hash, size_t *pos)
 {
-    if (dsl_class_may_have_property(inst->cls.as.cls, hash)) return NULL;
     const struct dsl_attrs *a = &inst->attrs;
     size_t p = *pos;
     if (p && p <= a->len && a->items[p - 1].name == name) return &a->items[p - 1].value;
@@ -158,7 +156,17 @@ static inline struct dsl_value *dsl_instance_own_attr(const struct dsl_instance 
             *pos = i + 1;
             return &a->items[i].value;
         }
-    return dsl_attrs_find_hashed(a, name, hash);
+    return a->index ? dsl_attrs_find_hashed(a, name, hash) : NULL;
+}
+
+/* The slot of the instance's own attribute `name` when a read inst.name gives it: the commonest
+ * read, self.w. NULL when the read must look further (no such own attribute, or a property of
+ * the class chain may have the name). */
+static inline struct dsl_value *dsl_instance_own_attr(const struct dsl_instance *inst,
+                                                      const char *name, size_t hash, size_t *pos)
+{
+    if (dsl_class_may_have_property(inst->cls.as.cls, hash)) return NULL;
+    return dsl_instance_own_slot(inst, name, hash, pos);
 }
 
 /* Whether a store of the attribute named by hash into an instance of c is its own attribute's,
@@ -170,23 +178,6 @@ static inline bool dsl_class_plain_store(const struct dsl_class *c, size_t hash)
     for (; c; c = c->base.kind == DSL_CLASS ? c->base.as.cls : NULL)
         if (c->has_setattr || c->exc_base || dsl_class_property_bit(c, hash)) return false;
     return true;
-}
-
-/* The slot of the instance's own attribute `name` (interned), or NULL when it has none: what a
- * plain store (dsl_class_plain_store) replaces. *pos as for dsl_instance_own_attr, whose cache
- * it is for a store's node. */
-static inline struct dsl_value *dsl_instance_own_slot(struct dsl_instance *inst, const char *name,
-                                                      size_t hash, size_t *pos)
-{
-    struct dsl_attrs *a = &inst->attrs;
-    size_t p = *pos;
-    if (p && p <= a->len && a->items[p - 1].name == name) return &a->items[p - 1].value;
-    for (size_t i = 0; !a->index && i < a->len; i++)
-        if (a->items[i].name == name) {
-            *pos = i + 1;
-            return &a->items[i].value;
-        }
-    return a->index ? dsl_attrs_find_hashed(a, name, hash) : NULL;
 }
 
 /* obj.__dict__ and vars(obj) of an instance or a user function: a live view of its attributes

@@ -320,29 +320,12 @@ struct snap {
 /* The fields that __init__, __repr__ and __eq__ use are those dataclass() found when it
  * decorated the class, as CPython makes those methods then: a Field changed afterwards (its
  * default, the fields dict) changes nothing they do. The snapshot is kept in the class as
- * __dataclass_params__ (where CPython keeps the decorator's options): a tuple of mark_obj, then
- * one (name, default, default_factory, flags) tuple per field, flags SNAP_* bits. */
+ * __dataclass_params__ (where CPython keeps the decorator's options): a tuple of MISSING, then
+ * one (name, default, default_factory, flags) tuple per field, flags SNAP_* bits. A value of
+ * that name not so made (the program's: one that does not start with MISSING, or whose items
+ * are not such tuples) sends the methods back to the Fields as they are. */
 enum { SNAP_INIT = 1, SNAP_REPR = 2, SNAP_COMPARE = 4 };
 static struct dsl_name_const params_name = DSL_NAME_CONST("__dataclass_params__");
-
-static int mark_repr(struct render_buf *b, const void *state)
-{
-    (void)state;
-    render_buf_puts(b, "<dataclass snapshot>");
-    return b->nomem ? DSL_V_NOMEM : DSL_V_OK;
-}
-
-static const struct dsl_object_class mark_class = {
-    .name = "_DataclassSnapshot",
-    .doc = "The first item of the fields @dataclass took when it decorated the class.",
-    .free = mod_free_nothing,
-    .repr = mark_repr,
-};
-
-/* The first item of every snapshot: a tuple without it is none of dataclass()'s making (a
- * program's value of the name), whose methods then read the Fields as they are. One object for
- * the session's life: its count starts too high to reach zero. */
-static struct dsl_object mark_obj = {.refs = SIZE_MAX / 2, .cls = &mark_class};
 
 /* A Field's init, repr or compare: a bool as field() makes it, else its truth. */
 static bool flag(struct dsl_value v) { return v.kind == DSL_BOOL ? v.as.b : dsl_value_truthy(v); }
@@ -365,8 +348,7 @@ static int make_snapshot(struct dsl_interp *in, const struct dsl_dict *d, struct
     if (!l) return dsl_raise_status(in, DSL_V_NOMEM);
     l->style = DSL_LIST_TUPLE;
     *out = (struct dsl_value){.kind = DSL_LIST, .as.l = l};
-    mark_obj.refs++;
-    dsl_list_push(l, (struct dsl_value){.kind = DSL_OBJECT, .as.obj = &mark_obj}); /* room made */
+    dsl_list_push(l, missing()); /* room made */
     for (size_t i = 0; i < d->n; i++) {
         if (!d->entries[i].live) continue;
         struct dsl_value v[F_COUNT];
@@ -401,7 +383,7 @@ static const struct dsl_list *snapshot_of(const struct dsl_class *c)
     const struct dsl_value *p = dsl_attrs_find_const(&c->attrs, &params_name);
     if (!p || !dsl_is_tuple(*p)) return NULL;
     const struct dsl_list *l = p->as.l;
-    if (!l->len || l->items[0].kind != DSL_OBJECT || l->items[0].as.obj != &mark_obj) return NULL;
+    if (!l->len || !is_missing(l->items[0])) return NULL;
     for (size_t i = 1; i < l->len; i++) {
         struct dsl_value e = l->items[i];
         if (!dsl_is_tuple(e) || e.as.l->len != 4 || e.as.l->items[0].kind != DSL_STR ||
@@ -456,7 +438,7 @@ static int snaps_of(struct dsl_interp *in, struct dsl_value self, bool generated
     if (fv.kind != DSL_DICT) return dsl_raise(in, "TypeError", "not a dataclass instance");
     const struct dsl_list *p = generated ? snapshot_of(c) : NULL;
     const struct dsl_dict *d = fv.as.d;
-    size_t want = p ? p->len - 1 : d->len; /* a snapshot's first item is mark_obj */
+    size_t want = p ? p->len - 1 : d->len; /* a snapshot's first item is MISSING */
     struct snap *f = spare;
     if (f && want <= SPARE_SNAPS)
         spare = NULL;
