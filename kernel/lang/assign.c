@@ -223,6 +223,8 @@ int dsl_exec_assign(struct dsl_interp *in, const struct dsl_node *n)
                 *slot = v;
                 dsl_value_orphan(old);
                 dsl_value_release(old);
+            } else if (t->iname) { /* the slot search compared interned copies: a sure miss */
+                st = dsl_attrs_add_interned(&obj.as.inst->attrs, t->iname, hash, v);
             } else {
                 st = dsl_attrs_set_hashed(&obj.as.inst->attrs, name, hash, v);
             }
@@ -288,6 +290,43 @@ static int augment(struct dsl_interp *in, const struct dsl_node *n, struct dsl_v
     return r;
 }
 
+/* *slot op= rhs for an int or a float and a number under + - *, as dsl_binary_inplace gives
+ * it: false, nothing done, for anything else (an int result that overflows included). */
+static bool number_in_place(struct dsl_value *slot, enum dsl_tok op, struct dsl_value rhs)
+{
+    struct dsl_value a = *slot;
+    if (op != DSL_T_PLUS && op != DSL_T_MINUS && op != DSL_T_STAR) return false;
+    if (a.kind == DSL_INT && rhs.kind == DSL_INT) {
+        int64_t r;
+        bool over = op == DSL_T_PLUS    ? __builtin_add_overflow(a.as.i, rhs.as.i, &r)
+                    : op == DSL_T_MINUS ? __builtin_sub_overflow(a.as.i, rhs.as.i, &r)
+                                        : __builtin_mul_overflow(a.as.i, rhs.as.i, &r);
+        if (over) return false;
+        slot->as.i = r;
+        return true;
+    }
+    if ((a.kind != DSL_FLOAT && a.kind != DSL_INT) ||
+        (rhs.kind != DSL_FLOAT && rhs.kind != DSL_INT))
+        return false;
+    double x = a.kind == DSL_FLOAT ? a.as.f : (double)a.as.i;
+    double y = rhs.kind == DSL_FLOAT ? rhs.as.f : (double)rhs.as.i;
+    *slot = dsl_float(op == DSL_T_PLUS ? x + y : op == DSL_T_MINUS ? x - y : x * y);
+    return true;
+}
+
+/* The item xs[i] of a list (not a tuple or an ndarray) for one int subscript in range, or
+ * NULL. */
+static struct dsl_value *plain_item(struct dsl_value obj, const struct dsl_value *subs,
+                                    size_t nsubs)
+{
+    if (obj.kind != DSL_LIST || obj.as.l->style == DSL_LIST_TUPLE || dsl_is_ndarray(obj) ||
+        nsubs != 1 || subs[0].kind != DSL_INT)
+        return NULL;
+    int64_t i = subs[0].as.i, len = (int64_t)obj.as.l->len;
+    if (i < 0) i += len;
+    return i >= 0 && i < len ? &obj.as.l->items[i] : NULL;
+}
+
 /* `obj[i] op= v` / `obj.name op= v`: obj and the subscripts are evaluated once, as in Python:
  * read the item, apply op, store the result back. */
 static int exec_aug_item(struct dsl_interp *in, const struct dsl_node *n)
@@ -299,9 +338,15 @@ static int exec_aug_item(struct dsl_interp *in, const struct dsl_node *n)
     int r = DSL_X_ERR;
     if (dsl_eval(in, target->a, &obj) != 0) return DSL_X_ERR;
     if (target->kind == DSL_N_INDEX) {
-        if (dsl_eval_subscripts(in, target, obj, subs, &nsubs) != 0 ||
-            dsl_get_item(in, target, obj, subs, nsubs, &cur) != 0)
+        if (dsl_eval_subscripts(in, target, obj, subs, &nsubs) != 0) goto done;
+        struct dsl_value *item = plain_item(obj, subs, nsubs);
+        /* top[1] += 1: a constant added to a list's number, which nothing evaluated between
+         * the read and the store can change */
+        if (item && n->b->kind == DSL_N_CONST && number_in_place(item, n->op, n->b->value)) {
+            r = DSL_X_OK;
             goto done;
+        }
+        if (dsl_get_item(in, target, obj, subs, nsubs, &cur) != 0) goto done;
     } else if (dsl_getattr_hashed(in, obj, dsl_node_name(target), dsl_node_hash(target), &cur) !=
                0) {
         goto done;
@@ -329,6 +374,10 @@ int dsl_exec_aug(struct dsl_interp *in, const struct dsl_node *n)
         dsl_value_release(rhs);
         return DSL_X_OK;
     }
+    /* n += 1, total += x: the number in the variable's slot replaced by the result, where
+     * binding would write that same slot (outside class bodies and comprehensions, whose
+     * reads may find a variable their binding does not write) */
+    if (slot && !in->class_ns && !in->comp && number_in_place(slot, n->op, rhs)) return DSL_X_OK;
     /* not a variable: a builtin's name (TypeError below) or a NameError */
     if (slot)
         cur = dsl_value_retain(*slot);

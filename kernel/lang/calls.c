@@ -126,9 +126,9 @@ int dsl_bind_params(struct dsl_interp *in, const struct dsl_function *f,
         rest->style = DSL_LIST_TUPLE;
         frame->vals[np] = (struct dsl_value){.kind = DSL_LIST, .as.l = rest};
         frame->bound[np] = true;
-        for (size_t i = np; i < npos; i++) {
-            int st = dsl_list_push(rest, dsl_value_retain(pos[i]));
-            if (st != DSL_V_OK) return dsl_raise_status(in, st);
+        for (size_t i = np; i < npos; i++) { /* room made; a new tuple is in no cycle */
+            dsl_value_adopt(pos[i]);
+            rest->items[rest->len++] = dsl_value_retain(pos[i]);
         }
     }
     struct dsl_dict *extra = NULL;
@@ -601,7 +601,7 @@ static int call_direct(struct dsl_interp *in, const struct dsl_node *n, struct d
         bound[0] = true;
     }
     for (size_t i = 0; i < n->nkids; i++) {
-        if (dsl_eval(in, n->kids[i], &vals[first + i]) != 0) {
+        if (dsl_eval_inline(in, n->kids[i], &vals[first + i]) != 0) {
             for (size_t k = 0; k < first + i; k++) dsl_value_release(vals[k]);
             return -1;
         }

@@ -283,13 +283,6 @@ static const struct dsl_class *base_of(const struct dsl_class *c)
     return c->base.kind == DSL_CLASS ? c->base.as.cls : NULL;
 }
 
-/* strcmp(a, b) == 0, without the call where the first letters differ: the lookups of an
- * attribute read ask a few special names and rows of methods, which most names are not. */
-static inline bool same_name(const char *a, const char *b)
-{
-    return a[0] == b[0] && strcmp(a, b) == 0;
-}
-
 /* What the class chain from c binds name (whose dsl_name_hash is hash) to: an attribute
  * (*attr) or a builtin row (*row). */
 static bool chain_find_hashed(const struct dsl_class *c, const char *name, size_t hash,
@@ -303,7 +296,7 @@ static bool chain_find_hashed(const struct dsl_class *c, const char *name, size_
             return true;
         }
         for (const struct dsl_builtin *m = c->methods; m && m->name; m++)
-            if (same_name(m->name, name)) {
+            if (dsl_name_eq(m->name, name)) {
                 *attr = dsl_none();
                 *row = m;
                 return true;
@@ -422,10 +415,11 @@ static int resolve(struct dsl_interp *in, struct dsl_value attr, const struct ds
 }
 
 /* The closest attribute name to `name` within edit distance 2 on obj and its classes, or
- * NULL. */
-static const char *suggest_attr(const struct dsl_attrs *own, const struct dsl_class *c,
-                                const char *name)
+ * NULL (always, where the error will not be shown: in->quiet_attr). */
+static const char *suggest_attr(const struct dsl_interp *in, const struct dsl_attrs *own,
+                                const struct dsl_class *c, const char *name)
 {
+    if (in->quiet_attr) return NULL;
     const char *best = NULL;
     size_t best_d = 3;
     for (int pass = 0; pass < 2; pass++) {
@@ -518,7 +512,7 @@ static bool past_chain(const struct dsl_class *c, const char *name, size_t hash,
 {
     for (const struct dsl_builtin *m = dsl_class_exc_base(c) ? exception_rows : NULL; m && m->name;
          m++)
-        if (same_name(m->name, name)) {
+        if (dsl_name_eq(m->name, name)) {
             *attr = dsl_none();
             *row = m;
             return true;
@@ -548,11 +542,11 @@ static int instance_lookup(struct dsl_interp *in, struct dsl_value obj, const ch
         *out = dsl_value_retain(*own);
         return 1;
     }
-    if (same_name(name, "__class__")) {
+    if (dsl_name_eq(name, "__class__")) {
         *out = dsl_value_retain(dsl_type_of(obj));
         return 1;
     }
-    if (same_name(name, "__dict__") && !c->no_dict)
+    if (dsl_name_eq(name, "__dict__") && !c->no_dict)
         return dsl_attrs_view(in, obj, out) != 0 ? -1 : 1;
     if (chain_or_object(c, name, hash, &attr, &row))
         return resolve(in, attr, row, obj, true, name, out) != 0 ? -1 : 1;
@@ -595,15 +589,16 @@ int dsl_object_getattr_hashed(struct dsl_interp *in, struct dsl_value obj, const
             dsl_value_release(key);
             return r;
         }
-        return no_attribute(in, false, c->name, name, suggest_attr(&obj.as.inst->attrs, c, name));
+        return no_attribute(in, false, c->name, name,
+                            suggest_attr(in, &obj.as.inst->attrs, c, name));
     }
-    if (same_name(name, "__class__")) {
+    if (dsl_name_eq(name, "__class__")) {
         *out = dsl_value_retain(dsl_type_of(obj));
         return 0;
     }
     if (obj.kind == DSL_CLASS) {
         struct dsl_class *c = obj.as.cls;
-        if (!c->builtin && same_name(name, "__annotations__") &&
+        if (!c->builtin && dsl_name_eq(name, "__annotations__") &&
             !dsl_attrs_find(&c->attrs, name)) { /* 3.10's: made empty when first asked, the
                                                  * class's own (a base's are not inherited) */
             struct dsl_dict *d = dsl_dict_new();
@@ -614,7 +609,7 @@ int dsl_object_getattr_hashed(struct dsl_interp *in, struct dsl_value obj, const
             return resolve(in, attr, row, obj, false, name, out);
         int sp = class_special(in, c, name, out);
         if (sp != 0) return sp < 0 ? -1 : 0;
-        return no_attribute(in, true, c->name, name, suggest_attr(NULL, c, name));
+        return no_attribute(in, true, c->name, name, suggest_attr(in, NULL, c, name));
     }
     if (obj.kind == DSL_SUPER) {
         const struct dsl_class *after = obj.as.sup->after.as.cls;
@@ -797,7 +792,7 @@ bool dsl_class_method_hashed(struct dsl_value cls, const char *name, size_t hash
     /* what dsl_object_getattr_hashed would find first; __annotations__ it may make first */
     struct dsl_value attr;
     const struct dsl_builtin *row;
-    if (same_name(name, "__annotations__") ||
+    if (dsl_name_eq(name, "__annotations__") ||
         !chain_find_hashed(cls.as.cls, name, hash, &attr, &row) || row || attr.kind != DSL_METHOD ||
         attr.as.m->wrap != DSL_WRAP_CLASS || attr.as.m->func.kind != DSL_FUNCTION)
         return false;
@@ -829,6 +824,9 @@ int dsl_instance_blank(struct dsl_interp *in, struct dsl_value cls, struct dsl_v
     if (!o) return dsl_raise_status(in, DSL_V_NOMEM);
     o->refs = 1;
     o->cls = dsl_value_retain(cls);
+    o->attrs.items = o->room;
+    o->attrs.cap = DSL_INSTANCE_ROOM;
+    o->attrs.items_inline = true;
     dsl_gc_track(&o->gc, DSL_INSTANCE);
     *out = (struct dsl_value){.kind = DSL_INSTANCE, .as.inst = o};
     return 0;
@@ -1210,7 +1208,7 @@ static int obj_getattribute(struct dsl_interp *in, const struct dsl_args *a, str
     int r = instance_lookup(in, self, name, dsl_name_hash(name), ret);
     if (r != 0) return r < 0 ? -1 : 0;
     const struct dsl_class *c = self.as.inst->cls.as.cls;
-    return no_attribute(in, false, c->name, name, suggest_attr(&self.as.inst->attrs, c, name));
+    return no_attribute(in, false, c->name, name, suggest_attr(in, &self.as.inst->attrs, c, name));
 }
 
 /* object.__repr__ and __str__: Python's default text (str: the class's __repr__, as repr()) */
@@ -1314,7 +1312,10 @@ static int want_name(struct dsl_interp *in, struct dsl_value v)
 int dsl_bi_getattr(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
     if (want_name(in, a->slot[1]) != 0) return -1;
-    if (dsl_getattr(in, a->slot[0], a->slot[1].as.s->data, ret) == 0) return 0;
+    in->quiet_attr += a->has[2];
+    int r = dsl_getattr(in, a->slot[0], a->slot[1].as.s->data, ret);
+    in->quiet_attr -= a->has[2];
+    if (r == 0) return 0;
     if (!a->has[2] || strcmp(in->ename, "AttributeError") != 0) return -1;
     dsl_interp_clear_error(in);
     *ret = dsl_value_retain(a->slot[2]);
@@ -1351,7 +1352,10 @@ int dsl_bi_hasattr(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
 {
     if (want_name(in, a->slot[1]) != 0) return -1;
     struct dsl_value v;
-    if (dsl_getattr(in, a->slot[0], a->slot[1].as.s->data, &v) == 0) {
+    in->quiet_attr++;
+    int r = dsl_getattr(in, a->slot[0], a->slot[1].as.s->data, &v);
+    in->quiet_attr--;
+    if (r == 0) {
         dsl_value_release(v);
         *ret = dsl_bool(true);
         return 0;

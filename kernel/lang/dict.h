@@ -65,8 +65,13 @@ int dsl_hash_value(struct dsl_interp *in, struct dsl_value v, int64_t *out);
  * the frozenset it equals (`x in s` retries so). 0, or -1 after raising. */
 int dsl_hash_key(struct dsl_interp *in, struct dsl_value key, bool as_frozen, uint64_t *h);
 /* key is or holds (a tuple's item, a frozenset's) an instance: equal keys are found by its
- * __eq__. */
-bool dsl_key_has_instance(struct dsl_value key);
+ * __eq__. Asked of every key a dict stores or looks up: a number or a string answers inline. */
+bool dsl_key_has_instance_within(struct dsl_value key);
+static inline bool dsl_key_has_instance(struct dsl_value key)
+{
+    return (key.kind == DSL_INSTANCE || key.kind == DSL_LIST || key.kind == DSL_SET) &&
+           dsl_key_has_instance_within(key);
+}
 /* The address of a heap value (its identity), or NULL for the values the language keeps by
  * value (None, bools, numbers, ranges). */
 const void *dsl_value_identity(struct dsl_value v);

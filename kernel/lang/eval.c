@@ -349,11 +349,21 @@ static int eval_compare(struct dsl_interp *in, const struct dsl_node *n, struct 
             return -1;
         }
         int r = 0;
-        if (n->ops[0] == DSL_T_IS || n->ops[0] == DSL_T_IS_NOT) /* `x is None`: no dispatch */
-            *out = dsl_bool(dsl_value_is(left, right) == (n->ops[0] == DSL_T_IS));
-        else if (compare_numbers(n->ops[0], left, right, &res))
+        enum dsl_tok op = n->ops[0];
+        struct dsl_dict_entry *e;
+        if (op == DSL_T_IS || op == DSL_T_IS_NOT) /* `x is None`: no dispatch */
+            *out = dsl_bool(dsl_value_is(left, right) == (op == DSL_T_IS));
+        else if ((op == DSL_T_IN || op == DSL_T_NOT) &&
+                 (right.kind == DSL_DICT || right.kind == DSL_SET) &&
+                 (left.kind == DSL_INT || left.kind == DSL_STR)) {
+            /* `v.unique_id in done`: the table's own search, as dsl_contains comes to it */
+            if ((r = dsl_dict_find_key(in, right.as.d, left, &e)) == 0)
+                *out = dsl_bool((e != NULL) == (op == DSL_T_IN));
+            else
+                dsl_error_locate(in, n->pos);
+        } else if (compare_numbers(op, left, right, &res))
             *out = dsl_bool(res);
-        else if ((r = dsl_compare_value(in, n->ops[0], left, right, out)) != 0)
+        else if ((r = dsl_compare_value(in, op, left, right, out)) != 0)
             dsl_error_locate(in, n->pos);
         if (own_left) dsl_value_release(left);
         if (own_right) dsl_value_release(right);

@@ -134,6 +134,17 @@ static inline int dsl_eval_lent(struct dsl_interp *in, const struct dsl_node *n,
     return dsl_eval(in, n, out);
 }
 
+/* dsl_eval, with the reads of a plain local and of a literal inline: what a call's arguments,
+ * a return, an assignment's value and a list's items most often are. */
+static inline int dsl_eval_inline(struct dsl_interp *in, const struct dsl_node *n,
+                                  struct dsl_value *out)
+{
+    bool owned;
+    int r = dsl_eval_lent(in, n, out, &owned);
+    if (r == 0 && !owned) *out = dsl_value_retain(*out);
+    return r;
+}
+
 /* A new unbound cell (a local that nested functions share): 0 or DSL_V_NOMEM. */
 int dsl_new_cell(struct dsl_value *out);
 

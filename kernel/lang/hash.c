@@ -210,7 +210,7 @@ int dsl_hash_key(struct dsl_interp *in, struct dsl_value key, bool as_frozen, ui
     return 0;
 }
 
-bool dsl_key_has_instance(struct dsl_value key)
+bool dsl_key_has_instance_within(struct dsl_value key)
 {
     if (key.kind == DSL_INSTANCE) return true;
     if (key.kind == DSL_LIST)

@@ -145,6 +145,7 @@ struct dsl_interp {
     bool has_pos;                /* the error has a position */
     size_t pos;                  /* byte offset into src */
     unsigned polls;              /* loop iterations seen by dsl_check_cancel */
+    int quiet_attr;              /* in hasattr(), getattr(o, n, default): no near-name hint */
     struct dsl_attrs *class_ns;  /* running a class body: where its names are bound, else NULL */
     struct dsl_interp *outer;    /* the run this one started inside, if any */
     long long last_flush_ns;     /* CLOCK_MONOTONIC of the last out->flush from a loop */

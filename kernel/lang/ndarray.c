@@ -701,7 +701,7 @@ static void measure(struct np_fmt *f, struct dsl_value x, int pass)
     char s[64];
     if (f->bools) return;
     if (!f->floats) {
-        int n = snprintf(s, sizeof s, "%lld", (long long)dsl_as_int(x));
+        int n = (int)dsl_int_text(dsl_as_int(x), s);
         if (n > f->width) f->width = n;
         return;
     }

@@ -428,6 +428,18 @@ static struct dsl_node *prefix_unary(struct parser *p, const struct dsl_token *t
         dsl_node_free(n);
         return NULL;
     }
+    struct dsl_node *c = n->a;
+    if ((n->op == DSL_T_MINUS || n->op == DSL_T_PLUS) && c->kind == DSL_N_CONST &&
+        (c->value.kind == DSL_INT || c->value.kind == DSL_FLOAT)) {
+        /* -1, -0.5: one constant, as CPython folds it, not an operator run at every read
+         * (xs[-1] in a loop); no int literal is past INT64_MAX, so its negation fits */
+        if (n->op == DSL_T_MINUS && c->value.kind == DSL_INT) c->value.as.i = -c->value.as.i;
+        if (n->op == DSL_T_MINUS && c->value.kind == DSL_FLOAT) c->value.as.f = -c->value.as.f;
+        c->pos = n->pos;
+        n->a = NULL;
+        dsl_node_free(n);
+        return c;
+    }
     return finish(p, n);
 }
 

@@ -76,7 +76,7 @@ __attribute__((noinline)) long dsl_local_slot(const struct dsl_interp *in, const
     if (!in->frame) return -1;
     const struct dsl_function *f = in->frame->fn;
     for (size_t i = 0; i < f->nlocals; i++)
-        if (strcmp(f->locals[i], name) == 0) return (long)i;
+        if (dsl_name_eq(f->locals[i], name)) return (long)i;
     return -1;
 }
 
@@ -86,7 +86,7 @@ static inline struct dsl_cell *free_cell(const struct dsl_interp *in, const char
     if (!in->frame || !in->frame->fn->nfree) return NULL;
     const struct dsl_function *f = in->frame->fn;
     for (size_t i = 0; i < f->nfree; i++)
-        if (strcmp(f->freevars[i], name) == 0) return f->cells[i].as.cell;
+        if (dsl_name_eq(f->freevars[i], name)) return f->cells[i].as.cell;
     return NULL;
 }
 
@@ -118,7 +118,7 @@ static struct dsl_comp_var *comp_var(struct dsl_interp *in, const char *name)
 {
     for (struct dsl_comp_scope *s = in->comp; s; s = s->up)
         for (size_t i = 0; i < s->n; i++)
-            if (s->vars[i].name == name || strcmp(s->vars[i].name, name) == 0) return &s->vars[i];
+            if (dsl_name_eq(s->vars[i].name, name)) return &s->vars[i];
     return NULL;
 }
 

@@ -442,7 +442,7 @@ static struct dsl_value *list_inline(struct dsl_list *l)
 static void free_attrs(struct dsl_attrs *a)
 {
     for (size_t i = 0; i < a->len; i++) dsl_name_release(a->items[i].name);
-    free(a->items);
+    if (!a->items_inline) free(a->items);
     free(a->index);
     *a = (struct dsl_attrs){0};
 }
@@ -513,13 +513,29 @@ static void free_container(struct dsl_value c)
     }
 }
 
+/* Drops what container c holds, whose memory is freed next: lists and instances, most of
+ * what dies (a call's argument tuple, a Scalar), in a loop of their own, without the call per
+ * slot of for_each_slot or the slots set to none. */
+static void drop_held_by(struct dsl_value c, struct dsl_value *dead)
+{
+    if (c.kind == DSL_LIST) {
+        for (size_t i = 0; i < c.as.l->len; i++) drop_held(c.as.l->items[i], dead);
+    } else if (c.kind == DSL_INSTANCE) {
+        drop(c.as.inst->cls, dead);
+        for (size_t i = 0; i < c.as.inst->attrs.len; i++)
+            drop_held(c.as.inst->attrs.items[i].value, dead);
+    } else {
+        for_each_slot(c, drop_slot, dead);
+    }
+}
+
 /* Frees the stack of dying containers that starts at dead, and what only they held. */
 static void free_dead(struct dsl_value dead)
 {
     while (dead.kind != DSL_NONE) {
         struct dsl_value c = dead;
         dead = *dead_link(c);
-        for_each_slot(c, drop_slot, &dead);
+        drop_held_by(c, &dead);
         free_container(c);
     }
 }
@@ -713,6 +729,36 @@ int dsl_attrs_set(struct dsl_attrs *a, const char *name, struct dsl_value v)
     return dsl_attrs_set_hashed(a, name, dsl_name_hash(name), v);
 }
 
+/* Appends name (an interned copy whose reference the table takes) with v (whose reference
+ * moves in, and is released when out of memory). */
+static int attrs_append(struct dsl_attrs *a, const char *name, size_t h, struct dsl_value v)
+{
+    if (a->len == a->cap) {
+        /* a first array with room for a few names (an instance has its room from the start) */
+        size_t cap = a->cap ? a->cap * 2 : 6;
+        struct dsl_attr *p =
+            a->items_inline ? malloc(cap * sizeof *p) : realloc(a->items, cap * sizeof *p);
+        if (!p) {
+            dsl_value_release(v);
+            return DSL_V_NOMEM;
+        }
+        if (a->items_inline) memcpy(p, a->items, a->len * sizeof *p);
+        a->items = p;
+        a->cap = cap;
+        a->items_inline = false;
+    }
+    dsl_value_adopt(v);
+    a->items[a->len++] = (struct dsl_attr){name, h, v};
+    a->version = dsl_table_version();
+    if (a->len > ATTRS_SCAN) {
+        if (a->index && 4 * a->len <= a->icap)
+            index_put(a, a->len - 1);
+        else
+            index_rebuild(a);
+    }
+    return DSL_V_OK;
+}
+
 int dsl_attrs_set_hashed(struct dsl_attrs *a, const char *name, size_t h, struct dsl_value v)
 {
     ptrdiff_t pos = attrs_pos(a, name, h);
@@ -724,32 +770,21 @@ int dsl_attrs_set_hashed(struct dsl_attrs *a, const char *name, size_t h, struct
         dsl_value_release(old);
         return DSL_V_OK;
     }
-    if (a->len == a->cap) {
-        /* room at first for the attributes most instances get in __init__ */
-        size_t cap = a->cap ? a->cap * 2 : 6;
-        struct dsl_attr *p = realloc(a->items, cap * sizeof *p);
-        if (!p) {
-            dsl_value_release(v);
-            return DSL_V_NOMEM;
-        }
-        a->items = p;
-        a->cap = cap;
-    }
     const char *copy = dsl_name_intern(name, h);
     if (!copy) {
         dsl_value_release(v);
         return DSL_V_NOMEM;
     }
-    dsl_value_adopt(v);
-    a->items[a->len++] = (struct dsl_attr){copy, h, v};
-    a->version = dsl_table_version();
-    if (a->len > ATTRS_SCAN) {
-        if (a->index && 4 * a->len <= a->icap)
-            index_put(a, a->len - 1);
-        else
-            index_rebuild(a);
-    }
-    return DSL_V_OK;
+    int st = attrs_append(a, copy, h, v);
+    if (st != DSL_V_OK) dsl_name_release(copy);
+    return st;
+}
+
+int dsl_attrs_add_interned(struct dsl_attrs *a, const char *iname, size_t h, struct dsl_value v)
+{
+    int st = attrs_append(a, iname, h, v);
+    if (st == DSL_V_OK) iname_of(iname)->refs++;
+    return st;
 }
 
 bool dsl_attrs_remove(struct dsl_attrs *a, const char *name)
@@ -1245,6 +1280,22 @@ static int method_text(struct render_buf *b, const struct dsl_method *m, bool js
     return buf_status(b);
 }
 
+size_t dsl_int_text(int64_t v, char out[DSL_INT_TEXT])
+{
+    /* the magnitude as unsigned, so that INT64_MIN's has no overflow */
+    uint64_t m = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    char rev[DSL_INT_TEXT];
+    size_t n = 0;
+    do {
+        rev[n++] = (char)('0' + m % 10);
+        m /= 10;
+    } while (m);
+    size_t len = 0;
+    if (v < 0) out[len++] = '-';
+    while (n) out[len++] = rev[--n];
+    return len;
+}
+
 static int value_text_at(struct render_buf *b, struct dsl_value v, bool repr, bool json, int level);
 
 /* How deep value texts are nested at once, across the __repr__ methods and builtin texts they
@@ -1307,7 +1358,11 @@ static int value_text_at(struct render_buf *b, struct dsl_value v, bool repr, bo
     switch (v.kind) {
     case DSL_NONE: render_buf_puts(b, "None"); break;
     case DSL_BOOL: render_buf_puts(b, v.as.b ? "True" : "False"); break;
-    case DSL_INT: render_buf_printf(b, "%lld", (long long)v.as.i); break;
+    case DSL_INT: {
+        char d[DSL_INT_TEXT];
+        render_buf_append(b, d, dsl_int_text(v.as.i, d));
+        break;
+    }
     case DSL_FLOAT: {
         if (json && !isfinite(v.as.f)) {
             render_buf_puts(b, isnan(v.as.f) ? "NaN" : v.as.f > 0 ? "Infinity" : "-Infinity");

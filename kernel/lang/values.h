@@ -36,6 +36,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define DSL_MAX_STR_BYTES ((size_t)64 << 20) /* longest string a cell may build */
 #define DSL_MAX_LIST_LEN ((size_t)1 << 22)   /* most items in one list (128 MiB of values) */
@@ -224,6 +225,9 @@ struct dsl_attrs {
     /* what dsl_table_version gave when a name last came or went (0: none ever did): a read
      * that found a name's slot, or found no slot, may keep the answer while it is the same */
     size_t version;
+    /* items is room in the holder's own block (an instance's): never freed or reallocated;
+     * a table that outgrows it moves to an array of its own */
+    bool items_inline;
 };
 /* A new version for a table of names whose names just changed (not their values): one clock
  * for every table, so that no two changes anywhere share a version. */
@@ -241,6 +245,14 @@ size_t dsl_name_hash(const char *name);
 const char *dsl_name_intern(const char *name, size_t hash);
 /* Drops a reference dsl_name_intern gave; the text is freed with the last. */
 void dsl_name_release(const char *interned);
+/* Whether two names are the same: the same copy, or the same text. Most names compared are
+ * interned copies or dunders, which the first two letters do not tell apart: the third is
+ * looked at before the whole text. */
+static inline bool dsl_name_eq(const char *a, const char *b)
+{
+    return a == b || (a[0] == b[0] && (!a[0] || (a[1] == b[1] && (!a[1] || a[2] == b[2]))) &&
+                      strcmp(a, b) == 0);
+}
 /* The slot of name, or NULL. */
 struct dsl_value *dsl_attrs_find(const struct dsl_attrs *a, const char *name);
 /* dsl_attrs_find for a name whose dsl_name_hash the caller has (a lookup along a class chain
@@ -289,6 +301,10 @@ static inline struct dsl_value *dsl_attrs_find_const(const struct dsl_attrs *a,
 int dsl_attrs_set(struct dsl_attrs *a, const char *name, struct dsl_value v);
 /* dsl_attrs_set for a name whose dsl_name_hash the caller has. */
 int dsl_attrs_set_hashed(struct dsl_attrs *a, const char *name, size_t hash, struct dsl_value v);
+/* dsl_attrs_set of a name known to be absent from a, given as its interned copy
+ * (dsl_name_intern's, as a parsed name's iname is): the new attribute's store that a search
+ * just missed, with no second search. */
+int dsl_attrs_add_interned(struct dsl_attrs *a, const char *iname, size_t hash, struct dsl_value v);
 /* Removes name: true when it was there. */
 bool dsl_attrs_remove(struct dsl_attrs *a, const char *name);
 
@@ -422,13 +438,17 @@ struct dsl_class {
     struct dsl_value dead;
 };
 
-/* An instance of a class made by `class` (or of a library class). */
+/* An instance of a class made by `class` (or of a library class). Its first attributes live in
+ * its own block (room): most instances get a few in __init__ (a Scalar five), and making one
+ * then costs one allocation, not two. */
+#define DSL_INSTANCE_ROOM 6
 struct dsl_instance {
     size_t refs;
     struct dsl_gc gc;
     struct dsl_value cls;   /* DSL_CLASS, owned */
     struct dsl_attrs attrs; /* self.name = value */
     struct dsl_value dead;
+    struct dsl_attr room[DSL_INSTANCE_ROOM];
 };
 
 /* The attributes an obj.__dict__ view (the method of a DSL_METHOD of wrap DSL_WRAP_ATTRS,
@@ -688,6 +708,10 @@ bool dsl_value_is(struct dsl_value a, struct dsl_value b);
  * DSL_V_DEPTH when lists nest deeper than DSL_MAX_LIST_DEPTH, shown as [...] from there. */
 int dsl_value_repr(struct render_buf *b, struct dsl_value v);
 int dsl_value_str(struct render_buf *b, struct dsl_value v);
+/* The decimal digits of v, as str(v) and repr(v) give them, into out (not NUL-terminated):
+ * their number. Without printf, as str(n) is called where every Scalar gets its name. */
+#define DSL_INT_TEXT 20 /* "-9223372036854775808" */
+size_t dsl_int_text(int64_t v, char out[DSL_INT_TEXT]);
 /* The text of an exception of class `name` whose args are `args` (a tuple; anything else: its
  * own text), as BaseException's __str__ (repr false) and __repr__ make it; `key`: a KeyError's,
  * whose str is its one argument's repr. A dsl_vstatus. */

@@ -35,7 +35,6 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
@@ -406,9 +405,8 @@ static int bi_str(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
         return 0;
     }
     if (a->slot[0].kind == DSL_INT) { /* str(n): the digits, without a text buffer */
-        char digits[24];
-        int len = snprintf(digits, sizeof digits, "%" PRId64, a->slot[0].as.i);
-        return make_str(in, digits, (size_t)len, ret);
+        char digits[DSL_INT_TEXT];
+        return make_str(in, digits, dsl_int_text(a->slot[0].as.i, digits), ret);
     }
     struct render_buf b;
     render_buf_init(&b, DSL_MAX_STR_BYTES);

@@ -154,7 +154,7 @@ fk_prog_chunk(const struct mt_fast_prog *fp, const float *const *src, float *out
     for (int s = 0; s < fp->nsteps; s++) {
         const struct mt_fast_step *st = &fp->step[s];
         const float *pa = src[st->src[0] + 2], *pb = src[st->src[1] + 2], *pc = src[st->src[2] + 2];
-        const fk_vf imm = zero + st->imm;
+        const fk_vf imm = st->imm - zero; /* not zero + imm: 0.0 + -0.0 is 0.0 */
         switch ((enum mt_prog_op)st->op) {
         case MT_P_NEG: FK_UN((fk_vf)((fk_vi)x ^ sign));
         case MT_P_ABS: FK_UN((fk_vf)((fk_vi)x & ~sign));

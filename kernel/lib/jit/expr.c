@@ -238,7 +238,7 @@ static void put_double(struct render_buf *b, double x)
     else if (isinf(x))
         render_buf_puts(b, x > 0 ? "JIT_INF" : "(-JIT_INF)");
     else
-        render_buf_printf(b, "%a", x);
+        render_buf_printf(b, signbit(x) ? "(%a)" : "%a", x); /* -1.0 after a minus: not "--" */
 }
 
 /* A name: a local, or a global or enclosing int or float, written into the C as a constant. */
