@@ -128,6 +128,15 @@ struct dsl_node {
      * none yet). A cache, as the method tables never change. */
     int row_key;
     const struct dsl_builtin *row;
+    /* ATTR called as a method of an instance or a classmethod of a class: the class (by its
+     * serial) the last call looked the name up from, how many bases up the name was found,
+     * the largest dsl_table_version of those classes' attributes then, and the slot found (in
+     * the last of them). A cache, good while the class and that largest version are the same
+     * (a name coming or going anywhere on the way gives a larger one; the slot's value is read
+     * each time); mc_serial 0: none yet (classes.c). */
+    size_t mc_serial, mc_max;
+    struct dsl_value *mc_slot;
+    unsigned mc_depth;
     /* ATTR read of an instance's own attribute: where the last one found it among the
      * instance's attributes (position + 1; 0: none yet), tried first (dsl_instance_own_attr).
      * A cache: the attribute's name at that position is checked each time. */

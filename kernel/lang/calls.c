@@ -746,9 +746,9 @@ int dsl_eval_call(struct dsl_interp *in, const struct dsl_node *n, struct dsl_va
         bool found = false;
         int key;
         if (obj.kind == DSL_INSTANCE)
-            found = dsl_instance_method_hashed(obj, name, hash, &fn);
+            found = dsl_instance_method_at(obj, n->a, &fn);
         else if (obj.kind == DSL_CLASS)
-            found = dsl_class_method_hashed(obj, name, hash, &fn);
+            found = dsl_class_method_at(obj, n->a, &fn);
         else if ((key = row_key(obj)) != 0)
             row = method_row(n->a, obj, key);
         if (row) found = true, fn = (struct dsl_value){.kind = DSL_BUILTIN, .as.fn = row};

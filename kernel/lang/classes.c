@@ -92,6 +92,7 @@ static void types_init(void)
         c->ctor = type_rows[i].ctor ? dsl_builtin_find(type_rows[i].ctor) : NULL;
         c->doc = type_rows[i].doc ? type_rows[i].doc : c->ctor ? c->ctor->doc : NULL;
         c->type_kind = DSL_KIND_COUNT;
+        c->serial = dsl_table_version();
     }
     types[T_BOOL].base = class_value(&types[T_INT]); /* as in Python: True + 1 == 2 */
     types[T_OBJECT].methods = object_rows;
@@ -112,7 +113,8 @@ static struct dsl_class *static_class(const void *key, const char *name, const c
     if (nstatics == MAX_STATIC_CLASSES) return &types[T_OBJECT];
     struct dsl_class *c = &statics[nstatics];
     static_keys[nstatics++] = key;
-    *c = (struct dsl_class){.refs = 1, .name = name, .doc = doc, .builtin = true};
+    *c = (struct dsl_class){
+        .refs = 1, .name = name, .doc = doc, .builtin = true, .serial = dsl_table_version()};
     c->base = dsl_none();
     c->type_kind = DSL_KIND_COUNT;
     return c;
@@ -207,6 +209,7 @@ int dsl_class_new(struct dsl_interp *in, const char *name, struct dsl_value base
         return dsl_raise_status(in, DSL_V_NOMEM);
     }
     c->refs = 1;
+    c->serial = dsl_table_version();
     c->name = copy;
     c->base = base.kind == DSL_CLASS && base.as.cls != &types[T_OBJECT] ? dsl_value_retain(base)
                                                                         : dsl_none();
@@ -797,6 +800,87 @@ bool dsl_class_method_hashed(struct dsl_value cls, const char *name, size_t hash
         attr.as.m->wrap != DSL_WRAP_CLASS || attr.as.m->func.kind != DSL_FUNCTION)
         return false;
     *fn = attr.as.m->func;
+    return true;
+}
+
+/* ---- call sites' method caches ---------------------------------------------------------- */
+
+/* The largest attribute-table version of c and the depth bases after it. */
+static size_t chain_max(const struct dsl_class *c, unsigned depth)
+{
+    size_t max = c->attrs.version;
+    for (unsigned d = 0; d < depth; d++) {
+        c = base_of(c);
+        if (c->attrs.version > max) max = c->attrs.version;
+    }
+    return max;
+}
+
+/* The slot of the attribute that the chain from c binds to name (with its depth), or NULL
+ * (no attribute of that name before a builtin row has it, or none at all). */
+static struct dsl_value *chain_slot(const struct dsl_class *c, const char *name, size_t hash,
+                                    unsigned *depth)
+{
+    for (unsigned d = 0; c; c = base_of(c), d++) {
+        struct dsl_value *slot = dsl_attrs_find_hashed(&c->attrs, name, hash);
+        if (slot) {
+            *depth = d;
+            return slot;
+        }
+        for (const struct dsl_builtin *m = c->methods; m && m->name; m++)
+            if (dsl_name_eq(m->name, name)) return NULL;
+    }
+    return NULL;
+}
+
+/* cached_slot's look along the chain, kept out of line: the hits stay short */
+static __attribute__((noinline)) struct dsl_value *refill(const struct dsl_class *c,
+                                                          const struct dsl_node *attr)
+{
+    unsigned depth = 0;
+    struct dsl_value *slot = chain_slot(c, dsl_node_name(attr), dsl_node_hash(attr), &depth);
+    struct dsl_node *cache = (struct dsl_node *)attr; /* the cache only: the meaning stays */
+    cache->mc_serial = slot ? c->serial : 0;
+    cache->mc_depth = depth;
+    cache->mc_max = slot ? chain_max(c, depth) : 0;
+    cache->mc_slot = slot;
+    return slot;
+}
+
+/* The slot attr's cache holds for class c, found again if the cache is not c's or is stale:
+ * the slot the chain from c binds attr's name to, or NULL. */
+static inline struct dsl_value *cached_slot(const struct dsl_class *c, const struct dsl_node *attr)
+{
+    if (attr->mc_serial && attr->mc_serial == c->serial &&
+        (attr->mc_depth ? chain_max(c, attr->mc_depth) : c->attrs.version) == attr->mc_max)
+        return attr->mc_slot;
+    return refill(c, attr);
+}
+
+bool dsl_instance_method_at(struct dsl_value inst, const struct dsl_node *attr,
+                            struct dsl_value *fn)
+{
+    const char *name = dsl_node_name(attr);
+    size_t hash = dsl_node_hash(attr);
+    if (dsl_attrs_find_hashed(&inst.as.inst->attrs, name, hash)) return false;
+    const struct dsl_value *slot = cached_slot(inst.as.inst->cls.as.cls, attr);
+    if (slot && slot->kind == DSL_FUNCTION) {
+        *fn = *slot;
+        return true;
+    }
+    /* a row, or what else the chain has: as dsl_instance_method_hashed answers it */
+    return !slot && dsl_instance_method_hashed(inst, name, hash, fn);
+}
+
+bool dsl_class_method_at(struct dsl_value cls, const struct dsl_node *attr, struct dsl_value *fn)
+{
+    const char *name = dsl_node_name(attr);
+    if (dsl_name_eq(name, "__annotations__")) return false;
+    const struct dsl_value *slot = cached_slot(cls.as.cls, attr);
+    if (!slot || slot->kind != DSL_METHOD || slot->as.m->wrap != DSL_WRAP_CLASS ||
+        slot->as.m->func.kind != DSL_FUNCTION)
+        return false;
+    *fn = slot->as.m->func;
     return true;
 }
 

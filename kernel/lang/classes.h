@@ -79,6 +79,12 @@ bool dsl_instance_method_hashed(struct dsl_value inst, const char *name, size_t 
  * cls.name(...) with cls first without making a bound method; false for anything else. */
 bool dsl_class_method_hashed(struct dsl_value cls, const char *name, size_t hash,
                              struct dsl_value *fn);
+/* dsl_instance_method_hashed and dsl_class_method_hashed of call site attr's name (an ATTR
+ * node), through its method cache (ast.h): a method call in a loop looks its class chain up
+ * once. */
+bool dsl_instance_method_at(struct dsl_value inst, const struct dsl_node *attr,
+                            struct dsl_value *fn);
+bool dsl_class_method_at(struct dsl_value cls, const struct dsl_node *attr, struct dsl_value *fn);
 
 /* A new instance of user class cls with no attributes and no __init__ run (object.__new__):
  * 0, or -1 after raising. */

@@ -749,6 +749,7 @@ static int attrs_append(struct dsl_attrs *a, const char *name, size_t h, struct 
     }
     dsl_value_adopt(v);
     a->items[a->len++] = (struct dsl_attr){name, h, v};
+    a->name_bits |= (uint64_t)1 << (h & 63);
     a->version = dsl_table_version();
     if (a->len > ATTRS_SCAN) {
         if (a->index && 4 * a->len <= a->icap)
@@ -796,6 +797,8 @@ bool dsl_attrs_remove(struct dsl_attrs *a, const char *name)
     memmove(&a->items[i], &a->items[i + 1], (a->len - i - 1) * sizeof *a->items);
     a->len--;
     a->version = dsl_table_version();
+    a->name_bits = 0;
+    for (size_t k = 0; k < a->len; k++) a->name_bits |= (uint64_t)1 << (a->items[k].hash & 63);
     if (a->index) index_rebuild(a); /* the positions after i moved */
     dsl_name_release(gone.name);
     dsl_value_orphan(gone.value);

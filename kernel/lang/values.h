@@ -228,6 +228,9 @@ struct dsl_attrs {
     /* items is room in the holder's own block (an instance's): never freed or reallocated;
      * a table that outgrows it moves to an array of its own */
     bool items_inline;
+    /* bit (hash & 63) set for each of its names' dsl_name_hash: a name whose bit is clear is
+     * not there, which most lookups of a method on an instance learn without a scan */
+    uint64_t name_bits;
 };
 /* A new version for a table of names whose names just changed (not their values): one clock
  * for every table, so that no two changes anywhere share a version. */
@@ -263,6 +266,7 @@ struct dsl_value *dsl_attrs_find_slow(const struct dsl_attrs *a, const char *nam
 static inline struct dsl_value *dsl_attrs_find_hashed(const struct dsl_attrs *a, const char *name,
                                                       size_t hash)
 {
+    if (!(a->name_bits >> (hash & 63) & 1)) return NULL;
     if (!a->index) {
         for (size_t i = 0; i < a->len; i++)
             if (a->items[i].hash == hash)
@@ -435,6 +439,9 @@ struct dsl_class {
     /* the built-in exception class it derives from (class MyError(ValueError)): set on the
      * class naming it as its base; its instances are exceptions (exceptions.h) */
     const struct dsl_exc_type *exc_base;
+    /* a number no other class had or will have (dsl_table_version's when it was made): what a
+     * call site's method cache (ast.h) knows it by, as its address may be a later class's */
+    size_t serial;
     struct dsl_value dead;
 };
 

@@ -779,6 +779,7 @@ static int make_dataclass(struct dsl_interp *in, struct dsl_value cls, int mask,
             st = dsl_attrs_set(&c->attrs, "__hash__", dsl_none()); /* __eq__ added: as below */
         if (st != DSL_V_OK) return dsl_raise_status(in, st);
         c->methods = generated[old | mask];
+        c->attrs.version = dsl_table_version(); /* new rows: call sites look again */
         *ret = dsl_value_retain(cls);
         return 0;
     }
@@ -809,6 +810,7 @@ static int make_dataclass(struct dsl_interp *in, struct dsl_value cls, int mask,
         st = dsl_attrs_set(&c->attrs, "__hash__", dsl_none());
     if (st != DSL_V_OK) return dsl_raise_status(in, st);
     c->methods = generated[mask];
+    c->attrs.version = dsl_table_version(); /* new rows: call sites look again */
     *ret = dsl_value_retain(cls);
     return 0;
 }
