@@ -134,8 +134,8 @@ static inline int dsl_eval_lent(struct dsl_interp *in, const struct dsl_node *n,
     return dsl_eval(in, n, out);
 }
 
-/* dsl_eval, with the reads of a plain local and of a literal inline: what a call's arguments,
- * a return, an assignment's value and a list's items most often are. */
+/* dsl_eval, with the reads of a plain local and of a literal inline: what a call's arguments
+ * most often are. */
 static inline int dsl_eval_inline(struct dsl_interp *in, const struct dsl_node *n,
                                   struct dsl_value *out)
 {
