@@ -314,19 +314,6 @@ static bool number_in_place(struct dsl_value *slot, enum dsl_tok op, struct dsl_
     return true;
 }
 
-/* The item xs[i] of a list (not a tuple or an ndarray) for one int subscript in range, or
- * NULL. */
-static struct dsl_value *plain_item(struct dsl_value obj, const struct dsl_value *subs,
-                                    size_t nsubs)
-{
-    if (obj.kind != DSL_LIST || obj.as.l->style == DSL_LIST_TUPLE || dsl_is_ndarray(obj) ||
-        nsubs != 1 || subs[0].kind != DSL_INT)
-        return NULL;
-    int64_t i = subs[0].as.i, len = (int64_t)obj.as.l->len;
-    if (i < 0) i += len;
-    return i >= 0 && i < len ? &obj.as.l->items[i] : NULL;
-}
-
 /* `obj[i] op= v` / `obj.name op= v`: obj and the subscripts are evaluated once, as in Python:
  * read the item, apply op, store the result back. */
 static int exec_aug_item(struct dsl_interp *in, const struct dsl_node *n)
@@ -339,7 +326,11 @@ static int exec_aug_item(struct dsl_interp *in, const struct dsl_node *n)
     if (dsl_eval(in, target->a, &obj) != 0) return DSL_X_ERR;
     if (target->kind == DSL_N_INDEX) {
         if (dsl_eval_subscripts(in, target, obj, subs, &nsubs) != 0) goto done;
-        struct dsl_value *item = plain_item(obj, subs, nsubs);
+        /* a list's item (not a tuple's or an ndarray's, whose stores refuse or cast) */
+        struct dsl_value *item = obj.kind == DSL_LIST && obj.as.l->style != DSL_LIST_TUPLE &&
+                                         !dsl_is_ndarray(obj) && nsubs == 1
+                                     ? dsl_list_item_at(obj.as.l, subs[0])
+                                     : NULL;
         /* top[1] += 1: a constant added to a list's number, which nothing evaluated between
          * the read and the store can change */
         if (item && n->b->kind == DSL_N_CONST && number_in_place(item, n->op, n->b->value)) {

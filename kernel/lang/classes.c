@@ -816,10 +816,10 @@ static size_t chain_max(const struct dsl_class *c, unsigned depth)
     return max;
 }
 
-/* The slot of the attribute that the chain from c binds to name (with its depth), or NULL
- * (no attribute of that name before a builtin row has it, or none at all). */
+/* The slot of the attribute that the chain from c binds to name (with its depth), or NULL:
+ * none, or a builtin row comes first (*row, which is NULL otherwise). */
 static struct dsl_value *chain_slot(const struct dsl_class *c, const char *name, size_t hash,
-                                    unsigned *depth)
+                                    unsigned *depth, const struct dsl_builtin **row)
 {
     for (unsigned d = 0; c; c = base_of(c), d++) {
         struct dsl_value *slot = dsl_attrs_find_hashed(&c->attrs, name, hash);
@@ -828,17 +828,21 @@ static struct dsl_value *chain_slot(const struct dsl_class *c, const char *name,
             return slot;
         }
         for (const struct dsl_builtin *m = c->methods; m && m->name; m++)
-            if (dsl_name_eq(m->name, name)) return NULL;
+            if (dsl_name_eq(m->name, name)) {
+                *row = m;
+                return NULL;
+            }
     }
     return NULL;
 }
 
-/* cached_slot's look along the chain, kept out of line: the hits stay short */
-static __attribute__((noinline)) struct dsl_value *refill(const struct dsl_class *c,
-                                                          const struct dsl_node *attr)
+/* cached_slot's look along the chain, kept out of line: the hits stay short. A row found
+ * first is not kept (rows are the library's classes', seldom called in a loop). */
+static __attribute__((noinline)) struct dsl_value *
+refill(const struct dsl_class *c, const struct dsl_node *attr, const struct dsl_builtin **row)
 {
     unsigned depth = 0;
-    struct dsl_value *slot = chain_slot(c, dsl_node_name(attr), dsl_node_hash(attr), &depth);
+    struct dsl_value *slot = chain_slot(c, dsl_node_name(attr), dsl_node_hash(attr), &depth, row);
     struct dsl_node *cache = (struct dsl_node *)attr; /* the cache only: the meaning stays */
     cache->mc_serial = slot ? c->serial : 0;
     cache->mc_depth = depth;
@@ -848,13 +852,16 @@ static __attribute__((noinline)) struct dsl_value *refill(const struct dsl_class
 }
 
 /* The slot attr's cache holds for class c, found again if the cache is not c's or is stale:
- * the slot the chain from c binds attr's name to, or NULL. */
-static inline struct dsl_value *cached_slot(const struct dsl_class *c, const struct dsl_node *attr)
+ * the slot the chain from c binds attr's name to, or NULL (*row: a builtin row found first,
+ * else NULL). */
+static inline struct dsl_value *cached_slot(const struct dsl_class *c, const struct dsl_node *attr,
+                                            const struct dsl_builtin **row)
 {
+    *row = NULL;
     if (attr->mc_serial && attr->mc_serial == c->serial &&
         (attr->mc_depth ? chain_max(c, attr->mc_depth) : c->attrs.version) == attr->mc_max)
         return attr->mc_slot;
-    return refill(c, attr);
+    return refill(c, attr, row);
 }
 
 bool dsl_instance_method_at(struct dsl_value inst, const struct dsl_node *attr,
@@ -863,20 +870,24 @@ bool dsl_instance_method_at(struct dsl_value inst, const struct dsl_node *attr,
     const char *name = dsl_node_name(attr);
     size_t hash = dsl_node_hash(attr);
     if (dsl_attrs_find_hashed(&inst.as.inst->attrs, name, hash)) return false;
-    const struct dsl_value *slot = cached_slot(inst.as.inst->cls.as.cls, attr);
-    if (slot && slot->kind == DSL_FUNCTION) {
+    const struct dsl_builtin *row;
+    const struct dsl_value *slot = cached_slot(inst.as.inst->cls.as.cls, attr, &row);
+    /* as dsl_instance_method_hashed answers: a plain function, or a row */
+    if (slot && slot->kind == DSL_FUNCTION)
         *fn = *slot;
-        return true;
-    }
-    /* a row, or what else the chain has: as dsl_instance_method_hashed answers it */
-    return !slot && dsl_instance_method_hashed(inst, name, hash, fn);
+    else if (row)
+        *fn = (struct dsl_value){.kind = DSL_BUILTIN, .as.fn = row};
+    else
+        return false;
+    return true;
 }
 
 bool dsl_class_method_at(struct dsl_value cls, const struct dsl_node *attr, struct dsl_value *fn)
 {
     const char *name = dsl_node_name(attr);
     if (dsl_name_eq(name, "__annotations__")) return false;
-    const struct dsl_value *slot = cached_slot(cls.as.cls, attr);
+    const struct dsl_builtin *row;
+    const struct dsl_value *slot = cached_slot(cls.as.cls, attr, &row);
     if (!slot || slot->kind != DSL_METHOD || slot->as.m->wrap != DSL_WRAP_CLASS ||
         slot->as.m->func.kind != DSL_FUNCTION)
         return false;

@@ -644,11 +644,10 @@ static int eval_index(struct dsl_interp *in, const struct dsl_node *n, struct ds
             if (own_v) dsl_value_release(v);
             return -1;
         }
-        int64_t i = subs[0].kind == DSL_INT ? subs[0].as.i : -1 - (int64_t)v.as.l->len;
-        if (i < 0) i += (int64_t)v.as.l->len;
+        const struct dsl_value *item = dsl_list_item_at(v.as.l, subs[0]);
         int r = 0;
-        if (i >= 0 && i < (int64_t)v.as.l->len)
-            *out = dsl_value_retain(v.as.l->items[i]);
+        if (item)
+            *out = dsl_value_retain(*item);
         else if ((r = dsl_get_item(in, n, v, subs, 1, out)) != 0) /* what Python says of it */
             dsl_error_locate(in, n->pos);
         if (owned) dsl_value_release(subs[0]);

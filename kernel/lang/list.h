@@ -17,6 +17,16 @@
 extern const struct dsl_builtin dsl_list_methods[];
 extern const size_t dsl_list_method_count;
 
+/* The slot of l's item at ix when ix is an int in range (negative from the end), else NULL:
+ * what xs[i] reads and xs[i] += 1 updates, where dsl_index_of would find no error. */
+static inline struct dsl_value *dsl_list_item_at(const struct dsl_list *l, struct dsl_value ix)
+{
+    if (ix.kind != DSL_INT) return NULL;
+    int64_t i = ix.as.i, len = (int64_t)l->len;
+    if (i < 0) i += len;
+    return i >= 0 && i < len ? &l->items[i] : NULL;
+}
+
 /* The row of the method of list (or tuple) v called name, or NULL (none, or v is a numpy
  * array, whose attributes are its own): what xs.name(...) calls with xs as self. */
 const struct dsl_builtin *dsl_list_method_row(struct dsl_value v, const char *name);
