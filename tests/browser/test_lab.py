@@ -91,6 +91,19 @@ def free_port():
         return s.getsockname()[1]
 
 
+# the server's log (the kernels' stderr and JupyterLab's restarts among it), quoted when a test
+# fails for a reason the page cannot show
+LAB_LOG = [None]
+
+
+def lab_log_tail(chars=4000):
+    try:
+        with open(LAB_LOG[0], errors="replace") as f:
+            return f.read()[-chars:]
+    except (OSError, TypeError):
+        return "(no server log)"
+
+
 @pytest.fixture(scope="module")
 def lab():
     """A JupyterLab server on 127.0.0.1 serving copies of the notebooks: (base url, token)."""
@@ -124,6 +137,7 @@ def lab():
     if os.geteuid() == 0:
         args.append("--allow-root")
     log = open(os.path.join(work, "lab.log"), "w")
+    LAB_LOG[0] = log.name
     proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
@@ -178,6 +192,15 @@ def open_notebook(browser, lab, name):
                w.sessionContext.session && w.sessionContext.session.kernel &&
                w.sessionContext.session.kernel.status === 'idle';
     }""", arg=name)
+    # what the kernel went through from here on, in case a run stops short: [seconds, what]
+    pg.evaluate("""() => {
+        const ctx = window.jupyterapp.shell.currentWidget.sessionContext, t0 = Date.now();
+        const events = window.mtKernelEvents = [];
+        const note = (what) => events.push([(Date.now() - t0) / 1000, what]);
+        ctx.statusChanged.connect((_, s) => note('status ' + s));
+        ctx.connectionStatusChanged.connect((_, s) => note('connection ' + s));
+        ctx.kernelChanged.connect(() => note('kernel changed'));
+    }""")
     return pg
 
 
@@ -322,15 +345,20 @@ def test_run_all(browser, lab, name):
         stored = code_cells(os.path.join(ROOT, "notebooks", name))
         assert len(prompts) == len(stored)
         not_run = [src for count, src in prompts if not count]
-        if not_run:  # what stopped it: the outputs of the last cell that ran (an error's text)
-            last = pg.evaluate("""() => {
+        if not_run:
+            # what stopped it: the outputs of the last cell that ran (an error's text) and of the
+            # first that has no count (a crash's partial output), the kernel's statuses, the log
+            last, first = pg.evaluate("""() => {
                 const cells = window.jupyterapp.shell.currentWidget.content.widgets
-                    .filter(c => c.model.type === 'code' && c.model.executionCount);
-                const c = cells[cells.length - 1];
-                return c ? JSON.stringify(c.model.outputs.toJSON()).slice(-3000) : '';
+                    .filter(c => c.model.type === 'code');
+                const out = (c) => c ? JSON.stringify(c.model.outputs.toJSON()).slice(-3000) : '';
+                const ran = cells.filter(c => c.model.executionCount);
+                return [out(ran[ran.length - 1]), out(cells.find(c => !c.model.executionCount))];
             }""")
+            events = pg.evaluate("() => window.mtKernelEvents")
             pytest.fail(f"cells Run All did not reach: {not_run}; the last cell that ran "
-                        f"output: {last}")
+                        f"output: {last}; the first it did not reach holds: {first}; the "
+                        f"kernel's statuses: {events}; the server's log ends:\n{lab_log_tail()}")
         assert [count for count, _ in prompts] == list(range(1, len(prompts) + 1)), prompts
 
         # errors exactly where the notebook says a cell raises on purpose
