@@ -526,7 +526,7 @@ static int iterator_next(struct dsl_interp *in, const struct dsl_args *a, struct
         return dsl_raise(in, "RuntimeError", "this iterator's state was changed");
     int64_t k = pos->as.i;
     if (src->kind == DSL_RANGE) {
-        struct dsl_range r = src->as.r;
+        struct dsl_range r = src->as.rng->r;
         if (k >= dsl_range_len(r)) return iterator_end(in, self);
         *ret = dsl_int((int64_t)((uint64_t)r.start + (uint64_t)k * (uint64_t)r.step));
     } else {

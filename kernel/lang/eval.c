@@ -44,7 +44,7 @@ int dsl_iter_init(struct dsl_interp *in, struct dsl_value v, struct dsl_iter *it
         it->src = it->own = keys;
         return 0;
     }
-    if (v.kind == DSL_RANGE) it->n = dsl_range_len(v.as.r);
+    if (v.kind == DSL_RANGE) it->n = dsl_range_len(v.as.rng->r);
     if (v.kind == DSL_OBJECT && v.as.obj->cls->len && v.as.obj->cls->getitem)
         return v.as.obj->cls->len(in, v, &it->n); /* item by item, as Python's old protocol */
     /* a dict's keys, or a set's: a change of size raises */
@@ -88,7 +88,8 @@ int dsl_iter_next(struct dsl_interp *in, struct dsl_iter *it, struct dsl_value *
         return 1;
     }
     if (it->k >= it->n) return 0;
-    *out = dsl_int((int64_t)((uint64_t)v.as.r.start + (uint64_t)it->k * (uint64_t)v.as.r.step));
+    *out = dsl_int(
+        (int64_t)((uint64_t)v.as.rng->r.start + (uint64_t)it->k * (uint64_t)v.as.rng->r.step));
     it->k++;
     return 1;
 }
@@ -626,8 +627,9 @@ int dsl_get_item(struct dsl_interp *in, const struct dsl_node *n, struct dsl_val
         int st = dsl_str_value(s + off, k, out);
         return st != 0 ? dsl_raise_status(in, st) : 0;
     }
-    if (dsl_index_of(in, ix, dsl_range_len(v.as.r), what, &i) != 0) return -1;
-    *out = dsl_int((int64_t)((uint64_t)v.as.r.start + (uint64_t)i * (uint64_t)v.as.r.step));
+    if (dsl_index_of(in, ix, dsl_range_len(v.as.rng->r), what, &i) != 0) return -1;
+    *out =
+        dsl_int((int64_t)((uint64_t)v.as.rng->r.start + (uint64_t)i * (uint64_t)v.as.rng->r.step));
     return 0;
 }
 

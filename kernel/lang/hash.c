@@ -174,9 +174,9 @@ static int hash_at(struct dsl_interp *in, struct dsl_value v, int depth, bool as
         if (depth >= DSL_MAX_LIST_DEPTH) return raise_depth(in, "frozenset");
         return hash_frozenset(in, v.as.d, depth, out);
     case DSL_RANGE: { /* as CPython: the tuple (len, start, step), None where it does not matter */
-        int64_t n = dsl_range_len(v.as.r), h[3] = {hash_int(n), 0x6e6f6e65, 0x6e6f6e65};
-        if (n > 0) h[1] = hash_int(v.as.r.start);
-        if (n > 1) h[2] = hash_int(v.as.r.step);
+        int64_t n = dsl_range_len(v.as.rng->r), h[3] = {hash_int(n), 0x6e6f6e65, 0x6e6f6e65};
+        if (n > 0) h[1] = hash_int(v.as.rng->r.start);
+        if (n > 1) h[2] = hash_int(v.as.rng->r.step);
         *out = hash_items(h, 3);
         return 0;
     }

@@ -72,8 +72,10 @@ int dsl_list_extend(struct dsl_interp *in, struct dsl_list *l, struct dsl_value 
     /* a range, a string or a dict's keys hold nothing that could reach l; what an instance's
      * iterator yields may */
     struct dsl_iter it;
-    if (rhs.kind == DSL_RANGE && dsl_range_len(rhs.as.r) > (int64_t)(DSL_MAX_LIST_LEN - l->len))
-        return dsl_raise_size(in, "list", (uint64_t)l->len + (uint64_t)dsl_range_len(rhs.as.r));
+    if (rhs.kind == DSL_RANGE &&
+        dsl_range_len(rhs.as.rng->r) > (int64_t)(DSL_MAX_LIST_LEN - l->len))
+        return dsl_raise_size(in, "list",
+                              (uint64_t)l->len + (uint64_t)dsl_range_len(rhs.as.rng->r));
     if (dsl_iter_init(in, rhs, &it) != 0) return -1;
     struct dsl_value item;
     int got;

@@ -1166,7 +1166,7 @@ static int compute(struct dsl_interp *in, enum dsl_tok op, enum dsl_dtype dt,
                    struct dsl_value *vals)
 {
     for (int64_t i = 0; i < size; i++) {
-        struct dsl_value x, y;
+        struct dsl_value x = dsl_none(), y = dsl_none(); /* set by the casts; gcc cannot tell */
         if (dsl_ndarray_cast(in, dt, px[i], &x) != 0 || dsl_ndarray_cast(in, dt, py[i], &y) != 0)
             return -1;
         if (dt == DSL_DT_BOOL) { /* + is or, * is and, as numpy's bools */

@@ -327,7 +327,7 @@ int dsl_contains(struct dsl_interp *in, struct dsl_value item, struct dsl_value 
         } else {
             v = dsl_as_int(item);
         }
-        struct dsl_range r = seq.as.r;
+        struct dsl_range r = seq.as.rng->r;
         if (r.step > 0 ? (v < r.start || v >= r.stop) : (v > r.start || v <= r.stop)) return 0;
         uint64_t off =
             r.step > 0 ? (uint64_t)v - (uint64_t)r.start : (uint64_t)r.start - (uint64_t)v;

@@ -126,7 +126,7 @@ int dsl_slice_get(struct dsl_interp *in, struct dsl_value v, const struct dsl_va
     struct span sp;
     if (v.kind == DSL_STR) return slice_str(in, v, parts, out);
     if (v.kind == DSL_RANGE) {
-        struct dsl_range r = v.as.r;
+        struct dsl_range r = v.as.rng->r;
         if (resolve(in, parts, dsl_range_len(r), &sp) != 0) return -1;
         /* CPython: start and stop map through the range, the steps multiply */
         int64_t start, stop, step;
@@ -137,7 +137,8 @@ int dsl_slice_get(struct dsl_interp *in, struct dsl_value v, const struct dsl_va
             __builtin_mul_overflow(sp.step, r.step, &step))
             return dsl_raise(in, "OverflowError",
                              "the sliced range's bounds do not fit in 64 bits");
-        *out = (struct dsl_value){.kind = DSL_RANGE, .as.r = {start, stop, step}};
+        if (dsl_range_value((struct dsl_range){start, stop, step}, out) != DSL_V_OK)
+            return dsl_raise_status(in, DSL_V_NOMEM);
         return 0;
     }
     const struct dsl_list *src = v.as.l;

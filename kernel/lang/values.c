@@ -92,6 +92,9 @@ static const struct {
                                     "e.args holds what it was made with."},
 };
 static_assert(sizeof kinds / sizeof kinds[0] == DSL_KIND_COUNT, "one row per value kind");
+/* Values are copied and passed everywhere: two words travel in registers, a wider union on the
+ * stack. What does not fit in a word is boxed (dsl_range_obj). */
+static_assert(sizeof(struct dsl_value) <= 2 * sizeof(uint64_t), "a value stays two words");
 
 const char *dsl_kind_name(enum dsl_kind k)
 {
@@ -151,6 +154,7 @@ size_t *dsl_value_refs(struct dsl_value v)
     case DSL_DICT:
     case DSL_SET: return &v.as.d->refs;
     case DSL_EXCEPTION: return &v.as.exc->refs;
+    case DSL_RANGE: return &v.as.rng->refs;
     default: return NULL;
     }
 }
@@ -305,6 +309,9 @@ static void drop(struct dsl_value v, struct dsl_value *dead)
     } else if (v.kind == DSL_OBJECT) { /* holds no language values: nothing to recurse into */
         v.as.obj->cls->free(v.as.obj->state);
         free(v.as.obj);
+    } else if (v.kind == DSL_RANGE) {
+        dsl_mem_give(sizeof *v.as.rng);
+        free(v.as.rng);
     }
 }
 
@@ -1003,6 +1010,19 @@ int dsl_list_push(struct dsl_list *l, struct dsl_value v)
     return DSL_V_OK;
 }
 
+int dsl_range_value(struct dsl_range r, struct dsl_value *out)
+{
+    if (!dsl_mem_take(sizeof *out->as.rng, "range")) return DSL_V_NOMEM;
+    struct dsl_range_obj *o = malloc(sizeof *o);
+    if (!o) {
+        dsl_mem_give(sizeof *o);
+        return DSL_V_NOMEM;
+    }
+    *o = (struct dsl_range_obj){.refs = 1, .r = r};
+    *out = (struct dsl_value){.kind = DSL_RANGE, .as.rng = o};
+    return DSL_V_OK;
+}
+
 int64_t dsl_range_len(struct dsl_range r)
 {
     /* computed in unsigned arithmetic: stop - start may overflow int64 */
@@ -1029,7 +1049,7 @@ bool dsl_value_truthy(struct dsl_value v)
     case DSL_LIST: return v.as.l->len != 0;
     case DSL_DICT:
     case DSL_SET: return v.as.d->len != 0;
-    case DSL_RANGE: return dsl_range_len(v.as.r) != 0;
+    case DSL_RANGE: return dsl_range_len(v.as.rng->r) != 0;
     case DSL_BUILTIN: return true;
     case DSL_TENSOR:
         if (v.as.t->size == 1) {
@@ -1076,11 +1096,11 @@ static bool equal_at(struct dsl_value a, struct dsl_value b, int level, bool *to
             if (!equal_at(a.as.l->items[i], b.as.l->items[i], level + 1, too_deep)) return false;
         return true;
     case DSL_RANGE: {
-        int64_t n = dsl_range_len(a.as.r);
-        if (n != dsl_range_len(b.as.r)) return false;
+        int64_t n = dsl_range_len(a.as.rng->r);
+        if (n != dsl_range_len(b.as.rng->r)) return false;
         if (n == 0) return true;
-        if (a.as.r.start != b.as.r.start) return false;
-        return n == 1 || a.as.r.step == b.as.r.step;
+        if (a.as.rng->r.start != b.as.rng->r.start) return false;
+        return n == 1 || a.as.rng->r.step == b.as.rng->r.step;
     }
     case DSL_DICT: {
         /* the same keys, each with an equal value, whatever the order */
@@ -1140,8 +1160,8 @@ bool dsl_value_is(struct dsl_value a, struct dsl_value b)
     case DSL_INT: return a.as.i == b.as.i;
     case DSL_FLOAT: return memcmp(&a.as.f, &b.as.f, sizeof a.as.f) == 0;
     case DSL_RANGE:
-        return a.as.r.start == b.as.r.start && a.as.r.stop == b.as.r.stop &&
-               a.as.r.step == b.as.r.step;
+        return a.as.rng->r.start == b.as.rng->r.start && a.as.rng->r.stop == b.as.rng->r.stop &&
+               a.as.rng->r.step == b.as.rng->r.step;
     case DSL_STR: return a.as.s == b.as.s;
     case DSL_LIST: return a.as.l == b.as.l;
     case DSL_DICT:
@@ -1413,12 +1433,12 @@ static int value_text_at(struct render_buf *b, struct dsl_value v, bool repr, bo
         break;
     }
     case DSL_RANGE:
-        if (v.as.r.step == 1)
-            render_buf_printf(b, "range(%lld, %lld)", (long long)v.as.r.start,
-                              (long long)v.as.r.stop);
+        if (v.as.rng->r.step == 1)
+            render_buf_printf(b, "range(%lld, %lld)", (long long)v.as.rng->r.start,
+                              (long long)v.as.rng->r.stop);
         else
-            render_buf_printf(b, "range(%lld, %lld, %lld)", (long long)v.as.r.start,
-                              (long long)v.as.r.stop, (long long)v.as.r.step);
+            render_buf_printf(b, "range(%lld, %lld, %lld)", (long long)v.as.rng->r.start,
+                              (long long)v.as.rng->r.stop, (long long)v.as.rng->r.step);
         break;
     case DSL_BUILTIN: render_buf_printf(b, "<built-in function %s>", v.as.fn->name); break;
     case DSL_TENSOR: render_tensor_text(b, v.as.t); break;

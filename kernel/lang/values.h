@@ -1,8 +1,8 @@
 /* values.h — runtime values of the MiniTorch language (internal to kernel/lang).
  *
- * A `struct dsl_value` is a small tagged union passed by value. Scalars (none, bool, int,
- * float, range, builtin function) live inside it; strings, lists, functions and bound methods
- * live on the heap with a reference count.
+ * A `struct dsl_value` is a tagged union of two words, passed by value in registers. Scalars
+ * (none, bool, int, float, builtin function) live inside it; strings, lists, ranges, functions
+ * and bound methods live on the heap with a reference count.
  *
  * Lists are mutable, as in Python (xs[i] = v, xs.append(v), xs += ys; see list.h), and shared
  * by reference: `ys = xs` names the same list. Counting references is enough only while there
@@ -114,6 +114,12 @@ enum dsl_dtype {
 struct dsl_range {
     int64_t start, stop, step; /* step != 0 */
 };
+/* A range value's object: boxed, so that a value is two words (passed and returned in
+ * registers) rather than four. */
+struct dsl_range_obj {
+    size_t refs;
+    struct dsl_range r;
+};
 
 struct dsl_builtin;    /* native.h */
 struct dsl_method;     /* below */
@@ -139,7 +145,7 @@ struct dsl_value {
         double f;
         struct dsl_str *s;
         struct dsl_list *l;
-        struct dsl_range r;
+        struct dsl_range_obj *rng;
         const struct dsl_builtin *fn;
         struct mt_tensor *t; /* DSL_TENSOR: one engine reference */
         struct dsl_method *m;
@@ -517,12 +523,12 @@ static inline struct dsl_value dsl_float(double f)
     return (struct dsl_value){.kind = DSL_FLOAT, .as.f = f};
 }
 
-/* Whether v is held by value, with no reference to count: None, a bool, a number, a range, a
- * builtin function. */
+/* Whether v is held by value, with no reference to count: None, a bool, a number, a builtin
+ * function. */
 static inline bool dsl_value_plain(struct dsl_value v)
 {
-    const unsigned plain = 1u << DSL_NONE | 1u << DSL_BOOL | 1u << DSL_INT | 1u << DSL_FLOAT |
-                           1u << DSL_RANGE | 1u << DSL_BUILTIN;
+    const unsigned plain =
+        1u << DSL_NONE | 1u << DSL_BOOL | 1u << DSL_INT | 1u << DSL_FLOAT | 1u << DSL_BUILTIN;
     return (plain >> v.kind) & 1u;
 }
 /* Whether v's object starts with its reference count (as.refs): every heap kind but tensors
@@ -532,7 +538,7 @@ static inline bool dsl_value_counted(struct dsl_value v)
     const unsigned counted = 1u << DSL_STR | 1u << DSL_LIST | 1u << DSL_METHOD |
                              1u << DSL_FUNCTION | 1u << DSL_OBJECT | 1u << DSL_CELL |
                              1u << DSL_INSTANCE | 1u << DSL_SUPER | 1u << DSL_DICT | 1u << DSL_SET |
-                             1u << DSL_EXCEPTION;
+                             1u << DSL_EXCEPTION | 1u << DSL_RANGE;
     return (counted >> v.kind) & 1u;
 }
 /* dsl_value_retain and dsl_value_release of a value that is not plain. */
@@ -655,6 +661,8 @@ int dsl_list_reserve(struct dsl_list *l, size_t n);
 
 /* Number of ints a range yields (0 when empty). */
 int64_t dsl_range_len(struct dsl_range r);
+/* *out = a new range value of r: DSL_V_OK or DSL_V_NOMEM. */
+int dsl_range_value(struct dsl_range r, struct dsl_value *out);
 
 /* A tensor value owning `t` (the caller's reference passes to it). */
 static inline struct dsl_value dsl_tensor(struct mt_tensor *t)

@@ -375,7 +375,7 @@ static int bi_len(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
     case DSL_LIST: *ret = dsl_int((int64_t)v.as.l->len); return 0;
     case DSL_DICT:
     case DSL_SET: *ret = dsl_int((int64_t)v.as.d->len); return 0;
-    case DSL_RANGE: *ret = dsl_int(dsl_range_len(v.as.r)); return 0;
+    case DSL_RANGE: *ret = dsl_int(dsl_range_len(v.as.rng->r)); return 0;
     case DSL_TENSOR: *ret = dsl_int(v.as.t->shape[0]); return 0; /* as PyTorch: the first dim */
     case DSL_INSTANCE:
     case DSL_METHOD: { /* __len__, or an instance's __dict__ */
@@ -614,8 +614,8 @@ static int bi_list(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
     /* always a new list: lists are mutable, and list(xs) is how Python copies one */
     struct dsl_iter it;
     if (a->has[0] && a->slot[0].kind == DSL_RANGE &&
-        dsl_range_len(a->slot[0].as.r) > (int64_t)DSL_MAX_LIST_LEN)
-        return dsl_raise_size(in, "list", (uint64_t)dsl_range_len(a->slot[0].as.r));
+        dsl_range_len(a->slot[0].as.rng->r) > (int64_t)DSL_MAX_LIST_LEN)
+        return dsl_raise_size(in, "list", (uint64_t)dsl_range_len(a->slot[0].as.rng->r));
     struct dsl_list *l = dsl_list_new(0);
     if (!l) return dsl_raise_status(in, DSL_V_NOMEM);
     struct dsl_value lv = {.kind = DSL_LIST, .as.l = l};
@@ -775,9 +775,7 @@ static int bi_range(struct dsl_interp *in, const struct dsl_args *a, struct dsl_
         if (x[2] == 0) return dsl_raise(in, "ValueError", "range() arg 3 must not be zero");
         r.step = x[2];
     }
-    ret->kind = DSL_RANGE;
-    ret->as.r = r;
-    return 0;
+    return dsl_range_value(r, ret) == DSL_V_OK ? 0 : dsl_raise_status(in, DSL_V_NOMEM);
 }
 
 /* ---- print options ---------------------------------------------------------------------- */
@@ -1043,8 +1041,8 @@ static int bi_id(struct dsl_interp *in, const struct dsl_args *a, struct dsl_val
     case DSL_INT: x = (uint64_t)v.as.i; break;
     case DSL_FLOAT: memcpy(&x, &v.as.f, sizeof x); break;
     case DSL_RANGE:
-        x = dsl_mix64((uint64_t)v.as.r.start) ^ dsl_mix64((uint64_t)v.as.r.stop + 1) ^
-            dsl_mix64((uint64_t)v.as.r.step + 2);
+        x = dsl_mix64((uint64_t)v.as.rng->r.start) ^ dsl_mix64((uint64_t)v.as.rng->r.stop + 1) ^
+            dsl_mix64((uint64_t)v.as.rng->r.step + 2);
         break;
     default: break;
     }

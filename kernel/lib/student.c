@@ -234,7 +234,7 @@ static int made(struct dsl_interp *in, int slot, struct dsl_value *out)
     }
     char need[64];
     const char *method;
-    struct dsl_value args[2];
+    struct dsl_value args[2] = {dsl_none(), dsl_none()}; /* none for matrix_multiply */
     size_t nargs = 1;
     if (slot < SLOT_ZIP) {
         method = "map";

@@ -79,7 +79,7 @@ static int r_choice(struct dsl_interp *in, const struct dsl_args *a, struct dsl_
     if (seq.kind == DSL_LIST)
         n = (int64_t)seq.as.l->len;
     else if (seq.kind == DSL_RANGE)
-        n = dsl_range_len(seq.as.r);
+        n = dsl_range_len(seq.as.rng->r);
     else if (seq.kind == DSL_STR)
         n = (int64_t)render_utf8_count(seq.as.s->data, seq.as.s->len);
     else
