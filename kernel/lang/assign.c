@@ -174,8 +174,10 @@ assign:
     for (size_t i = 0; i < want; i++) {
         struct dsl_value item = items[i];
         items[i] = dsl_none();
+        const struct dsl_node *t = target->kids[i];
         if (r == DSL_X_OK)
-            r = dsl_assign_to(in, target->kids[i], item);
+            r = t->kind == DSL_N_NAME && dsl_store_local(in, t, item) ? DSL_X_OK
+                                                                      : dsl_assign_to(in, t, item);
         else
             dsl_value_release(item);
     }
@@ -202,6 +204,8 @@ int dsl_exec_assign(struct dsl_interp *in, const struct dsl_node *n)
     }
     if (n->nkids == 1 && n->kids[0]->kind == DSL_N_NAME && dsl_store_local(in, n->kids[0], v))
         return DSL_X_OK;
+    if (n->nkids == 1 && (n->kids[0]->kind == DSL_N_TUPLE || n->kids[0]->kind == DSL_N_LIST))
+        return unpack_to(in, n->kids[0], v);
     if (n->nkids == 1 && n->kids[0]->kind == DSL_N_ATTR) {
         /* obj.name = value: the object lent where it is a local (self.x = v), as a read of
          * obj.name is, with no subscripts to evaluate */
