@@ -286,26 +286,36 @@ static const struct dsl_class *base_of(const struct dsl_class *c)
     return c->base.kind == DSL_CLASS ? c->base.as.cls : NULL;
 }
 
+/* The slot of the attribute that the chain from c binds to name (with its depth), or NULL:
+ * none, or a builtin row comes first (*row, which is NULL otherwise). */
+static struct dsl_value *chain_slot(const struct dsl_class *c, const char *name, size_t hash,
+                                    unsigned *depth, const struct dsl_builtin **row)
+{
+    for (unsigned d = 0; c; c = base_of(c), d++) {
+        struct dsl_value *slot = dsl_attrs_find_hashed(&c->attrs, name, hash);
+        if (slot) {
+            *depth = d;
+            return slot;
+        }
+        for (const struct dsl_builtin *m = c->methods; m && m->name; m++)
+            if (dsl_name_eq(m->name, name)) {
+                *row = m;
+                return NULL;
+            }
+    }
+    return NULL;
+}
+
 /* What the class chain from c binds name (whose dsl_name_hash is hash) to: an attribute
  * (*attr) or a builtin row (*row). */
 static bool chain_find_hashed(const struct dsl_class *c, const char *name, size_t hash,
                               struct dsl_value *attr, const struct dsl_builtin **row)
 {
-    for (; c; c = base_of(c)) {
-        struct dsl_value *slot = dsl_attrs_find_hashed(&c->attrs, name, hash);
-        if (slot) {
-            *attr = *slot;
-            *row = NULL;
-            return true;
-        }
-        for (const struct dsl_builtin *m = c->methods; m && m->name; m++)
-            if (dsl_name_eq(m->name, name)) {
-                *attr = dsl_none();
-                *row = m;
-                return true;
-            }
-    }
-    return false;
+    unsigned depth;
+    *row = NULL;
+    struct dsl_value *slot = chain_slot(c, name, hash, &depth, row);
+    *attr = slot ? *slot : dsl_none();
+    return slot || *row;
 }
 
 static bool chain_find(const struct dsl_class *c, const char *name, struct dsl_value *attr,
@@ -814,26 +824,6 @@ static size_t chain_max(const struct dsl_class *c, unsigned depth)
         if (c->attrs.version > max) max = c->attrs.version;
     }
     return max;
-}
-
-/* The slot of the attribute that the chain from c binds to name (with its depth), or NULL:
- * none, or a builtin row comes first (*row, which is NULL otherwise). */
-static struct dsl_value *chain_slot(const struct dsl_class *c, const char *name, size_t hash,
-                                    unsigned *depth, const struct dsl_builtin **row)
-{
-    for (unsigned d = 0; c; c = base_of(c), d++) {
-        struct dsl_value *slot = dsl_attrs_find_hashed(&c->attrs, name, hash);
-        if (slot) {
-            *depth = d;
-            return slot;
-        }
-        for (const struct dsl_builtin *m = c->methods; m && m->name; m++)
-            if (dsl_name_eq(m->name, name)) {
-                *row = m;
-                return NULL;
-            }
-    }
-    return NULL;
 }
 
 /* cached_slot's look along the chain, kept out of line: the hits stay short. A row found
