@@ -1433,21 +1433,29 @@ int dsl_bi_delattr(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
     return 0;
 }
 
-int dsl_bi_hasattr(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+int dsl_hasattr(struct dsl_interp *in, struct dsl_value obj, const char *name, bool *has)
 {
-    if (want_name(in, a->slot[1]) != 0) return -1;
     struct dsl_value v;
     in->quiet_attr++;
-    int r = dsl_getattr(in, a->slot[0], a->slot[1].as.s->data, &v);
+    int r = dsl_getattr(in, obj, name, &v);
     in->quiet_attr--;
+    *has = r == 0;
     if (r == 0) {
         dsl_value_release(v);
-        *ret = dsl_bool(true);
         return 0;
     }
     if (strcmp(in->ename, "AttributeError") != 0) return -1;
     dsl_interp_clear_error(in);
-    *ret = dsl_bool(false);
+    return 0;
+}
+
+int dsl_bi_hasattr(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    bool has;
+    if (want_name(in, a->slot[1]) != 0 ||
+        dsl_hasattr(in, a->slot[0], a->slot[1].as.s->data, &has) != 0)
+        return -1;
+    *ret = dsl_bool(has);
     return 0;
 }
 

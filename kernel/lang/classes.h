@@ -223,5 +223,8 @@ int dsl_bi_delattr(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
  * none to delete (AttributeError). 0 or -1. */
 int dsl_delattr(struct dsl_interp *in, struct dsl_value obj, const char *name);
 int dsl_bi_hasattr(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
+/* hasattr(obj, name) into *has: 0, or -1 after raising an error other than AttributeError that
+ * reading the attribute raised. */
+int dsl_hasattr(struct dsl_interp *in, struct dsl_value obj, const char *name, bool *has);
 
 #endif

@@ -320,11 +320,15 @@ struct snap {
 /* The fields that __init__, __repr__ and __eq__ use are those dataclass() found when it
  * decorated the class, as CPython makes those methods then: a Field changed afterwards (its
  * default, the fields dict) changes nothing they do. The snapshot is kept in the class as
- * __dataclass_params__ (where CPython keeps the decorator's options): a tuple of MISSING, then
- * one (name, default, default_factory, flags) tuple per field, flags SNAP_* bits. A value of
- * that name not so made (the program's: one that does not start with MISSING, or whose items
- * are not such tuples) sends the methods back to the Fields as they are. */
+ * __dataclass_params__ (where CPython keeps the decorator's options): a tuple of MISSING, the
+ * class's SNAPSHOT_* bits, then one (name, default, default_factory, flags) tuple per field,
+ * flags SNAP_* bits. A value of that name not so made (the program's: one that does not start
+ * with MISSING and an int, or whose other items are not such tuples) sends the methods back to
+ * the Fields as they are. The class's bits: whether it had a __post_init__ then, which the
+ * generated __init__ calls (as CPython's, made then, calls it or not whatever the class gets
+ * afterwards). */
 enum { SNAP_INIT = 1, SNAP_REPR = 2, SNAP_COMPARE = 4 };
+enum { SNAPSHOT_POST_INIT = 1 };
 static struct dsl_name_const params_name = DSL_NAME_CONST("__dataclass_params__");
 
 /* A Field's init, repr or compare: a bool as field() makes it, else its truth. */
@@ -341,14 +345,17 @@ static int field_at(struct dsl_interp *in, struct dsl_value fv, struct dsl_value
     return 0;
 }
 
-/* The snapshot of fields dict d, as a new tuple into *out: 0, or -1 after raising. */
-static int make_snapshot(struct dsl_interp *in, const struct dsl_dict *d, struct dsl_value *out)
+/* The snapshot of fields dict d, with the class's bits, as a new tuple into *out: 0, or -1
+ * after raising. */
+static int make_snapshot(struct dsl_interp *in, const struct dsl_dict *d, int64_t class_bits,
+                         struct dsl_value *out)
 {
-    struct dsl_list *l = dsl_list_new(d->len + 1);
+    struct dsl_list *l = dsl_list_new(d->len + 2);
     if (!l) return dsl_raise_status(in, DSL_V_NOMEM);
     l->style = DSL_LIST_TUPLE;
     *out = (struct dsl_value){.kind = DSL_LIST, .as.l = l};
     dsl_list_push(l, missing()); /* room made */
+    dsl_list_push(l, dsl_int(class_bits));
     for (size_t i = 0; i < d->n; i++) {
         if (!d->entries[i].live) continue;
         struct dsl_value v[F_COUNT];
@@ -375,57 +382,127 @@ static int make_snapshot(struct dsl_interp *in, const struct dsl_dict *d, struct
     return 0;
 }
 
-/* The snapshot of dataclass c (borrowed), or NULL when it has none of dataclass()'s making (the
- * program replaced or deleted it). */
-static const struct dsl_list *snapshot_of(const struct dsl_class *c)
+/* Whether l is a snapshot of dataclass()'s making (the program may have replaced it). */
+static bool is_snapshot(const struct dsl_list *l)
 {
-    if (!params_name.name) dsl_name_const_init(&params_name);
-    const struct dsl_value *p = dsl_attrs_find_const(&c->attrs, &params_name);
-    if (!p || !dsl_is_tuple(*p)) return NULL;
-    const struct dsl_list *l = p->as.l;
-    if (!l->len || !is_missing(l->items[0])) return NULL;
-    for (size_t i = 1; i < l->len; i++) {
+    if (l->len < 2 || !is_missing(l->items[0]) || l->items[1].kind != DSL_INT) return false;
+    for (size_t i = 2; i < l->len; i++) {
         struct dsl_value e = l->items[i];
         if (!dsl_is_tuple(e) || e.as.l->len != 4 || e.as.l->items[0].kind != DSL_STR ||
             e.as.l->items[3].kind != DSL_INT)
-            return NULL;
+            return false;
     }
-    return l;
+    return true;
 }
 
-/* The fields of self's class for one call of a method: an array of *n snaps (its room kept
- * from call to call, as every instance a dataclass makes takes one) and what holds their
- * values while the method runs: the class's snapshot (generated: __init__, __repr__, __eq__),
- * or each snap its own, read from the Fields as they are now (asdict()). What the program
- * does to the class while the method runs (a default factory, __setattr__, __eq__) changes
- * nothing the method holds. */
+/* A snapshot worked out once for the generated methods, which every instance a dataclass makes
+ * runs: its snaps (lent by the snapshot, which the plan holds), and each field's name interned
+ * with its hash, as an instance's attribute table keys it. A few plans are kept (PLANS), each
+ * holding its snapshot, so that a snapshot found at a plan's address is that plan's (tuples do
+ * not change). A call holds its plan while it runs: a plan replaced meanwhile (a default
+ * factory that makes instances of other dataclasses) stays whole until the call returns. */
+struct plan {
+    size_t refs;
+    struct dsl_value snapshot;
+    size_t n;
+    struct snap *f;
+    const char **iname;
+    size_t *hash;
+    bool post_init; /* SNAPSHOT_POST_INIT */
+};
+
+enum { PLANS = 8 };
+static struct plan *plans[PLANS];
+static size_t plans_next;
+
+static void plan_release(struct plan *p)
+{
+    if (!p || --p->refs) return;
+    for (size_t i = 0; p->iname && i < p->n; i++)
+        if (p->iname[i]) dsl_name_release(p->iname[i]);
+    dsl_value_release(p->snapshot);
+    free(p->f);
+    free(p->iname);
+    free(p->hash);
+    free(p);
+}
+
+/* A new plan (one reference) for snapshot l (is_snapshot), or NULL when out of memory. */
+static struct plan *plan_new(const struct dsl_list *l)
+{
+    struct plan *p = calloc(1, sizeof *p);
+    size_t n = l->len - 2; /* MISSING and the class's bits come first */
+    if (!p) return NULL;
+    p->refs = 1;
+    p->snapshot =
+        dsl_value_retain((struct dsl_value){.kind = DSL_LIST, .as.l = (struct dsl_list *)l});
+    p->n = n;
+    p->post_init = l->items[1].as.i & SNAPSHOT_POST_INIT;
+    p->f = calloc(n + 1, sizeof *p->f);
+    p->iname = calloc(n + 1, sizeof *p->iname);
+    p->hash = calloc(n + 1, sizeof *p->hash);
+    bool ok = p->f && p->iname && p->hash;
+    for (size_t i = 0; ok && i < n; i++) {
+        const struct dsl_value *e = l->items[i + 2].as.l->items;
+        int64_t bits = e[3].as.i;
+        p->f[i] = (struct snap){
+            e[0], e[1], e[2], bits & SNAP_INIT, bits & SNAP_REPR, bits & SNAP_COMPARE};
+        p->hash[i] = dsl_name_hash(e[0].as.s->data);
+        ok = (p->iname[i] = dsl_name_intern(e[0].as.s->data, p->hash[i])) != NULL;
+    }
+    if (ok) return p;
+    plan_release(p);
+    return NULL;
+}
+
+/* The plan of dataclass c's snapshot (a new reference) into *out, or NULL when c has no
+ * snapshot of dataclass()'s making: 0, or -1 after raising. */
+static int plan_of(struct dsl_interp *in, const struct dsl_class *c, struct plan **out)
+{
+    *out = NULL;
+    if (!params_name.name) dsl_name_const_init(&params_name);
+    const struct dsl_value *v = dsl_attrs_find_const(&c->attrs, &params_name);
+    if (!v || !dsl_is_tuple(*v)) return 0;
+    for (size_t i = 0; i < PLANS; i++)
+        if (plans[i] && plans[i]->snapshot.as.l == v->as.l) {
+            plans[i]->refs++;
+            *out = plans[i];
+            return 0;
+        }
+    if (!is_snapshot(v->as.l)) return 0;
+    struct plan *p = plan_new(v->as.l);
+    if (!p) return dsl_raise_status(in, DSL_V_NOMEM);
+    plan_release(plans[plans_next]);
+    plans[plans_next] = p;
+    plans_next = (plans_next + 1) % PLANS;
+    p->refs++;
+    *out = p;
+    return 0;
+}
+
+/* The fields of self's class for one call of a method: an array of *n snaps, and what holds
+ * their values while the method runs: the plan of the class's snapshot (generated: __init__,
+ * __repr__, __eq__), or each snap its own, read from the Fields as they are now (asdict()).
+ * What the program does to the class while the method runs (a default factory, __setattr__,
+ * __eq__) changes nothing the method holds. */
 struct snaps {
     struct snap *f;
     size_t n;
-    struct dsl_value held; /* the snapshot lent to f, or none: each snap holds its values */
+    struct plan *plan; /* the plan lending f, or NULL: each snap holds its values */
 };
-
-/* One array of snaps kept from the last call for the next: room for SPARE_SNAPS, or NULL while
- * a call holds it (a call made inside one, by a default factory or a __setattr__, allocates its
- * own). */
-enum { SPARE_SNAPS = 8 };
-static struct snap *spare;
 
 static void snaps_free(struct snaps *s)
 {
-    if (s->held.kind != DSL_NONE) {
-        dsl_value_release(s->held);
-    } else {
-        for (size_t i = 0; i < s->n; i++) {
-            dsl_value_release(s->f[i].name);
-            dsl_value_release(s->f[i].def);
-            dsl_value_release(s->f[i].factory);
-        }
+    if (s->plan) {
+        plan_release(s->plan);
+        return;
     }
-    if (!spare && s->n <= SPARE_SNAPS)
-        spare = s->f; /* room for SPARE_SNAPS: made so by snaps_of */
-    else
-        free(s->f);
+    for (size_t i = 0; i < s->n; i++) {
+        dsl_value_release(s->f[i].name);
+        dsl_value_release(s->f[i].def);
+        dsl_value_release(s->f[i].factory);
+    }
+    free(s->f);
 }
 
 /* The fields of self's class into *s, from its snapshot (generated) or its Fields now: 0, or -1
@@ -434,30 +511,18 @@ static int snaps_of(struct dsl_interp *in, struct dsl_value self, bool generated
 {
     const struct dsl_class *c = NULL;
     struct dsl_value fv = self.kind == DSL_INSTANCE ? fields_in(self.as.inst->cls, &c) : dsl_none();
-    *s = (struct snaps){NULL, 0, dsl_none()};
+    *s = (struct snaps){NULL, 0, NULL};
     if (fv.kind != DSL_DICT) return dsl_raise(in, "TypeError", "not a dataclass instance");
-    const struct dsl_list *p = generated ? snapshot_of(c) : NULL;
-    const struct dsl_dict *d = fv.as.d;
-    size_t want = p ? p->len - 1 : d->len; /* a snapshot's first item is MISSING */
-    struct snap *f = spare;
-    if (f && want <= SPARE_SNAPS)
-        spare = NULL;
-    else
-        f = calloc(want > SPARE_SNAPS ? want : SPARE_SNAPS, sizeof *f);
-    if (!f) return dsl_raise_status(in, DSL_V_NOMEM);
-    s->f = f;
-    if (p) {
-        s->held =
-            dsl_value_retain((struct dsl_value){.kind = DSL_LIST, .as.l = (struct dsl_list *)p});
-        for (size_t i = 0; i < want; i++) {
-            const struct dsl_value *e = p->items[i + 1].as.l->items;
-            int64_t bits = e[3].as.i;
-            f[i] = (struct snap){
-                e[0], e[1], e[2], bits & SNAP_INIT, bits & SNAP_REPR, bits & SNAP_COMPARE};
-        }
-        s->n = want;
+    if (generated && plan_of(in, c, &s->plan) != 0) return -1;
+    if (s->plan) {
+        s->f = s->plan->f;
+        s->n = s->plan->n;
         return 0;
     }
+    const struct dsl_dict *d = fv.as.d;
+    struct snap *f = calloc(d->len + 1, sizeof *f);
+    if (!f) return dsl_raise_status(in, DSL_V_NOMEM);
+    s->f = f;
     for (size_t i = 0; i < d->n && s->n < d->len; i++) {
         if (!d->entries[i].live) continue;
         struct dsl_value v[F_COUNT];
@@ -599,22 +664,44 @@ static int dc_init(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
         !v || !set || !absent ? dsl_raise_status(in, DSL_V_NOMEM) : check_call(in, a, cls, f, n);
     if (r == 0) r = call_values(in, a, f, n, v, set, absent, &nabsent);
     if (r == 0 && nabsent) r = raise_missing(in, cls, absent, nabsent);
-    for (size_t i = 0; i < n && r == 0; i++)
-        if (set[i]) /* self is an instance (snaps_of): its store, with no kind to ask */
-            r = dsl_object_setattr_hashed(in, self, f[i].name.as.s->data,
-                                          dsl_name_hash(f[i].name.as.s->data), v[i]);
+    struct dsl_instance *o = self.as.inst; /* self is an instance: snaps_of */
+    for (size_t i = 0; i < n && r == 0; i++) {
+        if (!set[i]) continue;
+        const char *iname = held.plan ? held.plan->iname[i] : NULL;
+        size_t hash = held.plan ? held.plan->hash[i] : 0;
+        /* a new attribute with nothing to ask (no __setattr__, no property of that name), as
+         * `self.name = value` stores it: its interned name, with no second search */
+        if (iname && dsl_class_plain_store(o->cls.as.cls, hash) &&
+            !dsl_attrs_find_hashed(&o->attrs, iname, hash)) {
+            int st = dsl_attrs_add_interned(&o->attrs, iname, hash, dsl_value_retain(v[i]));
+            if (st != DSL_V_OK) r = dsl_raise_status(in, st);
+        } else {
+            r = dsl_object_setattr(in, self, f[i].name.as.s->data, v[i]);
+        }
+    }
     for (size_t i = 0; v && i < n; i++) dsl_value_release(v[i]);
     if (!small) {
         free(v);
         free(set);
         free(absent);
     }
-    snaps_free(&held);
-    struct dsl_value post, out;
+    /* self.__post_init__(): where the class had one when decorated, as CPython's generated
+     * __init__ (made then) calls it, looked up on self now; without its snapshot, where the
+     * class has one now. A plain method of the class is called without binding it. */
     static struct dsl_name_const post_init = DSL_NAME_CONST("__post_init__");
     if (!post_init.name) dsl_name_const_init(&post_init);
-    if (r == 0 && dsl_instance_method_hashed(self, post_init.name, post_init.hash, &post)) {
-        r = dsl_call_method(in, post, self, NULL, 0, NULL, NULL, 0, &out);
+    struct dsl_value fn, out;
+    bool want = r == 0 &&
+                (held.plan ? held.plan->post_init
+                           : dsl_instance_method_hashed(self, post_init.name, post_init.hash, &fn));
+    snaps_free(&held);
+    if (want) {
+        if (dsl_instance_method_hashed(self, post_init.name, post_init.hash, &fn)) {
+            r = dsl_call_method(in, fn, self, NULL, 0, NULL, NULL, 0, &out);
+        } else if ((r = dsl_getattr(in, self, post_init.name, &fn)) == 0) {
+            r = dsl_call(in, fn, NULL, 0, NULL, NULL, 0, &out);
+            dsl_value_release(fn);
+        }
         if (r == 0) dsl_value_release(out);
     }
     if (r != 0) return -1;
@@ -795,8 +882,10 @@ static int make_dataclass(struct dsl_interp *in, struct dsl_value cls, int mask,
         dsl_value_release(dv);
         return -1;
     }
+    bool post_init;
     struct dsl_value snapshot;
-    if (make_snapshot(in, d, &snapshot) != 0) {
+    if (dsl_hasattr(in, cls, "__post_init__", &post_init) != 0 ||
+        make_snapshot(in, d, post_init ? SNAPSHOT_POST_INIT : 0, &snapshot) != 0) {
         dsl_value_release(dv);
         return -1;
     }
