@@ -112,7 +112,7 @@ int dsl_assign_to(struct dsl_interp *in, const struct dsl_node *target, struct d
     struct dsl_value obj, subs[MT_MAX_DIMS];
     size_t nsubs = 0;
     int r = DSL_X_ERR;
-    if (dsl_eval(in, target->a, &obj) != 0) goto done;
+    if (dsl_eval_node(in, target->a, &obj) != 0) goto done;
     if (target_subscripts(in, target, obj, subs, &nsubs) != 0)
         dsl_error_locate(in, target->pos);
     else
@@ -195,7 +195,7 @@ done:
 int dsl_exec_assign(struct dsl_interp *in, const struct dsl_node *n)
 {
     struct dsl_value v;
-    if (dsl_eval(in, n->a, &v) != 0) return DSL_X_ERR;
+    if (dsl_eval_node(in, n->a, &v) != 0) return DSL_X_ERR;
     /* `name: annotation = value` in a class body: the annotation recorded, then assigned */
     if (in->class_ns && n->value.kind == DSL_STR &&
         dsl_class_note_annotation(in, in->class_ns, n->kids[0]->name, n->value) != 0) {
@@ -327,7 +327,7 @@ static int exec_aug_item(struct dsl_interp *in, const struct dsl_node *n)
     struct dsl_value subs[MT_MAX_DIMS];
     size_t nsubs = 0;
     int r = DSL_X_ERR;
-    if (dsl_eval(in, target->a, &obj) != 0) return DSL_X_ERR;
+    if (dsl_eval_node(in, target->a, &obj) != 0) return DSL_X_ERR;
     if (target->kind == DSL_N_INDEX) {
         if (dsl_eval_subscripts(in, target, obj, subs, &nsubs) != 0) goto done;
         /* a list's item (not a tuple's or an ndarray's, whose stores refuse or cast) */
@@ -346,7 +346,7 @@ static int exec_aug_item(struct dsl_interp *in, const struct dsl_node *n)
                0) {
         goto done;
     }
-    if (dsl_eval(in, n->b, &rhs) != 0 || augment(in, n, cur, rhs, &res) != 0) goto done;
+    if (dsl_eval_node(in, n->b, &rhs) != 0 || augment(in, n, cur, rhs, &res) != 0) goto done;
     r = store_into(in, target, obj, subs, nsubs, res);
 done:
     if (r != DSL_X_OK) dsl_error_locate(in, target->pos);
@@ -363,7 +363,7 @@ int dsl_exec_aug(struct dsl_interp *in, const struct dsl_node *n)
     const struct dsl_node *target = n->a;
     if (target->kind != DSL_N_NAME) return exec_aug_item(in, n);
     struct dsl_value rhs, cur, res;
-    if (dsl_eval(in, n->b, &rhs) != 0) return DSL_X_ERR;
+    if (dsl_eval_node(in, n->b, &rhs) != 0) return DSL_X_ERR;
     struct dsl_value *slot = dsl_lookup_node(in, target);
     if (slot && n->op == DSL_T_PLUS && extend_in_place(slot, rhs)) {
         dsl_value_release(rhs);
@@ -397,7 +397,7 @@ static int del_item(struct dsl_interp *in, const struct dsl_node *t)
 {
     struct dsl_value obj, subs[MT_MAX_DIMS];
     size_t nsubs = 0;
-    if (dsl_eval(in, t->a, &obj) != 0) return DSL_X_ERR;
+    if (dsl_eval_node(in, t->a, &obj) != 0) return DSL_X_ERR;
     int r = -1;
     if (obj.kind == DSL_DICT || obj.kind == DSL_INSTANCE || dsl_is_attrs_view(obj)) {
         if (dsl_eval_subscripts(in, t, obj, subs, &nsubs) == 0)
@@ -439,7 +439,7 @@ static int del_target(struct dsl_interp *in, const struct dsl_node *t)
     case DSL_N_INDEX: return del_item(in, t);
     default: { /* an attribute: of an instance or a class; other values have none to delete */
         struct dsl_value obj;
-        if (dsl_eval(in, t->a, &obj) != 0) return DSL_X_ERR;
+        if (dsl_eval_node(in, t->a, &obj) != 0) return DSL_X_ERR;
         int r = dsl_delattr(in, obj, t->name);
         dsl_value_release(obj);
         if (r != 0) dsl_error_locate(in, t->pos);

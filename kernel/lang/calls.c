@@ -342,7 +342,7 @@ int dsl_call_unpacking(struct dsl_interp *in, const struct dsl_node *n, struct d
     for (size_t i = 0; i < n->nkids; i++) {
         const struct dsl_node *arg = n->kids[i];
         struct dsl_value v;
-        if (dsl_eval(in, arg->kind == DSL_N_STAR ? arg->a : arg, &v) != 0) goto done;
+        if (dsl_eval_node(in, arg->kind == DSL_N_STAR ? arg->a : arg, &v) != 0) goto done;
         if (arg->kind != DSL_N_STAR) {
             int st = push_pos(&g, v);
             if (st != DSL_V_OK) {
@@ -361,7 +361,7 @@ int dsl_call_unpacking(struct dsl_interp *in, const struct dsl_node *n, struct d
     }
     for (size_t k = 0; k < n->nkw; k++) {
         struct dsl_value v;
-        if (dsl_eval(in, n->kwvals[k], &v) != 0 ||
+        if (dsl_eval_node(in, n->kwvals[k], &v) != 0 ||
             push_kw(in, &g, callee, n->kwnames[k], v, dsl_none()) != 0)
             goto done;
     }
@@ -776,7 +776,7 @@ int dsl_eval_call(struct dsl_interp *in, const struct dsl_node *n, struct dsl_va
                 return r;
             }
         }
-    } else if (dsl_eval(in, n->a, &callee) != 0) {
+    } else if (dsl_eval_node(in, n->a, &callee) != 0) {
         return -1;
     }
     if (n->flag) { /* f(*xs, **d) */

@@ -96,8 +96,6 @@ int dsl_iter_next(struct dsl_interp *in, struct dsl_iter *it, struct dsl_value *
 
 /* ---- expressions ------------------------------------------------------------------------ */
 
-typedef int (*eval_fn)(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out);
-
 static int eval_const(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
 {
     (void)in;
@@ -113,7 +111,7 @@ static int eval_list(struct dsl_interp *in, const struct dsl_node *n, struct dsl
     if (n->kind == DSL_N_TUPLE) l->style = DSL_LIST_TUPLE;
     for (size_t i = 0; i < n->nkids; i++) {
         struct dsl_value item;
-        if (dsl_eval(in, n->kids[i], &item) != 0) goto error;
+        if (dsl_eval_node(in, n->kids[i], &item) != 0) goto error;
         int st = dsl_list_push(l, item);
         if (st != 0) {
             dsl_raise_status(in, st);
@@ -138,8 +136,8 @@ static int eval_dict(struct dsl_interp *in, const struct dsl_node *n, struct dsl
     struct dsl_value dv = dsl_dict_value(d);
     for (size_t i = 0; i + 1 < n->nkids; i += 2) {
         struct dsl_value k, v;
-        if (dsl_eval(in, n->kids[i], &k) != 0) goto error;
-        if (dsl_eval(in, n->kids[i + 1], &v) != 0) {
+        if (dsl_eval_node(in, n->kids[i], &k) != 0) goto error;
+        if (dsl_eval_node(in, n->kids[i + 1], &v) != 0) {
             dsl_value_release(k);
             goto error;
         }
@@ -166,7 +164,7 @@ static int eval_set(struct dsl_interp *in, const struct dsl_node *n, struct dsl_
     struct dsl_value sv = dsl_set_value(s);
     for (size_t i = 0; i < n->nkids; i++) {
         struct dsl_value item;
-        if (dsl_eval(in, n->kids[i], &item) != 0) goto error;
+        if (dsl_eval_node(in, n->kids[i], &item) != 0) goto error;
         int r = dsl_set_add(in, s, item);
         dsl_value_release(item);
         if (r != 0) {
@@ -211,7 +209,7 @@ int dsl_unary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value v, struct
 static int eval_unary(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
 {
     struct dsl_value v;
-    if (dsl_eval(in, n->a, &v) != 0) return -1;
+    if (dsl_eval_node(in, n->a, &v) != 0) return -1;
     int r = dsl_unary(in, n->op, v, out);
     if (r != 0) dsl_error_locate(in, n->pos);
     dsl_value_release(v);
@@ -221,7 +219,7 @@ static int eval_unary(struct dsl_interp *in, const struct dsl_node *n, struct ds
 static int eval_not(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
 {
     struct dsl_value v;
-    if (dsl_eval(in, n->a, &v) != 0) return -1;
+    if (dsl_eval_node(in, n->a, &v) != 0) return -1;
     bool t = false;
     int r = dsl_truth(in, v, &t);
     dsl_value_release(v);
@@ -268,7 +266,7 @@ static int eval_binary(struct dsl_interp *in, const struct dsl_node *n, struct d
 static int eval_logic(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
 {
     struct dsl_value a;
-    if (dsl_eval(in, n->a, &a) != 0) return -1;
+    if (dsl_eval_node(in, n->a, &a) != 0) return -1;
     bool t = false;
     if (dsl_truth(in, a, &t) != 0) {
         dsl_value_release(a);
@@ -279,7 +277,7 @@ static int eval_logic(struct dsl_interp *in, const struct dsl_node *n, struct ds
         return 0;
     }
     dsl_value_release(a);
-    return dsl_eval(in, n->b, out);
+    return dsl_eval_node(in, n->b, out);
 }
 
 int dsl_compare_value(struct dsl_interp *in, enum dsl_tok op, struct dsl_value left,
@@ -370,10 +368,10 @@ static int eval_compare(struct dsl_interp *in, const struct dsl_node *n, struct 
         if (own_right) dsl_value_release(right);
         return r;
     }
-    if (dsl_eval(in, n->kids[0], &left) != 0) return -1;
+    if (dsl_eval_node(in, n->kids[0], &left) != 0) return -1;
     for (size_t i = 1; i < n->nkids; i++) {
         struct dsl_value right, cmp;
-        if (dsl_eval(in, n->kids[i], &right) != 0) {
+        if (dsl_eval_node(in, n->kids[i], &right) != 0) {
             dsl_value_release(left);
             return -1;
         }
@@ -429,7 +427,7 @@ static int eval_tensor_subscripts(struct dsl_interp *in, const struct dsl_node *
         return dsl_raise(in, "IndexError", "too many indices for a tensor with %d dims: %zu given",
                          t.as.t->ndim, n->nkids);
     for (size_t i = 0; i < n->nkids; i++)
-        if (dsl_eval(in, n->kids[i], &ix[i]) != 0) {
+        if (dsl_eval_node(in, n->kids[i], &ix[i]) != 0) {
             for (size_t k = 0; k < i; k++) dsl_value_release(ix[k]);
             return -1;
         }
@@ -467,7 +465,7 @@ static int eval_slice_bounds(struct dsl_interp *in, const struct dsl_node *sl,
     *out = (struct dsl_value){.kind = DSL_LIST, .as.l = l};
     for (size_t i = 0; i < 3; i++) {
         struct dsl_value x = dsl_none();
-        if (part[i] && dsl_eval(in, part[i], &x) != 0) {
+        if (part[i] && dsl_eval_node(in, part[i], &x) != 0) {
             dsl_value_release(*out);
             return -1;
         }
@@ -497,7 +495,7 @@ int dsl_eval_subscripts(struct dsl_interp *in, const struct dsl_node *n, struct 
             if (n->kids[i]->kind == DSL_N_SLICE)
                 return dsl_raise(in, "TypeError", "unhashable type: 'slice'");
         if (n->nkids == 1) {
-            if (dsl_eval(in, n->kids[0], &subs[0]) != 0) return -1;
+            if (dsl_eval_node(in, n->kids[0], &subs[0]) != 0) return -1;
         } else if (eval_list(in, n, &subs[0]) != 0) {
             return -1;
         } else {
@@ -512,7 +510,7 @@ int dsl_eval_subscripts(struct dsl_interp *in, const struct dsl_node *n, struct 
             if (n->kids[i]->kind == DSL_N_SLICE)
                 return dsl_raise(in, "TypeError", "'%s' takes one key, not %zu", dsl_type_name(v),
                                  n->nkids);
-        if (n->nkids == 1 ? dsl_eval(in, n->kids[0], &subs[0]) : eval_list(in, n, &subs[0]))
+        if (n->nkids == 1 ? dsl_eval_node(in, n->kids[0], &subs[0]) : eval_list(in, n, &subs[0]))
             return -1;
         if (n->nkids != 1) subs[0].as.l->style = DSL_LIST_TUPLE;
         *nsubs = 1;
@@ -522,7 +520,7 @@ int dsl_eval_subscripts(struct dsl_interp *in, const struct dsl_node *n, struct 
         if (n->nkids > MT_MAX_DIMS || dsl_is_slice(n))
             return dsl_raise(in, "TypeError", "a kernel's launch is kernel[blocks, threads]");
         for (size_t i = 0; i < n->nkids; i++)
-            if (dsl_eval(in, n->kids[i], &subs[i]) != 0) {
+            if (dsl_eval_node(in, n->kids[i], &subs[i]) != 0) {
                 dsl_release_all(subs, i);
                 return -1;
             }
@@ -538,7 +536,7 @@ int dsl_eval_subscripts(struct dsl_interp *in, const struct dsl_node *n, struct 
                              "an array is indexed with at most %d ints here", MT_MAX_DIMS);
         for (size_t i = 0; i < n->nkids; i++) {
             if (n->kids[i]->kind == DSL_N_SLICE ? eval_slice_bounds(in, n->kids[i], &subs[i])
-                                                : dsl_eval(in, n->kids[i], &subs[i])) {
+                                                : dsl_eval_node(in, n->kids[i], &subs[i])) {
                 dsl_release_all(subs, i);
                 return -1;
             }
@@ -554,7 +552,7 @@ int dsl_eval_subscripts(struct dsl_interp *in, const struct dsl_node *n, struct 
         const struct dsl_node *part[3] = {sl->a, sl->b, sl->nkids ? sl->kids[0] : NULL};
         for (size_t i = 0; i < 3; i++) {
             subs[i] = dsl_none();
-            if (part[i] && dsl_eval(in, part[i], &subs[i]) != 0) {
+            if (part[i] && dsl_eval_node(in, part[i], &subs[i]) != 0) {
                 dsl_release_all(subs, i);
                 return -1;
             }
@@ -562,7 +560,7 @@ int dsl_eval_subscripts(struct dsl_interp *in, const struct dsl_node *n, struct 
         *nsubs = 3;
         return 0;
     }
-    if (dsl_eval(in, n->kids[0], &subs[0]) != 0) return -1;
+    if (dsl_eval_node(in, n->kids[0], &subs[0]) != 0) return -1;
     *nsubs = 1;
     return 0;
 }
@@ -790,12 +788,12 @@ static int eval_slice_alone(struct dsl_interp *in, const struct dsl_node *n, str
 static int eval_cond(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
 {
     struct dsl_value c;
-    if (dsl_eval(in, n->kids[0], &c) != 0) return -1;
+    if (dsl_eval_node(in, n->kids[0], &c) != 0) return -1;
     bool t = false;
     int r = dsl_truth(in, c, &t);
     dsl_value_release(c);
     if (r != 0) return dsl_error_locate(in, n->kids[0]->pos), -1;
-    return dsl_eval(in, t ? n->a : n->b, out);
+    return dsl_eval_node(in, t ? n->a : n->b, out);
 }
 
 /* ---- comprehensions --------------------------------------------------------------------- */
@@ -827,7 +825,7 @@ static bool comp_collect(struct dsl_comp_scope *s, const struct dsl_node *t)
 static int comp_emit(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value acc)
 {
     struct dsl_value k, v;
-    if (dsl_eval(in, n->a, &k) != 0) return -1;
+    if (dsl_eval_node(in, n->a, &k) != 0) return -1;
     if (n->kind == DSL_N_SETCOMP) {
         int r = dsl_set_add(in, acc.as.d, k);
         if (r != 0) dsl_error_locate(in, n->a->pos);
@@ -839,7 +837,7 @@ static int comp_emit(struct dsl_interp *in, const struct dsl_node *n, struct dsl
         if (st == DSL_V_TOOBIG) return dsl_raise_size(in, "list", (uint64_t)acc.as.l->len + 1);
         return st != DSL_V_OK ? dsl_raise_status(in, st) : 0;
     }
-    if (dsl_eval(in, n->b, &v) != 0) {
+    if (dsl_eval_node(in, n->b, &v) != 0) {
         dsl_value_release(k);
         return -1;
     }
@@ -860,14 +858,14 @@ static int comp_run(struct dsl_interp *in, const struct dsl_node *n, size_t k,
     if (c->kind == DSL_N_COMP_IF) {
         struct dsl_value v;
         bool t = false;
-        if (dsl_eval(in, c->a, &v) != 0) return -1;
+        if (dsl_eval_node(in, c->a, &v) != 0) return -1;
         int r = dsl_truth(in, v, &t);
         dsl_value_release(v);
         if (r != 0) return dsl_error_locate(in, c->a->pos), -1;
         return t ? comp_run(in, n, k + 1, first, acc) : 0;
     }
     struct dsl_value seq = dsl_value_retain(first);
-    if (k > 0 && (dsl_value_release(seq), dsl_eval(in, c->a, &seq) != 0)) return -1;
+    if (k > 0 && (dsl_value_release(seq), dsl_eval_node(in, c->a, &seq) != 0)) return -1;
     struct dsl_iter it;
     int r = dsl_iter_init(in, seq, &it);
     if (r != 0) dsl_error_locate(in, c->a->pos);
@@ -891,7 +889,7 @@ static int eval_comprehension(struct dsl_interp *in, const struct dsl_node *n,
                               struct dsl_value *out)
 {
     struct dsl_value first, acc;
-    if (dsl_eval(in, n->kids[0]->a, &first) != 0) return -1;
+    if (dsl_eval_node(in, n->kids[0]->a, &first) != 0) return -1;
     struct dsl_comp_scope scope = {.up = in->comp};
     bool ok = true;
     for (size_t i = 0; ok && i < n->nkids; i++)
@@ -944,7 +942,7 @@ static int fstring_text(struct dsl_interp *in, const struct dsl_node *n, struct 
             continue;
         }
         struct dsl_value v;
-        if (dsl_eval(in, k->a, &v) != 0) return -1;
+        if (dsl_eval_node(in, k->a, &v) != 0) return -1;
         struct render_buf spec;
         render_buf_init(&spec, DSL_MAX_STR_BYTES);
         int r = k->b ? fstring_text(in, k->b, &spec) : 0;
@@ -989,7 +987,7 @@ static int eval_lambda(struct dsl_interp *in, const struct dsl_node *n, struct d
     return dsl_make_function(in, n, out);
 }
 
-static const eval_fn eval_table[DSL_N_COUNT] = {
+const dsl_eval_fn dsl_eval_table[DSL_N_COUNT] = {
     [DSL_N_CONST] = eval_const,
     [DSL_N_NAME] = dsl_eval_name,
     [DSL_N_LIST] = eval_list,
@@ -1015,13 +1013,13 @@ static const eval_fn eval_table[DSL_N_COUNT] = {
     [DSL_N_DEF] = eval_lambda,
 };
 
+int dsl_eval_not_expression(struct dsl_interp *in, const struct dsl_node *n)
+{
+    assert(!"not an expression node");
+    return dsl_raise_at(in, n->pos, "SystemError", "internal error: not an expression");
+}
+
 int dsl_eval(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
 {
-    *out = dsl_none();
-    eval_fn fn = (unsigned)n->kind < DSL_N_COUNT ? eval_table[n->kind] : NULL;
-    assert(fn && "not an expression node");
-    if (!fn) return dsl_raise_at(in, n->pos, "SystemError", "internal error: not an expression");
-    int r = fn(in, n, out);
-    if (r != 0) *out = dsl_none();
-    return r;
+    return dsl_eval_node(in, n, out);
 }

@@ -110,6 +110,24 @@ static inline struct dsl_value *dsl_local_value(struct dsl_interp *in, const str
     return k >= 0 && in->frame->bound[k] && !in->frame->fn->is_cell[k] ? &in->frame->vals[k] : NULL;
 }
 
+/* The expression functions by node kind (eval.c; NULL for a statement's kind). */
+typedef int (*dsl_eval_fn)(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out);
+extern const dsl_eval_fn dsl_eval_table[DSL_N_COUNT];
+/* dsl_eval of a node that is no expression: an internal error, raised. */
+int dsl_eval_not_expression(struct dsl_interp *in, const struct dsl_node *n);
+
+/* dsl_eval, inline where the evaluator evaluates its operands: the call of dsl_eval itself is
+ * a good part of what evaluating a name or an attribute costs. */
+static inline int dsl_eval_node(struct dsl_interp *in, const struct dsl_node *n,
+                                struct dsl_value *out)
+{
+    dsl_eval_fn fn = dsl_eval_table[n->kind];
+    *out = dsl_none();
+    int r = fn ? fn(in, n, out) : dsl_eval_not_expression(in, n);
+    if (r != 0) *out = dsl_none();
+    return r;
+}
+
 /* Evaluates n into *out, as dsl_eval, with *owned telling whether the caller has a reference to
  * release. A plain local of the running call (not a cell, no comprehension or class body
  * running) is lent from its slot without one: nothing rebinds that slot while one expression
@@ -131,7 +149,7 @@ static inline int dsl_eval_lent(struct dsl_interp *in, const struct dsl_node *n,
         return 0;
     }
     *owned = true;
-    return dsl_eval(in, n, out);
+    return dsl_eval_node(in, n, out);
 }
 
 /* dsl_eval, with the reads of a plain local and of a literal inline: what a call's arguments

@@ -32,7 +32,7 @@ int dsl_exec_block(struct dsl_interp *in, const struct dsl_node *n)
 static int exec_expr(struct dsl_interp *in, const struct dsl_node *n)
 {
     struct dsl_value v;
-    if (dsl_eval(in, n->a, &v) != 0) return DSL_X_ERR;
+    if (dsl_eval_node(in, n->a, &v) != 0) return DSL_X_ERR;
     dsl_value_release(v);
     return DSL_X_OK;
 }
@@ -43,7 +43,7 @@ static int exec_if(struct dsl_interp *in, const struct dsl_node *n)
 {
     for (size_t i = 0; i + 1 < n->nkids; i += 2) {
         struct dsl_value c;
-        if (dsl_eval(in, n->kids[i], &c) != 0) return DSL_X_ERR;
+        if (dsl_eval_node(in, n->kids[i], &c) != 0) return DSL_X_ERR;
         bool t = false;
         int r = dsl_truth(in, c, &t);
         dsl_value_release(c);
@@ -58,7 +58,7 @@ static int exec_while(struct dsl_interp *in, const struct dsl_node *n)
     for (;;) {
         if (dsl_check_cancel(in, n->pos) != 0) return DSL_X_ERR;
         struct dsl_value c;
-        if (dsl_eval(in, n->a, &c) != 0) return DSL_X_ERR;
+        if (dsl_eval_node(in, n->a, &c) != 0) return DSL_X_ERR;
         bool t = false;
         int tr = dsl_truth(in, c, &t);
         dsl_value_release(c);
@@ -73,7 +73,7 @@ static int exec_while(struct dsl_interp *in, const struct dsl_node *n)
 static int exec_for(struct dsl_interp *in, const struct dsl_node *n)
 {
     struct dsl_value seq;
-    if (dsl_eval(in, n->a, &seq) != 0) return DSL_X_ERR;
+    if (dsl_eval_node(in, n->a, &seq) != 0) return DSL_X_ERR;
     struct dsl_iter it;
     int r = DSL_X_OK;
     if (dsl_iter_init(in, seq, &it) != 0) {
@@ -161,7 +161,7 @@ static int yields_refused(struct dsl_interp *in, int st)
 static int exec_yield(struct dsl_interp *in, const struct dsl_node *n)
 {
     struct dsl_value v = dsl_none();
-    if (n->a && dsl_eval(in, n->a, &v) != 0) return DSL_X_ERR;
+    if (n->a && dsl_eval_node(in, n->a, &v) != 0) return DSL_X_ERR;
     struct dsl_list *out = in->yields;
     if (!n->flag) {
         int st = dsl_list_push(out, v);
@@ -211,7 +211,7 @@ static int exec_def(struct dsl_interp *in, const struct dsl_node *n)
     int r = DSL_X_ERR;
     struct dsl_value fv = dsl_none();
     for (; done < n->nkids; done++)
-        if (dsl_eval(in, n->kids[done], &decos[done]) != 0) goto cleanup;
+        if (dsl_eval_node(in, n->kids[done], &decos[done]) != 0) goto cleanup;
     if (dsl_make_function(in, n, &fv) != 0) goto cleanup;
     fv.as.fn_user->class_body = in->class_ns != NULL;
     for (size_t i = n->nkids; i-- > 0;) {
@@ -238,7 +238,7 @@ cleanup:
 static int make_class(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
 {
     struct dsl_value base = dsl_none(), cls;
-    if (n->a && dsl_eval(in, n->a, &base) != 0) return -1;
+    if (n->a && dsl_eval_node(in, n->a, &base) != 0) return -1;
     if (base.kind == DSL_OBJECT && base.as.obj->cls->erased_base) {
         dsl_value_release(base);
         base = dsl_none();
@@ -288,7 +288,7 @@ static int exec_class(struct dsl_interp *in, const struct dsl_node *n)
     int r = DSL_X_ERR;
     struct dsl_value cls = dsl_none();
     for (; done < n->nkids; done++)
-        if (dsl_eval(in, n->kids[done], &decos[done]) != 0) goto cleanup;
+        if (dsl_eval_node(in, n->kids[done], &decos[done]) != 0) goto cleanup;
     if (make_class(in, n, &cls) != 0) goto cleanup;
     for (size_t i = n->nkids; i-- > 0;) {
         struct dsl_value next;
@@ -319,7 +319,7 @@ static int exec_decl(struct dsl_interp *in, const struct dsl_node *n)
 static int exec_return(struct dsl_interp *in, const struct dsl_node *n)
 {
     struct dsl_value v = dsl_none();
-    if (n->a && dsl_eval(in, n->a, &v) != 0) return DSL_X_ERR;
+    if (n->a && dsl_eval_node(in, n->a, &v) != 0) return DSL_X_ERR;
     dsl_value_release(in->retval);
     in->retval = v;
     return DSL_X_RETURN;
@@ -330,13 +330,13 @@ static int exec_assert(struct dsl_interp *in, const struct dsl_node *n)
 {
     struct dsl_value v;
     bool ok;
-    if (dsl_eval(in, n->a, &v) != 0) return DSL_X_ERR;
+    if (dsl_eval_node(in, n->a, &v) != 0) return DSL_X_ERR;
     int r = dsl_truth(in, v, &ok);
     dsl_value_release(v);
     if (r != 0) return dsl_error_locate(in, n->a->pos), DSL_X_ERR;
     if (ok) return DSL_X_OK;
     if (!n->b) return dsl_raise_at(in, n->pos, "AssertionError", "%s", ""), DSL_X_ERR;
-    if (dsl_eval(in, n->b, &v) != 0) return DSL_X_ERR;
+    if (dsl_eval_node(in, n->b, &v) != 0) return DSL_X_ERR;
     struct render_buf b;
     render_buf_init(&b, DSL_MAX_REPR_BYTES);
     int st = dsl_value_str(&b, v);
@@ -368,7 +368,7 @@ static int run_handlers(struct dsl_interp *in, const struct dsl_node *n)
         if (h->a) {
             /* evaluated with no error pending, so that an error of its own is raised */
             struct dsl_value cls;
-            if (dsl_eval(in, h->a, &cls) != 0) goto replaced;
+            if (dsl_eval_node(in, h->a, &cls) != 0) goto replaced;
             int r = dsl_exc_matches(in, &saved, cls, &match);
             dsl_value_release(cls);
             if (r != 0) {
@@ -443,7 +443,7 @@ static int exec_try(struct dsl_interp *in, const struct dsl_node *n)
 static int exec_with(struct dsl_interp *in, const struct dsl_node *n)
 {
     struct dsl_value mgr, enter, leave, v;
-    if (dsl_eval(in, n->a, &mgr) != 0) return DSL_X_ERR;
+    if (dsl_eval_node(in, n->a, &mgr) != 0) return DSL_X_ERR;
     if (mgr.kind != DSL_INSTANCE || !dsl_instance_method(mgr, "__enter__", &enter) ||
         !dsl_instance_method(mgr, "__exit__", &leave)) {
         dsl_raise_at(in, n->a->pos, "TypeError",
@@ -507,8 +507,8 @@ static int exec_raise(struct dsl_interp *in, const struct dsl_node *n)
 {
     if (!n->a) return dsl_exc_reraise(in, n->pos), DSL_X_ERR;
     struct dsl_value e, cause = dsl_none();
-    if (dsl_eval(in, n->a, &e) != 0) return DSL_X_ERR;
-    if (n->b && dsl_eval(in, n->b, &cause) != 0) {
+    if (dsl_eval_node(in, n->a, &e) != 0) return DSL_X_ERR;
+    if (n->b && dsl_eval_node(in, n->b, &cause) != 0) {
         dsl_value_release(e);
         return DSL_X_ERR;
     }
@@ -587,7 +587,7 @@ int dsl_run_block(struct dsl_interp *in, const struct dsl_node *block, struct ds
         if (last && result && s->kind == DSL_N_MAGIC)
             return dsl_magic_run(in, s->name, s->value.as.s->data, s->pos, result) != 0 ? -1 : 0;
         if (last && result && s->kind == DSL_N_EXPR && !s->flag) {
-            if (dsl_eval(in, s->a, result) != 0) {
+            if (dsl_eval_node(in, s->a, result) != 0) {
                 dsl_error_locate(in, s->pos);
                 return -1;
             }
