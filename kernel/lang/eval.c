@@ -336,7 +336,8 @@ static bool compare_numbers(enum dsl_tok op, struct dsl_value a, struct dsl_valu
     }
 }
 
-static int eval_compare(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
+static __attribute__((noinline)) int compare_any(struct dsl_interp *in, const struct dsl_node *n,
+                                                 struct dsl_value *out)
 {
     struct dsl_value left;
     if (n->nkids == 2) { /* a op b: its operands lent where they are locals */
@@ -398,6 +399,24 @@ static int eval_compare(struct dsl_interp *in, const struct dsl_node *n, struct 
     dsl_value_release(left); /* not reached: a compare node has at least two operands */
     *out = dsl_bool(true);
     return 0;
+}
+
+static int eval_compare(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
+{
+    /* `x is None` and `x is not None`, the commonest comparisons in the course's code,
+     * without the general case's frame */
+    const struct dsl_node *right = n->kids[n->nkids - 1];
+    if (n->nkids == 2 && right->kind == DSL_N_CONST && right->value.kind == DSL_NONE &&
+        (n->ops[0] == DSL_T_IS || n->ops[0] == DSL_T_IS_NOT)) {
+        struct dsl_value left;
+        bool own;
+        if (dsl_eval_lent(in, n->kids[0], &left, &own) != 0) return -1;
+        bool none = left.kind == DSL_NONE;
+        if (own) dsl_value_release(left);
+        *out = dsl_bool(none == (n->ops[0] == DSL_T_IS));
+        return 0;
+    }
+    return compare_any(in, n, out);
 }
 
 int dsl_index_of(struct dsl_interp *in, struct dsl_value ix, int64_t len, const char *what,
