@@ -20,20 +20,13 @@ typedef int (*exec_fn)(struct dsl_interp *in, const struct dsl_node *n);
 
 static int exec_stmt(struct dsl_interp *in, const struct dsl_node *n);
 
-static __attribute__((noinline)) int exec_stmts(struct dsl_interp *in, const struct dsl_node *n)
+int dsl_exec_block(struct dsl_interp *in, const struct dsl_node *n)
 {
     for (size_t i = 0; i < n->nkids; i++) {
         int r = exec_stmt(in, n->kids[i]);
         if (r != DSL_X_OK) return r;
     }
     return DSL_X_OK;
-}
-
-int dsl_exec_block(struct dsl_interp *in, const struct dsl_node *n)
-{
-    /* a block of one statement (a method's `return ...`, an if's body: about half of those a
-     * course's code runs) goes straight to it, without the loop's registers to save */
-    return n->nkids == 1 ? exec_stmt(in, n->kids[0]) : exec_stmts(in, n);
 }
 
 static int exec_expr(struct dsl_interp *in, const struct dsl_node *n)
