@@ -690,19 +690,18 @@ static int dc_init(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
      * class has one now. A plain method of the class is called without binding it. */
     static struct dsl_name_const post_init = DSL_NAME_CONST("__post_init__");
     if (!post_init.name) dsl_name_const_init(&post_init);
-    struct dsl_value fn, out;
-    bool want = r == 0 &&
-                (held.plan ? held.plan->post_init
-                           : dsl_instance_method_hashed(self, post_init.name, post_init.hash, &fn));
+    bool decided = held.plan != NULL, post = decided && held.plan->post_init;
     snaps_free(&held);
-    if (want) {
-        if (dsl_instance_method_hashed(self, post_init.name, post_init.hash, &fn)) {
+    if (r == 0 && (post || !decided)) {
+        struct dsl_value fn, out;
+        bool plain = dsl_instance_method_hashed(self, post_init.name, post_init.hash, &fn);
+        if (plain) {
             r = dsl_call_method(in, fn, self, NULL, 0, NULL, NULL, 0, &out);
-        } else if ((r = dsl_getattr(in, self, post_init.name, &fn)) == 0) {
+        } else if (post && (r = dsl_getattr(in, self, post_init.name, &fn)) == 0) {
             r = dsl_call(in, fn, NULL, 0, NULL, NULL, 0, &out);
             dsl_value_release(fn);
         }
-        if (r == 0) dsl_value_release(out);
+        if (r == 0 && (plain || post)) dsl_value_release(out);
     }
     if (r != 0) return -1;
     *ret = dsl_none();
