@@ -100,6 +100,14 @@ static int target_subscripts(struct dsl_interp *in, const struct dsl_node *targe
 
 static int unpack_to(struct dsl_interp *in, const struct dsl_node *target, struct dsl_value v);
 
+/* Whether every target of unpacking `target` (a TUPLE or LIST node) is a plain name. */
+static bool names_only(const struct dsl_node *target)
+{
+    for (size_t i = 0; i < target->nkids; i++)
+        if (target->kids[i]->kind != DSL_N_NAME) return false;
+    return true;
+}
+
 int dsl_assign_to(struct dsl_interp *in, const struct dsl_node *target, struct dsl_value v)
 {
     if (target->kind == DSL_N_TUPLE || target->kind == DSL_N_LIST) return unpack_to(in, target, v);
@@ -126,7 +134,28 @@ done:
 
 /* `a, b = v` (v owned): takes exactly as many items from the iterable v as there are targets,
  * then assigns them left to right, as Python does; a wrong count is Python's ValueError. */
+static int unpack_any(struct dsl_interp *in, const struct dsl_node *target, struct dsl_value v);
+
 static int unpack_to(struct dsl_interp *in, const struct dsl_node *target, struct dsl_value v)
+{
+    size_t want = target->nkids;
+    if (v.kind != DSL_LIST || v.as.l->len != want || !names_only(target))
+        return unpack_any(in, target, v);
+    /* `a, b = pair` into names, the commonest unpacking: a store to a name runs no code of the
+     * user's and cannot change the pair, so each item goes straight to its name */
+    int r = DSL_X_OK;
+    for (size_t i = 0; i < want && r == DSL_X_OK; i++) {
+        const struct dsl_node *t = target->kids[i];
+        struct dsl_value item = dsl_value_retain(v.as.l->items[i]);
+        if (!dsl_store_local(in, t, item)) r = dsl_assign_to(in, t, item);
+    }
+    dsl_value_release(v);
+    return r;
+}
+
+/* unpack_to's every other case: any iterable, any targets, the items all taken first. */
+static __attribute__((noinline)) int unpack_any(struct dsl_interp *in,
+                                                const struct dsl_node *target, struct dsl_value v)
 {
     size_t want = target->nkids, got = 0;
     struct dsl_value small[8];

@@ -8,10 +8,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The node's lines, as struct dsl_node orders its fields. */
+#define NODE_LINE 64
+_Static_assert(offsetof(struct dsl_node, nkw) + sizeof(size_t) <= NODE_LINE,
+               "a local's read and a call's reads fit the node's first line");
+_Static_assert(offsetof(struct dsl_node, global_slot) + sizeof(void *) <= 2 * NODE_LINE,
+               "an attribute's and a global's caches fit its second line");
+#define NODE_BYTES ((sizeof(struct dsl_node) + NODE_LINE - 1) / NODE_LINE * NODE_LINE)
+
 struct dsl_node *dsl_node_new(enum dsl_node_kind kind, size_t pos)
 {
-    struct dsl_node *n = calloc(1, sizeof *n);
+    struct dsl_node *n = aligned_alloc(NODE_LINE, NODE_BYTES);
     if (!n) return NULL;
+    memset(n, 0, sizeof *n);
     n->kind = kind;
     n->pos = pos;
     n->height = 1;

@@ -96,38 +96,50 @@ enum dsl_node_kind {
     DSL_N_COUNT
 };
 
+/* The fields are ordered by how often evaluating reads them, in 64-byte lines (a node is
+ * allocated on a line's start, dsl_node_new): what a read of a local or a call reads first,
+ * then the caches of an attribute or a global name, then the rest. A tree-walker's nodes are
+ * its code, and a node's every line the evaluation reads is a line of the cache taken. */
 struct dsl_node {
+    /* line 0 */
     enum dsl_node_kind kind;
-    size_t pos;             /* byte offset errors about this node point at */
-    int height;             /* 1 + the tallest child */
-    enum dsl_tok op;        /* operator of UNARY, BINARY, AUG */
     bool flag;              /* EXPR: followed by ';' */
-    struct dsl_value value; /* CONST: owned reference */
-    char *name;             /* NAME, ATTR, FOR: owned */
-    size_t hash;            /* NAME, ATTR: dsl_name_hash(name), taken once when parsed (0: not
-                             * taken, for a node made elsewhere: dsl_node_hash takes it) */
-    const char *iname;      /* NAME, ATTR: name interned when parsed (a reference), or NULL */
+    bool star, dstar;       /* DEF: see nargs */
+    bool doc;               /* DEF: its body starts with its docstring (value), no statement */
     struct dsl_node *a, *b; /* operands, see the kinds */
     struct dsl_node **kids; /* owned array of owned nodes */
-    size_t nkids, capkids;
-    enum dsl_tok *ops;        /* COMPARE: nkids - 1 operators */
-    char **kwnames;           /* CALL: keyword names, owned */
-    struct dsl_node **kwvals; /* CALL: keyword values, owned */
-    size_t nkw;
+    size_t nkids;
     /* NAME, FOR: the local slot its name had in the last call of the function `scope_def`
      * (every call of one def has the same locals), so that a name is looked up once per def,
      * not once per evaluation. A cache the evaluator fills; it changes no meaning. */
     const struct dsl_node *scope_def;
-    long scope_slot;
+    int scope_slot;
+    int height; /* 1 + the tallest child */
+    size_t nkw;
+    /* line 1 */
+    const char *iname; /* NAME, ATTR: name interned when parsed (a reference), or NULL */
+    size_t hash;       /* NAME, ATTR: dsl_name_hash(name), taken once when parsed (0: not
+                        * taken, for a node made elsewhere: dsl_node_hash takes it) */
+    /* ATTR read of an instance's own attribute: where the last one found it among the
+     * instance's attributes (position + 1; 0: none yet), tried first (dsl_instance_own_attr).
+     * A cache: the attribute's name at that position is checked each time. */
+    size_t attr_pos;
+    struct dsl_value value; /* CONST: owned reference */
+    /* NAME read as a global: the table of names it was last looked up in (a module's
+     * attributes, or the session's variables), that table's version then, and the slot it
+     * found there (NULL: none, so a builtin's or an error). A cache, good while the table
+     * and its version are the same: only a name coming or going moves or makes a slot. */
+    const void *global_table;
+    size_t global_version;
+    struct dsl_value *global_slot;
+    /* line 2 */
+    enum dsl_tok op;   /* operator of UNARY, BINARY, AUG */
+    int row_key;       /* see row */
+    enum dsl_tok *ops; /* COMPARE: nkids - 1 operators */
     /* NAME: what the name means as one of the builtins (a row, or a built-in class) once
      * dsl_eval_name found it so (none before): a cache, as the builtins' table never changes,
      * read only when no variable has the name */
     struct dsl_value builtin;
-    /* ATTR called as a method of a list, tuple, dict, set or frozenset: the method row the
-     * last such call found, and the sort of receiver it was found for (row_key, calls.c; 0:
-     * none yet). A cache, as the method tables never change. */
-    int row_key;
-    const struct dsl_builtin *row;
     /* ATTR called as a method of an instance or a classmethod of a class: the class (by its
      * serial) the last call looked the name up from, how many bases up the name was found,
      * the largest dsl_table_version of those classes' attributes then, and the slot found (in
@@ -137,23 +149,21 @@ struct dsl_node {
     size_t mc_serial, mc_max;
     struct dsl_value *mc_slot;
     unsigned mc_depth;
-    /* ATTR read of an instance's own attribute: where the last one found it among the
-     * instance's attributes (position + 1; 0: none yet), tried first (dsl_instance_own_attr).
-     * A cache: the attribute's name at that position is checked each time. */
-    size_t attr_pos;
-    /* NAME read as a global: the table of names it was last looked up in (a module's
-     * attributes, or the session's variables), that table's version then, and the slot it
-     * found there (NULL: none, so a builtin's or an error). A cache, good while the table
-     * and its version are the same: only a name coming or going moves or makes a slot. */
-    const void *global_table;
-    size_t global_version;
-    struct dsl_value *global_slot;
+    /* line 3 */
+    /* ATTR called as a method of a list, tuple, dict, set or frozenset: the method row the
+     * last such call found, and the sort of receiver it was found for (row_key, calls.c; 0:
+     * none yet). A cache, as the method tables never change. */
+    const struct dsl_builtin *row;
+    size_t pos;               /* byte offset errors about this node point at */
+    char *name;               /* NAME, ATTR, FOR: owned */
+    size_t capkids;           /* kids' room */
+    char **kwnames;           /* CALL: keyword names, owned */
+    struct dsl_node **kwvals; /* CALL: keyword values, owned */
     /* DEF: how kwnames splits. The first nargs are positional parameters, of which the first
      * nposonly are positional-only (before a `/`); then, when star, the *args parameter; then
      * the keyword-only ones (after *args or a bare *); then, when dstar, the **kwargs
      * parameter. */
     size_t nargs, nposonly;
-    bool star, dstar;
 };
 
 /* Ellipsis, the value of `...`: one object for the whole process, as Python's singleton, so

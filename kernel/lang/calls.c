@@ -199,22 +199,29 @@ struct gathered {
     size_t nkw, capkw;
 };
 
-static int push_pos(struct gathered *g, struct dsl_value v)
+/* push_pos where the arguments outgrow their array. */
+static int push_pos_grow(struct gathered *g, struct dsl_value v)
 {
-    if (g->npos == g->cappos) {
-        size_t cap = g->cappos * 2;
-        bool small = g->pos == g->small;
-        struct dsl_value *p = cap > DSL_MAX_LIST_LEN ? NULL
-                              : small                ? malloc(cap * sizeof *p)
-                                                     : realloc(g->pos, cap * sizeof *p);
-        if (!p) {
-            dsl_value_release(v);
-            return cap <= DSL_MAX_LIST_LEN ? DSL_V_NOMEM : DSL_V_TOOBIG;
-        }
-        if (small) memcpy(p, g->small, g->npos * sizeof *p);
-        g->pos = p;
-        g->cappos = cap;
+    size_t cap = g->cappos * 2;
+    bool small = g->pos == g->small;
+    struct dsl_value *p = cap > DSL_MAX_LIST_LEN ? NULL
+                          : small                ? malloc(cap * sizeof *p)
+                                                 : realloc(g->pos, cap * sizeof *p);
+    if (!p) {
+        dsl_value_release(v);
+        return cap <= DSL_MAX_LIST_LEN ? DSL_V_NOMEM : DSL_V_TOOBIG;
     }
+    if (small) memcpy(p, g->small, g->npos * sizeof *p);
+    g->pos = p;
+    g->cappos = cap;
+    g->pos[g->npos++] = v;
+    return DSL_V_OK;
+}
+
+/* Adds positional argument v (owned; released when it cannot be added). */
+static inline int push_pos(struct gathered *g, struct dsl_value v)
+{
+    if (g->npos == g->cappos) return push_pos_grow(g, v);
     g->pos[g->npos++] = v;
     return DSL_V_OK;
 }
@@ -257,15 +264,24 @@ static int push_kw(struct dsl_interp *in, struct gathered *g, struct dsl_value c
     return 0;
 }
 
-/* `*v` into the positional arguments; `alone`: it is the call's one positional argument
- * (CPython words the error by how it compiled the call: the callee is named only then). */
+/* Whether call node n has one positional argument, a `*v` included (not a `**v`). */
+static bool one_positional(const struct dsl_node *n)
+{
+    size_t count = 0;
+    for (size_t i = 0; i < n->nkids; i++)
+        count += n->kids[i]->kind != DSL_N_STAR || n->kids[i]->op == DSL_T_STAR;
+    return count == 1;
+}
+
+/* `*v` of call node n into the positional arguments. CPython words the error by how it
+ * compiled the call: the callee is named only where `*v` is its one positional argument. */
 static int spread(struct dsl_interp *in, struct gathered *g, struct dsl_value callee,
-                  struct dsl_value v, bool alone)
+                  struct dsl_value v, const struct dsl_node *n)
 {
     struct dsl_iter it;
     if (v.kind != DSL_LIST && v.kind != DSL_STR && v.kind != DSL_RANGE && v.kind != DSL_DICT &&
         v.kind != DSL_SET) {
-        if (!alone)
+        if (!one_positional(n))
             return dsl_raise(in, "TypeError", "Value after * must be an iterable, not %s",
                              dsl_type_name(v));
         struct render_buf b;
@@ -322,12 +338,20 @@ static int spread_keywords(struct dsl_interp *in, struct gathered *g, struct dsl
     return 0;
 }
 
+static bool plain_positional(const struct dsl_function *f);
+static int call_moving(struct dsl_interp *in, struct dsl_function *f, struct dsl_value *args,
+                       size_t nargs, struct dsl_value *out);
+
 int dsl_call_unpacking(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value callee,
                        struct dsl_value self, struct dsl_value *out)
 {
-    struct gathered g = {0};
+    struct gathered g; /* its small array is written as it fills */
     g.pos = g.small;
+    g.npos = 0;
     g.cappos = sizeof g.small / sizeof g.small[0];
+    g.kwnames = NULL;
+    g.kwvals = g.keys = NULL;
+    g.nkw = g.capkw = 0;
     int r = -1;
     if (self.kind != DSL_NONE) { /* the callee's first argument, as a bound method's self */
         int st = push_pos(&g, dsl_value_retain(self));
@@ -336,14 +360,11 @@ int dsl_call_unpacking(struct dsl_interp *in, const struct dsl_node *n, struct d
             goto done;
         }
     }
-    size_t npositional = 0;
-    for (size_t i = 0; i < n->nkids; i++)
-        npositional += n->kids[i]->kind != DSL_N_STAR || n->kids[i]->op == DSL_T_STAR;
     for (size_t i = 0; i < n->nkids; i++) {
         const struct dsl_node *arg = n->kids[i];
         struct dsl_value v;
-        if (dsl_eval_node(in, arg->kind == DSL_N_STAR ? arg->a : arg, &v) != 0) goto done;
         if (arg->kind != DSL_N_STAR) {
+            if (dsl_eval_node(in, arg, &v) != 0) goto done;
             int st = push_pos(&g, v);
             if (st != DSL_V_OK) {
                 dsl_raise_status(in, st);
@@ -351,9 +372,11 @@ int dsl_call_unpacking(struct dsl_interp *in, const struct dsl_node *n, struct d
             }
             continue;
         }
-        int sr = arg->op == DSL_T_STAR ? spread(in, &g, callee, v, npositional == 1)
+        bool owned; /* *xs of a local: its items are taken, the tuple itself lent */
+        if (dsl_eval_lent(in, arg->a, &v, &owned) != 0) goto done;
+        int sr = arg->op == DSL_T_STAR ? spread(in, &g, callee, v, n)
                                        : spread_keywords(in, &g, callee, v);
-        dsl_value_release(v);
+        if (owned) dsl_value_release(v);
         if (sr != 0) {
             dsl_error_locate(in, arg->pos);
             goto done;
@@ -365,7 +388,13 @@ int dsl_call_unpacking(struct dsl_interp *in, const struct dsl_node *n, struct d
             push_kw(in, &g, callee, n->kwnames[k], v, dsl_none()) != 0)
             goto done;
     }
-    r = dsl_call(in, callee, g.pos, g.npos, g.kwnames, g.kwvals, g.nkw, out);
+    if (!g.nkw && callee.kind == DSL_FUNCTION && plain_positional(callee.as.fn_user) &&
+        callee.as.fn_user->def->nargs == g.npos) { /* cls.forward(ctx, *inps) */
+        r = call_moving(in, callee.as.fn_user, g.pos, g.npos, out);
+        g.npos = 0;
+    } else {
+        r = dsl_call(in, callee, g.pos, g.npos, g.kwnames, g.kwvals, g.nkw, out);
+    }
 done:
     for (size_t i = 0; i < g.npos; i++) dsl_value_release(g.pos[i]);
     for (size_t k = 0; k < g.nkw; k++) {
@@ -444,6 +473,28 @@ static int call_refused(struct dsl_interp *in, const struct dsl_function *f)
     return 0;
 }
 
+/* The one statement of def's body (its docstring aside) when that is `return expr` and def is
+ * no generator, as most methods are (is_leaf, __add__, forward): else NULL. */
+static inline const struct dsl_node *one_return(const struct dsl_node *def)
+{
+    const struct dsl_node *b = def->b;
+    size_t first = def->doc;
+    if (b->nkids != first + 1 || def->flag) return NULL;
+    const struct dsl_node *s = b->kids[first];
+    return s->kind == DSL_N_RETURN && s->a ? s : NULL;
+}
+
+/* What running body `return expr` (ret) does, without the statement loop: the value left in
+ * in->retval, DSL_X_RETURN; DSL_X_ERR with the error located. */
+static inline int return_of(struct dsl_interp *in, const struct dsl_node *ret)
+{
+    struct dsl_value v;
+    if (dsl_eval_node(in, ret->a, &v) != 0) return dsl_error_locate(in, ret->pos), DSL_X_ERR;
+    dsl_value_release(in->retval);
+    in->retval = v;
+    return DSL_X_RETURN;
+}
+
 /* Runs f's body in frame, whose parameters are bound: its cells made, the interpreter's state
  * switched to the call and back. Releases the frame's locals (its arrays are the caller's). */
 static int run_frame(struct dsl_interp *in, struct dsl_function *f, struct dsl_frame *frame,
@@ -474,8 +525,10 @@ static int run_frame(struct dsl_interp *in, struct dsl_function *f, struct dsl_f
     size_t src_len = in->src_len;
     struct dsl_code *code = in->code;
     struct dsl_comp_scope *comp = in->comp; /* a body sees no comprehension's variables */
+    struct dsl_frame *locals = in->locals;
     in->comp = NULL;
     in->frame = frame;
+    in->locals = frame;
     in->src = f->code->src;
     in->src_len = f->code->len;
     in->code = f->code;
@@ -484,8 +537,10 @@ static int run_frame(struct dsl_interp *in, struct dsl_function *f, struct dsl_f
     /* a generator's body runs to its end now, its yields kept for the iterator it returns */
     struct dsl_list *yields = in->yields, *mine = def->flag ? dsl_list_new(0) : NULL;
     in->yields = mine;
-    int x = def->flag && !mine ? (dsl_raise_status(in, DSL_V_NOMEM), DSL_X_ERR)
-                               : dsl_exec_block(in, def->b);
+    const struct dsl_node *ret = one_return(def);
+    int x = ret                  ? return_of(in, ret)
+            : def->flag && !mine ? (dsl_raise_status(in, DSL_V_NOMEM), DSL_X_ERR)
+                                 : dsl_exec_body(in, def);
     in->yields = yields;
     if (x == DSL_X_ERR && mine) stop_iteration_escaped(in);
     in->calls--;
@@ -494,6 +549,7 @@ static int run_frame(struct dsl_interp *in, struct dsl_function *f, struct dsl_f
     in->frame = up;
     in->class_ns = class_ns;
     in->comp = comp;
+    in->locals = locals;
     in->src = src;
     in->src_len = src_len;
     in->code = code;
@@ -579,6 +635,27 @@ static int call_exact(struct dsl_interp *in, struct dsl_function *f, struct dsl_
     int r = run_frame(in, f, &frame, out);
     dsl_value_release(held);
     return r;
+}
+
+/* A call of f (plain_positional) with args, as many as its parameters, owned: they move into
+ * the frame's slots (released there, or here when the call is refused). The callee is held by
+ * the caller. */
+static int call_moving(struct dsl_interp *in, struct dsl_function *f, struct dsl_value *args,
+                       size_t nargs, struct dsl_value *out)
+{
+    if (call_refused(in, f) != 0) {
+        dsl_release_all(args, nargs);
+        return -1;
+    }
+    struct dsl_value vals[SMALL_LOCALS];
+    bool bound[SMALL_LOCALS];
+    struct dsl_frame frame = {f, vals, bound};
+    memset(bound, 0, sizeof bound);
+    for (size_t i = 0; i < nargs; i++) {
+        vals[i] = args[i];
+        bound[i] = true;
+    }
+    return run_frame(in, f, &frame, out);
 }
 
 /* f(a, b) or obj.method(b) of a plain_positional user function given exactly its arguments

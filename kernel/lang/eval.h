@@ -90,13 +90,17 @@ static inline long dsl_node_slot(const struct dsl_interp *in, const struct dsl_n
 static inline bool dsl_store_local(struct dsl_interp *in, const struct dsl_node *n,
                                    struct dsl_value v)
 {
-    if (in->comp || in->class_ns) return false;
-    long k = dsl_node_slot(in, n);
-    if (k < 0 || in->frame->fn->is_cell[k]) return false;
-    struct dsl_value old = in->frame->vals[k];
-    bool was = in->frame->bound[k];
-    in->frame->vals[k] = v;
-    in->frame->bound[k] = true;
+    struct dsl_frame *f = in->locals;
+    if (!f) return false;
+    long k = n->scope_def == f->fn->def ? n->scope_slot : dsl_node_slot(in, n);
+    if (k < 0) return false;
+    struct dsl_value old = f->vals[k];
+    bool was = f->bound[k];
+    /* a cell's slot holds its DSL_CELL, always bound: any bound cell value is left to
+     * dsl_bind_in, which knows a cell's slot from a local holding a cell */
+    if (was && old.kind == DSL_CELL) return false;
+    f->vals[k] = v;
+    f->bound[k] = true;
     if (was) dsl_value_release(old);
     return true;
 }
@@ -105,9 +109,11 @@ static inline bool dsl_store_local(struct dsl_interp *in, const struct dsl_node 
  * comprehension or class body running): the commonest read; NULL for any other name. */
 static inline struct dsl_value *dsl_local_value(struct dsl_interp *in, const struct dsl_node *n)
 {
-    if (in->comp || in->class_ns) return NULL;
-    long k = dsl_node_slot(in, n);
-    return k >= 0 && in->frame->bound[k] && !in->frame->fn->is_cell[k] ? &in->frame->vals[k] : NULL;
+    struct dsl_frame *f = in->locals;
+    if (!f) return NULL;
+    long k = n->scope_def == f->fn->def ? n->scope_slot : dsl_node_slot(in, n);
+    /* a cell's slot holds its DSL_CELL (see dsl_store_local) */
+    return k >= 0 && f->bound[k] && f->vals[k].kind != DSL_CELL ? &f->vals[k] : NULL;
 }
 
 /* The expression functions by node kind (eval.c; NULL for a statement's kind). */
@@ -213,5 +219,9 @@ int dsl_exec_del(struct dsl_interp *in, const struct dsl_node *n);
 
 /* Runs the statements of BLOCK node n until one ends otherwise than DSL_X_OK: its status. */
 int dsl_exec_block(struct dsl_interp *in, const struct dsl_node *n);
+
+/* Runs the body of def node `def` as dsl_exec_block does, less its docstring (def->doc): that
+ * is the function's __doc__ (def->value), not a statement, and CPython runs nothing for it. */
+int dsl_exec_body(struct dsl_interp *in, const struct dsl_node *def);
 
 #endif

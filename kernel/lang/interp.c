@@ -212,10 +212,9 @@ void dsl_display(struct dsl_interp *in, json_t *bundle, const char *display_id, 
 /* How often loops let the output sink flush: often enough to look live to a person. */
 #define FLUSH_EVERY_NS 50000000LL
 
-int dsl_check_cancel(struct dsl_interp *in, size_t pos)
+int dsl_poll(struct dsl_interp *in, size_t pos)
 {
     if (mt_cancel_requested()) return dsl_raise_at(in, pos, "KeyboardInterrupt", "interrupted");
-    if ((++in->polls & 1023) != 0) return 0;
     /* a loop that makes cycles of garbage (objects pointing at each other) frees them as it
      * goes, not only when the cell ends */
     dsl_gc_maybe_collect();

@@ -132,19 +132,24 @@ struct dsl_interp {
     struct dsl_code *code;   /* the parsed cell that src belongs to (a def keeps it);
                               * NULL for an expression evaluated alone */
     struct dsl_frame *frame; /* the innermost running call, NULL at cell level */
+    /* frame where neither a comprehension nor a class body runs in it (comp and class_ns
+     * NULL), else NULL: where a name's read or store may be its plain local's
+     * (dsl_local_value). Whoever sets frame, comp or class_ns sets it too. */
+    struct dsl_frame *locals;
     int calls;               /* running calls */
     int height;              /* the running calls' body heights added up */
     struct dsl_value retval; /* the value of the `return` that is ending a call */
     struct dsl_tb_entry *tb; /* innermost first: the calls an error went through */
     size_t ntb, captb;
-    size_t out_bytes;            /* stream text the cell has written (see dsl_emit) */
-    size_t shown_bytes;          /* displayed data the cell has sent (see dsl_display) */
-    size_t shown;                /* new displays the cell has sent */
-    const char *ename;           /* the pending error's name (static), NULL when none */
-    char *evalue;                /* its message, malloc'd (NULL: out of memory) */
-    bool has_pos;                /* the error has a position */
-    size_t pos;                  /* byte offset into src */
-    unsigned polls;              /* loop iterations seen by dsl_check_cancel */
+    size_t out_bytes;                     /* stream text the cell has written (see dsl_emit) */
+    size_t shown_bytes;                   /* displayed data the cell has sent (see dsl_display) */
+    size_t shown;                         /* new displays the cell has sent */
+    const char *ename;                    /* the pending error's name (static), NULL when none */
+    char *evalue;                         /* its message, malloc'd (NULL: out of memory) */
+    bool has_pos;                         /* the error has a position */
+    size_t pos;                           /* byte offset into src */
+    unsigned polls;                       /* loop iterations seen by dsl_check_cancel */
+    const volatile unsigned char *cancel; /* the cancel flag (mt_cancel_flag), read each poll */
     int quiet_attr;              /* in hasattr(), getattr(o, n, default): no near-name hint */
     struct dsl_attrs *class_ns;  /* running a class body: where its names are bound, else NULL */
     struct dsl_interp *outer;    /* the run this one started inside, if any */
@@ -192,7 +197,8 @@ int dsl_bind_params(struct dsl_interp *in, const struct dsl_function *f,
                     const struct dsl_value *kwvals, size_t nkw, struct dsl_frame *frame);
 
 /* Evaluates the arguments of call node n, which unpacks some (f(*xs, **d): its flag), and
- * calls callee (borrowed) with them, after self (borrowed) unless self is none: a method called
+ * calls callee (borrowed, from a caller that holds it until the call returns) with them, after
+ * self (borrowed) unless self is none: a method called
  * on its object without a bound method (lang/calls.c). 0 with a new value in *out, or -1. */
 int dsl_call_unpacking(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value callee,
                        struct dsl_value self, struct dsl_value *out);
@@ -224,10 +230,17 @@ void dsl_format_bytes(size_t bytes, char *buf, size_t n);
 int dsl_raise_size(struct dsl_interp *in, const char *what, uint64_t asked);
 /* Gives a pending error without a position the position `pos`. */
 void dsl_error_locate(struct dsl_interp *in, size_t pos);
+/* dsl_check_cancel's poll when the flag is up, and every 1024th. */
+int dsl_poll(struct dsl_interp *in, size_t pos);
 /* Called at every loop iteration. Raises KeyboardInterrupt at pos and returns -1 when the
  * cancel flag is up, else 0. Every FLUSH_EVERY_NS it also calls out->flush, so that what a cell
- * printed before a long computation reaches the user while the computation runs. */
-int dsl_check_cancel(struct dsl_interp *in, size_t pos);
+ * printed before a long computation reaches the user while the computation runs. Inline: a
+ * loop's every iteration reads the flag, which costs less than a call. */
+static inline int dsl_check_cancel(struct dsl_interp *in, size_t pos)
+{
+    if (!*in->cancel && (++in->polls & 1023) != 0) return 0;
+    return dsl_poll(in, pos);
+}
 
 /* Most stream text one cell may write: a front end given more freezes, and no one reads it.
  * Past it the cell goes on, its stream output dropped after one note saying so. */

@@ -362,12 +362,14 @@ static int run_top_level(struct dsl_interp *in, struct dsl_code *code, struct ds
     struct dsl_frame *frame_was = in->frame;
     struct dsl_attrs *class_ns = in->class_ns;
     struct dsl_comp_scope *comp = in->comp;
+    struct dsl_frame *locals = in->locals;
     in->src = code->src;
     in->src_len = code->len;
     in->code = code;
     in->frame = NULL;
     in->class_ns = NULL;
     in->comp = NULL;
+    in->locals = NULL;
     int r = dsl_run_block(in, code->ast, NULL);
     if (r != 0) dsl_interp_push_tb_code(in, code, "<module>");
     in->src = src_was;
@@ -376,6 +378,7 @@ static int run_top_level(struct dsl_interp *in, struct dsl_code *code, struct ds
     in->frame = frame_was;
     in->class_ns = class_ns;
     in->comp = comp;
+    in->locals = locals;
     return r;
 }
 

@@ -938,6 +938,7 @@ static struct dsl_node *parse_def(struct parser *p)
     p->loops = loops;
     if (!n->b) goto error;
     n->value = docstring_of(n->b);
+    n->doc = n->value.kind == DSL_STR;
     return finish(p, n);
 error:
     dsl_node_free(n);

@@ -297,34 +297,42 @@ static __attribute__((noinline)) int eval_name_full(struct dsl_interp *in, const
     return dsl_raise_at(in, n->pos, "NameError", "name '%s' is not defined", n->name);
 }
 
+/* A global or builtin name's read through the node's caches, where they hold (no call): true
+ * with the value in *out, else false with nothing done. */
+static inline bool global_cached(struct dsl_interp *in, const struct dsl_node *n,
+                                 struct dsl_value *out)
+{
+    const struct dsl_attrs *g = dsl_package_globals(in);
+    const void *table = g ? (const void *)g : (const void *)in->session;
+    size_t version = g ? g->version : in->session->version;
+    if (n->global_table != table || n->global_version != version) return false;
+    if (n->global_slot) {
+        *out = dsl_value_retain(*n->global_slot);
+        return true;
+    }
+    if (n->builtin.kind == DSL_NONE) return false;
+    *out = n->builtin; /* a row or a built-in class */
+    return true;
+}
+
 int dsl_eval_name(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
 {
     /* what every read of a name runs: a hit in the node's caches, with no call, so that it
      * needs few registers; anything else (a cache to fill, a comprehension, a class body, free
      * variables, an unbound or unknown name) goes to eval_name_full */
-    if (!in->comp && !in->class_ns) {
-        const struct dsl_frame *f = in->frame;
-        if (f && n->scope_def == f->fn->def && n->scope_slot >= 0) {
-            long k = n->scope_slot;
-            if (f->bound[k] && !f->fn->is_cell[k]) {
+    const struct dsl_frame *f = in->locals;
+    if (f && n->scope_def == f->fn->def) {
+        long k = n->scope_slot;
+        if (k >= 0) {
+            if (f->bound[k] && f->vals[k].kind != DSL_CELL) { /* see dsl_local_value */
                 *out = dsl_value_retain(f->vals[k]);
                 return 0;
             }
-        } else if (!f || (n->scope_def == f->fn->def && !f->fn->nfree)) {
-            const struct dsl_attrs *g = dsl_package_globals(in);
-            const void *table = g ? (const void *)g : (const void *)in->session;
-            size_t version = g ? g->version : in->session->version;
-            if (n->global_table == table && n->global_version == version) {
-                if (n->global_slot) {
-                    *out = dsl_value_retain(*n->global_slot);
-                    return 0;
-                }
-                if (n->builtin.kind != DSL_NONE) { /* a row or a built-in class */
-                    *out = n->builtin;
-                    return 0;
-                }
-            }
+        } else if (!f->fn->nfree && global_cached(in, n, out)) {
+            return 0;
         }
+    } else if (!f && !in->frame && !in->comp && !in->class_ns && global_cached(in, n, out)) {
+        return 0;
     }
     return eval_name_full(in, n, out);
 }

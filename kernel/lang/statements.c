@@ -29,6 +29,16 @@ int dsl_exec_block(struct dsl_interp *in, const struct dsl_node *n)
     return DSL_X_OK;
 }
 
+int dsl_exec_body(struct dsl_interp *in, const struct dsl_node *def)
+{
+    const struct dsl_node *b = def->b;
+    for (size_t i = def->doc; i < b->nkids; i++) {
+        int r = exec_stmt(in, b->kids[i]);
+        if (r != DSL_X_OK) return r;
+    }
+    return DSL_X_OK;
+}
+
 static int exec_expr(struct dsl_interp *in, const struct dsl_node *n)
 {
     struct dsl_value v;
@@ -264,9 +274,12 @@ static int make_class(struct dsl_interp *in, const struct dsl_node *n, struct ds
         return dsl_raise_status(in, DSL_V_NOMEM), -1;
     }
     struct dsl_attrs *outer = in->class_ns;
+    struct dsl_frame *locals = in->locals;
     in->class_ns = &cls.as.cls->attrs;
+    in->locals = NULL;
     int x = dsl_exec_block(in, n->b);
     in->class_ns = outer;
+    in->locals = locals;
     if (x == DSL_X_ERR) {
         dsl_value_release(cls);
         return -1;

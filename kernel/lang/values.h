@@ -326,31 +326,32 @@ bool dsl_attrs_remove(struct dsl_attrs *a, const char *name);
  * nested function holds the cells of the names it reads from enclosing functions (`freevars`,
  * `cells`), taken when its def runs. `nonlocal x` makes x one of those; `global x` keeps x out of
  * the locals, so that it stays a session variable although the body assigns it. */
+/* Its first 64 bytes hold what every call of it reads (see run_frame). */
 struct dsl_function {
     size_t refs;
-    struct dsl_gc gc;
     struct dsl_code *code;      /* owned reference: the cell the def was in */
     const struct dsl_node *def; /* the DSL_N_DEF node inside code->ast */
+    size_t nlocals;
+    bool *is_cell;              /* nlocals flags: the local lives in a cell */
+    bool any_cell;              /* one of them does */
+    bool jit;                   /* given to numba's njit: calls run its compiled code */
+    bool jit_unchecked;         /* njit(boundscheck=False): its indices are not checked */
+    bool jit_races;             /* njit(check_races=True): writes of two iterations of its
+                                 * prange loop to one element are an error */
+    bool cuda_kernel;           /* given to numba's cuda.jit: launched as f[blocks, threads](...),
+                                 * on the GPU or in the kernel's simulator */
+    bool class_body;            /* its def ran in a class body, which adopts it (owner, qualname) */
     struct dsl_value *defaults; /* def->nkw slots, owned (a list's parents count them); none
                                  * where a parameter has none */
     const char **locals;        /* names borrowed from the AST; params are the first nkw */
-    size_t nlocals;
-    bool *is_cell;           /* nlocals flags: the local lives in a cell */
-    bool any_cell;           /* one of them does */
+    struct dsl_gc gc;
     const char **freevars;   /* names borrowed from the AST */
     struct dsl_value *cells; /* nfree owned DSL_CELL values, one per free variable */
     size_t nfree;
     struct dsl_value owner; /* DSL_CLASS whose body defined it (zero-argument super()), or none */
-    bool class_body;        /* its def ran in a class body, which adopts it (owner, qualname) */
     char *qualname;         /* "Class.method" for a method (what errors name it), or NULL */
     struct dsl_prog_cache *progs; /* owned: its compiled programs for map/zip/reduce
                                    * (lib/compile.c), or NULL */
-    bool jit;                     /* given to numba's njit: calls run its compiled code */
-    bool jit_unchecked;           /* njit(boundscheck=False): its indices are not checked */
-    bool jit_races;               /* njit(check_races=True): writes of two iterations of its
-                                   * prange loop to one element are an error */
-    bool cuda_kernel;             /* given to numba's cuda.jit: launched as f[blocks, threads](...),
-                                   * on the GPU or in the kernel's simulator */
     struct dsl_jit_cache *jits;   /* owned: that code, per argument types (lib/jit), or NULL */
     struct dsl_attrs attrs;       /* f.name = value: its own attributes, its __dict__ */
     struct dsl_value dead;        /* while being freed: the next container to free */

@@ -1,11 +1,14 @@
 # Python's rules where an interpreter's shortcuts for common cases end: a list growing past a
 # few items, unpacking a tuple of the right and of the wrong length, f(*args) of many
-# arguments, calls one argument per parameter and not, a wide dataclass and one made inside
-# another's __init__, operators of instances (reflected, unary, comparisons), xs[i] of lists
-# and tuples (negative, a bool, out of range, not an int), comparisons of numbers (NaN, int
-# with float, chained) and `is`, and one method call written once for receivers of several
-# types (a list then a tuple, a set then a frozenset: what one has, the other may lack). The
-# expectations are CPython's output.
+# arguments and of exactly the callee's (a classmethod's cls.forward(*vals), a callee that
+# deletes itself), calls one argument per parameter and not, a wide dataclass and one made
+# inside another's __init__, operators of instances (reflected, unary, comparisons), xs[i] of
+# lists and tuples (negative, a bool, out of range, not an int), comparisons of numbers (NaN,
+# int with float, chained) and `is`, one method call written once for receivers of several
+# types (a list then a tuple, a set then a frozenset: what one has, the other may lack), a
+# def's docstring, unpacking into names of every scope, o.w read again once o's class has
+# changed, and a function's locals beside a comprehension, a class body and a nested function
+# running in its call. The expectations are CPython's output.
 xs = [1, 2, 3]
 for i in range(7):
     xs.append(i * 10)
@@ -211,3 +214,176 @@ print([v.copy() for v in ({1: 2}, {3}, frozenset([4]), [5])])
 # expect: [[1, 2], "AttributeError: 'frozenset' object has no attribute 'add'", [2], "AttributeError: 'frozenset' object has no attribute 'add'"]
 # expect: [[1, 5], "AttributeError: 'tuple' object has no attribute 'append'", [5], "AttributeError: 'tuple' object has no attribute 'append'"]
 # expect: [{1: 2}, {3}, frozenset({4}), [5]]
+
+
+# A def's docstring is its __doc__ and runs as no statement; a string later in the body is a
+# statement.
+def only_doc():
+    """Only a docstring."""
+
+
+def doc_then(x):
+    "doc"
+    return x + 1
+
+
+def gen_doc():
+    """a generator's"""
+    yield 1
+
+
+def not_doc():
+    x = 1
+    "not a docstring"
+    return x
+
+
+print(only_doc(), only_doc.__doc__, doc_then(1), doc_then.__doc__)
+print(list(gen_doc()), gen_doc.__doc__, not_doc(), not_doc.__doc__)
+
+
+# Unpacking into names: locals, a global, a class body's names, a name the value itself holds.
+def swap(a, b):
+    a, b = b, a
+    return a, b
+
+
+G1 = G2 = 0
+
+
+def set_globals(p):
+    global G1
+    G1, G2 = p
+    return G2
+
+
+class K:
+    u, v = [7, 8]
+
+
+def rebind():
+    pair = [1, 2]
+    pair, other = [pair, 3]
+    return pair, other
+
+
+print(swap(1, 2), set_globals((5, 6)), G1, G2, K.u, K.v, rebind())
+
+
+# o.w of an instance in a local, read again after its class gains a property of that name,
+# loses it, and for instances whose attributes lie in another order, and for values that are
+# no instance.
+class P:
+    def __init__(self, w):
+        self.w = w
+
+
+class Q:
+    def __init__(self):
+        self.a = 0
+        self.w = "q"
+
+
+class C:
+    w = "class attribute"
+
+
+def read(o):
+    return o.w
+
+
+p = P(1)
+print(read(p), read(p), read(Q()), read(P([1])), read(P(None)), read(P(1.5)), read(C))
+P.w = property(lambda self: "property")
+print(read(p), read(Q()))
+del P.w
+print(read(p))
+del p.w
+try:
+    read(p)
+except AttributeError as e:
+    print("AttributeError:", e)
+p.w = "again"
+print(read(p))
+# expect: None Only a docstring. 2 doc
+# expect: [1] a generator's 1 None
+# expect: (2, 1) 6 5 0 7 8 ([1, 2], 3)
+# expect: 1 1 q [1] None 1.5 class attribute
+# expect: property q
+# expect: 1
+# expect: AttributeError: 'P' object has no attribute 'w'
+# expect: again
+
+
+# f(*args) of a function taking exactly those arguments: through a classmethod as
+# ScalarFunction.apply calls forward, of a function that deletes itself, raising, and given
+# too few.
+class Fn:
+    @classmethod
+    def apply(cls, *vals):
+        return cls.forward(*vals)
+
+
+class Twice(Fn):
+    @staticmethod
+    def forward(a, b):
+        return a * 2 + b
+
+
+class Del:
+    @staticmethod
+    def m(a, b):
+        del Del.m
+        return [a, b]
+
+
+def boom(a, b):
+    return a / b
+
+
+pair = (1, 2)
+print(Twice.apply(1, 2), Twice.apply(*[3, 4]), Del.m(*pair), hasattr(Del, "m"))
+for args in [(1, 0), (1,), [2, 4]]:
+    try:
+        print(boom(*args))
+    except (ZeroDivisionError, TypeError) as e:
+        print(type(e).__name__ + ":", e)
+# expect: 4 10 [1, 2] False
+# expect: ZeroDivisionError: division by zero
+# expect: TypeError: boom() missing 1 required positional argument: 'b'
+# expect: 0.5
+
+
+# A function's locals beside the scopes that run inside its call: a comprehension's variable of
+# a local's name, a class body binding a name the function also binds, a local shared with a
+# nested function (nonlocal), deleted and bound again.
+def scopes():
+    x = "local"
+    ys = [x for x in range(3)]
+
+    class Inner:
+        x = "class"
+        y = x + "!"
+
+    count = 0
+
+    def bump():
+        nonlocal count
+        count += 1
+        return count
+
+    bump()
+    bump()
+    z = 1
+    del z
+    try:
+        print(z)
+    except NameError as e:
+        print(type(e).__name__)
+    z = 2
+    return x, ys, Inner.x, Inner.y, count, bump(), z
+
+
+print(scopes())
+# expect: UnboundLocalError
+# expect: ('local', [0, 1, 2], 'class', 'class!', 2, 3, 2)
