@@ -807,6 +807,50 @@ static const struct dsl_builtin *method_row(const struct dsl_node *attr, struct 
     return row;
 }
 
+/* Whether call node n gives builtin row fn what a row takes with no binding step: positional
+ * arguments only (no *xs, no keywords), as many as its positional arity takes. */
+static inline bool row_call_plain(const struct dsl_node *n, const struct dsl_builtin *fn)
+{
+    return !n->flag && !n->nkw && n->nkids <= DSL_SMALL_ARGS && fn->max_args >= 0 &&
+           n->nkids >= (size_t)fn->min_args && n->nkids <= (size_t)fn->max_args;
+}
+
+/* The call n of builtin row fn (row_call_plain) with self (borrowed; none for a function):
+ * xs.append(v), len(xs), isinstance(v, C), as call_builtin runs it, with the arguments lent
+ * where they are locals and straight in the row's slots. */
+static int call_row_plain(struct dsl_interp *in, const struct dsl_node *n,
+                          const struct dsl_builtin *fn, struct dsl_value self,
+                          struct dsl_value *out)
+{
+    struct dsl_value vals[DSL_SMALL_ARGS];
+    bool own[DSL_SMALL_ARGS];
+    size_t done = 0;
+    int r = -1;
+    for (; done < n->nkids; done++)
+        if (dsl_eval_lent(in, n->kids[done], &vals[done], &own[done]) != 0) goto cleanup;
+    if (in->session && in->session->course_refuses && in->session->course_refuses(fn)) {
+        dsl_raise(in, "RuntimeError",
+                  "check() grades your own code, and this called the kernel's %s(): write it "
+                  "yourself",
+                  fn->name);
+        goto cleanup;
+    }
+    struct dsl_args args;
+    dsl_args_start(fn, vals, n->nkids, &args);
+    args.self = self;
+    r = fn->fn(in, &args, out);
+    if (r == 0 && in->ename) { /* as call_builtin: an error of user code it ran, left pending */
+        dsl_value_release(*out);
+        *out = dsl_none();
+        r = -1;
+    }
+cleanup:
+    if (r != 0) dsl_error_locate(in, n->pos);
+    for (size_t i = 0; i < done; i++)
+        if (own[i]) dsl_value_release(vals[i]);
+    return r;
+}
+
 int dsl_eval_call(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
 {
     struct dsl_value callee, self = dsl_none();
@@ -828,6 +872,11 @@ int dsl_eval_call(struct dsl_interp *in, const struct dsl_node *n, struct dsl_va
             found = dsl_class_method_at(obj, n->a, &fn);
         else if ((key = row_key(obj)) != 0)
             row = method_row(n->a, obj, key);
+        if (row && row_call_plain(n, row)) {
+            int r = call_row_plain(in, n, row, obj, out);
+            if (own_self) dsl_value_release(obj);
+            return r;
+        }
         if (row) found = true, fn = (struct dsl_value){.kind = DSL_BUILTIN, .as.fn = row};
         /* f(*xs) names a bound builtin method as type.name in its errors: that one is bound */
         if (found && n->flag && fn.kind != DSL_FUNCTION) found = false;
@@ -855,6 +904,8 @@ int dsl_eval_call(struct dsl_interp *in, const struct dsl_node *n, struct dsl_va
         }
     } else if (dsl_eval_node(in, n->a, &callee) != 0) {
         return -1;
+    } else if (callee.kind == DSL_BUILTIN && row_call_plain(n, callee.as.fn)) {
+        return call_row_plain(in, n, callee.as.fn, dsl_none(), out); /* len(xs): plain, held */
     }
     if (n->flag) { /* f(*xs, **d) */
         int r = dsl_call_unpacking(in, n, callee, self, out);

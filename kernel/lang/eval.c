@@ -401,19 +401,77 @@ static __attribute__((noinline)) int compare_any(struct dsl_interp *in, const st
     return 0;
 }
 
+/* The slot of NAME node n when it is a bound plain local whose slot the node's cache holds:
+ * dsl_local_value with no call (NULL also where the cache is to fill). */
+static inline const struct dsl_value *local_slot_cached(const struct dsl_interp *in,
+                                                        const struct dsl_node *n)
+{
+    const struct dsl_frame *f = in->locals;
+    if (!f || n->scope_def != f->fn->def) return NULL;
+    long k = n->scope_slot;
+    if (k < 0 || !f->bound[k] || f->vals[k].kind == DSL_CELL) return NULL;
+    return &f->vals[k];
+}
+
+/* The slot of own attribute `n->name` of inst, where read n's cache says it is. */
+static inline const struct dsl_value *own_attr_cached(const struct dsl_instance *inst,
+                                                      const struct dsl_node *n)
+{
+    const struct dsl_attrs *at = &inst->attrs;
+    size_t p = n->attr_pos;
+    if (!p || p > at->len || at->items[p - 1].name != n->iname || !n->hash ||
+        dsl_class_may_have_property(inst->cls.as.cls, n->hash))
+        return NULL;
+    return &at->items[p - 1].value;
+}
+
+/* The slot of attribute read n (an ATTR) when it is self.w or self.h.w, own attributes of an
+ * instance in a local, where earlier reads found them (the nodes' caches): the commonest reads,
+ * found with no call. NULL for any other read, or a miss of a cache (eval_attr_any fills
+ * them). */
+static inline const struct dsl_value *local_attr_slot(const struct dsl_interp *in,
+                                                      const struct dsl_node *n)
+{
+    const struct dsl_node *a = n->a;
+    const struct dsl_value *obj;
+    if (a->kind == DSL_N_NAME) {
+        obj = local_slot_cached(in, a);
+    } else if (a->kind == DSL_N_ATTR && a->a->kind == DSL_N_NAME) {
+        const struct dsl_value *self = local_slot_cached(in, a->a);
+        obj = self && self->kind == DSL_INSTANCE ? own_attr_cached(self->as.inst, a) : NULL;
+    } else {
+        return NULL;
+    }
+    return obj && obj->kind == DSL_INSTANCE ? own_attr_cached(obj->as.inst, n) : NULL;
+}
+
+/* `x is None` or `x is not None` (n), x evaluated as any operand is. */
+static __attribute__((noinline)) int is_none_any(struct dsl_interp *in, const struct dsl_node *n,
+                                                 struct dsl_value *out)
+{
+    struct dsl_value left;
+    bool own;
+    if (dsl_eval_lent(in, n->kids[0], &left, &own) != 0) return -1;
+    bool none = left.kind == DSL_NONE;
+    if (own) dsl_value_release(left);
+    *out = dsl_bool(none == (n->ops[0] == DSL_T_IS));
+    return 0;
+}
+
 static int eval_compare(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
 {
     /* `x is None` and `x is not None`, the commonest comparisons in the course's code,
-     * without the general case's frame */
+     * without the general case's frame; where x is a local or self.w, read in place with no
+     * call (no reference taken, none to give back) */
     const struct dsl_node *right = n->kids[n->nkids - 1];
     if (n->nkids == 2 && right->kind == DSL_N_CONST && right->value.kind == DSL_NONE &&
         (n->ops[0] == DSL_T_IS || n->ops[0] == DSL_T_IS_NOT)) {
-        struct dsl_value left;
-        bool own;
-        if (dsl_eval_lent(in, n->kids[0], &left, &own) != 0) return -1;
-        bool none = left.kind == DSL_NONE;
-        if (own) dsl_value_release(left);
-        *out = dsl_bool(none == (n->ops[0] == DSL_T_IS));
+        const struct dsl_node *x = n->kids[0];
+        const struct dsl_value *v = x->kind == DSL_N_ATTR   ? local_attr_slot(in, x)
+                                    : x->kind == DSL_N_NAME ? local_slot_cached(in, x)
+                                                            : NULL;
+        if (!v) return is_none_any(in, n, out);
+        *out = dsl_bool((v->kind == DSL_NONE) == (n->ops[0] == DSL_T_IS));
         return 0;
     }
     return compare_any(in, n, out);
@@ -801,30 +859,18 @@ static __attribute__((noinline)) int eval_attr_any(struct dsl_interp *in, const 
 
 static int eval_attr(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
 {
-    /* self.w, an own attribute of an instance in a local, where an earlier read found it: the
-     * commonest read, on a path that calls nothing, so that it saves no registers. Any miss,
-     * of a cache or otherwise, is eval_attr_any's, which fills the caches. */
-    const struct dsl_node *a = n->a;
-    const struct dsl_frame *f = in->locals;
-    if (a->kind == DSL_N_NAME && f && a->scope_def == f->fn->def) {
-        long k = a->scope_slot; /* an instance: no cell's slot (dsl_local_value) */
-        if (k >= 0 && f->bound[k] && f->vals[k].kind == DSL_INSTANCE) {
-            const struct dsl_instance *inst = f->vals[k].as.inst;
-            const struct dsl_attrs *at = &inst->attrs;
-            size_t p = n->attr_pos;
-            if (p && p <= at->len && at->items[p - 1].name == n->iname && n->hash &&
-                !dsl_class_may_have_property(inst->cls.as.cls, n->hash)) {
-                struct dsl_value v = at->items[p - 1].value;
-                if (dsl_value_counted(v)) {
-                    ++*v.as.refs;
-                    *out = v;
-                    return 0;
-                }
-                if (dsl_value_plain(v)) {
-                    *out = v;
-                    return 0;
-                }
-            }
+    /* local_attr_slot's read on a path that calls nothing, so that it saves no registers */
+    const struct dsl_value *slot = local_attr_slot(in, n);
+    if (slot) {
+        struct dsl_value v = *slot;
+        if (dsl_value_counted(v)) {
+            ++*v.as.refs;
+            *out = v;
+            return 0;
+        }
+        if (dsl_value_plain(v)) {
+            *out = v;
+            return 0;
         }
     }
     return eval_attr_any(in, n, out);

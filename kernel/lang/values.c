@@ -856,13 +856,8 @@ static void walk_push(struct walk *w, struct dsl_value v)
     w->todo[w->ntodo++] = v;
 }
 
-int dsl_list_check_store(const struct dsl_list *l, struct dsl_value v)
+int dsl_list_check_walk(const struct dsl_list *l, struct dsl_value v)
 {
-    if (v.kind == DSL_LIST && v.as.l == l) return DSL_V_CYCLE;
-    /* nothing can reach a list that no container holds; strings, tensors... hold nothing */
-    if (l->parents == 0 || (v.kind != DSL_LIST && v.kind != DSL_METHOD && v.kind != DSL_FUNCTION &&
-                            v.kind != DSL_EXCEPTION))
-        return DSL_V_OK;
     struct walk w = {0};
     int st = DSL_V_OK;
     walk_push(&w, v);
@@ -998,7 +993,7 @@ int dsl_list_reserve(struct dsl_list *l, size_t n)
     return DSL_V_OK;
 }
 
-int dsl_list_push(struct dsl_list *l, struct dsl_value v)
+int dsl_list_push_grow(struct dsl_list *l, struct dsl_value v)
 {
     int st = dsl_list_reserve(l, 1);
     if (st != DSL_V_OK) {

@@ -576,10 +576,21 @@ static inline void dsl_value_orphan(struct dsl_value v)
     if (v.kind == DSL_LIST) v.as.l->parents--;
 }
 
+/* dsl_list_check_store's walk of what v holds. */
+int dsl_list_check_walk(const struct dsl_list *l, struct dsl_value v);
 /* Whether storing v into list l would make l reach itself: DSL_V_OK, DSL_V_CYCLE, or
  * DSL_V_NOMEM (the check could not run). Cheap unless l is held by another container and v is
- * (or holds) a list, a function with defaults or a bound method. */
-int dsl_list_check_store(const struct dsl_list *l, struct dsl_value v);
+ * (or holds) a list, a function with defaults or a bound method: inline, as every append asks
+ * it. */
+static inline int dsl_list_check_store(const struct dsl_list *l, struct dsl_value v)
+{
+    if (v.kind == DSL_LIST && v.as.l == l) return DSL_V_CYCLE;
+    /* nothing can reach a list that no container holds; strings, tensors... hold nothing */
+    if (l->parents == 0 || (v.kind != DSL_LIST && v.kind != DSL_METHOD && v.kind != DSL_FUNCTION &&
+                            v.kind != DSL_EXCEPTION))
+        return DSL_V_OK;
+    return dsl_list_check_walk(l, v);
+}
 
 static inline bool dsl_is_tuple(struct dsl_value v)
 {
@@ -653,12 +664,20 @@ struct dsl_str *dsl_str_grow(struct dsl_str *s, size_t n);
 
 /* A new empty list (one reference) with room for cap items; NULL when out of memory. */
 struct dsl_list *dsl_list_new(size_t cap);
-/* Appends v to l, taking ownership of v (released on failure): DSL_V_OK, DSL_V_TOOBIG or
- * DSL_V_NOMEM. No cycle check: the caller knows v cannot reach l (a list being built) or ran
- * dsl_list_check_store. */
-int dsl_list_push(struct dsl_list *l, struct dsl_value v);
 /* Makes room for n more items: DSL_V_OK, DSL_V_TOOBIG or DSL_V_NOMEM. */
 int dsl_list_reserve(struct dsl_list *l, size_t n);
+/* dsl_list_push where l has no room left. */
+int dsl_list_push_grow(struct dsl_list *l, struct dsl_value v);
+/* Appends v to l, taking ownership of v (released on failure): DSL_V_OK, DSL_V_TOOBIG or
+ * DSL_V_NOMEM. No cycle check: the caller knows v cannot reach l (a list being built) or ran
+ * dsl_list_check_store. Inline where l has room, as most appends find. */
+static inline int dsl_list_push(struct dsl_list *l, struct dsl_value v)
+{
+    if (l->len == l->cap) return dsl_list_push_grow(l, v);
+    dsl_value_adopt(v);
+    l->items[l->len++] = v;
+    return DSL_V_OK;
+}
 
 /* Number of ints a range yields (0 when empty). */
 int64_t dsl_range_len(struct dsl_range r);

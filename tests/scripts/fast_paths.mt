@@ -6,9 +6,11 @@
 # lists and tuples (negative, a bool, out of range, not an int), comparisons of numbers (NaN,
 # int with float, chained) and `is`, one method call written once for receivers of several
 # types (a list then a tuple, a set then a frozenset: what one has, the other may lack), a
-# def's docstring, unpacking into names of every scope, o.w read again once o's class has
-# changed, and a function's locals beside a comprehension, a class body and a nested function
-# running in its call. The expectations are CPython's output.
+# def's docstring, unpacking into names of every scope, o.w and o.h.w read again (and tested
+# against None) once a class has changed, a function's locals beside a comprehension, a class
+# body and a nested function running in its call, and builtins and the methods of lists and
+# dicts called with their arguments (errors raised in them included). The expectations are
+# CPython's output.
 xs = [1, 2, 3]
 for i in range(7):
     xs.append(i * 10)
@@ -387,3 +389,77 @@ def scopes():
 print(scopes())
 # expect: UnboundLocalError
 # expect: ('local', [0, 1, 2], 'class', 'class!', 2, 3, 2)
+
+
+# Builtins called by name and methods of lists, dicts and sets with their positional
+# arguments: an error raised inside one, one raised by user code a builtin ran, too few and
+# too many arguments, optional ones given and not.
+class Bad:
+    def __repr__(self):
+        raise ValueError("no repr")
+
+
+def builtins_by_name(xs, d):
+    out = [len(xs), isinstance(xs, list), isinstance(d, (list, dict)), d.get("a"),
+           d.get("z", 0), xs.pop(), xs.pop(0), xs]
+    for call in (lambda: len(5), lambda: repr(Bad())):
+        try:
+            call()
+        except (TypeError, ValueError) as e:
+            out.append(type(e).__name__ + ": " + str(e))
+    for call in (lambda: xs.append(), lambda: xs.append(1, 2), lambda: d.get(),
+                 lambda: isinstance(1)):
+        try:
+            call()
+        except TypeError as e:  # CPython words each builtin's differently
+            out.append(type(e).__name__)
+    return out
+
+
+for item in builtins_by_name([1, 2, 3, 4], {"a": 1}):
+    print(item)
+# expect: 4
+# expect: True
+# expect: True
+# expect: 1
+# expect: 0
+# expect: 4
+# expect: 1
+# expect: [2, 3]
+# expect: TypeError: object of type 'int' has no len()
+# expect: ValueError: no repr
+# expect: TypeError
+# expect: TypeError
+# expect: TypeError
+# expect: TypeError
+
+
+# o.h.w, an attribute of an attribute, read again as either class gains a property.
+class Inner:
+    pass
+
+
+class Outer:
+    def __init__(self, h):
+        self.h = h
+
+
+def chain(o):
+    return o.h.w, o.h.w is None
+
+
+first, second = Inner(), Inner()
+first.w, second.w = 1, None
+o = Outer(first)
+print(chain(o), chain(o), chain(Outer(second)))
+Inner.w = property(lambda self: "inner property")
+print(chain(o))
+del Inner.w
+Outer.h = property(lambda self: second)
+print(chain(o))
+del Outer.h
+print(chain(o))
+# expect: (1, False) (1, False) (None, True)
+# expect: ('inner property', False)
+# expect: (None, True)
+# expect: (1, False)
