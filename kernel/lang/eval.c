@@ -55,15 +55,10 @@ int dsl_iter_init(struct dsl_interp *in, struct dsl_value v, struct dsl_iter *it
     return dsl_raise(in, "TypeError", "'%s' object is not iterable", dsl_type_name(v));
 }
 
-int dsl_iter_next(struct dsl_interp *in, struct dsl_iter *it, struct dsl_value *out)
+int dsl_iter_next_any(struct dsl_interp *in, struct dsl_iter *it, struct dsl_value *out)
 {
     struct dsl_value v = it->src;
     if (v.kind == DSL_INSTANCE) return dsl_instance_next(in, it, out);
-    if (v.kind == DSL_LIST) {
-        if (it->i >= v.as.l->len) return 0;
-        *out = dsl_value_retain(v.as.l->items[it->i++]);
-        return 1;
-    }
     if (v.kind == DSL_STR) {
         if (it->i >= v.as.s->len) return 0;
         size_t k = render_utf8_seq(v.as.s->data + it->i, v.as.s->len - it->i);

@@ -329,8 +329,27 @@ struct dsl_iter {
 };
 /* 0, or -1 after raising TypeError when v is not iterable (nothing then to end). */
 int dsl_iter_init(struct dsl_interp *in, struct dsl_value v, struct dsl_iter *it);
-/* 1 with a new value in *out, 0 at the end, -1 after raising. */
-int dsl_iter_next(struct dsl_interp *in, struct dsl_iter *it, struct dsl_value *out);
+/* dsl_iter_next of what is neither a list nor a range. */
+int dsl_iter_next_any(struct dsl_interp *in, struct dsl_iter *it, struct dsl_value *out);
+/* 1 with a new value in *out, 0 at the end, -1 after raising. Inline for a list or a range,
+ * what most loops go over. */
+static inline int dsl_iter_next(struct dsl_interp *in, struct dsl_iter *it, struct dsl_value *out)
+{
+    struct dsl_value v = it->src;
+    if (v.kind == DSL_LIST) {
+        if (it->i >= v.as.l->len) return 0;
+        *out = dsl_value_retain(v.as.l->items[it->i++]);
+        return 1;
+    }
+    if (v.kind == DSL_RANGE) {
+        if (it->k >= it->n) return 0;
+        *out = dsl_int(
+            (int64_t)((uint64_t)v.as.rng->r.start + (uint64_t)it->k * (uint64_t)v.as.rng->r.step));
+        it->k++;
+        return 1;
+    }
+    return dsl_iter_next_any(in, it, out);
+}
 /* Releases what the iterator holds. */
 static inline void dsl_iter_end(struct dsl_iter *it)
 {
