@@ -132,10 +132,10 @@ done:
     return r;
 }
 
-/* `a, b = v` (v owned): takes exactly as many items from the iterable v as there are targets,
- * then assigns them left to right, as Python does; a wrong count is Python's ValueError. */
 static int unpack_any(struct dsl_interp *in, const struct dsl_node *target, struct dsl_value v);
 
+/* `a, b = v` (v owned): takes exactly as many items from the iterable v as there are targets,
+ * then assigns them left to right, as Python does; a wrong count is Python's ValueError. */
 static int unpack_to(struct dsl_interp *in, const struct dsl_node *target, struct dsl_value v)
 {
     size_t want = target->nkids;

@@ -687,20 +687,22 @@ static int call_direct(struct dsl_interp *in, const struct dsl_node *n, struct d
     return run_frame(in, f, &frame, out);
 }
 
-/* Runs builtin row fn with the arguments bound to it and args.self = self. */
-static int call_builtin(struct dsl_interp *in, const struct dsl_builtin *fn, struct dsl_value self,
-                        const struct dsl_value *pos, size_t npos, char *const *kwnames,
-                        const struct dsl_value *kwvals, size_t nkw, struct dsl_value *out)
+/* What a call of builtin row fn refuses: the kernel's own functions while check() grades the
+ * student's code. 0, or -1 after raising. */
+static inline int builtin_refused(struct dsl_interp *in, const struct dsl_builtin *fn)
 {
-    if (in->session && in->session->course_refuses && in->session->course_refuses(fn))
-        return dsl_raise(in, "RuntimeError",
-                         "check() grades your own code, and this called the kernel's %s(): "
-                         "write it yourself",
-                         fn->name);
-    struct dsl_args args;
-    if (dsl_bind_args(in, fn, pos, npos, kwnames, kwvals, nkw, &args) != 0) return -1;
-    args.self = self;
-    if (fn->fn(in, &args, out) != 0) return -1;
+    if (!in->session || !in->session->course_refuses || !in->session->course_refuses(fn)) return 0;
+    return dsl_raise(in, "RuntimeError",
+                     "check() grades your own code, and this called the kernel's %s(): write it "
+                     "yourself",
+                     fn->name);
+}
+
+/* Runs builtin row fn on args, bound: 0 with a new value in *out, or -1. */
+static inline int run_row(struct dsl_interp *in, const struct dsl_builtin *fn,
+                          const struct dsl_args *args, struct dsl_value *out)
+{
+    if (fn->fn(in, args, out) != 0) return -1;
     if (in->ename) {
         /* it succeeded over an error of user code it ran (a __repr__ that raised) and left it
          * pending: raise it here, at its call, not at whatever next looks for an error */
@@ -709,6 +711,18 @@ static int call_builtin(struct dsl_interp *in, const struct dsl_builtin *fn, str
         return -1;
     }
     return 0;
+}
+
+/* Runs builtin row fn with the arguments bound to it and args.self = self. */
+static int call_builtin(struct dsl_interp *in, const struct dsl_builtin *fn, struct dsl_value self,
+                        const struct dsl_value *pos, size_t npos, char *const *kwnames,
+                        const struct dsl_value *kwvals, size_t nkw, struct dsl_value *out)
+{
+    if (builtin_refused(in, fn) != 0) return -1;
+    struct dsl_args args;
+    if (dsl_bind_args(in, fn, pos, npos, kwnames, kwvals, nkw, &args) != 0) return -1;
+    args.self = self;
+    return run_row(in, fn, &args, out);
 }
 
 int dsl_call_method(struct dsl_interp *in, struct dsl_value fn, struct dsl_value self,
@@ -828,21 +842,11 @@ static int call_row_plain(struct dsl_interp *in, const struct dsl_node *n,
     int r = -1;
     for (; done < n->nkids; done++)
         if (dsl_eval_lent(in, n->kids[done], &vals[done], &own[done]) != 0) goto cleanup;
-    if (in->session && in->session->course_refuses && in->session->course_refuses(fn)) {
-        dsl_raise(in, "RuntimeError",
-                  "check() grades your own code, and this called the kernel's %s(): write it "
-                  "yourself",
-                  fn->name);
-        goto cleanup;
-    }
-    struct dsl_args args;
-    dsl_args_start(fn, vals, n->nkids, &args);
-    args.self = self;
-    r = fn->fn(in, &args, out);
-    if (r == 0 && in->ename) { /* as call_builtin: an error of user code it ran, left pending */
-        dsl_value_release(*out);
-        *out = dsl_none();
-        r = -1;
+    if (builtin_refused(in, fn) == 0) {
+        struct dsl_args args;
+        dsl_args_start(fn, vals, n->nkids, &args);
+        args.self = self;
+        r = run_row(in, fn, &args, out);
     }
 cleanup:
     if (r != 0) dsl_error_locate(in, n->pos);

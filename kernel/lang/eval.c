@@ -396,18 +396,6 @@ static __attribute__((noinline)) int compare_any(struct dsl_interp *in, const st
     return 0;
 }
 
-/* The slot of NAME node n when it is a bound plain local whose slot the node's cache holds:
- * dsl_local_value with no call (NULL also where the cache is to fill). */
-static inline const struct dsl_value *local_slot_cached(const struct dsl_interp *in,
-                                                        const struct dsl_node *n)
-{
-    const struct dsl_frame *f = in->locals;
-    if (!f || n->scope_def != f->fn->def) return NULL;
-    long k = n->scope_slot;
-    if (k < 0 || !f->bound[k] || f->vals[k].kind == DSL_CELL) return NULL;
-    return &f->vals[k];
-}
-
 /* The slot of own attribute `n->name` of inst, where read n's cache says it is. */
 static inline const struct dsl_value *own_attr_cached(const struct dsl_instance *inst,
                                                       const struct dsl_node *n)
@@ -430,9 +418,9 @@ static inline const struct dsl_value *local_attr_slot(const struct dsl_interp *i
     const struct dsl_node *a = n->a;
     const struct dsl_value *obj;
     if (a->kind == DSL_N_NAME) {
-        obj = local_slot_cached(in, a);
+        obj = dsl_local_cached(in, a);
     } else if (a->kind == DSL_N_ATTR && a->a->kind == DSL_N_NAME) {
-        const struct dsl_value *self = local_slot_cached(in, a->a);
+        const struct dsl_value *self = dsl_local_cached(in, a->a);
         obj = self && self->kind == DSL_INSTANCE ? own_attr_cached(self->as.inst, a) : NULL;
     } else {
         return NULL;
@@ -463,7 +451,7 @@ static int eval_compare(struct dsl_interp *in, const struct dsl_node *n, struct 
         (n->ops[0] == DSL_T_IS || n->ops[0] == DSL_T_IS_NOT)) {
         const struct dsl_node *x = n->kids[0];
         const struct dsl_value *v = x->kind == DSL_N_ATTR   ? local_attr_slot(in, x)
-                                    : x->kind == DSL_N_NAME ? local_slot_cached(in, x)
+                                    : x->kind == DSL_N_NAME ? dsl_local_cached(in, x)
                                                             : NULL;
         if (!v) return is_none_any(in, n, out);
         *out = dsl_bool((v->kind == DSL_NONE) == (n->ops[0] == DSL_T_IS));

@@ -105,15 +105,29 @@ static inline bool dsl_store_local(struct dsl_interp *in, const struct dsl_node 
     return true;
 }
 
+/* Local k of frame f when it is a plain local, bound: a cell's slot holds its DSL_CELL (see
+ * dsl_store_local). NULL otherwise, and for k < 0 (no local). */
+static inline struct dsl_value *dsl_frame_local(struct dsl_frame *f, long k)
+{
+    return k >= 0 && f->bound[k] && f->vals[k].kind != DSL_CELL ? &f->vals[k] : NULL;
+}
+
 /* The slot of NAME node n when it is a plain local of the running call, bound (not a cell, no
  * comprehension or class body running): the commonest read; NULL for any other name. */
 static inline struct dsl_value *dsl_local_value(struct dsl_interp *in, const struct dsl_node *n)
 {
     struct dsl_frame *f = in->locals;
     if (!f) return NULL;
-    long k = n->scope_def == f->fn->def ? n->scope_slot : dsl_node_slot(in, n);
-    /* a cell's slot holds its DSL_CELL (see dsl_store_local) */
-    return k >= 0 && f->bound[k] && f->vals[k].kind != DSL_CELL ? &f->vals[k] : NULL;
+    return dsl_frame_local(f, n->scope_def == f->fn->def ? n->scope_slot : dsl_node_slot(in, n));
+}
+
+/* dsl_local_value where the node's cache already holds its slot for the running call's def
+ * (NULL where it is to fill): no call, so that a read on a short path saves no registers. */
+static inline struct dsl_value *dsl_local_cached(const struct dsl_interp *in,
+                                                 const struct dsl_node *n)
+{
+    struct dsl_frame *f = in->locals;
+    return f && n->scope_def == f->fn->def ? dsl_frame_local(f, n->scope_slot) : NULL;
 }
 
 /* The expression functions by node kind (eval.c; NULL for a statement's kind). */

@@ -322,15 +322,12 @@ int dsl_eval_name(struct dsl_interp *in, const struct dsl_node *n, struct dsl_va
      * variables, an unbound or unknown name) goes to eval_name_full */
     const struct dsl_frame *f = in->locals;
     if (f && n->scope_def == f->fn->def) {
-        long k = n->scope_slot;
-        if (k >= 0) {
-            if (f->bound[k] && f->vals[k].kind != DSL_CELL) { /* see dsl_local_value */
-                *out = dsl_value_retain(f->vals[k]);
-                return 0;
-            }
-        } else if (!f->fn->nfree && global_cached(in, n, out)) {
+        const struct dsl_value *local = dsl_local_cached(in, n);
+        if (local) {
+            *out = dsl_value_retain(*local);
             return 0;
         }
+        if (n->scope_slot < 0 && !f->fn->nfree && global_cached(in, n, out)) return 0;
     } else if (!f && !in->frame && !in->comp && !in->class_ns && global_cached(in, n, out)) {
         return 0;
     }

@@ -535,6 +535,27 @@ static void test_a_failure_reports_the_case_and_the_line(void)
     free(text);
 }
 
+/* A session whose operators.py has mul return `call`, the kernel's mul that the cell `capture`
+ * took before the file replaced it and the cell `hand` handed to the file: check("0.1", "mul")
+ * must refuse to run it. */
+static struct dsl_session *kernel_mul_refused(const char *capture, const char *hand,
+                                              const char *call)
+{
+    static struct sink k;
+    char body[128];
+    snprintf(body, sizeof body, "def mul(x, y):\n    return %s\n", call);
+    char *text = replace_once(files[OPERATORS], "def mul(x, y):\n    return x * y\n", body);
+    struct dsl_session *s = dsl_session_new();
+    CHECK_INT(run_cell(s, capture).rc, 0);
+    run_file(s, OPERATORS, text);
+    CHECK_INT(run_cell(s, hand).rc, 0);
+    CHECK(!passes(s, "0.1", "mul", &k));
+    CHECK(strstr(k.log, "raised RuntimeError: check() grades your own code, and this called the "
+                        "kernel's mul(): write it yourself") != NULL);
+    free(text);
+    return s;
+}
+
 static void test_gaming_the_check(void)
 {
     static struct sink k;
@@ -623,31 +644,16 @@ static void test_gaming_the_check(void)
     /* the kernel's operators reached from the student's function (a module captured before
      * their operators.py replaced it, handed to the file): they refuse to run while Module 0
      * is graded; Module 1 may build on them (a student who skipped Module 0) */
-    text = replace_once(files[OPERATORS], "def mul(x, y):\n    return x * y\n",
-                        "def mul(x, y):\n    return K.mul(x, y)\n");
-    s = dsl_session_new();
-    CHECK_INT(run_cell(s, "import minitorch\nK = minitorch.operators").rc, 0);
-    run_file(s, OPERATORS, text);
-    CHECK_INT(run_cell(s, "minitorch.operators.K = K\nminitorch.operators.mul(2.0, 3.0)").rc, 0);
-    CHECK(!passes(s, "0.1", "mul", &k));
-    CHECK(strstr(k.log, "raised RuntimeError: check() grades your own code, and this called the "
-                        "kernel's mul(): write it yourself") != NULL);
+    s = kernel_mul_refused("import minitorch\nK = minitorch.operators",
+                           "minitorch.operators.K = K\nminitorch.operators.mul(2.0, 3.0)",
+                           "K.mul(x, y)");
     for (int i = AUTODIFF; i <= SCALAR; i++) run_file(s, i, files[i]);
     CHECK(passes(s, "1.2", "mul", &k));
     dsl_session_free(s);
-    free(text);
     /* the same through a name: a call of a builtin by name takes a path of its own */
-    text = replace_once(files[OPERATORS], "def mul(x, y):\n    return x * y\n",
-                        "def mul(x, y):\n    return kernel_mul(x, y)\n");
-    s = dsl_session_new();
-    CHECK_INT(run_cell(s, "import minitorch\nkernel_mul = minitorch.operators.mul").rc, 0);
-    run_file(s, OPERATORS, text);
-    CHECK_INT(run_cell(s, "minitorch.operators.kernel_mul = kernel_mul").rc, 0);
-    CHECK(!passes(s, "0.1", "mul", &k));
-    CHECK(strstr(k.log, "raised RuntimeError: check() grades your own code, and this called the "
-                        "kernel's mul(): write it yourself") != NULL);
-    dsl_session_free(s);
-    free(text);
+    dsl_session_free(kernel_mul_refused("import minitorch\nkernel_mul = minitorch.operators.mul",
+                                        "minitorch.operators.kernel_mul = kernel_mul",
+                                        "kernel_mul(x, y)"));
     /* check called from the student's code while check runs it */
     text = replace_once(files[OPERATORS], "def mul(x, y):\n    return x * y\n",
                         "def mul(x, y):\n    check(\"0.2\")\n    return x * y\n");
