@@ -198,8 +198,8 @@ int dsl_bind_params(struct dsl_interp *in, const struct dsl_function *f,
 
 /* Evaluates the arguments of call node n, which unpacks some (f(*xs, **d): its flag), and
  * calls callee (borrowed, from a caller that holds it until the call returns) with them, after
- * self (borrowed) unless self is none: a method called
- * on its object without a bound method (lang/calls.c). 0 with a new value in *out, or -1. */
+ * self (borrowed) unless self is none: a method called on its object without a bound method
+ * (lang/calls.c). 0 with a new value in *out, or -1. */
 int dsl_call_unpacking(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value callee,
                        struct dsl_value self, struct dsl_value *out);
 

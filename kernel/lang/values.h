@@ -325,8 +325,8 @@ bool dsl_attrs_remove(struct dsl_attrs *a, const char *name);
  * a cell, made when the call starts, so that both functions see every assignment to it; the
  * nested function holds the cells of the names it reads from enclosing functions (`freevars`,
  * `cells`), taken when its def runs. `nonlocal x` makes x one of those; `global x` keeps x out of
- * the locals, so that it stays a session variable although the body assigns it. */
-/* Its first 64 bytes hold what every call of it reads (see run_frame). */
+ * the locals, so that it stays a session variable although the body assigns it. What every call
+ * reads comes first, next to each other (run_frame). */
 struct dsl_function {
     size_t refs;
     struct dsl_code *code;      /* owned reference: the cell the def was in */
