@@ -204,6 +204,12 @@ int dsl_hash_value(struct dsl_interp *in, struct dsl_value v, int64_t *out)
 
 int dsl_hash_key(struct dsl_interp *in, struct dsl_value key, bool as_frozen, uint64_t *h)
 {
+    /* a non-negative int below the modulus is its own hash (hash_int): the commonest key,
+     * without the switch of every kind (autodiff's dicts and sets of unique ids) */
+    if (key.kind == DSL_INT && key.as.i >= 0 && (uint64_t)key.as.i < HASH_MODULUS) {
+        *h = dsl_mix64((uint64_t)key.as.i);
+        return 0;
+    }
     int64_t py;
     if (hash_at(in, key, 0, as_frozen, &py) != 0) return -1;
     *h = dsl_mix64((uint64_t)py); /* Python's hashes of small ints are the ints: spread them */
