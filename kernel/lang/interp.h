@@ -141,15 +141,14 @@ struct dsl_interp {
     struct dsl_value retval; /* the value of the `return` that is ending a call */
     struct dsl_tb_entry *tb; /* innermost first: the calls an error went through */
     size_t ntb, captb;
-    size_t out_bytes;                     /* stream text the cell has written (see dsl_emit) */
-    size_t shown_bytes;                   /* displayed data the cell has sent (see dsl_display) */
-    size_t shown;                         /* new displays the cell has sent */
-    const char *ename;                    /* the pending error's name (static), NULL when none */
-    char *evalue;                         /* its message, malloc'd (NULL: out of memory) */
-    bool has_pos;                         /* the error has a position */
-    size_t pos;                           /* byte offset into src */
-    unsigned polls;                       /* loop iterations seen by dsl_check_cancel */
-    const volatile unsigned char *cancel; /* the cancel flag (mt_cancel_flag), read each poll */
+    size_t out_bytes;            /* stream text the cell has written (see dsl_emit) */
+    size_t shown_bytes;          /* displayed data the cell has sent (see dsl_display) */
+    size_t shown;                /* new displays the cell has sent */
+    const char *ename;           /* the pending error's name (static), NULL when none */
+    char *evalue;                /* its message, malloc'd (NULL: out of memory) */
+    bool has_pos;                /* the error has a position */
+    size_t pos;                  /* byte offset into src */
+    unsigned polls;              /* loop iterations seen by dsl_check_cancel */
     int quiet_attr;              /* in hasattr(), getattr(o, n, default): no near-name hint */
     struct dsl_attrs *class_ns;  /* running a class body: where its names are bound, else NULL */
     struct dsl_interp *outer;    /* the run this one started inside, if any */
@@ -234,11 +233,11 @@ void dsl_error_locate(struct dsl_interp *in, size_t pos);
 int dsl_poll(struct dsl_interp *in, size_t pos);
 /* Called at every loop iteration. Raises KeyboardInterrupt at pos and returns -1 when the
  * cancel flag is up, else 0. Every FLUSH_EVERY_NS it also calls out->flush, so that what a cell
- * printed before a long computation reaches the user while the computation runs. Inline: a
- * loop's every iteration reads the flag, which costs less than a call. */
+ * printed before a long computation reaches the user while the computation runs. The flag is
+ * read atomically (another thread raises it); the rest of the poll is inline. */
 static inline int dsl_check_cancel(struct dsl_interp *in, size_t pos)
 {
-    if (!*in->cancel && (++in->polls & 1023) != 0) return 0;
+    if (!mt_cancel_requested() && (++in->polls & 1023) != 0) return 0;
     return dsl_poll(in, pos);
 }
 

@@ -302,7 +302,6 @@ static void interp_init(struct dsl_interp *in, struct dsl_session *s, const stru
     in->out = out;
     in->src = src;
     in->src_len = len;
-    in->cancel = mt_cancel_flag();
     in->outer = dsl_running;
     dsl_running = in;
     if (!in->outer) dsl_mem_refusal(NULL, NULL); /* one no one reported is not this run's */
