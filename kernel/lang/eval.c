@@ -82,11 +82,8 @@ int dsl_iter_next_any(struct dsl_interp *in, struct dsl_iter *it, struct dsl_val
         *out = dsl_value_retain(d->entries[it->i++].key);
         return 1;
     }
-    if (it->k >= it->n) return 0;
-    *out = dsl_int(
-        (int64_t)((uint64_t)v.as.rng->r.start + (uint64_t)it->k * (uint64_t)v.as.rng->r.step));
-    it->k++;
-    return 1;
+    assert(!"a list or a range is dsl_iter_next's own; dsl_iter_init starts no other kind");
+    return 0;
 }
 
 /* ---- expressions ------------------------------------------------------------------------ */
