@@ -221,6 +221,23 @@ done:
     return r;
 }
 
+/* `x = v` (n) where x is a plain local of the running call: v stored into its slot, found
+ * through n's own copy of its target's cache, so that the store reads no line of the target's
+ * (see DSL_N_ASSIGN). False, with nothing done, for any other assignment. */
+static inline bool store_one_name(struct dsl_interp *in, const struct dsl_node *n,
+                                  struct dsl_value v)
+{
+    struct dsl_frame *f = in->locals;
+    if (!f) return false;
+    if (n->scope_def == f->fn->def) return dsl_store_slot(f, n->scope_slot, v);
+    const struct dsl_node *t = n->nkids == 1 ? n->kids[0] : NULL;
+    if (!t || t->kind != DSL_N_NAME || !dsl_store_local(in, t, v)) return false;
+    struct dsl_node *cache = (struct dsl_node *)n; /* the cache only: the meaning stays */
+    cache->scope_slot = t->scope_slot;
+    cache->scope_def = t->scope_def;
+    return true;
+}
+
 int dsl_exec_assign(struct dsl_interp *in, const struct dsl_node *n)
 {
     struct dsl_value v;
@@ -231,8 +248,7 @@ int dsl_exec_assign(struct dsl_interp *in, const struct dsl_node *n)
         dsl_value_release(v);
         return dsl_error_locate(in, n->pos), DSL_X_ERR;
     }
-    if (n->nkids == 1 && n->kids[0]->kind == DSL_N_NAME && dsl_store_local(in, n->kids[0], v))
-        return DSL_X_OK;
+    if (store_one_name(in, n, v)) return DSL_X_OK;
     if (n->nkids == 1 && (n->kids[0]->kind == DSL_N_TUPLE || n->kids[0]->kind == DSL_N_LIST))
         return unpack_to(in, n->kids[0], v);
     if (n->nkids == 1 && n->kids[0]->kind == DSL_N_ATTR) {

@@ -4,16 +4,18 @@
  * the recursion is bounded. */
 #include "lang/ast.h"
 
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* The node's lines, as struct dsl_node orders its fields. */
 #define NODE_LINE 64
-_Static_assert(offsetof(struct dsl_node, nkw) + sizeof(size_t) <= NODE_LINE,
-               "a local's read and a call's reads fit the node's first line");
-_Static_assert(offsetof(struct dsl_node, global_slot) + sizeof(void *) <= 2 * NODE_LINE,
-               "an attribute's and a global's caches fit its second line");
+_Static_assert(offsetof(struct dsl_node, iname) + sizeof(char *) <= NODE_LINE,
+               "a local's read, a call's, an operator's and an own attribute's fit the first line");
+_Static_assert(offsetof(struct dsl_node, value) + sizeof(struct dsl_value) <= 2 * NODE_LINE,
+               "a constant's, a global's and a method call's reads fit the second line");
+_Static_assert(sizeof(struct dsl_node) <= 3 * NODE_LINE, "a node takes three lines");
 #define NODE_BYTES ((sizeof(struct dsl_node) + NODE_LINE - 1) / NODE_LINE * NODE_LINE)
 
 struct dsl_node *dsl_node_new(enum dsl_node_kind kind, size_t pos)
@@ -31,14 +33,14 @@ struct dsl_node *dsl_node_new(enum dsl_node_kind kind, size_t pos)
 int dsl_node_push(struct dsl_node *n, struct dsl_node *kid)
 {
     if (n->nkids == n->capkids) {
-        size_t cap = n->capkids ? n->capkids * 2 : 4;
-        struct dsl_node **p = realloc(n->kids, cap * sizeof *p);
-        if (!p) {
+        size_t cap = n->capkids ? (size_t)n->capkids * 2 : 4;
+        struct dsl_node **p = cap <= UINT_MAX ? realloc(n->kids, cap * sizeof *p) : NULL;
+        if (!p) { /* out of memory (or of the counts' room: as much) */
             dsl_node_free(kid);
             return -1;
         }
         n->kids = p;
-        n->capkids = cap;
+        n->capkids = (unsigned)cap;
     }
     n->kids[n->nkids++] = kid;
     if (kid && kid->height + 1 > n->height) n->height = kid->height + 1;

@@ -31,7 +31,8 @@ enum dsl_node_kind {
     DSL_N_AND,     /* a, b */
     DSL_N_OR,      /* a, b */
     DSL_N_COMPARE, /* kids: operands (n >= 2), ops: n-1 operators (DSL_T_IN / DSL_T_NOT = not in,
-                    * DSL_T_IS / DSL_T_IS_NOT) */
+                    * DSL_T_IS / DSL_T_IS_NOT), op: the first; flag: it is `x is None` or
+                    * `x is not None` */
     DSL_N_CALL,    /* a: callee, kids: positional args, kwnames + kwvals: keyword args; flag: a
                     * STAR among the kids (f(*xs) or f(**d)) */
     DSL_N_INDEX,   /* a: the indexed value, kids: the indices */
@@ -40,7 +41,8 @@ enum dsl_node_kind {
     /* statements */
     DSL_N_BLOCK,    /* kids: statements */
     DSL_N_EXPR,     /* a; flag: followed by ';' */
-    DSL_N_ASSIGN,   /* kids: targets (x = y = value), a: value */
+    DSL_N_ASSIGN,   /* kids: targets (x = y = value), a: value; scope_def, scope_slot: its one
+                     * target's, when that is a local's name (a copy the evaluator fills) */
     DSL_N_AUG,      /* op (the binary operator), a: target, b: value */
     DSL_N_IF,       /* kids: cond, block, cond, block, ...; b: else block or NULL */
     DSL_N_WHILE,    /* a: cond, b: body */
@@ -97,9 +99,11 @@ enum dsl_node_kind {
 };
 
 /* The fields are ordered by how often evaluating reads them, in 64-byte lines (a node is
- * allocated on a line's start, dsl_node_new): what a read of a local or a call reads first,
- * then the caches of an attribute or a global name, then the rest. A tree-walker's nodes are
- * its code, and a node's every line the evaluation reads is a line of the cache taken. */
+ * allocated on a line's start, dsl_node_new): line 0 is all that a read of a local or of an own
+ * attribute, a call or an operator reads; line 1 holds the caches of a global name or of a
+ * method call, and a constant; then the rest. A tree-walker's nodes are its code, and a node's
+ * every line the evaluation reads is a line of the cache taken. Caches that only one kind of
+ * node fills share their room with another kind's (unions; a cache zeroed is empty). */
 struct dsl_node {
     /* line 0 */
     enum dsl_node_kind kind;
@@ -108,55 +112,69 @@ struct dsl_node {
     bool doc;               /* DEF: its body starts with its docstring (value), no statement */
     struct dsl_node *a, *b; /* operands, see the kinds */
     struct dsl_node **kids; /* owned array of owned nodes */
-    size_t nkids;
-    /* NAME, FOR: the local slot its name had in the last call of the function `scope_def`
-     * (every call of one def has the same locals), so that a name is looked up once per def,
-     * not once per evaluation. A cache the evaluator fills; it changes no meaning. */
-    const struct dsl_node *scope_def;
+    unsigned nkids;
+    unsigned nkw;    /* how many kwnames (and kwvals) */
+    enum dsl_tok op; /* operator of UNARY, BINARY, AUG; COMPARE: its first */
+    /* NAME, FOR (and ASSIGN, see there): the local slot its name had in the last call of the
+     * function `scope_def` (every call of one def has the same locals), so that a name is
+     * looked up once per def, not once per evaluation. A cache the evaluator fills; it changes
+     * no meaning. */
     int scope_slot;
-    int height; /* 1 + the tallest child */
-    size_t nkw;
-    /* line 1 */
+    union {
+        const struct dsl_node *scope_def;
+        /* ATTR read of an instance's own attribute: where the last one found it among the
+         * instance's attributes (position + 1; 0: none yet), tried first
+         * (dsl_instance_own_attr). A cache: the attribute's name at that position is checked
+         * each time. An ATTR has no scope_def. */
+        size_t attr_pos;
+    };
     const char *iname; /* NAME, ATTR: name interned when parsed (a reference), or NULL */
-    size_t hash;       /* NAME, ATTR: dsl_name_hash(name), taken once when parsed (0: not
-                        * taken, for a node made elsewhere: dsl_node_hash takes it) */
-    /* ATTR read of an instance's own attribute: where the last one found it among the
-     * instance's attributes (position + 1; 0: none yet), tried first (dsl_instance_own_attr).
-     * A cache: the attribute's name at that position is checked each time. */
-    size_t attr_pos;
+    /* line 1: the caches of a name or an attribute. A NAME's and an ATTR's share their room,
+     * as no node is both (a cache zeroed is empty for either) */
+    size_t hash; /* NAME, ATTR: dsl_name_hash(name), taken once when parsed (0: not taken, for a
+                  * node made elsewhere: dsl_node_hash takes it) */
+    union {
+        /* NAME read as a global: the table of names it was last looked up in (a module's
+         * attributes, or the session's variables), that table's version then, and the slot it
+         * found there (NULL: none, so a builtin's or an error). A cache, good while the table
+         * and its version are the same: only a name coming or going moves or makes a slot. */
+        struct {
+            const void *global_table;
+            size_t global_version;
+            struct dsl_value *global_slot;
+        };
+        /* ATTR called as a method of an instance or a classmethod of a class: the class (by
+         * its serial) the last call looked the name up from, the largest dsl_table_version of
+         * the classes on the way then, and the slot found (in the last of them); mc_depth (below)
+         * how many bases up the name was found. A cache, good while the class and that largest
+         * version are the same (a name coming or going anywhere on the way gives a larger one;
+         * the slot's value is read each time); mc_serial 0: none yet (classes.c). */
+        struct {
+            size_t mc_serial, mc_max;
+            struct dsl_value *mc_slot;
+        };
+    };
+    union {
+        /* NAME: what the name means as one of the builtins (a row, or a built-in class) once
+         * dsl_eval_name found it so (none before): a cache, as the builtins' table never
+         * changes, read only when no variable has the name */
+        struct dsl_value builtin;
+        struct {
+            /* ATTR called as a method of a list, tuple, dict, set or frozenset: the method row
+             * the last such call found, and the sort of receiver it was found for (row_key,
+             * calls.c; 0: none yet). A cache, as the method tables never change. */
+            const struct dsl_builtin *row;
+            int row_key;
+            unsigned mc_depth; /* see mc_serial */
+        };
+    };
     struct dsl_value value; /* CONST: owned reference */
-    /* NAME read as a global: the table of names it was last looked up in (a module's
-     * attributes, or the session's variables), that table's version then, and the slot it
-     * found there (NULL: none, so a builtin's or an error). A cache, good while the table
-     * and its version are the same: only a name coming or going moves or makes a slot. */
-    const void *global_table;
-    size_t global_version;
-    struct dsl_value *global_slot;
     /* line 2 */
-    enum dsl_tok op;   /* operator of UNARY, BINARY, AUG */
-    int row_key;       /* see row */
-    enum dsl_tok *ops; /* COMPARE: nkids - 1 operators */
-    /* NAME: what the name means as one of the builtins (a row, or a built-in class) once
-     * dsl_eval_name found it so (none before): a cache, as the builtins' table never changes,
-     * read only when no variable has the name */
-    struct dsl_value builtin;
-    /* ATTR called as a method of an instance or a classmethod of a class: the class (by its
-     * serial) the last call looked the name up from, how many bases up the name was found,
-     * the largest dsl_table_version of those classes' attributes then, and the slot found (in
-     * the last of them). A cache, good while the class and that largest version are the same
-     * (a name coming or going anywhere on the way gives a larger one; the slot's value is read
-     * each time); mc_serial 0: none yet (classes.c). */
-    size_t mc_serial, mc_max;
-    struct dsl_value *mc_slot;
-    unsigned mc_depth;
-    /* line 3 */
-    /* ATTR called as a method of a list, tuple, dict, set or frozenset: the method row the
-     * last such call found, and the sort of receiver it was found for (row_key, calls.c; 0:
-     * none yet). A cache, as the method tables never change. */
-    const struct dsl_builtin *row;
+    enum dsl_tok *ops;        /* COMPARE: nkids - 1 operators */
+    int height;               /* 1 + the tallest child */
+    unsigned capkids;         /* kids' room */
     size_t pos;               /* byte offset errors about this node point at */
     char *name;               /* NAME, ATTR, FOR: owned */
-    size_t capkids;           /* kids' room */
     char **kwnames;           /* CALL: keyword names, owned */
     struct dsl_node **kwvals; /* CALL: keyword values, owned */
     /* DEF: how kwnames splits. The first nargs are positional parameters, of which the first

@@ -338,7 +338,10 @@ static int spread_keywords(struct dsl_interp *in, struct gathered *g, struct dsl
     return 0;
 }
 
-static bool plain_positional(const struct dsl_function *f);
+/* Whether f's parameters are all plain positional ones (no *args, keyword-only or **kwargs),
+ * its locals few, none of them a cell, and it is neither compiled nor a generator: a call
+ * giving it exactly its positional arguments binds them straight into the frame's slots. */
+static inline bool plain_positional(const struct dsl_function *f) { return f->plain && !f->jit; }
 static int call_moving(struct dsl_interp *in, struct dsl_function *f, struct dsl_value *args,
                        size_t nargs, struct dsl_value *out);
 
@@ -389,7 +392,7 @@ int dsl_call_unpacking(struct dsl_interp *in, const struct dsl_node *n, struct d
             goto done;
     }
     if (!g.nkw && callee.kind == DSL_FUNCTION && plain_positional(callee.as.fn_user) &&
-        callee.as.fn_user->def->nargs == g.npos) { /* cls.forward(ctx, *inps) */
+        callee.as.fn_user->nargs == g.npos) { /* cls.forward(ctx, *inps) */
         r = call_moving(in, callee.as.fn_user, g.pos, g.npos, out);
         g.npos = 0;
     } else {
@@ -411,8 +414,6 @@ done:
 }
 
 /* ---- calling a value -------------------------------------------------------------------- */
-
-#define SMALL_LOCALS 16
 
 /* Calls user function f (arguments borrowed): its body runs in a frame of its own, reading and
  * writing its locals, with error positions in the source of the cell that defined it. */
@@ -463,7 +464,7 @@ static int call_refused(struct dsl_interp *in, const struct dsl_function *f)
                          "%s() is a CUDA kernel (cuda.jit): launch it with a grid, as "
                          "%s[blocks, threads](...)",
                          def->name, def->name);
-    if (f->code->kernel_file && in->session && in->session->course_grading)
+    if (f->kernel_file && in->session && in->session->course_grading)
         return dsl_raise(in, "RuntimeError",
                          "check() grades your own files, and this called %s() of the kernel's "
                          "%s: write your %s in a cell that starts with %%%%minitorch_file %s, "
@@ -471,17 +472,6 @@ static int call_refused(struct dsl_interp *in, const struct dsl_function *f)
                          f->qualname ? f->qualname : def->name, f->code->kernel_file,
                          f->code->kernel_file, f->code->kernel_file);
     return 0;
-}
-
-/* The one statement of def's body (its docstring aside) when that is `return expr` and def is
- * no generator, as most methods are (is_leaf, __add__, forward): else NULL. */
-static inline const struct dsl_node *one_return(const struct dsl_node *def)
-{
-    const struct dsl_node *b = def->b;
-    size_t first = def->doc;
-    if (b->nkids != first + 1 || def->flag) return NULL;
-    const struct dsl_node *s = b->kids[first];
-    return s->kind == DSL_N_RETURN && s->a ? s : NULL;
 }
 
 /* What running body `return expr` (ret) does, without the statement loop: the value left in
@@ -500,11 +490,10 @@ static inline int return_of(struct dsl_interp *in, const struct dsl_node *ret)
 static int run_frame(struct dsl_interp *in, struct dsl_function *f, struct dsl_frame *frame,
                      struct dsl_value *out)
 {
-    const struct dsl_node *def = f->def;
     int r = -1;
-    if (in->calls >= DSL_MAX_CALL_DEPTH || in->height + def->height > DSL_MAX_EVAL_HEIGHT) {
+    if (in->calls >= DSL_MAX_CALL_DEPTH || in->height + f->height > DSL_MAX_EVAL_HEIGHT) {
         dsl_raise(in, "RecursionError", "maximum recursion depth exceeded in %s() (%d calls deep)",
-                  def->name, in->calls);
+                  f->def->name, in->calls);
         goto done;
     }
     for (size_t k = 0; f->any_cell && k < f->nlocals; k++) { /* the locals nested functions share */
@@ -529,22 +518,21 @@ static int run_frame(struct dsl_interp *in, struct dsl_function *f, struct dsl_f
     in->comp = NULL;
     in->frame = frame;
     in->locals = frame;
-    in->src = f->code->src;
-    in->src_len = f->code->len;
+    in->src = f->src;
+    in->src_len = f->src_len;
     in->code = f->code;
     in->calls++;
-    in->height += def->height;
+    in->height += f->height;
     /* a generator's body runs to its end now, its yields kept for the iterator it returns */
-    struct dsl_list *yields = in->yields, *mine = def->flag ? dsl_list_new(0) : NULL;
+    struct dsl_list *yields = in->yields, *mine = f->generator ? dsl_list_new(0) : NULL;
     in->yields = mine;
-    const struct dsl_node *ret = one_return(def);
-    int x = ret                  ? return_of(in, ret)
-            : def->flag && !mine ? (dsl_raise_status(in, DSL_V_NOMEM), DSL_X_ERR)
-                                 : dsl_exec_body(in, def);
+    int x = f->ret                  ? return_of(in, f->ret)
+            : f->generator && !mine ? (dsl_raise_status(in, DSL_V_NOMEM), DSL_X_ERR)
+                                    : dsl_exec_body(in, f->def);
     in->yields = yields;
     if (x == DSL_X_ERR && mine) stop_iteration_escaped(in);
     in->calls--;
-    in->height -= def->height;
+    in->height -= f->height;
     if (x == DSL_X_ERR) dsl_interp_push_tb(in, f);
     in->frame = up;
     in->class_ns = class_ns;
@@ -584,9 +572,9 @@ static int call_function_held(struct dsl_interp *in, struct dsl_function *f,
     }
     /* most functions have few locals: their slots live on the C stack, so a call allocates
      * nothing (a call's cost is what students time against method calls and CPython) */
-    struct dsl_value small_vals[SMALL_LOCALS];
-    bool small_bound[SMALL_LOCALS];
-    bool small = f->nlocals <= SMALL_LOCALS;
+    struct dsl_value small_vals[DSL_SMALL_LOCALS];
+    bool small_bound[DSL_SMALL_LOCALS];
+    bool small = f->nlocals <= DSL_SMALL_LOCALS;
     struct dsl_frame frame = {f, small ? small_vals : calloc(f->nlocals + 1, sizeof *frame.vals),
                               small ? small_bound : calloc(f->nlocals + 1, sizeof *frame.bound)};
     if (small) memset(small_bound, 0, sizeof small_bound);
@@ -606,16 +594,6 @@ static int call_function_held(struct dsl_interp *in, struct dsl_function *f,
     return r;
 }
 
-/* Whether f's parameters are all plain positional ones (no *args, keyword-only or **kwargs),
- * its locals few, none of them a cell, and it is neither compiled nor a generator: a call
- * giving it exactly its positional arguments binds them straight into the frame's slots. */
-static bool plain_positional(const struct dsl_function *f)
-{
-    const struct dsl_node *def = f->def;
-    return def->nkw == def->nargs && f->nlocals <= SMALL_LOCALS && !f->any_cell && !f->jit &&
-           !def->flag;
-}
-
 /* A call of f (plain_positional) with self (where not none: the first argument) and pos
  * (borrowed), as many as its parameters: held for the call, as call_function holds it. */
 static int call_exact(struct dsl_interp *in, struct dsl_function *f, struct dsl_value self,
@@ -623,10 +601,10 @@ static int call_exact(struct dsl_interp *in, struct dsl_function *f, struct dsl_
 {
     if (call_refused(in, f) != 0) return -1;
     size_t first = self.kind != DSL_NONE;
-    struct dsl_value vals[SMALL_LOCALS];
-    bool bound[SMALL_LOCALS];
+    struct dsl_value vals[DSL_SMALL_LOCALS];
+    bool bound[DSL_SMALL_LOCALS];
     struct dsl_frame frame = {f, vals, bound};
-    memset(bound, 0, sizeof bound); /* all SMALL_LOCALS: two stores, not a call */
+    memset(bound, 0, sizeof bound); /* all DSL_SMALL_LOCALS: two stores, not a call */
     if (first) vals[0] = dsl_value_retain(self);
     for (size_t i = 0; i < npos; i++) vals[first + i] = dsl_value_retain(pos[i]);
     for (size_t i = 0; i < npos + first; i++) bound[i] = true;
@@ -647,8 +625,8 @@ static int call_moving(struct dsl_interp *in, struct dsl_function *f, struct dsl
         dsl_release_all(args, nargs);
         return -1;
     }
-    struct dsl_value vals[SMALL_LOCALS];
-    bool bound[SMALL_LOCALS];
+    struct dsl_value vals[DSL_SMALL_LOCALS];
+    bool bound[DSL_SMALL_LOCALS];
     struct dsl_frame frame = {f, vals, bound};
     memset(bound, 0, sizeof bound);
     for (size_t i = 0; i < nargs; i++) {
@@ -665,12 +643,11 @@ static int call_moving(struct dsl_interp *in, struct dsl_function *f, struct dsl
 static int call_direct(struct dsl_interp *in, const struct dsl_node *n, struct dsl_function *f,
                        struct dsl_value self, struct dsl_value *out)
 {
-    const struct dsl_node *def = f->def;
     size_t first = self.kind != DSL_NONE;
-    if (n->nkw || def->nargs != n->nkids + first || !plain_positional(f)) return 1;
+    if (n->nkw || f->nargs != n->nkids + first || !plain_positional(f)) return 1;
     if (call_refused(in, f) != 0) return -1;
-    struct dsl_value vals[SMALL_LOCALS];
-    bool bound[SMALL_LOCALS];
+    struct dsl_value vals[DSL_SMALL_LOCALS];
+    bool bound[DSL_SMALL_LOCALS];
     struct dsl_frame frame = {f, vals, bound};
     memset(bound, 0, sizeof bound);
     if (first) {
@@ -731,7 +708,7 @@ int dsl_call_method(struct dsl_interp *in, struct dsl_value fn, struct dsl_value
 {
     if (fn.kind == DSL_BUILTIN)
         return call_builtin(in, fn.as.fn, self, pos, npos, kwnames, kwvals, nkw, out);
-    if (fn.kind == DSL_FUNCTION && !nkw && fn.as.fn_user->def->nargs == npos + 1 &&
+    if (fn.kind == DSL_FUNCTION && !nkw && fn.as.fn_user->nargs == npos + 1 &&
         plain_positional(fn.as.fn_user)) /* an operator's method: a.__add__(b) */
         return call_exact(in, fn.as.fn_user, self, pos, npos, out);
     struct dsl_value small[DSL_SMALL_ARGS];

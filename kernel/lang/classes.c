@@ -907,11 +907,16 @@ int dsl_instance_blank(struct dsl_interp *in, struct dsl_value cls, struct dsl_v
 {
     struct dsl_instance *o = dsl_block_new(sizeof *o);
     if (!o) return dsl_raise_status(in, DSL_V_NOMEM);
+    /* field by field, the room (past attrs.len) left as it is: a memset of the struct is a
+     * `rep stos`, whose start costs more than the stores (every Scalar made is an instance);
+     * the assert keeps the fields and this list of them the same */
+    _Static_assert(offsetof(struct dsl_instance, room) == 136,
+                   "a field added to dsl_instance is set in dsl_instance_blank");
     o->refs = 1;
+    o->gc = (struct dsl_gc){0};
     o->cls = dsl_value_retain(cls);
-    o->attrs.items = o->room;
-    o->attrs.cap = DSL_INSTANCE_ROOM;
-    o->attrs.items_inline = true;
+    o->attrs = (struct dsl_attrs){.items = o->room, .cap = DSL_INSTANCE_ROOM, .items_inline = true};
+    o->dead = dsl_none();
     dsl_gc_track(&o->gc, DSL_INSTANCE);
     *out = (struct dsl_value){.kind = DSL_INSTANCE, .as.inst = o};
     return 0;

@@ -341,7 +341,7 @@ static __attribute__((noinline)) int compare_any(struct dsl_interp *in, const st
             return -1;
         }
         int r = 0;
-        enum dsl_tok op = n->ops[0];
+        enum dsl_tok op = n->op;
         struct dsl_dict_entry *e;
         if (op == DSL_T_IS || op == DSL_T_IS_NOT) /* `x is None`: no dispatch */
             *out = dsl_bool(dsl_value_is(left, right) == (op == DSL_T_IS));
@@ -393,14 +393,16 @@ static __attribute__((noinline)) int compare_any(struct dsl_interp *in, const st
     return 0;
 }
 
-/* The slot of own attribute `n->name` of inst, where read n's cache says it is. */
+/* The slot of own attribute `n->name` of inst, where read n's cache says it is. The name's
+ * hash is the attribute's (the same name's), so that the read touches no more of the node than
+ * its first line. */
 static inline const struct dsl_value *own_attr_cached(const struct dsl_instance *inst,
                                                       const struct dsl_node *n)
 {
     const struct dsl_attrs *at = &inst->attrs;
     size_t p = n->attr_pos;
-    if (!p || p > at->len || at->items[p - 1].name != n->iname || !n->hash ||
-        dsl_class_may_have_property(inst->cls.as.cls, n->hash))
+    if (!p || p > at->len || at->items[p - 1].name != n->iname ||
+        dsl_class_may_have_property(inst->cls.as.cls, at->items[p - 1].hash))
         return NULL;
     return &at->items[p - 1].value;
 }
@@ -434,7 +436,7 @@ static __attribute__((noinline)) int is_none_any(struct dsl_interp *in, const st
     if (dsl_eval_lent(in, n->kids[0], &left, &own) != 0) return -1;
     bool none = left.kind == DSL_NONE;
     if (own) dsl_value_release(left);
-    *out = dsl_bool(none == (n->ops[0] == DSL_T_IS));
+    *out = dsl_bool(none == (n->op == DSL_T_IS));
     return 0;
 }
 
@@ -443,15 +445,13 @@ static int eval_compare(struct dsl_interp *in, const struct dsl_node *n, struct 
     /* `x is None` and `x is not None`, the commonest comparisons in the course's code,
      * without the general case's frame; where x is a local or self.w, read in place with no
      * call (no reference taken, none to give back) */
-    const struct dsl_node *right = n->kids[n->nkids - 1];
-    if (n->nkids == 2 && right->kind == DSL_N_CONST && right->value.kind == DSL_NONE &&
-        (n->ops[0] == DSL_T_IS || n->ops[0] == DSL_T_IS_NOT)) {
+    if (n->flag) {
         const struct dsl_node *x = n->kids[0];
         const struct dsl_value *v = x->kind == DSL_N_ATTR   ? local_attr_slot(in, x)
                                     : x->kind == DSL_N_NAME ? dsl_local_cached(in, x)
                                                             : NULL;
         if (!v) return is_none_any(in, n, out);
-        *out = dsl_bool((v->kind == DSL_NONE) == (n->ops[0] == DSL_T_IS));
+        *out = dsl_bool((v->kind == DSL_NONE) == (n->op == DSL_T_IS));
         return 0;
     }
     return compare_any(in, n, out);
@@ -481,7 +481,7 @@ static int eval_tensor_subscripts(struct dsl_interp *in, const struct dsl_node *
                                 "slicing of tensors is not supported in the MiniTorch language: "
                                 "index one element (t[i, j]), or use view() or permute()");
     if (n->nkids > MT_MAX_DIMS)
-        return dsl_raise(in, "IndexError", "too many indices for a tensor with %d dims: %zu given",
+        return dsl_raise(in, "IndexError", "too many indices for a tensor with %d dims: %u given",
                          t.as.t->ndim, n->nkids);
     for (size_t i = 0; i < n->nkids; i++)
         if (dsl_eval_node(in, n->kids[i], &ix[i]) != 0) {
@@ -565,7 +565,7 @@ int dsl_eval_subscripts(struct dsl_interp *in, const struct dsl_node *n, struct 
         if (dsl_is_slice(n)) return 0; /* obj[:] = v: store_into reads the node */
         for (size_t i = 0; i < n->nkids; i++)
             if (n->kids[i]->kind == DSL_N_SLICE)
-                return dsl_raise(in, "TypeError", "'%s' takes one key, not %zu", dsl_type_name(v),
+                return dsl_raise(in, "TypeError", "'%s' takes one key, not %u", dsl_type_name(v),
                                  n->nkids);
         if (n->nkids == 1 ? dsl_eval_node(in, n->kids[0], &subs[0]) : eval_list(in, n, &subs[0]))
             return -1;

@@ -29,6 +29,8 @@ enum dsl_exec_status {
 /* Calls with at most this many arguments keep them on the C stack (most calls: a call's cost
  * is what students time against method calls and CPython). */
 #define DSL_SMALL_ARGS 8
+/* Functions with at most this many locals keep them on the C stack too. */
+#define DSL_SMALL_LOCALS 16
 
 /* ---- expressions (eval.c) ---------------------------------------------------------------- */
 
@@ -83,16 +85,10 @@ static inline long dsl_node_slot(const struct dsl_interp *in, const struct dsl_n
     return n->scope_slot;
 }
 
-/* Binds the name of node n (a NAME or a FOR) to v (owned) when it is a plain local of the
- * running call (not a cell, no comprehension or class body running): the commonest store, as
- * CPython's STORE_FAST, the old value released after the store. False, with nothing done,
- * for any other name (dsl_bind_in binds it). */
-static inline bool dsl_store_local(struct dsl_interp *in, const struct dsl_node *n,
-                                   struct dsl_value v)
+/* dsl_store_local's store into slot k of frame f (-1: none): false, with nothing done, where
+ * the slot is no plain local's. */
+static inline bool dsl_store_slot(struct dsl_frame *f, long k, struct dsl_value v)
 {
-    struct dsl_frame *f = in->locals;
-    if (!f) return false;
-    long k = n->scope_def == f->fn->def ? n->scope_slot : dsl_node_slot(in, n);
     if (k < 0) return false;
     struct dsl_value old = f->vals[k];
     bool was = f->bound[k];
@@ -103,6 +99,18 @@ static inline bool dsl_store_local(struct dsl_interp *in, const struct dsl_node 
     f->bound[k] = true;
     if (was) dsl_value_release(old);
     return true;
+}
+
+/* Binds the name of node n (a NAME or a FOR) to v (owned) when it is a plain local of the
+ * running call (not a cell, no comprehension or class body running): the commonest store, as
+ * CPython's STORE_FAST, the old value released after the store. False, with nothing done,
+ * for any other name (dsl_bind_in binds it). */
+static inline bool dsl_store_local(struct dsl_interp *in, const struct dsl_node *n,
+                                   struct dsl_value v)
+{
+    struct dsl_frame *f = in->locals;
+    if (!f) return false;
+    return dsl_store_slot(f, n->scope_def == f->fn->def ? n->scope_slot : dsl_node_slot(in, n), v);
 }
 
 /* Local k of frame f when it is a plain local, bound: a cell's slot holds its DSL_CELL (see

@@ -509,6 +509,10 @@ static struct dsl_node *infix_compare(struct parser *p, struct dsl_node *left,
         if (!is_compare_op(p)) break;
         op = advance(p)->type;
     }
+    n->op = n->ops[0];
+    const struct dsl_node *last = n->kids[1];
+    n->flag = n->nkids == 2 && (n->op == DSL_T_IS || n->op == DSL_T_IS_NOT) &&
+              last->kind == DSL_N_CONST && last->value.kind == DSL_NONE;
     return finish(p, n);
 error:
     dsl_node_free(n);

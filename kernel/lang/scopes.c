@@ -590,13 +590,28 @@ done:
     return r;
 }
 
+_Static_assert(offsetof(struct dsl_function, cuda_kernel) < 64,
+               "what a call reads of a function fits its first line");
+
+/* The one statement of def's body (its docstring aside) when that is `return expr` and def is
+ * no generator, as most methods are (is_leaf, __add__, forward): else NULL. */
+static const struct dsl_node *one_return(const struct dsl_node *def)
+{
+    const struct dsl_node *b = def->b;
+    size_t first = def->doc;
+    if (b->nkids != first + 1 || def->flag) return NULL;
+    const struct dsl_node *s = b->kids[first];
+    return s->kind == DSL_N_RETURN && s->a ? s : NULL;
+}
+
 int dsl_make_function(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
 {
     if (!in->code) /* only dsl_evaluate runs without one, and it takes expressions only */
         return dsl_raise_at(in, n->pos, "SyntaxError", "%s is not allowed here",
                             strcmp(n->name, "<lambda>") == 0 ? "lambda" : "def");
-    struct dsl_function *f = calloc(1, sizeof *f);
+    struct dsl_function *f = aligned_alloc(64, (sizeof *f + 63) / 64 * 64);
     if (!f) return dsl_raise_status(in, DSL_V_NOMEM);
+    memset(f, 0, sizeof *f);
     f->refs = 1;
     f->def = n;
     f->code = dsl_code_retain(in->code);
@@ -611,6 +626,14 @@ int dsl_make_function(struct dsl_interp *in, const struct dsl_node *n, struct ds
         dsl_value_release(fv);
         return DSL_X_ERR;
     }
+    f->generator = n->flag;
+    f->plain = n->nkw == n->nargs && f->nlocals <= DSL_SMALL_LOCALS && !f->any_cell && !n->flag;
+    f->kernel_file = f->code->kernel_file != NULL;
+    f->ret = one_return(n);
+    f->height = (unsigned short)n->height;
+    f->nargs = (unsigned)n->nargs;
+    f->src = f->code->src;
+    f->src_len = f->code->len;
     for (size_t i = 0; i < n->nkw; i++) {
         if (!n->kwvals[i]) continue;
         if (dsl_eval(in, n->kwvals[i], &f->defaults[i]) != 0) {

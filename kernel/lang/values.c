@@ -419,13 +419,9 @@ static struct {
 void *dsl_block_new(size_t size)
 {
     size_t k = (size + 15) / 16;
-    if (!BLOCK_REUSE || k >= BLOCK_CLASSES) return calloc(1, size);
-    if (blocks[k].n) {
-        void *b = blocks[k].kept[--blocks[k].n];
-        memset(b, 0, k * 16);
-        return b;
-    }
-    return calloc(1, k * 16);
+    if (!BLOCK_REUSE || k >= BLOCK_CLASSES) return malloc(size);
+    if (blocks[k].n) return blocks[k].kept[--blocks[k].n];
+    return malloc(k * 16);
 }
 
 void dsl_block_free(void *block, size_t size)
@@ -941,6 +937,23 @@ int dsl_str_value(const char *s, size_t n, struct dsl_value *out)
     return DSL_V_OK;
 }
 
+/* A new list's header, field by field: a memset of the struct is a `rep stos`, whose start
+ * costs more than the stores (every Scalar operation makes lists). The assert keeps the
+ * fields and this list of them the same. */
+_Static_assert(sizeof(struct dsl_list) == 96, "a field added to dsl_list is set in list_init");
+static inline void list_init(struct dsl_list *l)
+{
+    l->refs = 0;
+    l->gc = (struct dsl_gc){0};
+    l->parents = l->len = l->cap = 0;
+    l->style = DSL_LIST_PLAIN;
+    l->mark = false;
+    l->dtype = 0;
+    l->room = 0;
+    l->items = NULL;
+    l->dead = dsl_none();
+}
+
 struct dsl_list *dsl_list_new(size_t cap)
 {
     /* room for a few items even in a list made empty: most get one to four (inputs = [] then
@@ -952,6 +965,7 @@ struct dsl_list *dsl_list_new(size_t cap)
      * allocation, and one free */
     size_t room = cap <= LIST_INLINE ? cap : 0;
     struct dsl_list *l = dsl_block_new(sizeof *l + room * sizeof *l->items);
+    if (l) list_init(l);
     if (l && room) {
         l->room = (unsigned char)room;
         l->items = list_inline(l);

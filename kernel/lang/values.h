@@ -326,20 +326,32 @@ bool dsl_attrs_remove(struct dsl_attrs *a, const char *name);
  * nested function holds the cells of the names it reads from enclosing functions (`freevars`,
  * `cells`), taken when its def runs. `nonlocal x` makes x one of those; `global x` keeps x out of
  * the locals, so that it stays a session variable although the body assigns it. What every call
- * reads comes first, next to each other (run_frame). */
+ * reads comes first, in the first 64 bytes (dsl_make_function allocates it on a line's start):
+ * some of it taken from the def and its code once, when the def ran, so that a call touches the
+ * function's memory and not the tree's. */
 struct dsl_function {
     size_t refs;
     struct dsl_code *code;      /* owned reference: the cell the def was in */
     const struct dsl_node *def; /* the DSL_N_DEF node inside code->ast */
-    size_t nlocals;
-    bool *is_cell;              /* nlocals flags: the local lives in a cell */
-    bool any_cell;              /* one of them does */
+    const struct dsl_node *ret; /* the body's one statement where it is `return expr`, and no
+                                 * generator's; else NULL (run without the statement loop) */
+    const char *src;            /* code->src and code->len */
+    size_t src_len;
+    unsigned nlocals;
+    unsigned nargs;             /* def->nargs */
+    unsigned short height;      /* def->height (at most DSL_MAX_AST_HEIGHT) */
+    bool any_cell;              /* one of its locals lives in a cell (is_cell) */
     bool jit;                   /* given to numba's njit: calls run its compiled code */
+    bool generator;             /* def->flag: its body yields */
+    bool plain;                 /* no *args, keyword-only or **kwargs parameter, few locals,
+                                 * none a cell, no generator (calls.c: plain_positional) */
+    bool kernel_file;           /* code->kernel_file: a kernel's own file (call_refused) */
+    bool cuda_kernel;           /* given to numba's cuda.jit: launched as f[blocks, threads](...),
+                                 * on the GPU or in the kernel's simulator */
+    bool *is_cell;              /* nlocals flags: the local lives in a cell */
     bool jit_unchecked;         /* njit(boundscheck=False): its indices are not checked */
     bool jit_races;             /* njit(check_races=True): writes of two iterations of its
                                  * prange loop to one element are an error */
-    bool cuda_kernel;           /* given to numba's cuda.jit: launched as f[blocks, threads](...),
-                                 * on the GPU or in the kernel's simulator */
     bool class_body;            /* its def ran in a class body, which adopts it (owner, qualname) */
     struct dsl_value *defaults; /* def->nkw slots, owned (a list's parents count them); none
                                  * where a parameter has none */
@@ -604,9 +616,10 @@ static inline bool dsl_is_ndarray(struct dsl_value v)
 }
 
 /* Blocks of the sizes the commonest containers take (an instance, a small list), kept when
- * freed for the next one made, as every Scalar operation makes and frees several: a new
- * zeroed block of `size` bytes (NULL when out of memory), and giving one back. Builds with
- * AddressSanitizer keep none, so that it sees every use after free. */
+ * freed for the next one made, as every Scalar operation makes and frees several: a new block
+ * of `size` bytes, not zeroed (the caller sets its header: items past a container's length
+ * are never read), NULL when out of memory; and giving one back. Builds with AddressSanitizer
+ * keep none, so that it sees every use after free. */
 void *dsl_block_new(size_t size);
 void dsl_block_free(void *block, size_t size);
 

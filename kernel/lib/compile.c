@@ -296,7 +296,7 @@ static int call_expr(struct scope *s, const struct dsl_node *n)
     if (local_index(s->f, name) >= 0)
         return fail(s, n, "'%s' is a local number, not a function", name);
     int args[16];
-    if (n->nkids > 16) return fail(s, n, "%zu arguments: at most 16 compile", n->nkids);
+    if (n->nkids > 16) return fail(s, n, "%u arguments: at most 16 compile", n->nkids);
     struct dsl_value *g = global(s, name);
     if (g && g->kind == DSL_FUNCTION) {
         for (size_t i = 0; i < n->nkids; i++)
@@ -311,7 +311,7 @@ static int call_expr(struct scope *s, const struct dsl_node *n)
         if (strcmp(numeric[k].name, bi->name) != 0) continue;
         const int want = numeric[k].arity;
         if (want > 0 ? (int)n->nkids != want : n->nkids < 2)
-            return fail(s, n, "%s() takes %s argument%s here, not %zu", bi->name,
+            return fail(s, n, "%s() takes %s argument%s here, not %u", bi->name,
                         want > 0 ? "1" : "2 or more", want == 1 ? "" : "s", n->nkids);
         for (size_t i = 0; i < n->nkids; i++)
             if ((args[i] = expr(s, n->kids[i])) < 0) return -1;
@@ -616,7 +616,7 @@ static int compile_body(struct builder *b, const struct dsl_function *g, const i
     }
     if ((size_t)nargs > def->nkw) {
         struct scope *at = caller ? caller : &s;
-        r = fail(at, caller ? site : def, "%s() takes %zu argument%s, not %d", def->name, def->nkw,
+        r = fail(at, caller ? site : def, "%s() takes %u argument%s, not %d", def->name, def->nkw,
                  def->nkw == 1 ? "" : "s", nargs);
         goto done;
     }

@@ -483,7 +483,7 @@ static int cuda_launch(struct dsl_interp *in, const struct dsl_args *a, struct d
         return dsl_raise(in, "TypeError", "%s() has %zu parameters: a kernel takes at most %d",
                          f->def->name, f->def->nargs, MAX_ARGS);
     if (npos != f->def->nargs || f->def->nkw != npos)
-        return dsl_raise(in, "TypeError", "%s() takes %zu arguments (%zu given)", f->def->name,
+        return dsl_raise(in, "TypeError", "%s() takes %u arguments (%zu given)", f->def->name,
                          f->def->nkw, npos);
     enum jit_target target = dsl_cuda_simulating(in->session->ctx) ? JIT_SIM : JIT_GPU;
     union slot slots[MAX_ARGS + 1];

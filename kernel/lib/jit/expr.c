@@ -29,7 +29,7 @@ int jit_shared_index(struct unit *u, struct cfn *c, const struct dsl_node *n, co
                      struct render_buf *k)
 {
     if ((int)n->nkids != v->sh_nd)
-        return jit_refuse(u, c, n, "%s, of %d dims, indexed with %zu values", v->name, v->sh_nd,
+        return jit_refuse(u, c, n, "%s, of %d dims, indexed with %u values", v->name, v->sh_nd,
                           n->nkids);
     c->may_fail = true;
     render_buf_puts(k, "(INT64_C(0)");

@@ -432,7 +432,7 @@ int jit_for_loop(struct unit *u, struct cfn *c, const struct dsl_node *n)
     bool quiet = quiet_range(u, c, it, role);
     if (!quiet || jit_has_loop(n->b)) c->may_fail = true; /* a loop polls the interrupt */
     if (it->nkids < 1 || it->nkids > 3)
-        return jit_refuse(u, c, n, "range() or prange() of %zu arguments", it->nkids);
+        return jit_refuse(u, c, n, "range() or prange() of %u arguments", it->nkids);
     struct ex a[3];
     int na = (int)it->nkids, r = 0;
     for (int i = 0; i < 3; i++) ex_init(&a[i]);
