@@ -819,7 +819,17 @@ static int call_row_plain(struct dsl_interp *in, const struct dsl_node *n,
     int r = -1;
     for (; done < n->nkids; done++)
         if (dsl_eval_lent(in, n->kids[done], &vals[done], &own[done]) != 0) goto cleanup;
-    if (builtin_refused(in, fn) == 0) {
+    if (builtin_refused(in, fn) != 0) {
+        r = -1;
+    } else if (fn->fn == dsl_bi_isinstance && vals[1].kind == DSL_CLASS) {
+        /* isinstance(x, C) of one class, what apply() asks of every argument: its answer,
+         * with no row's arguments to bind (as CPython's CALL_NO_KW_ISINSTANCE) */
+        const struct dsl_class *c = vals[1].as.cls;
+        *out = dsl_bool(vals[0].kind == DSL_INSTANCE
+                            ? dsl_class_derives(vals[0].as.inst->cls.as.cls, c)
+                            : dsl_isinstance(vals[0], c));
+        r = 0;
+    } else {
         struct dsl_args args;
         dsl_args_start(fn, vals, n->nkids, &args);
         args.self = self;
