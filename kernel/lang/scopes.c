@@ -199,6 +199,34 @@ int dsl_bind_var(struct dsl_interp *in, const char *name, struct dsl_value v)
     return dsl_bind_in(in, name, dsl_local_slot(in, name), v);
 }
 
+/* Whether no node of t before byte `pos` names `name` (a read of it, or one that binds it: a
+ * loop's, an except clause's, a def's or a class's name), nested defs' bodies aside. */
+static bool none_before(const struct dsl_node *t, const char *name, size_t pos)
+{
+    if (!t) return true;
+    bool named = t->kind == DSL_N_NAME || t->kind == DSL_N_FOR || t->kind == DSL_N_EXCEPT ||
+                 t->kind == DSL_N_DEF || t->kind == DSL_N_CLASS;
+    if (named && t->pos < pos && t->name && strcmp(t->name, name) == 0) return false;
+    if (!none_before(t->a, name, pos)) return false;
+    if (t->kind != DSL_N_DEF && !none_before(t->b, name, pos)) return false;
+    for (size_t i = 0; i < t->nkids; i++)
+        if (!none_before(t->kids[i], name, pos)) return false;
+    for (size_t i = 0; t->kwvals && i < t->nkw; i++)
+        if (!none_before(t->kwvals[i], name, pos)) return false;
+    return true;
+}
+
+/* Whether the read at byte pos of local `name` of def comes before anything else in the body
+ * names it, and it is no parameter: then its assignment is further down (the student's
+ * commonest case: a global's name assigned in the function), not a branch that did not run
+ * or a `del`. */
+static bool first_mention(const struct dsl_node *def, const char *name, size_t pos)
+{
+    for (size_t i = 0; i < def->nkw; i++)
+        if (strcmp(def->kwnames[i], name) == 0) return false;
+    return none_before(def->b, name, pos);
+}
+
 /* dsl_eval_name's every case, the caches filled where they are empty or stale. */
 static __attribute__((noinline)) int eval_name_full(struct dsl_interp *in, const struct dsl_node *n,
                                                     struct dsl_value *out)
@@ -235,11 +263,16 @@ static __attribute__((noinline)) int eval_name_full(struct dsl_interp *in, const
         *out = dsl_value_retain(*v);
         return 0;
     }
-    if (k >= 0)
-        return dsl_raise_at(in, n->pos, "UnboundLocalError",
-                            "cannot access local variable '%s' where it is not associated with a "
-                            "value (it is assigned later in %s())",
-                            n->name, in->frame->fn->def->name);
+    if (k >= 0) {
+        const struct dsl_node *def = in->frame->fn->def;
+        bool later = first_mention(def, n->name, n->pos);
+        return dsl_raise_at(
+            in, n->pos, "UnboundLocalError",
+            "cannot access local variable '%s' where it is not associated with a "
+            "value (%s %s()%s)",
+            n->name, later ? "it is assigned later in" : "nothing assigned it before this line in",
+            def->name, later ? "" : ": a branch not taken, a loop that did not run, or a `del`");
+    }
     if (free_cell(in, n->name))
         return dsl_raise_at(in, n->pos, "NameError",
                             "cannot access free variable '%s' where it is not associated with a "

@@ -79,6 +79,14 @@ static void test_scope(void)
     CHECK_STR(eval1("x = 1\ndef f():\n    y = x\n    x = 2\n    return y\nf()"),
               "<UnboundLocalError: cannot access local variable 'x' where it is not associated "
               "with a value (it is assigned later in f())>");
+    /* unbound after a `del`, a branch not taken or a loop that did not run: not "later" */
+    const char *unbound = "<UnboundLocalError: cannot access local variable 'x' where it is not "
+                          "associated with a value (nothing assigned it before this line in f(): "
+                          "a branch not taken, a loop that did not run, or a `del`)>";
+    CHECK_STR(eval1("def f():\n    x = 1\n    del x\n    return x\nf()"), unbound);
+    CHECK_STR(eval1("def f(c):\n    if c:\n        x = 1\n    return x\nf(False)"), unbound);
+    CHECK_STR(eval1("def f(x):\n    del x\n    return x\nf(1)"), unbound);
+    CHECK_STR(eval1("def f():\n    for x in range(0):\n        pass\n    return x\nf()"), unbound);
     /* each call gets fresh locals; recursion does not share them */
     CHECK_STR(eval1("def f(n):\n    a = n\n    if n > 0:\n        f(n - 1)\n    return a\nf(3)"),
               "3");
