@@ -141,7 +141,8 @@ static int m_insert(struct dsl_interp *in, const struct dsl_args *a, struct dsl_
 static struct dsl_value take(struct dsl_list *l, size_t i)
 {
     struct dsl_value v = l->items[i];
-    memmove(l->items + i, l->items + i + 1, (l->len - i - 1) * sizeof *l->items);
+    if (i + 1 < l->len) /* pop() takes the last: nothing to move, no call */
+        memmove(l->items + i, l->items + i + 1, (l->len - i - 1) * sizeof *l->items);
     l->len--;
     dsl_value_orphan(v);
     return v;
