@@ -108,6 +108,52 @@ static bool names_only(const struct dsl_node *target)
     return true;
 }
 
+/* The store into target (an INDEX or an ATTR) of v, once target's object is evaluated into obj
+ * (obj and v owned, both released). */
+static int assign_into(struct dsl_interp *in, const struct dsl_node *target, struct dsl_value obj,
+                       struct dsl_value v)
+{
+    struct dsl_value subs[MT_MAX_DIMS];
+    size_t nsubs = 0;
+    int r = DSL_X_ERR;
+    if (target_subscripts(in, target, obj, subs, &nsubs) != 0)
+        dsl_error_locate(in, target->pos);
+    else
+        r = store_into(in, target, obj, subs, nsubs, v);
+    dsl_release_all(subs, nsubs);
+    dsl_value_release(obj);
+    dsl_value_release(v);
+    return r;
+}
+
+/* `d[k] = v` or `xs[i] = v` (t: an INDEX of one subscript, no slice; v owned): into a dict or a
+ * list (a tuple raises; not an array) with no subscripts array, the object and the key lent where
+ * they are locals, as a read of d[k] is. Any other object goes on to assign_into, evaluated once.
+ */
+static int store_item(struct dsl_interp *in, const struct dsl_node *t, struct dsl_value v)
+{
+    struct dsl_value obj, key;
+    bool own_obj, own_key;
+    if (dsl_eval_lent(in, t->a, &obj, &own_obj) != 0) {
+        dsl_value_release(v);
+        return DSL_X_ERR;
+    }
+    bool list = obj.kind == DSL_LIST && !dsl_is_ndarray(obj); /* a tuple: TypeError, as Python,
+                                                               * once the key is evaluated */
+    if (obj.kind != DSL_DICT && !list)
+        return assign_into(in, t, own_obj ? obj : dsl_value_retain(obj), v);
+    int r = dsl_eval_lent(in, t->kids[0], &key, &own_key);
+    if (r == 0) {
+        r = obj.kind == DSL_DICT ? dsl_dict_store(in, obj.as.d, key, v)
+                                 : dsl_list_setitem(in, obj, key, v);
+        if (r != 0) dsl_error_locate(in, t->pos);
+        if (own_key) dsl_value_release(key);
+    }
+    if (own_obj) dsl_value_release(obj);
+    dsl_value_release(v);
+    return r != 0 ? DSL_X_ERR : DSL_X_OK;
+}
+
 int dsl_assign_to(struct dsl_interp *in, const struct dsl_node *target, struct dsl_value v)
 {
     if (target->kind == DSL_N_TUPLE || target->kind == DSL_N_LIST) return unpack_to(in, target, v);
@@ -117,19 +163,12 @@ int dsl_assign_to(struct dsl_interp *in, const struct dsl_node *target, struct d
             return dsl_error_locate(in, target->pos), DSL_X_ERR;
         return DSL_X_OK;
     }
-    struct dsl_value obj, subs[MT_MAX_DIMS];
-    size_t nsubs = 0;
-    int r = DSL_X_ERR;
-    if (dsl_eval_node(in, target->a, &obj) != 0) goto done;
-    if (target_subscripts(in, target, obj, subs, &nsubs) != 0)
-        dsl_error_locate(in, target->pos);
-    else
-        r = store_into(in, target, obj, subs, nsubs, v);
-    dsl_release_all(subs, nsubs);
-    dsl_value_release(obj);
-done:
-    dsl_value_release(v);
-    return r;
+    struct dsl_value obj;
+    if (dsl_eval_node(in, target->a, &obj) != 0) {
+        dsl_value_release(v);
+        return DSL_X_ERR;
+    }
+    return assign_into(in, target, obj, v);
 }
 
 static int unpack_any(struct dsl_interp *in, const struct dsl_node *target, struct dsl_value v);
@@ -249,6 +288,9 @@ int dsl_exec_assign(struct dsl_interp *in, const struct dsl_node *n)
         return dsl_error_locate(in, n->pos), DSL_X_ERR;
     }
     if (store_one_name(in, n, v)) return DSL_X_OK;
+    const struct dsl_node *one = n->nkids == 1 ? n->kids[0] : NULL;
+    if (one && one->kind == DSL_N_INDEX && one->nkids == 1 && one->kids[0]->kind != DSL_N_SLICE)
+        return store_item(in, one, v);
     if (n->nkids == 1 && (n->kids[0]->kind == DSL_N_TUPLE || n->kids[0]->kind == DSL_N_LIST))
         return unpack_to(in, n->kids[0], v);
     if (n->nkids == 1 && n->kids[0]->kind == DSL_N_ATTR) {

@@ -26,6 +26,20 @@ static void test_item_assignment(void)
     CHECK_STR(eval1("calls = []\ndef i():\n    calls.append(1)\n    return 0\nxs = [[1], [2]]\n"
                     "xs[i()] += [9]\n[xs, len(calls)]"),
               "[[[1, 9], [2]], 1]");
+    /* in a function, dict and list from locals: the value, then the key (Python's order, a
+     * tuple's TypeError after its key too), the errors of each */
+    CHECK_STR(eval1("log = []\ndef k(x):\n    log.append('k')\n    return x\n"
+                    "def val(x):\n    log.append('v')\n    return x\n"
+                    "def f():\n    d = {}\n    xs = [1, 2, 3]\n    d[k(1)] = val(10)\n"
+                    "    xs[k(-1)] = val(30)\n    t = (1, 2)\n    try:\n        t[k(0)] = val(9)\n"
+                    "    except TypeError as e:\n        log.append(str(e))\n"
+                    "    try:\n        d[k([1])] = 2\n    except TypeError as e:\n"
+                    "        log.append(str(e))\n    try:\n        xs[k(5)] = 1\n"
+                    "    except IndexError as e:\n        log.append(str(e))\n"
+                    "    return [d, xs, log]\nf()"),
+              "[{1: 10}, [1, 2, 30], ['v', 'k', 'v', 'k', 'v', 'k', \"'tuple' object does not "
+              "support item assignment\", 'k', \"unhashable type: 'list'\", 'k', 'list "
+              "assignment index out of range']]");
     /* nested: grid[i][j] = v */
     CHECK_STR(eval1("g = [[0, 0], [0, 0]]\ng[1][0] = 5\ng"), "[[0, 0], [5, 0]]");
     /* the error is located at the target */
