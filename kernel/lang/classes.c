@@ -639,7 +639,7 @@ int dsl_object_getattr_hashed(struct dsl_interp *in, struct dsl_value obj, const
  * store or a read of an instance's attribute must look for beyond the instance itself. */
 static void note_hooks(struct dsl_class *c)
 {
-    c->has_property = c->has_setattr = false;
+    c->has_property = c->has_setattr = c->has_getattr = false;
     c->property_bits = 0;
     for (size_t i = 0; i < c->attrs.len; i++) {
         struct dsl_value v = c->attrs.items[i].value;
@@ -650,6 +650,7 @@ static void note_hooks(struct dsl_class *c)
         }
         if (strcmp(name, "__setattr__") == 0 || strcmp(name, "__delattr__") == 0)
             c->has_setattr = true;
+        if (strcmp(name, "__getattr__") == 0) c->has_getattr = true;
     }
 }
 
@@ -870,6 +871,26 @@ bool dsl_instance_method_at(struct dsl_value inst, const struct dsl_node *attr,
     else
         return false;
     return true;
+}
+
+int dsl_instance_attr_at(struct dsl_interp *in, struct dsl_value inst, const struct dsl_node *attr,
+                         struct dsl_value *out)
+{
+    const char *name = dsl_node_name(attr);
+    if (name[0] == '_' && name[1] == '_') return 0; /* __class__, __dict__: instance_lookup's */
+    const struct dsl_class *c = inst.as.inst->cls.as.cls;
+    const struct dsl_builtin *row;
+    const struct dsl_value *slot = cached_slot(c, attr, &row);
+    if (!slot) return 0;
+    struct dsl_value found = *slot;
+    bool property = found.kind == DSL_METHOD && found.as.m->wrap == DSL_WRAP_PROPERTY;
+    if (property) { /* a getter's AttributeError is for the hook to answer */
+        for (const struct dsl_class *k = c; k; k = base_of(k))
+            if (k->has_getattr) return 0;
+    } else if (dsl_attrs_find_hashed(&inst.as.inst->attrs, name, dsl_node_hash(attr))) {
+        return 0;
+    }
+    return resolve(in, found, NULL, inst, true, name, out) != 0 ? -1 : 1;
 }
 
 bool dsl_class_method_at(struct dsl_value cls, const struct dsl_node *attr, struct dsl_value *fn)

@@ -85,6 +85,13 @@ bool dsl_class_method_hashed(struct dsl_value cls, const char *name, size_t hash
 bool dsl_instance_method_at(struct dsl_value inst, const struct dsl_node *attr,
                             struct dsl_value *fn);
 bool dsl_class_method_at(struct dsl_value cls, const struct dsl_node *attr, struct dsl_value *fn);
+/* Read attr (an ATTR node) of instance inst whose own attributes did not give it
+ * (dsl_instance_own_attr): the class chain's slot through attr's method cache, where that is a
+ * property, or a class value (a method bound to inst) that no own attribute shadows, and the
+ * name no `__special__`. 1 with *out, -1 after raising, 0 for a read to take the general way
+ * (nothing done): a miss, a builtin's row, a property under a __getattr__ hook. */
+int dsl_instance_attr_at(struct dsl_interp *in, struct dsl_value inst, const struct dsl_node *attr,
+                         struct dsl_value *out);
 
 /* A new instance of user class cls with no attributes and no __init__ run (object.__new__):
  * 0, or -1 after raising. */

@@ -825,10 +825,11 @@ static __attribute__((noinline)) int eval_attr_any(struct dsl_interp *in, const 
         struct dsl_node *cache = (struct dsl_node *)n; /* the cache only: the meaning stays */
         struct dsl_value *own =
             dsl_instance_own_attr(v.as.inst, dsl_node_name(n), dsl_node_hash(n), &cache->attr_pos);
-        if (own) {
-            *out = dsl_value_retain(*own);
+        int r = own ? (*out = dsl_value_retain(*own), 1) : dsl_instance_attr_at(in, v, n, out);
+        if (r != 0) {
+            if (r < 0) dsl_error_locate(in, n->pos);
             if (owned) dsl_value_release(v);
-            return 0;
+            return r < 0 ? -1 : 0;
         }
     }
     int r = dsl_getattr_hashed(in, v, dsl_node_name(n), dsl_node_hash(n), out);

@@ -449,8 +449,8 @@ struct dsl_class {
     bool no_dict;
     /* its own attributes hold a property, a __setattr__ or __delattr__ hook: an instance's
      * attribute reads and stores look at the classes where one of its chain does (else the
-     * instance's own attributes answer) */
-    bool has_property, has_setattr;
+     * instance's own attributes answer); a __getattr__ hook */
+    bool has_property, has_setattr, has_getattr;
     /* bit (hash & 63) set for the dsl_name_hash of each of its own properties' names: a name
      * whose bit is clear in every class of a chain is no property there, which an instance's
      * attribute read or store asks without looking the name up in the classes */
