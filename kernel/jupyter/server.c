@@ -35,6 +35,12 @@
 #define LINGER_MS 1000   /* how long closing sockets keep trying to deliver replies */
 #define IOPUB_HWM 100000 /* messages queued per IOPub subscriber before ZeroMQ drops */
 #define MAX_FRAMES 4096  /* a message with more frames is dropped */
+/* A port of the connection file still held by the process that had it last (a restart reuses
+ * the file; a kernel exiting, or the frontend's port probe, lets go a moment later): a bind
+ * refused as in use is tried again, every BIND_RETRY_MS up to BIND_RETRIES times, before the
+ * kernel gives up. */
+#define BIND_RETRIES 40
+#define BIND_RETRY_MS 50
 /* Largest frame ZeroMQ accepts from a peer (ZMQ_MAXMSGSIZE): larger, and it drops the peer's
  * connection before the frame is buffered. A request's source is at most JP_MAX_SOURCE_BYTES,
  * which JSON may escape to six times its size ("\u0001" for one byte): eight times leaves room
@@ -483,10 +489,13 @@ static int bind_sockets(struct server *s)
             int hwm = IOPUB_HWM;
             zmq_setsockopt(s->sock[ch], ZMQ_SNDHWM, &hwm, sizeof hwm);
         }
-        if (zmq_bind(s->sock[ch], endpoint) == -1) {
-            fprintf(stderr, "minitorch-kernel: cannot bind %s (%s): %s\n", endpoint,
-                    jp_channel_port_key(ch), zmq_strerror(zmq_errno()));
-            return -1;
+        for (int tries = 0; zmq_bind(s->sock[ch], endpoint) == -1; tries++) {
+            if (zmq_errno() != EADDRINUSE || tries == BIND_RETRIES) {
+                fprintf(stderr, "minitorch-kernel: cannot bind %s (%s): %s\n", endpoint,
+                        jp_channel_port_key(ch), zmq_strerror(zmq_errno()));
+                return -1;
+            }
+            nanosleep(&(struct timespec){.tv_nsec = BIND_RETRY_MS * 1000000L}, NULL);
         }
     }
     s->iopub_pull = zmq_socket(s->zctx, ZMQ_PULL);

@@ -114,6 +114,7 @@ static int assign_into(struct dsl_interp *in, const struct dsl_node *target, str
                        struct dsl_value v)
 {
     struct dsl_value subs[MT_MAX_DIMS];
+    subs[0] = dsl_none(); /* an attribute's store, or obj[:] = v, has none to read */
     size_t nsubs = 0;
     int r = DSL_X_ERR;
     if (target_subscripts(in, target, obj, subs, &nsubs) != 0)

@@ -7,6 +7,7 @@ import json
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -202,6 +203,56 @@ def test_bad_connection_file(tmp_path, what):
         raise AssertionError(f"kernel kept running with a {what} connection file") from None
     assert proc.returncode > 0, f"exit status {proc.returncode} for a {what} connection file"
     assert err.strip(), "no error message on stderr"
+
+
+def _hold_port(port):
+    """A listening TCP socket on 127.0.0.1:port, as a process that still has the port does."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", port))
+    sock.listen(1)
+    return sock
+
+
+@pytest.mark.needs_binary
+def test_port_freed_while_starting(tmp_path):
+    """A port of the connection file still held when the kernel starts (a restart reusing the
+    file while the old process lets go) is tried again: freed half a second later, the kernel
+    comes up on it and answers."""
+    fname, info = _connection_file(tmp_path)
+    holder = _hold_port(info["iopub_port"])
+    kernel = _launch(mtkernel.kernel_argv(fname))
+    kc = None
+    try:
+        time.sleep(0.5)
+        assert kernel.poll() is None, kernel.communicate()[1].decode(errors="replace")
+        holder.close()
+        kc = _client(fname)
+        kc.wait_for_ready(timeout=mtkernel.START_TIMEOUT)
+        assert execute(kc, "2 + 3").result_text() == "5"
+        _shut_down_cleanly(kc, kernel)
+    finally:
+        holder.close()
+        if kc:
+            kc.stop_channels()
+        _kill(kernel)
+
+
+@pytest.mark.needs_binary
+def test_port_held_for_good(tmp_path):
+    """A port another process keeps: the kernel gives up after its retries, with the port and
+    the reason on stderr and a failure status, not a hang."""
+    fname, info = _connection_file(tmp_path)
+    holder = _hold_port(info["shell_port"])
+    try:
+        proc = _launch(mtkernel.kernel_argv(fname))
+        t0 = time.monotonic()
+        out, err = proc.communicate(timeout=30)
+        took = time.monotonic() - t0
+    finally:
+        holder.close()
+    assert proc.returncode > 0, f"exit status {proc.returncode}"
+    assert b"shell_port" in err and b"in use" in err, err.decode(errors="replace")
+    assert 1.0 < took < 20, took
 
 
 def test_ipc_transport(start_kernel, tmp_path):
