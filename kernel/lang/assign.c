@@ -147,9 +147,9 @@ static int store_item(struct dsl_interp *in, const struct dsl_node *t, struct ds
     if (r == 0) {
         r = obj.kind == DSL_DICT ? dsl_dict_store(in, obj.as.d, key, v)
                                  : dsl_list_setitem(in, obj, key, v);
-        if (r != 0) dsl_error_locate(in, t->pos);
         if (own_key) dsl_value_release(key);
     }
+    if (r != 0) dsl_error_locate(in, t->pos); /* the key's error too, as assign_into's */
     if (own_obj) dsl_value_release(obj);
     dsl_value_release(v);
     return r != 0 ? DSL_X_ERR : DSL_X_OK;
