@@ -122,10 +122,10 @@ struct dsl_node {
     int scope_slot;
     union {
         const struct dsl_node *scope_def;
-        /* ATTR read of an instance's own attribute: where the last one found it among the
-         * instance's attributes (position + 1; 0: none yet), tried first
-         * (dsl_instance_own_attr). A cache: the attribute's name at that position is checked
-         * each time. An ATTR has no scope_def. */
+        /* ATTR read or called of an instance's own attribute: where the last one found it
+         * among the instance's attributes (position + 1; 0: none yet), tried first
+         * (dsl_instance_own_attr, dsl_instance_callee_at). A cache: the attribute's name at
+         * that position is checked each time. An ATTR has no scope_def. */
         size_t attr_pos;
     };
     const char *iname; /* NAME, ATTR: name interned when parsed (a reference), or NULL */

@@ -855,12 +855,12 @@ int dsl_eval_call(struct dsl_interp *in, const struct dsl_node *n, struct dsl_va
         struct dsl_value obj, fn;
         if (dsl_eval_lent(in, n->a->a, &obj, &own_self) != 0) return -1;
         const struct dsl_builtin *row = NULL;
-        bool found = false;
+        enum dsl_callee found = DSL_CALLEE_NONE;
         int key;
         if (obj.kind == DSL_INSTANCE)
-            found = dsl_instance_method_at(obj, n->a, &fn);
+            found = dsl_instance_callee_at(obj, n->a, &fn);
         else if (obj.kind == DSL_CLASS)
-            found = dsl_class_method_at(obj, n->a, &fn);
+            found = dsl_class_callee_at(obj, n->a, &fn);
         else if ((key = row_key(obj)) != 0)
             row = method_row(n->a, obj, key);
         if (row && row_call_plain(n, row)) {
@@ -868,12 +868,20 @@ int dsl_eval_call(struct dsl_interp *in, const struct dsl_node *n, struct dsl_va
             if (own_self) dsl_value_release(obj);
             return r;
         }
-        if (row) found = true, fn = (struct dsl_value){.kind = DSL_BUILTIN, .as.fn = row};
-        /* f(*xs) names a bound builtin method as type.name in its errors: that one is bound */
-        if (found && n->flag && fn.kind != DSL_FUNCTION) found = false;
-        if (found) {
+        if (row)
+            found = DSL_CALLEE_METHOD, fn = (struct dsl_value){.kind = DSL_BUILTIN, .as.fn = row};
+        /* f(*xs) names a bound builtin method as type.name in its errors: that one is bound; a
+         * value that is not callable gets its error from the general way */
+        if (found == DSL_CALLEE_METHOD && n->flag && fn.kind != DSL_FUNCTION)
+            found = DSL_CALLEE_NONE;
+        if (found == DSL_CALLEE_PLAIN && !callable(fn)) found = DSL_CALLEE_NONE;
+        if (found == DSL_CALLEE_METHOD) {
             self = obj;
             callee = dsl_value_retain(fn);
+        } else if (found == DSL_CALLEE_PLAIN) {
+            callee = dsl_value_retain(fn);
+            if (own_self) dsl_value_release(obj);
+            own_self = true;  /* self stays none */
         } else if (n->flag) { /* as eval_attr reads it: called as any value is */
             int r = dsl_getattr_hashed(in, obj, name, hash, &callee);
             if (own_self) dsl_value_release(obj);

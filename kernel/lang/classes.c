@@ -855,22 +855,37 @@ static inline struct dsl_value *cached_slot(const struct dsl_class *c, const str
     return refill(c, attr, row);
 }
 
-bool dsl_instance_method_at(struct dsl_value inst, const struct dsl_node *attr,
-                            struct dsl_value *fn)
+enum dsl_callee dsl_instance_callee_at(struct dsl_value inst, const struct dsl_node *attr,
+                                       struct dsl_value *fn)
 {
     const char *name = dsl_node_name(attr);
     size_t hash = dsl_node_hash(attr);
-    if (dsl_attrs_find_hashed(&inst.as.inst->attrs, name, hash)) return false;
+    const struct dsl_class *c = inst.as.inst->cls.as.cls;
+    /* its own attribute: where this site found it last (a module's function, called in a
+     * loop), else by the hash's bit, which most method calls' names miss at once */
+    const struct dsl_attrs *a = &inst.as.inst->attrs;
+    size_t p = attr->attr_pos;
+    const struct dsl_value *own = p && p <= a->len && a->items[p - 1].name == name
+                                      ? &a->items[p - 1].value
+                                      : dsl_attrs_find_hashed(a, name, hash);
+    if (own) {
+        struct dsl_node *cache = (struct dsl_node *)attr; /* the cache only: the meaning stays */
+        cache->attr_pos =
+            (size_t)((const char *)own - (const char *)a->items) / sizeof *a->items + 1;
+        if (dsl_class_may_have_property(c, hash)) return DSL_CALLEE_NONE;
+        *fn = *own;
+        return DSL_CALLEE_PLAIN;
+    }
     const struct dsl_builtin *row;
-    const struct dsl_value *slot = cached_slot(inst.as.inst->cls.as.cls, attr, &row);
+    const struct dsl_value *slot = cached_slot(c, attr, &row);
     /* as dsl_instance_method_hashed answers: a plain function, or a row */
     if (slot && slot->kind == DSL_FUNCTION)
         *fn = *slot;
     else if (row)
         *fn = (struct dsl_value){.kind = DSL_BUILTIN, .as.fn = row};
     else
-        return false;
-    return true;
+        return DSL_CALLEE_NONE;
+    return DSL_CALLEE_METHOD;
 }
 
 int dsl_instance_attr_at(struct dsl_interp *in, struct dsl_value inst, const struct dsl_node *attr,
@@ -893,17 +908,19 @@ int dsl_instance_attr_at(struct dsl_interp *in, struct dsl_value inst, const str
     return resolve(in, found, NULL, inst, true, name, out) != 0 ? -1 : 1;
 }
 
-bool dsl_class_method_at(struct dsl_value cls, const struct dsl_node *attr, struct dsl_value *fn)
+enum dsl_callee dsl_class_callee_at(struct dsl_value cls, const struct dsl_node *attr,
+                                    struct dsl_value *fn)
 {
     const char *name = dsl_node_name(attr);
-    if (dsl_name_eq(name, "__annotations__")) return false;
+    if (dsl_name_eq(name, "__annotations__")) return DSL_CALLEE_NONE;
     const struct dsl_builtin *row;
     const struct dsl_value *slot = cached_slot(cls.as.cls, attr, &row);
-    if (!slot || slot->kind != DSL_METHOD || slot->as.m->wrap != DSL_WRAP_CLASS ||
-        slot->as.m->func.kind != DSL_FUNCTION)
-        return false;
+    if (!slot || slot->kind != DSL_METHOD || slot->as.m->func.kind != DSL_FUNCTION)
+        return DSL_CALLEE_NONE;
     *fn = slot->as.m->func;
-    return true;
+    return slot->as.m->wrap == DSL_WRAP_CLASS    ? DSL_CALLEE_METHOD
+           : slot->as.m->wrap == DSL_WRAP_STATIC ? DSL_CALLEE_PLAIN
+                                                 : DSL_CALLEE_NONE;
 }
 
 /* ---- calls ------------------------------------------------------------------------------ */

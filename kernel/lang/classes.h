@@ -79,12 +79,21 @@ bool dsl_instance_method_hashed(struct dsl_value inst, const char *name, size_t 
  * cls.name(...) with cls first without making a bound method; false for anything else. */
 bool dsl_class_method_hashed(struct dsl_value cls, const char *name, size_t hash,
                              struct dsl_value *fn);
-/* dsl_instance_method_hashed and dsl_class_method_hashed of call site attr's name (an ATTR
- * node), through its method cache (ast.h): a method call in a loop looks its class chain up
- * once. */
-bool dsl_instance_method_at(struct dsl_value inst, const struct dsl_node *attr,
-                            struct dsl_value *fn);
-bool dsl_class_method_at(struct dsl_value cls, const struct dsl_node *attr, struct dsl_value *fn);
+/* What obj.name(...) calls, as call site attr (its ATTR node) finds it through the node's
+ * caches (ast.h), so that a call in a loop looks its class chain up once: DSL_CALLEE_METHOD,
+ * *fn (borrowed) called with obj first, without a bound method made for the one call;
+ * DSL_CALLEE_PLAIN, *fn (borrowed) called as it is; DSL_CALLEE_NONE, for the general read of
+ * obj.name to answer. */
+enum dsl_callee { DSL_CALLEE_NONE, DSL_CALLEE_METHOD, DSL_CALLEE_PLAIN };
+/* Of an instance: METHOD, a function or a builtin row of its class chain that no attribute of
+ * its own shadows (dsl_instance_method_hashed); PLAIN, its own attribute, where no property of
+ * the chain comes first (a module's function: operators.mul(a, b)). */
+enum dsl_callee dsl_instance_callee_at(struct dsl_value inst, const struct dsl_node *attr,
+                                       struct dsl_value *fn);
+/* Of a class: METHOD, the function of a classmethod (dsl_class_method_hashed), called with the
+ * class first; PLAIN, the function of a staticmethod (Add.forward(ctx, a, b)). */
+enum dsl_callee dsl_class_callee_at(struct dsl_value cls, const struct dsl_node *attr,
+                                    struct dsl_value *fn);
 /* Read attr (an ATTR node) of instance inst whose own attributes did not give it
  * (dsl_instance_own_attr): the class chain's slot through attr's method cache, where that is a
  * property, or a class value (a method bound to inst) that no own attribute shadows, and the
