@@ -258,6 +258,52 @@ struct dsl_value *mod_minitorch_file_export(struct dsl_interp *in, const char *n
     return NULL;
 }
 
+/* The largest version of the star-imported files' tables of names (values.h): what changes
+ * when a name comes to or goes from any of them. */
+static size_t star_files_version(struct dsl_session *s, const struct star_files *f)
+{
+    size_t max = 0;
+    for (size_t i = 0; i < f->n; i++) {
+        size_t v = s->packages[f->pos[i]].as.inst->attrs.version;
+        if (v > max) max = v;
+    }
+    return max;
+}
+
+/* The module minitorch.NAME found last, by its position among the session's modules, at
+ * generation gen of them and version `version` of the star-imported files' names (none of
+ * which was NAME then). */
+static _Thread_local struct {
+    size_t gen, version, pos;
+    char name[32];
+} kept_module;
+
+void mod_minitorch_module_keep(struct dsl_interp *in, const char *name, struct dsl_value *slot)
+{
+    struct dsl_session *s = in->session;
+    const struct star_files *f = star_files_of(s);
+    size_t len = strlen(name), hash = dsl_name_hash(name);
+    if (len >= sizeof kept_module.name) return;
+    /* only a name no star-imported file binds: whether a bound name is an export depends on
+     * its file's __all__, whose list can change with no name coming or going */
+    for (size_t i = 0; i < f->n; i++)
+        if (dsl_attrs_find_hashed(&s->packages[f->pos[i]].as.inst->attrs, name, hash)) return;
+    kept_module.gen = s->packages_gen;
+    kept_module.version = star_files_version(s, f);
+    kept_module.pos = (size_t)(slot - s->packages);
+    memcpy(kept_module.name, name, len + 1);
+}
+
+struct dsl_value *mod_minitorch_module_kept(struct dsl_interp *in, const char *name)
+{
+    struct dsl_session *s = in->session;
+    if (kept_module.gen != s->packages_gen || kept_module.pos >= s->npackages ||
+        strcmp(kept_module.name, name) != 0 ||
+        star_files_version(s, star_files_of(s)) != kept_module.version)
+        return NULL;
+    return &s->packages[kept_module.pos];
+}
+
 size_t mod_minitorch_file_names(struct dsl_session *s, const char **out, size_t cap)
 {
     size_t n = 0;

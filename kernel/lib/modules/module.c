@@ -76,8 +76,13 @@ static int package_attr(struct dsl_interp *in, const struct module *m, const cha
 {
     /* as in MiniTorch, a star import binds over a submodule's name (minitorch.tensor is
      * tensor_functions' function, not the file tensor.py) */
-    struct dsl_value *v =
-        m == &mod_minitorch && in->session->npackages ? mod_minitorch_file_export(in, name) : NULL;
+    bool files = m == &mod_minitorch && in->session->npackages;
+    struct dsl_value *v = files ? mod_minitorch_module_kept(in, name) : NULL;
+    if (v) {
+        *out = dsl_value_retain(*v);
+        return 1;
+    }
+    if (files) v = mod_minitorch_file_export(in, name);
     if (!v) {
         /* "m.name", cut as snprintf would (no module's name is that long); snprintf itself
          * costs more than the rest of a minitorch.scalar read */
@@ -94,6 +99,7 @@ static int package_attr(struct dsl_interp *in, const struct module *m, const cha
         v = dsl_package_find(in->session, full);
         if (!v && mod_minitorch_builtin_load(in, full) != 0) return -1;
         if (!v) v = dsl_package_find(in->session, full);
+        if (v && files) mod_minitorch_module_keep(in, name, v);
     }
     if (!v) return 0;
     *out = dsl_value_retain(*v);

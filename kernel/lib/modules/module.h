@@ -132,6 +132,13 @@ int mod_dtype_float64(struct dsl_interp *in, struct dsl_value *out);
 /* minitorch.NAME as the package's files that cells wrote give it (MiniTorch's star imports of
  * them, minitorch_files.c): borrowed, or NULL when none gives the name. */
 struct dsl_value *mod_minitorch_file_export(struct dsl_interp *in, const char *name);
+/* minitorch.NAME read as a module of the session (minitorch.scalar, which every
+ * ScalarFunction.apply reads) when no file gives the name: the module `slot` (the session's, as
+ * dsl_package_find found it) kept by mod_minitorch_module_keep, and given again by
+ * mod_minitorch_module_kept (borrowed; NULL when not kept, or no longer good: the session's
+ * modules or the names the star-imported files bind have changed since). */
+void mod_minitorch_module_keep(struct dsl_interp *in, const char *name, struct dsl_value *slot);
+struct dsl_value *mod_minitorch_module_kept(struct dsl_interp *in, const char *name);
 /* Runs the kernel's own file whose module is `name` ("minitorch.scalar") unless the session has
  * that module already; nothing for a name that is none of the kernel's files. 0, or -1 after
  * raising (minitorch_files.c). */
