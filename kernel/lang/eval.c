@@ -86,6 +86,90 @@ int dsl_iter_next_any(struct dsl_interp *in, struct dsl_iter *it, struct dsl_val
     return 0;
 }
 
+/* ---- loops over zip(...) ----------------------------------------------------------------- */
+
+int dsl_zip_loop_start(struct dsl_interp *in, const struct dsl_node *e, struct dsl_zip_loop *z,
+                       struct dsl_value *seq)
+{
+    struct dsl_value callee;
+    z->n = 0;
+    *seq = dsl_none();
+    if (dsl_eval_node(in, e->a, &callee) != 0) return -1;
+    size_t done = 0;
+    int r = 0;
+    for (; done < e->nkids && r == 0; done++) r = dsl_eval_node(in, e->kids[done], &z->seq[done]);
+    if (r != 0) done--; /* the one that failed holds nothing */
+    bool walk =
+        r == 0 && callee.kind == DSL_BUILTIN && dsl_builtin_is_zip(callee.as.fn) &&
+        !(in->session && in->session->course_refuses && in->session->course_refuses(callee.as.fn));
+    for (size_t i = 1; walk && i < done; i++) walk = z->seq[i].kind != DSL_TENSOR;
+    if (r == 0 && !walk) /* the tensor form, or another callee named zip: the call itself */
+        r = dsl_call(in, callee, z->seq, done, NULL, NULL, 0, seq);
+    size_t started = 0;
+    while (walk && r == 0 && started < done) {
+        r = dsl_iter_init(in, z->seq[started], &z->it[started]);
+        if (r == 0) started++;
+    }
+    dsl_value_release(callee);
+    if (walk && r == 0) {
+        z->n = done;
+        return 0;
+    }
+    if (r != 0) dsl_error_locate(in, e->pos); /* at the call, as its evaluation locates them */
+    for (size_t i = 0; i < started; i++) dsl_iter_end(&z->it[i]);
+    dsl_release_all(z->seq, done);
+    return r;
+}
+
+int dsl_zip_loop_next(struct dsl_interp *in, struct dsl_zip_loop *z, struct dsl_value *row,
+                      size_t pos)
+{
+    size_t got = 0;
+    int g = 1;
+    while (got < z->n && (g = dsl_iter_next(in, &z->it[got], &row[got])) > 0) got++;
+    if (g > 0) return 1;
+    dsl_release_all(row, got);
+    if (g < 0) dsl_error_locate(in, pos);
+    return g;
+}
+
+int dsl_zip_loop_tuple(struct dsl_interp *in, const struct dsl_zip_loop *z, struct dsl_value *row,
+                       struct dsl_value *out)
+{
+    struct dsl_list *t = dsl_list_new(z->n);
+    if (!t) {
+        dsl_release_all(row, z->n);
+        return dsl_raise_status(in, DSL_V_NOMEM);
+    }
+    t->style = DSL_LIST_TUPLE;
+    for (size_t i = 0; i < z->n; i++) dsl_list_push(t, row[i]); /* room made */
+    *out = (struct dsl_value){.kind = DSL_LIST, .as.l = t};
+    return 0;
+}
+
+int dsl_zip_loop_assign(struct dsl_interp *in, const struct dsl_zip_loop *z,
+                        const struct dsl_node *t, struct dsl_value *row)
+{
+    if ((t->kind != DSL_N_TUPLE && t->kind != DSL_N_LIST) || t->nkids != z->n) {
+        struct dsl_value tuple; /* `for pair in zip(...)`, or a count that raises */
+        if (dsl_zip_loop_tuple(in, z, row, &tuple) != 0) return DSL_X_ERR;
+        return dsl_assign_to(in, t, tuple);
+    }
+    /* each item to its target, left to right, as unpacking the tuple would store them */
+    int r = DSL_X_OK;
+    size_t i = 0;
+    for (; i < z->n && r == DSL_X_OK; i++) r = dsl_assign_to(in, t->kids[i], row[i]);
+    dsl_release_all(row + i, z->n - i);
+    return r;
+}
+
+void dsl_zip_loop_end(struct dsl_zip_loop *z)
+{
+    for (size_t i = 0; i < z->n; i++) dsl_iter_end(&z->it[i]);
+    dsl_release_all(z->seq, z->n);
+    z->n = 0;
+}
+
 /* ---- expressions ------------------------------------------------------------------------ */
 
 static int eval_const(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
@@ -927,24 +1011,16 @@ static int comp_emit(struct dsl_interp *in, const struct dsl_node *n, struct dsl
     return r;
 }
 
-/* Runs clause k of comprehension n and those after it; `first` is the first clause's iterable,
- * which the caller evaluated in the enclosing scope, as Python does. */
 static int comp_run(struct dsl_interp *in, const struct dsl_node *n, size_t k,
-                    struct dsl_value first, struct dsl_value acc)
+                    struct dsl_value first, struct dsl_zip_loop *zfirst, struct dsl_value acc);
+
+/* Runs clause k (a `for`) of comprehension n over seq (borrowed), and the clauses after it for
+ * each item. */
+static int comp_walk(struct dsl_interp *in, const struct dsl_node *n, size_t k,
+                     struct dsl_value seq, struct dsl_value first, struct dsl_zip_loop *zfirst,
+                     struct dsl_value acc)
 {
-    if (k == n->nkids) return comp_emit(in, n, acc);
     const struct dsl_node *c = n->kids[k];
-    if (c->kind == DSL_N_COMP_IF) {
-        struct dsl_value v;
-        bool t = false;
-        if (dsl_eval_node(in, c->a, &v) != 0) return -1;
-        int r = dsl_truth(in, v, &t);
-        dsl_value_release(v);
-        if (r != 0) return dsl_error_locate(in, c->a->pos), -1;
-        return t ? comp_run(in, n, k + 1, first, acc) : 0;
-    }
-    struct dsl_value seq = dsl_value_retain(first);
-    if (k > 0 && (dsl_value_release(seq), dsl_eval_node(in, c->a, &seq) != 0)) return -1;
     struct dsl_iter it;
     int r = dsl_iter_init(in, seq, &it);
     if (r != 0) dsl_error_locate(in, c->a->pos);
@@ -955,20 +1031,84 @@ static int comp_run(struct dsl_interp *in, const struct dsl_node *n, size_t k,
         if (got < 0) dsl_error_locate(in, c->pos), r = -1;
         if (got <= 0) break;
         if (dsl_assign_to(in, c->kids[0], item) != DSL_X_OK) r = -1;
-        if (r == 0) r = comp_run(in, n, k + 1, first, acc);
+        if (r == 0) r = comp_run(in, n, k + 1, first, zfirst, acc);
     }
     dsl_iter_end(&it);
+    return r;
+}
+
+/* comp_walk of clause k over zip(...)'s iterables side by side (dsl_zip_loop_start). */
+static int comp_walk_zip(struct dsl_interp *in, const struct dsl_node *n, size_t k,
+                         struct dsl_zip_loop *z, struct dsl_value first,
+                         struct dsl_zip_loop *zfirst, struct dsl_value acc)
+{
+    const struct dsl_node *c = n->kids[k];
+    int r = 0;
+    while (r == 0) {
+        struct dsl_value row[DSL_ZIP_LOOP];
+        if (dsl_check_cancel(in, c->pos) != 0) return -1;
+        int got = dsl_zip_loop_next(in, z, row, c->pos);
+        if (got <= 0) return got;
+        if (dsl_zip_loop_assign(in, z, c->kids[0], row) != DSL_X_OK) return -1;
+        r = comp_run(in, n, k + 1, first, zfirst, acc);
+    }
+    return r;
+}
+
+/* Clause k (k > 0) of comprehension n over zip(...) (dsl_zip_loop_syntax), its iterable
+ * evaluated now, in the comprehension's scope. Apart, so that its iterators take no room in
+ * the frames of other clauses. */
+static __attribute__((noinline)) int comp_run_zip(struct dsl_interp *in, const struct dsl_node *n,
+                                                  size_t k, struct dsl_value first,
+                                                  struct dsl_zip_loop *zfirst, struct dsl_value acc)
+{
+    struct dsl_zip_loop z;
+    struct dsl_value seq;
+    if (dsl_zip_loop_start(in, n->kids[k]->a, &z, &seq) != 0) return -1;
+    if (!z.n) {
+        int r = comp_walk(in, n, k, seq, first, zfirst, acc);
+        dsl_value_release(seq);
+        return r;
+    }
+    int r = comp_walk_zip(in, n, k, &z, first, zfirst, acc);
+    dsl_zip_loop_end(&z);
+    return r;
+}
+
+/* Runs clause k of comprehension n and those after it; the first clause's iterable, which the
+ * caller evaluated in the enclosing scope, as Python does, is `first`, or zfirst where that is
+ * zip(...) walked side by side. */
+static int comp_run(struct dsl_interp *in, const struct dsl_node *n, size_t k,
+                    struct dsl_value first, struct dsl_zip_loop *zfirst, struct dsl_value acc)
+{
+    if (k == n->nkids) return comp_emit(in, n, acc);
+    const struct dsl_node *c = n->kids[k];
+    if (c->kind == DSL_N_COMP_IF) {
+        struct dsl_value v;
+        bool t = false;
+        if (dsl_eval_node(in, c->a, &v) != 0) return -1;
+        int r = dsl_truth(in, v, &t);
+        dsl_value_release(v);
+        if (r != 0) return dsl_error_locate(in, c->a->pos), -1;
+        return t ? comp_run(in, n, k + 1, first, zfirst, acc) : 0;
+    }
+    if (k == 0) {
+        return zfirst ? comp_walk_zip(in, n, 0, zfirst, first, zfirst, acc)
+                      : comp_walk(in, n, 0, first, first, zfirst, acc);
+    }
+    if (dsl_zip_loop_syntax(c->a)) return comp_run_zip(in, n, k, first, zfirst, acc);
+    struct dsl_value seq;
+    if (dsl_eval_node(in, c->a, &seq) != 0) return -1;
+    int r = comp_walk(in, n, k, seq, first, zfirst, acc);
     dsl_value_release(seq);
     return r;
 }
 
-/* [x for ...], {k: v for ...}, {x for ...} and a generator expression, which is made into a
- * list at once. */
-static int eval_comprehension(struct dsl_interp *in, const struct dsl_node *n,
-                              struct dsl_value *out)
+/* A comprehension n whose first iterable, evaluated, is first (owned) or zfirst. */
+static int comprehension(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value first,
+                         struct dsl_zip_loop *zfirst, struct dsl_value *out)
 {
-    struct dsl_value first, acc;
-    if (dsl_eval_node(in, n->kids[0]->a, &first) != 0) return -1;
+    struct dsl_value acc;
     struct dsl_comp_scope scope = {.up = in->comp};
     bool ok = true;
     for (size_t i = 0; ok && i < n->nkids; i++)
@@ -990,7 +1130,7 @@ static int eval_comprehension(struct dsl_interp *in, const struct dsl_node *n,
         struct dsl_frame *locals = in->locals;
         in->comp = &scope;
         in->locals = NULL;
-        r = comp_run(in, n, 0, first, acc);
+        r = comp_run(in, n, 0, first, zfirst, acc);
         in->comp = scope.up;
         in->locals = locals;
     }
@@ -1009,6 +1149,30 @@ static int eval_comprehension(struct dsl_interp *in, const struct dsl_node *n,
     }
     *out = acc;
     return 0;
+}
+
+/* A comprehension whose first iterable is zip(...) (dsl_zip_loop_syntax). Apart, as
+ * comp_run_zip is. */
+static __attribute__((noinline)) int
+comprehension_zip(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
+{
+    struct dsl_zip_loop z;
+    struct dsl_value first;
+    if (dsl_zip_loop_start(in, n->kids[0]->a, &z, &first) != 0) return -1;
+    int r = comprehension(in, n, first, z.n ? &z : NULL, out);
+    dsl_zip_loop_end(&z);
+    return r;
+}
+
+/* [x for ...], {k: v for ...}, {x for ...} and a generator expression, which is made into a
+ * list at once. */
+static int eval_comprehension(struct dsl_interp *in, const struct dsl_node *n,
+                              struct dsl_value *out)
+{
+    if (dsl_zip_loop_syntax(n->kids[0]->a)) return comprehension_zip(in, n, out);
+    struct dsl_value first;
+    if (dsl_eval_node(in, n->kids[0]->a, &first) != 0) return -1;
+    return comprehension(in, n, first, NULL, out);
 }
 
 /* ---- f-strings -------------------------------------------------------------------------- */

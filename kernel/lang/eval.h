@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 /* How a statement ended: the next one runs after DSL_X_OK only; a loop takes BREAK and
  * CONTINUE, a call RETURN (the value in in->retval); ERR leaves an error pending. */
@@ -65,6 +66,55 @@ int dsl_eval_subscripts(struct dsl_interp *in, const struct dsl_node *n, struct 
  * value, or -1. */
 int dsl_get_item(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value v,
                  const struct dsl_value *subs, size_t nsubs, struct dsl_value *out);
+
+/* ---- loops over zip(...) (eval.c) ------------------------------------------------------- */
+
+/* Most iterables a loop walks side by side; a zip(...) of more makes its list. */
+#define DSL_ZIP_LOOP 4
+
+/* A `for` loop's or a comprehension's walk over zip(a, b, ...): the iterables (owned) and an
+ * iterator of each, n of them. */
+struct dsl_zip_loop {
+    size_t n;
+    struct dsl_value seq[DSL_ZIP_LOOP];
+    struct dsl_iter it[DSL_ZIP_LOOP];
+};
+
+/* Whether loop iterable e reads as zip(...) of 1 to DSL_ZIP_LOOP positional arguments, no star
+ * and no keyword: a call dsl_zip_loop_start may walk side by side. */
+static inline bool dsl_zip_loop_syntax(const struct dsl_node *e)
+{
+    return e->kind == DSL_N_CALL && e->a->kind == DSL_N_NAME && !e->flag && !e->nkw &&
+           e->nkids >= 1 && e->nkids <= DSL_ZIP_LOOP && dsl_node_name(e->a)[0] == 'z' &&
+           strcmp(dsl_node_name(e->a), "zip") == 0;
+}
+
+/* Evaluates loop iterable e (dsl_zip_loop_syntax): the callee, its arguments left to right, then
+ * either the walk or the call. Where the callee is the builtin zip in Python's form, *z holds
+ * the arguments and their iterators (z->n > 0; *seq none), to be ended by dsl_zip_loop_end: the
+ * loop takes their items one row at a time, as Python's lazy zip gives them, with no list of
+ * tuples made first. Otherwise z->n is 0 and *seq is the call's value. 0, or -1 after raising
+ * (located; nothing to end or release). */
+int dsl_zip_loop_start(struct dsl_interp *in, const struct dsl_node *e, struct dsl_zip_loop *z,
+                       struct dsl_value *seq);
+
+/* The walk's next row: 1 with z->n new values in row, 0 at the end, -1 after raising (located
+ * at pos). Each iterator is asked in turn, and the first that has no more ends the walk, as
+ * Python's zip stops. */
+int dsl_zip_loop_next(struct dsl_interp *in, struct dsl_zip_loop *z, struct dsl_value *row,
+                      size_t pos);
+
+/* The tuple of row (z->n values, owned) in *out: 0, or -1 after raising (the row released). */
+int dsl_zip_loop_tuple(struct dsl_interp *in, const struct dsl_zip_loop *z, struct dsl_value *row,
+                       struct dsl_value *out);
+
+/* Stores row (z->n values, owned) into loop target t as `t = the row's tuple` would: straight
+ * into each target where t is a tuple or list of as many. A DSL_X_ status. */
+int dsl_zip_loop_assign(struct dsl_interp *in, const struct dsl_zip_loop *z,
+                        const struct dsl_node *t, struct dsl_value *row);
+
+/* Ends the iterators and releases the iterables. */
+void dsl_zip_loop_end(struct dsl_zip_loop *z);
 
 /* ---- names and scopes (scopes.c) --------------------------------------------------------- */
 

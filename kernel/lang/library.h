@@ -31,6 +31,11 @@ extern const size_t dsl_builtin_count;
 /* The builtin called `name`, or NULL. */
 const struct dsl_builtin *dsl_builtin_find(const char *name);
 
+/* Whether fn is the builtin zip: Python's zip(*iterables) where no argument after the first is
+ * a tensor. A `for` loop or a comprehension over its call walks the iterables side by side
+ * (dsl_zip_loop_start), as Python's lazy zip does, where the row returns the list of tuples. */
+bool dsl_builtin_is_zip(const struct dsl_builtin *fn);
+
 /* Whether `name` is a builtin that grades (check): no session variable may take its name, so
  * that no cell can replace what a notebook's graded cells call. */
 bool dsl_builtin_protected(const char *name);

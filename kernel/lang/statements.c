@@ -80,12 +80,65 @@ static int exec_while(struct dsl_interp *in, const struct dsl_node *n)
     }
 }
 
+/* Stores item (owned) into the target of `for` loop n. A DSL_X_ status. */
+static inline int for_store(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value item)
+{
+    if (!n->name) return dsl_assign_to(in, n->kids[0], item); /* for a, b in ...: unpacks */
+    if (dsl_store_local(in, n, item)) return DSL_X_OK;
+    if (dsl_bind_in(in, dsl_node_name(n), dsl_node_slot(in, n), item) != 0)
+        return dsl_error_locate(in, n->pos), DSL_X_ERR;
+    return DSL_X_OK;
+}
+
+/* `for` loop n over zip(...) (dsl_zip_loop_syntax), walked side by side: true with its status
+ * in *status; false with the value to walk in *seq where the call was not Python's zip. Apart,
+ * so that its iterators take no room in the frame of every other loop. */
+static __attribute__((noinline)) bool exec_for_zip(struct dsl_interp *in, const struct dsl_node *n,
+                                                   int *status, struct dsl_value *seq)
+{
+    struct dsl_zip_loop z;
+    if (dsl_zip_loop_start(in, n->a, &z, seq) != 0) return *status = DSL_X_ERR, true;
+    if (!z.n) return false;
+    int r = DSL_X_OK;
+    for (;;) {
+        struct dsl_value row[DSL_ZIP_LOOP], tuple;
+        if (dsl_check_cancel(in, n->pos) != 0) {
+            r = DSL_X_ERR;
+            break;
+        }
+        int got = dsl_zip_loop_next(in, &z, row, n->pos);
+        if (got <= 0) {
+            if (got < 0) r = DSL_X_ERR;
+            break;
+        }
+        if (!n->name)
+            r = dsl_zip_loop_assign(in, &z, n->kids[0], row);
+        else
+            r = dsl_zip_loop_tuple(in, &z, row, &tuple) != 0 ? DSL_X_ERR : for_store(in, n, tuple);
+        if (r != DSL_X_OK) break;
+        r = dsl_exec_block(in, n->b);
+        if (r == DSL_X_ERR || r == DSL_X_RETURN) break;
+        if (r == DSL_X_BREAK) {
+            r = DSL_X_OK;
+            break;
+        }
+        r = DSL_X_OK;
+    }
+    dsl_zip_loop_end(&z);
+    *status = r;
+    return true;
+}
+
 static int exec_for(struct dsl_interp *in, const struct dsl_node *n)
 {
     struct dsl_value seq;
-    if (dsl_eval_node(in, n->a, &seq) != 0) return DSL_X_ERR;
-    struct dsl_iter it;
     int r = DSL_X_OK;
+    if (dsl_zip_loop_syntax(n->a)) {
+        if (exec_for_zip(in, n, &r, &seq)) return r;
+    } else if (dsl_eval_node(in, n->a, &seq) != 0) {
+        return DSL_X_ERR;
+    }
+    struct dsl_iter it;
     if (dsl_iter_init(in, seq, &it) != 0) {
         dsl_error_locate(in, n->a->pos);
         r = DSL_X_ERR;
@@ -105,14 +158,7 @@ static int exec_for(struct dsl_interp *in, const struct dsl_node *n)
             }
             break;
         }
-        if (!n->name) { /* for a, b in ...: unpacks each item */
-            if (dsl_assign_to(in, n->kids[0], item) != DSL_X_OK) {
-                r = DSL_X_ERR;
-                break;
-            }
-        } else if (!dsl_store_local(in, n, item) &&
-                   dsl_bind_in(in, dsl_node_name(n), dsl_node_slot(in, n), item) != 0) {
-            dsl_error_locate(in, n->pos);
+        if (for_store(in, n, item) != DSL_X_OK) {
             r = DSL_X_ERR;
             break;
         }

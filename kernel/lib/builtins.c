@@ -1292,6 +1292,8 @@ static int bi_zip(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
     return dsl_iter_dispatch(in, a, &tensor_zip, dsl_py_zip, ret);
 }
 
+bool dsl_builtin_is_zip(const struct dsl_builtin *fn) { return fn->fn == bi_zip; }
+
 static int bi_reduce(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
     return dsl_iter_dispatch(in, a, &tensor_reduce, dsl_py_reduce, ret);

@@ -3,7 +3,8 @@
  *
  * They return lists (zip and enumerate: lists of tuples), made at once, where Python 3 returns
  * lazy iterators: list(map(...)), `for x in zip(...)` and zip(*pairs) give Python's results,
- * and the function a map calls runs for every item before the result is used.
+ * and the function a map calls runs for every item before the result is used. A loop over a
+ * call of zip itself walks the iterables lazily instead (lang/eval.c, dsl_zip_loop_start).
  *
  * map, zip and reduce are also MiniTorch's tensor operations: map(fn, t, out=none),
  * zip(fn, a, b) and reduce(fn, t, dim, start=0.0) compile fn into one kernel over tensors
