@@ -604,7 +604,7 @@ static int call_exact(struct dsl_interp *in, struct dsl_function *f, struct dsl_
     struct dsl_value vals[DSL_SMALL_LOCALS];
     bool bound[DSL_SMALL_LOCALS];
     struct dsl_frame frame = {f, vals, bound};
-    memset(bound, 0, sizeof bound); /* all DSL_SMALL_LOCALS: two stores, not a call */
+    memset(bound, 0, sizeof bound); /* all DSL_SMALL_LOCALS: a store, not a call */
     if (first) vals[0] = dsl_value_retain(self);
     for (size_t i = 0; i < npos; i++) vals[first + i] = dsl_value_retain(pos[i]);
     for (size_t i = 0; i < npos + first; i++) bound[i] = true;

@@ -30,8 +30,11 @@ enum dsl_exec_status {
 /* Calls with at most this many arguments keep them on the C stack (most calls: a call's cost
  * is what students time against method calls and CPython). */
 #define DSL_SMALL_ARGS 8
-/* Functions with at most this many locals keep them on the C stack too. */
-#define DSL_SMALL_LOCALS 16
+/* Functions with at most this many locals keep them on the C stack too; the others allocate
+ * theirs. Every call's C frame has room for this many, used or not, and the deeper the stack of
+ * frames a Python call makes, the more cache lines it spreads over: most of the course's
+ * functions have fewer. */
+#define DSL_SMALL_LOCALS 8
 
 /* ---- expressions (eval.c) ---------------------------------------------------------------- */
 
