@@ -156,20 +156,26 @@ static struct dsl_session *session_with(int bugged, const char *text)
     return session_for(NULL, bugged, text);
 }
 
-/* Whether check(task, part, seed=5) passes; its output in *k. */
-static bool passes(struct dsl_session *s, const char *task, const char *part, struct sink *k)
+/* Whether check(task, part, seed=seed) passes; its output in *k. */
+static bool passes_at(struct dsl_session *s, const char *task, const char *part, int seed,
+                      struct sink *k)
 {
     char code[128];
     if (part)
-        snprintf(code, sizeof code, "check(\"%s\", \"%s\", seed=5)", task, part);
+        snprintf(code, sizeof code, "check(\"%s\", \"%s\", seed=%d)", task, part, seed);
     else
-        snprintf(code, sizeof code, "check(\"%s\", seed=5)", task);
+        snprintf(code, sizeof code, "check(\"%s\", seed=%d)", task, seed);
     memset(k, 0, sizeof *k);
     struct outcome o = run_cell_with(s, code, k);
     if (o.rc != 0 && strcmp(o.ename, "AssertionError") != 0)
         fprintf(stderr, "  %s: %s: %s\n", code, o.ename, o.evalue);
     CHECK(o.rc == 0 || strcmp(o.ename, "AssertionError") == 0);
     return o.rc == 0;
+}
+
+static bool passes(struct dsl_session *s, const char *task, const char *part, struct sink *k)
+{
+    return passes_at(s, task, part, 5, k);
 }
 
 struct task {
@@ -473,6 +479,27 @@ static void test_case_counts_do_not_depend_on_the_seed(void)
     dsl_session_free(s);
 }
 
+/* A correct student passes at every seed: none draws 0.0, where 1 / x is not defined. At
+ * these seeds, inv's or inv_back's first draw was within 0.001 of zero, which three decimals
+ * made 0.0, and a correct inv raised ZeroDivisionError. */
+static void test_no_draw_is_zero(void)
+{
+    static struct sink k;
+    struct dsl_session *s = session_for("0.1", -1, NULL);
+    static const int inv_seeds[] = {53, 197, 1201, 2814}, inv_back_seeds[] = {53, 3758, 3821};
+    for (size_t i = 0; i < sizeof inv_seeds / sizeof *inv_seeds; i++) {
+        bool ok = passes_at(s, "0.1", "inv", inv_seeds[i], &k);
+        if (!ok) fprintf(stderr, "%s", k.log);
+        CHECK(ok);
+    }
+    for (size_t i = 0; i < sizeof inv_back_seeds / sizeof *inv_back_seeds; i++) {
+        bool ok = passes_at(s, "0.1", "inv_back", inv_back_seeds[i], &k);
+        if (!ok) fprintf(stderr, "%s", k.log);
+        CHECK(ok);
+    }
+    dsl_session_free(s);
+}
+
 /* A check leaves the session's generator as it found it, though the network's given code
  * draws from it */
 static void test_check_leaves_random_alone(void)
@@ -705,6 +732,7 @@ int main(void)
     RUN_TEST(test_training_tasks_grade_the_layers_alone);
     RUN_TEST(test_check_leaves_random_alone);
     RUN_TEST(test_case_counts_do_not_depend_on_the_seed);
+    RUN_TEST(test_no_draw_is_zero);
     RUN_TEST(test_a_failure_reports_the_case_and_the_line);
     RUN_TEST(test_gaming_the_check);
     RUN_TEST(test_errors);
