@@ -441,9 +441,14 @@ static void stop_iteration_escaped(struct dsl_interp *in)
     dsl_exc_saved_free(&s);
 }
 
-static int call_function(struct dsl_interp *in, struct dsl_function *f, const struct dsl_value *pos,
-                         size_t npos, char *const *kwnames, const struct dsl_value *kwvals,
-                         size_t nkw, struct dsl_value *out)
+/* Not inlined, nor call_builtin: dsl_call, which every kind of call goes through, stays a
+ * switch whose frame is small, where the frames of all its cases inlined would be pushed for
+ * each (a Python call's depth of C stack is what its cache lines hold). */
+static __attribute__((noinline)) int call_function(struct dsl_interp *in, struct dsl_function *f,
+                                                   const struct dsl_value *pos, size_t npos,
+                                                   char *const *kwnames,
+                                                   const struct dsl_value *kwvals, size_t nkw,
+                                                   struct dsl_value *out)
 {
     /* the function may be a class's attribute that the call itself deletes (del A.__add__ in
      * __add__): it is held until the call ends */
@@ -561,13 +566,23 @@ done:
     return r;
 }
 
+/* dsl_jit_call, apart: its frame, which holds a native call's arguments, is pushed for a call
+ * of compiled code only, not for every call of a user function. */
+static __attribute__((noinline)) int jit_call(struct dsl_interp *in, struct dsl_function *f,
+                                              const struct dsl_value *pos, size_t npos,
+                                              char *const *kwnames, const struct dsl_value *kwvals,
+                                              size_t nkw, struct dsl_value *out)
+{
+    return dsl_jit_call(in, f, pos, npos, kwnames, kwvals, nkw, out);
+}
+
 static int call_function_held(struct dsl_interp *in, struct dsl_function *f,
                               const struct dsl_value *pos, size_t npos, char *const *kwnames,
                               const struct dsl_value *kwvals, size_t nkw, struct dsl_value *out)
 {
     if (call_refused(in, f) != 0) return -1;
     if (f->jit) {
-        int j = dsl_jit_call(in, f, pos, npos, kwnames, kwvals, nkw, out);
+        int j = jit_call(in, f, pos, npos, kwnames, kwvals, nkw, out);
         if (j <= 0) return j;
     }
     /* most functions have few locals: their slots live on the C stack, so a call allocates
@@ -691,9 +706,10 @@ static inline int run_row(struct dsl_interp *in, const struct dsl_builtin *fn,
 }
 
 /* Runs builtin row fn with the arguments bound to it and args.self = self. */
-static int call_builtin(struct dsl_interp *in, const struct dsl_builtin *fn, struct dsl_value self,
-                        const struct dsl_value *pos, size_t npos, char *const *kwnames,
-                        const struct dsl_value *kwvals, size_t nkw, struct dsl_value *out)
+static __attribute__((noinline)) int
+call_builtin(struct dsl_interp *in, const struct dsl_builtin *fn, struct dsl_value self,
+             const struct dsl_value *pos, size_t npos, char *const *kwnames,
+             const struct dsl_value *kwvals, size_t nkw, struct dsl_value *out)
 {
     if (builtin_refused(in, fn) != 0) return -1;
     struct dsl_args args;
@@ -842,6 +858,56 @@ cleanup:
     return r;
 }
 
+/* dsl_eval_call's general way, for call n of callee (held) with self (none, or held where
+ * own_self, else lent): the arguments evaluated into an array, then the call. Apart, so that
+ * the array takes no room in the frame of dsl_eval_call, which the C stack holds one of for
+ * every Python call in progress. */
+static __attribute__((noinline)) int call_evaluated(struct dsl_interp *in, const struct dsl_node *n,
+                                                    struct dsl_value callee, struct dsl_value self,
+                                                    bool own_self, struct dsl_value *out)
+{
+    size_t total = n->nkids + n->nkw;
+    /* vals[0] is left for self, so that a method call passes self and the arguments as one
+     * array without copying them */
+    struct dsl_value small[DSL_SMALL_ARGS + 1];
+    bool small_own[DSL_SMALL_ARGS]; /* false: vals[i] is lent by a local's slot */
+    struct dsl_value *vals = small + 1;
+    bool *own = small_own;
+    if (total > DSL_SMALL_ARGS) {
+        struct dsl_value *all = malloc((total + 1) * sizeof *vals + total * sizeof *own);
+        if (!all) {
+            dsl_value_release(callee);
+            if (own_self) dsl_value_release(self);
+            return dsl_raise_status(in, DSL_V_NOMEM), dsl_error_locate(in, n->pos), -1;
+        }
+        vals = all + 1;
+        own = (bool *)(vals + total);
+    }
+    size_t done = 0;
+    int r = -1;
+    for (; done < n->nkids; done++)
+        if (dsl_eval_lent(in, n->kids[done], &vals[done], &own[done]) != 0) goto cleanup;
+    for (; done < total; done++)
+        if (dsl_eval_lent(in, n->kwvals[done - n->nkids], &vals[done], &own[done]) != 0)
+            goto cleanup;
+    if (self.kind != DSL_NONE && callee.kind == DSL_BUILTIN)
+        r = call_builtin(in, callee.as.fn, self, vals, n->nkids, n->kwnames, vals + n->nkids,
+                         n->nkw, out);
+    else if (self.kind != DSL_NONE) { /* what dsl_call_method does, self in the slot before */
+        vals[-1] = self;
+        r = dsl_call(in, callee, vals - 1, n->nkids + 1, n->kwnames, vals + n->nkids, n->nkw, out);
+    } else
+        r = dsl_call(in, callee, vals, n->nkids, n->kwnames, vals + n->nkids, n->nkw, out);
+cleanup:
+    if (r != 0) dsl_error_locate(in, n->pos);
+    for (size_t i = 0; i < done; i++)
+        if (own[i]) dsl_value_release(vals[i]);
+    if (vals != small + 1) free(vals - 1);
+    dsl_value_release(callee);
+    if (own_self) dsl_value_release(self);
+    return r;
+}
+
 int dsl_eval_call(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value *out)
 {
     struct dsl_value callee, self = dsl_none();
@@ -922,44 +988,5 @@ int dsl_eval_call(struct dsl_interp *in, const struct dsl_node *n, struct dsl_va
             return r;
         }
     }
-    size_t total = n->nkids + n->nkw;
-    /* vals[0] is left for self, so that a method call passes self and the arguments as one
-     * array without copying them */
-    struct dsl_value small[DSL_SMALL_ARGS + 1];
-    bool small_own[DSL_SMALL_ARGS]; /* false: vals[i] is lent by a local's slot */
-    struct dsl_value *vals = small + 1;
-    bool *own = small_own;
-    if (total > DSL_SMALL_ARGS) {
-        struct dsl_value *all = malloc((total + 1) * sizeof *vals + total * sizeof *own);
-        if (!all) {
-            dsl_value_release(callee);
-            if (own_self) dsl_value_release(self);
-            return dsl_raise_status(in, DSL_V_NOMEM), dsl_error_locate(in, n->pos), -1;
-        }
-        vals = all + 1;
-        own = (bool *)(vals + total);
-    }
-    size_t done = 0;
-    int r = -1;
-    for (; done < n->nkids; done++)
-        if (dsl_eval_lent(in, n->kids[done], &vals[done], &own[done]) != 0) goto cleanup;
-    for (; done < total; done++)
-        if (dsl_eval_lent(in, n->kwvals[done - n->nkids], &vals[done], &own[done]) != 0)
-            goto cleanup;
-    if (self.kind != DSL_NONE && callee.kind == DSL_BUILTIN)
-        r = call_builtin(in, callee.as.fn, self, vals, n->nkids, n->kwnames, vals + n->nkids,
-                         n->nkw, out);
-    else if (self.kind != DSL_NONE) { /* what dsl_call_method does, self in the slot before */
-        vals[-1] = self;
-        r = dsl_call(in, callee, vals - 1, n->nkids + 1, n->kwnames, vals + n->nkids, n->nkw, out);
-    } else
-        r = dsl_call(in, callee, vals, n->nkids, n->kwnames, vals + n->nkids, n->nkw, out);
-cleanup:
-    if (r != 0) dsl_error_locate(in, n->pos);
-    for (size_t i = 0; i < done; i++)
-        if (own[i]) dsl_value_release(vals[i]);
-    if (vals != small + 1) free(vals - 1);
-    dsl_value_release(callee);
-    if (own_self) dsl_value_release(self);
-    return r;
+    return call_evaluated(in, n, callee, self, own_self, out);
 }
