@@ -80,6 +80,15 @@ static int exec_while(struct dsl_interp *in, const struct dsl_node *n)
     }
 }
 
+/* Runs the body of `for` loop n once: true to go on; false with the loop's status in *r (a
+ * `break` ends it with DSL_X_OK). */
+static inline bool for_pass(struct dsl_interp *in, const struct dsl_node *n, int *r)
+{
+    int x = dsl_exec_block(in, n->b);
+    *r = x == DSL_X_ERR || x == DSL_X_RETURN ? x : DSL_X_OK;
+    return x == DSL_X_OK || x == DSL_X_CONTINUE;
+}
+
 /* Stores item (owned) into the target of `for` loop n. A DSL_X_ status. */
 static inline int for_store(struct dsl_interp *in, const struct dsl_node *n, struct dsl_value item)
 {
@@ -116,13 +125,7 @@ static __attribute__((noinline)) bool exec_for_zip(struct dsl_interp *in, const 
         else
             r = dsl_zip_loop_tuple(in, &z, row, &tuple) != 0 ? DSL_X_ERR : for_store(in, n, tuple);
         if (r != DSL_X_OK) break;
-        r = dsl_exec_block(in, n->b);
-        if (r == DSL_X_ERR || r == DSL_X_RETURN) break;
-        if (r == DSL_X_BREAK) {
-            r = DSL_X_OK;
-            break;
-        }
-        r = DSL_X_OK;
+        if (!for_pass(in, n, &r)) break;
     }
     dsl_zip_loop_end(&z);
     *status = r;
@@ -162,13 +165,7 @@ static int exec_for(struct dsl_interp *in, const struct dsl_node *n)
             r = DSL_X_ERR;
             break;
         }
-        r = dsl_exec_block(in, n->b);
-        if (r == DSL_X_ERR || r == DSL_X_RETURN) break;
-        if (r == DSL_X_BREAK) {
-            r = DSL_X_OK;
-            break;
-        }
-        r = DSL_X_OK;
+        if (!for_pass(in, n, &r)) break;
     }
     dsl_iter_end(&it);
 done:
