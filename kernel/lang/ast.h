@@ -161,10 +161,13 @@ struct dsl_node {
         struct dsl_value builtin;
         struct {
             /* ATTR called as a method of a list, tuple, dict, set or frozenset: the method row
-             * the last such call found, and the sort of receiver it was found for (row_key,
-             * calls.c; 0: none yet). A cache, as the method tables never change. */
+             * the last such call found, the sort of receiver it was found for (row_key,
+             * calls.c; 0: none yet), and whether the row is one a call runs with no row's
+             * arguments (row_hot, calls.c; 0: not one). A cache, as the method tables never
+             * change. */
             const struct dsl_builtin *row;
-            int row_key;
+            short row_key;
+            unsigned char row_hot;
             unsigned mc_depth; /* see mc_serial */
         };
     };

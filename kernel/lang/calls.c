@@ -342,6 +342,25 @@ static int spread_keywords(struct dsl_interp *in, struct gathered *g, struct dsl
  * its locals few, none of them a cell, and it is neither compiled nor a generator: a call
  * giving it exactly its positional arguments binds them straight into the frame's slots. */
 static inline bool plain_positional(const struct dsl_function *f) { return f->plain && !f->jit; }
+
+/* Whether a call giving plain_positional f `given` positional arguments (and no keywords)
+ * binds them with no binding step: one per parameter, or fewer where the parameters left have
+ * defaults (Scalar(v), whose history and name have theirs), which fill_plain fills in. */
+static inline bool takes_plainly(const struct dsl_function *f, size_t given)
+{
+    return (given == f->nargs || (given < f->nargs && given >= f->nrequired)) &&
+           plain_positional(f);
+}
+
+/* The slots of f's parameters from `given` on (takes_plainly) bound to their defaults. */
+static inline void fill_plain(const struct dsl_function *f, size_t given, struct dsl_value *vals,
+                              bool *bound)
+{
+    for (size_t i = given; i < f->nargs; i++) {
+        vals[i] = dsl_value_retain(f->defaults[i]);
+        bound[i] = true;
+    }
+}
 static int call_moving(struct dsl_interp *in, struct dsl_function *f, struct dsl_value *args,
                        size_t nargs, struct dsl_value *out);
 
@@ -391,8 +410,8 @@ int dsl_call_unpacking(struct dsl_interp *in, const struct dsl_node *n, struct d
             push_kw(in, &g, callee, n->kwnames[k], v, dsl_none()) != 0)
             goto done;
     }
-    if (!g.nkw && callee.kind == DSL_FUNCTION && plain_positional(callee.as.fn_user) &&
-        callee.as.fn_user->nargs == g.npos) { /* cls.forward(ctx, *inps) */
+    if (!g.nkw && callee.kind == DSL_FUNCTION &&
+        takes_plainly(callee.as.fn_user, g.npos)) { /* cls.forward(ctx, *inps) */
         r = call_moving(in, callee.as.fn_user, g.pos, g.npos, out);
         g.npos = 0;
     } else {
@@ -609,8 +628,8 @@ static int call_function_held(struct dsl_interp *in, struct dsl_function *f,
     return r;
 }
 
-/* A call of f (plain_positional) with self (where not none: the first argument) and pos
- * (borrowed), as many as its parameters: held for the call, as call_function holds it. */
+/* A call of f with self (where not none: the first argument) and pos (borrowed), which it
+ * takes plainly (takes_plainly): held for the call, as call_function holds it. */
 static int call_exact(struct dsl_interp *in, struct dsl_function *f, struct dsl_value self,
                       const struct dsl_value *pos, size_t npos, struct dsl_value *out)
 {
@@ -623,6 +642,7 @@ static int call_exact(struct dsl_interp *in, struct dsl_function *f, struct dsl_
     if (first) vals[0] = dsl_value_retain(self);
     for (size_t i = 0; i < npos; i++) vals[first + i] = dsl_value_retain(pos[i]);
     for (size_t i = 0; i < npos + first; i++) bound[i] = true;
+    fill_plain(f, npos + first, vals, bound);
     struct dsl_value held =
         dsl_value_retain((struct dsl_value){.kind = DSL_FUNCTION, .as.fn_user = f});
     int r = run_frame(in, f, &frame, out);
@@ -630,9 +650,9 @@ static int call_exact(struct dsl_interp *in, struct dsl_function *f, struct dsl_
     return r;
 }
 
-/* A call of f (plain_positional) with args, as many as its parameters, owned: they move into
- * the frame's slots (released there, or here when the call is refused). The callee is held by
- * the caller. */
+/* A call of f with args, which it takes plainly (takes_plainly), owned: they move into the
+ * frame's slots (released there, or here when the call is refused). The callee is held by the
+ * caller. */
 static int call_moving(struct dsl_interp *in, struct dsl_function *f, struct dsl_value *args,
                        size_t nargs, struct dsl_value *out)
 {
@@ -648,18 +668,19 @@ static int call_moving(struct dsl_interp *in, struct dsl_function *f, struct dsl
         vals[i] = args[i];
         bound[i] = true;
     }
+    fill_plain(f, nargs, vals, bound);
     return run_frame(in, f, &frame, out);
 }
 
-/* f(a, b) or obj.method(b) of a plain_positional user function given exactly its arguments
- * (self first where self is not none: borrowed): the arguments evaluated straight into the new
- * frame's slots, with no array between and no binding step. The callee is held by the caller.
- * 1 when it is not such a call (nothing done), else 0 or -1 as the call went. */
+/* f(a, b) or obj.method(b) of a user function that takes its arguments plainly (self first
+ * where self is not none: borrowed; takes_plainly): the arguments evaluated straight into the
+ * new frame's slots, with no array between and no binding step. The callee is held by the
+ * caller. 1 when it is not such a call (nothing done), else 0 or -1 as the call went. */
 static int call_direct(struct dsl_interp *in, const struct dsl_node *n, struct dsl_function *f,
                        struct dsl_value self, struct dsl_value *out)
 {
     size_t first = self.kind != DSL_NONE;
-    if (n->nkw || f->nargs != n->nkids + first || !plain_positional(f)) return 1;
+    if (n->nkw || !takes_plainly(f, n->nkids + first)) return 1;
     if (call_refused(in, f) != 0) return -1;
     struct dsl_value vals[DSL_SMALL_LOCALS];
     bool bound[DSL_SMALL_LOCALS];
@@ -676,6 +697,7 @@ static int call_direct(struct dsl_interp *in, const struct dsl_node *n, struct d
         }
         bound[first + i] = true;
     }
+    fill_plain(f, n->nkids + first, vals, bound);
     return run_frame(in, f, &frame, out);
 }
 
@@ -724,8 +746,8 @@ int dsl_call_method(struct dsl_interp *in, struct dsl_value fn, struct dsl_value
 {
     if (fn.kind == DSL_BUILTIN)
         return call_builtin(in, fn.as.fn, self, pos, npos, kwnames, kwvals, nkw, out);
-    if (fn.kind == DSL_FUNCTION && !nkw && fn.as.fn_user->nargs == npos + 1 &&
-        plain_positional(fn.as.fn_user)) /* an operator's method: a.__add__(b) */
+    if (fn.kind == DSL_FUNCTION && !nkw &&
+        takes_plainly(fn.as.fn_user, npos + 1)) /* an operator's method: a.__add__(b) */
         return call_exact(in, fn.as.fn_user, self, pos, npos, out);
     struct dsl_value small[DSL_SMALL_ARGS];
     struct dsl_value *all = npos + 1 <= DSL_SMALL_ARGS ? small : malloc((npos + 1) * sizeof *all);
@@ -796,11 +818,33 @@ static int row_key(struct dsl_value v)
     }
 }
 
-/* The builtin method row `attr.name` of obj, whose row_key is key (not 0), or NULL: through
- * the node's cache, so that a call in a loop looks its name up once. */
-static const struct dsl_builtin *method_row(const struct dsl_node *attr, struct dsl_value obj,
-                                            int key)
+/* The methods the course's loops call most (topological_sort's stack and its set of visited
+ * ids, backpropagate's derivatives, a layer's outputs), which call_hot runs on a call's
+ * arguments as they are, with no row's arguments to fill: an ATTR node's row_hot. */
+enum { HOT_NONE, HOT_APPEND, HOT_LIST_POP, HOT_SET_ADD, HOT_DICT_POP };
+
+/* The hot method that call n of method `name` of a receiver whose row_key is key runs, or
+ * HOT_NONE: positional arguments only, as many as the method's hot form takes. */
+static unsigned char hot_method(const struct dsl_node *n, int key, const char *name)
 {
+    if (n->flag || n->nkw) return HOT_NONE;
+    switch (key) {
+    case 1:
+        return n->nkids == 1 && strcmp(name, "append") == 0 ? HOT_APPEND
+               : n->nkids == 0 && strcmp(name, "pop") == 0  ? HOT_LIST_POP
+                                                            : HOT_NONE;
+    case 3:
+        return n->nkids >= 1 && n->nkids <= 2 && strcmp(name, "pop") == 0 ? HOT_DICT_POP : HOT_NONE;
+    case 4: return n->nkids == 1 && strcmp(name, "add") == 0 ? HOT_SET_ADD : HOT_NONE;
+    default: return HOT_NONE;
+    }
+}
+
+/* The builtin method row that call n of `attr.name` (n->a) finds on obj, whose row_key is key
+ * (not 0), or NULL: through the node's cache, so that a call in a loop looks its name up once. */
+static const struct dsl_builtin *method_row(const struct dsl_node *n, struct dsl_value obj, int key)
+{
+    const struct dsl_node *attr = n->a;
     if (attr->row_key == key) return attr->row;
     const char *name = dsl_node_name(attr);
     const struct dsl_builtin *row = key <= 2   ? dsl_list_method_row(obj, name)
@@ -808,8 +852,9 @@ static const struct dsl_builtin *method_row(const struct dsl_node *attr, struct 
                                                : dsl_set_method_row(obj, name);
     if (row) { /* the cache only: the node's meaning stays */
         struct dsl_node *cache = (struct dsl_node *)attr;
-        cache->row_key = key;
+        cache->row_key = (short)key;
         cache->row = row;
+        cache->row_hot = hot_method(n, key, name);
     }
     return row;
 }
@@ -845,6 +890,13 @@ static int call_row_plain(struct dsl_interp *in, const struct dsl_node *n,
                             ? dsl_class_derives(vals[0].as.inst->cls.as.cls, c)
                             : dsl_isinstance(vals[0], c));
         r = 0;
+    } else if (dsl_builtin_is_len(fn) &&
+               (vals[0].kind == DSL_LIST || vals[0].kind == DSL_DICT || vals[0].kind == DSL_SET)) {
+        /* len(xs) of a list, a dict or a set (topological_sort's loop test), as CPython's
+         * CALL_NO_KW_LEN: its length, with no row's arguments to bind */
+        *out = dsl_int(vals[0].kind == DSL_LIST ? (int64_t)vals[0].as.l->len
+                                                : (int64_t)vals[0].as.d->len);
+        r = 0;
     } else {
         struct dsl_args args;
         dsl_args_start(fn, vals, n->nkids, &args);
@@ -855,6 +907,42 @@ cleanup:
     if (r != 0) dsl_error_locate(in, n->pos);
     for (size_t i = 0; i < done; i++)
         if (own[i]) dsl_value_release(vals[i]);
+    return r;
+}
+
+/* Call n of hot method `hot` (its ATTR's row_hot) on self (borrowed), with the arguments lent
+ * where they are locals: what call_row_plain runs for that row, with no row's arguments. */
+static int call_hot(struct dsl_interp *in, const struct dsl_node *n, unsigned hot,
+                    const struct dsl_builtin *row, struct dsl_value self, struct dsl_value *out)
+{
+    struct dsl_value args[2];
+    bool own[2];
+    size_t done = 0;
+    int r = -1;
+    for (; done < n->nkids; done++)
+        if (dsl_eval_lent(in, n->kids[done], &args[done], &own[done]) != 0) goto cleanup;
+    if (builtin_refused(in, row) != 0) goto cleanup;
+    switch (hot) {
+    case HOT_APPEND:
+        *out = dsl_none();
+        r = dsl_list_append(in, self.as.l, args[0]);
+        break;
+    case HOT_LIST_POP: r = dsl_list_pop(in, self.as.l, out); break;
+    case HOT_SET_ADD:
+        *out = dsl_none();
+        r = dsl_set_add(in, self.as.d, args[0]);
+        break;
+    default: r = dsl_dict_pop(in, self.as.d, args[0], n->nkids == 2 ? &args[1] : NULL, out);
+    }
+    if (r == 0 && in->ename) { /* as run_row: an error of user code it ran, left pending */
+        dsl_value_release(*out);
+        *out = dsl_none();
+        r = -1;
+    }
+cleanup:
+    if (r != 0) dsl_error_locate(in, n->pos);
+    for (size_t i = 0; i < done; i++)
+        if (own[i]) dsl_value_release(args[i]);
     return r;
 }
 
@@ -928,7 +1016,12 @@ int dsl_eval_call(struct dsl_interp *in, const struct dsl_node *n, struct dsl_va
         else if (obj.kind == DSL_CLASS)
             found = dsl_class_callee_at(obj, n->a, &fn);
         else if ((key = row_key(obj)) != 0)
-            row = method_row(n->a, obj, key);
+            row = method_row(n, obj, key);
+        if (row && n->a->row_hot) {
+            int r = call_hot(in, n, n->a->row_hot, row, obj, out);
+            if (own_self) dsl_value_release(obj);
+            return r;
+        }
         if (row && row_call_plain(n, row)) {
             int r = call_row_plain(in, n, row, obj, out);
             if (own_self) dsl_value_release(obj);

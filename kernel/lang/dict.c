@@ -400,24 +400,31 @@ static int m_get(struct dsl_interp *in, const struct dsl_args *a, struct dsl_val
     return 0;
 }
 
-static int m_pop(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+int dsl_dict_pop(struct dsl_interp *in, struct dsl_dict *d, struct dsl_value key,
+                 const struct dsl_value *dflt, struct dsl_value *out)
 {
-    struct dsl_dict *d = a->self.as.d;
     uint64_t h;
-    struct dsl_dict_entry *e;
-    if (dsl_hash_key(in, a->slot[0], false, &h) != 0 || find_key(in, d, a->slot[0], h, &e) != 0)
+    struct dsl_dict_entry *e = NULL;
+    /* an empty dict has no key to look for: CPython answers before hashing it, so that
+     * {}.pop([], 0) is 0 */
+    if (d->len && (dsl_hash_key(in, key, false, &h) != 0 || find_key(in, d, key, h, &e) != 0))
         return -1;
     if (!e) {
-        if (a->has[1]) {
-            *ret = dsl_value_retain(a->slot[1]);
+        if (dflt) {
+            *out = dsl_value_retain(*dflt);
             return 0;
         }
-        return dsl_dict_raise_key(in, a->slot[0]);
+        return dsl_dict_raise_key(in, key);
     }
-    struct dsl_value key;
-    dsl_dict_remove(d, e, &key, ret);
-    dsl_value_release(key);
+    struct dsl_value old;
+    dsl_dict_remove(d, e, &old, out);
+    dsl_value_release(old);
     return 0;
+}
+
+static int m_pop(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    return dsl_dict_pop(in, a->self.as.d, a->slot[0], a->has[1] ? &a->slot[1] : NULL, ret);
 }
 
 static int m_popitem(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)

@@ -97,6 +97,10 @@ int dsl_dict_delete(struct dsl_interp *in, struct dsl_dict *d, struct dsl_value 
 /* Removes the live entry e of d, handing its key and value (owned references) to the caller. */
 void dsl_dict_remove(struct dsl_dict *d, struct dsl_dict_entry *e, struct dsl_value *key,
                      struct dsl_value *value);
+/* d.pop(key[, default]) (key and *dflt borrowed; dflt NULL: none given): the value removed, or
+ * the default, as a new reference in *out; 0, or -1 after raising KeyError or TypeError. */
+int dsl_dict_pop(struct dsl_interp *in, struct dsl_dict *d, struct dsl_value key,
+                 const struct dsl_value *dflt, struct dsl_value *out);
 /* Raises Python's KeyError for key: its message is repr(key). -1. */
 int dsl_dict_raise_key(struct dsl_interp *in, struct dsl_value key);
 

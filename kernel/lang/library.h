@@ -36,6 +36,9 @@ const struct dsl_builtin *dsl_builtin_find(const char *name);
  * (dsl_zip_loop_start), as Python's lazy zip does, where the row returns the list of tuples. */
 bool dsl_builtin_is_zip(const struct dsl_builtin *fn);
 
+/* Whether fn is the builtin len. */
+bool dsl_builtin_is_len(const struct dsl_builtin *fn);
+
 /* Whether `name` is a builtin that grades (check): no session variable may take its name, so
  * that no cell can replace what a notebook's graded cells call. */
 bool dsl_builtin_protected(const char *name);

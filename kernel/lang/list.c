@@ -98,15 +98,18 @@ int dsl_list_extend(struct dsl_interp *in, struct dsl_list *l, struct dsl_value 
 
 /* ---- methods ---------------------------------------------------------------------------- */
 
+int dsl_list_append(struct dsl_interp *in, struct dsl_list *l, struct dsl_value x)
+{
+    if (check_store(in, l, x) != 0) return -1;
+    int st = dsl_list_push(l, dsl_value_retain(x));
+    if (st == DSL_V_TOOBIG) return dsl_raise_size(in, "list", (uint64_t)l->len + 1);
+    return st != DSL_V_OK ? dsl_raise_status(in, st) : 0;
+}
+
 static int m_append(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
-    struct dsl_list *l = a->self.as.l;
-    if (check_store(in, l, a->slot[0]) != 0) return -1;
-    int st = dsl_list_push(l, dsl_value_retain(a->slot[0]));
-    if (st == DSL_V_TOOBIG) return dsl_raise_size(in, "list", (uint64_t)l->len + 1);
-    if (st != DSL_V_OK) return dsl_raise_status(in, st);
     *ret = dsl_none();
-    return 0;
+    return dsl_list_append(in, a->self.as.l, a->slot[0]);
 }
 
 static int m_extend(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
@@ -148,12 +151,20 @@ static struct dsl_value take(struct dsl_list *l, size_t i)
     return v;
 }
 
+int dsl_list_pop(struct dsl_interp *in, struct dsl_list *l, struct dsl_value *out)
+{
+    if (l->len == 0) return dsl_raise(in, "IndexError", "pop from empty list");
+    *out = take(l, l->len - 1);
+    return 0;
+}
+
 static int m_pop(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
     struct dsl_list *l = a->self.as.l;
+    if (!a->has[0]) return dsl_list_pop(in, l, ret);
     if (l->len == 0) return dsl_raise(in, "IndexError", "pop from empty list");
-    int64_t i = (int64_t)l->len - 1;
-    if (a->has[0] && dsl_index_of(in, a->slot[0], (int64_t)l->len, "pop", &i) != 0) return -1;
+    int64_t i;
+    if (dsl_index_of(in, a->slot[0], (int64_t)l->len, "pop", &i) != 0) return -1;
     *ret = take(l, (size_t)i);
     return 0;
 }

@@ -27,6 +27,14 @@ static inline struct dsl_value *dsl_list_item_at(const struct dsl_list *l, struc
     return i >= 0 && i < len ? &l->items[i] : NULL;
 }
 
+/* xs.append(x) of list l (x borrowed): 0, or -1 after raising (an array's row refusing x, a
+ * list at its longest). */
+int dsl_list_append(struct dsl_interp *in, struct dsl_list *l, struct dsl_value x);
+
+/* xs.pop() of list l: its last item, a new reference, in *out; 0, or -1 after raising
+ * IndexError (an empty list). */
+int dsl_list_pop(struct dsl_interp *in, struct dsl_list *l, struct dsl_value *out);
+
 /* The row of the method of list (or tuple) v called name, or NULL (none, or v is a numpy
  * array, whose attributes are its own): what xs.name(...) calls with xs as self. */
 const struct dsl_builtin *dsl_list_method_row(struct dsl_value v, const char *name);

@@ -10,6 +10,7 @@
 #include "lang/missing.h"
 #include "lang/packages.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -665,6 +666,9 @@ int dsl_make_function(struct dsl_interp *in, const struct dsl_node *n, struct ds
     f->ret = one_return(n);
     f->height = (unsigned short)n->height;
     f->nargs = (unsigned)n->nargs;
+    size_t required = n->nargs; /* a plain function's: at most DSL_SMALL_LOCALS */
+    while (required > 0 && n->kwvals[required - 1]) required--;
+    f->nrequired = (unsigned char)(required < UCHAR_MAX ? required : UCHAR_MAX);
     f->src = f->code->src;
     f->src_len = f->code->len;
     for (size_t i = 0; i < n->nkw; i++) {

@@ -397,6 +397,8 @@ static int bi_len(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
     }
 }
 
+bool dsl_builtin_is_len(const struct dsl_builtin *fn) { return fn->fn == bi_len; }
+
 static int bi_str(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
     if (!a->has[0]) return make_str(in, "", 0, ret);
