@@ -618,9 +618,18 @@ static int bi_list(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
     if (a->has[0] && a->slot[0].kind == DSL_RANGE &&
         dsl_range_len(a->slot[0].as.rng->r) > (int64_t)DSL_MAX_LIST_LEN)
         return dsl_raise_size(in, "list", (uint64_t)dsl_range_len(a->slot[0].as.rng->r));
-    struct dsl_list *l = dsl_list_new(0);
+    /* a list's or a tuple's items, copied with no iterator: list(var.parents), which
+     * topological_sort runs at every step */
+    const struct dsl_list *src = a->has[0] && a->slot[0].kind == DSL_LIST ? a->slot[0].as.l : NULL;
+    if (src && src->style != DSL_LIST_PLAIN && src->style != DSL_LIST_TUPLE) src = NULL;
+    struct dsl_list *l = dsl_list_new(src ? src->len : 0);
     if (!l) return dsl_raise_status(in, DSL_V_NOMEM);
     struct dsl_value lv = {.kind = DSL_LIST, .as.l = l};
+    if (src) {
+        for (size_t i = 0; i < src->len; i++) dsl_list_push(l, dsl_value_retain(src->items[i]));
+        *ret = lv;
+        return 0;
+    }
     if (a->has[0] && dsl_iter_init(in, a->slot[0], &it) != 0) {
         dsl_value_release(lv);
         return -1;

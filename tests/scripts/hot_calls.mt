@@ -1,6 +1,7 @@
 # The calls a call site runs with no binding step, in loops as topological_sort and
 # backpropagate make them: xs.append(v), xs.pop(), s.add(k), d.pop(k[, default]), len(x) of a
-# list, a tuple, a dict, a set and the rest; and a user function given fewer arguments than it
+# list, a tuple, a dict, a set and the rest, list(x) of a list, a tuple and the rest (a new
+# list each time); and a user function given fewer arguments than it
 # has parameters, the rest taking their defaults (Scalar(v)), called directly, as a method, as a
 # class's __init__ and with *args. The same site sees receivers of other types in turn, and the
 # errors are Python's. Each expectation is what CPython prints.
@@ -115,6 +116,20 @@ for line in out:
 # expect: TypeError
 # expect: AttributeError: 'dict' object has no attribute 'add'
 # expect: AttributeError: 'dict' object has no attribute 'append'
+
+import numpy as np
+
+parents = (Key(1), Key(2))
+copies = [list(parents), list(list(parents)), list([]), list(()), list("ab"), list(range(3)),
+          list({5: 6}), list(k * 2 for k in (1, 2)), list(np.array([1.5, 2.5])), list([[1], 2])]
+print([len(c) for c in copies], copies[0][1] is parents[1], copies[1] is copies[0], copies[2:8])
+# expect: [2, 2, 0, 0, 2, 3, 1, 2, 2, 2] True False [[], [], ['a', 'b'], [0, 1, 2], [5], [2, 4]]
+inner = copies[9]
+again = list(inner)
+again[0].append(3)
+again.append(4)
+print(inner, again, [float(x) for x in copies[8]])
+# expect: [[1, 3], 2] [[1, 3], 2, 4] [1.5, 2.5]
 
 # the list appended to is the one every name sees; pop takes an index too; a list given
 # itself is refused, as by the bound method
