@@ -912,8 +912,9 @@ cleanup:
 
 /* Call n of hot method `hot` (its ATTR's row_hot) on self (borrowed), with the arguments lent
  * where they are locals: what call_row_plain runs for that row, with no row's arguments. */
-static int call_hot(struct dsl_interp *in, const struct dsl_node *n, unsigned hot,
-                    const struct dsl_builtin *row, struct dsl_value self, struct dsl_value *out)
+static __attribute__((noinline)) int call_hot(struct dsl_interp *in, const struct dsl_node *n,
+                                              unsigned hot, const struct dsl_builtin *row,
+                                              struct dsl_value self, struct dsl_value *out)
 {
     struct dsl_value args[2];
     bool own[2];
