@@ -27,8 +27,8 @@ static inline struct dsl_value *dsl_list_item_at(const struct dsl_list *l, struc
     return i >= 0 && i < len ? &l->items[i] : NULL;
 }
 
-/* xs.append(x) of list l (x borrowed): 0, or -1 after raising (an array's row refusing x, a
- * list at its longest). */
+/* xs.append(x) of list l (x borrowed): 0, or -1 after raising (ValueError where l would come
+ * to hold itself, a list at its longest). */
 int dsl_list_append(struct dsl_interp *in, struct dsl_list *l, struct dsl_value x);
 
 /* xs.pop() of list l: its last item, a new reference, in *out; 0, or -1 after raising

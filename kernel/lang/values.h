@@ -348,8 +348,9 @@ struct dsl_function {
     bool kernel_file;           /* code->kernel_file: a kernel's own file (call_refused) */
     bool cuda_kernel;           /* given to numba's cuda.jit: launched as f[blocks, threads](...),
                                  * on the GPU or in the kernel's simulator */
-    unsigned char nrequired;    /* a plain function's positional parameters before the last
-                                 * ones, which all have defaults (calls.c: takes_plainly) */
+    unsigned char nrequired;    /* how many positional parameters come before the last ones
+                                 * that all have defaults (at most 255; read for a plain
+                                 * function only: calls.c, takes_plainly) */
     bool *is_cell;              /* nlocals flags: the local lives in a cell */
     bool jit_unchecked;         /* njit(boundscheck=False): its indices are not checked */
     bool jit_races;             /* njit(check_races=True): writes of two iterations of its
