@@ -229,10 +229,13 @@ def kernel_name(pg):
 
 
 def wait_idle(pg, timeout_s=600):
-    """Until no cell is queued or running ([*]) and the kernel is idle. Read from the cells'
-    models, not the page: a windowed notebook keeps only the cells in view in the page, and the
-    kernel is idle for a moment between two queued cells."""
+    """Until no cell is queued or running ([*]) and the kernel is idle, and still so a second
+    later. Read from the cells' models, not the page: a windowed notebook keeps only the cells
+    in view in the page. The kernel is idle for a moment between two queued cells, and a Run
+    All was seen idle there with no cell's model running (the next cell's request not sent
+    yet): one look could end the wait a cell early."""
     deadline = time.time() + timeout_s
+    idle_since = None
     while time.time() < deadline:
         busy = pg.evaluate("""() => {
             const w = window.jupyterapp.shell.currentWidget;
@@ -241,7 +244,11 @@ def wait_idle(pg, timeout_s=600):
                                                c.model.executionState === 'running') ||
                    status !== 'idle';
         }""")
-        if not busy:
+        if busy:
+            idle_since = None
+        elif idle_since is None:
+            idle_since = time.time()
+        elif time.time() - idle_since >= 1.0:
             return
         time.sleep(0.5)
     pytest.fail(f"the notebook did not finish running in {timeout_s} s")
