@@ -161,8 +161,7 @@ int dsl_list_pop(struct dsl_interp *in, struct dsl_list *l, struct dsl_value *ou
 static int m_pop(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
     struct dsl_list *l = a->self.as.l;
-    if (!a->has[0]) return dsl_list_pop(in, l, ret);
-    if (l->len == 0) return dsl_raise(in, "IndexError", "pop from empty list");
+    if (!a->has[0] || l->len == 0) return dsl_list_pop(in, l, ret); /* its error when empty */
     int64_t i;
     if (dsl_index_of(in, a->slot[0], (int64_t)l->len, "pop", &i) != 0) return -1;
     *ret = take(l, (size_t)i);
