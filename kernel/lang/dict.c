@@ -45,7 +45,16 @@ size_t dsl_dict_bytes(const struct dsl_dict *d)
     return sizeof *d + d->cap * sizeof *d->entries + d->icap * sizeof *d->index;
 }
 
-struct dsl_dict_entry *dsl_dict_find(const struct dsl_dict *d, struct dsl_value key, uint64_t hash)
+/* Whether keys a and b are equal: two ints (autodiff's unique ids) compared in place. */
+static inline bool key_equal(struct dsl_value a, struct dsl_value b)
+{
+    if (a.kind == DSL_INT && b.kind == DSL_INT) return a.as.i == b.as.i;
+    return dsl_value_equal(a, b);
+}
+
+/* dsl_dict_find's search, inline in find_key, which every d[k], `k in d` and store runs */
+static inline struct dsl_dict_entry *probe(const struct dsl_dict *d, struct dsl_value key,
+                                           uint64_t hash)
 {
     if (!d->icap) return NULL;
     size_t mask = d->icap - 1;
@@ -53,8 +62,13 @@ struct dsl_dict_entry *dsl_dict_find(const struct dsl_dict *d, struct dsl_value 
         size_t s = d->index[i];
         if (!s) return NULL;
         struct dsl_dict_entry *e = &d->entries[s - 1];
-        if (e->live && e->hash == hash && dsl_value_equal(e->key, key)) return e;
+        if (e->live && e->hash == hash && key_equal(e->key, key)) return e;
     }
+}
+
+struct dsl_dict_entry *dsl_dict_find(const struct dsl_dict *d, struct dsl_value key, uint64_t hash)
+{
+    return probe(d, key, hash);
 }
 
 /* dsl_dict_find where a key may be an instance, whose class's __eq__ decides (after identity,
@@ -64,7 +78,7 @@ static int find_key(struct dsl_interp *in, const struct dsl_dict *d, struct dsl_
 {
     *out = NULL;
     if (!d->instance_keys && !dsl_key_has_instance(key)) {
-        *out = dsl_dict_find(d, key, hash);
+        *out = probe(d, key, hash);
         return 0;
     }
     /* an __eq__ may change the dict under the search (insert, delete, clear): then the search

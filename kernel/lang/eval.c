@@ -795,6 +795,23 @@ static int eval_index(struct dsl_interp *in, const struct dsl_node *n, struct ds
         if (own_v) dsl_value_release(v);
         return r;
     }
+    if (v.kind == DSL_DICT && n->nkids == 1 && n->kids[0]->kind != DSL_N_SLICE) {
+        /* d[k]: the key lent, as xs[i]'s index, with no subscripts array */
+        bool owned;
+        struct dsl_value *slot = NULL;
+        int r = dsl_eval_lent(in, n->kids[0], &subs[0], &owned);
+        if (r == 0) {
+            r = dsl_dict_lookup(in, v.as.d, subs[0], &slot);
+            if (r == 0 && slot)
+                *out = dsl_value_retain(*slot);
+            else if (r == 0)
+                r = dsl_dict_raise_key(in, subs[0]);
+            if (r != 0) dsl_error_locate(in, n->pos);
+            if (owned) dsl_value_release(subs[0]);
+        }
+        if (own_v) dsl_value_release(v);
+        return r;
+    }
     int r = dsl_eval_subscripts(in, n, v, subs, &nsubs);
     if (r == 0) r = dsl_get_item(in, n, v, subs, nsubs, out);
     if (r != 0) dsl_error_locate(in, n->pos);

@@ -185,3 +185,34 @@ print(error(lambda: f(1, 2, [], 4)))
 # expect: TypeError: f() takes from 1 to 3 positional arguments but 4 were given
 print(error(lambda: S()))
 # expect: TypeError: S.__init__() missing 1 required positional argument: 'v'
+
+# d[k] read in a loop, as backpropagate reads its pending derivatives: int, str, tuple, float
+# and instance keys, a key made by a call, a missing key, an unhashable one, d[a, b] as the key
+# (a, b), a slice, and one site given a dict, a list and an instance in turn
+ids = {i: i * 0.5 for i in range(6)}
+table = {"a": 1, (1, 2): "pair", 2.0: "two", Key(3): "three", True: "yes"}
+total = 0.0
+for i in range(6):
+    total = total + ids[i]
+print(total, table["a"], table[(1, 2)], table[1, 2], table[2], table[2.0], table[Key(3)])
+# expect: 7.5 1 pair pair two two three
+print(table[1], table[len("a")], ids[int("4")])
+# expect: yes yes 2.0
+print(error(lambda: ids[99]), error(lambda: table[(1, 3)]), error(lambda: table["b"]))
+# expect: KeyError: 99 KeyError: (1, 3) KeyError: 'b'
+print(error(lambda: ids[[1]]), error(lambda: ids[1:2]), error(lambda: ids[{}]))
+# expect: TypeError: unhashable type: 'list' TypeError: unhashable type: 'slice' TypeError: unhashable type: 'dict'
+print(error(lambda: ids[undefined_name]), error(lambda: ids[1 // 0]))
+# expect: NameError: name 'undefined_name' is not defined ZeroDivisionError: integer division or modulo by zero
+
+
+class Items:
+    def __getitem__(self, k):
+        return ("item", k)
+
+
+seen = []
+for box in (ids, [10, 11, 12], Items(), {0: "zero"}):
+    seen.append(box[0])
+print(seen)
+# expect: [0.0, 10, ('item', 0), 'zero']
