@@ -77,11 +77,11 @@ def main():
     ap.add_argument("--n", type=int, default=20000)
     ap.add_argument("--only", choices=["train", "ops"])
     a = ap.parse_args()
-    kernel = os.path.abspath(a.kernel)
+    kernel, python = os.path.abspath(a.kernel), run.program(a.python)
     if a.only != "ops":
-        train(kernel, a.python, a.epochs)
+        train(kernel, python, a.epochs)
     if a.only != "train":
-        ops(kernel, a.python, a.n)
+        ops(kernel, python, a.n)
 
 
 if __name__ == "__main__":

@@ -74,6 +74,12 @@ def make_sides(work, script, files, epochs):
         f.write(body)
 
 
+def program(path):
+    """path as the sides run it, in a directory of their own: a relative path (.venv/bin/python)
+    taken from here; a bare name (python3) left to PATH"""
+    return os.path.abspath(path) if os.sep in path else path
+
+
 def run(cmd, work):
     t0 = time.perf_counter()
     p = subprocess.run(cmd, cwd=work, capture_output=True, text=True, timeout=1800)
@@ -92,7 +98,8 @@ def main():
     ap.add_argument("--runs", type=int, default=3)
     a = ap.parse_args()
     kernel = os.path.abspath(a.kernel)
-    ver = subprocess.run([a.python, "--version"], capture_output=True, text=True).stdout.strip()
+    python = program(a.python)
+    ver = subprocess.run([python, "--version"], capture_output=True, text=True).stdout.strip()
     print("== %d CPUs; the kernel %s against %s; %d runs a side, alternating"
           % (os.cpu_count(), a.kernel, ver, a.runs))
     print("  %-13s %6s  %-22s %-22s %-9s %s" % ("task", "epochs", "kernel s (min-max)",
@@ -105,7 +112,7 @@ def main():
                 lines, s, _ = run([kernel, "run", "kernel.mt"], work)
                 out["kernel"] = lines
                 ours.append(s)
-                lines, s, _ = run([a.python, "train.py"], work)
+                lines, s, _ = run([python, "train.py"], work)
                 out["cpython"] = lines
                 theirs.append(s)
             same = "identical" if out["kernel"] == out["cpython"] else "DIFFER"
