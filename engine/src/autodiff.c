@@ -37,6 +37,7 @@ enum mt_fn {
     FN_MEAN,
     FN_MAX,
     FN_MATMUL,
+    FN_CONV,
     FN_VIEW,
     FN_PERMUTE,
     FN_COPY,
@@ -46,31 +47,19 @@ enum mt_fn {
 };
 
 static const char *const fn_names[] = {
-    [FN_NEG] = "neg",
-    [FN_INV] = "inv",
-    [FN_RELU] = "relu",
-    [FN_SIGMOID] = "sigmoid",
-    [FN_LOG] = "log",
-    [FN_EXP] = "exp",
-    [FN_ABS] = "abs",
-    [FN_SQRT] = "sqrt",
-    [FN_TANH] = "tanh",
-    [FN_ADD] = "add",
-    [FN_SUB] = "sub",
-    [FN_MUL] = "mul",
-    [FN_DIV] = "div",
-    [FN_LT] = "lt",
-    [FN_GT] = "gt",
-    [FN_EQ] = "eq",
-    [FN_SUM] = "sum",
-    [FN_MEAN] = "mean",
-    [FN_MAX] = "max",
-    [FN_MATMUL] = "matmul",
-    [FN_VIEW] = "view",
-    [FN_PERMUTE] = "permute",
-    [FN_COPY] = "contiguous",
-    [FN_TO] = "to",
-    [FN_FORWARD_ONLY] = "a user function",
+    [FN_NEG] = "neg",         [FN_INV] = "inv",
+    [FN_RELU] = "relu",       [FN_SIGMOID] = "sigmoid",
+    [FN_LOG] = "log",         [FN_EXP] = "exp",
+    [FN_ABS] = "abs",         [FN_SQRT] = "sqrt",
+    [FN_TANH] = "tanh",       [FN_ADD] = "add",
+    [FN_SUB] = "sub",         [FN_MUL] = "mul",
+    [FN_DIV] = "div",         [FN_LT] = "lt",
+    [FN_GT] = "gt",           [FN_EQ] = "eq",
+    [FN_SUM] = "sum",         [FN_MEAN] = "mean",
+    [FN_MAX] = "max",         [FN_MATMUL] = "matmul",
+    [FN_CONV] = "conv",       [FN_VIEW] = "view",
+    [FN_PERMUTE] = "permute", [FN_COPY] = "contiguous",
+    [FN_TO] = "to",           [FN_FORWARD_ONLY] = "a user function",
 };
 _Static_assert(sizeof fn_names / sizeof fn_names[0] == FN_COUNT, "one name per Function");
 
@@ -90,7 +79,8 @@ static unsigned values_read(int fn)
     case FN_TANH: return 4u;
     case FN_MUL:
     case FN_DIV:
-    case FN_MATMUL: return 3u;
+    case FN_MATMUL:
+    case FN_CONV: return 3u;
     case FN_MAX: return 5u;
     default: return 0u;
     }
@@ -341,6 +331,46 @@ enum mt_status mt_matmul(struct mt_ctx *ctx, struct mt_tensor *a, struct mt_tens
     return st;
 }
 
+/* Conv1dFun (ndim 3) and Conv2dFun (ndim 4): the shapes checked as MiniTorch's asserts would,
+ * with the shapes named, then the raw convolution recorded. */
+static enum mt_status conv(struct mt_ctx *ctx, int ndim, struct mt_tensor *input,
+                           struct mt_tensor *weight, struct mt_tensor **out)
+{
+    const char *name = ndim == 3 ? "conv1d" : "conv2d";
+    char s1[160], s2[160];
+    mt_shape_str(input->ndim, input->shape, s1, sizeof s1);
+    mt_shape_str(weight->ndim, weight->shape, s2, sizeof s2);
+    if (input->ndim != ndim || weight->ndim != ndim)
+        return mt_fail(ctx, MT_ERR_SHAPE,
+                       ndim == 3 ? "conv1d takes input (batch, in_channels, w) and weight "
+                                   "(out_channels, in_channels, kw); got input %s and weight %s"
+                                 : "conv2d takes input (batch, in_channels, h, w) and weight "
+                                   "(out_channels, in_channels, kh, kw); got input %s and weight "
+                                   "%s",
+                       s1, s2);
+    for (int i = 2; i < ndim; i++)
+        if (weight->shape[i] > input->shape[i])
+            return mt_fail(ctx, MT_ERR_SHAPE, "%s: the kernel of weight %s is %s than input %s",
+                           name, s2, i == ndim - 1 ? "wider" : "taller", s1);
+    struct mt_tensor *r = NULL;
+    enum mt_status st = mt_conv_raw(ctx, input, weight, false, &r);
+    if (st == MT_OK) st = record(ctx, FN_CONV, &r, input, weight, NULL, NULL);
+    if (st == MT_OK) *out = r;
+    return st;
+}
+
+enum mt_status mt_conv1d(struct mt_ctx *ctx, struct mt_tensor *input, struct mt_tensor *weight,
+                         struct mt_tensor **out)
+{
+    return conv(ctx, 3, input, weight, out);
+}
+
+enum mt_status mt_conv2d(struct mt_ctx *ctx, struct mt_tensor *input, struct mt_tensor *weight,
+                         struct mt_tensor **out)
+{
+    return conv(ctx, 4, input, weight, out);
+}
+
 enum mt_status mt_view(struct mt_ctx *ctx, struct mt_tensor *t, int ndim, const int64_t *shape,
                        struct mt_tensor **out)
 {
@@ -545,6 +575,27 @@ static enum mt_status node_backward(struct mt_ctx *ctx, struct mt_node *n, struc
             st = mt_matmul_raw(ctx, at, g, &grads[1]);
         mt_tensor_release(bt);
         mt_tensor_release(at);
+        break;
+    }
+    case FN_CONV: { /* MiniTorch's backward: both gradients are convolutions */
+        int64_t swap[MT_MAX_DIMS] = {1, 0, 2, 3}; /* batch and channels exchanged */
+        int64_t shape[MT_MAX_DIMS];
+        struct mt_tensor *ai = NULL, *gi = NULL, *bi = NULL, *gw = NULL;
+        memcpy(shape, b->shape, sizeof shape); /* the weight's gradient, as (C, O, kh, kw) */
+        shape[0] = b->shape[1];
+        shape[1] = b->shape[0];
+        if ((st = mt_permute_raw(ctx, a, a->ndim, swap, &ai)) == MT_OK &&
+            (st = mt_permute_raw(ctx, g, g->ndim, swap, &gi)) == MT_OK &&
+            (st = mt_empty(ctx, b->backend, b->ndim, shape, &gw)) == MT_OK &&
+            (st = mt_conv_raw(ctx, ai, gi, false, &gw)) == MT_OK &&
+            (st = mt_permute_raw(ctx, gw, gw->ndim, swap, &grads[1])) == MT_OK &&
+            (st = mt_permute_raw(ctx, b, b->ndim, swap, &bi)) == MT_OK &&
+            (st = mt_empty(ctx, a->backend, a->ndim, a->shape, &grads[0])) == MT_OK)
+            st = mt_conv_raw(ctx, g, bi, true, &grads[0]);
+        mt_tensor_release(ai);
+        mt_tensor_release(gi);
+        mt_tensor_release(bi);
+        mt_tensor_release(gw);
         break;
     }
     case FN_VIEW:

@@ -247,6 +247,12 @@ struct mt_backend_ops {
      * batch dims of a and b equal out's or are 1 (broadcast). */
     enum mt_status (*matmul)(struct mt_ctx *ctx, struct mt_tensor *out, const struct mt_tensor *a,
                              const struct mt_tensor *b, struct mt_diag *d);
+    /* out (B, O, OH, OW) = MiniTorch's convolution (mt_conv_raw) of input (B, C, H, W) by weight
+     * (O, C, KH, KW), reverse as there: all three 4-D (the front door views a 1-D convolution
+     * as one of height 1), out not empty and sharing no storage with the others. May be NULL:
+     * the front door runs simple's on copies in host memory. */
+    enum mt_status (*conv)(struct mt_ctx *ctx, struct mt_tensor *out, const struct mt_tensor *input,
+                           const struct mt_tensor *weight, bool reverse, struct mt_diag *d);
     /* The tiny-op shortcuts, may be NULL: a map or zip into a caller's out (out and the operands
      * on this backend) small enough to run at once, before any of the front door's checks. When
      * the operands prove everything those checks would (backends aside: the caller compares

@@ -200,12 +200,12 @@ static enum mt_status fail_out(enum mt_status st, struct mt_tensor **out, bool m
 }
 
 /* The kernel call of one raw op: the table entry and its arguments. */
-enum raw_kind { RAW_MAP, RAW_ZIP, RAW_REDUCE, RAW_MATMUL };
+enum raw_kind { RAW_MAP, RAW_ZIP, RAW_REDUCE, RAW_MATMUL, RAW_CONV };
 struct raw_call {
     enum raw_kind kind;
-    int op;                /* the map, zip or reduce op */
+    int op;                /* the map, zip or reduce op; conv's reverse flag */
     int dim;               /* reduce's */
-    struct mt_tensor *out; /* what the kernel writes: the output, or matmul's view of it */
+    struct mt_tensor *out; /* what the kernel writes: the output, or matmul's and conv's view */
     const struct mt_tensor *a, *b;
 };
 
@@ -217,6 +217,8 @@ static inline enum mt_status raw_kernel(struct mt_ctx *ctx, const struct mt_back
     case RAW_ZIP: return ops->zip(ctx, (enum mt_zip_op)c->op, c->out, c->a, c->b, d);
     case RAW_REDUCE: return ops->reduce(ctx, (enum mt_reduce_op)c->op, c->out, c->a, c->dim, d);
     case RAW_MATMUL: return ops->matmul(ctx, c->out, c->a, c->b, d);
+    case RAW_CONV: /* a host backend without its own: the reference loops (mt_conv_raw) */
+        return (ops->conv ? ops->conv : mt_simple_ops.conv)(ctx, c->out, c->a, c->b, c->op != 0, d);
     }
     return MT_ERR_INVALID; /* not reached: every kind is above */
 }
@@ -455,4 +457,100 @@ enum mt_status mt_matmul_raw(struct mt_ctx *ctx, const struct mt_tensor *a,
     return run_raw(ctx, "matmul", &c, a, b, out, made,
                    4.0 * (double)(a->size + b->size + (*out)->size),
                    2.0 * bsz * (double)M * (double)N * (double)K);
+}
+
+/* The 4-D view conv's kernels read of a 1-D convolution's 3-D tensor t: (t0, t1, 1, t2). */
+static struct mt_tensor conv_view4(const struct mt_tensor *t)
+{
+    struct mt_tensor v = *t;
+    if (t->ndim == 3) {
+        v.ndim = 4;
+        v.shape[3] = t->shape[2];
+        v.strides[3] = t->strides[2];
+        v.shape[2] = 1;
+        v.strides[2] = 0;
+    }
+    return v;
+}
+
+/* mt_conv_raw on a backend whose memory is not the host's and that has no convolution of its
+ * own: the operands copied to the host, simple's loops, the result copied into *out. */
+static enum mt_status conv_through_host(struct mt_ctx *ctx, const struct mt_tensor *input,
+                                        const struct mt_tensor *weight, bool reverse,
+                                        struct mt_tensor **out)
+{
+    struct mt_tensor *hi = NULL, *hw = NULL, *ho = NULL, *back = NULL;
+    enum mt_status st =
+        mt_to_raw(ctx, (struct mt_tensor *)input, MT_BACKEND_SIMPLE, &hi); /* read only */
+    if (st == MT_OK) st = mt_to_raw(ctx, (struct mt_tensor *)weight, MT_BACKEND_SIMPLE, &hw);
+    if (st == MT_OK && *out)
+        st = mt_empty(ctx, MT_BACKEND_SIMPLE, (*out)->ndim, (*out)->shape, &ho);
+    if (st == MT_OK) st = mt_conv_raw(ctx, hi, hw, reverse, &ho);
+    if (st == MT_OK) st = mt_to_raw(ctx, ho, input->backend, &back);
+    if (st == MT_OK && *out)
+        st = mt_map(ctx, MT_MAP_ID, back, out);
+    else if (st == MT_OK)
+        *out = mt_tensor_retain(back);
+    mt_tensor_release(hi);
+    mt_tensor_release(hw);
+    mt_tensor_release(ho);
+    mt_tensor_release(back);
+    return st;
+}
+
+enum mt_status mt_conv_raw(struct mt_ctx *ctx, const struct mt_tensor *input,
+                           const struct mt_tensor *weight, bool reverse, struct mt_tensor **out)
+{
+    ctx->ops_run[input->backend]++;
+    char s1[160], s2[160], s3[160];
+    const char *name = input->ndim == 4 ? "conv2d" : "conv1d";
+    if (*out && (mt_overlaps(*out, input, false) || mt_overlaps(*out, weight, false))) {
+        struct mt_tensor *ci = NULL, *cw = NULL; /* copies are read instead (alias.c) */
+        enum mt_status st = mt_unalias(ctx, *out, &input, false, &ci);
+        if (st == MT_OK) st = mt_unalias(ctx, *out, &weight, false, &cw);
+        if (st == MT_OK) st = mt_conv_raw(ctx, input, weight, reverse, out);
+        mt_tensor_release(ci);
+        mt_tensor_release(cw);
+        return st;
+    }
+    enum mt_status st = same_backend(ctx, name, input, weight);
+    if (st != MT_OK) return st;
+    if ((input->ndim != 3 && input->ndim != 4) || weight->ndim != input->ndim)
+        return mt_fail(ctx, MT_ERR_SHAPE,
+                       "a convolution takes input (batch, in_channels, w) and weight "
+                       "(out_channels, in_channels, kw), or (batch, in_channels, h, w) and "
+                       "(out_channels, in_channels, kh, kw); got input %s and weight %s",
+                       mt_shape_str(input->ndim, input->shape, s1, sizeof s1),
+                       mt_shape_str(weight->ndim, weight->shape, s2, sizeof s2));
+    if (input->shape[1] != weight->shape[1])
+        return mt_fail(
+            ctx, MT_ERR_SHAPE, "%s: input %s has %lld channels, weight %s takes %lld (its dim 1)",
+            name, mt_shape_str(input->ndim, input->shape, s1, sizeof s1),
+            (long long)input->shape[1], mt_shape_str(weight->ndim, weight->shape, s2, sizeof s2),
+            (long long)weight->shape[1]);
+    int64_t shape[MT_MAX_DIMS];
+    memcpy(shape, input->shape, sizeof shape);
+    shape[1] = weight->shape[0];
+    if (*out) { /* its spatial sizes are the caller's; batch and channels must fit */
+        if ((*out)->ndim != input->ndim || (*out)->shape[0] != shape[0] ||
+            (*out)->shape[1] != shape[1])
+            return mt_fail(ctx, MT_ERR_SHAPE,
+                           "%s: the output has shape %s; input %s and weight %s give (%lld, "
+                           "%lld, ...)",
+                           name, mt_shape_str((*out)->ndim, (*out)->shape, s3, sizeof s3),
+                           mt_shape_str(input->ndim, input->shape, s1, sizeof s1),
+                           mt_shape_str(weight->ndim, weight->shape, s2, sizeof s2),
+                           (long long)shape[0], (long long)shape[1]);
+        memcpy(shape, (*out)->shape, sizeof shape);
+    }
+    if (!mt_backend_ops_of(input->backend)->conv && !mt_backend_ops_of(input->backend)->host)
+        return conv_through_host(ctx, input, weight, reverse, out);
+    bool made;
+    st = prepare_out(ctx, name, input->backend, input->ndim, shape, out, &made);
+    if (st != MT_OK) return st;
+    struct mt_tensor I = conv_view4(input), W = conv_view4(weight), O = conv_view4(*out);
+    const struct raw_call c = {.kind = RAW_CONV, .op = reverse, .out = &O, .a = &I, .b = &W};
+    double macs = (double)(*out)->size * (double)(weight->size / weight->shape[0]);
+    return run_raw(ctx, name, &c, input, weight, out, made,
+                   4.0 * (double)(input->size + weight->size + (*out)->size), 2.0 * macs);
 }

@@ -56,6 +56,7 @@ static const struct module *const kernel_modules[] = {
     &mod_minitorch,     &mod_operators,  &mod_mt_autodiff,    &mod_mt_module,
     &mod_mt_optim,      &mod_mt_tensor,  &mod_mt_tensor_data, &mod_mt_tensor_functions,
     &mod_mt_tensor_ops, &mod_mt_testing, &mod_mt_fast_ops,    &mod_mt_cuda_ops,
+    &mod_mt_fast_conv,
 };
 
 /* Whether fn is one of the kernel's MiniTorch functions; with operators false, not counting

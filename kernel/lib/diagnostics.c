@@ -141,13 +141,20 @@ void dsl_diag_si(double v, const char *unit, char *buf, size_t n)
         sig3(v, u, buf, n);
 }
 
+/* The ops whose time is arithmetic rather than reading memory: matmul and the convolutions,
+ * each output a sum of many products of inputs it shares with its neighbours. */
+static bool compute_bound(const char *op)
+{
+    return strcmp(op, "matmul") == 0 || strcmp(op, "conv1d") == 0 || strcmp(op, "conv2d") == 0;
+}
+
 void dsl_diag_rate(const char *op, double bytes, double flops, double ns, char *buf, size_t n)
 {
     if (ns <= 0) {
         snprintf(buf, n, "-");
         return;
     }
-    if (strcmp(op, "matmul") == 0)
+    if (compute_bound(op))
         sig3(flops / ns, " GFLOP/s", buf, n);
     else
         sig3(bytes / ns, " GB/s", buf, n);
@@ -238,10 +245,11 @@ void dsl_diag_share(bool matmul, double rate, double peak, double call_bytes, do
     }
 }
 
-/* The last column: matmul against the FMA rate, every other op against reading memory. */
+/* The last column: matmul and the convolutions against the FMA rate, every other op against
+ * reading memory. */
 static void peak_text(const struct dsl_diag_row *r, const struct peaks *pk, char *buf, size_t n)
 {
-    bool mm = strcmp(r->first.op, "matmul") == 0;
+    bool mm = compute_bound(r->first.op);
     if (!(r->ns > 0)) {
         snprintf(buf, n, "-");
         return;
@@ -340,7 +348,7 @@ static void gpu_cell(const struct dsl_diag_row *r, int c, const struct gpu_peaks
                      size_t n)
 {
     const struct mt_diag *d = &r->first;
-    bool mm = strcmp(d->op, "matmul") == 0;
+    bool mm = compute_bound(d->op);
     switch (c) {
     case G_OP: op_label(d, buf, n); break;
     case G_KERNEL: snprintf(buf, n, "%s", d->kernel); break;

@@ -59,13 +59,14 @@ void dsl_diag_start(struct dsl_diag_log *log, struct mt_ctx *ctx);
  * programs took the CPU meanwhile (for the threads the log's ops ran on). */
 void dsl_diag_stop(struct dsl_diag_log *log);
 
-/* The rate of ops: "12.3 GB/s" (bytes moved per second) or, for matmul, "45.6 GFLOP/s". */
+/* The rate of ops: "12.3 GB/s" (bytes moved per second) or, for matmul and the convolutions,
+ * "45.6 GFLOP/s". */
 void dsl_diag_rate(const char *op, double bytes, double flops, double ns, char *buf, size_t n);
 
-/* The last column's cell: a rate (GB/s, or GFLOP/s for matmul) as a share of the peak it is
- * held against ("12.3% of 45 GB/s"). The peak supports shares up to 100% only: above it no
- * number is printed but the reason, "data in cache" when one call's data (call_bytes, read and
- * written) fit in the largest cache (cache, bytes), which reads faster than main memory, whose
+/* The last column's cell: a rate (GB/s, or GFLOP/s for matmul and the convolutions) as a share of
+ * the peak it is held against ("12.3% of 45 GB/s"). The peak supports shares up to 100% only: above
+ * it no number is printed but the reason, "data in cache" when one call's data (call_bytes, read
+ * and written) fit in the largest cache (cache, bytes), which reads faster than main memory, whose
  * bandwidth the read peak is, and "peak read low" otherwise (matmul's FMA peak cannot be passed:
  * it was measured while other programs ran). */
 void dsl_diag_share(bool matmul, double rate, double peak, double call_bytes, double cache,

@@ -232,6 +232,33 @@ int dsl_tensor_unary(struct dsl_interp *in, enum dsl_tok op, struct dsl_value v,
     return wrap(in, mt_neg(ctx_of(in), v.as.t, &r), &r, out);
 }
 
+/* minitorch.conv1d(input, weight) and conv2d (ndim 3 or 4): MiniTorch's Conv1dFun.apply and
+ * Conv2dFun.apply on the engine's convolution, differentiable in both. Two tensors on one
+ * backend: a weight on another is not moved (which of the two moves is the user's choice). */
+static int conv(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret, int ndim)
+{
+    const char *name = ndim == 3 ? "conv1d" : "conv2d";
+    for (int i = 0; i < 2; i++)
+        if (a->slot[i].kind != DSL_TENSOR)
+            return dsl_raise(in, "TypeError",
+                             "%s() takes two tensors (input, weight); its %s is %s", name,
+                             i ? "weight" : "input", dsl_type_name(a->slot[i]));
+    struct mt_tensor *r = NULL;
+    enum mt_status st =
+        (ndim == 3 ? mt_conv1d : mt_conv2d)(ctx_of(in), a->slot[0].as.t, a->slot[1].as.t, &r);
+    return wrap(in, st, &r, ret);
+}
+
+int dsl_bi_conv1d(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    return conv(in, a, ret, 3);
+}
+
+int dsl_bi_conv2d(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    return conv(in, a, ret, 4);
+}
+
 int dsl_tensor_abs(struct dsl_interp *in, struct dsl_value v, struct dsl_value *out)
 {
     if (poll_cancel(in) != 0) return -1;

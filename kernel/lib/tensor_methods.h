@@ -56,6 +56,11 @@ double dsl_float32_value(float f);
 /* abs(v) of tensor v: elementwise |x|. */
 int dsl_tensor_abs(struct dsl_interp *in, struct dsl_value v, struct dsl_value *out);
 
+/* minitorch.conv1d(input, weight), minitorch.conv2d(input, weight): the engine's convolutions
+ * (mt_conv1d, mt_conv2d), rows of the minitorch module and of Conv1dFun and Conv2dFun. */
+int dsl_bi_conv1d(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
+int dsl_bi_conv2d(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
+
 /* Builtins (rows in builtins.c). */
 int dsl_bi_tensor(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
 int dsl_bi_zeros(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);

@@ -360,6 +360,39 @@ static void test_backward_on_cuda(void)
     CHECK(agree_values(gx_c, gx_s, 15, 1e-5f));
 }
 
+/* Convolutions on cuda against simple's: forward both anchors (the 2-D input a permuted view),
+ * and conv2d's gradients through backward, all of it on the device. */
+static void test_conv_on_cuda(void)
+{
+    struct mt_ctx *ctx = mt_ctx_new();
+    int64_t is[] = {3, 2, 6, 5}, ws[] = {4, 2, 3, 2}, order[] = {0, 1, 3, 2}, ts[] = {3, 2, 5, 6};
+    struct mt_tensor *t[2][6] = {{NULL}};
+    const enum mt_backend be[2] = {SIMPLE, CUDA};
+    uint64_t keep = rng;
+    for (int k = 0; k < 2; k++) {
+        rng = keep; /* the same values on both */
+        struct mt_tensor *stored = random_tensor(ctx, be[k], 4, ts);
+        CHECK_INT(mt_permute(ctx, stored, 4, order, &t[k][0]), MT_OK); /* (3, 2, 6, 5) */
+        mt_tensor_release(stored);
+        t[k][1] = random_tensor(ctx, be[k], 4, ws);
+        CHECK_INT(mt_conv_raw(ctx, t[k][0], t[k][1], false, &t[k][2]), MT_OK);
+        CHECK_INT(mt_conv_raw(ctx, t[k][0], t[k][1], true, &t[k][3]), MT_OK);
+        CHECK(t[k][2] && t[k][2]->backend == be[k]);
+        CHECK_INT(mt_tensor_requires_grad(t[k][1], true), MT_OK);
+        CHECK_INT(mt_conv2d(ctx, t[k][0], t[k][1], &t[k][4]), MT_OK);
+        CHECK_INT(mt_sum(ctx, t[k][4], MT_ALL_DIMS, &t[k][5]), MT_OK);
+        CHECK_INT(mt_backward(ctx, t[k][5], NULL), MT_OK);
+        CHECK(t[k][1]->grad && t[k][1]->grad->backend == be[k]);
+        CHECK(t[k][0]->ndim == 4 && memcmp(t[k][0]->shape, is, sizeof is) == 0);
+    }
+    CHECK(agree(t[1][2], t[0][2], 1e-5f));
+    CHECK(agree(t[1][3], t[0][3], 1e-5f));
+    CHECK(agree(t[1][1]->grad, t[0][1]->grad, 1e-5f));
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < 6; i++) mt_tensor_release(t[k][i]);
+    mt_ctx_free(ctx);
+}
+
 /* ---- training ------------------------------------------------------------------------------ */
 
 /* MiniTorch's split task (two hidden layers of `hidden`, 50 points, batch 7: a last batch of
@@ -564,6 +597,7 @@ int main(int argc, char **argv)
     RUN_TEST(test_matmul_kernel_choice);
     RUN_TEST(test_mixing_backends);
     RUN_TEST(test_backward_on_cuda);
+    RUN_TEST(test_conv_on_cuda);
     RUN_TEST(test_training_on_cuda);
     RUN_TEST(test_cache_and_out_of_memory);
     RUN_TEST(test_cuda_errors);

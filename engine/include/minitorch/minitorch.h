@@ -475,6 +475,18 @@ enum mt_status mt_reduce(struct mt_ctx *ctx, enum mt_reduce_op op, const struct 
 enum mt_status mt_matmul_raw(struct mt_ctx *ctx, const struct mt_tensor *a,
                              const struct mt_tensor *b, struct mt_tensor **out);
 
+/* MiniTorch's convolution (Module 4), raw: no history. 1-D: input (batch, in_channels, w),
+ * weight (out_channels, in_channels, kw); 2-D: input (batch, in_channels, h, w), weight
+ * (out_channels, in_channels, kh, kw). The result is (batch, out_channels, w) or (batch,
+ * out_channels, h, w), the input read as zeros past its edges:
+ *   out[b, o, x] = sum over i < in_channels, k < kw of input[b, i, x + k] * weight[o, i, k]
+ * (2-D: y + ky and x + kx likewise); with reverse, input[b, i, x - k]: the weight anchored at the
+ * right, as MiniTorch's backward applies it. A given *out may have spatial sizes other than the
+ * input's (the backward's gradient of the weight is one kw wide); its batch and channels must
+ * be the input's batch and the weight's out_channels. */
+enum mt_status mt_conv_raw(struct mt_ctx *ctx, const struct mt_tensor *input,
+                           const struct mt_tensor *weight, bool reverse, struct mt_tensor **out);
+
 /* ---- user functions: scalar programs run over tensors (prog.c) ---------------------------- */
 
 /* A scalar function of float32 values as a register program: the language compiles a `def` into
@@ -626,6 +638,13 @@ enum mt_status mt_max(struct mt_ctx *ctx, struct mt_tensor *a, int dim, struct m
 enum mt_status mt_all(struct mt_ctx *ctx, struct mt_tensor *a, int dim, struct mt_tensor **out);
 /* a @ b (see mt_matmul_raw); grads g @ b^T and a^T @ g through transposed views. */
 enum mt_status mt_matmul(struct mt_ctx *ctx, struct mt_tensor *a, struct mt_tensor *b,
+                         struct mt_tensor **out);
+/* MiniTorch's Conv1dFun and Conv2dFun (see mt_conv_raw): input (batch, in_channels, w) and
+ * weight (out_channels, in_channels, kw), or their 2-D forms, no kernel wider (or taller) than
+ * the input; the gradients are convolutions too, as MiniTorch's backward computes them. */
+enum mt_status mt_conv1d(struct mt_ctx *ctx, struct mt_tensor *input, struct mt_tensor *weight,
+                         struct mt_tensor **out);
+enum mt_status mt_conv2d(struct mt_ctx *ctx, struct mt_tensor *input, struct mt_tensor *weight,
                          struct mt_tensor **out);
 
 /* Marks a leaf as needing gradients (MT_ERR_GRAD for a non-leaf when turning it off). */

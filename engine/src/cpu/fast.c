@@ -97,6 +97,7 @@ static const unsigned char zip_cost[MT_ZIP_COUNT] = {
 _Static_assert(MT_MAP_COUNT == 10 && MT_ZIP_COUNT == 12, "a cost for every op");
 
 static inline int64_t min64(int64_t x, int64_t y) { return x < y ? x : y; }
+static inline int64_t max64(int64_t x, int64_t y) { return x > y ? x : y; }
 
 /* ---- the instruction set ----------------------------------------------------------------- */
 
@@ -932,6 +933,74 @@ static enum mt_status fast_matmul(struct mt_ctx *ctx, struct mt_tensor *out,
     return MT_OK;
 }
 
+/* ---- convolution ------------------------------------------------------------------------ */
+
+/* Output columns one pass accumulates: a strip of the row on the stack (4 KiB), in L1. */
+#define CONV_STRIP 1024
+
+struct conv {
+    struct mt_tensor *out;
+    const struct mt_tensor *in, *w;
+    bool reverse;
+};
+
+/* Output rows [lo, hi), row r being (b, o, y) in row-major order: each strip of a row summed
+ * over the input channels and the kernel's cells, every kernel cell a scaled run of an input
+ * row added to the strip (contiguous input rows: a loop the compiler vectorizes). Each output
+ * cell gets its terms in simple's order (channel, then kernel row, then kernel column). */
+static void conv_rows(void *arg, int64_t lo, int64_t hi)
+{
+    const struct conv *cv = arg;
+    const struct mt_tensor *out = cv->out, *in = cv->in, *w = cv->w;
+    const int64_t O = out->shape[1], OH = out->shape[2], OW = out->shape[3];
+    const int64_t C = in->shape[1], H = in->shape[2], W = in->shape[3];
+    const int64_t KH = w->shape[2], KW = w->shape[3];
+    const int64_t *si = in->strides, *sw = w->strides, *so = out->strides;
+    const float *pin = mt_data(in), *pw = mt_data(w);
+    float *po = mt_data(out);
+    float acc[CONV_STRIP];
+    for (int64_t r = lo; r < hi; r++) {
+        const int64_t y = r % OH, o = r / OH % O, b = r / OH / O;
+        for (int64_t x0 = 0; x0 < OW; x0 += CONV_STRIP) {
+            const int64_t n = min64(CONV_STRIP, OW - x0);
+            for (int64_t x = 0; x < n; x++) acc[x] = 0.0f;
+            for (int64_t c = 0; c < C; c++)
+                for (int64_t ky = 0; ky < KH; ky++) {
+                    const int64_t iy = cv->reverse ? y - ky : y + ky;
+                    if (iy < 0 || iy >= H) continue;
+                    const float *row = pin + b * si[0] + c * si[1] + iy * si[2];
+                    for (int64_t kx = 0; kx < KW; kx++) {
+                        const float wv = pw[o * sw[0] + c * sw[1] + ky * sw[2] + kx * sw[3]];
+                        /* the strip's columns x whose input column base + x is inside */
+                        const int64_t base = x0 + (cv->reverse ? -kx : kx);
+                        const int64_t from = max64(0, -base), len = min64(n, W - base) - from;
+                        const float *src = row + (base + from) * si[3];
+                        float *into = acc + from;
+                        if (si[3] == 1)
+                            for (int64_t x = 0; x < len; x++) into[x] += wv * src[x];
+                        else
+                            for (int64_t x = 0; x < len; x++) into[x] += wv * src[x * si[3]];
+                    }
+                }
+            float *dst = po + b * so[0] + o * so[1] + y * so[2] + x0 * so[3];
+            for (int64_t x = 0; x < n; x++) dst[x * so[3]] = acc[x];
+        }
+    }
+}
+
+static enum mt_status fast_conv(struct mt_ctx *ctx, struct mt_tensor *out,
+                                const struct mt_tensor *input, const struct mt_tensor *weight,
+                                bool reverse, struct mt_diag *d)
+{
+    struct conv cv = {.out = out, .in = input, .w = weight, .reverse = reverse};
+    const int64_t rows = out->shape[0] * out->shape[1] * out->shape[2];
+    const int64_t cost = out->shape[3] * (weight->size / weight->shape[0]);
+    d->path = input->strides[3] == 1 ? "direct, rows" : "direct, strided rows";
+    d->vec_width = 1;
+    int threads = (double)rows * (double)cost <= (double)FAST_PAR_WORK ? 1 : ctx->threads;
+    return run_chunks(threads, rows, max64(1, FAST_CHUNK_WORK / max64(1, cost)), conv_rows, &cv, d);
+}
+
 /* Storage on the host (cpu/host.c, shared with simple); user functions run by prog_fast.c; the
  * fused training step by fast_train.c, on these kernels. */
 const struct mt_backend_ops mt_fast_ops = {
@@ -941,6 +1010,7 @@ const struct mt_backend_ops mt_fast_ops = {
     .zip = fast_zip,
     .reduce = fast_reduce,
     .matmul = fast_matmul,
+    .conv = fast_conv,
     .map_small = fast_map_small,
     .zip_small = fast_zip_small,
     .prog_elementwise = mt_fast_prog_elementwise,

@@ -140,6 +140,42 @@ static enum mt_status simple_matmul(struct mt_ctx *ctx, struct mt_tensor *out,
     return MT_OK;
 }
 
+/* MiniTorch's convolution (mt_conv_raw), as its _tensor_conv2d computes it: for every output
+ * cell, the sum over the input channels and the kernel's cells of the input cell the kernel's
+ * cell lands on (none past the input's edges) times the weight. */
+static enum mt_status simple_conv(struct mt_ctx *ctx, struct mt_tensor *out,
+                                  const struct mt_tensor *input, const struct mt_tensor *weight,
+                                  bool reverse, struct mt_diag *d)
+{
+    (void)ctx;
+    const int64_t *so = out->strides, *si = input->strides, *sw = weight->strides;
+    const int64_t C = input->shape[1], H = input->shape[2], W = input->shape[3];
+    const int64_t KH = weight->shape[2], KW = weight->shape[3];
+    const float *in = mt_data(input), *w = mt_data(weight);
+    float *o = mt_data(out);
+    int64_t index[4];
+    for (int64_t i = 0; i < out->size; i++) {
+        if (i % 1024 == 0 && mt_cancel_requested()) return MT_ERR_CANCELLED;
+        mt_to_index(i, 4, out->shape, index);
+        const int64_t b = index[0], oc = index[1], y = index[2], x = index[3];
+        float acc = 0.0f;
+        for (int64_t c = 0; c < C; c++)
+            for (int64_t ky = 0; ky < KH; ky++) {
+                const int64_t iy = reverse ? y - ky : y + ky;
+                if (iy < 0 || iy >= H) continue;
+                for (int64_t kx = 0; kx < KW; kx++) {
+                    const int64_t ix = reverse ? x - kx : x + kx;
+                    if (ix < 0 || ix >= W) continue;
+                    acc += in[b * si[0] + c * si[1] + iy * si[2] + ix * si[3]] *
+                           w[oc * sw[0] + c * sw[1] + ky * sw[2] + kx * sw[3]];
+                }
+            }
+        o[mt_index_to_position(4, index, so)] = acc;
+    }
+    d->path = "strided";
+    return MT_OK;
+}
+
 /* ---- user functions: the reference, one element at a time (mt_prog_eval's meaning) ---- */
 
 static enum mt_status simple_prog_elementwise(struct mt_ctx *ctx, const char *what,
@@ -227,6 +263,7 @@ const struct mt_backend_ops mt_simple_ops = {
     .zip = simple_zip,
     .reduce = simple_reduce,
     .matmul = simple_matmul,
+    .conv = simple_conv,
     .prog_elementwise = simple_prog_elementwise,
     .prog_reduce = simple_prog_reduce,
 };

@@ -327,6 +327,54 @@ static int ops_value(int which, struct dsl_value *out)
     *out = (struct dsl_value){.kind = DSL_CLASS, .as.cls = kernel_ops_class(which)};
     return 0;
 }
+/* ---- Module 4's convolutions ------------------------------------------------------------ */
+
+static const char *const conv_params[] = {"input", "weight", NULL};
+static const struct dsl_builtin conv_apply[] = {
+    {"apply", "Conv1dFun.apply(input, weight)", 2, 2, conv_params, dsl_bi_conv1d,
+     "The 1-D convolution of input (batch, in_channels, w) by weight (out_channels, "
+     "in_channels, kw): (batch, out_channels, w), the input read as zeros past its end; "
+     "differentiable in both."},
+    {"apply", "Conv2dFun.apply(input, weight)", 2, 2, conv_params, dsl_bi_conv2d,
+     "The 2-D convolution of input (batch, in_channels, h, w) by weight (out_channels, "
+     "in_channels, kh, kw): (batch, out_channels, h, w), the input read as zeros past its "
+     "edges; differentiable in both."},
+};
+/* no method rows: apply is an attribute; one empty table per class, as a library class is
+ * made once per table */
+static const struct dsl_builtin conv_fun_methods[2][1] = {{{NULL, NULL, 0, 0, NULL, NULL, NULL}},
+                                                          {{NULL, NULL, 0, 0, NULL, NULL, NULL}}};
+
+/* MiniTorch's Conv1dFun (which 0) or Conv2dFun (1): a class whose apply is the convolution, as
+ * MiniTorch's Function classes are used (Conv1dFun.apply(input, weight)). */
+static int conv_fun(int which, struct dsl_value *out)
+{
+    static const char *const names[] = {"Conv1dFun", "Conv2dFun"};
+    static const char *const docs[] = {
+        "minitorch.Conv1dFun: MiniTorch's 1-D convolution as a Function; "
+        "Conv1dFun.apply(input, weight) is minitorch.conv1d(input, weight).",
+        "minitorch.Conv2dFun: MiniTorch's 2-D convolution as a Function; "
+        "Conv2dFun.apply(input, weight) is minitorch.conv2d(input, weight)."};
+    struct dsl_class *c =
+        dsl_library_class(names[which], docs[which], dsl_none(), conv_fun_methods[which]);
+    if (!c) return -1;
+    if (!dsl_attrs_find(&c->attrs, "apply"))
+        dsl_attrs_set(&c->attrs, "apply",
+                      (struct dsl_value){.kind = DSL_BUILTIN, .as.fn = &conv_apply[which]});
+    *out = (struct dsl_value){.kind = DSL_CLASS, .as.cls = c};
+    return 0;
+}
+static int v_conv1d_fun(struct dsl_interp *in, struct dsl_value *out)
+{
+    (void)in;
+    return conv_fun(0, out);
+}
+static int v_conv2d_fun(struct dsl_interp *in, struct dsl_value *out)
+{
+    (void)in;
+    return conv_fun(1, out);
+}
+
 static int v_tensor_ops(struct dsl_interp *in, struct dsl_value *out)
 {
     (void)in;
@@ -663,6 +711,10 @@ static int v_optimizer(struct dsl_interp *in, struct dsl_value *out)
 static int v_sgd(struct dsl_interp *in, struct dsl_value *out) { return nn_class(in, "SGD", out); }
 
 static const struct member minitorch_members[] = {
+    VALUE("Conv1dFun", "class minitorch.Conv1dFun", v_conv1d_fun,
+          "MiniTorch's 1-D convolution as a Function: Conv1dFun.apply(input, weight)."),
+    VALUE("Conv2dFun", "class minitorch.Conv2dFun", v_conv2d_fun,
+          "MiniTorch's 2-D convolution as a Function: Conv2dFun.apply(input, weight)."),
     VALUE("CudaOps", "class minitorch.CudaOps", v_cuda_ops,
           "The kernel's cuda backend as MiniTorch's ops class: TensorBackend(CudaOps)."),
     VALUE("FastOps", "class minitorch.FastOps", v_fast_ops,
@@ -720,6 +772,15 @@ static const struct member minitorch_members[] = {
        central_params, td_central_difference,
        "(f(..., x + epsilon, ...) - f(..., x - epsilon, ...)) / (2 * epsilon) for x the value "
        "number `arg`: MiniTorch's numerical derivative, of numbers or Scalars."),
+    FN("conv1d", "minitorch.conv1d(input, weight)", 2, 2, conv_params, dsl_bi_conv1d,
+       "MiniTorch's 1-D convolution (Conv1dFun.apply): input (batch, in_channels, w) by weight "
+       "(out_channels, in_channels, kw) gives (batch, out_channels, w), out[b, o, x] the sum "
+       "over i and k of input[b, i, x + k] * weight[o, i, k], zeros past the input's end; "
+       "differentiable in both."),
+    FN("conv2d", "minitorch.conv2d(input, weight)", 2, 2, conv_params, dsl_bi_conv2d,
+       "MiniTorch's 2-D convolution (Conv2dFun.apply): input (batch, in_channels, h, w) by "
+       "weight (out_channels, in_channels, kh, kw) gives (batch, out_channels, h, w), zeros "
+       "past the input's edges; differentiable in both."),
     VALUE("datasets", "minitorch.datasets", mod_datasets_value,
           "MiniTorch's dict of datasets: minitorch.datasets[\"Simple\"](50) is a Graph with N, "
           "X and y. Keys: Simple, Diag, Split, Xor, Circle, Spiral."),

@@ -96,6 +96,10 @@ MT_FILE(mod_mt_autodiff, "autodiff", "what the kernel has of MiniTorch's autodif
         FROM("central_difference", mod_minitorch));
 MT_FILE(mod_mt_cuda_ops, "cuda_ops", "the kernel's ops on the GPU, as MiniTorch's cuda_ops.py.",
         FROM("CudaOps", mod_minitorch));
+MT_FILE(mod_mt_fast_conv, "fast_conv",
+        "the kernel's convolutions, as MiniTorch's fast_conv.py (Module 4).",
+        FROM("Conv1dFun", mod_minitorch), FROM("Conv2dFun", mod_minitorch),
+        FROM("conv1d", mod_minitorch), FROM("conv2d", mod_minitorch));
 MT_FILE(mod_mt_fast_ops, "fast_ops", "the kernel's fast ops, as MiniTorch's fast_ops.py.",
         FROM("FastOps", mod_minitorch));
 MT_FILE(mod_mt_module, "module", "MiniTorch's module.py: Module and Parameter.",
@@ -186,6 +190,7 @@ static const struct builtin_file builtin_files[] = {
     BUILTIN_FILE(autodiff),
     BUILTIN_FILE(scalar_functions),
     BUILTIN_FILE(scalar),
+    BUILTIN_FILE(nn),
 };
 #define NBUILTIN (sizeof builtin_files / sizeof builtin_files[0])
 

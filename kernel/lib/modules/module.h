@@ -47,9 +47,9 @@ extern const struct module mod_math, mod_random, mod_time, mod_numpy, mod_numba,
     mod_dataclasses, mod_numpy_testing, mod_ipython, mod_ipython_display;
 /* minitorch's files as the kernel provides them, each the names of minitorch that MiniTorch
  * defines in that file (minitorch_files.c) */
-extern const struct module mod_mt_autodiff, mod_mt_cuda_ops, mod_mt_fast_ops, mod_mt_module,
-    mod_mt_tensor, mod_mt_optim, mod_mt_tensor_data, mod_mt_tensor_functions, mod_mt_tensor_ops,
-    mod_mt_testing;
+extern const struct module mod_mt_autodiff, mod_mt_cuda_ops, mod_mt_fast_conv, mod_mt_fast_ops,
+    mod_mt_module, mod_mt_tensor, mod_mt_optim, mod_mt_tensor_data, mod_mt_tensor_functions,
+    mod_mt_tensor_ops, mod_mt_testing;
 
 /* The class of minitorch.datasets (datasets.c), a dict rather than a module. */
 extern const struct dsl_object_class mod_datasets_class;
