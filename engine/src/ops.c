@@ -550,7 +550,9 @@ enum mt_status mt_conv_raw(struct mt_ctx *ctx, const struct mt_tensor *input,
     if (st != MT_OK) return st;
     struct mt_tensor I = conv_view4(input), W = conv_view4(weight), O = conv_view4(*out);
     const struct raw_call c = {.kind = RAW_CONV, .op = reverse, .out = &O, .a = &I, .b = &W};
-    double macs = (double)(*out)->size * (double)(weight->size / weight->shape[0]);
+    /* each output cell sums in_channels * kh * kw products (none when the weight is empty) */
+    double macs =
+        weight->size ? (double)(*out)->size * (double)(weight->size / weight->shape[0]) : 0.0;
     return run_raw(ctx, name, &c, input, weight, out, made,
                    4.0 * (double)(input->size + weight->size + (*out)->size), 2.0 * macs);
 }

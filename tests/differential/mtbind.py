@@ -37,7 +37,7 @@ ZIP_OPS = ["add", "sub", "mul", "div", "lt", "gt", "eq", "is_close", "max", "rel
 REDUCE_OPS = ["sum", "prod", "max", "mean"]
 # differentiable Functions: one tensor in / two tensors in / tensor + dim
 FN1 = ["neg", "inv", "relu", "sigmoid", "log", "exp", "abs", "sqrt", "tanh"]
-FN2 = ["add", "sub", "mul", "div", "lt", "gt", "eq", "is_close", "matmul"]
+FN2 = ["add", "sub", "mul", "div", "lt", "gt", "eq", "is_close", "matmul", "conv1d", "conv2d"]
 FNR = ["sum", "mean", "max", "all"]
 
 
@@ -164,6 +164,7 @@ def _load():
         "mt_zip": (st, [ctxp, i, TP, TP, TPP]),
         "mt_reduce": (st, [ctxp, i, TP, i, TPP]),
         "mt_matmul_raw": (st, [ctxp, TP, TP, TPP]),
+        "mt_conv_raw": (st, [ctxp, TP, TP, C.c_bool, TPP]),  # bool reverse
         "mt_view": (st, [ctxp, TP, i, I64P, TPP]),
         "mt_permute": (st, [ctxp, TP, i, I64P, TPP]),
         "mt_contiguous": (st, [ctxp, TP, TPP]),
@@ -418,6 +419,11 @@ class Ctx:
 
     def matmul_raw(self, a, b, out=None):
         return self._raw("mt_matmul_raw", out, lib().mt_matmul_raw, self.p, a.ptr, b.ptr)
+
+    def conv_raw(self, input, weight, reverse=False, out=None):
+        """mt_conv_raw: 1-D (3-D tensors) or 2-D (4-D); `out` may have other spatial sizes."""
+        return self._raw("mt_conv_raw", out, lib().mt_conv_raw, self.p, input.ptr, weight.ptr,
+                         bool(reverse))
 
     # ---- views
     def view(self, t, shape):

@@ -383,6 +383,36 @@ static void test_errors(void)
     }
 }
 
+/* Empty sizes: no output channels, no input channels (whose backward convolves by a weight
+ * with no output channels), no batch: empty or zero results, never a division by zero. */
+static void test_empty(void)
+{
+    for (int b = MT_BACKEND_SIMPLE; b <= MT_BACKEND_FAST; b++) {
+        int64_t is[] = {1, 1, 4}, ws[] = {0, 1, 2}, is0[] = {1, 0, 4}, ws0[] = {1, 0, 2};
+        int64_t ib[] = {0, 1, 4};
+        struct mt_tensor *in = NULL, *w = NULL, *out = NULL, *s = NULL, *nb = NULL, *o2 = NULL;
+        CHECK(mt_ones(ctx, b, 3, is, &in) == MT_OK);
+        CHECK(mt_ones(ctx, b, 3, ws, &w) == MT_OK);
+        CHECK(mt_conv_raw(ctx, in, w, false, &out) == MT_OK);
+        CHECK(out && out->size == 0 && out->shape[1] == 0);
+        mt_tensor_release(in), mt_tensor_release(w), mt_tensor_release(out);
+        in = w = out = NULL;
+        CHECK(mt_ones(ctx, b, 3, is0, &in) == MT_OK);
+        CHECK(mt_ones(ctx, b, 3, ws0, &w) == MT_OK);
+        CHECK(mt_tensor_requires_grad(in, true) == MT_OK);
+        CHECK(mt_tensor_requires_grad(w, true) == MT_OK);
+        CHECK(mt_conv1d(ctx, in, w, &out) == MT_OK);
+        CHECK(out && out->size == 4);
+        if (out) CHECK(mt_sum(ctx, out, MT_ALL_DIMS, &s) == MT_OK);
+        if (s) CHECK(mt_backward(ctx, s, NULL) == MT_OK);
+        CHECK(in->grad && in->grad->size == 0 && w->grad && w->grad->size == 0);
+        CHECK(mt_ones(ctx, b, 3, ib, &nb) == MT_OK);
+        CHECK(mt_conv_raw(ctx, nb, w, false, &o2) == MT_ERR_SHAPE); /* 1 channel, weight 0 */
+        mt_tensor_release(in), mt_tensor_release(w), mt_tensor_release(out);
+        mt_tensor_release(s), mt_tensor_release(nb), mt_tensor_release(o2);
+    }
+}
+
 int main(void)
 {
     ctx = mt_ctx_new();
@@ -393,6 +423,7 @@ int main(void)
     RUN_TEST(test_minitorch_conv2);
     RUN_TEST(test_fast_matches_simple);
     RUN_TEST(test_errors);
+    RUN_TEST(test_empty);
     mt_ctx_free(ctx);
     return TEST_SUMMARY();
 }
