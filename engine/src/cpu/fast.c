@@ -974,6 +974,7 @@ static void conv_rows(void *arg, int64_t lo, int64_t hi)
                         /* the strip's columns x whose input column base + x is inside */
                         const int64_t base = x0 + (cv->reverse ? -kx : kx);
                         const int64_t from = max64(0, -base), len = min64(n, W - base) - from;
+                        if (len <= 0) continue; /* no pointer is formed past the input's row */
                         const float *src = row + (base + from) * si[3];
                         float *into = acc + from;
                         if (si[3] == 1)
