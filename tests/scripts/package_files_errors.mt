@@ -45,7 +45,7 @@ try:
 except ImportError as e:
     print(e)
 try:
-    import minitorch.nn
+    import minitorch.layers
 except ModuleNotFoundError as e:
     print(e)
 # %% a statement a magic runs in a file, and dir(), see the file's globals
@@ -74,7 +74,7 @@ from ..other import x
 # expect: <module 'minitorch.tensor_functions' (%%minitorch_file tensor_functions.py)> minitorch.tensor_functions tensor_functions.py minitorch module
 # expect: module 'minitorch.tensor_functions' has no attribute 'bmp', did you mean 'bump'?
 # expect: cannot import name 'nothing' from 'minitorch.scalar_functions'
-# expect: No module named 'minitorch.nn': the kernel's minitorch has no such file; write yours in a cell that starts with %%minitorch_file nn.py
+# expect: No module named 'minitorch.layers': the kernel's minitorch has no such file; write yours in a cell that starts with %%minitorch_file layers.py
 # expect-re: Wall time: .*
 # expect: 14 ['__doc__', '__file__', '__name__', '__package__', 'secret', 'y']
 # expect: Forgot 3 variables and 3 files of the package.
