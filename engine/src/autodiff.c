@@ -43,23 +43,38 @@ enum mt_fn {
     FN_COPY,
     FN_TO,
     FN_FORWARD_ONLY, /* a user function's op: no derivative (n->what names it) */
+    FN_CUSTOM,       /* a Function written outside the engine (n->custom) */
     FN_COUNT
 };
 
 static const char *const fn_names[] = {
-    [FN_NEG] = "neg",         [FN_INV] = "inv",
-    [FN_RELU] = "relu",       [FN_SIGMOID] = "sigmoid",
-    [FN_LOG] = "log",         [FN_EXP] = "exp",
-    [FN_ABS] = "abs",         [FN_SQRT] = "sqrt",
-    [FN_TANH] = "tanh",       [FN_ADD] = "add",
-    [FN_SUB] = "sub",         [FN_MUL] = "mul",
-    [FN_DIV] = "div",         [FN_LT] = "lt",
-    [FN_GT] = "gt",           [FN_EQ] = "eq",
-    [FN_SUM] = "sum",         [FN_MEAN] = "mean",
-    [FN_MAX] = "max",         [FN_MATMUL] = "matmul",
-    [FN_CONV] = "conv",       [FN_VIEW] = "view",
-    [FN_PERMUTE] = "permute", [FN_COPY] = "contiguous",
-    [FN_TO] = "to",           [FN_FORWARD_ONLY] = "a user function",
+    [FN_NEG] = "neg",
+    [FN_INV] = "inv",
+    [FN_RELU] = "relu",
+    [FN_SIGMOID] = "sigmoid",
+    [FN_LOG] = "log",
+    [FN_EXP] = "exp",
+    [FN_ABS] = "abs",
+    [FN_SQRT] = "sqrt",
+    [FN_TANH] = "tanh",
+    [FN_ADD] = "add",
+    [FN_SUB] = "sub",
+    [FN_MUL] = "mul",
+    [FN_DIV] = "div",
+    [FN_LT] = "lt",
+    [FN_GT] = "gt",
+    [FN_EQ] = "eq",
+    [FN_SUM] = "sum",
+    [FN_MEAN] = "mean",
+    [FN_MAX] = "max",
+    [FN_MATMUL] = "matmul",
+    [FN_CONV] = "conv",
+    [FN_VIEW] = "view",
+    [FN_PERMUTE] = "permute",
+    [FN_COPY] = "contiguous",
+    [FN_TO] = "to",
+    [FN_FORWARD_ONLY] = "a user function",
+    [FN_CUSTOM] = "a custom Function",
 };
 _Static_assert(sizeof fn_names / sizeof fn_names[0] == FN_COUNT, "one name per Function");
 
@@ -176,6 +191,35 @@ enum mt_status mt_record_forward_only(struct mt_ctx *ctx, struct mt_tensor **out
                                (struct mt_tensor *)b, NULL, &extra);
     if (st != MT_OK) free(extra.what);
     return st;
+}
+
+enum mt_status mt_record_custom(struct mt_ctx *ctx, struct mt_tensor **out, int nin,
+                                struct mt_tensor *const *in, const struct mt_custom_fn *fn)
+{
+    bool need = false;
+    for (int i = 0; i < nin && i < MT_CUSTOM_MAX_IN; i++) need = need || in[i]->requires_grad;
+    enum mt_status st = MT_OK;
+    if (nin < 1 || nin > MT_CUSTOM_MAX_IN)
+        st = mt_fail(ctx, MT_ERR_INVALID, "a custom Function takes 1 to %d tensors, not %d",
+                     MT_CUSTOM_MAX_IN, nin);
+    struct mt_node *n = st == MT_OK && need ? calloc(1, sizeof *n) : NULL;
+    if (st == MT_OK && need && !n)
+        st = mt_fail(ctx, MT_ERR_NOMEM, "out of memory for the autodiff graph");
+    if (!n) {
+        if (fn->release) fn->release(fn->data);
+        if (st != MT_OK) {
+            mt_tensor_release(*out);
+            *out = NULL;
+        }
+        return st;
+    }
+    n->fn = FN_CUSTOM;
+    n->nin = nin;
+    for (int i = 0; i < nin; i++) n->in[i] = mt_tensor_retain(in[i]);
+    n->custom = *fn;
+    (*out)->node = n;
+    (*out)->requires_grad = true;
+    return MT_OK;
 }
 
 static enum mt_status unary(struct mt_ctx *ctx, int fn, enum mt_map_op op, bool keep_out,
@@ -612,6 +656,11 @@ static enum mt_status node_backward(struct mt_ctx *ctx, struct mt_node *n, struc
                      "computation with tensor ops to differentiate it, or detach() its inputs",
                      n->what);
         break;
+    case FN_CUSTOM:
+        st = n->custom.backward(n->custom.data, ctx, g, n->nin, grads);
+        if (st != MT_OK && st != MT_ERR_CANCELLED)
+            mt_fail(ctx, st, "backward: a custom Function's backward failed");
+        break;
     case FN_COUNT: break;
     }
     mt_tensor_release(t1);
@@ -725,6 +774,12 @@ static enum mt_status check_versions(struct mt_ctx *ctx, struct mt_tensor *const
 enum mt_status mt_backward(struct mt_ctx *ctx, struct mt_tensor *t, struct mt_tensor *grad)
 {
     char s1[160], s2[160];
+    /* a custom Function's backward runs inside the walk below, whose marks a second walk
+     * would reuse */
+    if (ctx->in_backward)
+        return mt_fail(ctx, MT_ERR_GRAD,
+                       "backward() cannot run inside a Function's backward: compute its "
+                       "gradients with tensor operations");
     if (!t->requires_grad)
         return mt_fail(ctx, MT_ERR_GRAD,
                        "backward: this tensor does not require grad (no input had "
@@ -764,6 +819,7 @@ enum mt_status mt_backward(struct mt_ctx *ctx, struct mt_tensor *t, struct mt_te
         return st;
     }
     t->node->gacc = g;
+    ctx->in_backward = true;
     for (size_t i = 0; i < count && st == MT_OK; i++) {
         struct mt_tensor *v = order[i];
         struct mt_node *nd = v->node;
@@ -771,7 +827,7 @@ enum mt_status mt_backward(struct mt_ctx *ctx, struct mt_tensor *t, struct mt_te
         nd->gacc = NULL;
         if (!gv) continue; /* nothing flowed here (e.g. only through non-differentiable ops) */
         if (mt_cancel_requested()) st = MT_ERR_CANCELLED;
-        struct mt_tensor *grads[2] = {NULL, NULL};
+        struct mt_tensor *grads[MT_CUSTOM_MAX_IN] = {NULL};
         if (st == MT_OK) st = node_backward(ctx, nd, gv, grads);
         mt_tensor_release(gv);
         for (int k = 0; k < nd->nin; k++) {
@@ -794,6 +850,7 @@ enum mt_status mt_backward(struct mt_ctx *ctx, struct mt_tensor *t, struct mt_te
             }
         }
     }
+    ctx->in_backward = false;
     for (size_t i = 0; i < count; i++) { /* after an error, drop what was left pending */
         mt_tensor_release(order[i]->node->gacc);
         order[i]->node->gacc = NULL;

@@ -65,6 +65,7 @@ struct mt_ctx {
     const struct mt_student_ops *student;          /* the student backend's hooks, or NULL */
     void *student_user;                            /* what they get as `user` */
     unsigned backward_pass;             /* numbers mt_backward calls (node visit marks) */
+    bool in_backward;                   /* mt_backward is running (a custom backward's call) */
     uint64_t ops_run[MT_BACKEND_COUNT]; /* raw ops and user functions run, per backend */
     char err[MT_ERR_LEN];               /* last error message */
 };
@@ -73,18 +74,19 @@ struct mt_ctx {
  * needs (autodiff.c). Owned by the output tensor; it owns references to its inputs, so a
  * result keeps its graph alive and dropping the result frees the graph. */
 struct mt_node {
-    int fn;                  /* enum mt_fn in autodiff.c */
-    int nin;                 /* inputs: 1 or 2 */
-    struct mt_tensor *in[2]; /* owned references */
+    int fn;                                 /* enum mt_fn in autodiff.c */
+    int nin;                                /* inputs: 1 or 2; a custom Function's up to 4 */
+    struct mt_tensor *in[MT_CUSTOM_MAX_IN]; /* owned references */
     struct mt_tensor *saved; /* owned; a forward value the backward reuses, or NULL */
     uint64_t version[3];     /* in[0], in[1], saved: their storages' versions when recorded */
     int dim;                 /* reductions: the dim reduced (MT_ALL_DIMS allowed) */
     int ndim;                /* view: the input's shape; permute: the order */
     int64_t shape[MT_MAX_DIMS];
-    enum mt_backend backend; /* to: the input's backend */
-    unsigned visit;          /* backward: the pass that last visited it */
-    struct mt_tensor *gacc;  /* backward: the gradient accumulated so far, or NULL */
-    char *what;              /* forward-only ops: what made it ("map(f)"), owned; else NULL */
+    enum mt_backend backend;    /* to: the input's backend */
+    unsigned visit;             /* backward: the pass that last visited it */
+    struct mt_tensor *gacc;     /* backward: the gradient accumulated so far, or NULL */
+    char *what;                 /* forward-only ops: what made it ("map(f)"), owned; else NULL */
+    struct mt_custom_fn custom; /* a custom Function's backward; its data owned */
 };
 
 /* When a or b (may be NULL) requires grad, gives *out a history that backward cannot pass:

@@ -18,18 +18,21 @@ struct mt_tensor *mt_tensor_retain(struct mt_tensor *t)
 /* Frees t (refs already 0), pushing the tensors it owned onto the work list. */
 static void free_one(struct mt_tensor *t, struct mt_tensor ***list, size_t *n, size_t *cap)
 {
-    struct mt_tensor *owned[5] = {t->grad, NULL, NULL, NULL, NULL};
+    enum { NOWNED = 3 + MT_CUSTOM_MAX_IN };
+    struct mt_tensor *owned[NOWNED] = {t->grad, NULL};
     if (t->node) {
-        owned[1] = t->node->in[0];
-        owned[2] = t->node->nin > 1 ? t->node->in[1] : NULL;
-        owned[3] = t->node->saved;
-        owned[4] = t->node->gacc;
+        owned[1] = t->node->saved;
+        owned[2] = t->node->gacc;
+        for (int i = 0; i < t->node->nin; i++) owned[3 + i] = t->node->in[i];
         free(t->node->what);
+        /* a custom Function's data may own tensors: released through mt_tensor_release,
+         * which frees with its own work list */
+        if (t->node->custom.release) t->node->custom.release(t->node->custom.data);
         free(t->node);
     }
     mt_storage_release(t->storage);
     free(t);
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < NOWNED; i++) {
         struct mt_tensor *o = owned[i];
         if (!o || --o->refs > 0) continue;
         if (*n == *cap) {

@@ -741,6 +741,87 @@ done:
     free(to);
 }
 
+/* minitorch.operators' functions (builtin rows whose signature begins "operators."), given to
+ * map, zip or reduce as MiniTorch's ops are made (FastOps.reduce(operators.max, -1e9)): each
+ * as a program of the float operations of its definition (lib/operators.h), in float32 as the
+ * tensors hold their values. Arguments are registers 0 and 1; each instruction writes the next. */
+#define OP_INSN(op_, a_, b_, c_, imm_)                                                             \
+    {                                                                                              \
+        .op = (op_), .a = (a_), .b = (b_), .c = (c_), .imm = (imm_)                                \
+    }
+static const struct {
+    const char *name;
+    int nargs, ninsn;
+    struct mt_prog_insn insn[5];
+} operator_progs[] = {
+    {"id", 1, 0, {{0}}},
+    {"neg", 1, 1, {OP_INSN(MT_P_NEG, 0, 0, 0, 0)}},
+    {"inv", 1, 2, {OP_INSN(MT_P_CONST, 0, 0, 0, 1), OP_INSN(MT_P_DIV, 1, 0, 0, 0)}},
+    {"exp", 1, 1, {OP_INSN(MT_P_EXP, 0, 0, 0, 0)}},
+    {"log",
+     1,
+     3, /* log(x + EPS) */
+     {OP_INSN(MT_P_CONST, 0, 0, 0, (float)OP_EPS), OP_INSN(MT_P_ADD, 0, 1, 0, 0),
+      OP_INSN(MT_P_LOG, 2, 0, 0, 0)}},
+    {"sigmoid", 1, 1, {OP_INSN(MT_P_SIGMOID, 0, 0, 0, 0)}},
+    {"relu", 1, 1, {OP_INSN(MT_P_RELU, 0, 0, 0, 0)}},
+    {"add", 2, 1, {OP_INSN(MT_P_ADD, 0, 1, 0, 0)}},
+    {"mul", 2, 1, {OP_INSN(MT_P_MUL, 0, 1, 0, 0)}},
+    {"lt", 2, 1, {OP_INSN(MT_P_LT, 0, 1, 0, 0)}},
+    {"eq", 2, 1, {OP_INSN(MT_P_EQ, 0, 1, 0, 0)}},
+    {"max",
+     2,
+     2, /* x if x > y else y */
+     {OP_INSN(MT_P_GT, 0, 1, 0, 0), OP_INSN(MT_P_SELECT, 2, 0, 1, 0)}},
+    {"is_close",
+     2,
+     4, /* |x - y| < 1e-2 */
+     {OP_INSN(MT_P_SUB, 0, 1, 0, 0), OP_INSN(MT_P_ABS, 2, 0, 0, 0),
+      OP_INSN(MT_P_CONST, 0, 0, 0, 1e-2f), OP_INSN(MT_P_LT, 3, 4, 0, 0)}},
+    {"relu_back",
+     2,
+     3, /* d if x > 0 else 0 */
+     {OP_INSN(MT_P_CONST, 0, 0, 0, 0), OP_INSN(MT_P_GT, 0, 2, 0, 0),
+      OP_INSN(MT_P_SELECT, 3, 1, 2, 0)}},
+    {"log_back",
+     2,
+     3, /* d / (x + EPS) */
+     {OP_INSN(MT_P_CONST, 0, 0, 0, (float)OP_EPS), OP_INSN(MT_P_ADD, 0, 2, 0, 0),
+      OP_INSN(MT_P_DIV, 1, 3, 0, 0)}},
+    {"inv_back",
+     2,
+     5, /* -(1 / (x * x)) * d */
+     {OP_INSN(MT_P_MUL, 0, 0, 0, 0), OP_INSN(MT_P_CONST, 0, 0, 0, 1), OP_INSN(MT_P_DIV, 3, 2, 0, 0),
+      OP_INSN(MT_P_NEG, 4, 0, 0, 0), OP_INSN(MT_P_MUL, 5, 1, 0, 0)}},
+};
+
+/* The program of operators' function `name` of nargs arguments into scratch: 1 when there is
+ * one, 0 when name is none of them, -1 after raising. */
+static int operator_prog(struct dsl_interp *in, const char *name, int nargs, const char *what,
+                         struct dsl_prog *scratch)
+{
+    for (size_t k = 0; k < sizeof operator_progs / sizeof operator_progs[0]; k++) {
+        if (strcmp(operator_progs[k].name, name) != 0) continue;
+        const int n = operator_progs[k].ninsn;
+        if (operator_progs[k].nargs != nargs)
+            return dsl_raise(in, "TypeError", "%s(): operators.%s takes %d argument%s, %s gives %d",
+                             what, name, operator_progs[k].nargs,
+                             operator_progs[k].nargs == 1 ? "" : "s", what, nargs);
+        scratch->insn = malloc(sizeof *scratch->insn * (size_t)(n ? n : 1));
+        if (!scratch->insn) return dsl_raise_status(in, DSL_V_NOMEM);
+        for (int i = 0; i < n; i++) {
+            scratch->insn[i] = operator_progs[k].insn[i];
+            scratch->insn[i].dst = nargs + i;
+        }
+        scratch->cap = n ? n : 1;
+        scratch->p.insn = scratch->insn;
+        scratch->p.ninsn = n;
+        scratch->p.result = nargs + n - 1;
+        return 1;
+    }
+    return 0;
+}
+
 int dsl_prog_compile(struct dsl_interp *in, struct dsl_value fn, int nargs, const char *what,
                      const struct mt_prog **out, struct dsl_prog *scratch)
 {
@@ -750,6 +831,13 @@ int dsl_prog_compile(struct dsl_interp *in, struct dsl_value fn, int nargs, cons
     scratch->p.name = scratch->name;
     if (fn.kind == DSL_BUILTIN) { /* map(exp, x), reduce(max, x, 0, ...) */
         snprintf(scratch->name, sizeof scratch->name, "%s", fn.as.fn->name);
+        if (strncmp(fn.as.fn->signature, "operators.", 10) == 0) {
+            int r = operator_prog(in, fn.as.fn->name, nargs, what, scratch);
+            if (r != 0) {
+                if (r > 0) *out = &scratch->p;
+                return r > 0 ? 0 : -1;
+            }
+        }
         for (size_t k = 0; k < sizeof numeric / sizeof numeric[0]; k++) {
             if (strcmp(numeric[k].name, fn.as.fn->name) != 0 || numeric[k].op == MT_P_COUNT)
                 continue;

@@ -1,4 +1,5 @@
-/* nn.c — MiniTorch's Module, Parameter, Optimizer and SGD as classes of the language.
+/* nn.c — MiniTorch's Module, Parameter, Optimizer, SGD and tensor Function as classes of the
+ * language.
  *
  * They behave as MiniTorch's module.py and optim.py (what a student's Module 0 solution makes
  * of them), so that the course's `class Network(minitorch.Module)` runs as written: a
@@ -16,7 +17,9 @@
 
 #include "lang/classes.h"
 #include "lang/eval.h"
+#include "lang/interp.h"
 #include "lang/library.h"
+#include "lib/modules/module.h"
 #include "lib/tensor_methods.h"
 
 #include "minitorch/minitorch.h"
@@ -581,6 +584,234 @@ static struct dsl_class *sgd_class(void)
                              "minitorch.SGD(parameters, lr=1.0): opt.zero_grad() before a "
                              "backward, opt.step() after it.",
                              (struct dsl_value){.kind = DSL_CLASS, .as.cls = base}, sgd_methods);
+}
+
+/* ---- Function ---------------------------------------------------------------------------
+ *
+ * MiniTorch's tensor Function (tensor_functions.py), which Module 4's student derives from
+ * (`class Max(Function)` with static forward(ctx, ...) and backward(ctx, grad_output)):
+ * Max.apply(*tensors) calls forward with the inputs detached and a Context(no_grad) of
+ * minitorch's (the student's autodiff.py's, else the kernel's), and gives its result a history
+ * in the engine's autodiff (mt_record_custom) whose backward calls the class's backward. As
+ * MiniTorch's, a number among backward's results is a gradient of that value everywhere, and
+ * each gradient is summed back over the dims its input was broadcast over. */
+
+static struct dsl_class *function_class(void);
+
+/* What one apply keeps for its backward: owned by the engine's node. */
+struct fn_history {
+    const struct dsl_session *ses;
+    struct dsl_value cls, ctx; /* owned */
+    int nin;
+    struct {
+        int ndim;
+        int64_t shape[MT_MAX_DIMS];
+        enum mt_backend backend;
+    } in[MT_CUSTOM_MAX_IN];
+};
+
+static void fn_history_release(void *data)
+{
+    struct fn_history *h = data;
+    dsl_value_release(h->cls);
+    dsl_value_release(h->ctx);
+    free(h);
+}
+
+/* backward's result for input i (0-based) as a gradient: *g a new tensor, or NULL for None.
+ * 0, or -1 after raising. */
+static int fn_gradient(struct dsl_interp *in, const struct fn_history *h, int i, struct dsl_value v,
+                       struct mt_tensor **g)
+{
+    const char *name = h->cls.as.cls->name;
+    struct mt_ctx *ctx = in->session->ctx;
+    char s1[160], s2[160];
+    *g = NULL;
+    if (v.kind == DSL_NONE) return 0;
+    if (dsl_is_number(v)) { /* MiniTorch's _ensure_tensor: a tensor of one value */
+        const int64_t one = 1;
+        enum mt_status st = mt_full(ctx, h->in[i].backend, 1, &one, (float)dsl_as_double(v), g);
+        return st == MT_OK ? 0 : dsl_engine_raise(in, st);
+    }
+    if (v.kind != DSL_TENSOR)
+        return dsl_raise(in, "TypeError",
+                         "%s.backward returned %s as the gradient of input %d: a gradient is a "
+                         "tensor or a number",
+                         name, dsl_type_name(v), i + 1);
+    const struct mt_tensor *t = v.as.t;
+    int n;
+    int64_t shape[MT_MAX_DIMS];
+    if (mt_shape_broadcast(ctx, t->ndim, t->shape, h->in[i].ndim, h->in[i].shape, &n, shape) !=
+        MT_OK)
+        return dsl_raise(in, "ValueError",
+                         "%s.backward returned a gradient of shape %s for input %d, of shape %s: "
+                         "a gradient has its input's shape (or one that broadcasts to it)",
+                         name, mt_shape_str(t->ndim, t->shape, s1, sizeof s1), i + 1,
+                         mt_shape_str(h->in[i].ndim, h->in[i].shape, s2, sizeof s2));
+    if (t->backend != h->in[i].backend)
+        return dsl_raise(in, "RuntimeError",
+                         "%s.backward returned a gradient on %s for input %d, which is on %s", name,
+                         mt_backend_name(t->backend), i + 1, mt_backend_name(h->in[i].backend));
+    *g = mt_tensor_retain(v.as.t);
+    return 0;
+}
+
+static enum mt_status fn_backward(void *data, struct mt_ctx *ctx, struct mt_tensor *grad, int nin,
+                                  struct mt_tensor **grads)
+{
+    (void)ctx;
+    struct fn_history *h = data;
+    struct dsl_interp *in = dsl_running;
+    if (!in || in->session != h->ses) return MT_ERR_GRAD; /* run only from its own session */
+    const char *name = h->cls.as.cls->name;
+    struct dsl_value fn, r = dsl_none(), args[2] = {h->ctx, dsl_tensor(mt_tensor_retain(grad))};
+    int st = dsl_getattr(in, h->cls, "backward", &fn);
+    if (st == 0) {
+        st = dsl_call(in, fn, args, 2, NULL, NULL, 0, &r);
+        dsl_value_release(fn);
+    }
+    dsl_value_release(args[1]);
+    /* MiniTorch's wrap_tuple: a tuple holds one gradient per input, anything else is one */
+    const struct dsl_value *items = &r;
+    size_t count = 1;
+    if (st == 0 && dsl_is_tuple(r)) {
+        items = r.as.l->items;
+        count = r.as.l->len;
+    }
+    for (int i = 0; i < nin && st == 0; i++) {
+        if ((size_t)i >= count) {
+            st = dsl_raise(in, "ValueError",
+                           "%s.backward returned %zu gradient%s for %d inputs: one per input of "
+                           "forward after ctx, in order (a tuple)",
+                           name, count, count == 1 ? "" : "s", nin);
+            break;
+        }
+        st = fn_gradient(in, h, i, items[i], &grads[i]);
+    }
+    dsl_value_release(r);
+    if (st == 0) return MT_OK;
+    return strcmp(in->ename, "KeyboardInterrupt") == 0 ? MT_ERR_CANCELLED : MT_ERR_GRAD;
+}
+
+static int function_apply(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct dsl_value cls = a->self;
+    if (cls.kind != DSL_CLASS || cls.as.cls == function_class())
+        return dsl_raise(in, "TypeError",
+                         "apply is called on a subclass of Function that defines forward(ctx, "
+                         "...) and backward(ctx, grad_output): Max.apply(t, dim)");
+    const char *name = cls.as.cls->name;
+    size_t n = a->nrest;
+    if (n < 1 || n > MT_CUSTOM_MAX_IN)
+        return dsl_raise(in, "TypeError", "%s.apply() takes 1 to %d tensors, not %zu", name,
+                         MT_CUSTOM_MAX_IN, n);
+    struct mt_ctx *mctx = in->session->ctx;
+    struct mt_tensor *ins[MT_CUSTOM_MAX_IN];
+    bool need = false;
+    for (size_t i = 0; i < n; i++) {
+        if (a->rest[i].kind != DSL_TENSOR)
+            return dsl_raise(in, "TypeError",
+                             "%s.apply(): argument %zu is %s, not a tensor: a Function's inputs "
+                             "are tensors (make a number one with tensor(x), or "
+                             "t._ensure_tensor(x))",
+                             name, i + 1, dsl_type_name(a->rest[i]));
+        ins[i] = a->rest[i].as.t;
+        need = need || ins[i]->requires_grad;
+    }
+    /* forward(ctx, *inputs detached), as MiniTorch's apply calls it */
+    struct dsl_value args[1 + MT_CUSTOM_MAX_IN], mt, context = dsl_none(), fn = dsl_none(),
+                                                     r = dsl_none();
+    size_t made = 0;
+    int st = 0;
+    for (; made < n && st == 0; made++) {
+        struct mt_tensor *d = NULL;
+        enum mt_status es = mt_detach(mctx, ins[made], &d);
+        if (es != MT_OK) {
+            st = dsl_engine_raise(in, es);
+            break;
+        }
+        args[1 + made] = dsl_tensor(d);
+    }
+    if (st == 0 && (st = mod_module_value(in, &mod_minitorch, &mt)) == 0) {
+        st = dsl_getattr(in, mt, "Context", &context);
+        dsl_value_release(mt);
+    }
+    struct dsl_value no_grad = dsl_bool(!need);
+    if (st == 0) st = dsl_call(in, context, &no_grad, 1, NULL, NULL, 0, &args[0]);
+    if (st == 0 && (st = dsl_getattr(in, cls, "forward", &fn)) == 0) {
+        st = dsl_call(in, fn, args, 1 + n, NULL, NULL, 0, &r);
+        if (st == 0 && r.kind != DSL_TENSOR)
+            st = dsl_raise(in, "TypeError",
+                           "%s.forward returned %s: a Function's forward returns "
+                           "a tensor",
+                           name, dsl_type_name(r));
+    }
+    dsl_value_release(context);
+    dsl_value_release(fn);
+    for (size_t i = 0; i < made; i++) dsl_value_release(args[1 + i]);
+    struct dsl_value ctx_value = st == 0 ? args[0] : dsl_none();
+    if (st != 0) {
+        if (made == n && args[0].kind != DSL_NONE) dsl_value_release(args[0]);
+        dsl_value_release(r);
+        return -1;
+    }
+    /* a new tensor for the result, as MiniTorch's apply makes: forward may have saved its own
+     * result in ctx, which the history owns, and the history is the result's */
+    struct mt_tensor *out = NULL;
+    enum mt_status es = mt_detach(mctx, r.as.t, &out);
+    dsl_value_release(r);
+    struct fn_history *h = es == MT_OK && need ? calloc(1, sizeof *h) : NULL;
+    if (es == MT_OK && need && !h) es = MT_ERR_NOMEM;
+    if (h) {
+        h->ses = in->session;
+        h->cls = dsl_value_retain(cls);
+        h->ctx = ctx_value;
+        h->nin = (int)n;
+        for (size_t i = 0; i < n; i++) {
+            h->in[i].ndim = ins[i]->ndim;
+            memcpy(h->in[i].shape, ins[i]->shape, sizeof *ins[i]->shape * (size_t)ins[i]->ndim);
+            h->in[i].backend = ins[i]->backend;
+        }
+        const struct mt_custom_fn custom = {fn_backward, fn_history_release, h};
+        es = mt_record_custom(mctx, &out, (int)n, ins, &custom);
+    } else {
+        dsl_value_release(ctx_value);
+    }
+    if (es != MT_OK) {
+        mt_tensor_release(out);
+        return es == MT_ERR_NOMEM && !out ? dsl_raise_status(in, DSL_V_NOMEM)
+                                          : dsl_engine_raise(in, es);
+    }
+    *ret = dsl_tensor(out);
+    return 0;
+}
+
+static const struct dsl_builtin function_class_methods[] = {
+    {"apply", "apply(*tensors)", 0, -1, NULL, function_apply,
+     "Runs cls.forward(ctx, *tensors) on the tensors detached and returns its result; when an "
+     "input requires grad, backward() then calls cls.backward(ctx, grad_output), which returns "
+     "one gradient per input (a tuple when there are several)."},
+};
+static const struct dsl_builtin function_methods[] = {{NULL, NULL, 0, 0, NULL, NULL, NULL}};
+
+static struct dsl_class *function_class(void)
+{
+    return dsl_library_class(
+        "Function",
+        "minitorch.Function: the base of a differentiable function of tensors. Derive from it "
+        "with @staticmethod forward(ctx, *inputs) and backward(ctx, grad_output), keep what "
+        "backward needs with ctx.save_for_backward(...), and call Cls.apply(*inputs).",
+        dsl_none(), function_methods);
+}
+
+int dsl_nn_function_class(struct dsl_interp *in, struct dsl_value *out)
+{
+    struct dsl_class *c = function_class();
+    if (!dsl_attrs_find(&c->attrs, "apply") &&
+        mod_class_wrap(in, c, function_class_methods, 1, DSL_WRAP_CLASS) != 0)
+        return -1;
+    *out = (struct dsl_value){.kind = DSL_CLASS, .as.cls = c};
+    return 0;
 }
 
 struct dsl_value dsl_nn_class(const char *name)

@@ -772,6 +772,25 @@ static int m_to_cuda_(struct dsl_interp *in, const struct dsl_args *a, struct ds
 
 /* t.zeros(shape=None): MiniTorch's zeros on t's backend, of t's shape by default; the course's
  * ops make their outputs with it (out = a.zeros(c_shape)). */
+/* MiniTorch's t._ensure_tensor(b): a number as a tensor of one value on t's backend (what
+ * Module 4's max passes Max.apply for its dim), a tensor as itself. */
+static int m_ensure_tensor(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct dsl_value b = a->slot[0];
+    if (b.kind == DSL_TENSOR) {
+        *ret = dsl_value_retain(b);
+        return 0;
+    }
+    if (!dsl_is_number(b))
+        return dsl_raise(in, "TypeError", "_ensure_tensor(): a number or a tensor, not %s",
+                         dsl_type_name(b));
+    const int64_t one = 1;
+    struct mt_tensor *r = NULL;
+    enum mt_status st =
+        mt_full(ctx_of(in), self_of(a)->backend, 1, &one, (float)dsl_as_double(b), &r);
+    return wrap(in, st, &r, ret);
+}
+
 static int m_zeros(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
     struct mt_tensor *t = self_of(a);
@@ -1057,6 +1076,9 @@ static const char *const backend_params[] = {"backend", NULL};
 static const char *const shape_params[] = {"shape", NULL};
 
 const struct dsl_builtin dsl_tensor_methods[] = {
+    {"_ensure_tensor", "tensor._ensure_tensor(b)", 1, 1, other_params, m_ensure_tensor,
+     "MiniTorch's helper: a number b as a tensor of one value on this tensor's backend, a tensor "
+     "as itself."},
     {"abs", "tensor.abs()", 0, 0, NULL, m_abs,
      "Elementwise absolute value |x|, a new tensor. Gradient: sign(x) (0 at x = 0)."},
     {"all", "tensor.all(dim=none)", 0, 1, dim_params, m_all,

@@ -82,7 +82,8 @@ extern "C" {
 #define MT_VERSION_PATCH 0
 #define MT_VERSION_STRING "0.1.0"
 
-#define MT_MAX_DIMS 8 /* most dimensions a tensor may have */
+#define MT_MAX_DIMS 8      /* most dimensions a tensor may have */
+#define MT_CUSTOM_MAX_IN 4 /* most inputs of a custom Function (mt_record_custom) */
 /* The `dim` of a reduction over every element (result shape (1,)). Not -1: negative dims count
  * from the end, so -1 is the last dim. */
 #define MT_ALL_DIMS INT_MIN
@@ -646,6 +647,25 @@ enum mt_status mt_conv1d(struct mt_ctx *ctx, struct mt_tensor *input, struct mt_
                          struct mt_tensor **out);
 enum mt_status mt_conv2d(struct mt_ctx *ctx, struct mt_tensor *input, struct mt_tensor *weight,
                          struct mt_tensor **out);
+
+/* A Function written outside the engine (a student's `class Max(Function)`), whose forward
+ * ran on detached inputs and made *out. mt_record_custom gives *out, when one of the nin
+ * inputs `in` requires grad, the history that makes mt_backward call
+ * fn->backward(fn->data, ctx, grad, nin, grads) with the gradient of *out: it sets grads[i] (a
+ * new reference, or NULL for none) for each input, which is then summed back over the dims
+ * the input was broadcast over, as for the engine's own Functions. A status other than MT_OK
+ * stops the backward (a message in ctx, unless the caller reports the error itself). The
+ * history takes over fn->data: fn->release(fn->data) runs when the graph is freed, and at
+ * once when nothing is recorded or recording fails (then *out is released and NULL). A custom
+ * backward may run ops but not mt_backward. nin is 1 to MT_CUSTOM_MAX_IN. */
+struct mt_custom_fn {
+    enum mt_status (*backward)(void *data, struct mt_ctx *ctx, struct mt_tensor *grad, int nin,
+                               struct mt_tensor **grads);
+    void (*release)(void *data); /* may be NULL */
+    void *data;
+};
+enum mt_status mt_record_custom(struct mt_ctx *ctx, struct mt_tensor **out, int nin,
+                                struct mt_tensor *const *in, const struct mt_custom_fn *fn);
 
 /* Marks a leaf as needing gradients (MT_ERR_GRAD for a non-leaf when turning it off). */
 enum mt_status mt_tensor_requires_grad(struct mt_tensor *t, bool on);

@@ -8,6 +8,7 @@
 #include "lang/classes.h"
 #include "lang/exceptions.h"
 #include "lang/packages.h"
+#include "lib/compile.h"
 #include "lib/nn.h"
 #include "lib/storage.h"
 #include "lib/student.h"
@@ -322,9 +323,97 @@ static struct dsl_class *kernel_ops_class(int which)
     return c;
 }
 
-static int ops_value(int which, struct dsl_value *out)
+/* The kernel's ops classes' map, zip and reduce, as MiniTorch's FastOps has them: each makes,
+ * from a scalar function (a def, a lambda or one of minitorch.operators), a function of
+ * tensors that runs it on the tensors' own backend, compiled as the builtins map(fn, t),
+ * zip(fn, a, b) and reduce(fn, t, dim, start) compile it: FastOps.reduce(operators.max, -1e9)
+ * is Module 4's max_reduce. The function made is a method bound to fn (to (fn, start) for
+ * reduce), which the call hands to those builtins. */
+static int made_call(struct dsl_interp *in, dsl_builtin_fn builtin, const struct dsl_builtin *row,
+                     const struct dsl_value *pos, size_t n, struct dsl_value *ret)
 {
-    *out = (struct dsl_value){.kind = DSL_CLASS, .as.cls = kernel_ops_class(which)};
+    struct dsl_args args;
+    dsl_args_start(row, pos, n, &args);
+    return builtin(in, &args, ret);
+}
+static int made_map(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
+static int made_zip(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
+static int made_reduce(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
+static const char *const made_map_params[] = {"a", "out", NULL};
+static const char *const made_zip_params[] = {"a", "b", NULL};
+static const char *const made_reduce_params[] = {"a", "dim", NULL};
+static const struct dsl_builtin made_rows[] = {
+    {"map", "map(a, out=None)", 1, 2, made_map_params, made_map,
+     "fn applied to every element of a: a new tensor, or written into out (a broadcasts to "
+     "it)."},
+    {"zip", "zip(a, b)", 2, 2, made_zip_params, made_zip,
+     "fn of the elements of a and b, broadcast together: a new tensor."},
+    {"reduce", "reduce(a, dim)", 2, 2, made_reduce_params, made_reduce,
+     "Along dim (kept, with size 1): start, then fn(acc, x) for each x of the dim in order."},
+};
+static int made_map(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct dsl_value pos[3] = {a->self, a->slot[0], a->slot[1]};
+    size_t n = a->has[1] && a->slot[1].kind != DSL_NONE ? 3 : 2;
+    return made_call(in, dsl_bi_map, &made_rows[0], pos, n, ret);
+}
+static int made_zip(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct dsl_value pos[3] = {a->self, a->slot[0], a->slot[1]};
+    return made_call(in, dsl_bi_zip, &made_rows[1], pos, 3, ret);
+}
+static int made_reduce(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    const struct dsl_value *fs = a->self.as.l->items; /* (fn, start) */
+    struct dsl_value pos[4] = {fs[0], a->slot[0], a->slot[1], fs[1]};
+    return made_call(in, dsl_bi_reduce, &made_rows[2], pos, 4, ret);
+}
+
+static int ops_map(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    return mod_bound(in, &made_rows[0], a->slot[0], ret);
+}
+static int ops_zip(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    return mod_bound(in, &made_rows[1], a->slot[0], ret);
+}
+static int ops_reduce(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct dsl_value start = a->has[1] ? a->slot[1] : dsl_float(0.0);
+    if (!dsl_is_number(start))
+        return dsl_raise(in, "TypeError", "reduce(fn, start): start must be a number, not %s",
+                         dsl_type_name(start));
+    struct dsl_list *l = dsl_list_new(2);
+    if (!l) return dsl_raise_status(in, DSL_V_NOMEM);
+    l->style = DSL_LIST_TUPLE;
+    dsl_list_push(l, dsl_value_retain(a->slot[0])); /* room reserved: cannot fail */
+    dsl_list_push(l, dsl_value_retain(start));
+    struct dsl_value fs = {.kind = DSL_LIST, .as.l = l};
+    int r = mod_bound(in, &made_rows[2], fs, ret);
+    dsl_value_release(fs);
+    return r;
+}
+static const char *const ops_fn_params[] = {"fn", NULL};
+static const char *const ops_reduce_params[] = {"fn", "start", NULL};
+static const struct dsl_builtin kernel_ops_rows[] = {
+    {"map", "map(fn)", 1, 1, ops_fn_params, ops_map,
+     "A function map(a, out=None) applying the scalar function fn to every element of a tensor."},
+    {"zip", "zip(fn)", 1, 1, ops_fn_params, ops_zip,
+     "A function zip(a, b) applying the scalar function fn(x, y) to two tensors broadcast "
+     "together."},
+    {"reduce", "reduce(fn, start=0.0)", 1, 2, ops_reduce_params, ops_reduce,
+     "A function reduce(a, dim) folding dim with fn(acc, x) from start, keeping dim with size "
+     "1: FastOps.reduce(operators.max, -1e9) is a max along a dim."},
+};
+
+static int ops_value(struct dsl_interp *in, int which, struct dsl_value *out)
+{
+    struct dsl_class *c = kernel_ops_class(which);
+    if (!dsl_attrs_find(&c->attrs, "map") &&
+        mod_class_wrap(in, c, kernel_ops_rows, sizeof kernel_ops_rows / sizeof *kernel_ops_rows,
+                       DSL_WRAP_STATIC) != 0)
+        return -1;
+    *out = (struct dsl_value){.kind = DSL_CLASS, .as.cls = c};
     return 0;
 }
 /* ---- Module 4's convolutions ------------------------------------------------------------ */
@@ -383,18 +472,15 @@ static int v_tensor_ops(struct dsl_interp *in, struct dsl_value *out)
 }
 static int v_simple_ops(struct dsl_interp *in, struct dsl_value *out)
 {
-    (void)in;
-    return ops_value(0, out);
+    return ops_value(in, 0, out);
 }
 static int v_fast_ops(struct dsl_interp *in, struct dsl_value *out)
 {
-    (void)in;
-    return ops_value(1, out);
+    return ops_value(in, 1, out);
 }
 static int v_cuda_ops(struct dsl_interp *in, struct dsl_value *out)
 {
-    (void)in;
-    return ops_value(2, out);
+    return ops_value(in, 2, out);
 }
 
 bool dsl_ops_class_backend(const struct dsl_class *c, enum mt_backend *out)
@@ -709,6 +795,10 @@ static int v_optimizer(struct dsl_interp *in, struct dsl_value *out)
     return nn_class(in, "Optimizer", out);
 }
 static int v_sgd(struct dsl_interp *in, struct dsl_value *out) { return nn_class(in, "SGD", out); }
+static int v_function(struct dsl_interp *in, struct dsl_value *out)
+{
+    return dsl_nn_function_class(in, out);
+}
 
 static const struct member minitorch_members[] = {
     VALUE("Conv1dFun", "class minitorch.Conv1dFun", v_conv1d_fun,
@@ -723,6 +813,9 @@ static const struct member minitorch_members[] = {
     VALUE("FastTensorBackend", "minitorch.FastTensorBackend", v_fast,
           "The kernel's fast backend (OpenMP, SIMD) under MiniTorch's name: "
           "tensor(..., backend=minitorch.FastTensorBackend)."),
+    VALUE("Function", "class minitorch.Function", v_function,
+          "MiniTorch's tensor Function: derive from it with static forward(ctx, *inputs) and "
+          "backward(ctx, grad_output); Cls.apply(*inputs) runs it with autodiff."),
     VALUE("GPUBackend", "minitorch.GPUBackend", v_gpu,
           "The kernel's cuda backend (what run_fast_tensor.py builds as "
           "TensorBackend(CudaOps)); using it where no GPU is raises."),

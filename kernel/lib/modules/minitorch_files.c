@@ -124,10 +124,11 @@ MT_FILE(mod_mt_tensor_data, "tensor_data", "MiniTorch's tensor_data.py, the kern
         FROM("shape_broadcast", mod_minitorch), FROM("strides_from_shape", mod_minitorch),
         FROM("to_index", mod_minitorch));
 MT_FILE(mod_mt_tensor_functions, "tensor_functions",
-        "what the kernel has of MiniTorch's tensor_functions.py: the ways to make a tensor, "
-        "grad_check.",
-        FROM("grad_check", mod_minitorch), FROM("ones", mod_minitorch), FROM("rand", mod_minitorch),
-        FROM("tensor", mod_minitorch), FROM("zeros", mod_minitorch));
+        "what the kernel has of MiniTorch's tensor_functions.py: Function, the ways to make a "
+        "tensor, grad_check.",
+        FROM("Function", mod_minitorch), FROM("grad_check", mod_minitorch),
+        FROM("ones", mod_minitorch), FROM("rand", mod_minitorch), FROM("tensor", mod_minitorch),
+        FROM("zeros", mod_minitorch));
 MT_FILE(mod_mt_testing, "testing", "MiniTorch's testing.py: MathTest and MathTestVariable.",
         FROM("MathTest", mod_minitorch), FROM("MathTestVariable", mod_minitorch));
 MT_FILE(mod_mt_tensor_ops, "tensor_ops", "MiniTorch's tensor_ops.py: the ops and backends.",

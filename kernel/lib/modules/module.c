@@ -220,6 +220,19 @@ int mod_bound(struct dsl_interp *in, const struct dsl_builtin *row, struct dsl_v
     return st ? dsl_raise_status(in, st) : 0;
 }
 
+int mod_class_wrap(struct dsl_interp *in, struct dsl_class *c, const struct dsl_builtin *rows,
+                   size_t n, enum dsl_wrap how)
+{
+    for (size_t i = 0; i < n; i++) {
+        struct dsl_value m;
+        if (dsl_method_value(NULL, dsl_none(), &m) != DSL_V_OK ||
+            (m.as.m->func = (struct dsl_value){.kind = DSL_BUILTIN, .as.fn = &rows[i]},
+             m.as.m->wrap = how, dsl_attrs_set(&c->attrs, rows[i].name, m) != DSL_V_OK))
+            return dsl_raise_status(in, DSL_V_NOMEM);
+    }
+    return 0;
+}
+
 /* ---- the modules ------------------------------------------------------------------------ */
 
 static const struct module *const all_modules[] = {

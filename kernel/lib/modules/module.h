@@ -117,6 +117,10 @@ int mod_check_callable(struct dsl_interp *in, struct dsl_value fn, const char *w
 /* The method value of row bound to self: 0, or -1 after raising. */
 int mod_bound(struct dsl_interp *in, const struct dsl_builtin *row, struct dsl_value self,
               struct dsl_value *ret);
+/* Binds each of the n rows as a staticmethod (DSL_WRAP_STATIC) or classmethod (DSL_WRAP_CLASS)
+ * attribute of library class c. 0, or -1 after raising. */
+int mod_class_wrap(struct dsl_interp *in, struct dsl_class *c, const struct dsl_builtin *rows,
+                   size_t n, enum dsl_wrap how);
 
 /* ---- values more than one module holds -------------------------------------------------- */
 

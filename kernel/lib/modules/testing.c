@@ -336,20 +336,6 @@ static const struct dsl_builtin class_fns[] = {
 static const struct dsl_builtin no_methods[] = {{NULL, NULL, 0, 0, NULL, NULL, NULL}};
 static const struct dsl_builtin no_methods_variable[] = {{NULL, NULL, 0, 0, NULL, NULL, NULL}};
 
-/* Binds each row as a staticmethod (or classmethod) attribute of c. 0, or -1 after raising. */
-static int add_wrapped(struct dsl_interp *in, struct dsl_class *c, const struct dsl_builtin *rows,
-                       size_t n, enum dsl_wrap how)
-{
-    for (size_t i = 0; i < n; i++) {
-        struct dsl_value m;
-        if (dsl_method_value(NULL, dsl_none(), &m) != DSL_V_OK ||
-            (m.as.m->func = (struct dsl_value){.kind = DSL_BUILTIN, .as.fn = &rows[i]},
-             m.as.m->wrap = how, dsl_attrs_set(&c->attrs, rows[i].name, m) != DSL_V_OK))
-            return dsl_raise_status(in, DSL_V_NOMEM);
-    }
-    return 0;
-}
-
 static struct dsl_class *math_test_class(void)
 {
     return dsl_library_class(
@@ -375,9 +361,9 @@ static int class_value(struct dsl_interp *in, struct dsl_class *c, const struct 
                        size_t n, struct dsl_value *out)
 {
     if (!dsl_attrs_find(&c->attrs, fns[0].name) &&
-        (add_wrapped(in, c, fns, n, DSL_WRAP_STATIC) != 0 ||
+        (mod_class_wrap(in, c, fns, n, DSL_WRAP_STATIC) != 0 ||
          (c == math_test_class() &&
-          add_wrapped(in, c, class_fns, COUNT(class_fns), DSL_WRAP_CLASS) != 0)))
+          mod_class_wrap(in, c, class_fns, COUNT(class_fns), DSL_WRAP_CLASS) != 0)))
         return -1;
     *out = (struct dsl_value){.kind = DSL_CLASS, .as.cls = c};
     return 0;
