@@ -1,5 +1,6 @@
 /* test_tensor.c — the engine's tensor core: index math, broadcasting (MiniTorch's cases),
- * views, element access, errors, the memory limit, the random generator and autodiff basics.
+ * views, element access, errors, the memory limit, the random generator and autodiff basics
+ * (a custom Function's history among them).
  * Expected values come from the definitions (row-major order, Python's random module, hand
  * derivatives), not from the implementation. */
 #include "minitorch/minitorch.h"
@@ -308,6 +309,92 @@ static void test_backward_broadcast(void)
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) mt_tensor_release(all[i]);
 }
 
+/* A custom Function (mt_record_custom): y = x * w with w (1, 3) broadcast over x (2, 3), its
+ * backward given here; the gradients it returns are summed over the broadcast dim as the
+ * engine's own are, its data released once with the graph, and a backward inside it refused. */
+struct custom_mul {
+    struct mt_tensor *x, *w; /* detached inputs, owned */
+    int released, calls;
+    bool nested; /* the backward tries mt_backward itself */
+};
+
+static enum mt_status custom_mul_backward(void *data, struct mt_ctx *c, struct mt_tensor *g,
+                                          int nin, struct mt_tensor **grads)
+{
+    struct custom_mul *m = data;
+    m->calls++;
+    CHECK_INT(nin, 2);
+    if (m->nested) {
+        CHECK_INT(mt_backward(c, g, NULL), MT_ERR_GRAD);
+        CHECK(strstr(mt_ctx_error(c), "inside a Function's backward") != NULL);
+        return MT_ERR_GRAD;
+    }
+    enum mt_status st = mt_zip(c, MT_ZIP_MUL, g, m->w, &grads[0]);
+    if (st == MT_OK) st = mt_zip(c, MT_ZIP_MUL, g, m->x, &grads[1]);
+    return st;
+}
+
+static void custom_mul_release(void *data)
+{
+    struct custom_mul *m = data;
+    m->released++;
+    mt_tensor_release(m->x);
+    mt_tensor_release(m->w);
+    m->x = m->w = NULL;
+}
+
+static void test_custom_function(void)
+{
+    float xd[6] = {0.5f, -1.0f, 2.0f, 0.0f, 1.5f, -0.5f}, wd[3] = {1.0f, -2.0f, 0.5f};
+    int64_t xs[] = {2, 3}, ws[] = {1, 3}, one = 1;
+    for (int nested = 0; nested < 2; nested++) {
+        struct mt_tensor *x = NULL, *w = NULL, *y = NULL, *l = NULL;
+        struct custom_mul m = {0};
+        m.nested = nested;
+        mt_from_data(ctx, MT_BACKEND_SIMPLE, 2, xs, xd, &x);
+        mt_from_data(ctx, MT_BACKEND_SIMPLE, 2, ws, wd, &w);
+        mt_tensor_requires_grad(x, true);
+        mt_tensor_requires_grad(w, true);
+        CHECK_INT(mt_detach(ctx, x, &m.x), MT_OK);
+        CHECK_INT(mt_detach(ctx, w, &m.w), MT_OK);
+        CHECK_INT(mt_zip(ctx, MT_ZIP_MUL, m.x, m.w, &y), MT_OK);
+        struct mt_tensor *in[2] = {x, w};
+        const struct mt_custom_fn fn = {custom_mul_backward, custom_mul_release, &m};
+        CHECK_INT(mt_record_custom(ctx, &y, 2, in, &fn), MT_OK);
+        CHECK(y->requires_grad && m.released == 0);
+        CHECK_INT(mt_sum(ctx, y, MT_ALL_DIMS, &l), MT_OK);
+        CHECK_INT(mt_backward(ctx, l, NULL), nested ? MT_ERR_GRAD : MT_OK);
+        CHECK_INT(m.calls, 1);
+        if (!nested) { /* d/dx = w broadcast; d/dw[j] = x[0][j] + x[1][j] */
+            CHECK(x->grad && shape_is(x->grad, 2, xs) && w->grad && shape_is(w->grad, 2, ws));
+            for (int i = 0; i < 6; i++) CHECK(mt_tensor_data(x->grad)[i] == wd[i % 3]);
+            for (int j = 0; j < 3; j++) CHECK(mt_tensor_data(w->grad)[j] == xd[j] + xd[3 + j]);
+        } else {
+            CHECK(x->grad == NULL && w->grad == NULL);
+            CHECK(strstr(mt_ctx_error(ctx), "custom Function") != NULL);
+        }
+        mt_tensor_release(l);
+        CHECK_INT(m.released, 0);
+        mt_tensor_release(y);
+        CHECK_INT(m.released, 1);
+        mt_tensor_release(w);
+        mt_tensor_release(x);
+    }
+    /* nothing requires grad: nothing recorded, the data released at once; bad counts refused */
+    struct mt_tensor *a = NULL, *b = NULL;
+    mt_full(ctx, MT_BACKEND_SIMPLE, 1, &one, 2.0f, &a);
+    mt_full(ctx, MT_BACKEND_SIMPLE, 1, &one, 3.0f, &b);
+    struct custom_mul m = {0};
+    const struct mt_custom_fn fn = {custom_mul_backward, custom_mul_release, &m};
+    struct mt_tensor *in[MT_CUSTOM_MAX_IN + 1] = {a, a, a, a, a};
+    CHECK_INT(mt_record_custom(ctx, &b, 1, in, &fn), MT_OK);
+    CHECK(b && b->node == NULL && !b->requires_grad && m.released == 1);
+    mt_tensor_requires_grad(a, true);
+    CHECK_INT(mt_record_custom(ctx, &b, MT_CUSTOM_MAX_IN + 1, in, &fn), MT_ERR_INVALID);
+    CHECK(b == NULL && m.released == 2);
+    mt_tensor_release(a);
+}
+
 /* A chain as long as a careless loop (x = x + 1, 200k times) backpropagates and frees without
  * recursion. */
 static void test_deep_chain(void)
@@ -384,6 +471,7 @@ int main(void)
     RUN_TEST(test_random_matches_python);
     RUN_TEST(test_backend_errors);
     RUN_TEST(test_backward_broadcast);
+    RUN_TEST(test_custom_function);
     RUN_TEST(test_deep_chain);
     RUN_TEST(test_linear_sgd);
     CHECK_INT(mt_ctx_mem_used(ctx), 0);

@@ -23,7 +23,8 @@ TOOLS = os.path.join(ROOT, "tools")
 
 DEBIAN_TEST_TOOLS = {"clang", "libomp-dev", "libclang-rt-dev", "clang-format", "chromium",
                      "valgrind"}
-PYTHON_TEST_TOOLS = {"pytest", "nbval", "hypothesis", "playwright", "vl-convert-python", "numpy",
+# numpy is no test tool only: scikit-learn (Module 4's digits) brings it into the lab set too
+PYTHON_TEST_TOOLS = {"pytest", "nbval", "hypothesis", "playwright", "vl-convert-python",
                      "jupyter-kernel-test", "coverage"}
 
 

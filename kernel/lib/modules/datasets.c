@@ -1,12 +1,17 @@
 /* datasets.c — minitorch.datasets: MiniTorch's dict of dataset functions (Simple, Diag, Split,
  * Xor, Circle, Spiral), each drawing a Graph (N, X, y) from the session's generator by the
- * engine's mt_dataset_draw, so that the points are MiniTorch's for the same seed. */
+ * engine's mt_dataset_draw, so that the points are MiniTorch's for the same seed; and Module 4's
+ * handwritten digits (minitorch.load_digits), read from the copy scikit-learn ships. */
 #include "lib/modules/module.h"
 
 #include "lib/tensor_methods.h"
 
+#include <glob.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 struct graph {
     int64_t N, m; /* as asked, and the points made (spiral: 2 * (N // 2)) */
@@ -255,4 +260,153 @@ int mod_datasets_value(struct dsl_interp *in, struct dsl_value *out)
 {
     int st = dsl_object_value(&mod_datasets_class, NULL, out);
     return st ? dsl_raise_status(in, st) : 0;
+}
+
+/* ---- Module 4's handwritten digits ------------------------------------------------------ *
+ *
+ * The 1797 8x8 images of scikit-learn's load_digits (the test set of UCI's "Optical Recognition
+ * of Handwritten Digits", CC BY 4.0): each pixel a count 0..16 of the dark points in a 4x4
+ * block of a 32x32 bitmap. scikit-learn ships them in its package as
+ * sklearn/datasets/data/digits.csv.gz, one image per line, 64 pixels then the label; the
+ * kernel reads that file where an installed scikit-learn keeps it, never from the network. */
+
+#define DIGITS_N 1797
+#define DIGITS_SIDE 8
+#define DIGITS_FILE "sklearn/datasets/data/digits.csv.gz"
+
+/* Where to look, in order: $MINITORCH_DIGITS (the file itself), then scikit-learn in the
+ * project's .venv (where `make lab` installs it), then a system's Python (Debian's
+ * python3-sklearn, Colab's pip). Patterns for glob(3). */
+static const char *const digits_places[] = {
+#ifdef MT_SOURCE_DIR
+    MT_SOURCE_DIR "/.venv/lib/python3*/site-packages/" DIGITS_FILE,
+#endif
+    "/usr/lib/python3/dist-packages/" DIGITS_FILE,
+    "/usr/local/lib/python3*/dist-packages/" DIGITS_FILE,
+    "/usr/local/lib/python3*/site-packages/" DIGITS_FILE,
+    "/usr/lib/python3*/site-packages/" DIGITS_FILE,
+};
+
+/* The first file of digits_places that exists, malloc'd; NULL when none. */
+static char *digits_path(void)
+{
+    const char *env = getenv("MINITORCH_DIGITS");
+    if (env && *env) return strdup(env);
+    for (size_t i = 0; i < sizeof digits_places / sizeof *digits_places; i++) {
+        glob_t g;
+        if (glob(digits_places[i], 0, NULL, &g) == 0 && g.gl_pathc > 0) {
+            char *p = strdup(g.gl_pathv[g.gl_pathc - 1]); /* the newest Python's, by name */
+            globfree(&g);
+            return p;
+        }
+        globfree(&g);
+    }
+    return NULL;
+}
+
+/* Reads the gzipped CSV at path into pixels (DIGITS_N * 64 counts) and labels: NULL, or what
+ * was wrong with the file. */
+static const char *digits_read(const char *path, unsigned char *pixels, unsigned char *labels)
+{
+    gzFile f = gzopen(path, "rb");
+    if (!f) return "it cannot be opened";
+    char line[1024];
+    const char *err = NULL;
+    int n = 0;
+    while (!err && gzgets(f, line, sizeof line)) {
+        if (line[0] == '\n' || line[0] == '\0') continue;
+        if (n == DIGITS_N) {
+            err = "it has more than 1797 images";
+            break;
+        }
+        char *p = line;
+        for (int k = 0; k <= 64 && !err; k++) {
+            char *end;
+            long v = strtol(p, &end, 10);
+            /* the file writes each count as a float ("0.0"): its integer part, checked whole */
+            if (end != p && *end == '.') {
+                char *frac = end + 1;
+                while (*frac == '0') frac++;
+                end = frac;
+            }
+            if (end == p || v < 0 || v > (k < 64 ? 16 : 9) ||
+                (k < 64 ? *end != ',' : (*end != '\n' && *end != '\r' && *end != '\0')))
+                err = "a line is not 64 counts 0..16 and a label 0..9";
+            else if (k < 64)
+                pixels[n * 64 + k] = (unsigned char)v;
+            else
+                labels[n] = (unsigned char)v;
+            p = end + 1;
+        }
+        n++;
+    }
+    if (!err && n != DIGITS_N) err = "it has fewer than 1797 images";
+    gzclose(f);
+    return err;
+}
+
+/* The file's contents, read once per process (every session shares them, read-only). */
+static struct {
+    pthread_mutex_t lock;
+    bool loaded;
+    unsigned char pixels[DIGITS_N * 64], labels[DIGITS_N];
+} digits = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static int digits_load(struct dsl_interp *in)
+{
+    pthread_mutex_lock(&digits.lock);
+    if (digits.loaded) {
+        pthread_mutex_unlock(&digits.lock);
+        return 0;
+    }
+    char *path = digits_path();
+    const char *err = path ? digits_read(path, digits.pixels, digits.labels) : NULL;
+    digits.loaded = path && !err;
+    pthread_mutex_unlock(&digits.lock);
+    int r = 0;
+    if (!path)
+        r = dsl_raise(in, "FileNotFoundError",
+                      "load_digits() reads the digits scikit-learn ships (" DIGITS_FILE
+                      "), and no scikit-learn is installed where the kernel looks: run `make "
+                      "lab` (it installs scikit-learn into .venv), `pip install scikit-learn`, "
+                      "or set MINITORCH_DIGITS to the path of digits.csv.gz");
+    else if (err)
+        r = dsl_raise(in, "ValueError", "load_digits(): %s is not scikit-learn's digits: %s", path,
+                      err);
+    free(path);
+    return r;
+}
+
+/* minitorch.load_digits(): (images, labels), MiniTorch's make_mnist's inputs for 8x8 digits */
+int mod_load_digits(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    (void)a;
+    if (digits_load(in) != 0) return -1;
+    struct dsl_list *images = dsl_list_new(DIGITS_N), *labels = dsl_list_new(DIGITS_N);
+    struct dsl_list *pair = dsl_list_new(2);
+    int st = images && labels && pair ? DSL_V_OK : DSL_V_NOMEM;
+    for (int i = 0; i < DIGITS_N && st == DSL_V_OK; i++) {
+        struct dsl_list *img = dsl_list_new(DIGITS_SIDE);
+        st = img ? dsl_list_push(images, (struct dsl_value){.kind = DSL_LIST, .as.l = img})
+                 : DSL_V_NOMEM;
+        for (int r = 0; r < DIGITS_SIDE && st == DSL_V_OK; r++) {
+            struct dsl_list *row = dsl_list_new(DIGITS_SIDE);
+            st = row ? dsl_list_push(img, (struct dsl_value){.kind = DSL_LIST, .as.l = row})
+                     : DSL_V_NOMEM;
+            for (int c = 0; c < DIGITS_SIDE && st == DSL_V_OK; c++)
+                st = dsl_list_push(row, dsl_float(digits.pixels[i * 64 + r * DIGITS_SIDE + c]));
+        }
+        if (st == DSL_V_OK) st = dsl_list_push(labels, dsl_int(digits.labels[i]));
+    }
+    if (pair) pair->style = DSL_LIST_TUPLE;
+    if (st == DSL_V_OK) {
+        dsl_list_push(pair, (struct dsl_value){.kind = DSL_LIST, .as.l = images});
+        dsl_list_push(pair, (struct dsl_value){.kind = DSL_LIST, .as.l = labels});
+        *ret = (struct dsl_value){.kind = DSL_LIST, .as.l = pair};
+        return 0;
+    }
+    struct dsl_list *made[3] = {images, labels, pair};
+    for (int k = 0; k < 3; k++)
+        if (made[k]) dsl_value_release((struct dsl_value){.kind = DSL_LIST, .as.l = made[k]});
+    return dsl_raise_status(in, st);
 }

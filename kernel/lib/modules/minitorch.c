@@ -885,6 +885,10 @@ static const struct member minitorch_members[] = {
     FN("index_to_position", "minitorch.index_to_position(index, strides)", 2, 2,
        index_to_position_params, td_index_to_position,
        "The storage position of a multidimensional index: sum of index[i] * strides[i]."),
+    FN("load_digits", "minitorch.load_digits()", 0, 0, NULL, mod_load_digits,
+       "Module 4's handwritten digits: (images, labels), 1797 images as 8x8 lists of pixel "
+       "counts 0.0..16.0 and their labels 0..9, the set scikit-learn ships (UCI's optical "
+       "digits, CC BY 4.0), read from its package where it is installed."),
     FN("ones", "minitorch.ones(shape, backend=None, requires_grad=False)", 1, 3, shape_params,
        mt_ones_fn, "A tensor of ones of the shape (a tuple)."),
     VALUE("operators", "minitorch.operators", v_operators,

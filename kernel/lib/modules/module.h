@@ -163,5 +163,7 @@ int mod_grad_check(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
 
 /* minitorch.datasets, a new value of mod_datasets_class (datasets.c). */
 int mod_datasets_value(struct dsl_interp *in, struct dsl_value *out);
+/* minitorch.load_digits(): scikit-learn's 8x8 handwritten digits as (images, labels). */
+int mod_load_digits(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
 
 #endif
