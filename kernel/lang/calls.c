@@ -488,7 +488,13 @@ static int call_refused(struct dsl_interp *in, const struct dsl_function *f)
                          "%s() is a CUDA kernel (cuda.jit): launch it with a grid, as "
                          "%s[blocks, threads](...)",
                          def->name, def->name);
-    if (f->kernel_file && in->session && in->session->course_grading)
+    if (f->kernel_file && in->session && in->session->course_grading && in->session->course_file &&
+        strcmp(in->session->course_file, f->code->kernel_file) == 0)
+        return dsl_raise(in, "RuntimeError",
+                         "check() grades your own code, and this called %s() of the kernel's "
+                         "%s: write it yourself",
+                         f->qualname ? f->qualname : def->name, f->code->kernel_file);
+    if (f->kernel_file && in->session && in->session->course_grading && !in->session->course_file)
         return dsl_raise(in, "RuntimeError",
                          "check() grades your own files, and this called %s() of the kernel's "
                          "%s: write your %s in a cell that starts with %%%%minitorch_file %s, "

@@ -74,11 +74,12 @@ struct dsl_session {
      * (lib/student.c refuses them inherited, or run by the kernel's own backends), and the ops
      * the student backend ran on those for the ops it inherits */
     unsigned grading;
-    /* check() of Modules 0-2 is running: code of the kernel's own files (dsl_package_load)
-     * refuses to run, and so does a builtin this says is the kernel's MiniTorch (a student's
-     * function that hands its work to the kernel's operators), so that what is graded is the
-     * student's */
+    /* check() of the course's Modules is running: code of the kernel's own files
+     * (dsl_package_load) refuses to run, every file's or (course_file) only that file's, and so
+     * does a builtin this says is the kernel's MiniTorch (a student's function that hands its
+     * work to the kernel's operators), so that what is graded is the student's */
     bool course_grading;
+    const char *course_file;
     bool (*course_refuses)(const struct dsl_builtin *fn);
     struct dsl_code *check_code; /* owned: that check's program, parsed at its first run */
     uint64_t inherited_ops;

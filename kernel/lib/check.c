@@ -1065,8 +1065,9 @@ int dsl_bi_check(struct dsl_interp *in, const struct dsl_args *a, struct dsl_val
                          "differences, Scalar, chain rule, backpropagation, the network), "
                          "\"2.1\" to \"2.5\" (indexing, broadcasting, tensor functions forward "
                          "and backward, the network), \"3.1\" (map, zip, "
-                         "reduce), \"3.2\" (matrix multiply), \"3.3\" (the same as CUDA kernels) "
-                         "and \"3.4\" (CUDA matrix multiply), not \"%s\"",
+                         "reduce), \"3.2\" (matrix multiply), \"3.3\" (the same as CUDA kernels), "
+                         "\"3.4\" (CUDA matrix multiply) and \"4.1\" to \"4.4\" (1-D and 2-D "
+                         "convolution, pooling, max, softmax and dropout), not \"%s\"",
                          task);
     struct dsl_value pv = a->has[1] ? a->slot[1] : dsl_none();
     if (pv.kind != DSL_NONE && pv.kind != DSL_STR)

@@ -16,8 +16,10 @@
 
 #include "lang/classes.h"
 #include "lang/interp.h"
+#include "lang/library.h"
 #include "lang/packages.h"
 #include "lib/modules/module.h"
+#include "lib/tensor_methods.h"
 
 #include "check_course_src.h"
 
@@ -80,6 +82,17 @@ static bool kernel_builtin(const struct dsl_builtin *fn) { return kernel_functio
 static bool refuses_but_operators(const struct dsl_builtin *fn)
 {
     return kernel_function(fn, false);
+}
+
+/* While a check of Module 4 runs: the kernel's convolutions (what Tasks 4.1 and 4.2 write) and
+ * its tensors' max (which MiniTorch's Tensor lacks: Task 4.4 writes Max); the rest of the
+ * kernel's tensors is Modules 2 and 3, which Module 4 builds on. */
+static bool refuses_module4(const struct dsl_builtin *fn)
+{
+    if (fn->fn == dsl_bi_conv1d || fn->fn == dsl_bi_conv2d) return true;
+    for (size_t i = 0; i < dsl_tensor_method_count; i++)
+        if (&dsl_tensor_methods[i] == fn) return strcmp(fn->name, "max") == 0;
+    return false;
 }
 
 /* Whether v is the kernel's rather than the student's: one of its C functions or classes, a
@@ -235,16 +248,130 @@ static int ck_call(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
     return 0;
 }
 
+static const char *const tensor_params[] = {"values", "shape", "requires_grad", NULL};
+
+/* ck.tensor(values, shape, requires_grad=False): the kernel's own tensor (fast backend) of the
+ * floats `values` in row-major order: Module 4's tests give the student's functions inputs that
+ * no code of the student's made */
+static int ck_tensor(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    struct dsl_value vals = a->slot[0], shp = a->slot[1];
+    if (vals.kind != DSL_LIST || shp.kind != DSL_LIST || shp.as.l->len < 1 ||
+        shp.as.l->len > MT_MAX_DIMS)
+        return dsl_raise(in, "TypeError", "tensor(values, shape) takes a list and a tuple");
+    int64_t shape[MT_MAX_DIMS], n = 1;
+    int nd = (int)shp.as.l->len;
+    for (int i = 0; i < nd; i++) {
+        if (!dsl_is_intlike(shp.as.l->items[i]))
+            return dsl_raise(in, "TypeError", "tensor(): a shape of ints");
+        n *= shape[i] = dsl_as_int(shp.as.l->items[i]);
+    }
+    if ((size_t)n != vals.as.l->len)
+        return dsl_raise(in, "ValueError", "tensor(): %zu values for %lld", vals.as.l->len,
+                         (long long)n);
+    float *f = malloc(sizeof *f * (size_t)(n ? n : 1));
+    if (!f) return dsl_raise_status(in, DSL_V_NOMEM);
+    for (int64_t i = 0; i < n; i++) f[i] = (float)dsl_as_double(vals.as.l->items[i]);
+    struct mt_tensor *t = NULL;
+    enum mt_status st = mt_from_data(in->session->ctx, MT_BACKEND_FAST, nd, shape, f, &t);
+    free(f);
+    if (st == MT_OK && a->has[2] && a->slot[2].kind == DSL_BOOL && a->slot[2].as.b)
+        st = mt_tensor_requires_grad(t, true);
+    if (st != MT_OK) {
+        mt_tensor_release(t);
+        return dsl_engine_raise(in, st);
+    }
+    *ret = dsl_tensor(t);
+    return 0;
+}
+
+static const char *const values_params[] = {"t", "grad", NULL};
+
+/* ck.values(t, grad=False): (shape, values in row-major order) of the kernel's tensor t (of its
+ * gradient with grad; none when it has none), or none when t is no tensor of the kernel's */
+static int ck_values(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    *ret = dsl_none();
+    if (a->slot[0].kind != DSL_TENSOR) return 0;
+    const struct mt_tensor *t = a->slot[0].as.t;
+    if (a->has[1] && a->slot[1].kind == DSL_BOOL && a->slot[1].as.b) t = t->grad;
+    if (!t) return 0;
+    float *f = malloc(sizeof *f * (size_t)(t->size ? t->size : 1));
+    struct dsl_list *pair = dsl_list_new(2), *vals = dsl_list_new((size_t)t->size);
+    struct dsl_value shape = dsl_none();
+    enum mt_status es = f && pair && vals ? mt_tensor_copy_out(t, f) : MT_ERR_NOMEM;
+    int r = es == MT_OK ? dsl_int_tuple(in, t->shape, t->ndim, &shape)
+                        : (es == MT_ERR_NOMEM ? dsl_raise_status(in, DSL_V_NOMEM)
+                                              : dsl_engine_raise(in, es));
+    for (int64_t i = 0; r == 0 && i < t->size; i++) vals->items[vals->len++] = dsl_float(f[i]);
+    free(f);
+    if (r != 0) {
+        dsl_value_release(shape);
+        if (vals) dsl_value_release((struct dsl_value){.kind = DSL_LIST, .as.l = vals});
+        if (pair) dsl_value_release((struct dsl_value){.kind = DSL_LIST, .as.l = pair});
+        return -1;
+    }
+    pair->style = DSL_LIST_TUPLE;
+    pair->items[pair->len++] = shape;
+    pair->items[pair->len++] = (struct dsl_value){.kind = DSL_LIST, .as.l = vals};
+    *ret = (struct dsl_value){.kind = DSL_LIST, .as.l = pair};
+    return 0;
+}
+
+static const char *const own_params[] = {"file", "name", NULL};
+
+/* ck.own(file, name): Module 4's definition of name, from the student's file minitorch.<file>
+ * when a cell wrote it, else the notebook's global; a RuntimeError saying what to write when
+ * there is none, or when it is the kernel's own (a class deriving from minitorch.Function is
+ * the student's when its own methods are) */
+static int ck_own(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    if (a->slot[0].kind != DSL_STR || a->slot[1].kind != DSL_STR)
+        return dsl_raise(in, "TypeError", "own(file, name) takes two strings");
+    const char *file = a->slot[0].as.s->data, *name = a->slot[1].as.s->data;
+    char full[96];
+    snprintf(full, sizeof full, "%s.%s", DSL_PACKAGE, file);
+    struct dsl_session *s = in->session;
+    struct dsl_value *m = dsl_package_find(s, full);
+    const struct dsl_value *v = m && !dsl_package_builtin(s, m)
+                                    ? dsl_attrs_find(&m->as.inst->attrs, name)
+                                    : dsl_session_lookup(s, name);
+    if (!v || v->kind == DSL_NONE)
+        return dsl_raise(in, "RuntimeError",
+                         "%s tests your %s, and %s: write it (in the task's cell, or in a cell "
+                         "that starts with %%%%minitorch_file %s.py), run that cell, then check",
+                         running->call, name,
+                         m && !dsl_package_builtin(s, m) ? "your file does not define it"
+                                                         : "no cell has defined it",
+                         file);
+    bool kernel = v->kind == DSL_CLASS ? v->as.cls->builtin : kernel_value(*v);
+    for (size_t i = 0; v->kind == DSL_CLASS && !kernel && i < v->as.cls->attrs.len; i++)
+        kernel = kernel_value(v->as.cls->attrs.items[i].value);
+    if (kernel)
+        return dsl_raise(in, "RuntimeError",
+                         "%s tests your own %s, and the %s defined is the kernel's: write it "
+                         "yourself",
+                         running->call, name, name);
+    *ret = dsl_value_retain(*v);
+    return 0;
+}
+
 static const struct member ck_members[] = {
     FN("call", "call(f, args)", 2, 2, call_params, ck_call,
        "(True, f(*args)), or (False, error, where) when it raised."),
     FN("draw", "draw()", 0, 0, NULL, ck_draw, "A float in [-100, 100) from check's generator."),
     FN("notebook", "notebook(name)", 1, 1, notebook_params, ck_notebook,
        "The class name of the student's notebook."),
+    FN("own", "own(file, name)", 2, 2, own_params, ck_own,
+       "Module 4's name: the student's file's, else the notebook's."),
     FN("student", "student(file, name)", 2, 2, student_params, ck_student,
        "The student's definition of name in their file minitorch.<file>."),
     FN("swap_global", "swap_global(name, value)", 2, 2, swap_params, ck_swap_global,
        "Binds the notebook's global name to value; returns the old value."),
+    FN("tensor", "tensor(values, shape, requires_grad=False)", 2, 3, tensor_params, ck_tensor,
+       "The kernel's own tensor of the values, row-major."),
+    FN("values", "values(t, grad=False)", 1, 2, values_params, ck_values,
+       "(shape, values) of the kernel's tensor t or of its gradient; none otherwise."),
 };
 
 static const struct module mod_check_natives = {
@@ -255,8 +382,9 @@ static const struct module mod_check_natives = {
 
 /* ---- check(task, part) of Modules 0 to 2 ------------------------------------------------ */
 
-static const char *const course_tasks[] = {"0.1", "0.2", "0.3", "0.4", "1.1", "1.2", "1.3",
-                                           "1.4", "1.5", "2.1", "2.2", "2.3", "2.4", "2.5"};
+static const char *const course_tasks[] = {"0.1", "0.2", "0.3", "0.4", "1.1", "1.2",
+                                           "1.3", "1.4", "1.5", "2.1", "2.2", "2.3",
+                                           "2.4", "2.5", "4.1", "4.2", "4.3", "4.4"};
 
 bool dsl_check_course_task(const char *task)
 {
@@ -315,11 +443,16 @@ int dsl_check_course(struct dsl_interp *in, const char *task, const char *part, 
     if (r == 0) {
         running = &c;
         s->course_grading = !training;
+        /* Module 4 builds on the kernel's Modules 0 to 3 (its Context, tensors and rand):
+         * only its nn.py, convolutions and max are the tasks' */
+        s->course_file = task[0] == '4' ? "nn.py" : NULL;
         s->course_refuses = training         ? NULL
                             : task[0] == '0' ? kernel_builtin
+                            : task[0] == '4' ? refuses_module4
                                              : refuses_but_operators;
         r = dsl_call(in, run_fn, args, 3, NULL, NULL, 0, &result);
         s->course_grading = false;
+        s->course_file = NULL;
         s->course_refuses = NULL;
         running = NULL;
         mt_random_set_state(s->ctx, words, pos);

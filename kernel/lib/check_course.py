@@ -1,8 +1,9 @@
-"""check("0.1") ... check("2.5"): what MiniTorch's tests of Modules 0 to 2 check, run on the
-student's own files (their `%%minitorch_file operators.py`, `module.py`, `autodiff.py`,
-`scalar_functions.py`, `scalar.py`, `tensor_data.py`, `tensor_ops.py`, `tensor_functions.py`,
-`tensor.py`), and for the training tasks 1.5 and 2.5 on their notebook's `Linear` and
-`Network`.
+"""check("0.1") ... check("2.5") and check("4.1") ... check("4.4"): what MiniTorch's tests of
+Modules 0 to 2 and 4 check, run on the student's own files (their `%%minitorch_file
+operators.py`, `module.py`, `autodiff.py`, `scalar_functions.py`, `scalar.py`, `tensor_data.py`,
+`tensor_ops.py`, `tensor_functions.py`, `tensor.py`, `fast_conv.py`, `nn.py`), for the training
+tasks 1.5 and 2.5 on their notebook's `Linear` and `Network`, and for Module 4 on the same names
+defined in their notebook when they wrote no such file.
 
 The kernel runs this program (lib/check_course.c) afresh for each check, as a module that no
 import reaches, and calls run(task, part, ck): ck is a module of natives that only this program
@@ -2570,6 +2571,461 @@ def task_2_5(ck, r, part):
             own_rparam(ck, lambda: test(ck, r))
 
 
+# ---- Module 4: convolutions, pooling, max, softmax, dropout ------------------------------------
+#
+# The student's Module 4 (their fast_conv.py and nn.py, or the same names defined in their
+# notebook: ck.own) on inputs check makes with the kernel's own tensors (ck.tensor) and reads back
+# with ck.values: Module 4 builds on the kernel's Modules 0 to 3, and only the kernel's
+# convolutions, its nn.py and its tensors' max (which MiniTorch's Tensor lacks) are refused while
+# it runs. The kernels of Tasks 4.1 and 4.2 are called as MiniTorch's Conv1dFun and Conv2dFun call
+# them, on numpy storages, in their forward and in both calls of their backward.
+
+
+def draws(ck, n, scale=0.1):
+    return [round(ck.draw() * scale, 3) for _ in range(n)]
+
+
+def permuted(shape, vals, order):
+    """a storage holding the row-major tensor (shape, vals) permuted by order, contiguous: the
+    view that permute(order) of that storage undoes is (shape, strides)"""
+    pshape = [shape[o] for o in order]
+    pstrides = contiguous_strides(pshape)
+    storage = [0.0] * len(vals)
+    strides = [0] * len(shape)
+    for i, o in enumerate(order):
+        strides[o] = pstrides[i]
+    for ordinal in range(len(vals)):
+        storage[layout(shape, strides, ordinal)] = vals[ordinal]
+    return storage, strides
+
+
+def conv_ref(out_shape, ins, ws, reverse):
+    """MiniTorch's convolution by its definition: out[b, o, y, x] = the sum over c, ky, kx of
+    input[b, c, y +- ky, x +- kx] * weight[o, c, ky, kx], the input zero past its edges. ins and
+    ws are (shape, storage, strides) of 4 dims (1-D ones lifted with height 1); row-major out"""
+    (B, C, H, W), si, ti = ins
+    (O, C2, KH, KW), sw, tw = ws
+    _, _, OH, OW = out_shape
+    out = []
+    for b in range(out_shape[0]):
+        for o in range(out_shape[1]):
+            for y in range(OH):
+                for x in range(OW):
+                    acc = 0.0
+                    for c in range(C):
+                        for ky in range(KH):
+                            iy = y - ky if reverse else y + ky
+                            if iy < 0 or iy >= H:
+                                continue
+                            for kx in range(KW):
+                                ix = x - kx if reverse else x + kx
+                                if 0 <= ix < W:
+                                    acc += (si[b * ti[0] + c * ti[1] + iy * ti[2] + ix * ti[3]]
+                                            * sw[o * tw[0] + c * tw[1] + ky * tw[2] + kx * tw[3]])
+                    out.append(acc)
+    return out
+
+
+def lift(shape, strides):
+    """a 1-D convolution's (B, C, W) as 2-D (B, C, 1, W)"""
+    if len(shape) == 3:
+        return [shape[0], shape[1], 1, shape[2]], [strides[0], strides[1], 0, strides[2]]
+    return list(shape), list(strides)
+
+
+def conv_call(ck, fn, name, out_shape, inp, wt, reverse):
+    """the student's kernel fn(out, out_shape, out_strides, out_size, input, input_shape,
+    input_strides, weight, weight_shape, weight_strides, reverse) on numpy storages, against the
+    definition; inp and wt are (shape, storage, strides)"""
+    size = size_of(out_shape)
+    out = np.zeros(size, dtype=np.float64)
+    args = (out, int_array(out_shape), int_array(contiguous_strides(out_shape)), size,
+            np.array(inp[1], dtype=np.float64), int_array(inp[0]), int_array(inp[2]),
+            np.array(wt[1], dtype=np.float64), int_array(wt[0]), int_array(wt[2]), reverse)
+    call(ck, fn, args, "your " + name)
+    got = [number(out[i], name) for i in range(size)]
+    oshape, _ = lift(out_shape, contiguous_strides(out_shape))
+    ishape, istr = lift(inp[0], inp[2])
+    wshape, wstr = lift(wt[0], wt[2])
+    want = conv_ref(oshape, (ishape, inp[1], istr), (wshape, wt[1], wstr), reverse)
+    for i in range(size):
+        if not close(got[i], want[i]):
+            raise Failure(
+                "%s(out %s, input %s, weight %s, reverse=%s): out at %s is %s, expected %s%s"
+                % (name, show(tuple(out_shape)), show_layout(inp), show_layout(wt), reverse,
+                   show(tuple(row_major(i, out_shape))), show(got[i]), show(round(want[i], 6)),
+                   conv_hint(inp, wt)))
+
+
+def show_layout(t):
+    shape, vals, strides = t
+    text = "shape %s" % show(tuple(shape))
+    if list(strides) != contiguous_strides(shape):
+        text += " strides %s" % show(tuple(strides))
+    return text + " values " + show([round(v, 4) for v in vals[:6]]) + (
+        " ..." if len(vals) > 6 else "")
+
+
+def conv_hint(inp, wt):
+    if list(inp[2]) != contiguous_strides(inp[0]) or list(wt[2]) != contiguous_strides(wt[0]):
+        return " (a permuted layout, as backward passes it: read every element through the strides)"
+    return ""
+
+
+def conv_cases(ck, d):
+    """(input shape, weight shape) pairs for a d-D convolution: MiniTorch's test sizes, then
+    drawn ones, smallest first"""
+    if d == 1:
+        fixed = [((1, 1, 4), (1, 1, 3)), ((1, 1, 6), (1, 1, 4)), ((2, 2, 6), (3, 2, 2))]
+        drawn = [((dim_draw(ck, 1, 3), c, dim_draw(ck, 3, 8)), (dim_draw(ck, 1, 3), c,
+                                                                 dim_draw(ck, 1, 3)))
+                 for c in [dim_draw(ck, 1, 3) for _ in range(4)]]
+    else:
+        fixed = [((1, 1, 4, 4), (1, 1, 2, 2)), ((1, 1, 6, 6), (1, 1, 2, 4)),
+                 ((2, 2, 6, 6), (3, 2, 2, 4))]
+        drawn = [((dim_draw(ck, 1, 2), c, dim_draw(ck, 3, 6), dim_draw(ck, 3, 6)),
+                  (dim_draw(ck, 1, 3), c, dim_draw(ck, 1, 3), dim_draw(ck, 1, 3)))
+                 for c in [dim_draw(ck, 1, 2) for _ in range(3)]]
+    drawn.sort(key=lambda c: size_of(c[0]) * size_of(c[1]))
+    return fixed + drawn
+
+
+def conv_kernel(ck, d):
+    name = "tensor_conv%dd" % d
+    try:
+        return ck.own("fast_conv", name), name
+    except RuntimeError:
+        return ck.own("fast_conv", "_" + name), "_" + name
+
+
+def conv_forward(ck, r, d):
+    fn, name = conv_kernel(ck, d)
+
+    def one(c):
+        ishape, wshape = c
+        vals = [float(i) for i in range(size_of(ishape))] if c == conv_cases(ck, d)[0] else \
+            draws(ck, size_of(ishape))
+        wvals = [1.0, 2.0, 3.0] if d == 1 and wshape == (1, 1, 3) else draws(ck, size_of(wshape))
+        out_shape = (ishape[0], wshape[0]) + tuple(ishape[2:])
+        conv_call(ck, fn, name, out_shape, (ishape, vals, contiguous_strides(ishape)),
+                  (wshape, wvals, contiguous_strides(wshape)), False)
+
+    run_cases(r, "forward", conv_cases(ck, d), one)
+
+
+def conv_backward(ck, r, d):
+    """the two calls of MiniTorch's Conv1dFun/Conv2dFun backward: the weight's gradient as a
+    convolution of the permuted input by the permuted output gradient, and the input's as one
+    of the output gradient by the permuted weight anchored the other way (reverse=True)"""
+    fn, name = conv_kernel(ck, d)
+    swap = [1, 0] + list(range(2, d + 2))
+
+    def one(c):
+        ishape, wshape = c
+        B, C = ishape[0], ishape[1]
+        O = wshape[0]
+        gshape = (B, O) + tuple(ishape[2:])
+        x, w, g = draws(ck, size_of(ishape)), draws(ck, size_of(wshape)), draws(ck, size_of(gshape))
+        # grad_weight = conv(input.permute(1, 0, ...), grad_output.permute(1, 0, ...))
+        xs, xt = permuted([ishape[i] for i in swap], permute_vals(ishape, x, swap), swap)
+        gs, gt = permuted([gshape[i] for i in swap], permute_vals(gshape, g, swap), swap)
+        conv_call(ck, fn, name, (C, O) + tuple(wshape[2:]),
+                  ([ishape[i] for i in swap], xs, xt), ([gshape[i] for i in swap], gs, gt), False)
+        # grad_input = conv(grad_output, weight.permute(1, 0, ...), reverse=True)
+        ws, wt = permuted([wshape[i] for i in swap], permute_vals(wshape, w, swap), swap)
+        conv_call(ck, fn, name, ishape, (gshape, g, contiguous_strides(gshape)),
+                  ([wshape[i] for i in swap], ws, wt), True)
+
+    run_cases(r, "backward", conv_cases(ck, d), one)
+
+
+def permute_vals(shape, vals, order):
+    """the row-major values of the tensor (shape, vals) permuted by order"""
+    pshape = [shape[o] for o in order]
+    strides = contiguous_strides(shape)
+    pstrides = [strides[o] for o in order]
+    return [vals[layout(pshape, pstrides, i)] for i in range(len(vals))]
+
+
+def task_4_1(ck, r, part):
+    for name, test in [("forward", conv_forward), ("backward", conv_backward)]:
+        if part is None or part == name:
+            test(ck, r, 1)
+
+
+def task_4_2(ck, r, part):
+    for name, test in [("forward", conv_forward), ("backward", conv_backward)]:
+        if part is None or part == name:
+            test(ck, r, 2)
+
+
+# Tasks 4.3 and 4.4: functions of tensors. Each case is an input of check's own drawn so that no
+# two values of a window or reduced dim are equal (an argmax is then one element), and an
+# upstream gradient G: backward() from (f(input) * G).sum() must leave G's share on each input.
+
+
+def distinct(ck, n, scale=0.1):
+    vals, seen = [], set()
+    while len(vals) < n:
+        v = round(ck.draw() * scale, 3)
+        if v not in seen:
+            seen.add(v)
+            vals.append(v)
+    return vals
+
+
+def read(ck, t, what):
+    v = ck.values(t)
+    if v is None:
+        raise Failure("%s is %s, not a tensor" % (what, show(t)))
+    return list(v[0]), v[1]
+
+
+def compare(got_shape, got, want_shape, want, what):
+    if list(got_shape) != list(want_shape):
+        raise Failure("%s has shape %s, expected %s" % (what, show(tuple(got_shape)),
+                                                        show(tuple(want_shape))))
+    for i in range(len(want)):
+        if not close(got[i], want[i]):
+            raise Failure("%s at %s is %s, expected %s" % (what, show(tuple(row_major(i, want_shape))),
+                                                          show(got[i]), show(round(want[i], 6))))
+
+
+def input_grad(ck, f, shape, vals, out_shape, gvals, what):
+    """the input's gradient after backward() from (f(input) * G).sum(), G of out_shape"""
+    x = ck.tensor(vals, tuple(shape), True)
+    out = call(ck, f, (x,), what)
+    read(ck, out, what)
+    G = ck.tensor(gvals, tuple(out_shape))
+    call(ck, lambda: (out * G).sum().backward(), (), "backward() through " + what)
+    g = ck.values(x, True)
+    if g is None:
+        raise Failure("after backward() through %s the input has no gradient: build it from "
+                      "tensor operations (or a Function with a backward)" % what)
+    return list(g[0]), g[1]
+
+
+def windows(shape, kernel):
+    """for each pooled cell (row-major), the row-major positions of its window"""
+    B, C, H, W = shape
+    kh, kw = kernel
+    out = []
+    for b in range(B):
+        for c in range(C):
+            for i in range(H // kh):
+                for j in range(W // kw):
+                    out.append([((b * C + c) * H + i * kh + di) * W + j * kw + dj
+                                for di in range(kh) for dj in range(kw)])
+    return out
+
+
+def pool_cases(ck):
+    """(input shape, kernel): MiniTorch's (1, 1, 4, 4) with its three kernels, then drawn"""
+    cases = [((1, 1, 4, 4), (2, 2)), ((1, 1, 4, 4), (2, 1)), ((1, 1, 4, 4), (1, 2))]
+    for _ in range(4):
+        kh, kw = dim_draw(ck, 1, 3), dim_draw(ck, 1, 3)
+        cases.append(((dim_draw(ck, 1, 2), dim_draw(ck, 1, 3), kh * dim_draw(ck, 1, 3),
+                       kw * dim_draw(ck, 1, 3)), (kh, kw)))
+    return cases
+
+
+def nn_tile(ck, r):
+    tile = ck.own("nn", "tile")
+
+    def one(c):
+        shape, kernel = c
+        vals = distinct(ck, size_of(shape))
+        what = "tile(input %s, %s)" % (show(tuple(shape)), show(tuple(kernel)))
+        res = call(ck, tile, (ck.tensor(vals, shape), kernel), "your tile")
+        if type(res) is not tuple or len(res) != 3:
+            raise Failure("%s returned %s, expected (tensor, new_height, new_width)"
+                          % (what, show(res)))
+        nh, nw = shape[2] // kernel[0], shape[3] // kernel[1]
+        if res[1] != nh or res[2] != nw:
+            raise Failure("%s gave new height and width %s, %s, expected %d, %d"
+                          % (what, show(res[1]), show(res[2]), nh, nw))
+        got_shape, got = read(ck, res[0], what)
+        want = [vals[p] for w in windows(shape, kernel) for p in w]
+        compare(got_shape, got, (shape[0], shape[1], nh, nw, kernel[0] * kernel[1]), want,
+                what + "'s tensor")
+
+    run_cases(r, "tile", pool_cases(ck), one)
+
+
+def pool_test(ck, r, name, reduce, route):
+    """avgpool2d or maxpool2d: values from each window (reduce), the gradient of each input
+    from its window's share of G (route(window values, g) -> one share per cell)"""
+    fn = ck.own("nn", name)
+
+    def one(c):
+        shape, kernel = c
+        vals = distinct(ck, size_of(shape))
+        what = "%s(input %s, %s)" % (name, show(tuple(shape)), show(tuple(kernel)))
+        wins = windows(shape, kernel)
+        out_shape = (shape[0], shape[1], shape[2] // kernel[0], shape[3] // kernel[1])
+        got_shape, got = read(ck, call(ck, fn, (ck.tensor(vals, shape), kernel), "your " + name),
+                              what)
+        compare(got_shape, got, out_shape, [reduce([vals[p] for p in w]) for w in wins], what)
+        gvals = distinct(ck, size_of(out_shape))
+        gshape, g = input_grad(ck, lambda x: fn(x, kernel), shape, vals, out_shape, gvals, what)
+        want = [0.0] * len(vals)
+        for w, gv in zip(wins, gvals):
+            for p, share in zip(w, route([vals[p] for p in w], gv)):
+                want[p] += share
+        compare(gshape, g, shape, want, "the input's gradient through " + what)
+
+    run_cases(r, name, pool_cases(ck), one)
+
+
+def nn_avgpool2d(ck, r):
+    pool_test(ck, r, "avgpool2d", lambda w: sum(w) / len(w), lambda w, g: [g / len(w)] * len(w))
+
+
+def nn_maxpool2d(ck, r):
+    pool_test(ck, r, "maxpool2d", max,
+              lambda w, g: [g if v == max(w) else 0.0 for v in w])
+
+
+def dim_cases(ck):
+    """(shape, dim): MiniTorch's (2, 3, 4) along each dim, then drawn"""
+    cases = [((2, 3, 4), d) for d in range(3)]
+    for _ in range(3):
+        shape = tuple(dim_draw(ck, 1, 4) for _ in range(dim_draw(ck, 1, 3)))
+        cases.append((shape, dim_draw(ck, 0, len(shape) - 1)))
+    cases.sort(key=lambda c: size_of(c[0]))
+    return cases
+
+
+def lines_along(shape, dim):
+    """for each cell of the result with dim of size 1 (row-major), the positions along dim"""
+    out_shape = list(shape)
+    out_shape[dim] = 1
+    strides = contiguous_strides(shape)
+    out = []
+    for i in range(size_of(out_shape)):
+        base = sum(a * s for a, s in zip(row_major(i, out_shape), strides))
+        out.append([base + k * strides[dim] for k in range(shape[dim])])
+    return out_shape, out
+
+
+def along_test(ck, r, name, forward, backward, keep, scale=0.1):
+    """a function f(input, dim) of each line along dim: forward(line) -> the line's results
+    (one when keep is False: dim kept with size 1), backward(line, g) -> the line's gradient"""
+    fn = ck.own("nn", name)
+
+    def one(c):
+        shape, dim = c
+        vals = distinct(ck, size_of(shape), scale)
+        what = "%s(input %s, %d)" % (name, show(tuple(shape)), dim)
+        red_shape, lines = lines_along(shape, dim)
+        out_shape = shape if keep else red_shape
+        got_shape, got = read(ck, call(ck, fn, (ck.tensor(vals, shape), dim), "your " + name),
+                              what)
+        want = [0.0] * size_of(out_shape)
+        for i, line in enumerate(lines):
+            res = forward([vals[p] for p in line])
+            for k, v in enumerate(res):
+                want[line[k] if keep else i] = v
+        compare(got_shape, got, out_shape, want, what)
+        if backward is None:
+            return
+        gvals = distinct(ck, size_of(out_shape))
+        gshape, g = input_grad(ck, lambda x: fn(x, dim), shape, vals, out_shape, gvals, what)
+        wantg = [0.0] * len(vals)
+        for i, line in enumerate(lines):
+            gl = [gvals[p] for p in line] if keep else gvals[i]
+            for p, share in zip(line, backward([vals[p] for p in line], gl)):
+                wantg[p] = share
+        compare(gshape, g, shape, wantg, "the input's gradient through " + what)
+
+    run_cases(r, name, dim_cases(ck), one)
+
+
+def softmax_ref(line):
+    m = max(line)
+    e = [math.exp(v - m) for v in line]
+    s = sum(e)
+    return [v / s for v in e]
+
+
+def nn_argmax(ck, r):
+    along_test(ck, r, "argmax", lambda l: [1.0 if v == max(l) else 0.0 for v in l], None, True)
+
+
+def nn_max(ck, r):
+    along_test(ck, r, "max", lambda l: [max(l)],
+               lambda l, g: [g if v == max(l) else 0.0 for v in l], False)
+
+
+def nn_softmax(ck, r):
+    def back(l, g):
+        s = softmax_ref(l)
+        dot = sum(a * b for a, b in zip(s, g))
+        return [si * (gi - dot) for si, gi in zip(s, g)]
+    along_test(ck, r, "softmax", softmax_ref, back, True, 0.05)
+
+
+def nn_logsoftmax(ck, r):
+    def fwd(l):
+        m = max(l)
+        lse = m + math.log(sum(math.exp(v - m) for v in l))
+        return [v - lse for v in l]
+
+    def back(l, g):
+        s = softmax_ref(l)
+        total = sum(g)
+        return [gi - si * total for si, gi in zip(s, g)]
+    along_test(ck, r, "logsoftmax", fwd, back, True)
+
+
+def nn_dropout(ck, r):
+    dropout = ck.own("nn", "dropout")
+
+    def one(c):
+        shape, rate, ignore = c
+        vals = [abs(v) + 1.0 for v in distinct(ck, size_of(shape))]
+        what = "dropout(input %s, %s%s)" % (show(tuple(shape)), show(rate),
+                                            ", ignore=True" if ignore else "")
+        args = (ck.tensor(vals, shape), rate) + ((True,) if ignore else ())
+        got_shape, got = read(ck, call(ck, dropout, args, "your dropout"), what)
+        if list(got_shape) != list(shape):
+            raise Failure("%s has shape %s, expected %s" % (what, show(tuple(got_shape)),
+                                                            show(tuple(shape))))
+        kept = 0
+        for i, (g, v) in enumerate(zip(got, vals)):
+            if g != 0.0 and not close(g, v):
+                raise Failure("%s at %s is %s: a position is dropped (0.0) or keeps its value %s"
+                              % (what, show(tuple(row_major(i, shape))), show(g), show(v)))
+            kept += g != 0.0
+        n = len(vals)
+        if ignore or rate == 0.0:
+            if kept != n:
+                raise Failure("%s dropped %d of %d positions, expected none" % (what, n - kept, n))
+        elif rate == 1.0:
+            if kept:
+                raise Failure("%s kept %d of %d positions, expected none" % (what, kept, n))
+        elif abs(kept / n - (1.0 - rate)) > 0.1:  # 1000 positions: 0.1 is over six sigmas
+            raise Failure("%s kept %d of %d positions, expected about %d (each kept with "
+                          "probability 1 - rate)" % (what, kept, n, round(n * (1.0 - rate))))
+
+    run_cases(r, "dropout", [((2, 3), 0.0, False), ((2, 3), 1.0, False), ((2, 3), 1.0, True),
+                             ((10, 100), 0.5, False), ((10, 100), 0.25, False)], one)
+
+
+def task_4_3(ck, r, part):
+    for name, test in [("tile", nn_tile), ("avgpool2d", nn_avgpool2d)]:
+        if part is None or part == name:
+            test(ck, r)
+
+
+def task_4_4(ck, r, part):
+    for name, test in [("argmax", nn_argmax), ("max", nn_max), ("softmax", nn_softmax),
+                       ("logsoftmax", nn_logsoftmax), ("maxpool2d", nn_maxpool2d),
+                       ("dropout", nn_dropout)]:
+        if part is None or part == name:
+            test(ck, r)
+
+
 # ---- the tasks --------------------------------------------------------------------------------
 
 OPS_NAMES = [o[0] for o in OPS]
@@ -2593,6 +3049,11 @@ TASKS = {
             ["mul", "sigmoid", "relu", "log", "exp", "lt", "eq", "permute"]),
     "1.5": (task_1_5, "Network and Linear", ["Linear", "Network", "training"]),
     "2.5": (task_2_5, "Network and Linear", ["Linear", "Network", "training"]),
+    "4.1": (task_4_1, "_tensor_conv1d", ["forward", "backward"]),
+    "4.2": (task_4_2, "_tensor_conv2d", ["forward", "backward"]),
+    "4.3": (task_4_3, "nn.py", ["tile", "avgpool2d"]),
+    "4.4": (task_4_4, "nn.py", ["argmax", "max", "softmax", "logsoftmax", "maxpool2d",
+                                "dropout"]),
 }
 
 

@@ -19,7 +19,7 @@ try:
     check("3.5")
 except ValueError as e:
     print(e)
-# expect: check() knows the tasks "0.1" to "0.4" (operators, properties, higher-order functions, Module), "1.1" to "1.5" (central differences, Scalar, chain rule, backpropagation, the network), "2.1" to "2.5" (indexing, broadcasting, tensor functions forward and backward, the network), "3.1" (map, zip, reduce), "3.2" (matrix multiply), "3.3" (the same as CUDA kernels) and "3.4" (CUDA matrix multiply), not "3.5"
+# expect: check() knows the tasks "0.1" to "0.4" (operators, properties, higher-order functions, Module), "1.1" to "1.5" (central differences, Scalar, chain rule, backpropagation, the network), "2.1" to "2.5" (indexing, broadcasting, tensor functions forward and backward, the network), "3.1" (map, zip, reduce), "3.2" (matrix multiply), "3.3" (the same as CUDA kernels), "3.4" (CUDA matrix multiply) and "4.1" to "4.4" (1-D and 2-D convolution, pooling, max, softmax and dropout), not "3.5"
 
 # a part the task lacks, and one that no task has; the arguments are checked before the backend
 for task, part in [("3.1", "matrix_multiply"), ("3.2", "map"), ("3.3", "mm_practice"), ("3.4", "Map")]:

@@ -1,7 +1,9 @@
-/* test_check_course.c — check("0.1") to check("2.5") (kernel/lib/check_course.c and .py).
+/* test_check_course.c — check("0.1") to check("2.5") and check("4.1") to check("4.4")
+ * (kernel/lib/check_course.c and .py).
  *
  * The student's files are correct ones: tests/kernel/lib/course/operators.py, module.py and
- * the Module 2 files (tensor_data.py, tensor_ops.py, tensor_functions.py, tensor.py),
+ * the Module 2 files (tensor_data.py, tensor_ops.py, tensor_functions.py, tensor.py), the
+ * Module 4 files (fast_conv.py, nn.py, on the kernel's own Modules 0 to 3),
  * and for Module 1 the kernel's own autodiff.py, scalar_functions.py and scalar.py (with a
  * central_difference of their own in place of the import of the kernel's, which check refuses).
  * On them every task passes. Then one bug at a time is planted by replacing one line of one
@@ -68,14 +70,16 @@ enum {
     TENSOR_OPS,
     TENSOR_FUNCTIONS,
     TENSOR,
+    FAST_CONV, /* Module 4's, on the kernel's Modules 0 to 3 */
+    NN,
     NET_SCALAR, /* the notebook's cells of Tasks 1.5 and 2.5, not files */
     NET_TENSOR,
     NFILES
 };
 static const char *const file_names[NFILES] = {
-    "operators", "module",      "autodiff",   "scalar_functions",
-    "scalar",    "tensor_data", "tensor_ops", "tensor_functions",
-    "tensor",    NULL,          NULL};
+    "operators",  "module",           "autodiff", "scalar_functions", "scalar", "tensor_data",
+    "tensor_ops", "tensor_functions", "tensor",   "fast_conv",        "nn",     NULL,
+    NULL};
 static char *files[NFILES];
 
 static void load_files(void)
@@ -90,6 +94,8 @@ static void load_files(void)
         MT_SOURCE_DIR "/tests/kernel/lib/course/tensor_ops.py",
         MT_SOURCE_DIR "/tests/kernel/lib/course/tensor_functions.py",
         MT_SOURCE_DIR "/tests/kernel/lib/course/tensor.py",
+        MT_SOURCE_DIR "/tests/kernel/lib/course/fast_conv.py",
+        MT_SOURCE_DIR "/tests/kernel/lib/course/nn.py",
         MT_SOURCE_DIR "/tests/kernel/lib/course/network_scalar.py",
         MT_SOURCE_DIR "/tests/kernel/lib/course/network_tensor.py",
     };
@@ -131,8 +137,11 @@ static unsigned files_of(const char *task)
         1u << OPERATORS | 1u << AUTODIFF | 1u << SCALAR_FUNCTIONS | 1u << SCALAR;
     const unsigned module2 = 1u << OPERATORS | 1u << AUTODIFF | 1u << TENSOR_DATA |
                              1u << TENSOR_OPS | 1u << TENSOR_FUNCTIONS | 1u << TENSOR;
-    /* the networks last: a session holds one Linear and one Network, and the tensors' wins */
-    if (!task) return (1u << NFILES) - 1 - (1u << NET_SCALAR);
+    const unsigned module4 = 1u << FAST_CONV | 1u << NN;
+    /* the networks last: a session holds one Linear and one Network, and the tensors' wins;
+     * Module 4's files build on the kernel's tensors, not on the student's Module 2 */
+    if (!task) return (1u << NFILES) - 1 - (1u << NET_SCALAR) - module4;
+    if (task[0] == '4') return module4;
     if (task[0] == '0') return 1u << OPERATORS | 1u << MODULE;
     if (strcmp(task, "1.5") == 0) return module1 | 1u << NET_SCALAR;
     if (task[0] == '1') return module1;
@@ -203,6 +212,10 @@ static const struct task tasks[] = {
     {"2.4", {"mul", "sigmoid", "relu", "log", "exp", "lt", "eq", "permute"}},
     {"1.5", {"Linear", "Network", "training"}},
     {"2.5", {"Linear", "Network", "training"}},
+    {"4.1", {"forward", "backward"}},
+    {"4.2", {"forward", "backward"}},
+    {"4.3", {"tile", "avgpool2d"}},
+    {"4.4", {"argmax", "max", "softmax", "logsoftmax", "maxpool2d", "dropout"}},
 };
 
 static const struct task *task_of(const char *name)
@@ -230,12 +243,24 @@ static void test_correct_files_pass(void)
     if (!ok) fprintf(stderr, "%s", k.log);
     CHECK(ok);
     for (size_t t = 0; t < sizeof tasks / sizeof *tasks; t++) {
+        if (tasks[t].name[0] == '4') continue; /* below */
         struct dsl_session *in = strcmp(tasks[t].name, "1.5") == 0 ? scalars : s;
         for (int p = 0; p < 16 && tasks[t].parts[p]; p++)
             CHECK(passes(in, tasks[t].name, tasks[t].parts[p], &k));
     }
     dsl_session_free(scalars);
     dsl_session_free(s);
+    /* Module 4 in a session of its own: its files build on the kernel's tensors */
+    struct dsl_session *m4 = session_for("4.1", -1, NULL);
+    static const char *const module4[] = {"4.1", "4.2", "4.3", "4.4"};
+    for (size_t i = 0; i < sizeof module4 / sizeof *module4; i++) {
+        ok = passes(m4, module4[i], NULL, &k);
+        if (!ok) fprintf(stderr, "%s", k.log);
+        CHECK(ok);
+        const struct task *t = task_of(module4[i]);
+        for (int p = 0; p < 16 && t->parts[p]; p++) CHECK(passes(m4, t->name, t->parts[p], &k));
+    }
+    dsl_session_free(m4);
 }
 
 /* One planted bug: in file `file`, `old` becomes `new`; the parts of `task` that then fail,
@@ -398,6 +423,40 @@ static const struct bug bugs[] = {
      "Network training"},
     {NET_TENSOR, "w = self.weights.value.view(", "w = self.weights.value.detach().view(", "2.5",
      "Linear training"},
+    /* Tasks 4.1 and 4.2: the kernels, forward and in backward's two calls */
+    {FAST_CONV, "if w >= 0 and w < width:", "if w >= 0 and w < width - 1:", "4.1",
+     "forward backward"},
+    {FAST_CONV, "                if reverse:\n                    w = x - k",
+     "                if False:\n                    w = x - k", "4.1", "backward"},
+    {FAST_CONV, "input[b * s1[0] + ic * s1[1] + w * s1[2]]",
+     "input[(b * in_channels + ic) * width + w]", "4.1", "backward"},
+    {FAST_CONV, "acc = 0.0\n        for ic in range(in_channels):\n            for k in",
+     "acc = 1.0\n        for ic in range(in_channels):\n            for k in", "4.1",
+     "forward backward"},
+    {FAST_CONV, "* weight[oc * s20 + ic * s21 + dy * s22 + dx * s23]",
+     "* weight[((oc * in_channels + ic) * kh + dy) * kw + dx]", "4.2", "backward"},
+    {FAST_CONV, "                        yy = y - dy", "                        yy = y + dy", "4.2",
+     "backward"},
+    {FAST_CONV, "if yy >= 0 and yy < height and xx >= 0 and xx < width:",
+     "if yy >= 0 and yy < height and xx >= 0 and xx < height:", "4.2", "forward backward"},
+    /* Task 4.3: tile and avgpool2d (which pools tile's windows) */
+    {NN, "    x = x.permute(0, 1, 3, 2, 4)\n    return x, new_height, new_width",
+     "    return x, new_height, new_width", "4.3", "tile avgpool2d"},
+    {NN, "return t.mean(4).view(batch, channel, h, w)",
+     "return t.sum(4).view(batch, channel, h, w)", "4.3", "avgpool2d"},
+    /* Task 4.4: each function of nn.py (maxpool2d pools with max) */
+    {NN, "    return out == input", "    return out * (out == input)", "4.4", "argmax"},
+    {NN, "return (out == input) * grad_output, 0.0", "return grad_output, 0.0", "4.4",
+     "max maxpool2d"},
+    {NN, "    return e / partition", "    return e / (partition + 1.0)", "4.4", "softmax"},
+    {NN, "    return e - lse", "    return e - lse + 0.1", "4.4", "logsoftmax"},
+    {NN, "    lse = (e - mx).exp().sum(dim=dim).log() + mx",
+     "    lse = (e - mx).exp().sum(dim=dim).log().detach() + mx", "4.4", "logsoftmax"},
+    {NN, "return max(t, 4).view(batch, channel, h, w)",
+     "return t.mean(4).view(batch, channel, h, w)", "4.4", "maxpool2d"},
+    {NN, "    drop = rate < r", "    drop = r < rate", "4.4", "dropout"},
+    {NN, "    if ignore:\n        return input", "    if ignore:\n        return input * 0.0",
+     "4.4", "dropout"},
 };
 
 static bool listed(const char *list, const char *word)
@@ -710,6 +769,46 @@ static void test_gaming_the_check(void)
     dsl_session_free(s);
 }
 
+/* Module 4 handed to the kernel, in a notebook's cells (where minitorch's names are still the
+ * kernel's): its nn.py's functions under the student's names or called from theirs, its
+ * convolution inside the student's kernel, its tensors' max (which MiniTorch's Tensor lacks) in
+ * their max. Each is refused, and the report says so. */
+static void test_gaming_module4(void)
+{
+    static struct sink k;
+    static const struct {
+        const char *cell, *task, *part, *says;
+    } games[] = {
+        {"import minitorch\nsoftmax = minitorch.softmax\n", "4.4", "softmax",
+         "the softmax defined is the kernel's"},
+        {"import minitorch\n\n\ndef softmax(input, dim):\n    return minitorch.softmax(input, "
+         "dim)\n",
+         "4.4", "softmax", "this called softmax() of the kernel's nn.py: write it yourself"},
+        {"def max(input, dim):\n    return input.max(dim)\n", "4.4", "max",
+         "this called the kernel's max(): write it yourself"},
+        {"import minitorch\n\n\ndef tensor_conv1d(out, out_shape, out_strides, out_size, input,\n"
+         "                  input_shape, input_strides, weight, weight_shape, weight_strides,\n"
+         "                  reverse):\n"
+         "    minitorch.conv1d(minitorch.tensor([[[1.0]]]), minitorch.tensor([[[1.0]]]))\n",
+         "4.1", "forward", "this called the kernel's conv1d(): write it yourself"},
+    };
+    for (size_t i = 0; i < sizeof games / sizeof *games; i++) {
+        struct dsl_session *s = dsl_session_new();
+        CHECK_INT(run_cell(s, games[i].cell).rc, 0);
+        char code[64];
+        snprintf(code, sizeof code, "check(\"%s\", \"%s\")", games[i].task, games[i].part);
+        memset(&k, 0, sizeof k);
+        struct outcome o = run_cell_with(s, code, &k);
+        /* a failed test (AssertionError, the reason in the report) or check's own refusal */
+        bool said = strstr(k.log, games[i].says) || strstr(o.evalue, games[i].says);
+        if (o.rc == 0 || !said)
+            fprintf(stderr, "  game %zu: %s: %s: %s\n%s", i, code, o.ename, o.evalue, k.log);
+        CHECK(o.rc != 0);
+        CHECK(said);
+        dsl_session_free(s);
+    }
+}
+
 static void test_errors(void)
 {
     struct dsl_session *s = dsl_session_new();
@@ -735,6 +834,7 @@ int main(void)
     RUN_TEST(test_no_draw_is_zero);
     RUN_TEST(test_a_failure_reports_the_case_and_the_line);
     RUN_TEST(test_gaming_the_check);
+    RUN_TEST(test_gaming_module4);
     RUN_TEST(test_errors);
     for (int i = 0; i < NFILES; i++) free(files[i]);
     return TEST_SUMMARY();
