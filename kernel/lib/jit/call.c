@@ -27,6 +27,14 @@ int jit_runtime_error(struct dsl_interp *in, struct spec *s, const struct jit_en
         return dsl_raise_in(in, f, pos, "ValueError", "cannot convert float nan to integer");
     case JIT_E_OVERFLOW: return dsl_raise_in(in, f, pos, "OverflowError", "%s", e->what);
     case JIT_E_VALUE: return dsl_raise_in(in, f, pos, "ValueError", "%s", e->what);
+    case JIT_E_ASSERT: return dsl_raise_in(in, f, pos, "AssertionError", "%s", e->what);
+    case JIT_E_UNPACK: /* CPython's words */
+        return e->index > e->size
+                   ? dsl_raise_in(in, f, pos, "ValueError",
+                                  "too many values to unpack (expected %lld)", (long long)e->size)
+                   : dsl_raise_in(in, f, pos, "ValueError",
+                                  "not enough values to unpack (expected %lld, got %lld)",
+                                  (long long)e->size, (long long)e->index);
     case JIT_E_RACE_WRITE:
         return dsl_raise_in(in, f, pos, "RuntimeError",
                             "iterations %lld and %lld of the prange loop both wrote %s[%lld] "

@@ -2,6 +2,40 @@
  * local and shared arrays, if, while, return, raise and blocks. */
 #include "lib/jit/internal.h"
 
+/* assert cond or assert cond, "message": AssertionError with the message when cond is false
+ * (MiniTorch's convolution templates check their shapes so) */
+static int stmt_assert(struct unit *u, struct cfn *c, const struct dsl_node *n)
+{
+    const struct dsl_node *m = n->b;
+    if (m && (m->kind != DSL_N_CONST || m->value.kind != DSL_STR))
+        return jit_refuse(u, c, n, "an assert whose message is not a string constant");
+    struct ex e;
+    ex_init(&e);
+    int r = jit_expr(u, c, n->a, &e);
+    if (r == 0 && !numeric(e.t))
+        r = jit_refuse(u, c, n, "a condition that is a %s", jit_type_name[e.t]);
+    if (r == 0) {
+        /* the message as a C string: octal escapes for anything but plain printable ASCII */
+        struct render_buf lit;
+        render_buf_init(&lit, 0);
+        for (const unsigned char *p = m ? (const unsigned char *)m->value.as.s->data
+                                        : (const unsigned char *)"";
+             *p; p++) {
+            if (*p >= 32 && *p < 127 && *p != '"' && *p != '\\' && *p != '?')
+                render_buf_putc(&lit, (char)*p);
+            else
+                render_buf_printf(&lit, "\\%03o", *p);
+        }
+        c->may_fail = true;
+        jit_emit(u,
+                 "if (!(%s)) { jit_fail(env, JIT_E_ASSERT, %lldLL, 0, 0, \"%s\"); goto JIT_FAIL; }",
+                 e.s.data, jit_loc(c, n), render_buf_str(&lit));
+        render_buf_free(&lit);
+    }
+    ex_free(&e);
+    return r;
+}
+
 static int stmt_body(struct unit *u, struct cfn *c, const struct dsl_node *n);
 
 /* The local `name` assigned a value of type t here: created or widened. */
@@ -323,12 +357,72 @@ static int stmt_expr(struct unit *u, struct cfn *c, const struct dsl_node *n)
     return r;
 }
 
+/* a, b = x, y (every value computed before any name is bound, as Python does: a, b = b, a
+ * swaps) and a, b, c = shape (a tuple or int array of exactly as many ints, else Python's
+ * ValueError): MiniTorch's kernels unpack their shapes and strides so. */
+static int assign_unpack(struct unit *u, struct cfn *c, const struct dsl_node *n)
+{
+    const struct dsl_node *t = n->kids[0], *v = n->a;
+    const size_t k = t->nkids;
+    int r = 0;
+    if (v->kind == DSL_N_TUPLE) {
+        if (v->nkids != k)
+            return jit_refuse(u, c, n, "unpacking %zu values into %zu names", (size_t)v->nkids, k);
+        enum jt types[16];
+        int first = u->tmp;
+        if (k > 16) return jit_refuse(u, c, n, "unpacking more than 16 values");
+        u->tmp += (int)k;
+        for (size_t i = 0; i < k && r == 0; i++) {
+            struct ex e;
+            ex_init(&e);
+            r = jit_expr(u, c, v->kids[i], &e);
+            if (r == 0 && e.t == JT_NONE) r = jit_refuse(u, c, n, "assigning what returns None");
+            if (r == 0 && (e.t == JT_SARR || !*jit_c_type[e.t]))
+                r = jit_refuse(u, c, n, "unpacking a %s", jit_type_name[e.t]);
+            if (r == 0) {
+                types[i] = e.t;
+                jit_emit(u, "%s u%d = (%s);", jit_c_type[e.t], first + (int)i, e.s.data);
+            }
+            ex_free(&e);
+        }
+        for (size_t i = 0; i < k && r == 0; i++) {
+            char name[32];
+            snprintf(name, sizeof name, "u%d", first + (int)i);
+            r = jit_store(u, c, t->kids[i], name, types[i], n, v->kids[i]);
+        }
+        return r;
+    }
+    struct ex e;
+    ex_init(&e);
+    r = jit_expr(u, c, v, &e);
+    if (r == 0 && !ints(e.t))
+        r = jit_refuse(u, c, n, "unpacking a %s (a tuple or an int array unpacks)",
+                       jit_type_name[e.t]);
+    int tmp = u->tmp++;
+    if (r == 0) {
+        c->may_fail = true;
+        jit_emit(u, "iarr u%d = (%s);", tmp, e.s.data);
+        jit_emit(u,
+                 "if (u%d.n != %zu) { jit_fail(env, JIT_E_UNPACK, %lldLL, u%d.n, %zu, \"\"); "
+                 "goto JIT_FAIL; }",
+                 tmp, k, jit_loc(c, n), tmp, k);
+    }
+    ex_free(&e);
+    for (size_t i = 0; i < k && r == 0; i++) {
+        char item[48];
+        snprintf(item, sizeof item, "u%d.p[%zu]", tmp, i);
+        r = jit_store(u, c, t->kids[i], item, JT_INT, n, NULL);
+    }
+    return r;
+}
+
 /* x = value: a local array of zeros made, or a value stored */
 static int stmt_assign(struct unit *u, struct cfn *c, const struct dsl_node *n)
 {
     int r = 0;
     if (n->nkids != 1) return jit_refuse(u, c, n, "chained assignment");
     const struct dsl_node *t = n->kids[0];
+    if (t->kind == DSL_N_TUPLE) return assign_unpack(u, c, n);
     const struct jit_builtin *b = n->a->kind == DSL_N_CALL ? jit_builtin_of(u, c, n->a->a) : NULL;
     if (t->kind == DSL_N_NAME && b && b->role == JB_SHARED_ARRAY) return shared_array(u, c, n);
     int64_t len = t->kind == DSL_N_NAME ? array_literal(u, c, n->a) : 0;
@@ -544,6 +638,7 @@ static int stmt_body(struct unit *u, struct cfn *c, const struct dsl_node *n)
         return 0;
     case DSL_N_RETURN: return stmt_return(u, c, n);
     case DSL_N_RAISE: return stmt_raise(u, c, n);
+    case DSL_N_ASSERT: return stmt_assert(u, c, n);
     default: return jit_refuse(u, c, n, "this statement");
     }
 }

@@ -29,6 +29,8 @@ enum jit_error {
     JIT_E_OVERFLOW = 18,     /* OverflowError: what (the message) */
     JIT_E_VALUE = 19,        /* ValueError: what (the message) */
     JIT_E_RACE_READ = 20,    /* a prange iteration read what another wrote (other -2: several) */
+    JIT_E_ASSERT = 21,       /* an assert statement failed: what (its message, or "") */
+    JIT_E_UNPACK = 22,       /* unpacking index values into size names */
 };
 
 /* The simulator's record of global writes: per Storage the kernel writes, the thread that last
