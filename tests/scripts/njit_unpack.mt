@@ -27,7 +27,7 @@ parallel_diagnostics(f)
 # expect-re:   parallel: .*
 # expect-re:   each iteration.*
 # expect-re:   arrays every .*
-# expect-re:   machine code .*
+# expect-re:   machine code.*
 # expect-re:   last call: .*
 # expect-re:   integers: .*
 

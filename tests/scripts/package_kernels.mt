@@ -81,6 +81,6 @@ minitorch.fast_ops.tmap.parallel_diagnostics(level=1)
 # expect:   arrays every iteration shares: out (float64 array, an argument: written at positions that follow from the loop's variable), out_shape (int array, an argument: not written in the loop), in_storage (float64 array, an argument: not written in the loop)
 # expect:   index buffers made in the loop (np.zeros, [0] * n): one per chunk, on its thread's stack, each iteration clearing what the one before wrote; nothing is allocated per iteration
 # expect:   compiled in and inlined, each for the types it is called with: to_index()
-# expect-re:   machine code .*
+# expect-re:   machine code.*
 # expect-re:   last call: .*
 # expect:   integers: 64 bits; + - * wrap around past 2**63 - 1 as Numba's do, where the interpreter raises OverflowError; // and ** raise it as the interpreter does

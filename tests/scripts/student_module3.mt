@@ -2172,6 +2172,6 @@ neg.parallel_diagnostics(level=1)
 # expect:   arrays every iteration shares: out (float64 array, an argument: written at positions that follow from the loop's variable), out_shape (int array, an argument: not written in the loop), out_strides (int array, an argument: not written in the loop), in_storage (float64 array, an argument: not written in the loop), in_shape (int array, an argument: not written in the loop), in_strides (int array, an argument: not written in the loop)
 # expect-re:   index buffers made in the loop .*
 # expect:   compiled in and inlined, each for the types it is called with: to_index() broadcast_index() index_to_position() neg()
-# expect-re:   machine code .*
+# expect-re:   machine code.*
 # expect-re:   last call: .*
 # expect-re:   integers: .*
