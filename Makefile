@@ -70,7 +70,7 @@ install-kernelspec: build ## install the "minitorch" kernelspec into .venv
 lab: install-kernelspec ## start JupyterLab on 127.0.0.1 with notebooks/
 	@echo
 	@echo "Starting JupyterLab; open the http://127.0.0.1:... URL with the token printed below."
-	@echo "Pick the MiniTorch kernel: notebooks/hello.ipynb, then the course notebooks: m0_fundamentals, m1_autodiff, m2_tensors (Modules 0-2), 01-06 (Module 3). Ctrl-C to stop."
+	@echo "Pick the MiniTorch kernel: notebooks/hello.ipynb, then the course notebooks: m0_fundamentals, m1_autodiff, m2_tensors (Modules 0-2), 01-06 (Module 3), m4_networks (Module 4). Ctrl-C to stop."
 	@echo
 	$(VENV)/bin/jupyter lab --ip=127.0.0.1 --no-browser --notebook-dir=notebooks $(LAB_ROOT) $(LAB_ARGS)
 

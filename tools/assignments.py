@@ -6,8 +6,8 @@
         generate_assignment writes the student versions to DIR/release/ASSIGNMENT/: solutions
         replaced by the language's stub, outputs cleared, given cells locked. Each module is an
         assignment of its own, named by the notebook (assignment_of): moduleN for mN_*.ipynb
-        (module0 to module2), module3 for notebooks 02 to 06 (and any other name); --assignment
-        puts every NOTEBOOK given in that one.
+        (module0 to module2, module4), module3 for notebooks 02 to 06 (and any other name);
+        --assignment puts every NOTEBOOK given in that one.
     python tools/assignments.py autograde SUBMISSION [--course DIR] [--student ID]
                                          [--assignment NAME] [--together]
         (make autograde) grades a submission with nbgrader's autograde and writes the feedback

@@ -1,9 +1,9 @@
 """A catalogue of submissions graded by real nbgrader: the classic mistakes of Tasks 0.1 to 0.4,
-1.1 to 1.4, 2.1 to 2.4 and 3.1 to 3.4 cost exactly their function's points, and the ways to game
-check() score nothing.
+1.1 to 1.4, 2.1 to 2.4, 3.1 to 3.4 and 4.1 to 4.4 cost exactly their function's points, and the
+ways to game check() score nothing.
 
-The notebooks of Modules 0 to 2 (the assignments module0 to module2) and notebooks 02 to 05
-(module3) are released into a temporary course (tools/assignments.py release), and one
+The notebooks of Modules 0 to 2 and 4 (the assignments module0 to module2 and module4) and
+notebooks 02 to 05 (module3) are released into a temporary course (tools/assignments.py release), and one
 `tools/assignments.py autograde` run grades a class built from the released student notebooks:
 each entry of CATALOGUE is a notebook with every solution cell filled with the instructor's
 solution, then edited:
@@ -43,7 +43,7 @@ import pytest
 from course_tools import ROOT, assignment_of, grades, tool  # tests/assignments/course_tools.py
 
 NOTEBOOKS = ["m0_fundamentals", "m1_autodiff", "m2_tensors",
-             "02_parallel", "03_matmul", "04_cuda_ops", "05_cuda_matmul"]
+             "02_parallel", "03_matmul", "04_cuda_ops", "05_cuda_matmul", "m4_networks"]
 CUDA = {"04_cuda_ops", "05_cuda_matmul"}
 
 
@@ -876,6 +876,75 @@ CATALOGUE.update({
         ["test_network", "test_training"], says=["FAILED Network: Network(1).forward(x)"]),
 })
 
+
+
+# ---- Module 4's mistakes and cheats --------------------------------------------------------------
+
+M4 = "m4_networks"
+FCONV, NN = "fast_conv_py", "nn_py"  # the grade ids of the fast_conv.py and nn.py cells
+
+CATALOGUE.update({
+    # -- Tasks 4.1 and 4.2: the kernels, in the forward and in backward's two calls ----------------
+    "conv1d_drops_last_column": Entry(
+        M4, [replace(FCONV, "if w >= 0 and w < width:", "if w >= 0 and w < width - 1:")],
+        ["test_conv1d"], ["FAILED forward"]),
+    "conv1d_ignores_reverse": Entry(
+        M4, [replace(FCONV, "                if reverse:\n                    w = x - k",
+                     "                if False:\n                    w = x - k")],
+        ["test_conv1d"], ["FAILED backward"]),
+    "conv1d_input_as_contiguous": Entry(
+        M4, [replace(FCONV, "input[b * s1[0] + ic * s1[1] + w * s1[2]]",
+                     "input[(b * in_channels + ic) * width + w]")],
+        ["test_conv1d"], ["FAILED backward", "a permuted layout"]),
+    "conv2d_weight_as_contiguous": Entry(
+        M4, [replace(FCONV, "* weight[oc * s20 + ic * s21 + dy * s22 + dx * s23]",
+                     "* weight[((oc * in_channels + ic) * kh + dy) * kw + dx]")],
+        ["test_conv2d"], ["FAILED backward"]),
+    "conv2d_reverse_rows_forward": Entry(
+        M4, [replace(FCONV, "                        yy = y - dy", "                        yy = y + dy")],
+        ["test_conv2d"], ["FAILED backward"]),
+    "conv2d_reads_past_the_row": Entry(
+        M4, [replace(FCONV, "if yy >= 0 and yy < height and xx >= 0 and xx < width:",
+                     "if yy >= 0 and yy < height and xx >= 0 and xx <= width:")],
+        ["test_conv2d"], ["FAILED forward"]),
+    # -- Task 4.3: tile and avgpool2d (both poolings pool tile's windows) -------------------------
+    "tile_without_permute": Entry(
+        M4, [replace(NN, "    x = x.permute(0, 1, 3, 2, 4)\n    return x, new_height, new_width",
+                     "    return x, new_height, new_width")],
+        ["test_tile", "test_avgpool2d", "test_maxpool2d"], ["FAILED tile"]),
+    "avgpool2d_sums": Entry(
+        M4, [replace(NN, "return t.mean(4).view(batch, channel, h, w)",
+                     "return t.sum(4).view(batch, channel, h, w)")],
+        ["test_avgpool2d"], ["FAILED avgpool2d"]),
+    # -- Task 4.4: each function of nn.py (maxpool2d and logsoftmax take max) ---------------------
+    "argmax_gives_the_max": Entry(
+        M4, [replace(NN, "    return out == input\n", "    return out * (out == input)\n")],
+        ["test_argmax"], ["FAILED argmax"]),
+    "max_backward_everywhere": Entry(
+        M4, [replace(NN, "return (out == input) * grad_output, 0.0", "return grad_output, 0.0")],
+        ["test_max", "test_maxpool2d"], ["FAILED max"]),
+    "softmax_partition_off": Entry(
+        M4, [replace(NN, "    return e / partition", "    return e / (partition + 1.0)")],
+        ["test_softmax"], ["FAILED softmax"]),
+    "logsoftmax_no_gradient_through_lse": Entry(
+        M4, [replace(NN, "    lse = (e - mx).exp().sum(dim=dim).log() + mx",
+                     "    lse = (e - mx).exp().sum(dim=dim).log().detach() + mx")],
+        ["test_logsoftmax"], ["FAILED logsoftmax"]),
+    "maxpool2d_averages": Entry(
+        M4, [replace(NN, "return max(t, 4).view(batch, channel, h, w)",
+                     "return t.mean(4).view(batch, channel, h, w)")],
+        ["test_maxpool2d"], ["FAILED maxpool2d"]),
+    "dropout_keeps_the_rate": Entry(
+        M4, [replace(NN, "    drop = rate < r", "    drop = r < rate")],
+        ["test_dropout"], ["FAILED dropout"]),
+    # the kernel's tensors' max (MiniTorch's Tensor has none) in place of Max: refused, and
+    # what is built on max loses with it
+    "cheat_tensor_max": Entry(
+        M4, [replace(NN, "    return Max.apply(input, input._ensure_tensor(dim))",
+                     "    return input.max(dim)")],
+        ["test_max", "test_logsoftmax", "test_maxpool2d"],
+        ["called the kernel's max(): write it yourself"]),
+})
 
 
 def students():

@@ -1,7 +1,7 @@
 """The course notebooks as nbgrader assignments, graded by real nbgrader with the MiniTorch kernel.
 
 tools/assignments.py releases the course's assignments, module0 (m0_fundamentals), module1
-(m1_autodiff) and module3 (notebooks 02 to 06), into a temporary course directory (nbgrader's
+(m1_autodiff), module2 (m2_tensors), module3 (notebooks 02 to 06) and module4 (m4_networks), into a temporary course directory (nbgrader's
 generate_assignment with notebooks/nbgrader_config.py), then grades three submissions with
 nbgrader's autograde and writes their feedback with generate_feedback:
 - the solutions (the stored notebooks, of every module handed in at once): full marks on every
@@ -29,7 +29,8 @@ ASSIGNMENTS = {"module0": ["m0_fundamentals"],
                "module1": ["m1_autodiff"],
                "module2": ["m2_tensors"],
                "module3": ["02_parallel", "03_matmul", "04_cuda_ops", "05_cuda_matmul",
-                           "06_training"]}
+                           "06_training"],
+               "module4": ["m4_networks"]}
 
 
 @pytest.fixture(scope="module")

@@ -438,7 +438,7 @@ static const struct bug bugs[] = {
     {FAST_CONV, "                        yy = y - dy", "                        yy = y + dy", "4.2",
      "backward"},
     {FAST_CONV, "if yy >= 0 and yy < height and xx >= 0 and xx < width:",
-     "if yy >= 0 and yy < height and xx >= 0 and xx < height:", "4.2", "forward backward"},
+     "if yy >= 0 and yy < height and xx >= 0 and xx <= width:", "4.2", "forward backward"},
     /* Task 4.3: tile and avgpool2d (which pools tile's windows) */
     {NN, "    x = x.permute(0, 1, 3, 2, 4)\n    return x, new_height, new_width",
      "    return x, new_height, new_width", "4.3", "tile avgpool2d"},
