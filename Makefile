@@ -25,7 +25,7 @@ C_SOURCES   = $(shell find engine kernel tests bench -type f \
 ASAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
             UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-.PHONY: help setup setup-test build build-asan build-tsan build-clang build-fuzz fuzz fuzz-jit install-kernelspec lab notebook notebooks assignments autograde soak valgrind test bench bench-kernel bench-engine bench-train bench-jit bench-cudasim bench-course bench-instructions bench-ab \
+.PHONY: help setup setup-test build build-asan build-tsan build-clang build-fuzz fuzz fuzz-jit install-kernelspec lab notebook notebooks assignments autograde soak valgrind test bench bench-kernel bench-engine bench-train bench-jit bench-cudasim bench-course bench-instructions bench-networks bench-ab \
         format format-check lock clean distclean
 
 help: ## list the targets
@@ -235,7 +235,10 @@ bench-course: setup-test build ## Tasks 1.5 and 2.5 on a student's own files: th
 bench-instructions: setup-test build ## instructions (callgrind) of Tasks 1.5/2.5's training loops and of single Python operations: the kernel vs CPython
 	$(PY) bench/course/instructions.py --kernel $(KERNEL) --python $(PY)
 
-bench: bench-engine bench-train bench-kernel bench-jit bench-cudasim bench-course ## all benchmarks
+bench-networks: setup-test build ## Module 4: convolutions forward+backward and a digit-classifier epoch, the kernel vs PyTorch (Debian's python3-torch) on the CPU
+	bench/networks/run.sh $(KERNEL)
+
+bench: bench-engine bench-train bench-kernel bench-jit bench-cudasim bench-course bench-networks ## all benchmarks
 
 format: ## clang-format the C sources in place
 	@command -v clang-format >/dev/null || { echo "clang-format not found (make setup-test installs it)"; exit 1; }
