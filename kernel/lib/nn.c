@@ -607,6 +607,7 @@ struct fn_history {
         int ndim;
         int64_t shape[MT_MAX_DIMS];
         enum mt_backend backend;
+        bool grad; /* it required grad: a constant's gradient is never read, as MiniTorch's */
     } in[MT_CUSTOM_MAX_IN];
 };
 
@@ -679,6 +680,7 @@ static enum mt_status fn_backward(void *data, struct mt_ctx *ctx, struct mt_tens
         count = r.as.l->len;
     }
     for (int i = 0; i < nin && st == 0; i++) {
+        if (!h->in[i].grad) continue;
         if ((size_t)i >= count) {
             st = dsl_raise(in, "ValueError",
                            "%s.backward returned %zu gradient%s for %d inputs: one per input of "
@@ -771,6 +773,7 @@ static int function_apply(struct dsl_interp *in, const struct dsl_args *a, struc
             h->in[i].ndim = ins[i]->ndim;
             memcpy(h->in[i].shape, ins[i]->shape, sizeof *ins[i]->shape * (size_t)ins[i]->ndim);
             h->in[i].backend = ins[i]->backend;
+            h->in[i].grad = ins[i]->requires_grad;
         }
         const struct mt_custom_fn custom = {fn_backward, fn_history_release, h};
         es = mt_record_custom(mctx, &out, (int)n, ins, &custom);

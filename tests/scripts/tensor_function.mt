@@ -64,6 +64,32 @@ for i in range(1000):
     loss = Square.apply(Square.apply(w))
 loss.backward()
 print(loss.item(), w.grad.item())
+# %% a constant input's gradient is never read (MiniTorch's is_constant): it may be left out,
+# or be anything
+class Half(Function):
+    @staticmethod
+    def forward(ctx, a, b):
+        return a * b
+
+    @staticmethod
+    def backward(ctx, d):
+        return d * 2.0
+
+
+class Junk(Function):
+    @staticmethod
+    def forward(ctx, a, b):
+        return a * b
+
+    @staticmethod
+    def backward(ctx, d):
+        return d * 3.0, "not a gradient"
+
+
+u = tensor([1.0, 2.0], requires_grad=True)
+Half.apply(u, tensor([2.0, 2.0])).sum().backward()
+Junk.apply(u, tensor([5.0])).sum().backward()
+print(u.grad.tolist())
 # %% the mistakes: each a clear error
 class Short(Function):
     @staticmethod
@@ -143,6 +169,7 @@ print(v.grad)
 # expect: forward sees False Context False
 # expect: [0.0, 0.0]
 # expect: 81.0 108.0
+# expect: [5.0, 5.0]
 # expect: ValueError: Short.backward returned 1 gradient for 2 inputs: one per input of forward after ctx, in order (a tuple)
 # expect: ValueError: Wrong.backward returned a gradient of shape (4,) for input 1, of shape (3,): a gradient has its input's shape (or one that broadcasts to it)
 # expect: TypeError: Number.forward returned float: a Function's forward returns a tensor
