@@ -1,5 +1,5 @@
 # kernels.mt — the benchmark rows of students' njit kernels (run.sh): MiniTorch's textbook
-# Task 3.1/3.2 solutions written in the language, timed beside the built-in op on the same
+# Task 3.1/3.2 solutions and Task 4.2's convolution written in the language, timed beside the built-in op on the same
 # shapes; one JSON member per row on stdout. The same code under Numba: ../jit_choice/numba_side.py.
 # run.sh sets FIRST_ONLY before this text: 1 times each row's first call only.
 import time
@@ -102,6 +102,39 @@ def _mm(out, out_shape, out_strides, a_storage, a_shape, a_strides, b_storage, b
                 out[n * out_strides[0] + i * out_strides[1] + j * out_strides[2]] = acc
 
 
+def _conv2d(out, out_shape, out_strides, out_size, input, input_shape, input_strides,
+            weight, weight_shape, weight_strides, reverse):
+    # Task 4.2 as MiniTorch's template writes it (shapes and strides unpacked, an assert)
+    batch_, out_channels, _, _ = out_shape
+    batch, in_channels, height, width = input_shape
+    out_channels_, in_channels_, kh, kw = weight_shape
+    assert batch == batch_ and in_channels == in_channels_ and out_channels == out_channels_
+    s1 = input_strides
+    s2 = weight_strides
+    s10, s11, s12, s13 = s1[0], s1[1], s1[2], s1[3]
+    s20, s21, s22, s23 = s2[0], s2[1], s2[2], s2[3]
+    for i in prange(out_size):
+        out_index = np.zeros(MAX_DIMS, np.int32)
+        to_index(i, out_shape, out_index)
+        b = out_index[0]
+        oc = out_index[1]
+        y = out_index[2]
+        x = out_index[3]
+        acc = 0.0
+        for ic in range(in_channels):
+            for dy in range(kh):
+                for dx in range(kw):
+                    if reverse:
+                        yy = y - dy
+                        xx = x - dx
+                    else:
+                        yy = y + dy
+                        xx = x + dx
+                    if yy >= 0 and yy < height and xx >= 0 and xx < width:
+                        acc += (input[b * s10 + ic * s11 + yy * s12 + xx * s13]
+                                * weight[oc * s20 + ic * s21 + dy * s22 + dx * s23])
+        out[index_to_position(out_index, out_strides)] = acc
+
 def relu(x):
     return x if x > 0 else 0.0
 
@@ -167,6 +200,14 @@ o2 = minitorch.zeros((2, 256, 256))
 timeit("matmul (2,256,256)", lambda: mm(*o2.tuple(), *a2.tuple(), *a2.tuple()), lambda: a2 @ a2)
 o3 = minitorch.zeros((1, 512, 512))
 timeit("matmul (1,512,512)", lambda: mm(*o3.tuple(), *a1.tuple(), *a1.tuple()), lambda: a1 @ a1)
+cv = njit(parallel=True)(_conv2d)
+ci = minitorch.rand((16, 4, 28, 28))
+cw = minitorch.rand((8, 4, 5, 5))
+o4 = minitorch.zeros((16, 8, 28, 28))
+timeit("conv2d (16,4,28,28)x(8,4,5,5)",
+       lambda: cv(*o4.tuple(), o4.size, *ci.tuple(), *cw.tuple(), False),
+       lambda: minitorch.conv2d(ci, cw))
 # the compiled kernels' last results against the built-in ops
-ok = (o3 - a1 @ a1).abs().max().item() < 1e-3 and (out - (x + row)).abs().max().item() == 0.0
+ok = ((o3 - a1 @ a1).abs().max().item() < 1e-3 and (out - (x + row)).abs().max().item() == 0.0
+      and (o4 - minitorch.conv2d(ci, cw)).abs().max().item() < 1e-3)
 print(f'"checked": {{"ok": {"true" if ok else "false"}}},')

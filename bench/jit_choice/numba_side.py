@@ -1,4 +1,5 @@
 """Numba side of the code-generator experiment (run.sh): MiniTorch's textbook Task 3.1/3.2 solutions
+and Task 4.2's convolution
 (index math per element, prange over the output) on float32 storage; first call (compile) and
 steady-state times."""
 import os, sys, time, json
@@ -91,6 +92,39 @@ def _mm(out, out_shape, out_strides, a_storage, a_shape, a_strides, b_storage, b
                     b_inner += b_strides[1]
                 out[n * out_strides[0] + i * out_strides[1] + j * out_strides[2]] = acc
 
+def _conv2d(out, out_shape, out_strides, out_size, input, input_shape, input_strides,
+            weight, weight_shape, weight_strides, reverse):
+    # Task 4.2 as MiniTorch's template writes it (shapes and strides unpacked, an assert)
+    batch_, out_channels, _, _ = out_shape
+    batch, in_channels, height, width = input_shape
+    out_channels_, in_channels_, kh, kw = weight_shape
+    assert batch == batch_ and in_channels == in_channels_ and out_channels == out_channels_
+    s1 = input_strides
+    s2 = weight_strides
+    s10, s11, s12, s13 = s1[0], s1[1], s1[2], s1[3]
+    s20, s21, s22, s23 = s2[0], s2[1], s2[2], s2[3]
+    for i in prange(out_size):
+        out_index = np.zeros(MAX_DIMS, np.int32)
+        to_index(i, out_shape, out_index)
+        b = out_index[0]
+        oc = out_index[1]
+        y = out_index[2]
+        x = out_index[3]
+        acc = 0.0
+        for ic in range(in_channels):
+            for dy in range(kh):
+                for dx in range(kw):
+                    if reverse:
+                        yy = y - dy
+                        xx = x - dx
+                    else:
+                        yy = y + dy
+                        xx = x + dx
+                    if yy >= 0 and yy < height and xx >= 0 and xx < width:
+                        acc += (input[b * s10 + ic * s11 + yy * s12 + xx * s13]
+                                * weight[oc * s20 + ic * s21 + dy * s22 + dx * s23])
+        out[index_to_position(out_index, out_strides)] = acc
+
 relu = njit()(lambda x: x if x > 0 else 0.0)
 add = njit()(lambda x, y: x + y)
 
@@ -154,6 +188,12 @@ def main():
     o3 = np.zeros((1, 512, 512), np.float32)
     f = lambda: mm(*tup(o3), *tup(a1), *tup(a1))
     timeit("matmul (1,512,512)", f, f)
+    cv = njit(parallel=True)(_conv2d)
+    ci = np.random.rand(16, 4, 28, 28).astype(np.float32)
+    cw = np.random.rand(8, 4, 5, 5).astype(np.float32)
+    o4 = np.zeros((16, 8, 28, 28), np.float32)
+    f = lambda: cv(*tup(o4), o4.size, *tup(ci), *tup(cw), False)
+    timeit("conv2d (16,4,28,28)x(8,4,5,5)", f, f)
     print(json.dumps(res))
 
 if __name__ == "__main__":
