@@ -50,10 +50,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 ARTIFACTS = os.path.join(ROOT, "tests", "browser", "artifacts")
 NOTEBOOKS = ["hello.ipynb", "m0_fundamentals.ipynb", "m1_autodiff.ipynb", "m2_tensors.ipynb",
              "01_tour.ipynb", "02_parallel.ipynb", "03_matmul.ipynb", "04_cuda_ops.ipynb",
-             "05_cuda_matmul.ipynb", "06_training.ipynb"]
-# the notebooks with none of the kernel's charts: Modules 1 and 2 draw their own pictures
+             "05_cuda_matmul.ipynb", "06_training.ipynb", "m4_networks.ipynb"]
+# the notebooks with none of the kernel's charts: Modules 1, 2 and 4 draw their own pictures
 # (IPython.display.SVG), which have no Vega-Lite form to fall back from
-NO_CHARTS = {"hello.ipynb", "m1_autodiff.ipynb", "m2_tensors.ipynb"}
+NO_CHARTS = {"hello.ipynb", "m1_autodiff.ipynb", "m2_tensors.ipynb", "m4_networks.ipynb"}
 SKIPPED = {"colab_setup.ipynb"}  # a Colab VM's installer: clones, apt-get, for python3
 CHROMIUM = "/usr/bin/chromium"
 VENV_BIN = os.path.dirname(sys.executable)
