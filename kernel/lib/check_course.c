@@ -115,6 +115,15 @@ static bool kernel_value(struct dsl_value v)
     }
 }
 
+/* The module of the student's file minitorch.<file>, or NULL when no cell wrote it. */
+static struct dsl_value *student_file(struct dsl_session *s, const char *file)
+{
+    char full[96];
+    snprintf(full, sizeof full, "%s.%s", DSL_PACKAGE, file);
+    struct dsl_value *m = dsl_package_find(s, full);
+    return m && !dsl_package_builtin(s, m) ? m : NULL;
+}
+
 static const char *const student_params[] = {"file", "name", NULL};
 
 /* ck.student(file, name): the global `name` of the student's file minitorch.<file>, or a
@@ -124,11 +133,8 @@ static int ck_student(struct dsl_interp *in, const struct dsl_args *a, struct ds
     if (a->slot[0].kind != DSL_STR || a->slot[1].kind != DSL_STR)
         return dsl_raise(in, "TypeError", "student(file, name) takes two strings");
     const char *file = a->slot[0].as.s->data, *name = a->slot[1].as.s->data;
-    char full[96];
-    snprintf(full, sizeof full, "%s.%s", DSL_PACKAGE, file);
-    struct dsl_session *s = in->session;
-    struct dsl_value *m = dsl_package_find(s, full);
-    if (!m || dsl_package_builtin(s, m))
+    struct dsl_value *m = student_file(in->session, file);
+    if (!m)
         return dsl_raise(in, "RuntimeError",
                          "%s tests your %s.py, and no cell has written it: write it in a cell "
                          "that starts with %%%%minitorch_file %s.py, run that cell, then check",
@@ -329,21 +335,15 @@ static int ck_own(struct dsl_interp *in, const struct dsl_args *a, struct dsl_va
     if (a->slot[0].kind != DSL_STR || a->slot[1].kind != DSL_STR)
         return dsl_raise(in, "TypeError", "own(file, name) takes two strings");
     const char *file = a->slot[0].as.s->data, *name = a->slot[1].as.s->data;
-    char full[96];
-    snprintf(full, sizeof full, "%s.%s", DSL_PACKAGE, file);
-    struct dsl_session *s = in->session;
-    struct dsl_value *m = dsl_package_find(s, full);
-    const struct dsl_value *v = m && !dsl_package_builtin(s, m)
-                                    ? dsl_attrs_find(&m->as.inst->attrs, name)
-                                    : dsl_session_lookup(s, name);
+    struct dsl_value *m = student_file(in->session, file);
+    const struct dsl_value *v =
+        m ? dsl_attrs_find(&m->as.inst->attrs, name) : dsl_session_lookup(in->session, name);
     if (!v || v->kind == DSL_NONE)
         return dsl_raise(in, "RuntimeError",
                          "%s tests your %s, and %s: write it (in the task's cell, or in a cell "
                          "that starts with %%%%minitorch_file %s.py), run that cell, then check",
                          running->call, name,
-                         m && !dsl_package_builtin(s, m) ? "your file does not define it"
-                                                         : "no cell has defined it",
-                         file);
+                         m ? "your file does not define it" : "no cell has defined it", file);
     bool kernel = v->kind == DSL_CLASS ? v->as.cls->builtin : kernel_value(*v);
     for (size_t i = 0; v->kind == DSL_CLASS && !kernel && i < v->as.cls->attrs.len; i++)
         kernel = kernel_value(v->as.cls->attrs.items[i].value);
