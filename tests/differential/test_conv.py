@@ -356,38 +356,53 @@ def test_conv_grad_wide(ctx, backend):
     check_conv_grads(gx, gw, vx, vw, vg, "conv1d (2, 3, 1500) * (2, 3, 6)")
 
 
-# ---- simple and fast agree bit for bit -----------------------------------------------------
+# ---- fast gives the same bits on one thread and on two -----------------------------------
 
 
-def _both(ctx, fn, arrays_):
-    """fn(*tensors) on simple and on fast, from the same contiguous values: the two results."""
-    return [fn(*[ctx.tensor(a, b) for a in arrays_]).numpy() for b in ("simple", "fast")]
+def _threads(ctx, n, fn):
+    """fn() with the context on n threads, the context's own count restored after."""
+    keep = ctx.threads
+    ctx.set_threads(n)
+    try:
+        return fn()
+    finally:
+        ctx.set_threads(keep)
+
+
+def _fast_on_1_and_2(ctx, fn, arrays_):
+    """fn(*tensors) on fast, from the same values, on one thread and on two: the two results."""
+    return [_threads(ctx, n, lambda: fn(*[ctx.tensor(a, "fast") for a in arrays_]).numpy())
+            for n in (1, 2)]
 
 
 @pytest.mark.parametrize("ndim", [3, 4])
 @given(data=st.data())
-def test_conv_simple_fast_same_bits(ctx, ndim, data):
-    # fast sums each output cell's terms in simple's order (channel, kernel row, column)
+def test_conv_fast_threads_same_bits(ctx, ndim, data):
+    # each output cell is summed by one thread in an order fixed by the shapes (direct rows:
+    # simple's order; im2col: the gemm's blocks), so the thread count never shows in the bits
     si, sw = data.draw(conv_shapes(ndim), "shapes")
     reverse = data.draw(st.booleans(), "reverse")
     vx = data.draw(H.arrays(si, CONV_DOMAIN), "input")
     vw = data.draw(H.arrays(sw, CONV_DOMAIN), "weight")
-    s, f = _both(ctx, lambda a, b: ctx.conv_raw(a, b, reverse), [vx, vw])
-    H.assert_same_bits(s, f, f"conv {si} * {sw} reverse={reverse}: simple vs fast")
+    one, two = _fast_on_1_and_2(ctx, lambda a, b: ctx.conv_raw(a, b, reverse), [vx, vw])
+    H.assert_same_bits(one, two, f"conv {si} * {sw} reverse={reverse}: 1 thread vs 2")
     vg = data.draw(H.arrays((si[0], sw[0]) + si[2:], CONV_DOMAIN), "upstream grad")
-    gs = [_grads(ctx, b, vx, vw, vg)[1:] for b in ("simple", "fast")]
-    H.assert_same_bits(gs[0][0], gs[1][0], "input grad: simple vs fast")
-    H.assert_same_bits(gs[0][1], gs[1][1], "weight grad: simple vs fast")
+    gs = [_threads(ctx, n, lambda: _grads(ctx, "fast", vx, vw, vg)[1:]) for n in (1, 2)]
+    H.assert_same_bits(gs[0][0], gs[1][0], "input grad: 1 thread vs 2")
+    H.assert_same_bits(gs[0][1], gs[1][1], "weight grad: 1 thread vs 2")
 
 
-@pytest.mark.parametrize("si,sw", [((2, 3, 2500), (4, 3, 7)), ((1, 2, 3, 1100), (2, 2, 2, 9))])
-def test_conv_simple_fast_same_bits_wide(ctx, si, sw):
+@pytest.mark.parametrize("si,sw", [((2, 3, 2500), (4, 3, 7)), ((1, 2, 3, 1100), (2, 2, 2, 9)),
+                                   ((16, 4, 28, 28), (8, 4, 5, 5))])
+def test_conv_fast_threads_same_bits_large(ctx, si, sw):
+    # rows wider than a strip, and LeNet's sizes: several im2col blocks a thread
     rng = np.random.default_rng(3)
     vx = rng.uniform(-1, 1, si).astype(np.float32)
     vw = rng.uniform(-1, 1, sw).astype(np.float32)
     for reverse in (False, True):
-        s, f = _both(ctx, lambda a, b: ctx.conv_raw(a, b, reverse), [vx, vw])
-        H.assert_same_bits(s, f, f"conv {si} * {sw} reverse={reverse}: simple vs fast")
+        one, two = _fast_on_1_and_2(ctx, lambda a, b: ctx.conv_raw(a, b, reverse), [vx, vw])
+        H.assert_same_bits(one, two, f"conv {si} * {sw} reverse={reverse}: 1 thread vs 2")
+        check_conv(two, vx, vw, reverse, f"conv {si} * {sw} reverse={reverse}")
 
 
 # ---- errors --------------------------------------------------------------------------------

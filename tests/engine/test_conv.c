@@ -327,32 +327,152 @@ static void test_minitorch_conv2(void)
     }
 }
 
-/* fast against simple at sizes of LeNet's first layers, two threads. */
-static void test_fast_matches_simple(void)
+/* The closed forms of the gradients of sum(conv(in, w) * g): in's cell gets g times the
+ * weight cells that read it, w's cell sums g times the input cells it meets. */
+static void backward_reference(const struct dims *d, const double *in, const double *w,
+                               const double *g, double *gin, double *gw)
 {
-    struct dims d = {8, 4, 1, 28, 8, 1, 5, 1, 28};
-    int64_t is[] = {d.B, d.C, 28, 28}, ws[] = {d.O, d.C, 5, 5};
-    int64_t ni = d.B * d.C * 28 * 28, nw = d.O * d.C * 25;
+    memset(gin, 0, (size_t)(d->B * d->C * d->H * d->W) * sizeof *gin);
+    memset(gw, 0, (size_t)(d->O * d->C * d->KH * d->KW) * sizeof *gw);
+    for (int64_t b = 0; b < d->B; b++)
+        for (int64_t o = 0; o < d->O; o++)
+            for (int64_t y = 0; y < d->OH; y++)
+                for (int64_t x = 0; x < d->OW; x++) {
+                    double gv = g[((b * d->O + o) * d->OH + y) * d->OW + x];
+                    for (int64_t c = 0; c < d->C; c++)
+                        for (int64_t ky = 0; ky < d->KH && y + ky < d->H; ky++)
+                            for (int64_t kx = 0; kx < d->KW && x + kx < d->W; kx++) {
+                                int64_t i = ((b * d->C + c) * d->H + y + ky) * d->W + x + kx;
+                                int64_t k = ((o * d->C + c) * d->KH + ky) * d->KW + kx;
+                                gin[i] += gv * w[k];
+                                gw[k] += gv * in[i];
+                            }
+                }
+}
+
+/* Convolution d into an output given by the caller, of d's (OH, OW), laid out three ways:
+ * contiguous; its cells one stride apart but not adjacent ((b, y, x, o) storage); its cells
+ * not one stride apart ((b, x, o, y) storage). The input and the weight strided too. */
+static void given_output_case(struct dims d)
+{
+    int64_t ni = d.B * d.C * d.H * d.W, nw = d.O * d.C * d.KH * d.KW;
+    int64_t no = d.B * d.O * d.OH * d.OW;
     double *iv = malloc((size_t)ni * sizeof *iv), *wv = malloc((size_t)nw * sizeof *wv);
+    double *want = malloc((size_t)no * sizeof *want);
     fill(iv, ni);
     fill(wv, nw);
-    float *fi = to_float(iv, ni), *fw = to_float(wv, nw);
-    CHECK(mt_ctx_set_threads(ctx, 2) == MT_OK);
-    struct mt_tensor *t[2][3] = {{NULL}};
-    for (int b = 0; b < 2; b++) {
-        CHECK(mt_from_data(ctx, b, 4, is, fi, &t[b][0]) == MT_OK);
-        CHECK(mt_from_data(ctx, b, 4, ws, fw, &t[b][1]) == MT_OK);
-        CHECK(mt_conv_raw(ctx, t[b][0], t[b][1], false, &t[b][2]) == MT_OK);
+    int64_t is[] = {d.B, d.C, d.H, d.W}, ws[] = {d.O, d.C, d.KH, d.KW};
+    int64_t stored[3][4] = {{d.B, d.O, d.OH, d.OW}, {d.B, d.OH, d.OW, d.O}, {d.B, d.OW, d.O, d.OH}};
+    int64_t back[3][4] = {{0, 1, 2, 3}, {0, 3, 1, 2}, {0, 2, 3, 1}};
+    for (int rev = 0; rev < 2; rev++) {
+        reference(&d, iv, wv, rev, want);
+        for (int b = MT_BACKEND_SIMPLE; b <= MT_BACKEND_FAST; b++)
+            for (int layout = 0; layout < 3; layout++) {
+                struct mt_tensor *in = make(b, 4, is, iv, layout % 2);
+                struct mt_tensor *w = make(b, 4, ws, wv, 1 - layout % 2);
+                struct mt_tensor *store = NULL, *out = NULL;
+                CHECK(mt_zeros(ctx, b, 4, stored[layout], &store) == MT_OK);
+                CHECK(mt_permute(ctx, store, 4, back[layout], &out) == MT_OK);
+                CHECK_INT(out->shape[1], d.O);
+                CHECK_INT(out->shape[3], d.OW);
+                CHECK(mt_conv_raw(ctx, in, w, rev, &out) == MT_OK);
+                if (!close_to(out, want, no, 4.0 * (double)(d.C * d.KH * d.KW)))
+                    fprintf(stderr, "  %s output layout %d reverse %d\n", mt_backend_name(b),
+                            layout, rev);
+                CHECK(close_to(out, want, no, 4.0 * (double)(d.C * d.KH * d.KW)));
+                mt_tensor_release(out);
+                mt_tensor_release(store);
+                mt_tensor_release(in);
+                mt_tensor_release(w);
+            }
     }
-    int64_t no = t[0][2]->size;
-    float *s = malloc((size_t)no * sizeof *s), *f = malloc((size_t)no * sizeof *f);
-    mt_tensor_copy_out(t[0][2], s);
-    mt_tensor_copy_out(t[1][2], f);
-    /* the same terms in the same order per output cell: equal to the last bit */
-    CHECK(memcmp(s, f, (size_t)no * sizeof *s) == 0);
-    for (int b = 0; b < 2; b++)
-        for (int k = 0; k < 3; k++) mt_tensor_release(t[b][k]);
-    free(iv), free(wv), free(fi), free(fw), free(s), free(f);
+    free(iv), free(wv), free(want);
+}
+
+/* Sizes at which fast multiplies im2col blocks by the weight (over a million multiply-adds per
+ * call; the sizes above run its direct rows): the forward with both anchors and strided
+ * operands, an output narrower than the input (the weight gradient's call), a strided output,
+ * and a whole backward against the closed forms. */
+static void test_gemm_sizes(void)
+{
+    for (int b = MT_BACKEND_SIMPLE; b <= MT_BACKEND_FAST; b++) {
+        forward_case(b, true, (struct dims){4, 3, 20, 20, 16, 5, 5, 20, 20});
+        forward_case(b, true, (struct dims){3, 8, 9, 13, 20, 3, 4, 9, 13});
+        forward_case(b, false, (struct dims){5, 6, 1, 300, 12, 1, 7, 1, 300});
+    }
+    /* the weight gradient's call: a "kernel" as large as the image, a 3x3 output */
+    given_output_case((struct dims){2, 64, 12, 12, 8, 12, 12, 3, 3});
+    /* more cells than one im2col block holds: two blocks per image, split inside a row */
+    given_output_case((struct dims){1, 16, 39, 41, 4, 5, 5, 39, 41});
+
+    /* LeNet's second layer on a batch: forward, then both gradients through mt_conv2d */
+    struct dims d = {8, 6, 14, 14, 16, 5, 5, 14, 14};
+    int64_t ni = d.B * d.C * d.H * d.W, nw = d.O * d.C * d.KH * d.KW;
+    int64_t no = d.B * d.O * d.OH * d.OW;
+    double *iv = malloc((size_t)ni * sizeof *iv), *wv = malloc((size_t)nw * sizeof *wv);
+    double *gv = malloc((size_t)no * sizeof *gv);
+    double *gin = malloc((size_t)ni * sizeof *gin), *gw = malloc((size_t)nw * sizeof *gw);
+    fill(iv, ni);
+    fill(wv, nw);
+    fill(gv, no);
+    backward_reference(&d, iv, wv, gv, gin, gw);
+    int64_t is[] = {d.B, d.C, d.H, d.W}, ws[] = {d.O, d.C, d.KH, d.KW};
+    int64_t os[] = {d.B, d.O, d.OH, d.OW};
+    for (int b = MT_BACKEND_SIMPLE; b <= MT_BACKEND_FAST; b++) {
+        struct mt_tensor *in = make(b, 4, is, iv, 0), *w = make(b, 4, ws, wv, 0);
+        struct mt_tensor *g = make(b, 4, os, gv, 0), *out = NULL;
+        CHECK(mt_tensor_requires_grad(in, true) == MT_OK);
+        CHECK(mt_tensor_requires_grad(w, true) == MT_OK);
+        CHECK(mt_conv2d(ctx, in, w, &out) == MT_OK);
+        if (out) CHECK(mt_backward(ctx, out, g) == MT_OK);
+        CHECK(in->grad && close_to(in->grad, gin, ni, 4.0 * (double)(d.O * 25)));
+        CHECK(w->grad && close_to(w->grad, gw, nw, 4.0 * (double)(d.B * 196)));
+        mt_tensor_release(out);
+        mt_tensor_release(in);
+        mt_tensor_release(w);
+        mt_tensor_release(g);
+    }
+    free(iv), free(wv), free(gv), free(gin), free(gw);
+}
+
+/* fast at sizes of LeNet's layers (direct rows and im2col both) on one thread and on two: the
+ * same bits, as for every fast op (each output cell summed by one thread in an order fixed by
+ * the shapes), and within float's error of simple's. */
+static void test_fast_repeatable(void)
+{
+    struct dims cases[] = {{8, 4, 1, 28, 8, 1, 5, 1, 28}, {16, 4, 28, 28, 8, 5, 5, 28, 28}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        struct dims d = cases[k];
+        int64_t is[] = {d.B, d.C, d.H, d.W}, ws[] = {d.O, d.C, d.KH, d.KW};
+        int64_t ni = d.B * d.C * d.H * d.W, nw = d.O * d.C * d.KH * d.KW;
+        double *iv = malloc((size_t)ni * sizeof *iv), *wv = malloc((size_t)nw * sizeof *wv);
+        fill(iv, ni);
+        fill(wv, nw);
+        float *fi = to_float(iv, ni), *fw = to_float(wv, nw);
+        struct mt_tensor *t[3][3] = {{NULL}}; /* simple; fast on 1 thread; fast on 2 */
+        for (int r = 0; r < 3; r++) {
+            enum mt_backend b = r == 0 ? MT_BACKEND_SIMPLE : MT_BACKEND_FAST;
+            CHECK(mt_ctx_set_threads(ctx, r == 1 ? 1 : 2) == MT_OK);
+            CHECK(mt_from_data(ctx, b, 4, is, fi, &t[r][0]) == MT_OK);
+            CHECK(mt_from_data(ctx, b, 4, ws, fw, &t[r][1]) == MT_OK);
+            CHECK(mt_conv_raw(ctx, t[r][0], t[r][1], false, &t[r][2]) == MT_OK);
+        }
+        int64_t no = t[0][2]->size;
+        float *got[3];
+        double *want = malloc((size_t)no * sizeof *want);
+        for (int r = 0; r < 3; r++) {
+            got[r] = malloc((size_t)no * sizeof *got[r]);
+            mt_tensor_copy_out(t[r][2], got[r]);
+        }
+        for (int64_t i = 0; i < no; i++) want[i] = got[0][i];
+        CHECK(memcmp(got[1], got[2], (size_t)no * sizeof *got[1]) == 0);
+        CHECK(close_to(t[1][2], want, no, 4.0 * (double)(d.C * d.KH * d.KW)));
+        for (int r = 0; r < 3; r++) {
+            for (int i = 0; i < 3; i++) mt_tensor_release(t[r][i]);
+            free(got[r]);
+        }
+        free(iv), free(wv), free(fi), free(fw), free(want);
+    }
 }
 
 static void test_errors(void)
@@ -421,7 +541,8 @@ int main(void)
     RUN_TEST(test_given_output);
     RUN_TEST(test_backward);
     RUN_TEST(test_minitorch_conv2);
-    RUN_TEST(test_fast_matches_simple);
+    RUN_TEST(test_gemm_sizes);
+    RUN_TEST(test_fast_repeatable);
     RUN_TEST(test_errors);
     RUN_TEST(test_empty);
     mt_ctx_free(ctx);

@@ -18,6 +18,9 @@
  *   (MT_FAST_ROW_BLOCK), the same blocks a serial run folds, so that stays true.
  * - matmul: mt_cpu_gemm (gemm.c) per batch slice with the slices' strides, threads inside
  *   the gemm for big products, over the batch for many small ones.
+ * - conv: blocks of the im2col matrix (each input value a cell's sum reads, copied as runs of
+ *   input rows) multiplied by the weight through the same gemm, a block per thread; the
+ *   tiniest convolutions run direct rows instead.
  *
  * Threads. Below FAST_PAR_WORK units of work (an element of a cheap op is one unit, see the
  * cost tables) an op runs serially: no OpenMP region, no allocation, no clock read (a 10x100
@@ -937,11 +940,33 @@ static enum mt_status fast_matmul(struct mt_ctx *ctx, struct mt_tensor *out,
 
 /* Output columns one pass accumulates: a strip of the row on the stack (4 KiB), in L1. */
 #define CONV_STRIP 1024
+/* The im2col matrix of one block: at most this many floats (2 MiB, about twice one core's L2),
+ * so that the gemm packs it mostly from cache. */
+#define CONV_COLS_FLOATS ((int64_t)1 << 19)
+/* Blocks that would need more than this many floats for their smallest unit (one output row,
+ * or one output cell's terms) are not worth the memory: such convolutions run the direct rows. */
+#define CONV_COLS_MAX ((int64_t)1 << 22)
+/* Convolutions of fewer multiply-adds than this run the direct rows, which need no buffer. */
+#ifndef CONV_GEMM_MIN_MACS
+#define CONV_GEMM_MIN_MACS ((double)(1 << 12))
+#endif
 
 struct conv {
     struct mt_tensor *out;
     const struct mt_tensor *in, *w;
     bool reverse;
+    /* The im2col path. The weight is an (O, K) matrix, K = (c, ky, kx), rows wm_rs apart. A
+     * block is `per` units: output rows of one sample (nper blocks a sample), or with
+     * `cell_rows` output cells of the whole output, a row of K values each (when the kernel
+     * has more cells than the output, as in the weight gradient's call: its long runs are
+     * then the kernel's). Each thread has a buffer of `cols` floats; the gemm runs on
+     * gemm_threads inside a block. */
+    const float *wm;
+    int64_t wm_rs, K, per, nper, cols;
+    bool cell_rows;
+    float *bufs;
+    int gemm_threads;
+    atomic_int status;
 };
 
 /* Output rows [lo, hi), row r being (b, o, y) in row-major order: each strip of a row summed
@@ -989,16 +1014,230 @@ static void conv_rows(void *arg, int64_t lo, int64_t hi)
     }
 }
 
+/* One image of the input moved by (dy, dx): dst[(r - r0) * S + s] = img[r + dy][s + dx] for
+ * rows r in [r0, r1) and columns s < S, 0 where that falls outside the H x W image (rows sh
+ * apart, columns sw). Every im2col row is one of these. An image of contiguous rows as wide
+ * as the result is copied in one run, the cells that run brought from the next or previous
+ * row then cleared. */
+static void conv_shifted(const float *img, int64_t H, int64_t W, int64_t sh, int64_t sw, int64_t dy,
+                         int64_t dx, int64_t r0, int64_t r1, int64_t S, float *dst)
+{
+    /* the rows that fall inside: [a, z) */
+    const int64_t a = min64(r1, max64(r0, -dy)), z = max64(a, min64(r1, H - dy));
+    if (a > r0) memset(dst, 0, (size_t)((a - r0) * S) * sizeof *dst);
+    if (r1 > z) memset(dst + (z - r0) * S, 0, (size_t)((r1 - z) * S) * sizeof *dst);
+    if (a == z) return;
+    float *d = dst + (a - r0) * S;
+    if (sw == 1 && sh == W && S == W && (dx < 0 ? -dx : dx) < W) {
+        const int64_t n = (z - a) * W;
+        if (dx >= 0) { /* each row's last dx cells came from the next row */
+            memcpy(d, img + (a + dy) * W + dx, (size_t)(n - dx) * sizeof *d);
+            for (int64_t r = 0; r < z - a; r++)
+                for (int64_t s = W - dx; s < W; s++) d[r * W + s] = 0.0f;
+        } else { /* each row's first -dx cells came from the row before */
+            memcpy(d - dx, img + (a + dy) * W, (size_t)(n + dx) * sizeof *d);
+            for (int64_t r = 0; r < z - a; r++)
+                for (int64_t s = 0; s < -dx; s++) d[r * W + s] = 0.0f;
+        }
+        return;
+    }
+    /* the columns that fall inside: [from, to) */
+    const int64_t from = min64(S, max64(0, -dx)), to = max64(from, min64(S, W - dx));
+    for (int64_t r = a; r < z; r++, d += S) {
+        const float *src = img + (r + dy) * sh + (from + dx) * sw;
+        for (int64_t s = 0; s < from; s++) d[s] = 0.0f;
+        if (sw == 1)
+            memcpy(d + from, src, (size_t)(to - from) * sizeof *d);
+        else
+            for (int64_t s = from; s < to; s++) d[s] = src[(s - from) * sw];
+        for (int64_t s = to; s < S; s++) d[s] = 0.0f;
+    }
+}
+
+/* Row layout: the im2col matrix of sample b's output rows [y0, y1). Its row k = (c, ky, kx)
+ * holds, for each output cell of those rows, the input value the cell's sum multiplies by
+ * weight (o, c, ky, kx), 0 past the input's edges (MiniTorch's zero padding: after the input,
+ * or before it when reversed). */
+static void conv_im2col_rows(const struct conv *cv, int64_t b, int64_t y0, int64_t y1, float *cols)
+{
+    const struct mt_tensor *in = cv->in, *w = cv->w;
+    const int64_t OW = cv->out->shape[3], cells = (y1 - y0) * OW;
+    const int64_t C = in->shape[1], H = in->shape[2], W = in->shape[3];
+    const int64_t KH = w->shape[2], KW = w->shape[3], sign = cv->reverse ? -1 : 1;
+    const int64_t *si = in->strides;
+    const float *pin = mt_data(in) + b * si[0];
+    for (int64_t c = 0; c < C; c++)
+        for (int64_t ky = 0; ky < KH; ky++)
+            for (int64_t kx = 0; kx < KW; kx++)
+                conv_shifted(pin + c * si[1], H, W, si[2], si[3], sign * ky, sign * kx, y0, y1, OW,
+                             cols + ((c * KH + ky) * KW + kx) * cells);
+}
+
+/* Cell layout: output cells [u0, u1) counted over the whole output (u = (b, y, x)), each a row
+ * of the matrix holding the K input values its sum multiplies by the weight's (c, ky, kx):
+ * for each c, the input's image moved by the cell's position. */
+static void conv_im2col_cells(const struct conv *cv, int64_t u0, int64_t u1, float *cols)
+{
+    const struct mt_tensor *in = cv->in, *w = cv->w;
+    const int64_t OH = cv->out->shape[2], OW = cv->out->shape[3];
+    const int64_t C = in->shape[1], H = in->shape[2], W = in->shape[3];
+    const int64_t KH = w->shape[2], KW = w->shape[3];
+    /* reversed, cell (y, x) reads in[y - ky, x - kx]: the image moved by (y - KH + 1,
+     * x - KW + 1) read against the weight flipped (conv_gemm packs it so) */
+    const int64_t fy = cv->reverse ? KH - 1 : 0, fx = cv->reverse ? KW - 1 : 0;
+    const int64_t *si = in->strides;
+    for (int64_t u = u0; u < u1; u++) {
+        const int64_t b = u / (OH * OW), y = u / OW % OH, x = u % OW;
+        for (int64_t c = 0; c < C; c++)
+            conv_shifted(mt_data(in) + b * si[0] + c * si[1], H, W, si[2], si[3], y - fy, x - fx, 0,
+                         KH, KW, cols + (u - u0) * cv->K + c * KH * KW);
+    }
+}
+
+/* Blocks [lo, hi) of the im2col path, each of `per` units (output rows of one sample, nper
+ * blocks a sample; or output cells of any samples): its im2col matrix built in this thread's
+ * buffer, then out (O, cells) = weight (O, K) @ matrix (K, cells), a cell's terms summed in
+ * the gemm's fixed order whatever the blocking and the threads. Written in place when the
+ * block's cells lie one stride apart in out, else through the buffer's end. */
+static void conv_blocks(void *arg, int64_t lo, int64_t hi)
+{
+    struct conv *cv = arg;
+    const struct mt_tensor *out = cv->out;
+    const int64_t O = out->shape[1], OH = out->shape[2], OW = out->shape[3];
+    const int64_t *so = out->strides;
+    int t = 0;
+#ifdef MT_HAVE_OPENMP
+    t = omp_get_thread_num();
+#endif
+    float *cols = cv->bufs + (int64_t)t * cv->cols;
+    const bool flat = !cv->cell_rows && (OH == 1 || so[2] == OW * so[3]);
+    for (int64_t i = lo; i < hi; i++) {
+        if (atomic_load_explicit(&cv->status, memory_order_relaxed) != MT_OK) return;
+        int64_t u0, n, b = 0; /* first cell (of sample b, or of all), cells */
+        if (cv->cell_rows) {
+            u0 = i * cv->per;
+            n = min64(out->shape[0] * OH * OW, u0 + cv->per) - u0;
+            conv_im2col_cells(cv, u0, u0 + n, cols);
+        } else {
+            const int64_t y0 = i % cv->nper * cv->per, y1 = min64(OH, y0 + cv->per);
+            b = i / cv->nper, u0 = y0 * OW, n = (y1 - y0) * OW;
+            conv_im2col_rows(cv, b, y0, y1, cols);
+        }
+        /* the matrix as the gemm's B (K, n): rows of cells, or a row of K values per cell */
+        const int64_t rsb = cv->cell_rows ? 1 : n, csb = cv->cell_rows ? cv->K : 1;
+        float *po = mt_data(out) + b * so[0];
+        int st;
+        if (flat) {
+            st = mt_cpu_gemm(cv->gemm_threads, O, n, cv->K, cv->wm, cv->wm_rs, 1, cols, rsb, csb,
+                             po + u0 * so[3], so[1], so[3]);
+        } else {
+            float *tmp = cols + cv->K * n;
+            st = mt_cpu_gemm(cv->gemm_threads, O, n, cv->K, cv->wm, cv->wm_rs, 1, cols, rsb, csb,
+                             tmp, n, 1);
+            for (int64_t o = 0; st == MT_OK && o < O; o++)
+                for (int64_t u = u0; u < u0 + n; u++) /* of sample b, or of all (b = 0) */
+                    po[u / (OH * OW) * so[0] + o * so[1] + u / OW % OH * so[2] + u % OW * so[3]] =
+                        tmp[o * n + u - u0];
+        }
+        if (st != MT_OK) {
+            int ok = MT_OK;
+            atomic_compare_exchange_strong(&cv->status, &ok, st);
+            return;
+        }
+    }
+}
+
+/* The im2col path: MT_OK, MT_ERR_CANCELLED, or MT_ERR_NOMEM (the caller then runs the direct
+ * rows, which need no memory). */
+static int conv_gemm(struct mt_ctx *ctx, struct conv *cv, struct mt_diag *d)
+{
+    const struct mt_tensor *w = cv->w, *out = cv->out;
+    const int64_t O = w->shape[0], C = w->shape[1], KH = w->shape[2], KW = w->shape[3];
+    const int64_t B = out->shape[0], OH = out->shape[2], OW = out->shape[3];
+    const int64_t *sw = w->strides;
+    cv->K = C * KH * KW;
+    cv->cell_rows = OH * OW < KH * KW;
+    /* Blocks of as many units as fit, all of one size. A cell has a row of its own, K long:
+     * such a matrix (the weight gradient's, one cell per weight cell of every channel) holds
+     * few cells, so that a block of them may take up to CONV_COLS_MAX, one block per thread,
+     * every cell of the gemm sharing the packing of the weight. */
+    int64_t units, unit, limit;
+    if (cv->cell_rows)
+        units = B * OH * OW, unit = cv->K, limit = CONV_COLS_MAX;
+    else
+        units = OH, unit = cv->K * OW, limit = CONV_COLS_FLOATS;
+    const int64_t most = min64(units, max64(1, limit / unit));
+    int64_t nblocks = (units + most - 1) / most;
+    if (cv->cell_rows && units >= ctx->threads)
+        nblocks = (nblocks + ctx->threads - 1) / ctx->threads * ctx->threads;
+    cv->per = (units + nblocks - 1) / nblocks;
+    cv->nper = cv->cell_rows ? 1 : (units + cv->per - 1) / cv->per;
+    const int64_t blocks = cv->cell_rows ? (units + cv->per - 1) / cv->per : B * cv->nper;
+    const bool flat = !cv->cell_rows && (OH == 1 || out->strides[2] == OW * out->strides[3]);
+    const int64_t cells = cv->per * (cv->cell_rows ? 1 : OW);
+    cv->cols = cv->K * cells + (flat ? 0 : O * cells);
+    /* one block per thread at a time while there are enough to share; else the gemm's own */
+    int threads = blocks >= ctx->threads ? ctx->threads : 1;
+    cv->gemm_threads = threads > 1 ? 1 : ctx->threads;
+    /* buffers from the context's block cache (host.c): the same sizes come back every step
+     * of a training loop, and a fresh mapping would fault in every page again */
+    struct mt_storage wbuf = {.ctx = ctx, .nelem = O * cv->K}, cbuf = {.ctx = ctx};
+    float *wm = NULL;
+    const bool flip = cv->cell_rows && cv->reverse;
+    if (sw[3] == 1 && sw[2] == KW && sw[1] == KH * KW && !flip) {
+        cv->wm = mt_data(w); /* already (O, K) rows */
+        cv->wm_rs = sw[0];
+    } else {
+        if (mt_host_alloc(ctx, 1, &wbuf.nelem, &wbuf) != MT_OK) return MT_ERR_NOMEM;
+        wm = wbuf.data;
+        const float *pw = mt_data(w);
+        for (int64_t o = 0; o < O; o++)
+            for (int64_t c = 0; c < C; c++)
+                for (int64_t ky = 0; ky < KH; ky++)
+                    for (int64_t kx = 0; kx < KW; kx++)
+                        wm[((o * C + c) * KH + ky) * KW + kx] =
+                            pw[o * sw[0] + c * sw[1] + (flip ? KH - 1 - ky : ky) * sw[2] +
+                               (flip ? KW - 1 - kx : kx) * sw[3]];
+        cv->wm = wm;
+        cv->wm_rs = cv->K;
+    }
+    cbuf.nelem = threads * cv->cols;
+    if (mt_host_alloc(ctx, 1, &cbuf.nelem, &cbuf) != MT_OK) {
+        if (wm) mt_host_free(&wbuf);
+        return MT_ERR_NOMEM;
+    }
+    cv->bufs = cbuf.data;
+    atomic_init(&cv->status, MT_OK);
+    enum mt_status st = run_chunks(threads, blocks, 1, conv_blocks, cv, d);
+    if (cv->gemm_threads > 1 && (double)O * (double)cells * (double)cv->K >= FAST_GEMM_SERIAL_MNK)
+        d->threads = cv->gemm_threads;
+    mt_host_free(&cbuf);
+    if (wm) mt_host_free(&wbuf);
+    int gst = atomic_load(&cv->status);
+    return gst != MT_OK ? gst : (int)st;
+}
+
 static enum mt_status fast_conv(struct mt_ctx *ctx, struct mt_tensor *out,
                                 const struct mt_tensor *input, const struct mt_tensor *weight,
                                 bool reverse, struct mt_diag *d)
 {
     struct conv cv = {.out = out, .in = input, .w = weight, .reverse = reverse};
     const int64_t rows = out->shape[0] * out->shape[1] * out->shape[2];
-    const int64_t cost = out->shape[3] * (weight->size / weight->shape[0]);
+    const int64_t K = weight->size / max64(1, weight->shape[0]);
+    const int64_t cost = out->shape[3] * K;
+    const double macs = (double)rows * (double)cost;
+    /* the smallest block: one output row's matrix, or one cell's terms */
+    const bool cell_rows = out->shape[2] * out->shape[3] < weight->shape[2] * weight->shape[3];
+    const int64_t unit = cell_rows ? K : K * out->shape[3];
+    if (macs >= CONV_GEMM_MIN_MACS && unit <= CONV_COLS_MAX) {
+        gemm_path(mt_cpu_gemm_isa(), &d->vec_width);
+        d->path = "im2col, packed gemm";
+        int st = conv_gemm(ctx, &cv, d);
+        if (st != MT_ERR_NOMEM) return (enum mt_status)st;
+    }
     d->path = input->strides[3] == 1 ? "direct, rows" : "direct, strided rows";
     d->vec_width = 1;
-    int threads = (double)rows * (double)cost <= (double)FAST_PAR_WORK ? 1 : ctx->threads;
+    int threads = macs <= (double)FAST_PAR_WORK ? 1 : ctx->threads;
     return run_chunks(threads, rows, max64(1, FAST_CHUNK_WORK / max64(1, cost)), conv_rows, &cv, d);
 }
 
