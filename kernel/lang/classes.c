@@ -57,7 +57,7 @@ static const struct {
     [T_TUPLE] = {"tuple", "tuple", NULL},
     [T_RANGE] = {"range", "range", NULL},
     [T_BUILTIN] = {"builtin_function_or_method", NULL, NULL},
-    [T_TENSOR] = {"tensor", NULL, "tensor: the type of tensors; make one with tensor(...)."},
+    [T_TENSOR] = {"tensor", "tensor", "tensor: the type of tensors; make one with tensor(...)."},
     [T_METHOD] = {"method", NULL, NULL},
     [T_FUNCTION] = {"function", NULL, NULL},
     [T_SUPER] = {"super", "super", NULL},

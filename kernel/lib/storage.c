@@ -505,6 +505,13 @@ static int int_seq(struct dsl_interp *in, struct dsl_value s, const char *what, 
     return 0;
 }
 
+bool dsl_tensor_data_view(struct dsl_value v, struct mt_tensor **t)
+{
+    if (v.kind != DSL_OBJECT || v.as.obj->cls != &td_class) return false;
+    *t = data_of(v);
+    return true;
+}
+
 int dsl_bi_tensor_data(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
     int64_t shape[MT_MAX_DIMS], strides[MT_MAX_DIMS];

@@ -18,5 +18,7 @@ int dsl_bi_tensor_data(struct dsl_interp *in, const struct dsl_args *a, struct d
 int dsl_storage_of(struct dsl_interp *in, struct mt_tensor *t, struct dsl_value *out);
 /* Whether v is a Storage; its 1-D view of the tensor's memory (borrowed) in *t when it is. */
 bool dsl_storage_view(struct dsl_value v, struct mt_tensor **t);
+/* Whether v is a TensorData; its view of the memory (borrowed) in *t when it is. */
+bool dsl_tensor_data_view(struct dsl_value v, struct mt_tensor **t);
 
 #endif

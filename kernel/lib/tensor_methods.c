@@ -495,9 +495,36 @@ static int fill_data(struct dsl_interp *in, struct fill *f, struct dsl_value v, 
     return 0;
 }
 
+/* MiniTorch's Tensor(v) of a TensorData v: a new tensor (no history) over v's memory, on the
+ * backend asked for (simple and fast share it; cuda holds a copy). */
+static int tensor_over_data(struct dsl_interp *in, const struct dsl_args *a, struct mt_tensor *view,
+                            struct dsl_value *ret)
+{
+    enum mt_backend be = view->backend;
+    if (a->has[2] && a->slot[2].kind != DSL_NONE && dsl_backend_arg(in, a, 2, "tensor", &be) != 0)
+        return -1;
+    struct mt_tensor *t = NULL, *moved = NULL;
+    enum mt_status st =
+        mt_as_strided(ctx_of(in), view, view->ndim, view->shape, view->strides, 0, &t);
+    if (st == MT_OK && be != t->backend) {
+        st = mt_to(ctx_of(in), t, be, &moved);
+        mt_tensor_release(t);
+        t = moved;
+    }
+    if (st != MT_OK) return dsl_engine_raise(in, st);
+    if (requires_grad_arg(in, a, 1, t) != 0) {
+        mt_tensor_release(t);
+        return -1;
+    }
+    *ret = dsl_tensor(t);
+    return 0;
+}
+
 int dsl_bi_tensor(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
 {
     struct dsl_value data = a->slot[0];
+    struct mt_tensor *view;
+    if (dsl_tensor_data_view(data, &view)) return tensor_over_data(in, a, view, ret);
     int64_t shape[MT_MAX_DIMS];
     int ndim = 0;
     /* the shape follows the first items; fill_data checks the rest agree */

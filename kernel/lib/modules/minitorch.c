@@ -847,6 +847,9 @@ static const struct member minitorch_members[] = {
     VALUE("SimpleOps", "class minitorch.SimpleOps", v_simple_ops,
           "The kernel's simple backend as MiniTorch's ops class: TensorBackend(SimpleOps) is "
           "SimpleBackend."),
+    VALUE("Tensor", "class minitorch.Tensor", mod_tensor_class_value,
+          "MiniTorch's Tensor: the class of tensors (isinstance, annotations); Tensor(td, "
+          "backend=None) makes a tensor over a TensorData's memory."),
     FN("TensorBackend", "minitorch.TensorBackend(ops)", 1, 1, tensor_backend_params,
        tensor_backend_fn,
        "The backend a class of ops makes: TensorBackend(minitorch.FastOps) is "

@@ -71,8 +71,7 @@ static int v_map_proto(struct dsl_interp *in, struct dsl_value *out)
     return 0;
 }
 
-/* tensor.py's Tensor: the kernel's tensors */
-static int v_tensor_class(struct dsl_interp *in, struct dsl_value *out)
+int mod_tensor_class_value(struct dsl_interp *in, struct dsl_value *out)
 {
     (void)in;
     *out = dsl_builtin_type(dsl_builtin_find("tensor"));
@@ -107,7 +106,7 @@ MT_FILE(mod_mt_module, "module", "MiniTorch's module.py: Module and Parameter.",
 MT_FILE(mod_mt_optim, "optim", "MiniTorch's optim.py: Optimizer and SGD.",
         FROM("Optimizer", mod_minitorch), FROM("SGD", mod_minitorch));
 MT_FILE(mod_mt_tensor, "tensor", "MiniTorch's tensor.py: Tensor, the kernel's tensors.",
-        VALUE("Tensor", "minitorch.tensor.Tensor", v_tensor_class,
+        VALUE("Tensor", "minitorch.tensor.Tensor", mod_tensor_class_value,
               "The class of the kernel's tensors."));
 MT_FILE(mod_mt_tensor_data, "tensor_data", "MiniTorch's tensor_data.py, the kernel's.",
         VALUE("Index", "minitorch.tensor_data.Index", v_index, "NDArray[np.int32]."),

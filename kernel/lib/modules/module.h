@@ -155,6 +155,10 @@ int mod_minitorch_builtin_export(struct dsl_interp *in, const char *name, struct
  * out, the count returned. */
 size_t mod_minitorch_file_names(struct dsl_session *s, const char **out, size_t cap);
 
+/* minitorch.Tensor and minitorch.tensor.Tensor: the class of the kernel's tensors, whose
+ * constructor is the builtin tensor() (minitorch_files.c). */
+int mod_tensor_class_value(struct dsl_interp *in, struct dsl_value *out);
+
 /* minitorch.MathTest and MathTestVariable, the classes (testing.c). */
 int mod_math_test_value(struct dsl_interp *in, struct dsl_value *out);
 int mod_math_test_variable_value(struct dsl_interp *in, struct dsl_value *out);
