@@ -88,12 +88,14 @@ notebook: install-kernelspec ## start classic Notebook 7 instead of JupyterLab (
 # - ctest runs JOBS tests at once: the tests make their own temporary files and share only
 #   njit's compile cache, which concurrent kernels use safely (tests/README.md);
 # - valgrind checks JOBS scripts at once (each is one process, checked alone);
-# - the protocol suites of build-tsan run beside those of build-asan: most of their time is
-#   spent waiting (kernels starting and shutting down, replies, time limits), not computing;
-#   each starts its kernels from a temporary folder of its own, on ports found free, and checks
-#   the same as when run alone; the output of the one beside comes whole after the other's;
+# - the protocol suites of build and build-tsan run beside those of build-asan: most of their
+#   time is spent waiting (kernels starting and shutting down, replies, time limits), not
+#   computing (build's: about a quarter of one core); each starts its kernels from a temporary
+#   folder of its own, on ports found free, and checks the same as when run alone; the output
+#   of the ones beside comes whole after the other's;
 # - the fuzz smoke fuzzes each target for FUZZ_SMOKE_SECONDS after it has run its whole seed
-#   corpus (the inputs of past findings), however long that takes; `make fuzz` fuzzes longer.
+#   corpus (the inputs of past findings), however long that takes, JOBS targets at once (each
+#   is one process); `make fuzz` fuzzes longer.
 test: ## run all suites: ctest (gcc, clang, sanitized), format, layers, numpy, protocol (also under ASan and TSan), notebooks, nbgrader assignments, browser, valgrind, fuzz smoke
 	@results=(); besides=(); status=0; started=$$SECONDS; \
 	step() { \
@@ -136,12 +138,12 @@ test: ## run all suites: ctest (gcc, clang, sanitized), format, layers, numpy, p
 	suite "differential vs numpy" tests/differential/run.sh build; \
 	suite "differential, cuda stand-in" env MT_CUDA_PLUGIN=$(CURDIR)/build/libmt_cuda_standin.so \
 	    tests/differential/run.sh build -k cuda; \
-	suite "protocol build" tools/run-protocol-tests.sh $(KERNEL); \
 	suite "notebooks (nbval)" tools/run-notebook-tests.sh $(KERNEL); \
 	suite "assignments (nbgrader)" tools/run-assignment-tests.sh $(KERNEL); \
 	suite "browser (Chromium)" tools/run-browser-tests.sh $(KERNEL); \
 	suite "valgrind memcheck" env VALGRIND_JOBS=$(JOBS) tools/run-valgrind.sh $(KERNEL); \
 	beside "protocol build-tsan" tools/run-protocol-tests.sh build-tsan/minitorch-kernel --sanitized; \
+	beside "protocol build" tools/run-protocol-tests.sh $(KERNEL); \
 	suite "protocol build-asan" tools/run-protocol-tests.sh $(KERNEL_ASAN) --sanitized; \
 	collect; \
 	suite "build-fuzz (clang, libFuzzer)" $(MAKE) --no-print-directory build-fuzz NO_SETUP=1; \
@@ -179,17 +181,8 @@ build-fuzz: $(SETUP_TEST) ## the libFuzzer targets (clang, ASan + UBSan) in buil
 	    -DMT_BUILD_TESTS=OFF $(CMAKE_ARGS)
 	cmake --build build-fuzz -j$(JOBS)
 
-fuzz: build-fuzz ## build the libFuzzer targets and run each for FUZZ_SECONDS (default 30), with tests/fuzz/NAME.dict
-	@for t in build-fuzz/fuzz_*; do \
-	    name=$${t##*/fuzz_}; work=$$(mktemp -d); \
-	    echo "==== $$t ($(FUZZ_SECONDS) s, seeds tests/fuzz/corpus/$$name)"; \
-	    mkdir -p build-fuzz/artifacts; \
-	    dict=; [ -f tests/fuzz/$$name.dict ] && dict=-dict=tests/fuzz/$$name.dict; \
-	    $$t -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 -print_final_stats=1 \
-	        -artifact_prefix=build-fuzz/artifacts/$$name- $$dict \
-	        $$work tests/fuzz/corpus/$$name || exit 1; \
-	    rm -rf $$work; \
-	done
+fuzz: build-fuzz ## build the libFuzzer targets and run each for FUZZ_SECONDS (default 30), with tests/fuzz/NAME.dict, JOBS at once
+	tools/run-fuzz.sh $(FUZZ_SECONDS) $(JOBS)
 
 # The fuzzer of compiled code (tests/fuzz/jit_fuzz.py): random njit functions and cuda.jit kernels
 # run with many argument values beside the interpreter; tests/differential/test_jit_fuzz.py runs a
