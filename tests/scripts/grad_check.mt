@@ -44,5 +44,21 @@ except AssertionError as e:
 # expect: True
 # expect: Received derivative 4.000000 for argument 0 and index (2,),
 # expect-re: but was expecting derivative (7\.99[0-9]+|8\.00[0-9]+) from central difference\.
+
+# values near the ends of MiniTorch's draws (-100..100): conv outputs near 10^4, whose float32
+# rounding would swamp a step of 10^-3 (the difference then read 2.35 for a derivative of 1);
+# the step grows until it does not, and a derivative left out at that size is still caught
+xc = tensor([[[0.0, 100.0, -100.0, 1.0, -1.0, 0.5]]])
+wc = tensor([[[0.0, 100.0, -100.0, 1.0]]])
+grad_check(minitorch.Conv1dFun.apply, xc, wc)
+print("conv near 100 passed")
+# expect: conv near 100 passed
+ones = tensor([[[1.0, 1.0, 1.0, 1.0]]])
+try:
+    grad_check(lambda a: minitorch.conv1d(a, wc) + minitorch.conv1d(a.detach(), ones), xc)
+    print("not caught")
+except AssertionError as e:
+    print(str(e).split("\n")[1])
+# expect: Not equal to tolerance rtol=0.01, atol=0.01
 grad_check(lambda a: a, [1.0])
 # expect-error: TypeError: grad_check() checks tensors, not list

@@ -391,9 +391,10 @@ int mod_math_test_variable_value(struct dsl_interp *in, struct dsl_value *out)
  * The kernel's tensors are float32, where MiniTorch's difference (a step of 1e-6, then
  * f(...).sum() - f(...).sum()) would measure rounding: x + 1e-6 is x itself past 8, and the sums
  * of every other element swamp the change. So the difference is taken as the same quantity in
- * a float32's terms: a step of 1e-3 times max(1, |x|) at the index, divided by the step the
- * float32 inputs actually take, and the two outputs subtracted element by element before they
- * are summed (the elements the step does not reach cancel exactly). */
+ * a float32's terms: a step of 1e-3 times max(1, |x|) at the index (larger where the outputs'
+ * rounding would swamp it, see gc_central), divided by the step the float32 inputs actually
+ * take, and the two outputs subtracted element by element before they are summed (the
+ * elements the step does not reach cancel exactly). */
 struct gc_case {
     struct dsl_value f;
     struct dsl_value *vals; /* owned tensors: the inputs, leaves */
@@ -468,32 +469,67 @@ static int gc_fail(struct dsl_interp *in, const struct gc_case *c, size_t arg, c
     return r;
 }
 
-/* The central difference of f in argument arg at idx, as the comment above says. */
-static int gc_central(struct dsl_interp *in, const struct gc_case *c, size_t arg,
-                      const int64_t *idx, double *out)
+/* The difference quotient of f in argument arg at idx for a step of `step` (float32's own
+ * step, hi - lo, divides): the outputs subtracted element by element, the changed ones summed
+ * in double, into *out; into *round, a bound on what float32 rounding of those outputs adds to
+ * it (half an ulp of each, over the step). */
+static int gc_quotient(struct dsl_interp *in, const struct gc_case *c, size_t arg,
+                       const int64_t *idx, float step, double *out, double *round)
 {
     struct mt_ctx *ctx = ctx_of(in);
     struct mt_tensor *x = c->vals[arg].as.t, *up = NULL, *xs[2] = {NULL, NULL}, *ys[2] = {NULL};
-    struct mt_tensor *d = NULL, *delta = NULL;
-    float at = 0.0f, hi = 0.0f, lo = 0.0f, sum = 0.0f;
-    int64_t zero = 0;
-    enum mt_status st = mt_tensor_get(ctx, x, x->ndim, idx, &at);
-    if (st == MT_OK) st = mt_zeros(ctx, x->backend, x->ndim, x->shape, &up);
-    if (st == MT_OK) st = mt_tensor_set(ctx, up, x->ndim, idx, 1e-3f * fmaxf(1.0f, fabsf(at)));
+    float hi = 0.0f, lo = 0.0f, *y[2] = {NULL, NULL};
+    enum mt_status st = mt_zeros(ctx, x->backend, x->ndim, x->shape, &up);
+    if (st == MT_OK) st = mt_tensor_set(ctx, up, x->ndim, idx, step);
     if (st == MT_OK) st = mt_zip(ctx, MT_ZIP_ADD, x, up, &xs[0]);
     if (st == MT_OK) st = mt_zip(ctx, MT_ZIP_SUB, x, up, &xs[1]);
     if (st == MT_OK) st = mt_tensor_get(ctx, xs[0], x->ndim, idx, &hi);
     if (st == MT_OK) st = mt_tensor_get(ctx, xs[1], x->ndim, idx, &lo);
     int r = st != MT_OK ? dsl_engine_raise(in, st) : 0;
     for (int k = 0; k < 2 && r == 0; k++) r = gc_call(in, c, arg, xs[k], &ys[k]);
-    if (r == 0) st = mt_zip(ctx, MT_ZIP_SUB, ys[0], ys[1], &d);
-    if (r == 0 && st == MT_OK) st = mt_reduce(ctx, MT_RED_SUM, d, MT_ALL_DIMS, &delta);
-    if (r == 0 && st == MT_OK) st = mt_tensor_get(ctx, delta, 1, &zero, &sum);
-    if (r == 0 && st != MT_OK) r = dsl_engine_raise(in, st);
-    *out = (double)sum / ((double)hi - (double)lo);
-    struct mt_tensor *all[] = {up, xs[0], xs[1], ys[0], ys[1], d, delta};
+    if (r == 0 && ys[0]->size != ys[1]->size)
+        r = dsl_raise(in, "ValueError", "grad_check(): f gave outputs of different sizes");
+    for (int k = 0; k < 2 && r == 0; k++) {
+        y[k] = malloc((size_t)(ys[k]->size ? ys[k]->size : 1) * sizeof *y[k]);
+        if (!y[k]) r = dsl_raise_status(in, DSL_V_NOMEM);
+        if (r == 0 && (st = mt_tensor_copy_out(ys[k], y[k])) != MT_OK) r = dsl_engine_raise(in, st);
+    }
+    double sum = 0.0, mag = 0.0;
+    for (int64_t i = 0; r == 0 && i < ys[0]->size; i++) {
+        float d = y[0][i] - y[1][i]; /* what the step does not reach cancels exactly */
+        if (d == 0.0f) continue;
+        sum += d;
+        mag += fabs(y[0][i]) + fabs(y[1][i]);
+    }
+    *out = sum / ((double)hi - (double)lo);
+    *round = mag * 0x1p-24 / ((double)hi - (double)lo);
+    struct mt_tensor *all[] = {up, xs[0], xs[1], ys[0], ys[1]};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) mt_tensor_release(all[i]);
+    free(y[0]);
+    free(y[1]);
     return r;
+}
+
+/* The central difference of f in argument arg at idx, as the comment above says. Where the
+ * outputs' rounding could move it by more than a quarter of the tolerance (outputs far larger
+ * than their change: a convolution of values near 100 changes outputs of 10^4 by 10^-1), the
+ * step grows by the factor that brings the bound there, up to 256 times, and the difference is
+ * taken again: a sum of products is linear in each value, and a smooth function's error from
+ * the larger step (its square times the third derivative) stays far below the rounding. */
+static int gc_central(struct dsl_interp *in, const struct gc_case *c, size_t arg,
+                      const int64_t *idx, double *out)
+{
+    float at = 0.0f;
+    enum mt_status st =
+        mt_tensor_get(ctx_of(in), c->vals[arg].as.t, c->vals[arg].as.t->ndim, idx, &at);
+    if (st != MT_OK) return dsl_engine_raise(in, st);
+    float step = 1e-3f * fmaxf(1.0f, fabsf(at));
+    double round = 0.0;
+    if (gc_quotient(in, c, arg, idx, step, out, &round) != 0) return -1;
+    double target = 0.25 * (1e-2 + 1e-2 * fabs(*out));
+    if (!(round > target)) return 0;
+    double grow = fmin(256.0, round / target);
+    return gc_quotient(in, c, arg, idx, (float)(step * grow), out, &round);
 }
 
 /* Each input as a leaf that requires grad and has none: MiniTorch's requires_grad_(True) gives
