@@ -297,7 +297,10 @@ int jit_build(struct dsl_interp *in, struct dsl_function *f, struct spec *s)
         struct render_buf src, gsrc;
         jit_unit_source(u, f, &src);
         render_buf_init(&gsrc, 0);
-        if (g) jit_unit_source(g, f, &gsrc);
+        if (g)
+            jit_unit_source(g, f, &gsrc);
+        else if (deep) /* its loops as written again, by gcc -O2 for the calls after the first */
+            render_buf_append(&gsrc, src.data ? src.data : "", src.len);
         if (g && !deep) { /* one C for both of its builds: the grouped one */
             render_buf_free(&src);
             src = gsrc;

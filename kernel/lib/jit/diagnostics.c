@@ -87,19 +87,14 @@ void jit_report(const struct unit *u, struct spec *s)
     } else {
         render_buf_puts(&b, "  serial: no prange loop in the function called\n");
     }
-    if (u->max_nest >= 2 && !u->jams)
-        render_buf_puts(&b,
-                        "  built by gcc -Og -fcaller-saves, not -O2: its prange body nests loops "
-                        "two deep, so its first call waits for gcc (the quick build's code "
-                        "would run them several times slower), and -Og compiles such loops "
-                        "sooner\n");
-    else if (u->max_nest >= 2)
-        render_buf_puts(&b,
-                        "  built twice: its prange body nests loops two deep, so its first call "
-                        "waits for gcc (the quick build's code would run them several times "
-                        "slower), on its loops as written with -Og -fcaller-saves, which "
-                        "compiles them sooner; gcc -O2 then builds the grouped loops below for "
-                        "the calls after it\n");
+    if (u->max_nest >= 2)
+        render_buf_printf(&b,
+                          "  built twice: its prange body nests loops two deep, so its first call "
+                          "waits for gcc (the quick build's code would run them several times "
+                          "slower), on its loops as written with -Og -fcaller-saves, which "
+                          "compiles them sooner; gcc -O2 then builds %s for the calls after "
+                          "it\n",
+                          u->jams ? "the grouped loops below" : "the same loops");
     if (u->jams) {
         const struct dsl_function *jf = u->jam_fn;
         render_buf_printf(&b,
