@@ -1,5 +1,5 @@
 # kernels.mt — the benchmark rows of students' njit kernels (run.sh): MiniTorch's textbook
-# Task 3.1/3.2 solutions and Task 4.2's convolution written in the language, timed beside the built-in op on the same
+# Task 3.1/3.2 solutions and Task 4.1's and 4.2's convolutions written in the language, timed beside the built-in op on the same
 # shapes; one JSON member per row on stdout. The same code under Numba: ../jit_choice/numba_side.py.
 # run.sh sets FIRST_ONLY before this text: 1 times each row's first call only.
 import time
@@ -102,6 +102,30 @@ def _mm(out, out_shape, out_strides, a_storage, a_shape, a_strides, b_storage, b
                 out[n * out_strides[0] + i * out_strides[1] + j * out_strides[2]] = acc
 
 
+def _conv1d(out, out_shape, out_strides, out_size, input, input_shape, input_strides,
+            weight, weight_shape, weight_strides, reverse):
+    # Task 4.1 as MiniTorch's template writes it (shapes and strides unpacked, an assert)
+    batch_, out_channels, out_width = out_shape
+    batch, in_channels, width = input_shape
+    out_channels_, in_channels_, kw = weight_shape
+    assert batch == batch_ and in_channels == in_channels_ and out_channels == out_channels_
+    s1 = input_strides
+    s2 = weight_strides
+    for i in prange(out_size):
+        out_index = np.zeros(MAX_DIMS, np.int32)
+        to_index(i, out_shape, out_index)
+        b = out_index[0]
+        oc = out_index[1]
+        x = out_index[2]
+        acc = 0.0
+        for ic in range(in_channels):
+            for k in range(kw):
+                xx = x - k if reverse else x + k
+                if xx >= 0 and xx < width:
+                    acc += (input[b * s1[0] + ic * s1[1] + xx * s1[2]]
+                            * weight[oc * s2[0] + ic * s2[1] + k * s2[2]])
+        out[index_to_position(out_index, out_strides)] = acc
+
 def _conv2d(out, out_shape, out_strides, out_size, input, input_shape, input_strides,
             weight, weight_shape, weight_strides, reverse):
     # Task 4.2 as MiniTorch's template writes it (shapes and strides unpacked, an assert)
@@ -200,6 +224,13 @@ o2 = minitorch.zeros((2, 256, 256))
 timeit("matmul (2,256,256)", lambda: mm(*o2.tuple(), *a2.tuple(), *a2.tuple()), lambda: a2 @ a2)
 o3 = minitorch.zeros((1, 512, 512))
 timeit("matmul (1,512,512)", lambda: mm(*o3.tuple(), *a1.tuple(), *a1.tuple()), lambda: a1 @ a1)
+c1 = njit(parallel=True)(_conv1d)
+c1i = minitorch.rand((16, 8, 256))
+c1w = minitorch.rand((16, 8, 5))
+o5 = minitorch.zeros((16, 16, 256))
+timeit("conv1d (16,8,256)x(16,8,5)",
+       lambda: c1(*o5.tuple(), o5.size, *c1i.tuple(), *c1w.tuple(), False),
+       lambda: minitorch.conv1d(c1i, c1w))
 cv = njit(parallel=True)(_conv2d)
 ci = minitorch.rand((16, 4, 28, 28))
 cw = minitorch.rand((8, 4, 5, 5))
@@ -209,5 +240,6 @@ timeit("conv2d (16,4,28,28)x(8,4,5,5)",
        lambda: minitorch.conv2d(ci, cw))
 # the compiled kernels' last results against the built-in ops
 ok = ((o3 - a1 @ a1).abs().max().item() < 1e-3 and (out - (x + row)).abs().max().item() == 0.0
-      and (o4 - minitorch.conv2d(ci, cw)).abs().max().item() < 1e-3)
+      and (o4 - minitorch.conv2d(ci, cw)).abs().max().item() < 1e-3
+      and (o5 - minitorch.conv1d(c1i, c1w)).abs().max().item() < 1e-3)
 print(f'"checked": {{"ok": {"true" if ok else "false"}}},')

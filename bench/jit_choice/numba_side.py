@@ -1,5 +1,5 @@
 """Numba side of the code-generator experiment (run.sh): MiniTorch's textbook Task 3.1/3.2 solutions
-and Task 4.2's convolution
+and Task 4.1's and 4.2's convolutions
 (index math per element, prange over the output) on float32 storage; first call (compile) and
 steady-state times."""
 import os, sys, time, json
@@ -91,6 +91,30 @@ def _mm(out, out_shape, out_strides, a_storage, a_shape, a_strides, b_storage, b
                     a_inner += a_strides[2]
                     b_inner += b_strides[1]
                 out[n * out_strides[0] + i * out_strides[1] + j * out_strides[2]] = acc
+
+def _conv1d(out, out_shape, out_strides, out_size, input, input_shape, input_strides,
+            weight, weight_shape, weight_strides, reverse):
+    # Task 4.1 as MiniTorch's template writes it (shapes and strides unpacked, an assert)
+    batch_, out_channels, out_width = out_shape
+    batch, in_channels, width = input_shape
+    out_channels_, in_channels_, kw = weight_shape
+    assert batch == batch_ and in_channels == in_channels_ and out_channels == out_channels_
+    s1 = input_strides
+    s2 = weight_strides
+    for i in prange(out_size):
+        out_index = np.zeros(MAX_DIMS, np.int32)
+        to_index(i, out_shape, out_index)
+        b = out_index[0]
+        oc = out_index[1]
+        x = out_index[2]
+        acc = 0.0
+        for ic in range(in_channels):
+            for k in range(kw):
+                xx = x - k if reverse else x + k
+                if xx >= 0 and xx < width:
+                    acc += (input[b * s1[0] + ic * s1[1] + xx * s1[2]]
+                            * weight[oc * s2[0] + ic * s2[1] + k * s2[2]])
+        out[index_to_position(out_index, out_strides)] = acc
 
 def _conv2d(out, out_shape, out_strides, out_size, input, input_shape, input_strides,
             weight, weight_shape, weight_strides, reverse):
@@ -188,6 +212,12 @@ def main():
     o3 = np.zeros((1, 512, 512), np.float32)
     f = lambda: mm(*tup(o3), *tup(a1), *tup(a1))
     timeit("matmul (1,512,512)", f, f)
+    c1 = njit(parallel=True)(_conv1d)
+    c1i = np.random.rand(16, 8, 256).astype(np.float32)
+    c1w = np.random.rand(16, 8, 5).astype(np.float32)
+    o5 = np.zeros((16, 16, 256), np.float32)
+    f = lambda: c1(*tup(o5), o5.size, *tup(c1i), *tup(c1w), False)
+    timeit("conv1d (16,8,256)x(16,8,5)", f, f)
     cv = njit(parallel=True)(_conv2d)
     ci = np.random.rand(16, 4, 28, 28).astype(np.float32)
     cw = np.random.rand(8, 4, 5, 5).astype(np.float32)
