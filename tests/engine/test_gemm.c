@@ -246,6 +246,46 @@ static void test_threads_bit_identical(void)
     mt_cpu_gemm_force_isa(NULL);
 }
 
+/* mt_cpu_gemm_unpacked reads B in place at every size: the same bits as mt_cpu_gemm's packed
+ * route (one FMA chain per KC block either way), above the size where mt_cpu_gemm packs, with
+ * C flat or strided, and within the reference's bound. Shapes of convolutions' im2col blocks:
+ * few rows of A; a K of several KC blocks. */
+static void test_unpacked_same_bits(void)
+{
+    static const int64_t sizes[][3] = {
+        {16, 196, 200}, {8, 784, 100}, {100, 16, 1300}, {7, 61, 533}};
+    for (int s = 0; s < NISA; s++) {
+        if (!force(isa_names[s])) continue;
+        for (size_t t = 0; t < sizeof sizes / sizeof sizes[0]; t++) {
+            int64_t M = sizes[t][0], N = sizes[t][1], K = sizes[t][2];
+            rng_seed(7 + t);
+            struct mat a = operand(M, K, ROW), b = operand(K, N, ROW);
+            for (int strided = 0; strided < 2; strided++) {
+                int64_t rsc = strided ? 1 : N, csc = strided ? M + 3 : 1;
+                struct mat c1 = mat_new(M, N, rsc, csc), c2 = mat_new(M, N, rsc, csc);
+                for (size_t i = 0; i < c1.len; i++) c1.data[i] = c2.data[i] = SENTINEL;
+                CHECK_INT(mt_cpu_gemm(1, M, N, K, a.data, a.rs, a.cs, b.data, b.rs, b.cs, c1.data,
+                                      rsc, csc),
+                          MT_OK);
+                CHECK_INT(mt_cpu_gemm_unpacked(M, N, K, a.data, a.rs, a.cs, b.data, b.rs, c2.data,
+                                               rsc, csc),
+                          MT_OK);
+                if (memcmp(c1.data, c2.data, c1.len * sizeof(float)) != 0)
+                    fprintf(stderr, "unpacked [%s] %lld x %lld x %lld, C %s: bits differ\n",
+                            mt_cpu_gemm_isa(), (long long)M, (long long)N, (long long)K,
+                            strided ? "strided" : "flat");
+                CHECK(memcmp(c1.data, c2.data, c1.len * sizeof(float)) == 0);
+                free(c1.data);
+                free(c2.data);
+            }
+            CHECK(check_product(1, &a, &b, N, 1, "unpacked's shape, packed") == 0);
+            free(a.data);
+            free(b.data);
+        }
+    }
+    mt_cpu_gemm_force_isa(NULL);
+}
+
 /* The order of the sums, exactly: on the FMA ISAs every element of C is an FMA chain from 0
  * over k in increasing order, per KC block (KC balanced as gemm.c's gemm_block does), each
  * block after the first added to C. The packed path and the small unpacked one (MNK at most
@@ -407,6 +447,7 @@ int main(void)
     RUN_TEST(test_sizes_every_isa);
     RUN_TEST(test_strides_every_isa);
     RUN_TEST(test_threads_bit_identical);
+    RUN_TEST(test_unpacked_same_bits);
     RUN_TEST(test_fma_chain_order);
     RUN_TEST(test_cancel);
     return TEST_SUMMARY();

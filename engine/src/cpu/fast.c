@@ -955,7 +955,8 @@ struct conv {
     struct mt_tensor *out;
     const struct mt_tensor *in, *w;
     bool reverse;
-    /* The im2col path. The weight is an (O, K) matrix, K = (c, ky, kx), rows wm_rs apart. A
+    /* The im2col path. The weight is an (O, K) matrix, K = (c, ky, kx), rows wm_rs apart
+     * (with cell_rows: its transpose, (K, O) rows wm_rs apart). A
      * block is `per` units: output rows of one sample (nper blocks a sample), or with
      * `cell_rows` output cells of the whole output, a row of K values each (when the kernel
      * has more cells than the output, as in the weight gradient's call: its long runs are
@@ -1123,21 +1124,31 @@ static void conv_blocks(void *arg, int64_t lo, int64_t hi)
             b = i / cv->nper, u0 = y0 * OW, n = (y1 - y0) * OW;
             conv_im2col_rows(cv, b, y0, y1, cols);
         }
-        /* the matrix as the gemm's B (K, n): rows of cells, or a row of K values per cell */
-        const int64_t rsb = cv->cell_rows ? 1 : n, csb = cv->cell_rows ? cv->K : 1;
         float *po = mt_data(out) + b * so[0];
+        float *dst = flat ? po + u0 * so[3] : cols + cv->K * n; /* else the buffer's end */
         int st;
-        if (flat) {
-            st = mt_cpu_gemm(cv->gemm_threads, O, n, cv->K, cv->wm, cv->wm_rs, 1, cols, rsb, csb,
-                             po + u0 * so[3], so[1], so[3]);
-        } else {
-            float *tmp = cols + cv->K * n;
-            st = mt_cpu_gemm(cv->gemm_threads, O, n, cv->K, cv->wm, cv->wm_rs, 1, cols, rsb, csb,
-                             tmp, n, 1);
+        /* One block per thread: the gemm reads the matrix in place rather than copy it first
+         * (with as few output channels as a convolution has, that copy cost about what the
+         * product did). Rows of cells: out (O, n) = weight (O, K) @ matrix (K, n). A row of K
+         * values per cell: out^T (n, O) = matrix (n, K) @ weight^T (K, O), the weight packed
+         * so (conv_gemm). */
+        if (cv->cell_rows && cv->gemm_threads == 1)
+            st = mt_cpu_gemm_unpacked(n, O, cv->K, cols, cv->K, 1, cv->wm, cv->wm_rs, dst, O, 1);
+        else if (cv->cell_rows)
+            st = mt_cpu_gemm(cv->gemm_threads, n, O, cv->K, cols, cv->K, 1, cv->wm, cv->wm_rs, 1,
+                             dst, O, 1);
+        else if (cv->gemm_threads == 1)
+            st = mt_cpu_gemm_unpacked(O, n, cv->K, cv->wm, cv->wm_rs, 1, cols, n, dst,
+                                      flat ? so[1] : n, flat ? so[3] : 1);
+        else
+            st = mt_cpu_gemm(cv->gemm_threads, O, n, cv->K, cv->wm, cv->wm_rs, 1, cols, n, 1, dst,
+                             flat ? so[1] : n, flat ? so[3] : 1);
+        if (!flat) { /* then to each cell's place: dst is (O, n), or (n, O) for cells */
+            const int64_t to = cv->cell_rows ? 1 : n, tu = cv->cell_rows ? O : 1;
             for (int64_t o = 0; st == MT_OK && o < O; o++)
                 for (int64_t u = u0; u < u0 + n; u++) /* of sample b, or of all (b = 0) */
                     po[u / (OH * OW) * so[0] + o * so[1] + u / OW % OH * so[2] + u % OW * so[3]] =
-                        tmp[o * n + u - u0];
+                        dst[o * to + (u - u0) * tu];
         }
         if (st != MT_OK) {
             int ok = MT_OK;
@@ -1184,22 +1195,23 @@ static int conv_gemm(struct mt_ctx *ctx, struct conv *cv, struct mt_diag *d)
     struct mt_storage wbuf = {.ctx = ctx, .nelem = O * cv->K}, cbuf = {.ctx = ctx};
     float *wm = NULL;
     const bool flip = cv->cell_rows && cv->reverse;
-    if (sw[3] == 1 && sw[2] == KW && sw[1] == KH * KW && !flip) {
+    if (sw[3] == 1 && sw[2] == KW && sw[1] == KH * KW && !cv->cell_rows) {
         cv->wm = mt_data(w); /* already (O, K) rows */
         cv->wm_rs = sw[0];
-    } else {
+    } else { /* (O, K) rows; for cells, (K, O) rows (conv_blocks) */
         if (mt_host_alloc(ctx, 1, &wbuf.nelem, &wbuf) != MT_OK) return MT_ERR_NOMEM;
         wm = wbuf.data;
         const float *pw = mt_data(w);
+        const int64_t ro = cv->cell_rows ? 1 : cv->K, rk = cv->cell_rows ? O : 1;
         for (int64_t o = 0; o < O; o++)
             for (int64_t c = 0; c < C; c++)
                 for (int64_t ky = 0; ky < KH; ky++)
                     for (int64_t kx = 0; kx < KW; kx++)
-                        wm[((o * C + c) * KH + ky) * KW + kx] =
+                        wm[o * ro + ((c * KH + ky) * KW + kx) * rk] =
                             pw[o * sw[0] + c * sw[1] + (flip ? KH - 1 - ky : ky) * sw[2] +
                                (flip ? KW - 1 - kx : kx) * sw[3]];
         cv->wm = wm;
-        cv->wm_rs = cv->K;
+        cv->wm_rs = cv->cell_rows ? O : cv->K;
     }
     cbuf.nelem = threads * cv->cols;
     if (mt_host_alloc(ctx, 1, &cbuf.nelem, &cbuf) != MT_OK) {

@@ -41,6 +41,7 @@
 
 #include "minitorch/minitorch.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -474,9 +475,11 @@ static float *scratch_get(size_t bytes, bool *owned)
     return buf;
 }
 
-int mt_cpu_gemm(int nthreads, int64_t M, int64_t N, int64_t K, const float *A, int64_t rsa,
+/* mt_cpu_gemm and mt_cpu_gemm_unpacked: products of at most direct_mnk multiply-adds take
+ * the ISA's direct route. */
+static int gemm(int nthreads, int64_t M, int64_t N, int64_t K, const float *A, int64_t rsa,
                 int64_t csa, const float *B, int64_t rsb, int64_t csb, float *C, int64_t rsc,
-                int64_t csc)
+                int64_t csc, double direct_mnk)
 {
     if (M <= 0 || N <= 0) return MT_OK;
     if (K <= 0) {
@@ -498,7 +501,7 @@ int mt_cpu_gemm(int nthreads, int64_t M, int64_t N, int64_t K, const float *A, i
     }
 
     const struct gemm_isa *isa = gemm_isa_current();
-    if (isa->direct && (double)M * (double)N * (double)K <= MT_GEMM_DIRECT_MNK) {
+    if (isa->direct && (double)M * (double)N * (double)K <= direct_mnk) {
         const int64_t kc = gemm_block(K, isa->kc, 1);
         if (csb == 1) {
             isa->direct(M, N, K, kc, A, rsa, csa, B, rsb, C, rsc, csc);
@@ -576,4 +579,17 @@ int mt_cpu_gemm(int nthreads, int64_t M, int64_t N, int64_t K, const float *A, i
 
     if (owned) free(g.buf);
     return atomic_load_explicit(&g.skipped, memory_order_relaxed) ? MT_ERR_CANCELLED : MT_OK;
+}
+
+int mt_cpu_gemm(int nthreads, int64_t M, int64_t N, int64_t K, const float *A, int64_t rsa,
+                int64_t csa, const float *B, int64_t rsb, int64_t csb, float *C, int64_t rsc,
+                int64_t csc)
+{
+    return gemm(nthreads, M, N, K, A, rsa, csa, B, rsb, csb, C, rsc, csc, MT_GEMM_DIRECT_MNK);
+}
+
+int mt_cpu_gemm_unpacked(int64_t M, int64_t N, int64_t K, const float *A, int64_t rsa, int64_t csa,
+                         const float *B, int64_t rsb, float *C, int64_t rsc, int64_t csc)
+{
+    return gemm(1, M, N, K, A, rsa, csa, B, rsb, 1, C, rsc, csc, INFINITY);
 }

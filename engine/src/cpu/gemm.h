@@ -34,6 +34,13 @@ int mt_cpu_gemm(int nthreads, int64_t M, int64_t N, int64_t K, const float *A, i
                 int64_t csa, const float *B, int64_t rsb, int64_t csb, float *C, int64_t rsc,
                 int64_t csc);
 
+/* mt_cpu_gemm on one thread for a B with unit column stride that its caller has just written
+ * and that feeds few rows of A (an im2col block times a convolution's weight): B is read in
+ * place at every size, not packed, where the ISA has that route; the same sums (and bits) as
+ * mt_cpu_gemm's. */
+int mt_cpu_gemm_unpacked(int64_t M, int64_t N, int64_t K, const float *A, int64_t rsa, int64_t csa,
+                         const float *B, int64_t rsb, float *C, int64_t rsc, int64_t csc);
+
 /* The ISA the gemm uses on this CPU right now ("avx512", "avx2" or "scalar"). Static string.
  * (Also "avx512emu" while a test forces it, see below.) */
 const char *mt_cpu_gemm_isa(void);
