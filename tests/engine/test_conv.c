@@ -389,21 +389,27 @@ static void given_output_case(struct dims d)
     free(iv), free(wv), free(want);
 }
 
-/* Sizes at which fast multiplies im2col blocks by the weight (over a million multiply-adds per
- * call; the sizes above run its direct rows): the forward with both anchors and strided
- * operands, an output narrower than the input (the weight gradient's call), a strided output,
- * and a whole backward against the closed forms. */
+/* Sizes at which fast runs a gemm (the sizes above run its direct rows): im2col blocks times
+ * the weight, or the weight's cells times the image then shifted sums; the forward with both
+ * anchors and strided operands, an output narrower than the input (the weight gradient's
+ * call), a strided output, and a whole backward against the closed forms. */
 static void test_gemm_sizes(void)
 {
     for (int b = MT_BACKEND_SIMPLE; b <= MT_BACKEND_FAST; b++) {
         forward_case(b, true, (struct dims){4, 3, 20, 20, 16, 5, 5, 20, 20});
         forward_case(b, true, (struct dims){3, 8, 9, 13, 20, 3, 4, 9, 13});
         forward_case(b, false, (struct dims){5, 6, 1, 300, 12, 1, 7, 1, 300});
+        /* fewer channels out than in (the input gradient's call): fast's products of each
+         * weight cell with the image, then their shifted sums */
+        forward_case(b, true, (struct dims){4, 12, 10, 9, 5, 3, 4, 10, 9});
+        forward_case(b, false, (struct dims){3, 10, 1, 40, 4, 1, 5, 1, 40});
     }
     /* the weight gradient's call: a "kernel" as large as the image, a 3x3 output */
     given_output_case((struct dims){2, 64, 12, 12, 8, 12, 12, 3, 3});
     /* more cells than one im2col block holds: two blocks per image, split inside a row */
     given_output_case((struct dims){1, 16, 39, 41, 4, 5, 5, 39, 41});
+    /* fewer channels out than in: the shifted sums' path */
+    given_output_case((struct dims){2, 12, 9, 11, 5, 3, 3, 9, 11});
 
     /* LeNet's second layer on a batch: forward, then both gradients through mt_conv2d */
     struct dims d = {8, 6, 14, 14, 16, 5, 5, 14, 14};

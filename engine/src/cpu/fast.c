@@ -1229,6 +1229,103 @@ static int conv_gemm(struct mt_ctx *ctx, struct conv *cv, struct mt_diag *d)
     return gst != MT_OK ? gst : (int)st;
 }
 
+/* ---- convolution as products, then shifted sums ---------------------------------------- */
+
+/* Where the output has fewer channels than the input (the input gradient's call: the layer's
+ * in_channels out of its out_channels), the im2col matrix (C * KH * KW rows per image) is
+ * larger than the products of each weight cell with the image: q (O * KH * KW, H * W) = weight
+ * (O * KH * KW, C) @ image (C, H * W), a gemm with the image read in place. out[o] is then the
+ * sum over (ky, kx) of q's row (o, ky, kx) moved by (ky, kx) (back by them when reversed), in
+ * that order: each cell summed by one thread in an order fixed by the shapes. */
+struct conv_q {
+    const struct conv *cv;
+    const float *wq; /* (O * KH * KW, C), row-major */
+    float *bufs;     /* per thread: q, then one output image */
+    int64_t per_thread;
+    atomic_int status;
+};
+
+static void conv_q_images(void *arg, int64_t lo, int64_t hi)
+{
+    struct conv_q *cq = arg;
+    const struct mt_tensor *out = cq->cv->out, *in = cq->cv->in, *w = cq->cv->w;
+    const int64_t O = w->shape[0], C = w->shape[1], KH = w->shape[2], KW = w->shape[3];
+    const int64_t H = in->shape[2], W = in->shape[3], HW = H * W;
+    const int64_t *si = in->strides, *so = out->strides;
+    int t = 0;
+#ifdef MT_HAVE_OPENMP
+    t = omp_get_thread_num();
+#endif
+    float *q = cq->bufs + (int64_t)t * cq->per_thread, *acc = q + O * KH * KW * HW;
+    for (int64_t b = lo; b < hi; b++) {
+        if (atomic_load_explicit(&cq->status, memory_order_relaxed) != MT_OK) return;
+        int st = mt_cpu_gemm_unpacked(O * KH * KW, HW, C, cq->wq, C, 1, mt_data(in) + b * si[0],
+                                      si[1], q, HW, 1);
+        if (st != MT_OK) {
+            int ok = MT_OK;
+            atomic_compare_exchange_strong(&cq->status, &ok, st);
+            return;
+        }
+        for (int64_t o = 0; o < O; o++) {
+            for (int64_t i = 0; i < HW; i++) acc[i] = 0.0f;
+            for (int64_t ky = 0; ky < KH; ky++)
+                for (int64_t kx = 0; kx < KW; kx++) {
+                    const float *row = q + ((o * KH + ky) * KW + kx) * HW;
+                    /* cell (y, x) adds row's (y + dy, x + dx) where that is inside */
+                    const int64_t dy = cq->cv->reverse ? -ky : ky, dx = cq->cv->reverse ? -kx : kx;
+                    const int64_t y0 = max64(0, -dy), y1 = min64(H, H - dy);
+                    const int64_t x0 = max64(0, -dx), x1 = min64(W, W - dx);
+                    for (int64_t y = y0; y < y1; y++) {
+                        float *into = acc + y * W;
+                        const float *from = row + (y + dy) * W + dx;
+                        for (int64_t x = x0; x < x1; x++) into[x] += from[x];
+                    }
+                }
+            float *dst = mt_data(out) + b * so[0] + o * so[1];
+            for (int64_t y = 0; y < H; y++)
+                for (int64_t x = 0; x < W; x++) dst[y * so[2] + x * so[3]] = acc[y * W + x];
+        }
+    }
+}
+
+/* The path above, when it applies and its buffers fit: 1 (not taken), MT_OK, MT_ERR_CANCELLED
+ * or MT_ERR_NOMEM. */
+static int conv_q(struct mt_ctx *ctx, const struct conv *cv, struct mt_diag *d)
+{
+    const struct mt_tensor *w = cv->w, *out = cv->out, *in = cv->in;
+    const int64_t O = w->shape[0], C = w->shape[1], KH = w->shape[2], KW = w->shape[3];
+    const int64_t B = out->shape[0], H = in->shape[2], W = in->shape[3];
+    const int64_t *sw = w->strides;
+    /* an output as large as the input, fewer channels out than in, image rows one run (the
+     * shapes and strides alone decide: the sums' order must not depend on the threads) */
+    if (out->shape[2] != H || out->shape[3] != W || O >= C || in->strides[3] != 1 ||
+        in->strides[2] != W)
+        return 1;
+    const int64_t per_thread = (O * KH * KW + 1) * H * W;
+    if (per_thread > CONV_COLS_FLOATS) return 1;
+    struct mt_storage wbuf = {.ctx = ctx, .nelem = O * KH * KW * C}, qbuf = {.ctx = ctx};
+    if (mt_host_alloc(ctx, 1, &wbuf.nelem, &wbuf) != MT_OK) return MT_ERR_NOMEM;
+    float *wq = wbuf.data;
+    for (int64_t o = 0; o < O; o++)
+        for (int64_t c = 0; c < C; c++)
+            for (int64_t ky = 0; ky < KH; ky++)
+                for (int64_t kx = 0; kx < KW; kx++)
+                    wq[((o * KH + ky) * KW + kx) * C + c] =
+                        mt_data(w)[o * sw[0] + c * sw[1] + ky * sw[2] + kx * sw[3]];
+    qbuf.nelem = ctx->threads * per_thread;
+    if (mt_host_alloc(ctx, 1, &qbuf.nelem, &qbuf) != MT_OK) {
+        mt_host_free(&wbuf);
+        return MT_ERR_NOMEM;
+    }
+    struct conv_q cq = {.cv = cv, .wq = wq, .bufs = qbuf.data, .per_thread = per_thread};
+    atomic_init(&cq.status, MT_OK);
+    enum mt_status st = run_chunks(ctx->threads, B, 1, conv_q_images, &cq, d);
+    mt_host_free(&qbuf);
+    mt_host_free(&wbuf);
+    int gst = atomic_load(&cq.status);
+    return gst != MT_OK ? gst : (int)st;
+}
+
 static enum mt_status fast_conv(struct mt_ctx *ctx, struct mt_tensor *out,
                                 const struct mt_tensor *input, const struct mt_tensor *weight,
                                 bool reverse, struct mt_diag *d)
@@ -1241,8 +1338,13 @@ static enum mt_status fast_conv(struct mt_ctx *ctx, struct mt_tensor *out,
     /* the smallest block: one output row's matrix, or one cell's terms */
     const bool cell_rows = out->shape[2] * out->shape[3] < weight->shape[2] * weight->shape[3];
     const int64_t unit = cell_rows ? K : K * out->shape[3];
-    if (macs >= CONV_GEMM_MIN_MACS && unit <= CONV_COLS_MAX) {
+    if (macs >= CONV_GEMM_MIN_MACS) {
         gemm_path(mt_cpu_gemm_isa(), &d->vec_width);
+        d->path = "gemm, then shifted sums";
+        int st = conv_q(ctx, &cv, d);
+        if (st != 1 && st != MT_ERR_NOMEM) return (enum mt_status)st;
+    }
+    if (macs >= CONV_GEMM_MIN_MACS && unit <= CONV_COLS_MAX) {
         d->path = "im2col, packed gemm";
         int st = conv_gemm(ctx, &cv, d);
         if (st != MT_ERR_NOMEM) return (enum mt_status)st;
