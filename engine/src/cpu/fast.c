@@ -19,8 +19,9 @@
  * - matmul: mt_cpu_gemm (gemm.c) per batch slice with the slices' strides, threads inside
  *   the gemm for big products, over the batch for many small ones.
  * - conv: blocks of the im2col matrix (each input value a cell's sum reads, copied as runs of
- *   input rows) multiplied by the weight through the same gemm, a block per thread; the
- *   tiniest convolutions run direct rows instead.
+ *   input rows) multiplied by the weight through the same gemm, a block per thread, the block
+ *   read in place; with fewer channels out than in, each weight cell times the image, then
+ *   the products summed shifted; the tiniest convolutions run direct rows instead.
  *
  * Threads. Below FAST_PAR_WORK units of work (an element of a cheap op is one unit, see the
  * cost tables) an op runs serially: no OpenMP region, no allocation, no clock read (a 10x100
