@@ -942,7 +942,7 @@ static enum mt_status fast_matmul(struct mt_ctx *ctx, struct mt_tensor *out,
 /* Output columns one pass accumulates: a strip of the row on the stack (4 KiB), in L1. */
 #define CONV_STRIP 1024
 /* The im2col matrix of one block: at most this many floats (2 MiB, about twice one core's L2),
- * so that the gemm packs it mostly from cache. */
+ * so that the gemm reads it mostly from cache. */
 #define CONV_COLS_FLOATS ((int64_t)1 << 19)
 /* Blocks that would need more than this many floats for their smallest unit (one output row,
  * or one output cell's terms) are not worth the memory: such convolutions run the direct rows. */
@@ -957,12 +957,11 @@ struct conv {
     const struct mt_tensor *in, *w;
     bool reverse;
     /* The im2col path. The weight is an (O, K) matrix, K = (c, ky, kx), rows wm_rs apart
-     * (with cell_rows: its transpose, (K, O) rows wm_rs apart). A
-     * block is `per` units: output rows of one sample (nper blocks a sample), or with
-     * `cell_rows` output cells of the whole output, a row of K values each (when the kernel
-     * has more cells than the output, as in the weight gradient's call: its long runs are
-     * then the kernel's). Each thread has a buffer of `cols` floats; the gemm runs on
-     * gemm_threads inside a block. */
+     * (with cell_rows: its transpose, (K, O) rows wm_rs apart). A block is `per` units:
+     * output rows of one sample (nper blocks a sample), or with `cell_rows` output cells of
+     * the whole output, a row of K values each (when the kernel has more cells than the
+     * output, as in the weight gradient's call: its long runs are then the kernel's). Each
+     * thread has a buffer of `cols` floats; the gemm runs on gemm_threads inside a block. */
     const float *wm;
     int64_t wm_rs, K, per, nper, cols;
     bool cell_rows;
