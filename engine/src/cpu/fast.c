@@ -1126,23 +1126,20 @@ static void conv_blocks(void *arg, int64_t lo, int64_t hi)
         }
         float *po = mt_data(out) + b * so[0];
         float *dst = flat ? po + u0 * so[3] : cols + cv->K * n; /* else the buffer's end */
-        int st;
-        /* One block per thread: the gemm reads the matrix in place rather than copy it first
-         * (with as few output channels as a convolution has, that copy cost about what the
-         * product did). Rows of cells: out (O, n) = weight (O, K) @ matrix (K, n). A row of K
-         * values per cell: out^T (n, O) = matrix (n, K) @ weight^T (K, O), the weight packed
-         * so (conv_gemm). */
-        if (cv->cell_rows && cv->gemm_threads == 1)
-            st = mt_cpu_gemm_unpacked(n, O, cv->K, cols, cv->K, 1, cv->wm, cv->wm_rs, dst, O, 1);
-        else if (cv->cell_rows)
-            st = mt_cpu_gemm(cv->gemm_threads, n, O, cv->K, cols, cv->K, 1, cv->wm, cv->wm_rs, 1,
-                             dst, O, 1);
-        else if (cv->gemm_threads == 1)
-            st = mt_cpu_gemm_unpacked(O, n, cv->K, cv->wm, cv->wm_rs, 1, cols, n, dst,
-                                      flat ? so[1] : n, flat ? so[3] : 1);
-        else
-            st = mt_cpu_gemm(cv->gemm_threads, O, n, cv->K, cv->wm, cv->wm_rs, 1, cols, n, 1, dst,
-                             flat ? so[1] : n, flat ? so[3] : 1);
+        /* Rows of cells: out (O, n) = weight (O, K) @ matrix (K, n). A row of K values per
+         * cell: out^T (n, O) = matrix (n, K) @ weight^T (K, O), the weight packed so
+         * (conv_gemm). One block per thread: the gemm reads the matrix in place rather than
+         * copy it first (with as few output channels as a convolution has, that copy cost
+         * about what the product did); both routes give the same bits. */
+        const bool cells = cv->cell_rows;
+        const int64_t M = cells ? n : O, N = cells ? O : n;
+        const float *A = cells ? cols : cv->wm, *Bm = cells ? cv->wm : cols;
+        const int64_t rsa = cells ? cv->K : cv->wm_rs, rsb = cells ? cv->wm_rs : n;
+        const int64_t rsc = flat ? so[1] : N, csc = flat ? so[3] : 1;
+        int st =
+            cv->gemm_threads == 1
+                ? mt_cpu_gemm_unpacked(M, N, cv->K, A, rsa, 1, Bm, rsb, dst, rsc, csc)
+                : mt_cpu_gemm(cv->gemm_threads, M, N, cv->K, A, rsa, 1, Bm, rsb, 1, dst, rsc, csc);
         if (!flat) { /* then to each cell's place: dst is (O, n), or (n, O) for cells */
             const int64_t to = cv->cell_rows ? 1 : n, tu = cv->cell_rows ? O : 1;
             for (int64_t o = 0; st == MT_OK && o < O; o++)
@@ -1156,6 +1153,22 @@ static void conv_blocks(void *arg, int64_t lo, int64_t hi)
             return;
         }
     }
+}
+
+/* The weight w (O, C, KH, KW) copied into dst, element (o, c, ky, kx) at o * d[0] + c * d[1] +
+ * ky * d[2] + kx * d[3]; flipped (the cell (KH-1-ky, KW-1-kx) read) when asked. */
+static void conv_pack_weight(const struct mt_tensor *w, const int64_t d[4], bool flip, float *dst)
+{
+    const int64_t O = w->shape[0], C = w->shape[1], KH = w->shape[2], KW = w->shape[3];
+    const int64_t *sw = w->strides;
+    const float *pw = mt_data(w);
+    for (int64_t o = 0; o < O; o++)
+        for (int64_t c = 0; c < C; c++)
+            for (int64_t ky = 0; ky < KH; ky++)
+                for (int64_t kx = 0; kx < KW; kx++)
+                    dst[o * d[0] + c * d[1] + ky * d[2] + kx * d[3]] =
+                        pw[o * sw[0] + c * sw[1] + (flip ? KH - 1 - ky : ky) * sw[2] +
+                           (flip ? KW - 1 - kx : kx) * sw[3]];
 }
 
 /* The im2col path: MT_OK, MT_ERR_CANCELLED, or MT_ERR_NOMEM (the caller then runs the direct
@@ -1201,15 +1214,8 @@ static int conv_gemm(struct mt_ctx *ctx, struct conv *cv, struct mt_diag *d)
     } else { /* (O, K) rows; for cells, (K, O) rows (conv_blocks) */
         if (mt_host_alloc(ctx, 1, &wbuf.nelem, &wbuf) != MT_OK) return MT_ERR_NOMEM;
         wm = wbuf.data;
-        const float *pw = mt_data(w);
         const int64_t ro = cv->cell_rows ? 1 : cv->K, rk = cv->cell_rows ? O : 1;
-        for (int64_t o = 0; o < O; o++)
-            for (int64_t c = 0; c < C; c++)
-                for (int64_t ky = 0; ky < KH; ky++)
-                    for (int64_t kx = 0; kx < KW; kx++)
-                        wm[o * ro + ((c * KH + ky) * KW + kx) * rk] =
-                            pw[o * sw[0] + c * sw[1] + (flip ? KH - 1 - ky : ky) * sw[2] +
-                               (flip ? KW - 1 - kx : kx) * sw[3]];
+        conv_pack_weight(w, (const int64_t[4]){ro, KH * KW * rk, KW * rk, rk}, flip, wm);
         cv->wm = wm;
         cv->wm_rs = cv->cell_rows ? O : cv->K;
     }
@@ -1295,7 +1301,6 @@ static int conv_q(struct mt_ctx *ctx, const struct conv *cv, struct mt_diag *d)
     const struct mt_tensor *w = cv->w, *out = cv->out, *in = cv->in;
     const int64_t O = w->shape[0], C = w->shape[1], KH = w->shape[2], KW = w->shape[3];
     const int64_t B = out->shape[0], H = in->shape[2], W = in->shape[3];
-    const int64_t *sw = w->strides;
     /* an output as large as the input, fewer channels out than in, image rows one run (the
      * shapes and strides alone decide: the sums' order must not depend on the threads) */
     if (out->shape[2] != H || out->shape[3] != W || O >= C || in->strides[3] != 1 ||
@@ -1306,20 +1311,16 @@ static int conv_q(struct mt_ctx *ctx, const struct conv *cv, struct mt_diag *d)
     struct mt_storage wbuf = {.ctx = ctx, .nelem = O * KH * KW * C}, qbuf = {.ctx = ctx};
     if (mt_host_alloc(ctx, 1, &wbuf.nelem, &wbuf) != MT_OK) return MT_ERR_NOMEM;
     float *wq = wbuf.data;
-    for (int64_t o = 0; o < O; o++)
-        for (int64_t c = 0; c < C; c++)
-            for (int64_t ky = 0; ky < KH; ky++)
-                for (int64_t kx = 0; kx < KW; kx++)
-                    wq[((o * KH + ky) * KW + kx) * C + c] =
-                        mt_data(w)[o * sw[0] + c * sw[1] + ky * sw[2] + kx * sw[3]];
-    qbuf.nelem = ctx->threads * per_thread;
+    conv_pack_weight(w, (const int64_t[4]){KH * KW * C, 1, KW * C, C}, false, wq);
+    const int threads = (int)min64(B, ctx->threads); /* run_chunks uses no more */
+    qbuf.nelem = threads * per_thread;
     if (mt_host_alloc(ctx, 1, &qbuf.nelem, &qbuf) != MT_OK) {
         mt_host_free(&wbuf);
         return MT_ERR_NOMEM;
     }
     struct conv_q cq = {.cv = cv, .wq = wq, .bufs = qbuf.data, .per_thread = per_thread};
     atomic_init(&cq.status, MT_OK);
-    enum mt_status st = run_chunks(ctx->threads, B, 1, conv_q_images, &cq, d);
+    enum mt_status st = run_chunks(threads, B, 1, conv_q_images, &cq, d);
     mt_host_free(&qbuf);
     mt_host_free(&wbuf);
     int gst = atomic_load(&cq.status);
