@@ -767,6 +767,22 @@ losses, accs, times = train(model, 15, 0.1, "train-digits")
 print(f"{1000 * sorted(times)[len(times) // 2]:.0f} ms per epoch (median of {len(times)})")
 
 # %% [markdown]
+# The same network in PyTorch, on this machine and with as many threads:
+# `minitorch.pytorch_digits_epoch()` trains it there on the same digits, batches and rate, and
+# gives the median of its epochs. The kernel cannot run PyTorch itself; a Python beside it that
+# has PyTorch installed runs the kernel's own PyTorch version of the network.
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+ours = 1000 * sorted(times)[len(times) // 2]
+try:
+    theirs, version = minitorch.pytorch_digits_epoch()
+    print(f"per epoch: {ours:.0f} ms here (your conv2d and nn.py), {theirs:.0f} ms in PyTorch "
+          f"{version} (PyTorch takes {theirs / ours:.2f}x the kernel's time)")
+except ModuleNotFoundError as e:
+    print(f"per epoch: {ours:.0f} ms here. No PyTorch to compare with: {e}")
+
+# %% [markdown]
 # The course asks for a network that learns the digits; this one classifies at least nine
 # held-out digits in ten after 15 epochs:
 

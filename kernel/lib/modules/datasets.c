@@ -1,16 +1,27 @@
 /* datasets.c — minitorch.datasets: MiniTorch's dict of dataset functions (Simple, Diag, Split,
  * Xor, Circle, Spiral), each drawing a Graph (N, X, y) from the session's generator by the
  * engine's mt_dataset_draw, so that the points are MiniTorch's for the same seed; and Module 4's
- * handwritten digits (minitorch.load_digits), read from the copy scikit-learn ships. */
+ * handwritten digits (minitorch.load_digits), read from the copy scikit-learn ships, and PyTorch's
+ * epoch of the course's classifier on them (minitorch.pytorch_digits_epoch). */
 #include "lib/modules/module.h"
 
 #include "lib/tensor_methods.h"
 
+#include "pytorch_digits_src.h" /* generated: lib/peers/pytorch_digits.py's bytes */
+
+#include <errno.h>
+#include <fcntl.h>
 #include <glob.h>
+#include <poll.h>
 #include <pthread.h>
+#include <signal.h>
+#include <spawn.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 #include <zlib.h>
 
 struct graph {
@@ -409,4 +420,230 @@ int mod_load_digits(struct dsl_interp *in, const struct dsl_args *a, struct dsl_
     for (int k = 0; k < 3; k++)
         if (made[k]) dsl_value_release((struct dsl_value){.kind = DSL_LIST, .as.l = made[k]});
     return dsl_raise_status(in, st);
+}
+
+/* ---- PyTorch's epoch of the same classifier --------------------------------------------- *
+ *
+ * minitorch.pytorch_digits_epoch() times the course notebook's digit classifier in PyTorch on
+ * this machine, so that a student sees the kernel's epoch beside PyTorch's, measured the same
+ * way in the same minutes. The kernel cannot run PyTorch itself: it runs its own file
+ * (lib/peers/pytorch_digits.py, built in) under a Python that has PyTorch, with the same digits
+ * file and thread count, and reads back what that prints. No code of the notebook's runs there:
+ * the file and its three numbers are all the child gets. */
+
+extern char **environ;
+
+/* Longest run to wait for: an epoch takes well under a second, PyTorch's import a few. */
+#define PEER_LIMIT_S 300.0
+/* Most output kept: the result's two lines, or the end of a traceback to show. */
+#define PEER_OUT 16384
+
+struct peer_run {
+    char out[PEER_OUT + 1]; /* what it printed, its end where it printed more */
+    size_t len;
+    int status;     /* waitpid's */
+    bool cancelled; /* the user interrupted the cell: the child was killed */
+    bool timed_out; /* it ran past PEER_LIMIT_S: killed */
+};
+
+static double peer_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Keeps n (at most PEER_OUT) more bytes of output, dropping the oldest past PEER_OUT. */
+static void peer_keep(struct peer_run *r, const char *buf, size_t n)
+{
+    if (r->len + n > PEER_OUT) {
+        size_t drop = r->len + n - PEER_OUT;
+        memmove(r->out, r->out + drop, r->len - drop);
+        r->len -= drop;
+    }
+    memcpy(r->out + r->len, buf, n);
+    r->len += n;
+    r->out[r->len] = 0;
+}
+
+/* Runs argv (argv[0] found as execvp finds it), stdin /dev/null, stdout and stderr into r, the
+ * kernel's own files closed: 0, or the errno that kept it from starting. An interrupt of the
+ * cell or PEER_LIMIT_S kills it. */
+static int peer_run(char *const *argv, struct peer_run *r)
+{
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0) return errno;
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+    posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+    posix_spawn_file_actions_addclosefrom_np(&fa, 3); /* none of the kernel's sockets */
+#endif
+    pid_t pid;
+    int err = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    close(fds[1]);
+    if (err != 0) {
+        close(fds[0]);
+        return err;
+    }
+    r->len = 0;
+    r->out[0] = 0;
+    r->cancelled = r->timed_out = false;
+    double start = peer_now();
+    for (;;) {
+        struct pollfd p = {.fd = fds[0], .events = POLLIN};
+        int k = poll(&p, 1, 100);
+        if (k > 0) {
+            char buf[4096];
+            ssize_t n = read(fds[0], buf, sizeof buf);
+            if (n == 0) break; /* it closed its output: it has ended, or is ending */
+            if (n > 0) peer_keep(r, buf, (size_t)n);
+            if (n < 0 && errno != EINTR && errno != EAGAIN) break;
+        } else if (k < 0 && errno != EINTR) {
+            break;
+        }
+        if (mt_cancel_requested()) r->cancelled = true;
+        if (peer_now() - start > PEER_LIMIT_S) r->timed_out = true;
+        if (r->cancelled || r->timed_out) {
+            kill(pid, SIGKILL);
+            break;
+        }
+    }
+    close(fds[0]);
+    while (waitpid(pid, &r->status, 0) < 0)
+        if (errno != EINTR) {
+            r->status = 0;
+            break;
+        }
+    return 0;
+}
+
+/* The text after `key ` on the first line of out that starts with it, up to the line's end
+ * (*end), or NULL. */
+static const char *peer_line(const char *out, const char *key, const char **end)
+{
+    size_t n = strlen(key);
+    for (const char *p = out; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+        if (strncmp(p, key, n) == 0 && p[n] == ' ') {
+            *end = p + strcspn(p, "\n");
+            return p + n + 1;
+        }
+    return NULL;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The Pythons to ask in turn: $MINITORCH_TORCH_PYTHON alone where set; else the python3 the
+ * kernel's PATH finds (a venv's, where the lab runs), then the system's (Debian's
+ * python3-torch lives there). */
+static const char *const peer_pythons[] = {"python3", "/usr/bin/python3"};
+
+/* minitorch.pytorch_digits_epoch(epochs=3): (median ms of PyTorch's epoch, torch's version) */
+int mod_pytorch_digits_epoch(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    int64_t epochs = 3;
+    if (a->has[0] && mod_int_arg(in, a->slot[0], &epochs) != 0) return -1;
+    if (epochs < 1 || epochs > 50)
+        return dsl_raise(in, "ValueError",
+                         "pytorch_digits_epoch(epochs=%lld): epochs is 1 to 50, the timed "
+                         "epochs after one untimed",
+                         (long long)epochs);
+    if (digits_load(in) != 0) return -1;
+    char *path = digits_path();
+    if (!path) return dsl_raise_status(in, DSL_V_NOMEM);
+    char threads[24], count[24];
+    snprintf(threads, sizeof threads, "%d", mt_ctx_threads(in->session->ctx));
+    snprintf(count, sizeof count, "%lld", (long long)epochs);
+    const char *env = getenv("MINITORCH_TORCH_PYTHON");
+    const char *const only[] = {env};
+    const char *const *pythons = env && *env ? only : peer_pythons;
+    size_t npythons = env && *env ? 1 : sizeof peer_pythons / sizeof *peer_pythons;
+    struct peer_run *r = malloc(sizeof *r);
+    if (!r) {
+        free(path);
+        return dsl_raise_status(in, DSL_V_NOMEM);
+    }
+    struct render_buf tried;
+    render_buf_init(&tried, 1024);
+    int result = 1; /* 1: no Python with PyTorch found yet */
+    for (size_t i = 0; i < npythons && result == 1; i++) {
+        char *argv[] = {
+            (char *)pythons[i], "-c", (char *)pytorch_digits_src, path, threads, count, NULL};
+        render_buf_printf(&tried, "%s%s", i ? ", " : "", pythons[i]);
+        int err = peer_run(argv, r);
+        if (err != 0) {
+            render_buf_printf(&tried, " (%s)", strerror(err));
+            continue;
+        }
+        if (r->cancelled) {
+            result = dsl_raise(in, "KeyboardInterrupt", "PyTorch's run (%s) stopped", pythons[i]);
+        } else if (r->timed_out) {
+            result = dsl_raise(in, "TimeoutError",
+                               "pytorch_digits_epoch(): PyTorch (%s) took over %g s, and was "
+                               "stopped",
+                               pythons[i], PEER_LIMIT_S);
+        } else if (WIFEXITED(r->status) && WEXITSTATUS(r->status) == 3 &&
+                   strncmp(r->out, "no PyTorch", 10) == 0) {
+            render_buf_printf(&tried, " (no torch)");
+        } else {
+            const char *vend = NULL, *tend = NULL;
+            const char *version = peer_line(r->out, "torch", &vend);
+            const char *times = version ? peer_line(vend, "epoch_ms", &tend) : NULL;
+            double ms[50];
+            size_t n = 0;
+            for (const char *p = times; p && p < tend;) {
+                char *next;
+                double v = strtod(p, &next);
+                if (next == p || next > tend || n == (size_t)epochs) {
+                    n = 0; /* not the line the script prints */
+                    break;
+                }
+                ms[n++] = v;
+                p = next + strspn(next, " ");
+            }
+            if (!WIFEXITED(r->status) || WEXITSTATUS(r->status) != 0 || n != (size_t)epochs) {
+                size_t len = r->len;
+                while (len && (r->out[len - 1] == '\n' || r->out[len - 1] == ' ')) len--;
+                size_t from = len > 600 ? len - 600 : 0;
+                bool ran = WIFEXITED(r->status) && WEXITSTATUS(r->status) == 0;
+                result = dsl_raise(in, "RuntimeError",
+                                   "pytorch_digits_epoch(): PyTorch's run (%s) %s: %.*s",
+                                   pythons[i], ran ? "printed no times of its epochs" : "failed",
+                                   (int)(len - from), r->out + from);
+            } else {
+                qsort(ms, n, sizeof *ms, cmp_double);
+                double median = n % 2 ? ms[n / 2] : (ms[n / 2 - 1] + ms[n / 2]) / 2;
+                struct dsl_value v;
+                struct dsl_list *pair = dsl_list_new(2);
+                if (!pair || dsl_str_value(version, (size_t)(vend - version), &v) != DSL_V_OK) {
+                    if (pair) dsl_value_release((struct dsl_value){.kind = DSL_LIST, .as.l = pair});
+                    result = dsl_raise_status(in, DSL_V_NOMEM);
+                } else {
+                    pair->style = DSL_LIST_TUPLE;
+                    dsl_list_push(pair, dsl_float(median));
+                    dsl_list_push(pair, v);
+                    *ret = (struct dsl_value){.kind = DSL_LIST, .as.l = pair};
+                    result = 0;
+                }
+            }
+        }
+    }
+    if (result == 1)
+        result = dsl_raise(in, "ModuleNotFoundError",
+                           "pytorch_digits_epoch() runs PyTorch beside the kernel, and no Python "
+                           "here has it (tried %s): install it (Debian: apt install "
+                           "python3-torch; pip install torch), or set MINITORCH_TORCH_PYTHON to "
+                           "a Python that has it",
+                           render_buf_str(&tried));
+    render_buf_free(&tried);
+    free(r);
+    free(path);
+    return result;
 }

@@ -137,6 +137,7 @@ BACKEND_OP(relu_map, OP_MAP, MT_MAP_RELU)
 BACKEND_OP(sigmoid_map, OP_MAP, MT_MAP_SIGMOID)
 
 static const char *const map_params[] = {"a", "out", NULL};
+static const char *const pytorch_digits_epoch_params[] = {"epochs", NULL};
 static const char *const zip_params[] = {"a", "b", NULL};
 static const char *const reduce_params[] = {"a", "dim", NULL};
 
@@ -898,6 +899,13 @@ static const struct member minitorch_members[] = {
           "minitorch.operators: mul, add, neg, id, lt, eq, max, is_close, sigmoid, relu, log, "
           "exp, inv, log_back, inv_back, relu_back, map, zipWith, reduce, negList, addLists, "
           "sum, prod."),
+    FN("pytorch_digits_epoch", "minitorch.pytorch_digits_epoch(epochs=3)", 0, 1,
+       pytorch_digits_epoch_params, mod_pytorch_digits_epoch,
+       "Module 4's digit classifier (the course notebook's network, data, batch and rate) "
+       "trained in PyTorch on this machine with the session's %threads: (the median ms of its "
+       "timed epochs, after one untimed; torch's version). Runs PyTorch under a Python that "
+       "has it ($MINITORCH_TORCH_PYTHON, else python3, else /usr/bin/python3); "
+       "ModuleNotFoundError when none has."),
     FN("rand", "minitorch.rand(shape, backend=None, requires_grad=False)", 1, 3, shape_params,
        mt_rand_fn,
        "A tensor of the shape (a tuple) of uniform [0, 1) numbers from the session's "

@@ -169,5 +169,9 @@ int mod_grad_check(struct dsl_interp *in, const struct dsl_args *a, struct dsl_v
 int mod_datasets_value(struct dsl_interp *in, struct dsl_value *out);
 /* minitorch.load_digits(): scikit-learn's 8x8 handwritten digits as (images, labels). */
 int mod_load_digits(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret);
+/* minitorch.pytorch_digits_epoch(epochs=3): the same classifier's epoch in PyTorch, run by a
+ * Python that has it, as (median ms, torch's version). */
+int mod_pytorch_digits_epoch(struct dsl_interp *in, const struct dsl_args *a,
+                             struct dsl_value *ret);
 
 #endif
