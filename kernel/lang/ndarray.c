@@ -538,6 +538,115 @@ static int m_any(struct dsl_interp *in, const struct dsl_args *a, struct dsl_val
     return truth_of_all(in, a, false, ret);
 }
 
+/* ---- whole-array reductions: sum, max, min, mean ------------------------------------------ */
+
+/* The sum of x[0..n) as numpy's add.reduce adds a contiguous run of floats: pairwise (eight
+ * running sums up to 128 values, then the halves split at a multiple of 8), so that a.sum()
+ * gives numpy's bits; f32: every addition rounded to float32, as numpy adds float32s. */
+static double pairwise(const double *x, size_t n, bool f32)
+{
+#define RND(v) (f32 ? (double)(float)(v) : (v))
+    if (n < 8) {
+        double r = 0.0;
+        for (size_t i = 0; i < n; i++) r = RND(r + x[i]);
+        return r;
+    }
+    if (n <= 128) {
+        double r[8];
+        for (int j = 0; j < 8; j++) r[j] = x[j];
+        size_t i = 8;
+        for (; i < n - n % 8; i += 8)
+            for (int j = 0; j < 8; j++) r[j] = RND(r[j] + x[i + j]);
+        double res = RND(RND(RND(r[0] + r[1]) + RND(r[2] + r[3])) +
+                         RND(RND(r[4] + r[5]) + RND(r[6] + r[7])));
+        for (; i < n; i++) res = RND(res + x[i]);
+        return res;
+    }
+    size_t half = n / 2;
+    half -= half % 8;
+    return RND(pairwise(x, half, f32) + pairwise(x + half, n - half, f32));
+#undef RND
+}
+
+enum fold { FOLD_SUM, FOLD_MAX, FOLD_MIN, FOLD_MEAN };
+
+/* a.sum(), a.max(), a.min(), a.mean() of ndarray a over all its elements, as numpy's with no
+ * axis: an int array's sum, max and min an int (the sum wraps at 64 bits, as numpy's int64),
+ * its mean a float; a float array's a float (float32's rounded as numpy's float32). */
+static int fold_all(struct dsl_interp *in, const struct dsl_args *a, enum fold op,
+                    struct dsl_value *ret)
+{
+    static const char *const names[] = {"sum", "max", "min", "mean"};
+    if (a->has[0] && a->slot[0].kind != DSL_NONE)
+        return dsl_raise(in, "NotImplementedError",
+                         "%s(axis=...): numpy's arrays here %s all their elements only (for a "
+                         "reduction along a dim, use a tensor: t.%s(dim))",
+                         names[op], op == FOLD_MEAN ? "average" : "reduce", names[op]);
+    const int dt = a->self.as.l->dtype;
+    const bool floats = dt == DSL_DT_FLOAT32 || dt == DSL_DT_FLOAT64, f32 = dt == DSL_DT_FLOAT32;
+    size_t n;
+    struct dsl_value *flat = flat_copy(in, a->self, &n);
+    if (!flat) return -1;
+    int r = 0;
+    if ((op == FOLD_MAX || op == FOLD_MIN) && n == 0) {
+        r = dsl_raise(in, "ValueError",
+                      "zero-size array to reduction operation %s which has no identity",
+                      op == FOLD_MAX ? "maximum" : "minimum");
+    } else if (op == FOLD_SUM && !floats) {
+        uint64_t sum = 0; /* wraps as numpy's int64 */
+        for (size_t i = 0; i < n; i++) sum += (uint64_t)dsl_as_int(flat[i]);
+        *ret = dsl_int((int64_t)sum);
+    } else if (op == FOLD_MAX || op == FOLD_MIN) {
+        size_t best = 0; /* numpy's max and min of floats: NaN wins */
+        for (size_t i = 1; i < n; i++) {
+            if (floats && isnan(dsl_as_double(flat[best]))) break;
+            bool nan = floats && isnan(dsl_as_double(flat[i]));
+            bool more = floats ? dsl_as_double(flat[i]) > dsl_as_double(flat[best])
+                               : dsl_as_int(flat[i]) > dsl_as_int(flat[best]);
+            bool less = floats ? dsl_as_double(flat[i]) < dsl_as_double(flat[best])
+                               : dsl_as_int(flat[i]) < dsl_as_int(flat[best]);
+            if (nan || (op == FOLD_MAX ? more : less)) best = i;
+        }
+        *ret = floats              ? dsl_float(dsl_as_double(flat[best]))
+               : dt == DSL_DT_BOOL ? dsl_bool(dsl_as_int(flat[best]) != 0)
+                                   : dsl_int(dsl_as_int(flat[best]));
+    } else { /* a float sum, or a mean: numpy's mean of ints adds them as float64 */
+        double *x = malloc((n + 1) * sizeof *x);
+        if (!x) {
+            r = dsl_raise_status(in, DSL_V_NOMEM);
+        } else {
+            for (size_t i = 0; i < n; i++) x[i] = dsl_as_double(flat[i]);
+            double sum = pairwise(x, n, f32);
+            double v = op == FOLD_SUM ? sum : n ? sum / (double)n : NAN;
+            *ret = dsl_float(f32 ? (double)(float)v : v);
+            free(x);
+        }
+    }
+    free(flat);
+    return r;
+}
+
+static int m_sum(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    return fold_all(in, a, FOLD_SUM, ret);
+}
+
+static int m_max(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    return fold_all(in, a, FOLD_MAX, ret);
+}
+
+static int m_min(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    return fold_all(in, a, FOLD_MIN, ret);
+}
+
+static int m_mean(struct dsl_interp *in, const struct dsl_args *a, struct dsl_value *ret)
+{
+    return fold_all(in, a, FOLD_MEAN, ret);
+}
+
+static const char *const axis_params[] = {"axis", NULL};
 static const char *const value_params[] = {"value", NULL};
 static const char *const dtype_params[] = {"dtype", NULL};
 
@@ -551,9 +660,19 @@ const struct dsl_builtin dsl_ndarray_methods[] = {
      "Sets every element of a to the number value, cast to a's dtype."},
     {"flatten", "a.flatten()", 0, 0, NULL, m_flatten,
      "A new one-dimensional array of a's elements, row after row."},
+    {"max", "a.max(axis=None)", 0, 1, axis_params, m_max,
+     "The largest element of a (NaN if any is NaN), as numpy's with no axis."},
+    {"mean", "a.mean(axis=None)", 0, 1, axis_params, m_mean,
+     "The mean of a's elements, as numpy's with no axis: a float (float32's rounded to "
+     "float32), NaN for an empty array."},
+    {"min", "a.min(axis=None)", 0, 1, axis_params, m_min,
+     "The smallest element of a (NaN if any is NaN), as numpy's with no axis."},
     {"reshape", "a.reshape(shape)", 1, -1, NULL, m_reshape,
      "A new array of a's elements in the given shape (a tuple, or ints; one may be -1, "
      "worked out from the size). numpy's is a view of a; this one is a copy."},
+    {"sum", "a.sum(axis=None)", 0, 1, axis_params, m_sum,
+     "The sum of a's elements, as numpy's with no axis and to its last bit (numpy's pairwise "
+     "order): an int for an int or bool array (wrapping at 64 bits), else a float."},
     {"tolist", "a.tolist()", 0, 0, NULL, m_tolist,
      "a's elements as nested lists of Python ints or floats."},
 };
