@@ -110,7 +110,7 @@ m - m.mean(0)
 # of each leaf that asked for it. For `y = sum(w * w)`, dy/dw = 2w:
 
 # %%
-w = tensor([1.0, -2.0, 3.0], requires_grad=true)
+w = tensor([1.0, -2.0, 3.0], requires_grad=True)
 y = (w * w).sum()
 y.backward()
 w.grad

@@ -94,8 +94,8 @@ compare("a @ b", backends=["simple", "fast"])
 # copying:
 
 # %%
-x = rand(4, 3, requires_grad=true)
-w = rand(3, 2, requires_grad=true)
+x = rand(4, 3, requires_grad=True)
+w = rand(3, 2, requires_grad=True)
 (x @ w).sum().backward()
 print(x.grad.shape, w.grad.shape)
 print("w.grad is the column sums of x:", (w.grad - x.sum(0).permute(1, 0) * ones(1, 2)).abs().max().item() < 1e-6)

@@ -170,7 +170,7 @@ if gpu:
     vc = v.to("cuda")
     vc[0] = 10
     print(v[0], vc[0], vc.backend)
-    w = tensor([1.0, 2.0, 3.0], requires_grad=true)
+    w = tensor([1.0, 2.0, 3.0], requires_grad=True)
     ((w.to("cuda") * 2).sum()).backward()
     print(w.grad, w.grad.backend)
 else:

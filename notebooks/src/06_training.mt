@@ -145,7 +145,7 @@ seed(21)
 train(m2, data2, rate=0.05, epochs=20, log=0)
 
 # %%
-same = true
+same = True
 p1 = m1.parameters()
 p2 = m2.parameters()
 for i in range(len(p1)):
@@ -409,7 +409,9 @@ print("time per epoch (median):", round(fast_epoch * 1000, 2), "ms on your backe
 
 # %%
 # NBGRADER_TESTS test_train_cpu 3
-assert len(fast_lines) == 50, "training on your backend (the cell above) did not run to its end"
+assert len(fast_lines) == 50, (
+    f"training on your backend (the cell above) logged {len(fast_lines)} of its 50 log lines: "
+    "it stopped early, at the error that cell shows (or an interrupt); fix that, run it again")
 assert fast_lines[-1][1] >= 45, f"{fast_lines[-1][1]} of 50 right after 500 epochs"
 assert fast_epoch < 2, f"{fast_epoch:.2f} s per epoch: the course asks for under 2 s"
 print("your backend: at least 45 of 50 right after 500 epochs, under 2 s per epoch")
@@ -452,7 +454,10 @@ print("time per epoch (median):", round(cuda_epoch * 1000, 2), "ms on your CUDA 
 
 # %%
 # NBGRADER_TESTS test_train_cuda 3
-assert len(cuda_lines) == 3, "training on your CUDA backend (the cell above) did not run to its end"
+assert len(cuda_lines) == 3, (
+    f"training on your CUDA backend (the cell above) logged {len(cuda_lines)} of its 3 log "
+    "lines: it stopped early, at the error that cell shows (or an interrupt); fix that, run it "
+    "again")
 for (epoch, correct, _), (_, want, _) in zip(cuda_lines, builtin_lines):
     assert correct == want, f"epoch {epoch}: {correct} right on your CUDA backend, {want} on fast"
 print("your CUDA backend trains as the built-in fast backend does on the same draws")
