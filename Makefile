@@ -160,12 +160,22 @@ SOAK_ARGS ?=
 soak: setup-test build ## soak test: 10,000 mixed execute requests (RSS growth < 2 MB) and 100 start/interrupt/shutdown cycles
 	MT_KERNEL_BIN=$(CURDIR)/$(KERNEL) $(PY) tests/soak/soak.py $(SOAK_ARGS)
 
-assignments: install-kernelspec ## release the nbgrader assignments, module0 to module2 (m0_* to m2_*) and module3 (02-06): student versions in notebooks/release/ASSIGNMENT/
-	$(PY) tools/assignments.py release
+# make assignments and make autograde set up, build and install the kernel quietly: what they
+# print is nbgrader's work. The set-up's and build's log goes to build/kernel-setup.log, and its
+# end is printed when they fail.
+KERNEL_QUIETLY = @mkdir -p build && { $(MAKE) --no-print-directory install-kernelspec \
+	    > build/kernel-setup.log 2>&1 || { tail -n 40 build/kernel-setup.log; \
+	    echo "make: setting up or building the kernel failed (whole log: build/kernel-setup.log)"; \
+	    exit 1; }; } && echo "kernel: $(KERNEL), built and installed (log: build/kernel-setup.log)"
 
-autograde: install-kernelspec ## grade a submission with nbgrader: SUBMISSION=dir (a student's notebooks, or a directory per student) [STUDENT=id] [ASSIGNMENT=moduleN]
+assignments: ## release the nbgrader assignments, module0 to module2 (m0_* to m2_*) and module3 (02-06): student versions in notebooks/release/ASSIGNMENT/
+	$(KERNEL_QUIETLY)
+	@$(PY) tools/assignments.py release
+
+autograde: ## grade a submission with nbgrader: SUBMISSION=dir (a student's notebooks, or a directory per student) [STUDENT=id] [ASSIGNMENT=moduleN]
 	@test -n "$(SUBMISSION)" || { echo "usage: make autograde SUBMISSION=dir [STUDENT=id] [ASSIGNMENT=moduleN]"; exit 2; }
-	$(PY) tools/assignments.py autograde "$(SUBMISSION)" $(if $(STUDENT),--student "$(STUDENT)") $(if $(ASSIGNMENT),--assignment "$(ASSIGNMENT)")
+	$(KERNEL_QUIETLY)
+	@$(PY) tools/assignments.py autograde "$(SUBMISSION)" $(if $(STUDENT),--student "$(STUDENT)") $(if $(ASSIGNMENT),--assignment "$(ASSIGNMENT)")
 
 notebooks: build ## re-run the course notebooks from notebooks/src/*.mt into notebooks/*.ipynb (NB="01_tour ..." for some)
 	MT_KERNEL_BIN=$(CURDIR)/$(KERNEL) $(PY) tools/notebooks.py build $(NB)

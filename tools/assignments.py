@@ -77,16 +77,40 @@ def assignment_notebooks():
 
 
 def nbgrader(course, *args):
-    """Runs an nbgrader command in the course directory, its output going to ours; returns
-    None, or what failed. The course's nbgrader_config.py imports tools/mt_grading.py; an error
-    in that file stops nbgrader (it would otherwise run without any of the course's settings)."""
+    """Runs an nbgrader command in the course directory; returns None, or what failed. Of its
+    log, only its warnings and errors are printed (nbgrader's own lines of those levels and
+    what follows them; the whole log where the command failed without one), so that a grading
+    run shows its score table, not each file nbgrader converts nor SQLAlchemy's notes on
+    nbgrader's sessions. The course's nbgrader_config.py imports tools/mt_grading.py; an error
+    in that file stops nbgrader (it would otherwise run without any of the course's
+    settings)."""
     cmd = [sys.executable, "-m", "nbgrader", *args]
     path = os.pathsep.join(p for p in (TOOLS, os.environ.get("PYTHONPATH")) if p)
     env = dict(os.environ, PYTHONPATH=path, TRAITLETS_APPLICATION_RAISE_CONFIG_FILE_ERROR="1")
-    r = subprocess.run(cmd, cwd=course, env=env)
+    r = subprocess.run(cmd, cwd=course, env=env, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True, errors="replace")
     if r.returncode != 0:
+        print(serious(r.stdout) or r.stdout, end="")
         return f"nbgrader {args[0]} failed (exit {r.returncode}; its log is above)"
+    print(serious(r.stdout), end="")
     return None
+
+
+def serious(log):
+    """The warnings and errors of an nbgrader log: each line nbgrader logs at WARNING or above
+    (but its notes that --force replaced an earlier run's files), with the lines that continue
+    it (a traceback), up to its next line of another level."""
+    keep, out = False, []
+    for line in log.splitlines(keepends=True):
+        level = re.match(r"\[\w+ \| (\w+)\]", line)
+        if level:
+            keep = level.group(1) in ("WARNING", "ERROR", "CRITICAL") and \
+                "Removing existing" not in line
+        elif not line.startswith((" ", "\t", "Traceback")) and "Warning:" in line:
+            keep = False  # a Python warning (SQLAlchemy's): not nbgrader's to report
+        if keep:
+            out.append(line)
+    return "".join(out)
 
 
 def course_dir(path):

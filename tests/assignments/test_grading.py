@@ -173,6 +173,17 @@ def test_the_class_summary_says_who_was_not_graded(graded):
     assert lines["hang"].endswith("3 of 4 points; time limit in 1 graded cell")
 
 
+def test_the_output_is_the_scores_and_what_went_wrong(graded):
+    """nbgrader's log of what went well (each file it converts, at INFO) and SQLAlchemy's
+    warnings about nbgrader's sessions are left out; the log of the run that failed is not."""
+    _, r = graded
+    out = r.stdout + r.stderr
+    assert "| INFO]" not in out and "SAWarning" not in out, out[:3000]
+    before = out[:out.find("\nsummary:")]
+    assert "| ERROR]" in before and "submitted/broken" in before, out[:3000]
+    assert "Notebook does not appear to be JSON" in before, out[:3000]
+
+
 def test_the_feedback_says_why(graded):
     course = graded[0]
 
