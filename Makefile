@@ -25,7 +25,7 @@ C_SOURCES   = $(shell find engine kernel tests bench -type f \
 ASAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
             UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-.PHONY: help setup setup-test build build-asan build-tsan build-clang build-fuzz fuzz fuzz-jit install-kernelspec lab notebook notebooks assignments autograde soak valgrind test bench bench-kernel bench-engine bench-train bench-jit bench-cudasim bench-course bench-instructions bench-networks bench-ab \
+.PHONY: help fresh setup setup-test build build-asan build-tsan build-clang build-fuzz fuzz fuzz-jit install-kernelspec lab notebook notebooks assignments autograde soak valgrind test bench bench-kernel bench-engine bench-train bench-jit bench-cudasim bench-course bench-instructions bench-networks bench-ab \
         format format-check lock clean distclean
 
 help: ## list the targets
@@ -67,18 +67,28 @@ build-clang: $(SETUP_TEST) ## release build with clang in build-clang/ (-Werror 
 install-kernelspec: build ## install the "minitorch" kernelspec into .venv
 	$(KERNEL) install --prefix $(VENV)
 
-lab: install-kernelspec ## start JupyterLab on 127.0.0.1 with notebooks/
+# The lab serves the student's copies of the course notebooks (tools/workcopy.py), which git
+# ignores: a Run All and JupyterLab's autosave change them, never the tracked notebooks/.
+WORK_COPY := my-notebooks
+
+lab: install-kernelspec ## start JupyterLab on 127.0.0.1 with your copies of the notebooks (my-notebooks/)
+	@$(PY) tools/workcopy.py --dest $(WORK_COPY)
 	@echo
 	@echo "Starting JupyterLab; open the http://127.0.0.1:... URL with the token printed below."
-	@echo "Pick the MiniTorch kernel: notebooks/hello.ipynb, then the course notebooks: m0_fundamentals, m1_autodiff, m2_tensors (Modules 0-2), 01-06 (Module 3), m4_networks (Module 4). Ctrl-C to stop."
+	@echo "Pick the MiniTorch kernel: hello.ipynb, then the course notebooks: m0_fundamentals, m1_autodiff, m2_tensors (Modules 0-2), 01-06 (Module 3), m4_networks (Module 4). Ctrl-C to stop."
 	@echo
-	$(VENV)/bin/jupyter lab --ip=127.0.0.1 --no-browser --notebook-dir=notebooks $(LAB_ROOT) $(LAB_ARGS)
+	$(VENV)/bin/jupyter lab --ip=127.0.0.1 --no-browser --notebook-dir=$(WORK_COPY) $(LAB_ROOT) $(LAB_ARGS)
 
-notebook: install-kernelspec ## start classic Notebook 7 instead of JupyterLab (same set-up)
+notebook: install-kernelspec ## start classic Notebook 7 instead of JupyterLab (same set-up and copies)
+	@$(PY) tools/workcopy.py --dest $(WORK_COPY)
 	@echo
 	@echo "Starting Jupyter Notebook; open the http://127.0.0.1:... URL with the token printed below. Ctrl-C to stop."
 	@echo
-	$(VENV)/bin/jupyter notebook --ip=127.0.0.1 --no-browser --notebook-dir=notebooks $(LAB_ROOT) $(LAB_ARGS)
+	$(VENV)/bin/jupyter notebook --ip=127.0.0.1 --no-browser --notebook-dir=$(WORK_COPY) $(LAB_ROOT) $(LAB_ARGS)
+
+fresh: ## a fresh copy of one course notebook in my-notebooks/, yours kept beside it: NB=name (say 01_tour)
+	@test -n "$(NB)" || { echo "usage: make fresh NB=name (a notebook of notebooks/, say 01_tour)"; exit 2; }
+	@$(PY) tools/workcopy.py fresh "$(NB)" --dest $(WORK_COPY)
 
 # The set-up and the builds run first, timed, and stop the run when one fails (the suites need
 # them all); then every suite runs even when an earlier one fails, and the table at the end
@@ -168,7 +178,7 @@ KERNEL_QUIETLY = @mkdir -p build && { $(MAKE) --no-print-directory install-kerne
 	    echo "make: setting up or building the kernel failed (whole log: build/kernel-setup.log)"; \
 	    exit 1; }; } && echo "kernel: $(KERNEL), built and installed (log: build/kernel-setup.log)"
 
-assignments: ## release the nbgrader assignments, module0 to module2 (m0_* to m2_*) and module3 (02-06): student versions in notebooks/release/ASSIGNMENT/
+assignments: ## release the nbgrader assignments, module0 to module2 (m0_* to m2_*) and module3 (02-06): student versions in course/release/ASSIGNMENT/
 	$(KERNEL_QUIETLY)
 	@$(PY) tools/assignments.py release
 

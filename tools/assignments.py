@@ -22,7 +22,7 @@
         (nbgrader starts twice an assignment rather than twice a student: the tests' classes of
         dozens); an assignment whose run fails is then graded a student at a time.
 
-DIR is the course directory, notebooks/ by default: nbgrader reads notebooks/nbgrader_config.py
+DIR is the course directory, course/ by default: nbgrader reads course/nbgrader_config.py
 there (the kernel's language and its code stub) and keeps its gradebook (gradebook.db),
 submitted/, autograded/ and feedback/ in it. Grading runs the notebooks with the MiniTorch
 kernel, which must be installed as a kernelspec Jupyter finds (`make install-kernelspec`), cell
@@ -43,6 +43,7 @@ import sys
 TOOLS = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(TOOLS)
 NOTEBOOKS = os.path.join(ROOT, "notebooks")
+COURSE = os.path.join(ROOT, "course")  # the instructor's, beside the notebooks, not in them
 CONFIG = "nbgrader_config.py"
 
 # nbgrader's gradebook runs the `alembic` command by name: it must find the one installed beside
@@ -117,7 +118,7 @@ def course_dir(path):
     course = os.path.abspath(path)
     os.makedirs(course, exist_ok=True)
     if not os.path.exists(os.path.join(course, CONFIG)):
-        shutil.copy(os.path.join(NOTEBOOKS, CONFIG), course)
+        shutil.copy(os.path.join(COURSE, CONFIG), course)
     return course
 
 
@@ -301,14 +302,14 @@ def main(argv):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = p.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("release")
-    r.add_argument("--course", default=NOTEBOOKS)
+    r.add_argument("--course", default=COURSE)
     r.add_argument("--assignment", help="the assignment of every NOTEBOOK given (default: each "
                                         "notebook's own, moduleN for mN_*, module3 for others)")
     r.add_argument("notebooks", nargs="*", metavar="NOTEBOOK",
                    help="the assignment's source notebooks (default: those of notebooks/)")
     a = sub.add_parser("autograde")
     a.add_argument("submission")
-    a.add_argument("--course", default=NOTEBOOKS)
+    a.add_argument("--course", default=COURSE)
     a.add_argument("--student")
     a.add_argument("--assignment", help="grade every notebook in this assignment (default: "
                                         "each notebook's own)")

@@ -3,7 +3,7 @@
 nbgrader's own Execute runs a notebook's cells one after the other in one kernel. When the kernel
 dies in a cell (a crash, the system's out-of-memory killer), nbclient raises DeadKernelError out
 of the notebook, and nbgrader drops the student's whole submission; when a cell does not stop at
-the time limit's interrupt, it does the same. GradingExecute, which notebooks/nbgrader_config.py
+the time limit's interrupt, it does the same. GradingExecute, which course/nbgrader_config.py
 puts in Execute's place among autograde's preprocessors, makes such a cell cost that cell only:
 
 - at `timeout` seconds (Execute.timeout) a cell is interrupted, and a kernel that has not

@@ -8,7 +8,8 @@
 #    80% of the code cells are compared (not tagged nbval-ignore-output / nbval-skip); the README's
 #    Colab badges and every set-up cell name notebooks/src/colab_repo.txt's repository (and
 #    tests/notebooks/test_colab_repo.py checks set-repo and that check on a copy,
-#    tests/notebooks/test_file_cells.py the cells a source makes from the kernel's files);
+#    tests/notebooks/test_file_cells.py the cells a source makes from the kernel's files,
+#    tests/notebooks/test_work_copy.py the copies make lab serves);
 #    the task cells with their solutions and as students get them are nbgrader's to grade:
 #    tools/run-assignment-tests.sh.
 # 2. nbval, strict (not --nbval-lax): each notebook run afresh by the kernel, every cell's
@@ -29,7 +30,7 @@ echo "-- tools/notebooks.py check"
 
 echo "-- tests/notebooks: set-repo and check on a copy; the cells made from the kernel's files"
 "$PY" -m pytest -p no:cacheprovider -q tests/notebooks/test_colab_repo.py \
-    tests/notebooks/test_file_cells.py || status=1
+    tests/notebooks/test_file_cells.py tests/notebooks/test_work_copy.py || status=1
 
 echo "-- pytest --nbval (strict)"
 # the notebooks built from notebooks/src (colab_setup.ipynb is Colab's Python, not ours)

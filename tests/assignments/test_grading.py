@@ -124,7 +124,7 @@ def error_text(cell):
 def graded(tmp_path_factory):
     """The class graded at once: (course directory, the tool's CompletedProcess)."""
     course = tmp_path_factory.mktemp("course")
-    with open(os.path.join(ROOT, "notebooks", "nbgrader_config.py"), encoding="utf-8") as f:
+    with open(os.path.join(ROOT, "course", "nbgrader_config.py"), encoding="utf-8") as f:
         config = f.read()
     (course / "nbgrader_config.py").write_text(
         config + f"\nc.Execute.timeout = {TIMEOUT}\nc.GradingExecute.interrupt_grace = {GRACE}\n",

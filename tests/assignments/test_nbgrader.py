@@ -2,7 +2,7 @@
 
 tools/assignments.py releases the course's assignments, module0 (m0_fundamentals), module1
 (m1_autodiff), module2 (m2_tensors), module3 (notebooks 02 to 06) and module4 (m4_networks), into a temporary course directory (nbgrader's
-generate_assignment with notebooks/nbgrader_config.py), then grades three submissions with
+generate_assignment with course/nbgrader_config.py), then grades three submissions with
 nbgrader's autograde and writes their feedback with generate_feedback:
 - the solutions (the stored notebooks, of every module handed in at once): full marks on every
   graded cell;

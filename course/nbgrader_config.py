@@ -1,9 +1,10 @@
-# nbgrader's settings for the course: this directory is the course directory (nbgrader reads
-# this file from the directory it runs in). Each module is an assignment: `make assignments` copies
-# the course notebooks that are assignments into source/module0/ (m0_*) and source/module3/ (02 to
-# 06) and releases them into release/module0/ and release/module3/; `make autograde
-# SUBMISSION=dir` grades into autograded/ and writes feedback/. The gradebook is gradebook.db
-# here. tools/assignments.py runs both; see the README's "For instructors".
+# nbgrader's settings for the course: this directory, course/, is the course directory
+# (nbgrader reads this file from the directory it runs in), the instructor's, apart from the
+# notebooks students open. Each module is an assignment: `make assignments` copies the course
+# notebooks that are assignments (notebooks/) into source/module0/ ... source/module4/ and
+# releases them into release/module0/ ...; `make autograde SUBMISSION=dir` grades into
+# autograded/ and writes feedback/. The gradebook is gradebook.db here. Git tracks this file
+# only. tools/assignments.py runs both; see the README's "For instructors".
 import os
 import sys
 
@@ -22,7 +23,7 @@ c.ClearSolutions.code_stub = {"minitorch": "# YOUR CODE HERE\nraise NotImplement
 # through tools/mt_grading.py's GradingExecute instead of nbgrader's Execute: a cell that crashes
 # the kernel or does not stop costs the student that cell, not the notebook (its docstring says
 # how). tools/assignments.py puts tools/ on the path of the nbgrader it runs; nbgrader run by
-# hand in notebooks/ finds it in ../tools.
+# hand in course/ finds it in ../tools.
 _tools = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools")
 if os.path.isfile(os.path.join(_tools, "mt_grading.py")) and _tools not in sys.path:
     sys.path.insert(0, _tools)
