@@ -513,11 +513,24 @@ static int peer_run(char *const *argv, struct peer_run *r)
         }
     }
     close(fds[0]);
-    while (waitpid(pid, &r->status, 0) < 0)
-        if (errno != EINTR) {
+    /* it may close its output and run on: the interrupt and the limit hold until it ends */
+    for (bool killed = r->cancelled || r->timed_out;;) {
+        pid_t w = waitpid(pid, &r->status, killed ? 0 : WNOHANG);
+        if (w == pid) break;
+        if (w < 0 && errno != EINTR) {
             r->status = 0;
             break;
         }
+        if (w != 0) continue;
+        if (mt_cancel_requested()) r->cancelled = true;
+        if (peer_now() - start > PEER_LIMIT_S) r->timed_out = true;
+        if (r->cancelled || r->timed_out) {
+            kill(pid, SIGKILL);
+            killed = true;
+        } else {
+            nanosleep(&(struct timespec){.tv_nsec = 10 * 1000 * 1000}, NULL);
+        }
+    }
     return 0;
 }
 
