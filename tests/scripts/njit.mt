@@ -110,7 +110,10 @@ print(got.tolist() == want.tolist())
 # expect: True
 parallel_diagnostics(fast_map)
 # expect: _map(Storage, tuple of ints, tuple of ints, Storage, tuple of ints, tuple of ints): compiled to native code
-# expect-re:   parallel: the prange loop \(line 2 of _map\) runs in chunks of 1 to 1024 iterations \(8 per thread where the loop is long enough\) over [0-9]+ threads \(%threads\), on one when a loop without inner loops has under 256 iterations; the interrupt is polled between chunks
+# expect-re:   parallel: the prange loop \(line 2 of _map\)
+# expect-re:     over [0-9]+ threads \(%threads\); on one where a loop without inner loops has under 256 iterations
+# expect-re:     in chunks of 1 to 1024 iterations, 8 per thread where the loop is long enough
+# expect-re:     the interrupt polled between chunks
 # expect:   each iteration's own variables: i (int) out_index (32 ints) in_index (32 ints) o (int) j (int)
 # expect:   arrays every iteration shares: out (Storage, an argument: written at positions that follow from the loop's variable), out_shape (tuple of ints, an argument: not written in the loop), out_strides (tuple of ints, an argument: not written in the loop), in_storage (Storage, an argument: not written in the loop), in_shape (tuple of ints, an argument: not written in the loop), in_strides (tuple of ints, an argument: not written in the loop)
 # expect:   index buffers made in the loop (np.zeros, [0] * n): one per chunk, on its thread's stack, each iteration clearing what the one before wrote; nothing is allocated per iteration
@@ -176,7 +179,10 @@ print(got.tolist() == (a - b).tolist(), same.tolist() == (a - a).tolist())
 # expect: True True
 parallel_diagnostics(z)
 # expect: _zip(Storage, tuple of ints, tuple of ints, Storage, tuple of ints, tuple of ints, Storage, tuple of ints, tuple of ints): compiled to native code
-# expect-re:   parallel: the prange loops \(lines 9, 12 of _zip\) run in chunks of 1 to 1024 iterations, 1 to 65536 where an iteration runs no loop and calls no function with one \(8 per thread where the loop is long enough\) over [0-9]+ threads \(%threads\), on one when a loop without inner loops has under 256 iterations; the interrupt is polled between chunks
+# expect-re:   parallel: the prange loops \(lines 9, 12 of _zip\)
+# expect-re:     over [0-9]+ threads \(%threads\); on one where a loop without inner loops has under 256 iterations
+# expect-re:     in chunks of 1 to 1024 iterations \(to 65536 where an iteration runs no loop and calls no function with one\), 8 per thread where the loop is long enough
+# expect-re:     the interrupt polled between chunks
 # expect:   each iteration's own variables: i (int) out_index (32 ints) a_index (32 ints) b_index (32 ints) o (int) ind (int) stride (int) j (int) k (int) d (int) s (int)
 # expect:   arrays every iteration shares: out (Storage, an argument: written, and reached at positions the compiler cannot show are each iteration's own: each write and read recorded and checked at run time), out_shape (tuple of ints, an argument: not written in the loop), out_strides (tuple of ints, an argument: not written in the loop), a_storage (Storage, an argument: not written in the loop), a_shape (tuple of ints, an argument: not written in the loop), a_strides (tuple of ints, an argument: not written in the loop), b_storage (Storage, an argument: not written in the loop), b_shape (tuple of ints, an argument: not written in the loop), b_strides (tuple of ints, an argument: not written in the loop)
 # expect:   index buffers made in the loop (np.zeros, [0] * n): one per chunk, on its thread's stack, each iteration clearing what the one before wrote; nothing is allocated per iteration
@@ -354,7 +360,10 @@ print(make_total()(xs._tensor._storage, o1._tensor._storage), fast_total(xs._ten
 # expect: 5000 5000 24995000.0 24995000.0
 parallel_diagnostics(fast_total)
 # expect: total(Storage, Storage): compiled to native code
-# expect-re:   parallel: the prange loop \(line 4 of total\) .*
+# expect-re:   parallel: the prange loop \(line 4 of total\)
+# expect-re:     over .*
+# expect-re:     in chunks of .*
+# expect:     the interrupt polled between chunks
 # expect:   each iteration's own variables: i (int)
 # expect:   arrays every iteration shares: x (Storage, an argument: not written in the loop), out (Storage, an argument: not written in the loop)
 # expect:   reductions, each thread's part combined when the loop ends: acc (+=), n (+=)
@@ -448,6 +457,9 @@ print(unchecked.tolist() == checked.tolist())
 parallel_diagnostics(fast_unchecked)
 # expect: _map(Storage, tuple of ints, tuple of ints, Storage, tuple of ints, tuple of ints): compiled to native code, indices unchecked (boundscheck=False)
 # expect-re:   parallel: .*
+# expect-re:     over .*
+# expect-re:     in chunks of .*
+# expect:     the interrupt polled between chunks
 # expect:   each iteration's own variables: i (int) out_index (32 ints) in_index (32 ints) o (int) j (int)
 # expect:   arrays every iteration shares: out (Storage, an argument: written at positions that follow from the loop's variable), out_shape (tuple of ints, an argument: not written in the loop), out_strides (tuple of ints, an argument: not written in the loop), in_storage (Storage, an argument: not written in the loop), in_shape (tuple of ints, an argument: not written in the loop), in_strides (tuple of ints, an argument: not written in the loop)
 # expect:   index buffers made in the loop (np.zeros, [0] * n): one per chunk, on its thread's stack, each iteration clearing what the one before wrote; nothing is allocated per iteration
@@ -493,7 +505,10 @@ except ValueError as e:
 # expect: operands could not be broadcast together with shapes (3,) (2,)
 parallel_diagnostics(first_neg)
 # expect: first_negative(Storage, Storage, tuple of ints, tuple of ints, tuple of ints): compiled to native code
-# expect-re:   parallel: the prange loop \(line 7 of first_negative\) .*
+# expect-re:   parallel: the prange loop \(line 7 of first_negative\)
+# expect-re:     over .*
+# expect-re:     in chunks of .*
+# expect:     the interrupt polled between chunks
 # expect:   each iteration's own variables: n (int)
 # expect:   arrays every iteration shares: out (Storage, an argument: written at positions that follow from the loop's variable), in_storage (Storage, an argument: not written in the loop), in_shape (tuple of ints, an argument: not written in the loop), in_strides (tuple of ints, an argument: not written in the loop), out_strides (tuple of ints, an argument: not written in the loop)
 # expect-re:   machine code.*
@@ -522,6 +537,9 @@ except RuntimeError as e:
 parallel_diagnostics(checked_scatter)
 # expect: scatter(Storage, Storage, tuple of ints): compiled to native code, each write of its prange loop to a storage, and each read of one it writes, checked for races (check_races=True)
 # expect-re:   parallel: .*
+# expect-re:     over .*
+# expect-re:     in chunks of .*
+# expect:     the interrupt polled between chunks
 # expect:   each iteration's own variables: i (int)
 # expect:   arrays every iteration shares: out (Storage, an argument: written, and reached at positions the compiler cannot show are each iteration's own: each write and read recorded and checked at run time), src (Storage, an argument: not written in the loop), idx (tuple of ints, an argument: not written in the loop)
 # expect-re:   machine code.*
@@ -592,6 +610,9 @@ for fn, t in ((moved, minitorch.zeros((3, 2))), (two_o, None)):
 parallel_diagnostics(shift)
 # expect: shift(Storage, int): compiled to native code
 # expect-re:   parallel: .*
+# expect-re:     over .*
+# expect-re:     in chunks of .*
+# expect:     the interrupt polled between chunks
 # expect:   each iteration's own variables: i (int)
 # expect:   arrays every iteration shares: x (Storage, an argument: written, and reached at positions the compiler cannot show are each iteration's own: each write and read recorded and checked at run time)
 # expect-re:   machine code.*
@@ -634,6 +655,9 @@ print(r.tolist())
 parallel_diagnostics(red)
 # expect: red(Storage, tuple of ints, tuple of ints, Storage, tuple of ints, int, int): compiled to native code
 # expect-re:   parallel: .*
+# expect-re:     over .*
+# expect-re:     in chunks of .*
+# expect:     the interrupt polled between chunks
 # expect:   each iteration's own variables: i (int) idx (32 ints) o (int) s (int)
 # expect:   arrays every iteration shares: out (Storage, an argument: written at positions that follow from the loop's variable), out_shape (tuple of ints, an argument: not written in the loop), out_strides (tuple of ints, an argument: not written in the loop), a (Storage, an argument: not written in the loop), a_strides (tuple of ints, an argument: not written in the loop)
 # expect-re:   index buffers made in the loop.*
@@ -773,6 +797,9 @@ sig(minitorch.zeros((10,)).tuple()[0], xs.tuple()[0])
 parallel_diagnostics(sig)
 # expect: k1(Storage, Storage): compiled to native code
 # expect-re:   parallel: .*
+# expect-re:     over .*
+# expect-re:     in chunks of .*
+# expect:     the interrupt polled between chunks
 # expect:   each iteration's own variables: i (int)
 # expect:   arrays every iteration shares: out (Storage, an argument: written at positions that follow from the loop's variable), a (Storage, an argument: not written in the loop)
 # expect-re:   machine code.*
@@ -812,6 +839,9 @@ for f, a, why in ((operators.inv, [0.0], "inv(0)"), (operators.log, [-1.0], "log
 parallel_diagnostics(failing[2])
 # expect: k1(Storage, Storage): compiled to native code
 # expect-re:   parallel: .*
+# expect-re:     over .*
+# expect-re:     in chunks of .*
+# expect:     the interrupt polled between chunks
 # expect:   each iteration's own variables: i (int)
 # expect:   arrays every iteration shares: out (Storage, an argument: written at positions that follow from the loop's variable), a (Storage, an argument: not written in the loop)
 # expect-re:   machine code.*

@@ -105,13 +105,19 @@ print(first(ro), ro.tolist())
 axpy.parallel_diagnostics(level=1)
 total.parallel_diagnostics(level=1)
 # expect: axpy(float64 array, float64 array, float64 array, float): compiled to native code
-# expect:   parallel: the prange loop (line 2 of axpy) runs in chunks of 1 to 65536 iterations (8 per thread where the loop is long enough) over 2 threads (%threads), on one when a loop without inner loops has under 256 iterations; the interrupt is polled between chunks
+# expect:   parallel: the prange loop (line 2 of axpy)
+# expect:     over 2 threads (%threads); on one where a loop without inner loops has under 256 iterations
+# expect:     in chunks of 1 to 65536 iterations, 8 per thread where the loop is long enough
+# expect:     the interrupt polled between chunks
 # expect:   each iteration's own variables: i (int)
 # expect:   arrays every iteration shares: out (float64 array, an argument: written at positions that follow from the loop's variable), a (float64 array, an argument: not written in the loop), b (float64 array, an argument: not written in the loop)
 # expect-re:   machine code.*
 # expect-re:   last call: .*
 # expect: axpy(Storage, Storage, Storage, float): compiled to native code
-# expect:   parallel: the prange loop (line 2 of axpy) runs in chunks of 1 to 65536 iterations (8 per thread where the loop is long enough) over 2 threads (%threads), on one when a loop without inner loops has under 256 iterations; the interrupt is polled between chunks
+# expect:   parallel: the prange loop (line 2 of axpy)
+# expect:     over 2 threads (%threads); on one where a loop without inner loops has under 256 iterations
+# expect:     in chunks of 1 to 65536 iterations, 8 per thread where the loop is long enough
+# expect:     the interrupt polled between chunks
 # expect:   each iteration's own variables: i (int)
 # expect:   arrays every iteration shares: out (Storage, an argument: written at positions that follow from the loop's variable), a (Storage, an argument: not written in the loop), b (Storage, an argument: not written in the loop)
 # expect-re:   machine code.*

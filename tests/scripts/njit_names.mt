@@ -25,7 +25,10 @@ print(got.is_close(want).all().item())
 # expect: 1.0
 parallel_diagnostics(twice)
 # expect: twice_py(Storage, Storage): compiled to native code
-# expect-re:   parallel: the prange loop \(line 2 of twice_py\) runs in chunks .*
+# expect-re:   parallel: the prange loop \(line 2 of twice_py\)
+# expect-re:     over .*
+# expect-re:     in chunks of .*
+# expect-re:     the interrupt polled between chunks
 # expect:   each iteration's own variables: i (int)
 # expect:   arrays every iteration shares: out (Storage, an argument: written at positions that follow from the loop's variable), x (Storage, an argument: not written in the loop)
 # expect-re:   machine code.*
@@ -45,7 +48,10 @@ print(got.is_close(want * 1.5).all().item())
 # expect: 1.0
 parallel_diagnostics(thrice)
 # expect: thrice(Storage, Storage): compiled to native code
-# expect-re:   parallel: the prange loop \(line 2 of thrice\) runs in chunks .*
+# expect-re:   parallel: the prange loop \(line 2 of thrice\)
+# expect-re:     over .*
+# expect-re:     in chunks of .*
+# expect-re:     the interrupt polled between chunks
 # expect:   each iteration's own variables: i (int)
 # expect:   arrays every iteration shares: out (Storage, an argument: written at positions that follow from the loop's variable), x (Storage, an argument: not written in the loop)
 # expect-re:   machine code.*

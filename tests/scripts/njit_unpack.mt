@@ -25,6 +25,9 @@ parallel_diagnostics(f)
 # expect: 30201 22.0 30201
 # expect: shape_sum(float64 array, int array, float64 array): compiled to native code
 # expect-re:   parallel: .*
+# expect-re:     over .*
+# expect-re:     in chunks of .*
+# expect:     the interrupt polled between chunks
 # expect-re:   each iteration.*
 # expect-re:   arrays every .*
 # expect-re:   machine code.*

@@ -76,7 +76,10 @@ print(out2.tolist())
 # the kernel's own words: tmap was compiled (names read from fast_ops.py's globals)
 minitorch.fast_ops.tmap.parallel_diagnostics(level=1)
 # expect: _tmap(float64 array, int array, float64 array, float): compiled to native code
-# expect:   parallel: the prange loop (line 2 of _tmap) runs in chunks of 1 to 1024 iterations (8 per thread where the loop is long enough) over 2 threads (%threads), on one when a loop without inner loops has under 256 iterations; the interrupt is polled between chunks
+# expect:   parallel: the prange loop (line 2 of _tmap)
+# expect:     over 2 threads (%threads); on one where a loop without inner loops has under 256 iterations
+# expect:     in chunks of 1 to 1024 iterations, 8 per thread where the loop is long enough
+# expect:     the interrupt polled between chunks
 # expect:   each iteration's own variables: i (int) out_index (32 ints)
 # expect:   arrays every iteration shares: out (float64 array, an argument: written at positions that follow from the loop's variable), out_shape (int array, an argument: not written in the loop), in_storage (float64 array, an argument: not written in the loop)
 # expect:   index buffers made in the loop (np.zeros, [0] * n): one per chunk, on its thread's stack, each iteration clearing what the one before wrote; nothing is allocated per iteration

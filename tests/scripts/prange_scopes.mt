@@ -114,6 +114,9 @@ print(o.tolist(), same.tolist())
 parallel_diagnostics(tmap)
 # expect: tmap(Storage, tuple of ints, tuple of ints, Storage, tuple of ints, tuple of ints): compiled to native code
 # expect-re:   parallel: .*
+# expect-re:     over .*
+# expect-re:     in chunks of .*
+# expect:     the interrupt polled between chunks
 # expect:   each iteration's own variables: i (int) out_index (32 ints) in_index (32 ints) o (int) j (int)
 # expect:   arrays every iteration shares: out (Storage, an argument: written at positions that follow from the loop's variable), out_shape (tuple of ints, an argument: not written in the loop), out_strides (tuple of ints, an argument: not written in the loop), in_storage (Storage, an argument: not written in the loop), in_shape (tuple of ints, an argument: not written in the loop), in_strides (tuple of ints, an argument: not written in the loop)
 # expect-re:   index buffers made in the loop.*
@@ -128,6 +131,9 @@ print(out, d)
 parallel_diagnostics(steps)
 # expect: steps(Storage, Storage, int): compiled to native code
 # expect-re:   parallel: .*
+# expect-re:     over .*
+# expect-re:     in chunks of .*
+# expect:     the interrupt polled between chunks
 # expect:   each iteration's own variables: i (int)
 # expect:   arrays every iteration shares: out (Storage, an argument: written at positions that follow from the loop's variable), d (Storage, an argument: written at positions that follow from the loop's variable)
 # expect-re:   machine code.*
@@ -158,6 +164,9 @@ print(o.tolist())
 parallel_diagnostics(mm)
 # expect: mm(Storage, tuple of ints, tuple of ints, Storage, tuple of ints, tuple of ints, Storage, tuple of ints, tuple of ints): compiled to native code
 # expect-re:   parallel: .*
+# expect-re:     over .*
+# expect-re:     in chunks of .*
+# expect:     the interrupt polled between chunks
 # expect:   each iteration's own variables: n (int) i (int) j (int) out_pos (int) acc (float) k (int)
 # expect:   arrays every iteration shares: out (Storage, an argument: written at positions that follow from the loop's variable), out_shape (tuple of ints, an argument: not written in the loop), out_strides (tuple of ints, an argument: not written in the loop), a (Storage, an argument: not written in the loop), a_shape (tuple of ints, an argument: not written in the loop), a_strides (tuple of ints, an argument: not written in the loop), b (Storage, an argument: not written in the loop), b_shape (tuple of ints, an argument: not written in the loop), b_strides (tuple of ints, an argument: not written in the loop)
 # expect-re:   built .*

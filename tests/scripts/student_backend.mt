@@ -184,7 +184,10 @@ print(c.shape, c.backend, (c.to("simple").is_close(a @ b)).all().item())
 # the kernels ran compiled to native code (njit), their prange loops in parallel
 parallel_diagnostics(tensor_matrix_multiply)
 # expect: _tensor_matrix_multiply(Storage, tuple of ints, tuple of ints, Storage, tuple of ints, tuple of ints, Storage, tuple of ints, tuple of ints): compiled to native code
-# expect-re:   parallel: the prange loop \(line 4 of _tensor_matrix_multiply\) runs in chunks of 1 to 1024 iterations \(8 per thread where the loop is long enough\) over [0-9]+ threads \(%threads\), on one when a loop without inner loops has under 256 iterations; the interrupt is polled between chunks
+# expect-re:   parallel: the prange loop \(line 4 of _tensor_matrix_multiply\)
+# expect-re:     over [0-9]+ threads \(%threads\); on one where a loop without inner loops has under 256 iterations
+# expect-re:     in chunks of 1 to 1024 iterations, 8 per thread where the loop is long enough
+# expect-re:     the interrupt polled between chunks
 # expect:   each iteration's own variables: n (int) i (int) j (int) acc (float) k (int)
 # expect:   arrays every iteration shares: out (Storage, an argument: written at positions that follow from the loop's variable), out_shape (tuple of ints, an argument: not written in the loop), out_strides (tuple of ints, an argument: not written in the loop), a_storage (Storage, an argument: not written in the loop), a_shape (tuple of ints, an argument: not written in the loop), a_strides (tuple of ints, an argument: not written in the loop), b_storage (Storage, an argument: not written in the loop), b_shape (tuple of ints, an argument: not written in the loop), b_strides (tuple of ints, an argument: not written in the loop)
 # expect:   built twice: its prange body nests loops two deep, so its first call waits for gcc (the quick build's code would run them several times slower), on its loops as written with -Og -fcaller-saves, which compiles them sooner; gcc -O2 then builds the grouped loops below for the calls after it
@@ -299,5 +302,5 @@ class OffByOne(StudentOps):
 minitorch.TensorBackend(OffByOne)
 x.relu()
 # expect-error: IndexError: Storage index out of range
-# expect-tb:   In ret(), line 293, column 44 of the cell defining it:
+# expect-tb:   In ret(), line 296, column 44 of the cell defining it:
 # expect-tb:                     out_storage[i] = fn(storage[i])

@@ -2167,7 +2167,10 @@ print(raw(o))
 # expect: [1.5, 1.875, -1.125, -0.75, 0.375, 0.75]
 neg.parallel_diagnostics(level=1)
 # expect: _map(float64 array, int array, int array, float64 array, int array, int array): compiled to native code
-# expect-re:   parallel: the prange loop \(line 3 of _map\) runs in chunks of .*
+# expect-re:   parallel: the prange loop \(line 3 of _map\)
+# expect-re:     over .*
+# expect-re:     in chunks of .*
+# expect-re:     the interrupt polled between chunks
 # expect:   each iteration's own variables: i (int) oi (32 ints) ii (32 ints) x (float)
 # expect:   arrays every iteration shares: out (float64 array, an argument: written at positions that follow from the loop's variable), out_shape (int array, an argument: not written in the loop), out_strides (int array, an argument: not written in the loop), in_storage (float64 array, an argument: not written in the loop), in_shape (int array, an argument: not written in the loop), in_strides (int array, an argument: not written in the loop)
 # expect-re:   index buffers made in the loop .*

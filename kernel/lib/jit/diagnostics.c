@@ -20,15 +20,17 @@ void jit_report(const struct unit *u, struct spec *s)
                               jit_line_in(f, u->prange_pos[i]) - jit_line_in(f, f->def->pos) + 1);
         int light = 0;
         for (int i = 0; i < u->nprange; i++) light += u->prange_light[i];
+        /* short lines, one fact each: how many threads, what a chunk is, the interrupt */
         render_buf_printf(
             &b,
-            " of %s) run%s in chunks of 1 to %s iterations%s (8 per thread where "
-            "the loop is long enough) over @THREADS@ threads (%%threads), on one "
-            "when a loop without inner loops has under 256 iterations; the "
-            "interrupt is polled between chunks\n",
-            f->def->name, u->nprange > 1 ? "" : "s", light == u->nprange ? "65536" : "1024",
+            " of %s)\n"
+            "    over @THREADS@ threads (%%threads); on one where a loop without inner loops "
+            "has under 256 iterations\n"
+            "    in chunks of 1 to %s iterations%s, 8 per thread where the loop is long enough\n"
+            "    the interrupt polled between chunks\n",
+            f->def->name, light == u->nprange ? "65536" : "1024",
             light && light < u->nprange
-                ? ", 1 to 65536 where an iteration runs no loop and calls no function with one"
+                ? " (to 65536 where an iteration runs no loop and calls no function with one)"
                 : "");
         render_buf_puts(&b, "  each iteration's own variables:");
         bool any = false;

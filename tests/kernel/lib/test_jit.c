@@ -318,8 +318,8 @@ static void test_chunks(void)
     memset(&k, 0, sizeof k);
     run_cell_with(s, "parallel_diagnostics(jk, source=True)", &k);
     CHECK(occurrences(k.log, "JIT_CHUNK_LIGHT) h") == 1 && occurrences(k.log, "JIT_CHUNK) h") == 3);
-    CHECK(strstr(k.log, "run in chunks of 1 to 1024 iterations, 1 to 65536 where an iteration "
-                        "runs no loop and calls no function with one (8 per thread") != NULL);
+    CHECK(strstr(k.log, "in chunks of 1 to 1024 iterations (to 65536 where an iteration runs "
+                        "no loop and calls no function with one), 8 per thread") != NULL);
     dsl_session_free(s);
 }
 
