@@ -383,19 +383,6 @@ static int time_statement(struct dsl_interp *in, const struct dsl_code *code, do
     return 0;
 }
 
-/* The unit a set of durations reads best in: the largest one at least 1. */
-static double time_unit(double most, const char **name)
-{
-    static const struct {
-        double scale;
-        const char *name;
-    } units[] = {{1.0, "s"}, {1e-3, "ms"}, {1e-6, "\xc2\xb5s"}, {1e-9, "ns"}};
-    size_t i = 0;
-    while (i + 1 < sizeof units / sizeof units[0] && most < units[i].scale) i++;
-    *name = units[i].name;
-    return units[i].scale;
-}
-
 /* The table of compare's rows: text/plain and text/html. */
 static json_t *compare_table(const char *stmt, const struct row *rows, size_t n)
 {
@@ -446,7 +433,7 @@ static json_t *compare_chart(struct dsl_session *s, const char *stmt, const stru
     double v[MAX_BACKENDS], most = 0;
     for (size_t i = 0; i < n; i++)
         if (!rows[i].why[0]) most = fmax(most, rows[i].seconds);
-    double scale = time_unit(most, &unit);
+    double scale = render_time_unit(most, &unit);
     for (size_t i = 0; i < n; i++) {
         labels[i] = mt_backend_name(rows[i].backend);
         v[i] = rows[i].why[0] ? NAN : rows[i].seconds / scale;

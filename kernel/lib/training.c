@@ -1048,12 +1048,21 @@ static int train_chart(struct dsl_interp *in, struct dsl_value model, const stru
     int r = 0;
     struct boundary *b = boundary_make(in, model, d, title);
     double *x = malloc((size_t)(done ? done : 1) * sizeof *x);
+    double *t = malloc((size_t)(done ? done : 1) * sizeof *t);
     if (!b) {
         r = -1;
-    } else if (!x) {
+    } else if (!x || !t) {
         r = dsl_raise_status(in, DSL_V_NOMEM);
     } else {
         for (int64_t e = 0; e < done; e++) x[e] = (double)e;
+        /* the times in the unit the slowest epoch reads best in */
+        double slowest = 0;
+        for (int64_t e = 0; e < done; e++) slowest = fmax(slowest, run->epoch_us[e]);
+        const char *unit;
+        const double per = render_time_unit(slowest * 1e-6, &unit) * 1e6; /* µs per unit */
+        for (int64_t e = 0; e < done; e++) t[e] = run->epoch_us[e] / per;
+        char time_title[48];
+        snprintf(time_title, sizeof time_title, "time per epoch (%s)", unit);
         const char *loss_series[] = {"loss"}, *time_series[] = {"time per epoch"};
         struct chart_lines lc = {.title = "loss per epoch (summed over the points)",
                                  .x_title = "epoch",
@@ -1064,14 +1073,14 @@ static int train_chart(struct dsl_interp *in, struct dsl_value model, const stru
                                  .x = x,
                                  .y = run->loss,
                                  .dense = true};
-        struct chart_lines tc = {.title = "time per epoch (us)",
+        struct chart_lines tc = {.title = time_title,
                                  .x_title = "epoch",
-                                 .y_title = "us",
+                                 .y_title = unit,
                                  .nseries = 1,
                                  .npoints = (size_t)done,
                                  .series = time_series,
                                  .x = x,
-                                 .y = run->epoch_us,
+                                 .y = t,
                                  .dense = true};
         char all[192];
         snprintf(all, sizeof all, "%s; loss and time per epoch", title);
@@ -1081,6 +1090,7 @@ static int train_chart(struct dsl_interp *in, struct dsl_value model, const stru
     }
     if (b) boundary_free(b);
     free(x);
+    free(t);
     return r;
 }
 

@@ -59,6 +59,10 @@ const char *render_buf_str(const struct render_buf *b);
 /* Python's repr of a double (shortest round-trip digits): "0.5", "2.0", "1e+20", "-0.0",
  * "inf", "nan". Writes at most `cap` bytes (32 is always enough) and returns the length. */
 size_t render_float_repr(double v, char *out, size_t cap);
+/* The unit a time of `seconds` (the largest of those shown together) reads best in, the
+ * largest in which it is at least 1: its size in seconds (1, 1e-3, 1e-6 or 1e-9), and its name
+ * in *name ("s", "ms", "µs", "ns"). */
+double render_time_unit(double seconds, const char **name);
 
 /* The shortest decimal that reads back (strtof) as the same float32, "%.9g"-style: "0.1",
  * "0.23796463", "1e+20", "-0", "inf", "nan". Writes at most `cap` bytes (32 is always enough)

@@ -102,6 +102,18 @@ char *render_buf_take(struct render_buf *b)
 
 const char *render_buf_str(const struct render_buf *b) { return b->data ? b->data : ""; }
 
+double render_time_unit(double seconds, const char **name)
+{
+    static const struct {
+        double scale;
+        const char *name;
+    } units[] = {{1.0, "s"}, {1e-3, "ms"}, {1e-6, "\xc2\xb5s"}, {1e-9, "ns"}};
+    size_t i = 0;
+    while (i + 1 < sizeof units / sizeof units[0] && seconds < units[i].scale) i++;
+    *name = units[i].name;
+    return units[i].scale;
+}
+
 size_t render_float_repr(double v, char *out, size_t cap)
 {
     int n;

@@ -88,6 +88,12 @@ def test_training_charts_render(kc):
     boundary, right = chart[VEGALITE]["hconcat"]
     assert "layer" in boundary and len(right["vconcat"]) == 2
     check_renders(chart[VEGALITE], ["rect", "symbol", "line"])
+    # the times in the unit the slowest epoch reads best in: 1 to 1000 of it
+    text = json.dumps(right["vconcat"][1], ensure_ascii=False)
+    units = re.findall(r"time per epoch \((µs|ms|s)\)", text)
+    assert units, text[:2000]
+    times = [v["y"] for v in right["vconcat"][1]["data"]["values"]]
+    assert 1 <= max(times) < 1000, (units, times)
 
 
 def test_long_training_chart_fits(kc):
