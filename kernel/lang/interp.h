@@ -39,6 +39,7 @@ struct dsl_session {
     size_t version;            /* dsl_table_version of the last name to come or go (0: none) */
     struct mt_ctx *ctx;        /* owned; freed after every variable is released */
     bool diagnostics;          /* %diagnostics on: every cell shows what the engine did */
+    bool diag_explained;       /* a diagnostics table has said what its columns mean */
     const char *plot_renderer; /* %plot_renderer: "auto", "vegalite", "html" or "svg" (static) */
     unsigned train_runs;       /* train() calls so far: each live display gets its own id */
     long execution_count;      /* In[n] of the cells being run; 0: unnumbered */

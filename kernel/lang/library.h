@@ -154,8 +154,8 @@ struct dsl_diag_log;
 /* A new log collecting the ops run on ctx, or NULL when out of memory. */
 struct dsl_diag_log *dsl_diag_open(struct mt_ctx *ctx);
 /* Stops and frees the log. Returns its table as a new mime bundle when `table` is true and an
- * op ran (NULL otherwise, or when memory ran out). */
-json_t *dsl_diag_close(struct dsl_diag_log *log, bool table);
+ * op ran (NULL otherwise, or when memory ran out); *explained as dsl_diag_bundle takes it. */
+json_t *dsl_diag_close(struct dsl_diag_log *log, bool table, bool *explained);
 
 /* ---- the student backend (lib/student.c) ----------------------------------------------- */
 

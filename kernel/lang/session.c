@@ -398,7 +398,7 @@ int dsl_execute(struct dsl_session *s, const char *code, const struct dsl_output
     if (r == 0) r = dsl_engine_wait(&in);
     if (log) {
         /* %diagnostics on: the table comes before the cell's result, as a display */
-        json_t *table = dsl_diag_close(log, in.out->display != NULL);
+        json_t *table = dsl_diag_close(log, in.out->display != NULL, &s->diag_explained);
         if (table) dsl_display(&in, table, NULL, false);
         json_decref(table);
     }

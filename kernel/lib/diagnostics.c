@@ -95,10 +95,10 @@ struct dsl_diag_log *dsl_diag_open(struct mt_ctx *ctx)
     return log;
 }
 
-json_t *dsl_diag_close(struct dsl_diag_log *log, bool table)
+json_t *dsl_diag_close(struct dsl_diag_log *log, bool table, bool *explained)
 {
     dsl_diag_stop(log);
-    json_t *bundle = table && log->ops ? dsl_diag_bundle(log) : NULL;
+    json_t *bundle = table && log->ops ? dsl_diag_bundle(log, explained) : NULL;
     free(log);
     return bundle;
 }
@@ -487,7 +487,7 @@ static void machine_peaks(struct peaks *pk, bool *busy)
     *busy = was_busy;
 }
 
-json_t *dsl_diag_bundle(const struct dsl_diag_log *log)
+json_t *dsl_diag_bundle(const struct dsl_diag_log *log, bool *explained)
 {
     struct log_rows l = {.log = log};
     bool peak_busy;
@@ -514,12 +514,26 @@ json_t *dsl_diag_bundle(const struct dsl_diag_log *log)
         snprintf(text, sizeof text, "(%ld more ops in other shapes not shown)", log->dropped);
         note(&t, &h, text);
     }
-    note(&t, &h,
-         "time: each call's median run, added up over the row's calls; spread: its fastest and "
-         "slowest run. An op runs again while its runs total under 20 ms, 5 runs at most, so "
-         "that a first call's one-time costs do not decide its time; a user function's op, a "
-         "cuda op and an op written in place run once. %timeit repeats a whole statement.");
-    if (l.pk.read > 0 || l.pk.fma > 0) { /* what the last column compares with, and its limits */
+    const bool again = *explained;
+    *explained = true;
+    if (again) {
+        snprintf(text, sizeof text,
+                 "time, spread and machine peak (%.0f GB/s read, %.0f GFLOP/s FMA): as under "
+                 "this session's first table.%s",
+                 l.pk.read, l.pk.fma,
+                 peak_busy ? " The peaks were measured while other programs ran: they read low, "
+                             "and the shares high."
+                           : "");
+        note(&t, &h, text);
+    } else {
+        note(&t, &h,
+             "time: each call's median run, added up over the row's calls; spread: its fastest "
+             "and slowest run. An op runs again while its runs total under 20 ms, 5 runs at "
+             "most, so that a first call's one-time costs do not decide its time; a user "
+             "function's op, a cuda op and an op written in place run once. %timeit repeats a "
+             "whole statement.");
+    }
+    if (!again && (l.pk.read > 0 || l.pk.fma > 0)) { /* the last column's peaks, its limits */
         char cache[32] = "unknown";
         if (l.pk.cache > 0) dsl_diag_si(l.pk.cache, "B", cache, sizeof cache);
         snprintf(text, sizeof text,

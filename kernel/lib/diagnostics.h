@@ -83,8 +83,10 @@ bool dsl_diag_read_peak(double *read_gbps);
 double dsl_diag_cache_bytes(void);
 
 /* The table of the log as a new mime bundle (text/plain: aligned columns; text/html: a table),
- * or NULL when memory ran out. */
-json_t *dsl_diag_bundle(const struct dsl_diag_log *log);
+ * or NULL when memory ran out. Under it, what its time columns and its share of the machine's
+ * peak mean, where *explained is false (then set: a session's first table says it, the later
+ * ones point to it), else one line that points there. */
+json_t *dsl_diag_bundle(const struct dsl_diag_log *log, bool *explained);
 
 /* One line on the log's cuda kernels, for compare: "2 kernels, 3.10 µs on the GPU: matmul:
  * matmul_tiled 32x32 (grid 2x2x1, block 32x32x1, 8.19 kB shared, 38 registers, occupancy 100%)

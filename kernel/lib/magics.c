@@ -415,7 +415,7 @@ static int magic_diagnostics(struct dsl_interp *in, const struct dsl_magic_call 
     if (r == 0 && log->ops == 0 && dsl_cuda_launches() > launched) {
         /* only cuda.jit kernels ran: their reports, not an empty table of engine ops */
     } else if (r == 0) {
-        json_t *table = dsl_diag_bundle(log);
+        json_t *table = dsl_diag_bundle(log, &in->session->diag_explained);
         if (!table)
             r = dsl_raise_status(in, DSL_V_NOMEM);
         else

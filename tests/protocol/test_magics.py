@@ -117,6 +117,30 @@ def test_diagnostics_bundle_columns(kc):
     assert plain[4].startswith("Machine peak (measured once, all threads): reading main memory ")
 
 
+def test_diagnostics_explain_their_columns_once_a_session():
+    """A session's first table says what its time columns and its peak column mean; the tables
+    after it say so in one line, with the peaks they compare with."""
+    from mtkernel import start_kernel, stop_kernel
+
+    km, kc = start_kernel()
+    try:
+        execute(kc, "a = ones(3)")
+        tables = []
+        for code in ("%diagnostics a + a", "%diagnostics a * a", "%diagnostics a - a"):
+            r = execute(kc, code)
+            tables.append(r.of_type("display_data")[0]["content"]["data"]["text/plain"])
+        first, *later = tables
+        assert "time: each call's median run" in first, first
+        assert "Machine peak (measured once, all threads)" in first, first
+        for text in later:
+            assert "time: each call's median run" not in text, text
+            assert "Machine peak (" not in text, text
+            assert re.search(r"^time, spread and machine peak \([0-9]+ GB/s read, [0-9]+ GFLOP/s "
+                             r"FMA\): as under this session's first table\.", text, re.M), text
+    finally:
+        stop_kernel(km, kc)
+
+
 def test_diagnostics_on_and_off_across_cells(kc):
     execute(kc, "a = ones(3)")
     r = execute(kc, "%diagnostics on")
