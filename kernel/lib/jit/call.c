@@ -188,6 +188,8 @@ int dsl_jit_call(struct dsl_interp *in, struct dsl_function *f, const struct dsl
     s->entry(ptrs, &e);
     for (size_t i = 0; i < npos; i++) free(shadow[i]);
     s->last_ns = mt_now_ns() - t0;
+    s->last_first = s->ran_entry != s->entry;
+    s->ran_entry = s->entry;
     if (s->later_text) jit_start_later(s);
     s->last_threads = s->quick && !s->plain ? 1 : e.threads;
     jit_recent(in->session, f);

@@ -122,17 +122,30 @@ void jit_report(const struct unit *u, struct spec *s)
 
 /* ---- parallel_diagnostics ----------------------------------------------------------------- */
 
+/* Fewest bytes a call's storages hold for its rate to say something of memory's speed: below,
+ * the call's fixed costs (starting its threads, its first chunk) take most of its time. */
+#define RATE_MIN_BYTES (64.0 * 1024)
+
 /* "last call: 14.4 ms on 2 threads, storages of 8.00 MB (each counted once): 0.556 GB/s, 0.8%
  * of 73 GB/s", the share against the machine's read peak (diagnostics.h) when a %diagnostics
- * table has measured it. */
+ * table has measured it. No rate for the first call of a build (its time holds its threads'
+ * start and its pages' first touch), nor for storages under RATE_MIN_BYTES. */
 static void last_call(struct render_buf *b, const struct spec *s)
 {
-    char t[32], rate[48], share[96];
+    char t[32], rate[48], share[96], size[32];
     dsl_format_duration((double)s->last_ns * 1e-9, t, sizeof t);
     render_buf_printf(b, "  last call: %s on %d thread%s", t, s->last_threads,
                       s->last_threads == 1 ? "" : "s");
     if (s->last_bytes <= 0) {
         render_buf_puts(b, "\n");
+        return;
+    }
+    dsl_diag_si(s->last_bytes, "B", size, sizeof size);
+    if (s->last_first || s->last_bytes < RATE_MIN_BYTES) {
+        render_buf_printf(b, ", storages of %s (each counted once): %s\n", size,
+                          s->last_first ? "the first call of this build, whose time holds its "
+                                          "start (no rate: call it again for one)"
+                                        : "too little data for a rate to mean anything");
         return;
     }
     double peak = 0;
@@ -143,8 +156,6 @@ static void last_call(struct render_buf *b, const struct spec *s)
                        sizeof share);
     else /* the peak is measured by the first %diagnostics table, not here */
         snprintf(share, sizeof share, "against this machine's peak once %%diagnostics has run");
-    char size[32];
-    dsl_diag_si(s->last_bytes, "B", size, sizeof size);
     render_buf_printf(b, ", storages of %s (each counted once): %s, %s\n", size, rate, share);
 }
 

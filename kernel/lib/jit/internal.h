@@ -339,10 +339,13 @@ struct spec {
     struct dsl_value fns[MAX_FNS]; /* the functions compiled in (errors point into them);
                                     * fns[0], the owner itself, is not held */
     int nfns;
-    /* the last call: its time, threads, and the bytes of the storages it was given */
+    /* the last call: its time, threads, and the bytes of the storages it was given; whether it
+     * was the first call of its build (ran_entry: the build the call before ran) */
     int64_t last_ns;
     int last_threads;
     double last_bytes;
+    bool last_first;
+    int (*ran_entry)(void **slots, struct jit_env *);
     /* Tiers: the first call runs a quick build (quick_cc) while gcc's runs in the background;
      * the next call waits for gcc's and switches to it. */
     struct jit_job *job;       /* gcc's build, while it runs */
