@@ -1,3 +1,57 @@
+# %%
+# the practice kernels come before the ops class in the course, and need none: graded on their
+# own, failing where the kernel is missing, passing once it is written
+try:
+    check("3.3", "sum_practice", seed=31)
+except AssertionError as e:
+    print("AssertionError:", e)
+# expect: check("3.3", "sum_practice"): MiniTorch's Task 3.3 tests of sum_practice on your kernel (_sum_practice), expected values from simple, inputs drawn with seed 31
+# expect:   sum_practice (16 values)                      FAILED
+# expect:   sum_practice (64 values)                      FAILED
+# expect:   sum_practice (48 values)                      FAILED
+# expect-re: 0 passed, 3 failed \([0-9.]+ s\)
+# expect:
+# expect: FAILED sum_practice (16 values): no kernel jit_sum_practice in the session: write the template's _sum_practice and make it one as it does (jit_sum_practice = cuda.jit()(_sum_practice))
+# expect:
+# expect: FAILED sum_practice (64 values): no kernel jit_sum_practice in the session: write the template's _sum_practice and make it one as it does (jit_sum_practice = cuda.jit()(_sum_practice))
+# expect:
+# expect: FAILED sum_practice (48 values): no kernel jit_sum_practice in the session: write the template's _sum_practice and make it one as it does (jit_sum_practice = cuda.jit()(_sum_practice))
+# expect: AssertionError: 3 of 3 tests of Task 3.3 (sum_practice) failed (the first: sum_practice (16 values)); see above
+
+import numba
+from numba import cuda
+
+
+def _sum_practice(out, a, size):
+    BLOCK_DIM = 32
+    cache = cuda.shared.array(BLOCK_DIM, numba.float64)
+    i = cuda.blockIdx.x * cuda.blockDim.x + cuda.threadIdx.x
+    pos = cuda.threadIdx.x
+    if i < size:
+        cache[pos] = a[i]
+    else:
+        cache[pos] = 0.0
+    cuda.syncthreads()
+    step = 1
+    while step < BLOCK_DIM:
+        if pos % (2 * step) == 0:
+            cache[pos] = cache[pos] + cache[pos + step]
+        cuda.syncthreads()
+        step = step * 2
+    if pos == 0 and cuda.blockIdx.x * BLOCK_DIM < size:  # the course's last block has none
+        out[cuda.blockIdx.x] = cache[0]
+
+
+jit_sum_practice = cuda.jit()(_sum_practice)
+check("3.3", "sum_practice", seed=31)
+# expect: check("3.3", "sum_practice"): MiniTorch's Task 3.3 tests of sum_practice on your kernel (_sum_practice), expected values from simple, inputs drawn with seed 31
+# expect:   sum_practice (16 values)               1 case   passed
+# expect:   sum_practice (64 values)               1 case   passed
+# expect:   sum_practice (48 values)               1 case   passed
+# expect-re: 3 passed, 0 failed \([0-9.]+ s\)
+del jit_sum_practice
+
+# %%
 # check("3.1") and check("3.2"): MiniTorch's tests of Tasks 3.1 and 3.2 run on the student's
 # backend against simple. The course's template as given fails them with its own message; a
 # planted bug (zip reads b at a's index) fails exactly the tests whose zips broadcast (a
@@ -39,10 +93,10 @@ except TypeError as e:
 # expect: check() takes a part's name ("map") or none, not int
 
 try:
-    check("3.3", "sum_practice")
+    check("3.3", "map")
 except RuntimeError as e:
     print(e)
-# expect: check("3.3", "sum_practice") tests your backend, and there is none yet: write your ops class (class CudaOps(TensorOps): ...), then make it the backend with GPUBackend = minitorch.TensorBackend(CudaOps)
+# expect: check("3.3", "map") tests your backend, and there is none yet: write your ops class (class CudaOps(TensorOps): ...), then make it the backend with GPUBackend = minitorch.TensorBackend(CudaOps)
 
 
 # the template's ops, as a student first runs them
