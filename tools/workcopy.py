@@ -10,6 +10,8 @@ ignores: each notebook is copied there once, when the copy does not exist, and n
 overwritten. When the course's notebook changes later (a `git pull`), the copy stays and this
 says so; `fresh NAME` then replaces the copy, keeping the student's as NAME.mine-TIME.ipynb.
 What each copy was made from is recorded in DEST/.course-copies.json (a hash per notebook).
+A copy leaves out the course notebook's first cell where it is Google Colab's set-up (it
+starts with the kernel's skip-cell mark): outside Colab there is nothing to run in it.
 """
 
 import argparse
@@ -27,11 +29,30 @@ DEST = os.path.join(ROOT, "my-notebooks")
 RECORD = ".course-copies.json"
 # Colab's own set-up notebook, which runs in Colab's Python before the kernel exists
 NOT_COPIED = {"colab_setup.ipynb"}
+# how a notebook's Colab set-up cell starts: the kernel's mark for a cell that is not its own
+SKIP_CELL = "# minitorch: skip-cell"
 
 
 def digest(path):
     with open(path, "rb") as f:
         return hashlib.sha256(f.read()).hexdigest()
+
+
+def copy_notebook(path, dest):
+    """Copies the notebook at path to dest without its Colab set-up cell (a file that is not a
+    notebook is copied as it is)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            nb = json.load(f)
+        first = nb["cells"][0]
+        if first["cell_type"] == "code" and "".join(first["source"]).startswith(SKIP_CELL):
+            del nb["cells"][0]
+    except (ValueError, KeyError, IndexError, TypeError):
+        shutil.copyfile(path, dest)
+        return
+    with open(dest, "w", encoding="utf-8") as f:
+        json.dump(nb, f, indent=1, ensure_ascii=False)
+        f.write("\n")
 
 
 def course_notebooks(source):
@@ -64,7 +85,7 @@ def update(source, dest):
         name = os.path.basename(path)
         mine = os.path.join(dest, name)
         if not os.path.exists(mine):
-            shutil.copyfile(path, mine)
+            copy_notebook(path, mine)
             record[name] = digest(path)
             copied.append(name)
         elif name in record and record[name] != digest(path):
@@ -95,7 +116,7 @@ def fresh(source, dest, name):
         stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
         kept = os.path.join(dest, f"{name[:-len('.ipynb')]}.mine-{stamp}.ipynb")
         os.replace(mine, kept)
-    shutil.copyfile(path, mine)
+    copy_notebook(path, mine)
     record = load_record(dest)
     record[name] = digest(path)
     save_record(dest, record)

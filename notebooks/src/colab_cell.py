@@ -1,4 +1,4 @@
-# minitorch: skip-cell. Google Colab only: run this cell first, then reload the page.
+# minitorch: skip-cell (Google Colab's set-up; anywhere else there is nothing to run here)
 #@title Google Colab only: run this cell first (it installs the MiniTorch kernel), then reload the page
 import sys
 if "google.colab" in sys.modules:

@@ -74,3 +74,20 @@ def test_git_ignores_the_copies_and_the_course_directory_but_its_settings():
     assert ignored("course/gradebook.db") and ignored("course/release/module0/x.ipynb")
     assert not ignored("course/nbgrader_config.py")
     assert not ignored("notebooks/01_tour.ipynb")
+
+
+def test_the_copies_leave_out_colabs_setup_cell(tmp_path):
+    """The real course notebooks, copied: the same cells but the first, Colab's set-up (the
+    kernel's skip-cell mark), which outside Colab has nothing to run."""
+    import json
+
+    dest = tmp_path / "mine"
+    r = run("--dest", str(dest))
+    assert r.returncode == 0, r.stderr
+    for name in ("01_tour.ipynb", "m4_networks.ipynb"):
+        with open(os.path.join(ROOT, "notebooks", name), encoding="utf-8") as f:
+            course = json.load(f)["cells"]
+        with open(dest / name, encoding="utf-8") as f:
+            mine = json.load(f)["cells"]
+        assert "".join(course[0]["source"]).startswith("# minitorch: skip-cell"), name
+        assert mine == course[1:], name
