@@ -1042,11 +1042,9 @@ static int train_chart(struct dsl_interp *in, struct dsl_value model, const stru
                        const struct train_run *run)
 {
     int64_t done = run->done;
-    char title[128];
-    snprintf(title, sizeof title, "decision boundary after %lld epochs, %s", (long long)done,
-             mt_dataset_name(d->kind));
     int r = 0;
-    struct boundary *b = boundary_make(in, model, d, title);
+    /* the chart's title says what ran; its panels, what each shows (no title twice) */
+    struct boundary *b = boundary_make(in, model, d, "decision boundary");
     double *x = malloc((size_t)(done ? done : 1) * sizeof *x);
     double *t = malloc((size_t)(done ? done : 1) * sizeof *t);
     if (!b) {
@@ -1083,7 +1081,8 @@ static int train_chart(struct dsl_interp *in, struct dsl_value model, const stru
                                  .y = t,
                                  .dense = true};
         char all[192];
-        snprintf(all, sizeof all, "%s; loss and time per epoch", title);
+        snprintf(all, sizeof all, "%lld epoch%s on %s: decision boundary, loss and time per epoch",
+                 (long long)done, done == 1 ? "" : "s", mt_dataset_name(d->kind));
         json_t *bundle = chart_training_bundle(in->session->plot_renderer, all, &b->c, &lc, &tc);
         if (!bundle) r = dsl_raise_status(in, DSL_V_NOMEM);
         emit(in, bundle, NULL, false);

@@ -167,8 +167,8 @@ def test_train_live_progress_then_boundary_and_loss_curve(kc):
     finals = [d["content"]["data"] for d in r.of_type("display_data")[1:]]
     assert len(finals) == 1
     (chart,) = finals
-    assert chart["text/plain"] == ("<training chart: decision boundary after 30 epochs, split; "
-                                   "loss and time per epoch>")
+    assert chart["text/plain"] == ("<training chart: 30 epochs on split: decision boundary, loss "
+                                   "and time per epoch>")
     boundary, right = chart["application/vnd.vegalite.v5+json"]["hconcat"]
     curve, times = right["vconcat"]
     rects, points = boundary["layer"]
@@ -223,7 +223,8 @@ def test_train_long_run_shows_the_boundary_forming_then_interrupt_keeps_the_mode
     done = int(re.search(r"^Interrupted after (\d+) of 100000 epochs on simple", out, re.M).group(1))
     assert 10 < done < 100000
     assert any(m["msg_type"] == "display_data" and not m["content"]["transient"] and
-               "<training chart: decision boundary after" in m["content"]["data"]["text/plain"]
+               re.match(r"<training chart: \d+ epochs? on split: decision boundary",
+                        m["content"]["data"]["text/plain"])
                for m in iopub)
     assert km.is_alive()
     after = execute(kc, "m(ds.X).sum()[0]").result_text()

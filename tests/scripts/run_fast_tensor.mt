@@ -120,7 +120,7 @@ train(m, ds, rate=0.05, epochs=30, log=0)
 # expect: [..............................] epoch 0/30 starting
 # expect-re: \[#+\] epoch 30/30 done
 # expect-re: Trained 30 of 30 epochs on fast \(fused step\): loss [0-9.]+, correct [0-9]+/50, time per epoch .*
-# expect: <training chart: decision boundary after 30 epochs, split; loss and time per epoch>
+# expect: <training chart: 30 epochs on split: decision boundary, loss and time per epoch>
 ps = m.parameters()
 qs = trainer.model.parameters()
 print(len(ps), len(qs), [(ps[i] == qs[i].value).all().item() for i in range(6)])

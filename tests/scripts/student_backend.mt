@@ -216,11 +216,11 @@ for be in ["simple", "student"]:
 # expect: [..............................] epoch 0/3 starting
 # expect: [##############################] epoch 3/3 done
 # expect-re: Trained 3 of 3 epochs on simple \(autodiff ops\): loss 13\.843, correct 12/20, time per epoch .*
-# expect: <training chart: decision boundary after 3 epochs, simple; loss and time per epoch>
+# expect: <training chart: 3 epochs on simple: decision boundary, loss and time per epoch>
 # expect: [..............................] epoch 0/3 starting
 # expect: [##############################] epoch 3/3 done
 # expect-re: Trained 3 of 3 epochs on student \(autodiff ops\): loss 13\.843, correct 12/20, time per epoch .*
-# expect: <training chart: decision boundary after 3 epochs, simple; loss and time per epoch>
+# expect: <training chart: 3 epochs on simple: decision boundary, loss and time per epoch>
 print(weights[0] == weights[1])
 # expect: True
 

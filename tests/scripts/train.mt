@@ -24,7 +24,7 @@ train(m2, ds2, rate=0.05, epochs=25, log=0)
 # expect: [..............................] epoch 0/25 starting
 # expect-re: \[#+\] epoch 25/25 done
 # expect-re: Trained 25 of 25 epochs on fast \(fused step\): loss [0-9.]+, correct [0-9]+/50, time per epoch .*
-# expect: <training chart: decision boundary after 25 epochs, xor; loss and time per epoch>
+# expect: <training chart: 25 epochs on xor: decision boundary, loss and time per epoch>
 p1 = m.parameters()
 p2 = m2.parameters()
 same = true
@@ -53,7 +53,7 @@ train(m4, ds4, rate=0.5, epochs=10, batch=7, log=5)
 # expect-re: Epoch 5  loss [0-9.]+  correct [0-9]+/30  time per epoch .*
 # expect-re: \[#+\] epoch 10/10 done
 # expect-re: Trained 10 of 10 epochs on simple \(autodiff ops\): .*
-# expect: <training chart: decision boundary after 10 epochs, simple; loss and time per epoch>
+# expect: <training chart: 10 epochs on simple: decision boundary, loss and time per epoch>
 q3 = m3.parameters()
 q4 = m4.parameters()
 print((q3[2] == q4[2]).all()[0] == 1, (q3[5] == q4[5]).all()[0] == 1)

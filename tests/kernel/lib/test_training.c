@@ -250,7 +250,7 @@ static void test_interrupt_in_the_live_chart(void)
     CHECK_INT(cancels, 1);
     CHECK_STR(o.ename, "KeyboardInterrupt");
     CHECK(strstr(k.log, "Interrupted after ") != NULL);
-    CHECK(strstr(k.log, "<training chart: decision boundary after") != NULL);
+    CHECK(strstr(k.log, " on split: decision boundary, loss and time per epoch>") != NULL);
     dsl_session_free(s);
 }
 

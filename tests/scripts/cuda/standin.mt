@@ -34,7 +34,7 @@ train(m1, dataset("split", 50, seed=2), rate=0.5, epochs=10, log=0)
 # expect: [..............................] epoch 0/10 starting
 # expect-re: \[#+\] epoch 10/10 done
 # expect-re: Trained 10 of 10 epochs on simple \(autodiff ops\): loss [0-9.]+, correct [0-9]+/50, .*
-# expect: <training chart: decision boundary after 10 epochs, split; loss and time per epoch>
+# expect: <training chart: 10 epochs on split: decision boundary, loss and time per epoch>
 %backend cuda
 seed(5)
 m2 = mlp(2, 10, 1)
@@ -42,7 +42,7 @@ train(m2, dataset("split", 50, seed=2), rate=0.5, epochs=10, log=0)
 # expect: [..............................] epoch 0/10 starting
 # expect-re: \[#+\] epoch 10/10 done
 # expect-re: Trained 10 of 10 epochs on cuda \(fused kernel\): loss [0-9.]+, correct [0-9]+/50, .*
-# expect: <training chart: decision boundary after 10 epochs, split; loss and time per epoch>
+# expect: <training chart: 10 epochs on split: decision boundary, loss and time per epoch>
 p1 = m1.parameters()
 p2 = m2.parameters()
 same = true
@@ -62,7 +62,7 @@ train(m3, dataset("split", 50, seed=1), rate=5.0, epochs=30, batch=50, log=0)
 # expect: [..............................] epoch 0/30 starting
 # expect-re: \[#?\.+\] epoch 1/30 done
 # expect-re: Stopped after 1 of 30 epochs on simple \(autodiff ops\): loss [0-9.]+, correct [0-9]+/50, .*
-# expect: <training chart: decision boundary after 1 epochs, split; loss and time per epoch>
+# expect: <training chart: 1 epoch on split: decision boundary, loss and time per epoch>
 %backend cuda
 seed(5)
 m4 = mlp(2, 100, 1)
@@ -70,7 +70,7 @@ train(m4, dataset("split", 50, seed=1), rate=5.0, epochs=30, batch=50, log=0)
 # expect: [..............................] epoch 0/30 starting
 # expect-re: \[#?\.+\] epoch 1/30 done
 # expect-re: Stopped after 1 of 30 epochs on cuda \(fused kernel\): loss [0-9.]+, correct [0-9]+/50, .*
-# expect: <training chart: decision boundary after 1 epochs, split; loss and time per epoch>
+# expect: <training chart: 1 epoch on split: decision boundary, loss and time per epoch>
 p3 = m3.parameters()
 p4 = m4.parameters()
 same = true
