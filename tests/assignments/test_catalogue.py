@@ -704,10 +704,12 @@ CATALOGUE = {
         "05_cuda_matmul", [source("_mm_practice", DEF_CHECK)],
         ["test_mm_practice", "test_cuda_matrix_multiply"], ["1 " + REFUSED],
         says=["RuntimeError: check is the grader's"]),
+    # the reset leaves no kernel for the practice part and no backend for the other
     "cheat_reset": Entry(
         "05_cuda_matmul", [stub("_mm_practice"), insert_before("test_mm_practice", RESET)],
-        ["test_mm_practice", "test_cuda_matrix_multiply"], ["and there is none yet"],
-        says=["RuntimeError: check is the grader's"]),
+        ["test_mm_practice", "test_cuda_matrix_multiply"],
+        says=["RuntimeError: check is the grader's", "no kernel jit_mm_practice in the session",
+              "tests your backend, and there is none yet"]),
     "cheat_test_deleted": Entry(
         "05_cuda_matmul", [stub("_mm_practice"), delete("test_mm_practice")],
         ["test_mm_practice", "test_cuda_matrix_multiply"]),
