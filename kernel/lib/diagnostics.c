@@ -103,6 +103,18 @@ json_t *dsl_diag_close(struct dsl_diag_log *log, bool table, bool *explained)
     return bundle;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double dsl_median(double *v, size_t n)
+{
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 void dsl_format_duration(double seconds, char *buf, size_t n)
 {
     static const struct {

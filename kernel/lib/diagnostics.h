@@ -95,5 +95,7 @@ void dsl_diag_gpu_summary(const struct dsl_diag_log *log, char *buf, size_t n);
 
 /* Formats a duration in seconds as described above. */
 void dsl_format_duration(double seconds, char *buf, size_t n);
+/* The median of v[0..n) (n > 0), which it sorts in place. */
+double dsl_median(double *v, size_t n);
 
 #endif

@@ -291,12 +291,6 @@ static int magic_time(struct dsl_interp *in, const struct dsl_magic_call *c)
     return r;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* Runs per %timeit at most: the times are kept (8 bytes each) to take their median. */
 #define TIMEIT_MAX_RUNS 100000
 
@@ -372,11 +366,9 @@ static int magic_timeit(struct dsl_interp *in, const struct dsl_magic_call *c)
     }
     for (long k = 0; k < runs; k++)
         if (timeit_run(in, code, loops, pos, &t[k]) != 0) goto done;
-    qsort(t, (size_t)runs, sizeof *t, cmp_double);
-    double med = runs % 2 ? t[runs / 2] : (t[runs / 2 - 1] + t[runs / 2]) / 2;
+    double med = dsl_median(t, (size_t)runs);
     for (long k = 0; k < runs; k++) t[k] = fabs(t[k] - med);
-    qsort(t, (size_t)runs, sizeof *t, cmp_double);
-    double mad = runs % 2 ? t[runs / 2] : (t[runs / 2 - 1] + t[runs / 2]) / 2;
+    double mad = dsl_median(t, (size_t)runs);
     char a[32], b[32], line[256];
     dsl_format_duration(med, a, sizeof a);
     dsl_format_duration(mad, b, sizeof b);

@@ -5,6 +5,7 @@
  * epoch of the course's classifier on them (minitorch.pytorch_digits_epoch). */
 #include "lib/modules/module.h"
 
+#include "lib/diagnostics.h"
 #include "lib/tensor_methods.h"
 
 #include "pytorch_digits_src.h" /* generated: lib/peers/pytorch_digits.py's bytes */
@@ -446,13 +447,6 @@ struct peer_run {
     bool timed_out; /* it ran past PEER_LIMIT_S: killed */
 };
 
-static double peer_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Keeps n (at most PEER_OUT) more bytes of output, dropping the oldest past PEER_OUT. */
 static void peer_keep(struct peer_run *r, const char *buf, size_t n)
 {
@@ -492,7 +486,7 @@ static int peer_run(char *const *argv, struct peer_run *r)
     r->len = 0;
     r->out[0] = 0;
     r->cancelled = r->timed_out = false;
-    double start = peer_now();
+    double start = mt_now_s();
     for (;;) {
         struct pollfd p = {.fd = fds[0], .events = POLLIN};
         int k = poll(&p, 1, 100);
@@ -506,7 +500,7 @@ static int peer_run(char *const *argv, struct peer_run *r)
             break;
         }
         if (mt_cancel_requested()) r->cancelled = true;
-        if (peer_now() - start > PEER_LIMIT_S) r->timed_out = true;
+        if (mt_now_s() - start > PEER_LIMIT_S) r->timed_out = true;
         if (r->cancelled || r->timed_out) {
             kill(pid, SIGKILL);
             break;
@@ -523,7 +517,7 @@ static int peer_run(char *const *argv, struct peer_run *r)
         }
         if (w != 0) continue;
         if (mt_cancel_requested()) r->cancelled = true;
-        if (peer_now() - start > PEER_LIMIT_S) r->timed_out = true;
+        if (mt_now_s() - start > PEER_LIMIT_S) r->timed_out = true;
         if (r->cancelled || r->timed_out) {
             kill(pid, SIGKILL);
             killed = true;
@@ -545,12 +539,6 @@ static const char *peer_line(const char *out, const char *key, const char **end)
             return p + n + 1;
         }
     return NULL;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 /* The Pythons to ask in turn: $MINITORCH_TORCH_PYTHON alone where set; else the python3 the
@@ -631,8 +619,7 @@ int mod_pytorch_digits_epoch(struct dsl_interp *in, const struct dsl_args *a, st
                                    pythons[i], ran ? "printed no times of its epochs" : "failed",
                                    (int)(len - from), r->out + from);
             } else {
-                qsort(ms, n, sizeof *ms, cmp_double);
-                double median = n % 2 ? ms[n / 2] : (ms[n / 2 - 1] + ms[n / 2]) / 2;
+                double median = dsl_median(ms, n);
                 struct dsl_value v;
                 struct dsl_list *pair = dsl_list_new(2);
                 if (!pair || dsl_str_value(version, (size_t)(vend - version), &v) != DSL_V_OK) {
