@@ -17,6 +17,8 @@ VENV       := $(CURDIR)/.venv
 PY         := $(VENV)/bin/python
 BENCH_VENV := $(CURDIR)/.venv-bench
 KERNEL     := build/minitorch-kernel
+# the student's build (make lab): the kernel alone, profile-guided, CUDA only with a GPU driver
+LAB_KERNEL := build-lab/minitorch-kernel
 KERNEL_ASAN := build-asan/minitorch-kernel
 CLANG      ?= clang
 C_SOURCES   = $(shell find engine kernel tests bench -type f \
@@ -25,7 +27,7 @@ C_SOURCES   = $(shell find engine kernel tests bench -type f \
 ASAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
             UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-.PHONY: help fresh setup setup-test build build-asan build-tsan build-clang build-fuzz fuzz fuzz-jit install-kernelspec lab notebook notebooks assignments autograde soak valgrind test bench bench-kernel bench-engine bench-train bench-jit bench-cudasim bench-course bench-instructions bench-networks bench-ab \
+.PHONY: help fresh setup setup-test build build-lab build-asan build-tsan build-clang build-fuzz fuzz fuzz-jit install-kernelspec lab notebook notebooks assignments autograde soak valgrind test bench bench-kernel bench-engine bench-train bench-jit bench-cudasim bench-course bench-instructions bench-networks bench-ab \
         format format-check lock clean distclean
 
 help: ## list the targets
@@ -49,8 +51,11 @@ setup-test: ## setup plus the test and benchmark tools (clang, Chromium, valgrin
 SETUP      = $(if $(NO_SETUP),,setup)
 SETUP_TEST = $(if $(NO_SETUP),,setup-test)
 
-build: $(SETUP) ## release build in build/, profile-guided (tools/build-release.sh; PGO=0: plain)
+build: $(SETUP) ## release build of everything in build/ (kernel, libraries, C tests, CUDA with nvcc), profile-guided (tools/build-release.sh; PGO=0: plain)
 	JOBS=$(JOBS) tools/build-release.sh $(CMAKE_ARGS)
+
+build-lab: $(SETUP) ## the student's release build in build-lab/: the kernel alone, profile-guided, CUDA only with a GPU driver
+	JOBS=$(JOBS) tools/build-release.sh --lab $(CMAKE_ARGS)
 
 build-asan: $(SETUP) ## debug build with AddressSanitizer + UBSan in build-asan/
 	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DMT_SANITIZE=ON $(CMAKE_ARGS)
@@ -64,8 +69,8 @@ build-clang: $(SETUP_TEST) ## release build with clang in build-clang/ (-Werror 
 	CC=$(CLANG) cmake -S . -B build-clang -DCMAKE_BUILD_TYPE=Release $(CMAKE_ARGS)
 	cmake --build build-clang -j$(JOBS)
 
-install-kernelspec: build ## install the "minitorch" kernelspec into .venv
-	$(KERNEL) install --prefix $(VENV)
+install-kernelspec: build-lab ## install the "minitorch" kernelspec into .venv (the student's build)
+	$(LAB_KERNEL) install --prefix $(VENV)
 
 # The lab serves the student's copies of the course notebooks (tools/workcopy.py), which git
 # ignores: a Run All and JupyterLab's autosave change them, never the tracked notebooks/.
@@ -176,7 +181,7 @@ soak: setup-test build ## soak test: 10,000 mixed execute requests (RSS growth <
 KERNEL_QUIETLY = @mkdir -p build && { $(MAKE) --no-print-directory install-kernelspec \
 	    > build/kernel-setup.log 2>&1 || { tail -n 40 build/kernel-setup.log; \
 	    echo "make: setting up or building the kernel failed (whole log: build/kernel-setup.log)"; \
-	    exit 1; }; } && echo "kernel: $(KERNEL), built and installed (log: build/kernel-setup.log)"
+	    exit 1; }; } && echo "kernel: $(LAB_KERNEL), built and installed (log: build/kernel-setup.log)"
 
 assignments: ## release the nbgrader assignments, module0 to module2 (m0_* to m2_*) and module3 (02-06): student versions in course/release/ASSIGNMENT/
 	$(KERNEL_QUIETLY)
@@ -265,7 +270,7 @@ lock: ## regenerate tools/requirements-{lab,test}.txt from tools/requirements-{l
 	tools/lock.sh
 
 clean: ## remove build directories
-	rm -rf build build-pgo build-asan build-clang build-tsan build-fuzz
+	rm -rf build build-pgo build-lab build-lab-pgo build-asan build-clang build-tsan build-fuzz
 
 distclean: clean ## also remove the Python venv
 	rm -rf .venv

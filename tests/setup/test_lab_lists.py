@@ -6,7 +6,9 @@ Debian list, its Python list or its resolved pinned lock; every one is in the te
 lock includes the lab lock and pins nothing twice; the lab lock is closed under its packages'
 dependencies (so pip installs nothing beyond it, and no test tool arrives as a dependency); the
 Debian lab list's dependency closure, where apt-cache can tell, has no test tool; and the make
-targets pick the right set."""
+targets pick the right set; the lab's targets build the student's kernel (tools/build-release.sh
+--lab: the kernel alone, the cuda backend only where a GPU driver is loaded), `make build` all of
+it, checked with a stand-in cmake that logs what the script asks of it."""
 
 import os
 import re
@@ -155,3 +157,64 @@ def test_test_target_sets_up_the_test_set():
     first_step = steps.group(1).split()[0] if steps else None
     assert "setup-test" in rule.group(1).split() or first_step == "setup-test"
     assert re.search(r"^setup-test:.*\n(?:#.*\n)*\ttools/setup\.sh test$", db, re.M)
+
+
+@pytest.mark.parametrize("target", ["lab", "notebook", "install-kernelspec"])
+def test_lab_targets_build_the_students_kernel_only(target):
+    out = make("-n", target)
+    assert "tools/build-release.sh --lab" in out
+    assert "build-lab/minitorch-kernel install --prefix" in out
+    assert not re.search(r"build-release\.sh(?! --lab)", out)  # no build of everything
+
+
+def release_build_commands(tmp_path, *args, driver=False, pgo="1"):
+    """The cmake commands tools/build-release.sh runs, with a stand-in cmake on PATH that logs
+    them (one line each) and makes the files the script reads; `driver`: whether the GPU
+    driver's file it probes for is there."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    log = tmp_path / "cmake.log"
+    (bin_dir / "cmake").write_text(
+        "#!/bin/sh\n"
+        'echo "$*" >> "$CMAKE_LOG"\n'
+        # configuring (-B DIR): the cache the script reads the MT_ options from
+        'if [ "$3" = -B ]; then mkdir -p "$4/CMakeFiles"; echo "MT_X:BOOL=ON" > "$4/CMakeCache.txt"; fi\n'
+        # building DIR-pgo: the instrumented kernel, newer than any stamp
+        'case "$2" in *-pgo) touch "$2/minitorch-kernel";; esac\n')
+    (bin_dir / "cmake").chmod(0o755)
+    probe = tmp_path / "nvidia-version"
+    if driver:
+        probe.write_text("NVRM version: stand-in\n")
+    work = tmp_path / "repo"
+    shutil.copytree(os.path.join(ROOT, "tools"), work / "tools")
+    (work / "tests" / "scripts").mkdir(parents=True)
+    env = dict(os.environ, PATH="%s:%s" % (bin_dir, os.environ["PATH"]), CMAKE_LOG=str(log),
+               MT_NVIDIA_PROC=str(probe), PGO=pgo, CC="gcc", JOBS="2")
+    r = subprocess.run(["sh", "tools/build-release.sh", *args], cwd=work, env=env,
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    return log.read_text().splitlines()
+
+
+def test_students_build_leaves_out_tests_and_cuda_without_a_driver(tmp_path):
+    cmds = release_build_commands(tmp_path, "--lab")
+    configure = [c for c in cmds if c.startswith("-S . -B build-lab ")]
+    assert configure and all("-DMT_BUILD_TESTS=OFF" in c and "-DMT_CUDA=OFF" in c
+                             for c in configure)
+    builds = [c for c in cmds if c.startswith("--build")]
+    assert builds and all(c.endswith("--target minitorch-kernel") for c in builds)
+    assert any(c.startswith("--build build-lab-pgo ") for c in builds)  # profile-guided
+    assert not any(" build " in c + " " or c.endswith(" build") for c in cmds)
+
+
+def test_students_build_keeps_cuda_with_a_driver_and_a_given_option_wins(tmp_path):
+    cmds = release_build_commands(tmp_path, "--lab", "-DMT_CUDA=ON", driver=True, pgo="0")
+    (configure,) = [c for c in cmds if c.startswith("-S . -B build-lab ")]
+    assert configure.index("-DMT_CUDA=AUTO") < configure.index("-DMT_CUDA=ON")  # last wins
+
+
+def test_release_build_builds_everything(tmp_path):
+    cmds = release_build_commands(tmp_path)
+    configure = [c for c in cmds if c.startswith("-S . -B build ")]
+    assert configure and not any("MT_BUILD_TESTS=OFF" in c or "MT_CUDA" in c for c in configure)
+    assert cmds[-1] == "--build build -j2 --target all"
