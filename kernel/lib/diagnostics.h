@@ -6,12 +6,13 @@
  * statement that ran one op). Identical ops (same op, backend, shapes, strides, path, threads,
  * width) share one row with a count, so a loop of 10,000 adds is one row; past
  * DSL_DIAG_MAX_ROWS distinct rows the rest is counted, not shown. The last column is the op's
- * share of the machine's peak (mt_machine_peak: measured once, at the first table):
- * read bandwidth for memory-bound ops, the FMA rate for matmul, never above 100% (see
- * dsl_diag_share); a note under the table gives both peaks and says when they were measured
- * while other programs ran. Notes under the table also say that each call was timed once, and,
- * when other programs took the CPU while the statement ran, so (lib/busy.h). Rates and shares print
- * with three significant digits ("0.00271 GB/s"). Ops on the cuda backend also get a row in a
+ * share of the machine's peak (mt_machine_peak: measured once per machine, at the first table
+ * of the first session, and kept in the user's cache folder): read bandwidth for memory-bound
+ * ops, the FMA rate for matmul, never above 100% (see dsl_diag_share); a note under the table
+ * gives both peaks, when they were measured, and whether other programs ran meanwhile. Notes
+ * under the table also say that each call was timed once, and, when other programs took the
+ * CPU while the statement ran, so (lib/busy.h). Rates and shares print with three significant
+ * digits ("0.00271 GB/s"). Ops on the cuda backend also get a row in a
  * second table, of their kernel launches: kernel, grid, block, shared memory, registers,
  * theoretical occupancy, the kernels' time from CUDA events, and the rate on that time against the
  * device's peaks (from its properties). In the first table their "threads" are every thread
@@ -75,8 +76,9 @@ void dsl_diag_share(bool matmul, double rate, double peak, double call_bytes, do
 /* v with an SI prefix and unit: "112 B", "48.0 kB", "4.19 MB"; "12", "2.15 G" for FLOPs. */
 void dsl_diag_si(double v, const char *unit, char *buf, size_t n);
 
-/* The machine's read peak in GB/s when a diagnostics table has measured it already (measuring
- * takes 0.3 s of every core, far more under valgrind): false, and nothing set, before. */
+/* The machine's read peak in GB/s when it is known: kept from an earlier session, or measured by
+ * this session's first diagnostics table (measuring takes 0.3 s of every core, far more under
+ * valgrind, so it is not done here): false, and nothing set, otherwise. */
 bool dsl_diag_read_peak(double *read_gbps);
 
 /* The size in bytes of this machine's largest cache (0 when unknown). */

@@ -5,13 +5,15 @@ kernel/lib/magics.h documents, never by their numbers."""
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
 import time
 
 from jupyter_kernel_test.msgspec_v5 import validate_message
 
-from mtkernel import (KERNEL_NAME, collect_iopub, execute, get_reply, send_control, timing_lines,
-                      wait_started)
+from mtkernel import (KERNEL_NAME, collect_iopub, execute, get_reply, kernel_bin, send_control,
+                      timing_lines, wait_started)
 
 DURATION = r"[0-9.]+ (ns|µs|ms|s)"
 
@@ -114,7 +116,8 @@ def test_diagnostics_bundle_columns(kc):
     assert plain[0] == "1 engine op"
     assert plain[1].split()[:2] == ["op", "backend"] and plain[2].startswith("mul  fast  ")
     assert plain[3].startswith("time: each call's median run, added up over the row's calls")
-    assert plain[4].startswith("Machine peak (measured once, all threads): reading main memory ")
+    assert re.match(r"Machine peak \(measured once on this machine, \d{4}-\d\d-\d\d \d\d:\d\d, "
+                    r"all threads\): reading main memory ", plain[4]), plain[4]
 
 
 def test_diagnostics_explain_their_columns_once_a_session():
@@ -131,7 +134,7 @@ def test_diagnostics_explain_their_columns_once_a_session():
             tables.append(r.of_type("display_data")[0]["content"]["data"]["text/plain"])
         first, *later = tables
         assert "time: each call's median run" in first, first
-        assert "Machine peak (measured once, all threads)" in first, first
+        assert "Machine peak (measured once on this machine, " in first, first
         for text in later:
             assert "time: each call's median run" not in text, text
             assert "Machine peak (" not in text, text
@@ -139,6 +142,58 @@ def test_diagnostics_explain_their_columns_once_a_session():
                              r"FMA\): as under this session's first table\.", text, re.M), text
     finally:
         stop_kernel(km, kc)
+
+
+PEAK_LINE = re.compile(r"Machine peak \(measured once on this machine, ([0-9: -]+), all threads\): "
+                       r"reading main memory ([0-9]+) GB/s, FMA ([0-9]+) GFLOP/s")
+
+
+def first_table_peak(cache, tmp_path):
+    """(when, read GB/s, FMA GFLOP/s) that a new session's first %diagnostics table gives, the
+    user's cache folder being `cache`"""
+    script = tmp_path / "peak.mt"
+    script.write_text("a = ones(1000)\n%diagnostics a + a\n")
+    env = dict(os.environ, XDG_CACHE_HOME=str(cache), TZ="UTC")
+    r = subprocess.run([str(kernel_bin()), "run", str(script)], env=env, capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    m = PEAK_LINE.search(r.stdout)
+    assert m, r.stdout
+    return m.group(1), int(m.group(2)), int(m.group(3))
+
+
+def test_machine_peak_is_measured_once_per_machine_and_kept(tmp_path):
+    """The peaks are measured by the first session of a machine and kept in the user's cache
+    folder, with when; later sessions of that machine read them. A note of another machine is
+    measured over, and a note that is not the user's own plain file is never believed."""
+    cache = tmp_path / "cache"
+    when, read, fma = first_table_peak(cache, tmp_path)
+    note = cache / "minitorch-kernel" / "jit" / "machine-peak"
+    text = note.read_text()
+    assert oct(note.stat().st_mode & 0o777) == "0o600"
+    assert round(float(re.search(r"^read (\S+)$", text, re.M).group(1))) == read
+    at = int(re.search(r"^measured (\d+)$", text, re.M).group(1))
+    assert time.strftime("%Y-%m-%d %H:%M", time.gmtime(at)) == when
+    # kept: a later session says what the note says, peaks and time alike
+    planted = re.sub(r"^read \S+$", "read 12345", text, flags=re.M)
+    planted = re.sub(r"^measured \d+$", "measured 1767323040", planted, flags=re.M)
+    note.write_text(planted)
+    assert first_table_peak(cache, tmp_path) == ("2026-01-02 03:04", 12345, fma)
+    # another machine's note (the processor, its CPUs, OpenMP's threads, the host): measured over
+    note.write_text(re.sub(r"^machine .*$", "machine another|cpus 64", planted, flags=re.M))
+    assert first_table_peak(cache, tmp_path)[1] != 12345
+    assert "machine another" not in note.read_text()
+    # a link to a planted note, a note others may write, a FIFO: not read, removed, measured over
+    elsewhere = tmp_path / "planted"
+    elsewhere.write_text(planted)
+    for make in (lambda: note.symlink_to(elsewhere), lambda: (note.write_text(planted),
+                                                              note.chmod(0o666)),
+                 lambda: os.mkfifo(note)):
+        note.unlink()
+        make()
+        assert first_table_peak(cache, tmp_path)[1] != 12345
+        assert note.is_file() and not note.is_symlink() and "read 12345" not in note.read_text()
+    assert elsewhere.read_text() == planted
 
 
 def test_diagnostics_on_and_off_across_cells(kc):

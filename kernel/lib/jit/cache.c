@@ -616,35 +616,58 @@ void jit_cache_unload(void *dl)
     pthread_mutex_unlock(&lock);
 }
 
+/* Opens name in folder dirfd to read, when it is a regular file of this user's that no one else
+ * may write, not empty: never through a link, never blocking on a FIFO. The descriptor, with its
+ * status in *st; -1 with errno ENOENT where there is no such name; else -1 with what is wrong in
+ * reason. */
+static int open_own(int dirfd, const char *name, struct stat *st, char *reason, size_t size)
+{
+    int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        int err = errno;
+        snprintf(reason, size, "%s", err == ELOOP ? "is a symbolic link" : strerror(err));
+        errno = err;
+        return -1;
+    }
+    const char *problem = NULL;
+    if (fstat(fd, st) != 0)
+        problem = strerror(errno);
+    else if (S_ISFIFO(st->st_mode))
+        problem = "is a FIFO";
+    else if (!S_ISREG(st->st_mode))
+        problem = "is not a regular file";
+    else if (st->st_uid != geteuid())
+        problem = "belongs to another user";
+    else if (st->st_mode & (S_IWGRP | S_IWOTH))
+        problem = "may be written by other users";
+    else if (st->st_size == 0)
+        problem = "is empty";
+    if (!problem) return fd;
+    snprintf(reason, size, "%s", problem);
+    close(fd);
+    errno = EINVAL;
+    return -1;
+}
+
+/* Removes name from folder dirfd, a folder at that name too. */
+static void remove_unfit(int dirfd, const char *name)
+{
+    if (unlinkat(dirfd, name, 0) != 0 && errno == EISDIR) unlinkat(dirfd, name, AT_REMOVEDIR);
+}
+
 /* Loads name in folder fd (at path, for messages), as jit_cache_load says. */
 static int load_at(int dirfd, const char *dirpath, const char *name, const char *sym, void **dl,
                    void **fn, char **why)
 {
     *dl = *fn = NULL;
     char reason[700];
-    const char *problem = NULL;
-    int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     struct stat st;
+    int fd = open_own(dirfd, name, &st, reason, sizeof reason);
     if (fd < 0) {
         if (errno == ENOENT) return 1;
-        snprintf(reason, sizeof reason, "%s",
-                 errno == ELOOP ? "is a symbolic link" : strerror(errno));
         goto bad;
     }
-    if (fstat(fd, &st) != 0)
-        problem = strerror(errno);
-    else if (S_ISFIFO(st.st_mode))
-        problem = "is a FIFO";
-    else if (!S_ISREG(st.st_mode))
-        problem = "is not a regular file";
-    else if (st.st_uid != geteuid())
-        problem = "belongs to another user";
-    else if (st.st_mode & (S_IWGRP | S_IWOTH))
-        problem = "may be written by other users";
-    else if (st.st_size == 0)
-        problem = "is empty";
-    else
-        problem = elf_problem(fd, (uint64_t)st.st_size);
+    const char *problem = elf_problem(fd, (uint64_t)st.st_size);
     if (problem) {
         snprintf(reason, sizeof reason, "%s", problem);
         close(fd);
@@ -666,7 +689,7 @@ static int load_at(int dirfd, const char *dirpath, const char *name, const char 
     *fn = p;
     return 0;
 bad:
-    if (unlinkat(dirfd, name, 0) != 0 && errno == EISDIR) unlinkat(dirfd, name, AT_REMOVEDIR);
+    remove_unfit(dirfd, name);
     if (asprintf(why, "%s/%s %s", dirpath, name, reason) < 0) *why = NULL;
     return -1;
 }
@@ -697,6 +720,59 @@ int jit_cache_write(const struct jit_folder *dir, const char *text, const struct
     if (fd >= 0) unlinkat(dir->fd, own_name, 0);
     if (asprintf(why, "cannot write %s/%s: %s", dir->path, own_name, strerror(err)) < 0)
         *why = NULL;
+    return -1;
+}
+
+/* ---- notes ------------------------------------------------------------------------------ */
+
+long jit_cache_read_note(const struct jit_folder *dir, const char *name, char *buf, size_t size)
+{
+    char reason[200];
+    struct stat st;
+    int fd = open_own(dir->fd, name, &st, reason, sizeof reason);
+    if (fd < 0) {
+        if (errno != ENOENT) remove_unfit(dir->fd, name);
+        return -1;
+    }
+    size_t n = 0;
+    bool ok = size > 0 && (unsigned long long)st.st_size < size;
+    while (ok && n + 1 < size) {
+        ssize_t r = read(fd, buf + n, size - 1 - n);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) {
+            ok = r == 0;
+            break;
+        }
+        n += (size_t)r;
+    }
+    close(fd);
+    if (!ok) {
+        remove_unfit(dir->fd, name);
+        return -1;
+    }
+    buf[n] = '\0';
+    return (long)n;
+}
+
+int jit_cache_write_note(const struct jit_folder *dir, const char *name, const char *text)
+{
+    /* a temporary name of this process's own, as a unit's (a stem of zeros, never a unit's
+     * hash's), so that a process killed before the rename leaves a file the next opening
+     * removes; the rename replaces the note whole, so that no reader sees half of it */
+    char own_name[JIT_NAME_MAX], r[9];
+    random_hex(r);
+    snprintf(own_name, sizeof own_name, "0000000000000000.%ld.%s.note", (long)getpid(), r);
+    int fd = openat(dir->fd, own_name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    bool ok = fd >= 0;
+    for (size_t n = strlen(text), done = 0; ok && done < n;) {
+        ssize_t w = write(fd, text + done, n - done);
+        if (w < 0 && errno == EINTR) continue;
+        ok = w > 0;
+        done += ok ? (size_t)w : 0;
+    }
+    if (fd >= 0 && close(fd) != 0) ok = false;
+    if (ok && renameat(dir->fd, own_name, dir->fd, name) == 0) return 0;
+    if (fd >= 0) unlinkat(dir->fd, own_name, 0);
     return -1;
 }
 

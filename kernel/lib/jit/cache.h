@@ -1,7 +1,7 @@
 /* jit/cache.h — where the code njit and cuda.jit compile is kept, and how it is built and loaded
- * (jit/cache.c; internal to kernel/lib, used by the compiler in jit/): the user's private cache
- * folder, a unit's names in it, compiler jobs, shared objects loaded only after they are checked,
- * and the cap on the folder's size.
+ * (jit/cache.c; internal to kernel/lib, used by the compiler in jit/, and for its notes by
+ * diagnostics.c): the user's private cache folder, a unit's names in it, compiler jobs, shared
+ * objects loaded only after they are checked, the cap on the folder's size, and small notes.
  *
  * Every file operation is relative to the folder's descriptor, which was opened by a walk that
  * follows no link at its end and checked to be this user's alone: another user can neither
@@ -68,6 +68,16 @@ void jit_cache_unload(void *dl);
  * or -1 with the reason in *why. */
 int jit_cache_write(const struct jit_folder *dir, const char *text, const struct jit_unit *u,
                     char own[JIT_NAME_MAX], char **why);
+
+/* A note: a small text file of the folder other than a unit's, which the size cap leaves alone
+ * (the machine's peaks, lib/diagnostics.c). jit_cache_read_note reads the folder's file name,
+ * checked as jit_cache_load checks a unit (a regular file of this user's that no one else may
+ * write, not empty, never through a link or blocking on a FIFO) and shorter than size, into buf
+ * with a terminating 0: its length, or -1 when there is none or it is unfit (then removed).
+ * jit_cache_write_note replaces the file name by text whole (a rename of a file of this process's
+ * own): 0, or -1. */
+long jit_cache_read_note(const struct jit_folder *dir, const char *name, char *buf, size_t size);
+int jit_cache_write_note(const struct jit_folder *dir, const char *name, const char *text);
 
 /* A compiler's run on a unit's C: the compiler in a process group of its own, which is killed
  * when it runs past $MT_JIT_CC_TIMEOUT seconds (120 by default), when it is stopped, and when

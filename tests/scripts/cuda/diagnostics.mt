@@ -11,7 +11,7 @@ a = tensor([[1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0], [9.0, 10.0, 11.0, 12.0]]
 # expect-re: add +cuda +\(3, 4\), \(3, 4\) -> \(3, 4\) +\(4, 1\), \(4, 1\) -> \(4, 1\) +stand-in \(simple's loops\) +1 +a CUDA grid +1 +1 +144 B +12 +[0-9.]+ .s +one run +[0-9.]+ GB/s +\(GPU table\)
 # expect-re: sum +cuda +\(12,\) -> \(1,\) +\(1,\) -> \(1,\) +stand-in \(simple's loops\) +1 +a CUDA grid +1 +1 +52 B +12 +[0-9.]+ .s +one run +[0-9.]+ GB/s +\(GPU table\)
 # expect-re: time: each call's median run, .*
-# expect-re: Machine peak \(measured once, all threads\): .*
+# expect-re: Machine peak \(measured once on this machine, [0-9: -]+, all threads\): .*
 # expect:
 # expect: GPU launches on host stand-in (tests/engine/cuda_standin.c, not a GPU) (peaks from its properties: DRAM 1 GB/s, FP32 1 GFLOP/s; times from CUDA events):
 # expect-re: op +kernel +grid +block +shared memory +registers +occupancy +calls +GPU time +rate +of device peak
