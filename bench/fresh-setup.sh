@@ -3,8 +3,8 @@
 # debootstrap, this repository's HEAD cloned into it, then, timed one after the other in a chroot
 # (as a student would run them), with the disk used after each step:
 #   make setup                 Debian packages (tools/debian-lab.txt) and .venv (lab lock)
-#   make install-kernelspec    the student's build (build-lab/) and the kernelspec: all of `make lab` but
-#                              starting JupyterLab
+#   make install-kernelspec    the student's build (build-lab/) and the kernelspec: all of
+#                              `make lab` but starting JupyterLab
 #   make setup-test            what `make test` adds: tools/debian-test.txt, the test lock
 #   make build-asan build-clang build-tsan   the other builds `make test` runs
 #   make fuzz FUZZ_SECONDS=1   the libFuzzer build, each target run for a second

@@ -599,13 +599,15 @@ json_t *dsl_diag_bundle(const struct dsl_diag_log *log, bool *explained)
     render_buf_init(&h, 0);
     render_buf_printf(&t, "%ld engine op%s\n", log->ops, log->ops == 1 ? "" : "s");
     /* In HTML the row keeps what a student compares between ops (shape, path, threads, time,
-     * rate) and the rest goes on a line under it, so that the table fits a notebook. */
+     * rate, share) and the rest goes on a line under it (the backend, which one statement
+     * rarely changes, and the calls among it), so that the table fits an output area beside
+     * an open side panel (under 600 pixels). */
     static const enum render_col kind[NC] = {
-        [C_OP] = RENDER_COL_TEXT,       [C_BACKEND] = RENDER_COL_TEXT,
-        [C_SHAPES] = RENDER_COL_TEXT,   [C_STRIDES] = RENDER_COL_DETAIL,
+        [C_OP] = RENDER_COL_TEXT,       [C_BACKEND] = RENDER_COL_DETAIL,
+        [C_SHAPES] = RENDER_COL_LIST,   [C_STRIDES] = RENDER_COL_DETAIL,
         [C_PATH] = RENDER_COL_WORDS,    [C_THREADS] = RENDER_COL_NUMBER,
         [C_LOOP] = RENDER_COL_DETAIL,   [C_VEC] = RENDER_COL_DETAIL,
-        [C_CALLS] = RENDER_COL_NUMBER,  [C_BYTES] = RENDER_COL_DETAIL,
+        [C_CALLS] = RENDER_COL_DETAIL,  [C_BYTES] = RENDER_COL_DETAIL,
         [C_FLOPS] = RENDER_COL_DETAIL,  [C_TIME] = RENDER_COL_NUMBER,
         [C_SPREAD] = RENDER_COL_DETAIL, [C_RATE] = RENDER_COL_NUMBER,
         [C_PEAK] = RENDER_COL_WORDS};

@@ -106,6 +106,10 @@ json_t *chart_bars_spec(const struct chart_bars *c)
     return spec_done(s);
 }
 
+/* The longest series name a legend beside the plot holds: a plot of CHART_WIDTH, its axis and
+ * such a legend fit an output area beside an open side panel. */
+#define LEGEND_BESIDE_CHARS 20
+
 json_t *chart_lines_spec(const struct chart_lines *c)
 {
     json_t *values, *s = spec_base(c->title, &values), *ticks = json_array();
@@ -138,6 +142,12 @@ json_t *chart_lines_spec(const struct chart_lines *c)
         json_object_set_new(color, "scale",
                             json_pack("{s:o}", "domain", string_array(c->nseries, c->series)));
     if (color && !c->series_title) json_object_set_new(color, "legend", json_null());
+    /* a legend of long names goes under the plot, where it widens the chart no more */
+    size_t longest = 0;
+    for (size_t k = 0; k < c->nseries; k++)
+        if (strlen(c->series[k]) > longest) longest = strlen(c->series[k]);
+    if (color && c->series_title && longest > LEGEND_BESIDE_CHARS)
+        json_object_set_new(color, "legend", json_pack("{s:s}", "orient", "bottom"));
     json_object_set_new(s, "encoding",
                         json_pack("{s:o, s:o, s:o}", "x", x, "y",
                                   channel("y", "quantitative", c->y_title, c->log_y), "color",
@@ -686,9 +696,10 @@ json_t *chart_heatmap_bundle(const char *renderer, const struct chart_heatmap *c
                         chart_heatmap_svg(c));
 }
 
-/* The training chart's layout: the boundary (its square and legends) on the left, the loss
- * curve over the time per epoch on the right, each line panel short and without a legend (its
- * title names its one line), so that the whole fits a 900-pixel notebook column. */
+/* The training chart's layout: the boundary (its square and legends) on top, the loss curve and
+ * under it the time per epoch, each line panel short and without a legend (its title names its
+ * one line): one column, so that the whole fits an output area beside an open side panel
+ * (under 600 pixels); a row of them did not. */
 #define TRAIN_LINE_WIDTH 340
 #define TRAIN_LINE_HEIGHT 95
 #define TRAIN_TITLE 26 /* the SVG's row for the chart's title */
@@ -708,10 +719,10 @@ json_t *chart_training_bundle(const char *renderer, const char *title,
     /* where each panel's drawing goes in the SVG */
     const int left_w = M_LEFT + square.w + square.right, line_w = M_LEFT + line.w + line.right,
               line_h = M_TOP + line.h + M_BOTTOM, square_h = M_TOP + square.h + M_BOTTOM;
-    const int at[3][2] = {{0, TRAIN_TITLE}, {left_w, TRAIN_TITLE}, {left_w, TRAIN_TITLE + line_h}};
-    const int w = left_w + line_w,
-              h = TRAIN_TITLE + (2 * line_h > square_h ? 2 * line_h : square_h);
-    json_t *spec = json_object(), *right = json_array();
+    const int at[3][2] = {
+        {0, TRAIN_TITLE}, {0, TRAIN_TITLE + square_h}, {0, TRAIN_TITLE + square_h + line_h}};
+    const int w = left_w > line_w ? left_w : line_w, h = TRAIN_TITLE + square_h + 2 * line_h;
+    json_t *spec = json_object(), *column = json_array();
     struct render_buf b;
     render_buf_init(&b, 0);
     render_buf_printf(&b,
@@ -720,7 +731,7 @@ json_t *chart_training_bundle(const char *renderer, const char *title,
                       "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n",
                       w, h, w, h, w, h);
     if (title) text_el(&b, w / 2.0, 18, "middle", title, " font-size=\"14\" font-weight=\"bold\"");
-    bool ok = spec && right;
+    bool ok = spec && column;
     for (int i = 0; i < 3; i++) {
         ok = ok && parts[i] && svgs[i];
         if (!ok) break;
@@ -728,8 +739,8 @@ json_t *chart_training_bundle(const char *renderer, const char *title,
         if (i > 0) {
             json_object_set_new(parts[i], "width", json_integer(line.w));
             json_object_set_new(parts[i], "height", json_integer(line.h));
-            json_array_append(right, parts[i]);
         }
+        json_array_append(column, parts[i]);
         render_buf_printf(&b, "<g transform=\"translate(%d,%d)\">\n%s</g>\n", at[i][0], at[i][1],
                           svgs[i]);
     }
@@ -739,17 +750,17 @@ json_t *chart_training_bundle(const char *renderer, const char *title,
     if (ok) {
         json_object_set_new(spec, "$schema", json_string(CHART_VEGALITE_SCHEMA));
         if (title) json_object_set_new(spec, "title", render_json_string(title, strlen(title)));
-        json_object_set_new(spec, "hconcat", json_pack("[O, {s:O}]", parts[0], "vconcat", right));
+        json_object_set(spec, "vconcat", column);
         /* the boundary keeps its own colour scales; the two line charts theirs */
         json_object_set_new(spec, "resolve",
                             json_pack("{s:{s:s}}", "scale", "color", "independent"));
-        ok = json_object_get(spec, "hconcat") != NULL;
+        ok = json_object_get(spec, "vconcat") != NULL;
     }
     for (int i = 0; i < 3; i++) {
         json_decref(parts[i]);
         free(svgs[i]);
     }
-    json_decref(right);
+    json_decref(column);
     if (!ok || !svg) {
         json_decref(spec);
         free(svg);

@@ -28,7 +28,10 @@
 
 #define CHART_VEGALITE_MIME "application/vnd.vegalite.v5+json"
 #define CHART_VEGALITE_SCHEMA "https://vega.github.io/schema/vega-lite/v5.json"
-#define CHART_WIDTH 400 /* plot area, pixels (the SVG adds margins for axes and legend) */
+/* The plot area, pixels; axes and legend add to it (the SVG's margins: 190 pixels across). A
+ * chart fits an output area beside an open side panel (under 600 pixels wide). Vega-Lite's
+ * "container" width is not used: in JupyterLab the chart and its area then grew without end. */
+#define CHART_WIDTH 320
 #define CHART_HEIGHT 250
 
 /* A bar chart: one bar per label, in the given order. */

@@ -115,13 +115,17 @@ enum render_col {
     RENDER_COL_TEXT,   /* left-aligned, on one line */
     RENDER_COL_NUMBER, /* right-aligned, on one line */
     RENDER_COL_WORDS,  /* left-aligned; in HTML it may break between its words */
-    RENDER_COL_DETAIL  /* in HTML not a column: "header value" on a line under the row */
+    RENDER_COL_DETAIL, /* in HTML not a column: "header value" on a line under the row */
+    RENDER_COL_LIST    /* left-aligned; in HTML it may break after a ", " or before a "-> "
+                        * outside brackets, never inside one of its items ("(3, 4), (4,) ->
+                        * (3, 4)": three shapes, each whole) */
 };
 /* Appends a table of ncols columns (at most RENDER_GRID_MAX_COLS) and nrows rows, the cells'
  * text from cell(ctx, ...), both ways: to t, a header line and a line per row, columns two
  * spaces apart and padded to their widest cell, numbers right-aligned, the last column never
  * padded after; to h, <table class="cls"> with escaped, padded <th> and <td> cells laid out as
- * kind[c] says, and after each row with detail columns a line of them. */
+ * kind[c] says (a header may break between its words), and after each row with detail columns
+ * a line of them. */
 void render_grid(struct render_buf *t, struct render_buf *h, const char *cls, size_t ncols,
                  const char *const *headers, const enum render_col *kind, size_t nrows,
                  render_cell_fn cell, const void *ctx);

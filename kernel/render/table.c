@@ -33,10 +33,12 @@ static size_t width(const char *s) { return render_utf8_count(s, strlen(s)); }
 /* ---- a grid of cells ---------------------------------------------------------------------- */
 
 /* The HTML cells' styles, inline (a <style> element is dropped from an untrusted notebook):
- * JupyterLab's own table style right-aligns every cell and lets a header wrap between its
- * words, so text columns are set left, the columns are padded apart, and only a column of
- * words may wrap (a shape or a number broken over two lines is misread). */
-#define PAD "padding:2px 10px"
+ * JupyterLab's own table style right-aligns every cell, so text columns are set left and the
+ * columns are padded apart. A table must narrow to fit the output area, so a header may break
+ * between its words (its column is then as wide as its widest cell or word), a column of words
+ * between its words, a list between its items; a number or a shape broken over two lines would
+ * be misread, so they never break. */
+#define PAD "padding:2px 8px"
 #define ONE_LINE "white-space:nowrap;" PAD
 #define CELL_OPEN(tag, align, style) "<" tag " style=\"text-align:" align ";" style "\">"
 /* the detail line under a row: smaller and lighter than the row, its items kept whole */
@@ -47,13 +49,39 @@ static size_t width(const char *s) { return render_utf8_count(s, strlen(s)); }
 
 static const char *cell_open(bool header, enum render_col kind)
 {
-    static const char *const th[] = {CELL_OPEN("th", "left", ONE_LINE),
-                                     CELL_OPEN("th", "right", ONE_LINE),
-                                     CELL_OPEN("th", "left", PAD)};
-    static const char *const td[] = {CELL_OPEN("td", "left", ONE_LINE),
-                                     CELL_OPEN("td", "right", ONE_LINE),
-                                     CELL_OPEN("td", "left", PAD)};
+    static const char *const th[] = {
+        [RENDER_COL_TEXT] = CELL_OPEN("th", "left", PAD),
+        [RENDER_COL_NUMBER] = CELL_OPEN("th", "right", PAD),
+        [RENDER_COL_WORDS] = CELL_OPEN("th", "left", PAD),
+        [RENDER_COL_LIST] = CELL_OPEN("th", "left", PAD),
+    };
+    static const char *const td[] = {
+        [RENDER_COL_TEXT] = CELL_OPEN("td", "left", ONE_LINE),
+        [RENDER_COL_NUMBER] = CELL_OPEN("td", "right", ONE_LINE),
+        [RENDER_COL_WORDS] = CELL_OPEN("td", "left", PAD),
+        [RENDER_COL_LIST] = CELL_OPEN("td", "left", PAD),
+    };
     return (header ? th : td)[kind];
+}
+
+/* A list cell's HTML: each item whole in a span of one line, the break between items a space
+ * (after ", " or before "-> ", outside brackets). */
+static void html_list(struct render_buf *h, const char *s)
+{
+    int depth = 0;
+    size_t start = 0, n = strlen(s);
+    render_buf_puts(h, ITEM_OPEN);
+    for (size_t i = 0; i < n; i++) {
+        depth += (s[i] == '(' || s[i] == '[') - (s[i] == ')' || s[i] == ']');
+        bool after_comma = depth == 0 && s[i] == ' ' && i > 0 && s[i - 1] == ',';
+        bool before_arrow = depth == 0 && s[i] == ' ' && strncmp(s + i + 1, "->", 2) == 0;
+        if (!after_comma && !before_arrow) continue;
+        render_html_escape(h, s + start, i - start);
+        render_buf_puts(h, "</span> " ITEM_OPEN);
+        start = i + 1;
+    }
+    render_html_escape(h, s + start, n - start);
+    render_buf_puts(h, "</span>");
 }
 
 /* One cell of the text form: two spaces before every column but the first, padded to w; a
@@ -99,7 +127,10 @@ void render_grid(struct render_buf *t, struct render_buf *h, const char *cls, si
             grid_text_cell(t, c, ncols, kind[c] == RENDER_COL_NUMBER, w[c], text);
             if (kind[c] == RENDER_COL_DETAIL) continue;
             render_buf_puts(h, cell_open(false, kind[c]));
-            html_text(h, text);
+            if (kind[c] == RENDER_COL_LIST)
+                html_list(h, text);
+            else
+                html_text(h, text);
             render_buf_puts(h, "</td>");
         }
         render_buf_puts(t, "\n");
@@ -247,13 +278,14 @@ json_t *render_progress_bundle(int epoch, int epochs, const char *status)
     snprintf(plain, sizeof plain, "[%s] %s", bar, status);
     /* One line that never wraps: a status that wrapped or not as its numbers changed length
      * would change the display's height and move everything under it (a training log). The
-     * bar is short enough for the longest status to fit a 900-pixel column; a narrower one
-     * cuts the status with an ellipsis. */
+     * bar is short enough for the longest status to fit an 800-pixel column; a narrower one
+     * cuts the status with an ellipsis. The code element is told too: JupyterLab's style lets
+     * code wrap whatever its parent says. */
     char html[512];
     snprintf(html, sizeof html,
              "<div style=\"white-space:nowrap;overflow:hidden;text-overflow:ellipsis\">"
-             "<progress value=\"%d\" max=\"%d\" style=\"width:200px\"></progress> "
-             "<code>%s</code></div>",
+             "<progress value=\"%d\" max=\"%d\" style=\"width:120px\"></progress> "
+             "<code style=\"white-space:nowrap\">%s</code></div>",
              epoch, epochs, plain + w + 3);
     return json_pack("{s:s, s:s}", "text/plain", plain, "text/html", html);
 }

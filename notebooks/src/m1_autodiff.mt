@@ -92,10 +92,11 @@ check("1.1")
 # The estimate beside the exact derivative: `operators.sigmoid` and its derivative
 # $\sigma(x)(1 - \sigma(x))$, and `operators.relu`, whose derivative jumps at 0. The central
 # difference follows the smooth one exactly; at the kink it sees half of each side. The
-# pictures are SVG drawn by the cell below (given code: it draws with `IPython.display.SVG`).
+# pictures are SVG drawn by the cell below (given code: it shows them with `IPython.display.HTML`,
+# scaled down where the output area is narrower than the drawing).
 
 # %%
-from IPython.display import SVG, display, update_display
+from IPython.display import HTML, display, update_display
 
 
 def esc(text):
@@ -105,6 +106,14 @@ def esc(text):
 
 def is_leaf(s):
     return s.history is None or s.history.last_fn is None
+
+
+def picture(width, height, parts):
+    """The SVG parts as a drawing of width x height pixels, scaled down where the output area is
+    narrower (an open side panel, a small window)."""
+    return HTML(f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+                f'viewBox="0 0 {width} {height}" style="max-width:100%;height:auto" '
+                f'font-family="sans-serif" font-size="11">' + "\n".join(parts) + "</svg>")
 
 
 def num(v):
@@ -160,12 +169,7 @@ def graph_svg(out):
     box_w, box_h, col_w, row_h = 128, 50, 190, 66
     width = 20 + (max(depth.values()) + 1) * col_w - (col_w - box_w)
     height = 20 + max(rows.values()) * row_h
-    # a wide graph is scaled down to the page's width (its viewBox keeps every box in it)
-    shown = min(width, 860)
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{shown}" '
-        f'height="{height * shown // width}" viewBox="0 0 {width} {height}" '
-        'font-family="sans-serif" font-size="11">',
         '<defs><marker id="mt-arrow" viewBox="0 0 8 8" refX="8" refY="4" markerWidth="7" '
         'markerHeight="7" orient="auto"><path d="M0,0 L8,4 L0,8 z" fill="#666"/></marker></defs>',
     ]
@@ -201,8 +205,7 @@ def graph_svg(out):
         if s.derivative is not None:
             parts.append(f'<text x="{x + 8}" y="{y + 44}" fill="#1a6">'
                          f'derivative {num(s.derivative)}</text>')
-    parts.append("</svg>")
-    return SVG("\n".join(parts))
+    return picture(width, height, parts)
 
 
 def line_chart(xs, series, title, width=460, height=270):
@@ -222,12 +225,7 @@ def line_chart(xs, series, title, width=460, height=270):
     def py(y):
         return top + (hi - y) / (hi - lo) * ph
 
-    # a wide graph is scaled down to the page's width (its viewBox keeps every box in it)
-    shown = min(width, 860)
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{shown}" '
-        f'height="{height * shown // width}" viewBox="0 0 {width} {height}" '
-        'font-family="sans-serif" font-size="11">',
         f'<text x="{left}" y="16" font-size="13">{esc(title)}</text>',
         f'<rect x="{left}" y="{top}" width="{pw}" height="{ph}" fill="none" stroke="#999"/>',
     ]
@@ -250,8 +248,7 @@ def line_chart(xs, series, title, width=460, height=270):
         parts.append(f'<rect x="{left + pw + 10}" y="{ly - 7}" width="12" height="8" '
                      f'fill="{colour}"/>')
         parts.append(f'<text x="{left + pw + 26}" y="{ly}">{esc(label)}</text>')
-    parts.append("</svg>")
-    return SVG("\n".join(parts))
+    return picture(width, height, parts)
 
 
 def mix(p):
@@ -267,11 +264,7 @@ def boundary_svg(predict, data, losses, title, grid=15):
     the points of data on top (MiniTorch's Graph: X and y), beside the loss per epoch."""
     size, gap, lw, lh = 240, 40, 260, 240
     cell = size / grid
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{size + gap + lw + 20}" '
-        f'height="{size + 40}" font-family="sans-serif" font-size="11">',
-        f'<text x="0" y="14" font-size="13">{esc(title)}</text>',
-    ]
+    parts = [f'<text x="0" y="14" font-size="13">{esc(title)}</text>']
     for i in range(grid):
         for j in range(grid):
             p = predict((i + 0.5) / grid, (j + 0.5) / grid)
@@ -292,8 +285,7 @@ def boundary_svg(predict, data, losses, title, grid=15):
                        for k, l in enumerate(losses))
         parts.append(f'<polyline points="{pts}" fill="none" stroke="#a33" stroke-width="2"/>')
         parts.append(f'<text x="{ox + 4}" y="38">{hi:.1f}</text>')
-    parts.append("</svg>")
-    return SVG("\n".join(parts))
+    return picture(size + gap + lw + 20, size + 40, parts)
 
 # %%
 from minitorch import operators

@@ -257,11 +257,11 @@ class TensorData:
 # on the right the same storage seen through `permute(1, 0)`, of shape `(3, 2)`. Each cell of a
 # tensor says the storage position your `index_to_position` finds for it and has that storage
 # cell's colour: the permuted tensor reads the same six cells, in another order. (The drawing
-# is given code, in the next cell; it draws with `IPython.display.SVG`.)
+# is given code, in the next cell: SVG shown with `IPython.display.HTML`, scaled to the page.)
 
 # %%
 import numpy as np
-from IPython.display import SVG, display, update_display
+from IPython.display import HTML, display, update_display
 
 import minitorch
 from minitorch.tensor_data import TensorData, broadcast_index, index_to_position, to_index
@@ -286,8 +286,11 @@ def label(x, y, text, size=13, anchor="start"):
 
 
 def svg(width, height, parts):
-    return SVG(f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-               f'font-family="sans-serif">' + "".join(parts) + "</svg>")
+    """The drawing, width x height pixels, or narrower with the page: scaled down to fit where
+    the output area is narrower (an open side panel, a small window)."""
+    return HTML(f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+                f'viewBox="0 0 {width} {height}" style="max-width:100%;height:auto" '
+                f'font-family="sans-serif">' + "".join(parts) + "</svg>")
 
 
 def layout_parts(td, name, x0, y0):

@@ -25,7 +25,7 @@
 # %%
 %threads 2
 import minitorch
-from IPython.display import SVG
+from IPython.display import HTML
 
 # %% [markdown]
 # ## The digits
@@ -51,8 +51,11 @@ def label(x, y, text, size=12, anchor="start", colour="#222"):
 
 
 def svg(width, height, parts):
-    return SVG(f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-               f'font-family="sans-serif">' + "".join(parts) + "</svg>")
+    """The drawing, width x height pixels, or narrower with the page: scaled down to fit where
+    the output area is narrower (an open side panel, a small window)."""
+    return HTML(f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+                f'viewBox="0 0 {width} {height}" style="max-width:100%;height:auto" '
+                f'font-family="sans-serif">' + "".join(parts) + "</svg>")
 
 
 def grid(values, x0, y0, cell, low=None, high=None, signed=False):

@@ -7,17 +7,20 @@ first, so that JupyterLab's autosave cannot touch the repository's copies. Full-
 screenshots go to tests/browser/artifacts/ (ignored by git).
 
 For each notebook (hello, 01 to 06; not colab_setup, whose one cell clones the repository and
-installs Debian packages on a Colab VM, for the ipykernel it names), in a 1400 x 1000 window,
-which leaves JupyterLab's output area about 960 pixels wide beside the file browser:
+installs Debian packages on a Colab VM, for the ipykernel it names), in a 1280 x 900 window
+(JupyterLab's default layout, the file browser open beside the notebook):
 
 - JupyterLab starts the MiniTorch kernel for it, and "Run All" runs every code cell (each
   prompt holds an execution count, the kernel is idle);
 - error outputs are exactly in the cells the .ipynb tags `raises-exception`: every such cell
   raised, and no other did;
-- every chart the kernel drew (JupyterLab's Vega renderer's canvas or svg, the kernel's SVG
-  fallback, an SVG inside HTML such as the live training display) fits in its output area:
-  its box ends inside the area, an image is not shown scaled down from a wider drawing, and no
-  output area scrolls sideways (a panel cut off);
+- every output fits in its output area, measured in that window and again after the window
+  is made 1024 x 768, where the areas are at most 800 pixels wide: every chart the kernel drew
+  (JupyterLab's Vega renderer's canvas or svg, the kernel's SVG fallback, an SVG inside HTML
+  such as the live training display) ends inside the area and is not shown scaled down from a
+  wider drawing; nothing scrolls sideways, neither the area nor a box inside it (a table's
+  wrapper, a pre); nothing sticks out past the area's right edge; no row of a monospace table
+  (text with columns) wraps. Screenshots at both sizes;
 - the Vega-Lite charts were drawn (each Vega-Lite output holds a drawing);
 - no title in an HTML output (a table's caption, a paragraph) is squeezed into a narrow
   column.
@@ -52,12 +55,16 @@ NOTEBOOKS = ["hello.ipynb", "m0_fundamentals.ipynb", "m1_autodiff.ipynb", "m2_te
              "01_tour.ipynb", "02_parallel.ipynb", "03_matmul.ipynb", "04_cuda_ops.ipynb",
              "05_cuda_matmul.ipynb", "06_training.ipynb", "m4_networks.ipynb"]
 # the notebooks with none of the kernel's charts: Modules 1, 2 and 4 draw their own pictures
-# (IPython.display.SVG), which have no Vega-Lite form to fall back from
+# (SVG in IPython.display.HTML), which have no Vega-Lite form to fall back from
 NO_CHARTS = {"hello.ipynb", "m1_autodiff.ipynb", "m2_tensors.ipynb", "m4_networks.ipynb"}
 SKIPPED = {"colab_setup.ipynb"}  # a Colab VM's installer: clones, apt-get, for python3
 CHROMIUM = "/usr/bin/chromium"
 VENV_BIN = os.path.dirname(sys.executable)
-VIEWPORT = {"width": 1400, "height": 1000}
+# the window a notebook runs in, then the smaller one its outputs are measured in again: a
+# laptop's browser, and an older or half-screen one
+VIEWPORT = {"width": 1280, "height": 900}
+SMALL = {"width": 1024, "height": 768}
+MAX_OUTPUT = 800  # pixels: what every output fits in at VIEWPORT (JupyterLab's area is wider)
 MAX_CHART = 900  # pixels: what every chart the kernel draws fits in
 VEGALITE = "application/vnd.vegalite.v5+json"
 
@@ -254,22 +261,22 @@ def wait_idle(pg, timeout_s=600):
     pytest.fail(f"the notebook did not finish running in {timeout_s} s")
 
 
-def screenshot(pg, path):
+def screenshot(pg, path, viewport=VIEWPORT):
     """The whole notebook in one picture: the window made as tall as the notebook (the width,
-    and so the layout measured, stays), then back."""
+    and so the layout measured, stays), then back to `viewport`."""
     height = pg.evaluate("""() => {
         const n = window.jupyterapp.shell.currentWidget.content.node;
         const scroller = n.querySelector('.jp-WindowedPanel-outer') || n;
         return scroller.scrollHeight + scroller.getBoundingClientRect().top + 60;
     }""")
-    pg.set_viewport_size({"width": VIEWPORT["width"], "height": min(int(height), 30000)})
+    pg.set_viewport_size({"width": viewport["width"], "height": min(int(height), 30000)})
     pg.evaluate("""() => {
         const n = window.jupyterapp.shell.currentWidget.content.node;
         (n.querySelector('.jp-WindowedPanel-outer') || n).scrollTop = 0;
     }""")
     time.sleep(0.5)
     pg.screenshot(path=path, full_page=True)
-    pg.set_viewport_size(VIEWPORT)
+    pg.set_viewport_size(viewport)
 
 
 # The drawings in an output: JupyterLab's Vega renderer's canvas or svg, an <img> (JupyterLab
@@ -306,8 +313,45 @@ MEASURE = """() => {
                 .map(el => `${el.tagName.toLowerCase()} ` +
                            `${Math.round(el.getBoundingClientRect().width)} px wide, ` +
                            `${lines(el)} lines: ${el.textContent.slice(0, 60)}`);
+            // what scrolls sideways inside the area (a table's wrapper, a pre), what sticks out
+            // past its right edge, and how wide its content is
+            const inside = [...area.querySelectorAll('*')];
+            const name = el => `${el.tagName.toLowerCase()}${el.className &&
+                typeof el.className === 'string' ? '.' + el.className.split(' ')[0] : ''}`;
+            const scrollers = inside
+                .filter(el => el.scrollWidth > el.clientWidth + 1 &&
+                              ['auto', 'scroll'].includes(getComputedStyle(el).overflowX))
+                .map(el => `${name(el)} ${el.scrollWidth} px in ${el.clientWidth}`);
+            const past = inside.filter(el => el.getBoundingClientRect().right > a.right + 1 &&
+                                             el.getBoundingClientRect().width > 0)
+                .slice(0, 3).map(el => `${name(el)} to ${Math.round(
+                    el.getBoundingClientRect().right - a.left)} px`);
+            const content = Math.max(0, ...inside.map(el => el.getBoundingClientRect().right - a.left));
+            // a line of a monospace table (two gaps of two spaces or more between words) that
+            // the area's width wraps: its columns no longer line up, a word may be cut
+            const wrapped = [];
+            area.querySelectorAll('pre').forEach(pre => {
+                const walk = document.createTreeWalker(pre, NodeFilter.SHOW_TEXT);
+                for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+                    let start = 0;
+                    for (const line of node.data.split('\\n')) {
+                        if (/\\S {2,}\\S.*\\S {2,}\\S/.test(line.trim())) {
+                            const range = document.createRange();
+                            range.setStart(node, start);
+                            range.setEnd(node, start + line.length);
+                            const rows = new Set([...range.getClientRects()]
+                                .filter(r => r.width > 0).map(r => Math.round(r.top)));
+                            if (rows.size > 1) wrapped.push(line.trim().slice(0, 60));
+                        }
+                        start += line.length + 1;
+                    }
+                }
+            });
+            const kind = [...area.classList].filter(c => c.startsWith('jp-Rendered')).join(' ');
             out.push({cell: i, vega, left: a.left, right: a.right, width: a.width,
-                      client: area.clientWidth, scroll: area.scrollWidth, drawings, squeezed});
+                      client: area.clientWidth, scroll: area.scrollWidth, drawings, squeezed,
+                      scrollers, past, content, kind, wrapped,
+                      text: area.textContent.replace(/\s+/g, ' ').slice(0, 70)});
         });
     });
     return out;
@@ -319,6 +363,46 @@ def code_cells(path):
 
     nb = nbformat.read(path, as_version=4)
     return [c for c in nb.cells if c.cell_type == "code"]
+
+
+def check_outputs(pg, name, size, small=False):
+    """The outputs of the open notebook that do not fit in their areas, each with why: a
+    drawing that ends outside it or is shown shrunk, something in it that scrolls sideways (the
+    area itself, or a table's or a pre's box inside it), something that sticks out past its
+    right edge, a title squeezed, a row of a monospace table wrapped."""
+    areas = pg.evaluate(MEASURE)
+    vegalite = sum(1 for a in areas if a["vega"])
+    drawn = [d for a in areas for d in a["drawings"]]
+    if name == "06_training.ipynb":
+        assert vegalite >= 3 and drawn, "no charts drawn in the training notebook"
+    widths = sorted({round(a["width"]) for a in areas})
+    if small and widths:  # the small window proves the claim: outputs fit in 800 pixels
+        assert widths[-1] <= MAX_OUTPUT, f"{size}: output areas {widths} px wide"
+    bad = []
+    for a in areas:
+        where = f"{size}, code cell {a['cell']} ({a['kind']}: {a['text']!r})"
+        if a["scroll"] > a["client"] + 1:
+            bad.append(f"{where}: {a['scroll']} px of content in a {a['client']} px output area")
+        if a["scrollers"]:
+            bad.append(f"{where}: scrolls sideways: {a['scrollers']}")
+        if a["past"]:
+            bad.append(f"{where}: past the area's right edge: {a['past']}")
+        if a["squeezed"]:
+            bad.append(f"{where}: text squeezed into a column: {a['squeezed']}")
+        if a["wrapped"]:
+            bad.append(f"{where}: table rows wrapped: {a['wrapped'][:3]}")
+        for d in a["drawings"]:
+            if d["right"] > a["right"] + 1 or d["width"] > a["width"] + 1:
+                bad.append(f"{where}: a {d['width']:.0f} px {d['tag']} in a {a['width']:.0f} px "
+                           "area")
+            if d["natural"] > a["width"] + 1:
+                bad.append(f"{where}: a {d['natural']} px drawing shown shrunk to "
+                           f"{d['width']:.0f} px")
+    assert all(a["drawings"] for a in areas if a["vega"]), "a Vega-Lite chart not drawn"
+    widest = max((a["content"] for a in areas), default=0)
+    print(f"{name} at {size}: {len(areas)} outputs, {vegalite} Vega-Lite charts, {len(drawn)} "
+          f"drawings; output area widths {widths}; widest content {widest:.0f} px")
+    return bad
 
 
 @pytest.mark.parametrize("name", NOTEBOOKS)
@@ -381,26 +465,13 @@ def test_run_all(browser, lab, name):
             else:
                 assert not errs, f"code cell {i} raised {errs}: {src}"
 
-        # every drawing fits in its output area; nothing is cut off at the side
-        areas = pg.evaluate(MEASURE)
-        vegalite = sum(1 for a in areas if a["vega"])
-        drawn = [d for a in areas for d in a["drawings"]]
-        if stem == "06_training":
-            assert vegalite >= 3 and drawn, "no charts drawn in the training notebook"
-        for a in areas:
-            where = f"code cell {a['cell']}"
-            assert a["scroll"] <= a["client"] + 1, \
-                f"{where}: {a['scroll']} px of content in a {a['client']} px output area"
-            assert not a["squeezed"], f"{where}: text squeezed into a column: {a['squeezed']}"
-            for d in a["drawings"]:
-                assert d["right"] <= a["right"] + 1 and d["width"] <= a["width"] + 1, \
-                    f"{where}: a {d['width']:.0f} px {d['tag']} in a {a['width']:.0f} px area"
-                assert d["natural"] <= a["width"] + 1, \
-                    f"{where}: a {d['natural']} px drawing shown shrunk to {d['width']:.0f} px"
-        assert all(a["drawings"] for a in areas if a["vega"]), "a Vega-Lite chart not drawn"
-        widths = sorted({round(a["width"]) for a in areas})
-        print(f"{name}: {len(areas)} outputs, {vegalite} Vega-Lite charts, {len(drawn)} "
-              f"drawings; output area widths {widths}")
+        # every output fits in its area, in the window it ran in and in a smaller one
+        bad = check_outputs(pg, name, "%dx%d" % (VIEWPORT["width"], VIEWPORT["height"]))
+        pg.set_viewport_size(SMALL)
+        time.sleep(1.5)  # JupyterLab lays out again; Vega-Lite charts redraw at their width
+        bad += check_outputs(pg, name, "%dx%d" % (SMALL["width"], SMALL["height"]), small=True)
+        screenshot(pg, os.path.join(ARTIFACTS, f"{stem}-run-all-small.png"), viewport=SMALL)
+        assert not bad, "outputs that do not fit:\n" + "\n".join(bad)
     finally:
         close_notebook(pg)
 

@@ -142,16 +142,25 @@ big = minitorch.rand((1024,))
 # expect: access(Storage, Storage): a CUDA kernel, run by the kernel's CUDA simulator
 # expect-re:   last launch: access\[\(1, 1, 1\), \(32, 1, 1\)\], 1 block of 32 threads \(1 warp each\): [0-9.]+ .s
 # expect:   memory as a GPU would serve it, counted over 1 of the 1 blocks: a request is one access of a warp (32 threads in a row) at one place; it takes a transaction per 32-byte sector of global memory, or a wavefront per access to one of shared memory's 32 banks
-# expect:     line  array          access         requests          per request   fewest
-# expect:     135   a              global read           1         4.00 sectors     4.00  coalesced
-# expect:     135   t              shared write          1      1.00 wavefronts     1.00  no bank conflict
-# expect:     136   a              global read           1        32.00 sectors     4.00  8.0x the fewest: uncoalesced, the warp's threads touch addresses far apart
-# expect:     136   u              shared write          1     32.00 wavefronts     1.00  32.0-way bank conflict: threads of a warp use different words of one bank
-# expect:     137   u              shared write          1      1.00 wavefronts     1.00  no bank conflict
-# expect:     139   t              shared read           1      1.00 wavefronts     1.00  no bank conflict
-# expect:     139   u              shared read           1     32.00 wavefronts     1.00  32.0-way bank conflict: threads of a warp use different words of one bank
-# expect:     139   u              shared read           1      1.00 wavefronts     1.00  no bank conflict
-# expect:     139   out            global write          1         4.00 sectors     4.00  coalesced
+# expect:     line  array         access        requests       per request  fewest
+# expect:     135   a             global read          1      4.00 sectors    4.00
+# expect:           coalesced
+# expect:     135   t             shared write         1   1.00 wavefronts    1.00
+# expect:           no bank conflict
+# expect:     136   a             global read          1     32.00 sectors    4.00
+# expect:           8.0x the fewest: uncoalesced, the warp's threads touch addresses far apart
+# expect:     136   u             shared write         1  32.00 wavefronts    1.00
+# expect:           32.0-way bank conflict: threads of a warp use different words of one bank
+# expect:     137   u             shared write         1   1.00 wavefronts    1.00
+# expect:           no bank conflict
+# expect:     139   t             shared read          1   1.00 wavefronts    1.00
+# expect:           no bank conflict
+# expect:     139   u             shared read          1  32.00 wavefronts    1.00
+# expect:           32.0-way bank conflict: threads of a warp use different words of one bank
+# expect:     139   u             shared read          1   1.00 wavefronts    1.00
+# expect:           no bank conflict
+# expect:     139   out           global write         1      4.00 sectors    4.00
+# expect:           coalesced
 # expect:   integers: 64 bits; + - * wrap around past 2**63 - 1 as Numba's do, where the interpreter raises OverflowError; // and ** raise it as the interpreter does
 
 # an element of a 2-D shared array is named as the kernel indexes it: a tile read while a thread
@@ -166,7 +175,7 @@ def tile_race(out, a, size):
         cuda.syncthreads()
         acc += tile[(i + 1) % 4, i // 4]
     out[i] = acc
-# expect: RuntimeError: shared-memory race in tile_race(): thread (1, 0, 0) of block (0, 0, 0) wrote tile[1, 0], which thread (0, 0, 0) of the same block read (line 167) with no cuda.syncthreads() between them: on a GPU their order is chance
+# expect: RuntimeError: shared-memory race in tile_race(): thread (1, 0, 0) of block (0, 0, 0) wrote tile[1, 0], which thread (0, 0, 0) of the same block read (line 176) with no cuda.syncthreads() between them: on a GPU their order is chance
 attempt(tile_race, 1, 32)
 
 # a thread past the data (no `if i < size`) whose index wraps onto another thread's element:

@@ -172,7 +172,9 @@ static void memory_rows(const struct spec *s, struct render_buf *b)
                       "wavefront per access to one of shared memory's 32 banks\n",
                       s->counted < blocks ? "the first " : "", (long long)s->counted,
                       (long long)blocks);
-    render_buf_printf(b, "    %-5s %-14s %-13s %9s %20s %8s\n", "line", "array", "access",
+    /* a row's columns fit 72 characters, what a notebook's output area beside an open side
+     * panel shows of a line; its verdict, prose that may wrap, goes on a line under it */
+    render_buf_printf(b, "    %-5s %-13s %-13s %8s %17s %7s\n", "line", "array", "access",
                       "requests", "per request", "fewest");
     for (int i = 0; i < s->nsites; i++) {
         const struct jit_site *site = &s->sites[i];
@@ -194,7 +196,7 @@ static void memory_rows(const struct spec *s, struct render_buf *b)
             snprintf(verdict, sizeof verdict,
                      "%.1fx the fewest: uncoalesced, the warp's threads touch addresses far apart",
                      ratio);
-        render_buf_printf(b, "    %-5d %-14s %-13s %9.0f %20s %8.2f  %s\n",
+        render_buf_printf(b, "    %-5d %-13s %-13s %8.0f %17s %7.2f\n          %s\n",
                           jit_line_at(f, (size_t)(site->where & ((1ll << 40) - 1))), site->name,
                           kinds[site->kind], req, per, least / req, verdict);
     }

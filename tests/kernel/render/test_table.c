@@ -1,24 +1,29 @@
 /* test_render_table.c — render_grid, the one layout of the library's tables (%diagnostics and
  * its GPU table): the text form in aligned columns, and the HTML form readable in JupyterLab,
- * whose own style right-aligns every cell and wraps headers: text cells left, numbers right,
- * only a column of words wrapped, the columns padded apart, detail columns on a line under
- * their row. */
+ * whose own style right-aligns every cell, and narrow enough for its output area: text cells
+ * left, numbers right, headers free to break between words, a column of words between its
+ * words, a list between its items (never inside one), text and numbers on one line, the
+ * columns padded apart, detail columns on a line under their row. */
 #include "render/render.h"
 #include "test.h"
 
 #include <string.h>
 
-static const char *const headers[] = {"op", "strides", "calls", "of machine peak"};
-static const char *const cells[2][4] = {{"add", "(4, 1)", "1", "12.3% of 49 GB/s"},
-                                        {"matmul", "(1, 4) -> (4, 1)", "100", "-"}};
+static const char *const headers[] = {"op", "strides", "calls", "of machine peak",
+                                      "shapes (in -> out)"};
+static const char *const cells[2][5] = {
+    {"add", "(4, 1)", "1", "12.3% of 49 GB/s", "(3, 4), (4,) -> (3, 4)"},
+    {"matmul", "(1, 4) -> (4, 1)", "100", "-", "(2, [1, 2])"}};
 static const enum render_col kind[] = {RENDER_COL_TEXT, RENDER_COL_DETAIL, RENDER_COL_NUMBER,
-                                       RENDER_COL_WORDS};
+                                       RENDER_COL_WORDS, RENDER_COL_LIST};
 
 static void cell(const void *ctx, size_t row, size_t col, char *buf, size_t n)
 {
     (void)ctx;
     snprintf(buf, n, "%s", cells[row][col]);
 }
+
+#define ITEM "<span style=\"white-space:nowrap\">"
 
 static int count(const char *s, const char *what)
 {
@@ -32,35 +37,39 @@ static void test_grid(void)
     struct render_buf t, h;
     render_buf_init(&t, 0);
     render_buf_init(&h, 0);
-    render_grid(&t, &h, "minitorch-test", 4, headers, kind, 2, cell, NULL);
+    render_grid(&t, &h, "minitorch-test", 5, headers, kind, 2, cell, NULL);
     /* every column in the text form, two spaces apart, each as wide as its widest cell,
      * numbers right-aligned, the last column not padded */
-    CHECK_STR(render_buf_str(&t), "op      strides           calls  of machine peak\n"
-                                  "add     (4, 1)                1  12.3% of 49 GB/s\n"
-                                  "matmul  (1, 4) -> (4, 1)    100  -\n");
+    CHECK_STR(render_buf_str(&t),
+              "op      strides           calls  of machine peak   shapes (in -> out)\n"
+              "add     (4, 1)                1  12.3% of 49 GB/s  (3, 4), (4,) -> (3, 4)\n"
+              "matmul  (1, 4) -> (4, 1)    100  -                 (2, [1, 2])\n");
     const char *html = render_buf_str(&h);
     CHECK(strncmp(html, "<table class=\"minitorch-test\">", 30) == 0);
-    /* three columns in HTML: the op and the calls on one line, the words free to wrap; every
-     * cell padded */
-    const char *left_th = "<th style=\"text-align:left;white-space:nowrap;",
-               *right_th = "<th style=\"text-align:right;white-space:nowrap;",
-               *words_th = "<th style=\"text-align:left;padding";
+    /* four columns in HTML: the op and the calls on one line, the words and the list free to
+     * wrap, every header too; every cell padded */
+    const char *left_th = "<th style=\"text-align:left;padding",
+               *right_th = "<th style=\"text-align:right;padding";
     const char *left_td = "<td style=\"text-align:left;white-space:nowrap;",
                *right_td = "<td style=\"text-align:right;white-space:nowrap;",
                *words_td = "<td style=\"text-align:left;padding";
-    CHECK_INT(count(html, "<th "), 3);
-    CHECK_INT(count(html, left_th), 1);
+    CHECK_INT(count(html, "<th "), 4);
+    CHECK_INT(count(html, left_th), 3);
     CHECK_INT(count(html, right_th), 1);
-    CHECK_INT(count(html, words_th), 1);
+    CHECK_INT(count(html, "white-space:nowrap;padding"), 4); /* op and calls: 2 cells each */
     CHECK_INT(count(html, left_td), 2);
     CHECK_INT(count(html, right_td), 2);
-    CHECK_INT(count(html, words_td), 2);
+    CHECK_INT(count(html, words_td), 4);
+    /* the list: its items whole, a space between them where the line may break */
+    CHECK(strstr(html,
+                 ">" ITEM "(3, 4),</span> " ITEM "(4,)</span> " ITEM "-&gt; (3, 4)</span></td>"));
+    CHECK(strstr(html, ">" ITEM "(2, [1, 2])</span></td>")); /* no break inside brackets */
     CHECK(!strstr(html, ">strides</th>"));
     const char *calls = strstr(html, ">calls</th>"), *one = strstr(html, ">1</td>");
     CHECK(calls && strstr(html, right_th) < calls);
     CHECK(one && strstr(strstr(html, "<tbody>"), right_td) < one);
-    /* the detail column: a line under each row, across the three columns, kept whole */
-    CHECK_INT(count(html, "<td colspan=\"3\""), 2);
+    /* the detail column: a line under each row, across the four columns, kept whole */
+    CHECK_INT(count(html, "<td colspan=\"4\""), 2);
     const char *d1 = strstr(html, "<span style=\"white-space:nowrap\">strides (4, 1)</span>");
     const char *d2 = strstr(html, "<span style=\"white-space:nowrap\">strides (1, 4) -&gt; (4, 1)");
     CHECK(d1 && one < d1 && d2 && d1 < strstr(html, ">matmul</td>") &&

@@ -114,15 +114,21 @@ x64 = np.array([0.5 * k for k in range(32)])
 # expect: _axpy(float64 array, float64 array, float64 array, float, int): a CUDA kernel, run by the kernel's CUDA simulator
 # expect-re:   last launch: .*
 # expect:   memory as a GPU would serve it, counted over 1 of the 1 blocks: a request is one access of a warp (32 threads in a row) at one place; it takes a transaction per 32-byte sector of global memory, or a wavefront per access to one of shared memory's 32 banks
-# expect:     line  array          access         requests          per request   fewest
-# expect:     15    a              global read           1         8.00 sectors     8.00  coalesced
-# expect:     15    b              global read           1         8.00 sectors     8.00  coalesced
-# expect:     15    out            global write          1         8.00 sectors     8.00  coalesced
+# expect:     line  array         access        requests       per request  fewest
+# expect:     15    a             global read          1      8.00 sectors    8.00
+# expect:           coalesced
+# expect:     15    b             global read          1      8.00 sectors    8.00
+# expect:           coalesced
+# expect:     15    out           global write         1      8.00 sectors    8.00
+# expect:           coalesced
 # expect: _axpy(Storage, Storage, Storage, float, int): a CUDA kernel, run by the kernel's CUDA simulator
 # expect-re:   last launch: .*
 # expect:   memory as a GPU would serve it, counted over 1 of the 1 blocks: a request is one access of a warp (32 threads in a row) at one place; it takes a transaction per 32-byte sector of global memory, or a wavefront per access to one of shared memory's 32 banks
-# expect:     line  array          access         requests          per request   fewest
-# expect:     15    a              global read           1         1.00 sectors     1.00  coalesced
-# expect:     15    b              global read           1         1.00 sectors     1.00  coalesced
-# expect:     15    out            global write          1         1.00 sectors     1.00  coalesced
+# expect:     line  array         access        requests       per request  fewest
+# expect:     15    a             global read          1      1.00 sectors    1.00
+# expect:           coalesced
+# expect:     15    b             global read          1      1.00 sectors    1.00
+# expect:           coalesced
+# expect:     15    out           global write         1      1.00 sectors    1.00
+# expect:           coalesced
 # expect:   integers: 64 bits; + - * wrap around past 2**63 - 1 as Numba's do, where the interpreter raises OverflowError; // and ** raise it as the interpreter does
