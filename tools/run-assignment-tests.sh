@@ -9,7 +9,6 @@
 set -euo pipefail
 
 source "$(dirname "${BASH_SOURCE[0]}")/kernel-test-env.sh"
-export JUPYTER_CONFIG_DIR=$WORK/config  # no user nbgrader_config.py leaks in
 export PATH=$(dirname "$PY"):$PATH       # the test reads the gradebook, which runs alembic
 # Two pytest processes, one a core: the catalogue (the longest: a class of planted bugs and
 # cheats) beside the rest. Each grades in a course directory of its own; their logs are printed

@@ -11,8 +11,6 @@ set -euo pipefail
 
 source "$(dirname "${BASH_SOURCE[0]}")/kernel-test-env.sh"
 [ -x /usr/bin/chromium ] || { echo "error: /usr/bin/chromium missing; run tools/setup.sh" >&2; exit 1; }
-export JUPYTER_CONFIG_DIR=$WORK/config     # no user settings or workspaces leak in
-export JUPYTERLAB_WORKSPACES_DIR=$WORK/workspaces
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 
 # -rP: each notebook's Run All time and output widths; --durations: the slow tests

@@ -30,6 +30,10 @@ released_02_parallel.ipynb) opens with the MiniTorch kernel, its given cells are
 its solution cells editable, and Run All runs it without a crash up to the first graded test,
 which fails saying that the template is not implemented yet; the kernel lives on.
 
+The server runs with a user's own JupyterLab set-up in its home (cells attached near the
+viewport only, a saved workspace): the runner's configuration and workspace folders keep both
+unread, and a test checks that they are.
+
 Then: Tab after `t.` offers a tensor method, log lines of a long training run stay below its
 live chart and do not move when it is redrawn, and nbconvert's HTML export of each stored
 notebook with charts carries the kernel's SVG fallback for every chart, none wider than 900
@@ -143,9 +147,27 @@ def lab():
             "--LabApp.expose_app_in_browser=True", "--ServerApp.disable_check_xsrf=True"]
     if os.geteuid() == 0:
         args.append("--allow-root")
+    # a user's own JupyterLab set-up, as a student's or an instructor's machine has one: cells
+    # attached only near the viewport, a saved workspace that opens another file, both in the
+    # home the server runs with; the runner's own configuration and workspace folders
+    # (kernel-test-env.sh) leave them unread
+    home = os.path.join(work, "home")
+    for config in (".jupyter", os.path.join(".config", "jupyter")):  # ~/.jupyter, platformdirs'
+        user_lab = os.path.join(home, config, "lab")
+        settings = os.path.join(user_lab, "user-settings", "@jupyterlab", "notebook-extension")
+        os.makedirs(settings)
+        with open(os.path.join(settings, "tracker.jupyterlab-settings"), "w") as f:
+            json.dump({"windowingMode": "full"}, f)
+        os.makedirs(os.path.join(user_lab, "workspaces"))
+        with open(os.path.join(user_lab, "workspaces", "default-37a8.jupyterlab-workspace"),
+                  "w") as f:
+            json.dump({"data": {"layout-restorer:data": {"main": {"dock": {
+                "type": "tab-area", "currentIndex": 0, "widgets": ["editor:elsewhere.py"]}}}},
+                "metadata": {"id": "default"}}, f)
     log = open(os.path.join(work, "lab.log"), "w")
     LAB_LOG[0] = log.name
-    proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT,
+                            env=dict(os.environ, HOME=home))
     base = f"http://127.0.0.1:{port}"
     try:
         for _ in range(120):
@@ -523,6 +545,25 @@ def test_released_assignment_runs_to_its_first_test(browser, lab):
         screenshot(pg, os.path.join(ARTIFACTS, "released_02_parallel.png"))
     finally:
         close_notebook(pg)
+
+
+def test_the_users_own_settings_and_workspaces_are_not_read(browser, lab):
+    """The server runs with a user's JupyterLab set-up in its home (the fixture's): the
+    workspace it serves is not the user's saved one, and the notebook settings in force are the
+    test's (every cell laid out), not the user's."""
+    base, token = lab
+    with urllib.request.urlopen(f"{base}/lab/api/workspaces/default?token={token}") as r:
+        workspace = r.read().decode()
+    assert "elsewhere.py" not in workspace, workspace
+    pg = browser.new_page(viewport=VIEWPORT)
+    try:
+        pg.goto(f"{base}/lab?token={token}")
+        pg.wait_for_function("window.jupyterapp !== undefined")
+        raw = pg.evaluate("""async () => (await window.jupyterapp.serviceManager.settings
+            .fetch('@jupyterlab/notebook-extension:tracker')).raw""")
+    finally:
+        pg.close()
+    assert json.loads(raw).get("windowingMode") == "none", raw
 
 
 def test_tab_completes_a_tensor_method(browser, lab):
