@@ -162,15 +162,14 @@ def test_train_live_progress_then_boundary_and_loss_curve(kc):
                       out, re.M) and [int(e) for e in re.findall(r"^Epoch (\d+) ", out, re.M)] == [0, 10, 20]
     assert re.search(r"^Trained 30 of 30 epochs on \w+ \((fused step|autodiff ops)\): loss [0-9.]+, "
                      r"correct \d+/50, time per epoch .+$", out, re.M)
-    # then one plain display: the decision boundary beside the loss curve over the time per
-    # epoch (Vega-Lite hconcat of the boundary and a vconcat, SVG of three panels)
+    # then one plain display: the decision boundary over the loss curve over the time per
+    # epoch (a Vega-Lite vconcat of the three, SVG of three panels)
     finals = [d["content"]["data"] for d in r.of_type("display_data")[1:]]
     assert len(finals) == 1
     (chart,) = finals
     assert chart["text/plain"] == ("<training chart: 30 epochs on split: decision boundary, loss "
                                    "and time per epoch>")
-    boundary, right = chart["application/vnd.vegalite.v5+json"]["hconcat"]
-    curve, times = right["vconcat"]
+    boundary, curve, times = chart["application/vnd.vegalite.v5+json"]["vconcat"]
     rects, points = boundary["layer"]
     assert len(rects["data"]["values"]) == 25 * 25 and len(boundary["data"]["values"]) == 50
     assert all(0.0 <= c["p"] <= 1.0 for c in rects["data"]["values"])
