@@ -700,6 +700,18 @@ int jit_cache_load(const struct jit_folder *dir, const char *name, const char *s
     return load_at(dir->fd, dir->path, name, sym, dl, fn, why);
 }
 
+/* Writes text whole to fd: false, with errno, when a write failed. */
+static bool write_all(int fd, const char *text)
+{
+    for (size_t n = strlen(text), done = 0; done < n;) {
+        ssize_t w = write(fd, text + done, n - done);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return false;
+        done += (size_t)w;
+    }
+    return true;
+}
+
 int jit_cache_write(const struct jit_folder *dir, const char *text, const struct jit_unit *u,
                     char own_name[JIT_NAME_MAX], char **why)
 {
@@ -707,13 +719,7 @@ int jit_cache_write(const struct jit_folder *dir, const char *text, const struct
     random_hex(r);
     snprintf(own_name, JIT_NAME_MAX, "%.16s.%ld.%s.c", u->so, (long)getpid(), r);
     int fd = openat(dir->fd, own_name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-    bool ok = fd >= 0;
-    for (size_t n = strlen(text), done = 0; ok && done < n;) {
-        ssize_t w = write(fd, text + done, n - done);
-        if (w < 0 && errno == EINTR) continue;
-        ok = w > 0;
-        done += ok ? (size_t)w : 0;
-    }
+    bool ok = fd >= 0 && write_all(fd, text);
     int err = errno;
     if (fd >= 0 && close(fd) != 0 && ok) ok = false, err = errno;
     if (ok) return 0;
@@ -763,13 +769,7 @@ int jit_cache_write_note(const struct jit_folder *dir, const char *name, const c
     random_hex(r);
     snprintf(own_name, sizeof own_name, "0000000000000000.%ld.%s.note", (long)getpid(), r);
     int fd = openat(dir->fd, own_name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-    bool ok = fd >= 0;
-    for (size_t n = strlen(text), done = 0; ok && done < n;) {
-        ssize_t w = write(fd, text + done, n - done);
-        if (w < 0 && errno == EINTR) continue;
-        ok = w > 0;
-        done += ok ? (size_t)w : 0;
-    }
+    bool ok = fd >= 0 && write_all(fd, text);
     if (fd >= 0 && close(fd) != 0) ok = false;
     if (ok && renameat(dir->fd, own_name, dir->fd, name) == 0) return 0;
     if (fd >= 0) unlinkat(dir->fd, own_name, 0);
