@@ -278,8 +278,8 @@ json_t *render_progress_bundle(int epoch, int epochs, const char *status)
     snprintf(plain, sizeof plain, "[%s] %s", bar, status);
     /* One line that never wraps: a status that wrapped or not as its numbers changed length
      * would change the display's height and move everything under it (a training log). The
-     * bar is short enough for the longest status to fit an 800-pixel column; a narrower one
-     * cuts the status with an ellipsis. The code element is told too: JupyterLab's style lets
+     * bar is kept short, leaving the status the rest of the line; where that is too narrow,
+     * the status is cut with an ellipsis. The code element is told too: JupyterLab's style lets
      * code wrap whatever its parent says. */
     char html[512];
     snprintf(html, sizeof html,

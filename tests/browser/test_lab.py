@@ -6,9 +6,9 @@ exports MT_KERNEL_BIN and JUPYTER_PATH. The notebooks are copied into a temporar
 first, so that JupyterLab's autosave cannot touch the repository's copies. Full-page
 screenshots go to tests/browser/artifacts/ (ignored by git).
 
-For each notebook (hello, 01 to 06; not colab_setup, whose one cell clones the repository and
-installs Debian packages on a Colab VM, for the ipykernel it names), in a 1280 x 900 window
-(JupyterLab's default layout, the file browser open beside the notebook):
+For each notebook (hello, m0 to m2, 01 to 06, m4; not colab_setup, whose one cell clones the
+repository and installs Debian packages on a Colab VM, for the ipykernel it names), in a
+1280 x 900 window (JupyterLab's default layout, the file browser open beside the notebook):
 
 - JupyterLab starts the MiniTorch kernel for it, and "Run All" runs every code cell (each
   prompt holds an execution count, the kernel is idle);
@@ -68,7 +68,7 @@ VENV_BIN = os.path.dirname(sys.executable)
 # laptop's browser, and an older or half-screen one
 VIEWPORT = {"width": 1280, "height": 900}
 SMALL = {"width": 1024, "height": 768}
-MAX_OUTPUT = 800  # pixels: what every output fits in at VIEWPORT (JupyterLab's area is wider)
+MAX_OUTPUT = 800  # pixels: the widest output area at SMALL, so that what fits there fits 800
 MAX_CHART = 900  # pixels: what every chart the kernel draws fits in
 VEGALITE = "application/vnd.vegalite.v5+json"
 
