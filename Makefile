@@ -27,7 +27,7 @@ C_SOURCES   = $(shell find engine kernel tests bench -type f \
 ASAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
             UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-.PHONY: help fresh setup setup-test build build-lab build-asan build-tsan build-clang build-fuzz fuzz fuzz-jit install-kernelspec lab notebook notebooks assignments autograde soak valgrind test bench bench-kernel bench-engine bench-train bench-jit bench-cudasim bench-course bench-instructions bench-networks bench-ab \
+.PHONY: help fresh setup setup-test build build-lab install build-asan build-tsan build-clang build-fuzz fuzz fuzz-jit install-kernelspec lab notebook notebooks assignments autograde soak valgrind test bench bench-kernel bench-engine bench-train bench-jit bench-cudasim bench-course bench-instructions bench-networks bench-ab \
         format format-check lock clean distclean
 
 help: ## list the targets
@@ -72,6 +72,14 @@ build-clang: $(SETUP_TEST) ## release build with clang in build-clang/ (-Werror 
 install-kernelspec: build-lab ## install the "minitorch" kernelspec into .venv (the student's build)
 	$(LAB_KERNEL) install --prefix $(VENV)
 
+# A system-wide install (a shared machine, a JupyterHub's image): tools/install.sh says what goes
+# where. KERNELSPEC_PREFIX: another Jupyter data prefix for the kernelspec (a hub's environment).
+PREFIX ?= /usr/local
+KERNELSPEC_PREFIX ?= $(PREFIX)
+
+install: build-lab ## install for every user: the kernel, its kernelspec, the notebooks and minitorch-course (PREFIX=/usr/local)
+	tools/install.sh build-lab $(PREFIX) $(KERNELSPEC_PREFIX)
+
 # The lab serves the student's copies of the course notebooks (tools/workcopy.py), which git
 # ignores: a Run All and JupyterLab's autosave change them, never the tracked notebooks/.
 WORK_COPY := my-notebooks
@@ -111,7 +119,7 @@ fresh: ## a fresh copy of one course notebook in my-notebooks/, yours kept besid
 # - the fuzz smoke fuzzes each target for FUZZ_SMOKE_SECONDS after it has run its whole seed
 #   corpus (the inputs of past findings), however long that takes, JOBS targets at once (each
 #   is one process); `make fuzz` fuzzes longer.
-test: ## run all suites: ctest (gcc, clang, sanitized), format, layers, numpy, protocol (also under ASan and TSan), notebooks, nbgrader assignments, browser, valgrind, fuzz smoke
+test: ## run all suites: ctest (gcc, clang, sanitized), format, layers, numpy, protocol (also under ASan and TSan), notebooks, nbgrader assignments, browser, JupyterHub, valgrind, fuzz smoke
 	@results=(); besides=(); status=0; started=$$SECONDS; \
 	step() { \
 	    local name=$$1 t0=$$SECONDS; shift; \
@@ -156,6 +164,7 @@ test: ## run all suites: ctest (gcc, clang, sanitized), format, layers, numpy, p
 	suite "notebooks (nbval)" tools/run-notebook-tests.sh $(KERNEL); \
 	suite "assignments (nbgrader)" tools/run-assignment-tests.sh $(KERNEL); \
 	suite "browser (Chromium)" tools/run-browser-tests.sh $(KERNEL); \
+	suite "JupyterHub (10 students)" tools/run-hub-tests.sh $(KERNEL); \
 	suite "valgrind memcheck" env VALGRIND_JOBS=$(JOBS) tools/run-valgrind.sh $(KERNEL); \
 	beside "protocol build-tsan" tools/run-protocol-tests.sh build-tsan/minitorch-kernel --sanitized; \
 	beside "protocol build" tools/run-protocol-tests.sh $(KERNEL); \

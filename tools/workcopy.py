@@ -75,9 +75,15 @@ def save_record(dest, record):
     os.replace(path + ".tmp", path)
 
 
-def update(source, dest):
+def fresh_command(command, stem):
+    """what the user types for a fresh copy of notebook stem"""
+    return f"make fresh NB={stem}" if command == "make" else f"{command} fresh {stem}"
+
+
+def update(source, dest, command="make"):
     """Copies each course notebook that dest lacks; lists those whose course version changed
-    since their copy was made. Returns the names copied."""
+    since their copy was made. Returns the names copied. command: how the user asks for a fresh
+    copy ("make": `make fresh NB=...` of a checkout; else an installed command's name)."""
     os.makedirs(dest, exist_ok=True)
     record = load_record(dest)
     copied, changed = [], []
@@ -94,11 +100,12 @@ def update(source, dest):
     rel = os.path.relpath(dest)
     if copied:
         print(f"copied to {rel}/: {', '.join(copied)}")
-    print(f"your notebooks: {rel}/ (your copies: git pull and make lab leave them as they are)")
+    leave = "git pull and make lab leave" if command == "make" else "a new course version leaves"
+    print(f"your notebooks: {rel}/ (your copies: {leave} them as they are)")
     for name in changed:
         stem = name[:-len(".ipynb")]
-        print(f"  the course's {name} changed since your copy: `make fresh NB={stem}` gives you "
-              f"the new one and keeps yours as {stem}.mine-TIME.ipynb")
+        print(f"  the course's {name} changed since your copy: `{fresh_command(command, stem)}` "
+              f"gives you the new one and keeps yours as {stem}.mine-TIME.ipynb")
     return copied
 
 
@@ -131,13 +138,16 @@ def main(argv):
     p.add_argument("name", nargs="?", help="fresh: the notebook (01_tour or 01_tour.ipynb)")
     p.add_argument("--dest", default=DEST)
     p.add_argument("--source", default=SOURCE)
+    p.add_argument("--command", default="make",
+                   help="the command the messages tell the user to run (tools/install.sh's)")
     args = p.parse_args(argv[1:])
     if args.cmd == "fresh":
         if not args.name:
-            raise SystemExit("usage: make fresh NB=name (a notebook of notebooks/, say 01_tour)")
+            raise SystemExit("usage: " + fresh_command(args.command, "NAME")
+                             + " (a course notebook, say 01_tour)")
         fresh(args.source, args.dest, args.name)
     else:
-        update(args.source, args.dest)
+        update(args.source, args.dest, args.command)
     return 0
 
 
